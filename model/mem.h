@@ -1,0 +1,21 @@
+/*
+ * mem — allocation that cannot fail. On exhaustion the registered hook runs
+ * (ui/ sets one that restores the terminal), a message goes to stderr, and
+ * the process aborts. Everything returned is owned by the caller (free()).
+ */
+#ifndef DDBX_MEM_H
+#define DDBX_MEM_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+void *xmemdup(const void *p, size_t n);
+
+/* Called once before aborting on allocation failure. */
+void mem_set_oom_hook(void (*hook)(void));
+
+#endif

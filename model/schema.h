@@ -1,0 +1,49 @@
+/*
+ * schema — a table's definition: key schema, attribute types, indexes.
+ *
+ * Pure data, no I/O. A table_def owns every string and array in it;
+ * table_def_free releases them. The store persists and loads these; the
+ * explorer reads them to know keys, indexes and projections.
+ */
+#ifndef DDBX_SCHEMA_H
+#define DDBX_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/av.h"
+
+typedef struct key_attr {
+    char *name;        /* NULL when the key has no sort key */
+    av_type type;      /* AV_S, AV_N or AV_B */
+} key_attr;
+
+typedef enum { PROJ_ALL, PROJ_KEYS_ONLY, PROJ_INCLUDE } proj_type;
+
+typedef struct index_def {
+    char *name;
+    bool global;       /* GSI (true) or LSI (false) */
+    key_attr pk, sk;   /* LSI: pk is the table's partition key */
+    proj_type proj;
+    char **include;    /* NonKeyAttributes for PROJ_INCLUDE */
+    size_t n_include;
+} index_def;
+
+typedef struct table_def {
+    char *name;
+    key_attr pk, sk;
+    index_def *idx;
+    size_t n_idx;
+    int64_t created;   /* seconds since the epoch */
+} table_def;
+
+void table_def_free(table_def *t);       /* frees contents */
+void table_def_copy(table_def *dst, const table_def *src);
+/* Index by name, or NULL. */
+const index_def *table_def_index(const table_def *t, const char *name);
+/* Is this attribute name one of the table's or the index's key attributes? */
+bool table_def_is_key(const table_def *t, const index_def *ix, const char *name);
+const char *proj_type_name(proj_type p);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
+
+#endif

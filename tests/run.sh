@@ -1,0 +1,57 @@
+#!/bin/sh
+# Runs every test suite and ends with one line: "N passed, N failed".
+#
+# A suite is a command that prints TAP lines ("ok ..." / "not ok ...").
+# Suites: the layering check, every unit-test program under $BUILD/tests
+# (cmocka, TAP output), and every tests/<dir>/run.sh script (golden, screen,
+# differential tests), run with DDBX and BUILD in the environment.
+# A suite that exits non-zero without reporting a failure (a crash, a
+# missing tool) counts as one failure. ONLY=pattern runs matching suites.
+cd "$(dirname "$0")/.." || exit 1
+: "${BUILD:=build}"
+: "${DDBX:=$PWD/$BUILD/ddbx}"
+export BUILD DDBX
+export CMOCKA_MESSAGE_OUTPUT=TAP
+export LC_ALL=C.UTF-8 TZ=UTC
+
+log=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-test.XXXXXX")
+trap 'rm -rf "$log"' EXIT
+pass=0; fail=0
+
+run_suite() { # name, command...
+    name=$1; shift
+    out="$log/out"
+    "$@" >"$out" 2>"$log/err"
+    rc=$?
+    p=$(grep -c '^ok ' "$out")
+    f=$(grep -c '^not ok ' "$out")
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        f=1
+        echo "FAIL $name: exited $rc without reporting a failure"
+        tail -n 20 "$log/err" | sed 's/^/    /'
+    fi
+    if [ "$f" -gt 0 ]; then
+        echo "FAIL $name: $f failed, $p passed"
+        grep -A 12 '^not ok ' "$out" | head -n 80 | sed 's/^/    /'
+        tail -n 10 "$log/err" | sed 's/^/    /'
+    else
+        echo "ok   $name: $p passed"
+    fi
+    pass=$((pass + p)); fail=$((fail + f))
+}
+
+matches() { [ -z "$ONLY" ] || case "$1" in *$ONLY*) return 0;; *) return 1;; esac; }
+
+matches layers && run_suite layers ./tools/check-layers.sh
+for t in "$BUILD"/tests/model/test_* "$BUILD"/tests/data/test_* "$BUILD"/tests/ui/test_*; do
+    case "$t" in *.o|*.d) continue;; esac
+    [ -x "$t" ] || continue
+    matches "$t" && run_suite "${t#$BUILD/}" "$t"
+done
+for s in tests/*/run.sh; do
+    [ -x "$s" ] || continue
+    matches "$s" && run_suite "$s" "$s"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

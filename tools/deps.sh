@@ -1,0 +1,32 @@
+#!/bin/sh
+# Install the system packages ddbx builds and tests with, when missing.
+# Debian/Ubuntu: apt-get as root, or through sudo. Elsewhere: print the
+# exact packages to install.
+set -e
+DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libcmocka-dev tmux clang nodejs npm"
+BREW="pkg-config ncurses sqlite cjson cmocka tmux llvm node"
+
+missing=""
+for p in $DEB; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+# node and npm may come from elsewhere than Debian's packages.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+    missing=$(echo "$missing" | tr ' ' '\n' | grep -v -x -e nodejs -e npm | tr '\n' ' ')
+fi
+missing=$(echo $missing)
+[ -z "$missing" ] && exit 0
+
+if command -v apt-get >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else SUDO="none"; fi
+    if [ "$SUDO" != none ]; then
+        echo "deps: installing $missing" >&2
+        $SUDO apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >&2
+        exit 0
+    fi
+fi
+echo "deps: missing packages. Install them with:" >&2
+echo "  Debian/Ubuntu: sudo apt-get install $missing" >&2
+echo "  Homebrew:      brew install $BREW" >&2
+exit 1
