@@ -88,4 +88,20 @@ status store_page(store *s, const char *table, const char *index,
                   const av *pk, const av *after, bool forward, size_t max,
                   av *items, size_t *n, diag *d);
 
+/*
+ * Bulk writes for import and samples: many items in one transaction.
+ * store_begin opens it; store_put_item validates the item against the
+ * table's key schema and limits (as PutItem does, without a condition)
+ * and writes it and its index entries; store_commit or store_rollback
+ * ends it. Outside a transaction, store_put_item commits on its own.
+ */
+status store_begin(store *s, diag *d);
+status store_put_item(store *s, const char *table, const av *item, diag *d);
+status store_commit(store *s, diag *d);
+void store_rollback(store *s);
+
+/* Creates a table from a definition (as CreateTable does). */
+status store_create_table(store *s, const table_def *def, diag *d);
+status store_delete_table(store *s, const char *table, diag *d);
+
 #endif

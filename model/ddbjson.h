@@ -1,0 +1,57 @@
+/*
+ * ddbjson — DynamoDB JSON <-> attribute values (cJSON underneath).
+ *
+ * Decoding validates everything DynamoDB validates in an AttributeValue:
+ * exactly one type key, the right JSON shape for it, numbers as strings
+ * that parse, base64 that decodes, sets non-empty and without duplicates.
+ * Each error names the attribute path (`tags.SS[2]`, `a.b[0].c`) in
+ * diag.path and says what is wrong in DynamoDB's wording where it has one.
+ *
+ * Encoding writes straight into a buf (no cJSON tree): canonical DynamoDB
+ * JSON, map members and items in sorted name order, sets in key order.
+ *
+ * Plain JSON -> item (numbers as N, arrays as L, objects as M, true/false
+ * as BOOL, null as NULL) is lossy by nature: B and sets cannot be told
+ * apart from S and L.
+ *
+ * cJSON objects never escape data/ and this module: functions taking a
+ * cJSON node are for data/'s dispatcher.
+ */
+#ifndef DDBX_DDBJSON_H
+#define DDBX_DDBJSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/status.h"
+
+struct cJSON;
+
+/* {"name": {"S": "..."}, ...} -> item (AV_M). */
+status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d);
+/* {"S": "..."} -> value. */
+status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d);
+
+/* The same from an already parsed cJSON node; path prefixes error paths
+ * (may be NULL). */
+status ddbjson_item_from_cjson(const struct cJSON *obj, const char *path,
+                               av *item, diag *d);
+status ddbjson_value_from_cjson(const struct cJSON *obj, const char *path,
+                                av *v, diag *d);
+
+/* Appends {"S":"..."} / the item map to out. */
+void ddbjson_write_value(buf *out, const av *v);
+void ddbjson_write_item(buf *out, const av *item);
+/* Appends a JSON string literal of bytes p[0..n) (escaping as JSON
+ * requires; invalid UTF-8 bytes as \u00XX of each byte). */
+void ddbjson_write_string(buf *out, const char *p, size_t n);
+
+/* Plain JSON object text -> item, types inferred (lossy). */
+status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d);
+/* Item -> plain JSON (N as JSON numbers text, B as base64 strings, sets as
+ * arrays): lossy, for export to tools that want plain JSON. */
+void ddbjson_write_plain_item(buf *out, const av *item);
+
+#endif
