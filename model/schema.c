@@ -1,0 +1,93 @@
+/*
+ * schema — table definitions (see schema.h).
+ */
+#include "model/schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/mem.h"
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+static void index_def_free(index_def *ix)
+{
+    free(ix->name);
+    free(ix->pk.name);
+    free(ix->sk.name);
+    for (size_t i = 0; i < ix->n_include; i++)
+        free(ix->include[i]);
+    free(ix->include);
+}
+
+void table_def_free(table_def *t)
+{
+    free(t->name);
+    free(t->pk.name);
+    free(t->sk.name);
+    for (size_t i = 0; i < t->n_idx; i++)
+        index_def_free(&t->idx[i]);
+    free(t->idx);
+    memset(t, 0, sizeof *t);
+}
+
+static void key_attr_copy(key_attr *dst, const key_attr *src)
+{
+    dst->name = dup_or_null(src->name);
+    dst->type = src->type;
+}
+
+void table_def_copy(table_def *dst, const table_def *src)
+{
+    dst->name = dup_or_null(src->name);
+    key_attr_copy(&dst->pk, &src->pk);
+    key_attr_copy(&dst->sk, &src->sk);
+    dst->created = src->created;
+    dst->n_idx = src->n_idx;
+    dst->idx = src->n_idx ? xcalloc(src->n_idx, sizeof(index_def)) : NULL;
+    for (size_t i = 0; i < src->n_idx; i++) {
+        const index_def *s = &src->idx[i];
+        index_def *d = &dst->idx[i];
+        d->name = dup_or_null(s->name);
+        d->global = s->global;
+        key_attr_copy(&d->pk, &s->pk);
+        key_attr_copy(&d->sk, &s->sk);
+        d->proj = s->proj;
+        d->n_include = s->n_include;
+        d->include = s->n_include ? xcalloc(s->n_include, sizeof(char *)) : NULL;
+        for (size_t j = 0; j < s->n_include; j++)
+            d->include[j] = xstrdup(s->include[j]);
+    }
+}
+
+const index_def *table_def_index(const table_def *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_idx; i++)
+        if (t->idx[i].name && strcmp(t->idx[i].name, name) == 0)
+            return &t->idx[i];
+    return NULL;
+}
+
+static bool same(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
+{
+    if (same(t->pk.name, name) || same(t->sk.name, name))
+        return true;
+    return ix && (same(ix->pk.name, name) || same(ix->sk.name, name));
+}
+
+const char *proj_type_name(proj_type p)
+{
+    switch (p) {
+    case PROJ_KEYS_ONLY: return "KEYS_ONLY";
+    case PROJ_INCLUDE:   return "INCLUDE";
+    default:             return "ALL";
+    }
+}
