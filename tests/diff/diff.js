@@ -1,0 +1,1233 @@
+'use strict';
+/*
+ * Differential tests: the same DynamoDB requests go to dynalite (a DynamoDB
+ * implementation from npm, over HTTP) and to `ddbx api` (over a pipe); the
+ * answers must be equal. Each group of requests is one TAP line.
+ *
+ *   node diff.js PORT DDBX DBFILE
+ *
+ * Environment: DIFF_SEED (default 20261129) reseeds every generator;
+ * DIFF_ONLY=substring runs matching groups only; DIFF_ALL=1 also runs the
+ * groups whose operations ddbx does not offer yet (see DDBX_OPS);
+ * DIFF_LOG=FILE appends every disagreement as a JSON line; DIFF_SELF=PORT
+ * puts a second dynalite in ddbx's place (run.sh: DIFF_SELF=1), a check of
+ * the harness; DIFF_STATS=1 (or 2, with messages) prints the outcome mix of
+ * each group; DIFF_DUMP=text prints requests whose dynalite error message
+ * contains text (for tuning the generators).
+ *
+ * Comparison: JSON with object members in sorted order; SS/NS/BS as sets;
+ * Scan items as sets (dynalite scans in hash order, ddbx in key order);
+ * errors by code and message; ConsumedCapacity when both return it;
+ * table descriptions by their definition (name, keys, indexes,
+ * projections), not by dates, ARNs or status.
+ *
+ * After a write on which the two disagree, ddbx's copy of that item is
+ * reset to dynalite's, so one disagreement does not cascade.
+ *
+ * Known deviations (KNOWN below) are reported as TAP comments, not
+ * failures; each says whose deviation it is and why it is tolerated.
+ */
+const fs = require('fs');
+const { HttpClient, ApiDriver } = require('../node/ddb.js');
+
+const [, , PORT, DDBX, DBFILE] = process.argv;
+const SEED = Number(process.env.DIFF_SEED || 20261129);
+const ONLY = process.env.DIFF_ONLY || '';
+const ALL = process.env.DIFF_ALL === '1';
+const LOG = process.env.DIFF_LOG || '';
+
+/*
+ * Operations `ddbx api` offers in this tree. A group runs only when every
+ * operation it needs is here: a group against a missing operation would
+ * only measure "not implemented". Extend as the store lands them.
+ */
+const DDBX_OPS = new Set([
+]);
+
+/* ---------------------------------------------------------------- PRNG */
+
+function mulberry32(a) {
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function hashStr(s) {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+class Rng {
+  constructor(seed) { this.r = mulberry32(seed); }
+  f() { return this.r(); }
+  int(n) { return Math.floor(this.r() * n); }
+  range(lo, hi) { return lo + this.int(hi - lo + 1); }
+  pick(a) { return a[this.int(a.length)]; }
+  chance(p) { return this.r() < p; }
+  shuffle(a) {
+    const b = a.slice();
+    for (let i = b.length - 1; i > 0; i--) { const j = this.int(i + 1); [b[i], b[j]] = [b[j], b[i]]; }
+    return b;
+  }
+  sample(a, k) { return this.shuffle(a).slice(0, k); }
+}
+
+/* ----------------------------------------------------------- values */
+
+const ASCII = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 #-_.:/';
+const KOREAN = '가나다라마바사아자차카타파하김이박최정강조윤장임학생수업노래';
+const OTHER = 'éüßçøñ日本語中文🙂🎵Ωλ\u00a0';
+
+function genString(r, maxLen) {
+  const n = r.int((maxLen === undefined ? 12 : maxLen) + 1);
+  let s = '';
+  const alpha = r.pick([ASCII, ASCII, KOREAN, OTHER, ASCII + KOREAN]);
+  const chars = Array.from(alpha);
+  for (let i = 0; i < n; i++) s += r.pick(chars);
+  if (r.chance(0.02)) s += r.pick(['\n', '\t', '"', '\\', '\u0001', '\u007f']);
+  return s;
+}
+
+function digits(r, n, lead) {
+  let s = lead ? String(r.range(1, 9)) : '';
+  while (s.length < n) s += String(r.int(10));
+  return s;
+}
+
+/* Numbers in DynamoDB's range (38 significant digits, 1E-130 .. 9.9..E+125),
+ * in canonical and non-canonical spellings. */
+function genNumber(r) {
+  const sign = r.chance(0.3) ? '-' : '';
+  switch (r.int(12)) {
+    case 0: return sign + String(r.int(10));
+    case 1: return sign + String(r.int(100000));
+    case 2: return sign + digits(r, r.range(1, 5), true) + '.' + digits(r, r.range(1, 4), false);
+    case 3: return sign + digits(r, 38, true);                       // 38 digits
+    case 4: return sign + '0.' + digits(r, r.range(1, 37), true);
+    case 5: return sign + digits(r, r.range(1, 10), true) + 'E' + r.range(-100, 100);
+    case 6: return sign + '9.' + '9'.repeat(37) + 'E+125';            // largest
+    case 7: return sign + '1E-130';                                   // smallest
+    case 8: return sign + '00' + r.int(1000) + '.500';                // non-canonical
+    case 9: return sign + digits(r, 20, true) + '.' + digits(r, 18, false); // 38 digits with fraction
+    case 10: return String(r.int(50));
+    default: return sign + r.int(1000) + 'e' + r.range(0, 3);
+  }
+}
+
+function numKey(s) {
+  // Numeric identity for de-duplicating NS members.
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(s);
+  if (!m) return s;
+  let int = (m[2] || '').replace(/^0+/, '');
+  let frac = m[3] || '';
+  let exp = Number(m[4] || 0) + int.length;
+  let mant = (int + frac).replace(/0+$/, '');
+  const lz = mant.match(/^0*/)[0].length;
+  mant = mant.slice(lz); exp -= lz;
+  if (!mant) return '0';
+  return (m[1] === '-' ? '-' : '') + mant + 'e' + exp;
+}
+
+function genBinary(r, maxLen) {
+  const n = r.range(1, maxLen || 12);
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) b[i] = r.int(256);
+  return b.toString('base64');
+}
+
+function uniqueSet(r, gen, key, max) {
+  const n = r.range(1, max);
+  const seen = new Set();
+  const out = [];
+  for (let i = 0; i < n * 3 && out.length < n; i++) {
+    const v = gen();
+    const k = key(v);
+    if (!seen.has(k)) { seen.add(k); out.push(v); }
+  }
+  return out;
+}
+
+const MAP_NAMES = ['x', 'y', 'z', 'name', '이름', 'k-1', 'deep', 'l', 'm'];
+
+function genValue(r, depth) {
+  const t = r.int(depth > 0 ? 11 : 9);
+  switch (t) {
+    case 0: return { S: genString(r) };
+    case 1: return { N: genNumber(r) };
+    case 2: return { B: genBinary(r) };
+    case 3: return { BOOL: r.chance(0.5) };
+    case 4: return { NULL: true };
+    case 5: return { SS: uniqueSet(r, () => genString(r, 6), (s) => s, 4) };
+    case 6: return { NS: uniqueSet(r, () => genNumber(r), numKey, 4) };
+    case 7: return { BS: uniqueSet(r, () => genBinary(r, 4), (s) => Buffer.from(s, 'base64').toString('hex'), 3) };
+    case 8: return { S: genString(r, 4) };
+    case 9: {
+      const n = r.int(4);
+      const L = [];
+      for (let i = 0; i < n; i++) L.push(genValue(r, depth - 1));
+      return { L };
+    }
+    default: {
+      const M = {};
+      for (const k of r.sample(MAP_NAMES, r.int(4))) M[k] = genValue(r, depth - 1);
+      return { M };
+    }
+  }
+}
+
+/* ----------------------------------------------------------- tables */
+
+/*
+ * The tables under test: every key type, hash-only and hash+range, GSIs
+ * with ALL / KEYS_ONLY / INCLUDE projections, an LSI, an inverted GSI.
+ */
+const TABLES = {
+  diff_sn: {
+    hash: ['pk', 'S'], range: ['sk', 'N'],
+    gsis: [
+      { name: 'gsi_s', hash: ['g1', 'S'], range: ['g2', 'N'], proj: { ProjectionType: 'ALL' } },
+      { name: 'gsi_b', hash: ['gb', 'B'], proj: { ProjectionType: 'KEYS_ONLY' } },
+    ],
+    lsis: [
+      { name: 'lsi_s', range: ['ls', 'S'], proj: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['a', 'b'] } },
+    ],
+    pkPool: (r) => r.pick(['ACTOR#alice', 'ACTOR#bob', '학생#김', 'TARGET#star#0', 'x', 'ü']),
+    skPool: (r) => r.pick([String(r.int(20)), String(-r.int(20)), r.int(100) + '.' + r.int(10), genNumber(r)]),
+  },
+  diff_h: {
+    hash: ['pk', 'N'],
+    gsis: [
+      { name: 'gsi_n', hash: ['gn', 'N'], range: ['gs', 'S'], proj: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['c'] } },
+    ],
+    lsis: [],
+    pkPool: (r) => r.pick([String(r.int(40)), String(-r.int(5)), '1.5', '1e3', genNumber(r)]),
+  },
+  diff_bs: {
+    hash: ['pk', 'B'], range: ['sk', 'S'],
+    gsis: [
+      // The inverted index of adjacency lists: sort key becomes partition.
+      { name: 'inverted', hash: ['sk', 'S'], range: ['pk', 'B'], proj: { ProjectionType: 'ALL' } },
+    ],
+    lsis: [],
+    pkPool: (r) => r.pick(['AA==', 'AQ==', 'AQI=', '/w==', 'gA==', '//8=']),
+    skPool: (r) => r.pick(['PROFILE', 'ENROLL#CRS#math204', 'ENROLL#CRS#art101', 'd#' + r.int(30), 'A', 'A#downloads', '수업#' + r.int(5)]),
+  },
+};
+
+function createTableInput(name) {
+  const t = TABLES[name];
+  const defs = new Map();
+  const add = ([n, ty]) => defs.set(n, ty);
+  add(t.hash); if (t.range) add(t.range);
+  const ks = (h, rg) => [{ AttributeName: h[0], KeyType: 'HASH' }].concat(rg ? [{ AttributeName: rg[0], KeyType: 'RANGE' }] : []);
+  const input = { TableName: name, KeySchema: ks(t.hash, t.range), BillingMode: 'PAY_PER_REQUEST' };
+  if (t.gsis.length) {
+    input.GlobalSecondaryIndexes = t.gsis.map((g) => {
+      add(g.hash); if (g.range) add(g.range);
+      return { IndexName: g.name, KeySchema: ks(g.hash, g.range), Projection: g.proj };
+    });
+  }
+  if (t.lsis.length) {
+    input.LocalSecondaryIndexes = t.lsis.map((l) => {
+      add(l.range);
+      return { IndexName: l.name, KeySchema: ks(t.hash, l.range), Projection: l.proj };
+    });
+  }
+  input.AttributeDefinitions = Array.from(defs, ([n, ty]) => ({ AttributeName: n, AttributeType: ty }));
+  return input;
+}
+
+function keyValue(r, type, pool) {
+  if (pool && r.chance(0.9)) {
+    const v = pool(r);
+    return { [type]: v };
+  }
+  if (type === 'S') return { S: genString(r, 8) || 'k' };
+  if (type === 'N') return { N: genNumber(r) };
+  return { B: genBinary(r, 6) };
+}
+
+function genKey(r, tname) {
+  const t = TABLES[tname];
+  const k = { [t.hash[0]]: keyValue(r, t.hash[1], t.pkPool) };
+  if (t.range) k[t.range[0]] = keyValue(r, t.range[1], t.skPool);
+  return k;
+}
+
+const ATTR_NAMES = ['a', 'b', 'c', 'n', 's', 'l', 'm', 'ss', 'ns', 'bs', 'flag', 'nul', '이름', 'data', 'count', 'e'];
+
+/* Index key attributes: mostly the declared type, sometimes absent (sparse
+ * index), rarely the wrong type (a ValidationException). */
+function indexAttrs(r, tname, item) {
+  const t = TABLES[tname];
+  const seen = new Set([t.hash[0], t.range && t.range[0]]);
+  for (const ix of t.gsis.concat(t.lsis)) {
+    for (const ka of [ix.hash, ix.range]) {
+      if (!ka || seen.has(ka[0])) continue;
+      seen.add(ka[0]);
+      if (r.chance(0.25)) continue;
+      if (r.chance(0.02)) { item[ka[0]] = r.pick([{ S: 'wrong' }, { N: '1' }, { BOOL: true }]); continue; }
+      const pool = ka[1] === 'S' ? (rr) => rr.pick(['g#1', 'g#2', 'g#3', '노래', 'TARGET#bob']) :
+        ka[1] === 'N' ? (rr) => String(rr.int(8)) : (rr) => rr.pick(['AA==', 'AQ==', 'Ag==']);
+      item[ka[0]] = keyValue(r, ka[1], pool);
+    }
+  }
+}
+
+function genItem(r, tname, key) {
+  const item = Object.assign({}, key || genKey(r, tname));
+  for (const n of r.sample(ATTR_NAMES, r.range(0, 7))) item[n] = genValue(r, 3);
+  indexAttrs(r, tname, item);
+  return item;
+}
+
+function keyOf(tname, item) {
+  const t = TABLES[tname];
+  const k = { [t.hash[0]]: item[t.hash[0]] };
+  if (t.range) k[t.range[0]] = item[t.range[0]];
+  return k;
+}
+
+/* ------------------------------------------------------- expressions */
+
+/* Names whose bare use is a reserved word (DynamoDB's list). */
+const RESERVED = new Set(['data', 'count', 'name', 'status', 'size', 'value', 'values', 'key', 'type', 'date', 'comment']);
+
+/*
+ * Collects ExpressionAttributeNames / Values while an expression is being
+ * generated, so that every placeholder is used exactly when wanted.
+ */
+class Ctx {
+  constructor(r, pool) {
+    this.r = r; this.pool = pool || [];
+    this.names = {}; this.values = {}; this.nv = 0; this.nn = 0;
+  }
+  name(n) {
+    // Reserved words and non-identifier names need #placeholders; others
+    // sometimes get one anyway, and rarely a reserved word goes bare.
+    const needs = RESERVED.has(n) || !/^[A-Za-z][A-Za-z0-9_]*$/.test(n);
+    if (needs ? !this.r.chance(0.01) : this.r.chance(0.3)) {
+      for (const [k, v] of Object.entries(this.names)) if (v === n && this.r.chance(0.7)) return k;
+      const k = '#n' + this.nn++;
+      this.names[k] = n;
+      return k;
+    }
+    return n;
+  }
+  value(v) {
+    const k = ':v' + this.nv++;
+    this.values[k] = v;
+    return k;
+  }
+  path(names) {
+    const r = this.r;
+    let p = this.name(r.pick(names));
+    const depth = r.chance(0.35) ? r.range(1, 3) : 0;
+    for (let i = 0; i < depth; i++) {
+      if (r.chance(0.5)) p += '[' + r.int(4) + ']';
+      else p += '.' + this.name(r.pick(MAP_NAMES));
+    }
+    return p;
+  }
+  // A value likely to be relevant: one seen in generated items, or fresh.
+  someValue() {
+    const r = this.r;
+    if (this.pool.length && r.chance(0.6)) return r.pick(this.pool);
+    return genValue(r, 1);
+  }
+  attach(input) {
+    if (Object.keys(this.names).length) input.ExpressionAttributeNames = this.names;
+    if (Object.keys(this.values).length) input.ExpressionAttributeValues = this.values;
+    return input;
+  }
+}
+
+function collectValues(item, out) {
+  for (const v of Object.values(item)) {
+    out.push(v);
+    if (v.M) collectValues(v.M, out);
+    if (v.L) v.L.forEach((x) => { out.push(x); if (x.M) collectValues(x.M, out); });
+  }
+  if (out.length > 400) out.splice(0, out.length - 400);
+}
+
+const TYPES = ['S', 'N', 'B', 'BOOL', 'NULL', 'L', 'M', 'SS', 'NS', 'BS'];
+
+function genOperand(c, names) {
+  const r = c.r;
+  const k = r.int(10);
+  if (k < 4) return c.path(names);
+  if (k < 5) return 'size(' + c.path(names) + ')';
+  return c.value(c.someValue());
+}
+
+function genCondLeaf(c, names) {
+  const r = c.r;
+  switch (r.int(11)) {
+    case 0: case 1: case 2:
+      return genOperand(c, names) + ' ' + r.pick(['=', '<>', '<', '<=', '>', '>=']) + ' ' + genOperand(c, names);
+    case 3: {
+      const lo = r.chance(0.5) ? { N: String(r.int(50)) } : { S: r.pick(['a', 'g#1', '가', 'ACTOR#']) };
+      const hi = lo.N ? { N: String(Number(lo.N) + r.int(1000)) } : { S: r.pick(['z', 'g#3', '힣', 'TARGET#']) };
+      return genOperand(c, names) + ' BETWEEN ' + c.value(lo) + ' AND ' + c.value(hi);
+    }
+    case 4: {
+      const n = r.range(1, 5);
+      const vs = [];
+      for (let i = 0; i < n; i++) vs.push(c.value(c.someValue()));
+      return genOperand(c, names) + ' IN (' + vs.join(', ') + ')';
+    }
+    case 5: return 'attribute_exists(' + c.path(names) + ')';
+    case 6: return 'attribute_not_exists(' + c.path(names) + ')';
+    case 7: return 'attribute_type(' + c.path(names) + ', ' + c.value({ S: r.pick(TYPES) }) + ')';
+    case 8: return 'begins_with(' + c.path(names) + ', ' +
+      c.value(r.chance(0.8) ? { S: r.pick(['', 'a', 'g#', 'ACTOR', '가', 'TARGET#star']) } : { B: 'AA==' }) + ')';
+    case 9: return 'contains(' + c.path(names) + ', ' + c.value(c.someValue()) + ')';
+    default: return 'size(' + c.path(names) + ') ' + r.pick(['=', '<', '>=', '<>']) + ' ' + c.value({ N: String(r.int(6)) });
+  }
+}
+
+function genCond(c, names, depth) {
+  const r = c.r;
+  if (depth <= 0 || r.chance(0.45)) return genCondLeaf(c, names);
+  switch (r.int(4)) {
+    case 0: return genCond(c, names, depth - 1) + ' AND ' + genCond(c, names, depth - 1);
+    case 1: return genCond(c, names, depth - 1) + ' OR ' + genCond(c, names, depth - 1);
+    case 2: return 'NOT ' + (r.chance(0.5) ? genCondLeaf(c, names) : '(' + genCond(c, names, depth - 1) + ')');
+    default: return '(' + genCond(c, names, depth - 1) + ')';
+  }
+}
+
+/* Every document path of an item (to depth 3), with its value. */
+function itemPaths(item) {
+  const out = [];
+  const walk = (v, segs, depth) => {
+    out.push({ segs, v });
+    if (depth >= 2) return;
+    if (v.M) for (const [k, x] of Object.entries(v.M)) walk(x, segs.concat([{ name: k }]), depth + 1);
+    if (v.L) v.L.forEach((x, i) => walk(x, segs.concat([{ index: i }]), depth + 1));
+  };
+  for (const [k, v] of Object.entries(item || {})) walk(v, [{ name: k }], 0);
+  return out;
+}
+function renderPath(c, segs) {
+  return segs.map((s, i) => (s.index !== undefined ? '[' + s.index + ']' : (i ? '.' : '') + c.name(s.name))).join('');
+}
+/* Paths overlap when one is a prefix of the other. */
+function overlaps(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i].name !== b[i].name || a[i].index !== b[i].index) return false;
+  return true;
+}
+function setOfType(r, t) {
+  if (t === 'SS') return { SS: uniqueSet(r, () => genString(r, 3), (s) => s, 3) };
+  if (t === 'NS') return { NS: uniqueSet(r, () => String(r.int(20)), numKey, 3) };
+  return { BS: uniqueSet(r, () => genBinary(r, 2), (s) => Buffer.from(s, 'base64').toString('hex'), 2) };
+}
+
+/*
+ * An UpdateExpression for an item (its current value, or null when absent):
+ * mostly paths that exist with operations that fit their types, so most
+ * updates succeed; some new paths, missing paths, wrong types and overlaps,
+ * so the errors are exercised too. Several list indexes of one list in one
+ * REMOVE are left out: dynalite gets them wrong (see the docs group).
+ */
+function genUpdate(c, item, keyNames) {
+  const r = c.r;
+  const all = itemPaths(item).filter((p) => !keyNames.includes(p.segs[0].name));
+  const chosen = [];
+  const free = (segs) => !chosen.some((q) => overlaps(q, segs)) || r.chance(0.02);
+  const pickTarget = (want) => {
+    for (let tries = 0; tries < 8; tries++) {
+      let segs; let v;
+      if (all.length && r.chance(0.75)) {
+        const cands = want ? all.filter((p) => want(p.v)) : all;
+        if (!cands.length) continue;
+        ({ segs, v } = r.pick(cands));
+      } else if (r.chance(0.03)) {
+        segs = [{ name: r.pick(keyNames) }];                    // a key attribute: rejected
+      } else if (all.length && r.chance(0.3)) {
+        const base = r.pick(all);
+        segs = base.segs.concat(base.v.L ? [{ index: base.v.L.length + r.int(3) }] : [{ name: r.pick(MAP_NAMES) }]);
+      } else {
+        segs = [{ name: r.pick(ATTR_NAMES) }];
+        v = item ? item[segs[0].name] : undefined;
+      }
+      if (free(segs)) { chosen.push(segs); return { segs, v }; }
+    }
+    const segs = [{ name: 'u' + chosen.length }];
+    chosen.push(segs);
+    return { segs, v: undefined };
+  };
+  // An operand path that does not overlap the target: `SET m.x = m`
+  // makes dynalite build a cyclic value and crash (stack overflow).
+  const operandOf = (want, target) => {
+    const cands = all.filter((p) => want(p.v) && !overlaps(p.segs, target));
+    if (cands.length && r.chance(0.7)) return renderPath(c, r.pick(cands).segs);
+    const top = r.pick(ATTR_NAMES.filter((n) => n !== target[0].name));
+    return renderPath(c, [{ name: top }]);
+  };
+  const clauses = [];
+  const nSet = r.int(4);
+  if (nSet) {
+    const acts = [];
+    for (let i = 0; i < nSet; i++) {
+      const { segs, v } = pickTarget(null);
+      const p = renderPath(c, segs);
+      let rhs;
+      const k = r.int(10);
+      if (v && v.N && k < 5) {
+        rhs = r.chance(0.8) ? p + ' ' + r.pick(['+', '-']) + ' ' + c.value({ N: r.chance(0.5) ? String(r.int(100)) : genNumber(r) })
+          : c.value({ N: String(r.int(100)) }) + ' - ' + p;
+      } else if (v && v.L && k < 6) {
+        const l = { L: [genValue(r, 0)] };
+        rhs = r.chance(0.5) ? 'list_append(' + p + ', ' + c.value(l) + ')' : 'list_append(' + c.value(l) + ', ' + p + ')';
+      } else if (k < 7) {
+        rhs = 'if_not_exists(' + (r.chance(0.7) ? p : operandOf(() => true, segs)) + ', ' + c.value(c.someValue()) + ')';
+      } else if (k < 8) {
+        rhs = 'if_not_exists(' + p + ', ' + c.value({ N: '0' }) + ') + ' + c.value({ N: String(r.range(1, 9)) });
+      } else if (k < 9) {
+        rhs = r.chance(0.6) ? operandOf(() => true, segs) : operandOf((x) => x.N, segs) + ' + ' + operandOf((x) => x.N, segs);
+      } else {
+        rhs = c.value(r.chance(0.5) ? c.someValue() : genValue(r, 2));
+      }
+      acts.push(p + ' = ' + rhs);
+    }
+    clauses.push('SET ' + acts.join(', '));
+  }
+  if (r.chance(0.4)) {
+    const acts = [];
+    for (let i = r.range(1, 2); i > 0; i--) {
+      const { segs } = pickTarget(null);
+      // One index per list per REMOVE (see above).
+      const last = segs[segs.length - 1];
+      if (last.index !== undefined && chosen.some((q) => q !== segs && q.length === segs.length &&
+        overlaps(q.slice(0, -1), segs.slice(0, -1)) && q[q.length - 1].index !== undefined)) continue;
+      acts.push(renderPath(c, segs));
+    }
+    if (acts.length) clauses.push('REMOVE ' + acts.join(', '));
+  }
+  if (r.chance(0.35)) {
+    const { segs, v } = pickTarget((x) => x.N || x.SS || x.NS || x.BS);
+    let val;
+    if (r.chance(0.05)) val = { S: 'notaset' };
+    else if (v && (v.SS || v.NS || v.BS)) val = setOfType(r, v.SS ? 'SS' : v.NS ? 'NS' : 'BS');
+    else if (v && v.N) val = { N: r.chance(0.5) ? String(r.int(10)) : genNumber(r) };
+    else val = r.chance(0.5) ? { N: String(r.int(10)) } : setOfType(r, r.pick(['SS', 'NS', 'BS']));
+    clauses.push('ADD ' + renderPath(c, segs) + ' ' + c.value(val));
+  }
+  if (r.chance(0.3)) {
+    const { segs, v } = pickTarget((x) => x.SS || x.NS || x.BS);
+    let val;
+    if (r.chance(0.05)) val = { N: '1' };
+    else if (v && (v.SS || v.NS || v.BS)) {
+      const t = v.SS ? 'SS' : v.NS ? 'NS' : 'BS';
+      const mine = r.sample(v[t], r.range(1, v[t].length));
+      const extra = setOfType(r, t)[t].filter((e) => !mine.includes(e) && (t !== 'NS' || !mine.some((m) => numKey(m) === numKey(e))));
+      val = { [t]: mine.concat(r.chance(0.3) ? extra.slice(0, 1) : []) };
+    } else val = setOfType(r, r.pick(['SS', 'NS', 'BS']));
+    clauses.push('DELETE ' + renderPath(c, segs) + ' ' + c.value(val));
+  }
+  if (!clauses.length) clauses.push('SET ' + renderPath(c, pickTarget(null).segs) + ' = ' + c.value(c.someValue()));
+  return r.shuffle(clauses).join(' ');
+}
+
+/* -------------------------------------------------------- comparison */
+
+function canon(v) {
+  if (Array.isArray(v)) return v.map(canon);
+  if (v && typeof v === 'object') {
+    const out = {};
+    for (const k of Object.keys(v).sort()) {
+      let x = v[k];
+      if ((k === 'SS' || k === 'NS' || k === 'BS') && Array.isArray(x) && x.every((e) => typeof e === 'string')) x = x.slice().sort();
+      out[k] = canon(x);
+    }
+    return out;
+  }
+  return v;
+}
+const cj = (v) => JSON.stringify(canon(v));
+
+function tableDef(td) {
+  if (!td) return td;
+  const ix = (l) => l && l.map((i) => ({ IndexName: i.IndexName, KeySchema: i.KeySchema, Projection: canonProj(i.Projection) }))
+    .sort((a, b) => (a.IndexName < b.IndexName ? -1 : 1));
+  return {
+    TableName: td.TableName,
+    KeySchema: td.KeySchema,
+    AttributeDefinitions: td.AttributeDefinitions && td.AttributeDefinitions.slice().sort((a, b) => (a.AttributeName < b.AttributeName ? -1 : 1)),
+    GlobalSecondaryIndexes: ix(td.GlobalSecondaryIndexes),
+    LocalSecondaryIndexes: ix(td.LocalSecondaryIndexes),
+  };
+}
+function canonProj(p) {
+  if (!p) return p;
+  const q = { ProjectionType: p.ProjectionType };
+  if (p.NonKeyAttributes) q.NonKeyAttributes = p.NonKeyAttributes.slice().sort();
+  return q;
+}
+
+/* What of an answer is compared, by operation. */
+function comparable(op, ans, opts) {
+  if (ans.Error) {
+    const e = { Code: ans.Error.Code, Message: ans.Error.Message };
+    if (ans.Error.Item) e.Item = ans.Error.Item;
+    if (ans.Error.CancellationReasons) e.CancellationReasons = ans.Error.CancellationReasons;
+    return { Error: e };
+  }
+  const o = Object.assign({}, ans.Output);
+  if (op === 'CreateTable' || op === 'DeleteTable') o.TableDescription = tableDef(o.TableDescription);
+  if (op === 'DescribeTable') o.Table = Object.assign(tableDef(o.Table), { ItemCount: o.Table && o.Table.ItemCount });
+  if ((op === 'Scan' || (opts && opts.unordered)) && Array.isArray(o.Items)) o.Items = o.Items.map(cj).sort();
+  if (op === 'BatchGetItem' && o.Responses) {
+    const rs = {};
+    for (const [t, items] of Object.entries(o.Responses)) rs[t] = items.map(cj).sort();
+    o.Responses = rs;
+  }
+  if (opts && opts.noLek) delete o.LastEvaluatedKey;
+  return { Output: o };
+}
+
+/* Both answers comparable; ConsumedCapacity only when both carry it. */
+function agree(op, d, x, opts) {
+  const a = comparable(op, d, opts);
+  const b = comparable(op, x, opts);
+  if (a.Output && b.Output) {
+    if (!('ConsumedCapacity' in a.Output) || !('ConsumedCapacity' in b.Output)) {
+      delete a.Output.ConsumedCapacity; delete b.Output.ConsumedCapacity;
+    }
+  }
+  return cj(a) === cj(b);
+}
+
+/*
+ * Known deviations. Each matches one narrow kind of disagreement and says
+ * why it is tolerated. who: "dynalite" where dynalite differs from real
+ * DynamoDB (ddbx follows DynamoDB); "ddbx" for a gap ddbx has not closed.
+ */
+const KNOWN = [
+  {
+    who: 'dynalite',
+    id: 'syntax-error-wording',
+    why: 'dynalite words syntax errors with its PEG parser\'s expectations ("Expected ... but ... found"); ' +
+      'DynamoDB says "Syntax error; token: \\"X\\", near: \\"...\\"". Same code, same expression kind.',
+    match: (op, req, d, x) => d.Error && x.Error && d.Error.Code === 'ValidationException' && x.Error.Code === 'ValidationException' &&
+      /^Invalid [A-Za-z]+Expression: Syntax error; /.test(d.Error.Message) &&
+      d.Error.Message.split('Syntax error;')[0] === String(x.Error.Message).split('Syntax error;')[0] &&
+      /Syntax error;/.test(x.Error.Message),
+  },
+];
+
+/* ------------------------------------------------------------ runner */
+
+let tapN = 0;
+let failures = 0;
+const knownCount = new Map();
+function tap(ok, desc, diag) {
+  tapN++;
+  if (!ok) failures++;
+  console.log((ok ? 'ok ' : 'not ok ') + tapN + ' - ' + desc);
+  if (diag) for (const l of diag) console.log('# ' + l);
+}
+const clip = (s, n) => (s.length > n ? s.slice(0, n) + '…' : s);
+
+class Group {
+  constructor(name, dyn, ddbx) {
+    this.name = name; this.dyn = dyn; this.ddbx = ddbx;
+    this.count = 0; this.bad = []; this.known = 0; this.outcomes = {};
+    this.r = new Rng((SEED ^ hashStr(name)) >>> 0);
+  }
+  /* Sends one request to both; returns [dynaliteAnswer, ddbxAnswer, agreed]. */
+  async both(op, input, opts) {
+    this.count++;
+    const [d, x] = await Promise.all([this.dyn.call(op, input), this.ddbx.call(op, input)]);
+    if (process.env.DIFF_DUMP && d.Error && String(d.Error.Message).includes(process.env.DIFF_DUMP)) console.log('# DUMP ' + JSON.stringify(input).slice(0, 400) + ' => ' + d.Error.Message);
+    const oc = op + ':' + (d.Output && d.Output.Count !== undefined ? (d.Output.Count ? 'items' : 'empty') + ':' : '') + (d.Error ? d.Error.Code + (process.env.DIFF_STATS === '2' ? ' ' + String(d.Error.Message).replace(/[:;].*/, '').slice(0, 60) : '') : 'ok');
+    this.outcomes[oc] = (this.outcomes[oc] || 0) + 1;
+    if (agree(op, d, x, opts)) return [d, x, true];
+    const k = KNOWN.find((kd) => kd.match(op, input, d, x));
+    if (k) {
+      this.known++;
+      knownCount.set(k, (knownCount.get(k) || 0) + 1);
+      return [d, x, true];
+    }
+    this.mismatch(op, input, d, x);
+    return [d, x, false];
+  }
+  mismatch(op, input, d, x, note) {
+    this.bad.push({ op, input, d, x, note });
+    if (LOG) fs.appendFileSync(LOG, JSON.stringify({ group: this.name, op, input, dynalite: d, ddbx: x, note }) + '\n');
+  }
+  /* After a disagreeing write: make ddbx's item equal to dynalite's. */
+  async resync(tname, key) {
+    const g = await this.dyn.call('GetItem', { TableName: tname, Key: key, ConsistentRead: true });
+    if (g.Output && g.Output.Item) await this.ddbx.call('PutItem', { TableName: tname, Item: g.Output.Item });
+    else if (g.Output) await this.ddbx.call('DeleteItem', { TableName: tname, Key: key });
+  }
+  report(what) {
+    if (process.env.DIFF_STATS) console.log('# outcomes ' + this.name + ': ' + JSON.stringify(this.outcomes));
+    const desc = `${this.name}: ${what} (${this.count} requests${this.known ? ', ' + this.known + ' known deviations' : ''})`;
+    if (!this.bad.length) return tap(this.count > 0, desc, this.count > 0 ? null : ['no request was sent']);
+    const diag = [`${this.bad.length} of ${this.count} requests disagree; first ${Math.min(3, this.bad.length)}:`];
+    for (const b of this.bad.slice(0, 3)) {
+      diag.push(`${b.op} ${clip(JSON.stringify(b.input), 700)}${b.note ? '  [' + b.note + ']' : ''}`);
+      diag.push(`  dynalite: ${clip(JSON.stringify(b.d), 600)}`);
+      diag.push(`  ddbx:     ${clip(JSON.stringify(b.x), 600)}`);
+    }
+    tap(false, desc, diag);
+  }
+}
+
+const valuePool = [];
+
+/* ------------------------------------------------------------ groups */
+
+const GROUPS = [];
+function group(name, needs, fn) { GROUPS.push({ name, needs, fn }); }
+
+/* dynalite creates tables asynchronously (CREATING, then ACTIVE). */
+async function waitGone(dyn, name) {
+  for (let i = 0; i < 200; i++) {
+    const d = await dyn.call('DescribeTable', { TableName: name });
+    if (d.Error) return;
+    await new Promise((res) => setTimeout(res, 5));
+  }
+}
+async function waitActive(dyn, name) {
+  for (let i = 0; i < 200; i++) {
+    const d = await dyn.call('DescribeTable', { TableName: name });
+    if (!d.Output || d.Output.Table.TableStatus === 'ACTIVE') return;
+    await new Promise((res) => setTimeout(res, 5));
+  }
+}
+
+group('tables', ['CreateTable', 'DescribeTable', 'ListTables', 'DeleteTable'], async (g) => {
+  for (const t of Object.keys(TABLES)) {
+    await g.both('CreateTable', createTableInput(t));
+    await waitActive(g.dyn, t);
+    if (process.env.DIFF_SELF) await waitActive(g.ddbx, t);
+  }
+  for (const t of Object.keys(TABLES)) await g.both('DescribeTable', { TableName: t });
+  await g.both('CreateTable', createTableInput('diff_sn'));            // ResourceInUseException
+  await g.both('DescribeTable', { TableName: 'diff_missing' });       // ResourceNotFoundException
+  const tmp = createTableInput('diff_h');
+  tmp.TableName = 'diff_tmp';
+  await g.both('CreateTable', tmp);
+  await waitActive(g.dyn, 'diff_tmp');
+  if (process.env.DIFF_SELF) await waitActive(g.ddbx, 'diff_tmp');
+  await g.both('DeleteTable', { TableName: 'diff_tmp' });
+  await waitGone(g.dyn, 'diff_tmp');
+  if (process.env.DIFF_SELF) await waitGone(g.ddbx, 'diff_tmp');
+  const [d, x] = await Promise.all([g.dyn.call('ListTables', {}), g.ddbx.call('ListTables', {})]);
+  g.count++;
+  if (cj(d) !== cj(x)) g.mismatch('ListTables', {}, d, x);
+  g.report('CreateTable/DescribeTable/DeleteTable/ListTables of S/N/B keys, GSIs, LSI');
+});
+
+group('createtable-validation', ['CreateTable'], async (g) => {
+  const base = () => createTableInput('diff_sn');
+  const cases = [];
+  let c = base(); c.TableName = 'v1'; cases.push(c);                            // too short name
+  c = base(); c.TableName = 'bad name!'; cases.push(c);
+  c = base(); c.TableName = 'diff_v_a'; c.AttributeDefinitions.push({ AttributeName: 'unused', AttributeType: 'S' }); cases.push(c);
+  c = base(); c.TableName = 'diff_v_b'; c.AttributeDefinitions = c.AttributeDefinitions.filter((a) => a.AttributeName !== 'sk'); cases.push(c);
+  c = base(); c.TableName = 'diff_v_c'; c.KeySchema = [{ AttributeName: 'pk', KeyType: 'RANGE' }]; cases.push(c);
+  c = base(); c.TableName = 'diff_v_d'; c.AttributeDefinitions[0].AttributeType = 'BOOL'; cases.push(c);
+  c = base(); c.TableName = 'diff_v_e'; c.GlobalSecondaryIndexes[1].IndexName = 'gsi_s'; cases.push(c);
+  c = base(); c.TableName = 'diff_v_f'; delete c.KeySchema; cases.push(c);
+  c = base(); c.TableName = 'diff_v_g'; c.LocalSecondaryIndexes[0].KeySchema[0].AttributeName = 'g1'; cases.push(c);
+  for (const inp of cases) await g.both('CreateTable', inp);
+  g.report('invalid CreateTable requests');
+});
+
+/* Items written by the put/get/delete group, reused as value pools. */
+async function putGetDelete(g, tname, n) {
+  const r = g.r;
+  const keys = [];
+  for (let i = 0; i < n; i++) {
+    const op = r.int(10);
+    if (op < 5 || !keys.length) {
+      const item = genItem(r, tname, keys.length && r.chance(0.3) ? r.pick(keys) : null);
+      collectValues(item, valuePool);
+      const input = { TableName: tname, Item: item };
+      if (r.chance(0.5)) input.ReturnValues = r.chance(0.05) ? 'ALL_NEW' : r.pick(['NONE', 'ALL_OLD']);
+      if (r.chance(0.3)) input.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES', 'NONE']);
+      const [d, , ok] = await g.both('PutItem', input);
+      if (d.Output) keys.push(keyOf(tname, item));
+      if (!ok) await g.resync(tname, keyOf(tname, item));
+    } else if (op < 8) {
+      const key = r.chance(0.8) ? r.pick(keys) : genKey(r, tname);
+      const input = { TableName: tname, Key: key };
+      if (r.chance(0.3)) input.ConsistentRead = r.chance(0.5);
+      if (r.chance(0.3)) input.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES']);
+      if (r.chance(0.25)) {
+        const c = new Ctx(r, valuePool);
+        const ps = [];
+        for (let j = r.range(1, 3); j > 0; j--) ps.push(c.path(ATTR_NAMES.concat(Object.keys(key))));
+        input.ProjectionExpression = ps.join(', ');
+        c.attach(input);
+      }
+      await g.both('GetItem', input);
+    } else {
+      const key = r.chance(0.8) ? r.pick(keys) : genKey(r, tname);
+      const input = { TableName: tname, Key: key };
+      if (r.chance(0.5)) input.ReturnValues = r.pick(['NONE', 'ALL_OLD']);
+      if (r.chance(0.3)) input.ReturnConsumedCapacity = 'TOTAL';
+      const [, , ok] = await g.both('DeleteItem', input);
+      if (!ok) await g.resync(tname, key);
+    }
+  }
+}
+
+for (const t of Object.keys(TABLES)) {
+  group('put-get-delete ' + t, ['CreateTable', 'PutItem', 'GetItem', 'DeleteItem'], async (g) => {
+    await putGetDelete(g, t, 400);
+    g.report('random items of every type, ReturnValues, projections, capacity');
+  });
+}
+
+async function conditional(g, tname, n) {
+  const r = g.r;
+  const t = TABLES[tname];
+  const keyNames = [t.hash[0]].concat(t.range ? [t.range[0]] : []);
+  const names = ATTR_NAMES.concat(keyNames);
+  for (let i = 0; i < n; i++) {
+    const c = new Ctx(r, valuePool);
+    const cond = genCond(c, names, 3);
+    const key = genKey(r, tname);
+    let op; let input;
+    if (r.chance(0.6)) {
+      const item = genItem(r, tname, key);
+      collectValues(item, valuePool);
+      op = 'PutItem';
+      input = { TableName: tname, Item: item, ConditionExpression: cond };
+      if (r.chance(0.4)) input.ReturnValues = r.pick(['NONE', 'ALL_OLD']);
+    } else {
+      op = 'DeleteItem';
+      input = { TableName: tname, Key: key, ConditionExpression: cond };
+      if (r.chance(0.4)) input.ReturnValues = r.pick(['NONE', 'ALL_OLD']);
+    }
+    if (r.chance(0.2)) input.ReturnValuesOnConditionCheckFailure = r.pick(['ALL_OLD', 'NONE']);
+    c.attach(input);
+    const [, , ok] = await g.both(op, input);
+    if (!ok) await g.resync(tname, key);
+    // Keep the table populated: deletes would empty it over time.
+    if (op === 'DeleteItem' && r.chance(0.7)) {
+      const item = genItem(r, tname, key);
+      collectValues(item, valuePool);
+      const [, , ok2] = await g.both('PutItem', { TableName: tname, Item: item });
+      if (!ok2) await g.resync(tname, key);
+    }
+  }
+}
+
+for (const t of Object.keys(TABLES)) {
+  group('conditions ' + t, ['PutItem', 'DeleteItem'], async (g) => {
+    await conditional(g, t, t === 'diff_sn' ? 200 : 100);
+    g.report('PutItem/DeleteItem with generated ConditionExpressions');
+  });
+}
+
+async function updates(g, tname, n) {
+  const r = g.r;
+  const t = TABLES[tname];
+  const keyNames = [t.hash[0]].concat(t.range ? [t.range[0]] : []);
+  for (let i = 0; i < n; i++) {
+    const c = new Ctx(r, valuePool);
+    const key = genKey(r, tname);
+    // The current item (from dynalite) steers the update towards paths
+    // and operations that fit it.
+    const cur = await g.dyn.call('GetItem', { TableName: tname, Key: key, ConsistentRead: true });
+    const item = cur.Output && cur.Output.Item ? cur.Output.Item : null;
+    const input = { TableName: tname, Key: key, UpdateExpression: genUpdate(c, item, keyNames) };
+    if (r.chance(0.2)) input.ConditionExpression = genCond(c, ATTR_NAMES.concat(keyNames), 1);
+    if (r.chance(0.7)) input.ReturnValues = r.pick(['NONE', 'ALL_OLD', 'UPDATED_OLD', 'ALL_NEW', 'UPDATED_NEW']);
+    if (r.chance(0.2)) input.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES']);
+    c.attach(input);
+    const [d, , ok] = await g.both('UpdateItem', input);
+    if (!ok) await g.resync(tname, key);
+    if (d.Output && d.Output.Attributes) collectValues(d.Output.Attributes, valuePool);
+  }
+}
+
+for (const t of Object.keys(TABLES)) {
+  group('updates ' + t, ['PutItem', 'UpdateItem', 'GetItem'], async (g) => {
+    await updates(g, t, t === 'diff_sn' ? 250 : 120);
+    g.report('UpdateItem with generated SET/REMOVE/ADD/DELETE');
+  });
+}
+
+/* Follows LastEvaluatedKey on both sides while they agree. */
+async function paginate(g, op, input, maxPages, opts) {
+  let start;
+  for (let page = 0; page < maxPages; page++) {
+    const inp = Object.assign({}, input);
+    if (start) inp.ExclusiveStartKey = start;
+    const [d, x, ok] = await g.both(op, inp, opts);
+    if (!ok || !d.Output || !d.Output.LastEvaluatedKey) return;
+    start = d.Output.LastEvaluatedKey;
+  }
+}
+
+function keyCondition(r, c, hashName, hashVal, range, skPool) {
+  let kc = c.name(hashName) + ' = ' + c.value(hashVal);
+  if (range && r.chance(0.75)) {
+    const rn = c.name(range[0]);
+    const v = () => keyValue(r, range[1], skPool);
+    const k = r.int(8);
+    if (k < 5) {
+      const opx = r.pick(['=', '<', '<=', '>', '>=']);
+      kc += ' AND ' + (r.chance(0.8) ? rn + ' ' + opx + ' ' + c.value(v()) : c.value(v()) + ' ' + opx + ' ' + rn);
+    } else if (k < 7) {
+      let a = v(); let b = v();
+      kc += ' AND ' + rn + ' BETWEEN ' + c.value(a) + ' AND ' + c.value(b);
+    } else if (range[1] !== 'N') {
+      const full = v()[range[1]];
+      const pre = range[1] === 'S' ? { S: Array.from(full).slice(0, r.int(4)).join('') } : { B: r.pick(['AA==', 'AQ==', '/w==']) };
+      kc += ' AND begins_with(' + rn + ', ' + c.value(pre) + ')';
+    } else {
+      kc += ' AND ' + rn + ' >= ' + c.value(v());
+    }
+  }
+  return r.chance(0.2) ? kc.split(' AND ').reverse().join(' AND ') : kc;
+}
+
+async function queries(g, tname, n) {
+  const r = g.r;
+  const t = TABLES[tname];
+  const keyNames = [t.hash[0]].concat(t.range ? [t.range[0]] : []);
+  const ixs = [null].concat(t.gsis, t.lsis);
+  for (let i = 0; i < n; i++) {
+    const c = new Ctx(r, valuePool);
+    const ix = r.pick(ixs);
+    let input;
+    if (!ix) {
+      const hv = keyValue(r, t.hash[1], t.pkPool);
+      input = { TableName: tname, KeyConditionExpression: keyCondition(r, c, t.hash[0], hv, t.range, t.skPool) };
+    } else {
+      const hash = ix.hash || t.hash;
+      const pool = ix.hash ? (hash[1] === 'S' ? (rr) => rr.pick(['g#1', 'g#2', '노래', 'TARGET#bob', 'PROFILE', 'd#3', 'A'])
+        : hash[1] === 'N' ? (rr) => String(rr.int(8)) : (rr) => rr.pick(['AA==', 'AQ==', 'Ag=='])) : t.pkPool;
+      const hv = keyValue(r, hash[1], pool);
+      input = { TableName: tname, IndexName: ix.name, KeyConditionExpression: keyCondition(r, c, hash[0], hv, ix.range, null) };
+    }
+    if (r.chance(0.35)) input.FilterExpression = genCond(c, ATTR_NAMES, 2);
+    if (r.chance(0.25)) {
+      const ps = [];
+      for (let j = r.range(1, 4); j > 0; j--) ps.push(c.path(ATTR_NAMES.concat(keyNames)));
+      input.ProjectionExpression = ps.join(', ');
+    } else if (r.chance(0.15)) {
+      input.Select = r.pick(['COUNT', 'ALL_ATTRIBUTES', 'ALL_PROJECTED_ATTRIBUTES']);
+    }
+    if (r.chance(0.4)) input.ScanIndexForward = r.chance(0.5);
+    if (r.chance(0.5)) input.Limit = r.range(1, 7);
+    if (r.chance(0.1)) input.ConsistentRead = true;
+    if (r.chance(0.3)) input.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES']);
+    c.attach(input);
+    await paginate(g, 'Query', input, 40);
+  }
+}
+
+for (const t of Object.keys(TABLES)) {
+  group('query ' + t, ['Query', 'PutItem'], async (g) => {
+    await queries(g, t, 150);
+    g.report('Query: key conditions on base table, GSIs, LSI; filters, projections, order, Limit, pagination');
+  });
+}
+
+async function scans(g, tname, n) {
+  const r = g.r;
+  const t = TABLES[tname];
+  const ixs = [null].concat(t.gsis, t.lsis);
+  for (let i = 0; i < n; i++) {
+    const c = new Ctx(r, valuePool);
+    const ix = r.pick(ixs);
+    const input = { TableName: tname };
+    if (ix) input.IndexName = ix.name;
+    if (r.chance(0.5)) input.FilterExpression = genCond(c, ATTR_NAMES, 2);
+    if (r.chance(0.2)) input.ProjectionExpression = ['a', 'b', c.path(ATTR_NAMES)].slice(r.int(2)).join(', ');
+    else if (r.chance(0.25)) input.Select = 'COUNT';
+    if (r.chance(0.2)) input.ReturnConsumedCapacity = 'TOTAL';
+    c.attach(input);
+    // Scan order is the implementation's (dynalite: hash order); only an
+    // unlimited scan is comparable, as a set of items.
+    await g.both('Scan', input);
+  }
+  // Limit and pagination: the union of all pages, and the page count sum.
+  for (let i = 0; i < 6; i++) {
+    const limit = r.range(1, 9);
+    const all = async (cl) => {
+      const items = []; let start; let pages = 0; let count = 0;
+      for (;;) {
+        const inp = { TableName: tname, Limit: limit };
+        if (start) inp.ExclusiveStartKey = start;
+        const a = await cl.call('Scan', inp);
+        if (a.Error) return a;
+        items.push(...a.Output.Items); count += a.Output.Count; pages++;
+        if (!a.Output.LastEvaluatedKey || pages > 2000) break;
+        start = a.Output.LastEvaluatedKey;
+      }
+      return { Output: { Items: items.map(cj).sort(), Count: count } };
+    };
+    g.count++;
+    const [d, x] = await Promise.all([all(g.dyn), all(g.ddbx)]);
+    if (cj(d) !== cj(x)) g.mismatch('Scan', { TableName: tname, Limit: limit, note: 'all pages' }, d, x, 'union of paginated pages');
+  }
+}
+
+for (const t of Object.keys(TABLES)) {
+  group('scan ' + t, ['Scan'], async (g) => {
+    await scans(g, t, 40);
+    g.report('Scan of table and indexes with filters/projections/COUNT (items as sets); paginated union');
+  });
+}
+
+group('batch', ['BatchWriteItem', 'BatchGetItem', 'GetItem'], async (g) => {
+  const r = g.r;
+  const tn = Object.keys(TABLES);
+  const written = [];
+  for (let i = 0; i < 60; i++) {
+    const req = {};
+    const seen = new Set();
+    for (let j = r.range(1, 25); j > 0; j--) {
+      const t = r.pick(tn);
+      const old = written.length && r.chance(0.4) ? r.pick(written) : null;
+      const key = old ? old.key : genKey(r, t);
+      const tk = old ? old.t : t;
+      const id = tk + cj(key);
+      if (seen.has(id) && !r.chance(0.05)) continue;                // rare duplicates: a ValidationException
+      seen.add(id);
+      (req[tk] = req[tk] || []).push(r.chance(0.75) ? { PutRequest: { Item: genItem(r, tk, key) } } : { DeleteRequest: { Key: key } });
+      written.push({ t: tk, key });
+    }
+    const input = { RequestItems: req };
+    if (r.chance(0.3)) input.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES']);
+    const [, , ok] = await g.both('BatchWriteItem', input);
+    if (!ok) for (const [t, reqs] of Object.entries(req)) for (const q of reqs) await g.resync(t, q.DeleteRequest ? q.DeleteRequest.Key : keyOf(t, q.PutRequest.Item));
+  }
+  for (let i = 0; i < 60; i++) {
+    const req = {};
+    const seen = new Set();
+    for (let j = r.range(1, 40); j > 0; j--) {
+      const w = written.length && r.chance(0.7) ? r.pick(written) : { t: r.pick(tn), key: null };
+      const key = w.key || genKey(r, w.t);
+      const id = w.t + cj(key);
+      if (seen.has(id) && !r.chance(0.05)) continue;
+      seen.add(id);
+      req[w.t] = req[w.t] || { Keys: [] };
+      req[w.t].Keys.push(key);
+      if (r.chance(0.1)) req[w.t].ConsistentRead = true;
+    }
+    const input = { RequestItems: req };
+    if (r.chance(0.3)) input.ReturnConsumedCapacity = 'TOTAL';
+    await g.both('BatchGetItem', input);
+  }
+  g.report('BatchWriteItem (puts/deletes across tables) and BatchGetItem');
+});
+
+/* Hand-written requests DynamoDB rejects: each must be rejected alike. */
+group('validation', ['PutItem', 'GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'Scan'], async (g) => {
+  const T = 'diff_sn';
+  const k = { pk: { S: 'ACTOR#alice' }, sk: { N: '1' } };
+  const cases = [
+    ['PutItem', { TableName: T, Item: { pk: { S: 'x' } } }],                         // missing range key
+    ['PutItem', { TableName: T, Item: { pk: { N: '1' }, sk: { N: '1' } } }],         // wrong key type
+    ['PutItem', { TableName: T, Item: { pk: { S: '' }, sk: { N: '1' } } }],          // empty key string
+    ['PutItem', { TableName: T, Item: { pk: { S: 'x' }, sk: { N: '1' }, g1: { N: '5' } } }], // GSI key wrong type
+    ['PutItem', { TableName: T, Item: { pk: { S: 'x' }, sk: { N: '1' }, g1: { S: '' } } }],  // empty GSI key
+    ['PutItem', { TableName: 'diff_missing', Item: k }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { SS: [] } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { SS: ['x', 'x'] } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { NS: ['1', '1.0'] } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { N: '1e126' } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { N: '1e-131' } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { N: '1' + '0'.repeat(38) + '1' } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { N: 'abc' } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { S: 'x', N: '1' } }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: {} }, k) }],
+    ['PutItem', { TableName: T, Item: Object.assign({ a: { S: 'x'.repeat(400 * 1024) } }, k) }],
+    ['PutItem', { TableName: T, Item: k, ReturnValues: 'ALL_NEW' }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'a = :v' }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'a = :v', ExpressionAttributeValues: { ':v': { S: 'x' }, ':w': { S: 'y' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: '#a = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'a = :v', ExpressionAttributeNames: { '#u': 'u' }, ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'status = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'size(a)', ExpressionAttributeValues: {} }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'a BETWEEN :b AND :a', ExpressionAttributeValues: { ':a': { N: '1' }, ':b': { N: '2' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'foo(a)' }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'begins_with(a, :n)', ExpressionAttributeValues: { ':n': { N: '1' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'attribute_type(a, :t)', ExpressionAttributeValues: { ':t': { S: 'X' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: '((a = :v))', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: 'a = :v', ExpressionAttributeValues: { ':v': { S: 'x' } }, Expected: { a: { Exists: false } } }],
+    ['PutItem', { TableName: T, Item: k, ConditionExpression: '' }],
+    ['GetItem', { TableName: T, Key: { pk: { S: 'x' } } }],
+    ['GetItem', { TableName: T, Key: Object.assign({ a: { S: 'x' } }, k) }],
+    ['GetItem', { TableName: T, Key: k, ProjectionExpression: 'a, a' }],
+    ['GetItem', { TableName: T, Key: k, ProjectionExpression: 'a, a.b' }],
+    ['GetItem', { TableName: T, Key: k, ProjectionExpression: 'a', ExpressionAttributeNames: { '#x': 'x' } }],
+    ['DeleteItem', { TableName: T, Key: k, ReturnValues: 'ALL_NEW' }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET pk = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET a = :v, a.b = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET a = :v REMOVE a', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET a = :v SET b = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'ADD a :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'DELETE a :v', ExpressionAttributeValues: { ':v': { N: '1' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET a = b + :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET a[0] = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET a = list_append(:v, :v)', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET a = :v', ExpressionAttributeValues: { ':v': { S: 'x' } }, ReturnValues: 'SOME' }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'SET g1 = :v', ExpressionAttributeValues: { ':v': { N: '1' } } }],
+    ['UpdateItem', { TableName: T, Key: k, UpdateExpression: 'REMOVE a SET' }],
+    ['Query', { TableName: T, KeyConditionExpression: 'sk = :v', ExpressionAttributeValues: { ':v': { N: '1' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v AND a = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v OR sk = :n', ExpressionAttributeValues: { ':v': { S: 'x' }, ':n': { N: '1' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v', ExpressionAttributeValues: { ':v': { N: '1' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v AND begins_with(sk, :n)', ExpressionAttributeValues: { ':v': { S: 'x' }, ':n': { N: '1' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v', FilterExpression: 'sk > :n', ExpressionAttributeValues: { ':v': { S: 'x' }, ':n': { N: '1' } } }],
+    ['Query', { TableName: T, IndexName: 'nope', KeyConditionExpression: 'pk = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['Query', { TableName: T, IndexName: 'gsi_s', ConsistentRead: true, KeyConditionExpression: 'g1 = :v', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['Query', { TableName: T, IndexName: 'gsi_b', Select: 'ALL_ATTRIBUTES', KeyConditionExpression: 'gb = :v', ExpressionAttributeValues: { ':v': { B: 'AA==' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v', Limit: 0, ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v', Select: 'COUNT', ProjectionExpression: 'a', ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['Query', { TableName: T, KeyConditionExpression: 'pk = :v', ExclusiveStartKey: { pk: { S: 'y' }, sk: { N: '1' } }, ExpressionAttributeValues: { ':v': { S: 'x' } } }],
+    ['Scan', { TableName: T, Segment: 1 }],
+    ['Scan', { TableName: T, Limit: -1 }],
+    ['Scan', { TableName: T, FilterExpression: 'a = :v' }],
+  ];
+  for (const [op, inp] of cases) await g.both(op, inp);
+  g.report('requests DynamoDB rejects: keys, types, sets, numbers, size, placeholders, reserved words, bad expressions');
+});
+
+/*
+ * Not differential: what dynalite cannot answer (it has no transactions,
+ * and applies several list-index REMOVEs one after another), checked in
+ * ddbx alone against the behaviour the DynamoDB documentation gives.
+ * Keys under "DOC#" are written to ddbx only; these groups run last.
+ */
+async function expect(g, op, input, check) {
+  g.count++;
+  const x = await g.ddbx.call(op, input);
+  const problem = check(x);
+  if (problem) g.mismatch(op, input, { expected: problem }, x, 'documented behaviour');
+  return x;
+}
+const isErr = (code, msg) => (a) => (a.Error && a.Error.Code === code && (msg === undefined || a.Error.Message === msg) ? null
+  : `${code}${msg === undefined ? '' : ': ' + msg}`);
+const hasItem = (item) => (a) => (a.Output && cj(a.Output.Item) === cj(item) ? null : `Output.Item = ${cj(item)}`);
+const noItem = (a) => (a.Output && !a.Output.Item ? null : 'no Item');
+
+group('transactions (documented, ddbx only)', ['TransactWriteItems', 'TransactGetItems', 'GetItem', 'PutItem'], async (g) => {
+  const T = 'diff_sn';
+  const K = (n) => ({ pk: { S: 'DOC#tx' }, sk: { N: String(n) } });
+  const I = (n, extra) => Object.assign(K(n), extra || {});
+  for (const n of [2, 3, 4]) await g.ddbx.call('PutItem', { TableName: T, Item: I(n, { v: { N: '1' } }) });
+  // All four kinds succeed together.
+  await expect(g, 'TransactWriteItems', {
+    TransactItems: [
+      { Put: { TableName: T, Item: I(1, { v: { N: '1' } }), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Update: { TableName: T, Key: K(2), UpdateExpression: 'SET v = v + :one', ExpressionAttributeValues: { ':one': { N: '1' } } } },
+      { Delete: { TableName: T, Key: K(3) } },
+      { ConditionCheck: { TableName: T, Key: K(4), ConditionExpression: 'attribute_exists(v)' } },
+    ],
+  }, (a) => (a.Output ? null : 'Output {}'));
+  await expect(g, 'GetItem', { TableName: T, Key: K(1) }, hasItem(I(1, { v: { N: '1' } })));
+  await expect(g, 'GetItem', { TableName: T, Key: K(2) }, hasItem(I(2, { v: { N: '2' } })));
+  await expect(g, 'GetItem', { TableName: T, Key: K(3) }, noItem);
+  // A failed condition cancels everything, with reasons in request order.
+  const cancel = await expect(g, 'TransactWriteItems', {
+    TransactItems: [
+      { Put: { TableName: T, Item: I(5) } },
+      { ConditionCheck: { TableName: T, Key: K(6), ConditionExpression: 'attribute_exists(pk)' } },
+      { Update: { TableName: T, Key: K(2), UpdateExpression: 'SET v = :z', ConditionExpression: 'v = :z',
+        ExpressionAttributeValues: { ':z': { N: '0' } }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+    ],
+  }, isErr('TransactionCanceledException',
+    'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed, ConditionalCheckFailed]'));
+  g.count++;
+  const reasons = cancel.Error && cancel.Error.CancellationReasons;
+  const want = [{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' },
+    { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed', Item: I(2, { v: { N: '2' } }) }];
+  if (cj(reasons) !== cj(want)) g.mismatch('TransactWriteItems', 'CancellationReasons of the request above', { expected: want }, cancel);
+  await expect(g, 'GetItem', { TableName: T, Key: K(5) }, noItem);
+  await expect(g, 'GetItem', { TableName: T, Key: K(2) }, hasItem(I(2, { v: { N: '2' } })));
+  // Two actions on one item.
+  await expect(g, 'TransactWriteItems', {
+    TransactItems: [{ Put: { TableName: T, Item: I(7) } }, { Delete: { TableName: T, Key: K(7) } }],
+  }, isErr('ValidationException', 'Transaction request cannot include multiple operations on one item'));
+  // More than 100 actions.
+  const many = [];
+  for (let n = 0; n < 101; n++) many.push({ Put: { TableName: T, Item: I(1000 + n) } });
+  await expect(g, 'TransactWriteItems', { TransactItems: many },
+    (a) => (a.Error && a.Error.Code === 'ValidationException' && /100/.test(a.Error.Message) ? null : 'ValidationException naming the limit of 100'));
+  // Reads: in request order, {} for a missing item.
+  await expect(g, 'TransactGetItems', {
+    TransactItems: [{ Get: { TableName: T, Key: K(2) } }, { Get: { TableName: T, Key: K(9) } },
+      { Get: { TableName: T, Key: K(1), ProjectionExpression: 'v' } }],
+  }, (a) => (a.Output && cj(a.Output.Responses) === cj([{ Item: I(2, { v: { N: '2' } }) }, {}, { Item: { v: { N: '1' } } }]) ? null
+    : 'Responses [{Item: item 2}, {}, {Item: {v: 1}}]'));
+  // Transactions cost double: a 1 KB-or-less put is 2 write units.
+  await expect(g, 'TransactWriteItems', { TransactItems: [{ Put: { TableName: T, Item: I(8) } }], ReturnConsumedCapacity: 'TOTAL' },
+    (a) => (a.Output && Array.isArray(a.Output.ConsumedCapacity) && a.Output.ConsumedCapacity.length === 1 &&
+      a.Output.ConsumedCapacity[0].TableName === T && a.Output.ConsumedCapacity[0].CapacityUnits === 2 ? null
+      : 'ConsumedCapacity [{TableName, CapacityUnits: 2}]'));
+  g.report('TransactWriteItems/TransactGetItems: all-or-nothing, CancellationReasons in order, limits, capacity');
+});
+
+group('remove list indexes (documented, ddbx only)', ['UpdateItem', 'PutItem', 'GetItem'], async (g) => {
+  // "REMOVE l[0], l[2]": every index names an element of the list as it
+  // was before the update (dynalite removes one after another instead).
+  const T = 'diff_sn';
+  const key = { pk: { S: 'DOC#remove' }, sk: { N: '1' } };
+  const list = ['a', 'b', 'c', 'd', 'e'].map((v) => ({ S: v }));
+  await g.ddbx.call('PutItem', { TableName: T, Item: Object.assign({ l: { L: list }, m: { M: { l: { L: list } } } }, key) });
+  await expect(g, 'UpdateItem', { TableName: T, Key: key, UpdateExpression: 'REMOVE l[0], l[2], m.l[4], m.l[1]', ReturnValues: 'ALL_NEW' },
+    (a) => (a.Output && cj(a.Output.Attributes) === cj(Object.assign({ l: { L: [list[1], list[3], list[4]] }, m: { M: { l: { L: [list[0], list[2], list[3]] } } } }, key))
+      ? null : 'l = [b, d, e], m.l = [a, c, d]'));
+  // Order in the expression does not matter.
+  await expect(g, 'UpdateItem', { TableName: T, Key: key, UpdateExpression: 'REMOVE l[2], l[0]', ReturnValues: 'ALL_NEW' },
+    (a) => (a.Output && a.Output.Attributes && cj(a.Output.Attributes.l) === cj({ L: [list[3]] }) ? null : 'l = [d]'));
+  g.report('REMOVE of several list indexes refers to the list before the update');
+});
+
+/* ------------------------------------------------------------- main */
+
+async function main() {
+  const dyn = new HttpClient(Number(PORT));
+  // DIFF_SELF=PORT2 compares dynalite with a second dynalite: a check of
+  // the harness itself (generators, normalisation), for development.
+  const ddbx = process.env.DIFF_SELF ? new HttpClient(Number(process.env.DIFF_SELF)) : new ApiDriver(DDBX, DBFILE);
+  let done = 0;
+  for (const gr of GROUPS) {
+    if (ONLY && !gr.name.includes(ONLY) && gr.name !== 'tables') continue;
+    if (process.env.DIFF_SELF && gr.name.includes('ddbx only')) continue;
+    const missing = process.env.DIFF_SELF ? [] : gr.needs.filter((o) => !DDBX_OPS.has(o));
+    if (missing.length && !ALL) {
+      console.log(`# not run: ${gr.name} (ddbx api lacks ${missing.join(', ')})`);
+      continue;
+    }
+    const g = new Group(gr.name, dyn, ddbx);
+    try {
+      await gr.fn(g);
+    } catch (e) {
+      tap(false, `${gr.name}: harness error after ${g.count} requests`, [String(e && e.stack || e).split('\n').slice(0, 6).join(' | ')]);
+      if (ddbx.dead) break;
+    }
+    done++;
+  }
+  for (const [k, n] of knownCount) console.log(`# known ${k.who} deviation "${k.id}": ${n} times — ${k.why}`);
+  await ddbx.close();
+  dyn.close();
+  if (!done) console.log('# no group ran');
+  console.log('1..' + tapN);
+  process.exitCode = failures ? 1 : 0;
+}
+
+main().catch((e) => {
+  console.log('not ok ' + (tapN + 1) + ' - differential harness crashed: ' + String(e && e.message || e).split('\n')[0]);
+  console.log('# ' + String(e && e.stack || e).split('\n').slice(0, 8).join(' | '));
+  process.exitCode = 1;
+});
+

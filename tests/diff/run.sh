@@ -1,0 +1,76 @@
+#!/bin/sh
+# Differential tests: the same DynamoDB requests to dynalite (npm, in
+# memory, on 127.0.0.1) and to `ddbx api`; the answers must agree.
+# Prints TAP. Needs node and npm: without them this suite FAILS (it never
+# skips). Installs dynalite into tests/node/node_modules once (npm
+# install, from tests/node/package.json), again when package.json changes.
+#
+#   DIFF_SEED=N       another seed for the request generators
+#   DIFF_ONLY=word    only groups whose name contains word
+#   DIFF_LOG=FILE     every disagreement as a JSON line
+#   DIFF_ALL=1        also groups whose operations ddbx does not have yet
+cd "$(dirname "$0")/../.." || exit 1
+root=$PWD
+: "${DDBX:=$root/build/ddbx}"
+
+fail() { echo "not ok 1 - differential tests: $*"; exit 1; }
+
+command -v node >/dev/null 2>&1 || fail "node is not installed (tools/deps.sh installs nodejs and npm)"
+command -v npm >/dev/null 2>&1 || fail "npm is not installed (tools/deps.sh installs nodejs and npm)"
+[ -x "$DDBX" ] || fail "no ddbx binary at $DDBX"
+
+# One install at a time (make test and make asan may run together).
+nodedir=$root/tests/node
+(
+    flock 9
+    if [ ! -f "$nodedir/node_modules/dynalite/package.json" ] ||
+       [ "$nodedir/package.json" -nt "$nodedir/node_modules/.package-lock.json" ]; then
+        echo "# installing dynalite into tests/node/node_modules" >&2
+        (cd "$nodedir" && npm install --no-audit --no-fund --loglevel=error >&2)
+    fi
+) 9>"$nodedir/.install.lock" || fail "npm install in tests/node failed (see stderr)"
+[ -f "$nodedir/node_modules/dynalite/package.json" ] || fail "dynalite missing after npm install"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-diff.XXXXXX") || exit 1
+dynpid=""
+cleanup() {
+    for p in $dynpid; do kill "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# dynalite picks a free port itself (listen on port 0) and says which. Its
+# stdin is a fifo held open by us, so it also dies if this shell is killed.
+start_dynalite() { # name -> sets port, appends pid to dynpid
+    mkfifo "$tmp/$1.in"
+    node "$nodedir/dynalite-server.js" <"$tmp/$1.in" >"$tmp/$1.port" 2>"$tmp/$1.err" &
+    dynpid="$dynpid $!"
+    eval "exec $2>\"\$tmp/\$1.in\""
+    port=""
+    i=0
+    while [ $i -lt 100 ]; do
+        port=$(sed -n 's/^PORT //p' "$tmp/$1.port")
+        [ -n "$port" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -n "$port" ] || fail "dynalite did not start: $(head -c 500 "$tmp/$1.err")"
+}
+start_dynalite dyn 8
+dynport=$port
+# DIFF_SELF=1: a second dynalite in place of ddbx, to check the harness.
+if [ "${DIFF_SELF:-}" = 1 ]; then
+    start_dynalite self 7
+    DIFF_SELF=$port
+    export DIFF_SELF
+fi
+
+node "$root/tests/diff/diff.js" "$dynport" "$DDBX" "$tmp/diff.db"
+rc=$?
+for f in "$tmp"/*.err; do
+    [ -s "$f" ] && { echo "# $(basename "$f"):"; head -c 3000 "$f" | sed 's/^/#   /'; }
+done
+exit $rc
