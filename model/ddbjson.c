@@ -1,0 +1,1094 @@
+/*
+ * ddbjson — DynamoDB JSON <-> attribute values (see ddbjson.h).
+ *
+ * Decoding runs in two passes over the cJSON tree, as DynamoDB does: first
+ * the shape of the whole request (a SerializationException names the
+ * first JSON value of the wrong kind), then the values (a
+ * ValidationException for bad numbers, empty or duplicate sets, ...), while
+ * building the av. Messages are DynamoDB's, oddities included ("An number
+ * set  may not be empty", "dectected"), as dynalite records them.
+ *
+ * Plain JSON is read by a small parser of our own rather than cJSON, which
+ * keeps numbers as doubles: plain JSON numbers become N exactly.
+ */
+#include "model/ddbjson.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+
+#include "model/base64.h"
+#include "model/mem.h"
+
+#define MSG_EMPTY_AV "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+#define MSG_MULTI_AV "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+#define MSG_NULL_FALSE "One or more parameter values were invalid: Null attribute value types must have the value of true"
+#define MSG_EMPTY_SS "One or more parameter values were invalid: An string set  may not be empty"
+#define MSG_EMPTY_NS "One or more parameter values were invalid: An number set  may not be empty"
+#define MSG_EMPTY_BS "One or more parameter values were invalid: Binary sets should not be empty"
+#define MSG_NULL_MEMBER "One or more parameter values were invalid: Set members may not be null"
+#define MSG_STRUCT "Start of structure or map found where not expected"
+#define MSG_FIELD "Unexpected field type"
+#define MSG_MAP_COLL "Unrecognized collection type java.util.Map<java.lang.String, com.amazonaws.dynamodb.v20120810.AttributeValue>"
+
+/* ---- attribute paths ---- */
+
+typedef struct path {
+    char s[512];
+    size_t len;
+} path;
+
+static void path_init(path *p, const char *prefix)
+{
+    p->len = 0;
+    p->s[0] = '\0';
+    if (prefix) {
+        size_t n = strlen(prefix);
+        if (n >= sizeof p->s)
+            n = sizeof p->s - 1;
+        memcpy(p->s, prefix, n);
+        p->len = n;
+        p->s[n] = '\0';
+    }
+}
+
+/* Appends printf-style text; returns the length to pop back to. Truncates
+ * silently: a path is for people, and 511 bytes of it is plenty. */
+__attribute__((format(printf, 2, 3)))
+static size_t path_push(path *p, const char *fmt, ...)
+{
+    size_t old = p->len;
+    if (p->len + 1 < sizeof p->s) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(p->s + p->len, sizeof p->s - p->len, fmt, ap);
+        va_end(ap);
+        if (n > 0)
+            p->len += (size_t)n < sizeof p->s - p->len ? (size_t)n : sizeof p->s - p->len - 1;
+    }
+    return old;
+}
+
+static size_t path_push_name(path *p, const char *name)
+{
+    return p->len ? path_push(p, ".%s", name) : path_push(p, "%s", name);
+}
+
+static void path_pop(path *p, size_t old)
+{
+    p->len = old;
+    p->s[old] = '\0';
+}
+
+__attribute__((format(printf, 4, 5)))
+static status fail(diag *d, status code, const path *p, const char *fmt, ...)
+{
+    char msg[sizeof d->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (d && p)
+        snprintf(d->path, sizeof d->path, "%s", p->s);
+    return diag_set(d, code, "%s", msg);
+}
+
+/* ---- pass 1: shapes (SerializationException) ---- */
+
+/* "NUMBER_VALUE" for an integral JSON number, "DECIMAL_VALUE" otherwise,
+ * decided on cJSON's printed text so no floating point is done here. */
+static const char *number_kind(const cJSON *n)
+{
+    char text[64];
+    num v;
+    if (cJSON_PrintPreallocated((cJSON *)n, text, sizeof text, 0) &&
+        num_parse(text, strlen(text), &v, NULL) == ST_OK && v.exp < 0)
+        return "DECIMAL_VALUE";
+    return "NUMBER_VALUE";
+}
+
+/* A JSON value where a Java scalar (String, Boolean) is expected. */
+static status shape_scalar(const cJSON *n, const char *java, diag *d, const path *p)
+{
+    if (cJSON_IsBool(n))
+        return fail(d, ST_SERIALIZATION, p, "%s cannot be converted to %s",
+                    cJSON_IsTrue(n) ? "TRUE_VALUE" : "FALSE_VALUE", java);
+    if (cJSON_IsNumber(n))
+        return fail(d, ST_SERIALIZATION, p, "%s cannot be converted to %s", number_kind(n), java);
+    if (cJSON_IsArray(n))
+        return fail(d, ST_SERIALIZATION, p, "Unrecognized collection type class java.lang.%s", java);
+    if (cJSON_IsObject(n))
+        return fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
+    return ST_OK;
+}
+
+/* DynamoDB (Jackson) reads "true"/"1"/"yes" and "false"/"0"/"no" as
+ * booleans, in any case. Returns -1 for any other text. */
+static int bool_text(const char *s)
+{
+    static const char *const yes[] = { "true", "1", "yes" }, *const no[] = { "false", "0", "no" };
+    for (int i = 0; i < 3; i++) {
+        if (strcasecmp(s, yes[i]) == 0)
+            return 1;
+        if (strcasecmp(s, no[i]) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+static status shape_bool(const cJSON *n, diag *d, const path *p)
+{
+    if (cJSON_IsBool(n))
+        return ST_OK;
+    if (cJSON_IsString(n)) {
+        if (bool_text(n->valuestring) < 0)
+            return fail(d, ST_SERIALIZATION, p, "Unexpected token received from parser");
+        return ST_OK;
+    }
+    return shape_scalar(n, "Boolean", d, p);
+}
+
+static status check_base64(const char *s, buf *scratch, diag *d, const path *p)
+{
+    size_t len = strlen(s);
+    buf_reset(scratch);
+    switch (base64_decode(scratch, s, len)) {
+    case BASE64_OK:
+        return ST_OK;
+    case BASE64_BAD_LENGTH:
+        return fail(d, ST_SERIALIZATION, p,
+                    "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", len);
+    default:
+        return fail(d, ST_SERIALIZATION, p, "Invalid last non-pad Base64 character dectected");
+    }
+}
+
+static status shape_blob(const cJSON *n, buf *scratch, diag *d, const path *p)
+{
+    if (cJSON_IsString(n))
+        return check_base64(n->valuestring, scratch, d, p);
+    if (cJSON_IsBool(n) || cJSON_IsNumber(n))
+        return fail(d, ST_SERIALIZATION, p, "only base-64-encoded strings are convertible to bytes");
+    if (cJSON_IsArray(n))
+        return fail(d, ST_SERIALIZATION, p, "Unrecognized collection type class java.nio.ByteBuffer");
+    return fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
+}
+
+static status shape_list(const cJSON *n, diag *d, const path *p)
+{
+    if (cJSON_IsArray(n))
+        return ST_OK;
+    if (cJSON_IsObject(n))
+        return fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
+    return fail(d, ST_SERIALIZATION, p, MSG_FIELD);
+}
+
+static status shape_value(const cJSON *n, buf *scratch, diag *d, path *p);
+
+static status shape_map(const cJSON *n, buf *scratch, diag *d, path *p)
+{
+    if (cJSON_IsArray(n))
+        return fail(d, ST_SERIALIZATION, p, MSG_MAP_COLL);
+    if (!cJSON_IsObject(n))
+        return fail(d, ST_SERIALIZATION, p, MSG_FIELD);
+    for (const cJSON *c = n->child; c; c = c->next) {
+        size_t old = path_push_name(p, c->string);
+        status st = shape_value(c, scratch, d, p);
+        path_pop(p, old);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}
+
+/* One AttributeValue: an object of type keys. Unknown keys and null values
+ * are ignored, as DynamoDB's deserializer does. */
+static status shape_value(const cJSON *n, buf *scratch, diag *d, path *p)
+{
+    if (cJSON_IsNull(n))
+        return ST_OK;           /* pass 2 reports the empty value */
+    if (cJSON_IsArray(n))
+        return fail(d, ST_SERIALIZATION, p,
+                    "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue");
+    if (!cJSON_IsObject(n))
+        return fail(d, ST_SERIALIZATION, p, "Unexpected value type in payload");
+    for (const cJSON *c = n->child; c; c = c->next) {
+        if (cJSON_IsNull(c))
+            continue;
+        av_type t = av_type_from_name(c->string, strlen(c->string));
+        status st = ST_OK;
+        size_t old = p->len;
+        switch (t) {
+        case AV_S:
+        case AV_N:
+            st = shape_scalar(c, "String", d, p);
+            break;
+        case AV_B:
+            st = shape_blob(c, scratch, d, p);
+            break;
+        case AV_BOOL:
+        case AV_NULL:
+            st = shape_bool(c, d, p);
+            break;
+        case AV_SS:
+        case AV_NS:
+        case AV_BS:
+        case AV_L: {
+            if ((st = shape_list(c, d, p)) != ST_OK)
+                break;
+            int i = 0;
+            if (t != AV_L)
+                path_push(p, ".%s", c->string);
+            for (const cJSON *e = c->child; e && st == ST_OK; e = e->next, i++) {
+                size_t o2 = path_push(p, "[%d]", i);
+                if (cJSON_IsNull(e))
+                    ;   /* pass 2 */
+                else if (t == AV_BS)
+                    st = shape_blob(e, scratch, d, p);
+                else if (t == AV_L)
+                    st = shape_value(e, scratch, d, p);
+                else
+                    st = shape_scalar(e, "String", d, p);
+                path_pop(p, o2);
+            }
+            break;
+        }
+        case AV_M:
+            st = shape_map(c, scratch, d, p);
+            break;
+        default:
+            break;      /* unknown key: ignored */
+        }
+        path_pop(p, old);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}
+
+/* ---- pass 2: values (ValidationException), building the av ---- */
+
+static status build_value(const cJSON *n, path *p, av *out, diag *d, buf *scratch);
+
+static bool node_true(const cJSON *n)
+{
+    return cJSON_IsTrue(n) || (cJSON_IsString(n) && bool_text(n->valuestring) == 1);
+}
+
+/* "[a, b, a]": the set as DynamoDB quotes it in its duplicates message. */
+static void quote_set(buf *out, const cJSON *arr)
+{
+    buf_addc(out, '[');
+    for (const cJSON *e = arr->child; e; e = e->next) {
+        if (e != arr->child)
+            buf_adds(out, ", ");
+        buf_adds(out, cJSON_IsString(e) ? e->valuestring : "null");
+        if (out->len > 900)
+            break;      /* the message has room for so much */
+    }
+    buf_addc(out, ']');
+}
+
+static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, buf *scratch)
+{
+    if (!arr->child)
+        return fail(d, ST_VALIDATION, p, "%s",
+                    t == AV_SS ? MSG_EMPTY_SS : t == AV_NS ? MSG_EMPTY_NS : MSG_EMPTY_BS);
+    status st = ST_OK;
+    av_init_list(out, t);
+    int i = 0;
+    size_t old = path_push(p, ".%s", av_type_name(t));
+    for (const cJSON *e = arr->child; e; e = e->next, i++) {
+        size_t o2 = path_push(p, "[%d]", i);
+        av v;
+        if (cJSON_IsNull(e)) {
+            st = t == AV_NS ? fail(d, ST_VALIDATION, p, "The parameter cannot be converted to a numeric value")
+                            : fail(d, ST_VALIDATION, p, MSG_NULL_MEMBER);
+        } else if (t == AV_SS) {
+            av_init_s(&v, e->valuestring, strlen(e->valuestring));
+        } else if (t == AV_NS) {
+            num x;
+            if ((st = num_parse(e->valuestring, strlen(e->valuestring), &x, d)) != ST_OK)
+                fail(d, st, p, "%s", d ? d->msg : "");
+            else
+                av_init_n(&v, &x);
+        } else {
+            buf_reset(scratch);
+            base64_decode(scratch, e->valuestring, strlen(e->valuestring));
+            av_init_b(&v, scratch->data ? scratch->data : "", scratch->len);
+        }
+        path_pop(p, o2);
+        if (st != ST_OK)
+            goto out;
+        av_list_push(out, &v);
+    }
+    if (!av_set_normalize(out)) {
+        if (t == AV_NS) {
+            st = fail(d, ST_VALIDATION, p, "Input collection contains duplicates");
+        } else {
+            buf q = BUF_INIT;
+            quote_set(&q, arr);
+            st = fail(d, ST_VALIDATION, p,
+                      t == AV_SS ? "One or more parameter values were invalid: Input collection %s contains duplicates."
+                                 : "One or more parameter values were invalid: Input collection %sof type BS contains duplicates.",
+                      q.data);
+            buf_done(&q);
+        }
+    }
+out:
+    path_pop(p, old);
+    if (st != ST_OK)
+        av_free(out);
+    return st;
+}
+
+static status build_map(const cJSON *obj, path *p, av *out, diag *d, buf *scratch)
+{
+    av_init_list(out, AV_M);
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        size_t old = path_push_name(p, c->string);
+        av v;
+        status st = build_value(c, p, &v, d, scratch);
+        path_pop(p, old);
+        if (st != ST_OK) {
+            av_free(out);
+            return st;
+        }
+        av_map_put(out, c->string, strlen(c->string), &v);   /* a repeated name: the last wins */
+    }
+    return ST_OK;
+}
+
+static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, buf *scratch)
+{
+    switch (t) {
+    case AV_S:
+        av_init_s(out, c->valuestring, strlen(c->valuestring));
+        return ST_OK;
+    case AV_N: {
+        num x;
+        status st = num_parse(c->valuestring, strlen(c->valuestring), &x, d);
+        if (st != ST_OK)
+            return fail(d, st, p, "%s", d ? d->msg : "");
+        av_init_n(out, &x);
+        return ST_OK;
+    }
+    case AV_B:
+        buf_reset(scratch);
+        base64_decode(scratch, c->valuestring, strlen(c->valuestring));
+        av_init_b(out, scratch->data ? scratch->data : "", scratch->len);
+        return ST_OK;
+    case AV_BOOL:
+        av_init_bool(out, node_true(c));
+        return ST_OK;
+    case AV_NULL:
+        if (!node_true(c))
+            return fail(d, ST_VALIDATION, p, MSG_NULL_FALSE);
+        av_init_null(out);
+        return ST_OK;
+    case AV_SS:
+    case AV_NS:
+    case AV_BS:
+        return build_set(t, c, p, out, d, scratch);
+    case AV_L: {
+        av_init_list(out, AV_L);
+        int i = 0;
+        for (const cJSON *e = c->child; e; e = e->next, i++) {
+            size_t old = path_push(p, "[%d]", i);
+            av v;
+            status st = build_value(e, p, &v, d, scratch);
+            path_pop(p, old);
+            if (st != ST_OK) {
+                av_free(out);
+                return st;
+            }
+            av_list_push(out, &v);
+        }
+        return ST_OK;
+    }
+    case AV_M:
+        return build_map(c, p, out, d, scratch);
+    default:
+        assert(!"not a type");
+        return ST_INTERNAL;
+    }
+}
+
+static status build_value(const cJSON *n, path *p, av *out, diag *d, buf *scratch)
+{
+    out->type = AV_NONE;
+    int ntypes = 0;
+    if (n && cJSON_IsObject(n))
+        for (const cJSON *c = n->child; c; c = c->next)
+            if (!cJSON_IsNull(c) && av_type_from_name(c->string, strlen(c->string)) != AV_NONE)
+                ntypes++;
+    if (ntypes == 0)
+        return fail(d, ST_VALIDATION, p, MSG_EMPTY_AV);
+    /* DynamoDB validates each type given, in order, before refusing two. */
+    for (const cJSON *c = n->child; c; c = c->next) {
+        av_type t = cJSON_IsNull(c) ? AV_NONE : av_type_from_name(c->string, strlen(c->string));
+        if (t == AV_NONE)
+            continue;
+        av v;
+        status st = build_typed(t, c, p, &v, d, scratch);
+        if (st != ST_OK)
+            return st;
+        if (ntypes == 1) {
+            av_move(out, &v);
+            return ST_OK;
+        }
+        av_free(&v);
+    }
+    return fail(d, ST_VALIDATION, p, MSG_MULTI_AV);
+}
+
+status ddbjson_item_from_cjson(const cJSON *obj, const char *prefix, av *item, diag *d)
+{
+    path p;
+    buf scratch = BUF_INIT;
+    path_init(&p, prefix);
+    status st = shape_map(obj, &scratch, d, &p);
+    if (st == ST_OK)
+        st = build_map(obj, &p, item, d, &scratch);
+    buf_done(&scratch);
+    return st;
+}
+
+status ddbjson_value_from_cjson(const cJSON *obj, const char *prefix, av *v, diag *d)
+{
+    path p;
+    buf scratch = BUF_INIT;
+    path_init(&p, prefix);
+    status st = shape_value(obj, &scratch, d, &p);
+    if (st == ST_OK)
+        st = build_value(obj, &p, v, d, &scratch);
+    buf_done(&scratch);
+    return st;
+}
+
+/* ---- JSON text in ---- */
+
+/* Records line and column of byte offset pos in text. */
+static void locate(diag *d, const char *text, size_t pos)
+{
+    if (!d)
+        return;
+    int line = 1, col = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (text[i] == '\n')
+            line++, col = 1;
+        else if (((unsigned char)text[i] & 0xC0) != 0x80)
+            col++;      /* count characters, not UTF-8 continuation bytes */
+    }
+    d->line = line;
+    d->col = col;
+    d->pos = (long)pos;
+}
+
+static bool is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* cJSON turns "\u0000" into a NUL that ends its C string; refuse it
+ * rather than truncate silently. Backslashes occur only inside strings. */
+static size_t find_nul_escape(const char *text, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (text[i] != '\\')
+            continue;
+        if (text[i + 1] == 'u' && i + 6 <= len && memcmp(text + i + 2, "0000", 4) == 0)
+            return i;
+        i++;    /* skip the escaped character */
+    }
+    return (size_t)-1;
+}
+
+static status parse_json(const char *text, size_t len, cJSON **root, diag *d)
+{
+    const char *end = NULL;
+    *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    size_t pos = end ? (size_t)(end - text) : 0;
+    if (*root) {
+        while (pos < len && is_ws(text[pos]))
+            pos++;
+        if (pos == len) {
+            size_t z = find_nul_escape(text, len);
+            if (z == (size_t)-1)
+                return ST_OK;
+            cJSON_Delete(*root);
+            *root = NULL;
+            locate(d, text, z);
+            return diag_set(d, ST_PARSE, "strings holding \\u0000 are not supported (line %d, column %d)",
+                            d ? d->line : 0, d ? d->col : 0);
+        }
+        cJSON_Delete(*root);
+        *root = NULL;
+    }
+    locate(d, text, pos > len ? len : pos);
+    return diag_set(d, ST_PARSE, "invalid JSON at line %d, column %d", d ? d->line : 0, d ? d->col : 0);
+}
+
+status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d)
+{
+    cJSON *root;
+    status st = parse_json(text, len, &root, d);
+    if (st != ST_OK)
+        return st;
+    st = ddbjson_item_from_cjson(root, NULL, item, d);
+    cJSON_Delete(root);
+    return st;
+}
+
+status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d)
+{
+    cJSON *root;
+    status st = parse_json(text, len, &root, d);
+    if (st != ST_OK)
+        return st;
+    st = ddbjson_value_from_cjson(root, NULL, v, d);
+    cJSON_Delete(root);
+    return st;
+}
+
+/* ---- JSON text out ---- */
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if invalid
+ * (overlong forms, surrogates and code points past U+10FFFF are invalid). */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+    unsigned c = p[0];
+    size_t len;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, min = 0x10000;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    unsigned cp = c & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+void ddbjson_write_string(buf *out, const char *p, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)p;
+    buf_reserve(out, n + 2);
+    buf_addc(out, '"');
+    size_t run = 0;     /* start of the pending run of bytes copied as is */
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t k = 1;
+        const char *esc = NULL;
+        char u[7];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0x80 && (k = utf8_seq(s + i, n - i)) > 0) {
+            i += k;
+            continue;
+        }
+        switch (c) {
+        case '"':  esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        default:   /* other control bytes, and bytes that are not UTF-8 */
+            memcpy(u, "\\u00", 4);
+            u[4] = hex[c >> 4];
+            u[5] = hex[c & 15];
+            u[6] = '\0';
+            esc = u;
+        }
+        buf_add(out, p + run, i - run);
+        buf_adds(out, esc);
+        run = ++i;
+    }
+    buf_add(out, p + run, n - run);
+    buf_addc(out, '"');
+}
+
+static void write_num(buf *out, const num *n)
+{
+    char text[NUM_TEXT_MAX];
+    size_t len = num_format(n, text);
+    buf_add(out, text, len);
+}
+
+static void write_b64_string(buf *out, const av *v)
+{
+    buf_addc(out, '"');
+    base64_encode(out, v->u.s.ptr, v->u.s.len);
+    buf_addc(out, '"');
+}
+
+void ddbjson_write_value(buf *out, const av *v)
+{
+    buf_adds(out, "{\"");
+    buf_adds(out, av_type_name(v->type));
+    buf_adds(out, "\":");
+    switch (v->type) {
+    case AV_S:
+        ddbjson_write_string(out, v->u.s.ptr, v->u.s.len);
+        break;
+    case AV_N:
+        buf_addc(out, '"');
+        write_num(out, &v->u.n);
+        buf_addc(out, '"');
+        break;
+    case AV_B:
+        write_b64_string(out, v);
+        break;
+    case AV_BOOL:
+        buf_adds(out, v->u.b ? "true" : "false");
+        break;
+    case AV_NULL:
+        buf_adds(out, "true");
+        break;
+    case AV_L:
+    case AV_SS:
+    case AV_NS:
+    case AV_BS:
+        buf_addc(out, '[');
+        for (size_t i = 0; i < v->u.l.len; i++) {
+            const av *e = &v->u.l.v[i];
+            if (i)
+                buf_addc(out, ',');
+            if (v->type == AV_L)
+                ddbjson_write_value(out, e);
+            else if (v->type == AV_SS)
+                ddbjson_write_string(out, e->u.s.ptr, e->u.s.len);
+            else if (v->type == AV_BS)
+                write_b64_string(out, e);
+            else {
+                buf_addc(out, '"');
+                write_num(out, &e->u.n);
+                buf_addc(out, '"');
+            }
+        }
+        buf_addc(out, ']');
+        break;
+    case AV_M:
+        ddbjson_write_item(out, v);
+        break;
+    default:
+        buf_adds(out, "null");      /* AV_NONE never reaches output */
+        break;
+    }
+    buf_addc(out, '}');
+}
+
+void ddbjson_write_item(buf *out, const av *item)
+{
+    assert(item->type == AV_M);
+    buf_addc(out, '{');
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        const av_member *m = &item->u.m.v[i];
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, m->name, m->name_len);
+        buf_addc(out, ':');
+        ddbjson_write_value(out, &m->val);
+    }
+    buf_addc(out, '}');
+}
+
+/* ---- plain JSON ---- */
+
+static void write_plain(buf *out, const av *v)
+{
+    switch (v->type) {
+    case AV_S:
+        ddbjson_write_string(out, v->u.s.ptr, v->u.s.len);
+        break;
+    case AV_N:
+        write_num(out, &v->u.n);    /* plain digits are valid JSON numbers */
+        break;
+    case AV_B:
+        write_b64_string(out, v);
+        break;
+    case AV_BOOL:
+        buf_adds(out, v->u.b ? "true" : "false");
+        break;
+    case AV_L:
+    case AV_SS:
+    case AV_NS:
+    case AV_BS:
+        buf_addc(out, '[');
+        for (size_t i = 0; i < v->u.l.len; i++) {
+            if (i)
+                buf_addc(out, ',');
+            write_plain(out, &v->u.l.v[i]);
+        }
+        buf_addc(out, ']');
+        break;
+    case AV_M:
+        ddbjson_write_plain_item(out, v);
+        break;
+    default:
+        buf_adds(out, "null");
+        break;
+    }
+}
+
+void ddbjson_write_plain_item(buf *out, const av *item)
+{
+    assert(item->type == AV_M);
+    buf_addc(out, '{');
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        const av_member *m = &item->u.m.v[i];
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, m->name, m->name_len);
+        buf_addc(out, ':');
+        write_plain(out, &m->val);
+    }
+    buf_addc(out, '}');
+}
+
+/* A small recursive-descent reader for plain JSON, straight into avs. */
+typedef struct pj {
+    const char *s, *p, *end;
+    diag *d;
+    path path;
+    int depth;
+} pj;
+
+#define PJ_MAX_DEPTH 512
+
+__attribute__((format(printf, 2, 3)))
+static status pj_fail(pj *j, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    locate(j->d, j->s, (size_t)(j->p - j->s));
+    return fail(j->d, ST_PARSE, &j->path, "%s at line %d, column %d", msg,
+                j->d ? j->d->line : 0, j->d ? j->d->col : 0);
+}
+
+static void pj_ws(pj *j)
+{
+    while (j->p < j->end && is_ws(*j->p))
+        j->p++;
+}
+
+static int hex4(const char *p)
+{
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= c - '0';
+        else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
+        else return -1;
+    }
+    return v;
+}
+
+static void put_utf8(buf *out, unsigned cp)
+{
+    char u[4];
+    if (cp < 0x80) {
+        buf_addc(out, (char)cp);
+    } else if (cp < 0x800) {
+        u[0] = (char)(0xC0 | cp >> 6);
+        u[1] = (char)(0x80 | (cp & 63));
+        buf_add(out, u, 2);
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xE0 | cp >> 12);
+        u[1] = (char)(0x80 | ((cp >> 6) & 63));
+        u[2] = (char)(0x80 | (cp & 63));
+        buf_add(out, u, 3);
+    } else {
+        u[0] = (char)(0xF0 | cp >> 18);
+        u[1] = (char)(0x80 | ((cp >> 12) & 63));
+        u[2] = (char)(0x80 | ((cp >> 6) & 63));
+        u[3] = (char)(0x80 | (cp & 63));
+        buf_add(out, u, 4);
+    }
+}
+
+/* At an opening quote: appends the decoded string to out (NULs allowed). */
+static status pj_string(pj *j, buf *out)
+{
+    assert(*j->p == '"');
+    j->p++;
+    while (j->p < j->end) {
+        const char *run = j->p;
+        while (j->p < j->end && *j->p != '"' && *j->p != '\\' && (unsigned char)*j->p >= 0x20)
+            j->p++;
+        buf_add(out, run, (size_t)(j->p - run));
+        if (j->p >= j->end)
+            break;
+        char c = *j->p;
+        if (c == '"') {
+            j->p++;
+            return ST_OK;
+        }
+        if (c != '\\')
+            return pj_fail(j, "control character in string");
+        if (j->p + 1 >= j->end)
+            break;
+        char e = j->p[1];
+        j->p += 2;
+        switch (e) {
+        case '"': case '\\': case '/': buf_addc(out, e); break;
+        case 'b': buf_addc(out, '\b'); break;
+        case 'f': buf_addc(out, '\f'); break;
+        case 'n': buf_addc(out, '\n'); break;
+        case 'r': buf_addc(out, '\r'); break;
+        case 't': buf_addc(out, '\t'); break;
+        case 'u': {
+            int cp = j->end - j->p >= 4 ? hex4(j->p) : -1;
+            if (cp < 0)
+                return pj_fail(j, "invalid \\u escape");
+            j->p += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                int lo = j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u' ? hex4(j->p + 2) : -1;
+                if (lo < 0xDC00 || lo > 0xDFFF)
+                    return pj_fail(j, "unpaired surrogate in \\u escape");
+                j->p += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                return pj_fail(j, "unpaired surrogate in \\u escape");
+            }
+            put_utf8(out, (unsigned)cp);
+            break;
+        }
+        default:
+            j->p--;
+            return pj_fail(j, "invalid escape in string");
+        }
+    }
+    return pj_fail(j, "unterminated string");
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static status pj_number(pj *j, av *out)
+{
+    const char *start = j->p, *q = j->p;
+    if (q < j->end && *q == '-')
+        q++;
+    if (q < j->end && *q == '0')
+        q++;
+    else if (q < j->end && is_digit(*q))
+        while (q < j->end && is_digit(*q))
+            q++;
+    else
+        return pj_fail(j, "invalid number");
+    if (q < j->end && *q == '.') {
+        q++;
+        if (q >= j->end || !is_digit(*q))
+            return (j->p = q, pj_fail(j, "invalid number"));
+        while (q < j->end && is_digit(*q))
+            q++;
+    }
+    if (q < j->end && (*q == 'e' || *q == 'E')) {
+        q++;
+        if (q < j->end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= j->end || !is_digit(*q))
+            return (j->p = q, pj_fail(j, "invalid number"));
+        while (q < j->end && is_digit(*q))
+            q++;
+    }
+    num n;
+    status st = num_parse(start, (size_t)(q - start), &n, j->d);
+    if (st != ST_OK) {
+        locate(j->d, j->s, (size_t)(start - j->s));
+        return fail(j->d, st, &j->path, "%s", j->d ? j->d->msg : "");
+    }
+    j->p = q;
+    av_init_n(out, &n);
+    return ST_OK;
+}
+
+static bool pj_lit(pj *j, const char *lit)
+{
+    size_t n = strlen(lit);
+    if ((size_t)(j->end - j->p) >= n && memcmp(j->p, lit, n) == 0) {
+        j->p += n;
+        return true;
+    }
+    return false;
+}
+
+static status pj_value(pj *j, av *out);
+
+static status pj_object(pj *j, av *out)
+{
+    status st = ST_OK;
+    buf name = BUF_INIT;
+    av_init_list(out, AV_M);
+    j->p++;
+    pj_ws(j);
+    if (j->p < j->end && *j->p == '}') {
+        j->p++;
+        goto out;
+    }
+    for (;;) {
+        pj_ws(j);
+        if (j->p >= j->end || *j->p != '"') {
+            st = pj_fail(j, "expected a member name");
+            goto out;
+        }
+        buf_reset(&name);
+        if ((st = pj_string(j, &name)) != ST_OK)
+            goto out;
+        pj_ws(j);
+        if (j->p >= j->end || *j->p != ':') {
+            st = pj_fail(j, "expected ':'");
+            goto out;
+        }
+        j->p++;
+        size_t old = path_push_name(&j->path, name.data ? name.data : "");
+        av v;
+        st = pj_value(j, &v);
+        path_pop(&j->path, old);
+        if (st != ST_OK)
+            goto out;
+        av_map_put(out, name.data ? name.data : "", name.len, &v);
+        pj_ws(j);
+        if (j->p < j->end && *j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (j->p < j->end && *j->p == '}') {
+            j->p++;
+            goto out;
+        }
+        st = pj_fail(j, "expected ',' or '}'");
+        goto out;
+    }
+out:
+    buf_done(&name);
+    if (st != ST_OK)
+        av_free(out);
+    return st;
+}
+
+static status pj_array(pj *j, av *out)
+{
+    status st = ST_OK;
+    av_init_list(out, AV_L);
+    j->p++;
+    pj_ws(j);
+    if (j->p < j->end && *j->p == ']') {
+        j->p++;
+        return ST_OK;
+    }
+    for (int i = 0;; i++) {
+        size_t old = path_push(&j->path, "[%d]", i);
+        av v;
+        st = pj_value(j, &v);
+        path_pop(&j->path, old);
+        if (st != ST_OK)
+            break;
+        av_list_push(out, &v);
+        pj_ws(j);
+        if (j->p < j->end && *j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (j->p < j->end && *j->p == ']') {
+            j->p++;
+            return ST_OK;
+        }
+        st = pj_fail(j, "expected ',' or ']'");
+        break;
+    }
+    av_free(out);
+    return st;
+}
+
+static status pj_value(pj *j, av *out)
+{
+    status st;
+    pj_ws(j);
+    out->type = AV_NONE;
+    if (j->p >= j->end)
+        return pj_fail(j, "unexpected end of input");
+    if (++j->depth > PJ_MAX_DEPTH) {
+        st = pj_fail(j, "nested too deeply");
+        goto out;
+    }
+    switch (*j->p) {
+    case '{':
+        st = pj_object(j, out);
+        break;
+    case '[':
+        st = pj_array(j, out);
+        break;
+    case '"': {
+        buf s = BUF_INIT;
+        st = pj_string(j, &s);
+        if (st == ST_OK)
+            av_init_s(out, s.data ? s.data : "", s.len);
+        buf_done(&s);
+        break;
+    }
+    default:
+        st = ST_OK;
+        if (pj_lit(j, "true"))
+            av_init_bool(out, true);
+        else if (pj_lit(j, "false"))
+            av_init_bool(out, false);
+        else if (pj_lit(j, "null"))
+            av_init_null(out);
+        else if (*j->p == '-' || is_digit(*j->p))
+            st = pj_number(j, out);
+        else
+            st = pj_fail(j, "unexpected character");
+    }
+out:
+    j->depth--;
+    return st;
+}
+
+status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
+{
+    pj j = { .s = text, .p = text, .end = text + len, .d = d };
+    path_init(&j.path, NULL);
+    pj_ws(&j);
+    if (j.p >= j.end || *j.p != '{')
+        return pj_fail(&j, "expected a JSON object");
+    status st = pj_value(&j, item);
+    if (st != ST_OK)
+        return st;
+    pj_ws(&j);
+    if (j.p != j.end) {
+        av_free(item);
+        return pj_fail(&j, "unexpected text after the object");
+    }
+    return ST_OK;
+}
