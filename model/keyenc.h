@@ -19,6 +19,11 @@
 /* Appends the encoding of v (type AV_S, AV_N or AV_B) to out. */
 void keyenc_append(buf *out, const av *v);
 
+/* Appends the encoding of an S or B value without its terminator: every
+ * value that begins with v (begins_with) has an encoding that begins with
+ * these bytes, so a prefix query is one range scan. */
+void keyenc_append_prefix(buf *out, const av *v);
+
 /*
  * Decodes one value of type t from p[0..len); sets *used to the bytes
  * consumed. ST_VALIDATION on malformed input.
