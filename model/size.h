@@ -1,0 +1,57 @@
+/*
+ * size — item size and capacity units, as DynamoDB counts them.
+ *
+ * Pure functions over attribute values. The rules (developer guide, "Item
+ * sizes and formats", and dynalite's itemSize, which mirrors DynamoDB):
+ * an item is the sum over attributes of name bytes (UTF-8) plus value
+ * size; S is its UTF-8 bytes, B its raw bytes, BOOL and NULL 1 byte; N is
+ * 1 byte plus its significant digits in base-100 pairs aligned on the
+ * decimal point (size_num), plus 1 when negative; sets sum their
+ * elements; L and M cost 3 bytes plus, per element, 1 byte (and for M the
+ * member name's bytes). The limits: 400 KB per item, 2048 bytes of
+ * partition key, 1024 bytes of sort key (numbers are never too big).
+ *
+ * Capacity is returned in half units, DynamoDB's smallest step (an
+ * eventually consistent read of up to 4 KB is 0.5 RCU), so no floating
+ * point is needed; size_format_units prints them ("0.5", "1", "2.5").
+ */
+#ifndef DDBX_SIZE_H
+#define DDBX_SIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/av.h"
+#include "model/status.h"
+
+#define SIZE_ITEM_MAX 409600   /* 400 KB */
+#define SIZE_PK_MAX 2048
+#define SIZE_SK_MAX 1024
+
+size_t size_num(const num *n);
+size_t size_value(const av *v);
+/* An item (AV_M): attribute names plus values, no map overhead. */
+size_t size_item(const av *item);
+
+/* ST_VALIDATION "Item size has exceeded the maximum allowed size" (PutItem,
+ * BatchWriteItem) when size_item exceeds 400 KB. */
+status size_check_item(const av *item, diag *d);
+/* The same for UpdateItem's result, with UpdateItem's wording. */
+status size_check_update(const av *item, diag *d);
+/* A key attribute's value against its limit (partition: 2048 bytes, sort:
+ * 1024), with DynamoDB's messages; N always passes. */
+status size_check_key(const av *v, bool partition, diag *d);
+
+/* Read capacity, in half units, for bytes read together (one item, or the
+ * sum over a Query/Scan page): 4 KB per unit, rounded up, at least one
+ * unit; eventually consistent reads cost half. */
+uint64_t size_read_halves(uint64_t bytes, bool consistent);
+/* Write capacity, in half units: 1 KB per unit, rounded up, at least one.
+ * Transactions cost double: the caller multiplies by 2. */
+uint64_t size_write_halves(uint64_t bytes);
+/* Prints half units as DynamoDB's CapacityUnits number ("0.5", "3").
+ * out must hold 24 bytes; returns the length. */
+size_t size_format_units(uint64_t halves, char *out);
+
+#endif
