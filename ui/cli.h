@@ -18,4 +18,7 @@ char *cli_db_path(const char *flag_db, int create);
  * from argv (compacting) and returns the value or NULL. */
 const char *cli_take_db(int *argc, char **argv);
 
+/* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
+int cli_eval(int argc, char **argv);
+
 #endif

@@ -1,0 +1,40 @@
+/*
+ * expr_int — what the expr_*.c files share and nobody else sees: the
+ * arena, the expr struct, value helpers. Not part of the public API.
+ */
+#ifndef DDBX_EXPR_INT_H
+#define DDBX_EXPR_INT_H
+
+#include "model/expr.h"
+
+/* A bump allocator: blocks chained, freed all at once. */
+typedef struct arena_block arena_block;
+typedef struct arena {
+    arena_block *head;
+    size_t used, cap;       /* in the head block */
+} arena;
+
+void *expr_arena_alloc(arena *a, size_t n);
+char *expr_arena_strndup(arena *a, const char *s, size_t n);
+void expr_arena_free(arena *a);
+
+struct expr {
+    expr_kind kind;
+    char *text;             /* a NUL-terminated copy of the text */
+    size_t len;
+    expr_node *root;
+    arena mem;
+};
+
+/* The value at a path in item (NULL when missing or item is NULL). */
+const av *expr_path_get(const expr_path *p, const av *item);
+
+/* Number of UTF-16 code units of UTF-8 text (what DynamoDB's size()
+ * counts for strings). */
+size_t expr_utf16_len(const char *s, size_t n);
+
+/* Appends a value in the short form messages and traces use: "abc" for S,
+ * 12.5 for N, {N:1} style is the caller's. */
+void expr_value_brief(buf *out, const av *v);
+
+#endif
