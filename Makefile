@@ -56,7 +56,7 @@ UI_SRC    := $(filter-out ui/main.c,$(wildcard ui/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o)
-UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/keys_conf.o
 MAIN_OBJ  := $(BUILD)/ui/main.o
 
 # Unit tests: tests/<layer>/test_*.c, each a cmocka program linked against
@@ -72,7 +72,7 @@ TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests
 
 DDBX := $(BUILD)/ddbx
 
-.PHONY: all run test asan install uninstall deps check-deps clean check-layers fuzz bench bench-quick
+.PHONY: man-keys all run test asan install uninstall deps check-deps clean check-layers fuzz bench bench-quick
 
 all: $(DDBX)
 
@@ -81,6 +81,20 @@ $(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The default key bindings (assets/keys.conf) compiled into the binary as
+# a byte array (keymap_default_conf); tests/ui/test_keymap.c loads it.
+$(BUILD)/gen/keys_conf.c: assets/keys.conf
+	@mkdir -p $(dir $@)
+	@{ echo '/* Generated from assets/keys.conf by the Makefile. */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'const char keymap_default_conf[] = {'; \
+	  od -An -v -tx1 $< | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '0 };'; \
+	  echo 'const size_t keymap_default_conf_len = sizeof keymap_default_conf - 1;'; } > $@
+
+$(BUILD)/gen/keys_conf.o: $(BUILD)/gen/keys_conf.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c
@@ -120,6 +134,17 @@ asan:
 
 check-layers:
 	@./tools/check-layers.sh
+
+# Regenerates the KEYS and explorer COMMANDS sections of the man page from
+# ui/request.h, assets/keys.conf and ui/command.h.
+man-keys: $(BUILD)/tests/ui/test_keymap
+	@for s in KEYS COMMANDS; do \
+	  $(BUILD)/tests/ui/test_keymap --man $$s > $(BUILD)/man-$$s.roff || exit 1; \
+	  awk -v s="$$s" -v f="$(BUILD)/man-$$s.roff" \
+	    '$$0 == ".\\\" BEGIN " s { print; while ((getline l < f) > 0) print l; skip = 1; next } \
+	     $$0 == ".\\\" END " s { skip = 0 } !skip' assets/ddbx.1 > $(BUILD)/ddbx.1.new && \
+	  mv $(BUILD)/ddbx.1.new assets/ddbx.1; \
+	done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -1,0 +1,27 @@
+/*
+ * command — the `:` commands, in one table (name, arguments, help), from
+ * which the help overlay and the man page's COMMANDS list are made.
+ * The display runs the general ones; the others go to the current view's
+ * `command` op (":index" to the table view, ...).
+ */
+#ifndef DDBX_COMMAND_H
+#define DDBX_COMMAND_H
+
+#define CMD_LIST(X) \
+    X(quit,         "",             "Quit ddbx") \
+    X(back,         "",             "Close this view") \
+    X(help,         "",             "Show the keys and commands") \
+    X(table,        "NAME",         "Open a table") \
+    X(index,        "NAME|base",    "Show the table through an index, or the base table") \
+    X(goto,         "VALUE",        "Go to the partition with this partition key value") \
+    X(partitions,   "",             "Partition overview of the table or index shown") \
+    X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once") \
+    X(scan,         "",             "Run a Scan of the table or index shown") \
+    X(search,       "TEXT",         "Search forward for TEXT") \
+    X(fold,         "[all|none]",   "Fold the selected partition, or all, or none") \
+    X(reload,       "",             "Reload the view from the store") \
+    X(samples,      "",             "Load the sample tables into this database") \
+    X(save_display, "FILE",         "Write the screen text to FILE (tests)") \
+    X(save_view,    "FILE",         "Write the view's lines, kinds and selection to FILE (tests)")
+
+#endif

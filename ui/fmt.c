@@ -1,0 +1,203 @@
+#include "ui/fmt.h"
+
+#include <string.h>
+
+#include "model/base64.h"
+#include "model/num.h"
+
+/* Would this string be read as something else than a string? */
+static bool looks_ambiguous(const char *s, size_t n)
+{
+    if (n == 0)
+        return true;
+    if (s[0] == ' ' || s[n - 1] == ' ')
+        return true;
+    if ((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
+        (n == 4 && memcmp(s, "null", 4) == 0))
+        return true;
+    if (s[0] == '"' || s[0] == '[' || s[0] == '{')
+        return true;
+    /* Numeric-looking: optional sign, digits, a dot, an exponent. */
+    size_t i = 0;
+    bool digit = false;
+    if (s[i] == '-' || s[i] == '+')
+        i++;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c >= '0' && c <= '9')
+            digit = true;
+        else if (c != '.' && c != 'e' && c != 'E' && c != '-' && c != '+')
+            return false;
+    }
+    return digit;
+}
+
+static void cell(buf *out, const av *v, size_t max, size_t start)
+{
+    char nb[NUM_TEXT_MAX];
+    switch (v->type) {
+    case AV_S:
+        if (looks_ambiguous(v->u.s.ptr, v->u.s.len)) {
+            buf_addc(out, '"');
+            buf_add(out, v->u.s.ptr, v->u.s.len);
+            buf_addc(out, '"');
+        } else {
+            buf_add(out, v->u.s.ptr, v->u.s.len);
+        }
+        break;
+    case AV_N:
+        buf_add(out, nb, num_format(&v->u.n, nb));
+        break;
+    case AV_B:
+        buf_adds(out, "B:");
+        base64_encode(out, v->u.s.ptr, v->u.s.len);
+        break;
+    case AV_BOOL:
+        buf_adds(out, v->u.b ? "true" : "false");
+        break;
+    case AV_NULL:
+        buf_adds(out, "null");
+        break;
+    case AV_L: case AV_SS: case AV_NS: case AV_BS:
+        buf_adds(out, v->type == AV_L ? "[" : v->type == AV_SS ? "SS{" : v->type == AV_NS ? "NS{" : "BS{");
+        for (size_t i = 0; i < v->u.l.len; i++) {
+            if (max && out->len - start > max) {
+                buf_adds(out, "…");
+                break;
+            }
+            if (i)
+                buf_adds(out, ", ");
+            cell(out, &v->u.l.v[i], max, start);
+        }
+        buf_addc(out, v->type == AV_L ? ']' : '}');
+        break;
+    case AV_M:
+        buf_addc(out, '{');
+        for (size_t i = 0; i < v->u.m.len; i++) {
+            if (max && out->len - start > max) {
+                buf_adds(out, "…");
+                break;
+            }
+            if (i)
+                buf_adds(out, ", ");
+            buf_add(out, v->u.m.v[i].name, v->u.m.v[i].name_len);
+            buf_adds(out, ": ");
+            cell(out, &v->u.m.v[i].val, max, start);
+        }
+        buf_addc(out, '}');
+        break;
+    case AV_NONE:
+        break;
+    }
+}
+
+void fmt_cell(buf *out, const av *v, size_t max)
+{
+    cell(out, v, max, out->len);
+}
+
+void fmt_plain(buf *out, const av *v)
+{
+    if (v->type == AV_S)
+        buf_add(out, v->u.s.ptr, v->u.s.len);
+    else if (v->type == AV_B)
+        base64_encode(out, v->u.s.ptr, v->u.s.len);
+    else
+        cell(out, v, 0, out->len);
+}
+
+void fmt_bytes(buf *out, uint64_t n)
+{
+    if (n < 1024)
+        buf_printf(out, "%llu B", (unsigned long long)n);
+    else if (n < 1024 * 1024)
+        buf_printf(out, "%.1f KB", (double)n / 1024);
+    else if (n < 1024ull * 1024 * 1024)
+        buf_printf(out, "%.1f MB", (double)n / (1024.0 * 1024));
+    else
+        buf_printf(out, "%.1f GB", (double)n / (1024.0 * 1024 * 1024));
+}
+
+void fmt_json_pretty(buf *out, const char *s, size_t n)
+{
+    int depth = 0;
+    bool in_str = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            buf_addc(out, c);
+            if (c == '\\' && i + 1 < n)
+                buf_addc(out, s[++i]);
+            else if (c == '"')
+                in_str = false;
+            continue;
+        }
+        switch (c) {
+        case '"':
+            in_str = true;
+            buf_addc(out, c);
+            break;
+        case '{': case '[': {
+            /* Keep short leaf objects such as {"S":"x"} on one line. */
+            size_t j = i + 1;
+            bool q = false, leaf = true;
+            for (; j < n; j++) {
+                if (q) {
+                    if (s[j] == '\\') j++;
+                    else if (s[j] == '"') q = false;
+                    continue;
+                }
+                if (s[j] == '"') q = true;
+                else if (s[j] == '{' || s[j] == '[') { leaf = false; break; }
+                else if (s[j] == '}' || s[j] == ']') break;
+            }
+            if (leaf && j < n && j - i < 60 && !(c == '{' && depth == 0)) {
+                buf_add(out, s + i, j - i + 1);
+                i = j;
+                break;
+            }
+            buf_addc(out, c);
+            depth++;
+            buf_addc(out, '\n');
+            for (int k = 0; k < depth; k++)
+                buf_adds(out, "  ");
+            break;
+        }
+        case '}': case ']':
+            depth--;
+            buf_addc(out, '\n');
+            for (int k = 0; k < depth; k++)
+                buf_adds(out, "  ");
+            buf_addc(out, c);
+            break;
+        case ',':
+            buf_addc(out, c);
+            buf_addc(out, '\n');
+            for (int k = 0; k < depth; k++)
+                buf_adds(out, "  ");
+            break;
+        case ':':
+            buf_adds(out, ": ");
+            break;
+        default:
+            buf_addc(out, c);
+        }
+    }
+}
+
+void fmt_key(buf *out, const av *item, const char *pk, const char *sk)
+{
+    const char *names[2] = { pk, sk };
+    for (int i = 0; i < 2; i++) {
+        if (!names[i])
+            continue;
+        const av *v = av_map_get(item, names[i], strlen(names[i]));
+        if (i)
+            buf_addc(out, ' ');
+        buf_printf(out, "%s=", names[i]);
+        if (v)
+            fmt_cell(out, v, 0);
+        else
+            buf_adds(out, "(none)");
+    }
+}

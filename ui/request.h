@@ -1,0 +1,54 @@
+/*
+ * request — every action a key can ask for, in ONE table.
+ *
+ * REQ_LIST produces the request enum (REQ_MOVE_DOWN, ...), the request
+ * names used by the key-binding file (`move-down`), the help overlay and
+ * the KEYS section of the man page (keymap_write_man), so none of them
+ * can drift from the others. Sections group requests in the help.
+ *
+ * Columns: section, ENUM suffix, name in the bindings file, help text.
+ */
+#ifndef DDBX_REQUEST_H
+#define DDBX_REQUEST_H
+
+#define REQ_LIST(X) \
+    X("Moving",  MOVE_UP,       "move-up",       "Move the selection up one line") \
+    X("Moving",  MOVE_DOWN,     "move-down",     "Move the selection down one line") \
+    X("Moving",  PAGE_UP,       "page-up",       "Move up one screen") \
+    X("Moving",  PAGE_DOWN,     "page-down",     "Move down one screen") \
+    X("Moving",  MOVE_FIRST,    "move-first",    "Go to the first line (first partition)") \
+    X("Moving",  MOVE_LAST,     "move-last",     "Go to the last line (last partition)") \
+    X("Moving",  PREV_GROUP,    "prev-group",    "Go to the previous partition header") \
+    X("Moving",  NEXT_GROUP,    "next-group",    "Go to the next partition header") \
+    X("Moving",  SCROLL_LEFT,   "scroll-left",   "Scroll the columns left") \
+    X("Moving",  SCROLL_RIGHT,  "scroll-right",  "Scroll the columns right") \
+    X("Views",   ENTER,         "enter",         "Open the selected table, partition or item") \
+    X("Views",   BACK,          "back",          "Go back to the previous view; quit from the first") \
+    X("Views",   QUIT,          "quit",          "Quit ddbx") \
+    X("Views",   HELP,          "help",          "Show this help") \
+    X("Views",   REDRAW,        "redraw",        "Redraw the screen") \
+    X("Views",   RELOAD,        "reload",        "Reload the view from the store") \
+    X("Table",   TOGGLE_INDEX,  "toggle-index",  "Cycle base table, each GSI/LSI, base table") \
+    X("Table",   FOLD,          "fold",          "Fold or unfold the selected partition") \
+    X("Table",   FOLD_ALL,      "fold-all",      "Fold or unfold every partition") \
+    X("Table",   PARTITIONS,    "partitions",    "Partition overview: items and bytes per partition") \
+    X("Table",   FOLLOW,        "follow",        "Follow the edge named by the sort key to its partition") \
+    X("Table",   QUERY,         "query",         "Open the query bar (Query or Scan)") \
+    X("Editing", NEW_ITEM,      "new-item",      "Create an item in $EDITOR (PutItem, must not exist)") \
+    X("Editing", EDIT_ITEM,     "edit-item",     "Edit the item's DynamoDB JSON in $EDITOR (PutItem)") \
+    X("Editing", EDIT_ATTR,     "edit-attr",     "Set the selected attribute (UpdateItem SET)") \
+    X("Editing", DELETE,        "delete",        "Delete the item or attribute, after asking") \
+    X("Prompts", PROMPT,        "prompt",        "Type a command (see COMMANDS)") \
+    X("Prompts", SEARCH,        "search",        "Search forward for text") \
+    X("Prompts", SEARCH_NEXT,   "search-next",   "Next match of the last search") \
+    X("Prompts", SEARCH_PREV,   "search-prev",   "Previous match of the last search")
+
+enum req {
+    REQ_NONE = 0,
+#define REQ_ENUM(sect, id, name, help) REQ_##id,
+    REQ_LIST(REQ_ENUM)
+#undef REQ_ENUM
+    REQ__COUNT
+};
+
+#endif

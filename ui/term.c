@@ -1,0 +1,408 @@
+#include "ui/term.h"
+
+#include <assert.h>
+#include <curses.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/buf.h"
+#include "model/mem.h"
+#include "ui/keymap.h"
+#include "ui/text.h"
+
+#define COL_DEFAULT (-1)
+#define COL_BLACK   COLOR_BLACK
+#define COL_RED     COLOR_RED
+#define COL_GREEN   COLOR_GREEN
+#define COL_YELLOW  COLOR_YELLOW
+#define COL_BLUE    COLOR_BLUE
+#define COL_MAGENTA COLOR_MAGENTA
+#define COL_CYAN    COLOR_CYAN
+#define COL_WHITE   COLOR_WHITE
+#define AT_BOLD      A_BOLD
+#define AT_UNDERLINE A_UNDERLINE
+#define AT_REVERSE   A_REVERSE
+#define AT_DIM       A_DIM
+#define ATTRS(x) (0 | x)
+#define BOLD AT_BOLD
+#define UNDERLINE AT_UNDERLINE
+#define REVERSE AT_REVERSE
+#define DIM AT_DIM
+
+static const struct {
+    short fg, bg;
+    attr_t attr, mono;
+} roles[ROLE__COUNT] = {
+#define ROLE_ROW(name, fg, bg, attr, mono) \
+    [ROLE_##name] = { COL_##fg, COL_##bg, (attr_t)ATTRS(attr), (attr_t)ATTRS(mono) },
+    ROLE_LIST(ROLE_ROW)
+#undef ROLE_ROW
+};
+
+static struct {
+    SCREEN *scr;
+    FILE *out, *in;
+    bool active, mono, scripted;
+    attr_t attr[ROLE__COUNT];
+    int highlight;
+    int cur_row, cur_col;
+    int *script;          /* scripted keys */
+    size_t n_script, at_script;
+    int mouse_row;
+} T = { .highlight = -1, .cur_row = -1 };
+
+static void term_emergency(void)
+{
+    term_done();
+}
+
+static void on_signal(int sig)
+{
+    /* Put the terminal back, then die of the same signal so the parent
+     * sees the real cause. endwin is what every curses program does here. */
+    term_done();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Appends the keys of one script line. */
+static void script_line(const char *l, size_t n, int **keys, size_t *nk, size_t *cap)
+{
+#define PUSH(k) do { if (*nk == *cap) { *cap = *cap ? *cap * 2 : 256; \
+        *keys = xrealloc(*keys, *cap * sizeof **keys); } (*keys)[(*nk)++] = (k); } while (0)
+    if (n == 0 || l[0] == '#')
+        return;
+    bool prompt = l[0] == ':' || l[0] == '/';
+    size_t i = 0;
+    while (i < n) {
+        uint32_t cp;
+        if (!prompt && l[i] == '<') {
+            const char *e = memchr(l + i, '>', n - i);
+            if (e) {
+                const char *nm = l + i + 1;
+                size_t nl = (size_t)(e - nm);
+                int k = -1;
+                if (nl == 2 && memcmp(nm, "lt", 2) == 0)
+                    k = '<';
+                else if (nl == 3 && (nm[0] == 'C' || nm[0] == 'c') && nm[1] == '-')
+                    k = keymap_key_parse((char[]){ '^', nm[2] }, 2);
+                else
+                    k = keymap_key_parse(nm, nl);
+                if (k >= 0) {
+                    PUSH(k);
+                    i = (size_t)(e - l) + 1;
+                    continue;
+                }
+            }
+        }
+        i += text_decode(l + i, n - i, &cp);
+        PUSH(cp == TEXT_BAD ? '?' : (int)cp);
+    }
+    if (prompt)
+        PUSH(K_ENTER);
+#undef PUSH
+}
+
+static status load_script(const char *path, diag *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return diag_set(d, ST_IO, "cannot open script %s: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t lcap = 0, cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &lcap, f)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            n--;
+        script_line(line, (size_t)n, &T.script, &T.n_script, &cap);
+    }
+    free(line);
+    fclose(f);
+    return ST_OK;
+}
+
+status term_init(const char *script, diag *d)
+{
+    status st;
+    const char *term = getenv("TERM");
+    const char *nc = getenv("NO_COLOR");
+
+    text_init();
+    if (script) {
+        if ((st = load_script(script, d)) != ST_OK)
+            return st;
+        T.scripted = true;
+        T.out = fopen("/dev/null", "w");
+        T.in = fopen("/dev/null", "r");
+        if (!T.out || !T.in)
+            return diag_set(d, ST_IO, "cannot open /dev/null");
+        if (!term || !*term)
+            term = "xterm";
+    } else {
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+            return diag_set(d, ST_USAGE, "the explorer needs a terminal (stdin and stdout)");
+        T.out = stdout;
+        T.in = stdin;
+    }
+    if (!getenv("ESCDELAY"))
+        set_escdelay(25);
+    T.scr = newterm(term && *term ? term : NULL, T.out, T.in);
+    if (!T.scr)
+        return diag_set(d, ST_IO, "cannot open terminal '%s'", term ? term : "");
+    T.active = true;
+    mem_set_oom_hook(term_emergency);
+    atexit(term_done);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    intrflush(stdscr, FALSE);
+    curs_set(0);
+    if (!T.scripted)
+        mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+                  | BUTTON5_PRESSED
+#endif
+                  , NULL);
+
+    T.mono = (nc && *nc) || !has_colors() || (term && strcmp(term, "dumb") == 0);
+    if (!T.mono) {
+        start_color();
+        use_default_colors();
+    }
+    for (int r = 0; r < ROLE__COUNT; r++) {
+        if (T.mono) {
+            T.attr[r] = roles[r].mono;
+        } else {
+            init_pair((short)(r + 1), roles[r].fg, roles[r].bg);
+            T.attr[r] = COLOR_PAIR(r + 1) | roles[r].attr;
+        }
+    }
+    return ST_OK;
+}
+
+void term_done(void)
+{
+    if (!T.active)
+        return;
+    T.active = false;
+    endwin();
+    if (T.scr)
+        delscreen(T.scr);
+    T.scr = NULL;
+    if (T.scripted) {
+        if (T.out) fclose(T.out);
+        if (T.in) fclose(T.in);
+        T.out = T.in = NULL;
+    }
+    free(T.script);
+    T.script = NULL;
+    T.n_script = T.at_script = 0;
+}
+
+int term_rows(void) { return LINES; }
+int term_cols(void) { return COLS; }
+bool term_mono(void) { return T.mono; }
+bool term_scripted(void) { return T.scripted; }
+
+void term_erase(void)
+{
+    erase();
+    T.highlight = -1;
+}
+
+void term_highlight_row(int row)
+{
+    T.highlight = row;
+}
+
+static attr_t attr_of(int row, role r)
+{
+    assert(r >= 0 && r < ROLE__COUNT);
+    if (row == T.highlight)
+        return T.attr[ROLE_SELECTED] | (T.mono ? roles[r].mono & (A_BOLD | A_UNDERLINE) : 0);
+    return T.attr[r];
+}
+
+int term_put(int row, int col, int width, const char *s, size_t len, role r, bool mark)
+{
+    if (row < 0 || row >= LINES || col >= COLS || width <= 0)
+        return 0;
+    if (col + width > COLS)
+        width = COLS - col;
+    buf b = BUF_INIT;
+    int w = text_fit(&b, s, len, width, false, mark);
+    if (b.len) {
+        attrset(attr_of(row, r));
+        mvaddnstr(row, col, b.data, (int)b.len);
+        attrset(A_NORMAL);
+    }
+    buf_done(&b);
+    return w;
+}
+
+int term_puts(int row, int col, int width, const char *s, role r)
+{
+    return term_put(row, col, width, s, strlen(s), r, true);
+}
+
+void term_fill(int row, int col, int width, role r)
+{
+    if (row < 0 || row >= LINES || col >= COLS || width <= 0)
+        return;
+    if (col + width > COLS)
+        width = COLS - col;
+    attrset(attr_of(row, r));
+    mvhline(row, col, ' ', width);
+    attrset(A_NORMAL);
+}
+
+void term_cursor(int row, int col)
+{
+    T.cur_row = row;
+    T.cur_col = col;
+}
+
+void term_refresh(void)
+{
+    if (T.cur_row >= 0 && T.cur_row < LINES) {
+        move(T.cur_row, T.cur_col < COLS ? T.cur_col : COLS - 1);
+        curs_set(1);
+    } else {
+        curs_set(0);
+    }
+    refresh();
+}
+
+void term_force_redraw(void)
+{
+    clearok(curscr, TRUE);
+}
+
+void term_beep(void)
+{
+    if (!T.scripted)
+        beep();
+}
+
+static int map_key(int code)
+{
+    switch (code) {
+    case KEY_UP: return K_UP;
+    case KEY_DOWN: return K_DOWN;
+    case KEY_LEFT: return K_LEFT;
+    case KEY_RIGHT: return K_RIGHT;
+    case KEY_PPAGE: return K_PGUP;
+    case KEY_NPAGE: return K_PGDN;
+    case KEY_HOME: return K_HOME;
+    case KEY_END: return K_END;
+    case KEY_ENTER: return K_ENTER;
+    case KEY_BTAB: return K_BTAB;
+    case KEY_BACKSPACE: return K_BACKSPACE;
+    case KEY_DC: return K_DELETE;
+    case KEY_IC: return K_INSERT;
+    case KEY_F(1): return K_F1;
+    case KEY_RESIZE: return K_RESIZE;
+    default: return K_NONE;
+    }
+}
+
+int term_getkey(int *mrow)
+{
+    if (mrow)
+        *mrow = -1;
+    if (T.scripted) {
+        if (T.at_script >= T.n_script)
+            return K_EOF;
+        return T.script[T.at_script++];
+    }
+    for (;;) {
+        wint_t ch;
+        int rc = get_wch(&ch);
+        if (rc == ERR) {
+            if (errno == EINTR)
+                continue;
+            return K_EOF;
+        }
+        if (rc == KEY_CODE_YES) {
+            if (ch == KEY_MOUSE) {
+                MEVENT ev;
+                if (getmouse(&ev) != OK)
+                    continue;
+                if (mrow)
+                    *mrow = ev.y;
+                if (ev.bstate & BUTTON4_PRESSED)
+                    return K_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+                if (ev.bstate & BUTTON5_PRESSED)
+                    return K_WHEEL_DOWN;
+#endif
+                if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+                    return K_DOUBLE;
+                if (ev.bstate & BUTTON1_CLICKED)
+                    return K_CLICK;
+                continue;
+            }
+            int k = map_key((int)ch);
+            if (k != K_NONE)
+                return k;
+            continue;
+        }
+        switch (ch) {
+        case '\r': case '\n': return K_ENTER;
+        case '\t': return K_TAB;
+        case 27: return K_ESC;
+        case 127: case 8: return K_BACKSPACE;
+        case 3: return K_INTERRUPT;
+        default: return (int)ch;
+        }
+    }
+}
+
+status term_save_display(const char *path, diag *d)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return diag_set(d, ST_IO, "cannot write %s: %s", path, strerror(errno));
+    wchar_t *w = xmalloc(((size_t)COLS + 1) * sizeof *w);
+    buf b = BUF_INIT;
+    for (int y = 0; y < LINES; y++) {
+        int n = mvinnwstr(y, 0, w, COLS);
+        buf_reset(&b);
+        for (int i = 0; i < n && w[i]; i++)
+            text_encode(&b, (uint32_t)w[i]);
+        while (b.len && b.data[b.len - 1] == ' ')
+            b.len--;
+        fwrite(b.data ? b.data : "", 1, b.len, f);
+        fputc('\n', f);
+    }
+    buf_done(&b);
+    free(w);
+    if (fclose(f) != 0)
+        return diag_set(d, ST_IO, "cannot write %s", path);
+    return ST_OK;
+}
+
+void term_suspend(void)
+{
+    if (T.scripted)
+        return;
+    def_prog_mode();
+    endwin();
+}
+
+void term_resume(void)
+{
+    if (T.scripted)
+        return;
+    reset_prog_mode();
+    refresh();
+}

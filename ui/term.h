@@ -1,0 +1,93 @@
+/*
+ * term — the one owner of the terminal (the only file that includes
+ * curses): init and restore, colours from semantic roles, input (keyboard,
+ * mouse, or a script of keys), the cells views draw, and screen dumps.
+ *
+ * The terminal is left as it was found on quit, on error (term_done runs
+ * from atexit and from the out-of-memory hook) and on SIGINT/SIGTERM/
+ * SIGHUP. With NO_COLOR set (non-empty), TERM=dumb or a terminal without
+ * colours, every role is drawn with attributes only (monochrome).
+ *
+ * Scripted mode (tests, DDBX_SCRIPT=FILE): ncurses runs on newterm()
+ * writing to /dev/null, and keys come from the script instead of the
+ * keyboard. Script lines: `# comment`; `:command` or `/text` (typed into
+ * the prompt, then Enter); anything else is keys, one character each,
+ * with <Name> for a named key (<Enter>, <Down>, <C-f>, <lt> for '<').
+ * When the script ends term_getkey returns K_EOF.
+ */
+#ifndef DDBX_TERM_H
+#define DDBX_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/status.h"
+
+/* Semantic roles: name, colour fg, colour bg, colour attributes, mono
+ * attributes. Views name roles, never colours. */
+#define ROLE_LIST(X) \
+    X(NORMAL,   DEFAULT, DEFAULT, 0,              0) \
+    X(TITLE,    WHITE,   BLUE,    BOLD,           REVERSE) \
+    X(STATUS,   DEFAULT, DEFAULT, 0,              0) \
+    X(ERROR,    RED,     DEFAULT, BOLD,           BOLD) \
+    X(SELECTED, BLACK,   CYAN,    0,              REVERSE) \
+    X(GROUP,    YELLOW,  DEFAULT, BOLD,           BOLD) \
+    X(HOT,      RED,     DEFAULT, BOLD,           BOLD) \
+    X(KEY,      GREEN,   DEFAULT, 0,              0) \
+    X(COLHEAD,  DEFAULT, DEFAULT, BOLD|UNDERLINE, UNDERLINE) \
+    X(TYPE,     MAGENTA, DEFAULT, 0,              0) \
+    X(DIM,      BLUE,    DEFAULT, 0,              DIM) \
+    X(BAR,      BLACK,   GREEN,   0,              REVERSE) \
+    X(MATCH,    BLACK,   YELLOW,  0,              UNDERLINE) \
+    X(PROMPT,   DEFAULT, DEFAULT, BOLD,           BOLD)
+
+typedef enum {
+#define ROLE_ENUM(name, fg, bg, attr, mono) ROLE_##name,
+    ROLE_LIST(ROLE_ENUM)
+#undef ROLE_ENUM
+    ROLE__COUNT
+} role;
+
+/* Opens the terminal (script: DDBX_SCRIPT's file, or NULL for the
+ * keyboard). Fails with a message when the terminal or script cannot be
+ * opened. */
+status term_init(const char *script, diag *d);
+/* Restores the terminal; safe to call more than once. */
+void term_done(void);
+
+int term_rows(void);
+int term_cols(void);
+bool term_mono(void);
+bool term_scripted(void);
+
+/* Clears the screen buffer (nothing is shown before term_refresh). */
+void term_erase(void);
+/* Draws s[0..len) escaped (ui/text) at row/col, clipped to width columns
+ * (and to the screen), with a `~` where it was cut when mark is set.
+ * Returns the columns drawn. */
+int term_put(int row, int col, int width, const char *s, size_t len, role r, bool mark);
+int term_puts(int row, int col, int width, const char *s, role r);
+/* Paints width cells with spaces in role r. */
+void term_fill(int row, int col, int width, role r);
+/* Rows drawn while highlighted use ROLE_SELECTED whatever role is given. */
+void term_highlight_row(int row);
+/* Where the terminal cursor should be left (-1: hidden). */
+void term_cursor(int row, int col);
+void term_refresh(void);
+void term_beep(void);
+/* Repaints the whole terminal on the next refresh (^L). */
+void term_force_redraw(void);
+
+/* Next key (see ui/keymap.h); K_RESIZE after a resize, K_EOF when a
+ * script ends. Mouse events report their screen row in *mrow. */
+int term_getkey(int *mrow);
+
+/* Writes the screen text, one line per row, trailing blanks removed. */
+status term_save_display(const char *path, diag *d);
+
+/* Gives the terminal back for a child process ($EDITOR) and takes it
+ * again. */
+void term_suspend(void);
+void term_resume(void);
+
+#endif

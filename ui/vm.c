@@ -1,0 +1,134 @@
+#include "ui/vm.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/mem.h"
+
+void vm_init(vm *m, vm_free_fn free_fn, void *ctx)
+{
+    memset(m, 0, sizeof *m);
+    m->rows = 1;
+    m->free_fn = free_fn;
+    m->ctx = ctx;
+}
+
+static void free_range(vm *m, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if (m->free_fn)
+            m->free_fn(m->ctx, &m->lines[i]);
+}
+
+void vm_clear(vm *m)
+{
+    free_range(m, 0, m->n);
+    m->n = 0;
+    m->cursor = m->top = 0;
+    m->hscroll = 0;
+}
+
+void vm_done(vm *m)
+{
+    vm_clear(m);
+    free(m->lines);
+    m->lines = NULL;
+    m->cap = 0;
+}
+
+static void reserve(vm *m, size_t extra)
+{
+    if (m->n + extra <= m->cap)
+        return;
+    size_t cap = m->cap ? m->cap : 64;
+    while (cap < m->n + extra)
+        cap *= 2;
+    m->lines = xrealloc(m->lines, cap * sizeof *m->lines);
+    m->cap = cap;
+}
+
+void vm_append(vm *m, int kind, void *data)
+{
+    reserve(m, 1);
+    m->lines[m->n].kind = kind;
+    m->lines[m->n].data = data;
+    m->n++;
+}
+
+void vm_prepend(vm *m, const line *lines, size_t n)
+{
+    if (n == 0)
+        return;
+    bool empty = m->n == 0;
+    reserve(m, n);
+    memmove(m->lines + n, m->lines, m->n * sizeof *m->lines);
+    memcpy(m->lines, lines, n * sizeof *lines);
+    m->n += n;
+    if (!empty) {
+        m->cursor += n;
+        m->top += n;
+    }
+}
+
+void vm_trim(vm *m, size_t keep_from, size_t keep_to)
+{
+    if (keep_to > m->n)
+        keep_to = m->n;
+    if (keep_from > keep_to)
+        keep_from = keep_to;
+    free_range(m, keep_to, m->n);
+    m->n = keep_to;
+    if (keep_from) {
+        free_range(m, 0, keep_from);
+        memmove(m->lines, m->lines + keep_from, (m->n - keep_from) * sizeof *m->lines);
+        m->n -= keep_from;
+    }
+    m->cursor = m->cursor >= keep_from ? m->cursor - keep_from : 0;
+    m->top = m->top >= keep_from ? m->top - keep_from : 0;
+    if (m->n == 0)
+        m->cursor = m->top = 0;
+    else if (m->cursor >= m->n)
+        m->cursor = m->n - 1;
+    if (m->top > m->cursor)
+        m->top = m->cursor;
+}
+
+line *vm_line(vm *m, size_t i)
+{
+    return i < m->n ? &m->lines[i] : NULL;
+}
+
+line *vm_selected(vm *m)
+{
+    return vm_line(m, m->cursor);
+}
+
+void vm_select(vm *m, size_t i)
+{
+    if (m->n == 0) {
+        m->cursor = m->top = 0;
+        return;
+    }
+    if (i >= m->n)
+        i = m->n - 1;
+    m->cursor = i;
+    if (m->cursor < m->top)
+        m->top = m->cursor;
+    else if (m->cursor >= m->top + m->rows)
+        m->top = m->cursor - m->rows + 1;
+    assert(m->cursor >= m->top && m->cursor < m->top + m->rows);
+}
+
+void vm_set_rows(vm *m, size_t rows)
+{
+    m->rows = rows ? rows : 1;
+    vm_select(m, m->cursor);
+}
+
+void vm_center(vm *m, size_t above)
+{
+    if (above >= m->rows)
+        above = m->rows - 1;
+    m->top = m->cursor > above ? m->cursor - above : 0;
+}

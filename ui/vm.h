@@ -1,0 +1,56 @@
+/*
+ * vm — the view-model: a view's browse state. It owns the window of
+ * loaded lines (kind + a data pointer the view owns and frees through the
+ * callback given to vm_init), the cursor (selected line) and the top row.
+ * Views fill it; the display moves through it; drawing only reads it.
+ * No other module writes these fields.
+ *
+ * Big tables are never loaded: a view keeps a window of lines around the
+ * cursor, extending it at either edge (vm_append / vm_prepend) and
+ * dropping lines far from the cursor (vm_trim). Prepending shifts cursor
+ * and top so the same line stays selected.
+ */
+#ifndef DDBX_VM_H
+#define DDBX_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct line {
+    int kind;          /* view-defined */
+    void *data;        /* owned by the view, freed by the vm's free_fn */
+} line;
+
+typedef void (*vm_free_fn)(void *ctx, line *l);
+
+typedef struct vm {
+    line *lines;
+    size_t n, cap;
+    size_t cursor, top;  /* cursor < n when n > 0 */
+    size_t rows;         /* body rows on screen, >= 1 */
+    int hscroll;         /* horizontal scroll, in the view's units (columns) */
+    vm_free_fn free_fn;
+    void *ctx;
+} vm;
+
+void vm_init(vm *m, vm_free_fn free_fn, void *ctx);
+void vm_done(vm *m);                 /* frees every line */
+void vm_clear(vm *m);                /* frees every line, cursor/top 0 */
+
+void vm_append(vm *m, int kind, void *data);
+/* Inserts lines at the front, in the order given. */
+void vm_prepend(vm *m, const line *lines, size_t n);
+/* Drops lines outside [keep_from, keep_to); adjusts cursor and top. */
+void vm_trim(vm *m, size_t keep_from, size_t keep_to);
+
+line *vm_line(vm *m, size_t i);      /* NULL when out of range */
+line *vm_selected(vm *m);            /* NULL when empty */
+
+/* Selects line i (clamped) and scrolls so it is visible. */
+void vm_select(vm *m, size_t i);
+void vm_set_rows(vm *m, size_t rows);
+/* Scrolls so that the cursor shows `above` rows below the top when it
+ * can. */
+void vm_center(vm *m, size_t above);
+
+#endif
