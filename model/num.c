@@ -76,7 +76,17 @@ static void set_zero(num *n)
 /* Strips trailing zero digits (coef != 0). */
 static void strip_zeros(num *n)
 {
-    /* Dividing by 10^19 first keeps big integers like 1E+37 cheap. */
+    /* 64-bit division is far cheaper than 128-bit, and most coefficients
+     * fit; dividing by 10^19 first keeps big integers like 1E+37 cheap. */
+    if ((n->coef >> 64) == 0) {
+        uint64_t c = (uint64_t)n->coef;
+        while (c % 10 == 0) {
+            c /= 10;
+            n->exp++;
+        }
+        n->coef = c;
+        return;
+    }
     while (n->coef % pow10_tab[19] == 0) {
         n->coef /= pow10_tab[19];
         n->exp += 19;
