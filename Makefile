@@ -55,7 +55,7 @@ DATA_SRC  := $(wildcard data/*.c)
 UI_SRC    := $(filter-out ui/main.c,$(wildcard ui/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
-DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o)
+DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/keys_conf.o
 MAIN_OBJ  := $(BUILD)/ui/main.o
 
@@ -95,6 +95,18 @@ $(BUILD)/gen/keys_conf.c: assets/keys.conf
 	  echo 'const size_t keymap_default_conf_len = sizeof keymap_default_conf - 1;'; } > $@
 
 $(BUILD)/gen/keys_conf.o: $(BUILD)/gen/keys_conf.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The sample data sets (assets/samples/*.json, NoSQL Workbench models)
+# compiled into the data layer as byte arrays (samples_assets, see
+# data/samples.h): tools/embed.sh writes the C file with od and awk.
+SAMPLE_JSON := $(sort $(wildcard assets/samples/*.json))
+
+$(BUILD)/gen/samples_data.c: $(SAMPLE_JSON) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh $(SAMPLE_JSON) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/samples_data.o: $(BUILD)/gen/samples_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c

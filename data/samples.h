@@ -1,0 +1,42 @@
+/*
+ * samples — the bundled sample tables, compiled into the binary.
+ *
+ * The sample data sets live in assets/samples/ as NoSQL Workbench model
+ * files (each one table: definition, indexes and items), so they also open
+ * in Workbench. The build turns them into byte arrays (tools/embed.sh ->
+ * $(BUILD)/gen/samples_data.c, linked into the data layer); samples_load
+ * feeds each one through the import module's Workbench reader into the
+ * store, dropping and recreating the table when it exists.
+ *
+ * Ownership: samples_assets is static, read-only data. The store is the
+ * caller's; samples_load neither opens nor closes it.
+ */
+#ifndef DDBX_SAMPLES_H
+#define DDBX_SAMPLES_H
+
+#include <stddef.h>
+
+#include "data/store.h"
+#include "model/status.h"
+
+typedef struct samples_asset {
+    const char *name;              /* file name, e.g. "SocialGraph.json" */
+    const unsigned char *data;     /* the file's bytes, NUL after the last */
+    size_t len;                    /* without the NUL */
+} samples_asset;
+
+/* Defined in the generated file; in file-name order. */
+extern const samples_asset samples_assets[];
+extern const size_t samples_n_assets;
+
+/* The asset whose name is `name` (with or without ".json"), or NULL. */
+const samples_asset *samples_find(const char *name);
+
+/*
+ * (Re)creates every sample table and loads its items: an existing table of
+ * the same name is deleted first. Each table loads in one transaction.
+ * *tables and *items (may be NULL) receive the counts loaded.
+ */
+status samples_load(store *s, size_t *tables, size_t *items, diag *d);
+
+#endif
