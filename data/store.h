@@ -44,6 +44,14 @@ void store_close(store *s);
 status store_call(store *s, const char *op, const char *input, size_t len,
                   char **out, diag *d);
 
+/*
+ * One line of `ddbx api`: {"Operation":"PutItem","Input":{...}} in, the
+ * response line out (no newline): {"Output":{...}} or
+ * {"Error":{"Code":"...","Message":"...", extra members}}. A malformed
+ * line gets an Error too. *out is malloc'd; returns the status.
+ */
+status store_call_line(store *s, const char *line, size_t len, char **out);
+
 /* Table names in order; free with store_names_free. */
 status store_list_tables(store *s, char ***names, size_t *n, diag *d);
 void store_names_free(char **names, size_t n);

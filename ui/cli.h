@@ -21,4 +21,7 @@ const char *cli_take_db(int *argc, char **argv);
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);
 
+/* `ddbx api [--db FILE]` (cli_api.c). */
+int cli_api(int argc, char **argv);
+
 #endif

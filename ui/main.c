@@ -31,6 +31,7 @@ static const struct {
     const char *name;
     cli_fn fn;
 } commands[] = {
+    { "api", cli_api },
     { "eval", cli_eval },
     { NULL, NULL },
 };

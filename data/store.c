@@ -1,0 +1,520 @@
+/*
+ * store — opening the database, cached statements, transactions, the
+ * table catalogue cache and partition accounting. The operations live in
+ * store_tables.c (catalogue), store_write.c, store_read.c and store_api.c
+ * (the JSON dispatcher).
+ */
+#include "data/store_int.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/mem.h"
+
+/* Parses a stored TableDescription (store_tables.c). */
+status store_def_from_desc(const char *json, table_def *def, diag *d);
+
+static const char *const sql_text[Q__COUNT] = {
+    [Q_BEGIN] = "BEGIN",
+    [Q_BEGIN_IMM] = "BEGIN IMMEDIATE",
+    [Q_COMMIT] = "COMMIT",
+    [Q_ROLLBACK] = "ROLLBACK",
+    [Q_TABLE_BY_NAME] = "SELECT id, ver FROM tables WHERE name = ?1",
+    [Q_TABLE_LOAD] = "SELECT id, ver, description FROM tables WHERE name = ?1",
+    [Q_TABLE_NAMES] = "SELECT name FROM tables ORDER BY name",
+    [Q_TABLE_NAMES_AFTER] = "SELECT name FROM tables WHERE name > ?1 ORDER BY name LIMIT ?2",
+    [Q_TABLE_INSERT] = "INSERT INTO tables(name, ver, description) VALUES(?1, 1, ?2)",
+    [Q_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
+    [Q_TABLE_MAXID] = "SELECT last_insert_rowid()",
+    [Q_ITEM_GET] = "SELECT size, body FROM items WHERE tid = ?1 AND pk = ?2 AND sk = ?3",
+    [Q_ITEM_INSERT_NEW] = "INSERT INTO items(tid, pk, sk, size, body) VALUES(?1, ?2, ?3, ?4, ?5)"
+                          " ON CONFLICT DO NOTHING",
+    [Q_ITEM_REPLACE] = "INSERT OR REPLACE INTO items(tid, pk, sk, size, body) VALUES(?1, ?2, ?3, ?4, ?5)",
+    [Q_ITEM_DELETE] = "DELETE FROM items WHERE tid = ?1 AND pk = ?2 AND sk = ?3",
+    [Q_IDX_INSERT] = "INSERT OR REPLACE INTO idx(tid, xid, ipk, isk, pk, sk, size)"
+                     " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [Q_IDX_DELETE] = "DELETE FROM idx WHERE tid = ?1 AND xid = ?2 AND ipk = ?3 AND isk = ?4"
+                     " AND pk = ?5 AND sk = ?6",
+    [Q_PART_UPSERT] = "INSERT INTO parts(tid, xid, pk, items, bytes) VALUES(?1, ?2, ?3, ?4, ?5)"
+                      " ON CONFLICT(tid, xid, pk) DO UPDATE SET items = items + excluded.items,"
+                      " bytes = bytes + excluded.bytes RETURNING items",
+    [Q_PART_DELETE_EMPTY] = "DELETE FROM parts WHERE tid = ?1 AND xid = ?2 AND pk = ?3 AND items <= 0",
+    [Q_STATS_UPSERT] = "INSERT INTO stats(tid, xid, items, bytes, parts) VALUES(?1, ?2, ?3, ?4, ?5)"
+                       " ON CONFLICT(tid, xid) DO UPDATE SET items = items + excluded.items,"
+                       " bytes = bytes + excluded.bytes, parts = parts + excluded.parts",
+    [Q_STATS_GET] = "SELECT items, bytes, parts FROM stats WHERE tid = ?1 AND xid = ?2",
+    [Q_DEL_ITEMS] = "DELETE FROM items WHERE tid = ?1",
+    [Q_DEL_IDX] = "DELETE FROM idx WHERE tid = ?1",
+    [Q_DEL_PARTS] = "DELETE FROM parts WHERE tid = ?1",
+    [Q_DEL_STATS] = "DELETE FROM stats WHERE tid = ?1",
+    [Q_PARTS_FWD] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2"
+                    " ORDER BY pk LIMIT ?3",
+    [Q_PARTS_FWD_FROM] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2 AND pk > ?4"
+                         " ORDER BY pk LIMIT ?3",
+    [Q_PARTS_BACK] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2"
+                     " ORDER BY pk DESC LIMIT ?3",
+    [Q_PARTS_BACK_FROM] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2 AND pk < ?4"
+                          " ORDER BY pk DESC LIMIT ?3",
+    [Q_PARTS_BY_SIZE] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2"
+                        " ORDER BY items DESC, bytes DESC, pk LIMIT ?3",
+};
+
+#define SCHEMA_SQL \
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value);" \
+    "CREATE TABLE IF NOT EXISTS tables(id INTEGER PRIMARY KEY AUTOINCREMENT," \
+    " name TEXT NOT NULL UNIQUE, ver INTEGER NOT NULL, description TEXT NOT NULL);" \
+    "CREATE TABLE IF NOT EXISTS items(tid INTEGER NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL," \
+    " size INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY(tid, pk, sk)) WITHOUT ROWID;" \
+    "CREATE TABLE IF NOT EXISTS idx(tid INTEGER NOT NULL, xid INTEGER NOT NULL," \
+    " ipk BLOB NOT NULL, isk BLOB NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL," \
+    " size INTEGER NOT NULL, PRIMARY KEY(tid, xid, ipk, isk, pk, sk)) WITHOUT ROWID;" \
+    "CREATE TABLE IF NOT EXISTS parts(tid INTEGER NOT NULL, xid INTEGER NOT NULL," \
+    " pk BLOB NOT NULL, items INTEGER NOT NULL, bytes INTEGER NOT NULL," \
+    " PRIMARY KEY(tid, xid, pk)) WITHOUT ROWID;" \
+    "CREATE TABLE IF NOT EXISTS stats(tid INTEGER NOT NULL, xid INTEGER NOT NULL," \
+    " items INTEGER NOT NULL, bytes INTEGER NOT NULL, parts INTEGER NOT NULL," \
+    " PRIMARY KEY(tid, xid)) WITHOUT ROWID;" \
+    "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', 1);"
+
+status store_sqlerr(store *s, diag *d)
+{
+    int rc = sqlite3_extended_errcode(s->db);
+    if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+        return diag_set(d, ST_BUSY, "database busy: %s", sqlite3_errmsg(s->db));
+    if ((rc & 0xff) == SQLITE_READONLY)
+        return diag_set(d, ST_READ_ONLY, "database is read-only");
+    return diag_set(d, ST_INTERNAL, "sqlite: %s", sqlite3_errmsg(s->db));
+}
+
+sqlite3_stmt *store_stmt(store *s, int which, diag *d)
+{
+    assert(which >= 0 && which < Q__COUNT);
+    sqlite3_stmt *st = s->q[which];
+    if (st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        return st;
+    }
+    if (sqlite3_prepare_v3(s->db, sql_text[which], -1, SQLITE_PREPARE_PERSISTENT,
+                           &st, NULL) != SQLITE_OK) {
+        store_sqlerr(s, d);
+        return NULL;
+    }
+    s->q[which] = st;
+    return st;
+}
+
+static status run_simple(store *s, int which, diag *d)
+{
+    sqlite3_stmt *st = store_stmt(s, which, d);
+    if (!st)
+        return d->code;
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return store_sqlerr(s, d);
+    return ST_OK;
+}
+
+status store_txn_begin(store *s, bool write, diag *d)
+{
+    if (write && s->read_only)
+        return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
+    if (s->txn_depth > 0) {
+        /* Inside store_begin (always a write transaction) or a nested
+         * operation: ride along. */
+        s->txn_depth++;
+        return ST_OK;
+    }
+    status st = run_simple(s, write ? Q_BEGIN_IMM : Q_BEGIN, d);
+    if (st != ST_OK)
+        return st;
+    s->txn_depth = 1;
+    s->txn_write = write;
+    return ST_OK;
+}
+
+static void drop_deltas(store *s)
+{
+    for (size_t i = 0; i < s->cap_deltas; i++) {
+        free(s->deltas[i].key);
+        s->deltas[i].key = NULL;
+    }
+    s->n_deltas = 0;
+}
+
+status store_txn_end(store *s, status st, diag *d)
+{
+    assert(s->txn_depth > 0);
+    if (--s->txn_depth > 0)
+        return st;
+    if (st == ST_OK && s->txn_write)
+        st = store_flush_deltas(s, d);
+    if (st == ST_OK) {
+        diag tmp;
+        diag_init(&tmp);
+        status c = run_simple(s, Q_COMMIT, d ? d : &tmp);
+        if (c == ST_OK)
+            return ST_OK;
+        st = c;
+    }
+    if (sqlite3_get_autocommit(s->db) == 0)
+        run_simple(s, Q_ROLLBACK, &(diag){ 0 });
+    drop_deltas(s);
+    /* A rolled-back create or delete may have left the cache stale. */
+    store_forget_tables(s);
+    return st;
+}
+
+status store_begin(store *s, diag *d)
+{
+    if (s->txn_depth > 0)
+        return diag_set(d, ST_USAGE, "a transaction is already open");
+    return store_txn_begin(s, true, d);
+}
+
+status store_commit(store *s, diag *d)
+{
+    if (s->txn_depth != 1)
+        return diag_set(d, ST_USAGE, "no transaction is open");
+    return store_txn_end(s, ST_OK, d);
+}
+
+void store_rollback(store *s)
+{
+    if (s->txn_depth == 0)
+        return;
+    s->txn_depth = 1;
+    diag d;
+    diag_init(&d);
+    store_txn_end(s, ST_INTERNAL, &d);
+}
+
+/* ---- open / close ---- */
+
+status store_open(const char *path, unsigned flags, store **out, diag *d)
+{
+    status st = ST_OK;
+    store *s = xcalloc(1, sizeof *s);
+    bool ro = flags & STORE_READ_ONLY;
+    *out = NULL;
+    s->read_only = ro;
+
+    if (!ro && strcmp(path, ":memory:") != 0) {
+        /* Create the file ourselves so it is owner-only from the start. */
+        int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            st = diag_set(d, ST_IO, "%s: %s", path, strerror(errno));
+            goto out;
+        }
+        close(fd);
+    }
+    int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+    if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        st = diag_set(d, ST_IO, "%s: %s", path,
+                      s->db ? sqlite3_errmsg(s->db) : "cannot open");
+        goto out;
+    }
+    sqlite3_busy_timeout(s->db, 10000);
+    sqlite3_extended_result_codes(s->db, 1);
+
+    /* A new file gets big pages (rows of a few hundred bytes sit well in
+     * WITHOUT ROWID trees of 16 KB pages) and WAL, so readers in another
+     * process never block the writer nor see "database is locked". */
+    if (!ro) {
+        sqlite3_exec(s->db, "PRAGMA page_size=16384", NULL, NULL, NULL);
+        if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) != SQLITE_OK) {
+            st = store_sqlerr(s, d);
+            goto out;
+        }
+    }
+    sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+    sqlite3_exec(s->db, "PRAGMA cache_size=-16384", NULL, NULL, NULL);
+    sqlite3_exec(s->db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
+
+    if (!ro) {
+        if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
+            sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+            st = store_sqlerr(s, d);
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            goto out;
+        }
+    } else {
+        sqlite3_stmt *q = NULL;
+        int rc = sqlite3_prepare_v2(s->db, "SELECT 1 FROM meta LIMIT 1", -1, &q, NULL);
+        sqlite3_finalize(q);
+        if (rc != SQLITE_OK) {
+            st = diag_set(d, ST_IO, "%s: not a ddbx database", path);
+            goto out;
+        }
+    }
+    *out = s;
+    s = NULL;
+out:
+    if (s)
+        store_close(s);
+    return st;
+}
+
+void store_close(store *s)
+{
+    if (!s)
+        return;
+    if (s->txn_depth > 0)
+        store_rollback(s);
+    for (int i = 0; i < Q__COUNT; i++)
+        sqlite3_finalize(s->q[i]);
+    for (int i = 0; i < 256; i++)
+        sqlite3_finalize(s->reads[i]);
+    store_forget_tables(s);
+    drop_deltas(s);
+    free(s->deltas);
+    buf_done(&s->scratch);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+/* ---- table cache ---- */
+
+void store_forget_tables(store *s)
+{
+    tinfo *t = s->tables;
+    while (t) {
+        tinfo *next = t->next;
+        free(t->name);
+        free(t->desc);
+        table_def_free(&t->def);
+        free(t);
+        t = next;
+    }
+    s->tables = NULL;
+}
+
+static void unlink_table(store *s, tinfo *t)
+{
+    for (tinfo **pp = &s->tables; *pp; pp = &(*pp)->next) {
+        if (*pp == t) {
+            *pp = t->next;
+            break;
+        }
+    }
+    free(t->name);
+    free(t->desc);
+    table_def_free(&t->def);
+    free(t);
+}
+
+status store_table(store *s, const char *name, tinfo **out, diag *d)
+{
+    status st = ST_OK;
+    sqlite3_stmt *q = store_stmt(s, Q_TABLE_BY_NAME, d);
+    if (!q)
+        return d->code;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(q);
+        return diag_set(d, ST_NOT_FOUND, "Requested resource not found");
+    }
+    if (rc != SQLITE_ROW) {
+        st = store_sqlerr(s, d);
+        sqlite3_reset(q);
+        return st;
+    }
+    int64_t id = sqlite3_column_int64(q, 0), ver = sqlite3_column_int64(q, 1);
+    sqlite3_reset(q);
+
+    for (tinfo *t = s->tables; t; t = t->next) {
+        if (strcmp(t->name, name) != 0)
+            continue;
+        if (t->id == id && t->ver == ver) {
+            *out = t;
+            return ST_OK;
+        }
+        unlink_table(s, t);
+        break;
+    }
+
+    q = store_stmt(s, Q_TABLE_LOAD, d);
+    if (!q)
+        return d->code;
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) != SQLITE_ROW) {
+        sqlite3_reset(q);
+        return diag_set(d, ST_NOT_FOUND, "Requested resource not found");
+    }
+    tinfo *t = xcalloc(1, sizeof *t);
+    t->name = xstrdup(name);
+    t->id = sqlite3_column_int64(q, 0);
+    t->ver = sqlite3_column_int64(q, 1);
+    t->desc = xstrdup((const char *)sqlite3_column_text(q, 2));
+    sqlite3_reset(q);
+    st = store_def_from_desc(t->desc, &t->def, d);
+    if (st != ST_OK) {
+        free(t->name);
+        free(t->desc);
+        free(t);
+        return st;
+    }
+    t->next = s->tables;
+    s->tables = t;
+    *out = t;
+    return ST_OK;
+}
+
+/* ---- partition accounting ---- */
+
+static uint64_t hash_bytes(const unsigned char *p, size_t n, int64_t tid)
+{
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)tid;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static void delta_grow(store *s)
+{
+    size_t old_cap = s->cap_deltas;
+    delta *old = s->deltas;
+    s->cap_deltas = old_cap ? old_cap * 2 : 64;
+    s->deltas = xcalloc(s->cap_deltas, sizeof *s->deltas);
+    for (size_t i = 0; i < old_cap; i++) {
+        if (!old[i].key)
+            continue;
+        uint64_t h = hash_bytes(old[i].key, old[i].key_len, old[i].tid);
+        size_t j = h & (s->cap_deltas - 1);
+        while (s->deltas[j].key)
+            j = (j + 1) & (s->cap_deltas - 1);
+        s->deltas[j] = old[i];
+    }
+    free(old);
+}
+
+void store_delta(store *s, int64_t tid, int xid, const void *pk, size_t pk_len,
+                 int64_t items, int64_t bytes)
+{
+    assert(xid >= 0 && xid < 256);
+    if ((s->n_deltas + 1) * 2 > s->cap_deltas)
+        delta_grow(s);
+    unsigned char stackkey[512];
+    unsigned char *key = pk_len + 1 <= sizeof stackkey ? stackkey : xmalloc(pk_len + 1);
+    key[0] = (unsigned char)xid;
+    memcpy(key + 1, pk, pk_len);
+    size_t klen = pk_len + 1;
+    uint64_t h = hash_bytes(key, klen, tid);
+    size_t j = h & (s->cap_deltas - 1);
+    while (s->deltas[j].key) {
+        delta *e = &s->deltas[j];
+        if (e->tid == tid && e->key_len == klen && memcmp(e->key, key, klen) == 0) {
+            e->items += items;
+            e->bytes += bytes;
+            if (key != stackkey)
+                free(key);
+            return;
+        }
+        j = (j + 1) & (s->cap_deltas - 1);
+    }
+    delta *e = &s->deltas[j];
+    e->key = key == stackkey ? xmemdup(key, klen) : key;
+    e->key_len = klen;
+    e->tid = tid;
+    e->items = items;
+    e->bytes = bytes;
+    s->n_deltas++;
+}
+
+typedef struct total {
+    int64_t tid;
+    int xid;
+    int64_t items, bytes, parts;
+} total;
+
+status store_flush_deltas(store *s, diag *d)
+{
+    status st = ST_OK;
+    total *tot = NULL;
+    size_t n_tot = 0, cap_tot = 0;
+    if (s->n_deltas == 0)
+        return ST_OK;
+    for (size_t i = 0; i < s->cap_deltas && st == ST_OK; i++) {
+        delta *e = &s->deltas[i];
+        if (!e->key || (e->items == 0 && e->bytes == 0))
+            continue;
+        int xid = e->key[0];
+        sqlite3_stmt *q = store_stmt(s, Q_PART_UPSERT, d);
+        if (!q) {
+            st = d->code;
+            break;
+        }
+        sqlite3_bind_int64(q, 1, e->tid);
+        sqlite3_bind_int(q, 2, xid);
+        sqlite3_bind_blob(q, 3, e->key + 1, (int)(e->key_len - 1), SQLITE_STATIC);
+        sqlite3_bind_int64(q, 4, e->items);
+        sqlite3_bind_int64(q, 5, e->bytes);
+        if (sqlite3_step(q) != SQLITE_ROW) {
+            st = store_sqlerr(s, d);
+            break;
+        }
+        int64_t now = sqlite3_column_int64(q, 0);
+        sqlite3_reset(q);
+        int64_t dparts = 0;
+        if (now <= 0) {
+            q = store_stmt(s, Q_PART_DELETE_EMPTY, d);
+            if (!q) {
+                st = d->code;
+                break;
+            }
+            sqlite3_bind_int64(q, 1, e->tid);
+            sqlite3_bind_int(q, 2, xid);
+            sqlite3_bind_blob(q, 3, e->key + 1, (int)(e->key_len - 1), SQLITE_STATIC);
+            if (sqlite3_step(q) != SQLITE_DONE) {
+                st = store_sqlerr(s, d);
+                break;
+            }
+            /* The row existed before unless this same flush created it
+             * (items delta <= 0 cannot create a counted partition). */
+            if (now != e->items)
+                dparts = -1;
+        } else if (now == e->items) {
+            dparts = 1;
+        }
+        size_t k = 0;
+        while (k < n_tot && !(tot[k].tid == e->tid && tot[k].xid == xid))
+            k++;
+        if (k == n_tot) {
+            if (n_tot == cap_tot) {
+                cap_tot = cap_tot ? cap_tot * 2 : 8;
+                tot = xrealloc(tot, cap_tot * sizeof *tot);
+            }
+            tot[n_tot++] = (total){ e->tid, xid, 0, 0, 0 };
+        }
+        tot[k].items += e->items;
+        tot[k].bytes += e->bytes;
+        tot[k].parts += dparts;
+    }
+    for (size_t k = 0; k < n_tot && st == ST_OK; k++) {
+        sqlite3_stmt *q = store_stmt(s, Q_STATS_UPSERT, d);
+        if (!q) {
+            st = d->code;
+            break;
+        }
+        sqlite3_bind_int64(q, 1, tot[k].tid);
+        sqlite3_bind_int(q, 2, tot[k].xid);
+        sqlite3_bind_int64(q, 3, tot[k].items);
+        sqlite3_bind_int64(q, 4, tot[k].bytes);
+        sqlite3_bind_int64(q, 5, tot[k].parts);
+        if (sqlite3_step(q) != SQLITE_DONE)
+            st = store_sqlerr(s, d);
+        sqlite3_reset(q);
+    }
+    free(tot);
+    drop_deltas(s);
+    return st;
+}

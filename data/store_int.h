@@ -1,0 +1,199 @@
+/*
+ * store_int — what the store's source files share (not a public header).
+ *
+ * SQLite layout (schema version 1):
+ *   meta(key PRIMARY KEY, value)                 schema version
+ *   tables(id, name UNIQUE, ver, description)    one row a DynamoDB table;
+ *       description is the TableDescription JSON as CreateTable made it
+ *       (counts and status filled in when described); ver changes when the
+ *       row is replaced, so a cached parsed definition is checked cheaply.
+ *   items(tid, pk, sk, size, body)  WITHOUT ROWID, key (tid, pk, sk):
+ *       pk/sk are keyenc bytes (sk empty when the table has no sort key),
+ *       size the item's DynamoDB size, body the itemenc bytes.
+ *   idx(tid, xid, ipk, isk, pk, sk, size)  WITHOUT ROWID, key all but size:
+ *       one entry per item present in index xid (1-based position in
+ *       table_def.idx); size the projected entry's DynamoDB size.
+ *   parts(tid, xid, pk, items, bytes)  WITHOUT ROWID: per partition of the
+ *       table (xid 0) or an index, kept current on every write.
+ *   stats(tid, xid, items, bytes, parts)  WITHOUT ROWID: totals.
+ *
+ * Writes accumulate partition deltas in memory (store.deltas) and flush
+ * them before the transaction commits, so a bulk load touches each
+ * partition row once.
+ */
+#ifndef DDBX_STORE_INT_H
+#define DDBX_STORE_INT_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "data/store.h"
+#include "model/buf.h"
+
+/* Cached statements; SQL text in store.c. */
+enum {
+    Q_BEGIN, Q_BEGIN_IMM, Q_COMMIT, Q_ROLLBACK,
+    Q_TABLE_BY_NAME, Q_TABLE_LOAD, Q_TABLE_NAMES, Q_TABLE_NAMES_AFTER,
+    Q_TABLE_INSERT, Q_TABLE_DELETE, Q_TABLE_MAXID,
+    Q_ITEM_GET, Q_ITEM_INSERT_NEW, Q_ITEM_REPLACE, Q_ITEM_DELETE,
+    Q_IDX_INSERT, Q_IDX_DELETE,
+    Q_PART_UPSERT, Q_PART_DELETE_EMPTY,
+    Q_STATS_UPSERT, Q_STATS_GET,
+    Q_DEL_ITEMS, Q_DEL_IDX, Q_DEL_PARTS, Q_DEL_STATS,
+    Q_PARTS_FWD, Q_PARTS_FWD_FROM, Q_PARTS_BACK, Q_PARTS_BACK_FROM, Q_PARTS_BY_SIZE,
+    Q__COUNT
+};
+
+/* A parsed table definition, cached by name. */
+typedef struct tinfo {
+    char *name;
+    int64_t id, ver;
+    table_def def;
+    char *desc;          /* TableDescription JSON as stored */
+    struct tinfo *next;
+} tinfo;
+
+typedef struct delta {
+    unsigned char *key;  /* xid (1 byte) + pk bytes; NULL: empty slot */
+    size_t key_len;
+    int64_t tid;
+    int64_t items, bytes;
+} delta;
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *q[Q__COUNT];
+    bool read_only;
+    int txn_depth;       /* >0 inside store_begin or an operation */
+    bool txn_write;
+    tinfo *tables;       /* cache */
+    delta *deltas;       /* open addressing */
+    size_t n_deltas, cap_deltas;
+    buf scratch;
+    sqlite3_stmt *reads[256];  /* read statements by shape (store_read.c) */
+};
+
+/* Statements: prepared once, reset and bindings cleared on get. */
+sqlite3_stmt *store_stmt(store *s, int which, diag *d);
+status store_sqlerr(store *s, diag *d);
+
+/* Transactions that nest inside store_begin: an outer one wins. */
+status store_txn_begin(store *s, bool write, diag *d);
+status store_txn_end(store *s, status st, diag *d);
+
+/* Looks up a table (ResourceNotFoundException when missing). The tinfo is
+ * owned by the cache and valid until the next table lookup/create/delete. */
+status store_table(store *s, const char *name, tinfo **out, diag *d);
+void store_forget_tables(store *s);
+
+/* Per-partition accounting. */
+void store_delta(store *s, int64_t tid, int xid, const void *pk, size_t pk_len,
+                 int64_t items, int64_t bytes);
+status store_flush_deltas(store *s, diag *d);
+
+/* DynamoDB item size (attribute names plus values). */
+size_t store_item_size(const av *item);
+size_t store_value_size(const av *v);
+
+/* Position of an index in def->idx plus one; 0 for NULL; -1 unknown. */
+int store_index_xid(const table_def *def, const char *index);
+/* Parses a stored TableDescription into def. */
+status store_def_from_desc(const char *json, table_def *def, diag *d);
+
+/* Operations of the JSON dispatcher: request object in, response body
+ * appended to out. */
+struct cJSON;
+typedef status (*store_op_fn)(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_create_table(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_describe_table(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_delete_table(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_list_tables(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_put_item(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_get_item(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_delete_item(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_update_item(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_query(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_scan(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_batch_write(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_batch_get(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_transact_write(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d);
+
+/* ---- the write path (store_write.c) ---- */
+
+/* Encoded primary key of an item or a key map. */
+typedef struct store_key {
+    buf pk, sk;
+} store_key;
+void store_key_init(store_key *k);
+void store_key_done(store_key *k);
+
+/* Checks an item against the key schema and index key types (DynamoDB's
+ * messages) and encodes its key. */
+status store_check_item(const table_def *def, const av *item, store_key *k, diag *d);
+/* Checks a Key map (exactly the key attributes) and encodes it. */
+status store_check_key(const table_def *def, const av *key, store_key *k, diag *d);
+
+/* Reads the current item (found false when absent). */
+status store_load(store *s, const tinfo *t, const store_key *k, av *item, bool *found,
+                  uint64_t *size, diag *d);
+
+/* Write accounting, for ConsumedCapacity. */
+typedef struct store_wcap {
+    double table;
+    double idx[32];     /* by xid - 1 */
+} store_wcap;
+
+/*
+ * Replaces (new_item) or deletes (new_item NULL) the item at k, whose
+ * current state is old (NULL: absent), maintaining index entries and
+ * partition accounting. Adds the write units to cap when not NULL.
+ */
+status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
+                   const av *new_item, store_wcap *cap, diag *d);
+
+/* ---- the read path (store_read.c) ---- */
+
+enum { RB_NONE, RB_INCL, RB_EXCL };
+
+/* One range read: a Query of one partition (pk set) or a Scan (pk NULL),
+ * of the table (xid 0) or an index. Values are borrowed. */
+typedef struct store_rq {
+    const tinfo *t;
+    int xid;
+    const av *pk;
+    int lo_op, hi_op;          /* RB_* on the sort key */
+    const av *lo, *hi;
+    const av *prefix;          /* begins_with on the sort key */
+    bool forward;
+    const av *start;           /* ExclusiveStartKey (an item or key map) */
+    int segment, segments;     /* Scan segments (segments 0: none) */
+} store_rq;
+
+/* A row of a read: key bytes, the item's size and body, and for an index
+ * the entry's own size. Pointers valid until the next step. */
+typedef struct store_row {
+    const void *pk, *sk, *body;
+    size_t pk_len, sk_len, body_len;
+    uint64_t size, entry_size;
+} store_row;
+
+typedef struct store_cursor {
+    store *s;
+    sqlite3_stmt *q;
+    const store_rq *rq;
+    uint64_t seg_hash_ok;      /* cached segment decision for the last pk */
+    buf last_pk;
+    bool last_in;
+} store_cursor;
+
+status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d);
+/* ST_OK with *has false at the end. */
+status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d);
+void store_cursor_close(store_cursor *c);
+
+/* Applies an index's projection to a full item (into an uninitialised out). */
+void store_project_index(const table_def *def, const index_def *ix, const av *item, av *out);
+
+#endif

@@ -1,0 +1,901 @@
+/*
+ * store_tables — the table catalogue: CreateTable, DescribeTable,
+ * ListTables, DeleteTable (JSON and C), and the stored TableDescription
+ * that a table_def is parsed from.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "data/store_int.h"
+#include "data/store_valid.h"
+#include "model/ddbjson.h"
+#include "model/mem.h"
+
+#define ARN_PREFIX "arn:aws:dynamodb:us-east-1:000000000000:table/"
+
+/* ---- request specs (DynamoDB's member order) ---- */
+
+static const char *const e_attr_type[] = { "B", "N", "S", NULL };
+static const char *const e_key_type[] = { "HASH", "RANGE", NULL };
+static const char *const e_billing[] = { "PROVISIONED", "PAY_PER_REQUEST", NULL };
+static const char *const e_proj[] = { "ALL", "INCLUDE", "KEYS_ONLY", NULL };
+
+static const vspec attrdef_fields[] = {
+    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL },
+    { .name = "AttributeType", .type = VT_STRING, .flags = VF_NOTNULL, .enums = e_attr_type },
+    { .type = VT_END },
+};
+static const vspec attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeDefinition",
+                                    .fields = attrdef_fields };
+static const vspec pt_fields[] = {
+    { .name = "WriteCapacityUnits", .type = VT_LONG, .flags = VF_NOTNULL, .ge = 1, .has_ge = true },
+    { .name = "ReadCapacityUnits", .type = VT_LONG, .flags = VF_NOTNULL, .ge = 1, .has_ge = true },
+    { .type = VT_END },
+};
+static const vspec ks_fields[] = {
+    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL },
+    { .name = "KeyType", .type = VT_STRING, .flags = VF_NOTNULL, .enums = e_key_type },
+    { .type = VT_END },
+};
+static const vspec ks_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "KeySchemaElement",
+                               .fields = ks_fields };
+static const vspec iks_fields[] = {
+    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL },
+    { .name = "KeyType", .type = VT_STRING, .flags = VF_NOTNULL },
+    { .type = VT_END },
+};
+static const vspec iks_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "KeySchemaElement",
+                                .fields = iks_fields };
+static const vspec str_elem = { .name = "member", .type = VT_STRING };
+static const vspec proj_fields[] = {
+    { .name = "ProjectionType", .type = VT_STRING, .enums = e_proj },
+    { .name = "NonKeyAttributes", .type = VT_LIST, .min_len = 1, .elem = &str_elem },
+    { .type = VT_END },
+};
+static const vspec lsi_fields[] = {
+    { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &iks_elem },
+    { .name = "Projection", .type = VT_FSTRUCT, .sub = "Projection", .flags = VF_NOTNULL, .fields = proj_fields },
+    { .type = VT_END },
+};
+static const vspec lsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "LocalSecondaryIndex",
+                                .fields = lsi_fields };
+static const vspec gsi_fields[] = {
+    { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &iks_elem },
+    { .name = "Projection", .type = VT_FSTRUCT, .sub = "Projection", .flags = VF_NOTNULL, .fields = proj_fields },
+    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
+    { .type = VT_END },
+};
+static const vspec gsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndex",
+                                .fields = gsi_fields };
+
+static const vspec create_spec[] = {
+    { .name = "AttributeDefinitions", .type = VT_LIST, .flags = VF_NOTNULL, .elem = &attrdef_elem },
+    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    { .name = "BillingMode", .type = VT_STRING, .enums = e_billing },
+    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
+    { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &ks_elem },
+    { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
+    { .name = "GlobalSecondaryIndexes", .type = VT_LIST, .elem = &gsi_elem },
+    { .type = VT_END },
+};
+
+static const vspec name_spec[] = {
+    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    { .type = VT_END },
+};
+
+static const vspec list_spec[] = {
+    { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true, .le = 100, .has_le = true },
+    { .name = "ExclusiveStartTableName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    { .type = VT_END },
+};
+
+/* ---- helpers over cJSON ---- */
+
+static const char *jstr(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool has(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return v && !cJSON_IsNull(v);
+}
+
+static void names_list(buf *b, const cJSON *arr)
+{
+    const cJSON *e;
+    bool first = true;
+    cJSON_ArrayForEach(e, arr) {
+        if (!first)
+            buf_adds(b, ", ");
+        first = false;
+        const char *n = jstr(e, "AttributeName");
+        buf_adds(b, n ? n : "null");
+    }
+}
+
+static bool defined(const cJSON *defs, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, defs) {
+        const char *n = jstr(e, "AttributeName");
+        if (n && name && strcmp(n, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static status undefined_keys(const cJSON *keys, const cJSON *defs, diag *d)
+{
+    buf b = BUF_INIT;
+    buf_adds(&b, "One or more parameter values were invalid: Some index key attributes are not"
+                 " defined in AttributeDefinitions. Keys: [");
+    names_list(&b, keys);
+    buf_adds(&b, "], AttributeDefinitions: [");
+    names_list(&b, defs);
+    buf_addc(&b, ']');
+    status st = diag_set(d, ST_VALIDATION, "%s", b.data);
+    buf_done(&b);
+    return st;
+}
+
+/* The index checks shared by LSIs and GSIs; NULL when fine. */
+static status check_index(const cJSON *ix, const cJSON *defs, const char *billing, bool global,
+                          cJSON *seen, diag *d)
+{
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(ix, "KeySchema");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ks) {
+        if (!defined(defs, jstr(e, "AttributeName")))
+            return undefined_keys(ks, defs, d);
+    }
+    const cJSON *k0 = cJSON_GetArrayItem(ks, 0), *k1 = cJSON_GetArrayItem(ks, 1);
+    if (k1 && jstr(k0, "AttributeName") && jstr(k1, "AttributeName") &&
+        strcmp(jstr(k0, "AttributeName"), jstr(k1, "AttributeName")) == 0)
+        return diag_set(d, ST_VALIDATION,
+                        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    if (!jstr(k0, "KeyType") || strcmp(jstr(k0, "KeyType"), "HASH") != 0)
+        return diag_set(d, ST_VALIDATION, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    if (k1 && (!jstr(k1, "KeyType") || strcmp(jstr(k1, "KeyType"), "RANGE") != 0))
+        return diag_set(d, ST_VALIDATION, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    (void)global;
+    (void)billing;
+    (void)seen;
+    return ST_OK;
+}
+
+static status check_projection(const cJSON *ix, diag *d)
+{
+    const cJSON *proj = cJSON_GetObjectItemCaseSensitive(ix, "Projection");
+    const char *pt = jstr(proj, "ProjectionType");
+    if (!pt)
+        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Unknown ProjectionType: null");
+    if (has(proj, "NonKeyAttributes") && strcmp(pt, "INCLUDE") != 0)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: ProjectionType is %s, but"
+                        " NonKeyAttributes is specified", pt);
+    return ST_OK;
+}
+
+static status dup_index(cJSON *seen, const char *name, diag *d)
+{
+    if (cJSON_GetObjectItemCaseSensitive(seen, name))
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: Duplicate index name: %s", name);
+    cJSON_AddTrueToObject(seen, name);
+    return ST_OK;
+}
+
+/* CreateTable's semantic checks, in DynamoDB's order. */
+static status create_custom(const cJSON *in, diag *d)
+{
+    status st = ST_OK;
+    const char *billing = jstr(in, "BillingMode");
+    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(in, "ProvisionedThroughput");
+    bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
+    if (ppr) {
+        if (pt && !cJSON_IsNull(pt))
+            return diag_set(d, ST_VALIDATION,
+                            "One or more parameter values were invalid: Neither ReadCapacityUnits nor"
+                            " WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    } else {
+        const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
+        if (!cJSON_IsNumber(r) || !cJSON_IsNumber(w) || r->valuedouble == 0 || w->valuedouble == 0)
+            return diag_set(d, ST_VALIDATION,
+                            "One or more parameter values were invalid: ReadCapacityUnits and"
+                            " WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+        if (r->valuedouble > 1e12)
+            return diag_set(d, ST_VALIDATION, "Given value %.0f for ReadCapacityUnits is out of bounds",
+                            r->valuedouble);
+        if (w->valuedouble > 1e12)
+            return diag_set(d, ST_VALIDATION, "Given value %.0f for WriteCapacityUnits is out of bounds",
+                            w->valuedouble);
+    }
+    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(in, "AttributeDefinitions");
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(in, "KeySchema");
+    int n_defs = cJSON_GetArraySize(defs), n_keys = cJSON_GetArraySize(ks);
+    if (n_keys > n_defs)
+        return diag_set(d, ST_VALIDATION, "Invalid KeySchema: Some index key attribute have no definition");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ks) {
+        if (!defined(defs, jstr(e, "AttributeName"))) {
+            buf b = BUF_INIT;
+            buf_adds(&b, "One or more parameter values were invalid: Some index key attributes are not"
+                         " defined in AttributeDefinitions. Keys: [");
+            names_list(&b, ks);
+            buf_adds(&b, "], AttributeDefinitions: [");
+            names_list(&b, defs);
+            buf_addc(&b, ']');
+            st = diag_set(d, ST_VALIDATION, "%s", b.data);
+            buf_done(&b);
+            return st;
+        }
+    }
+    const cJSON *k0 = cJSON_GetArrayItem(ks, 0), *k1 = cJSON_GetArrayItem(ks, 1);
+    if (k1 && strcmp(jstr(k0, "AttributeName"), jstr(k1, "AttributeName")) == 0)
+        return diag_set(d, ST_VALIDATION,
+                        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+    if (strcmp(jstr(k0, "KeyType"), "HASH") != 0)
+        return diag_set(d, ST_VALIDATION, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    if (k1 && strcmp(jstr(k1, "KeyType"), "RANGE") != 0)
+        return diag_set(d, ST_VALIDATION, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+
+    const cJSON *lsis = cJSON_GetObjectItemCaseSensitive(in, "LocalSecondaryIndexes");
+    const cJSON *gsis = cJSON_GetObjectItemCaseSensitive(in, "GlobalSecondaryIndexes");
+    if (cJSON_IsNull(lsis))
+        lsis = NULL;
+    if (cJSON_IsNull(gsis))
+        gsis = NULL;
+    if (!lsis && !gsis && n_keys != n_defs)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: Number of attributes in KeySchema"
+                        " does not exactly match number of attributes defined in AttributeDefinitions");
+
+    cJSON *seen = cJSON_CreateObject();
+    if (lsis) {
+        const char *table_hash = jstr(k0, "AttributeName");
+        if (cJSON_GetArraySize(lsis) == 0) {
+            st = diag_set(d, ST_VALIDATION,
+                          "One or more parameter values were invalid: List of LocalSecondaryIndexes is empty");
+            goto out;
+        }
+        if (n_keys != 2) {
+            st = diag_set(d, ST_VALIDATION,
+                          "One or more parameter values were invalid: Table KeySchema does not have a range"
+                          " key, which is required when specifying a LocalSecondaryIndex");
+            goto out;
+        }
+        cJSON_ArrayForEach(e, lsis) {
+            const char *name = jstr(e, "IndexName");
+            if ((st = check_index(e, defs, billing, false, seen, d)) != ST_OK)
+                goto out;
+            const cJSON *iks = cJSON_GetObjectItemCaseSensitive(e, "KeySchema");
+            if (cJSON_GetArraySize(iks) != 2) {
+                st = diag_set(d, ST_VALIDATION,
+                              "One or more parameter values were invalid: Index KeySchema does not have a"
+                              " range key for index: %s", name);
+                goto out;
+            }
+            const char *ih = jstr(cJSON_GetArrayItem(iks, 0), "AttributeName");
+            if (strcmp(ih, table_hash) != 0) {
+                st = diag_set(d, ST_VALIDATION,
+                              "One or more parameter values were invalid: Index KeySchema does not have the"
+                              " same leading hash key as table KeySchema for index: %s. index hash key: %s,"
+                              " table hash key: %s", name, ih, table_hash);
+                goto out;
+            }
+            if ((st = check_projection(e, d)) != ST_OK || (st = dup_index(seen, name, d)) != ST_OK)
+                goto out;
+        }
+        if (cJSON_GetArraySize(lsis) > 5) {
+            st = diag_set(d, ST_VALIDATION,
+                          "One or more parameter values were invalid: Number of LocalSecondaryIndexes"
+                          " exceeds per-table limit of 5");
+            goto out;
+        }
+    }
+    if (gsis) {
+        if (cJSON_GetArraySize(gsis) == 0) {
+            st = diag_set(d, ST_VALIDATION,
+                          "One or more parameter values were invalid: List of GlobalSecondaryIndexes is empty");
+            goto out;
+        }
+        cJSON_ArrayForEach(e, gsis) {
+            const char *name = jstr(e, "IndexName");
+            if ((st = check_index(e, defs, billing, true, seen, d)) != ST_OK ||
+                (st = check_projection(e, d)) != ST_OK)
+                goto out;
+            if (ppr && has(e, "ProvisionedThroughput")) {
+                st = diag_set(d, ST_VALIDATION,
+                              "One or more parameter values were invalid: ProvisionedThroughput should not"
+                              " be specified for index: %s when BillingMode is PAY_PER_REQUEST", name);
+                goto out;
+            }
+            if ((st = dup_index(seen, name, d)) != ST_OK)
+                goto out;
+        }
+        if (cJSON_GetArraySize(gsis) > 20) {
+            st = diag_set(d, ST_VALIDATION,
+                          "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds"
+                          " the per-table limit of 20");
+            goto out;
+        }
+    }
+out:
+    cJSON_Delete(seen);
+    return st;
+}
+
+/* ---- description <-> table_def ---- */
+
+static av_type attr_type(const cJSON *defs, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, defs) {
+        const char *n = jstr(e, "AttributeName");
+        if (n && strcmp(n, name) == 0) {
+            const char *t = jstr(e, "AttributeType");
+            return t ? av_type_from_name(t, strlen(t)) : AV_NONE;
+        }
+    }
+    return AV_NONE;
+}
+
+static void key_from(const cJSON *ks, const cJSON *defs, key_attr *pk, key_attr *sk)
+{
+    const cJSON *e;
+    pk->name = sk->name = NULL;
+    pk->type = sk->type = AV_NONE;
+    cJSON_ArrayForEach(e, ks) {
+        const char *n = jstr(e, "AttributeName"), *t = jstr(e, "KeyType");
+        key_attr *k = t && strcmp(t, "RANGE") == 0 ? sk : pk;
+        k->name = xstrdup(n);
+        k->type = attr_type(defs, n);
+    }
+}
+
+static void index_from(const cJSON *ix, const cJSON *defs, bool global, index_def *out)
+{
+    memset(out, 0, sizeof *out);
+    out->name = xstrdup(jstr(ix, "IndexName"));
+    out->global = global;
+    key_from(cJSON_GetObjectItemCaseSensitive(ix, "KeySchema"), defs, &out->pk, &out->sk);
+    const cJSON *proj = cJSON_GetObjectItemCaseSensitive(ix, "Projection");
+    const char *pt = jstr(proj, "ProjectionType");
+    out->proj = !pt || strcmp(pt, "ALL") == 0 ? PROJ_ALL
+              : strcmp(pt, "KEYS_ONLY") == 0 ? PROJ_KEYS_ONLY : PROJ_INCLUDE;
+    const cJSON *nka = cJSON_GetObjectItemCaseSensitive(proj, "NonKeyAttributes");
+    int n = cJSON_GetArraySize(nka);
+    if (n > 0) {
+        out->include = xcalloc((size_t)n, sizeof *out->include);
+        const cJSON *e;
+        cJSON_ArrayForEach(e, nka) {
+            if (cJSON_IsString(e))
+                out->include[out->n_include++] = xstrdup(e->valuestring);
+        }
+    }
+}
+
+status store_def_from_desc(const char *json, table_def *def, diag *d)
+{
+    memset(def, 0, sizeof *def);
+    cJSON *root = cJSON_Parse(json);
+    if (!root)
+        return diag_set(d, ST_INTERNAL, "corrupt table description");
+    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(root, "AttributeDefinitions");
+    def->name = xstrdup(jstr(root, "TableName") ? jstr(root, "TableName") : "");
+    key_from(cJSON_GetObjectItemCaseSensitive(root, "KeySchema"), defs, &def->pk, &def->sk);
+    const cJSON *lsis = cJSON_GetObjectItemCaseSensitive(root, "LocalSecondaryIndexes");
+    const cJSON *gsis = cJSON_GetObjectItemCaseSensitive(root, "GlobalSecondaryIndexes");
+    size_t n = (size_t)cJSON_GetArraySize(lsis) + (size_t)cJSON_GetArraySize(gsis);
+    if (n)
+        def->idx = xcalloc(n, sizeof *def->idx);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, lsis) index_from(e, defs, false, &def->idx[def->n_idx++]);
+    cJSON_ArrayForEach(e, gsis) index_from(e, defs, true, &def->idx[def->n_idx++]);
+    const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(root, "CreationDateTime");
+    def->created = cJSON_IsNumber(cdt) ? (int64_t)cdt->valuedouble : 0;
+    cJSON_Delete(root);
+    return ST_OK;
+}
+
+/* ---- building a description ---- */
+
+static void add_copy(cJSON *dst, const cJSON *src, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, name);
+    if (v && !cJSON_IsNull(v))
+        cJSON_AddItemToObject(dst, name, cJSON_Duplicate(v, true));
+}
+
+static cJSON *throughput(const cJSON *pt)
+{
+    cJSON *o = cJSON_CreateObject();
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
+    cJSON_AddNumberToObject(o, "ReadCapacityUnits", cJSON_IsNumber(r) ? (double)(long long)r->valuedouble : 0);
+    cJSON_AddNumberToObject(o, "WriteCapacityUnits", cJSON_IsNumber(w) ? (double)(long long)w->valuedouble : 0);
+    cJSON_AddNumberToObject(o, "NumberOfDecreasesToday", 0);
+    return o;
+}
+
+static void uuid4(char out[37])
+{
+    unsigned char b[16];
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(b, 1, sizeof b, f) != sizeof b) {
+        unsigned x = (unsigned)time(NULL) ^ (unsigned)getpid();
+        for (int i = 0; i < 16; i++) {
+            x = x * 1103515245u + 12345u;
+            b[i] = (unsigned char)(x >> 16);
+        }
+    }
+    if (f)
+        fclose(f);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
+             b[13], b[14], b[15]);
+}
+
+static cJSON *build_desc(const cJSON *in)
+{
+    const char *name = jstr(in, "TableName");
+    const char *billing = jstr(in, "BillingMode");
+    bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double now = (double)ts.tv_sec + (double)(ts.tv_nsec / 1000000) / 1000.0;
+    char id[37];
+    uuid4(id);
+    buf arn = BUF_INIT;
+
+    cJSON *o = cJSON_CreateObject();
+    add_copy(o, in, "AttributeDefinitions");
+    cJSON_AddStringToObject(o, "TableName", name);
+    add_copy(o, in, "KeySchema");
+    cJSON_AddStringToObject(o, "TableStatus", "CREATING");
+    cJSON_AddNumberToObject(o, "CreationDateTime", now);
+    cJSON_AddItemToObject(o, "ProvisionedThroughput",
+                          throughput(cJSON_GetObjectItemCaseSensitive(in, "ProvisionedThroughput")));
+    cJSON_AddNumberToObject(o, "TableSizeBytes", 0);
+    cJSON_AddNumberToObject(o, "ItemCount", 0);
+    buf_printf(&arn, ARN_PREFIX "%s", name);
+    cJSON_AddStringToObject(o, "TableArn", arn.data);
+    cJSON_AddStringToObject(o, "TableId", id);
+    if (ppr) {
+        cJSON *bm = cJSON_AddObjectToObject(o, "BillingModeSummary");
+        cJSON_AddStringToObject(bm, "BillingMode", "PAY_PER_REQUEST");
+        cJSON_AddNumberToObject(bm, "LastUpdateToPayPerRequestDateTime", now);
+        cJSON *tm = cJSON_AddObjectToObject(o, "TableThroughputModeSummary");
+        cJSON_AddStringToObject(tm, "TableThroughputMode", "PAY_PER_REQUEST");
+    }
+    for (int g = 0; g < 2; g++) {
+        const char *member = g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes";
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(in, member);
+        if (!cJSON_IsArray(list))
+            continue;
+        cJSON *arr = cJSON_AddArrayToObject(o, member);
+        const cJSON *e;
+        cJSON_ArrayForEach(e, list) {
+            cJSON *ix = cJSON_CreateObject();
+            add_copy(ix, e, "IndexName");
+            add_copy(ix, e, "KeySchema");
+            add_copy(ix, e, "Projection");
+            if (g) {
+                cJSON_AddStringToObject(ix, "IndexStatus", "CREATING");
+                cJSON_AddItemToObject(ix, "ProvisionedThroughput",
+                                      throughput(cJSON_GetObjectItemCaseSensitive(e, "ProvisionedThroughput")));
+            }
+            cJSON_AddNumberToObject(ix, "IndexSizeBytes", 0);
+            cJSON_AddNumberToObject(ix, "ItemCount", 0);
+            arn.len = 0;
+            buf_printf(&arn, ARN_PREFIX "%s/index/%s", name, jstr(e, "IndexName"));
+            cJSON_AddStringToObject(ix, "IndexArn", arn.data);
+            cJSON_AddItemToArray(arr, ix);
+        }
+    }
+    buf_done(&arn);
+    return o;
+}
+
+/* ---- live counts ---- */
+
+static status get_stats(store *s, int64_t tid, int xid, table_stats *st, diag *d)
+{
+    memset(st, 0, sizeof *st);
+    sqlite3_stmt *q = store_stmt(s, Q_STATS_GET, d);
+    if (!q)
+        return d->code;
+    sqlite3_bind_int64(q, 1, tid);
+    sqlite3_bind_int(q, 2, xid);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        st->items = (uint64_t)sqlite3_column_int64(q, 0);
+        st->bytes = (uint64_t)sqlite3_column_int64(q, 1);
+        st->partitions = (uint64_t)sqlite3_column_int64(q, 2);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_sqlerr(s, d);
+    return ST_OK;
+}
+
+static void set_num(cJSON *o, const char *name, double v)
+{
+    cJSON *x = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (x)
+        cJSON_SetNumberValue(x, v);
+    else
+        cJSON_AddNumberToObject(o, name, v);
+}
+
+static void set_str(cJSON *o, const char *name, const char *v)
+{
+    cJSON *x = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (x)
+        cJSON_ReplaceItemInObjectCaseSensitive(o, name, cJSON_CreateString(v));
+    else
+        cJSON_AddStringToObject(o, name, v);
+}
+
+/* The stored description with live counts and the given status. */
+static status live_desc(store *s, tinfo *t, const char *status_text, buf *out, diag *d)
+{
+    status st = ST_OK;
+    cJSON *o = cJSON_Parse(t->desc);
+    if (!o)
+        return diag_set(d, ST_INTERNAL, "corrupt table description");
+    table_stats ts;
+    if ((st = get_stats(s, t->id, 0, &ts, d)) != ST_OK)
+        goto out;
+    set_num(o, "ItemCount", (double)ts.items);
+    set_num(o, "TableSizeBytes", (double)ts.bytes);
+    set_str(o, "TableStatus", status_text);
+    int xid = 1;
+    for (int g = 0; g < 2; g++) {
+        cJSON *list = cJSON_GetObjectItemCaseSensitive(o, g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+        cJSON *e;
+        cJSON_ArrayForEach(e, list) {
+            if ((st = get_stats(s, t->id, xid++, &ts, d)) != ST_OK)
+                goto out;
+            set_num(e, "IndexSizeBytes", (double)ts.bytes);
+            set_num(e, "ItemCount", (double)ts.items);
+            if (g)
+                set_str(e, "IndexStatus", strcmp(status_text, "CREATING") == 0 ? "CREATING" : "ACTIVE");
+        }
+    }
+    char *text = cJSON_PrintUnformatted(o);
+    buf_adds(out, text);
+    cJSON_free(text);
+out:
+    cJSON_Delete(o);
+    return st;
+}
+
+/* ---- operations ---- */
+
+status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, create_spec, d);
+    if (st != ST_OK || (st = create_custom(in, d)) != ST_OK)
+        return st;
+    const char *name = jstr(in, "TableName");
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        return st;
+    cJSON *desc = build_desc(in);
+    char *text = cJSON_PrintUnformatted(desc);
+    sqlite3_stmt *q = store_stmt(s, Q_TABLE_BY_NAME, d);
+    if (!q) {
+        st = d->code;
+        goto out;
+    }
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    if (rc == SQLITE_ROW) {
+        st = diag_set(d, ST_IN_USE, "Table already exists: %s", name);
+        goto out;
+    }
+    q = store_stmt(s, Q_TABLE_INSERT, d);
+    if (!q) {
+        st = d->code;
+        goto out;
+    }
+    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, text, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) != SQLITE_DONE) {
+        st = store_sqlerr(s, d);
+        sqlite3_reset(q);
+        goto out;
+    }
+    sqlite3_reset(q);
+    buf_adds(out, "{\"TableDescription\":");
+    buf_adds(out, text);
+    buf_addc(out, '}');
+out:
+    cJSON_free(text);
+    cJSON_Delete(desc);
+    return store_txn_end(s, st, d);
+}
+
+static status table_not_found(const char *name, diag *d)
+{
+    return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Table: %s not found", name);
+}
+
+status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, name_spec, d);
+    if (st != ST_OK)
+        return st;
+    const char *name = jstr(in, "TableName");
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        return st;
+    tinfo *t;
+    st = store_table(s, name, &t, d);
+    if (st == ST_NOT_FOUND) {
+        st = table_not_found(name, d);
+    } else if (st == ST_OK) {
+        buf_adds(out, "{\"Table\":");
+        st = live_desc(s, t, "ACTIVE", out, d);
+        buf_addc(out, '}');
+    }
+    return store_txn_end(s, st, d);
+}
+
+static status delete_rows(store *s, int64_t tid, diag *d)
+{
+    static const int qs[] = { Q_DEL_ITEMS, Q_DEL_IDX, Q_DEL_PARTS, Q_DEL_STATS, Q_TABLE_DELETE };
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+        sqlite3_stmt *q = store_stmt(s, qs[i], d);
+        if (!q)
+            return d->code;
+        sqlite3_bind_int64(q, 1, tid);
+        int rc = sqlite3_step(q);
+        sqlite3_reset(q);
+        if (rc != SQLITE_DONE)
+            return store_sqlerr(s, d);
+    }
+    return ST_OK;
+}
+
+status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, name_spec, d);
+    if (st != ST_OK)
+        return st;
+    const char *name = jstr(in, "TableName");
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        return st;
+    tinfo *t;
+    st = store_table(s, name, &t, d);
+    if (st == ST_NOT_FOUND) {
+        st = table_not_found(name, d);
+    } else if (st == ST_OK) {
+        buf_adds(out, "{\"TableDescription\":");
+        st = live_desc(s, t, "DELETING", out, d);
+        buf_addc(out, '}');
+        if (st == ST_OK)
+            st = delete_rows(s, t->id, d);
+        store_forget_tables(s);
+    }
+    return store_txn_end(s, st, d);
+}
+
+status store_op_list_tables(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, list_spec, d);
+    if (st != ST_OK)
+        return st;
+    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
+    long limit = cJSON_IsNumber(lim) ? (long)lim->valuedouble : 100;
+    const char *start = jstr(in, "ExclusiveStartTableName");
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        return st;
+    sqlite3_stmt *q = store_stmt(s, Q_TABLE_NAMES_AFTER, d);
+    if (!q) {
+        st = d->code;
+        goto out;
+    }
+    sqlite3_bind_text(q, 1, start ? start : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, limit + 1);
+    buf_adds(out, "{\"TableNames\":[");
+    long n = 0;
+    const char *last = NULL;
+    char *last_copy = NULL;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (n == limit)
+            break;
+        const char *nm = (const char *)sqlite3_column_text(q, 0);
+        if (n)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, nm, strlen(nm));
+        free(last_copy);
+        last_copy = xstrdup(nm);
+        last = last_copy;
+        n++;
+    }
+    bool more = rc == SQLITE_ROW;
+    sqlite3_reset(q);
+    buf_addc(out, ']');
+    if (more && last) {
+        buf_adds(out, ",\"LastEvaluatedTableName\":");
+        ddbjson_write_string(out, last, strlen(last));
+    }
+    buf_addc(out, '}');
+    free(last_copy);
+out:
+    return store_txn_end(s, st, d);
+}
+
+/* ---- C interface ---- */
+
+status store_list_tables(store *s, char ***names, size_t *n, diag *d)
+{
+    *names = NULL;
+    *n = 0;
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    sqlite3_stmt *q = store_stmt(s, Q_TABLE_NAMES, d);
+    if (!q)
+        return store_txn_end(s, d->code, d);
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 8;
+            *names = xrealloc(*names, cap * sizeof **names);
+        }
+        (*names)[(*n)++] = xstrdup((const char *)sqlite3_column_text(q, 0));
+    }
+    if (rc != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    sqlite3_reset(q);
+    return store_txn_end(s, st, d);
+}
+
+void store_names_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+status store_describe(store *s, const char *table, table_def *def, diag *d)
+{
+    memset(def, 0, sizeof *def);
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    tinfo *t;
+    st = store_table(s, table, &t, d);
+    if (st == ST_OK)
+        table_def_copy(def, &t->def);
+    return store_txn_end(s, st, d);
+}
+
+int store_index_xid(const table_def *def, const char *index)
+{
+    if (!index)
+        return 0;
+    for (size_t i = 0; i < def->n_idx; i++)
+        if (strcmp(def->idx[i].name, index) == 0)
+            return (int)i + 1;
+    return -1;
+}
+
+status store_stats(store *s, const char *table, const char *index, table_stats *out, diag *d)
+{
+    memset(out, 0, sizeof *out);
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    tinfo *t;
+    st = store_table(s, table, &t, d);
+    if (st == ST_OK) {
+        int xid = store_index_xid(&t->def, index);
+        if (xid < 0)
+            st = diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s", index);
+        else
+            st = get_stats(s, t->id, xid, out, d);
+    }
+    return store_txn_end(s, st, d);
+}
+
+/* Builds the CreateTable request a table_def stands for. */
+status store_create_table(store *s, const table_def *def, diag *d)
+{
+    cJSON *in = cJSON_CreateObject();
+    cJSON *defs = cJSON_AddArrayToObject(in, "AttributeDefinitions");
+    const key_attr *all[64];
+    size_t n_all = 0;
+    all[n_all++] = &def->pk;
+    if (def->sk.name)
+        all[n_all++] = &def->sk;
+    for (size_t i = 0; i < def->n_idx && n_all + 2 < 64; i++) {
+        all[n_all++] = &def->idx[i].pk;
+        if (def->idx[i].sk.name)
+            all[n_all++] = &def->idx[i].sk;
+    }
+    for (size_t i = 0; i < n_all; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(all[j]->name, all[i]->name) == 0)
+                dup = true;
+        if (dup)
+            continue;
+        cJSON *a = cJSON_CreateObject();
+        cJSON_AddStringToObject(a, "AttributeName", all[i]->name);
+        cJSON_AddStringToObject(a, "AttributeType", av_type_name(all[i]->type));
+        cJSON_AddItemToArray(defs, a);
+    }
+    cJSON_AddStringToObject(in, "TableName", def->name);
+    cJSON_AddStringToObject(in, "BillingMode", "PAY_PER_REQUEST");
+    cJSON *ks = cJSON_AddArrayToObject(in, "KeySchema");
+    const key_attr *keys[2] = { &def->pk, &def->sk };
+    for (int k = 0; k < 2; k++) {
+        if (!keys[k]->name)
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "AttributeName", keys[k]->name);
+        cJSON_AddStringToObject(e, "KeyType", k ? "RANGE" : "HASH");
+        cJSON_AddItemToArray(ks, e);
+    }
+    cJSON *lsis = NULL, *gsis = NULL;
+    for (size_t i = 0; i < def->n_idx; i++) {
+        const index_def *ix = &def->idx[i];
+        cJSON **list = ix->global ? &gsis : &lsis;
+        if (!*list)
+            *list = cJSON_AddArrayToObject(in, ix->global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "IndexName", ix->name);
+        cJSON *iks = cJSON_AddArrayToObject(e, "KeySchema");
+        const key_attr *ikeys[2] = { &ix->pk, &ix->sk };
+        for (int k = 0; k < 2; k++) {
+            if (!ikeys[k]->name)
+                continue;
+            cJSON *ke = cJSON_CreateObject();
+            cJSON_AddStringToObject(ke, "AttributeName", ikeys[k]->name);
+            cJSON_AddStringToObject(ke, "KeyType", k ? "RANGE" : "HASH");
+            cJSON_AddItemToArray(iks, ke);
+        }
+        cJSON *proj = cJSON_AddObjectToObject(e, "Projection");
+        cJSON_AddStringToObject(proj, "ProjectionType", proj_type_name(ix->proj));
+        if (ix->proj == PROJ_INCLUDE) {
+            cJSON *nka = cJSON_AddArrayToObject(proj, "NonKeyAttributes");
+            for (size_t j = 0; j < ix->n_include; j++)
+                cJSON_AddItemToArray(nka, cJSON_CreateString(ix->include[j]));
+        }
+        cJSON_AddItemToArray(*list, e);
+    }
+    buf out = BUF_INIT;
+    status st = store_op_create_table(s, in, &out, d);
+    buf_done(&out);
+    cJSON_Delete(in);
+    return st;
+}
+
+status store_delete_table(store *s, const char *table, diag *d)
+{
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    buf out = BUF_INIT;
+    status st = store_op_delete_table(s, in, &out, d);
+    buf_done(&out);
+    cJSON_Delete(in);
+    return st;
+}

@@ -1,0 +1,477 @@
+#include "data/store_valid.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/buf.h"
+#include "model/mem.h"
+
+/* ---- pass 1: JSON types (SerializationException) ---- */
+
+static const vspec av_fields[];
+static const vspec av_elem = { "member", VT_ATTR, "AttributeValue", 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL };
+static const vspec av_blob_elem = { "member", VT_END + 100, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL };
+static const vspec av_str_elem = { "member", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL };
+
+#define VT_BLOB ((vtype)(VT_END + 100))
+
+/* AttrStruct children, in DynamoDB's member order. */
+static const vspec av_fields[] = {
+    { "S", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "B", VT_BLOB, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "N", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "BOOL", VT_BOOL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "NULL", VT_BOOL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "BS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_blob_elem },
+    { "NS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_str_elem },
+    { "SS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_str_elem },
+    { "L", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_elem },
+    { "M", VT_ATTRMAP, "AttributeValue", 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { NULL, VT_END, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+};
+
+static status ser(diag *d, const char *fmt, const char *arg)
+{
+    return diag_set(d, ST_SERIALIZATION, fmt, arg ? arg : "");
+}
+
+static const char *num_kind(const cJSON *v)
+{
+    double x = v->valuedouble;
+    return (x == floor(x) && isfinite(x)) ? "NUMBER_VALUE" : "DECIMAL_VALUE";
+}
+
+static bool b64_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '+' || c == '/';
+}
+
+/* Is s canonical base64 (what Buffer round-trips)? */
+static bool b64_canonical(const char *s, size_t n)
+{
+    size_t pad = 0;
+    while (pad < 2 && pad < n && s[n - 1 - pad] == '=')
+        pad++;
+    for (size_t i = 0; i < n - pad; i++)
+        if (!b64_char(s[i]))
+            return false;
+    if (pad && n >= pad + 1) {
+        /* The last data character must leave no stray bits. */
+        static const char *tab =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        int v = (int)(strchr(tab, s[n - pad - 1]) - tab);
+        if (pad == 1 && (v & 3))
+            return false;
+        if (pad == 2 && (v & 15))
+            return false;
+    }
+    return true;
+}
+
+static status check_fields(const cJSON *obj, const vspec *fields, diag *d);
+
+static status check_type(const cJSON *v, const vspec *sp, diag *d)
+{
+    char msg[512];
+    if (!v || cJSON_IsNull(v))
+        return ST_OK;
+    switch ((int)sp->type) {
+    case VT_STRING:
+    case VT_BOOL:
+    case VT_INT:
+    case VT_LONG: {
+        const char *tn = sp->type == VT_STRING ? "String" : sp->type == VT_BOOL ? "Boolean"
+                         : sp->type == VT_INT ? "Integer" : "Long";
+        if (cJSON_IsArray(v)) {
+            snprintf(msg, sizeof msg, "Unrecognized collection type class java.lang.%s", tn);
+            return ser(d, "%s", msg);
+        }
+        if (cJSON_IsObject(v))
+            return ser(d, "Start of structure or map found where not expected", NULL);
+        if (sp->type == VT_STRING) {
+            if (cJSON_IsBool(v)) {
+                return ser(d, "%s cannot be converted to String",
+                           cJSON_IsTrue(v) ? "TRUE_VALUE" : "FALSE_VALUE");
+            }
+            if (cJSON_IsNumber(v))
+                return ser(d, "%s cannot be converted to String", num_kind(v));
+            return ST_OK;
+        }
+        if (sp->type == VT_BOOL) {
+            if (cJSON_IsNumber(v))
+                return ser(d, "%s cannot be converted to Boolean", num_kind(v));
+            if (cJSON_IsString(v)) {
+                const char *s = v->valuestring;
+                if (!strcasecmp(s, "true") || !strcmp(s, "1") || !strcasecmp(s, "yes") ||
+                    !strcasecmp(s, "false") || !strcmp(s, "0") || !strcasecmp(s, "no"))
+                    return ST_OK;
+                return ser(d, "Unexpected token received from parser", NULL);
+            }
+            return ST_OK;
+        }
+        if (cJSON_IsBool(v)) {
+            snprintf(msg, sizeof msg, "%s cannot be converted to %s",
+                     cJSON_IsTrue(v) ? "TRUE_VALUE" : "FALSE_VALUE", tn);
+            return ser(d, "%s", msg);
+        }
+        if (cJSON_IsString(v)) {
+            snprintf(msg, sizeof msg, "STRING_VALUE cannot be converted to %s", tn);
+            return ser(d, "%s", msg);
+        }
+        return ST_OK;
+    }
+    case VT_BLOB:
+        if (cJSON_IsBool(v) || cJSON_IsNumber(v))
+            return ser(d, "only base-64-encoded strings are convertible to bytes", NULL);
+        if (cJSON_IsArray(v))
+            return ser(d, "Unrecognized collection type class java.nio.ByteBuffer", NULL);
+        if (cJSON_IsObject(v))
+            return ser(d, "Start of structure or map found where not expected", NULL);
+        if (cJSON_IsString(v)) {
+            size_t n = strlen(v->valuestring);
+            if (n % 4) {
+                snprintf(msg, sizeof msg,
+                         "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", n);
+                return ser(d, "%s", msg);
+            }
+            if (!b64_canonical(v->valuestring, n))
+                return ser(d, "Invalid last non-pad Base64 character dectected", NULL);
+        }
+        return ST_OK;
+    case VT_LIST:
+    case VT_PLIST:
+        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v)) {
+            if (sp->type == VT_PLIST)
+                return ser(d, "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl"
+                              " cannot be cast to class java.lang.Class (sun.reflect.generics."
+                              "reflectiveObjects.ParameterizedTypeImpl and java.lang.Class are in"
+                              " module java.base of loader 'bootstrap')", NULL);
+            return ser(d, "Unexpected field type", NULL);
+        }
+        if (cJSON_IsObject(v))
+            return ser(d, "Start of structure or map found where not expected", NULL);
+        for (const cJSON *e = v->child; e; e = e->next) {
+            status st = check_type(e, sp->elem, d);
+            if (st != ST_OK)
+                return st;
+        }
+        return ST_OK;
+    case VT_PMAP:
+        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
+            return ser(d, "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl"
+                          " cannot be cast to class java.lang.Class (sun.reflect.generics."
+                          "reflectiveObjects.ParameterizedTypeImpl and java.lang.Class are in"
+                          " module java.base of loader 'bootstrap')", NULL);
+        if (cJSON_IsArray(v))
+            return ser(d, "Unrecognized collection type java.util.Map<java.lang.String, "
+                          "com.amazonaws.dynamodb.v20120810.AttributeValue>", NULL);
+        for (const cJSON *e = v->child; e; e = e->next) {
+            status st = check_type(e, &av_elem, d);
+            if (st != ST_OK)
+                return st;
+        }
+        return ST_OK;
+    case VT_MAP:
+    case VT_ATTRMAP: {
+        const char *sub = sp->sub ? sp->sub : "AttributeValue";
+        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
+            return ser(d, "Unexpected field type", NULL);
+        if (cJSON_IsArray(v)) {
+            snprintf(msg, sizeof msg, "Unrecognized collection type java.util.Map<java.lang.String, %s%s>",
+                     strchr(sub, '.') ? "" : "com.amazonaws.dynamodb.v20120810.", sub);
+            return ser(d, "%s", msg);
+        }
+        const vspec *el = sp->type == VT_ATTRMAP ? &av_elem : sp->elem;
+        for (const cJSON *e = v->child; e; e = e->next) {
+            status st = check_type(e, el, d);
+            if (st != ST_OK)
+                return st;
+        }
+        return ST_OK;
+    }
+    case VT_VSTRUCT:
+    case VT_FSTRUCT:
+    case VT_ATTR:
+    case VT_ATTRF: {
+        bool value = sp->type == VT_VSTRUCT || sp->type == VT_ATTR;
+        const char *sub = sp->sub ? sp->sub : "AttributeValue";
+        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
+            return ser(d, value ? "Unexpected value type in payload" : "Unexpected field type", NULL);
+        if (cJSON_IsArray(v)) {
+            snprintf(msg, sizeof msg,
+                     "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.%s", sub);
+            return ser(d, "%s", msg);
+        }
+        return check_fields(v, (sp->type == VT_ATTR || sp->type == VT_ATTRF) ? av_fields : sp->fields, d);
+    }
+    default:
+        return ST_OK;
+    }
+}
+
+static status check_fields(const cJSON *obj, const vspec *fields, diag *d)
+{
+    for (const vspec *f = fields; f->type != VT_END; f++) {
+        status st = check_type(cJSON_GetObjectItemCaseSensitive(obj, f->name), f, d);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}
+
+/* ---- pass 2: constraints (ValidationException) ---- */
+
+static void num_str(double x, char *out, size_t cap)
+{
+    if (x == floor(x) && fabs(x) < 1e15)
+        snprintf(out, cap, "%lld", (long long)x);
+    else
+        snprintf(out, cap, "%.17g", x);
+}
+
+static void value_str_buf(const cJSON *v, buf *b)
+{
+    if (!v || cJSON_IsNull(v)) {
+        buf_adds(b, "null");
+    } else if (cJSON_IsArray(v)) {
+        buf_addc(b, '[');
+        for (const cJSON *e = v->child; e; e = e->next) {
+            if (e != v->child)
+                buf_adds(b, ", ");
+            value_str_buf(e, b);
+        }
+        buf_addc(b, ']');
+    } else if (cJSON_IsObject(v)) {
+        char *t = cJSON_PrintUnformatted(v);
+        buf_adds(b, t ? t : "{}");
+        cJSON_free(t);
+    } else if (cJSON_IsString(v)) {
+        buf_adds(b, v->valuestring);
+    } else if (cJSON_IsBool(v)) {
+        buf_adds(b, cJSON_IsTrue(v) ? "true" : "false");
+    } else if (cJSON_IsNumber(v)) {
+        char tmp[64];
+        num_str(v->valuedouble, tmp, sizeof tmp);
+        buf_adds(b, tmp);
+    }
+}
+
+void store_valid_value_str(const cJSON *v, char *out, size_t cap)
+{
+    buf b = BUF_INIT;
+    value_str_buf(v, &b);
+    snprintf(out, cap, "%s", b.data ? b.data : "");
+    buf_done(&b);
+}
+
+typedef struct errs {
+    int n;
+    buf text;
+} errs;
+
+static void lower_first(buf *b, const char *s)
+{
+    if (!*s)
+        return;
+    char c = s[0];
+    if (c >= 'A' && c <= 'Z')
+        c = (char)(c - 'A' + 'a');
+    buf_addc(b, c);
+    buf_adds(b, s + 1);
+}
+
+static void add_err(errs *e, const cJSON *v, const char *parent, const char *key, const char *msg)
+{
+    if (e->n >= 10)
+        return;
+    if (e->n)
+        buf_adds(&e->text, "; ");
+    e->n++;
+    buf_adds(&e->text, "Value ");
+    if (!v || cJSON_IsNull(v)) {
+        buf_adds(&e->text, "null");
+    } else {
+        buf_addc(&e->text, '\'');
+        value_str_buf(v, &e->text);
+        buf_addc(&e->text, '\'');
+    }
+    buf_adds(&e->text, " at '");
+    if (parent && *parent) {
+        buf_adds(&e->text, parent);
+        buf_addc(&e->text, '.');
+    }
+    lower_first(&e->text, key);
+    buf_adds(&e->text, "' failed to satisfy constraint: ");
+    buf_adds(&e->text, msg);
+}
+
+static size_t jlen(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return strlen(v->valuestring);  /* JS length; ASCII names in practice */
+    return (size_t)cJSON_GetArraySize(v);
+}
+
+static bool name_ok(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        char c = *s;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static void check_one(const cJSON *v, const vspec *sp, const char *parent, const char *key,
+                      errs *e);
+
+static void check_children(const cJSON *v, const vspec *sp, const char *parent, const char *key,
+                           errs *e)
+{
+    buf path = BUF_INIT;
+    if (parent && *parent) {
+        buf_adds(&path, parent);
+        buf_addc(&path, '.');
+    }
+    lower_first(&path, key);
+    size_t base = path.len;
+    if (sp->type == VT_LIST || sp->type == VT_PLIST) {
+        if (!sp->elem)
+            goto out;
+        int i = 1;
+        for (const cJSON *c = v->child; c; c = c->next, i++) {
+            path.len = base;
+            buf_printf(&path, ".%d", i);
+            check_one(c, sp->elem, path.data, "member", e);
+        }
+    } else if (sp->type == VT_MAP) {
+        if (!sp->elem)
+            goto out;
+        for (const cJSON *c = v->child; c; c = c->next) {
+            path.len = base;
+            buf_printf(&path, ".%s", c->string);
+            check_one(c, sp->elem, path.data, "member", e);
+        }
+    } else if (sp->type == VT_VSTRUCT || sp->type == VT_FSTRUCT) {
+        for (const vspec *f = sp->fields; f && f->type != VT_END; f++)
+            check_one(cJSON_GetObjectItemCaseSensitive(v, f->name), f, path.data, f->name, e);
+    }
+out:
+    buf_done(&path);
+}
+
+static void check_one(const cJSON *v, const vspec *sp, const char *parent, const char *key,
+                      errs *e)
+{
+    char tmp[256];
+    bool null = !v || cJSON_IsNull(v);
+    if (e->n >= 10)
+        return;
+    if (sp->flags & VF_NOTNULL && null)
+        add_err(e, v, parent, key, "Member must not be null");
+    if (null)
+        return;
+    if (sp->flags & VF_NAMEPAT && cJSON_IsString(v) && !name_ok(v->valuestring))
+        add_err(e, v, parent, key, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+    if (sp->min_len && (cJSON_IsString(v) || cJSON_IsArray(v) || cJSON_IsObject(v)) &&
+        jlen(v) < (size_t)sp->min_len) {
+        snprintf(tmp, sizeof tmp, "Member must have length greater than or equal to %d", sp->min_len);
+        add_err(e, v, parent, key, tmp);
+    }
+    if (sp->flags & VF_KEYS_TABLENAME) {
+        for (const cJSON *c = v->child; c; c = c->next) {
+            size_t n = strlen(c->string);
+            if (n < 3 || n > 255 || !name_ok(c->string))
+                add_err(e, v, parent, key,
+                        "Map keys must satisfy constraint: [Member must have length less than or"
+                        " equal to 255, Member must have length greater than or equal to 3, Member"
+                        " must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]");
+        }
+    }
+    if (sp->vmax_len) {
+        for (const cJSON *c = v->child; c; c = c->next) {
+            int n = cJSON_GetArraySize(c);
+            if (n < sp->vmin_len || n > sp->vmax_len) {
+                snprintf(tmp, sizeof tmp,
+                         "Map value must satisfy constraint: [Member must have length less than or"
+                         " equal to %d, Member must have length greater than or equal to %d]",
+                         sp->vmax_len, sp->vmin_len);
+                add_err(e, v, parent, key, tmp);
+            }
+        }
+    }
+    if (sp->max_len && (cJSON_IsString(v) || cJSON_IsArray(v) || cJSON_IsObject(v)) &&
+        jlen(v) > (size_t)sp->max_len) {
+        snprintf(tmp, sizeof tmp, "Member must have length less than or equal to %d", sp->max_len);
+        add_err(e, v, parent, key, tmp);
+    }
+    if (sp->has_ge && cJSON_IsNumber(v) && floor(v->valuedouble) < (double)sp->ge) {
+        snprintf(tmp, sizeof tmp, "Member must have value greater than or equal to %lld", sp->ge);
+        add_err(e, v, parent, key, tmp);
+    }
+    if (sp->has_le && cJSON_IsNumber(v) && floor(v->valuedouble) > (double)sp->le) {
+        snprintf(tmp, sizeof tmp, "Member must have value less than or equal to %lld", sp->le);
+        add_err(e, v, parent, key, tmp);
+    }
+    if (sp->enums && cJSON_IsString(v)) {
+        bool ok = false;
+        for (const char *const *p = sp->enums; *p; p++)
+            if (strcmp(*p, v->valuestring) == 0)
+                ok = true;
+        if (!ok) {
+            buf m = BUF_INIT;
+            buf_adds(&m, "Member must satisfy enum value set: [");
+            for (const char *const *p = sp->enums; *p; p++) {
+                if (p != sp->enums)
+                    buf_adds(&m, ", ");
+                buf_adds(&m, *p);
+            }
+            buf_addc(&m, ']');
+            add_err(e, v, parent, key, m.data);
+            buf_done(&m);
+        }
+    }
+    if ((sp->type == VT_LIST || sp->type == VT_PLIST) && cJSON_IsArray(v))
+        check_children(v, sp, parent, key, e);
+    else if ((sp->type == VT_MAP || sp->type == VT_VSTRUCT || sp->type == VT_FSTRUCT) &&
+             cJSON_IsObject(v))
+        check_children(v, sp, parent, key, e);
+}
+
+status store_valid_check(const cJSON *obj, const vspec *fields, diag *d)
+{
+    status st = check_fields(obj, fields, d);
+    if (st != ST_OK)
+        return st;
+    for (const vspec *f = fields; f->type != VT_END; f++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, f->name);
+        bool null = !v || cJSON_IsNull(v);
+        if (f->flags & VF_REQUIRED && null)
+            return diag_set(d, ST_VALIDATION,
+                            "The parameter '%s' is required but was not present in the request",
+                            f->name);
+        if (f->flags & VF_TABLENAME && !null && cJSON_IsString(v)) {
+            size_t n = strlen(v->valuestring);
+            if (n < 3 || n > 255)
+                return diag_set(d, ST_VALIDATION,
+                                "%s must be at least 3 characters long and at most 255 characters long",
+                                f->name);
+        }
+    }
+    errs e = { 0, BUF_INIT };
+    for (const vspec *f = fields; f->type != VT_END; f++)
+        check_one(cJSON_GetObjectItemCaseSensitive(obj, f->name), f, "", f->name, &e);
+    if (e.n) {
+        st = diag_set(d, ST_VALIDATION, "%d validation error%s detected: %s", e.n,
+                      e.n > 1 ? "s" : "", e.text.data);
+    }
+    buf_done(&e.text);
+    return st;
+}

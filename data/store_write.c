@@ -1,0 +1,433 @@
+/*
+ * store_write — validating items and keys against a table's schema, and
+ * writing an item with its index entries and partition accounting.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "data/store_int.h"
+#include "model/itemenc.h"
+#include "model/keyenc.h"
+#include "model/mem.h"
+
+#define MAX_ITEM_BYTES (400 * 1024)
+
+/* ---- sizes (DynamoDB's rules) ---- */
+
+static size_t num_size(const num *n)
+{
+    int digits = num_digits(n);
+    if (digits == 0)
+        return 1;
+    /* Scientific exponent of the leading digit. */
+    long e = (long)n->exp + digits - 1;
+    size_t size = 1 + (size_t)(digits + 1) / 2;
+    if (digits % 2 == 0 && e % 2 == 0)
+        size++;
+    if (n->neg)
+        size++;
+    return size;
+}
+
+size_t store_value_size(const av *v)
+{
+    size_t n = 0;
+    switch (v->type) {
+    case AV_S:
+    case AV_B:
+        return v->u.s.len;
+    case AV_N:
+        return num_size(&v->u.n);
+    case AV_BOOL:
+    case AV_NULL:
+        return 1;
+    case AV_SS:
+    case AV_BS:
+        for (size_t i = 0; i < v->u.l.len; i++)
+            n += v->u.l.v[i].u.s.len;
+        return n;
+    case AV_NS:
+        for (size_t i = 0; i < v->u.l.len; i++)
+            n += num_size(&v->u.l.v[i].u.n);
+        return n;
+    case AV_L:
+        n = 3;
+        for (size_t i = 0; i < v->u.l.len; i++)
+            n += 1 + store_value_size(&v->u.l.v[i]);
+        return n;
+    case AV_M:
+        n = 3 + v->u.m.len;
+        for (size_t i = 0; i < v->u.m.len; i++)
+            n += v->u.m.v[i].name_len + store_value_size(&v->u.m.v[i].val);
+        return n;
+    case AV_NONE:
+        return 0;
+    }
+    return 0;
+}
+
+size_t store_item_size(const av *item)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < item->u.m.len; i++)
+        n += item->u.m.v[i].name_len + store_value_size(&item->u.m.v[i].val);
+    return n;
+}
+
+/* ---- keys ---- */
+
+void store_key_init(store_key *k)
+{
+    buf_init(&k->pk);
+    buf_init(&k->sk);
+}
+
+void store_key_done(store_key *k)
+{
+    buf_done(&k->pk);
+    buf_done(&k->sk);
+}
+
+static const av *get(const av *item, const char *name)
+{
+    return av_map_get(item, name, strlen(name));
+}
+
+static status key_size(const av *v, bool hash, diag *d)
+{
+    if (v->type == AV_N)
+        return ST_OK;
+    if (hash && v->u.s.len > 2048)
+        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Size of hashkey"
+                        " has exceeded the maximum size limit of2048 bytes");
+    if (!hash && v->u.s.len > 1024)
+        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Aggregated size"
+                        " of all range keys has exceeded the size limit of 1024 bytes");
+    return ST_OK;
+}
+
+static bool empty_sb(const av *v)
+{
+    return (v->type == AV_S || v->type == AV_B) && v->u.s.len == 0;
+}
+
+status store_check_item(const table_def *def, const av *item, store_key *k, diag *d)
+{
+    const key_attr *keys[2] = { &def->pk, &def->sk };
+    for (int i = 0; i < 2; i++) {
+        const key_attr *ka = keys[i];
+        if (!ka->name)
+            continue;
+        const av *v = get(item, ka->name);
+        if (!v)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Missing the"
+                            " key %s in the item", ka->name);
+        if (v->type != ka->type)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Type mismatch"
+                            " for key %s expected: %s actual: %s", ka->name, av_type_name(ka->type),
+                            av_type_name(v->type));
+        if (empty_sb(v))
+            return diag_set(d, ST_VALIDATION, "One or more parameter values are not valid. The"
+                            " AttributeValue for a key attribute cannot contain an empty %s value."
+                            " Key: %s", v->type == AV_S ? "string" : "binary", ka->name);
+        status st = key_size(v, i == 0, d);
+        if (st != ST_OK)
+            return st;
+    }
+    /* Index keys: GSIs first, then LSIs (their sort key), as DynamoDB. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t x = 0; x < def->n_idx; x++) {
+            const index_def *ix = &def->idx[x];
+            if (ix->global != (pass == 0))
+                continue;
+            const key_attr *iks[2] = { &ix->pk, &ix->sk };
+            for (int i = ix->global ? 0 : 1; i < 2; i++) {
+                const key_attr *ka = iks[i];
+                if (!ka->name)
+                    continue;
+                const av *v = get(item, ka->name);
+                if (!v)
+                    continue;
+                if (v->type != ka->type)
+                    return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Type"
+                                    " mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
+                                    ka->name, av_type_name(ka->type), av_type_name(v->type), ix->name);
+                if (empty_sb(v))
+                    return diag_set(d, ST_VALIDATION, "One or more parameter values are not valid. A"
+                                    " value specified for a secondary index key is not supported. The"
+                                    " AttributeValue for a key attribute cannot contain an empty %s"
+                                    " value. IndexName: %s, IndexKey: %s",
+                                    v->type == AV_S ? "string" : "binary", ix->name, ka->name);
+            }
+        }
+    }
+    if (k) {
+        buf_reset(&k->pk);
+        buf_reset(&k->sk);
+        keyenc_append(&k->pk, get(item, def->pk.name));
+        if (def->sk.name)
+            keyenc_append(&k->sk, get(item, def->sk.name));
+    }
+    return ST_OK;
+}
+
+status store_check_key(const table_def *def, const av *key, store_key *k, diag *d)
+{
+    size_t want = def->sk.name ? 2 : 1;
+    if (key->type != AV_M || key->u.m.len != want)
+        return diag_set(d, ST_VALIDATION, "The provided key element does not match the schema");
+    const key_attr *keys[2] = { &def->pk, &def->sk };
+    for (size_t i = 0; i < want; i++) {
+        const av *v = get(key, keys[i]->name);
+        if (!v || v->type != keys[i]->type)
+            return diag_set(d, ST_VALIDATION, "The provided key element does not match the schema");
+        if (empty_sb(v))
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: The"
+                            " AttributeValue for a key attribute cannot contain an empty %s value."
+                            " Key: %s", v->type == AV_S ? "string" : "binary", keys[i]->name);
+        status st = key_size(v, i == 0, d);
+        if (st != ST_OK)
+            return st;
+    }
+    if (k) {
+        buf_reset(&k->pk);
+        buf_reset(&k->sk);
+        keyenc_append(&k->pk, get(key, def->pk.name));
+        if (def->sk.name)
+            keyenc_append(&k->sk, get(key, def->sk.name));
+    }
+    return ST_OK;
+}
+
+/* ---- reading the current item ---- */
+
+static void bind_key(sqlite3_stmt *q, int64_t tid, const store_key *k)
+{
+    sqlite3_bind_int64(q, 1, tid);
+    sqlite3_bind_blob(q, 2, k->pk.data ? k->pk.data : "", (int)k->pk.len, SQLITE_STATIC);
+    sqlite3_bind_blob(q, 3, k->sk.data ? k->sk.data : "", (int)k->sk.len, SQLITE_STATIC);
+}
+
+status store_load(store *s, const tinfo *t, const store_key *k, av *item, bool *found,
+                  uint64_t *size, diag *d)
+{
+    status st = ST_OK;
+    sqlite3_stmt *q = store_stmt(s, Q_ITEM_GET, d);
+    *found = false;
+    item->type = AV_NONE;
+    if (!q)
+        return d->code;
+    bind_key(q, t->id, k);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        *found = true;
+        if (size)
+            *size = (uint64_t)sqlite3_column_int64(q, 0);
+        st = itemenc_decode(sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1), item, d);
+    } else if (rc != SQLITE_DONE) {
+        st = store_sqlerr(s, d);
+    }
+    sqlite3_reset(q);
+    return st;
+}
+
+/* ---- writing ---- */
+
+static double units(size_t bytes)
+{
+    size_t u = (bytes + 1023) / 1024;
+    return (double)(u ? u : 1);
+}
+
+/* Size of an item as projected into an index. */
+static size_t entry_size(const table_def *def, const index_def *ix, const av *item, size_t full)
+{
+    if (ix->proj == PROJ_ALL)
+        return full;
+    size_t n = 0;
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        const av_member *m = &item->u.m.v[i];
+        bool in = table_def_is_key(def, ix, m->name);
+        for (size_t j = 0; !in && ix->proj == PROJ_INCLUDE && j < ix->n_include; j++)
+            in = strcmp(ix->include[j], m->name) == 0;
+        if (in)
+            n += m->name_len + store_value_size(&m->val);
+    }
+    return n;
+}
+
+/* Index key of an item, false when the item is absent from the index. */
+static bool index_key(const index_def *ix, const av *item, buf *ipk, buf *isk)
+{
+    const av *p = get(item, ix->pk.name);
+    const av *q = ix->sk.name ? get(item, ix->sk.name) : NULL;
+    if (!p || p->type != ix->pk.type || (ix->sk.name && (!q || q->type != ix->sk.type)))
+        return false;
+    buf_reset(ipk);
+    buf_reset(isk);
+    keyenc_append(ipk, p);
+    if (q)
+        keyenc_append(isk, q);
+    return true;
+}
+
+static const void *bytes_of(const buf *b)
+{
+    return b->data ? b->data : "";
+}
+
+static status idx_row(store *s, int which, int64_t tid, int xid, const buf *ipk, const buf *isk,
+                      const store_key *k, size_t size, diag *d)
+{
+    sqlite3_stmt *q = store_stmt(s, which, d);
+    if (!q)
+        return d->code;
+    sqlite3_bind_int64(q, 1, tid);
+    sqlite3_bind_int(q, 2, xid);
+    sqlite3_bind_blob(q, 3, bytes_of(ipk), (int)ipk->len, SQLITE_STATIC);
+    sqlite3_bind_blob(q, 4, bytes_of(isk), (int)isk->len, SQLITE_STATIC);
+    sqlite3_bind_blob(q, 5, bytes_of(&k->pk), (int)k->pk.len, SQLITE_STATIC);
+    sqlite3_bind_blob(q, 6, bytes_of(&k->sk), (int)k->sk.len, SQLITE_STATIC);
+    if (which == Q_IDX_INSERT)
+        sqlite3_bind_int64(q, 7, (int64_t)size);
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+static status write_indexes(store *s, const tinfo *t, const store_key *k, const av *old,
+                            size_t old_size, const av *new_item, size_t new_size,
+                            store_wcap *cap, diag *d)
+{
+    status st = ST_OK;
+    buf opk = BUF_INIT, osk = BUF_INIT, npk = BUF_INIT, nsk = BUF_INIT;
+    for (size_t x = 0; x < t->def.n_idx && st == ST_OK; x++) {
+        const index_def *ix = &t->def.idx[x];
+        int xid = (int)x + 1;
+        bool oin = old && index_key(ix, old, &opk, &osk);
+        bool nin = new_item && index_key(ix, new_item, &npk, &nsk);
+        size_t osz = oin ? entry_size(&t->def, ix, old, old_size) : 0;
+        size_t nsz = nin ? entry_size(&t->def, ix, new_item, new_size) : 0;
+        bool same = oin && nin && opk.len == npk.len && osk.len == nsk.len &&
+                    memcmp(opk.data, npk.data, opk.len) == 0 &&
+                    (osk.len == 0 || memcmp(osk.data, nsk.data, osk.len) == 0);
+        if (oin && !same) {
+            st = idx_row(s, Q_IDX_DELETE, t->id, xid, &opk, &osk, k, 0, d);
+            if (st != ST_OK)
+                break;
+        }
+        if (nin)
+            st = idx_row(s, Q_IDX_INSERT, t->id, xid, &npk, &nsk, k, nsz, d);
+        if (oin)
+            store_delta(s, t->id, xid, opk.data, opk.len, -1, -(int64_t)osz);
+        if (nin)
+            store_delta(s, t->id, xid, npk.data, npk.len, 1, (int64_t)nsz);
+        if (cap && x < 32) {
+            if (same)
+                cap->idx[x] += units(nsz > osz ? nsz : osz);
+            else
+                cap->idx[x] += (oin ? units(osz) : 0) + (nin ? units(nsz) : 0);
+        }
+    }
+    buf_done(&opk);
+    buf_done(&osk);
+    buf_done(&npk);
+    buf_done(&nsk);
+    return st;
+}
+
+status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
+                   const av *new_item, store_wcap *cap, diag *d)
+{
+    status st = ST_OK;
+    size_t old_size = old ? store_item_size(old) : 0;
+    size_t new_size = new_item ? store_item_size(new_item) : 0;
+    sqlite3_stmt *q;
+    if (new_item) {
+        buf_reset(&s->scratch);
+        itemenc_encode(&s->scratch, new_item);
+        q = store_stmt(s, Q_ITEM_REPLACE, d);
+        if (!q)
+            return d->code;
+        bind_key(q, t->id, k);
+        sqlite3_bind_int64(q, 4, (int64_t)new_size);
+        sqlite3_bind_blob(q, 5, s->scratch.data, (int)s->scratch.len, SQLITE_STATIC);
+    } else {
+        q = store_stmt(s, Q_ITEM_DELETE, d);
+        if (!q)
+            return d->code;
+        bind_key(q, t->id, k);
+    }
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE)
+        return store_sqlerr(s, d);
+    if (old)
+        store_delta(s, t->id, 0, k->pk.data, k->pk.len, -1, -(int64_t)old_size);
+    if (new_item)
+        store_delta(s, t->id, 0, k->pk.data, k->pk.len, 1, (int64_t)new_size);
+    if (cap)
+        cap->table += units(old_size > new_size ? old_size : new_size);
+    st = write_indexes(s, t, k, old, old_size, new_item, new_size, cap, d);
+    return st;
+}
+
+/* ---- bulk puts (C interface) ---- */
+
+status store_put_item(store *s, const char *table, const av *item, diag *d)
+{
+    status st = store_txn_begin(s, true, d);
+    if (st != ST_OK)
+        return st;
+    store_key k;
+    store_key_init(&k);
+    av old = { .type = AV_NONE };
+    tinfo *t;
+    if ((st = store_table(s, table, &t, d)) != ST_OK)
+        goto out;
+    if (item->type != AV_M) {
+        st = diag_set(d, ST_VALIDATION, "an item must be a map");
+        goto out;
+    }
+    if ((st = store_check_item(&t->def, item, &k, d)) != ST_OK)
+        goto out;
+    size_t size = store_item_size(item);
+    if (size > MAX_ITEM_BYTES) {
+        st = diag_set(d, ST_VALIDATION, "Item size has exceeded the maximum allowed size");
+        goto out;
+    }
+    /* Fast path for a new key: insert, and only look for an old item when
+     * the key was taken. */
+    buf_reset(&s->scratch);
+    itemenc_encode(&s->scratch, item);
+    sqlite3_stmt *q = store_stmt(s, Q_ITEM_INSERT_NEW, d);
+    if (!q) {
+        st = d->code;
+        goto out;
+    }
+    bind_key(q, t->id, &k);
+    sqlite3_bind_int64(q, 4, (int64_t)size);
+    sqlite3_bind_blob(q, 5, s->scratch.data, (int)s->scratch.len, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE) {
+        st = store_sqlerr(s, d);
+        goto out;
+    }
+    if (sqlite3_changes(s->db) == 1) {
+        store_delta(s, t->id, 0, k.pk.data, k.pk.len, 1, (int64_t)size);
+        st = write_indexes(s, t, &k, NULL, 0, item, size, NULL, d);
+    } else {
+        bool found;
+        if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
+            goto out;
+        st = store_apply(s, t, &k, found ? &old : NULL, item, NULL, d);
+    }
+    /* Keep the in-memory partition deltas bounded on huge loads. */
+    if (st == ST_OK && s->n_deltas > 100000)
+        st = store_flush_deltas(s, d);
+out:
+    av_free(&old);
+    store_key_done(&k);
+    return store_txn_end(s, st, d);
+}
