@@ -9,6 +9,10 @@
 #ifndef DDBX_CLI_H
 #define DDBX_CLI_H
 
+#include <stdio.h>
+
+#include "model/status.h"
+
 /* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
  * else ~/.local/share/ddbx/ddbx.db. Creates the directory (0700) when
  * create is set. Returns a malloc'd path. */
@@ -23,5 +27,16 @@ int cli_eval(int argc, char **argv);
 
 /* `ddbx api [--db FILE]` (cli_api.c). */
 int cli_api(int argc, char **argv);
+
+/* Subcommands (argv[0] is the subcommand's name). */
+int cli_samples(int argc, char **argv);   /* ui/cli_samples.c */
+int cli_load(int argc, char **argv);      /* ui/cli_load.c */
+int cli_export(int argc, char **argv);    /* ui/cli_export.c */
+
+/* A diagnostic on stderr, one line: "PREFIX: FILE:LINE:COL: Code: message
+ * (attribute PATH)" (ui/cli_diag.c). */
+void cli_print_diag(const char *prefix, const diag *d);
+/* Writes s with control characters escaped (\xNN). */
+void cli_fputs_safe(FILE *fp, const char *s);
 
 #endif

@@ -33,6 +33,9 @@ static const struct {
 } commands[] = {
     { "api", cli_api },
     { "eval", cli_eval },
+    { "samples", cli_samples },
+    { "load", cli_load },
+    { "export", cli_export },
     { NULL, NULL },
 };
 

@@ -1,0 +1,53 @@
+/*
+ * cli_samples — `ddbx samples [--db FILE]`: (re)load the bundled samples.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/samples.h"
+#include "data/store.h"
+#include "ui/cli.h"
+
+static const char usage[] =
+    "usage: ddbx samples [--db FILE]\n"
+    "(Re)creates the sample tables (SocialGraph, StudentCourses, Music,\n"
+    "ProfileHistory) in the database, replacing tables of the same name.\n";
+
+int cli_samples(int argc, char **argv)
+{
+    const char *flag_db = cli_take_db(&argc, argv);
+    if (argc > 1) {
+        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        fprintf(stderr, "ddbx samples: unexpected argument '%s'\n%s", argv[1], usage);
+        return 2;
+    }
+    char *path = cli_db_path(flag_db, 1);
+    store *s = NULL;
+    diag d;
+    diag_init(&d);
+    int ret = 1;
+    if (store_open(path, 0, &s, &d) != ST_OK) {
+        fprintf(stderr, "ddbx samples: %s: %s\n", path, d.msg);
+        goto out;
+    }
+    size_t tables = 0, items = 0;
+    if (samples_load(s, &tables, &items, &d) != ST_OK) {
+        cli_print_diag("ddbx samples", &d);
+        goto out;
+    }
+    printf("loaded %zu sample tables (%zu items) into %s\n", tables, items, path);
+    for (size_t i = 0; i < samples_n_assets; i++) {
+        const char *n = samples_assets[i].name;
+        printf("  %.*s\n", (int)(strlen(n) - (strstr(n, ".json") ? 5 : 0)), n);
+    }
+    ret = 0;
+out:
+    if (s)
+        store_close(s);
+    free(path);
+    return ret;
+}
