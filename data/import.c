@@ -1083,6 +1083,14 @@ status import_run(import_source *src, const import_sink *sink,
 
 /* ---- the store sink ---------------------------------------------------- */
 
+static status store_sink_begin(void *ctx, diag *d)
+{
+    import_store_ctx *c = ctx;
+    status rc = store_begin(c->s, d);
+    c->in_txn = rc == ST_OK;
+    return rc;
+}
+
 static status store_sink_table(void *ctx, const table_def *def, diag *d)
 {
     import_store_ctx *c = ctx;
@@ -1099,49 +1107,28 @@ static status store_sink_table(void *ctx, const table_def *def, diag *d)
         if ((rc = store_delete_table(c->s, def->name, d)) != ST_OK)
             return rc;
     }
-    if ((rc = store_create_table(c->s, def, d)) != ST_OK)
-        return rc;
-    c->created = xrealloc(c->created, (c->n_created + 1) * sizeof *c->created);
-    c->created[c->n_created++] = xstrdup(def->name);
-    return ST_OK;
+    return store_create_table(c->s, def, d);
 }
 
 static status store_sink_item(void *ctx, const char *table, const av *item, diag *d)
 {
     import_store_ctx *c = ctx;
-    if (!c->in_txn) {
-        status rc = store_begin(c->s, d);
-        if (rc != ST_OK)
-            return rc == ST_VALIDATION ? ST_INTERNAL : rc;
-        c->in_txn = true;
-    }
     return store_put_item(c->s, table, item, d);
 }
 
 static status store_sink_end(void *ctx, bool ok, diag *d)
 {
     import_store_ctx *c = ctx;
-    status rc = ST_OK;
-    if (c->in_txn) {
-        c->in_txn = false;
-        if (ok) {
-            rc = store_commit(c->s, d);
-            if (rc != ST_OK) {
-                store_rollback(c->s);
-                ok = false;
-            }
-        } else {
-            store_rollback(c->s);
-        }
-    }
+    if (!c->in_txn)
+        return ST_OK;
+    c->in_txn = false;
     if (!ok) {
-        /* Nothing of a failed input stays: drop the tables it created. */
-        for (size_t i = 0; i < c->n_created; i++) {
-            diag dd;
-            diag_init(&dd);
-            store_delete_table(c->s, c->created[i], &dd);
-        }
+        store_rollback(c->s);
+        return ST_OK;
     }
+    status rc = store_commit(c->s, d);
+    if (rc != ST_OK)
+        store_rollback(c->s);
     return rc;
 }
 
@@ -1152,18 +1139,10 @@ void import_store_sink(import_store_ctx *ctx, store *s, bool replace, import_sin
     ctx->replace = replace;
     memset(sink, 0, sizeof *sink);
     sink->ctx = ctx;
+    sink->begin = store_sink_begin;
     sink->table = store_sink_table;
     sink->item = store_sink_item;
     sink->end = store_sink_end;
-}
-
-void import_store_ctx_done(import_store_ctx *ctx)
-{
-    for (size_t i = 0; i < ctx->n_created; i++)
-        free(ctx->created[i]);
-    free(ctx->created);
-    ctx->created = NULL;
-    ctx->n_created = 0;
 }
 
 status import_file(store *s, const char *path, import_format fmt,
@@ -1177,7 +1156,6 @@ status import_file(store *s, const char *path, import_format fmt,
     import_sink sink;
     import_store_sink(&ctx, s, replace, &sink);
     rc = import_run(src, &sink, o, st, d);
-    import_store_ctx_done(&ctx);
     import_source_free(src);
     return rc;
 }

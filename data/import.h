@@ -157,25 +157,22 @@ status import_run(import_source *src, const import_sink *sink,
                   const import_opts *o, import_stats *st, diag *d);
 
 /*
- * A sink writing into the store: one transaction for the whole input
- * (nothing of a failed input is committed). A table definition creates the
- * table; an existing table of that name is an error unless replace is set,
- * then it is deleted and recreated. Items of a table that does not exist
- * fail with ResourceNotFoundException. *sink borrows s and ctx; ctx must
- * outlive the run.
+ * A sink writing into the store: one transaction for the whole input,
+ * table definitions included (nothing of a failed input is committed, not
+ * even a table it created or replaced). A table definition creates the
+ * table; an existing table of that name is an error unless replace is
+ * set, then it is deleted and recreated. Items of a table that does not
+ * exist fail with ResourceNotFoundException. The sink borrows s and ctx;
+ * ctx must outlive the run.
  */
 typedef struct import_store_ctx {
     store *s;
     bool replace;
     bool in_txn;
-    char **created;      /* tables created by this run (dropped on failure) */
-    size_t n_created;
 } import_store_ctx;
 
 void import_store_sink(import_store_ctx *ctx, store *s, bool replace,
                        import_sink *sink);
-/* Frees the context's bookkeeping (not the store). */
-void import_store_ctx_done(import_store_ctx *ctx);
 
 /* The whole file into a store: source + store sink + run, for callers that
  * need nothing in between (samples, tests). */

@@ -35,7 +35,6 @@ status samples_load(store *s, size_t *tables, size_t *items, diag *d)
         import_stats st;
         import_store_sink(&ctx, s, true, &sink);
         rc = import_run(src, &sink, NULL, &st, d);
-        import_store_ctx_done(&ctx);
         import_source_free(src);
         nt += st.tables;
         ni += st.items;

@@ -109,10 +109,13 @@ static bool parse_key(const char *spec, key_attr *pk, key_attr *sk)
     return ok;
 }
 
-/* Creates the target table when it is missing and --key says how. */
-static int ensure_table(store *s, const char *table, const char *key, diag *d)
+/* Creates the target table when it is missing and --key says how
+ * (*created tells the caller to drop it again if the load fails). */
+static int ensure_table(store *s, const char *table, const char *key, bool *created,
+                        diag *d)
 {
     table_def def;
+    *created = false;
     if (store_describe(s, table, &def, d) == ST_OK) {
         table_def_free(&def);
         return 0;
@@ -139,6 +142,7 @@ static int ensure_table(store *s, const char *table, const char *key, diag *d)
         cli_print_diag("ddbx load", d);
         return 1;
     }
+    *created = true;
     return 0;
 }
 
@@ -147,7 +151,7 @@ int cli_load(int argc, char **argv)
     const char *flag_db = cli_take_db(&argc, argv);
     const char *file = NULL, *table = NULL, *key = NULL;
     import_format fmt = IMPORT_AUTO;
-    bool skip_bad = false, replace = false;
+    bool skip_bad = false, replace = false, created = false;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -202,7 +206,7 @@ int cli_load(int argc, char **argv)
     }
     fmt = import_source_format(src);
     if (table && fmt != IMPORT_WORKBENCH && fmt != IMPORT_BATCH) {
-        if ((ret = ensure_table(s, table, key, &d)) != 0)
+        if ((ret = ensure_table(s, table, key, &created, &d)) != 0)
             goto out;
         ret = 1;
     }
@@ -224,6 +228,11 @@ int cli_load(int argc, char **argv)
         fputs("\r\033[K", stderr);
     if (rc != ST_OK) {
         cli_print_diag("ddbx load", &d);
+        if (created) {
+            diag dd;
+            diag_init(&dd);
+            store_delete_table(s, table, &dd);
+        }
         fprintf(stderr, "ddbx load: nothing of ");
         cli_fputs_safe(stderr, file);
         fprintf(stderr, " was loaded\n");
@@ -243,7 +252,6 @@ int cli_load(int argc, char **argv)
     fputc('\n', stderr);
     ret = 0;
 out:
-    import_store_ctx_done(&ctx);
     import_source_free(src);
     if (s)
         store_close(s);
