@@ -70,6 +70,36 @@ static cJSON *call(store *s, const char *op, const char *input)
     return j;
 }
 
+/*
+ * One Query: partition key = pk, and when skname is set, sort key
+ * begins_with skprefix. Written with the KeyConditions parameter, which
+ * DynamoDB accepts alongside KeyConditionExpression.
+ */
+static cJSON *query(store *s, const char *table, const char *index, const char *pkname,
+                    const char *pk, const char *skname, const char *skprefix, bool count_only)
+{
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    if (index)
+        cJSON_AddStringToObject(in, "IndexName", index);
+    if (count_only)
+        cJSON_AddStringToObject(in, "Select", "COUNT");
+    cJSON *kc = cJSON_AddObjectToObject(in, "KeyConditions");
+    const char *names[2] = { pkname, skname }, *vals[2] = { pk, skprefix };
+    for (int i = 0; i < 2 && names[i]; i++) {
+        cJSON *c = cJSON_AddObjectToObject(kc, names[i]);
+        cJSON_AddStringToObject(c, "ComparisonOperator", i ? "BEGINS_WITH" : "EQ");
+        cJSON *v = cJSON_CreateObject();
+        cJSON_AddStringToObject(v, "S", vals[i]);
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(c, "AttributeValueList"), v);
+    }
+    char *text = cJSON_PrintUnformatted(in);
+    cJSON *r = call(s, "Query", text);
+    free(text);
+    cJSON_Delete(in);
+    return r;
+}
+
 /* The S value of attribute name in each item of Items, joined by ','. */
 static void column(const cJSON *resp, const char *name, char *out, size_t cap)
 {
@@ -94,9 +124,7 @@ static int count(const cJSON *resp)
 static void alice_followees(void **state)
 {
     char col[512];
-    cJSON *r = call(*state, "Query",
-        "{\"TableName\":\"SocialGraph\",\"KeyConditionExpression\":\"PK = :pk AND begins_with(SK, :t)\","
-        "\"ExpressionAttributeValues\":{\":pk\":{\"S\":\"ACTOR#alice\"},\":t\":{\"S\":\"TARGET#\"}}}");
+    cJSON *r = query(*state, "SocialGraph", NULL, "PK", "ACTOR#alice", "SK", "TARGET#", false);
     column(r, "SK", col, sizeof col);
     assert_string_equal(col, "TARGET#bob,TARGET#carol,TARGET#star");
     cJSON_Delete(r);
@@ -105,10 +133,7 @@ static void alice_followees(void **state)
 static void bob_followers_through_gsi1(void **state)
 {
     char col[512];
-    cJSON *r = call(*state, "Query",
-        "{\"TableName\":\"SocialGraph\",\"IndexName\":\"GSI1\","
-        "\"KeyConditionExpression\":\"GSI1PK = :t\","
-        "\"ExpressionAttributeValues\":{\":t\":{\"S\":\"TARGET#bob\"}}}");
+    cJSON *r = query(*state, "SocialGraph", "GSI1", "GSI1PK", "TARGET#bob", NULL, NULL, false);
     column(r, "GSI1SK", col, sizeof col);
     assert_string_equal(col, "ACTOR#alice,ACTOR#dave");
     cJSON_Delete(r);
@@ -137,15 +162,7 @@ static void does_alice_follow_bob(void **state)
 static int query_count(store *s, const char *index, const char *keyname, const char *key,
                        const char *skprefix)
 {
-    char in[1024];
-    snprintf(in, sizeof in,
-             "{\"TableName\":\"SocialGraph\"%s%s%s,\"Select\":\"COUNT\","
-             "\"KeyConditionExpression\":\"%s = :k%s\","
-             "\"ExpressionAttributeValues\":{\":k\":{\"S\":\"%s\"}%s%s%s}}",
-             index ? ",\"IndexName\":\"" : "", index ? index : "", index ? "\"" : "",
-             keyname, skprefix ? " AND begins_with(SK, :p)" : "", key,
-             skprefix ? ",\":p\":{\"S\":\"" : "", skprefix ? skprefix : "", skprefix ? "\"}" : "");
-    cJSON *r = call(s, "Query", in);
+    cJSON *r = query(s, "SocialGraph", index, keyname, key, skprefix ? "SK" : NULL, skprefix, true);
     int n = count(r);
     cJSON_Delete(r);
     return n;
@@ -211,9 +228,7 @@ static void hot_partitions_are_the_star_shards(void **state)
 static void student_profile_and_courses(void **state)
 {
     char col[512];
-    cJSON *r = call(*state, "Query",
-        "{\"TableName\":\"StudentCourses\",\"KeyConditionExpression\":\"PK = :s\","
-        "\"ExpressionAttributeValues\":{\":s\":{\"S\":\"STU#a91\"}}}");
+    cJSON *r = query(*state, "StudentCourses", NULL, "PK", "STU#a91", NULL, NULL, false);
     column(r, "SK", col, sizeof col);
     assert_string_equal(col, "ENROLL#CRS#cs101,ENROLL#CRS#kor110,ENROLL#CRS#math204,PROFILE");
     column(r, "grade", col, sizeof col);
@@ -224,10 +239,7 @@ static void student_profile_and_courses(void **state)
 static void course_roster_through_gsi1(void **state)
 {
     char col[512];
-    cJSON *r = call(*state, "Query",
-        "{\"TableName\":\"StudentCourses\",\"IndexName\":\"GSI1\","
-        "\"KeyConditionExpression\":\"GSI1PK = :c\","
-        "\"ExpressionAttributeValues\":{\":c\":{\"S\":\"CRS#math204\"}}}");
+    cJSON *r = query(*state, "StudentCourses", "GSI1", "GSI1PK", "CRS#math204", NULL, NULL, false);
     column(r, "GSI1SK", col, sizeof col);
     assert_string_equal(col, "STU#a91,STU#b07,STU#c12");
     column(r, "grade", col, sizeof col);
@@ -235,10 +247,7 @@ static void course_roster_through_gsi1(void **state)
     cJSON_Delete(r);
 
     /* The KEYS_ONLY roster: by enrolment date, keys only. */
-    r = call(*state, "Query",
-        "{\"TableName\":\"StudentCourses\",\"IndexName\":\"Roster\","
-        "\"KeyConditionExpression\":\"GSI1PK = :c\","
-        "\"ExpressionAttributeValues\":{\":c\":{\"S\":\"CRS#math204\"}}}");
+    r = query(*state, "StudentCourses", "Roster", "GSI1PK", "CRS#math204", NULL, NULL, false);
     column(r, "PK", col, sizeof col);
     assert_string_equal(col, "STU#b07,STU#a91,STU#c12");
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "Items"), 0);
@@ -250,9 +259,7 @@ static void course_roster_through_gsi1(void **state)
 static void song_details_and_downloads(void **state)
 {
     char col[512];
-    cJSON *r = call(*state, "Query",
-        "{\"TableName\":\"Music\",\"KeyConditionExpression\":\"PK = :s\","
-        "\"ExpressionAttributeValues\":{\":s\":{\"S\":\"s#song1\"}}}");
+    cJSON *r = query(*state, "Music", NULL, "PK", "s#song1", NULL, NULL, false);
     column(r, "SK", col, sizeof col);
     assert_string_equal(col, "A,A#downloads,d#download-1,d#download-2,d#download-4");
     column(r, "title", col, sizeof col);
@@ -264,15 +271,11 @@ static void song_details_and_downloads(void **state)
     cJSON_Delete(r);
 
     /* Overloaded GSI1: artist -> titles, download id -> song. */
-    r = call(*state, "Query",
-        "{\"TableName\":\"Music\",\"IndexName\":\"GSI1\",\"KeyConditionExpression\":\"GSI1PK = :a\","
-        "\"ExpressionAttributeValues\":{\":a\":{\"S\":\"Scooter\"}}}");
+    r = query(*state, "Music", "GSI1", "GSI1PK", "Scooter", NULL, NULL, false);
     column(r, "GSI1SK", col, sizeof col);
     assert_string_equal(col, "How Much Is The Fish?,Ramp! (The Logical Song)");
     cJSON_Delete(r);
-    r = call(*state, "Query",
-        "{\"TableName\":\"Music\",\"IndexName\":\"GSI1\",\"KeyConditionExpression\":\"GSI1PK = :d\","
-        "\"ExpressionAttributeValues\":{\":d\":{\"S\":\"d#download-3\"}}}");
+    r = query(*state, "Music", "GSI1", "GSI1PK", "d#download-3", NULL, NULL, false);
     column(r, "PK", col, sizeof col);
     assert_string_equal(col, "s#song2");
     cJSON_Delete(r);
@@ -281,18 +284,14 @@ static void song_details_and_downloads(void **state)
 static void january_profile_changes(void **state)
 {
     char col[512];
-    cJSON *r = call(*state, "Query",
-        "{\"TableName\":\"ProfileHistory\","
-        "\"KeyConditionExpression\":\"user_id = :u AND begins_with(update_timestamp, :m)\","
-        "\"ExpressionAttributeValues\":{\":u\":{\"S\":\"aman_dhingra\"},\":m\":{\"S\":\"2024-01\"}}}");
+    cJSON *r = query(*state, "ProfileHistory", NULL, "user_id", "aman_dhingra", "update_timestamp",
+                     "2024-01", false);
     column(r, "update_timestamp", col, sizeof col);
     assert_string_equal(col, "2024-01-13T14:37:07.999Z,2024-01-28T08:05:31.120Z");
     cJSON_Delete(r);
     /* The month boundary: the last instant of January is in, February out. */
-    r = call(*state, "Query",
-        "{\"TableName\":\"ProfileHistory\","
-        "\"KeyConditionExpression\":\"user_id = :u AND begins_with(update_timestamp, :m)\","
-        "\"ExpressionAttributeValues\":{\":u\":{\"S\":\"seoyeon_park\"},\":m\":{\"S\":\"2024-01\"}}}");
+    r = query(*state, "ProfileHistory", NULL, "user_id", "seoyeon_park", "update_timestamp",
+              "2024-01", false);
     assert_int_equal(count(r), 1);
     cJSON_Delete(r);
 }
