@@ -321,6 +321,165 @@ static void a_sum_beyond_the_range_overflows_or_underflows(void **state)
     assert_string_equal(add("1E-130", "1E-130", false), add("2E-130", "0", false));
 }
 
+/* ---- arithmetic against an independent oracle ---- */
+
+/*
+ * Schoolbook decimal arithmetic over a digit array covering 10^-170 ..
+ * 10^129 (every digit a valid operand can have, plus room for a carry),
+ * and DynamoDB's verdict on the exact result: range first, then the 38
+ * digits. num_add must agree on thousands of random pairs, chosen with
+ * nearby exponents so that carries, cancellation and the 38/39/40-digit
+ * boundaries are all exercised.
+ */
+#define ORC_LO 170
+#define ORC_W 300
+
+typedef struct { int sign; unsigned char d[ORC_W]; } orc;
+
+static void orc_from(const num *n, orc *o)
+{
+    memset(o, 0, sizeof *o);
+    o->sign = n->coef == 0 ? 0 : n->neg ? -1 : 1;
+    num_u128 c = n->coef;
+    for (int pos = n->exp; c; pos++, c /= 10)
+        o->d[pos + ORC_LO] = (unsigned char)(c % 10);
+}
+
+static int orc_cmpmag(const orc *a, const orc *b)
+{
+    for (int i = ORC_W - 1; i >= 0; i--)
+        if (a->d[i] != b->d[i])
+            return a->d[i] < b->d[i] ? -1 : 1;
+    return 0;
+}
+
+/* r = a + b (signs included) */
+static void orc_add(const orc *a, const orc *b, orc *r)
+{
+    memset(r, 0, sizeof *r);
+    if (a->sign == 0 || b->sign == 0) {
+        *r = a->sign ? *a : *b;
+        return;
+    }
+    if (a->sign == b->sign) {
+        int carry = 0;
+        for (int i = 0; i < ORC_W; i++) {
+            int v = a->d[i] + b->d[i] + carry;
+            r->d[i] = (unsigned char)(v % 10);
+            carry = v / 10;
+        }
+        r->sign = a->sign;
+        return;
+    }
+    int c = orc_cmpmag(a, b);
+    if (c == 0)
+        return;
+    const orc *big = c > 0 ? a : b, *small = c > 0 ? b : a;
+    int borrow = 0;
+    for (int i = 0; i < ORC_W; i++) {
+        int v = big->d[i] - small->d[i] - borrow;
+        borrow = v < 0;
+        r->d[i] = (unsigned char)(v + (borrow ? 10 : 0));
+    }
+    r->sign = big->sign;
+}
+
+/* DynamoDB's verdict on r, as num_add's test helper prints it. */
+static void orc_verdict(const orc *r, char *out)
+{
+    int top = -1, bottom = -1;
+    for (int i = ORC_W - 1; i >= 0; i--)
+        if (r->d[i]) { top = i; break; }
+    for (int i = 0; i < ORC_W; i++)
+        if (r->d[i]) { bottom = i; break; }
+    if (top < 0) {
+        strcpy(out, "0");
+        return;
+    }
+    int adj = top - ORC_LO;
+    if (adj > 125) { strcpy(out, "error: " MSG_OVERFLOW); return; }
+    if (adj < -130) { strcpy(out, "error: " MSG_UNDERFLOW); return; }
+    if (top - bottom + 1 > 38) { strcpy(out, "error: " MSG_DIGITS); return; }
+    char *p = out;
+    if (r->sign < 0)
+        *p++ = '-';
+    int hi = top > ORC_LO ? top : ORC_LO;          /* at least the units digit */
+    for (int i = hi; i >= ORC_LO; i--)
+        *p++ = (char)('0' + r->d[i]);
+    if (bottom < ORC_LO) {
+        *p++ = '.';
+        for (int i = ORC_LO - 1; i >= bottom; i--)
+            *p++ = (char)('0' + r->d[i]);
+    }
+    *p = '\0';
+}
+
+static uint64_t orc_rng = 88172645463325252ULL;
+
+static unsigned orc_below(unsigned n)
+{
+    orc_rng ^= orc_rng << 13;
+    orc_rng ^= orc_rng >> 7;
+    orc_rng ^= orc_rng << 17;
+    return (unsigned)(orc_rng % n);
+}
+
+/* A random number whose leading digit is at 10^adj; digits lean to 9s and
+ * 0s, where carries and cancellations happen. */
+static void orc_random_text(char *text, size_t size, int adj)
+{
+    size_t k = 0;
+    if (orc_below(2))
+        text[k++] = '-';
+    int nd = 1 + (int)orc_below(38);
+    text[k++] = (char)('1' + orc_below(9));
+    text[k++] = '.';
+    for (int i = 1; i < nd; i++) {
+        unsigned r = orc_below(10);
+        text[k++] = r < 3 ? '9' : r < 5 ? '0' : (char)('0' + orc_below(10));
+    }
+    snprintf(text + k, size - k, "E%d", adj);
+}
+
+static void sums_and_differences_agree_with_schoolbook_arithmetic(void **state)
+{
+    (void)state;
+    char ta[80], tb[80], want[NUM_TEXT_MAX + 100];
+    for (int k = 0; k < 20000; k++) {
+        int adja = -130 + (int)orc_below(256);
+        int adjb = orc_below(4) == 0 ? -130 + (int)orc_below(256) : adja - (int)orc_below(42);
+        if (adjb < -130)
+            adjb = -130;
+        orc_random_text(ta, sizeof ta, adja);
+        orc_random_text(tb, sizeof tb, adjb);
+        if (orc_below(4) == 0 && adja > -130) {
+            /* The near-cancellations: a short number against 38 digits
+             * just below it (1E+38 - 99...9 style), where the exact
+             * result only fits after the leading digits cancel. */
+            snprintf(ta, sizeof ta, "%s%u.%.*sE%d", orc_below(2) ? "-" : "", 1 + orc_below(9),
+                     (int)orc_below(4), "0001", adja);
+            char nines[40];
+            memset(nines, '9', 37);
+            nines[37] = '\0';
+            nines[36 - orc_below(37)] = (char)('0' + orc_below(10));   /* one digit off */
+            snprintf(tb, sizeof tb, "%s9.%sE%d", orc_below(2) ? "-" : "", nines, adja - 1);
+        }
+        num a = N(ta), b = N(tb);
+        orc oa, ob, r;
+        orc_from(&a, &oa);
+        orc_from(&b, &ob);
+        for (int sub = 0; sub < 2; sub++) {
+            if (sub)
+                ob.sign = -ob.sign;
+            orc_add(&oa, &ob, &r);
+            orc_verdict(&r, want);
+            const char *got = add(ta, tb, sub);
+            if (strcmp(got, want) != 0)
+                fail_msg("%s %s %s:\n  got  %s\n  want %s", ta, sub ? "-" : "+", tb, got, want);
+        }
+    }
+}
+
 /* ---- conversions ---- */
 
 static void integers_convert_both_ways(void **state)
@@ -395,6 +554,7 @@ int main(void)
         cmocka_unit_test(subtraction_is_exact_decimal),
         cmocka_unit_test(a_sum_needing_39_digits_is_refused),
         cmocka_unit_test(a_sum_beyond_the_range_overflows_or_underflows),
+        cmocka_unit_test(sums_and_differences_agree_with_schoolbook_arithmetic),
         cmocka_unit_test(integers_convert_both_ways),
         cmocka_unit_test(digit_count_is_exact_at_every_power_of_ten),
     };
