@@ -10,13 +10,21 @@
 #   make run        build, then open the explorer on the default database
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make asan       the same tests under AddressSanitizer + UBSan (SAN=1)
+#   make fuzz       each libFuzzer target (tests/fuzz/fuzz_*.c) for FUZZ_TIME
+#                   seconds (default 60) or FUZZ_RUNS executions; clang,
+#                   ASan+UBSan, objects in build-fuzz/. FUZZ_TARGETS=ddbjson
+#                   picks targets; new inputs go to build-fuzz/corpus/,
+#                   crashes to build-fuzz/crashes/.
 #   make install PREFIX=/usr/local
 #   make deps       install missing system packages
 #   make clean
 
 PREFIX   ?= /usr/local
 SAN      ?=
-ifeq ($(SAN),1)
+FUZZ     ?=
+ifeq ($(FUZZ),1)
+BUILD    ?= build-fuzz
+else ifeq ($(SAN),1)
 BUILD    ?= build-san
 else
 BUILD    ?= build
@@ -37,6 +45,13 @@ WARN     += -Werror
 endif
 ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+endif
+# libFuzzer build: every object instrumented for coverage and sanitizers;
+# only the fuzz target programs link libFuzzer's main.
+ifeq ($(FUZZ),1)
+CC       := clang
+CFLAGS   += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
 endif
 
@@ -70,9 +85,19 @@ TEST_BINS  := $(TEST_MODEL) $(TEST_DATA) $(TEST_UI)
 # data-layer programs, no curses).
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
 
+# Fuzz targets: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput; its
+# seed corpus is tests/fuzz/NAME/. In the normal and sanitizer builds each
+# links with tests/fuzz/replay.c (a main that feeds it files) so the corpora
+# replay in `make test` without clang; in FUZZ=1 it links libFuzzer.
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS  := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/fuzz/%,$(FUZZ_SRC))
+FUZZ_TIME  ?= 60
+FUZZ_RUNS  ?=
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+
 DDBX := $(BUILD)/ddbx
 
-.PHONY: man-keys all run test asan install uninstall deps check-deps clean check-layers fuzz bench bench-quick
+.PHONY: man-keys all run test asan install uninstall deps check-deps clean check-layers fuzz fuzz-build bench bench-quick
 
 all: $(DDBX)
 
@@ -125,6 +150,14 @@ $(TEST_UI): $(BUILD)/tests/ui/%: $(BUILD)/tests/ui/%.o $(UI_OBJ) $(DATA_OBJ) $(M
 $(TOOL_BINS): $(BUILD)/tests/tools/%: $(BUILD)/tests/tools/%.o $(DATA_OBJ) $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
 
+ifeq ($(FUZZ),1)
+$(FUZZ_BINS): $(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(DATA_OBJ) $(MODEL_OBJ)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
+else
+$(FUZZ_BINS): $(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay.o $(DATA_OBJ) $(MODEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
+endif
+
 # Install what is missing, only when something is missing: a ready machine
 # pays one pkg-config call.
 check-deps:
@@ -138,11 +171,30 @@ run: check-deps
 	./$(DDBX)
 
 test: check-deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TOOL_BINS)
+	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TOOL_BINS) $(FUZZ_BINS)
 	@BUILD=$(BUILD) DDBX=$(abspath $(DDBX)) SAN=$(SAN) ./tests/run.sh
 
 asan:
 	@$(MAKE) --no-print-directory SAN=1 test
+
+# One target at a time (the machine is shared): nice, bounded by time or
+# by executions, seeds read from tests/fuzz/NAME/ and never written to.
+fuzz:
+	@command -v clang >/dev/null 2>&1 || ./tools/deps.sh
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
+	    echo "fuzz $$t: $(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs,$(FUZZ_TIME) s)"; \
+	    nice ./build-fuzz/tests/fuzz/fuzz_$$t -print_final_stats=1 \
+	        $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_TIME)) \
+	        -artifact_prefix=build-fuzz/crashes/$$t- \
+	        $$([ -f tests/fuzz/$$t.dict ] && echo -dict=tests/fuzz/$$t.dict) \
+	        build-fuzz/corpus/$$t tests/fuzz/$$t 2>build-fuzz/$$t.log \
+	    || { tail -n 40 build-fuzz/$$t.log; exit 1; }; \
+	    grep -E 'stat::number_of_executed_units|Done' build-fuzz/$$t.log | tail -n 2; \
+	done
+
+fuzz-build: $(FUZZ_BINS)
 
 check-layers:
 	@./tools/check-layers.sh

@@ -508,9 +508,33 @@ static size_t find_nul_escape(const char *text, size_t len)
     return (size_t)-1;
 }
 
+static size_t utf8_seq(const unsigned char *p, size_t n);
+
+status ddbjson_check_text(const char *text, size_t len, diag *d)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        size_t k = s[i] == 0 ? 0 : utf8_seq(s + i, len - i);
+        if (k == 0) {
+            locate(d, text, i);
+            return diag_set(d, ST_PARSE, "%s at line %d, column %d",
+                            s[i] == 0 ? "NUL byte in JSON text" : "invalid UTF-8",
+                            d ? d->line : 0, d ? d->col : 0);
+        }
+        i += k;
+    }
+    return ST_OK;
+}
+
 static status parse_json(const char *text, size_t len, cJSON **root, diag *d)
 {
     const char *end = NULL;
+    *root = NULL;
+    /* cJSON passes invalid UTF-8 through, and a raw NUL inside a string
+     * would silently cut the string short: refuse both up front. */
+    status cst = ddbjson_check_text(text, len, d);
+    if (cst != ST_OK)
+        return cst;
     *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t pos = end ? (size_t)(end - text) : 0;
     if (*root) {
@@ -1079,6 +1103,9 @@ status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
 {
     pj j = { .s = text, .p = text, .end = text + len, .d = d };
     path_init(&j.path, NULL);
+    status cst = ddbjson_check_text(text, len, d);
+    if (cst != ST_OK)
+        return cst;
     pj_ws(&j);
     if (j.p >= j.end || *j.p != '{')
         return pj_fail(&j, "expected a JSON object");

@@ -34,6 +34,14 @@ status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d);
 /* {"S": "..."} -> value. */
 status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d);
 
+/* ST_PARSE (with line and column) when text holds a NUL byte or is not
+ * valid UTF-8 (overlong forms, surrogates, past U+10FFFF). The parsers
+ * above and below check this first; a caller that parses JSON with cJSON
+ * itself (data/'s dispatcher) should too: cJSON passes invalid UTF-8
+ * through, and cuts a string short at a raw NUL. Strings of valid
+ * UTF-8 text round-trip exactly through ddbjson_write_*. */
+status ddbjson_check_text(const char *text, size_t len, diag *d);
+
 /* The same from an already parsed cJSON node; path prefixes error paths
  * (may be NULL). */
 status ddbjson_item_from_cjson(const struct cJSON *obj, const char *path,

@@ -267,6 +267,36 @@ static void nul_characters_in_dynamodb_json_are_refused_not_truncated(void **sta
     assert_roundtrip("{\"a\":{\"S\":\"x\\\\u0000y\"}}", "{\"a\":{\"S\":\"x\\\\u0000y\"}}");
 }
 
+/* Found by fuzzing: cJSON let invalid UTF-8 through (which the writer
+ * then turned into different characters) and cut strings at a raw NUL.
+ * Both are refused, with where; the three parsers agree. */
+static void raw_nul_bytes_and_invalid_utf8_are_refused_with_position(void **state)
+{
+    (void)state;
+    static const struct { const char *text; size_t len; int col; } bad[] = {
+        { "{\"a\":{\"S\":\"x\0y\"}}", 17, 13 },
+        { "{\"a\":{\"S\":\"x\377y\"}}", 17, 13 },
+        { "{\"a\":{\"S\":\"\xc0\xaf\"}}", 17, 12 },      /* overlong '/' */
+        { "{\"a\":{\"S\":\"\xed\xa0\x80\"}}", 18, 12 },  /* a surrogate */
+        { "{\"a\":{\"S\":\"\xe2\x82\"}}", 17, 12 },      /* truncated */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        av v;
+        diag d;
+        diag_init(&d);
+        assert_int_equal(ddbjson_parse_item(bad[i].text, bad[i].len, &v, &d), ST_PARSE);
+        assert_int_equal(d.line, 1);
+        assert_int_equal(d.col, bad[i].col);
+        diag_init(&d);
+        assert_int_equal(ddbjson_parse_value(bad[i].text + 5, bad[i].len - 6, &v, &d), ST_PARSE);
+        diag_init(&d);
+        assert_int_equal(ddbjson_parse_plain_item(bad[i].text, bad[i].len, &v, &d), ST_PARSE);
+    }
+    /* valid multi-byte text still passes untouched */
+    assert_roundtrip("{\"a\":{\"S\":\"\xea\xb9\x80 \xf0\x9f\x98\x80\"}}",
+                     "{\"a\":{\"S\":\"\xea\xb9\x80 \xf0\x9f\x98\x80\"}}");
+}
+
 static void a_single_value_parses_too(void **state)
 {
     (void)state;
@@ -432,6 +462,7 @@ int main(void)
         cmocka_unit_test(sets_may_not_hold_duplicates),
         cmocka_unit_test(malformed_json_reports_line_and_column),
         cmocka_unit_test(nul_characters_in_dynamodb_json_are_refused_not_truncated),
+        cmocka_unit_test(raw_nul_bytes_and_invalid_utf8_are_refused_with_position),
         cmocka_unit_test(a_single_value_parses_too),
         cmocka_unit_test(strings_are_escaped_as_json_requires),
         cmocka_unit_test(plain_json_infers_types_and_keeps_numbers_exact),
