@@ -227,6 +227,8 @@ static int col_cmp(const void *a, const void *b)
 static struct col *col_find(out *o, const char *name)
 {
     struct col key = { .name = (char *)name };
+    if (o->n_cols == 0)
+        return NULL;
     return bsearch(&key, o->cols, o->n_cols, sizeof *o->cols, col_cmp);
 }
 
@@ -462,7 +464,8 @@ status export_table(store *s, const char *table, const char *index,
             goto out;
     }
     if (fmt == EXPORT_CSV) {
-        qsort_r(o.cols, o.n_cols, sizeof *o.cols, csv_order_cmp, &o);
+        if (o.n_cols > 1)
+            qsort_r(o.cols, o.n_cols, sizeof *o.cols, csv_order_cmp, &o);
         for (size_t i = 0; i < o.n_cols; i++) {
             buf h = BUF_INIT;
             buf_adds(&h, o.cols[i].name);
