@@ -275,6 +275,7 @@ void store_close(store *s)
     drop_deltas(s);
     free(s->deltas);
     buf_done(&s->scratch);
+    buf_done(&s->err_extra);
     sqlite3_close(s->db);
     free(s);
 }

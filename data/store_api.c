@@ -15,6 +15,8 @@
 #include "data/store_int.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
+#include "model/expr.h"
+#include "model/size.h"
 #include "model/itemenc.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
@@ -254,21 +256,282 @@ static status lookup_table(store *s, const cJSON *in, tinfo **t, diag *d)
     return store_table(s, jstr(in, "TableName"), t, d);
 }
 
-/* Expressions arrive with the expression helper; until then a request
- * using one is refused plainly rather than half-honoured. */
-static status no_expressions(const cJSON *in, diag *d)
+/* ---- expressions ---- */
+
+/* Legacy (pre-expression) parameters this store does not implement. */
+static status no_legacy(const cJSON *in, diag *d)
 {
-    static const char *const names[] = { "ConditionExpression", "FilterExpression",
-                                         "ProjectionExpression", "UpdateExpression",
-                                         "KeyConditionExpression", "Expected", "QueryFilter",
-                                         "ScanFilter", "AttributesToGet", NULL };
+    static const char *const names[] = { "Expected", "QueryFilter", "ScanFilter",
+                                         "AttributeUpdates", NULL };
     for (const char *const *p = names; *p; p++)
         if (jget(in, *p))
-            return diag_set(d, ST_VALIDATION, "%s is not supported yet by this store", *p);
+            return diag_set(d, ST_VALIDATION, "%s is a legacy parameter ddbx does not support;"
+                            " use the expression parameters", *p);
     return ST_OK;
 }
 
+/* DynamoDB's validateExpressionParams: expressions and their legacy
+ * counterparts exclude each other; names/values need an expression. */
+static status expr_params(const cJSON *in, const char *const *exprs, const char *const *legacy,
+                          diag *d)
+{
+    buf used = BUF_INIT, old = BUF_INIT;
+    status st = ST_OK;
+    size_t n_used = 0, n_old = 0;
+    for (const char *const *p = exprs; *p; p++)
+        if (jget(in, *p)) {
+            buf_adds(&used, n_used++ ? ", " : "");
+            buf_adds(&used, *p);
+        }
+    bool keycond_only_legacy = jget(in, "KeyConditions") && !jget(in, "KeyConditionExpression");
+    if (n_used) {
+        for (const char *const *p = legacy; *p; p++) {
+            if (keycond_only_legacy && strcmp(*p, "KeyConditions") == 0)
+                continue;
+            if (jget(in, *p)) {
+                buf_adds(&old, n_old++ ? ", " : "");
+                buf_adds(&old, *p);
+            }
+        }
+        if (n_old) {
+            st = diag_set(d, ST_VALIDATION, "Can not use both expression and non-expression parameters"
+                          " in the same request: Non-expression parameters: {%s} Expression parameters:"
+                          " {%s}", old.data, used.data);
+            goto out;
+        }
+    }
+    if (jget(in, "ExpressionAttributeNames") && !n_used) {
+        st = diag_set(d, ST_VALIDATION, "ExpressionAttributeNames can only be specified when using expressions");
+        goto out;
+    }
+    if (jget(in, "ExpressionAttributeValues")) {
+        size_t n_val = 0, n_given = 0;
+        buf list = BUF_INIT;
+        for (const char *const *p = exprs; *p; p++) {
+            if (strcmp(*p, "ProjectionExpression") == 0)
+                continue;
+            buf_adds(&list, n_val++ ? " and " : "");
+            buf_adds(&list, *p);
+            if (jget(in, *p))
+                n_given++;
+        }
+        if (n_val && !n_given)
+            st = diag_set(d, ST_VALIDATION, "ExpressionAttributeValues can only be specified when using"
+                          " expressions: %s %s null", list.data, n_val > 1 ? "are" : "is");
+        buf_done(&list);
+    }
+out:
+    buf_done(&used);
+    buf_done(&old);
+    return st;
+}
+
+typedef struct reqx {
+    av names, values;
+    expr_ctx cx;
+    bool cx_on;
+    expr *update, *cond, *key, *filter, *proj;
+    const char **fnames;   /* top-level names the filter reads */
+    size_t *flens;
+    size_t n_fnames;
+} reqx;
+
+static void reqx_init(reqx *x)
+{
+    memset(x, 0, sizeof *x);
+    x->names.type = x->values.type = AV_NONE;
+}
+
+static void reqx_done(reqx *x)
+{
+    expr_free(x->update);
+    expr_free(x->cond);
+    expr_free(x->key);
+    expr_free(x->filter);
+    expr_free(x->proj);
+    if (x->cx_on)
+        expr_ctx_done(&x->cx);
+    av_free(&x->names);
+    av_free(&x->values);
+    free(x->fnames);
+    free(x->flens);
+}
+
+static bool placeholder_ok(const char *k, char lead)
+{
+    if (k[0] != lead || !k[1])
+        return false;
+    for (const char *p = k + 1; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_'))
+            return false;
+    return true;
+}
+
+static void collect_heads(reqx *x, const expr_node *n)
+{
+    if (!n)
+        return;
+    if (n->kind == EN_PATH && n->path.n > 0 && !n->path.steps[0].is_index) {
+        const char *nm = n->path.steps[0].name;
+        size_t len = n->path.steps[0].len;
+        for (size_t i = 0; i < x->n_fnames; i++)
+            if (x->flens[i] == len && memcmp(x->fnames[i], nm, len) == 0)
+                return;
+        x->fnames = xrealloc(x->fnames, (x->n_fnames + 1) * sizeof *x->fnames);
+        x->flens = xrealloc(x->flens, (x->n_fnames + 1) * sizeof *x->flens);
+        x->fnames[x->n_fnames] = nm;
+        x->flens[x->n_fnames++] = len;
+    }
+    for (size_t i = 0; i < n->n_kids; i++)
+        collect_heads(x, n->kids[i]);
+}
+
+static status parse_one(reqx *x, const cJSON *in, const char *member, expr_kind kind, expr **out,
+                        diag *d)
+{
+    const char *text = jstr(in, member);
+    if (!text)
+        return ST_OK;
+    return expr_parse(&x->cx, kind, text, strlen(text), out, d);
+}
+
+/* DynamoDB's validateExpressions: the maps, then each expression in
+ * DynamoDB's order, then unused placeholders. */
+static status exprs_parse(reqx *x, const cJSON *in, diag *d)
+{
+    status st;
+    const cJSON *ean = jget(in, "ExpressionAttributeNames");
+    const cJSON *eav = jget(in, "ExpressionAttributeValues");
+    const cJSON *e;
+    if (ean) {
+        if (!ean->child)
+            return diag_set(d, ST_VALIDATION, "ExpressionAttributeNames must not be empty");
+        cJSON_ArrayForEach(e, ean) {
+            if (!placeholder_ok(e->string, '#'))
+                return diag_set(d, ST_VALIDATION, "ExpressionAttributeNames contains invalid key: Syntax"
+                                " error; key: \"%s\"", e->string);
+        }
+        av_init_list(&x->names, AV_M);
+        cJSON_ArrayForEach(e, ean) {
+            av v;
+            const char *str = cJSON_IsString(e) ? e->valuestring : "";
+            av_init_s(&v, str, strlen(str));
+            av_map_put(&x->names, e->string, strlen(e->string), &v);
+        }
+    }
+    if (eav) {
+        if (!eav->child)
+            return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues must not be empty");
+        cJSON_ArrayForEach(e, eav) {
+            if (!placeholder_ok(e->string, ':'))
+                return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues contains invalid key: Syntax"
+                                " error; key: \"%s\"", e->string);
+        }
+        av_init_list(&x->values, AV_M);
+        cJSON_ArrayForEach(e, eav) {
+            av v;
+            if (ddbjson_value_from_cjson(e, NULL, &v, d) != ST_OK) {
+                char msg[sizeof d->msg];
+                snprintf(msg, sizeof msg, "%s", d->msg);
+                return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues contains invalid value: %s"
+                                " for key %s", msg, e->string);
+            }
+            av_map_put(&x->values, e->string, strlen(e->string), &v);
+        }
+    }
+    if ((st = expr_ctx_init(&x->cx, ean ? &x->names : NULL, eav ? &x->values : NULL, d)) != ST_OK)
+        return st;
+    x->cx_on = true;
+    if ((st = parse_one(x, in, "UpdateExpression", EXPR_UPDATE, &x->update, d)) != ST_OK ||
+        (st = parse_one(x, in, "ConditionExpression", EXPR_CONDITION, &x->cond, d)) != ST_OK ||
+        (st = parse_one(x, in, "KeyConditionExpression", EXPR_KEY, &x->key, d)) != ST_OK ||
+        (st = parse_one(x, in, "FilterExpression", EXPR_FILTER, &x->filter, d)) != ST_OK ||
+        (st = parse_one(x, in, "ProjectionExpression", EXPR_PROJECTION, &x->proj, d)) != ST_OK)
+        return st;
+    if ((st = expr_ctx_finish(&x->cx, d)) != ST_OK)
+        return st;
+    if (x->filter)
+        collect_heads(x, expr_root(x->filter));
+    return ST_OK;
+}
+
+/* AttributesToGet, the legacy projection: top-level names. */
+static status attributes_to_get(const cJSON *in, av *names, diag *d)
+{
+    const cJSON *atg = jget(in, "AttributesToGet");
+    names->type = AV_NONE;
+    if (!atg)
+        return ST_OK;
+    const cJSON *e, *f;
+    cJSON_ArrayForEach(e, atg) {
+        for (f = atg->child; f != e; f = f->next)
+            if (cJSON_IsString(e) && cJSON_IsString(f) && strcmp(e->valuestring, f->valuestring) == 0)
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Duplicate"
+                                " value in attribute name: %s", e->valuestring);
+    }
+    av_init_list(names, AV_L);
+    cJSON_ArrayForEach(e, atg) {
+        av v;
+        av_init_s(&v, e->valuestring, strlen(e->valuestring));
+        av_list_push(names, &v);
+    }
+    return ST_OK;
+}
+
+/* Applies ProjectionExpression or AttributesToGet to item (in place). */
+static void project(const reqx *x, const av *atg, av *item)
+{
+    av out;
+    if (x->proj) {
+        expr_project(x->proj, item, &out);
+    } else if (atg && atg->type == AV_L) {
+        av_init_list(&out, AV_M);
+        for (size_t i = 0; i < atg->u.l.len; i++) {
+            const av *nm = &atg->u.l.v[i];
+            const av *v = av_map_get(item, nm->u.s.ptr, nm->u.s.len);
+            if (v) {
+                av c;
+                av_copy(&c, v);
+                av_map_put(&out, nm->u.s.ptr, nm->u.s.len, &c);
+            }
+        }
+    } else {
+        return;
+    }
+    av_free(item);
+    av_move(item, &out);
+}
+
+static bool projecting(const reqx *x, const av *atg)
+{
+    return x->proj || (atg && atg->type == AV_L);
+}
+
+/* A failed condition: DynamoDB's message, and the current item when
+ * ReturnValuesOnConditionCheckFailure asks for it. */
+static status condition_failed(store *s, const cJSON *in, const av *old, diag *d)
+{
+    if (old && is(jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD")) {
+        buf_reset(&s->err_extra);
+        buf_adds(&s->err_extra, "{\"Item\":");
+        ddbjson_write_item(&s->err_extra, old);
+        buf_addc(&s->err_extra, '}');
+    }
+    return diag_set(d, ST_CONDITION_FAILED, "The conditional request failed");
+}
+
 /* ---- PutItem ---- */
+
+static const char *const cond_exprs[] = { "ConditionExpression", NULL };
+static const char *const cond_legacy[] = { "Expected", NULL };
+
+static void write_attributes(buf *out, const av *item, bool *comma)
+{
+    buf_adds(out, "\"Attributes\":");
+    ddbjson_write_item(out, item);
+    *comma = true;
+}
 
 status store_op_put_item(store *s, const cJSON *in, buf *out, diag *d)
 {
@@ -278,7 +541,11 @@ status store_op_put_item(store *s, const cJSON *in, buf *out, diag *d)
     av item = { .type = AV_NONE }, old = { .type = AV_NONE };
     store_key k;
     store_key_init(&k);
+    reqx x;
+    reqx_init(&x);
     bool txn = false;
+    if ((st = expr_params(in, cond_exprs, cond_legacy, d)) != ST_OK)
+        goto out;
     if ((st = parse_item(in, "Item", &item, d)) != ST_OK)
         goto out;
     const char *rv = jstr(in, "ReturnValues");
@@ -286,11 +553,8 @@ status store_op_put_item(store *s, const cJSON *in, buf *out, diag *d)
         st = diag_set(d, ST_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
         goto out;
     }
-    if (store_item_size(&item) > MAX_ITEM_BYTES) {
-        st = diag_set(d, ST_VALIDATION, "Item size has exceeded the maximum allowed size");
-        goto out;
-    }
-    if ((st = no_expressions(in, d)) != ST_OK)
+    if ((st = size_check_item(&item, d)) != ST_OK || (st = no_legacy(in, d)) != ST_OK ||
+        (st = exprs_parse(&x, in, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -303,23 +567,24 @@ status store_op_put_item(store *s, const cJSON *in, buf *out, diag *d)
     bool found;
     if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
         goto out;
+    if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
+        st = condition_failed(s, in, found ? &old : NULL, d);
+        goto out;
+    }
     store_wcap cap;
     memset(&cap, 0, sizeof cap);
     if ((st = store_apply(s, t, &k, found ? &old : NULL, &item, &cap, d)) != ST_OK)
         goto out;
-    int mode = rcc_mode(in);
     buf_addc(out, '{');
     bool comma = false;
-    if (found && is(rv, "ALL_OLD")) {
-        buf_adds(out, "\"Attributes\":");
-        ddbjson_write_item(out, &old);
-        comma = true;
-    }
-    write_capacity(out, mode, t, cap.table, cap.idx, comma);
+    if (found && is(rv, "ALL_OLD"))
+        write_attributes(out, &old, &comma);
+    write_capacity(out, rcc_mode(in), t, cap.table, cap.idx, comma);
     buf_addc(out, '}');
 out:
     if (txn)
         st = store_txn_end(s, st, d);
+    reqx_done(&x);
     av_free(&item);
     av_free(&old);
     store_key_done(&k);
@@ -336,7 +601,11 @@ status store_op_delete_item(store *s, const cJSON *in, buf *out, diag *d)
     av key = { .type = AV_NONE }, old = { .type = AV_NONE };
     store_key k;
     store_key_init(&k);
+    reqx x;
+    reqx_init(&x);
     bool txn = false;
+    if ((st = expr_params(in, cond_exprs, cond_legacy, d)) != ST_OK)
+        goto out;
     if ((st = parse_item(in, "Key", &key, d)) != ST_OK)
         goto out;
     const char *rv = jstr(in, "ReturnValues");
@@ -344,7 +613,7 @@ status store_op_delete_item(store *s, const cJSON *in, buf *out, diag *d)
         st = diag_set(d, ST_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
         goto out;
     }
-    if ((st = no_expressions(in, d)) != ST_OK)
+    if ((st = no_legacy(in, d)) != ST_OK || (st = exprs_parse(&x, in, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -357,6 +626,10 @@ status store_op_delete_item(store *s, const cJSON *in, buf *out, diag *d)
     bool found;
     if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
         goto out;
+    if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
+        st = condition_failed(s, in, found ? &old : NULL, d);
+        goto out;
+    }
     store_wcap cap;
     memset(&cap, 0, sizeof cap);
     if (found) {
@@ -367,18 +640,198 @@ status store_op_delete_item(store *s, const cJSON *in, buf *out, diag *d)
     }
     buf_addc(out, '{');
     bool comma = false;
-    if (found && is(rv, "ALL_OLD")) {
-        buf_adds(out, "\"Attributes\":");
-        ddbjson_write_item(out, &old);
-        comma = true;
+    if (found && is(rv, "ALL_OLD"))
+        write_attributes(out, &old, &comma);
+    write_capacity(out, rcc_mode(in), t, cap.table, cap.idx, comma);
+    buf_addc(out, '}');
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    reqx_done(&x);
+    av_free(&key);
+    av_free(&old);
+    store_key_done(&k);
+    return st;
+}
+
+/* ---- UpdateItem ---- */
+
+static const char *const e_rv_update[] = { "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW", NULL };
+static const vspec avu_fields[] = {
+    { .name = "Action", .type = VT_STRING },
+    { .name = "Value", .type = VT_ATTRF },
+    F_END,
+};
+static const vspec avu_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeValueUpdate",
+                                .fields = avu_fields };
+static const vspec update_spec[] = {
+    F_RCC,
+    F_TABLE,
+    { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = e_ricm },
+    { .name = "ReturnValues", .type = VT_STRING, .enums = e_rv_update },
+    { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
+    { .name = "ConditionalOperator", .type = VT_STRING, .enums = e_condop },
+    { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &expected_elem },
+    { .name = "AttributeUpdates", .type = VT_MAP, .sub = "AttributeValueUpdate", .elem = &avu_elem },
+    { .name = "ConditionExpression", .type = VT_STRING },
+    { .name = "UpdateExpression", .type = VT_STRING },
+    F_EAV,
+    F_EAN,
+    { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = e_rvccf },
+    F_END,
+};
+
+/* The keys an update may not touch, with DynamoDB's messages. */
+static status update_keys(const table_def *def, const expr *upd, diag *d)
+{
+    if (!upd)
+        return ST_OK;
+    const expr_node *root = expr_root(upd);
+    const char *keys[2] = { def->pk.name, def->sk.name };
+    for (int k = 0; k < 2; k++) {
+        if (!keys[k])
+            continue;
+        for (size_t i = 0; i < root->n_kids; i++) {
+            const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
+            if (!path || path->kind != EN_PATH || !path->path.n)
+                continue;
+            const expr_step *st = &path->path.steps[0];
+            if (st->is_index || strlen(keys[k]) != st->len || memcmp(keys[k], st->name, st->len) != 0)
+                continue;
+            if (path->path.n == 1)
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Cannot"
+                                " update attribute %s. This attribute is part of the key", keys[k]);
+            return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access '[]'"
+                            " and map lookup '.' are not allowed: Key: %s", keys[k]);
+        }
+    }
+    /* Index keys may be set, but only as whole attributes. */
+    for (size_t x = 0; x < def->n_idx; x++) {
+        const index_def *ix = &def->idx[x];
+        const char *ik[2] = { ix->pk.name, ix->sk.name };
+        for (int k = 0; k < 2; k++) {
+            if (!ik[k])
+                continue;
+            for (size_t i = 0; i < root->n_kids; i++) {
+                const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
+                if (!path || path->kind != EN_PATH || path->path.n < 2)
+                    continue;
+                const expr_step *st = &path->path.steps[0];
+                if (!st->is_index && strlen(ik[k]) == st->len && memcmp(ik[k], st->name, st->len) == 0)
+                    return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access"
+                                    " '[]' and map lookup '.' are not allowed: IndexKey: %s", ik[k]);
+            }
+        }
+    }
+    return ST_OK;
+}
+
+/* UPDATED_OLD / UPDATED_NEW: the item cut down to the update's paths. */
+static void updated_part(const reqx *x, const av *item, av *out)
+{
+    const expr_node *root = expr_root(x->update);
+    buf text = BUF_INIT;
+    for (size_t i = 0; i < root->n_kids; i++) {
+        const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
+        if (!path || path->kind != EN_PATH)
+            continue;
+        if (text.len)
+            buf_adds(&text, ", ");
+        expr_path_text(&path->path, &text);
+    }
+    av_init_list(out, AV_M);
+    expr_ctx cx;
+    diag d;
+    diag_init(&d);
+    expr *proj = NULL;
+    if (text.len && expr_ctx_init(&cx, x->names.type == AV_M ? &x->names : NULL, NULL, &d) == ST_OK) {
+        if (expr_parse(&cx, EXPR_PROJECTION, text.data, text.len, &proj, &d) == ST_OK) {
+            av_free(out);
+            expr_project(proj, item, out);
+            expr_free(proj);
+        }
+        expr_ctx_done(&cx);
+    }
+    buf_done(&text);
+}
+
+status store_op_update_item(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "UpdateExpression", "ConditionExpression", NULL };
+    static const char *const legacy[] = { "AttributeUpdates", "Expected", NULL };
+    status st = store_valid_check(in, update_spec, d);
+    if (st != ST_OK)
+        return st;
+    av key = { .type = AV_NONE }, old = { .type = AV_NONE }, item = { .type = AV_NONE };
+    store_key k;
+    store_key_init(&k);
+    reqx x;
+    reqx_init(&x);
+    bool txn = false;
+    if ((st = expr_params(in, exprs, legacy, d)) != ST_OK)
+        goto out;
+    if ((st = parse_item(in, "Key", &key, d)) != ST_OK)
+        goto out;
+    if ((st = no_legacy(in, d)) != ST_OK || (st = exprs_parse(&x, in, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    if ((st = lookup_table(s, in, &t, d)) != ST_OK)
+        goto out;
+    if ((st = store_check_key(&t->def, &key, &k, d)) != ST_OK)
+        goto out;
+    if ((st = update_keys(&t->def, x.update, d)) != ST_OK)
+        goto out;
+    bool found;
+    if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
+        goto out;
+    if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
+        st = condition_failed(s, in, found ? &old : NULL, d);
+        goto out;
+    }
+    /* A missing item starts as its key. */
+    const av *base = found ? &old : &key;
+    if (x.update) {
+        if ((st = expr_update_apply(x.update, base, &item, NULL, d)) != ST_OK)
+            goto out;
+    } else {
+        av_copy(&item, base);
+    }
+    if ((st = store_check_item(&t->def, &item, NULL, d)) != ST_OK ||
+        (st = size_check_update(&item, d)) != ST_OK)
+        goto out;
+    store_wcap cap;
+    memset(&cap, 0, sizeof cap);
+    if ((st = store_apply(s, t, &k, found ? &old : NULL, &item, &cap, d)) != ST_OK)
+        goto out;
+    const char *rv = jstr(in, "ReturnValues");
+    buf_addc(out, '{');
+    bool comma = false;
+    if (is(rv, "ALL_OLD") && found) {
+        write_attributes(out, &old, &comma);
+    } else if (is(rv, "ALL_NEW")) {
+        write_attributes(out, &item, &comma);
+    } else if ((is(rv, "UPDATED_OLD") && found) || is(rv, "UPDATED_NEW")) {
+        av part;
+        if (x.update)
+            updated_part(&x, is(rv, "UPDATED_OLD") ? &old : &item, &part);
+        else
+            av_init_list(&part, AV_M);
+        if (part.u.m.len)
+            write_attributes(out, &part, &comma);
+        av_free(&part);
     }
     write_capacity(out, rcc_mode(in), t, cap.table, cap.idx, comma);
     buf_addc(out, '}');
 out:
     if (txn)
         st = store_txn_end(s, st, d);
+    reqx_done(&x);
     av_free(&key);
     av_free(&old);
+    av_free(&item);
     store_key_done(&k);
     return st;
 }
@@ -387,22 +840,27 @@ out:
 
 static double read_units(uint64_t bytes, bool consistent)
 {
-    uint64_t u = (bytes + 4095) / 4096;
-    return (double)u * (consistent ? 1.0 : 0.5);
+    return (double)size_read_halves(bytes, consistent) / 2.0;
 }
 
 status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
 {
+    static const char *const exprs[] = { "ProjectionExpression", NULL };
+    static const char *const legacy[] = { "AttributesToGet", NULL };
     status st = store_valid_check(in, get_spec, d);
     if (st != ST_OK)
         return st;
-    av key = { .type = AV_NONE };
+    av key = { .type = AV_NONE }, atg = { .type = AV_NONE };
     store_key k;
     store_key_init(&k);
+    reqx x;
+    reqx_init(&x);
     bool txn = false;
+    if ((st = expr_params(in, exprs, legacy, d)) != ST_OK)
+        goto out;
     if ((st = parse_item(in, "Key", &key, d)) != ST_OK)
         goto out;
-    if ((st = no_expressions(in, d)) != ST_OK)
+    if ((st = attributes_to_get(in, &atg, d)) != ST_OK || (st = exprs_parse(&x, in, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
@@ -426,9 +884,24 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     bool comma = false;
     if (rc == SQLITE_ROW) {
         size = (uint64_t)sqlite3_column_int64(q, 0);
-        buf_adds(out, "\"Item\":");
-        st = itemenc_write_json(out, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1), d);
-        comma = true;
+        const void *body = sqlite3_column_blob(q, 1);
+        size_t len = (size_t)sqlite3_column_bytes(q, 1);
+        if (projecting(&x, &atg)) {
+            av item;
+            if ((st = itemenc_decode(body, len, &item, d)) == ST_OK) {
+                project(&x, &atg, &item);
+                if (item.u.m.len) {
+                    buf_adds(out, "\"Item\":");
+                    ddbjson_write_item(out, &item);
+                    comma = true;
+                }
+                av_free(&item);
+            }
+        } else {
+            buf_adds(out, "\"Item\":");
+            st = itemenc_write_json(out, body, len, d);
+            comma = true;
+        }
     } else if (rc != SQLITE_DONE) {
         st = store_sqlerr(s, d);
     }
@@ -436,26 +909,32 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     if (st != ST_OK)
         goto out;
     bool consistent = jbool(in, "ConsistentRead", false);
-    double u = rc == SQLITE_ROW ? read_units(size, consistent) : (consistent ? 1 : 0.5);
-    write_capacity(out, rcc_mode(in), t, u, NULL, comma);
+    write_capacity(out, rcc_mode(in), t, read_units(size, consistent), NULL, comma);
     buf_addc(out, '}');
 out:
     if (txn)
         st = store_txn_end(s, st, d);
+    reqx_done(&x);
     av_free(&key);
+    av_free(&atg);
     store_key_done(&k);
     return st;
 }
 
 /* ---- Query and Scan ---- */
 
+enum { SEL_DEFAULT, SEL_ALL, SEL_PROJECTED, SEL_SPECIFIC, SEL_COUNT };
+
 typedef struct read_req {
     store_rq rq;
     long limit;
-    bool count_only;
+    int select;
     bool consistent;
     int rcc;
     const index_def *ix;
+    bool full_items;       /* LSI read that fetches whole items */
+    reqx *x;
+    av *atg;
     av pk_val, lo_val, hi_val, start;
 } read_req;
 
@@ -525,6 +1004,32 @@ static status write_lek(buf *out, const tinfo *t, const index_def *ix, const voi
     return ST_OK;
 }
 
+/* One matching row into the Items array. */
+static status write_row(read_req *r, const store_row *row, const av *partial, buf *out, diag *d)
+{
+    const tinfo *t = r->rq.t;
+    const index_def *ix = r->ix;
+    bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items;
+    bool proj = projecting(r->x, r->atg);
+    (void)partial;
+    if (!index_cut && !proj)
+        return itemenc_write_json(out, row->body, row->body_len, d);
+    av full;
+    status st = itemenc_decode(row->body, row->body_len, &full, d);
+    if (st != ST_OK)
+        return st;
+    if (index_cut) {
+        av cut;
+        store_project_index(&t->def, ix, &full, &cut);
+        av_free(&full);
+        av_move(&full, &cut);
+    }
+    project(r->x, r->atg, &full);
+    ddbjson_write_item(out, &full);
+    av_free(&full);
+    return ST_OK;
+}
+
 static status run_read(store *s, read_req *r, buf *out, diag *d)
 {
     store_cursor c;
@@ -534,11 +1039,11 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
     const tinfo *t = r->rq.t;
     const index_def *ix = r->ix;
     uint64_t scanned = 0, count = 0, bytes = 0, cap_bytes = 0;
-    bool stopped = false;
-    size_t last_at = 0, last_len = 0;
+    bool stopped = false, count_only = r->select == SEL_COUNT;
+    const expr *filter = r->x ? r->x->filter : NULL;
     buf last = BUF_INIT;
-    buf_adds(out, "{");
-    if (!r->count_only)
+    buf_addc(out, '{');
+    if (!count_only)
         buf_adds(out, "\"Items\":[");
     for (;;) {
         store_row row;
@@ -547,44 +1052,51 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
             break;
         scanned++;
         bytes += row.size;
-        cap_bytes += ix ? row.entry_size : row.size;
-        count++;
-        if (!r->count_only) {
-            if (count > 1)
-                buf_addc(out, ',');
-            if (ix && ix->proj != PROJ_ALL) {
-                av full, proj;
-                if ((st = itemenc_decode(row.body, row.body_len, &full, d)) != ST_OK)
-                    break;
-                store_project_index(&t->def, ix, &full, &proj);
-                ddbjson_write_item(out, &proj);
-                av_free(&full);
-                av_free(&proj);
-            } else if ((st = itemenc_write_json(out, row.body, row.body_len, d)) != ST_OK) {
+        cap_bytes += ix && !r->full_items ? row.entry_size : row.size;
+        bool match = true;
+        if (filter) {
+            /* Only the attributes the filter names are decoded. */
+            av part;
+            if ((st = itemenc_decode_some(row.body, row.body_len, r->x->fnames, r->x->flens,
+                                          r->x->n_fnames, &part, d)) != ST_OK)
                 break;
+            if (ix && ix->proj != PROJ_ALL && !r->full_items) {
+                av cut;
+                store_project_index(&t->def, ix, &part, &cut);
+                av_free(&part);
+                av_move(&part, &cut);
+            }
+            match = expr_eval(filter, &part);
+            av_free(&part);
+        }
+        if (match) {
+            count++;
+            if (!count_only) {
+                if (count > 1)
+                    buf_addc(out, ',');
+                if ((st = write_row(r, &row, NULL, out, d)) != ST_OK)
+                    break;
             }
         }
         if ((r->limit && scanned >= (uint64_t)r->limit) || bytes >= PAGE_BYTES) {
             stopped = true;
             buf_reset(&last);
             buf_add(&last, row.body, row.body_len);
-            last_at = 0;
-            last_len = row.body_len;
             break;
         }
     }
     store_cursor_close(&c);
     if (st == ST_OK) {
-        if (!r->count_only)
+        if (!count_only)
             buf_addc(out, ']');
-        buf_printf(out, "%s\"Count\":%llu,\"ScannedCount\":%llu", r->count_only ? "" : ",",
+        buf_printf(out, "%s\"Count\":%llu,\"ScannedCount\":%llu", count_only ? "" : ",",
                    (unsigned long long)count, (unsigned long long)scanned);
         if (stopped)
-            st = write_lek(out, t, ix, last.data + last_at, last_len, d);
+            st = write_lek(out, t, ix, last.data, last.len, d);
         if (st == ST_OK && r->rcc) {
             double u = read_units(cap_bytes, r->consistent);
             double idx[32] = { 0 };
-            if (ix) {
+            if (ix && !r->full_items) {
                 idx[r->rq.xid - 1] = u;
                 write_capacity(out, r->rcc, t, 0, idx, true);
             } else {
@@ -606,6 +1118,9 @@ static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, di
     tinfo *t = *tp;
     r->rq.t = t;
     const char *index = jstr(in, "IndexName");
+    const char *sel = jstr(in, "Select");
+    r->select = is(sel, "ALL_ATTRIBUTES") ? SEL_ALL : is(sel, "ALL_PROJECTED_ATTRIBUTES") ? SEL_PROJECTED
+              : is(sel, "SPECIFIC_ATTRIBUTES") ? SEL_SPECIFIC : is(sel, "COUNT") ? SEL_COUNT : SEL_DEFAULT;
     if (index) {
         int xid = store_index_xid(&t->def, index);
         if (xid < 0)
@@ -615,10 +1130,19 @@ static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, di
         if (r->ix->global && jbool(in, "ConsistentRead", false))
             return diag_set(d, ST_VALIDATION,
                             "Consistent reads are not supported on global secondary indexes");
+        if (r->select == SEL_ALL && r->ix->proj != PROJ_ALL) {
+            if (r->ix->global)
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Select type"
+                                " ALL_ATTRIBUTES is not supported for global secondary index %s because"
+                                " its projection type is not ALL", index);
+            r->full_items = true;
+        }
+        /* An LSI fetches what its projection lacks from the table. */
+        if (!r->ix->global && projecting(r->x, r->atg))
+            r->full_items = true;
     }
     const cJSON *lim = jget(in, "Limit");
     r->limit = lim && cJSON_IsNumber(lim) ? (long)lim->valuedouble : 0;
-    r->count_only = is(jstr(in, "Select"), "COUNT");
     r->consistent = jbool(in, "ConsistentRead", false);
     r->rcc = rcc_mode(in);
     r->rq.forward = jbool(in, "ScanIndexForward", true);
@@ -630,7 +1154,9 @@ static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, di
         const char *names[4];
         size_t n = lek_names(t, r->ix, names);
         if (r->start.u.m.len != n)
-            return diag_set(d, ST_VALIDATION, "The provided starting key is invalid");
+            return diag_set(d, ST_VALIDATION, r->ix || r->rq.pk ? "The provided starting key is invalid"
+                            : "The provided starting key is invalid: The provided key element does not"
+                              " match the schema");
         for (size_t i = 0; i < n; i++) {
             const av *v = av_map_get(&r->start, names[i], strlen(names[i]));
             if (!v)
@@ -652,13 +1178,43 @@ static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, di
         av_free(&tk);
         store_key_done(&k);
         if (st != ST_OK) {
-            if (strstr(d->msg, "does not match the schema"))
-                return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: The provided"
-                                " key element does not match the schema");
-            return st;
+            char msg[sizeof d->msg];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", msg);
+        }
+        if (r->ix) {
+            for (int i = 0; i < 2; i++) {
+                const key_attr *ka = i ? &r->ix->sk : &r->ix->pk;
+                if (!ka->name)
+                    continue;
+                const av *v = av_map_get(&r->start, ka->name, strlen(ka->name));
+                if (v->type != ka->type)
+                    return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: The provided"
+                                    " key element does not match the schema");
+            }
         }
         r->rq.start = &r->start;
     }
+    return ST_OK;
+}
+
+/* Select and projections, as DynamoDB checks them. */
+static status select_checks(const cJSON *in, bool query, diag *d)
+{
+    const char *sel = jstr(in, "Select");
+    bool proj = jget(in, "ProjectionExpression") || jget(in, "AttributesToGet");
+    if (is(sel, "SPECIFIC_ATTRIBUTES") && !proj)
+        return diag_set(d, ST_VALIDATION, "Must specify the AttributesToGet or ProjectionExpression"
+                        " when choosing to get SPECIFIC_ATTRIBUTES");
+    if (sel && !is(sel, "SPECIFIC_ATTRIBUTES") && proj) {
+        if (jget(in, "ProjectionExpression"))
+            return diag_set(d, ST_VALIDATION, "Cannot specify the ProjectionExpression when choosing"
+                            " to get %s", sel);
+        return diag_set(d, ST_VALIDATION, "Cannot specify the AttributesToGet when choosing to get %s", sel);
+    }
+    if (is(sel, "ALL_PROJECTED_ATTRIBUTES") && !jget(in, "IndexName"))
+        return diag_set(d, ST_VALIDATION, "ALL_PROJECTED_ATTRIBUTES can be used only when %s using an"
+                        " IndexName", query ? "Querying" : "Scanning");
     return ST_OK;
 }
 
@@ -759,20 +1315,101 @@ static status key_conditions(const cJSON *kc, read_req *r, diag *d)
     return ST_OK;
 }
 
+/* KeyConditionExpression -> the read's key range, with DynamoDB's checks. */
+static status key_expression(const reqx *x, read_req *r, diag *d)
+{
+    const tinfo *t = r->rq.t;
+    const key_attr *pk = r->ix ? &r->ix->pk : &t->def.pk;
+    const key_attr *sk = r->ix ? &r->ix->sk : &t->def.sk;
+    expr_key_range kr;
+    status st = expr_key_range_of(x->key, pk->name, pk->type, sk->name, sk->type, &kr, d);
+    if (st != ST_OK)
+        return st;
+    av_copy(&r->pk_val, kr.pk);
+    r->rq.pk = &r->pk_val;
+    if (kr.prefix) {
+        av_copy(&r->lo_val, kr.prefix);
+        r->rq.prefix = &r->lo_val;
+    } else {
+        if (kr.lo) {
+            av_copy(&r->lo_val, kr.lo);
+            r->rq.lo = &r->lo_val;
+            r->rq.lo_op = kr.lo_incl ? RB_INCL : RB_EXCL;
+        }
+        if (kr.hi) {
+            av_copy(&r->hi_val, kr.hi);
+            r->rq.hi = &r->hi_val;
+            r->rq.hi_op = kr.hi_incl ? RB_INCL : RB_EXCL;
+        }
+    }
+    if (r->rq.start) {
+        const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
+        if (!av_equal(spk, kr.pk))
+            return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
+                            " based on provided conditions");
+        if (kr.sk_name) {
+            const av *ssk = av_map_get(r->rq.start, sk->name, strlen(sk->name));
+            if (!ssk || !expr_key_match_sk(&kr, ssk))
+                return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
+                                " key predicate");
+        }
+    }
+    return ST_OK;
+}
+
+/* A Query's filter may not name the key attributes it reads by. */
+static status filter_keys(const reqx *x, const read_req *r, diag *d)
+{
+    const tinfo *t = r->rq.t;
+    const key_attr *keys[2] = { r->ix ? &r->ix->pk : &t->def.pk, r->ix ? &r->ix->sk : &t->def.sk };
+    for (int k = 0; k < 2; k++) {
+        if (!keys[k]->name)
+            continue;
+        for (size_t i = 0; i < x->n_fnames; i++)
+            if (x->flens[i] == strlen(keys[k]->name) && memcmp(x->fnames[i], keys[k]->name, x->flens[i]) == 0)
+                return diag_set(d, ST_VALIDATION, "Filter Expression can only contain non-primary key"
+                                " attributes: Primary key attribute: %s", keys[k]->name);
+    }
+    return ST_OK;
+}
+
 status store_op_query(store *s, const cJSON *in, buf *out, diag *d)
 {
+    static const char *const exprs[] = { "ProjectionExpression", "FilterExpression",
+                                         "KeyConditionExpression", NULL };
+    static const char *const legacy[] = { "AttributesToGet", "QueryFilter", "ConditionalOperator",
+                                          "KeyConditions", NULL };
     status st = store_valid_check(in, query_spec, d);
     if (st != ST_OK)
         return st;
     read_req r;
     read_req_init(&r);
+    reqx x;
+    reqx_init(&x);
+    av atg = { .type = AV_NONE };
+    r.x = &x;
+    r.atg = &atg;
     bool txn = false;
+    if ((st = expr_params(in, exprs, legacy, d)) != ST_OK || (st = no_legacy(in, d)) != ST_OK ||
+        (st = attributes_to_get(in, &atg, d)) != ST_OK)
+        goto out;
+    const cJSON *esk = jget(in, "ExclusiveStartKey");
+    if (esk) {
+        av tmp;
+        if (ddbjson_item_from_cjson(esk, NULL, &tmp, d) != ST_OK) {
+            char msg[sizeof d->msg];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            st = diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", msg);
+            goto out;
+        }
+        av_free(&tmp);
+    }
     if (!jget(in, "KeyConditions") && !jget(in, "KeyConditionExpression")) {
         st = diag_set(d, ST_VALIDATION, "Either the KeyConditions or KeyConditionExpression parameter"
                       " must be specified in the request.");
         goto out;
     }
-    if ((st = no_expressions(in, d)) != ST_OK)
+    if ((st = exprs_parse(&x, in, d)) != ST_OK || (st = select_checks(in, true, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
@@ -780,24 +1417,40 @@ status store_op_query(store *s, const cJSON *in, buf *out, diag *d)
     tinfo *t;
     if ((st = read_common(s, in, &r, &t, d)) != ST_OK)
         goto out;
-    if ((st = key_conditions(jget(in, "KeyConditions"), &r, d)) != ST_OK)
+    if (x.key)
+        st = key_expression(&x, &r, d);
+    else
+        st = key_conditions(jget(in, "KeyConditions"), &r, d);
+    if (st != ST_OK || (st = filter_keys(&x, &r, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, out, d);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
     read_req_done(&r);
+    reqx_done(&x);
+    av_free(&atg);
     return st;
 }
 
 status store_op_scan(store *s, const cJSON *in, buf *out, diag *d)
 {
+    static const char *const exprs[] = { "ProjectionExpression", "FilterExpression", NULL };
+    static const char *const legacy[] = { "AttributesToGet", "ScanFilter", "ConditionalOperator", NULL };
     status st = store_valid_check(in, scan_spec, d);
     if (st != ST_OK)
         return st;
     read_req r;
     read_req_init(&r);
+    reqx x;
+    reqx_init(&x);
+    av atg = { .type = AV_NONE };
+    r.x = &x;
+    r.atg = &atg;
     bool txn = false;
+    if ((st = expr_params(in, exprs, legacy, d)) != ST_OK || (st = no_legacy(in, d)) != ST_OK ||
+        (st = attributes_to_get(in, &atg, d)) != ST_OK)
+        goto out;
     const cJSON *seg = jget(in, "Segment"), *tot = jget(in, "TotalSegments");
     if (seg && !tot) {
         st = diag_set(d, ST_VALIDATION, "The TotalSegments parameter is required but was not present"
@@ -811,11 +1464,11 @@ status store_op_scan(store *s, const cJSON *in, buf *out, diag *d)
     }
     if (seg && tot && seg->valuedouble >= tot->valuedouble) {
         st = diag_set(d, ST_VALIDATION, "The Segment parameter is zero-based and must be less than"
-                      " parameter TotalSegments: Segment: %.0f is out of bounds for TotalSegments: %.0f",
+                      " parameter TotalSegments: Segment: %.0f is not less than TotalSegments: %.0f",
                       seg->valuedouble, tot->valuedouble);
         goto out;
     }
-    if ((st = no_expressions(in, d)) != ST_OK)
+    if ((st = exprs_parse(&x, in, d)) != ST_OK || (st = select_checks(in, false, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
@@ -833,6 +1486,8 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     read_req_done(&r);
+    reqx_done(&x);
+    av_free(&atg);
     return st;
 }
 
@@ -849,6 +1504,7 @@ static const struct {
     { "PutItem", store_op_put_item },
     { "GetItem", store_op_get_item },
     { "DeleteItem", store_op_delete_item },
+    { "UpdateItem", store_op_update_item },
     { "Query", store_op_query },
     { "Scan", store_op_scan },
 };
@@ -868,10 +1524,13 @@ status store_call(store *s, const char *op, const char *input, size_t len, char 
         return diag_set(d, ST_SERIALIZATION, "Start of list found where not expected");
     }
     buf b = BUF_INIT;
+    buf_reset(&s->err_extra);
     status st = fn(s, in, &b, d);
     cJSON_Delete(in);
     if (st == ST_OK)
         *out = buf_steal(&b);
+    else if (s->err_extra.len)
+        *out = xstrdup(s->err_extra.data);
     buf_done(&b);
     return st;
 }

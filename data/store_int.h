@@ -71,6 +71,7 @@ struct store {
     delta *deltas;       /* open addressing */
     size_t n_deltas, cap_deltas;
     buf scratch;
+    buf err_extra;       /* members an error response carries (store_call) */
     sqlite3_stmt *reads[256];  /* read statements by shape (store_read.c) */
 };
 

@@ -9,69 +9,17 @@
 #include "model/itemenc.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
+#include "model/size.h"
 
-#define MAX_ITEM_BYTES (400 * 1024)
 
-/* ---- sizes (DynamoDB's rules) ---- */
-
-static size_t num_size(const num *n)
+size_t store_item_size(const av *item)
 {
-    int digits = num_digits(n);
-    if (digits == 0)
-        return 1;
-    /* Scientific exponent of the leading digit. */
-    long e = (long)n->exp + digits - 1;
-    size_t size = 1 + (size_t)(digits + 1) / 2;
-    if (digits % 2 == 0 && e % 2 == 0)
-        size++;
-    if (n->neg)
-        size++;
-    return size;
+    return size_item(item);
 }
 
 size_t store_value_size(const av *v)
 {
-    size_t n = 0;
-    switch (v->type) {
-    case AV_S:
-    case AV_B:
-        return v->u.s.len;
-    case AV_N:
-        return num_size(&v->u.n);
-    case AV_BOOL:
-    case AV_NULL:
-        return 1;
-    case AV_SS:
-    case AV_BS:
-        for (size_t i = 0; i < v->u.l.len; i++)
-            n += v->u.l.v[i].u.s.len;
-        return n;
-    case AV_NS:
-        for (size_t i = 0; i < v->u.l.len; i++)
-            n += num_size(&v->u.l.v[i].u.n);
-        return n;
-    case AV_L:
-        n = 3;
-        for (size_t i = 0; i < v->u.l.len; i++)
-            n += 1 + store_value_size(&v->u.l.v[i]);
-        return n;
-    case AV_M:
-        n = 3 + v->u.m.len;
-        for (size_t i = 0; i < v->u.m.len; i++)
-            n += v->u.m.v[i].name_len + store_value_size(&v->u.m.v[i].val);
-        return n;
-    case AV_NONE:
-        return 0;
-    }
-    return 0;
-}
-
-size_t store_item_size(const av *item)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < item->u.m.len; i++)
-        n += item->u.m.v[i].name_len + store_value_size(&item->u.m.v[i].val);
-    return n;
+    return size_value(v);
 }
 
 /* ---- keys ---- */
@@ -95,15 +43,7 @@ static const av *get(const av *item, const char *name)
 
 static status key_size(const av *v, bool hash, diag *d)
 {
-    if (v->type == AV_N)
-        return ST_OK;
-    if (hash && v->u.s.len > 2048)
-        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Size of hashkey"
-                        " has exceeded the maximum size limit of2048 bytes");
-    if (!hash && v->u.s.len > 1024)
-        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Aggregated size"
-                        " of all range keys has exceeded the size limit of 1024 bytes");
-    return ST_OK;
+    return size_check_key(v, hash, d);
 }
 
 static bool empty_sb(const av *v)
@@ -235,8 +175,7 @@ status store_load(store *s, const tinfo *t, const store_key *k, av *item, bool *
 
 static double units(size_t bytes)
 {
-    size_t u = (bytes + 1023) / 1024;
-    return (double)(u ? u : 1);
+    return (double)size_write_halves(bytes) / 2.0;
 }
 
 /* Size of an item as projected into an index. */
@@ -392,7 +331,7 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
     if ((st = store_check_item(&t->def, item, &k, d)) != ST_OK)
         goto out;
     size_t size = store_item_size(item);
-    if (size > MAX_ITEM_BYTES) {
+    if (size > SIZE_ITEM_MAX) {
         st = diag_set(d, ST_VALIDATION, "Item size has exceeded the maximum allowed size");
         goto out;
     }

@@ -597,6 +597,136 @@ static void api_lines(void **state)
     free(out);
 }
 
+static void conditions_guard_writes(void **state)
+{
+    store *s = *state;
+    load_graph(s);
+    const char *again = "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+                        "\"ConditionExpression\":\"attribute_not_exists(PK)\"}";
+    err(s, "PutItem", again, ST_CONDITION_FAILED, "The conditional request failed");
+    /* ReturnValuesOnConditionCheckFailure hands back the current item. */
+    const char *rv = "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+                     "\"ConditionExpression\":\"attribute_not_exists(PK)\","
+                     "\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"}";
+    char *line = NULL;
+    char req[1024];
+    snprintf(req, sizeof req, "{\"Operation\":\"PutItem\",\"Input\":%s}", rv);
+    assert_int_equal(store_call_line(s, req, strlen(req), &line), ST_CONDITION_FAILED);
+    assert_string_equal(line, "{\"Error\":{\"Code\":\"ConditionalCheckFailedException\",\"Message\":"
+                              "\"The conditional request failed\",\"Item\":{\"PK\":{\"S\":\"ACTOR#alice\"},"
+                              "\"SK\":{\"S\":\"PROFILE\"},\"n\":{\"N\":\"2\"},\"note\":{\"S\":\"hi\"}}}}");
+    free(line);
+    err(s, "PutItem", "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}},"
+                      "\"ConditionExpression\":\"status = :v\",\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}",
+        ST_VALIDATION, "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status");
+    err(s, "PutItem", "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}},"
+                      "\"ConditionExpression\":\"n = :v\",\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"},"
+                      "\":w\":{\"S\":\"y\"}}}",
+        ST_VALIDATION, "Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}");
+    err(s, "PutItem", "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}},"
+                      "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}",
+        ST_VALIDATION, "ExpressionAttributeValues can only be specified when using expressions:"
+        " ConditionExpression is null");
+    /* A passing condition lets the delete through. */
+    ok_eq(s, "DeleteItem", "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+                           "\"ConditionExpression\":\"#n > :v\",\"ExpressionAttributeNames\":{\"#n\":\"n\"},"
+                           "\"ExpressionAttributeValues\":{\":v\":{\"N\":\"1\"}}}", "{}");
+}
+
+static void updates_apply_and_return_values(void **state)
+{
+    store *s = *state;
+    load_graph(s);
+    ok_eq(s, "UpdateItem",
+          "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+          "\"UpdateExpression\":\"SET n = n + :one, tags = :t REMOVE note\","
+          "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"},\":t\":{\"SS\":[\"x\"]}},\"ReturnValues\":\"ALL_NEW\"}",
+          "{\"Attributes\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"},\"n\":{\"N\":\"3\"},"
+          "\"tags\":{\"SS\":[\"x\"]}}}");
+    ok_eq(s, "UpdateItem",
+          "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+          "\"UpdateExpression\":\"ADD tags :t\",\"ExpressionAttributeValues\":{\":t\":{\"SS\":[\"y\"]}},"
+          "\"ReturnValues\":\"UPDATED_OLD\"}",
+          "{\"Attributes\":{\"tags\":{\"SS\":[\"x\"]}}}");
+    /* A missing item is created from its key. */
+    ok_eq(s, "UpdateItem",
+          "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#zed\"},\"SK\":{\"S\":\"PROFILE\"}},"
+          "\"UpdateExpression\":\"SET n = :n\",\"ExpressionAttributeValues\":{\":n\":{\"N\":\"7\"}},"
+          "\"ReturnValues\":\"ALL_NEW\"}",
+          "{\"Attributes\":{\"PK\":{\"S\":\"ACTOR#zed\"},\"SK\":{\"S\":\"PROFILE\"},\"n\":{\"N\":\"7\"}}}");
+    err(s, "UpdateItem",
+        "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#zed\"},\"SK\":{\"S\":\"PROFILE\"}},"
+        "\"UpdateExpression\":\"SET PK = :n\",\"ExpressionAttributeValues\":{\":n\":{\"S\":\"x\"}}}",
+        ST_VALIDATION, "One or more parameter values were invalid: Cannot update attribute PK. This"
+        " attribute is part of the key");
+    err(s, "UpdateItem",
+        "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#zed\"},\"SK\":{\"S\":\"PROFILE\"}},"
+        "\"UpdateExpression\":\"SET GSI1PK = :n\",\"ExpressionAttributeValues\":{\":n\":{\"N\":\"1\"}}}",
+        ST_VALIDATION, "One or more parameter values were invalid: Type mismatch for Index Key GSI1PK"
+        " Expected: S Actual: N IndexName: GSI1");
+    err(s, "UpdateItem",
+        "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#nobody\"},\"SK\":{\"S\":\"PROFILE\"}},"
+        "\"ConditionExpression\":\"attribute_exists(PK)\",\"UpdateExpression\":\"SET n = :n\","
+        "\"ExpressionAttributeValues\":{\":n\":{\"N\":\"1\"}}}",
+        ST_CONDITION_FAILED, "The conditional request failed");
+    /* The update moved the profile into the ByN index. */
+    table_stats ts;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_stats(s, "Graph", "ByN", &ts, &d), ST_OK);
+    assert_int_equal(ts.items, 3);
+}
+
+static void filters_projections_and_key_expressions(void **state)
+{
+    store *s = *state;
+    load_graph(s);
+    char *r = ok(s, "Query", "{\"TableName\":\"Graph\",\"KeyConditionExpression\":\"PK = :p AND begins_with(SK, :t)\","
+                             "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"ACTOR#alice\"},\":t\":{\"S\":\"TARGET#\"}}}");
+    count_of(r, 2, 2);
+    free(r);
+    /* Limit counts items read, before the filter. */
+    r = ok(s, "Query", "{\"TableName\":\"Graph\",\"KeyConditionExpression\":\"PK = :p\",\"Limit\":2,"
+                       "\"FilterExpression\":\"attribute_exists(GSI1PK)\","
+                       "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"ACTOR#alice\"}}}");
+    count_of(r, 1, 2);
+    assert_non_null(strstr(r, "LastEvaluatedKey"));
+    free(r);
+    ok_eq(s, "Query", "{\"TableName\":\"Graph\",\"KeyConditionExpression\":\"PK = :p AND SK = :s\","
+                      "\"ProjectionExpression\":\"note, #n\",\"ExpressionAttributeNames\":{\"#n\":\"n\"},"
+                      "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"ACTOR#alice\"},\":s\":{\"S\":\"PROFILE\"}}}",
+          "{\"Items\":[{\"n\":{\"N\":\"2\"},\"note\":{\"S\":\"hi\"}}],\"Count\":1,\"ScannedCount\":1}");
+    err(s, "Query", "{\"TableName\":\"Graph\",\"KeyConditionExpression\":\"PK = :p\",\"FilterExpression\":\"SK = :p\","
+                    "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"ACTOR#alice\"}}}",
+        ST_VALIDATION, "Filter Expression can only contain non-primary key attributes: Primary key attribute: SK");
+    err(s, "Query", "{\"TableName\":\"Graph\",\"KeyConditionExpression\":\"PK = :p\","
+                    "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"ACTOR#alice\"}},"
+                    "\"ExclusiveStartKey\":{\"PK\":{\"S\":\"ACTOR#bob\"},\"SK\":{\"S\":\"x\"}}}",
+        ST_VALIDATION, "The provided starting key is outside query boundaries based on provided conditions");
+    r = ok(s, "Scan", "{\"TableName\":\"Graph\",\"FilterExpression\":\"GSI1PK = :b\","
+                      "\"ExpressionAttributeValues\":{\":b\":{\"S\":\"TARGET#bob\"}}}");
+    count_of(r, 2, 5);
+    free(r);
+    ok_eq(s, "GetItem", "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+                        "\"AttributesToGet\":[\"note\",\"zz\"]}",
+          "{\"Item\":{\"note\":{\"S\":\"hi\"}}}");
+    err(s, "Scan", "{\"TableName\":\"Graph\",\"IndexName\":\"ByN\",\"Select\":\"ALL_ATTRIBUTES\"}", ST_VALIDATION,
+        "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global"
+        " secondary index ByN because its projection type is not ALL");
+    /* Segments split the table by partition and cover it exactly once. */
+    int total = 0;
+    for (int seg = 0; seg < 3; seg++) {
+        char req[256];
+        snprintf(req, sizeof req, "{\"TableName\":\"Graph\",\"Select\":\"COUNT\",\"Segment\":%d,\"TotalSegments\":3}", seg);
+        r = ok(s, "Scan", req);
+        int c = 0;
+        assert_int_equal(sscanf(r, "{\"Count\":%d", &c), 1);
+        total += c;
+        free(r);
+    }
+    assert_int_equal(total, 5);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -613,6 +743,9 @@ int main(void)
         T(bulk_writes_commit_or_roll_back),
         T(a_second_connection_sees_writes),
         T(api_lines),
+        T(conditions_guard_writes),
+        T(updates_apply_and_return_values),
+        T(filters_projections_and_key_expressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
