@@ -80,8 +80,10 @@ const ASCII = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 #-
 const KOREAN = '가나다라마바사아자차카타파하김이박최정강조윤장임학생수업노래';
 const OTHER = 'éüßçøñ日本語中文🙂🎵Ωλ\u00a0';
 
+/* Never empty: dynalite mishandles "" in BETWEEN, IN and attribute_type
+ * (checked against DynamoDB's documented behaviour in the docs group). */
 function genString(r, maxLen) {
-  const n = r.int((maxLen === undefined ? 12 : maxLen) + 1);
+  const n = r.range(1, maxLen === undefined ? 12 : maxLen);
   let s = '';
   const alpha = r.pick([ASCII, ASCII, KOREAN, OTHER, ASCII + KOREAN]);
   const chars = Array.from(alpha);
@@ -177,6 +179,14 @@ function genValue(r, depth) {
   }
 }
 
+/* S, N or B: what the comparison operators get (see SCALAR_NAMES). */
+function genScalar(r) {
+  const k = r.int(10);
+  if (k < 4) return { S: genString(r, 8) };
+  if (k < 8) return { N: genNumber(r) };
+  return { B: genBinary(r, 6) };
+}
+
 /* ----------------------------------------------------------- tables */
 
 /*
@@ -257,6 +267,17 @@ function genKey(r, tname) {
 }
 
 const ATTR_NAMES = ['a', 'b', 'c', 'n', 's', 'l', 'm', 'ss', 'ns', 'bs', 'flag', 'nul', '이름', 'data', 'count', 'e'];
+/*
+ * Attributes that only ever hold S, N or B, in every table (items and
+ * updates keep it so). The comparison operators (= <> < <= > >= BETWEEN
+ * IN) get only these paths and S/N/B values: dynalite evaluates them
+ * wrongly for maps and lists (`m = :m` is false for equal maps), for
+ * BOOL false (`b IN (:f)`), for sets and BOOL under < and >, and compares
+ * strings by UTF-16 code units in conditions. Those cases are checked
+ * against DynamoDB's documented behaviour in the docs group instead.
+ */
+const SCALAR_NAMES = ['a', 'b', 'c', 'n', 's'];
+const isScalarName = (n) => SCALAR_NAMES.includes(n);
 
 /* Index key attributes: mostly the declared type, sometimes absent (sparse
  * index), rarely the wrong type (a ValidationException). */
@@ -278,7 +299,7 @@ function indexAttrs(r, tname, item) {
 
 function genItem(r, tname, key) {
   const item = Object.assign({}, key || genKey(r, tname));
-  for (const n of r.sample(ATTR_NAMES, r.range(0, 7))) item[n] = genValue(r, 3);
+  for (const n of r.sample(ATTR_NAMES, r.range(0, 7))) item[n] = isScalarName(n) ? genScalar(r) : genValue(r, 3);
   indexAttrs(r, tname, item);
   return item;
 }
@@ -337,6 +358,13 @@ class Ctx {
     if (this.pool.length && r.chance(0.6)) return r.pick(this.pool);
     return genValue(r, 1);
   }
+  // The same, S/N/B only (for comparisons, IN, contains).
+  someScalar() {
+    const r = this.r;
+    const sc = this.pool.filter((v) => v.S !== undefined || v.N !== undefined || v.B !== undefined);
+    if (sc.length && r.chance(0.6)) return r.pick(sc);
+    return genScalar(r);
+  }
   attach(input) {
     if (Object.keys(this.names).length) input.ExpressionAttributeNames = this.names;
     if (Object.keys(this.values).length) input.ExpressionAttributeValues = this.values;
@@ -355,13 +383,19 @@ function collectValues(item, out) {
 
 const TYPES = ['S', 'N', 'B', 'BOOL', 'NULL', 'L', 'M', 'SS', 'NS', 'BS'];
 
+/* An operand of a comparison: a scalar attribute (or a key attribute), a
+ * size(), or an S/N/B value. */
 function genOperand(c, names) {
   const r = c.r;
   const k = r.int(10);
-  if (k < 4) return c.path(names);
+  if (k < 4) return c.name(r.pick(names.filter((n) => isScalarName(n) || !ATTR_NAMES.includes(n))));
   if (k < 5) return 'size(' + c.path(names) + ')';
-  return c.value(c.someValue());
+  return c.value(c.someScalar());
 }
+
+// Binary prefixes of ASCII bytes only: dynalite compares binaries in
+// begins_with/contains as UTF-8 decoded text.
+const ASCII_B = ['AA==', 'AQ==', 'QQ==', 'QUI='];
 
 function genCondLeaf(c, names) {
   const r = c.r;
@@ -376,15 +410,19 @@ function genCondLeaf(c, names) {
     case 4: {
       const n = r.range(1, 5);
       const vs = [];
-      for (let i = 0; i < n; i++) vs.push(c.value(c.someValue()));
+      for (let i = 0; i < n; i++) vs.push(c.value(c.someScalar()));
       return genOperand(c, names) + ' IN (' + vs.join(', ') + ')';
     }
     case 5: return 'attribute_exists(' + c.path(names) + ')';
     case 6: return 'attribute_not_exists(' + c.path(names) + ')';
-    case 7: return 'attribute_type(' + c.path(names) + ', ' + c.value({ S: r.pick(TYPES) }) + ')';
+    // Not BOOL: dynalite finds no type for a false BOOL.
+    case 7: return 'attribute_type(' + c.path(names) + ', ' + c.value({ S: r.pick(TYPES.filter((t) => t !== 'BOOL')) }) + ')';
     case 8: return 'begins_with(' + c.path(names) + ', ' +
-      c.value(r.chance(0.8) ? { S: r.pick(['', 'a', 'g#', 'ACTOR', '가', 'TARGET#star']) } : { B: 'AA==' }) + ')';
-    case 9: return 'contains(' + c.path(names) + ', ' + c.value(c.someValue()) + ')';
+      c.value(r.chance(0.8) ? { S: r.pick(['a', 'g#', 'ACTOR', '가', 'TARGET#star']) } : { B: r.pick(ASCII_B) }) + ')';
+    case 9: {
+      const v = c.someScalar();
+      return 'contains(' + c.path(names) + ', ' + c.value(v.B !== undefined ? { B: r.pick(ASCII_B) } : v) + ')';
+    }
     default: return 'size(' + c.path(names) + ') ' + r.pick(['=', '<', '>=', '<>']) + ' ' + c.value({ N: String(r.int(6)) });
   }
 }
@@ -463,10 +501,12 @@ function genUpdate(c, item, keyNames) {
   };
   // An operand path that does not overlap the target: `SET m.x = m`
   // makes dynalite build a cyclic value and crash (stack overflow).
+  // A missing attribute in its place makes the update fail (both sides),
+  // so the fallback is a scalar name, which never holds a map or list.
   const operandOf = (want, target) => {
     const cands = all.filter((p) => want(p.v) && !overlaps(p.segs, target));
     if (cands.length && r.chance(0.7)) return renderPath(c, r.pick(cands).segs);
-    const top = r.pick(ATTR_NAMES.filter((n) => n !== target[0].name));
+    const top = r.pick(SCALAR_NAMES.filter((n) => n !== target[0].name));
     return renderPath(c, [{ name: top }]);
   };
   const clauses = [];
@@ -476,6 +516,10 @@ function genUpdate(c, item, keyNames) {
     for (let i = 0; i < nSet; i++) {
       const { segs, v } = pickTarget(null);
       const p = renderPath(c, segs);
+      // A scalar attribute (SCALAR_NAMES) only ever gets S, N or B.
+      const sc = segs.length === 1 && isScalarName(segs[0].name);
+      const isSc = (x) => x.S !== undefined || x.N !== undefined || x.B !== undefined;
+      const anyV = () => (sc ? c.someScalar() : c.someValue());
       let rhs;
       const k = r.int(10);
       if (v && v.N && k < 5) {
@@ -485,13 +529,13 @@ function genUpdate(c, item, keyNames) {
         const l = { L: [genValue(r, 0)] };
         rhs = r.chance(0.5) ? 'list_append(' + p + ', ' + c.value(l) + ')' : 'list_append(' + c.value(l) + ', ' + p + ')';
       } else if (k < 7) {
-        rhs = 'if_not_exists(' + (r.chance(0.7) ? p : operandOf(() => true, segs)) + ', ' + c.value(c.someValue()) + ')';
+        rhs = 'if_not_exists(' + (r.chance(0.7) ? p : operandOf(sc ? isSc : () => true, segs)) + ', ' + c.value(anyV()) + ')';
       } else if (k < 8) {
         rhs = 'if_not_exists(' + p + ', ' + c.value({ N: '0' }) + ') + ' + c.value({ N: String(r.range(1, 9)) });
       } else if (k < 9) {
-        rhs = r.chance(0.6) ? operandOf(() => true, segs) : operandOf((x) => x.N, segs) + ' + ' + operandOf((x) => x.N, segs);
+        rhs = r.chance(0.6) ? operandOf(sc ? isSc : () => true, segs) : operandOf((x) => x.N, segs) + ' + ' + operandOf((x) => x.N, segs);
       } else {
-        rhs = c.value(r.chance(0.5) ? c.someValue() : genValue(r, 2));
+        rhs = c.value(sc ? c.someScalar() : r.chance(0.5) ? c.someValue() : genValue(r, 2));
       }
       acts.push(p + ' = ' + rhs);
     }
@@ -513,6 +557,7 @@ function genUpdate(c, item, keyNames) {
     const { segs, v } = pickTarget((x) => x.N || x.SS || x.NS || x.BS);
     let val;
     if (r.chance(0.05)) val = { S: 'notaset' };
+    else if (segs.length === 1 && isScalarName(segs[0].name)) val = { N: String(r.int(10)) };
     else if (v && (v.SS || v.NS || v.BS)) val = setOfType(r, v.SS ? 'SS' : v.NS ? 'NS' : 'BS');
     else if (v && v.N) val = { N: r.chance(0.5) ? String(r.int(10)) : genNumber(r) };
     else val = r.chance(0.5) ? { N: String(r.int(10)) } : setOfType(r, r.pick(['SS', 'NS', 'BS']));
@@ -530,7 +575,10 @@ function genUpdate(c, item, keyNames) {
     } else val = setOfType(r, r.pick(['SS', 'NS', 'BS']));
     clauses.push('DELETE ' + renderPath(c, segs) + ' ' + c.value(val));
   }
-  if (!clauses.length) clauses.push('SET ' + renderPath(c, pickTarget(null).segs) + ' = ' + c.value(c.someValue()));
+  if (!clauses.length) {
+    const { segs } = pickTarget(null);
+    clauses.push('SET ' + renderPath(c, segs) + ' = ' + c.value(segs.length === 1 && isScalarName(segs[0].name) ? c.someScalar() : c.someValue()));
+  }
   return r.shuffle(clauses).join(' ');
 }
 
