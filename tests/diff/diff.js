@@ -669,7 +669,38 @@ const KNOWN = [
       d.Error.Message.split('Syntax error;')[0] === String(x.Error.Message).split('Syntax error;')[0] &&
       /Syntax error;/.test(x.Error.Message),
   },
+  {
+    who: 'dynalite',
+    id: 'capacity-utf16-sizes',
+    why: 'dynalite sizes strings and attribute names in UTF-16 code units (JavaScript length); DynamoDB counts ' +
+      'UTF-8 bytes. Only ConsumedCapacity differs, and the exchange holds non-ASCII text. (ASCII sizes are ' +
+      'compared strictly in the capacity group; UTF-8 sizes are checked in the docs group.)',
+    match: (op, req, d, x) => onlyCapacityDiffers(op, d, x) && /[^\u0000-\u007f]/.test(JSON.stringify([req, d, x])),
+  },
+  {
+    who: 'dynalite',
+    id: 'capacity-index-writes',
+    why: 'dynalite charges a write to the table only; DynamoDB adds the write units of every index the write ' +
+      'changes. Only ConsumedCapacity differs, on a write to a table with indexes, and ddbx charges more. ' +
+      '(Index write units are checked in the docs group.)',
+    match: (op, req, d, x) => /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(op) && onlyCapacityDiffers(op, d, x) &&
+      capacityTotal(x) > capacityTotal(d) && writtenTables(op, req).some((t) => TABLES[t] && TABLES[t].gsis.length + TABLES[t].lsis.length > 0),
+  },
 ];
+
+function onlyCapacityDiffers(op, d, x) {
+  if (!d.Output || !x.Output) return false;
+  const strip = (a) => { const c = comparable(op, a); delete c.Output.ConsumedCapacity; return cj(c); };
+  return strip(d) === strip(x);
+}
+function capacityTotal(a) {
+  const cc = a.Output && a.Output.ConsumedCapacity;
+  if (!cc) return 0;
+  return (Array.isArray(cc) ? cc : [cc]).reduce((n, c) => n + (c.CapacityUnits || 0), 0);
+}
+function writtenTables(op, req) {
+  return op === 'BatchWriteItem' ? Object.keys(req.RequestItems || {}) : [req.TableName];
+}
 
 /* ------------------------------------------------------------ runner */
 
@@ -1110,6 +1141,67 @@ group('batch', ['BatchWriteItem', 'BatchGetItem', 'GetItem'], async (g) => {
   g.report('BatchWriteItem (puts/deletes across tables) and BatchGetItem');
 });
 
+/*
+ * Item sizes and capacity units, strictly: ASCII-only items (so dynalite's
+ * UTF-16 sizing is exact) on a table without indexes, padded to within a
+ * few bytes of the 1 KB write-unit and 4 KB read-unit boundaries and of
+ * the 400 KB item limit.
+ */
+function estSize(item) {
+  const val = (v) => {
+    const t = Object.keys(v)[0]; const x = v[t];
+    switch (t) {
+      case 'S': return Buffer.byteLength(x, 'utf8');
+      case 'B': return Buffer.from(x, 'base64').length;
+      case 'N': {
+        const digits = numKey(x).replace(/^-/, '').replace(/e.*$/, '');
+        if (digits === '0') return 1;
+        return 1 + Math.ceil(digits.length / 2) + (x.startsWith('-') ? 1 : 0);
+      }
+      case 'SS': return x.reduce((n, e) => n + Buffer.byteLength(e, 'utf8'), 0);
+      case 'BS': return x.reduce((n, e) => n + Buffer.from(e, 'base64').length, 0);
+      case 'NS': return x.reduce((n, e) => n + val({ N: e }), 0);
+      case 'L': return 3 + x.reduce((n, e) => n + 1 + val(e), 0);
+      case 'M': return 3 + Object.keys(x).length + estSize(x);
+      default: return 1;
+    }
+  };
+  return Object.entries(item).reduce((n, [k, v]) => n + Buffer.byteLength(k, 'utf8') + val(v), 0);
+}
+
+group('capacity and item size', ['CreateTable', 'PutItem', 'GetItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan'], async (g) => {
+  const r = g.r;
+  const T = 'diff_cap';
+  await g.both('CreateTable', { TableName: T, KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], BillingMode: 'PAY_PER_REQUEST' });
+  await waitActive(g.dyn, T);
+  if (process.env.DIFF_SELF) await waitActive(g.ddbx, T);
+  const asciiExtra = () => r.pick([
+    { N: digits(r, r.range(1, 38), true) }, { N: '-' + digits(r, r.range(1, 20), true) + '.' + digits(r, 5, false) + '1' },
+    { N: '0' }, { N: '1' + '0'.repeat(r.int(30)) }, { B: genBinary(r, 40) }, { BOOL: true }, { NULL: true },
+    { L: [{ N: '12' }, { S: 'abc' }, { M: { q: { S: 'x' } } }] }, { M: { aa: { N: '3' }, bb: { SS: ['x', 'yz'] } } },
+    { SS: ['a', 'bb', 'ccc'] }, { NS: ['1', '22', '-3.5'] }, { BS: ['AAE=', 'AgME'] }]);
+  let n = 0;
+  for (const target of [1024, 2048, 4096, 8192, 12288, 409600]) {
+    for (let delta = -2; delta <= 2; delta++) {
+      const key = { pk: { S: 'cap#' + n++ } };
+      const item = Object.assign({ x: asciiExtra() }, key, { pad: { S: '' } });
+      const len = target + delta - estSize(item);
+      item.pad.S = 'p'.repeat(Math.max(1, len));
+      const tc = r.pick(['TOTAL', 'INDEXES']);
+      await g.both('PutItem', { TableName: T, Item: item, ReturnConsumedCapacity: tc });
+      await g.both('GetItem', { TableName: T, Key: key, ReturnConsumedCapacity: tc, ConsistentRead: r.chance(0.5) });
+      await g.both('Query', { TableName: T, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': key.pk }, ReturnConsumedCapacity: tc });
+      await g.both('UpdateItem', { TableName: T, Key: key, UpdateExpression: 'SET #p = :s', ExpressionAttributeNames: { '#p': 'pad' }, ExpressionAttributeValues: { ':s': { S: 'q'.repeat(r.int(3000)) } },
+        ReturnConsumedCapacity: tc, ReturnValues: 'UPDATED_OLD' });
+      if (r.chance(0.3)) await g.both('DeleteItem', { TableName: T, Key: key, ReturnConsumedCapacity: tc, ReturnValues: 'ALL_OLD' });
+    }
+  }
+  await g.both('Scan', { TableName: T, ReturnConsumedCapacity: 'TOTAL' });
+  await g.both('Scan', { TableName: T, ReturnConsumedCapacity: 'TOTAL', ConsistentRead: true, Select: 'COUNT' });
+  g.report('ConsumedCapacity and the 400 KB limit at item sizes around 1 KB, 4 KB and 400 KB boundaries');
+});
+
 /* Hand-written requests DynamoDB rejects: each must be rejected alike. */
 group('validation', ['PutItem', 'GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'Scan'], async (g) => {
   const T = 'diff_sn';
@@ -1297,6 +1389,32 @@ group('evaluation where dynalite errs (documented, ddbx only)', ['PutItem', 'Que
   await expect(g, 'Query', { TableName: 'diff_bs', KeyConditionExpression: 'pk = :p AND sk < :e', ExpressionAttributeValues: { ':p': pk, ':e': { S: '\u{1F600}' } } },
     (a) => (a.Output && a.Output.Count === 2 ? null : 'Count 2 (z and \uff71 sort before the emoji)'));
   g.report('conditions on false, empty strings, maps, lists, non-BMP strings; UTF-8 key order');
+});
+
+group('capacity (documented, ddbx only)', ['PutItem', 'UpdateItem', 'GetItem'], async (g) => {
+  const units = (want) => (a) => (capacityTotal(a) === want ? null : `ConsumedCapacity.CapacityUnits ${want}`);
+  // Sizes are UTF-8 bytes: "s" + 341 Hangul syllables (3 bytes each) +
+  // "pk" + "k" = 1027 bytes, two write units (not 345 "characters").
+  await expect(g, 'PutItem', { TableName: 'diff_cap', Item: { pk: { S: 'k' }, s: { S: '가'.repeat(341) } }, ReturnConsumedCapacity: 'TOTAL' }, units(2));
+  await expect(g, 'GetItem', { TableName: 'diff_cap', Key: { pk: { S: 'k' } }, ReturnConsumedCapacity: 'TOTAL' }, units(0.5));
+  // A write that puts an item into a GSI costs the index a write unit too;
+  // changing the index key costs two (delete the old entry, put the new).
+  const T = 'diff_h';
+  const key = { pk: { N: '900001' } };
+  await expect(g, 'PutItem', { TableName: T, Item: Object.assign({ a: { S: 'x' } }, key), ReturnConsumedCapacity: 'TOTAL' }, units(1));
+  await expect(g, 'PutItem', { TableName: T, Item: Object.assign({ gn: { N: '1' }, gs: { S: 'a' } }, key), ReturnConsumedCapacity: 'INDEXES' },
+    (a) => {
+      const cc = a.Output && a.Output.ConsumedCapacity;
+      const want = { CapacityUnits: 2, TableName: T, Table: { CapacityUnits: 1 }, GlobalSecondaryIndexes: { gsi_n: { CapacityUnits: 1 } } };
+      return cc && cj(cc) === cj(want) ? null : 'ConsumedCapacity ' + JSON.stringify(want);
+    });
+  await expect(g, 'UpdateItem', { TableName: T, Key: key, UpdateExpression: 'SET gs = :b', ExpressionAttributeValues: { ':b': { S: 'b' } },
+    ReturnConsumedCapacity: 'TOTAL' }, units(3));
+  // z is neither an index key nor projected (INCLUDE c): no index write.
+  await expect(g, 'UpdateItem', { TableName: T, Key: key, UpdateExpression: 'SET z = :b', ExpressionAttributeValues: { ':b': { S: 'b' } },
+    ReturnConsumedCapacity: 'TOTAL' }, units(1));
+  await expect(g, 'DeleteItem', { TableName: T, Key: key, ReturnConsumedCapacity: 'TOTAL' }, units(2));
+  g.report('UTF-8 item sizes; write units of GSI entries put, moved and deleted');
 });
 
 group('remove list indexes (documented, ddbx only)', ['UpdateItem', 'PutItem', 'GetItem'], async (g) => {
