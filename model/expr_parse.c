@@ -1458,7 +1458,9 @@ status expr_parse(expr_ctx *cx, expr_kind kind, const char *text, size_t len,
 
     expr *e = xcalloc(1, sizeof *e);
     e->kind = kind;
-    e->text = xstrndup(text, len);
+    e->text = xmalloc(len + 1);       /* not strndup: the text may hold NULs */
+    memcpy(e->text, text, len);
+    e->text[len] = '\0';
     e->len = len;
 
     parser p = { 0 };
