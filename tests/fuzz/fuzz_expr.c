@@ -8,11 +8,9 @@
  * print the same (a round-trip property), and evaluation must agree with
  * the explained evaluation.
  *
- * Build and run (self-contained, outside `make`):
- *   clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
- *       -I. tests/fuzz/fuzz_expr.c model/[a-z]*.c -lcjson \
- *       -o build/fuzz_expr
- *   build/fuzz_expr -runs=1000000 -max_len=512 tests/fuzz/corpus_expr
+ * Run: `make fuzz FUZZ_TARGETS=expr FUZZ_RUNS=1000000` (seeds in
+ * tests/fuzz/expr/, dictionary tests/fuzz/expr.dict); `make test` replays
+ * the seeds through it under the sanitizers.
  */
 #include <stdint.h>
 #include <stdio.h>
