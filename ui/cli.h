@@ -33,6 +33,14 @@ int cli_samples(int argc, char **argv);   /* ui/cli_samples.c */
 int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 
+/* `ddbx [--db FILE] [TABLE]`: the explorer (ui/cli_explore.c). */
+int cli_explore(int argc, char **argv);
+
+struct store;
+/* Loads the bundled sample tables into st (for `:samples` and the first
+ * run); returns how many tables, or -1 with a message in err. */
+int cli_explore_samples(struct store *st, char *err, size_t errlen);
+
 /* A diagnostic on stderr, one line: "PREFIX: FILE:LINE:COL: Code: message
  * (attribute PATH)" (ui/cli_diag.c). */
 void cli_print_diag(const char *prefix, const diag *d);

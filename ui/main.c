@@ -1,13 +1,10 @@
 /*
  * main — dispatch `ddbx [--db FILE] [TABLE]` and `ddbx SUBCOMMAND ...`.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "model/mem.h"
 #include "ui/cli.h"
 
 #define DDBX_VERSION "0.1.0"
@@ -54,10 +51,6 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].fn(argc - 1, argv + 1);
     }
-    if (argc >= 2 && argv[1][0] != '-') {
-        fprintf(stderr, "ddbx: unknown command '%s'\n\n%s", argv[1], usage_text);
-        return 2;
-    }
-    fputs(usage_text, stderr);
-    return 2;
+    /* No subcommand: `ddbx [--db FILE] [TABLE]` is the explorer. */
+    return cli_explore(argc, argv);
 }

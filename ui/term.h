@@ -37,7 +37,7 @@
     X(COLHEAD,  DEFAULT, DEFAULT, BOLD|UNDERLINE, UNDERLINE) \
     X(TYPE,     MAGENTA, DEFAULT, 0,              0) \
     X(DIM,      BLUE,    DEFAULT, 0,              DIM) \
-    X(BAR,      BLACK,   GREEN,   0,              REVERSE) \
+    X(BAR,      GREEN,   DEFAULT, 0,              0) \
     X(MATCH,    BLACK,   YELLOW,  0,              UNDERLINE) \
     X(PROMPT,   DEFAULT, DEFAULT, BOLD,           BOLD)
 

@@ -1,0 +1,95 @@
+#!/bin/sh
+# Scripted screen tests, in the manner of tig: each tests/screen/NAME.keys
+# is fed to the real explorer through DDBX_SCRIPT while ncurses writes to
+# /dev/null; the script's `:save-display FILE` and `:save-view FILE`
+# outputs are compared with tests/screen/NAME.FILE. Prints TAP.
+#
+# Header lines of a .keys file (comments, read by this runner):
+#   # db: social odd      fixtures/*.jsonl replayed through `ddbx api`
+#   # size: 80x24         terminal COLUMNSxLINES (default 80x24)
+#   # env: NAME=VALUE     extra environment (NO_COLOR=1, TERM=dumb, EDITOR=...)
+#   # args: TABLE         arguments after `ddbx --db FILE`
+#   # expect-rc: N        exit status (default 0)
+# UPDATE=1 writes the expected files from the actual output.
+# ONLY_TEST=NAME runs one test.
+cd "$(dirname "$0")" || exit 1
+here=$PWD
+: "${DDBX:?DDBX must name the ddbx binary}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-screen.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0; bad=0
+
+# The pinned environment.
+pin() {
+    d=$1; shift
+    env -i PATH="$PATH" HOME="$d/home" XDG_DATA_HOME="$d/home/data" \
+        XDG_CONFIG_HOME="$d/home/config" TMPDIR="$d" \
+        LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color \
+        ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
+        ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} "$@"
+}
+
+for keys in "$here"/*.keys; do
+    name=$(basename "$keys" .keys)
+    [ -n "$ONLY_TEST" ] && [ "$ONLY_TEST" != "$name" ] && continue
+    n=$((n + 1))
+    w="$tmp/$name"
+    mkdir -p "$w/home/data" "$w/home/config" "$w/out"
+    size=$(sed -n 's/^# size: *//p' "$keys" | head -n 1)
+    cols=${size%x*}; lines=${size#*x}
+    [ -n "$size" ] || { cols=80; lines=24; }
+    envs=$(sed -n 's/^# env: *//p' "$keys")
+    args=$(sed -n 's/^# args: *//p' "$keys" | head -n 1)
+    want_rc=$(sed -n 's/^# expect-rc: *//p' "$keys" | head -n 1)
+    : "${want_rc:=0}"
+    ok=1; why=""
+    # Concatenate the fixtures into one database for this test.
+    db="$w/test.db"
+    for f in $(sed -n 's/^# db: *//p' "$keys"); do
+        if ! "$DDBX" api --db "$db" < "$here/fixtures/$f.jsonl" > "$w/fixture.out" 2>&1 ||
+            grep -q '"Error"' "$w/fixture.out"; then
+            ok=0; why="fixture $f failed to load"
+            head -n 5 "$w/fixture.out" | sed 's/^/# /'
+        fi
+    done
+    if [ $ok = 1 ]; then
+        # shellcheck disable=SC2086
+        (cd "$w/out" && pin "$w" COLUMNS="$cols" LINES="$lines" DDBX_SCRIPT="$keys" $envs \
+            "$DDBX" --db ../test.db $args > "$w/stdout" 2> "$w/stderr")
+        rc=$?
+        if [ "$rc" != "$want_rc" ]; then
+            ok=0; why="exit status $rc, expected $want_rc"
+        fi
+    fi
+    if [ $ok = 1 ]; then
+        found=0
+        for out in "$w"/out/*; do
+            [ -f "$out" ] || continue
+            found=1
+            exp="$here/$name.$(basename "$out")"
+            if [ "$UPDATE" = 1 ]; then
+                cp "$out" "$exp"
+            elif [ ! -f "$exp" ]; then
+                ok=0; why="no expected file $(basename "$exp") (UPDATE=1 creates it)"
+            elif ! cmp -s "$out" "$exp"; then
+                ok=0; why="$(basename "$exp") differs"
+                diff -u "$exp" "$out" | head -n 40 | sed 's/^/# /'
+            fi
+        done
+        # Every expected file must have been produced.
+        for exp in "$here/$name".*; do
+            case "$exp" in *.keys) continue;; esac
+            [ -f "$w/out/${exp#$here/$name.}" ] || { ok=0; why="$(basename "$exp") not produced"; }
+        done
+        [ $found = 1 ] || { ok=0; why="the script saved nothing"; }
+    fi
+    if [ $ok = 1 ]; then
+        echo "ok $n - screen: $name"
+    else
+        echo "not ok $n - screen: $name: $why"
+        sed 's/^/# stderr: /' "$w/stderr" 2>/dev/null | head -n 10
+        bad=1
+    fi
+done
+[ $n -gt 0 ] || echo "ok 1 - screen: no tests"
+exit $bad

@@ -1,0 +1,840 @@
+#include "ui/display.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/mem.h"
+#include "ui/cli.h"
+#include "ui/command.h"
+#include "ui/keymap.h"
+#include "ui/text.h"
+
+#define MAX_DEPTH 64
+/* Lines kept loaded around the cursor, in screens, before trimming. */
+#define WINDOW_SCREENS 8
+#define WINDOW_MIN 400
+/* How many lines a search may pull from the store before giving up. */
+#define SEARCH_LIMIT 200000
+
+static struct {
+    store *st;
+    const char *db_path;
+    view *stack[MAX_DEPTH];
+    int depth;
+    bool quit;
+    char status[1024];
+    role status_role;
+    buf search;
+    FILE *timing;
+    struct timespec t0;
+    bool first_done;
+} D;
+
+static double ms_since(const struct timespec *a)
+{
+    struct timespec b;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a->tv_sec) * 1e3 + (double)(b.tv_nsec - a->tv_nsec) / 1e6;
+}
+
+store *display_store(void) { return D.st; }
+const char *display_db_path(void) { return D.db_path; }
+
+static view *top_view(void)
+{
+    return D.depth ? D.stack[D.depth - 1] : NULL;
+}
+
+view *display_below(view *v)
+{
+    for (int i = D.depth - 1; i > 0; i--)
+        if (D.stack[i] == v)
+            return D.stack[i - 1];
+    return NULL;
+}
+
+static void vmsg(role r, const char *fmt, va_list ap)
+{
+    vsnprintf(D.status, sizeof D.status, fmt, ap);
+    D.status_role = r;
+}
+
+void display_message(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(ROLE_STATUS, fmt, ap);
+    va_end(ap);
+}
+
+void display_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(ROLE_ERROR, fmt, ap);
+    va_end(ap);
+}
+
+static void free_line_cb(void *ctx, line *l)
+{
+    view *v = ctx;
+    if (v->ops->free_line)
+        v->ops->free_line(v, l);
+}
+
+/* Body geometry of the top view. */
+static int head_rows(view *v)
+{
+    return v->ops->head_rows ? v->ops->head_rows(v) : 0;
+}
+
+static int body_row(view *v)
+{
+    return 1 + head_rows(v);
+}
+
+static size_t body_rows(view *v)
+{
+    int n = term_rows() - 2 - head_rows(v);
+    return n > 0 ? (size_t)n : 1;
+}
+
+view *display_push(const view_ops *ops, const void *arg)
+{
+    if (D.depth == MAX_DEPTH) {
+        display_error("too many views open; press q to go back");
+        return NULL;
+    }
+    view *v = xcalloc(1, sizeof *v);
+    v->ops = ops;
+    v->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
+    vm_init(&v->vm, free_line_cb, v);
+    vm_set_rows(&v->vm, body_rows(v));
+    D.stack[D.depth++] = v;
+    if (!ops->open(v, arg)) {
+        display_pop();
+        return NULL;
+    }
+    display_fill(v);
+    return v;
+}
+
+void display_pop(void)
+{
+    assert(D.depth > 0);
+    view *v = D.stack[--D.depth];
+    vm_done(&v->vm);
+    if (v->ops->done)
+        v->ops->done(v);
+    free(v->priv);
+    free(v);
+    if (D.depth == 0)
+        D.quit = true;
+}
+
+void display_fill(view *v)
+{
+    vm_set_rows(&v->vm, body_rows(v));
+    if (!v->ops->more)
+        return;
+    while (v->vm.n < v->vm.top + v->vm.rows + 1)
+        if (v->ops->more(v, 1) == 0)
+            break;
+    /* Nothing below to show: pull lines from above into the screen. */
+    while (v->vm.n > 0 && v->vm.n - v->vm.top < v->vm.rows && v->vm.top == 0) {
+        size_t added = v->ops->more(v, -1);
+        if (added == 0)
+            break;
+        if (v->vm.n - v->vm.top > v->vm.rows)
+            v->vm.top = v->vm.n > v->vm.rows ? v->vm.n - v->vm.rows : 0;
+        else
+            v->vm.top = 0;
+        if (v->vm.top > v->vm.cursor)
+            v->vm.top = v->vm.cursor;
+    }
+}
+
+/* Keeps the loaded window bounded: lines far from the cursor go. */
+static void trim_window(view *v)
+{
+    size_t keep = v->vm.rows * WINDOW_SCREENS;
+    if (keep < WINDOW_MIN)
+        keep = WINDOW_MIN;
+    if (!v->ops->more || v->vm.n <= keep * 2)
+        return;
+    size_t from = v->vm.top > keep ? v->vm.top - keep : 0;
+    size_t to = v->vm.top + v->vm.rows + keep;
+    vm_trim(&v->vm, from, to);
+}
+
+/* Moves the cursor by delta lines, loading more at either edge. */
+static void move_by(view *v, long delta)
+{
+    vm *m = &v->vm;
+    long target = (long)m->cursor + delta;
+    while (v->ops->more && target >= (long)m->n) {
+        if (v->ops->more(v, 1) == 0)
+            break;
+    }
+    while (v->ops->more && target < 0) {
+        size_t added = v->ops->more(v, -1);
+        if (added == 0)
+            break;
+        target += (long)added;
+    }
+    if (target < 0)
+        target = 0;
+    if (m->n && target >= (long)m->n)
+        target = (long)m->n - 1;
+    vm_select(m, (size_t)target);
+    trim_window(v);
+    display_fill(v);
+}
+
+static void page_by(view *v, int dir)
+{
+    vm *m = &v->vm;
+    long rows = (long)m->rows;
+    /* Scroll a screen, keeping the cursor at the same screen row. */
+    long off = (long)m->cursor - (long)m->top;
+    move_by(v, dir * rows);
+    if (m->cursor >= (size_t)off) {
+        size_t want = m->cursor - (size_t)off;
+        if (want + m->rows > m->n)
+            want = m->n > m->rows ? m->n - m->rows : 0;
+        if (want <= m->cursor)
+            m->top = want;
+    }
+    vm_select(m, m->cursor);
+    display_fill(v);
+}
+
+static void draw(void)
+{
+    view *v = top_view();
+    int cols = term_cols(), rows = term_rows();
+    buf b = BUF_INIT;
+
+    term_erase();
+    term_cursor(-1, 0);
+    if (!v)
+        return;
+    vm_set_rows(&v->vm, body_rows(v));
+
+    term_fill(0, 0, cols, ROLE_TITLE);
+    v->ops->title(v, &b);
+    term_put(0, 0, cols, b.data ? b.data : "", b.len, ROLE_TITLE, true);
+    buf_reset(&b);
+
+    int hr = head_rows(v);
+    for (int i = 0; i < hr; i++)
+        v->ops->draw_head(v, 1 + i, cols);
+
+    int br = body_row(v);
+    for (size_t i = 0; i < v->vm.rows; i++) {
+        size_t li = v->vm.top + i;
+        if (li >= v->vm.n)
+            break;
+        int row = br + (int)i;
+        if (row >= rows - 1)
+            break;
+        if (li == v->vm.cursor) {
+            term_highlight_row(row);
+            term_fill(row, 0, cols, ROLE_SELECTED);
+        }
+        v->ops->draw(v, li, row, cols);
+        term_highlight_row(-1);
+    }
+
+    if (D.status[0])
+        term_puts(rows - 1, 0, cols, D.status, D.status_role);
+    buf_done(&b);
+}
+
+static void redraw(void)
+{
+    draw();
+    term_refresh();
+}
+
+/* ---- prompt ---------------------------------------------------------- */
+
+static size_t prev_cp(const char *s, size_t at)
+{
+    while (at > 0) {
+        at--;
+        if (((unsigned char)s[at] & 0xC0) != 0x80)
+            break;
+    }
+    return at;
+}
+
+static size_t next_cp(const char *s, size_t len, size_t at)
+{
+    uint32_t cp;
+    return at < len ? at + text_decode(s + at, len - at, &cp) : at;
+}
+
+bool display_prompt(const char *label, const char *init, buf *out)
+{
+    buf b = BUF_INIT;
+    buf_adds(&b, init ? init : "");
+    size_t at = b.len;
+    bool ok = false;
+
+    for (;;) {
+        int rows = term_rows(), cols = term_cols();
+        draw();
+        term_fill(rows - 1, 0, cols, ROLE_STATUS);
+        int lw = term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
+        int avail = cols - lw - 1;
+        /* Keep the cursor in view: show the tail of the text when long. */
+        size_t from = 0;
+        while (from < at && text_width(b.data + from, at - from) > avail)
+            from = next_cp(b.data, b.len, from);
+        term_put(rows - 1, lw, avail + 1, b.data ? b.data + from : "", b.len - from, ROLE_STATUS, false);
+        term_cursor(rows - 1, lw + text_width(b.data ? b.data + from : "", at - from));
+        term_refresh();
+
+        int k = term_getkey(NULL);
+        if (k == K_ENTER) {
+            ok = true;
+            break;
+        }
+        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */)
+            break;
+        if (k == K_BACKSPACE || k == 8) {
+            if (at == 0) {
+                if (b.len == 0)
+                    break;   /* backspace on an empty prompt leaves it */
+                continue;
+            }
+            size_t p = prev_cp(b.data, at);
+            memmove(b.data + p, b.data + at, b.len - at + 1);
+            b.len -= at - p;
+            at = p;
+        } else if (k == K_DELETE || k == 4 /* ^D */) {
+            size_t nx = next_cp(b.data, b.len, at);
+            memmove(b.data + at, b.data + nx, b.len - nx + 1);
+            b.len -= nx - at;
+        } else if (k == K_LEFT || k == 2 /* ^B */) {
+            at = prev_cp(b.data ? b.data : "", at);
+        } else if (k == K_RIGHT || k == 6 /* ^F */) {
+            at = next_cp(b.data, b.len, at);
+        } else if (k == K_HOME || k == 1 /* ^A */) {
+            at = 0;
+        } else if (k == K_END || k == 5 /* ^E */) {
+            at = b.len;
+        } else if (k == 21 /* ^U */) {
+            memmove(b.data, b.data + at, b.len - at + 1);
+            b.len -= at;
+            at = 0;
+        } else if (k == 11 /* ^K */) {
+            b.len = at;
+            if (b.data)
+                b.data[at] = '\0';
+        } else if (k == K_TAB) {
+            /* no completion yet */
+        } else if (k >= 32 && k < K_BASE) {
+            buf tmp = BUF_INIT;
+            text_encode(&tmp, (uint32_t)k);
+            buf_reserve(&b, tmp.len);
+            memmove(b.data + at + tmp.len, b.data + at, b.len - at + 1);
+            memcpy(b.data + at, tmp.data, tmp.len);
+            b.len += tmp.len;
+            at += tmp.len;
+            buf_done(&tmp);
+        }
+    }
+    term_cursor(-1, 0);
+    buf_reset(out);
+    if (ok)
+        buf_add(out, b.data ? b.data : "", b.len);
+    buf_done(&b);
+    return ok;
+}
+
+bool display_confirm(const char *fmt, ...)
+{
+    char q[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(q, sizeof q, fmt, ap);
+    va_end(ap);
+
+    draw();
+    int rows = term_rows(), cols = term_cols();
+    term_fill(rows - 1, 0, cols, ROLE_STATUS);
+    char full[1100];
+    snprintf(full, sizeof full, "%s (y/N) ", q);
+    term_puts(rows - 1, 0, cols, full, ROLE_PROMPT);
+    term_refresh();
+    int k = term_getkey(NULL);
+    bool yes = k == 'y' || k == 'Y';
+    if (!yes)
+        display_message("Cancelled.");
+    return yes;
+}
+
+bool display_edit(buf *text, const char *suffix)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    char path[4096];
+    bool ok = false;
+    int fd;
+
+    snprintf(path, sizeof path, "%s/ddbx-XXXXXX%s", tmpdir && *tmpdir ? tmpdir : "/tmp", suffix);
+    fd = mkstemps(path, (int)strlen(suffix));
+    if (fd < 0) {
+        display_error("cannot create a temporary file: %s", strerror(errno));
+        return false;
+    }
+    if (write(fd, text->data ? text->data : "", text->len) != (ssize_t)text->len) {
+        close(fd);
+        display_error("cannot write %s", path);
+        goto out;
+    }
+    close(fd);
+
+    const char *ed = getenv("VISUAL");
+    if (!ed || !*ed)
+        ed = getenv("EDITOR");
+    if (!ed || !*ed)
+        ed = "vi";
+    /* The path is ours (no shell characters); the editor setting may carry
+     * arguments, as it does for git. */
+    buf cmd = BUF_INIT;
+    buf_printf(&cmd, "%s '%s'", ed, path);
+    term_suspend();
+    int rc = system(cmd.data);
+    term_resume();
+    buf_done(&cmd);
+    if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
+        display_error("editor '%s' failed; nothing changed", ed);
+        goto out;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        display_error("cannot read %s back", path);
+        goto out;
+    }
+    buf_reset(text);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        buf_add(text, chunk, n);
+    fclose(f);
+    ok = true;
+out:
+    unlink(path);
+    return ok;
+}
+
+/* ---- search ---------------------------------------------------------- */
+
+static void search(view *v, int dir)
+{
+    if (!D.search.len) {
+        display_error("No search yet: press / first");
+        return;
+    }
+    if (!v->ops->text) {
+        display_error("This view cannot be searched");
+        return;
+    }
+    buf t = BUF_INIT;
+    vm *m = &v->vm;
+    long i = (long)m->cursor;
+    size_t pulled = 0;
+    bool found = false;
+    for (;;) {
+        i += dir;
+        if (i >= (long)m->n) {
+            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, 1) : 0;
+            if (add == 0)
+                break;
+            pulled += add;
+        }
+        if (i < 0) {
+            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, -1) : 0;
+            if (add == 0)
+                break;
+            pulled += add;
+            i += (long)add;
+        }
+        buf_reset(&t);
+        v->ops->text(v, (size_t)i, &t);
+        if (text_find(t.data ? t.data : "", t.len, D.search.data, D.search.len) >= 0) {
+            found = true;
+            break;
+        }
+        /* The window must not grow without bound during a long search. */
+        if (m->n > 4 * WINDOW_MIN && v->ops->more) {
+            size_t keep = (size_t)WINDOW_MIN;
+            if (dir > 0 && (size_t)i > keep) {
+                size_t drop = (size_t)i - keep;
+                vm_trim(m, drop, m->n);
+                i -= (long)drop;
+            } else if (dir < 0 && m->n - (size_t)i > keep) {
+                vm_trim(m, 0, (size_t)i + keep);
+            }
+        }
+    }
+    buf_done(&t);
+    if (found) {
+        vm_select(m, (size_t)i);
+        vm_center(m, m->rows / 3);
+        display_fill(v);
+        display_message("/%s", D.search.data);
+    } else {
+        vm_select(m, m->cursor);
+        display_fill(v);
+        display_error("Not found: %s", D.search.data);
+    }
+}
+
+/* ---- save-view ------------------------------------------------------- */
+
+static void save_view(view *v, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        display_error("cannot write %s: %s", path, strerror(errno));
+        return;
+    }
+    buf b = BUF_INIT;
+    v->ops->title(v, &b);
+    fprintf(f, "view %s\ntitle %s\nscreen %dx%d %s\n", v->ops->name, b.data ? b.data : "",
+            term_cols(), term_rows(), term_mono() ? "monochrome" : "colour");
+    fprintf(f, "loaded %zu cursor %zu top %zu\n", v->vm.n, v->vm.cursor, v->vm.top);
+    for (size_t i = 0; i < v->vm.n; i++) {
+        buf_reset(&b);
+        if (v->ops->text)
+            v->ops->text(v, i, &b);
+        const char *kn = v->ops->kind_name ? v->ops->kind_name(v->vm.lines[i].kind) : "line";
+        buf esc = BUF_INIT;
+        text_fit(&esc, b.data ? b.data : "", b.len, -1, false, false);
+        fprintf(f, "%c %-8s %s\n", i == v->vm.cursor ? '>' : ' ', kn, esc.data ? esc.data : "");
+        buf_done(&esc);
+    }
+    buf_done(&b);
+    fclose(f);
+}
+
+/* ---- commands -------------------------------------------------------- */
+
+/* Splits a command line into words; "double" or 'single' quotes group,
+ * backslash escapes the next character. argv points into `store`. */
+static int split_words(const char *text, char *words, char **argv, int max)
+{
+    int argc = 0;
+    const char *p = text;
+    char *o = words;
+    while (*p && argc < max) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        argv[argc++] = o;
+        char q = 0;
+        while (*p && (q || (*p != ' ' && *p != '\t'))) {
+            if (!q && (*p == '"' || *p == '\'')) {
+                q = *p++;
+                continue;
+            }
+            if (q && *p == q) {
+                q = 0;
+                p++;
+                continue;
+            }
+            if (*p == '\\' && p[1] && q != '\'')
+                p++;
+            *o++ = *p++;
+        }
+        *o++ = '\0';
+    }
+    return argc;
+}
+
+static bool is_cmd(const char *word, const char *name)
+{
+    for (; *word && *name; word++, name++)
+        if (*word != *name && !(*word == '-' && *name == '_'))
+            return false;
+    return *word == *name;
+}
+
+static void samples_command(void);
+
+void display_command(const char *text)
+{
+    char *words = xmalloc(strlen(text) + 1);
+    char *argv[32];
+    int argc = split_words(text, words, argv, 31);
+    view *v = top_view();
+    argv[argc] = NULL;
+    if (argc == 0 || !v)
+        goto out;
+
+    const char *c = argv[0];
+    if (is_cmd(c, "quit") || is_cmd(c, "q") || is_cmd(c, "qa")) {
+        D.quit = true;
+    } else if (is_cmd(c, "back")) {
+        display_pop();
+    } else if (is_cmd(c, "help")) {
+        display_push(&view_help_ops, NULL);
+    } else if (is_cmd(c, "save_display") && argc == 2) {
+        diag d;
+        diag_init(&d);
+        draw();
+        if (term_save_display(argv[1], &d) != ST_OK)
+            display_error("%s", d.msg);
+    } else if (is_cmd(c, "save_view") && argc == 2) {
+        save_view(v, argv[1]);
+    } else if (is_cmd(c, "search")) {
+        if (argc < 2) {
+            display_error("usage: :search TEXT");
+        } else {
+            buf_reset(&D.search);
+            for (int i = 1; i < argc; i++) {
+                if (i > 1)
+                    buf_addc(&D.search, ' ');
+                buf_adds(&D.search, argv[i]);
+            }
+            search(v, 1);
+        }
+    } else if (is_cmd(c, "table") && argc == 2) {
+        items_arg a = { argv[1], NULL, NULL, NULL };
+        display_push(&view_items_ops, &a);
+    } else if (is_cmd(c, "samples")) {
+        samples_command();
+    } else if (is_cmd(c, "reload")) {
+        if (v->ops->request)
+            v->ops->request(v, REQ_RELOAD);
+    } else if (v->ops->command && v->ops->command(v, argc, argv)) {
+        /* the view ran it */
+    } else {
+        bool known = false;
+#define CMD_KNOWN(name, args, help) if (is_cmd(c, #name)) known = true;
+        CMD_LIST(CMD_KNOWN)
+#undef CMD_KNOWN
+        if (known)
+            display_error(":%s is not available here (or needs arguments)", c);
+        else
+            display_error("Unknown command :%s (press ? for help)", c);
+    }
+out:
+    free(words);
+}
+
+static void samples_command(void)
+{
+    char err[512] = "";
+    int n = cli_explore_samples(D.st, err, sizeof err);
+    if (n < 0) {
+        display_error("%s", err);
+        return;
+    }
+    display_message("Loaded %d sample tables", n);
+    view *v = top_view();
+    if (v && v->ops->request)
+        v->ops->request(v, REQ_RELOAD);
+}
+
+/* ---- the loop -------------------------------------------------------- */
+
+static void default_request(view *v, enum req r, int mrow)
+{
+    buf b = BUF_INIT;
+    switch (r) {
+    case REQ_MOVE_UP: move_by(v, -1); break;
+    case REQ_MOVE_DOWN: move_by(v, 1); break;
+    case REQ_PAGE_UP: page_by(v, -1); break;
+    case REQ_PAGE_DOWN: page_by(v, 1); break;
+    case REQ_MOVE_FIRST: move_by(v, -(long)v->vm.cursor); break;
+    case REQ_MOVE_LAST: move_by(v, (long)(v->vm.n - v->vm.cursor)); break;
+    case REQ_SCROLL_LEFT:
+        if (v->vm.hscroll > 0)
+            v->vm.hscroll--;
+        break;
+    case REQ_SCROLL_RIGHT: v->vm.hscroll++; break;
+    case REQ_BACK: display_pop(); break;
+    case REQ_QUIT: D.quit = true; break;
+    case REQ_HELP: display_push(&view_help_ops, NULL); break;
+    case REQ_PROMPT:
+        if (display_prompt(":", "", &b))
+            display_command(b.data ? b.data : "");
+        break;
+    case REQ_SEARCH:
+        if (display_prompt("/", "", &b) && b.len) {
+            buf_reset(&D.search);
+            buf_add(&D.search, b.data, b.len);
+            search(v, 1);
+        }
+        break;
+    case REQ_SEARCH_NEXT: search(v, 1); break;
+    case REQ_SEARCH_PREV: search(v, -1); break;
+    case REQ_ENTER:
+        break;
+    default: {
+        display_error("%s is not available in this view", keymap_req_name(r));
+        break;
+    }
+    }
+    (void)mrow;
+    buf_done(&b);
+}
+
+static void handle_key(int key, int mrow)
+{
+    view *v = top_view();
+    if (!v)
+        return;
+    if (key == K_CLICK || key == K_DOUBLE) {
+        int br = body_row(v);
+        if (mrow >= br && mrow < br + (int)v->vm.rows) {
+            size_t li = v->vm.top + (size_t)(mrow - br);
+            if (li < v->vm.n) {
+                vm_select(&v->vm, li);
+                if (v->ops->select)
+                    v->ops->select(v);
+            }
+        }
+        if (key == K_CLICK)
+            return;
+    }
+    enum req r = keymap_lookup(key);
+    if (key == K_RESIZE) {
+        display_fill(v);
+        return;
+    }
+    if (key == K_INTERRUPT) {
+        D.quit = true;
+        return;
+    }
+    if (r == REQ_NONE) {
+        buf b = BUF_INIT;
+        keymap_key_name(key, &b);
+        display_error("Unknown key %s (press ? for help)", b.data);
+        buf_done(&b);
+        return;
+    }
+    size_t before = v->vm.cursor;
+    if (r == REQ_REDRAW) {
+        term_force_redraw();
+        display_fill(v);
+        return;
+    }
+    if (v->ops->request)
+        r = v->ops->request(v, r);
+    if (r != REQ_NONE)
+        default_request(v, r, mrow);
+    v = top_view();
+    if (v && v->vm.cursor != before && v->ops->select)
+        v->ops->select(v);
+}
+
+static const char *key_label(int key, buf *b)
+{
+    buf_reset(b);
+    keymap_key_name(key, b);
+    return b->data;
+}
+
+int display_run(store *st, const char *db_path, const char *table)
+{
+    diag d;
+    diag_init(&d);
+    clock_gettime(CLOCK_MONOTONIC, &D.t0);
+    D.st = st;
+    D.db_path = db_path;
+    buf_init(&D.search);
+
+    const char *tp = getenv("DDBX_TIMING");
+    if (tp && *tp)
+        D.timing = fopen(tp, "w");
+
+    if (keymap_init(&d) != ST_OK) {
+        fprintf(stderr, "ddbx: %s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
+        return 1;
+    }
+    /* The user's bindings, when there are any, after the defaults. */
+    {
+        const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+        char path[4096];
+        if (xdg && *xdg)
+            snprintf(path, sizeof path, "%s/ddbx/keys.conf", xdg);
+        else
+            snprintf(path, sizeof path, "%s/.config/ddbx/keys.conf", home ? home : ".");
+        FILE *f = fopen(path, "r");
+        if (f) {
+            buf b = BUF_INIT;
+            char chunk[4096];
+            size_t n;
+            while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+                buf_add(&b, chunk, n);
+            fclose(f);
+            if (keymap_load(b.data ? b.data : "", b.len, path, &d) != ST_OK) {
+                fprintf(stderr, "ddbx: %s:%d:%d: %s\n", path, d.line, d.col, d.msg);
+                buf_done(&b);
+                return 1;
+            }
+            buf_done(&b);
+        }
+    }
+
+    const char *script = getenv("DDBX_SCRIPT");
+    if (term_init(script && *script ? script : NULL, &d) != ST_OK) {
+        fprintf(stderr, "ddbx: %s\n", d.msg);
+        return 1;
+    }
+
+    display_push(&view_tables_ops, NULL);
+    if (table && *table) {
+        items_arg a = { table, NULL, NULL, NULL };
+        display_push(&view_items_ops, &a);
+    }
+
+    buf kb = BUF_INIT;
+    while (!D.quit && D.depth > 0) {
+        redraw();
+        if (!D.first_done) {
+            D.first_done = true;
+            if (D.timing)
+                fprintf(D.timing, "first-screen %.3f ms\n", ms_since(&D.t0));
+        }
+        int mrow;
+        int key = term_getkey(&mrow);
+        if (key == K_EOF)
+            break;
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        /* A message stays until the next key, but not through a `:`
+         * prompt, so a script can save the screen a command left. */
+        if (keymap_lookup(key) != REQ_PROMPT)
+            D.status[0] = '\0';
+        handle_key(key, mrow);
+        if (D.timing && !D.quit && D.depth > 0) {
+            draw();
+            term_refresh();
+            fprintf(D.timing, "key %s %.3f ms\n", key_label(key, &kb), ms_since(&t));
+        }
+    }
+    buf_done(&kb);
+    while (D.depth > 0)
+        display_pop();
+    term_done();
+    keymap_done();
+    buf_done(&D.search);
+    if (D.timing)
+        fclose(D.timing);
+    return 0;
+}

@@ -1,0 +1,55 @@
+/*
+ * display — the explorer's frame: the stack of views (which is also the
+ * back stack), the main loop that turns keys into requests, the title and
+ * status lines, the `:` and `/` prompts, confirmations, $EDITOR, search,
+ * and the test hooks (:save-display, :save-view, DDBX_TIMING).
+ *
+ * The display borrows the store for its whole run; views reach it with
+ * display_store(). Views are created by display_push and destroyed by
+ * display_pop (or at exit).
+ */
+#ifndef DDBX_DISPLAY_H
+#define DDBX_DISPLAY_H
+
+#include <stdbool.h>
+
+#include "data/store.h"
+#include "model/buf.h"
+#include "ui/term.h"
+#include "ui/view.h"
+
+/* Runs the explorer until quit; table (may be NULL) opens at once.
+ * Returns the process exit status. */
+int display_run(store *st, const char *db_path, const char *table);
+
+store *display_store(void);
+const char *display_db_path(void);
+
+/* Opens a view on top of the stack; returns it, or NULL when it could not
+ * open (its message is in the status line). */
+view *display_push(const view_ops *ops, const void *arg);
+/* Closes the top view (the last one: quits). */
+void display_pop(void);
+/* The view under v on the stack, or NULL. */
+view *display_below(view *v);
+
+/* Status line message, until the next key. */
+void display_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads a line in the status line; false when cancelled. out gets the
+ * text (initially init). */
+bool display_prompt(const char *label, const char *init, buf *out);
+/* Asks a yes/no question; true only on 'y'. */
+bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the
+ * editor succeeded (text then holds the new content). */
+bool display_edit(buf *text, const char *suffix);
+
+/* Runs a `:` command line. */
+void display_command(const char *text);
+
+/* Makes the view's loaded lines cover the screen (calls ops->more). */
+void display_fill(view *v);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * edit — writes from the explorer: new item, edit item ($EDITOR on its
+ * DynamoDB JSON), set or remove one attribute, delete item. Every write
+ * goes through the store's DynamoDB operations (store_call PutItem,
+ * UpdateItem, DeleteItem) with a condition, so an item that changed or
+ * vanished underneath is refused rather than overwritten; every write that
+ * destroys something asks first. Errors go to the status line with the
+ * store's message. Each returns true when the store changed.
+ */
+#ifndef DDBX_EDIT_H
+#define DDBX_EDIT_H
+
+#include <stdbool.h>
+
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/schema.h"
+#include "model/status.h"
+
+/* Typed key value from text, typed as the key attribute of the table
+ * (ix NULL) or index: the partition key when partition, else the sort
+ * key. */
+status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
+                      const char *text, av *out, diag *d);
+
+/* The whole item with the same table key as `keys` (GetItem); false with
+ * a status message when it is gone. */
+bool edit_get_item(const char *table, const table_def *def, const av *keys, av *out);
+
+bool edit_new_item(const char *table, const table_def *def, const av *pk);
+bool edit_item(const char *table, const table_def *def, const av *item, bool projected);
+bool edit_set_attr(const char *table, const table_def *def, const av *item, const char *name);
+bool edit_delete_item(const char *table, const table_def *def, const av *item);
+
+/* {"TableName":...} request helpers shared with the query bar. */
+void edit_json_key(buf *out, const table_def *def, const av *item);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * view — what every view is: a struct of operations plus private state
+ * the display allocates (priv_size bytes, zeroed) and frees after done.
+ * A view file ends with its ops table; adding a view means adding a file
+ * and one line in VIEW_LIST.
+ *
+ * The display owns the terminal layout: row 0 is the title bar, then the
+ * view's head rows (column titles), then the body (the vm's lines), and
+ * the last row is the status/prompt line. `draw` paints one line of the
+ * vm; it never touches other rows.
+ */
+#ifndef DDBX_VIEW_H
+#define DDBX_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/buf.h"
+#include "ui/request.h"
+#include "ui/vm.h"
+
+typedef struct view view;
+
+typedef struct view_ops {
+    const char *name;
+    size_t priv_size;
+    /* Fills the view; arg is what display_push was given. False (with a
+     * status message set) when the view cannot open. */
+    bool (*open)(view *v, const void *arg);
+    /* Title bar text. */
+    void (*title)(view *v, buf *out);
+    /* Rows above the body (column titles): how many it needs, and
+     * drawing them. Optional. */
+    int (*head_rows)(view *v);
+    void (*draw_head)(view *v, int row, int width);
+    /* Draws vm line i at a screen row. */
+    void (*draw)(view *v, size_t i, int row, int width);
+    /* A request for this view; returns REQ_NONE when handled, else the
+     * request for the display's default handling. */
+    enum req (*request)(view *v, enum req r);
+    /* The selection moved (optional). */
+    void (*select)(view *v);
+    /* Frees private state (the vm's lines are freed by the display). */
+    void (*done)(view *v);
+    /* Loads lines past the window's end (dir > 0) or before its start
+     * (dir < 0); returns how many were added. Optional. */
+    size_t (*more)(view *v, int dir);
+    /* Frees a line's data. */
+    void (*free_line)(view *v, line *l);
+    /* Name of a line kind, for :save-view. */
+    const char *(*kind_name)(int kind);
+    /* Plain text of line i (search and :save-view). */
+    void (*text)(view *v, size_t i, buf *out);
+    /* A `:` command this view understands (argv[0] is its name); returns
+     * false when it does not know it. Optional. */
+    bool (*command)(view *v, int argc, char **argv);
+} view_ops;
+
+struct view {
+    const view_ops *ops;
+    vm vm;
+    void *priv;
+};
+
+/* Where the table view (item collections) opens: a table, optionally
+ * through an index, optionally at one partition and one item in it. */
+typedef struct items_arg {
+    const char *table;
+    const char *index;   /* NULL: the base table */
+    const struct av *pk; /* NULL: the first partition */
+    const struct av *item;  /* NULL: the partition's header */
+} items_arg;
+
+/* What the item view and the partition overview open on. */
+typedef struct item_arg {
+    const char *table;
+    const char *index;
+    const struct av *item;
+} item_arg;
+
+/* What the query bar opens with: the partition value and sort-key
+ * condition as typed (may be NULL); run at once when run is set; a Scan
+ * when scan is set. */
+typedef struct query_arg {
+    const char *table;
+    const char *index;
+    const char *pk;
+    const char *sk;
+    bool run, scan;
+} query_arg;
+
+/* The views, one file each. */
+extern const view_ops view_tables_ops;   /* ui/view_tables.c: table list */
+extern const view_ops view_items_ops;    /* ui/view_items.c: item collections */
+extern const view_ops view_parts_ops;    /* ui/view_parts.c: partition overview */
+extern const view_ops view_item_ops;     /* ui/view_item.c: one item */
+extern const view_ops view_query_ops;    /* ui/view_query.c: query bar and results */
+extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
+
+#endif

@@ -1,0 +1,315 @@
+/*
+ * view_item — one item: an indented tree of its attributes, then its
+ * DynamoDB JSON, with its size and what reading or writing it costs in
+ * capacity units. The item is read again from the base table (GetItem),
+ * so an index's projection shows the whole item, with the projected
+ * attributes marked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store.h"
+#include "model/ddbjson.h"
+#include "model/mem.h"
+#include "model/size.h"
+#include "ui/display.h"
+#include "ui/edit.h"
+#include "ui/fmt.h"
+#include "ui/view.h"
+
+enum { L_ATTR = 1, L_NESTED, L_HEAD, L_JSON, L_BLANK };
+
+typedef struct iline {
+    int depth;
+    char *name;        /* L_ATTR: the top-level attribute */
+    char *label;       /* name, [i] or set element marker */
+    buf value;         /* the value text (scalars) or type summary */
+    const char *type;  /* DynamoDB type descriptor */
+    bool key, projected;
+} iline;
+
+typedef struct item_view {
+    char *table, *index;
+    table_def def;
+    bool have_def;
+    av item;           /* as stored now */
+    av shown;          /* as the index projects it (index views) */
+    size_t size;
+} item_view;
+
+static void free_line(view *v, line *l)
+{
+    iline *r = l->data;
+    if (!r)
+        return;
+    free(r->name);
+    free(r->label);
+    buf_done(&r->value);
+    free(r);
+}
+
+static iline *add(view *v, int kind, int depth, const char *label, size_t llen)
+{
+    iline *r = xcalloc(1, sizeof *r);
+    r->depth = depth;
+    r->label = label ? xstrndup(label, llen) : NULL;
+    buf_init(&r->value);
+    vm_append(&v->vm, kind, r);
+    return r;
+}
+
+static void tree(view *v, const av *val, int depth, const char *label, size_t llen,
+                 const char *top, bool key, bool projected)
+{
+    iline *r = add(v, depth ? L_NESTED : L_ATTR, depth, label, llen);
+    r->type = av_type_name(val->type);
+    r->key = key;
+    r->projected = projected;
+    if (top)
+        r->name = xstrdup(top);
+    switch (val->type) {
+    case AV_M:
+        buf_printf(&r->value, "(%zu)", val->u.m.len);
+        for (size_t i = 0; i < val->u.m.len; i++)
+            tree(v, &val->u.m.v[i].val, depth + 1, val->u.m.v[i].name, val->u.m.v[i].name_len,
+                 NULL, false, projected);
+        break;
+    case AV_L: case AV_SS: case AV_NS: case AV_BS:
+        buf_printf(&r->value, "(%zu)", val->u.l.len);
+        for (size_t i = 0; i < val->u.l.len; i++) {
+            char idx[32];
+            int n = snprintf(idx, sizeof idx, val->type == AV_L ? "[%zu]" : "-", i);
+            tree(v, &val->u.l.v[i], depth + 1, idx, (size_t)n, NULL, false, projected);
+        }
+        break;
+    default:
+        fmt_plain(&r->value, val);
+    }
+}
+
+static void build(view *v)
+{
+    item_view *p = v->priv;
+    vm_clear(&v->vm);
+    const av *it = &p->item;
+    for (size_t i = 0; i < it->u.m.len; i++) {
+        const av_member *mb = &it->u.m.v[i];
+        bool projected = !p->index || av_map_get(&p->shown, mb->name, mb->name_len);
+        tree(v, &mb->val, 0, mb->name, mb->name_len, mb->name,
+             table_def_is_key(&p->def, p->index ? table_def_index(&p->def, p->index) : NULL, mb->name),
+             projected);
+    }
+    add(v, L_BLANK, 0, NULL, 0);
+    iline *h = add(v, L_HEAD, 0, "DynamoDB JSON", 13);
+    (void)h;
+    buf compact = BUF_INIT, pretty = BUF_INIT;
+    ddbjson_write_item(&compact, it);
+    fmt_json_pretty(&pretty, compact.data, compact.len);
+    const char *s = pretty.data;
+    while (s && *s) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        iline *r = add(v, L_JSON, 0, NULL, 0);
+        buf_add(&r->value, s, n);
+        s += n + (nl ? 1 : 0);
+    }
+    buf_done(&compact);
+    buf_done(&pretty);
+}
+
+static bool open_view(view *v, const void *arg)
+{
+    const item_arg *a = arg;
+    item_view *p = v->priv;
+    diag d;
+    diag_init(&d);
+    p->table = xstrdup(a->table);
+    p->index = a->index ? xstrdup(a->index) : NULL;
+    status st = store_describe(display_store(), a->table, &p->def, &d);
+    if (st != ST_OK) {
+        display_error("%s: %s", status_name(st), d.msg);
+        return false;
+    }
+    p->have_def = true;
+    av_copy(&p->shown, a->item);
+    if (!edit_get_item(p->table, &p->def, a->item, &p->item))
+        return false;
+    p->size = size_item(&p->item);
+    build(v);
+    return true;
+}
+
+static void done(view *v)
+{
+    item_view *p = v->priv;
+    av_free(&p->item);
+    av_free(&p->shown);
+    if (p->have_def)
+        table_def_free(&p->def);
+    free(p->table);
+    free(p->index);
+}
+
+static void title(view *v, buf *out)
+{
+    item_view *p = v->priv;
+    char strong[24], eventual[24], write[24];
+    size_format_units(size_read_halves(p->size, true), strong);
+    size_format_units(size_read_halves(p->size, false), eventual);
+    size_format_units(size_write_halves(p->size), write);
+    buf_printf(out, "%s  item ", p->table);
+    fmt_key(out, &p->item, p->def.pk.name, p->def.sk.name);
+    buf_printf(out, "  %zu bytes, read %s RCU (%s eventually consistent), write %s WCU",
+               p->size, strong, eventual, write);
+}
+
+static void draw(view *v, size_t i, int row, int width)
+{
+    item_view *p = v->priv;
+    line *l = &v->vm.lines[i];
+    iline *r = l->data;
+    if (l->kind == L_BLANK)
+        return;
+    if (l->kind == L_HEAD) {
+        term_puts(row, 0, width, r->label, ROLE_COLHEAD);
+        return;
+    }
+    if (l->kind == L_JSON) {
+        term_put(row, 2, width - 2, r->value.data, r->value.len, ROLE_NORMAL, true);
+        return;
+    }
+    int x = 2 + 2 * r->depth;
+    int w = term_put(row, x, width - x, r->label, strlen(r->label),
+                     r->key ? ROLE_KEY : l->kind == L_ATTR ? ROLE_GROUP : ROLE_NORMAL, true);
+    x += w + 2;
+    if (x < 24)
+        x = 24;
+    x += term_put(row, x, width - x, r->type, strlen(r->type), ROLE_TYPE, true) + 2;
+    if (x < 28)
+        x = 28;
+    x += term_put(row, x, width - x, r->value.data ? r->value.data : "", r->value.len,
+                  r->key ? ROLE_KEY : ROLE_NORMAL, true);
+    if (p->index && l->kind == L_ATTR && !r->projected)
+        term_puts(row, x + 2, width - x - 2, "(not projected)", ROLE_DIM);
+}
+
+static const char *kind_name(int kind)
+{
+    switch (kind) {
+    case L_ATTR: return "attr";
+    case L_NESTED: return "nested";
+    case L_HEAD: return "head";
+    case L_JSON: return "json";
+    default: return "blank";
+    }
+}
+
+static void text(view *v, size_t i, buf *out)
+{
+    line *l = &v->vm.lines[i];
+    iline *r = l->data;
+    if (l->kind == L_JSON || l->kind == L_BLANK) {
+        buf_add(out, r->value.data ? r->value.data : "", r->value.len);
+        return;
+    }
+    if (l->kind == L_HEAD) {
+        buf_adds(out, r->label);
+        return;
+    }
+    for (int d = 0; d < r->depth; d++)
+        buf_adds(out, "  ");
+    buf_printf(out, "%s %s %s", r->label, r->type, r->value.data ? r->value.data : "");
+}
+
+/* The top-level attribute of the selected line (nested lines belong to
+ * the attribute above them). */
+static const char *selected_attr(view *v)
+{
+    for (size_t i = v->vm.cursor + 1; i-- > 0;) {
+        line *l = &v->vm.lines[i];
+        if (l->kind == L_ATTR)
+            return ((iline *)l->data)->name;
+        if (l->kind != L_NESTED)
+            return NULL;
+    }
+    return NULL;
+}
+
+static void reload(view *v)
+{
+    item_view *p = v->priv;
+    av fresh = { 0 };
+    if (edit_get_item(p->table, &p->def, &p->item, &fresh)) {
+        av_free(&p->item);
+        av_move(&p->item, &fresh);
+        p->size = size_item(&p->item);
+        size_t c = v->vm.cursor;
+        build(v);
+        vm_select(&v->vm, c);
+    }
+}
+
+static void refresh_below(view *v)
+{
+    view *below = display_below(v);
+    if (below && below->ops->request)
+        below->ops->request(below, REQ_RELOAD);
+}
+
+static enum req request(view *v, enum req r)
+{
+    item_view *p = v->priv;
+    const char *attr;
+    switch (r) {
+    case REQ_RELOAD: reload(v); return REQ_NONE;
+    case REQ_EDIT_ITEM:
+        if (edit_item(p->table, &p->def, &p->item, false)) {
+            reload(v);
+            refresh_below(v);
+        }
+        return REQ_NONE;
+    case REQ_ENTER:
+    case REQ_EDIT_ATTR:
+        attr = selected_attr(v);
+        if (!attr) {
+            display_error("Select an attribute to edit");
+            return REQ_NONE;
+        }
+        if (edit_set_attr(p->table, &p->def, &p->item, attr)) {
+            reload(v);
+            refresh_below(v);
+        }
+        return REQ_NONE;
+    case REQ_DELETE:
+        if (edit_delete_item(p->table, &p->def, &p->item)) {
+            refresh_below(v);
+            display_pop();
+        }
+        return REQ_NONE;
+    case REQ_FOLLOW: case REQ_TOGGLE_INDEX: case REQ_QUERY: case REQ_PARTITIONS:
+    case REQ_NEW_ITEM: {
+        /* Table requests act on the table view below. */
+        view *below = display_below(v);
+        display_pop();
+        if (below && below->ops->request)
+            below->ops->request(below, r);
+        return REQ_NONE;
+    }
+    default:
+        return r;
+    }
+}
+
+const view_ops view_item_ops = {
+    .name = "item",
+    .priv_size = sizeof(item_view),
+    .open = open_view,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .done = done,
+    .free_line = free_line,
+    .kind_name = kind_name,
+    .text = text,
+};

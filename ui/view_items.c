@@ -1,0 +1,1027 @@
+/*
+ * view_items — the table view: item collections.
+ *
+ * One group line per partition key (value, items, bytes, HOT when far
+ * above the average), its items below in sort-key order. Only a window of
+ * lines is loaded: `more` extends it from the first or last loaded line
+ * (keyset paging: the partition after this one, the items after this
+ * item), so a table of millions of items opens as fast as a small one.
+ * The same view shows an index (GSI/LSI): groups are then the index's
+ * partition keys and items carry the projected attributes only.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store.h"
+#include "model/mem.h"
+#include "ui/display.h"
+#include "ui/edit.h"
+#include "ui/fmt.h"
+#include "ui/text.h"
+#include "ui/view.h"
+
+enum { L_GROUP = 1, L_ITEM, L_NOTE };
+
+typedef struct irow {
+    av pk;                 /* L_GROUP: the partition key value */
+    uint64_t items, bytes;
+    av item;               /* L_ITEM */
+    bool first, last;      /* L_ITEM: known first / last of its partition */
+} irow;
+
+#define MAX_COLS 128
+#define COL_MAX_WIDTH 32
+
+typedef struct col {
+    const char *name;      /* points into a visible item */
+    int width;
+} col;
+
+typedef struct items_view {
+    char *table;
+    table_def def;
+    bool have_def;
+    int ix;                /* -1: the base table; else def.idx[ix] */
+    const char *pk, *sk;   /* the view's key attribute names (sk may be NULL) */
+    table_stats tst, vst;  /* counts of the table and of what is shown */
+    uint64_t hot;          /* a partition with this many items is hot */
+    bool fold_all;
+    av *flip;              /* partitions folded unlike fold_all */
+    size_t n_flip;
+    col cols[MAX_COLS];
+    size_t n_cols;
+} items_view;
+
+static const char *index_name(const items_view *p)
+{
+    return p->ix < 0 ? NULL : p->def.idx[p->ix].name;
+}
+
+static const index_def *index_of(const items_view *p)
+{
+    return p->ix < 0 ? NULL : &p->def.idx[p->ix];
+}
+
+static void show_status(status st, const diag *d)
+{
+    display_error("%s: %s", status_name(st), d->msg);
+}
+
+static irow *row_new(void)
+{
+    return xcalloc(1, sizeof(irow));
+}
+
+static void free_line(view *v, line *l)
+{
+    irow *r = l->data;
+    if (!r)
+        return;
+    av_free(&r->pk);
+    av_free(&r->item);
+    free(r);
+    l->data = NULL;
+}
+
+static const av *item_pk(const items_view *p, const av *item)
+{
+    return av_map_get(item, p->pk, strlen(p->pk));
+}
+
+static const av *line_pk(const items_view *p, const line *l)
+{
+    const irow *r = l->data;
+    return l->kind == L_GROUP ? &r->pk : item_pk(p, &r->item);
+}
+
+static bool is_folded(const items_view *p, const av *pk)
+{
+    for (size_t i = 0; i < p->n_flip; i++)
+        if (av_equal(&p->flip[i], pk))
+            return !p->fold_all;
+    return p->fold_all;
+}
+
+static void toggle_fold(items_view *p, const av *pk)
+{
+    for (size_t i = 0; i < p->n_flip; i++)
+        if (av_equal(&p->flip[i], pk)) {
+            av_free(&p->flip[i]);
+            p->flip[i] = p->flip[--p->n_flip];
+            return;
+        }
+    p->flip = xrealloc(p->flip, (p->n_flip + 1) * sizeof *p->flip);
+    av_copy(&p->flip[p->n_flip++], pk);
+}
+
+static void clear_flips(items_view *p)
+{
+    for (size_t i = 0; i < p->n_flip; i++)
+        av_free(&p->flip[i]);
+    p->n_flip = 0;
+}
+
+/* The partition after (dir > 0) or before `from` (NULL: the first or
+ * last). */
+static bool part_next(items_view *p, const av *from, int dir, part_info *out)
+{
+    diag d;
+    size_t n = 0;
+    diag_init(&d);
+    status st = store_partitions(display_store(), p->table, index_name(p), from,
+                                 dir < 0, 1, out, &n, &d);
+    if (st != ST_OK) {
+        show_status(st, &d);
+        return false;
+    }
+    return n == 1;
+}
+
+/* The counts of partition pk (false when there is no such partition). */
+static bool part_lookup(items_view *p, const av *pk, part_info *out)
+{
+    part_info prev;
+    bool has_prev = part_next(p, pk, -1, &prev);
+    bool ok = part_next(p, has_prev ? &prev.pk : NULL, 1, out);
+    if (has_prev)
+        av_free(&prev.pk);
+    if (ok && !av_equal(&out->pk, pk)) {
+        av_free(&out->pk);
+        ok = false;
+    }
+    return ok;
+}
+
+static size_t page(items_view *p, const av *pk, const av *after, bool fwd,
+                   size_t max, av *items)
+{
+    diag d;
+    size_t n = 0;
+    diag_init(&d);
+    status st = store_page(display_store(), p->table, index_name(p), pk, after,
+                           fwd, max, items, &n, &d);
+    if (st != ST_OK) {
+        show_status(st, &d);
+        return 0;
+    }
+    return n;
+}
+
+static size_t chunk_of(view *v)
+{
+    size_t c = v->vm.rows + 8;
+    return c < 16 ? 16 : c;
+}
+
+static irow *group_row(part_info *pi)
+{
+    irow *r = row_new();
+    av_move(&r->pk, &pi->pk);
+    r->items = pi->items;
+    r->bytes = pi->bytes;
+    return r;
+}
+
+static size_t more_fwd(view *v)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    size_t chunk = chunk_of(v);
+    const av *after_pk = NULL;
+
+    if (m->n) {
+        line *l = &m->lines[m->n - 1];
+        irow *r = l->data;
+        const av *pk = line_pk(p, l);
+        bool load = l->kind == L_GROUP ? !is_folded(p, pk) : !r->last;
+        if (!pk)
+            return 0;
+        if (load) {
+            av *items = xcalloc(chunk, sizeof *items);
+            size_t n = page(p, pk, l->kind == L_ITEM ? &r->item : NULL, true, chunk, items);
+            for (size_t i = 0; i < n; i++) {
+                irow *ir = row_new();
+                av_move(&ir->item, &items[i]);
+                ir->first = l->kind == L_GROUP && i == 0;
+                ir->last = i + 1 == n && n < chunk;
+                vm_append(m, L_ITEM, ir);
+            }
+            free(items);
+            if (n)
+                return n;
+            if (l->kind == L_ITEM)
+                r->last = true;
+            /* pk may point into the last line, which stays alive. */
+        }
+        after_pk = pk;
+    }
+    part_info pi;
+    if (!part_next(p, after_pk, 1, &pi))
+        return 0;
+    vm_append(m, L_GROUP, group_row(&pi));
+    return 1;
+}
+
+/* Prepends the header of partition pk; 0 when it cannot be found. */
+static size_t prepend_header(view *v, const av *pk)
+{
+    items_view *p = v->priv;
+    part_info pi;
+    if (!part_lookup(p, pk, &pi))
+        return 0;
+    line l = { L_GROUP, group_row(&pi) };
+    vm_prepend(&v->vm, &l, 1);
+    return 1;
+}
+
+static size_t more_bwd(view *v)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    size_t chunk = chunk_of(v);
+    if (!m->n)
+        return 0;
+
+    line *f = &m->lines[0];
+    int fkind = f->kind;   /* f dangles once lines are prepended */
+    irow *r = f->data;
+    av pk_copy = { 0 };
+    const av *from = NULL;
+    size_t added = 0;
+
+    if (f->kind == L_ITEM) {
+        const av *pk = item_pk(p, &r->item);
+        if (!pk)
+            return 0;
+        av_copy(&pk_copy, pk);
+        if (!r->first)
+            from = &r->item;
+    } else {
+        part_info q;
+        if (!part_next(p, &r->pk, -1, &q))
+            return 0;
+        if (is_folded(p, &q.pk)) {
+            line l = { L_GROUP, group_row(&q) };
+            vm_prepend(m, &l, 1);
+            return 1;
+        }
+        av_move(&pk_copy, &q.pk);
+        r = NULL;   /* items of q come from its end */
+    }
+
+    bool reached_start = fkind == L_ITEM && r && r->first;
+    if (!reached_start) {
+        av *items = xcalloc(chunk, sizeof *items);
+        size_t n = page(p, &pk_copy, from, false, chunk, items);
+        line *ls = xcalloc(n ? n : 1, sizeof *ls);
+        for (size_t i = 0; i < n; i++) {
+            irow *ir = row_new();
+            av_move(&ir->item, &items[i]);
+            ir->first = i + 1 == n && n < chunk;
+            ir->last = from == NULL && i == 0;
+            ls[n - 1 - i].kind = L_ITEM;
+            ls[n - 1 - i].data = ir;
+        }
+        vm_prepend(m, ls, n);
+        added += n;
+        free(ls);
+        free(items);
+        reached_start = n < chunk;
+        if (n == 0 && fkind == L_ITEM)
+            ((irow *)m->lines[0].data)->first = true;
+    }
+    if (reached_start)
+        added += prepend_header(v, &pk_copy);
+    av_free(&pk_copy);
+    return added;
+}
+
+static size_t more(view *v, int dir)
+{
+    return dir > 0 ? more_fwd(v) : more_bwd(v);
+}
+
+/* Do two items have the same table key (the identity of an item)? */
+static bool same_item(const items_view *p, const av *a, const av *b)
+{
+    const char *names[2] = { p->def.pk.name, p->def.sk.name };
+    for (int i = 0; i < 2; i++) {
+        if (!names[i])
+            continue;
+        const av *x = av_map_get(a, names[i], strlen(names[i]));
+        const av *y = av_map_get(b, names[i], strlen(names[i]));
+        if (!x || !y || !av_equal(x, y))
+            return false;
+    }
+    return true;
+}
+
+/* Reloads the window at partition pk (NULL: the first), selecting item
+ * when given and found. */
+static void reset_at(view *v, const av *pk, const av *item)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    vm_clear(m);
+    if (!pk) {
+        display_fill(v);
+        return;
+    }
+    part_info pi;
+    if (!part_lookup(p, pk, &pi)) {
+        buf b = BUF_INIT;
+        fmt_cell(&b, pk, 80);
+        display_error("No partition %s = %s%s%s", p->pk, b.data,
+                      p->ix >= 0 ? " in " : "", p->ix >= 0 ? index_name(p) : "");
+        buf_done(&b);
+        display_fill(v);
+        return;
+    }
+    if (!item || is_folded(p, pk)) {
+        vm_append(m, L_GROUP, group_row(&pi));
+        display_fill(v);
+        return;
+    }
+    /* Items before the selected one, then the page that starts with it. */
+    size_t half = m->rows / 3 + 1, chunk = chunk_of(v);
+    av *before = xcalloc(half, sizeof *before);
+    size_t nb = page(p, pk, item, false, half, before);
+    if (nb < half)
+        vm_append(m, L_GROUP, group_row(&pi));
+    else
+        av_free(&pi.pk);
+    for (size_t i = nb; i-- > 0;) {
+        irow *r = row_new();
+        av_move(&r->item, &before[i]);
+        r->first = i + 1 == nb && nb < half;
+        vm_append(m, L_ITEM, r);
+    }
+    free(before);
+    av *items = xcalloc(chunk, sizeof *items);
+    const av *after = m->n && m->lines[m->n - 1].kind == L_ITEM
+                          ? &((irow *)m->lines[m->n - 1].data)->item : NULL;
+    size_t n = page(p, pk, after, true, chunk, items);
+    for (size_t i = 0; i < n; i++) {
+        irow *r = row_new();
+        av_move(&r->item, &items[i]);
+        r->first = !after && i == 0;
+        r->last = i + 1 == n && n < chunk;
+        vm_append(m, L_ITEM, r);
+    }
+    free(items);
+    size_t sel = 0;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->lines[i].kind == L_ITEM && same_item(p, &((irow *)m->lines[i].data)->item, item)) {
+            sel = i;
+            break;
+        }
+    vm_select(m, sel);
+    vm_center(m, m->rows / 3);
+    display_fill(v);
+}
+
+static void load_stats(items_view *p)
+{
+    diag d;
+    diag_init(&d);
+    memset(&p->tst, 0, sizeof p->tst);
+    memset(&p->vst, 0, sizeof p->vst);
+    status st = store_stats(display_store(), p->table, NULL, &p->tst, &d);
+    if (st == ST_OK && p->ix >= 0)
+        st = store_stats(display_store(), p->table, index_name(p), &p->vst, &d);
+    else
+        p->vst = p->tst;
+    if (st != ST_OK)
+        show_status(st, &d);
+    uint64_t avg = p->vst.partitions ? p->vst.items / p->vst.partitions : 0;
+    p->hot = avg * 8;
+    if (p->hot < 32)
+        p->hot = 32;
+}
+
+static void set_index(items_view *p, int ix)
+{
+    p->ix = ix;
+    if (ix < 0) {
+        p->pk = p->def.pk.name;
+        p->sk = p->def.sk.name;
+    } else {
+        p->pk = p->def.idx[ix].pk.name;
+        p->sk = p->def.idx[ix].sk.name;
+    }
+    clear_flips(p);
+    load_stats(p);
+}
+
+static int find_index(const items_view *p, const char *name)
+{
+    if (!name || strcmp(name, "base") == 0)
+        return -1;
+    for (size_t i = 0; i < p->def.n_idx; i++)
+        if (strcmp(p->def.idx[i].name, name) == 0)
+            return (int)i;
+    return -2;
+}
+
+static bool open_view(view *v, const void *arg)
+{
+    const items_arg *a = arg;
+    items_view *p = v->priv;
+    diag d;
+    diag_init(&d);
+    p->table = xstrdup(a->table);
+    status st = store_describe(display_store(), a->table, &p->def, &d);
+    if (st != ST_OK) {
+        show_status(st, &d);
+        return false;
+    }
+    p->have_def = true;
+    int ix = find_index(p, a->index);
+    if (ix == -2) {
+        display_error("Table %s has no index %s", a->table, a->index);
+        return false;
+    }
+    set_index(p, ix);
+    reset_at(v, a->pk, a->item);
+    return true;
+}
+
+static void done(view *v)
+{
+    items_view *p = v->priv;
+    clear_flips(p);
+    free(p->flip);
+    if (p->have_def)
+        table_def_free(&p->def);
+    free(p->table);
+}
+
+static void title(view *v, buf *out)
+{
+    items_view *p = v->priv;
+    buf_printf(out, "%s  ", p->table);
+    if (p->ix < 0) {
+        buf_printf(out, "base table (%s%s%s)  %llu items, %llu partitions, ",
+                   p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
+                   (unsigned long long)p->tst.items, (unsigned long long)p->tst.partitions);
+        fmt_bytes(out, p->tst.bytes);
+    } else {
+        const index_def *ix = index_of(p);
+        buf_printf(out, "%s %s (%s%s%s, %s)  %llu of %llu items",
+                   ix->global ? "GSI" : "LSI", ix->name, p->pk, p->sk ? ", " : "",
+                   p->sk ? p->sk : "", proj_type_name(ix->proj),
+                   (unsigned long long)p->vst.items, (unsigned long long)p->tst.items);
+        if (p->tst.items > p->vst.items)
+            buf_printf(out, ", %llu absent (sparse)",
+                       (unsigned long long)(p->tst.items - p->vst.items));
+        buf_printf(out, ", %llu partitions", (unsigned long long)p->vst.partitions);
+    }
+    if (p->def.n_idx)
+        buf_adds(out, "  [i: index]");
+}
+
+/* ---- columns --------------------------------------------------------- */
+
+static bool has_col(const items_view *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_cols; i++)
+        if (strcmp(p->cols[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static void add_col(items_view *p, const char *name)
+{
+    if (p->n_cols < MAX_COLS && !has_col(p, name)) {
+        p->cols[p->n_cols].name = name;
+        p->cols[p->n_cols].width = text_width(name, strlen(name));
+        p->n_cols++;
+    }
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(((const col *)a)->name, ((const col *)b)->name);
+}
+
+/* Columns follow the attributes of the items on screen: the sort key,
+ * the table's keys (in an index), then the others by name. */
+static void compute_cols(view *v)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n;
+    p->n_cols = 0;
+    bool any = false;
+    for (size_t i = m->top; i < end; i++)
+        if (m->lines[i].kind == L_ITEM)
+            any = true;
+    if (!any)
+        return;
+    const char *keys[3] = { p->sk, p->ix >= 0 ? p->def.pk.name : NULL,
+                            p->ix >= 0 ? p->def.sk.name : NULL };
+    for (int k = 0; k < 3; k++)
+        if (keys[k] && strcmp(keys[k], p->pk) != 0)
+            add_col(p, keys[k]);
+    size_t fixed = p->n_cols;
+    for (size_t i = m->top; i < end; i++) {
+        if (m->lines[i].kind != L_ITEM)
+            continue;
+        const av *it = &((irow *)m->lines[i].data)->item;
+        for (size_t j = 0; j < it->u.m.len; j++)
+            if (strcmp(it->u.m.v[j].name, p->pk) != 0)
+                add_col(p, it->u.m.v[j].name);
+    }
+    qsort(p->cols + fixed, p->n_cols - fixed, sizeof *p->cols, name_cmp);
+    buf b = BUF_INIT;
+    for (size_t c = 0; c < p->n_cols; c++) {
+        for (size_t i = m->top; i < end; i++) {
+            if (m->lines[i].kind != L_ITEM)
+                continue;
+            const av *val = av_map_get(&((irow *)m->lines[i].data)->item, p->cols[c].name,
+                                       strlen(p->cols[c].name));
+            if (!val)
+                continue;
+            buf_reset(&b);
+            fmt_cell(&b, val, 64);
+            int w = text_width(b.data, b.len);
+            if (w > p->cols[c].width)
+                p->cols[c].width = w;
+        }
+        if (p->cols[c].width > COL_MAX_WIDTH)
+            p->cols[c].width = COL_MAX_WIDTH;
+    }
+    buf_done(&b);
+}
+
+/* Visible columns: the first (sort key) stays, hscroll skips others. */
+static size_t col_at(const items_view *p, const view *v, size_t k)
+{
+    if (k == 0 || p->n_cols == 0)
+        return k;
+    size_t skip = (size_t)v->vm.hscroll;
+    if (skip > p->n_cols - 1)
+        skip = p->n_cols - 1;
+    return k + skip;
+}
+
+static int head_rows(view *v)
+{
+    return 1;
+}
+
+static void draw_head(view *v, int row, int width)
+{
+    items_view *p = v->priv;
+    compute_cols(v);
+    term_fill(row, 0, width, ROLE_COLHEAD);
+    if (!p->n_cols) {
+        buf b = BUF_INIT;
+        buf_printf(&b, "partitions by %s", p->pk);
+        term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
+        buf_done(&b);
+        return;
+    }
+    int x = 2;
+    for (size_t k = 0; col_at(p, v, k) < p->n_cols && x < width; k++) {
+        const col *c = &p->cols[col_at(p, v, k)];
+        term_put(row, x, c->width, c->name, strlen(c->name), ROLE_COLHEAD, true);
+        x += c->width + 2;
+    }
+}
+
+static void draw(view *v, size_t i, int row, int width)
+{
+    items_view *p = v->priv;
+    line *l = &v->vm.lines[i];
+    irow *r = l->data;
+    buf b = BUF_INIT;
+    if (l->kind == L_GROUP) {
+        bool folded = is_folded(p, &r->pk);
+        int x = term_puts(row, 0, width, folded ? "▸ " : "▾ ", ROLE_GROUP);
+        fmt_cell(&b, &r->pk, 0);
+        x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
+        buf_reset(&b);
+        buf_printf(&b, "  %llu item%s, ", (unsigned long long)r->items, r->items == 1 ? "" : "s");
+        fmt_bytes(&b, r->bytes);
+        x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
+        if (r->items >= p->hot)
+            term_puts(row, x, width - x, "  HOT", ROLE_HOT);
+    } else {
+        int x = 2;
+        for (size_t k = 0; col_at(p, v, k) < p->n_cols && x < width; k++) {
+            const col *c = &p->cols[col_at(p, v, k)];
+            const av *val = av_map_get(&r->item, c->name, strlen(c->name));
+            if (val) {
+                buf_reset(&b);
+                fmt_cell(&b, val, 64);
+                bool key = table_def_is_key(&p->def, index_of(p), c->name);
+                term_put(row, x, width - x < c->width ? width - x : c->width, b.data, b.len,
+                         key ? ROLE_KEY : ROLE_NORMAL, true);
+            }
+            x += c->width + 2;
+        }
+    }
+    buf_done(&b);
+}
+
+static const char *kind_name(int kind)
+{
+    return kind == L_GROUP ? "group" : kind == L_ITEM ? "item" : "note";
+}
+
+static void text(view *v, size_t i, buf *out)
+{
+    items_view *p = v->priv;
+    line *l = &v->vm.lines[i];
+    irow *r = l->data;
+    if (l->kind == L_GROUP) {
+        fmt_cell(out, &r->pk, 0);
+        buf_printf(out, " items=%llu bytes=%llu%s%s", (unsigned long long)r->items,
+                   (unsigned long long)r->bytes, is_folded(p, &r->pk) ? " folded" : "",
+                   r->items >= p->hot ? " hot" : "");
+        return;
+    }
+    for (size_t j = 0; j < r->item.u.m.len; j++) {
+        if (j)
+            buf_addc(out, ' ');
+        buf_add(out, r->item.u.m.v[j].name, r->item.u.m.v[j].name_len);
+        buf_addc(out, '=');
+        fmt_cell(out, &r->item.u.m.v[j].val, 0);
+    }
+}
+
+/* ---- requests -------------------------------------------------------- */
+
+static const av *selected_item(view *v)
+{
+    line *l = vm_selected(&v->vm);
+    return l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
+}
+
+/* Switches to index ix (-1: base), keeping the selected item when it is
+ * in the new view. */
+static void switch_index(view *v, int ix)
+{
+    items_view *p = v->priv;
+    av item = { 0 }, pk = { 0 };
+    const av *sel = selected_item(v);
+    if (sel)
+        av_copy(&item, sel);
+    set_index(p, ix);
+    const av *npk = item.type ? item_pk(p, &item) : NULL;
+    if (npk)
+        av_copy(&pk, npk);
+    if (item.type && !npk)
+        display_message("The selected item is not in %s (no %s): sparse index",
+                        ix < 0 ? "the base table" : index_name(p), p->pk);
+    reset_at(v, npk ? &pk : NULL, npk ? &item : NULL);
+    av_free(&item);
+    av_free(&pk);
+}
+
+/* Candidate partition values an edge value may name: itself, then each
+ * suffix after a '#' (ENROLL#CRS#math204 -> CRS#math204, math204). */
+static size_t edge_candidates(const char *s, size_t n, const char **out, size_t *lens, size_t max)
+{
+    size_t k = 0;
+    out[k] = s;
+    lens[k++] = n;
+    for (size_t i = 0; i < n && k < max; i++)
+        if (s[i] == '#' && i + 1 < n) {
+            out[k] = s + i + 1;
+            lens[k++] = n - i - 1;
+        }
+    return k;
+}
+
+static bool partition_exists(items_view *p, const char *index, const av *pk)
+{
+    diag d;
+    av one;
+    size_t n = 0;
+    diag_init(&d);
+    if (store_page(display_store(), p->table, index, pk, NULL, true, 1, &one, &n, &d) != ST_OK)
+        return false;
+    if (n)
+        av_free(&one);
+    return n > 0;
+}
+
+/* Follows the edge named by the selected item's sort key: to a partition
+ * of the same view or the base table named by the value or a suffix of
+ * it, to the same entity under this partition's prefix (TARGET#bob from
+ * ACTOR#alice -> ACTOR#bob), or to the partition of that value in an
+ * index (the inverted view). */
+static void follow(view *v)
+{
+    items_view *p = v->priv;
+    const av *item = selected_item(v);
+    if (!item || !p->sk) {
+        display_error("Select an item whose sort key names another partition");
+        return;
+    }
+    const av *skv = av_map_get(item, p->sk, strlen(p->sk));
+    const av *own = item_pk(p, item);
+    if (!skv || skv->type != AV_S) {
+        display_error("The sort key is not a string naming a partition");
+        return;
+    }
+    const char *cand[16];
+    size_t lens[16];
+    size_t nc = edge_candidates(skv->u.s.ptr, skv->u.s.len, cand, lens, 12);
+    /* The same entity under this partition's prefix. */
+    buf alt = BUF_INIT;
+    if (own && own->type == AV_S && nc > 1) {
+        const char *h = memchr(own->u.s.ptr, '#', own->u.s.len);
+        if (h) {
+            buf_add(&alt, own->u.s.ptr, (size_t)(h - own->u.s.ptr) + 1);
+            buf_add(&alt, cand[nc - 1], lens[nc - 1]);
+        }
+    }
+    /* Where to look: this view, the base table, then every index. */
+    const char *where[64];
+    size_t nw = 0;
+    where[nw++] = index_name(p);
+    if (p->ix >= 0)
+        where[nw++] = NULL;
+    for (size_t i = 0; i < p->def.n_idx && nw < 64; i++)
+        if ((int)i != p->ix && p->def.idx[i].pk.type == AV_S)
+            where[nw++] = p->def.idx[i].name;
+
+    /* First a partition named by the value (or a suffix of it) anywhere,
+     * then the same entity under this partition's prefix here or in the
+     * base table. */
+    bool done_ = false;
+    for (int phase = 0; phase < 2 && !done_; phase++) {
+        for (size_t w = 0; w < nw && !done_; w++) {
+            const char *ixn = where[w];
+            if (phase == 1 && (w > 1 || !alt.len))
+                break;
+            for (size_t c = 0; c < (phase ? 1 : nc) && !done_; c++) {
+                av target;
+                if (phase == 1)
+                    av_init_s(&target, alt.data, alt.len);
+                else
+                    av_init_s(&target, cand[c], lens[c]);
+                bool same = own && av_equal(&target, own) && ixn == index_name(p);
+                if (!same && partition_exists(p, ixn, &target)) {
+                    items_arg a = { p->table, ixn, &target, NULL };
+                    buf b = BUF_INIT;
+                    fmt_cell(&b, &target, 80);
+                    if (display_push(&view_items_ops, &a))
+                        display_message("Followed %s to %s%s%s (q: back)", p->sk, b.data,
+                                        ixn ? " in " : "", ixn ? ixn : "");
+                    buf_done(&b);
+                    done_ = true;
+                }
+                av_free(&target);
+            }
+        }
+    }
+    buf_done(&alt);
+    if (!done_) {
+        buf b = BUF_INIT;
+        fmt_cell(&b, skv, 80);
+        display_error("No partition named by %s in the table or its indexes", b.data);
+        buf_done(&b);
+    }
+}
+
+static void open_item(view *v)
+{
+    items_view *p = v->priv;
+    const av *item = selected_item(v);
+    if (!item)
+        return;
+    item_arg a = { p->table, index_name(p), item };
+    display_push(&view_item_ops, &a);
+}
+
+static void reload(view *v)
+{
+    items_view *p = v->priv;
+    av pk = { 0 }, item = { 0 };
+    line *l = vm_selected(&v->vm);
+    if (l) {
+        const av *k = line_pk(p, l);
+        if (k)
+            av_copy(&pk, k);
+        if (l->kind == L_ITEM)
+            av_copy(&item, &((irow *)l->data)->item);
+    }
+    load_stats(p);
+    reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
+    av_free(&pk);
+    av_free(&item);
+}
+
+static void fold(view *v)
+{
+    items_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    if (!l)
+        return;
+    av pk;
+    av_copy(&pk, line_pk(p, l));
+    toggle_fold(p, &pk);
+    reset_at(v, &pk, NULL);
+    av_free(&pk);
+}
+
+static void fold_all(view *v, int how)
+{
+    items_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    av pk = { 0 };
+    if (l && line_pk(p, l))
+        av_copy(&pk, line_pk(p, l));
+    p->fold_all = how < 0 ? !p->fold_all : how > 0;
+    clear_flips(p);
+    reset_at(v, pk.type ? &pk : NULL, NULL);
+    av_free(&pk);
+}
+
+static void jump_group(view *v, int dir)
+{
+    vm *m = &v->vm;
+    long i = (long)m->cursor;
+    for (int tries = 0; tries < 4096; tries++) {
+        i += dir;
+        if (i >= (long)m->n && (!v->ops->more || more(v, 1) == 0))
+            break;
+        if (i < 0) {
+            size_t add = more(v, -1);
+            if (!add)
+                break;
+            i += (long)add;
+        }
+        if (m->lines[i].kind == L_GROUP) {
+            vm_select(m, (size_t)i);
+            display_fill(v);
+            return;
+        }
+    }
+}
+
+/* Opens the query bar on this table or index, the selected partition's
+ * value filled in. */
+static view *query(view *v)
+{
+    items_view *p = v->priv;
+    query_arg a = { p->table, index_name(p), NULL, NULL, false, false };
+    buf b = BUF_INIT;
+    line *l = vm_selected(&v->vm);
+    if (l && line_pk(p, l)) {
+        fmt_plain(&b, line_pk(p, l));
+        a.pk = b.data;
+    }
+    view *q = display_push(&view_query_ops, &a);
+    buf_done(&b);
+    return q;
+}
+
+static enum req request(view *v, enum req r)
+{
+    items_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    switch (r) {
+    case REQ_ENTER:
+        if (l && l->kind == L_GROUP)
+            fold(v);
+        else
+            open_item(v);
+        return REQ_NONE;
+    case REQ_FOLD: fold(v); return REQ_NONE;
+    case REQ_FOLD_ALL: fold_all(v, -1); return REQ_NONE;
+    case REQ_TOGGLE_INDEX:
+        if (!p->def.n_idx) {
+            display_error("Table %s has no indexes", p->table);
+            return REQ_NONE;
+        }
+        switch_index(v, p->ix + 1 >= (int)p->def.n_idx ? -1 : p->ix + 1);
+        return REQ_NONE;
+    case REQ_NEXT_GROUP: jump_group(v, 1); return REQ_NONE;
+    case REQ_PREV_GROUP: jump_group(v, -1); return REQ_NONE;
+    case REQ_MOVE_FIRST: reset_at(v, NULL, NULL); return REQ_NONE;
+    case REQ_MOVE_LAST: {
+        part_info pi;
+        vm_clear(&v->vm);
+        if (part_next(p, NULL, -1, &pi)) {
+            vm_append(&v->vm, L_GROUP, group_row(&pi));
+            /* Load the last partition's items, then go to its end. */
+            while (more(v, 1) > 0)
+                ;
+            vm_select(&v->vm, v->vm.n - 1);
+            display_fill(v);
+        }
+        return REQ_NONE;
+    }
+    case REQ_FOLLOW: follow(v); return REQ_NONE;
+    case REQ_PARTITIONS: {
+        item_arg a = { p->table, index_name(p), NULL };
+        display_push(&view_parts_ops, &a);
+        return REQ_NONE;
+    }
+    case REQ_QUERY: query(v); return REQ_NONE;
+    case REQ_RELOAD: reload(v); return REQ_NONE;
+    case REQ_NEW_ITEM: {
+        const av *pk = l ? line_pk(p, l) : NULL;
+        if (p->ix >= 0)
+            pk = l && l->kind == L_ITEM ? av_map_get(&((irow *)l->data)->item, p->def.pk.name,
+                                                     strlen(p->def.pk.name)) : NULL;
+        if (edit_new_item(p->table, &p->def, pk))
+            reload(v);
+        return REQ_NONE;
+    }
+    case REQ_EDIT_ITEM:
+    case REQ_EDIT_ATTR:
+        if (!selected_item(v)) {
+            display_error("Select an item to edit");
+            return REQ_NONE;
+        }
+        if (edit_item(p->table, &p->def, selected_item(v), p->ix >= 0))
+            reload(v);
+        return REQ_NONE;
+    case REQ_DELETE:
+        if (!selected_item(v)) {
+            display_error("Select an item to delete");
+            return REQ_NONE;
+        }
+        if (edit_delete_item(p->table, &p->def, selected_item(v)))
+            reload(v);
+        return REQ_NONE;
+    default:
+        return r;
+    }
+}
+
+static bool command(view *v, int argc, char **argv)
+{
+    items_view *p = v->priv;
+    const char *c = argv[0];
+    if (strcmp(c, "index") == 0) {
+        if (argc != 2) {
+            display_error("usage: :index NAME|base");
+            return true;
+        }
+        int ix = find_index(p, argv[1]);
+        if (ix == -2)
+            display_error("Table %s has no index %s", p->table, argv[1]);
+        else
+            switch_index(v, ix);
+        return true;
+    }
+    if (strcmp(c, "goto") == 0 && argc == 2) {
+        av pk;
+        diag d;
+        diag_init(&d);
+        if (edit_parse_key(&p->def, index_of(p), true, argv[1], &pk, &d) != ST_OK) {
+            display_error("%s", d.msg);
+            return true;
+        }
+        reset_at(v, &pk, NULL);
+        av_free(&pk);
+        return true;
+    }
+    if (strcmp(c, "fold") == 0) {
+        if (argc == 2 && strcmp(argv[1], "all") == 0)
+            fold_all(v, 1);
+        else if (argc == 2 && strcmp(argv[1], "none") == 0)
+            fold_all(v, 0);
+        else
+            fold(v);
+        return true;
+    }
+    if (strcmp(c, "partitions") == 0) {
+        request(v, REQ_PARTITIONS);
+        return true;
+    }
+    if (strcmp(c, "query") == 0 || strcmp(c, "scan") == 0) {
+        /* The query bar takes the arguments (:query PK [SKCOND] --filter=..). */
+        view *q = query(v);
+        if (q && (argc > 1 || strcmp(c, "scan") == 0))
+            q->ops->command(q, argc, argv);
+        return true;
+    }
+    return false;
+}
+
+const view_ops view_items_ops = {
+    .name = "items",
+    .priv_size = sizeof(items_view),
+    .open = open_view,
+    .title = title,
+    .head_rows = head_rows,
+    .draw_head = draw_head,
+    .draw = draw,
+    .request = request,
+    .done = done,
+    .more = more,
+    .free_line = free_line,
+    .kind_name = kind_name,
+    .text = text,
+    .command = command,
+};

@@ -1,0 +1,149 @@
+/*
+ * view_parts — the partition overview: the largest partitions of the
+ * table or of an index, by items, as a bar chart with their bytes, so a
+ * celebrity partition stands out. Enter opens the table view there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store.h"
+#include "model/mem.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
+#include "ui/view.h"
+
+#define MAX_PARTS 1000
+
+enum { L_PART = 1 };
+
+typedef struct parts_view {
+    char *table, *index;
+    table_stats st;
+    uint64_t max_items;
+} parts_view;
+
+static void free_line(view *v, line *l)
+{
+    part_info *pi = l->data;
+    if (!pi)
+        return;
+    av_free(&pi->pk);
+    free(pi);
+}
+
+static bool open_view(view *v, const void *arg)
+{
+    const item_arg *a = arg;
+    parts_view *p = v->priv;
+    diag d;
+    size_t n = 0;
+    bool ok = false;
+    diag_init(&d);
+    p->table = xstrdup(a->table);
+    p->index = a->index ? xstrdup(a->index) : NULL;
+    part_info *parts = xcalloc(MAX_PARTS, sizeof *parts);
+    status st = store_stats(display_store(), p->table, p->index, &p->st, &d);
+    if (st == ST_OK)
+        st = store_partitions_by_size(display_store(), p->table, p->index, MAX_PARTS, parts, &n, &d);
+    if (st != ST_OK) {
+        display_error("%s: %s", status_name(st), d.msg);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        part_info *pi = xmalloc(sizeof *pi);
+        *pi = parts[i];
+        if (pi->items > p->max_items)
+            p->max_items = pi->items;
+        vm_append(&v->vm, L_PART, pi);
+    }
+    ok = true;
+out:
+    free(parts);
+    return ok;
+}
+
+static void done(view *v)
+{
+    parts_view *p = v->priv;
+    free(p->table);
+    free(p->index);
+}
+
+static void title(view *v, buf *out)
+{
+    parts_view *p = v->priv;
+    buf_printf(out, "%s  %s  partitions by size: %llu partitions, %llu items, ", p->table,
+               p->index ? p->index : "base table", (unsigned long long)p->st.partitions,
+               (unsigned long long)p->st.items);
+    fmt_bytes(out, p->st.bytes);
+    if (p->st.partitions > MAX_PARTS)
+        buf_printf(out, " (largest %d shown)", MAX_PARTS);
+}
+
+#define W_LABEL 24
+#define W_NUMS 22
+
+static void draw(view *v, size_t i, int row, int width)
+{
+    parts_view *p = v->priv;
+    part_info *pi = v->vm.lines[i].data;
+    buf b = BUF_INIT;
+    fmt_cell(&b, &pi->pk, 0);
+    int lw = width / 3 < W_LABEL ? width / 3 : W_LABEL;
+    term_put(row, 0, lw, b.data, b.len, ROLE_GROUP, true);
+    buf_reset(&b);
+    buf_printf(&b, "%8llu item%s ", (unsigned long long)pi->items, pi->items == 1 ? " " : "s");
+    fmt_bytes(&b, pi->bytes);
+    term_put(row, lw + 1, W_NUMS, b.data, b.len, ROLE_NORMAL, true);
+    int x = lw + 1 + W_NUMS + 1, bw = width - x;
+    if (bw > 0 && p->max_items) {
+        int len = (int)((double)pi->items / (double)p->max_items * bw + 0.5);
+        if (len < 1 && pi->items)
+            len = 1;
+        /* Drawn with a visible block so the chart survives monochrome
+         * and screen dumps. */
+        buf_reset(&b);
+        for (int k = 0; k < len; k++)
+            buf_adds(&b, "\u2588");
+        term_put(row, x, len, b.data, b.len, ROLE_BAR, false);
+    }
+    buf_done(&b);
+}
+
+static const char *kind_name(int kind)
+{
+    return "partition";
+}
+
+static void text(view *v, size_t i, buf *out)
+{
+    part_info *pi = v->vm.lines[i].data;
+    fmt_cell(out, &pi->pk, 0);
+    buf_printf(out, " items=%llu bytes=%llu", (unsigned long long)pi->items,
+               (unsigned long long)pi->bytes);
+}
+
+static enum req request(view *v, enum req r)
+{
+    parts_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    if (r == REQ_ENTER && l) {
+        items_arg a = { p->table, p->index, &((part_info *)l->data)->pk, NULL };
+        display_push(&view_items_ops, &a);
+        return REQ_NONE;
+    }
+    return r;
+}
+
+const view_ops view_parts_ops = {
+    .name = "partitions",
+    .priv_size = sizeof(parts_view),
+    .open = open_view,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .done = done,
+    .free_line = free_line,
+    .kind_name = kind_name,
+    .text = text,
+};

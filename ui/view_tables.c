@@ -1,0 +1,194 @@
+/*
+ * view_tables — the table list: name, key schema, indexes, item count and
+ * size. On a database without tables it offers `:samples`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store.h"
+#include "model/mem.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
+#include "ui/view.h"
+
+enum { L_TABLE = 1, L_EMPTY };
+
+typedef struct trow {
+    char *name;
+    table_def def;
+    table_stats st;
+} trow;
+
+static void free_line(view *v, line *l)
+{
+    trow *r = l->data;
+    if (!r)
+        return;
+    table_def_free(&r->def);
+    free(r->name);
+    free(r);
+}
+
+static void load(view *v)
+{
+    char **names = NULL;
+    size_t n = 0;
+    diag d;
+    diag_init(&d);
+    vm_clear(&v->vm);
+    status st = store_list_tables(display_store(), &names, &n, &d);
+    if (st != ST_OK) {
+        display_error("%s: %s", status_name(st), d.msg);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        trow *r = xcalloc(1, sizeof *r);
+        r->name = xstrdup(names[i]);
+        diag_init(&d);
+        if (store_describe(display_store(), names[i], &r->def, &d) != ST_OK ||
+            store_stats(display_store(), names[i], NULL, &r->st, &d) != ST_OK)
+            display_error("%s: %s", names[i], d.msg);
+        vm_append(&v->vm, L_TABLE, r);
+    }
+    store_names_free(names, n);
+    if (n == 0)
+        vm_append(&v->vm, L_EMPTY, NULL);
+}
+
+static bool open_view(view *v, const void *arg)
+{
+    load(v);
+    return true;
+}
+
+static void title(view *v, buf *out)
+{
+    buf_printf(out, "ddbx  %s", display_db_path() ? display_db_path() : "");
+}
+
+static int head_rows(view *v)
+{
+    return 1;
+}
+
+#define W_NAME 18
+#define W_KEYS 22
+#define W_ITEMS 10
+#define W_SIZE 9
+
+static void draw_head(view *v, int row, int width)
+{
+    term_fill(row, 0, width, ROLE_COLHEAD);
+    int x = 0;
+    x += term_put(row, x, W_NAME + 1, "table", 5, ROLE_COLHEAD, true);
+    x = W_NAME + 1;
+    term_put(row, x, W_KEYS, "keys", 4, ROLE_COLHEAD, true);
+    x += W_KEYS + 1;
+    term_put(row, x, W_ITEMS, "items", 5, ROLE_COLHEAD, true);
+    x += W_ITEMS + 1;
+    term_put(row, x, W_SIZE, "size", 4, ROLE_COLHEAD, true);
+    x += W_SIZE + 1;
+    if (x < width)
+        term_put(row, x, width - x, "indexes", 7, ROLE_COLHEAD, true);
+}
+
+static void row_text(const trow *r, buf *keys, buf *idx)
+{
+    buf_printf(keys, "%s %s", r->def.pk.name ? r->def.pk.name : "?", av_type_name(r->def.pk.type));
+    if (r->def.sk.name)
+        buf_printf(keys, ", %s %s", r->def.sk.name, av_type_name(r->def.sk.type));
+    for (size_t i = 0; i < r->def.n_idx; i++) {
+        const index_def *ix = &r->def.idx[i];
+        buf_printf(idx, "%s%s %s(%s%s%s) %s", i ? ", " : "", ix->global ? "GSI" : "LSI", ix->name,
+                   ix->pk.name, ix->sk.name ? "," : "", ix->sk.name ? ix->sk.name : "",
+                   proj_type_name(ix->proj));
+    }
+}
+
+static void draw(view *v, size_t i, int row, int width)
+{
+    line *l = &v->vm.lines[i];
+    if (l->kind == L_EMPTY) {
+        term_puts(row, 0, width, "No tables yet. Type :samples to load the sample tables, "
+                  "or create one with `ddbx api`.", ROLE_DIM);
+        return;
+    }
+    trow *r = l->data;
+    buf keys = BUF_INIT, idx = BUF_INIT, b = BUF_INIT;
+    row_text(r, &keys, &idx);
+    term_put(row, 0, W_NAME, r->name, strlen(r->name), ROLE_GROUP, true);
+    int x = W_NAME + 1;
+    term_put(row, x, W_KEYS, keys.data, keys.len, ROLE_KEY, true);
+    x += W_KEYS + 1;
+    buf_printf(&b, "%*llu", W_ITEMS, (unsigned long long)r->st.items);
+    term_put(row, x, W_ITEMS, b.data, b.len, ROLE_NORMAL, true);
+    x += W_ITEMS + 1;
+    buf_reset(&b);
+    fmt_bytes(&b, r->st.bytes);
+    term_put(row, x + (W_SIZE - (int)b.len > 0 ? W_SIZE - (int)b.len : 0), W_SIZE, b.data, b.len,
+             ROLE_NORMAL, true);
+    x += W_SIZE + 1;
+    if (idx.len && x < width)
+        term_put(row, x, width - x, idx.data, idx.len, ROLE_DIM, true);
+    buf_done(&keys);
+    buf_done(&idx);
+    buf_done(&b);
+}
+
+static const char *kind_name(int kind)
+{
+    return kind == L_TABLE ? "table" : "empty";
+}
+
+static void text(view *v, size_t i, buf *out)
+{
+    line *l = &v->vm.lines[i];
+    if (l->kind == L_EMPTY) {
+        buf_adds(out, "no tables (:samples)");
+        return;
+    }
+    trow *r = l->data;
+    buf keys = BUF_INIT, idx = BUF_INIT;
+    row_text(r, &keys, &idx);
+    buf_printf(out, "%s keys=[%s] items=%llu bytes=%llu indexes=[%s]", r->name, keys.data,
+               (unsigned long long)r->st.items, (unsigned long long)r->st.bytes,
+               idx.data ? idx.data : "");
+    buf_done(&keys);
+    buf_done(&idx);
+}
+
+static enum req request(view *v, enum req r)
+{
+    line *l = vm_selected(&v->vm);
+    switch (r) {
+    case REQ_ENTER:
+        if (l && l->kind == L_TABLE) {
+            items_arg a = { ((trow *)l->data)->name, NULL, NULL, NULL };
+            display_push(&view_items_ops, &a);
+        } else if (l) {
+            display_command("samples");
+        }
+        return REQ_NONE;
+    case REQ_RELOAD: {
+        size_t c = v->vm.cursor;
+        load(v);
+        vm_select(&v->vm, c);
+        return REQ_NONE;
+    }
+    default:
+        return r;
+    }
+}
+
+const view_ops view_tables_ops = {
+    .name = "tables",
+    .open = open_view,
+    .title = title,
+    .head_rows = head_rows,
+    .draw_head = draw_head,
+    .draw = draw,
+    .request = request,
+    .free_line = free_line,
+    .kind_name = kind_name,
+    .text = text,
+};
