@@ -24,6 +24,7 @@ int cli_explore_samples(struct store *st, char *err, size_t errlen)
 
 int cli_explore(int argc, char **argv)
 {
+    display_mark_start();
     const char *flag_db = cli_take_db(&argc, argv);
     const char *table = NULL;
     for (int i = 1; i < argc; i++) {

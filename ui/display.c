@@ -749,11 +749,17 @@ static const char *key_label(int key, buf *b)
     return b->data;
 }
 
+void display_mark_start(void)
+{
+    clock_gettime(CLOCK_MONOTONIC, &D.t0);
+}
+
 int display_run(store *st, const char *db_path, const char *table)
 {
     diag d;
     diag_init(&d);
-    clock_gettime(CLOCK_MONOTONIC, &D.t0);
+    if (D.t0.tv_sec == 0 && D.t0.tv_nsec == 0)
+        display_mark_start();
     D.st = st;
     D.db_path = db_path;
     buf_init(&D.search);

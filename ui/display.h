@@ -21,6 +21,9 @@
 /* Runs the explorer until quit; table (may be NULL) opens at once.
  * Returns the process exit status. */
 int display_run(store *st, const char *db_path, const char *table);
+/* The moment DDBX_TIMING's first-screen time counts from (the start of
+ * `ddbx`, before the store opens); display_run marks it when nobody did. */
+void display_mark_start(void);
 
 store *display_store(void);
 const char *display_db_path(void);

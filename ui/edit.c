@@ -152,8 +152,10 @@ static bool edit_json(buf *text, av *out)
         diag_init(&d);
         if (ddbjson_parse_item(text->data ? text->data : "", text->len, out, &d) == ST_OK)
             return true;
-        if (!display_confirm("%s%s%s. Edit again?", d.msg, d.path[0] ? " at " : "", d.path))
+        if (!display_confirm("%s%s%s. Edit again?", d.msg, d.path[0] ? " at " : "", d.path)) {
+            display_error("Not written: %s%s%s", d.msg, d.path[0] ? " at " : "", d.path);
             return false;
+        }
     }
 }
 

@@ -359,6 +359,8 @@ static void reset_at(view *v, const av *pk, const av *item)
         vm_append(m, L_ITEM, r);
     }
     free(before);
+    /* Where the item is, or would be when it is gone (deleted). */
+    size_t sel = m->n;
     av *items = xcalloc(chunk, sizeof *items);
     const av *after = m->n && m->lines[m->n - 1].kind == L_ITEM
                           ? &((irow *)m->lines[m->n - 1].data)->item : NULL;
@@ -371,7 +373,6 @@ static void reset_at(view *v, const av *pk, const av *item)
         vm_append(m, L_ITEM, r);
     }
     free(items);
-    size_t sel = 0;
     for (size_t i = 0; i < m->n; i++)
         if (m->lines[i].kind == L_ITEM && same_item(p, &((irow *)m->lines[i].data)->item, item)) {
             sel = i;

@@ -38,7 +38,7 @@ for keys in "$here"/*.keys; do
     size=$(sed -n 's/^# size: *//p' "$keys" | head -n 1)
     cols=${size%x*}; lines=${size#*x}
     [ -n "$size" ] || { cols=80; lines=24; }
-    envs=$(sed -n 's/^# env: *//p' "$keys")
+    envs=$(sed -n 's/^# env: *//p' "$keys" | sed "s|%HERE%|$here|g")
     args=$(sed -n 's/^# args: *//p' "$keys" | head -n 1)
     want_rc=$(sed -n 's/^# expect-rc: *//p' "$keys" | head -n 1)
     : "${want_rc:=0}"

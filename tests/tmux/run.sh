@@ -1,0 +1,92 @@
+#!/bin/sh
+# The explorer in a real terminal emulator (tmux): it draws, takes keys,
+# redraws on resize, shows escape sequences in data escaped, and leaves
+# the terminal settings as it found them on quit and on SIGINT. Prints TAP.
+cd "$(dirname "$0")/.." || exit 1
+here=$PWD
+: "${DDBX:?DDBX must name the ddbx binary}"
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "ok 1 # SKIP tmux is not installed"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-tmux.XXXXXX")
+sock="ddbx-test-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+n=0; bad=0
+check() { # description, command...
+    n=$((n + 1)); d=$1; shift
+    if "$@"; then echo "ok $n - tmux: $d"; else
+        echo "not ok $n - tmux: $d"; bad=1
+        T capture-pane -p -t t 2>/dev/null | sed 's/^/# /'
+    fi
+}
+# Waits up to 5 s for text to appear on the screen.
+wait_for() {
+    i=0
+    while [ $i -lt 50 ]; do
+        T capture-pane -p -t t 2>/dev/null | grep -qF -- "$1" && return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    return 1
+}
+gone() {
+    i=0
+    while [ $i -lt 50 ]; do
+        T has-session -t t 2>/dev/null || return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    return 1
+}
+
+db="$tmp/t.db"
+for f in social odd; do
+    "$DDBX" api --db "$db" < "$here/screen/fixtures/$f.jsonl" > "$tmp/$f.out" 2>&1
+done
+
+# A session that keeps the server up between the tests' sessions.
+T new-session -d -s keep "sleep 600"
+run() { # shell command to run in a fresh 80x24 session
+    T kill-session -t t >/dev/null 2>&1
+    T new-session -d -s t -x 80 -y 24 \
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME=$tmp sh -c '$1'"
+}
+
+# 1-4: draws, keys, resize, quit with the terminal restored.
+run "trap \"\" INT; stty -g > $tmp/before; $DDBX --db $db SocialGraph; echo rc=\$? > $tmp/rc; stty -g > $tmp/after; sleep 5"
+check "the base view shows the ACTOR#alice collection" wait_for "ACTOR#alice  3 items"
+T send-keys -t t ":index GSI1" Enter
+check ":index GSI1 shows TARGET#bob's followers" wait_for "ACTOR#dave   ACTOR#dave   TARGET#bob"
+T resize-window -t t -x 30 -y 8 2>/dev/null || T resize-pane -t t -x 30 -y 8
+sleep 0.3
+T send-keys -t t j
+narrow() {
+    out=$(T capture-pane -p -t t)
+    echo "$out" | grep -q "SocialGraph" &&
+        [ "$(echo "$out" | wc -l)" -le 8 ] &&
+        [ "$(echo "$out" | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 30 ]
+}
+check "a resize to 30x8 redraws within the new size" narrow
+T resize-window -t t -x 80 -y 24 2>/dev/null || T resize-pane -t t -x 80 -y 24
+check "a resize back to 80x24 redraws the wide columns" wait_for "followedAt"
+T send-keys -t t q q
+check "q from the first view quits with status 0" sh -c "sleep 0.5; grep -q rc=0 $tmp/rc"
+check "quit leaves the terminal settings as found" cmp -s "$tmp/before" "$tmp/after"
+
+# 5: SIGINT restores the terminal too.
+rm -f "$tmp/before" "$tmp/after"
+run "trap \"\" INT; stty -g > $tmp/before; $DDBX --db $db SocialGraph; stty -g > $tmp/after; sleep 5"
+wait_for "ACTOR#alice" >/dev/null
+T send-keys -t t C-c
+check "SIGINT (^C) leaves the terminal settings as found" sh -c "sleep 0.5; [ -f $tmp/after ] && cmp -s $tmp/before $tmp/after"
+
+# 6: data with escape sequences shows escaped in a real terminal.
+run "$DDBX --db $db Odd"
+wait_for "escape" >/dev/null
+T send-keys -t t j Enter
+check "an escape sequence in data is shown as \\x1b" wait_for '\x1b[31mred'
+T send-keys -t t Q
+check "Q quits" gone
+
+[ $n -gt 0 ] || echo "ok 1 - tmux: nothing run"
+exit $bad
