@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data/samples.h"
 #include "data/store.h"
 #include "model/mem.h"
 #include "ui/cli.h"
@@ -17,9 +18,14 @@ static const char usage[] = "usage: ddbx [--db FILE] [TABLE]\n";
 
 int cli_explore_samples(struct store *st, char *err, size_t errlen)
 {
-    (void)st;
-    snprintf(err, errlen, "The sample tables are not built into this ddbx yet");
-    return -1;
+    size_t tables = 0, items = 0;
+    diag d;
+    diag_init(&d);
+    if (samples_load(st, &tables, &items, &d) != ST_OK) {
+        snprintf(err, errlen, "%s: %s", status_name(d.code), d.msg);
+        return -1;
+    }
+    return (int)tables;
 }
 
 int cli_explore(int argc, char **argv)
