@@ -15,6 +15,7 @@
 #                   ASan+UBSan, objects in build-fuzz/. FUZZ_TARGETS=ddbjson
 #                   picks targets; new inputs go to build-fuzz/corpus/,
 #                   crashes to build-fuzz/crashes/.
+#   make bench      benchmarks (shared/BENCH.md) -> BENCHMARKS.md; bench-quick: 100k only
 #   make install PREFIX=/usr/local
 #   make deps       install missing system packages
 #   make clean
@@ -95,9 +96,13 @@ FUZZ_TIME  ?= 60
 FUZZ_RUNS  ?=
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 
+# Benchmark programs (tests/bench/*.c), built only by `make bench` into
+# build-bench/: optimised, linked like data-layer programs.
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests/bench/*.c))
+
 DDBX := $(BUILD)/ddbx
 
-.PHONY: man-keys all run test asan install uninstall deps check-deps clean check-layers fuzz fuzz-build bench bench-quick
+.PHONY: man-keys all run test asan install uninstall deps check-deps clean check-layers fuzz fuzz-build bench bench-quick bench-bins
 
 all: $(DDBX)
 
@@ -158,6 +163,9 @@ $(FUZZ_BINS): $(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz
 	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
 endif
 
+$(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MODEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
+
 # Install what is missing, only when something is missing: a ready machine
 # pays one pkg-config call.
 check-deps:
@@ -195,6 +203,18 @@ fuzz:
 	done
 
 fuzz-build: $(FUZZ_BINS)
+
+# Benchmarks: never part of `make test`. -O2 with asserts on, as `make`
+# builds ddbx; a separate build folder so test builds do not interfere.
+bench-bins: $(DDBX) $(BENCH_BINS)
+
+bench: check-deps
+	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g" SAN= bench-bins
+	@./tests/bench/bench.sh --build build-bench
+
+bench-quick: check-deps
+	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g" SAN= bench-bins
+	@./tests/bench/bench.sh --build build-bench --quick
 
 check-layers:
 	@./tools/check-layers.sh

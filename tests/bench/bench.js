@@ -1,0 +1,447 @@
+'use strict';
+/*
+ * bench.js — runs the BENCH.md workloads for ddbx, the raw SQLite floor
+ * and dynalite in one run, and writes BENCHMARKS.md.
+ *
+ *   node tests/bench/bench.js --build build-bench [--quick] [--out FILE]
+ *
+ * Programs (built by `make bench` into BUILD): ddbx, tests/bench/gen,
+ * raw_sqlite, bench_store, peakrss, and bench_expr when it exists. The
+ * data files and databases go to BUILD/bench-data. Each figure is the
+ * median of its runs; read runs alternate raw SQLite and ddbx so that the
+ * machine's noise falls on both alike. Progress goes to stderr.
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawn, spawnSync } = require('child_process');
+
+const root = path.resolve(__dirname, '..', '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const QUICK = args.includes('--quick');
+const BUILD = path.resolve(root, opt('--build', 'build-bench'));
+const OUT = path.resolve(root, opt('--out', 'BENCHMARKS.md'));
+const DATA = path.join(BUILD, 'bench-data');
+const bin = (p) => path.join(BUILD, p);
+
+/* Sizes and repetitions. The full run loads 1M items once per program
+ * (a load takes about a minute there) and 100k items three times. */
+const PLAN = QUICK
+  ? { sizes: [100000], loadReps: { 100000: 1 }, readReps: 3, queries: 2000, gets: 20000,
+      dynQueries: 300, dynGets: 1000, dynReps: 1, w6Size: 100000, exprReps: 1 }
+  : { sizes: [100000, 1000000], loadReps: { 100000: 3, 1000000: 1 }, readReps: 5, queries: 10000,
+      gets: 100000, dynQueries: 1000, dynGets: 3000, dynReps: 3, w6Size: 1000000, exprReps: 3 };
+
+const t0 = Date.now();
+const log = (...m) => console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0)}s]`, ...m);
+
+function run(cmd, argv, o) {
+  const r = spawnSync(cmd, argv, Object.assign({ encoding: 'utf8', maxBuffer: 1 << 28 }, o || {}));
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
+  return r;
+}
+
+function mustRun(cmd, argv, o) {
+  const r = run(cmd, argv, o);
+  if (r.status !== 0) throw new Error(`${path.basename(cmd)} ${argv.join(' ')} exited ${r.status}: ${(r.stderr || '').slice(-2000)}`);
+  return r;
+}
+
+/* {"fig":..,"value":..} lines -> [[fig, value], ...] */
+function figs(text) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const v = JSON.parse(line);
+    if (v.fig !== undefined) out.push([v.fig, v.value]);
+  }
+  return out;
+}
+
+const results = {}; // results[size][sys][fig] = [values]
+function add(size, sys, pairs) {
+  const r = ((results[size] = results[size] || {})[sys] = results[size][sys] || {});
+  for (const [k, v] of pairs) (r[k] = r[k] || []).push(v);
+}
+function med(size, sys, fig) {
+  const xs = results[size] && results[size][sys] && results[size][sys][fig];
+  if (!xs || !xs.length) return undefined;
+  const s = xs.slice().sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+const runs = (size, sys, fig) => ((results[size] || {})[sys] || {})[fig]?.length || 0;
+const notes = [];
+
+function rmDb(p) {
+  for (const s of ['', '-wal', '-shm']) fs.rmSync(p + s, { force: true });
+}
+function dbBytes(p) {
+  let n = 0;
+  for (const s of ['', '-wal']) if (fs.existsSync(p + s)) n += fs.statSync(p + s).size;
+  return n;
+}
+
+function peak(stderr) {
+  const m = /peakrss wall_ms=([\d.]+) maxrss_kb=(\d+) status=(\d+)/.exec(stderr || '');
+  return m ? { ms: Number(m[1]), rssKb: Number(m[2]), status: Number(m[3]) } : null;
+}
+
+const CREATE = {
+  TableName: 'Graph',
+  AttributeDefinitions: [
+    { AttributeName: 'PK', AttributeType: 'S' }, { AttributeName: 'SK', AttributeType: 'S' },
+    { AttributeName: 'GSI1PK', AttributeType: 'S' }, { AttributeName: 'GSI1SK', AttributeType: 'S' },
+  ],
+  KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
+  GlobalSecondaryIndexes: [{
+    IndexName: 'GSI1',
+    KeySchema: [{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'GSI1SK', KeyType: 'RANGE' }],
+    Projection: { ProjectionType: 'ALL' },
+  }],
+  BillingMode: 'PAY_PER_REQUEST',
+};
+
+let loadWhole = null; // true: W1 via `ddbx load`; false: in-process fallback
+
+/* W1 through the real binary: CreateTable via `ddbx api`, then `ddbx load`. */
+function ddbxLoad(size, file, db) {
+  rmDb(db);
+  const api = run(bin('ddbx'), ['api', '--db', db], {
+    input: JSON.stringify({ Operation: 'CreateTable', Input: CREATE }) + '\n',
+  });
+  if (api.status !== 0 || !/"Output"/.test(api.stdout)) {
+    throw new Error(`ddbx api CreateTable failed: ${api.stdout} ${api.stderr}`);
+  }
+  const r = run(bin('peakrss'), [bin('ddbx'), 'load', file, '--table', 'Graph', '--db', db]);
+  const p = peak(r.stderr);
+  if (r.status !== 0 || !p) {
+    if (loadWhole === null && /unknown|usage/i.test(r.stderr)) {
+      loadWhole = false;
+      notes.push('W1: `ddbx load` is not in this build; W1 for ddbx is the in-process load (store_put_item).');
+      return false;
+    }
+    throw new Error(`ddbx load failed: ${r.stderr.slice(-2000)}`);
+  }
+  loadWhole = true;
+  add(size, 'ddbx', [['W1.load', size / (p.ms / 1000)], ['W1.rss', p.rssKb * 1024],
+    ['W8.bytes_per_item', dbBytes(db) / size]]);
+  return true;
+}
+
+function inprocLoad(size, file, db, asW1) {
+  const r = mustRun(bin('tests/bench/bench_store'), ['load', file, db]);
+  const f = figs(r.stdout);
+  add(size, 'ddbx', f);
+  if (asW1) {
+    add(size, 'ddbx', f.filter(([k]) => k === 'W1.load_inproc').map(([, v]) => ['W1.load', v]));
+    add(size, 'ddbx', [['W8.bytes_per_item', dbBytes(db) / size]]);
+  }
+}
+
+async function dynalite(size, file) {
+  const nodeDir = path.join(root, 'tests', 'node');
+  const srv = spawn('node', [path.join(nodeDir, 'dynalite-server.js'), '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let errText = '';
+  srv.stderr.on('data', (c) => { errText += c; });
+  const port = await new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error('dynalite did not start: ' + errText)), 20000);
+    srv.stdout.on('data', (c) => {
+      text += c;
+      const m = /PORT (\d+)/.exec(text);
+      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+    });
+    srv.on('exit', (code) => reject(new Error(`dynalite exited ${code}: ${errText}`)));
+  });
+  try {
+    const r = await new Promise((resolve) => {
+      const c = spawn('node', [path.join(__dirname, 'bench_dynalite.js'), String(port), file, String(srv.pid),
+        String(PLAN.dynQueries), String(PLAN.dynGets), String(PLAN.dynReps)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '', err = '';
+      c.stdout.on('data', (d) => { out += d; });
+      c.stderr.on('data', (d) => { err += d; });
+      c.on('exit', (code) => resolve({ code, out, err }));
+    });
+    if (r.code !== 0) throw new Error('bench_dynalite: ' + r.err.slice(-2000));
+    add(size, 'dynalite', figs(r.out));
+  } finally {
+    srv.stdin.end();
+    srv.kill();
+  }
+}
+
+/* W6: the explorer on the database, scripted; its timing log. */
+function explorer(size, db) {
+  const script = path.join(DATA, 'w6.keys');
+  /* 1,000 keys: page down through items, hop partitions, page back, and
+   * toggle GSI1 every 20 keys. */
+  const unit = ['<PgDn>', '<PgDn>', ']', '<Down>', '<PgDn>', ']', ']', '<PgUp>', '<Down>', ']'];
+  const lines = ['# W6: 1,000 keys'];
+  let keys = 0;
+  for (let i = 0; keys < 1000; i++) {
+    const k = i % 2 === 1 && (keys % 20) + unit.length >= 20 ? unit.slice(0, 9).concat(['i']) : unit;
+    lines.push(k.join(''));
+    keys += k.length;
+  }
+  fs.writeFileSync(script, lines.join('\n') + '\n');
+  const timing = path.join(DATA, 'w6.timing');
+  const vals = { first: [], p99: [], rss: [], wall: [], keys: [] };
+  for (let rep = 0; rep < (QUICK ? 1 : 3); rep++) {
+    fs.rmSync(timing, { force: true });
+    const r = run(bin('peakrss'), [bin('ddbx'), '--db', db, 'Graph'], {
+      env: Object.assign({}, process.env, { DDBX_SCRIPT: script, DDBX_TIMING: timing, TERM: 'xterm', LINES: '40', COLUMNS: '120' }),
+      timeout: 300000,
+    });
+    const p = peak(r.stderr);
+    const text = fs.existsSync(timing) ? fs.readFileSync(timing, 'utf8') : '';
+    const first = /first-screen ([\d.]+) ms/.exec(text);
+    const per = [...text.matchAll(/^key \S+ ([\d.]+) ms/gm)].map((m) => Number(m[1]));
+    if (r.status !== 0 || !first || !p) {
+      return `not measured: the explorer with DDBX_SCRIPT/DDBX_TIMING did not run (${(r.stderr || '').split('\n').slice(-3).join(' ').slice(0, 160)})`;
+    }
+    per.sort((a, b) => a - b);
+    vals.first.push(Number(first[1]));
+    vals.p99.push(per.length ? per[Math.min(per.length - 1, Math.floor(per.length * 0.99))] : NaN);
+    vals.rss.push(p.rssKb * 1024);
+    vals.wall.push(p.ms);
+    vals.keys.push(per.length);
+  }
+  add(size, 'ddbx', [...vals.first.map((v) => ['W6.first', v]), ...vals.p99.map((v) => ['W6.p99', v]),
+    ...vals.rss.map((v) => ['W6.rss', v]), ...vals.wall.map((v) => ['W6.wall', v]),
+    ...vals.keys.map((v) => ['W6.keys', v])]);
+  return null;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let commit = run('git', ['-C', root, 'rev-parse', '--short', 'HEAD']).stdout.trim();
+  const dirty = run('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no']).stdout.trim();
+  if (dirty) commit += ' (with uncommitted changes)';
+  const sqlite = run('pkg-config', ['--modversion', 'sqlite3']).stdout.trim();
+  return {
+    cpu: cpus.length ? cpus[0].model : 'unknown', cores: cpus.length,
+    mem: (os.totalmem() / 2 ** 30).toFixed(1) + ' GiB', commit, sqlite,
+    node: process.version, kernel: os.release(),
+  };
+}
+
+async function main() {
+  fs.mkdirSync(DATA, { recursive: true });
+  const m = machine();
+  const loadStart = os.loadavg();
+  let w6Note = null;
+  let w7 = null;
+  for (const size of PLAN.sizes) {
+    const file = path.join(DATA, `graph-${size}.jsonl`);
+    log(`generating ${size} items`);
+    const g = fs.openSync(file, 'w');
+    const gr = run(bin('tests/bench/gen'), [String(size)], { stdio: ['ignore', g, 'pipe'] });
+    fs.closeSync(g);
+    if (gr.status !== 0) throw new Error('gen: ' + gr.stderr);
+    const rawDb = path.join(DATA, `raw-${size}.db`);
+    const ddbxDb = path.join(DATA, `ddbx-${size}.db`);
+    /* Loads: raw, then ddbx, alternating. */
+    for (let rep = 0; rep < PLAN.loadReps[size]; rep++) {
+      log(`load ${size}: raw SQLite, run ${rep + 1}`);
+      add(size, 'raw', figs(mustRun(bin('tests/bench/raw_sqlite'), ['load', file, rawDb]).stdout));
+      log(`load ${size}: ddbx load, run ${rep + 1}`);
+      if (loadWhole === false || !ddbxLoad(size, file, ddbxDb)) inprocLoad(size, file, ddbxDb, true);
+    }
+    if (size === 100000 && loadWhole) {
+      /* The store alone, without the CLI and import layer: where the time goes. */
+      const tmpDb = path.join(DATA, `inproc-${size}.db`);
+      log(`load ${size}: in-process store_put_item`);
+      inprocLoad(size, file, tmpDb, false);
+      rmDb(tmpDb);
+    }
+    /* Reads: alternate the two, same seeds. */
+    for (let rep = 0; rep < PLAN.readReps; rep++) {
+      const a = [String(size), String(PLAN.queries), String(PLAN.gets), '1', String(rep)];
+      log(`reads ${size}: raw SQLite, run ${rep + 1}`);
+      add(size, 'raw', figs(mustRun(bin('tests/bench/raw_sqlite'), ['read', rawDb].concat(a)).stdout));
+      log(`reads ${size}: ddbx store, run ${rep + 1}`);
+      add(size, 'ddbx', figs(mustRun(bin('tests/bench/bench_store'), ['read', ddbxDb].concat(a)).stdout));
+    }
+    if (size === 100000) {
+      log('dynalite at 100,000 items (load, queries, scans, gets)');
+      await dynalite(size, file);
+    }
+    if (size === PLAN.w6Size) {
+      log(`W6 explorer on ${size} items`);
+      w6Note = explorer(size, ddbxDb);
+    }
+    rmDb(rawDb);
+    if (size !== 100000 || QUICK) fs.rmSync(file, { force: true });
+  }
+  const exprBin = bin('tests/bench/bench_expr');
+  if (fs.existsSync(exprBin)) {
+    w7 = { parse: [], eval: [] };
+    for (let rep = 0; rep < PLAN.exprReps; rep++) {
+      log('W7 bench_expr');
+      const out = mustRun(exprBin, []).stdout;
+      const p = /parse_resolve_ops_per_s ([\d.]+)/.exec(out), e = /evaluate_ops_per_s ([\d.]+)/.exec(out);
+      if (p) w7.parse.push(Number(p[1]));
+      if (e) w7.eval.push(Number(e[1]));
+    }
+    add('expr', 'ddbx', [...w7.parse.map((v) => ['W7.parse', v]), ...w7.eval.map((v) => ['W7.eval', v])]);
+  }
+  const loadEnd = os.loadavg();
+  fs.writeFileSync(OUT, report(m, loadStart, loadEnd, w6Note));
+  log(`wrote ${path.relative(root, OUT)}`);
+}
+
+/* ---- the report ---- */
+
+function fmt(v, unit) {
+  if (v === undefined || Number.isNaN(v)) return '—';
+  if (unit === 'us' || unit === 'ms') return v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(v >= 10 ? 1 : 2);
+  if (unit === 'MB') return (v / 2 ** 20).toFixed(1) + ' MB';
+  if (unit === 'B') return v.toFixed(0);
+  return Math.round(v).toLocaleString('en-US');
+}
+function ratio(a, b) {
+  if (a === undefined || b === undefined || !b) return '—';
+  const r = a / b;
+  return (r >= 10 ? Math.round(r).toString() : r >= 1 ? r.toFixed(1) : r.toFixed(2)) + '×';
+}
+
+/* Rows: key, label, unit, higher (is better), targets. A target: {vs:
+ * 'raw'|'dyn', min: ratio} or {abs: 'min'|'max', v}. */
+const ROWS = [
+  ['W1', 'W1.load', 'load, items/s (whole program: `ddbx load`)', '', true, [{ vs: 'raw', min: 0.5, t: '≥ 50% of raw SQLite' }, { vs: 'dyn', min: 30, t: '≥ 30× dynalite' }]],
+  ['W1', 'W1.load_inproc', 'load in-process (store_put_item), items/s', '', true, []],
+  ['W1', 'W1.rss', 'load, peak RSS', 'MB', false, []],
+  ['W2', 'W2.ops', 'Query, whole partition, ops/s', '', true, [{ vs: 'dyn', min: 50, t: '≥ 50× dynalite' }]],
+  ['W2', 'W2.p50', 'Query p50, µs', 'us', false, [{ abs: 'max', v: 100, t: '≤ 100 µs' }]],
+  ['W2', 'W2.p99', 'Query p99, µs', 'us', false, []],
+  ['W3', 'W3.ops', 'GSI1 Query, whole partition, ops/s', '', true, [{ vs: 'dyn', min: 50, t: '≥ 50× dynalite' }]],
+  ['W3', 'W3.p50', 'GSI1 Query p50, µs', 'us', false, [{ abs: 'max', v: 100, t: '≤ 100 µs' }]],
+  ['W3', 'W3.p99', 'GSI1 Query p99, µs', 'us', false, []],
+  ['W4', 'W4.scan', 'Scan + filter (~4%), items scanned/s', '', true, [{ abs: 'min', v: 2e6, t: '≥ 2,000,000/s' }, { vs: 'dyn', min: 20, t: '≥ 20× dynalite' }]],
+  ['W5', 'W5.ops', 'GetItem, random keys, ops/s', '', true, [{ vs: 'dyn', min: 100, t: '≥ 100× dynalite' }]],
+  ['W5', 'W5.p50', 'GetItem p50, µs', 'us', false, []],
+  ['W8', 'W8.bytes_per_item', 'store size on disk, bytes/item', 'B', false, [{ ddb: 1.5, t: '≤ 1.5× DynamoDB size' }]],
+  ['—', 'mem.hwm', 'reader peak RSS (dynalite: server RSS after the run)', 'MB', false, []],
+];
+
+
+function table(size) {
+  const hasDyn = !!results[size].dynalite;
+  const out = [];
+  out.push(`| id | figure | ddbx | raw SQLite | dynalite | ddbx / raw | ddbx / dynalite | target | met |`);
+  out.push(`|----|--------|-----:|-----------:|---------:|-----------:|----------------:|--------|-----|`);
+  const ddbSize = med(size, 'raw', 'W8.ddb_bytes_per_item');
+  for (const [id, key, label, unit, , targets] of ROWS) {
+    const d = med(size, 'ddbx', key), r = med(size, 'raw', key);
+    let y = hasDyn ? med(size, 'dynalite', key) : undefined;
+    if (key === 'mem.hwm' && hasDyn) y = med(size, 'dynalite', 'mem.rss');
+    if (d === undefined && r === undefined && y === undefined) continue;
+    const tparts = [], mparts = [];
+    for (const tg of targets) {
+      let ok;
+      if (tg.vs) {
+        const ref = tg.vs === 'raw' ? r : y;
+        if (tg.vs === 'dyn' && !hasDyn) { tparts.push(tg.t); mparts.push('n/a (dynalite at 100k only)'); continue; }
+        ok = d !== undefined && ref !== undefined && d / ref >= tg.min;
+      } else if (tg.abs) {
+        ok = d !== undefined && (tg.abs === 'min' ? d >= tg.v : d <= tg.v);
+      } else if (tg.ddb) {
+        ok = d !== undefined && ddbSize !== undefined && d <= tg.ddb * ddbSize;
+        tparts.push(`${tg.t} (${fmt(ddbSize, 'B')} B, so ≤ ${fmt(tg.ddb * ddbSize, 'B')})`);
+        mparts.push(ok ? 'yes' : '**no**');
+        continue;
+      }
+      tparts.push(tg.t);
+      mparts.push(ok ? 'yes' : '**no**');
+    }
+    const n = Math.max(runs(size, 'ddbx', key), runs(size, 'raw', key));
+    out.push(`| ${id} | ${label}${n > 1 ? ` (median of ${n})` : ''} | ${fmt(d, unit)} | ${fmt(r, unit)} | ${fmt(y, unit)} | ` +
+      `${ratio(d, r)} | ${ratio(d, y)} | ${tparts.join('; ') || '—'} | ${mparts.join('; ') || '—'} |`);
+  }
+  return out.join('\n');
+}
+
+function report(m, la, lb, w6Note) {
+  const L = [];
+  L.push('# Benchmarks');
+  L.push('');
+  L.push(`Produced by \`make ${QUICK ? 'bench-quick' : 'bench'}\` (tests/bench/bench.js); the workloads and targets are ` +
+    'in shared/BENCH.md. Do not edit by hand: rerun.');
+  L.push('');
+  L.push(`- Date: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`);
+  L.push(`- Commit: ${m.commit}`);
+  L.push(`- Machine: ${m.cpu}, ${m.cores} cores, ${m.mem} memory; Linux ${m.kernel}; SQLite ${m.sqlite}; node ${m.node}`);
+  L.push(`- Load average at start / end: ${la.map((x) => x.toFixed(2)).join(' ')} / ${lb.map((x) => x.toFixed(2)).join(' ')} ` +
+    '(a shared machine: only ratios measured in the same run are comparable)');
+  L.push(`- Mode: ${QUICK ? 'quick (100,000 items, fewer repetitions)' : 'full (100,000 and 1,000,000 items)'}; ` +
+    `${PLAN.queries.toLocaleString('en-US')} Query calls and ${PLAN.gets.toLocaleString('en-US')} GetItem calls a run ` +
+    `(dynalite: ${PLAN.dynQueries.toLocaleString('en-US')} and ${PLAN.dynGets.toLocaleString('en-US')}, ${PLAN.dynReps} run${PLAN.dynReps > 1 ? 's' : ''})`);
+  L.push('');
+  L.push('How each column is measured:');
+  L.push('');
+  L.push('- **ddbx**: W1 times the real binary (`ddbx api` CreateTable with GSI1, then `ddbx load FILE --table Graph`, ' +
+    'one process, wall clock including start-up); W2–W5 come from tests/bench/bench_store.c, linked against the same ' +
+    'model/ and data/ objects, calling `store_call` with DynamoDB request bodies and getting the JSON response back ' +
+    '(exactly what `ddbx api` does per line, minus the line I/O). W4 pages with ExclusiveStartKey to the end (1 MB pages).');
+  L.push('- **raw SQLite**: tests/bench/raw_sqlite.c, the same rows in the same two WITHOUT ROWID B-trees (keys in ' +
+    'model/keyenc, bodies in model/itemenc, the store\'s pragmas), prepared statements, one transaction; its load ' +
+    'includes parsing the same JSON lines and encoding (column "insert only" below isolates SQLite). Its reads build ' +
+    'the same JSON responses from the bodies. No validation, no partition counts, no capacity: the floor.');
+  L.push('- **dynalite**: dynalite 4 (npm) in memory on 127.0.0.1, driven by tests/bench/bench_dynalite.js ' +
+    '(tests/node/ddb.js): BatchWriteItem of 25 items with 4 requests in flight, then Query, GSI Query, Scan and GetItem ' +
+    'one request at a time (so ops/s and latency describe the same thing).');
+  L.push('- Latencies are per call, in µs; throughputs per second of wall clock. GetItem ops/s excludes choosing the key.');
+  L.push('');
+  for (const size of PLAN.sizes) {
+    L.push(`## ${size.toLocaleString('en-US')} items`);
+    L.push('');
+    L.push(table(size));
+    const ins = med(size, 'raw', 'W1.insert_only');
+    const ddb = med(size, 'raw', 'W8.ddb_bytes_per_item');
+    L.push('');
+    if (ins) L.push(`Raw SQLite insert only (no JSON parse, no encode): ${fmt(ins)} items/s. `);
+    if (ddb) L.push(`Items' DynamoDB size (model/size.h): ${fmt(ddb, 'B')} bytes/item on average. ` +
+      `W4 filter matches: ${fmt(med(size, 'ddbx', 'W4.matched'))} of ${size.toLocaleString('en-US')} items.`);
+    L.push('');
+  }
+  L.push('## Explorer (W6) and expressions (W7)');
+  L.push('');
+  L.push('| id | figure | ddbx | target | met |');
+  L.push('|----|--------|-----:|--------|-----|');
+  const w6s = PLAN.w6Size;
+  if (w6Note || !results[w6s] || med(w6s, 'ddbx', 'W6.first') === undefined) {
+    L.push(`| W6 | explorer on ${w6s.toLocaleString('en-US')} items | ${w6Note || 'not measured: explorer not landed'} | first screen ≤ 50 ms; p99 ≤ 5 ms a key; RSS ≤ 32 MB | **no** (not measured) |`);
+  } else {
+    const f = med(w6s, 'ddbx', 'W6.first'), p = med(w6s, 'ddbx', 'W6.p99'), r = med(w6s, 'ddbx', 'W6.rss');
+    const n = runs(w6s, 'ddbx', 'W6.first');
+    const sz = w6s.toLocaleString('en-US');
+    L.push(`| W6 | launch to first full screen, ms (${sz} items, median of ${n}) | ${fmt(f, 'ms')} | ≤ 50 ms | ${f <= 50 ? 'yes' : '**no**'} |`);
+    L.push(`| W6 | p99 a key over ${fmt(med(w6s, 'ddbx', 'W6.keys'))} scripted keys, ms | ${fmt(p, 'ms')} | ≤ 5 ms | ${p <= 5 ? 'yes' : '**no**'} |`);
+    L.push(`| W6 | peak RSS | ${fmt(r, 'MB')} | ≤ 32 MB | ${r <= 32 * 2 ** 20 ? 'yes' : '**no**'} |`);
+    L.push(`| W6 | whole scripted session, wall ms | ${fmt(med(w6s, 'ddbx', 'W6.wall'), 'ms')} | — | — |`);
+  }
+  const pe = med('expr', 'ddbx', 'W7.parse'), ev = med('expr', 'ddbx', 'W7.eval');
+  if (pe === undefined && ev === undefined) {
+    L.push('| W7 | six-clause ConditionExpression | not measured: tests/bench/bench_expr.c not landed | evaluate ≥ 5,000,000/s; parse ≥ 500,000/s | **no** (not measured) |');
+  } else {
+    L.push(`| W7 | parse + resolve, ops/s (bench_expr, CPU time) | ${fmt(pe)} | ≥ 500,000/s | ${pe >= 5e5 ? 'yes' : '**no**'} |`);
+    L.push(`| W7 | evaluate against an item, ops/s (bench_expr, CPU time) | ${fmt(ev)} | ≥ 5,000,000/s | ${ev >= 5e6 ? 'yes' : '**no**'} |`);
+  }
+  L.push('');
+  if (notes.length) {
+    L.push('Harness notes: ' + notes.join(' '));
+    L.push('');
+  }
+  const nf = path.join(__dirname, 'NOTES.md');
+  if (fs.existsSync(nf)) L.push(fs.readFileSync(nf, 'utf8').trim(), '');
+  return L.join('\n');
+}
+
+main().catch((e) => {
+  console.error('bench: ' + (e.stack || e.message));
+  process.exit(1);
+});
