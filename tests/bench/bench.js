@@ -116,7 +116,7 @@ function ddbxLoad(size, file, db) {
   if (api.status !== 0 || !/"Output"/.test(api.stdout)) {
     throw new Error(`ddbx api CreateTable failed: ${api.stdout} ${api.stderr}`);
   }
-  const r = run(bin('peakrss'), [bin('ddbx'), 'load', file, '--table', 'Graph', '--db', db]);
+  const r = run(bin('tests/bench/peakrss'), [bin('ddbx'), 'load', file, '--table', 'Graph', '--db', db]);
   const p = peak(r.stderr);
   if (r.status !== 0 || !p) {
     if (loadWhole === null && /unknown|usage/i.test(r.stderr)) {
@@ -192,7 +192,7 @@ function explorer(size, db) {
   const vals = { first: [], p99: [], rss: [], wall: [], keys: [] };
   for (let rep = 0; rep < (QUICK ? 1 : 3); rep++) {
     fs.rmSync(timing, { force: true });
-    const r = run(bin('peakrss'), [bin('ddbx'), '--db', db, 'Graph'], {
+    const r = run(bin('tests/bench/peakrss'), [bin('ddbx'), '--db', db, 'Graph'], {
       env: Object.assign({}, process.env, { DDBX_SCRIPT: script, DDBX_TIMING: timing, TERM: 'xterm', LINES: '40', COLUMNS: '120' }),
       timeout: 300000,
     });
@@ -200,6 +200,9 @@ function explorer(size, db) {
     const text = fs.existsSync(timing) ? fs.readFileSync(timing, 'utf8') : '';
     const first = /first-screen ([\d.]+) ms/.exec(text);
     const per = [...text.matchAll(/^key \S+ ([\d.]+) ms/gm)].map((m) => Number(m[1]));
+    if (!text && /usage|unknown|no such table/i.test(r.stderr || '')) {
+      return 'not measured: explorer not landed (this ddbx does not open a table view with DDBX_SCRIPT/DDBX_TIMING)';
+    }
     if (r.status !== 0 || !first || !p) {
       return `not measured: the explorer with DDBX_SCRIPT/DDBX_TIMING did not run (${(r.stderr || '').split('\n').slice(-3).join(' ').slice(0, 160)})`;
     }
