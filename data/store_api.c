@@ -1518,8 +1518,14 @@ status store_call(store *s, const char *op, const char *input, size_t len, char 
             fn = ops[i].fn;
     if (!fn)
         return diag_set(d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", op);
-    cJSON *in = cJSON_ParseWithLength(input, len);
-    if (!in || !cJSON_IsObject(in)) {
+    /* ddbjson_cjson_parse refuses what cJSON would pass on altered:
+     * invalid UTF-8, raw NUL bytes, \u0000 (which cuts a string short). */
+    cJSON *in = NULL;
+    diag pd;
+    diag_init(&pd);
+    if (ddbjson_cjson_parse(input, len, &in, &pd) != ST_OK)
+        return diag_set(d, ST_SERIALIZATION, "%s", pd.msg);
+    if (!cJSON_IsObject(in)) {
         cJSON_Delete(in);
         return diag_set(d, ST_SERIALIZATION, "Start of list found where not expected");
     }
@@ -1542,11 +1548,15 @@ status store_call_line(store *s, const char *line, size_t len, char **out)
     buf b = BUF_INIT;
     status st = ST_OK;
     char *body = NULL;
-    cJSON *req = cJSON_ParseWithLength(line, len);
+    cJSON *req = NULL;
+    diag pd;
+    diag_init(&pd);
+    ddbjson_cjson_parse(line, len, &req, &pd);
     const cJSON *opv = req ? cJSON_GetObjectItemCaseSensitive(req, "Operation") : NULL;
     const cJSON *inv = req ? cJSON_GetObjectItemCaseSensitive(req, "Input") : NULL;
     if (!req || !cJSON_IsObject(req)) {
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: not a JSON object");
+        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: %s",
+                      req ? "not a JSON object" : pd.msg);
     } else if (!cJSON_IsString(opv)) {
         st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: \"Operation\" must be a string");
     } else if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv)) {

@@ -526,7 +526,7 @@ status ddbjson_check_text(const char *text, size_t len, diag *d)
     return ST_OK;
 }
 
-static status parse_json(const char *text, size_t len, cJSON **root, diag *d)
+status ddbjson_cjson_parse(const char *text, size_t len, cJSON **root, diag *d)
 {
     const char *end = NULL;
     *root = NULL;
@@ -560,7 +560,7 @@ static status parse_json(const char *text, size_t len, cJSON **root, diag *d)
 status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d)
 {
     cJSON *root;
-    status st = parse_json(text, len, &root, d);
+    status st = ddbjson_cjson_parse(text, len, &root, d);
     if (st != ST_OK)
         return st;
     st = ddbjson_item_from_cjson(root, NULL, item, d);
@@ -571,7 +571,7 @@ status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d)
 status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d)
 {
     cJSON *root;
-    status st = parse_json(text, len, &root, d);
+    status st = ddbjson_cjson_parse(text, len, &root, d);
     if (st != ST_OK)
         return st;
     st = ddbjson_value_from_cjson(root, NULL, v, d);

@@ -42,6 +42,12 @@ status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d);
  * UTF-8 text round-trip exactly through ddbjson_write_*. */
 status ddbjson_check_text(const char *text, size_t len, diag *d);
 
+/* cJSON_ParseWithLength with those checks, and \u0000 escapes refused
+ * (cJSON would end the string there): the way for data/ to parse request
+ * JSON. ST_PARSE with line and column; on ST_OK the caller owns *root
+ * (cJSON_Delete). */
+status ddbjson_cjson_parse(const char *text, size_t len, struct cJSON **root, diag *d);
+
 /* The same from an already parsed cJSON node; path prefixes error paths
  * (may be NULL). */
 status ddbjson_item_from_cjson(const struct cJSON *obj, const char *path,
