@@ -6,30 +6,22 @@
 #include "model/num.h"
 
 /* Would this string be read as something else than a string? */
-static bool looks_ambiguous(const char *s, size_t n)
+static bool looks_ambiguous(const char *s, size_t len)
 {
-    if (n == 0)
+    if (len == 0)
         return true;
-    if (s[0] == ' ' || s[n - 1] == ' ')
+    if (s[0] == ' ' || s[len - 1] == ' ')
         return true;
-    if ((n == 4 && memcmp(s, "true", 4) == 0) || (n == 5 && memcmp(s, "false", 5) == 0) ||
-        (n == 4 && memcmp(s, "null", 4) == 0))
+    if ((len == 4 && memcmp(s, "true", 4) == 0) || (len == 5 && memcmp(s, "false", 5) == 0) ||
+        (len == 4 && memcmp(s, "null", 4) == 0))
         return true;
     if (s[0] == '"' || s[0] == '[' || s[0] == '{')
         return true;
-    /* Numeric-looking: optional sign, digits, a dot, an exponent. */
-    size_t i = 0;
-    bool digit = false;
-    if (s[i] == '-' || s[i] == '+')
-        i++;
-    for (; i < n; i++) {
-        char c = s[i];
-        if (c >= '0' && c <= '9')
-            digit = true;
-        else if (c != '.' && c != 'e' && c != 'E' && c != '-' && c != '+')
-            return false;
-    }
-    return digit;
+    /* Text DynamoDB would accept as a number reads as one. */
+    diag d;
+    num n;
+    diag_init(&d);
+    return num_parse(s, len, &n, &d) == ST_OK;
 }
 
 static void cell(buf *out, const av *v, size_t max, size_t start)

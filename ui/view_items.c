@@ -396,8 +396,11 @@ static void load_stats(items_view *p)
         p->vst = p->tst;
     if (st != ST_OK)
         show_status(st, &d);
+    /* Hot: far above the average partition, or a large share of all the
+     * items (a few celebrity partitions raise the average themselves). */
     uint64_t avg = p->vst.partitions ? p->vst.items / p->vst.partitions : 0;
-    p->hot = avg * 8;
+    uint64_t share = p->vst.items / 20;
+    p->hot = avg * 4 < share ? avg * 4 : share;
     if (p->hot < 32)
         p->hot = 32;
 }

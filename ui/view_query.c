@@ -387,10 +387,16 @@ static void done(view *v)
     free(p->table);
 }
 
+static void summary(query_view *p, buf *out);
+
 static void title(view *v, buf *out)
 {
     query_view *p = v->priv;
-    buf_printf(out, "%s  query bar  (Enter: edit a field or run; q: back)", p->table);
+    buf_printf(out, "%s  query bar  ", p->table);
+    if (p->ran || p->error)
+        summary(p, out);
+    else
+        buf_adds(out, "(Enter: edit a field or run; q: back)");
 }
 
 static void plan(query_view *p, buf *out)

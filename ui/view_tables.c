@@ -63,7 +63,14 @@ static bool open_view(view *v, const void *arg)
 
 static void title(view *v, buf *out)
 {
-    buf_printf(out, "ddbx  %s", display_db_path() ? display_db_path() : "");
+    const char *path = display_db_path() ? display_db_path() : "";
+    const char *home = getenv("HOME");
+    size_t hl = home ? strlen(home) : 0;
+    /* ~/ for the home directory: shorter, and the same on every machine. */
+    if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
+        buf_printf(out, "ddbx  ~%s", path + hl);
+    else
+        buf_printf(out, "ddbx  %s", path);
 }
 
 static int head_rows(view *v)

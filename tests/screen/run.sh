@@ -6,6 +6,9 @@
 #
 # Header lines of a .keys file (comments, read by this runner):
 #   # db: social odd      fixtures/*.jsonl replayed through `ddbx api`
+#   # samples: yes        the bundled samples, loaded by `ddbx samples`
+#   # default-db: yes     no --db: the default database under the pinned
+#                         HOME/XDG_DATA_HOME (first run: seeded)
 #   # size: 80x24         terminal COLUMNSxLINES (default 80x24)
 #   # env: NAME=VALUE     extra environment (NO_COLOR=1, TERM=dumb, EDITOR=...)
 #   # args: TABLE         arguments after `ddbx --db FILE`
@@ -52,10 +55,16 @@ for keys in "$here"/*.keys; do
             head -n 5 "$w/fixture.out" | sed 's/^/# /'
         fi
     done
+    if grep -q '^# samples: *yes' "$keys" &&
+        ! "$DDBX" samples --db "$db" > "$w/samples.out" 2>&1; then
+        ok=0; why="ddbx samples failed"
+    fi
+    dbarg="--db ../test.db"
+    grep -q '^# default-db: *yes' "$keys" && dbarg=""
     if [ $ok = 1 ]; then
         # shellcheck disable=SC2086
         (cd "$w/out" && pin "$w" COLUMNS="$cols" LINES="$lines" DDBX_SCRIPT="$keys" $envs \
-            "$DDBX" --db ../test.db $args > "$w/stdout" 2> "$w/stderr")
+            "$DDBX" $dbarg $args > "$w/stdout" 2> "$w/stderr")
         rc=$?
         if [ "$rc" != "$want_rc" ]; then
             ok=0; why="exit status $rc, expected $want_rc"
