@@ -276,6 +276,7 @@ void store_close(store *s)
     free(s->deltas);
     buf_done(&s->scratch);
     buf_done(&s->err_extra);
+    buf_done(&s->err_msg);
     sqlite3_close(s->db);
     free(s);
 }

@@ -72,6 +72,7 @@ struct store {
     size_t n_deltas, cap_deltas;
     buf scratch;
     buf err_extra;       /* members an error response carries (store_call) */
+    buf err_msg;         /* the whole error message when diag's is too short */
     sqlite3_stmt *reads[256];  /* read statements by shape (store_read.c) */
 };
 

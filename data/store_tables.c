@@ -588,7 +588,7 @@ out:
 
 status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, create_spec, d);
+    status st = store_valid_check(in, create_spec, d, &s->err_msg);
     if (st != ST_OK || (st = create_custom(in, d)) != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
@@ -637,7 +637,7 @@ static status table_not_found(const char *name, diag *d)
 
 status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, name_spec, d);
+    status st = store_valid_check(in, name_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
@@ -673,7 +673,7 @@ static status delete_rows(store *s, int64_t tid, diag *d)
 
 status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, name_spec, d);
+    status st = store_valid_check(in, name_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
@@ -696,7 +696,7 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
 
 status store_op_list_tables(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, list_spec, d);
+    status st = store_valid_check(in, list_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");

@@ -445,7 +445,7 @@ static void check_one(const cJSON *v, const vspec *sp, const char *parent, const
         check_children(v, sp, parent, key, e);
 }
 
-status store_valid_check(const cJSON *obj, const vspec *fields, diag *d)
+status store_valid_check(const cJSON *obj, const vspec *fields, diag *d, buf *full)
 {
     status st = check_fields(obj, fields, d);
     if (st != ST_OK)
@@ -471,6 +471,12 @@ status store_valid_check(const cJSON *obj, const vspec *fields, diag *d)
     if (e.n) {
         st = diag_set(d, ST_VALIDATION, "%d validation error%s detected: %s", e.n,
                       e.n > 1 ? "s" : "", e.text.data);
+        if (full) {
+            /* Messages quote the offending values and can outgrow diag. */
+            buf_reset(full);
+            buf_printf(full, "%d validation error%s detected: ", e.n, e.n > 1 ? "s" : "");
+            buf_add(full, e.text.data, e.text.len);
+        }
     }
     buf_done(&e.text);
     return st;

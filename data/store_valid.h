@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 
+#include "model/buf.h"
 #include "model/status.h"
 
 struct cJSON;
@@ -62,8 +63,9 @@ struct vspec {
 /*
  * Checks obj against the fields (a VT_END-terminated array). Returns
  * ST_SERIALIZATION or ST_VALIDATION with DynamoDB's message in d, or ST_OK.
+ * When full is not NULL it receives the whole message (d's is bounded).
  */
-status store_valid_check(const struct cJSON *obj, const vspec *fields, diag *d);
+status store_valid_check(const struct cJSON *obj, const vspec *fields, diag *d, buf *full);
 
 /* Formats a JSON value the way DynamoDB quotes it in messages. */
 void store_valid_value_str(const struct cJSON *v, char *out, size_t cap);

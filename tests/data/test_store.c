@@ -727,6 +727,120 @@ static void filters_projections_and_key_expressions(void **state)
     assert_int_equal(total, 5);
 }
 
+/* Validation messages quote whole values: the api line carries them all,
+ * and ends with the constraint. */
+static void long_error(store *s, const char *op, buf *input, const char *tail)
+{
+    buf line = BUF_INIT;
+    buf_printf(&line, "{\"Operation\":\"%s\",\"Input\":%s}", op, input->data);
+    char *out;
+    assert_int_equal(store_call_line(s, line.data, line.len, &out), ST_VALIDATION);
+    size_t n = strlen(out), m = strlen(tail);
+    if (n < m || strcmp(out + n - m, tail) != 0)
+        fail_msg("want ...%s\n got %s", tail, out);
+    assert_non_null(strstr(out, "{\"Error\":{\"Code\":\"ValidationException\",\"Message\":\"1 validation error detected: Value '"));
+    free(out);
+    buf_done(&line);
+    buf_done(input);
+}
+
+static void batch_writes_and_gets(void **state)
+{
+    store *s = *state;
+    load_graph(s);
+    ok_eq(s, "BatchWriteItem",
+          "{\"ReturnConsumedCapacity\":\"TOTAL\",\"RequestItems\":{\"Graph\":["
+          "{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"A\"}}}},"
+          "{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"B\"}}}},"
+          "{\"DeleteRequest\":{\"Key\":{\"PK\":{\"S\":\"ACTOR#dave\"},\"SK\":{\"S\":\"PROFILE\"}}}}]}}",
+          /* 3 table writes, and dave's profile leaves ByN and LsiN. */
+          "{\"UnprocessedItems\":{},\"ConsumedCapacity\":[{\"CapacityUnits\":5,\"TableName\":\"Graph\"}]}");
+    err(s, "BatchWriteItem", "{\"RequestItems\":{\"Graph\":["
+        "{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"A\"}}}},"
+        "{\"DeleteRequest\":{\"Key\":{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"A\"}}}}]}}",
+        ST_VALIDATION, "Provided list of item keys contains duplicates");
+    err(s, "BatchWriteItem", "{\"RequestItems\":{\"Graph\":[{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"U#1\"}}}}]}}",
+        ST_VALIDATION, "The provided key element does not match the schema");
+    err(s, "BatchWriteItem", "{\"RequestItems\":{\"Nope\":[{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"U#1\"}}}}]}}",
+        ST_NOT_FOUND, "Requested resource not found");
+    /* More than 25 writes. */
+    buf b = BUF_INIT;
+    buf_adds(&b, "{\"RequestItems\":{\"Graph\":[");
+    for (int i = 0; i < 26; i++)
+        buf_printf(&b, "%s{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"k%d\"},\"SK\":{\"S\":\"x\"}}}}", i ? "," : "", i);
+    buf_adds(&b, "]}}");
+    long_error(s, "BatchWriteItem", &b, "Map value must satisfy constraint: [Member must have length"
+               " less than or equal to 25, Member must have length greater than or equal to 1]\"}}");
+
+    ok_eq(s, "BatchGetItem",
+          "{\"RequestItems\":{\"Graph\":{\"Keys\":[{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"B\"}},"
+          "{\"PK\":{\"S\":\"U#9\"},\"SK\":{\"S\":\"B\"}},{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}}],"
+          "\"ProjectionExpression\":\"PK, note\"}}}",
+          "{\"Responses\":{\"Graph\":[{\"PK\":{\"S\":\"U#1\"}},{\"PK\":{\"S\":\"ACTOR#alice\"},\"note\":{\"S\":\"hi\"}}]},"
+          "\"UnprocessedKeys\":{}}");
+    err(s, "BatchGetItem", "{\"RequestItems\":{\"Graph\":{\"Keys\":[{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"B\"}},"
+                           "{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"B\"}}]}}}",
+        ST_VALIDATION, "Provided list of item keys contains duplicates");
+    buf_adds(&b, "{\"RequestItems\":{\"Graph\":{\"Keys\":[");
+    for (int i = 0; i < 60; i++)
+        buf_printf(&b, "%s{\"PK\":{\"S\":\"k%d\"},\"SK\":{\"S\":\"x\"}}", i ? "," : "", i);
+    buf_adds(&b, "]},\"Another\":{\"Keys\":[");
+    for (int i = 0; i < 41; i++)
+        buf_printf(&b, "%s{\"PK\":{\"S\":\"k%d\"},\"SK\":{\"S\":\"x\"}}", i ? "," : "", i);
+    buf_adds(&b, "]}}}");
+    err(s, "BatchGetItem", b.data, ST_VALIDATION, "Too many items requested for the BatchGetItem call");
+    buf_done(&b);
+}
+
+static void transactions_are_all_or_nothing(void **state)
+{
+    store *s = *state;
+    load_graph(s);
+    /* alice follows erin: the edge and the counter move together. */
+    ok_eq(s, "TransactWriteItems",
+          "{\"ReturnConsumedCapacity\":\"TOTAL\",\"TransactItems\":["
+          "{\"Put\":{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"TARGET#erin\"}},"
+          "\"ConditionExpression\":\"attribute_not_exists(PK)\"}},"
+          "{\"Update\":{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+          "\"UpdateExpression\":\"ADD n :one\",\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}}}}]}",
+          /* Doubled: 2 table writes, and n moving in ByN and LsiN (delete +
+           * put in each). */
+          "{\"ConsumedCapacity\":[{\"CapacityUnits\":12,\"TableName\":\"Graph\"}]}");
+    /* Again: the condition fails, nothing is written, reasons in order. */
+    const char *again =
+        "{\"Operation\":\"TransactWriteItems\",\"Input\":{\"TransactItems\":["
+        "{\"Update\":{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+        "\"UpdateExpression\":\"ADD n :one\",\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}}}},"
+        "{\"Put\":{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"TARGET#erin\"}},"
+        "\"ConditionExpression\":\"attribute_not_exists(PK)\",\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"}}]}}";
+    char *line;
+    assert_int_equal(store_call_line(s, again, strlen(again), &line), ST_TXN_CANCELED);
+    assert_string_equal(line, "{\"Error\":{\"Code\":\"TransactionCanceledException\",\"Message\":"
+                              "\"Transaction cancelled, please refer cancellation reasons for specific reasons"
+                              " [None, ConditionalCheckFailed]\",\"CancellationReasons\":[{\"Code\":\"None\"},"
+                              "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request failed\","
+                              "\"Item\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"TARGET#erin\"}}}]}}");
+    free(line);
+    ok_eq(s, "TransactGetItems",
+          "{\"TransactItems\":[{\"Get\":{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},"
+          "\"SK\":{\"S\":\"PROFILE\"}},\"ProjectionExpression\":\"n\"}},{\"Get\":{\"TableName\":\"Graph\","
+          "\"Key\":{\"PK\":{\"S\":\"nobody\"},\"SK\":{\"S\":\"x\"}}}}]}",
+          "{\"Responses\":[{\"Item\":{\"n\":{\"N\":\"3\"}}},{}]}");
+    err(s, "TransactWriteItems",
+        "{\"TransactItems\":[{\"Delete\":{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}}}},"
+        "{\"ConditionCheck\":{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}},"
+        "\"ConditionExpression\":\"attribute_exists(PK)\"}}]}",
+        ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
+    buf b = BUF_INIT;
+    buf_adds(&b, "{\"TransactItems\":[");
+    for (int i = 0; i < 101; i++)
+        buf_printf(&b, "%s{\"Delete\":{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"k%d\"},\"SK\":{\"S\":\"x\"}}}}",
+                   i ? "," : "", i);
+    buf_adds(&b, "]}");
+    long_error(s, "TransactWriteItems", &b, "at 'transactItems' failed to satisfy constraint: Member must"
+               " have length less than or equal to 100\"}}");
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -746,6 +860,8 @@ int main(void)
         T(conditions_guard_writes),
         T(updates_apply_and_return_values),
         T(filters_projections_and_key_expressions),
+        T(batch_writes_and_gets),
+        T(transactions_are_all_or_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
