@@ -1,0 +1,489 @@
+/*
+ * builder_req — update-expression rows and whole requests (JSON body,
+ * TransactItems element, `aws dynamodb` command line) from builder trees.
+ */
+#include "model/builder.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/ddbjson.h"
+#include "model/mem.h"
+
+/* ---- update rows ------------------------------------------------------------ */
+
+void builder_update_init(bupdate *u)
+{
+    memset(u, 0, sizeof *u);
+}
+
+static void action_free(baction *a)
+{
+    builder_path_free(&a->path);
+    builder_opnd_free(&a->a);
+    builder_opnd_free(&a->b);
+}
+
+void builder_update_done(bupdate *u)
+{
+    for (size_t i = 0; i < u->n; i++)
+        action_free(&u->v[i]);
+    free(u->v);
+    memset(u, 0, sizeof *u);
+}
+
+baction *builder_update_add(bupdate *u, bu_kind k)
+{
+    if (u->n == u->cap) {
+        u->cap = u->cap ? 2 * u->cap : 4;
+        u->v = xrealloc(u->v, u->cap * sizeof *u->v);
+    }
+    baction *a = &u->v[u->n++];
+    memset(a, 0, sizeof *a);
+    a->kind = k;
+    a->form = BF_PLAIN;
+    a->a.kind = BO_VALUE;
+    a->b.kind = BO_VALUE;
+    return a;
+}
+
+void builder_update_remove(bupdate *u, size_t i)
+{
+    if (i >= u->n)
+        return;
+    action_free(&u->v[i]);
+    memmove(u->v + i, u->v + i + 1, (u->n - i - 1) * sizeof *u->v);
+    u->n--;
+}
+
+const char *builder_update_kind_name(bu_kind k)
+{
+    static const char *const names[] = { "SET", "REMOVE", "ADD", "DELETE" };
+    return (unsigned)k <= BU_DELETE ? names[k] : "?";
+}
+
+static void upath(bmaps *m, const bpath *p, buf *out)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const bstep *s = &p->v[i];
+        if (s->is_index) {
+            buf_printf(out, "[%u]", s->index);
+            continue;
+        }
+        if (i)
+            buf_addc(out, '.');
+        const char *alias = builder_maps_name(m, s->name);
+        buf_adds(out, alias ? alias : s->name);
+    }
+}
+
+static const char *last_name(const bpath *p)
+{
+    for (size_t i = p->n; i-- > 0;)
+        if (!p->v[i].is_index)
+            return p->v[i].name;
+    return NULL;
+}
+
+static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf *out, diag *d)
+{
+    switch (o->kind) {
+    case BO_PATH:
+        if (!o->path.n)
+            return diag_set(d, ST_VALIDATION, "Update row %zu: the path is empty", row);
+        upath(m, &o->path, out);
+        return ST_OK;
+    case BO_VALUE:
+        if (o->value.type == AV_NONE)
+            return diag_set(d, ST_VALIDATION, "Update row %zu: a value is not set", row);
+        buf_adds(out, builder_maps_value(m, hint, &o->value));
+        return ST_OK;
+    case BO_IF_NOT_EXISTS:
+        if (!o->path.n || o->value.type == AV_NONE)
+            return diag_set(d, ST_VALIDATION, "Update row %zu: if_not_exists needs a path and a value", row);
+        buf_adds(out, "if_not_exists(");
+        upath(m, &o->path, out);
+        buf_adds(out, ", ");
+        buf_adds(out, builder_maps_value(m, hint, &o->value));
+        buf_addc(out, ')');
+        return ST_OK;
+    case BO_SIZE:
+        break;
+    }
+    return diag_set(d, ST_VALIDATION, "Update row %zu: size() is not an update operand", row);
+}
+
+status builder_update_print(const bupdate *u, bmaps *m, buf *out, diag *d)
+{
+    status st = ST_OK;
+    for (int k = BU_SET; k <= BU_DELETE && !st; k++) {
+        bool first = true;
+        for (size_t i = 0; i < u->n && !st; i++) {
+            const baction *a = &u->v[i];
+            if ((int)a->kind != k)
+                continue;
+            if (first) {
+                if (out->len && out->data[out->len - 1] != ' ')
+                    buf_addc(out, ' ');
+                buf_adds(out, builder_update_kind_name(a->kind));
+                buf_addc(out, ' ');
+                first = false;
+            } else {
+                buf_adds(out, ", ");
+            }
+            if (!a->path.n)
+                return diag_set(d, ST_VALIDATION, "Update row %zu: the path is empty", i + 1);
+            upath(m, &a->path, out);
+            const char *hint = last_name(&a->path);
+            switch (a->kind) {
+            case BU_REMOVE:
+                break;
+            case BU_ADD:
+            case BU_DELETE:
+                buf_addc(out, ' ');
+                st = uopnd(m, &a->a, hint, i + 1, out, d);
+                break;
+            case BU_SET:
+                buf_adds(out, " = ");
+                if (a->form == BF_LIST_APPEND)
+                    buf_adds(out, "list_append(");
+                st = uopnd(m, &a->a, hint, i + 1, out, d);
+                if (!st && a->form != BF_PLAIN) {
+                    buf_adds(out, a->form == BF_PLUS ? " + " : a->form == BF_MINUS ? " - " : ", ");
+                    st = uopnd(m, &a->b, hint, i + 1, out, d);
+                }
+                if (a->form == BF_LIST_APPEND)
+                    buf_addc(out, ')');
+                break;
+            }
+        }
+    }
+    return st;
+}
+
+static status uopnd_from(const expr_node *n, bopnd *o, diag *d)
+{
+    memset(o, 0, sizeof *o);
+    if (n->kind == EN_PATH) {
+        o->kind = BO_PATH;
+        for (size_t i = 0; i < n->path.n; i++) {
+            const expr_step *s = &n->path.steps[i];
+            if (s->is_index)
+                builder_path_push_index(&o->path, s->index);
+            else
+                builder_path_push(&o->path, s->name, s->len);
+        }
+        return ST_OK;
+    }
+    if (n->kind == EN_VALUE) {
+        o->kind = BO_VALUE;
+        av_copy(&o->value, n->value);
+        return ST_OK;
+    }
+    if (n->kind == EN_FUNC && n->op == FN_IF_NOT_EXISTS && n->n_kids == 2 &&
+        n->kids[0]->kind == EN_PATH && n->kids[1]->kind == EN_VALUE) {
+        status st = uopnd_from(n->kids[0], o, d);
+        o->kind = BO_IF_NOT_EXISTS;
+        av_copy(&o->value, n->kids[1]->value);
+        return st;
+    }
+    return diag_at(d, ST_VALIDATION, n->pos, "The builder can not show this update operand");
+}
+
+static void path_of(const expr_node *n, bpath *p)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < n->path.n; i++) {
+        const expr_step *s = &n->path.steps[i];
+        if (s->is_index)
+            builder_path_push_index(p, s->index);
+        else
+            builder_path_push(p, s->name, s->len);
+    }
+}
+
+static status parse_json_arg(const char *json, bool names, av *out, diag *d)
+{
+    out->type = AV_NONE;
+    if (!json || !*json)
+        return ST_OK;
+    status st = names ? ddbjson_parse_plain_item(json, strlen(json), out, d)
+                      : ddbjson_parse_item(json, strlen(json), out, d);
+    if (st)
+        out->type = AV_NONE;
+    return st;
+}
+
+status builder_update_parse(const char *text, const char *names_json,
+                            const char *values_json, bupdate *out, diag *d)
+{
+    av names, values;
+    expr_ctx cx;
+    expr *e = NULL;
+    bool cx_ok = false;
+    builder_update_init(out);
+    values.type = AV_NONE;
+    status st = parse_json_arg(names_json, true, &names, d);
+    if (!st)
+        st = parse_json_arg(values_json, false, &values, d);
+    if (!st) {
+        st = expr_ctx_init(&cx, names.type ? &names : NULL, values.type ? &values : NULL, d);
+        cx_ok = !st;
+    }
+    if (!st)
+        st = expr_parse(&cx, EXPR_UPDATE, text, strlen(text), &e, d);
+    if (!st)
+        st = expr_ctx_finish(&cx, d);
+    const expr_node *root = st ? NULL : expr_root(e);
+    for (size_t i = 0; root && i < root->n_kids && !st; i++) {
+        const expr_node *an = root->kids[i];
+        bu_kind k = an->kind == EN_SET ? BU_SET : an->kind == EN_REMOVE ? BU_REMOVE
+                  : an->kind == EN_ADD ? BU_ADD : BU_DELETE;
+        baction *a = builder_update_add(out, k);
+        path_of(an->kids[0], &a->path);
+        if (k == BU_REMOVE)
+            continue;
+        const expr_node *v = an->kids[1];
+        if (k == BU_SET && (v->kind == EN_PLUS || v->kind == EN_MINUS)) {
+            a->form = v->kind == EN_PLUS ? BF_PLUS : BF_MINUS;
+            st = uopnd_from(v->kids[0], &a->a, d);
+            if (!st)
+                st = uopnd_from(v->kids[1], &a->b, d);
+        } else if (k == BU_SET && v->kind == EN_FUNC && v->op == FN_LIST_APPEND && v->n_kids == 2) {
+            a->form = BF_LIST_APPEND;
+            st = uopnd_from(v->kids[0], &a->a, d);
+            if (!st)
+                st = uopnd_from(v->kids[1], &a->b, d);
+        } else {
+            st = uopnd_from(v, &a->a, d);
+        }
+    }
+    if (st)
+        builder_update_done(out);
+    expr_free(e);
+    if (cx_ok)
+        expr_ctx_done(&cx);
+    av_free(&names);
+    av_free(&values);
+    return st;
+}
+
+/* ---- requests ------------------------------------------------------------------ */
+
+const char *builder_req_op_name(breq_op op)
+{
+    static const char *const n[] = { "PutItem", "UpdateItem", "DeleteItem", "ConditionCheck", "Query", "Scan" };
+    return (unsigned)op <= BREQ_SCAN ? n[op] : "?";
+}
+
+const char *builder_req_cli_name(breq_op op)
+{
+    static const char *const n[] = { "put-item", "update-item", "delete-item", "transact-write-items", "query", "scan" };
+    return (unsigned)op <= BREQ_SCAN ? n[op] : "?";
+}
+
+const char *builder_req_txn_name(breq_op op)
+{
+    static const char *const n[] = { "Put", "Update", "Delete", "ConditionCheck", NULL, NULL };
+    return (unsigned)op <= BREQ_SCAN ? n[op] : NULL;
+}
+
+/* The expressions of a request, printed with one shared maps. */
+typedef struct rendered {
+    bmaps m;
+    buf key, update, cond;
+    buf item;
+} rendered;
+
+static status render(const breq *r, rendered *x, diag *d)
+{
+    memset(x, 0, sizeof *x);
+    builder_maps_init(&x->m);
+    status st = ST_OK;
+    if (r->op == BREQ_QUERY) {
+        if (!r->keycond || builder_empty(r->keycond))
+            return diag_set(d, ST_VALIDATION, "A Query needs a key condition");
+        st = builder_print(r->keycond, &x->m, &x->key, d);
+    }
+    if (!st && r->op == BREQ_UPDATE) {
+        if (!r->update || !r->update->n)
+            return diag_set(d, ST_VALIDATION, "An UpdateItem needs at least one update row");
+        st = builder_update_print(r->update, &x->m, &x->update, d);
+    }
+    if (!st && r->cond && !builder_empty(r->cond))
+        st = builder_print(r->cond, &x->m, &x->cond, d);
+    if (!st && r->op == BREQ_CHECK && !x->cond.len)
+        st = diag_set(d, ST_VALIDATION, "A ConditionCheck needs a condition");
+    if (!st && r->op <= BREQ_CHECK) {
+        if (!r->item || r->item->type != AV_M)
+            st = diag_set(d, ST_VALIDATION, "%s needs %s", builder_req_op_name(r->op),
+                          r->op == BREQ_PUT ? "an item" : "a key");
+        else
+            ddbjson_write_item(&x->item, r->item);
+    }
+    return st;
+}
+
+static void rendered_done(rendered *x)
+{
+    builder_maps_done(&x->m);
+    buf_done(&x->key);
+    buf_done(&x->update);
+    buf_done(&x->cond);
+    buf_done(&x->item);
+}
+
+static void member(buf *out, bool *first, const char *name)
+{
+    if (!*first)
+        buf_addc(out, ',');
+    *first = false;
+    ddbjson_write_string(out, name, strlen(name));
+    buf_addc(out, ':');
+}
+
+static void member_str(buf *out, bool *first, const char *name, const char *s, size_t n)
+{
+    member(out, first, name);
+    ddbjson_write_string(out, s, n);
+}
+
+static void body(const breq *r, rendered *x, buf *out)
+{
+    bool first = true;
+    buf_addc(out, '{');
+    member_str(out, &first, "TableName", r->table, strlen(r->table));
+    if ((r->op == BREQ_QUERY || r->op == BREQ_SCAN) && r->index)
+        member_str(out, &first, "IndexName", r->index, strlen(r->index));
+    if (r->op <= BREQ_CHECK) {
+        member(out, &first, r->op == BREQ_PUT ? "Item" : "Key");
+        buf_add(out, x->item.data, x->item.len);
+    }
+    if (x->key.len)
+        member_str(out, &first, "KeyConditionExpression", x->key.data, x->key.len);
+    if (x->update.len)
+        member_str(out, &first, "UpdateExpression", x->update.data, x->update.len);
+    if (x->cond.len)
+        member_str(out, &first, r->op >= BREQ_QUERY ? "FilterExpression" : "ConditionExpression",
+                   x->cond.data, x->cond.len);
+    if (x->m.n_names) {
+        member(out, &first, "ExpressionAttributeNames");
+        builder_maps_names_json(&x->m, out);
+    }
+    if (x->m.n_vals) {
+        member(out, &first, "ExpressionAttributeValues");
+        builder_maps_values_json(&x->m, out);
+    }
+    if (r->all_old_on_fail && r->op <= BREQ_CHECK && x->cond.len)
+        member_str(out, &first, "ReturnValuesOnConditionCheckFailure", "ALL_OLD", 7);
+    buf_addc(out, '}');
+}
+
+status builder_req_json(const breq *r, buf *out, diag *d)
+{
+    rendered x;
+    status st = render(r, &x, d);
+    if (!st)
+        body(r, &x, out);
+    rendered_done(&x);
+    return st;
+}
+
+status builder_req_txn_json(const breq *r, buf *out, diag *d)
+{
+    const char *tn = builder_req_txn_name(r->op);
+    if (!tn)
+        return diag_set(d, ST_VALIDATION, "%s can not be part of a transaction", builder_req_op_name(r->op));
+    rendered x;
+    status st = render(r, &x, d);
+    if (!st) {
+        buf_printf(out, "{\"%s\":", tn);
+        body(r, &x, out);
+        buf_addc(out, '}');
+    }
+    rendered_done(&x);
+    return st;
+}
+
+static bool shell_safe(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           strchr("_-./:=@%+,", c) != NULL;
+}
+
+void builder_shell_quote(buf *out, const char *s)
+{
+    bool safe = *s != '\0';
+    for (const char *c = s; *c && safe; c++)
+        safe = shell_safe(*c);
+    if (safe) {
+        buf_adds(out, s);
+        return;
+    }
+    buf_addc(out, '\'');
+    for (const char *c = s; *c; c++) {
+        if (*c == '\'')
+            buf_adds(out, "'\\''");
+        else
+            buf_addc(out, *c);
+    }
+    buf_addc(out, '\'');
+}
+
+static void opt(buf *out, const char *name, const char *val)
+{
+    buf_printf(out, " %s ", name);
+    builder_shell_quote(out, val);
+}
+
+status builder_req_cli(const breq *r, buf *out, diag *d)
+{
+    if (r->op == BREQ_CHECK) {
+        /* No CLI command of its own: a transaction of one. */
+        buf item = BUF_INIT;
+        status st = builder_req_txn_json(r, &item, d);
+        if (!st) {
+            buf arr = BUF_INIT;
+            buf_printf(&arr, "[%s]", item.data);
+            buf_adds(out, "aws dynamodb transact-write-items");
+            opt(out, "--transact-items", arr.data);
+            buf_done(&arr);
+        }
+        buf_done(&item);
+        return st;
+    }
+    rendered x;
+    status st = render(r, &x, d);
+    if (st)
+        goto out;
+    buf_printf(out, "aws dynamodb %s", builder_req_cli_name(r->op));
+    opt(out, "--table-name", r->table);
+    if ((r->op == BREQ_QUERY || r->op == BREQ_SCAN) && r->index)
+        opt(out, "--index-name", r->index);
+    if (r->op <= BREQ_CHECK)
+        opt(out, r->op == BREQ_PUT ? "--item" : "--key", x.item.data);
+    if (x.key.len)
+        opt(out, "--key-condition-expression", x.key.data);
+    if (x.update.len)
+        opt(out, "--update-expression", x.update.data);
+    if (x.cond.len)
+        opt(out, r->op >= BREQ_QUERY ? "--filter-expression" : "--condition-expression", x.cond.data);
+    if (x.m.n_names) {
+        buf j = BUF_INIT;
+        builder_maps_names_json(&x.m, &j);
+        opt(out, "--expression-attribute-names", j.data);
+        buf_done(&j);
+    }
+    if (x.m.n_vals) {
+        buf j = BUF_INIT;
+        builder_maps_values_json(&x.m, &j);
+        opt(out, "--expression-attribute-values", j.data);
+        buf_done(&j);
+    }
+    if (r->all_old_on_fail && r->op <= BREQ_CHECK && x.cond.len)
+        opt(out, "--return-values-on-condition-check-failure", "ALL_OLD");
+out:
+    rendered_done(&x);
+    return st;
+}
