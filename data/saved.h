@@ -1,0 +1,45 @@
+/*
+ * saved — named conditions kept in the store's database file, for the
+ * builder's :save-cond / :load-cond and its list.
+ *
+ * A saved condition is what a request carries: the expression text, its
+ * ExpressionAttributeNames and ExpressionAttributeValues as JSON (each
+ * may be empty), and which kind of expression it is ("condition",
+ * "filter", "key"). They live in the table saved_conditions of the same
+ * SQLite file as the tables (created on first write); the store's own
+ * tables are not touched. SQL text is fixed; every value is bound.
+ *
+ * Ownership: strings in a saved_cond filled by saved_get / saved_list are
+ * malloc'd and released by saved_cond_free; the caller's inputs are only
+ * read.
+ */
+#ifndef DDBX_SAVED_H
+#define DDBX_SAVED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/store.h"
+#include "model/status.h"
+
+typedef struct saved_cond {
+    char *name;
+    char *kind;          /* "condition", "filter" or "key" */
+    char *expr;
+    char *names;         /* JSON object text, or "" */
+    char *values;        /* DynamoDB JSON object text, or "" */
+    int64_t updated;     /* seconds since the epoch */
+} saved_cond;
+
+/* Inserts or replaces by name (names are 1..255 bytes, no control
+ * characters). */
+status saved_put(store *s, const saved_cond *c, diag *d);
+/* *found false (and *out untouched) when there is none by that name. */
+status saved_get(store *s, const char *name, saved_cond *out, bool *found, diag *d);
+/* Every saved condition, by name. Free each, then the array. */
+status saved_list(store *s, saved_cond **out, size_t *n, diag *d);
+status saved_delete(store *s, const char *name, bool *found, diag *d);
+void saved_cond_free(saved_cond *c);
+
+#endif
