@@ -186,6 +186,12 @@ static status capture(import_source *src, buf *out, diag *d)
     bool scalar = c0 != '{' && c0 != '[' && c0 != '"';
 
     buf_reset(out);
+    if (scalar && is_delim(c0)) {
+        /* '}', ']', ',' or ':' where a value must start: nothing to
+         * capture, and no way to resynchronise. */
+        char what[2] = { (char)c0, '\0' };
+        return broken_here(src, d, "unexpected '%s' where a value should start", what);
+    }
     for (;;) {
         const unsigned char *p = src->data;
         size_t i = src->pos, e = src->end;
@@ -718,6 +724,34 @@ static const cJSON *element_item(import_source *src, const cJSON *j, const char 
     }
 }
 
+/*
+ * Text cJSON would take in but change: invalid UTF-8 and raw NUL bytes
+ * (ddbjson_check_text), and "\u0000" escapes, which cJSON turns into a
+ * NUL that silently ends the string. Returns the byte offset of the first
+ * such place and its description, or false.
+ */
+static bool bad_text(const char *text, size_t len, size_t *off, const char **why)
+{
+    diag cd;
+    diag_init(&cd);
+    if (ddbjson_check_text(text, len, &cd) != ST_OK) {
+        *off = cd.pos >= 0 && (size_t)cd.pos <= len ? (size_t)cd.pos : 0;
+        *why = *off < len && text[*off] == '\0' ? "NUL byte in JSON text" : "invalid UTF-8";
+        return true;
+    }
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (text[i] != '\\')
+            continue;
+        if (text[i + 1] == 'u' && i + 5 < len && memcmp(text + i + 2, "0000", 4) == 0) {
+            *off = i;
+            *why = "strings holding \\u0000 are not supported";
+            return true;
+        }
+        i++;    /* the escaped character */
+    }
+    return false;
+}
+
 static status wb_next(import_source *src, import_event *ev, diag *d);
 
 status import_source_next(import_source *src, import_event *ev, diag *d)
@@ -740,7 +774,15 @@ status import_source_next(import_source *src, import_event *ev, diag *d)
     uint64_t index = src->index;
     const char *text = src->elem.data;
     size_t len = src->elem.len;
-    const char *end = NULL;
+    const char *end = NULL, *bad_why = NULL;
+    size_t bad = 0;
+    if (bad_text(text, len, &bad, &bad_why)) {
+        int el = line, ec = col;
+        locate(text, bad, &el, &ec);
+        rc = elem_error(src, d, ST_PARSE, el, ec, "%s", bad_why);
+        src->index++;
+        return rc;
+    }
     cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!j) {
         int el = line, ec = col;
@@ -797,9 +839,15 @@ static status wb_open(import_source *src, diag *d)
         ;
     const char *text = (const char *)src->data + src->pos;
     size_t len = src->end - src->pos;
-    const char *end = NULL;
-    src->wb = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    const char *end = NULL, *why = NULL;
+    size_t bad = 0;
     src->state = S_WB;
+    if (bad_text(text, len, &bad, &why)) {
+        int line = src->line, col = col_at(src, src->pos);
+        locate(text, bad, &line, &col);
+        return fail_broken(src, d, line, col, "%s in the Workbench model", why);
+    }
+    src->wb = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!src->wb) {
         int line = src->line, col = col_at(src, src->pos);
         locate(text, end && end >= text ? (size_t)(end - text) : 0, &line, &col);

@@ -347,6 +347,16 @@ static void truncated_and_mismatched(void **state)
     assert_non_null(strstr(d.msg, "unexpected ']'"));
     buf_done(&r.log);
 
+    /* A stray delimiter where an item should start: the input is broken
+     * (found by fuzzing: it used to loop on it with --skip-bad). */
+    memset(&r, 0, sizeof r);
+    assert_int_equal(run_text("{\"PK\":{\"S\":\"a\"}},\n{\"PK\":{\"S\":\"b\"}}\n", IMPORT_JSONL, true,
+                              &r, &sk, &st, &d), ST_PARSE);
+    assert_int_equal(d.line, 1);
+    assert_int_equal(d.col, 17);
+    assert_non_null(strstr(d.msg, "unexpected ','"));
+    buf_done(&r.log);
+
     /* A missing comma between array elements. */
     memset(&r, 0, sizeof r);
     assert_int_equal(run_text("[{\"PK\":{\"S\":\"a\"}}\n {\"PK\":{\"S\":\"b\"}}]", IMPORT_AUTO,
@@ -407,6 +417,44 @@ static void wrong_shapes(void **state)
     buf_done(&r.log);
 }
 
+/* Text cJSON would accept but change is refused, with its place:
+ * invalid UTF-8, a raw NUL, a \u0000 escape (cJSON would cut the string). */
+static void text_cjson_would_change(void **state)
+{
+    (void)state;
+    rec r = { 0 };
+    skips sk = { 0 };
+    import_stats st;
+    diag d;
+    assert_int_equal(run_text("{\"PK\":{\"S\":\"a\"}}\n{\"PK\":{\"S\":\"b\x9e\"}}\n", IMPORT_JSONL,
+                              false, &r, &sk, &st, &d), ST_PARSE);
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.col, 14);
+    assert_non_null(strstr(d.msg, "invalid UTF-8"));
+    buf_done(&r.log);
+
+    memset(&r, 0, sizeof r);
+    assert_int_equal(run_text("{\"Item\":{\"PK\":{\"S\":\"a\\\\u0000\"},\"x\":{\"S\":\"b\\u0000c\"}}}",
+                              IMPORT_S3, false, &r, &sk, &st, &d), ST_PARSE);
+    assert_int_equal(d.col, 43);
+    assert_non_null(strstr(d.msg, "\\u0000"));
+    buf_done(&r.log);
+
+    memset(&r, 0, sizeof r);
+    const char nul[] = "[{\"PK\":{\"S\":\"a\0b\"}}]";
+    import_source *src = NULL;
+    import_sink sink = { &r, NULL, rec_table, rec_item, rec_end };
+    import_opts o = { .table = "T" };
+    diag_init(&d);
+    assert_int_equal(import_source_open_mem("nul.json", nul, sizeof nul - 1, IMPORT_AUTO, &src, &d),
+                     ST_OK);
+    assert_int_equal(import_run(src, &sink, &o, &st, &d), ST_PARSE);
+    assert_non_null(strstr(d.msg, "NUL byte"));
+    assert_int_equal(d.col, 15);
+    import_source_free(src);
+    buf_done(&r.log);
+}
+
 /* A file bigger than the read buffer: elements straddle refills, line
  * numbers stay right, and the reported bytes reach the file size. */
 static void streams_a_file(void **state)
@@ -461,6 +509,7 @@ int main(void)
         cmocka_unit_test(bad_value_names_the_attribute),
         cmocka_unit_test(truncated_and_mismatched),
         cmocka_unit_test(wrong_shapes),
+        cmocka_unit_test(text_cjson_would_change),
         cmocka_unit_test(streams_a_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
