@@ -109,6 +109,7 @@ static int cmd_load(const char *file, const char *path)
     fclose(in);
     free(line);
     bench_fig("W1.load_inproc", (double)n / (t1 - t0));
+    bench_fig("W1.cpu_load_inproc", (double)n / bench_cpu());
     return 0;
 }
 
@@ -150,8 +151,8 @@ static bool last_key(const char *out, buf *key)
     return true;
 }
 
-static int cmd_read(const char *path, unsigned long n, unsigned queries, unsigned gets, unsigned reps,
-                    unsigned first)
+static int cmd_read(const char *path, unsigned long n, unsigned queries, unsigned gets,
+                    unsigned reps, unsigned first)
 {
     store *s;
     diag d = { 0 };
@@ -159,90 +160,99 @@ static int cmd_read(const char *path, unsigned long n, unsigned queries, unsigne
         fail("open", &d);
     uint32_t parts = (uint32_t)(n / GRAPH_PER_PART);
     size_t maxn = queries > gets ? queries : gets;
-    double *lat = xmalloc(maxn * sizeof *lat);
+    double *lat = xmalloc((maxn + 1) * sizeof *lat);
+    uint32_t *acts = xmalloc((gets + 1) * sizeof *acts), *tgts = xmalloc((gets + 1) * sizeof *tgts);
     buf in = BUF_INIT, key = BUF_INIT;
     for (unsigned rep = first; rep < first + reps; rep++) {
         graph_rng r = graph_rng_for(1000 + rep, 7);
-        /* W2 */
-        double t0 = bench_now();
-        for (unsigned i = 0; i < queries; i++) {
-            double a = bench_now();
-            buf_reset(&in);
-            buf_printf(&in, "{\"TableName\":\"" TABLE "\",\"KeyConditionExpression\":\"PK = :p\","
-                            "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"ACTOR#u%u\"}}}",
-                       (unsigned)(graph_next(&r) % parts));
-            char *out = call(s, "Query", in.data, in.len);
-            if (json_int(out, "\"Count\":") != GRAPH_PER_PART)
-                fail("Query", &(diag){ .msg = "partition not 100 items" });
-            free(out);
-            lat[i] = bench_now() - a;
-        }
-        bench_fig("W2.ops", queries / (bench_now() - t0));
-        bench_lat("W2", lat, queries);
-        /* W3 */
-        t0 = bench_now();
-        for (unsigned i = 0; i < queries; i++) {
-            double a = bench_now();
-            buf_reset(&in);
-            buf_printf(&in, "{\"TableName\":\"" TABLE "\",\"IndexName\":\"GSI1\","
-                            "\"KeyConditionExpression\":\"GSI1PK = :p\","
-                            "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"TARGET#u%u\"}}}",
-                       (unsigned)(graph_next(&r) % parts));
-            free(call(s, "Query", in.data, in.len));
-            lat[i] = bench_now() - a;
-        }
-        bench_fig("W3.ops", queries / (bench_now() - t0));
-        bench_lat("W3", lat, queries);
-        /* W4: Scan pages to the end */
-        t0 = bench_now();
-        long scanned = 0, matched = 0;
-        bool more = false;
-        do {
-            buf_reset(&in);
-            buf_adds(&in, "{\"TableName\":\"" TABLE "\",\"FilterExpression\":\"tier = :t\","
-                          "\"ExpressionAttributeValues\":{\":t\":{\"S\":\"gold\"}}");
-            if (more) {
-                buf_adds(&in, ",\"ExclusiveStartKey\":");
-                buf_add(&in, key.data, key.len);
+        if (bench_want("W2")) {
+            double t0 = bench_now(), c0 = bench_cpu();
+            for (unsigned i = 0; i < queries; i++) {
+                double a = bench_now();
+                buf_reset(&in);
+                buf_printf(&in, "{\"TableName\":\"" TABLE "\",\"KeyConditionExpression\":\"PK = :p\","
+                                "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"ACTOR#u%u\"}}}",
+                           (unsigned)(graph_next(&r) % parts));
+                char *out = call(s, "Query", in.data, in.len);
+                if (json_int(out, "\"Count\":") != GRAPH_PER_PART)
+                    fail("Query", &(diag){ .msg = "partition not 100 items" });
+                free(out);
+                lat[i] = bench_now() - a;
             }
-            buf_addc(&in, '}');
-            char *out = call(s, "Scan", in.data, in.len);
-            scanned += json_int(out, "\"ScannedCount\":");
-            matched += json_int(out, "\"Count\":");
-            more = last_key(out, &key);
-            free(out);
-        } while (more);
-        double secs = bench_now() - t0;
-        if (scanned != (long)n)
-            fail("Scan", &(diag){ .msg = "did not see every item" });
-        bench_fig("W4.scan", (double)scanned / secs);
-        bench_fig("W4.matched", (double)matched);
-        /* W5 */
-        for (unsigned i = 0; i < gets; i++) {
-            uint32_t act = (uint32_t)(graph_next(&r) % parts), t[GRAPH_PER_PART];
-            unsigned j = (unsigned)(graph_next(&r) % GRAPH_PER_PART);
-            graph_targets(GRAPH_SEED, parts, act, t);
-            /* the choice of key is not the read: the clock starts here */
-            double a = bench_now();
-            buf_reset(&in);
-            buf_printf(&in, "{\"TableName\":\"" TABLE "\",\"Key\":{\"PK\":{\"S\":\"ACTOR#u%u\"},"
-                            "\"SK\":{\"S\":\"TARGET#u%u\"}}}", act, t[j]);
-            char *out = call(s, "GetItem", in.data, in.len);
-            if (!strstr(out, "\"Item\":"))
-                fail("GetItem", &(diag){ .msg = "found nothing" });
-            free(out);
-            lat[i] = bench_now() - a;
+            bench_fig("W2.ops", queries / (bench_now() - t0));
+            bench_fig("W2.cpu_ops", queries / (bench_cpu() - c0));
+            bench_lat("W2", lat, queries);
         }
-        double tot = 0;
-        for (unsigned i = 0; i < gets; i++)
-            tot += lat[i];
-        bench_fig("W5.ops", gets / tot);
-        bench_fig("W5.p50", bench_pct(lat, gets, 0.5) * 1e6);
+        if (bench_want("W3")) {
+            double t0 = bench_now(), c0 = bench_cpu();
+            for (unsigned i = 0; i < queries; i++) {
+                double a = bench_now();
+                buf_reset(&in);
+                buf_printf(&in, "{\"TableName\":\"" TABLE "\",\"IndexName\":\"GSI1\","
+                                "\"KeyConditionExpression\":\"GSI1PK = :p\","
+                                "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"TARGET#u%u\"}}}",
+                           (unsigned)(graph_next(&r) % parts));
+                free(call(s, "Query", in.data, in.len));
+                lat[i] = bench_now() - a;
+            }
+            bench_fig("W3.ops", queries / (bench_now() - t0));
+            bench_fig("W3.cpu_ops", queries / (bench_cpu() - c0));
+            bench_lat("W3", lat, queries);
+        }
+        /* W4: Scan pages to the end */
+        if (bench_want("W4")) {
+            double t0 = bench_now(), c0 = bench_cpu();
+            long scanned = 0, matched = 0;
+            bool more = false;
+            do {
+                buf_reset(&in);
+                buf_adds(&in, "{\"TableName\":\"" TABLE "\",\"FilterExpression\":\"tier = :t\","
+                              "\"ExpressionAttributeValues\":{\":t\":{\"S\":\"gold\"}}");
+                if (more) {
+                    buf_adds(&in, ",\"ExclusiveStartKey\":");
+                    buf_add(&in, key.data, key.len);
+                }
+                buf_addc(&in, '}');
+                char *out = call(s, "Scan", in.data, in.len);
+                scanned += json_int(out, "\"ScannedCount\":");
+                matched += json_int(out, "\"Count\":");
+                more = last_key(out, &key);
+                free(out);
+            } while (more);
+            double secs = bench_now() - t0, cpu = bench_cpu() - c0;
+            if (scanned != (long)n)
+                fail("Scan", &(diag){ .msg = "did not see every item" });
+            bench_fig("W4.scan", (double)scanned / secs);
+            bench_fig("W4.cpu_scan", (double)scanned / cpu);
+            bench_fig("W4.matched", (double)matched);
+        }
+        if (bench_want("W5")) {
+            /* the choice of keys is not the read: made before the clock starts */
+            graph_pick_keys(&r, parts, gets, acts, tgts);
+            double c0 = bench_cpu();
+            for (unsigned i = 0; i < gets; i++) {
+                double a = bench_now();
+                buf_reset(&in);
+                buf_printf(&in, "{\"TableName\":\"" TABLE "\",\"Key\":{\"PK\":{\"S\":\"ACTOR#u%u\"},"
+                                "\"SK\":{\"S\":\"TARGET#u%u\"}}}", acts[i], tgts[i]);
+                char *out = call(s, "GetItem", in.data, in.len);
+                if (!strstr(out, "\"Item\":"))
+                    fail("GetItem", &(diag){ .msg = "found nothing" });
+                free(out);
+                lat[i] = bench_now() - a;
+            }
+            double cpu = bench_cpu() - c0, tot = 0;
+            for (unsigned i = 0; i < gets; i++)
+                tot += lat[i];
+            bench_fig("W5.ops", gets / tot);
+            bench_fig("W5.cpu_ops", gets / cpu);
+            bench_fig("W5.p50", bench_pct(lat, gets, 0.5) * 1e6);
+        }
     }
     bench_fig("mem.hwm", bench_peak_rss());
     store_close(s);
     buf_done(&in), buf_done(&key);
-    free(lat);
+    free(lat), free(acts), free(tgts);
     return 0;
 }
 

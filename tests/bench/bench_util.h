@@ -6,14 +6,25 @@
 #ifndef DDBX_BENCH_UTIL_H
 #define DDBX_BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static inline double bench_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU time of this (single-threaded) process, user + system: the work
+ * done, whatever else the shared machine runs meanwhile. */
+static inline double bench_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -26,6 +37,8 @@ static int bench_cmp_double(const void *a, const void *b)
 /* p in [0,1] of n latencies (sorted in place). */
 static inline double bench_pct(double *lat, size_t n, double p)
 {
+    if (n == 0)
+        return 0;
     qsort(lat, n, sizeof *lat, bench_cmp_double);
     size_t i = (size_t)(p * (double)n);
     return lat[i < n ? i : n - 1];
@@ -45,6 +58,13 @@ static inline void bench_lat(const char *w, double *lat, size_t n)
     bench_fig(name, bench_pct(lat, n, 0.50) * 1e6);
     snprintf(name, sizeof name, "%s.p99", w);
     bench_fig(name, bench_pct(lat, n, 0.99) * 1e6);
+}
+
+/* BENCH_ONLY=W2,W5 runs only those workloads (for profiling one path). */
+static inline bool bench_want(const char *w)
+{
+    const char *o = getenv("BENCH_ONLY");
+    return !o || !*o || strstr(o, w) != NULL;
 }
 
 /* Peak resident set of this process, bytes (VmHWM). */

@@ -57,6 +57,19 @@ static inline void graph_targets(uint64_t seed, uint32_t parts, uint32_t a,
     }
 }
 
+/* n random existing keys (actor, target), drawn from r: for GetItem. */
+static inline void graph_pick_keys(graph_rng *r, uint32_t parts, size_t n,
+                                   uint32_t *act, uint32_t *tgt)
+{
+    uint32_t t[GRAPH_PER_PART];
+    for (size_t i = 0; i < n; i++) {
+        act[i] = (uint32_t)(graph_next(r) % parts);
+        unsigned j = (unsigned)(graph_next(r) % GRAPH_PER_PART);
+        graph_targets(GRAPH_SEED, parts, act[i], t);
+        tgt[i] = t[j];
+    }
+}
+
 /* One item's non-key attributes, from its own stream. */
 typedef struct graph_attrs {
     char followed_at[32];

@@ -3,7 +3,7 @@
  * set (getrusage of the child), for the whole-program figures:
  *
  *   peakrss CMD [ARG...]    stderr gets a last line
- *                           "peakrss wall_ms=N maxrss_kb=N status=N"
+ *                           "peakrss wall_ms=N cpu_ms=N maxrss_kb=N status=N"
  *
  * The command's stdin, stdout and stderr are passed through; the exit
  * status is the command's.
@@ -41,8 +41,10 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    fprintf(stderr, "peakrss wall_ms=%.3f maxrss_kb=%ld status=%d\n",
+    double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+                 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+    fprintf(stderr, "peakrss wall_ms=%.3f cpu_ms=%.3f maxrss_kb=%ld status=%d\n",
             (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6,
-            ru.ru_maxrss, code);
+            cpu, ru.ru_maxrss, code);
     return code;
 }
