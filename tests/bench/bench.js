@@ -297,6 +297,7 @@ async function main() {
     add('expr', 'ddbx', [...w7.parse.map((v) => ['W7.parse', v]), ...w7.eval.map((v) => ['W7.eval', v])]);
   }
   const loadEnd = os.loadavg();
+  fs.writeFileSync(path.join(DATA, 'results.json'), JSON.stringify(results, null, 1));
   fs.writeFileSync(OUT, report(m, loadStart, loadEnd, w6Note));
   log(`wrote ${path.relative(root, OUT)}`);
 }
@@ -436,6 +437,7 @@ function report(m, la, lb, w6Note) {
   L.push('- **dynalite**: dynalite 4 (npm) in memory on 127.0.0.1, driven by tests/bench/bench_dynalite.js ' +
     '(tests/node/ddb.js): BatchWriteItem of 25 items with 4 requests in flight, then Query, GSI Query, Scan and GetItem ' +
     'one request at a time (so ops/s and latency describe the same thing).');
+  L.push('- Ratios are ddbx ÷ the other column: above 1× is better for throughputs, below 1× for latencies and sizes.');
   L.push('- Latencies are per call, in µs of wall clock; "ops/s" is per second of wall clock (GetItem: the sum of the ' +
     'calls\' times, the choice of keys excluded); "per CPU second" divides by the process\'s own CPU time (user + ' +
     'system), which the other work on a shared machine does not inflate. Targets against dynalite compare wall with ' +
