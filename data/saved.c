@@ -10,9 +10,9 @@
 #include "data/store_int.h"
 #include "model/mem.h"
 
-static const char create_sql[] =
-    "CREATE TABLE IF NOT EXISTS saved_conditions(name TEXT PRIMARY KEY, kind TEXT NOT NULL,"
-    " expr TEXT NOT NULL, names TEXT NOT NULL, vals TEXT NOT NULL, updated INTEGER NOT NULL)";
+#define CREATE_SQL \
+    "CREATE TABLE IF NOT EXISTS saved_conditions(name TEXT PRIMARY KEY, kind TEXT NOT NULL," \
+    " expr TEXT NOT NULL, names TEXT NOT NULL, vals TEXT NOT NULL, updated INTEGER NOT NULL)"
 
 /* Does the table exist? (A read-only store may lack it: then nothing is
  * saved.) */
@@ -66,7 +66,7 @@ status saved_put(store *s, const saved_cond *c, diag *d)
         return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
     sqlite3_stmt *q = NULL;
     status st = ST_OK;
-    if (sqlite3_exec(s->db, create_sql, NULL, NULL, NULL) != SQLITE_OK)
+    if (sqlite3_exec(s->db, CREATE_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return store_sqlerr(s, d);
     st = prepare(s, "INSERT OR REPLACE INTO saved_conditions(name, kind, expr, names, vals, updated)"
                     " VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &q, d);
