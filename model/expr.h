@@ -226,7 +226,10 @@ bool expr_key_match_sk(const expr_key_range *r, const av *sk);
 
 /* Builds into *out (uninitialised on entry, an AV_M on return) the parts
  * of item the projection names: top-level attributes, nested map members
- * and list elements (elements of one list keep their order, compacted). */
+ * and list elements (elements of one list keep their order, compacted).
+ * Given an UpdateExpression instead, projects the paths its actions write:
+ * ReturnValues UPDATED_OLD (on the old item) and UPDATED_NEW (on the new
+ * one). */
 void expr_project(const expr *e, const av *item, av *out);
 
 /* ---- Updates ------------------------------------------------------------ */

@@ -580,13 +580,16 @@ static void squash(av *v)
 
 void expr_project(const expr *e, const av *item, av *out)
 {
-    assert(e->kind == EXPR_PROJECTION);
+    assert(e->kind == EXPR_PROJECTION || e->kind == EXPR_UPDATE);
     av_init_list(out, AV_M);
     if (!item)
         return;
     const expr_node *root = e->root;
     for (size_t k = 0; k < root->n_kids; k++) {
-        const expr_path *p = &root->kids[k]->path;
+        /* An update's action paths never overlap either (the resolver
+         * rejects that), so they project the same way. */
+        const expr_node *pn = e->kind == EXPR_UPDATE ? root->kids[k]->kids[0] : root->kids[k];
+        const expr_path *p = &pn->path;
         if (!expr_path_get(p, item))
             continue;
         const av *src = item;

@@ -145,7 +145,11 @@ int cli_eval(int argc, char **argv)
         *slot = argv[++i];
     }
     int kind = expr_kind_from_name(kind_s);
-    if (!text || kind < 0) {
+    if (kind < 0) {
+        fprintf(stderr, "ddbx eval: unknown kind '%s'\n%s", kind_s, eval_usage);
+        return 2;
+    }
+    if (!text) {
         fputs(eval_usage, stderr);
         return 2;
     }

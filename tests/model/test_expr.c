@@ -316,6 +316,25 @@ static void projections(void **state)
     fx_done(&f);
 }
 
+static void update_paths_projected(void **state)
+{
+    (void)state;
+    fixture f;
+    assert_int_equal(fx_parse(&f, EXPR_UPDATE, "SET a.b = :v, l[1] = :v REMOVE c", NULL,
+                              "{\":v\":{\"N\":\"1\"}}"), ST_OK);
+    av item = parse_item("{\"a\":{\"M\":{\"b\":{\"N\":\"0\"},\"x\":{\"N\":\"9\"}}},"
+                         "\"l\":{\"L\":[{\"N\":\"0\"},{\"N\":\"1\"}]},\"c\":{\"S\":\"c\"},\"d\":{\"S\":\"d\"}}");
+    av out;
+    expr_project(f.e, &item, &out);
+    av want = parse_item("{\"a\":{\"M\":{\"b\":{\"N\":\"0\"}}},\"l\":{\"L\":[{\"N\":\"1\"}]},"
+                         "\"c\":{\"S\":\"c\"}}");
+    assert_true(av_equal(&out, &want));
+    av_free(&out);
+    av_free(&want);
+    av_free(&item);
+    fx_done(&f);
+}
+
 static status update(const char *text, const char *values, const char *old_json, av *out, diag *d,
                      expr_names *ch)
 {
@@ -385,6 +404,7 @@ int main(void)
         cmocka_unit_test(key_ranges),
         cmocka_unit_test(projections),
         cmocka_unit_test(updates),
+        cmocka_unit_test(update_paths_projected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
