@@ -889,6 +889,11 @@ static void err(resolver *r, int k, long pos, const char *fmt, ...)
 {
     if (r->e[k].set)
         return;
+    /* DynamoDB accepts doubled parentheses in a KeyConditionExpression,
+     * ((pk = :p)) AND ((sk = :s)) (a conformance suite run against AWS
+     * shows it), while it rejects them in conditions and filters. */
+    if (k == E_PARENS && r->kind == EXPR_KEY)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(r->e[k].msg, sizeof r->e[k].msg, fmt, ap);
