@@ -71,9 +71,9 @@ static cJSON *call(store *s, const char *op, const char *input)
 }
 
 /*
- * One Query: partition key = pk, and when skname is set, sort key
- * begins_with skprefix. Written with the KeyConditions parameter, which
- * DynamoDB accepts alongside KeyConditionExpression.
+ * One Query, written as the articles write it: KeyConditionExpression
+ * "#pk = :pk" and, when skname is set, "AND begins_with(#sk, :sk)". It
+ * reads only what it returns (ScannedCount == Count): no Scan, no filter.
  */
 static cJSON *query(store *s, const char *table, const char *index, const char *pkname,
                     const char *pk, const char *skname, const char *skprefix, bool count_only)
@@ -84,19 +84,26 @@ static cJSON *query(store *s, const char *table, const char *index, const char *
         cJSON_AddStringToObject(in, "IndexName", index);
     if (count_only)
         cJSON_AddStringToObject(in, "Select", "COUNT");
-    cJSON *kc = cJSON_AddObjectToObject(in, "KeyConditions");
-    const char *names[2] = { pkname, skname }, *vals[2] = { pk, skprefix };
-    for (int i = 0; i < 2 && names[i]; i++) {
-        cJSON *c = cJSON_AddObjectToObject(kc, names[i]);
-        cJSON_AddStringToObject(c, "ComparisonOperator", i ? "BEGINS_WITH" : "EQ");
-        cJSON *v = cJSON_CreateObject();
-        cJSON_AddStringToObject(v, "S", vals[i]);
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(c, "AttributeValueList"), v);
+    cJSON_AddStringToObject(in, "KeyConditionExpression",
+                            skname ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk");
+    cJSON *names = cJSON_AddObjectToObject(in, "ExpressionAttributeNames");
+    cJSON *vals = cJSON_AddObjectToObject(in, "ExpressionAttributeValues");
+    cJSON_AddStringToObject(names, "#pk", pkname);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(vals, ":pk"), "S", pk);
+    if (skname) {
+        cJSON_AddStringToObject(names, "#sk", skname);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(vals, ":sk"), "S", skprefix);
     }
     char *text = cJSON_PrintUnformatted(in);
     cJSON *r = call(s, "Query", text);
     free(text);
     cJSON_Delete(in);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "Count");
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(r, "ScannedCount");
+    assert_non_null(c);
+    assert_non_null(sc);
+    assert_int_equal(c->valueint, sc->valueint);
+    assert_null(cJSON_GetObjectItemCaseSensitive(r, "LastEvaluatedKey"));
     return r;
 }
 
@@ -135,6 +142,13 @@ static void bob_followers_through_gsi1(void **state)
     char col[512];
     cJSON *r = query(*state, "SocialGraph", "GSI1", "GSI1PK", "TARGET#bob", NULL, NULL, false);
     column(r, "GSI1SK", col, sizeof col);
+    assert_string_equal(col, "ACTOR#alice,ACTOR#dave");
+    cJSON_Delete(r);
+    /* The same with the legacy KeyConditions parameter. */
+    r = call(*state, "Query",
+        "{\"TableName\":\"SocialGraph\",\"IndexName\":\"GSI1\",\"KeyConditions\":{\"GSI1PK\":"
+        "{\"ComparisonOperator\":\"EQ\",\"AttributeValueList\":[{\"S\":\"TARGET#bob\"}]}}}");
+    column(r, "PK", col, sizeof col);
     assert_string_equal(col, "ACTOR#alice,ACTOR#dave");
     cJSON_Delete(r);
 }
