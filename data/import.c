@@ -57,6 +57,9 @@ struct import_source {
     diag broken_diag;
     uint64_t index;              /* items produced (or failed) so far */
     buf elem, scratch;
+    /* The captured element holds a backslash, NUL or non-ASCII byte: it
+     * needs bad_text's check (plain ASCII without escapes cannot fail it). */
+    bool elem_text_check;
     char *member;                /* current page member name (batch: table) */
 
     /* Workbench */
@@ -165,6 +168,17 @@ static int peek_nonws(import_source *src)
     }
 }
 
+/* The bytes capture must look at inside a string, and outside one. */
+/* The bytes capture must look at inside a string, and outside one; NUL
+ * and non-ASCII bytes stop it too (2), so that only elements holding
+ * them pay for the UTF-8 check. */
+#define HI8 [0x80 ... 0xFF] = 2
+static const unsigned char str_stop[256] = { [0] = 2, ['"'] = 1, ['\\'] = 1, ['\n'] = 1, HI8 };
+static const unsigned char out_stop[256] = {
+    [0] = 2, ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1, ['\n'] = 1, HI8,
+};
+#undef HI8
+
 static bool is_delim(unsigned char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' ||
@@ -186,6 +200,7 @@ static status capture(import_source *src, buf *out, diag *d)
     bool scalar = c0 != '{' && c0 != '[' && c0 != '"';
 
     buf_reset(out);
+    src->elem_text_check = scalar;
     if (scalar && is_delim(c0)) {
         /* '}', ']', ',' or ':' where a value must start: nothing to
          * capture, and no way to resynchronise. */
@@ -196,42 +211,52 @@ static status capture(import_source *src, buf *out, diag *d)
         const unsigned char *p = src->data;
         size_t i = src->pos, e = src->end;
         bool done = false;
-        for (; i < e && !done; i++) {
-            unsigned char c = p[i];
+        while (i < e && !done) {
             if (scalar) {
-                if (is_delim(c))
+                if (is_delim(p[i]))
                     break;
+                i++;
                 continue;
             }
-            if (c == '\n') {
+            if (esc) {                 /* the byte after a backslash */
+                esc = false;
+                if (p[i] == '\n') {
+                    src->line++;
+                    src->line_start = src->base + i + 1;
+                }
+                i++;
+                continue;
+            }
+            /* Skip the bytes that cannot change the state, fast. */
+            const unsigned char *stop = in_str ? str_stop : out_stop;
+            while (i < e && !stop[p[i]])
+                i++;
+            if (i == e)
+                break;
+            unsigned char c = p[i];
+            if (stop[c] == 2) {
+                src->elem_text_check = true;
+            } else if (c == '\n') {
                 src->line++;
                 src->line_start = src->base + i + 1;
-            }
-            if (in_str) {
-                if (esc)
-                    esc = false;
-                else if (c == '\\')
+            } else if (in_str) {
+                if (c == '\\') {
                     esc = true;
-                else if (c == '"') {
+                    src->elem_text_check = true;
+                } else {               /* the closing quote */
                     in_str = false;
                     done = depth == 0;
                 }
-                continue;
-            }
-            switch (c) {
-            case '"':
+            } else if (c == '"') {
                 in_str = true;
-                break;
-            case '{':
-            case '[':
+            } else if (c == '{' || c == '[') {
                 if (depth == MAX_DEPTH) {
+                    buf_add(out, p + src->pos, i - src->pos);
                     src->pos = i;
                     return broken_here(src, d, "nesting deeper than %s levels", "128");
                 }
                 stack[depth++] = (char)c;
-                break;
-            case '}':
-            case ']':
+            } else {                   /* '}' or ']' */
                 if (depth == 0 || stack[depth - 1] != (c == '}' ? '{' : '[')) {
                     buf_add(out, p + src->pos, i - src->pos);
                     src->pos = i;
@@ -239,10 +264,8 @@ static status capture(import_source *src, buf *out, diag *d)
                 }
                 depth--;
                 done = depth == 0;
-                break;
-            default:
-                break;
             }
+            i++;
         }
         buf_add(out, p + src->pos, i - src->pos);
         src->pos = i;
@@ -776,7 +799,7 @@ status import_source_next(import_source *src, import_event *ev, diag *d)
     size_t len = src->elem.len;
     const char *end = NULL, *bad_why = NULL;
     size_t bad = 0;
-    if (bad_text(text, len, &bad, &bad_why)) {
+    if (src->elem_text_check && bad_text(text, len, &bad, &bad_why)) {
         int el = line, ec = col;
         locate(text, bad, &el, &ec);
         rc = elem_error(src, d, ST_PARSE, el, ec, "%s", bad_why);
