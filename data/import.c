@@ -1118,8 +1118,9 @@ status import_run(import_source *src, const import_sink *sink,
         }
         import_event_done(&ev);
         if (rc != ST_OK) {
-            /* A store failure other than a bad item stops the run. */
-            bool item_level = rc == ST_VALIDATION || rc == ST_NOT_FOUND;
+            /* A store failure other than a bad item (a missing table, a
+             * full disk) stops the run even with skip_bad. */
+            bool item_level = rc == ST_VALIDATION;
             if (o->skip_bad && item_level) {
                 st->skipped++;
                 if (o->on_skip)

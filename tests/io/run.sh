@@ -81,6 +81,15 @@ printf '{"PK":{"S":"z"}}\n' >"$t/z.jsonl"
 rc=$?
 check "a missing table without --key is refused" eval '[ $rc -eq 1 ] && has "$t/err" "does not exist"'
 
+printf '{"Other":[{"PutRequest":{"Item":{"PK":{"S":"a"}}}}],"Missing":[{"PutRequest":{"Item":{"PK":{"S":"b"}}}}]}' >"$t/batch.json"
+printf '' | "$DDBX" load - --table Other --key PK:S --db "$t/d.db" 2>"$t/err"
+"$DDBX" load "$t/batch.json" --skip-bad --db "$t/d.db" 2>"$t/err"
+rc=$?
+check "a batch file naming a missing table fails, even with --skip-bad" \
+    eval '[ $rc -eq 1 ] && has "$t/err" "batch.json:1:.*ResourceNotFoundException"'
+"$DDBX" export Other --db "$t/d.db" >"$t/out" 2>"$t/err"
+check "... and nothing of it is committed" eval '[ ! -s "$t/out" ]'
+
 # Workbench: tables exist -> refused unless --replace.
 "$DDBX" export Music --format workbench -o "$t/music.json" --db "$db" 2>"$t/err"
 "$DDBX" load "$t/music.json" --db "$t/c.db" 2>"$t/err"
