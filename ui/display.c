@@ -35,7 +35,6 @@ static struct {
     buf search;
     FILE *timing;
     struct timespec t0;
-    bool first_done;
 } D;
 
 static double ms_since(const struct timespec *a)
@@ -810,13 +809,10 @@ int display_run(store *st, const char *db_path, const char *table)
     }
 
     buf kb = BUF_INIT;
+    redraw();
+    if (D.timing)
+        fprintf(D.timing, "first-screen %.3f ms\n", ms_since(&D.t0));
     while (!D.quit && D.depth > 0) {
-        redraw();
-        if (!D.first_done) {
-            D.first_done = true;
-            if (D.timing)
-                fprintf(D.timing, "first-screen %.3f ms\n", ms_since(&D.t0));
-        }
         int mrow;
         int key = term_getkey(&mrow);
         if (key == K_EOF)
@@ -828,11 +824,11 @@ int display_run(store *st, const char *db_path, const char *table)
         if (keymap_lookup(key) != REQ_PROMPT)
             D.status[0] = '\0';
         handle_key(key, mrow);
-        if (D.timing && !D.quit && D.depth > 0) {
-            draw();
-            term_refresh();
+        if (D.quit || D.depth == 0)
+            break;
+        redraw();
+        if (D.timing)
             fprintf(D.timing, "key %s %.3f ms\n", key_label(key, &kb), ms_since(&t));
-        }
     }
     buf_done(&kb);
     while (D.depth > 0)

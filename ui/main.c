@@ -20,7 +20,8 @@ static const char usage_text[] =
     "       ddbx --help | --version\n"
     "\n"
     "The default database is $XDG_DATA_HOME/ddbx/ddbx.db (else\n"
-    "~/.local/share/ddbx/ddbx.db); --db FILE or DDBX_DB override it.\n";
+    "~/.local/share/ddbx/ddbx.db); --db FILE or DDBX_DB override it.\n"
+    "In the explorer, ? lists the keys and : commands; see ddbx(1).\n";
 
 typedef int (*cli_fn)(int argc, char **argv);
 
