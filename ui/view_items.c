@@ -848,26 +848,45 @@ static void fold_all(view *v, int how)
     av_free(&pk);
 }
 
+/* The next or previous partition header. Found through the store
+ * (the partition after this one), not by paging through the items in
+ * between, which may be a celebrity's hundreds of thousands. */
 static void jump_group(view *v, int dir)
 {
+    items_view *p = v->priv;
     vm *m = &v->vm;
-    long i = (long)m->cursor;
-    for (int tries = 0; tries < 4096; tries++) {
-        i += dir;
-        if (i >= (long)m->n && (!v->ops->more || more(v, 1) == 0))
-            break;
-        if (i < 0) {
-            size_t add = more(v, -1);
-            if (!add)
-                break;
-            i += (long)add;
-        }
-        if (m->lines[i].kind == L_GROUP) {
-            vm_select(m, (size_t)i);
-            display_fill(v);
-            return;
-        }
+    line *l = vm_selected(m);
+    if (!l)
+        return;
+    av pk;
+    av_copy(&pk, line_pk(p, l));
+    if (dir < 0 && l->kind == L_ITEM) {
+        /* First to this partition's own header, when it is loaded. */
+        for (size_t i = m->cursor; i-- > 0;)
+            if (m->lines[i].kind == L_GROUP && av_equal(&((irow *)m->lines[i].data)->pk, &pk)) {
+                vm_select(m, i);
+                display_fill(v);
+                av_free(&pk);
+                return;
+            }
+        reset_at(v, &pk, NULL);
+        av_free(&pk);
+        return;
     }
+    part_info pi;
+    if (part_next(p, &pk, dir, &pi)) {
+        /* When it is already loaded, just move there. */
+        for (size_t i = 0; i < m->n; i++)
+            if (m->lines[i].kind == L_GROUP && av_equal(&((irow *)m->lines[i].data)->pk, &pi.pk)) {
+                vm_select(m, i);
+                display_fill(v);
+                goto out;
+            }
+        reset_at(v, &pi.pk, NULL);
+out:
+        av_free(&pi.pk);
+    }
+    av_free(&pk);
 }
 
 /* Opens the query bar on this table or index, the selected partition's
