@@ -227,6 +227,8 @@ static void draw(void)
     if (!v)
         return;
     vm_set_rows(&v->vm, body_rows(v));
+    if (v->ops->layout)
+        v->ops->layout(v);
 
     term_fill(0, 0, cols, ROLE_TITLE);
     v->ops->title(v, &b);

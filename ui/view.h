@@ -29,6 +29,9 @@ typedef struct view_ops {
     bool (*open)(view *v, const void *arg);
     /* Title bar text. */
     void (*title)(view *v, buf *out);
+    /* Called before each frame is drawn, once the top row is known (to
+     * fit columns to what is on screen). Optional. */
+    void (*layout)(view *v);
     /* Rows above the body (column titles): how many it needs, and
      * drawing them. Optional. */
     int (*head_rows)(view *v);

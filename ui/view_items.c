@@ -16,6 +16,7 @@
 
 #include "data/store.h"
 #include "model/mem.h"
+#include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
@@ -31,14 +32,6 @@ typedef struct irow {
     bool first, last;      /* L_ITEM: known first / last of its partition */
 } irow;
 
-#define MAX_COLS 128
-#define COL_MAX_WIDTH 32
-
-typedef struct col {
-    const char *name;      /* points into a visible item */
-    int width;
-} col;
-
 typedef struct items_view {
     char *table;
     table_def def;
@@ -50,8 +43,7 @@ typedef struct items_view {
     bool fold_all;
     av *flip;              /* partitions folded unlike fold_all */
     size_t n_flip;
-    col cols[MAX_COLS];
-    size_t n_cols;
+    cols cols;             /* fitted to the items on screen (layout) */
 } items_view;
 
 static const char *index_name(const items_view *p)
@@ -488,87 +480,20 @@ static void title(view *v, buf *out)
 
 /* ---- columns --------------------------------------------------------- */
 
-static bool has_col(const items_view *p, const char *name)
-{
-    for (size_t i = 0; i < p->n_cols; i++)
-        if (strcmp(p->cols[i].name, name) == 0)
-            return true;
-    return false;
-}
-
-static void add_col(items_view *p, const char *name)
-{
-    if (p->n_cols < MAX_COLS && !has_col(p, name)) {
-        p->cols[p->n_cols].name = name;
-        p->cols[p->n_cols].width = text_width(name, strlen(name));
-        p->n_cols++;
-    }
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(((const col *)a)->name, ((const col *)b)->name);
-}
-
 /* Columns follow the attributes of the items on screen: the sort key,
  * the table's keys (in an index), then the others by name. */
-static void compute_cols(view *v)
+static void layout(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
-    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n;
-    p->n_cols = 0;
-    bool any = false;
-    for (size_t i = m->top; i < end; i++)
+    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
+    const av *items[512];
+    for (size_t i = m->top; i < end && n < 512; i++)
         if (m->lines[i].kind == L_ITEM)
-            any = true;
-    if (!any)
-        return;
-    const char *keys[3] = { p->sk, p->ix >= 0 ? p->def.pk.name : NULL,
-                            p->ix >= 0 ? p->def.sk.name : NULL };
-    for (int k = 0; k < 3; k++)
-        if (keys[k] && strcmp(keys[k], p->pk) != 0)
-            add_col(p, keys[k]);
-    size_t fixed = p->n_cols;
-    for (size_t i = m->top; i < end; i++) {
-        if (m->lines[i].kind != L_ITEM)
-            continue;
-        const av *it = &((irow *)m->lines[i].data)->item;
-        for (size_t j = 0; j < it->u.m.len; j++)
-            if (strcmp(it->u.m.v[j].name, p->pk) != 0)
-                add_col(p, it->u.m.v[j].name);
-    }
-    qsort(p->cols + fixed, p->n_cols - fixed, sizeof *p->cols, name_cmp);
-    buf b = BUF_INIT;
-    for (size_t c = 0; c < p->n_cols; c++) {
-        for (size_t i = m->top; i < end; i++) {
-            if (m->lines[i].kind != L_ITEM)
-                continue;
-            const av *val = av_map_get(&((irow *)m->lines[i].data)->item, p->cols[c].name,
-                                       strlen(p->cols[c].name));
-            if (!val)
-                continue;
-            buf_reset(&b);
-            fmt_cell(&b, val, 64);
-            int w = text_width(b.data, b.len);
-            if (w > p->cols[c].width)
-                p->cols[c].width = w;
-        }
-        if (p->cols[c].width > COL_MAX_WIDTH)
-            p->cols[c].width = COL_MAX_WIDTH;
-    }
-    buf_done(&b);
-}
-
-/* Visible columns: the first (sort key) stays, hscroll skips others. */
-static size_t col_at(const items_view *p, const view *v, size_t k)
-{
-    if (k == 0 || p->n_cols == 0)
-        return k;
-    size_t skip = (size_t)v->vm.hscroll;
-    if (skip > p->n_cols - 1)
-        skip = p->n_cols - 1;
-    return k + skip;
+            items[n++] = &((irow *)m->lines[i].data)->item;
+    const char *first[3] = { p->sk, p->ix >= 0 ? p->def.pk.name : NULL,
+                             p->ix >= 0 ? p->def.sk.name : NULL };
+    cols_compute(&p->cols, items, n, first, 3, p->pk);
 }
 
 static int head_rows(view *v)
@@ -579,21 +504,15 @@ static int head_rows(view *v)
 static void draw_head(view *v, int row, int width)
 {
     items_view *p = v->priv;
-    compute_cols(v);
     term_fill(row, 0, width, ROLE_COLHEAD);
-    if (!p->n_cols) {
+    if (!p->cols.n) {
         buf b = BUF_INIT;
         buf_printf(&b, "partitions by %s", p->pk);
         term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
         buf_done(&b);
         return;
     }
-    int x = 2;
-    for (size_t k = 0; col_at(p, v, k) < p->n_cols && x < width; k++) {
-        const col *c = &p->cols[col_at(p, v, k)];
-        term_put(row, x, c->width, c->name, strlen(c->name), ROLE_COLHEAD, true);
-        x += c->width + 2;
-    }
+    cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
 }
 
 static void draw(view *v, size_t i, int row, int width)
@@ -614,19 +533,7 @@ static void draw(view *v, size_t i, int row, int width)
         if (r->items >= p->hot)
             term_puts(row, x, width - x, "  HOT", ROLE_HOT);
     } else {
-        int x = 2;
-        for (size_t k = 0; col_at(p, v, k) < p->n_cols && x < width; k++) {
-            const col *c = &p->cols[col_at(p, v, k)];
-            const av *val = av_map_get(&r->item, c->name, strlen(c->name));
-            if (val) {
-                buf_reset(&b);
-                fmt_cell(&b, val, 64);
-                bool key = table_def_is_key(&p->def, index_of(p), c->name);
-                term_put(row, x, width - x < c->width ? width - x : c->width, b.data, b.len,
-                         key ? ROLE_KEY : ROLE_NORMAL, true);
-            }
-            x += c->width + 2;
-        }
+        cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
     }
     buf_done(&b);
 }
@@ -1037,6 +944,7 @@ const view_ops view_items_ops = {
     .priv_size = sizeof(items_view),
     .open = open_view,
     .title = title,
+    .layout = layout,
     .head_rows = head_rows,
     .draw_head = draw_head,
     .draw = draw,

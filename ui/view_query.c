@@ -17,6 +17,7 @@
 #include "data/store.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
+#include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
@@ -25,7 +26,7 @@
 
 #define PAGE_LIMIT 100
 
-enum { L_FIELD = 1, L_PLAN, L_SUMMARY, L_RESULT, L_MORE };
+enum { L_FIELD = 1, L_PLAN, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE };
 enum { F_INDEX, F_PK, F_SK, F_FILTER, F_NAMES, F_VALUES, F__COUNT };
 
 static const char *field_names[F__COUNT] = {
@@ -48,6 +49,7 @@ typedef struct query_view {
     double capacity;
     char *lek;           /* LastEvaluatedKey of the last page, or NULL */
     char *error;
+    cols cols;           /* fitted to the results on screen (layout) */
 } query_view;
 
 static void free_line(view *v, line *l)
@@ -75,7 +77,7 @@ static bool is_query(query_view *p)
     return p->f[F_PK][0] != '\0';
 }
 
-static void layout(view *v)
+static void fields(view *v)
 {
     query_view *p = v->priv;
     vm_clear(&v->vm);
@@ -342,8 +344,9 @@ static void run(view *v)
     p->ran = false;
     free(p->error);
     p->error = NULL;
-    layout(v);
+    fields(v);
     vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
+    vm_append(&v->vm, L_COLHEAD, xcalloc(1, sizeof(qline)));
     run_page(v);
     vm_select(&v->vm, F__COUNT + 1);
 }
@@ -367,7 +370,7 @@ static bool open_view(view *v, const void *arg)
     set_field(p, F_FILTER, "");
     set_field(p, F_NAMES, "");
     set_field(p, F_VALUES, "");
-    layout(v);
+    fields(v);
     if (a->run)
         run(v);
     else
@@ -452,15 +455,11 @@ static void draw(view *v, size_t i, int row, int width)
         summary(p, &b);
         term_put(row, 0, width, b.data, b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
         break;
+    case L_COLHEAD:
+        cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
+        break;
     case L_RESULT:
-        for (size_t j = 0; j < q->item.u.m.len; j++) {
-            if (j)
-                buf_adds(&b, "  ");
-            buf_add(&b, q->item.u.m.v[j].name, q->item.u.m.v[j].name_len);
-            buf_addc(&b, '=');
-            fmt_cell(&b, &q->item.u.m.v[j].val, 40);
-        }
-        term_put(row, 2, width - 2, b.data, b.len, ROLE_NORMAL, true);
+        cols_draw_item(&p->cols, &q->item, row, 2, width, v->vm.hscroll, &p->def, cur_index(p));
         break;
     case L_MORE:
         term_puts(row, 2, width - 2, "... more (next page loads when you move here)", ROLE_DIM);
@@ -469,12 +468,29 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
+/* Result columns follow the items on screen, keys first. */
+static void layout(view *v)
+{
+    query_view *p = v->priv;
+    vm *m = &v->vm;
+    const index_def *ix = cur_index(p);
+    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
+    const av *items[512];
+    for (size_t i = m->top; i < end && n < 512; i++)
+        if (m->lines[i].kind == L_RESULT)
+            items[n++] = &((qline *)m->lines[i].data)->item;
+    const char *first[4] = { ix ? ix->pk.name : NULL, ix ? ix->sk.name : NULL,
+                             p->def.pk.name, p->def.sk.name };
+    cols_compute(&p->cols, items, n, first, 4, NULL);
+}
+
 static const char *kind_name(int kind)
 {
     switch (kind) {
     case L_FIELD: return "field";
     case L_PLAN: return "plan";
     case L_SUMMARY: return "summary";
+    case L_COLHEAD: return "columns";
     case L_RESULT: return "result";
     default: return "more";
     }
@@ -489,6 +505,10 @@ static void text(view *v, size_t i, buf *out)
     case L_FIELD: buf_printf(out, "%s: %s", field_names[q->field], p->f[q->field]); break;
     case L_PLAN: plan(p, out); break;
     case L_SUMMARY: summary(p, out); break;
+    case L_COLHEAD:
+        for (size_t k = 0; k < p->cols.n; k++)
+            buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
+        break;
     case L_RESULT:
         for (size_t j = 0; j < q->item.u.m.len; j++) {
             if (j)
@@ -567,7 +587,7 @@ static bool command(view *v, int argc, char **argv)
     }
     if (strcmp(argv[0], "index") == 0 && argc == 2) {
         set_field(p, F_INDEX, strcmp(argv[1], "base") == 0 ? "" : argv[1]);
-        layout(v);
+        fields(v);
         return true;
     }
     return false;
@@ -578,6 +598,7 @@ const view_ops view_query_ops = {
     .priv_size = sizeof(query_view),
     .open = open_view,
     .title = title,
+    .layout = layout,
     .draw = draw,
     .request = request,
     .done = done,

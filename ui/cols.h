@@ -1,0 +1,43 @@
+/*
+ * cols — columns that follow the attributes of the items on screen: the
+ * names given first (key attributes) in their order, then every other
+ * attribute present by name, each as wide as its widest value on screen
+ * (capped). Used by the table view and the query bar's results.
+ *
+ * A cols holds pointers to attribute names inside the items it was
+ * computed from: it is valid until those items change (recompute per
+ * frame).
+ */
+#ifndef DDBX_COLS_H
+#define DDBX_COLS_H
+
+#include <stddef.h>
+
+#include "model/av.h"
+#include "model/schema.h"
+
+#define COLS_MAX 128
+#define COLS_WIDTH_MAX 32
+
+typedef struct cols {
+    struct {
+        const char *name;
+        int width;
+    } c[COLS_MAX];
+    size_t n;
+} cols;
+
+/* items[0..n) are maps; first[0..nfirst) may hold NULLs (skipped); an
+ * attribute named skip (may be NULL) gets no column. */
+void cols_compute(cols *c, const av *const *items, size_t n, const char *const *first,
+                  size_t nfirst, const char *skip);
+
+/* The column names, from screen column x; the first column stays, hscroll
+ * skips the ones after it. */
+void cols_draw_head(const cols *c, int row, int x, int width, int hscroll);
+/* One item's values in the same columns; key attributes (of the table,
+ * or of ix) in the key role. */
+void cols_draw_item(const cols *c, const av *item, int row, int x, int width, int hscroll,
+                    const table_def *def, const index_def *ix);
+
+#endif
