@@ -69,7 +69,23 @@ const char *expr_kind_param(expr_kind k);
 const char *expr_kind_name(expr_kind k);
 int expr_kind_from_name(const char *s);
 
-/* ---- AST, walkable by the builder ----------------------------------- */
+/* ---- AST, walkable by the builder -----------------------------------
+ *
+ * expr_root() gives the root node; every node has a kind, a byte span
+ * [pos, end) in the text (for highlighting), and kids[0..n_kids). Shapes:
+ *   conditions/filters/key conditions: OR, AND (2 kids), NOT (1 kid),
+ *     CMP (op: expr_cmp; 2 operands), BETWEEN (3 operands), IN (operand
+ *     then the list), FUNC as a condition (op: expr_fn; its operands);
+ *   operands: PATH (path.steps: names already resolved from #aliases,
+ *     alias kept for printing; indexes), VALUE (name ":x", value: the av),
+ *     FUNC size(...), and in updates PLUS/MINUS and FUNC if_not_exists /
+ *     list_append;
+ *   UPDATE: kids are actions SET (path, value), REMOVE (path), ADD and
+ *     DELETE (path, VALUE), in text order; op groups them by section;
+ *   PROJECTION: kids are PATHs.
+ * Nodes are read-only and live as long as the expr. Parentheses are not
+ * nodes: expr_print_node re-inserts those precedence needs.
+ */
 
 typedef enum {
     EN_OR,        /* kids[0] OR kids[1] */
