@@ -85,7 +85,22 @@ static void script_line(const char *l, size_t n, int **keys, size_t *nk, size_t 
             if (e) {
                 const char *nm = l + i + 1;
                 size_t nl = (size_t)(e - nm);
-                int k = -1;
+                int k = -1, a = 0, b = 0;
+                /* <Click:ROW>, <DoubleClick:ROW>: a mouse click on a
+                 * screen row; <Resize:COLSxLINES>: the terminal resized. */
+                if (sscanf(nm, "Click:%d", &a) == 1 || sscanf(nm, "DoubleClick:%d", &a) == 1) {
+                    PUSH(nm[0] == 'C' ? K_CLICK : K_DOUBLE);
+                    PUSH(a);
+                    i = (size_t)(e - l) + 1;
+                    continue;
+                }
+                if (sscanf(nm, "Resize:%dx%d", &a, &b) == 2 && a > 0 && b > 0) {
+                    PUSH(K_RESIZE);
+                    PUSH(a);
+                    PUSH(b);
+                    i = (size_t)(e - l) + 1;
+                    continue;
+                }
                 if (nl == 2 && memcmp(nm, "lt", 2) == 0)
                     k = '<';
                 else if (nl == 3 && (nm[0] == 'C' || nm[0] == 'c') && nm[1] == '-')
@@ -322,7 +337,16 @@ int term_getkey(int *mrow)
     if (T.scripted) {
         if (T.at_script >= T.n_script)
             return K_EOF;
-        return T.script[T.at_script++];
+        int k = T.script[T.at_script++];
+        if ((k == K_CLICK || k == K_DOUBLE) && T.at_script < T.n_script) {
+            if (mrow)
+                *mrow = T.script[T.at_script];
+            T.at_script++;
+        } else if (k == K_RESIZE && T.at_script + 1 < T.n_script) {
+            int c = T.script[T.at_script++], r = T.script[T.at_script++];
+            resizeterm(r, c);
+        }
+        return k;
     }
     for (;;) {
         wint_t ch;

@@ -12,7 +12,9 @@
  * writing to /dev/null, and keys come from the script instead of the
  * keyboard. Script lines: `# comment`; `:command` or `/text` (typed into
  * the prompt, then Enter); anything else is keys, one character each,
- * with <Name> for a named key (<Enter>, <Down>, <C-f>, <lt> for '<').
+ * with <Name> for a named key (<Enter>, <Down>, <C-f>, <lt> for '<'),
+ * <Click:ROW> or <DoubleClick:ROW> for the mouse and <Resize:COLSxLINES>
+ * for a terminal resize.
  * When the script ends term_getkey returns K_EOF.
  */
 #ifndef DDBX_TERM_H
