@@ -46,6 +46,7 @@ struct import_source {
     size_t pos, end, cap;
     uint64_t base;               /* input offset of data[0] */
     bool eof;
+    int read_err;                /* errno of a failed read, 0 if none */
     int line;
     uint64_t line_start;         /* input offset where the current line starts */
     uint64_t total;
@@ -117,6 +118,9 @@ static bool refill(import_source *src)
     }
     size_t n = fread(src->owned + src->end, 1, src->cap - src->end, src->fp);
     if (n == 0) {
+        /* A read error must not pass for the end of the input. */
+        if (ferror(src->fp))
+            src->read_err = errno ? errno : EIO;
         src->eof = true;
         return false;
     }
@@ -456,14 +460,20 @@ status import_source_open(const char *path, import_format fmt,
         snprintf(d->file, sizeof d->file, "%s", path);
         return diag_set(d, ST_IO, "cannot open: %s", strerror(errno));
     }
+    struct stat st = { 0 };
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!is_stdin)
+            fclose(fp);
+        snprintf(d->file, sizeof d->file, "%s", path);
+        return diag_set(d, ST_IO, "cannot read: %s", strerror(EISDIR));
+    }
     import_source *src = source_new(is_stdin ? "<stdin>" : path, fmt);
     src->fp = fp;
     src->own_fp = !is_stdin;
     src->cap = CHUNK;
     src->owned = xmalloc(src->cap);
     src->data = src->owned;
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode))
+    if (S_ISREG(st.st_mode))
         src->total = (uint64_t)st.st_size;
     status rc = source_start(src, d);
     if (rc != ST_OK) {
@@ -791,6 +801,11 @@ status import_source_next(import_source *src, import_event *ev, diag *d)
     bool got;
     int line = 0, col = 0;
     status rc = next_element(src, &got, &line, &col, d);
+    if (src->read_err) {
+        rc = broken_here(src, d, "read error: %s", strerror(src->read_err));
+        d->code = src->broken_diag.code = ST_IO;
+        return ST_IO;
+    }
     if (rc != ST_OK || !got)
         return rc;
 
@@ -860,6 +875,8 @@ static status wb_open(import_source *src, diag *d)
     /* A model is read whole: pull the rest of the input in. */
     while (refill(src))
         ;
+    if (src->read_err)
+        return fail_broken(src, d, 0, 0, "read error: %s", strerror(src->read_err));
     const char *text = (const char *)src->data + src->pos;
     size_t len = src->end - src->pos;
     const char *end = NULL, *why = NULL;

@@ -124,4 +124,7 @@ check "load without FILE is a usage error" [ $rc -eq 2 ]
 "$DDBX" load "$t/nope.json" --table Music --db "$db" >/dev/null 2>"$t/err"
 rc=$?
 check "load of a missing file names it" eval '[ $rc -eq 1 ] && has "$t/err" "nope.json"'
+"$DDBX" load "$t" --table Music --db "$db" >/dev/null 2>"$t/err"
+rc=$?
+check "load of a directory is refused" eval '[ $rc -eq 1 ] && has "$t/err" "Is a directory"'
 exit 0
