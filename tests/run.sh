@@ -6,7 +6,8 @@
 # (cmocka, TAP output), and every tests/<dir>/run.sh script (golden, screen,
 # differential tests), run with DDBX and BUILD in the environment.
 # A suite that exits non-zero without reporting a failure (a crash, a
-# missing tool) counts as one failure. ONLY=pattern runs matching suites.
+# missing tool) counts as one failure, and so does one that reports no
+# test at all. ONLY=pattern runs matching suites.
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
 : "${DDBX:=$PWD/$BUILD/ddbx}"
@@ -28,6 +29,11 @@ run_suite() { # name, command...
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         f=1
         echo "FAIL $name: exited $rc without reporting a failure"
+        tail -n 20 "$log/err" | sed 's/^/    /'
+    elif [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+        # A suite that checks nothing is a defect, not a pass.
+        f=1
+        echo "FAIL $name: reported no test at all"
         tail -n 20 "$log/err" | sed 's/^/    /'
     fi
     if [ "$f" -gt 0 ]; then
