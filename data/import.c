@@ -54,6 +54,7 @@ struct import_source {
     import_format fmt;
     int state;
     bool first_elem, first_member;
+    bool pages_in_array, first_page;   /* paged formats: [page, page] */
     bool broken;
     diag broken_diag;
     uint64_t index;              /* items produced (or failed) so far */
@@ -376,6 +377,16 @@ static bool lk_ddb_item(look *l)
     return v == -1 || (v != -2 && lk_type_word(k, kl));
 }
 
+/* At the '{' after "Item": is it an item ({"PK": {"S": ...}}) rather
+ * than the value of an attribute named Item ({"S": "..."})? */
+static bool lk_s3_item(look *l)
+{
+    const unsigned char *k;
+    size_t kl;
+    int v = lk_first_member(l, &k, &kl);
+    return v == -1 || v == -2 || (v == '{' && !lk_type_word(k, kl));
+}
+
 static import_format detect(const unsigned char *p, size_t n)
 {
     look l = { p, 0, n };
@@ -387,6 +398,17 @@ static import_format detect(const unsigned char *p, size_t n)
         c = lk_ws(&l);
         if (c != '{')
             return IMPORT_DDB_JSON;
+        /* An array of S3 export lines or of scan pages (`jq -s`), or of
+         * items. */
+        look first = l;
+        const unsigned char *k;
+        size_t kl;
+        int v = lk_first_member(&first, &k, &kl);
+        if (v == '{' && lk_is(k, kl, "Item") && lk_s3_item(&first))
+            return IMPORT_S3;
+        if (v >= 0 && (lk_is(k, kl, "Items") || lk_is(k, kl, "Count") ||
+                       lk_is(k, kl, "ScannedCount") || lk_is(k, kl, "ConsumedCapacity")))
+            return IMPORT_AWS_CLI;
         return lk_ddb_item(&l) ? IMPORT_DDB_JSON : IMPORT_PLAIN;
     }
     if (c != '{')
@@ -403,7 +425,7 @@ static import_format detect(const unsigned char *p, size_t n)
     if (lk_is(k, kl, "Items") || lk_is(k, kl, "Count") || lk_is(k, kl, "ScannedCount") ||
         lk_is(k, kl, "LastEvaluatedKey") || lk_is(k, kl, "ConsumedCapacity"))
         return IMPORT_AWS_CLI;
-    if (lk_is(k, kl, "Item") && v == '{')
+    if (lk_is(k, kl, "Item") && v == '{' && lk_s3_item(&l))
         return IMPORT_S3;
     if (v == '[') {
         l.i++;
@@ -615,8 +637,32 @@ static status next_element(import_source *src, bool *got, int *line, int *col, d
         case S_PAGES:
             c = peek_nonws(src);
             if (c < 0) {
+                if (src->pages_in_array)
+                    return broken_here(src, d, "unexpected end of input inside an array%s",
+                                       NULL);
                 src->state = S_END;
                 continue;
+            }
+            /* Pages may also come as one array of pages (`jq -s`). */
+            if (!src->pages_in_array && c == '[') {
+                src->pos++;
+                src->pages_in_array = true;
+                src->first_page = true;
+                continue;
+            }
+            if (src->pages_in_array) {
+                if (c == ']') {
+                    src->pos++;
+                    src->pages_in_array = false;
+                    continue;
+                }
+                if (!src->first_page) {
+                    if (c != ',')
+                        return broken_here(src, d, "expected ',' or ']' after a page%s", NULL);
+                    src->pos++;
+                    c = peek_nonws(src);
+                }
+                src->first_page = false;
             }
             if (c != '{')
                 return broken_here(src, d, "expected '{' starting %s",

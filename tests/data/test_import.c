@@ -122,6 +122,11 @@ static void detects_formats(void **state)
     assert_int_equal(detected("{\"tags\":[1,2]}\n"), IMPORT_PLAIN);
     assert_int_equal(detected("{\"a\":{\"b\":1}}\n"), IMPORT_PLAIN);
     assert_int_equal(detected("\xEF\xBB\xBF{\"Item\":{\"PK\":{\"S\":\"a\"}}}"), IMPORT_S3);
+    /* arrays of S3 lines or of scan pages (as `jq -s` makes them) */
+    assert_int_equal(detected("[{\"Item\":{\"PK\":{\"S\":\"a\"}}}]"), IMPORT_S3);
+    assert_int_equal(detected("[{\"Items\":[]},{\"Items\":[]}]"), IMPORT_AWS_CLI);
+    assert_int_equal(detected("[{\"Item\":{\"S\":\"a\"}}]"), IMPORT_DDB_JSON);
+    assert_int_equal(detected("{\"Item\":{\"S\":\"a\"},\"PK\":{\"S\":\"b\"}}\n"), IMPORT_JSONL);
 }
 
 static void format_names_round_trip(void **state)
@@ -189,6 +194,21 @@ static void s3_aws_cli_batch(void **state)
     assert_int_equal(r.items, 3);
     assert_string_equal(r.log.data, "T|{\"PK\":{\"S\":\"a\"}}\nT|{\"PK\":{\"S\":\"b\"}}\n"
                                     "T|{\"PK\":{\"S\":\"c\"}}\n");
+    buf_done(&r.log);
+
+    /* Pages in one array. */
+    memset(&r, 0, sizeof r);
+    assert_int_equal(run_text("[{\"Items\":[{\"PK\":{\"S\":\"a\"}}],\"Count\":1},\n"
+                              " {\"Items\":[{\"PK\":{\"S\":\"b\"}}]}]", IMPORT_AUTO, false, &r, &sk,
+                              &st, &d), ST_OK);
+    assert_int_equal(st.format, IMPORT_AWS_CLI);
+    assert_string_equal(r.log.data, "T|{\"PK\":{\"S\":\"a\"}}\nT|{\"PK\":{\"S\":\"b\"}}\n");
+    buf_done(&r.log);
+    memset(&r, 0, sizeof r);
+    assert_int_equal(run_text("[{\"Items\":[]} {\"Items\":[]}]", IMPORT_AWS_CLI, false, &r, &sk,
+                              &st, &d), ST_PARSE);
+    assert_non_null(strstr(d.msg, "expected ',' or ']' after a page"));
+    assert_int_equal(d.col, 15);
     buf_done(&r.log);
 
     /* BatchWriteItem: the table comes from the file. */
