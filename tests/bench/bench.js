@@ -34,7 +34,7 @@ const PLAN = QUICK
   ? { sizes: [100000], loadReps: { 100000: 1 }, readReps: 3, queries: 1000, gets: 10000,
       dynQueries: 200, dynGets: 500, dynReps: 1, w6Size: 100000, exprReps: 1 }
   : { sizes: [100000, 1000000], loadReps: { 100000: 3, 1000000: 1 }, readReps: 3, queries: 10000,
-      gets: 100000, dynQueries: 1000, dynGets: 3000, dynReps: 3, w6Size: 1000000, exprReps: 3 };
+      gets: 100000, dynQueries: 500, dynGets: 2000, dynReps: 3, w6Size: 1000000, exprReps: 3 };
 
 const t0 = Date.now();
 const log = (...m) => console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0)}s]`, ...m);
@@ -281,8 +281,11 @@ async function main() {
       log(`W6 explorer on ${size} items`);
       w6Note = explorer(size, ddbxDb);
     }
+    /* Keep the 100k ddbx database to look at (`ddbx --db ... Graph`); the
+     * rest is hundreds of MB. */
     rmDb(rawDb);
-    if (size !== 100000 || QUICK) fs.rmSync(file, { force: true });
+    if (size > 100000) rmDb(ddbxDb);
+    fs.rmSync(file, { force: true });
   }
   const exprBin = bin('tests/bench/bench_expr');
   if (fs.existsSync(exprBin)) {
