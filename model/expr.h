@@ -269,6 +269,16 @@ status expr_update_apply(const expr *e, const av *old, av *out,
 void expr_update_names(const expr *e, expr_names *out);
 void expr_names_done(expr_names *n);
 
+/* ---- Paths ---------------------------------------------------------------- */
+
+/* Does any document path of the expression go below the top-level
+ * attribute name (name.x, name[0])? For the store's check that key
+ * attributes are used as scalars: DynamoDB answers "Key attributes must be
+ * scalars; list random access '[]' and map lookup '.' are not allowed:
+ * Key: NAME" (IndexKey: for index keys) for projections, filters and
+ * updates. */
+bool expr_has_nested_path(const expr *e, const char *name, size_t len);
+
 /* ---- Printing ----------------------------------------------------------- */
 
 /* Canonical text: single spaces, keywords upper case, placeholders as

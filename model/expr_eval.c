@@ -626,3 +626,23 @@ void expr_project(const expr *e, const av *item, av *out)
     }
     squash(out);
 }
+
+/* ---- paths ------------------------------------------------------------------ */
+
+static bool nested_under(const expr_node *n, const char *name, size_t len)
+{
+    if (n->kind == EN_PATH) {
+        const expr_step *st = &n->path.steps[0];
+        return n->path.n > 1 && !st->is_index && st->name && st->len == len &&
+               memcmp(st->name, name, len) == 0;
+    }
+    for (size_t i = 0; i < n->n_kids; i++)
+        if (nested_under(n->kids[i], name, len))
+            return true;
+    return false;
+}
+
+bool expr_has_nested_path(const expr *e, const char *name, size_t len)
+{
+    return nested_under(e->root, name, len);
+}

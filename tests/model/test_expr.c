@@ -335,6 +335,19 @@ static void update_paths_projected(void **state)
     fx_done(&f);
 }
 
+static void nested_paths(void **state)
+{
+    (void)state;
+    fixture f;
+    assert_int_equal(fx_parse(&f, EXPR_FILTER, "size(pk[1]) > :v AND #s.x = :v AND sk = :v",
+                              "{\"#s\":\"sk2\"}", "{\":v\":{\"N\":\"1\"}}"), ST_OK);
+    assert_true(expr_has_nested_path(f.e, "pk", 2));
+    assert_true(expr_has_nested_path(f.e, "sk2", 3));
+    assert_false(expr_has_nested_path(f.e, "sk", 2));
+    assert_false(expr_has_nested_path(f.e, "p", 1));
+    fx_done(&f);
+}
+
 static status update(const char *text, const char *values, const char *old_json, av *out, diag *d,
                      expr_names *ch)
 {
@@ -405,6 +418,7 @@ int main(void)
         cmocka_unit_test(projections),
         cmocka_unit_test(updates),
         cmocka_unit_test(update_paths_projected),
+        cmocka_unit_test(nested_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
