@@ -170,18 +170,35 @@ status store_txn_end(store *s, status st, diag *d)
     return st;
 }
 
+/* Page cache: modest for browsing (the explorer's memory bar), large for
+ * a bulk transaction, whose pages would otherwise spill to the WAL and be
+ * written several times over. Grows only as pages are used. */
+static void cache_size(store *s, bool bulk)
+{
+    if (bulk || s->large)
+        sqlite3_exec(s->db, "PRAGMA cache_size=-262144", NULL, NULL, NULL);
+    else
+        sqlite3_exec(s->db, "PRAGMA cache_size=-16384", NULL, NULL, NULL);
+}
+
 status store_begin(store *s, diag *d)
 {
     if (s->txn_depth > 0)
         return diag_set(d, ST_USAGE, "a transaction is already open");
-    return store_txn_begin(s, true, d);
+    cache_size(s, true);
+    status st = store_txn_begin(s, true, d);
+    if (st != ST_OK)
+        cache_size(s, false);
+    return st;
 }
 
 status store_commit(store *s, diag *d)
 {
     if (s->txn_depth != 1)
         return diag_set(d, ST_USAGE, "no transaction is open");
-    return store_txn_end(s, ST_OK, d);
+    status st = store_txn_end(s, ST_OK, d);
+    cache_size(s, false);
+    return st;
 }
 
 void store_rollback(store *s)
@@ -192,6 +209,7 @@ void store_rollback(store *s)
     diag d;
     diag_init(&d);
     store_txn_end(s, ST_INTERNAL, &d);
+    cache_size(s, false);
 }
 
 /* ---- open / close ---- */
@@ -233,7 +251,10 @@ status store_open(const char *path, unsigned flags, store **out, diag *d)
         }
     }
     sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
-    sqlite3_exec(s->db, "PRAGMA cache_size=-16384", NULL, NULL, NULL);
+    s->large = flags & STORE_LARGE_CACHE;
+    cache_size(s, false);
+    if (s->large)
+        sqlite3_exec(s->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
     sqlite3_exec(s->db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
 
     if (!ro) {

@@ -28,6 +28,10 @@ typedef struct store store;
 
 enum {
     STORE_READ_ONLY = 1 << 0,  /* no write can happen (SQLite opened read-only) */
+    STORE_LARGE_CACHE = 1 << 1,/* for servers and batch work (ddbx api, bench):
+                                  a 256 MB page cache and memory-mapped reads;
+                                  without it the store keeps to a 16 MB cache,
+                                  for the explorer's memory bar */
 };
 
 /* Opens or creates (owner-only permissions) the database file. */

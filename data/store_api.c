@@ -2189,13 +2189,33 @@ static const struct {
     { "TransactGetItems", store_op_transact_get },
 };
 
+static store_op_fn find_op(const char *op)
+{
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(ops[i].name, op) == 0)
+            return ops[i].fn;
+    return NULL;
+}
+
+/* Runs an operation on a parsed request; *out as store_call says. */
+static status dispatch(store *s, store_op_fn fn, const cJSON *in, char **out, diag *d)
+{
+    buf b = BUF_INIT;
+    buf_reset(&s->err_extra);
+    buf_reset(&s->err_msg);
+    status st = fn(s, in, &b, d);
+    if (st == ST_OK)
+        *out = buf_steal(&b);
+    else if (s->err_extra.len)
+        *out = xstrdup(s->err_extra.data);
+    buf_done(&b);
+    return st;
+}
+
 status store_call(store *s, const char *op, const char *input, size_t len, char **out, diag *d)
 {
     *out = NULL;
-    store_op_fn fn = NULL;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(ops[i].name, op) == 0)
-            fn = ops[i].fn;
+    store_op_fn fn = find_op(op);
     if (!fn)
         return diag_set(d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", op);
     /* ddbjson_cjson_parse refuses what cJSON would pass on altered:
@@ -2209,16 +2229,8 @@ status store_call(store *s, const char *op, const char *input, size_t len, char 
         cJSON_Delete(in);
         return diag_set(d, ST_SERIALIZATION, "Start of list found where not expected");
     }
-    buf b = BUF_INIT;
-    buf_reset(&s->err_extra);
-    buf_reset(&s->err_msg);
-    status st = fn(s, in, &b, d);
+    status st = dispatch(s, fn, in, out, d);
     cJSON_Delete(in);
-    if (st == ST_OK)
-        *out = buf_steal(&b);
-    else if (s->err_extra.len)
-        *out = xstrdup(s->err_extra.data);
-    buf_done(&b);
     return st;
 }
 
@@ -2244,9 +2256,17 @@ status store_call_line(store *s, const char *line, size_t len, char **out)
     } else if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv)) {
         st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: \"Input\" must be an object");
     } else {
-        char *text = inv && !cJSON_IsNull(inv) ? cJSON_PrintUnformatted(inv) : NULL;
-        st = store_call(s, opv->valuestring, text ? text : "{}", text ? strlen(text) : 2, &body, &d);
-        cJSON_free(text);
+        /* The line is parsed once; the Input object goes to the operation. */
+        store_op_fn fn = find_op(opv->valuestring);
+        if (!fn) {
+            st = diag_set(&d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", opv->valuestring);
+        } else if (inv && !cJSON_IsNull(inv)) {
+            st = dispatch(s, fn, inv, &body, &d);
+        } else {
+            cJSON *empty = cJSON_CreateObject();
+            st = dispatch(s, fn, empty, &body, &d);
+            cJSON_Delete(empty);
+        }
     }
     if (st == ST_OK) {
         buf_adds(&b, "{\"Output\":");

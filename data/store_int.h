@@ -65,6 +65,7 @@ struct store {
     sqlite3 *db;
     sqlite3_stmt *q[Q__COUNT];
     bool read_only;
+    bool large;          /* STORE_LARGE_CACHE */
     int txn_depth;       /* >0 inside store_begin or an operation */
     bool txn_write;
     tinfo *tables;       /* cache */

@@ -8,8 +8,20 @@
 #include "model/num.h"
 
 enum {
-    T_S = 1, T_N, T_B, T_FALSE, T_TRUE, T_NULL, T_L, T_M, T_SS, T_NS, T_BS
+    T_S = 1, T_N, T_B, T_FALSE, T_TRUE, T_NULL, T_L, T_M, T_SS, T_NS, T_BS,
+    T_SC,   /* an S whose bytes need no JSON escaping (printable ASCII but
+               '"' and '\\'): written out with one memcpy */
 };
+
+/* Printable ASCII other than '"' and '\\'; checked once, at encode time. */
+static bool json_clean(const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < 0x20 || s[i] >= 0x7f || s[i] == '"' || s[i] == '\\')
+            return false;
+    return true;
+}
 
 /* ---- writing ---- */
 
@@ -79,7 +91,7 @@ static void put_value(buf *out, const av *v)
     size_t start;
     switch (v->type) {
     case AV_S:
-        buf_addc(out, T_S);
+        buf_addc(out, json_clean(v->u.s.ptr, v->u.s.len) ? T_SC : T_S);
         put_bytes(out, v->u.s.ptr, v->u.s.len);
         break;
     case AV_B:
@@ -178,7 +190,7 @@ static bool skip_value(rd *r)
     const unsigned char *q;
     size_t n;
     switch (tag) {
-    case T_S: case T_N: case T_B:
+    case T_S: case T_SC: case T_N: case T_B:
     case T_L: case T_M: case T_SS: case T_NS: case T_BS:
         return get_bytes(r, &q, &n);
     case T_TRUE: case T_FALSE: case T_NULL:
@@ -241,6 +253,7 @@ static bool get_value(rd *r, av *v, int depth)
     size_t n, count;
     switch (tag) {
     case T_S:
+    case T_SC:
         if (!get_bytes(r, &q, &n))
             return false;
         av_init_s(v, (const char *)q, n);
@@ -482,6 +495,18 @@ static bool json_value(buf *out, rd *r, int depth)
         ddbjson_write_string(out, (const char *)q, n);
         buf_addc(out, '}');
         return true;
+    case T_SC: {
+        if (!get_bytes(r, &q, &n))
+            return false;
+        buf_reserve(out, n + 8);
+        char *o = out->data + out->len;
+        memcpy(o, "{\"S\":\"", 6);
+        memcpy(o + 6, q, n);
+        memcpy(o + 6 + n, "\"}", 2);
+        out->len += n + 8;
+        out->data[out->len] = '\0';
+        return true;
+    }
     case T_B:
         if (!get_bytes(r, &q, &n))
             return false;
