@@ -528,6 +528,46 @@ static status condition_failed(store *s, const cJSON *in, const av *old, diag *d
     return diag_set(d, ST_CONDITION_FAILED, "The conditional request failed");
 }
 
+/* Nested paths (a.b, a[1]) into key attributes, refused as DynamoDB does:
+ * table keys first, then index keys (GSIs, then LSIs' sort keys). */
+static bool nested_head(const expr_node *n, const char *name)
+{
+    if (!n)
+        return false;
+    if (n->kind == EN_PATH && n->path.n > 1 && !n->path.steps[0].is_index &&
+        n->path.steps[0].len == strlen(name) && memcmp(n->path.steps[0].name, name, n->path.steps[0].len) == 0)
+        return true;
+    for (size_t i = 0; i < n->n_kids; i++)
+        if (nested_head(n->kids[i], name))
+            return true;
+    return false;
+}
+
+static status key_paths(const table_def *def, const expr *e, diag *d)
+{
+    if (!e)
+        return ST_OK;
+    const expr_node *root = expr_root(e);
+    const char *keys[2] = { def->pk.name, def->sk.name };
+    for (int k = 0; k < 2; k++)
+        if (keys[k] && nested_head(root, keys[k]))
+            return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access '[]'"
+                            " and map lookup '.' are not allowed: Key: %s", keys[k]);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t x = 0; x < def->n_idx; x++) {
+            const index_def *ix = &def->idx[x];
+            if (ix->global != (pass == 0))
+                continue;
+            const char *ik[2] = { ix->global ? ix->pk.name : NULL, ix->sk.name };
+            for (int k = 0; k < 2; k++)
+                if (ik[k] && nested_head(root, ik[k]))
+                    return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access"
+                                    " '[]' and map lookup '.' are not allowed: IndexKey: %s", ik[k]);
+        }
+    }
+    return ST_OK;
+}
+
 /* ---- PutItem ---- */
 
 static const char *const cond_exprs[] = { "ConditionExpression", NULL };
@@ -875,7 +915,8 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     tinfo *t;
     if ((st = lookup_table(s, in, &t, d)) != ST_OK)
         goto out;
-    if ((st = store_check_key(&t->def, &key, &k, d)) != ST_OK)
+    if ((st = store_check_key(&t->def, &key, &k, d)) != ST_OK ||
+        (st = key_paths(&t->def, x.proj, d)) != ST_OK)
         goto out;
     sqlite3_stmt *q = store_stmt(s, Q_ITEM_GET, d);
     if (!q) {
@@ -896,12 +937,11 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
         if (projecting(&x, &atg)) {
             av item;
             if ((st = itemenc_decode(body, len, &item, d)) == ST_OK) {
+                /* An item whose projection keeps nothing is still "Item": {}. */
                 project(&x, &atg, &item);
-                if (item.u.m.len) {
-                    buf_adds(out, "\"Item\":");
-                    ddbjson_write_item(out, &item);
-                    comma = true;
-                }
+                buf_adds(out, "\"Item\":");
+                ddbjson_write_item(out, &item);
+                comma = true;
                 av_free(&item);
             }
         } else {
@@ -1428,7 +1468,8 @@ status store_op_query(store *s, const cJSON *in, buf *out, diag *d)
         st = key_expression(&x, &r, d);
     else
         st = key_conditions(jget(in, "KeyConditions"), &r, d);
-    if (st != ST_OK || (st = filter_keys(&x, &r, d)) != ST_OK)
+    if (st != ST_OK || (st = key_paths(&t->def, x.proj, d)) != ST_OK ||
+        (st = filter_keys(&x, &r, d)) != ST_OK || (st = key_paths(&t->def, x.filter, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, out, d);
 out:
@@ -1482,6 +1523,8 @@ status store_op_scan(store *s, const cJSON *in, buf *out, diag *d)
     txn = true;
     tinfo *t;
     if ((st = read_common(s, in, &r, &t, d)) != ST_OK)
+        goto out;
+    if ((st = key_paths(&t->def, x.proj, d)) != ST_OK || (st = key_paths(&t->def, x.filter, d)) != ST_OK)
         goto out;
     r.rq.forward = true;
     if (seg) {

@@ -234,6 +234,21 @@ static status idx_row(store *s, int which, int64_t tid, int xid, const buf *ipk,
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
+/* Does the index entry change when old becomes new (same index key)? */
+static bool entry_changes(const index_def *ix, const av *old, const av *new_item)
+{
+    if (ix->proj == PROJ_ALL)
+        return !av_equal(old, new_item);
+    for (size_t j = 0; ix->proj == PROJ_INCLUDE && j < ix->n_include; j++) {
+        const av *a = get(old, ix->include[j]), *b = get(new_item, ix->include[j]);
+        if ((a == NULL) != (b == NULL) || (a && !av_equal(a, b)))
+            return true;
+    }
+    /* Key attributes are equal: the caller found the same index key, and
+     * the table key is the item's own. */
+    return false;
+}
+
 static status write_indexes(store *s, const tinfo *t, const store_key *k, const av *old,
                             size_t old_size, const av *new_item, size_t new_size,
                             store_wcap *cap, diag *d)
@@ -255,7 +270,9 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
             if (st != ST_OK)
                 break;
         }
-        if (nin)
+        /* An unchanged entry is neither rewritten nor charged. */
+        bool changes = !same || entry_changes(ix, old, new_item);
+        if (nin && changes)
             st = idx_row(s, Q_IDX_INSERT, t->id, xid, &npk, &nsk, k, nsz, d);
         if (oin)
             store_delta(s, t->id, xid, opk.data, opk.len, -1, -(int64_t)osz);
@@ -263,7 +280,7 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
             store_delta(s, t->id, xid, npk.data, npk.len, 1, (int64_t)nsz);
         if (cap && x < 32) {
             if (same)
-                cap->idx[x] += units(nsz > osz ? nsz : osz);
+                cap->idx[x] += changes ? units(nsz > osz ? nsz : osz) : 0;
             else
                 cap->idx[x] += (oin ? units(osz) : 0) + (nin ? units(nsz) : 0);
         }

@@ -841,6 +841,36 @@ static void transactions_are_all_or_nothing(void **state)
                " have length less than or equal to 100\"}}");
 }
 
+static void key_paths_and_empty_projections(void **state)
+{
+    store *s = *state;
+    load_graph(s);
+    /* A projection that keeps nothing still returns the item, empty. */
+    ok_eq(s, "GetItem", "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+                        "\"ProjectionExpression\":\"nothing\"}", "{\"Item\":{}}");
+    err(s, "GetItem", "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
+                      "\"ProjectionExpression\":\"PK[1]\"}",
+        ST_VALIDATION, "Key attributes must be scalars; list random access '[]' and map lookup '.' are not"
+        " allowed: Key: PK");
+    err(s, "Scan", "{\"TableName\":\"Graph\",\"FilterExpression\":\"GSI1PK.x = :v\","
+                   "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}",
+        ST_VALIDATION, "Key attributes must be scalars; list random access '[]' and map lookup '.' are not"
+        " allowed: IndexKey: GSI1PK");
+    /* An update that leaves an index entry alone costs that index nothing. */
+    ok_eq(s, "UpdateItem",
+          "{\"TableName\":\"Graph\",\"ReturnConsumedCapacity\":\"INDEXES\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},"
+          "\"SK\":{\"S\":\"PROFILE\"}},\"UpdateExpression\":\"SET extra = :v\","
+          "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}",
+          "{\"ConsumedCapacity\":{\"CapacityUnits\":1,\"TableName\":\"Graph\",\"Table\":{\"CapacityUnits\":1}}}");
+    /* ...but a projected attribute (LsiN includes note) is a write. */
+    ok_eq(s, "UpdateItem",
+          "{\"TableName\":\"Graph\",\"ReturnConsumedCapacity\":\"INDEXES\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},"
+          "\"SK\":{\"S\":\"PROFILE\"}},\"UpdateExpression\":\"SET note = :v\","
+          "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}",
+          "{\"ConsumedCapacity\":{\"CapacityUnits\":2,\"TableName\":\"Graph\",\"Table\":{\"CapacityUnits\":1},"
+          "\"LocalSecondaryIndexes\":{\"LsiN\":{\"CapacityUnits\":1}}}}");
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -862,6 +892,7 @@ int main(void)
         T(filters_projections_and_key_expressions),
         T(batch_writes_and_gets),
         T(transactions_are_all_or_nothing),
+        T(key_paths_and_empty_projections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
