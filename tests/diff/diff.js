@@ -46,6 +46,7 @@ const DDBX_OPS = new Set([
   'eval',            // `ddbx eval` (expression language, no store)
   'CreateTable', 'DescribeTable', 'ListTables', 'DeleteTable',
   'PutItem', 'GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'Scan',
+  'BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems',
 ]);
 
 /* ---------------------------------------------------------------- PRNG */
