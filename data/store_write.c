@@ -352,6 +352,8 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
         st = diag_set(d, ST_VALIDATION, "Item size has exceeded the maximum allowed size");
         goto out;
     }
+    if ((st = size_check_depth(item, d)) != ST_OK)
+        goto out;
     /* Fast path for a new key: insert, and only look for an old item when
      * the key was taken. */
     buf_reset(&s->scratch);

@@ -62,18 +62,46 @@ size_t size_item(const av *item)
     return sum;
 }
 
+/* Levels of v counting itself: a scalar or set is 1, an L or M one more
+ * than its deepest element. Stops counting past the limit, so a hostile
+ * depth costs no more than the limit allows. */
+static int depth_of(const av *v, int level)
+{
+    if (level > SIZE_DEPTH_MAX || (v->type != AV_L && v->type != AV_M))
+        return level;
+    int deepest = level;
+    size_t n = v->type == AV_L ? v->u.l.len : v->u.m.len;
+    for (size_t i = 0; i < n && deepest <= SIZE_DEPTH_MAX; i++) {
+        const av *e = v->type == AV_L ? &v->u.l.v[i] : &v->u.m.v[i].val;
+        int k = depth_of(e, level + 1);
+        if (k > deepest)
+            deepest = k;
+    }
+    return deepest;
+}
+
+status size_check_depth(const av *item, diag *d)
+{
+    assert(item->type == AV_M);
+    for (size_t i = 0; i < item->u.m.len; i++)
+        if (depth_of(&item->u.m.v[i].val, 1) > SIZE_DEPTH_MAX)
+            return diag_set(d, ST_VALIDATION, "Nesting Levels have exceeded supported limits: "
+                            "Attributes in the item have nested levels beyond supported limit");
+    return ST_OK;
+}
+
 status size_check_item(const av *item, diag *d)
 {
     if (size_item(item) > SIZE_ITEM_MAX)
         return diag_set(d, ST_VALIDATION, "Item size has exceeded the maximum allowed size");
-    return ST_OK;
+    return size_check_depth(item, d);
 }
 
 status size_check_update(const av *item, diag *d)
 {
     if (size_item(item) > SIZE_ITEM_MAX)
         return diag_set(d, ST_VALIDATION, "Item size to update has exceeded the maximum allowed size");
-    return ST_OK;
+    return size_check_depth(item, d);
 }
 
 status size_check_key(const av *v, bool partition, diag *d)

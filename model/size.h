@@ -28,16 +28,21 @@
 #define SIZE_ITEM_MAX 409600   /* 400 KB */
 #define SIZE_PK_MAX 2048
 #define SIZE_SK_MAX 1024
+#define SIZE_DEPTH_MAX 32      /* levels of nested L and M, the attribute's own included */
 
 size_t size_num(const num *n);
 size_t size_value(const av *v);
 /* An item (AV_M): attribute names plus values, no map overhead. */
 size_t size_item(const av *item);
 
+/* ST_VALIDATION "Nesting Levels have exceeded supported limits: ..." when
+ * an attribute nests L and M deeper than 32 levels (an attribute holding
+ * 31 nested lists around a scalar is the deepest DynamoDB takes). */
+status size_check_depth(const av *item, diag *d);
 /* ST_VALIDATION "Item size has exceeded the maximum allowed size" (PutItem,
- * BatchWriteItem) when size_item exceeds 400 KB. */
+ * BatchWriteItem) when size_item exceeds 400 KB; then size_check_depth. */
 status size_check_item(const av *item, diag *d);
-/* The same for UpdateItem's result, with UpdateItem's wording. */
+/* The same for UpdateItem's result, with UpdateItem's size wording. */
 status size_check_update(const av *item, diag *d);
 /* A key attribute's value against its limit (partition: 2048 bytes, sort:
  * 1024), with DynamoDB's messages; N always passes. */
