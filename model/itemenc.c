@@ -156,8 +156,13 @@ typedef struct rd {
     const unsigned char *p, *end;
 } rd;
 
-static bool get_varint(rd *r, size_t *out)
+static inline bool get_varint(rd *r, size_t *out)
 {
+    /* Most lengths and counts fit in one byte. */
+    if (r->p < r->end && !(*r->p & 0x80)) {
+        *out = *r->p++;
+        return true;
+    }
     size_t v = 0;
     unsigned shift = 0;
     while (r->p < r->end && shift < 64) {
@@ -172,7 +177,7 @@ static bool get_varint(rd *r, size_t *out)
     return false;
 }
 
-static bool get_bytes(rd *r, const unsigned char **p, size_t *n)
+static inline bool get_bytes(rd *r, const unsigned char **p, size_t *n)
 {
     if (!get_varint(r, n) || (size_t)(r->end - r->p) < *n)
         return false;
