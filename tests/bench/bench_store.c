@@ -11,7 +11,8 @@
  *                                     W5 GetItem; N items in table Graph
  *
  * Latency is per store_call, request text built and response JSON
- * returned. Prints {"fig":...,"value":...} lines (bench_util.h).
+ * returned. Reads open the store as `ddbx api` does (STORE_LARGE_CACHE),
+ * the load as `ddbx load` does. Prints {"fig":...,"value":...} lines (bench_util.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +157,8 @@ static int cmd_read(const char *path, unsigned long n, unsigned queries, unsigne
 {
     store *s;
     diag d = { 0 };
-    if (store_open(path, 0, &s, &d) != ST_OK)
+    /* as `ddbx api` opens it */
+    if (store_open(path, STORE_LARGE_CACHE, &s, &d) != ST_OK)
         fail("open", &d);
     uint32_t parts = (uint32_t)(n / GRAPH_PER_PART);
     size_t maxn = queries > gets ? queries : gets;
