@@ -9,8 +9,30 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data/store.h"
 #include "model/mem.h"
 #include "ui/cli.h"
+
+static unsigned store_flags;
+
+void cli_take_read_only(int *argc, char **argv)
+{
+    int out = 0;
+    for (int i = 0; i < *argc; i++) {
+        if (i > 0 && strcmp(argv[i], "--read-only") == 0) {
+            store_flags |= STORE_READ_ONLY;
+            continue;
+        }
+        argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = NULL;
+}
+
+unsigned cli_store_flags(void)
+{
+    return store_flags;
+}
 
 char *cli_db_path(const char *flag_db, int create)
 {

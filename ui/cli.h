@@ -22,6 +22,13 @@ char *cli_db_path(const char *flag_db, int create);
  * from argv (compacting) and returns the value or NULL. */
 const char *cli_take_db(int *argc, char **argv);
 
+/* `--read-only` anywhere in argv: removes it (compacting argv) and makes
+ * cli_store_flags() include STORE_READ_ONLY, so every subcommand opens the
+ * database so that no write can happen. main() calls it before dispatch. */
+void cli_take_read_only(int *argc, char **argv);
+/* Flags for store_open: STORE_READ_ONLY after --read-only, else 0. */
+unsigned cli_store_flags(void);
+
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);
 

@@ -23,7 +23,7 @@ int cli_api(int argc, char **argv)
     store *s = NULL;
     diag d;
     diag_init(&d);
-    if (store_open(path, STORE_LARGE_CACHE, &s, &d) != ST_OK) {
+    if (store_open(path, STORE_LARGE_CACHE | cli_store_flags(), &s, &d) != ST_OK) {
         fprintf(stderr, "ddbx api: %s\n", d.msg);
         free(path);
         return 1;

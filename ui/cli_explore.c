@@ -47,7 +47,7 @@ int cli_explore(int argc, char **argv)
     store *st = NULL;
     diag d;
     diag_init(&d);
-    if (store_open(path, 0, &st, &d) != ST_OK) {
+    if (store_open(path, cli_store_flags(), &st, &d) != ST_OK) {
         fprintf(stderr, "ddbx: %s: %s\n", path, d.msg);
         free(path);
         return 1;

@@ -196,7 +196,7 @@ int cli_load(int argc, char **argv)
     diag d;
     diag_init(&d);
 
-    if (store_open(path, 0, &s, &d) != ST_OK) {
+    if (store_open(path, cli_store_flags(), &s, &d) != ST_OK) {
         fprintf(stderr, "ddbx load: %s: %s\n", path, d.msg);
         goto out;
     }

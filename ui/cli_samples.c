@@ -30,7 +30,7 @@ int cli_samples(int argc, char **argv)
     diag d;
     diag_init(&d);
     int ret = 1;
-    if (store_open(path, 0, &s, &d) != ST_OK) {
+    if (store_open(path, cli_store_flags(), &s, &d) != ST_OK) {
         fprintf(stderr, "ddbx samples: %s: %s\n", path, d.msg);
         goto out;
     }

@@ -18,6 +18,7 @@ static const char usage_text[] =
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
     "       ddbx --help | --version\n"
+    "--read-only (with any of them) opens the database so no write can happen.\n"
     "\n"
     "The default database is $XDG_DATA_HOME/ddbx/ddbx.db (else\n"
     "~/.local/share/ddbx/ddbx.db); --db FILE or DDBX_DB override it.\n"
@@ -47,6 +48,7 @@ int main(int argc, char **argv)
         printf("ddbx %s\n", DDBX_VERSION);
         return 0;
     }
+    cli_take_read_only(&argc, argv);
     if (argc >= 2) {
         for (size_t i = 0; commands[i].name; i++)
             if (strcmp(argv[1], commands[i].name) == 0)
