@@ -31,7 +31,7 @@ else
 BUILD    ?= build
 endif
 
-PKGS      := ncursesw sqlite3 libcjson
+PKGS      := ncursesw sqlite3 libcjson libmicrohttpd
 TEST_PKGS := cmocka
 
 CC       ?= cc

@@ -48,6 +48,11 @@ void store_close(store *s);
 status store_call(store *s, const char *op, const char *input, size_t len,
                   char **out, diag *d);
 
+/* After store_call failed with st: DynamoDB's whole message (d->msg may be
+ * cut at diag's size for long validation messages). Valid until the next
+ * call on s. */
+const char *store_error_message(store *s, status st, const diag *d);
+
 /*
  * One line of `ddbx api`: {"Operation":"PutItem","Input":{...}} in, the
  * response line out (no newline): {"Output":{...}} or

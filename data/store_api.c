@@ -2277,6 +2277,13 @@ status store_call(store *s, const char *op, const char *input, size_t len, char 
     return st;
 }
 
+const char *store_error_message(store *s, status st, const diag *d)
+{
+    if (st == ST_VALIDATION && s->err_msg.len)
+        return s->err_msg.data;
+    return d->msg;
+}
+
 status store_call_line(store *s, const char *line, size_t len, char **out)
 {
     diag d;

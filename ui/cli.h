@@ -35,6 +35,10 @@ int cli_eval(int argc, char **argv);
 /* `ddbx api [--db FILE]` (cli_api.c). */
 int cli_api(int argc, char **argv);
 
+/* `ddbx serve [--db FILE] [--port N] [--host ADDR]`: the store as a
+ * DynamoDB endpoint over HTTP (cli_serve.c). */
+int cli_serve(int argc, char **argv);
+
 /* Subcommands (argv[0] is the subcommand's name). */
 int cli_samples(int argc, char **argv);   /* ui/cli_samples.c */
 int cli_load(int argc, char **argv);      /* ui/cli_load.c */

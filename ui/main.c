@@ -12,6 +12,8 @@
 static const char usage_text[] =
     "usage: ddbx [--db FILE] [TABLE]          open the explorer\n"
     "       ddbx api [--db FILE]              DynamoDB requests in, responses out, one JSON a line\n"
+    "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]\n"
+    "                                         the store as a DynamoDB endpoint (HTTP)\n"
     "       ddbx eval EXPR [--kind K] [--names J] [--values J] [--item J]\n"
     "                                         parse, check and evaluate an expression\n"
     "       ddbx samples [--db FILE]          (re)load the bundled sample tables\n"
@@ -32,6 +34,7 @@ static const struct {
 } commands[] = {
     { "api", cli_api },
     { "eval", cli_eval },
+    { "serve", cli_serve },
     { "samples", cli_samples },
     { "load", cli_load },
     { "export", cli_export },

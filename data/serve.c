@@ -1,0 +1,145 @@
+/*
+ * serve — status codes to HTTP, error bodies in DynamoDB's shape, CRC32.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/serve.h"
+#include "model/buf.h"
+#include "model/ddbjson.h"
+#include "model/mem.h"
+
+uint32_t serve_crc32(const void *p, size_t n)
+{
+    /* Table-driven, reflected polynomial 0xEDB88320. The table is rebuilt
+     * per call (about a microsecond, nothing next to a request), so there
+     * is no shared state between the server's threads. */
+    static const uint32_t poly = 0xEDB88320u;
+    uint32_t table[256];
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? poly ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
+    const unsigned char *b = p;
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++)
+        crc = table[(crc ^ b[i]) & 0xFF] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFu;
+}
+
+unsigned serve_http_status(status code)
+{
+    switch (code) {
+    case ST_OK:
+        return 200;
+    case ST_VALIDATION:
+    case ST_PARSE:
+    case ST_USAGE:
+    case ST_SERIALIZATION:
+    case ST_CONDITION_FAILED:
+    case ST_NOT_FOUND:
+    case ST_IN_USE:
+    case ST_TXN_CANCELED:
+    case ST_TXN_CONFLICT:
+    case ST_UNKNOWN_OPERATION:
+        return 400;
+    default:
+        return 500;
+    }
+}
+
+const char *serve_error_type(status code, char *tmp, size_t tmplen)
+{
+    switch (code) {
+    case ST_VALIDATION:
+    case ST_PARSE:
+    case ST_USAGE:
+        return "com.amazon.coral.validate#ValidationException";
+    case ST_SERIALIZATION:
+        return "com.amazon.coral.service#SerializationException";
+    case ST_UNKNOWN_OPERATION:
+        return "com.amazon.coral.service#UnknownOperationException";
+    case ST_CONDITION_FAILED:
+    case ST_NOT_FOUND:
+    case ST_IN_USE:
+    case ST_TXN_CANCELED:
+    case ST_TXN_CONFLICT:
+        snprintf(tmp, tmplen, "com.amazonaws.dynamodb.v20120810#%s", status_name(code));
+        return tmp;
+    default:
+        /* The store's own failures (I/O, busy, read-only): the client
+         * sees DynamoDB's 500, which the SDKs retry. */
+        return "com.amazonaws.dynamodb.v20120810#InternalServerError";
+    }
+}
+
+/* {"__type":..., "message":..., extras} — extra is NULL or a JSON object
+ * whose members go beside the message. */
+static void error_body(status code, const char *message, const char *extra, serve_reply *r)
+{
+    char tmp[128];
+    buf b = BUF_INIT;
+    const char *type = serve_error_type(code, tmp, sizeof tmp);
+    buf_adds(&b, "{\"__type\":");
+    ddbjson_write_string(&b, type, strlen(type));
+    /* DynamoDB writes "Message" for a cancelled transaction, "message"
+     * elsewhere; the SDKs read either. */
+    buf_adds(&b, code == ST_TXN_CANCELED ? ",\"Message\":" : ",\"message\":");
+    ddbjson_write_string(&b, message, strlen(message));
+    size_t elen = extra ? strlen(extra) : 0;
+    if (elen > 2 && extra[0] == '{' && extra[elen - 1] == '}') {
+        buf_addc(&b, ',');
+        buf_add(&b, extra + 1, elen - 2);
+    }
+    buf_addc(&b, '}');
+    r->http_status = serve_http_status(code);
+    r->len = b.len;
+    r->body = buf_steal(&b);
+    r->crc32 = serve_crc32(r->body, r->len);
+}
+
+void serve_error_reply(status code, const char *message, serve_reply *r)
+{
+    assert(code != ST_OK);
+    error_body(code, message, NULL, r);
+}
+
+status serve_handle(store *s, const char *target, const char *body, size_t len,
+                    serve_reply *r)
+{
+    memset(r, 0, sizeof *r);
+    size_t plen = strlen(SERVE_TARGET_PREFIX);
+    if (!target || strncmp(target, SERVE_TARGET_PREFIX, plen) != 0 || !target[plen]) {
+        /* DynamoDB answers a missing or foreign target this way. */
+        error_body(ST_UNKNOWN_OPERATION, target ? "Unknown X-Amz-Target" : "Missing X-Amz-Target",
+                   NULL, r);
+        return ST_UNKNOWN_OPERATION;
+    }
+    const char *op = target + plen;
+    diag d;
+    diag_init(&d);
+    char *out = NULL;
+    status st = store_call(s, op, body, len, &out, &d);
+    if (st == ST_OK) {
+        assert(out);
+        r->http_status = 200;
+        r->len = strlen(out);
+        r->body = out;
+        r->crc32 = serve_crc32(out, r->len);
+        return st;
+    }
+    error_body(st, store_error_message(s, st, &d), out, r);
+    free(out);
+    return st;
+}
+
+void serve_reply_free(serve_reply *r)
+{
+    free(r->body);
+    r->body = NULL;
+    r->len = 0;
+}

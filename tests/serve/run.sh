@@ -1,0 +1,86 @@
+#!/bin/sh
+# `ddbx serve` as a DynamoDB endpoint: starts it on a free loopback port
+# with a temporary database, runs the AWS SDK for JavaScript v3 against it
+# (tests/serve/sdk.js: every operation, error classes, 8 concurrent
+# writers, the CRC32 header, `ddbx api` on the same file), then stops it
+# with SIGTERM and checks it exits cleanly. Prints TAP. Needs node and
+# npm (installs tests/node's packages once, as tests/diff does); without
+# them this suite FAILS, it never skips.
+cd "$(dirname "$0")/../.." || exit 1
+root=$PWD
+: "${DDBX:=$root/build/ddbx}"
+
+fail() { echo "not ok 1 - serve: $*"; exit 1; }
+
+command -v node >/dev/null 2>&1 || fail "node is not installed (tools/deps.sh installs nodejs and npm)"
+command -v npm >/dev/null 2>&1 || fail "npm is not installed (tools/deps.sh installs nodejs and npm)"
+[ -x "$DDBX" ] || fail "no ddbx binary at $DDBX"
+
+nodedir=$root/tests/node
+(
+    flock 9
+    if [ ! -f "$nodedir/node_modules/@aws-sdk/client-dynamodb/package.json" ] ||
+       [ ! -f "$nodedir/node_modules/dynalite/package.json" ] ||
+       [ "$nodedir/package.json" -nt "$nodedir/node_modules/.package-lock.json" ]; then
+        echo "# installing tests/node's packages into tests/node/node_modules" >&2
+        (cd "$nodedir" && npm install --no-audit --no-fund --loglevel=error >&2)
+    fi
+) 9>"$nodedir/.install.lock" || fail "npm install in tests/node failed (see stderr)"
+[ -f "$nodedir/node_modules/@aws-sdk/client-dynamodb/package.json" ] || fail "@aws-sdk/client-dynamodb missing after npm install"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-serve.XXXXXX") || exit 1
+srvpid=""
+cleanup() {
+    [ -n "$srvpid" ] && kill "$srvpid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --port 0: the kernel picks a free port; ddbx says which on stdout.
+"$DDBX" serve --db "$tmp/serve.db" --port 0 >"$tmp/out" 2>"$tmp/err" &
+srvpid=$!
+port=""
+i=0
+while [ $i -lt 100 ]; do
+    port=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/out")
+    [ -n "$port" ] && break
+    kill -0 "$srvpid" 2>/dev/null || break
+    sleep 0.1
+    i=$((i + 1))
+done
+[ -n "$port" ] || fail "ddbx serve did not start: $(head -c 500 "$tmp/err")"
+
+node "$root/tests/serve/sdk.js" "$port" "$DDBX" "$tmp/serve.db" >"$tmp/tap" 2>"$tmp/node.err"
+rc=$?
+cat "$tmp/tap"
+n=$(grep -c -E '^(not )?ok ' "$tmp/tap")
+[ -s "$tmp/node.err" ] && { echo "# sdk.js stderr:"; head -c 2000 "$tmp/node.err" | sed 's/^/#   /'; }
+
+# A clean stop on SIGTERM: exit status 0 within a few seconds.
+kill -TERM "$srvpid"
+i=0
+while kill -0 "$srvpid" 2>/dev/null && [ $i -lt 50 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+n=$((n + 1))
+if kill -0 "$srvpid" 2>/dev/null; then
+    echo "not ok $n - ddbx serve stops on SIGTERM"
+    kill -KILL "$srvpid" 2>/dev/null
+    rc=1
+else
+    wait "$srvpid"
+    src=$?
+    if [ "$src" -eq 0 ] && grep -q 'terminated, stopping' "$tmp/err"; then
+        echo "ok $n - ddbx serve stops cleanly on SIGTERM (exit 0)"
+    else
+        echo "not ok $n - ddbx serve stops cleanly on SIGTERM (exit $src)"
+        head -c 1000 "$tmp/err" | sed 's/^/#   /'
+        rc=1
+    fi
+fi
+srvpid=""
+exit $rc

@@ -1,0 +1,292 @@
+'use strict';
+/*
+ * The AWS SDK for JavaScript v3 against `ddbx serve`: every operation the
+ * store has, the SDK's own exception classes for DynamoDB's errors,
+ * concurrent clients, the x-amz-crc32 header, and `ddbx api` on the same
+ * database seeing what the endpoint wrote. Prints TAP lines (no plan; the
+ * caller counts). Usage: node sdk.js PORT DDBX DBFILE
+ */
+const http = require('http');
+const { spawnSync } = require('child_process');
+const path = require('path');
+const ddb = require(path.join(__dirname, '../node/node_modules/@aws-sdk/client-dynamodb'));
+
+const [PORT, DDBX, DBFILE] = [Number(process.argv[2]), process.argv[3], process.argv[4]];
+const T = 'SdkGraph';
+
+let n = 0;
+let failed = 0;
+function ok(cond, what, detail) {
+  n++;
+  if (cond) {
+    console.log(`ok ${n} - ${what}`);
+  } else {
+    failed++;
+    console.log(`not ok ${n} - ${what}`);
+    if (detail !== undefined) console.log('#   ' + String(typeof detail === 'string' ? detail : JSON.stringify(detail)).slice(0, 1500).replace(/\n/g, '\n#   '));
+  }
+}
+
+function client() {
+  return new ddb.DynamoDBClient({
+    endpoint: `http://127.0.0.1:${PORT}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIDSERVETEST', secretAccessKey: 'not-a-secret' },
+    maxAttempts: 1, // an error must surface, not be retried away
+  });
+}
+
+/* Runs fn; returns the exception it threw (or null). */
+async function thrown(fn) {
+  try {
+    await fn();
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+function crc32(buf) {
+  let table = crc32.table;
+  if (!table) {
+    table = crc32.table = new Int32Array(256);
+    for (let i = 0; i < 256; i++) {
+      let c = i;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[i] = c;
+    }
+  }
+  let crc = -1;
+  for (const b of buf) crc = table[(crc ^ b) & 0xff] ^ (crc >>> 8);
+  return (crc ^ -1) >>> 0;
+}
+
+/* A raw request: resolves {status, headers, body(Buffer)}. */
+function raw(target, body) {
+  return new Promise((resolve, reject) => {
+    const headers = { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(body) };
+    if (target) headers['X-Amz-Target'] = target;
+    const req = http.request({ host: '127.0.0.1', port: PORT, method: 'POST', path: '/', headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function main() {
+  const c = client();
+  const S = (s) => ({ S: s });
+
+  // CreateTable with an inverted GSI, as the follow graph has.
+  const ct = await c.send(new ddb.CreateTableCommand({
+    TableName: T,
+    AttributeDefinitions: [
+      { AttributeName: 'PK', AttributeType: 'S' }, { AttributeName: 'SK', AttributeType: 'S' },
+      { AttributeName: 'GSI1PK', AttributeType: 'S' }, { AttributeName: 'GSI1SK', AttributeType: 'S' },
+    ],
+    KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
+    GlobalSecondaryIndexes: [{
+      IndexName: 'GSI1',
+      KeySchema: [{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'GSI1SK', KeyType: 'RANGE' }],
+      Projection: { ProjectionType: 'ALL' },
+    }],
+    BillingMode: 'PAY_PER_REQUEST',
+  }));
+  ok(ct.TableDescription && ct.TableDescription.TableName === T &&
+     ct.TableDescription.GlobalSecondaryIndexes[0].IndexName === 'GSI1', 'CreateTable', ct.TableDescription);
+  ok(ct.$metadata.httpStatusCode === 200 && typeof ct.$metadata.requestId === 'string' &&
+     ct.$metadata.requestId.length === 52, 'x-amzn-RequestId read by the SDK', ct.$metadata);
+
+  const again = await thrown(() => c.send(new ddb.CreateTableCommand({
+    TableName: T,
+    AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }],
+    BillingMode: 'PAY_PER_REQUEST',
+  })));
+  ok(again instanceof ddb.ResourceInUseException, 'CreateTable twice: ResourceInUseException', again && again.name);
+
+  // PutItem with a condition; the second time it fails with the item.
+  const edge = { PK: S('ACTOR#alice'), SK: S('TARGET#bob'), GSI1PK: S('TARGET#bob'), GSI1SK: S('ACTOR#alice'), followedAt: S('2024-01-02') };
+  const put = await c.send(new ddb.PutItemCommand({ TableName: T, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' }));
+  ok(put.$metadata.httpStatusCode === 200, 'PutItem with attribute_not_exists(PK)', put.$metadata);
+  const ccf = await thrown(() => c.send(new ddb.PutItemCommand({
+    TableName: T, Item: edge, ConditionExpression: 'attribute_not_exists(PK)',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  })));
+  ok(ccf instanceof ddb.ConditionalCheckFailedException && ccf.$metadata.httpStatusCode === 400,
+     'second PutItem: the SDK throws ConditionalCheckFailedException', ccf && { name: ccf.name, m: ccf.message });
+  ok(ccf && ccf.Item && ccf.Item.followedAt && ccf.Item.followedAt.S === '2024-01-02',
+     'ConditionalCheckFailedException carries the current Item', ccf && ccf.Item);
+  ok(ccf && /conditional request failed/i.test(ccf.message), 'its message is DynamoDB\'s', ccf && ccf.message);
+
+  // A validation error surfaces as the SDK's ValidationException name.
+  const ve = await thrown(() => c.send(new ddb.PutItemCommand({ TableName: T, Item: { PK: S('x') } })));
+  ok(ve && ve.name === 'ValidationException' && /SK/.test(ve.message), 'missing sort key: ValidationException',
+     ve && { name: ve.name, m: ve.message });
+  const nf = await thrown(() => c.send(new ddb.GetItemCommand({ TableName: 'NoSuchTable', Key: { PK: S('x') } })));
+  ok(nf instanceof ddb.ResourceNotFoundException, 'GetItem on a missing table: ResourceNotFoundException', nf && nf.name);
+
+  const got = await c.send(new ddb.GetItemCommand({ TableName: T, Key: { PK: S('ACTOR#alice'), SK: S('TARGET#bob') }, ConsistentRead: true }));
+  ok(got.Item && got.Item.GSI1PK.S === 'TARGET#bob' && got.Item.followedAt.S === '2024-01-02', 'GetItem', got.Item);
+
+  const upd = await c.send(new ddb.UpdateItemCommand({
+    TableName: T, Key: { PK: S('ACTOR#alice'), SK: S('PROFILE') },
+    UpdateExpression: 'SET #n = :n ADD followingCount :one',
+    ExpressionAttributeNames: { '#n': 'name' },
+    ExpressionAttributeValues: { ':n': S('앨리스'), ':one': { N: '1' } },
+    ReturnValues: 'ALL_NEW',
+  }));
+  ok(upd.Attributes && upd.Attributes.name.S === '앨리스' && upd.Attributes.followingCount.N === '1',
+     'UpdateItem SET/ADD with ReturnValues ALL_NEW (non-ASCII value)', upd.Attributes);
+
+  // BatchWriteItem: 25 followers of bob, then a Query on the inverted GSI.
+  const reqs = [];
+  for (let i = 0; i < 25; i++) {
+    const who = `ACTOR#u${String(i).padStart(2, '0')}`;
+    reqs.push({ PutRequest: { Item: { PK: S(who), SK: S('TARGET#bob'), GSI1PK: S('TARGET#bob'), GSI1SK: S(who) } } });
+  }
+  const bw = await c.send(new ddb.BatchWriteItemCommand({ RequestItems: { [T]: reqs } }));
+  ok(bw.UnprocessedItems && Object.keys(bw.UnprocessedItems).length === 0, 'BatchWriteItem of 25 puts', bw);
+
+  const q = await c.send(new ddb.QueryCommand({
+    TableName: T, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :t AND begins_with(GSI1SK, :a)',
+    ExpressionAttributeValues: { ':t': S('TARGET#bob'), ':a': S('ACTOR#') },
+  }));
+  const qs = q.Items.map((it) => it.GSI1SK.S);
+  ok(q.Count === 26 && qs[0] === 'ACTOR#alice' && qs[1] === 'ACTOR#u00' && qs[25] === 'ACTOR#u24',
+     'Query on GSI1: bob\'s 26 followers in sort-key order', { Count: q.Count, first: qs.slice(0, 3) });
+
+  // Scan with Limit: pages joined by LastEvaluatedKey.
+  let pages = 0;
+  let seen = 0;
+  let start;
+  do {
+    const sc = await c.send(new ddb.ScanCommand({ TableName: T, Limit: 7, ExclusiveStartKey: start }));
+    pages++;
+    seen += sc.Count;
+    start = sc.LastEvaluatedKey;
+    if (pages > 20) break;
+  } while (start);
+  ok(seen === 27 && pages === 4, 'Scan with Limit 7: 27 items in 4 pages', { seen, pages });
+  let pseen = 0;
+  for await (const page of ddb.paginateScan({ client: c, pageSize: 10 }, { TableName: T })) pseen += page.Count;
+  ok(pseen === 27, 'the SDK\'s paginateScan', pseen);
+
+  const bg = await c.send(new ddb.BatchGetItemCommand({
+    RequestItems: { [T]: { Keys: [{ PK: S('ACTOR#u03'), SK: S('TARGET#bob') }, { PK: S('ACTOR#alice'), SK: S('PROFILE') }, { PK: S('ACTOR#none'), SK: S('X') }] } },
+  }));
+  const bgr = (bg.Responses[T] || []).map((it) => it.PK.S).sort();
+  ok(bgr.length === 2 && bgr[0] === 'ACTOR#alice' && bgr[1] === 'ACTOR#u03', 'BatchGetItem (one key absent)', bg.Responses);
+
+  // TransactWriteItems: a follow and its counters; then one that is cancelled.
+  const follow = (who, whom) => ({
+    TransactItems: [
+      { Put: { TableName: T, Item: { PK: S(`ACTOR#${who}`), SK: S(`TARGET#${whom}`), GSI1PK: S(`TARGET#${whom}`), GSI1SK: S(`ACTOR#${who}`) },
+               ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Update: { TableName: T, Key: { PK: S(`ACTOR#${who}`), SK: S('PROFILE') }, UpdateExpression: 'ADD followingCount :one',
+                  ExpressionAttributeValues: { ':one': { N: '1' } } } },
+      { Update: { TableName: T, Key: { PK: S(`ACTOR#${whom}`), SK: S('PROFILE') }, UpdateExpression: 'ADD followerCount :one',
+                  ExpressionAttributeValues: { ':one': { N: '1' } } } },
+    ],
+  });
+  const tw = await c.send(new ddb.TransactWriteItemsCommand(follow('alice', 'carol')));
+  ok(tw.$metadata.httpStatusCode === 200, 'TransactWriteItems: a follow and both counters', tw.$metadata);
+  const tc = await thrown(() => c.send(new ddb.TransactWriteItemsCommand(follow('alice', 'carol'))));
+  ok(tc instanceof ddb.TransactionCanceledException, 'following twice: TransactionCanceledException', tc && tc.name);
+  const codes = tc && tc.CancellationReasons ? tc.CancellationReasons.map((r) => r.Code) : null;
+  ok(codes && codes.join(',') === 'ConditionalCheckFailed,None,None', 'its CancellationReasons', codes);
+  ok(tc && /Transaction cancelled/.test(tc.message), 'its message', tc && tc.message);
+  const prof = await c.send(new ddb.GetItemCommand({ TableName: T, Key: { PK: S('ACTOR#alice'), SK: S('PROFILE') } }));
+  ok(prof.Item && prof.Item.followingCount.N === '2', 'the cancelled transaction wrote nothing (followingCount 2)', prof.Item);
+
+  const tg = await c.send(new ddb.TransactGetItemsCommand({
+    TransactItems: [{ Get: { TableName: T, Key: { PK: S('ACTOR#carol'), SK: S('PROFILE') } } }],
+  }));
+  ok(tg.Responses && tg.Responses[0].Item && tg.Responses[0].Item.followerCount.N === '1', 'TransactGetItems', tg.Responses);
+
+  const del = await c.send(new ddb.DeleteItemCommand({ TableName: T, Key: { PK: S('ACTOR#u00'), SK: S('TARGET#bob') }, ReturnValues: 'ALL_OLD' }));
+  ok(del.Attributes && del.Attributes.GSI1SK.S === 'ACTOR#u00', 'DeleteItem with ReturnValues ALL_OLD', del.Attributes);
+
+  const dt = await c.send(new ddb.DescribeTableCommand({ TableName: T }));
+  ok(dt.Table && dt.Table.TableStatus === 'ACTIVE' && dt.Table.KeySchema[0].AttributeName === 'PK' &&
+     dt.Table.GlobalSecondaryIndexes[0].IndexName === 'GSI1', 'DescribeTable', dt.Table);
+
+  // Concurrent clients: 8 writers x 200 PutItems, each with its own connections.
+  const W = 8;
+  const N = 200;
+  const writers = [];
+  for (let w = 0; w < W; w++) {
+    const cw = client();
+    writers.push((async () => {
+      let done = 0;
+      for (let i = 0; i < N; i += 10) {
+        const batch = [];
+        for (let j = i; j < i + 10; j++) {
+          batch.push(cw.send(new ddb.PutItemCommand({ TableName: T, Item: { PK: S(`W#${w}`), SK: S(`I#${String(j).padStart(4, '0')}`), v: { N: String(j) } } })));
+        }
+        await Promise.all(batch);
+        done += batch.length;
+      }
+      cw.destroy();
+      return done;
+    })());
+  }
+  const results = await Promise.allSettled(writers);
+  const answered = results.reduce((a, r) => a + (r.status === 'fulfilled' ? r.value : 0), 0);
+  const errs = results.filter((r) => r.status === 'rejected').map((r) => String(r.reason));
+  ok(answered === W * N && errs.length === 0, `${W} concurrent writers x ${N} PutItems all answered`, { answered, errs });
+  let counted = 0;
+  for (let w = 0; w < W; w++) {
+    const qc = await c.send(new ddb.QueryCommand({ TableName: T, KeyConditionExpression: 'PK = :p', Select: 'COUNT',
+                                                   ExpressionAttributeValues: { ':p': S(`W#${w}`) } }));
+    counted += qc.Count;
+  }
+  ok(counted === W * N, 'none lost: each writer\'s partition holds its 200 items', counted);
+
+  // The wire: CRC32 header, error shapes, unknown operation, bad JSON.
+  const r1 = await raw('DynamoDB_20120810.Scan', JSON.stringify({ TableName: T, Limit: 50 }));
+  ok(r1.status === 200 && Number(r1.headers['x-amz-crc32']) === crc32(r1.body) && r1.body.length > 1000,
+     'x-amz-crc32 is the CRC32 of the body', { status: r1.status, h: r1.headers['x-amz-crc32'], c: crc32(r1.body) });
+  ok(r1.headers['content-type'] === 'application/x-amz-json-1.0' && /^[0-9A-Z]{52}$/.test(r1.headers['x-amzn-requestid'] || ''),
+     'Content-Type and x-amzn-RequestId headers', r1.headers);
+  const r2 = await raw('DynamoDB_20120810.PutItem', JSON.stringify({ TableName: T, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' }));
+  const b2 = JSON.parse(r2.body);
+  ok(r2.status === 400 && b2.__type === 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException' &&
+     b2.message === 'The conditional request failed' && Number(r2.headers['x-amz-crc32']) === crc32(r2.body),
+     'ConditionalCheckFailedException on the wire: 400, __type, message, CRC', { s: r2.status, b: b2 });
+  const r3 = await raw('DynamoDB_20120810.GetItem', '{}');
+  const b3 = JSON.parse(r3.body);
+  ok(r3.status === 400 && b3.__type === 'com.amazon.coral.validate#ValidationException', 'ValidationException __type', b3);
+  const r4 = await raw('DynamoDB_20120810.FrobnicateTable', '{}');
+  const b4 = JSON.parse(r4.body);
+  ok(r4.status === 400 && /#UnknownOperationException$/.test(b4.__type), 'unknown operation: UnknownOperationException', b4);
+  const r5 = await raw(null, '{}');
+  ok(r5.status === 400 && /#UnknownOperationException$/.test(JSON.parse(r5.body).__type), 'no X-Amz-Target: UnknownOperationException', String(r5.body));
+  const r6 = await raw('DynamoDB_20120810.ListTables', '{"Limit": ');
+  const b6 = JSON.parse(r6.body);
+  ok(r6.status === 400 && /#SerializationException$/.test(b6.__type), 'malformed JSON: SerializationException', b6);
+
+  // ddbx api on the same database sees what the endpoint wrote.
+  const line = JSON.stringify({ Operation: 'GetItem', Input: { TableName: T, Key: { PK: S('W#7'), SK: S('I#0199') } } });
+  const api = spawnSync(DDBX, ['api', '--db', DBFILE], { input: line + '\n', encoding: 'utf8', timeout: 20000 });
+  let apiOut = null;
+  try { apiOut = JSON.parse(api.stdout); } catch (e) { /* reported below */ }
+  ok(apiOut && apiOut.Output && apiOut.Output.Item && apiOut.Output.Item.v.N === '199',
+     '`ddbx api` on the same database sees a write made through the endpoint', api.stdout + api.stderr);
+
+  const lt = await c.send(new ddb.ListTablesCommand({}));
+  ok(lt.TableNames.includes(T), 'ListTables', lt.TableNames);
+  const dl = await c.send(new ddb.DeleteTableCommand({ TableName: T }));
+  ok(dl.TableDescription && dl.TableDescription.TableName === T, 'DeleteTable', dl.TableDescription);
+  const lt2 = await c.send(new ddb.ListTablesCommand({}));
+  ok(!lt2.TableNames.includes(T), 'ListTables after DeleteTable', lt2.TableNames);
+  c.destroy();
+}
+
+main().then(() => process.exit(failed ? 1 : 0), (e) => {
+  ok(false, 'sdk.js ran to the end', e && e.stack);
+  process.exit(1);
+});

@@ -1,0 +1,260 @@
+/*
+ * cli_serve — `ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]`:
+ * the local store as a DynamoDB endpoint (JSON 1.0 protocol over HTTP),
+ * for applications and SDKs pointed at it with --endpoint-url.
+ *
+ * libmicrohttpd runs one thread per connection; the store holds one
+ * SQLite connection opened without SQLite's mutex, so every request runs
+ * under one mutex (a request is short; SQLite would serialise the writes
+ * anyway). data/serve.c maps the store's answer to HTTP. Any signature is
+ * accepted, as DynamoDB Local does; loopback unless --host says otherwise.
+ * SIGINT/SIGTERM stop the server cleanly: in-flight requests finish, the
+ * store is closed.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "data/serve.h"
+#include "data/store.h"
+#include "model/buf.h"
+#include "model/mem.h"
+#include "ui/cli.h"
+
+/* DynamoDB's own request limit is 16 MB (BatchWriteItem); a little over. */
+#define MAX_BODY (17u * 1024 * 1024)
+
+typedef struct server {
+    store *st;
+    pthread_mutex_t lock;
+    unsigned long requests;   /* under lock: numbers the request ids */
+    unsigned long seed;
+} server;
+
+typedef struct upload {
+    buf body;
+    int too_large;
+} upload;
+
+/* A request id like DynamoDB's: 52 characters of [0-9A-Z]. */
+static void request_id(unsigned long seed, unsigned long n, char out[53])
+{
+    static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    uint64_t x = (uint64_t)seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    for (int i = 0; i < 52; i++) {
+        /* splitmix64 steps: distinct ids per request, no shared state */
+        x += 0x9E3779B97F4A7C15ull;
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        out[i] = digits[z % 36];
+    }
+    out[52] = '\0';
+}
+
+static enum MHD_Result send_reply(struct MHD_Connection *c, server *sv, unsigned long n,
+                                  serve_reply *r)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body,
+                                                                MHD_RESPMEM_MUST_FREE);
+    if (!resp) {
+        serve_reply_free(r);
+        return MHD_NO;
+    }
+    r->body = NULL;   /* the response owns it now */
+    char crc[16], rid[53];
+    snprintf(crc, sizeof crc, "%lu", (unsigned long)r->crc32);
+    request_id(sv->seed, n, rid);
+    MHD_add_response_header(resp, "Content-Type", "application/x-amz-json-1.0");
+    MHD_add_response_header(resp, "x-amz-crc32", crc);
+    MHD_add_response_header(resp, "x-amzn-RequestId", rid);
+    enum MHD_Result ret = MHD_queue_response(c, r->http_status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static enum MHD_Result plain(struct MHD_Connection *c, unsigned code, const char *text)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(text), (void *)text,
+                                                                MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", "text/plain");
+    enum MHD_Result ret = MHD_queue_response(c, code, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *data, size_t *data_size, void **con_cls)
+{
+    server *sv = cls;
+    (void)url;
+    (void)version;
+    if (strcmp(method, "POST") != 0) {
+        if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0)
+            return plain(c, 200, "healthy: ddbx serve\n");   /* as DynamoDB answers GET / */
+        return plain(c, 405, "method not allowed\n");
+    }
+    upload *u = *con_cls;
+    if (!u) {
+        /* First call: headers only. */
+        u = xcalloc(1, sizeof *u);
+        buf_init(&u->body);
+        *con_cls = u;
+        return MHD_YES;
+    }
+    if (*data_size) {
+        if (u->body.len + *data_size > MAX_BODY)
+            u->too_large = 1;
+        else
+            buf_add(&u->body, data, *data_size);
+        *data_size = 0;
+        return MHD_YES;
+    }
+    /* The whole body is in: answer. */
+    serve_reply r;
+    unsigned long n;
+    if (u->too_large) {
+        serve_error_reply(ST_VALIDATION, "Request size exceeded 16777216 bytes", &r);
+        r.http_status = 413;
+        pthread_mutex_lock(&sv->lock);
+        n = ++sv->requests;
+        pthread_mutex_unlock(&sv->lock);
+    } else {
+        const char *target = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Amz-Target");
+        pthread_mutex_lock(&sv->lock);
+        n = ++sv->requests;
+        serve_handle(sv->st, target, u->body.data ? u->body.data : "", u->body.len, &r);
+        pthread_mutex_unlock(&sv->lock);
+    }
+    return send_reply(c, sv, n, &r);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode why)
+{
+    (void)cls;
+    (void)c;
+    (void)why;
+    upload *u = *con_cls;
+    if (u) {
+        buf_done(&u->body);
+        free(u);
+        *con_cls = NULL;
+    }
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: ddbx serve [--db FILE] [--port N] [--host ADDR]\n");
+    return 2;
+}
+
+int cli_serve(int argc, char **argv)
+{
+    const char *flag_db = cli_take_db(&argc, argv);
+    const char *host = "127.0.0.1";
+    const char *port_s = "8000";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if ((strcmp(a, "--port") == 0 || strcmp(a, "--host") == 0) && i + 1 < argc) {
+            if (a[2] == 'p')
+                port_s = argv[++i];
+            else
+                host = argv[++i];
+        } else if (strncmp(a, "--port=", 7) == 0) {
+            port_s = a + 7;
+        } else if (strncmp(a, "--host=", 7) == 0) {
+            host = a + 7;
+        } else {
+            return usage();
+        }
+    }
+    char *end = NULL;
+    long port = strtol(port_s, &end, 10);
+    if (!*port_s || *end || port < 0 || port > 65535) {
+        fprintf(stderr, "ddbx serve: bad port: %s\n", port_s);
+        return 2;
+    }
+
+    int rc = 1;
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+    struct addrinfo *ai = NULL;
+    struct MHD_Daemon *daemon = NULL;
+    server sv = { 0 };
+    pthread_mutex_init(&sv.lock, NULL);
+    sv.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
+    char *path = cli_db_path(flag_db, 1);
+    diag d;
+    diag_init(&d);
+    if (store_open(path, STORE_LARGE_CACHE, &sv.st, &d) != ST_OK) {
+        fprintf(stderr, "ddbx serve: %s\n", d.msg);
+        goto out;
+    }
+    int gai = getaddrinfo(host, port_s, &hints, &ai);
+    if (gai != 0 || !ai) {
+        fprintf(stderr, "ddbx serve: %s: %s\n", host, gai_strerror(gai));
+        rc = 2;
+        goto out;
+    }
+
+    /* SIGINT/SIGTERM are taken by sigwait below; blocked before the
+     * daemon starts, so its threads inherit the mask and never see them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                     MHD_USE_POLL;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    daemon = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &sv,
+                              MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, &sv,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
+                              MHD_OPTION_END);
+    if (!daemon) {
+        fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", host, port_s,
+                errno ? strerror(errno) : "libmicrohttpd refused");
+        goto out;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    unsigned bound = info ? info->port : (unsigned)port;
+    int v6 = ai->ai_family == AF_INET6;
+    /* Scripts read the port from this line (--port 0 picks a free one). */
+    printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", host, v6 ? "]" : "",
+           bound);
+    fflush(stdout);
+
+    int sig = 0;
+    while (sigwait(&stop, &sig) != 0)
+        ;
+    fprintf(stderr, "ddbx serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
+    rc = 0;
+out:
+    if (daemon)
+        MHD_stop_daemon(daemon);   /* joins the connection threads */
+    if (ai)
+        freeaddrinfo(ai);
+    store_close(sv.st);
+    pthread_mutex_destroy(&sv.lock);
+    free(path);
+    return rc;
+}
