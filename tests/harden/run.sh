@@ -1,8 +1,9 @@
 #!/bin/sh
-# Hardening suite (issue 9): DynamoDB's limits, crash safety under SIGKILL,
-# concurrent writers and a reader, --read-only. Each part is its own script here,
-# runnable alone (with DDBX and BUILD set); this runs them in order with
-# one TAP numbering. HARDEN_PARTS="limits crash concur" picks parts.
+# Hardening suite (issue 9): DynamoDB's limits, --read-only, hostile data
+# on a real terminal, crash safety under SIGKILL, concurrent writers and a
+# reader. Each part is its own script here, runnable alone (with DDBX and
+# BUILD set); this runs them in order with one TAP numbering.
+# HARDEN_PARTS="limits crash" picks parts.
 cd "$(dirname "$0")/../.." || exit 1
 : "${BUILD:=build}"
 : "${DDBX:=$PWD/$BUILD/ddbx}"
@@ -10,7 +11,7 @@ export BUILD DDBX
 next=$(mktemp "${TMPDIR:-/tmp}/ddbx-harden.XXXXXX")
 trap 'rm -f "$next"' EXIT
 n=0
-for part in ${HARDEN_PARTS:-limits readonly crash concur}; do
+for part in ${HARDEN_PARTS:-limits readonly hostile crash concur}; do
     echo 0 > "$next"
     sh "tests/harden/$part.sh" "$n" 3>"$next"
     rc=$?
