@@ -185,25 +185,26 @@ static size_t more_fwd(view *v)
 
     if (m->n) {
         line *l = &m->lines[m->n - 1];
-        irow *r = l->data;
+        int lkind = l->kind;   /* l dangles once lines are appended */
+        irow *r = l->data;     /* rows are heap objects: r and pk stay valid */
         const av *pk = line_pk(p, l);
-        bool load = l->kind == L_GROUP ? !is_folded(p, pk) : !r->last;
         if (!pk)
             return 0;
+        bool load = lkind == L_GROUP ? !is_folded(p, pk) : !r->last;
         if (load) {
             av *items = xcalloc(chunk, sizeof *items);
-            size_t n = page(p, pk, l->kind == L_ITEM ? &r->item : NULL, true, chunk, items);
+            size_t n = page(p, pk, lkind == L_ITEM ? &r->item : NULL, true, chunk, items);
             for (size_t i = 0; i < n; i++) {
                 irow *ir = row_new();
                 av_move(&ir->item, &items[i]);
-                ir->first = l->kind == L_GROUP && i == 0;
+                ir->first = lkind == L_GROUP && i == 0;
                 ir->last = i + 1 == n && n < chunk;
                 vm_append(m, L_ITEM, ir);
             }
             free(items);
             if (n)
                 return n;
-            if (l->kind == L_ITEM)
+            if (lkind == L_ITEM)
                 r->last = true;
             /* pk may point into the last line, which stays alive. */
         }
