@@ -22,6 +22,17 @@
     X(reload,       "",             "Reload the view from the store") \
     X(samples,      "",             "Load the sample tables into this database") \
     X(save_display, "FILE",         "Write the screen text to FILE (tests)") \
-    X(save_view,    "FILE",         "Write the view's lines, kinds and selection to FILE (tests)")
+    X(save_view,    "FILE",         "Write the view's lines, kinds and selection to FILE (tests)") \
+    X(cond,         "[EXPR] [--names=J] [--values=J]", "Condition builder: open it, or parse EXPR into its tree") \
+    X(cond_item,    "JSON",         "Builder: the item to evaluate and write (DynamoDB JSON)") \
+    X(cond_table,   "TABLE [INDEX]","Builder: the table (and index) the request goes to") \
+    X(cond_mode,    "condition|filter|key", "Builder: what the tree is") \
+    X(upd,          "EXPR [--names=J] [--values=J]", "Builder: parse an UpdateExpression into update rows") \
+    X(apply,        "put|update|delete|filter [PK [SK]]|key", "Builder: send the request to the store") \
+    X(txn,          "add put|update|delete|check|run|clear", "Builder: collect actions, run them as one TransactWriteItems") \
+    X(save_cond,    "NAME",         "Builder: save the condition under NAME in the database") \
+    X(load_cond,    "NAME",         "Builder: load a saved condition into the tree") \
+    X(delete_cond,  "NAME",         "Builder: delete a saved condition") \
+    X(conds,        "",             "Builder: list the saved conditions")
 
 #endif

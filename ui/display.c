@@ -620,6 +620,9 @@ void display_command(const char *text)
     } else if (is_cmd(c, "reload")) {
         if (v->ops->request)
             v->ops->request(v, REQ_RELOAD);
+    } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
+               v->ops != &view_builder_ops) {
+        view_builder_open(v, argc, argv);
     } else if (v->ops->command && v->ops->command(v, argc, argv)) {
         /* the view ran it */
     } else {
@@ -670,6 +673,7 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_BACK: display_pop(); break;
     case REQ_QUIT: D.quit = true; break;
     case REQ_HELP: display_push(&view_help_ops, NULL); break;
+    case REQ_COND: view_builder_open(v, 0, NULL); break;
     case REQ_PROMPT:
         if (display_prompt(":", "", &b))
             display_command(b.data ? b.data : "");

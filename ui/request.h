@@ -41,7 +41,21 @@
     X("Prompts", PROMPT,        "prompt",        "Type a command (see COMMANDS)") \
     X("Prompts", SEARCH,        "search",        "Search forward for text") \
     X("Prompts", SEARCH_NEXT,   "search-next",   "Next match of the last search") \
-    X("Prompts", SEARCH_PREV,   "search-prev",   "Previous match of the last search")
+    X("Prompts", SEARCH_PREV,   "search-prev",   "Previous match of the last search") \
+    X("Builder", COND,          "cond",          "Open the condition builder on the selected item (or empty)") \
+    X("Builder", COND_ADD,      "cond-add",      "Builder: add a clause (or an update row) after the selection") \
+    X("Builder", COND_GROUP,    "cond-group",    "Builder: add an AND group after the selection") \
+    X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c)") \
+    X("Builder", COND_OP,       "cond-op",       "Builder: change the operator or function") \
+    X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: type (S N B BOOL NULL L M SS NS BS, path) and value") \
+    X("Builder", COND_NOT,      "cond-not",      "Builder: negate the selected clause or group (NOT)") \
+    X("Builder", COND_ANDOR,    "cond-andor",    "Builder: toggle AND/OR of the selected group (or the clause's group)") \
+    X("Builder", COND_UP,       "cond-up",       "Builder: move the selection up (into and out of groups)") \
+    X("Builder", COND_DOWN,     "cond-down",     "Builder: move the selection down (into and out of groups)") \
+    X("Builder", COND_DUP,      "cond-dup",      "Builder: duplicate the selected clause or group") \
+    X("Builder", COND_DEL,      "cond-del",      "Builder: delete the selected clause, group or update row") \
+    X("Builder", COND_MODE,     "cond-mode",     "Builder: cycle condition, filter, key condition") \
+    X("Builder", COND_APPLY,    "cond-apply",    "Builder: run the action shown (Put, Update, Delete, Query/Scan)")
 
 enum req {
     REQ_NONE = 0,

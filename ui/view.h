@@ -20,6 +20,7 @@
 #include "ui/vm.h"
 
 typedef struct view view;
+struct cond_arg;
 
 typedef struct view_ops {
     const char *name;
@@ -57,6 +58,9 @@ typedef struct view_ops {
     /* A `:` command this view understands (argv[0] is its name); returns
      * false when it does not know it. Optional. */
     bool (*command)(view *v, int argc, char **argv);
+    /* The table, index and selected item, for the condition builder
+     * (optional; fields the view does not have stay NULL). */
+    void (*context)(view *v, struct cond_arg *out);
 } view_ops;
 
 struct view {
@@ -92,6 +96,20 @@ typedef struct query_arg {
     bool run, scan;
 } query_arg;
 
+/* What the condition builder opens on (any may be NULL); argc/argv are
+ * the `:cond` command's words (0 for the key). */
+typedef struct cond_arg {
+    const char *table;
+    const char *index;
+    const struct av *item;
+    int argc;
+    char **argv;
+} cond_arg;
+
+/* Opens the condition builder from view `from` (its context op says on
+ * what), with the words of a `:cond`-family command, if any. */
+void view_builder_open(view *from, int argc, char **argv);
+
 /* The views, one file each. */
 extern const view_ops view_tables_ops;   /* ui/view_tables.c: table list */
 extern const view_ops view_items_ops;    /* ui/view_items.c: item collections */
@@ -99,5 +117,6 @@ extern const view_ops view_parts_ops;    /* ui/view_parts.c: partition overview 
 extern const view_ops view_item_ops;     /* ui/view_item.c: one item */
 extern const view_ops view_query_ops;    /* ui/view_query.c: query bar and results */
 extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
+extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder */
 
 #endif

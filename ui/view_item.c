@@ -301,7 +301,17 @@ static enum req request(view *v, enum req r)
     }
 }
 
+/* For the condition builder: this item, as stored now. */
+static void context(view *v, cond_arg *out)
+{
+    item_view *p = v->priv;
+    out->table = p->table;
+    out->index = p->index;
+    out->item = &p->item;
+}
+
 const view_ops view_item_ops = {
+    .context = context,
     .name = "item",
     .priv_size = sizeof(item_view),
     .open = open_view,

@@ -940,7 +940,17 @@ static bool command(view *v, int argc, char **argv)
     return false;
 }
 
+/* For the condition builder: the table, the index shown, the item. */
+static void context(view *v, cond_arg *out)
+{
+    items_view *p = v->priv;
+    out->table = p->table;
+    out->index = index_name(p);
+    out->item = selected_item(v);
+}
+
 const view_ops view_items_ops = {
+    .context = context,
     .name = "items",
     .priv_size = sizeof(items_view),
     .open = open_view,
