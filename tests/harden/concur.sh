@@ -1,5 +1,6 @@
 #!/bin/sh
-# Concurrency: two `ddbx api` writers and one `ddbx api` reader on one
+# Concurrency: two `ddbx api` writers, one `ddbx api` reader and (with
+# tmux) the explorer reloading, on one
 # database at once, CONCUR_OPS requests each (default 2000). No response
 # may be an error (no "database is locked" or busy reaches a user), every
 # acknowledged put is there afterwards, and a counter both writers bump
@@ -48,6 +49,25 @@ gen_reader() {
         }
     }'
 }
+# The explorer watches in a real terminal when tmux is there: it reloads
+# (R) while the writers run and must show every item after a last reload.
+sock="ddbx-concur-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+explorer=0
+if command -v tmux >/dev/null 2>&1; then
+    explorer=1
+    trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+    T new-session -d -s t -x 100 -y 30 \
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME=$tmp sh -c '$DDBX --db $db Conc; echo rc=\$? > $tmp/explorer.rc; sleep 30'"
+fi
+screen_has() { # text: waits up to 10 s for it on the explorer's screen
+    i=0
+    while [ $i -lt 100 ]; do
+        T capture-pane -p -t t 2>/dev/null | grep -qF -- "$1" && return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    return 1
+}
 gen_writer A > "$tmp/a.req"
 gen_writer B > "$tmp/b.req"
 gen_reader > "$tmp/r.req"
@@ -57,6 +77,12 @@ pa=$!
 pb=$!
 "$DDBX" api --db "$db" < "$tmp/r.req" > "$tmp/r.resp" 2>"$tmp/r.err" &
 pr=$!
+if [ $explorer = 1 ]; then
+    while kill -0 $pa 2>/dev/null || kill -0 $pb 2>/dev/null; do
+        T send-keys -t t R j
+        sleep 0.2
+    done
+fi
 wait $pa; ra=$?
 wait $pb; rb=$?
 wait $pr; rr=$?
@@ -86,5 +112,17 @@ if [ $counter = 1 ]; then
         | "$DDBX" api --db "$db" | sed -n 's/.*"n":{"N":"\([0-9]*\)".*/\1/p')
     [ "$val" = "$bumps" ]
     tap $? "concurrency: counter bumped by both writers is $bumps ($val): no lost update"
+fi
+if [ $explorer = 1 ]; then
+    T send-keys -t t R
+    items=$((want + counter))
+    screen_has "Conc  base table (PK, SK)  $items items"
+    tap $? "concurrency: the explorer, reloading while they wrote, shows all $items items after R"
+    T capture-pane -p -t t | grep -qi 'locked\|busy'
+    tap "$([ $? != 0 ]; echo $?)" "concurrency: the explorer showed no locked/busy error"
+    T send-keys -t t Q
+    i=0; while [ $i -lt 50 ] && [ ! -s "$tmp/explorer.rc" ]; do sleep 0.1; i=$((i + 1)); done
+    grep -q rc=0 "$tmp/explorer.rc" 2>/dev/null
+    tap $? "concurrency: the explorer quits with status 0"
 fi
 echo "$n" >&3
