@@ -101,8 +101,7 @@ static void build(view *v)
              projected);
     }
     add(v, L_BLANK, 0, NULL, 0);
-    iline *h = add(v, L_HEAD, 0, "DynamoDB JSON", 13);
-    (void)h;
+    add(v, L_HEAD, 0, "DynamoDB JSON", 13);
     buf compact = BUF_INIT, pretty = BUF_INIT;
     ddbjson_write_item(&compact, it);
     fmt_json_pretty(&pretty, compact.data, compact.len);

@@ -670,8 +670,9 @@ static void follow(view *v)
     for (int phase = 0; phase < 2 && !done_; phase++) {
         for (size_t w = 0; w < nw && !done_; w++) {
             const char *ixn = where[w];
-            if (phase == 1 && (w > 1 || !alt.len))
-                break;
+            /* The prefix swap only here and in the base table. */
+            if (phase == 1 && (!alt.len || (ixn && ixn != index_name(p))))
+                continue;
             for (size_t c = 0; c < (phase ? 1 : nc) && !done_; c++) {
                 av target;
                 if (phase == 1)
