@@ -29,7 +29,6 @@ static const char *const sql_text[Q__COUNT] = {
     [Q_TABLE_NAMES_AFTER] = "SELECT name FROM tables WHERE name > ?1 ORDER BY name LIMIT ?2",
     [Q_TABLE_INSERT] = "INSERT INTO tables(name, ver, description) VALUES(?1, 1, ?2)",
     [Q_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
-    [Q_TABLE_MAXID] = "SELECT last_insert_rowid()",
     [Q_ITEM_GET] = "SELECT size, body FROM items WHERE tid = ?1 AND pk = ?2 AND sk = ?3",
     [Q_ITEM_INSERT_NEW] = "INSERT INTO items(tid, pk, sk, size, body) VALUES(?1, ?2, ?3, ?4, ?5)"
                           " ON CONFLICT DO NOTHING",

@@ -1052,13 +1052,12 @@ static status write_lek(buf *out, const tinfo *t, const index_def *ix, const voi
 }
 
 /* One matching row into the Items array. */
-static status write_row(read_req *r, const store_row *row, const av *partial, buf *out, diag *d)
+static status write_row(read_req *r, const store_row *row, buf *out, diag *d)
 {
     const tinfo *t = r->rq.t;
     const index_def *ix = r->ix;
     bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items;
     bool proj = projecting(r->x, r->atg);
-    (void)partial;
     if (!index_cut && !proj)
         return itemenc_write_json(out, row->body, row->body_len, d);
     av full;
@@ -1088,6 +1087,7 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
     uint64_t scanned = 0, count = 0, bytes = 0, cap_bytes = 0;
     bool stopped = false, count_only = r->select == SEL_COUNT;
     const expr *filter = r->x ? r->x->filter : NULL;
+    av part = { .type = AV_NONE };
     buf last = BUF_INIT;
     buf_addc(out, '{');
     if (!count_only)
@@ -1102,26 +1102,26 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
         cap_bytes += ix && !r->full_items ? row.entry_size : row.size;
         bool match = true;
         if (filter) {
-            /* Only the attributes the filter names are decoded. */
-            av part;
-            if ((st = itemenc_decode_some(row.body, row.body_len, r->x->fnames, r->x->flens,
-                                          r->x->n_fnames, &part, d)) != ST_OK)
+            /* Only the attributes the filter names are decoded, into one
+             * item reused row after row. */
+            if ((st = itemenc_decode_some_into(row.body, row.body_len, r->x->fnames, r->x->flens,
+                                               r->x->n_fnames, &part, d)) != ST_OK)
                 break;
             if (ix && ix->proj != PROJ_ALL && !r->full_items) {
                 av cut;
                 store_project_index(&t->def, ix, &part, &cut);
-                av_free(&part);
-                av_move(&part, &cut);
+                match = expr_eval(filter, &cut);
+                av_free(&cut);
+            } else {
+                match = expr_eval(filter, &part);
             }
-            match = expr_eval(filter, &part);
-            av_free(&part);
         }
         if (match) {
             count++;
             if (!count_only) {
                 if (count > 1)
                     buf_addc(out, ',');
-                if ((st = write_row(r, &row, NULL, out, d)) != ST_OK)
+                if ((st = write_row(r, &row, out, d)) != ST_OK)
                     break;
             }
         }
@@ -1133,6 +1133,7 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
         }
     }
     store_cursor_close(&c);
+    av_free(&part);
     if (st == ST_OK) {
         if (!count_only)
             buf_addc(out, ']');

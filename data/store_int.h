@@ -35,7 +35,7 @@
 enum {
     Q_BEGIN, Q_BEGIN_IMM, Q_COMMIT, Q_ROLLBACK,
     Q_TABLE_BY_NAME, Q_TABLE_LOAD, Q_TABLE_NAMES, Q_TABLE_NAMES_AFTER,
-    Q_TABLE_INSERT, Q_TABLE_DELETE, Q_TABLE_MAXID,
+    Q_TABLE_INSERT, Q_TABLE_DELETE,
     Q_ITEM_GET, Q_ITEM_INSERT_NEW, Q_ITEM_REPLACE, Q_ITEM_DELETE,
     Q_IDX_INSERT, Q_IDX_DELETE,
     Q_PART_UPSERT, Q_PART_DELETE_EMPTY,
@@ -186,7 +186,6 @@ typedef struct store_cursor {
     store *s;
     sqlite3_stmt *q;
     const store_rq *rq;
-    uint64_t seg_hash_ok;      /* cached segment decision for the last pk */
     buf last_pk;
     bool last_in;
 } store_cursor;

@@ -1,6 +1,7 @@
 #include "model/itemenc.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/ddbjson.h"
@@ -389,6 +390,59 @@ status itemenc_decode_some(const void *p, size_t len, const char *const *names,
         item->u.m.len++;
         if (!get_value(&r, &mb->val, 1))
             goto fail;
+    }
+    return ST_OK;
+fail:
+    av_free(item);
+    return bad(d);
+}
+
+status itemenc_decode_some_into(const void *p, size_t len, const char *const *names,
+                                const size_t *lens, size_t n, av *item, diag *d)
+{
+    rd r = { p, (const unsigned char *)p + len };
+    size_t count, k = 0;
+    if (item->type != AV_M)
+        av_init_list(item, AV_M);
+    if (!get_varint(&r, &count))
+        goto fail;
+    for (size_t i = 0; i < count; i++) {
+        const unsigned char *name;
+        size_t nlen;
+        if (!get_bytes(&r, &name, &nlen))
+            goto fail;
+        if (!wanted(name, nlen, names, lens, n)) {
+            if (!skip_value(&r))
+                goto fail;
+            continue;
+        }
+        if (k == item->u.m.cap) {
+            item->u.m.cap = item->u.m.cap ? item->u.m.cap * 2 : 4;
+            item->u.m.v = xrealloc(item->u.m.v, item->u.m.cap * sizeof *item->u.m.v);
+        }
+        av_member *mb = &item->u.m.v[k];
+        if (k < item->u.m.len) {
+            /* Rows of one table mostly hold the same names: keep them. */
+            if (mb->name_len != nlen || memcmp(mb->name, name, nlen) != 0) {
+                free(mb->name);
+                mb->name = xstrndup((const char *)name, nlen);
+                mb->name_len = nlen;
+            }
+            av_free(&mb->val);
+        } else {
+            mb->name = xstrndup((const char *)name, nlen);
+            mb->name_len = nlen;
+            mb->val.type = AV_NONE;
+            item->u.m.len = k + 1;
+        }
+        k++;
+        if (!get_value(&r, &mb->val, 1))
+            goto fail;
+    }
+    while (item->u.m.len > k) {
+        av_member *mb = &item->u.m.v[--item->u.m.len];
+        free(mb->name);
+        av_free(&mb->val);
     }
     return ST_OK;
 fail:

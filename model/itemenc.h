@@ -46,6 +46,14 @@ status itemenc_decode(const void *p, size_t len, av *item, diag *d);
 status itemenc_decode_some(const void *p, size_t len, const char *const *names,
                            const size_t *lens, size_t n, av *item, diag *d);
 
+/*
+ * The same, refilling an item an earlier call filled (or AV_NONE the first
+ * time) and reusing its storage: for a filter applied row after row. The
+ * caller frees the item once at the end.
+ */
+status itemenc_decode_some_into(const void *p, size_t len, const char *const *names,
+                                const size_t *lens, size_t n, av *item, diag *d);
+
 /* Appends the item as DynamoDB JSON ({"a":{"S":"x"},...}) straight from
  * the bytes. */
 status itemenc_write_json(buf *out, const void *p, size_t len, diag *d);

@@ -75,6 +75,35 @@ static void partial_decode_and_find(void **state)
     buf_done(&enc);
 }
 
+static void refilling_one_item_row_after_row(void **state)
+{
+    (void)state;
+    const char *rows[] = {
+        "{\"a\":{\"S\":\"x\"},\"b\":{\"N\":\"1\"},\"c\":{\"S\":\"skip\"}}",
+        "{\"b\":{\"N\":\"2\"}}",
+        "{\"c\":{\"S\":\"only c\"}}",
+        "{\"a\":{\"L\":[{\"S\":\"deep\"}]},\"b\":{\"NULL\":true}}",
+    };
+    const char *names[] = { "a", "b" };
+    size_t lens[] = { 1, 1 };
+    av part = { .type = AV_NONE };
+    diag d;
+    diag_init(&d);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        av item, want;
+        assert_int_equal(ddbjson_parse_item(rows[i], strlen(rows[i]), &item, &d), ST_OK);
+        buf enc = BUF_INIT;
+        itemenc_encode(&enc, &item);
+        assert_int_equal(itemenc_decode_some_into(enc.data, enc.len, names, lens, 2, &part, &d), ST_OK);
+        assert_int_equal(itemenc_decode_some(enc.data, enc.len, names, lens, 2, &want, &d), ST_OK);
+        assert_true(av_equal(&part, &want));
+        av_free(&want);
+        av_free(&item);
+        buf_done(&enc);
+    }
+    av_free(&part);
+}
+
 static void corrupt_bytes_are_refused(void **state)
 {
     (void)state;
@@ -101,6 +130,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roundtrip_every_type),
         cmocka_unit_test(partial_decode_and_find),
+        cmocka_unit_test(refilling_one_item_row_after_row),
         cmocka_unit_test(corrupt_bytes_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
