@@ -355,6 +355,28 @@ static void build_panel(bview *p)
        p->index ? " index " : "", p->index ? p->index : "");
     pl(p, ROLE_NORMAL, "Item: %s", have_item(p) ? (b.len ? b.data : "(no key)") : "(none)");
     buf_reset(&b);
+    /* Paths to pick from: the table's keys, then the item's attributes. */
+    if (p->have_def || have_item(p)) {
+        buf paths = BUF_INIT;
+        const char *keys[2] = { p->have_def ? p->def.pk.name : NULL, p->have_def ? p->def.sk.name : NULL };
+        for (int i = 0; i < 2; i++)
+            if (keys[i])
+                buf_printf(&paths, "%s%s", paths.len ? " " : "", keys[i]);
+        const av *it = verdict_item(p) ? verdict_item(p) : have_item(p) ? &p->item : NULL;
+        for (size_t i = 0; it && i < it->u.m.len; i++) {
+            const char *nm = it->u.m.v[i].name;
+            if ((keys[0] && strcmp(nm, keys[0]) == 0) || (keys[1] && strcmp(nm, keys[1]) == 0))
+                continue;
+            bpath bp = { 0 };
+            builder_path_push(&bp, nm, it->u.m.v[i].name_len);
+            buf_addc(&paths, ' ');
+            builder_path_text(&bp, &paths);
+            builder_path_free(&bp);
+        }
+        if (paths.len)
+            pl(p, ROLE_DIM, "Paths: %s", paths.data);
+        buf_done(&paths);
+    }
     /* The last action's outcome first, where it is always seen. */
     if (p->result.len) {
         pl(p, ROLE_COLHEAD, "Result");
