@@ -1,7 +1,7 @@
 #!/bin/sh
-# Hardening suite (issue 9): DynamoDB's limits, --read-only, hostile data
-# on a real terminal, crash safety under SIGKILL, concurrent writers and a
-# reader. Each part is its own script here, runnable alone (with DDBX and
+# Hardening suite (issue 9): no SQL built from data, DynamoDB's limits,
+# --read-only, hostile data on a real terminal, crash safety under SIGKILL,
+# concurrent writers, a reader and the explorer. Each part is its own script here, runnable alone (with DDBX and
 # BUILD set); this runs them in order with one TAP numbering.
 # HARDEN_PARTS="limits crash" picks parts.
 cd "$(dirname "$0")/../.." || exit 1
@@ -11,7 +11,7 @@ export BUILD DDBX
 next=$(mktemp "${TMPDIR:-/tmp}/ddbx-harden.XXXXXX")
 trap 'rm -f "$next"' EXIT
 n=0
-for part in ${HARDEN_PARTS:-limits readonly hostile crash concur}; do
+for part in ${HARDEN_PARTS:-sql limits readonly hostile crash concur}; do
     echo 0 > "$next"
     sh "tests/harden/$part.sh" "$n" 3>"$next"
     rc=$?
