@@ -46,6 +46,7 @@ unsigned serve_http_status(status code)
     case ST_TXN_CANCELED:
     case ST_TXN_CONFLICT:
     case ST_UNKNOWN_OPERATION:
+    case ST_READ_ONLY:
         return 400;
     default:
         return 500;
@@ -63,6 +64,10 @@ const char *serve_error_type(status code, char *tmp, size_t tmplen)
         return "com.amazon.coral.service#SerializationException";
     case ST_UNKNOWN_OPERATION:
         return "com.amazon.coral.service#UnknownOperationException";
+    case ST_READ_ONLY:
+        /* `ddbx serve --read-only`: DynamoDB's answer to a write the
+         * caller may not make (400, not retried). */
+        return "com.amazon.coral.service#AccessDeniedException";
     case ST_CONDITION_FAILED:
     case ST_NOT_FOUND:
     case ST_IN_USE:
@@ -71,7 +76,7 @@ const char *serve_error_type(status code, char *tmp, size_t tmplen)
         snprintf(tmp, tmplen, "com.amazonaws.dynamodb.v20120810#%s", status_name(code));
         return tmp;
     default:
-        /* The store's own failures (I/O, busy, read-only): the client
+        /* The store's own failures (I/O, busy): the client
          * sees DynamoDB's 500, which the SDKs retry. */
         return "com.amazonaws.dynamodb.v20120810#InternalServerError";
     }

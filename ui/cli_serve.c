@@ -9,7 +9,8 @@
  * anyway). data/serve.c maps the store's answer to HTTP. Any signature is
  * accepted, as DynamoDB Local does; loopback unless --host says otherwise.
  * SIGINT/SIGTERM stop the server cleanly: in-flight requests finish, the
- * store is closed.
+ * store is closed. With --read-only (main takes it) every write is refused
+ * with AccessDeniedException and reads work.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -200,7 +201,7 @@ int cli_serve(int argc, char **argv)
     char *path = cli_db_path(flag_db, 1);
     diag d;
     diag_init(&d);
-    if (store_open(path, STORE_LARGE_CACHE, &sv.st, &d) != ST_OK) {
+    if (store_open(path, STORE_LARGE_CACHE | cli_store_flags(), &sv.st, &d) != ST_OK) {
         fprintf(stderr, "ddbx serve: %s\n", d.msg);
         goto out;
     }

@@ -58,6 +58,9 @@ static void test_mapping(void **state)
     assert_int_equal(serve_http_status(ST_INTERNAL), 500);
     assert_int_equal(serve_http_status(ST_IO), 500);
     assert_int_equal(serve_http_status(ST_BUSY), 500);
+    assert_int_equal(serve_http_status(ST_READ_ONLY), 400);
+    assert_string_equal(serve_error_type(ST_READ_ONLY, tmp, sizeof tmp),
+                        "com.amazon.coral.service#AccessDeniedException");
     assert_string_equal(serve_error_type(ST_VALIDATION, tmp, sizeof tmp),
                         "com.amazon.coral.validate#ValidationException");
     assert_string_equal(serve_error_type(ST_CONDITION_FAILED, tmp, sizeof tmp),

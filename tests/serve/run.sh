@@ -83,4 +83,52 @@ else
     fi
 fi
 srvpid=""
+
+# --read-only: reads answered, writes refused with AccessDeniedException
+# (400, not retried by the SDKs).
+start_server() { # extra args...
+    : >"$tmp/out"
+    "$DDBX" serve --db "$tmp/serve.db" --port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
+    srvpid=$!
+    port=""
+    i=0
+    while [ $i -lt 100 ]; do
+        port=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/out")
+        [ -n "$port" ] && break
+        kill -0 "$srvpid" 2>/dev/null || break
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+post() { # target body -> "STATUS BODY"
+    node -e '
+const http = require("http");
+const [port, target, body] = process.argv.slice(1);
+const req = http.request({ host: "127.0.0.1", port: Number(port), method: "POST", path: "/",
+  headers: { "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + target } },
+  (res) => { let b = ""; res.on("data", (c) => b += c); res.on("end", () => console.log(res.statusCode + " " + b)); });
+req.on("error", (e) => console.log("ERR " + e.message));
+req.end(body);' "$port" "$1" "$2"
+}
+start_server --read-only
+n=$((n + 1))
+if [ -z "$port" ]; then
+    echo "not ok $n - ddbx serve --read-only starts: $(head -c 300 "$tmp/err")"
+    rc=1
+else
+    r1=$(post ListTables '{}')
+    r2=$(post CreateTable '{"TableName":"RoT","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}]}')
+    r3=$(post ListTables '{}')
+    case "$r1|$r2|$r3" in
+    '200 {"TableNames":[]}|400 {"__type":"com.amazon.coral.service#AccessDeniedException"'*'|200 {"TableNames":[]}')
+        echo "ok $n - --read-only: reads answered, CreateTable refused with AccessDeniedException" ;;
+    *)
+        echo "not ok $n - --read-only: reads answered, CreateTable refused with AccessDeniedException"
+        echo "#   $r1 | $r2 | $r3"
+        rc=1 ;;
+    esac
+    kill -TERM "$srvpid"
+    wait "$srvpid"
+fi
+srvpid=""
 exit $rc
