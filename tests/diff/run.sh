@@ -9,6 +9,7 @@
 #   DIFF_ONLY=word    only groups whose name contains word
 #   DIFF_LOG=FILE     every disagreement as a JSON line
 #   DIFF_ALL=1        also groups whose operations ddbx does not have yet
+#   DIFF_NO_SERVE=1   skip the second pass through `ddbx serve` (HTTP)
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 : "${DDBX:=$root/build/ddbx}"
@@ -80,6 +81,29 @@ fi
 
 node "$root/tests/diff/diff.js" "$dynport" "$DDBX" "$dbdir/diff.db"
 rc=$?
+
+# The same requests (a subset of the groups) to `ddbx serve`, the store as
+# a DynamoDB endpoint, against a fresh dynalite and a fresh database.
+if [ "${DIFF_NO_SERVE:-}" != 1 ]; then
+    start_dynalite dyn2 6
+    dynport=$port
+    "$DDBX" serve --db "$dbdir/serve.db" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+    dynpid="$dynpid $!"
+    sport=""
+    i=0
+    while [ $i -lt 100 ]; do
+        sport=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/serve.out")
+        [ -n "$sport" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    if [ -z "$sport" ]; then
+        echo "not ok - ddbx serve did not start: $(head -c 300 "$tmp/serve.err")"
+        rc=1
+    else
+        DIFF_SERVE_PORT=$sport node "$root/tests/diff/diff.js" "$dynport" "$DDBX" "$dbdir/unused.db" || rc=1
+    fi
+fi
 for f in "$tmp"/*.err; do
     [ -s "$f" ] && { echo "# $(basename "$f"):"; head -c 3000 "$f" | sed 's/^/#   /'; }
 done
