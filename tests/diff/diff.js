@@ -649,7 +649,9 @@ function genUpdate(c, item, keyNames, keyTargets = true, indexKeys = {}) {
   }
   if (!clauses.length) {
     const { segs } = pickTarget(null);
-    clauses.push('SET ' + renderPath(c, segs) + ' = ' + c.value(segs.length === 1 && isScalarName(segs[0].name) ? c.someScalar() : c.someValue()));
+    const ixType = segs.length === 1 ? indexKeys[segs[0].name] : undefined;
+    clauses.push('SET ' + renderPath(c, segs) + ' = ' + c.value(ixType ? keyValue(r, ixType, null)
+      : segs.length === 1 && isScalarName(segs[0].name) ? c.someScalar() : c.someValue()));
   }
   return r.shuffle(clauses).join(' ');
 }
