@@ -333,6 +333,44 @@ static void strings_are_escaped_as_json_requires(void **state)
     buf_done(&out);
 }
 
+/* The writer skips runs of plain ASCII 8 bytes at a time; whatever the
+ * alignment, one byte that needs escaping inside a run is still escaped
+ * (and DEL, 0x7f, is still plain). */
+static void an_escape_anywhere_in_a_long_run_is_found(void **state)
+{
+    (void)state;
+    static const unsigned char special[] = { '"', '\\', 0x00, 0x01, 0x0a, 0x1f, 0x80, 0xff };
+    static const char *const escaped[] = { "\\\"", "\\\\", "\\u0000", "\\u0001", "\\n",
+                                           "\\u001f", "\\u0080", "\\u00ff" };
+    char in[40], want[80];
+    buf out = BUF_INIT;
+    for (size_t len = 1; len <= 33; len++) {
+        for (size_t at = 0; at < len; at++) {
+            for (size_t k = 0; k < sizeof special; k++) {
+                for (size_t i = 0; i < len; i++)
+                    in[i] = (char)(i % 3 == 0 ? 0x7f : 'a' + (char)(i % 26));
+                in[at] = (char)special[k];
+                size_t w = 0;
+                want[w++] = '"';
+                for (size_t i = 0; i < len; i++) {
+                    if (i == at) {
+                        memcpy(want + w, escaped[k], strlen(escaped[k]));
+                        w += strlen(escaped[k]);
+                    } else {
+                        want[w++] = in[i];
+                    }
+                }
+                want[w++] = '"';
+                want[w] = '\0';
+                buf_reset(&out);
+                ddbjson_write_string(&out, in, len);
+                assert_string_equal(out.data, want);
+            }
+        }
+    }
+    buf_done(&out);
+}
+
 /* ---- plain JSON ---- */
 
 static char *plain_roundtrip(const char *text, status *st, diag *d)
@@ -465,6 +503,7 @@ int main(void)
         cmocka_unit_test(raw_nul_bytes_and_invalid_utf8_are_refused_with_position),
         cmocka_unit_test(a_single_value_parses_too),
         cmocka_unit_test(strings_are_escaped_as_json_requires),
+        cmocka_unit_test(an_escape_anywhere_in_a_long_run_is_found),
         cmocka_unit_test(plain_json_infers_types_and_keeps_numbers_exact),
         cmocka_unit_test(plain_json_numbers_obey_dynamodb_limits),
         cmocka_unit_test(plain_json_syntax_errors_have_positions),
