@@ -4,6 +4,7 @@
  * one expression, printing the canonical text, the tree and the result.
  * It is also the driver of the expression golden tests (tests/expr/).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,22 @@ static const char eval_usage[] =
     "  --values  ExpressionAttributeValues in DynamoDB JSON, e.g. '{\":v\":{\"S\":\"x\"}}'\n"
     "  --item    an item in DynamoDB JSON to evaluate against or update\n";
 
-/* Text for the terminal: control bytes shown as '?', never sent raw. */
+static bool is_control(unsigned char c)
+{
+    return c < 0x20 || c == 0x7f;
+}
+
+/* Text for the terminal: control bytes never go out raw. They are written
+ * as \u00XX, which inside the JSON lines is the same string JSON-wise, so
+ * the printed items stay exact. */
 static void put_clean(FILE *f, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        fputc(c < 0x20 || c == 0x7f ? '?' : c, f);
+        if (is_control(c))
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
     }
 }
 
@@ -45,9 +56,13 @@ static void show_error(const diag *d, const char *text)
     fputs("  ", stderr);
     put_clean(stderr, text, n);
     fputs("\n  ", stderr);
-    for (size_t i = 0; i < pos; i++)
-        if (((unsigned char)text[i] & 0xC0) != 0x80)   /* one column a code point */
+    for (size_t i = 0; i < pos; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (is_control(c))
+            fputs("      ", stderr);                   /* as wide as \u00XX */
+        else if ((c & 0xC0) != 0x80)                   /* one column a code point */
             fputc(' ', stderr);
+    }
     fputs("^\n", stderr);
 }
 

@@ -757,18 +757,11 @@ const KNOWN = [
     match: (op, req, d, x) => op === 'CreateTable' && d.Error && x.Error && d.Error.Code === 'ResourceInUseException' &&
       x.Error.Code === 'ResourceInUseException' && d.Error.Message === '' && x.Error.Message === 'Table already exists: ' + req.TableName,
   },
-  {
-    who: 'ddbx',
-    id: 'eval-prints-del-as-?',
-    why: '`ddbx eval` prints the updated item with DEL (U+007F) replaced by "?" (terminal safety), so its ' +
-      '"item:" line is not exact JSON for such strings. Only the eval groups; the store groups compare exactly.',
-    match: (op, req, d, x) => req.item !== undefined && d.Output && x.Output &&
-      cj(d).replace(/\u007f/g, '?') === cj(x) && cj(d) !== cj(x),
-  },
   // ---- ddbx gaps (DynamoDB's behaviour per dynalite and the docs; to be
   // closed in the store, then removed from here). Closed since: GetItem
   // projections matching nothing ("Item": {}), paths into key attributes
-  // refused, no index write for an update of unprojected attributes. ----
+  // refused, no index write for an update of unprojected attributes, eval's
+  // item line printing DEL as "?" (now \u007f, exact JSON). ----
   {
     who: 'dynalite',
     id: 'expression-limits',
