@@ -7,6 +7,7 @@
  * straight into a buf in DynamoDB's response shape.
  */
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1190,7 +1191,12 @@ static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, di
             r->full_items = true;
     }
     const cJSON *lim = jget(in, "Limit");
-    r->limit = lim && cJSON_IsNumber(lim) ? (long)lim->valuedouble : 0;
+    /* Converting a double outside long's range is undefined (found by
+     * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
+    r->limit = !lim || !cJSON_IsNumber(lim) ? 0
+             : lim->valuedouble >= (double)LONG_MAX ? LONG_MAX
+             : lim->valuedouble <= (double)LONG_MIN ? LONG_MIN
+             : (long)lim->valuedouble;
     r->consistent = jbool(in, "ConsistentRead", false);
     r->rcc = rcc_mode(in);
     r->rq.forward = jbool(in, "ScanIndexForward", true);
