@@ -45,8 +45,9 @@ ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
 ifeq ($(SAN),1)
-CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDFLAGS  += -fsanitize=address,undefined
+# float-cast-overflow is not part of gcc's -fsanitize=undefined; fuzzing found one.
+CFLAGS   += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow
+LDFLAGS  += -fsanitize=address,undefined,float-cast-overflow
 endif
 # libFuzzer build: every object instrumented for coverage and sanitizers;
 # only the fuzz target programs link libFuzzer's main.
