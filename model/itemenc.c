@@ -363,38 +363,9 @@ static bool wanted(const unsigned char *name, size_t nlen,
 status itemenc_decode_some(const void *p, size_t len, const char *const *names,
                            const size_t *lens, size_t n, av *item, diag *d)
 {
-    rd r = { p, (const unsigned char *)p + len };
-    size_t count;
-    av_init_list(item, AV_M);
-    if (!get_varint(&r, &count))
-        goto fail;
-    for (size_t i = 0; i < count; i++) {
-        const unsigned char *name;
-        size_t nlen;
-        if (!get_bytes(&r, &name, &nlen))
-            goto fail;
-        if (!wanted(name, nlen, names, lens, n)) {
-            if (!skip_value(&r))
-                goto fail;
-            continue;
-        }
-        /* Members arrive sorted, so appending keeps the map sorted. */
-        if (item->u.m.len == item->u.m.cap) {
-            item->u.m.cap = item->u.m.cap ? item->u.m.cap * 2 : 4;
-            item->u.m.v = xrealloc(item->u.m.v, item->u.m.cap * sizeof *item->u.m.v);
-        }
-        av_member *mb = &item->u.m.v[item->u.m.len];
-        mb->name = xstrndup((const char *)name, nlen);
-        mb->name_len = nlen;
-        mb->val.type = AV_NONE;
-        item->u.m.len++;
-        if (!get_value(&r, &mb->val, 1))
-            goto fail;
-    }
-    return ST_OK;
-fail:
-    av_free(item);
-    return bad(d);
+    /* A fresh item is the refill case with nothing to reuse. */
+    item->type = AV_NONE;
+    return itemenc_decode_some_into(p, len, names, lens, n, item, d);
 }
 
 status itemenc_decode_some_into(const void *p, size_t len, const char *const *names,
