@@ -463,6 +463,23 @@ static void verdict_with_reasons(void **state)
     assert_string_equal(v.v[1].why, "PK is missing");
     builder_verdict_done(&v);
 
+    /* Reasons name the attribute, not its placeholder: the alias stays in
+     * the clause's text only. */
+    builder_free(b);
+    assert_int_equal(builder_parse(EXPR_CONDITION,
+        "#t = :t AND attribute_exists(#s) AND size(#d.#n[1]) > :n AND #m.#k = :t",
+        "{\"#t\":\"type\",\"#s\":\"status\",\"#d\":\"data\",\"#n\":\"a.b\",\"#m\":\"map\",\"#k\":\"size\"}",
+        "{\":t\":{\"S\":\"x\"},\":n\":{\"N\":\"1\"}}", &b, &d), ST_OK);
+    assert_int_equal(builder_verdict(b, EXPR_CONDITION, &it, &v, &d), ST_OK);
+    assert_int_equal(v.n, 5);
+    assert_string_equal(v.v[1].text, "#type = :type");
+    assert_string_equal(v.v[1].why, "type is missing");
+    assert_string_equal(v.v[2].text, "attribute_exists(#status)");
+    assert_string_equal(v.v[2].why, "status is missing");
+    assert_string_equal(v.v[3].why, "size(data.a\\.b[1]) has no value");
+    assert_string_equal(v.v[4].why, "map.size is missing");
+    builder_verdict_done(&v);
+
     /* A type mismatch is false, with the reason. */
     builder_free(b);
     assert_int_equal(builder_parse(EXPR_CONDITION, "followerCount = :s", NULL,
