@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "data/saved.h"
 #include "data/store.h"
@@ -1226,6 +1227,24 @@ out:
     buf_done(&body);
 }
 
+/* Whether a sort-key value reads back the same from the query bar's
+ * sort-key field: it trims leading spaces and splits `between A and B`
+ * at the first " and ", so such values would silently query something
+ * else. */
+static bool qbar_reads_back(const av *v, bool between_lower)
+{
+    if (v->type != AV_S)
+        return true;
+    const char *s = v->u.s.ptr;
+    size_t n = v->u.s.len;
+    if (n && s[0] == ' ')
+        return false;
+    for (size_t i = 0; between_lower && i + 5 <= n; i++)
+        if (strncasecmp(s + i, " and ", 5) == 0)
+            return false;
+    return true;
+}
+
 /* A filter (Query with PK [SK] or Scan) or a key condition, through the
  * query bar. */
 static void apply_read(view *v, bool key, int argc, char **argv)
@@ -1294,6 +1313,12 @@ static void apply_read(view *v, bool key, int argc, char **argv)
         st = expr_parse(&cx, EXPR_KEY, text.data ? text.data : "", text.len, &e, &d);
         if (!st)
             st = expr_key_range_of(e, pk->name, pk->type, sk->name, sk->type, &kr, &d);
+        if (!st && (!qbar_reads_back(kr.pk, false) ||
+                    (kr.op != KEY_SK_NONE && !qbar_reads_back(kr.sk1, kr.op == KEY_SK_BETWEEN)) ||
+                    (kr.op == KEY_SK_BETWEEN && !qbar_reads_back(kr.sk2, false))))
+            st = diag_set(&d, ST_VALIDATION, "a key value that starts with a space, or a BETWEEN lower "
+                          "bound containing \" and \", can not go through the query bar: the request "
+                          "shown above runs it with the aws CLI");
         if (!st) {
             buf pkt = BUF_INIT, skt = BUF_INIT;
             fmt_plain(&pkt, kr.pk);

@@ -118,6 +118,32 @@ static bool splice(buf *b, const char *obj)
     return true;
 }
 
+/* A placeholder of our own for the key condition: base, else base_1,
+ * base_2, ... the first that appears nowhere in the user's filter, names
+ * or values (a filter built on attributes named pk or sk1 brings its own
+ * :pk and :sk1), so the two never collide in one map. */
+static void own_placeholder(const query_view *p, const char *base, char *out, size_t n)
+{
+    for (unsigned k = 0;; k++) {
+        if (k)
+            snprintf(out, n, "%s_%u", base, k);
+        else
+            snprintf(out, n, "%s", base);
+        bool used = false;
+        for (int f = F_FILTER; f <= F_VALUES && !used; f++) {
+            /* Only a whole token counts: :pk in ":pk_x" is not :pk. */
+            size_t len = strlen(out);
+            for (const char *at = strstr(p->f[f], out); at && !used; at = strstr(at + 1, out)) {
+                char c = at[len];
+                used = !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                         (c >= '0' && c <= '9') || c == '_');
+            }
+        }
+        if (!used)
+            return;
+    }
+}
+
 /* Builds the Query or Scan request; false with *why set when the input
  * cannot make one. */
 static bool build_request(query_view *p, buf *req, char *why, size_t wlen)
@@ -136,6 +162,12 @@ static bool build_request(query_view *p, buf *req, char *why, size_t wlen)
     }
     const char *pkname = ix ? ix->pk.name : p->def.pk.name;
     const char *skname = ix ? ix->sk.name : p->def.sk.name;
+    char hpk[32], hsk[32], vpk[32], vsk1[32], vsk2[32];
+    own_placeholder(p, "#pk", hpk, sizeof hpk);
+    own_placeholder(p, "#sk", hsk, sizeof hsk);
+    own_placeholder(p, ":pk", vpk, sizeof vpk);
+    own_placeholder(p, ":sk1", vsk1, sizeof vsk1);
+    own_placeholder(p, ":sk2", vsk2, sizeof vsk2);
     buf_addc(&names, '{');
     buf_addc(&values, '{');
     if (q) {
@@ -143,10 +175,10 @@ static bool build_request(query_view *p, buf *req, char *why, size_t wlen)
             snprintf(why, wlen, "partition value: %s", d.msg);
             goto out;
         }
-        buf_adds(&keycond, "#pk = :pk");
-        buf_adds(&names, "\"#pk\":");
+        buf_printf(&keycond, "%s = %s", hpk, vpk);
+        buf_printf(&names, "\"%s\":", hpk);
         ddbjson_write_string(&names, pkname, strlen(pkname));
-        buf_adds(&values, "\":pk\":");
+        buf_printf(&values, "\"%s\":", vpk);
         ddbjson_write_value(&values, &pkv);
         const char *c = p->f[F_SK];
         while (*c == ' ')
@@ -199,18 +231,18 @@ static bool build_request(query_view *p, buf *req, char *why, size_t wlen)
                 snprintf(why, wlen, "sort key: %s", d.msg);
                 goto out;
             }
-            buf_adds(&names, ",\"#sk\":");
+            buf_printf(&names, ",\"%s\":", hsk);
             ddbjson_write_string(&names, skname, strlen(skname));
-            buf_adds(&values, ",\":sk1\":");
+            buf_printf(&values, ",\"%s\":", vsk1);
             ddbjson_write_value(&values, &a);
             if (between) {
-                buf_adds(&keycond, " AND #sk BETWEEN :sk1 AND :sk2");
-                buf_adds(&values, ",\":sk2\":");
+                buf_printf(&keycond, " AND %s BETWEEN %s AND %s", hsk, vsk1, vsk2);
+                buf_printf(&values, ",\"%s\":", vsk2);
                 ddbjson_write_value(&values, &b);
             } else if (begins) {
-                buf_adds(&keycond, " AND begins_with(#sk, :sk1)");
+                buf_printf(&keycond, " AND begins_with(%s, %s)", hsk, vsk1);
             } else {
-                buf_printf(&keycond, " AND #sk %s :sk1", op);
+                buf_printf(&keycond, " AND %s %s %s", hsk, op, vsk1);
             }
         }
     }

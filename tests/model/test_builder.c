@@ -217,6 +217,55 @@ static void reserved_words_aliased(void **state)
     builder_free(b);
 }
 
+/* Aliases and placeholders whose natural names collide (a second value
+ * for status and an attribute literally named status_1; my-attr, my attr
+ * and my-attr_1) still come out distinct, and the update rows of the same
+ * request share the maps with the condition. */
+static void placeholders_never_collide(void **state)
+{
+    (void)state;
+    builder *b = builder_new();
+    bnode *c = clause(b, b->root, "status", BOP_EQ);
+    set_val(&c->args[0], AV_S, "a");
+    c = clause(b, b->root, "status", BOP_NE);
+    set_val(&c->args[0], AV_S, "b");
+    c = clause(b, b->root, "status_1", BOP_EQ);
+    set_val(&c->args[0], AV_S, "c");
+    c = clause(b, b->root, "my-attr", BOP_EQ);
+    set_val(&c->args[0], AV_N, "1");
+    c = clause(b, b->root, "my attr", BOP_EQ);
+    set_val(&c->args[0], AV_N, "2");
+    c = clause(b, b->root, "my-attr_1", BOP_EQ);
+    set_val(&c->args[0], AV_N, "3");
+    expect_print(b,
+        "#status = :status AND #status <> :status_1 AND status_1 = :status_1_1"
+        " AND #my_attr = :my_attr AND #my_attr_1 = :my_attr_1 AND #my_attr_1_1 = :my_attr_1_1",
+        "{\"#status\":\"status\",\"#my_attr\":\"my-attr\",\"#my_attr_1\":\"my attr\","
+        "\"#my_attr_1_1\":\"my-attr_1\"}",
+        "{\":status\":{\"S\":\"a\"},\":status_1\":{\"S\":\"b\"},\":status_1_1\":{\"S\":\"c\"},"
+        "\":my_attr\":{\"N\":\"1\"},\":my_attr_1\":{\"N\":\"2\"},\":my_attr_1_1\":{\"N\":\"3\"}}");
+
+    /* One request: SET status = ... and the condition on status. */
+    bupdate u;
+    builder_update_init(&u);
+    baction *a = builder_update_add(&u, BU_SET);
+    diag d;
+    diag_init(&d);
+    assert_int_equal(builder_path_parse("status", 6, &a->path, &d), ST_OK);
+    a->a.value = val(AV_S, "z");
+    av key = item_of("{\"PK\":{\"S\":\"k\"}}");
+    breq r = { .op = BREQ_UPDATE, .table = "T", .item = &key, .cond = b, .update = &u };
+    buf j = BUF_INIT;
+    assert_int_equal(builder_req_json(&r, &j, &d), ST_OK);
+    assert_non_null(strstr(j.data, "\"UpdateExpression\":\"SET #status = :status\""));
+    assert_non_null(strstr(j.data, "\"ConditionExpression\":\"#status = :status_1 AND #status <> :status_2"
+                                   " AND status_1 = :status_1_1"));
+    buf_done(&j);
+    av_free(&key);
+    builder_update_done(&u);
+    builder_free(b);
+}
+
 static void every_operator(void **state)
 {
     (void)state;
@@ -656,6 +705,7 @@ int main(void)
         cmocka_unit_test(text_to_tree),
         cmocka_unit_test(parse_errors),
         cmocka_unit_test(verdict_with_reasons),
+        cmocka_unit_test(placeholders_never_collide),
         cmocka_unit_test(update_rows),
         cmocka_unit_test(requests),
     };
