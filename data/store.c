@@ -182,6 +182,8 @@ static void cache_size(store *s, bool bulk)
 
 status store_begin(store *s, diag *d)
 {
+    if (s->remote)
+        return store_remote_begin(s, d);
     if (s->txn_depth > 0)
         return diag_set(d, ST_USAGE, "a transaction is already open");
     cache_size(s, true);
@@ -193,6 +195,8 @@ status store_begin(store *s, diag *d)
 
 status store_commit(store *s, diag *d)
 {
+    if (s->remote)
+        return store_remote_commit(s, d);
     if (s->txn_depth != 1)
         return diag_set(d, ST_USAGE, "no transaction is open");
     status st = store_txn_end(s, ST_OK, d);
@@ -202,6 +206,10 @@ status store_commit(store *s, diag *d)
 
 void store_rollback(store *s)
 {
+    if (s->remote) {
+        store_remote_rollback(s);
+        return;
+    }
     if (s->txn_depth == 0)
         return;
     s->txn_depth = 1;
@@ -285,6 +293,7 @@ void store_close(store *s)
 {
     if (!s)
         return;
+    store_remote_free(s->remote);
     if (s->txn_depth > 0)
         store_rollback(s);
     for (int i = 0; i < Q__COUNT; i++)

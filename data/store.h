@@ -8,6 +8,11 @@
  *   list partitions from a key onward, read a page of one partition from a
  *   sort key onward, in either direction. Nothing loads a whole table.
  *
+ * The same interface also runs over a DynamoDB endpoint (store_open_remote,
+ * data/store_remote.c): then there is no SQLite file, every function maps
+ * to DynamoDB requests sent through a caller-supplied transport, and the
+ * explorer's views work unchanged (see "Remote stores" below).
+ *
  * Ownership: the store handle owns its SQLite connection and cached
  * statements. Everything a function returns through an out-parameter is
  * the caller's, freed with the matching *_free or av_free. No SQLite
@@ -68,6 +73,10 @@ void store_names_free(char **names, size_t n);
 typedef struct table_stats {
     uint64_t items, bytes;
     uint64_t partitions;
+    /* Remote: items and bytes are DescribeTable's ItemCount and
+     * TableSizeBytes (IndexSizeBytes), which DynamoDB refreshes only about
+     * every six hours; partitions is how many the Scan found so far. */
+    bool approximate;
 } table_stats;
 
 /* Definition (into an uninitialised def; free with table_def_free) and
@@ -120,5 +129,88 @@ void store_rollback(store *s);
 /* Creates a table from a definition (as CreateTable does). */
 status store_create_table(store *s, const table_def *def, diag *d);
 status store_delete_table(store *s, const char *table, diag *d);
+
+/*
+ * ---- Remote stores ----
+ *
+ * store_open_remote gives a store whose functions talk to a DynamoDB
+ * endpoint through `send` (remote_call in ddbx, or in tests a second,
+ * local store's store_call): same contract as store_call (op, request
+ * body in; response body out, malloc'd; on an error d holds the code and
+ * message and *out may hold the error's extra members). ctx is passed
+ * back to send and stays the caller's; describe ("http://host:port
+ * (region)") is copied, for titles and prompts.
+ *
+ * The mapping:
+ * - store_call passes the request through, adding
+ *   "ReturnConsumedCapacity":"TOTAL" where the operation takes it and the
+ *   request did not say. A write (anything but the read operations) is
+ *   refused with ST_READ_ONLY before anything is sent unless flags has
+ *   STORE_REMOTE_WRITE; with it, the write gate (store_set_write_gate), if
+ *   set, is asked first, every time.
+ * - store_list_tables: ListTables, following LastEvaluatedTableName.
+ *   store_describe: DescribeTable (cached until store_refresh).
+ *   store_stats: DescribeTable's approximate counts (table_stats.approximate).
+ * - store_partitions / store_partitions_by_size: there is no partition
+ *   listing in DynamoDB, so a Scan (ProjectionExpression of the view's
+ *   partition key, IndexName for an index, ReturnConsumedCapacity TOTAL)
+ *   groups items by partition key as pages arrive. Partitions are kept in
+ *   the order they were discovered, append-only, so paging forward and
+ *   backward is stable; "after" and "backward" refer to that order, not
+ *   to key order. More Scan pages are fetched only when a call asks past
+ *   what is known, or while a partition it returns may still have items
+ *   in the next page (a partition's items come together in a Scan), so
+ *   the counts returned are final. Backward from NULL starts at the last partition discovered
+ *   so far. A partition asked for by value that the Scan has not reached
+ *   yet is looked up with a Query (Select COUNT) and appended. By size
+ *   ranks what is known so far (store_scan_state says if that is all).
+ *   part_info.bytes is 0 (a key-only Scan does not tell sizes).
+ * - store_page: Query "#pk = :pk" on the table or index, Limit,
+ *   ScanIndexForward, ExclusiveStartKey from `after` (table keys, plus the
+ *   index keys for an index), following LastEvaluatedKey until max items.
+ * - store_begin / store_put_item / store_commit: BatchWriteItem in groups
+ *   of 25 (unprocessed items resent); not atomic, and store_rollback
+ *   cannot undo what was sent. store_create_table waits for ACTIVE.
+ * ConsumedCapacity of every response is summed (store_get_info).
+ */
+enum {
+    STORE_REMOTE_WRITE = 1 << 8,  /* store_open_remote: writes may be sent */
+};
+
+typedef status (*store_send_fn)(void *ctx, const char *op, const char *input, size_t len,
+                                char **out, diag *d);
+
+status store_open_remote(store_send_fn send, void *ctx, const char *describe, unsigned flags,
+                         store **out, diag *d);
+
+/* Asked before each write a remote store with STORE_REMOTE_WRITE sends
+ * (not for the bulk interface, which asks once a table). what names the
+ * operation, table and key: "PutItem on Music, key PK=s#song1, SK=A".
+ * Returning false declines: nothing is sent, the call fails ST_READ_ONLY. */
+typedef bool (*store_gate_fn)(void *ctx, const char *what);
+void store_set_write_gate(store *s, store_gate_fn gate, void *ctx);
+
+typedef struct store_info {
+    bool remote;
+    bool writable;         /* remote with STORE_REMOTE_WRITE, or a local store not read-only */
+    const char *where;     /* remote: the describe string; local: NULL */
+    double rcu, wcu;       /* remote: capacity units consumed so far */
+    uint64_t requests;     /* remote: requests sent */
+} store_info;
+void store_get_info(const store *s, store_info *out);
+
+/* Remote: how many partitions of the table or index the Scan discovered
+ * and whether it has read them all. Local: all of them, complete. */
+status store_scan_state(store *s, const char *table, const char *index, uint64_t *known,
+                        bool *complete, diag *d);
+
+/* Forgets what is cached about a table (NULL: every table): its
+ * description and the partitions discovered, so the next call asks the
+ * endpoint again. Nothing to do for a local store. */
+void store_refresh(store *s, const char *table);
+
+/* Remote: items per Scan page for partition discovery (0: DynamoDB's
+ * 1 MB pages, the default); for tests and slow links. */
+void store_set_scan_limit(store *s, size_t items);
 
 #endif

@@ -2264,6 +2264,8 @@ static status dispatch(store *s, store_op_fn fn, const cJSON *in, char **out, di
 
 status store_call(store *s, const char *op, const char *input, size_t len, char **out, diag *d)
 {
+    if (s->remote)
+        return store_remote_call(s, op, input, len, out, d);
     *out = NULL;
     store_op_fn fn = find_op(op);
     if (!fn)
@@ -2293,6 +2295,8 @@ const char *store_error_message(store *s, status st, const diag *d)
 
 status store_call_line(store *s, const char *line, size_t len, char **out)
 {
+    if (s->remote)
+        return store_remote_call_line(s, line, len, out);
     diag d;
     diag_init(&d);
     buf b = BUF_INIT;

@@ -75,6 +75,7 @@ struct store {
     buf err_extra;       /* members an error response carries (store_call) */
     buf err_msg;         /* the whole error message when diag's is too short */
     sqlite3_stmt *reads[256];  /* read statements by shape (store_read.c) */
+    struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -122,6 +123,31 @@ status store_op_batch_write(store *s, const struct cJSON *in, buf *out, diag *d)
 status store_op_batch_get(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_write(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d);
+
+/* ---- remote stores (store_remote.c) ----
+ * The public functions start with `if (s->remote) return store_remote_...`
+ * so that a remote store never reaches SQLite. */
+void store_remote_free(struct store_remote *r);
+status store_remote_call(store *s, const char *op, const char *input, size_t len, char **out,
+                         diag *d);
+status store_remote_call_line(store *s, const char *line, size_t len, char **out);
+status store_remote_list_tables(store *s, char ***names, size_t *n, diag *d);
+status store_remote_describe(store *s, const char *table, table_def *def, diag *d);
+status store_remote_stats(store *s, const char *table, const char *index, table_stats *out,
+                          diag *d);
+status store_remote_partitions(store *s, const char *table, const char *index, const av *after,
+                               bool backward, size_t max, part_info *out, size_t *n, diag *d);
+status store_remote_partitions_by_size(store *s, const char *table, const char *index,
+                                       size_t max, part_info *out, size_t *n, diag *d);
+status store_remote_page(store *s, const char *table, const char *index, const av *pk,
+                         const av *after, bool forward, size_t max, av *items, size_t *n,
+                         diag *d);
+status store_remote_begin(store *s, diag *d);
+status store_remote_put_item(store *s, const char *table, const av *item, diag *d);
+status store_remote_commit(store *s, diag *d);
+void store_remote_rollback(store *s);
+/* CreateTable / DeleteTable with a request built by store_tables.c. */
+status store_remote_send_json(store *s, const char *op, const struct cJSON *in, diag *d);
 
 /* ---- the write path (store_write.c) ---- */
 

@@ -315,6 +315,8 @@ static status fill_parts(store *s, sqlite3_stmt *q, av_type pk_type, size_t max,
 status store_partitions(store *s, const char *table, const char *index, const av *after,
                         bool backward, size_t max, part_info *out, size_t *n, diag *d)
 {
+    if (s->remote)
+        return store_remote_partitions(s, table, index, after, backward, max, out, n, d);
     *n = 0;
     status st = store_txn_begin(s, false, d);
     if (st != ST_OK)
@@ -348,6 +350,8 @@ out:
 status store_partitions_by_size(store *s, const char *table, const char *index, size_t max,
                                 part_info *out, size_t *n, diag *d)
 {
+    if (s->remote)
+        return store_remote_partitions_by_size(s, table, index, max, out, n, d);
     *n = 0;
     status st = store_txn_begin(s, false, d);
     if (st != ST_OK)
@@ -373,6 +377,8 @@ out:
 status store_page(store *s, const char *table, const char *index, const av *pk, const av *after,
                   bool forward, size_t max, av *items, size_t *n, diag *d)
 {
+    if (s->remote)
+        return store_remote_page(s, table, index, pk, after, forward, max, items, n, d);
     *n = 0;
     status st = store_txn_begin(s, false, d);
     if (st != ST_OK)

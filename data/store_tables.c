@@ -745,6 +745,8 @@ out:
 
 status store_list_tables(store *s, char ***names, size_t *n, diag *d)
 {
+    if (s->remote)
+        return store_remote_list_tables(s, names, n, d);
     *names = NULL;
     *n = 0;
     status st = store_txn_begin(s, false, d);
@@ -777,6 +779,8 @@ void store_names_free(char **names, size_t n)
 
 status store_describe(store *s, const char *table, table_def *def, diag *d)
 {
+    if (s->remote)
+        return store_remote_describe(s, table, def, d);
     memset(def, 0, sizeof *def);
     status st = store_txn_begin(s, false, d);
     if (st != ST_OK)
@@ -800,6 +804,8 @@ int store_index_xid(const table_def *def, const char *index)
 
 status store_stats(store *s, const char *table, const char *index, table_stats *out, diag *d)
 {
+    if (s->remote)
+        return store_remote_stats(s, table, index, out, d);
     memset(out, 0, sizeof *out);
     status st = store_txn_begin(s, false, d);
     if (st != ST_OK)
@@ -883,7 +889,8 @@ status store_create_table(store *s, const table_def *def, diag *d)
         cJSON_AddItemToArray(*list, e);
     }
     buf out = BUF_INIT;
-    status st = store_op_create_table(s, in, &out, d);
+    status st = s->remote ? store_remote_send_json(s, "CreateTable", in, d)
+                          : store_op_create_table(s, in, &out, d);
     buf_done(&out);
     cJSON_Delete(in);
     return st;
@@ -894,7 +901,8 @@ status store_delete_table(store *s, const char *table, diag *d)
     cJSON *in = cJSON_CreateObject();
     cJSON_AddStringToObject(in, "TableName", table);
     buf out = BUF_INIT;
-    status st = store_op_delete_table(s, in, &out, d);
+    status st = s->remote ? store_remote_send_json(s, "DeleteTable", in, d)
+                          : store_op_delete_table(s, in, &out, d);
     buf_done(&out);
     cJSON_Delete(in);
     return st;

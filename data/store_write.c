@@ -332,6 +332,8 @@ status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
 
 status store_put_item(store *s, const char *table, const av *item, diag *d)
 {
+    if (s->remote)
+        return store_remote_put_item(s, table, item, d);
     status st = store_txn_begin(s, true, d);
     if (st != ST_OK)
         return st;

@@ -1,0 +1,610 @@
+/*
+ * store_remote: the store interface over a DynamoDB endpoint, driven here
+ * through a send function that hands each request to a second, local
+ * store (store_call) holding the samples. The answers through the remote
+ * mapping must agree with the local store's own C interface: tables,
+ * descriptions, every partition with its item count (discovered by Scan,
+ * lazily, in stable order both ways), pages of a partition of the table
+ * and of a GSI in both directions from an item; writes refused without
+ * the write flag and asked about with it; capacity summed; a failing
+ * transport reported and recovered from.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/samples.h"
+#include "data/store.h"
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/ddbjson.h"
+
+typedef struct wire {
+    store *local;
+    int calls;
+    bool fail;                 /* the next requests fail as a dropped connection */
+    char ops[4096];            /* the operations sent, space-separated */
+    char last[8192];           /* the last request body */
+} wire;
+
+static status send_local(void *ctx, const char *op, const char *input, size_t len, char **out,
+                         diag *d)
+{
+    wire *w = ctx;
+    w->calls++;
+    size_t n = strlen(w->ops);
+    snprintf(w->ops + n, sizeof w->ops - n, "%s%s", n ? " " : "", op);
+    snprintf(w->last, sizeof w->last, "%.*s", (int)len, input);
+    if (w->fail) {
+        *out = NULL;
+        return diag_set(d, ST_IO, "connection refused (test)");
+    }
+    return store_call(w->local, op, input, len, out, d);
+}
+
+static store *local_store;
+
+static int setup(void **state)
+{
+    diag d;
+    diag_init(&d);
+    if (store_open(":memory:", 0, &local_store, &d) != ST_OK)
+        return -1;
+    if (samples_load(local_store, NULL, NULL, &d) != ST_OK)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    store_close(local_store);
+    return 0;
+}
+
+static store *open_remote(wire *w, unsigned flags, size_t scan_limit)
+{
+    memset(w, 0, sizeof *w);
+    w->local = local_store;
+    store *r = NULL;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open_remote(send_local, w, "test endpoint (local)", flags, &r, &d), ST_OK);
+    store_set_scan_limit(r, scan_limit);
+    return r;
+}
+
+static void free_parts(part_info *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        av_free(&p[i].pk);
+}
+
+static void tables_and_descriptions(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    diag d;
+    diag_init(&d);
+    char **ln, **rn;
+    size_t nl, nr;
+    assert_int_equal(store_list_tables(local_store, &ln, &nl, &d), ST_OK);
+    assert_int_equal(store_list_tables(r, &rn, &nr, &d), ST_OK);
+    assert_int_equal(nl, 4);
+    assert_int_equal(nr, nl);
+    for (size_t i = 0; i < nl; i++)
+        assert_string_equal(rn[i], ln[i]);
+    store_names_free(ln, nl);
+    store_names_free(rn, nr);
+
+    table_def a, b;
+    assert_int_equal(store_describe(local_store, "StudentCourses", &a, &d), ST_OK);
+    assert_int_equal(store_describe(r, "StudentCourses", &b, &d), ST_OK);
+    assert_string_equal(a.pk.name, b.pk.name);
+    assert_string_equal(a.sk.name, b.sk.name);
+    assert_int_equal(a.n_idx, b.n_idx);
+    for (size_t i = 0; i < a.n_idx; i++) {
+        const index_def *x = table_def_index(&b, a.idx[i].name);
+        assert_non_null(x);
+        assert_int_equal(x->proj, a.idx[i].proj);
+        assert_string_equal(x->pk.name, a.idx[i].pk.name);
+    }
+    table_def_free(&a);
+    table_def_free(&b);
+    /* The description is cached: one DescribeTable for the both. */
+    int calls = w.calls;
+    assert_int_equal(store_describe(r, "StudentCourses", &b, &d), ST_OK);
+    table_def_free(&b);
+    assert_int_equal(w.calls, calls);
+
+    table_stats ls, rs;
+    assert_int_equal(store_stats(local_store, "StudentCourses", "GSI1", &ls, &d), ST_OK);
+    assert_int_equal(store_stats(r, "StudentCourses", "GSI1", &rs, &d), ST_OK);
+    assert_int_equal(rs.items, ls.items);
+    assert_int_equal(rs.bytes, ls.bytes);
+    assert_true(rs.approximate);
+    assert_false(ls.approximate);
+    assert_int_equal(store_stats(r, "StudentCourses", "Nope", &rs, &d), ST_VALIDATION);
+    assert_int_equal(store_describe(r, "NoSuchTable", &b, &d), ST_NOT_FOUND);
+    store_close(r);
+}
+
+/* Every partition of table/index, walked one at a time as the explorer
+ * does, must be the local store's set with the same counts; walking back
+ * from the last gives the same order reversed. */
+static void walk_partitions(const char *table, const char *index, size_t scan_limit)
+{
+    wire w;
+    store *r = open_remote(&w, 0, scan_limit);
+    diag d;
+    diag_init(&d);
+    part_info want[512], got[512], one;
+    size_t nw = 0, ng = 0, n;
+    assert_int_equal(store_partitions(local_store, table, index, NULL, false, 512, want, &nw, &d),
+                     ST_OK);
+    assert_true(nw > 1 && nw < 512);
+
+    /* The first partition: only as much Scan as that needs. */
+    assert_int_equal(store_partitions(r, table, index, NULL, false, 1, &one, &n, &d), ST_OK);
+    assert_int_equal(n, 1);
+    uint64_t known;
+    bool complete;
+    assert_int_equal(store_scan_state(r, table, index, &known, &complete, &d), ST_OK);
+    if (scan_limit) {
+        /* Pages of scan_limit items: only the first few were read. */
+        assert_false(complete);
+        assert_true(known < nw);
+    } else {
+        assert_true(complete);   /* one 1 MB page holds the whole table */
+        assert_int_equal(known, nw);
+    }
+    got[ng++] = one;
+    for (;;) {
+        assert_int_equal(store_partitions(r, table, index, &got[ng - 1].pk, false, 1, &one, &n, &d),
+                         ST_OK);
+        if (n == 0)
+            break;
+        assert_true(ng < 512);
+        got[ng++] = one;
+    }
+    assert_int_equal(store_scan_state(r, table, index, &known, &complete, &d), ST_OK);
+    assert_true(complete);
+    assert_int_equal(known, nw);
+    assert_int_equal(ng, nw);
+    uint64_t total = 0;
+    for (size_t i = 0; i < nw; i++) {
+        size_t j = 0;
+        while (j < ng && !av_equal(&got[j].pk, &want[i].pk))
+            j++;
+        assert_true(j < ng);
+        assert_int_equal(got[j].items, want[i].items);
+        total += got[j].items;
+    }
+    table_stats ts;
+    assert_int_equal(store_stats(local_store, table, index, &ts, &d), ST_OK);
+    assert_int_equal(total, ts.items);
+
+    /* Backward from the end (NULL: the last discovered), one at a time. */
+    part_info back[512];
+    size_t nb = 0;
+    assert_int_equal(store_partitions(r, table, index, NULL, true, 1, &back[0], &n, &d), ST_OK);
+    assert_int_equal(n, 1);
+    nb = 1;
+    for (;;) {
+        assert_int_equal(store_partitions(r, table, index, &back[nb - 1].pk, true, 1, &one, &n, &d),
+                         ST_OK);
+        if (n == 0)
+            break;
+        back[nb++] = one;
+    }
+    assert_int_equal(nb, ng);
+    for (size_t i = 0; i < nb; i++) {
+        assert_true(av_equal(&back[i].pk, &got[ng - 1 - i].pk));
+        assert_int_equal(back[i].items, got[ng - 1 - i].items);
+    }
+    /* Several at once from the middle, both ways. */
+    part_info many[8];
+    assert_int_equal(store_partitions(r, table, index, &got[1].pk, false, 3, many, &n, &d), ST_OK);
+    assert_int_equal(n, ng - 2 < 3 ? ng - 2 : 3);
+    for (size_t i = 0; i < n; i++)
+        assert_true(av_equal(&many[i].pk, &got[2 + i].pk));
+    free_parts(many, n);
+    assert_int_equal(store_partitions(r, table, index, &got[2].pk, true, 8, many, &n, &d), ST_OK);
+    assert_int_equal(n, 2);
+    assert_true(av_equal(&many[0].pk, &got[1].pk));
+    assert_true(av_equal(&many[1].pk, &got[0].pk));
+    free_parts(many, n);
+    /* A partition that does not exist has nothing after it. */
+    av nope;
+    av_init_s(&nope, "NOPE#nope", 9);
+    assert_int_equal(store_partitions(r, table, index, &nope, false, 1, &one, &n, &d), ST_OK);
+    assert_int_equal(n, 0);
+    av_free(&nope);
+
+    /* Every Scan asked for the key only, with the consumed capacity. */
+    assert_non_null(strstr(w.ops, "Scan"));
+    store_info info;
+    store_get_info(r, &info);
+    assert_true(info.rcu > 0);
+    assert_false(info.writable);
+
+    free_parts(want, nw);
+    free_parts(got, ng);
+    free_parts(back, nb);
+    store_close(r);
+}
+
+static void partitions_of_the_table(void **state)
+{
+    walk_partitions("StudentCourses", NULL, 3);
+    walk_partitions("StudentCourses", NULL, 0);
+}
+
+static void partitions_of_a_gsi(void **state)
+{
+    walk_partitions("StudentCourses", "GSI1", 2);
+    walk_partitions("SocialGraph", "GSI1", 50);
+}
+
+static void by_size_is_partial_then_whole(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 40);
+    diag d;
+    diag_init(&d);
+    part_info top[8], want[8];
+    size_t n, nw;
+    uint64_t known;
+    bool complete;
+    assert_int_equal(store_partitions_by_size(r, "SocialGraph", "GSI1", 8, top, &n, &d), ST_OK);
+    assert_true(n >= 1);
+    assert_int_equal(store_scan_state(r, "SocialGraph", "GSI1", &known, &complete, &d), ST_OK);
+    assert_false(complete);   /* one page of 40 items: the celebrity has thousands */
+    for (size_t i = 1; i < n; i++)
+        assert_true(top[i - 1].items >= top[i].items);
+    free_parts(top, n);
+    /* Discover everything, then the ranking is the local one. */
+    part_info one;
+    assert_int_equal(store_partitions(r, "SocialGraph", "GSI1", NULL, false, 1, &one, &n, &d), ST_OK);
+    while (n == 1) {
+        part_info next;
+        size_t m;
+        assert_int_equal(store_partitions(r, "SocialGraph", "GSI1", &one.pk, false, 1, &next, &m, &d),
+                         ST_OK);
+        av_free(&one.pk);
+        if (m == 0)
+            break;
+        one = next;
+    }
+    assert_int_equal(store_scan_state(r, "SocialGraph", "GSI1", &known, &complete, &d), ST_OK);
+    assert_true(complete);
+    assert_int_equal(store_partitions_by_size(r, "SocialGraph", "GSI1", 8, top, &n, &d), ST_OK);
+    assert_int_equal(store_partitions_by_size(local_store, "SocialGraph", "GSI1", 8, want, &nw, &d),
+                     ST_OK);
+    assert_int_equal(n, nw);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(top[i].items, want[i].items);
+    assert_true(av_equal(&top[0].pk, &want[0].pk));
+    free_parts(top, n);
+    free_parts(want, nw);
+    store_close(r);
+}
+
+/* A partition asked for before the Scan reached it is counted by a
+ * Query, appended, and not counted again when the Scan gets there. */
+static void partition_located_ahead_of_the_scan(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 1);
+    diag d;
+    diag_init(&d);
+    av pk;
+    av_init_s(&pk, "STU#d33", 7);
+    part_info one;
+    size_t n;
+    assert_int_equal(store_partitions(r, "StudentCourses", NULL, &pk, true, 1, &one, &n, &d), ST_OK);
+    assert_int_equal(n, 1);   /* the partition discovered before it */
+    av_free(&one.pk);
+    assert_non_null(strstr(w.ops, "Query"));   /* Select COUNT of STU#d33 */
+    /* Walk everything: STU#d33 once, with its 2 items. */
+    uint64_t total = 0;
+    int seen = 0;
+    av prev = { 0 };
+    for (;;) {
+        assert_int_equal(store_partitions(r, "StudentCourses", NULL, prev.type ? &prev : NULL, false,
+                                          1, &one, &n, &d), ST_OK);
+        if (!n)
+            break;
+        total += one.items;
+        if (av_equal(&one.pk, &pk)) {
+            seen++;
+            assert_int_equal(one.items, 2);
+        }
+        av_free(&prev);
+        av_move(&prev, &one.pk);
+    }
+    av_free(&prev);
+    assert_int_equal(seen, 1);
+    assert_int_equal(total, 16);
+    av_free(&pk);
+    store_close(r);
+}
+
+static void compare_pages(const char *table, const char *index, const char *pkv, size_t step)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    diag d;
+    diag_init(&d);
+    av pk;
+    av_init_s(&pk, pkv, strlen(pkv));
+    for (int fwd = 1; fwd >= 0; fwd--) {
+        av want[64], got[64];
+        size_t nw, ng = 0, n;
+        assert_int_equal(store_page(local_store, table, index, &pk, NULL, fwd, 64, want, &nw, &d),
+                         ST_OK);
+        assert_true(nw >= 2);
+        /* In steps, each page starting after the last item of the one before. */
+        for (;;) {
+            assert_int_equal(store_page(r, table, index, &pk, ng ? &got[ng - 1] : NULL, fwd, step,
+                                        got + ng, &n, &d), ST_OK);
+            assert_true(n <= step);
+            ng += n;
+            if (n < step)
+                break;
+            assert_true(ng < 64 - step);
+        }
+        assert_int_equal(ng, nw);
+        for (size_t i = 0; i < nw; i++) {
+            assert_true(av_equal(&got[i], &want[i]));
+            av_free(&got[i]);
+            av_free(&want[i]);
+        }
+    }
+    assert_non_null(strstr(w.last, "\"ExclusiveStartKey\""));
+    assert_int_equal(store_page(r, table, "Nope", &pk, NULL, true, 5, NULL, &(size_t){ 0 }, &d),
+                     ST_VALIDATION);
+    av_free(&pk);
+    store_close(r);
+}
+
+static void pages_of_table_and_gsi(void **state)
+{
+    compare_pages("StudentCourses", NULL, "STU#a91", 1);
+    compare_pages("StudentCourses", NULL, "STU#a91", 3);
+    compare_pages("StudentCourses", "GSI1", "CRS#math204", 1);
+    compare_pages("StudentCourses", "Roster", "CRS#math204", 2);   /* KEYS_ONLY */
+    compare_pages("SocialGraph", "GSI1", "TARGET#bob", 1);
+}
+
+static const char put_req[] =
+    "{\"TableName\":\"ProfileHistory\",\"Item\":{\"user_id\":{\"S\":\"remote-test\"},"
+    "\"update_timestamp\":{\"S\":\"2026-01-01T00:00:00Z\"}}}";
+
+static bool local_has_item(void)
+{
+    static const char get[] = "{\"TableName\":\"ProfileHistory\",\"Key\":{\"user_id\":{\"S\":"
+                              "\"remote-test\"},\"update_timestamp\":{\"S\":\"2026-01-01T00:00:00Z\"}}}";
+    char *out = NULL;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_call(local_store, "GetItem", get, strlen(get), &out, &d), ST_OK);
+    bool has = strstr(out, "\"Item\"") != NULL;
+    free(out);
+    return has;
+}
+
+typedef struct gate_log {
+    int asked;
+    bool answer;
+    char what[512];
+} gate_log;
+
+static bool gate(void *ctx, const char *what)
+{
+    gate_log *g = ctx;
+    g->asked++;
+    snprintf(g->what, sizeof g->what, "%s", what);
+    return g->answer;
+}
+
+static void writes_refused_without_the_flag(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    gate_log g = { 0, true, "" };
+    store_set_write_gate(r, gate, &g);
+    diag d;
+    diag_init(&d);
+    char *out = NULL;
+    assert_int_equal(store_call(r, "PutItem", put_req, strlen(put_req), &out, &d), ST_READ_ONLY);
+    assert_null(out);
+    assert_non_null(strstr(d.msg, "--write"));
+    assert_int_equal(w.calls, 0);   /* nothing was sent */
+    assert_int_equal(g.asked, 0);
+    assert_false(local_has_item());
+    assert_int_equal(store_put_item(r, "ProfileHistory", &(av){ 0 }, &d), ST_READ_ONLY);
+    static const char txn[] = "{\"TransactItems\":[]}";
+    assert_int_equal(store_call(r, "TransactWriteItems", txn, strlen(txn), &out, &d), ST_READ_ONLY);
+    assert_int_equal(store_call(r, "SomeNewOperation", "{}", 2, &out, &d), ST_READ_ONLY);
+    assert_int_equal(w.calls, 0);
+    store_info info;
+    store_get_info(r, &info);
+    assert_true(info.remote);
+    assert_false(info.writable);
+    assert_string_equal(info.where, "test endpoint (local)");
+    store_close(r);
+
+    /* STORE_READ_ONLY wins over the write flag. */
+    r = open_remote(&w, STORE_REMOTE_WRITE | STORE_READ_ONLY, 0);
+    assert_int_equal(store_call(r, "PutItem", put_req, strlen(put_req), &out, &d), ST_READ_ONLY);
+    assert_int_equal(w.calls, 0);
+    store_close(r);
+}
+
+static void writes_ask_first_with_the_flag(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, STORE_REMOTE_WRITE, 0);
+    gate_log g = { 0, false, "" };
+    store_set_write_gate(r, gate, &g);
+    diag d;
+    diag_init(&d);
+    char *out = NULL;
+    /* Declined: nothing sent. */
+    assert_int_equal(store_call(r, "PutItem", put_req, strlen(put_req), &out, &d), ST_READ_ONLY);
+    assert_int_equal(g.asked, 1);
+    assert_non_null(strstr(g.what, "PutItem on ProfileHistory"));
+    assert_non_null(strstr(g.what, "user_id=remote-test"));
+    assert_non_null(strstr(g.what, "update_timestamp=2026-01-01T00:00:00Z"));
+    assert_null(strstr(w.ops, "PutItem"));
+    assert_false(local_has_item());
+    /* Allowed: written, and asked again (every time). */
+    g.answer = true;
+    assert_int_equal(store_call(r, "PutItem", put_req, strlen(put_req), &out, &d), ST_OK);
+    free(out);
+    assert_int_equal(g.asked, 2);
+    assert_true(local_has_item());
+    static const char del[] = "{\"TableName\":\"ProfileHistory\",\"Key\":{\"user_id\":{\"S\":"
+                              "\"remote-test\"},\"update_timestamp\":{\"S\":\"2026-01-01T00:00:00Z\"}}}";
+    assert_int_equal(store_call(r, "DeleteItem", del, strlen(del), &out, &d), ST_OK);
+    free(out);
+    assert_int_equal(g.asked, 3);
+    assert_non_null(strstr(g.what, "DeleteItem on ProfileHistory, key "));
+    assert_false(local_has_item());
+    /* Reads never ask. */
+    assert_int_equal(store_call(r, "GetItem", del, strlen(del), &out, &d), ST_OK);
+    free(out);
+    assert_int_equal(g.asked, 3);
+    store_close(r);
+}
+
+static void capacity_is_summed(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, STORE_REMOTE_WRITE, 0);
+    diag d;
+    diag_init(&d);
+    char *out = NULL;
+    static const char get[] = "{\"TableName\":\"StudentCourses\",\"Key\":{\"PK\":{\"S\":\"STU#a91\"},"
+                              "\"SK\":{\"S\":\"PROFILE\"}}}";
+    static const char strong[] = "{\"TableName\":\"StudentCourses\",\"ConsistentRead\":true,"
+                                 "\"Key\":{\"PK\":{\"S\":\"STU#a91\"},\"SK\":{\"S\":\"PROFILE\"}}}";
+    /* The request did not ask for the capacity: the store adds it. */
+    assert_int_equal(store_call(r, "GetItem", get, strlen(get), &out, &d), ST_OK);
+    assert_non_null(strstr(w.last, "\"ReturnConsumedCapacity\":\"TOTAL\""));
+    assert_non_null(strstr(out, "ConsumedCapacity"));
+    free(out);
+    assert_int_equal(store_call(r, "GetItem", strong, strlen(strong), &out, &d), ST_OK);
+    free(out);
+    store_info info;
+    store_get_info(r, &info);
+    /* A small item: 0.5 RCU eventually consistent, 1 strongly. */
+    assert_true(info.rcu > 1.49 && info.rcu < 1.51);
+    assert_true(info.wcu == 0);
+    assert_int_equal(info.requests, 2);
+    assert_int_equal(store_call(r, "PutItem", put_req, strlen(put_req), &out, &d), ST_OK);
+    free(out);
+    store_get_info(r, &info);
+    assert_true(info.wcu > 0.99 && info.wcu < 1.01);
+    assert_true(info.writable);
+    static const char del[] = "{\"TableName\":\"ProfileHistory\",\"Key\":{\"user_id\":{\"S\":"
+                              "\"remote-test\"},\"update_timestamp\":{\"S\":\"2026-01-01T00:00:00Z\"}}}";
+    assert_int_equal(store_call(r, "DeleteItem", del, strlen(del), &out, &d), ST_OK);
+    free(out);
+    store_close(r);
+}
+
+static void a_failing_transport_is_reported_and_recovered(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 3);
+    diag d;
+    diag_init(&d);
+    part_info one, two;
+    size_t n;
+    assert_int_equal(store_partitions(r, "StudentCourses", NULL, NULL, false, 1, &one, &n, &d), ST_OK);
+    w.fail = true;
+    /* Past what is known: a Scan page is needed, and fails. */
+    assert_int_equal(store_partitions(r, "StudentCourses", NULL, NULL, false, 8, &two, &n, &d), ST_IO);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(d.msg, "connection refused"));
+    w.fail = false;
+    part_info all[8];
+    assert_int_equal(store_partitions(r, "StudentCourses", NULL, NULL, false, 8, all, &n, &d), ST_OK);
+    assert_int_equal(n, 8);
+    assert_true(av_equal(&all[0].pk, &one.pk));
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += all[i].items;
+    assert_int_equal(total, 16);
+    free_parts(all, n);
+    av_free(&one.pk);
+    /* After store_refresh everything is asked again. */
+    store_refresh(r, NULL);
+    int calls = w.calls;
+    table_def def;
+    assert_int_equal(store_describe(r, "StudentCourses", &def, &d), ST_OK);
+    table_def_free(&def);
+    assert_int_equal(w.calls, calls + 1);
+    store_close(r);
+}
+
+static void bulk_load_through_batches(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, STORE_REMOTE_WRITE, 0);
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_begin(r, &d), ST_OK);
+    for (int i = 0; i < 30; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"user_id\":{\"S\":\"bulk\"},\"update_timestamp\":{\"S\":\"t%02d\"}}", i);
+        av item;
+        assert_int_equal(ddbjson_parse_item(text, strlen(text), &item, &d), ST_OK);
+        assert_int_equal(store_put_item(r, "ProfileHistory", &item, &d), ST_OK);
+        av_free(&item);
+    }
+    assert_int_equal(store_commit(r, &d), ST_OK);
+    assert_non_null(strstr(w.ops, "BatchWriteItem BatchWriteItem"));
+    av pk, items[40];
+    size_t n;
+    av_init_s(&pk, "bulk", 4);
+    assert_int_equal(store_page(local_store, "ProfileHistory", NULL, &pk, NULL, true, 40, items, &n, &d),
+                     ST_OK);
+    assert_int_equal(n, 30);
+    for (size_t i = 0; i < n; i++) {
+        char del[200];
+        const av *ts = av_map_get(&items[i], "update_timestamp", 16);
+        snprintf(del, sizeof del, "{\"TableName\":\"ProfileHistory\",\"Key\":{\"user_id\":{\"S\":\"bulk\"},"
+                 "\"update_timestamp\":{\"S\":\"%s\"}}}", ts->u.s.ptr);
+        char *out = NULL;
+        assert_int_equal(store_call(local_store, "DeleteItem", del, strlen(del), &out, &d), ST_OK);
+        free(out);
+        av_free(&items[i]);
+    }
+    av_free(&pk);
+    store_close(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tables_and_descriptions),
+        cmocka_unit_test(partitions_of_the_table),
+        cmocka_unit_test(partitions_of_a_gsi),
+        cmocka_unit_test(by_size_is_partial_then_whole),
+        cmocka_unit_test(partition_located_ahead_of_the_scan),
+        cmocka_unit_test(pages_of_table_and_gsi),
+        cmocka_unit_test(writes_refused_without_the_flag),
+        cmocka_unit_test(writes_ask_first_with_the_flag),
+        cmocka_unit_test(capacity_is_summed),
+        cmocka_unit_test(a_failing_transport_is_reported_and_recovered),
+        cmocka_unit_test(bulk_load_through_batches),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
