@@ -31,7 +31,7 @@ else
 BUILD    ?= build
 endif
 
-PKGS      := ncursesw sqlite3 libcjson libmicrohttpd
+PKGS      := ncursesw sqlite3 libcjson libmicrohttpd libcurl libcrypto
 TEST_PKGS := cmocka
 
 CC       ?= cc
@@ -62,6 +62,9 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CJSON_LIBS = $(shell pkg-config --libs libcjson 2>/dev/null)
 SQL_LIBS   = $(shell pkg-config --libs sqlite3 2>/dev/null)
+# What a program linked with data/ needs: SQLite, cJSON, and the remote
+# backend's libcurl and libcrypto (data/remote.c, data/sigv4.c).
+DATA_LIBS  = $(shell pkg-config --libs sqlite3 libcjson libcurl libcrypto 2>/dev/null) -lpthread
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
@@ -148,24 +151,24 @@ $(TEST_MODEL): $(BUILD)/tests/model/%: $(BUILD)/tests/model/%.o $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CJSON_LIBS) $(TEST_LIBS) -lm
 
 $(TEST_DATA): $(BUILD)/tests/data/%: $(BUILD)/tests/data/%.o $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) $(TEST_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) $(TEST_LIBS) -lm
 
 $(TEST_UI): $(BUILD)/tests/ui/%: $(BUILD)/tests/ui/%.o $(UI_OBJ) $(DATA_OBJ) $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(TOOL_BINS): $(BUILD)/tests/tools/%: $(BUILD)/tests/tools/%.o $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
 
 ifeq ($(FUZZ),1)
 $(FUZZ_BINS): $(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(DATA_LIBS) -lm
 else
 $(FUZZ_BINS): $(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay.o $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
 endif
 
 $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SQL_LIBS) $(CJSON_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
 
 # Install what is missing, only when something is missing: a ready machine
 # pays one pkg-config call.

@@ -3,8 +3,8 @@
 # Debian/Ubuntu: apt-get as root, or through sudo. Elsewhere: print the
 # exact packages to install.
 set -e
-DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libmicrohttpd-dev libcmocka-dev tmux clang nodejs npm"
-BREW="pkg-config ncurses sqlite cjson libmicrohttpd cmocka tmux llvm node"
+DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libmicrohttpd-dev libcurl4-openssl-dev libssl-dev libcmocka-dev tmux clang nodejs npm"
+BREW="pkg-config ncurses sqlite cjson libmicrohttpd curl openssl@3 cmocka tmux llvm node"
 
 missing=""
 for p in $DEB; do

@@ -86,3 +86,61 @@ const char *cli_take_db(int *argc, char **argv)
     argv[out] = NULL;
     return db;
 }
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: 1 and *val set (advancing
+ * *i past a separate value), 0 not this flag, -1 the value is missing. */
+static int flag_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return 0;
+    if (argv[*i][n] == '=') {
+        *val = argv[*i] + n + 1;
+        return **val ? 1 : -1;
+    }
+    if (argv[*i][n] != '\0')
+        return 0;
+    if (*i + 1 >= argc || argv[*i + 1][0] == '\0')
+        return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
+int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write)
+{
+    static const char *const names[] = { "--endpoint-url", "--region", "--profile" };
+    int out = 0, any = 0, bad = 0;
+    for (int i = 0; i < *argc; i++) {
+        if (i > 0 && strcmp(argv[i], "--write") == 0) {
+            if (write)
+                *write = 1;
+            any = 1;
+            continue;
+        }
+        int taken = 0;
+        for (size_t k = 0; i > 0 && k < sizeof names / sizeof names[0] && !taken; k++) {
+            const char *v = NULL;
+            int r = flag_value(*argc, argv, &i, names[k], &v);
+            if (r == 0)
+                continue;
+            taken = 1;
+            if (r < 0) {
+                fprintf(stderr, "ddbx: %s needs a value\n", names[k]);
+                bad = 1;
+                continue;
+            }
+            any = 1;
+            if (k == 0)
+                o->endpoint_url = v;
+            else if (k == 1)
+                o->region = v;
+            else
+                o->profile = v;
+        }
+        if (!taken)
+            argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return bad ? -1 : any;
+}

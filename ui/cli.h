@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "data/remote.h"
 #include "model/status.h"
 
 /* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
@@ -28,6 +29,17 @@ const char *cli_take_db(int *argc, char **argv);
 void cli_take_read_only(int *argc, char **argv);
 /* Flags for store_open: STORE_READ_ONLY after --read-only, else 0. */
 unsigned cli_store_flags(void);
+
+/*
+ * The remote flags anywhere in argv: `--endpoint-url URL`, `--region R`,
+ * `--profile P` (and their `--flag=VALUE` forms) fill *o (which the caller
+ * zeroes first; the values point into argv), `--write` sets *write (may be
+ * NULL when the command has no writes). Removes them, compacting argv.
+ * Returns 1 when any remote flag was given (the session is remote), 0 when
+ * none, -1 after printing a message on stderr for a flag missing its
+ * value.
+ */
+int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write);
 
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);

@@ -3,22 +3,67 @@
  * one JSON object a line. Each response line is written and flushed
  * before the next request is read, so a caller can drive the store
  * interactively and a crash loses only unanswered requests.
+ *
+ * With --endpoint-url URL or --region R [--profile P] the lines go to that
+ * DynamoDB endpoint instead (data/remote.h), answered in the same shape;
+ * nothing asks before a write here: `ddbx api` is for scripts.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/remote.h"
 #include "data/store.h"
 #include "model/mem.h"
 #include "ui/cli.h"
 
+static int api_remote(const remote_opts *o)
+{
+    remote *r = NULL;
+    diag d;
+    diag_init(&d);
+    if (remote_open(o, &r, &d) != ST_OK) {
+        cli_print_diag("ddbx api", &d);
+        return 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        size_t i = 0;
+        while (i < (size_t)n && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i == (size_t)n)
+            continue;
+        char *out = NULL;
+        remote_call_line(r, line, (size_t)n, &out);
+        fputs(out, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+        free(out);
+    }
+    free(line);
+    remote_close(r);
+    return 0;
+}
+
 int cli_api(int argc, char **argv)
 {
     const char *flag_db = cli_take_db(&argc, argv);
+    remote_opts ro;
+    memset(&ro, 0, sizeof ro);
+    int rem = cli_take_remote(&argc, argv, &ro, NULL);
+    if (rem < 0)
+        return 2;
     if (argc > 1) {
-        fprintf(stderr, "usage: ddbx api [--db FILE]\n");
+        fprintf(stderr, "usage: ddbx api [--db FILE]\n"
+                        "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n");
         return 2;
     }
+    if (rem)
+        return api_remote(&ro);
     char *path = cli_db_path(flag_db, 1);
     store *s = NULL;
     diag d;

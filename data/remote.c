@@ -1,0 +1,627 @@
+/*
+ * remote — DynamoDB over HTTP(S) with libcurl and SigV4 (see remote.h).
+ */
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+
+#include "data/creds.h"
+#include "data/remote.h"
+#include "data/serve.h"
+#include "data/sigv4.h"
+#include "model/buf.h"
+#include "model/ddbjson.h"
+#include "model/mem.h"
+
+#define DEFAULT_ATTEMPTS 3
+#define BACKOFF_BASE_MS 1000L   /* standard mode: 1 s * 2^(attempt-1) ... */
+#define BACKOFF_CAP_MS 20000L   /* ... capped at 20 s */
+#define MAX_RESPONSE (64u * 1024 * 1024)
+
+struct remote {
+    CURL *curl;
+    char *url;            /* the endpoint as given (or built from the region) */
+    char *host;           /* Host header: host[:port] when not the default port */
+    char *path;           /* request path, "/" normally */
+    char *region;
+    char *profile;        /* NULL: not named explicitly */
+    char desc[512];
+    char errcode[128];
+    buf errmsg;           /* the last error's whole message (d->msg may cut it) */
+    creds cr;
+    int max_attempts;
+    uint64_t rng;
+    remote_stats stats;
+    /* per attempt */
+    buf body;
+    char crc[32];
+    int have_crc;
+};
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static int curl_ok;
+
+static void curl_init_once(void)
+{
+    curl_ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+}
+
+long remote_backoff_ms(int retry, double u)
+{
+    assert(retry >= 1);
+    long cap = BACKOFF_BASE_MS;
+    for (int i = 1; i < retry && cap < BACKOFF_CAP_MS; i++)
+        cap *= 2;
+    if (cap > BACKOFF_CAP_MS)
+        cap = BACKOFF_CAP_MS;
+    if (u < 0)
+        u = 0;
+    long ms = (long)(u * (double)cap);
+    return ms >= cap ? cap - 1 : ms;
+}
+
+static double next_random(remote *r)
+{
+    /* xorshift64*: jitter only, no secrecy needed */
+    uint64_t x = r->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->rng = x;
+    return (double)((x * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ud)
+{
+    remote *r = ud;
+    size_t len = size * n;
+    if (r->body.len + len > MAX_RESPONSE)
+        return 0;   /* curl reports a write error: too large to be DynamoDB's */
+    buf_add(&r->body, p, len);
+    return len;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+    remote *r = ud;
+    size_t len = size * n;
+    static const char name[] = "x-amz-crc32:";
+    if (len > sizeof name - 1 && strncasecmp(p, name, sizeof name - 1) == 0) {
+        size_t i = sizeof name - 1, j = 0;
+        while (i < len && (p[i] == ' ' || p[i] == '\t'))
+            i++;
+        while (i < len && p[i] >= '0' && p[i] <= '9' && j + 1 < sizeof r->crc)
+            r->crc[j++] = p[i++];
+        r->crc[j] = '\0';
+        r->have_crc = j > 0;
+    }
+    return len;
+}
+
+void remote_close(remote *r)
+{
+    if (!r)
+        return;
+    if (r->curl)
+        curl_easy_cleanup(r->curl);
+    free(r->url);
+    free(r->host);
+    free(r->path);
+    free(r->region);
+    free(r->profile);
+    creds_done(&r->cr);
+    buf_done(&r->body);
+    buf_done(&r->errmsg);
+    free(r);
+}
+
+/* Splits the endpoint URL with curl's own parser so that what we sign is
+ * what curl sends. */
+static status parse_endpoint(remote *r, diag *d)
+{
+    status st = ST_OK;
+    CURLU *u = curl_url();
+    char *scheme = NULL, *host = NULL, *port = NULL, *path = NULL;
+    if (!u)
+        return diag_set(d, ST_INTERNAL, "out of memory");
+    if (curl_url_set(u, CURLUPART_URL, r->url, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+        st = diag_set(d, ST_USAGE, "the endpoint URL is not a URL (want e.g. "
+                      "http://127.0.0.1:8000 or https://dynamodb.us-east-1.amazonaws.com)");
+        goto out;
+    }
+    if (strcasecmp(scheme, "http") != 0 && strcasecmp(scheme, "https") != 0) {
+        st = diag_set(d, ST_USAGE, "the endpoint URL must be http:// or https://");
+        goto out;
+    }
+    if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
+        port = NULL;
+    if (curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK)
+        path = NULL;
+    buf h = BUF_INIT;
+    buf_adds(&h, host);
+    if (port)
+        buf_printf(&h, ":%s", port);
+    r->host = buf_steal(&h);
+    r->path = xstrdup(path && *path ? path : "/");
+    /* The description: scheme://host[:port][path], never user:password. */
+    snprintf(r->desc, sizeof r->desc, "%s://%s%s (%s)", scheme, r->host,
+             strcmp(r->path, "/") == 0 ? "" : r->path, r->region);
+    /* Send the request to exactly this URL, credentials in it dropped. */
+    curl_url_set(u, CURLUPART_USER, NULL, 0);
+    curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
+    curl_url_set(u, CURLUPART_QUERY, NULL, 0);
+    curl_url_set(u, CURLUPART_FRAGMENT, NULL, 0);
+    char *clean = NULL;
+    if (curl_url_get(u, CURLUPART_URL, &clean, 0) == CURLUE_OK) {
+        free(r->url);
+        r->url = xstrdup(clean);
+        curl_free(clean);
+    }
+out:
+    curl_free(scheme);
+    curl_free(host);
+    curl_free(port);
+    curl_free(path);
+    curl_url_cleanup(u);
+    return st;
+}
+
+status remote_open(const remote_opts *o, remote **out, diag *d)
+{
+    *out = NULL;
+    pthread_once(&curl_once, curl_init_once);
+    if (!curl_ok)
+        return diag_set(d, ST_INTERNAL, "libcurl failed to initialise");
+    remote *r = xcalloc(1, sizeof *r);
+    status st = ST_OK;
+    const char *profile = o && o->profile && *o->profile ? o->profile : NULL;
+    r->profile = profile ? xstrdup(profile) : NULL;
+
+    if (o && o->region && *o->region) {
+        r->region = xstrdup(o->region);
+    } else {
+        st = creds_region(profile, &r->region, d);
+        if (st != ST_OK)
+            goto fail;
+    }
+    if (!r->region) {
+        if (o && o->endpoint_url && *o->endpoint_url) {
+            r->region = xstrdup("us-east-1");   /* local endpoints ignore it */
+        } else {
+            st = diag_set(d, ST_USAGE, "no region: give --region R or --endpoint-url URL, "
+                          "set AWS_REGION, or put region in the profile '%s' of the config "
+                          "file", creds_profile_name(profile));
+            goto fail;
+        }
+    }
+    for (const char *c = r->region; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')) {
+            st = diag_set(d, ST_USAGE, "the region must be letters, digits and '-' "
+                          "(e.g. us-east-1)");
+            goto fail;
+        }
+    if (o && o->endpoint_url && *o->endpoint_url) {
+        r->url = xstrdup(o->endpoint_url);
+    } else {
+        buf u = BUF_INIT;
+        buf_printf(&u, "https://dynamodb.%s.amazonaws.com%s", r->region,
+                   strncmp(r->region, "cn-", 3) == 0 ? ".cn" : "");
+        r->url = buf_steal(&u);
+    }
+    st = parse_endpoint(r, d);
+    if (st != ST_OK)
+        goto fail;
+
+    st = creds_resolve(profile, &r->cr, d);
+    if (st != ST_OK)
+        goto fail;
+
+    r->max_attempts = o && o->max_attempts > 0 ? o->max_attempts : 0;
+    if (!r->max_attempts) {
+        const char *e = getenv("AWS_MAX_ATTEMPTS");
+        long v = e && *e ? strtol(e, NULL, 10) : 0;
+        r->max_attempts = v > 0 && v <= 100 ? (int)v : DEFAULT_ATTEMPTS;
+    }
+    r->rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)r;
+    if (!r->rng)
+        r->rng = 88172645463325252ull;
+
+    r->curl = curl_easy_init();
+    if (!r->curl) {
+        st = diag_set(d, ST_INTERNAL, "libcurl: cannot create a handle");
+        goto fail;
+    }
+    curl_easy_setopt(r->curl, CURLOPT_URL, r->url);
+    curl_easy_setopt(r->curl, CURLOPT_NOSIGNAL, 1L);           /* threads */
+    curl_easy_setopt(r->curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    curl_easy_setopt(r->curl, CURLOPT_TIMEOUT_MS, 120000L);
+    /* A connection that stalls (under 1 byte/s for 30 s) is dropped. */
+    curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_TIME, 30L);
+    curl_easy_setopt(r->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(r->curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(r->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(r->curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(r->curl, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(r->curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(r->curl, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(r->curl, CURLOPT_USERAGENT, "ddbx/0.1");
+    *out = r;
+    return ST_OK;
+fail:
+    remote_close(r);
+    return st;
+}
+
+const char *remote_describe(const remote *r)
+{
+    return r->desc;
+}
+
+const char *remote_error_code(const remote *r)
+{
+    return r->errcode;
+}
+
+const char *remote_error_message(const remote *r)
+{
+    return r->errmsg.data ? r->errmsg.data : "";
+}
+
+const char *remote_creds_source(const remote *r)
+{
+    return r->cr.source;
+}
+
+const char *remote_region(const remote *r)
+{
+    return r->region;
+}
+
+void remote_get_stats(const remote *r, remote_stats *st)
+{
+    *st = r->stats;
+}
+
+/* Re-runs the chain when credential_process keys are about to expire (as
+ * the SDKs refresh: a few minutes early). */
+static status refresh_creds(remote *r, diag *d)
+{
+    if (!r->cr.expires || r->cr.expires - 300 > (long long)time(NULL))
+        return ST_OK;
+    creds fresh;
+    status st = creds_resolve(r->profile, &fresh, d);
+    if (st != ST_OK)
+        return st;
+    creds_done(&r->cr);
+    r->cr = fresh;
+    return ST_OK;
+}
+
+static int is_throttle_or_transient(const char *type)
+{
+    static const char *const names[] = {
+        "ThrottlingException", "Throttling", "ThrottledException",
+        "RequestThrottledException", "TooManyRequestsException",
+        "ProvisionedThroughputExceededException", "TransactionInProgressException",
+        "RequestLimitExceeded", "BandwidthLimitExceeded", "LimitExceededException",
+        "RequestThrottled", "SlowDown", "PriorRequestNotComplete",
+        "RequestTimeout", "RequestTimeoutException", "InternalServerError",
+        "ServiceUnavailable", "ServiceUnavailableException", NULL,
+    };
+    for (size_t i = 0; names[i]; i++)
+        if (strcmp(type, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static status status_of_type(const char *type)
+{
+    for (int c = 0; c < ST__COUNT; c++)
+        if (c != ST_OK && strcmp(status_name((status)c), type) == 0)
+            return (status)c;
+    return ST_IO;
+}
+
+/* Sets the error from an HTTP error answer; *extra the error's extra
+ * members as a JSON object (or NULL). */
+static status http_error(remote *r, long http, char **extra, diag *d)
+{
+    *extra = NULL;
+    cJSON *j = r->body.len ? cJSON_ParseWithLength(r->body.data, r->body.len) : NULL;
+    const char *type = NULL, *msg = NULL;
+    if (cJSON_IsObject(j)) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "__type");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "message");
+        if (!cJSON_IsString(m))
+            m = cJSON_GetObjectItemCaseSensitive(j, "Message");
+        if (cJSON_IsString(t)) {
+            const char *h = strrchr(t->valuestring, '#');
+            type = h ? h + 1 : t->valuestring;
+        }
+        if (cJSON_IsString(m))
+            msg = m->valuestring;
+    }
+    if (!type || !*type)
+        type = http >= 500 ? "InternalServerError" : "HttpError";
+    snprintf(r->errcode, sizeof r->errcode, "%s", type);
+    buf_reset(&r->errmsg);
+    if (msg)
+        buf_adds(&r->errmsg, msg);
+    status code = status_of_type(r->errcode);
+    status st;
+    if (code != ST_IO) {
+        st = diag_set(d, code, "%s", msg ? msg : "");
+    } else if (msg) {
+        st = diag_set(d, ST_IO, "%s: %s", r->errcode, msg);
+    } else {
+        st = diag_set(d, ST_IO, "%s (HTTP %ld from %s)", r->errcode, http, r->host);
+    }
+    if (cJSON_IsObject(j)) {
+        cJSON *x = cJSON_CreateObject();
+        int n = 0;
+        for (cJSON *c = j->child; c; c = c->next) {
+            if (!c->string || strcmp(c->string, "__type") == 0 ||
+                strcmp(c->string, "message") == 0 || strcmp(c->string, "Message") == 0)
+                continue;
+            cJSON_AddItemToObject(x, c->string, cJSON_Duplicate(c, 1));
+            n++;
+        }
+        if (n)
+            *extra = cJSON_PrintUnformatted(x);
+        cJSON_Delete(x);
+    }
+    cJSON_Delete(j);
+    return st;
+}
+
+static status transport_error(remote *r, CURLcode rc, const char *errbuf, diag *d)
+{
+    snprintf(r->errcode, sizeof r->errcode, "NetworkError");
+    const char *why = errbuf && *errbuf ? errbuf : curl_easy_strerror(rc);
+    const char *what;
+    switch (rc) {
+    case CURLE_COULDNT_CONNECT: what = "cannot connect to"; break;
+    case CURLE_COULDNT_RESOLVE_HOST: what = "cannot resolve"; break;
+    case CURLE_OPERATION_TIMEDOUT: what = "timed out talking to"; break;
+    default: what = "connection to"; break;
+    }
+    const char *tail = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
+                       rc == CURLE_OPERATION_TIMEDOUT ? "" : " dropped";
+    buf_reset(&r->errmsg);
+    buf_printf(&r->errmsg, "%s %s%s: %s", what, r->host, tail, why);
+    return diag_set(d, ST_IO, "NetworkError: %s", r->errmsg.data);
+}
+
+static int transport_retryable(CURLcode rc)
+{
+    switch (rc) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_SSL_CONNECT_ERROR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* One HTTP attempt. Returns ST_OK with the body in r->body, or an error;
+ * *retry says whether another attempt may succeed. */
+static status attempt(remote *r, const char *op, const char *input, size_t len,
+                      char **extra, int *retry, diag *d)
+{
+    *retry = 0;
+    *extra = NULL;
+    status st = refresh_creds(r, d);
+    if (st != ST_OK) {
+        snprintf(r->errcode, sizeof r->errcode, "CredentialsError");
+        buf_reset(&r->errmsg);
+        buf_adds(&r->errmsg, d->msg);
+        return st;
+    }
+    char amz_date[17];
+    sigv4_amz_date((long long)time(NULL), amz_date);
+    char target[128];
+    snprintf(target, sizeof target, "%s%s", SERVE_TARGET_PREFIX, op);
+    sigv4_header hs[5] = {
+        { "content-type", "application/x-amz-json-1.0" },
+        { "host", r->host },
+        { "x-amz-date", amz_date },
+        { "x-amz-target", target },
+        { "x-amz-security-token", r->cr.session_token },
+    };
+    sigv4_input in = {
+        .method = "POST", .path = r->path, .query = NULL,
+        .headers = hs, .nheaders = r->cr.session_token ? 5 : 4,
+        .payload = input, .payload_len = len, .amz_date = amz_date,
+        .region = r->region, .service = "dynamodb",
+        .access_key = r->cr.access_key, .secret_key = r->cr.secret_key,
+    };
+    sigv4_result sig;
+    st = sigv4_sign(&in, &sig, d);
+    if (st != ST_OK) {
+        snprintf(r->errcode, sizeof r->errcode, "SigningError");
+        buf_reset(&r->errmsg);
+        buf_adds(&r->errmsg, d->msg);
+        return st;
+    }
+    struct curl_slist *h = NULL;
+    buf line = BUF_INIT;
+    const char *names[] = { "Content-Type", "Host", "X-Amz-Date", "X-Amz-Target",
+                            "X-Amz-Security-Token" };
+    for (size_t i = 0; i < in.nheaders; i++) {
+        buf_reset(&line);
+        buf_printf(&line, "%s: %s", names[i], hs[i].value);
+        h = curl_slist_append(h, line.data);
+    }
+    buf_reset(&line);
+    buf_printf(&line, "Authorization: %s", sig.authorization);
+    h = curl_slist_append(h, line.data);
+    h = curl_slist_append(h, "Expect:");   /* no 100-continue round trip */
+    memset(line.data, 0, line.len);
+    buf_done(&line);
+    sigv4_result_free(&sig);
+
+    buf_reset(&r->body);
+    r->have_crc = 0;
+    r->crc[0] = '\0';
+    char errbuf[CURL_ERROR_SIZE];
+    errbuf[0] = '\0';
+    curl_easy_setopt(r->curl, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(r->curl, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(r->curl, CURLOPT_POST, 1L);
+    curl_easy_setopt(r->curl, CURLOPT_POSTFIELDS, input);
+    curl_easy_setopt(r->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    r->stats.attempts++;
+    CURLcode rc = curl_easy_perform(r->curl);
+    curl_easy_setopt(r->curl, CURLOPT_HTTPHEADER, NULL);
+    curl_easy_setopt(r->curl, CURLOPT_ERRORBUFFER, NULL);
+    curl_slist_free_all(h);   /* held the signature: gone with the list */
+
+    if (rc != CURLE_OK) {
+        *retry = transport_retryable(rc);
+        return transport_error(r, rc, errbuf, d);
+    }
+    long http = 0;
+    curl_easy_getinfo(r->curl, CURLINFO_RESPONSE_CODE, &http);
+    if (r->have_crc) {
+        unsigned long want = strtoul(r->crc, NULL, 10);
+        uint32_t got = serve_crc32(r->body.data ? r->body.data : "", r->body.len);
+        if ((uint32_t)want != got) {
+            /* A damaged answer: the SDKs retry it. */
+            *retry = 1;
+            snprintf(r->errcode, sizeof r->errcode, "CRC32CheckFailed");
+            buf_reset(&r->errmsg);
+            buf_printf(&r->errmsg, "the response from %s does not match its x-amz-crc32 "
+                       "header (%lu, body %lu)", r->host, want, (unsigned long)got);
+            return diag_set(d, ST_IO, "CRC32CheckFailed: %s", r->errmsg.data);
+        }
+    }
+    if (http == 200) {
+        r->errcode[0] = '\0';
+        return ST_OK;
+    }
+    st = http_error(r, http, extra, d);
+    *retry = http >= 500 || http == 429 || is_throttle_or_transient(r->errcode);
+    return st;
+}
+
+status remote_call(remote *r, const char *op, const char *input, size_t len, char **out,
+                   diag *d)
+{
+    assert(r && op && out);
+    *out = NULL;
+    r->stats.calls++;
+    if (!input) {
+        input = "{}";
+        len = 2;
+    }
+    status st = ST_INTERNAL;
+    for (int n = 1;; n++) {
+        char *extra = NULL;
+        int retry = 0;
+        st = attempt(r, op, input, len, &extra, &retry, d);
+        if (st == ST_OK) {
+            buf_addc(&r->body, '\0');
+            r->body.len--;
+            *out = xmemdup(r->body.data, r->body.len + 1);
+            return ST_OK;
+        }
+        if (!retry || n >= r->max_attempts) {
+            *out = extra;
+            if (retry && n > 1) {
+                /* Say the retries happened: the caller may try again later. */
+                size_t l = strlen(d->msg);
+                snprintf(d->msg + l, sizeof d->msg - l, " (after %d attempts)", n);
+                buf_printf(&r->errmsg, " (after %d attempts)", n);
+            }
+            return st;
+        }
+        free(extra);
+        r->stats.retries++;
+        sleep_ms(remote_backoff_ms(n, next_random(r)));
+    }
+}
+
+status remote_call_line(remote *r, const char *line, size_t len, char **out)
+{
+    diag d;
+    diag_init(&d);
+    buf b = BUF_INIT;
+    status st = ST_OK;
+    char *body = NULL, *input = NULL;
+    cJSON *req = NULL;
+    diag pd;
+    diag_init(&pd);
+    ddbjson_cjson_parse(line, len, &req, &pd);
+    const cJSON *opv = req ? cJSON_GetObjectItemCaseSensitive(req, "Operation") : NULL;
+    const cJSON *inv = req ? cJSON_GetObjectItemCaseSensitive(req, "Input") : NULL;
+    const char *code = NULL, *msg = NULL;
+    if (!req || !cJSON_IsObject(req)) {
+        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: %s",
+                      req ? "not a JSON object" : pd.msg);
+    } else if (!cJSON_IsString(opv)) {
+        st = diag_set(&d, ST_SERIALIZATION,
+                      "Malformed request line: \"Operation\" must be a string");
+    } else if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv)) {
+        st = diag_set(&d, ST_SERIALIZATION,
+                      "Malformed request line: \"Input\" must be an object");
+    } else {
+        input = inv && !cJSON_IsNull(inv) ? cJSON_PrintUnformatted(inv) : xstrdup("{}");
+        st = remote_call(r, opv->valuestring, input, strlen(input), &body, &d);
+        if (st != ST_OK) {
+            code = r->errcode;
+            msg = remote_error_message(r);
+        }
+    }
+    if (st == ST_OK) {
+        buf_adds(&b, "{\"Output\":");
+        buf_adds(&b, body);
+        buf_addc(&b, '}');
+    } else {
+        if (!code)
+            code = status_name(st);
+        if (!msg)
+            msg = d.msg;
+        buf_adds(&b, "{\"Error\":{\"Code\":");
+        ddbjson_write_string(&b, code, strlen(code));
+        buf_adds(&b, ",\"Message\":");
+        ddbjson_write_string(&b, msg, strlen(msg));
+        if (body && *body == '{' && body[1] != '}') {
+            buf_addc(&b, ',');
+            buf_add(&b, body + 1, strlen(body) - 2);
+        }
+        buf_adds(&b, "}}");
+    }
+    free(body);
+    free(input);
+    cJSON_Delete(req);
+    *out = buf_steal(&b);
+    return st;
+}

@@ -1,0 +1,100 @@
+/*
+ * remote — a DynamoDB endpoint over HTTP(S): AWS, DynamoDB Local, dynalite,
+ * ScyllaDB Alternator. The transport half of the remote backend: one
+ * JSON 1.0 request in, the response body out, with the same contract as
+ * store_call so callers can hold either.
+ *
+ * Requests go through libcurl (keep-alive on one easy handle), signed with
+ * AWS Signature Version 4 (data/sigv4.h) using the standard credential
+ * chain (data/creds.h). Throttling (ProvisionedThroughputExceededException,
+ * ThrottlingException, RequestLimitExceeded...), 5xx answers, a response
+ * whose x-amz-crc32 does not match its body, and transport failures
+ * (refused, reset, timed out) are retried as the AWS SDKs' standard mode
+ * does: up to max_attempts attempts in all (default 3, or AWS_MAX_ATTEMPTS),
+ * sleeping a random time in [0, min(20 s, 1 s * 2^(attempt-1))) between
+ * them ("full jitter"). Retry quotas (the token bucket) are not modelled.
+ *
+ * Errors: d->code is the status whose name is DynamoDB's error type when
+ * there is one (ValidationException, ResourceNotFoundException,
+ * ConditionalCheckFailedException, ...), else ST_IO with the type leading
+ * the message ("ThrottlingException: ...", "AccessDeniedException: ...",
+ * "NetworkError: connection to HOST dropped: ..."); remote_error_code
+ * gives the type name alone. Nothing here prints, and no secret (secret
+ * key, session token, signature inputs) ever enters a message.
+ *
+ * Ownership: a remote owns its curl handle and credentials; close it with
+ * remote_close. Thread-safety: one remote per thread (each pull segment
+ * opens its own); remote_open may be called from any thread.
+ */
+#ifndef DDBX_REMOTE_H
+#define DDBX_REMOTE_H
+
+#include <stddef.h>
+
+#include "model/status.h"
+
+typedef struct remote remote;
+
+typedef struct remote_opts {
+    const char *endpoint_url; /* NULL: https://dynamodb.REGION.amazonaws.com */
+    const char *region;       /* NULL: AWS_REGION, AWS_DEFAULT_REGION, the profile's region */
+    const char *profile;      /* NULL: AWS_PROFILE, else "default" */
+    int max_attempts;         /* 0: the default */
+} remote_opts;
+
+/* Resolves region, endpoint and credentials (no request is sent). With an
+ * endpoint and no region configured the region is us-east-1 (local
+ * endpoints ignore it); without either, ST_USAGE naming where it looked.
+ * A missing credential is ST_NOT_FOUND naming every place looked. */
+status remote_open(const remote_opts *o, remote **out, diag *d);
+void remote_close(remote *r);
+
+/* Same contract as store_call: op "Query" etc., input the JSON body; on
+ * ST_OK *out the response body (malloc'd); on an error d has DynamoDB's
+ * code and message and *out is NULL or the error's JSON object
+ * (CancellationReasons, Item...). Thread-safety: one remote per thread. */
+status remote_call(remote *r, const char *op, const char *input, size_t len, char **out,
+                   diag *d);
+
+/* A one-line description for titles/status: "http://127.0.0.1:4501
+ * (us-east-1)"; never secrets. */
+const char *remote_describe(const remote *r);
+
+/* After remote_call failed: DynamoDB's error type ("ThrottlingException",
+ * "NetworkError", ...), "" after a success. Valid until the next call. */
+const char *remote_error_code(const remote *r);
+
+/* After remote_call failed: the whole message without the type ("Requested
+ * resource not found", "connection to HOST dropped: ..."). */
+const char *remote_error_message(const remote *r);
+
+/*
+ * One line of `ddbx api` against the remote: {"Operation":"Query",
+ * "Input":{...}} in, {"Output":{...}} or {"Error":{"Code":"...",
+ * "Message":"...", extra members}} out (*out malloc'd, no newline), as
+ * store_call_line does for the local store. Returns the status.
+ */
+status remote_call_line(remote *r, const char *line, size_t len, char **out);
+
+/* Where the credentials came from ("environment (AWS_ACCESS_KEY_ID)",
+ * "/home/u/.aws/credentials [dev]", ...): never the keys. */
+const char *remote_creds_source(const remote *r);
+
+/* The region in use. */
+const char *remote_region(const remote *r);
+
+typedef struct remote_stats {
+    unsigned long calls;     /* remote_call invocations */
+    unsigned long attempts;  /* HTTP attempts, retries included */
+    unsigned long retries;   /* attempts after the first */
+} remote_stats;
+
+/* Counters since remote_open (for progress lines and tests). */
+void remote_get_stats(const remote *r, remote_stats *st);
+
+/* The delay before retry number `retry` (1 for the first retry) in
+ * milliseconds given a uniform random u in [0, 1): the full-jitter rule
+ * above. Exposed for tests. */
+long remote_backoff_ms(int retry, double u);
+
+#endif
