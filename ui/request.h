@@ -55,7 +55,8 @@
     X("Builder", COND_DUP,      "cond-dup",      "Builder: duplicate the selected clause or group") \
     X("Builder", COND_DEL,      "cond-del",      "Builder: delete the selected clause, group or update row") \
     X("Builder", COND_MODE,     "cond-mode",     "Builder: cycle condition, filter, key condition") \
-    X("Builder", COND_APPLY,    "cond-apply",    "Builder: run the action shown (Put, Update, Delete, Query/Scan)")
+    X("Builder", COND_APPLY,    "cond-apply",    "Builder: run the action shown (Put, Update, Delete, Query/Scan)") \
+    X("Builder", COND_PANEL,    "cond-panel",    "Builder: give the keys to the right panel (the moving keys scroll it) and back")
 
 enum req {
     REQ_NONE = 0,

@@ -70,6 +70,10 @@ typedef struct bview {
     pline *wrapped;
     size_t n_wrapped;
     int wrapped_width;
+    /* The panel has the keys (Tab): the moving keys scroll it, and below
+     * 120 columns it takes the whole width. */
+    bool panel_focus;
+    size_t panel_top;    /* first wrapped panel row shown */
     buf result;          /* the last action's outcome, lines */
     bool result_error;
     buf saved;           /* the saved conditions, when listed */
@@ -782,22 +786,60 @@ static int left_width(int width)
     return lw < 20 ? (width < 20 ? width : 20) : lw;
 }
 
+/* Where the panel is drawn: beside the tree, or over the whole width when
+ * it has the keys on a narrow terminal. */
+static void panel_cols(const bview *p, int width, int *lw, int *px, int *pw)
+{
+    *lw = p->panel_focus && width < 120 ? 0 : left_width(width);
+    *px = *lw ? *lw + 1 : 0;
+    *pw = width - *px;
+}
+
+/* The first panel row to show, kept so the last screen is full. */
+static size_t panel_first(view *v)
+{
+    bview *p = v->priv;
+    size_t rows = v->vm.rows ? v->vm.rows : 1;
+    size_t max = p->n_wrapped > rows ? p->n_wrapped - rows : 0;
+    if (p->panel_top > max)
+        p->panel_top = max;
+    return p->panel_top;
+}
+
 static void draw_head(view *v, int row, int width)
 {
-    int lw = left_width(width);
-    term_puts(row, 0, lw, "Tree (Enter edits, + adds, ? help)", ROLE_COLHEAD);
-    if (width > lw + 1)
-        term_puts(row, lw + 1, width - lw - 1, "What DynamoDB receives", ROLE_COLHEAD);
+    bview *p = v->priv;
+    int lw, px, pw;
+    panel_cols(p, width, &lw, &px, &pw);
+    if (lw)
+        term_puts(row, 0, lw, p->panel_focus ? "Tree (Tab: keys back here)" : "Tree (Enter edits, ? help)",
+                  ROLE_COLHEAD);
+    if (pw <= 0)
+        return;
+    wrap_panel(p, pw);
+    size_t first = panel_first(v), rows = v->vm.rows ? v->vm.rows : 1;
+    buf h = BUF_INIT;
+    buf_adds(&h, "What DynamoDB receives");
+    if (p->n_wrapped > rows || p->panel_focus) {
+        size_t last = first + rows < p->n_wrapped ? first + rows : p->n_wrapped;
+        buf_printf(&h, " [%zu-%zu of %zu] %s", p->n_wrapped ? first + 1 : 0, last, p->n_wrapped,
+                   p->panel_focus ? "j/k PgUp/PgDn g/G scroll, Tab: tree" : "Tab: scroll");
+    }
+    term_puts(row, px, pw, h.data, ROLE_COLHEAD);
+    buf_done(&h);
 }
 
 static void draw(view *v, size_t i, int row, int width)
 {
     bview *p = v->priv;
     line *l = vm_line(&v->vm, i);
-    int lw = left_width(width);
+    int lw, px, pw;
+    panel_cols(p, width, &lw, &px, &pw);
     buf b = BUF_INIT;
     role r = ROLE_NORMAL;
-    if (l->kind == L_NODE) {
+    if (!lw) {
+        /* the tree is hidden */
+    } else if (l->kind == L_NODE) {
         size_t k = ((bline *)l->data)->idx;
         const bnode *n = p->nodes[k];
         const char *mark = "   ";
@@ -826,14 +868,15 @@ static void draw(view *v, size_t i, int row, int width)
     }
     if (b.len)
         term_put(row, 0, lw, b.data, b.len, r, true);
-    /* The panel, fixed beside the tree; never highlighted. */
-    if (width > lw + 1) {
+    /* The panel, beside the tree (or over it); never highlighted. Its
+     * rows follow the screen rows, not the tree's scrolling. */
+    if (pw > 0) {
         term_highlight_row(-1);
         term_fill(row, lw, width - lw, ROLE_NORMAL);
-        wrap_panel(p, width - lw - 1);
-        size_t k = i >= v->vm.top ? i - v->vm.top : 0;
+        wrap_panel(p, pw);
+        size_t k = (i >= v->vm.top ? i - v->vm.top : 0) + panel_first(v);
         if (k < p->n_wrapped)
-            term_puts(row, lw + 1, width - lw - 1, p->wrapped[k].text, p->wrapped[k].r);
+            term_puts(row, px, pw, p->wrapped[k].text, p->wrapped[k].r);
     }
     buf_done(&b);
 }
@@ -1592,6 +1635,7 @@ static bool command(view *v, int argc, char **argv)
         }
         buf_done(&text);
     } else if (is(c, "apply") && argc >= 2) {
+        p->panel_top = 0;   /* the result is the panel's first section */
         int op = op_by_name(argv[1]);
         if (op >= 0 && op != BREQ_CHECK) {
             p->act = op;
@@ -1608,6 +1652,7 @@ static bool command(view *v, int argc, char **argv)
             display_error("usage: :apply put|update|delete|filter [PK [SK]]|key");
         }
     } else if (is(c, "txn")) {
+        p->panel_top = 0;
         txn_command(v, argc, argv);
     } else if (is(c, "save-cond") && argc == 2) {
         save_cond(p, argv[1]);
@@ -1642,7 +1687,24 @@ static enum req request(view *v, enum req r)
     line *l = vm_selected(&v->vm);
     bool on_update = l && (l->kind == L_UHEAD || l->kind == L_UROW);
     size_t sel = v->vm.cursor;
+    if (p->panel_focus) {
+        /* The moving keys scroll the panel; back gives the keys back. */
+        size_t rows = v->vm.rows ? v->vm.rows : 1;
+        switch (r) {
+        case REQ_MOVE_UP: if (p->panel_top) p->panel_top--; return REQ_NONE;
+        case REQ_MOVE_DOWN: p->panel_top++; return REQ_NONE;
+        case REQ_PAGE_UP: p->panel_top = p->panel_top > rows ? p->panel_top - rows : 0; return REQ_NONE;
+        case REQ_PAGE_DOWN: p->panel_top += rows; return REQ_NONE;
+        case REQ_MOVE_FIRST: p->panel_top = 0; return REQ_NONE;
+        case REQ_MOVE_LAST: p->panel_top = (size_t)-1 / 2; return REQ_NONE;
+        case REQ_BACK: p->panel_focus = false; return REQ_NONE;
+        default: break;
+        }
+    }
     switch (r) {
+    case REQ_COND_PANEL:
+        p->panel_focus = !p->panel_focus;
+        return REQ_NONE;
     case REQ_COND_ADD:
         if (on_update) {
             buf in = BUF_INIT;
@@ -1761,6 +1823,7 @@ static enum req request(view *v, enum req r)
         break;
     case REQ_COND_APPLY: {
         breq_op op = action(p);
+        p->panel_top = 0;   /* the result is the panel's first section */
         if (op == BREQ_QUERY) {
             char *argv[] = { "apply", "key", NULL };
             command(v, 2, argv);
