@@ -431,7 +431,7 @@ static status may_write(store *s, const char *op, const cJSON *in, const char *w
     else
         write_summary(s, op, in, &sum);
     if (!r->gate(r->gate_ctx, sum.data))
-        st = diag_set(d, ST_READ_ONLY, "declined: %s was not sent", op);
+        st = diag_set(d, ST_READ_ONLY, "declined, not sent: %s", sum.data);
     buf_done(&sum);
     return st;
 }

@@ -255,9 +255,38 @@ static void draw(void)
         term_highlight_row(-1);
     }
 
-    if (D.status[0])
+    if (D.status[0]) {
         term_puts(rows - 1, 0, cols, D.status, D.status_role);
+    } else {
+        /* On a remote endpoint the resting status line says where, whether
+         * writes are possible, and what the session has consumed. */
+        store_info info;
+        store_get_info(D.st, &info);
+        if (info.remote) {
+            buf_reset(&b);
+            display_remote_status(&b);
+            term_put(rows - 1, 0, cols, b.data, b.len, ROLE_DIM, true);
+        }
+    }
     buf_done(&b);
+}
+
+void display_remote_status(buf *out)
+{
+    store_info info;
+    store_get_info(D.st, &info);
+    if (!info.remote)
+        return;
+    buf_printf(out, "%s  remote, %s  consumed %.1f RCU, %.1f WCU in %llu request%s", info.where,
+               info.writable ? "writes ask first" : "read-only", info.rcu, info.wcu,
+               (unsigned long long)info.requests, info.requests == 1 ? "" : "s");
+}
+
+/* The remote store asks here before each write it sends (--write). */
+static bool write_gate(void *ctx, const char *what)
+{
+    (void)ctx;
+    return display_confirm("Send %s?", what);
 }
 
 static void redraw(void)
@@ -642,6 +671,13 @@ out:
 static void samples_command(void)
 {
     char err[512] = "";
+    store_info info;
+    store_get_info(D.st, &info);
+    if (info.remote) {
+        /* It would drop and recreate tables of that name on the endpoint. */
+        display_error(":samples loads into a local database only (ddbx samples --db FILE)");
+        return;
+    }
     int n = cli_explore_samples(D.st, err, sizeof err);
     if (n < 0) {
         display_error("%s", err);
@@ -767,6 +803,7 @@ int display_run(store *st, const char *db_path, const char *table)
         display_mark_start();
     D.st = st;
     D.db_path = db_path;
+    store_set_write_gate(st, write_gate, NULL);
     buf_init(&D.search);
 
     const char *tp = getenv("DDBX_TIMING");

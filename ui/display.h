@@ -27,6 +27,10 @@ void display_mark_start(void);
 
 store *display_store(void);
 const char *display_db_path(void);
+/* On a remote store: "ENDPOINT  remote, read-only  consumed R RCU, W WCU
+ * in N requests" (appended to out); nothing for a local store. The
+ * status line shows it when there is no message. */
+void display_remote_status(buf *out);
 
 /* Opens a view on top of the stack; returns it, or NULL when it could not
  * open (its message is in the status line). */

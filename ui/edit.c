@@ -1,5 +1,6 @@
 #include "ui/edit.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,36 @@ void edit_json_key(buf *out, const table_def *def, const av *item)
         ddbjson_write_value(out, v);
     }
     buf_addc(out, '}');
+}
+
+/* Writes on a remote store without --write are refused before any
+ * editing starts (the store would refuse them anyway). */
+static bool can_write(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (info.remote && !info.writable) {
+        display_error("%s is read-only: start ddbx with --write to write", info.where);
+        return false;
+    }
+    return true;
+}
+
+/* Asks before a write on a local store; a remote store asks itself (its
+ * write gate names the operation, table and key), once. */
+static bool confirm_write(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool confirm_write(const char *fmt, ...)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (info.remote)
+        return true;
+    char q[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(q, sizeof q, fmt, ap);
+    va_end(ap);
+    return display_confirm("%s", q);
 }
 
 /* Runs one operation; on failure shows the store's error. The response
@@ -164,6 +195,8 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
     buf t = BUF_INIT, key = BUF_INIT;
     av item = { 0 };
     bool ok = false;
+    if (!can_write())
+        goto out;
     buf_adds(&t, "{\n  ");
     json_str(&t, def->pk.name);
     buf_adds(&t, ": ");
@@ -198,7 +231,7 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
     bool ok = false;
     /* Always edit the item as stored now (an index shows a projection). */
     (void)projected;
-    if (!edit_get_item(table, def, item, &cur))
+    if (!can_write() || !edit_get_item(table, def, item, &cur))
         goto out;
     ddbjson_write_item(&compact, &cur);
     fmt_json_pretty(&t, compact.data, compact.len);
@@ -211,11 +244,11 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
     }
     fmt_key(&key, &edited, def->pk.name, def->sk.name);
     if (same_key(def, &cur, &edited)) {
-        if (display_confirm("Replace item %s?", key.data) && put(table, def, &edited, true)) {
+        if (confirm_write("Replace item %s?", key.data) && put(table, def, &edited, true)) {
             display_message("Replaced %s", key.data);
             ok = true;
         }
-    } else if (display_confirm("The key changed: create %s (the old item stays)?", key.data) &&
+    } else if (confirm_write("The key changed: create %s (the old item stays)?", key.data) &&
                put(table, def, &edited, false)) {
         display_message("Created %s", key.data);
         ok = true;
@@ -234,6 +267,8 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
     buf init = BUF_INIT, in = BUF_INIT, req = BUF_INIT, key = BUF_INIT, label = BUF_INIT;
     av val = { 0 };
     bool ok = false;
+    if (!can_write())
+        goto out;
     if (table_def_is_key(def, NULL, name) ) {
         display_error("%s is a key attribute: edit the item (e) to copy it under a new key", name);
         goto out;
@@ -250,7 +285,7 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
     buf_adds(&req, ",\"Key\":");
     edit_json_key(&req, def, item);
     if (in.len == 0) {
-        if (!display_confirm("Remove %s from %s?", name, key.data))
+        if (!confirm_write("Remove %s from %s?", name, key.data))
             goto out;
         buf_adds(&req, ",\"UpdateExpression\":\"REMOVE #a\"");
     } else {
@@ -288,7 +323,7 @@ bool edit_delete_item(const char *table, const table_def *def, const av *item)
     buf req = BUF_INIT, key = BUF_INIT;
     bool ok = false;
     fmt_key(&key, item, def->pk.name, def->sk.name);
-    if (!display_confirm("Delete item %s?", key.data))
+    if (!can_write() || !confirm_write("Delete item %s?", key.data))
         goto out;
     buf_adds(&req, "{\"TableName\":");
     json_str(&req, table);

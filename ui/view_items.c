@@ -455,10 +455,47 @@ static void done(view *v)
     free(p->table);
 }
 
+/* A remote table: DescribeTable's counts are approximate (DynamoDB
+ * refreshes them about every six hours), and the partitions are those the
+ * Scan found so far. */
+static void remote_title(items_view *p, buf *out)
+{
+    uint64_t known = 0;
+    bool complete = false;
+    diag d;
+    diag_init(&d);
+    store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
+    if (p->ix < 0) {
+        buf_printf(out, "base table (%s%s%s)  ~%llu items, ~", p->pk, p->sk ? ", " : "",
+                   p->sk ? p->sk : "", (unsigned long long)p->tst.items);
+        fmt_bytes(out, p->tst.bytes);
+    } else {
+        const index_def *ix = index_of(p);
+        buf_printf(out, "%s %s (%s%s%s, %s)  ~%llu of ~%llu items", ix->global ? "GSI" : "LSI",
+                   ix->name, p->pk, p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj),
+                   (unsigned long long)p->vst.items, (unsigned long long)p->tst.items);
+    }
+    buf_printf(out, " (approx.), %llu partition%s %s", (unsigned long long)known,
+               known == 1 ? "" : "s", complete ? "(scan complete)" : "found so far (scan)");
+}
+
+static bool remote(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    return info.remote;
+}
+
 static void title(view *v, buf *out)
 {
     items_view *p = v->priv;
     buf_printf(out, "%s  ", p->table);
+    if (remote()) {
+        remote_title(p, out);
+        if (p->def.n_idx)
+            buf_adds(out, "  [i: index]");
+        return;
+    }
     if (p->ix < 0) {
         buf_printf(out, "base table (%s%s%s)  %llu items, %llu partitions, ",
                    p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
@@ -528,8 +565,12 @@ static void draw(view *v, size_t i, int row, int width)
         fmt_cell(&b, &r->pk, 0);
         x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
         buf_reset(&b);
-        buf_printf(&b, "  %llu item%s, ", (unsigned long long)r->items, r->items == 1 ? "" : "s");
-        fmt_bytes(&b, r->bytes);
+        buf_printf(&b, "  %llu item%s", (unsigned long long)r->items, r->items == 1 ? "" : "s");
+        /* A remote Scan of the keys does not tell sizes. */
+        if (!remote()) {
+            buf_adds(&b, ", ");
+            fmt_bytes(&b, r->bytes);
+        }
         x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
         if (r->items >= p->hot)
             term_puts(row, x, width - x, "  HOT", ROLE_HOT);
@@ -551,8 +592,10 @@ static void text(view *v, size_t i, buf *out)
     irow *r = l->data;
     if (l->kind == L_GROUP) {
         fmt_cell(out, &r->pk, 0);
-        buf_printf(out, " items=%llu bytes=%llu%s%s", (unsigned long long)r->items,
-                   (unsigned long long)r->bytes, is_folded(p, &r->pk) ? " folded" : "",
+        buf_printf(out, " items=%llu", (unsigned long long)r->items);
+        if (!remote())
+            buf_printf(out, " bytes=%llu", (unsigned long long)r->bytes);
+        buf_printf(out, "%s%s", is_folded(p, &r->pk) ? " folded" : "",
                    r->items >= p->hot ? " hot" : "");
         return;
     }
@@ -725,6 +768,9 @@ static void reload(view *v)
         if (l->kind == L_ITEM)
             av_copy(&item, &((irow *)l->data)->item);
     }
+    /* A remote table is asked again: counts, partitions (a retry after
+     * an error, or what others wrote). */
+    store_refresh(display_store(), p->table);
     load_stats(p);
     reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
     av_free(&pk);

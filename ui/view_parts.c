@@ -20,6 +20,9 @@ typedef struct parts_view {
     char *table, *index;
     table_stats st;
     uint64_t max_items;
+    bool remote;           /* ranked from what the Scan found so far */
+    uint64_t known;
+    bool complete;
 } parts_view;
 
 static void free_line(view *v, line *l)
@@ -45,6 +48,11 @@ static bool open_view(view *v, const void *arg)
     status st = store_stats(display_store(), p->table, p->index, &p->st, &d);
     if (st == ST_OK)
         st = store_partitions_by_size(display_store(), p->table, p->index, MAX_PARTS, parts, &n, &d);
+    if (st == ST_OK)
+        st = store_scan_state(display_store(), p->table, p->index, &p->known, &p->complete, &d);
+    store_info info;
+    store_get_info(display_store(), &info);
+    p->remote = info.remote;
     if (st != ST_OK) {
         display_error("%s: %s", status_name(st), d.msg);
         goto out;
@@ -72,6 +80,13 @@ static void done(view *v)
 static void title(view *v, buf *out)
 {
     parts_view *p = v->priv;
+    if (p->remote) {
+        /* No partition listing remotely: a ranking of what the Scan found. */
+        buf_printf(out, "%s  %s  partitions by size: %llu found so far, %s", p->table,
+                   p->index ? p->index : "base table", (unsigned long long)p->known,
+                   p->complete ? "scan complete" : "partial (the scan goes on as you page the table)");
+        return;
+    }
     buf_printf(out, "%s  %s  partitions by size: %llu partitions, %llu items, ", p->table,
                p->index ? p->index : "base table", (unsigned long long)p->st.partitions,
                (unsigned long long)p->st.items);
@@ -93,7 +108,8 @@ static void draw(view *v, size_t i, int row, int width)
     term_put(row, 0, lw, b.data, b.len, ROLE_GROUP, true);
     buf_reset(&b);
     buf_printf(&b, "%8llu item%s ", (unsigned long long)pi->items, pi->items == 1 ? " " : "s");
-    fmt_bytes(&b, pi->bytes);
+    if (!p->remote)
+        fmt_bytes(&b, pi->bytes);
     term_put(row, lw + 1, W_NUMS, b.data, b.len, ROLE_NORMAL, true);
     int x = lw + 1 + W_NUMS + 1, bw = width - x;
     if (bw > 0 && p->max_items) {
@@ -117,10 +133,12 @@ static const char *kind_name(int kind)
 
 static void text(view *v, size_t i, buf *out)
 {
+    parts_view *p = v->priv;
     part_info *pi = v->vm.lines[i].data;
     fmt_cell(out, &pi->pk, 0);
-    buf_printf(out, " items=%llu bytes=%llu", (unsigned long long)pi->items,
-               (unsigned long long)pi->bytes);
+    buf_printf(out, " items=%llu", (unsigned long long)pi->items);
+    if (!p->remote)
+        buf_printf(out, " bytes=%llu", (unsigned long long)pi->bytes);
 }
 
 static enum req request(view *v, enum req r)

@@ -36,6 +36,7 @@ static void load(view *v)
     diag d;
     diag_init(&d);
     vm_clear(&v->vm);
+    store_refresh(display_store(), NULL);
     status st = store_list_tables(display_store(), &names, &n, &d);
     if (st != ST_OK) {
         display_error("%s: %s", status_name(st), d.msg);
@@ -63,6 +64,13 @@ static bool open_view(view *v, const void *arg)
 
 static void title(view *v, buf *out)
 {
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (info.remote) {
+        /* DescribeTable's counts: DynamoDB refreshes them about every six hours. */
+        buf_printf(out, "ddbx  %s  remote tables (item counts approximate)", info.where);
+        return;
+    }
     const char *path = display_db_path() ? display_db_path() : "";
     const char *home = getenv("HOME");
     size_t hl = home ? strlen(home) : 0;
@@ -116,8 +124,13 @@ static void draw(view *v, size_t i, int row, int width)
 {
     line *l = &v->vm.lines[i];
     if (l->kind == L_EMPTY) {
-        term_puts(row, 0, width, "No tables yet. Type :samples to load the sample tables, "
-                  "or create one with `ddbx api`.", ROLE_DIM);
+        store_info info;
+        store_get_info(display_store(), &info);
+        if (info.remote)
+            term_puts(row, 0, width, "No tables at this endpoint.", ROLE_DIM);
+        else
+            term_puts(row, 0, width, "No tables yet. Type :samples to load the sample tables, "
+                      "or create one with `ddbx api`.", ROLE_DIM);
         return;
     }
     trow *r = l->data;

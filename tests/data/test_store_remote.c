@@ -462,6 +462,7 @@ static void writes_ask_first_with_the_flag(void **state)
     assert_non_null(strstr(g.what, "user_id=remote-test"));
     assert_non_null(strstr(g.what, "update_timestamp=2026-01-01T00:00:00Z"));
     assert_null(strstr(w.ops, "PutItem"));
+    assert_non_null(strstr(d.msg, "declined, not sent: PutItem on ProfileHistory, key "));
     assert_false(local_has_item());
     /* Allowed: written, and asked again (every time). */
     g.answer = true;
