@@ -200,7 +200,8 @@ typedef struct store_info {
 void store_get_info(const store *s, store_info *out);
 
 /* Remote: how many partitions of the table or index the Scan discovered
- * and whether it has read them all. Local: all of them, complete. */
+ * and whether it has read them all (0 and false before it started; sends
+ * nothing). Local: all of them, complete. */
 status store_scan_state(store *s, const char *table, const char *index, uint64_t *known,
                         bool *complete, diag *d);
 

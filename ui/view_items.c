@@ -44,6 +44,7 @@ typedef struct items_view {
     av *flip;              /* partitions folded unlike fold_all */
     size_t n_flip;
     cols cols;             /* fitted to the items on screen (layout) */
+    bool failed;           /* a store call failed (its message is shown) */
 } items_view;
 
 static const char *index_name(const items_view *p)
@@ -126,6 +127,7 @@ static bool part_next(items_view *p, const av *from, int dir, part_info *out)
                                  dir < 0, 1, out, &n, &d);
     if (st != ST_OK) {
         show_status(st, &d);
+        p->failed = true;
         return false;
     }
     return n == 1;
@@ -156,6 +158,7 @@ static size_t page(items_view *p, const av *pk, const av *after, bool fwd,
                            fwd, max, items, &n, &d);
     if (st != ST_OK) {
         show_status(st, &d);
+        p->failed = true;
         return 0;
     }
     return n;
@@ -323,7 +326,10 @@ static void reset_at(view *v, const av *pk, const av *item)
         return;
     }
     part_info pi;
+    p->failed = false;
     if (!part_lookup(p, pk, &pi)) {
+        if (p->failed)
+            return;   /* the store's error is on the status line; R tries again */
         buf b = BUF_INIT;
         fmt_cell(&b, pk, 80);
         display_error("No partition %s = %s%s%s", p->pk, b.data,
@@ -387,8 +393,10 @@ static void load_stats(items_view *p)
         st = store_stats(display_store(), p->table, index_name(p), &p->vst, &d);
     else
         p->vst = p->tst;
-    if (st != ST_OK)
+    if (st != ST_OK) {
         show_status(st, &d);
+        p->failed = true;
+    }
     /* Hot: far above the average partition, or a large share of all the
      * items (a few celebrity partitions raise the average themselves). */
     uint64_t avg = p->vst.partitions ? p->vst.items / p->vst.partitions : 0;
@@ -771,8 +779,11 @@ static void reload(view *v)
     /* A remote table is asked again: counts, partitions (a retry after
      * an error, or what others wrote). */
     store_refresh(display_store(), p->table);
+    p->failed = false;
     load_stats(p);
-    reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
+    /* Unreachable: keep the lines shown, with the error, until R works. */
+    if (!p->failed)
+        reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
     av_free(&pk);
     av_free(&item);
 }
