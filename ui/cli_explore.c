@@ -2,19 +2,59 @@
  * cli_explore — `ddbx [--db FILE] [TABLE]`: opens the store and runs the
  * explorer (ui/display). A new default database is seeded with the
  * sample tables once, on first run.
+ *
+ * `ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]`
+ * runs the same explorer on a DynamoDB endpoint: the store is then
+ * store_open_remote over data/remote's transport, read-only unless
+ * --write (and then every write asks first).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data/remote.h"
 #include "data/samples.h"
 #include "data/store.h"
 #include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/display.h"
 
-static const char usage[] = "usage: ddbx [--db FILE] [TABLE]\n";
+static const char usage[] = "usage: ddbx [--db FILE] [TABLE]\n"
+                            "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n";
+
+static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
+                          diag *d)
+{
+    return remote_call(ctx, op, input, len, out, d);
+}
+
+/* The explorer on a remote endpoint. */
+static int explore_remote(const remote_opts *o, bool write, const char *table)
+{
+    remote *r = NULL;
+    store *st = NULL;
+    diag d;
+    diag_init(&d);
+    if (remote_open(o, &r, &d) != ST_OK) {
+        fprintf(stderr, "ddbx: %s\n", d.msg);
+        return 1;
+    }
+    unsigned flags = (write ? STORE_REMOTE_WRITE : 0) | cli_store_flags();
+    if (store_open_remote(send_remote, r, remote_describe(r), flags, &st, &d) != ST_OK) {
+        fprintf(stderr, "ddbx: %s\n", d.msg);
+        remote_close(r);
+        return 1;
+    }
+    /* Items per discovery Scan page; for tests (the default is DynamoDB's 1 MB). */
+    const char *lim = getenv("DDBX_SCAN_LIMIT");
+    if (lim && *lim)
+        store_set_scan_limit(st, (size_t)strtoul(lim, NULL, 10));
+    int rc = display_run(st, remote_describe(r), table);
+    store_close(st);
+    remote_close(r);
+    return rc;
+}
 
 int cli_explore_samples(struct store *st, char *err, size_t errlen)
 {
@@ -31,6 +71,12 @@ int cli_explore_samples(struct store *st, char *err, size_t errlen)
 int cli_explore(int argc, char **argv)
 {
     display_mark_start();
+    remote_opts ro;
+    memset(&ro, 0, sizeof ro);
+    int write = 0;
+    int rem = cli_take_remote(&argc, argv, &ro, &write);
+    if (rem < 0)
+        return 2;
     const char *flag_db = cli_take_db(&argc, argv);
     const char *table = NULL;
     for (int i = 1; i < argc; i++) {
@@ -40,6 +86,18 @@ int cli_explore(int argc, char **argv)
         }
         table = argv[i];
     }
+    if (rem && flag_db) {
+        fprintf(stderr, "ddbx: --db names a local database; it cannot be combined with"
+                        " --endpoint-url, --region or --profile\n%s", usage);
+        return 2;
+    }
+    if (rem && !ro.endpoint_url && !ro.region && !ro.profile) {
+        fprintf(stderr, "ddbx: --write is for a remote endpoint (--endpoint-url URL or --region R);"
+                        " a local database is writable unless --read-only\n%s", usage);
+        return 2;
+    }
+    if (rem)
+        return explore_remote(&ro, write, table);
     bool default_db = !(flag_db && *flag_db) && !(getenv("DDBX_DB") && *getenv("DDBX_DB"));
     char *path = cli_db_path(flag_db, 1);
     struct stat sb;

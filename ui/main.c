@@ -11,6 +11,9 @@
 
 static const char usage_text[] =
     "usage: ddbx [--db FILE] [TABLE]          open the explorer\n"
+    "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n"
+    "                                         the explorer on a DynamoDB endpoint (read-only\n"
+    "                                         unless --write; every write asks first)\n"
     "       ddbx api [--db FILE]              DynamoDB requests in, responses out, one JSON a line\n"
     "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]\n"
     "                                         the store as a DynamoDB endpoint (HTTP)\n"

@@ -1,0 +1,289 @@
+#!/bin/sh
+# The explorer on a remote endpoint, end to end: dynalite (npm, in
+# memory, on 127.0.0.1) loaded with the SocialGraph fixture, and the real
+# explorer driven by key scripts (the screen tests' DDBX_SCRIPT mechanism)
+# with --endpoint-url. Checks: the table list and item collections come
+# from the endpoint, the GSI flip, the partition overview, the status line
+# (endpoint, read-only, consumed capacity); a write refused without
+# --write; with --write a declined (n) and a confirmed (y) delete, checked
+# in dynalite itself; and dynalite killed in the middle of a session: an
+# error line, no crash, and R recovers once it is back. The kill and the
+# restart happen inside the session through $EDITOR (a script that the
+# explorer runs on `e` and `a`), since a key script cannot wait.
+# Prints TAP. Needs node and npm (tests/node's packages, installed once as
+# tests/diff does); without them this suite FAILS, it never skips.
+cd "$(dirname "$0")/../.." || exit 1
+root=$PWD
+: "${DDBX:=$root/build/ddbx}"
+
+fail() { echo "not ok 1 - rview: $*"; exit 1; }
+
+command -v node >/dev/null 2>&1 || fail "node is not installed (tools/deps.sh installs nodejs and npm)"
+command -v npm >/dev/null 2>&1 || fail "npm is not installed (tools/deps.sh installs nodejs and npm)"
+[ -x "$DDBX" ] || fail "no ddbx binary at $DDBX"
+
+nodedir=$root/tests/node
+(
+    flock 9
+    if [ ! -f "$nodedir/node_modules/dynalite/package.json" ] ||
+       [ "$nodedir/package.json" -nt "$nodedir/node_modules/.package-lock.json" ]; then
+        echo "# installing tests/node's packages into tests/node/node_modules" >&2
+        (cd "$nodedir" && npm install --no-audit --no-fund --loglevel=error >&2)
+    fi
+) 9>"$nodedir/.install.lock" || fail "npm install in tests/node failed (see stderr)"
+[ -f "$nodedir/node_modules/dynalite/package.json" ] || fail "dynalite missing after npm install"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-rview.XXXXXX") || exit 1
+: >"$tmp/pids"
+cleanup() {
+    for p in $(cat "$tmp/pids" 2>/dev/null); do kill "$p" 2>/dev/null; done
+    [ -n "$RVIEW_KEEP" ] && { echo "# kept $tmp" >&2; return; }
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# dynalite's stdin is a fifo this shell holds open (fd 7): it exits when
+# we do, even if the trap is skipped. Port 0 first (the kernel picks);
+# the restart reuses the port.
+mkfifo "$tmp/dyn.in" || exit 1
+exec 7<>"$tmp/dyn.in"
+start_dynalite() { # port -> sets port
+    : >"$tmp/dyn.port"
+    node "$nodedir/dynalite-server.js" "$1" <"$tmp/dyn.in" >"$tmp/dyn.port" 2>>"$tmp/dyn.err" 7>&- &
+    echo $! >"$tmp/dyn.pid"
+    echo $! >>"$tmp/pids"
+    port=""
+    i=0
+    while [ $i -lt 100 ]; do
+        port=$(sed -n 's/^PORT //p' "$tmp/dyn.port")
+        [ -n "$port" ] && break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -n "$port" ]
+}
+start_dynalite 0 || fail "dynalite did not start: $(head -c 500 "$tmp/dyn.err")"
+fixture=$root/tests/screen/fixtures/social.jsonl
+node "$root/tests/rview/load.js" "$port" "$fixture" 2>"$tmp/load.err" ||
+    fail "loading the fixture into dynalite failed: $(head -c 300 "$tmp/load.err")"
+url=http://127.0.0.1:$port
+
+n=0; bad=0
+ok() { n=$((n + 1)); echo "ok $n - rview: $1"; }
+nok() {
+    n=$((n + 1)); echo "not ok $n - rview: $1"; bad=1
+    [ -n "$2" ] && [ -f "$2" ] && sed 's/^/#   /' "$2" | grep -v '^#   *$' | head -n 30
+}
+# check DESCRIPTION FILE FIXED-TEXT...: every text is on the saved screen.
+check() {
+    d=$1; f=$2; shift 2
+    if [ ! -f "$f" ]; then nok "$d (the screen was not saved)"; return; fi
+    for t in "$@"; do
+        if ! grep -qF -- "$t" "$f"; then nok "$d: no '$t'" "$f"; return; fi
+    done
+    ok "$d"
+}
+# The pinned environment of the screen tests, credentials for SigV4 (any
+# will do for dynalite), one attempt per request so an outage is quick.
+session() { # name keys-file ddbx-args...
+    name=$1; keys=$2; shift 2
+    mkdir -p "$tmp/$name/home"
+    (cd "$tmp/$name" && env -i PATH="$PATH" HOME="$tmp/$name/home" TMPDIR="$tmp" \
+        LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color COLUMNS=100 LINES=24 \
+        AWS_ACCESS_KEY_ID=AKIDRVIEWTEST AWS_SECRET_ACCESS_KEY=rview-test-secret \
+        AWS_MAX_ATTEMPTS=1 EDITOR="$tmp/editor.sh" DDBX_SCRIPT="$keys" \
+        ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} \
+        "$DDBX" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" 7>&-)
+    echo $? >"$tmp/$name.rc"
+}
+rc_is() { # name want
+    if [ "$(cat "$tmp/$1.rc")" = "$2" ]; then ok "$1: ddbx exits $2"; else
+        nok "$1: ddbx exits $(cat "$tmp/$1.rc"), expected $2" "$tmp/$1.err"; fi
+}
+# One GetItem straight to dynalite: prints "present" or "absent".
+probe() { # PK SK
+    node -e '
+const { HttpClient } = require(process.argv[1]);
+const c = new HttpClient(Number(process.argv[2]));
+c.call("GetItem", { TableName: "SocialGraph", Key: { PK: { S: process.argv[3] }, SK: { S: process.argv[4] } } })
+  .then((r) => { console.log(r.Output && r.Output.Item ? "present" : r.Error ? "error " + r.Error.Code : "absent"); c.close(); })
+  .catch((e) => { console.log("error " + e.message); process.exit(1); });' "$nodedir/ddb.js" "$port" "$1" "$2"
+}
+
+# ---- 1. Browsing, read-only ----
+cat >"$tmp/browse.keys" <<'EOF'
+:save-display tables
+<Enter>
+:save-display items
+:save-view items-view
+i
+:save-display gsi
+p
+:save-display parts
+q
+i
+jj
+d
+:save-display refused
+E
+:save-display refused-attr
+c
+:cond attribute_exists(PK)
+:apply delete
+:save-display refused-builder
+EOF
+session browse "$tmp/browse.keys" --endpoint-url "$url"
+rc_is browse 0
+s=$tmp/browse
+check "the table list comes from the endpoint" "$s/tables" \
+    "ddbx  $url (us-east-1)  remote tables" "SocialGraph" "GSI GSI1(GSI1PK,GSI1SK) ALL"
+check "the status line names the endpoint, read-only, and the capacity" "$s/tables" \
+    "$url (us-east-1)  remote, read-only  consumed"
+check "item collections: every partition with its items" "$s/items" \
+    "ACTOR#alice  3 items" "ACTOR#bob  2 items" "ACTOR#carol  1 item" "ACTOR#dave  2 items" \
+    "ACTOR#minji  2 items" "TARGET#carol  TARGET#carol  ACTOR#alice" "서울"
+check "the title: approximate DescribeTable counts, the Scan complete" "$s/items" \
+    "(approx.), 5 partitions (scan complete)"
+if grep -q ' RCU, 0.0 WCU' "$s/items" && ! grep -q 'consumed 0.0 RCU' "$s/items"; then
+    ok "reads consumed capacity, summed in the status line"
+else
+    nok "reads consumed capacity, summed in the status line" "$s/items"
+fi
+if [ "$(grep -c '^[ >] group ' "$s/items-view")" = 5 ] && [ "$(grep -c '^[ >] item ' "$s/items-view")" = 10 ]; then
+    ok "the view holds 5 partitions and 10 items"
+else
+    nok "the view holds 5 partitions and 10 items" "$s/items-view"
+fi
+check "i flips to GSI1: bob is followed by alice and dave" "$s/gsi" \
+    "GSI GSI1 (GSI1PK, GSI1SK, ALL)" "TARGET#bob  2 items" \
+    "ACTOR#alice  ACTOR#alice  TARGET#bob" "ACTOR#dave   ACTOR#dave   TARGET#bob"
+check "the partition overview ranks what the Scan found" "$s/parts" \
+    "partitions by size: 3 found so far, scan complete" "TARGET#bob" "TARGET#alice"
+check "a delete without --write is refused before anything is sent" "$s/refused" \
+    "$url (us-east-1) is read-only: start ddbx with --write to write"
+check "so is setting an attribute" "$s/refused-attr" "start ddbx with --write"
+check "and the builder's :apply delete" "$s/refused-builder" \
+    "ReadOnly: $url (us-east-1) is read-only (start ddbx with --write" "was not sent"
+[ "$(probe ACTOR#alice TARGET#bob)" = present ] && ok "the item is still in dynalite" ||
+    nok "the item is still in dynalite"
+
+# ---- 2. Writes with --write: asked every time ----
+cat >"$tmp/write.keys" <<'EOF'
+:table SocialGraph
+/TARGET#carol
+<Enter>
+q
+dn
+:save-display declined
+dy
+:save-display deleted
+:save-view deleted-view
+k
+:save-display rest
+c
+:cond attribute_exists(PK)
+:apply delete
+n
+:save-display builder-declined
+:apply delete
+y
+:save-display builder-deleted
+EOF
+session write "$tmp/write.keys" --endpoint-url "$url" --write
+rc_is write 0
+s=$tmp/write
+check "with --write the status line says writes ask first" "$s/rest" "remote, writes ask first"
+check "n declines: nothing sent, the question named operation, table and key" "$s/declined" \
+    "declined, not sent: DeleteItem on SocialGraph, key PK=ACTOR#alice, SK=TARGET#carol"
+check "y sends the DeleteItem" "$s/deleted" "Deleted PK=ACTOR#alice SK=TARGET#carol"
+if grep -q "ACTOR#alice items=2" "$s/deleted-view" && ! grep -q "SK=TARGET#carol.*GSI1SK=ACTOR#alice\|PK=ACTOR#alice SK=TARGET#carol" "$s/deleted-view"; then
+    ok "the view re-reads the endpoint: alice has 2 items"
+else
+    nok "the view re-reads the endpoint: alice has 2 items" "$s/deleted-view"
+fi
+[ "$(probe ACTOR#alice TARGET#carol)" = absent ] && ok "dynalite no longer has the item" ||
+    nok "dynalite no longer has the item"
+[ "$(probe ACTOR#bob TARGET#carol)" = present ] && ok "the other items are untouched" ||
+    nok "the other items are untouched"
+check "the builder's :apply delete asks too: n declines" "$s/builder-declined" \
+    "declined, not sent: DeleteItem on SocialGraph, key PK=ACTOR#alice, SK="
+check "and y sends it" "$s/builder-deleted" "DeleteItem: OK"
+
+# ---- 3. The endpoint goes away mid-session, and comes back ----
+# $EDITOR: the first run kills dynalite, the second starts it again on
+# the same port and reloads the fixture; both exit 1 ("nothing changed").
+cat >"$tmp/editor.sh" <<EOF
+#!/bin/sh
+state=\$(cat "$tmp/editor.state" 2>/dev/null || echo 0)
+echo \$((state + 1)) >"$tmp/editor.state"
+if [ "\$state" = 0 ]; then
+    kill \$(cat "$tmp/dyn.pid")
+    i=0
+    while kill -0 \$(cat "$tmp/dyn.pid") 2>/dev/null && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i + 1)); done
+else
+    : >"$tmp/dyn.port"
+    node "$nodedir/dynalite-server.js" "$port" <"$tmp/dyn.in" >"$tmp/dyn.port" 2>>"$tmp/dyn.err" &
+    echo \$! >"$tmp/dyn.pid"
+    echo \$! >>"$tmp/pids"
+    i=0
+    while ! grep -q PORT "$tmp/dyn.port" && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+    node "$root/tests/rview/load.js" "$port" "$fixture" 2>>"$tmp/dyn.err"
+fi
+exit 1
+EOF
+chmod +x "$tmp/editor.sh"
+cat >"$tmp/outage.keys" <<'EOF'
+:table SocialGraph
+j
+e
+:save-display killed
+R
+:save-display down
+j
+R
+:save-display still-down
+a
+R
+:save-display up
+:save-view up-view
+EOF
+session outage "$tmp/outage.keys" --endpoint-url "$url" --write
+rc_is outage 0
+s=$tmp/outage
+grep -q "Dumped core\|AddressSanitizer\|runtime error" "$tmp/outage.err" &&
+    nok "no crash or sanitizer report" "$tmp/outage.err" || ok "no crash or sanitizer report"
+check "the editor step ran (dynalite killed)" "$s/killed" "failed; nothing changed"
+if [ -f "$s/down" ] && tail -n 1 "$s/down" | grep -q "IOError: " && tail -n 1 "$s/down" | grep -qi "connect\|network"; then
+    ok "R with the endpoint down: an error line"
+else
+    nok "R with the endpoint down: an error line" "$s/down"
+fi
+check "the view stays usable: the lines shown stay, keys work" "$s/still-down" "ACTOR#dave  2 items"
+check "after the restart R reads the endpoint again" "$s/up" "ACTOR#alice  3 items" \
+    "remote, writes ask first  consumed"
+if [ -f "$s/up-view" ] && [ "$(grep -c '^[ >] item ' "$s/up-view")" = 10 ]; then
+    ok "all 10 items are back"
+else
+    nok "all 10 items are back" "$s/up-view"
+fi
+
+# ---- 4. Command line ----
+"$DDBX" --endpoint-url "$url" --db "$tmp/x.db" >"$tmp/cl.out" 2>"$tmp/cl.err"
+r=$?
+if [ $r = 2 ] && grep -q -- "--db names a local database" "$tmp/cl.err" && [ ! -e "$tmp/x.db" ]; then
+    ok "--db with --endpoint-url is refused (exit 2), no database created"
+else
+    nok "--db with --endpoint-url is refused (exit 2, got $r)" "$tmp/cl.err"
+fi
+"$DDBX" --write >"$tmp/cl.out" 2>"$tmp/cl.err"
+r=$?
+if [ $r = 2 ] && grep -q -- "--write is for a remote endpoint" "$tmp/cl.err"; then
+    ok "--write without an endpoint is refused (exit 2)"
+else
+    nok "--write without an endpoint is refused (exit 2, got $r)" "$tmp/cl.err"
+fi
+
+exit $bad
