@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct remote {
     buf errmsg;           /* the last error's whole message (d->msg may cut it) */
     creds cr;
     int max_attempts;
+    const volatile sig_atomic_t *cancel;   /* set: stop the transfer now */
     uint64_t rng;
     remote_stats stats;
     /* per attempt */
@@ -81,11 +83,28 @@ static double next_random(remote *r)
     return (double)((x * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
 }
 
-static void sleep_ms(long ms)
+/* Sleeps ms milliseconds in slices, returning early when cancelled. */
+static void sleep_ms(const remote *r, long ms)
 {
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
+    while (ms > 0 && !(r->cancel && *r->cancel)) {
+        long slice = ms < 50 ? ms : 50;
+        struct timespec ts = { 0, slice * 1000000L };
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+        ms -= slice;
+    }
+}
+
+static int on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    (void)dt, (void)dn, (void)ut, (void)un;
+    const remote *r = ud;
+    return r->cancel && *r->cancel;   /* non-zero aborts the transfer */
+}
+
+void remote_set_cancel(remote *r, const volatile sig_atomic_t *flag)
+{
+    r->cancel = flag;
 }
 
 static size_t on_body(char *p, size_t size, size_t n, void *ud)
@@ -252,8 +271,14 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
     }
     curl_easy_setopt(r->curl, CURLOPT_URL, r->url);
     curl_easy_setopt(r->curl, CURLOPT_NOSIGNAL, 1L);           /* threads */
-    curl_easy_setopt(r->curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-    curl_easy_setopt(r->curl, CURLOPT_TIMEOUT_MS, 120000L);
+    /* A whole request may take 60 s (a 1 MB page on a slow link), or
+     * DDBX_REMOTE_TIMEOUT_MS (for tests of a server that never answers). */
+    long total_ms = 60000;
+    const char *te = getenv("DDBX_REMOTE_TIMEOUT_MS");
+    if (te && *te && strtol(te, NULL, 10) > 0)
+        total_ms = strtol(te, NULL, 10);
+    curl_easy_setopt(r->curl, CURLOPT_CONNECTTIMEOUT_MS, total_ms < 10000 ? total_ms : 10000L);
+    curl_easy_setopt(r->curl, CURLOPT_TIMEOUT_MS, total_ms);
     /* A connection that stalls (under 1 byte/s for 30 s) is dropped. */
     curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_TIME, 30L);
@@ -265,6 +290,9 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
     curl_easy_setopt(r->curl, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(r->curl, CURLOPT_HEADERDATA, r);
     curl_easy_setopt(r->curl, CURLOPT_USERAGENT, "ddbx/0.1");
+    curl_easy_setopt(r->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(r->curl, CURLOPT_XFERINFODATA, r);
+    curl_easy_setopt(r->curl, CURLOPT_NOPROGRESS, 0L);
     *out = r;
     return ST_OK;
 fail:
@@ -504,6 +532,12 @@ static status attempt(remote *r, const char *op, const char *input, size_t len,
     curl_easy_setopt(r->curl, CURLOPT_ERRORBUFFER, NULL);
     curl_slist_free_all(h);   /* held the signature: gone with the list */
 
+    if (rc == CURLE_ABORTED_BY_CALLBACK) {
+        snprintf(r->errcode, sizeof r->errcode, "Cancelled");
+        buf_reset(&r->errmsg);
+        buf_adds(&r->errmsg, "interrupted");
+        return diag_set(d, ST_IO, "interrupted");
+    }
     if (rc != CURLE_OK) {
         *retry = transport_retryable(rc);
         return transport_error(r, rc, errbuf, d);
@@ -565,7 +599,13 @@ status remote_call(remote *r, const char *op, const char *input, size_t len, cha
         }
         free(extra);
         r->stats.retries++;
-        sleep_ms(remote_backoff_ms(n, next_random(r)));
+        sleep_ms(r, remote_backoff_ms(n, next_random(r)));
+        if (r->cancel && *r->cancel) {
+            snprintf(r->errcode, sizeof r->errcode, "Cancelled");
+            buf_reset(&r->errmsg);
+            buf_adds(&r->errmsg, "interrupted");
+            return diag_set(d, ST_IO, "interrupted");
+        }
     }
 }
 

@@ -13,6 +13,8 @@
  * does: up to max_attempts attempts in all (default 3, or AWS_MAX_ATTEMPTS),
  * sleeping a random time in [0, min(20 s, 1 s * 2^(attempt-1))) between
  * them ("full jitter"). Retry quotas (the token bucket) are not modelled.
+ * Timeouts: 10 s to connect, 60 s for a whole request (DDBX_REMOTE_TIMEOUT_MS
+ * overrides the latter), and a connection stalled for 30 s is dropped.
  *
  * Errors: d->code is the status whose name is DynamoDB's error type when
  * there is one (ValidationException, ResourceNotFoundException,
@@ -29,6 +31,7 @@
 #ifndef DDBX_REMOTE_H
 #define DDBX_REMOTE_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "model/status.h"
@@ -79,6 +82,12 @@ status remote_call_line(remote *r, const char *line, size_t len, char **out);
 /* Where the credentials came from ("environment (AWS_ACCESS_KEY_ID)",
  * "/home/u/.aws/credentials [dev]", ...): never the keys. */
 const char *remote_creds_source(const remote *r);
+
+/* When *flag becomes non-zero (from a signal handler or another thread),
+ * the transfer in progress and any backoff sleep stop at once and
+ * remote_call fails with ST_IO "interrupted" (type "Cancelled"). NULL: no
+ * cancellation. */
+void remote_set_cancel(remote *r, const volatile sig_atomic_t *flag);
 
 /* The region in use. */
 const char *remote_region(const remote *r);

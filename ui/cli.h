@@ -55,6 +55,7 @@ int cli_serve(int argc, char **argv);
 int cli_samples(int argc, char **argv);   /* ui/cli_samples.c */
 int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
+int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
 
 /* `ddbx [--db FILE] [TABLE]`: the explorer (ui/cli_explore.c). */
 int cli_explore(int argc, char **argv);

@@ -22,6 +22,9 @@ static const char usage_text[] =
     "       ddbx samples [--db FILE]          (re)load the bundled sample tables\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
+    "       ddbx pull TABLE [--as NAME] [--segments N] [--db FILE]\n"
+    "                 (--endpoint-url URL | --region R) [--profile P]\n"
+    "                                         copy a remote table into the local store\n"
     "       ddbx --help | --version\n"
     "--read-only (with any of them) opens the database so no write can happen.\n"
     "\n"
@@ -41,6 +44,7 @@ static const struct {
     { "samples", cli_samples },
     { "load", cli_load },
     { "export", cli_export },
+    { "pull", cli_pull },
     { NULL, NULL },
 };
 

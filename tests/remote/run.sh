@@ -64,7 +64,7 @@ start_node() { # name fd script args... -> sets port
     port=""
     i=0
     while [ $i -lt 100 ]; do
-        port=$(sed -n 's/^PORT //p' "$tmp/$name.port")
+        port=$(sed -n 's/^PORT //p' "$tmp/$name.port" 2>/dev/null)
         [ -n "$port" ] && break
         sleep 0.1
         i=$((i + 1))
@@ -72,6 +72,12 @@ start_node() { # name fd script args... -> sets port
     [ -n "$port" ] || fail "$name did not start: $(head -c 500 "$tmp/$name.err")"
 }
 start_node dyn 8 "$nodedir/dynalite-server.js"
+# The flaky proxies take turns on fd 7: closing it ends the previous one.
+start_flaky() { # name script args...
+    exec 7>&-
+    fname=$1; shift
+    start_node "$fname" 7 "$@"
+}
 dyn=http://127.0.0.1:$port
 
 n=0
@@ -142,6 +148,163 @@ if [ $st -eq 0 ] && has "$out" '"Code":"NetworkError","Message":"cannot connect 
 else
     notok "connection refused: NetworkError naming the host, after 2 attempts, no crash" "exit $st" "$(head -c 400 "$out")" "$(head -c 300 "$err")"
 fi
+
+# --- ddbx pull: schema and items, segments 1 and 4 -------------------------
+# The same table (a GSI with INCLUDE, an LSI with KEYS_ONLY, 3000 items of
+# every type, over several 1 MB pages) goes to dynalite and, as reference,
+# straight into a local store; the pulled copies must equal the reference
+# item by item, in the base table and in both indexes.
+gen="$root/tests/remote/gen.js"
+node "$gen" Big 3000 create >"$tmp/create.jsonl"
+node "$gen" Big 3000 items >"$tmp/items.jsonl"
+api "$dyn" "$(cat "$tmp/create.jsonl")"
+wait_active "$dyn" Big || notok "dynalite made Big ACTIVE" "$(head -c 300 "$out")"
+"$DDBX" api --endpoint-url "$dyn" <"$tmp/items.jsonl" >"$tmp/load.out" 2>&1
+"$DDBX" api --db "$tmp/ref.db" <"$tmp/create.jsonl" >/dev/null 2>&1
+"$DDBX" api --db "$tmp/ref.db" <"$tmp/items.jsonl" >"$tmp/ref.out" 2>&1
+if [ "$(grep -c '^{"Output":{"UnprocessedItems":{}}}$' "$tmp/load.out")" -eq 120 ] &&
+   [ "$(grep -c '^{"Output":{"UnprocessedItems":{}}}$' "$tmp/ref.out")" -eq 120 ]; then
+    ok "3000 items loaded into dynalite and into the reference store"
+else
+    notok "3000 items loaded into dynalite and into the reference store" "$(sort "$tmp/load.out" | uniq -c | head -3)"
+fi
+snapshot() { # db table prefix: items, both indexes, schema (dates dropped)
+    "$DDBX" export "$2" --db "$1" >"$3.items" 2>&1
+    "$DDBX" export "$2" --index GSI1 --db "$1" >"$3.gsi" 2>&1
+    "$DDBX" export "$2" --index LSI1 --db "$1" >"$3.lsi" 2>&1
+    "$DDBX" export "$2" --format workbench --db "$1" 2>&1 | grep -v '"Date' >"$3.schema"
+}
+snapshot "$tmp/ref.db" Big "$tmp/ref"
+same_as_ref() { # prefix
+    for f in items gsi lsi schema; do cmp -s "$tmp/ref.$f" "$1.$f" || return 1; done
+    [ "$(wc -l <"$1.items")" -eq 3000 ] && [ "$(wc -l <"$1.gsi")" -eq 2000 ] && [ "$(wc -l <"$1.lsi")" -eq 2250 ]
+}
+for seg in 1 4; do
+    run pull Big --segments "$seg" --db "$tmp/p$seg.db" --endpoint-url "$dyn"
+    snapshot "$tmp/p$seg.db" Big "$tmp/p$seg"
+    if [ $st -eq 0 ] && same_as_ref "$tmp/p$seg" &&
+       has "$err" "^ddbx pull: copied 3000 items ([0-9]* pages, [0-9.]* read capacity units, 0 retries) from Big into Big in .* items/s, $seg segment"; then
+        ok "pull --segments $seg: every item, GSI1 and LSI1 entry and the schema equal the reference"
+    else
+        notok "pull --segments $seg: every item, GSI1 and LSI1 entry and the schema equal the reference" \
+            "exit $st" "$(tail -c 300 "$err")" "$(wc -l "$tmp/p$seg.items" "$tmp/p$seg.gsi" "$tmp/p$seg.lsi" | tr '\n' ' ')" \
+            "$(diff "$tmp/ref.schema" "$tmp/p$seg.schema" | head -5)"
+    fi
+done
+pages=$(sed -n 's/^ddbx pull: copied 3000 items (\([0-9]*\) pages.*/\1/p' "$tmp/err.$((out_n - 0))")
+check "pull with 4 segments read more than one Scan page ($pages)" [ "${pages:-0}" -gt 1 ]
+
+run pull Big --as Copy2 --db "$tmp/p1.db" --endpoint-url "$dyn"
+"$DDBX" export Copy2 --db "$tmp/p1.db" >"$tmp/copy2.items" 2>&1
+check "pull --as NAME: the copy has the local name and every item" \
+    cmp -s "$tmp/copy2.items" "$tmp/ref.items"
+
+run pull Big --db "$tmp/p1.db" --endpoint-url "$dyn"
+if [ $st -eq 1 ] && has "$err" "a local table named Big already exists" &&
+   [ "$("$DDBX" export Big --db "$tmp/p1.db" | wc -l)" -eq 3000 ]; then
+    ok "pull into an existing local table is refused (exit 1), the table untouched"
+else
+    notok "pull into an existing local table is refused (exit 1), the table untouched" "exit $st" "$(head -c 300 "$err")"
+fi
+
+run pull NoSuchTable --db "$tmp/p1.db" --endpoint-url "$dyn"
+tables=$(printf '%s\n' '{"Operation":"ListTables","Input":{}}' | "$DDBX" api --db "$tmp/p1.db")
+if [ $st -eq 1 ] && has "$err" "ResourceNotFoundException" &&
+   [ "$tables" = '{"Output":{"TableNames":["Big","Copy2"]}}' ]; then
+    ok "pull of a missing remote table: ResourceNotFoundException, exit 1, no local table made"
+else
+    notok "pull of a missing remote table: ResourceNotFoundException, exit 1, no local table made" "exit $st" "$(head -c 300 "$err")" "$tables"
+fi
+
+run pull Big --db "$tmp/p9.db"
+check "pull without --endpoint-url or --region is a usage error (exit 2)" [ $st -eq 2 ]
+run pull Big --segments 0 --db "$tmp/p9.db" --endpoint-url "$dyn"
+check "pull --segments 0 is a usage error (exit 2)" [ $st -eq 2 ]
+
+# --- retries -----------------------------------------------------------------
+dynport=${dyn##*:}
+start_flaky flaky1 "$root/tests/remote/flaky.js" "$dynport" throttle 2
+flaky=http://127.0.0.1:$port
+api "$flaky" '{"Operation":"ListTables","Input":{}}'
+reqs=$(grep -c '^REQ ' "$tmp/flaky1.err")
+if [ $st -eq 0 ] && has "$out" '^{"Output":{"TableNames":\["Big","Remote1"\]}}$' && [ "$reqs" -eq 3 ]; then
+    ok "ThrottlingException twice, then an answer: retried, the call succeeds (3 requests)"
+else
+    notok "ThrottlingException twice, then an answer: retried, the call succeeds (3 requests)" "exit $st, $reqs requests" "$(head -c 300 "$out")"
+fi
+api "$flaky" '{"Operation":"ListTables","Input":{}}'
+check "after the throttling ends, calls go straight through (1 more request)" \
+    [ "$(grep -c '^REQ ' "$tmp/flaky1.err")" -eq 4 ]
+
+start_flaky flaky2 "$root/tests/remote/flaky.js" "$dynport" throttle 100
+AWS_MAX_ATTEMPTS=2 api "http://127.0.0.1:$port" '{"Operation":"ListTables","Input":{}}'
+check "throttled beyond max attempts: ThrottlingException reported with DynamoDB's message" \
+    has "$out" '^{"Error":{"Code":"ThrottlingException","Message":"Rate of requests exceeds the allowed throughput. (after 2 attempts)"}}$'
+
+start_flaky flaky3 "$root/tests/remote/flaky.js" "$dynport" every 3
+run pull Big --segments 4 --db "$tmp/pf.db" --endpoint-url "http://127.0.0.1:$port"
+snapshot "$tmp/pf.db" Big "$tmp/pf"
+if [ $st -eq 0 ] && same_as_ref "$tmp/pf" && has "$err" " [1-9][0-9]* retries) from Big"; then
+    ok "pull through a proxy throttling every 3rd request: complete and equal, retries counted"
+else
+    notok "pull through a proxy throttling every 3rd request: complete and equal, retries counted" "exit $st" "$(tail -c 300 "$err")"
+fi
+
+start_flaky flaky4 "$root/tests/remote/flaky.js" "$dynport" 503 1
+api "http://127.0.0.1:$port" '{"Operation":"ListTables","Input":{}}'
+check "a 503 ServiceUnavailable is retried" has "$out" '^{"Output":{"TableNames":'
+
+start_flaky flaky5 "$root/tests/remote/flaky.js" "$dynport" crc 1
+api "http://127.0.0.1:$port" '{"Operation":"ListTables","Input":{}}'
+if has "$out" '^{"Output":{"TableNames":' && [ "$(grep -c '^REQ ' "$tmp/flaky5.err")" -eq 2 ]; then
+    ok "an answer whose x-amz-crc32 does not match is retried"
+else
+    notok "an answer whose x-amz-crc32 does not match is retried" "$(head -c 300 "$out")"
+fi
+
+start_flaky flaky6 "$root/tests/remote/flaky.js" "$dynport" drop 1000000
+api "http://127.0.0.1:$port" '{"Operation":"ListTables","Input":{}}'
+check "dropped connections: NetworkError naming the host, after 3 attempts (the default)" \
+    has "$out" '^{"Error":{"Code":"NetworkError","Message":"connection to 127.0.0.1:'"$port"' dropped: .*(after 3 attempts)"}}$'
+run pull Big --segments 2 --db "$tmp/pd.db" --endpoint-url "http://127.0.0.1:$port"
+tables=$(printf '%s\n' '{"Operation":"ListTables","Input":{}}' | "$DDBX" api --db "$tmp/pd.db")
+if [ $st -eq 1 ] && has "$err" "^ddbx pull: NetworkError: connection to 127.0.0.1:$port dropped" &&
+   [ "$tables" = '{"Output":{"TableNames":[]}}' ]; then
+    ok "pull over dropped connections: a clear error, exit 1, nothing left in the local store"
+else
+    notok "pull over dropped connections: a clear error, exit 1, nothing left in the local store" "exit $st" "$(head -c 300 "$err")" "$tables"
+fi
+
+# A server that never answers: Ctrl-C stops the pull at once.
+start_flaky flaky7 "$root/tests/remote/flaky.js" "$dynport" hang-scan
+out_n=$((out_n + 1))
+"$DDBX" pull Big --segments 3 --db "$tmp/ph.db" --endpoint-url "http://127.0.0.1:$port" \
+    >"$tmp/out.$out_n" 2>"$tmp/err.$out_n" &
+ppid=$!
+pids="$pids $ppid"
+i=0
+while [ $i -lt 50 ] && [ "$(grep -c '^REQ .*Scan' "$tmp/flaky7.err")" -lt 3 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT "$ppid"
+i=0
+while kill -0 "$ppid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 "$ppid" 2>/dev/null; then
+    notok "Ctrl-C during a hanging Scan stops pull within 5 s"
+    kill -KILL "$ppid" 2>/dev/null
+else
+    wait "$ppid"; pst=$?
+    tables=$(printf '%s\n' '{"Operation":"ListTables","Input":{}}' | "$DDBX" api --db "$tmp/ph.db")
+    if [ $pst -eq 130 ] && has "$tmp/err.$out_n" "interrupted after 0 items; the partial copy was removed" &&
+       [ "$tables" = '{"Output":{"TableNames":[]}}' ]; then
+        ok "Ctrl-C during a hanging Scan: exit 130 at once, the partial copy removed, the db consistent"
+    else
+        notok "Ctrl-C during a hanging Scan: exit 130 at once, the partial copy removed, the db consistent" "exit $pst" "$(head -c 300 "$tmp/err.$out_n")" "$tables"
+    fi
+fi
+start_flaky flaky8 "$root/tests/remote/flaky.js" "$dynport" hang 1000000
+hangport=$port
+DDBX_REMOTE_TIMEOUT_MS=300 AWS_MAX_ATTEMPTS=2 api "http://127.0.0.1:$hangport" '{"Operation":"ListTables","Input":{}}'
+check "a server that never answers: NetworkError timed out, after 2 attempts" \
+    has "$out" '^{"Error":{"Code":"NetworkError","Message":"timed out talking to 127.0.0.1:'"$hangport"': .*(after 2 attempts)"}}$'
 
 # --- the secret never appears in any output --------------------------------
 leaks=$(cat "$tmp"/out.* "$tmp"/err.* 2>/dev/null | grep -c -F -e "$SECRET_ENV" -e "$SECRET_FILE" -e "$SECRET_PROC" -e "$TOKEN_ENV" -e "$TOKEN_PROC")

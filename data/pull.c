@@ -1,0 +1,480 @@
+/*
+ * pull — remote table -> local store (see pull.h).
+ */
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "data/pull.h"
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/ddbjson.h"
+#include "model/mem.h"
+
+#define MAX_QUEUED 16   /* pages decoded ahead of the writer, all segments */
+
+typedef struct page {
+    struct page *next;
+    av *items;
+    size_t n;
+    double capacity;
+} page;
+
+typedef struct shared {
+    pthread_mutex_t mu;
+    pthread_cond_t has_page;   /* the writer waits on it */
+    pthread_cond_t has_room;   /* the workers wait on it */
+    page *head, *tail;
+    size_t queued;
+    int running;               /* workers still scanning */
+    int abort;                 /* stop scanning: an error, or *stop */
+    volatile sig_atomic_t cancel; /* the same, seen by the remotes mid-transfer */
+    int failed;                /* the first error is in err */
+    diag err;
+    uint64_t pages;
+    int segments_done;
+    unsigned long retries;
+    const pull_opts *o;
+    const char *table;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    pthread_t th;
+    int seg;
+    int started;
+} worker;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void fail_locked(shared *sh, const diag *d)
+{
+    if (!sh->failed) {
+        sh->failed = 1;
+        sh->err = *d;
+    }
+    sh->abort = 1;
+    sh->cancel = 1;
+    pthread_cond_broadcast(&sh->has_room);
+    pthread_cond_broadcast(&sh->has_page);
+}
+
+static void page_free(page *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n; i++)
+        av_free(&p->items[i]);
+    free(p->items);
+    free(p);
+}
+
+/* One Scan page's body -> a page of items; *lek the LastEvaluatedKey as
+ * JSON text (NULL at the end of the segment). */
+static status decode_page(const char *body, page **out, char **lek, diag *d)
+{
+    *out = NULL;
+    *lek = NULL;
+    cJSON *j = NULL;
+    status st = ddbjson_cjson_parse(body, strlen(body), &j, d);
+    if (st != ST_OK)
+        return st;
+    page *p = xcalloc(1, sizeof *p);
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(j, "Items");
+    const cJSON *cc = cJSON_GetObjectItemCaseSensitive(j, "ConsumedCapacity");
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "LastEvaluatedKey");
+    if (!cJSON_IsArray(items)) {
+        st = diag_set(d, ST_INTERNAL, "a Scan answer without Items");
+        goto out;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(items);
+    p->items = xcalloc(n ? n : 1, sizeof *p->items);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, items) {
+        st = ddbjson_item_from_cjson(it, NULL, &p->items[p->n], d);
+        if (st != ST_OK)
+            goto out;
+        p->n++;
+    }
+    const cJSON *cu = cJSON_GetObjectItemCaseSensitive(cc, "CapacityUnits");
+    if (cJSON_IsNumber(cu))
+        p->capacity = cu->valuedouble;
+    if (cJSON_IsObject(k) && k->child)
+        *lek = cJSON_PrintUnformatted(k);
+out:
+    cJSON_Delete(j);
+    if (st != ST_OK)
+        page_free(p);
+    else
+        *out = p;
+    return st;
+}
+
+static void *scan_segment(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    const pull_opts *o = sh->o;
+    remote *r = NULL;
+    diag d;
+    diag_init(&d);
+    char *lek = NULL;
+    int finished = 0;
+    status st = remote_open(o->remote, &r, &d);
+    if (st == ST_OK)
+        remote_set_cancel(r, &sh->cancel);
+    while (st == ST_OK) {
+        pthread_mutex_lock(&sh->mu);
+        int stop = sh->abort || (o->stop && *o->stop);
+        pthread_mutex_unlock(&sh->mu);
+        if (stop)
+            break;
+        buf req = BUF_INIT;
+        buf_adds(&req, "{\"TableName\":");
+        ddbjson_write_string(&req, sh->table, strlen(sh->table));
+        buf_adds(&req, ",\"ReturnConsumedCapacity\":\"TOTAL\"");
+        if (o->segments > 1)
+            buf_printf(&req, ",\"Segment\":%d,\"TotalSegments\":%d", w->seg, o->segments);
+        if (lek)
+            buf_printf(&req, ",\"ExclusiveStartKey\":%s", lek);
+        buf_addc(&req, '}');
+        char *body = NULL;
+        st = remote_call(r, "Scan", req.data, req.len, &body, &d);
+        buf_done(&req);
+        free(lek);
+        lek = NULL;
+        if (st != ST_OK) {
+            free(body);
+            break;
+        }
+        page *p = NULL;
+        st = decode_page(body, &p, &lek, &d);
+        free(body);
+        if (st != ST_OK)
+            break;
+        pthread_mutex_lock(&sh->mu);
+        while (sh->queued >= MAX_QUEUED && !sh->abort)
+            pthread_cond_wait(&sh->has_room, &sh->mu);
+        if (sh->abort) {
+            pthread_mutex_unlock(&sh->mu);
+            page_free(p);
+            break;
+        }
+        if (sh->tail)
+            sh->tail->next = p;
+        else
+            sh->head = p;
+        sh->tail = p;
+        sh->queued++;
+        sh->pages++;
+        pthread_cond_signal(&sh->has_page);
+        pthread_mutex_unlock(&sh->mu);
+        if (!lek) {
+            finished = 1;
+            break;
+        }
+    }
+    free(lek);
+    pthread_mutex_lock(&sh->mu);
+    if (st != ST_OK) {
+        if (o->segments > 1) {
+            size_t l = strlen(d.msg);
+            snprintf(d.msg + l, sizeof d.msg - l, " (segment %d of %d)", w->seg, o->segments);
+        }
+        fail_locked(sh, &d);
+    }
+    if (finished)
+        sh->segments_done++;
+    if (r) {
+        remote_stats rs;
+        remote_get_stats(r, &rs);
+        sh->retries += rs.retries;
+    }
+    sh->running--;
+    pthread_cond_broadcast(&sh->has_page);
+    pthread_mutex_unlock(&sh->mu);
+    remote_close(r);
+    return NULL;
+}
+
+/* DescribeTable's answer -> the CreateTable request for the local copy:
+ * the same keys, attribute definitions and indexes with their projections;
+ * on-demand, since local capacity means nothing. */
+static status create_request(const char *describe, const char *as, char **out, diag *d)
+{
+    *out = NULL;
+    cJSON *j = NULL;
+    status st = ddbjson_cjson_parse(describe, strlen(describe), &j, d);
+    if (st != ST_OK)
+        return st;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
+    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "AttributeDefinitions");
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "KeySchema");
+    if (!cJSON_IsArray(ad) || !cJSON_IsArray(ks)) {
+        cJSON_Delete(j);
+        return diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
+    }
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "TableName", as);
+    cJSON_AddItemToObject(c, "AttributeDefinitions", cJSON_Duplicate(ad, 1));
+    cJSON_AddItemToObject(c, "KeySchema", cJSON_Duplicate(ks, 1));
+    cJSON_AddStringToObject(c, "BillingMode", "PAY_PER_REQUEST");
+    static const char *const kinds[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+    for (int k = 0; k < 2; k++) {
+        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(t, kinds[k]);
+        if (!cJSON_IsArray(ix) || cJSON_GetArraySize(ix) == 0)
+            continue;
+        cJSON *arr = cJSON_AddArrayToObject(c, kinds[k]);
+        const cJSON *one;
+        cJSON_ArrayForEach(one, ix) {
+            cJSON *x = cJSON_CreateObject();
+            static const char *const keep[] = { "IndexName", "KeySchema", "Projection" };
+            for (int f = 0; f < 3; f++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(one, keep[f]);
+                if (v)
+                    cJSON_AddItemToObject(x, keep[f], cJSON_Duplicate(v, 1));
+            }
+            cJSON_AddItemToArray(arr, x);
+        }
+    }
+    *out = cJSON_PrintUnformatted(c);
+    cJSON_Delete(c);
+    cJSON_Delete(j);
+    return ST_OK;
+}
+
+static void report(const pull_opts *o, shared *sh, uint64_t items, double cap, double t0)
+{
+    if (!o->progress)
+        return;
+    pull_progress p;
+    memset(&p, 0, sizeof p);
+    pthread_mutex_lock(&sh->mu);
+    p.pages = sh->pages;
+    p.segments_done = sh->segments_done;
+    p.retries = sh->retries;
+    pthread_mutex_unlock(&sh->mu);
+    p.items = items;
+    p.capacity = cap;
+    p.segments = o->segments;
+    p.seconds = now_s() - t0;
+    o->progress(&p, o->ud);
+}
+
+status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
+{
+    assert(st && o && o->table && o->remote);
+    memset(done, 0, sizeof *done);
+    const char *as = o->as && *o->as ? o->as : o->table;
+    if (o->segments < 1 || o->segments > 1000000)
+        return diag_set(d, ST_USAGE, "--segments must be 1 to 1000000");
+    int batch = o->batch > 0 ? o->batch : 10000;
+    int interval = o->interval_ms > 0 ? o->interval_ms : 500;
+
+    /* Refuse before any remote work when the local name is taken. */
+    table_def def;
+    diag dd;
+    diag_init(&dd);
+    if (store_describe(st, as, &def, &dd) == ST_OK) {
+        table_def_free(&def);
+        return diag_set(d, ST_IN_USE, "a local table named %s already exists; pull into "
+                        "another name with --as NAME, or delete it first", as);
+    }
+
+    status s;
+    remote *r = NULL;
+    char *desc = NULL, *create = NULL, *created = NULL;
+    buf req = BUF_INIT;
+    int table_made = 0, in_txn = 0, nthreads = 0;
+    worker *ws = NULL;
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    pthread_mutex_init(&sh.mu, NULL);
+    pthread_cond_init(&sh.has_page, NULL);
+    pthread_cond_init(&sh.has_room, NULL);
+    sh.o = o;
+    sh.table = o->table;
+    uint64_t items = 0;
+    double cap = 0;
+
+    s = remote_open(o->remote, &r, d);
+    if (s != ST_OK)
+        goto out;
+    if (o->stop)
+        remote_set_cancel(r, o->stop);
+    buf_adds(&req, "{\"TableName\":");
+    ddbjson_write_string(&req, o->table, strlen(o->table));
+    buf_addc(&req, '}');
+    s = remote_call(r, "DescribeTable", req.data, req.len, &desc, d);
+    remote_close(r);
+    r = NULL;
+    if (s != ST_OK)
+        goto out;
+    s = create_request(desc, as, &create, d);
+    if (s != ST_OK)
+        goto out;
+    s = store_call(st, "CreateTable", create, strlen(create), &created, d);
+    if (s != ST_OK)
+        goto out;
+    table_made = 1;
+
+    s = store_begin(st, d);
+    if (s != ST_OK)
+        goto out;
+    in_txn = 1;
+
+    double t0 = now_s(), last = t0;
+    ws = xcalloc((size_t)o->segments, sizeof *ws);
+    sh.running = o->segments;
+    for (int i = 0; i < o->segments; i++) {
+        ws[i].sh = &sh;
+        ws[i].seg = i;
+        if (pthread_create(&ws[i].th, NULL, scan_segment, &ws[i]) != 0) {
+            diag e;
+            diag_init(&e);
+            diag_set(&e, ST_INTERNAL, "cannot start a thread for segment %d", i);
+            pthread_mutex_lock(&sh.mu);
+            sh.running -= o->segments - i;
+            fail_locked(&sh, &e);
+            pthread_mutex_unlock(&sh.mu);
+            break;
+        }
+        ws[i].started = 1;
+        nthreads++;
+    }
+
+    int in_batch = 0;
+    for (;;) {
+        pthread_mutex_lock(&sh.mu);
+        while (!sh.head && sh.running > 0 && !sh.abort && !(o->stop && *o->stop)) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 200 * 1000000L;   /* wake to see *stop and report progress */
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&sh.has_page, &sh.mu, &ts);
+            if (!sh.head)
+                break;
+        }
+        if (o->stop && *o->stop && !sh.abort) {
+            sh.abort = 1;
+            sh.cancel = 1;
+            pthread_cond_broadcast(&sh.has_room);
+        }
+        if (sh.abort) {
+            pthread_mutex_unlock(&sh.mu);
+            break;
+        }
+        page *p = sh.head;
+        if (p) {
+            sh.head = p->next;
+            if (!sh.head)
+                sh.tail = NULL;
+            sh.queued--;
+            pthread_cond_signal(&sh.has_room);
+        }
+        int finished = !p && sh.running == 0;
+        pthread_mutex_unlock(&sh.mu);
+        if (p) {
+            for (size_t i = 0; i < p->n; i++) {
+                diag e;
+                diag_init(&e);
+                if (store_put_item(st, as, &p->items[i], &e) != ST_OK) {
+                    pthread_mutex_lock(&sh.mu);
+                    fail_locked(&sh, &e);
+                    pthread_mutex_unlock(&sh.mu);
+                    break;
+                }
+                items++;
+                in_batch++;
+            }
+            cap += p->capacity;
+            page_free(p);
+            if (in_batch >= batch) {
+                diag e;
+                diag_init(&e);
+                if (store_commit(st, &e) != ST_OK || store_begin(st, &e) != ST_OK) {
+                    in_txn = 0;
+                    pthread_mutex_lock(&sh.mu);
+                    fail_locked(&sh, &e);
+                    pthread_mutex_unlock(&sh.mu);
+                }
+                in_batch = 0;
+            }
+        }
+        double t = now_s();
+        if (t - last >= interval / 1000.0) {
+            report(o, &sh, items, cap, t0);
+            last = t;
+        }
+        if (finished)
+            break;
+    }
+    for (int i = 0; i < o->segments; i++)
+        if (ws[i].started)
+            pthread_join(ws[i].th, NULL);
+    while (sh.head) {
+        page *p = sh.head;
+        sh.head = p->next;
+        page_free(p);
+    }
+    sh.tail = NULL;
+
+    if (o->stop && *o->stop) {
+        s = diag_set(d, ST_IO, "interrupted after %llu items; the partial copy was removed",
+                     (unsigned long long)items);
+        goto out;
+    }
+    if (sh.failed) {
+        *d = sh.err;
+        s = d->code != ST_OK ? d->code : ST_INTERNAL;
+        goto out;
+    }
+    s = store_commit(st, d);
+    in_txn = 0;
+    if (s != ST_OK)
+        goto out;
+    report(o, &sh, items, cap, t0);
+    done->items = items;
+    done->pages = sh.pages;
+    done->capacity = cap;
+    done->segments = o->segments;
+    done->segments_done = sh.segments_done;
+    done->retries = sh.retries;
+    done->seconds = now_s() - t0;
+out:
+    (void)nthreads;
+    if (s != ST_OK) {
+        if (in_txn)
+            store_rollback(st);
+        if (table_made) {
+            /* Nothing half-copied stays behind. */
+            diag e;
+            diag_init(&e);
+            store_delete_table(st, as, &e);
+        }
+    }
+    remote_close(r);
+    free(ws);
+    free(desc);
+    free(create);
+    free(created);
+    buf_done(&req);
+    pthread_cond_destroy(&sh.has_page);
+    pthread_cond_destroy(&sh.has_room);
+    pthread_mutex_destroy(&sh.mu);
+    return s;
+}
