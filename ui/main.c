@@ -15,6 +15,8 @@ static const char usage_text[] =
     "                                         the explorer on a DynamoDB endpoint (read-only\n"
     "                                         unless --write; every write asks first)\n"
     "       ddbx api [--db FILE]              DynamoDB requests in, responses out, one JSON a line\n"
+    "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n"
+    "                                         the same against a remote DynamoDB endpoint\n"
     "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]\n"
     "                                         the store as a DynamoDB endpoint (HTTP)\n"
     "       ddbx eval EXPR [--kind K] [--names J] [--values J] [--item J]\n"
