@@ -306,6 +306,160 @@ DDBX_REMOTE_TIMEOUT_MS=300 AWS_MAX_ATTEMPTS=2 api "http://127.0.0.1:$hangport" '
 check "a server that never answers: NetworkError timed out, after 2 attempts" \
     has "$out" '^{"Error":{"Code":"NetworkError","Message":"timed out talking to 127.0.0.1:'"$hangport"': .*(after 2 attempts)"}}$'
 
+# --- the credential chain ---------------------------------------------------
+# A proxy that checks every signature with node's own HMAC against these
+# keys: a request passes only when ddbx used the right key id AND secret.
+export FLAKY_KEYS="AKENV:$SECRET_ENV,AKFILE:$SECRET_FILE,AKDEV:$SECRET_FILE-dev,AKPROC:$SECRET_PROC,AKCONF:$SECRET_FILE-conf"
+start_flaky verify "$root/tests/remote/flaky.js" "$dynport" verify
+ver=http://127.0.0.1:$port
+unset FLAKY_KEYS
+last_req() { tail -n 1 "$tmp/verify.err"; }
+list() { api "$ver" '{"Operation":"ListTables","Input":{}}'; }
+signed_ok() { has "$out" '^{"Output":{"TableNames":'; }
+
+export AWS_ACCESS_KEY_ID=AKENV AWS_SECRET_ACCESS_KEY="$SECRET_ENV" AWS_SESSION_TOKEN="$TOKEN_ENV"
+list
+if signed_ok && last_req | grep -q 'KEY=AKENV REGION=us-east-1 TOKEN=yes'; then
+    ok "credentials from the environment, session token sent and signed (signature checked)"
+else
+    notok "credentials from the environment, session token sent and signed (signature checked)" "$(head -c 300 "$out")" "$(last_req)"
+fi
+c0=$(grep -c '^REQ ' "$tmp/verify.err")
+AWS_SECRET_ACCESS_KEY=wrong list
+c1=$(grep -c '^REQ ' "$tmp/verify.err")
+if has "$out" '^{"Error":{"Code":"InvalidSignatureException","Message":"The request signature we calculated does not match the signature you provided."}}$' &&
+   [ "$c1" -eq $((c0 + 1)) ]; then
+    ok "a wrong secret: InvalidSignatureException from the endpoint, not retried"
+else
+    notok "a wrong secret: InvalidSignatureException from the endpoint, not retried" "$c0 -> $c1 requests" "$(head -c 300 "$out")"
+fi
+unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN
+
+list
+if [ $st -eq 1 ] && has "$err" "no AWS credentials for profile 'default': looked in the environment (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), $HOME/.aws/credentials \[default\], and $HOME/.aws/config \[profile default\]" &&
+   has "$err" "any values do there"; then
+    ok "no credentials anywhere: exit 1, the error names every place looked and says local endpoints need some too"
+else
+    notok "no credentials anywhere: exit 1, the error names every place looked" "exit $st" "$(head -c 400 "$err")"
+fi
+AWS_ACCESS_KEY_ID=AKENV list
+check "AWS_ACCESS_KEY_ID without AWS_SECRET_ACCESS_KEY: a clear error" \
+    has "$err" "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not"
+
+mkdir -p "$HOME/.aws" "$tmp/cred dir"
+cat >"$HOME/.aws/credentials" <<EOC
+# a comment
+[default]
+aws_access_key_id = AKFILE
+aws_secret_access_key = $SECRET_FILE
+
+[dev]
+aws_access_key_id=AKDEV
+aws_secret_access_key=$SECRET_FILE-dev
+EOC
+# A credential_process helper in a path with a space, given quoted
+# arguments: it records its argv and prints the keys (Expiration ahead).
+cat >"$tmp/cred dir/helper.sh" <<EOC
+#!/bin/sh
+for a in "\$@"; do printf '<%s>' "\$a"; done >"$tmp/helper.args"
+printf '{"Version": 1, "AccessKeyId": "AKPROC", "SecretAccessKey": "%s", "SessionToken": "%s", "Expiration": "2099-01-01T00:00:00Z"}\n' '$SECRET_PROC' '$TOKEN_PROC'
+EOC
+cat >"$tmp/cred dir/fails.sh" <<EOC
+#!/bin/sh
+echo '{"Version":1,"AccessKeyId":"AKPROC","SecretAccessKey":"$SECRET_PROC"}'
+exit 3
+EOC
+cat >"$tmp/cred dir/expired.sh" <<EOC
+#!/bin/sh
+echo '{"Version":1,"AccessKeyId":"AKPROC","SecretAccessKey":"$SECRET_PROC","Expiration":"2001-01-01T00:00:00Z"}'
+EOC
+cat >"$tmp/cred dir/v2.sh" <<EOC
+#!/bin/sh
+echo '{"Version":2,"AccessKeyId":"AKPROC","SecretAccessKey":"$SECRET_PROC"}'
+EOC
+chmod +x "$tmp/cred dir/"*.sh
+cat >"$HOME/.aws/config" <<EOC
+[default]
+region = eu-west-1
+
+[profile dev]
+region = ap-northeast-2
+
+[profile proc]
+region = us-west-2
+credential_process = "$tmp/cred dir/helper.sh" --role 'a b' x\\ y "q\"z"
+
+[profile conf]
+aws_access_key_id = AKCONF
+aws_secret_access_key = $SECRET_FILE-conf
+
+[profile fails]
+credential_process = "$tmp/cred dir/fails.sh"
+
+[profile expired]
+credential_process = "$tmp/cred dir/expired.sh"
+
+[profile v2]
+credential_process = "$tmp/cred dir/v2.sh"
+EOC
+
+list
+check "[default] in ~/.aws/credentials, region from [default] in ~/.aws/config" \
+    sh -c "grep -q '^{\"Output\"' '$out' && tail -n 1 '$tmp/verify.err' | grep -q 'KEY=AKFILE REGION=eu-west-1 TOKEN=no'"
+AWS_PROFILE=dev list
+check "AWS_PROFILE=dev: [dev] credentials, [profile dev] region" \
+    sh -c "grep -q '^{\"Output\"' '$out' && tail -n 1 '$tmp/verify.err' | grep -q 'KEY=AKDEV REGION=ap-northeast-2'"
+AWS_REGION=sa-east-1 AWS_DEFAULT_REGION=ca-central-1 list
+check "AWS_REGION wins over AWS_DEFAULT_REGION and the profile's region" \
+    sh -c "tail -n 1 '$tmp/verify.err' | grep -q 'REGION=sa-east-1'"
+AWS_DEFAULT_REGION=ca-central-1 list
+check "AWS_DEFAULT_REGION wins over the profile's region" \
+    sh -c "tail -n 1 '$tmp/verify.err' | grep -q 'REGION=ca-central-1'"
+
+out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
+printf '%s\n' '{"Operation":"ListTables","Input":{}}' |
+    "$DDBX" api --endpoint-url "$ver" --profile proc --region us-east-2 >"$out" 2>"$err"
+if signed_ok && last_req | grep -q 'KEY=AKPROC REGION=us-east-2 TOKEN=yes' &&
+   [ "$(cat "$tmp/helper.args")" = '<--role><a b><x y><q"z>' ]; then
+    ok "--profile proc: credential_process split like a shell (quotes, backslash), run, its keys and token used; --region wins"
+else
+    notok "--profile proc: credential_process split like a shell, run, its keys used" "$(head -c 300 "$out")" "$(head -c 300 "$err")" "$(last_req)" "$(cat "$tmp/helper.args" 2>/dev/null)"
+fi
+
+export AWS_ACCESS_KEY_ID=AKENV AWS_SECRET_ACCESS_KEY="$SECRET_ENV"
+out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
+printf '%s\n' '{"Operation":"ListTables","Input":{}}' |
+    "$DDBX" api --endpoint-url "$ver" --profile conf >"$out" 2>"$err"
+check "an explicit --profile overrides the environment's keys (static keys in [profile conf])" \
+    sh -c "grep -q '^{\"Output\"' '$out' && tail -n 1 '$tmp/verify.err' | grep -q 'KEY=AKCONF'"
+AWS_PROFILE=proc list
+check "AWS_PROFILE does not override the environment's keys (as in the AWS CLI)" \
+    sh -c "grep -q '^{\"Output\"' '$out' && tail -n 1 '$tmp/verify.err' | grep -q 'KEY=AKENV'"
+unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
+
+run pull Big --db "$tmp/pc.db" --endpoint-url "$ver" --profile proc --segments 2
+check "pull with credential_process keys through the signature-checking proxy" \
+    sh -c "[ $st -eq 0 ] && [ \$('$DDBX' export Big --db '$tmp/pc.db' | wc -l) -eq 3000 ]"
+
+for p in fails expired v2; do
+    out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
+    printf '%s\n' '{"Operation":"ListTables","Input":{}}' |
+        "$DDBX" api --endpoint-url "$ver" --profile "$p" >"$out" 2>"$err"
+    eval "st_$p=\$?; err_$p=\$err"
+done
+check "credential_process exiting 3: exit 1, the error says so (and not what it printed)" \
+    sh -c "[ $st_fails -eq 1 ] && grep -q 'credential_process in .* failed: exit status 3' '$err_fails'"
+check "credential_process keys already expired: refused" \
+    sh -c "[ $st_expired -eq 1 ] && grep -q 'have already expired (2001-01-01T00:00:00Z)' '$err_expired'"
+check "credential_process Version 2: refused" \
+    sh -c "[ $st_v2 -eq 1 ] && grep -q 'unsupported Version (must be 1)' '$err_v2'"
+
+out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
+printf '%s\n' '{"Operation":"ListTables","Input":{}}' | "$DDBX" api --profile nosuch >"$out" 2>"$err"
+check "a profile with neither region nor endpoint: a usage error naming what to give" \
+    sh -c "grep -q 'no region: give --region R or --endpoint-url URL' '$err'"
+rm -rf "$HOME/.aws"
+
 # --- the secret never appears in any output --------------------------------
 leaks=$(cat "$tmp"/out.* "$tmp"/err.* 2>/dev/null | grep -c -F -e "$SECRET_ENV" -e "$SECRET_FILE" -e "$SECRET_PROC" -e "$TOKEN_ENV" -e "$TOKEN_PROC")
 if [ "$leaks" -eq 0 ] && [ "$out_n" -gt 0 ]; then
