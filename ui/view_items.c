@@ -900,10 +900,15 @@ static enum req request(view *v, enum req r)
         vm_clear(&v->vm);
         if (part_next(p, NULL, -1, &pi)) {
             vm_append(&v->vm, L_GROUP, group_row(&pi));
-            /* Load the last partition's items, then go to its end. */
-            while (more(v, 1) > 0)
+            /* Load the last partition's items, then go to its end. On a
+             * remote table that is the last partition found so far: stop
+             * when the Scan finds another rather than read the table. */
+            while (more(v, 1) > 0 && v->vm.lines[v->vm.n - 1].kind == L_ITEM)
                 ;
-            vm_select(&v->vm, v->vm.n - 1);
+            size_t last = v->vm.n - 1;
+            if (last > 0 && v->vm.lines[last].kind == L_GROUP)
+                last--;
+            vm_select(&v->vm, last);
             display_fill(v);
         }
         return REQ_NONE;

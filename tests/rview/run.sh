@@ -92,7 +92,8 @@ session() { # name keys-file ddbx-args...
     name=$1; keys=$2; shift 2
     mkdir -p "$tmp/$name/home"
     (cd "$tmp/$name" && env -i PATH="$PATH" HOME="$tmp/$name/home" TMPDIR="$tmp" \
-        LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color COLUMNS=100 LINES=24 \
+        LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color COLUMNS=100 LINES="${LINES_:-24}" \
+        ${SCAN_LIMIT:+DDBX_SCAN_LIMIT=$SCAN_LIMIT} \
         AWS_ACCESS_KEY_ID=AKIDRVIEWTEST AWS_SECRET_ACCESS_KEY=rview-test-secret \
         AWS_MAX_ATTEMPTS=1 EDITOR="$tmp/editor.sh" DDBX_SCRIPT="$keys" \
         ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} \
@@ -169,6 +170,30 @@ check "and the builder's :apply delete" "$s/refused-builder" \
     "ReadOnly: $url (us-east-1) is read-only (start ddbx with --write" "was not sent"
 [ "$(probe ACTOR#alice TARGET#bob)" = present ] && ok "the item is still in dynalite" ||
     nok "the item is still in dynalite"
+
+# ---- 1b. Discovery is lazy: 2 items a Scan page, an 8-line terminal ----
+cat >"$tmp/lazy.keys" <<'EOF'
+:save-view first
+G
+:save-view last
+EOF
+LINES_=8 SCAN_LIMIT=2 session lazy "$tmp/lazy.keys" --endpoint-url "$url" SocialGraph
+rc_is lazy 0
+s=$tmp/lazy
+if [ -f "$s/first" ] && grep -q "found so far (scan)" "$s/first" &&
+    [ "$(grep -c '^[ >] group ' "$s/first")" -lt 5 ]; then
+    ok "a small screen reads only the Scan pages it needs (title: found so far)"
+else
+    nok "a small screen reads only the Scan pages it needs (title: found so far)" "$s/first"
+fi
+# G: the end of the last partition found so far (ACTOR#alice, the third
+# in dynalite's order), not a Scan of the whole table.
+if [ -f "$s/last" ] && grep -q '^> item .* PK=ACTOR#alice SK=TARGET#carol ' "$s/last" &&
+    grep -q "found so far (scan)" "$s/last"; then
+    ok "G goes to the end of the last partition found so far"
+else
+    nok "G goes to the end of the last partition found so far" "$s/last"
+fi
 
 # ---- 2. Writes with --write: asked every time ----
 cat >"$tmp/write.keys" <<'EOF'
