@@ -132,6 +132,7 @@ status store_txn_begin(store *s, bool write, diag *d)
     status st = run_simple(s, write ? Q_BEGIN_IMM : Q_BEGIN, d);
     if (st != ST_OK)
         return st;
+    s->txn_serial++;
     s->txn_depth = 1;
     s->txn_write = write;
     return ST_OK;
@@ -298,7 +299,7 @@ void store_close(store *s)
         store_rollback(s);
     for (int i = 0; i < Q__COUNT; i++)
         sqlite3_finalize(s->q[i]);
-    for (int i = 0; i < 256; i++)
+    for (size_t i = 0; i < sizeof s->reads / sizeof s->reads[0]; i++)
         sqlite3_finalize(s->reads[i]);
     store_forget_tables(s);
     drop_deltas(s);
@@ -343,6 +344,17 @@ static void unlink_table(store *s, tinfo *t)
 status store_table(store *s, const char *name, tinfo **out, diag *d)
 {
     status st = ST_OK;
+    /* Checked already in this transaction: nothing else can have changed
+     * the row since (table creation and deletion here forget the cache).
+     * A bulk load asks for its table once per item. */
+    if (s->txn_depth > 0) {
+        for (tinfo *t = s->tables; t; t = t->next) {
+            if (t->txn_seen == s->txn_serial && strcmp(t->name, name) == 0) {
+                *out = t;
+                return ST_OK;
+            }
+        }
+    }
     sqlite3_stmt *q = store_stmt(s, Q_TABLE_BY_NAME, d);
     if (!q)
         return d->code;
@@ -364,6 +376,7 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
         if (strcmp(t->name, name) != 0)
             continue;
         if (t->id == id && t->ver == ver) {
+            t->txn_seen = s->txn_serial;
             *out = t;
             return ST_OK;
         }
@@ -392,6 +405,7 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
         free(t);
         return st;
     }
+    t->txn_seen = s->txn_serial;
     t->next = s->tables;
     s->tables = t;
     *out = t;

@@ -1077,6 +1077,148 @@ static status write_row(read_req *r, const store_row *row, buf *out, diag *d)
     return ST_OK;
 }
 
+/*
+ * A filter evaluated on the encoded item, without decoding it: comparisons
+ * = and <> of a top-level attribute with a constant of a type whose
+ * encoding is canonical (S, B, BOOL, NULL: equal values have equal bytes,
+ * different values or types different bytes), attribute_exists and
+ * attribute_not_exists of a top-level attribute, and AND, OR, NOT of
+ * these. Anything else (numbers, whose text the encoding keeps canonical
+ * but which this does not rely on; nested paths; sizes; orderings) leaves
+ * the filter to expr_eval. Scans spend most of their own time here.
+ */
+enum { BF_AND, BF_OR, BF_NOT, BF_EQ, BF_NE, BF_EXISTS, BF_NOT_EXISTS };
+
+typedef struct bf_node {
+    int kind;
+    int kid[2];                 /* BF_AND/OR: both; BF_NOT: kid[0] */
+    const char *name;           /* leaves: the attribute */
+    size_t name_len;
+    size_t off, len;            /* BF_EQ/NE: the constant's bytes in consts */
+} bf_node;
+
+typedef struct bfilt {
+    bf_node *n;
+    size_t count, cap;
+    int root;
+    buf consts;
+} bfilt;
+
+static void bf_done(bfilt *f)
+{
+    free(f->n);
+    buf_done(&f->consts);
+    memset(f, 0, sizeof *f);
+}
+
+static const expr_step *bf_top(const expr_node *n)
+{
+    if (n->kind != EN_PATH || n->path.n != 1 || n->path.steps[0].is_index)
+        return NULL;
+    return &n->path.steps[0];
+}
+
+/* Compiles n; returns its index, or -1 when a part is not supported. */
+static int bf_compile(bfilt *f, const expr_node *n)
+{
+    bf_node b = { .kind = -1, .kid = { -1, -1 } };
+    switch (n->kind) {
+    case EN_AND:
+    case EN_OR:
+        b.kind = n->kind == EN_AND ? BF_AND : BF_OR;
+        if ((b.kid[0] = bf_compile(f, n->kids[0])) < 0 || (b.kid[1] = bf_compile(f, n->kids[1])) < 0)
+            return -1;
+        break;
+    case EN_NOT:
+        b.kind = BF_NOT;
+        if ((b.kid[0] = bf_compile(f, n->kids[0])) < 0)
+            return -1;
+        break;
+    case EN_CMP: {
+        if (n->op != CMP_EQ && n->op != CMP_NE)
+            return -1;
+        const expr_node *p = n->kids[0], *v = n->kids[1];
+        if (p->kind == EN_VALUE)
+            p = n->kids[1], v = n->kids[0];
+        const expr_step *s = bf_top(p);
+        if (!s || v->kind != EN_VALUE || !v->value)
+            return -1;
+        av_type ty = v->value->type;
+        if (ty != AV_S && ty != AV_B && ty != AV_BOOL && ty != AV_NULL)
+            return -1;
+        /* the constant's encoding, as an attribute of a one-member item */
+        av one, cv;
+        av_init_list(&one, AV_M);
+        av_copy(&cv, v->value);
+        av_map_put(&one, "v", 1, &cv);
+        buf tmp = BUF_INIT;
+        itemenc_encode(&tmp, &one);
+        av_free(&one);
+        const unsigned char *vp;
+        size_t vl;
+        bool ok = itemenc_find(tmp.data, tmp.len, "v", 1, &vp, &vl);
+        if (ok) {
+            b.off = f->consts.len;
+            b.len = vl;
+            buf_add(&f->consts, vp, vl);
+        }
+        buf_done(&tmp);
+        if (!ok)
+            return -1;
+        b.kind = n->op == CMP_EQ ? BF_EQ : BF_NE;
+        b.name = s->name, b.name_len = s->len;
+        break;
+    }
+    case EN_FUNC: {
+        if ((n->op != FN_ATTRIBUTE_EXISTS && n->op != FN_ATTRIBUTE_NOT_EXISTS) || n->n_kids != 1)
+            return -1;
+        const expr_step *s = bf_top(n->kids[0]);
+        if (!s)
+            return -1;
+        b.kind = n->op == FN_ATTRIBUTE_EXISTS ? BF_EXISTS : BF_NOT_EXISTS;
+        b.name = s->name, b.name_len = s->len;
+        break;
+    }
+    default:
+        return -1;
+    }
+    if (f->count == f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 8;
+        f->n = xrealloc(f->n, f->cap * sizeof *f->n);
+    }
+    f->n[f->count] = b;
+    return (int)f->count++;
+}
+
+/* true when the whole filter compiled. */
+static bool bf_build(bfilt *f, const expr *e)
+{
+    memset(f, 0, sizeof *f);
+    if (e && (f->root = bf_compile(f, expr_root(e))) >= 0)
+        return true;
+    bf_done(f);
+    return false;
+}
+
+static bool bf_eval(const bfilt *f, int i, const void *body, size_t len)
+{
+    const bf_node *b = &f->n[i];
+    const unsigned char *vp;
+    size_t vl;
+    switch (b->kind) {
+    case BF_AND: return bf_eval(f, b->kid[0], body, len) && bf_eval(f, b->kid[1], body, len);
+    case BF_OR: return bf_eval(f, b->kid[0], body, len) || bf_eval(f, b->kid[1], body, len);
+    case BF_NOT: return !bf_eval(f, b->kid[0], body, len);
+    case BF_EXISTS: return itemenc_find(body, len, b->name, b->name_len, &vp, &vl);
+    case BF_NOT_EXISTS: return !itemenc_find(body, len, b->name, b->name_len, &vp, &vl);
+    default: {
+        bool eq = itemenc_find(body, len, b->name, b->name_len, &vp, &vl) && vl == b->len &&
+                  memcmp(vp, f->consts.data + b->off, vl) == 0;
+        return b->kind == BF_EQ ? eq : !eq;
+    }
+    }
+}
+
 static status run_read(store *s, read_req *r, buf *out, diag *d)
 {
     store_cursor c;
@@ -1090,6 +1232,10 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
     const expr *filter = r->x ? r->x->filter : NULL;
     av part = { .type = AV_NONE };
     buf last = BUF_INIT;
+    /* Index entries cut to a projection are filtered as decoded items. */
+    bool cut_entry = ix && ix->proj != PROJ_ALL && !r->full_items;
+    bfilt bf;
+    bool fast = filter && !cut_entry && bf_build(&bf, filter);
     buf_addc(out, '{');
     if (!count_only)
         buf_adds(out, "\"Items\":[");
@@ -1102,13 +1248,15 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
         bytes += row.size;
         cap_bytes += ix && !r->full_items ? row.entry_size : row.size;
         bool match = true;
-        if (filter) {
+        if (fast) {
+            match = bf_eval(&bf, bf.root, row.body, row.body_len);
+        } else if (filter) {
             /* Only the attributes the filter names are decoded, into one
              * item reused row after row. */
             if ((st = itemenc_decode_some_into(row.body, row.body_len, r->x->fnames, r->x->flens,
                                                r->x->n_fnames, &part, d)) != ST_OK)
                 break;
-            if (ix && ix->proj != PROJ_ALL && !r->full_items) {
+            if (cut_entry) {
                 av cut;
                 store_project_index(&t->def, ix, &part, &cut);
                 match = expr_eval(filter, &cut);
@@ -1135,6 +1283,8 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
     }
     store_cursor_close(&c);
     av_free(&part);
+    if (fast)
+        bf_done(&bf);
     if (st == ST_OK) {
         if (!count_only)
             buf_addc(out, ']');

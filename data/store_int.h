@@ -51,6 +51,8 @@ typedef struct tinfo {
     int64_t id, ver;
     table_def def;
     char *desc;          /* TableDescription JSON as stored */
+    uint64_t txn_seen;   /* the transaction (store.txn_serial) that last
+                            checked it against the tables row */
     struct tinfo *next;
 } tinfo;
 
@@ -67,6 +69,7 @@ struct store {
     bool read_only;
     bool large;          /* STORE_LARGE_CACHE */
     int txn_depth;       /* >0 inside store_begin or an operation */
+    uint64_t txn_serial; /* counts outermost transactions */
     bool txn_write;
     tinfo *tables;       /* cache */
     delta *deltas;       /* open addressing */
@@ -74,7 +77,7 @@ struct store {
     buf scratch;
     buf err_extra;       /* members an error response carries (store_call) */
     buf err_msg;         /* the whole error message when diag's is too short */
-    sqlite3_stmt *reads[256];  /* read statements by shape (store_read.c) */
+    sqlite3_stmt *reads[512];  /* read statements by shape (store_read.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
 };
 
@@ -200,11 +203,12 @@ typedef struct store_rq {
     int segment, segments;     /* Scan segments (segments 0: none) */
 } store_rq;
 
-/* A row of a read: key bytes, the item's size and body, and for an index
- * the entry's own size. Pointers valid until the next step. */
+/* A row of a read: the item's size and body, for an index the entry's own
+ * size, and for a segmented Scan the table partition key's bytes (pk;
+ * unset otherwise). Pointers valid until the next step. */
 typedef struct store_row {
-    const void *pk, *sk, *body;
-    size_t pk_len, sk_len, body_len;
+    const void *pk, *body;
+    size_t pk_len, body_len;
     uint64_t size, entry_size;
 } store_row;
 

@@ -19,11 +19,13 @@
 enum {
     SH_SCAN = 1, SH_INDEX = 2, SH_START = 4, SH_BACK = 8,
     SH_LO_SHIFT = 4, SH_HI_SHIFT = 6,
+    SH_SEG = 256,   /* parallel Scan: the rows' partition keys are read too */
+    SH_COUNT = 512,
 };
 
 static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
 {
-    assert(shape < 256);
+    assert(shape < SH_COUNT);
     sqlite3_stmt *q = s->reads[shape];
     if (q) {
         sqlite3_reset(q);
@@ -31,19 +33,23 @@ static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
         return q;
     }
     bool scan = shape & SH_SCAN, index = shape & SH_INDEX, start = shape & SH_START;
-    bool back = shape & SH_BACK;
+    bool back = shape & SH_BACK, seg = shape & SH_SEG;
     int lo = (shape >> SH_LO_SHIFT) & 3, hi = (shape >> SH_HI_SHIFT) & 3;
     const char *skc = index ? "i.isk" : "sk";
     buf b = BUF_INIT;
-    /* Columns: pk, sk, size, body, entry size. Parameters: ?1 tid, ?2 pk
-     * (or ipk), ?3 lo, ?4 hi, ?5 start sk (isk), ?6 start pk (ipk),
-     * ?7 xid, ?8 start table pk, ?9 start table sk. */
+    /* Columns: size, body, entry size, and for segments the table pk
+     * (SQLite copies every column it returns out of the page, so a read
+     * asks only for what it uses). Parameters: ?1 tid, ?2 pk (or ipk),
+     * ?3 lo, ?4 hi, ?5 start sk (isk), ?6 start pk (ipk), ?7 xid, ?8 start
+     * table pk, ?9 start table sk. */
     if (index)
-        buf_adds(&b, "SELECT i.pk, i.sk, b.size, b.body, i.size FROM idx i CROSS JOIN items b"
-                     " ON b.tid = i.tid AND b.pk = i.pk AND b.sk = i.sk"
-                     " WHERE i.tid = ?1 AND i.xid = ?7");
+        buf_adds(&b, seg ? "SELECT b.size, b.body, i.size, i.pk" : "SELECT b.size, b.body, i.size"),
+            buf_adds(&b, " FROM idx i CROSS JOIN items b"
+                         " ON b.tid = i.tid AND b.pk = i.pk AND b.sk = i.sk"
+                         " WHERE i.tid = ?1 AND i.xid = ?7");
     else
-        buf_adds(&b, "SELECT pk, sk, size, body, size FROM items WHERE tid = ?1");
+        buf_adds(&b, seg ? "SELECT size, body, size, pk" : "SELECT size, body, size"),
+            buf_adds(&b, " FROM items WHERE tid = ?1");
     if (!scan)
         buf_adds(&b, index ? " AND i.ipk = ?2" : " AND pk = ?2");
     if (lo) {
@@ -154,7 +160,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     bool scan = rq->pk == NULL;
     unsigned shape = (scan ? SH_SCAN : 0) | (ix ? SH_INDEX : 0) | (rq->start ? SH_START : 0) |
                      (rq->forward ? 0 : SH_BACK) | (unsigned)lo << SH_LO_SHIFT |
-                     (unsigned)hi << SH_HI_SHIFT;
+                     (unsigned)hi << SH_HI_SHIFT | (rq->segments > 1 ? SH_SEG : 0);
     sqlite3_stmt *q = read_stmt(s, shape, d);
     if (!q) {
         av_free(&bs.succ);
@@ -228,15 +234,13 @@ status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d)
             c->q = NULL;
             return st;
         }
-        row->pk = sqlite3_column_blob(c->q, 0);
-        row->pk_len = (size_t)sqlite3_column_bytes(c->q, 0);
-        row->sk = sqlite3_column_blob(c->q, 1);
-        row->sk_len = (size_t)sqlite3_column_bytes(c->q, 1);
-        row->size = (uint64_t)sqlite3_column_int64(c->q, 2);
-        row->body = sqlite3_column_blob(c->q, 3);
-        row->body_len = (size_t)sqlite3_column_bytes(c->q, 3);
-        row->entry_size = (uint64_t)sqlite3_column_int64(c->q, 4);
+        row->size = (uint64_t)sqlite3_column_int64(c->q, 0);
+        row->body = sqlite3_column_blob(c->q, 1);
+        row->body_len = (size_t)sqlite3_column_bytes(c->q, 1);
+        row->entry_size = (uint64_t)sqlite3_column_int64(c->q, 2);
         if (c->rq->segments > 1) {
+            row->pk = sqlite3_column_blob(c->q, 3);
+            row->pk_len = (size_t)sqlite3_column_bytes(c->q, 3);
             /* A partition (of the table) belongs to one segment. */
             if (c->last_pk.len != row->pk_len ||
                 memcmp(c->last_pk.data, row->pk, row->pk_len) != 0) {

@@ -57,26 +57,52 @@ static void path_init(path *p, const char *prefix)
     }
 }
 
-/* Appends printf-style text; returns the length to pop back to. Truncates
- * silently: a path is for people, and 511 bytes of it is plenty. */
-__attribute__((format(printf, 2, 3)))
-static size_t path_push(path *p, const char *fmt, ...)
+/* Appends bytes; returns the length to pop back to. Truncates silently: a
+ * path is for people, and 511 bytes of it is plenty. No printf: a path is
+ * pushed for every value read, and only an error ever shows it. */
+static size_t path_add(path *p, const char *t, size_t n)
 {
     size_t old = p->len;
-    if (p->len + 1 < sizeof p->s) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(p->s + p->len, sizeof p->s - p->len, fmt, ap);
-        va_end(ap);
-        if (n > 0)
-            p->len += (size_t)n < sizeof p->s - p->len ? (size_t)n : sizeof p->s - p->len - 1;
-    }
+    size_t room = sizeof p->s - 1 - p->len;
+    if (n > room)
+        n = room;
+    memcpy(p->s + p->len, t, n);
+    p->len += n;
+    p->s[p->len] = '\0';
     return old;
 }
 
+/* ".name" (or "name" at the start) */
 static size_t path_push_name(path *p, const char *name)
 {
-    return p->len ? path_push(p, ".%s", name) : path_push(p, "%s", name);
+    size_t old = p->len;
+    if (p->len)
+        path_add(p, ".", 1);
+    path_add(p, name, strlen(name));
+    return old;
+}
+
+/* ".name" always */
+static size_t path_push_dot(path *p, const char *name)
+{
+    size_t old = path_add(p, ".", 1);
+    path_add(p, name, strlen(name));
+    return old;
+}
+
+/* "[i]" */
+static size_t path_push_index(path *p, int i)
+{
+    char t[16];
+    size_t n = sizeof t;
+    unsigned u = i < 0 ? 0u : (unsigned)i;
+    t[--n] = ']';
+    do {
+        t[--n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    t[--n] = '[';
+    return path_add(p, t + n, sizeof t - n);
 }
 
 static void path_pop(path *p, size_t old)
@@ -243,9 +269,9 @@ static status shape_value(const cJSON *n, buf *scratch, diag *d, path *p)
                 break;
             int i = 0;
             if (t != AV_L)
-                path_push(p, ".%s", c->string);
+                path_push_dot(p, c->string);
             for (const cJSON *e = c->child; e && st == ST_OK; e = e->next, i++) {
-                size_t o2 = path_push(p, "[%d]", i);
+                size_t o2 = path_push_index(p, i);
                 if (cJSON_IsNull(e))
                     ;   /* pass 2 */
                 else if (t == AV_BS)
@@ -302,9 +328,9 @@ static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, 
     status st = ST_OK;
     av_init_list(out, t);
     int i = 0;
-    size_t old = path_push(p, ".%s", av_type_name(t));
+    size_t old = path_push_dot(p, av_type_name(t));
     for (const cJSON *e = arr->child; e; e = e->next, i++) {
-        size_t o2 = path_push(p, "[%d]", i);
+        size_t o2 = path_push_index(p, i);
         av v;
         if (cJSON_IsNull(e)) {
             st = t == AV_NS ? fail(d, ST_VALIDATION, p, "The parameter cannot be converted to a numeric value")
@@ -399,7 +425,7 @@ static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, 
         av_init_list(out, AV_L);
         int i = 0;
         for (const cJSON *e = c->child; e; e = e->next, i++) {
-            size_t old = path_push(p, "[%d]", i);
+            size_t old = path_push_index(p, i);
             av v;
             status st = build_value(e, p, &v, d, scratch);
             path_pop(p, old);
@@ -1049,7 +1075,7 @@ static status pj_array(pj *j, av *out)
         return ST_OK;
     }
     for (int i = 0;; i++) {
-        size_t old = path_push(&j->path, "[%d]", i);
+        size_t old = path_push_index(&j->path, i);
         av v;
         st = pj_value(j, &v);
         path_pop(&j->path, old);
