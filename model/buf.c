@@ -37,22 +37,6 @@ void buf_reserve(buf *b, size_t extra)
     b->cap = cap;
 }
 
-void buf_add(buf *b, const void *p, size_t n)
-{
-    buf_reserve(b, n);
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void buf_addc(buf *b, char c)
-{
-    buf_reserve(b, 1);
-    b->data[b->len++] = c;
-    b->data[b->len] = '\0';
-}
-
 void buf_adds(buf *b, const char *s)
 {
     buf_add(b, s, strlen(s));

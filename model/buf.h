@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct buf {
     char *data;
@@ -20,12 +21,30 @@ void buf_init(buf *b);
 void buf_done(buf *b);
 void buf_reset(buf *b);                          /* len = 0, keeps memory */
 void buf_reserve(buf *b, size_t extra);          /* room for extra more bytes */
-void buf_add(buf *b, const void *p, size_t n);
-void buf_addc(buf *b, char c);
 void buf_adds(buf *b, const char *s);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
 /* Hands the bytes to the caller (malloc'd, NUL-terminated); b is empty. */
 char *buf_steal(buf *b);
+
+/* Inline: writing a Query response appends a few bytes at a time, tens of
+ * thousands of times, and a call for each was a tenth of the time. */
+static inline void buf_add(buf *b, const void *p, size_t n)
+{
+    if (b->len + n + 1 > b->cap)
+        buf_reserve(b, n);
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static inline void buf_addc(buf *b, char c)
+{
+    if (b->len + 2 > b->cap)
+        buf_reserve(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
 
 #endif

@@ -488,6 +488,24 @@ static void put_quoted_num(buf *out, const unsigned char *p, size_t n)
 
 static bool json_value(buf *out, rd *r, int depth);
 
+/* "name": ; names are nearly always plain ASCII: one copy then. */
+static void put_name(buf *out, const unsigned char *name, size_t n)
+{
+    if (json_clean((const char *)name, n)) {
+        buf_reserve(out, n + 3);
+        char *o = out->data + out->len;
+        o[0] = '"';
+        memcpy(o + 1, name, n);
+        o[n + 1] = '"';
+        o[n + 2] = ':';
+        out->len += n + 3;
+        out->data[out->len] = '\0';
+    } else {
+        ddbjson_write_string(out, (const char *)name, n);
+        buf_addc(out, ':');
+    }
+}
+
 static bool json_members(buf *out, rd *r, int depth)
 {
     size_t count;
@@ -501,8 +519,7 @@ static bool json_members(buf *out, rd *r, int depth)
             return false;
         if (i)
             buf_addc(out, ',');
-        ddbjson_write_string(out, (const char *)name, nlen);
-        buf_addc(out, ':');
+        put_name(out, name, nlen);
         if (!json_value(out, r, depth + 1))
             return false;
     }
