@@ -46,6 +46,8 @@ static const char *const sql_text[Q__COUNT] = {
                        " ON CONFLICT(tid, xid) DO UPDATE SET items = items + excluded.items,"
                        " bytes = bytes + excluded.bytes, parts = parts + excluded.parts",
     [Q_STATS_GET] = "SELECT items, bytes, parts FROM stats WHERE tid = ?1 AND xid = ?2",
+    [Q_DATA_VERSION] = "PRAGMA data_version",
+    [Q_READ_HOLD] = "PRAGMA data_version",
     [Q_DEL_ITEMS] = "DELETE FROM items WHERE tid = ?1",
     [Q_DEL_IDX] = "DELETE FROM idx WHERE tid = ?1",
     [Q_DEL_PARTS] = "DELETE FROM parts WHERE tid = ?1",
@@ -125,16 +127,40 @@ status store_txn_begin(store *s, bool write, diag *d)
         return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
     if (s->txn_depth > 0) {
         /* Inside store_begin (always a write transaction) or a nested
-         * operation: ride along. */
+         * operation: ride along. A read transaction is no BEGIN (below),
+         * so a write cannot join one. */
+        if (write && !s->txn_write)
+            return diag_set(d, ST_INTERNAL, "a write inside a read transaction");
         s->txn_depth++;
         return ST_OK;
     }
-    status st = run_simple(s, write ? Q_BEGIN_IMM : Q_BEGIN, d);
+    if (!write) {
+        /* A read is one statement held open instead of BEGIN ... COMMIT:
+         * SQLite keeps a read snapshot while any statement is active, so
+         * everything until store_txn_end reads the same snapshot, for two
+         * statements fewer per request (a GetItem ran four). The statement
+         * is the data version store_table checks its cache with. */
+        sqlite3_stmt *q = store_stmt(s, Q_READ_HOLD, d);
+        if (!q)
+            return d->code;
+        if (sqlite3_step(q) != SQLITE_ROW) {
+            status st = store_sqlerr(s, d);
+            sqlite3_reset(q);
+            return st;
+        }
+        s->txn_hold = q;
+        s->txn_dv = sqlite3_column_int64(q, 0);
+        s->txn_serial++;
+        s->txn_depth = 1;
+        s->txn_write = false;
+        return ST_OK;
+    }
+    status st = run_simple(s, Q_BEGIN_IMM, d);
     if (st != ST_OK)
         return st;
     s->txn_serial++;
     s->txn_depth = 1;
-    s->txn_write = write;
+    s->txn_write = true;
     return ST_OK;
 }
 
@@ -152,6 +178,11 @@ status store_txn_end(store *s, status st, diag *d)
     assert(s->txn_depth > 0);
     if (--s->txn_depth > 0)
         return st;
+    if (s->txn_hold) {
+        sqlite3_reset(s->txn_hold);
+        s->txn_hold = NULL;
+        return st;
+    }
     if (st == ST_OK && s->txn_write)
         st = store_flush_deltas(s, d);
     if (st == ST_OK) {
@@ -347,9 +378,30 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
     /* Checked already in this transaction: nothing else can have changed
      * the row since (table creation and deletion here forget the cache).
      * A bulk load asks for its table once per item. */
+    int64_t dv = -1;
     if (s->txn_depth > 0) {
         for (tinfo *t = s->tables; t; t = t->next) {
             if (t->txn_seen == s->txn_serial && strcmp(t->name, name) == 0) {
+                *out = t;
+                return ST_OK;
+            }
+        }
+        /* Unchanged since the definition was read (no other connection
+         * committed), the cached one is current: no search of the tables
+         * rows. A read transaction read the version when it began. */
+        if (s->txn_hold) {
+            dv = s->txn_dv;
+        } else {
+            sqlite3_stmt *q = store_stmt(s, Q_DATA_VERSION, d);
+            if (!q)
+                return d->code;
+            if (sqlite3_step(q) == SQLITE_ROW)
+                dv = sqlite3_column_int64(q, 0);
+            sqlite3_reset(q);
+        }
+        for (tinfo *t = s->tables; dv >= 0 && t; t = t->next) {
+            if (t->dv == dv && strcmp(t->name, name) == 0) {
+                t->txn_seen = s->txn_serial;
                 *out = t;
                 return ST_OK;
             }
@@ -377,6 +429,7 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
             continue;
         if (t->id == id && t->ver == ver) {
             t->txn_seen = s->txn_serial;
+            t->dv = dv;
             *out = t;
             return ST_OK;
         }
@@ -406,6 +459,7 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
         return st;
     }
     t->txn_seen = s->txn_serial;
+    t->dv = dv;
     t->next = s->tables;
     s->tables = t;
     *out = t;

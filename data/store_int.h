@@ -39,7 +39,7 @@ enum {
     Q_ITEM_GET, Q_ITEM_INSERT_NEW, Q_ITEM_REPLACE, Q_ITEM_DELETE,
     Q_IDX_INSERT, Q_IDX_DELETE,
     Q_PART_UPSERT, Q_PART_DELETE_EMPTY,
-    Q_STATS_UPSERT, Q_STATS_GET,
+    Q_STATS_UPSERT, Q_STATS_GET, Q_DATA_VERSION, Q_READ_HOLD,
     Q_DEL_ITEMS, Q_DEL_IDX, Q_DEL_PARTS, Q_DEL_STATS,
     Q_PARTS_FWD, Q_PARTS_FWD_FROM, Q_PARTS_BACK, Q_PARTS_BACK_FROM, Q_PARTS_BY_SIZE,
     Q__COUNT
@@ -53,6 +53,7 @@ typedef struct tinfo {
     char *desc;          /* TableDescription JSON as stored */
     uint64_t txn_seen;   /* the transaction (store.txn_serial) that last
                             checked it against the tables row */
+    int64_t dv;          /* PRAGMA data_version when checked; -1: unknown */
     struct tinfo *next;
 } tinfo;
 
@@ -70,6 +71,9 @@ struct store {
     bool large;          /* STORE_LARGE_CACHE */
     int txn_depth;       /* >0 inside store_begin or an operation */
     uint64_t txn_serial; /* counts outermost transactions */
+    sqlite3_stmt *txn_hold;  /* a read transaction: the statement held open
+                                (store_txn_begin); NULL otherwise */
+    int64_t txn_dv;      /* its PRAGMA data_version */
     bool txn_write;
     tinfo *tables;       /* cache */
     delta *deltas;       /* open addressing */
@@ -90,7 +94,10 @@ status store_txn_begin(store *s, bool write, diag *d);
 status store_txn_end(store *s, status st, diag *d);
 
 /* Looks up a table (ResourceNotFoundException when missing). The tinfo is
- * owned by the cache and valid until the next table lookup/create/delete. */
+ * owned by the cache and valid until the next table lookup/create/delete.
+ * The cache trusts a definition while PRAGMA data_version says no other
+ * connection committed since it was read; this connection's own writes to
+ * the tables rows (create, delete) must forget the cache. */
 status store_table(store *s, const char *name, tinfo **out, diag *d);
 void store_forget_tables(store *s);
 
