@@ -114,10 +114,23 @@ static int cmd_load(const char *file, const char *path)
     return 0;
 }
 
+/* The last occurrence of name in out: the members checked here follow
+ * the Items array, so searching from the end does not walk the items
+ * (a forward strstr over a 45 KB response was 3.5% of W2, charged to the
+ * store). */
+static const char *last_of(const char *out, const char *name)
+{
+    size_t n = strlen(out), k = strlen(name);
+    for (size_t i = n >= k ? n - k + 1 : 0; i-- > 0;)
+        if (out[i] == name[0] && memcmp(out + i, name, k) == 0)
+            return out + i;
+    return NULL;
+}
+
 /* The integer after "name": in a response, or -1. */
 static long json_int(const char *out, const char *name)
 {
-    const char *p = strstr(out, name);
+    const char *p = last_of(out, name);
     return p ? strtol(p + strlen(name), NULL, 10) : -1;
 }
 
@@ -125,7 +138,7 @@ static long json_int(const char *out, const char *name)
  * false when the response has none. Strings may hold braces: skipped. */
 static bool last_key(const char *out, buf *key)
 {
-    const char *p = strstr(out, "\"LastEvaluatedKey\":");
+    const char *p = last_of(out, "\"LastEvaluatedKey\":");
     buf_reset(key);
     if (!p)
         return false;
