@@ -6,7 +6,8 @@
 # from the endpoint, the GSI flip, the partition overview, the status line
 # (endpoint, read-only, consumed capacity); a write refused without
 # --write; with --write a declined (n) and a confirmed (y) delete, checked
-# in dynalite itself; and dynalite killed in the middle of a session: an
+# in dynalite itself; a write `ddbx serve --read-only` denies
+# (AccessDeniedException); and dynalite killed in the middle of a session: an
 # error line, no crash, and R recovers once it is back. The kill and the
 # restart happen inside the session through $EDITOR (a script that the
 # explorer runs on `e` and `a`), since a key script cannot wait.
@@ -295,7 +296,40 @@ else
     nok "all 10 items are back" "$s/up-view"
 fi
 
-# ---- 4. Command line ----
+# ---- 4. AccessDenied: ddbx serve --read-only refuses every write ----
+"$DDBX" api --db "$tmp/serve.db" <"$fixture" >"$tmp/serve-load.out" 2>&1
+: >"$tmp/serve.out"
+"$DDBX" serve --db "$tmp/serve.db" --read-only --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" 7>&- &
+echo $! >>"$tmp/pids"
+sport=""
+i=0
+while [ $i -lt 100 ]; do
+    sport=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/serve.out")
+    [ -n "$sport" ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+if [ -z "$sport" ]; then
+    nok "ddbx serve --read-only starts" "$tmp/serve.err"
+else
+    cat >"$tmp/denied.keys" <<'EOF'
+jj
+dy
+:save-display denied
+k
+:save-display after
+EOF
+    session denied "$tmp/denied.keys" --endpoint-url "http://127.0.0.1:$sport" --write SocialGraph
+    rc_is denied 0
+    if [ -f "$tmp/denied/denied" ] && tail -n 1 "$tmp/denied/denied" | grep -q "AccessDeniedException"; then
+        ok "a write the endpoint denies: AccessDeniedException on the status line"
+    else
+        nok "a write the endpoint denies: AccessDeniedException on the status line" "$tmp/denied/denied"
+    fi
+    check "the view goes on" "$tmp/denied/after" "ACTOR#alice  3 items" "remote, writes ask first"
+fi
+
+# ---- 5. Command line ----
 "$DDBX" --endpoint-url "$url" --db "$tmp/x.db" >"$tmp/cl.out" 2>"$tmp/cl.err"
 r=$?
 if [ $r = 2 ] && grep -q -- "--db names a local database" "$tmp/cl.err" && [ ! -e "$tmp/x.db" ]; then
