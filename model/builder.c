@@ -15,6 +15,7 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 #include "model/num.h"
+#include "model/schema.h"
 
 /* ---- paths --------------------------------------------------------------- */
 
@@ -129,6 +130,94 @@ void builder_path_text(const bpath *p, buf *out)
             buf_addc(out, *c);
         }
     }
+}
+
+/* ---- paths to pick from --------------------------------------------------- */
+
+typedef struct picks {
+    char **v;
+    size_t n, cap, max;
+} picks;
+
+static void pick_add(picks *k, const bpath *p)
+{
+    if (k->n >= k->max)
+        return;
+    buf t = BUF_INIT;
+    builder_path_text(p, &t);
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->v[i], t.data) == 0) {
+            buf_done(&t);
+            return;
+        }
+    if (k->n == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 16;
+        k->v = xrealloc(k->v, k->cap * sizeof *k->v);
+    }
+    k->v[k->n++] = buf_steal(&t);
+    buf_done(&t);
+}
+
+static void pick_name(picks *k, const char *name)
+{
+    if (!name || !*name)
+        return;
+    bpath p = { 0 };
+    builder_path_push(&p, name, strlen(name));
+    pick_add(k, &p);
+    builder_path_free(&p);
+}
+
+/* p is the path of v; adds it and, for maps and lists, what they hold.
+ * DynamoDB nests at most 32 levels, the bound of the recursion. */
+static void pick_value(picks *k, bpath *p, const av *v, int depth)
+{
+    pick_add(k, p);
+    if (depth >= 32 || k->n >= k->max)
+        return;
+    if (v->type == AV_M) {
+        for (size_t i = 0; i < v->u.m.len && k->n < k->max; i++) {
+            builder_path_push(p, v->u.m.v[i].name, v->u.m.v[i].name_len);
+            pick_value(k, p, &v->u.m.v[i].val, depth + 1);
+            free(p->v[--p->n].name);
+        }
+    } else if (v->type == AV_L) {
+        for (size_t i = 0; i < v->u.l.len && k->n < k->max; i++) {
+            builder_path_push_index(p, (uint32_t)i);
+            pick_value(k, p, &v->u.l.v[i], depth + 1);
+            p->n--;
+        }
+    }
+}
+
+void builder_pick_paths(const table_def *def, const av *item, size_t max, char ***out, size_t *n)
+{
+    picks k = { NULL, 0, 0, max };
+    if (def) {
+        pick_name(&k, def->pk.name);
+        pick_name(&k, def->sk.name);
+        for (size_t i = 0; i < def->n_idx; i++) {
+            pick_name(&k, def->idx[i].pk.name);
+            pick_name(&k, def->idx[i].sk.name);
+        }
+    }
+    if (item && item->type == AV_M) {
+        for (size_t i = 0; i < item->u.m.len && k.n < max; i++) {
+            bpath p = { 0 };
+            builder_path_push(&p, item->u.m.v[i].name, item->u.m.v[i].name_len);
+            pick_value(&k, &p, &item->u.m.v[i].val, 1);
+            builder_path_free(&p);
+        }
+    }
+    *out = k.v;
+    *n = k.n;
+}
+
+void builder_paths_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
 }
 
 /* ---- operands and values ----------------------------------------------- */

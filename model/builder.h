@@ -68,6 +68,21 @@ void builder_path_copy(bpath *dst, const bpath *src);
 void builder_path_push(bpath *p, const char *name, size_t len);
 void builder_path_push_index(bpath *p, uint32_t index);
 
+/*
+ * The paths a person picks from: the key attributes of the table and of
+ * each of its indexes (def may be NULL), then every document path of
+ * item (may be NULL): each attribute, each nested map key (a.b) and list
+ * element (a[0]), depth first in the item's order, containers before what
+ * they hold, sets not descended. Written as builder_path_text writes them
+ * (so builder_path_parse reads each back), no duplicates, at most max.
+ * *out is a malloc'd array of *n malloc'd strings; free with
+ * builder_paths_free.
+ */
+struct table_def;
+void builder_pick_paths(const struct table_def *def, const av *item, size_t max,
+                        char ***out, size_t *n);
+void builder_paths_free(char **v, size_t n);
+
 typedef enum {
     BO_PATH,             /* a document path */
     BO_VALUE,            /* a typed value */

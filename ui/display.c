@@ -313,16 +313,71 @@ static size_t next_cp(const char *s, size_t len, size_t at)
     return at < len ? at + text_decode(s + at, len - at, &cp) : at;
 }
 
+/* The choices matching typed: those that begin with it, else those that
+ * contain it. Fills m (indexes), returns how many. */
+static size_t pick_matches(char *const *choices, size_t n, const char *typed, size_t *m)
+{
+    size_t k = 0, tl = strlen(typed);
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(choices[i], typed, tl) == 0)
+            m[k++] = i;
+    if (k || !tl)
+        return k;
+    for (size_t i = 0; i < n; i++)
+        if (strstr(choices[i], typed))
+            m[k++] = i;
+    return k;
+}
+
+/* The matching choices in the rows above the status line (at most half
+ * the screen), a window kept around the current one (cur, or none). */
+static void draw_picks(char *const *choices, const size_t *m, size_t nm, long cur)
+{
+    int rows = term_rows(), cols = term_cols();
+    size_t room = rows > 6 ? (size_t)(rows / 2) : 1;
+    size_t shown = nm < room ? nm : room;
+    size_t first = 0;
+    if (cur >= 0 && (size_t)cur >= shown)
+        first = (size_t)cur - shown + 1;
+    int top = rows - 1 - (int)shown;
+    for (size_t i = 0; i < shown; i++) {
+        size_t j = first + i;
+        role r = cur >= 0 && j == (size_t)cur ? ROLE_SELECTED : ROLE_STATUS;
+        term_fill(top + (int)i, 0, cols, r);
+        buf row = BUF_INIT;
+        buf_printf(&row, " %s", choices[m[j]]);
+        if (i == 0 && first > 0)
+            buf_printf(&row, "   (%zu more above)", first);
+        if (i + 1 == shown && first + shown < nm)
+            buf_printf(&row, "   (%zu more: Tab)", nm - first - shown);
+        term_puts(top + (int)i, 0, cols, row.data, r);
+        buf_done(&row);
+    }
+}
+
 bool display_prompt(const char *label, const char *init, buf *out)
+{
+    return display_prompt_pick(label, init, NULL, 0, out);
+}
+
+bool display_prompt_pick(const char *label, const char *init, char *const *choices,
+                         size_t n_choices, buf *out)
 {
     buf b = BUF_INIT;
     buf_adds(&b, init ? init : "");
     size_t at = b.len;
     bool ok = false;
+    /* What was typed (the list narrows to it) and the choice in the text. */
+    buf typed = BUF_INIT;
+    long cur = -1;
+    size_t *m = n_choices ? xcalloc(n_choices, sizeof *m) : NULL;
 
     for (;;) {
         int rows = term_rows(), cols = term_cols();
         draw();
+        size_t nm = n_choices ? pick_matches(choices, n_choices, typed.data ? typed.data : "", m) : 0;
+        if (nm)
+            draw_picks(choices, m, nm, cur);
         term_fill(rows - 1, 0, cols, ROLE_STATUS);
         int lw = term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
         int avail = cols - lw - 1;
@@ -371,8 +426,17 @@ bool display_prompt(const char *label, const char *init, buf *out)
             b.len = at;
             if (b.data)
                 b.data[at] = '\0';
+        } else if (n_choices && (k == K_TAB || k == K_DOWN || k == K_BTAB || k == K_UP)) {
+            if (!nm)
+                continue;
+            bool fwd = k == K_TAB || k == K_DOWN;
+            cur = cur < 0 ? (fwd ? 0 : (long)nm - 1) : (cur + (fwd ? 1 : (long)nm - 1)) % (long)nm;
+            buf_reset(&b);
+            buf_adds(&b, choices[m[cur]]);
+            at = b.len;
+            continue;   /* the list stays as it was typed */
         } else if (k == K_TAB) {
-            /* no completion yet */
+            /* no choices: nothing to complete */
         } else if (k >= 32 && k < K_BASE) {
             buf tmp = BUF_INIT;
             text_encode(&tmp, (uint32_t)k);
@@ -383,12 +447,18 @@ bool display_prompt(const char *label, const char *init, buf *out)
             at += tmp.len;
             buf_done(&tmp);
         }
+        /* An edit: the list narrows to the text as it is now. */
+        buf_reset(&typed);
+        buf_add(&typed, b.data ? b.data : "", b.len);
+        cur = -1;
     }
     term_cursor(-1, 0);
     buf_reset(out);
     if (ok)
         buf_add(out, b.data ? b.data : "", b.len);
     buf_done(&b);
+    buf_done(&typed);
+    free(m);
     return ok;
 }
 

@@ -47,6 +47,12 @@ void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Reads a line in the status line; false when cancelled. out gets the
  * text (initially init). */
 bool display_prompt(const char *label, const char *init, buf *out);
+/* The same with a list to pick from: the choices that begin with what is
+ * typed (else that contain it) show above the status line; Tab or Down
+ * puts the next one in the text, BackTab or Up the previous; typing
+ * narrows the list again. Anything may still be typed. */
+bool display_prompt_pick(const char *label, const char *init, char *const *choices,
+                         size_t n_choices, buf *out);
 /* Asks a yes/no question; true only on 'y'. */
 bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the

@@ -45,7 +45,7 @@
     X("Builder", COND,          "cond",          "Open the condition builder on the selected item (or empty)") \
     X("Builder", COND_ADD,      "cond-add",      "Builder: add a clause (or an update row) after the selection") \
     X("Builder", COND_GROUP,    "cond-group",    "Builder: add an AND group after the selection") \
-    X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c)") \
+    X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c; in the prompt Tab/BackTab pick from the keys and the item's paths)") \
     X("Builder", COND_OP,       "cond-op",       "Builder: change the operator or function") \
     X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: type (S N B BOOL NULL L M SS NS BS, path) and value") \
     X("Builder", COND_NOT,      "cond-not",      "Builder: negate the selected clause or group (NOT)") \

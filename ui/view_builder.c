@@ -73,6 +73,9 @@ typedef struct bview {
     /* The panel has the keys (Tab): the moving keys scroll it, and below
      * 120 columns it takes the whole width. */
     bool panel_focus;
+    /* The paths a path prompt offers (builder_pick_paths), by rebuild(). */
+    char **picks;
+    size_t n_picks;
     size_t panel_top;    /* first wrapped panel row shown */
     buf result;          /* the last action's outcome, lines */
     bool result_error;
@@ -80,6 +83,13 @@ typedef struct bview {
 } bview;
 
 static const av *verdict_item(const bview *p);
+
+/* At most this many paths offered (an item is at most 400 KB). */
+#define PICKS_MAX 1000
+
+/* The builder whose keys are being handled: its paths are what a path
+ * prompt offers (set by request and command). */
+static const bview *picking;
 
 /* The transaction being collected: TransactItems elements and labels. */
 static char **txn_items, **txn_labels;
@@ -360,26 +370,13 @@ static void build_panel(bview *p)
        p->index ? " index " : "", p->index ? p->index : "");
     pl(p, ROLE_NORMAL, "Item: %s", have_item(p) ? (b.len ? b.data : "(no key)") : "(none)");
     buf_reset(&b);
-    /* Paths to pick from: the table's keys, then the item's attributes. */
-    if (p->have_def || have_item(p)) {
+    /* Paths to pick from: the keys of the table and its indexes, then
+     * the item's paths, nested ones included (Tab in a path prompt). */
+    if (p->n_picks) {
         buf paths = BUF_INIT;
-        const char *keys[2] = { p->have_def ? p->def.pk.name : NULL, p->have_def ? p->def.sk.name : NULL };
-        for (int i = 0; i < 2; i++)
-            if (keys[i])
-                buf_printf(&paths, "%s%s", paths.len ? " " : "", keys[i]);
-        const av *it = verdict_item(p) ? verdict_item(p) : have_item(p) ? &p->item : NULL;
-        for (size_t i = 0; it && i < it->u.m.len; i++) {
-            const char *nm = it->u.m.v[i].name;
-            if ((keys[0] && strcmp(nm, keys[0]) == 0) || (keys[1] && strcmp(nm, keys[1]) == 0))
-                continue;
-            bpath bp = { 0 };
-            builder_path_push(&bp, nm, it->u.m.v[i].name_len);
-            buf_addc(&paths, ' ');
-            builder_path_text(&bp, &paths);
-            builder_path_free(&bp);
-        }
-        if (paths.len)
-            pl(p, ROLE_DIM, "Paths: %s", paths.data);
+        for (size_t i = 0; i < p->n_picks; i++)
+            buf_printf(&paths, "%s%s", i ? " " : "", p->picks[i]);
+        pl(p, ROLE_DIM, "Paths (Tab picks): %s", paths.data);
         buf_done(&paths);
     }
     /* The last action's outcome first, where it is always seen. */
@@ -623,6 +620,10 @@ static void rebuild(view *v, size_t sel)
     diag d;
     diag_init(&d);
     load_stored(p);
+    builder_paths_free(p->picks, p->n_picks);
+    builder_pick_paths(p->have_def ? &p->def : NULL,
+                       verdict_item(p) ? verdict_item(p) : have_item(p) ? &p->item : NULL,
+                       PICKS_MAX, &p->picks, &p->n_picks);
     if (builder_verdict(p->b, mode_kind(p->mode), verdict_item(p), &p->verdict, &d) == ST_OK)
         p->have_verdict = true;
     else if (d.pos >= 0)
@@ -940,6 +941,9 @@ static void done(view *v)
     av_free(&p->stored);
     buf_done(&p->result);
     buf_done(&p->saved);
+    builder_paths_free(p->picks, p->n_picks);
+    if (picking == p)
+        picking = NULL;
 }
 
 /* ---- editing ------------------------------------------------------------------ */
@@ -954,7 +958,8 @@ static bool edit_path(bpath *path, const char *label)
     buf cur = BUF_INIT, in = BUF_INIT;
     builder_path_text(path, &cur);
     bool ok = false;
-    if (ask(label, cur.data ? cur.data : "", &in)) {
+    if (display_prompt_pick(label, cur.data ? cur.data : "", picking ? picking->picks : NULL,
+                            picking ? picking->n_picks : 0, &in)) {
         bpath np;
         diag d;
         diag_init(&d);
@@ -1591,6 +1596,7 @@ static bool is(const char *word, const char *name)
 static bool command(view *v, int argc, char **argv)
 {
     bview *p = v->priv;
+    picking = p;
     const char *c = argv[0];
     size_t sel = v->vm.cursor;
     if (is(c, "cond")) {
@@ -1681,6 +1687,7 @@ static bool command(view *v, int argc, char **argv)
 static enum req request(view *v, enum req r)
 {
     bview *p = v->priv;
+    picking = p;
     bnode *n = sel_node(v);
     size_t ri = 0;
     baction *row = sel_row(v, &ri);

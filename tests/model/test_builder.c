@@ -11,6 +11,7 @@
 
 #include "model/builder.h"
 #include "model/ddbjson.h"
+#include "model/schema.h"
 
 static av item_of(const char *json)
 {
@@ -78,6 +79,51 @@ static void set_val(bopnd *o, av_type t, const char *text)
 }
 
 /* ---- paths ---------------------------------------------------------------- */
+
+/* The picker's list: table and index keys first, then the item's paths,
+ * nested map keys and list indexes flattened, each readable back. */
+static void paths_to_pick(void **state)
+{
+    (void)state;
+    table_def def = { 0 };
+    def.pk.name = "PK";
+    def.sk.name = "SK";
+    index_def ix[2] = { { 0 }, { 0 } };
+    ix[0].pk.name = "GSI1PK";
+    ix[0].sk.name = "GSI1SK";
+    ix[1].pk.name = "PK";          /* an LSI: the table's partition key again */
+    ix[1].sk.name = "at";
+    def.idx = ix;
+    def.n_idx = 2;
+    av it = item_of("{\"PK\":{\"S\":\"u#1\"},\"SK\":{\"S\":\"p\"},"
+                    "\"a.b\":{\"M\":{\"c\":{\"L\":[{\"N\":\"1\"},{\"M\":{\"d\":{\"S\":\"x\"}}}]}}},"
+                    "\"tags\":{\"SS\":[\"x\",\"y\"]},\"at\":{\"N\":\"3\"}}");
+    char **v = NULL;
+    size_t n = 0;
+    builder_pick_paths(&def, &it, 100, &v, &n);
+    const char *want[] = { "PK", "SK", "GSI1PK", "GSI1SK", "at",
+                           "a\\.b", "a\\.b.c", "a\\.b.c[0]", "a\\.b.c[1]", "a\\.b.c[1].d", "tags" };
+    assert_int_equal(n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(v[i], want[i]);
+        bpath p;
+        diag d;
+        diag_init(&d);
+        assert_int_equal(builder_path_parse(v[i], strlen(v[i]), &p, &d), ST_OK);
+        builder_path_free(&p);
+    }
+    builder_paths_free(v, n);
+
+    /* The cap holds, and no table or item is no paths. */
+    builder_pick_paths(&def, &it, 7, &v, &n);
+    assert_int_equal(n, 7);
+    assert_string_equal(v[6], "a\\.b.c");
+    builder_paths_free(v, n);
+    builder_pick_paths(NULL, NULL, 10, &v, &n);
+    assert_int_equal(n, 0);
+    builder_paths_free(v, n);
+    av_free(&it);
+}
 
 static void paths_parse_and_print(void **state)
 {
@@ -705,6 +751,7 @@ int main(void)
         cmocka_unit_test(text_to_tree),
         cmocka_unit_test(parse_errors),
         cmocka_unit_test(verdict_with_reasons),
+        cmocka_unit_test(paths_to_pick),
         cmocka_unit_test(placeholders_never_collide),
         cmocka_unit_test(update_rows),
         cmocka_unit_test(requests),

@@ -88,5 +88,24 @@ check "an escape sequence in data is shown as \\x1b" wait_for '\x1b[31mred'
 T send-keys -t t Q
 check "Q quits" gone
 
+# 10-12: the builder's path picker draws its list above the prompt, and Tab
+# puts the next path that begins with what is typed into the prompt.
+run "$DDBX --db $db SocialGraph"
+wait_for "ACTOR#alice" >/dev/null
+T send-keys -t t j c
+wait_for "Condition builder" >/dev/null
+T send-keys -t t +
+listed() {
+    sleep 0.5
+    out=$(T capture-pane -p -t t)
+    echo "$out" | grep -q '^ GSI1PK' && echo "$out" | grep -q '^ followingCount' &&
+        echo "$out" | grep -q '^Path:'
+}
+check "a path prompt lists the table's and index's keys and the item's paths" listed
+T send-keys -t t f o l l o w i n g Tab
+check "Tab puts the path that begins with what is typed in the prompt" wait_for "Path: followingCount"
+T send-keys -t t Escape Escape Q
+check "Q quits from the builder" gone
+
 [ $n -gt 0 ] || echo "ok 1 - tmux: nothing run"
 exit $bad
