@@ -527,7 +527,24 @@ static status attempt(remote *r, const char *op, const char *input, size_t len,
     curl_easy_setopt(r->curl, CURLOPT_POSTFIELDS, input);
     curl_easy_setopt(r->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
     r->stats.attempts++;
+    /* CURLOPT_NOSIGNAL leaves SIGPIPE to us: a write to a connection the
+     * server dropped (TLS writes may not use MSG_NOSIGNAL) must be an
+     * error, not the end of the process. Block it in this thread and
+     * consume any that became pending, without touching other threads. */
+    sigset_t pipe_set, old_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
     CURLcode rc = curl_easy_perform(r->curl);
+    if (!sigismember(&old_set, SIGPIPE)) {
+        struct timespec zero = { 0, 0 };
+        sigset_t pending;
+        sigpending(&pending);
+        while (sigismember(&pending, SIGPIPE) && sigtimedwait(&pipe_set, NULL, &zero) < 0 &&
+               errno == EINTR)
+            ;
+        pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    }
     curl_easy_setopt(r->curl, CURLOPT_HTTPHEADER, NULL);
     curl_easy_setopt(r->curl, CURLOPT_ERRORBUFFER, NULL);
     curl_slist_free_all(h);   /* held the signature: gone with the list */
