@@ -46,6 +46,7 @@ typedef struct shared {
 
 typedef struct worker {
     shared *sh;
+    remote *r;         /* the segment's own connection (remote_dup), closed by it */
     pthread_t th;
     int seg;
     int started;
@@ -126,14 +127,13 @@ static void *scan_segment(void *arg)
     worker *w = arg;
     shared *sh = w->sh;
     const pull_opts *o = sh->o;
-    remote *r = NULL;
+    remote *r = w->r;
     diag d;
     diag_init(&d);
     char *lek = NULL;
     int finished = 0;
-    status st = remote_open(o->remote, &r, &d);
-    if (st == ST_OK)
-        remote_set_cancel(r, &sh->cancel);
+    status st = ST_OK;
+    remote_set_cancel(r, &sh->cancel);
     while (st == ST_OK) {
         pthread_mutex_lock(&sh->mu);
         int stop = sh->abort || (o->stop && *o->stop);
@@ -205,6 +205,7 @@ static void *scan_segment(void *arg)
     pthread_cond_broadcast(&sh->has_page);
     pthread_mutex_unlock(&sh->mu);
     remote_close(r);
+    w->r = NULL;
     return NULL;
 }
 
@@ -296,7 +297,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     remote *r = NULL;
     char *desc = NULL, *create = NULL, *created = NULL;
     buf req = BUF_INIT;
-    int table_made = 0, in_txn = 0, nthreads = 0;
+    int table_made = 0, in_txn = 0;
     worker *ws = NULL;
     shared sh;
     memset(&sh, 0, sizeof sh);
@@ -317,8 +318,6 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     ddbjson_write_string(&req, o->table, strlen(o->table));
     buf_addc(&req, '}');
     s = remote_call(r, "DescribeTable", req.data, req.len, &desc, d);
-    remote_close(r);
-    r = NULL;
     if (s != ST_OK)
         goto out;
     s = create_request(desc, as, &create, d);
@@ -334,8 +333,15 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
         goto out;
     in_txn = 1;
 
-    double t0 = now_s(), last = t0;
+    /* One connection per segment, with the credentials already found
+     * (a credential_process runs once, not once per segment). */
     ws = xcalloc((size_t)o->segments, sizeof *ws);
+    for (int i = 0; i < o->segments; i++) {
+        s = remote_dup(r, &ws[i].r, d);
+        if (s != ST_OK)
+            goto out;
+    }
+    double t0 = now_s(), last = t0;
     sh.running = o->segments;
     for (int i = 0; i < o->segments; i++) {
         ws[i].sh = &sh;
@@ -351,7 +357,6 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
             break;
         }
         ws[i].started = 1;
-        nthreads++;
     }
 
     int in_batch = 0;
@@ -456,7 +461,6 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     done->retries = sh.retries;
     done->seconds = now_s() - t0;
 out:
-    (void)nthreads;
     if (s != ST_OK) {
         if (in_txn)
             store_rollback(st);
@@ -468,6 +472,8 @@ out:
         }
     }
     remote_close(r);
+    for (int i = 0; ws && i < o->segments; i++)
+        remote_close(ws[i].r);   /* the ones no thread took */
     free(ws);
     free(desc);
     free(create);

@@ -204,6 +204,40 @@ out:
     return st;
 }
 
+/* The curl handle with every option the transfers share. */
+static status make_handle(remote *r, diag *d)
+{
+    r->curl = curl_easy_init();
+    if (!r->curl) {
+        return diag_set(d, ST_INTERNAL, "libcurl: cannot create a handle");
+    }
+    curl_easy_setopt(r->curl, CURLOPT_URL, r->url);
+    curl_easy_setopt(r->curl, CURLOPT_NOSIGNAL, 1L);           /* threads */
+    /* A whole request may take 60 s (a 1 MB page on a slow link), or
+     * DDBX_REMOTE_TIMEOUT_MS (for tests of a server that never answers). */
+    long total_ms = 60000;
+    const char *te = getenv("DDBX_REMOTE_TIMEOUT_MS");
+    if (te && *te && strtol(te, NULL, 10) > 0)
+        total_ms = strtol(te, NULL, 10);
+    curl_easy_setopt(r->curl, CURLOPT_CONNECTTIMEOUT_MS, total_ms < 10000 ? total_ms : 10000L);
+    curl_easy_setopt(r->curl, CURLOPT_TIMEOUT_MS, total_ms);
+    /* A connection that stalls (under 1 byte/s for 30 s) is dropped. */
+    curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_TIME, 30L);
+    curl_easy_setopt(r->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(r->curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(r->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(r->curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(r->curl, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(r->curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(r->curl, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(r->curl, CURLOPT_USERAGENT, "ddbx/0.1");
+    curl_easy_setopt(r->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(r->curl, CURLOPT_XFERINFODATA, r);
+    curl_easy_setopt(r->curl, CURLOPT_NOPROGRESS, 0L);
+    return ST_OK;
+}
+
 status remote_open(const remote_opts *o, remote **out, diag *d)
 {
     *out = NULL;
@@ -264,35 +298,9 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
     if (!r->rng)
         r->rng = 88172645463325252ull;
 
-    r->curl = curl_easy_init();
-    if (!r->curl) {
-        st = diag_set(d, ST_INTERNAL, "libcurl: cannot create a handle");
+    st = make_handle(r, d);
+    if (st != ST_OK)
         goto fail;
-    }
-    curl_easy_setopt(r->curl, CURLOPT_URL, r->url);
-    curl_easy_setopt(r->curl, CURLOPT_NOSIGNAL, 1L);           /* threads */
-    /* A whole request may take 60 s (a 1 MB page on a slow link), or
-     * DDBX_REMOTE_TIMEOUT_MS (for tests of a server that never answers). */
-    long total_ms = 60000;
-    const char *te = getenv("DDBX_REMOTE_TIMEOUT_MS");
-    if (te && *te && strtol(te, NULL, 10) > 0)
-        total_ms = strtol(te, NULL, 10);
-    curl_easy_setopt(r->curl, CURLOPT_CONNECTTIMEOUT_MS, total_ms < 10000 ? total_ms : 10000L);
-    curl_easy_setopt(r->curl, CURLOPT_TIMEOUT_MS, total_ms);
-    /* A connection that stalls (under 1 byte/s for 30 s) is dropped. */
-    curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_TIME, 30L);
-    curl_easy_setopt(r->curl, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(r->curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(r->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(r->curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(r->curl, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(r->curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(r->curl, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(r->curl, CURLOPT_USERAGENT, "ddbx/0.1");
-    curl_easy_setopt(r->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(r->curl, CURLOPT_XFERINFODATA, r);
-    curl_easy_setopt(r->curl, CURLOPT_NOPROGRESS, 0L);
     *out = r;
     return ST_OK;
 fail:
@@ -681,4 +689,32 @@ status remote_call_line(remote *r, const char *line, size_t len, char **out)
     cJSON_Delete(req);
     *out = buf_steal(&b);
     return st;
+}
+
+status remote_dup(const remote *src, remote **out, diag *d)
+{
+    *out = NULL;
+    remote *r = xcalloc(1, sizeof *r);
+    r->url = xstrdup(src->url);
+    r->host = xstrdup(src->host);
+    r->path = xstrdup(src->path);
+    r->region = xstrdup(src->region);
+    r->profile = src->profile ? xstrdup(src->profile) : NULL;
+    memcpy(r->desc, src->desc, sizeof r->desc);
+    r->cr.access_key = xstrdup(src->cr.access_key);
+    r->cr.secret_key = xstrdup(src->cr.secret_key);
+    r->cr.session_token = src->cr.session_token ? xstrdup(src->cr.session_token) : NULL;
+    r->cr.expires = src->cr.expires;
+    memcpy(r->cr.source, src->cr.source, sizeof r->cr.source);
+    r->max_attempts = src->max_attempts;
+    r->rng = src->rng * 6364136223846793005ull + (uint64_t)(uintptr_t)r;
+    if (!r->rng)
+        r->rng = 88172645463325252ull;
+    status st = make_handle(r, d);
+    if (st != ST_OK) {
+        remote_close(r);
+        return st;
+    }
+    *out = r;
+    return ST_OK;
 }

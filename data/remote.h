@@ -52,6 +52,10 @@ typedef struct remote_opts {
 status remote_open(const remote_opts *o, remote **out, diag *d);
 void remote_close(remote *r);
 
+/* A second connection like src (endpoint, region, the same credentials,
+ * not fetched again), e.g. one per thread. Call it on src's thread. */
+status remote_dup(const remote *src, remote **out, diag *d);
+
 /* Same contract as store_call: op "Query" etc., input the JSON body; on
  * ST_OK *out the response body (malloc'd); on an error d has DynamoDB's
  * code and message and *out is NULL or the error's JSON object

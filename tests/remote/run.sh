@@ -362,7 +362,15 @@ EOC
 cat >"$tmp/cred dir/helper.sh" <<EOC
 #!/bin/sh
 for a in "\$@"; do printf '<%s>' "\$a"; done >"$tmp/helper.args"
+echo run >>"$tmp/helper.count"
 printf '{"Version": 1, "AccessKeyId": "AKPROC", "SecretAccessKey": "%s", "SessionToken": "%s", "Expiration": "2099-01-01T00:00:00Z"}\n' '$SECRET_PROC' '$TOKEN_PROC'
+EOC
+# Keys that expire in 2 minutes: inside the 5-minute refresh window.
+soon=$(date -u -d '+2 min' +%Y-%m-%dT%H:%M:%SZ)
+cat >"$tmp/cred dir/soon.sh" <<EOC
+#!/bin/sh
+echo run >>"$tmp/soon.count"
+printf '{"Version": 1, "AccessKeyId": "AKPROC", "SecretAccessKey": "%s", "Expiration": "%s"}\n' '$SECRET_PROC' '$soon'
 EOC
 cat >"$tmp/cred dir/fails.sh" <<EOC
 #!/bin/sh
@@ -392,6 +400,9 @@ credential_process = "$tmp/cred dir/helper.sh" --role 'a b' x\\ y "q\"z"
 [profile conf]
 aws_access_key_id = AKCONF
 aws_secret_access_key = $SECRET_FILE-conf
+
+[profile soon]
+credential_process = "$tmp/cred dir/soon.sh"
 
 [profile fails]
 credential_process = "$tmp/cred dir/fails.sh"
@@ -437,9 +448,20 @@ check "AWS_PROFILE does not override the environment's keys (as in the AWS CLI)"
     sh -c "grep -q '^{\"Output\"' '$out' && tail -n 1 '$tmp/verify.err' | grep -q 'KEY=AKENV'"
 unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
 
-run pull Big --db "$tmp/pc.db" --endpoint-url "$ver" --profile proc --segments 2
-check "pull with credential_process keys through the signature-checking proxy" \
-    sh -c "[ $st -eq 0 ] && [ \$('$DDBX' export Big --db '$tmp/pc.db' | wc -l) -eq 3000 ]"
+runs0=$(wc -l <"$tmp/helper.count")
+run pull Big --db "$tmp/pc.db" --endpoint-url "$ver" --profile proc --segments 4
+runs1=$(wc -l <"$tmp/helper.count")
+check "pull --segments 4 with credential_process keys through the signature-checking proxy; the helper ran once" \
+    sh -c "[ $st -eq 0 ] && [ \$('$DDBX' export Big --db '$tmp/pc.db' | wc -l) -eq 3000 ] && [ $runs1 -eq $((runs0 + 1)) ]"
+
+out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
+printf '%s\n' '{"Operation":"ListTables","Input":{}}' '{"Operation":"ListTables","Input":{}}' |
+    "$DDBX" api --endpoint-url "$ver" --profile soon >"$out" 2>"$err"
+if [ "$(grep -c '^{"Output"' "$out")" -eq 2 ] && [ "$(wc -l <"$tmp/soon.count")" -eq 3 ]; then
+    ok "keys expiring within 5 minutes are fetched again before each request (3 helper runs for 2 calls)"
+else
+    notok "keys expiring within 5 minutes are fetched again before each request" "$(wc -l <"$tmp/soon.count") runs" "$(head -c 300 "$out")"
+fi
 
 for p in fails expired v2; do
     out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
