@@ -592,6 +592,32 @@ static void bulk_load_through_batches(void **state)
     store_close(r);
 }
 
+/* `ddbx api`'s line form over the remote store. */
+static void call_lines(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    char *out = NULL;
+    static const char get[] = "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"StudentCourses\","
+                              "\"Key\":{\"PK\":{\"S\":\"STU#a91\"},\"SK\":{\"S\":\"PROFILE\"}}}}";
+    assert_int_equal(store_call_line(r, get, strlen(get), &out), ST_OK);
+    assert_true(strncmp(out, "{\"Output\":{", strlen("{\"Output\":{")) == 0);
+    assert_non_null(strstr(out, "\"PK\":{\"S\":\"STU#a91\"}"));
+    free(out);
+    static const char put[] = "{\"Operation\":\"PutItem\",\"Input\":{\"TableName\":\"StudentCourses\","
+                              "\"Item\":{\"PK\":{\"S\":\"X\"},\"SK\":{\"S\":\"Y\"}}}}";
+    int calls = w.calls;
+    assert_int_equal(store_call_line(r, put, strlen(put), &out), ST_READ_ONLY);
+    static const char err[] = "{\"Error\":{\"Code\":\"ReadOnly\",\"Message\":";
+    assert_true(strncmp(out, err, strlen(err)) == 0);
+    assert_non_null(strstr(out, "--write"));
+    assert_int_equal(w.calls, calls);
+    free(out);
+    assert_int_equal(store_call_line(r, "[1]", 3, &out), ST_SERIALIZATION);
+    free(out);
+    store_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +632,7 @@ int main(void)
         cmocka_unit_test(capacity_is_summed),
         cmocka_unit_test(a_failing_transport_is_reported_and_recovered),
         cmocka_unit_test(bulk_load_through_batches),
+        cmocka_unit_test(call_lines),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
