@@ -50,8 +50,9 @@ static struct {
     attr_t attr[ROLE__COUNT];
     int highlight;
     int cur_row, cur_col;
-    int *script;          /* scripted keys */
-    size_t n_script, at_script;
+    FILE *script_f;       /* the script, read a line at a time */
+    int *script;          /* the keys of the line being played */
+    size_t n_script, at_script, cap_script;
     int mouse_row;
 } T = { .highlight = -1, .cur_row = -1 };
 
@@ -122,22 +123,32 @@ static void script_line(const char *l, size_t n, int **keys, size_t *nk, size_t 
 #undef PUSH
 }
 
+/* Opens the script. It is read a line at a time, as keys are needed, so
+ * the script can be a pipe another program writes while the explorer
+ * runs (tests/harden/concur.sh drives it that way between writes). */
 static status load_script(const char *path, diag *d)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    T.script_f = fopen(path, "r");
+    if (!T.script_f)
         return diag_set(d, ST_IO, "cannot open script %s: %s", path, strerror(errno));
+    return ST_OK;
+}
+
+/* Refills T.script from the next script line that holds keys; false at
+ * the end of the script. */
+static bool next_script_line(void)
+{
     char *line = NULL;
-    size_t lcap = 0, cap = 0;
+    size_t lcap = 0;
     ssize_t n;
-    while ((n = getline(&line, &lcap, f)) >= 0) {
+    T.n_script = T.at_script = 0;
+    while (T.n_script == 0 && T.script_f && (n = getline(&line, &lcap, T.script_f)) >= 0) {
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
             n--;
-        script_line(line, (size_t)n, &T.script, &T.n_script, &cap);
+        script_line(line, (size_t)n, &T.script, &T.n_script, &T.cap_script);
     }
     free(line);
-    fclose(f);
-    return ST_OK;
+    return T.n_script > 0;
 }
 
 status term_init(const char *script, diag *d)
@@ -220,7 +231,10 @@ void term_done(void)
     }
     free(T.script);
     T.script = NULL;
-    T.n_script = T.at_script = 0;
+    T.n_script = T.at_script = T.cap_script = 0;
+    if (T.script_f)
+        fclose(T.script_f);
+    T.script_f = NULL;
 }
 
 int term_rows(void) { return LINES; }
@@ -335,7 +349,7 @@ int term_getkey(int *mrow)
     if (mrow)
         *mrow = -1;
     if (T.scripted) {
-        if (T.at_script >= T.n_script)
+        if (T.at_script >= T.n_script && !next_script_line())
             return K_EOF;
         int k = T.script[T.at_script++];
         if ((k == K_CLICK || k == K_DOUBLE) && T.at_script < T.n_script) {

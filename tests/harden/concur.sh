@@ -1,11 +1,14 @@
 #!/bin/sh
-# Concurrency: two `ddbx api` writers, one `ddbx api` reader and (with
-# tmux) the explorer reloading, on one
-# database at once, CONCUR_OPS requests each (default 2000). No response
-# may be an error (no "database is locked" or busy reaches a user), every
-# acknowledged put is there afterwards, and a counter both writers bump
-# with UpdateItem ADD ends at exactly the number of acknowledged bumps (no
-# lost update). TAP numbered from $1; the next number on fd 3.
+# Concurrency: two `ddbx api` writers, one `ddbx api` reader and the
+# explorer (scripted, its keys written through a pipe as the test goes)
+# on one database at once, CONCUR_OPS requests each (default 2000). No
+# response may be an error (no "database is locked" or busy reaches a
+# user), every acknowledged put is there afterwards, and a counter both
+# writers bump with UpdateItem ADD ends at exactly the number of
+# acknowledged bumps (no lost update). The explorer reloads (R) again and
+# again while they write: each reload shows at least every put
+# acknowledged before it, new items appear, and the last one shows every
+# item in its partition. TAP numbered from $1; the next number on fd 3.
 n=${1:-0}
 : "${DDBX:?}" "${BUILD:?}"
 DBCHECK=$BUILD/tests/tools/dbcheck
@@ -49,40 +52,68 @@ gen_reader() {
         }
     }'
 }
-# The explorer watches in a real terminal when tmux is there: it reloads
-# (R) while the writers run and must show every item after a last reload.
-sock="ddbx-concur-$$"
-T() { tmux -L "$sock" -f /dev/null "$@"; }
-explorer=0
-if command -v tmux >/dev/null 2>&1; then
-    explorer=1
-    trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-    T new-session -d -s t -x 100 -y 30 \
-        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME=$tmp sh -c '$DDBX --db $db Conc; echo rc=\$? > $tmp/explorer.rc; sleep 30'"
-fi
-screen_has() { # text: waits up to 10 s for it on the explorer's screen
+# The explorer, scripted: DDBX_SCRIPT is a pipe this script writes while
+# the writers run (the explorer reads its script a line at a time). Each
+# sample is R (reload), then the screen and the view saved; a third save
+# marks the first two complete.
+mkdir -p "$tmp/ex"
+mkfifo "$tmp/script"
+(cd "$tmp/ex" && exec env HOME="$tmp" XDG_CONFIG_HOME="$tmp/cfg" LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+    TERM=xterm COLUMNS=120 LINES=40 DDBX_SCRIPT="$tmp/script" DDBX_TIMING="$tmp/timing" \
+    "$DDBX" --db "$db" Conc > "$tmp/ex.out" 2> "$tmp/ex.err") &
+pe=$!
+# Read-write, so opening never blocks even if the explorer died first;
+# closing fd 4 is the script's end (the explorer then quits).
+exec 4<>"$tmp/script"
+trap 'exec 4>&-; kill $pe $pa $pb $pr 2>/dev/null; [ -n "$KEEP" ] && cp -r "$tmp" /tmp/concur-keep; rm -rf "$tmp"' EXIT
+samples=0
+sample() { # -> $count: the items the explorer's title shows after a reload
+    samples=$((samples + 1))
+    printf 'R\n:save-display d%d\n:save-view v%d\n:save-display ok%d\n' $samples $samples $samples >&4
     i=0
-    while [ $i -lt 100 ]; do
-        T capture-pane -p -t t 2>/dev/null | grep -qF -- "$1" && return 0
-        sleep 0.1; i=$((i + 1))
+    while [ ! -f "$tmp/ex/ok$samples" ] && [ $i -lt 300 ] && kill -0 $pe 2>/dev/null; do
+        sleep 0.05; i=$((i + 1))
     done
-    return 1
+    count=$(sed -n 's/^title Conc  base table (PK, SK)  \([0-9]*\) items.*/\1/p' "$tmp/ex/v$samples" 2>/dev/null)
+    : "${count:=-1}"
+}
+acked() { # puts acknowledged so far by both writers (each answer is flushed)
+    la=$(wc -l < "$tmp/a.resp"); lb=$(wc -l < "$tmp/b.resp")
+    echo $(( $(head -n "$la" "$tmp/a.req" | grep -c PutItem) + $(head -n "$lb" "$tmp/b.req" | grep -c PutItem) ))
 }
 gen_writer A > "$tmp/a.req"
 gen_writer B > "$tmp/b.req"
 gen_reader > "$tmp/r.req"
-"$DDBX" api --db "$db" < "$tmp/a.req" > "$tmp/a.resp" 2>"$tmp/a.err" &
+sample
+first=$count
+[ "$first" = "$counter" ]
+tap $? "concurrency: the scripted explorer shows the table before the writes ($first items)"
+: > "$tmp/a.resp"; : > "$tmp/b.resp"
+"$DDBX" api --db "$db" < "$tmp/a.req" > "$tmp/a.resp" 2>"$tmp/a.err" 4>&- &
 pa=$!
-"$DDBX" api --db "$db" < "$tmp/b.req" > "$tmp/b.resp" 2>"$tmp/b.err" &
+"$DDBX" api --db "$db" < "$tmp/b.req" > "$tmp/b.resp" 2>"$tmp/b.err" 4>&- &
 pb=$!
-"$DDBX" api --db "$db" < "$tmp/r.req" > "$tmp/r.resp" 2>"$tmp/r.err" &
+"$DDBX" api --db "$db" < "$tmp/r.req" > "$tmp/r.resp" 2>"$tmp/r.err" 4>&- &
 pr=$!
-if [ $explorer = 1 ]; then
-    while kill -0 $pa 2>/dev/null || kill -0 $pb 2>/dev/null; do
-        T send-keys -t t R j
-        sleep 0.2
-    done
-fi
+# Refresh while they write: each reload must show at least every put
+# acknowledged before it, never fewer items than the reload before, and
+# (some writes being acknowledged before the first) more than at first.
+i=0
+while [ "$(wc -l < "$tmp/a.resp")" -lt 20 ] && [ $i -lt 200 ] && kill -0 $pa 2>/dev/null; do
+    sleep 0.02; i=$((i + 1))
+done
+during=0; bad=""; prev=$first; rose=0
+while kill -0 $pa 2>/dev/null || kill -0 $pb 2>/dev/null; do
+    floor=$(( $(acked) + counter ))
+    sample
+    during=$((during + 1))
+    [ "$count" -gt "$first" ] && rose=1
+    if [ "$count" -lt "$floor" ] || [ "$count" -lt "$prev" ]; then
+        bad="$bad reload $samples: $count items, $floor acknowledged, $prev before;"
+    fi
+    prev=$count
+    sleep 0.05
+done
 wait $pa; ra=$?
 wait $pb; rb=$?
 wait $pr; rr=$?
@@ -113,16 +144,40 @@ if [ $counter = 1 ]; then
     [ "$val" = "$bumps" ]
     tap $? "concurrency: counter bumped by both writers is $bumps ($val): no lost update"
 fi
-if [ $explorer = 1 ]; then
-    T send-keys -t t R
-    items=$((want + counter))
-    screen_has "Conc  base table (PK, SK)  $items items"
-    tap $? "concurrency: the explorer, reloading while they wrote, shows all $items items after R"
-    T capture-pane -p -t t | grep -qi 'locked\|busy'
-    tap "$([ $? != 0 ]; echo $?)" "concurrency: the explorer showed no locked/busy error"
-    T send-keys -t t Q
-    i=0; while [ $i -lt 50 ] && [ ! -s "$tmp/explorer.rc" ]; do sleep 0.1; i=$((i + 1)); done
-    grep -q rc=0 "$tmp/explorer.rc" 2>/dev/null
-    tap $? "concurrency: the explorer quits with status 0"
-fi
+[ -z "$bad" ] && [ $during -ge 2 ]
+tap $? "concurrency: $during explorer reloads while they wrote, each showing every put acknowledged before it, never fewer than the last${bad:+:$bad}"
+[ $rose = 1 ]
+tap $? "concurrency: new items appeared in the explorer on refresh while they wrote"
+# The last reload, and every partition folded (Z) to read its count.
+items=$((want + counter))
+printf 'Z\n' >&4
+sample
+[ "$count" = "$items" ]
+tap $? "concurrency: the explorer shows all $items items after the last reload ($count)"
+# Folded, a partition is one line: "group wA#3 items=100 bytes=...".
+awk -v ops="$OPS" -v counter=$counter '
+    $1 == ">" { $1 = "" ; $0 = $0 }
+    $1 == "group" && $2 ~ /^w[AB]#/ { sub(/^items=/, "", $3); have[$2] = $3; parts++ }
+    END {
+        for (w = 0; w < 2; w++) for (p = 0; p < 20; p++) {
+            name = (w ? "wB#" : "wA#") p; want = 0
+            for (k = 1; k <= ops; k++) if (k % 20 == p && !(counter && k % 4 == 0)) want++
+            if (want) wparts++
+            if (have[name] + 0 != want) { print name ": " have[name] " items, want " want; bad = 1 }
+        }
+        if (parts != wparts) { print parts " partitions, want " wparts; bad = 1 }
+        print "(" parts " partitions)"
+        exit bad
+    }' "$tmp/ex/v$samples" > "$tmp/parts"
+tap $? "concurrency: each writer partition in the explorer holds exactly its acknowledged puts $(tail -n 1 "$tmp/parts") $(grep -v '^#' "$tmp/parts" | head -n 3 | tr '\n' ' ')"
+locked=$(cat "$tmp"/ex/d* "$tmp/ex.err" | grep -ci 'locked\|busy')
+tap "$locked" "concurrency: the explorer showed no locked/busy error in $samples reloads ($locked)"
+exec 4>&-
+i=0; while kill -0 $pe 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+wait $pe
+re=$?
+reloads=$(grep -c '^key R ' "$tmp/timing" 2>/dev/null)
+[ "$re" = 0 ] && [ "$reloads" = "$samples" ]
+tap $? "concurrency: the explorer quits with status 0 at the script's end, having timed $reloads reloads ($re)"
+[ -n "$reloads" ] && [ "$reloads" -gt 0 ] && sort -n -k3 "$tmp/timing" | awk '/^key R / { t = $3 } END { print "# slowest explorer reload under load: " t " ms" }'
 echo "$n" >&3
