@@ -445,6 +445,13 @@ static status exprs_parse(reqx *x, const cJSON *in, diag *d)
                 return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues contains invalid value: %s"
                                 " for key %s", msg, e->string);
             }
+            /* DynamoDB refuses a value nested deeper than an item may be
+             * before it looks at the expressions. */
+            if (size_too_deep(&v)) {
+                av_free(&v);
+                return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues contains invalid value: Nesting"
+                                " Levels have exceeded supported limits for key %s", e->string);
+            }
             av_map_put(&x->values, e->string, strlen(e->string), &v);
         }
     }

@@ -25,7 +25,7 @@ static const char *const e_billing[] = { "PROVISIONED", "PAY_PER_REQUEST", NULL 
 static const char *const e_proj[] = { "ALL", "INCLUDE", "KEYS_ONLY", NULL };
 
 static const vspec attrdef_fields[] = {
-    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL },
+    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL, .min_len = 1, .max_len = 255 },
     { .name = "AttributeType", .type = VT_STRING, .flags = VF_NOTNULL, .enums = e_attr_type },
     { .type = VT_END },
 };
@@ -37,23 +37,26 @@ static const vspec pt_fields[] = {
     { .type = VT_END },
 };
 static const vspec ks_fields[] = {
-    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL },
+    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL, .min_len = 1, .max_len = 255 },
     { .name = "KeyType", .type = VT_STRING, .flags = VF_NOTNULL, .enums = e_key_type },
     { .type = VT_END },
 };
 static const vspec ks_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "KeySchemaElement",
                                .fields = ks_fields };
 static const vspec iks_fields[] = {
-    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL },
+    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL, .min_len = 1, .max_len = 255 },
     { .name = "KeyType", .type = VT_STRING, .flags = VF_NOTNULL },
     { .type = VT_END },
 };
 static const vspec iks_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "KeySchemaElement",
                                 .fields = iks_fields };
-static const vspec str_elem = { .name = "member", .type = VT_STRING };
+/* Key attribute names and projected names: 1 to 255 characters, at most
+ * 20 projected names an index (DynamoDB's API model; dynalite does not
+ * check them). */
+static const vspec nka_elem = { .name = "member", .type = VT_STRING, .min_len = 1, .max_len = 255 };
 static const vspec proj_fields[] = {
     { .name = "ProjectionType", .type = VT_STRING, .enums = e_proj },
-    { .name = "NonKeyAttributes", .type = VT_LIST, .min_len = 1, .elem = &str_elem },
+    { .name = "NonKeyAttributes", .type = VT_LIST, .min_len = 1, .max_len = 20, .elem = &nka_elem },
     { .type = VT_END },
 };
 static const vspec lsi_fields[] = {

@@ -80,6 +80,11 @@ static int depth_of(const av *v, int level)
     return deepest;
 }
 
+bool size_too_deep(const av *v)
+{
+    return depth_of(v, 1) > SIZE_DEPTH_MAX;
+}
+
 status size_check_depth(const av *item, diag *d)
 {
     assert(item->type == AV_M);

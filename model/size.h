@@ -39,6 +39,9 @@ size_t size_item(const av *item);
  * an attribute nests L and M deeper than 32 levels (an attribute holding
  * 31 nested lists around a scalar is the deepest DynamoDB takes). */
 status size_check_depth(const av *item, diag *d);
+/* One value (an ExpressionAttributeValues entry) nested deeper than the
+ * same 32 levels, itself counted as the first. */
+bool size_too_deep(const av *v);
 /* ST_VALIDATION "Item size has exceeded the maximum allowed size" (PutItem,
  * BatchWriteItem) when size_item exceeds 400 KB; then size_check_depth. */
 status size_check_item(const av *item, diag *d);

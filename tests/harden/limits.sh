@@ -1,9 +1,12 @@
 #!/bin/sh
 # DynamoDB's limits through `ddbx api`: just under each limit is accepted,
 # just over it is refused with DynamoDB's error (never a crash, never a
-# silent truncation). Item size 400 KB, nesting 32 levels, expression 4 KB,
-# IN 100 operands, key sizes, BatchWriteItem 25, BatchGetItem 100,
-# TransactWriteItems 100; and a 10,000-attribute item round-trips. An
+# silent truncation). Item size 400 KB (PutItem, UpdateItem, batches,
+# transactions), nesting 32 levels (items and ExpressionAttributeValues),
+# expression 4 KB (each kind) and 300 operators, IN 100 operands, key
+# sizes, key and projected attribute names 255 characters, BatchWriteItem
+# 25, BatchGetItem 100, TransactWriteItems and TransactGetItems 100; and a
+# 10,000-attribute item round-trips. An
 # operation the store does not have yet is reported as SKIP. TAP numbered
 # from $1; the next number on fd 3.
 n=${1:-0}
@@ -18,6 +21,7 @@ awk 'function rep(s, n,   r) { r = ""; while (n-- > 0) r = r s; return r }
 function put(item) { return "{\"Operation\":\"PutItem\",\"Input\":{\"TableName\":\"Lim\",\"Item\":" item "}}" }
 function nest(k,   v, i) { v = "{\"S\":\"x\"}"; for (i = 0; i < k; i++) v = "{\"L\":[" v "]}"; return v }
 function nestm(k,   v, i) { v = "{\"N\":\"1\"}"; for (i = 0; i < k; i++) v = "{\"M\":{\"m\":" v "}}"; return v }
+function upd(pk, u, vals) { return "{\"Operation\":\"UpdateItem\",\"Input\":{\"TableName\":\"Lim\",\"Key\":{\"PK\":{\"S\":\"" pk "\"},\"SK\":{\"S\":\"u\"}},\"UpdateExpression\":\"" u "\",\"ExpressionAttributeValues\":{" vals "}}}" }
 function scan(f, vals) { return "{\"Operation\":\"Scan\",\"Input\":{\"TableName\":\"Lim\",\"FilterExpression\":\"" f "\"" vals "}}" }
 function emit(label, want, req) { print label "\t" want "\t" req }
 BEGIN {
@@ -30,6 +34,23 @@ BEGIN {
     emit("33 levels of nested maps are refused", "ValidationException|Nesting Levels have exceeded supported limits", put("{\"PK\":{\"S\":\"deep\"},\"SK\":{\"S\":\"33m\"},\"v\":" nestm(32) "}"))
     emit("400 levels are refused, not a crash", "ValidationException|Nesting Levels", put("{\"PK\":{\"S\":\"deep\"},\"SK\":{\"S\":\"400\"},\"v\":" nest(400) "}"))
     emit("JSON nested 2000 deep is refused as malformed, not a crash", "SerializationException|", put("{\"PK\":{\"S\":\"deep\"},\"SK\":{\"S\":\"1000\"},\"v\":" nest(1000) "}"))
+    # ExpressionAttributeValues: the same 32 levels, refused before the
+    # expression is looked at (dynalite does not check; the message follows
+    # DynamoDB "contains invalid value: ... for key" form)
+    eavdeep = "Nesting Levels have exceeded supported limits for key :v"
+    emit("SET from a value of 32 levels is accepted", "ok", upd("deep", "SET v = :v", "\":v\":" nest(31)))
+    emit("SET from a value of 33 levels is refused", "ValidationException|ExpressionAttributeValues contains invalid value: " eavdeep, upd("deep", "SET v = :v", "\":v\":" nest(32)))
+    emit("a filter value of 32 levels is accepted", "ok", scan("v = :v", ",\"ExpressionAttributeValues\":{\":v\":" nest(31) "}"))
+    emit("a filter value of 33 levels is refused", "ValidationException|" eavdeep, scan("v = :v", ",\"ExpressionAttributeValues\":{\":v\":" nest(32) "}"))
+    emit("a filter value of 33 levels of maps is refused", "ValidationException|" eavdeep, scan("v = :v", ",\"ExpressionAttributeValues\":{\":v\":" nestm(32) "}"))
+    emit("a condition value of 400 levels is refused, not a crash", "ValidationException|" eavdeep, "{\"Operation\":\"DeleteItem\",\"Input\":{\"TableName\":\"Lim\",\"Key\":{\"PK\":{\"S\":\"deep\"},\"SK\":{\"S\":\"32\"}},\"ConditionExpression\":\"v = :v\",\"ExpressionAttributeValues\":{\":v\":" nest(400) "}}}")
+    emit("an unused value of 33 levels is refused for its depth first", "ValidationException|" eavdeep, "{\"Operation\":\"Query\",\"Input\":{\"TableName\":\"Lim\",\"KeyConditionExpression\":\"PK = :p\",\"ExpressionAttributeValues\":{\":p\":{\"S\":\"deep\"},\":v\":" nest(32) "}}}")
+    emit("the item of 32 levels is still there", "ok|\"SK\":{\"S\":\"32\"}", "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"Lim\",\"Key\":{\"PK\":{\"S\":\"deep\"},\"SK\":{\"S\":\"32\"}}}}")
+    # UpdateItem growing an item past 400 KB; BatchWriteItem and a
+    # transaction Put of an item past 400 KB
+    emit("UpdateItem growing an item past 400 KB is refused", "ValidationException|Item size to update has exceeded the maximum allowed size", upd("grow", "SET a = :a, b = :b", "\":a\":{\"S\":\"" rep("a", 204800) "\"},\":b\":{\"S\":\"" rep("b", 204800) "\"}"))
+    emit("BatchWriteItem of an item past 400 KB is refused", "ValidationException|Item size has exceeded the maximum allowed size", "{\"Operation\":\"BatchWriteItem\",\"Input\":{\"RequestItems\":{\"Lim\":[{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"bw\"},\"SK\":{\"S\":\"1\"},\"v\":{\"S\":\"" rep("x", 409600) "\"}}}}]}}}")
+    emit("a transaction Put of an item past 400 KB is refused", "ValidationException|Item size has exceeded the maximum allowed size", "{\"Operation\":\"TransactWriteItems\",\"Input\":{\"TransactItems\":[{\"Put\":{\"TableName\":\"Lim\",\"Item\":{\"PK\":{\"S\":\"tw\"},\"SK\":{\"S\":\"1\"},\"v\":{\"S\":\"" rep("x", 409600) "\"}}}}]}}")
     # partition key 2048 bytes, sort key 1024 bytes
     emit("partition key of 2048 bytes is accepted", "ok", put("{\"PK\":{\"S\":\"" rep("p", 2048) "\"},\"SK\":{\"S\":\"k\"}}"))
     emit("partition key of 2049 bytes is refused", "ValidationException|2048", put("{\"PK\":{\"S\":\"" rep("p", 2049) "\"},\"SK\":{\"S\":\"k\"}}"))
@@ -45,6 +66,16 @@ BEGIN {
     while (length(e) < 4096) e = e " "
     emit("expression of 4096 bytes is accepted", "ok", scan(e, ""))
     emit("expression of 4097 bytes is refused", "ValidationException|Expression size has exceeded the maximum allowed size", scan(e " ", ""))
+    # the other expressions: 4 KB each (spaces count)
+    emit("update expression of 4096 bytes is accepted", "ok", upd("sz", "SET" rep(" ", 4087) "a = :v", "\":v\":{\"N\":\"1\"}"))
+    emit("update expression of 4097 bytes is refused", "ValidationException|Invalid UpdateExpression: Expression size has exceeded the maximum allowed size; expression size: 4097", upd("sz", "SET " rep(" ", 4087) "a = :v", "\":v\":{\"N\":\"1\"}"))
+    emit("condition expression of 4097 bytes is refused", "ValidationException|Invalid ConditionExpression: Expression size has exceeded the maximum allowed size", "{\"Operation\":\"DeleteItem\",\"Input\":{\"TableName\":\"Lim\",\"Key\":{\"PK\":{\"S\":\"sz\"},\"SK\":{\"S\":\"u\"}},\"ConditionExpression\":\"attribute_exists(a)" rep(" ", 4097 - 19) "\"}}")
+    emit("projection expression of 4097 bytes is refused", "ValidationException|Invalid ProjectionExpression: Expression size has exceeded the maximum allowed size", "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"Lim\",\"Key\":{\"PK\":{\"S\":\"sz\"},\"SK\":{\"S\":\"u\"}},\"ProjectionExpression\":\"a" rep(" ", 4096) "\"}}")
+    emit("key condition of 4097 bytes is refused", "ValidationException|Invalid KeyConditionExpression: Expression size has exceeded the maximum allowed size", "{\"Operation\":\"Query\",\"Input\":{\"TableName\":\"Lim\",\"KeyConditionExpression\":\"PK = :p" rep(" ", 4097 - 7) "\",\"ExpressionAttributeValues\":{\":p\":{\"S\":\"x\"}}}}")
+    # 300 operators (DynamoDB counts comparisons and AND/OR, not parentheses)
+    c = "a < b"; for (i = 0; i < 149; i++) c = c " OR (a < b"; for (i = 0; i < 149; i++) c = c ")"
+    emit("a condition of 299 operators is accepted", "ok", scan(c, ""))
+    emit("a condition of 301 operators is refused", "ValidationException|The expression contains too many operators; operator count: 301", scan(c " OR a < b", ""))
     # IN: 100 operands after the first
     vals = ""; list = ""
     for (i = 1; i <= 101; i++) { vals = vals (i > 1 ? "," : "") sprintf("\":v%d\":{\"S\":\"%d\"}", i, i); list = list (i > 1 ? "," : "") ":v" i }
@@ -72,6 +103,23 @@ BEGIN {
         r = r "]}"
     }
     emit("BatchGetItem of 60 + 41 keys", "ValidationException|Too many items requested for the BatchGetItem call", r "}}}")
+    for (k = 100; k <= 101; k++) {
+        r = "{\"Operation\":\"TransactGetItems\",\"Input\":{\"TransactItems\":["
+        for (i = 0; i < k; i++) r = r (i ? "," : "") sprintf("{\"Get\":{\"TableName\":\"Lim\",\"Key\":{\"PK\":{\"S\":\"t\"},\"SK\":{\"S\":\"%d\"}}}}", i)
+        emit("TransactGetItems of " k " actions", k == 100 ? "ok" : "ValidationException|less than or equal to 100", r "]}}")
+    }
+    # attribute names: key names and projected names 1 to 255 characters
+    # (the DynamoDB API model), other names up to 64 KB
+    mk = "{\"Operation\":\"CreateTable\",\"Input\":{\"TableName\":\"%s\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"},{\"AttributeName\":\"%s\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"%s\",\"KeyType\":\"HASH\"}],\"GlobalSecondaryIndexes\":[{\"IndexName\":\"ByG\",\"KeySchema\":[{\"AttributeName\":\"%s\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"INCLUDE\",\"NonKeyAttributes\":[%s]}}]}}"
+    k255 = rep("k", 255); g255 = rep("g", 255)
+    emit("key attribute names of 255 characters are accepted", "ok", sprintf(mk, "Names1", k255, g255, k255, g255, "\"" rep("n", 255) "\""))
+    emit("a key attribute name of 256 characters is refused", "ValidationException|at \047keySchema.1.member.attributeName\047 failed to satisfy constraint: Member must have length less than or equal to 255", sprintf(mk, "Names2", k255 "k", g255, k255 "k", g255, "\"n\""))
+    emit("an empty key attribute name is refused", "ValidationException|Value \047\047 at \047keySchema.1.member.attributeName\047 failed to satisfy constraint: Member must have length greater than or equal to 1", sprintf(mk, "Names3", "", "g", "", "g", "\"n\""))
+    emit("an index key attribute name of 256 characters is refused", "ValidationException|Member must have length less than or equal to 255", sprintf(mk, "Names4", "k", g255 "g", "k", g255 "g", "\"n\""))
+    emit("a projected attribute name of 256 characters is refused", "ValidationException|nonKeyAttributes.1.member\047 failed to satisfy constraint: Member must have length less than or equal to 255", sprintf(mk, "Names5", "k", "g", "k", "g", "\"" rep("n", 256) "\""))
+    nk = ""; for (i = 1; i <= 21; i++) nk = nk (i > 1 ? "," : "") "\"n" i "\""
+    emit("21 projected attribute names are refused", "ValidationException|Member must have length less than or equal to 20", sprintf(mk, "Names6", "k", "g", "k", "g", nk))
+    emit("an attribute name of 65,535 bytes is accepted", "ok", put("{\"PK\":{\"S\":\"long\"},\"SK\":{\"S\":\"name\"},\"" rep("a", 65535) "\":{\"S\":\"x\"}}"))
     for (k = 100; k <= 101; k++) {
         r = "{\"Operation\":\"TransactWriteItems\",\"Input\":{\"TransactItems\":["
         for (i = 0; i < k; i++) r = r (i ? "," : "") sprintf("{\"Put\":{\"TableName\":\"Lim\",\"Item\":{\"PK\":{\"S\":\"t\"},\"SK\":{\"S\":\"%d\"}}}}", i)

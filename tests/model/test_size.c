@@ -137,6 +137,39 @@ static void an_item_may_be_400_kb_and_no_more(void **state)
     free(big);
 }
 
+/* A value is one level, each L or M around it one more: 32 levels are
+ * the most an item attribute or an ExpressionAttributeValues entry holds
+ * (DynamoDB takes 31 lists around a scalar and refuses 32). */
+static av nested(int wraps)
+{
+    av v;
+    av_init_s(&v, "x", 1);
+    for (int i = 0; i < wraps; i++) {
+        av l;
+        av_init_list(&l, AV_L);
+        av_list_push(&l, &v);
+        v = l;
+    }
+    return v;
+}
+
+static void values_nest_32_levels_and_no_more(void **state)
+{
+    (void)state;
+    av v = nested(0);
+    assert_false(size_too_deep(&v));
+    av_free(&v);
+    v = nested(31);
+    assert_false(size_too_deep(&v));
+    av_free(&v);
+    v = nested(32);
+    assert_true(size_too_deep(&v));
+    av_free(&v);
+    v = nested(1000);
+    assert_true(size_too_deep(&v));
+    av_free(&v);
+}
+
 static void key_values_are_limited_by_their_bytes(void **state)
 {
     (void)state;
@@ -222,6 +255,7 @@ int main(void)
         cmocka_unit_test(sets_cost_the_sum_of_their_members),
         cmocka_unit_test(lists_and_maps_cost_three_bytes_plus_one_per_element),
         cmocka_unit_test(an_item_may_be_400_kb_and_no_more),
+        cmocka_unit_test(values_nest_32_levels_and_no_more),
         cmocka_unit_test(key_values_are_limited_by_their_bytes),
         cmocka_unit_test(reads_cost_a_unit_per_4_kb_half_if_eventually_consistent),
         cmocka_unit_test(writes_cost_a_unit_per_kb),
