@@ -6,7 +6,9 @@
  *
  * Progress goes to stderr: rewritten in place on a terminal, a line every
  * few seconds otherwise. Ctrl-C (SIGINT) or SIGTERM stops the scan; the
- * partial copy is removed and the exit status is 130 (143).
+ * partial copy is removed and the exit status is 130 (143). A second
+ * Ctrl-C kills the process outright (SQLite still rolls back the open
+ * transaction, but the table and the batches committed before stay).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -119,6 +121,7 @@ int cli_pull(int argc, char **argv)
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;   /* a second Ctrl-C kills at once */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
