@@ -227,6 +227,10 @@ static status make_handle(remote *r, diag *d)
     curl_easy_setopt(r->curl, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(r->curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(r->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    /* Another CA bundle for HTTPS, as the AWS CLI reads AWS_CA_BUNDLE. */
+    const char *ca = getenv("AWS_CA_BUNDLE");
+    if (ca && *ca)
+        curl_easy_setopt(r->curl, CURLOPT_CAINFO, ca);
     curl_easy_setopt(r->curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(r->curl, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(r->curl, CURLOPT_HEADERFUNCTION, on_header);
@@ -439,10 +443,14 @@ static status transport_error(remote *r, CURLcode rc, const char *errbuf, diag *
     case CURLE_COULDNT_CONNECT: what = "cannot connect to"; break;
     case CURLE_COULDNT_RESOLVE_HOST: what = "cannot resolve"; break;
     case CURLE_OPERATION_TIMEDOUT: what = "timed out talking to"; break;
+    case CURLE_PEER_FAILED_VERIFICATION:
+        what = "the TLS certificate is not trusted (AWS_CA_BUNDLE names a CA file) for";
+        break;
     default: what = "connection to"; break;
     }
     const char *tail = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
-                       rc == CURLE_OPERATION_TIMEDOUT ? "" : " dropped";
+                       rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_PEER_FAILED_VERIFICATION ?
+                       "" : " dropped";
     buf_reset(&r->errmsg);
     buf_printf(&r->errmsg, "%s %s%s: %s", what, r->host, tail, why);
     return diag_set(d, ST_IO, "NetworkError: %s", r->errmsg.data);

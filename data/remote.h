@@ -13,7 +13,9 @@
  * does: up to max_attempts attempts in all (default 3, or AWS_MAX_ATTEMPTS),
  * sleeping a random time in [0, min(20 s, 1 s * 2^(attempt-1))) between
  * them ("full jitter"). Retry quotas (the token bucket) are not modelled.
- * Timeouts: 10 s to connect, 60 s for a whole request (DDBX_REMOTE_TIMEOUT_MS
+ * HTTPS certificates are checked against the system's CAs, or the file
+ * AWS_CA_BUNDLE names (as in the AWS CLI); an untrusted certificate is not
+ * retried. Timeouts: 10 s to connect, 60 s for a whole request (DDBX_REMOTE_TIMEOUT_MS
  * overrides the latter), and a connection stalled for 30 s is dropped.
  *
  * Errors: d->code is the status whose name is DynamoDB's error type when

@@ -16,6 +16,7 @@
  *                                            computed here with node's crypto, independently of
  *                                            ddbx): 400 InvalidSignatureException or
  *                                            UnrecognizedClientException when wrong
+ *   node flaky.js UPSTREAM_PORT proxy        nothing wrong (with FLAKY_TLS_CERT/KEY: over HTTPS)
  * Everything else is proxied to dynalite on 127.0.0.1:UPSTREAM_PORT. Each
  * request is logged on stderr as "REQ k TARGET". Exits when stdin ends.
  */
@@ -83,7 +84,12 @@ function verify(req, body) {
   return null;
 }
 
-const server = http.createServer((req, res) => {
+// FLAKY_TLS_CERT and FLAKY_TLS_KEY (PEM files): serve HTTPS instead.
+const tls = process.env.FLAKY_TLS_CERT ? {
+  cert: require('fs').readFileSync(process.env.FLAKY_TLS_CERT),
+  key: require('fs').readFileSync(process.env.FLAKY_TLS_KEY),
+} : null;
+const handler = (req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
@@ -111,7 +117,8 @@ const server = http.createServer((req, res) => {
       return;
     proxy(req, body, res, mode === 'crc' && k <= k0);
   });
-});
+};
+const server = tls ? require('https').createServer(tls, handler) : http.createServer(handler);
 server.listen(0, '127.0.0.1', () => console.log('PORT ' + server.address().port));
 process.stdin.on('end', () => process.exit(0));
 process.stdin.resume();

@@ -306,6 +306,27 @@ DDBX_REMOTE_TIMEOUT_MS=300 AWS_MAX_ATTEMPTS=2 api "http://127.0.0.1:$hangport" '
 check "a server that never answers: NetworkError timed out, after 2 attempts" \
     has "$out" '^{"Error":{"Code":"NetworkError","Message":"timed out talking to 127.0.0.1:'"$hangport"': .*(after 2 attempts)"}}$'
 
+# --- HTTPS -------------------------------------------------------------------
+# A proxy over TLS with a self-signed certificate for 127.0.0.1: refused
+# without AWS_CA_BUNDLE (not retried), answered with it.
+if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" \
+       -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1; then
+    FLAKY_TLS_CERT="$tmp/cert.pem" FLAKY_TLS_KEY="$tmp/key.pem" \
+        start_flaky tls "$root/tests/remote/flaky.js" "$dynport" proxy
+    unset FLAKY_TLS_CERT FLAKY_TLS_KEY   # (a prefix assignment to a function may stick)
+    api "https://127.0.0.1:$port" '{"Operation":"ListTables","Input":{}}'
+    if has "$out" '^{"Error":{"Code":"NetworkError","Message":"the TLS certificate is not trusted (AWS_CA_BUNDLE names a CA file) for 127.0.0.1:'"$port"': ' &&
+       [ "$(grep -c '^REQ ' "$tmp/tls.err")" -eq 0 ]; then
+        ok "HTTPS with an untrusted certificate: a clear NetworkError, not retried, no request sent"
+    else
+        notok "HTTPS with an untrusted certificate: a clear NetworkError, not retried" "$(head -c 300 "$out")"
+    fi
+    AWS_CA_BUNDLE="$tmp/cert.pem" api "https://127.0.0.1:$port" '{"Operation":"ListTables","Input":{}}'
+    check "HTTPS with AWS_CA_BUNDLE naming the CA: answered over TLS" has "$out" '^{"Output":{"TableNames":'
+else
+    notok "openssl could make a test certificate"
+fi
+
 # --- the credential chain ---------------------------------------------------
 # A proxy that checks every signature with node's own HMAC against these
 # keys: a request passes only when ddbx used the right key id AND secret.
