@@ -144,21 +144,40 @@ function inprocLoad(size, file, db, asW1) {
   }
 }
 
-async function dynalite(size, file) {
+/* Starts a DynamoDB endpoint on a free loopback port: dynalite (in memory)
+ * or `ddbx serve` on a fresh database. Resolves to { proc, port }. */
+async function startEndpoint(kind, db) {
   const nodeDir = path.join(root, 'tests', 'node');
-  const srv = spawn('node', [path.join(nodeDir, 'dynalite-server.js'), '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let srv, re;
+  if (kind === 'dynalite') {
+    srv = spawn('node', [path.join(nodeDir, 'dynalite-server.js'), '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    re = /PORT (\d+)/;
+  } else {
+    rmDb(db);
+    srv = spawn(bin('ddbx'), ['serve', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    re = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+  }
   let errText = '';
   srv.stderr.on('data', (c) => { errText += c; });
   const port = await new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error('dynalite did not start: ' + errText)), 20000);
+    const timer = setTimeout(() => { srv.kill('SIGKILL'); reject(new Error(`${kind} did not start: ${errText}`)); }, 20000);
     srv.stdout.on('data', (c) => {
       text += c;
-      const m = /PORT (\d+)/.exec(text);
+      const m = re.exec(text);
       if (m) { clearTimeout(timer); resolve(Number(m[1])); }
     });
-    srv.on('exit', (code) => reject(new Error(`dynalite exited ${code}: ${errText}`)));
+    srv.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${kind} exited ${code}: ${errText}`)); });
   });
+  return { proc: srv, port };
+}
+
+/* The same HTTP client (bench_dynalite.js) against an endpoint: sys
+ * 'dynalite' for dynalite, 'serve' for `ddbx serve` (the like-for-like
+ * rows). */
+async function endpoint(kind, size, file) {
+  const db = path.join(DATA, `serve-${size}.db`);
+  const { proc: srv, port } = await startEndpoint(kind, db);
   try {
     const r = await new Promise((resolve) => {
       const c = spawn('node', [path.join(__dirname, 'bench_dynalite.js'), String(port), file, String(srv.pid),
@@ -168,11 +187,19 @@ async function dynalite(size, file) {
       c.stderr.on('data', (d) => { err += d; });
       c.on('exit', (code) => resolve({ code, out, err }));
     });
-    if (r.code !== 0) throw new Error('bench_dynalite: ' + r.err.slice(-2000));
-    add(size, 'dynalite', figs(r.out));
+    if (r.code !== 0) throw new Error(`bench_dynalite (${kind}): ` + r.err.slice(-2000));
+    add(size, kind === 'dynalite' ? 'dynalite' : 'serve', figs(r.out));
   } finally {
-    srv.stdin.end();
-    srv.kill();
+    srv.removeAllListeners('exit');
+    const gone = srv.exitCode !== null || srv.signalCode !== null ? Promise.resolve()
+      : new Promise((resolve) => srv.once('exit', resolve));
+    if (srv.stdin) srv.stdin.end();
+    srv.kill('SIGTERM');
+    await gone;
+    if (kind !== 'dynalite') {
+      add(size, 'serve', [['W8.bytes_per_item', dbBytes(db) / size]]);
+      rmDb(db);
+    }
   }
 }
 
@@ -275,7 +302,9 @@ async function main() {
     }
     if (size === 100000) {
       log('dynalite at 100,000 items (load, queries, scans, gets)');
-      await dynalite(size, file);
+      await endpoint('dynalite', size, file);
+      log('ddbx serve at 100,000 items, the same HTTP client (like-for-like)');
+      await endpoint('serve', size, file);
     }
     if (size === PLAN.w6Size) {
       log(`W6 explorer on ${size} items`);
@@ -411,6 +440,36 @@ function table(size) {
   return out.join('\n');
 }
 
+/* Like-for-like: the same HTTP client and requests against `ddbx serve`
+ * and dynalite, one after the other in the same run. */
+const HTTP_ROWS = [
+  ['W1', 'W1.load', 'load, items/s (BatchWriteItem, 25 items, 4 in flight)', '', 30],
+  ['W2', 'W2.ops', 'Query, whole partition, ops/s', '', 50],
+  ['W2', 'W2.p50', 'Query p50, µs', 'us', 0],
+  ['W2', 'W2.p99', 'Query p99, µs', 'us', 0],
+  ['W3', 'W3.ops', 'GSI1 Query, whole partition, ops/s', '', 50],
+  ['W3', 'W3.p50', 'GSI1 Query p50, µs', 'us', 0],
+  ['W4', 'W4.scan', 'Scan + filter (~4%), items scanned/s', '', 20],
+  ['W5', 'W5.ops', 'GetItem, random keys, ops/s', '', 100],
+  ['W5', 'W5.p50', 'GetItem p50, µs', 'us', 0],
+  ['—', 'mem.rss', 'server RSS after the run', 'MB', 0],
+];
+
+function httpTable(size) {
+  const out = [];
+  out.push('| id | figure | ddbx serve | dynalite | ddbx serve / dynalite | BENCH.md target | met over HTTP |');
+  out.push('|----|--------|-----------:|---------:|----------------------:|-----------------|---------------|');
+  for (const [id, key, label, unit, min] of HTTP_ROWS) {
+    const d = med(size, 'serve', key), y = med(size, 'dynalite', key);
+    if (d === undefined && y === undefined) continue;
+    const n = runs(size, 'serve', key);
+    const met = !min ? '—' : d !== undefined && y !== undefined && d / y >= min ? 'yes' : '**no**';
+    out.push(`| ${id} | ${label}${n > 1 ? ` (median of ${n})` : ''} | ${fmt(d, unit)} | ${fmt(y, unit)} | ` +
+      `${ratio(d, y)} | ${min ? `≥ ${min}× dynalite` : '—'} | ${met} |`);
+  }
+  return out.join('\n');
+}
+
 function report(m, la, lb, w6Note) {
   const L = [];
   L.push('# Benchmarks');
@@ -458,6 +517,18 @@ function report(m, la, lb, w6Note) {
     if (ddb) L.push(`Items' DynamoDB size (model/size.h): ${fmt(ddb, 'B')} bytes/item on average. ` +
       `W4 filter matches: ${fmt(med(size, 'ddbx', 'W4.matched'))} of ${size.toLocaleString('en-US')} items.`);
     L.push('');
+    if (results[size].serve) {
+      L.push(`### Like-for-like over HTTP: \`ddbx serve\` and dynalite, ${size.toLocaleString('en-US')} items`);
+      L.push('');
+      L.push('The same client (tests/bench/bench_dynalite.js, node\'s http module with keep-alive) sends the ' +
+        'same requests to each server on 127.0.0.1, one server after the other in this run: dynalite in memory, ' +
+        'then `ddbx serve --db` on a fresh file (BatchWriteItem load included). Each side pays the HTTP round trip and the client\'s own JSON work, ' +
+        'so these ratios are smaller than the in-process ones above; the targets of BENCH.md are quoted for ' +
+        'comparison (they are judged on the in-process rows).');
+      L.push('');
+      L.push(httpTable(size));
+      L.push('');
+    }
   }
   L.push('## Explorer (W6) and expressions (W7)');
   L.push('');
