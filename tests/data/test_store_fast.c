@@ -1,0 +1,219 @@
+/*
+ * test_store_fast — the store's fast paths give the answers of the slow
+ * ones: filters evaluated on encoded bytes (store_api.c, bf_*) against
+ * the same filters through expr_eval, and the table cache trusted on
+ * PRAGMA data_version (store.c) when another connection replaces or
+ * deletes the table.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "data/store.h"
+
+static char dir[64];
+static char path[128];
+
+static int setup(void **state)
+{
+    strcpy(dir, "/tmp/ddbx-fast-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.db", dir);
+    store *s;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open(path, 0, &s, &d), ST_OK);
+    *state = s;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    store_close(*state);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    return 0;
+}
+
+static char *call(store *s, const char *op, const char *json, status want, const char *want_msg)
+{
+    diag d;
+    diag_init(&d);
+    char *out = NULL;
+    status st = store_call(s, op, json, strlen(json), &out, &d);
+    if (st != want || (want_msg && strcmp(d.msg, want_msg) != 0))
+        fail_msg("%s: want %s \"%s\", got %s \"%s\"\n  request: %s", op, status_name(want),
+                 want_msg ? want_msg : "", status_name(st), d.msg, json);
+    return out;
+}
+
+static char *ok(store *s, const char *op, const char *json)
+{
+    return call(s, op, json, ST_OK, NULL);
+}
+
+static const char table[] =
+    "{\"TableName\":\"Tab\",\"BillingMode\":\"PAY_PER_REQUEST\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}";
+
+/* One item per kind of value of a (and one without a); b on some. */
+static const char *const items[] = {
+    "{\"pk\":{\"S\":\"s-clean\"},\"a\":{\"S\":\"x\"},\"b\":{\"S\":\"x\"}}",
+    "{\"pk\":{\"S\":\"s-quote\"},\"a\":{\"S\":\"x\\\"y\"}}",
+    "{\"pk\":{\"S\":\"s-utf8\"},\"a\":{\"S\":\"\\u00e9t\\u00e9\"}}",
+    "{\"pk\":{\"S\":\"s-ctl\"},\"a\":{\"S\":\"x\\ny\"},\"b\":{\"N\":\"1\"}}",
+    "{\"pk\":{\"S\":\"s-empty\"},\"a\":{\"S\":\"\"}}",
+    "{\"pk\":{\"S\":\"b\"},\"a\":{\"B\":\"AQID\"}}",
+    "{\"pk\":{\"S\":\"b-as-s\"},\"a\":{\"S\":\"AQID\"}}",
+    "{\"pk\":{\"S\":\"true\"},\"a\":{\"BOOL\":true}}",
+    "{\"pk\":{\"S\":\"false\"},\"a\":{\"BOOL\":false}}",
+    "{\"pk\":{\"S\":\"null\"},\"a\":{\"NULL\":true}}",
+    "{\"pk\":{\"S\":\"n\"},\"a\":{\"N\":\"1\"}}",
+    "{\"pk\":{\"S\":\"m\"},\"a\":{\"M\":{\"x\":{\"S\":\"x\"}}},\"b\":{\"BOOL\":true}}",
+    "{\"pk\":{\"S\":\"l\"},\"a\":{\"L\":[{\"S\":\"x\"}]}}",
+    "{\"pk\":{\"S\":\"ss\"},\"a\":{\"SS\":[\"x\"]}}",
+    "{\"pk\":{\"S\":\"missing\"},\"b\":{\"S\":\"x\"}}",
+};
+
+static const char *const values[][2] = {
+    { ":x", "{\"S\":\"x\"}" }, { ":q", "{\"S\":\"x\\\"y\"}" },
+    { ":u", "{\"S\":\"\\u00e9t\\u00e9\"}" }, { ":c", "{\"S\":\"x\\ny\"}" },
+    { ":e", "{\"S\":\"\"}" }, { ":b", "{\"B\":\"AQID\"}" }, { ":bs", "{\"S\":\"AQID\"}" },
+    { ":t", "{\"BOOL\":true}" }, { ":f", "{\"BOOL\":false}" }, { ":nul", "{\"NULL\":true}" },
+    { ":n", "{\"N\":\"1.0\"}" }, { ":zero", "{\"N\":\"0\"}" },
+};
+
+/* The ExpressionAttributeValues members the text uses (DynamoDB refuses
+ * unused ones). */
+static void used_values(char *out, size_t cap, const char *text)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        const char *nm = values[i][0], *p = text;
+        size_t len = strlen(nm);
+        bool used = false;
+        while ((p = strstr(p, nm)) != NULL) {
+            char c = p[len];
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+                used = true;
+            p += len;
+        }
+        if (used)
+            snprintf(out + strlen(out), cap - strlen(out), "%s\"%s\":%s", out[0] ? "," : "", nm,
+                     values[i][1]);
+    }
+}
+
+/* Scans with filter; the count of matches. With slow, the filter is
+ * ANDed with a clause the byte filter does not take (size of the key,
+ * always > 0), so expr_eval decides: both responses must be equal. */
+static long scan_count(store *s, const char *filter)
+{
+    char req[2048], slow_req[2048], slow[512], vals[1024];
+    snprintf(slow, sizeof slow, "size(pk) > :zero AND (%s)", filter);
+    used_values(vals, sizeof vals, filter);
+    snprintf(req, sizeof req, "{\"TableName\":\"Tab\",\"FilterExpression\":\"%s\"%s%s%s}", filter,
+             vals[0] ? ",\"ExpressionAttributeValues\":{" : "", vals, vals[0] ? "}" : "");
+    used_values(vals, sizeof vals, slow);
+    snprintf(slow_req, sizeof slow_req, "{\"TableName\":\"Tab\",\"FilterExpression\":\"%s\","
+             "\"ExpressionAttributeValues\":{%s}}", slow, vals);
+    char *fast_out = ok(s, "Scan", req), *slow_out = ok(s, "Scan", slow_req);
+    if (strcmp(fast_out, slow_out) != 0)
+        fail_msg("filter %s:\n  bytes: %s\n  eval:  %s", filter, fast_out, slow_out);
+    const char *p = strstr(fast_out, "\"Count\":");
+    assert_non_null(p);
+    long n = strtol(p + 8, NULL, 10);
+    free(fast_out);
+    free(slow_out);
+    return n;
+}
+
+static void byte_filters_agree_with_the_evaluator(void **state)
+{
+    store *s = *state;
+    free(ok(s, "CreateTable", table));
+    char req[512];
+    size_t n = sizeof items / sizeof items[0];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(req, sizeof req, "{\"TableName\":\"Tab\",\"Item\":%s}", items[i]);
+        free(ok(s, "PutItem", req));
+    }
+    /* Equality: exactly the item of that value and type. */
+    assert_int_equal(scan_count(s, "a = :x"), 1);
+    assert_int_equal(scan_count(s, ":x = a"), 1);
+    assert_int_equal(scan_count(s, "a = :q"), 1);
+    assert_int_equal(scan_count(s, "a = :u"), 1);
+    assert_int_equal(scan_count(s, "a = :c"), 1);
+    assert_int_equal(scan_count(s, "a = :e"), 1);
+    assert_int_equal(scan_count(s, "a = :b"), 1);       /* not the S "AQID" */
+    assert_int_equal(scan_count(s, "a = :bs"), 1);      /* not the B */
+    assert_int_equal(scan_count(s, "a = :t"), 1);
+    assert_int_equal(scan_count(s, "a = :f"), 1);
+    assert_int_equal(scan_count(s, "a = :nul"), 1);
+    assert_int_equal(scan_count(s, "a = :n"), 1);       /* N: the evaluator, 1.0 = 1 */
+    /* <> is true when the attribute is missing. */
+    assert_int_equal(scan_count(s, "a <> :x"), (long)n - 1);
+    assert_int_equal(scan_count(s, "a <> :t"), (long)n - 1);
+    assert_int_equal(scan_count(s, "attribute_not_exists(a)"), 1);
+    assert_int_equal(scan_count(s, "attribute_exists(a)"), (long)n - 1);
+    assert_int_equal(scan_count(s, "NOT attribute_exists(a) OR a = :x"), 2);
+    assert_int_equal(scan_count(s, "a = :x AND b = :x"), 1);
+    assert_int_equal(scan_count(s, "b = :x AND NOT (a = :x)"), 1);
+    assert_int_equal(scan_count(s, "(a = :x OR a = :q) AND NOT attribute_not_exists(b)"), 1);
+    assert_int_equal(scan_count(s, "NOT (a <> :t)"), 1);
+    /* Nested paths and other shapes go to the evaluator; same answers. */
+    assert_int_equal(scan_count(s, "a.x = :x"), 1);
+    assert_int_equal(scan_count(s, "a[0] = :x"), 1);
+    assert_int_equal(scan_count(s, "a = :x OR size(a) > :zero"), (long)n - 6);
+}
+
+static const char table_id[] =
+    "{\"TableName\":\"Tab\",\"BillingMode\":\"PAY_PER_REQUEST\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"N\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}]}";
+
+static void the_table_cache_follows_other_connections(void **state)
+{
+    store *a = *state, *b;
+    diag d;
+    diag_init(&d);
+    free(ok(a, "CreateTable", table));
+    free(ok(a, "PutItem", "{\"TableName\":\"Tab\",\"Item\":{\"pk\":{\"S\":\"k\"}}}"));
+    char *out = ok(a, "GetItem", "{\"TableName\":\"Tab\",\"Key\":{\"pk\":{\"S\":\"k\"}}}");
+    assert_non_null(strstr(out, "\"Item\":{\"pk\":{\"S\":\"k\"}}"));
+    free(out);
+    /* Another connection replaces the table with one keyed differently:
+     * the first must use the new definition, not its cached one. */
+    assert_int_equal(store_open(path, 0, &b, &d), ST_OK);
+    free(ok(b, "DeleteTable", "{\"TableName\":\"Tab\"}"));
+    free(ok(b, "CreateTable", table_id));
+    free(call(a, "GetItem", "{\"TableName\":\"Tab\",\"Key\":{\"pk\":{\"S\":\"k\"}}}", ST_VALIDATION,
+              "The provided key element does not match the schema"));
+    free(ok(a, "PutItem", "{\"TableName\":\"Tab\",\"Item\":{\"id\":{\"N\":\"7\"}}}"));
+    out = ok(a, "Scan", "{\"TableName\":\"Tab\"}");
+    assert_non_null(strstr(out, "\"Items\":[{\"id\":{\"N\":\"7\"}}],\"Count\":1"));
+    free(out);
+    /* Deleted elsewhere: not found here. */
+    free(ok(b, "DeleteTable", "{\"TableName\":\"Tab\"}"));
+    free(call(a, "GetItem", "{\"TableName\":\"Tab\",\"Key\":{\"id\":{\"N\":\"7\"}}}", ST_NOT_FOUND, NULL));
+    store_close(b);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(byte_filters_agree_with_the_evaluator),
+        T(the_table_cache_follows_other_connections),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
