@@ -226,6 +226,11 @@ void builder_opnd_free(bopnd *o)
 {
     builder_path_free(&o->path);
     av_free(&o->value);
+    for (size_t i = 0; i < o->n_sub; i++)
+        builder_opnd_free(&o->sub[i]);
+    free(o->sub);
+    o->sub = NULL;
+    o->n_sub = 0;
 }
 
 void builder_opnd_copy(bopnd *dst, const bopnd *src)
@@ -236,6 +241,29 @@ void builder_opnd_copy(bopnd *dst, const bopnd *src)
         av_copy(&dst->value, &src->value);
     else
         dst->value.type = AV_NONE;
+    dst->n_sub = src->n_sub;
+    dst->sub = src->n_sub ? xcalloc(src->n_sub, sizeof *dst->sub) : NULL;
+    for (size_t i = 0; i < src->n_sub; i++)
+        builder_opnd_copy(&dst->sub[i], &src->sub[i]);
+}
+
+void builder_opnd_set_kind(bopnd *o, bopnd_kind k)
+{
+    bpath keep = o->path;
+    bool has_path = k == BO_PATH || k == BO_SIZE || k == BO_IF_NOT_EXISTS;
+    o->path = (bpath){ 0 };
+    builder_opnd_free(o);
+    if (has_path)
+        o->path = keep;
+    else
+        builder_path_free(&keep);
+    o->kind = k;
+    o->value.type = AV_NONE;
+    if (k == BO_LIST_APPEND) {
+        o->n_sub = 2;
+        o->sub = xcalloc(2, sizeof *o->sub);
+        o->sub[0].kind = o->sub[1].kind = BO_VALUE;
+    }
 }
 
 static status parse_json_value(av_type t, const char *text, size_t len, av *out, diag *d)
@@ -995,9 +1023,10 @@ static status print_opnd(printer *p, const bopnd *o, const char *hint)
         buf_adds(p->out, builder_maps_value(p->m, hint, &o->value));
         return ST_OK;
     case BO_IF_NOT_EXISTS:
+    case BO_LIST_APPEND:
         break;
     }
-    return incomplete(p, "if_not_exists is for updates only");
+    return incomplete(p, "if_not_exists and list_append are for updates only");
 }
 
 static int prec_of(const bnode *n)

@@ -87,14 +87,27 @@ typedef enum {
     BO_PATH,             /* a document path */
     BO_VALUE,            /* a typed value */
     BO_SIZE,             /* size(path) */
-    BO_IF_NOT_EXISTS,    /* if_not_exists(path, value): update operands only */
+    /* Update operands only (UpdateExpression's operand ::= path | function):
+     * if_not_exists(path, operand) and list_append(operand, operand). */
+    BO_IF_NOT_EXISTS,
+    BO_LIST_APPEND,
 } bopnd_kind;
 
-typedef struct bopnd {
+typedef struct bopnd bopnd;
+struct bopnd {
     bopnd_kind kind;
     bpath path;          /* BO_PATH, BO_SIZE, BO_IF_NOT_EXISTS */
-    av value;            /* BO_VALUE, BO_IF_NOT_EXISTS; AV_NONE: not set yet */
-} bopnd;
+    av value;            /* BO_VALUE; BO_IF_NOT_EXISTS's default when it has
+                          * no sub; AV_NONE: not set yet */
+    /* Nested operands: BO_IF_NOT_EXISTS's default when it is not a value
+     * (n_sub 1: a path or a function), BO_LIST_APPEND's two operands. */
+    bopnd *sub;
+    size_t n_sub;
+};
+
+/* Makes o an operand of kind k with its nested operands (unset values)
+ * in place, keeping o's path where the kind has one. */
+void builder_opnd_set_kind(bopnd *o, bopnd_kind k);
 
 void builder_opnd_free(bopnd *o);
 void builder_opnd_copy(bopnd *dst, const bopnd *src);
@@ -262,8 +275,11 @@ void builder_verdict_done(bverdict *v);
 typedef enum { BU_SET, BU_REMOVE, BU_ADD, BU_DELETE } bu_kind;
 typedef enum { BF_PLAIN, BF_PLUS, BF_MINUS, BF_LIST_APPEND } bu_form;
 
-/* One row: SET path = a | a + b | a - b | list_append(a, b);
- * REMOVE path; ADD path a; DELETE path a. */
+/* One row: SET path = a | a + b | a - b | list_append(a, b), where a and
+ * b are each a path, a value, if_not_exists(path, operand) or
+ * list_append(operand, operand) (DynamoDB's grammar, nested as deep as
+ * wanted); REMOVE path (list indexes included); ADD path a (a number or
+ * a set value); DELETE path a (a set value). */
 typedef struct baction {
     bu_kind kind;
     bpath path;

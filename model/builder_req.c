@@ -86,8 +86,16 @@ static const char *last_name(const bpath *p)
     return NULL;
 }
 
-static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf *out, diag *d)
+/* Operands nest (if_not_exists(a, list_append(b, :v))): as deep as a
+ * person builds them, bounded here so a cycle-free tree of any shape
+ * prints, yet a runaway one is refused rather than overflowing. */
+#define UOPND_DEPTH 64
+
+static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf *out, diag *d, int depth)
 {
+    status st = ST_OK;
+    if (depth > UOPND_DEPTH)
+        return diag_set(d, ST_VALIDATION, "Update row %zu: operands nested too deep", row);
     switch (o->kind) {
     case BO_PATH:
         if (!o->path.n)
@@ -100,14 +108,27 @@ static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf 
         buf_adds(out, builder_maps_value(m, hint, &o->value));
         return ST_OK;
     case BO_IF_NOT_EXISTS:
-        if (!o->path.n || o->value.type == AV_NONE)
-            return diag_set(d, ST_VALIDATION, "Update row %zu: if_not_exists needs a path and a value", row);
+        if (!o->path.n || (!o->n_sub && o->value.type == AV_NONE))
+            return diag_set(d, ST_VALIDATION, "Update row %zu: if_not_exists needs a path and an operand", row);
         buf_adds(out, "if_not_exists(");
         upath(m, &o->path, out);
         buf_adds(out, ", ");
-        buf_adds(out, builder_maps_value(m, hint, &o->value));
+        if (o->n_sub)
+            st = uopnd(m, &o->sub[0], hint, row, out, d, depth + 1);
+        else
+            buf_adds(out, builder_maps_value(m, hint, &o->value));
         buf_addc(out, ')');
-        return ST_OK;
+        return st;
+    case BO_LIST_APPEND:
+        assert(o->n_sub == 2);
+        buf_adds(out, "list_append(");
+        st = uopnd(m, &o->sub[0], hint, row, out, d, depth + 1);
+        if (!st) {
+            buf_adds(out, ", ");
+            st = uopnd(m, &o->sub[1], hint, row, out, d, depth + 1);
+        }
+        buf_addc(out, ')');
+        return st;
     case BO_SIZE:
         break;
     }
@@ -142,16 +163,16 @@ status builder_update_print(const bupdate *u, bmaps *m, buf *out, diag *d)
             case BU_ADD:
             case BU_DELETE:
                 buf_addc(out, ' ');
-                st = uopnd(m, &a->a, hint, i + 1, out, d);
+                st = uopnd(m, &a->a, hint, i + 1, out, d, 0);
                 break;
             case BU_SET:
                 buf_adds(out, " = ");
                 if (a->form == BF_LIST_APPEND)
                     buf_adds(out, "list_append(");
-                st = uopnd(m, &a->a, hint, i + 1, out, d);
+                st = uopnd(m, &a->a, hint, i + 1, out, d, 0);
                 if (!st && a->form != BF_PLAIN) {
                     buf_adds(out, a->form == BF_PLUS ? " + " : a->form == BF_MINUS ? " - " : ", ");
-                    st = uopnd(m, &a->b, hint, i + 1, out, d);
+                    st = uopnd(m, &a->b, hint, i + 1, out, d, 0);
                 }
                 if (a->form == BF_LIST_APPEND)
                     buf_addc(out, ')');
@@ -182,10 +203,25 @@ static status uopnd_from(const expr_node *n, bopnd *o, diag *d)
         return ST_OK;
     }
     if (n->kind == EN_FUNC && n->op == FN_IF_NOT_EXISTS && n->n_kids == 2 &&
-        n->kids[0]->kind == EN_PATH && n->kids[1]->kind == EN_VALUE) {
+        n->kids[0]->kind == EN_PATH) {
         status st = uopnd_from(n->kids[0], o, d);
         o->kind = BO_IF_NOT_EXISTS;
-        av_copy(&o->value, n->kids[1]->value);
+        if (!st && n->kids[1]->kind == EN_VALUE) {
+            av_copy(&o->value, n->kids[1]->value);
+        } else if (!st) {
+            o->sub = xcalloc(1, sizeof *o->sub);
+            o->n_sub = 1;
+            st = uopnd_from(n->kids[1], &o->sub[0], d);
+        }
+        return st;
+    }
+    if (n->kind == EN_FUNC && n->op == FN_LIST_APPEND && n->n_kids == 2) {
+        o->kind = BO_LIST_APPEND;
+        o->sub = xcalloc(2, sizeof *o->sub);
+        o->n_sub = 2;
+        status st = uopnd_from(n->kids[0], &o->sub[0], d);
+        if (!st)
+            st = uopnd_from(n->kids[1], &o->sub[1], d);
         return st;
     }
     return diag_at(d, ST_VALIDATION, n->pos, "The builder can not show this update operand");

@@ -47,7 +47,7 @@
     X("Builder", COND_GROUP,    "cond-group",    "Builder: add an AND group after the selection") \
     X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c; in the prompt Tab/BackTab pick from the keys and the item's paths)") \
     X("Builder", COND_OP,       "cond-op",       "Builder: change the operator or function") \
-    X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: type (S N B BOOL NULL L M SS NS BS, path) and value") \
+    X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: type (S N B BOOL NULL L M SS NS BS, path; size in a condition; if_not_exists, list_append in a SET row) and value") \
     X("Builder", COND_NOT,      "cond-not",      "Builder: negate the selected clause or group (NOT)") \
     X("Builder", COND_ANDOR,    "cond-andor",    "Builder: toggle AND/OR of the selected group (or the clause's group)") \
     X("Builder", COND_UP,       "cond-up",       "Builder: move the selection up (into and out of groups)") \

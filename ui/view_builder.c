@@ -215,13 +215,24 @@ static void opnd_label(buf *out, const bopnd *o)
             buf_adds(out, "?path");
         if (o->kind == BO_IF_NOT_EXISTS) {
             buf_adds(out, ", ");
-            if (o->value.type)
+            if (o->n_sub)
+                opnd_label(out, &o->sub[0]);
+            else if (o->value.type)
                 ddbjson_write_value(out, &o->value);
             else
                 buf_adds(out, "?value");
         }
         if (o->kind != BO_PATH)
             buf_addc(out, ')');
+        break;
+    case BO_LIST_APPEND:
+        buf_adds(out, "list_append(");
+        for (size_t i = 0; i < o->n_sub; i++) {
+            if (i)
+                buf_adds(out, ", ");
+            opnd_label(out, &o->sub[i]);
+        }
+        buf_addc(out, ')');
         break;
     case BO_VALUE:
         if (o->value.type == AV_NONE) {
@@ -976,32 +987,113 @@ static bool edit_path(bpath *path, const char *label)
     return ok;
 }
 
-/* Asks the type (or "path" / "size") and the value of an operand. */
-static bool edit_opnd(bopnd *o, const char *what, bool allow_path)
+/* What an operand may be where it is edited: a condition's operand
+ * (a value, a path, size(path)), attribute_type's type name (a value), an
+ * UpdateExpression SET operand (a value, a path, if_not_exists,
+ * list_append), ADD's value (a number or a set), DELETE's (a set). */
+typedef enum { OM_VALUE, OM_COND, OM_UPDATE, OM_ADD, OM_DELETE } omode;
+
+static const char *omode_types(omode m)
+{
+    switch (m) {
+    case OM_COND: return "S N B BOOL NULL L M SS NS BS, path, size";
+    case OM_UPDATE: return "S N B BOOL NULL L M SS NS BS, path, if_not_exists, list_append";
+    case OM_ADD: return "N SS NS BS";
+    case OM_DELETE: return "SS NS BS";
+    case OM_VALUE: break;
+    }
+    return "S N B BOOL NULL L M SS NS BS";
+}
+
+static bool omode_allows(omode m, av_type t)
+{
+    if (m == OM_ADD)
+        return t == AV_N || av_is_set(t);
+    if (m == OM_DELETE)
+        return av_is_set(t);
+    return true;
+}
+
+/* Functions nest in the form this deep at most (text can go deeper). */
+#define FORM_DEPTH 6
+
+/* Asks the type (a value type, or path / size / if_not_exists /
+ * list_append where the mode allows) and then the value, the path or the
+ * function's operands, each in turn. */
+static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth)
 {
     buf in = BUF_INIT, label = BUF_INIT, cur = BUF_INIT;
     bool ok = false;
     const char *tn = o->kind == BO_PATH ? "path" : o->kind == BO_SIZE ? "size"
-                   : o->value.type ? av_type_name(o->value.type) : "S";
-    buf_printf(&label, "%s type (S N B BOOL NULL L M SS NS BS%s): ", what, allow_path ? ", path, size" : "");
+                   : o->kind == BO_IF_NOT_EXISTS ? "if_not_exists"
+                   : o->kind == BO_LIST_APPEND ? "list_append"
+                   : o->value.type && omode_allows(mode, o->value.type) ? av_type_name(o->value.type)
+                   : mode == OM_ADD ? "N" : mode == OM_DELETE ? "SS" : "S";
+    buf_printf(&label, "%s type (%s): ", what, omode_types(mode));
     if (!ask(label.data, tn, &in))
         goto out;
-    if (allow_path && (strcmp(in.data ? in.data : "", "path") == 0 || strcmp(in.data ? in.data : "", "size") == 0)) {
-        bopnd_kind k = strcmp(in.data, "path") == 0 ? BO_PATH : BO_SIZE;
+    const char *w = in.data ? in.data : "";
+    bool path = (mode == OM_COND || mode == OM_UPDATE) && strcmp(w, "path") == 0;
+    bool size = mode == OM_COND && strcmp(w, "size") == 0;
+    bool ine = mode == OM_UPDATE && strcmp(w, "if_not_exists") == 0;
+    bool lap = mode == OM_UPDATE && strcmp(w, "list_append") == 0;
+    if ((ine || lap) && depth >= FORM_DEPTH) {
+        display_error("Nested too deep for the form: type the expression with :upd");
+        goto out;
+    }
+    if (path || size || ine) {
+        bopnd_kind k = path ? BO_PATH : size ? BO_SIZE : BO_IF_NOT_EXISTS;
+        if (o->kind != k)
+            builder_opnd_set_kind(o, k);
         buf_reset(&label);
-        buf_printf(&label, "%s path: ", what);
-        if (o->kind != BO_PATH && o->kind != BO_SIZE)
-            builder_path_free(&o->path);
-        if (edit_path(&o->path, label.data)) {
-            av_free(&o->value);
-            o->kind = k;
+        buf_printf(&label, ine ? "%s: if_not_exists path: " : "%s path: ", what);
+        if (!edit_path(&o->path, label.data))
+            goto out;
+        if (!ine) {
             ok = true;
+            goto out;
+        }
+        /* The default, edited as an operand of its own: a value stays in
+         * o->value, a path or function goes to o->sub[0]. */
+        bopnd def = { 0 };
+        if (o->n_sub) {
+            def = o->sub[0];
+            free(o->sub);
+            o->sub = NULL;
+            o->n_sub = 0;
+        } else {
+            def.kind = BO_VALUE;
+            def.value = o->value;
+            o->value.type = AV_NONE;
+        }
+        buf_reset(&label);
+        buf_printf(&label, "%s: if_not_exists default", what);
+        ok = edit_opnd(&def, label.data, OM_UPDATE, depth + 1);
+        if (def.kind == BO_VALUE) {
+            o->value = def.value;
+            def.value.type = AV_NONE;
+            builder_opnd_free(&def);
+        } else {
+            o->sub = xcalloc(1, sizeof *o->sub);
+            o->sub[0] = def;
+            o->n_sub = 1;
         }
         goto out;
     }
-    av_type t = av_type_from_name(in.data ? in.data : "", in.len);
-    if (t == AV_NONE) {
-        display_error("Unknown type %s", in.data ? in.data : "");
+    if (lap) {
+        if (o->kind != BO_LIST_APPEND)
+            builder_opnd_set_kind(o, BO_LIST_APPEND);
+        ok = true;
+        for (int i = 0; i < 2 && ok; i++) {
+            buf_reset(&label);
+            buf_printf(&label, "%s: list_append list %d", what, i + 1);
+            ok = edit_opnd(&o->sub[i], label.data, OM_UPDATE, depth + 1);
+        }
+        goto out;
+    }
+    av_type t = av_type_from_name(w, in.len);
+    if (t == AV_NONE || !omode_allows(mode, t)) {
+        display_error("%s type %s (%s)", t == AV_NONE ? "Unknown" : "Not a", w, omode_types(mode));
         goto out;
     }
     if (o->kind == BO_VALUE && o->value.type == t)
@@ -1018,9 +1110,8 @@ static bool edit_opnd(bopnd *o, const char *what, bool allow_path)
         display_error("%s", d.msg);
         goto out;
     }
-    av_free(&o->value);
+    builder_opnd_set_kind(o, BO_VALUE);
     builder_path_free(&o->path);
-    o->kind = BO_VALUE;
     o->value = nv;
     ok = true;
 out:
@@ -1028,6 +1119,21 @@ out:
     buf_done(&label);
     buf_done(&cur);
     return ok;
+}
+
+/* The operands of an update row, by its action and form. */
+static void edit_row_values(baction *a)
+{
+    if (a->kind == BU_REMOVE)
+        return;
+    if (a->kind != BU_SET) {
+        edit_opnd(&a->a, "Value", a->kind == BU_ADD ? OM_ADD : OM_DELETE, 0);
+        return;
+    }
+    if (!edit_opnd(&a->a, a->form == BF_PLAIN ? "Value" : "Operand a", OM_UPDATE, 0))
+        return;
+    if (a->form != BF_PLAIN)
+        edit_opnd(&a->b, "Operand b", OM_UPDATE, 0);
 }
 
 static void edit_values(bnode *n)
@@ -1058,7 +1164,7 @@ static void edit_values(bnode *n)
     for (size_t i = 0; i < n->n_args; i++) {
         char what[32];
         snprintf(what, sizeof what, "Value %zu", i + 1);
-        if (!edit_opnd(&n->args[i], what, n->op != BOP_TYPE))
+        if (!edit_opnd(&n->args[i], what, n->op != BOP_TYPE ? OM_COND : OM_VALUE, 0))
             return;
     }
 }
@@ -1103,21 +1209,25 @@ static void edit_clause(bnode *n)
     edit_values(n);
 }
 
-static void edit_row(baction *a)
+/* Action (unless the row was just added with one), path, SET's form,
+ * then the operands. */
+static void edit_row(baction *a, bool ask_action)
 {
     buf in = BUF_INIT;
-    if (!ask("Action (SET REMOVE ADD DELETE): ", builder_update_kind_name(a->kind), &in))
-        goto out;
-    static const char *const k[] = { "SET", "REMOVE", "ADD", "DELETE" };
-    int kind = -1;
-    for (int i = 0; i < 4; i++)
-        if (in.data && strcasecmp(in.data, k[i]) == 0)
-            kind = i;
-    if (kind < 0) {
-        display_error("Unknown action %s", in.data ? in.data : "");
-        goto out;
+    if (ask_action) {
+        if (!ask("Action (SET REMOVE ADD DELETE): ", builder_update_kind_name(a->kind), &in))
+            goto out;
+        static const char *const k[] = { "SET", "REMOVE", "ADD", "DELETE" };
+        int kind = -1;
+        for (int i = 0; i < 4; i++)
+            if (in.data && strcasecmp(in.data, k[i]) == 0)
+                kind = i;
+        if (kind < 0) {
+            display_error("Unknown action %s", in.data ? in.data : "");
+            goto out;
+        }
+        a->kind = (bu_kind)kind;
     }
-    a->kind = (bu_kind)kind;
     if (!edit_path(&a->path, "Path: ") || a->kind == BU_REMOVE)
         goto out;
     if (a->kind == BU_SET) {
@@ -1135,15 +1245,8 @@ static void edit_row(baction *a)
             goto out;
         }
         a->form = (bu_form)form;
-        if (!edit_opnd(&a->a, "Operand a", true))
-            goto out;
-        if (a->form != BF_PLAIN)
-            edit_opnd(&a->b, "Operand b", true);
-        if (a->a.kind == BO_SIZE || a->b.kind == BO_SIZE)
-            display_error("size() is not an update operand");
-    } else {
-        edit_opnd(&a->a, "Value", false);
     }
+    edit_row_values(a);
 out:
     buf_done(&in);
 }
@@ -1723,12 +1826,7 @@ static enum req request(view *v, enum req r)
                         a->kind = (bu_kind)i;
                 size_t at = p->upd.n - 1;
                 rebuild(v, p->n_nodes + 1 + at);
-                if (edit_path(&a->path, "Path: ") && a->kind != BU_REMOVE) {
-                    if (a->kind == BU_SET)
-                        edit_opnd(&a->a, "Value", true);
-                    else
-                        edit_opnd(&a->a, "Value", false);
-                }
+                edit_row(a, false);
                 sel = p->n_nodes + 1 + at;
             }
             buf_done(&in);
@@ -1754,7 +1852,7 @@ static enum req request(view *v, enum req r)
     }
     case REQ_ENTER:
         if (row) {
-            edit_row(row);
+            edit_row(row, true);
         } else if (n && !n->group) {
             edit_clause(n);
         } else if (n) {
@@ -1777,8 +1875,8 @@ static enum req request(view *v, enum req r)
     case REQ_COND_VALUE:
         if (n && !n->group)
             edit_values(n);
-        else if (row && row->kind != BU_REMOVE)
-            edit_opnd(&row->a, "Value", row->kind == BU_SET);
+        else if (row)
+            edit_row_values(row);
         break;
     case REQ_COND_NOT:
         if (n)
