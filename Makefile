@@ -174,6 +174,7 @@ $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MO
 # pays one pkg-config call.
 check-deps:
 	@pkg-config --exists $(PKGS) $(TEST_PKGS) 2>/dev/null || ./tools/deps.sh
+	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
 
 deps:
 	@./tools/deps.sh
