@@ -81,7 +81,7 @@ struct store {
     buf scratch;
     buf err_extra;       /* members an error response carries (store_call) */
     buf err_msg;         /* the whole error message when diag's is too short */
-    sqlite3_stmt *reads[512];  /* read statements by shape (store_read.c) */
+    sqlite3_stmt *reads[1024]; /* read statements by shape (store_read.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
 };
 
@@ -225,6 +225,9 @@ typedef struct store_cursor {
     const store_rq *rq;
     buf last_pk;
     bool last_in;
+    unsigned next_shape;   /* a table Scan from a start key: the statement
+                              after the start partition's (store_read.c) */
+    buf start_pk;          /* its start partition key, encoded */
 } store_cursor;
 
 status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d);

@@ -20,7 +20,8 @@ enum {
     SH_SCAN = 1, SH_INDEX = 2, SH_START = 4, SH_BACK = 8,
     SH_LO_SHIFT = 4, SH_HI_SHIFT = 6,
     SH_SEG = 256,   /* parallel Scan: the rows' partition keys are read too */
-    SH_COUNT = 512,
+    SH_AFTER = 512, /* table Scan of the partitions after ?6 (before, back) */
+    SH_COUNT = 1024,
 };
 
 static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
@@ -33,13 +34,13 @@ static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
         return q;
     }
     bool scan = shape & SH_SCAN, index = shape & SH_INDEX, start = shape & SH_START;
-    bool back = shape & SH_BACK, seg = shape & SH_SEG;
+    bool back = shape & SH_BACK, seg = shape & SH_SEG, after = shape & SH_AFTER;
     int lo = (shape >> SH_LO_SHIFT) & 3, hi = (shape >> SH_HI_SHIFT) & 3;
     const char *skc = index ? "i.isk" : "sk";
     buf b = BUF_INIT;
-    /* Columns: size, body, entry size, and for segments the table pk
-     * (SQLite copies every column it returns out of the page, so a read
-     * asks only for what it uses). Parameters: ?1 tid, ?2 pk (or ipk),
+    /* Columns: size, body, for an index the entry's size, and for
+     * segments the table pk (SQLite copies every column it returns out of
+     * the page, so a read asks only for what it uses). Parameters: ?1 tid, ?2 pk (or ipk),
      * ?3 lo, ?4 hi, ?5 start sk (isk), ?6 start pk (ipk), ?7 xid, ?8 start
      * table pk, ?9 start table sk. */
     if (index)
@@ -48,7 +49,7 @@ static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
                          " ON b.tid = i.tid AND b.pk = i.pk AND b.sk = i.sk"
                          " WHERE i.tid = ?1 AND i.xid = ?7");
     else
-        buf_adds(&b, seg ? "SELECT size, body, size, pk" : "SELECT size, body, size"),
+        buf_adds(&b, seg ? "SELECT size, body, pk" : "SELECT size, body"),
             buf_adds(&b, " FROM items WHERE tid = ?1");
     if (!scan)
         buf_adds(&b, index ? " AND i.ipk = ?2" : " AND pk = ?2");
@@ -62,6 +63,8 @@ static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
         buf_adds(&b, skc);
         buf_adds(&b, hi == RB_INCL ? " <= ?4" : " < ?4");
     }
+    if (after)
+        buf_adds(&b, back ? " AND pk < ?6" : " AND pk > ?6");
     if (start) {
         const char *op = back ? " < " : " > ";
         if (scan && index)
@@ -161,6 +164,18 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     unsigned shape = (scan ? SH_SCAN : 0) | (ix ? SH_INDEX : 0) | (rq->start ? SH_START : 0) |
                      (rq->forward ? 0 : SH_BACK) | (unsigned)lo << SH_LO_SHIFT |
                      (unsigned)hi << SH_HI_SHIFT | (rq->segments > 1 ? SH_SEG : 0);
+    /* A table Scan from a start key, (pk, sk) > (start pk, start sk), is
+     * read as the rest of the start partition, then the partitions after
+     * it: SQLite seeks with the row value but also tests it on every row
+     * (a column copy and a comparison), which these two do not need. */
+    const av *start_pk = scan && !ix && rq->start
+                         ? av_map_get(rq->start, t->def.pk.name, strlen(t->def.pk.name)) : NULL;
+    bool split = start_pk != NULL;
+    if (split) {
+        keyenc_append(&c->start_pk, start_pk);
+        c->next_shape = SH_SCAN | SH_AFTER | (rq->forward ? 0 : SH_BACK) | (rq->segments > 1 ? SH_SEG : 0);
+        shape &= ~(unsigned)SH_SCAN;
+    }
     sqlite3_stmt *q = read_stmt(s, shape, d);
     if (!q) {
         av_free(&bs.succ);
@@ -169,7 +184,10 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     sqlite3_bind_int64(q, 1, t->id);
     if (ix)
         sqlite3_bind_int(q, 7, rq->xid);
-    if (!scan)
+    if (split)
+        sqlite3_bind_blob(q, 2, c->start_pk.data ? c->start_pk.data : "", (int)c->start_pk.len,
+                          SQLITE_STATIC);
+    else if (!scan)
         bind_av(q, 2, &bs.b[0], rq->pk);
     if (lo)
         bind_av(q, 3, &bs.b[1], lov);
@@ -226,6 +244,16 @@ status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d)
         if (rc == SQLITE_DONE) {
             sqlite3_reset(c->q);
             c->q = NULL;
+            if (c->next_shape) {
+                /* the start partition is done: the partitions after it */
+                if (!(c->q = read_stmt(c->s, c->next_shape, d)))
+                    return d->code;
+                c->next_shape = 0;
+                sqlite3_bind_int64(c->q, 1, c->rq->t->id);
+                sqlite3_bind_blob(c->q, 6, c->start_pk.data ? c->start_pk.data : "",
+                                  (int)c->start_pk.len, SQLITE_STATIC);
+                continue;
+            }
             return ST_OK;
         }
         if (rc != SQLITE_ROW) {
@@ -237,10 +265,11 @@ status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d)
         row->size = (uint64_t)sqlite3_column_int64(c->q, 0);
         row->body = sqlite3_column_blob(c->q, 1);
         row->body_len = (size_t)sqlite3_column_bytes(c->q, 1);
-        row->entry_size = (uint64_t)sqlite3_column_int64(c->q, 2);
+        int next = 2;
+        row->entry_size = c->rq->xid ? (uint64_t)sqlite3_column_int64(c->q, next++) : row->size;
         if (c->rq->segments > 1) {
-            row->pk = sqlite3_column_blob(c->q, 3);
-            row->pk_len = (size_t)sqlite3_column_bytes(c->q, 3);
+            row->pk = sqlite3_column_blob(c->q, next);
+            row->pk_len = (size_t)sqlite3_column_bytes(c->q, next);
             /* A partition (of the table) belongs to one segment. */
             if (c->last_pk.len != row->pk_len ||
                 memcmp(c->last_pk.data, row->pk, row->pk_len) != 0) {
@@ -263,6 +292,7 @@ void store_cursor_close(store_cursor *c)
         sqlite3_reset(c->q);
     c->q = NULL;
     buf_done(&c->last_pk);
+    buf_done(&c->start_pk);
 }
 
 void store_project_index(const table_def *def, const index_def *ix, const av *item, av *out)

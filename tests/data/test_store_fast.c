@@ -208,12 +208,111 @@ static void the_table_cache_follows_other_connections(void **state)
     store_close(b);
 }
 
+static const char table_sk[] =
+    "{\"TableName\":\"Pag\",\"BillingMode\":\"PAY_PER_REQUEST\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"p\",\"AttributeType\":\"S\"},"
+    "{\"AttributeName\":\"s\",\"AttributeType\":\"N\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"p\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"s\",\"KeyType\":\"RANGE\"}]}";
+
+/* Pages of a Scan (Limit, ExclusiveStartKey) in one segment of segs (0:
+ * no segments): the items' keys appended to out as "p/s " and the page
+ * count returned. */
+static int scan_pages(store *s, int limit, int seg, int segs, char *out, size_t cap)
+{
+    char req[1024], start[256] = "";
+    int pages = 0;
+    for (;;) {
+        char seg_text[64] = "";
+        if (segs)
+            snprintf(seg_text, sizeof seg_text, ",\"Segment\":%d,\"TotalSegments\":%d", seg, segs);
+        snprintf(req, sizeof req, "{\"TableName\":\"Pag\",\"Limit\":%d%s%s%s%s}", limit, seg_text,
+                 start[0] ? ",\"ExclusiveStartKey\":" : "", start, "");
+        char *resp = ok(s, "Scan", req);
+        pages++;
+        assert_true(pages < 1000);
+        const char *p = strstr(resp, "\"Items\":[");
+        const char *items_end = strstr(resp, "],\"Count\":");
+        assert_non_null(p);
+        assert_non_null(items_end);
+        /* items look like {"p":{"S":"P1"},"s":{"N":"3"}} */
+        while ((p = strstr(p, "{\"p\":{\"S\":\"")) != NULL && p < items_end) {
+            p += strlen("{\"p\":{\"S\":\"");
+            const char *q = strchr(p, '"');
+            const char *n = strstr(q, "\"N\":\"") + strlen("\"N\":\"");
+            const char *ne = strchr(n, '"');
+            snprintf(out + strlen(out), cap - strlen(out), "%.*s/%.*s ", (int)(q - p), p, (int)(ne - n), n);
+            p = ne;
+        }
+        const char *lek = strstr(resp, "\"LastEvaluatedKey\":");
+        if (!lek) {
+            free(resp);
+            return pages;
+        }
+        lek += strlen("\"LastEvaluatedKey\":");
+        const char *end = strstr(lek, "}}");   /* the key map ends with its last value's */
+        assert_non_null(end);
+        snprintf(start, sizeof start, "%.*s", (int)(end + 2 - lek), lek);
+        free(resp);
+    }
+}
+
+static int count_words(const char *s)
+{
+    int n = 0;
+    for (const char *p = s; *p; p++)
+        n += *p == ' ';
+    return n;
+}
+
+static void scans_page_through_every_item_once(void **state)
+{
+    store *s = *state;
+    free(ok(s, "CreateTable", table_sk));
+    char req[256];
+    /* five partitions of one to four items; one partition of a single item */
+    static const int sizes[] = { 3, 1, 4, 2, 3 };
+    int total = 0;
+    for (int p = 0; p < 5; p++)
+        for (int k = 0; k < sizes[p]; k++, total++) {
+            snprintf(req, sizeof req, "{\"TableName\":\"Pag\",\"Item\":{\"p\":{\"S\":\"P%d\"},"
+                     "\"s\":{\"N\":\"%d\"}}}", p, k);
+            free(ok(s, "PutItem", req));
+        }
+    static char whole[4096], paged[4096];
+    whole[0] = '\0';
+    assert_int_equal(scan_pages(s, 100, 0, 0, whole, sizeof whole), 1);
+    assert_int_equal(count_words(whole), total);
+    for (int limit = 1; limit <= 5; limit++) {
+        paged[0] = '\0';
+        scan_pages(s, limit, 0, 0, paged, sizeof paged);
+        if (strcmp(whole, paged) != 0)
+            fail_msg("Limit %d: %s\n  whole: %s", limit, paged, whole);
+        /* two segments: together every item once */
+        paged[0] = '\0';
+        scan_pages(s, limit, 0, 2, paged, sizeof paged);
+        scan_pages(s, limit, 1, 2, paged, sizeof paged);
+        assert_int_equal(count_words(paged), total);
+        for (const char *w = whole; *w;) {
+            const char *sp = strchr(w, ' ');
+            char one[32];
+            snprintf(one, sizeof one, " %.*s ", (int)(sp - w), w);
+            char hay[4200];
+            snprintf(hay, sizeof hay, " %s", paged);
+            if (!strstr(hay, one))
+                fail_msg("Limit %d, 2 segments: %s missing from %s", limit, one, paged);
+            w = sp + 1;
+        }
+    }
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(byte_filters_agree_with_the_evaluator),
         T(the_table_cache_follows_other_connections),
+        T(scans_page_through_every_item_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
