@@ -1599,6 +1599,22 @@ static void txn_command(view *v, int argc, char **argv)
                         buf_add(&p->result, c + 1, cn >= 2 ? cn - 2 : 0);
                     if (hm && mn > 2)
                         buf_printf(&p->result, " (%.*s)", (int)(mn - 2), m + 1);
+                    /* ReturnValuesOnConditionCheckFailure ALL_OLD: the
+                     * item as it is, parsed so only DynamoDB JSON (with
+                     * control characters escaped) reaches the screen. */
+                    const char *it;
+                    size_t itn;
+                    av item;
+                    diag id;
+                    diag_init(&id);
+                    if (jscan_member(el, en, "Item", &it, &itn) &&
+                        ddbjson_parse_item(it, itn, &item, &id) == ST_OK) {
+                        buf_adds(&p->result, "\n   the item now: ");
+                        ddbjson_write_item(&p->result, &item);
+                        av_free(&item);
+                    } else if (hc && cn == 24 && memcmp(c + 1, "ConditionalCheckFailed", 22) == 0) {
+                        buf_adds(&p->result, "\n   no item under this key now");
+                    }
                     i++;
                 }
             }
