@@ -605,6 +605,17 @@ status remote_call(remote *r, const char *op, const char *input, size_t len, cha
     assert(r && op && out);
     *out = NULL;
     r->stats.calls++;
+    /* The name goes into a header: letters only (no CR/LF smuggling). */
+    size_t oplen = strlen(op);
+    int op_ok = oplen > 0 && oplen < 64;
+    for (size_t i = 0; op_ok && i < oplen; i++)
+        op_ok = (op[i] >= 'A' && op[i] <= 'Z') || (op[i] >= 'a' && op[i] <= 'z');
+    if (!op_ok) {
+        snprintf(r->errcode, sizeof r->errcode, "%s", status_name(ST_UNKNOWN_OPERATION));
+        buf_reset(&r->errmsg);
+        buf_adds(&r->errmsg, "Unknown operation");
+        return diag_set(d, ST_UNKNOWN_OPERATION, "Unknown operation");
+    }
     if (!input) {
         input = "{}";
         len = 2;

@@ -128,6 +128,12 @@ static void test_refused(void **state)
     assert_int_equal(remote_call_line(r, "{\"Operation\":\"ListTables\"}", 26, &line), ST_IO);
     assert_non_null(strstr(line, "{\"Error\":{\"Code\":\"NetworkError\",\"Message\":\"cannot connect to"));
     free(line);
+    /* an operation name is a header value: no CR/LF, letters only */
+    assert_int_equal(remote_call(r, "ListTables\r\nX-Evil: 1", "{}", 2, &out, &d),
+                     ST_UNKNOWN_OPERATION);
+    assert_null(out);
+    remote_get_stats(r, &st);
+    assert_int_equal(st.attempts, 6);   /* nothing was sent for it */
     assert_int_equal(remote_call_line(r, "{\"Operation\":3}", 15, &line), ST_SERIALIZATION);
     assert_string_equal(line, "{\"Error\":{\"Code\":\"SerializationException\",\"Message\":"
                               "\"Malformed request line: \\\"Operation\\\" must be a string\"}}");
