@@ -223,12 +223,35 @@ static void roff(buf *out, const char *s)
     }
 }
 
+/* The view-specific and prompt keys of section sect (REQ_VIEW_KEYS). */
+static void man_view_keys(buf *out, const char *sect)
+{
+    buf keys = BUF_INIT;
+#define VIEW_KEY(s, r, fixed, help) \
+    if (strcmp(s, sect) == 0) { \
+        buf_reset(&keys); \
+        if ((r) != REQ_NONE) \
+            keymap_keys_of(r, &keys); \
+        else \
+            buf_adds(&keys, fixed); \
+        buf_adds(out, ".TP\n.B "); \
+        roff(out, keys.len ? keys.data : "(unbound)"); \
+        buf_adds(out, "\n"); \
+        roff(out, help); \
+        buf_adds(out, ".\n"); \
+    }
+    REQ_VIEW_KEYS(VIEW_KEY)
+#undef VIEW_KEY
+    buf_done(&keys);
+}
+
 void keymap_write_man(buf *out)
 {
     const char *sect = "";
     buf keys = BUF_INIT;
     for (int r = 1; r < REQ__COUNT; r++) {
         if (strcmp(sect, reqs[r].section) != 0) {
+            man_view_keys(out, sect);
             sect = reqs[r].section;
             buf_printf(out, ".SS %s\n", sect);
         }
@@ -242,6 +265,7 @@ void keymap_write_man(buf *out)
         roff(out, reqs[r].name);
         buf_adds(out, ").\n");
     }
+    man_view_keys(out, sect);
     buf_done(&keys);
 }
 

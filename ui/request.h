@@ -45,9 +45,9 @@
     X("Builder", COND,          "cond",          "Open the condition builder on the selected item (or empty)") \
     X("Builder", COND_ADD,      "cond-add",      "Builder: add a clause (or an update row) after the selection") \
     X("Builder", COND_GROUP,    "cond-group",    "Builder: add an AND group after the selection") \
-    X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c; in the prompt Tab/BackTab pick from the keys and the item's paths)") \
+    X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c); the prompt offers the item's paths") \
     X("Builder", COND_OP,       "cond-op",       "Builder: change the operator or function") \
-    X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: type (S N B BOOL NULL L M SS NS BS, path; size in a condition; if_not_exists, list_append in a SET row) and value") \
+    X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: their type (S ... BS, path, size, functions) and value") \
     X("Builder", COND_NOT,      "cond-not",      "Builder: negate the selected clause or group (NOT)") \
     X("Builder", COND_ANDOR,    "cond-andor",    "Builder: toggle AND/OR of the selected group (or the clause's group)") \
     X("Builder", COND_UP,       "cond-up",       "Builder: move the selection up (into and out of groups)") \
@@ -57,6 +57,21 @@
     X("Builder", COND_MODE,     "cond-mode",     "Builder: cycle condition, filter, key condition") \
     X("Builder", COND_APPLY,    "cond-apply",    "Builder: run the action shown (Put, Update, Delete, Query/Scan)") \
     X("Builder", COND_PANEL,    "cond-panel",    "Builder: give the keys to the right panel (the moving keys scroll it) and back")
+
+/*
+ * Keys whose meaning in one view goes beyond their request's help above,
+ * and keys of the prompts (fixed, not rebindable), listed after their
+ * section in the help overlay and the man page's KEYS. Columns: section,
+ * the request whose keys are shown (REQ_NONE: the fixed keys given), the
+ * fixed keys, help text.
+ */
+#define REQ_VIEW_KEYS(X) \
+    X("Builder", REQ_ENTER,     "",             "In the builder: edit the selected clause or update row; on a group, toggle AND/OR") \
+    X("Builder", REQ_EDIT_ITEM, "",             "In the builder: edit the builder's own item (the Put's) in $EDITOR") \
+    X("Builder", REQ_RELOAD,    "",             "In the builder: read the item again from the store") \
+    X("Builder", REQ_NONE,      "Tab, Down",    "In a builder path prompt: the next path that begins with (else contains) the text") \
+    X("Builder", REQ_NONE,      "BackTab, Up",  "In a builder path prompt: the previous path") \
+    X("Builder", REQ_BACK,      "",             "With the keys on the builder's panel: give them back to the tree (so does Tab)")
 
 enum req {
     REQ_NONE = 0,

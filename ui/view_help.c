@@ -33,11 +33,30 @@ static hline *add(view *v, int kind)
     return h;
 }
 
+/* The view-specific and prompt keys of section sect (REQ_VIEW_KEYS). */
+static void view_keys(view *v, const char *sect)
+{
+#define VIEW_KEY(s, r, fixed, help) \
+    if (strcmp(s, sect) == 0) { \
+        hline *h = add(v, L_KEY); \
+        if ((r) != REQ_NONE) \
+            keymap_keys_of(r, &h->left); \
+        else \
+            buf_adds(&h->left, fixed); \
+        if (!h->left.len) \
+            buf_adds(&h->left, "(unbound)"); \
+        buf_adds(&h->right, help); \
+    }
+    REQ_VIEW_KEYS(VIEW_KEY)
+#undef VIEW_KEY
+}
+
 static bool open_view(view *v, const void *arg)
 {
     const char *sect = "";
     for (int r = 1; r < REQ__COUNT; r++) {
         if (strcmp(sect, keymap_req_section((enum req)r)) != 0) {
+            view_keys(v, sect);
             sect = keymap_req_section((enum req)r);
             buf_adds(&add(v, L_SECTION)->left, sect);
         }
@@ -47,6 +66,7 @@ static bool open_view(view *v, const void *arg)
             buf_adds(&h->left, "(unbound)");
         buf_printf(&h->right, "%s (%s)", keymap_req_help((enum req)r), keymap_req_name((enum req)r));
     }
+    view_keys(v, sect);
     buf_adds(&add(v, L_SECTION)->left, "Commands");
 #define CMD_HELP(name, args, help) do { \
         hline *h = add(v, L_CMD); \
