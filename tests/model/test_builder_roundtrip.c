@@ -285,6 +285,171 @@ static void generated_round_trips(void **state)
         av_free(&items[i]);
 }
 
+/* ---- update rows ---------------------------------------------------------- */
+
+#define N_UPDATES 300
+
+/* A SET operand of the given depth budget: a path, a value (of type want
+ * when not AV_NONE: + and - take N, list_append L), if_not_exists(path,
+ * operand) or list_append(operand, operand). */
+static void rand_uopnd(bopnd *o, av_type want, int depth)
+{
+    unsigned k = rnd(depth > 0 ? 4 : 2);
+    if (want == AV_L && k == 0)     /* a path of unknown type: keep it a list */
+        k = depth > 0 ? 3 : 1;
+    memset(o, 0, sizeof *o);
+    if (k == 0 || (k == 3 && want == AV_N)) {
+        o->kind = BO_PATH;
+        rand_path(&o->path, true);
+    } else if (k == 1) {
+        o->kind = BO_VALUE;
+        rand_scalar(&o->value, want != AV_NONE ? want : rand_type());
+    } else if (k == 2) {
+        builder_opnd_set_kind(o, BO_IF_NOT_EXISTS);
+        rand_path(&o->path, true);
+        if (rnd(2)) {
+            rand_scalar(&o->value, want != AV_NONE ? want : rand_type());
+        } else {
+            o->sub = calloc(1, sizeof *o->sub);
+            o->n_sub = 1;
+            rand_uopnd(&o->sub[0], want, depth - 1);
+        }
+    } else {
+        builder_opnd_set_kind(o, BO_LIST_APPEND);
+        for (int i = 0; i < 2; i++) {
+            builder_opnd_free(&o->sub[i]);
+            rand_uopnd(&o->sub[i], AV_L, depth - 1);
+        }
+    }
+}
+
+/* Rows on distinct top-level names (DynamoDB refuses overlapping paths):
+ * SET in every form, REMOVE (nested and list elements), ADD of a number
+ * or a set, DELETE of a set. */
+static void rand_update(bupdate *u)
+{
+    bool used[N_NAMES] = { false };
+    size_t rows = 1 + rnd(4);
+    for (size_t r = 0; r < rows; r++) {
+        size_t ni = rnd(N_NAMES);
+        while (used[ni])
+            ni = (ni + 1) % N_NAMES;
+        used[ni] = true;
+        bu_kind k = (bu_kind)rnd(4);
+        baction *a = builder_update_add(u, k);
+        builder_path_push(&a->path, pool[ni], strlen(pool[ni]));
+        if ((k == BU_SET || k == BU_REMOVE) && rnd(3) == 0) {
+            if (rnd(2))
+                builder_path_push_index(&a->path, rnd(3));
+            else
+                builder_path_push(&a->path, "k", 1);
+        }
+        if (k == BU_REMOVE)
+            continue;
+        builder_opnd_free(&a->a);
+        builder_opnd_free(&a->b);
+        if (k == BU_ADD || k == BU_DELETE) {
+            a->a.kind = BO_VALUE;
+            rand_scalar(&a->a.value, k == BU_ADD && rnd(2) ? AV_N : rnd(2) ? AV_SS : AV_NS);
+            continue;
+        }
+        a->form = (bu_form)rnd(4);
+        av_type want = a->form == BF_PLUS || a->form == BF_MINUS ? AV_N
+                     : a->form == BF_LIST_APPEND ? AV_L : AV_NONE;
+        rand_uopnd(&a->a, want, 2);
+        if (a->form != BF_PLAIN)
+            rand_uopnd(&a->b, want, 2);
+    }
+}
+
+static void print_update(const bupdate *u, printed *p)
+{
+    bmaps m;
+    diag d;
+    diag_init(&d);
+    memset(p, 0, sizeof *p);
+    builder_maps_init(&m);
+    if (builder_update_print(u, &m, &p->text, &d))
+        fail_msg("update print: %s", d.msg);
+    builder_maps_names_json(&m, &p->names);
+    builder_maps_values_json(&m, &p->values);
+    builder_maps_done(&m);
+}
+
+/* Applies printed update text to item with model/expr: the new item, or
+ * AV_NONE when DynamoDB's runtime refuses it (a type it can not add). */
+static void apply_update(const printed *p, const av *item, av *out)
+{
+    av names, values;
+    expr_ctx cx;
+    diag d;
+    diag_init(&d);
+    names.type = values.type = AV_NONE;
+    if (p->names.len)
+        assert_int_equal(ddbjson_parse_plain_item(p->names.data, p->names.len, &names, &d), ST_OK);
+    if (p->values.len)
+        assert_int_equal(ddbjson_parse_item(p->values.data, p->values.len, &values, &d), ST_OK);
+    assert_int_equal(expr_ctx_init(&cx, names.type ? &names : NULL, values.type ? &values : NULL, &d), ST_OK);
+    expr *e = NULL;
+    if (expr_parse(&cx, EXPR_UPDATE, p->text.data, p->text.len, &e, &d))
+        fail_msg("expr refuses \"%s\": %s", p->text.data, d.msg);
+    if (expr_update_apply(e, item, out, NULL, &d))
+        out->type = AV_NONE;
+    expr_free(e);
+    expr_ctx_done(&cx);
+    av_free(&names);
+    av_free(&values);
+}
+
+/* Generated update rows, nested operands included, print to an
+ * UpdateExpression model/expr accepts; it parses back to rows that print
+ * the same text and maps, and both texts change every item alike. */
+static void generated_update_round_trips(void **state)
+{
+    (void)state;
+    av items[N_ITEMS];
+    for (size_t i = 0; i < N_ITEMS; i++)
+        rand_item(&items[i]);
+    size_t nested = 0, applied = 0;
+    for (int t = 0; t < N_UPDATES; t++) {
+        bupdate u, u2;
+        builder_update_init(&u);
+        rand_update(&u);
+        printed p1, p2;
+        print_update(&u, &p1);
+        diag d;
+        diag_init(&d);
+        if (builder_update_parse(p1.text.data, p1.names.data, p1.values.data, &u2, &d))
+            fail_msg("update %d: \"%s\" does not parse back: %s", t, p1.text.data, d.msg);
+        print_update(&u2, &p2);
+        assert_string_equal(p1.text.data, p2.text.data);
+        assert_string_equal(p1.names.data ? p1.names.data : "", p2.names.data ? p2.names.data : "");
+        assert_string_equal(p1.values.data ? p1.values.data : "", p2.values.data ? p2.values.data : "");
+        nested += strstr(p1.text.data, "if_not_exists(") && strstr(p1.text.data, "list_append(");
+        for (size_t i = 0; i < N_ITEMS; i++) {
+            av a, b;
+            apply_update(&p1, &items[i], &a);
+            apply_update(&p2, &items[i], &b);
+            assert_int_equal(a.type, b.type);
+            if (a.type != AV_NONE) {
+                assert_true(av_equal(&a, &b));
+                applied++;
+            }
+            av_free(&a);
+            av_free(&b);
+        }
+        printed_done(&p1);
+        printed_done(&p2);
+        builder_update_done(&u);
+        builder_update_done(&u2);
+    }
+    /* Not degenerate: nested functions occur, and many updates apply. */
+    assert_true(nested > 10);
+    assert_true(applied > (size_t)N_UPDATES);
+    for (size_t i = 0; i < N_ITEMS; i++)
+        av_free(&items[i]);
+}
+
 /* Hand-written text in many shapes (aliases of the writer's choosing,
  * redundant parentheses, odd spacing, lower-case keywords) goes to a tree
  * and back to an equivalent expression. */
@@ -346,6 +511,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(generated_round_trips),
         cmocka_unit_test(written_texts),
+        cmocka_unit_test(generated_update_round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
