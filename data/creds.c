@@ -366,7 +366,7 @@ static int static_keys(const char *path, const char *sec, const char *alt, const
     if (a == 0 && s == 0)
         return 0;
     if (!ak || !*ak || !sk || !*sk) {
-        diag_set(d, ST_NOT_FOUND, "%s has %s but not %s", where,
+        diag_set(d, ST_USAGE, "%s has %s but not %s", where,
                  ak && *ak ? "aws_access_key_id" : "aws_secret_access_key",
                  ak && *ak ? "aws_secret_access_key" : "aws_access_key_id");
         goto bad;
@@ -403,7 +403,7 @@ status creds_resolve(const char *profile, creds *out, diag *d)
         goto out;
     }
     if (!explicit_profile && (env("AWS_ACCESS_KEY_ID") || env("AWS_SECRET_ACCESS_KEY"))) {
-        st = diag_set(d, ST_NOT_FOUND, "%s is set but %s is not",
+        st = diag_set(d, ST_USAGE, "%s is set but %s is not",
                       env("AWS_ACCESS_KEY_ID") ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY",
                       env("AWS_ACCESS_KEY_ID") ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID");
         goto out;
@@ -439,7 +439,7 @@ status creds_resolve(const char *profile, creds *out, diag *d)
         goto out;
     }
 
-    st = diag_set(d, ST_NOT_FOUND,
+    st = diag_set(d, ST_USAGE,
                   "no AWS credentials for profile '%s': looked in %s"
                   "%s [%s], and %s [%s] (credential_process, aws_access_key_id). "
                   "Local endpoints (DynamoDB Local, dynalite) need some credentials too, as "

@@ -42,7 +42,8 @@ typedef struct creds {
 /*
  * Finds credentials. profile NULL: AWS_PROFILE, else "default" (and the
  * environment's keys come first); non-NULL: that profile, explicitly.
- * ST_NOT_FOUND when none was found, with a message naming every place
+ * ST_USAGE (a configuration to fix, not a DynamoDB error) when none was
+ * found or one is half set, with a message naming every place
  * looked; ST_IO for an unreadable file or a failed credential_process.
  */
 status creds_resolve(const char *profile, creds *out, diag *d);

@@ -459,6 +459,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     done->segments = o->segments;
     done->segments_done = sh.segments_done;
     done->retries = sh.retries;
+    snprintf(done->from, sizeof done->from, "%s", remote_describe(r));
     done->seconds = now_s() - t0;
 out:
     if (s != ST_OK) {

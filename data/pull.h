@@ -37,6 +37,7 @@ typedef struct pull_progress {
     int segments;
     double seconds;          /* since the Scan began */
     unsigned long retries;   /* HTTP retries so far, all segments */
+    char from[512];          /* remote_describe of the source (in the totals) */
 } pull_progress;
 
 typedef void (*pull_progress_fn)(const pull_progress *p, void *ud);

@@ -50,7 +50,7 @@ typedef struct remote_opts {
 /* Resolves region, endpoint and credentials (no request is sent). With an
  * endpoint and no region configured the region is us-east-1 (local
  * endpoints ignore it); without either, ST_USAGE naming where it looked.
- * A missing credential is ST_NOT_FOUND naming every place looked. */
+ * A missing credential is ST_USAGE naming every place looked. */
 status remote_open(const remote_opts *o, remote **out, diag *d);
 void remote_close(remote *r);
 

@@ -147,6 +147,8 @@ int cli_pull(int argc, char **argv)
                 "%lu retries) from ", (unsigned long long)done.items,
                 (unsigned long long)done.pages, done.capacity, done.retries);
         cli_fputs_safe(stderr, table);
+        fputs(" at ", stderr);
+        cli_fputs_safe(stderr, done.from);
         fputs(" into ", stderr);
         cli_fputs_safe(stderr, as ? as : table);
         fputs(" in ", stderr);

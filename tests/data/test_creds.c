@@ -96,7 +96,7 @@ static void test_env_first(void **state)
     assert_non_null(strstr(c.source, "/.aws/credentials [default]"));
     creds_done(&c);
     unsetenv("AWS_SECRET_ACCESS_KEY");
-    assert_int_equal(creds_resolve(NULL, &c, &d), ST_NOT_FOUND);
+    assert_int_equal(creds_resolve(NULL, &c, &d), ST_USAGE);
     assert_non_null(strstr(d.msg, "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not"));
     unsetenv("AWS_ACCESS_KEY_ID");
     unsetenv("AWS_SESSION_TOKEN");
@@ -149,7 +149,7 @@ static void test_ini(void **state)
     assert_null(region);
 
     /* a half-configured profile: named, and no secret in the message */
-    assert_int_equal(creds_resolve("half", &c, &d), ST_NOT_FOUND);
+    assert_int_equal(creds_resolve("half", &c, &d), ST_USAGE);
     assert_non_null(strstr(d.msg, "has aws_access_key_id but not aws_secret_access_key"));
     assert_null(strstr(d.msg, "secret_access_key ="));
 }
@@ -162,7 +162,7 @@ static void test_not_found(void **state)
     creds c;
     diag d;
     diag_init(&d);
-    assert_int_equal(creds_resolve("prod", &c, &d), ST_NOT_FOUND);
+    assert_int_equal(creds_resolve("prod", &c, &d), ST_USAGE);
     assert_non_null(strstr(d.msg, "no AWS credentials for profile 'prod'"));
     assert_non_null(strstr(d.msg, "/.aws/credentials [prod]"));
     assert_non_null(strstr(d.msg, "/.aws/config [profile prod]"));
@@ -172,7 +172,7 @@ static void test_not_found(void **state)
     assert_null(c.access_key);
     setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/creds", 1);
     setenv("AWS_CONFIG_FILE", "/nonexistent/config", 1);
-    assert_int_equal(creds_resolve(NULL, &c, &d), ST_NOT_FOUND);
+    assert_int_equal(creds_resolve(NULL, &c, &d), ST_USAGE);
     assert_non_null(strstr(d.msg, "the environment (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), "
                                   "/nonexistent/creds [default], and /nonexistent/config "
                                   "[profile default]"));
