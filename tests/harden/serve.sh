@@ -101,7 +101,7 @@ sample() {
 sample
 grep -q 'ITEM#2' "$tmp/ex/v1" && [ "$count" = 3 ]
 tap $? "the explorer shows the three items while ddbx serve has the file open ($count)"
-NODE_NO_WARNINGS=1 node "$root/tests/harden/serve_load.js" "$port" write Live > "$tmp/w" 2>&1
+NODE_NO_WARNINGS=1 timeout 60 node "$root/tests/harden/serve_load.js" "$port" write Live > "$tmp/w" 2>&1
 wrc=$?
 sed 's/^/# /' "$tmp/w"
 tap $wrc "a put, an update and a delete through the endpoint (AWS SDK)"
@@ -119,7 +119,7 @@ tap $? "the explorer quits with status 0 at the script's end"
 pe=""
 
 # Load and abuse.
-NODE_NO_WARNINGS=1 node "$root/tests/harden/serve_load.js" "$port" load "$CLIENTS" "$OPS" > "$tmp/load" 2>"$tmp/load.err"
+NODE_NO_WARNINGS=1 timeout 300 node "$root/tests/harden/serve_load.js" "$port" load "$CLIENTS" "$OPS" > "$tmp/load" 2>"$tmp/load.err"
 lrc=$?
 while IFS= read -r line; do
     case "$line" in
