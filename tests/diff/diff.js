@@ -1537,6 +1537,37 @@ group('eval updates', ['eval'], async (g) => {
   g.report('ddbx eval of generated UpdateExpressions vs dynalite UpdateItem ALL_NEW');
 });
 
+/* UpdateExpressions as the condition builder prints them, with the nested
+ * operands its update form builds (if_not_exists and list_append inside
+ * each other and on either side of + and -), each applied twice. */
+group('builder update operands', ['PutItem', 'UpdateItem'], async (g) => {
+  const T = 'diff_sn';
+  const k = { pk: { S: 'BUILDER#nested' }, sk: { N: '1' } };
+  await g.both('PutItem', { TableName: T, Item: Object.assign({
+    b: { N: '4' }, c: { M: { d: { N: '2' } } }, q: { L: [{ S: 'z' }, { M: { r: { S: 'deep' } } }] },
+    tmp: { L: [{ S: '1' }, { S: '2' }] }, x: { M: { y: { L: [{ N: '0' }, { N: '1' }, { N: '2' }] } } },
+    s2: { SS: ['a', 'c'] } }, k) });
+  const values = {
+    ':a': { N: '0' }, ':a_1': { N: '1' }, ':b': { N: '10' }, ':l': { L: [] }, ':l_1': { L: [{ S: 'n' }] },
+    ':m': { L: [{ S: 'f' }] }, ':m_1': { L: [{ N: '7' }] }, ':n': { N: '1' }, ':s': { SS: ['a', 'b'] }, ':s2': { SS: ['a', 'b'] },
+  };
+  const texts = [
+    'SET a = if_not_exists(a, :a) + :a_1, b = :b - if_not_exists(c.d, b), l = list_append(if_not_exists(l, :l), :l_1),'
+      + ' m = list_append(:m, if_not_exists(m, list_append(q, :m_1))), p = q[1].r REMOVE tmp[0], x.y[2] ADD n :n, s :s DELETE s2 :s2',
+    'SET l = list_append(if_not_exists(l, list_append(:l, :m)), if_not_exists(nope, :m_1))',
+    'SET a = :a_1 - if_not_exists(a, :a), m = if_not_exists(nope, if_not_exists(q, :m))',
+    'SET m = list_append(if_not_exists(nope, q), :m_1)',
+  ];
+  for (const t of texts) {
+    const vs = {};
+    for (const v of Object.keys(values)) if (t.includes(v + ',') || t.includes(v + ')') || t.endsWith(v) || t.includes(v + ' ')) vs[v] = values[v];
+    const input = { TableName: T, Key: k, UpdateExpression: t, ExpressionAttributeValues: vs, ReturnValues: 'ALL_NEW' };
+    await g.both('UpdateItem', input);
+    await g.both('UpdateItem', input);
+  }
+  g.report('UpdateItem with nested if_not_exists/list_append operands, as the builder prints them');
+});
+
 /* Hand-written requests DynamoDB rejects: each must be rejected alike. */
 group('validation', ['PutItem', 'GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'Scan', 'DescribeTable', 'DeleteTable'], async (g) => {
   const T = 'diff_sn';
