@@ -20,6 +20,7 @@
 #include "data/remote.h"
 #include "data/serve.h"
 #include "data/sigv4.h"
+#include "data/store.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
@@ -653,61 +654,24 @@ status remote_call(remote *r, const char *op, const char *input, size_t len, cha
     }
 }
 
+static status line_call(void *ctx, const char *op, const char *input, size_t len, char **out,
+                        diag *d)
+{
+    return remote_call(ctx, op, input, len, out, d);
+}
+
+static void line_error(void *ctx, const char **type, const char **message)
+{
+    const char *code = remote_error_code(ctx);
+    if (*code) {   /* empty when the call failed before reaching the endpoint */
+        *type = code;
+        *message = remote_error_message(ctx);
+    }
+}
+
 status remote_call_line(remote *r, const char *line, size_t len, char **out)
 {
-    diag d;
-    diag_init(&d);
-    buf b = BUF_INIT;
-    status st = ST_OK;
-    char *body = NULL, *input = NULL;
-    cJSON *req = NULL;
-    diag pd;
-    diag_init(&pd);
-    ddbjson_cjson_parse(line, len, &req, &pd);
-    const cJSON *opv = req ? cJSON_GetObjectItemCaseSensitive(req, "Operation") : NULL;
-    const cJSON *inv = req ? cJSON_GetObjectItemCaseSensitive(req, "Input") : NULL;
-    const char *code = NULL, *msg = NULL;
-    if (!req || !cJSON_IsObject(req)) {
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: %s",
-                      req ? "not a JSON object" : pd.msg);
-    } else if (!cJSON_IsString(opv)) {
-        st = diag_set(&d, ST_SERIALIZATION,
-                      "Malformed request line: \"Operation\" must be a string");
-    } else if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv)) {
-        st = diag_set(&d, ST_SERIALIZATION,
-                      "Malformed request line: \"Input\" must be an object");
-    } else {
-        input = inv && !cJSON_IsNull(inv) ? cJSON_PrintUnformatted(inv) : xstrdup("{}");
-        st = remote_call(r, opv->valuestring, input, strlen(input), &body, &d);
-        if (st != ST_OK) {
-            code = r->errcode;
-            msg = remote_error_message(r);
-        }
-    }
-    if (st == ST_OK) {
-        buf_adds(&b, "{\"Output\":");
-        buf_adds(&b, body);
-        buf_addc(&b, '}');
-    } else {
-        if (!code)
-            code = status_name(st);
-        if (!msg)
-            msg = d.msg;
-        buf_adds(&b, "{\"Error\":{\"Code\":");
-        ddbjson_write_string(&b, code, strlen(code));
-        buf_adds(&b, ",\"Message\":");
-        ddbjson_write_string(&b, msg, strlen(msg));
-        if (body && *body == '{' && body[1] != '}') {
-            buf_addc(&b, ',');
-            buf_add(&b, body + 1, strlen(body) - 2);
-        }
-        buf_adds(&b, "}}");
-    }
-    free(body);
-    free(input);
-    cJSON_Delete(req);
-    *out = buf_steal(&b);
-    return st;
+    return store_send_line(line_call, r, line_error, line, len, out);
 }
 
 status remote_dup(const remote *src, remote **out, diag *d)

@@ -183,6 +183,17 @@ typedef status (*store_send_fn)(void *ctx, const char *op, const char *input, si
 status store_open_remote(store_send_fn send, void *ctx, const char *describe, unsigned flags,
                          store **out, diag *d);
 
+/*
+ * One line of `ddbx api` around call (store_call_line's protocol and
+ * answer shape, for a transport): the line's Input is printed back to text
+ * and sent. When the call fails, error (if not NULL) may name the error
+ * type and give the whole message (a remote's "ThrottlingException"); else
+ * the status's name and d's message are used. *out is malloc'd.
+ */
+typedef void (*store_error_fn)(void *ctx, const char **type, const char **message);
+status store_send_line(store_send_fn call, void *ctx, store_error_fn error,
+                       const char *line, size_t len, char **out);
+
 /* Asked before each write a remote store with STORE_REMOTE_WRITE sends
  * (not for the bulk interface, which asks once a table). what names the
  * operation, table and key: "PutItem on Music, key PK=s#song1, SK=A".

@@ -541,50 +541,15 @@ out:
     return st;
 }
 
+static status line_call(void *ctx, const char *op, const char *input, size_t len, char **out,
+                        diag *d)
+{
+    return store_remote_call(ctx, op, input, len, out, d);
+}
+
 status store_remote_call_line(store *s, const char *line, size_t len, char **out)
 {
-    diag d;
-    diag_init(&d);
-    buf b = BUF_INIT;
-    status st;
-    char *body = NULL, *input = NULL;
-    cJSON *req = NULL;
-    diag pd;
-    diag_init(&pd);
-    ddbjson_cjson_parse(line, len, &req, &pd);
-    const cJSON *opv = req ? member(req, "Operation") : NULL;
-    const cJSON *inv = req ? member(req, "Input") : NULL;
-    if (!req || !cJSON_IsObject(req))
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: %s",
-                      req ? "not a JSON object" : pd.msg);
-    else if (!cJSON_IsString(opv))
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: \"Operation\" must be a string");
-    else if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv))
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: \"Input\" must be an object");
-    else {
-        input = inv && !cJSON_IsNull(inv) ? cJSON_PrintUnformatted(inv) : xstrdup("{}");
-        st = store_remote_call(s, opv->valuestring, input, strlen(input), &body, &d);
-    }
-    if (st == ST_OK) {
-        buf_adds(&b, "{\"Output\":");
-        buf_adds(&b, body);
-        buf_addc(&b, '}');
-    } else {
-        buf_adds(&b, "{\"Error\":{\"Code\":");
-        json_str(&b, status_name(st));
-        buf_adds(&b, ",\"Message\":");
-        json_str(&b, d.msg);
-        if (body && *body == '{' && body[1] != '}') {
-            buf_addc(&b, ',');
-            buf_add(&b, body + 1, strlen(body) - 2);
-        }
-        buf_adds(&b, "}}");
-    }
-    free(body);
-    free(input);
-    cJSON_Delete(req);
-    *out = buf_steal(&b);
-    return st;
+    return store_send_line(line_call, s, NULL, line, len, out);
 }
 
 /* ---- tables ---- */
