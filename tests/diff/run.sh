@@ -16,21 +16,9 @@ root=$PWD
 
 fail() { echo "not ok 1 - differential tests: $*"; exit 1; }
 
-command -v node >/dev/null 2>&1 || fail "node is not installed (tools/deps.sh installs nodejs and npm)"
-command -v npm >/dev/null 2>&1 || fail "npm is not installed (tools/deps.sh installs nodejs and npm)"
+. "$root/tests/lib/node.sh"
+node_ready || fail "$node_err"
 [ -x "$DDBX" ] || fail "no ddbx binary at $DDBX"
-
-# One install at a time (make test and make asan may run together).
-nodedir=$root/tests/node
-(
-    flock 9
-    if [ ! -f "$nodedir/node_modules/dynalite/package.json" ] ||
-       [ "$nodedir/package.json" -nt "$nodedir/node_modules/.package-lock.json" ]; then
-        echo "# installing dynalite into tests/node/node_modules" >&2
-        (cd "$nodedir" && npm install --no-audit --no-fund --loglevel=error >&2)
-    fi
-) 9>"$nodedir/.install.lock" || fail "npm install in tests/node failed (see stderr)"
-[ -f "$nodedir/node_modules/dynalite/package.json" ] || fail "dynalite missing after npm install"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-diff.XXXXXX") || exit 1
 dynpid=""
