@@ -20,22 +20,9 @@ tap() {
 }
 finish() { echo "$n" >&3; exit 0; }
 
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    tap 1 "node and npm are needed (tools/deps.sh installs nodejs and npm)"
-    finish
-fi
-nodedir=$root/tests/node
-(
-    flock 9
-    if [ ! -f "$nodedir/node_modules/@aws-sdk/client-dynamodb/package.json" ] ||
-       [ ! -f "$nodedir/node_modules/dynalite/package.json" ] ||
-       [ "$nodedir/package.json" -nt "$nodedir/node_modules/.package-lock.json" ]; then
-        echo "# installing tests/node's packages into tests/node/node_modules" >&2
-        (cd "$nodedir" && npm install --no-audit --no-fund --loglevel=error >&2)
-    fi
-) 9>"$nodedir/.install.lock"
-if [ ! -f "$nodedir/node_modules/@aws-sdk/client-dynamodb/package.json" ]; then
-    tap 1 "the AWS SDK is missing from tests/node/node_modules after npm install"
+. "$root/tests/lib/node.sh"
+if ! node_ready; then
+    tap 1 "$node_err"
     finish
 fi
 
