@@ -864,6 +864,25 @@ static char *unique(char **v, size_t n, const buf *base)
     }
 }
 
+/* The shortest free alias: mark then a..z, A..Z, aa, ab, ... */
+static char *shortest(char **v, size_t n, char mark)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    buf c = BUF_INIT;
+    for (size_t k = 0;; k++) {
+        char tmp[16];
+        int len = 0;
+        for (size_t x = k + 1; x; x = (x - 1) / 52)
+            tmp[len++] = letters[(x - 1) % 52];
+        buf_reset(&c);
+        buf_addc(&c, mark);
+        while (len)
+            buf_addc(&c, tmp[--len]);
+        if (!taken(v, n, c.data))
+            return buf_steal(&c);
+    }
+}
+
 const char *builder_maps_name(bmaps *m, const char *name)
 {
     if (bare_ok(name))
@@ -876,6 +895,11 @@ const char *builder_maps_name(bmaps *m, const char *name)
         m->alias = xrealloc(m->alias, m->cap_names * sizeof *m->alias);
         m->name = xrealloc(m->name, m->cap_names * sizeof *m->name);
     }
+    if (m->compact) {
+        m->alias[m->n_names] = shortest(m->alias, m->n_names, '#');
+        m->name[m->n_names] = xstrdup(name);
+        return m->alias[m->n_names++];
+    }
     buf base = BUF_INIT;
     readable(&base, '#', name, "attr");
     m->alias[m->n_names] = unique(m->alias, m->n_names, &base);
@@ -886,17 +910,60 @@ const char *builder_maps_name(bmaps *m, const char *name)
 
 const char *builder_maps_value(bmaps *m, const char *hint, const av *v)
 {
+    if (m->compact)
+        for (size_t i = 0; i < m->n_vals; i++)
+            if (m->val[i].type == v->type && av_equal(&m->val[i], v))
+                return m->ph[i];
     if (m->n_vals == m->cap_vals) {
         m->cap_vals = m->cap_vals ? 2 * m->cap_vals : 8;
         m->ph = xrealloc(m->ph, m->cap_vals * sizeof *m->ph);
         m->val = xrealloc(m->val, m->cap_vals * sizeof *m->val);
     }
-    buf base = BUF_INIT;
-    readable(&base, ':', hint ? hint : "", "v");
-    m->ph[m->n_vals] = unique(m->ph, m->n_vals, &base);
+    if (m->compact) {
+        m->ph[m->n_vals] = shortest(m->ph, m->n_vals, ':');
+    } else {
+        buf base = BUF_INIT;
+        readable(&base, ':', hint ? hint : "", "v");
+        m->ph[m->n_vals] = unique(m->ph, m->n_vals, &base);
+        buf_done(&base);
+    }
     av_copy(&m->val[m->n_vals], v);
-    buf_done(&base);
     return m->ph[m->n_vals++];
+}
+
+/* Forgets the names and values registered after the first n_names/n_vals. */
+static void maps_truncate(bmaps *m, size_t n_names, size_t n_vals)
+{
+    while (m->n_names > n_names) {
+        m->n_names--;
+        free(m->alias[m->n_names]);
+        free(m->name[m->n_names]);
+    }
+    while (m->n_vals > n_vals) {
+        m->n_vals--;
+        free(m->ph[m->n_vals]);
+        av_free(&m->val[m->n_vals]);
+    }
+}
+
+status builder_maps_fit(builder_print_fn print, const void *what, bmaps *m, buf *out, diag *d)
+{
+    size_t start = out->len, n_names = m->n_names, n_vals = m->n_vals;
+    status st = print(what, m, out, d);
+    if (st == ST_OK && out->len - start > EXPR_MAX_BYTES && !m->compact) {
+        maps_truncate(m, n_names, n_vals);
+        out->len = start;
+        if (out->data)
+            out->data[start] = '\0';
+        m->compact = true;
+        st = print(what, m, out, d);
+        m->compact = false;
+    }
+    if (st == ST_OK && out->len - start > EXPR_MAX_BYTES)
+        st = diag_at(d, ST_VALIDATION, EXPR_MAX_BYTES,
+                     "Expression size has exceeded the maximum allowed size; "
+                     "expression size: %zu", out->len - start);
+    return st;
 }
 
 void builder_maps_names_json(const bmaps *m, buf *out)
@@ -1141,6 +1208,14 @@ static void reset_spans(bnode *n)
         reset_spans(n->kids[i]);
 }
 
+static status print_tree(const void *what, bmaps *m, buf *out, diag *d)
+{
+    builder *b = (builder *)what;   /* printing records each node's span */
+    reset_spans(b->root);
+    printer p = { m, out, out->len, 0, d };
+    return print_node(&p, b->root, 0);
+}
+
 status builder_print(builder *b, bmaps *m, buf *out, diag *d)
 {
     reset_spans(b->root);
@@ -1149,8 +1224,7 @@ status builder_print(builder *b, bmaps *m, buf *out, diag *d)
             return diag_at(d, ST_VALIDATION, 0, "NOT of an empty condition");
         return ST_OK;
     }
-    printer p = { m, out, out->len, 0, d };
-    return print_node(&p, b->root, 0);
+    return builder_maps_fit(print_tree, b, m, out, d);
 }
 
 static const bnode *node_at(const bnode *n, long pos)

@@ -205,6 +205,8 @@ typedef struct bmaps {
     char **ph;               /* ":status" -> value */
     av *val;
     size_t n_vals, cap_vals;
+    bool compact;            /* while set: shortest aliases (#a, :b), equal
+                                values share one placeholder */
 } bmaps;
 
 void builder_maps_init(bmaps *m);
@@ -214,6 +216,17 @@ void builder_maps_done(bmaps *m);
 const char *builder_maps_name(bmaps *m, const char *name);
 /* A new placeholder for a value (copied), named after hint. */
 const char *builder_maps_value(bmaps *m, const char *hint, const av *v);
+
+/*
+ * Runs print(what, m, out, d), which appends one expression. Readable
+ * aliases can make the text longer than the expression it came from; when
+ * the text passes DynamoDB's 4 KB limit it is printed again in compact
+ * form (what print registered is dropped first). Text still over the
+ * limit fails with ST_VALIDATION, DynamoDB's size message and d->pos at
+ * the limit, rather than producing a request DynamoDB refuses.
+ */
+typedef status (*builder_print_fn)(const void *what, bmaps *m, buf *out, diag *d);
+status builder_maps_fit(builder_print_fn print, const void *what, bmaps *m, buf *out, diag *d);
 /* {"#status":"status"} / {":status":{"S":"x"}}, in first-use order;
  * nothing appended when empty (a request then omits the member). */
 void builder_maps_names_json(const bmaps *m, buf *out);

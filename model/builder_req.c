@@ -135,8 +135,9 @@ static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf 
     return diag_set(d, ST_VALIDATION, "Update row %zu: size() is not an update operand", row);
 }
 
-status builder_update_print(const bupdate *u, bmaps *m, buf *out, diag *d)
+static status print_rows(const void *what, bmaps *m, buf *out, diag *d)
 {
+    const bupdate *u = what;
     status st = ST_OK;
     for (int k = BU_SET; k <= BU_DELETE && !st; k++) {
         bool first = true;
@@ -181,6 +182,11 @@ status builder_update_print(const bupdate *u, bmaps *m, buf *out, diag *d)
         }
     }
     return st;
+}
+
+status builder_update_print(const bupdate *u, bmaps *m, buf *out, diag *d)
+{
+    return builder_maps_fit(print_rows, u, m, out, d);
 }
 
 static status uopnd_from(const expr_node *n, bopnd *o, diag *d)

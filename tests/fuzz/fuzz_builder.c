@@ -7,9 +7,9 @@
  * 3 update), then three parts separated by 0x1E (record separator): the
  * names (plain JSON), the values (DynamoDB JSON), the expression text.
  * Checks: nothing crashes or leaks; errors are statuses with a message;
- * whatever parses prints (its own maps) to text that parses again and
- * prints the same text and maps (a fixed point), and a condition's
- * verdict on no item is computed without error.
+ * whatever parses prints (its own maps; refused only past 4 KB) to text
+ * that parses again and prints the same text and maps (a fixed point),
+ * and a condition's verdict on no item is computed without error.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -110,9 +110,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         builder *b = NULL, *b2 = NULL;
         status st = builder_parse(ek, text, names, values, &b, &d);
         CHECK(st == ST_OK || (st != ST_OK && d.msg[0]));
+        out3 x, y;
+        if (st == ST_OK && (st = print_cond(b, &x, &d)) != ST_OK) {
+            /* Only text past DynamoDB's 4 KB even in compact form. */
+            CHECK(st == ST_VALIDATION && strstr(d.msg, "Expression size has exceeded"));
+            out_done(&x);
+            builder_free(b);
+        }
         if (st == ST_OK) {
-            out3 x, y;
-            CHECK(print_cond(b, &x, &d) == ST_OK);
             diag_init(&d);
             CHECK(builder_parse(ek, z(&x.text), z(&x.names), z(&x.values), &b2, &d) == ST_OK);
             CHECK(print_cond(b2, &y, &d) == ST_OK);

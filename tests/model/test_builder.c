@@ -312,6 +312,73 @@ static void placeholders_never_collide(void **state)
     builder_free(b);
 }
 
+/* Readable aliases may print longer than the text they came from; past
+ * DynamoDB's 4 KB the builder prints the shortest aliases with equal values
+ * shared, and what still does not fit is refused, never sent. Found by
+ * fuzz_builder (tests/fuzz/builder/crash-print-over-4k). */
+static void printed_text_fits_4k(void **state)
+{
+    (void)state;
+    /* 110 clauses `attribute_name_NN = :a OR ...` with one value: 2,856
+     * bytes as written; readable placeholders (:attribute_name_NN) would
+     * make 4,616. */
+    buf t = BUF_INIT;
+    for (int i = 0; i < 110; i++)
+        buf_printf(&t, "%sattribute_name_%02d = :a", i ? " OR " : "", i);
+    assert_true(t.len < 4096);
+    builder *b = NULL;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(builder_parse(EXPR_FILTER, t.data, NULL, "{\":a\":{\"S\":\"x\"}}", &b, &d), ST_OK);
+    bmaps m;
+    builder_maps_init(&m);
+    buf out = BUF_INIT, vals = BUF_INIT;
+    assert_int_equal(builder_print(b, &m, &out, &d), ST_OK);
+    assert_true(out.len <= 4096);
+    assert_string_equal(out.data, t.data);     /* one shared :a, as written */
+    builder_maps_values_json(&m, &vals);
+    assert_string_equal(vals.data, "{\":a\":{\"S\":\"x\"}}");
+    builder_maps_done(&m);
+    builder_free(b);
+    buf_done(&vals);
+
+    /* A name that needs an alias, and distinct values: compact aliases. */
+    buf_reset(&t);
+    buf v = BUF_INIT;
+    buf_adds(&v, "{");
+    for (int i = 0; i < 100; i++) {
+        buf_printf(&t, "%s#n.attribute_name_%02d = :v%d", i ? " OR " : "", i, i);
+        buf_printf(&v, "%s\":v%d\":{\"N\":\"%d\"}", i ? "," : "", i, i);
+    }
+    buf_adds(&v, "}");
+    assert_int_equal(builder_parse(EXPR_FILTER, t.data, "{\"#n\":\"my-map\"}", v.data, &b, &d), ST_OK);
+    builder_maps_init(&m);
+    buf_reset(&out);
+    assert_int_equal(builder_print(b, &m, &out, &d), ST_OK);
+    assert_true(out.len <= 4096);
+    assert_non_null(strstr(out.data, "#a.attribute_name_00 = :a OR #a.attribute_name_01 = :b"));
+    builder_maps_done(&m);
+    builder_free(b);
+
+    /* 150 clauses written without spaces: 4,046 bytes; the canonical spacing
+     * alone passes 4 KB, so printing refuses with DynamoDB's message. */
+    buf_reset(&t);
+    for (int i = 0; i < 150; i++)
+        buf_printf(&t, "%sattribute_name_x_%03d=:a", i ? " OR " : "", i);
+    assert_true(t.len <= 4096);
+    assert_int_equal(builder_parse(EXPR_FILTER, t.data, NULL, "{\":a\":{\"S\":\"x\"}}", &b, &d), ST_OK);
+    builder_maps_init(&m);
+    buf_reset(&out);
+    diag_init(&d);
+    assert_int_equal(builder_print(b, &m, &out, &d), ST_VALIDATION);
+    assert_non_null(strstr(d.msg, "Expression size has exceeded the maximum allowed size"));
+    builder_maps_done(&m);
+    builder_free(b);
+    buf_done(&out);
+    buf_done(&t);
+    buf_done(&v);
+}
+
 static void every_operator(void **state)
 {
     (void)state;
@@ -848,6 +915,7 @@ int main(void)
         cmocka_unit_test(verdict_with_reasons),
         cmocka_unit_test(paths_to_pick),
         cmocka_unit_test(placeholders_never_collide),
+        cmocka_unit_test(printed_text_fits_4k),
         cmocka_unit_test(update_rows),
         cmocka_unit_test(update_operands_nest),
         cmocka_unit_test(requests),
