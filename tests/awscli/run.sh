@@ -12,6 +12,7 @@
 # skips.
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
+. "$root/tests/lib/serve.sh"
 : "${DDBX:=$root/build/ddbx}"
 : "${AWS:=aws}"
 
@@ -31,17 +32,8 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$DDBX" serve --db "$tmp/cli.db" --port 0 >"$tmp/out" 2>"$tmp/err" &
-srvpid=$!
-port=""
-i=0
-while [ $i -lt 100 ]; do
-    port=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/out")
-    [ -n "$port" ] && break
-    kill -0 "$srvpid" 2>/dev/null || break
-    sleep 0.1
-    i=$((i + 1))
-done
+serve_start "$tmp/cli.db" "$tmp/out" "$tmp/err"
+port=$serve_port
 [ -n "$port" ] || fail "ddbx serve did not start: $(head -c 500 "$tmp/err")"
 
 # Dummy credentials and region, nothing read from the user's files, one

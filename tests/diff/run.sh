@@ -17,6 +17,7 @@ root=$PWD
 fail() { echo "not ok 1 - differential tests: $*"; exit 1; }
 
 . "$root/tests/lib/node.sh"
+. "$root/tests/lib/serve.sh"
 node_ready || fail "$node_err"
 [ -x "$DDBX" ] || fail "no ddbx binary at $DDBX"
 
@@ -75,16 +76,9 @@ rc=$?
 if [ "${DIFF_NO_SERVE:-}" != 1 ]; then
     start_dynalite dyn2 6
     dynport=$port
-    "$DDBX" serve --db "$dbdir/serve.db" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-    dynpid="$dynpid $!"
-    sport=""
-    i=0
-    while [ $i -lt 100 ]; do
-        sport=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/serve.out")
-        [ -n "$sport" ] && break
-        sleep 0.1
-        i=$((i + 1))
-    done
+    serve_start "$dbdir/serve.db" "$tmp/serve.out" "$tmp/serve.err"
+    dynpid="$dynpid $srvpid"
+    sport=$serve_port
     if [ -z "$sport" ]; then
         echo "not ok - ddbx serve did not start: $(head -c 300 "$tmp/serve.err")"
         rc=1

@@ -21,6 +21,7 @@ tap() {
 finish() { echo "$n" >&3; exit 0; }
 
 . "$root/tests/lib/node.sh"
+. "$root/tests/lib/serve.sh"
 if ! node_ready; then
     tap 1 "$node_err"
     finish
@@ -50,17 +51,8 @@ trap 'exit 143' TERM
 [ "$(grep -c '^{"Output"' "$tmp/setup")" = 4 ]
 tap $? "a table of three items"
 
-"$DDBX" serve --db "$db" --port 0 >"$tmp/out" 2>"$tmp/err" &
-srvpid=$!
-port=""
-i=0
-while [ $i -lt 100 ]; do
-    port=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/out")
-    [ -n "$port" ] && break
-    kill -0 "$srvpid" 2>/dev/null || break
-    sleep 0.1
-    i=$((i + 1))
-done
+serve_start "$db" "$tmp/out" "$tmp/err"
+port=$serve_port
 if [ -z "$port" ]; then
     tap 1 "ddbx serve starts: $(head -c 300 "$tmp/err")"
     finish

@@ -20,6 +20,7 @@ root=$PWD
 fail() { echo "not ok 1 - rview: $*"; exit 1; }
 
 . "$root/tests/lib/node.sh"
+. "$root/tests/lib/serve.sh"
 node_ready || fail "$node_err"
 [ -x "$DDBX" ] || fail "no ddbx binary at $DDBX"
 
@@ -287,17 +288,9 @@ fi
 
 # ---- 4. AccessDenied: ddbx serve --read-only refuses every write ----
 "$DDBX" api --db "$tmp/serve.db" <"$fixture" >"$tmp/serve-load.out" 2>&1
-: >"$tmp/serve.out"
-"$DDBX" serve --db "$tmp/serve.db" --read-only --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" 7>&- &
-echo $! >>"$tmp/pids"
-sport=""
-i=0
-while [ $i -lt 100 ]; do
-    sport=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/serve.out")
-    [ -n "$sport" ] && break
-    sleep 0.1
-    i=$((i + 1))
-done
+serve_start "$tmp/serve.db" "$tmp/serve.out" "$tmp/serve.err" --read-only
+echo "$srvpid" >>"$tmp/pids"
+sport=$serve_port
 if [ -z "$sport" ]; then
     nok "ddbx serve --read-only starts" "$tmp/serve.err"
 else

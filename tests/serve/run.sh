@@ -13,6 +13,7 @@ root=$PWD
 fail() { echo "not ok 1 - serve: $*"; exit 1; }
 
 . "$root/tests/lib/node.sh"
+. "$root/tests/lib/serve.sh"
 node_ready || fail "$node_err"
 [ -x "$DDBX" ] || fail "no ddbx binary at $DDBX"
 
@@ -28,17 +29,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --port 0: the kernel picks a free port; ddbx says which on stdout.
-"$DDBX" serve --db "$tmp/serve.db" --port 0 >"$tmp/out" 2>"$tmp/err" &
-srvpid=$!
-port=""
-i=0
-while [ $i -lt 100 ]; do
-    port=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/out")
-    [ -n "$port" ] && break
-    kill -0 "$srvpid" 2>/dev/null || break
-    sleep 0.1
-    i=$((i + 1))
-done
+serve_start "$tmp/serve.db" "$tmp/out" "$tmp/err"
+port=$serve_port
 [ -n "$port" ] || fail "ddbx serve did not start: $(head -c 500 "$tmp/err")"
 
 node "$root/tests/serve/sdk.js" "$port" "$DDBX" "$tmp/serve.db" >"$tmp/tap" 2>"$tmp/node.err"
@@ -74,20 +66,6 @@ srvpid=""
 
 # --read-only: reads answered, writes refused with AccessDeniedException
 # (400, not retried by the SDKs).
-start_server() { # extra args...
-    : >"$tmp/out"
-    "$DDBX" serve --db "$tmp/serve.db" --port 0 "$@" >"$tmp/out" 2>"$tmp/err" &
-    srvpid=$!
-    port=""
-    i=0
-    while [ $i -lt 100 ]; do
-        port=$(sed -n 's|^ddbx serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\)$|\1|p' "$tmp/out")
-        [ -n "$port" ] && break
-        kill -0 "$srvpid" 2>/dev/null || break
-        sleep 0.1
-        i=$((i + 1))
-    done
-}
 post() { # target body -> "STATUS BODY"
     node -e '
 const http = require("http");
@@ -98,7 +76,8 @@ const req = http.request({ host: "127.0.0.1", port: Number(port), method: "POST"
 req.on("error", (e) => console.log("ERR " + e.message));
 req.end(body);' "$port" "$1" "$2"
 }
-start_server --read-only
+serve_start "$tmp/serve.db" "$tmp/out" "$tmp/err" --read-only
+port=$serve_port
 n=$((n + 1))
 if [ -z "$port" ]; then
     echo "not ok $n - ddbx serve --read-only starts: $(head -c 300 "$tmp/err")"
