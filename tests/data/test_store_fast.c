@@ -18,30 +18,7 @@
 
 #include "data/store.h"
 
-static char dir[64];
-static char path[128];
-
-static int setup(void **state)
-{
-    strcpy(dir, "/tmp/ddbx-fast-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/t.db", dir);
-    store *s;
-    diag d;
-    diag_init(&d);
-    assert_int_equal(store_open(path, 0, &s, &d), ST_OK);
-    *state = s;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    store_close(*state);
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
-    return 0;
-}
+#include "tests/data/tmpstore.h"
 
 static char *call(store *s, const char *op, const char *json, status want, const char *want_msg)
 {
