@@ -17,15 +17,11 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 
-static int api_remote(const remote_opts *o)
+/* Reads request lines from stdin until EOF; each answer is written and
+ * flushed before the next line is read. Blank lines are not requests. */
+static void answer_lines(status (*call_line)(void *ctx, const char *line, size_t len, char **out),
+                         void *ctx)
 {
-    remote *r = NULL;
-    diag d;
-    diag_init(&d);
-    if (remote_open(o, &r, &d) != ST_OK) {
-        cli_print_diag("ddbx api", &d);
-        return 1;
-    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -38,13 +34,35 @@ static int api_remote(const remote_opts *o)
         if (i == (size_t)n)
             continue;
         char *out = NULL;
-        remote_call_line(r, line, (size_t)n, &out);
+        call_line(ctx, line, (size_t)n, &out);
         fputs(out, stdout);
         fputc('\n', stdout);
         fflush(stdout);
         free(out);
     }
     free(line);
+}
+
+static status remote_line(void *ctx, const char *line, size_t len, char **out)
+{
+    return remote_call_line(ctx, line, len, out);
+}
+
+static status local_line(void *ctx, const char *line, size_t len, char **out)
+{
+    return store_call_line(ctx, line, len, out);
+}
+
+static int api_remote(const remote_opts *o)
+{
+    remote *r = NULL;
+    diag d;
+    diag_init(&d);
+    if (remote_open(o, &r, &d) != ST_OK) {
+        cli_print_diag("ddbx api", &d);
+        return 1;
+    }
+    answer_lines(remote_line, r);
     remote_close(r);
     return 0;
 }
@@ -74,25 +92,7 @@ int cli_api(int argc, char **argv)
         return 1;
     }
     free(path);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = '\0';
-        size_t i = 0;
-        while (i < (size_t)n && (line[i] == ' ' || line[i] == '\t'))
-            i++;
-        if (i == (size_t)n)
-            continue;   /* blank lines are not requests */
-        char *out = NULL;
-        store_call_line(s, line, (size_t)n, &out);
-        fputs(out, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
-        free(out);
-    }
-    free(line);
+    answer_lines(local_line, s);
     store_close(s);
     return 0;
 }
