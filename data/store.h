@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "model/av.h"
+#include "model/ddbreq.h"
 #include "model/schema.h"
 #include "model/status.h"
 
@@ -65,6 +66,20 @@ const char *store_error_message(store *s, status st, const diag *d);
  * line gets an Error too. *out is malloc'd; returns the status.
  */
 status store_call_line(store *s, const char *line, size_t len, char **out);
+
+/*
+ * The typed calls: one data-plane request (model/ddbreq.h: GetItem,
+ * PutItem, UpdateItem, DeleteItem, Query and Scan pages, BatchGetItem,
+ * BatchWriteItem, TransactGetItems, TransactWriteItems; a lone
+ * ConditionCheck runs as a transaction of one). res and err are
+ * initialised by the caller (ddb_res_init, ddb_err_init) and filled:
+ * res on ST_OK, err otherwise (its status and DynamoDB's message, the
+ * current item of a failed condition with ReturnValuesOnConditionCheckFailure
+ * ALL_OLD, the CancellationReasons of a cancelled transaction). The
+ * explorer reaches the store only through these and the browsing calls
+ * below; a remote store sends the same request to its endpoint.
+ */
+status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 
 /* Table names in order; free with store_names_free. */
 status store_list_tables(store *s, char ***names, size_t *n, diag *d);

@@ -134,6 +134,14 @@ status store_op_batch_get(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_write(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d);
 
+/* ---- the codec (store_codec.c) ---- */
+
+/* A response body into res (the members the kind's response has). */
+status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res *res, diag *d);
+/* store_exec through store_call: the request printed, sent, and the
+ * response or the error's members read back. */
+status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+
 /* ---- remote stores (store_remote.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
  * so that a remote store never reaches SQLite. */
