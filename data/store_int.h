@@ -142,6 +142,9 @@ status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res
  * response or the error's members read back. */
 status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 
+/* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
+status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
+
 /* ---- remote stores (store_remote.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
  * so that a remote store never reaches SQLite. */
