@@ -164,9 +164,12 @@ static void updated_part(const reqx *x, const av *item, av *out)
 
 /* ---- the typed operations ---------------------------------------------- */
 
-/* ConsumedCapacity of one table from a write's units (or a read's). */
-static void cap_fill(ddb_res *res, const tinfo *t, double table, const double *idx)
+/* ConsumedCapacity of one table from a write's units (or a read's), when
+ * the request asked for it (ReturnConsumedCapacity), as DynamoDB answers. */
+static void cap_fill(const ddb_req *r, ddb_res *res, const tinfo *t, double table, const double *idx)
 {
+    if (r->rcc == DDB_RCC_NONE)
+        return;
     ddb_cap *c = ddb_res_cap(res, t->name);
     c->table_units += table;
     c->units += table;
@@ -240,7 +243,7 @@ static status item_put(store *s, const ddb_req *r, const sop_defer *df, ddb_res 
         goto out;
     if (found && r->rv == DDB_RV_ALL_OLD)
         av_move(&res->item, &old);
-    cap_fill(res, t, cap.table, cap.idx);
+    cap_fill(r, res, t, cap.table, cap.idx);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
@@ -287,7 +290,7 @@ static status item_delete(store *s, const ddb_req *r, const sop_defer *df, ddb_r
     }
     if (found && r->rv == DDB_RV_ALL_OLD)
         av_move(&res->item, &old);
-    cap_fill(res, t, cap.table, cap.idx);
+    cap_fill(r, res, t, cap.table, cap.idx);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
@@ -359,7 +362,7 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
     if ((st = store_apply(s, t, &k, found ? &old : NULL, &item, &cap, d)) != ST_OK)
         goto out;
     update_returns(r, &x, found, &old, &item, &res->item);
-    cap_fill(res, t, cap.table, cap.idx);
+    cap_fill(r, res, t, cap.table, cap.idx);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
@@ -419,7 +422,7 @@ static status item_get(store *s, const ddb_req *r, const av *atg, ddb_res *res, 
     }
     sqlite3_reset(q);
     if (st == ST_OK)
-        cap_fill(res, t, sop_read_units(size, r->consistent), NULL);
+        cap_fill(r, res, t, sop_read_units(size, r->consistent), NULL);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
@@ -458,19 +461,23 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defe
     if (st != ST_OK)
         return st;
     ddb_req_set_str(&r->table, sop_jstr(in, "TableName"));
-    ddb_req_set_str(&r->cond, sop_jstr(in, "ConditionExpression"));
-    ddb_req_set_str(&r->update, sop_jstr(in, "UpdateExpression"));
-    ddb_req_set_str(&r->proj, sop_jstr(in, "ProjectionExpression"));
-    r->rv = rv_of(sop_jstr(in, "ReturnValues"));
-    r->rv_fail_all_old = sop_is(sop_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
     r->rcc = (ddb_rcc)sop_rcc_mode(in);
-    r->consistent = sop_jbool(in, "ConsistentRead", false);
-    diag ld;
-    diag_init(&ld);
-    static const char *const legacy[] = { "Expected", "QueryFilter", "ScanFilter", "AttributeUpdates", NULL };
-    for (const char *const *p = legacy; *p && !df->legacy; p++)
-        if (sop_jget(in, *p))
-            df->legacy = *p;
+    if (r->kind == DDB_GET) {
+        /* Only what GetItem takes: this is the hot path of `ddbx api`. */
+        ddb_req_set_str(&r->proj, sop_jstr(in, "ProjectionExpression"));
+        r->consistent = sop_jbool(in, "ConsistentRead", false);
+    } else {
+        ddb_req_set_str(&r->cond, sop_jstr(in, "ConditionExpression"));
+        if (r->kind == DDB_UPDATE)
+            ddb_req_set_str(&r->update, sop_jstr(in, "UpdateExpression"));
+        r->rv = rv_of(sop_jstr(in, "ReturnValues"));
+        r->rv_fail_all_old = sop_is(sop_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+        static const char *const legacy[] = { "Expected", "QueryFilter", "ScanFilter", "AttributeUpdates",
+                                              NULL };
+        for (const char *const *p = legacy; *p && !df->legacy; p++)
+            if (sop_jget(in, *p))
+                df->legacy = *p;
+    }
     if (sop_maps_json(in, &r->names, &r->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
         av_free(&r->names);
@@ -479,24 +486,18 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defe
     return ST_OK;
 }
 
-/* {"Attributes":...,"ConsumedCapacity":...} or {"Item":...,...} */
-static void item_response(const ddb_req *r, const ddb_res *res, const char *member, const buf *json,
-                          store *s, buf *out)
+/* {"Attributes":...,"ConsumedCapacity":...}: what a write returns. */
+static void write_response(const ddb_req *r, const ddb_res *res, buf *out)
 {
     bool comma = false;
     buf_addc(out, '{');
-    if (json && json->len) {
-        buf_printf(out, "\"%s\":", member);
-        buf_add(out, json->data, json->len);
-        comma = true;
-    } else if (res->item.type == AV_M) {
-        buf_printf(out, "\"%s\":", member);
+    if (res->item.type == AV_M) {
+        buf_adds(out, "\"Attributes\":");
         ddbjson_write_item(out, &res->item);
         comma = true;
     }
     sop_write_caps(out, r->rcc, res, comma, false);
     buf_addc(out, '}');
-    (void)s;
 }
 
 /* The error's extra members (the item of a failed condition). */
@@ -531,7 +532,7 @@ static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     diag_init(&df.maps);
     if ((st = item_req(in, member, &r, &df, d)) == ST_OK) {
         if ((st = fn(s, &r, &df, &res, &e)) == ST_OK)
-            item_response(&r, &res, "Attributes", NULL, s, out);
+            write_response(&r, &res, out);
         else
             st = item_error(s, &e, d);
     }
@@ -576,7 +577,6 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     ddb_err e;
     ddb_err_init(&e);
     av atg = { .type = AV_NONE };
-    buf json = BUF_INIT;
     sop_defer df = { 0 };
     diag_init(&df.maps);
     if ((st = item_req(in, "Key", &r, &df, d)) != ST_OK || (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
@@ -586,12 +586,28 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
         st = d->code;
         goto out;
     }
-    if ((st = item_get(s, &r, &atg, &res, &e, &json)) == ST_OK)
-        item_response(&r, &res, "Item", &json, s, out);
-    else
+    /* The item's JSON goes straight into out after "Item": (taken back
+     * when there is none, or when it came decoded into res.item). */
+    buf_addc(out, '{');
+    size_t mark = out->len;
+    buf_adds(out, "\"Item\":");
+    size_t at = out->len;
+    if ((st = item_get(s, &r, &atg, &res, &e, out)) != ST_OK) {
         st = item_error(s, &e, d);
+        goto out;
+    }
+    bool comma = true;
+    if (out->len == at) {
+        if (res.found) {
+            ddbjson_write_item(out, &res.item);
+        } else {
+            out->len = mark;
+            comma = false;
+        }
+    }
+    sop_write_caps(out, r.rcc, &res, comma, false);
+    buf_addc(out, '}');
 out:
-    buf_done(&json);
     av_free(&atg);
     ddb_err_done(&e);
     ddb_res_done(&res);
