@@ -152,12 +152,7 @@ void display_fill(view *v)
         size_t added = v->ops->more(v, -1);
         if (added == 0)
             break;
-        if (v->vm.n - v->vm.top > v->vm.rows)
-            v->vm.top = v->vm.n > v->vm.rows ? v->vm.n - v->vm.rows : 0;
-        else
-            v->vm.top = 0;
-        if (v->vm.top > v->vm.cursor)
-            v->vm.top = v->vm.cursor;
+        vm_fill_from_above(&v->vm);
     }
 }
 
@@ -210,7 +205,7 @@ static void page_by(view *v, int dir)
         if (want + m->rows > m->n)
             want = m->n > m->rows ? m->n - m->rows : 0;
         if (want <= m->cursor)
-            m->top = want;
+            vm_set_top(m, want);
     }
     vm_select(m, m->cursor);
     display_fill(v);
@@ -771,11 +766,8 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_PAGE_DOWN: page_by(v, 1); break;
     case REQ_MOVE_FIRST: move_by(v, -(long)v->vm.cursor); break;
     case REQ_MOVE_LAST: move_by(v, (long)(v->vm.n - v->vm.cursor)); break;
-    case REQ_SCROLL_LEFT:
-        if (v->vm.hscroll > 0)
-            v->vm.hscroll--;
-        break;
-    case REQ_SCROLL_RIGHT: v->vm.hscroll++; break;
+    case REQ_SCROLL_LEFT: vm_hscroll(&v->vm, -1); break;
+    case REQ_SCROLL_RIGHT: vm_hscroll(&v->vm, 1); break;
     case REQ_BACK: display_pop(); break;
     case REQ_QUIT: D.quit = true; break;
     case REQ_HELP: display_push(&view_help_ops, NULL); break;
