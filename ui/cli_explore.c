@@ -6,7 +6,8 @@
  * `ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]`
  * runs the same explorer on a DynamoDB endpoint: the store is then
  * store_open_remote over data/remote's transport, read-only unless
- * --write (and then every write asks first).
+ * --write (and then every write asks first); named conditions are kept in
+ * the local default database.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,11 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
         remote_close(r);
         return 1;
     }
+    /* Saved conditions have no place on an endpoint: they go to the local
+     * default database (or DDBX_DB), created only when one is saved. */
+    char *local = cli_db_path(NULL, 1);
+    store_set_local_path(st, local, cli_store_flags());
+    free(local);
     /* Items per discovery Scan page; for tests (the default is DynamoDB's 1 MB). */
     const char *lim = getenv("DDBX_SCAN_LIMIT");
     if (lim && *lim)
