@@ -62,15 +62,11 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
     return rc;
 }
 
-int cli_explore_samples(struct store *st, char *err, size_t errlen)
+int cli_explore_samples(struct store *st, diag *d)
 {
     size_t tables = 0, items = 0;
-    diag d;
-    diag_init(&d);
-    if (samples_load(st, &tables, &items, &d) != ST_OK) {
-        snprintf(err, errlen, "%s: %s", status_name(d.code), d.msg);
+    if (samples_load(st, &tables, &items, d) != ST_OK)
         return -1;
-    }
     return (int)tables;
 }
 
@@ -116,11 +112,8 @@ int cli_explore(int argc, char **argv)
         free(path);
         return 1;
     }
-    if (fresh && default_db) {
-        char err[512];
-        if (cli_explore_samples(st, err, sizeof err) < 0 && getenv("DDBX_DEBUG"))
-            fprintf(stderr, "ddbx: %s\n", err);
-    }
+    if (fresh && default_db && cli_explore_samples(st, &d) < 0 && getenv("DDBX_DEBUG"))
+        cli_print_diag("ddbx", &d);
     int rc = display_run(st, path, table);
     store_close(st);
     free(path);
