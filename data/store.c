@@ -321,10 +321,23 @@ out:
     return st;
 }
 
+void store_set_local_path(store *s, const char *path, unsigned flags)
+{
+    if (!s->remote)
+        return;
+    store_close(s->local);
+    s->local = NULL;
+    free(s->local_path);
+    s->local_path = path ? xstrdup(path) : NULL;
+    s->local_flags = flags;
+}
+
 void store_close(store *s)
 {
     if (!s)
         return;
+    store_close(s->local);
+    free(s->local_path);
     store_remote_free(s->remote);
     if (s->txn_depth > 0)
         store_rollback(s);

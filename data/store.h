@@ -236,6 +236,14 @@ status store_scan_state(store *s, const char *table, const char *index, uint64_t
  * endpoint again. Nothing to do for a local store. */
 void store_refresh(store *s, const char *table);
 
+/* Remote: the local database file that keeps what the explorer saves
+ * beside a remote table (named conditions, data/saved.h), since an
+ * endpoint has no place for it. Opened with flags on the first saved_*
+ * call (a read finds nothing while the file does not exist; a write
+ * creates it), closed by store_close. A local store keeps them in its own
+ * file and ignores this. */
+void store_set_local_path(store *s, const char *path, unsigned flags);
+
 /* Remote: items per Scan page for partition discovery (0: DynamoDB's
  * 1 MB pages, the default); for tests and slow links. */
 void store_set_scan_limit(store *s, size_t items);

@@ -83,6 +83,11 @@ struct store {
     buf err_msg;         /* the whole error message when diag's is too short */
     sqlite3_stmt *reads[1024]; /* read statements by shape (store_read.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
+    /* A remote store's local database for saved conditions (data/saved.c):
+     * its path and flags (store_set_local_path), opened on first use. */
+    char *local_path;
+    unsigned local_flags;
+    struct store *local;
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */

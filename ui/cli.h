@@ -62,8 +62,8 @@ int cli_explore(int argc, char **argv);
 
 struct store;
 /* Loads the bundled sample tables into st (for `:samples` and the first
- * run); returns how many tables, or -1 with a message in err. */
-int cli_explore_samples(struct store *st, char *err, size_t errlen);
+ * run); returns how many tables, or -1 with d filled. */
+int cli_explore_samples(struct store *st, diag *d);
 
 /* A diagnostic on stderr, one line: "PREFIX: FILE:LINE:COL: Code: message
  * (attribute PATH)" (ui/cli_diag.c). */

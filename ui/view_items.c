@@ -57,11 +57,6 @@ static const index_def *index_of(const items_view *p)
     return p->ix < 0 ? NULL : &p->def.idx[p->ix];
 }
 
-static void show_status(status st, const diag *d)
-{
-    display_error("%s: %s", status_name(st), d->msg);
-}
-
 static irow *row_new(void)
 {
     return xcalloc(1, sizeof(irow));
@@ -126,7 +121,7 @@ static bool part_next(items_view *p, const av *from, int dir, part_info *out)
     status st = store_partitions(display_store(), p->table, index_name(p), from,
                                  dir < 0, 1, out, &n, &d);
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         p->failed = true;
         return false;
     }
@@ -157,7 +152,7 @@ static size_t page(items_view *p, const av *pk, const av *after, bool fwd,
     status st = store_page(display_store(), p->table, index_name(p), pk, after,
                            fwd, max, items, &n, &d);
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         p->failed = true;
         return 0;
     }
@@ -394,7 +389,7 @@ static void load_stats(items_view *p)
     else
         p->vst = p->tst;
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         p->failed = true;
     }
     /* Hot: far above the average partition, or a large share of all the
@@ -439,7 +434,7 @@ static bool open_view(view *v, const void *arg)
     p->table = xstrdup(a->table);
     status st = store_describe(display_store(), a->table, &p->def, &d);
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         return false;
     }
     p->have_def = true;
@@ -972,8 +967,9 @@ static bool command(view *v, int argc, char **argv)
         av pk;
         diag d;
         diag_init(&d);
-        if (edit_parse_key(&p->def, index_of(p), true, argv[1], &pk, &d) != ST_OK) {
-            display_error("%s", d.msg);
+        status st = edit_parse_key(&p->def, index_of(p), true, argv[1], &pk, &d);
+        if (st != ST_OK) {
+            display_diag(NULL, st, &d);
             return true;
         }
         reset_at(v, &pk, NULL);
