@@ -101,7 +101,7 @@ void display_diag_text(buf *out, const char *what, status st, const diag *d, con
             buf_printf(out, ":%d:%d", d->line, d->col);
         buf_adds(out, ": ");
     }
-    if (st != ST_OK && st != ST_USAGE && st != ST_IO && d->msg[0])
+    if (st != ST_OK && st != ST_USAGE && d->msg[0])
         buf_printf(out, "%s: ", status_name(st));
     buf_adds(out, msg);
     if (d->path[0] && d->pos >= 0)

@@ -48,7 +48,7 @@ void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Shows a failure on the status line: the one way the explorer shows a
  * diagnostic, as cli_print_diag does on stderr. "WHAT: FILE:LINE:COL:
  * Code: message (attribute PATH, at byte POS)", each part only when known
- * (WHAT may be NULL; no code for usage and I/O errors). When d's message
+ * (WHAT may be NULL; no code for a usage error). When d's message
  * was cut at diag's size, the store's whole message (store_error_message)
  * is shown instead. A message wider than the screen wraps onto the rows
  * above the status line (up to half the screen) until the next key.

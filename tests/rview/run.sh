@@ -304,7 +304,9 @@ s=$tmp/outage
 grep -q "Dumped core\|AddressSanitizer\|runtime error" "$tmp/outage.err" &&
     nok "no crash or sanitizer report" "$tmp/outage.err" || ok "no crash or sanitizer report"
 check "the editor step ran (dynalite killed)" "$s/killed" "failed; nothing changed"
-if [ -f "$s/down" ] && tail -n 1 "$s/down" | grep -q "IOError: " && tail -n 1 "$s/down" | grep -qi "connect\|network"; then
+# The whole message, wrapped onto the rows above the status line when
+# longer than the screen (display_diag): the last 3 rows hold it.
+if [ -f "$s/down" ] && tail -n 3 "$s/down" | grep -q "IOError: " && tail -n 3 "$s/down" | grep -qi "connect\|network"; then
     ok "R with the endpoint down: an error line"
 else
     nok "R with the endpoint down: an error line" "$s/down"

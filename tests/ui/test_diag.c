@@ -66,11 +66,15 @@ static void test_parts(void **state)
     d.col = 14;
     CHECK("items.jsonl:3:14: ParseError: unexpected end of input", NULL, ST_PARSE, &d, NULL);
 
-    /* Usage and I/O errors read as sentences, without a type (as on the
-     * command line). */
+    /* An I/O error says so (a dropped connection to an endpoint is one);
+     * a usage error reads as a sentence. */
     diag_init(&d);
-    diag_set(&d, ST_IO, "cannot write /x: Permission denied");
-    CHECK("cannot write /x: Permission denied", NULL, ST_IO, &d, NULL);
+    diag_set(&d, ST_IO, "Failed to connect to 127.0.0.1 port 9: Connection refused");
+    CHECK("IOError: Failed to connect to 127.0.0.1 port 9: Connection refused", NULL, ST_IO, &d,
+          NULL);
+    diag_init(&d);
+    diag_set(&d, ST_USAGE, "usage: :goto VALUE");
+    CHECK("usage: :goto VALUE", NULL, ST_USAGE, &d, NULL);
 }
 
 /* No message: the type alone, once. */
