@@ -610,6 +610,11 @@ static const struct {
     { "BatchGetItem", store_op_batch_get },
     { "TransactWriteItems", store_op_transact_write },
     { "TransactGetItems", store_op_transact_get },
+    { "UpdateTable", store_op_update_table },
+    { "ListStreams", store_op_list_streams },
+    { "DescribeStream", store_op_describe_stream },
+    { "GetShardIterator", store_op_get_shard_iterator },
+    { "GetRecords", store_op_get_records },
 };
 
 static store_op_fn find_op(const char *op)

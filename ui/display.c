@@ -16,6 +16,7 @@
 #include "ui/cli.h"
 #include "ui/command.h"
 #include "ui/keymap.h"
+#include "ui/live.h"
 #include "ui/text.h"
 
 #define MAX_DEPTH 64
@@ -325,6 +326,8 @@ static void draw(void)
         term_highlight_row(-1);
     }
 
+    if (live_paused())
+        term_puts(rows - 1, cols > 30 ? cols - 30 : 0, 30, "       live paused (L resumes)", ROLE_DIM);
     if (D.status.len) {
         draw_status(rows, cols);
     } else {
@@ -744,6 +747,62 @@ static bool is_cmd(const char *word, const char *name)
 
 static void samples_command(void);
 
+/* The change feed of the table v shows (or of `table`). */
+static void watch(view *v, const char *table)
+{
+    cond_arg a = { 0 };
+    if (!table && v->ops->context)
+        v->ops->context(v, &a);
+    if (!table)
+        table = a.table;
+    if (!table) {
+        display_error("Open a table first, or :watch TABLE");
+        return;
+    }
+    display_push(&view_watch_ops, table);
+}
+
+static void live_command(const char *arg)
+{
+    if (arg && strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
+        display_error("usage: :live [on|off]");
+        return;
+    }
+    live_pause(arg ? strcmp(arg, "off") == 0 : !live_paused());
+    store_info info;
+    store_get_info(D.st, &info);
+    if (info.remote)
+        display_message("Live mode follows a local database only; R reloads from the endpoint");
+    else
+        display_message(live_paused() ? "Live mode paused: other processes' writes show on R"
+                                      : "Live mode: other processes' writes show as they land");
+}
+
+/* An idle moment: follow what other processes committed (ui/live.h).
+ * Only views that read again cheaply are reloaded. */
+static void live(void)
+{
+    view *v = top_view();
+    cond_arg a = { 0 };
+    if (v && v->ops->context)
+        v->ops->context(v, &a);
+    int what = live_tick(a.table);
+    if (what == LIVE_RELOAD && v && v->ops->request &&
+        (v->ops == &view_items_ops || v->ops == &view_item_ops || v->ops == &view_tables_ops ||
+         v->ops == &view_parts_ops || v->ops == &view_watch_ops)) {
+        v->ops->request(v, REQ_RELOAD);
+        if (D.timing) {
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            fprintf(D.timing, "live-reload %s epoch %.3f\n", v->ops->name,
+                    (double)t.tv_sec + (double)t.tv_nsec / 1e9);
+            fflush(D.timing);
+        }
+    }
+    if (what != LIVE_NOTHING)
+        redraw();
+}
+
 void display_command(const char *text)
 {
     char *words = xmalloc(strlen(text) + 1);
@@ -787,6 +846,10 @@ void display_command(const char *text)
         display_push(&view_items_ops, &a);
     } else if (is_cmd(c, "samples")) {
         samples_command();
+    } else if (is_cmd(c, "watch") && argc <= 2) {
+        watch(v, argc == 2 ? argv[1] : NULL);
+    } else if (is_cmd(c, "live") && argc <= 2) {
+        live_command(argc == 2 ? argv[1] : NULL);
     } else if (is_cmd(c, "reload")) {
         if (v->ops->request)
             v->ops->request(v, REQ_RELOAD);
@@ -849,6 +912,8 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_QUIT: D.quit = true; break;
     case REQ_HELP: display_push(&view_help_ops, NULL); break;
     case REQ_COND: view_builder_open(v, 0, NULL); break;
+    case REQ_WATCH: watch(v, NULL); break;
+    case REQ_LIVE: live_command(NULL); break;
     case REQ_PROMPT:
         if (display_prompt(":", "", &b))
             display_command(b.data ? b.data : "");
@@ -985,6 +1050,7 @@ int display_run(store *st, const char *db_path, const char *table)
         return 1;
     }
 
+    live_init(st);
     display_push(&view_tables_ops, NULL);
     if (table && *table) {
         items_arg a = { table, NULL, NULL, NULL };
@@ -997,9 +1063,13 @@ int display_run(store *st, const char *db_path, const char *table)
         fprintf(D.timing, "first-screen %.3f ms\n", ms_since(&D.t0));
     while (!D.quit && D.depth > 0) {
         int mrow;
-        int key = term_getkey(&mrow);
+        int key = term_getkey_timeout(&mrow, 250);
         if (key == K_EOF)
             break;
+        if (key == K_TICK) {
+            live();
+            continue;
+        }
         struct timespec t, c0, c1;
         clock_gettime(CLOCK_MONOTONIC, &t);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
@@ -1024,6 +1094,7 @@ int display_run(store *st, const char *db_path, const char *table)
     while (D.depth > 0)
         display_pop();
     term_done();
+    live_done();
     keymap_done();
     buf_done(&D.search);
     buf_done(&D.status);

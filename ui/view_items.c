@@ -18,6 +18,7 @@
 #include "model/mem.h"
 #include "ui/cols.h"
 #include "ui/display.h"
+#include "ui/live.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/text.h"
@@ -578,6 +579,11 @@ static void draw(view *v, size_t i, int row, int width)
         if (r->items >= p->hot)
             term_puts(row, x, width - x, "  HOT", ROLE_HOT);
     } else {
+        /* Written by another process in the last seconds: a mark that
+         * needs no colour ("+" new, "~" changed). */
+        int mk = live_mark(p->table, &r->item);
+        if (mk)
+            term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
         cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
     }
     buf_done(&b);

@@ -183,6 +183,11 @@ static enum req request(view *v, enum req r)
 {
     line *l = vm_selected(&v->vm);
     switch (r) {
+    case REQ_WATCH:
+        /* The change feed of the selected table. */
+        if (l && l->kind == L_TABLE)
+            display_push(&view_watch_ops, ((trow *)l->data)->name);
+        return REQ_NONE;
     case REQ_ENTER:
         if (l && l->kind == L_TABLE) {
             items_arg a = { ((trow *)l->data)->name, NULL, NULL, NULL };
