@@ -16,12 +16,41 @@
 #include "data/store.h"
 #include "model/builder.h"
 #include "model/ddbjson.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 #include "ui/builder_int.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
-#include "ui/jscan.h"
 #include "ui/text.h"
+
+/* GetItem of the builder item's key into *out (AV_NONE: no such item);
+ * false when there is no key to read or the store refused. */
+static bool get_stored(const bview *p, bool consistent, av *out)
+{
+    out->type = AV_NONE;
+    av key;
+    buf why = BUF_INIT;
+    bool ok = p->table && bview_item_key(p, &key, &why);
+    buf_done(&why);
+    if (!ok)
+        return false;
+    ddb_req r;
+    ddb_res res;
+    ddb_err err;
+    ddb_req_init(&r, DDB_GET);
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    ddb_req_set_str(&r.table, p->table);
+    av_move(&r.key, &key);
+    r.consistent = consistent;
+    ok = store_exec(display_store(), &r, &res, &err) == ST_OK;
+    if (ok && res.found && res.item.type == AV_M)
+        av_move(out, &res.item);
+    ddb_req_done(&r);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    return ok;
+}
 
 /* What DynamoDB evaluates a condition against: the item stored under
  * the builder item's key (a Put of a new item sees none), else the item
@@ -29,79 +58,50 @@
 void bview_load_stored(bview *p)
 {
     av_free(&p->stored);
-    p->have_stored = false;
-    av key;
-    buf why = BUF_INIT, req = BUF_INIT;
-    if (!p->table || !bview_item_key(p, &key, &why))
-        goto out;
-    buf_adds(&req, "{\"TableName\":");
-    ddbjson_write_string(&req, p->table, strlen(p->table));
-    buf_adds(&req, ",\"Key\":");
-    ddbjson_write_item(&req, &key);
-    buf_adds(&req, ",\"ConsistentRead\":true}");
-    char *out = NULL;
-    diag d;
-    diag_init(&d);
-    if (store_call(display_store(), "GetItem", req.data, req.len, &out, &d) == ST_OK) {
-        const char *it;
-        size_t n;
-        p->have_stored = true;
-        diag_init(&d);
-        if (out && jscan_member(out, strlen(out), "Item", &it, &n) &&
-            ddbjson_parse_item(it, n, &p->stored, &d) != ST_OK)
-            p->stored.type = AV_NONE;
-    }
-    free(out);
-    av_free(&key);
-out:
-    buf_done(&why);
-    buf_done(&req);
+    p->have_stored = get_stored(p, true, &p->stored);
 }
-
 
 /* Reads the item again (GetItem by its key), after a write. */
 void bview_refresh_item(bview *p)
 {
-    av key;
-    buf why = BUF_INIT, req = BUF_INIT;
-    if (!bview_item_key(p, &key, &why))
-        goto out;
-    buf_adds(&req, "{\"TableName\":");
-    ddbjson_write_string(&req, p->table, strlen(p->table));
-    buf_adds(&req, ",\"Key\":");
-    ddbjson_write_item(&req, &key);
-    buf_addc(&req, '}');
-    char *out = NULL;
-    diag d;
-    diag_init(&d);
-    if (store_call(display_store(), "GetItem", req.data, req.len, &out, &d) == ST_OK && out) {
-        const char *it;
-        size_t n;
-        av nv;
-        diag_init(&d);
-        if (jscan_member(out, strlen(out), "Item", &it, &n) &&
-            ddbjson_parse_item(it, n, &nv, &d) == ST_OK) {
-            av_free(&p->item);
-            p->item = nv;
-        }
+    av nv;
+    if (get_stored(p, false, &nv) && nv.type == AV_M) {
+        av_free(&p->item);
+        av_move(&p->item, &nv);
     }
-    free(out);
-    av_free(&key);
-out:
-    buf_done(&why);
-    buf_done(&req);
 }
 
-static void result_item(bview *p, const char *label, const char *out)
+/* "\nlabel\n" and the item as indented DynamoDB JSON. */
+static void result_item(bview *p, const char *label, const av *item)
 {
-    const char *it;
-    size_t n;
-    if (!out || !jscan_member(out, strlen(out), "Item", &it, &n))
+    buf_printf(&p->result, "\n%s\n", label);
+    ddbjson_write_item_pretty(&p->result, item);
+}
+
+/* The store's answer to a write of the tree, in p->result. */
+static void write_outcome(view *v, breq_op op, status st, const ddb_err *err)
+{
+    bview *p = v->priv;
+    if (st != ST_OK) {
+        buf_printf(&p->result, "%s: %s", ddb_err_type(err), ddb_err_message(err));
+        display_error("%s: %s", ddb_err_type(err), ddb_err_message(err));
+        if (st == ST_CONDITION_FAILED && err->item.type == AV_M)
+            result_item(p, "The item as it is now (ReturnValuesOnConditionCheckFailure ALL_OLD):",
+                        &err->item);
         return;
-    buf pretty = BUF_INIT;
-    fmt_json_pretty(&pretty, it, n);
-    buf_printf(&p->result, "\n%s\n%s", label, pretty.data ? pretty.data : "");
-    buf_done(&pretty);
+    }
+    p->result_error = false;
+    buf_printf(&p->result, "%s: OK", builder_req_op_name(op));
+    display_message("%s: OK", builder_req_op_name(op));
+    if (op == BREQ_DELETE)
+        av_free(&p->item);
+    else
+        bview_refresh_item(p);
+    if (p->item.type == AV_M)
+        result_item(p, "The item now:", &p->item);
+    else
+        buf_adds(&p->result, "\nThe item is gone.");
+    bview_reload_below(v);
 }
 
 void bview_apply_write(view *v, breq_op op)
@@ -109,7 +109,7 @@ void bview_apply_write(view *v, breq_op op)
     bview *p = v->priv;
     breq r;
     av key;
-    buf why = BUF_INIT, body = BUF_INIT;
+    buf why = BUF_INIT;
     buf_reset(&p->result);
     p->result_error = true;
     if (p->mode != M_COND && !builder_empty(p->b)) {
@@ -121,47 +121,26 @@ void bview_apply_write(view *v, breq_op op)
         buf_printf(&p->result, "%s: %s", builder_req_op_name(op), why.data);
         goto out;
     }
+    ddb_req req;
     diag d;
     diag_init(&d);
-    if (builder_req_json(&r, &body, &d) != ST_OK) {
+    status st = builder_req_typed(&r, &req, &d);
+    av_free(&key);
+    if (st != ST_OK) {
         buf_printf(&p->result, "%s: %s", builder_req_op_name(op), d.msg);
-        av_free(&key);
         goto out;
     }
-    av_free(&key);
-    char *resp = NULL;
-    status st = store_call(display_store(), builder_req_op_name(op), body.data, body.len, &resp, &d);
-    if (st == ST_OK) {
-        p->result_error = false;
-        buf_printf(&p->result, "%s: OK", builder_req_op_name(op));
-        display_message("%s: OK", builder_req_op_name(op));
-        if (op == BREQ_DELETE) {
-            av_free(&p->item);
-        } else {
-            bview_refresh_item(p);
-        }
-        if (p->item.type == AV_M) {
-            buf_adds(&p->result, "\nThe item now:");
-            buf j = BUF_INIT, pretty = BUF_INIT;
-            ddbjson_write_item(&j, &p->item);
-            fmt_json_pretty(&pretty, j.data, j.len);
-            buf_printf(&p->result, "\n%s", pretty.data);
-            buf_done(&j);
-            buf_done(&pretty);
-        } else {
-            buf_adds(&p->result, "\nThe item is gone.");
-        }
-        bview_reload_below(v);
-    } else {
-        buf_printf(&p->result, "%s: %s", status_name(st), d.msg);
-        display_error("%s: %s", status_name(st), d.msg);
-        if (st == ST_CONDITION_FAILED)
-            result_item(p, "The item as it is now (ReturnValuesOnConditionCheckFailure ALL_OLD):", resp);
-    }
-    free(resp);
+    ddb_res res;
+    ddb_err err;
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    st = store_exec(display_store(), &req, &res, &err);
+    write_outcome(v, op, st, &err);
+    ddb_req_done(&req);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
 out:
     buf_done(&why);
-    buf_done(&body);
 }
 
 /* Whether a sort-key value reads back the same from the query bar's

@@ -13,46 +13,52 @@
 #include "data/store.h"
 #include "model/builder.h"
 #include "model/ddbjson.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 #include "ui/builder_int.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
-#include "ui/jscan.h"
 
-/* The actions collected: TransactItems elements and their labels. */
-static char **txn_items, **txn_labels;
-static size_t txn_n;
+/* The actions collected (a DDB_TRANSACT_WRITE whose acts are the Puts,
+ * Updates, Deletes and ConditionChecks) and a label for each. */
+static ddb_req txn;
+static bool txn_live;
+static char **txn_labels;
 
 size_t btxn_count(void)
 {
-    return txn_n;
+    return txn_live ? txn.n_acts : 0;
 }
 
 const char *btxn_label(size_t i)
 {
-    return i < txn_n ? txn_labels[i] : "?";
+    return i < btxn_count() ? txn_labels[i] : "?";
 }
 
 static void txn_clear(void)
 {
-    for (size_t i = 0; i < txn_n; i++) {
-        free(txn_items[i]);
+    for (size_t i = 0; i < btxn_count(); i++)
         free(txn_labels[i]);
-    }
-    free(txn_items);
     free(txn_labels);
-    txn_items = txn_labels = NULL;
-    txn_n = 0;
+    txn_labels = NULL;
+    if (txn_live)
+        ddb_req_done(&txn);
+    txn_live = false;
 }
 
-/* Takes body and label. */
-static void txn_push(char *body, char *label)
+/* Takes the action's contents (act is left to be ddb_req_done'd) and the
+ * label. */
+static void txn_push(ddb_req *act, char *label)
 {
-    txn_items = xrealloc(txn_items, (txn_n + 1) * sizeof *txn_items);
-    txn_labels = xrealloc(txn_labels, (txn_n + 1) * sizeof *txn_labels);
-    txn_items[txn_n] = body;
-    txn_labels[txn_n] = label;
-    txn_n++;
+    if (!txn_live)
+        ddb_req_init(&txn, DDB_TRANSACT_WRITE);
+    txn_live = true;
+    ddb_req *slot = ddb_req_add(&txn, act->kind);
+    ddb_req_done(slot);
+    *slot = *act;
+    ddb_req_init(act, act->kind);
+    txn_labels = xrealloc(txn_labels, txn.n_acts * sizeof *txn_labels);
+    txn_labels[txn.n_acts - 1] = label;
 }
 
 /* :txn add OP: the builder's request for OP as one more action. */
@@ -61,64 +67,49 @@ static void txn_add(bview *p, const char *opname)
     int op = bview_op_by_name(opname);
     breq r;
     av key;
-    buf why = BUF_INIT, body = BUF_INIT, label = BUF_INIT;
+    buf why = BUF_INIT, label = BUF_INIT;
     diag d;
     diag_init(&d);
+    key.type = AV_NONE;
     if (op < 0) {
         buf_printf(&p->result, "usage: :txn add put|update|delete|check");
     } else if (!bview_make_req(p, (breq_op)op, &r, &key, &why)) {
         buf_printf(&p->result, "%s: %s", builder_req_op_name((breq_op)op), why.data);
-    } else if (builder_req_txn_json(&r, &body, &d) != ST_OK) {
-        buf_printf(&p->result, "%s: %s", builder_req_op_name((breq_op)op), d.msg);
     } else {
-        buf_printf(&label, "%s %s ", builder_req_txn_name((breq_op)op), p->table);
-        fmt_key(&label, &p->item, p->def.pk.name, p->def.sk.name);
-        txn_push(buf_steal(&body), buf_steal(&label));
-        p->result_error = false;
-        buf_printf(&p->result, "Added to the transaction (%zu action%s)", txn_n, txn_n == 1 ? "" : "s");
+        ddb_req act;
+        if (builder_req_typed(&r, &act, &d) != ST_OK) {
+            buf_printf(&p->result, "%s: %s", builder_req_op_name((breq_op)op), d.msg);
+        } else {
+            buf_printf(&label, "%s %s ", builder_req_txn_name((breq_op)op), p->table);
+            fmt_key(&label, &p->item, p->def.pk.name, p->def.sk.name);
+            txn_push(&act, buf_steal(&label));
+            ddb_req_done(&act);
+            size_t n = btxn_count();
+            p->result_error = false;
+            buf_printf(&p->result, "Added to the transaction (%zu action%s)", n, n == 1 ? "" : "s");
+        }
     }
     av_free(&key);
     buf_done(&why);
-    buf_done(&body);
     buf_done(&label);
 }
 
 /* Each cancelled action with its reason, and the item as it is when
- * ReturnValuesOnConditionCheckFailure ALL_OLD returned one. */
-static void txn_reasons(bview *p, const char *out)
+ * ReturnValuesOnConditionCheckFailure ALL_OLD returned one (written as
+ * DynamoDB JSON, so control characters reach the screen escaped). */
+static void txn_reasons(bview *p, const ddb_err *err)
 {
-    const char *arr, *el;
-    size_t an, en, pos = 0, i = 0;
-    if (!out || !jscan_member(out, strlen(out), "CancellationReasons", &arr, &an))
-        return;
-    while (jscan_next(arr, an, &pos, &el, &en)) {
-        const char *c, *m;
-        size_t cn, mn;
-        bool hc = jscan_member(el, en, "Code", &c, &cn);
-        bool hm = jscan_member(el, en, "Message", &m, &mn);
-        buf_printf(&p->result, "\n%zu. %s: ", i + 1, i < txn_n ? txn_labels[i] : "?");
-        /* Code and Message are JSON strings: drop the quotes. */
-        if (hc)
-            buf_add(&p->result, c + 1, cn >= 2 ? cn - 2 : 0);
-        if (hm && mn > 2)
-            buf_printf(&p->result, " (%.*s)", (int)(mn - 2), m + 1);
-        /* ReturnValuesOnConditionCheckFailure ALL_OLD: the
-         * item as it is, parsed so only DynamoDB JSON (with
-         * control characters escaped) reaches the screen. */
-        const char *it;
-        size_t itn;
-        av item;
-        diag id;
-        diag_init(&id);
-        if (jscan_member(el, en, "Item", &it, &itn) &&
-            ddbjson_parse_item(it, itn, &item, &id) == ST_OK) {
+    for (size_t i = 0; i < err->n_reasons; i++) {
+        const ddb_reason *r = &err->reasons[i];
+        buf_printf(&p->result, "\n%zu. %s: %s", i + 1, btxn_label(i), r->code ? r->code : "");
+        if (r->message && *r->message)
+            buf_printf(&p->result, " (%s)", r->message);
+        if (r->item.type == AV_M) {
             buf_adds(&p->result, "\n   the item now: ");
-            ddbjson_write_item(&p->result, &item);
-            av_free(&item);
-        } else if (hc && cn == 24 && memcmp(c + 1, "ConditionalCheckFailed", 22) == 0) {
+            ddbjson_write_item(&p->result, &r->item);
+        } else if (r->code && strcmp(r->code, "ConditionalCheckFailed") == 0) {
             buf_adds(&p->result, "\n   no item under this key now");
         }
-        i++;
     }
 }
 
@@ -126,36 +117,30 @@ static void txn_reasons(bview *p, const char *out)
 static void txn_run(view *v)
 {
     bview *p = v->priv;
-    if (!txn_n) {
+    size_t n = btxn_count();
+    if (!n) {
         buf_adds(&p->result, "The transaction is empty (:txn add put|update|delete|check)");
         return;
     }
-    buf req = BUF_INIT;
-    buf_adds(&req, "{\"TransactItems\":[");
-    for (size_t i = 0; i < txn_n; i++) {
-        if (i)
-            buf_addc(&req, ',');
-        buf_adds(&req, txn_items[i]);
-    }
-    buf_adds(&req, "]}");
-    char *out = NULL;
-    diag d;
-    diag_init(&d);
-    status st = store_call(display_store(), "TransactWriteItems", req.data, req.len, &out, &d);
+    ddb_res res;
+    ddb_err err;
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    status st = store_exec(display_store(), &txn, &res, &err);
     if (st == ST_OK) {
         p->result_error = false;
-        buf_printf(&p->result, "TransactWriteItems: OK, %zu actions applied together", txn_n);
+        buf_printf(&p->result, "TransactWriteItems: OK, %zu actions applied together", n);
         display_message("TransactWriteItems: OK");
         txn_clear();
         bview_refresh_item(p);
         bview_reload_below(v);
     } else {
-        buf_printf(&p->result, "%s: %s", status_name(st), d.msg);
-        display_error("%s", status_name(st));
-        txn_reasons(p, out);
+        buf_printf(&p->result, "%s: %s", ddb_err_type(&err), ddb_err_message(&err));
+        display_error("%s", ddb_err_type(&err));
+        txn_reasons(p, &err);
     }
-    free(out);
-    buf_done(&req);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
 }
 
 void btxn_command(view *v, int argc, char **argv)
