@@ -229,6 +229,8 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
             if (s->read_only && req->kind != DDB_GET)
                 break;   /* the dispatcher's refusal, with its message */
             return store_item_exec(s, req, res, err);
+        case DDB_QUERY: case DDB_SCAN:
+            return store_query_exec(s, req, res, err);
         default:
             break;
         }

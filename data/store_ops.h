@@ -75,13 +75,17 @@ status sop_exprs_parse(reqx *x, const cJSON *in, diag *d);
 /*
  * What the codec could not put into a ddb_req, for the typed operation to
  * report at the point where DynamoDB reports it: a legacy parameter that
- * is not implemented (its name), or an error in the JSON of the names or
- * values maps.
+ * is not implemented (its name), an error in the JSON of the names or
+ * values maps or of ExclusiveStartKey; and Query's legacy KeyConditions,
+ * which a ddb_req does not carry.
  */
 typedef struct sop_defer {
     const char *legacy;
     bool maps_bad;
     diag maps;
+    bool start_bad;          /* ExclusiveStartKey's JSON was bad: start */
+    diag start;
+    const struct cJSON *key_conditions;  /* Query's legacy KeyConditions, or NULL */
 } sop_defer;
 
 /* The names and values maps of a request body into avs (AV_NONE when not

@@ -114,12 +114,13 @@ static size_t lek_names(const tinfo *t, const index_def *ix, const char *names[4
     return n;
 }
 
-static status write_lek(buf *out, const tinfo *t, const index_def *ix, const void *body, size_t len,
-                        diag *d)
+/* The LastEvaluatedKey of the last row read: its table and index keys. */
+static status lek_of(const tinfo *t, const index_def *ix, const void *body, size_t len, av *out,
+                     diag *d)
 {
     const char *names[4];
     size_t n = lek_names(t, ix, names);
-    buf_adds(out, ",\"LastEvaluatedKey\":{");
+    av_init_list(out, AV_M);
     for (size_t i = 0; i < n; i++) {
         const unsigned char *vp;
         size_t vlen;
@@ -129,26 +130,27 @@ static status write_lek(buf *out, const tinfo *t, const index_def *ix, const voi
         status st = itemenc_decode_value(vp, vlen, &v, d);
         if (st != ST_OK)
             return st;
-        if (i)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, names[i], strlen(names[i]));
-        buf_addc(out, ':');
-        ddbjson_write_value(out, &v);
-        av_free(&v);
+        av_map_put(out, names[i], strlen(names[i]), &v);
     }
-    buf_addc(out, '}');
     return ST_OK;
 }
 
-/* One matching row into the Items array. */
-static status write_row(read_req *r, const store_row *row, buf *out, diag *d)
+/* Where a read's answer goes: DynamoDB JSON written straight from the
+ * stored bytes (the codec), or typed results. */
+typedef struct read_out {
+    buf *json;
+    ddb_res *res;
+} read_out;
+
+/* One matching row into the answer: the Items array, or res's items. */
+static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
 {
     const tinfo *t = r->rq.t;
     const index_def *ix = r->ix;
     bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items;
     bool proj = sop_projecting(r->x, r->atg);
-    if (!index_cut && !proj)
-        return itemenc_write_json(out, row->body, row->body_len, d);
+    if (o->json && !index_cut && !proj)
+        return itemenc_write_json(o->json, row->body, row->body_len, d);
     av full;
     status st = itemenc_decode(row->body, row->body_len, &full, d);
     if (st != ST_OK)
@@ -160,8 +162,12 @@ static status write_row(read_req *r, const store_row *row, buf *out, diag *d)
         av_move(&full, &cut);
     }
     sop_project(r->x, r->atg, &full);
-    ddbjson_write_item(out, &full);
-    av_free(&full);
+    if (o->json) {
+        ddbjson_write_item(o->json, &full);
+        av_free(&full);
+    } else {
+        ddb_res_push_item(o->res, &full);
+    }
     return ST_OK;
 }
 
@@ -307,7 +313,7 @@ static bool bf_eval(const bfilt *f, int i, const void *body, size_t len)
     }
 }
 
-static status run_read(store *s, read_req *r, buf *out, diag *d)
+static status run_read(store *s, read_req *r, read_out *o, diag *d)
 {
     store_cursor c;
     status st = store_cursor_open(s, &r->rq, &c, d);
@@ -324,9 +330,12 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
     bool cut_entry = ix && ix->proj != PROJ_ALL && !r->full_items;
     bfilt bf;
     bool fast = filter && !cut_entry && bf_build(&bf, filter);
-    buf_addc(out, '{');
-    if (!count_only)
-        buf_adds(out, "\"Items\":[");
+    buf *out = o->json;
+    if (out) {
+        buf_addc(out, '{');
+        if (!count_only)
+            buf_adds(out, "\"Items\":[");
+    }
     for (;;) {
         store_row row;
         bool has;
@@ -356,9 +365,9 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
         if (match) {
             count++;
             if (!count_only) {
-                if (count > 1)
+                if (out && count > 1)
                     buf_addc(out, ',');
-                if ((st = write_row(r, &row, out, d)) != ST_OK)
+                if ((st = emit_row(r, &row, o, d)) != ST_OK)
                     break;
             }
         }
@@ -373,48 +382,69 @@ static status run_read(store *s, read_req *r, buf *out, diag *d)
     av_free(&part);
     if (fast)
         bf_done(&bf);
+    av lek = { .type = AV_NONE };
+    if (st == ST_OK && stopped)
+        st = lek_of(t, ix, last.data, last.len, &lek, d);
     if (st == ST_OK) {
-        if (!count_only)
-            buf_addc(out, ']');
-        buf_printf(out, "%s\"Count\":%llu,\"ScannedCount\":%llu", count_only ? "" : ",",
-                   (unsigned long long)count, (unsigned long long)scanned);
-        if (stopped)
-            st = write_lek(out, t, ix, last.data, last.len, d);
-        if (st == ST_OK && r->rcc) {
+        /* Capacity: what was read, from the index when it answered alone. */
+        ddb_res caps;
+        ddb_res_init(&caps);
+        ddb_res *cr = o->res ? o->res : &caps;
+        if (r->rcc) {
             double u = sop_read_units(cap_bytes, r->consistent);
-            double idx[32] = { 0 };
+            ddb_cap *cp = ddb_res_cap(cr, t->name);
+            cp->units += u;
             if (ix && !r->full_items) {
-                idx[r->rq.xid - 1] = u;
-                sop_write_capacity(out, r->rcc, t, 0, idx, true);
+                cp->idx = xrealloc(cp->idx, (cp->n_idx + 1) * sizeof *cp->idx);
+                ddb_cap_index *ci = &cp->idx[cp->n_idx++];
+                ci->name = xstrdup(ix->name);
+                ci->global = ix->global;
+                ci->units = u;
             } else {
-                sop_write_capacity(out, r->rcc, t, u, NULL, true);
+                cp->table_units += u;
             }
         }
-        buf_addc(out, '}');
+        if (out) {
+            if (!count_only)
+                buf_addc(out, ']');
+            buf_printf(out, "%s\"Count\":%llu,\"ScannedCount\":%llu", count_only ? "" : ",",
+                       (unsigned long long)count, (unsigned long long)scanned);
+            if (lek.type == AV_M) {
+                buf_adds(out, ",\"LastEvaluatedKey\":");
+                ddbjson_write_item(out, &lek);
+            }
+            sop_write_caps(out, (ddb_rcc)r->rcc, cr, true, false);
+            buf_addc(out, '}');
+        } else {
+            o->res->count = count;
+            o->res->scanned = scanned;
+            av_move(&o->res->last_key, &lek);
+        }
+        ddb_res_done(&caps);
     }
+    av_free(&lek);
     buf_done(&last);
     return st;
 }
 
 /* Resolves IndexName, Select, Limit, ConsistentRead, ExclusiveStartKey. */
-static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, diag *d)
+static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const sop_defer *df,
+                          diag *d)
 {
-    status st = sop_lookup_table(s, in, tp, d);
+    status st = store_table(s, q->table, tp, d);
     if (st != ST_OK)
         return st;
     tinfo *t = *tp;
     r->rq.t = t;
-    const char *index = sop_jstr(in, "IndexName");
-    const char *sel = sop_jstr(in, "Select");
-    r->select = sop_is(sel, "ALL_ATTRIBUTES") ? SEL_ALL : sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") ? SEL_PROJECTED
-              : sop_is(sel, "SPECIFIC_ATTRIBUTES") ? SEL_SPECIFIC : sop_is(sel, "COUNT") ? SEL_COUNT : SEL_DEFAULT;
+    const char *index = q->index;
+    r->select = (int)q->select;
     if (index) {
         int xid = store_index_xid(&t->def, index);
         if (xid < 0)
             return diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s", index);
         r->rq.xid = xid;
         r->ix = &t->def.idx[xid - 1];
-        if (r->ix->global && sop_jbool(in, "ConsistentRead", false))
+        if (r->ix->global && q->consistent)
             return diag_set(d, ST_VALIDATION,
                             "Consistent reads are not supported on global secondary indexes");
         if (r->select == SEL_ALL && r->ix->proj != PROJ_ALL) {
@@ -428,20 +458,16 @@ static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, di
         if (!r->ix->global && sop_projecting(r->x, r->atg))
             r->full_items = true;
     }
-    const cJSON *lim = sop_jget(in, "Limit");
-    /* Converting a double outside long's range is undefined (found by
-     * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
-    r->limit = !lim || !cJSON_IsNumber(lim) ? 0
-             : lim->valuedouble >= (double)LONG_MAX ? LONG_MAX
-             : lim->valuedouble <= (double)LONG_MIN ? LONG_MIN
-             : (long)lim->valuedouble;
-    r->consistent = sop_jbool(in, "ConsistentRead", false);
-    r->rcc = sop_rcc_mode(in);
-    r->rq.forward = sop_jbool(in, "ScanIndexForward", true);
-    const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
-    if (esk) {
-        if ((st = ddbjson_item_from_cjson(esk, NULL, &r->start, d)) != ST_OK)
-            return st;
+    r->limit = (long)q->limit;
+    r->consistent = q->consistent;
+    r->rcc = (int)q->rcc;
+    r->rq.forward = !q->backward;
+    if (df && df->start_bad) {
+        *d = df->start;
+        return d->code;
+    }
+    if (q->start.type == AV_M) {
+        av_copy(&r->start, &q->start);
         /* The start key names exactly the table's and the index's keys. */
         const char *names[4];
         size_t n = lek_names(t, r->ix, names);
@@ -491,20 +517,20 @@ static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, di
 }
 
 /* Select and projections, as DynamoDB checks them. */
-static status select_checks(const cJSON *in, bool query, diag *d)
+static status select_checks(const ddb_req *q, const av *atg, bool query, diag *d)
 {
-    const char *sel = sop_jstr(in, "Select");
-    bool proj = sop_jget(in, "ProjectionExpression") || sop_jget(in, "AttributesToGet");
+    const char *sel = ddb_select_name(q->select);
+    bool proj = q->proj || atg->type == AV_L;
     if (sop_is(sel, "SPECIFIC_ATTRIBUTES") && !proj)
         return diag_set(d, ST_VALIDATION, "Must specify the AttributesToGet or ProjectionExpression"
                         " when choosing to get SPECIFIC_ATTRIBUTES");
     if (sel && !sop_is(sel, "SPECIFIC_ATTRIBUTES") && proj) {
-        if (sop_jget(in, "ProjectionExpression"))
+        if (q->proj)
             return diag_set(d, ST_VALIDATION, "Cannot specify the ProjectionExpression when choosing"
                             " to get %s", sel);
         return diag_set(d, ST_VALIDATION, "Cannot specify the AttributesToGet when choosing to get %s", sel);
     }
-    if (sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") && !sop_jget(in, "IndexName"))
+    if (sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") && !q->index)
         return diag_set(d, ST_VALIDATION, "ALL_PROJECTED_ATTRIBUTES can be used only when %s using an"
                         " IndexName", query ? "Querying" : "Scanning");
     return ST_OK;
@@ -665,123 +691,206 @@ static status filter_keys(const reqx *x, const read_req *r, diag *d)
     return ST_OK;
 }
 
-status store_op_query(store *s, const cJSON *in, buf *out, diag *d)
+/* Query: the typed operation. atg: the legacy AttributesToGet (AV_L of S
+ * or AV_NONE); df (may be NULL): what the codec left to report, and the
+ * legacy KeyConditions. */
+static status query_run(store *s, const ddb_req *q, const av *atg, const sop_defer *df,
+                        read_out *o, diag *d)
 {
-    static const char *const exprs[] = { "ProjectionExpression", "FilterExpression",
-                                         "KeyConditionExpression", NULL };
-    static const char *const legacy[] = { "AttributesToGet", "QueryFilter", "ConditionalOperator",
-                                          "KeyConditions", NULL };
-    status st = store_valid_check(in, query_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
     read_req r;
     read_req_init(&r);
     reqx x;
     sop_reqx_init(&x);
-    av atg = { .type = AV_NONE };
     r.x = &x;
-    r.atg = &atg;
+    r.atg = (av *)atg;
     bool txn = false;
-    if ((st = sop_expr_params(in, exprs, legacy, d)) != ST_OK || (st = sop_no_legacy(in, d)) != ST_OK ||
-        (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
+    status st;
+    const cJSON *kc = df ? df->key_conditions : NULL;
+    if (!kc && !q->keycond) {
+        st = diag_set(d, ST_VALIDATION, "Either the KeyConditions or KeyConditionExpression parameter"
+                      " must be specified in the request.");
         goto out;
+    }
+    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, true, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
+        goto out;
+    if (x.key)
+        st = key_expression(&x, &r, d);
+    else
+        st = key_conditions(kc, &r, d);
+    if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
+        (st = filter_keys(&x, &r, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+        goto out;
+    st = run_read(s, &r, o, d);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    read_req_done(&r);
+    sop_reqx_done(&x);
+    return st;
+}
+
+/* Scan: the typed operation (arguments as query_run's). */
+static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defer *df, read_out *o,
+                       diag *d)
+{
+    read_req r;
+    read_req_init(&r);
+    reqx x;
+    sop_reqx_init(&x);
+    r.x = &x;
+    r.atg = (av *)atg;
+    bool txn = false;
+    status st;
+    if (q->segments && (q->segment < 0 || q->segment >= q->segments)) {
+        st = diag_set(d, ST_VALIDATION, "The Segment parameter is zero-based and must be less than"
+                      " parameter TotalSegments: Segment: %d is not less than TotalSegments: %d",
+                      q->segment, q->segments);
+        goto out;
+    }
+    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, false, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
+        goto out;
+    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+        goto out;
+    r.rq.forward = true;
+    if (q->segments) {
+        r.rq.segment = q->segment;
+        r.rq.segments = q->segments;
+    }
+    st = run_read(s, &r, o, d);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    read_req_done(&r);
+    sop_reqx_done(&x);
+    return st;
+}
+
+status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e)
+{
+    av none = { .type = AV_NONE };
+    read_out o = { NULL, res };
+    return q->kind == DDB_QUERY ? query_run(s, q, &none, NULL, &o, &e->d)
+                                : scan_run(s, q, &none, NULL, &o, &e->d);
+}
+
+/* ---- the JSON codec of Query and Scan ------------------------------------ */
+
+/* The members both take, into q (after the shape check, expr_params, the
+ * legacy refusal and AttributesToGet). */
+static void read_req_json(const cJSON *in, ddb_req *q, sop_defer *df)
+{
+    ddb_req_set_str(&q->table, sop_jstr(in, "TableName"));
+    ddb_req_set_str(&q->index, sop_jstr(in, "IndexName"));
+    ddb_req_set_str(&q->keycond, sop_jstr(in, "KeyConditionExpression"));
+    ddb_req_set_str(&q->filter, sop_jstr(in, "FilterExpression"));
+    ddb_req_set_str(&q->proj, sop_jstr(in, "ProjectionExpression"));
+    const char *sel = sop_jstr(in, "Select");
+    q->select = sop_is(sel, "ALL_ATTRIBUTES") ? DDB_SELECT_ALL
+              : sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") ? DDB_SELECT_PROJECTED
+              : sop_is(sel, "SPECIFIC_ATTRIBUTES") ? DDB_SELECT_SPECIFIC
+              : sop_is(sel, "COUNT") ? DDB_SELECT_COUNT : DDB_SELECT_DEFAULT;
+    const cJSON *lim = sop_jget(in, "Limit");
+    /* Converting a double outside the range is undefined (found by
+     * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
+    q->limit = !lim || !cJSON_IsNumber(lim) || lim->valuedouble < 1 ? 0
+             : lim->valuedouble >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
+    q->consistent = sop_jbool(in, "ConsistentRead", false);
+    q->backward = !sop_jbool(in, "ScanIndexForward", true);
+    q->rcc = (ddb_rcc)sop_rcc_mode(in);
     const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
-    if (esk) {
+    if (esk && ddbjson_item_from_cjson(esk, NULL, &q->start, &df->start) != ST_OK) {
+        df->start_bad = true;
+        av_free(&q->start);
+    }
+    if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
+        df->maps_bad = true;
+        av_free(&q->names);
+        av_free(&q->values);
+    }
+}
+
+typedef status (*read_fn)(store *s, const ddb_req *q, const av *atg, const sop_defer *df, read_out *o,
+                          diag *d);
+
+static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind kind, read_fn fn)
+{
+    static const char *const q_exprs[] = { "ProjectionExpression", "FilterExpression",
+                                           "KeyConditionExpression", NULL };
+    static const char *const q_legacy[] = { "AttributesToGet", "QueryFilter", "ConditionalOperator",
+                                            "KeyConditions", NULL };
+    static const char *const s_exprs[] = { "ProjectionExpression", "FilterExpression", NULL };
+    static const char *const s_legacy[] = { "AttributesToGet", "ScanFilter", "ConditionalOperator", NULL };
+    bool query = kind == DDB_QUERY;
+    status st = store_valid_check(in, query ? query_spec : scan_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    ddb_req q;
+    ddb_req_init(&q, kind);
+    av atg = { .type = AV_NONE };
+    sop_defer df = { 0 };
+    diag_init(&df.maps);
+    diag_init(&df.start);
+    if ((st = sop_expr_params(in, query ? q_exprs : s_exprs, query ? q_legacy : s_legacy, d)) != ST_OK ||
+        (st = sop_no_legacy(in, d)) != ST_OK || (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
+        goto out;
+    if (query) {
+        const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
         av tmp;
-        if (ddbjson_item_from_cjson(esk, NULL, &tmp, d) != ST_OK) {
+        if (esk && ddbjson_item_from_cjson(esk, NULL, &tmp, d) != ST_OK) {
             char msg[sizeof d->msg];
             snprintf(msg, sizeof msg, "%s", d->msg);
             st = diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", msg);
             goto out;
         }
-        av_free(&tmp);
+        if (esk)
+            av_free(&tmp);
+        df.key_conditions = sop_jget(in, "KeyConditions");
+        if (df.key_conditions && sop_jget(in, "KeyConditionExpression"))
+            df.key_conditions = NULL;
+    } else {
+        const cJSON *seg = sop_jget(in, "Segment"), *tot = sop_jget(in, "TotalSegments");
+        if (seg && !tot) {
+            st = diag_set(d, ST_VALIDATION, "The TotalSegments parameter is required but was not present"
+                          " in the request when Segment parameter is present");
+            goto out;
+        }
+        if (tot && !seg) {
+            st = diag_set(d, ST_VALIDATION, "The Segment parameter is required but was not present in the"
+                          " request when parameter TotalSegments is present");
+            goto out;
+        }
+        if (seg && tot) {
+            q.segment = (int)seg->valuedouble;
+            q.segments = (int)tot->valuedouble;
+        }
     }
-    if (!sop_jget(in, "KeyConditions") && !sop_jget(in, "KeyConditionExpression")) {
-        st = diag_set(d, ST_VALIDATION, "Either the KeyConditions or KeyConditionExpression parameter"
-                      " must be specified in the request.");
-        goto out;
-    }
-    if ((st = sop_exprs_parse(&x, in, d)) != ST_OK || (st = select_checks(in, true, d)) != ST_OK)
-        goto out;
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        goto out;
-    txn = true;
-    tinfo *t;
-    if ((st = read_common(s, in, &r, &t, d)) != ST_OK)
-        goto out;
-    if (x.key)
-        st = key_expression(&x, &r, d);
-    else
-        st = key_conditions(sop_jget(in, "KeyConditions"), &r, d);
-    if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
-        (st = filter_keys(&x, &r, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
-        goto out;
-    st = run_read(s, &r, out, d);
+    read_req_json(in, &q, &df);
+    read_out o = { out, NULL };
+    st = fn(s, &q, &atg, &df, &o, d);
 out:
-    if (txn)
-        st = store_txn_end(s, st, d);
-    read_req_done(&r);
-    sop_reqx_done(&x);
     av_free(&atg);
+    ddb_req_done(&q);
     return st;
+}
+
+status store_op_query(store *s, const cJSON *in, buf *out, diag *d)
+{
+    return read_codec(s, in, out, d, DDB_QUERY, query_run);
 }
 
 status store_op_scan(store *s, const cJSON *in, buf *out, diag *d)
 {
-    static const char *const exprs[] = { "ProjectionExpression", "FilterExpression", NULL };
-    static const char *const legacy[] = { "AttributesToGet", "ScanFilter", "ConditionalOperator", NULL };
-    status st = store_valid_check(in, scan_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    read_req r;
-    read_req_init(&r);
-    reqx x;
-    sop_reqx_init(&x);
-    av atg = { .type = AV_NONE };
-    r.x = &x;
-    r.atg = &atg;
-    bool txn = false;
-    if ((st = sop_expr_params(in, exprs, legacy, d)) != ST_OK || (st = sop_no_legacy(in, d)) != ST_OK ||
-        (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
-        goto out;
-    const cJSON *seg = sop_jget(in, "Segment"), *tot = sop_jget(in, "TotalSegments");
-    if (seg && !tot) {
-        st = diag_set(d, ST_VALIDATION, "The TotalSegments parameter is required but was not present"
-                      " in the request when Segment parameter is present");
-        goto out;
-    }
-    if (tot && !seg) {
-        st = diag_set(d, ST_VALIDATION, "The Segment parameter is required but was not present in the"
-                      " request when parameter TotalSegments is present");
-        goto out;
-    }
-    if (seg && tot && seg->valuedouble >= tot->valuedouble) {
-        st = diag_set(d, ST_VALIDATION, "The Segment parameter is zero-based and must be less than"
-                      " parameter TotalSegments: Segment: %.0f is not less than TotalSegments: %.0f",
-                      seg->valuedouble, tot->valuedouble);
-        goto out;
-    }
-    if ((st = sop_exprs_parse(&x, in, d)) != ST_OK || (st = select_checks(in, false, d)) != ST_OK)
-        goto out;
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        goto out;
-    txn = true;
-    tinfo *t;
-    if ((st = read_common(s, in, &r, &t, d)) != ST_OK)
-        goto out;
-    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
-        goto out;
-    r.rq.forward = true;
-    if (seg) {
-        r.rq.segment = (int)seg->valuedouble;
-        r.rq.segments = (int)tot->valuedouble;
-    }
-    st = run_read(s, &r, out, d);
-out:
-    if (txn)
-        st = store_txn_end(s, st, d);
-    read_req_done(&r);
-    sop_reqx_done(&x);
-    av_free(&atg);
-    return st;
+    return read_codec(s, in, out, d, DDB_SCAN, scan_run);
 }
