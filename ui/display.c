@@ -31,6 +31,7 @@ static struct {
     int depth;
     bool quit;
     char status[1024];
+    char identity[640];    /* remote: who the requests are signed as */
     role status_role;
     buf search;
     FILE *timing;
@@ -280,6 +281,13 @@ void display_remote_status(buf *out)
     buf_printf(out, "%s  remote, %s  consumed %.1f RCU, %.1f WCU in %llu request%s", info.where,
                info.writable ? "writes ask first" : "read-only", info.rcu, info.wcu,
                (unsigned long long)info.requests, info.requests == 1 ? "" : "s");
+    if (D.identity[0])
+        buf_printf(out, "  as %s", D.identity);
+}
+
+void display_set_identity(const char *who)
+{
+    snprintf(D.identity, sizeof D.identity, "%s", who ? who : "");
 }
 
 /* The remote store asks here before each write it sends (--write). */
