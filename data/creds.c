@@ -769,7 +769,7 @@ static int tty_prompt(const char *question, char *answer, size_t cap)
     if (have) {
         quiet = old;
         quiet.c_lflag &= ~(tcflag_t)ECHO;
-        tcsetattr(fd, TCSAFLUSH, &quiet);
+        tcsetattr(fd, TCSANOW, &quiet);   /* keep what was typed ahead */
     }
     if (write(fd, question, strlen(question)) < 0) {
         /* nothing to do: the read below still works */
@@ -792,7 +792,7 @@ static int tty_prompt(const char *question, char *answer, size_t cap)
     }
     answer[n] = '\0';
     if (have)
-        tcsetattr(fd, TCSAFLUSH, &old);
+        tcsetattr(fd, TCSANOW, &old);
     if (write(fd, "\n", 1) < 0) {
         /* ignored */
     }
@@ -1266,7 +1266,7 @@ static int sso_refresh(rctx *x, const char *region, const char *path, cJSON *j)
     if (cJSON_IsString(s))
         wipe(s->valuestring);
     cJSON_Delete(a);
-    char *text = cJSON_Print(j);
+    char *text = cJSON_PrintUnformatted(j);
     write_private(path, text);
     wipe_free(text);
     return 1;

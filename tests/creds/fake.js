@@ -169,7 +169,12 @@ function dynamodb(req, body, res) {
     res.end(s);
   };
   if (bad) return send(400, { __type: 'com.amazon.coral.service#' + (bad[0] === 'SignatureDoesNotMatch' ? 'InvalidSignatureException' : 'UnrecognizedClientException'), message: bad[1] });
-  if (/ListTables$/.test(req.headers['x-amz-target'])) return send(200, { TableNames: ['Fake'] });
+  const op = (req.headers['x-amz-target'] || '').replace(/^.*\./, '');
+  if (op === 'ListTables') return send(200, { TableNames: ['Fake'] });
+  if (op === 'DescribeTable') return send(200, { Table: { TableName: 'Fake', TableStatus: 'ACTIVE',
+    KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }],
+    ItemCount: 0, TableSizeBytes: 0, CreationDateTime: 1700000000, BillingModeSummary: { BillingMode: 'PAY_PER_REQUEST' } } });
+  if (op === 'Scan' || op === 'Query') return send(200, { Items: [], Count: 0, ScannedCount: 0 });
   return send(400, { __type: 'com.amazonaws.dynamodb.v20120810#UnknownOperationException' });
 }
 
