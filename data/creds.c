@@ -1510,7 +1510,8 @@ static int container_creds(rctx *x, creds *out, diag *d)
     }
     const char *hdrs[] = { "Accept: application/json", h.data, NULL };
     net_req q = { .method = "GET", .url = url, .headers = hdrs, .timeout_ms = 2000,
-                  .ca_bundle = x->ca_bundle, .what = "the container credentials endpoint" };
+                  .ca_bundle = x->ca_bundle, .what = "the container credentials endpoint",
+                  .direct = 1 };
     buf resp = BUF_INIT;
     r = -1;
     /* botocore: 2 s a try, 3 tries a second apart; a 4xx is not retried. */
@@ -1589,7 +1590,7 @@ static int imds_creds(rctx *x, creds *out, diag *d)
     snprintf(url, sizeof url, "%s/latest/api/token", base);
     const char *put_h[] = { "X-aws-ec2-metadata-token-ttl-seconds: 21600", NULL };
     net_req q = { .method = "PUT", .url = url, .headers = put_h, .timeout_ms = ms,
-                  .what = "the EC2 instance metadata service" };
+                  .what = "the EC2 instance metadata service", .direct = 1 };
     for (long i = 0; i < attempts && !got; i++) {
         if (net_do(&q, &http, &resp, &d2) != ST_OK)
             continue;
@@ -1621,7 +1622,8 @@ static int imds_creds(rctx *x, creds *out, diag *d)
     for (int step = 0; step < 2; step++) {
         snprintf(url, sizeof url, "%s/latest/meta-data/iam/security-credentials/%s", base, role);
         net_req g = { .method = "GET", .url = url, .headers = th.data ? get_h : NULL,
-                      .timeout_ms = ms, .what = "the EC2 instance metadata service" };
+                      .timeout_ms = ms, .what = "the EC2 instance metadata service",
+                      .direct = 1 };
         status st = ST_IO;
         for (long i = 0; i < attempts && st != ST_OK; i++)
             st = net_do(&g, &http, &resp, &d2);

@@ -69,9 +69,10 @@ status net_do(const net_req *q, long *http, buf *resp, diag *d)
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_USERAGENT, "ddbx/0.1");
-    /* Credential endpoints are reached directly, as the SDKs do for IMDS
-     * and the container endpoint: no proxy from the environment. */
-    if (strncmp(q->url, "http://169.254.", 15) == 0 || strncmp(q->url, "http://[fd00:ec2", 16) == 0)
+    /* IMDS and the container endpoint are on the machine's own link: a
+     * proxy from http_proxy could not reach them (and must not see the
+     * token). */
+    if (q->direct)
         curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
     if (q->ca_bundle && *q->ca_bundle)
         curl_easy_setopt(c, CURLOPT_CAINFO, q->ca_bundle);

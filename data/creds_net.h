@@ -25,6 +25,7 @@ typedef struct net_req {
     long timeout_ms;              /* the whole request; also the connect bound */
     const char *ca_bundle;        /* NULL: the system's CAs */
     const char *what;             /* "STS", "the container endpoint", ... for messages */
+    int direct;                   /* never through a proxy from the environment */
 } net_req;
 
 /* One request. ST_OK with *http the status and the body in resp (also for

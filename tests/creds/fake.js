@@ -14,6 +14,7 @@
  *   PUT  /latest/api/token, GET /latest/meta-data/iam/security-credentials/[ROLE]
  *                     IMDSv2 (FAKE_IMDS=v1only: the token PUT answers 403, so
  *                     only IMDSv1 works; FAKE_IMDS=hang: the token PUT never answers)
+ *   CONNECT host:443  as an HTTPS proxy: logged and refused (which endpoint was chosen)
  *
  * Every request must be what AWS requires, or it is refused as AWS would:
  * SigV4 checked with node's own HMAC (service "sts" or "dynamodb", every
@@ -263,6 +264,14 @@ const server = http.createServer((req, res) => {
     res.writeHead(404);
     res.end();
   });
+});
+// As an HTTPS proxy (https_proxy=http://127.0.0.1:PORT): logs the host a
+// CONNECT asks for and refuses it, so a test sees which AWS endpoint ddbx
+// chose without anything leaving the machine.
+server.on('connect', (req, sock) => {
+  n++;
+  log('CONNECT ' + req.url);
+  sock.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
 });
 server.listen(0, '127.0.0.1', () => console.log('PORT ' + server.address().port));
 process.stdin.on('end', () => process.exit(0));

@@ -621,11 +621,30 @@ lst "$DDBX" api --profile ep-global
 if listed; then ok "a profile's endpoint_url (with AWS_PROFILE)"; else notok "a profile's endpoint_url" "$(why)"; fi
 lst AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$deadport" AWS_ACCESS_KEY_ID=AKENV AWS_SECRET_ACCESS_KEY="$ENV_SECRET" "$DDBX" api --endpoint-url "$F"
 if listed; then ok "--endpoint-url wins over every configured endpoint"; else notok "--endpoint-url wins" "$(why)"; fi
-lst AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true AWS_MAX_ATTEMPTS=1 DDBX_REMOTE_TIMEOUT_MS=300 AWS_ACCESS_KEY_ID=AKENV \
-    AWS_SECRET_ACCESS_KEY="$ENV_SECRET" "$DDBX" api --profile ep
-if has "$out" '"Code":"NetworkError","Message":"[a-z ]*dynamodb.eu-west-1.amazonaws.com'; then
-    ok "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true: AWS's own endpoint for the region"
-else notok "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true" "$(why)"; fi
+# AWS's own endpoints, seen through the fake playing an HTTPS proxy that
+# logs the CONNECT and refuses it (nothing leaves the machine).
+connects() { grep '^REQ [0-9]* CONNECT ' "$LOG" | sed 's/^REQ [0-9]* CONNECT //' | tail -n "$1" | tr '\n' ' '; }
+lst https_proxy="$F" AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true AWS_MAX_ATTEMPTS=1 "$DDBX" api --profile ep
+if [ "$(connects 1)" = "dynamodb.eu-west-1.amazonaws.com:443 " ] && has "$out" '"Code":"NetworkError"'; then
+    ok "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true: AWS's own endpoint for the region (dynamodb.eu-west-1.amazonaws.com)"
+else notok "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true" "$(why)" "$(connects 1)"; fi
+whoami_via_proxy() { # env...
+    out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
+    env -u AWS_ENDPOINT_URL_STS https_proxy="$F" "$@" "$DDBX" whoami --profile base >"$out" 2>"$err"; st=$?
+}
+whoami_via_proxy
+whoami_via_proxy AWS_STS_REGIONAL_ENDPOINTS=legacy
+whoami_via_proxy AWS_REGION=cn-north-1
+whoami_via_proxy AWS_REGION=ap-east-1 AWS_STS_REGIONAL_ENDPOINTS=legacy
+if [ "$(connects 4)" = "sts.eu-west-1.amazonaws.com:443 sts.amazonaws.com:443 sts.cn-north-1.amazonaws.com.cn:443 sts.ap-east-1.amazonaws.com:443 " ] &&
+   [ $st -eq 1 ]; then
+    ok "STS regional endpoints by default; sts_regional_endpoints = legacy: the global one for the regions that had it, not for newer ones"
+else notok "STS regional endpoints" "$(connects 4)"; fi
+out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
+env -u AWS_ENDPOINT_URL_SSO https_proxy="$F" "$DDBX" whoami --profile sso >"$out" 2>"$err"; st=$?
+if [ "$(connects 1)" = "portal.sso.us-east-1.amazonaws.com:443 " ] && [ $st -eq 1 ]; then
+    ok "GetRoleCredentials goes to portal.sso.SSO_REGION.amazonaws.com"
+else notok "the SSO portal's endpoint" "$(connects 1)" "$(why)"; fi
 lst AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$deadport" AWS_ACCESS_KEY_ID=AKENV AWS_SECRET_ACCESS_KEY="$ENV_SECRET" "$DDBX" api --profile retry
 if has "$out" '"Code":"NetworkError",.*(after 2 attempts)'; then ok "max_attempts in the profile"; else notok "max_attempts in the profile" "$(why)"; fi
 lst AWS_MAX_ATTEMPTS=4 AWS_ENDPOINT_URL_DYNAMODB="http://127.0.0.1:$deadport" AWS_ACCESS_KEY_ID=AKENV AWS_SECRET_ACCESS_KEY="$ENV_SECRET" "$DDBX" api --profile retry
