@@ -1313,6 +1313,29 @@ static int sso_creds(rctx *x, const char *prof, creds *out, diag *d)
                  prof, missing, sess ? " (in the profile or its sso-session)" : "");
         return -1;
     }
+    /* The AWS CLI caches the role's keys too (botocore's
+     * SSOCredentialFetcher: SHA-1 of {"accountId","roleName",
+     * "sessionName"|"startUrl"}); ddbx shares that cache. */
+    char what[1100], ckey[41];
+    snprintf(what, sizeof what, "IAM Identity Center (profile %s%s%s, %s)", prof,
+             sess ? ", sso_session " : "", sess ? sess : "", url);
+    {
+        cJSON *k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "accountId", acct);
+        cJSON_AddStringToObject(k, "roleName", role);
+        if (sess)
+            cJSON_AddStringToObject(k, "sessionName", sess);
+        else
+            cJSON_AddStringToObject(k, "startUrl", url);
+        char *ks = cJSON_PrintUnformatted(k);
+        creds_sha1_hex(ks, ckey);
+        free(ks);
+        cJSON_Delete(k);
+    }
+    if (cache_load(ckey, out, what)) {
+        snprintf(out->identity, sizeof out->identity, "account %s, role %s", acct, role);
+        return 1;
+    }
     char hash[41], rel[128];
     creds_sha1_hex(sess ? sess : url, hash);
     snprintf(rel, sizeof rel, ".aws/sso/cache/%s.json", hash);
@@ -1382,8 +1405,8 @@ static int sso_creds(rctx *x, const char *prof, creds *out, diag *d)
     out->secret_key = xstrdup(sk);
     out->session_token = xstrdup(st_);
     out->expires = (long long)(ex->valuedouble / 1000);
-    snprintf(out->source, sizeof out->source, "IAM Identity Center (profile %s%s%s, %s)", prof,
-             sess ? ", sso_session " : "", sess ? sess : "", url);
+    snprintf(out->source, sizeof out->source, "%s", what);
+    cache_store(ckey, out);
     snprintf(out->identity, sizeof out->identity, "account %s, role %s", acct, role);
     r = 1;
 out2:
@@ -1703,6 +1726,11 @@ static int profile_chain(rctx *x, const char *prof, int top, creds *out, diag *d
 
 status creds_resolve(const char *profile, creds *out, diag *d)
 {
+    return creds_resolve_in(profile, NULL, out, d);
+}
+
+status creds_resolve_in(const char *profile, const char *region, creds *out, diag *d)
+{
     memset(out, 0, sizeof *out);
     int explicit_profile = profile && *profile;
     const char *prof = creds_profile_name(profile);
@@ -1720,7 +1748,7 @@ status creds_resolve(const char *profile, creds *out, diag *d)
     int r = 0;
     if (st != ST_OK)
         goto out;
-    x.region = region_of(&x.c, prof);
+    x.region = region && *region ? region : region_of(&x.c, prof);
     x.ca_bundle = setting(&x.c, prof, "AWS_CA_BUNDLE", "ca_bundle");
 
     if (!explicit_profile) {

@@ -31,7 +31,9 @@
  *      form), refreshed through SSO OIDC CreateToken when it expires
  *      within 15 minutes and has a refresh token (sso_session only, as in
  *      botocore; the cache file is rewritten), then the portal's
- *      GetRoleCredentials. A missing or expired token says "run `aws sso
+ *      GetRoleCredentials, whose keys go into ~/.aws/cli/cache as the CLI
+ *      keeps them (SHA-1 of {"accountId","roleName","sessionName" or
+ *      "startUrl"}). A missing or expired token says "run `aws sso
  *      login --profile P`";
  *   5. static keys in the credentials file's [NAME];
  *   6. credential_process (the command split into words as a POSIX shell
@@ -99,6 +101,9 @@ typedef struct creds {
  * credential_process, or a provider that answered with an error.
  */
 status creds_resolve(const char *profile, creds *out, diag *d);
+/* The same with the region STS is asked in (--region; NULL: the profile's,
+ * as creds_region finds it), as the CLI's --region does. */
+status creds_resolve_in(const char *profile, const char *region, creds *out, diag *d);
 void creds_done(creds *c);
 /* A copy of src (its own strings). */
 void creds_copy(creds *dst, const creds *src);

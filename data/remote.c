@@ -347,7 +347,7 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
     if (st != ST_OK)
         goto fail;
 
-    st = creds_resolve(profile, &r->cr, d);
+    st = creds_resolve_in(profile, r->region, &r->cr, d);
     if (st != ST_OK)
         goto fail;
 
@@ -420,7 +420,7 @@ static status refresh_creds(remote *r, diag *d)
     if (!r->cr.expires || r->cr.expires - 300 > (long long)time(NULL))
         return ST_OK;
     creds fresh;
-    status st = creds_resolve(r->profile, &fresh, d);
+    status st = creds_resolve_in(r->profile, r->region, &fresh, d);
     if (st != ST_OK)
         return st;
     creds_done(&r->cr);

@@ -59,7 +59,7 @@ int cli_whoami(int argc, char **argv)
         cli_print_diag("ddbx whoami", &d);
         return 1;
     }
-    if (creds_resolve(ro.profile, &c, &d) != ST_OK) {
+    if (creds_resolve_in(ro.profile, region, &c, &d) != ST_OK) {
         cli_print_diag("ddbx whoami", &d);
         free(region);
         return 1;

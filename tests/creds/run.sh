@@ -460,15 +460,20 @@ if arn_is 'arn:aws:sts::210987654321:assumed-role/AWSReservedSSO_ReadOnly_abc/us
    has "$err" 'credentials from IAM Identity Center (profile sso, sso_session corp, https://corp.awsapps.com/start)'; then
     ok "sso_session: the token from ~/.aws/sso/cache/sha1(session name).json, GetRoleCredentials for the account and role"
 else notok "sso_session: the cached token, GetRoleCredentials" "$(why)" "$(since)"; fi
+mark
 list --profile sso
-if listed && last_dyn | grep -q 'key=ASIASSO[0-9]* region=us-west-2 token=yes'; then
-    ok "the SSO role's keys sign DynamoDB requests (the profile's region)"
-else notok "the SSO role's keys sign DynamoDB requests" "$(why)" "$(last_dyn)"; fi
+ssokey=$(node -e 'console.log(require("crypto").createHash("sha1").update(JSON.stringify({accountId:"210987654321",roleName:"ReadOnly",sessionName:"corp"})).digest("hex"))')
+if listed && last_dyn | grep -q 'key=ASIASSO[0-9]* region=us-west-2 token=yes' && [ "$(since | grep -c ' SSO ')" -eq 0 ] &&
+   [ -f "$HOME/.aws/cli/cache/$ssokey.json" ]; then
+    ok "the SSO role's keys sign DynamoDB requests (the profile's region), from the CLI's cache the first run wrote (botocore's key)"
+else notok "the SSO role's keys sign DynamoDB requests, from the cache" "$(why)" "$(last_dyn)" "$(since)"; fi
+rm -f "$HOME/.aws/cli/cache/"*.json
 printf '{"startUrl":"https://legacy.awsapps.com/start","region":"eu-central-1","accessToken":"%s","expiresAt":"%s"}' "$SSO_TOKEN" "$later" >"$legacy"
 run whoami --profile sso-legacy
 if arn_is 'arn:aws:sts::210987654321:assumed-role/AWSReservedSSO_Legacy_abc/user'; then
     ok "legacy sso_start_url/sso_region keys: the token under sha1(start URL)"
 else notok "legacy sso_* keys" "$(why)"; fi
+rm -f "$HOME/.aws/cli/cache/"*.json
 printf '{"startUrl":"https://legacy.awsapps.com/start","region":"eu-central-1","accessToken":"%s","expiresAt":"%s"}' "$SSO_TOKEN" "$past" >"$legacy"
 mark
 run whoami --profile sso-legacy
@@ -488,6 +493,7 @@ if [ $st -eq 1 ] && has "$err" "was refused by the portal (expired or signed out
 else notok "a token the portal refuses" "$(why)"; fi
 printf '{"startUrl":"https://corp.awsapps.com/start","region":"us-east-1","accessToken":"%s","expiresAt":"%s","clientId":"client-1","clientSecret":"%s","registrationExpiresAt":"%s","refreshToken":"%s"}' \
     "$SSO_OLD" "$soon" "$SSO_CLIENT_SECRET" "$regexp" "$SSO_REFRESH" >"$corp"
+rm -f "$HOME/.aws/cli/cache/"*.json
 mark
 run whoami --profile sso
 if arn_is 'arn:aws:sts::210987654321:assumed-role/AWSReservedSSO_ReadOnly_abc/user' &&
@@ -640,6 +646,7 @@ if [ "$(connects 4)" = "sts.eu-west-1.amazonaws.com:443 sts.amazonaws.com:443 st
    [ $st -eq 1 ]; then
     ok "STS regional endpoints by default; sts_regional_endpoints = legacy: the global one for the regions that had it, not for newer ones"
 else notok "STS regional endpoints" "$(connects 4)"; fi
+rm -f "$HOME/.aws/cli/cache/"*.json
 out_n=$((out_n + 1)); out="$tmp/out.$out_n"; err="$tmp/err.$out_n"
 env -u AWS_ENDPOINT_URL_SSO https_proxy="$F" "$DDBX" whoami --profile sso >"$out" 2>"$err"; st=$?
 if [ "$(connects 1)" = "portal.sso.us-east-1.amazonaws.com:443 " ] && [ $st -eq 1 ]; then
