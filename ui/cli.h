@@ -66,6 +66,14 @@ int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
 
+/* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
+ * `aws sts get-caller-identity` prints it (ui/cli_whoami.c). */
+int cli_whoami(int argc, char **argv);
+/* "ARN, profile P" (from the provider, else STS when the endpoint is AWS's
+ * or an STS endpoint is configured), else "profile P, keys from SOURCE":
+ * for the explorer's status line. Never a secret. */
+void cli_identity(const remote *r, char *out, size_t n);
+
 /* `ddbx [--db FILE] [TABLE]`: the explorer (ui/cli_explore.c). */
 int cli_explore(int argc, char **argv);
 

@@ -33,6 +33,7 @@ static struct {
     int depth;
     bool quit;
     buf status;          /* the status line's message; empty: none */
+    char identity[640];    /* remote: who the requests are signed as */
     role status_role;
     bool status_wrap;    /* display_diag's: wraps when wider than the screen */
     buf search;
@@ -353,6 +354,13 @@ void display_remote_status(buf *out)
     buf_printf(out, "%s  remote, %s  consumed %.1f RCU, %.1f WCU in %llu request%s", info.where,
                info.writable ? "writes ask first" : "read-only", info.rcu, info.wcu,
                (unsigned long long)info.requests, info.requests == 1 ? "" : "s");
+    if (D.identity[0])
+        buf_printf(out, "  as %s", D.identity);
+}
+
+void display_set_identity(const char *who)
+{
+    snprintf(D.identity, sizeof D.identity, "%s", who ? who : "");
 }
 
 /* The remote store asks here before each write it sends (--write). */
