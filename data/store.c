@@ -326,6 +326,7 @@ void store_close(store *s)
     if (!s)
         return;
     store_remote_free(s->remote);
+    store_partiql_free(s);
     if (s->txn_depth > 0)
         store_rollback(s);
     for (int i = 0; i < Q__COUNT; i++)

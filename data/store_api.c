@@ -2394,6 +2394,9 @@ static const struct {
     { "BatchGetItem", store_op_batch_get },
     { "TransactWriteItems", store_op_transact_write },
     { "TransactGetItems", store_op_transact_get },
+    { "ExecuteStatement", store_op_execute_statement },
+    { "BatchExecuteStatement", store_op_batch_execute_statement },
+    { "ExecuteTransaction", store_op_execute_transaction },
 };
 
 static store_op_fn find_op(const char *op)

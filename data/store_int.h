@@ -83,6 +83,7 @@ struct store {
     buf err_msg;         /* the whole error message when diag's is too short */
     sqlite3_stmt *reads[1024]; /* read statements by shape (store_read.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
+    struct store_pq *pq;  /* ExecuteTransaction's ClientRequestTokens (store_partiql.c) */
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -133,6 +134,11 @@ status store_op_batch_write(store *s, const struct cJSON *in, buf *out, diag *d)
 status store_op_batch_get(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_write(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d);
+/* PartiQL (store_partiql.c). */
+status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
+void store_partiql_free(store *s);
 
 /* ---- remote stores (store_remote.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
