@@ -322,8 +322,7 @@ static bool accept(P *p, const char *s)
 static const char *const keywords[] = {
     "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "IS", "BETWEEN", "MISSING", "NULL",
     "TRUE", "FALSE", "INSERT", "INTO", "VALUE", "VALUES", "UPDATE", "SET", "REMOVE",
-    "DELETE", "RETURNING", "ORDER", "BY", "ASC", "DESC", "EXISTS", "ALL", "MODIFIED", "OLD",
-    "NEW", "LIMIT",
+    "DELETE", "RETURNING", "ORDER", "BY", "ASC", "DESC", "EXISTS", "ALL",
 };
 
 static bool is_keyword(const P *p, const tok *t)
@@ -406,13 +405,16 @@ static status ident(P *p, char **out, size_t *len, long *pos)
         if (pos)
             *pos = t->pos;
         *out = tok_text(p, t, len);
-        if (t->k == T_QIDENT && *len == 0)
+        if (t->k == T_QIDENT && *len == 0) {
+            free(*out);
+            *out = NULL;
             return syntax_at(p, t->pos, "Empty quoted identifier");
+        }
         return ST_OK;
     }
     if (t->k == T_EOF)
         return syntax_at(p, t->pos, "Unexpected end of statement, expected identifier");
-    return syntax_at(p, t->pos, "Expected identifier for simple path");
+    return unexpected(p, t);
 }
 
 /* path: ident { . ident | [ n ] } */
@@ -552,7 +554,7 @@ static status value(P *p, av *out)
         if (!l.u.l.len) {
             av_free(&l);
             st = diag_at(p->d, ST_VALIDATION, t->pos,
-                         "One or more parameter values were invalid: An set may not be empty");
+                         "One or more parameter values were invalid: A set may not be empty");
             goto out;
         }
         if (set == AV_NONE) {
@@ -813,6 +815,7 @@ fail:
 
 static status not_cond(P *p, pn **out)
 {
+    *out = NULL;
     const tok *t = peek(p);
     status st = enter(p, t->pos);
     if (st)
@@ -833,6 +836,7 @@ static status not_cond(P *p, pn **out)
 
 static status binary(P *p, pn **out, const char *kw, pn_kind k, status (*sub)(P *, pn **))
 {
+    *out = NULL;
     status st = sub(p, out);
     while (!st && tok_is(p, peek(p), kw)) {
         const tok *t = next(p);
@@ -855,6 +859,7 @@ static status and_cond(P *p, pn **out) { return binary(p, out, "AND", PN_AND, no
 
 static status cond(P *p, pn **out)
 {
+    *out = NULL;
     status st = enter(p, peek(p)->pos);
     if (!st)
         st = binary(p, out, "OR", PN_OR, and_cond);
@@ -1933,6 +1938,16 @@ static status plan_select(const pq_stmt *s, const table_def *def, pq_plan *p, di
                 if (t.used[i] && eq_value(t.v[i], pk->name))
                     single = true;
             p->full_key = p->full_key && single;
+        }
+        if (p->full_key) {
+            av c2;
+            av_init_list(&p->key, AV_M);
+            av_copy(&c2, &p->pks[0]);
+            av_map_put(&p->key, pk->name, strlen(pk->name), &c2);
+            if (sk->name) {
+                av_copy(&c2, &eq_value(skterm, sk->name)->val);
+                av_map_put(&p->key, sk->name, strlen(sk->name), &c2);
+            }
         }
         p->key_cond = buf_steal(&text);
         p->key_text = buf_steal(&ptext);
