@@ -101,7 +101,7 @@ typedef struct pq_plan {
     /* Writes: the item (INSERT), the key (UPDATE, DELETE, EXISTS), the
      * UpdateExpression and ConditionExpression (NULL: none) over one
      * names and values map; ReturnValues ("ALL_OLD", ... or NULL). */
-    av item, key;
+    av item, key;           /* key: also for a SELECT with full_key (GetItem) */
     char *update, *condition;
     av names, values;
     const char *return_values;
