@@ -18,10 +18,10 @@
 
 static const char eval_usage[] =
     "usage: ddbx eval EXPR [--kind condition|key|filter|update|projection]\n"
-    "       ddbx eval STATEMENT --kind partiql [--params JSON] [--key-schema ...]\n"
-    "                      [--index NAME=PK[:T][,SK[:T]]] [--item JSON]\n"
     "                      [--names JSON] [--values JSON] [--item JSON]\n"
     "                      [--key-schema PK[:S|N|B][,SK[:S|N|B]]]\n"
+    "       ddbx eval STATEMENT --kind partiql [--params JSON] [--item JSON]\n"
+    "                      [--key-schema ...] [--index NAME=PK[:T][,SK[:T]]]...\n"
     "  --names   ExpressionAttributeNames, e.g. '{\"#s\":\"status\"}'\n"
     "  --values  ExpressionAttributeValues in DynamoDB JSON, e.g. '{\":v\":{\"S\":\"x\"}}'\n"
     "  --item    an item in DynamoDB JSON to evaluate against or update\n";
