@@ -1119,6 +1119,39 @@ status pq_parse(const char *text, size_t len, const av *params, size_t n_params,
     return ST_OK;
 }
 
+size_t pq_count_params(const char *text, size_t len)
+{
+    diag d;
+    diag_init(&d);
+    P p = { .t = text, .len = len, .d = &d };
+    size_t n = 0;
+    if (len <= PQ_MAX_BYTES && !memchr(text, '\0', len) && lex(&p) == ST_OK)
+        for (size_t i = 0; i < p.n; i++)
+            n += p.toks[i].k == T_PARAM;
+    free(p.toks);
+    return n;
+}
+
+status pq_parse_value(const char *text, size_t len, av *out, diag *d)
+{
+    out->type = AV_NONE;
+    d->pos = -1;
+    if (len > PQ_MAX_BYTES || memchr(text, '\0', len))
+        return diag_set(d, ST_VALIDATION, "%sUnexpected character at line 1", WF);
+    P p = { .t = text, .len = len, .d = d };
+    status st = lex(&p);
+    if (!st && peek(&p)->k == T_PARAM)
+        st = syntax_at(&p, peek(&p)->pos, "A parameter cannot be a ?");
+    if (!st)
+        st = value(&p, out);
+    if (!st && peek(&p)->k != T_EOF) {
+        st = unexpected(&p, peek(&p));
+        av_free(out);
+    }
+    free(p.toks);
+    return st;
+}
+
 bool pq_is_read_text(const char *text, size_t len)
 {
     size_t i = 0;

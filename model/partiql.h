@@ -61,6 +61,13 @@ const char *pq_index(const pq_stmt *s);     /* NULL: the table */
  * remote store's read/write decision. */
 bool pq_is_read_text(const char *text, size_t len);
 
+/* How many `?` markers the text has (0 when it does not lex), so a
+ * caller can ask for that many parameters before parsing. */
+size_t pq_count_params(const char *text, size_t len);
+/* One PartiQL literal ('a', 5, <<'x'>>, {'k': [1]}, TRUE, NULL) into an
+ * uninitialised out. */
+status pq_parse_value(const char *text, size_t len, av *out, diag *d);
+
 /* Canonical text: keywords upper case, identifiers double-quoted,
  * literals in PartiQL form, parameters replaced by their values. And an
  * indented tree, one node a line, for the golden tests. */
