@@ -2291,3 +2291,148 @@ void pq_plan_explain(const pq_plan *p, buf *out)
     explain_map(out, "ExpressionAttributeNames", &p->names);
     explain_map(out, "ExpressionAttributeValues", &p->values);
 }
+
+/* ---- expressions as PartiQL (the builder's PartiQL form) ------------------- */
+
+static int expr_prec(const expr_node *n)
+{
+    return n->kind == EN_OR ? 1 : n->kind == EN_AND ? 2 : n->kind == EN_NOT ? 3 : 4;
+}
+
+static void expr_kid(const expr_node *k, int parent, buf *out)
+{
+    bool wrap = expr_prec(k) < parent;
+    if (wrap)
+        buf_addc(out, '(');
+    pq_print_expr_node(k, out);
+    if (wrap)
+        buf_addc(out, ')');
+}
+
+static void print_expr_path(const expr_path *p, buf *out)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const expr_step *st = &p->steps[i];
+        if (st->is_index) {
+            buf_printf(out, "[%u]", st->index);
+        } else {
+            if (i)
+                buf_addc(out, '.');
+            print_quoted(out, st->name, st->len, '"');
+        }
+    }
+}
+
+void pq_print_expr_node(const expr_node *n, buf *out)
+{
+    switch (n->kind) {
+    case EN_OR:
+    case EN_AND:
+        expr_kid(n->kids[0], expr_prec(n), out);
+        buf_adds(out, n->kind == EN_OR ? " OR " : " AND ");
+        expr_kid(n->kids[1], expr_prec(n) + 1, out);
+        break;
+    case EN_NOT:
+        buf_adds(out, "NOT ");
+        expr_kid(n->kids[0], 4, out);
+        break;
+    case EN_CMP:
+        pq_print_expr_node(n->kids[0], out);
+        buf_printf(out, " %s ", expr_cmp_text((expr_cmp)n->op));
+        pq_print_expr_node(n->kids[1], out);
+        break;
+    case EN_BETWEEN:
+        pq_print_expr_node(n->kids[0], out);
+        buf_adds(out, " BETWEEN ");
+        pq_print_expr_node(n->kids[1], out);
+        buf_adds(out, " AND ");
+        pq_print_expr_node(n->kids[2], out);
+        break;
+    case EN_IN:
+        pq_print_expr_node(n->kids[0], out);
+        buf_adds(out, " IN [");
+        for (size_t i = 1; i < n->n_kids; i++) {
+            if (i > 1)
+                buf_adds(out, ", ");
+            pq_print_expr_node(n->kids[i], out);
+        }
+        buf_addc(out, ']');
+        break;
+    case EN_FUNC:
+        /* attribute_exists / attribute_not_exists are PartiQL's MISSING
+         * tests; the others have the same names. */
+        if (n->op == FN_ATTRIBUTE_EXISTS || n->op == FN_ATTRIBUTE_NOT_EXISTS) {
+            pq_print_expr_node(n->kids[0], out);
+            buf_adds(out, n->op == FN_ATTRIBUTE_EXISTS ? " IS NOT MISSING" : " IS MISSING");
+            break;
+        }
+        buf_adds(out, n->op >= 0 ? expr_fn_name((expr_fn)n->op) : n->name);
+        buf_addc(out, '(');
+        for (size_t i = 0; i < n->n_kids; i++) {
+            if (i)
+                buf_adds(out, ", ");
+            pq_print_expr_node(n->kids[i], out);
+        }
+        buf_addc(out, ')');
+        break;
+    case EN_PATH:
+        print_expr_path(&n->path, out);
+        break;
+    case EN_VALUE:
+        pq_print_value(n->value, out);
+        break;
+    case EN_PLUS:
+    case EN_MINUS:
+        pq_print_expr_node(n->kids[0], out);
+        buf_adds(out, n->kind == EN_PLUS ? " + " : " - ");
+        pq_print_expr_node(n->kids[1], out);
+        break;
+    case EN_SET:
+        pq_print_expr_node(n->kids[0], out);
+        buf_adds(out, " = ");
+        pq_print_expr_node(n->kids[1], out);
+        break;
+    case EN_REMOVE:
+        pq_print_expr_node(n->kids[0], out);
+        break;
+    case EN_ADD:
+    case EN_DELETE: {
+        /* ADD of a set is set_add, DELETE set_delete; ADD of a number
+         * is an addition (PartiQL has no ADD, and its + needs the
+         * attribute to exist). */
+        const av *v = n->kids[1]->value;
+        pq_print_expr_node(n->kids[0], out);
+        buf_adds(out, " = ");
+        if (n->kind == EN_ADD && v && v->type == AV_N) {
+            pq_print_expr_node(n->kids[0], out);
+            buf_adds(out, " + ");
+            pq_print_expr_node(n->kids[1], out);
+        } else {
+            buf_adds(out, n->kind == EN_ADD ? "set_add(" : "set_delete(");
+            pq_print_expr_node(n->kids[0], out);
+            buf_adds(out, ", ");
+            pq_print_expr_node(n->kids[1], out);
+            buf_addc(out, ')');
+        }
+        break;
+    }
+    case EN_UPDATE: {
+        int last = -1;
+        for (size_t i = 0; i < n->n_kids; i++) {
+            const expr_node *a = n->kids[i];
+            int sec = a->kind == EN_REMOVE ? 1 : 0;
+            buf_adds(out, sec == last ? ", " : i ? (sec ? " REMOVE " : " SET ") : (sec ? "REMOVE " : "SET "));
+            last = sec;
+            pq_print_expr_node(a, out);
+        }
+        break;
+    }
+    case EN_PROJECT:
+        for (size_t i = 0; i < n->n_kids; i++) {
+            if (i)
+                buf_adds(out, ", ");
+            pq_print_expr_node(n->kids[i], out);
+        }
+        break;
+    }
+}

@@ -77,6 +77,13 @@ void pq_print_tree(const pq_stmt *s, buf *out);
  * binary values, which have no literal, as their DynamoDB JSON. */
 void pq_print_value(const av *v, buf *out);
 
+/* A parsed DynamoDB expression (condition, key condition, filter, update,
+ * projection) in PartiQL's words: paths double-quoted, values as
+ * literals, attribute_exists(p) as p IS NOT MISSING, ADD and DELETE as
+ * set_add / set_delete (ADD of a number as +), update sections as SET and
+ * REMOVE. For the builder's PartiQL form of its request. */
+void pq_print_expr_node(const expr_node *n, buf *out);
+
 /* ---- plans ---------------------------------------------------------------- */
 
 typedef enum {
