@@ -861,6 +861,10 @@ void display_command(const char *text)
     } else if (is_cmd(c, "reload")) {
         if (v->ops->request)
             v->ops->request(v, REQ_RELOAD);
+    } else if (is_cmd(c, "partiql")) {
+        const char *rest = text + strspn(text, " ");
+        rest += strcspn(rest, " ");
+        view_partiql_open(v, rest + strspn(rest, " "));
     } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
                v->ops != &view_builder_ops) {
         view_builder_open(v, argc, argv);
@@ -922,6 +926,7 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_COND: view_builder_open(v, 0, NULL); break;
     case REQ_WATCH: watch(v, NULL); break;
     case REQ_LIVE: live_command(NULL); break;
+    case REQ_PARTIQL: view_partiql_open(v, NULL); break;
     case REQ_PROMPT:
         if (display_prompt(":", "", &b))
             display_command(b.data ? b.data : "");

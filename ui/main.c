@@ -23,6 +23,8 @@ static const char usage_text[] =
     "                                         endpoint (HTTP)\n"
     "       ddbx eval EXPR [--kind K] [--names J] [--values J] [--item J]\n"
     "                                         parse, check and evaluate an expression\n"
+    "       ddbx eval STATEMENT --kind partiql [--params J] [--key-schema S] [--index I=S]\n"
+    "                                         explain a PartiQL statement without running it\n"
     "       ddbx samples [--db FILE]          (re)load the bundled sample tables\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
