@@ -26,6 +26,7 @@
 #include "model/mem.h"
 
 #define DEFAULT_ATTEMPTS 3
+#define LEGACY_ATTEMPTS 10      /* botocore's legacy policy for DynamoDB */
 #define BACKOFF_BASE_MS 1000L   /* standard mode: 1 s * 2^(attempt-1) ... */
 #define BACKOFF_CAP_MS 20000L   /* ... capped at 20 s */
 #define MAX_RESPONSE (64u * 1024 * 1024)
@@ -41,7 +42,9 @@ struct remote {
     char errcode[128];
     buf errmsg;           /* the last error's whole message (d->msg may cut it) */
     creds cr;
+    char *ca_bundle;      /* AWS_CA_BUNDLE or the profile's ca_bundle; NULL: the system's */
     int max_attempts;
+    int legacy;           /* retry_mode = legacy: botocore's DynamoDB delays */
     const volatile sig_atomic_t *cancel;   /* set: stop the transfer now */
     uint64_t rng;
     remote_stats stats;
@@ -146,6 +149,7 @@ void remote_close(remote *r)
     free(r->path);
     free(r->region);
     free(r->profile);
+    free(r->ca_bundle);
     creds_done(&r->cr);
     buf_done(&r->body);
     buf_done(&r->errmsg);
@@ -228,10 +232,10 @@ static status make_handle(remote *r, diag *d)
     curl_easy_setopt(r->curl, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(r->curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(r->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    /* Another CA bundle for HTTPS, as the AWS CLI reads AWS_CA_BUNDLE. */
-    const char *ca = getenv("AWS_CA_BUNDLE");
-    if (ca && *ca)
-        curl_easy_setopt(r->curl, CURLOPT_CAINFO, ca);
+    /* Another CA bundle for HTTPS, as the AWS CLI reads AWS_CA_BUNDLE or
+     * the profile's ca_bundle. */
+    if (r->ca_bundle)
+        curl_easy_setopt(r->curl, CURLOPT_CAINFO, r->ca_bundle);
     curl_easy_setopt(r->curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(r->curl, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(r->curl, CURLOPT_HEADERFUNCTION, on_header);
@@ -241,6 +245,47 @@ static status make_handle(remote *r, diag *d)
     curl_easy_setopt(r->curl, CURLOPT_XFERINFODATA, r);
     curl_easy_setopt(r->curl, CURLOPT_NOPROGRESS, 0L);
     return ST_OK;
+}
+
+/* retry_mode (AWS_RETRY_MODE, else the profile's): standard (the
+ * default) and adaptive retry as described in remote.h; legacy is
+ * botocore's legacy DynamoDB policy, 10 attempts 50 ms * 2^(n-1) apart.
+ * max_attempts: opts, else AWS_MAX_ATTEMPTS, else the profile's. Also
+ * ca_bundle: AWS_CA_BUNDLE, else the profile's. */
+static status retry_settings(remote *r, const remote_opts *o, diag *d)
+{
+    char *mode = NULL, *attempts = NULL;
+    status st = creds_setting(r->profile, "AWS_RETRY_MODE", "retry_mode", &mode, d);
+    if (st == ST_OK)
+        st = creds_setting(r->profile, "AWS_MAX_ATTEMPTS", "max_attempts", &attempts, d);
+    if (st == ST_OK)
+        st = creds_setting(r->profile, "AWS_CA_BUNDLE", "ca_bundle", &r->ca_bundle, d);
+    if (st != ST_OK)
+        goto out;
+    if (mode && strcmp(mode, "legacy") == 0)
+        r->legacy = 1;
+    else if (mode && strcmp(mode, "standard") != 0 && strcmp(mode, "adaptive") != 0) {
+        st = diag_set(d, ST_USAGE, "retry_mode (AWS_RETRY_MODE or the profile's) must be "
+                      "standard, legacy or adaptive");
+        goto out;
+    }
+    r->max_attempts = r->legacy ? LEGACY_ATTEMPTS : DEFAULT_ATTEMPTS;
+    if (o && o->max_attempts > 0) {
+        r->max_attempts = o->max_attempts;
+    } else if (attempts) {
+        char *e;
+        long v = strtol(attempts, &e, 10);
+        if (*e || v < 1 || v > 100) {
+            st = diag_set(d, ST_USAGE, "max_attempts (AWS_MAX_ATTEMPTS or the profile's) must "
+                          "be a number from 1 to 100");
+            goto out;
+        }
+        r->max_attempts = (int)v;
+    }
+out:
+    free(mode);
+    free(attempts);
+    return st;
 }
 
 status remote_open(const remote_opts *o, remote **out, diag *d)
@@ -261,13 +306,24 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
         if (st != ST_OK)
             goto fail;
     }
+    /* The endpoint: --endpoint-url, else the service endpoint settings
+     * (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL, the services section,
+     * endpoint_url), else AWS's for the region. */
+    char *conf_ep = NULL;
+    if (!(o && o->endpoint_url && *o->endpoint_url)) {
+        st = creds_endpoint(profile, "dynamodb", &conf_ep, d);
+        if (st != ST_OK)
+            goto fail;
+    }
+    const char *ep = o && o->endpoint_url && *o->endpoint_url ? o->endpoint_url : conf_ep;
     if (!r->region) {
-        if (o && o->endpoint_url && *o->endpoint_url) {
+        if (ep) {
             r->region = xstrdup("us-east-1");   /* local endpoints ignore it */
         } else {
             st = diag_set(d, ST_USAGE, "no region: give --region R or --endpoint-url URL, "
                           "set AWS_REGION, or put region in the profile '%s' of the config "
                           "file", creds_profile_name(profile));
+            free(conf_ep);
             goto fail;
         }
     }
@@ -275,10 +331,12 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')) {
             st = diag_set(d, ST_USAGE, "the region must be letters, digits and '-' "
                           "(e.g. us-east-1)");
+            free(conf_ep);
             goto fail;
         }
-    if (o && o->endpoint_url && *o->endpoint_url) {
-        r->url = xstrdup(o->endpoint_url);
+    if (ep) {
+        r->url = xstrdup(ep);
+        free(conf_ep);
     } else {
         buf u = BUF_INIT;
         buf_printf(&u, "https://dynamodb.%s.amazonaws.com%s", r->region,
@@ -289,16 +347,13 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
     if (st != ST_OK)
         goto fail;
 
-    st = creds_resolve(profile, &r->cr, d);
+    st = creds_resolve_in(profile, r->region, &r->cr, d);
     if (st != ST_OK)
         goto fail;
 
-    r->max_attempts = o && o->max_attempts > 0 ? o->max_attempts : 0;
-    if (!r->max_attempts) {
-        const char *e = getenv("AWS_MAX_ATTEMPTS");
-        long v = e && *e ? strtol(e, NULL, 10) : 0;
-        r->max_attempts = v > 0 && v <= 100 ? (int)v : DEFAULT_ATTEMPTS;
-    }
+    st = retry_settings(r, o, d);
+    if (st != ST_OK)
+        goto fail;
     r->rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)r;
     if (!r->rng)
         r->rng = 88172645463325252ull;
@@ -333,6 +388,21 @@ const char *remote_creds_source(const remote *r)
     return r->cr.source;
 }
 
+const char *remote_identity(const remote *r)
+{
+    return r->cr.identity;
+}
+
+const char *remote_profile(const remote *r)
+{
+    return creds_profile_name(r->profile);
+}
+
+const struct creds *remote_creds(const remote *r)
+{
+    return &r->cr;
+}
+
 const char *remote_region(const remote *r)
 {
     return r->region;
@@ -350,7 +420,7 @@ static status refresh_creds(remote *r, diag *d)
     if (!r->cr.expires || r->cr.expires - 300 > (long long)time(NULL))
         return ST_OK;
     creds fresh;
-    status st = creds_resolve(r->profile, &fresh, d);
+    status st = creds_resolve_in(r->profile, r->region, &fresh, d);
     if (st != ST_OK)
         return st;
     creds_done(&r->cr);
@@ -648,7 +718,8 @@ status remote_call(remote *r, const char *op, const char *input, size_t len, cha
         }
         free(extra);
         r->stats.retries++;
-        sleep_ms(r, remote_backoff_ms(n, next_random(r)));
+        sleep_ms(r, r->legacy ? 50L << (n - 1 < 16 ? n - 1 : 16)
+                              : remote_backoff_ms(n, next_random(r)));
         if (r->cancel && *r->cancel) {
             snprintf(r->errcode, sizeof r->errcode, "Cancelled");
             buf_reset(&r->errmsg);
@@ -688,12 +759,10 @@ status remote_dup(const remote *src, remote **out, diag *d)
     r->region = xstrdup(src->region);
     r->profile = src->profile ? xstrdup(src->profile) : NULL;
     memcpy(r->desc, src->desc, sizeof r->desc);
-    r->cr.access_key = xstrdup(src->cr.access_key);
-    r->cr.secret_key = xstrdup(src->cr.secret_key);
-    r->cr.session_token = src->cr.session_token ? xstrdup(src->cr.session_token) : NULL;
-    r->cr.expires = src->cr.expires;
-    memcpy(r->cr.source, src->cr.source, sizeof r->cr.source);
+    creds_copy(&r->cr, &src->cr);
+    r->ca_bundle = src->ca_bundle ? xstrdup(src->ca_bundle) : NULL;
     r->max_attempts = src->max_attempts;
+    r->legacy = src->legacy;
     r->rng = src->rng * 6364136223846793005ull + (uint64_t)(uintptr_t)r;
     if (!r->rng)
         r->rng = 88172645463325252ull;

@@ -6,16 +6,24 @@
  *
  * Requests go through libcurl (keep-alive on one easy handle), signed with
  * AWS Signature Version 4 (data/sigv4.h) using the standard credential
- * chain (data/creds.h). Throttling (ProvisionedThroughputExceededException,
+ * chain (data/creds.h). The endpoint is --endpoint-url, else the SDKs'
+ * service endpoint settings for "dynamodb" (creds_endpoint:
+ * AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL, the profile's services
+ * section, its endpoint_url), else https://dynamodb.REGION.amazonaws.com.
+ * Throttling (ProvisionedThroughputExceededException,
  * ThrottlingException, RequestLimitExceeded...), 5xx answers, a response
  * whose x-amz-crc32 does not match its body, and transport failures
  * (refused, reset, timed out) are retried as the AWS SDKs' standard mode
- * does: up to max_attempts attempts in all (default 3, or AWS_MAX_ATTEMPTS),
- * sleeping a random time in [0, min(20 s, 1 s * 2^(attempt-1))) between
- * them ("full jitter"). Retry quotas (the token bucket) are not modelled.
+ * does: up to max_attempts attempts in all (default 3; AWS_MAX_ATTEMPTS,
+ * else the profile's max_attempts), sleeping a random time in
+ * [0, min(20 s, 1 s * 2^(attempt-1))) between them ("full jitter"). Retry
+ * quotas (the token bucket) and adaptive mode's client-side rate limiter
+ * are not modelled (retry_mode = adaptive retries as standard does);
+ * retry_mode = legacy (AWS_RETRY_MODE or the profile's) is botocore's
+ * legacy DynamoDB policy: 10 attempts, 50 ms * 2^(attempt-1) apart.
  * HTTPS certificates are checked against the system's CAs, or the file
- * AWS_CA_BUNDLE names (as in the AWS CLI); an untrusted certificate is not
- * retried. Timeouts: 10 s to connect, 60 s for a whole request (DDBX_REMOTE_TIMEOUT_MS
+ * AWS_CA_BUNDLE (else the profile's ca_bundle) names, as in the AWS CLI;
+ * an untrusted certificate is not retried. Timeouts: 10 s to connect, 60 s for a whole request (DDBX_REMOTE_TIMEOUT_MS
  * overrides the latter), and a connection stalled for 30 s is dropped.
  *
  * Errors: d->code is the status whose name is DynamoDB's error type when
@@ -97,6 +105,17 @@ void remote_set_cancel(remote *r, const volatile sig_atomic_t *flag);
 
 /* The region in use. */
 const char *remote_region(const remote *r);
+
+/* The profile in effect ("default" when none was named). */
+const char *remote_profile(const remote *r);
+
+/* Who the credentials are, when their provider said (an assumed role's
+ * ARN, "account A, role R" for IAM Identity Center); "" otherwise. */
+const char *remote_identity(const remote *r);
+
+/* The credentials in use (for creds_caller_identity); never print them. */
+struct creds;
+const struct creds *remote_creds(const remote *r);
 
 typedef struct remote_stats {
     unsigned long calls;     /* remote_call invocations */

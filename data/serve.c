@@ -49,6 +49,8 @@ unsigned serve_http_status(status code)
     case ST_TRIMMED:
     case ST_UNKNOWN_OPERATION:
     case ST_READ_ONLY:
+    case ST_DUPLICATE_ITEM:
+    case ST_IDEMPOTENT_MISMATCH:
         return 400;
     default:
         return 500;
@@ -77,6 +79,8 @@ const char *serve_error_type(status code, char *tmp, size_t tmplen)
     case ST_TXN_CONFLICT:
     case ST_EXPIRED_ITERATOR:
     case ST_TRIMMED:
+    case ST_DUPLICATE_ITEM:
+    case ST_IDEMPOTENT_MISMATCH:
         snprintf(tmp, tmplen, "com.amazonaws.dynamodb.v20120810#%s", status_name(code));
         return tmp;
     default:

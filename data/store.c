@@ -371,6 +371,7 @@ void store_close(store *s)
     store_close(s->local);
     free(s->local_path);
     store_remote_free(s->remote);
+    store_partiql_free(s);
     if (s->txn_depth > 0)
         store_rollback(s);
     for (int i = 0; i < Q__COUNT; i++)

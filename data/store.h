@@ -124,6 +124,24 @@ void store_change_free(store_change *c);
  * database (never for this handle's own writes). Remote: always 0. */
 status store_data_version(store *s, int64_t *out, diag *d);
 
+/*
+ * One PartiQL statement (ExecuteStatement), for the explorer: the text,
+ * its `?` parameters (params[0..n), copied into the request), Limit (0:
+ * none) and the NextToken of the previous page (NULL: the first). Fills
+ * out (free with store_exec_result_done) with the items it returned, the
+ * capacity units it consumed and the next page's token. On failure d has
+ * DynamoDB's code and whole message. Works on remote stores too.
+ */
+typedef struct store_exec_result {
+    av *items;
+    size_t n;
+    double capacity;
+    char *next_token;      /* NULL: no more pages */
+} store_exec_result;
+status store_execute(store *s, const char *statement, const av *params, size_t n_params,
+                     size_t limit, const char *next_token, store_exec_result *out, diag *d);
+void store_exec_result_done(store_exec_result *r);
+
 /* Table names in order; free with store_names_free. */
 status store_list_tables(store *s, char ***names, size_t *n, diag *d);
 void store_names_free(char **names, size_t n);

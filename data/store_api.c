@@ -615,6 +615,9 @@ static const struct {
     { "DescribeStream", store_op_describe_stream },
     { "GetShardIterator", store_op_get_shard_iterator },
     { "GetRecords", store_op_get_records },
+    { "ExecuteStatement", store_op_execute_statement },
+    { "BatchExecuteStatement", store_op_batch_execute_statement },
+    { "ExecuteTransaction", store_op_execute_transaction },
 };
 
 static store_op_fn find_op(const char *op)

@@ -109,6 +109,7 @@ struct store {
     int64_t last_ms;     /* change times never go backward in one process */
     int64_t retention_ms, iterator_ms;
     buf old_enc;         /* an old image, encoded for its record */
+    struct store_pq *pq;  /* ExecuteTransaction's ClientRequestTokens (store_partiql.c) */
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -159,6 +160,11 @@ status store_op_batch_write(store *s, const struct cJSON *in, buf *out, diag *d)
 status store_op_batch_get(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_write(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d);
+/* PartiQL (store_partiql.c). */
+status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
+void store_partiql_free(store *s);
 
 /* ---- the codec (store_codec.c) ---- */
 

@@ -25,6 +25,7 @@
 
 #include "data/store_int.h"
 #include "model/ddbjson.h"
+#include "model/partiql.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
 
@@ -96,11 +97,34 @@ static bool is_read_op(const char *op)
     return false;
 }
 
+/* A PartiQL request is a read when every statement is a SELECT. */
+static bool is_read_request(const char *op, const cJSON *in)
+{
+    if (is_read_op(op))
+        return true;
+    const cJSON *one = cJSON_GetObjectItemCaseSensitive(in, "Statement");
+    if (strcmp(op, "ExecuteStatement") == 0)
+        return cJSON_IsString(one) && pq_is_read_text(one->valuestring, strlen(one->valuestring));
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(
+        in, strcmp(op, "BatchExecuteStatement") == 0 ? "Statements"
+            : strcmp(op, "ExecuteTransaction") == 0 ? "TransactStatements" : "");
+    if (!cJSON_IsArray(list) || !list->child)
+        return false;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list) {
+        one = cJSON_GetObjectItemCaseSensitive(e, "Statement");
+        if (!cJSON_IsString(one) || !pq_is_read_text(one->valuestring, strlen(one->valuestring)))
+            return false;
+    }
+    return true;
+}
+
 static bool takes_capacity(const char *op)
 {
     static const char *const ops[] = {
         "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
-        "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
+        "BatchWriteItem", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
+        "BatchExecuteStatement", "ExecuteTransaction",
     };
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
         if (strcmp(op, ops[i]) == 0)
@@ -512,7 +536,7 @@ status store_remote_call(store *s, const char *op, const char *input, size_t len
         st = diag_set(d, ST_SERIALIZATION, "Start of list found where not expected");
         goto out;
     }
-    bool write = !is_read_op(op);
+    bool write = !is_read_request(op, in);
     if (write && (st = may_write(s, op, in, NULL, d)) != ST_OK)
         goto out;
     /* Every response should say what it consumed. */

@@ -349,6 +349,10 @@ status builder_req_json(const breq *r, buf *out, diag *d);
 status builder_req_txn_json(const breq *r, buf *out, diag *d);
 /* A ready-to-paste `aws dynamodb ...` command line, shell-quoted. */
 status builder_req_cli(const breq *r, buf *out, diag *d);
+/* The same request as a PartiQL statement (builder_partiql.c): INSERT,
+ * UPDATE, DELETE, EXISTS(SELECT ...) or SELECT; a second line "-- ..."
+ * says where PartiQL does not do what the request does. */
+status builder_req_partiql(const breq *r, buf *out, diag *d);
 /* Appends s as one POSIX shell word (single-quoted when needed). */
 void builder_shell_quote(buf *out, const char *s);
 

@@ -28,7 +28,9 @@
     X(ST_IO,                  "IOError") \
     X(ST_BUSY,                "DatabaseBusy") \
     X(ST_READ_ONLY,           "ReadOnly") \
-    X(ST_USAGE,               "UsageError")
+    X(ST_USAGE,               "UsageError") \
+    X(ST_DUPLICATE_ITEM,      "DuplicateItemException") \
+    X(ST_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException")
 
 typedef enum {
 #define X(code, name) code,

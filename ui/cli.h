@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "data/remote.h"
+#include "model/av.h"
 #include "model/status.h"
 
 /* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
@@ -52,6 +53,15 @@ int cli_take_stream_times(int *argc, char **argv, double *retention, double *ite
 
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);
+/* `ddbx eval --kind partiql STATEMENT ...` (cli_eval_partiql.c). */
+int cli_eval_partiql(int argc, char **argv);
+/* For eval's output: text with control bytes escaped; an error with the
+ * text and a caret under d->pos (cli_eval.c). */
+void cli_put_clean(FILE *f, const char *s, size_t n);
+void cli_show_error_at(const diag *d, const char *text);
+/* "PK[:S|N|B][,SK[:S|N|B]]" into malloc'd names (sk may stay NULL) and
+ * types; -1 when malformed. */
+int cli_parse_key_schema(const char *spec, char **pk, av_type *pkt, char **sk, av_type *skt);
 
 /* `ddbx api [--db FILE]` (cli_api.c). */
 int cli_api(int argc, char **argv);
@@ -65,6 +75,14 @@ int cli_samples(int argc, char **argv);   /* ui/cli_samples.c */
 int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
+
+/* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
+ * `aws sts get-caller-identity` prints it (ui/cli_whoami.c). */
+int cli_whoami(int argc, char **argv);
+/* "ARN, profile P" (from the provider, else STS when the endpoint is AWS's
+ * or an STS endpoint is configured), else "profile P, keys from SOURCE":
+ * for the explorer's status line. Never a secret. */
+void cli_identity(const remote *r, char *out, size_t n);
 
 /* `ddbx [--db FILE] [TABLE]`: the explorer (ui/cli_explore.c). */
 int cli_explore(int argc, char **argv);

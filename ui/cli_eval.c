@@ -20,6 +20,8 @@ static const char eval_usage[] =
     "usage: ddbx eval EXPR [--kind condition|key|filter|update|projection]\n"
     "                      [--names JSON] [--values JSON] [--item JSON]\n"
     "                      [--key-schema PK[:S|N|B][,SK[:S|N|B]]]\n"
+    "       ddbx eval STATEMENT --kind partiql [--params JSON] [--item JSON]\n"
+    "                      [--key-schema ...] [--index NAME=PK[:T][,SK[:T]]]...\n"
     "  --names   ExpressionAttributeNames, e.g. '{\"#s\":\"status\"}'\n"
     "  --values  ExpressionAttributeValues in DynamoDB JSON, e.g. '{\":v\":{\"S\":\"x\"}}'\n"
     "  --item    an item in DynamoDB JSON to evaluate against or update\n";
@@ -32,7 +34,7 @@ static bool is_control(unsigned char c)
 /* Text for the terminal: control bytes never go out raw. They are written
  * as \u00XX, which inside the JSON lines is the same string JSON-wise, so
  * the printed items stay exact. */
-static void put_clean(FILE *f, const char *s, size_t n)
+void cli_put_clean(FILE *f, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -44,17 +46,17 @@ static void put_clean(FILE *f, const char *s, size_t n)
 }
 
 /* The error, then the expression with a caret under byte pos. */
-static void show_error(const diag *d, const char *text)
+void cli_show_error_at(const diag *d, const char *text)
 {
     fprintf(stderr, "%s: ", status_name(d->code));
-    put_clean(stderr, d->msg, strlen(d->msg));
+    cli_put_clean(stderr, d->msg, strlen(d->msg));
     fputc('\n', stderr);
     if (!text || d->pos < 0)
         return;
     size_t n = strlen(text);
     size_t pos = (size_t)d->pos > n ? n : (size_t)d->pos;
     fputs("  ", stderr);
-    put_clean(stderr, text, n);
+    cli_put_clean(stderr, text, n);
     fputs("\n  ", stderr);
     for (size_t i = 0; i < pos; i++) {
         unsigned char c = (unsigned char)text[i];
@@ -66,7 +68,7 @@ static void show_error(const diag *d, const char *text)
     fputs("^\n", stderr);
 }
 
-static int parse_key_schema(const char *spec, char **pk, av_type *pkt, char **sk, av_type *skt)
+int cli_parse_key_schema(const char *spec, char **pk, av_type *pkt, char **sk, av_type *skt)
 {
     char *copy = xstrdup(spec);
     char *second = strchr(copy, ',');
@@ -101,10 +103,10 @@ static void print_trace(const expr_trace *t)
     for (size_t i = 0; i < t->n; i++) {
         const expr_trace_entry *e = &t->v[i];
         printf("  %*s[%s] ", e->depth * 2, "", e->verdict ? "true " : "false");
-        put_clean(stdout, e->text, strlen(e->text));
+        cli_put_clean(stdout, e->text, strlen(e->text));
         if (e->why[0]) {
             fputs("  -- ", stdout);
-            put_clean(stdout, e->why, strlen(e->why));
+            cli_put_clean(stdout, e->why, strlen(e->why));
         }
         fputc('\n', stdout);
     }
@@ -115,7 +117,7 @@ static void print_item(const char *label, const av *item)
     buf b = BUF_INIT;
     ddbjson_write_item(&b, item);
     printf("%s: ", label);
-    put_clean(stdout, b.data, b.len);
+    cli_put_clean(stdout, b.data, b.len);
     fputc('\n', stdout);
     buf_done(&b);
 }
@@ -130,6 +132,9 @@ static void print_value(buf *b, const av *v)
 
 int cli_eval(int argc, char **argv)
 {
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--kind") && !strcmp(argv[i + 1], "partiql"))
+            return cli_eval_partiql(argc, argv);
     const char *text = NULL, *names_j = NULL, *values_j = NULL, *item_j = NULL,
                *schema = NULL, *kind_s = "condition";
     for (int i = 1; i < argc; i++) {
@@ -180,7 +185,7 @@ int cli_eval(int argc, char **argv)
     expr *e = NULL;
     buf out = BUF_INIT;
 
-    if (schema && parse_key_schema(schema, &pk, &pkt, &sk, &skt) != 0) {
+    if (schema && cli_parse_key_schema(schema, &pk, &pkt, &sk, &skt) != 0) {
         fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", schema);
         rc = 2;
         goto done;
@@ -215,20 +220,20 @@ int cli_eval(int argc, char **argv)
     if (expr_ctx_init(&cx, have_names ? &names : NULL, have_values ? &values : NULL, &d) ||
         expr_parse(&cx, (expr_kind)kind, text, strlen(text), &e, &d) ||
         expr_ctx_finish(&cx, &d)) {
-        show_error(&d, d.pos >= 0 ? text : NULL);
+        cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
         goto done;
     }
 
     expr_print(e, &out);
     printf("%s: ", expr_kind_param((expr_kind)kind));
-    put_clean(stdout, out.data, out.len);
+    cli_put_clean(stdout, out.data, out.len);
     fputc('\n', stdout);
     buf_reset(&out);
     expr_print_tree(e, &out);
     for (const char *line = out.data; line && *line;) {   /* keep the tree's newlines */
         const char *nl = strchr(line, '\n');
         size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        put_clean(stdout, line, n);
+        cli_put_clean(stdout, line, n);
         fputc('\n', stdout);
         line += n + (nl != NULL);
     }
@@ -240,7 +245,7 @@ int cli_eval(int argc, char **argv)
         if (pk) {
             expr_key_range r;
             if (expr_key_range_of(e, pk, pkt, sk, skt, &r, &d)) {
-                show_error(&d, d.pos >= 0 ? text : NULL);
+                cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
                 goto done;
             }
             static const char *const ops[] = { "none", "=", "<", "<=", ">", ">=", "BETWEEN", "begins_with" };
@@ -267,7 +272,7 @@ int cli_eval(int argc, char **argv)
             } else {
                 buf_adds(&out, "; whole partition");
             }
-            put_clean(stdout, out.data, out.len);
+            cli_put_clean(stdout, out.data, out.len);
             fputc('\n', stdout);
             buf_reset(&out);
         }
@@ -297,7 +302,7 @@ int cli_eval(int argc, char **argv)
         av updated;
         expr_names ch = { 0 };
         if (expr_update_apply(e, it, &updated, &ch, &d)) {
-            show_error(&d, d.pos >= 0 ? text : NULL);
+            cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
             expr_names_done(&ch);
             goto done;
         }
@@ -305,7 +310,7 @@ int cli_eval(int argc, char **argv)
         printf("updated:");
         for (size_t i = 0; i < ch.n; i++) {
             putchar(' ');
-            put_clean(stdout, ch.v[i], strlen(ch.v[i]));
+            cli_put_clean(stdout, ch.v[i], strlen(ch.v[i]));
         }
         putchar('\n');
         expr_names_done(&ch);

@@ -7,13 +7,17 @@
  * runs the same explorer on a DynamoDB endpoint: the store is then
  * store_open_remote over data/remote's transport, read-only unless
  * --write (and then every write asks first); named conditions are kept in
- * the local default database.
+ * the local default database. The status line says who the requests are
+ * signed as (cli_identity); an MFA code needed when assumed-role
+ * credentials are refreshed mid-session is asked for on the status line
+ * (creds_set_prompt).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data/creds.h"
 #include "data/remote.h"
 #include "data/samples.h"
 #include "data/store.h"
@@ -28,6 +32,18 @@ static status send_remote(void *ctx, const char *op, const char *input, size_t l
                           diag *d)
 {
     return remote_call(ctx, op, input, len, out, d);
+}
+
+/* An MFA code asked for while the explorer runs (credentials refreshed
+ * mid-session): on its status line, not on the terminal under it. */
+static int explorer_prompt(void *ctx, const char *question, char *answer, size_t cap)
+{
+    (void)ctx;
+    buf b = BUF_INIT;
+    bool ok = display_prompt(question, "", &b);
+    snprintf(answer, cap, "%s", ok && b.data ? b.data : "");
+    buf_done(&b);
+    return ok && answer[0] ? 0 : -1;
 }
 
 /* The explorer on a remote endpoint. */
@@ -56,7 +72,12 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
     const char *lim = getenv("DDBX_SCAN_LIMIT");
     if (lim && *lim)
         store_set_scan_limit(st, (size_t)strtoul(lim, NULL, 10));
+    char who[640];
+    cli_identity(r, who, sizeof who);
+    display_set_identity(who);
+    creds_set_prompt(explorer_prompt, NULL);
     int rc = display_run(st, remote_describe(r), table);
+    creds_set_prompt(NULL, NULL);
     store_close(st);
     remote_close(r);
     return rc;

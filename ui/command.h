@@ -17,6 +17,8 @@
     X(partitions,   "",             "Partition overview of the table or index shown") \
     X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once") \
     X(scan,         "",             "Run a Scan of the table or index shown") \
+    X(partiql,      "[STATEMENT]",  "Open the PartiQL bar, with STATEMENT (each ? asked for)") \
+    X(run,          "",             "PartiQL bar: run the statement") \
     X(search,       "TEXT",         "Search forward for TEXT") \
     X(fold,         "[all|none]",   "Fold the selected partition, or all, or none") \
     X(reload,       "",             "Reload the view from the store") \

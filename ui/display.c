@@ -33,6 +33,7 @@ static struct {
     int depth;
     bool quit;
     buf status;          /* the status line's message; empty: none */
+    char identity[640];    /* remote: who the requests are signed as */
     role status_role;
     bool status_wrap;    /* display_diag's: wraps when wider than the screen */
     buf search;
@@ -353,6 +354,13 @@ void display_remote_status(buf *out)
     buf_printf(out, "%s  remote, %s  consumed %.1f RCU, %.1f WCU in %llu request%s", info.where,
                info.writable ? "writes ask first" : "read-only", info.rcu, info.wcu,
                (unsigned long long)info.requests, info.requests == 1 ? "" : "s");
+    if (D.identity[0])
+        buf_printf(out, "  as %s", D.identity);
+}
+
+void display_set_identity(const char *who)
+{
+    snprintf(D.identity, sizeof D.identity, "%s", who ? who : "");
 }
 
 /* The remote store asks here before each write it sends (--write). */
@@ -853,6 +861,10 @@ void display_command(const char *text)
     } else if (is_cmd(c, "reload")) {
         if (v->ops->request)
             v->ops->request(v, REQ_RELOAD);
+    } else if (is_cmd(c, "partiql")) {
+        const char *rest = text + strspn(text, " ");
+        rest += strcspn(rest, " ");
+        view_partiql_open(v, rest + strspn(rest, " "));
     } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
                v->ops != &view_builder_ops) {
         view_builder_open(v, argc, argv);
@@ -914,6 +926,7 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_COND: view_builder_open(v, 0, NULL); break;
     case REQ_WATCH: watch(v, NULL); break;
     case REQ_LIVE: live_command(NULL); break;
+    case REQ_PARTIQL: view_partiql_open(v, NULL); break;
     case REQ_PROMPT:
         if (display_prompt(":", "", &b))
             display_command(b.data ? b.data : "");

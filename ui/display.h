@@ -31,6 +31,9 @@ const char *display_db_path(void);
  * in N requests" (appended to out); nothing for a local store. The
  * status line shows it when there is no message. */
 void display_remote_status(buf *out);
+/* Who the remote session signs as ("ARN, profile P"), appended to that
+ * status ("  as ..."); NULL or "" for nothing. Copied. */
+void display_set_identity(const char *who);
 
 /* Opens a view on top of the stack; returns it, or NULL when it could not
  * open (its message is in the status line). */

@@ -23,12 +23,17 @@ static const char usage_text[] =
     "                                         endpoint (HTTP)\n"
     "       ddbx eval EXPR [--kind K] [--names J] [--values J] [--item J]\n"
     "                                         parse, check and evaluate an expression\n"
+    "       ddbx eval STATEMENT --kind partiql [--params J] [--key-schema S] [--index I=S]\n"
+    "                                         explain a PartiQL statement without running it\n"
     "       ddbx samples [--db FILE]          (re)load the bundled sample tables\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
     "       ddbx pull TABLE [--as NAME] [--segments N] [--db FILE]\n"
     "                 (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         copy a remote table into the local store\n"
+    "       ddbx whoami [--profile P] [--region R]   (or ddbx --whoami)\n"
+    "                                         who the AWS credentials are, as\n"
+    "                                         aws sts get-caller-identity prints it\n"
     "       ddbx --help | --version\n"
     "--read-only (with any of them) opens the database so no write can happen.\n"
     "\n"
@@ -49,6 +54,7 @@ static const struct {
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },
+    { "whoami", cli_whoami },
     { NULL, NULL },
 };
 
@@ -62,6 +68,8 @@ int main(int argc, char **argv)
         printf("ddbx %s\n", DDBX_VERSION);
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "--whoami") == 0)
+        return cli_whoami(argc - 1, argv + 1);
     cli_take_read_only(&argc, argv);
     if (argc >= 2) {
         for (size_t i = 0; commands[i].name; i++)

@@ -36,6 +36,7 @@
     X("Table",   PARTITIONS,    "partitions",    "Partition overview: items and bytes per partition") \
     X("Table",   FOLLOW,        "follow",        "Follow the edge named by the sort key to its partition") \
     X("Table",   QUERY,         "query",         "Open the query bar (Query or Scan)") \
+    X("Table",   PARTIQL,       "partiql",       "Open the PartiQL bar: a statement, a prompt for each ?, Query or Scan said before it runs") \
     X("Editing", NEW_ITEM,      "new-item",      "Create an item in $EDITOR (PutItem, must not exist)") \
     X("Editing", EDIT_ITEM,     "edit-item",     "Edit the item's DynamoDB JSON in $EDITOR (PutItem)") \
     X("Editing", EDIT_ATTR,     "edit-attr",     "Set the selected attribute (UpdateItem SET)") \

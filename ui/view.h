@@ -119,5 +119,10 @@ extern const view_ops view_query_ops;    /* ui/view_query.c: query bar and resul
 extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
 extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder */
 extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: the table name) */
+extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
+
+/* Opens the PartiQL bar from view `from` on statement (NULL: a SELECT of
+ * the table from's context names), asking for its ? parameters. */
+void view_partiql_open(view *from, const char *statement);
 
 #endif

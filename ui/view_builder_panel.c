@@ -201,6 +201,12 @@ static void panel_request(bview *p, breq_op op)
             pl_text(p, ROLE_NORMAL, json.data);
             pl(p, ROLE_COLHEAD, "aws CLI");
             pl_text(p, ROLE_NORMAL, cli.data);
+            buf pq = BUF_INIT;
+            if (builder_req_partiql(&r, &pq, &rd) == ST_OK) {
+                pl(p, ROLE_COLHEAD, "PartiQL");
+                pl_text(p, ROLE_NORMAL, pq.data);
+            }
+            buf_done(&pq);
         }
     }
     av_free(&key);

@@ -181,6 +181,42 @@ fi
 check "transact-get-items: the counters, the cancelled transaction wrote nothing" "2 1" \
     transact-get-items --transact-items "[{\"Get\":{\"TableName\":\"$T\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}}}},{\"Get\":{\"TableName\":\"$T\",\"Key\":{\"PK\":{\"S\":\"ACTOR#carol\"},\"SK\":{\"S\":\"PROFILE\"}}}}]" \
     --query '[Responses[0].Item.followingCount.N, Responses[1].Item.followerCount.N]'
+# PartiQL (dynalite has none: expectations from the developer guide's
+# PartiQL pages): a SELECT fixing the partition key is a Query; INSERT of
+# an existing key is DuplicateItemException; a transaction is all or
+# nothing, its reasons one a statement.
+check "execute-statement: SELECT on a partition, parameters, capacity" "TARGET#bob 0.5" \
+    execute-statement --statement "SELECT SK FROM \"$T\" WHERE PK = ? AND begins_with(SK, 'TARGET#')" \
+    --parameters '[{"S":"ACTOR#u03"}]' --return-consumed-capacity TOTAL \
+    --query '[Items[0].SK.S, ConsumedCapacity.CapacityUnits]'
+check "execute-statement: INSERT" "" \
+    execute-statement --statement "INSERT INTO $T VALUE {'PK': 'ACTOR#pq', 'SK': 'PROFILE', 'n': 1}"
+refused "execute-statement: the same INSERT again: DuplicateItemException" DuplicateItemException \
+    execute-statement --statement "INSERT INTO $T VALUE {'PK': 'ACTOR#pq', 'SK': 'PROFILE'}"
+check "execute-statement: UPDATE ... RETURNING ALL NEW *" "2" \
+    execute-statement --statement "UPDATE $T SET n = n + 1 WHERE PK = 'ACTOR#pq' AND SK = 'PROFILE' RETURNING ALL NEW *" \
+    --query 'Items[0].n.N'
+refused "execute-statement: UPDATE of no item: ConditionalCheckFailedException" ConditionalCheckFailedException \
+    execute-statement --statement "UPDATE $T SET n = 1 WHERE PK = 'ACTOR#none' AND SK = 'PROFILE'"
+refused "execute-statement: a syntax error: ValidationException" "Statement wasn't well formed" \
+    execute-statement --statement "SELECT * FROM $T WHERE"
+check "batch-execute-statement: two reads, one item missing" "ACTOR#pq ACTOR#zz" \
+    batch-execute-statement --statements "[{\"Statement\":\"SELECT PK FROM $T WHERE PK = 'ACTOR#pq' AND SK = 'PROFILE'\"},{\"Statement\":\"SELECT PK FROM $T WHERE PK = ? AND SK = 'PROFILE'\",\"Parameters\":[{\"S\":\"ACTOR#zz\"}]}]" \
+    --query '[Responses[0].Item.PK.S, length(Responses) == `2` && `"ACTOR#zz"` || `"bad"`]'
+refused "execute-transaction: an INSERT of an existing key cancels it" TransactionCanceledException \
+    execute-transaction --transact-statements "[{\"Statement\":\"INSERT INTO $T VALUE {'PK': 'ACTOR#pq2', 'SK': 'PROFILE'}\"},{\"Statement\":\"INSERT INTO $T VALUE {'PK': 'ACTOR#pq', 'SK': 'PROFILE'}\"}]"
+n=$((n + 1))
+if grep -q 'None, DuplicateItem' "$tmp/stderr"; then
+    echo "ok $n - awscli: execute-transaction's cancellation reasons"
+else
+    echo "not ok $n - awscli: execute-transaction's cancellation reasons"
+    sed 's/^/#   /' "$tmp/stderr" | head -n 5
+    bad=1
+fi
+check "execute-statement: the cancelled transaction wrote nothing" "0" \
+    execute-statement --statement "SELECT * FROM $T WHERE PK = 'ACTOR#pq2'" --query 'length(Items)'
+check "execute-transaction: DELETE and EXISTS, with a client request token" "" \
+    execute-transaction --client-request-token pq-cli-1 --transact-statements "[{\"Statement\":\"DELETE FROM $T WHERE PK = 'ACTOR#pq' AND SK = 'PROFILE'\"},{\"Statement\":\"EXISTS(SELECT * FROM $T WHERE PK = 'ACTOR#alice' AND SK = 'PROFILE')\"}]"
 check "delete-item with return-values ALL_OLD" "ACTOR#u00" \
     delete-item --table-name $T --key '{"PK":{"S":"ACTOR#u00"},"SK":{"S":"TARGET#bob"}}' \
     --return-values ALL_OLD --query 'Attributes.GSI1SK.S'

@@ -2,7 +2,10 @@
  * command splitting for credential_process, the INI files as botocore
  * reads them (comments, nested sub-values, "[profile   x]" spacing, the
  * last duplicate key winning), where each key comes from, and error
- * messages that name places but never a secret. */
+ * messages that name places but never a secret; the AWS CLI's cache file
+ * names, STS's XML, the container URL rules, the endpoint settings'
+ * precedence and the role rules checked before any request (the network
+ * half is tests/creds/run.sh). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -40,9 +43,15 @@ static int setup(void **state)
     static const char *const vars[] = {
         "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
         "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE",
+        "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+        "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB",
+        "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
     };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
+    /* no real instance metadata service from a unit test */
+    setenv("AWS_EC2_METADATA_DISABLED", "true", 1);
+    creds_forget();
     return 0;
 }
 
@@ -162,10 +171,17 @@ static void test_not_found(void **state)
     creds c;
     diag d;
     diag_init(&d);
+    /* a named profile that is in neither file: botocore's ProfileNotFound */
+    assert_int_equal(creds_resolve("prod", &c, &d), ST_USAGE);
+    assert_non_null(strstr(d.msg, "the profile 'prod' is in neither "));
+    assert_null(c.access_key);
+    put(".aws/config", "[profile prod]\nregion = eu-west-1\n");
     assert_int_equal(creds_resolve("prod", &c, &d), ST_USAGE);
     assert_non_null(strstr(d.msg, "no AWS credentials for profile 'prod'"));
     assert_non_null(strstr(d.msg, "/.aws/credentials [prod]"));
     assert_non_null(strstr(d.msg, "/.aws/config [profile prod]"));
+    assert_non_null(strstr(d.msg, "the EC2 instance metadata service (disabled by "
+                                  "AWS_EC2_METADATA_DISABLED)"));
     /* explicit profile: the environment was not looked at, so not named */
     assert_null(strstr(d.msg, "the environment"));
     assert_null(strstr(d.msg, "devsecret"));
@@ -208,6 +224,164 @@ static void test_process(void **state)
     assert_non_null(strstr(d.msg, "cannot run /nonexistent/helper"));
 }
 
+/* The AWS CLI's cache names: botocore hashes json.dumps(args,
+ * sort_keys=True, separators=(',', ':')) of the AssumeRole arguments
+ * without RoleSessionName (credentials.py, _create_cache_key); the SSO
+ * token cache hashes the session name (or the legacy start URL). The
+ * expected digests were computed with Python's json and hashlib. */
+static void test_cache_names(void **state)
+{
+    (void)state;
+    char k[41];
+    creds_assume_cache_key("arn:aws:iam::123456789012:role/second", NULL, NULL, 1800, k);
+    assert_string_equal(k, "a4c94a32576a6ffcaa2685fb535e666553904e15");
+    creds_assume_cache_key("arn:aws:iam::123456789012:role/first", NULL, NULL, 0, k);
+    assert_string_equal(k, "4b77da09e1e0a733d81c30745cf51bd4fe0f482c");
+    /* sha1("") and sha1("abc"), FIPS 180 */
+    creds_sha1_hex("", k);
+    assert_string_equal(k, "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+    creds_sha1_hex("abc", k);
+    assert_string_equal(k, "a9993e364706816aba3e25717850c26c9cd0d89d");
+}
+
+/* STS answers XML (the STS API Reference's examples); entities decoded. */
+static void test_xml(void **state)
+{
+    (void)state;
+    const char *x = "<AssumeRoleResponse><AssumeRoleResult><Credentials>"
+                    "<AccessKeyId>ASIAX</AccessKeyId><SessionToken>a&amp;b&lt;c&#43;d</SessionToken>"
+                    "</Credentials></AssumeRoleResult></AssumeRoleResponse>";
+    char *v = creds_xml_text(x, "AccessKeyId");
+    assert_string_equal(v, "ASIAX");
+    free(v);
+    v = creds_xml_text(x, "SessionToken");
+    assert_string_equal(v, "a&b<c+d");
+    free(v);
+    assert_null(creds_xml_text(x, "Expiration"));
+    assert_null(creds_xml_text("<Arn>unterminated", "Arn"));
+    assert_int_equal(creds_parse_time("2030-01-01T00:00:00Z"), 1893456000LL);
+    assert_int_equal(creds_parse_time("2030-01-01T00:00:00.123+00:00"), 1893456000LL);
+    assert_int_equal(creds_parse_time("soon"), -1);
+}
+
+/* The container credential provider's URL rules (SDK reference guide,
+ * "Container credential provider"): the relative URI is rooted at
+ * http://169.254.170.2; a full URI must be https, or http to loopback,
+ * 169.254.170.2, 169.254.170.23 or fd00:ec2::23. */
+static void test_container_url(void **state)
+{
+    (void)state;
+    char *u = NULL;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(creds_container_url(&u, &d), 0);
+    setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", "http://127.0.0.1:9/x", 1);
+    setenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/abc", 1);
+    assert_int_equal(creds_container_url(&u, &d), 1);   /* the relative URI first */
+    assert_string_equal(u, "http://169.254.170.2/v2/credentials/abc");
+    free(u);
+    unsetenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI");
+    static const char *const good[] = {
+        "http://127.0.0.1:9/x", "http://localhost/c", "http://[::1]:80/c",
+        "http://169.254.170.23/v1/credentials", "http://[fd00:ec2::23]/c",
+        "https://creds.example.com/c",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", good[i], 1);
+        assert_int_equal(creds_container_url(&u, &d), 1);
+        assert_string_equal(u, good[i]);
+        free(u);
+    }
+    static const char *const bad[] = {
+        "http://192.0.2.1/c", "http://example.com/c", "http://user@127.0.0.1.evil/c", "ftp://127.0.0.1/",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", bad[i], 1);
+        assert_int_equal(creds_container_url(&u, &d), -1);
+        assert_null(u);
+        assert_non_null(strstr(d.msg, "must be https://"));
+    }
+    unsetenv("AWS_CONTAINER_CREDENTIALS_FULL_URI");
+}
+
+/* Service-specific endpoints (SDK reference guide): AWS_ENDPOINT_URL_<SERVICE>,
+ * then AWS_ENDPOINT_URL, then the services section, then the profile's
+ * endpoint_url; AWS_IGNORE_CONFIGURED_ENDPOINT_URLS drops them all. */
+static void test_endpoints(void **state)
+{
+    (void)state;
+    put(".aws/config",
+        "[profile p]\nservices = mine\nendpoint_url = http://global:1\n"
+        "[services mine]\ndynamodb =\n  endpoint_url = http://ddb:2\n"
+        "sts =\n  endpoint_url = http://sts:3\n"
+        "[profile q]\nendpoint_url = http://global:1\nmax_attempts = 7\n");
+    put(".aws/credentials", "");
+    char *v = NULL;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(creds_endpoint("p", "dynamodb", &v, &d), ST_OK);
+    assert_string_equal(v, "http://ddb:2");
+    free(v);
+    assert_int_equal(creds_endpoint("p", "sso", &v, &d), ST_OK);
+    assert_string_equal(v, "http://global:1");   /* no sso in the section */
+    free(v);
+    assert_int_equal(creds_endpoint("q", "dynamodb", &v, &d), ST_OK);
+    assert_string_equal(v, "http://global:1");
+    free(v);
+    setenv("AWS_ENDPOINT_URL", "http://env:4", 1);
+    assert_int_equal(creds_endpoint("p", "dynamodb", &v, &d), ST_OK);
+    assert_string_equal(v, "http://env:4");
+    free(v);
+    setenv("AWS_ENDPOINT_URL_SSO_OIDC", "http://oidc:5", 1);
+    assert_int_equal(creds_endpoint("p", "sso_oidc", &v, &d), ST_OK);
+    assert_string_equal(v, "http://oidc:5");
+    free(v);
+    unsetenv("AWS_ENDPOINT_URL_SSO_OIDC");
+    setenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true", 1);
+    assert_int_equal(creds_endpoint("p", "dynamodb", &v, &d), ST_OK);
+    assert_null(v);
+    unsetenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS");
+    unsetenv("AWS_ENDPOINT_URL");
+    assert_int_equal(creds_endpoint("nosuch", "dynamodb", &v, &d), ST_OK);
+    assert_null(v);
+    /* settings: the variable first, then the profile */
+    assert_int_equal(creds_setting("q", "AWS_MAX_ATTEMPTS", "max_attempts", &v, &d), ST_OK);
+    assert_string_equal(v, "7");
+    free(v);
+    setenv("AWS_MAX_ATTEMPTS", "2", 1);
+    assert_int_equal(creds_setting("q", "AWS_MAX_ATTEMPTS", "max_attempts", &v, &d), ST_OK);
+    assert_string_equal(v, "2");
+    free(v);
+    unsetenv("AWS_MAX_ATTEMPTS");
+}
+
+/* Role configuration checked before any request (botocore's
+ * AssumeRoleProvider rules); the credentials file's keys lie over the
+ * config file's for the same profile. */
+static void test_role_rules(void **state)
+{
+    (void)state;
+    put(".aws/config",
+        "[profile a]\nrole_arn = arn:aws:iam::123456789012:role/a\nsource_profile = b\n"
+        "[profile b]\nrole_arn = arn:aws:iam::123456789012:role/b\nsource_profile = c\n"
+        "[profile c]\nrole_arn = arn:aws:iam::123456789012:role/c\nsource_profile = a\n"
+        "[profile dur]\nrole_arn = arn:aws:iam::123456789012:role/d\nsource_profile = k\n"
+        "duration_seconds = 60\n"
+        "[profile k]\naws_access_key_id = AKCONF\naws_secret_access_key = confsecret\n");
+    put(".aws/credentials", "[k]\naws_access_key_id = AKCRED\naws_secret_access_key = credsecret\n");
+    creds c;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(creds_resolve("a", &c, &d), ST_USAGE);
+    assert_non_null(strstr(d.msg, "the source_profile chain loops: a -> b -> c -> a"));
+    assert_int_equal(creds_resolve("dur", &c, &d), ST_USAGE);
+    assert_non_null(strstr(d.msg, "duration_seconds must be a number of seconds from 900 to 43200"));
+    assert_int_equal(creds_resolve("k", &c, &d), ST_OK);
+    assert_string_equal(c.access_key, "AKCRED");   /* the credentials file first */
+    assert_null(strstr(c.source, "confsecret"));
+    creds_done(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +390,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ini, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_found, setup, teardown),
         cmocka_unit_test_setup_teardown(test_process, setup, teardown),
+        cmocka_unit_test(test_cache_names),
+        cmocka_unit_test(test_xml),
+        cmocka_unit_test_setup_teardown(test_container_url, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_endpoints, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_role_rules, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

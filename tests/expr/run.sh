@@ -8,7 +8,8 @@
 #
 # Prints one TAP line a case. UPDATE=1 rewrites the expected parts from
 # what ddbx prints now (review the diff before committing it!).
-cd "$(dirname "$0")" || exit 1
+# An argument names another folder of *.golden files (tests/partiql/).
+cd "${1:-$(dirname "$0")}" || exit 1
 : "${DDBX:?DDBX must name the ddbx binary}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-expr.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

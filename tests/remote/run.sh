@@ -33,6 +33,9 @@ for v in AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN AWS_PROFILE \
          AWS_MAX_ATTEMPTS DDBX_DB; do
     unset "$v"
 done
+for v in $(env | sed -n 's/^\(AWS_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+# The chain ends at IMDS (issue 21): never a real one from a test.
+export AWS_EC2_METADATA_DISABLED=true
 export HOME="$tmp/home"
 mkdir -p "$HOME"
 

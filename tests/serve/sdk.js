@@ -269,6 +269,51 @@ async function main() {
   const b6 = JSON.parse(r6.body);
   ok(r6.status === 400 && /#SerializationException$/.test(b6.__type), 'malformed JSON: SerializationException', b6);
 
+  // PartiQL. dynalite has none: expectations from the developer guide's
+  // PartiQL pages and the ExecuteStatement API reference (Limit counts the
+  // items evaluated, NextToken continues; INSERT of an existing key is
+  // DuplicateItemException; transactions are all or nothing).
+  {
+    let items = 0, pages = 0, token, units = 0;
+    do {
+      const r = await c.send(new ddb.ExecuteStatementCommand({
+        Statement: `SELECT SK, v FROM "${T}" WHERE PK = ? AND begins_with(SK, ?)`,
+        Parameters: [S('W#7'), S('I#00')], Limit: 40, NextToken: token, ReturnConsumedCapacity: 'TOTAL',
+      }));
+      items += r.Items.length;
+      pages++;
+      units += r.ConsumedCapacity ? r.ConsumedCapacity.CapacityUnits : 0;
+      token = r.NextToken;
+    } while (token && pages < 20);
+    ok(items === Math.min(N, 100) && pages >= 2 && units > 0,
+       'ExecuteStatement SELECT paged with Limit and NextToken, capacity reported', { items, pages, units });
+    const ins = await c.send(new ddb.ExecuteStatementCommand({ Statement: `INSERT INTO "${T}" VALUE {'PK': 'PQ#1', 'SK': 'A', 'n': 1}` }));
+    ok(Array.isArray(ins.Items) && ins.Items.length === 0, 'ExecuteStatement INSERT', ins);
+    const dup = await thrown(() => c.send(new ddb.ExecuteStatementCommand({ Statement: `INSERT INTO "${T}" VALUE {'PK': 'PQ#1', 'SK': 'A'}` })));
+    ok(dup instanceof ddb.DuplicateItemException, 'ExecuteStatement INSERT again: the SDK\'s DuplicateItemException', dup && dup.name);
+    const up = await c.send(new ddb.ExecuteStatementCommand({
+      Statement: `UPDATE "${T}" SET n = n + ? WHERE PK = 'PQ#1' AND SK = 'A' RETURNING MODIFIED NEW *`, Parameters: [{ N: '2' }],
+    }));
+    ok(up.Items.length === 1 && up.Items[0].n.N === '3' && !up.Items[0].PK, 'ExecuteStatement UPDATE RETURNING MODIFIED NEW *', up.Items);
+    const syn = await thrown(() => c.send(new ddb.ExecuteStatementCommand({ Statement: `SELECT * FROM "${T}" WHERE PK = = 'x'` })));
+    ok(syn && syn.name === 'ValidationException' && /well formed.*column 37/.test(syn.message), 'ExecuteStatement syntax error: ValidationException with the position', syn && syn.message);
+    const be = await c.send(new ddb.BatchExecuteStatementCommand({ Statements: [
+      { Statement: `SELECT v FROM "${T}" WHERE PK = 'W#7' AND SK = 'I#0003'` },
+      { Statement: `SELECT v FROM "${T}" WHERE PK = 'W#7'` },
+    ] }));
+    ok(be.Responses.length === 2 && be.Responses[0].Item.v.N === '3' && be.Responses[1].Error.Code === 'ValidationError',
+       'BatchExecuteStatement: an item, and a per-statement error for a read without the whole key', be.Responses);
+    const tx = await thrown(() => c.send(new ddb.ExecuteTransactionCommand({ TransactStatements: [
+      { Statement: `DELETE FROM "${T}" WHERE PK = 'PQ#1' AND SK = 'A'` },
+      { Statement: `INSERT INTO "${T}" VALUE {'PK': 'W#7', 'SK': 'I#0003'}` },
+    ] })));
+    ok(tx instanceof ddb.TransactionCanceledException && tx.CancellationReasons &&
+       tx.CancellationReasons.map((r) => r.Code).join() === 'None,DuplicateItem',
+       'ExecuteTransaction: TransactionCanceledException, DuplicateItem among its reasons', tx && (tx.CancellationReasons || tx.message));
+    const still = await c.send(new ddb.ExecuteStatementCommand({ Statement: `SELECT * FROM "${T}" WHERE PK = 'PQ#1'` }));
+    ok(still.Items.length === 1, 'ExecuteTransaction: the cancelled DELETE did not happen', still.Items);
+  }
+
   // ddbx api on the same database sees what the endpoint wrote.
   const line = JSON.stringify({ Operation: 'GetItem', Input: { TableName: T, Key: { PK: S('W#7'), SK: S('I#0199') } } });
   const api = spawnSync(DDBX, ['api', '--db', DBFILE], { input: line + '\n', encoding: 'utf8', timeout: 20000 });

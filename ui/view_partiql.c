@@ -1,0 +1,543 @@
+/*
+ * view_partiql — the query bar's PartiQL mode: a statement typed or
+ * pasted, a prompt for each `?` parameter (a PartiQL literal: 'text', 12,
+ * TRUE, <<'a'>>, {'k': 1}, [..]), and before it runs what it becomes —
+ * a Query of which partitions and key range, or a Scan reading every
+ * item, or the write — from model/partiql's plan against the table's
+ * definition. After it runs: the items, how many, and the capacity
+ * consumed. Pages follow the NextToken when the selection moves past the
+ * last result. It runs through store_execute (typed: av in, av out), so
+ * it works the same on a remote store.
+ *
+ * Opened with S (request `partiql`) from any view, on the table shown,
+ * or with `:partiql [STATEMENT]`.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store.h"
+#include "model/mem.h"
+#include "model/partiql.h"
+#include "ui/cols.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
+#include "ui/term.h"
+#include "ui/view.h"
+
+#define PAGE_LIMIT 100
+#define MAX_PARAMS 64
+
+enum { L_STMT = 1, L_PARAM, L_PLAN, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE };
+
+typedef struct pline {
+    size_t param;      /* L_PARAM: which */
+    av item;           /* L_RESULT */
+} pline;
+
+typedef struct pq_view {
+    char *stmt;
+    char *param_text[MAX_PARAMS];   /* as typed */
+    av params[MAX_PARAMS];
+    size_t n_params;
+    char *plan;        /* what it runs as, or why it cannot */
+    bool plan_ok;
+    char *table;       /* the statement's table, once parsed */
+    table_def def;
+    bool have_def;
+    bool ran;
+    size_t count;
+    double capacity;
+    char *next;        /* NextToken of the last page */
+    char *error;
+    cols cols;
+} pq_view;
+
+static void free_line(view *v, line *l)
+{
+    pline *q = l->data;
+    if (!q)
+        return;
+    av_free(&q->item);
+    free(q);
+}
+
+static void append(view *v, int kind, size_t param)
+{
+    pline *q = xcalloc(1, sizeof *q);
+    q->param = param;
+    vm_append(&v->vm, kind, q);
+}
+
+static void clear_params(pq_view *p)
+{
+    for (size_t i = 0; i < p->n_params; i++) {
+        free(p->param_text[i]);
+        p->param_text[i] = NULL;
+        av_free(&p->params[i]);
+    }
+    p->n_params = 0;
+}
+
+/* The plan line: parse with the parameters given so far and plan against
+ * the table's definition (described once per table). */
+static void replan(pq_view *p)
+{
+    free(p->plan);
+    p->plan = NULL;
+    p->plan_ok = false;
+    diag d;
+    diag_init(&d);
+    buf b = BUF_INIT;
+    pq_stmt *s = NULL;
+    size_t want = pq_count_params(p->stmt, strlen(p->stmt));
+    for (size_t i = 0; i < want && i < p->n_params; i++)
+        if (p->params[i].type == AV_NONE)
+            want = 0;
+    if (want > p->n_params) {
+        buf_printf(&b, "Needs %zu parameter%s: Enter on the statement asks for them", want,
+                   want == 1 ? "" : "s");
+        goto out;
+    }
+    if (pq_parse(p->stmt, strlen(p->stmt), p->params, p->n_params, &s, &d) != ST_OK) {
+        buf_printf(&b, "%s: %s", status_name(d.code), d.msg);
+        goto out;
+    }
+    if (!p->table || strcmp(p->table, pq_table(s)) != 0) {
+        if (p->have_def)
+            table_def_free(&p->def);
+        p->have_def = false;
+        free(p->table);
+        p->table = xstrdup(pq_table(s));
+        if (store_describe(display_store(), p->table, &p->def, &d) == ST_OK)
+            p->have_def = true;
+    }
+    if (!p->have_def) {
+        buf_printf(&b, "ResourceNotFoundException: no table %s", p->table);
+        goto out;
+    }
+    pq_plan plan;
+    if (pq_plan_of(s, &p->def, &plan, &d) != ST_OK) {
+        buf_printf(&b, "%s: %s", status_name(d.code), d.msg);
+        pq_plan_done(&plan);
+        goto out;
+    }
+    const char *on = plan.index ? plan.index : "the base table";
+    switch (plan.op) {
+    case PQ_OP_QUERY:
+        buf_printf(&b, "Will run: Query on %s (%zu partition%s: %s)", on, plan.n_pks,
+                   plan.n_pks == 1 ? "" : "s, one Query each", plan.key_text);
+        break;
+    case PQ_OP_SCAN:
+        buf_printf(&b, "Will run: Scan of %s (no partition key fixed: reads every item)", on);
+        break;
+    case PQ_OP_CHECK:
+        buf_adds(&b, "EXISTS is a condition check: it runs only in a transaction");
+        break;
+    default:
+        buf_printf(&b, "Will run: %s on %s, key %s", pq_op_name(plan.op), plan.table,
+                   plan.op == PQ_OP_PUT ? "from the item" : plan.key_text);
+        break;
+    }
+    if (plan.filter_text)
+        buf_printf(&b, ", %s %s", plan.op == PQ_OP_QUERY || plan.op == PQ_OP_SCAN ? "then filter"
+                                                                            : "if", plan.filter_text);
+    p->plan_ok = plan.op != PQ_OP_CHECK;
+    pq_plan_done(&plan);
+out:
+    pq_free(s);
+    p->plan = buf_steal(&b);
+}
+
+static void lines(view *v)
+{
+    pq_view *p = v->priv;
+    vm_clear(&v->vm);
+    append(v, L_STMT, 0);
+    for (size_t i = 0; i < p->n_params; i++)
+        append(v, L_PARAM, i);
+    append(v, L_PLAN, 0);
+    if (p->ran || p->error)
+        append(v, L_SUMMARY, 0);
+}
+
+/* Asks for the i-th parameter; false when cancelled or not a literal. */
+static bool ask_param(pq_view *p, size_t i, size_t of)
+{
+    char label[96];
+    snprintf(label, sizeof label, "Parameter %zu of %zu (a literal: 'text', 12, TRUE, <<'a'>>): ",
+             i + 1, of);
+    buf in = BUF_INIT;
+    bool ok = false;
+    if (display_prompt(label, p->param_text[i] ? p->param_text[i] : "", &in)) {
+        const char *t = in.data ? in.data : "";
+        av val;
+        diag d;
+        diag_init(&d);
+        if (pq_parse_value(t, strlen(t), &val, &d) == ST_OK) {
+            free(p->param_text[i]);
+            p->param_text[i] = xstrdup(t);
+            av_free(&p->params[i]);
+            p->params[i] = val;
+            ok = true;
+        } else {
+            display_error("Parameter %zu: %s", i + 1, d.msg);
+        }
+    }
+    buf_done(&in);
+    return ok;
+}
+
+/* The statement changed: as many parameters as it has `?`, each asked. */
+static void set_statement(view *v, const char *text, bool ask)
+{
+    pq_view *p = v->priv;
+    free(p->stmt);
+    p->stmt = xstrdup(text);
+    size_t want = pq_count_params(text, strlen(text));
+    if (want > MAX_PARAMS)
+        want = MAX_PARAMS;
+    while (p->n_params > want) {
+        p->n_params--;
+        free(p->param_text[p->n_params]);
+        p->param_text[p->n_params] = NULL;
+        av_free(&p->params[p->n_params]);
+    }
+    while (p->n_params < want)
+        p->params[p->n_params++].type = AV_NONE;
+    for (size_t i = 0; ask && i < want; i++)
+        if (!ask_param(p, i, want))
+            break;
+    p->ran = false;
+    free(p->error);
+    p->error = NULL;
+    replan(p);
+    lines(v);
+}
+
+/* Runs one page (token NULL: the first); appends what it returned. */
+static size_t run_page(view *v)
+{
+    pq_view *p = v->priv;
+    store_exec_result r;
+    diag d;
+    diag_init(&d);
+    char *token = p->next;
+    p->next = NULL;
+    status st = store_execute(display_store(), p->stmt, p->params, p->n_params, PAGE_LIMIT,
+                              token, &r, &d);
+    free(token);
+    if (v->vm.n && v->vm.lines[v->vm.n - 1].kind == L_MORE)
+        vm_trim(&v->vm, 0, v->vm.n - 1);
+    if (st != ST_OK) {
+        char msg[1200];
+        snprintf(msg, sizeof msg, "%s: %s", status_name(st), d.msg);
+        free(p->error);
+        p->error = xstrdup(msg);
+        display_error("%s", msg);
+        return 0;
+    }
+    p->ran = true;
+    p->count += r.n;
+    p->capacity += r.capacity;
+    for (size_t i = 0; i < r.n; i++) {
+        pline *q = xcalloc(1, sizeof *q);
+        av_move(&q->item, &r.items[i]);
+        vm_append(&v->vm, L_RESULT, q);
+    }
+    size_t added = r.n;
+    if (r.next_token) {
+        p->next = xstrdup(r.next_token);
+        append(v, L_MORE, 0);
+        added++;
+    }
+    store_exec_result_done(&r);
+    return added;
+}
+
+static void run(view *v)
+{
+    pq_view *p = v->priv;
+    replan(p);
+    if (!p->plan_ok) {
+        display_error("%s", p->plan);
+        return;
+    }
+    p->count = 0;
+    p->capacity = 0;
+    p->ran = false;
+    free(p->next);
+    p->next = NULL;
+    free(p->error);
+    p->error = NULL;
+    lines(v);
+    append(v, L_SUMMARY, 0);
+    append(v, L_COLHEAD, 0);
+    run_page(v);
+    vm_select(&v->vm, p->n_params + 2);
+}
+
+static bool open_view(view *v, const void *arg)
+{
+    const char *stmt = arg;
+    set_statement(v, stmt ? stmt : "SELECT * FROM ", false);
+    vm_select(&v->vm, 0);
+    return true;
+}
+
+void view_partiql_open(view *from, const char *statement)
+{
+    buf b = BUF_INIT;
+    if (!statement || !*statement) {
+        cond_arg c = { 0 };
+        if (from && from->ops->context)
+            from->ops->context(from, &c);
+        if (c.table && c.index)
+            buf_printf(&b, "SELECT * FROM \"%s\".\"%s\"", c.table, c.index);
+        else if (c.table)
+            buf_printf(&b, "SELECT * FROM \"%s\"", c.table);
+        else
+            buf_adds(&b, "SELECT * FROM ");
+        statement = b.data;
+    }
+    view *v = display_push(&view_partiql_ops, statement);
+    buf_done(&b);
+    if (v && pq_count_params(statement, strlen(statement)))
+        set_statement(v, statement, true);
+}
+
+static void done(view *v)
+{
+    pq_view *p = v->priv;
+    clear_params(p);
+    free(p->stmt);
+    free(p->plan);
+    free(p->table);
+    free(p->next);
+    free(p->error);
+    if (p->have_def)
+        table_def_free(&p->def);
+}
+
+static void summary(pq_view *p, buf *out)
+{
+    if (p->error) {
+        buf_printf(out, "Error: %s", p->error);
+        return;
+    }
+    buf_printf(out, "Ran: %zu item%s, ConsumedCapacity %g%s", p->count, p->count == 1 ? "" : "s",
+               p->capacity, p->next ? "  (more pages)" : "");
+}
+
+static void title(view *v, buf *out)
+{
+    pq_view *p = v->priv;
+    buf_adds(out, "PartiQL  ");
+    if (p->ran || p->error)
+        summary(p, out);
+    else
+        buf_adds(out, "(Enter: edit the statement or run it; q: back)");
+}
+
+static void param_text(const pq_view *p, size_t i, buf *out)
+{
+    buf_printf(out, "? %zu", i + 1);
+    if (p->params[i].type != AV_NONE) {
+        buf_adds(out, "  ");
+        pq_print_value(&p->params[i], out);
+    }
+}
+
+static void draw(view *v, size_t i, int row, int width)
+{
+    pq_view *p = v->priv;
+    line *l = &v->vm.lines[i];
+    pline *q = l->data;
+    buf b = BUF_INIT;
+    switch (l->kind) {
+    case L_STMT: {
+        int x = term_puts(row, 0, 12, "Statement", ROLE_COLHEAD);
+        x = x < 12 ? 12 : x;
+        term_put(row, x, width - x, p->stmt, strlen(p->stmt), ROLE_KEY, true);
+        break;
+    }
+    case L_PARAM:
+        param_text(p, q->param, &b);
+        if (p->params[q->param].type == AV_NONE)
+            buf_adds(&b, "  -");
+        term_put(row, 2, width - 2, b.data, b.len, ROLE_NORMAL, true);
+        break;
+    case L_PLAN:
+        buf_adds(&b, p->plan ? p->plan : "");
+        if (p->plan_ok)
+            buf_adds(&b, "   [Enter: run]");
+        term_put(row, 0, width, b.data, b.len, p->plan_ok ? ROLE_PROMPT : ROLE_ERROR, true);
+        break;
+    case L_SUMMARY:
+        summary(p, &b);
+        term_put(row, 0, width, b.data, b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
+        break;
+    case L_COLHEAD:
+        cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
+        break;
+    case L_RESULT:
+        cols_draw_item(&p->cols, &q->item, row, 2, width, v->vm.hscroll,
+                       p->have_def ? &p->def : NULL, NULL);
+        break;
+    case L_MORE:
+        term_puts(row, 2, width - 2, "... more (next page loads when you move here)", ROLE_DIM);
+        break;
+    }
+    buf_done(&b);
+}
+
+static void layout(view *v)
+{
+    pq_view *p = v->priv;
+    vm *m = &v->vm;
+    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
+    const av *items[512];
+    for (size_t i = m->top; i < end && n < 512; i++)
+        if (m->lines[i].kind == L_RESULT)
+            items[n++] = &((pline *)m->lines[i].data)->item;
+    const char *first[2] = { p->have_def ? p->def.pk.name : NULL, p->have_def ? p->def.sk.name : NULL };
+    cols_compute(&p->cols, items, n, first, 2, NULL);
+}
+
+static size_t more(view *v, int dir)
+{
+    pq_view *p = v->priv;
+    if (dir < 0 || !p->next)
+        return 0;
+    return run_page(v);
+}
+
+static void edit_statement(view *v)
+{
+    pq_view *p = v->priv;
+    buf in = BUF_INIT;
+    if (display_prompt("PartiQL: ", p->stmt, &in))
+        set_statement(v, in.data ? in.data : "", true);
+    buf_done(&in);
+}
+
+static enum req request(view *v, enum req r)
+{
+    pq_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    if (r == REQ_PARTIQL) {
+        edit_statement(v);
+        return REQ_NONE;
+    }
+    if (r == REQ_RELOAD) {
+        if (p->ran)
+            run(v);
+        return REQ_NONE;
+    }
+    if (r != REQ_ENTER || !l)
+        return r;
+    switch (l->kind) {
+    case L_STMT:
+        edit_statement(v);
+        break;
+    case L_PARAM: {
+        pline *q = l->data;
+        if (ask_param(p, q->param, p->n_params)) {
+            p->ran = false;
+            replan(p);
+            lines(v);
+            vm_select(&v->vm, q->param + 1);
+        }
+        break;
+    }
+    case L_PLAN:
+    case L_SUMMARY:
+        run(v);
+        break;
+    case L_RESULT: {
+        item_arg a = { p->table, NULL, &((pline *)l->data)->item };
+        display_push(&view_item_ops, &a);
+        break;
+    }
+    case L_MORE:
+        run_page(v);
+        break;
+    }
+    return REQ_NONE;
+}
+
+/* :partiql STATEMENT replaces the statement; :run runs it. */
+static bool command(view *v, int argc, char **argv)
+{
+    if (argc >= 1 && strcmp(argv[0], "run") == 0) {
+        run(v);
+        return true;
+    }
+    return false;
+}
+
+static const char *kind_name(int kind)
+{
+    switch (kind) {
+    case L_STMT: return "statement";
+    case L_PARAM: return "parameter";
+    case L_PLAN: return "plan";
+    case L_SUMMARY: return "summary";
+    case L_COLHEAD: return "columns";
+    case L_RESULT: return "result";
+    default: return "more";
+    }
+}
+
+static void text(view *v, size_t i, buf *out)
+{
+    pq_view *p = v->priv;
+    line *l = &v->vm.lines[i];
+    pline *q = l->data;
+    switch (l->kind) {
+    case L_STMT: buf_printf(out, "Statement: %s", p->stmt); break;
+    case L_PARAM: param_text(p, q->param, out); break;
+    case L_PLAN: buf_adds(out, p->plan ? p->plan : ""); break;
+    case L_SUMMARY: summary(p, out); break;
+    case L_COLHEAD:
+        for (size_t k = 0; k < p->cols.n; k++)
+            buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
+        break;
+    case L_RESULT:
+        for (size_t j = 0; j < q->item.u.m.len; j++) {
+            if (j)
+                buf_addc(out, ' ');
+            buf_add(out, q->item.u.m.v[j].name, q->item.u.m.v[j].name_len);
+            buf_addc(out, '=');
+            fmt_cell(out, &q->item.u.m.v[j].val, 0);
+        }
+        break;
+    default: buf_adds(out, "more"); break;
+    }
+}
+
+static void context(view *v, cond_arg *out)
+{
+    pq_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    out->table = p->table;
+    if (l && l->kind == L_RESULT)
+        out->item = &((pline *)l->data)->item;
+}
+
+const view_ops view_partiql_ops = {
+    .name = "partiql",
+    .priv_size = sizeof(pq_view),
+    .open = open_view,
+    .title = title,
+    .layout = layout,
+    .draw = draw,
+    .request = request,
+    .done = done,
+    .more = more,
+    .free_line = free_line,
+    .kind_name = kind_name,
+    .text = text,
+    .command = command,
+    .context = context,
+};
