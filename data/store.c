@@ -62,15 +62,18 @@ static const char *const sql_text[Q__COUNT] = {
                           " ORDER BY pk DESC LIMIT ?3",
     [Q_PARTS_BY_SIZE] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2"
                         " ORDER BY items DESC, bytes DESC, pk LIMIT ?3",
-    [Q_CHANGE_INSERT] = "INSERT INTO changes(tid, t, ttl, old, new) VALUES(?1, ?2, ?3, ?4, ?5)",
-    [Q_CHANGE_OLDEST] = "SELECT seq, t FROM changes ORDER BY seq LIMIT ?1",
-    [Q_CHANGE_LAST_SEQ] = "SELECT seq FROM sqlite_sequence WHERE name = 'changes'",
-    [Q_CHANGE_TRIM] = "DELETE FROM changes WHERE seq <= ?1",
-    /* Before records up to ?1 go: each stream learns the last of its own. */
-    [Q_STREAM_TRIMMED] = "UPDATE streams SET trimmed = coalesce((SELECT max(c.seq) FROM changes c"
-                         " WHERE c.tid = streams.tid AND c.seq > max(streams.start_seq, streams.trimmed)"
-                         " AND c.seq <= min(coalesce(streams.end_seq, ?1), ?1)), trimmed)"
-                         " WHERE trimmed < ?1 AND (end_seq IS NULL OR end_seq > trimmed)",
+    /* Sequence numbers are the table's own: the next after its newest
+     * record (which trimming keeps, emptied, so none is given twice). */
+    [Q_CHANGE_INSERT] = "INSERT INTO changes(tid, seq, t, ttl, old, new) VALUES(?1,"
+                        " coalesce((SELECT max(seq) FROM changes WHERE tid = ?1), 0) + 1, ?2, ?3, ?4, ?5)",
+    [Q_CHANGE_NEXT_TID] = "SELECT tid FROM changes WHERE tid > ?1 ORDER BY tid LIMIT 1",
+    [Q_CHANGE_OLDEST] = "SELECT seq, t, old IS NULL AND new IS NULL FROM changes WHERE tid = ?1"
+                        " ORDER BY seq LIMIT ?2",
+    [Q_CHANGE_LAST_SEQ] = "SELECT max(seq) FROM changes WHERE tid = ?1",
+    [Q_CHANGE_TRIM] = "DELETE FROM changes WHERE tid = ?1 AND seq <= ?2",
+    [Q_CHANGE_EMPTY] = "UPDATE changes SET old = NULL, new = NULL WHERE tid = ?1 AND seq = ?2",
+    [Q_STREAM_TRIMMED] = "UPDATE streams SET trimmed = min(?2, coalesce(end_seq, ?2)) WHERE tid = ?1"
+                         " AND start_seq < ?2 AND trimmed < min(?2, coalesce(end_seq, ?2))",
 };
 
 #define SCHEMA_SQL \
@@ -95,9 +98,9 @@ static const char *const sql_text[Q__COUNT] = {
  * so a version 1 file is brought up to date in place by opening it
  * writable, and an older ddbx still opens a version 2 file. */
 #define SCHEMA_2_SQL \
-    "CREATE TABLE IF NOT EXISTS changes(seq INTEGER PRIMARY KEY AUTOINCREMENT," \
-    " tid INTEGER NOT NULL, t INTEGER NOT NULL, ttl INTEGER NOT NULL, old BLOB, new BLOB);" \
-    "CREATE INDEX IF NOT EXISTS changes_tid ON changes(tid, seq);" \
+    "CREATE TABLE IF NOT EXISTS changes(tid INTEGER NOT NULL, seq INTEGER NOT NULL," \
+    " t INTEGER NOT NULL, ttl INTEGER NOT NULL, old BLOB, new BLOB, PRIMARY KEY(tid, seq))" \
+    " WITHOUT ROWID;" \
     "CREATE TABLE IF NOT EXISTS streams(sid INTEGER PRIMARY KEY AUTOINCREMENT," \
     " tid INTEGER NOT NULL, tname TEXT NOT NULL, label TEXT NOT NULL, view TEXT NOT NULL," \
     " created INTEGER NOT NULL, start_seq INTEGER NOT NULL, end_seq INTEGER, disabled INTEGER," \

@@ -17,12 +17,15 @@
  *   parts(tid, xid, pk, items, bytes)  WITHOUT ROWID: per partition of the
  *       table (xid 0) or an index, kept current on every write.
  *   stats(tid, xid, items, bytes, parts)  WITHOUT ROWID: totals.
- *   changes(seq AUTOINCREMENT, tid, t, ttl, old, new), index (tid, seq):
- *       the change log (store_streams.c): one row per item a committed
- *       write changed, in the write's own transaction; t is milliseconds
- *       since the epoch, old/new the itemenc bodies (NULL: absent, so
- *       INSERT, MODIFY and REMOVE are implied); ttl marks a TTL deletion.
- *       Trimmed by age; seq never repeats (AUTOINCREMENT).
+ *   changes(tid, seq, t, ttl, old, new)  WITHOUT ROWID, key (tid, seq): the
+ *       change log (store_streams.c): one row per item a committed write
+ *       changed, in the write's own transaction; seq counts per table
+ *       (one B-tree, appended at the table's end: a write costs one row);
+ *       t is milliseconds since the epoch, old/new the itemenc bodies
+ *       (NULL: absent, so INSERT, MODIFY and REMOVE are implied); ttl
+ *       marks a TTL deletion. Trimmed by age, except that a table's newest
+ *       row is emptied (old and new NULL) rather than deleted, so its seq
+ *       is never given again; readers skip emptied rows.
  *   streams(sid, tid, tname, label, view, created, start_seq, end_seq,
  *       disabled, trimmed, keys): one row per DynamoDB stream a table had;
  *       its records are the table's changes with start_seq < seq <=
@@ -55,7 +58,8 @@ enum {
     Q_STATS_UPSERT, Q_STATS_GET, Q_DATA_VERSION, Q_READ_HOLD,
     Q_DEL_ITEMS, Q_DEL_IDX, Q_DEL_PARTS, Q_DEL_STATS,
     Q_PARTS_FWD, Q_PARTS_FWD_FROM, Q_PARTS_BACK, Q_PARTS_BACK_FROM, Q_PARTS_BY_SIZE,
-    Q_CHANGE_INSERT, Q_CHANGE_OLDEST, Q_CHANGE_LAST_SEQ, Q_CHANGE_TRIM, Q_STREAM_TRIMMED,
+    Q_CHANGE_INSERT, Q_CHANGE_NEXT_TID, Q_CHANGE_OLDEST, Q_CHANGE_LAST_SEQ, Q_CHANGE_TRIM,
+    Q_CHANGE_EMPTY, Q_STREAM_TRIMMED,
     Q__COUNT
 };
 

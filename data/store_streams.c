@@ -16,7 +16,8 @@
  * in bounded steps. Each stream has one shard, open while the stream is
  * enabled, closed (EndingSequenceNumber) when it is disabled. A sequence
  * number is the change's seq plus 10^20, printed in 21 digits (the API's
- * minimum length); a shard iterator is "StreamArn|sid|position|issued ms",
+ * minimum length; seq counts per table, so a stream's records are a
+ * range of its table's); a shard iterator is "StreamArn|sid|position|issued ms",
  * the position being the last sequence already read.
  */
 #include <cjson/cJSON.h>
@@ -92,13 +93,14 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
-/* The last seq ever given (0: none yet). */
-static status last_seq(store *s, int64_t *out, diag *d)
+/* The last seq given in table tid (0: none yet). */
+static status last_seq(store *s, int64_t tid, int64_t *out, diag *d)
 {
     *out = 0;
     sqlite3_stmt *q = store_stmt(s, Q_CHANGE_LAST_SEQ, d);
     if (!q)
         return d->code;
+    sqlite3_bind_int64(q, 1, tid);
     int rc = sqlite3_step(q);
     if (rc == SQLITE_ROW)
         *out = sqlite3_column_int64(q, 0);
@@ -118,39 +120,84 @@ static status exec_sql(store *s, const char *sql, const int64_t *args, int nargs
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
-status store_trim_changes(store *s, int max, diag *d)
+static status step_int2(store *s, int which, int64_t a, int64_t b, diag *d)
 {
-    int64_t cutoff = now_ms(s) - s->retention_ms, last = 0;
+    sqlite3_stmt *q = store_stmt(s, which, d);
+    if (!q)
+        return d->code;
+    sqlite3_bind_int64(q, 1, a);
+    sqlite3_bind_int64(q, 2, b);
+    int rc = sqlite3_step(q);
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+/* Trims table tid's records older than cutoff, at most *budget of them. */
+static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, diag *d)
+{
+    int64_t last = 0, newest;
+    status st = last_seq(s, tid, &newest, d);
+    if (st != ST_OK)
+        return st;
     sqlite3_stmt *q = store_stmt(s, Q_CHANGE_OLDEST, d);
     if (!q)
         return d->code;
-    sqlite3_bind_int(q, 1, max);
-    int rc;
+    sqlite3_bind_int64(q, 1, tid);
+    sqlite3_bind_int(q, 2, *budget);
+    int rc, n = 0;
     /* Times grow with seq (one process never goes backward; processes
      * share a clock), so the expired records are a prefix. */
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_int64(q, 1) < cutoff)
-        last = sqlite3_column_int64(q, 0);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_int64(q, 1) < cutoff) {
+        int64_t seq = sqlite3_column_int64(q, 0);
+        if (seq == newest && sqlite3_column_int(q, 2))
+            break;   /* emptied already: nothing more to do for this table */
+        last = seq;
+        n++;
+    }
     sqlite3_reset(q);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return store_sqlerr(s, d);
+    *budget -= n > 0 ? n : 1;
     if (last == 0)
         return ST_OK;
+    if ((st = step_int2(s, Q_STREAM_TRIMMED, tid, last, d)) != ST_OK)
+        return st;
+    /* The newest row keeps its seq, emptied. */
+    if (last == newest && (st = step_int2(s, Q_CHANGE_EMPTY, tid, last--, d)) != ST_OK)
+        return st;
+    return last > 0 ? step_int2(s, Q_CHANGE_TRIM, tid, last, d) : ST_OK;
+}
+
+status store_trim_changes(store *s, int max, diag *d)
+{
+    int64_t cutoff = now_ms(s) - s->retention_ms, tid = 0;
     status st = ST_OK;
-    int which[] = { Q_STREAM_TRIMMED, Q_CHANGE_TRIM };
-    for (int i = 0; i < 2 && st == ST_OK; i++) {
-        q = store_stmt(s, which[i], d);
+    int budget = max;
+    /* Table by table (a skip over the log's key). */
+    while (st == ST_OK && budget > 0) {
+        sqlite3_stmt *q = store_stmt(s, Q_CHANGE_NEXT_TID, d);
         if (!q)
             return d->code;
-        sqlite3_bind_int64(q, 1, last);
-        rc = sqlite3_step(q);
+        sqlite3_bind_int64(q, 1, tid);
+        int rc = sqlite3_step(q);
+        bool more = rc == SQLITE_ROW;
+        if (more)
+            tid = sqlite3_column_int64(q, 0);
         sqlite3_reset(q);
-        if (rc != SQLITE_DONE)
-            st = store_sqlerr(s, d);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return store_sqlerr(s, d);
+        if (!more)
+            break;
+        st = trim_table(s, tid, cutoff, &budget, d);
     }
-    /* A disabled stream is deleted once its retention has passed. */
+    /* A disabled stream is deleted once its retention has passed, and with
+     * the last one of a deleted table, that table's records. */
     if (st == ST_OK)
         st = exec_sql(s, "DELETE FROM streams WHERE disabled IS NOT NULL AND disabled < ?1",
                       &cutoff, 1, d);
+    if (st == ST_OK && sqlite3_changes(s->db) > 0)
+        st = exec_sql(s, "DELETE FROM changes WHERE tid NOT IN (SELECT id FROM tables)"
+                      " AND tid NOT IN (SELECT tid FROM streams)", NULL, 0, d);
     return st;
 }
 
@@ -311,7 +358,7 @@ static status enable_stream(store *s, int64_t tid, const char *name, const char 
                             diag *d)
 {
     int64_t start, created = now_ms(s);
-    status st = last_seq(s, &start, d);
+    status st = last_seq(s, tid, &start, d);
     if (st != ST_OK)
         return st;
     char label[64];
@@ -365,7 +412,7 @@ static status enable_stream(store *s, int64_t tid, const char *name, const char 
 static status disable_stream(store *s, int64_t tid, bool *found, diag *d)
 {
     int64_t end, now = now_ms(s);
-    status st = last_seq(s, &end, d);
+    status st = last_seq(s, tid, &end, d);
     if (st != ST_OK)
         return st;
     int64_t args[] = { tid, end, now };
@@ -418,7 +465,12 @@ status store_streams_table_deleted(store *s, int64_t tid, diag *d)
 {
     /* "If you delete a table, the stream is disabled and deleted after 24
      * hours" (Streams developer guide): its records stay readable. */
-    return disable_stream(s, tid, NULL, d);
+    status st = disable_stream(s, tid, NULL, d);
+    /* A table that never had a stream takes its records with it. */
+    if (st == ST_OK)
+        st = exec_sql(s, "DELETE FROM changes WHERE tid = ?1 AND tid NOT IN (SELECT tid FROM streams)",
+                      &tid, 1, d);
+    return st;
 }
 
 /* ---- UpdateTable ---- */
@@ -777,7 +829,7 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
         st = shard_not_found(shard, d);
         goto out;
     }
-    if ((st = last_seq(s, &last, d)) != ST_OK)
+    if ((st = last_seq(s, r.tid, &last, d)) != ST_OK)
         goto out;
     if (r.closed && r.end_seq < last)
         last = r.end_seq;
@@ -946,7 +998,8 @@ status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
     size_t lens[2];
     size_t n_keys = key_names(r.keys, names, ptrs, lens);
     if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq > ?2 AND seq <= ?3 ORDER BY seq LIMIT ?4", -1, &q,
+                           " AND seq > ?2 AND seq <= ?3 AND (old IS NOT NULL OR new IS NOT NULL)"
+                           " ORDER BY seq LIMIT ?4", -1, &q,
                            NULL) != SQLITE_OK) {
         st = store_sqlerr(s, d);
         goto done;
@@ -1059,7 +1112,8 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
         goto out;
     /* A version 1 file opened read-only has no change log: no changes. */
     if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq < ?2 ORDER BY seq DESC LIMIT ?3", -1, &q, NULL) != SQLITE_OK)
+                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL)"
+                           " ORDER BY seq DESC LIMIT ?3", -1, &q, NULL) != SQLITE_OK)
         goto out;
     sqlite3_bind_int64(q, 1, t->id);
     sqlite3_bind_int64(q, 2, before_seq > 0 ? before_seq : INT64_MAX);

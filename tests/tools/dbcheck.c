@@ -112,7 +112,8 @@ static int check_changes(const char *path, const char *table, const table_def *d
                      NULL, NULL, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO latest VALUES(?1, ?2, ?3)", -1, &ins, NULL) ||
         sqlite3_prepare_v2(db, "SELECT c.old, c.new FROM changes c JOIN tables t ON t.id = c.tid"
-                           " WHERE t.name = ?1 ORDER BY c.seq", -1, &q, NULL) != SQLITE_OK)
+                           " WHERE t.name = ?1 AND (c.old IS NOT NULL OR c.new IS NOT NULL)"
+                           " ORDER BY c.seq", -1, &q, NULL) != SQLITE_OK)
         goto out;
     sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
     long records = 0;
