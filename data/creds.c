@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <openssl/sha.h>
 
 #include "data/creds.h"
 #include "data/creds_net.h"
+#include "data/sigv4.h"
 #include "model/buf.h"
 #include "model/mem.h"
 
@@ -547,10 +547,7 @@ static int has_static(const cfg *c, const char *prof)
 
 void creds_sha1_hex(const char *s, char out[41])
 {
-    unsigned char md[SHA_DIGEST_LENGTH];
-    SHA1((const unsigned char *)s, strlen(s), md);
-    for (int i = 0; i < SHA_DIGEST_LENGTH; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
+    sigv4_sha1_hex(s, strlen(s), out);
 }
 
 /* json.dumps(args, sort_keys=True, separators=(',', ':')) of botocore's

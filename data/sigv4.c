@@ -2,6 +2,7 @@
  * sigv4 — AWS Signature Version 4 (see sigv4.h).
  */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -292,4 +293,12 @@ void sigv4_result_free(sigv4_result *r)
     free(r->authorization);
     OPENSSL_cleanse(r->signing_key, sizeof r->signing_key);
     memset(r, 0, sizeof *r);
+}
+
+void sigv4_sha1_hex(const void *p, size_t n, char out[41])
+{
+    unsigned char md[SHA_DIGEST_LENGTH];
+    SHA1(p, n, md);
+    for (int i = 0; i < SHA_DIGEST_LENGTH; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
 }

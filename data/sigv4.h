@@ -61,6 +61,10 @@ void sigv4_result_free(sigv4_result *r);
 /* Lower-case hex SHA-256 of p[0..n) into out (65 bytes with the NUL). */
 void sigv4_sha256_hex(const void *p, size_t n, char out[65]);
 
+/* Lower-case hex SHA-1 of p[0..n) (not for signing: the AWS CLI names
+ * its cache files so, and data/creds reads and writes them). */
+void sigv4_sha1_hex(const void *p, size_t n, char out[41]);
+
 /* "20150830T123600Z" for a time in seconds since the epoch (UTC). */
 void sigv4_amz_date(long long epoch, char out[17]);
 
