@@ -255,11 +255,11 @@ static status make_handle(remote *r, diag *d)
 static status retry_settings(remote *r, const remote_opts *o, diag *d)
 {
     char *mode = NULL, *attempts = NULL;
-    status st = creds_setting(r->profile, "AWS_RETRY_MODE", "retry_mode", &mode, d);
+    status st = creds_setting("AWS_RETRY_MODE", r->profile, "retry_mode", &mode, d);
     if (st == ST_OK)
-        st = creds_setting(r->profile, "AWS_MAX_ATTEMPTS", "max_attempts", &attempts, d);
+        st = creds_setting("AWS_MAX_ATTEMPTS", r->profile, "max_attempts", &attempts, d);
     if (st == ST_OK)
-        st = creds_setting(r->profile, "AWS_CA_BUNDLE", "ca_bundle", &r->ca_bundle, d);
+        st = creds_setting("AWS_CA_BUNDLE", r->profile, "ca_bundle", &r->ca_bundle, d);
     if (st != ST_OK)
         goto out;
     if (mode && strcmp(mode, "legacy") == 0)
@@ -311,7 +311,7 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
      * endpoint_url), else AWS's for the region. */
     char *conf_ep = NULL;
     if (!(o && o->endpoint_url && *o->endpoint_url)) {
-        st = creds_endpoint(profile, "dynamodb", &conf_ep, d);
+        st = creds_endpoint("AWS_ENDPOINT_URL_DYNAMODB", profile, "dynamodb", &conf_ep, d);
         if (st != ST_OK)
             goto fail;
     }
