@@ -21,6 +21,7 @@
 #include "data/creds.h"
 #include "data/sigv4.h"
 #include "data/creds_net.h"
+#include "data/sigv4.h"
 #include "model/buf.h"
 #include "model/mem.h"
 
@@ -805,14 +806,14 @@ static int ask(const char *question, char *answer, size_t cap)
 
 /* ---- settings ------------------------------------------------------------ */
 
-static const char *setting(const cfg *c, const char *prof, const char *var, const char *key)
+static const char *setting(const char *var, const cfg *c, const char *prof, const char *key)
 {
     if (var && env(var))
         return env(var);
     return pget(c, prof, key);
 }
 
-status creds_setting(const char *profile, const char *var, const char *key, char **out,
+status creds_setting(const char *var, const char *profile, const char *key, char **out,
                      diag *d)
 {
     *out = NULL;
@@ -834,7 +835,7 @@ static const char *region_of(const cfg *c, const char *prof)
 {
     if (env("AWS_REGION"))
         return env("AWS_REGION");
-    return setting(c, prof, "AWS_DEFAULT_REGION", "region");
+    return setting("AWS_DEFAULT_REGION", c, prof, "region");
 }
 
 status creds_region(const char *profile, char **out, diag *d)
@@ -854,18 +855,12 @@ status creds_region(const char *profile, char **out, diag *d)
     return st;
 }
 
-static const char *endpoint_of(const cfg *c, const char *prof, const char *service)
+static const char *endpoint_of(const char *var, const cfg *c, const char *prof,
+                               const char *service)
 {
-    if (is_true(setting(c, prof, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS",
+    if (is_true(setting("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", c, prof,
                         "ignore_configured_endpoint_urls")))
         return NULL;
-    char var[64];
-    snprintf(var, sizeof var, "AWS_ENDPOINT_URL_%s", service);
-    for (char *p = var; *p; p++)
-        if (*p >= 'a' && *p <= 'z')
-            *p = (char)(*p - 'a' + 'A');
-        else if (*p == '-' || *p == ' ')
-            *p = '_';
     if (env(var))
         return env(var);
     if (env("AWS_ENDPOINT_URL"))
@@ -881,13 +876,14 @@ static const char *endpoint_of(const cfg *c, const char *prof, const char *servi
     return pget(c, prof, "endpoint_url");
 }
 
-status creds_endpoint(const char *profile, const char *service, char **out, diag *d)
+status creds_endpoint(const char *var, const char *profile, const char *service, char **out,
+                      diag *d)
 {
     *out = NULL;
     cfg c;
     status st = cfg_load(&c, d);
     if (st == ST_OK) {
-        const char *v = endpoint_of(&c, creds_profile_name(profile), service);
+        const char *v = endpoint_of(var, &c, creds_profile_name(profile), service);
         *out = v ? xstrdup(v) : NULL;
     }
     cfg_free(&c);
@@ -916,14 +912,14 @@ static const char *const sts_global_regions[] = {
 static void sts_where(const cfg *c, const char *prof, const char *region, char **ep,
                       const char **sign_region)
 {
-    const char *conf = endpoint_of(c, prof, "sts");
+    const char *conf = endpoint_of("AWS_ENDPOINT_URL_STS", c, prof, "sts");
     *sign_region = region ? region : "us-east-1";
     if (conf) {
         *ep = xstrdup(conf);
         return;
     }
     int legacy = 0;
-    const char *mode = setting(c, prof, "AWS_STS_REGIONAL_ENDPOINTS", "sts_regional_endpoints");
+    const char *mode = setting("AWS_STS_REGIONAL_ENDPOINTS", c, prof, "sts_regional_endpoints");
     if (region && mode && strcasecmp(mode, "legacy") == 0)
         for (size_t i = 0; sts_global_regions[i]; i++)
             legacy |= strcmp(region, sts_global_regions[i]) == 0;
@@ -1190,10 +1186,10 @@ static const char *jstr(const cJSON *o, const char *k)
 }
 
 /* A service URL: the configured endpoint + path, else https://HOST.REGION.amazonaws.com + path. */
-static char *service_url(rctx *x, const char *service, const char *host, const char *region,
+static char *service_url(const char *var, rctx *x, const char *service, const char *host, const char *region,
                          const char *path)
 {
-    const char *ep = endpoint_of(&x->c, x->top, service);
+    const char *ep = endpoint_of(var, &x->c, x->top, service);
     buf b = BUF_INIT;
     if (ep) {
         size_t n = strlen(ep);
@@ -1225,7 +1221,7 @@ static int sso_refresh(rctx *x, const char *region, const char *path, cJSON *j)
     cJSON_AddStringToObject(q, "refreshToken", rt);
     char *body = cJSON_PrintUnformatted(q);
     cJSON_Delete(q);
-    char *url = service_url(x, "sso_oidc", "oidc", region, "/token");
+    char *url = service_url("AWS_ENDPOINT_URL_SSO_OIDC", x, "sso_oidc", "oidc", region, "/token");
     const char *hdrs[] = { "Content-Type: application/json", NULL };
     net_req r = { .method = "POST", .url = url, .headers = hdrs, .body = body,
                   .body_len = strlen(body), .timeout_ms = 10000, .ca_bundle = x->ca_bundle,
@@ -1359,7 +1355,7 @@ static int sso_creds(rctx *x, const char *prof, creds *out, diag *d)
     }
     const cJSON *rc = NULL;
     buf u = BUF_INIT;
-    char *base = service_url(x, "sso", "portal.sso", region, "/federation/credentials");
+    char *base = service_url("AWS_ENDPOINT_URL_SSO", x, "sso", "portal.sso", region, "/federation/credentials");
     buf_printf(&u, "%s?", base);
     free(base);
     net_form_add(&u, "account_id", acct);
@@ -1575,14 +1571,14 @@ static int imds_creds(rctx *x, creds *out, diag *d)
         snprintf(x->imds_note, sizeof x->imds_note, "disabled by AWS_EC2_METADATA_DISABLED");
         return 0;
     }
-    const char *ep = setting(&x->c, prof, "AWS_EC2_METADATA_SERVICE_ENDPOINT",
+    const char *ep = setting("AWS_EC2_METADATA_SERVICE_ENDPOINT", &x->c, prof,
                              "ec2_metadata_service_endpoint");
-    const char *mode = setting(&x->c, prof, "AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE",
+    const char *mode = setting("AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE", &x->c, prof,
                                "ec2_metadata_service_endpoint_mode");
     if (!ep)
         ep = mode && strcasecmp(mode, "IPv6") == 0 ? "http://[fd00:ec2::254]" : "http://169.254.169.254";
-    const char *ts = setting(&x->c, prof, "AWS_METADATA_SERVICE_TIMEOUT", "metadata_service_timeout");
-    const char *as = setting(&x->c, prof, "AWS_METADATA_SERVICE_NUM_ATTEMPTS",
+    const char *ts = setting("AWS_METADATA_SERVICE_TIMEOUT", &x->c, prof, "metadata_service_timeout");
+    const char *as = setting("AWS_METADATA_SERVICE_NUM_ATTEMPTS", &x->c, prof,
                              "metadata_service_num_attempts");
     double secs = ts ? strtod(ts, NULL) : 1;
     long attempts = as ? strtol(as, NULL, 10) : 1;
@@ -1590,7 +1586,7 @@ static int imds_creds(rctx *x, creds *out, diag *d)
         secs = 1;
     if (attempts < 1)
         attempts = 1;
-    int v1_off = is_true(setting(&x->c, prof, "AWS_EC2_METADATA_V1_DISABLED",
+    int v1_off = is_true(setting("AWS_EC2_METADATA_V1_DISABLED", &x->c, prof,
                                  "ec2_metadata_v1_disabled"));
     long ms = (long)(secs * 1000);
     size_t n = strlen(ep);
@@ -1746,7 +1742,7 @@ status creds_resolve_in(const char *profile, const char *region, creds *out, dia
     if (st != ST_OK)
         goto out;
     x.region = region && *region ? region : region_of(&x.c, prof);
-    x.ca_bundle = setting(&x.c, prof, "AWS_CA_BUNDLE", "ca_bundle");
+    x.ca_bundle = setting("AWS_CA_BUNDLE", &x.c, prof, "ca_bundle");
 
     if (!explicit_profile) {
         r = env_keys(out, d);
@@ -1810,7 +1806,7 @@ status creds_caller_identity(const creds *c, const char *profile, const char *re
     const char *sr;
     sts_where(&cf, prof, region, &ep, &sr);
     sts_target t = { .endpoint = ep, .region = sr,
-                     .ca_bundle = setting(&cf, prof, "AWS_CA_BUNDLE", "ca_bundle"),
+                     .ca_bundle = setting("AWS_CA_BUNDLE", &cf, prof, "ca_bundle"),
                      .timeout_ms = timeout_ms > 0 ? timeout_ms : 10000 };
     char *xml = NULL;
     st = net_sts(&t, c, "Action=GetCallerIdentity&Version=2011-06-15", &xml, d);

@@ -119,8 +119,8 @@ status creds_region(const char *profile, char **out, diag *d);
 const char *creds_profile_name(const char *profile);
 
 /* A key of the profile (config file, credentials file over it) or, when
- * env is non-NULL and set, that variable first: *out malloc'd or NULL. */
-status creds_setting(const char *profile, const char *env, const char *key, char **out,
+ * var is non-NULL and set, that variable first: *out malloc'd or NULL. */
+status creds_setting(const char *var, const char *profile, const char *key, char **out,
                      diag *d);
 
 /*
@@ -129,12 +129,13 @@ status creds_setting(const char *profile, const char *env, const char *key, char
  * AWS_ENDPOINT_URL, else `endpoint_url` under the service in the
  * profile's `services` section, else the profile's `endpoint_url`; none
  * of them when AWS_IGNORE_CONFIGURED_ENDPOINT_URLS or
- * ignore_configured_endpoint_urls is true. service is the config key
- * ("dynamodb", "sts", "sso", "sso_oidc"); the variable's suffix is it
- * upper-cased. *out malloc'd, NULL when nothing is configured (then the
+ * ignore_configured_endpoint_urls is true. var is the service's variable
+ * ("AWS_ENDPOINT_URL_DYNAMODB"), service its key in the services section
+ * ("dynamodb", "sts", "sso", "sso_oidc"). *out malloc'd, NULL when nothing is configured (then the
  * caller builds the AWS one).
  */
-status creds_endpoint(const char *profile, const char *service, char **out, diag *d);
+status creds_endpoint(const char *var, const char *profile, const char *service, char **out,
+                      diag *d);
 
 /*
  * Asks the user a question (an MFA code): writes the answer (NUL-ended)

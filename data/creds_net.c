@@ -1,128 +1,20 @@
 /*
  * creds_net — HTTP for the credential providers (see creds_net.h).
  */
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
-#include <curl/curl.h>
-
 #include "data/creds_net.h"
+#include "data/remote.h"
 #include "data/sigv4.h"
 #include "model/mem.h"
 
-#define MAX_BODY (1u << 20)
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int curl_ok;
-
-static void init_once(void)
-{
-    curl_ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
-}
-
-static size_t on_body(char *p, size_t size, size_t n, void *ud)
-{
-    buf *b = ud;
-    size_t len = size * n;
-    if (b->len + len > MAX_BODY)
-        return 0;
-    buf_add(b, p, len);
-    return len;
-}
-
-/* host[:port] of a URL for messages (never user, path or query). */
-static void url_host(const char *url, char *out, size_t n)
-{
-    const char *p = strstr(url, "://");
-    p = p ? p + 3 : url;
-    const char *at = strpbrk(p, "@/?#");
-    if (at && *at == '@')
-        p = at + 1;
-    size_t k = strcspn(p, "/?#");
-    snprintf(out, n, "%.*s", (int)(k < 200 ? k : 200), p);
-}
-
 status net_do(const net_req *q, long *http, buf *resp, diag *d)
 {
-    *http = 0;
-    buf_reset(resp);
-    pthread_once(&once, init_once);
-    if (!curl_ok)
-        return diag_set(d, ST_INTERNAL, "libcurl failed to initialise");
-    CURL *c = curl_easy_init();
-    if (!c)
-        return diag_set(d, ST_INTERNAL, "libcurl: cannot create a handle");
-    struct curl_slist *h = NULL;
-    for (const char *const *p = q->headers; p && *p; p++)
-        h = curl_slist_append(h, *p);
-    h = curl_slist_append(h, "Expect:");
-    long ms = q->timeout_ms > 0 ? q->timeout_ms : 10000;
-    curl_easy_setopt(c, CURLOPT_URL, q->url);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, ms);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, ms);
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "ddbx/0.1");
-    /* IMDS and the container endpoint are on the machine's own link: a
-     * proxy from http_proxy could not reach them (and must not see the
-     * token). */
-    if (q->direct)
-        curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
-    if (q->ca_bundle && *q->ca_bundle)
-        curl_easy_setopt(c, CURLOPT_CAINFO, q->ca_bundle);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, resp);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    if (strcmp(q->method, "POST") == 0) {
-        curl_easy_setopt(c, CURLOPT_POST, 1L);
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, q->body ? q->body : "");
-        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(q->body ? q->body_len : 0));
-    } else if (strcmp(q->method, "PUT") == 0) {
-        curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
-        curl_easy_setopt(c, CURLOPT_POSTFIELDS, q->body ? q->body : "");
-        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(q->body ? q->body_len : 0));
-    }
-    /* As in remote.c: a write to a dropped connection is an error, not
-     * SIGPIPE's end of the process. */
-    sigset_t pipe_set, old_set;
-    sigemptyset(&pipe_set);
-    sigaddset(&pipe_set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
-    CURLcode rc = curl_easy_perform(c);
-    if (!sigismember(&old_set, SIGPIPE)) {
-        struct timespec zero = { 0, 0 };
-        sigset_t pending;
-        sigpending(&pending);
-        if (sigismember(&pending, SIGPIPE))
-            sigtimedwait(&pipe_set, NULL, &zero);
-        pthread_sigmask(SIG_SETMASK, &old_set, NULL);
-    }
-    status st = ST_OK;
-    char host[256];
-    url_host(q->url, host, sizeof host);
-    if (rc != CURLE_OK) {
-        const char *how = rc == CURLE_OPERATION_TIMEDOUT ? "timed out talking to" :
-                          rc == CURLE_COULDNT_CONNECT ? "cannot connect to" :
-                          rc == CURLE_COULDNT_RESOLVE_HOST ? "cannot resolve" :
-                          rc == CURLE_PEER_FAILED_VERIFICATION ?
-                          "the TLS certificate is not trusted (ca_bundle or AWS_CA_BUNDLE names a CA file) for" :
-                          "no answer from";
-        st = diag_set(d, ST_IO, "%s %s (%s): %s", how, q->what, host, curl_easy_strerror(rc));
-    } else {
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, http);
-    }
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
-    curl_slist_free_all(h);
-    curl_easy_cleanup(c);
-    buf_addc(resp, '\0');
-    resp->len--;
-    return st;
+    return remote_http_do(q, http, resp, d);
 }
 
 void net_form_add(buf *b, const char *name, const char *value)
@@ -210,31 +102,10 @@ status net_sts(const sts_target *t, const creds *signer, const char *form, char 
                diag *d)
 {
     *xml = NULL;
-    status st;
     char *host = NULL, *path = NULL;
-    CURLU *u = curl_url();
-    char *h = NULL, *port = NULL, *p = NULL;
-    pthread_once(&once, init_once);
-    if (!u || curl_url_set(u, CURLUPART_URL, t->endpoint, 0) != CURLUE_OK ||
-        curl_url_get(u, CURLUPART_HOST, &h, 0) != CURLUE_OK) {
-        if (u)
-            curl_url_cleanup(u);
+    status st = remote_url_split(t->endpoint, &host, &path, d);
+    if (st != ST_OK)
         return diag_set(d, ST_USAGE, "the STS endpoint is not a URL");
-    }
-    if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
-        port = NULL;
-    if (curl_url_get(u, CURLUPART_PATH, &p, 0) != CURLUE_OK)
-        p = NULL;
-    buf hb = BUF_INIT;
-    buf_adds(&hb, h);
-    if (port)
-        buf_printf(&hb, ":%s", port);
-    host = buf_steal(&hb);
-    path = xstrdup(p && *p ? p : "/");
-    curl_free(h);
-    curl_free(port);
-    curl_free(p);
-    curl_url_cleanup(u);
 
     const char *ctype = "application/x-www-form-urlencoded; charset=utf-8";
     char amz_date[17];

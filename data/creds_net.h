@@ -1,6 +1,7 @@
 /*
- * creds_net — the HTTP half of the credential chain (data/creds.h): one
- * request with libcurl, and the calls the providers make (STS's query
+ * creds_net — the HTTP half of the credential chain (data/creds.h): the
+ * calls the providers make over remote_http_do (libcurl stays in
+ * data/remote.c) (STS's query
  * API, the SSO portal and OIDC, the container endpoint, IMDS). Internal
  * to data/creds*.c.
  *
@@ -13,20 +14,11 @@
 #include <stddef.h>
 
 #include "data/creds.h"
+#include "data/remote.h"
 #include "model/buf.h"
 #include "model/status.h"
 
-typedef struct net_req {
-    const char *method;           /* "GET", "PUT", "POST" */
-    const char *url;
-    const char *const *headers;   /* "Name: value" lines, NULL-ended; may be NULL */
-    const char *body;             /* NULL: none */
-    size_t body_len;
-    long timeout_ms;              /* the whole request; also the connect bound */
-    const char *ca_bundle;        /* NULL: the system's CAs */
-    const char *what;             /* "STS", "the container endpoint", ... for messages */
-    int direct;                   /* never through a proxy from the environment */
-} net_req;
+typedef remote_http net_req;   /* the request; data/remote.h */
 
 /* One request. ST_OK with *http the status and the body in resp (also for
  * 4xx/5xx); ST_IO "cannot connect to / timed out talking to WHAT (HOST)"

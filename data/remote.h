@@ -44,6 +44,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "model/buf.h"
 #include "model/status.h"
 
 typedef struct remote remote;
@@ -125,6 +126,32 @@ typedef struct remote_stats {
 
 /* Counters since remote_open (for progress lines and tests). */
 void remote_get_stats(const remote *r, remote_stats *st);
+
+/*
+ * One HTTP request outside DynamoDB's protocol, for the credential
+ * providers (data/creds_net.c: STS, the SSO portal, the container
+ * endpoint, IMDS), so that libcurl stays in this file. ST_OK with *http
+ * the status and the body in resp (also for 4xx/5xx; at most 1 MB); ST_IO
+ * "cannot connect to / timed out talking to WHAT (HOST): ..." when no
+ * answer came. Messages name the host only, never a header, body or query.
+ */
+typedef struct remote_http {
+    const char *method;           /* "GET", "PUT", "POST" */
+    const char *url;
+    const char *const *headers;   /* "Name: value" lines, NULL-ended; may be NULL */
+    const char *body;             /* NULL: none */
+    size_t body_len;
+    long timeout_ms;              /* the whole request, and the connect bound; 0: 10 s */
+    const char *ca_bundle;        /* NULL: the system's CAs */
+    const char *what;             /* "STS", "the container credentials endpoint", ... */
+    int direct;                   /* never through a proxy from the environment */
+} remote_http;
+status remote_http_do(const remote_http *q, long *http, buf *resp, diag *d);
+
+/* host[:port] (the port only when not the scheme's default) and path ("/"
+ * when empty) of url, as curl will send them; both malloc'd. ST_USAGE
+ * when it is not a URL. */
+status remote_url_split(const char *url, char **hostport, char **path, diag *d);
 
 /* The delay before retry number `retry` (1 for the first retry) in
  * milliseconds given a uniform random u in [0, 1): the full-jitter rule

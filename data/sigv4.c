@@ -2,6 +2,7 @@
  * sigv4 — AWS Signature Version 4 (see sigv4.h).
  */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -297,7 +298,7 @@ void sigv4_result_free(sigv4_result *r)
 void sigv4_sha1_hex(const void *p, size_t n, char out[41])
 {
     unsigned char md[SHA_DIGEST_LENGTH];
-    SHA1((const unsigned char *)p, n, md);
+    SHA1(p, n, md);
     for (int i = 0; i < SHA_DIGEST_LENGTH; i++)
         snprintf(out + 2 * i, 3, "%02x", md[i]);
 }

@@ -60,9 +60,8 @@ void sigv4_result_free(sigv4_result *r);
 
 /* Lower-case hex SHA-256 of p[0..n) into out (65 bytes with the NUL). */
 void sigv4_sha256_hex(const void *p, size_t n, char out[65]);
-/* SHA-1 of p[0..n) in lowercase hex: not for signing, for the cache file
- * names the AWS CLI gives (data/creds.c); here so that libcrypto stays in
- * this file. */
+/* Lower-case hex SHA-1 of p[0..n) (not for signing: the AWS CLI names
+ * its cache files so, and data/creds reads and writes them). */
 void sigv4_sha1_hex(const void *p, size_t n, char out[41]);
 
 /* "20150830T123600Z" for a time in seconds since the epoch (UTC). */

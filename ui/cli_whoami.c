@@ -93,7 +93,7 @@ void cli_identity(const remote *r, char *out, size_t n)
     char *sts = NULL;
     diag d;
     diag_init(&d);
-    creds_endpoint(remote_profile(r), "sts", &sts, &d);
+    creds_endpoint("AWS_ENDPOINT_URL_STS", remote_profile(r), "sts", &sts, &d);
     /* STS is asked only where it can answer: an AWS endpoint, or an STS
      * endpoint the configuration names (a local DynamoDB has no STS). */
     int ask = !known[0] && (sts || strstr(desc, ".amazonaws.com"));

@@ -33,7 +33,7 @@ static struct {
     int depth;
     bool quit;
     buf status;          /* the status line's message; empty: none */
-    char identity[640];    /* remote: who the requests are signed as */
+    char identity[640];  /* remote: who the requests are signed as */
     role status_role;
     bool status_wrap;    /* display_diag's: wraps when wider than the screen */
     buf search;
