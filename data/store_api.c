@@ -592,40 +592,37 @@ double sop_read_units(uint64_t bytes, bool consistent)
 }
 /* ---- dispatch ---- */
 
-static const struct {
-    const char *name;
-    store_op_fn fn;
-} ops[] = {
-    { "CreateTable", store_op_create_table },
-    { "DeleteTable", store_op_delete_table },
-    { "DescribeTable", store_op_describe_table },
-    { "ListTables", store_op_list_tables },
-    { "PutItem", store_op_put_item },
-    { "GetItem", store_op_get_item },
-    { "DeleteItem", store_op_delete_item },
-    { "UpdateItem", store_op_update_item },
-    { "Query", store_op_query },
-    { "Scan", store_op_scan },
-    { "BatchWriteItem", store_op_batch_write },
-    { "BatchGetItem", store_op_batch_get },
-    { "TransactWriteItems", store_op_transact_write },
-    { "TransactGetItems", store_op_transact_get },
-    { "UpdateTable", store_op_update_table },
-    { "ListStreams", store_op_list_streams },
-    { "DescribeStream", store_op_describe_stream },
-    { "GetShardIterator", store_op_get_shard_iterator },
-    { "GetRecords", store_op_get_records },
-    { "ExecuteStatement", store_op_execute_statement },
-    { "BatchExecuteStatement", store_op_batch_execute_statement },
-    { "ExecuteTransaction", store_op_execute_transaction },
+/* The operations the local store implements, by model/ddbreq.h's names;
+ * the others DynamoDB has are UnknownOperationException here. */
+static const store_op_fn ops[DDB_OP__COUNT] = {
+    [DDB_OP_CreateTable] = store_op_create_table,
+    [DDB_OP_DeleteTable] = store_op_delete_table,
+    [DDB_OP_DescribeTable] = store_op_describe_table,
+    [DDB_OP_ListTables] = store_op_list_tables,
+    [DDB_OP_UpdateTable] = store_op_update_table,
+    [DDB_OP_PutItem] = store_op_put_item,
+    [DDB_OP_GetItem] = store_op_get_item,
+    [DDB_OP_DeleteItem] = store_op_delete_item,
+    [DDB_OP_UpdateItem] = store_op_update_item,
+    [DDB_OP_Query] = store_op_query,
+    [DDB_OP_Scan] = store_op_scan,
+    [DDB_OP_BatchWriteItem] = store_op_batch_write,
+    [DDB_OP_BatchGetItem] = store_op_batch_get,
+    [DDB_OP_TransactWriteItems] = store_op_transact_write,
+    [DDB_OP_TransactGetItems] = store_op_transact_get,
+    [DDB_OP_ListStreams] = store_op_list_streams,
+    [DDB_OP_DescribeStream] = store_op_describe_stream,
+    [DDB_OP_GetShardIterator] = store_op_get_shard_iterator,
+    [DDB_OP_GetRecords] = store_op_get_records,
+    [DDB_OP_ExecuteStatement] = store_op_execute_statement,
+    [DDB_OP_BatchExecuteStatement] = store_op_batch_execute_statement,
+    [DDB_OP_ExecuteTransaction] = store_op_execute_transaction,
 };
 
 static store_op_fn find_op(const char *op)
 {
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(ops[i].name, op) == 0)
-            return ops[i].fn;
-    return NULL;
+    int i = ddb_op_find(op);
+    return i < 0 ? NULL : ops[i];
 }
 
 /* Runs an operation on a parsed request; *out as store_call says. */

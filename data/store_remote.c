@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "data/store_int.h"
+#include "model/ddbreq.h"
 #include "model/ddbjson.h"
 #include "model/partiql.h"
 #include "model/keyenc.h"
@@ -79,22 +80,13 @@ typedef struct store_remote store_remote;
 
 /* ---- small helpers ---- */
 
-static const char *const read_ops[] = {
-    "GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems", "DescribeTable",
-    "ListTables", "DescribeTimeToLive", "DescribeLimits", "DescribeEndpoints",
-    "ListTagsOfResource", "DescribeContinuousBackups", "ListBackups", "DescribeBackup",
-    "ListGlobalTables", "DescribeGlobalTable", "ListExports", "ListImports",
-    "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords",
-};
-
-/* Everything not known to be a read counts as a write: an operation this
- * list does not know is refused rather than sent by mistake. */
+/* Reads by model/ddbreq.h's table of operations. Everything not known to
+ * be a read counts as a write: an operation the table does not know is
+ * refused rather than sent by mistake. */
 static bool is_read_op(const char *op)
 {
-    for (size_t i = 0; i < sizeof read_ops / sizeof *read_ops; i++)
-        if (strcmp(op, read_ops[i]) == 0)
-            return true;
-    return false;
+    char k = ddb_op_kind_of(op);
+    return k == 'r' || k == 'd' || k == 's';
 }
 
 /* A PartiQL request is a read when every statement is a SELECT. */
@@ -121,15 +113,8 @@ static bool is_read_request(const char *op, const cJSON *in)
 
 static bool takes_capacity(const char *op)
 {
-    static const char *const ops[] = {
-        "GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem",
-        "BatchWriteItem", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
-        "BatchExecuteStatement", "ExecuteTransaction",
-    };
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-        if (strcmp(op, ops[i]) == 0)
-            return true;
-    return false;
+    char k = ddb_op_kind_of(op);
+    return k == 'r' || k == 'w' || k == 'p';
 }
 
 static const cJSON *member(const cJSON *o, const char *name)

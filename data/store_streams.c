@@ -1048,11 +1048,7 @@ out:
 
 bool store_is_streams_op(const char *op)
 {
-    static const char *const ops[] = { "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords" };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(op, ops[i]) == 0)
-            return true;
-    return false;
+    return ddb_op_kind_of(op) == 's';
 }
 
 /* ---- the explorer's feed ---- */

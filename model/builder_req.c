@@ -313,30 +313,30 @@ status builder_update_parse(const char *text, const char *names_json,
 
 /* ---- requests ------------------------------------------------------------------ */
 
+static const ddb_kind breq_kinds[] = { DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_CHECK, DDB_QUERY, DDB_SCAN };
+
 const char *builder_req_op_name(breq_op op)
 {
-    static const char *const n[] = { "PutItem", "UpdateItem", "DeleteItem", "ConditionCheck", "Query", "Scan" };
-    return (unsigned)op <= BREQ_SCAN ? n[op] : "?";
+    if ((unsigned)op > BREQ_SCAN)
+        return "?";
+    return op == BREQ_CHECK ? "ConditionCheck" : ddb_op_name(ddb_kind_op(breq_kinds[op]));
 }
 
 const char *builder_req_cli_name(breq_op op)
 {
-    static const char *const n[] = { "put-item", "update-item", "delete-item", "transact-write-items", "query", "scan" };
-    return (unsigned)op <= BREQ_SCAN ? n[op] : "?";
+    return (unsigned)op <= BREQ_SCAN ? ddb_op_cli_name(ddb_kind_op(breq_kinds[op])) : "?";
 }
 
 const char *builder_req_txn_name(breq_op op)
 {
-    static const char *const n[] = { "Put", "Update", "Delete", "ConditionCheck", NULL, NULL };
-    return (unsigned)op <= BREQ_SCAN ? n[op] : NULL;
+    return (unsigned)op <= BREQ_CHECK ? ddb_kind_action_name(breq_kinds[op]) : NULL;
 }
 
 /* The typed request (model/ddbreq.h) a builder request stands for: its
  * trees printed into expressions that share one names and values map. */
 status builder_req_typed(const breq *r, ddb_req *out, diag *d)
 {
-    static const ddb_kind kinds[] = { DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_CHECK, DDB_QUERY, DDB_SCAN };
-    ddb_req_init(out, kinds[r->op]);
+    ddb_req_init(out, breq_kinds[r->op]);
     bmaps m;
     builder_maps_init(&m);
     buf key = BUF_INIT, update = BUF_INIT, cond = BUF_INIT;

@@ -41,6 +41,12 @@ int ddb_op_find(const char *name)
     return -1;
 }
 
+char ddb_op_kind_of(const char *name)
+{
+    int i = ddb_op_find(name);
+    return i < 0 ? 0 : ops[i].kind;
+}
+
 ddb_opname ddb_kind_op(ddb_kind k)
 {
     static const ddb_opname by_kind[] = {

@@ -28,26 +28,50 @@
 #include "model/status.h"
 
 /*
- * DynamoDB's operations, once: X(Name, cli-name, kind). kind: 'r' a read
- * of items, 'w' a write of items, 'c' control plane (tables). The store's
- * dispatcher, the remote backend's read/write gate and the printers all
- * take their names from here.
+ * DynamoDB's operations, once: X(Name, cli-name, kind). kind:
+ *   'r' reads items, 'w' writes items (both take ReturnConsumedCapacity),
+ *   'p' PartiQL (a read when every statement is a SELECT; takes it too),
+ *   'd' describes (a control-plane read), 'c' changes tables,
+ *   's' DynamoDB Streams (the DynamoDBStreams_20120810 target; reads).
+ * The store's dispatcher (which implements some of the 'd' ones only on
+ * a remote endpoint), the remote backend's read/write gate and capacity
+ * defaults, the Streams routing and the printers all take their names
+ * from here.
  */
 #define DDB_OPERATIONS(X) \
-    X(CreateTable,        "create-table",         'c') \
-    X(DescribeTable,      "describe-table",       'c') \
-    X(ListTables,         "list-tables",          'c') \
-    X(DeleteTable,        "delete-table",         'c') \
-    X(PutItem,            "put-item",             'w') \
-    X(GetItem,            "get-item",             'r') \
-    X(UpdateItem,         "update-item",          'w') \
-    X(DeleteItem,         "delete-item",          'w') \
-    X(Query,              "query",                'r') \
-    X(Scan,               "scan",                 'r') \
-    X(BatchWriteItem,     "batch-write-item",     'w') \
-    X(BatchGetItem,       "batch-get-item",       'r') \
-    X(TransactWriteItems, "transact-write-items", 'w') \
-    X(TransactGetItems,   "transact-get-items",   'r')
+    X(CreateTable,               "create-table",                 'c') \
+    X(DescribeTable,             "describe-table",               'd') \
+    X(ListTables,                "list-tables",                  'd') \
+    X(DeleteTable,               "delete-table",                 'c') \
+    X(UpdateTable,               "update-table",                 'c') \
+    X(PutItem,                   "put-item",                     'w') \
+    X(GetItem,                   "get-item",                     'r') \
+    X(UpdateItem,                "update-item",                  'w') \
+    X(DeleteItem,                "delete-item",                  'w') \
+    X(Query,                     "query",                        'r') \
+    X(Scan,                      "scan",                         'r') \
+    X(BatchWriteItem,            "batch-write-item",             'w') \
+    X(BatchGetItem,              "batch-get-item",               'r') \
+    X(TransactWriteItems,        "transact-write-items",         'w') \
+    X(TransactGetItems,          "transact-get-items",           'r') \
+    X(ExecuteStatement,          "execute-statement",            'p') \
+    X(BatchExecuteStatement,     "batch-execute-statement",      'p') \
+    X(ExecuteTransaction,        "execute-transaction",          'p') \
+    X(ListStreams,               "list-streams",                 's') \
+    X(DescribeStream,            "describe-stream",              's') \
+    X(GetShardIterator,          "get-shard-iterator",           's') \
+    X(GetRecords,                "get-records",                  's') \
+    X(DescribeTimeToLive,        "describe-time-to-live",        'd') \
+    X(DescribeLimits,            "describe-limits",              'd') \
+    X(DescribeEndpoints,         "describe-endpoints",           'd') \
+    X(ListTagsOfResource,        "list-tags-of-resource",        'd') \
+    X(DescribeContinuousBackups, "describe-continuous-backups",  'd') \
+    X(ListBackups,               "list-backups",                 'd') \
+    X(DescribeBackup,            "describe-backup",              'd') \
+    X(ListGlobalTables,          "list-global-tables",           'd') \
+    X(DescribeGlobalTable,       "describe-global-table",        'd') \
+    X(ListExports,               "list-exports",                 'd') \
+    X(ListImports,               "list-imports",                 'd')
 
 typedef enum {
 #define DDB_OP_ENUM(name, cli, kind) DDB_OP_##name,
@@ -56,12 +80,14 @@ typedef enum {
     DDB_OP__COUNT
 } ddb_opname;
 
-/* "PutItem"; "put-item"; 'r' / 'w' / 'c'. */
+/* "PutItem"; "put-item"; the kind letter above ('?' for none). */
 const char *ddb_op_name(ddb_opname op);
 const char *ddb_op_cli_name(ddb_opname op);
 char ddb_op_kind(ddb_opname op);
-/* By name; -1 when DynamoDB has no such operation. */
+/* By name; -1 when DynamoDB has no such operation (that ddbx knows of). */
 int ddb_op_find(const char *name);
+/* The kind of the operation named (0 when unknown). */
+char ddb_op_kind_of(const char *name);
 
 /* The request kinds a ddb_req can be. DDB_CHECK (ConditionCheck) exists
  * only as an action of a transaction, as in DynamoDB. */
