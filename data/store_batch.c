@@ -25,7 +25,7 @@ enum { W_PUT, W_DELETE, W_UPDATE, W_CHECK, W_GET };
 /* One element of a batch or transaction. */
 typedef struct witem {
     int kind;
-    const cJSON *req;      /* the element's own object (TableName, Key/Item, expressions) */
+    const ddb_req *q;      /* the element's own request (table, key or item, expressions) */
     const char *table;
     tinfo *t;
     av val;                /* the item (PUT) or the key */
@@ -33,7 +33,6 @@ typedef struct witem {
     reqx x;
     av old;
     bool found;
-    av atg;
 } witem;
 
 typedef struct wlist {
@@ -46,7 +45,7 @@ static void wlist_init(wlist *w, size_t n)
     w->n = n;
     w->v = xcalloc(n ? n : 1, sizeof *w->v);
     for (size_t i = 0; i < n; i++) {
-        w->v[i].val.type = w->v[i].old.type = w->v[i].atg.type = AV_NONE;
+        w->v[i].val.type = w->v[i].old.type = AV_NONE;
         store_key_init(&w->v[i].k);
         sop_reqx_init(&w->v[i].x);
     }
@@ -57,7 +56,6 @@ static void wlist_done(wlist *w)
     for (size_t i = 0; i < w->n; i++) {
         av_free(&w->v[i].val);
         av_free(&w->v[i].old);
-        av_free(&w->v[i].atg);
         store_key_done(&w->v[i].k);
         sop_reqx_done(&w->v[i].x);
     }
@@ -89,22 +87,34 @@ static tcap *tcap_for(tcap *caps, size_t *n, const tinfo *t)
     return &caps[(*n)++];
 }
 
-static void write_capacity_list(buf *out, int mode, const tcap *caps, size_t n, bool lead_comma)
+/* The per-table capacity into a typed result. */
+static void caps_to_res(const tcap *caps, size_t n, ddb_res *res)
 {
-    if (!mode)
-        return;
-    if (lead_comma)
-        buf_addc(out, ',');
-    buf_adds(out, "\"ConsumedCapacity\":[");
     for (size_t i = 0; i < n; i++) {
-        if (i)
-            buf_addc(out, ',');
-        sop_capacity_obj(out, mode, caps[i].t, caps[i].table, caps[i].idx);
+        const tinfo *t = caps[i].t;
+        ddb_cap *c = ddb_res_cap(res, t->name);
+        c->table_units += caps[i].table;
+        c->units += caps[i].table;
+        for (size_t x = 0; x < t->def.n_idx && x < 32; x++) {
+            if (caps[i].idx[x] == 0)
+                continue;
+            c->units += caps[i].idx[x];
+            c->idx = xrealloc(c->idx, (c->n_idx + 1) * sizeof *c->idx);
+            ddb_cap_index *ci = &c->idx[c->n_idx++];
+            ci->name = xstrdup(t->def.idx[x].name);
+            ci->global = t->def.idx[x].global;
+            ci->units = caps[i].idx[x];
+        }
     }
-    buf_addc(out, ']');
 }
 
-/* ---- BatchWriteItem ---- */
+/* Each element's names/values maps error, left by the codec (NULL: none). */
+static const sop_defer *df_at(const sop_defer *dfs, size_t i)
+{
+    return dfs ? &dfs[i] : NULL;
+}
+
+/* ---- request shapes ---- */
 
 static const vspec bw_key_fields[] = {
     { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
@@ -131,96 +141,6 @@ static const vspec batch_write_spec[] = {
     F_END,
 };
 
-status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
-{
-    status st = store_valid_check(in, batch_write_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *ri = sop_jget(in, "RequestItems"), *tab, *e;
-    size_t n = 0;
-    cJSON_ArrayForEach(tab, ri) n += (size_t)cJSON_GetArraySize(tab);
-    wlist w;
-    wlist_init(&w, n);
-    tcap *caps = xcalloc(cJSON_GetArraySize(ri) + 1, sizeof *caps);
-    size_t n_caps = 0;
-    bool txn = false;
-    size_t i = 0;
-    cJSON_ArrayForEach(tab, ri) {
-        cJSON_ArrayForEach(e, tab) {
-            witem *wi = &w.v[i++];
-            wi->table = tab->string;
-            const cJSON *put = sop_jget(e, "PutRequest"), *del = sop_jget(e, "DeleteRequest");
-            if (!put && !del) {
-                st = diag_set(d, ST_VALIDATION, "Supplied AttributeValue has more than one datatypes set,"
-                              " must contain exactly one of the supported datatypes");
-                goto out;
-            }
-            wi->kind = put ? W_PUT : W_DELETE;
-            wi->req = put ? put : del;
-            if ((st = sop_parse_item(wi->req, put ? "Item" : "Key", &wi->val, d)) != ST_OK)
-                goto out;
-            if (put && (st = size_check_item(&wi->val, d)) != ST_OK)
-                goto out;
-        }
-    }
-    if (n > 25) {
-        st = diag_set(d, ST_VALIDATION, "Too many items requested for the BatchWriteItem call");
-        goto out;
-    }
-    if ((st = store_txn_begin(s, true, d)) != ST_OK)
-        goto out;
-    txn = true;
-    for (i = 0; i < n; i++) {
-        witem *wi = &w.v[i];
-        if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
-            goto out;
-        if (wi->kind == W_PUT)
-            st = store_check_item(&wi->t->def, &wi->val, &wi->k, d);
-        else
-            st = store_check_key(&wi->t->def, &wi->val, &wi->k, d);
-        if (st != ST_OK) {
-            if (strstr(d->msg, "Missing the key") || strstr(d->msg, "Type mismatch for key"))
-                diag_set(d, ST_VALIDATION, "The provided key element does not match the schema");
-            goto out;
-        }
-        for (size_t j = 0; j < i; j++) {
-            if (same_item(&w.v[j], wi)) {
-                st = diag_set(d, ST_VALIDATION, "Provided list of item keys contains duplicates");
-                goto out;
-            }
-        }
-    }
-    for (i = 0; i < n; i++) {
-        witem *wi = &w.v[i];
-        if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, NULL, d)) != ST_OK)
-            goto out;
-        store_wcap cap;
-        memset(&cap, 0, sizeof cap);
-        if (wi->kind == W_PUT || wi->found)
-            st = store_apply(s, wi->t, &wi->k, wi->found ? &wi->old : NULL,
-                             wi->kind == W_PUT ? &wi->val : NULL, &cap, d);
-        else
-            cap.table = 1;
-        if (st != ST_OK)
-            goto out;
-        tcap *tc = tcap_for(caps, &n_caps, wi->t);
-        tc->table += cap.table;
-        for (int x = 0; x < 32; x++)
-            tc->idx[x] += cap.idx[x];
-    }
-    buf_adds(out, "{\"UnprocessedItems\":{}");
-    write_capacity_list(out, sop_rcc_mode(in), caps, n_caps, true);
-    buf_addc(out, '}');
-out:
-    if (txn)
-        st = store_txn_end(s, st, d);
-    wlist_done(&w);
-    free(caps);
-    return st;
-}
-
-/* ---- BatchGetItem ---- */
-
 static const vspec pmap_elem = { .name = "member", .type = VT_PMAP };
 static const vspec kaa_fields[] = {
     { .name = "Keys", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 100, .elem = &pmap_elem },
@@ -237,146 +157,6 @@ static const vspec batch_get_spec[] = {
       .flags = VF_NOTNULL | VF_KEYS_TABLENAME, .min_len = 1, .elem = &kaa_elem },
     F_END,
 };
-
-typedef struct gtable {
-    const cJSON *req;
-    reqx x;
-    av atg;
-    tinfo *t;
-} gtable;
-
-status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
-{
-    static const char *const exprs[] = { "ProjectionExpression", NULL };
-    static const char *const legacy[] = { "AttributesToGet", NULL };
-    status st = store_valid_check(in, batch_get_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *ri = sop_jget(in, "RequestItems"), *tab, *e;
-    size_t n_tab = (size_t)cJSON_GetArraySize(ri), n = 0;
-    cJSON_ArrayForEach(tab, ri) n += (size_t)cJSON_GetArraySize(sop_jget(tab, "Keys"));
-    gtable *gt = xcalloc(n_tab + 1, sizeof *gt);
-    for (size_t i = 0; i < n_tab; i++) {
-        sop_reqx_init(&gt[i].x);
-        gt[i].atg.type = AV_NONE;
-    }
-    wlist w;
-    wlist_init(&w, n);
-    tcap *caps = xcalloc(n_tab + 1, sizeof *caps);
-    size_t n_caps = 0, i = 0, ti = 0, reqs = 0;
-    bool txn = false;
-    cJSON_ArrayForEach(tab, ri) {
-        gtable *g = &gt[ti++];
-        g->req = tab;
-        if ((st = sop_expr_params(tab, exprs, legacy, d)) != ST_OK ||
-            (st = sop_attributes_to_get(tab, &g->atg, d)) != ST_OK || (st = sop_exprs_parse(&g->x, tab, d)) != ST_OK)
-            goto out;
-        size_t first = i;
-        cJSON_ArrayForEach(e, sop_jget(tab, "Keys")) {
-            witem *wi = &w.v[i++];
-            wi->kind = W_GET;
-            wi->table = tab->string;
-            wi->req = tab;
-            if ((st = ddbjson_item_from_cjson(e, NULL, &wi->val, d)) != ST_OK)
-                goto out;
-            for (size_t j = first; j + 1 < i; j++) {
-                if (av_equal(&w.v[j].val, &wi->val)) {
-                    st = diag_set(d, ST_VALIDATION, "Provided list of item keys contains duplicates");
-                    goto out;
-                }
-            }
-            if (++reqs > 100) {
-                st = diag_set(d, ST_VALIDATION, "Too many items requested for the BatchGetItem call");
-                goto out;
-            }
-        }
-    }
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        goto out;
-    txn = true;
-    for (ti = 0; ti < n_tab; ti++)
-        if ((st = store_table(s, gt[ti].req->string, &gt[ti].t, d)) != ST_OK)
-            goto out;
-    for (i = 0; i < n; i++) {
-        witem *wi = &w.v[i];
-        if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK ||
-            (st = store_check_key(&wi->t->def, &wi->val, &wi->k, d)) != ST_OK)
-            goto out;
-    }
-    buf_adds(out, "{\"Responses\":{");
-    i = 0;
-    uint64_t total = 0;
-    buf unproc = BUF_INIT;
-    for (ti = 0; ti < n_tab; ti++) {
-        gtable *g = &gt[ti];
-        bool consistent = sop_jbool(g->req, "ConsistentRead", false);
-        if (ti)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, g->req->string, strlen(g->req->string));
-        buf_adds(out, ":[");
-        tcap *tc = tcap_for(caps, &n_caps, g->t);
-        size_t n_keys = (size_t)cJSON_GetArraySize(sop_jget(g->req, "Keys")), written = 0, unp = 0;
-        for (size_t k = 0; k < n_keys; k++, i++) {
-            witem *wi = &w.v[i];
-            uint64_t size = 0;
-            if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, &size, d)) != ST_OK) {
-                buf_done(&unproc);
-                goto out;
-            }
-            if (!wi->found) {
-                tc->table += sop_read_units(0, consistent);
-                continue;
-            }
-            /* Past DynamoDB's response size, keys come back unprocessed. */
-            if (total + size > 1024 * 1024 + 409600 - 3) {
-                if (!unp++) {
-                    if (unproc.len)
-                        buf_addc(&unproc, ',');
-                    ddbjson_write_string(&unproc, g->req->string, strlen(g->req->string));
-                    buf_adds(&unproc, ":{\"Keys\":[");
-                } else {
-                    buf_addc(&unproc, ',');
-                }
-                ddbjson_write_item(&unproc, &wi->val);
-                tc->table += 1;
-                continue;
-            }
-            total += size;
-            tc->table += sop_read_units(size, consistent);
-            sop_project(&g->x, &g->atg, &wi->old);
-            if (written++)
-                buf_addc(out, ',');
-            ddbjson_write_item(out, &wi->old);
-        }
-        if (unp) {
-            buf_addc(&unproc, ']');
-            if (consistent)
-                buf_adds(&unproc, ",\"ConsistentRead\":true");
-            buf_addc(&unproc, '}');
-        }
-        buf_addc(out, ']');
-    }
-    buf_adds(out, "},\"UnprocessedKeys\":{");
-    if (unproc.len)
-        buf_add(out, unproc.data, unproc.len);
-    buf_addc(out, '}');
-    buf_done(&unproc);
-    write_capacity_list(out, sop_rcc_mode(in), caps, n_caps, true);
-    buf_addc(out, '}');
-out:
-    if (txn)
-        st = store_txn_end(s, st, d);
-    wlist_done(&w);
-    for (ti = 0; ti < n_tab; ti++) {
-        sop_reqx_done(&gt[ti].x);
-        av_free(&gt[ti].atg);
-    }
-    free(gt);
-    free(caps);
-    return st;
-}
-
-/* ---- TransactWriteItems ---- */
 
 #define TX_TABLE { .name = "TableName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, \
                    .min_len = 3, .max_len = 255 }
@@ -430,49 +210,258 @@ static const vspec transact_write_spec[] = {
     F_END,
 };
 
-static status cancel(store *s, const wlist *w, const char *const *codes, const char *const *msgs,
-                     diag *d)
+static const vspec tx_get_fields[] = {
+    { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
+    TX_TABLE,
+    { .name = "ProjectionExpression", .type = VT_STRING },
+    F_EAN,
+    F_END,
+};
+static const vspec tgi_fields[] = {
+    { .name = "Get", .type = VT_FSTRUCT, .sub = "Get", .flags = VF_NOTNULL, .fields = tx_get_fields },
+    F_END,
+};
+static const vspec tgi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "TransactGetItem", .fields = tgi_fields };
+static const vspec transact_get_spec[] = {
+    { .name = "TransactItems", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 100,
+      .elem = &tgi_elem },
+    F_RCC,
+    F_END,
+};
+
+
+/* ---- BatchWriteItem ---- */
+
+static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
+{
+    diag *d = &e->d;
+    size_t n = b->n_acts;
+    status st = ST_OK;
+    wlist w;
+    wlist_init(&w, n);
+    tcap *caps = xcalloc(n + 1, sizeof *caps);
+    size_t n_caps = 0;
+    bool txn = false;
+    for (size_t i = 0; i < n; i++) {
+        witem *wi = &w.v[i];
+        wi->q = &b->acts[i];
+        wi->kind = wi->q->kind == DDB_PUT ? W_PUT : W_DELETE;
+        wi->table = wi->q->table;
+        av_copy(&wi->val, wi->kind == W_PUT ? &wi->q->item : &wi->q->key);
+        if (wi->kind == W_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
+            goto out;
+    }
+    if (n > 25) {
+        st = diag_set(d, ST_VALIDATION, "Too many items requested for the BatchWriteItem call");
+        goto out;
+    }
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        goto out;
+    txn = true;
+    for (size_t i = 0; i < n; i++) {
+        witem *wi = &w.v[i];
+        if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
+            goto out;
+        if (wi->kind == W_PUT)
+            st = store_check_item(&wi->t->def, &wi->val, &wi->k, d);
+        else
+            st = store_check_key(&wi->t->def, &wi->val, &wi->k, d);
+        if (st != ST_OK) {
+            if (strstr(d->msg, "Missing the key") || strstr(d->msg, "Type mismatch for key"))
+                diag_set(d, ST_VALIDATION, "The provided key element does not match the schema");
+            goto out;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (same_item(&w.v[j], wi)) {
+                st = diag_set(d, ST_VALIDATION, "Provided list of item keys contains duplicates");
+                goto out;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        witem *wi = &w.v[i];
+        if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, NULL, d)) != ST_OK)
+            goto out;
+        store_wcap cap;
+        memset(&cap, 0, sizeof cap);
+        if (wi->kind == W_PUT || wi->found)
+            st = store_apply(s, wi->t, &wi->k, wi->found ? &wi->old : NULL,
+                             wi->kind == W_PUT ? &wi->val : NULL, &cap, d);
+        else
+            cap.table = 1;
+        if (st != ST_OK)
+            goto out;
+        tcap *tc = tcap_for(caps, &n_caps, wi->t);
+        tc->table += cap.table;
+        for (int x = 0; x < 32; x++)
+            tc->idx[x] += cap.idx[x];
+    }
+    if (b->rcc != DDB_RCC_NONE)
+        caps_to_res(caps, n_caps, res);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    wlist_done(&w);
+    free(caps);
+    return st;
+}
+
+/* ---- BatchGetItem ---- */
+
+typedef struct gtable {
+    const ddb_req *q;
+    reqx x;
+    const av *atg;
+    tinfo *t;
+} gtable;
+
+/* atgs: each table's legacy AttributesToGet (NULL: none given). */
+static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer *dfs, ddb_res *res,
+                     ddb_err *e)
+{
+    diag *d = &e->d;
+    static const av none = { .type = AV_NONE };
+    size_t n_tab = b->n_acts, n = 0;
+    for (size_t ti = 0; ti < n_tab; ti++)
+        n += b->acts[ti].keys.type == AV_L ? b->acts[ti].keys.u.l.len : 0;
+    gtable *gt = xcalloc(n_tab + 1, sizeof *gt);
+    for (size_t i = 0; i < n_tab; i++)
+        sop_reqx_init(&gt[i].x);
+    wlist w;
+    wlist_init(&w, n);
+    tcap *caps = xcalloc(n_tab + 1, sizeof *caps);
+    size_t n_caps = 0, i = 0, reqs = 0;
+    bool txn = false;
+    status st = ST_OK;
+    for (size_t ti = 0; ti < n_tab; ti++) {
+        gtable *g = &gt[ti];
+        g->q = &b->acts[ti];
+        g->atg = atgs ? &atgs[ti] : &none;
+        if ((st = sop_exprs_typed(&g->x, g->q, df_at(dfs, ti), d)) != ST_OK)
+            goto out;
+        size_t first = i, nk = g->q->keys.type == AV_L ? g->q->keys.u.l.len : 0;
+        for (size_t k = 0; k < nk; k++) {
+            witem *wi = &w.v[i++];
+            wi->kind = W_GET;
+            wi->table = g->q->table;
+            wi->q = g->q;
+            av_copy(&wi->val, &g->q->keys.u.l.v[k]);
+            for (size_t j = first; j + 1 < i; j++) {
+                if (av_equal(&w.v[j].val, &wi->val)) {
+                    st = diag_set(d, ST_VALIDATION, "Provided list of item keys contains duplicates");
+                    goto out;
+                }
+            }
+            if (++reqs > 100) {
+                st = diag_set(d, ST_VALIDATION, "Too many items requested for the BatchGetItem call");
+                goto out;
+            }
+        }
+    }
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        goto out;
+    txn = true;
+    for (size_t ti = 0; ti < n_tab; ti++)
+        if ((st = store_table(s, gt[ti].q->table, &gt[ti].t, d)) != ST_OK)
+            goto out;
+    for (i = 0; i < n; i++) {
+        witem *wi = &w.v[i];
+        if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK ||
+            (st = store_check_key(&wi->t->def, &wi->val, &wi->k, d)) != ST_OK)
+            goto out;
+    }
+    av_init_list(&res->responses, AV_M);
+    ddb_req_done(&res->unprocessed);
+    ddb_req_init(&res->unprocessed, DDB_BATCH_GET);
+    i = 0;
+    uint64_t total = 0;
+    for (size_t ti = 0; ti < n_tab; ti++) {
+        gtable *g = &gt[ti];
+        bool consistent = g->q->consistent;
+        av items;
+        av_init_list(&items, AV_L);
+        tcap *tc = tcap_for(caps, &n_caps, g->t);
+        size_t n_keys = g->q->keys.type == AV_L ? g->q->keys.u.l.len : 0;
+        ddb_req *unp = NULL;
+        for (size_t k = 0; k < n_keys; k++, i++) {
+            witem *wi = &w.v[i];
+            uint64_t size = 0;
+            if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, &size, d)) != ST_OK) {
+                av_free(&items);
+                goto out;
+            }
+            if (!wi->found) {
+                tc->table += sop_read_units(0, consistent);
+                continue;
+            }
+            /* Past DynamoDB's response size, keys come back unprocessed. */
+            if (total + size > 1024 * 1024 + 409600 - 3) {
+                if (!unp) {
+                    unp = ddb_req_add(&res->unprocessed, DDB_GET);
+                    ddb_req_set_str(&unp->table, g->q->table);
+                    av_init_list(&unp->keys, AV_L);
+                    unp->consistent = consistent;
+                }
+                av key;
+                av_copy(&key, &wi->val);
+                av_list_push(&unp->keys, &key);
+                tc->table += 1;
+                continue;
+            }
+            total += size;
+            tc->table += sop_read_units(size, consistent);
+            sop_project(&g->x, g->atg, &wi->old);
+            av_list_push(&items, &wi->old);
+            wi->old.type = AV_NONE;
+        }
+        av_map_put(&res->responses, g->q->table, strlen(g->q->table), &items);
+    }
+    if (b->rcc != DDB_RCC_NONE)
+        caps_to_res(caps, n_caps, res);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    wlist_done(&w);
+    for (size_t ti = 0; ti < n_tab; ti++)
+        sop_reqx_done(&gt[ti].x);
+    free(gt);
+    free(caps);
+    return st;
+}
+
+/* ---- TransactWriteItems ---- */
+
+/* A cancelled transaction: one reason an action, in order, and the item
+ * as it is for a failed condition that asked for it. */
+static status cancel(const wlist *w, const char *const *codes, const char *const *msgs, ddb_err *e)
 {
     buf m = BUF_INIT;
-    buf_reset(&s->err_extra);
-    buf_adds(&s->err_extra, "{\"CancellationReasons\":[");
     buf_adds(&m, "Transaction cancelled, please refer cancellation reasons for specific reasons [");
     for (size_t i = 0; i < w->n; i++) {
-        if (i) {
-            buf_addc(&s->err_extra, ',');
+        if (i)
             buf_adds(&m, ", ");
-        }
         buf_adds(&m, codes[i]);
-        buf_adds(&s->err_extra, "{\"Code\":");
-        ddbjson_write_string(&s->err_extra, codes[i], strlen(codes[i]));
-        if (msgs[i]) {
-            buf_adds(&s->err_extra, ",\"Message\":");
-            ddbjson_write_string(&s->err_extra, msgs[i], strlen(msgs[i]));
-        }
+        ddb_reason *r = ddb_err_add_reason(e, codes[i], msgs[i]);
         const witem *wi = &w->v[i];
-        if (strcmp(codes[i], "ConditionalCheckFailed") == 0 && wi->found &&
-            sop_is(sop_jstr(wi->req, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD")) {
-            buf_adds(&s->err_extra, ",\"Item\":");
-            ddbjson_write_item(&s->err_extra, &wi->old);
-        }
-        buf_addc(&s->err_extra, '}');
+        if (strcmp(codes[i], "ConditionalCheckFailed") == 0 && wi->found && wi->q->rv_fail_all_old)
+            av_copy(&r->item, &wi->old);
     }
-    buf_adds(&s->err_extra, "]}");
     buf_addc(&m, ']');
-    status st = diag_set(d, ST_TXN_CANCELED, "%s", m.data);
+    status st = diag_set(&e->d, ST_TXN_CANCELED, "%s", m.data);
     buf_done(&m);
     return st;
 }
 
-status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
+static int w_kind(ddb_kind k)
 {
-    static const char *const names[] = { "Put", "Delete", "Update", "ConditionCheck" };
-    static const int kinds[] = { W_PUT, W_DELETE, W_UPDATE, W_CHECK };
-    status st = store_valid_check(in, transact_write_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *items = sop_jget(in, "TransactItems"), *e;
-    size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
+    return k == DDB_PUT ? W_PUT : k == DDB_DELETE ? W_DELETE : k == DDB_UPDATE ? W_UPDATE : W_CHECK;
+}
+
+static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
+{
+    diag *d = &e->d;
+    size_t n = tr->n_acts, i;
+    status st = ST_OK;
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n + 1, sizeof *caps);
@@ -480,31 +469,15 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
     av *news = xcalloc(n + 1, sizeof *news);
     size_t n_caps = 0;
     bool txn = false;
-    cJSON_ArrayForEach(e, items) {
-        witem *wi = &w.v[i++];
-        int given = 0;
-        for (int k = 0; k < 4; k++) {
-            const cJSON *op = sop_jget(e, names[k]);
-            if (!op)
-                continue;
-            given++;
-            wi->kind = kinds[k];
-            wi->req = op;
-        }
-        if (given != 1) {
-            st = diag_set(d, ST_VALIDATION, "TransactItems can only contain one of Check, Put, Update or Delete");
-            goto out;
-        }
-        wi->table = sop_jstr(wi->req, "TableName");
-        static const char *const cexprs[] = { "ConditionExpression", NULL };
-        static const char *const uexprs[] = { "UpdateExpression", "ConditionExpression", NULL };
-        static const char *const none[] = { NULL };
-        if ((st = sop_expr_params(wi->req, wi->kind == W_UPDATE ? uexprs : cexprs, none, d)) != ST_OK ||
-            (st = sop_parse_item(wi->req, wi->kind == W_PUT ? "Item" : "Key", &wi->val, d)) != ST_OK)
-            goto out;
+    for (i = 0; i < n; i++) {
+        witem *wi = &w.v[i];
+        wi->q = &tr->acts[i];
+        wi->kind = w_kind(wi->q->kind);
+        wi->table = wi->q->table;
+        av_copy(&wi->val, wi->kind == W_PUT ? &wi->q->item : &wi->q->key);
         if (wi->kind == W_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
             goto out;
-        if ((st = sop_exprs_parse(&wi->x, wi->req, d)) != ST_OK)
+        if ((st = sop_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
             goto out;
     }
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
@@ -558,7 +531,7 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
         }
     }
     if (failed) {
-        st = cancel(s, &w, codes, msgs, d);
+        st = cancel(&w, codes, msgs, e);
         goto out;
     }
     for (i = 0; i < n; i++) {
@@ -582,9 +555,8 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
         for (int x = 0; x < 32; x++)
             tc->idx[x] += 2 * cap.idx[x];
     }
-    buf_addc(out, '{');
-    write_capacity_list(out, sop_rcc_mode(in), caps, n_caps, false);
-    buf_addc(out, '}');
+    if (tr->rcc != DDB_RCC_NONE)
+        caps_to_res(caps, n_caps, res);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
@@ -600,47 +572,23 @@ out:
 
 /* ---- TransactGetItems ---- */
 
-static const vspec tx_get_fields[] = {
-    { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
-    TX_TABLE,
-    { .name = "ProjectionExpression", .type = VT_STRING },
-    F_EAN,
-    F_END,
-};
-static const vspec tgi_fields[] = {
-    { .name = "Get", .type = VT_FSTRUCT, .sub = "Get", .flags = VF_NOTNULL, .fields = tx_get_fields },
-    F_END,
-};
-static const vspec tgi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "TransactGetItem", .fields = tgi_fields };
-static const vspec transact_get_spec[] = {
-    { .name = "TransactItems", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 100,
-      .elem = &tgi_elem },
-    F_RCC,
-    F_END,
-};
-
-status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
+static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
 {
-    static const char *const exprs[] = { "ProjectionExpression", NULL };
-    static const char *const none[] = { NULL };
-    status st = store_valid_check(in, transact_get_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *items = sop_jget(in, "TransactItems"), *e;
-    size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
+    diag *d = &e->d;
+    size_t n = tr->n_acts, i;
+    status st = ST_OK;
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n + 1, sizeof *caps);
     size_t n_caps = 0;
     bool txn = false;
-    cJSON_ArrayForEach(e, items) {
-        witem *wi = &w.v[i++];
+    for (i = 0; i < n; i++) {
+        witem *wi = &w.v[i];
         wi->kind = W_GET;
-        wi->req = sop_jget(e, "Get");
-        wi->table = sop_jstr(wi->req, "TableName");
-        if ((st = sop_expr_params(wi->req, exprs, none, d)) != ST_OK ||
-            (st = sop_parse_item(wi->req, "Key", &wi->val, d)) != ST_OK ||
-            (st = sop_exprs_parse(&wi->x, wi->req, d)) != ST_OK)
+        wi->q = &tr->acts[i];
+        wi->table = wi->q->table;
+        av_copy(&wi->val, &wi->q->key);
+        if ((st = sop_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
             goto out;
     }
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
@@ -658,31 +606,322 @@ status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
             }
         }
     }
-    buf_adds(out, "{\"Responses\":[");
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         uint64_t size = 0;
         if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, &size, d)) != ST_OK)
             goto out;
-        if (i)
-            buf_addc(out, ',');
-        buf_addc(out, '{');
+        av it = { .type = AV_NONE };
         if (wi->found) {
             sop_project(&wi->x, NULL, &wi->old);
-            buf_adds(out, "\"Item\":");
-            ddbjson_write_item(out, &wi->old);
+            av_move(&it, &wi->old);
         }
-        buf_addc(out, '}');
+        ddb_res_push_item(res, &it);
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
         tc->table += 2 * sop_read_units(size, true);
     }
-    buf_addc(out, ']');
-    write_capacity_list(out, sop_rcc_mode(in), caps, n_caps, true);
-    buf_addc(out, '}');
+    if (tr->rcc != DDB_RCC_NONE)
+        caps_to_res(caps, n_caps, res);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
     wlist_done(&w);
     free(caps);
+    return st;
+}
+
+status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
+{
+    switch (r->kind) {
+    case DDB_BATCH_WRITE: return bw_run(s, r, res, e);
+    case DDB_BATCH_GET: return bg_run(s, r, NULL, NULL, res, e);
+    case DDB_TRANSACT_WRITE: return tw_run(s, r, NULL, res, e);
+    case DDB_TRANSACT_GET: return tg_run(s, r, NULL, res, e);
+    default: return diag_set(&e->d, ST_INTERNAL, "not a batch or a transaction");
+    }
+}
+
+/* ---- the JSON codec of the four ------------------------------------------- */
+
+/* An element's maps into q, an error left in df for the typed operation. */
+static void maps_into(const cJSON *in, ddb_req *q, sop_defer *df)
+{
+    diag_init(&df->maps);
+    if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
+        df->maps_bad = true;
+        av_free(&q->names);
+        av_free(&q->values);
+    }
+}
+
+/* The extra members of a failed batch or transaction. */
+static status batch_error(store *s, ddb_err *e, diag *d)
+{
+    if (e->n_reasons) {
+        buf_reset(&s->err_extra);
+        buf_adds(&s->err_extra, "{\"CancellationReasons\":[");
+        for (size_t i = 0; i < e->n_reasons; i++) {
+            const ddb_reason *r = &e->reasons[i];
+            if (i)
+                buf_addc(&s->err_extra, ',');
+            buf_adds(&s->err_extra, "{\"Code\":");
+            ddbjson_write_string(&s->err_extra, r->code, strlen(r->code));
+            if (r->message) {
+                buf_adds(&s->err_extra, ",\"Message\":");
+                ddbjson_write_string(&s->err_extra, r->message, strlen(r->message));
+            }
+            if (r->item.type == AV_M) {
+                buf_adds(&s->err_extra, ",\"Item\":");
+                ddbjson_write_item(&s->err_extra, &r->item);
+            }
+            buf_addc(&s->err_extra, '}');
+        }
+        buf_adds(&s->err_extra, "]}");
+    }
+    *d = e->d;
+    return d->code;
+}
+
+status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, batch_write_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    ddb_req b;
+    ddb_req_init(&b, DDB_BATCH_WRITE);
+    b.rcc = (ddb_rcc)sop_rcc_mode(in);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err e;
+    ddb_err_init(&e);
+    const cJSON *tab, *el;
+    cJSON_ArrayForEach(tab, sop_jget(in, "RequestItems")) {
+        cJSON_ArrayForEach(el, tab) {
+            const cJSON *put = sop_jget(el, "PutRequest"), *del = sop_jget(el, "DeleteRequest");
+            if (!put && !del) {
+                st = diag_set(d, ST_VALIDATION, "Supplied AttributeValue has more than one datatypes set,"
+                              " must contain exactly one of the supported datatypes");
+                goto out;
+            }
+            ddb_req *a = ddb_req_add(&b, put ? DDB_PUT : DDB_DELETE);
+            ddb_req_set_str(&a->table, tab->string);
+            if ((st = sop_parse_item(put ? put : del, put ? "Item" : "Key", put ? &a->item : &a->key, d)) != ST_OK)
+                goto out;
+        }
+    }
+    if ((st = bw_run(s, &b, &res, &e)) != ST_OK) {
+        st = batch_error(s, &e, d);
+        goto out;
+    }
+    buf_adds(out, "{\"UnprocessedItems\":{}");
+    sop_write_caps(out, b.rcc, &res, true, true);
+    buf_addc(out, '}');
+out:
+    ddb_err_done(&e);
+    ddb_res_done(&res);
+    ddb_req_done(&b);
+    return st;
+}
+
+status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "ProjectionExpression", NULL };
+    static const char *const legacy[] = { "AttributesToGet", NULL };
+    status st = store_valid_check(in, batch_get_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    const cJSON *ri = sop_jget(in, "RequestItems"), *tab, *el;
+    size_t n_tab = (size_t)cJSON_GetArraySize(ri), ti = 0;
+    av *atgs = xcalloc(n_tab + 1, sizeof *atgs);
+    sop_defer *dfs = xcalloc(n_tab + 1, sizeof *dfs);
+    ddb_req b;
+    ddb_req_init(&b, DDB_BATCH_GET);
+    b.rcc = (ddb_rcc)sop_rcc_mode(in);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err e;
+    ddb_err_init(&e);
+    cJSON_ArrayForEach(tab, ri) {
+        ddb_req *g = ddb_req_add(&b, DDB_GET);
+        ddb_req_set_str(&g->table, tab->string);
+        ddb_req_set_str(&g->proj, sop_jstr(tab, "ProjectionExpression"));
+        g->consistent = sop_jbool(tab, "ConsistentRead", false);
+        av_init_list(&g->keys, AV_L);
+        if ((st = sop_expr_params(tab, exprs, legacy, d)) != ST_OK ||
+            (st = sop_attributes_to_get(tab, &atgs[ti], d)) != ST_OK)
+            goto out;
+        maps_into(tab, g, &dfs[ti]);
+        ti++;
+        cJSON_ArrayForEach(el, sop_jget(tab, "Keys")) {
+            av key;
+            if ((st = ddbjson_item_from_cjson(el, NULL, &key, d)) != ST_OK)
+                goto out;
+            av_list_push(&g->keys, &key);
+        }
+    }
+    if ((st = bg_run(s, &b, atgs, dfs, &res, &e)) != ST_OK) {
+        st = batch_error(s, &e, d);
+        goto out;
+    }
+    /* Responses and UnprocessedKeys in the order the request named the tables. */
+    buf_adds(out, "{\"Responses\":{");
+    for (size_t i = 0; i < b.n_acts; i++) {
+        const char *t = b.acts[i].table;
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, t, strlen(t));
+        buf_addc(out, ':');
+        const av *items = av_map_get(&res.responses, t, strlen(t));
+        buf_addc(out, '[');
+        for (size_t k = 0; items && k < items->u.l.len; k++) {
+            if (k)
+                buf_addc(out, ',');
+            ddbjson_write_item(out, &items->u.l.v[k]);
+        }
+        buf_addc(out, ']');
+    }
+    buf_adds(out, "},\"UnprocessedKeys\":{");
+    for (size_t i = 0; i < res.unprocessed.n_acts; i++) {
+        const ddb_req *u = &res.unprocessed.acts[i];
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, u->table, strlen(u->table));
+        buf_adds(out, ":{\"Keys\":[");
+        for (size_t k = 0; k < u->keys.u.l.len; k++) {
+            if (k)
+                buf_addc(out, ',');
+            ddbjson_write_item(out, &u->keys.u.l.v[k]);
+        }
+        buf_addc(out, ']');
+        if (u->consistent)
+            buf_adds(out, ",\"ConsistentRead\":true");
+        buf_addc(out, '}');
+    }
+    buf_addc(out, '}');
+    sop_write_caps(out, b.rcc, &res, true, true);
+    buf_addc(out, '}');
+out:
+    for (size_t i = 0; i < n_tab; i++)
+        av_free(&atgs[i]);
+    free(atgs);
+    free(dfs);
+    ddb_err_done(&e);
+    ddb_res_done(&res);
+    ddb_req_done(&b);
+    return st;
+}
+
+status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const names[] = { "Put", "Delete", "Update", "ConditionCheck" };
+    static const ddb_kind kinds[] = { DDB_PUT, DDB_DELETE, DDB_UPDATE, DDB_CHECK };
+    static const char *const cexprs[] = { "ConditionExpression", NULL };
+    static const char *const uexprs[] = { "UpdateExpression", "ConditionExpression", NULL };
+    static const char *const none[] = { NULL };
+    status st = store_valid_check(in, transact_write_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    const cJSON *items = sop_jget(in, "TransactItems"), *el;
+    size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
+    sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
+    ddb_req t;
+    ddb_req_init(&t, DDB_TRANSACT_WRITE);
+    t.rcc = (ddb_rcc)sop_rcc_mode(in);
+    ddb_req_set_str(&t.token, sop_jstr(in, "ClientRequestToken"));
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err e;
+    ddb_err_init(&e);
+    cJSON_ArrayForEach(el, items) {
+        int given = 0, which = 0;
+        const cJSON *req = NULL;
+        for (int k = 0; k < 4; k++) {
+            const cJSON *op = sop_jget(el, names[k]);
+            if (!op)
+                continue;
+            given++;
+            which = k;
+            req = op;
+        }
+        if (given != 1) {
+            st = diag_set(d, ST_VALIDATION, "TransactItems can only contain one of Check, Put, Update or Delete");
+            goto out;
+        }
+        ddb_req *a = ddb_req_add(&t, kinds[which]);
+        ddb_req_set_str(&a->table, sop_jstr(req, "TableName"));
+        if ((st = sop_expr_params(req, a->kind == DDB_UPDATE ? uexprs : cexprs, none, d)) != ST_OK ||
+            (st = sop_parse_item(req, a->kind == DDB_PUT ? "Item" : "Key",
+                                 a->kind == DDB_PUT ? &a->item : &a->key, d)) != ST_OK)
+            goto out;
+        ddb_req_set_str(&a->cond, sop_jstr(req, "ConditionExpression"));
+        ddb_req_set_str(&a->update, sop_jstr(req, "UpdateExpression"));
+        a->rv_fail_all_old = sop_is(sop_jstr(req, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+        maps_into(req, a, &dfs[i++]);
+    }
+    if ((st = tw_run(s, &t, dfs, &res, &e)) != ST_OK) {
+        st = batch_error(s, &e, d);
+        goto out;
+    }
+    buf_addc(out, '{');
+    sop_write_caps(out, t.rcc, &res, false, true);
+    buf_addc(out, '}');
+out:
+    free(dfs);
+    ddb_err_done(&e);
+    ddb_res_done(&res);
+    ddb_req_done(&t);
+    return st;
+}
+
+status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "ProjectionExpression", NULL };
+    static const char *const none[] = { NULL };
+    status st = store_valid_check(in, transact_get_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    const cJSON *items = sop_jget(in, "TransactItems"), *el;
+    size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
+    sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
+    ddb_req t;
+    ddb_req_init(&t, DDB_TRANSACT_GET);
+    t.rcc = (ddb_rcc)sop_rcc_mode(in);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err e;
+    ddb_err_init(&e);
+    cJSON_ArrayForEach(el, items) {
+        const cJSON *req = sop_jget(el, "Get");
+        ddb_req *a = ddb_req_add(&t, DDB_GET);
+        ddb_req_set_str(&a->table, sop_jstr(req, "TableName"));
+        if ((st = sop_expr_params(req, exprs, none, d)) != ST_OK ||
+            (st = sop_parse_item(req, "Key", &a->key, d)) != ST_OK)
+            goto out;
+        ddb_req_set_str(&a->proj, sop_jstr(req, "ProjectionExpression"));
+        maps_into(req, a, &dfs[i++]);
+    }
+    if ((st = tg_run(s, &t, dfs, &res, &e)) != ST_OK) {
+        st = batch_error(s, &e, d);
+        goto out;
+    }
+    buf_adds(out, "{\"Responses\":[");
+    for (i = 0; i < res.n_items; i++) {
+        if (i)
+            buf_addc(out, ',');
+        buf_addc(out, '{');
+        if (res.items[i].type == AV_M) {
+            buf_adds(out, "\"Item\":");
+            ddbjson_write_item(out, &res.items[i]);
+        }
+        buf_addc(out, '}');
+    }
+    buf_addc(out, ']');
+    sop_write_caps(out, t.rcc, &res, true, true);
+    buf_addc(out, '}');
+out:
+    free(dfs);
+    ddb_err_done(&e);
+    ddb_res_done(&res);
+    ddb_req_done(&t);
     return st;
 }

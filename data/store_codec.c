@@ -133,7 +133,7 @@ status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res
                     if ((st = item_of(i, &it, d)) != ST_OK)
                         break;
                 } else {
-                    av_init_list(&it, AV_M);
+                    it.type = AV_NONE;
                 }
                 ddb_res_push_item(res, &it);
             }
@@ -231,6 +231,17 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
             return store_item_exec(s, req, res, err);
         case DDB_QUERY: case DDB_SCAN:
             return store_query_exec(s, req, res, err);
+        case DDB_BATCH_GET: case DDB_TRANSACT_GET:
+            return store_batch_exec(s, req, res, err);
+        case DDB_BATCH_WRITE: case DDB_TRANSACT_WRITE: case DDB_CHECK:
+            if (s->read_only)
+                break;
+            if (req->kind == DDB_CHECK) {
+                ddb_req one;
+                ddb_req_wrap(req, &one);
+                return store_batch_exec(s, &one, res, err);
+            }
+            return store_batch_exec(s, req, res, err);
         default:
             break;
         }

@@ -182,6 +182,8 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* Query and Scan pages on typed requests (store_query.c). */
 status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e);
+/* Batches and transactions on typed requests (store_batch.c). */
+status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 
 /* ---- remote stores (store_remote.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`

@@ -185,7 +185,7 @@ typedef struct ddb_res {
      * (AV_NONE: none returned). */
     av item;
     bool found;
-    /* Query/Scan: Items; TransactGetItems: Responses (an empty M for a
+    /* Query/Scan: Items; TransactGetItems: Responses (AV_NONE for a
      * missing item). */
     av *items;
     size_t n_items, cap_items;
