@@ -646,7 +646,7 @@ status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
 /* An element's maps into q, an error left in df for the typed operation. */
 static void maps_into(const cJSON *in, ddb_req *q, sop_defer *df)
 {
-    diag_init(&df->maps);
+    sop_defer_init(df);
     if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
         av_free(&q->names);

@@ -528,8 +528,8 @@ static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     ddb_res_init(&res);
     ddb_err e;
     ddb_err_init(&e);
-    sop_defer df = { 0 };
-    diag_init(&df.maps);
+    sop_defer df;
+    sop_defer_init(&df);
     if ((st = item_req(in, member, &r, &df, d)) == ST_OK) {
         if ((st = fn(s, &r, &df, &res, &e)) == ST_OK)
             write_response(&r, &res, out);
@@ -577,8 +577,8 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     ddb_err e;
     ddb_err_init(&e);
     av atg = { .type = AV_NONE };
-    sop_defer df = { 0 };
-    diag_init(&df.maps);
+    sop_defer df;
+    sop_defer_init(&df);
     if ((st = item_req(in, "Key", &r, &df, d)) != ST_OK || (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
         goto out;
     if (df.maps_bad) {

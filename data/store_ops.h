@@ -88,6 +88,17 @@ typedef struct sop_defer {
     const struct cJSON *key_conditions;  /* Query's legacy KeyConditions, or NULL */
 } sop_defer;
 
+/* Nothing deferred (a sop_defer is two diags: not zeroed whole on the
+ * hot path). */
+static inline void sop_defer_init(sop_defer *df)
+{
+    df->legacy = NULL;
+    df->maps_bad = df->start_bad = false;
+    df->key_conditions = NULL;
+    diag_init(&df->maps);
+    diag_init(&df->start);
+}
+
 /* The names and values maps of a request body into avs (AV_NONE when not
  * given), with DynamoDB's checks and messages. */
 status sop_maps_json(const cJSON *in, av *names, av *values, diag *d);

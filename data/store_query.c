@@ -839,9 +839,8 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     ddb_req q;
     ddb_req_init(&q, kind);
     av atg = { .type = AV_NONE };
-    sop_defer df = { 0 };
-    diag_init(&df.maps);
-    diag_init(&df.start);
+    sop_defer df;
+    sop_defer_init(&df);
     if ((st = sop_expr_params(in, query ? q_exprs : s_exprs, query ? q_legacy : s_legacy, d)) != ST_OK ||
         (st = sop_no_legacy(in, d)) != ST_OK || (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
         goto out;
