@@ -223,5 +223,15 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 
 status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
+    if (!s->remote) {
+        switch (req->kind) {
+        case DDB_GET: case DDB_PUT: case DDB_UPDATE: case DDB_DELETE:
+            if (s->read_only && req->kind != DDB_GET)
+                break;   /* the dispatcher's refusal, with its message */
+            return store_item_exec(s, req, res, err);
+        default:
+            break;
+        }
+    }
     return store_exec_json(s, req, res, err);
 }

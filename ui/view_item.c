@@ -125,7 +125,7 @@ static bool open_view(view *v, const void *arg)
     p->index = a->index ? xstrdup(a->index) : NULL;
     status st = store_describe(display_store(), a->table, &p->def, &d);
     if (st != ST_OK) {
-        display_error("%s: %s", status_name(st), d.msg);
+        display_diag(NULL, st, &d);
         return false;
     }
     p->have_def = true;

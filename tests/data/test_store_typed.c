@@ -271,6 +271,75 @@ static void validation_error_says_where(void **state)
     ddb_req_done(&r);
 }
 
+/* Keys the JSON text path cannot carry whole (U+0000 inside a string) or
+ * that a hand-built JSON text would break (quotes, backslashes, control
+ * characters) go through the typed calls byte for byte: DynamoDB stores
+ * any UTF-8 string, U+0000 included (API reference, AttributeValue S). */
+static void hostile_keys_byte_for_byte(void **state)
+{
+    store *s = *state;
+    make_table(s);
+    static const char pk[] = "a\0b\"c\\d\x01" "e\x1b[31m";
+    const size_t pk_len = sizeof pk - 1;
+    ddb_req r;
+    ddb_res res;
+    ddb_err err;
+    ddb_req_init(&r, DDB_PUT);
+    ddb_req_set_str(&r.table, "Tab");
+    av_init_list(&r.item, AV_M);
+    av v;
+    av_init_s(&v, pk, pk_len);
+    av_map_put(&r.item, "pk", 2, &v);
+    av_init_s(&v, "AAA=", 4);   /* text that looks like base64 stays text */
+    av_map_put(&r.item, "sk", 2, &v);
+    ddb_req_set_str(&r.cond, "attribute_not_exists(pk)");
+    assert_int_equal(exec(s, &r, &res, &err), ST_OK);
+    ddb_res_done(&res);
+
+    /* Read back under the same key: every byte is there. */
+    ddb_req g;
+    ddb_req_init(&g, DDB_GET);
+    ddb_req_set_str(&g.table, "Tab");
+    av_copy(&g.key, &r.item);
+    assert_int_equal(exec(s, &g, &res, &err), ST_OK);
+    assert_true(res.found);
+    const av *got = av_map_get(&res.item, "pk", 2);
+    assert_non_null(got);
+    assert_int_equal(got->u.s.len, pk_len);
+    assert_memory_equal(got->u.s.ptr, pk, pk_len);
+    ddb_res_done(&res);
+
+    /* A key cut at the NUL names another item: absent. */
+    ddb_req cut;
+    ddb_req_copy(&cut, &g);
+    av_init_s(&v, "a", 1);
+    av_map_put(&cut.key, "pk", 2, &v);
+    assert_int_equal(exec(s, &cut, &res, &err), ST_OK);
+    assert_false(res.found);
+    ddb_res_done(&res);
+    ddb_req_done(&cut);
+
+    /* Deleted with a condition on the whole key, ALL_OLD returned. */
+    ddb_req del;
+    ddb_req_init(&del, DDB_DELETE);
+    ddb_req_set_str(&del.table, "Tab");
+    av_copy(&del.key, &r.item);
+    ddb_req_set_str(&del.cond, "pk = :k");
+    av_init_list(&del.values, AV_M);
+    av_init_s(&v, pk, pk_len);
+    av_map_put(&del.values, ":k", 2, &v);
+    del.rv = DDB_RV_ALL_OLD;
+    assert_int_equal(exec(s, &del, &res, &err), ST_OK);
+    assert_int_equal(res.item.type, AV_M);
+    ddb_res_done(&res);
+    assert_int_equal(exec(s, &g, &res, &err), ST_OK);
+    assert_false(res.found);
+    ddb_res_done(&res);
+    ddb_req_done(&del);
+    ddb_req_done(&g);
+    ddb_req_done(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +349,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(transaction_cancelled, setup, teardown),
         cmocka_unit_test_setup_teardown(batch_write_and_get, setup, teardown),
         cmocka_unit_test_setup_teardown(validation_error_says_where, setup, teardown),
+        cmocka_unit_test_setup_teardown(hostile_keys_byte_for_byte, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,5 +108,7 @@ for keys in "$here"/*.keys; do
         bad=1
     fi
 done
-[ $n -gt 0 ] || echo "ok 1 - screen: no tests"
+# A filter that matches nothing, or no .keys files, is a failure: a run
+# that checks nothing must not pass.
+[ $n -gt 0 ] || { echo "not ok 1 - screen: no test ran${ONLY_TEST:+ (ONLY_TEST=$ONLY_TEST matches no .keys file)}"; bad=1; }
 exit $bad
