@@ -107,7 +107,7 @@ static bool call(ddb_req *req, ddb_res *res)
     ddb_err_init(&err);
     status st = store_exec(display_store(), req, res, &err);
     if (st != ST_OK)
-        display_error("%s: %s", ddb_err_type(&err), ddb_err_message(&err));
+        display_ddb_err(NULL, &err);
     if (res == &own || st != ST_OK)
         ddb_res_done(res);
     ddb_err_done(&err);
@@ -185,7 +185,7 @@ static bool edit_json(buf *text, av *out)
         if (ddbjson_parse_item(text->data ? text->data : "", text->len, out, &d) == ST_OK)
             return true;
         if (!display_confirm("%s%s%s. Edit again?", d.msg, d.path[0] ? " at " : "", d.path)) {
-            display_error("Not written: %s%s%s", d.msg, d.path[0] ? " at " : "", d.path);
+            display_diag("Not written", d.code, &d);
             return false;
         }
     }
@@ -286,7 +286,8 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
         diag d;
         diag_init(&d);
         if (ddbjson_parse_value(in.data, in.len, &val, &d) != ST_OK) {
-            display_error("%s (type a DynamoDB JSON value such as {\"S\":\"text\"} or {\"N\":\"5\"})", d.msg);
+            display_diag("Not a value (type DynamoDB JSON such as {\"S\":\"text\"} or {\"N\":\"5\"})",
+                         d.code, &d);
             goto out;
         }
     }
