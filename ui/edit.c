@@ -160,20 +160,6 @@ static bool put(const char *table, const table_def *def, const av *item, bool mu
     return call(&r, NULL);
 }
 
-static bool same_key(const table_def *def, const av *a, const av *b)
-{
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        if (!names[i])
-            continue;
-        const av *x = av_map_get(a, names[i], strlen(names[i]));
-        const av *y = av_map_get(b, names[i], strlen(names[i]));
-        if (!x || !y || !av_equal(x, y))
-            return false;
-    }
-    return true;
-}
-
 /* Lets the user edit item JSON until it parses or they give up. */
 static bool edit_json(buf *text, av *out)
 {
@@ -243,7 +229,7 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
         goto out;
     }
     fmt_key(&key, &edited, def->pk.name, def->sk.name);
-    if (same_key(def, &cur, &edited)) {
+    if (table_def_same_item(def, &cur, &edited)) {
         if (confirm_write("Replace item %s?", key.data) && put(table, def, &edited, true)) {
             display_message("Replaced %s", key.data);
             ok = true;
