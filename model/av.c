@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/base64.h"
+#include "model/buf.h"
 #include "model/mem.h"
 
 static const char *const type_names[] = {
@@ -398,4 +400,28 @@ bool av_map_remove(av *m, const char *name, size_t len)
     memmove(&m->u.m.v[i], &m->u.m.v[i + 1], (m->u.m.len - i - 1) * sizeof(av_member));
     m->u.m.len--;
     return true;
+}
+
+bool av_scalar_text(const av *v, buf *out)
+{
+    char nb[NUM_TEXT_MAX];
+    switch (v->type) {
+    case AV_S:
+        buf_add(out, v->u.s.ptr, v->u.s.len);
+        return true;
+    case AV_N:
+        buf_add(out, nb, num_format(&v->u.n, nb));
+        return true;
+    case AV_B:
+        base64_encode(out, v->u.s.ptr, v->u.s.len);
+        return true;
+    case AV_BOOL:
+        buf_adds(out, v->u.b ? "true" : "false");
+        return true;
+    case AV_NULL:
+        buf_adds(out, "null");
+        return true;
+    default:
+        return false;
+    }
 }

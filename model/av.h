@@ -96,4 +96,15 @@ void av_map_put(av *m, const char *name, size_t len, av *val);
 /* M: remove; returns whether it was there. */
 bool av_map_remove(av *m, const char *name, size_t len);
 
+/*
+ * A scalar as plain text, appended to out: S as is (raw bytes), N in
+ * canonical form, B as base64, BOOL true/false, NULL null. False, with
+ * nothing written, for L, M, sets and AV_NONE. The one formatter the
+ * builder's value text, the explorer's plain cells and the expression
+ * messages build on (each adds only what its readers need: quoting,
+ * prefixes, how containers are written).
+ */
+struct buf;
+bool av_scalar_text(const av *v, struct buf *out);
+
 #endif

@@ -453,24 +453,9 @@ status builder_value_parse(av_type t, const char *text, size_t len, av *out, dia
 
 void builder_value_text(const av *v, buf *out)
 {
-    char nb[NUM_TEXT_MAX];
+    if (av_scalar_text(v, out))
+        return;
     switch (v->type) {
-    case AV_S:
-        buf_add(out, v->u.s.ptr, v->u.s.len);
-        break;
-    case AV_N:
-        num_format(&v->u.n, nb);
-        buf_adds(out, nb);
-        break;
-    case AV_B:
-        base64_encode(out, v->u.s.ptr, v->u.s.len);
-        break;
-    case AV_BOOL:
-        buf_adds(out, v->u.b ? "true" : "false");
-        break;
-    case AV_NULL:
-        buf_adds(out, "null");
-        break;
     case AV_SS: case AV_NS: case AV_BS:
         buf_addc(out, '[');
         for (size_t i = 0; i < v->u.l.len; i++) {

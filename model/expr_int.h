@@ -34,7 +34,8 @@ const av *expr_path_get(const expr_path *p, const av *item);
 size_t expr_utf16_len(const char *s, size_t n);
 
 /* Appends a value in the short form messages and traces use: "abc" for S,
- * 12.5 for N, {N:1} style is the caller's. */
+ * 12.5 for N, true for NULL (the {"NULL":true} member, as DynamoDB's
+ * {NULL:true} reads), x,y for sets; {N:1} style is the caller's. */
 void expr_value_brief(buf *out, const av *v);
 
 #endif

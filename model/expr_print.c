@@ -82,24 +82,16 @@ const av *expr_path_get(const expr_path *p, const av *item)
 
 void expr_value_brief(buf *out, const av *v)
 {
-    char nb[NUM_TEXT_MAX];
-    switch (v->type) {
-    case AV_S:
-        buf_add(out, v->u.s.ptr, v->u.s.len);
-        break;
-    case AV_N:
-        num_format(&v->u.n, nb);
-        buf_adds(out, nb);
-        break;
-    case AV_B:
-        base64_encode(out, v->u.s.ptr, v->u.s.len);
-        break;
-    case AV_BOOL:
-        buf_adds(out, v->u.b ? "true" : "false");
-        break;
-    case AV_NULL:
+    /* The value of the type's member, as DynamoDB's messages print an
+     * AttributeValue ({N:5}, {SS:x,y}): NULL's member is true, so
+     * {"NULL":true} reads {NULL:true} (dynalite prints it so too). */
+    if (v->type == AV_NULL) {
         buf_adds(out, "true");
-        break;
+        return;
+    }
+    if (av_scalar_text(v, out))
+        return;
+    switch (v->type) {
     case AV_SS: case AV_NS: case AV_BS:
         for (size_t i = 0; i < v->u.l.len; i++) {
             if (i)

@@ -83,6 +83,20 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
     return ix && (same(ix->pk.name, name) || same(ix->sk.name, name));
 }
 
+bool table_def_same_item(const table_def *t, const av *a, const av *b)
+{
+    const char *names[2] = { t->pk.name, t->sk.name };
+    for (int i = 0; i < 2; i++) {
+        if (!names[i])
+            continue;
+        const av *x = av_map_get(a, names[i], strlen(names[i]));
+        const av *y = av_map_get(b, names[i], strlen(names[i]));
+        if (!x || !y || !av_equal(x, y))
+            return false;
+    }
+    return true;
+}
+
 const char *proj_type_name(proj_type p)
 {
     switch (p) {

@@ -44,6 +44,9 @@ void table_def_copy(table_def *dst, const table_def *src);
 const index_def *table_def_index(const table_def *t, const char *name);
 /* Is this attribute name one of the table's or the index's key attributes? */
 bool table_def_is_key(const table_def *t, const index_def *ix, const char *name);
+/* Are a and b (items, AV_M) the same item: equal values of the table's
+ * key attributes (an item missing one is no item of the table)? */
+bool table_def_same_item(const table_def *t, const av *a, const av *b);
 const char *proj_type_name(proj_type p);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
 
 #endif

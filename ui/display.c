@@ -88,7 +88,10 @@ void display_error(const char *fmt, ...)
     va_end(ap);
 }
 
-void display_diag_text(buf *out, const char *what, status st, const diag *d, const char *full)
+/* display_diag_text with the error's type named by the caller (NULL:
+ * none shown). */
+static void diag_text(buf *out, const char *what, const char *type, status st, const diag *d,
+                      const char *full)
 {
     size_t n = strlen(d->msg);
     const char *msg = d->msg[0] ? d->msg : status_name(st);
@@ -103,8 +106,8 @@ void display_diag_text(buf *out, const char *what, status st, const diag *d, con
             buf_printf(out, ":%d:%d", d->line, d->col);
         buf_adds(out, ": ");
     }
-    if (st != ST_OK && st != ST_USAGE && d->msg[0])
-        buf_printf(out, "%s: ", status_name(st));
+    if (type && d->msg[0])
+        buf_printf(out, "%s: ", type);
     buf_adds(out, msg);
     if (d->path[0] && d->pos >= 0)
         buf_printf(out, " (attribute %s, at byte %ld)", d->path, d->pos);
@@ -112,6 +115,24 @@ void display_diag_text(buf *out, const char *what, status st, const diag *d, con
         buf_printf(out, " (attribute %s)", d->path);
     else if (d->pos >= 0)
         buf_printf(out, " (at byte %ld)", d->pos);
+}
+
+void display_diag_text(buf *out, const char *what, status st, const diag *d, const char *full)
+{
+    diag_text(out, what, st != ST_OK && st != ST_USAGE ? status_name(st) : NULL, st, d, full);
+}
+
+void display_ddb_err_text(buf *out, const char *what, const ddb_err *e)
+{
+    diag_text(out, what, ddb_err_type(e), e->d.code, &e->d, e->message);
+}
+
+void display_ddb_err(const char *what, const ddb_err *e)
+{
+    buf_reset(&D.status);
+    display_ddb_err_text(&D.status, what, e);
+    D.status_role = ROLE_ERROR;
+    D.status_wrap = true;
 }
 
 void display_diag(const char *what, status st, const diag *d)

@@ -15,6 +15,7 @@
 
 #include "data/store.h"
 #include "model/buf.h"
+#include "model/ddbreq.h"
 #include "ui/term.h"
 #include "ui/view.h"
 
@@ -60,6 +61,11 @@ void display_diag(const char *what, status st, const diag *d);
 /* The text of display_diag, appended to out; full (may be NULL) is the
  * whole message, used when d->msg was cut and full begins with it. */
 void display_diag_text(buf *out, const char *what, status st, const diag *d, const char *full);
+/* The same for the error of a typed call (store_exec): its DynamoDB type
+ * (a remote's own, ThrottlingException, included), the whole message,
+ * the path and the position. */
+void display_ddb_err(const char *what, const ddb_err *e);
+void display_ddb_err_text(buf *out, const char *what, const ddb_err *e);
 
 /* Reads a line in the status line; false when cancelled. out gets the
  * text (initially init). */

@@ -107,7 +107,7 @@ static bool call(ddb_req *req, ddb_res *res)
     ddb_err_init(&err);
     status st = store_exec(display_store(), req, res, &err);
     if (st != ST_OK)
-        display_error("%s: %s", ddb_err_type(&err), ddb_err_message(&err));
+        display_ddb_err(NULL, &err);
     if (res == &own || st != ST_OK)
         ddb_res_done(res);
     ddb_err_done(&err);
@@ -160,20 +160,6 @@ static bool put(const char *table, const table_def *def, const av *item, bool mu
     return call(&r, NULL);
 }
 
-static bool same_key(const table_def *def, const av *a, const av *b)
-{
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        if (!names[i])
-            continue;
-        const av *x = av_map_get(a, names[i], strlen(names[i]));
-        const av *y = av_map_get(b, names[i], strlen(names[i]));
-        if (!x || !y || !av_equal(x, y))
-            return false;
-    }
-    return true;
-}
-
 /* Lets the user edit item JSON until it parses or they give up. */
 static bool edit_json(buf *text, av *out)
 {
@@ -185,7 +171,7 @@ static bool edit_json(buf *text, av *out)
         if (ddbjson_parse_item(text->data ? text->data : "", text->len, out, &d) == ST_OK)
             return true;
         if (!display_confirm("%s%s%s. Edit again?", d.msg, d.path[0] ? " at " : "", d.path)) {
-            display_error("Not written: %s%s%s", d.msg, d.path[0] ? " at " : "", d.path);
+            display_diag("Not written", d.code, &d);
             return false;
         }
     }
@@ -243,7 +229,7 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
         goto out;
     }
     fmt_key(&key, &edited, def->pk.name, def->sk.name);
-    if (same_key(def, &cur, &edited)) {
+    if (table_def_same_item(def, &cur, &edited)) {
         if (confirm_write("Replace item %s?", key.data) && put(table, def, &edited, true)) {
             display_message("Replaced %s", key.data);
             ok = true;
@@ -286,7 +272,8 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
         diag d;
         diag_init(&d);
         if (ddbjson_parse_value(in.data, in.len, &val, &d) != ST_OK) {
-            display_error("%s (type a DynamoDB JSON value such as {\"S\":\"text\"} or {\"N\":\"5\"})", d.msg);
+            display_diag("Not a value (type DynamoDB JSON such as {\"S\":\"text\"} or {\"N\":\"5\"})",
+                         d.code, &d);
             goto out;
         }
     }

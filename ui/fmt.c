@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "model/base64.h"
 #include "model/num.h"
 
 /* Would this string be read as something else than a string? */
@@ -26,7 +25,6 @@ static bool looks_ambiguous(const char *s, size_t len)
 
 static void cell(buf *out, const av *v, size_t max, size_t start)
 {
-    char nb[NUM_TEXT_MAX];
     switch (v->type) {
     case AV_S:
         if (looks_ambiguous(v->u.s.ptr, v->u.s.len)) {
@@ -37,18 +35,14 @@ static void cell(buf *out, const av *v, size_t max, size_t start)
             buf_add(out, v->u.s.ptr, v->u.s.len);
         }
         break;
-    case AV_N:
-        buf_add(out, nb, num_format(&v->u.n, nb));
-        break;
     case AV_B:
         buf_adds(out, "B:");
-        base64_encode(out, v->u.s.ptr, v->u.s.len);
+        av_scalar_text(v, out);
         break;
+    case AV_N:
     case AV_BOOL:
-        buf_adds(out, v->u.b ? "true" : "false");
-        break;
     case AV_NULL:
-        buf_adds(out, "null");
+        av_scalar_text(v, out);
         break;
     case AV_L: case AV_SS: case AV_NS: case AV_BS:
         buf_adds(out, v->type == AV_L ? "[" : v->type == AV_SS ? "SS{" : v->type == AV_NS ? "NS{" : "BS{");
@@ -90,11 +84,7 @@ void fmt_cell(buf *out, const av *v, size_t max)
 
 void fmt_plain(buf *out, const av *v)
 {
-    if (v->type == AV_S)
-        buf_add(out, v->u.s.ptr, v->u.s.len);
-    else if (v->type == AV_B)
-        base64_encode(out, v->u.s.ptr, v->u.s.len);
-    else
+    if (!av_scalar_text(v, out))
         cell(out, v, 0, out->len);
 }
 

@@ -344,10 +344,11 @@ static void set_table(bview *p, const char *table, const char *index)
         return;
     diag d;
     diag_init(&d);
-    if (store_describe(display_store(), table, &p->def, &d) == ST_OK)
+    status st = store_describe(display_store(), table, &p->def, &d);
+    if (st == ST_OK)
         p->have_def = true;
     else
-        display_error("%s", d.msg);
+        display_diag(NULL, st, &d);
 }
 
 /* Joins argv[from..] except --names=/--values= options, which go to
@@ -633,7 +634,7 @@ static void cmd_cond_item(bview *p, const char *json)
     diag d;
     diag_init(&d);
     if (ddbjson_parse_item(json, strlen(json), &it, &d) != ST_OK) {
-        display_error("Item: %s", d.msg);
+        display_diag("Item", d.code, &d);
     } else {
         av_free(&p->item);
         p->item = it;
@@ -843,7 +844,7 @@ static void edit_own_item(bview *p)
         diag d;
         diag_init(&d);
         if (ddbjson_parse_item(text.data ? text.data : "", text.len, &it, &d) != ST_OK) {
-            display_error("Item: %s", d.msg);
+            display_diag("Item", d.code, &d);
         } else {
             av_free(&p->item);
             p->item = it;

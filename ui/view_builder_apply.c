@@ -83,8 +83,8 @@ static void write_outcome(view *v, breq_op op, status st, const ddb_err *err)
 {
     bview *p = v->priv;
     if (st != ST_OK) {
-        buf_printf(&p->result, "%s: %s", ddb_err_type(err), ddb_err_message(err));
-        display_error("%s: %s", ddb_err_type(err), ddb_err_message(err));
+        display_ddb_err_text(&p->result, NULL, err);
+        display_ddb_err(NULL, err);
         if (st == ST_CONDITION_FAILED && err->item.type == AV_M)
             result_item(p, "The item as it is now (ReturnValuesOnConditionCheckFailure ALL_OLD):",
                         &err->item);
@@ -292,7 +292,7 @@ void bview_saved_list(bview *p)
     diag_init(&d);
     buf_reset(&p->saved);
     if (saved_list(display_store(), &v, &n, &d) != ST_OK) {
-        display_error("%s", d.msg);
+        display_diag(NULL, d.code, &d);
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -314,14 +314,14 @@ void bview_saved_put(bview *p, const char *name)
     if (builder_empty(p->b)) {
         display_error("Nothing to save: the tree is empty");
     } else if (builder_print(p->b, &m, &text, &d) != ST_OK) {
-        display_error("%s", d.msg);
+        display_diag(NULL, d.code, &d);
     } else {
         builder_maps_names_json(&m, &names);
         builder_maps_values_json(&m, &values);
         saved_cond c = { .name = (char *)name, .kind = (char *)bview_mode_names[p->mode], .expr = text.data,
                          .names = names.data ? names.data : "", .values = values.data ? values.data : "" };
         if (saved_put(display_store(), &c, &d) != ST_OK)
-            display_error("%s", d.msg);
+            display_diag(NULL, d.code, &d);
         else
             display_message("Saved %s", name);
         if (p->saved.len)
@@ -340,7 +340,7 @@ void bview_saved_load(bview *p, const char *name)
     diag d;
     diag_init(&d);
     if (saved_get(display_store(), name, &c, &found, &d) != ST_OK) {
-        display_error("%s", d.msg);
+        display_diag(NULL, d.code, &d);
         return;
     }
     if (!found) {
@@ -367,7 +367,7 @@ void bview_saved_delete(bview *p, const char *name)
     diag d;
     diag_init(&d);
     if (saved_delete(display_store(), name, &found, &d) != ST_OK)
-        display_error("%s", d.msg);
+        display_diag(NULL, d.code, &d);
     else if (!found)
         display_error("No saved condition %s", name);
     if (p->saved.len)
@@ -389,6 +389,6 @@ void bview_parse_error(bview *p, const char *what, const char *text, const diag 
             buf_addc(&p->result, ' ');
         buf_addc(&p->result, '^');
     }
-    display_error("%s: %s", what, d->msg);
+    display_diag(what, d->code, d);
 }
 

@@ -32,7 +32,7 @@ bool bprompt_path(bpath *path, const char *label, const bpicks *picks)
         diag d;
         diag_init(&d);
         if (builder_path_parse(in.data ? in.data : "", in.len, &np, &d) != ST_OK) {
-            display_error("Path: %s (at %ld)", d.msg, d.pos);
+            display_diag("Path", d.code, &d);
         } else {
             builder_path_free(path);
             *path = np;
@@ -164,7 +164,7 @@ static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const b
     diag d;
     diag_init(&d);
     if (builder_value_parse(t, in.data ? in.data : "", in.len, &nv, &d) != ST_OK) {
-        display_error("%s", d.msg);
+        display_diag(NULL, d.code, &d);
         goto out;
     }
     builder_opnd_set_kind(o, BO_VALUE);

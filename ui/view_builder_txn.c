@@ -135,8 +135,8 @@ static void txn_run(view *v)
         bview_refresh_item(p);
         bview_reload_below(v);
     } else {
-        buf_printf(&p->result, "%s: %s", ddb_err_type(&err), ddb_err_message(&err));
-        display_error("%s", ddb_err_type(&err));
+        display_ddb_err_text(&p->result, NULL, &err);
+        display_ddb_err(NULL, &err);
         txn_reasons(p, &err);
     }
     ddb_res_done(&res);

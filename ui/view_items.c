@@ -295,20 +295,6 @@ static size_t more(view *v, int dir)
     return dir > 0 ? more_fwd(v) : more_bwd(v);
 }
 
-/* Do two items have the same table key (the identity of an item)? */
-static bool same_item(const items_view *p, const av *a, const av *b)
-{
-    const char *names[2] = { p->def.pk.name, p->def.sk.name };
-    for (int i = 0; i < 2; i++) {
-        if (!names[i])
-            continue;
-        const av *x = av_map_get(a, names[i], strlen(names[i]));
-        const av *y = av_map_get(b, names[i], strlen(names[i]));
-        if (!x || !y || !av_equal(x, y))
-            return false;
-    }
-    return true;
-}
 
 /* Reloads the window at partition pk (NULL: the first), selecting item
  * when given and found. */
@@ -369,7 +355,7 @@ static void reset_at(view *v, const av *pk, const av *item)
     }
     free(items);
     for (size_t i = 0; i < m->n; i++)
-        if (m->lines[i].kind == L_ITEM && same_item(p, &((irow *)m->lines[i].data)->item, item)) {
+        if (m->lines[i].kind == L_ITEM && table_def_same_item(&p->def, &((irow *)m->lines[i].data)->item, item)) {
             sel = i;
             break;
         }

@@ -330,8 +330,8 @@ static size_t run_page(view *v)
     }
     if (store_exec(display_store(), &req, &res, &err) != ST_OK) {
         buf msg = BUF_INIT;
-        buf_printf(&msg, "%s: %s", ddb_err_type(&err), ddb_err_message(&err));
-        display_error("%s", msg.data);
+        display_ddb_err_text(&msg, NULL, &err);
+        display_ddb_err(NULL, &err);
         p->error = buf_steal(&msg);
         goto out;
     }
@@ -388,7 +388,7 @@ static bool open_view(view *v, const void *arg)
     p->table = xstrdup(a->table);
     status st = store_describe(display_store(), a->table, &p->def, &d);
     if (st != ST_OK) {
-        display_error("%s: %s", status_name(st), d.msg);
+        display_diag(NULL, st, &d);
         return false;
     }
     p->have_def = true;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/av.h"
+#include "model/buf.h"
 
 static av S(const char *s)
 {
@@ -323,6 +324,47 @@ static void comparison_orders_types_first_so_it_can_sort_anything(void **state)
     assert_true(cmp2(N("1E+125"), B("", 0)) < 0);
 }
 
+/* The plain text every formatter builds on: S raw (control bytes and NUL
+ * kept; escaping is the terminal's job), N in num_format's canonical form
+ * (tests/model/test_num.c pins it), B as the base64 DynamoDB JSON
+ * carries (API reference, AttributeValue: B), NULL as null
+ * (never true, which would read as a BOOL); containers are not scalars. */
+static void scalar_text_is_the_plain_form_of_each_scalar(void **state)
+{
+    (void)state;
+    struct { av v; const char *want; size_t n; } cases[] = {
+        { Sn("a\"\\\x01\0b", 6), "a\"\\\x01\0b", 6 },
+        { N("0012.500"), "12.5", 4 },
+        { B("\0\"\"", 3), "ACIi", 4 },
+        { B("", 0), "", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        buf b = BUF_INIT;
+        assert_true(av_scalar_text(&cases[i].v, &b));
+        assert_int_equal(b.len, cases[i].n);
+        assert_memory_equal(b.data ? b.data : "", cases[i].want, cases[i].n);
+        buf_done(&b);
+        av_free(&cases[i].v);
+    }
+    av t, nul, l;
+    av_init_bool(&t, true);
+    av_init_null(&nul);
+    buf b = BUF_INIT;
+    assert_true(av_scalar_text(&t, &b));
+    buf_addc(&b, ' ');
+    assert_true(av_scalar_text(&nul, &b));
+    assert_string_equal(b.data, "true null");
+    buf_done(&b);
+    av_init_list(&l, AV_L);
+    assert_false(av_scalar_text(&l, &b));
+    av_free(&l);
+    av_init_list(&l, AV_SS);
+    assert_false(av_scalar_text(&l, &b));
+    assert_int_equal(b.len, 0);
+    buf_done(&b);
+    av_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +382,7 @@ int main(void)
         cmocka_unit_test(sets_are_equal_whatever_the_input_order),
         cmocka_unit_test(deep_copy_shares_nothing),
         cmocka_unit_test(comparison_orders_types_first_so_it_can_sort_anything),
+        cmocka_unit_test(scalar_text_is_the_plain_form_of_each_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

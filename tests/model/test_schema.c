@@ -83,12 +83,45 @@ static void a_table_without_sort_key_has_a_null_sk_name(void **state)
     table_def_free(&c);
 }
 
+/* An item is identified by its table key alone (developer guide, "Core
+ * components": "the primary key uniquely identifies each item"): other
+ * attributes, and index keys, do not count; a B key compares by bytes,
+ * NUL included; an item without the sort key is not the same item. */
+static void the_same_item_is_the_same_table_key(void **state)
+{
+    (void)state;
+    table_def t = social_graph();
+    av a, b, v;
+    av_init_list(&a, AV_M);
+    av_init_s(&v, "ACTOR#a", 7);
+    av_map_put(&a, "PK", 2, &v);
+    av_init_s(&v, "P\0x", 3);
+    av_map_put(&a, "SK", 2, &v);
+    av_init_s(&v, "old", 3);
+    av_map_put(&a, "note", 4, &v);
+    av_copy(&b, &a);
+    av_init_s(&v, "new", 3);
+    av_map_put(&b, "note", 4, &v);
+    av_init_s(&v, "TARGET#z", 8);
+    av_map_put(&b, "GSI1PK", 6, &v);
+    assert_true(table_def_same_item(&t, &a, &b));
+    av_init_s(&v, "P\0y", 3);      /* differs after the NUL */
+    av_map_put(&b, "SK", 2, &v);
+    assert_false(table_def_same_item(&t, &a, &b));
+    av_map_remove(&b, "SK", 2);
+    assert_false(table_def_same_item(&t, &a, &b));
+    av_free(&a);
+    av_free(&b);
+    table_def_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(key_attributes_are_the_tables_and_the_chosen_indexs),
         cmocka_unit_test(a_copy_owns_its_strings),
         cmocka_unit_test(a_table_without_sort_key_has_a_null_sk_name),
+        cmocka_unit_test(the_same_item_is_the_same_table_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
