@@ -301,9 +301,9 @@ void view_partiql_open(view *from, const char *statement)
         statement = b.data;
     }
     view *v = display_push(&view_partiql_ops, statement);
-    buf_done(&b);
     if (v && pq_count_params(statement, strlen(statement)))
         set_statement(v, statement, true);
+    buf_done(&b);
 }
 
 static void done(view *v)
