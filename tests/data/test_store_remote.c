@@ -633,6 +633,9 @@ static void partiql_passes_through(void **state)
     assert_int_equal(res.n, 4);
     assert_true(res.capacity > 0);
     store_exec_result_done(&res);
+    store_info info;
+    store_get_info(r, &info);
+    assert_true(info.rcu > 0 && info.wcu == 0);   /* a SELECT counts as reading */
     assert_non_null(strstr(w.ops, "ExecuteStatement"));
     assert_non_null(strstr(w.last, "\"ReturnConsumedCapacity\":\"TOTAL\""));
     char *out = NULL;
