@@ -2425,13 +2425,19 @@ void pq_print_expr_node(const expr_node *n, buf *out)
         break;
     }
     case EN_UPDATE: {
-        int last = -1;
-        for (size_t i = 0; i < n->n_kids; i++) {
-            const expr_node *a = n->kids[i];
-            int sec = a->kind == EN_REMOVE ? 1 : 0;
-            buf_adds(out, sec == last ? ", " : i ? (sec ? " REMOVE " : " SET ") : (sec ? "REMOVE " : "SET "));
-            last = sec;
-            pq_print_expr_node(a, out);
+        /* SET (with ADD and DELETE as SET) first, then REMOVE. */
+        bool any = false;
+        for (int sec = 0; sec < 2; sec++) {
+            bool first = true;
+            for (size_t i = 0; i < n->n_kids; i++) {
+                const expr_node *a = n->kids[i];
+                if ((a->kind == EN_REMOVE) != sec)
+                    continue;
+                buf_adds(out, !first ? ", " : sec ? (any ? " REMOVE " : "REMOVE ") : "SET ");
+                first = false;
+                any = true;
+                pq_print_expr_node(a, out);
+            }
         }
         break;
     }
