@@ -493,7 +493,11 @@ static status attempt(remote *r, const char *op, const char *input, size_t len,
     char amz_date[17];
     sigv4_amz_date((long long)time(NULL), amz_date);
     char target[128];
-    snprintf(target, sizeof target, "%s%s", SERVE_TARGET_PREFIX, op);
+    /* Streams operations go under their own protocol name (on AWS the
+     * Streams endpoint is another host: only --endpoint-url ones, which
+     * serve both, are reached for them here). */
+    snprintf(target, sizeof target, "%s%s",
+             store_is_streams_op(op) ? SERVE_STREAMS_PREFIX : SERVE_TARGET_PREFIX, op);
     sigv4_header hs[5] = {
         { "content-type", "application/x-amz-json-1.0" },
         { "host", r->host },

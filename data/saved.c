@@ -6,9 +6,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "data/store_int.h"
 #include "model/mem.h"
+
+/*
+ * The store that keeps saved conditions: s itself, or for a remote store
+ * (which has no SQLite handle) the local database beside it, opened on
+ * first use (store_set_local_path). *out is NULL, with ST_OK, when a read
+ * finds no local file yet: nothing was saved.
+ */
+static status home(store *s, bool write, store **out, diag *d)
+{
+    *out = s;
+    if (!s->remote)
+        return ST_OK;
+    *out = s->local;
+    if (s->local)
+        return ST_OK;
+    if (!s->local_path)
+        return diag_set(d, ST_VALIDATION, "Saved conditions are kept in a local database file,"
+                        " and this remote store was given none");
+    if (!write && access(s->local_path, F_OK) != 0)
+        return ST_OK;
+    diag od;
+    diag_init(&od);
+    if (store_open(s->local_path, s->local_flags, &s->local, &od) != ST_OK) {
+        s->local = NULL;
+        return diag_set(d, od.code, "%s: %s", s->local_path, od.msg);
+    }
+    *out = s->local;
+    return ST_OK;
+}
 
 #define CREATE_SQL \
     "CREATE TABLE IF NOT EXISTS saved_conditions(name TEXT PRIMARY KEY, kind TEXT NOT NULL," \
@@ -62,10 +92,12 @@ status saved_put(store *s, const saved_cond *c, diag *d)
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)c->name[i] < 0x20 || c->name[i] == 0x7f)
             return diag_set(d, ST_VALIDATION, "A saved condition's name can not hold control characters");
+    status st = home(s, true, &s, d);
+    if (st)
+        return st;
     if (s->read_only)
         return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
     sqlite3_stmt *q = NULL;
-    status st = ST_OK;
     if (sqlite3_exec(s->db, CREATE_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return store_sqlerr(s, d);
     st = prepare(s, "INSERT OR REPLACE INTO saved_conditions(name, kind, expr, names, vals, updated)"
@@ -90,7 +122,10 @@ status saved_get(store *s, const char *name, saved_cond *out, bool *found, diag 
     bool yes;
     sqlite3_stmt *q = NULL;
     *found = false;
-    status st = exists(s, &yes, d);
+    status st = home(s, false, &s, d);
+    if (st || !s)
+        return st;
+    st = exists(s, &yes, d);
     if (st || !yes)
         return st;
     st = prepare(s, "SELECT name, kind, expr, names, vals, updated FROM saved_conditions"
@@ -116,7 +151,10 @@ status saved_list(store *s, saved_cond **out, size_t *n, diag *d)
     size_t cap = 0;
     *out = NULL;
     *n = 0;
-    status st = exists(s, &yes, d);
+    status st = home(s, false, &s, d);
+    if (st || !s)
+        return st;
+    st = exists(s, &yes, d);
     if (st || !yes)
         return st;
     st = prepare(s, "SELECT name, kind, expr, names, vals, updated FROM saved_conditions"
@@ -148,7 +186,10 @@ status saved_delete(store *s, const char *name, bool *found, diag *d)
     bool yes;
     sqlite3_stmt *q = NULL;
     *found = false;
-    status st = exists(s, &yes, d);
+    status st = home(s, false, &s, d);
+    if (st || !s)
+        return st;
+    st = exists(s, &yes, d);
     if (st || !yes)
         return st;
     if (s->read_only)

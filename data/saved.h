@@ -9,6 +9,13 @@
  * SQLite file as the tables (created on first write); the store's own
  * tables are not touched. SQL text is fixed; every value is bound.
  *
+ * A remote store has no SQLite file: its saved conditions go to the
+ * local database named by store_set_local_path (the explorer gives it the
+ * default database, or DDBX_DB), so the names saved while exploring an
+ * endpoint are the ones listed on the local tables, and nothing is ever
+ * written to the endpoint. Without a local path every call fails with a
+ * ValidationException saying so.
+ *
  * Ownership: strings in a saved_cond filled by saved_get / saved_list are
  * malloc'd and released by saved_cond_free; the caller's inputs are only
  * read.

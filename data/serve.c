@@ -45,6 +45,8 @@ unsigned serve_http_status(status code)
     case ST_IN_USE:
     case ST_TXN_CANCELED:
     case ST_TXN_CONFLICT:
+    case ST_EXPIRED_ITERATOR:
+    case ST_TRIMMED:
     case ST_UNKNOWN_OPERATION:
     case ST_READ_ONLY:
     case ST_DUPLICATE_ITEM:
@@ -75,6 +77,8 @@ const char *serve_error_type(status code, char *tmp, size_t tmplen)
     case ST_IN_USE:
     case ST_TXN_CANCELED:
     case ST_TXN_CONFLICT:
+    case ST_EXPIRED_ITERATOR:
+    case ST_TRIMMED:
     case ST_DUPLICATE_ITEM:
     case ST_IDEMPOTENT_MISMATCH:
         snprintf(tmp, tmplen, "com.amazonaws.dynamodb.v20120810#%s", status_name(code));
@@ -121,8 +125,14 @@ status serve_handle(store *s, const char *target, const char *body, size_t len,
                     serve_reply *r)
 {
     memset(r, 0, sizeof *r);
-    size_t plen = strlen(SERVE_TARGET_PREFIX);
-    if (!target || strncmp(target, SERVE_TARGET_PREFIX, plen) != 0 || !target[plen]) {
+    size_t plen = strlen(SERVE_TARGET_PREFIX), slen = strlen(SERVE_STREAMS_PREFIX);
+    /* DynamoDB Streams answers on the same endpoint, under its own
+     * protocol name: each operation under its own prefix only. */
+    bool streams = target && strncmp(target, SERVE_STREAMS_PREFIX, slen) == 0;
+    if (streams)
+        plen = slen;
+    if (!target || (!streams && strncmp(target, SERVE_TARGET_PREFIX, plen) != 0) || !target[plen] ||
+        streams != store_is_streams_op(target + plen)) {
         /* DynamoDB answers a missing or foreign target this way. */
         error_body(ST_UNKNOWN_OPERATION, target ? "Unknown X-Amz-Target" : "Missing X-Amz-Target",
                    NULL, r);

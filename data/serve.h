@@ -24,6 +24,8 @@
 
 /* The X-Amz-Target prefix of every DynamoDB operation. */
 #define SERVE_TARGET_PREFIX "DynamoDB_20120810."
+/* ... and of every DynamoDB Streams operation, on the same endpoint. */
+#define SERVE_STREAMS_PREFIX "DynamoDBStreams_20120810."
 
 typedef struct serve_reply {
     unsigned http_status;   /* 200, 400 or 500 */

@@ -62,6 +62,15 @@ static const char *const sql_text[Q__COUNT] = {
                           " ORDER BY pk DESC LIMIT ?3",
     [Q_PARTS_BY_SIZE] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2"
                         " ORDER BY items DESC, bytes DESC, pk LIMIT ?3",
+    [Q_CHANGE_INSERT] = "INSERT INTO changes(tid, t, ttl, old, new) VALUES(?1, ?2, ?3, ?4, ?5)",
+    [Q_CHANGE_OLDEST] = "SELECT seq, t FROM changes ORDER BY seq LIMIT ?1",
+    [Q_CHANGE_LAST_SEQ] = "SELECT seq FROM sqlite_sequence WHERE name = 'changes'",
+    [Q_CHANGE_TRIM] = "DELETE FROM changes WHERE seq <= ?1",
+    /* Before records up to ?1 go: each stream learns the last of its own. */
+    [Q_STREAM_TRIMMED] = "UPDATE streams SET trimmed = coalesce((SELECT max(c.seq) FROM changes c"
+                         " WHERE c.tid = streams.tid AND c.seq > max(streams.start_seq, streams.trimmed)"
+                         " AND c.seq <= min(coalesce(streams.end_seq, ?1), ?1)), trimmed)"
+                         " WHERE trimmed < ?1 AND (end_seq IS NULL OR end_seq > trimmed)",
 };
 
 #define SCHEMA_SQL \
@@ -79,7 +88,22 @@ static const char *const sql_text[Q__COUNT] = {
     "CREATE TABLE IF NOT EXISTS stats(tid INTEGER NOT NULL, xid INTEGER NOT NULL," \
     " items INTEGER NOT NULL, bytes INTEGER NOT NULL, parts INTEGER NOT NULL," \
     " PRIMARY KEY(tid, xid)) WITHOUT ROWID;" \
-    "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', 1);"
+    "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', 1);" \
+    SCHEMA_2_SQL
+
+/* Version 2: the change log and streams (store_int.h). Only adds tables,
+ * so a version 1 file is brought up to date in place by opening it
+ * writable, and an older ddbx still opens a version 2 file. */
+#define SCHEMA_2_SQL \
+    "CREATE TABLE IF NOT EXISTS changes(seq INTEGER PRIMARY KEY AUTOINCREMENT," \
+    " tid INTEGER NOT NULL, t INTEGER NOT NULL, ttl INTEGER NOT NULL, old BLOB, new BLOB);" \
+    "CREATE INDEX IF NOT EXISTS changes_tid ON changes(tid, seq);" \
+    "CREATE TABLE IF NOT EXISTS streams(sid INTEGER PRIMARY KEY AUTOINCREMENT," \
+    " tid INTEGER NOT NULL, tname TEXT NOT NULL, label TEXT NOT NULL, view TEXT NOT NULL," \
+    " created INTEGER NOT NULL, start_seq INTEGER NOT NULL, end_seq INTEGER, disabled INTEGER," \
+    " trimmed INTEGER NOT NULL, keys TEXT NOT NULL);" \
+    "CREATE INDEX IF NOT EXISTS streams_tid ON streams(tid);" \
+    "UPDATE meta SET value = 2 WHERE key = 'schema' AND value < 2;"
 
 status store_sqlerr(store *s, diag *d)
 {
@@ -185,6 +209,12 @@ status store_txn_end(store *s, status st, diag *d)
     }
     if (st == ST_OK && s->txn_write)
         st = store_flush_deltas(s, d);
+    /* Trimming the change log: a bounded step every 64 write
+     * transactions, so no writer ever waits on a long delete. */
+    if (st == ST_OK && s->txn_write && ++s->trim_tick >= 64) {
+        s->trim_tick = 0;
+        st = store_trim_changes(s, 1024, d);
+    }
     if (st == ST_OK) {
         diag tmp;
         diag_init(&tmp);
@@ -260,6 +290,8 @@ status store_open(const char *path, unsigned flags, store **out, diag *d)
     bool ro = flags & STORE_READ_ONLY;
     *out = NULL;
     s->read_only = ro;
+    s->retention_ms = 24 * 3600 * 1000;   /* DynamoDB keeps stream records 24 hours */
+    s->iterator_ms = 15 * 60 * 1000;      /* and a shard iterator lives 15 minutes */
 
     if (!ro && strcmp(path, ":memory:") != 0) {
         /* Create the file ourselves so it is owner-only from the start. */
@@ -321,10 +353,23 @@ out:
     return st;
 }
 
+void store_set_local_path(store *s, const char *path, unsigned flags)
+{
+    if (!s->remote)
+        return;
+    store_close(s->local);
+    s->local = NULL;
+    free(s->local_path);
+    s->local_path = path ? xstrdup(path) : NULL;
+    s->local_flags = flags;
+}
+
 void store_close(store *s)
 {
     if (!s)
         return;
+    store_close(s->local);
+    free(s->local_path);
     store_remote_free(s->remote);
     store_partiql_free(s);
     if (s->txn_depth > 0)
@@ -339,6 +384,7 @@ void store_close(store *s)
     buf_done(&s->scratch);
     buf_done(&s->err_extra);
     buf_done(&s->err_msg);
+    buf_done(&s->old_enc);
     sqlite3_close(s->db);
     free(s);
 }

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "model/av.h"
+#include "model/ddbreq.h"
 #include "model/schema.h"
 #include "model/status.h"
 
@@ -83,6 +84,63 @@ typedef struct store_exec_result {
 status store_execute(store *s, const char *statement, const av *params, size_t n_params,
                      size_t limit, const char *next_token, store_exec_result *out, diag *d);
 void store_exec_result_done(store_exec_result *r);
+
+/*
+ * The typed calls: one data-plane request (model/ddbreq.h: GetItem,
+ * PutItem, UpdateItem, DeleteItem, Query and Scan pages, BatchGetItem,
+ * BatchWriteItem, TransactGetItems, TransactWriteItems; a lone
+ * ConditionCheck runs as a transaction of one). res and err are
+ * initialised by the caller (ddb_res_init, ddb_err_init) and filled:
+ * res on ST_OK, err otherwise (its status and DynamoDB's message, the
+ * current item of a failed condition with ReturnValuesOnConditionCheckFailure
+ * ALL_OLD, the CancellationReasons of a cancelled transaction). The
+ * explorer reaches the store only through these and the browsing calls
+ * below; a remote store sends the same request to its endpoint.
+ */
+status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+
+/*
+ * ---- The change log and DynamoDB Streams (data/store_streams.c) ----
+ *
+ * Every item changed by a write through store_call (not the bulk
+ * interface below) leaves a change record, committed with it. store_call
+ * answers the Streams operations too (ListStreams, DescribeStream,
+ * GetShardIterator, GetRecords; UpdateTable with StreamSpecification);
+ * store_is_streams_op says which operation names belong to the
+ * DynamoDBStreams_20120810 protocol rather than DynamoDB_20120810.
+ */
+bool store_is_streams_op(const char *op);
+
+/* How long change records are kept (DynamoDB: 24 hours) and a shard
+ * iterator lives (15 minutes), in seconds; 0 keeps the current value. */
+void store_set_stream_times(store *s, double retention_s, double iterator_s);
+
+enum { STORE_INSERT = 1, STORE_MODIFY, STORE_REMOVE };
+
+typedef struct store_change {
+    int64_t seq;           /* increasing: later changes have larger ones */
+    int64_t t_ms;          /* when, milliseconds since the epoch */
+    int event;             /* STORE_INSERT, STORE_MODIFY, STORE_REMOVE */
+    bool ttl;              /* a deletion by Time to Live */
+    av keys;               /* the item's key attributes (AV_M) */
+    av old_item, new_item; /* AV_M, or AV_NONE where absent */
+} store_change;
+
+/*
+ * Up to max changes of a table, newest first, older than before_seq (0:
+ * from the newest). Local: the change log. Remote: the table's stream
+ * (DescribeTable's LatestStreamArn, then DescribeStream, GetShardIterator
+ * TRIM_HORIZON and GetRecords; ST_NOT_FOUND with "TABLE has no stream"
+ * when it has none; whatever the stream's view type leaves out stays
+ * AV_NONE). Free each with store_change_free.
+ */
+status store_changes(store *s, const char *table, int64_t before_seq, size_t max,
+                     store_change *out, size_t *n, diag *d);
+void store_change_free(store_change *c);
+
+/* SQLite's data_version: changes when another connection commits to the
+ * database (never for this handle's own writes). Remote: always 0. */
+status store_data_version(store *s, int64_t *out, diag *d);
 
 /* Table names in order; free with store_names_free. */
 status store_list_tables(store *s, char ***names, size_t *n, diag *d);
@@ -240,6 +298,14 @@ status store_scan_state(store *s, const char *table, const char *index, uint64_t
  * description and the partitions discovered, so the next call asks the
  * endpoint again. Nothing to do for a local store. */
 void store_refresh(store *s, const char *table);
+
+/* Remote: the local database file that keeps what the explorer saves
+ * beside a remote table (named conditions, data/saved.h), since an
+ * endpoint has no place for it. Opened with flags on the first saved_*
+ * call (a read finds nothing while the file does not exist; a write
+ * creates it), closed by store_close. A local store keeps them in its own
+ * file and ignores this. */
+void store_set_local_path(store *s, const char *path, unsigned flags);
 
 /* Remote: items per Scan page for partition discovery (0: DynamoDB's
  * 1 MB pages, the default); for tests and slow links. */

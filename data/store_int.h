@@ -1,7 +1,8 @@
 /*
  * store_int — what the store's source files share (not a public header).
  *
- * SQLite layout (schema version 1):
+ * SQLite layout (schema version 2; version 1 files gain the two change
+ * tables when opened writable, and open read-only without them):
  *   meta(key PRIMARY KEY, value)                 schema version
  *   tables(id, name UNIQUE, ver, description)    one row a DynamoDB table;
  *       description is the TableDescription JSON as CreateTable made it
@@ -16,6 +17,18 @@
  *   parts(tid, xid, pk, items, bytes)  WITHOUT ROWID: per partition of the
  *       table (xid 0) or an index, kept current on every write.
  *   stats(tid, xid, items, bytes, parts)  WITHOUT ROWID: totals.
+ *   changes(seq AUTOINCREMENT, tid, t, ttl, old, new), index (tid, seq):
+ *       the change log (store_streams.c): one row per item a committed
+ *       write changed, in the write's own transaction; t is milliseconds
+ *       since the epoch, old/new the itemenc bodies (NULL: absent, so
+ *       INSERT, MODIFY and REMOVE are implied); ttl marks a TTL deletion.
+ *       Trimmed by age; seq never repeats (AUTOINCREMENT).
+ *   streams(sid, tid, tname, label, view, created, start_seq, end_seq,
+ *       disabled, trimmed, keys): one row per DynamoDB stream a table had;
+ *       its records are the table's changes with start_seq < seq <=
+ *       end_seq (end_seq NULL while enabled); trimmed is the highest seq
+ *       of its records trimmed away; keys the KeySchema JSON (the table
+ *       may be gone).
  *
  * Writes accumulate partition deltas in memory (store.deltas) and flush
  * them before the transaction commits, so a bulk load touches each
@@ -42,6 +55,7 @@ enum {
     Q_STATS_UPSERT, Q_STATS_GET, Q_DATA_VERSION, Q_READ_HOLD,
     Q_DEL_ITEMS, Q_DEL_IDX, Q_DEL_PARTS, Q_DEL_STATS,
     Q_PARTS_FWD, Q_PARTS_FWD_FROM, Q_PARTS_BACK, Q_PARTS_BACK_FROM, Q_PARTS_BY_SIZE,
+    Q_CHANGE_INSERT, Q_CHANGE_OLDEST, Q_CHANGE_LAST_SEQ, Q_CHANGE_TRIM, Q_STREAM_TRIMMED,
     Q__COUNT
 };
 
@@ -83,6 +97,18 @@ struct store {
     buf err_msg;         /* the whole error message when diag's is too short */
     sqlite3_stmt *reads[1024]; /* read statements by shape (store_read.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
+    /* A remote store's local database for saved conditions (data/saved.c):
+     * its path and flags (store_set_local_path), opened on first use. */
+    char *local_path;
+    unsigned local_flags;
+    struct store *local;
+    /* The change log (store_streams.c). */
+    bool no_log;         /* the bulk interface writes no change records */
+    bool ttl_delete;     /* the writes now are TTL deletions (userIdentity) */
+    unsigned trim_tick;  /* write transactions since the last trim step */
+    int64_t last_ms;     /* change times never go backward in one process */
+    int64_t retention_ms, iterator_ms;
+    buf old_enc;         /* an old image, encoded for its record */
     struct store_pq *pq;  /* ExecuteTransaction's ClientRequestTokens (store_partiql.c) */
 };
 
@@ -139,6 +165,17 @@ status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, di
 status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
 void store_partiql_free(store *s);
+
+/* ---- the codec (store_codec.c) ---- */
+
+/* A response body into res (the members the kind's response has). */
+status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res *res, diag *d);
+/* store_exec through store_call: the request printed, sent, and the
+ * response or the error's members read back. */
+status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+
+/* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
+status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 
 /* ---- remote stores (store_remote.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
@@ -197,6 +234,36 @@ typedef struct store_wcap {
  */
 status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
                    const av *new_item, store_wcap *cap, diag *d);
+
+/* ---- the change log and DynamoDB Streams (store_streams.c) ---- */
+
+/* Appends the record of one item's change (old/new as store_apply has
+ * them; new_enc the new item's encoding when the caller has it, else
+ * NULL). Nothing when both are absent or equal: DynamoDB writes no stream
+ * record for a write that changes nothing. */
+status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
+                        const buf *new_enc, diag *d);
+/* One bounded trim step (at most `max` records older than the retention),
+ * inside the caller's write transaction. */
+status store_trim_changes(store *s, int max, diag *d);
+/* CreateTable with a StreamSpecification: the stream row, and *desc (the
+ * stored description, malloc'd) rewritten with LatestStreamArn/Label.
+ * DeleteTable: every stream of the table disabled. */
+status store_streams_created(store *s, int64_t tid, const char *name, const struct cJSON *spec,
+                             char **desc, diag *d);
+status store_streams_table_deleted(store *s, int64_t tid, diag *d);
+/* CreateTable's StreamSpecification checks. */
+status store_streams_check_spec(const struct cJSON *spec, bool create, diag *d);
+
+status store_op_update_table(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_list_streams(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_describe_stream(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_get_shard_iterator(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_get_records(store *s, const struct cJSON *in, buf *out, diag *d);
+
+/* The ARNs' region and account (DynamoDB Local's and dynalite's). */
+#define STORE_REGION "us-east-1"
+#define STORE_ARN_PREFIX "arn:aws:dynamodb:" STORE_REGION ":000000000000:table/"
 
 /* ---- the read path (store_read.c) ---- */
 

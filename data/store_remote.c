@@ -85,6 +85,7 @@ static const char *const read_ops[] = {
     "ListTables", "DescribeTimeToLive", "DescribeLimits", "DescribeEndpoints",
     "ListTagsOfResource", "DescribeContinuousBackups", "ListBackups", "DescribeBackup",
     "ListGlobalTables", "DescribeGlobalTable", "ListExports", "ListImports",
+    "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords",
 };
 
 /* Everything not known to be a read counts as a write: an operation this

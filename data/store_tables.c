@@ -15,7 +15,7 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
-#define ARN_PREFIX "arn:aws:dynamodb:us-east-1:000000000000:table/"
+#define ARN_PREFIX STORE_ARN_PREFIX
 
 /* ---- request specs (DynamoDB's member order) ---- */
 
@@ -77,6 +77,13 @@ static const vspec gsi_fields[] = {
 static const vspec gsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndex",
                                 .fields = gsi_fields };
 
+static const char *const e_view[] = { "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY", NULL };
+static const vspec stream_fields[] = {
+    { .name = "StreamEnabled", .type = VT_BOOL, .flags = VF_NOTNULL },
+    { .name = "StreamViewType", .type = VT_STRING, .enums = e_view },
+    { .type = VT_END },
+};
+
 static const vspec create_spec[] = {
     { .name = "AttributeDefinitions", .type = VT_LIST, .flags = VF_NOTNULL, .elem = &attrdef_elem },
     { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
@@ -85,6 +92,7 @@ static const vspec create_spec[] = {
     { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &ks_elem },
     { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
     { .name = "GlobalSecondaryIndexes", .type = VT_LIST, .elem = &gsi_elem },
+    { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
     { .type = VT_END },
 };
 
@@ -592,7 +600,9 @@ out:
 status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
-    if (st != ST_OK || (st = create_custom(in, d)) != ST_OK)
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
+    if (st != ST_OK || (st = create_custom(in, d)) != ST_OK ||
+        (st = store_streams_check_spec(spec, true, d)) != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
@@ -624,9 +634,18 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
         goto out;
     }
     sqlite3_reset(q);
-    buf_adds(out, "{\"TableDescription\":");
-    buf_adds(out, text);
-    buf_addc(out, '}');
+    /* A stream asked for: its row, and the description names it. */
+    char *with_stream = NULL;
+    if (cJSON_IsObject(spec)) {
+        with_stream = xstrdup(text);
+        st = store_streams_created(s, sqlite3_last_insert_rowid(s->db), name, spec, &with_stream, d);
+    }
+    if (st == ST_OK) {
+        buf_adds(out, "{\"TableDescription\":");
+        buf_adds(out, with_stream ? with_stream : text);
+        buf_addc(out, '}');
+    }
+    free(with_stream);
 out:
     cJSON_free(text);
     cJSON_Delete(desc);
@@ -690,8 +709,11 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
         buf_adds(out, "{\"TableDescription\":");
         st = live_desc(s, t, "DELETING", out, d);
         buf_addc(out, '}');
+        int64_t tid = t->id;
         if (st == ST_OK)
-            st = delete_rows(s, t->id, d);
+            st = delete_rows(s, tid, d);
+        if (st == ST_OK)
+            st = store_streams_table_deleted(s, tid, d);
         store_forget_tables(s);
     }
     return store_txn_end(s, st, d);

@@ -325,6 +325,10 @@ status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
     if (cap)
         cap->table += units(old_size > new_size ? old_size : new_size);
     st = write_indexes(s, t, k, old, old_size, new_item, new_size, cap, d);
+    /* The change record, in this same transaction: a crash keeps both or
+     * neither. (write_indexes does not touch s->scratch.) */
+    if (st == ST_OK && !s->no_log)
+        st = store_log_change(s, t, old, new_item, new_item ? &s->scratch : NULL, d);
     return st;
 }
 
@@ -381,7 +385,12 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
         bool found;
         if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
             goto out;
+        /* Imports write no change records (as DynamoDB's ImportTable
+         * writes no stream records): a million-item load would otherwise
+         * double its writes for a log no one reads item by item. */
+        s->no_log = true;
         st = store_apply(s, t, &k, found ? &old : NULL, item, NULL, d);
+        s->no_log = false;
     }
     /* Keep the in-memory partition deltas bounded on huge loads. */
     if (st == ST_OK && s->n_deltas > 100000)

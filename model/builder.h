@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "model/av.h"
+#include "model/ddbreq.h"
 #include "model/buf.h"
 #include "model/expr.h"
 #include "model/status.h"
@@ -338,6 +339,10 @@ typedef struct breq {
     bool all_old_on_fail;    /* ReturnValuesOnConditionCheckFailure ALL_OLD */
 } breq;
 
+/* The typed request (into an uninitialised out; ddb_req_done) that the
+ * store's typed calls take: the trees printed into expressions sharing
+ * one names map and one values map. */
+status builder_req_typed(const breq *r, ddb_req *out, diag *d);
 /* The request body as JSON (members in DynamoDB's documented order). */
 status builder_req_json(const breq *r, buf *out, diag *d);
 /* One TransactItems element: {"Put":{...}}. */

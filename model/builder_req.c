@@ -331,105 +331,72 @@ const char *builder_req_txn_name(breq_op op)
     return (unsigned)op <= BREQ_SCAN ? n[op] : NULL;
 }
 
-/* The expressions of a request, printed with one shared maps. */
-typedef struct rendered {
-    bmaps m;
-    buf key, update, cond;
-    buf item;
-} rendered;
-
-static status render(const breq *r, rendered *x, diag *d)
+/* The typed request (model/ddbreq.h) a builder request stands for: its
+ * trees printed into expressions that share one names and values map. */
+status builder_req_typed(const breq *r, ddb_req *out, diag *d)
 {
-    memset(x, 0, sizeof *x);
-    builder_maps_init(&x->m);
+    static const ddb_kind kinds[] = { DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_CHECK, DDB_QUERY, DDB_SCAN };
+    ddb_req_init(out, kinds[r->op]);
+    bmaps m;
+    builder_maps_init(&m);
+    buf key = BUF_INIT, update = BUF_INIT, cond = BUF_INIT;
     status st = ST_OK;
     if (r->op == BREQ_QUERY) {
         if (!r->keycond || builder_empty(r->keycond))
-            return diag_set(d, ST_VALIDATION, "A Query needs a key condition");
-        st = builder_print(r->keycond, &x->m, &x->key, d);
+            st = diag_set(d, ST_VALIDATION, "A Query needs a key condition");
+        else
+            st = builder_print(r->keycond, &m, &key, d);
     }
     if (!st && r->op == BREQ_UPDATE) {
         if (!r->update || !r->update->n)
-            return diag_set(d, ST_VALIDATION, "An UpdateItem needs at least one update row");
-        st = builder_update_print(r->update, &x->m, &x->update, d);
+            st = diag_set(d, ST_VALIDATION, "An UpdateItem needs at least one update row");
+        else
+            st = builder_update_print(r->update, &m, &update, d);
     }
     if (!st && r->cond && !builder_empty(r->cond))
-        st = builder_print(r->cond, &x->m, &x->cond, d);
-    if (!st && r->op == BREQ_CHECK && !x->cond.len)
+        st = builder_print(r->cond, &m, &cond, d);
+    if (!st && r->op == BREQ_CHECK && !cond.len)
         st = diag_set(d, ST_VALIDATION, "A ConditionCheck needs a condition");
-    if (!st && r->op <= BREQ_CHECK) {
-        if (!r->item || r->item->type != AV_M)
-            st = diag_set(d, ST_VALIDATION, "%s needs %s", builder_req_op_name(r->op),
-                          r->op == BREQ_PUT ? "an item" : "a key");
-        else
-            ddbjson_write_item(&x->item, r->item);
-    }
+    if (!st && r->op <= BREQ_CHECK && (!r->item || r->item->type != AV_M))
+        st = diag_set(d, ST_VALIDATION, "%s needs %s", builder_req_op_name(r->op),
+                      r->op == BREQ_PUT ? "an item" : "a key");
+    if (st)
+        goto out;
+    ddb_req_set_str(&out->table, r->table);
+    if (r->op >= BREQ_QUERY)
+        ddb_req_set_str(&out->index, r->index);
+    if (r->op <= BREQ_CHECK)
+        av_copy(r->op == BREQ_PUT ? &out->item : &out->key, r->item);
+    if (key.len)
+        ddb_req_set_str(&out->keycond, key.data);
+    if (update.len)
+        ddb_req_set_str(&out->update, update.data);
+    if (cond.len)
+        ddb_req_set_str(r->op >= BREQ_QUERY ? &out->filter : &out->cond, cond.data);
+    if (m.n_names)
+        builder_maps_names_av(&m, &out->names);
+    if (m.n_vals)
+        builder_maps_values_av(&m, &out->values);
+    out->rv_fail_all_old = r->all_old_on_fail && r->op <= BREQ_CHECK && cond.len;
+out:
+    if (st)
+        ddb_req_done(out);
+    builder_maps_done(&m);
+    buf_done(&key);
+    buf_done(&update);
+    buf_done(&cond);
     return st;
-}
-
-static void rendered_done(rendered *x)
-{
-    builder_maps_done(&x->m);
-    buf_done(&x->key);
-    buf_done(&x->update);
-    buf_done(&x->cond);
-    buf_done(&x->item);
-}
-
-static void member(buf *out, bool *first, const char *name)
-{
-    if (!*first)
-        buf_addc(out, ',');
-    *first = false;
-    ddbjson_write_string(out, name, strlen(name));
-    buf_addc(out, ':');
-}
-
-static void member_str(buf *out, bool *first, const char *name, const char *s, size_t n)
-{
-    member(out, first, name);
-    ddbjson_write_string(out, s, n);
-}
-
-static void body(const breq *r, rendered *x, buf *out)
-{
-    bool first = true;
-    buf_addc(out, '{');
-    member_str(out, &first, "TableName", r->table, strlen(r->table));
-    if ((r->op == BREQ_QUERY || r->op == BREQ_SCAN) && r->index)
-        member_str(out, &first, "IndexName", r->index, strlen(r->index));
-    if (r->op <= BREQ_CHECK) {
-        member(out, &first, r->op == BREQ_PUT ? "Item" : "Key");
-        buf_add(out, x->item.data, x->item.len);
-    }
-    if (x->key.len)
-        member_str(out, &first, "KeyConditionExpression", x->key.data, x->key.len);
-    if (x->update.len)
-        member_str(out, &first, "UpdateExpression", x->update.data, x->update.len);
-    if (x->cond.len)
-        member_str(out, &first, r->op >= BREQ_QUERY ? "FilterExpression" : "ConditionExpression",
-                   x->cond.data, x->cond.len);
-    if (x->m.n_names) {
-        member(out, &first, "ExpressionAttributeNames");
-        builder_maps_names_json(&x->m, out);
-    }
-    if (x->m.n_vals) {
-        member(out, &first, "ExpressionAttributeValues");
-        builder_maps_values_json(&x->m, out);
-    }
-    if (r->all_old_on_fail && r->op <= BREQ_CHECK && x->cond.len)
-        member_str(out, &first, "ReturnValuesOnConditionCheckFailure", "ALL_OLD", 7);
-    buf_addc(out, '}');
 }
 
 status builder_req_json(const breq *r, buf *out, diag *d)
 {
-    rendered x;
-    status st = render(r, &x, d);
-    if (!st)
-        body(r, &x, out);
-    rendered_done(&x);
-    return st;
+    ddb_req t;
+    status st = builder_req_typed(r, &t, d);
+    if (st)
+        return st;
+    ddb_req_json(&t, out);
+    ddb_req_done(&t);
+    return ST_OK;
 }
 
 status builder_req_txn_json(const breq *r, buf *out, diag *d)
@@ -437,95 +404,29 @@ status builder_req_txn_json(const breq *r, buf *out, diag *d)
     const char *tn = builder_req_txn_name(r->op);
     if (!tn)
         return diag_set(d, ST_VALIDATION, "%s can not be part of a transaction", builder_req_op_name(r->op));
-    rendered x;
-    status st = render(r, &x, d);
-    if (!st) {
-        buf_printf(out, "{\"%s\":", tn);
-        body(r, &x, out);
-        buf_addc(out, '}');
-    }
-    rendered_done(&x);
-    return st;
-}
-
-static bool shell_safe(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           strchr("_-./:=@%+,", c) != NULL;
+    ddb_req t;
+    status st = builder_req_typed(r, &t, d);
+    if (st)
+        return st;
+    buf_printf(out, "{\"%s\":", tn);
+    ddb_req_json(&t, out);
+    buf_addc(out, '}');
+    ddb_req_done(&t);
+    return ST_OK;
 }
 
 void builder_shell_quote(buf *out, const char *s)
 {
-    bool safe = *s != '\0';
-    for (const char *c = s; *c && safe; c++)
-        safe = shell_safe(*c);
-    if (safe) {
-        buf_adds(out, s);
-        return;
-    }
-    buf_addc(out, '\'');
-    for (const char *c = s; *c; c++) {
-        if (*c == '\'')
-            buf_adds(out, "'\\''");
-        else
-            buf_addc(out, *c);
-    }
-    buf_addc(out, '\'');
-}
-
-static void opt(buf *out, const char *name, const char *val)
-{
-    buf_printf(out, " %s ", name);
-    builder_shell_quote(out, val);
+    ddb_shell_quote(out, s, strlen(s));
 }
 
 status builder_req_cli(const breq *r, buf *out, diag *d)
 {
-    if (r->op == BREQ_CHECK) {
-        /* No CLI command of its own: a transaction of one. */
-        buf item = BUF_INIT;
-        status st = builder_req_txn_json(r, &item, d);
-        if (!st) {
-            buf arr = BUF_INIT;
-            buf_printf(&arr, "[%s]", item.data);
-            buf_adds(out, "aws dynamodb transact-write-items");
-            opt(out, "--transact-items", arr.data);
-            buf_done(&arr);
-        }
-        buf_done(&item);
-        return st;
-    }
-    rendered x;
-    status st = render(r, &x, d);
+    ddb_req t;
+    status st = builder_req_typed(r, &t, d);
     if (st)
-        goto out;
-    buf_printf(out, "aws dynamodb %s", builder_req_cli_name(r->op));
-    opt(out, "--table-name", r->table);
-    if ((r->op == BREQ_QUERY || r->op == BREQ_SCAN) && r->index)
-        opt(out, "--index-name", r->index);
-    if (r->op <= BREQ_CHECK)
-        opt(out, r->op == BREQ_PUT ? "--item" : "--key", x.item.data);
-    if (x.key.len)
-        opt(out, "--key-condition-expression", x.key.data);
-    if (x.update.len)
-        opt(out, "--update-expression", x.update.data);
-    if (x.cond.len)
-        opt(out, r->op >= BREQ_QUERY ? "--filter-expression" : "--condition-expression", x.cond.data);
-    if (x.m.n_names) {
-        buf j = BUF_INIT;
-        builder_maps_names_json(&x.m, &j);
-        opt(out, "--expression-attribute-names", j.data);
-        buf_done(&j);
-    }
-    if (x.m.n_vals) {
-        buf j = BUF_INIT;
-        builder_maps_values_json(&x.m, &j);
-        opt(out, "--expression-attribute-values", j.data);
-        buf_done(&j);
-    }
-    if (r->all_old_on_fail && r->op <= BREQ_CHECK && x.cond.len)
-        opt(out, "--return-values-on-condition-check-failure", "ALL_OLD");
-out:
-    rendered_done(&x);
-    return st;
+        return st;
+    ddb_req_cli(&t, out);
+    ddb_req_done(&t);
+    return ST_OK;
 }

@@ -68,4 +68,10 @@ status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
  * arrays): lossy, for export to tools that want plain JSON. */
 void ddbjson_write_plain_item(buf *out, const av *item);
 
+/* For people (ddbjson_pretty.c): compact JSON text (as ddbjson_write_*
+ * write it) re-indented two spaces a level, one member a line, short leaf
+ * objects such as {"S":"x"} kept on one line; and an item written so. */
+void ddbjson_pretty(buf *out, const char *json, size_t len);
+void ddbjson_write_item_pretty(buf *out, const av *item);
+
 #endif

@@ -20,6 +20,8 @@
     X(ST_IN_USE,              "ResourceInUseException") \
     X(ST_TXN_CANCELED,        "TransactionCanceledException") \
     X(ST_TXN_CONFLICT,        "TransactionConflictException") \
+    X(ST_EXPIRED_ITERATOR,    "ExpiredIteratorException") \
+    X(ST_TRIMMED,             "TrimmedDataAccessException") \
     X(ST_UNKNOWN_OPERATION,   "UnknownOperationException") \
     X(ST_INTERNAL,            "InternalServerError") \
     X(ST_PARSE,               "ParseError") \

@@ -144,3 +144,33 @@ int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write)
     argv[out] = NULL;
     return bad ? -1 : any;
 }
+
+int cli_take_stream_times(int *argc, char **argv, double *retention, double *iterator)
+{
+    static const char *const names[] = { "--stream-retention", "--iterator-lifetime" };
+    int out = 0, bad = 0;
+    *retention = *iterator = 0;
+    for (int i = 0; i < *argc; i++) {
+        int taken = 0;
+        for (size_t k = 0; i > 0 && k < 2 && !taken; k++) {
+            const char *v = NULL;
+            int r = flag_value(*argc, argv, &i, names[k], &v);
+            if (r == 0)
+                continue;
+            taken = 1;
+            char *end = NULL;
+            double x = r > 0 ? strtod(v, &end) : 0;
+            if (r < 0 || !end || *end || !(x > 0) || x > 1e9) {
+                fprintf(stderr, "ddbx: %s needs a number of seconds above 0\n", names[k]);
+                bad = 1;
+                continue;
+            }
+            *(k == 0 ? retention : iterator) = x;
+        }
+        if (!taken)
+            argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return bad ? -1 : 0;
+}

@@ -42,6 +42,15 @@ unsigned cli_store_flags(void);
  */
 int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write);
 
+/*
+ * `--stream-retention SECONDS` (how long change records are kept; 24
+ * hours unless given) and `--iterator-lifetime SECONDS` (how long a shard
+ * iterator is accepted; 15 minutes) for `ddbx serve` and `ddbx api`:
+ * removed from argv; 0 in either when not given. -1 after a message on
+ * stderr for a bad value.
+ */
+int cli_take_stream_times(int *argc, char **argv, double *retention, double *iterator);
+
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);
 /* `ddbx eval --kind partiql STATEMENT ...` (cli_eval_partiql.c). */
@@ -72,8 +81,8 @@ int cli_explore(int argc, char **argv);
 
 struct store;
 /* Loads the bundled sample tables into st (for `:samples` and the first
- * run); returns how many tables, or -1 with a message in err. */
-int cli_explore_samples(struct store *st, char *err, size_t errlen);
+ * run); returns how many tables, or -1 with d filled. */
+int cli_explore_samples(struct store *st, diag *d);
 
 /* A diagnostic on stderr, one line: "PREFIX: FILE:LINE:COL: Code: message
  * (attribute PATH)" (ui/cli_diag.c). */

@@ -73,10 +73,11 @@ int cli_api(int argc, char **argv)
     remote_opts ro;
     memset(&ro, 0, sizeof ro);
     int rem = cli_take_remote(&argc, argv, &ro, NULL);
-    if (rem < 0)
+    double retention, lifetime;
+    if (rem < 0 || cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0)
         return 2;
     if (argc > 1) {
-        fprintf(stderr, "usage: ddbx api [--db FILE]\n"
+        fprintf(stderr, "usage: ddbx api [--db FILE] [--stream-retention S] [--iterator-lifetime S]\n"
                         "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n");
         return 2;
     }
@@ -92,6 +93,7 @@ int cli_api(int argc, char **argv)
         return 1;
     }
     free(path);
+    store_set_stream_times(s, retention, lifetime);
     answer_lines(local_line, s);
     store_close(s);
     return 0;

@@ -6,7 +6,8 @@
  * `ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]`
  * runs the same explorer on a DynamoDB endpoint: the store is then
  * store_open_remote over data/remote's transport, read-only unless
- * --write (and then every write asks first).
+ * --write (and then every write asks first); named conditions are kept in
+ * the local default database.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,11 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
         remote_close(r);
         return 1;
     }
+    /* Saved conditions have no place on an endpoint: they go to the local
+     * default database (or DDBX_DB), created only when one is saved. */
+    char *local = cli_db_path(NULL, 1);
+    store_set_local_path(st, local, cli_store_flags());
+    free(local);
     /* Items per discovery Scan page; for tests (the default is DynamoDB's 1 MB). */
     const char *lim = getenv("DDBX_SCAN_LIMIT");
     if (lim && *lim)
@@ -56,15 +62,11 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
     return rc;
 }
 
-int cli_explore_samples(struct store *st, char *err, size_t errlen)
+int cli_explore_samples(struct store *st, diag *d)
 {
     size_t tables = 0, items = 0;
-    diag d;
-    diag_init(&d);
-    if (samples_load(st, &tables, &items, &d) != ST_OK) {
-        snprintf(err, errlen, "%s: %s", status_name(d.code), d.msg);
+    if (samples_load(st, &tables, &items, d) != ST_OK)
         return -1;
-    }
     return (int)tables;
 }
 
@@ -110,11 +112,8 @@ int cli_explore(int argc, char **argv)
         free(path);
         return 1;
     }
-    if (fresh && default_db) {
-        char err[512];
-        if (cli_explore_samples(st, err, sizeof err) < 0 && getenv("DDBX_DEBUG"))
-            fprintf(stderr, "ddbx: %s\n", err);
-    }
+    if (fresh && default_db && cli_explore_samples(st, &d) < 0 && getenv("DDBX_DEBUG"))
+        cli_print_diag("ddbx", &d);
     int rc = display_run(st, path, table);
     store_close(st);
     free(path);

@@ -161,7 +161,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: ddbx serve [--db FILE] [--port N] [--host ADDR]\n");
+    fprintf(stderr, "usage: ddbx serve [--db FILE] [--port N] [--host ADDR]"
+                    " [--stream-retention S] [--iterator-lifetime S]\n");
     return 2;
 }
 
@@ -170,6 +171,9 @@ int cli_serve(int argc, char **argv)
     const char *flag_db = cli_take_db(&argc, argv);
     const char *host = "127.0.0.1";
     const char *port_s = "8000";
+    double retention, lifetime;
+    if (cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0)
+        return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if ((strcmp(a, "--port") == 0 || strcmp(a, "--host") == 0) && i + 1 < argc) {
@@ -207,6 +211,7 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "ddbx serve: %s\n", d.msg);
         goto out;
     }
+    store_set_stream_times(sv.st, retention, lifetime);
     int gai = getaddrinfo(host, port_s, &hints, &ai);
     if (gai != 0 || !ai) {
         fprintf(stderr, "ddbx serve: %s: %s\n", host, gai_strerror(gai));

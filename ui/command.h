@@ -22,6 +22,8 @@
     X(search,       "TEXT",         "Search forward for TEXT") \
     X(fold,         "[all|none]",   "Fold the selected partition, or all, or none") \
     X(reload,       "",             "Reload the view from the store") \
+    X(watch,        "[TABLE]",      "Change feed of the table shown (or TABLE): recent writes, newest first") \
+    X(live,         "[on|off]",     "Follow other processes' writes (on by default), or pause") \
     X(samples,      "",             "Load the sample tables into this database") \
     X(save_display, "FILE",         "Write the screen text to FILE (tests)") \
     X(save_view,    "FILE",         "Write the view's lines, kinds and selection to FILE (tests)") \

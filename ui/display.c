@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "ui/cli.h"
 #include "ui/command.h"
 #include "ui/keymap.h"
+#include "ui/live.h"
 #include "ui/text.h"
 
 #define MAX_DEPTH 64
@@ -30,8 +32,9 @@ static struct {
     view *stack[MAX_DEPTH];
     int depth;
     bool quit;
-    char status[1024];
+    buf status;          /* the status line's message; empty: none */
     role status_role;
+    bool status_wrap;    /* display_diag's: wraps when wider than the screen */
     buf search;
     FILE *timing;
     struct timespec t0;
@@ -62,8 +65,10 @@ view *display_below(view *v)
 
 static void vmsg(role r, const char *fmt, va_list ap)
 {
-    vsnprintf(D.status, sizeof D.status, fmt, ap);
+    buf_reset(&D.status);
+    buf_vprintf(&D.status, fmt, ap);
     D.status_role = r;
+    D.status_wrap = false;
 }
 
 void display_message(const char *fmt, ...)
@@ -80,6 +85,40 @@ void display_error(const char *fmt, ...)
     va_start(ap, fmt);
     vmsg(ROLE_ERROR, fmt, ap);
     va_end(ap);
+}
+
+void display_diag_text(buf *out, const char *what, status st, const diag *d, const char *full)
+{
+    size_t n = strlen(d->msg);
+    const char *msg = d->msg[0] ? d->msg : status_name(st);
+    /* Cut by diag's size: the whole message, if that is what it is. */
+    if (n == sizeof d->msg - 1 && full && strlen(full) > n && strncmp(full, d->msg, n) == 0)
+        msg = full;
+    if (what && *what)
+        buf_printf(out, "%s: ", what);
+    if (d->file[0]) {
+        buf_adds(out, d->file);
+        if (d->line > 0)
+            buf_printf(out, ":%d:%d", d->line, d->col);
+        buf_adds(out, ": ");
+    }
+    if (st != ST_OK && st != ST_USAGE && d->msg[0])
+        buf_printf(out, "%s: ", status_name(st));
+    buf_adds(out, msg);
+    if (d->path[0] && d->pos >= 0)
+        buf_printf(out, " (attribute %s, at byte %ld)", d->path, d->pos);
+    else if (d->path[0])
+        buf_printf(out, " (attribute %s)", d->path);
+    else if (d->pos >= 0)
+        buf_printf(out, " (at byte %ld)", d->pos);
+}
+
+void display_diag(const char *what, status st, const diag *d)
+{
+    buf_reset(&D.status);
+    display_diag_text(&D.status, what, st, d, D.st ? store_error_message(D.st, st, d) : NULL);
+    D.status_role = ROLE_ERROR;
+    D.status_wrap = true;
 }
 
 static void free_line_cb(void *ctx, line *l)
@@ -152,12 +191,7 @@ void display_fill(view *v)
         size_t added = v->ops->more(v, -1);
         if (added == 0)
             break;
-        if (v->vm.n - v->vm.top > v->vm.rows)
-            v->vm.top = v->vm.n > v->vm.rows ? v->vm.n - v->vm.rows : 0;
-        else
-            v->vm.top = 0;
-        if (v->vm.top > v->vm.cursor)
-            v->vm.top = v->vm.cursor;
+        vm_fill_from_above(&v->vm);
     }
 }
 
@@ -210,10 +244,47 @@ static void page_by(view *v, int dir)
         if (want + m->rows > m->n)
             want = m->n > m->rows ? m->n - m->rows : 0;
         if (want <= m->cursor)
-            m->top = want;
+            vm_set_top(m, want);
     }
     vm_select(m, m->cursor);
     display_fill(v);
+}
+
+/* The status line's message, on the last row; display_diag's, when wider
+ * than the screen, wrapped onto the rows above it (at most half the
+ * screen, the last row marked `~` when even that is not enough). */
+static void draw_status(int rows, int cols)
+{
+    const char *s = D.status.data;
+    size_t len = D.status.len;
+    if (!D.status_wrap || text_width(s, len) <= cols || cols < 2) {
+        term_put(rows - 1, 0, cols, s, len, D.status_role, true);
+        return;
+    }
+    /* Where each row starts: as many whole code points as fit. */
+    int max = rows / 2 > 1 ? rows / 2 : 1;
+    size_t start[64];
+    int k = 0;
+    size_t i = 0;
+    while (i < len && k < max && k < 64) {
+        start[k++] = i;
+        int w = 0;
+        while (i < len) {
+            uint32_t cp;
+            size_t step = text_decode(s + i, len - i, &cp);
+            int cw = text_cp_width(cp);
+            if (w + cw > cols && w > 0)
+                break;
+            w += cw;
+            i += step;
+        }
+    }
+    for (int r = 0; r < k; r++) {
+        size_t end = r + 1 < k ? start[r + 1] : len;
+        int row = rows - k + r;
+        term_fill(row, 0, cols, D.status_role);
+        term_put(row, 0, cols, s + start[r], end - start[r], D.status_role, true);
+    }
 }
 
 static void draw(void)
@@ -255,8 +326,10 @@ static void draw(void)
         term_highlight_row(-1);
     }
 
-    if (D.status[0]) {
-        term_puts(rows - 1, 0, cols, D.status, D.status_role);
+    if (live_paused())
+        term_puts(rows - 1, cols > 30 ? cols - 30 : 0, 30, "       live paused (L resumes)", ROLE_DIM);
+    if (D.status.len) {
+        draw_status(rows, cols);
     } else {
         /* On a remote endpoint the resting status line says where, whether
          * writes are possible, and what the session has consumed. */
@@ -674,6 +747,62 @@ static bool is_cmd(const char *word, const char *name)
 
 static void samples_command(void);
 
+/* The change feed of the table v shows (or of `table`). */
+static void watch(view *v, const char *table)
+{
+    cond_arg a = { 0 };
+    if (!table && v->ops->context)
+        v->ops->context(v, &a);
+    if (!table)
+        table = a.table;
+    if (!table) {
+        display_error("Open a table first, or :watch TABLE");
+        return;
+    }
+    display_push(&view_watch_ops, table);
+}
+
+static void live_command(const char *arg)
+{
+    if (arg && strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
+        display_error("usage: :live [on|off]");
+        return;
+    }
+    live_pause(arg ? strcmp(arg, "off") == 0 : !live_paused());
+    store_info info;
+    store_get_info(D.st, &info);
+    if (info.remote)
+        display_message("Live mode follows a local database only; R reloads from the endpoint");
+    else
+        display_message(live_paused() ? "Live mode paused: other processes' writes show on R"
+                                      : "Live mode: other processes' writes show as they land");
+}
+
+/* An idle moment: follow what other processes committed (ui/live.h).
+ * Only views that read again cheaply are reloaded. */
+static void live(void)
+{
+    view *v = top_view();
+    cond_arg a = { 0 };
+    if (v && v->ops->context)
+        v->ops->context(v, &a);
+    int what = live_tick(a.table);
+    if (what == LIVE_RELOAD && v && v->ops->request &&
+        (v->ops == &view_items_ops || v->ops == &view_item_ops || v->ops == &view_tables_ops ||
+         v->ops == &view_parts_ops || v->ops == &view_watch_ops)) {
+        v->ops->request(v, REQ_RELOAD);
+        if (D.timing) {
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            fprintf(D.timing, "live-reload %s epoch %.3f\n", v->ops->name,
+                    (double)t.tv_sec + (double)t.tv_nsec / 1e9);
+            fflush(D.timing);
+        }
+    }
+    if (what != LIVE_NOTHING)
+        redraw();
+}
+
 void display_command(const char *text)
 {
     char *words = xmalloc(strlen(text) + 1);
@@ -695,8 +824,9 @@ void display_command(const char *text)
         diag d;
         diag_init(&d);
         draw();
-        if (term_save_display(argv[1], &d) != ST_OK)
-            display_error("%s", d.msg);
+        status st = term_save_display(argv[1], &d);
+        if (st != ST_OK)
+            display_diag(NULL, st, &d);
     } else if (is_cmd(c, "save_view") && argc == 2) {
         save_view(v, argv[1]);
     } else if (is_cmd(c, "search")) {
@@ -716,6 +846,10 @@ void display_command(const char *text)
         display_push(&view_items_ops, &a);
     } else if (is_cmd(c, "samples")) {
         samples_command();
+    } else if (is_cmd(c, "watch") && argc <= 2) {
+        watch(v, argc == 2 ? argv[1] : NULL);
+    } else if (is_cmd(c, "live") && argc <= 2) {
+        live_command(argc == 2 ? argv[1] : NULL);
     } else if (is_cmd(c, "reload")) {
         if (v->ops->request)
             v->ops->request(v, REQ_RELOAD);
@@ -744,7 +878,8 @@ out:
 
 static void samples_command(void)
 {
-    char err[512] = "";
+    diag d;
+    diag_init(&d);
     store_info info;
     store_get_info(D.st, &info);
     if (info.remote) {
@@ -752,9 +887,9 @@ static void samples_command(void)
         display_error(":samples loads into a local database only (ddbx samples --db FILE)");
         return;
     }
-    int n = cli_explore_samples(D.st, err, sizeof err);
+    int n = cli_explore_samples(D.st, &d);
     if (n < 0) {
-        display_error("%s", err);
+        display_diag(NULL, d.code, &d);
         return;
     }
     display_message("Loaded %d sample tables", n);
@@ -775,15 +910,14 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_PAGE_DOWN: page_by(v, 1); break;
     case REQ_MOVE_FIRST: move_by(v, -(long)v->vm.cursor); break;
     case REQ_MOVE_LAST: move_by(v, (long)(v->vm.n - v->vm.cursor)); break;
-    case REQ_SCROLL_LEFT:
-        if (v->vm.hscroll > 0)
-            v->vm.hscroll--;
-        break;
-    case REQ_SCROLL_RIGHT: v->vm.hscroll++; break;
+    case REQ_SCROLL_LEFT: vm_hscroll(&v->vm, -1); break;
+    case REQ_SCROLL_RIGHT: vm_hscroll(&v->vm, 1); break;
     case REQ_BACK: display_pop(); break;
     case REQ_QUIT: D.quit = true; break;
     case REQ_HELP: display_push(&view_help_ops, NULL); break;
     case REQ_COND: view_builder_open(v, 0, NULL); break;
+    case REQ_WATCH: watch(v, NULL); break;
+    case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;
     case REQ_PROMPT:
         if (display_prompt(":", "", &b))
@@ -880,6 +1014,7 @@ int display_run(store *st, const char *db_path, const char *table)
     D.db_path = db_path;
     store_set_write_gate(st, write_gate, NULL);
     buf_init(&D.search);
+    buf_init(&D.status);
 
     const char *tp = getenv("DDBX_TIMING");
     if (tp && *tp)
@@ -920,6 +1055,7 @@ int display_run(store *st, const char *db_path, const char *table)
         return 1;
     }
 
+    live_init(st);
     display_push(&view_tables_ops, NULL);
     if (table && *table) {
         items_arg a = { table, NULL, NULL, NULL };
@@ -932,16 +1068,20 @@ int display_run(store *st, const char *db_path, const char *table)
         fprintf(D.timing, "first-screen %.3f ms\n", ms_since(&D.t0));
     while (!D.quit && D.depth > 0) {
         int mrow;
-        int key = term_getkey(&mrow);
+        int key = term_getkey_timeout(&mrow, 250);
         if (key == K_EOF)
             break;
+        if (key == K_TICK) {
+            live();
+            continue;
+        }
         struct timespec t, c0, c1;
         clock_gettime(CLOCK_MONOTONIC, &t);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
         /* A message stays until the next key, but not through a `:`
          * prompt, so a script can save the screen a command left. */
         if (keymap_lookup(key) != REQ_PROMPT)
-            D.status[0] = '\0';
+            buf_reset(&D.status);
         handle_key(key, mrow);
         if (D.quit || D.depth == 0)
             break;
@@ -959,8 +1099,10 @@ int display_run(store *st, const char *db_path, const char *table)
     while (D.depth > 0)
         display_pop();
     term_done();
+    live_done();
     keymap_done();
     buf_done(&D.search);
+    buf_done(&D.status);
     if (D.timing)
         fclose(D.timing);
     return 0;

@@ -44,6 +44,20 @@ view *display_below(view *v);
 void display_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Shows a failure on the status line: the one way the explorer shows a
+ * diagnostic, as cli_print_diag does on stderr. "WHAT: FILE:LINE:COL:
+ * Code: message (attribute PATH, at byte POS)", each part only when known
+ * (WHAT may be NULL; no code for a usage error). When d's message
+ * was cut at diag's size, the store's whole message (store_error_message)
+ * is shown instead. A message wider than the screen wraps onto the rows
+ * above the status line (up to half the screen) until the next key.
+ */
+void display_diag(const char *what, status st, const diag *d);
+/* The text of display_diag, appended to out; full (may be NULL) is the
+ * whole message, used when d->msg was cut and full begins with it. */
+void display_diag_text(buf *out, const char *what, status st, const diag *d, const char *full);
+
 /* Reads a line in the status line; false when cancelled. out gets the
  * text (initially init). */
 bool display_prompt(const char *label, const char *init, buf *out);

@@ -7,12 +7,13 @@
 #include <strings.h>
 
 #include "data/store.h"
+#include "model/base64.h"
 #include "model/ddbjson.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 #include "model/num.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
-#include "ui/jscan.h"
 
 status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
                       const char *text, av *out, diag *d)
@@ -30,39 +31,38 @@ status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
         return ST_OK;
     }
     if (k->type == AV_B) {
-        /* Binary keys are typed as DynamoDB JSON: {"B":"base64"}. */
-        char *j = xmalloc(len + 16);
-        snprintf(j, len + 16, "{\"B\":\"%s\"}", text);
-        status st = ddbjson_parse_value(j, strlen(j), out, d);
-        free(j);
-        return st;
+        /* Binary keys are typed as base64, decoded as strictly as
+         * DynamoDB decodes a B value (and with its messages). */
+        buf bytes = BUF_INIT;
+        base64_result r = base64_decode(&bytes, text, len);
+        if (r == BASE64_OK)
+            av_init_b(out, bytes.data ? bytes.data : "", bytes.len);
+        buf_done(&bytes);
+        if (r == BASE64_BAD_LENGTH)
+            return diag_set(d, ST_SERIALIZATION,
+                            "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", len);
+        if (r != BASE64_OK)
+            return diag_set(d, ST_SERIALIZATION, "Invalid last non-pad Base64 character dectected");
+        return ST_OK;
     }
     av_init_s(out, text, len);
     return ST_OK;
 }
 
-static void json_str(buf *out, const char *s)
-{
-    ddbjson_write_string(out, s, strlen(s));
-}
-
-void edit_json_key(buf *out, const table_def *def, const av *item)
+void edit_key(const table_def *def, const av *item, av *out)
 {
     const char *names[2] = { def->pk.name, def->sk.name };
-    buf_addc(out, '{');
+    av_init_list(out, AV_M);
     for (int i = 0; i < 2; i++) {
         if (!names[i])
             continue;
         const av *v = av_map_get(item, names[i], strlen(names[i]));
         if (!v)
             continue;
-        if (i && out->data[out->len - 1] != '{')
-            buf_addc(out, ',');
-        json_str(out, names[i]);
-        buf_addc(out, ':');
-        ddbjson_write_value(out, v);
+        av c;
+        av_copy(&c, v);
+        av_map_put(out, names[i], strlen(names[i]), &c);
     }
-    buf_addc(out, '}');
 }
 
 /* Writes on a remote store without --write are refused before any
@@ -95,68 +95,69 @@ static bool confirm_write(const char *fmt, ...)
     return display_confirm("%s", q);
 }
 
-/* Runs one operation; on failure shows the store's error. The response
- * (malloc'd) goes to *resp when asked for. */
-static bool call(const char *op, const buf *req, char **resp)
+/* Runs one request (and frees it); on failure shows the store's error.
+ * The response goes to *res when asked for (the caller's ddb_res_done). */
+static bool call(ddb_req *req, ddb_res *res)
 {
-    diag d;
-    char *out = NULL;
-    diag_init(&d);
-    status st = store_call(display_store(), op, req->data, req->len, &out, &d);
-    if (st != ST_OK) {
-        display_error("%s: %s", status_name(st), d.msg);
-        free(out);
-        return false;
-    }
-    if (resp)
-        *resp = out;
+    ddb_res own;
+    ddb_err err;
+    if (!res)
+        res = &own;
+    ddb_res_init(res);
+    ddb_err_init(&err);
+    status st = store_exec(display_store(), req, res, &err);
+    if (st != ST_OK)
+        display_error("%s: %s", ddb_err_type(&err), ddb_err_message(&err));
+    if (res == &own || st != ST_OK)
+        ddb_res_done(res);
+    ddb_err_done(&err);
+    ddb_req_done(req);
+    return st == ST_OK;
+}
+
+/* A request on table with the item's key; the condition, when given, on
+ * the partition key attribute (#k), as every write here has one. */
+static void keyed(ddb_req *r, ddb_kind kind, const char *table, const table_def *def, const av *item,
+                  const char *cond)
+{
+    ddb_req_init(r, kind);
+    ddb_req_set_str(&r->table, table);
+    if (kind == DDB_PUT)
+        av_copy(&r->item, item);
     else
-        free(out);
-    return true;
+        edit_key(def, item, &r->key);
+    if (cond) {
+        ddb_req_set_str(&r->cond, cond);
+        av_init_list(&r->names, AV_M);
+        av k;
+        av_init_s(&k, def->pk.name, strlen(def->pk.name));
+        av_map_put(&r->names, "#k", 2, &k);
+    }
 }
 
 bool edit_get_item(const char *table, const table_def *def, const av *keys, av *out)
 {
-    buf req = BUF_INIT;
-    char *resp = NULL;
-    bool ok = false;
-    buf_adds(&req, "{\"TableName\":");
-    json_str(&req, table);
-    buf_adds(&req, ",\"ConsistentRead\":true,\"Key\":");
-    edit_json_key(&req, def, keys);
-    buf_addc(&req, '}');
-    if (call("GetItem", &req, &resp)) {
-        const char *v;
-        size_t vl;
-        diag d;
-        diag_init(&d);
-        if (!jscan_member(resp, strlen(resp), "Item", &v, &vl))
-            display_error("The item is gone (deleted meanwhile?)");
-        else if (ddbjson_parse_item(v, vl, out, &d) != ST_OK)
-            display_error("%s", d.msg);
-        else
-            ok = true;
-    }
-    free(resp);
-    buf_done(&req);
+    ddb_req r;
+    ddb_res res;
+    keyed(&r, DDB_GET, table, def, keys, NULL);
+    r.consistent = true;
+    if (!call(&r, &res))
+        return false;
+    bool ok = res.found && res.item.type == AV_M;
+    if (ok)
+        av_move(out, &res.item);
+    else
+        display_error("The item is gone (deleted meanwhile?)");
+    ddb_res_done(&res);
     return ok;
 }
 
 /* PutItem of item, conditioned on the key existing (replace) or not. */
 static bool put(const char *table, const table_def *def, const av *item, bool must_exist)
 {
-    buf req = BUF_INIT;
-    buf_adds(&req, "{\"TableName\":");
-    json_str(&req, table);
-    buf_adds(&req, ",\"Item\":");
-    ddbjson_write_item(&req, item);
-    buf_printf(&req, ",\"ConditionExpression\":\"%s(#k)\",\"ExpressionAttributeNames\":{\"#k\":",
-               must_exist ? "attribute_exists" : "attribute_not_exists");
-    json_str(&req, def->pk.name);
-    buf_adds(&req, "}}");
-    bool ok = call("PutItem", &req, NULL);
-    buf_done(&req);
-    return ok;
+    ddb_req r;
+    keyed(&r, DDB_PUT, table, def, item, must_exist ? "attribute_exists(#k)" : "attribute_not_exists(#k)");
+    return call(&r, NULL);
 }
 
 static bool same_key(const table_def *def, const av *a, const av *b)
@@ -198,7 +199,7 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
     if (!can_write())
         goto out;
     buf_adds(&t, "{\n  ");
-    json_str(&t, def->pk.name);
+    ddbjson_write_string(&t, def->pk.name, strlen(def->pk.name));
     buf_adds(&t, ": ");
     if (pk)
         ddbjson_write_value(&t, pk);
@@ -206,7 +207,7 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
         buf_printf(&t, "{\"%s\": \"\"}", av_type_name(def->pk.type));
     if (def->sk.name) {
         buf_adds(&t, ",\n  ");
-        json_str(&t, def->sk.name);
+        ddbjson_write_string(&t, def->sk.name, strlen(def->sk.name));
         buf_printf(&t, ": {\"%s\": \"\"}", av_type_name(def->sk.type));
     }
     buf_adds(&t, "\n}\n");
@@ -227,14 +228,13 @@ out:
 bool edit_item(const char *table, const table_def *def, const av *item, bool projected)
 {
     av cur = { 0 }, edited = { 0 };
-    buf t = BUF_INIT, compact = BUF_INIT, key = BUF_INIT;
+    buf t = BUF_INIT, key = BUF_INIT;
     bool ok = false;
     /* Always edit the item as stored now (an index shows a projection). */
     (void)projected;
     if (!can_write() || !edit_get_item(table, def, item, &cur))
         goto out;
-    ddbjson_write_item(&compact, &cur);
-    fmt_json_pretty(&t, compact.data, compact.len);
+    ddbjson_write_item_pretty(&t, &cur);
     buf_addc(&t, '\n');
     if (!edit_json(&t, &edited))
         goto out;
@@ -257,14 +257,13 @@ out:
     av_free(&cur);
     av_free(&edited);
     buf_done(&t);
-    buf_done(&compact);
     buf_done(&key);
     return ok;
 }
 
 bool edit_set_attr(const char *table, const table_def *def, const av *item, const char *name)
 {
-    buf init = BUF_INIT, in = BUF_INIT, req = BUF_INIT, key = BUF_INIT, label = BUF_INIT;
+    buf init = BUF_INIT, in = BUF_INIT, key = BUF_INIT, label = BUF_INIT;
     av val = { 0 };
     bool ok = false;
     if (!can_write())
@@ -280,14 +279,9 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
     if (!display_prompt(label.data, init.data ? init.data : "{\"S\":\"\"}", &in))
         goto out;
     fmt_key(&key, item, def->pk.name, def->sk.name);
-    buf_adds(&req, "{\"TableName\":");
-    json_str(&req, table);
-    buf_adds(&req, ",\"Key\":");
-    edit_json_key(&req, def, item);
     if (in.len == 0) {
         if (!confirm_write("Remove %s from %s?", name, key.data))
             goto out;
-        buf_adds(&req, ",\"UpdateExpression\":\"REMOVE #a\"");
     } else {
         diag d;
         diag_init(&d);
@@ -295,16 +289,20 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
             display_error("%s (type a DynamoDB JSON value such as {\"S\":\"text\"} or {\"N\":\"5\"})", d.msg);
             goto out;
         }
-        buf_adds(&req, ",\"UpdateExpression\":\"SET #a = :v\",\"ExpressionAttributeValues\":{\":v\":");
-        ddbjson_write_value(&req, &val);
-        buf_addc(&req, '}');
     }
-    buf_adds(&req, ",\"ConditionExpression\":\"attribute_exists(#k)\",\"ExpressionAttributeNames\":{\"#a\":");
-    json_str(&req, name);
-    buf_adds(&req, ",\"#k\":");
-    json_str(&req, def->pk.name);
-    buf_adds(&req, "}}");
-    if (call("UpdateItem", &req, NULL)) {
+    ddb_req r;
+    keyed(&r, DDB_UPDATE, table, def, item, "attribute_exists(#k)");
+    av a;
+    av_init_s(&a, name, strlen(name));
+    av_map_put(&r.names, "#a", 2, &a);
+    if (in.len == 0) {
+        ddb_req_set_str(&r.update, "REMOVE #a");
+    } else {
+        ddb_req_set_str(&r.update, "SET #a = :v");
+        av_init_list(&r.values, AV_M);
+        av_map_put(&r.values, ":v", 2, &val);
+    }
+    if (call(&r, NULL)) {
         display_message("%s %s on %s", in.len ? "Set" : "Removed", name, key.data);
         ok = true;
     }
@@ -312,7 +310,6 @@ out:
     av_free(&val);
     buf_done(&init);
     buf_done(&in);
-    buf_done(&req);
     buf_done(&key);
     buf_done(&label);
     return ok;
@@ -320,24 +317,18 @@ out:
 
 bool edit_delete_item(const char *table, const table_def *def, const av *item)
 {
-    buf req = BUF_INIT, key = BUF_INIT;
+    buf key = BUF_INIT;
     bool ok = false;
     fmt_key(&key, item, def->pk.name, def->sk.name);
     if (!can_write() || !confirm_write("Delete item %s?", key.data))
         goto out;
-    buf_adds(&req, "{\"TableName\":");
-    json_str(&req, table);
-    buf_adds(&req, ",\"Key\":");
-    edit_json_key(&req, def, item);
-    buf_adds(&req, ",\"ConditionExpression\":\"attribute_exists(#k)\",\"ExpressionAttributeNames\":{\"#k\":");
-    json_str(&req, def->pk.name);
-    buf_adds(&req, "}}");
-    if (call("DeleteItem", &req, NULL)) {
+    ddb_req r;
+    keyed(&r, DDB_DELETE, table, def, item, "attribute_exists(#k)");
+    if (call(&r, NULL)) {
         display_message("Deleted %s", key.data);
         ok = true;
     }
 out:
-    buf_done(&req);
     buf_done(&key);
     return ok;
 }

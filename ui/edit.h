@@ -1,10 +1,11 @@
 /*
  * edit — writes from the explorer: new item, edit item ($EDITOR on its
  * DynamoDB JSON), set or remove one attribute, delete item. Every write
- * goes through the store's DynamoDB operations (store_call PutItem,
- * UpdateItem, DeleteItem) with a condition, so an item that changed or
- * vanished underneath is refused rather than overwritten; every write that
- * destroys something asks first. Errors go to the status line with the
+ * is a typed request (model/ddbreq: PutItem, UpdateItem, DeleteItem) to
+ * store_exec with a condition, so an item that changed or vanished
+ * underneath is refused rather than overwritten; every write that
+ * destroys something asks first. Keys go as avs, byte for byte (a B key
+ * holding NUL bytes included). Errors go to the status line with the
  * store's message. Each returns true when the store changed.
  */
 #ifndef DDBX_EDIT_H
@@ -19,7 +20,8 @@
 
 /* Typed key value from text, typed as the key attribute of the table
  * (ix NULL) or index: the partition key when partition, else the sort
- * key. */
+ * key. S is the text as is, N a number, B base64 (decoded strictly, as
+ * DynamoDB does). */
 status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
                       const char *text, av *out, diag *d);
 
@@ -32,7 +34,8 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
 bool edit_set_attr(const char *table, const table_def *def, const av *item, const char *name);
 bool edit_delete_item(const char *table, const table_def *def, const av *item);
 
-/* {"TableName":...} request helpers shared with the query bar. */
-void edit_json_key(buf *out, const table_def *def, const av *item);
+/* The table key of item (its key attributes, copied) into an
+ * uninitialised out (AV_M; av_free). */
+void edit_key(const table_def *def, const av *item, av *out);
 
 #endif

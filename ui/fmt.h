@@ -24,9 +24,6 @@ void fmt_cell(buf *out, const av *v, size_t max);
 void fmt_plain(buf *out, const av *v);
 /* "12 B", "3.4 KB", "1.2 MB" (1024-based, as DynamoDB sizes are). */
 void fmt_bytes(buf *out, uint64_t n);
-/* Pretty-prints compact JSON text with two-space indentation, one line
- * per member; `lines` gets the line count. */
-void fmt_json_pretty(buf *out, const char *json, size_t len);
 /* "PK=ACTOR#alice SK=TARGET#bob" from an item and key attribute names
  * (sk may be NULL). */
 void fmt_key(buf *out, const av *item, const char *pk, const char *sk);

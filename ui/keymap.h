@@ -28,6 +28,7 @@ enum {
     K_RESIZE, K_CLICK, K_DOUBLE, K_WHEEL_UP, K_WHEEL_DOWN,
     K_INTERRUPT,   /* ^C or SIGINT */
     K_EOF,         /* input ended (end of a script) */
+    K_TICK,        /* term_getkey_timeout: no key within the time */
     K_NONE
 };
 

@@ -3,6 +3,8 @@
 #include <assert.h>
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +52,14 @@ static struct {
     attr_t attr[ROLE__COUNT];
     int highlight;
     int cur_row, cur_col;
-    FILE *script_f;       /* the script, read a line at a time */
+    int script_fd;        /* the script, read a line at a time (-1: none) */
+    buf script_in;        /* read from it, not yet played */
+    bool script_eof;
+    int wait_ms;          /* term_getkey_timeout's, while it waits */
     int *script;          /* the keys of the line being played */
     size_t n_script, at_script, cap_script;
     int mouse_row;
-} T = { .highlight = -1, .cur_row = -1 };
+} T = { .highlight = -1, .cur_row = -1, .script_fd = -1, .wait_ms = -1 };
 
 static void term_emergency(void)
 {
@@ -128,26 +133,55 @@ static void script_line(const char *l, size_t n, int **keys, size_t *nk, size_t 
  * runs (tests/harden/concur.sh drives it that way between writes). */
 static status load_script(const char *path, diag *d)
 {
-    T.script_f = fopen(path, "r");
-    if (!T.script_f)
+    T.script_fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (T.script_fd < 0)
         return diag_set(d, ST_IO, "cannot open script %s: %s", path, strerror(errno));
+    buf_init(&T.script_in);
     return ST_OK;
+}
+
+/* Whether a whole script line (or the end) is read and waiting. */
+static bool script_line_ready(void)
+{
+    return T.script_eof || (T.script_in.len && memchr(T.script_in.data, '\n', T.script_in.len));
+}
+
+/* Reads more of the script (blocking); false at its end. */
+static bool script_read(void)
+{
+    char chunk[4096];
+    for (;;) {
+        ssize_t n = read(T.script_fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            T.script_eof = true;
+            return false;
+        }
+        buf_add(&T.script_in, chunk, (size_t)n);
+        return true;
+    }
 }
 
 /* Refills T.script from the next script line that holds keys; false at
  * the end of the script. */
 static bool next_script_line(void)
 {
-    char *line = NULL;
-    size_t lcap = 0;
-    ssize_t n;
     T.n_script = T.at_script = 0;
-    while (T.n_script == 0 && T.script_f && (n = getline(&line, &lcap, T.script_f)) >= 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+    while (T.n_script == 0 && T.script_fd >= 0) {
+        while (!script_line_ready())
+            script_read();
+        if (T.script_in.len == 0)
+            break;
+        const char *nl = memchr(T.script_in.data, '\n', T.script_in.len);
+        size_t n = nl ? (size_t)(nl - T.script_in.data) : T.script_in.len;
+        size_t used = nl ? n + 1 : n;
+        while (n > 0 && (T.script_in.data[n - 1] == '\n' || T.script_in.data[n - 1] == '\r'))
             n--;
-        script_line(line, (size_t)n, &T.script, &T.n_script, &T.cap_script);
+        script_line(T.script_in.data, n, &T.script, &T.n_script, &T.cap_script);
+        memmove(T.script_in.data, T.script_in.data + used, T.script_in.len - used);
+        T.script_in.len -= used;
     }
-    free(line);
     return T.n_script > 0;
 }
 
@@ -232,9 +266,11 @@ void term_done(void)
     free(T.script);
     T.script = NULL;
     T.n_script = T.at_script = T.cap_script = 0;
-    if (T.script_f)
-        fclose(T.script_f);
-    T.script_f = NULL;
+    if (T.script_fd >= 0)
+        close(T.script_fd);
+    T.script_fd = -1;
+    buf_done(&T.script_in);
+    T.script_eof = false;
 }
 
 int term_rows(void) { return LINES; }
@@ -366,6 +402,8 @@ int term_getkey(int *mrow)
         wint_t ch;
         int rc = get_wch(&ch);
         if (rc == ERR) {
+            if (T.wait_ms >= 0)
+                return K_TICK;
             if (errno == EINTR)
                 continue;
             return K_EOF;
@@ -403,6 +441,28 @@ int term_getkey(int *mrow)
         default: return (int)ch;
         }
     }
+}
+
+int term_getkey_timeout(int *mrow, int ms)
+{
+    if (ms < 0)
+        return term_getkey(mrow);
+    if (T.scripted) {
+        /* A script that is a pipe may stay silent: wait for its next line
+         * no longer than ms (a file is always ready). */
+        if (T.at_script >= T.n_script && !script_line_ready()) {
+            struct pollfd pf = { .fd = T.script_fd, .events = POLLIN };
+            if (poll(&pf, 1, ms) == 0)
+                return K_TICK;
+        }
+        return term_getkey(mrow);
+    }
+    T.wait_ms = ms;
+    timeout(ms);
+    int k = term_getkey(mrow);
+    timeout(-1);
+    T.wait_ms = -1;
+    return k;
 }
 
 status term_save_display(const char *path, diag *d)

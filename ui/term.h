@@ -83,6 +83,9 @@ void term_force_redraw(void);
 /* Next key (see ui/keymap.h); K_RESIZE after a resize, K_EOF when a
  * script ends. Mouse events report their screen row in *mrow. */
 int term_getkey(int *mrow);
+/* The same, but K_TICK when no key (or, scripted, no script line) comes
+ * within ms milliseconds; ms < 0 waits as term_getkey does. */
+int term_getkey_timeout(int *mrow, int ms);
 
 /* Writes the screen text, one line per row, trailing blanks removed. */
 status term_save_display(const char *path, diag *d);

@@ -118,6 +118,7 @@ extern const view_ops view_item_ops;     /* ui/view_item.c: one item */
 extern const view_ops view_query_ops;    /* ui/view_query.c: query bar and results */
 extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
 extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder */
+extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: the table name) */
 extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
 
 /* Opens the PartiQL bar from view `from` on statement (NULL: a SELECT of

@@ -8,113 +8,47 @@
  *
  * It opens from the table or item view (key `c`, on the selected item) or
  * with `:cond [EXPR]`. Its requests and commands are listed in
- * ui/request.h and ui/command.h. Writes go through store_call, so a
- * refused condition shows ConditionalCheckFailedException and, with
- * ReturnValuesOnConditionCheckFailure ALL_OLD, the item as it is now.
+ * ui/request.h and ui/command.h. Writes go to the store with
+ * ReturnValuesOnConditionCheckFailure ALL_OLD, so a refused condition
+ * shows ConditionalCheckFailedException and the item as it is now.
  * Filters and key conditions go to the query bar (view_query).
  *
- * The transaction being collected is module state (txn_*), so actions on
- * several items, each from its own builder, can go into one
- * TransactWriteItems.
+ * This file is the view: its state, its lines, drawing the tree, the
+ * requests and commands. The panel, the prompts, the store and the
+ * transaction are files of their own (ui/builder_int.h says who owns
+ * what).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "data/saved.h"
 #include "data/store.h"
 #include "model/builder.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
+#include "ui/builder_int.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
-#include "ui/jscan.h"
-#include "ui/text.h"
 #include "ui/view.h"
 
-enum { L_NODE = 1, L_UHEAD, L_UROW, L_PAD };
-typedef enum { M_COND, M_FILTER, M_KEY } bmode;
-static const char *const mode_names[] = { "condition", "filter", "key" };
+const char *const bview_mode_names[] = { "condition", "filter", "key" };
 
 typedef struct bline {
     size_t idx;          /* L_NODE: index into nodes; L_UROW: update row */
 } bline;
 
-typedef struct pline {
-    role r;
-    char *text;
-} pline;
-
-typedef struct bview {
-    char *table, *index;
-    table_def def;
-    bool have_def;
-    av item;             /* AV_NONE: no item */
-    av stored;           /* the item stored under item's key now (AV_NONE: none) */
-    bool have_stored;    /* stored was looked up (table and key known) */
-    builder *b;
-    bupdate upd;
-    bmode mode;
-    int act;             /* breq_op of the action shown; -1: by mode */
-    /* derived by rebuild() */
-    const bnode **nodes;
-    int *depths;
-    size_t n_nodes;
-    bverdict verdict;
-    bool have_verdict;
-    const bnode *bad;    /* the node DynamoDB's refusal points at */
-    pline *panel;
-    size_t n_panel, cap_panel;
-    /* wrapped panel for the width last drawn */
-    pline *wrapped;
-    size_t n_wrapped;
-    int wrapped_width;
-    /* The panel has the keys (Tab): the moving keys scroll it, and below
-     * 120 columns it takes the whole width. */
-    bool panel_focus;
-    /* The paths a path prompt offers (builder_pick_paths), by rebuild(). */
-    char **picks;
-    size_t n_picks;
-    size_t panel_top;    /* first wrapped panel row shown */
-    buf result;          /* the last action's outcome, lines */
-    bool result_error;
-    buf saved;           /* the saved conditions, when listed */
-} bview;
-
-static const av *verdict_item(const bview *p);
-
 /* At most this many paths offered (an item is at most 400 KB). */
 #define PICKS_MAX 1000
 
-/* The builder whose keys are being handled: its paths are what a path
- * prompt offers (set by request and command). */
-static const bview *picking;
-
-/* The transaction being collected: TransactItems elements and labels. */
-static char **txn_items, **txn_labels;
-static size_t txn_n;
-
-static void txn_clear(void)
-{
-    for (size_t i = 0; i < txn_n; i++) {
-        free(txn_items[i]);
-        free(txn_labels[i]);
-    }
-    free(txn_items);
-    free(txn_labels);
-    txn_items = txn_labels = NULL;
-    txn_n = 0;
-}
-
 /* ---- helpers ------------------------------------------------------------- */
 
-static expr_kind mode_kind(bmode m)
+expr_kind bview_mode_kind(bmode m)
 {
     return m == M_KEY ? EXPR_KEY : m == M_FILTER ? EXPR_FILTER : EXPR_CONDITION;
 }
 
-static breq_op action(const bview *p)
+breq_op bview_action(const bview *p)
 {
     if (p->act >= 0)
         return (breq_op)p->act;
@@ -125,17 +59,17 @@ static breq_op action(const bview *p)
     return p->upd.n ? BREQ_UPDATE : BREQ_PUT;
 }
 
-static bool have_item(const bview *p)
+bool bview_have_item(const bview *p)
 {
     return p->item.type == AV_M;
 }
 
 /* The table key of the item (Update, Delete, ConditionCheck); false with
  * a message when the table or a key attribute is missing. */
-static bool item_key(bview *p, av *out, buf *why)
+bool bview_item_key(const bview *p, av *out, buf *why)
 {
     out->type = AV_NONE;
-    if (!p->have_def || !have_item(p)) {
+    if (!p->have_def || !bview_have_item(p)) {
         buf_adds(why, p->have_def ? "no item (open the builder on one, or :cond-item JSON)"
                                   : "no table (:cond-table NAME)");
         return false;
@@ -160,7 +94,7 @@ static bool item_key(bview *p, av *out, buf *why)
 
 /* Fills a request for op; the key (for Update/Delete/Check) goes in *key,
  * which the caller frees. False with *why when it can not be made. */
-static bool make_req(bview *p, breq_op op, breq *r, av *key, buf *why)
+bool bview_make_req(bview *p, breq_op op, breq *r, av *key, buf *why)
 {
     memset(r, 0, sizeof *r);
     key->type = AV_NONE;
@@ -174,7 +108,7 @@ static bool make_req(bview *p, breq_op op, breq *r, av *key, buf *why)
     }
     switch (op) {
     case BREQ_PUT:
-        if (!have_item(p)) {
+        if (!bview_have_item(p)) {
             buf_adds(why, "no item to put (:cond-item JSON, or e to edit one)");
             return false;
         }
@@ -184,7 +118,7 @@ static bool make_req(bview *p, breq_op op, breq *r, av *key, buf *why)
     case BREQ_UPDATE:
     case BREQ_DELETE:
     case BREQ_CHECK:
-        if (!item_key(p, key, why))
+        if (!bview_item_key(p, key, why))
             return false;
         r->item = key;
         r->cond = p->b;
@@ -309,303 +243,11 @@ static void row_label(buf *out, const baction *a)
     }
 }
 
-/* ---- the panel ----------------------------------------------------------- */
-
-static void pl(bview *p, role r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void pl(bview *p, role r, const char *fmt, ...)
-{
-    if (p->n_panel == p->cap_panel) {
-        p->cap_panel = p->cap_panel ? 2 * p->cap_panel : 32;
-        p->panel = xrealloc(p->panel, p->cap_panel * sizeof *p->panel);
-    }
-    buf b = BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    p->panel[p->n_panel].r = r;
-    p->panel[p->n_panel].text = b.data ? buf_steal(&b) : xstrdup("");
-    p->n_panel++;
-    buf_done(&b);
-}
-
-/* Adds each line of text (split at '\n') indented by two spaces. */
-static void pl_text(bview *p, role r, const char *text)
-{
-    const char *s = text;
-    while (s) {
-        const char *nl = strchr(s, '\n');
-        int n = nl ? (int)(nl - s) : (int)strlen(s);
-        pl(p, r, "  %.*s", n, s);
-        s = nl ? nl + 1 : NULL;
-    }
-}
-
-static void panel_free(bview *p)
-{
-    for (size_t i = 0; i < p->n_panel; i++)
-        free(p->panel[i].text);
-    p->n_panel = 0;
-    for (size_t i = 0; i < p->n_wrapped; i++)
-        free(p->wrapped[i].text);
-    free(p->wrapped);
-    p->wrapped = NULL;
-    p->n_wrapped = 0;
-    p->wrapped_width = -1;
-}
-
-/* The expression with a caret under byte pos. */
-static void pl_caret(bview *p, const char *text, long pos)
-{
-    pl(p, ROLE_NORMAL, "  %s", text);
-    buf c = BUF_INIT;
-    buf_adds(&c, "  ");
-    size_t n = strlen(text);
-    size_t at = pos < 0 ? 0 : (size_t)pos > n ? n : (size_t)pos;
-    for (int w = text_width(text, at); w > 0; w--)
-        buf_addc(&c, ' ');
-    buf_addc(&c, '^');
-    pl(p, ROLE_ERROR, "%s", c.data);
-    buf_done(&c);
-}
-
-static void build_panel(bview *p)
-{
-    panel_free(p);
-    breq_op op = action(p);
-    buf b = BUF_INIT;
-    if (have_item(p) && p->have_def)
-        fmt_key(&b, &p->item, p->def.pk.name, p->def.sk.name);
-    pl(p, ROLE_NORMAL, "Mode: %s   Action: %s   Table: %s%s%s", mode_names[p->mode],
-       builder_req_op_name(op), p->table ? p->table : "(none)",
-       p->index ? " index " : "", p->index ? p->index : "");
-    pl(p, ROLE_NORMAL, "Item: %s", have_item(p) ? (b.len ? b.data : "(no key)") : "(none)");
-    buf_reset(&b);
-    /* Paths to pick from: the keys of the table and its indexes, then
-     * the item's paths, nested ones included (Tab in a path prompt). */
-    if (p->n_picks) {
-        buf paths = BUF_INIT;
-        for (size_t i = 0; i < p->n_picks; i++)
-            buf_printf(&paths, "%s%s", i ? " " : "", p->picks[i]);
-        pl(p, ROLE_DIM, "Paths (Tab picks): %s", paths.data);
-        buf_done(&paths);
-    }
-    /* The last action's outcome first, where it is always seen. */
-    if (p->result.len) {
-        pl(p, ROLE_COLHEAD, "Result");
-        pl_text(p, p->result_error ? ROLE_ERROR : ROLE_KEY, p->result.data);
-    }
-
-    /* The expressions and their maps, as one request carries them: the
-     * update rows first (DynamoDB's order), then the condition. */
-    bmaps m;
-    diag d;
-    diag_init(&d);
-    builder_maps_init(&m);
-    buf u = BUF_INIT;
-    diag ud;
-    diag_init(&ud);
-    status ust = ST_OK;
-    if (p->upd.n && op == BREQ_UPDATE)
-        ust = builder_update_print(&p->upd, &m, &u, &ud);
-    status st = builder_print(p->b, &m, &b, &d);
-    if (p->upd.n) {
-        pl(p, ROLE_COLHEAD, "UpdateExpression%s", op == BREQ_UPDATE ? "" : " (UpdateItem only)");
-        if (ust)
-            pl(p, ROLE_ERROR, "  %s", ud.msg);
-        else if (u.len)
-            pl_text(p, ROLE_NORMAL, u.data);
-        else
-            pl(p, ROLE_DIM, "  (not part of a %s)", builder_req_op_name(op));
-    }
-    buf_done(&u);
-    pl(p, ROLE_COLHEAD, "%s", expr_kind_param(mode_kind(p->mode)));
-    if (st) {
-        pl(p, ROLE_ERROR, "  %s", d.msg);
-    } else if (!b.len) {
-        pl(p, ROLE_DIM, "  (empty: + adds a clause, :cond EXPR parses one)");
-    } else {
-        pl_text(p, ROLE_NORMAL, b.data);
-    }
-    buf names = BUF_INIT, values = BUF_INIT;
-    builder_maps_names_json(&m, &names);
-    builder_maps_values_json(&m, &values);
-    pl(p, ROLE_COLHEAD, "ExpressionAttributeNames");
-    pl_text(p, names.len ? ROLE_NORMAL : ROLE_DIM, names.len ? names.data : "(none needed)");
-    pl(p, ROLE_COLHEAD, "ExpressionAttributeValues");
-    pl_text(p, values.len ? ROLE_NORMAL : ROLE_DIM, values.len ? values.data : "(none needed)");
-    builder_maps_done(&m);
-
-    /* The verdict, or DynamoDB's refusal with a caret. */
-    if (!st && b.len) {
-        if (p->have_verdict) {
-            pl(p, p->verdict.ok ? ROLE_KEY : ROLE_ERROR, "Verdict on %s: %s",
-               p->have_stored ? (p->stored.type == AV_M ? "the item stored under this key"
-                                                        : "no item (none stored under this key)")
-                              : have_item(p) ? "the item" : "no item",
-               p->verdict.ok ? "TRUE" : "FALSE");
-            for (size_t i = 0; i < p->verdict.n; i++) {
-                const bverdict_entry *e = &p->verdict.v[i];
-                if (i == 0 && e->node->group && e->node->n_kids == 1)
-                    continue;   /* the root of a single clause says nothing */
-                pl(p, e->verdict ? ROLE_NORMAL : ROLE_DIM, "  %*s[%s] %s -- %s", 2 * e->depth, "",
-                   e->verdict ? "true " : "false", e->text, e->why);
-            }
-        } else {
-            diag vd;
-            diag_init(&vd);
-            bverdict tmp;
-            buf alone = BUF_INIT;
-            bmaps am;
-            builder_maps_init(&am);
-            builder_print(p->b, &am, &alone, &vd);
-            if (builder_verdict(p->b, mode_kind(p->mode), verdict_item(p), &tmp, &vd)) {
-                pl(p, ROLE_ERROR, "ValidationException: %s", vd.msg);
-                pl_caret(p, alone.data ? alone.data : "", vd.pos);
-            } else {
-                builder_verdict_done(&tmp);
-            }
-            builder_maps_done(&am);
-            buf_done(&alone);
-        }
-    }
-
-    /* The whole request, as JSON and as an aws CLI line. */
-    breq r;
-    av key;
-    buf why = BUF_INIT, json = BUF_INIT, cli = BUF_INIT;
-    pl(p, ROLE_COLHEAD, "Request (%s)", builder_req_op_name(op));
-    if (!make_req(p, op, &r, &key, &why)) {
-        pl(p, ROLE_DIM, "  %s", why.data);
-    } else {
-        diag rd;
-        diag_init(&rd);
-        if (builder_req_json(&r, &json, &rd) || builder_req_cli(&r, &cli, &rd)) {
-            pl(p, ROLE_ERROR, "  %s", rd.msg);
-        } else {
-            pl_text(p, ROLE_NORMAL, json.data);
-            pl(p, ROLE_COLHEAD, "aws CLI");
-            pl_text(p, ROLE_NORMAL, cli.data);
-            buf pq = BUF_INIT;
-            if (builder_req_partiql(&r, &pq, &rd) == ST_OK) {
-                pl(p, ROLE_COLHEAD, "PartiQL");
-                pl_text(p, ROLE_NORMAL, pq.data);
-            }
-            buf_done(&pq);
-        }
-    }
-    av_free(&key);
-    buf_done(&why);
-    buf_done(&json);
-    buf_done(&cli);
-
-    if (txn_n) {
-        pl(p, ROLE_COLHEAD, "Transaction (%zu action%s; :txn run sends it)", txn_n, txn_n == 1 ? "" : "s");
-        for (size_t i = 0; i < txn_n; i++)
-            pl(p, ROLE_NORMAL, "  %zu. %s", i + 1, txn_labels[i]);
-    }
-    if (p->saved.len) {
-        pl(p, ROLE_COLHEAD, "Saved conditions");
-        pl_text(p, ROLE_NORMAL, p->saved.data);
-    }
-    buf_done(&names);
-    buf_done(&values);
-    buf_done(&b);
-}
-
-/* Splits the panel into rows of at most width columns. */
-static void wrap_panel(bview *p, int width)
-{
-    if (p->wrapped_width == width)
-        return;
-    for (size_t i = 0; i < p->n_wrapped; i++)
-        free(p->wrapped[i].text);
-    p->n_wrapped = 0;
-    size_t cap = p->n_panel + 8;
-    p->wrapped = xrealloc(p->wrapped, cap * sizeof *p->wrapped);
-    if (width < 8)
-        width = 8;
-    for (size_t i = 0; i < p->n_panel; i++) {
-        const char *s = p->panel[i].text;
-        size_t len = strlen(s), at = 0;
-        bool cont = false;
-        do {
-            /* Continuation rows are indented by four columns. */
-            int room = cont ? width - 4 : width;
-            size_t end = at;
-            int w = 0;
-            while (end < len) {
-                uint32_t cp;
-                size_t k = text_decode(s + end, len - end, &cp);
-                int cw = text_cp_width(cp);
-                if (w + cw > room)
-                    break;
-                w += cw;
-                end += k;
-            }
-            if (end == at && end < len) {
-                uint32_t cp;
-                end += text_decode(s + end, len - end, &cp);
-            }
-            if (p->n_wrapped == cap) {
-                cap *= 2;
-                p->wrapped = xrealloc(p->wrapped, cap * sizeof *p->wrapped);
-            }
-            buf row = BUF_INIT;
-            if (cont)
-                buf_adds(&row, "    ");
-            buf_add(&row, s + at, end - at);
-            p->wrapped[p->n_wrapped].r = p->panel[i].r;
-            p->wrapped[p->n_wrapped].text = row.data ? buf_steal(&row) : xstrdup("");
-            p->n_wrapped++;
-            buf_done(&row);
-            at = end;
-            cont = true;
-        } while (at < len);
-    }
-    p->wrapped_width = width;
-}
-
-/* What DynamoDB evaluates a condition against: the item stored under
- * the builder item's key (a Put of a new item sees none), else the item
- * itself when there is no table to look in. */
-static void load_stored(bview *p)
-{
-    av_free(&p->stored);
-    p->have_stored = false;
-    av key;
-    buf why = BUF_INIT, req = BUF_INIT;
-    if (!p->table || !item_key(p, &key, &why))
-        goto out;
-    buf_adds(&req, "{\"TableName\":");
-    ddbjson_write_string(&req, p->table, strlen(p->table));
-    buf_adds(&req, ",\"Key\":");
-    ddbjson_write_item(&req, &key);
-    buf_adds(&req, ",\"ConsistentRead\":true}");
-    char *out = NULL;
-    diag d;
-    diag_init(&d);
-    if (store_call(display_store(), "GetItem", req.data, req.len, &out, &d) == ST_OK) {
-        const char *it;
-        size_t n;
-        p->have_stored = true;
-        diag_init(&d);
-        if (out && jscan_member(out, strlen(out), "Item", &it, &n) &&
-            ddbjson_parse_item(it, n, &p->stored, &d) != ST_OK)
-            p->stored.type = AV_NONE;
-    }
-    free(out);
-    av_free(&key);
-out:
-    buf_done(&why);
-    buf_done(&req);
-}
-
-static const av *verdict_item(const bview *p)
+const av *bview_verdict_item(const bview *p)
 {
     if (p->have_stored)
         return p->stored.type == AV_M ? &p->stored : NULL;
-    return have_item(p) ? &p->item : NULL;
+    return bview_have_item(p) ? &p->item : NULL;
 }
 
 /* ---- rebuild --------------------------------------------------------------- */
@@ -636,16 +278,16 @@ static void rebuild(view *v, size_t sel)
     p->bad = NULL;
     diag d;
     diag_init(&d);
-    load_stored(p);
+    bview_load_stored(p);
     builder_paths_free(p->picks, p->n_picks);
     builder_pick_paths(p->have_def ? &p->def : NULL,
-                       verdict_item(p) ? verdict_item(p) : have_item(p) ? &p->item : NULL,
+                       bview_verdict_item(p) ? bview_verdict_item(p) : bview_have_item(p) ? &p->item : NULL,
                        PICKS_MAX, &p->picks, &p->n_picks);
-    if (builder_verdict(p->b, mode_kind(p->mode), verdict_item(p), &p->verdict, &d) == ST_OK)
+    if (builder_verdict(p->b, bview_mode_kind(p->mode), bview_verdict_item(p), &p->verdict, &d) == ST_OK)
         p->have_verdict = true;
     else if (d.pos >= 0)
         p->bad = builder_node_at(p->b, d.pos);
-    build_panel(p);
+    bview_panel_build(p);
     vm_clear(&v->vm);
     for (size_t i = 0; i < p->n_nodes; i++)
         add_line(v, L_NODE, i);
@@ -726,24 +368,6 @@ static void join_args(int argc, char **argv, int from, buf *text, const char **n
     }
 }
 
-/* Shows a parse error with its caret in the result pane. */
-static void parse_error(bview *p, const char *what, const char *text, const diag *d)
-{
-    buf_reset(&p->result);
-    p->result_error = true;
-    buf_printf(&p->result, "%s: %s%s%s", status_name(d->code), d->file[0] ? d->file : "",
-               d->file[0] ? ": " : "", d->msg);
-    if (text && d->pos >= 0 && !d->file[0]) {
-        buf_printf(&p->result, "\n%s\n", text);
-        size_t n = strlen(text);
-        size_t at = (size_t)d->pos > n ? n : (size_t)d->pos;
-        for (int w = text_width(text, at); w > 0; w--)
-            buf_addc(&p->result, ' ');
-        buf_addc(&p->result, '^');
-    }
-    display_error("%s: %s", what, d->msg);
-}
-
 static void cmd_cond(view *v, int argc, char **argv)
 {
     bview *p = v->priv;
@@ -757,8 +381,8 @@ static void cmd_cond(view *v, int argc, char **argv)
     builder *nb = NULL;
     diag d;
     diag_init(&d);
-    if (builder_parse(mode_kind(p->mode), text.data, names, values, &nb, &d) != ST_OK) {
-        parse_error(p, "Not parsed", text.data, &d);
+    if (builder_parse(bview_mode_kind(p->mode), text.data, names, values, &nb, &d) != ST_OK) {
+        bview_parse_error(p, "Not parsed", text.data, &d);
     } else {
         builder_free(p->b);
         p->b = nb;
@@ -789,7 +413,7 @@ static void title(view *v, buf *out)
 {
     bview *p = v->priv;
     buf_printf(out, "Condition builder: %s%s%s [%s]", p->table ? p->table : "(no table)",
-               p->index ? " / " : "", p->index ? p->index : "", mode_names[p->mode]);
+               p->index ? " / " : "", p->index ? p->index : "", bview_mode_names[p->mode]);
 }
 
 static int head_rows(view *v)
@@ -834,7 +458,7 @@ static void draw_head(view *v, int row, int width)
                   ROLE_COLHEAD);
     if (pw <= 0)
         return;
-    wrap_panel(p, pw);
+    bview_panel_wrap(p, pw);
     size_t first = panel_first(v), rows = v->vm.rows ? v->vm.rows : 1;
     buf h = BUF_INIT;
     buf_adds(&h, "What DynamoDB receives");
@@ -891,7 +515,7 @@ static void draw(view *v, size_t i, int row, int width)
     if (pw > 0) {
         term_highlight_row(-1);
         term_fill(row, lw, width - lw, ROLE_NORMAL);
-        wrap_panel(p, pw);
+        bview_panel_wrap(p, pw);
         size_t k = (i >= v->vm.top ? i - v->vm.top : 0) + panel_first(v);
         if (k < p->n_wrapped)
             term_puts(row, px, pw, p->wrapped[k].text, p->wrapped[k].r);
@@ -948,7 +572,7 @@ static void done(view *v)
     free(p->depths);
     if (p->have_verdict)
         builder_verdict_done(&p->verdict);
-    panel_free(p);
+    bview_panel_free(p);
     free(p->panel);
     free(p->table);
     free(p->index);
@@ -959,302 +583,6 @@ static void done(view *v)
     buf_done(&p->result);
     buf_done(&p->saved);
     builder_paths_free(p->picks, p->n_picks);
-    if (picking == p)
-        picking = NULL;
-}
-
-/* ---- editing ------------------------------------------------------------------ */
-
-static bool ask(const char *label, const char *init, buf *out)
-{
-    return display_prompt(label, init, out);
-}
-
-static bool edit_path(bpath *path, const char *label)
-{
-    buf cur = BUF_INIT, in = BUF_INIT;
-    builder_path_text(path, &cur);
-    bool ok = false;
-    if (display_prompt_pick(label, cur.data ? cur.data : "", picking ? picking->picks : NULL,
-                            picking ? picking->n_picks : 0, &in)) {
-        bpath np;
-        diag d;
-        diag_init(&d);
-        if (builder_path_parse(in.data ? in.data : "", in.len, &np, &d) != ST_OK) {
-            display_error("Path: %s (at %ld)", d.msg, d.pos);
-        } else {
-            builder_path_free(path);
-            *path = np;
-            ok = true;
-        }
-    }
-    buf_done(&cur);
-    buf_done(&in);
-    return ok;
-}
-
-/* What an operand may be where it is edited: a condition's operand
- * (a value, a path, size(path)), attribute_type's type name (a value), an
- * UpdateExpression SET operand (a value, a path, if_not_exists,
- * list_append), ADD's value (a number or a set), DELETE's (a set). */
-typedef enum { OM_VALUE, OM_COND, OM_UPDATE, OM_ADD, OM_DELETE } omode;
-
-static const char *omode_types(omode m)
-{
-    switch (m) {
-    case OM_COND: return "S N B BOOL NULL L M SS NS BS, path, size";
-    case OM_UPDATE: return "S N B BOOL NULL L M SS NS BS, path, if_not_exists, list_append";
-    case OM_ADD: return "N SS NS BS";
-    case OM_DELETE: return "SS NS BS";
-    case OM_VALUE: break;
-    }
-    return "S N B BOOL NULL L M SS NS BS";
-}
-
-static bool omode_allows(omode m, av_type t)
-{
-    if (m == OM_ADD)
-        return t == AV_N || av_is_set(t);
-    if (m == OM_DELETE)
-        return av_is_set(t);
-    return true;
-}
-
-/* Functions nest in the form this deep at most (text can go deeper). */
-#define FORM_DEPTH 6
-
-/* Asks the type (a value type, or path / size / if_not_exists /
- * list_append where the mode allows) and then the value, the path or the
- * function's operands, each in turn. */
-static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth)
-{
-    buf in = BUF_INIT, label = BUF_INIT, cur = BUF_INIT;
-    bool ok = false;
-    const char *tn = o->kind == BO_PATH ? "path" : o->kind == BO_SIZE ? "size"
-                   : o->kind == BO_IF_NOT_EXISTS ? "if_not_exists"
-                   : o->kind == BO_LIST_APPEND ? "list_append"
-                   : o->value.type && omode_allows(mode, o->value.type) ? av_type_name(o->value.type)
-                   : mode == OM_ADD ? "N" : mode == OM_DELETE ? "SS" : "S";
-    buf_printf(&label, "%s type (%s): ", what, omode_types(mode));
-    if (!ask(label.data, tn, &in))
-        goto out;
-    const char *w = in.data ? in.data : "";
-    bool path = (mode == OM_COND || mode == OM_UPDATE) && strcmp(w, "path") == 0;
-    bool size = mode == OM_COND && strcmp(w, "size") == 0;
-    bool ine = mode == OM_UPDATE && strcmp(w, "if_not_exists") == 0;
-    bool lap = mode == OM_UPDATE && strcmp(w, "list_append") == 0;
-    if ((ine || lap) && depth >= FORM_DEPTH) {
-        display_error("Nested too deep for the form: type the expression with :upd");
-        goto out;
-    }
-    if (path || size || ine) {
-        bopnd_kind k = path ? BO_PATH : size ? BO_SIZE : BO_IF_NOT_EXISTS;
-        if (o->kind != k)
-            builder_opnd_set_kind(o, k);
-        buf_reset(&label);
-        buf_printf(&label, ine ? "%s: if_not_exists path: " : "%s path: ", what);
-        if (!edit_path(&o->path, label.data))
-            goto out;
-        if (!ine) {
-            ok = true;
-            goto out;
-        }
-        /* The default, edited as an operand of its own: a value stays in
-         * o->value, a path or function goes to o->sub[0]. */
-        bopnd def = { 0 };
-        if (o->n_sub) {
-            def = o->sub[0];
-            free(o->sub);
-            o->sub = NULL;
-            o->n_sub = 0;
-        } else {
-            def.kind = BO_VALUE;
-            def.value = o->value;
-            o->value.type = AV_NONE;
-        }
-        buf_reset(&label);
-        buf_printf(&label, "%s: if_not_exists default", what);
-        ok = edit_opnd(&def, label.data, OM_UPDATE, depth + 1);
-        if (def.kind == BO_VALUE) {
-            o->value = def.value;
-            def.value.type = AV_NONE;
-            builder_opnd_free(&def);
-        } else {
-            o->sub = xcalloc(1, sizeof *o->sub);
-            o->sub[0] = def;
-            o->n_sub = 1;
-        }
-        goto out;
-    }
-    if (lap) {
-        if (o->kind != BO_LIST_APPEND)
-            builder_opnd_set_kind(o, BO_LIST_APPEND);
-        ok = true;
-        for (int i = 0; i < 2 && ok; i++) {
-            buf_reset(&label);
-            buf_printf(&label, "%s: list_append list %d", what, i + 1);
-            ok = edit_opnd(&o->sub[i], label.data, OM_UPDATE, depth + 1);
-        }
-        goto out;
-    }
-    av_type t = av_type_from_name(w, in.len);
-    if (t == AV_NONE || !omode_allows(mode, t)) {
-        display_error("%s type %s (%s)", t == AV_NONE ? "Unknown" : "Not a", w, omode_types(mode));
-        goto out;
-    }
-    if (o->kind == BO_VALUE && o->value.type == t)
-        builder_value_text(&o->value, &cur);
-    buf_reset(&label);
-    buf_printf(&label, "%s (%s): ", what, av_type_name(t));
-    buf_reset(&in);
-    if (!ask(label.data, cur.data ? cur.data : "", &in))
-        goto out;
-    av nv;
-    diag d;
-    diag_init(&d);
-    if (builder_value_parse(t, in.data ? in.data : "", in.len, &nv, &d) != ST_OK) {
-        display_error("%s", d.msg);
-        goto out;
-    }
-    builder_opnd_set_kind(o, BO_VALUE);
-    builder_path_free(&o->path);
-    o->value = nv;
-    ok = true;
-out:
-    buf_done(&in);
-    buf_done(&label);
-    buf_done(&cur);
-    return ok;
-}
-
-/* The operands of an update row, by its action and form. */
-static void edit_row_values(baction *a)
-{
-    if (a->kind == BU_REMOVE)
-        return;
-    if (a->kind != BU_SET) {
-        edit_opnd(&a->a, "Value", a->kind == BU_ADD ? OM_ADD : OM_DELETE, 0);
-        return;
-    }
-    if (!edit_opnd(&a->a, a->form == BF_PLAIN ? "Value" : "Operand a", OM_UPDATE, 0))
-        return;
-    if (a->form != BF_PLAIN)
-        edit_opnd(&a->b, "Operand b", OM_UPDATE, 0);
-}
-
-static void edit_values(bnode *n)
-{
-    if (n->op == BOP_IN) {
-        /* IN: how many values, then each. */
-        buf in = BUF_INIT;
-        char cur[16];
-        snprintf(cur, sizeof cur, "%zu", n->n_args);
-        if (ask("How many values in the IN list (1-100): ", cur, &in)) {
-            long k = strtol(in.data ? in.data : "", NULL, 10);
-            if (k < 1 || k > 100) {
-                display_error("IN takes 1 to 100 values");
-            } else {
-                for (size_t i = (size_t)k; i < n->n_args; i++)
-                    builder_opnd_free(&n->args[i]);
-                if ((size_t)k > n->n_args) {
-                    n->args = xrealloc(n->args, (size_t)k * sizeof *n->args);
-                    memset(n->args + n->n_args, 0, ((size_t)k - n->n_args) * sizeof *n->args);
-                    for (size_t i = n->n_args; i < (size_t)k; i++)
-                        n->args[i].kind = BO_VALUE;
-                }
-                n->n_args = (size_t)k;
-            }
-        }
-        buf_done(&in);
-    }
-    for (size_t i = 0; i < n->n_args; i++) {
-        char what[32];
-        snprintf(what, sizeof what, "Value %zu", i + 1);
-        if (!edit_opnd(&n->args[i], what, n->op != BOP_TYPE ? OM_COND : OM_VALUE, 0))
-            return;
-    }
-}
-
-static bool edit_op(bnode *n)
-{
-    buf in = BUF_INIT, cur = BUF_INIT;
-    bool ok = false;
-    if (n->left.kind == BO_SIZE)
-        buf_adds(&cur, "size ");
-    buf_adds(&cur, builder_op_name(n->op));
-    if (ask("Operator (= <> < <= > >= BETWEEN IN attribute_exists attribute_not_exists "
-            "attribute_type begins_with contains; 'size OP' compares size(path)): ", cur.data, &in)) {
-        const char *s = in.data ? in.data : "";
-        bool size = strncmp(s, "size ", 5) == 0;
-        if (size)
-            s += 5;
-        bop op = builder_op_parse(s, strlen(s));
-        if (op == BOP__COUNT || (size && op >= BOP_EXISTS)) {
-            display_error("Unknown operator %s", in.data ? in.data : "");
-        } else {
-            builder_set_op(n, op);
-            if (n->left.kind != BO_VALUE)
-                n->left.kind = size ? BO_SIZE : BO_PATH;
-            ok = true;
-        }
-    }
-    buf_done(&in);
-    buf_done(&cur);
-    return ok;
-}
-
-/* Path, operator, then the operands. */
-static void edit_clause(bnode *n)
-{
-    if (!edit_path(&n->left.path, "Path: "))
-        return;
-    if (n->left.kind == BO_VALUE)
-        n->left.kind = BO_PATH;
-    if (!edit_op(n))
-        return;
-    edit_values(n);
-}
-
-/* Action (unless the row was just added with one), path, SET's form,
- * then the operands. */
-static void edit_row(baction *a, bool ask_action)
-{
-    buf in = BUF_INIT;
-    if (ask_action) {
-        if (!ask("Action (SET REMOVE ADD DELETE): ", builder_update_kind_name(a->kind), &in))
-            goto out;
-        static const char *const k[] = { "SET", "REMOVE", "ADD", "DELETE" };
-        int kind = -1;
-        for (int i = 0; i < 4; i++)
-            if (in.data && strcasecmp(in.data, k[i]) == 0)
-                kind = i;
-        if (kind < 0) {
-            display_error("Unknown action %s", in.data ? in.data : "");
-            goto out;
-        }
-        a->kind = (bu_kind)kind;
-    }
-    if (!edit_path(&a->path, "Path: ") || a->kind == BU_REMOVE)
-        goto out;
-    if (a->kind == BU_SET) {
-        static const char *const f[] = { "value", "plus", "minus", "list_append" };
-        buf_reset(&in);
-        if (!ask("Form (value: a, plus: a + b, minus: a - b, list_append: list_append(a, b)): ",
-                 f[a->form], &in))
-            goto out;
-        int form = -1;
-        for (int i = 0; i < 4; i++)
-            if (in.data && strcmp(in.data, f[i]) == 0)
-                form = i;
-        if (form < 0) {
-            display_error("Unknown form %s", in.data ? in.data : "");
-            goto out;
-        }
-        a->form = (bu_form)form;
-    }
-    edit_row_values(a);
-out:
-    buf_done(&in);
 }
 
 /* The group a new node goes into, and where. */
@@ -1274,439 +602,20 @@ static void insert_point(view *v, bnode **g, size_t *at)
     }
 }
 
-/* ---- store -------------------------------------------------------------------- */
-
-/* Reads the item again (GetItem by its key), after a write. */
-static void refresh_item(bview *p)
+void bview_reload_below(view *v)
 {
-    av key;
-    buf why = BUF_INIT, req = BUF_INIT;
-    if (!item_key(p, &key, &why))
-        goto out;
-    buf_adds(&req, "{\"TableName\":");
-    ddbjson_write_string(&req, p->table, strlen(p->table));
-    buf_adds(&req, ",\"Key\":");
-    ddbjson_write_item(&req, &key);
-    buf_addc(&req, '}');
-    char *out = NULL;
-    diag d;
-    diag_init(&d);
-    if (store_call(display_store(), "GetItem", req.data, req.len, &out, &d) == ST_OK && out) {
-        const char *it;
-        size_t n;
-        av nv;
-        diag_init(&d);
-        if (jscan_member(out, strlen(out), "Item", &it, &n) &&
-            ddbjson_parse_item(it, n, &nv, &d) == ST_OK) {
-            av_free(&p->item);
-            p->item = nv;
-        }
-    }
-    free(out);
-    av_free(&key);
-out:
-    buf_done(&why);
-    buf_done(&req);
+    view *below = display_below(v);
+    if (below && below->ops->request)
+        below->ops->request(below, REQ_RELOAD);
 }
 
-static void result_item(bview *p, const char *label, const char *out)
-{
-    const char *it;
-    size_t n;
-    if (!out || !jscan_member(out, strlen(out), "Item", &it, &n))
-        return;
-    buf pretty = BUF_INIT;
-    fmt_json_pretty(&pretty, it, n);
-    buf_printf(&p->result, "\n%s\n%s", label, pretty.data ? pretty.data : "");
-    buf_done(&pretty);
-}
-
-static void apply_write(view *v, breq_op op)
-{
-    bview *p = v->priv;
-    breq r;
-    av key;
-    buf why = BUF_INIT, body = BUF_INIT;
-    buf_reset(&p->result);
-    p->result_error = true;
-    if (p->mode != M_COND && !builder_empty(p->b)) {
-        buf_printf(&p->result, "The tree is a %s: switch to condition mode (m) to use it in a write",
-                   mode_names[p->mode]);
-        goto out;
-    }
-    if (!make_req(p, op, &r, &key, &why)) {
-        buf_printf(&p->result, "%s: %s", builder_req_op_name(op), why.data);
-        goto out;
-    }
-    diag d;
-    diag_init(&d);
-    if (builder_req_json(&r, &body, &d) != ST_OK) {
-        buf_printf(&p->result, "%s: %s", builder_req_op_name(op), d.msg);
-        av_free(&key);
-        goto out;
-    }
-    av_free(&key);
-    char *resp = NULL;
-    status st = store_call(display_store(), builder_req_op_name(op), body.data, body.len, &resp, &d);
-    if (st == ST_OK) {
-        p->result_error = false;
-        buf_printf(&p->result, "%s: OK", builder_req_op_name(op));
-        display_message("%s: OK", builder_req_op_name(op));
-        if (op == BREQ_DELETE) {
-            av_free(&p->item);
-        } else {
-            refresh_item(p);
-        }
-        if (p->item.type == AV_M) {
-            buf_adds(&p->result, "\nThe item now:");
-            buf j = BUF_INIT, pretty = BUF_INIT;
-            ddbjson_write_item(&j, &p->item);
-            fmt_json_pretty(&pretty, j.data, j.len);
-            buf_printf(&p->result, "\n%s", pretty.data);
-            buf_done(&j);
-            buf_done(&pretty);
-        } else {
-            buf_adds(&p->result, "\nThe item is gone.");
-        }
-        /* Views below show the store: let them read it again. */
-        view *below = display_below(v);
-        if (below && below->ops->request)
-            below->ops->request(below, REQ_RELOAD);
-    } else {
-        buf_printf(&p->result, "%s: %s", status_name(st), d.msg);
-        display_error("%s: %s", status_name(st), d.msg);
-        if (st == ST_CONDITION_FAILED)
-            result_item(p, "The item as it is now (ReturnValuesOnConditionCheckFailure ALL_OLD):", resp);
-    }
-    free(resp);
-out:
-    buf_done(&why);
-    buf_done(&body);
-}
-
-/* Whether a sort-key value reads back the same from the query bar's
- * sort-key field: it trims leading spaces and splits `between A and B`
- * at the first " and ", so such values would silently query something
- * else. */
-static bool qbar_reads_back(const av *v, bool between_lower)
-{
-    if (v->type != AV_S)
-        return true;
-    const char *s = v->u.s.ptr;
-    size_t n = v->u.s.len;
-    if (n && s[0] == ' ')
-        return false;
-    for (size_t i = 0; between_lower && i + 5 <= n; i++)
-        if (strncasecmp(s + i, " and ", 5) == 0)
-            return false;
-    return true;
-}
-
-/* A filter (Query with PK [SK] or Scan) or a key condition, through the
- * query bar. */
-static void apply_read(view *v, bool key, int argc, char **argv)
-{
-    bview *p = v->priv;
-    buf_reset(&p->result);
-    p->result_error = true;
-    if (!p->table) {
-        buf_adds(&p->result, "No table (:cond-table NAME)");
-        return;
-    }
-    bmaps m;
-    buf text = BUF_INIT, names = BUF_INIT, values = BUF_INIT;
-    diag d;
-    diag_init(&d);
-    builder_maps_init(&m);
-    if (builder_print(p->b, &m, &text, &d) != ST_OK) {
-        buf_printf(&p->result, "%s", d.msg);
-        goto out;
-    }
-    builder_maps_names_json(&m, &names);
-    builder_maps_values_json(&m, &values);
-    if (!key) {
-        char *qargv[8];
-        int qargc = 0;
-        buf f = BUF_INIT, n = BUF_INIT, vals = BUF_INIT, ix = BUF_INIT;
-        qargv[qargc++] = "query";
-        for (int i = 2; i < argc && i < 4; i++)
-            qargv[qargc++] = argv[i];
-        buf_printf(&f, "--filter=%s", text.data ? text.data : "");
-        buf_printf(&n, "--names=%s", names.data ? names.data : "");
-        buf_printf(&vals, "--values=%s", values.data ? values.data : "");
-        buf_printf(&ix, "--index=%s", p->index ? p->index : "");
-        qargv[qargc++] = f.data;
-        qargv[qargc++] = n.data;
-        qargv[qargc++] = vals.data;
-        qargv[qargc++] = ix.data;
-        qargv[qargc] = NULL;
-        query_arg qa = { p->table, p->index, NULL, NULL, false, argc <= 2 };
-        view *q = display_push(&view_query_ops, &qa);
-        if (q && q->ops->command)
-            q->ops->command(q, qargc, qargv);
-        buf_done(&f);
-        buf_done(&n);
-        buf_done(&vals);
-        buf_done(&ix);
-        p->result_error = false;
-        goto out;
-    }
-    /* A key condition: check it against the index's key schema, then
-     * give the query bar its partition value and sort-key condition. */
-    if (!p->have_def) {
-        buf_adds(&p->result, "No table definition");
-        goto out;
-    }
-    const index_def *ixd = p->index ? table_def_index(&p->def, p->index) : NULL;
-    const key_attr *pk = ixd ? &ixd->pk : &p->def.pk, *sk = ixd ? &ixd->sk : &p->def.sk;
-    av nm, vl;
-    builder_maps_names_av(&m, &nm);
-    builder_maps_values_av(&m, &vl);
-    expr_ctx cx;
-    expr *e = NULL;
-    expr_key_range kr;
-    status st = expr_ctx_init(&cx, nm.type ? &nm : NULL, vl.type ? &vl : NULL, &d);
-    if (!st) {
-        st = expr_parse(&cx, EXPR_KEY, text.data ? text.data : "", text.len, &e, &d);
-        if (!st)
-            st = expr_key_range_of(e, pk->name, pk->type, sk->name, sk->type, &kr, &d);
-        if (!st && (!qbar_reads_back(kr.pk, false) ||
-                    (kr.op != KEY_SK_NONE && !qbar_reads_back(kr.sk1, kr.op == KEY_SK_BETWEEN)) ||
-                    (kr.op == KEY_SK_BETWEEN && !qbar_reads_back(kr.sk2, false))))
-            st = diag_set(&d, ST_VALIDATION, "a key value that starts with a space, or a BETWEEN lower "
-                          "bound containing \" and \", can not go through the query bar: the request "
-                          "shown above runs it with the aws CLI");
-        if (!st) {
-            buf pkt = BUF_INIT, skt = BUF_INIT;
-            fmt_plain(&pkt, kr.pk);
-            static const char *const ops[] = { "", "=", "<", "<=", ">", ">=" };
-            if (kr.op == KEY_SK_BETWEEN) {
-                buf_adds(&skt, "between ");
-                fmt_plain(&skt, kr.sk1);
-                buf_adds(&skt, " and ");
-                fmt_plain(&skt, kr.sk2);
-            } else if (kr.op == KEY_SK_BEGINS) {
-                buf_adds(&skt, "begins_with ");
-                fmt_plain(&skt, kr.sk1);
-            } else if (kr.op != KEY_SK_NONE) {
-                buf_printf(&skt, "%s ", ops[kr.op]);
-                fmt_plain(&skt, kr.sk1);
-            }
-            query_arg qa = { p->table, p->index, pkt.data, skt.data, true, false };
-            p->result_error = false;
-            display_push(&view_query_ops, &qa);
-            buf_done(&pkt);
-            buf_done(&skt);
-        }
-        expr_free(e);
-        expr_ctx_done(&cx);
-    }
-    if (st)
-        buf_printf(&p->result, "%s: %s", status_name(st), d.msg);
-    av_free(&nm);
-    av_free(&vl);
-out:
-    builder_maps_done(&m);
-    buf_done(&text);
-    buf_done(&names);
-    buf_done(&values);
-}
-
-static int op_by_name(const char *s)
+int bview_op_by_name(const char *s)
 {
     static const char *const n[] = { "put", "update", "delete", "check" };
     for (int i = 0; i < 4; i++)
         if (strcmp(s, n[i]) == 0)
             return i;
     return -1;
-}
-
-static void txn_command(view *v, int argc, char **argv)
-{
-    bview *p = v->priv;
-    buf_reset(&p->result);
-    p->result_error = true;
-    if (argc >= 3 && strcmp(argv[1], "add") == 0) {
-        int op = op_by_name(argv[2]);
-        breq r;
-        av key;
-        buf why = BUF_INIT, body = BUF_INIT, label = BUF_INIT;
-        diag d;
-        diag_init(&d);
-        if (op < 0) {
-            buf_printf(&p->result, "usage: :txn add put|update|delete|check");
-        } else if (!make_req(p, (breq_op)op, &r, &key, &why)) {
-            buf_printf(&p->result, "%s: %s", builder_req_op_name((breq_op)op), why.data);
-        } else if (builder_req_txn_json(&r, &body, &d) != ST_OK) {
-            buf_printf(&p->result, "%s: %s", builder_req_op_name((breq_op)op), d.msg);
-        } else {
-            buf_printf(&label, "%s %s ", builder_req_txn_name((breq_op)op), p->table);
-            fmt_key(&label, &p->item, p->def.pk.name, p->def.sk.name);
-            txn_items = xrealloc(txn_items, (txn_n + 1) * sizeof *txn_items);
-            txn_labels = xrealloc(txn_labels, (txn_n + 1) * sizeof *txn_labels);
-            txn_items[txn_n] = buf_steal(&body);
-            txn_labels[txn_n] = buf_steal(&label);
-            txn_n++;
-            p->result_error = false;
-            buf_printf(&p->result, "Added to the transaction (%zu action%s)", txn_n, txn_n == 1 ? "" : "s");
-        }
-        av_free(&key);
-        buf_done(&why);
-        buf_done(&body);
-        buf_done(&label);
-        return;
-    }
-    if (argc == 2 && strcmp(argv[1], "clear") == 0) {
-        txn_clear();
-        p->result_error = false;
-        buf_adds(&p->result, "Transaction cleared");
-        return;
-    }
-    if (argc == 2 && strcmp(argv[1], "run") == 0) {
-        if (!txn_n) {
-            buf_adds(&p->result, "The transaction is empty (:txn add put|update|delete|check)");
-            return;
-        }
-        buf req = BUF_INIT;
-        buf_adds(&req, "{\"TransactItems\":[");
-        for (size_t i = 0; i < txn_n; i++) {
-            if (i)
-                buf_addc(&req, ',');
-            buf_adds(&req, txn_items[i]);
-        }
-        buf_adds(&req, "]}");
-        char *out = NULL;
-        diag d;
-        diag_init(&d);
-        status st = store_call(display_store(), "TransactWriteItems", req.data, req.len, &out, &d);
-        if (st == ST_OK) {
-            p->result_error = false;
-            buf_printf(&p->result, "TransactWriteItems: OK, %zu actions applied together", txn_n);
-            display_message("TransactWriteItems: OK");
-            txn_clear();
-            refresh_item(p);
-            view *below = display_below(v);
-            if (below && below->ops->request)
-                below->ops->request(below, REQ_RELOAD);
-        } else {
-            buf_printf(&p->result, "%s: %s", status_name(st), d.msg);
-            display_error("%s", status_name(st));
-            const char *arr, *el;
-            size_t an, en, pos = 0, i = 0;
-            if (out && jscan_member(out, strlen(out), "CancellationReasons", &arr, &an)) {
-                while (jscan_next(arr, an, &pos, &el, &en)) {
-                    const char *c, *m;
-                    size_t cn, mn;
-                    bool hc = jscan_member(el, en, "Code", &c, &cn);
-                    bool hm = jscan_member(el, en, "Message", &m, &mn);
-                    buf_printf(&p->result, "\n%zu. %s: ", i + 1, i < txn_n ? txn_labels[i] : "?");
-                    /* Code and Message are JSON strings: drop the quotes. */
-                    if (hc)
-                        buf_add(&p->result, c + 1, cn >= 2 ? cn - 2 : 0);
-                    if (hm && mn > 2)
-                        buf_printf(&p->result, " (%.*s)", (int)(mn - 2), m + 1);
-                    /* ReturnValuesOnConditionCheckFailure ALL_OLD: the
-                     * item as it is, parsed so only DynamoDB JSON (with
-                     * control characters escaped) reaches the screen. */
-                    const char *it;
-                    size_t itn;
-                    av item;
-                    diag id;
-                    diag_init(&id);
-                    if (jscan_member(el, en, "Item", &it, &itn) &&
-                        ddbjson_parse_item(it, itn, &item, &id) == ST_OK) {
-                        buf_adds(&p->result, "\n   the item now: ");
-                        ddbjson_write_item(&p->result, &item);
-                        av_free(&item);
-                    } else if (hc && cn == 24 && memcmp(c + 1, "ConditionalCheckFailed", 22) == 0) {
-                        buf_adds(&p->result, "\n   no item under this key now");
-                    }
-                    i++;
-                }
-            }
-        }
-        free(out);
-        buf_done(&req);
-        return;
-    }
-    buf_adds(&p->result, "usage: :txn add put|update|delete|check | :txn run | :txn clear");
-}
-
-static void list_saved(bview *p)
-{
-    saved_cond *v = NULL;
-    size_t n = 0;
-    diag d;
-    diag_init(&d);
-    buf_reset(&p->saved);
-    if (saved_list(display_store(), &v, &n, &d) != ST_OK) {
-        display_error("%s", d.msg);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        buf_printf(&p->saved, "%s%s [%s]: %s", i ? "\n" : "", v[i].name, v[i].kind, v[i].expr);
-        saved_cond_free(&v[i]);
-    }
-    if (!n)
-        buf_adds(&p->saved, "(none saved yet: :save-cond NAME)");
-    free(v);
-}
-
-static void save_cond(bview *p, const char *name)
-{
-    bmaps m;
-    buf text = BUF_INIT, names = BUF_INIT, values = BUF_INIT;
-    diag d;
-    diag_init(&d);
-    builder_maps_init(&m);
-    if (builder_empty(p->b)) {
-        display_error("Nothing to save: the tree is empty");
-    } else if (builder_print(p->b, &m, &text, &d) != ST_OK) {
-        display_error("%s", d.msg);
-    } else {
-        builder_maps_names_json(&m, &names);
-        builder_maps_values_json(&m, &values);
-        saved_cond c = { .name = (char *)name, .kind = (char *)mode_names[p->mode], .expr = text.data,
-                         .names = names.data ? names.data : "", .values = values.data ? values.data : "" };
-        if (saved_put(display_store(), &c, &d) != ST_OK)
-            display_error("%s", d.msg);
-        else
-            display_message("Saved %s", name);
-        if (p->saved.len)
-            list_saved(p);
-    }
-    builder_maps_done(&m);
-    buf_done(&text);
-    buf_done(&names);
-    buf_done(&values);
-}
-
-static void load_cond(bview *p, const char *name)
-{
-    saved_cond c;
-    bool found = false;
-    diag d;
-    diag_init(&d);
-    if (saved_get(display_store(), name, &c, &found, &d) != ST_OK) {
-        display_error("%s", d.msg);
-        return;
-    }
-    if (!found) {
-        display_error("No saved condition %s (:conds lists them)", name);
-        return;
-    }
-    int k = expr_kind_from_name(c.kind);
-    bmode m = k == EXPR_KEY ? M_KEY : k == EXPR_FILTER ? M_FILTER : M_COND;
-    builder *nb = NULL;
-    if (builder_parse(mode_kind(m), c.expr, c.names, c.values, &nb, &d) != ST_OK) {
-        parse_error(p, "Saved condition not parsed", c.expr, &d);
-    } else {
-        builder_free(p->b);
-        p->b = nb;
-        p->mode = m;
-        display_message("Loaded %s", name);
-    }
-    saved_cond_free(&c);
 }
 
 /* Command names match with '-' or '_' alike (:save-cond, :save_cond). */
@@ -1718,90 +627,106 @@ static bool is(const char *word, const char *name)
     return *word == *name;
 }
 
+static void cmd_cond_item(bview *p, const char *json)
+{
+    av it;
+    diag d;
+    diag_init(&d);
+    if (ddbjson_parse_item(json, strlen(json), &it, &d) != ST_OK) {
+        display_error("Item: %s", d.msg);
+    } else {
+        av_free(&p->item);
+        p->item = it;
+    }
+}
+
+static void cmd_cond_mode(bview *p, const char *name)
+{
+    int k = expr_kind_from_name(name);
+    if (k == EXPR_CONDITION || k == EXPR_FILTER || k == EXPR_KEY) {
+        p->mode = k == EXPR_KEY ? M_KEY : k == EXPR_FILTER ? M_FILTER : M_COND;
+        p->act = -1;
+    } else {
+        display_error("usage: :cond-mode condition|filter|key");
+    }
+}
+
+/* :upd [EXPR] [--names=J] [--values=J]: the update rows from text (none:
+ * clears them). */
+static void cmd_upd(bview *p, int argc, char **argv)
+{
+    buf text = BUF_INIT;
+    const char *names, *values;
+    join_args(argc, argv, 1, &text, &names, &values);
+    bupdate nu;
+    diag d;
+    diag_init(&d);
+    if (!text.len) {
+        builder_update_done(&p->upd);
+        builder_update_init(&p->upd);
+    } else if (builder_update_parse(text.data, names, values, &nu, &d) != ST_OK) {
+        bview_parse_error(p, "Update not parsed", text.data, &d);
+    } else {
+        builder_update_done(&p->upd);
+        p->upd = nu;
+        p->act = -1;
+    }
+    buf_done(&text);
+}
+
+/* :apply put|update|delete|filter [PK [SK]]|key. False when the query
+ * bar is on top now (the builder is not rebuilt under it). */
+static bool cmd_apply(view *v, int argc, char **argv)
+{
+    bview *p = v->priv;
+    p->panel_top = 0;   /* the result is the panel's first section */
+    int op = bview_op_by_name(argv[1]);
+    if (op >= 0 && op != BREQ_CHECK) {
+        p->act = op;
+        bview_apply_write(v, (breq_op)op);
+    } else if (strcmp(argv[1], "filter") == 0) {
+        bview_apply_read(v, false, argc, argv);
+        return false;
+    } else if (strcmp(argv[1], "key") == 0) {
+        bview_apply_read(v, true, argc, argv);
+        return p->result_error;
+    } else {
+        display_error("usage: :apply put|update|delete|filter [PK [SK]]|key");
+    }
+    return true;
+}
+
 static bool command(view *v, int argc, char **argv)
 {
     bview *p = v->priv;
-    picking = p;
     const char *c = argv[0];
     size_t sel = v->vm.cursor;
     if (is(c, "cond")) {
         cmd_cond(v, argc, argv);
         sel = 0;
     } else if (is(c, "cond-item") && argc == 2) {
-        av it;
-        diag d;
-        diag_init(&d);
-        if (ddbjson_parse_item(argv[1], strlen(argv[1]), &it, &d) != ST_OK) {
-            display_error("Item: %s", d.msg);
-        } else {
-            av_free(&p->item);
-            p->item = it;
-        }
+        cmd_cond_item(p, argv[1]);
     } else if (is(c, "cond-table") && (argc == 2 || argc == 3)) {
         set_table(p, argv[1], argc == 3 ? argv[2] : NULL);
     } else if (is(c, "cond-mode") && argc == 2) {
-        int k = expr_kind_from_name(argv[1]);
-        if (k == EXPR_CONDITION || k == EXPR_FILTER || k == EXPR_KEY) {
-            p->mode = k == EXPR_KEY ? M_KEY : k == EXPR_FILTER ? M_FILTER : M_COND;
-            p->act = -1;
-        } else {
-            display_error("usage: :cond-mode condition|filter|key");
-        }
+        cmd_cond_mode(p, argv[1]);
     } else if (is(c, "upd")) {
-        buf text = BUF_INIT;
-        const char *names, *values;
-        join_args(argc, argv, 1, &text, &names, &values);
-        bupdate nu;
-        diag d;
-        diag_init(&d);
-        if (!text.len) {
-            builder_update_done(&p->upd);
-            builder_update_init(&p->upd);
-        } else if (builder_update_parse(text.data, names, values, &nu, &d) != ST_OK) {
-            parse_error(p, "Update not parsed", text.data, &d);
-        } else {
-            builder_update_done(&p->upd);
-            p->upd = nu;
-            p->act = -1;
-        }
-        buf_done(&text);
+        cmd_upd(p, argc, argv);
     } else if (is(c, "apply") && argc >= 2) {
-        p->panel_top = 0;   /* the result is the panel's first section */
-        int op = op_by_name(argv[1]);
-        if (op >= 0 && op != BREQ_CHECK) {
-            p->act = op;
-            apply_write(v, (breq_op)op);
-        } else if (strcmp(argv[1], "filter") == 0) {
-            apply_read(v, false, argc, argv);
+        if (!cmd_apply(v, argc, argv))
             return true;   /* the query bar is on top now */
-        } else if (strcmp(argv[1], "key") == 0) {
-            apply_read(v, true, argc, argv);
-            if (p->result_error)
-                rebuild(v, sel);
-            return true;
-        } else {
-            display_error("usage: :apply put|update|delete|filter [PK [SK]]|key");
-        }
     } else if (is(c, "txn")) {
         p->panel_top = 0;
-        txn_command(v, argc, argv);
+        btxn_command(v, argc, argv);
     } else if (is(c, "save-cond") && argc == 2) {
-        save_cond(p, argv[1]);
+        bview_saved_put(p, argv[1]);
     } else if (is(c, "load-cond") && argc == 2) {
-        load_cond(p, argv[1]);
+        bview_saved_load(p, argv[1]);
         sel = 0;
     } else if (is(c, "delete-cond") && argc == 2) {
-        bool found = false;
-        diag d;
-        diag_init(&d);
-        if (saved_delete(display_store(), argv[1], &found, &d) != ST_OK)
-            display_error("%s", d.msg);
-        else if (!found)
-            display_error("No saved condition %s", argv[1]);
-        if (p->saved.len)
-            list_saved(p);
+        bview_saved_delete(p, argv[1]);
     } else if (is(c, "conds")) {
-        list_saved(p);
+        bview_saved_list(p);
     } else {
         return false;
     }
@@ -1809,96 +734,165 @@ static bool command(view *v, int argc, char **argv)
     return true;
 }
 
-static enum req request(view *v, enum req r)
+/* With the panel focused, the moving keys scroll it and back gives the
+ * keys back to the tree; true when r was one of those. */
+static bool panel_key(view *v, enum req r)
 {
     bview *p = v->priv;
-    picking = p;
+    size_t rows = v->vm.rows ? v->vm.rows : 1;
+    switch (r) {
+    case REQ_MOVE_UP: if (p->panel_top) p->panel_top--; return true;
+    case REQ_MOVE_DOWN: p->panel_top++; return true;
+    case REQ_PAGE_UP: p->panel_top = p->panel_top > rows ? p->panel_top - rows : 0; return true;
+    case REQ_PAGE_DOWN: p->panel_top += rows; return true;
+    case REQ_MOVE_FIRST: p->panel_top = 0; return true;
+    case REQ_MOVE_LAST: p->panel_top = (size_t)-1 / 2; return true;
+    case REQ_BACK: p->panel_focus = false; return true;
+    default: return false;
+    }
+}
+
+/* The paths a prompt offers now (valid until the next rebuild). */
+static bpicks picks_of(const bview *p)
+{
+    bpicks pk = { p->picks, p->n_picks };
+    return pk;
+}
+
+/* +: a clause (or an update row, on the update rows) where the selection
+ * is, edited at once (after the rebuild that shows it). Returns the line
+ * to select. */
+static size_t add_here(view *v, bool on_update)
+{
+    bview *p = v->priv;
+    size_t sel = v->vm.cursor;
+    if (on_update) {
+        bu_kind kind;
+        if (bprompt_row_kind(&kind)) {
+            baction *a = builder_update_add(&p->upd, kind);
+            size_t at = p->upd.n - 1;
+            rebuild(v, p->n_nodes + 1 + at);
+            bpicks pk = picks_of(p);
+            bprompt_row(a, false, &pk);
+            sel = p->n_nodes + 1 + at;
+        }
+        return sel;
+    }
+    bnode *g;
+    size_t at;
+    insert_point(v, &g, &at);
+    bnode *c = builder_add_clause(p->b, g, at);
+    rebuild(v, line_of_node(p, c));
+    bpicks pk = picks_of(p);
+    bprompt_clause(c, &pk);
+    return line_of_node(p, c);
+}
+
+/* Moves the selected node among its siblings, or the selected update row
+ * among the rows. Returns the line to select. */
+static size_t move_here(view *v, bnode *n, baction *row, size_t ri, int dir)
+{
+    bview *p = v->priv;
+    size_t sel = v->vm.cursor;
+    if (n && builder_move(p->b, n, dir)) {
+        rebuild(v, 0);
+        sel = line_of_node(p, n);
+    } else if (row && dir < 0 && ri > 0) {
+        baction t = p->upd.v[ri - 1];
+        p->upd.v[ri - 1] = p->upd.v[ri];
+        p->upd.v[ri] = t;
+        sel--;
+    } else if (row && dir > 0 && ri + 1 < p->upd.n) {
+        baction t = p->upd.v[ri + 1];
+        p->upd.v[ri + 1] = p->upd.v[ri];
+        p->upd.v[ri] = t;
+        sel++;
+    }
+    return sel;
+}
+
+/* Enter or a: applies the tree as its action shows (a write here, a read
+ * through the query bar). */
+static void apply_here(view *v)
+{
+    bview *p = v->priv;
+    breq_op op = bview_action(p);
+    p->panel_top = 0;   /* the result is the panel's first section */
+    if (op == BREQ_QUERY) {
+        char *argv[] = { "apply", "key", NULL };
+        command(v, 2, argv);
+    } else if (op == BREQ_SCAN) {
+        char *argv[] = { "apply", "filter", NULL };
+        command(v, 2, argv);
+    } else {
+        bview_apply_write(v, op);
+        rebuild(v, v->vm.cursor);
+    }
+}
+
+/* e: the builder's own item, for the Put, as DynamoDB JSON in $EDITOR. */
+static void edit_own_item(bview *p)
+{
+    buf text = BUF_INIT;
+    if (bview_have_item(p))
+        ddbjson_write_item(&text, &p->item);
+    else
+        buf_adds(&text, "{}");
+    if (display_edit(&text, ".json")) {
+        av it;
+        diag d;
+        diag_init(&d);
+        if (ddbjson_parse_item(text.data ? text.data : "", text.len, &it, &d) != ST_OK) {
+            display_error("Item: %s", d.msg);
+        } else {
+            av_free(&p->item);
+            p->item = it;
+        }
+    }
+    buf_done(&text);
+}
+
+/* The requests that edit the selected node or row: false when r is not
+ * one of them. *sel gets the line to select after. */
+static bool edit_request(view *v, enum req r, size_t *sel)
+{
+    bview *p = v->priv;
+    bpicks pk = picks_of(p);
     bnode *n = sel_node(v);
     size_t ri = 0;
     baction *row = sel_row(v, &ri);
     line *l = vm_selected(&v->vm);
     bool on_update = l && (l->kind == L_UHEAD || l->kind == L_UROW);
-    size_t sel = v->vm.cursor;
-    if (p->panel_focus) {
-        /* The moving keys scroll the panel; back gives the keys back. */
-        size_t rows = v->vm.rows ? v->vm.rows : 1;
-        switch (r) {
-        case REQ_MOVE_UP: if (p->panel_top) p->panel_top--; return REQ_NONE;
-        case REQ_MOVE_DOWN: p->panel_top++; return REQ_NONE;
-        case REQ_PAGE_UP: p->panel_top = p->panel_top > rows ? p->panel_top - rows : 0; return REQ_NONE;
-        case REQ_PAGE_DOWN: p->panel_top += rows; return REQ_NONE;
-        case REQ_MOVE_FIRST: p->panel_top = 0; return REQ_NONE;
-        case REQ_MOVE_LAST: p->panel_top = (size_t)-1 / 2; return REQ_NONE;
-        case REQ_BACK: p->panel_focus = false; return REQ_NONE;
-        default: break;
-        }
-    }
     switch (r) {
-    case REQ_COND_PANEL:
-        p->panel_focus = !p->panel_focus;
-        return REQ_NONE;
     case REQ_COND_ADD:
-        if (on_update) {
-            buf in = BUF_INIT;
-            if (ask("Action (SET REMOVE ADD DELETE): ", "SET", &in)) {
-                baction *a = builder_update_add(&p->upd, BU_SET);
-                static const char *const k[] = { "SET", "REMOVE", "ADD", "DELETE" };
-                for (int i = 0; i < 4; i++)
-                    if (in.data && strcasecmp(in.data, k[i]) == 0)
-                        a->kind = (bu_kind)i;
-                size_t at = p->upd.n - 1;
-                rebuild(v, p->n_nodes + 1 + at);
-                edit_row(a, false);
-                sel = p->n_nodes + 1 + at;
-            }
-            buf_done(&in);
-        } else {
-            bnode *g;
-            size_t at;
-            insert_point(v, &g, &at);
-            bnode *c = builder_add_clause(p->b, g, at);
-            rebuild(v, line_of_node(p, c));
-            edit_clause(c);
-            sel = line_of_node(p, c);
-        }
+        *sel = add_here(v, on_update);
         break;
-    case REQ_COND_GROUP: {
-        bnode *g;
-        size_t at;
-        insert_point(v, &g, &at);
-        bnode *ng = builder_add_group(p->b, g, at, !g->is_or);
-        sel = line_of_node(p, ng);
-        rebuild(v, sel);
-        sel = line_of_node(p, ng);
-        break;
-    }
     case REQ_ENTER:
-        if (row) {
-            edit_row(row, true);
-        } else if (n && !n->group) {
-            edit_clause(n);
-        } else if (n) {
+        if (row)
+            bprompt_row(row, true, &pk);
+        else if (n && !n->group)
+            bprompt_clause(n, &pk);
+        else if (n)
             n->is_or = !n->is_or;
-        }
         break;
     case REQ_COND_PATH:
         if (n && !n->group) {
             if (n->left.kind == BO_VALUE)
                 n->left.kind = BO_PATH;
-            edit_path(&n->left.path, "Path: ");
+            bprompt_path(&n->left.path, "Path: ", &pk);
         } else if (row) {
-            edit_path(&row->path, "Path: ");
+            bprompt_path(&row->path, "Path: ", &pk);
         }
         break;
     case REQ_COND_OP:
         if (n && !n->group)
-            edit_op(n);
+            bprompt_op(n);
         break;
     case REQ_COND_VALUE:
         if (n && !n->group)
-            edit_values(n);
+            bprompt_values(n, &pk);
         else if (row)
-            edit_row_values(row);
+            bprompt_row_values(row, &pk);
         break;
     case REQ_COND_NOT:
         if (n)
@@ -1912,85 +906,68 @@ static enum req request(view *v, enum req r)
         break;
     case REQ_COND_UP:
     case REQ_COND_DOWN:
-        if (n && builder_move(p->b, n, r == REQ_COND_UP ? -1 : 1)) {
-            rebuild(v, 0);
-            sel = line_of_node(p, n);
-        } else if (row && r == REQ_COND_UP && ri > 0) {
-            baction t = p->upd.v[ri - 1];
-            p->upd.v[ri - 1] = p->upd.v[ri];
-            p->upd.v[ri] = t;
-            sel--;
-        } else if (row && r == REQ_COND_DOWN && ri + 1 < p->upd.n) {
-            baction t = p->upd.v[ri + 1];
-            p->upd.v[ri + 1] = p->upd.v[ri];
-            p->upd.v[ri] = t;
-            sel++;
-        }
-        break;
-    case REQ_COND_DUP:
-        if (n) {
-            bnode *c = builder_duplicate(p->b, n);
-            if (c) {
-                rebuild(v, 0);
-                sel = line_of_node(p, c);
-            }
-        }
+        *sel = move_here(v, n, row, ri, r == REQ_COND_UP ? -1 : 1);
         break;
     case REQ_COND_DEL:
         if (row)
             builder_update_remove(&p->upd, ri);
         else if (n)
             builder_delete(p->b, n);
-        if (sel > 0 && (row || (n && n != p->b->root)))
-            sel--;
+        if (*sel > 0 && (row || (n && n != p->b->root)))
+            (*sel)--;
         break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+static enum req request(view *v, enum req r)
+{
+    bview *p = v->priv;
+    size_t sel = v->vm.cursor;
+    if (p->panel_focus && panel_key(v, r))
+        return REQ_NONE;
+    switch (r) {
+    case REQ_COND_PANEL:
+        p->panel_focus = !p->panel_focus;
+        return REQ_NONE;
+    case REQ_COND_GROUP: {
+        bnode *g;
+        size_t at;
+        insert_point(v, &g, &at);
+        bnode *ng = builder_add_group(p->b, g, at, !g->is_or);
+        rebuild(v, line_of_node(p, ng));
+        sel = line_of_node(p, ng);
+        break;
+    }
+    case REQ_COND_DUP: {
+        bnode *n = sel_node(v);
+        bnode *c = n ? builder_duplicate(p->b, n) : NULL;
+        if (c) {
+            rebuild(v, 0);
+            sel = line_of_node(p, c);
+        }
+        break;
+    }
     case REQ_COND_MODE:
         p->mode = (bmode)((p->mode + 1) % 3);
         p->act = -1;
         break;
-    case REQ_COND_APPLY: {
-        breq_op op = action(p);
-        p->panel_top = 0;   /* the result is the panel's first section */
-        if (op == BREQ_QUERY) {
-            char *argv[] = { "apply", "key", NULL };
-            command(v, 2, argv);
-        } else if (op == BREQ_SCAN) {
-            char *argv[] = { "apply", "filter", NULL };
-            command(v, 2, argv);
-        } else {
-            apply_write(v, op);
-            rebuild(v, sel);
-        }
+    case REQ_COND_APPLY:
+        apply_here(v);
         return REQ_NONE;
-    }
-    case REQ_EDIT_ITEM: {
-        /* The builder's own item, for the Put: edit its DynamoDB JSON. */
-        buf text = BUF_INIT;
-        if (have_item(p))
-            ddbjson_write_item(&text, &p->item);
-        else
-            buf_adds(&text, "{}");
-        if (display_edit(&text, ".json")) {
-            av it;
-            diag d;
-            diag_init(&d);
-            if (ddbjson_parse_item(text.data ? text.data : "", text.len, &it, &d) != ST_OK) {
-                display_error("Item: %s", d.msg);
-            } else {
-                av_free(&p->item);
-                p->item = it;
-            }
-        }
-        buf_done(&text);
+    case REQ_EDIT_ITEM:
+        edit_own_item(p);
         break;
-    }
     case REQ_RELOAD:
-        refresh_item(p);
+        bview_refresh_item(p);
         break;
     case REQ_COND:
         return REQ_NONE;
     default:
-        return r;
+        if (!edit_request(v, r, &sel))
+            return r;
     }
     rebuild(v, sel);
     return REQ_NONE;

@@ -102,9 +102,8 @@ static void build(view *v)
     }
     add(v, L_BLANK, 0, NULL, 0);
     add(v, L_HEAD, 0, "DynamoDB JSON", 13);
-    buf compact = BUF_INIT, pretty = BUF_INIT;
-    ddbjson_write_item(&compact, it);
-    fmt_json_pretty(&pretty, compact.data, compact.len);
+    buf pretty = BUF_INIT;
+    ddbjson_write_item_pretty(&pretty, it);
     const char *s = pretty.data;
     while (s && *s) {
         const char *nl = strchr(s, '\n');
@@ -113,7 +112,6 @@ static void build(view *v)
         buf_add(&r->value, s, n);
         s += n + (nl ? 1 : 0);
     }
-    buf_done(&compact);
     buf_done(&pretty);
 }
 
@@ -127,7 +125,7 @@ static bool open_view(view *v, const void *arg)
     p->index = a->index ? xstrdup(a->index) : NULL;
     status st = store_describe(display_store(), a->table, &p->def, &d);
     if (st != ST_OK) {
-        display_error("%s: %s", status_name(st), d.msg);
+        display_diag(NULL, st, &d);
         return false;
     }
     p->have_def = true;

@@ -18,6 +18,7 @@
 #include "model/mem.h"
 #include "ui/cols.h"
 #include "ui/display.h"
+#include "ui/live.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/text.h"
@@ -55,11 +56,6 @@ static const char *index_name(const items_view *p)
 static const index_def *index_of(const items_view *p)
 {
     return p->ix < 0 ? NULL : &p->def.idx[p->ix];
-}
-
-static void show_status(status st, const diag *d)
-{
-    display_error("%s: %s", status_name(st), d->msg);
 }
 
 static irow *row_new(void)
@@ -126,7 +122,7 @@ static bool part_next(items_view *p, const av *from, int dir, part_info *out)
     status st = store_partitions(display_store(), p->table, index_name(p), from,
                                  dir < 0, 1, out, &n, &d);
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         p->failed = true;
         return false;
     }
@@ -157,7 +153,7 @@ static size_t page(items_view *p, const av *pk, const av *after, bool fwd,
     status st = store_page(display_store(), p->table, index_name(p), pk, after,
                            fwd, max, items, &n, &d);
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         p->failed = true;
         return 0;
     }
@@ -394,7 +390,7 @@ static void load_stats(items_view *p)
     else
         p->vst = p->tst;
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         p->failed = true;
     }
     /* Hot: far above the average partition, or a large share of all the
@@ -439,7 +435,7 @@ static bool open_view(view *v, const void *arg)
     p->table = xstrdup(a->table);
     status st = store_describe(display_store(), a->table, &p->def, &d);
     if (st != ST_OK) {
-        show_status(st, &d);
+        display_diag(NULL, st, &d);
         return false;
     }
     p->have_def = true;
@@ -583,6 +579,11 @@ static void draw(view *v, size_t i, int row, int width)
         if (r->items >= p->hot)
             term_puts(row, x, width - x, "  HOT", ROLE_HOT);
     } else {
+        /* Written by another process in the last seconds: a mark that
+         * needs no colour ("+" new, "~" changed). */
+        int mk = live_mark(p->table, &r->item);
+        if (mk)
+            term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
         cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
     }
     buf_done(&b);
@@ -972,8 +973,9 @@ static bool command(view *v, int argc, char **argv)
         av pk;
         diag d;
         diag_init(&d);
-        if (edit_parse_key(&p->def, index_of(p), true, argv[1], &pk, &d) != ST_OK) {
-            display_error("%s", d.msg);
+        status st = edit_parse_key(&p->def, index_of(p), true, argv[1], &pk, &d);
+        if (st != ST_OK) {
+            display_diag(NULL, st, &d);
             return true;
         }
         reset_at(v, &pk, NULL);

@@ -54,7 +54,7 @@ static bool open_view(view *v, const void *arg)
     store_get_info(display_store(), &info);
     p->remote = info.remote;
     if (st != ST_OK) {
-        display_error("%s: %s", status_name(st), d.msg);
+        display_diag(NULL, st, &d);
         goto out;
     }
     for (size_t i = 0; i < n; i++) {

@@ -16,12 +16,12 @@
 
 #include "data/store.h"
 #include "model/ddbjson.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 #include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
-#include "ui/jscan.h"
 #include "ui/view.h"
 
 #define PAGE_LIMIT 100
@@ -47,7 +47,7 @@ typedef struct query_view {
     bool scan;           /* what ran */
     long long count, scanned;
     double capacity;
-    char *lek;           /* LastEvaluatedKey of the last page, or NULL */
+    av lek;              /* LastEvaluatedKey of the last page; AV_NONE: none */
     char *error;
     cols cols;           /* fitted to the results on screen (layout) */
 } query_view;
@@ -91,278 +91,275 @@ static void fields(view *v)
         vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
 }
 
-/* Appends `"name":` JSON for a request member. */
-static void member(buf *b, const char *name)
+/* A names or values field as a map (DynamoDB JSON for values, plain
+ * JSON of strings for names, as the user types them); blank: none. */
+static status field_map(const char *text, bool names, av *out, diag *d)
 {
-    buf_printf(b, ",\"%s\":", name);
+    out->type = AV_NONE;
+    size_t n = strlen(text), i = 0;
+    while (i < n && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t'))
+        i++;
+    if (i == n)
+        return ST_OK;
+    status st = names ? ddbjson_parse_plain_item(text, n, out, d) : ddbjson_parse_item(text, n, out, d);
+    if (st == ST_OK && names)
+        for (size_t k = 0; k < out->u.m.len; k++)
+            if (out->u.m.v[k].val.type != AV_S) {
+                st = diag_set(d, ST_VALIDATION, "the name of %.*s must be a JSON string",
+                              (int)out->u.m.v[k].name_len, out->u.m.v[k].name);
+                break;
+            }
+    if (st != ST_OK)
+        av_free(out);
+    return st;
 }
 
-/* Splices the inside of a user's JSON object (names or values) after
- * what we put in ourselves. */
-static bool splice(buf *b, const char *obj)
+/* Whether the placeholder appears as a whole token in text (:pk in
+ * ":pk_x" is not :pk). */
+static bool uses_token(const char *text, const char *tok)
 {
-    const char *s = obj, *e = obj + strlen(obj);
-    while (*s == ' ' || *s == '\n') s++;
-    while (e > s && (e[-1] == ' ' || e[-1] == '\n')) e--;
-    if (s == e)
-        return true;
-    if (*s != '{' || e[-1] != '}')
-        return false;
-    s++; e--;
-    while (s < e && (*s == ' ' || *s == '\n')) s++;
-    if (s == e)
-        return true;
-    if (b->data[b->len - 1] != '{')
-        buf_addc(b, ',');
-    buf_add(b, s, (size_t)(e - s));
-    return true;
+    size_t len = strlen(tok);
+    for (const char *at = strstr(text, tok); at; at = strstr(at + 1, tok)) {
+        char c = at[len];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+            return true;
+    }
+    return false;
 }
 
 /* A placeholder of our own for the key condition: base, else base_1,
- * base_2, ... the first that appears nowhere in the user's filter, names
- * or values (a filter built on attributes named pk or sk1 brings its own
- * :pk and :sk1), so the two never collide in one map. */
-static void own_placeholder(const query_view *p, const char *base, char *out, size_t n)
+ * base_2, ... the first that the user's filter, names and values do not
+ * use (a filter built on attributes named pk or sk1 brings its own :pk
+ * and :sk1), so the two never collide in one map. */
+static void own_placeholder(const query_view *p, const av *names, const av *values,
+                            const char *base, char *out, size_t n)
 {
     for (unsigned k = 0;; k++) {
         if (k)
             snprintf(out, n, "%s_%u", base, k);
         else
             snprintf(out, n, "%s", base);
-        bool used = false;
-        for (int f = F_FILTER; f <= F_VALUES && !used; f++) {
-            /* Only a whole token counts: :pk in ":pk_x" is not :pk. */
-            size_t len = strlen(out);
-            for (const char *at = strstr(p->f[f], out); at && !used; at = strstr(at + 1, out)) {
-                char c = at[len];
-                used = !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                         (c >= '0' && c <= '9') || c == '_');
-            }
-        }
-        if (!used)
+        size_t len = strlen(out);
+        if (!uses_token(p->f[F_FILTER], out) && !(names->type && av_map_get(names, out, len)) &&
+            !(values->type && av_map_get(values, out, len)))
             return;
     }
 }
 
-/* Builds the Query or Scan request; false with *why set when the input
- * cannot make one. */
-static bool build_request(query_view *p, buf *req, char *why, size_t wlen)
+/* Adds name -> value (copied) to a map that may be absent (AV_NONE). */
+static void map_add(av *m, const char *name, const av *val)
 {
-    const index_def *ix = cur_index(p);
-    bool q = is_query(p);
-    buf keycond = BUF_INIT, names = BUF_INIT, values = BUF_INIT;
-    av pkv = { 0 }, a = { 0 }, b = { 0 };
-    diag d;
-    bool ok = false;
-    diag_init(&d);
+    if (m->type != AV_M)
+        av_init_list(m, AV_M);
+    av c;
+    av_copy(&c, val);
+    av_map_put(m, name, strlen(name), &c);
+}
 
-    if (p->f[F_INDEX][0] && !ix) {
-        snprintf(why, wlen, "no index %s", p->f[F_INDEX]);
-        goto out;
+static void map_add_name(av *m, const char *name, const char *attr)
+{
+    av s;
+    av_init_s(&s, attr, strlen(attr));
+    map_add(m, name, &s);
+    av_free(&s);
+}
+
+/* The sort-key condition field, `V`, `= V`, `< V`, `<= V`, `> V`,
+ * `>= V`, `between A and B`, `begins_with V`, into the key condition
+ * (after "#pk = :pk") and the values map. */
+static bool sort_key_cond(query_view *p, const index_def *ix, const char *c, const char *hsk,
+                          const char *vsk1, const char *vsk2, buf *keycond, av *values, buf *why)
+{
+    const char *op = "=";
+    const char *arg = c;
+    static const char *ops[] = { "<=", ">=", "=", "<", ">" };
+    bool between = false, begins = false;
+    if (strncasecmp(c, "between ", 8) == 0) {
+        between = true;
+        arg = c + 8;
+    } else if (strncasecmp(c, "begins_with ", 12) == 0) {
+        begins = true;
+        arg = c + 12;
+    } else {
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (strncmp(c, ops[i], strlen(ops[i])) == 0) {
+                op = ops[i];
+                arg = c + strlen(ops[i]);
+                break;
+            }
     }
+    while (*arg == ' ')
+        arg++;
+    char *first = xstrdup(arg), *second = NULL;
+    if (between) {
+        char *and = strstr(first, " and ");
+        if (!and)
+            and = strstr(first, " AND ");
+        if (!and) {
+            free(first);
+            buf_printf(why, "between needs: between A and B");
+            return false;
+        }
+        *and = '\0';
+        second = and + 5;
+        while (*second == ' ')
+            second++;
+    }
+    av a = { 0 }, b = { 0 };
+    diag d;
+    diag_init(&d);
+    status st = edit_parse_key(&p->def, ix, false, first, &a, &d);
+    if (st == ST_OK && second)
+        st = edit_parse_key(&p->def, ix, false, second, &b, &d);
+    free(first);
+    if (st != ST_OK) {
+        buf_printf(why, "sort key: %s", d.msg);
+        av_free(&a);
+        return false;
+    }
+    map_add(values, vsk1, &a);
+    if (between) {
+        buf_printf(keycond, " AND %s BETWEEN %s AND %s", hsk, vsk1, vsk2);
+        map_add(values, vsk2, &b);
+    } else if (begins) {
+        buf_printf(keycond, " AND begins_with(%s, %s)", hsk, vsk1);
+    } else {
+        buf_printf(keycond, " AND %s %s %s", hsk, op, vsk1);
+    }
+    av_free(&a);
+    av_free(&b);
+    return true;
+}
+
+/* The key condition of a Query: the partition value, and the sort-key
+ * condition when one is typed, with their names and values added to the
+ * request's maps. */
+static bool key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
+{
     const char *pkname = ix ? ix->pk.name : p->def.pk.name;
     const char *skname = ix ? ix->sk.name : p->def.sk.name;
     char hpk[32], hsk[32], vpk[32], vsk1[32], vsk2[32];
-    own_placeholder(p, "#pk", hpk, sizeof hpk);
-    own_placeholder(p, "#sk", hsk, sizeof hsk);
-    own_placeholder(p, ":pk", vpk, sizeof vpk);
-    own_placeholder(p, ":sk1", vsk1, sizeof vsk1);
-    own_placeholder(p, ":sk2", vsk2, sizeof vsk2);
-    buf_addc(&names, '{');
-    buf_addc(&values, '{');
-    if (q) {
-        if (edit_parse_key(&p->def, ix, true, p->f[F_PK], &pkv, &d) != ST_OK) {
-            snprintf(why, wlen, "partition value: %s", d.msg);
-            goto out;
-        }
-        buf_printf(&keycond, "%s = %s", hpk, vpk);
-        buf_printf(&names, "\"%s\":", hpk);
-        ddbjson_write_string(&names, pkname, strlen(pkname));
-        buf_printf(&values, "\"%s\":", vpk);
-        ddbjson_write_value(&values, &pkv);
-        const char *c = p->f[F_SK];
-        while (*c == ' ')
-            c++;
-        if (*c) {
-            if (!skname) {
-                snprintf(why, wlen, "this key schema has no sort key");
-                goto out;
-            }
-            const char *op = "=";
-            const char *arg = c;
-            static const char *ops[] = { "<=", ">=", "=", "<", ">" };
-            bool between = false, begins = false;
-            if (strncasecmp(c, "between ", 8) == 0) {
-                between = true;
-                arg = c + 8;
-            } else if (strncasecmp(c, "begins_with ", 12) == 0) {
-                begins = true;
-                arg = c + 12;
-            } else {
-                for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-                    if (strncmp(c, ops[i], strlen(ops[i])) == 0) {
-                        op = ops[i];
-                        arg = c + strlen(ops[i]);
-                        break;
-                    }
-            }
-            while (*arg == ' ')
-                arg++;
-            char *first = xstrdup(arg), *second = NULL;
-            if (between) {
-                char *and = strstr(first, " and ");
-                if (!and)
-                    and = strstr(first, " AND ");
-                if (!and) {
-                    free(first);
-                    snprintf(why, wlen, "between needs: between A and B");
-                    goto out;
-                }
-                *and = '\0';
-                second = and + 5;
-                while (*second == ' ')
-                    second++;
-            }
-            status st = edit_parse_key(&p->def, ix, false, first, &a, &d);
-            if (st == ST_OK && second)
-                st = edit_parse_key(&p->def, ix, false, second, &b, &d);
-            free(first);
-            if (st != ST_OK) {
-                snprintf(why, wlen, "sort key: %s", d.msg);
-                goto out;
-            }
-            buf_printf(&names, ",\"%s\":", hsk);
-            ddbjson_write_string(&names, skname, strlen(skname));
-            buf_printf(&values, ",\"%s\":", vsk1);
-            ddbjson_write_value(&values, &a);
-            if (between) {
-                buf_printf(&keycond, " AND %s BETWEEN %s AND %s", hsk, vsk1, vsk2);
-                buf_printf(&values, ",\"%s\":", vsk2);
-                ddbjson_write_value(&values, &b);
-            } else if (begins) {
-                buf_printf(&keycond, " AND begins_with(%s, %s)", hsk, vsk1);
-            } else {
-                buf_printf(&keycond, " AND %s %s %s", hsk, op, vsk1);
-            }
-        }
+    own_placeholder(p, &req->names, &req->values, "#pk", hpk, sizeof hpk);
+    own_placeholder(p, &req->names, &req->values, "#sk", hsk, sizeof hsk);
+    own_placeholder(p, &req->names, &req->values, ":pk", vpk, sizeof vpk);
+    own_placeholder(p, &req->names, &req->values, ":sk1", vsk1, sizeof vsk1);
+    own_placeholder(p, &req->names, &req->values, ":sk2", vsk2, sizeof vsk2);
+    av pkv = { 0 };
+    diag d;
+    diag_init(&d);
+    if (edit_parse_key(&p->def, ix, true, p->f[F_PK], &pkv, &d) != ST_OK) {
+        buf_printf(why, "partition value: %s", d.msg);
+        return false;
     }
-    if (!splice(&names, p->f[F_NAMES]) || !splice(&values, p->f[F_VALUES])) {
-        snprintf(why, wlen, "names and values must be JSON objects");
-        goto out;
+    buf keycond = BUF_INIT;
+    bool ok = true;
+    buf_printf(&keycond, "%s = %s", hpk, vpk);
+    const char *c = p->f[F_SK];
+    while (*c == ' ')
+        c++;
+    if (*c && !skname) {
+        buf_printf(why, "this key schema has no sort key");
+        ok = false;
+    } else if (*c) {
+        ok = sort_key_cond(p, ix, c, hsk, vsk1, vsk2, &keycond, &req->values, why);
+        if (ok)
+            map_add_name(&req->names, hsk, skname);
     }
-    buf_addc(&names, '}');
-    buf_addc(&values, '}');
-
-    buf_adds(req, "{\"TableName\":");
-    ddbjson_write_string(req, p->table, strlen(p->table));
-    if (ix) {
-        member(req, "IndexName");
-        ddbjson_write_string(req, ix->name, strlen(ix->name));
+    if (ok) {
+        map_add_name(&req->names, hpk, pkname);
+        map_add(&req->values, vpk, &pkv);
+        ddb_req_set_str(&req->keycond, keycond.data);
     }
-    if (q) {
-        member(req, "KeyConditionExpression");
-        ddbjson_write_string(req, keycond.data, keycond.len);
-    }
-    if (p->f[F_FILTER][0]) {
-        member(req, "FilterExpression");
-        ddbjson_write_string(req, p->f[F_FILTER], strlen(p->f[F_FILTER]));
-    }
-    if (names.len > 2) {
-        member(req, "ExpressionAttributeNames");
-        buf_add(req, names.data, names.len);
-    }
-    if (values.len > 2) {
-        member(req, "ExpressionAttributeValues");
-        buf_add(req, values.data, values.len);
-    }
-    buf_printf(req, ",\"Limit\":%d,\"ReturnConsumedCapacity\":\"TOTAL\"", PAGE_LIMIT);
-    if (p->lek) {
-        member(req, "ExclusiveStartKey");
-        buf_adds(req, p->lek);
-    }
-    buf_addc(req, '}');
-    ok = true;
-out:
     av_free(&pkv);
-    av_free(&a);
-    av_free(&b);
     buf_done(&keycond);
-    buf_done(&names);
-    buf_done(&values);
     return ok;
+}
+
+/* Builds the Query or Scan request (into an uninitialised req; the
+ * caller calls ddb_req_done either way); false with *why set when the
+ * input cannot make one. */
+static bool build_request(query_view *p, ddb_req *req, buf *why)
+{
+    const index_def *ix = cur_index(p);
+    bool q = is_query(p);
+    diag d;
+    diag_init(&d);
+    ddb_req_init(req, q ? DDB_QUERY : DDB_SCAN);
+    if (p->f[F_INDEX][0] && !ix) {
+        buf_printf(why, "no index %s", p->f[F_INDEX]);
+        return false;
+    }
+    if (field_map(p->f[F_NAMES], true, &req->names, &d) != ST_OK) {
+        buf_printf(why, "names: %s", d.msg);
+        return false;
+    }
+    if (field_map(p->f[F_VALUES], false, &req->values, &d) != ST_OK) {
+        buf_printf(why, "values: %s%s%s", d.path[0] ? d.path : "", d.path[0] ? ": " : "", d.msg);
+        return false;
+    }
+    if (q && !key_cond(p, ix, req, why))
+        return false;
+    ddb_req_set_str(&req->table, p->table);
+    if (ix)
+        ddb_req_set_str(&req->index, ix->name);
+    if (p->f[F_FILTER][0])
+        ddb_req_set_str(&req->filter, p->f[F_FILTER]);
+    req->limit = PAGE_LIMIT;
+    req->rcc = DDB_RCC_TOTAL;
+    if (p->lek.type == AV_M)
+        av_copy(&req->start, &p->lek);
+    return true;
 }
 
 /* Runs one page; appends its items. Returns how many lines were added. */
 static size_t run_page(view *v)
 {
     query_view *p = v->priv;
-    buf req = BUF_INIT;
-    char why[1400];
-    char *resp = NULL;
+    ddb_req req;
+    ddb_res res;
+    ddb_err err;
+    buf why = BUF_INIT;
     size_t added = 0;
-    diag d;
-    diag_init(&d);
+    ddb_res_init(&res);
+    ddb_err_init(&err);
     free(p->error);
     p->error = NULL;
-    if (!build_request(p, &req, why, sizeof why)) {
-        p->error = xstrdup(why);
+    if (!build_request(p, &req, &why)) {
+        p->error = buf_steal(&why);
         goto out;
     }
-    const char *op = is_query(p) ? "Query" : "Scan";
-    status st = store_call(display_store(), op, req.data, req.len, &resp, &d);
-    if (st != ST_OK) {
-        char msg[1400];
-        snprintf(msg, sizeof msg, "%s: %s", status_name(st), d.msg);
-        p->error = xstrdup(msg);
-        display_error("%s", msg);
+    if (store_exec(display_store(), &req, &res, &err) != ST_OK) {
+        buf msg = BUF_INIT;
+        buf_printf(&msg, "%s: %s", ddb_err_type(&err), ddb_err_message(&err));
+        display_error("%s", msg.data);
+        p->error = buf_steal(&msg);
         goto out;
     }
     p->ran = true;
     p->scan = !is_query(p);
-    size_t rl = strlen(resp);
-    const char *val;
-    size_t vl;
-    if (jscan_member(resp, rl, "Count", &val, &vl))
-        p->count += jscan_int(val, vl, 0);
-    if (jscan_member(resp, rl, "ScannedCount", &val, &vl))
-        p->scanned += jscan_int(val, vl, 0);
-    if (jscan_member(resp, rl, "ConsumedCapacity", &val, &vl)) {
-        const char *cu;
-        size_t cl;
-        if (jscan_member(val, vl, "CapacityUnits", &cu, &cl)) {
-            char tmp[64];
-            snprintf(tmp, sizeof tmp, "%.*s", (int)(cl < 63 ? cl : 63), cu);
-            p->capacity += strtod(tmp, NULL);
-        }
-    }
-    free(p->lek);
-    p->lek = NULL;
-    if (jscan_member(resp, rl, "LastEvaluatedKey", &val, &vl))
-        p->lek = xstrndup(val, vl);
+    p->count += (long long)res.count;
+    p->scanned += (long long)res.scanned;
+    p->capacity += ddb_res_units(&res);
+    av_free(&p->lek);
+    av_move(&p->lek, &res.last_key);
     /* Drop a previous "more" line before appending. */
     if (v->vm.n && v->vm.lines[v->vm.n - 1].kind == L_MORE)
         vm_trim(&v->vm, 0, v->vm.n - 1);
-    if (jscan_member(resp, rl, "Items", &val, &vl)) {
-        size_t pos = 0;
-        const char *it;
-        size_t il;
-        while (jscan_next(val, vl, &pos, &it, &il)) {
-            qline *q = xcalloc(1, sizeof *q);
-            if (ddbjson_parse_item(it, il, &q->item, &d) != ST_OK) {
-                free(q);
-                continue;
-            }
-            vm_append(&v->vm, L_RESULT, q);
-            added++;
-        }
+    for (size_t i = 0; i < res.n_items; i++) {
+        qline *q = xcalloc(1, sizeof *q);
+        av_move(&q->item, &res.items[i]);
+        vm_append(&v->vm, L_RESULT, q);
+        added++;
     }
-    if (p->lek) {
+    if (p->lek.type == AV_M) {
         vm_append(&v->vm, L_MORE, xcalloc(1, sizeof(qline)));
         added++;
     }
 out:
-    free(resp);
-    buf_done(&req);
+    buf_done(&why);
+    ddb_req_done(&req);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
     return added;
 }
 
@@ -371,8 +368,7 @@ static void run(view *v)
     query_view *p = v->priv;
     p->count = p->scanned = 0;
     p->capacity = 0;
-    free(p->lek);
-    p->lek = NULL;
+    av_free(&p->lek);
     p->ran = false;
     free(p->error);
     p->error = NULL;
@@ -415,7 +411,7 @@ static void done(view *v)
     query_view *p = v->priv;
     for (int f = 0; f < F__COUNT; f++)
         free(p->f[f]);
-    free(p->lek);
+    av_free(&p->lek);
     free(p->error);
     if (p->have_def)
         table_def_free(&p->def);
@@ -456,7 +452,7 @@ static void summary(query_view *p, buf *out)
     }
     buf_printf(out, "%s: Count %lld, ScannedCount %lld, ConsumedCapacity %g RCU%s",
                p->scan ? "Scan" : "Query", p->count, p->scanned, p->capacity,
-               p->lek ? "  (more pages)" : "");
+               p->lek.type == AV_M ? "  (more pages)" : "");
 }
 
 static void draw(view *v, size_t i, int row, int width)
@@ -557,7 +553,7 @@ static void text(view *v, size_t i, buf *out)
 static size_t more(view *v, int dir)
 {
     query_view *p = v->priv;
-    if (dir < 0 || !p->lek)
+    if (dir < 0 || p->lek.type != AV_M)
         return 0;
     size_t before = v->vm.n;
     run_page(v);

@@ -39,16 +39,18 @@ static void load(view *v)
     store_refresh(display_store(), NULL);
     status st = store_list_tables(display_store(), &names, &n, &d);
     if (st != ST_OK) {
-        display_error("%s: %s", status_name(st), d.msg);
+        display_diag(NULL, st, &d);
         return;
     }
     for (size_t i = 0; i < n; i++) {
         trow *r = xcalloc(1, sizeof *r);
         r->name = xstrdup(names[i]);
         diag_init(&d);
-        if (store_describe(display_store(), names[i], &r->def, &d) != ST_OK ||
-            store_stats(display_store(), names[i], NULL, &r->st, &d) != ST_OK)
-            display_error("%s: %s", names[i], d.msg);
+        st = store_describe(display_store(), names[i], &r->def, &d);
+        if (st == ST_OK)
+            st = store_stats(display_store(), names[i], NULL, &r->st, &d);
+        if (st != ST_OK)
+            display_diag(names[i], st, &d);
         vm_append(&v->vm, L_TABLE, r);
     }
     store_names_free(names, n);
@@ -181,6 +183,11 @@ static enum req request(view *v, enum req r)
 {
     line *l = vm_selected(&v->vm);
     switch (r) {
+    case REQ_WATCH:
+        /* The change feed of the selected table. */
+        if (l && l->kind == L_TABLE)
+            display_push(&view_watch_ops, ((trow *)l->data)->name);
+        return REQ_NONE;
     case REQ_ENTER:
         if (l && l->kind == L_TABLE) {
             items_arg a = { ((trow *)l->data)->name, NULL, NULL, NULL };

@@ -132,3 +132,30 @@ void vm_center(vm *m, size_t above)
         above = m->rows - 1;
     m->top = m->cursor > above ? m->cursor - above : 0;
 }
+
+void vm_set_top(vm *m, size_t top)
+{
+    if (top > m->cursor)
+        top = m->cursor;
+    if (m->cursor >= top + m->rows)
+        top = m->cursor - m->rows + 1;
+    m->top = top;
+}
+
+void vm_fill_from_above(vm *m)
+{
+    if (m->n - m->top > m->rows)
+        m->top = m->n > m->rows ? m->n - m->rows : 0;
+    else
+        m->top = 0;
+    if (m->top > m->cursor)
+        m->top = m->cursor;
+    if (m->cursor >= m->top + m->rows)
+        m->top = m->cursor - m->rows + 1;
+}
+
+void vm_hscroll(vm *m, int delta)
+{
+    long h = (long)m->hscroll + delta;
+    m->hscroll = h > 0 ? (int)h : 0;
+}

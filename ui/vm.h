@@ -52,5 +52,14 @@ void vm_set_rows(vm *m, size_t rows);
 /* Scrolls so that the cursor shows `above` rows below the top when it
  * can. */
 void vm_center(vm *m, size_t above);
+/* Puts line `top` at the top of the screen, moved as little as needed to
+ * keep the cursor on screen. */
+void vm_set_top(vm *m, size_t top);
+/* After lines were added above a window that did not fill the screen:
+ * with more than a screen of lines below the top, shows the last screen;
+ * else starts at the first line. The cursor stays on screen. */
+void vm_fill_from_above(vm *m);
+/* Scrolls horizontally by delta columns, never left of column 0. */
+void vm_hscroll(vm *m, int delta);
 
 #endif

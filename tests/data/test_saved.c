@@ -1,4 +1,5 @@
-/* saved conditions in the store's file, and the builder's requests fed to
+/* saved conditions in the store's file (for a remote store, in the local
+ * database beside it: nothing goes to the endpoint), and the builder's requests fed to
  * the store on the samples: the seeds' cases end to end (following twice
  * refused by attribute_not_exists(PK), enrolling twice refused, a follow
  * and its counters in one transaction, a filter of Music downloads). */
@@ -85,6 +86,81 @@ static void save_list_load_delete(void **state)
     saved_cond_free(&v[0]);
     free(v);
     store_close(s2);
+}
+
+/* A remote store has no SQLite handle: saved conditions go to the local
+ * database given by store_set_local_path, created by the first save, and
+ * nothing is sent to the endpoint. (Before, saved_put reached SQLite with
+ * the remote store's NULL handle and :save-cond failed.) */
+static int sends;
+
+static status send_none(void *ctx, const char *op, const char *input, size_t len, char **out,
+                        diag *d)
+{
+    sends++;
+    *out = NULL;
+    return diag_set(d, ST_IO, "the test endpoint is not there");
+}
+
+static void remote_saves_locally(void **state)
+{
+    store *r = NULL;
+    diag d;
+    diag_init(&d);
+    sends = 0;
+    assert_int_equal(store_open_remote(send_none, NULL, "http://127.0.0.1:1 (test)", 0, &r, &d), ST_OK);
+    saved_cond a = { .name = "not-following", .kind = "condition", .expr = "attribute_not_exists(PK)",
+                     .names = "", .values = "" };
+    saved_cond *v = NULL;
+    size_t n = 99;
+    bool found = true;
+    saved_cond c;
+
+    /* No local database given: a clear refusal, not a crash. */
+    assert_int_equal(saved_put(r, &a, &d), ST_VALIDATION);
+    assert_non_null(strstr(d.msg, "local database"));
+    assert_int_equal(saved_list(r, &v, &n, &d), ST_VALIDATION);
+
+    char local[160];
+    snprintf(local, sizeof local, "%s/local.db", dir);
+    store_set_local_path(r, local, 0);
+    /* Reads before anything is saved find nothing and create no file. */
+    diag_init(&d);
+    assert_int_equal(saved_list(r, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(saved_get(r, "not-following", &c, &found, &d), ST_OK);
+    assert_false(found);
+    assert_int_equal(saved_delete(r, "not-following", &found, &d), ST_OK);
+    assert_false(found);
+    assert_int_equal(access(local, F_OK), -1);
+
+    assert_int_equal(saved_put(r, &a, &d), ST_OK);
+    assert_int_equal(access(local, F_OK), 0);
+    assert_int_equal(saved_get(r, "not-following", &c, &found, &d), ST_OK);
+    assert_true(found);
+    assert_string_equal(c.expr, "attribute_not_exists(PK)");
+    saved_cond_free(&c);
+    assert_int_equal(saved_list(r, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 1);
+    saved_cond_free(&v[0]);
+    free(v);
+    assert_int_equal(sends, 0);
+
+    /* It is the local file: a local store on it lists the same name. */
+    store *l;
+    assert_int_equal(store_open(local, STORE_READ_ONLY, &l, &d), ST_OK);
+    assert_int_equal(saved_get(l, "not-following", &c, &found, &d), ST_OK);
+    assert_true(found);
+    saved_cond_free(&c);
+    store_close(l);
+
+    assert_int_equal(saved_delete(r, "not-following", &found, &d), ST_OK);
+    assert_true(found);
+    /* Opened read-only (ddbx --read-only): saving is refused. */
+    store_set_local_path(r, local, STORE_READ_ONLY);
+    assert_int_equal(saved_put(r, &a, &d), ST_READ_ONLY);
+    assert_int_equal(sends, 0);
+    store_close(r);
 }
 
 /* ---- the seeds, end to end ------------------------------------------------ */
@@ -222,6 +298,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(save_list_load_delete, setup, teardown),
         cmocka_unit_test_setup_teardown(seeds_end_to_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(remote_saves_locally, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

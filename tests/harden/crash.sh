@@ -150,7 +150,10 @@ while [ $r -le "$ROUNDS" ]; do
     t=$(rand $((SEED + 1000 + r)) 0.02 "$est")
     run_killed "$t" "$tmp/req" "$tmp/resp.$r" "$DDBX" api --db "$db"
     [ $rc = 137 ] && kills=$((kills + 1))
-    "$DBCHECK" "$db" Crash > "$tmp/keys" 2>"$tmp/err"
+    # --changes: the change log agrees with the items (a change is never
+    # kept without its record, nor a record without its change); the api
+    # writes (keys a...) all have records, the loads (r...) none.
+    "$DBCHECK" "$db" Crash --changes > "$tmp/keys" 2>"$tmp/err"
     crc=$?
     if [ $crc != 0 ]; then
         msg="dbcheck exit $crc: $(head -n 3 "$tmp/keys" "$tmp/err" | tr '\n' ' ')"
@@ -173,7 +176,10 @@ while [ $r -le "$ROUNDS" ]; do
                     close(f)
                 }
             }
-            /^integrity:/ { next }
+            /^integrity:/ || /^changes:/ { next }
+            /^mismatch:/ { printf "%s ", $0; next }
+            /^unlogged: a/ { printf "%s (an api write without its change record) ", $0; next }
+            /^unlogged:/ { next }
             $1 ~ /^a[0-9]+#/ { split(substr($1, 2), a, "#"); c[a[1], a[2]]++ }
             END {
                 for (i = 0; i <= last; i++)
@@ -190,5 +196,7 @@ while [ $r -le "$ROUNDS" ]; do
     fi
     r=$((r + 1))
 done
-tap $bad "crash: ddbx api killed $kills times (of $ROUNDS), $acked_total acknowledged writes all kept, no partial batch or transaction"
+tap $bad "crash: ddbx api killed $kills times (of $ROUNDS), $acked_total acknowledged writes all kept, no partial batch or transaction, every change with its change record and no record without its change"
+logged=$(sed -n 's/^changes: \([0-9]*\) records.*/\1/p' "$tmp/keys")
+tap $([ "${logged:-0}" -gt 0 ] && echo 0 || echo 1) "crash: the change log was checked ($logged records of the api rounds replayed against the items)"
 echo "$n" >&3

@@ -21,12 +21,13 @@ node_ready() {
         flock 9
         if [ ! -f "$nodedir/node_modules/dynalite/package.json" ] ||
            [ ! -f "$nodedir/node_modules/@aws-sdk/client-dynamodb/package.json" ] ||
+           [ ! -f "$nodedir/node_modules/@aws-sdk/client-dynamodb-streams/package.json" ] ||
            [ "$nodedir/package.json" -nt "$nodedir/node_modules/.package-lock.json" ]; then
             echo "# installing tests/node's packages into tests/node/node_modules" >&2
             (cd "$nodedir" && npm install --no-audit --no-fund --loglevel=error >&2)
         fi
     ) 9>"$nodedir/.install.lock" || { node_err="npm install in tests/node failed (see stderr)"; return 1; }
-    for pkg in dynalite @aws-sdk/client-dynamodb; do
+    for pkg in dynalite @aws-sdk/client-dynamodb @aws-sdk/client-dynamodb-streams; do
         if [ ! -f "$nodedir/node_modules/$pkg/package.json" ]; then
             node_err="$pkg missing from tests/node/node_modules after npm install"; return 1
         fi

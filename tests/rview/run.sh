@@ -186,6 +186,38 @@ else
     nok "G goes to the end of the last partition found so far" "$s/last"
 fi
 
+# ---- 1c. Named conditions on a remote table ----
+# The endpoint has no place for them: they go to the local default
+# database ($HOME/.local/share/ddbx/ddbx.db here), even without --write,
+# and a local explorer on that file lists them.
+cat >"$tmp/saved.keys" <<'EOF'
+:table SocialGraph
+:cond attribute_not_exists(PK)
+:save-cond follow-once
+:save-display saved
+:cond attribute_exists(x)
+:load-cond follow-once
+:conds
+:save-display loaded
+EOF
+session saved "$tmp/saved.keys" --endpoint-url "$url"
+rc_is saved 0
+check "a remote explorer saves a named condition" "$tmp/saved/saved" "Saved follow-once"
+check "and loads it back" "$tmp/saved/loaded" "Loaded follow-once" \
+    "follow-once [condition]: attribute_not_exists(PK)"
+localdb=$tmp/saved/home/.local/share/ddbx/ddbx.db
+cat >"$tmp/saved-local.keys" <<'EOF'
+:conds
+:save-display listed
+EOF
+if [ -f "$localdb" ]; then
+    session saved-local "$tmp/saved-local.keys" --db "$localdb"
+    check "it was kept in the local default database" "$tmp/saved-local/listed" \
+        "follow-once [condition]: attribute_not_exists(PK)"
+else
+    nok "it was kept in the local default database (no $localdb)"
+fi
+
 # ---- 2. Writes with --write: asked every time ----
 cat >"$tmp/write.keys" <<'EOF'
 :table SocialGraph
@@ -272,7 +304,9 @@ s=$tmp/outage
 grep -q "Dumped core\|AddressSanitizer\|runtime error" "$tmp/outage.err" &&
     nok "no crash or sanitizer report" "$tmp/outage.err" || ok "no crash or sanitizer report"
 check "the editor step ran (dynalite killed)" "$s/killed" "failed; nothing changed"
-if [ -f "$s/down" ] && tail -n 1 "$s/down" | grep -q "IOError: " && tail -n 1 "$s/down" | grep -qi "connect\|network"; then
+# The whole message, wrapped onto the rows above the status line when
+# longer than the screen (display_diag): the last 3 rows hold it.
+if [ -f "$s/down" ] && tail -n 3 "$s/down" | grep -q "IOError: " && tail -n 3 "$s/down" | grep -qi "connect\|network"; then
     ok "R with the endpoint down: an error line"
 else
     nok "R with the endpoint down: an error line" "$s/down"

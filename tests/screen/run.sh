@@ -13,6 +13,9 @@
 #   # env: NAME=VALUE     extra environment (NO_COLOR=1, TERM=dumb, EDITOR=...)
 #   # args: TABLE         arguments after `ddbx --db FILE`
 #   # expect-rc: N        exit status (default 0)
+#   # export: TABLE       after the script, `ddbx export TABLE` of the test's
+#                         database goes to out/export (compared with
+#                         NAME.export): what the explorer wrote, byte for byte
 # UPDATE=1 writes the expected files from the actual output.
 # ONLY_TEST=NAME runs one test.
 cd "$(dirname "$0")" || exit 1
@@ -69,6 +72,11 @@ for keys in "$here"/*.keys; do
         if [ "$rc" != "$want_rc" ]; then
             ok=0; why="exit status $rc, expected $want_rc"
         fi
+        export=$(sed -n 's/^# export: *//p' "$keys" | head -n 1)
+        if [ $ok = 1 ] && [ -n "$export" ] &&
+            ! "$DDBX" export "$export" --db "$db" > "$w/out/export" 2> "$w/export.err"; then
+            ok=0; why="ddbx export $export failed: $(head -n 1 "$w/export.err")"
+        fi
     fi
     if [ $ok = 1 ]; then
         found=0
@@ -100,5 +108,7 @@ for keys in "$here"/*.keys; do
         bad=1
     fi
 done
-[ $n -gt 0 ] || echo "ok 1 - screen: no tests"
+# A filter that matches nothing, or no .keys files, is a failure: a run
+# that checks nothing must not pass.
+[ $n -gt 0 ] || { echo "not ok 1 - screen: no test ran${ONLY_TEST:+ (ONLY_TEST=$ONLY_TEST matches no .keys file)}"; bad=1; }
 exit $bad

@@ -10,6 +10,18 @@
  * each: "PK\tSK" (SK empty without a sort key; S keys as text, N in
  * canonical form, B as <n bytes>), by walking partitions and pages the way
  * the explorer does. Exit 2 on any other failure.
+ *
+ *   dbcheck DB TABLE --changes
+ *
+ * Also checks the change log against the items (store_int.h: every write
+ * through the API appends a record in its own transaction): replaying
+ * the table's records in order, the last record of each key must hold
+ * the item exactly as stored (its new image byte for byte, or no item
+ * after a REMOVE). Prints "changes: N records, M keys" and then
+ * "mismatch: PK\tSK" for a key whose item and last record disagree (a
+ * change without its record or a record without its change; exit 1) and
+ * "unlogged: PK\tSK" for an item no record speaks of (the bulk
+ * interface, ddbx load, writes none).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +30,8 @@
 #include <sqlite3.h>
 
 #include "data/store.h"
+#include "model/itemenc.h"
+#include "model/keyenc.h"
 #include "model/num.h"
 
 static void print_key(const av *v)
@@ -70,7 +84,112 @@ out:
     return bad;
 }
 
-static int list_keys(const char *path, const char *table)
+static void print_enc_key(const table_def *def, const void *body, int len)
+{
+    av item = { AV_NONE, { { NULL, 0 } } };
+    diag d;
+    diag_init(&d);
+    if (itemenc_decode(body, (size_t)len, &item, &d) != ST_OK) {
+        printf("<undecodable>");
+        return;
+    }
+    print_key(av_map_get(&item, def->pk.name, strlen(def->pk.name)));
+    putchar('\t');
+    if (def->sk.name)
+        print_key(av_map_get(&item, def->sk.name, strlen(def->sk.name)));
+    av_free(&item);
+}
+
+static int check_changes(const char *path, const char *table, const table_def *def)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL, *ins = NULL;
+    int rc = 2;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+        goto out;
+    sqlite3_busy_timeout(db, 10000);
+    if (sqlite3_exec(db, "CREATE TEMP TABLE latest(pk BLOB, sk BLOB, new BLOB, PRIMARY KEY(pk, sk))",
+                     NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO latest VALUES(?1, ?2, ?3)", -1, &ins, NULL) ||
+        sqlite3_prepare_v2(db, "SELECT c.old, c.new FROM changes c JOIN tables t ON t.id = c.tid"
+                           " WHERE t.name = ?1 ORDER BY c.seq", -1, &q, NULL) != SQLITE_OK)
+        goto out;
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    long records = 0;
+    buf pk = BUF_INIT, sk = BUF_INIT;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        int col = sqlite3_column_type(q, 1) != SQLITE_NULL ? 1 : 0;
+        av item = { AV_NONE, { { NULL, 0 } } };
+        diag d;
+        diag_init(&d);
+        if (itemenc_decode(sqlite3_column_blob(q, col), (size_t)sqlite3_column_bytes(q, col), &item,
+                           &d) != ST_OK) {
+            printf("mismatch: undecodable record\n");
+            rc = 1;
+            continue;
+        }
+        buf_reset(&pk);
+        buf_reset(&sk);
+        keyenc_append(&pk, av_map_get(&item, def->pk.name, strlen(def->pk.name)));
+        if (def->sk.name)
+            keyenc_append(&sk, av_map_get(&item, def->sk.name, strlen(def->sk.name)));
+        av_free(&item);
+        sqlite3_reset(ins);
+        sqlite3_bind_blob(ins, 1, pk.data ? pk.data : "", (int)pk.len, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(ins, 2, sk.data ? sk.data : "", (int)sk.len, SQLITE_TRANSIENT);
+        if (col == 1)
+            sqlite3_bind_blob(ins, 3, sqlite3_column_blob(q, 1), sqlite3_column_bytes(q, 1), SQLITE_TRANSIENT);
+        else
+            sqlite3_bind_null(ins, 3);
+        sqlite3_step(ins);
+        records++;
+    }
+    buf_done(&pk);
+    buf_done(&sk);
+    sqlite3_finalize(q);
+    q = NULL;
+    long keys = 0;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM latest", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        keys = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    printf("changes: %ld records, %ld keys\n", records, keys);
+    if (rc == 2)
+        rc = 0;
+    /* Keys whose last record and item disagree, then items with no record. */
+    static const char *const sql[] = {
+        "SELECT coalesce(l.new, i.body) FROM latest l LEFT JOIN items i ON i.pk = l.pk AND i.sk = l.sk"
+        " AND i.tid = (SELECT id FROM tables WHERE name = ?1)"
+        " WHERE NOT ((l.new IS NULL AND i.body IS NULL) OR l.new = i.body)",
+        "SELECT i.body FROM items i WHERE i.tid = (SELECT id FROM tables WHERE name = ?1)"
+        " AND NOT EXISTS (SELECT 1 FROM latest l WHERE l.pk = i.pk AND l.sk = i.sk)",
+    };
+    for (int k = 0; k < 2; k++) {
+        if (sqlite3_prepare_v2(db, sql[k], -1, &q, NULL) != SQLITE_OK) {
+            rc = 2;
+            goto out;
+        }
+        sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+        while (sqlite3_step(q) == SQLITE_ROW) {
+            printf(k == 0 ? "mismatch: " : "unlogged: ");
+            print_enc_key(def, sqlite3_column_blob(q, 0), sqlite3_column_bytes(q, 0));
+            putchar('\n');
+            if (k == 0)
+                rc = 1;
+        }
+        sqlite3_finalize(q);
+        q = NULL;
+    }
+out:
+    if (rc == 2)
+        fprintf(stderr, "dbcheck: changes: %s\n", db ? sqlite3_errmsg(db) : "cannot open");
+    sqlite3_finalize(q);
+    sqlite3_finalize(ins);
+    sqlite3_close(db);
+    return rc;
+}
+
+static int list_keys(const char *path, const char *table, bool changes)
 {
     store *s = NULL;
     diag d;
@@ -142,7 +261,7 @@ static int list_keys(const char *path, const char *table)
             break;
     }
     av_free(&after_pk);
-    rc = 0;
+    rc = changes ? check_changes(path, table, &def) : 0;
 out:
     if (have_def)
         table_def_free(&def);
@@ -152,12 +271,13 @@ out:
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: dbcheck DB [TABLE]\n");
+    bool changes = argc == 4 && strcmp(argv[3], "--changes") == 0;
+    if (argc < 2 || argc > 4 || (argc == 4 && !changes)) {
+        fprintf(stderr, "usage: dbcheck DB [TABLE [--changes]]\n");
         return 2;
     }
     int rc = integrity(argv[1]);
     if (rc)
         return rc;
-    return list_keys(argv[1], argc == 3 ? argv[2] : NULL);
+    return list_keys(argv[1], argc >= 3 ? argv[2] : NULL, changes);
 }

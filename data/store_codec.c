@@ -1,0 +1,237 @@
+/*
+ * store_codec — DynamoDB JSON response bodies into the typed results of
+ * model/ddbreq.h, and store_exec over a transport.
+ *
+ * A remote store's typed calls print the request (ddb_req_json), send it
+ * through the store's transport and read the answer back here; the error
+ * members DynamoDB puts beside a message (the Item of
+ * ReturnValuesOnConditionCheckFailure, CancellationReasons) become the
+ * ddb_err's fields.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store_int.h"
+#include "model/ddbjson.h"
+#include "model/mem.h"
+
+static const cJSON *member(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+static status item_of(const cJSON *o, av *out, diag *d)
+{
+    out->type = AV_NONE;
+    if (!cJSON_IsObject(o))
+        return diag_set(d, ST_INTERNAL, "the response holds an item that is not an object");
+    return ddbjson_item_from_cjson(o, NULL, out, d);
+}
+
+static void cap_one(ddb_res *res, const cJSON *c)
+{
+    const cJSON *tn = member(c, "TableName");
+    ddb_cap *cap = ddb_res_cap(res, cJSON_IsString(tn) ? tn->valuestring : "");
+    const cJSON *u = member(c, "CapacityUnits");
+    if (cJSON_IsNumber(u))
+        cap->units += u->valuedouble;
+    const cJSON *t = member(member(c, "Table"), "CapacityUnits");
+    if (cJSON_IsNumber(t))
+        cap->table_units += t->valuedouble;
+    static const char *const groups[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+    for (int g = 0; g < 2; g++) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, member(c, groups[g])) {
+            const cJSON *iu = member(e, "CapacityUnits");
+            cap->idx = xrealloc(cap->idx, (cap->n_idx + 1) * sizeof *cap->idx);
+            ddb_cap_index *ix = &cap->idx[cap->n_idx++];
+            ix->name = xstrdup(e->string ? e->string : "");
+            ix->global = g == 0;
+            ix->units = cJSON_IsNumber(iu) ? iu->valuedouble : 0;
+        }
+    }
+}
+
+static void caps_of(ddb_res *res, const cJSON *cc)
+{
+    if (cJSON_IsObject(cc)) {
+        cap_one(res, cc);
+    } else if (cJSON_IsArray(cc)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cc) cap_one(res, e);
+    }
+}
+
+/* UnprocessedItems {"T":[{"PutRequest":{"Item":..}}|{"DeleteRequest":{"Key":..}}]}
+ * or UnprocessedKeys {"T":{"Keys":[..], ...}} back into a batch request. */
+static status unprocessed_of(ddb_kind kind, const cJSON *u, ddb_req *out, diag *d)
+{
+    ddb_req_done(out);
+    ddb_req_init(out, kind);
+    const cJSON *t;
+    status st = ST_OK;
+    cJSON_ArrayForEach(t, u) {
+        if (kind == DDB_BATCH_GET) {
+            ddb_req *g = ddb_req_add(out, DDB_GET);
+            ddb_req_set_str(&g->table, t->string);
+            av_init_list(&g->keys, AV_L);
+            const cJSON *k;
+            cJSON_ArrayForEach(k, member(t, "Keys")) {
+                av key;
+                if ((st = item_of(k, &key, d)) != ST_OK)
+                    return st;
+                av_list_push(&g->keys, &key);
+            }
+            const cJSON *pe = member(t, "ProjectionExpression");
+            if (cJSON_IsString(pe))
+                ddb_req_set_str(&g->proj, pe->valuestring);
+            g->consistent = cJSON_IsTrue(member(t, "ConsistentRead"));
+            continue;
+        }
+        const cJSON *w;
+        cJSON_ArrayForEach(w, t) {
+            const cJSON *put = member(w, "PutRequest"), *del = member(w, "DeleteRequest");
+            ddb_req *a = ddb_req_add(out, put ? DDB_PUT : DDB_DELETE);
+            ddb_req_set_str(&a->table, t->string);
+            if ((st = item_of(put ? member(put, "Item") : member(del, "Key"), put ? &a->item : &a->key, d)) != ST_OK)
+                return st;
+        }
+    }
+    return st;
+}
+
+status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res *res, diag *d)
+{
+    cJSON *root = NULL;
+    status st = ddbjson_cjson_parse(body, len, &root, d);
+    if (st != ST_OK)
+        return diag_set(d, ST_INTERNAL, "the response is not JSON: %s", d->msg);
+    const cJSON *v;
+    if ((v = member(root, "Item")) && (st = item_of(v, &res->item, d)) == ST_OK)
+        res->found = true;
+    if (!st && (v = member(root, "Attributes")))
+        st = item_of(v, &res->item, d);
+    if (!st && (v = member(root, "Items"))) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, v) {
+            av it;
+            if ((st = item_of(e, &it, d)) != ST_OK)
+                break;
+            ddb_res_push_item(res, &it);
+        }
+    }
+    if (!st && (v = member(root, "Responses"))) {
+        if (cJSON_IsArray(v)) {
+            /* TransactGetItems: [{"Item":...} or {}] */
+            const cJSON *e;
+            cJSON_ArrayForEach(e, v) {
+                av it;
+                const cJSON *i = member(e, "Item");
+                if (i) {
+                    if ((st = item_of(i, &it, d)) != ST_OK)
+                        break;
+                } else {
+                    av_init_list(&it, AV_M);
+                }
+                ddb_res_push_item(res, &it);
+            }
+        } else {
+            /* BatchGetItem: {"T":[items]} */
+            av_init_list(&res->responses, AV_M);
+            const cJSON *t;
+            cJSON_ArrayForEach(t, v) {
+                av list;
+                av_init_list(&list, AV_L);
+                const cJSON *e;
+                cJSON_ArrayForEach(e, t) {
+                    av it;
+                    if ((st = item_of(e, &it, d)) != ST_OK)
+                        break;
+                    av_list_push(&list, &it);
+                }
+                av_map_put(&res->responses, t->string, strlen(t->string), &list);
+                if (st)
+                    break;
+            }
+        }
+    }
+    if (!st && (v = member(root, "Count")) && cJSON_IsNumber(v))
+        res->count = (uint64_t)v->valuedouble;
+    if (!st && (v = member(root, "ScannedCount")) && cJSON_IsNumber(v))
+        res->scanned = (uint64_t)v->valuedouble;
+    if (!st && (v = member(root, "LastEvaluatedKey")))
+        st = item_of(v, &res->last_key, d);
+    if (!st && (v = member(root, "UnprocessedItems")) && v->child)
+        st = unprocessed_of(DDB_BATCH_WRITE, v, &res->unprocessed, d);
+    if (!st && (v = member(root, "UnprocessedKeys")) && v->child)
+        st = unprocessed_of(DDB_BATCH_GET, v, &res->unprocessed, d);
+    if (!st)
+        caps_of(res, member(root, "ConsumedCapacity"));
+    (void)kind;
+    cJSON_Delete(root);
+    return st;
+}
+
+/* The members an error carries beside its message. */
+static void error_members(const char *extra, ddb_err *err)
+{
+    cJSON *root = NULL;
+    diag d;
+    diag_init(&d);
+    if (!extra || ddbjson_cjson_parse(extra, strlen(extra), &root, &d) != ST_OK)
+        return;
+    const cJSON *it = member(root, "Item");
+    if (it)
+        item_of(it, &err->item, &d);
+    const cJSON *r;
+    cJSON_ArrayForEach(r, member(root, "CancellationReasons")) {
+        const cJSON *c = member(r, "Code"), *m = member(r, "Message"), *i = member(r, "Item");
+        ddb_reason *rs = ddb_err_add_reason(err, cJSON_IsString(c) ? c->valuestring : "None",
+                                            cJSON_IsString(m) ? m->valuestring : NULL);
+        if (i)
+            item_of(i, &rs->item, &d);
+    }
+    cJSON_Delete(root);
+}
+
+status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    ddb_req one;
+    if (req->kind == DDB_CHECK) {
+        ddb_req_wrap(req, &one);
+        req = &one;
+    }
+    buf body = BUF_INIT;
+    ddb_req_json(req, &body);
+    char *out = NULL;
+    const char *op = ddb_op_name(ddb_kind_op(req->kind));
+    status st = store_call(s, op, body.data, body.len, &out, &err->d);
+    if (st == ST_OK) {
+        st = store_codec_response(req->kind, out ? out : "{}", out ? strlen(out) : 2, res, &err->d);
+    } else {
+        const char *whole = store_error_message(s, st, &err->d);
+        if (whole != err->d.msg && strcmp(whole, err->d.msg) != 0)
+            err->message = xstrdup(whole);
+        error_members(out, err);
+    }
+    free(out);
+    buf_done(&body);
+    return st;
+}
+
+status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    if (!s->remote) {
+        switch (req->kind) {
+        case DDB_GET: case DDB_PUT: case DDB_UPDATE: case DDB_DELETE:
+            if (s->read_only && req->kind != DDB_GET)
+                break;   /* the dispatcher's refusal, with its message */
+            return store_item_exec(s, req, res, err);
+        default:
+            break;
+        }
+    }
+    return store_exec_json(s, req, res, err);
+}

@@ -1,0 +1,616 @@
+/*
+ * store_item — PutItem, GetItem, UpdateItem and DeleteItem.
+ *
+ * Each: shape checks (store_valid), DynamoDB's semantic checks in its
+ * order, then one SQLite transaction; the response written into a buf.
+ */
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store_ops.h"
+#include "model/ddbjson.h"
+#include "model/itemenc.h"
+#include "model/keyenc.h"
+#include "model/mem.h"
+#include "model/size.h"
+
+static const vspec put_spec[] = {
+    F_RCC,
+    F_TABLE,
+    { .name = "Item", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
+    { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
+    { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &sop_expected_elem },
+    { .name = "ReturnValues", .type = VT_STRING, .enums = sop_e_rv_put },
+    { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
+    { .name = "ConditionExpression", .type = VT_STRING },
+    F_EAV,
+    F_EAN,
+    { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf },
+    F_END,
+};
+
+static const vspec delete_spec[] = {
+    F_RCC,
+    F_TABLE,
+    { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
+    { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
+    { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &sop_expected_elem },
+    { .name = "ReturnValues", .type = VT_STRING, .enums = sop_e_rv_put },
+    { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
+    { .name = "ConditionExpression", .type = VT_STRING },
+    F_EAV,
+    F_EAN,
+    { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf },
+    F_END,
+};
+
+static const vspec get_spec[] = {
+    F_RCC,
+    { .name = "AttributesToGet", .type = VT_LIST, .min_len = 1, .max_len = 255, .elem = &sop_str_elem },
+    F_TABLE,
+    { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
+    { .name = "ConsistentRead", .type = VT_BOOL },
+    { .name = "ProjectionExpression", .type = VT_STRING },
+    F_EAN,
+    F_END,
+};
+
+/* ---- PutItem ---- */
+
+static const char *const e_rv_update[] = { "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW", NULL };
+static const vspec avu_fields[] = {
+    { .name = "Action", .type = VT_STRING },
+    { .name = "Value", .type = VT_ATTRF },
+    F_END,
+};
+static const vspec avu_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeValueUpdate",
+                                .fields = avu_fields };
+static const vspec update_spec[] = {
+    F_RCC,
+    F_TABLE,
+    { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
+    { .name = "ReturnValues", .type = VT_STRING, .enums = e_rv_update },
+    { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
+    { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
+    { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &sop_expected_elem },
+    { .name = "AttributeUpdates", .type = VT_MAP, .sub = "AttributeValueUpdate", .elem = &avu_elem },
+    { .name = "ConditionExpression", .type = VT_STRING },
+    { .name = "UpdateExpression", .type = VT_STRING },
+    F_EAV,
+    F_EAN,
+    { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf },
+    F_END,
+};
+
+
+/* The keys an update may not touch, with DynamoDB's messages. */
+status sop_update_keys(const table_def *def, const expr *upd, diag *d)
+{
+    if (!upd)
+        return ST_OK;
+    const expr_node *root = expr_root(upd);
+    const char *keys[2] = { def->pk.name, def->sk.name };
+    for (int k = 0; k < 2; k++) {
+        if (!keys[k])
+            continue;
+        for (size_t i = 0; i < root->n_kids; i++) {
+            const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
+            if (!path || path->kind != EN_PATH || !path->path.n)
+                continue;
+            const expr_step *st = &path->path.steps[0];
+            if (st->is_index || strlen(keys[k]) != st->len || memcmp(keys[k], st->name, st->len) != 0)
+                continue;
+            if (path->path.n == 1)
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Cannot"
+                                " update attribute %s. This attribute is part of the key", keys[k]);
+            return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access '[]'"
+                            " and map lookup '.' are not allowed: Key: %s", keys[k]);
+        }
+    }
+    /* Index keys may be set, but only as whole attributes. */
+    for (size_t x = 0; x < def->n_idx; x++) {
+        const index_def *ix = &def->idx[x];
+        const char *ik[2] = { ix->pk.name, ix->sk.name };
+        for (int k = 0; k < 2; k++) {
+            if (!ik[k])
+                continue;
+            for (size_t i = 0; i < root->n_kids; i++) {
+                const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
+                if (!path || path->kind != EN_PATH || path->path.n < 2)
+                    continue;
+                const expr_step *st = &path->path.steps[0];
+                if (!st->is_index && strlen(ik[k]) == st->len && memcmp(ik[k], st->name, st->len) == 0)
+                    return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access"
+                                    " '[]' and map lookup '.' are not allowed: IndexKey: %s", ik[k]);
+            }
+        }
+    }
+    return ST_OK;
+}
+
+/* UPDATED_OLD / UPDATED_NEW: the item cut down to the update's paths. */
+static void updated_part(const reqx *x, const av *item, av *out)
+{
+    const expr_node *root = expr_root(x->update);
+    buf text = BUF_INIT;
+    for (size_t i = 0; i < root->n_kids; i++) {
+        const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
+        if (!path || path->kind != EN_PATH)
+            continue;
+        if (text.len)
+            buf_adds(&text, ", ");
+        expr_path_text(&path->path, &text);
+    }
+    av_init_list(out, AV_M);
+    expr_ctx cx;
+    diag d;
+    diag_init(&d);
+    expr *proj = NULL;
+    if (text.len && expr_ctx_init(&cx, x->names.type == AV_M ? &x->names : NULL, NULL, &d) == ST_OK) {
+        if (expr_parse(&cx, EXPR_PROJECTION, text.data, text.len, &proj, &d) == ST_OK) {
+            av_free(out);
+            expr_project(proj, item, out);
+            expr_free(proj);
+        }
+        expr_ctx_done(&cx);
+    }
+    buf_done(&text);
+}
+
+
+/* ---- the typed operations ---------------------------------------------- */
+
+/* ConsumedCapacity of one table from a write's units (or a read's), when
+ * the request asked for it (ReturnConsumedCapacity), as DynamoDB answers. */
+static void cap_fill(const ddb_req *r, ddb_res *res, const tinfo *t, double table, const double *idx)
+{
+    if (r->rcc == DDB_RCC_NONE)
+        return;
+    ddb_cap *c = ddb_res_cap(res, t->name);
+    c->table_units += table;
+    c->units += table;
+    for (size_t i = 0; idx && i < t->def.n_idx && i < 32; i++) {
+        if (idx[i] == 0)
+            continue;
+        c->units += idx[i];
+        c->idx = xrealloc(c->idx, (c->n_idx + 1) * sizeof *c->idx);
+        ddb_cap_index *ix = &c->idx[c->n_idx++];
+        ix->name = xstrdup(t->def.idx[i].name);
+        ix->global = t->def.idx[i].global;
+        ix->units = idx[i];
+    }
+}
+
+/* A failed condition: DynamoDB's message, and the item as it is when
+ * ReturnValuesOnConditionCheckFailure asks for it. */
+static status cond_failed(const ddb_req *r, const av *old, ddb_err *e)
+{
+    if (old && r->rv_fail_all_old)
+        av_copy(&e->item, old);
+    return diag_set(&e->d, ST_CONDITION_FAILED, "The conditional request failed");
+}
+
+static status legacy_refused(const sop_defer *df, diag *d)
+{
+    if (df && df->legacy)
+        return diag_set(d, ST_VALIDATION, "%s is a legacy parameter ddbx does not support;"
+                        " use the expression parameters", df->legacy);
+    return ST_OK;
+}
+
+/* Put and Delete take ReturnValues ALL_OLD or NONE only. */
+static status rv_old_or_none(const ddb_req *r, diag *d)
+{
+    if (r->rv != DDB_RV_NONE && r->rv != DDB_RV_ALL_OLD)
+        return diag_set(d, ST_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
+    return ST_OK;
+}
+
+/* PutItem. */
+static status item_put(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e)
+{
+    diag *d = &e->d;
+    av old = { .type = AV_NONE };
+    store_key k;
+    store_key_init(&k);
+    reqx x;
+    sop_reqx_init(&x);
+    bool txn = false;
+    status st;
+    if ((st = rv_old_or_none(r, d)) != ST_OK || (st = size_check_item(&r->item, d)) != ST_OK ||
+        (st = legacy_refused(df, d)) != ST_OK || (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    bool found;
+    if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
+        (st = store_check_item(&t->def, &r->item, &k, d)) != ST_OK ||
+        (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
+        goto out;
+    if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
+        st = cond_failed(r, found ? &old : NULL, e);
+        goto out;
+    }
+    store_wcap cap;
+    memset(&cap, 0, sizeof cap);
+    if ((st = store_apply(s, t, &k, found ? &old : NULL, &r->item, &cap, d)) != ST_OK)
+        goto out;
+    if (found && r->rv == DDB_RV_ALL_OLD)
+        av_move(&res->item, &old);
+    cap_fill(r, res, t, cap.table, cap.idx);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    sop_reqx_done(&x);
+    av_free(&old);
+    store_key_done(&k);
+    return st;
+}
+
+/* DeleteItem. */
+static status item_delete(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e)
+{
+    diag *d = &e->d;
+    av old = { .type = AV_NONE };
+    store_key k;
+    store_key_init(&k);
+    reqx x;
+    sop_reqx_init(&x);
+    bool txn = false;
+    status st;
+    if ((st = rv_old_or_none(r, d)) != ST_OK || (st = legacy_refused(df, d)) != ST_OK ||
+        (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    bool found;
+    if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
+        (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
+        (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
+        goto out;
+    if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
+        st = cond_failed(r, found ? &old : NULL, e);
+        goto out;
+    }
+    store_wcap cap;
+    memset(&cap, 0, sizeof cap);
+    if (found) {
+        if ((st = store_apply(s, t, &k, &old, NULL, &cap, d)) != ST_OK)
+            goto out;
+    } else {
+        cap.table = 1;
+    }
+    if (found && r->rv == DDB_RV_ALL_OLD)
+        av_move(&res->item, &old);
+    cap_fill(r, res, t, cap.table, cap.idx);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    sop_reqx_done(&x);
+    av_free(&old);
+    store_key_done(&k);
+    return st;
+}
+
+/* What UpdateItem returns for its ReturnValues. */
+static void update_returns(const ddb_req *r, const reqx *x, bool found, av *old, av *item, av *out)
+{
+    if (r->rv == DDB_RV_ALL_OLD && found) {
+        av_move(out, old);
+    } else if (r->rv == DDB_RV_ALL_NEW) {
+        av_move(out, item);
+    } else if ((r->rv == DDB_RV_UPDATED_OLD && found) || r->rv == DDB_RV_UPDATED_NEW) {
+        av part;
+        if (x->update)
+            updated_part(x, r->rv == DDB_RV_UPDATED_OLD ? old : item, &part);
+        else
+            av_init_list(&part, AV_M);
+        if (part.u.m.len)
+            av_move(out, &part);
+        av_free(&part);
+    }
+}
+
+/* UpdateItem. */
+static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e)
+{
+    diag *d = &e->d;
+    av old = { .type = AV_NONE }, item = { .type = AV_NONE };
+    store_key k;
+    store_key_init(&k);
+    reqx x;
+    sop_reqx_init(&x);
+    bool txn = false;
+    status st;
+    if ((st = legacy_refused(df, d)) != ST_OK || (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    bool found;
+    if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
+        (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
+        (st = sop_update_keys(&t->def, x.update, d)) != ST_OK ||
+        (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
+        goto out;
+    if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
+        st = cond_failed(r, found ? &old : NULL, e);
+        goto out;
+    }
+    /* A missing item starts as its key. */
+    const av *base = found ? &old : &r->key;
+    if (x.update) {
+        if ((st = expr_update_apply(x.update, base, &item, NULL, d)) != ST_OK)
+            goto out;
+    } else {
+        av_copy(&item, base);
+    }
+    if ((st = store_check_item(&t->def, &item, NULL, d)) != ST_OK ||
+        (st = size_check_update(&item, d)) != ST_OK)
+        goto out;
+    store_wcap cap;
+    memset(&cap, 0, sizeof cap);
+    if ((st = store_apply(s, t, &k, found ? &old : NULL, &item, &cap, d)) != ST_OK)
+        goto out;
+    update_returns(r, &x, found, &old, &item, &res->item);
+    cap_fill(r, res, t, cap.table, cap.idx);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    sop_reqx_done(&x);
+    av_free(&old);
+    av_free(&item);
+    store_key_done(&k);
+    return st;
+}
+
+/* GetItem. atg: the legacy AttributesToGet (AV_L of S, or AV_NONE). json,
+ * when not NULL, receives the item as DynamoDB JSON straight from its
+ * stored bytes instead of res->item (the codec's fast path). */
+static status item_get(store *s, const ddb_req *r, const av *atg, ddb_res *res, ddb_err *e,
+                       buf *json)
+{
+    diag *d = &e->d;
+    store_key k;
+    store_key_init(&k);
+    reqx x;
+    sop_reqx_init(&x);
+    bool txn = false;
+    status st;
+    if ((st = sop_exprs_typed(&x, r, NULL, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
+        (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
+        (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK)
+        goto out;
+    sqlite3_stmt *q = store_stmt(s, Q_ITEM_GET, d);
+    if (!q) {
+        st = d->code;
+        goto out;
+    }
+    sqlite3_bind_int64(q, 1, t->id);
+    sqlite3_bind_blob(q, 2, k.pk.data, (int)k.pk.len, SQLITE_STATIC);
+    sqlite3_bind_blob(q, 3, k.sk.data ? k.sk.data : "", (int)k.sk.len, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    uint64_t size = 0;
+    if (rc == SQLITE_ROW) {
+        size = (uint64_t)sqlite3_column_int64(q, 0);
+        const void *body = sqlite3_column_blob(q, 1);
+        size_t len = (size_t)sqlite3_column_bytes(q, 1);
+        res->found = true;
+        if (json && !sop_projecting(&x, atg)) {
+            st = itemenc_write_json(json, body, len, d);
+        } else if ((st = itemenc_decode(body, len, &res->item, d)) == ST_OK) {
+            /* An item whose projection keeps nothing is still "Item": {}. */
+            sop_project(&x, atg, &res->item);
+        }
+    } else if (rc != SQLITE_DONE) {
+        st = store_sqlerr(s, d);
+    }
+    sqlite3_reset(q);
+    if (st == ST_OK)
+        cap_fill(r, res, t, sop_read_units(size, r->consistent), NULL);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    sop_reqx_done(&x);
+    store_key_done(&k);
+    return st;
+}
+
+status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
+{
+    switch (r->kind) {
+    case DDB_GET: return item_get(s, r, NULL, res, e, NULL);
+    case DDB_PUT: return item_put(s, r, NULL, res, e);
+    case DDB_UPDATE: return item_update(s, r, NULL, res, e);
+    case DDB_DELETE: return item_delete(s, r, NULL, res, e);
+    default: return diag_set(&e->d, ST_INTERNAL, "not an item operation");
+    }
+}
+
+/* ---- the JSON codec of the four ------------------------------------------ */
+
+static ddb_rv rv_of(const char *s)
+{
+    static const char *const n[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
+    for (int i = 0; s && i < 5; i++)
+        if (strcmp(s, n[i]) == 0)
+            return (ddb_rv)i;
+    return DDB_RV_NONE;
+}
+
+/* The members every item operation takes, into r (after the shape check
+ * and expr_params); the Item or Key under `member`. */
+static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defer *df, diag *d)
+{
+    status st = sop_parse_item(in, member, r->kind == DDB_PUT ? &r->item : &r->key, d);
+    if (st != ST_OK)
+        return st;
+    ddb_req_set_str(&r->table, sop_jstr(in, "TableName"));
+    r->rcc = (ddb_rcc)sop_rcc_mode(in);
+    if (r->kind == DDB_GET) {
+        /* Only what GetItem takes: this is the hot path of `ddbx api`. */
+        ddb_req_set_str(&r->proj, sop_jstr(in, "ProjectionExpression"));
+        r->consistent = sop_jbool(in, "ConsistentRead", false);
+    } else {
+        ddb_req_set_str(&r->cond, sop_jstr(in, "ConditionExpression"));
+        if (r->kind == DDB_UPDATE)
+            ddb_req_set_str(&r->update, sop_jstr(in, "UpdateExpression"));
+        r->rv = rv_of(sop_jstr(in, "ReturnValues"));
+        r->rv_fail_all_old = sop_is(sop_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+        static const char *const legacy[] = { "Expected", "QueryFilter", "ScanFilter", "AttributeUpdates",
+                                              NULL };
+        for (const char *const *p = legacy; *p && !df->legacy; p++)
+            if (sop_jget(in, *p))
+                df->legacy = *p;
+    }
+    if (sop_maps_json(in, &r->names, &r->values, &df->maps) != ST_OK) {
+        df->maps_bad = true;
+        av_free(&r->names);
+        av_free(&r->values);
+    }
+    return ST_OK;
+}
+
+/* {"Attributes":...,"ConsumedCapacity":...}: what a write returns. */
+static void write_response(const ddb_req *r, const ddb_res *res, buf *out)
+{
+    bool comma = false;
+    buf_addc(out, '{');
+    if (res->item.type == AV_M) {
+        buf_adds(out, "\"Attributes\":");
+        ddbjson_write_item(out, &res->item);
+        comma = true;
+    }
+    sop_write_caps(out, r->rcc, res, comma, false);
+    buf_addc(out, '}');
+}
+
+/* The error's extra members (the item of a failed condition). */
+static status item_error(store *s, ddb_err *e, diag *d)
+{
+    if (e->item.type == AV_M) {
+        buf_reset(&s->err_extra);
+        buf_adds(&s->err_extra, "{\"Item\":");
+        ddbjson_write_item(&s->err_extra, &e->item);
+        buf_addc(&s->err_extra, '}');
+    }
+    *d = e->d;
+    return d->code;
+}
+
+typedef status (*item_fn)(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e);
+
+static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind kind,
+                         const vspec *spec, const char *const *exprs, const char *const *legacy,
+                         const char *member, item_fn fn)
+{
+    status st = store_valid_check(in, spec, d, &s->err_msg);
+    if (st != ST_OK || (st = sop_expr_params(in, exprs, legacy, d)) != ST_OK)
+        return st;
+    ddb_req r;
+    ddb_req_init(&r, kind);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err e;
+    ddb_err_init(&e);
+    sop_defer df = { 0 };
+    diag_init(&df.maps);
+    if ((st = item_req(in, member, &r, &df, d)) == ST_OK) {
+        if ((st = fn(s, &r, &df, &res, &e)) == ST_OK)
+            write_response(&r, &res, out);
+        else
+            st = item_error(s, &e, d);
+    }
+    ddb_err_done(&e);
+    ddb_res_done(&res);
+    ddb_req_done(&r);
+    return st;
+}
+
+status store_op_put_item(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "ConditionExpression", NULL };
+    static const char *const legacy[] = { "Expected", NULL };
+    return item_codec(s, in, out, d, DDB_PUT, put_spec, exprs, legacy, "Item", item_put);
+}
+
+status store_op_delete_item(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "ConditionExpression", NULL };
+    static const char *const legacy[] = { "Expected", NULL };
+    return item_codec(s, in, out, d, DDB_DELETE, delete_spec, exprs, legacy, "Key", item_delete);
+}
+
+status store_op_update_item(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "UpdateExpression", "ConditionExpression", NULL };
+    static const char *const legacy[] = { "AttributeUpdates", "Expected", NULL };
+    return item_codec(s, in, out, d, DDB_UPDATE, update_spec, exprs, legacy, "Key", item_update);
+}
+
+status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "ProjectionExpression", NULL };
+    static const char *const legacy[] = { "AttributesToGet", NULL };
+    status st = store_valid_check(in, get_spec, d, &s->err_msg);
+    if (st != ST_OK || (st = sop_expr_params(in, exprs, legacy, d)) != ST_OK)
+        return st;
+    ddb_req r;
+    ddb_req_init(&r, DDB_GET);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err e;
+    ddb_err_init(&e);
+    av atg = { .type = AV_NONE };
+    sop_defer df = { 0 };
+    diag_init(&df.maps);
+    if ((st = item_req(in, "Key", &r, &df, d)) != ST_OK || (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
+        goto out;
+    if (df.maps_bad) {
+        *d = df.maps;
+        st = d->code;
+        goto out;
+    }
+    /* The item's JSON goes straight into out after "Item": (taken back
+     * when there is none, or when it came decoded into res.item). */
+    buf_addc(out, '{');
+    size_t mark = out->len;
+    buf_adds(out, "\"Item\":");
+    size_t at = out->len;
+    if ((st = item_get(s, &r, &atg, &res, &e, out)) != ST_OK) {
+        st = item_error(s, &e, d);
+        goto out;
+    }
+    bool comma = true;
+    if (out->len == at) {
+        if (res.found) {
+            ddbjson_write_item(out, &res.item);
+        } else {
+            out->len = mark;
+            comma = false;
+        }
+    }
+    sop_write_caps(out, r.rcc, &res, comma, false);
+    buf_addc(out, '}');
+out:
+    av_free(&atg);
+    ddb_err_done(&e);
+    ddb_res_done(&res);
+    ddb_req_done(&r);
+    return st;
+}

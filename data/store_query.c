@@ -1,0 +1,787 @@
+/*
+ * store_query — Query and Scan: key conditions (expressions and legacy
+ * KeyConditions) into one range read (store_read.c), filters evaluated on
+ * the encoded item bytes where they can be, Limit before the filter, the
+ * 1 MB page, LastEvaluatedKey, Select and parallel Scan segments.
+ */
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store_ops.h"
+#include "model/ddbjson.h"
+#include "model/itemenc.h"
+#include "model/keyenc.h"
+#include "model/mem.h"
+#include "model/size.h"
+
+static const vspec query_spec[] = {
+    { .name = "Select", .type = VT_STRING, .enums = sop_e_select },
+    { .name = "IndexName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    F_RCC,
+    { .name = "QueryFilter", .type = VT_MAP, .sub = "Condition", .elem = &sop_cond_elem },
+    F_TABLE,
+    { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
+    { .name = "AttributesToGet", .type = VT_LIST, .min_len = 1, .max_len = 255, .elem = &sop_str_elem },
+    { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true },
+    { .name = "KeyConditions", .type = VT_MAP, .sub = "Condition", .elem = &sop_keycond_elem },
+    { .name = "ExclusiveStartKey", .type = VT_ATTRMAP },
+    { .name = "ConsistentRead", .type = VT_BOOL },
+    { .name = "ScanIndexForward", .type = VT_BOOL },
+    { .name = "KeyConditionExpression", .type = VT_STRING },
+    { .name = "FilterExpression", .type = VT_STRING },
+    { .name = "ProjectionExpression", .type = VT_STRING },
+    F_EAV,
+    F_EAN,
+    F_END,
+};
+
+static const vspec scan_spec[] = {
+    { .name = "Select", .type = VT_STRING, .enums = sop_e_select },
+    { .name = "IndexName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    F_RCC,
+    F_TABLE,
+    { .name = "ScanFilter", .type = VT_MAP, .sub = "Condition", .elem = &sop_cond_elem },
+    { .name = "AttributesToGet", .type = VT_LIST, .min_len = 1, .max_len = 255, .elem = &sop_str_elem },
+    { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
+    { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true },
+    { .name = "ExclusiveStartKey", .type = VT_ATTRMAP },
+    { .name = "TotalSegments", .type = VT_INT, .ge = 1, .has_ge = true, .le = 1000000, .has_le = true },
+    { .name = "Segment", .type = VT_INT, .ge = 0, .has_ge = true, .le = 999999, .has_le = true },
+    { .name = "ConsistentRead", .type = VT_BOOL },
+    { .name = "FilterExpression", .type = VT_STRING },
+    { .name = "ProjectionExpression", .type = VT_STRING },
+    F_EAV,
+    F_EAN,
+    F_END,
+};
+
+enum { SEL_DEFAULT, SEL_ALL, SEL_PROJECTED, SEL_SPECIFIC, SEL_COUNT };
+
+typedef struct read_req {
+    store_rq rq;
+    long limit;
+    int select;
+    bool consistent;
+    int rcc;
+    const index_def *ix;
+    bool full_items;       /* LSI read that fetches whole items */
+    reqx *x;
+    av *atg;
+    av pk_val, lo_val, hi_val, start;
+} read_req;
+
+static void read_req_init(read_req *r)
+{
+    memset(r, 0, sizeof *r);
+    r->pk_val.type = r->lo_val.type = r->hi_val.type = r->start.type = AV_NONE;
+}
+
+static void read_req_done(read_req *r)
+{
+    av_free(&r->pk_val);
+    av_free(&r->lo_val);
+    av_free(&r->hi_val);
+    av_free(&r->start);
+}
+
+/* The key attribute names a LastEvaluatedKey holds, sorted, unique. */
+static size_t lek_names(const tinfo *t, const index_def *ix, const char *names[4])
+{
+    size_t n = 0;
+    const char *cand[4] = { t->def.pk.name, t->def.sk.name, ix ? ix->pk.name : NULL,
+                            ix ? ix->sk.name : NULL };
+    for (int i = 0; i < 4; i++) {
+        if (!cand[i])
+            continue;
+        bool dup = false;
+        for (size_t j = 0; j < n; j++)
+            if (strcmp(names[j], cand[i]) == 0)
+                dup = true;
+        if (!dup)
+            names[n++] = cand[i];
+    }
+    /* sort for canonical output */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            const char *tmp = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = tmp;
+        }
+    return n;
+}
+
+static status write_lek(buf *out, const tinfo *t, const index_def *ix, const void *body, size_t len,
+                        diag *d)
+{
+    const char *names[4];
+    size_t n = lek_names(t, ix, names);
+    buf_adds(out, ",\"LastEvaluatedKey\":{");
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *vp;
+        size_t vlen;
+        if (!itemenc_find(body, len, names[i], strlen(names[i]), &vp, &vlen))
+            return diag_set(d, ST_INTERNAL, "key attribute %s missing from a stored item", names[i]);
+        av v;
+        status st = itemenc_decode_value(vp, vlen, &v, d);
+        if (st != ST_OK)
+            return st;
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, names[i], strlen(names[i]));
+        buf_addc(out, ':');
+        ddbjson_write_value(out, &v);
+        av_free(&v);
+    }
+    buf_addc(out, '}');
+    return ST_OK;
+}
+
+/* One matching row into the Items array. */
+static status write_row(read_req *r, const store_row *row, buf *out, diag *d)
+{
+    const tinfo *t = r->rq.t;
+    const index_def *ix = r->ix;
+    bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items;
+    bool proj = sop_projecting(r->x, r->atg);
+    if (!index_cut && !proj)
+        return itemenc_write_json(out, row->body, row->body_len, d);
+    av full;
+    status st = itemenc_decode(row->body, row->body_len, &full, d);
+    if (st != ST_OK)
+        return st;
+    if (index_cut) {
+        av cut;
+        store_project_index(&t->def, ix, &full, &cut);
+        av_free(&full);
+        av_move(&full, &cut);
+    }
+    sop_project(r->x, r->atg, &full);
+    ddbjson_write_item(out, &full);
+    av_free(&full);
+    return ST_OK;
+}
+
+/*
+ * A filter evaluated on the encoded item, without decoding it: comparisons
+ * = and <> of a top-level attribute with a constant of a type whose
+ * encoding is canonical (S, B, BOOL, NULL: equal values have equal bytes,
+ * different values or types different bytes), attribute_exists and
+ * attribute_not_exists of a top-level attribute, and AND, OR, NOT of
+ * these. Anything else (numbers, whose text the encoding keeps canonical
+ * but which this does not rely on; nested paths; sizes; orderings) leaves
+ * the filter to expr_eval. Scans spend most of their own time here.
+ */
+enum { BF_AND, BF_OR, BF_NOT, BF_EQ, BF_NE, BF_EXISTS, BF_NOT_EXISTS };
+
+typedef struct bf_node {
+    int kind;
+    int kid[2];                 /* BF_AND/OR: both; BF_NOT: kid[0] */
+    const char *name;           /* leaves: the attribute */
+    size_t name_len;
+    size_t off, len;            /* BF_EQ/NE: the constant's bytes in consts */
+} bf_node;
+
+typedef struct bfilt {
+    bf_node *n;
+    size_t count, cap;
+    int root;
+    buf consts;
+} bfilt;
+
+static void bf_done(bfilt *f)
+{
+    free(f->n);
+    buf_done(&f->consts);
+    memset(f, 0, sizeof *f);
+}
+
+static const expr_step *bf_top(const expr_node *n)
+{
+    if (n->kind != EN_PATH || n->path.n != 1 || n->path.steps[0].is_index)
+        return NULL;
+    return &n->path.steps[0];
+}
+
+/* Compiles n; returns its index, or -1 when a part is not supported. */
+static int bf_compile(bfilt *f, const expr_node *n)
+{
+    bf_node b = { .kind = -1, .kid = { -1, -1 } };
+    switch (n->kind) {
+    case EN_AND:
+    case EN_OR:
+        b.kind = n->kind == EN_AND ? BF_AND : BF_OR;
+        if ((b.kid[0] = bf_compile(f, n->kids[0])) < 0 || (b.kid[1] = bf_compile(f, n->kids[1])) < 0)
+            return -1;
+        break;
+    case EN_NOT:
+        b.kind = BF_NOT;
+        if ((b.kid[0] = bf_compile(f, n->kids[0])) < 0)
+            return -1;
+        break;
+    case EN_CMP: {
+        if (n->op != CMP_EQ && n->op != CMP_NE)
+            return -1;
+        const expr_node *p = n->kids[0], *v = n->kids[1];
+        if (p->kind == EN_VALUE)
+            p = n->kids[1], v = n->kids[0];
+        const expr_step *s = bf_top(p);
+        if (!s || v->kind != EN_VALUE || !v->value)
+            return -1;
+        av_type ty = v->value->type;
+        if (ty != AV_S && ty != AV_B && ty != AV_BOOL && ty != AV_NULL)
+            return -1;
+        /* the constant's encoding, as an attribute of a one-member item */
+        av one, cv;
+        av_init_list(&one, AV_M);
+        av_copy(&cv, v->value);
+        av_map_put(&one, "v", 1, &cv);
+        buf tmp = BUF_INIT;
+        itemenc_encode(&tmp, &one);
+        av_free(&one);
+        const unsigned char *vp;
+        size_t vl;
+        bool ok = itemenc_find(tmp.data, tmp.len, "v", 1, &vp, &vl);
+        if (ok) {
+            b.off = f->consts.len;
+            b.len = vl;
+            buf_add(&f->consts, vp, vl);
+        }
+        buf_done(&tmp);
+        if (!ok)
+            return -1;
+        b.kind = n->op == CMP_EQ ? BF_EQ : BF_NE;
+        b.name = s->name, b.name_len = s->len;
+        break;
+    }
+    case EN_FUNC: {
+        if ((n->op != FN_ATTRIBUTE_EXISTS && n->op != FN_ATTRIBUTE_NOT_EXISTS) || n->n_kids != 1)
+            return -1;
+        const expr_step *s = bf_top(n->kids[0]);
+        if (!s)
+            return -1;
+        b.kind = n->op == FN_ATTRIBUTE_EXISTS ? BF_EXISTS : BF_NOT_EXISTS;
+        b.name = s->name, b.name_len = s->len;
+        break;
+    }
+    default:
+        return -1;
+    }
+    if (f->count == f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 8;
+        f->n = xrealloc(f->n, f->cap * sizeof *f->n);
+    }
+    f->n[f->count] = b;
+    return (int)f->count++;
+}
+
+/* true when the whole filter compiled. */
+static bool bf_build(bfilt *f, const expr *e)
+{
+    memset(f, 0, sizeof *f);
+    if (e && (f->root = bf_compile(f, expr_root(e))) >= 0)
+        return true;
+    bf_done(f);
+    return false;
+}
+
+static bool bf_eval(const bfilt *f, int i, const void *body, size_t len)
+{
+    const bf_node *b = &f->n[i];
+    const unsigned char *vp;
+    size_t vl;
+    switch (b->kind) {
+    case BF_AND: return bf_eval(f, b->kid[0], body, len) && bf_eval(f, b->kid[1], body, len);
+    case BF_OR: return bf_eval(f, b->kid[0], body, len) || bf_eval(f, b->kid[1], body, len);
+    case BF_NOT: return !bf_eval(f, b->kid[0], body, len);
+    case BF_EXISTS: return itemenc_find(body, len, b->name, b->name_len, &vp, &vl);
+    case BF_NOT_EXISTS: return !itemenc_find(body, len, b->name, b->name_len, &vp, &vl);
+    default: {
+        bool eq = itemenc_find(body, len, b->name, b->name_len, &vp, &vl) && vl == b->len &&
+                  memcmp(vp, f->consts.data + b->off, vl) == 0;
+        return b->kind == BF_EQ ? eq : !eq;
+    }
+    }
+}
+
+static status run_read(store *s, read_req *r, buf *out, diag *d)
+{
+    store_cursor c;
+    status st = store_cursor_open(s, &r->rq, &c, d);
+    if (st != ST_OK)
+        return st;
+    const tinfo *t = r->rq.t;
+    const index_def *ix = r->ix;
+    uint64_t scanned = 0, count = 0, bytes = 0, cap_bytes = 0;
+    bool stopped = false, count_only = r->select == SEL_COUNT;
+    const expr *filter = r->x ? r->x->filter : NULL;
+    av part = { .type = AV_NONE };
+    buf last = BUF_INIT;
+    /* Index entries cut to a projection are filtered as decoded items. */
+    bool cut_entry = ix && ix->proj != PROJ_ALL && !r->full_items;
+    bfilt bf;
+    bool fast = filter && !cut_entry && bf_build(&bf, filter);
+    buf_addc(out, '{');
+    if (!count_only)
+        buf_adds(out, "\"Items\":[");
+    for (;;) {
+        store_row row;
+        bool has;
+        if ((st = store_cursor_next(&c, &row, &has, d)) != ST_OK || !has)
+            break;
+        scanned++;
+        bytes += row.size;
+        cap_bytes += ix && !r->full_items ? row.entry_size : row.size;
+        bool match = true;
+        if (fast) {
+            match = bf_eval(&bf, bf.root, row.body, row.body_len);
+        } else if (filter) {
+            /* Only the attributes the filter names are decoded, into one
+             * item reused row after row. */
+            if ((st = itemenc_decode_some_into(row.body, row.body_len, r->x->fnames, r->x->flens,
+                                               r->x->n_fnames, &part, d)) != ST_OK)
+                break;
+            if (cut_entry) {
+                av cut;
+                store_project_index(&t->def, ix, &part, &cut);
+                match = expr_eval(filter, &cut);
+                av_free(&cut);
+            } else {
+                match = expr_eval(filter, &part);
+            }
+        }
+        if (match) {
+            count++;
+            if (!count_only) {
+                if (count > 1)
+                    buf_addc(out, ',');
+                if ((st = write_row(r, &row, out, d)) != ST_OK)
+                    break;
+            }
+        }
+        if ((r->limit && scanned >= (uint64_t)r->limit) || bytes >= PAGE_BYTES) {
+            stopped = true;
+            buf_reset(&last);
+            buf_add(&last, row.body, row.body_len);
+            break;
+        }
+    }
+    store_cursor_close(&c);
+    av_free(&part);
+    if (fast)
+        bf_done(&bf);
+    if (st == ST_OK) {
+        if (!count_only)
+            buf_addc(out, ']');
+        buf_printf(out, "%s\"Count\":%llu,\"ScannedCount\":%llu", count_only ? "" : ",",
+                   (unsigned long long)count, (unsigned long long)scanned);
+        if (stopped)
+            st = write_lek(out, t, ix, last.data, last.len, d);
+        if (st == ST_OK && r->rcc) {
+            double u = sop_read_units(cap_bytes, r->consistent);
+            double idx[32] = { 0 };
+            if (ix && !r->full_items) {
+                idx[r->rq.xid - 1] = u;
+                sop_write_capacity(out, r->rcc, t, 0, idx, true);
+            } else {
+                sop_write_capacity(out, r->rcc, t, u, NULL, true);
+            }
+        }
+        buf_addc(out, '}');
+    }
+    buf_done(&last);
+    return st;
+}
+
+/* Resolves IndexName, Select, Limit, ConsistentRead, ExclusiveStartKey. */
+static status read_common(store *s, const cJSON *in, read_req *r, tinfo **tp, diag *d)
+{
+    status st = sop_lookup_table(s, in, tp, d);
+    if (st != ST_OK)
+        return st;
+    tinfo *t = *tp;
+    r->rq.t = t;
+    const char *index = sop_jstr(in, "IndexName");
+    const char *sel = sop_jstr(in, "Select");
+    r->select = sop_is(sel, "ALL_ATTRIBUTES") ? SEL_ALL : sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") ? SEL_PROJECTED
+              : sop_is(sel, "SPECIFIC_ATTRIBUTES") ? SEL_SPECIFIC : sop_is(sel, "COUNT") ? SEL_COUNT : SEL_DEFAULT;
+    if (index) {
+        int xid = store_index_xid(&t->def, index);
+        if (xid < 0)
+            return diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s", index);
+        r->rq.xid = xid;
+        r->ix = &t->def.idx[xid - 1];
+        if (r->ix->global && sop_jbool(in, "ConsistentRead", false))
+            return diag_set(d, ST_VALIDATION,
+                            "Consistent reads are not supported on global secondary indexes");
+        if (r->select == SEL_ALL && r->ix->proj != PROJ_ALL) {
+            if (r->ix->global)
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Select type"
+                                " ALL_ATTRIBUTES is not supported for global secondary index %s because"
+                                " its projection type is not ALL", index);
+            r->full_items = true;
+        }
+        /* An LSI fetches what its projection lacks from the table. */
+        if (!r->ix->global && sop_projecting(r->x, r->atg))
+            r->full_items = true;
+    }
+    const cJSON *lim = sop_jget(in, "Limit");
+    /* Converting a double outside long's range is undefined (found by
+     * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
+    r->limit = !lim || !cJSON_IsNumber(lim) ? 0
+             : lim->valuedouble >= (double)LONG_MAX ? LONG_MAX
+             : lim->valuedouble <= (double)LONG_MIN ? LONG_MIN
+             : (long)lim->valuedouble;
+    r->consistent = sop_jbool(in, "ConsistentRead", false);
+    r->rcc = sop_rcc_mode(in);
+    r->rq.forward = sop_jbool(in, "ScanIndexForward", true);
+    const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
+    if (esk) {
+        if ((st = ddbjson_item_from_cjson(esk, NULL, &r->start, d)) != ST_OK)
+            return st;
+        /* The start key names exactly the table's and the index's keys. */
+        const char *names[4];
+        size_t n = lek_names(t, r->ix, names);
+        if (r->start.u.m.len != n)
+            return diag_set(d, ST_VALIDATION, r->ix || r->rq.pk ? "The provided starting key is invalid"
+                            : "The provided starting key is invalid: The provided key element does not"
+                              " match the schema");
+        for (size_t i = 0; i < n; i++) {
+            const av *v = av_map_get(&r->start, names[i], strlen(names[i]));
+            if (!v)
+                return diag_set(d, ST_VALIDATION, "The provided starting key is invalid");
+        }
+        store_key k;
+        store_key_init(&k);
+        av tk;
+        av_init_list(&tk, AV_M);
+        for (int i = 0; i < 2; i++) {
+            const char *nm = i ? t->def.sk.name : t->def.pk.name;
+            if (!nm)
+                continue;
+            av v;
+            av_copy(&v, av_map_get(&r->start, nm, strlen(nm)));
+            av_map_put(&tk, nm, strlen(nm), &v);
+        }
+        st = store_check_key(&t->def, &tk, &k, d);
+        av_free(&tk);
+        store_key_done(&k);
+        if (st != ST_OK) {
+            char msg[sizeof d->msg];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", msg);
+        }
+        if (r->ix) {
+            for (int i = 0; i < 2; i++) {
+                const key_attr *ka = i ? &r->ix->sk : &r->ix->pk;
+                if (!ka->name)
+                    continue;
+                const av *v = av_map_get(&r->start, ka->name, strlen(ka->name));
+                if (v->type != ka->type)
+                    return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: The provided"
+                                    " key element does not match the schema");
+            }
+        }
+        r->rq.start = &r->start;
+    }
+    return ST_OK;
+}
+
+/* Select and projections, as DynamoDB checks them. */
+static status select_checks(const cJSON *in, bool query, diag *d)
+{
+    const char *sel = sop_jstr(in, "Select");
+    bool proj = sop_jget(in, "ProjectionExpression") || sop_jget(in, "AttributesToGet");
+    if (sop_is(sel, "SPECIFIC_ATTRIBUTES") && !proj)
+        return diag_set(d, ST_VALIDATION, "Must specify the AttributesToGet or ProjectionExpression"
+                        " when choosing to get SPECIFIC_ATTRIBUTES");
+    if (sel && !sop_is(sel, "SPECIFIC_ATTRIBUTES") && proj) {
+        if (sop_jget(in, "ProjectionExpression"))
+            return diag_set(d, ST_VALIDATION, "Cannot specify the ProjectionExpression when choosing"
+                            " to get %s", sel);
+        return diag_set(d, ST_VALIDATION, "Cannot specify the AttributesToGet when choosing to get %s", sel);
+    }
+    if (sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") && !sop_jget(in, "IndexName"))
+        return diag_set(d, ST_VALIDATION, "ALL_PROJECTED_ATTRIBUTES can be used only when %s using an"
+                        " IndexName", query ? "Querying" : "Scanning");
+    return ST_OK;
+}
+
+static bool parse_attr(const cJSON *v, av *out, diag *d)
+{
+    return ddbjson_value_from_cjson(v, NULL, out, d) == ST_OK;
+}
+
+/* Legacy KeyConditions: {"pk":{"ComparisonOperator":"EQ","AttributeValueList":[...]}} */
+static status key_conditions(const cJSON *kc, read_req *r, diag *d)
+{
+    const tinfo *t = r->rq.t;
+    const key_attr *pk = r->ix ? &r->ix->pk : &t->def.pk;
+    const key_attr *sk = r->ix ? &r->ix->sk : &t->def.sk;
+    int n = cJSON_GetArraySize(kc);
+    if (n != 1 && n != 2)
+        return diag_set(d, ST_VALIDATION, "Conditions can be of length 1 or 2 only");
+    if (!sk->name && n > 1)
+        return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, kc) {
+        bool is_pk = strcmp(e->string, pk->name) == 0;
+        bool is_sk = sk->name && strcmp(e->string, sk->name) == 0;
+        if (!is_pk && !is_sk)
+            return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s",
+                            is_pk ? sk->name : pk->name);
+    }
+    const cJSON *pc = cJSON_GetObjectItemCaseSensitive(kc, pk->name);
+    if (!pc)
+        return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s", pk->name);
+    cJSON_ArrayForEach(e, kc) {
+        const char *op = sop_jstr(e, "ComparisonOperator");
+        const cJSON *list = sop_jget(e, "AttributeValueList");
+        const key_attr *ka = strcmp(e->string, pk->name) == 0 ? pk : sk;
+        if (sop_is(op, "NULL") || sop_is(op, "NOT_NULL") || sop_is(op, "NE") || sop_is(op, "CONTAINS") ||
+            sop_is(op, "NOT_CONTAINS") || sop_is(op, "IN"))
+            return diag_set(d, ST_VALIDATION, "Attempted conditional constraint is not an indexable operation");
+        int want = sop_is(op, "BETWEEN") ? 2 : 1;
+        if (cJSON_GetArraySize(list) != want)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid number"
+                            " of argument(s) for the %s ComparisonOperator", op);
+        av vals[2] = { { .type = AV_NONE }, { .type = AV_NONE } };
+        for (int i = 0; i < want; i++) {
+            if (!parse_attr(cJSON_GetArrayItem(list, i), &vals[i], d)) {
+                av_free(&vals[0]);
+                return d->code;
+            }
+            if (vals[i].type != ka->type) {
+                av_free(&vals[0]);
+                av_free(&vals[1]);
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Condition"
+                                " parameter type does not match schema type");
+            }
+        }
+        if (ka == pk) {
+            if (!sop_is(op, "EQ")) {
+                av_free(&vals[0]);
+                return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+            }
+            av_move(&r->pk_val, &vals[0]);
+            r->rq.pk = &r->pk_val;
+            continue;
+        }
+        if (sop_is(op, "EQ")) {
+            av_copy(&r->hi_val, &vals[0]);
+            av_move(&r->lo_val, &vals[0]);
+            r->rq.lo_op = r->rq.hi_op = RB_INCL;
+        } else if (sop_is(op, "LT") || sop_is(op, "LE")) {
+            av_move(&r->hi_val, &vals[0]);
+            r->rq.hi_op = sop_is(op, "LT") ? RB_EXCL : RB_INCL;
+        } else if (sop_is(op, "GT") || sop_is(op, "GE")) {
+            av_move(&r->lo_val, &vals[0]);
+            r->rq.lo_op = sop_is(op, "GT") ? RB_EXCL : RB_INCL;
+        } else if (sop_is(op, "BETWEEN")) {
+            if (av_cmp(&vals[0], &vals[1]) > 0) {
+                av_free(&vals[0]);
+                av_free(&vals[1]);
+                return diag_set(d, ST_VALIDATION, "The BETWEEN condition was provided a range where the"
+                                " lower bound is greater than the upper bound");
+            }
+            av_move(&r->lo_val, &vals[0]);
+            av_move(&r->hi_val, &vals[1]);
+            r->rq.lo_op = r->rq.hi_op = RB_INCL;
+        } else if (sop_is(op, "BEGINS_WITH")) {
+            if (ka->type == AV_N) {
+                av_free(&vals[0]);
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid:"
+                                " ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type");
+            }
+            av_move(&r->lo_val, &vals[0]);
+            r->rq.prefix = &r->lo_val;
+        }
+        if (r->rq.lo_op)
+            r->rq.lo = &r->lo_val;
+        if (r->rq.hi_op)
+            r->rq.hi = &r->hi_val;
+    }
+    return ST_OK;
+}
+
+/* KeyConditionExpression -> the read's key range, with DynamoDB's checks. */
+static status key_expression(const reqx *x, read_req *r, diag *d)
+{
+    const tinfo *t = r->rq.t;
+    const key_attr *pk = r->ix ? &r->ix->pk : &t->def.pk;
+    const key_attr *sk = r->ix ? &r->ix->sk : &t->def.sk;
+    expr_key_range kr;
+    status st = expr_key_range_of(x->key, pk->name, pk->type, sk->name, sk->type, &kr, d);
+    if (st != ST_OK)
+        return st;
+    av_copy(&r->pk_val, kr.pk);
+    r->rq.pk = &r->pk_val;
+    if (kr.prefix) {
+        av_copy(&r->lo_val, kr.prefix);
+        r->rq.prefix = &r->lo_val;
+    } else {
+        if (kr.lo) {
+            av_copy(&r->lo_val, kr.lo);
+            r->rq.lo = &r->lo_val;
+            r->rq.lo_op = kr.lo_incl ? RB_INCL : RB_EXCL;
+        }
+        if (kr.hi) {
+            av_copy(&r->hi_val, kr.hi);
+            r->rq.hi = &r->hi_val;
+            r->rq.hi_op = kr.hi_incl ? RB_INCL : RB_EXCL;
+        }
+    }
+    if (r->rq.start) {
+        const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
+        if (!av_equal(spk, kr.pk))
+            return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
+                            " based on provided conditions");
+        if (kr.sk_name) {
+            const av *ssk = av_map_get(r->rq.start, sk->name, strlen(sk->name));
+            if (!ssk || !expr_key_match_sk(&kr, ssk))
+                return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
+                                " key predicate");
+        }
+    }
+    return ST_OK;
+}
+
+/* A Query's filter may not name the key attributes it reads by. */
+static status filter_keys(const reqx *x, const read_req *r, diag *d)
+{
+    const tinfo *t = r->rq.t;
+    const key_attr *keys[2] = { r->ix ? &r->ix->pk : &t->def.pk, r->ix ? &r->ix->sk : &t->def.sk };
+    for (int k = 0; k < 2; k++) {
+        if (!keys[k]->name)
+            continue;
+        for (size_t i = 0; i < x->n_fnames; i++)
+            if (x->flens[i] == strlen(keys[k]->name) && memcmp(x->fnames[i], keys[k]->name, x->flens[i]) == 0)
+                return diag_set(d, ST_VALIDATION, "Filter Expression can only contain non-primary key"
+                                " attributes: Primary key attribute: %s", keys[k]->name);
+    }
+    return ST_OK;
+}
+
+status store_op_query(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "ProjectionExpression", "FilterExpression",
+                                         "KeyConditionExpression", NULL };
+    static const char *const legacy[] = { "AttributesToGet", "QueryFilter", "ConditionalOperator",
+                                          "KeyConditions", NULL };
+    status st = store_valid_check(in, query_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    read_req r;
+    read_req_init(&r);
+    reqx x;
+    sop_reqx_init(&x);
+    av atg = { .type = AV_NONE };
+    r.x = &x;
+    r.atg = &atg;
+    bool txn = false;
+    if ((st = sop_expr_params(in, exprs, legacy, d)) != ST_OK || (st = sop_no_legacy(in, d)) != ST_OK ||
+        (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
+        goto out;
+    const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
+    if (esk) {
+        av tmp;
+        if (ddbjson_item_from_cjson(esk, NULL, &tmp, d) != ST_OK) {
+            char msg[sizeof d->msg];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            st = diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", msg);
+            goto out;
+        }
+        av_free(&tmp);
+    }
+    if (!sop_jget(in, "KeyConditions") && !sop_jget(in, "KeyConditionExpression")) {
+        st = diag_set(d, ST_VALIDATION, "Either the KeyConditions or KeyConditionExpression parameter"
+                      " must be specified in the request.");
+        goto out;
+    }
+    if ((st = sop_exprs_parse(&x, in, d)) != ST_OK || (st = select_checks(in, true, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    if ((st = read_common(s, in, &r, &t, d)) != ST_OK)
+        goto out;
+    if (x.key)
+        st = key_expression(&x, &r, d);
+    else
+        st = key_conditions(sop_jget(in, "KeyConditions"), &r, d);
+    if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
+        (st = filter_keys(&x, &r, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+        goto out;
+    st = run_read(s, &r, out, d);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    read_req_done(&r);
+    sop_reqx_done(&x);
+    av_free(&atg);
+    return st;
+}
+
+status store_op_scan(store *s, const cJSON *in, buf *out, diag *d)
+{
+    static const char *const exprs[] = { "ProjectionExpression", "FilterExpression", NULL };
+    static const char *const legacy[] = { "AttributesToGet", "ScanFilter", "ConditionalOperator", NULL };
+    status st = store_valid_check(in, scan_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    read_req r;
+    read_req_init(&r);
+    reqx x;
+    sop_reqx_init(&x);
+    av atg = { .type = AV_NONE };
+    r.x = &x;
+    r.atg = &atg;
+    bool txn = false;
+    if ((st = sop_expr_params(in, exprs, legacy, d)) != ST_OK || (st = sop_no_legacy(in, d)) != ST_OK ||
+        (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
+        goto out;
+    const cJSON *seg = sop_jget(in, "Segment"), *tot = sop_jget(in, "TotalSegments");
+    if (seg && !tot) {
+        st = diag_set(d, ST_VALIDATION, "The TotalSegments parameter is required but was not present"
+                      " in the request when Segment parameter is present");
+        goto out;
+    }
+    if (tot && !seg) {
+        st = diag_set(d, ST_VALIDATION, "The Segment parameter is required but was not present in the"
+                      " request when parameter TotalSegments is present");
+        goto out;
+    }
+    if (seg && tot && seg->valuedouble >= tot->valuedouble) {
+        st = diag_set(d, ST_VALIDATION, "The Segment parameter is zero-based and must be less than"
+                      " parameter TotalSegments: Segment: %.0f is not less than TotalSegments: %.0f",
+                      seg->valuedouble, tot->valuedouble);
+        goto out;
+    }
+    if ((st = sop_exprs_parse(&x, in, d)) != ST_OK || (st = select_checks(in, false, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        goto out;
+    txn = true;
+    tinfo *t;
+    if ((st = read_common(s, in, &r, &t, d)) != ST_OK)
+        goto out;
+    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+        goto out;
+    r.rq.forward = true;
+    if (seg) {
+        r.rq.segment = (int)seg->valuedouble;
+        r.rq.segments = (int)tot->valuedouble;
+    }
+    st = run_read(s, &r, out, d);
+out:
+    if (txn)
+        st = store_txn_end(s, st, d);
+    read_req_done(&r);
+    sop_reqx_done(&x);
+    av_free(&atg);
+    return st;
+}

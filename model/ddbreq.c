@@ -1,0 +1,574 @@
+#include "model/ddbreq.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/ddbjson.h"
+#include "model/mem.h"
+
+/* ---- operation names ---------------------------------------------------- */
+
+static const struct {
+    const char *name, *cli;
+    char kind;
+} ops[] = {
+#define DDB_OP_ROW(name, cli, kind) { #name, cli, kind },
+    DDB_OPERATIONS(DDB_OP_ROW)
+#undef DDB_OP_ROW
+};
+
+const char *ddb_op_name(ddb_opname op)
+{
+    return (unsigned)op < DDB_OP__COUNT ? ops[op].name : "?";
+}
+
+const char *ddb_op_cli_name(ddb_opname op)
+{
+    return (unsigned)op < DDB_OP__COUNT ? ops[op].cli : "?";
+}
+
+char ddb_op_kind(ddb_opname op)
+{
+    return (unsigned)op < DDB_OP__COUNT ? ops[op].kind : '?';
+}
+
+int ddb_op_find(const char *name)
+{
+    for (int i = 0; name && i < DDB_OP__COUNT; i++)
+        if (strcmp(ops[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+ddb_opname ddb_kind_op(ddb_kind k)
+{
+    static const ddb_opname by_kind[] = {
+        [DDB_GET] = DDB_OP_GetItem, [DDB_PUT] = DDB_OP_PutItem, [DDB_UPDATE] = DDB_OP_UpdateItem,
+        [DDB_DELETE] = DDB_OP_DeleteItem, [DDB_CHECK] = DDB_OP_TransactWriteItems,
+        [DDB_QUERY] = DDB_OP_Query, [DDB_SCAN] = DDB_OP_Scan, [DDB_BATCH_GET] = DDB_OP_BatchGetItem,
+        [DDB_BATCH_WRITE] = DDB_OP_BatchWriteItem, [DDB_TRANSACT_GET] = DDB_OP_TransactGetItems,
+        [DDB_TRANSACT_WRITE] = DDB_OP_TransactWriteItems,
+    };
+    return by_kind[k];
+}
+
+const char *ddb_kind_action_name(ddb_kind k)
+{
+    switch (k) {
+    case DDB_PUT: return "Put";
+    case DDB_UPDATE: return "Update";
+    case DDB_DELETE: return "Delete";
+    case DDB_CHECK: return "ConditionCheck";
+    case DDB_GET: return "Get";
+    default: return NULL;
+    }
+}
+
+const char *ddb_rv_name(ddb_rv rv)
+{
+    static const char *const n[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
+    return (unsigned)rv <= DDB_RV_UPDATED_NEW ? n[rv] : "NONE";
+}
+
+const char *ddb_select_name(ddb_select s)
+{
+    static const char *const n[] = { NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
+                                     "SPECIFIC_ATTRIBUTES", "COUNT" };
+    return (unsigned)s <= DDB_SELECT_COUNT ? n[s] : NULL;
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+void ddb_req_init(ddb_req *r, ddb_kind kind)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->key.type = r->item.type = r->keys.type = AV_NONE;
+    r->names.type = r->values.type = r->start.type = AV_NONE;
+}
+
+void ddb_req_done(ddb_req *r)
+{
+    free(r->table);
+    free(r->index);
+    free(r->cond);
+    free(r->update);
+    free(r->keycond);
+    free(r->filter);
+    free(r->proj);
+    free(r->token);
+    av_free(&r->key);
+    av_free(&r->item);
+    av_free(&r->keys);
+    av_free(&r->names);
+    av_free(&r->values);
+    av_free(&r->start);
+    for (size_t i = 0; i < r->n_acts; i++)
+        ddb_req_done(&r->acts[i]);
+    free(r->acts);
+    ddb_req_init(r, r->kind);
+}
+
+void ddb_req_set_str(char **field, const char *s)
+{
+    free(*field);
+    *field = s ? xstrdup(s) : NULL;
+}
+
+ddb_req *ddb_req_add(ddb_req *r, ddb_kind kind)
+{
+    r->acts = xrealloc(r->acts, (r->n_acts + 1) * sizeof *r->acts);
+    ddb_req *a = &r->acts[r->n_acts++];
+    ddb_req_init(a, kind);
+    return a;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+void ddb_req_copy(ddb_req *dst, const ddb_req *src)
+{
+    *dst = *src;
+    dst->table = dup_or_null(src->table);
+    dst->index = dup_or_null(src->index);
+    dst->cond = dup_or_null(src->cond);
+    dst->update = dup_or_null(src->update);
+    dst->keycond = dup_or_null(src->keycond);
+    dst->filter = dup_or_null(src->filter);
+    dst->proj = dup_or_null(src->proj);
+    dst->token = dup_or_null(src->token);
+    av_copy(&dst->key, &src->key);
+    av_copy(&dst->item, &src->item);
+    av_copy(&dst->keys, &src->keys);
+    av_copy(&dst->names, &src->names);
+    av_copy(&dst->values, &src->values);
+    av_copy(&dst->start, &src->start);
+    dst->acts = src->n_acts ? xmalloc(src->n_acts * sizeof *dst->acts) : NULL;
+    for (size_t i = 0; i < src->n_acts; i++)
+        ddb_req_copy(&dst->acts[i], &src->acts[i]);
+}
+
+/* ---- the JSON printer --------------------------------------------------- */
+
+typedef struct jw {
+    buf *out;
+    bool first;
+} jw;
+
+static void jmember(jw *w, const char *name)
+{
+    if (!w->first)
+        buf_addc(w->out, ',');
+    w->first = false;
+    ddbjson_write_string(w->out, name, strlen(name));
+    buf_addc(w->out, ':');
+}
+
+static void jstring(jw *w, const char *name, const char *s)
+{
+    if (!s)
+        return;
+    jmember(w, name);
+    ddbjson_write_string(w->out, s, strlen(s));
+}
+
+static void jitem(jw *w, const char *name, const av *v)
+{
+    if (v->type != AV_M)
+        return;
+    jmember(w, name);
+    ddbjson_write_item(w->out, v);
+}
+
+/* ExpressionAttributeNames: {"#n":"name"} (plain strings, not typed). */
+static void write_names(buf *out, const av *names)
+{
+    buf_addc(out, '{');
+    for (size_t i = 0; i < names->u.m.len; i++) {
+        const av_member *m = &names->u.m.v[i];
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, m->name, m->name_len);
+        buf_addc(out, ':');
+        const av *v = &m->val;
+        if (v->type == AV_S)
+            ddbjson_write_string(out, v->u.s.ptr, v->u.s.len);
+        else
+            buf_adds(out, "null");
+    }
+    buf_addc(out, '}');
+}
+
+static void write_body(const ddb_req *r, buf *out);
+
+/* The TransactItems array: [{"Put":{...}}, ...]. */
+static void write_actions(const ddb_req *r, buf *out)
+{
+    buf_addc(out, '[');
+    for (size_t i = 0; i < r->n_acts; i++) {
+        const ddb_req *a = &r->acts[i];
+        if (i)
+            buf_addc(out, ',');
+        buf_addc(out, '{');
+        const char *n = ddb_kind_action_name(a->kind);
+        ddbjson_write_string(out, n, strlen(n));
+        buf_addc(out, ':');
+        write_body(a, out);
+        buf_addc(out, '}');
+    }
+    buf_addc(out, ']');
+}
+
+/* RequestItems of a batch: {"T":[{"PutRequest":{"Item":...}}, ...]} or
+ * {"T":{"Keys":[...], ...}}; actions of one table are grouped in the
+ * order their tables first appear. */
+static void jbatch(jw *w, const ddb_req *r)
+{
+    jmember(w, "RequestItems");
+    buf_addc(w->out, '{');
+    bool *done = xcalloc(r->n_acts ? r->n_acts : 1, sizeof *done);
+    bool first_table = true;
+    for (size_t i = 0; i < r->n_acts; i++) {
+        if (done[i])
+            continue;
+        const char *t = r->acts[i].table ? r->acts[i].table : "";
+        if (!first_table)
+            buf_addc(w->out, ',');
+        first_table = false;
+        ddbjson_write_string(w->out, t, strlen(t));
+        buf_addc(w->out, ':');
+        if (r->kind == DDB_BATCH_GET) {
+            const ddb_req *g = &r->acts[i];
+            done[i] = true;
+            jw in = { w->out, true };
+            buf_addc(w->out, '{');
+            jmember(&in, "Keys");
+            if (g->keys.type == AV_L) {
+                buf_addc(w->out, '[');
+                for (size_t k = 0; k < g->keys.u.l.len; k++) {
+                    if (k)
+                        buf_addc(w->out, ',');
+                    ddbjson_write_item(w->out, &g->keys.u.l.v[k]);
+                }
+                buf_addc(w->out, ']');
+            } else {
+                buf_adds(w->out, "[]");
+            }
+            jstring(&in, "ProjectionExpression", g->proj);
+            if (g->names.type == AV_M) {
+                jmember(&in, "ExpressionAttributeNames");
+                write_names(w->out, &g->names);
+            }
+            if (g->consistent) {
+                jmember(&in, "ConsistentRead");
+                buf_adds(w->out, "true");
+            }
+            buf_addc(w->out, '}');
+            continue;
+        }
+        buf_addc(w->out, '[');
+        bool first = true;
+        for (size_t j = i; j < r->n_acts; j++) {
+            const ddb_req *a = &r->acts[j];
+            if (done[j] || strcmp(a->table ? a->table : "", t) != 0)
+                continue;
+            done[j] = true;
+            if (!first)
+                buf_addc(w->out, ',');
+            first = false;
+            if (a->kind == DDB_PUT) {
+                buf_adds(w->out, "{\"PutRequest\":{\"Item\":");
+                ddbjson_write_item(w->out, &a->item);
+            } else {
+                buf_adds(w->out, "{\"DeleteRequest\":{\"Key\":");
+                ddbjson_write_item(w->out, &a->key);
+            }
+            buf_adds(w->out, "}}");
+        }
+        buf_addc(w->out, ']');
+    }
+    buf_addc(w->out, '}');
+    free(done);
+}
+
+static void write_body(const ddb_req *r, buf *out)
+{
+    jw w = { out, true };
+    buf_addc(out, '{');
+    if (r->kind == DDB_TRANSACT_WRITE || r->kind == DDB_TRANSACT_GET) {
+        jmember(&w, "TransactItems");
+        write_actions(r, out);
+        jstring(&w, "ClientRequestToken", r->token);
+    } else if (r->kind == DDB_BATCH_GET || r->kind == DDB_BATCH_WRITE) {
+        jbatch(&w, r);
+    } else {
+        jstring(&w, "TableName", r->table);
+        jstring(&w, "IndexName", r->index);
+        jitem(&w, "Item", &r->item);
+        jitem(&w, "Key", &r->key);
+        jstring(&w, "KeyConditionExpression", r->keycond);
+        jstring(&w, "UpdateExpression", r->update);
+        jstring(&w, "FilterExpression", r->filter);
+        jstring(&w, "ConditionExpression", r->cond);
+        jstring(&w, "ProjectionExpression", r->proj);
+        if (r->names.type == AV_M) {
+            jmember(&w, "ExpressionAttributeNames");
+            write_names(out, &r->names);
+        }
+        jitem(&w, "ExpressionAttributeValues", &r->values);
+        jstring(&w, "Select", ddb_select_name(r->select));
+        if (r->limit) {
+            jmember(&w, "Limit");
+            buf_printf(out, "%u", (unsigned)r->limit);
+        }
+        jitem(&w, "ExclusiveStartKey", &r->start);
+        if (r->backward) {
+            jmember(&w, "ScanIndexForward");
+            buf_adds(out, "false");
+        }
+        if (r->consistent) {
+            jmember(&w, "ConsistentRead");
+            buf_adds(out, "true");
+        }
+        if (r->segments) {
+            jmember(&w, "Segment");
+            buf_printf(out, "%d", r->segment);
+            jmember(&w, "TotalSegments");
+            buf_printf(out, "%d", r->segments);
+        }
+        if (r->rv != DDB_RV_NONE)
+            jstring(&w, "ReturnValues", ddb_rv_name(r->rv));
+        if (r->rv_fail_all_old)
+            jstring(&w, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+    }
+    if (r->rcc != DDB_RCC_NONE)
+        jstring(&w, "ReturnConsumedCapacity", r->rcc == DDB_RCC_TOTAL ? "TOTAL" : "INDEXES");
+    buf_addc(out, '}');
+}
+
+void ddb_req_json(const ddb_req *r, buf *out)
+{
+    write_body(r, out);
+}
+
+void ddb_req_wrap(const ddb_req *r, ddb_req *txn)
+{
+    ddb_req_init(txn, DDB_TRANSACT_WRITE);
+    txn->acts = (ddb_req *)r;
+    txn->n_acts = 1;
+    txn->rcc = r->rcc;
+}
+
+/* ---- the aws command line ----------------------------------------------- */
+
+static bool shell_safe(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           strchr("_-./:=@%+,", c) != NULL;
+}
+
+void ddb_shell_quote(buf *out, const char *s, size_t n)
+{
+    bool safe = n > 0;
+    for (size_t i = 0; i < n && safe; i++)
+        safe = s[i] != '\0' && shell_safe(s[i]);
+    if (safe) {
+        buf_add(out, s, n);
+        return;
+    }
+    buf_addc(out, '\'');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\'')
+            buf_adds(out, "'\\''");
+        else
+            buf_addc(out, s[i]);
+    }
+    buf_addc(out, '\'');
+}
+
+static void opt(buf *out, const char *name, const char *val)
+{
+    if (!val)
+        return;
+    buf_printf(out, " %s ", name);
+    ddb_shell_quote(out, val, strlen(val));
+}
+
+static void opt_json(buf *out, const char *name, const av *v, bool names)
+{
+    if (v->type != AV_M)
+        return;
+    buf j = BUF_INIT;
+    if (names)
+        write_names(&j, v);
+    else
+        ddbjson_write_item(&j, v);
+    buf_printf(out, " %s ", name);
+    ddb_shell_quote(out, j.data, j.len);
+    buf_done(&j);
+}
+
+void ddb_req_cli(const ddb_req *r, buf *out)
+{
+    if (r->kind == DDB_CHECK) {
+        ddb_req t;
+        ddb_req_wrap(r, &t);
+        ddb_req_cli(&t, out);
+        return;
+    }
+    buf_printf(out, "aws dynamodb %s", ddb_op_cli_name(ddb_kind_op(r->kind)));
+    if (r->kind == DDB_TRANSACT_WRITE || r->kind == DDB_TRANSACT_GET) {
+        buf j = BUF_INIT;
+        write_actions(r, &j);
+        buf_adds(out, " --transact-items ");
+        ddb_shell_quote(out, j.data, j.len);
+        buf_done(&j);
+        opt(out, "--client-request-token", r->token);
+    } else if (r->kind == DDB_BATCH_GET || r->kind == DDB_BATCH_WRITE) {
+        buf j = BUF_INIT;
+        ddb_req b = *r;
+        b.rcc = DDB_RCC_NONE;
+        write_body(&b, &j);
+        /* {"RequestItems":{...}} -> {...} */
+        size_t skip = strlen("{\"RequestItems\":");
+        buf_adds(out, " --request-items ");
+        ddb_shell_quote(out, j.data + skip, j.len - skip - 1);
+        buf_done(&j);
+    } else {
+        opt(out, "--table-name", r->table);
+        opt(out, "--index-name", r->index);
+        opt_json(out, "--item", &r->item, false);
+        opt_json(out, "--key", &r->key, false);
+        opt(out, "--key-condition-expression", r->keycond);
+        opt(out, "--update-expression", r->update);
+        opt(out, "--filter-expression", r->filter);
+        opt(out, "--condition-expression", r->cond);
+        opt(out, "--projection-expression", r->proj);
+        opt_json(out, "--expression-attribute-names", &r->names, true);
+        opt_json(out, "--expression-attribute-values", &r->values, false);
+        opt(out, "--select", ddb_select_name(r->select));
+        if (r->limit)
+            buf_printf(out, " --limit %u", (unsigned)r->limit);
+        opt_json(out, "--exclusive-start-key", &r->start, false);
+        if (r->backward)
+            buf_adds(out, " --no-scan-index-forward");
+        if (r->consistent)
+            buf_adds(out, " --consistent-read");
+        if (r->segments)
+            buf_printf(out, " --segment %d --total-segments %d", r->segment, r->segments);
+        if (r->rv != DDB_RV_NONE)
+            opt(out, "--return-values", ddb_rv_name(r->rv));
+        if (r->rv_fail_all_old)
+            opt(out, "--return-values-on-condition-check-failure", "ALL_OLD");
+    }
+    if (r->rcc != DDB_RCC_NONE)
+        opt(out, "--return-consumed-capacity", r->rcc == DDB_RCC_TOTAL ? "TOTAL" : "INDEXES");
+}
+
+/* ---- responses ---------------------------------------------------------- */
+
+void ddb_res_init(ddb_res *r)
+{
+    memset(r, 0, sizeof *r);
+    r->item.type = r->last_key.type = r->responses.type = AV_NONE;
+    ddb_req_init(&r->unprocessed, DDB_BATCH_WRITE);
+}
+
+void ddb_res_done(ddb_res *r)
+{
+    av_free(&r->item);
+    for (size_t i = 0; i < r->n_items; i++)
+        av_free(&r->items[i]);
+    free(r->items);
+    av_free(&r->last_key);
+    av_free(&r->responses);
+    ddb_req_done(&r->unprocessed);
+    for (size_t i = 0; i < r->n_caps; i++) {
+        free(r->caps[i].table);
+        for (size_t j = 0; j < r->caps[i].n_idx; j++)
+            free(r->caps[i].idx[j].name);
+        free(r->caps[i].idx);
+    }
+    free(r->caps);
+    ddb_res_init(r);
+}
+
+void ddb_res_push_item(ddb_res *r, av *item)
+{
+    if (r->n_items == r->cap_items) {
+        r->cap_items = r->cap_items ? r->cap_items * 2 : 16;
+        r->items = xrealloc(r->items, r->cap_items * sizeof *r->items);
+    }
+    av_move(&r->items[r->n_items++], item);
+}
+
+ddb_cap *ddb_res_cap(ddb_res *r, const char *table)
+{
+    for (size_t i = 0; i < r->n_caps; i++)
+        if (strcmp(r->caps[i].table, table) == 0)
+            return &r->caps[i];
+    r->caps = xrealloc(r->caps, (r->n_caps + 1) * sizeof *r->caps);
+    ddb_cap *c = &r->caps[r->n_caps++];
+    memset(c, 0, sizeof *c);
+    c->table = xstrdup(table);
+    return c;
+}
+
+double ddb_res_units(const ddb_res *r)
+{
+    double u = 0;
+    for (size_t i = 0; i < r->n_caps; i++)
+        u += r->caps[i].units;
+    return u;
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+void ddb_err_init(ddb_err *e)
+{
+    memset(e, 0, sizeof *e);
+    diag_init(&e->d);
+    e->item.type = AV_NONE;
+}
+
+void ddb_err_done(ddb_err *e)
+{
+    free(e->type);
+    free(e->message);
+    av_free(&e->item);
+    for (size_t i = 0; i < e->n_reasons; i++) {
+        free(e->reasons[i].code);
+        free(e->reasons[i].message);
+        av_free(&e->reasons[i].item);
+    }
+    free(e->reasons);
+    ddb_err_init(e);
+}
+
+void ddb_err_reset(ddb_err *e)
+{
+    ddb_err_done(e);
+}
+
+const char *ddb_err_message(const ddb_err *e)
+{
+    return e->message ? e->message : e->d.msg;
+}
+
+const char *ddb_err_type(const ddb_err *e)
+{
+    return e->type ? e->type : status_name(e->d.code);
+}
+
+ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message)
+{
+    e->reasons = xrealloc(e->reasons, (e->n_reasons + 1) * sizeof *e->reasons);
+    ddb_reason *r = &e->reasons[e->n_reasons++];
+    r->code = xstrdup(code ? code : "None");
+    r->message = message ? xstrdup(message) : NULL;
+    r->item.type = AV_NONE;
+    return r;
+}

@@ -1,0 +1,217 @@
+/*
+ * ddbreq — DynamoDB requests, responses and errors as C values.
+ *
+ * The typed form of every data-plane operation. The explorer builds these
+ * (from the builder, the query bar, item edits) and hands them to the
+ * store's typed calls (data/store.h: store_exec); the JSON codec behind
+ * `ddbx api` and `ddbx serve` turns request bodies into them; the remote
+ * backend prints them back to a request body (ddb_req_json) for the
+ * endpoint. The builder's panel shows the same printers' output, so what
+ * the user sees is what is sent.
+ *
+ * Pure C: no I/O, no cJSON (JSON text is printed with model/ddbjson's
+ * writers; parsing it is data/'s codec's job).
+ *
+ * Ownership: a ddb_req owns everything it points to (strings, avs, its
+ * actions); ddb_req_init before use, ddb_req_done after. ddb_res and
+ * ddb_err likewise. Strings set with ddb_req_set_str are copied.
+ */
+#ifndef DDBX_DDBREQ_H
+#define DDBX_DDBREQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/status.h"
+
+/*
+ * DynamoDB's operations, once: X(Name, cli-name, kind). kind: 'r' a read
+ * of items, 'w' a write of items, 'c' control plane (tables). The store's
+ * dispatcher, the remote backend's read/write gate and the printers all
+ * take their names from here.
+ */
+#define DDB_OPERATIONS(X) \
+    X(CreateTable,        "create-table",         'c') \
+    X(DescribeTable,      "describe-table",       'c') \
+    X(ListTables,         "list-tables",          'c') \
+    X(DeleteTable,        "delete-table",         'c') \
+    X(PutItem,            "put-item",             'w') \
+    X(GetItem,            "get-item",             'r') \
+    X(UpdateItem,         "update-item",          'w') \
+    X(DeleteItem,         "delete-item",          'w') \
+    X(Query,              "query",                'r') \
+    X(Scan,               "scan",                 'r') \
+    X(BatchWriteItem,     "batch-write-item",     'w') \
+    X(BatchGetItem,       "batch-get-item",       'r') \
+    X(TransactWriteItems, "transact-write-items", 'w') \
+    X(TransactGetItems,   "transact-get-items",   'r')
+
+typedef enum {
+#define DDB_OP_ENUM(name, cli, kind) DDB_OP_##name,
+    DDB_OPERATIONS(DDB_OP_ENUM)
+#undef DDB_OP_ENUM
+    DDB_OP__COUNT
+} ddb_opname;
+
+/* "PutItem"; "put-item"; 'r' / 'w' / 'c'. */
+const char *ddb_op_name(ddb_opname op);
+const char *ddb_op_cli_name(ddb_opname op);
+char ddb_op_kind(ddb_opname op);
+/* By name; -1 when DynamoDB has no such operation. */
+int ddb_op_find(const char *name);
+
+/* The request kinds a ddb_req can be. DDB_CHECK (ConditionCheck) exists
+ * only as an action of a transaction, as in DynamoDB. */
+typedef enum {
+    DDB_GET, DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_CHECK, DDB_QUERY, DDB_SCAN,
+    DDB_BATCH_GET, DDB_BATCH_WRITE, DDB_TRANSACT_GET, DDB_TRANSACT_WRITE,
+} ddb_kind;
+
+/* The operation a kind is sent as (DDB_CHECK: TransactWriteItems). */
+ddb_opname ddb_kind_op(ddb_kind k);
+/* "Put", "Update", "Delete", "ConditionCheck", "Get" (TransactItems
+ * members); NULL for kinds that cannot be an action. */
+const char *ddb_kind_action_name(ddb_kind k);
+
+typedef enum { DDB_RV_NONE, DDB_RV_ALL_OLD, DDB_RV_UPDATED_OLD, DDB_RV_ALL_NEW,
+               DDB_RV_UPDATED_NEW } ddb_rv;
+typedef enum { DDB_RCC_NONE, DDB_RCC_TOTAL, DDB_RCC_INDEXES } ddb_rcc;
+typedef enum { DDB_SELECT_DEFAULT, DDB_SELECT_ALL, DDB_SELECT_PROJECTED, DDB_SELECT_SPECIFIC,
+               DDB_SELECT_COUNT } ddb_select;
+
+const char *ddb_rv_name(ddb_rv rv);              /* "ALL_OLD", ... */
+const char *ddb_select_name(ddb_select s);        /* "COUNT", ...; NULL for DEFAULT */
+
+typedef struct ddb_req ddb_req;
+struct ddb_req {
+    ddb_kind kind;
+    char *table;          /* TableName; NULL for batches and transactions */
+    char *index;          /* IndexName (Query, Scan) */
+    av key;               /* Key (Get, Update, Delete, Check); AV_NONE otherwise */
+    av item;              /* Item (Put) */
+    av keys;              /* BatchGet, per table: L of key maps */
+    /* Expression texts (NULL: absent), and the maps they share. */
+    char *cond, *update, *keycond, *filter, *proj;
+    av names;             /* ExpressionAttributeNames: M of S; AV_NONE: absent */
+    av values;            /* ExpressionAttributeValues: M; AV_NONE: absent */
+    ddb_rv rv;            /* ReturnValues */
+    bool rv_fail_all_old; /* ReturnValuesOnConditionCheckFailure ALL_OLD */
+    ddb_rcc rcc;          /* ReturnConsumedCapacity */
+    bool consistent;      /* ConsistentRead */
+    bool backward;        /* ScanIndexForward false */
+    uint32_t limit;       /* Limit; 0: none */
+    ddb_select select;
+    av start;             /* ExclusiveStartKey; AV_NONE: from the start */
+    int segment, segments;/* Scan: Segment, TotalSegments (segments 0: not parallel) */
+    char *token;          /* TransactWriteItems ClientRequestToken */
+    /* BatchGet (one Get per table), BatchWrite (Put or Delete, each with
+     * its table), TransactGet (Get), TransactWrite (Put, Update, Delete,
+     * Check): the actions in order. */
+    ddb_req *acts;
+    size_t n_acts;
+};
+
+void ddb_req_init(ddb_req *r, ddb_kind kind);
+void ddb_req_done(ddb_req *r);
+/* Replaces *field (one of r's strings) with a copy of s (NULL clears). */
+void ddb_req_set_str(char **field, const char *s);
+/* Appends an action of the given kind (initialised) and returns it; the
+ * pointer is valid until the next add. */
+ddb_req *ddb_req_add(ddb_req *r, ddb_kind kind);
+/* Deep copy into an uninitialised dst. */
+void ddb_req_copy(ddb_req *dst, const ddb_req *src);
+
+/* The request body as DynamoDB JSON, members in the API reference's order
+ * (a ConditionCheck: the action's own body, as in TransactItems). */
+void ddb_req_json(const ddb_req *r, buf *out);
+/* A lone action as a transaction of one, borrowing r: txn must not be
+ * passed to ddb_req_done. */
+void ddb_req_wrap(const ddb_req *r, ddb_req *txn);
+/* A ready-to-paste `aws dynamodb ...` command line, shell-quoted: one line,
+ * never wrapped. A lone ConditionCheck becomes a transaction of one. */
+void ddb_req_cli(const ddb_req *r, buf *out);
+/* Appends s (n bytes) as one POSIX shell word (single-quoted when needed). */
+void ddb_shell_quote(buf *out, const char *s, size_t n);
+
+/* ---- responses ---------------------------------------------------------- */
+
+/* ConsumedCapacity of one table: the total, and with INDEXES the table's
+ * own share and each index's. */
+typedef struct ddb_cap_index {
+    char *name;
+    bool global;
+    double units;
+} ddb_cap_index;
+
+typedef struct ddb_cap {
+    char *table;
+    double units;         /* CapacityUnits */
+    double table_units;   /* Table.CapacityUnits (INDEXES) */
+    ddb_cap_index *idx;
+    size_t n_idx;
+} ddb_cap;
+
+typedef struct ddb_res {
+    /* GetItem: Item (found tells); Put/Update/Delete: Attributes
+     * (AV_NONE: none returned). */
+    av item;
+    bool found;
+    /* Query/Scan: Items; TransactGetItems: Responses (an empty M for a
+     * missing item). */
+    av *items;
+    size_t n_items, cap_items;
+    uint64_t count, scanned;   /* Count, ScannedCount */
+    av last_key;               /* LastEvaluatedKey; AV_NONE at the end */
+    /* BatchGetItem: Responses, M of table -> L of items. */
+    av responses;
+    /* BatchWriteItem / BatchGetItem: what was not processed, in the
+     * request's own shape (a ddb_req of the same kind; n_acts 0: none). */
+    ddb_req unprocessed;
+    ddb_cap *caps;             /* ConsumedCapacity, one per table */
+    size_t n_caps;
+} ddb_res;
+
+void ddb_res_init(ddb_res *r);
+void ddb_res_done(ddb_res *r);
+/* Takes the item (the av is moved). */
+void ddb_res_push_item(ddb_res *r, av *item);
+/* The capacity entry for table (added when missing). */
+ddb_cap *ddb_res_cap(ddb_res *r, const char *table);
+/* Sum of CapacityUnits over every table. */
+double ddb_res_units(const ddb_res *r);
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* One entry of a TransactionCanceledException's CancellationReasons. */
+typedef struct ddb_reason {
+    char *code;           /* "None", "ConditionalCheckFailed", ... */
+    char *message;        /* NULL for "None" */
+    av item;              /* the item as it is (ALL_OLD on failure); AV_NONE */
+} ddb_reason;
+
+typedef struct ddb_err {
+    diag d;               /* the status and DynamoDB's message (maybe cut) */
+    char *type;           /* the error type when it is not one of status.h's
+                             (a remote's "ThrottlingException"); else NULL */
+    char *message;        /* the whole message; NULL: d.msg is whole */
+    av item;              /* ConditionalCheckFailedException with
+                             ReturnValuesOnConditionCheckFailure ALL_OLD:
+                             the item as it is; AV_NONE */
+    ddb_reason *reasons;  /* TransactionCanceledException */
+    size_t n_reasons;
+} ddb_err;
+
+void ddb_err_init(ddb_err *e);
+void ddb_err_done(ddb_err *e);
+/* Clears e for reuse. */
+void ddb_err_reset(ddb_err *e);
+/* The whole message. */
+const char *ddb_err_message(const ddb_err *e);
+/* The error type as DynamoDB names it ("ValidationException", ...). */
+const char *ddb_err_type(const ddb_err *e);
+ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message);
+
+#endif

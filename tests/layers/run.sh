@@ -1,0 +1,99 @@
+#!/bin/sh
+# tools/check-layers.sh catches what it claims to: each rule, run on a
+# small tree with one planted violation (in a subfolder where the rule
+# is about a folder), fails with that rule's name and the offending file,
+# and only that rule; the clean tree, which has each library in the one
+# place README allows it, passes. And the checker enforces exactly
+# README's dependency table: the place each library row of the table
+# names is the place the checker's rule names. Prints TAP.
+cd "$(dirname "$0")/../.." || exit 1
+root=$PWD
+check=$root/tools/check-layers.sh
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-layers.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0; bad=0
+ok() { n=$((n + 1)); echo "ok $n - layers check: $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - layers check: $1"; bad=1; [ -f "$2" ] && sed 's/^/#   /' "$2"; }
+
+# The clean tree: every library in its allowed place, a vm write in
+# ui/vm.c, cross-layer includes in the allowed direction.
+clean() { # dir
+    mkdir -p "$1/model/sub" "$1/data/sub" "$1/ui/sub"
+    printf '#include "model/av.h"\n#include <stdio.h>\n' >"$1/model/sub/a.c"
+    printf '#include <cjson/cJSON.h>\n' >"$1/model/ddbjson.c"
+    printf '#include <sqlite3.h>\n#include "model/av.h"\n' >"$1/data/store_int.h"
+    printf '#include <curl/curl.h>\n#include <cjson/cJSON.h>\n' >"$1/data/remote.c"
+    printf '#include <openssl/hmac.h>\n' >"$1/data/sigv4.c"
+    printf 'static const char *q = "SELECT 1 WHERE x = ?1";\n' >"$1/data/sub/sql.c"
+    printf '#include <curses.h>\n#include "data/store.h"\n' >"$1/ui/term.c"
+    printf '#include <microhttpd.h>\n#include "data/serve.h"\n' >"$1/ui/cli_serve.c"
+    printf 'void f(vm *m) { m->top = 0; m->cursor++; }\n' >"$1/ui/vm.c"
+    printf 'void g(view *v) { if (v->vm.top == 0 && v->vm.n >= 2) h(v->vm.cursor); }\n' >"$1/ui/sub/reads.c"
+}
+
+clean "$tmp/clean"
+if "$check" "$tmp/clean" >"$tmp/clean.out" 2>&1 && ! grep -q '^not ok' "$tmp/clean.out" &&
+    [ "$(grep -c '^ok ' "$tmp/clean.out")" -ge 10 ]; then
+    ok "a clean tree passes, each library in its allowed place"
+else
+    nok "a clean tree passes, each library in its allowed place" "$tmp/clean.out"
+fi
+
+# plant NAME RULE FILE LINE: a copy of the clean tree with LINE added to
+# FILE must fail RULE (the rule's name as the checker prints it), naming
+# FILE, and pass every other rule.
+plant() {
+    name=$1; want=$2; file=$3; text=$4
+    t=$tmp/$name
+    clean "$t"
+    mkdir -p "$(dirname "$t/$file")"
+    printf '%s\n' "$text" >>"$t/$file"
+    "$check" "$t" >"$t.out" 2>&1
+    rc=$?
+    if [ $rc = 1 ] && grep -qF "not ok" "$t.out" && grep -F "not ok" "$t.out" | grep -qF -- "- layers: $want" &&
+        grep -qF "#   $file" "$t.out" && [ "$(grep -c '^not ok' "$t.out")" = 1 ]; then
+        ok "$name: '$text' in $file breaks \"$want\""
+    else
+        nok "$name: '$text' in $file breaks \"$want\" (exit $rc)" "$t.out"
+    fi
+}
+
+plant model-data "model/ includes nothing of data/ or ui/" model/sub/deep/x.h '#include "data/store.h"'
+plant model-ui "model/ includes nothing of data/ or ui/" model/x.c '#  include "../ui/term.h"'
+plant data-ui "data/ includes nothing of ui/" data/sub/x.c '#include "ui/display.h"'
+plant curses-model "curses only in ui/" model/sub/x.c '#include <ncursesw/curses.h>'
+plant curses-data "curses only in ui/" data/x.c '#include <curses.h>'
+plant sqlite-ui "sqlite3 only in data/" ui/sub/x.c '#include <sqlite3.h>'
+plant sqlite-model "sqlite3 only in data/" model/x.c '#include "sqlite3.h"'
+plant cjson-model "cJSON only in data/ and model/ddbjson" model/sub/ddbjson.c '#include <cjson/cJSON.h>'
+plant cjson-ui "cJSON only in data/ and model/ddbjson" ui/x.c '#include <cJSON.h>'
+plant mhd-data "libmicrohttpd only in ui/cli_serve.c" data/serve.c '#include <microhttpd.h>'
+plant mhd-ui "libmicrohttpd only in ui/cli_serve.c" ui/sub/cli_serve.c '#include <microhttpd.h>'
+plant curl-data "libcurl only in data/remote.c" data/pull.c '#include <curl/curl.h>'
+plant curl-ui "libcurl only in data/remote.c" ui/x.c '#include <curl/easy.h>'
+plant crypto-data "libcrypto only in data/sigv4.c" data/remote.c '#include <openssl/sha.h>'
+plant crypto-model "libcrypto only in data/sigv4.c" model/sub/x.c '#include <openssl/evp.h>'
+plant vm-field "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.top = 0; }'
+plant vm-alias "the vm's fields written only by ui/vm.c" ui/sub/x.c 'void f(view *v) { vm *w = &v->vm; w->cursor += 2; }'
+plant vm-incr "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.hscroll++; }'
+plant sql "no SQL built from data" data/sub/x.c 'char *q = sqlite3_mprintf("SELECT %s", name);'
+
+# The places README's dependency table gives, against the checker's rule
+# names: a row "| ncursesw | ... | the terminal UI (ui/ only) |" must be
+# the rule "curses only in ui/".
+"$check" >"$tmp/repo.out" 2>&1
+readme_place() { # library column as README spells it
+    grep "^| $1 |" README.md | sed -n 's/.*(\([^()]*\) only) |$/\1/p'
+}
+for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "libmicrohttpd:libmicrohttpd" \
+    "libcurl:libcurl" "OpenSSL libcrypto:libcrypto"; do
+    lib=${pair%%:*}; rname=${pair#*:}
+    place=$(readme_place "$lib")
+    if [ -n "$place" ] && grep -qF -- "- layers: $rname only in $place" "$tmp/repo.out"; then
+        ok "README says $lib only in $place; the checker enforces exactly that"
+    else
+        nok "README says $lib only in '${place:-?}'; the checker has no rule \"$rname only in $place\"" "$tmp/repo.out"
+    fi
+done
+exit $bad

@@ -1,0 +1,173 @@
+/*
+ * builder_int — what the files of the condition builder's view share;
+ * private to them (ui/view_builder*.c is the builder; nothing else
+ * includes this).
+ *
+ * The builder is one view (view_builder_ops) in five files, each owning
+ * one part:
+ *
+ *   view_builder.c       the view: its state (bview) and lines, drawing
+ *                        the tree, the requests and `:` commands, and the
+ *                        request the tree makes (bview_make_req). It alone
+ *                        creates and frees a bview.
+ *   view_builder_panel.c the right-hand panel: what DynamoDB receives,
+ *                        built from a bview into p->panel and wrapped to
+ *                        the width drawn into p->wrapped. It writes no
+ *                        other field.
+ *   view_builder_prompt.c the prompts that edit one node or update row in
+ *                        place (path, operator, operands, SET's form); it
+ *                        sees no bview, only the node or row and the paths
+ *                        it may offer.
+ *   view_builder_apply.c the store: the item stored under the builder's
+ *                        key, applying a write or handing a read to the
+ *                        query bar, saved conditions. It writes p->result,
+ *                        p->item, p->stored and p->saved.
+ *   view_builder_txn.c   the transaction being collected: it outlives any
+ *                        one builder (actions on several items, each from
+ *                        its own builder, go into one TransactWriteItems),
+ *                        so it is that file's state, reached only through
+ *                        btxn_*.
+ */
+#ifndef DDBX_BUILDER_INT_H
+#define DDBX_BUILDER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/builder.h"
+#include "model/schema.h"
+#include "ui/term.h"
+#include "ui/view.h"
+
+/* Line kinds of the tree. */
+enum { L_NODE = 1, L_UHEAD, L_UROW, L_PAD };
+
+typedef enum { M_COND, M_FILTER, M_KEY } bmode;
+/* "condition", "filter", "key", by bmode. */
+extern const char *const bview_mode_names[];
+
+typedef struct pline {
+    role r;
+    char *text;
+} pline;
+
+/* The paths a path prompt offers (Tab picks one); borrowed. */
+typedef struct bpicks {
+    char *const *v;
+    size_t n;
+} bpicks;
+
+typedef struct bview {
+    char *table, *index;
+    table_def def;
+    bool have_def;
+    av item;             /* AV_NONE: no item */
+    av stored;           /* the item stored under item's key now (AV_NONE: none) */
+    bool have_stored;    /* stored was looked up (table and key known) */
+    builder *b;
+    bupdate upd;
+    bmode mode;
+    int act;             /* breq_op of the action shown; -1: by mode */
+    /* derived by rebuild() */
+    const bnode **nodes;
+    int *depths;
+    size_t n_nodes;
+    bverdict verdict;
+    bool have_verdict;
+    const bnode *bad;    /* the node DynamoDB's refusal points at */
+    /* the panel (view_builder_panel.c) */
+    pline *panel;
+    size_t n_panel, cap_panel;
+    /* wrapped panel for the width last drawn */
+    pline *wrapped;
+    size_t n_wrapped;
+    int wrapped_width;
+    /* The panel has the keys (Tab): the moving keys scroll it, and below
+     * 120 columns it takes the whole width. */
+    bool panel_focus;
+    /* The paths a path prompt offers (builder_pick_paths), by rebuild(). */
+    char **picks;
+    size_t n_picks;
+    size_t panel_top;    /* first wrapped panel row shown */
+    buf result;          /* the last action's outcome, lines */
+    bool result_error;
+    buf saved;           /* the saved conditions, when listed */
+} bview;
+
+/* ---- view_builder.c --------------------------------------------------- */
+
+expr_kind bview_mode_kind(bmode m);
+/* The action the tree is shown and applied as. */
+breq_op bview_action(const bview *p);
+bool bview_have_item(const bview *p);
+/* The table key of the item (Update, Delete, ConditionCheck); false with
+ * a message in *why when the table or a key attribute is missing. */
+bool bview_item_key(const bview *p, av *out, buf *why);
+/* Fills a request for op; the key (for Update/Delete/Check) goes in *key,
+ * which the caller frees. False with *why when it can not be made. */
+bool bview_make_req(bview *p, breq_op op, breq *r, av *key, buf *why);
+/* What the verdict is evaluated against: the stored item when it was
+ * looked up, else the builder's own item; NULL: none. */
+const av *bview_verdict_item(const bview *p);
+/* "put" "update" "delete" "check" -> breq_op; -1 otherwise. */
+int bview_op_by_name(const char *s);
+/* After a write: the views below read the store again. */
+void bview_reload_below(view *v);
+
+/* ---- view_builder_panel.c ---------------------------------------------- */
+
+/* Rebuilds p->panel from p (and the transaction being collected). */
+void bview_panel_build(bview *p);
+/* Splits the panel into p->wrapped rows of at most width columns (once
+ * per width). */
+void bview_panel_wrap(bview *p, int width);
+/* Frees the panel's and the wrapped rows (not the arrays' capacity). */
+void bview_panel_free(bview *p);
+
+/* ---- view_builder_prompt.c --------------------------------------------- */
+
+/* Each asks on the prompt line and changes the node or row in place; a
+ * refused answer shows why on the status line and leaves the rest. */
+bool bprompt_path(bpath *path, const char *label, const bpicks *picks);
+/* Path, operator, then the operands. */
+void bprompt_clause(bnode *n, const bpicks *picks);
+bool bprompt_op(bnode *n);
+void bprompt_values(bnode *n, const bpicks *picks);
+/* Action (unless ask_action is false), path, SET's form, the operands. */
+void bprompt_row(baction *a, bool ask_action, const bpicks *picks);
+void bprompt_row_values(baction *a, const bpicks *picks);
+/* Asks the action of a new update row; false when the prompt was left.
+ * An unknown word leaves *kind SET. */
+bool bprompt_row_kind(bu_kind *kind);
+
+/* ---- view_builder_apply.c ---------------------------------------------- */
+
+/* Looks up the item stored under the builder item's key (p->stored). */
+void bview_load_stored(bview *p);
+/* Reads the builder's item again by its key, after a write. */
+void bview_refresh_item(bview *p);
+/* PutItem / UpdateItem / DeleteItem of the tree; the outcome in
+ * p->result. */
+void bview_apply_write(view *v, breq_op op);
+/* The tree as a filter (key false; argv[2..3]: PK [SK]) or a key
+ * condition through the query bar, which opens on top. */
+void bview_apply_read(view *v, bool key, int argc, char **argv);
+/* A parse error in p->result with its caret, and on the status line. */
+void bview_parse_error(bview *p, const char *what, const char *text, const diag *d);
+void bview_saved_list(bview *p);
+void bview_saved_put(bview *p, const char *name);
+/* Replaces the tree (and the mode) with a saved condition. */
+void bview_saved_load(bview *p, const char *name);
+void bview_saved_delete(bview *p, const char *name);
+
+/* ---- view_builder_txn.c ------------------------------------------------ */
+
+/* `:txn add put|update|delete|check`, `:txn run`, `:txn clear`. */
+void btxn_command(view *v, int argc, char **argv);
+/* The actions collected so far, and each one's label. */
+size_t btxn_count(void);
+const char *btxn_label(size_t i);
+
+#endif
