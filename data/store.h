@@ -223,7 +223,9 @@ status store_delete_table(store *s, const char *table, diag *d);
  *   request did not say. A write (anything but the read operations) is
  *   refused with ST_READ_ONLY before anything is sent unless flags has
  *   STORE_REMOTE_WRITE; with it, the write gate (store_set_write_gate), if
- *   set, is asked first, every time.
+ *   set, is asked first, every time. PartiQL (ExecuteStatement,
+ *   BatchExecuteStatement, ExecuteTransaction) passes through as it is: a
+ *   read when every statement is a SELECT, else a write.
  * - store_list_tables: ListTables, following LastEvaluatedTableName.
  *   store_describe: DescribeTable (cached until store_refresh).
  *   store_stats: DescribeTable's approximate counts (table_stats.approximate).

@@ -64,6 +64,7 @@ struct store_remote {
     store_gate_fn gate;
     void *gate_ctx;
     double rcu, wcu;
+    bool reading;            /* the request under way is a read (PartiQL SELECTs) */
     uint64_t requests;
     size_t scan_limit;
     rtable *tables;
@@ -161,7 +162,7 @@ static void add_one_capacity(store_remote *r, bool read, const cJSON *e)
 static void add_capacity(store_remote *r, const char *op, const cJSON *root)
 {
     const cJSON *cc = member(root, "ConsumedCapacity");
-    bool read = is_read_op(op);
+    bool read = is_read_op(op) || r->reading;
     if (cJSON_IsObject(cc)) {
         add_one_capacity(r, read, cc);
     } else if (cJSON_IsArray(cc)) {
@@ -524,6 +525,7 @@ status store_remote_call(store *s, const char *op, const char *input, size_t len
     bool write = !is_read_request(op, in);
     if (write && (st = may_write(s, op, in, NULL, d)) != ST_OK)
         goto out;
+    s->remote->reading = !write;
     /* Every response should say what it consumed. */
     if (takes_capacity(op) && !member(in, "ReturnConsumedCapacity")) {
         const char *p = memchr(input, '{', len);
@@ -546,6 +548,7 @@ status store_remote_call(store *s, const char *op, const char *input, size_t len
                                     strcmp(op, "UpdateTable") == 0);
     }
 out:
+    s->remote->reading = false;
     buf_done(&body);
     cJSON_Delete(in);
     return st;

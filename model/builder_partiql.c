@@ -8,7 +8,8 @@
  * Where PartiQL cannot say what the request does, a second line starting
  * with "-- " says so: PutItem replaces an item while INSERT refuses an
  * existing one and takes no condition; UpdateItem creates a missing item
- * while UPDATE fails on it.
+ * while UPDATE fails on it; if_not_exists is not among the PartiQL
+ * functions the developer guide documents.
  */
 #include <string.h>
 
@@ -119,6 +120,8 @@ status builder_req_partiql(const breq *r, buf *out, diag *d)
         if (ec)
             and_cond(ec, out, false);
         buf_adds(out, "\n-- UPDATE fails on a missing item, where UpdateItem creates it");
+        if (strstr(upd.data, "if_not_exists("))
+            buf_adds(out, "\n-- if_not_exists is not among the PartiQL functions the developer guide lists");
         break;
     case BREQ_DELETE:
         buf_adds(out, "DELETE FROM ");

@@ -1924,6 +1924,14 @@ static status plan_select(const pq_stmt *s, const table_def *def, pq_plan *p, di
     for (size_t i = 0; i < t.n && !list.u.l.len; i++)
         if (partition_values(t.v[i], pk->name, &list))
             t.used[i] = true;
+    if (list.u.l.len > PQ_MAX_IN_KEYS) {
+        /* ql-operators: IN takes "at max 50 hash attribute values" */
+        st = diag_set(d, ST_VALIDATION,
+                      "The IN operator is provided with too many partition key values; number of "
+                      "values: %zu, at most %d", list.u.l.len, PQ_MAX_IN_KEYS);
+        av_free(&list);
+        goto out;
+    }
     if (list.u.l.len) {
         p->op = PQ_OP_QUERY;
         qsort(list.u.l.v, list.u.l.len, sizeof *list.u.l.v, cmp_av);
@@ -2417,13 +2425,19 @@ void pq_print_expr_node(const expr_node *n, buf *out)
         break;
     }
     case EN_UPDATE: {
-        int last = -1;
-        for (size_t i = 0; i < n->n_kids; i++) {
-            const expr_node *a = n->kids[i];
-            int sec = a->kind == EN_REMOVE ? 1 : 0;
-            buf_adds(out, sec == last ? ", " : i ? (sec ? " REMOVE " : " SET ") : (sec ? "REMOVE " : "SET "));
-            last = sec;
-            pq_print_expr_node(a, out);
+        /* SET (with ADD and DELETE as SET) first, then REMOVE. */
+        bool any = false;
+        for (int sec = 0; sec < 2; sec++) {
+            bool first = true;
+            for (size_t i = 0; i < n->n_kids; i++) {
+                const expr_node *a = n->kids[i];
+                if ((a->kind == EN_REMOVE) != sec)
+                    continue;
+                buf_adds(out, !first ? ", " : sec ? (any ? " REMOVE " : "REMOVE ") : "SET ");
+                first = false;
+                any = true;
+                pq_print_expr_node(a, out);
+            }
         }
         break;
     }

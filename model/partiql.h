@@ -42,6 +42,7 @@
 #define PQ_MAX_BYTES 8192     /* statement text (ExecuteStatement's limit) */
 #define PQ_MAX_BATCH 25       /* BatchExecuteStatement statements */
 #define PQ_MAX_TRANSACT 100   /* ExecuteTransaction statements */
+#define PQ_MAX_IN_KEYS 50     /* partition key values of one IN (ql-operators) */
 
 typedef enum { PQ_SELECT, PQ_INSERT, PQ_UPDATE, PQ_DELETE, PQ_EXISTS } pq_kind;
 

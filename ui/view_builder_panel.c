@@ -183,7 +183,7 @@ static void panel_verdict(bview *p)
     buf_done(&alone);
 }
 
-/* The whole request, as JSON and as an aws CLI line. */
+/* The whole request, as JSON, as an aws CLI line and in PartiQL. */
 static void panel_request(bview *p, breq_op op)
 {
     breq r;

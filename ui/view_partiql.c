@@ -90,13 +90,12 @@ static void replan(pq_view *p)
     diag_init(&d);
     buf b = BUF_INIT;
     pq_stmt *s = NULL;
-    size_t want = pq_count_params(p->stmt, strlen(p->stmt));
-    for (size_t i = 0; i < want && i < p->n_params; i++)
-        if (p->params[i].type == AV_NONE)
-            want = 0;
-    if (want > p->n_params) {
-        buf_printf(&b, "Needs %zu parameter%s: Enter on the statement asks for them", want,
-                   want == 1 ? "" : "s");
+    size_t want = pq_count_params(p->stmt, strlen(p->stmt)), unset = 0;
+    for (size_t i = 0; i < p->n_params; i++)
+        unset += p->params[i].type == AV_NONE;
+    if (want > p->n_params || unset) {
+        buf_printf(&b, "Needs %zu parameter%s (%zu not given): Enter on a ? line asks for it", want,
+                   want == 1 ? "" : "s", want > p->n_params ? want - p->n_params : unset);
         goto out;
     }
     if (pq_parse(p->stmt, strlen(p->stmt), p->params, p->n_params, &s, &d) != ST_OK) {
@@ -301,9 +300,9 @@ void view_partiql_open(view *from, const char *statement)
         statement = b.data;
     }
     view *v = display_push(&view_partiql_ops, statement);
-    buf_done(&b);
     if (v && pq_count_params(statement, strlen(statement)))
         set_statement(v, statement, true);
+    buf_done(&b);
 }
 
 static void done(view *v)

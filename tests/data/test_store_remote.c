@@ -618,6 +618,37 @@ static void call_lines(void **state)
     store_close(r);
 }
 
+/* PartiQL goes to the endpoint as it is: a request of SELECTs is a read
+ * (sent without the write flag), any other statement a write (refused
+ * without it); store_execute works the same remotely. */
+static void partiql_passes_through(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    store_exec_result res;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_execute(r, "SELECT SK FROM SocialGraph WHERE PK = 'ACTOR#alice'", NULL, 0, 0,
+                                   NULL, &res, &d), ST_OK);
+    assert_int_equal(res.n, 4);
+    assert_true(res.capacity > 0);
+    store_exec_result_done(&res);
+    store_info info;
+    store_get_info(r, &info);
+    assert_true(info.rcu > 0 && info.wcu == 0);   /* a SELECT counts as reading */
+    assert_non_null(strstr(w.ops, "ExecuteStatement"));
+    assert_non_null(strstr(w.last, "\"ReturnConsumedCapacity\":\"TOTAL\""));
+    char *out = NULL;
+    const char *batch = "{\"Statements\":[{\"Statement\":\"SELECT * FROM Music WHERE PK = 's#song1' AND SK = 'A'\"}]}";
+    assert_int_equal(store_call(r, "BatchExecuteStatement", batch, strlen(batch), &out, &d), ST_OK);
+    free(out);
+    int before = w.calls;
+    assert_int_equal(store_execute(r, "DELETE FROM Music WHERE PK = 's#song1' AND SK = 'A'", NULL, 0, 0,
+                                   NULL, &res, &d), ST_READ_ONLY);
+    assert_int_equal(w.calls, before);    /* nothing sent */
+    store_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -633,6 +664,7 @@ int main(void)
         cmocka_unit_test(a_failing_transport_is_reported_and_recovered),
         cmocka_unit_test(bulk_load_through_batches),
         cmocka_unit_test(call_lines),
+        cmocka_unit_test(partiql_passes_through),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -7,7 +7,9 @@
  * parses, the canonical text (parameters inlined) must parse again and
  * print the same, and the plan against a fixed key schema (PK S, SK S,
  * index GSI1 on GSI1PK/GSI1SK) is built, explained, matched and projected
- * against a fixed item. A syntax error's caret must fall inside the text.
+ * against a fixed item. A syntax error's caret must fall inside the text;
+ * pq_count_params must agree with a statement that parsed; the text is
+ * also tried as one literal (pq_parse_value, the explorer's prompt).
  *
  * Run: `make fuzz FUZZ_TARGETS=partiql FUZZ_RUNS=10000000` (seeds in
  * tests/fuzz/partiql/, dictionary tests/fuzz/partiql.dict); `make test`
@@ -68,11 +70,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag d;
     diag_init(&d);
     pq_stmt *s = NULL;
+    av lit;
+    if (pq_parse_value(text, len, &lit, &d) == ST_OK)    /* the explorer's parameter prompt */
+        av_free(&lit);
+    diag_init(&d);
     if (pq_parse(text, len, params, np, &s, &d) != ST_OK) {
         if (d.pos < -1 || d.pos > (long)len)
             abort();
         return 0;
     }
+    if (pq_count_params(text, len) != np)
+        abort();        /* it parsed, so the markers matched the parameters */
     buf p1 = BUF_INIT, p2 = BUF_INIT, tr = BUF_INIT, ex = BUF_INIT;
     pq_print(s, &p1);
     pq_print_tree(s, &tr);

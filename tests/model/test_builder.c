@@ -11,6 +11,7 @@
 
 #include "model/builder.h"
 #include "model/ddbjson.h"
+#include "model/partiql.h"
 #include "model/schema.h"
 
 static av item_of(const char *json)
@@ -899,6 +900,86 @@ static void requests(void **state)
     av_free(&it);
 }
 
+/* The PartiQL form of each request (the statement shapes are the
+ * developer guide's PartiQL pages'; ADD of a number as +, of a set as
+ * set_add, attribute_not_exists as IS MISSING). Each statement must parse
+ * as PartiQL again, the note line aside. */
+static void expect_partiql(const breq *r, const char *want)
+{
+    buf out = BUF_INIT;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(builder_req_partiql(r, &out, &d), ST_OK);
+    assert_string_equal(out.data, want);
+    const char *nl = strchr(out.data, '\n');
+    size_t len = nl ? (size_t)(nl - out.data) : out.len;
+    pq_stmt *s = NULL;
+    if (pq_parse(out.data, len, NULL, 0, &s, &d) != ST_OK)
+        fail_msg("%s: %s", out.data, d.msg);
+    pq_free(s);
+    buf_done(&out);
+}
+
+static void partiql_form(void **state)
+{
+    (void)state;
+    av it = item_of("{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"TARGET#bob\"}}");
+    builder *c = builder_new();
+    clause(c, c->root, "PK", BOP_NOT_EXISTS);
+    breq r = { .op = BREQ_PUT, .table = "SocialGraph", .item = &it, .cond = c };
+    expect_partiql(&r, "INSERT INTO \"SocialGraph\" VALUE {'PK': 'ACTOR#alice', 'SK': 'TARGET#bob'}\n"
+                       "-- INSERT takes no condition and refuses an existing item; PutItem's condition is not expressed");
+    r.cond = NULL;
+    expect_partiql(&r, "INSERT INTO \"SocialGraph\" VALUE {'PK': 'ACTOR#alice', 'SK': 'TARGET#bob'}\n"
+                       "-- INSERT refuses an existing item, where PutItem replaces it");
+
+    bupdate u;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(builder_update_parse("SET #s = :v, n = n + :one REMOVE legacy ADD c :one, tags :t DELETE gone :t",
+                                          "{\"#s\":\"status\"}",
+                                          "{\":v\":{\"S\":\"it's\"},\":one\":{\"N\":\"1\"},\":t\":{\"SS\":[\"x\"]}}",
+                                          &u, &d), ST_OK);
+    builder_clear(c);
+    bnode *k = clause(c, c->root, "status", BOP_NE);
+    set_val(&k->args[0], AV_S, "done");
+    r = (breq){ .op = BREQ_UPDATE, .table = "T", .item = &it, .cond = c, .update = &u };
+    expect_partiql(&r, "UPDATE \"T\" SET \"status\" = 'it''s', \"n\" = \"n\" + 1, \"c\" = \"c\" + 1, "
+                       "\"tags\" = set_add(\"tags\", <<'x'>>), \"gone\" = set_delete(\"gone\", <<'x'>>) "
+                       "REMOVE \"legacy\" WHERE \"PK\" = 'ACTOR#alice' AND \"SK\" = 'TARGET#bob' AND \"status\" <> 'done'\n"
+                       "-- UPDATE fails on a missing item, where UpdateItem creates it");
+
+    builder *o = NULL;
+    assert_int_equal(builder_parse(EXPR_CONDITION, "a = :x OR attribute_exists(b)", NULL,
+                                   "{\":x\":{\"N\":\"2\"}}", &o, &d), ST_OK);
+    r = (breq){ .op = BREQ_DELETE, .table = "T", .item = &it, .cond = o };
+    expect_partiql(&r, "DELETE FROM \"T\" WHERE \"PK\" = 'ACTOR#alice' AND \"SK\" = 'TARGET#bob' "
+                       "AND (\"a\" = 2 OR \"b\" IS NOT MISSING)");
+    r.op = BREQ_CHECK;
+    expect_partiql(&r, "EXISTS(SELECT * FROM \"T\" WHERE \"PK\" = 'ACTOR#alice' AND \"SK\" = 'TARGET#bob' "
+                       "AND (\"a\" = 2 OR \"b\" IS NOT MISSING))");
+
+    builder *kc = NULL;
+    assert_int_equal(builder_parse(EXPR_KEY, "GSI1PK = :pk AND begins_with(GSI1SK, :p)", NULL,
+                                   "{\":pk\":{\"S\":\"TARGET#bob\"},\":p\":{\"S\":\"ACTOR#\"}}", &kc, &d), ST_OK);
+    r = (breq){ .op = BREQ_QUERY, .table = "SocialGraph", .index = "GSI1", .keycond = kc, .cond = o };
+    expect_partiql(&r, "SELECT * FROM \"SocialGraph\".\"GSI1\" WHERE \"GSI1PK\" = 'TARGET#bob' AND "
+                       "begins_with(\"GSI1SK\", 'ACTOR#') AND (\"a\" = 2 OR \"b\" IS NOT MISSING)");
+    r = (breq){ .op = BREQ_SCAN, .table = "SocialGraph", .cond = o };
+    expect_partiql(&r, "SELECT * FROM \"SocialGraph\" WHERE \"a\" = 2 OR \"b\" IS NOT MISSING");
+    r.cond = NULL;
+    expect_partiql(&r, "SELECT * FROM \"SocialGraph\"");
+    r = (breq){ .op = BREQ_QUERY, .table = "SocialGraph" };
+    buf out = BUF_INIT;
+    assert_int_equal(builder_req_partiql(&r, &out, &d), ST_VALIDATION);
+    buf_done(&out);
+    builder_update_done(&u);
+    builder_free(kc);
+    builder_free(o);
+    builder_free(c);
+    av_free(&it);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -919,6 +1000,7 @@ int main(void)
         cmocka_unit_test(update_rows),
         cmocka_unit_test(update_operands_nest),
         cmocka_unit_test(requests),
+        cmocka_unit_test(partiql_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
