@@ -161,8 +161,9 @@ static bool open_view(view *v, const void *arg)
     const char *table = arg;
     diag d;
     diag_init(&d);
-    if (store_describe(display_store(), table, &p->def, &d) != ST_OK) {
-        display_error("%s: %s", table, d.msg);
+    status st = store_describe(display_store(), table, &p->def, &d);
+    if (st != ST_OK) {
+        display_diag(table, st, &d);
         return false;
     }
     p->have_def = true;
