@@ -678,28 +678,18 @@ status store_call_line(store *s, const char *line, size_t len, char **out)
     diag d;
     diag_init(&d);
     buf b = BUF_INIT;
-    status st = ST_OK;
     char *body = NULL;
-    cJSON *req = NULL;
-    diag pd;
-    diag_init(&pd);
+    const char *op;
+    cJSON *req;
+    const cJSON *inv;
     buf_reset(&s->err_msg);
-    ddbjson_cjson_parse(line, len, &req, &pd);
-    const cJSON *opv = req ? cJSON_GetObjectItemCaseSensitive(req, "Operation") : NULL;
-    const cJSON *inv = req ? cJSON_GetObjectItemCaseSensitive(req, "Input") : NULL;
-    if (!req || !cJSON_IsObject(req)) {
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: %s",
-                      req ? "not a JSON object" : pd.msg);
-    } else if (!cJSON_IsString(opv)) {
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: \"Operation\" must be a string");
-    } else if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv)) {
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: \"Input\" must be an object");
-    } else {
+    status st = store_line_parse(line, len, &req, &op, &inv, &d);
+    if (st == ST_OK) {
         /* The line is parsed once; the Input object goes to the operation. */
-        store_op_fn fn = find_op(opv->valuestring);
+        store_op_fn fn = find_op(op);
         if (!fn) {
-            st = diag_set(&d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", opv->valuestring);
-        } else if (inv && !cJSON_IsNull(inv)) {
+            st = diag_set(&d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", op);
+        } else if (inv) {
             st = dispatch(s, fn, inv, &body, &d);
         } else {
             cJSON *empty = cJSON_CreateObject();
@@ -707,27 +697,9 @@ status store_call_line(store *s, const char *line, size_t len, char **out)
             cJSON_Delete(empty);
         }
     }
-    if (st == ST_OK) {
-        buf_adds(&b, "{\"Output\":");
-        buf_adds(&b, body);
-        buf_addc(&b, '}');
-    } else {
-        buf_adds(&b, "{\"Error\":{\"Code\":");
-        const char *code = status_name(st);
-        ddbjson_write_string(&b, code, strlen(code));
-        buf_adds(&b, ",\"Message\":");
-        if (s->err_msg.len && st == ST_VALIDATION)
-            ddbjson_write_string(&b, s->err_msg.data, s->err_msg.len);
-        else
-            ddbjson_write_string(&b, d.msg, strlen(d.msg));
-        if (body && *body == '{' && body[1] != '}') {
-            /* Extra members DynamoDB puts beside the message. */
-            buf_addc(&b, ',');
-            buf_add(&b, body + 1, strlen(body) - 2);
-        }
-        buf_addc(&b, '}');
-        buf_addc(&b, '}');
-    }
+    bool whole = s->err_msg.len && st == ST_VALIDATION;
+    store_line_answer(&b, st, body, status_name(st), whole ? s->err_msg.data : d.msg,
+                      whole ? s->err_msg.len : strlen(d.msg));
     free(body);
     cJSON_Delete(req);
     *out = buf_steal(&b);

@@ -170,6 +170,19 @@ status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *o
 status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
 void store_partiql_free(store *s);
 
+/* ---- the `ddbx api` line protocol (store_line.c) ---- */
+
+/* Reads {"Operation":"...","Input":{...}}: *req the parsed line (the
+ * caller's, cJSON_Delete, set even on failure), *op and *input borrowed
+ * from it (*input NULL when absent or null). SerializationException with
+ * DynamoDB-style wording for a malformed line. */
+status store_line_parse(const char *line, size_t len, struct cJSON **req, const char **op,
+                        const struct cJSON **input, diag *d);
+/* Appends the answer line: {"Output":body} on ST_OK, else
+ * {"Error":{"Code":code,"Message":msg, the members of body}}. */
+void store_line_answer(buf *b, status st, const char *body, const char *code, const char *msg,
+                       size_t msg_len);
+
 /* ---- the codec (store_codec.c) ---- */
 
 /* A response body into res (the members the kind's response has). */

@@ -1,19 +1,64 @@
 /*
- * store_line — the `ddbx api` line protocol around any call that keeps
- * store_call's contract (a remote store's transport, remote_call).
- * store_call_line for the local store parses the line the same way but
- * hands the parsed Input straight to the operation; this one re-prints
- * it as text, which is what a transport sends anyway.
+ * store_line — the `ddbx api` line protocol, once: reading a request
+ * line (store_line_parse) and writing the answer line (store_line_answer),
+ * for store_call_line on the local store, which hands the parsed Input
+ * straight to the operation, and for store_send_line around any call that
+ * keeps store_call's contract (a remote store's transport, remote_call),
+ * which re-prints it as text, what a transport sends anyway.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "data/store.h"
+#include "data/store_int.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
+
+status store_line_parse(const char *line, size_t len, cJSON **req, const char **op,
+                        const cJSON **input, diag *d)
+{
+    diag pd;
+    diag_init(&pd);
+    *req = NULL;
+    *op = NULL;
+    *input = NULL;
+    ddbjson_cjson_parse(line, len, req, &pd);
+    const cJSON *opv = *req ? cJSON_GetObjectItemCaseSensitive(*req, "Operation") : NULL;
+    const cJSON *inv = *req ? cJSON_GetObjectItemCaseSensitive(*req, "Input") : NULL;
+    if (!*req || !cJSON_IsObject(*req))
+        return diag_set(d, ST_SERIALIZATION, "Malformed request line: %s",
+                        *req ? "not a JSON object" : pd.msg);
+    if (!cJSON_IsString(opv))
+        return diag_set(d, ST_SERIALIZATION, "Malformed request line: \"Operation\" must be a string");
+    if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv))
+        return diag_set(d, ST_SERIALIZATION, "Malformed request line: \"Input\" must be an object");
+    *op = opv->valuestring;
+    *input = inv && !cJSON_IsNull(inv) ? inv : NULL;
+    return ST_OK;
+}
+
+void store_line_answer(buf *b, status st, const char *body, const char *code, const char *msg,
+                       size_t msg_len)
+{
+    if (st == ST_OK) {
+        buf_adds(b, "{\"Output\":");
+        buf_adds(b, body ? body : "{}");
+        buf_addc(b, '}');
+        return;
+    }
+    buf_adds(b, "{\"Error\":{\"Code\":");
+    ddbjson_write_string(b, code, strlen(code));
+    buf_adds(b, ",\"Message\":");
+    ddbjson_write_string(b, msg, msg_len);
+    /* The error's own members (CancellationReasons, Item) follow. */
+    if (body && *body == '{' && body[1] != '}') {
+        buf_addc(b, ',');
+        buf_add(b, body + 1, strlen(body) - 2);
+    }
+    buf_adds(b, "}}");
+}
 
 status store_send_line(store_send_fn call, void *ctx, store_error_fn error,
                        const char *line, size_t len, char **out)
@@ -21,50 +66,22 @@ status store_send_line(store_send_fn call, void *ctx, store_error_fn error,
     diag d;
     diag_init(&d);
     buf b = BUF_INIT;
-    status st;
     char *body = NULL, *input = NULL;
-    const char *code = NULL, *msg = NULL;
-    cJSON *req = NULL;
-    diag pd;
-    diag_init(&pd);
-    ddbjson_cjson_parse(line, len, &req, &pd);
-    const cJSON *opv = req ? cJSON_GetObjectItemCaseSensitive(req, "Operation") : NULL;
-    const cJSON *inv = req ? cJSON_GetObjectItemCaseSensitive(req, "Input") : NULL;
-    if (!req || !cJSON_IsObject(req)) {
-        st = diag_set(&d, ST_SERIALIZATION, "Malformed request line: %s",
-                      req ? "not a JSON object" : pd.msg);
-    } else if (!cJSON_IsString(opv)) {
-        st = diag_set(&d, ST_SERIALIZATION,
-                      "Malformed request line: \"Operation\" must be a string");
-    } else if (inv && !cJSON_IsNull(inv) && !cJSON_IsObject(inv)) {
-        st = diag_set(&d, ST_SERIALIZATION,
-                      "Malformed request line: \"Input\" must be an object");
-    } else {
-        input = inv && !cJSON_IsNull(inv) ? cJSON_PrintUnformatted(inv) : xstrdup("{}");
-        st = call(ctx, opv->valuestring, input, strlen(input), &body, &d);
+    const char *code = NULL, *msg = NULL, *op;
+    cJSON *req;
+    const cJSON *inv;
+    status st = store_line_parse(line, len, &req, &op, &inv, &d);
+    if (st == ST_OK) {
+        input = inv ? cJSON_PrintUnformatted(inv) : xstrdup("{}");
+        st = call(ctx, op, input, strlen(input), &body, &d);
         if (st != ST_OK && error)
             error(ctx, &code, &msg);
     }
-    if (st == ST_OK) {
-        buf_adds(&b, "{\"Output\":");
-        buf_adds(&b, body);
-        buf_addc(&b, '}');
-    } else {
-        if (!code)
-            code = status_name(st);
-        if (!msg)
-            msg = d.msg;
-        buf_adds(&b, "{\"Error\":{\"Code\":");
-        ddbjson_write_string(&b, code, strlen(code));
-        buf_adds(&b, ",\"Message\":");
-        ddbjson_write_string(&b, msg, strlen(msg));
-        /* The error's own members (CancellationReasons, Item) follow. */
-        if (body && *body == '{' && body[1] != '}') {
-            buf_addc(&b, ',');
-            buf_add(&b, body + 1, strlen(body) - 2);
-        }
-        buf_adds(&b, "}}");
-    }
+    if (!code)
+        code = status_name(st);
+    if (!msg)
+        msg = d.msg;
+    store_line_answer(&b, st, body, code, msg, strlen(msg));
     free(body);
     free(input);
     cJSON_Delete(req);
