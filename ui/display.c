@@ -283,7 +283,8 @@ static void draw_status(int rows, int cols)
         term_put(rows - 1, 0, cols, s, len, D.status_role, true);
         return;
     }
-    /* Where each row starts: as many whole code points as fit. */
+    /* Where each row starts: as many whole words as fit (a word longer
+     * than the row is cut where the row ends). */
     int max = rows / 2 > 1 ? rows / 2 : 1;
     size_t start[64];
     int k = 0;
@@ -291,14 +292,20 @@ static void draw_status(int rows, int cols)
     while (i < len && k < max && k < 64) {
         start[k++] = i;
         int w = 0;
+        size_t after_space = 0;   /* just past the row's last space; 0: none */
         while (i < len) {
             uint32_t cp;
             size_t step = text_decode(s + i, len - i, &cp);
             int cw = text_cp_width(cp);
-            if (w + cw > cols && w > 0)
+            if (w + cw > cols && w > 0) {
+                if (after_space && cp != ' ')
+                    i = after_space;
                 break;
+            }
             w += cw;
             i += step;
+            if (cp == ' ')
+                after_space = i;
         }
     }
     for (int r = 0; r < k; r++) {
