@@ -491,7 +491,9 @@ void ddb_res_done(ddb_res *r)
     free(r->items);
     av_free(&r->last_key);
     av_free(&r->responses);
-    ddb_req_done(&r->unprocessed);
+    /* A batch's leftovers are only ever actions. */
+    if (r->unprocessed.n_acts)
+        ddb_req_done(&r->unprocessed);
     for (size_t i = 0; i < r->n_caps; i++) {
         free(r->caps[i].table);
         for (size_t j = 0; j < r->caps[i].n_idx; j++)
@@ -535,9 +537,13 @@ double ddb_res_units(const ddb_res *r)
 
 void ddb_err_init(ddb_err *e)
 {
-    memset(e, 0, sizeof *e);
+    /* Field by field: most of a ddb_err is its diag's text buffers, and
+     * one is set up for every call. */
     diag_init(&e->d);
+    e->type = e->message = NULL;
     e->item.type = AV_NONE;
+    e->reasons = NULL;
+    e->n_reasons = 0;
 }
 
 void ddb_err_done(ddb_err *e)
