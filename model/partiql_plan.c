@@ -445,281 +445,373 @@ static void proj_add(pq_plan *p, const pn *n, buf *scratch)
     }
 }
 
-static status plan_select(const pq_stmt *s, const table_def *def, pq_plan *p, diag *d)
+/* The key attributes a SELECT reads by: the table's, or the index's. */
+static status read_keys(const pq_stmt *s, const table_def *def, const key_attr **pk,
+                        const key_attr **sk, diag *d)
 {
-    const key_attr *pk = &def->pk, *sk = &def->sk;
+    *pk = &def->pk;
+    *sk = &def->sk;
     if (s->index) {
         const index_def *ix = table_def_index(def, s->index);
         if (!ix)
             return diag_set(d, ST_VALIDATION,
                             "The table does not have the specified index: %s", s->index);
-        pk = &ix->pk;
-        sk = &ix->sk;
+        *pk = &ix->pk;
+        *sk = &ix->sk;
     }
-    status st = ST_OK;
-    terms t = { 0 };
-    buf text = BUF_INIT, ptext = BUF_INIT, scratch = BUF_INIT;
-    unsigned kc = 0, fc = 0;
-    if (s->where)
-        flatten(s->where, &t);
-    for (size_t i = 0; i < s->n_proj; i++)
-        proj_add(p, s->proj[i], &scratch);
+    return ST_OK;
+}
 
-    /* The partition: one term fixing it. */
+/* The partition: the first term fixing it, its values sorted and
+ * distinct into p->pks, the term marked used; a Query. No such term: a
+ * Scan. */
+static status partition_keys(terms *t, const key_attr *pk, pq_plan *p, diag *d)
+{
     av list;
     av_init_list(&list, AV_L);
-    for (size_t i = 0; i < t.n && !list.u.l.len; i++)
-        if (partition_values(t.v[i], pk->name, &list))
-            t.used[i] = true;
+    for (size_t i = 0; i < t->n && !list.u.l.len; i++)
+        if (partition_values(t->v[i], pk->name, &list))
+            t->used[i] = true;
     if (list.u.l.len > PQ_MAX_IN_KEYS) {
         /* ql-operators: IN takes "at max 50 hash attribute values" */
-        st = diag_set(d, ST_VALIDATION,
-                      "The IN operator is provided with too many partition key values; number of "
-                      "values: %zu, at most %d", list.u.l.len, PQ_MAX_IN_KEYS);
+        status st = diag_set(d, ST_VALIDATION,
+                             "The IN operator is provided with too many partition key values; "
+                             "number of values: %zu, at most %d", list.u.l.len, PQ_MAX_IN_KEYS);
         av_free(&list);
-        goto out;
+        return st;
     }
-    if (list.u.l.len) {
-        p->op = PQ_OP_QUERY;
-        qsort(list.u.l.v, list.u.l.len, sizeof *list.u.l.v, cmp_av);
-        size_t o = 0;
-        for (size_t i = 0; i < list.u.l.len; i++) {
-            if (o && av_equal(&list.u.l.v[o - 1], &list.u.l.v[i]))
-                av_free(&list.u.l.v[i]);
-            else if (o++ != i)
-                av_move(&list.u.l.v[o - 1], &list.u.l.v[i]);
-        }
-        p->pks = list.u.l.v;
-        p->n_pks = o;
-        list.u.l.v = NULL;
-        list.u.l.len = list.u.l.cap = 0;
-        sink k = { &text, &p->key_names, &p->key_values, "k", "k", &kc };
-        sink_name(&k, pk->name, strlen(pk->name));
-        buf_adds(&text, " = :pk");
-        av c;
-        av_copy(&c, &p->pks[0]);
-        av_map_put(&p->key_values, ":pk", 3, &c);
-        /* ptext: the partition term as written */
-        for (size_t i = 0; i < t.n; i++)
-            if (t.used[i])
-                pq_print_node(t.v[i], &ptext);
-        const pn *skterm = NULL;
-        if (sk->name) {
-            for (size_t i = 0; i < t.n && !skterm; i++) {
-                if (!t.used[i] && sort_key_term(t.v[i], sk->name)) {
-                    skterm = t.v[i];
-                    t.used[i] = true;
-                }
-            }
-        }
-        if (skterm) {
-            buf_adds(&text, " AND ");
-            emit_sort_key(&k, skterm);
-            buf_adds(&ptext, " AND ");
-            pq_print_node(skterm, &ptext);
-        }
-        p->full_key = p->n_pks == 1 && (!sk->name || (skterm && eq_value(skterm, sk->name)));
-        if (p->n_pks == 1) {
-            /* A single equality on the partition key is what full_key means. */
-            bool single = false;
-            for (size_t i = 0; i < t.n; i++)
-                if (t.used[i] && eq_value(t.v[i], pk->name))
-                    single = true;
-            p->full_key = p->full_key && single;
-        }
-        if (p->full_key) {
-            av c2;
-            av_init_list(&p->key, AV_M);
-            av_copy(&c2, &p->pks[0]);
-            av_map_put(&p->key, pk->name, strlen(pk->name), &c2);
-            if (sk->name) {
-                av_copy(&c2, &eq_value(skterm, sk->name)->val);
-                av_map_put(&p->key, sk->name, strlen(sk->name), &c2);
-            }
-        }
-        p->key_cond = buf_steal(&text);
-        p->key_text = buf_steal(&ptext);
-    } else {
+    if (!list.u.l.len) {
         p->op = PQ_OP_SCAN;
+        av_free(&list);
+        return ST_OK;
     }
+    p->op = PQ_OP_QUERY;
+    qsort(list.u.l.v, list.u.l.len, sizeof *list.u.l.v, cmp_av);
+    size_t o = 0;
+    for (size_t i = 0; i < list.u.l.len; i++) {
+        if (o && av_equal(&list.u.l.v[o - 1], &list.u.l.v[i]))
+            av_free(&list.u.l.v[i]);
+        else if (o++ != i)
+            av_move(&list.u.l.v[o - 1], &list.u.l.v[i]);
+    }
+    p->pks = list.u.l.v;
+    p->n_pks = o;
+    list.u.l.v = NULL;
+    list.u.l.len = list.u.l.cap = 0;
     av_free(&list);
+    return ST_OK;
+}
 
-    if (rest_count(&t)) {
-        sink k = { &text, &p->filter_names, &p->filter_values, "n", "v", &fc };
-        buf_reset(&ptext);
-        emit_rest(&k, &t, &ptext, false);
-        p->filter = buf_steal(&text);
-        p->filter_text = buf_steal(&ptext);
-        if ((st = expr_ctx_init(&p->filter_cx, p->filter_names.u.m.len ? &p->filter_names : NULL,
-                                p->filter_values.u.m.len ? &p->filter_values : NULL, d)) ||
-            (st = expr_parse(&p->filter_cx, EXPR_FILTER, p->filter, strlen(p->filter),
-                             &p->filter_e, d))) {
-            d->pos = -1;   /* the position is in the generated text */
-            goto out;
-        }
-    }
-
-    /* ORDER BY: keys of a Query only. */
-    if (s->n_order) {
-        if (!s->where) {
-            st = diag_set(d, ST_VALIDATION,
-                          "Must have WHERE clause in the statement when using ORDER BY clause.");
-            goto out;
-        }
-        for (size_t i = 0; i < s->n_order; i++) {
-            const pn *o = s->order[i];
-            bool is_pk = is_attr(o, pk->name), is_sk = sk->name && is_attr(o, sk->name);
-            if (!is_pk && !is_sk) {
-                st = diag_at(d, ST_VALIDATION, o->pos,
-                             "Order by is supported only on the key attributes of the table or index");
-                goto out;
-            }
-            if (p->op != PQ_OP_QUERY) {
-                st = diag_at(d, ST_VALIDATION, s->order_pos,
-                             "Order by is supported only when the where clause fixes the partition key");
-                goto out;
-            }
-            if (is_sk)
-                p->forward = !s->order_desc[i];
-            if (is_pk && s->order_desc[i]) {
-                for (size_t a = 0, b = p->n_pks ? p->n_pks - 1 : 0; a < b; a++, b--) {
-                    av tmp = p->pks[a];
-                    p->pks[a] = p->pks[b];
-                    p->pks[b] = tmp;
-                }
-                av *cur = av_map_get_mut(&p->key_values, ":pk", 3);
-                av_free(cur);
-                av_copy(cur, &p->pks[0]);
+/* A Query's KeyConditionExpression: the partition key equal to ":pk"
+ * (each of p->pks in turn) and the first sort-key term, marked used;
+ * key_text the same terms as written. Returns that sort-key term (NULL:
+ * none). */
+static const pn *key_condition(terms *t, const key_attr *pk, const key_attr *sk, pq_plan *p)
+{
+    buf text = BUF_INIT, ptext = BUF_INIT;
+    unsigned kc = 0;
+    sink k = { &text, &p->key_names, &p->key_values, "k", "k", &kc };
+    sink_name(&k, pk->name, strlen(pk->name));
+    buf_adds(&text, " = :pk");
+    av c;
+    av_copy(&c, &p->pks[0]);
+    av_map_put(&p->key_values, ":pk", 3, &c);
+    /* ptext: the partition term as written */
+    for (size_t i = 0; i < t->n; i++)
+        if (t->used[i])
+            pq_print_node(t->v[i], &ptext);
+    const pn *skterm = NULL;
+    if (sk->name) {
+        for (size_t i = 0; i < t->n && !skterm; i++) {
+            if (!t->used[i] && sort_key_term(t->v[i], sk->name)) {
+                skterm = t->v[i];
+                t->used[i] = true;
             }
         }
     }
-out:
-    terms_done(&t);
-    buf_done(&text);
-    buf_done(&ptext);
-    buf_done(&scratch);
+    if (skterm) {
+        buf_adds(&text, " AND ");
+        emit_sort_key(&k, skterm);
+        buf_adds(&ptext, " AND ");
+        pq_print_node(skterm, &ptext);
+    }
+    p->key_cond = buf_steal(&text);
+    p->key_text = buf_steal(&ptext);
+    return skterm;
+}
+
+/* Does the WHERE fix every key attribute by equality (a single equality
+ * on the partition key, skterm an equality on the sort key)? Then
+ * p->full_key, and p->key is that key (GetItem). */
+static void full_key(const terms *t, const key_attr *pk, const key_attr *sk, const pn *skterm,
+                     pq_plan *p)
+{
+    p->full_key = p->n_pks == 1 && (!sk->name || (skterm && eq_value(skterm, sk->name)));
+    if (p->n_pks == 1) {
+        /* A single equality on the partition key is what full_key means. */
+        bool single = false;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->used[i] && eq_value(t->v[i], pk->name))
+                single = true;
+        p->full_key = p->full_key && single;
+    }
+    if (p->full_key) {
+        av c2;
+        av_init_list(&p->key, AV_M);
+        av_copy(&c2, &p->pks[0]);
+        av_map_put(&p->key, pk->name, strlen(pk->name), &c2);
+        if (sk->name) {
+            av_copy(&c2, &eq_value(skterm, sk->name)->val);
+            av_map_put(&p->key, sk->name, strlen(sk->name), &c2);
+        }
+    }
+}
+
+/* The terms no key took: the filter the store applies to what it reads,
+ * with its own maps, parsed; filter_text the same as written. */
+static status select_filter(const terms *t, pq_plan *p, diag *d)
+{
+    if (!rest_count(t))
+        return ST_OK;
+    buf text = BUF_INIT, ptext = BUF_INIT;
+    unsigned fc = 0;
+    sink k = { &text, &p->filter_names, &p->filter_values, "n", "v", &fc };
+    emit_rest(&k, t, &ptext, false);
+    p->filter = buf_steal(&text);
+    p->filter_text = buf_steal(&ptext);
+    status st;
+    if ((st = expr_ctx_init(&p->filter_cx, p->filter_names.u.m.len ? &p->filter_names : NULL,
+                            p->filter_values.u.m.len ? &p->filter_values : NULL, d)) ||
+        (st = expr_parse(&p->filter_cx, EXPR_FILTER, p->filter, strlen(p->filter),
+                         &p->filter_e, d)))
+        d->pos = -1;   /* the position is in the generated text */
     return st;
 }
 
-static status plan_write(const pq_stmt *s, const table_def *def, pq_plan *p, diag *d)
+/* ORDER BY DESC on the partition key: the partitions in reverse, the
+ * first of them the one ":pk" stands for. */
+static void reverse_partitions(pq_plan *p)
 {
-    status st = ST_OK;
+    for (size_t a = 0, b = p->n_pks ? p->n_pks - 1 : 0; a < b; a++, b--) {
+        av tmp = p->pks[a];
+        p->pks[a] = p->pks[b];
+        p->pks[b] = tmp;
+    }
+    av *cur = av_map_get_mut(&p->key_values, ":pk", 3);
+    av_free(cur);
+    av_copy(cur, &p->pks[0]);
+}
+
+/* ORDER BY: keys of a Query only; on the sort key it sets the direction,
+ * DESC on the partition key reverses the partitions. */
+static status select_order(const pq_stmt *s, const key_attr *pk, const key_attr *sk, pq_plan *p,
+                           diag *d)
+{
+    if (!s->n_order)
+        return ST_OK;
+    if (!s->where)
+        return diag_set(d, ST_VALIDATION,
+                        "Must have WHERE clause in the statement when using ORDER BY clause.");
+    for (size_t i = 0; i < s->n_order; i++) {
+        const pn *o = s->order[i];
+        bool is_pk = is_attr(o, pk->name), is_sk = sk->name && is_attr(o, sk->name);
+        if (!is_pk && !is_sk)
+            return diag_at(d, ST_VALIDATION, o->pos,
+                           "Order by is supported only on the key attributes of the table or index");
+        if (p->op != PQ_OP_QUERY)
+            return diag_at(d, ST_VALIDATION, s->order_pos,
+                           "Order by is supported only when the where clause fixes the partition key");
+        if (is_sk)
+            p->forward = !s->order_desc[i];
+        if (is_pk && s->order_desc[i])
+            reverse_partitions(p);
+    }
+    return ST_OK;
+}
+
+static void select_projection(const pq_stmt *s, pq_plan *p)
+{
+    buf scratch = BUF_INIT;
+    for (size_t i = 0; i < s->n_proj; i++)
+        proj_add(p, s->proj[i], &scratch);
+    buf_done(&scratch);
+}
+
+/* A SELECT: Query when a WHERE term fixes the partition key (the first
+ * sort-key term its key condition), Scan otherwise; the other terms the
+ * filter; then ORDER BY. */
+static status plan_select(const pq_stmt *s, const table_def *def, pq_plan *p, diag *d)
+{
+    const key_attr *pk, *sk;
+    status st = read_keys(s, def, &pk, &sk, d);
+    if (st)
+        return st;
     terms t = { 0 };
-    buf upd = BUF_INIT, cnd = BUF_INIT, ptext = BUF_INIT;
+    if (s->where)
+        flatten(s->where, &t);
+    select_projection(s, p);
+    st = partition_keys(&t, pk, p, d);
+    if (!st && p->op == PQ_OP_QUERY)
+        full_key(&t, pk, sk, key_condition(&t, pk, sk, p), p);
+    if (!st)
+        st = select_filter(&t, p, d);
+    if (!st)
+        st = select_order(s, pk, sk, p, d);
+    terms_done(&t);
+    return st;
+}
+
+/* fn(name) into a condition: attribute_exists(#n0), ... */
+static void attr_fn(sink *k, const char *fn, const char *name)
+{
+    buf_adds(k->text, fn);
+    buf_addc(k->text, '(');
+    sink_name(k, name, strlen(name));
+    buf_addc(k->text, ')');
+}
+
+/* INSERT: PutItem of the VALUE, which must hold the key, on condition
+ * that no item has that key. */
+static status plan_insert(const pq_stmt *s, const table_def *def, pq_plan *p, diag *d)
+{
+    p->op = PQ_OP_PUT;
+    av_copy(&p->item, &s->item->val);
+    if (!av_map_get(&p->item, def->pk.name, strlen(def->pk.name)) ||
+        (def->sk.name && !av_map_get(&p->item, def->sk.name, strlen(def->sk.name))))
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: Missing the key %s in the item",
+                        !av_map_get(&p->item, def->pk.name, strlen(def->pk.name)) ? def->pk.name
+                                                                                  : def->sk.name);
+    buf cnd = BUF_INIT;
     unsigned c = 0;
     sink k = { &cnd, &p->names, &p->values, "n", "v", &c };
-    if (s->kind == PQ_INSERT) {
-        p->op = PQ_OP_PUT;
-        av_copy(&p->item, &s->item->val);
-        if (!av_map_get(&p->item, def->pk.name, strlen(def->pk.name)) ||
-            (def->sk.name && !av_map_get(&p->item, def->sk.name, strlen(def->sk.name)))) {
-            st = diag_set(d, ST_VALIDATION,
-                          "One or more parameter values were invalid: Missing the key %s in the item",
-                          !av_map_get(&p->item, def->pk.name, strlen(def->pk.name)) ? def->pk.name
-                                                                                    : def->sk.name);
-            goto out;
-        }
-        buf_adds(&cnd, "attribute_not_exists(");
-        sink_name(&k, def->pk.name, strlen(def->pk.name));
-        buf_addc(&cnd, ')');
-        p->condition = buf_steal(&cnd);
-        goto out;
-    }
-    if (s->index) {
-        st = diag_set(d, ST_VALIDATION, "Unsupported operation: writes name a table, not an index");
-        goto out;
-    }
-    av_init_list(&p->key, AV_M);
-    if (!s->where) {
-        st = key_error(d);
-        goto out;
-    }
-    flatten(s->where, &t);
-    if ((st = write_key(&t, &def->pk, &def->sk, p, d)))
-        goto out;
-    /* key_text: the key as PartiQL */
-    pq_print_value(&p->key, &ptext);
-    p->key_text = buf_steal(&ptext);
+    attr_fn(&k, "attribute_not_exists", def->pk.name);
+    p->condition = buf_steal(&cnd);
+    return ST_OK;
+}
 
-    if (s->kind == PQ_UPDATE) {
-        p->op = PQ_OP_UPDATE;
-        static const char *const sections[] = { "SET", "REMOVE", "ADD", "DELETE" };
-        for (int sec = 0; sec < 4; sec++) {
-            bool any = false;
-            for (size_t i = 0; i < s->n_acts; i++) {
-                const pq_act *a = &s->acts[i];
-                int as = a->kind == ACT_REMOVE ? 1
-                       : a->val->k == PN_CALL && a->val->op == C_SET_ADD ? 2
-                       : a->val->k == PN_CALL && a->val->op == C_SET_DELETE ? 3 : 0;
-                if (as != sec)
-                    continue;
-                if (as >= 2) {
-                    const pn *target = a->val->kids[0];
-                    buf x = BUF_INIT, y = BUF_INIT;
-                    pq_print_node(target, &x);
-                    pq_print_node(a->path, &y);
-                    bool same = x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
-                    buf_done(&x);
-                    buf_done(&y);
-                    if (!same || a->val->kids[1]->k != PN_VALUE) {
-                        st = diag_at(d, ST_VALIDATION, a->val->pos,
-                                     "%s must name the attribute it sets and a set value",
-                                     pq_call_names[a->val->op]);
-                        goto out;
-                    }
-                }
-                buf_adds(&upd, any ? ", " : (upd.len ? " " : ""));
-                if (!any)
-                    buf_printf(&upd, "%s ", sections[sec]);
-                any = true;
-                sink u = { &upd, &p->names, &p->values, "n", "v", &c };
-                emit(&u, a->path);
-                if (as == 0) {
-                    buf_adds(&upd, " = ");
-                    emit(&u, a->val);
-                } else if (as >= 2) {
-                    buf_addc(&upd, ' ');
-                    emit(&u, a->val->kids[1]);
-                }
+/* Which UpdateExpression section an UPDATE action goes in: 0 SET,
+ * 1 REMOVE, 2 ADD (set_add), 3 DELETE (set_delete). */
+static int act_section(const pq_act *a)
+{
+    return a->kind == ACT_REMOVE ? 1
+         : a->val->k == PN_CALL && a->val->op == C_SET_ADD ? 2
+         : a->val->k == PN_CALL && a->val->op == C_SET_DELETE ? 3 : 0;
+}
+
+/* SET x = set_add(x, <<...>>): the call must name the attribute it sets
+ * and give a set value, as ADD and DELETE take them. */
+static status check_set_call(const pq_act *a, diag *d)
+{
+    buf x = BUF_INIT, y = BUF_INIT;
+    pq_print_node(a->val->kids[0], &x);
+    pq_print_node(a->path, &y);
+    bool same = x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+    buf_done(&x);
+    buf_done(&y);
+    if (!same || a->val->kids[1]->k != PN_VALUE)
+        return diag_at(d, ST_VALIDATION, a->val->pos,
+                       "%s must name the attribute it sets and a set value",
+                       pq_call_names[a->val->op]);
+    return ST_OK;
+}
+
+/* UPDATE's SET and REMOVE clauses as p->update, section by section;
+ * placeholders numbered by *c, shared with the condition. */
+static status update_expression(const pq_stmt *s, pq_plan *p, unsigned *c, diag *d)
+{
+    static const char *const sections[] = { "SET", "REMOVE", "ADD", "DELETE" };
+    buf upd = BUF_INIT;
+    sink u = { &upd, &p->names, &p->values, "n", "v", c };
+    for (int sec = 0; sec < 4; sec++) {
+        bool any = false;
+        for (size_t i = 0; i < s->n_acts; i++) {
+            const pq_act *a = &s->acts[i];
+            int as = act_section(a);
+            if (as != sec)
+                continue;
+            status st;
+            if (as >= 2 && (st = check_set_call(a, d))) {
+                buf_done(&upd);
+                return st;
+            }
+            buf_adds(&upd, any ? ", " : (upd.len ? " " : ""));
+            if (!any)
+                buf_printf(&upd, "%s ", sections[sec]);
+            any = true;
+            emit(&u, a->path);
+            if (as == 0) {
+                buf_adds(&upd, " = ");
+                emit(&u, a->val);
+            } else if (as >= 2) {
+                buf_addc(&upd, ' ');
+                emit(&u, a->val->kids[1]);
             }
         }
-        p->update = buf_steal(&upd);
-        buf_adds(&cnd, "attribute_exists(");
-        sink_name(&k, def->pk.name, strlen(def->pk.name));
-        buf_addc(&cnd, ')');
-        if (rest_count(&t)) {
+    }
+    p->update = buf_steal(&upd);
+    return ST_OK;
+}
+
+/* UPDATE, DELETE, EXISTS once the key is found: the operation, its
+ * UpdateExpression and ConditionExpression (the item must exist for
+ * UPDATE and EXISTS; the other WHERE terms hold), ReturnValues. */
+static status write_expressions(const pq_stmt *s, const table_def *def, const terms *t,
+                                pq_plan *p, diag *d)
+{
+    buf cnd = BUF_INIT, ptext = BUF_INIT;
+    unsigned c = 0;
+    sink k = { &cnd, &p->names, &p->values, "n", "v", &c };
+    if (s->kind == PQ_UPDATE || s->kind == PQ_EXISTS) {
+        p->op = s->kind == PQ_UPDATE ? PQ_OP_UPDATE : PQ_OP_CHECK;
+        status st;
+        if (s->kind == PQ_UPDATE && (st = update_expression(s, p, &c, d)))
+            return st;
+        attr_fn(&k, "attribute_exists", def->pk.name);
+        if (rest_count(t)) {
             buf_adds(&cnd, " AND ");
-            emit_rest(&k, &t, &ptext, true);
+            emit_rest(&k, t, &ptext, s->kind == PQ_UPDATE);
         }
     } else {
-        p->op = s->kind == PQ_DELETE ? PQ_OP_DELETE : PQ_OP_CHECK;
-        if (s->kind == PQ_EXISTS) {
-            buf_adds(&cnd, "attribute_exists(");
-            sink_name(&k, def->pk.name, strlen(def->pk.name));
-            buf_addc(&cnd, ')');
-            if (rest_count(&t)) {
-                buf_adds(&cnd, " AND ");
-                emit_rest(&k, &t, &ptext, false);
-            }
-        } else if (rest_count(&t)) {
+        p->op = PQ_OP_DELETE;
+        if (rest_count(t)) {
             /* A missing item deletes nothing and succeeds; a present one
              * must pass the condition. */
-            buf_adds(&cnd, "attribute_not_exists(");
-            sink_name(&k, def->pk.name, strlen(def->pk.name));
-            buf_adds(&cnd, ") OR ");
+            attr_fn(&k, "attribute_not_exists", def->pk.name);
+            buf_adds(&cnd, " OR ");
             /* emit_rest ANDs: inside OR that needs no parentheses */
-            emit_rest(&k, &t, &ptext, false);
+            emit_rest(&k, t, &ptext, false);
         }
     }
     p->filter_text = steal_or_null(&ptext);
     p->condition = steal_or_null(&cnd);
     static const char *const rv[] = { NULL, "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
     p->return_values = rv[s->ret];
-out:
+    return ST_OK;
+}
+
+/* A write: INSERT by its item; UPDATE, DELETE and EXISTS by the key their
+ * WHERE fixes, the other terms their condition. */
+static status plan_write(const pq_stmt *s, const table_def *def, pq_plan *p, diag *d)
+{
+    if (s->kind == PQ_INSERT)
+        return plan_insert(s, def, p, d);
+    if (s->index)
+        return diag_set(d, ST_VALIDATION, "Unsupported operation: writes name a table, not an index");
+    av_init_list(&p->key, AV_M);
+    if (!s->where)
+        return key_error(d);
+    terms t = { 0 };
+    flatten(s->where, &t);
+    status st = write_key(&t, &def->pk, &def->sk, p, d);
+    if (!st) {
+        /* key_text: the key as PartiQL */
+        buf ptext = BUF_INIT;
+        pq_print_value(&p->key, &ptext);
+        p->key_text = buf_steal(&ptext);
+        st = write_expressions(s, def, &t, p, d);
+    }
     terms_done(&t);
-    buf_done(&upd);
-    buf_done(&cnd);
-    buf_done(&ptext);
     return st;
 }
 
