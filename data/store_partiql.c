@@ -755,26 +755,123 @@ static status fix_cancel(store *s, const pstmt *ps, size_t n, diag *d)
     return st;
 }
 
+/* A ClientRequestToken seen within TOKEN_TTL: the same request answers
+ * what the first did, a different one is a mismatch. False: the token is
+ * new, run the transaction. */
+static bool token_replay(store *s, const char *id, const char *reqtext, buf *out, diag *d,
+                         status *st)
+{
+    token *t = token_find(s, id);
+    if (!t)
+        return false;
+    if (strcmp(t->request, reqtext) != 0)
+        *st = diag_set(d, ST_IDEMPOTENT_MISMATCH,
+                       "Request with ClientRequestToken %s has different parameters than "
+                       "a previous request with the same token", id);
+    else
+        buf_adds(out, t->response);
+    return true;
+}
+
+/* Parses and plans every statement into ps, counting reads and writes: a
+ * read must fix its whole key, a write may not have RETURNING, and a
+ * transaction is all reads or all writes. */
+static status tx_prepare(store *s, const cJSON *list, pstmt *ps, int *reads, int *writes,
+                         diag *d)
+{
+    status st;
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, list) {
+        if ((st = prepare(s, e, &ps[i], d)) != ST_OK)
+            return st;
+        bool r = is_read(&ps[i]);
+        *(r ? reads : writes) += 1;
+        if (r && !ps[i].plan.full_key)
+            return diag_set(d, ST_VALIDATION,
+                            "Select statements within ExecuteTransaction must specify an equality "
+                            "condition on all key attributes");
+        if (!r && ps[i].plan.return_values)
+            return diag_set(d, ST_VALIDATION,
+                            "Unsupported operation: RETURNING is not supported in transactions");
+        i++;
+    }
+    if (*reads && *writes)
+        return diag_set(d, ST_VALIDATION,
+                        "Unsupported operation: A transaction must consist of either read "
+                        "statements or write statements, not both");
+    return ST_OK;
+}
+
+/* The TransactGetItems (reads) or TransactWriteItems request of the
+ * planned statements. */
+static void tx_request(const pstmt *ps, size_t n, bool reads, const char *rcc, buf *req)
+{
+    buf_addc(req, '{');
+    member(req, "TransactItems");
+    buf_addc(req, '[');
+    for (size_t i = 0; i < n; i++) {
+        const pq_plan *pl = &ps[i].plan;
+        buf_adds(req, i ? ",{" : "{");
+        if (reads) {
+            member(req, "Get");
+            buf_addc(req, '{');
+            member_str(req, "TableName", pl->table);
+            member(req, "Key");
+            ddbjson_write_item(req, &pl->key);
+            buf_addc(req, '}');
+        } else {
+            static const char *const names[] = { [PQ_OP_PUT] = "Put", [PQ_OP_UPDATE] = "Update",
+                                                 [PQ_OP_DELETE] = "Delete",
+                                                 [PQ_OP_CHECK] = "ConditionCheck" };
+            member(req, names[pl->op]);
+            write_request(&ps[i], NULL, true, req);
+        }
+        buf_addc(req, '}');
+    }
+    buf_addc(req, ']');
+    if (rcc)
+        member_str(req, "ReturnConsumedCapacity", rcc);
+    buf_addc(req, '}');
+}
+
+/* A read transaction's "Responses": each item read, through its
+ * statement's filter and SELECT list ({} when none or filtered out). */
+static void tx_responses(const pstmt *ps, size_t n, const cJSON *resp, buf *out, diag *d)
+{
+    member(out, "Responses");
+    buf_addc(out, '[');
+    size_t i = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, jget(resp, "Responses")) {
+        buf_adds(out, i ? ",{" : "{");
+        const cJSON *it = jget(r, "Item");
+        av item, proj;
+        if (it && i < n && ddbjson_item_from_cjson(it, NULL, &item, d) == ST_OK) {
+            if (pq_plan_match(&ps[i].plan, &item)) {
+                pq_plan_project(&ps[i].plan, &item, &proj);
+                member(out, "Item");
+                ddbjson_write_item(out, &proj);
+                av_free(&proj);
+            }
+            av_free(&item);
+        }
+        buf_addc(out, '}');
+        i++;
+    }
+    buf_addc(out, ']');
+}
+
 status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, tx_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const char *id = jstr(in, "ClientRequestToken");
-    char *reqtext = NULL;
-    if (id) {
-        reqtext = request_text(in);
-        token *t = token_find(s, id);
-        if (t) {
-            if (strcmp(t->request, reqtext) != 0)
-                st = diag_set(d, ST_IDEMPOTENT_MISMATCH,
-                              "Request with ClientRequestToken %s has different parameters than "
-                              "a previous request with the same token", id);
-            else
-                buf_adds(out, t->response);
-            free(reqtext);
-            return st;
-        }
+    char *reqtext = id ? request_text(in) : NULL;
+    if (id && token_replay(s, id, reqtext, out, d, &st)) {
+        free(reqtext);
+        return st;
     }
     const cJSON *list = jget(in, "TransactStatements");
     size_t n = (size_t)cJSON_GetArraySize(list);
@@ -784,58 +881,9 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     buf req = BUF_INIT;
     cJSON *resp = NULL;
     int reads = 0, writes = 0;
-    size_t i = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, list) {
-        if ((st = prepare(s, e, &ps[i], d)) != ST_OK)
-            goto out;
-        bool r = is_read(&ps[i]);
-        *(r ? &reads : &writes) += 1;
-        if (r && !ps[i].plan.full_key) {
-            st = diag_set(d, ST_VALIDATION,
-                          "Select statements within ExecuteTransaction must specify an equality "
-                          "condition on all key attributes");
-            goto out;
-        }
-        if (!r && ps[i].plan.return_values) {
-            st = diag_set(d, ST_VALIDATION,
-                          "Unsupported operation: RETURNING is not supported in transactions");
-            goto out;
-        }
-        i++;
-    }
-    if (reads && writes) {
-        st = diag_set(d, ST_VALIDATION,
-                      "Unsupported operation: A transaction must consist of either read statements "
-                      "or write statements, not both");
+    if ((st = tx_prepare(s, list, ps, &reads, &writes, d)) != ST_OK)
         goto out;
-    }
-    buf_addc(&req, '{');
-    member(&req, "TransactItems");
-    buf_addc(&req, '[');
-    for (i = 0; i < n; i++) {
-        const pq_plan *pl = &ps[i].plan;
-        buf_adds(&req, i ? ",{" : "{");
-        if (reads) {
-            member(&req, "Get");
-            buf_addc(&req, '{');
-            member_str(&req, "TableName", pl->table);
-            member(&req, "Key");
-            ddbjson_write_item(&req, &pl->key);
-            buf_addc(&req, '}');
-        } else {
-            static const char *const names[] = { [PQ_OP_PUT] = "Put", [PQ_OP_UPDATE] = "Update",
-                                                 [PQ_OP_DELETE] = "Delete",
-                                                 [PQ_OP_CHECK] = "ConditionCheck" };
-            member(&req, names[pl->op]);
-            write_request(&ps[i], NULL, true, &req);
-        }
-        buf_addc(&req, '}');
-    }
-    buf_addc(&req, ']');
-    if (rcc)
-        member_str(&req, "ReturnConsumedCapacity", rcc);
-    buf_addc(&req, '}');
+    tx_request(ps, n, reads, rcc, &req);
     st = run_op(s, reads ? store_op_transact_get : store_op_transact_write, &req, &resp, d);
     if (st == ST_TXN_CANCELED && writes)
         st = fix_cancel(s, ps, n, d);
@@ -843,36 +891,15 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
         goto out;
     caps_add(&cap, resp);
     buf_addc(out, '{');
-    if (reads) {
-        member(out, "Responses");
-        buf_addc(out, '[');
-        i = 0;
-        const cJSON *r;
-        cJSON_ArrayForEach(r, jget(resp, "Responses")) {
-            buf_adds(out, i ? ",{" : "{");
-            const cJSON *it = jget(r, "Item");
-            av item, proj;
-            if (it && i < n && ddbjson_item_from_cjson(it, NULL, &item, d) == ST_OK) {
-                if (pq_plan_match(&ps[i].plan, &item)) {
-                    pq_plan_project(&ps[i].plan, &item, &proj);
-                    member(out, "Item");
-                    ddbjson_write_item(out, &proj);
-                    av_free(&proj);
-                }
-                av_free(&item);
-            }
-            buf_addc(out, '}');
-            i++;
-        }
-        buf_addc(out, ']');
-    }
+    if (reads)
+        tx_responses(ps, n, resp, out, d);
     if (rcc && strcmp(rcc, "NONE") != 0)
         caps_write(&cap, out, true);
     buf_addc(out, '}');
     if (id)
         token_keep(s, id, reqtext, out);
 out:
-    for (i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++)
         pstmt_done(&ps[i]);
     free(ps);
     free(reqtext);

@@ -13,6 +13,7 @@
 
 #include "data/remote.h"
 #include "model/av.h"
+#include "model/buf.h"
 #include "model/status.h"
 
 /* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
@@ -59,6 +60,11 @@ int cli_eval_partiql(int argc, char **argv);
  * text and a caret under d->pos (cli_eval.c). */
 void cli_put_clean(FILE *f, const char *s, size_t n);
 void cli_show_error_at(const diag *d, const char *text);
+/* Text of several lines, each through cli_put_clean (cli_eval.c). */
+void cli_put_lines(const buf *b);
+/* An option's item in DynamoDB JSON (--item, --values) into out; 0, or 2
+ * with "ddbx eval: OPT: path: message" on stderr (cli_eval.c). */
+int cli_parse_item_option(const char *opt, const char *json, av *out, diag *d);
 /* "PK[:S|N|B][,SK[:S|N|B]]" into malloc'd names (sk may stay NULL) and
  * types; -1 when malformed. */
 int cli_parse_key_schema(const char *spec, char **pk, av_type *pkt, char **sk, av_type *skt);

@@ -68,6 +68,27 @@ void cli_show_error_at(const diag *d, const char *text)
     fputs("^\n", stderr);
 }
 
+/* Text with newlines, each line cleaned (the tree, the plan). */
+void cli_put_lines(const buf *b)
+{
+    for (const char *line = b->data; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        cli_put_clean(stdout, line, n);
+        fputc('\n', stdout);
+        line += n + (nl != NULL);
+    }
+}
+
+int cli_parse_item_option(const char *opt, const char *json, av *out, diag *d)
+{
+    if (ddbjson_parse_item(json, strlen(json), out, d) == ST_OK)
+        return 0;
+    fprintf(stderr, "ddbx eval: %s: %s%s%s\n", opt, d->path[0] ? d->path : "",
+            d->path[0] ? ": " : "", d->msg);
+    return 2;
+}
+
 int cli_parse_key_schema(const char *spec, char **pk, av_type *pkt, char **sk, av_type *skt)
 {
     char *copy = xstrdup(spec);
@@ -130,203 +151,251 @@ static void print_value(buf *b, const av *v)
         buf_adds(b, "-");
 }
 
-int cli_eval(int argc, char **argv)
+/* The command line of `ddbx eval EXPR`. */
+typedef struct eval_args {
+    const char *text, *names_j, *values_j, *item_j, *schema, *kind_s;
+    int kind;
+} eval_args;
+
+/* argv into a; -1 to go on, else the exit code (0 after --help, 2 for a
+ * bad command line, said on stderr). */
+static int eval_parse_args(int argc, char **argv, eval_args *a)
 {
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--kind") && !strcmp(argv[i + 1], "partiql"))
-            return cli_eval_partiql(argc, argv);
-    const char *text = NULL, *names_j = NULL, *values_j = NULL, *item_j = NULL,
-               *schema = NULL, *kind_s = "condition";
+    *a = (eval_args){ .kind_s = "condition" };
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *o = argv[i];
         const char **slot = NULL;
-        if (!strcmp(a, "--kind")) slot = &kind_s;
-        else if (!strcmp(a, "--names")) slot = &names_j;
-        else if (!strcmp(a, "--values")) slot = &values_j;
-        else if (!strcmp(a, "--item")) slot = &item_j;
-        else if (!strcmp(a, "--key-schema")) slot = &schema;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (!strcmp(o, "--kind")) slot = &a->kind_s;
+        else if (!strcmp(o, "--names")) slot = &a->names_j;
+        else if (!strcmp(o, "--values")) slot = &a->values_j;
+        else if (!strcmp(o, "--item")) slot = &a->item_j;
+        else if (!strcmp(o, "--key-schema")) slot = &a->schema;
+        else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             fputs(eval_usage, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "ddbx eval: unknown option '%s'\n%s", a, eval_usage);
+        } else if (o[0] == '-' && o[1] == '-') {
+            fprintf(stderr, "ddbx eval: unknown option '%s'\n%s", o, eval_usage);
             return 2;
-        } else if (!text) {
-            text = a;
+        } else if (!a->text) {
+            a->text = o;
             continue;
         } else {
             fprintf(stderr, "ddbx eval: one expression only\n%s", eval_usage);
             return 2;
         }
         if (i + 1 >= argc) {
-            fprintf(stderr, "ddbx eval: %s needs a value\n%s", a, eval_usage);
+            fprintf(stderr, "ddbx eval: %s needs a value\n%s", o, eval_usage);
             return 2;
         }
         *slot = argv[++i];
     }
-    int kind = expr_kind_from_name(kind_s);
-    if (kind < 0) {
-        fprintf(stderr, "ddbx eval: unknown kind '%s'\n%s", kind_s, eval_usage);
+    a->kind = expr_kind_from_name(a->kind_s);
+    if (a->kind < 0) {
+        fprintf(stderr, "ddbx eval: unknown kind '%s'\n%s", a->kind_s, eval_usage);
         return 2;
     }
-    if (!text) {
+    if (!a->text) {
         fputs(eval_usage, stderr);
         return 2;
     }
+    return -1;
+}
 
-    int rc = 1;
-    diag d;
-    diag_init(&d);
-    av names = { 0 }, values = { 0 }, item = { 0 };
-    bool have_names = false, have_values = false, have_item = false;
-    char *pk = NULL, *sk = NULL;
-    av_type pkt = AV_S, skt = AV_S;
-    expr_ctx cx = { 0 };
-    expr *e = NULL;
+/* What the options give the expression: the maps, the item, the keys. */
+typedef struct eval_inputs {
+    av names, values, item;
+    bool have_names, have_values, have_item;
+    char *pk, *sk;
+    av_type pkt, skt;
+} eval_inputs;
+
+/* --key-schema, --names, --values and --item into in; 0, or 2 with the
+ * error on stderr. */
+static int eval_load_inputs(const eval_args *a, eval_inputs *in, diag *d)
+{
+    if (a->schema && cli_parse_key_schema(a->schema, &in->pk, &in->pkt, &in->sk, &in->skt) != 0) {
+        fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", a->schema);
+        return 2;
+    }
+    if (a->names_j) {
+        if (ddbjson_parse_plain_item(a->names_j, strlen(a->names_j), &in->names, d)) {
+            fprintf(stderr, "ddbx eval: --names: %s\n", d->msg);
+            return 2;
+        }
+        in->have_names = true;
+    }
+    if (a->values_j) {
+        if (cli_parse_item_option("--values", a->values_j, &in->values, d))
+            return 2;
+        in->have_values = true;
+    }
+    if (a->item_j) {
+        if (cli_parse_item_option("--item", a->item_j, &in->item, d))
+            return 2;
+        in->have_item = true;
+    }
+    return 0;
+}
+
+static void eval_inputs_done(eval_inputs *in)
+{
+    av_free(&in->names);
+    av_free(&in->values);
+    av_free(&in->item);
+    free(in->pk);
+    free(in->sk);
+}
+
+/* The expression's canonical text and its tree. */
+static void print_parsed(const expr *e, expr_kind kind)
+{
     buf out = BUF_INIT;
-
-    if (schema && cli_parse_key_schema(schema, &pk, &pkt, &sk, &skt) != 0) {
-        fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", schema);
-        rc = 2;
-        goto done;
-    }
-    if (names_j) {
-        if (ddbjson_parse_plain_item(names_j, strlen(names_j), &names, &d)) {
-            fprintf(stderr, "ddbx eval: --names: %s\n", d.msg);
-            rc = 2;
-            goto done;
-        }
-        have_names = true;
-    }
-    if (values_j) {
-        if (ddbjson_parse_item(values_j, strlen(values_j), &values, &d)) {
-            fprintf(stderr, "ddbx eval: --values: %s%s%s\n", d.path[0] ? d.path : "",
-                    d.path[0] ? ": " : "", d.msg);
-            rc = 2;
-            goto done;
-        }
-        have_values = true;
-    }
-    if (item_j) {
-        if (ddbjson_parse_item(item_j, strlen(item_j), &item, &d)) {
-            fprintf(stderr, "ddbx eval: --item: %s%s%s\n", d.path[0] ? d.path : "",
-                    d.path[0] ? ": " : "", d.msg);
-            rc = 2;
-            goto done;
-        }
-        have_item = true;
-    }
-
-    if (expr_ctx_init(&cx, have_names ? &names : NULL, have_values ? &values : NULL, &d) ||
-        expr_parse(&cx, (expr_kind)kind, text, strlen(text), &e, &d) ||
-        expr_ctx_finish(&cx, &d)) {
-        cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
-        goto done;
-    }
-
     expr_print(e, &out);
-    printf("%s: ", expr_kind_param((expr_kind)kind));
+    printf("%s: ", expr_kind_param(kind));
     cli_put_clean(stdout, out.data, out.len);
     fputc('\n', stdout);
     buf_reset(&out);
     expr_print_tree(e, &out);
-    for (const char *line = out.data; line && *line;) {   /* keep the tree's newlines */
-        const char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        cli_put_clean(stdout, line, n);
-        fputc('\n', stdout);
-        line += n + (nl != NULL);
-    }
-    buf_reset(&out);
+    cli_put_lines(&out);
+    buf_done(&out);
+}
 
-    const av *it = have_item ? &item : NULL;
-    switch ((expr_kind)kind) {
-    case EXPR_KEY:
-        if (pk) {
-            expr_key_range r;
-            if (expr_key_range_of(e, pk, pkt, sk, skt, &r, &d)) {
-                cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
-                goto done;
-            }
-            static const char *const ops[] = { "none", "=", "<", "<=", ">", ">=", "BETWEEN", "begins_with" };
-            buf_printf(&out, "key range: %s = ", r.pk_name);
-            print_value(&out, r.pk);
-            if (r.sk_name) {
-                buf_printf(&out, "; %s %s ", r.sk_name, ops[r.op]);
-                print_value(&out, r.sk1);
-                if (r.sk2) {
-                    buf_adds(&out, " AND ");
-                    print_value(&out, r.sk2);
-                }
-                buf_adds(&out, "; from ");
-                if (r.prefix) {
-                    buf_adds(&out, "prefix ");
-                    print_value(&out, r.prefix);
-                } else {
-                    buf_adds(&out, r.lo ? (r.lo_incl ? "[" : "(") : "(");
-                    print_value(&out, r.lo);
-                    buf_adds(&out, " to ");
-                    print_value(&out, r.hi);
-                    buf_adds(&out, r.hi ? (r.hi_incl ? "]" : ")") : ")");
-                }
-            } else {
-                buf_adds(&out, "; whole partition");
-            }
-            cli_put_clean(stdout, out.data, out.len);
-            fputc('\n', stdout);
-            buf_reset(&out);
+/* A key condition's range over the key schema: the partition, the sort
+ * key's operator and operands, and the bounds read. 0, or 1 with the
+ * error shown. */
+static int print_key_range(const expr *e, const eval_inputs *in, const char *text, diag *d)
+{
+    expr_key_range r;
+    if (expr_key_range_of(e, in->pk, in->pkt, in->sk, in->skt, &r, d)) {
+        cli_show_error_at(d, d->pos >= 0 ? text : NULL);
+        return 1;
+    }
+    static const char *const ops[] = { "none", "=", "<", "<=", ">", ">=", "BETWEEN", "begins_with" };
+    buf out = BUF_INIT;
+    buf_printf(&out, "key range: %s = ", r.pk_name);
+    print_value(&out, r.pk);
+    if (r.sk_name) {
+        buf_printf(&out, "; %s %s ", r.sk_name, ops[r.op]);
+        print_value(&out, r.sk1);
+        if (r.sk2) {
+            buf_adds(&out, " AND ");
+            print_value(&out, r.sk2);
         }
+        buf_adds(&out, "; from ");
+        if (r.prefix) {
+            buf_adds(&out, "prefix ");
+            print_value(&out, r.prefix);
+        } else {
+            buf_adds(&out, r.lo ? (r.lo_incl ? "[" : "(") : "(");
+            print_value(&out, r.lo);
+            buf_adds(&out, " to ");
+            print_value(&out, r.hi);
+            buf_adds(&out, r.hi ? (r.hi_incl ? "]" : ")") : ")");
+        }
+    } else {
+        buf_adds(&out, "; whole partition");
+    }
+    cli_put_clean(stdout, out.data, out.len);
+    fputc('\n', stdout);
+    buf_done(&out);
+    return 0;
+}
+
+/* A condition tried on the item: the verdict and why, term by term. */
+static void print_verdict(const expr *e, const av *item)
+{
+    expr_trace t = { 0 };
+    bool v = expr_explain(e, item, &t);
+    if (v != expr_eval(e, item))
+        fprintf(stderr, "ddbx eval: internal error: explain and eval disagree\n");
+    printf("verdict: %s\n", v ? "true" : "false");
+    print_trace(&t);
+    expr_trace_done(&t);
+}
+
+/* An update applied to the item (or to none): the item after it and the
+ * top-level attributes it changed. 0, or 1 with the error shown. */
+static int print_update(const expr *e, const av *item, const char *text, diag *d)
+{
+    av updated;
+    expr_names ch = { 0 };
+    if (expr_update_apply(e, item, &updated, &ch, d)) {
+        cli_show_error_at(d, d->pos >= 0 ? text : NULL);
+        expr_names_done(&ch);
+        return 1;
+    }
+    print_item("item", &updated);
+    printf("updated:");
+    for (size_t i = 0; i < ch.n; i++) {
+        putchar(' ');
+        cli_put_clean(stdout, ch.v[i], strlen(ch.v[i]));
+    }
+    putchar('\n');
+    expr_names_done(&ch);
+    av_free(&updated);
+    return 0;
+}
+
+/* What the parsed expression does with the inputs, by kind. */
+static int eval_run(const expr *e, expr_kind kind, const eval_inputs *in, const char *text,
+                    diag *d)
+{
+    const av *it = in->have_item ? &in->item : NULL;
+    switch (kind) {
+    case EXPR_KEY:
+        if (in->pk && print_key_range(e, in, text, d))
+            return 1;
         /* a key condition can also be checked against an item */
         __attribute__((fallthrough));
     case EXPR_CONDITION:
     case EXPR_FILTER:
-        if (have_item) {
-            expr_trace t = { 0 };
-            bool v = expr_explain(e, it, &t);
-            if (v != expr_eval(e, it))
-                fprintf(stderr, "ddbx eval: internal error: explain and eval disagree\n");
-            printf("verdict: %s\n", v ? "true" : "false");
-            print_trace(&t);
-            expr_trace_done(&t);
-        }
-        break;
+        if (it)
+            print_verdict(e, it);
+        return 0;
     case EXPR_PROJECTION:
-        if (have_item) {
+        if (it) {
             av p;
             expr_project(e, it, &p);
             print_item("projected", &p);
             av_free(&p);
         }
-        break;
-    case EXPR_UPDATE: {
-        av updated;
-        expr_names ch = { 0 };
-        if (expr_update_apply(e, it, &updated, &ch, &d)) {
-            cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
-            expr_names_done(&ch);
-            goto done;
-        }
-        print_item("item", &updated);
-        printf("updated:");
-        for (size_t i = 0; i < ch.n; i++) {
-            putchar(' ');
-            cli_put_clean(stdout, ch.v[i], strlen(ch.v[i]));
-        }
-        putchar('\n');
-        expr_names_done(&ch);
-        av_free(&updated);
-        break;
+        return 0;
+    case EXPR_UPDATE:
+        return print_update(e, it, text, d);
     }
+    return 0;
+}
+
+int cli_eval(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--kind") && !strcmp(argv[i + 1], "partiql"))
+            return cli_eval_partiql(argc, argv);
+    eval_args a;
+    int rc = eval_parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+
+    diag d;
+    diag_init(&d);
+    eval_inputs in = { .pkt = AV_S, .skt = AV_S };
+    expr_ctx cx = { 0 };
+    expr *e = NULL;
+    expr_kind kind = (expr_kind)a.kind;
+    if ((rc = eval_load_inputs(&a, &in, &d)))
+        goto done;
+    if (expr_ctx_init(&cx, in.have_names ? &in.names : NULL, in.have_values ? &in.values : NULL,
+                      &d) ||
+        expr_parse(&cx, kind, a.text, strlen(a.text), &e, &d) || expr_ctx_finish(&cx, &d)) {
+        cli_show_error_at(&d, d.pos >= 0 ? a.text : NULL);
+        rc = 1;
+        goto done;
     }
-    rc = 0;
+    print_parsed(e, kind);
+    rc = eval_run(e, kind, &in, a.text, &d);
 done:
     expr_free(e);
     expr_ctx_done(&cx);
-    av_free(&names);
-    av_free(&values);
-    av_free(&item);
-    buf_done(&out);
-    free(pk);
-    free(sk);
+    eval_inputs_done(&in);
     return rc;
 }

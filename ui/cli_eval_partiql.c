@@ -31,63 +31,148 @@ static const char usage[] =
     "  --index       a secondary index (repeatable)\n"
     "  --item        an item in DynamoDB JSON to try a SELECT's filter and projection on\n";
 
-static void put_lines(const buf *b)
-{
-    for (const char *line = b->data; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        cli_put_clean(stdout, line, n);
-        fputc('\n', stdout);
-        line += n + (nl != NULL);
-    }
-}
-
-int cli_eval_partiql(int argc, char **argv)
-{
-    const char *text = NULL, *params_j = NULL, *item_j = NULL, *schema = "PK,SK";
+/* The command line of `ddbx eval --kind partiql STATEMENT`. */
+typedef struct pq_args {
+    const char *text, *params_j, *item_j, *schema;
     const char *indexes[MAX_INDEXES];
-    size_t n_idx = 0;
+    size_t n_idx;
+} pq_args;
+
+/* argv into a; -1 to go on, else the exit code (0 after --help, 2 for a
+ * bad command line, said on stderr). */
+static int parse_args(int argc, char **argv, pq_args *a)
+{
+    *a = (pq_args){ .schema = "PK,SK" };
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *o = argv[i];
         const char **slot = NULL;
-        if (!strcmp(a, "--kind")) {
+        if (!strcmp(o, "--kind")) {
             i++;          /* "partiql": how we got here */
             continue;
         }
-        if (!strcmp(a, "--params")) slot = &params_j;
-        else if (!strcmp(a, "--item")) slot = &item_j;
-        else if (!strcmp(a, "--key-schema")) slot = &schema;
-        else if (!strcmp(a, "--index")) {
-            if (n_idx == MAX_INDEXES) {
+        if (!strcmp(o, "--params")) slot = &a->params_j;
+        else if (!strcmp(o, "--item")) slot = &a->item_j;
+        else if (!strcmp(o, "--key-schema")) slot = &a->schema;
+        else if (!strcmp(o, "--index")) {
+            if (a->n_idx == MAX_INDEXES) {
                 fprintf(stderr, "ddbx eval: at most %d indexes\n", MAX_INDEXES);
                 return 2;
             }
-            slot = &indexes[n_idx++];
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            slot = &a->indexes[a->n_idx++];
+        } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             fputs(usage, stdout);
             return 0;
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "ddbx eval: unknown option '%s'\n%s", a, usage);
+        } else if (o[0] == '-' && o[1] == '-') {
+            fprintf(stderr, "ddbx eval: unknown option '%s'\n%s", o, usage);
             return 2;
-        } else if (!text) {
-            text = a;
+        } else if (!a->text) {
+            a->text = o;
             continue;
         } else {
             fprintf(stderr, "ddbx eval: one statement only\n%s", usage);
             return 2;
         }
         if (i + 1 >= argc) {
-            fprintf(stderr, "ddbx eval: %s needs a value\n%s", a, usage);
+            fprintf(stderr, "ddbx eval: %s needs a value\n%s", o, usage);
             return 2;
         }
         *slot = argv[++i];
     }
-    if (!text) {
+    if (!a->text) {
         fputs(usage, stderr);
         return 2;
     }
+    return -1;
+}
 
-    int rc = 1;
+/* --key-schema and each --index into def; 0, or 2 with the error on
+ * stderr. */
+static int load_table_def(const pq_args *a, table_def *def)
+{
+    if (cli_parse_key_schema(a->schema, &def->pk.name, &def->pk.type, &def->sk.name,
+                             &def->sk.type)) {
+        fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", a->schema);
+        return 2;
+    }
+    def->idx = xcalloc(a->n_idx ? a->n_idx : 1, sizeof *def->idx);
+    for (size_t i = 0; i < a->n_idx; i++) {
+        const char *spec = a->indexes[i], *eq = strchr(spec, '=');
+        index_def *ix = &def->idx[def->n_idx++];
+        ix->global = true;
+        if (!eq || eq == spec ||
+            cli_parse_key_schema(eq + 1, &ix->pk.name, &ix->pk.type, &ix->sk.name, &ix->sk.type)) {
+            fprintf(stderr, "ddbx eval: bad --index '%s' (NAME=PK[:T][,SK[:T]])\n", spec);
+            return 2;
+        }
+        ix->name = xstrndup(spec, (size_t)(eq - spec));
+    }
+    return 0;
+}
+
+/* --params, the Parameters list in DynamoDB JSON, into a list value; 0,
+ * or 2 with the error on stderr. */
+static int load_params(const char *params_j, av *params, diag *d)
+{
+    buf w = BUF_INIT;
+    buf_printf(&w, "{\"L\":%s}", params_j);     /* a list of attribute values */
+    status pst = ddbjson_parse_value(w.data, w.len, params, d);
+    buf_done(&w);
+    if (pst || params->type != AV_L) {
+        fprintf(stderr, "ddbx eval: --params: %s\n",
+                params->type == AV_L || d->msg[0] ? d->msg : "not a list");
+        return 2;
+    }
+    return 0;
+}
+
+/* The statement's canonical text and its tree. */
+static void print_statement(const pq_stmt *s)
+{
+    buf out = BUF_INIT;
+    pq_print(s, &out);
+    fputs("PartiQL: ", stdout);
+    cli_put_clean(stdout, out.data, out.len);
+    fputc('\n', stdout);
+    buf_reset(&out);
+    pq_print_tree(s, &out);
+    cli_put_lines(&out);
+    buf_done(&out);
+}
+
+/* What the plan runs: operation, key range, filter, expressions. */
+static void print_plan(const pq_plan *plan)
+{
+    buf out = BUF_INIT;
+    pq_plan_explain(plan, &out);
+    cli_put_lines(&out);
+    buf_done(&out);
+}
+
+/* A SELECT's filter tried on the item, and its projection if it passes. */
+static void try_item(const pq_plan *plan, const av *item)
+{
+    bool m = pq_plan_match(plan, item);
+    printf("filter on the item: %s\n", m ? "true" : "false");
+    if (!m)
+        return;
+    av p;
+    buf out = BUF_INIT;
+    pq_plan_project(plan, item, &p);
+    ddbjson_write_item(&out, &p);
+    fputs("result: ", stdout);
+    cli_put_clean(stdout, out.data, out.len);
+    fputc('\n', stdout);
+    av_free(&p);
+    buf_done(&out);
+}
+
+int cli_eval_partiql(int argc, char **argv)
+{
+    pq_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+
     diag d;
     diag_init(&d);
     av params = { 0 }, item = { 0 };
@@ -95,80 +180,28 @@ int cli_eval_partiql(int argc, char **argv)
     pq_stmt *s = NULL;
     pq_plan plan;
     memset(&plan, 0, sizeof plan);
-    buf out = BUF_INIT;
 
-    if (cli_parse_key_schema(schema, &def.pk.name, &def.pk.type, &def.sk.name, &def.sk.type)) {
-        fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", schema);
-        rc = 2;
+    if ((rc = load_table_def(&a, &def)) ||
+        (a.params_j && (rc = load_params(a.params_j, &params, &d))) ||
+        (a.item_j && (rc = cli_parse_item_option("--item", a.item_j, &item, &d))))
         goto done;
-    }
-    def.idx = xcalloc(n_idx ? n_idx : 1, sizeof *def.idx);
-    for (size_t i = 0; i < n_idx; i++) {
-        const char *eq = strchr(indexes[i], '=');
-        index_def *ix = &def.idx[def.n_idx++];
-        ix->global = true;
-        if (!eq || eq == indexes[i] ||
-            cli_parse_key_schema(eq + 1, &ix->pk.name, &ix->pk.type, &ix->sk.name, &ix->sk.type)) {
-            fprintf(stderr, "ddbx eval: bad --index '%s' (NAME=PK[:T][,SK[:T]])\n", indexes[i]);
-            rc = 2;
-            goto done;
-        }
-        ix->name = xstrndup(indexes[i], (size_t)(eq - indexes[i]));
-    }
-    if (params_j) {
-        buf w = BUF_INIT;
-        buf_printf(&w, "{\"L\":%s}", params_j);     /* a list of attribute values */
-        status pst = ddbjson_parse_value(w.data, w.len, &params, &d);
-        buf_done(&w);
-        if (pst || params.type != AV_L) {
-            fprintf(stderr, "ddbx eval: --params: %s\n",
-                    params.type == AV_L || d.msg[0] ? d.msg : "not a list");
-            rc = 2;
-            goto done;
-        }
-    }
-    if (item_j && ddbjson_parse_item(item_j, strlen(item_j), &item, &d)) {
-        fprintf(stderr, "ddbx eval: --item: %s%s%s\n", d.path[0] ? d.path : "",
-                d.path[0] ? ": " : "", d.msg);
-        rc = 2;
-        goto done;
-    }
+    rc = 1;
     def.name = xstrdup("");
-    if (pq_parse(text, strlen(text), params.type == AV_L ? params.u.l.v : NULL,
+    if (pq_parse(a.text, strlen(a.text), params.type == AV_L ? params.u.l.v : NULL,
                  params.type == AV_L ? params.u.l.len : 0, &s, &d)) {
-        cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
+        cli_show_error_at(&d, d.pos >= 0 ? a.text : NULL);
         goto done;
     }
-    pq_print(s, &out);
-    fputs("PartiQL: ", stdout);
-    cli_put_clean(stdout, out.data, out.len);
-    fputc('\n', stdout);
-    buf_reset(&out);
-    pq_print_tree(s, &out);
-    put_lines(&out);
-    buf_reset(&out);
+    print_statement(s);
     free(def.name);
     def.name = xstrdup(pq_table(s));
     if (pq_plan_of(s, &def, &plan, &d)) {
-        cli_show_error_at(&d, d.pos >= 0 ? text : NULL);
+        cli_show_error_at(&d, d.pos >= 0 ? a.text : NULL);
         goto done;
     }
-    pq_plan_explain(&plan, &out);
-    put_lines(&out);
-    buf_reset(&out);
-    if (item_j && pq_get_kind(s) == PQ_SELECT) {
-        bool m = pq_plan_match(&plan, &item);
-        printf("filter on the item: %s\n", m ? "true" : "false");
-        if (m) {
-            av p;
-            pq_plan_project(&plan, &item, &p);
-            ddbjson_write_item(&out, &p);
-            fputs("result: ", stdout);
-            cli_put_clean(stdout, out.data, out.len);
-            fputc('\n', stdout);
-            av_free(&p);
-        }
-    }
+    print_plan(&plan);
+    if (a.item_j && pq_get_kind(s) == PQ_SELECT)
+        try_item(&plan, &item);
     rc = 0;
 done:
     pq_plan_done(&plan);
@@ -176,6 +209,5 @@ done:
     av_free(&params);
     av_free(&item);
     table_def_free(&def);
-    buf_done(&out);
     return rc;
 }
