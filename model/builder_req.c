@@ -3,6 +3,7 @@
  * TransactItems element, `aws dynamodb` command line) from builder trees.
  */
 #include "model/builder.h"
+#include "model/builder_int.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -245,18 +246,6 @@ static void path_of(const expr_node *n, bpath *p)
     }
 }
 
-static status parse_json_arg(const char *json, bool names, av *out, diag *d)
-{
-    out->type = AV_NONE;
-    if (!json || !*json)
-        return ST_OK;
-    status st = names ? ddbjson_parse_plain_item(json, strlen(json), out, d)
-                      : ddbjson_parse_item(json, strlen(json), out, d);
-    if (st)
-        out->type = AV_NONE;
-    return st;
-}
-
 status builder_update_parse(const char *text, const char *names_json,
                             const char *values_json, bupdate *out, diag *d)
 {
@@ -266,9 +255,9 @@ status builder_update_parse(const char *text, const char *names_json,
     bool cx_ok = false;
     builder_update_init(out);
     values.type = AV_NONE;
-    status st = parse_json_arg(names_json, true, &names, d);
+    status st = builder_parse_map(names_json, true, &names, d);
     if (!st)
-        st = parse_json_arg(values_json, false, &values, d);
+        st = builder_parse_map(values_json, false, &values, d);
     if (!st) {
         st = expr_ctx_init(&cx, names.type ? &names : NULL, values.type ? &values : NULL, d);
         cx_ok = !st;
