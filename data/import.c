@@ -192,146 +192,177 @@ static char *decode_string(const buf *raw)
     return s;
 }
 
+/* The walk's steps, one a state. Each moves the state on, stops at an item
+ * element (*at true, for next_element to capture) or breaks the source. */
+
+/* Items one after another, or arrays of them. */
+static void step_seq(import_source *src, bool *at)
+{
+    int c = import_peek_nonws(src);
+    if (c < 0) {
+        src->state = S_END;
+    } else if (c == '[') {
+        src->pos++;
+        src->state = S_ARRAY;
+        src->first_elem = true;
+    } else {
+        *at = true;
+    }
+}
+
+/* Inside a top-level array of items, or the array value of a page member. */
+static status step_array(import_source *src, bool *at, diag *d)
+{
+    int c = import_peek_nonws(src);
+    if (c == ']') {
+        src->pos++;
+        if (src->state == S_ARRAY) {
+            src->state = S_SEQ;
+        } else {
+            src->state = S_MEMBERS;
+            src->first_member = false;
+        }
+        return ST_OK;
+    }
+    if (!src->first_elem) {
+        if (c != ',')
+            return import_broken_here(src, d, c < 0
+                ? "unexpected end of input inside an array%s"
+                : "expected ',' or ']' after an array element%s", NULL);
+        src->pos++;
+        c = import_peek_nonws(src);
+    }
+    src->first_elem = false;
+    if (c < 0)
+        return import_broken_here(src, d, "unexpected end of input inside an array%s", NULL);
+    *at = true;
+    return ST_OK;
+}
+
+/* Between page objects, which may also come as one array of pages
+ * (`jq -s`). */
+static status step_pages(import_source *src, diag *d)
+{
+    int c = import_peek_nonws(src);
+    if (c < 0) {
+        if (src->pages_in_array)
+            return import_broken_here(src, d, "unexpected end of input inside an array%s",
+                                      NULL);
+        src->state = S_END;
+        return ST_OK;
+    }
+    if (!src->pages_in_array && c == '[') {
+        src->pos++;
+        src->pages_in_array = true;
+        src->first_page = true;
+        return ST_OK;
+    }
+    if (src->pages_in_array) {
+        if (c == ']') {
+            src->pos++;
+            src->pages_in_array = false;
+            return ST_OK;
+        }
+        if (!src->first_page) {
+            if (c != ',')
+                return import_broken_here(src, d, "expected ',' or ']' after a page%s", NULL);
+            src->pos++;
+            c = import_peek_nonws(src);
+        }
+        src->first_page = false;
+    }
+    if (c != '{')
+        return import_broken_here(src, d, "expected '{' starting %s",
+            src->fmt == IMPORT_BATCH ? "a BatchWriteItem request ({\"Table\": [...]})"
+                                     : "a scan/query output page ({\"Items\": [...]})");
+    src->pos++;
+    src->state = S_MEMBERS;
+    src->first_member = true;
+    return ST_OK;
+}
+
+/* Inside a page object, between members: the items member (every member
+ * of a batch request) opens its array, any other is skipped. */
+static status step_members(import_source *src, diag *d)
+{
+    status rc;
+    int c = import_peek_nonws(src);
+    if (c == '}') {
+        src->pos++;
+        src->state = S_PAGES;
+        return ST_OK;
+    }
+    if (!src->first_member) {
+        if (c != ',')
+            return import_broken_here(src, d, c < 0
+                ? "unexpected end of input inside an object%s"
+                : "expected ',' or '}' after an object member%s", NULL);
+        src->pos++;
+        c = import_peek_nonws(src);
+    }
+    src->first_member = false;
+    if (c != '"')
+        return import_broken_here(src, d, "expected a member name%s", NULL);
+    if ((rc = import_capture(src, &src->scratch, d)) != ST_OK)
+        return rc;
+    free(src->member);
+    src->member = decode_string(&src->scratch);
+    if (!src->member)
+        return import_broken_here(src, d, "bad member name%s", NULL);
+    if ((rc = import_expect(src, ':', "':'", d)) != ST_OK)
+        return rc;
+    c = import_peek_nonws(src);
+    if (c < 0)
+        return import_broken_here(src, d, "unexpected end of input: expected a value%s", NULL);
+    bool items = src->fmt == IMPORT_BATCH || strcmp(src->member, "Items") == 0;
+    if (!items)
+        return import_capture(src, &src->scratch, d);
+    if (c != '[')
+        return import_broken_here(src, d, "the value of \"%s\" must be an array",
+                                  src->member);
+    src->pos++;
+    src->state = S_MEMBER_ARR;
+    src->first_elem = true;
+    return ST_OK;
+}
+
 /*
  * Moves to the next item element and captures it into src->elem, with
  * where it starts. *got false at the end of the input.
  */
 static status next_element(import_source *src, bool *got, int *line, int *col, diag *d)
 {
-    int c;
-    status rc;
     *got = false;
     for (;;) {
+        bool at = false;
+        status rc = ST_OK;
         switch (src->state) {
         case S_START:
             src->state = paged(src) ? S_PAGES : S_SEQ;
-            continue;
+            break;
         case S_SEQ:
-            c = import_peek_nonws(src);
-            if (c < 0) {
-                src->state = S_END;
-                continue;
-            }
-            if (c == '[') {
-                src->pos++;
-                src->state = S_ARRAY;
-                src->first_elem = true;
-                continue;
-            }
-            break;                                  /* capture */
+            step_seq(src, &at);
+            break;
         case S_ARRAY:
         case S_MEMBER_ARR:
-            c = import_peek_nonws(src);
-            if (c == ']') {
-                src->pos++;
-                if (src->state == S_ARRAY) {
-                    src->state = S_SEQ;
-                } else {
-                    src->state = S_MEMBERS;
-                    src->first_member = false;
-                }
-                continue;
-            }
-            if (!src->first_elem) {
-                if (c != ',')
-                    return import_broken_here(src, d, c < 0
-                        ? "unexpected end of input inside an array%s"
-                        : "expected ',' or ']' after an array element%s", NULL);
-                src->pos++;
-                c = import_peek_nonws(src);
-            }
-            src->first_elem = false;
-            if (c < 0)
-                return import_broken_here(src, d, "unexpected end of input inside an array%s", NULL);
-            break;                                  /* capture */
+            rc = step_array(src, &at, d);
+            break;
         case S_PAGES:
-            c = import_peek_nonws(src);
-            if (c < 0) {
-                if (src->pages_in_array)
-                    return import_broken_here(src, d, "unexpected end of input inside an array%s",
-                                       NULL);
-                src->state = S_END;
-                continue;
-            }
-            /* Pages may also come as one array of pages (`jq -s`). */
-            if (!src->pages_in_array && c == '[') {
-                src->pos++;
-                src->pages_in_array = true;
-                src->first_page = true;
-                continue;
-            }
-            if (src->pages_in_array) {
-                if (c == ']') {
-                    src->pos++;
-                    src->pages_in_array = false;
-                    continue;
-                }
-                if (!src->first_page) {
-                    if (c != ',')
-                        return import_broken_here(src, d, "expected ',' or ']' after a page%s", NULL);
-                    src->pos++;
-                    c = import_peek_nonws(src);
-                }
-                src->first_page = false;
-            }
-            if (c != '{')
-                return import_broken_here(src, d, "expected '{' starting %s",
-                    src->fmt == IMPORT_BATCH ? "a BatchWriteItem request ({\"Table\": [...]})"
-                                             : "a scan/query output page ({\"Items\": [...]})");
-            src->pos++;
-            src->state = S_MEMBERS;
-            src->first_member = true;
-            continue;
-        case S_MEMBERS: {
-            c = import_peek_nonws(src);
-            if (c == '}') {
-                src->pos++;
-                src->state = S_PAGES;
-                continue;
-            }
-            if (!src->first_member) {
-                if (c != ',')
-                    return import_broken_here(src, d, c < 0
-                        ? "unexpected end of input inside an object%s"
-                        : "expected ',' or '}' after an object member%s", NULL);
-                src->pos++;
-                c = import_peek_nonws(src);
-            }
-            src->first_member = false;
-            if (c != '"')
-                return import_broken_here(src, d, "expected a member name%s", NULL);
-            if ((rc = import_capture(src, &src->scratch, d)) != ST_OK)
-                return rc;
-            free(src->member);
-            src->member = decode_string(&src->scratch);
-            if (!src->member)
-                return import_broken_here(src, d, "bad member name%s", NULL);
-            if ((rc = import_expect(src, ':', "':'", d)) != ST_OK)
-                return rc;
-            c = import_peek_nonws(src);
-            if (c < 0)
-                return import_broken_here(src, d, "unexpected end of input: expected a value%s", NULL);
-            bool items = src->fmt == IMPORT_BATCH || strcmp(src->member, "Items") == 0;
-            if (items) {
-                if (c != '[')
-                    return import_broken_here(src, d, "the value of \"%s\" must be an array",
-                                       src->member);
-                src->pos++;
-                src->state = S_MEMBER_ARR;
-                src->first_elem = true;
-                continue;
-            }
-            if ((rc = import_capture(src, &src->scratch, d)) != ST_OK)
-                return rc;
-            continue;
-        }
+            rc = step_pages(src, d);
+            break;
+        case S_MEMBERS:
+            rc = step_members(src, d);
+            break;
         case S_END:
             return ST_OK;
         default:
             assert(!"bad state");
             return ST_INTERNAL;
         }
-        /* At an element. */
+        if (rc != ST_OK)
+            return rc;
+        if (!at)
+            continue;
         *line = src->line;
         *col = import_col_at(src, src->pos);
         if ((rc = import_capture(src, &src->elem, d)) != ST_OK)
