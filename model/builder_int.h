@@ -1,7 +1,7 @@
 /*
  * builder_int — what the builder_*.c files share and nobody else sees:
  * node allocation (builder.c), the operator class (builder.c) and the
- * maps-argument parser (builder_parse.c, also used by builder_req.c).
+ * parse-with-maps helpers (builder_parse.c, also used by builder_req.c).
  * Not part of the public API.
  */
 #ifndef DDBX_BUILDER_INT_H
@@ -18,10 +18,23 @@ void builder_node_free(bnode *n);
 /* True for the function-style operators (attribute_exists() ... contains()). */
 bool builder_is_function(bop op);
 
-/* Parses one ExpressionAttributeNames (names) or ExpressionAttributeValues
- * map given as JSON text. NULL or blank text means not given (out->type is
- * AV_NONE). On error the diag names the map in d->file and keeps the
- * position within the text. */
-status builder_parse_map(const char *json, bool names, av *out, diag *d);
+/* An expression parsed against its maps (builder_parse_expr): the tree
+ * points into the maps, so builder_parsed_done frees them together. */
+typedef struct bparsed {
+    av names, values;
+    expr_ctx cx;
+    bool cx_ok;
+    expr *e;
+} bparsed;
+
+/* Parses both maps, then text as kind against them (unused names or
+ * values are errors). A map given as NULL or blank text is not given; a
+ * bad one names itself (ExpressionAttributeNames or
+ * ExpressionAttributeValues) in d->file and keeps the position or the
+ * attribute in it. On error d says what and where; p must be released
+ * with builder_parsed_done either way. */
+status builder_parse_expr(expr_kind kind, const char *text, const char *names_json,
+                          const char *values_json, bparsed *p, diag *d);
+void builder_parsed_done(bparsed *p);
 
 #endif

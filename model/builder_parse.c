@@ -1,6 +1,6 @@
 /*
  * builder_parse — expression text back into the tree: parse with the
- * names/values maps (builder_parse_map, shared with builder_req.c), then
+ * names/values maps (builder_parse_expr, shared with builder_req.c), then
  * convert the expr tree into clauses, or say what the builder cannot show.
  * builder_int.h is what the builder_*.c files share.
  */
@@ -173,7 +173,8 @@ status builder_from_expr(const expr *e, builder **out, diag *d)
     return ST_OK;
 }
 
-status builder_parse_map(const char *json, bool names, av *out, diag *d)
+/* One map argument; NULL or blank text means not given. */
+static status parse_map(const char *json, bool names, av *out, diag *d)
 {
     out->type = AV_NONE;
     if (!json)
@@ -191,32 +192,44 @@ status builder_parse_map(const char *json, bool names, av *out, diag *d)
     return st;
 }
 
+status builder_parse_expr(expr_kind kind, const char *text, const char *names_json,
+                          const char *values_json, bparsed *p, diag *d)
+{
+    memset(p, 0, sizeof *p);
+    p->names.type = p->values.type = AV_NONE;
+    status st = parse_map(names_json, true, &p->names, d);
+    if (!st)
+        st = parse_map(values_json, false, &p->values, d);
+    if (!st) {
+        st = expr_ctx_init(&p->cx, p->names.type ? &p->names : NULL,
+                           p->values.type ? &p->values : NULL, d);
+        p->cx_ok = !st;
+    }
+    if (!st)
+        st = expr_parse(&p->cx, kind, text, strlen(text), &p->e, d);
+    if (!st)
+        st = expr_ctx_finish(&p->cx, d);
+    return st;
+}
+
+void builder_parsed_done(bparsed *p)
+{
+    expr_free(p->e);
+    if (p->cx_ok)
+        expr_ctx_done(&p->cx);
+    av_free(&p->names);
+    av_free(&p->values);
+    memset(p, 0, sizeof *p);
+}
+
 status builder_parse(expr_kind kind, const char *text, const char *names_json,
                      const char *values_json, builder **out, diag *d)
 {
-    av names, values;
-    expr_ctx cx;
-    expr *e = NULL;
-    bool cx_ok = false;
+    bparsed p;
     *out = NULL;
-    values.type = AV_NONE;
-    status st = builder_parse_map(names_json, true, &names, d);
+    status st = builder_parse_expr(kind, text, names_json, values_json, &p, d);
     if (!st)
-        st = builder_parse_map(values_json, false, &values, d);
-    if (!st) {
-        st = expr_ctx_init(&cx, names.type ? &names : NULL, values.type ? &values : NULL, d);
-        cx_ok = !st;
-    }
-    if (!st)
-        st = expr_parse(&cx, kind, text, strlen(text), &e, d);
-    if (!st)
-        st = expr_ctx_finish(&cx, d);
-    if (!st)
-        st = builder_from_expr(e, out, d);
-    expr_free(e);
-    if (cx_ok)
-        expr_ctx_done(&cx);
-    av_free(&names);
-    av_free(&values);
+        st = builder_from_expr(p.e, out, d);
+    builder_parsed_done(&p);
     return st;
 }
