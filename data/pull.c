@@ -273,6 +273,164 @@ static void report(const pull_opts *o, shared *sh, uint64_t items, double cap, d
     o->progress(&p, o->ud);
 }
 
+/* fail_locked, taking the lock. */
+static void fail_shared(shared *sh, const diag *e)
+{
+    pthread_mutex_lock(&sh->mu);
+    fail_locked(sh, e);
+    pthread_mutex_unlock(&sh->mu);
+}
+
+/* Creates the local table as, from the remote table's description. */
+static status create_local_table(store *st, remote *r, const char *table, const char *as,
+                                 diag *d)
+{
+    char *desc = NULL, *create = NULL, *created = NULL;
+    buf req = BUF_INIT;
+    buf_adds(&req, "{\"TableName\":");
+    ddbjson_write_string(&req, table, strlen(table));
+    buf_addc(&req, '}');
+    status s = remote_call(r, "DescribeTable", req.data, req.len, &desc, d);
+    if (s == ST_OK)
+        s = create_request(desc, as, &create, d);
+    if (s == ST_OK)
+        s = store_call(st, "CreateTable", create, strlen(create), &created, d);
+    free(desc);
+    free(create);
+    free(created);
+    buf_done(&req);
+    return s;
+}
+
+/* One connection per segment, with the credentials already found
+ * (a credential_process runs once, not once per segment). */
+static status dup_connections(remote *r, worker *ws, int n, diag *d)
+{
+    for (int i = 0; i < n; i++) {
+        status s = remote_dup(r, &ws[i].r, d);
+        if (s != ST_OK)
+            return s;
+    }
+    return ST_OK;
+}
+
+/* Starts a thread per segment; one that cannot start fails the pull (the
+ * ones started see it and stop). */
+static void start_workers(shared *sh, worker *ws, int n)
+{
+    sh->running = n;
+    for (int i = 0; i < n; i++) {
+        ws[i].sh = sh;
+        ws[i].seg = i;
+        if (pthread_create(&ws[i].th, NULL, scan_segment, &ws[i]) != 0) {
+            diag e;
+            diag_init(&e);
+            diag_set(&e, ST_INTERNAL, "cannot start a thread for segment %d", i);
+            pthread_mutex_lock(&sh->mu);
+            sh->running -= n - i;
+            fail_locked(sh, &e);
+            pthread_mutex_unlock(&sh->mu);
+            break;
+        }
+        ws[i].started = 1;
+    }
+}
+
+/* Waits for the next page (waking every 200 ms to see *stop and report
+ * progress) and takes it off the queue. NULL with *aborted when the pull
+ * stops (an error or *stop); *finished when every worker is done and the
+ * queue is empty. */
+static page *take_page(shared *sh, const pull_opts *o, bool *aborted, bool *finished)
+{
+    pthread_mutex_lock(&sh->mu);
+    while (!sh->head && sh->running > 0 && !sh->abort && !(o->stop && *o->stop)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 200 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&sh->has_page, &sh->mu, &ts);
+        if (!sh->head)
+            break;
+    }
+    if (o->stop && *o->stop && !sh->abort) {
+        sh->abort = 1;
+        sh->cancel = 1;
+        pthread_cond_broadcast(&sh->has_room);
+    }
+    if (sh->abort) {
+        *aborted = true;
+        pthread_mutex_unlock(&sh->mu);
+        return NULL;
+    }
+    page *p = sh->head;
+    if (p) {
+        sh->head = p->next;
+        if (!sh->head)
+            sh->tail = NULL;
+        sh->queued--;
+        pthread_cond_signal(&sh->has_room);
+    }
+    *finished = !p && sh->running == 0;
+    pthread_mutex_unlock(&sh->mu);
+    return p;
+}
+
+/* The writer's side: the pages' items go into the local table, batch
+ * items to a store transaction. */
+typedef struct writer {
+    store *st;
+    const char *as;
+    shared *sh;
+    int batch;
+    int in_batch;
+    int in_txn;        /* a store transaction is open */
+    uint64_t items;
+    double cap;
+} writer;
+
+/* Stores a page's items and frees it; an error fails the pull. */
+static void write_page(writer *w, page *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        diag e;
+        diag_init(&e);
+        if (store_put_item(w->st, w->as, &p->items[i], &e) != ST_OK) {
+            fail_shared(w->sh, &e);
+            break;
+        }
+        w->items++;
+        w->in_batch++;
+    }
+    w->cap += p->capacity;
+    page_free(p);
+    if (w->in_batch >= w->batch) {
+        diag e;
+        diag_init(&e);
+        if (store_commit(w->st, &e) != ST_OK || store_begin(w->st, &e) != ST_OK) {
+            w->in_txn = 0;
+            fail_shared(w->sh, &e);
+        }
+        w->in_batch = 0;
+    }
+}
+
+/* Joins the threads started and frees the pages still queued. */
+static void stop_workers(shared *sh, worker *ws, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (ws[i].started)
+            pthread_join(ws[i].th, NULL);
+    while (sh->head) {
+        page *p = sh->head;
+        sh->head = p->next;
+        page_free(p);
+    }
+    sh->tail = NULL;
+}
+
 status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
 {
     assert(st && o && o->table && o->remote);
@@ -280,7 +438,6 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     const char *as = o->as && *o->as ? o->as : o->table;
     if (o->segments < 1 || o->segments > 1000000)
         return diag_set(d, ST_USAGE, "--segments must be 1 to 1000000");
-    int batch = o->batch > 0 ? o->batch : 10000;
     int interval = o->interval_ms > 0 ? o->interval_ms : 500;
 
     /* Refuse before any remote work when the local name is taken. */
@@ -295,9 +452,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
 
     status s;
     remote *r = NULL;
-    char *desc = NULL, *create = NULL, *created = NULL;
-    buf req = BUF_INIT;
-    int table_made = 0, in_txn = 0;
+    int table_made = 0;
     worker *ws = NULL;
     shared sh;
     memset(&sh, 0, sizeof sh);
@@ -306,24 +461,14 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     pthread_cond_init(&sh.has_room, NULL);
     sh.o = o;
     sh.table = o->table;
-    uint64_t items = 0;
-    double cap = 0;
+    writer w = { .st = st, .as = as, .sh = &sh, .batch = o->batch > 0 ? o->batch : 10000 };
 
     s = remote_open(o->remote, &r, d);
     if (s != ST_OK)
         goto out;
     if (o->stop)
         remote_set_cancel(r, o->stop);
-    buf_adds(&req, "{\"TableName\":");
-    ddbjson_write_string(&req, o->table, strlen(o->table));
-    buf_addc(&req, '}');
-    s = remote_call(r, "DescribeTable", req.data, req.len, &desc, d);
-    if (s != ST_OK)
-        goto out;
-    s = create_request(desc, as, &create, d);
-    if (s != ST_OK)
-        goto out;
-    s = store_call(st, "CreateTable", create, strlen(create), &created, d);
+    s = create_local_table(st, r, o->table, as, d);
     if (s != ST_OK)
         goto out;
     table_made = 1;
@@ -331,116 +476,34 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     s = store_begin(st, d);
     if (s != ST_OK)
         goto out;
-    in_txn = 1;
+    w.in_txn = 1;
 
-    /* One connection per segment, with the credentials already found
-     * (a credential_process runs once, not once per segment). */
     ws = xcalloc((size_t)o->segments, sizeof *ws);
-    for (int i = 0; i < o->segments; i++) {
-        s = remote_dup(r, &ws[i].r, d);
-        if (s != ST_OK)
-            goto out;
-    }
+    s = dup_connections(r, ws, o->segments, d);
+    if (s != ST_OK)
+        goto out;
     double t0 = now_s(), last = t0;
-    sh.running = o->segments;
-    for (int i = 0; i < o->segments; i++) {
-        ws[i].sh = &sh;
-        ws[i].seg = i;
-        if (pthread_create(&ws[i].th, NULL, scan_segment, &ws[i]) != 0) {
-            diag e;
-            diag_init(&e);
-            diag_set(&e, ST_INTERNAL, "cannot start a thread for segment %d", i);
-            pthread_mutex_lock(&sh.mu);
-            sh.running -= o->segments - i;
-            fail_locked(&sh, &e);
-            pthread_mutex_unlock(&sh.mu);
-            break;
-        }
-        ws[i].started = 1;
-    }
-
-    int in_batch = 0;
+    start_workers(&sh, ws, o->segments);
     for (;;) {
-        pthread_mutex_lock(&sh.mu);
-        while (!sh.head && sh.running > 0 && !sh.abort && !(o->stop && *o->stop)) {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 200 * 1000000L;   /* wake to see *stop and report progress */
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
-            pthread_cond_timedwait(&sh.has_page, &sh.mu, &ts);
-            if (!sh.head)
-                break;
-        }
-        if (o->stop && *o->stop && !sh.abort) {
-            sh.abort = 1;
-            sh.cancel = 1;
-            pthread_cond_broadcast(&sh.has_room);
-        }
-        if (sh.abort) {
-            pthread_mutex_unlock(&sh.mu);
+        bool aborted = false, finished = false;
+        page *p = take_page(&sh, o, &aborted, &finished);
+        if (aborted)
             break;
-        }
-        page *p = sh.head;
-        if (p) {
-            sh.head = p->next;
-            if (!sh.head)
-                sh.tail = NULL;
-            sh.queued--;
-            pthread_cond_signal(&sh.has_room);
-        }
-        int finished = !p && sh.running == 0;
-        pthread_mutex_unlock(&sh.mu);
-        if (p) {
-            for (size_t i = 0; i < p->n; i++) {
-                diag e;
-                diag_init(&e);
-                if (store_put_item(st, as, &p->items[i], &e) != ST_OK) {
-                    pthread_mutex_lock(&sh.mu);
-                    fail_locked(&sh, &e);
-                    pthread_mutex_unlock(&sh.mu);
-                    break;
-                }
-                items++;
-                in_batch++;
-            }
-            cap += p->capacity;
-            page_free(p);
-            if (in_batch >= batch) {
-                diag e;
-                diag_init(&e);
-                if (store_commit(st, &e) != ST_OK || store_begin(st, &e) != ST_OK) {
-                    in_txn = 0;
-                    pthread_mutex_lock(&sh.mu);
-                    fail_locked(&sh, &e);
-                    pthread_mutex_unlock(&sh.mu);
-                }
-                in_batch = 0;
-            }
-        }
+        if (p)
+            write_page(&w, p);
         double t = now_s();
         if (t - last >= interval / 1000.0) {
-            report(o, &sh, items, cap, t0);
+            report(o, &sh, w.items, w.cap, t0);
             last = t;
         }
         if (finished)
             break;
     }
-    for (int i = 0; i < o->segments; i++)
-        if (ws[i].started)
-            pthread_join(ws[i].th, NULL);
-    while (sh.head) {
-        page *p = sh.head;
-        sh.head = p->next;
-        page_free(p);
-    }
-    sh.tail = NULL;
+    stop_workers(&sh, ws, o->segments);
 
     if (o->stop && *o->stop) {
         s = diag_set(d, ST_IO, "interrupted after %llu items; the partial copy was removed",
-                     (unsigned long long)items);
+                     (unsigned long long)w.items);
         goto out;
     }
     if (sh.failed) {
@@ -449,13 +512,13 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
         goto out;
     }
     s = store_commit(st, d);
-    in_txn = 0;
+    w.in_txn = 0;
     if (s != ST_OK)
         goto out;
-    report(o, &sh, items, cap, t0);
-    done->items = items;
+    report(o, &sh, w.items, w.cap, t0);
+    done->items = w.items;
     done->pages = sh.pages;
-    done->capacity = cap;
+    done->capacity = w.cap;
     done->segments = o->segments;
     done->segments_done = sh.segments_done;
     done->retries = sh.retries;
@@ -463,7 +526,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     done->seconds = now_s() - t0;
 out:
     if (s != ST_OK) {
-        if (in_txn)
+        if (w.in_txn)
             store_rollback(st);
         if (table_made) {
             /* Nothing half-copied stays behind. */
@@ -476,10 +539,6 @@ out:
     for (int i = 0; ws && i < o->segments; i++)
         remote_close(ws[i].r);   /* the ones no thread took */
     free(ws);
-    free(desc);
-    free(create);
-    free(created);
-    buf_done(&req);
     pthread_cond_destroy(&sh.has_page);
     pthread_cond_destroy(&sh.has_room);
     pthread_mutex_destroy(&sh.mu);

@@ -206,36 +206,37 @@ static status dup_index(cJSON *seen, const char *name, diag *d)
     return ST_OK;
 }
 
-/* CreateTable's semantic checks, in DynamoDB's order. */
-static status create_custom(const cJSON *in, diag *d)
+/* BillingMode against ProvisionedThroughput. */
+static status check_billing(const cJSON *in, bool ppr, diag *d)
 {
-    status st = ST_OK;
-    const char *billing = jstr(in, "BillingMode");
     const cJSON *pt = cJSON_GetObjectItemCaseSensitive(in, "ProvisionedThroughput");
-    bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
     if (ppr) {
         if (pt && !cJSON_IsNull(pt))
             return diag_set(d, ST_VALIDATION,
                             "One or more parameter values were invalid: Neither ReadCapacityUnits nor"
                             " WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
-    } else {
-        const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
-        if (!cJSON_IsNumber(r) || !cJSON_IsNumber(w) || r->valuedouble == 0 || w->valuedouble == 0)
-            return diag_set(d, ST_VALIDATION,
-                            "One or more parameter values were invalid: ReadCapacityUnits and"
-                            " WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
-        if (r->valuedouble > 1e12)
-            return diag_set(d, ST_VALIDATION, "Given value %.0f for ReadCapacityUnits is out of bounds",
-                            r->valuedouble);
-        if (w->valuedouble > 1e12)
-            return diag_set(d, ST_VALIDATION, "Given value %.0f for WriteCapacityUnits is out of bounds",
-                            w->valuedouble);
+        return ST_OK;
     }
-    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(in, "AttributeDefinitions");
-    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(in, "KeySchema");
-    int n_defs = cJSON_GetArraySize(defs), n_keys = cJSON_GetArraySize(ks);
-    if (n_keys > n_defs)
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
+    if (!cJSON_IsNumber(r) || !cJSON_IsNumber(w) || r->valuedouble == 0 || w->valuedouble == 0)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: ReadCapacityUnits and"
+                        " WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+    if (r->valuedouble > 1e12)
+        return diag_set(d, ST_VALIDATION, "Given value %.0f for ReadCapacityUnits is out of bounds",
+                        r->valuedouble);
+    if (w->valuedouble > 1e12)
+        return diag_set(d, ST_VALIDATION, "Given value %.0f for WriteCapacityUnits is out of bounds",
+                        w->valuedouble);
+    return ST_OK;
+}
+
+/* The table's KeySchema: every key defined, HASH then an optional RANGE
+ * of another name. */
+static status check_key_schema(const cJSON *defs, const cJSON *ks, diag *d)
+{
+    if (cJSON_GetArraySize(ks) > cJSON_GetArraySize(defs))
         return diag_set(d, ST_VALIDATION, "Invalid KeySchema: Some index key attribute have no definition");
     const cJSON *e;
     cJSON_ArrayForEach(e, ks) {
@@ -247,7 +248,7 @@ static status create_custom(const cJSON *in, diag *d)
             buf_adds(&b, "], AttributeDefinitions: [");
             names_list(&b, defs);
             buf_addc(&b, ']');
-            st = diag_set(d, ST_VALIDATION, "%s", b.data);
+            status st = diag_set(d, ST_VALIDATION, "%s", b.data);
             buf_done(&b);
             return st;
         }
@@ -260,6 +261,90 @@ static status create_custom(const cJSON *in, diag *d)
         return diag_set(d, ST_VALIDATION, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
     if (k1 && strcmp(jstr(k1, "KeyType"), "RANGE") != 0)
         return diag_set(d, ST_VALIDATION, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    return ST_OK;
+}
+
+/* LocalSecondaryIndexes: the table has a range key, each index shares the
+ * table's hash key and has its own range key; at most 5. */
+static status check_lsis(const cJSON *lsis, const cJSON *defs, const cJSON *ks,
+                         const char *billing, cJSON *seen, diag *d)
+{
+    status st;
+    const char *table_hash = jstr(cJSON_GetArrayItem(ks, 0), "AttributeName");
+    if (cJSON_GetArraySize(lsis) == 0)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: List of LocalSecondaryIndexes is empty");
+    if (cJSON_GetArraySize(ks) != 2)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: Table KeySchema does not have a range"
+                        " key, which is required when specifying a LocalSecondaryIndex");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, lsis) {
+        const char *name = jstr(e, "IndexName");
+        if ((st = check_index(e, defs, billing, false, seen, d)) != ST_OK)
+            return st;
+        const cJSON *iks = cJSON_GetObjectItemCaseSensitive(e, "KeySchema");
+        if (cJSON_GetArraySize(iks) != 2)
+            return diag_set(d, ST_VALIDATION,
+                            "One or more parameter values were invalid: Index KeySchema does not have a"
+                            " range key for index: %s", name);
+        const char *ih = jstr(cJSON_GetArrayItem(iks, 0), "AttributeName");
+        if (strcmp(ih, table_hash) != 0)
+            return diag_set(d, ST_VALIDATION,
+                            "One or more parameter values were invalid: Index KeySchema does not have the"
+                            " same leading hash key as table KeySchema for index: %s. index hash key: %s,"
+                            " table hash key: %s", name, ih, table_hash);
+        if ((st = check_projection(e, d)) != ST_OK || (st = dup_index(seen, name, d)) != ST_OK)
+            return st;
+    }
+    if (cJSON_GetArraySize(lsis) > 5)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: Number of LocalSecondaryIndexes"
+                        " exceeds per-table limit of 5");
+    return ST_OK;
+}
+
+/* GlobalSecondaryIndexes: no throughput of their own when the table pays
+ * per request; at most 20. */
+static status check_gsis(const cJSON *gsis, const cJSON *defs, const char *billing, bool ppr,
+                         cJSON *seen, diag *d)
+{
+    status st;
+    if (cJSON_GetArraySize(gsis) == 0)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: List of GlobalSecondaryIndexes is empty");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, gsis) {
+        const char *name = jstr(e, "IndexName");
+        if ((st = check_index(e, defs, billing, true, seen, d)) != ST_OK ||
+            (st = check_projection(e, d)) != ST_OK)
+            return st;
+        if (ppr && has(e, "ProvisionedThroughput"))
+            return diag_set(d, ST_VALIDATION,
+                            "One or more parameter values were invalid: ProvisionedThroughput should not"
+                            " be specified for index: %s when BillingMode is PAY_PER_REQUEST", name);
+        if ((st = dup_index(seen, name, d)) != ST_OK)
+            return st;
+    }
+    if (cJSON_GetArraySize(gsis) > 20)
+        return diag_set(d, ST_VALIDATION,
+                        "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds"
+                        " the per-table limit of 20");
+    return ST_OK;
+}
+
+/* CreateTable's semantic checks, in DynamoDB's order. */
+static status create_custom(const cJSON *in, diag *d)
+{
+    const char *billing = jstr(in, "BillingMode");
+    bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
+    status st = check_billing(in, ppr, d);
+    if (st != ST_OK)
+        return st;
+    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(in, "AttributeDefinitions");
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(in, "KeySchema");
+    if ((st = check_key_schema(defs, ks, d)) != ST_OK)
+        return st;
 
     const cJSON *lsis = cJSON_GetObjectItemCaseSensitive(in, "LocalSecondaryIndexes");
     const cJSON *gsis = cJSON_GetObjectItemCaseSensitive(in, "GlobalSecondaryIndexes");
@@ -267,82 +352,16 @@ static status create_custom(const cJSON *in, diag *d)
         lsis = NULL;
     if (cJSON_IsNull(gsis))
         gsis = NULL;
-    if (!lsis && !gsis && n_keys != n_defs)
+    if (!lsis && !gsis && cJSON_GetArraySize(ks) != cJSON_GetArraySize(defs))
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: Number of attributes in KeySchema"
                         " does not exactly match number of attributes defined in AttributeDefinitions");
 
-    cJSON *seen = cJSON_CreateObject();
-    if (lsis) {
-        const char *table_hash = jstr(k0, "AttributeName");
-        if (cJSON_GetArraySize(lsis) == 0) {
-            st = diag_set(d, ST_VALIDATION,
-                          "One or more parameter values were invalid: List of LocalSecondaryIndexes is empty");
-            goto out;
-        }
-        if (n_keys != 2) {
-            st = diag_set(d, ST_VALIDATION,
-                          "One or more parameter values were invalid: Table KeySchema does not have a range"
-                          " key, which is required when specifying a LocalSecondaryIndex");
-            goto out;
-        }
-        cJSON_ArrayForEach(e, lsis) {
-            const char *name = jstr(e, "IndexName");
-            if ((st = check_index(e, defs, billing, false, seen, d)) != ST_OK)
-                goto out;
-            const cJSON *iks = cJSON_GetObjectItemCaseSensitive(e, "KeySchema");
-            if (cJSON_GetArraySize(iks) != 2) {
-                st = diag_set(d, ST_VALIDATION,
-                              "One or more parameter values were invalid: Index KeySchema does not have a"
-                              " range key for index: %s", name);
-                goto out;
-            }
-            const char *ih = jstr(cJSON_GetArrayItem(iks, 0), "AttributeName");
-            if (strcmp(ih, table_hash) != 0) {
-                st = diag_set(d, ST_VALIDATION,
-                              "One or more parameter values were invalid: Index KeySchema does not have the"
-                              " same leading hash key as table KeySchema for index: %s. index hash key: %s,"
-                              " table hash key: %s", name, ih, table_hash);
-                goto out;
-            }
-            if ((st = check_projection(e, d)) != ST_OK || (st = dup_index(seen, name, d)) != ST_OK)
-                goto out;
-        }
-        if (cJSON_GetArraySize(lsis) > 5) {
-            st = diag_set(d, ST_VALIDATION,
-                          "One or more parameter values were invalid: Number of LocalSecondaryIndexes"
-                          " exceeds per-table limit of 5");
-            goto out;
-        }
-    }
-    if (gsis) {
-        if (cJSON_GetArraySize(gsis) == 0) {
-            st = diag_set(d, ST_VALIDATION,
-                          "One or more parameter values were invalid: List of GlobalSecondaryIndexes is empty");
-            goto out;
-        }
-        cJSON_ArrayForEach(e, gsis) {
-            const char *name = jstr(e, "IndexName");
-            if ((st = check_index(e, defs, billing, true, seen, d)) != ST_OK ||
-                (st = check_projection(e, d)) != ST_OK)
-                goto out;
-            if (ppr && has(e, "ProvisionedThroughput")) {
-                st = diag_set(d, ST_VALIDATION,
-                              "One or more parameter values were invalid: ProvisionedThroughput should not"
-                              " be specified for index: %s when BillingMode is PAY_PER_REQUEST", name);
-                goto out;
-            }
-            if ((st = dup_index(seen, name, d)) != ST_OK)
-                goto out;
-        }
-        if (cJSON_GetArraySize(gsis) > 20) {
-            st = diag_set(d, ST_VALIDATION,
-                          "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds"
-                          " the per-table limit of 20");
-            goto out;
-        }
-    }
-out:
+    cJSON *seen = cJSON_CreateObject();     /* index names, for duplicates */
+    if (lsis)
+        st = check_lsis(lsis, defs, ks, billing, seen, d);
+    if (st == ST_OK && gsis)
+        st = check_gsis(gsis, defs, billing, ppr, seen, d);
     cJSON_Delete(seen);
     return st;
 }

@@ -74,140 +74,175 @@ static bool b64_canonical(const char *s, size_t n)
 
 static status check_fields(const cJSON *obj, const vspec *fields, diag *d);
 
-static status check_type(const cJSON *v, const vspec *sp, diag *d)
+static status check_type(const cJSON *v, const vspec *sp, diag *d);
+
+/* What the SDK's Java unmarshaller says for a scalar where a
+ * parameterised list or map was wanted. */
+static const char class_cast[] =
+    "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl"
+    " cannot be cast to class java.lang.Class (sun.reflect.generics."
+    "reflectiveObjects.ParameterizedTypeImpl and java.lang.Class are in"
+    " module java.base of loader 'bootstrap')";
+
+/* String, Boolean, Integer and Long. */
+static status check_scalar(const cJSON *v, const vspec *sp, diag *d)
 {
     char msg[512];
+    const char *tn = sp->type == VT_STRING ? "String" : sp->type == VT_BOOL ? "Boolean"
+                     : sp->type == VT_INT ? "Integer" : "Long";
+    if (cJSON_IsArray(v)) {
+        snprintf(msg, sizeof msg, "Unrecognized collection type class java.lang.%s", tn);
+        return ser(d, "%s", msg);
+    }
+    if (cJSON_IsObject(v))
+        return ser(d, "Start of structure or map found where not expected", NULL);
+    if (sp->type == VT_STRING) {
+        if (cJSON_IsBool(v)) {
+            return ser(d, "%s cannot be converted to String",
+                       cJSON_IsTrue(v) ? "TRUE_VALUE" : "FALSE_VALUE");
+        }
+        if (cJSON_IsNumber(v))
+            return ser(d, "%s cannot be converted to String", num_kind(v));
+        return ST_OK;
+    }
+    if (sp->type == VT_BOOL) {
+        if (cJSON_IsNumber(v))
+            return ser(d, "%s cannot be converted to Boolean", num_kind(v));
+        if (cJSON_IsString(v)) {
+            const char *s = v->valuestring;
+            if (!strcasecmp(s, "true") || !strcmp(s, "1") || !strcasecmp(s, "yes") ||
+                !strcasecmp(s, "false") || !strcmp(s, "0") || !strcasecmp(s, "no"))
+                return ST_OK;
+            return ser(d, "Unexpected token received from parser", NULL);
+        }
+        return ST_OK;
+    }
+    if (cJSON_IsBool(v)) {
+        snprintf(msg, sizeof msg, "%s cannot be converted to %s",
+                 cJSON_IsTrue(v) ? "TRUE_VALUE" : "FALSE_VALUE", tn);
+        return ser(d, "%s", msg);
+    }
+    if (cJSON_IsString(v)) {
+        snprintf(msg, sizeof msg, "STRING_VALUE cannot be converted to %s", tn);
+        return ser(d, "%s", msg);
+    }
+    return ST_OK;
+}
+
+/* A blob: a string of canonical base64. */
+static status check_blob(const cJSON *v, diag *d)
+{
+    if (cJSON_IsBool(v) || cJSON_IsNumber(v))
+        return ser(d, "only base-64-encoded strings are convertible to bytes", NULL);
+    if (cJSON_IsArray(v))
+        return ser(d, "Unrecognized collection type class java.nio.ByteBuffer", NULL);
+    if (cJSON_IsObject(v))
+        return ser(d, "Start of structure or map found where not expected", NULL);
+    if (cJSON_IsString(v)) {
+        size_t n = strlen(v->valuestring);
+        if (n % 4) {
+            char msg[512];
+            snprintf(msg, sizeof msg,
+                     "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", n);
+            return ser(d, "%s", msg);
+        }
+        if (!b64_canonical(v->valuestring, n))
+            return ser(d, "Invalid last non-pad Base64 character dectected", NULL);
+    }
+    return ST_OK;
+}
+
+/* Every element of an array or every member of an object against el. */
+static status check_each(const cJSON *v, const vspec *el, diag *d)
+{
+    for (const cJSON *e = v->child; e; e = e->next) {
+        status st = check_type(e, el, d);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}
+
+/* A list (VT_PLIST: one of parameterised elements). */
+static status check_list(const cJSON *v, const vspec *sp, diag *d)
+{
+    if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v)) {
+        if (sp->type == VT_PLIST)
+            return ser(d, "%s", class_cast);
+        return ser(d, "Unexpected field type", NULL);
+    }
+    if (cJSON_IsObject(v))
+        return ser(d, "Start of structure or map found where not expected", NULL);
+    return check_each(v, sp->elem, d);
+}
+
+/* A map of AttributeValues read as a parameterised map. */
+static status check_pmap(const cJSON *v, diag *d)
+{
+    if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
+        return ser(d, "%s", class_cast);
+    if (cJSON_IsArray(v))
+        return ser(d, "Unrecognized collection type java.util.Map<java.lang.String, "
+                      "com.amazonaws.dynamodb.v20120810.AttributeValue>", NULL);
+    return check_each(v, &av_elem, d);
+}
+
+/* A map of sp->elem (VT_ATTRMAP: of AttributeValues). */
+static status check_map(const cJSON *v, const vspec *sp, diag *d)
+{
+    const char *sub = sp->sub ? sp->sub : "AttributeValue";
+    if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
+        return ser(d, "Unexpected field type", NULL);
+    if (cJSON_IsArray(v)) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "Unrecognized collection type java.util.Map<java.lang.String, %s%s>",
+                 strchr(sub, '.') ? "" : "com.amazonaws.dynamodb.v20120810.", sub);
+        return ser(d, "%s", msg);
+    }
+    return check_each(v, sp->type == VT_ATTRMAP ? &av_elem : sp->elem, d);
+}
+
+/* A structure: its fields (an AttributeValue's for VT_ATTR and VT_ATTRF). */
+static status check_struct(const cJSON *v, const vspec *sp, diag *d)
+{
+    bool value = sp->type == VT_VSTRUCT || sp->type == VT_ATTR;
+    const char *sub = sp->sub ? sp->sub : "AttributeValue";
+    if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
+        return ser(d, value ? "Unexpected value type in payload" : "Unexpected field type", NULL);
+    if (cJSON_IsArray(v)) {
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.%s", sub);
+        return ser(d, "%s", msg);
+    }
+    return check_fields(v, (sp->type == VT_ATTR || sp->type == VT_ATTRF) ? av_fields : sp->fields, d);
+}
+
+static status check_type(const cJSON *v, const vspec *sp, diag *d)
+{
     if (!v || cJSON_IsNull(v))
         return ST_OK;
     switch ((int)sp->type) {
     case VT_STRING:
     case VT_BOOL:
     case VT_INT:
-    case VT_LONG: {
-        const char *tn = sp->type == VT_STRING ? "String" : sp->type == VT_BOOL ? "Boolean"
-                         : sp->type == VT_INT ? "Integer" : "Long";
-        if (cJSON_IsArray(v)) {
-            snprintf(msg, sizeof msg, "Unrecognized collection type class java.lang.%s", tn);
-            return ser(d, "%s", msg);
-        }
-        if (cJSON_IsObject(v))
-            return ser(d, "Start of structure or map found where not expected", NULL);
-        if (sp->type == VT_STRING) {
-            if (cJSON_IsBool(v)) {
-                return ser(d, "%s cannot be converted to String",
-                           cJSON_IsTrue(v) ? "TRUE_VALUE" : "FALSE_VALUE");
-            }
-            if (cJSON_IsNumber(v))
-                return ser(d, "%s cannot be converted to String", num_kind(v));
-            return ST_OK;
-        }
-        if (sp->type == VT_BOOL) {
-            if (cJSON_IsNumber(v))
-                return ser(d, "%s cannot be converted to Boolean", num_kind(v));
-            if (cJSON_IsString(v)) {
-                const char *s = v->valuestring;
-                if (!strcasecmp(s, "true") || !strcmp(s, "1") || !strcasecmp(s, "yes") ||
-                    !strcasecmp(s, "false") || !strcmp(s, "0") || !strcasecmp(s, "no"))
-                    return ST_OK;
-                return ser(d, "Unexpected token received from parser", NULL);
-            }
-            return ST_OK;
-        }
-        if (cJSON_IsBool(v)) {
-            snprintf(msg, sizeof msg, "%s cannot be converted to %s",
-                     cJSON_IsTrue(v) ? "TRUE_VALUE" : "FALSE_VALUE", tn);
-            return ser(d, "%s", msg);
-        }
-        if (cJSON_IsString(v)) {
-            snprintf(msg, sizeof msg, "STRING_VALUE cannot be converted to %s", tn);
-            return ser(d, "%s", msg);
-        }
-        return ST_OK;
-    }
+    case VT_LONG:
+        return check_scalar(v, sp, d);
     case VT_BLOB:
-        if (cJSON_IsBool(v) || cJSON_IsNumber(v))
-            return ser(d, "only base-64-encoded strings are convertible to bytes", NULL);
-        if (cJSON_IsArray(v))
-            return ser(d, "Unrecognized collection type class java.nio.ByteBuffer", NULL);
-        if (cJSON_IsObject(v))
-            return ser(d, "Start of structure or map found where not expected", NULL);
-        if (cJSON_IsString(v)) {
-            size_t n = strlen(v->valuestring);
-            if (n % 4) {
-                snprintf(msg, sizeof msg,
-                         "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", n);
-                return ser(d, "%s", msg);
-            }
-            if (!b64_canonical(v->valuestring, n))
-                return ser(d, "Invalid last non-pad Base64 character dectected", NULL);
-        }
-        return ST_OK;
+        return check_blob(v, d);
     case VT_LIST:
     case VT_PLIST:
-        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v)) {
-            if (sp->type == VT_PLIST)
-                return ser(d, "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl"
-                              " cannot be cast to class java.lang.Class (sun.reflect.generics."
-                              "reflectiveObjects.ParameterizedTypeImpl and java.lang.Class are in"
-                              " module java.base of loader 'bootstrap')", NULL);
-            return ser(d, "Unexpected field type", NULL);
-        }
-        if (cJSON_IsObject(v))
-            return ser(d, "Start of structure or map found where not expected", NULL);
-        for (const cJSON *e = v->child; e; e = e->next) {
-            status st = check_type(e, sp->elem, d);
-            if (st != ST_OK)
-                return st;
-        }
-        return ST_OK;
+        return check_list(v, sp, d);
     case VT_PMAP:
-        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
-            return ser(d, "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl"
-                          " cannot be cast to class java.lang.Class (sun.reflect.generics."
-                          "reflectiveObjects.ParameterizedTypeImpl and java.lang.Class are in"
-                          " module java.base of loader 'bootstrap')", NULL);
-        if (cJSON_IsArray(v))
-            return ser(d, "Unrecognized collection type java.util.Map<java.lang.String, "
-                          "com.amazonaws.dynamodb.v20120810.AttributeValue>", NULL);
-        for (const cJSON *e = v->child; e; e = e->next) {
-            status st = check_type(e, &av_elem, d);
-            if (st != ST_OK)
-                return st;
-        }
-        return ST_OK;
+        return check_pmap(v, d);
     case VT_MAP:
-    case VT_ATTRMAP: {
-        const char *sub = sp->sub ? sp->sub : "AttributeValue";
-        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
-            return ser(d, "Unexpected field type", NULL);
-        if (cJSON_IsArray(v)) {
-            snprintf(msg, sizeof msg, "Unrecognized collection type java.util.Map<java.lang.String, %s%s>",
-                     strchr(sub, '.') ? "" : "com.amazonaws.dynamodb.v20120810.", sub);
-            return ser(d, "%s", msg);
-        }
-        const vspec *el = sp->type == VT_ATTRMAP ? &av_elem : sp->elem;
-        for (const cJSON *e = v->child; e; e = e->next) {
-            status st = check_type(e, el, d);
-            if (st != ST_OK)
-                return st;
-        }
-        return ST_OK;
-    }
+    case VT_ATTRMAP:
+        return check_map(v, sp, d);
     case VT_VSTRUCT:
     case VT_FSTRUCT:
     case VT_ATTR:
-    case VT_ATTRF: {
-        bool value = sp->type == VT_VSTRUCT || sp->type == VT_ATTR;
-        const char *sub = sp->sub ? sp->sub : "AttributeValue";
-        if (cJSON_IsBool(v) || cJSON_IsNumber(v) || cJSON_IsString(v))
-            return ser(d, value ? "Unexpected value type in payload" : "Unexpected field type", NULL);
-        if (cJSON_IsArray(v)) {
-            snprintf(msg, sizeof msg,
-                     "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.%s", sub);
-            return ser(d, "%s", msg);
-        }
-        return check_fields(v, (sp->type == VT_ATTR || sp->type == VT_ATTRF) ? av_fields : sp->fields, d);
-    }
+    case VT_ATTRF:
+        return check_struct(v, sp, d);
     default:
         return ST_OK;
     }

@@ -3,6 +3,7 @@
  * TransactItems element, `aws dynamodb` command line) from builder trees.
  */
 #include "model/builder.h"
+#include "model/builder_int.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -245,39 +246,13 @@ static void path_of(const expr_node *n, bpath *p)
     }
 }
 
-static status parse_json_arg(const char *json, bool names, av *out, diag *d)
-{
-    out->type = AV_NONE;
-    if (!json || !*json)
-        return ST_OK;
-    status st = names ? ddbjson_parse_plain_item(json, strlen(json), out, d)
-                      : ddbjson_parse_item(json, strlen(json), out, d);
-    if (st)
-        out->type = AV_NONE;
-    return st;
-}
-
 status builder_update_parse(const char *text, const char *names_json,
                             const char *values_json, bupdate *out, diag *d)
 {
-    av names, values;
-    expr_ctx cx;
-    expr *e = NULL;
-    bool cx_ok = false;
+    bparsed p;
     builder_update_init(out);
-    values.type = AV_NONE;
-    status st = parse_json_arg(names_json, true, &names, d);
-    if (!st)
-        st = parse_json_arg(values_json, false, &values, d);
-    if (!st) {
-        st = expr_ctx_init(&cx, names.type ? &names : NULL, values.type ? &values : NULL, d);
-        cx_ok = !st;
-    }
-    if (!st)
-        st = expr_parse(&cx, EXPR_UPDATE, text, strlen(text), &e, d);
-    if (!st)
-        st = expr_ctx_finish(&cx, d);
-    const expr_node *root = st ? NULL : expr_root(e);
+    status st = builder_parse_expr(EXPR_UPDATE, text, names_json, values_json, &p, d);
+    const expr_node *root = st ? NULL : expr_root(p.e);
     for (size_t i = 0; root && i < root->n_kids && !st; i++) {
         const expr_node *an = root->kids[i];
         bu_kind k = an->kind == EN_SET ? BU_SET : an->kind == EN_REMOVE ? BU_REMOVE
@@ -303,11 +278,7 @@ status builder_update_parse(const char *text, const char *names_json,
     }
     if (st)
         builder_update_done(out);
-    expr_free(e);
-    if (cx_ok)
-        expr_ctx_done(&cx);
-    av_free(&names);
-    av_free(&values);
+    builder_parsed_done(&p);
     return st;
 }
 

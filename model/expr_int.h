@@ -1,6 +1,8 @@
 /*
  * expr_int — what the expr_*.c files share and nobody else sees: the
- * arena, the expr struct, value helpers. Not part of the public API.
+ * arena, the expr struct, the parser's node header and the resolver
+ * (expr_parse.c, expr_resolve.c), value helpers. Not part of the public
+ * API.
  */
 #ifndef DDBX_EXPR_INT_H
 #define DDBX_EXPR_INT_H
@@ -25,6 +27,23 @@ struct expr {
     expr_node *root;
     arena mem;
 };
+
+/* Every node is allocated (by expr_parse.c) with a hidden header the
+ * resolver (expr_resolve.c) needs and the public AST does not: how many
+ * parentheses wrapped it. */
+typedef struct node_ext {
+    expr_node n;            /* must be first: expr_node * casts to it */
+    int parens;
+    int grouped_path;       /* path began with "(" path ")" */
+} node_ext;
+
+#define EXT(np) ((node_ext *)(np))
+
+/* The semantic checks on a parsed tree (expr_resolve.c): resolves #names
+ * and :values against cx and marks them used, and on error sets d to
+ * DynamoDB's first error by its priority order, "Invalid <param>: ...".
+ * False on error. */
+bool expr_resolve(expr_ctx *cx, expr_kind kind, expr_node *root, diag *d);
 
 /* The value at a path in item (NULL when missing or item is NULL). */
 const av *expr_path_get(const expr_path *p, const av *item);

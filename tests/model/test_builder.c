@@ -586,6 +586,45 @@ static void parse_errors(void **state)
     assert_string_equal(d.file, "ExpressionAttributeValues");
 }
 
+/* An update's maps are read as a condition's are (issue 14: one helper for
+ * both): a bad ExpressionAttributeValues says which map it was and where in
+ * its text, and a blank map is "not given", as the CLI passes an empty
+ * --names when none was typed. */
+static void update_parse_map_errors(void **state)
+{
+    (void)state;
+    bupdate u;
+    diag d;
+    diag_init(&d);
+    const char *bad = "{\":v\":{\"Q\":\"1\"}}";
+    assert_int_equal(builder_update_parse("SET a = :v", NULL, bad, &u, &d), ST_VALIDATION);
+    assert_string_equal(d.file, "ExpressionAttributeValues");
+    assert_string_equal(d.path, ":v");
+    builder_update_done(&u);
+    /* The same map, the same message and position as builder_parse gives. */
+    builder *b = NULL;
+    diag dc;
+    diag_init(&dc);
+    assert_int_equal(builder_parse(EXPR_CONDITION, "a = :v", NULL, bad, &b, &dc), ST_VALIDATION);
+    assert_string_equal(d.msg, dc.msg);
+    assert_string_equal(d.path, dc.path);
+    /* Broken JSON: where is the offset in the map's text. */
+    diag_init(&d);
+    assert_int_equal(builder_update_parse("SET a = :v", NULL, "{\":v\":{\"S\":\"x\"", &u, &d), ST_PARSE);
+    assert_string_equal(d.file, "ExpressionAttributeValues");
+    assert_int_equal(d.pos, 13);
+    builder_update_done(&u);
+    diag_init(&d);
+    assert_int_equal(builder_update_parse("SET a = :v", "{\"#n\": ", "{\":v\":{\"S\":\"x\"}}", &u, &d),
+                     ST_PARSE);
+    assert_string_equal(d.file, "ExpressionAttributeNames");
+    builder_update_done(&u);
+    diag_init(&d);
+    assert_int_equal(builder_update_parse("SET a = :v", " \n", "{\":v\":{\"S\":\"x\"}}", &u, &d), ST_OK);
+    assert_int_equal(u.n, 1);
+    builder_update_done(&u);
+}
+
 /* ---- verdict ----------------------------------------------------------------- */
 
 static void verdict_with_reasons(void **state)
@@ -993,6 +1032,7 @@ int main(void)
         cmocka_unit_test(set_op_keeps_operands),
         cmocka_unit_test(text_to_tree),
         cmocka_unit_test(parse_errors),
+        cmocka_unit_test(update_parse_map_errors),
         cmocka_unit_test(verdict_with_reasons),
         cmocka_unit_test(paths_to_pick),
         cmocka_unit_test(placeholders_never_collide),
