@@ -82,7 +82,7 @@ status store_call_line(store *s, const char *line, size_t len, char **out);
 status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 
 /*
- * ---- The change log and DynamoDB Streams (data/store_streams.c) ----
+ * ---- The change log and DynamoDB Streams (data/store_changes.c, data/store_streams.c) ----
  *
  * Every item changed by a write through store_call (not the bulk
  * interface below) leaves a change record, committed with it. store_call
