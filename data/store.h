@@ -9,7 +9,7 @@
  *   sort key onward, in either direction. Nothing loads a whole table.
  *
  * The same interface also runs over a DynamoDB endpoint (store_open_remote,
- * data/store_remote.c): then there is no SQLite file, every function maps
+ * data/store_remote*.c): then there is no SQLite file, every function maps
  * to DynamoDB requests sent through a caller-supplied transport, and the
  * explorer's views work unchanged (see "Remote stores" below).
  *

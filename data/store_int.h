@@ -185,7 +185,7 @@ status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e);
 /* Batches and transactions on typed requests (store_batch.c). */
 status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 
-/* ---- remote stores (store_remote.c) ----
+/* ---- remote stores (store_remote.c, store_remote_browse.c, store_remote_write.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
  * so that a remote store never reaches SQLite. */
 void store_remote_free(struct store_remote *r);
