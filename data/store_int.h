@@ -185,6 +185,11 @@ status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e);
 /* Batches and transactions on typed requests (store_batch.c). */
 status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 
+/* The key attribute names a LastEvaluatedKey holds for the table (ix
+ * NULL) or an index: the table's keys and the index's, unique, sorted by
+ * name (store_query.c). A remote store's ExclusiveStartKey names the same. */
+size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4]);
+
 /* ---- remote stores (store_remote.c, store_remote_browse.c, store_remote_write.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
  * so that a remote store never reaches SQLite. */

@@ -160,6 +160,14 @@ static status scan_get(store *s, const char *table, const char *index, rscan **o
     return ST_OK;
 }
 
+/* The ExclusiveStartKey of the next page, as JSON text (malloc'd): the
+ * answer's LastEvaluatedKey; NULL when it has none (the last page). */
+static char *next_start(const cJSON *root)
+{
+    const cJSON *lek = srem_member(root, "LastEvaluatedKey");
+    return cJSON_IsObject(lek) && lek->child ? cJSON_PrintUnformatted(lek) : NULL;
+}
+
 /* One more Scan page: its items' partition keys join the partitions. */
 static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
 {
@@ -200,12 +208,9 @@ static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
         sc->cur = at;
         av_free(&pk);
     }
-    const cJSON *lek = srem_member(root, "LastEvaluatedKey");
     free(sc->start);
-    sc->start = NULL;
-    if (cJSON_IsObject(lek) && lek->child)
-        sc->start = cJSON_PrintUnformatted(lek);
-    else
+    sc->start = next_start(root);
+    if (!sc->start)
         sc->complete = true;
     sc->started = true;
     cJSON_Delete(root);
@@ -276,9 +281,7 @@ static status part_locate(store *s, rscan *sc, const char *pk_name, const av *pk
             return st;
         double c = srem_jnumber(root, "Count", NULL);
         count += c > 0 ? (uint64_t)c : 0;
-        const cJSON *lek = srem_member(root, "LastEvaluatedKey");
-        if (cJSON_IsObject(lek) && lek->child)
-            start = cJSON_PrintUnformatted(lek);
+        start = next_start(root);
         cJSON_Delete(root);
     } while (start);
     if (count)
@@ -402,16 +405,13 @@ status store_remote_page(store *s, const char *table, const char *index, const a
     const index_def *ix = find_index(t, index, d, &st);
     char *start = NULL;
     if (after) {
-        /* The position of an item: its table key, plus its index key. */
-        const char *names[4] = { t->def.pk.name, t->def.sk.name, ix ? ix->pk.name : NULL,
-                                 ix ? ix->sk.name : NULL };
+        /* The position of an item: the keys a LastEvaluatedKey holds. */
+        const char *names[4];
+        size_t nn = store_lek_names(&t->def, ix, names);
         buf k = BUF_INIT;
         buf_addc(&k, '{');
-        for (int i = 0; i < 4; i++) {
-            bool dup = false;
-            for (int j = 0; j < i; j++)
-                dup |= names[i] && names[j] && strcmp(names[i], names[j]) == 0;
-            const av *v = names[i] && !dup ? av_map_get(after, names[i], strlen(names[i])) : NULL;
+        for (size_t i = 0; i < nn; i++) {
+            const av *v = av_map_get(after, names[i], strlen(names[i]));
             if (!v)
                 continue;
             if (k.len > 1)
@@ -448,9 +448,8 @@ status store_remote_page(store *s, const char *table, const char *index, const a
                 break;
             (*n)++;
         }
-        const cJSON *lek = srem_member(root, "LastEvaluatedKey");
-        if (st == ST_OK && *n < max && cJSON_IsObject(lek) && lek->child)
-            start = cJSON_PrintUnformatted(lek);
+        if (st == ST_OK && *n < max)
+            start = next_start(root);
         cJSON_Delete(root);
     } while (st == ST_OK && start);
     free(start);
