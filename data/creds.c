@@ -11,16 +11,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
+
 #include <cjson/cJSON.h>
 
 #include "data/creds_int.h"
@@ -56,7 +54,6 @@ char *creds_home_path(const char *rel)
     return p;
 }
 
-/* A file path: the variable's value, else ~/.aws/NAME. */
 void creds_wipe(char *s)
 {
     if (s)

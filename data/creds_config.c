@@ -5,21 +5,15 @@
  * creds.h, creds_int.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <termios.h>
-#include <time.h>
-#include <unistd.h>
+
 #include "data/creds_int.h"
-#include "model/buf.h"
 #include "model/mem.h"
+
+/* A file path: the variable's value, else ~/.aws/NAME. */
 static char *aws_file(const char *var, const char *name)
 {
     if (creds_env(var))

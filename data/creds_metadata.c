@@ -5,24 +5,19 @@
  * creds_int.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
-#include <unistd.h>
+
 #include <cjson/cJSON.h>
 
 #include "data/creds_int.h"
 #include "data/creds_net.h"
 #include "model/buf.h"
 #include "model/mem.h"
+
 /* ---- containers and instances ------------------------------------------- */
 
 static int allowed_container_host(const char *url)

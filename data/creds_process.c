@@ -4,18 +4,14 @@
  * (see creds.h, creds_int.h).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
+
 #include <cjson/cJSON.h>
 
 #include "data/creds_int.h"

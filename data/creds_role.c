@@ -5,23 +5,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include <cjson/cJSON.h>
 
 #include "data/creds_int.h"
 #include "data/creds_net.h"
 #include "model/buf.h"
 #include "model/mem.h"
+
 /* ---- asking for an MFA code --------------------------------------------- */
 
 static creds_prompt_fn prompt_fn;
@@ -81,6 +77,8 @@ static int ask(const char *question, char *answer, size_t cap)
                      : tty_prompt(question, answer, cap);
 }
 
+/* ---- STS: where it is, one call -------------------------------------- */
+
 static const char *const sts_global_regions[] = {
     "ap-northeast-1", "ap-south-1", "ap-southeast-1", "ap-southeast-2", "aws-global",
     "ca-central-1", "eu-central-1", "eu-north-1", "eu-west-1", "eu-west-2", "eu-west-3",
@@ -123,6 +121,9 @@ static status sts_call(rctx *x, const creds *signer, const char *form, char **xm
     free(ep);
     return st;
 }
+
+/* ---- assume-role and web identity ------------------------------------ */
+
 static void session_name(const char *given, char *out, size_t n)
 {
     if (given)

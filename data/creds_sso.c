@@ -3,25 +3,19 @@
  * cached (refreshed when its session allows), exchanged for the role's
  * keys at the portal. Part of creds (see creds.h, creds_int.h).
  */
-#include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
-#include <unistd.h>
+
 #include <cjson/cJSON.h>
 
 #include "data/creds_int.h"
 #include "data/creds_net.h"
 #include "model/buf.h"
 #include "model/mem.h"
+
 /* ---- IAM Identity Center ------------------------------------------------- */
 
 static int sso_login_error(diag *d, const char *prof, const char *why)
