@@ -12,18 +12,14 @@
  * bounded steps. On a remote table the feed reads the table's stream.
  */
 #include <cjson/cJSON.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "data/store_int.h"
-#include "data/store_valid.h"
 #include "model/ddbjson.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
-
 
 int64_t store_now_ms(store *s)
 {
@@ -202,7 +198,6 @@ status store_trim_before_read(store *s, diag *d)
     st = store_trim_changes(s, 4096, d);
     return store_txn_end(s, st, d);
 }
-
 
 /* ---- the explorer's feed ---- */
 

@@ -28,7 +28,6 @@ static const index_def *find_index(const rtable *t, const char *index, diag *d, 
     return ix;
 }
 
-
 static rscan *scan_find(store_remote *r, const char *table, const char *index)
 {
     for (rscan *sc = r->scans; sc; sc = sc->next)

@@ -25,7 +25,6 @@
 #include "model/itemenc.h"
 #include "model/mem.h"
 
-
 #define SEQ_BASE 100000000000000000000.0   /* printed as "1" and 20 digits */
 #define MAX_RECORDS_BYTES (1024 * 1024)    /* GetRecords: at most 1 MB a call */
 
