@@ -9,7 +9,7 @@
  *   sort key onward, in either direction. Nothing loads a whole table.
  *
  * The same interface also runs over a DynamoDB endpoint (store_open_remote,
- * data/store_remote.c): then there is no SQLite file, every function maps
+ * data/store_remote*.c): then there is no SQLite file, every function maps
  * to DynamoDB requests sent through a caller-supplied transport, and the
  * explorer's views work unchanged (see "Remote stores" below).
  *
@@ -82,7 +82,7 @@ status store_call_line(store *s, const char *line, size_t len, char **out);
 status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 
 /*
- * ---- The change log and DynamoDB Streams (data/store_streams.c) ----
+ * ---- The change log and DynamoDB Streams (data/store_changes.c, data/store_streams.c) ----
  *
  * Every item changed by a write through store_call (not the bulk
  * interface below) leaves a change record, committed with it. store_call

@@ -18,7 +18,7 @@
  *       table (xid 0) or an index, kept current on every write.
  *   stats(tid, xid, items, bytes, parts)  WITHOUT ROWID: totals.
  *   changes(tid, seq, t, ttl, old, new)  WITHOUT ROWID, key (tid, seq): the
- *       change log (store_streams.c): one row per item a committed write
+ *       change log (store_changes.c): one row per item a committed write
  *       changed, in the write's own transaction; seq counts per table
  *       (one B-tree, appended at the table's end: a write costs one row);
  *       t is milliseconds since the epoch, old/new the itemenc bodies
@@ -106,7 +106,7 @@ struct store {
     char *local_path;
     unsigned local_flags;
     struct store *local;
-    /* The change log (store_streams.c). */
+    /* The change log (store_changes.c). */
     bool no_log;         /* the bulk interface writes no change records */
     bool ttl_delete;     /* the writes now are TTL deletions (userIdentity) */
     unsigned trim_tick;  /* write transactions since the last trim step */
@@ -198,7 +198,12 @@ status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e);
 /* Batches and transactions on typed requests (store_batch.c). */
 status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 
-/* ---- remote stores (store_remote.c) ----
+/* The key attribute names a LastEvaluatedKey holds for the table (ix
+ * NULL) or an index: the table's keys and the index's, unique, sorted by
+ * name (store_query.c). A remote store's ExclusiveStartKey names the same. */
+size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4]);
+
+/* ---- remote stores (store_remote.c, store_remote_browse.c, store_remote_write.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
  * so that a remote store never reaches SQLite. */
 void store_remote_free(struct store_remote *r);
@@ -256,7 +261,7 @@ typedef struct store_wcap {
 status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
                    const av *new_item, store_wcap *cap, diag *d);
 
-/* ---- the change log and DynamoDB Streams (store_streams.c) ---- */
+/* ---- the change log (store_changes.c) and DynamoDB Streams (store_streams.c) ---- */
 
 /* Appends the record of one item's change (old/new as store_apply has
  * them; new_enc the new item's encoding when the caller has it, else
@@ -267,6 +272,16 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
 /* One bounded trim step (at most `max` records older than the retention),
  * inside the caller's write transaction. */
 status store_trim_changes(store *s, int max, diag *d);
+/* A trim step in its own transaction before a stream read, so that
+ * records past the retention are gone even when nothing has been written
+ * for a while (nothing on a read-only store). */
+status store_trim_before_read(store *s, diag *d);
+/* The time of a change, in ms; never backward within one process. */
+int64_t store_now_ms(store *s);
+/* The last seq given in table tid (0: none yet). */
+status store_last_seq(store *s, int64_t tid, int64_t *out, diag *d);
+/* Runs one statement of constant SQL text with nargs integer parameters. */
+status store_exec_sql(store *s, const char *sql, const int64_t *args, int nargs, diag *d);
 /* CreateTable with a StreamSpecification: the stream row, and *desc (the
  * stored description, malloc'd) rewritten with LatestStreamArn/Label.
  * DeleteTable: every stream of the table disabled. */

@@ -88,11 +88,10 @@ static void read_req_done(read_req *r)
     av_free(&r->start);
 }
 
-/* The key attribute names a LastEvaluatedKey holds, sorted, unique. */
-static size_t lek_names(const tinfo *t, const index_def *ix, const char *names[4])
+size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4])
 {
     size_t n = 0;
-    const char *cand[4] = { t->def.pk.name, t->def.sk.name, ix ? ix->pk.name : NULL,
+    const char *cand[4] = { def->pk.name, def->sk.name, ix ? ix->pk.name : NULL,
                             ix ? ix->sk.name : NULL };
     for (int i = 0; i < 4; i++) {
         if (!cand[i])
@@ -119,7 +118,7 @@ static status lek_of(const tinfo *t, const index_def *ix, const void *body, size
                      diag *d)
 {
     const char *names[4];
-    size_t n = lek_names(t, ix, names);
+    size_t n = store_lek_names(&t->def, ix, names);
     av_init_list(out, AV_M);
     for (size_t i = 0; i < n; i++) {
         const unsigned char *vp;
@@ -470,7 +469,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         av_copy(&r->start, &q->start);
         /* The start key names exactly the table's and the index's keys. */
         const char *names[4];
-        size_t n = lek_names(t, r->ix, names);
+        size_t n = store_lek_names(&t->def, r->ix, names);
         if (r->start.u.m.len != n)
             return diag_set(d, ST_VALIDATION, r->ix || r->rq.pk ? "The provided starting key is invalid"
                             : "The provided starting key is invalid: The provided key element does not"

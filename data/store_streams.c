@@ -1,19 +1,11 @@
 /*
- * store_streams — the change log and DynamoDB Streams over it.
+ * store_streams — DynamoDB Streams over the change log (store_changes.c).
  *
- * Every item a committed write changes (PutItem, UpdateItem, DeleteItem,
- * BatchWriteItem, TransactWriteItems, through store_apply) appends one
- * row to `changes` in the write's own SQLite transaction, for every
- * table: the explorer's change feed reads any table's, and a stream is
- * only a window onto its table's rows (store_int.h). The bulk interface
- * (ddbx load, samples, pull) writes none.
- *
- * DynamoDB Streams, as the Streams API reference describes it: a table
+ * As the Streams API reference describes it: a table
  * has at most one enabled stream (UpdateTable / CreateTable
  * StreamSpecification); disabling closes it, enabling again makes a new
- * one with a new label; records are kept for the retention (24 hours
- * unless store_set_stream_times says otherwise) and trimmed oldest first
- * in bounded steps. Each stream has one shard, open while the stream is
+ * one with a new label; records are kept for the retention and trimmed
+ * oldest first (store_changes.c). Each stream has one shard, open while the stream is
  * enabled, closed (EndingSequenceNumber) when it is disabled. A sequence
  * number is the change's seq plus 10^20, printed in 21 digits (the API's
  * minimum length; seq counts per table, so a stream's records are a
@@ -35,184 +27,6 @@
 
 #define SEQ_BASE 100000000000000000000.0   /* printed as "1" and 20 digits */
 #define MAX_RECORDS_BYTES (1024 * 1024)    /* GetRecords: at most 1 MB a call */
-
-static int64_t now_ms(store *s)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t t = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-    if (t < s->last_ms)
-        t = s->last_ms;
-    s->last_ms = t;
-    return t;
-}
-
-void store_set_stream_times(store *s, double retention_s, double iterator_s)
-{
-    if (retention_s > 0)
-        s->retention_ms = (int64_t)(retention_s * 1000);
-    if (iterator_s > 0)
-        s->iterator_ms = (int64_t)(iterator_s * 1000);
-}
-
-/* ---- the write side ---- */
-
-status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
-                        const buf *new_enc, diag *d)
-{
-    if (!old && !new_item)
-        return ST_OK;
-    /* "If you perform a PutItem or UpdateItem operation that does not
-     * change any data in an item, DynamoDB Streams does not write a stream
-     * record for that operation." (Developer Guide, Change data capture
-     * for DynamoDB Streams.) */
-    if (old && new_item && av_equal(old, new_item))
-        return ST_OK;
-    sqlite3_stmt *q = store_stmt(s, Q_CHANGE_INSERT, d);
-    if (!q)
-        return d->code;
-    sqlite3_bind_int64(q, 1, t->id);
-    sqlite3_bind_int64(q, 2, now_ms(s));
-    sqlite3_bind_int(q, 3, s->ttl_delete ? 1 : 0);
-    if (old) {
-        buf_reset(&s->old_enc);
-        itemenc_encode(&s->old_enc, old);
-        sqlite3_bind_blob(q, 4, s->old_enc.data, (int)s->old_enc.len, SQLITE_STATIC);
-    }
-    buf enc = BUF_INIT;
-    if (new_item) {
-        if (!new_enc) {
-            itemenc_encode(&enc, new_item);
-            new_enc = &enc;
-        }
-        sqlite3_bind_blob(q, 5, new_enc->data, (int)new_enc->len, SQLITE_STATIC);
-    }
-    int rc = sqlite3_step(q);
-    sqlite3_reset(q);
-    buf_done(&enc);
-    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
-}
-
-/* The last seq given in table tid (0: none yet). */
-static status last_seq(store *s, int64_t tid, int64_t *out, diag *d)
-{
-    *out = 0;
-    sqlite3_stmt *q = store_stmt(s, Q_CHANGE_LAST_SEQ, d);
-    if (!q)
-        return d->code;
-    sqlite3_bind_int64(q, 1, tid);
-    int rc = sqlite3_step(q);
-    if (rc == SQLITE_ROW)
-        *out = sqlite3_column_int64(q, 0);
-    sqlite3_reset(q);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
-}
-
-static status exec_sql(store *s, const char *sql, const int64_t *args, int nargs, diag *d)
-{
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
-        return store_sqlerr(s, d);
-    for (int i = 0; i < nargs; i++)
-        sqlite3_bind_int64(q, i + 1, args[i]);
-    int rc = sqlite3_step(q);
-    sqlite3_finalize(q);
-    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
-}
-
-static status step_int2(store *s, int which, int64_t a, int64_t b, diag *d)
-{
-    sqlite3_stmt *q = store_stmt(s, which, d);
-    if (!q)
-        return d->code;
-    sqlite3_bind_int64(q, 1, a);
-    sqlite3_bind_int64(q, 2, b);
-    int rc = sqlite3_step(q);
-    sqlite3_reset(q);
-    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
-}
-
-/* Trims table tid's records older than cutoff, at most *budget of them. */
-static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, diag *d)
-{
-    int64_t last = 0, newest;
-    status st = last_seq(s, tid, &newest, d);
-    if (st != ST_OK)
-        return st;
-    sqlite3_stmt *q = store_stmt(s, Q_CHANGE_OLDEST, d);
-    if (!q)
-        return d->code;
-    sqlite3_bind_int64(q, 1, tid);
-    sqlite3_bind_int(q, 2, *budget);
-    int rc, n = 0;
-    /* Times grow with seq (one process never goes backward; processes
-     * share a clock), so the expired records are a prefix. */
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_int64(q, 1) < cutoff) {
-        int64_t seq = sqlite3_column_int64(q, 0);
-        if (seq == newest && sqlite3_column_int(q, 2))
-            break;   /* emptied already: nothing more to do for this table */
-        last = seq;
-        n++;
-    }
-    sqlite3_reset(q);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return store_sqlerr(s, d);
-    *budget -= n > 0 ? n : 1;
-    if (last == 0)
-        return ST_OK;
-    if ((st = step_int2(s, Q_STREAM_TRIMMED, tid, last, d)) != ST_OK)
-        return st;
-    /* The newest row keeps its seq, emptied. */
-    if (last == newest && (st = step_int2(s, Q_CHANGE_EMPTY, tid, last--, d)) != ST_OK)
-        return st;
-    return last > 0 ? step_int2(s, Q_CHANGE_TRIM, tid, last, d) : ST_OK;
-}
-
-status store_trim_changes(store *s, int max, diag *d)
-{
-    int64_t cutoff = now_ms(s) - s->retention_ms, tid = 0;
-    status st = ST_OK;
-    int budget = max;
-    /* Table by table (a skip over the log's key). */
-    while (st == ST_OK && budget > 0) {
-        sqlite3_stmt *q = store_stmt(s, Q_CHANGE_NEXT_TID, d);
-        if (!q)
-            return d->code;
-        sqlite3_bind_int64(q, 1, tid);
-        int rc = sqlite3_step(q);
-        bool more = rc == SQLITE_ROW;
-        if (more)
-            tid = sqlite3_column_int64(q, 0);
-        sqlite3_reset(q);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-            return store_sqlerr(s, d);
-        if (!more)
-            break;
-        st = trim_table(s, tid, cutoff, &budget, d);
-    }
-    /* A disabled stream is deleted once its retention has passed, and with
-     * the last one of a deleted table, that table's records. */
-    if (st == ST_OK)
-        st = exec_sql(s, "DELETE FROM streams WHERE disabled IS NOT NULL AND disabled < ?1",
-                      &cutoff, 1, d);
-    if (st == ST_OK && sqlite3_changes(s->db) > 0)
-        st = exec_sql(s, "DELETE FROM changes WHERE tid NOT IN (SELECT id FROM tables)"
-                      " AND tid NOT IN (SELECT tid FROM streams)", NULL, 0, d);
-    return st;
-}
-
-/* A trim step before a stream read, so that records past the retention
- * are gone even when nothing has been written for a while. */
-static status trim_before_read(store *s, diag *d)
-{
-    if (s->read_only)
-        return ST_OK;
-    status st = store_txn_begin(s, true, d);
-    if (st != ST_OK)
-        return st;
-    st = store_trim_changes(s, 4096, d);
-    return store_txn_end(s, st, d);
-}
 
 /* ---- stream rows ---- */
 
@@ -357,8 +171,8 @@ static void replace_member(cJSON *o, const char *name, cJSON *v)
 static status enable_stream(store *s, int64_t tid, const char *name, const char *view, cJSON *desc,
                             diag *d)
 {
-    int64_t start, created = now_ms(s);
-    status st = last_seq(s, tid, &start, d);
+    int64_t start, created = store_now_ms(s);
+    status st = store_last_seq(s, tid, &start, d);
     if (st != ST_OK)
         return st;
     char label[64];
@@ -411,12 +225,12 @@ static status enable_stream(store *s, int64_t tid, const char *name, const char 
 /* Closes the table's enabled stream (if any); found says whether it had. */
 static status disable_stream(store *s, int64_t tid, bool *found, diag *d)
 {
-    int64_t end, now = now_ms(s);
-    status st = last_seq(s, tid, &end, d);
+    int64_t end, now = store_now_ms(s);
+    status st = store_last_seq(s, tid, &end, d);
     if (st != ST_OK)
         return st;
     int64_t args[] = { tid, end, now };
-    st = exec_sql(s, "UPDATE streams SET end_seq = ?2, disabled = ?3 WHERE tid = ?1 AND end_seq IS NULL",
+    st = store_exec_sql(s, "UPDATE streams SET end_seq = ?2, disabled = ?3 WHERE tid = ?1 AND end_seq IS NULL",
                   args, 3, d);
     if (found)
         *found = sqlite3_changes(s->db) > 0;
@@ -468,7 +282,7 @@ status store_streams_table_deleted(store *s, int64_t tid, diag *d)
     status st = disable_stream(s, tid, NULL, d);
     /* A table that never had a stream takes its records with it. */
     if (st == ST_OK)
-        st = exec_sql(s, "DELETE FROM changes WHERE tid = ?1 AND tid NOT IN (SELECT tid FROM streams)",
+        st = store_exec_sql(s, "DELETE FROM changes WHERE tid = ?1 AND tid NOT IN (SELECT tid FROM streams)",
                       &tid, 1, d);
     return st;
 }
@@ -675,7 +489,7 @@ status store_op_list_streams(store *s, const cJSON *in, buf *out, diag *d)
     const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
     long limit = cJSON_IsNumber(lim) ? (long)lim->valuedouble : 100;
     const char *table = jstr(in, "TableName"), *start = jstr(in, "ExclusiveStartStreamArn");
-    if ((st = trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
+    if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     int64_t after = 0;
     sqlite3_stmt *q = NULL;
@@ -752,7 +566,7 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
     if (st != ST_OK)
         return st;
     const char *arn = jstr(in, "StreamArn"), *after = jstr(in, "ExclusiveStartShardId");
-    if ((st = trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
+    if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     stream_row r;
     if ((st = stream_by_arn(s, arn, &r, d)) != ST_OK)
@@ -817,7 +631,7 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
     bool after = strcmp(type, "AFTER_SEQUENCE_NUMBER") == 0;
     if ((at || after) && !seqtext)
         return diag_set(d, ST_VALIDATION, "SequenceNumber is required for ShardIteratorType %s", type);
-    if ((st = trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
+    if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     stream_row r;
     if ((st = stream_by_arn(s, arn, &r, d)) != ST_OK)
@@ -829,7 +643,7 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
         st = shard_not_found(shard, d);
         goto out;
     }
-    if ((st = last_seq(s, r.tid, &last, d)) != ST_OK)
+    if ((st = store_last_seq(s, r.tid, &last, d)) != ST_OK)
         goto out;
     if (r.closed && r.end_seq < last)
         last = r.end_seq;
@@ -853,7 +667,7 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
         pos = at ? seq - 1 : seq;
     }
     buf_adds(out, "{\"ShardIterator\":");
-    write_iterator(out, &r, pos, now_ms(s));
+    write_iterator(out, &r, pos, store_now_ms(s));
     buf_addc(out, '}');
 out:
     stream_row_done(&r);
@@ -962,12 +776,12 @@ status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
     char tail;
     if (!bar || sscanf(bar, "|%" SCNd64 "|%" SCNd64 "|%" SCNd64 "%c", &sidv, &pos, &issued, &tail) != 3)
         return diag_set(d, ST_VALIDATION, "Invalid ShardIterator");
-    int64_t now = now_ms(s);
+    int64_t now = store_now_ms(s);
     if (now - issued > s->iterator_ms)
         return diag_set(d, ST_EXPIRED_ITERATOR, "Iterator expired. The iterator was created at time %"
                         PRId64 " while right now it is %" PRId64 " which is further in the future than"
                         " the tolerated delay of %" PRId64 " milliseconds.", issued, now, s->iterator_ms);
-    if ((st = trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
+    if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     stream_row r;
     bool found;
@@ -1049,225 +863,4 @@ out:
 bool store_is_streams_op(const char *op)
 {
     return ddb_op_kind_of(op) == 's';
-}
-
-/* ---- the explorer's feed ---- */
-
-void store_change_free(store_change *c)
-{
-    av_free(&c->keys);
-    av_free(&c->old_item);
-    av_free(&c->new_item);
-}
-
-status store_data_version(store *s, int64_t *out, diag *d)
-{
-    *out = 0;
-    if (s->remote)
-        return ST_OK;
-    sqlite3_stmt *q = store_stmt(s, Q_DATA_VERSION, d);
-    if (!q)
-        return d->code;
-    int rc = sqlite3_step(q);
-    if (rc == SQLITE_ROW)
-        *out = sqlite3_column_int64(q, 0);
-    sqlite3_reset(q);
-    return rc == SQLITE_ROW ? ST_OK : store_sqlerr(s, d);
-}
-
-/* The key attributes of an item, by the table's schema. */
-static void keys_of(const table_def *def, const av *item, av *out)
-{
-    av_init_list(out, AV_M);
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
-        if (v) {
-            av c;
-            av_copy(&c, v);
-            av_map_put(out, names[i], strlen(names[i]), &c);
-        }
-    }
-}
-
-static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
-                             store_change *out, size_t *n, diag *d);
-
-status store_changes(store *s, const char *table, int64_t before_seq, size_t max,
-                     store_change *out, size_t *n, diag *d)
-{
-    *n = 0;
-    if (s->remote)
-        return remote_changes(s, table, before_seq, max, out, n, d);
-    status st = store_txn_begin(s, false, d);
-    if (st != ST_OK)
-        return st;
-    tinfo *t;
-    sqlite3_stmt *q = NULL;
-    if ((st = store_table(s, table, &t, d)) != ST_OK)
-        goto out;
-    /* A version 1 file opened read-only has no change log: no changes. */
-    if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL)"
-                           " ORDER BY seq DESC LIMIT ?3", -1, &q, NULL) != SQLITE_OK)
-        goto out;
-    sqlite3_bind_int64(q, 1, t->id);
-    sqlite3_bind_int64(q, 2, before_seq > 0 ? before_seq : INT64_MAX);
-    sqlite3_bind_int64(q, 3, (int64_t)max);
-    int rc;
-    while (st == ST_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-        store_change *c = &out[*n];
-        memset(c, 0, sizeof *c);
-        c->seq = sqlite3_column_int64(q, 0);
-        c->t_ms = sqlite3_column_int64(q, 1);
-        c->ttl = sqlite3_column_int(q, 2) != 0;
-        if (sqlite3_column_type(q, 3) != SQLITE_NULL)
-            st = itemenc_decode(sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3),
-                                &c->old_item, d);
-        if (st == ST_OK && sqlite3_column_type(q, 4) != SQLITE_NULL)
-            st = itemenc_decode(sqlite3_column_blob(q, 4), (size_t)sqlite3_column_bytes(q, 4),
-                                &c->new_item, d);
-        if (st != ST_OK) {
-            store_change_free(c);
-            break;
-        }
-        c->event = c->old_item.type == AV_NONE ? STORE_INSERT
-                 : c->new_item.type == AV_NONE ? STORE_REMOVE : STORE_MODIFY;
-        keys_of(&t->def, c->new_item.type == AV_M ? &c->new_item : &c->old_item, &c->keys);
-        (*n)++;
-    }
-    if (st == ST_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-        st = store_sqlerr(s, d);
-out:
-    sqlite3_finalize(q);
-    return store_txn_end(s, st, d);
-}
-
-/* ---- the feed on a remote table: its stream ---- */
-
-static status rcall(store *s, const char *op, cJSON *req, cJSON **resp, diag *d)
-{
-    char *text = cJSON_PrintUnformatted(req), *out = NULL;
-    status st = store_call(s, op, text, strlen(text), &out, d);
-    cJSON_free(text);
-    *resp = st == ST_OK && out ? cJSON_Parse(out) : NULL;
-    free(out);
-    if (st == ST_OK && !*resp)
-        st = diag_set(d, ST_INTERNAL, "%s: the answer is not JSON", op);
-    return st;
-}
-
-static status change_from_record(const cJSON *rec, store_change *c, diag *d)
-{
-    memset(c, 0, sizeof *c);
-    const cJSON *db = cJSON_GetObjectItemCaseSensitive(rec, "dynamodb");
-    const char *ev = jstr(rec, "eventName"), *seq = jstr(db, "SequenceNumber");
-    c->event = ev && strcmp(ev, "INSERT") == 0 ? STORE_INSERT
-             : ev && strcmp(ev, "REMOVE") == 0 ? STORE_REMOVE : STORE_MODIFY;
-    /* Sequence numbers are decimal strings up to 40 digits: the explorer
-     * only needs their order, which the last 18 digits keep within one
-     * shard's reading. */
-    size_t len = seq ? strlen(seq) : 0;
-    c->seq = len ? strtoll(seq + (len > 18 ? len - 18 : 0), NULL, 10) : 0;
-    const cJSON *at = cJSON_GetObjectItemCaseSensitive(db, "ApproximateCreationDateTime");
-    c->t_ms = cJSON_IsNumber(at) ? (int64_t)(at->valuedouble * 1000) : 0;
-    const cJSON *uid = cJSON_GetObjectItemCaseSensitive(rec, "userIdentity");
-    c->ttl = uid && jstr(uid, "PrincipalId") && strcmp(jstr(uid, "PrincipalId"), "dynamodb.amazonaws.com") == 0;
-    status st = ST_OK;
-    const char *members[] = { "Keys", "OldImage", "NewImage" };
-    av *dst[] = { &c->keys, &c->old_item, &c->new_item };
-    for (int i = 0; i < 3 && st == ST_OK; i++) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(db, members[i]);
-        if (m)
-            st = ddbjson_item_from_cjson(m, members[i], dst[i], d);
-    }
-    if (c->keys.type != AV_M) {
-        av_free(&c->keys);
-        av_init_list(&c->keys, AV_M);
-    }
-    return st;
-}
-
-static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
-                             store_change *out, size_t *n, diag *d)
-{
-    cJSON *req = cJSON_CreateObject(), *resp = NULL;
-    store_change *all = NULL;
-    size_t n_all = 0, cap = 0;
-    cJSON_AddStringToObject(req, "TableName", table);
-    status st = rcall(s, "DescribeTable", req, &resp, d);
-    cJSON_Delete(req);
-    if (st != ST_OK)
-        return st;
-    const cJSON *td = cJSON_GetObjectItemCaseSensitive(resp, "Table");
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(td, "StreamSpecification");
-    const char *arnp = jstr(td, "LatestStreamArn");
-    if (!arnp || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled"))) {
-        cJSON_Delete(resp);
-        return diag_set(d, ST_NOT_FOUND, "%s has no stream: enable one to follow its changes", table);
-    }
-    char *arn = xstrdup(arnp);
-    cJSON_Delete(resp);
-    resp = NULL;
-    /* Every shard from its trim horizon (a stream keeps 24 hours), the
-     * newest max kept. Reading stops at an open shard's end. */
-    req = cJSON_CreateObject();
-    cJSON_AddStringToObject(req, "StreamArn", arn);
-    st = rcall(s, "DescribeStream", req, &resp, d);
-    cJSON_Delete(req);
-    const cJSON *shards = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(resp, "StreamDescription"), "Shards");
-    const cJSON *sh;
-    cJSON_ArrayForEach(sh, shards) {
-        if (st != ST_OK)
-            break;
-        cJSON *ir = cJSON_CreateObject(), *iresp = NULL;
-        cJSON_AddStringToObject(ir, "StreamArn", arn);
-        cJSON_AddStringToObject(ir, "ShardId", jstr(sh, "ShardId") ? jstr(sh, "ShardId") : "");
-        cJSON_AddStringToObject(ir, "ShardIteratorType", "TRIM_HORIZON");
-        st = rcall(s, "GetShardIterator", ir, &iresp, d);
-        cJSON_Delete(ir);
-        char *iter = st == ST_OK && jstr(iresp, "ShardIterator") ? xstrdup(jstr(iresp, "ShardIterator")) : NULL;
-        cJSON_Delete(iresp);
-        for (int pages = 0; st == ST_OK && iter && pages < 64; pages++) {
-            cJSON *gr = cJSON_CreateObject(), *gresp = NULL;
-            cJSON_AddStringToObject(gr, "ShardIterator", iter);
-            st = rcall(s, "GetRecords", gr, &gresp, d);
-            cJSON_Delete(gr);
-            free(iter);
-            iter = NULL;
-            const cJSON *recs = cJSON_GetObjectItemCaseSensitive(gresp, "Records"), *rec;
-            cJSON_ArrayForEach(rec, recs) {
-                if (st != ST_OK)
-                    break;
-                if (n_all == cap) {
-                    cap = cap ? cap * 2 : 64;
-                    all = xrealloc(all, cap * sizeof *all);
-                }
-                st = change_from_record(rec, &all[n_all], d);
-                n_all++;
-            }
-            if (st == ST_OK && cJSON_GetArraySize(recs) > 0 && jstr(gresp, "NextShardIterator"))
-                iter = xstrdup(jstr(gresp, "NextShardIterator"));
-            cJSON_Delete(gresp);
-        }
-        free(iter);
-    }
-    cJSON_Delete(resp);
-    free(arn);
-    /* Newest first, older than before_seq. */
-    for (size_t i = n_all; i-- > 0;) {
-        if (st == ST_OK && *n < max && (before_seq <= 0 || all[i].seq < before_seq)) {
-            out[(*n)++] = all[i];
-            continue;
-        }
-        store_change_free(&all[i]);
-    }
-    if (st != ST_OK) {
-        for (size_t i = 0; i < *n; i++)
-            store_change_free(&out[i]);
-        *n = 0;
-    }
-    free(all);
-    return st;
 }

@@ -1,5 +1,5 @@
 /*
- * test_streams — the change log under the C interface (data/store_streams.c):
+ * test_streams — the change log under the C interface (data/store_changes.c):
  * what a write leaves (one record per changed item, none for a no-op put,
  * as the DynamoDB Streams developer guide says of stream records), the
  * feed newest first with old and new images, no records from the bulk

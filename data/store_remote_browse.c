@@ -1,0 +1,461 @@
+/*
+ * store_remote_browse — the explorer's browsing calls on a remote store
+ * (see store_remote.c, store_remote_int.h): statistics, the partitions a
+ * Scan discovers (in arrival order, counted as it goes, a partition not
+ * yet reached counted by a Query), and pages of one partition (Query).
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "data/store_int.h"
+#include "data/store_remote_int.h"
+#include "model/ddbjson.h"
+#include "model/keyenc.h"
+#include "model/mem.h"
+
+/* The key attributes of the table (ix NULL) or of an index. */
+static const index_def *find_index(const rtable *t, const char *index, diag *d, status *st)
+{
+    *st = ST_OK;
+    if (!index)
+        return NULL;
+    const index_def *ix = table_def_index(&t->def, index);
+    if (!ix)
+        *st = diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s", index);
+    return ix;
+}
+
+static rscan *scan_find(store_remote *r, const char *table, const char *index)
+{
+    for (rscan *sc = r->scans; sc; sc = sc->next)
+        if (strcmp(sc->table, table) == 0 &&
+            ((!sc->index && !index) || (sc->index && index && strcmp(sc->index, index) == 0)))
+            return sc;
+    return NULL;
+}
+
+status store_remote_stats(store *s, const char *table, const char *index, table_stats *out,
+                          diag *d)
+{
+    memset(out, 0, sizeof *out);
+    rtable *t;
+    status st = srem_table_get(s, table, &t, d);
+    if (st != ST_OK)
+        return st;
+    const cJSON *from = t->desc;
+    const char *size_name = "TableSizeBytes";
+    if (index) {
+        find_index(t, index, d, &st);
+        if (st != ST_OK)
+            return st;
+        from = NULL;
+        const char *lists[2] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+        for (int i = 0; i < 2 && !from; i++) {
+            const cJSON *e;
+            cJSON_ArrayForEach(e, srem_member(t->desc, lists[i])) {
+                const char *nm = srem_jstring(e, "IndexName");
+                if (nm && strcmp(nm, index) == 0) {
+                    from = e;
+                    break;
+                }
+            }
+        }
+        size_name = "IndexSizeBytes";
+    }
+    if (from) {
+        double items = srem_jnumber(from, "ItemCount", NULL), bytes = srem_jnumber(from, size_name, NULL);
+        out->items = items > 0 ? (uint64_t)items : 0;
+        out->bytes = bytes > 0 ? (uint64_t)bytes : 0;
+    }
+    rscan *sc = scan_find(s->remote, table, index);
+    out->partitions = sc ? sc->n : 0;
+    out->approximate = true;
+    return ST_OK;
+}
+
+/* ---- partitions, discovered by Scan ---- */
+
+static uint64_t pk_hash(const av *pk)
+{
+    buf b = BUF_INIT;
+    keyenc_append(&b, pk);
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < b.len; i++) {
+        h ^= (unsigned char)b.data[i];
+        h *= 1099511628211ULL;
+    }
+    buf_done(&b);
+    return h;
+}
+
+static long part_find(const rscan *sc, const av *pk)
+{
+    if (!sc->n_slots)
+        return -1;
+    size_t mask = sc->n_slots - 1;
+    for (size_t j = pk_hash(pk) & mask; sc->slots[j]; j = (j + 1) & mask)
+        if (av_equal(&sc->parts[sc->slots[j] - 1].pk, pk))
+            return (long)(sc->slots[j] - 1);
+    return -1;
+}
+
+static void slot_put(rscan *sc, size_t pos)
+{
+    size_t mask = sc->n_slots - 1;
+    size_t j = pk_hash(&sc->parts[pos].pk) & mask;
+    while (sc->slots[j])
+        j = (j + 1) & mask;
+    sc->slots[j] = pos + 1;
+}
+
+static size_t part_append(rscan *sc, const av *pk, uint64_t items, bool exact)
+{
+    if (sc->n == sc->cap) {
+        sc->cap = sc->cap ? sc->cap * 2 : 64;
+        sc->parts = xrealloc(sc->parts, sc->cap * sizeof *sc->parts);
+    }
+    rpart *p = &sc->parts[sc->n];
+    av_copy(&p->pk, pk);
+    p->items = items;
+    p->exact = exact;
+    sc->n++;
+    if (sc->n * 2 > sc->n_slots) {
+        free(sc->slots);
+        sc->n_slots = sc->n_slots ? sc->n_slots * 2 : 128;
+        sc->slots = xcalloc(sc->n_slots, sizeof *sc->slots);
+        for (size_t i = 0; i < sc->n; i++)
+            slot_put(sc, i);
+    } else {
+        slot_put(sc, sc->n - 1);
+    }
+    return sc->n - 1;
+}
+
+/* The scan state of a table or index, with its definition checked. */
+static status scan_get(store *s, const char *table, const char *index, rscan **out,
+                       const char **pk_name, diag *d)
+{
+    rtable *t;
+    status st = srem_table_get(s, table, &t, d);
+    if (st != ST_OK)
+        return st;
+    const index_def *ix = find_index(t, index, d, &st);
+    if (st != ST_OK)
+        return st;
+    *pk_name = ix ? ix->pk.name : t->def.pk.name;
+    rscan *sc = scan_find(s->remote, table, index);
+    if (!sc) {
+        sc = xcalloc(1, sizeof *sc);
+        sc->table = xstrdup(table);
+        sc->index = index ? xstrdup(index) : NULL;
+        sc->cur = -1;
+        sc->next = s->remote->scans;
+        s->remote->scans = sc;
+    }
+    *out = sc;
+    return ST_OK;
+}
+
+/* The ExclusiveStartKey of the next page, as JSON text (malloc'd): the
+ * answer's LastEvaluatedKey; NULL when it has none (the last page). */
+static char *next_start(const cJSON *root)
+{
+    const cJSON *lek = srem_member(root, "LastEvaluatedKey");
+    return cJSON_IsObject(lek) && lek->child ? cJSON_PrintUnformatted(lek) : NULL;
+}
+
+/* One more Scan page: its items' partition keys join the partitions. */
+static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
+{
+    assert(!sc->complete);
+    buf req = BUF_INIT;
+    cJSON *root = NULL;
+    buf_adds(&req, "{\"TableName\":");
+    srem_json_str(&req, sc->table);
+    if (sc->index) {
+        buf_adds(&req, ",\"IndexName\":");
+        srem_json_str(&req, sc->index);
+    }
+    buf_adds(&req, ",\"ProjectionExpression\":\"#k\",\"ExpressionAttributeNames\":{\"#k\":");
+    srem_json_str(&req, pk_name);
+    buf_adds(&req, "},\"ReturnConsumedCapacity\":\"TOTAL\"");
+    if (s->remote->scan_limit)
+        buf_printf(&req, ",\"Limit\":%zu", s->remote->scan_limit);
+    if (sc->start) {
+        buf_adds(&req, ",\"ExclusiveStartKey\":");
+        buf_adds(&req, sc->start);
+    }
+    buf_addc(&req, '}');
+    status st = srem_send_buf(s, "Scan", &req, &root, d);
+    buf_done(&req);
+    if (st != ST_OK)
+        return st;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, srem_member(root, "Items")) {
+        const cJSON *v = srem_member(e, pk_name);
+        av pk;
+        if (!v || ddbjson_value_from_cjson(v, pk_name, &pk, d) != ST_OK)
+            continue;   /* not in this view (cannot happen in a key Scan) */
+        long at = part_find(sc, &pk);
+        if (at < 0)
+            at = (long)part_append(sc, &pk, 1, false);
+        else if (!sc->parts[at].exact)
+            sc->parts[at].items++;
+        sc->cur = at;
+        av_free(&pk);
+    }
+    free(sc->start);
+    sc->start = next_start(root);
+    if (!sc->start)
+        sc->complete = true;
+    sc->started = true;
+    cJSON_Delete(root);
+    return ST_OK;
+}
+
+/* Scans until partitions [from, end) are known with their final counts
+ * (the Scan has moved past them: a partition's items come together) or
+ * the Scan is done. from == end: until the first page is in. */
+static status scan_until(store *s, rscan *sc, const char *pk_name, size_t from, size_t end,
+                         diag *d)
+{
+    status st = ST_OK;
+    while (st == ST_OK && !sc->complete) {
+        bool growing = sc->cur >= 0 && (size_t)sc->cur >= from && (size_t)sc->cur < end &&
+                       !sc->parts[sc->cur].exact;
+        if (sc->started && sc->n >= end && !growing)
+            break;
+        st = scan_more(s, sc, pk_name, d);
+    }
+    return st;
+}
+
+static void key_condition(buf *req, const rscan *sc, const char *pk_name, const av *pk)
+{
+    buf_adds(req, "{\"TableName\":");
+    srem_json_str(req, sc->table);
+    if (sc->index) {
+        buf_adds(req, ",\"IndexName\":");
+        srem_json_str(req, sc->index);
+    }
+    buf_adds(req, ",\"KeyConditionExpression\":\"#k = :v\",\"ExpressionAttributeNames\":{\"#k\":");
+    srem_json_str(req, pk_name);
+    buf_adds(req, "},\"ExpressionAttributeValues\":{\":v\":");
+    ddbjson_write_value(req, pk);
+    buf_adds(req, "},\"ReturnConsumedCapacity\":\"TOTAL\"");
+}
+
+/* Where partition pk is in the discovery order; -1 when the table has no
+ * such partition. One the Scan has not reached is counted by a Query and
+ * appended, rather than scanning on to it. */
+static status part_locate(store *s, rscan *sc, const char *pk_name, const av *pk, long *pos,
+                          diag *d)
+{
+    status st = scan_until(s, sc, pk_name, 0, 0, d);
+    if (st != ST_OK)
+        return st;
+    *pos = part_find(sc, pk);
+    if (*pos >= 0 || sc->complete)
+        return ST_OK;
+    uint64_t count = 0;
+    char *start = NULL;
+    do {
+        buf req = BUF_INIT;
+        cJSON *root = NULL;
+        key_condition(&req, sc, pk_name, pk);
+        buf_adds(&req, ",\"Select\":\"COUNT\"");
+        if (start) {
+            buf_adds(&req, ",\"ExclusiveStartKey\":");
+            buf_adds(&req, start);
+        }
+        buf_addc(&req, '}');
+        st = srem_send_buf(s, "Query", &req, &root, d);
+        buf_done(&req);
+        free(start);
+        start = NULL;
+        if (st != ST_OK)
+            return st;
+        double c = srem_jnumber(root, "Count", NULL);
+        count += c > 0 ? (uint64_t)c : 0;
+        start = next_start(root);
+        cJSON_Delete(root);
+    } while (start);
+    if (count)
+        *pos = (long)part_append(sc, pk, count, true);
+    return ST_OK;
+}
+
+static void part_out(const rpart *p, part_info *out)
+{
+    av_copy(&out->pk, &p->pk);
+    out->items = p->items;
+    out->bytes = 0;
+}
+
+status store_remote_partitions(store *s, const char *table, const char *index, const av *after,
+                               bool backward, size_t max, part_info *out, size_t *n, diag *d)
+{
+    *n = 0;
+    rscan *sc;
+    const char *pk_name;
+    status st = scan_get(s, table, index, &sc, &pk_name, d);
+    if (st != ST_OK)
+        return st;
+    long pos = -1;
+    if (after) {
+        if ((st = part_locate(s, sc, pk_name, after, &pos, d)) != ST_OK)
+            return st;
+        if (pos < 0)
+            return ST_OK;
+    } else if ((st = scan_until(s, sc, pk_name, 0, 0, d)) != ST_OK) {
+        return st;
+    }
+    if (backward) {
+        size_t end = after ? (size_t)pos : sc->n;
+        if ((st = scan_until(s, sc, pk_name, end > max ? end - max : 0, end, d)) != ST_OK)
+            return st;
+        while (*n < max && end > 0)
+            part_out(&sc->parts[--end], &out[(*n)++]);
+        return ST_OK;
+    }
+    size_t from = after ? (size_t)pos + 1 : 0;
+    if ((st = scan_until(s, sc, pk_name, from, from + max, d)) != ST_OK)
+        return st;
+    for (size_t i = from; i < sc->n && *n < max; i++)
+        part_out(&sc->parts[i], &out[(*n)++]);
+    return ST_OK;
+}
+
+static const rscan *sort_scan;
+
+static int by_items(const void *a, const void *b)
+{
+    const rpart *x = &sort_scan->parts[*(const size_t *)a], *y = &sort_scan->parts[*(const size_t *)b];
+    if (x->items != y->items)
+        return x->items > y->items ? -1 : 1;
+    /* Ties in discovery order, so the ranking is stable. */
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+status store_remote_partitions_by_size(store *s, const char *table, const char *index,
+                                       size_t max, part_info *out, size_t *n, diag *d)
+{
+    *n = 0;
+    rscan *sc;
+    const char *pk_name;
+    status st = scan_get(s, table, index, &sc, &pk_name, d);
+    if (st == ST_OK)
+        st = scan_until(s, sc, pk_name, 0, 0, d);
+    if (st != ST_OK || !sc->n)
+        return st;
+    size_t *order = xmalloc(sc->n * sizeof *order);
+    for (size_t i = 0; i < sc->n; i++)
+        order[i] = i;
+    sort_scan = sc;
+    qsort(order, sc->n, sizeof *order, by_items);
+    sort_scan = NULL;
+    for (size_t i = 0; i < sc->n && *n < max; i++)
+        part_out(&sc->parts[order[i]], &out[(*n)++]);
+    free(order);
+    return ST_OK;
+}
+
+status store_scan_state(store *s, const char *table, const char *index, uint64_t *known,
+                        bool *complete, diag *d)
+{
+    *known = 0;
+    *complete = false;
+    if (!s->remote) {
+        table_stats ts;
+        status st = store_stats(s, table, index, &ts, d);
+        if (st == ST_OK) {
+            *known = ts.partitions;
+            *complete = true;
+        }
+        return st;
+    }
+    /* What is known, without asking the endpoint (titles call this). */
+    rscan *sc = scan_find(s->remote, table, index);
+    if (sc) {
+        *known = sc->n;
+        *complete = sc->complete;
+    }
+    return ST_OK;
+}
+
+/* ---- pages of one partition: Query ---- */
+
+status store_remote_page(store *s, const char *table, const char *index, const av *pk,
+                         const av *after, bool forward, size_t max, av *items, size_t *n,
+                         diag *d)
+{
+    *n = 0;
+    rscan *sc;
+    const char *pk_name;
+    status st = scan_get(s, table, index, &sc, &pk_name, d);
+    if (st != ST_OK || max == 0)
+        return st;
+    rtable *t;
+    if ((st = srem_table_get(s, table, &t, d)) != ST_OK)
+        return st;
+    const index_def *ix = find_index(t, index, d, &st);
+    char *start = NULL;
+    if (after) {
+        /* The position of an item: the keys a LastEvaluatedKey holds. */
+        const char *names[4];
+        size_t nn = store_lek_names(&t->def, ix, names);
+        buf k = BUF_INIT;
+        buf_addc(&k, '{');
+        for (size_t i = 0; i < nn; i++) {
+            const av *v = av_map_get(after, names[i], strlen(names[i]));
+            if (!v)
+                continue;
+            if (k.len > 1)
+                buf_addc(&k, ',');
+            srem_json_str(&k, names[i]);
+            buf_addc(&k, ':');
+            ddbjson_write_value(&k, v);
+        }
+        buf_addc(&k, '}');
+        start = buf_steal(&k);
+    }
+    do {
+        buf req = BUF_INIT;
+        cJSON *root = NULL;
+        key_condition(&req, sc, pk_name, pk);
+        buf_printf(&req, ",\"ScanIndexForward\":%s,\"Limit\":%zu", forward ? "true" : "false",
+                   max - *n);
+        if (start) {
+            buf_adds(&req, ",\"ExclusiveStartKey\":");
+            buf_adds(&req, start);
+        }
+        buf_addc(&req, '}');
+        st = srem_send_buf(s, "Query", &req, &root, d);
+        buf_done(&req);
+        free(start);
+        start = NULL;
+        if (st != ST_OK)
+            break;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, srem_member(root, "Items")) {
+            if (*n == max)
+                break;
+            if ((st = ddbjson_item_from_cjson(e, NULL, &items[*n], d)) != ST_OK)
+                break;
+            (*n)++;
+        }
+        if (st == ST_OK && *n < max)
+            start = next_start(root);
+        cJSON_Delete(root);
+    } while (st == ST_OK && start);
+    free(start);
+    if (st != ST_OK) {
+        for (size_t i = 0; i < *n; i++)
+            av_free(&items[i]);
+        *n = 0;
+    }
+    return st;
+}
