@@ -400,6 +400,8 @@ void store_close(store *s)
     buf_done(&s->err_extra);
     buf_done(&s->err_msg);
     buf_done(&s->old_enc);
+    buf_done(&s->ttl_pk);
+    buf_done(&s->ttl_sk);
     sqlite3_close(s->db);
     free(s);
 }

@@ -617,6 +617,11 @@ static const store_op_fn ops[DDB_OP__COUNT] = {
     [DDB_OP_ExecuteStatement] = store_op_execute_statement,
     [DDB_OP_BatchExecuteStatement] = store_op_batch_execute_statement,
     [DDB_OP_ExecuteTransaction] = store_op_execute_transaction,
+    [DDB_OP_UpdateTimeToLive] = store_op_update_ttl,
+    [DDB_OP_DescribeTimeToLive] = store_op_describe_ttl,
+    [DDB_OP_TagResource] = store_op_tag_resource,
+    [DDB_OP_UntagResource] = store_op_untag_resource,
+    [DDB_OP_ListTagsOfResource] = store_op_list_tags,
 };
 
 static store_op_fn find_op(const char *op)

@@ -120,6 +120,10 @@ struct store {
     int64_t retention_ms, iterator_ms;
     buf old_enc;         /* an old image, encoded for its record */
     struct store_pq *pq;  /* ExecuteTransaction's ClientRequestTokens (store_partiql.c) */
+    /* Where the TTL sweep goes on (store_ttl.c): the table and the last
+     * key it read there. */
+    int64_t ttl_tid;
+    buf ttl_pk, ttl_sk;
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -175,6 +179,18 @@ status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, di
 status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
 void store_partiql_free(store *s);
+
+/* Time to Live and tags (store_ttl.c, store_tags.c). */
+status store_op_update_ttl(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_describe_ttl(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_tag_resource(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_untag_resource(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_list_tags(store *s, const struct cJSON *in, buf *out, diag *d);
+/* CreateTable's Tags: checked before the table is made, stored after. */
+status store_tags_check_create(const struct cJSON *tags, diag *d);
+status store_tags_put(store *s, int64_t tid, const struct cJSON *tags, diag *d);
+/* A deleted table's TTL setting and tags go with it. */
+status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
 
 /* ---- the `ddbx api` line protocol (store_line.c) ---- */
 
@@ -277,7 +293,7 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
  * of CreateTable's from store_tables.c) ---- */
 
 struct vspec;
-extern const struct vspec store_attrdef_elem, store_gsi_update_elem;
+extern const struct vspec store_attrdef_elem, store_gsi_update_elem, store_tag_elem;
 /* A GSI Create's own checks (keys defined in defs, HASH then RANGE, the
  * projection, no throughput on a PAY_PER_REQUEST table). */
 status store_check_new_gsi(const struct cJSON *create, const struct cJSON *defs, bool ppr, diag *d);

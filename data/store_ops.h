@@ -1,6 +1,7 @@
 /*
  * store_ops — what the files of the JSON dispatcher share (private to
- * store_api.c, store_item.c, store_query.c and store_batch.c).
+ * store_api.c, store_item.c, store_query.c and store_batch.c; the JSON
+ * accessors also serve store_gsi.c, store_ttl.c and store_tags.c).
  *
  * store_api.c holds the dispatcher (store_call, store_call_line) and the
  * pieces every operation uses: the request-shape specs they share, the

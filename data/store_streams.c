@@ -280,6 +280,8 @@ status store_streams_table_deleted(store *s, int64_t tid, diag *d)
     /* "If you delete a table, the stream is disabled and deleted after 24
      * hours" (Streams developer guide): its records stay readable. */
     status st = disable_stream(s, tid, NULL, d);
+    if (st == ST_OK)
+        st = store_ttl_tags_deleted(s, tid, d);
     /* A table that never had a stream takes its records with it. */
     if (st == ST_OK)
         st = store_exec_sql(s, "DELETE FROM changes WHERE tid = ?1 AND tid NOT IN (SELECT tid FROM streams)",

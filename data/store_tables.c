@@ -116,6 +116,7 @@ static const vspec create_spec[] = {
     { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
     { .name = "GlobalSecondaryIndexes", .type = VT_LIST, .elem = &gsi_elem },
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
+    { .name = "Tags", .type = VT_LIST, .elem = &store_tag_elem },
     { .type = VT_END },
 };
 
@@ -650,7 +651,8 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
     if (st != ST_OK || (st = create_custom(in, d)) != ST_OK ||
-        (st = store_streams_check_spec(spec, true, d)) != ST_OK)
+        (st = store_streams_check_spec(spec, true, d)) != ST_OK ||
+        (st = store_tags_check_create(cJSON_GetObjectItemCaseSensitive(in, "Tags"), d)) != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
@@ -682,11 +684,15 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
         goto out;
     }
     sqlite3_reset(q);
+    int64_t tid = sqlite3_last_insert_rowid(s->db);
+    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(in, "Tags");
+    if (cJSON_IsArray(tags) && (st = store_tags_put(s, tid, tags, d)) != ST_OK)
+        goto out;
     /* A stream asked for: its row, and the description names it. */
     char *with_stream = NULL;
     if (cJSON_IsObject(spec)) {
         with_stream = xstrdup(text);
-        st = store_streams_created(s, sqlite3_last_insert_rowid(s->db), name, spec, &with_stream, d);
+        st = store_streams_created(s, tid, name, spec, &with_stream, d);
     }
     if (st == ST_OK) {
         buf_adds(out, "{\"TableDescription\":");

@@ -62,9 +62,12 @@
     X(GetShardIterator,          "get-shard-iterator",           's') \
     X(GetRecords,                "get-records",                  's') \
     X(DescribeTimeToLive,        "describe-time-to-live",        'd') \
+    X(UpdateTimeToLive,          "update-time-to-live",          'c') \
     X(DescribeLimits,            "describe-limits",              'd') \
     X(DescribeEndpoints,         "describe-endpoints",           'd') \
     X(ListTagsOfResource,        "list-tags-of-resource",        'd') \
+    X(TagResource,               "tag-resource",                 'c') \
+    X(UntagResource,             "untag-resource",               'c') \
     X(DescribeContinuousBackups, "describe-continuous-backups",  'd') \
     X(ListBackups,               "list-backups",                 'd') \
     X(DescribeBackup,            "describe-backup",              'd') \

@@ -21,37 +21,7 @@
 
 #include "data/store.h"
 #include "tests/data/tmpstore.h"
-
-static char *out_text;
-
-/* Runs an operation; returns its status, the answer in out_text (or the
- * error message). */
-static status call(store *s, const char *op, const char *body)
-{
-    free(out_text);
-    out_text = NULL;
-    diag d;
-    diag_init(&d);
-    status st = store_call(s, op, body, strlen(body), &out_text, &d);
-    if (st != ST_OK) {
-        free(out_text);
-        out_text = strdup(store_error_message(s, st, &d));
-    }
-    return st;
-}
-
-static void ok(store *s, const char *op, const char *body)
-{
-    if (call(s, op, body) != ST_OK)
-        fail_msg("%s: %s", op, out_text);
-}
-
-static void refused(store *s, const char *op, const char *body, status want, const char *msg)
-{
-    status st = call(s, op, body);
-    assert_int_equal(st, want);
-    assert_string_equal(out_text, msg);
-}
+#include "tests/data/callstore.h"
 
 static cJSON *answer(void)
 {
