@@ -121,6 +121,18 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
 void store_change_free(store_change *c);
 
 /*
+ * ---- UpdateTable for the explorer (data/store_gsi.c) ----
+ *
+ * A GSI created on a table that holds data (backfilled in the call: it is
+ * ACTIVE when this returns) or deleted, through UpdateTable with its
+ * checks and messages. The index's key types come from ix->pk/sk; on a
+ * provisioned table it gets the table's throughput. Remote stores send
+ * the same UpdateTable to their endpoint.
+ */
+status store_create_index(store *s, const char *table, const index_def *ix, diag *d);
+status store_delete_index(store *s, const char *table, const char *index, diag *d);
+
+/*
  * ---- Time to Live (data/store_ttl.c) ----
  *
  * store_call answers UpdateTimeToLive and DescribeTimeToLive. The table's

@@ -514,3 +514,97 @@ void store_gsi_response(cJSON *td, const cJSON *resp)
     replace(g, "IndexStatus", cJSON_CreateString("DELETING"));
     cJSON_AddItemToArray(list, g);
 }
+
+/* ---- the C calls ---- */
+
+static status update_table(store *s, cJSON *in, diag *d)
+{
+    char *body = cJSON_PrintUnformatted(in), *out = NULL;
+    status st = store_call(s, "UpdateTable", body, strlen(body), &out, d);
+    cJSON_free(body);
+    free(out);
+    return st;
+}
+
+static void key_member(cJSON *ks, cJSON *defs, const key_attr *k, const char *type)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "AttributeName", k->name);
+    cJSON_AddStringToObject(e, "KeyType", type);
+    cJSON_AddItemToArray(ks, e);
+    cJSON *def = cJSON_CreateObject();
+    cJSON_AddStringToObject(def, "AttributeName", k->name);
+    cJSON_AddStringToObject(def, "AttributeType", av_type_name(k->type));
+    cJSON_AddItemToArray(defs, def);
+}
+
+/* The table's own throughput, for an index on a provisioned table (NULL
+ * on an on-demand one). */
+static status table_throughput(store *s, const char *table, cJSON **pt, diag *d)
+{
+    *pt = NULL;
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    char *body = cJSON_PrintUnformatted(in), *out = NULL;
+    cJSON_Delete(in);
+    status st = store_call(s, "DescribeTable", body, strlen(body), &out, d);
+    cJSON_free(body);
+    cJSON *o = st == ST_OK ? cJSON_Parse(out) : NULL;
+    const cJSON *td = sop_jget(o, "Table");
+    if (td && !is_ppr(td))
+        *pt = store_throughput_desc(sop_jget(td, "ProvisionedThroughput"));
+    if (*pt) {   /* the request's shape: the two units only */
+        cJSON_DeleteItemFromObjectCaseSensitive(*pt, "NumberOfDecreasesToday");
+        cJSON_DeleteItemFromObjectCaseSensitive(*pt, "LastIncreaseDateTime");
+        cJSON_DeleteItemFromObjectCaseSensitive(*pt, "LastDecreaseDateTime");
+    }
+    cJSON_Delete(o);
+    free(out);
+    return st;
+}
+
+status store_create_index(store *s, const char *table, const index_def *ix, diag *d)
+{
+    cJSON *pt;
+    status st = table_throughput(s, table, &pt, d);
+    if (st != ST_OK)
+        return st;
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    cJSON *defs = cJSON_AddArrayToObject(in, "AttributeDefinitions");
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "IndexName", ix->name);
+    cJSON *ks = cJSON_AddArrayToObject(c, "KeySchema");
+    key_member(ks, defs, &ix->pk, "HASH");
+    if (ix->sk.name)
+        key_member(ks, defs, &ix->sk, "RANGE");
+    cJSON *proj = cJSON_AddObjectToObject(c, "Projection");
+    cJSON_AddStringToObject(proj, "ProjectionType", proj_type_name(ix->proj));
+    if (ix->proj == PROJ_INCLUDE) {
+        cJSON *nka = cJSON_AddArrayToObject(proj, "NonKeyAttributes");
+        for (size_t i = 0; i < ix->n_include; i++)
+            cJSON_AddItemToArray(nka, cJSON_CreateString(ix->include[i]));
+    }
+    if (pt)
+        cJSON_AddItemToObject(c, "ProvisionedThroughput", pt);
+    cJSON *u = cJSON_CreateObject();
+    cJSON_AddItemToObject(u, "Create", c);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(in, "GlobalSecondaryIndexUpdates"), u);
+    st = update_table(s, in, d);
+    cJSON_Delete(in);
+    return st;
+}
+
+status store_delete_index(store *s, const char *table, const char *index, diag *d)
+{
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    cJSON *del = cJSON_CreateObject();
+    cJSON_AddStringToObject(del, "IndexName", index);
+    cJSON *u = cJSON_CreateObject();
+    cJSON_AddItemToObject(u, "Delete", del);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(in, "GlobalSecondaryIndexUpdates"), u);
+    status st = update_table(s, in, d);
+    cJSON_Delete(in);
+    return st;
+}

@@ -17,6 +17,7 @@
 #include "ui/command.h"
 #include "ui/keymap.h"
 #include "ui/live.h"
+#include "ui/schema_cmds.h"
 #include "ui/text.h"
 
 #define MAX_DEPTH 64
@@ -896,6 +897,8 @@ void display_command(const char *text)
     } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
                v->ops != &view_builder_ops) {
         view_builder_open(v, argc, argv);
+    } else if (schema_command(v, argc, argv)) {
+        /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
     } else if (v->ops->command && v->ops->command(v, argc, argv)) {
         /* the view ran it */
     } else {

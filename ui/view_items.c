@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "data/store.h"
 #include "model/mem.h"
+#include "model/ttl.h"
 #include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/live.h"
@@ -46,6 +48,7 @@ typedef struct items_view {
     size_t n_flip;
     cols cols;             /* fitted to the items on screen (layout) */
     bool failed;           /* a store call failed (its message is shown) */
+    char *ttl;             /* the table's TTL attribute; NULL: TTL disabled */
 } items_view;
 
 static const char *index_name(const items_view *p)
@@ -412,6 +415,72 @@ static int find_index(const items_view *p, const char *name)
     return -2;
 }
 
+/* ---- what UpdateTable and UpdateTimeToLive change ---------------------- */
+
+static bool same_indexes(const table_def *a, const table_def *b)
+{
+    if (a->n_idx != b->n_idx)
+        return false;
+    for (size_t i = 0; i < a->n_idx; i++)
+        if (strcmp(a->idx[i].name, b->idx[i].name) != 0)
+            return false;
+    return true;
+}
+
+static void load_ttl(items_view *p)
+{
+    free(p->ttl);
+    p->ttl = NULL;
+    diag d;
+    diag_init(&d);
+    store_ttl_get(display_store(), p->table, &p->ttl, &d);
+}
+
+/* The definition again: an index created or deleted (by :create-index, or
+ * UpdateTable in another process) joins or leaves the `i` cycle; the
+ * view falls back to the base table when its index is gone (true). */
+static bool refresh_def(items_view *p)
+{
+    load_ttl(p);
+    table_def def;
+    diag d;
+    diag_init(&d);
+    if (store_describe(display_store(), p->table, &def, &d) != ST_OK)
+        return false;
+    if (same_indexes(&def, &p->def)) {
+        table_def_free(&def);
+        return false;
+    }
+    const char *shown = index_name(p);
+    int ix = -1;
+    for (size_t i = 0; shown && i < def.n_idx; i++)
+        if (strcmp(def.idx[i].name, shown) == 0)
+            ix = (int)i;
+    if (shown && ix < 0)
+        display_message("Index %s is gone: showing the base table", shown);
+    table_def_free(&p->def);
+    p->def = def;
+    set_index(p, ix);
+    return shown && ix < 0;
+}
+
+/* The item's expiry under the table's TTL, at the right end of its line
+ * when the columns leave room ("expires in 3 h", "expired"). */
+static void draw_expiry(const items_view *p, const av *item, int row, int width)
+{
+    double when;
+    if (!p->ttl || !ttl_expiry(item, p->ttl, &when))
+        return;
+    char tag[48];
+    ttl_describe(when, (double)time(NULL), tag, sizeof tag);
+    int used = 2;
+    for (size_t i = 0; i < p->cols.n; i++)
+        used += p->cols.c[i].width + 2;
+    int len = (int)strlen(tag);
+    if (used + len <= width)
+        term_puts(row, width - len, len, tag, ROLE_DIM);
+}
+
 static bool open_view(view *v, const void *arg)
 {
     const items_arg *a = arg;
@@ -425,6 +494,7 @@ static bool open_view(view *v, const void *arg)
         return false;
     }
     p->have_def = true;
+    load_ttl(p);
     int ix = find_index(p, a->index);
     if (ix == -2) {
         display_error("Table %s has no index %s", a->table, a->index);
@@ -440,6 +510,7 @@ static void done(view *v)
     items_view *p = v->priv;
     clear_flips(p);
     free(p->flip);
+    free(p->ttl);
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
@@ -571,6 +642,7 @@ static void draw(view *v, size_t i, int row, int width)
         if (mk)
             term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
         cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
+        draw_expiry(p, &r->item, row, width);
     }
     buf_done(&b);
 }
@@ -767,10 +839,11 @@ static void reload(view *v)
      * an error, or what others wrote). */
     store_refresh(display_store(), p->table);
     p->failed = false;
+    bool gone = refresh_def(p);
     load_stats(p);
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)
-        reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
+        reset_at(v, pk.type && !gone ? &pk : NULL, item.type && !gone ? &item : NULL);
     av_free(&pk);
     av_free(&item);
 }
