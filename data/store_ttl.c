@@ -240,11 +240,15 @@ static status next_table(store *s, int64_t *tid, char **name, char **attr, bool 
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
+/* The expired items one step holds in memory, at most (a step of 400 KB
+ * items would otherwise hold its whole budget of them). */
+#define STEP_BYTES (16u << 20)
+
 /* Reads up to budget items of table tid after the sweep's position,
- * keeping the expired ones in xs (at most budget); *n_read counts the
- * items read (fewer than budget: the table's end). */
+ * keeping the expired ones in xs (at most budget, STEP_BYTES of them);
+ * *n_read counts the items read, *more says the table has more to read. */
 static status scan_expired(store *s, int64_t tid, const char *attr, double now, size_t budget,
-                           expired *xs, size_t *n_x, size_t *n_read, diag *d)
+                           expired *xs, size_t *n_x, size_t *n_read, bool *more, diag *d)
 {
     bool resume = s->ttl_tid == tid && s->ttl_pk.len > 0;
     const char *sql = resume
@@ -260,8 +264,10 @@ static status scan_expired(store *s, int64_t tid, const char *attr, double now, 
     }
     sqlite3_bind_int64(q, 4, (int64_t)budget);
     status st = ST_OK;
-    int rc;
+    int rc = SQLITE_DONE;
+    size_t held = 0;
     *n_x = *n_read = 0;
+    *more = false;
     while (st == ST_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         (*n_read)++;
         buf_reset(&s->ttl_pk);
@@ -278,12 +284,19 @@ static status scan_expired(store *s, int64_t tid, const char *attr, double now, 
             buf_add(&x->k.pk, s->ttl_pk.data, s->ttl_pk.len);
             buf_add(&x->k.sk, s->ttl_sk.data ? s->ttl_sk.data : "", s->ttl_sk.len);
             av_move(&x->item, &item);
+            held += (size_t)sqlite3_column_bytes(q, 2);
         } else {
             av_free(&item);
+        }
+        if (held >= STEP_BYTES) {
+            *more = true;
+            rc = SQLITE_DONE;
+            break;
         }
     }
     if (st == ST_OK && rc != SQLITE_DONE)
         st = store_sqlerr(s, d);
+    *more |= *n_read == budget;
     sqlite3_finalize(q);
     return st;
 }
@@ -323,11 +336,12 @@ static status sweep_table(store *s, double now, size_t budget, int64_t stop, int
         buf_reset(&s->ttl_pk);
         buf_reset(&s->ttl_sk);
     }
-    if ((st = scan_expired(s, *tid, attr, now, budget, xs, &n_x, read, d)) != ST_OK ||
+    bool more;
+    if ((st = scan_expired(s, *tid, attr, now, budget, xs, &n_x, read, &more, d)) != ST_OK ||
         (st = delete_expired(s, name, xs, n_x, d)) != ST_OK)
         goto out;
     *deleted += n_x;
-    if (*read < budget) {   /* this table done: the next one */
+    if (!more) {   /* this table done: the next one */
         s->ttl_tid = *tid + 1;
         buf_reset(&s->ttl_pk);
         buf_reset(&s->ttl_sk);
