@@ -336,7 +336,7 @@ static status sweep_table(store *s, double now, size_t budget, int64_t stop, int
         buf_reset(&s->ttl_pk);
         buf_reset(&s->ttl_sk);
     }
-    bool more;
+    bool more = false;
     if ((st = scan_expired(s, *tid, attr, now, budget, xs, &n_x, read, &more, d)) != ST_OK ||
         (st = delete_expired(s, name, xs, n_x, d)) != ST_OK)
         goto out;
