@@ -2,7 +2,7 @@
 # The explorer in a real terminal emulator (tmux): it draws, takes keys,
 # redraws on resize, shows escape sequences in data escaped, and leaves
 # the terminal settings as it found them on quit and on SIGINT. Prints TAP.
-# ONLY_TEST=NAME runs one part (draw, sigint, escape, picker); a name
+# ONLY_TEST=NAME runs one part (draw, sigint, escape, picker, sweep); a name
 # that matches no part fails.
 cd "$(dirname "$0")/.." || exit 1
 here=$PWD
@@ -120,6 +120,24 @@ if part picker; then
     check "Tab puts the path that begins with what is typed in the prompt" wait_for "Path: followingCount"
     T send-keys -t t Escape Escape Q
     check "Q quits from the builder" gone
+fi
+
+# sweep: the explorer's idle ticks run the store's TTL sweep (every
+# --ttl-interval seconds): an item whose TTL is past is deleted and the
+# view on screen loses it, while the others stay (developer guide, "Using
+# time to live": expired items are deleted in the background).
+if part sweep; then
+    sdb="$tmp/ttl.db"
+    "$DDBX" api --db "$sdb" < "$here/screen/fixtures/ttl.jsonl" > "$tmp/ttl.out" 2>&1
+    echo '{"Operation":"UpdateTimeToLive","Input":{"TableName":"Sessions","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}}' |
+        "$DDBX" api --db "$sdb" >> "$tmp/ttl.out" 2>&1
+    run "$DDBX --db $sdb --ttl-interval 0.3 Sessions"
+    check "the table view opens with TTL marks" wait_for "expires 2100-01-01"
+    check "the sweep deletes the expired item s2 and the view shows 3 items" wait_for "3 items, 2 partitions"
+    kept() { T capture-pane -p -t t | grep -q "s1 " && ! T capture-pane -p -t t | grep -q "s2 "; }
+    check "s1 (expiring in 2100) stays, s2 is gone" kept
+    T send-keys -t t q q
+    check "q q quits" gone
 fi
 
 [ $n -gt 0 ] || { echo "not ok 1 - tmux: no check ran${ONLY_TEST:+ (ONLY_TEST=$ONLY_TEST names no part)}"; bad=1; }
