@@ -184,13 +184,15 @@ static bool create_or_retry(const char *table, const table_def *def, buf *text, 
         buf why = BUF_INIT, key = BUF_INIT;
         bool ok = put(table, def, item, false, &why);
         fmt_key(&key, item, def->pk.name, def->sk.name);
-        bool again = !ok && display_confirm("Not created (%s%s): %s. Edit again?",
-                                            key.data ? key.data : "",
-                                            strstr(why.data ? why.data : "", "ConditionalCheckFailed")
-                                                ? " exists already" : "",
-                                            why.data ? why.data : "");
+        bool exists = strstr(why.data ? why.data : "", "ConditionalCheckFailed") != NULL;
+        bool again = !ok && (exists ? display_confirm("Not created: %s exists already. Edit again?", key.data)
+                                    : display_confirm("Not created: %s. Edit again?", why.data));
         if (ok)
             display_message("Created %s", key.data);
+        else if (!again && exists)
+            display_error("Not created: %s exists already", key.data);
+        else if (!again)
+            display_error("Not created: %s", why.data);
         buf_done(&why);
         buf_done(&key);
         if (ok || !again)

@@ -600,7 +600,7 @@ static bool command(view *v, int argc, char **argv)
         /* The words after PK are one sort-key condition (begins_with V,
          * between A and B), not each a condition replacing the last. */
         buf skc = BUF_INIT;
-        int words = 0;
+        int words = 0;   /* "" after PK clears the condition */
         for (int i = 1; i < argc; i++) {
             bool opt = false;
             for (int f = 0; f < F__COUNT; f++) {
@@ -621,8 +621,8 @@ static bool command(view *v, int argc, char **argv)
                 buf_adds(&skc, argv[i]);
             }
         }
-        if (skc.len)
-            set_field(p, F_SK, skc.data);
+        if (words > 1)
+            set_field(p, F_SK, skc.data ? skc.data : "");
         buf_done(&skc);
         run(v);
         return true;
