@@ -23,8 +23,6 @@
 /* Lines kept loaded around the cursor, in screens, before trimming. */
 #define WINDOW_SCREENS 8
 #define WINDOW_MIN 400
-/* How many lines a search may pull from the store before giving up. */
-#define SEARCH_LIMIT 200000
 
 static struct {
     store *st;
@@ -741,6 +739,11 @@ out:
 
 /* ---- search ---------------------------------------------------------- */
 
+/* Searches from the selection on, through the whole view (its `more`
+ * loads past the window, however far). The window the search starts
+ * from is kept while it reads on, the lines read in between dropped as
+ * it goes; so "Not found" leaves the selection, and the lines around it,
+ * as they were. */
 static void search(view *v, int dir)
 {
     if (!D.search.len) {
@@ -754,21 +757,20 @@ static void search(view *v, int dir)
     buf t = BUF_INIT;
     vm *m = &v->vm;
     long i = (long)m->cursor;
-    size_t pulled = 0;
+    size_t orig = m->n;    /* the starting window's lines */
+    bool cut = false;      /* lines between it and i were dropped */
     bool found = false;
     for (;;) {
         i += dir;
         if (i >= (long)m->n) {
-            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, 1) : 0;
+            size_t add = v->ops->more ? v->ops->more(v, 1) : 0;
             if (add == 0)
                 break;
-            pulled += add;
         }
         if (i < 0) {
-            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, -1) : 0;
+            size_t add = v->ops->more ? v->ops->more(v, -1) : 0;
             if (add == 0)
                 break;
-            pulled += add;
             i += (long)add;
         }
         buf_reset(&t);
@@ -777,28 +779,45 @@ static void search(view *v, int dir)
             found = true;
             break;
         }
-        /* The window must not grow without bound during a long search. */
-        if (m->n > 4 * WINDOW_MIN && v->ops->more) {
-            size_t keep = (size_t)WINDOW_MIN;
-            if (dir > 0 && (size_t)i > keep) {
-                size_t drop = (size_t)i - keep;
-                vm_trim(m, drop, m->n);
+        /* The window must not grow without bound during a long search:
+         * what was read between the start and the last lines goes. */
+        size_t keep = (size_t)WINDOW_MIN;
+        if (m->n > orig + 4 * keep && v->ops->more) {
+            if (dir > 0 && (size_t)i > orig + keep) {
+                size_t drop = (size_t)i - keep - orig;
+                vm_cut(m, orig, orig + drop);
                 i -= (long)drop;
-            } else if (dir < 0 && m->n - (size_t)i > keep) {
-                vm_trim(m, 0, (size_t)i + keep);
+                cut = true;
+            } else if (dir < 0 && m->n - orig > (size_t)i + keep) {
+                vm_cut(m, (size_t)i + keep, m->n - orig);
+                cut = true;
             }
         }
     }
     buf_done(&t);
     if (found) {
+        /* The starting window is not next to the match any more. */
+        if (cut && dir > 0) {
+            vm_trim(m, orig, m->n);
+            i -= (long)orig;
+        } else if (cut) {
+            vm_trim(m, 0, m->n - orig);
+        }
         vm_select(m, (size_t)i);
         vm_center(m, m->rows / 3);
         display_fill(v);
         display_message("/%s", D.search.data);
     } else {
+        /* Back to the window it started from, the selection unmoved. */
+        if (dir > 0)
+            vm_trim(m, 0, orig);
+        else
+            vm_trim(m, m->n - orig, m->n);
+        size_t top = m->top;
         vm_select(m, m->cursor);
+        vm_set_top(m, top);
         display_fill(v);
-        display_error("Not found: %s", D.search.data);
+        display_error("Not found: %s (the selection stays)", D.search.data);
     }
 }
 
