@@ -299,7 +299,8 @@ void bview_panel_wrap(bview *p, int width)
             p->wrapped[p->n_wrapped].text = row.data ? buf_steal(&row) : xstrdup("");
             p->n_wrapped++;
             buf_done(&row);
-            at = end;
+            /* A row that ends at a space: the next starts after it. */
+            at = end < len && s[end] == ' ' && !json ? end + 1 : end;
             cont = true;
         } while (at < len);
     }
