@@ -645,11 +645,14 @@ static void cmd_cond_item(bview *p, const char *json, int col)
     diag d;
     diag_init(&d);
     if (ddbjson_parse_item(json, strlen(json), &it, &d) != ST_OK) {
-        if (col > 0 && d.line == 1 && d.col > 0)
-            display_error(":cond-item: %s: %s (column %d of the command line)",
-                          status_name(d.code), d.msg, col + d.col - 1);
-        else
+        if (col > 0 && d.line == 1 && d.col > 0) {
+            diag at;
+            diag_init(&at);
+            diag_set(&at, d.code, "%s (column %d of the command line)", d.msg, col + d.col - 1);
+            display_diag(":cond-item", at.code, &at);
+        } else {
             display_diag(":cond-item", d.code, &d);
+        }
     } else {
         set_item(p, &it);
         buf key = BUF_INIT;
