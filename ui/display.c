@@ -1104,6 +1104,27 @@ static void samples_command(void)
 
 /* ---- the loop -------------------------------------------------------- */
 
+/* The `:` prompt, the commands offered as a pick list (name, then its
+ * arguments and what it does) while what is typed is a name's start. */
+static bool prompt_command(buf *out)
+{
+    static char *choices[64];
+    static size_t n;
+    if (!n) {
+#define CMD_CHOICE(name, args, help) \
+        if (n < 64) { \
+            buf c = BUF_INIT; \
+            for (const char *q = #name; *q; q++) \
+                buf_addc(&c, *q == '_' ? '-' : *q); \
+            buf_printf(&c, "\t%s%s%s", args, *args ? "  " : "", help); \
+            choices[n++] = buf_steal(&c); \
+        }
+        CMD_LIST(CMD_CHOICE)
+#undef CMD_CHOICE
+    }
+    return display_prompt_pick(":", "", choices, n, out);
+}
+
 static void default_request(view *v, enum req r, int mrow)
 {
     buf b = BUF_INIT;
@@ -1124,7 +1145,7 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;
     case REQ_PROMPT:
-        if (display_prompt(":", "", &b))
+        if (prompt_command(&b))
             display_command(b.data ? b.data : "");
         break;
     case REQ_SEARCH:
