@@ -128,7 +128,7 @@ static bool omode_word(omode m, const char *w)
 
 static bool omode_allows(omode m, av_type t);
 
-/* The pick list of what the mode allows; *n gets how many. */
+/* The pick list of what the mode allows, into out; returns how many. */
 static size_t omode_choices(omode m, const char **out)
 {
     size_t n = 0;
