@@ -303,6 +303,16 @@ static enum req request(view *v, enum req r)
         }
         return REQ_NONE;
     case REQ_DELETE:
+        /* On an attribute (or a value inside one): that attribute; on
+         * the item's head line: the whole item. */
+        attr = selected_attr(v);
+        if (attr && !table_def_is_key(&p->def, NULL, attr)) {
+            if (edit_remove_attr(p->table, &p->def, &p->item, attr)) {
+                reload(v);
+                refresh_below(v);
+            }
+            return REQ_NONE;
+        }
         if (edit_delete_item(p->table, &p->def, &p->item)) {
             refresh_below(v);
             display_pop();
