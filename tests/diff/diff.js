@@ -1184,6 +1184,12 @@ for (const t of Object.keys(TABLES)) {
   });
 }
 
+/* The item as dynalite holds it (null: none). */
+async function dynaliteItem(g, tname, key) {
+  const cur = await g.dyn.call('GetItem', { TableName: tname, Key: key, ConsistentRead: true });
+  return cur.Output && cur.Output.Item ? cur.Output.Item : null;
+}
+
 async function updates(g, tname, n) {
   const r = g.r;
   const t = TABLES[tname];
@@ -1193,8 +1199,7 @@ async function updates(g, tname, n) {
     const key = genKey(r, tname);
     // The current item (from dynalite) steers the update towards paths
     // and operations that fit it.
-    const cur = await g.dyn.call('GetItem', { TableName: tname, Key: key, ConsistentRead: true });
-    const item = cur.Output && cur.Output.Item ? cur.Output.Item : null;
+    const item = await dynaliteItem(g, tname, key);
     const indexKeys = {};
     for (const ix of t.gsis.concat(t.lsis)) for (const ka of [ix.hash, ix.range]) if (ka && !keyNames.includes(ka[0])) indexKeys[ka[0]] = ka[1];
     const input = { TableName: tname, Key: key, UpdateExpression: genUpdate(c, item, keyNames, true, indexKeys) };
@@ -1937,8 +1942,7 @@ async function legacyWrites(g, tname, n) {
   for (let i = 0; i < n; i++) {
     const c = new Ctx(r, valuePool);
     const key = genKey(r, tname);
-    const cur = await g.dyn.call('GetItem', { TableName: tname, Key: key, ConsistentRead: true });
-    const item = cur.Output && cur.Output.Item ? cur.Output.Item : null;
+    const item = await dynaliteItem(g, tname, key);
     const k = r.int(10);
     let op; let input;
     if (k < 6) {
