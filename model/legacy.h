@@ -18,7 +18,7 @@
  * The checks and messages are DynamoDB's (API reference: Condition,
  * ExpectedAttributeValue, AttributeValueUpdate; dynalite's
  * validations/index.js and actions/updateItem.js where the reference is
- * silent; the per-case source is in tests/model/test_legacy.c).
+ * silent; the per-case source is in tests/data/test_store_legacy.c).
  *
  * Pure C: no I/O. Ownership: a ddb_legacy owns its conditions, updates
  * and values; legacy_init before use, legacy_done after.
