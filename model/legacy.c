@@ -272,6 +272,11 @@ static status values_check(ddb_cmp op, const av *list, diag *d)
 status legacy_check_conditions(const ddb_conds *c, diag *d)
 {
     for (size_t i = 0; i < c->n; i++) {
+        /* Required in a Condition (the codec's shape check says so for
+         * JSON; a typed caller may forget it). */
+        if (c->v[i].op == DDB_CMP_NONE)
+            return diag_set(d, ST_VALIDATION, "1 validation error detected: Value null at '%s.member.comparisonOperator'"
+                            " failed to satisfy constraint: Member must not be null", c->v[i].name);
         status st = values_check(c->v[i].op, &c->v[i].list, d);
         if (st != ST_OK)
             return st;
