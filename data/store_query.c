@@ -535,6 +535,26 @@ static status select_checks(const ddb_req *q, const av *atg, bool query, diag *d
     return ST_OK;
 }
 
+/* ExclusiveStartKey inside the key condition's range (kr: the partition
+ * value and the sort-key range), with DynamoDB's messages. */
+static status start_in_range(const read_req *r, const key_attr *pk, const key_attr *sk,
+                             const expr_key_range *kr, diag *d)
+{
+    if (!r->rq.start)
+        return ST_OK;
+    const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
+    if (!av_equal(spk, kr->pk))
+        return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
+                        " based on provided conditions");
+    if (kr->sk_name) {
+        const av *ssk = av_map_get(r->rq.start, sk->name, strlen(sk->name));
+        if (!ssk || !expr_key_match_sk(kr, ssk))
+            return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
+                            " key predicate");
+    }
+    return ST_OK;
+}
+
 /* Legacy KeyConditions (checked by legacy_check_conditions): the read's
  * key range, with DynamoDB's checks against the key schema. */
 static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
@@ -604,7 +624,18 @@ static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
         if (r->rq.hi_op)
             r->rq.hi = &r->hi_val;
     }
-    return ST_OK;
+    /* The start key, checked as for a KeyConditionExpression. */
+    expr_key_range kr = { .pk_name = pk->name, .pk = &r->pk_val, .op = KEY_SK_NONE };
+    if (n > 1) {
+        kr.sk_name = sk->name;
+        kr.op = KEY_SK_BETWEEN;
+        kr.prefix = r->rq.prefix;
+        kr.lo = r->rq.lo;
+        kr.hi = r->rq.hi;
+        kr.lo_incl = r->rq.lo_op == RB_INCL;
+        kr.hi_incl = r->rq.hi_op == RB_INCL;
+    }
+    return start_in_range(r, pk, sk, &kr, d);
 }
 
 /* KeyConditionExpression -> the read's key range, with DynamoDB's checks. */
@@ -634,19 +665,7 @@ static status key_expression(const reqx *x, read_req *r, diag *d)
             r->rq.hi_op = kr.hi_incl ? RB_INCL : RB_EXCL;
         }
     }
-    if (r->rq.start) {
-        const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
-        if (!av_equal(spk, kr.pk))
-            return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
-                            " based on provided conditions");
-        if (kr.sk_name) {
-            const av *ssk = av_map_get(r->rq.start, sk->name, strlen(sk->name));
-            if (!ssk || !expr_key_match_sk(&kr, ssk))
-                return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
-                                " key predicate");
-        }
-    }
-    return ST_OK;
+    return start_in_range(r, pk, sk, &kr, d);
 }
 
 /* A Query's filter may not name the key attributes it reads by (what:

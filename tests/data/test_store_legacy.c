@@ -342,6 +342,18 @@ static void filters(void **state)
     expect(s, "Query", "{\"TableName\":\"Qry\",\"KeyConditions\":{\"p\":{\"ComparisonOperator\":\"EQ\",\"AttributeValueList\":[{\"S\":\"h\"}]},"
            "\"r\":{\"ComparisonOperator\":\"BETWEEN\",\"AttributeValueList\":[{\"N\":\"2\"},{\"N\":\"3\"}]}},\"Select\":\"COUNT\"}",
            "OK {\"Count\":2,\"ScannedCount\":2}");
+    /* [dyn] A start key is checked against KeyConditions as against a
+     * KeyConditionExpression (issue 16: a start key in another partition
+     * was taken). */
+    expect(s, "Query", "{" Q ",\"ExclusiveStartKey\":{\"p\":{\"S\":\"other\"},\"r\":{\"N\":\"1\"}}}",
+           "ValidationException: The provided starting key is outside query boundaries based on provided conditions");
+    expect(s, "Query", "{\"TableName\":\"Qry\",\"KeyConditions\":{\"p\":{\"ComparisonOperator\":\"EQ\",\"AttributeValueList\":[{\"S\":\"h\"}]},"
+           "\"r\":{\"ComparisonOperator\":\"GT\",\"AttributeValueList\":[{\"N\":\"2\"}]}},"
+           "\"ExclusiveStartKey\":{\"p\":{\"S\":\"h\"},\"r\":{\"N\":\"1\"}}}",
+           "ValidationException: The provided starting key does not match the range key predicate");
+    expect(s, "Query", "{\"TableName\":\"Qry\",\"KeyConditions\":{\"p\":{\"ComparisonOperator\":\"EQ\",\"AttributeValueList\":[{\"S\":\"h\"}]},"
+           "\"r\":{\"ComparisonOperator\":\"GT\",\"AttributeValueList\":[{\"N\":\"2\"}]}},\"Select\":\"COUNT\","
+           "\"ExclusiveStartKey\":{\"p\":{\"S\":\"h\"},\"r\":{\"N\":\"3\"}}}", "OK {\"Count\":1,\"ScannedCount\":1}");
     /* [dyn] Select COUNT with AttributesToGet (DynamoDB Local refuses it too). */
     char *a = ans(s, "Query", "{" Q ",\"AttributesToGet\":[\"r\"],\"Select\":\"COUNT\"}");
     assert_non_null(strstr(a, "ValidationException: Cannot specify the AttributesToGet when choosing to get"));
