@@ -62,8 +62,13 @@ static const vspec get_spec[] = {
 /* ---- PutItem ---- */
 
 static const char *const e_rv_update[] = { "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW", NULL };
+/* AttributeAction's values, in the order DynamoDB's message lists them
+ * (DynamoDB Local's ErrorFactory: "Member must satisfy enum value set:
+ * [ADD, DELETE, PUT]"); AWS refuses any other Action (alternator
+ * test_item.py, test_update_bad_action). */
+static const char *const e_action[] = { "ADD", "DELETE", "PUT", NULL };
 static const vspec avu_fields[] = {
-    { .name = "Action", .type = VT_STRING },
+    { .name = "Action", .type = VT_STRING, .enums = e_action },
     { .name = "Value", .type = VT_ATTRF },
     F_END,
 };

@@ -123,6 +123,11 @@ static void attribute_updates(void **state)
            INVALID "DELETE action with value is not supported for the type S");
     update(s, "\"AttributeUpdates\":{\"x\":{\"Action\":\"ADD\",\"Value\":{\"BOOL\":true}}}",
            INVALID "ADD action is not supported for the type BOOL");
+    /* [AWS] An Action other than ADD, DELETE, PUT (test_item.py's
+     * test_update_bad_action); the wording is DynamoDB Local's. */
+    update(s, "\"AttributeUpdates\":{\"x\":{\"Action\":\"NONEXISTENT\",\"Value\":{\"S\":\"v\"}}}",
+           "ValidationException: 1 validation error detected: Value 'NONEXISTENT' at 'attributeUpdates.x.member.action'"
+           " failed to satisfy constraint: Member must satisfy enum value set: [ADD, DELETE, PUT]");
     /* [dyn] A key attribute cannot be updated. */
     update(s, "\"AttributeUpdates\":{\"p\":{\"Value\":{\"S\":\"b\"}}}",
            INVALID "Cannot update attribute p. This attribute is part of the key");
