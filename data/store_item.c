@@ -375,6 +375,12 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
         goto out;
     store_wcap cap;
     memset(&cap, 0, sizeof cap);
+    /* AttributeUpdates that only DELETE leave a missing item missing
+     * (AWS: alternator test_item.py, test_update_item_non_existent). */
+    if (!found && legacy_deletes_only(&r->legacy)) {
+        cap_fill(r, res, t, 1, NULL);
+        goto out;
+    }
     if ((st = store_apply(s, t, &k, found ? &old : NULL, &item, &cap, d)) != ST_OK)
         goto out;
     update_returns(r, &x, found, &old, &item, &res->item);

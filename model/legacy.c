@@ -570,6 +570,14 @@ status legacy_updates_apply(const ddb_legacy *l, av *item, diag *d)
     return ST_OK;
 }
 
+bool legacy_deletes_only(const ddb_legacy *l)
+{
+    for (size_t i = 0; i < l->n_updates; i++)
+        if (l->updates[i].action != DDB_AU_DELETE)
+            return false;
+    return l->n_updates > 0;
+}
+
 void legacy_updated_part(const ddb_legacy *l, av *item)
 {
     av out;

@@ -131,6 +131,10 @@ void legacy_cond_text(const ddb_conds *c, ddb_condop op, const char *tag, av *na
  * it. A type clash is "Type mismatch for attribute to update". */
 status legacy_updates_apply(const ddb_legacy *l, av *item, diag *d);
 
+/* Every AttributeUpdates action is a DELETE (and there is one): on a
+ * missing item DynamoDB then writes nothing. */
+bool legacy_deletes_only(const ddb_legacy *l);
+
 /* item cut down (in place) to the attributes the AttributeUpdates name
  * (UPDATED_OLD / UPDATED_NEW). */
 void legacy_updated_part(const ddb_legacy *l, av *item);

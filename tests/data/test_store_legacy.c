@@ -111,6 +111,13 @@ static void attribute_updates(void **state)
     /* [API] DELETE of a set on a missing attribute does nothing. */
     update(s, "\"AttributeUpdates\":{\"gone\":{\"Action\":\"DELETE\",\"Value\":{\"NS\":[\"1\"]}}},\"ReturnValues\":\"ALL_NEW\"",
            "OK {\"Attributes\":{\"l\":{\"L\":[{\"S\":\"q\"},{\"N\":\"1\"}]},\"n\":{\"N\":\"2.5\"},\"p\":{\"S\":\"a\"}}}");
+    /* [AWS] An update that only DELETEs does not create a missing item
+     * (test_item.py, test_update_item_non_existent); an empty one does. */
+    expect(s, "UpdateItem", "{" T ",\"Key\":{\"p\":{\"S\":\"new\"}},\"AttributeUpdates\":{\"x\":{\"Action\":\"DELETE\"},"
+           "\"y\":{\"Action\":\"DELETE\",\"Value\":{\"SS\":[\"a\"]}}},\"ReturnValues\":\"ALL_NEW\"}", "OK {}");
+    expect(s, "GetItem", "{" T ",\"Key\":{\"p\":{\"S\":\"new\"}}}", "OK {}");
+    expect(s, "UpdateItem", "{" T ",\"Key\":{\"p\":{\"S\":\"new\"}},\"AttributeUpdates\":{}}", "OK {}");
+    expect(s, "GetItem", "{" T ",\"Key\":{\"p\":{\"S\":\"new\"}}}", "OK {\"Item\":{\"p\":{\"S\":\"new\"}}}");
     /* [dyn] A type clash: "Type mismatch for attribute to update". */
     update(s, "\"AttributeUpdates\":{\"n\":{\"Action\":\"ADD\",\"Value\":{\"SS\":[\"a\"]}}}",
            "ValidationException: Type mismatch for attribute to update");

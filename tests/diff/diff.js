@@ -800,6 +800,15 @@ const KNOWN = [
   },
   {
     who: 'dynalite',
+    id: 'legacy-delete-only-creates',
+    why: 'dynalite creates the item (its key alone) for an UpdateItem whose AttributeUpdates only DELETE; ' +
+      'DynamoDB writes nothing (AWS: alternator test_item.py, test_update_item_non_existent). Accepted when ' +
+      'dynalite returns just the key as the new item and ddbx returns no Attributes.',
+    match: (op, req, d, x) => op === 'UpdateItem' && deletesOnly(req) && d.Output && x.Output && !x.Output.Attributes &&
+      d.Output.Attributes && TABLES[req.TableName] && sameKey(d.Output.Attributes, req.Key),
+  },
+  {
+    who: 'dynalite',
     id: 'legacy-expected-types',
     why: 'dynalite does not check the types of Expected\'s values; DynamoDB does, as for the filters (AWS refuses ' +
       'Expected CONTAINS/IN/BETWEEN with a list or set value, alternator test_expected.py): ' +
@@ -1935,6 +1944,9 @@ function genAttrUpdate(r, c, name, cur) {
     { Action: 'ADD', Value: { M: {} } }, { Action: 'ADD', Value: { BOOL: true } }, { Action: 'DELETE', Value: { N: '1' } }]);
 }
 
+const deletesOnly = (req) => req.AttributeUpdates && Object.keys(req.AttributeUpdates).length > 0 &&
+  Object.values(req.AttributeUpdates).every((u) => u.Action === 'DELETE');
+
 async function legacyWrites(g, tname, n) {
   const r = g.r;
   const t = TABLES[tname];
@@ -1966,8 +1978,11 @@ async function legacyWrites(g, tname, n) {
     }
     withExpected(c, input, keyNames);
     if (r.chance(0.2)) input.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES']);
-    const [d, , ok] = await g.both(op, input);
+    const [d, x, ok] = await g.both(op, input);
     if (!ok) await g.resync(tname, key);
+    // DynamoDB creates no item for DELETEs only (legacy-delete-only-creates):
+    // dynalite's copy follows ddbx's.
+    else if (op === 'UpdateItem' && !item && x.Output && deletesOnly(input)) await g.resync(tname, key, true);
     if (d.Output && d.Output.Attributes) collectValues(d.Output.Attributes, valuePool);
     if (op === 'DeleteItem' && r.chance(0.7)) {
       const it = genItem(r, tname, key);
