@@ -565,23 +565,24 @@ static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
     size_t n = kc->n;
     if (n != 1 && n != 2)
         return diag_set(d, ST_VALIDATION, "Conditions can be of length 1 or 2 only");
-    if (!sk->name && n > 1)
-        return diag_set(d, ST_VALIDATION, "Query key condition not supported");
-    const ddb_cond *pc = NULL;
-    for (size_t i = 0; i < n; i++) {
-        bool is_pk = strcmp(kc->v[i].name, pk->name) == 0;
-        bool is_sk = sk->name && strcmp(kc->v[i].name, sk->name) == 0;
-        if (!is_pk && !is_sk)
-            return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s", pk->name);
-        if (is_pk)
-            pc = &kc->v[i];
-    }
-    if (!pc)
-        return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s", pk->name);
-    for (size_t i = 0; i < n; i++) {
-        const ddb_cond *e = &kc->v[i];
+    /* The key schema in dynalite's order, hash first: each key's
+     * condition, or why it is missing or unusable. */
+    const key_attr *keys[2] = { pk, sk->name ? sk : NULL };
+    const ddb_cond *conds[2] = { NULL, NULL };
+    for (int k = 0; k < 2 && keys[k]; k++) {
+        const key_attr *ka = keys[k];
+        if (k == 0 && !sk->name && n > 1)
+            return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(kc->v[i].name, ka->name) == 0)
+                conds[k] = &kc->v[i];
+        const ddb_cond *e = conds[k];
+        if (!e) {
+            if (k == 0 || n > 1)
+                return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s", ka->name);
+            continue;
+        }
         ddb_cmp op = e->op;
-        const key_attr *ka = e == pc ? pk : sk;
         if (op == DDB_CMP_NULL || op == DDB_CMP_NOT_NULL || op == DDB_CMP_NE || op == DDB_CMP_CONTAINS ||
             op == DDB_CMP_NOT_CONTAINS || op == DDB_CMP_IN)
             return diag_set(d, ST_VALIDATION, "Attempted conditional constraint is not an indexable operation");
@@ -589,18 +590,18 @@ static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
         if (e->list.type != AV_L || e->list.u.l.len != want)
             return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid number"
                             " of argument(s) for the %s ComparisonOperator", ddb_cmp_name(op));
-        const av *vals = e->list.u.l.v;
         for (size_t j = 0; j < want; j++)
-            if (vals[j].type != ka->type)
+            if (e->list.u.l.v[j].type != ka->type)
                 return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Condition"
                                 " parameter type does not match schema type");
-        if (ka == pk) {
-            if (op != DDB_CMP_EQ)
-                return diag_set(d, ST_VALIDATION, "Query key condition not supported");
-            av_copy(&r->pk_val, &vals[0]);
-            r->rq.pk = &r->pk_val;
-            continue;
-        }
+        if (k == 0 && op != DDB_CMP_EQ)
+            return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+    }
+    av_copy(&r->pk_val, &conds[0]->list.u.l.v[0]);
+    r->rq.pk = &r->pk_val;
+    if (conds[1]) {
+        ddb_cmp op = conds[1]->op;
+        const av *vals = conds[1]->list.u.l.v;
         if (op == DDB_CMP_EQ) {
             av_copy(&r->hi_val, &vals[0]);
             av_copy(&r->lo_val, &vals[0]);
@@ -626,7 +627,7 @@ static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
     }
     /* The start key, checked as for a KeyConditionExpression. */
     expr_key_range kr = { .pk_name = pk->name, .pk = &r->pk_val, .op = KEY_SK_NONE };
-    if (n > 1) {
+    if (conds[1]) {
         kr.sk_name = sk->name;
         kr.op = KEY_SK_BETWEEN;
         kr.prefix = r->rq.prefix;
