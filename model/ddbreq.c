@@ -421,6 +421,18 @@ static void opt_json(buf *out, const char *name, const av *v, bool names)
     buf_done(&j);
 }
 
+/* A legacy member as an option: JSON, but a string (ConditionalOperator)
+ * as the word itself. */
+static void cli_member(void *arg, const char *name, const char *cli, const char *json, size_t len)
+{
+    buf *out = arg;
+    buf_printf(out, " %s ", cli);
+    if (len >= 2 && json[0] == '"')
+        ddb_shell_quote(out, json + 1, len - 2);
+    else
+        ddb_shell_quote(out, json, len);
+}
+
 void ddb_req_cli(const ddb_req *r, buf *out)
 {
     if (r->kind == DDB_CHECK) {
@@ -473,6 +485,7 @@ void ddb_req_cli(const ddb_req *r, buf *out)
             opt(out, "--return-values", ddb_rv_name(r->rv));
         if (r->rv_fail_all_old)
             opt(out, "--return-values-on-condition-check-failure", "ALL_OLD");
+        legacy_members(&r->legacy, r->kind == DDB_QUERY, cli_member, out);
     }
     if (r->rcc != DDB_RCC_NONE)
         opt(out, "--return-consumed-capacity", r->rcc == DDB_RCC_TOTAL ? "TOTAL" : "INDEXES");

@@ -138,11 +138,9 @@ static void write_list(buf *out, const av *list)
     buf_addc(out, ']');
 }
 
-static void write_conds(buf *out, bool *first, const char *name, const ddb_conds *c)
+/* A map of conditions' value: {"a":{"ComparisonOperator":...},...}. */
+static void conds_value(buf *out, const ddb_conds *c)
 {
-    if (!c->given)
-        return;
-    member(out, first, name);
     buf_addc(out, '{');
     for (size_t i = 0; i < c->n; i++) {
         const ddb_cond *e = &c->v[i];
@@ -173,48 +171,87 @@ static void write_conds(buf *out, bool *first, const char *name, const ddb_conds
     buf_addc(out, '}');
 }
 
-void legacy_json(const ddb_legacy *l, bool query, buf *out, bool *first)
+static void updates_value(buf *out, const ddb_legacy *l)
 {
     static const char *const actions[] = { "PUT", "ADD", "DELETE" };
-    if (l->atg.type == AV_L) {
-        member(out, first, "AttributesToGet");
-        buf_addc(out, '[');
-        for (size_t i = 0; i < l->atg.u.l.len; i++) {
-            if (i)
-                buf_addc(out, ',');
-            ddbjson_write_string(out, l->atg.u.l.v[i].u.s.ptr, l->atg.u.l.v[i].u.s.len);
+    buf_addc(out, '{');
+    for (size_t i = 0; i < l->n_updates; i++) {
+        const ddb_attr_update *u = &l->updates[i];
+        bool f = true;
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, u->name, u->name_len);
+        buf_adds(out, ":{");
+        if (u->has_action) {
+            member(out, &f, "Action");
+            buf_printf(out, "\"%s\"", actions[u->action]);
         }
-        buf_addc(out, ']');
-    }
-    write_conds(out, first, "KeyConditions", &l->keyconds);
-    write_conds(out, first, query ? "QueryFilter" : "ScanFilter", &l->filter);
-    write_conds(out, first, "Expected", &l->expected);
-    if (l->has_updates) {
-        member(out, first, "AttributeUpdates");
-        buf_addc(out, '{');
-        for (size_t i = 0; i < l->n_updates; i++) {
-            const ddb_attr_update *u = &l->updates[i];
-            bool f = true;
-            if (i)
-                buf_addc(out, ',');
-            ddbjson_write_string(out, u->name, u->name_len);
-            buf_adds(out, ":{");
-            if (u->has_action) {
-                member(out, &f, "Action");
-                buf_printf(out, "\"%s\"", actions[u->action]);
-            }
-            if (u->value.type != AV_NONE) {
-                member(out, &f, "Value");
-                ddbjson_write_value(out, &u->value);
-            }
-            buf_addc(out, '}');
+        if (u->value.type != AV_NONE) {
+            member(out, &f, "Value");
+            ddbjson_write_value(out, &u->value);
         }
         buf_addc(out, '}');
     }
-    if (l->condop != DDB_CONDOP_NONE) {
-        member(out, first, "ConditionalOperator");
-        buf_adds(out, l->condop == DDB_CONDOP_OR ? "\"OR\"" : "\"AND\"");
+    buf_addc(out, '}');
+}
+
+static void atg_value(buf *out, const av *atg)
+{
+    buf_addc(out, '[');
+    for (size_t i = 0; i < atg->u.l.len; i++) {
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, atg->u.l.v[i].u.s.ptr, atg->u.l.v[i].u.s.len);
     }
+    buf_addc(out, ']');
+}
+
+void legacy_members(const ddb_legacy *l, bool query, legacy_member_fn fn, void *arg)
+{
+    buf v = BUF_INIT;
+    if (l->atg.type == AV_L) {
+        atg_value(&v, &l->atg);
+        fn(arg, "AttributesToGet", "--attributes-to-get", v.data, v.len);
+        buf_reset(&v);
+    }
+    const ddb_conds *cs[3] = { &l->keyconds, &l->filter, &l->expected };
+    const char *names[3] = { "KeyConditions", query ? "QueryFilter" : "ScanFilter", "Expected" };
+    const char *opts[3] = { "--key-conditions", query ? "--query-filter" : "--scan-filter", "--expected" };
+    for (int i = 0; i < 3; i++) {
+        if (!cs[i]->given)
+            continue;
+        conds_value(&v, cs[i]);
+        fn(arg, names[i], opts[i], v.data, v.len);
+        buf_reset(&v);
+    }
+    if (l->has_updates) {
+        updates_value(&v, l);
+        fn(arg, "AttributeUpdates", "--attribute-updates", v.data, v.len);
+        buf_reset(&v);
+    }
+    if (l->condop != DDB_CONDOP_NONE) {
+        buf_adds(&v, l->condop == DDB_CONDOP_OR ? "\"OR\"" : "\"AND\"");
+        fn(arg, "ConditionalOperator", "--conditional-operator", v.data, v.len);
+    }
+    buf_done(&v);
+}
+
+typedef struct json_out {
+    buf *out;
+    bool *first;
+} json_out;
+
+static void json_member(void *arg, const char *name, const char *cli, const char *json, size_t len)
+{
+    json_out *j = arg;
+    member(j->out, j->first, name);
+    buf_add(j->out, json, len);
+}
+
+void legacy_json(const ddb_legacy *l, bool query, buf *out, bool *first)
+{
+    json_out j = { out, first };
+    legacy_members(l, query, json_member, &j);
 }
 
 /* ---- checks ---- */

@@ -94,9 +94,14 @@ void legacy_copy(ddb_legacy *dst, const ddb_legacy *src);
 ddb_cond *legacy_cond_add(ddb_conds *c, const char *name, size_t n);
 ddb_attr_update *legacy_update_add(ddb_legacy *l, const char *name, size_t n);
 
+/* Each legacy member given, in the order of the printers: its name in a
+ * request body, its `aws dynamodb` option, and its value as JSON text
+ * (len bytes). query: the filter is QueryFilter (else ScanFilter). */
+typedef void (*legacy_member_fn)(void *arg, const char *name, const char *cli_option, const char *json,
+                                 size_t len);
+void legacy_members(const ddb_legacy *l, bool query, legacy_member_fn fn, void *arg);
 /* The legacy members of a request body, as DynamoDB JSON members each
- * preceded by a comma unless *first (then cleared). query: the filter is
- * QueryFilter (else ScanFilter). */
+ * preceded by a comma unless *first (then cleared). */
 void legacy_json(const ddb_legacy *l, bool query, buf *out, bool *first);
 
 /* ---- checks (DynamoDB's messages) ---- */

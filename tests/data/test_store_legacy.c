@@ -417,6 +417,17 @@ static void typed_and_printed(void **state)
     /* And its printed body, through the JSON codec, is the same request. */
     expect(s, "UpdateItem", j.data, FAILED);
 
+    /* The `aws dynamodb` command line carries them as options. */
+    buf cli = BUF_INIT;
+    r.legacy.condop = DDB_CONDOP_OR;
+    ddb_req_cli(&r, &cli);
+    r.legacy.condop = DDB_CONDOP_NONE;
+    assert_string_equal(cli.data, "aws dynamodb update-item --table-name Leg --key '{\"p\":{\"S\":\"t\"}}'"
+                        " --return-values ALL_NEW --expected '{\"n\":{\"Exists\":false}}'"
+                        " --attribute-updates '{\"n\":{\"Action\":\"ADD\",\"Value\":{\"N\":\"7\"}}}'"
+                        " --conditional-operator OR");
+    buf_done(&cli);
+
     /* A copy keeps the legacy members. */
     ddb_req cp;
     ddb_req_copy(&cp, &r);
