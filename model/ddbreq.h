@@ -25,6 +25,7 @@
 
 #include "model/av.h"
 #include "model/buf.h"
+#include "model/legacy.h"
 #include "model/status.h"
 
 /*
@@ -141,6 +142,9 @@ struct ddb_req {
      * Check): the actions in order. */
     ddb_req *acts;
     size_t n_acts;
+    /* The legacy parameters (Expected, AttributeUpdates, the filters,
+     * KeyConditions, ConditionalOperator, AttributesToGet). */
+    ddb_legacy legacy;
 };
 
 void ddb_req_init(ddb_req *r, ddb_kind kind);
