@@ -51,6 +51,20 @@ static bool empty_sb(const av *v)
     return (v->type == AV_S || v->type == AV_B) && v->u.s.len == 0;
 }
 
+/* An index key is held to the table key's limits (2048 bytes for a
+ * partition key, 1024 for a sort key), with the message DynamoDB gives for
+ * index keys: "Size limit exceeded for Index Key c Actual Size: 43398 bytes
+ * Max Size: 2048 bytes IndexName: index4" (quoted in dynalite issue #35). */
+static status index_key_size(const index_def *ix, const key_attr *ka, const av *v, bool hash, diag *d)
+{
+    size_t max = hash ? SIZE_PK_MAX : SIZE_SK_MAX;
+    if ((v->type != AV_S && v->type != AV_B) || v->u.s.len <= max)
+        return ST_OK;
+    return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Size limit exceeded"
+                    " for Index Key %s Actual Size: %zu bytes Max Size: %zu bytes IndexName: %s",
+                    ka->name, v->u.s.len, max, ix->name);
+}
+
 status store_check_item(const table_def *def, const av *item, store_key *k, diag *d)
 {
     const key_attr *keys[2] = { &def->pk, &def->sk };
@@ -98,6 +112,9 @@ status store_check_item(const table_def *def, const av *item, store_key *k, diag
                                     " AttributeValue for a key attribute cannot contain an empty %s"
                                     " value. IndexName: %s, IndexKey: %s",
                                     v->type == AV_S ? "string" : "binary", ix->name, ka->name);
+                status st = index_key_size(ix, ka, v, i == 0, d);
+                if (st != ST_OK)
+                    return st;
             }
         }
     }

@@ -1926,6 +1926,9 @@ group('remove list indexes (documented, ddbx only)', ['UpdateItem', 'PutItem', '
   g.report('REMOVE of several list indexes refers to the list before the update');
 });
 
+// Issue 16's behaviours, in their own file.
+require('./wrong16.js')({ group, expect, isErr, hasItem, noItem, cj, capacityTotal });
+
 /* ------------------------------------------------------------- main */
 
 async function main() {
