@@ -774,6 +774,16 @@ const KNOWN = [
   },
   {
     who: 'dynalite',
+    id: 'path-nesting-and-orderable-operands',
+    why: 'dynalite accepts document paths of more than 32 steps and evaluates <, <=, >, >= and BETWEEN against ' +
+      'a constant that is not S, N or B to false; DynamoDB refuses both ("The document path has too many nesting ' +
+      'levels", "Incorrect operand type for operator or function; operator or function: <, operand type: BOOL"). ' +
+      'Issue 16; pinned in tests/expr/errors.golden.',
+    match: (op, req, d, x) => d.Output && x.Error && x.Error.Code === 'ValidationException' &&
+      /(The document path has too many nesting levels; nesting levels: (3[3-9]|[4-9]\d)|Incorrect operand type for operator or function; operator or function: (<|<=|>|>=|BETWEEN), operand type: (BOOL|NULL|L|M|SS|NS|BS))$/.test(x.Error.Message),
+  },
+  {
+    who: 'dynalite',
     id: 'capacity-utf16-sizes',
     why: 'dynalite sizes strings and attribute names in UTF-16 code units (JavaScript length); DynamoDB counts ' +
       'UTF-8 bytes. Only ConsumedCapacity differs, and the exchange holds non-ASCII text, or it is a Query or ' +
