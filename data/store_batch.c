@@ -547,8 +547,8 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         }
         if (wi->kind == W_UPDATE) {
             diag *ud = &bad[i];
-            const av *base = wi->found ? &wi->old : &wi->val;
-            st = expr_update_apply(wi->x.update, base, &news[i], NULL, ud);
+            st = wi->found ? expr_update_apply(wi->x.update, &wi->old, &news[i], NULL, ud)
+                           : expr_update_apply_missing(wi->x.update, &wi->val, &news[i], ud);
             if (st == ST_OK && (st = store_check_item(&wi->t->def, &news[i], NULL, ud)) == ST_OK)
                 st = size_check_update(&news[i], ud);
             if (st != ST_OK) {
@@ -575,7 +575,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         const av *old = wi->found ? &wi->old : NULL;
         if (wi->kind == W_PUT)
             st = store_apply(s, wi->t, &wi->k, old, &wi->val, &cap, d);
-        else if (wi->kind == W_UPDATE)
+        else if (wi->kind == W_UPDATE && (wi->found || expr_update_creates(wi->x.update)))
             st = store_apply(s, wi->t, &wi->k, old, &news[i], &cap, d);
         else if (wi->kind == W_DELETE && wi->found)
             st = store_apply(s, wi->t, &wi->k, old, NULL, &cap, d);

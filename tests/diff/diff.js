@@ -784,6 +784,21 @@ const KNOWN = [
   },
   {
     who: 'dynalite',
+    id: 'removal-only-update-creates',
+    why: 'an UpdateItem whose expression only removes (REMOVE, DELETE) creates a missing item in dynalite; ' +
+      'DynamoDB writes nothing (issue 16, from a conformance run against DynamoDB). dynalite then follows ' +
+      'ddbx\'s copy of the item; ALL_NEW differs by the key-only item dynalite made.',
+    removalOnly: (op, req) => op === 'UpdateItem' && typeof req.UpdateExpression === 'string' &&
+      !/(^|\s)(SET|ADD)\s/i.test(req.UpdateExpression),
+    follow(op, req) { return this.removalOnly(op, req); },
+    match(op, req, d, x) {
+      return this.removalOnly(op, req) && d.Output && x.Output && x.Output.Attributes === undefined &&
+        d.Output.Attributes && TABLES[req.TableName] && sameKey(d.Output.Attributes, req.Key) &&
+        cj(Object.assign({}, d.Output, { Attributes: undefined })) === cj(x.Output);
+    },
+  },
+  {
+    who: 'dynalite',
     id: 'capacity-utf16-sizes',
     why: 'dynalite sizes strings and attribute names in UTF-16 code units (JavaScript length); DynamoDB counts ' +
       'UTF-8 bytes. Only ConsumedCapacity differs, and the exchange holds non-ASCII text, or it is a Query or ' +
@@ -919,6 +934,10 @@ class Group {
     if (process.env.DIFF_DUMP && d.Error && String(d.Error.Message).includes(process.env.DIFF_DUMP)) console.log('# DUMP ' + JSON.stringify(input).slice(0, 400) + ' => ' + d.Error.Message);
     const oc = op + ':' + (d.Output && d.Output.Count !== undefined ? (d.Output.Count ? 'items' : 'empty') + ':' : '') + (d.Error ? d.Error.Code + (process.env.DIFF_STATS === '2' ? ' ' + String(d.Error.Message).replace(/[:;].*/, '').slice(0, 60) : '') : 'ok');
     this.outcomes[oc] = (this.outcomes[oc] || 0) + 1;
+    // Writes where dynalite's state departs from DynamoDB's although the
+    // answers may agree: dynalite follows ddbx's copy of the item.
+    const fk = KNOWN.find((kd) => kd.follow && kd.follow(op, input, d, x));
+    if (fk && TABLES[input.TableName] && input.Key) await this.resync(input.TableName, input.Key, true);
     if (agree(op, d, x, opts)) return [d, x, true];
     const k = KNOWN.find((kd) => kd.match(op, input, d, x));
     if (k) {

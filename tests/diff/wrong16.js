@@ -86,4 +86,37 @@ module.exports = function (h) {
     await expect(g, 'TransactWriteItems', { TransactItems: many.slice(0, 10) }, ok('10 items of 390 KB (3.8 MB) are accepted'));
     g.report('an action invalid for its item cancels with a ValidationError reason; the 4 MB aggregate limit');
   });
+
+  /* 8. UpdateItem on a missing item: an expression that only removes
+   * writes nothing (issue 16, a conformance run against DynamoDB); REMOVE
+   * x.y there does nothing, while on an item without x it is "invalid for
+   * update" (scylladb test_update_expression.py, run against DynamoDB:
+   * test_nested_attribute_update_bad_path_dot, _remove_from_missing_item).
+   * Several SET l[i] past the end are appended "in order by element
+   * number" (developer guide, UpdateExpression: adding elements to a list). */
+  group('updates of missing items and list appends (documented, ddbx only)', ['UpdateItem', 'GetItem', 'PutItem', 'TransactWriteItems'], async (g) => {
+    const T = 'diff_sn';
+    const K = (n) => ({ pk: { S: 'DOC#upd16' }, sk: { N: String(n) } });
+    await expect(g, 'UpdateItem', { TableName: T, Key: K(1), UpdateExpression: 'REMOVE a', ReturnValues: 'ALL_NEW' },
+      (a) => (a.Output && a.Output.Attributes === undefined ? null : 'Output without Attributes'));
+    await expect(g, 'GetItem', { TableName: T, Key: K(1) }, h.noItem);
+    await expect(g, 'UpdateItem', { TableName: T, Key: K(1), UpdateExpression: 'REMOVE x.y, z[0]' }, ok('REMOVE x.y on a missing item does nothing'));
+    await expect(g, 'GetItem', { TableName: T, Key: K(1) }, h.noItem);
+    await expect(g, 'UpdateItem', { TableName: T, Key: K(1), UpdateExpression: 'DELETE s :v', ExpressionAttributeValues: { ':v': { SS: ['a'] } } }, ok());
+    await expect(g, 'GetItem', { TableName: T, Key: K(1) }, h.noItem);
+    await expect(g, 'TransactWriteItems', { TransactItems: [{ Update: { TableName: T, Key: K(1), UpdateExpression: 'REMOVE a' } }] }, ok());
+    await expect(g, 'GetItem', { TableName: T, Key: K(1) }, h.noItem);
+    // Without an expression the item is created with its key, as before.
+    await expect(g, 'UpdateItem', { TableName: T, Key: K(2) }, ok());
+    await expect(g, 'GetItem', { TableName: T, Key: K(2) }, h.hasItem(K(2)));
+    await expect(g, 'UpdateItem', { TableName: T, Key: K(2), UpdateExpression: 'REMOVE x.y' },
+      isErr('ValidationException', 'The document path provided in the update expression is invalid for update'));
+    const S = (v) => ({ S: v });
+    await g.ddbx.call('PutItem', { TableName: T, Item: Object.assign({ l: { L: [S('one'), S('two'), S('three')] } }, K(3)) });
+    await expect(g, 'UpdateItem', { TableName: T, Key: K(3), UpdateExpression: 'SET l[84] = :a, l[37] = :b, l[17] = :c, l[50] = :d, l[1] = :e',
+      ExpressionAttributeValues: { ':a': S('a1'), ':b': S('a2'), ':c': S('a3'), ':d': S('a4'), ':e': S('b') }, ReturnValues: 'ALL_NEW' },
+    (a) => (a.Output && a.Output.Attributes && cj(a.Output.Attributes.l) === cj({ L: ['one', 'b', 'three', 'a3', 'a2', 'a4', 'a1'].map(S) }) ? null
+      : 'l = [one, b, three, a3, a2, a4, a1]'));
+    g.report('REMOVE-only updates do not create items; REMOVE x.y of a missing item; SET past the end in index order');
+  });
 };
