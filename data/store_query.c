@@ -426,6 +426,52 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
     return st;
 }
 
+static bool named(const key_attr *ka, const char *name, size_t len)
+{
+    return ka->name && strlen(ka->name) == len && memcmp(ka->name, name, len) == 0;
+}
+
+/* Does the index hold the top-level attribute name[0..len)? */
+static bool index_projects(const table_def *def, const index_def *ix, const char *name, size_t len)
+{
+    if (ix->proj == PROJ_ALL || named(&def->pk, name, len) || named(&def->sk, name, len) ||
+        named(&ix->pk, name, len) || named(&ix->sk, name, len))
+        return true;
+    for (size_t i = 0; ix->proj == PROJ_INCLUDE && i < ix->n_include; i++)
+        if (strlen(ix->include[i]) == len && memcmp(ix->include[i], name, len) == 0)
+            return true;
+    return false;
+}
+
+/* A global secondary index cannot fetch from the table ("Global secondary
+ * index queries cannot fetch attributes from the parent table", developer
+ * guide): asking a KEYS_ONLY or INCLUDE one for an attribute it does not
+ * project, by ProjectionExpression or AttributesToGet, is refused. */
+static status gsi_projection(const read_req *r, diag *d)
+{
+    if (!r->ix || !r->ix->global)
+        return ST_OK;
+    const table_def *def = &r->rq.t->def;
+    const char *name = NULL;
+    size_t len = 0;
+    const expr_node *root = r->x && r->x->proj ? expr_root(r->x->proj) : NULL;
+    for (size_t i = 0; root && i < root->n_kids && !name; i++) {
+        const expr_step *st = &root->kids[i]->path.steps[0];
+        if (!index_projects(def, r->ix, st->name, st->len))
+            name = st->name, len = st->len;
+    }
+    for (size_t i = 0; r->atg && r->atg->type == AV_L && i < r->atg->u.l.len && !name; i++) {
+        const av *a = &r->atg->u.l.v[i];
+        if (a->type == AV_S && !index_projects(def, r->ix, a->u.s.ptr, a->u.s.len))
+            name = a->u.s.ptr, len = a->u.s.len;
+    }
+    if (!name)
+        return ST_OK;
+    return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Global secondary index %s"
+                    " does not project the attribute %.*s; a global secondary index cannot fetch attributes"
+                    " from the table", r->ix->name, (int)len, name);
+}
+
 /* Resolves IndexName, Select, Limit, ConsistentRead, ExclusiveStartKey. */
 static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const sop_defer *df,
                           diag *d)
@@ -456,6 +502,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         /* An LSI fetches what its projection lacks from the table. */
         if (!r->ix->global && sop_projecting(r->x, r->atg))
             r->full_items = true;
+
     }
     r->limit = (long)q->limit;
     r->consistent = q->consistent;
@@ -493,12 +540,20 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         }
         st = store_check_key(&t->def, &tk, &k, d);
         av_free(&tk);
+        /* A parallel Scan's start key must lie in its own segment (the
+         * message is dynalite's, which copies DynamoDB's). */
+        bool other_segment = st == ST_OK && q->segments > 1 &&
+                             store_segment_of(k.pk.data, k.pk.len, q->segments) != q->segment;
         store_key_done(&k);
         if (st != ST_OK) {
             char msg[sizeof d->msg];
             snprintf(msg, sizeof msg, "%s", d->msg);
             return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", msg);
         }
+        if (other_segment)
+            return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: Invalid"
+                            " ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment."
+                            " TotalSegments: %d Segment: %d", q->segments, q->segment);
         if (r->ix) {
             for (int i = 0; i < 2; i++) {
                 const key_attr *ka = i ? &r->ix->sk : &r->ix->pk;
@@ -632,6 +687,52 @@ static status key_conditions(const cJSON *kc, read_req *r, diag *d)
     return ST_OK;
 }
 
+/* A Query's ExclusiveStartKey against its key condition, in dynalite's
+ * order (which follows DynamoDB's): with no sort-key condition, another
+ * partition is "outside query boundaries"; with one, a sort key outside
+ * it "does not match the range key predicate", and another partition
+ * makes "a query that can return at most one row". */
+static status start_in_query(const read_req *r, bool sk_cond, bool sk_ok, diag *d)
+{
+    const key_attr *pk = r->ix ? &r->ix->pk : &r->rq.t->def.pk;
+    const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
+    bool same_pk = spk && av_equal(spk, r->rq.pk);
+    if (!sk_cond && !same_pk)
+        return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries based on"
+                        " provided conditions");
+    if (sk_cond && !sk_ok)
+        return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range key predicate");
+    if (!same_pk)
+        return diag_set(d, ST_VALIDATION, "The query can return at most one row and cannot be restarted");
+    return ST_OK;
+}
+
+/* Does v satisfy the legacy sort-key condition held in r's range? */
+static bool sk_in_range(const store_rq *rq, const av *v)
+{
+    if (!v)
+        return false;
+    if (rq->prefix)
+        return v->type == rq->prefix->type && v->u.s.len >= rq->prefix->u.s.len &&
+               memcmp(v->u.s.ptr, rq->prefix->u.s.ptr, rq->prefix->u.s.len) == 0;
+    if (rq->lo && av_cmp(v, rq->lo) < (rq->lo_op == RB_EXCL ? 1 : 0))
+        return false;
+    if (rq->hi && av_cmp(v, rq->hi) > (rq->hi_op == RB_EXCL ? -1 : 0))
+        return false;
+    return true;
+}
+
+/* KeyConditions' start key check (the expression's is in key_expression). */
+static status legacy_start(const cJSON *kc, const read_req *r, diag *d)
+{
+    if (!r->rq.start)
+        return ST_OK;
+    const key_attr *sk = r->ix ? &r->ix->sk : &r->rq.t->def.sk;
+    bool sk_cond = sk->name && cJSON_GetObjectItemCaseSensitive(kc, sk->name);
+    const av *ssk = sk_cond ? av_map_get(r->rq.start, sk->name, strlen(sk->name)) : NULL;
+    return start_in_query(r, sk_cond, sk_cond && sk_in_range(&r->rq, ssk), d);
+}
+
 /* KeyConditionExpression -> the read's key range, with DynamoDB's checks. */
 static status key_expression(const reqx *x, read_req *r, diag *d)
 {
@@ -660,16 +761,8 @@ static status key_expression(const reqx *x, read_req *r, diag *d)
         }
     }
     if (r->rq.start) {
-        const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
-        if (!av_equal(spk, kr.pk))
-            return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
-                            " based on provided conditions");
-        if (kr.sk_name) {
-            const av *ssk = av_map_get(r->rq.start, sk->name, strlen(sk->name));
-            if (!ssk || !expr_key_match_sk(&kr, ssk))
-                return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
-                                " key predicate");
-        }
+        const av *ssk = kr.sk_name ? av_map_get(r->rq.start, sk->name, strlen(sk->name)) : NULL;
+        return start_in_query(r, kr.sk_name != NULL, ssk && expr_key_match_sk(&kr, ssk), d);
     }
     return ST_OK;
 }
@@ -720,10 +813,11 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
         goto out;
     if (x.key)
         st = key_expression(&x, &r, d);
-    else
-        st = key_conditions(kc, &r, d);
+    else if ((st = key_conditions(kc, &r, d)) == ST_OK)
+        st = legacy_start(kc, &r, d);
     if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
-        (st = filter_keys(&x, &r, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+        (st = filter_keys(&x, &r, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+        (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, o, d);
 out:
@@ -760,7 +854,8 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defe
     tinfo *t;
     if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
         goto out;
-    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+        (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     r.rq.forward = true;
     if (q->segments) {

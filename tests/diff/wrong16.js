@@ -119,4 +119,96 @@ module.exports = function (h) {
       : 'l = [one, b, three, a3, a2, a4, a1]'));
     g.report('REMOVE-only updates do not create items; REMOVE x.y of a missing item; SET past the end in index order');
   });
+
+  /* 2. ExclusiveStartKey against the query: with legacy KeyConditions as
+   * with an expression, and on a hash-only table (differential: dynalite
+   * checks these as DynamoDB does, messages included). A parallel Scan's
+   * start key must lie in its segment: "The provided starting key is
+   * invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with
+   * correct Segment. TotalSegments: N Segment: M" (dynalite's message;
+   * its segments hash keys differently, so checked on ddbx alone). */
+  group('start keys of queries', ['Query'], async (g) => {
+    const EQ = (v) => ({ ComparisonOperator: 'EQ', AttributeValueList: [v] });
+    const sn = (pk, sk) => ({ pk: { S: pk }, sk: { N: sk } });
+    await g.both('Query', { TableName: 'diff_sn', KeyConditions: { pk: EQ({ S: 'x' }) }, ExclusiveStartKey: sn('y', '1') });
+    await g.both('Query', { TableName: 'diff_sn', KeyConditions: { pk: EQ({ S: 'x' }), sk: { ComparisonOperator: 'GT', AttributeValueList: [{ N: '5' }] } },
+      ExclusiveStartKey: sn('x', '1') });
+    await g.both('Query', { TableName: 'diff_sn', KeyConditions: { pk: EQ({ S: 'x' }), sk: { ComparisonOperator: 'GT', AttributeValueList: [{ N: '5' }] } },
+      ExclusiveStartKey: sn('y', '7') });
+    await g.both('Query', { TableName: 'diff_sn', KeyConditions: { pk: EQ({ S: 'x' }), sk: { ComparisonOperator: 'BEGINS_WITH', AttributeValueList: [{ N: '5' }] } },
+      ExclusiveStartKey: sn('x', '7') });
+    await g.both('Query', { TableName: 'diff_sn', KeyConditions: { pk: EQ({ S: 'x' }), sk: { ComparisonOperator: 'BETWEEN', AttributeValueList: [{ N: '1' }, { N: '5' }] } },
+      ExclusiveStartKey: sn('x', '6') });
+    await g.both('Query', { TableName: 'diff_sn', KeyConditionExpression: 'pk = :p AND sk > :n', ExpressionAttributeValues: { ':p': { S: 'x' }, ':n': { N: '5' } },
+      ExclusiveStartKey: sn('y', '7') });
+    await g.both('Query', { TableName: 'diff_h', KeyConditions: { pk: EQ({ N: '1' }) }, ExclusiveStartKey: { pk: { N: '2' } } });
+    await g.both('Query', { TableName: 'diff_h', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { N: '1' } }, ExclusiveStartKey: { pk: { N: '2' } } });
+    await g.both('Query', { TableName: 'diff_h', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { N: '1' } }, ExclusiveStartKey: { pk: { N: '1' } } });
+    g.report('start keys outside the key condition (KeyConditions, expressions, hash-only tables)');
+  });
+  group('start keys of parallel scans (documented, ddbx only)', ['Scan', 'PutItem'], async (g) => {
+    g.count++;
+    for (let i = 0; i < 8; i++) await g.ddbx.call('PutItem', { TableName: 'diff_h', Item: { pk: { N: String(880000 + i) } } });
+    for (const seg of [0, 1]) {
+      const first = await g.ddbx.call('Scan', { TableName: 'diff_h', Segment: seg, TotalSegments: 2, Limit: 1 });
+      const lek = first.Output && first.Output.LastEvaluatedKey;
+      if (!lek) { g.mismatch('Scan', 'segment ' + seg + ' with Limit 1', { expected: 'a LastEvaluatedKey' }, first); continue; }
+      await expect(g, 'Scan', { TableName: 'diff_h', Segment: seg, TotalSegments: 2, ExclusiveStartKey: lek }, ok('its own segment goes on'));
+      await expect(g, 'Scan', { TableName: 'diff_h', Segment: 1 - seg, TotalSegments: 2, ExclusiveStartKey: lek },
+        isErr('ValidationException', 'The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with ' +
+          `correct Segment. TotalSegments: 2 Segment: ${1 - seg}`));
+    }
+    g.report('a start key outside the segment of a parallel Scan');
+  });
+
+  /* 3, 6, 12: table definitions. INCLUDE needs NonKeyAttributes ("One or
+   * more parameter values were invalid: ProjectionType is INCLUDE, but
+   * NonKeyAttributes is not specified", as conformance suites run against
+   * DynamoDB quote it), each once (scylladb test_gsi.py against DynamoDB:
+   * "ValidationException.*Duplicate"). One attribute defined twice: "Cannot
+   * have two attributes with the same name" (pynamodb's tests against
+   * DynamoDB). A GSI that does not project an attribute cannot be asked
+   * for it ("Global secondary index queries cannot fetch attributes from
+   * the parent table", developer guide). DeleteTable's description leaves
+   * out KeySchema, AttributeDefinitions, CreationDateTime and the indexes
+   * (API reference, DeleteTable example). dynalite checks none of these. */
+  group('table definitions and index projections (documented, ddbx only)', ['CreateTable', 'DeleteTable', 'Query', 'Scan', 'PutItem'], async (g) => {
+    const base = (name, extra) => Object.assign({ TableName: name, BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'g', AttributeType: 'S' }] }, extra);
+    const gsi = (proj) => ({ GlobalSecondaryIndexes: [{ IndexName: 'ginc', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: proj }] });
+    await expect(g, 'CreateTable', base('doc16_a', gsi({ ProjectionType: 'INCLUDE' })),
+      isErr('ValidationException', 'One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified'));
+    await expect(g, 'CreateTable', base('doc16_a', gsi({ ProjectionType: 'INCLUDE', NonKeyAttributes: ['a', 'b', 'a'] })),
+      msgLike('ValidationException', /Duplicate/, 'a message naming the duplicate'));
+    const dup = (defs, extra) => expect(g, 'CreateTable', Object.assign(base('doc16_a', extra), { AttributeDefinitions: defs }),
+      isErr('ValidationException', 'Cannot have two attributes with the same name'));
+    await dup([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'pk', AttributeType: 'N' }]);
+    await dup([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'pk', AttributeType: 'S' }]);
+    await dup([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'g', AttributeType: 'S' }, { AttributeName: 'g', AttributeType: 'N' }],
+      { GlobalSecondaryIndexes: [
+        { IndexName: 'gone', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } },
+        { IndexName: 'gtwo', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } }] });
+    await expect(g, 'CreateTable', base('doc16_t', { GlobalSecondaryIndexes: [
+      { IndexName: 'gkeys', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+      { IndexName: 'ginc', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['a'] } }] }), ok());
+    await g.ddbx.call('PutItem', { TableName: 'doc16_t', Item: { pk: { S: 'p' }, g: { S: 'g' }, a: { S: 'a' }, b: { S: 'b' } } });
+    const refused = (ix, attr) => isErr('ValidationException', `One or more parameter values were invalid: Global secondary index ${ix} does not ` +
+      `project the attribute ${attr}; a global secondary index cannot fetch attributes from the table`);
+    const q = (ix, extra) => Object.assign({ TableName: 'doc16_t', IndexName: ix, KeyConditionExpression: 'g = :g', ExpressionAttributeValues: { ':g': { S: 'g' } } }, extra);
+    await expect(g, 'Query', q('gkeys', { ProjectionExpression: 'pk, a' }), refused('gkeys', 'a'));
+    await expect(g, 'Query', q('ginc', { ProjectionExpression: 'a, b', Select: 'SPECIFIC_ATTRIBUTES' }), refused('ginc', 'b'));
+    await expect(g, 'Query', q('gkeys', { Select: 'ALL_ATTRIBUTES' }), isErr('ValidationException', 'One or more parameter values were invalid: ' +
+      'Select type ALL_ATTRIBUTES is not supported for global secondary index gkeys because its projection type is not ALL'));
+    await expect(g, 'Scan', { TableName: 'doc16_t', IndexName: 'ginc', ProjectionExpression: 'b' }, refused('ginc', 'b'));
+    await expect(g, 'Query', q('ginc', { ProjectionExpression: 'a, g, pk' }),
+      (a) => (a.Output && cj(a.Output.Items) === cj([{ a: { S: 'a' }, g: { S: 'g' }, pk: { S: 'p' } }]) ? null : 'Items [{a, g, pk}]'));
+    await expect(g, 'DeleteTable', { TableName: 'doc16_t' }, (a) => {
+      const td = a.Output && a.Output.TableDescription;
+      if (!td || td.TableName !== 'doc16_t' || td.TableStatus !== 'DELETING') return 'TableDescription {TableName, TableStatus: DELETING, ...}';
+      const extra = ['KeySchema', 'AttributeDefinitions', 'CreationDateTime', 'GlobalSecondaryIndexes', 'LocalSecondaryIndexes'].filter((k) => k in td);
+      return extra.length ? 'TableDescription without ' + extra.join(', ') : null;
+    });
+    g.report('INCLUDE needs its NonKeyAttributes once; an attribute defined once; GSIs fetch only what they project; DeleteTable\'s description');
+  });
 };
