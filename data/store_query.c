@@ -18,6 +18,9 @@
 #include "model/mem.h"
 #include "model/size.h"
 
+/* The partitions DynamoDB gives a new on-demand table (see run_read). */
+#define SCAN_PARTITIONS 4
+
 static const vspec query_spec[] = {
     { .name = "Select", .type = VT_STRING, .enums = sop_e_select },
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
@@ -391,6 +394,17 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res *cr = o->res ? o->res : &caps;
         if (r->rcc) {
             double u = sop_read_units(cap_bytes, r->consistent);
+            /* A Scan that reads to the end of the table (or index) has read
+             * every partition of it, and each partition read costs at least
+             * the minimum read: an on-demand table starts with four, so a
+             * Scan of a tiny table costs 4 units (2 eventually consistent),
+             * as DynamoDB answers (issue 16; the Keyspaces developer guide,
+             * "Estimate the read capacity consumption of table scans",
+             * documents the same four-partition rule). ddbx has no physical
+             * partitions: a page that stops early, or one segment of a
+             * parallel Scan, is charged by size alone. */
+            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < SCAN_PARTITIONS * sop_read_units(0, r->consistent))
+                u = SCAN_PARTITIONS * sop_read_units(0, r->consistent);
             ddb_cap *cp = ddb_res_cap(cr, t->name);
             cp->units += u;
             if (ix && !r->full_items) {

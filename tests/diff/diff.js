@@ -822,9 +822,11 @@ const KNOWN = [
     who: 'dynalite',
     id: 'empty-read-capacity',
     why: 'a Query or Scan that reads nothing costs dynalite 0 units; DynamoDB charges the minimum read, ' +
-      '0.5 (eventually consistent) or 1 (consistent).',
+      '0.5 (eventually consistent) or 1 (consistent), and a whole Scan that minimum for each of the four ' +
+      'partitions of an on-demand table (issue 16; checked in wrong16.js).',
     match: (op, req, d, x) => (op === 'Query' || op === 'Scan') && onlyCapacityDiffers(op, d, x) && d.Output.ScannedCount === 0 &&
-      capacityTotal(d) === 0 && capacityTotal(x) === (req.ConsistentRead ? 1 : 0.5),
+      capacityTotal(d) === 0 && capacityTotal(x) === (req.ConsistentRead ? 1 : 0.5) *
+        (op === 'Scan' && req.TotalSegments === undefined && !x.Output.LastEvaluatedKey ? 4 : 1),
   },
   {
     who: 'dynalite',

@@ -211,4 +211,30 @@ module.exports = function (h) {
     });
     g.report('INCLUDE needs its NonKeyAttributes once; an attribute defined once; GSIs fetch only what they project; DeleteTable\'s description');
   });
+
+  /* 13. A Scan reads every partition of its table, and each costs at least
+   * the minimum read; an on-demand table has four partitions at first, so
+   * a Scan of one tiny item costs 4.0 units, 2.0 eventually consistent
+   * (issue 16, from a conformance run against DynamoDB; the Keyspaces
+   * developer guide documents the same rule for its tables). A page that
+   * stops early is charged by the size it read, rounded up to 4 KB. */
+  group('scan capacity (documented, ddbx only)', ['CreateTable', 'PutItem', 'Scan', 'Query'], async (g) => {
+    const T = 'doc16_cap';
+    await g.ddbx.call('CreateTable', { TableName: T, BillingMode: 'PAY_PER_REQUEST', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }] });
+    const units = (want) => (a) => (a.Output && h.capacityTotal(a) === want ? null : `ConsumedCapacity.CapacityUnits ${want}`);
+    await expect(g, 'Scan', { TableName: T, ReturnConsumedCapacity: 'TOTAL' }, units(2));
+    await g.ddbx.call('PutItem', { TableName: T, Item: { pk: { S: 'a' } } });
+    await expect(g, 'Scan', { TableName: T, ReturnConsumedCapacity: 'TOTAL', ConsistentRead: true }, units(4));
+    await expect(g, 'Scan', { TableName: T, ReturnConsumedCapacity: 'TOTAL' }, units(2));
+    await g.ddbx.call('PutItem', { TableName: T, Item: { pk: { S: 'b' } } });
+    await expect(g, 'Scan', { TableName: T, ReturnConsumedCapacity: 'TOTAL', Limit: 1 }, units(0.5));
+    // 20 items of 1 KB: 5 read units by size beat the four-partition minimum.
+    for (let i = 0; i < 20; i++) await g.ddbx.call('PutItem', { TableName: T, Item: { pk: { S: 'k' + String(i).padStart(2, '0') }, f: { S: 'x'.repeat(1021) } } });
+    await expect(g, 'Scan', { TableName: T, ReturnConsumedCapacity: 'TOTAL', ConsistentRead: true }, units(6));
+    // A Query reads one partition: the minimum read.
+    await expect(g, 'Query', { TableName: T, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'a' } },
+      ReturnConsumedCapacity: 'TOTAL' }, units(0.5));
+    g.report('a whole Scan costs at least a minimum read for each of four partitions');
+  });
 };
