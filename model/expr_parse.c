@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "model/mem.h"
+#include "model/size.h"
 
 /* ---- arena ------------------------------------------------------------ */
 
@@ -164,6 +165,14 @@ status expr_ctx_init(expr_ctx *cx, const av *names, const av *values, diag *d)
             if (m->val.type != AV_S)
                 return diag_set(d, ST_VALIDATION,
                     "ExpressionAttributeNames contains invalid value for key %s", m->name);
+            /* An attribute name is 1 to 65535 bytes (API reference). */
+            if (m->val.u.s.len == 0)
+                return diag_set(d, ST_VALIDATION,
+                    "ExpressionAttributeNames contains invalid value: Empty attribute name for key %s", m->name);
+            if (m->val.u.s.len > SIZE_NAME_MAX)
+                return diag_set(d, ST_VALIDATION,
+                    "ExpressionAttributeNames contains invalid value: Attribute name is too large, must be"
+                    " less than 65536 bytes for key %s", m->name);
         }
         cx->names_used = xcalloc(names->u.m.len, sizeof(bool));
     }

@@ -810,6 +810,15 @@ const KNOWN = [
   },
   {
     who: 'dynalite',
+    id: 'attribute-name-lengths',
+    why: 'dynalite accepts an empty attribute name and names past 65535 bytes; DynamoDB refuses both (API reference: ' +
+      'AttributeName is at most 65535 bytes; issue 16, checked in wrong16.js).',
+    match: (op, req, d, x) => x.Error && x.Error.Code === 'ValidationException' &&
+      /(Empty attribute name|Attribute name is too large, must be less than 65536 bytes)/.test(x.Error.Message) &&
+      (d.Output || /is not defined; attribute name: #/.test(d.Error && d.Error.Message)),
+  },
+  {
+    who: 'dynalite',
     id: 'capacity-utf16-sizes',
     why: 'dynalite sizes strings and attribute names in UTF-16 code units (JavaScript length); DynamoDB counts ' +
       'UTF-8 bytes. Only ConsumedCapacity differs, and the exchange holds non-ASCII text, or it is a Query or ' +

@@ -237,4 +237,29 @@ module.exports = function (h) {
       ReturnConsumedCapacity: 'TOTAL' }, units(0.5));
     g.report('a whole Scan costs at least a minimum read for each of four partitions');
   });
+
+  /* 4. Attribute names are 1 to 65535 bytes (API reference, AttributeName:
+   * "Maximum length of 65535"; scylladb's test_limits.py against DynamoDB:
+   * 65535 works, 65536 is a ValidationException naming the limit). The
+   * exact wording is not published; ddbx's messages name the limit. */
+  group('attribute name lengths (documented, ddbx only)', ['PutItem', 'GetItem', 'UpdateItem'], async (g) => {
+    const T = 'diff_h';
+    const key = { pk: { N: '770001' } };
+    const long = 'n'.repeat(65535), over = 'n'.repeat(65536);
+    await expect(g, 'PutItem', { TableName: T, Item: Object.assign({ [long]: { N: '1' } }, key) }, ok('a 65535-byte name is accepted'));
+    await expect(g, 'GetItem', { TableName: T, Key: key, ProjectionExpression: '#n', ExpressionAttributeNames: { '#n': long } },
+      h.hasItem({ [long]: { N: '1' } }));
+    await expect(g, 'PutItem', { TableName: T, Item: Object.assign({ [over]: { N: '1' } }, key) }, msgLike('ValidationException', /65536/, 'refused, naming the limit'));
+    await expect(g, 'PutItem', { TableName: T, Item: Object.assign({ '': { N: '1' } }, key) },
+      isErr('ValidationException', 'One or more parameter values were invalid: Empty attribute name'));
+    await expect(g, 'GetItem', { TableName: T, Key: key, ProjectionExpression: '#n', ExpressionAttributeNames: { '#n': over } },
+      msgLike('ValidationException', /65536/, 'refused, naming the limit'));
+    await expect(g, 'UpdateItem', { TableName: T, Key: key, UpdateExpression: 'SET #n = :v', ExpressionAttributeNames: { '#n': '' },
+      ExpressionAttributeValues: { ':v': { N: '1' } } },
+    isErr('ValidationException', 'ExpressionAttributeNames contains invalid value: Empty attribute name for key #n'));
+    await expect(g, 'UpdateItem', { TableName: T, Key: key, UpdateExpression: 'SET a = :v', ConditionExpression: '#n = :v',
+      ExpressionAttributeNames: { '#n': over }, ExpressionAttributeValues: { ':v': { N: '1' } } },
+    msgLike('ValidationException', /65536/, 'refused, naming the limit'));
+    g.report('attribute names of 1 to 65535 bytes, in items and in ExpressionAttributeNames');
+  });
 };
