@@ -1996,7 +1996,7 @@ async function main() {
   for (const gr of GROUPS) {
     if (ONLY && !gr.name.includes(ONLY) && gr.name !== 'tables') continue;
     if (process.env.DIFF_SELF && gr.name.includes('ddbx only') && !process.env.DIFF_SELF_DOCS) continue;
-    if (serve && !/^(tables|put-get-delete diff_sn|conditions diff_bs|updates diff_sn|query diff_sn|scan diff_bs|batch|validation|transactions)/.test(gr.name)) continue;
+    if (serve && !/^(tables|put-get-delete diff_sn|conditions diff_bs|updates diff_sn|query diff_sn|scan diff_bs|batch|validation|transactions|U\+0000)/.test(gr.name)) continue;
     if (process.env.DIFF_SELF && gr.needs.includes('eval')) continue;
     const missing = process.env.DIFF_SELF ? [] : gr.needs.filter((o) => !DDBX_OPS.has(o));
     if (missing.length && !ALL) {

@@ -262,4 +262,27 @@ module.exports = function (h) {
     msgLike('ValidationException', /65536/, 'refused, naming the limit'));
     g.report('attribute names of 1 to 65535 bytes, in items and in ExpressionAttributeNames');
   });
+
+  /* 11. Strings and attribute names holding U+0000 are stored and returned:
+   * a DynamoDB string is any UTF-8 (API reference, AttributeValue S), and
+   * dynalite keeps them too, so this group is differential; it runs
+   * through `ddbx api` and `ddbx serve` both. */
+  group('U+0000 in strings and attribute names', ['PutItem', 'GetItem', 'Query', 'Scan', 'UpdateItem'], async (g) => {
+    const T = 'diff_bs';
+    const pk = { B: 'AA==' };
+    const item = { pk, sk: { S: 'NUL\u0000key' }, v: { S: 'a\u0000b' }, 'n\u0000m': { S: '\u0000' },
+      ss: { SS: ['\u0000', '\u0000\u0000', 'x'] }, m: { M: { 'k\u0000': { L: [{ S: '\u0000z' }] } } } };
+    await g.both('PutItem', { TableName: T, Item: item });
+    await g.both('GetItem', { TableName: T, Key: { pk, sk: item.sk }, ConsistentRead: true });
+    await g.both('GetItem', { TableName: T, Key: { pk, sk: { S: 'NUL' } }, ConsistentRead: true });
+    await g.both('GetItem', { TableName: T, Key: { pk, sk: item.sk }, ProjectionExpression: '#n, m.#k', ConsistentRead: true,
+      ExpressionAttributeNames: { '#n': 'n\u0000m', '#k': 'k\u0000' } });
+    await g.both('Query', { TableName: T, KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)', FilterExpression: 'v = :v AND contains(ss, :z)',
+      ExpressionAttributeValues: { ':p': pk, ':s': { S: 'NUL\u0000' }, ':v': { S: 'a\u0000b' }, ':z': { S: '\u0000\u0000' } }, ConsistentRead: true });
+    await g.both('UpdateItem', { TableName: T, Key: { pk, sk: item.sk }, UpdateExpression: 'SET #n = :v REMOVE v', ReturnValues: 'ALL_NEW',
+      ExpressionAttributeNames: { '#n': 'n\u0000m' }, ExpressionAttributeValues: { ':v': { S: 'b\u0000' } } });
+    await g.both('Scan', { TableName: T, FilterExpression: 'attribute_exists(#n)', ExpressionAttributeNames: { '#n': 'n\u0000m' }, ConsistentRead: true });
+    await g.checkState(T);
+    g.report('strings, set members, keys and attribute names holding U+0000 round-trip');
+  });
 };
