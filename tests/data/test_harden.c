@@ -62,6 +62,14 @@ static char *line(store *s, const char *text, size_t len)
     return out;
 }
 
+/* The request line gets exactly the answer want. */
+static void answers(store *s, const char *request, const char *want)
+{
+    char *out = line(s, request, strlen(request));
+    assert_string_equal(out, want);
+    free(out);
+}
+
 static int count_items(store *s)
 {
     const char *scan = "{\"Operation\":\"Scan\",\"Input\":{\"TableName\":\"Tab\",\"Select\":\"COUNT\"}}";
@@ -106,24 +114,17 @@ static void hostile_request_bytes_are_refused_not_altered(void **state)
     diag_init(&d);
     assert_int_equal(store_call(s, "PutItem", body, strlen(body), &out, &d), ST_OK);
     free(out);
-    const char *get_nul = "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"Tab\",\"Key\":{\"PK\":{\"S\":\"a\\u0000\"}}}}";
-    out = line(s, get_nul, strlen(get_nul));
-    assert_string_equal(out, "{\"Output\":{\"Item\":{\"PK\":{\"S\":\"a\\u0000\"}}}}");
-    free(out);
-    const char *get_cut = "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"Tab\",\"Key\":{\"PK\":{\"S\":\"a\"}}}}";
-    out = line(s, get_cut, strlen(get_cut));
-    assert_string_equal(out, "{\"Output\":{}}");
-    free(out);
+#define GET(k) "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"Tab\",\"Key\":{\"PK\":{\"S\":\"" k "\"}}}}"
+#define ITEM(k) "{\"Output\":{\"Item\":{\"PK\":{\"S\":\"" k "\"}}}}"
+    answers(s, GET("a\\u0000"), ITEM("a\\u0000"));
+    answers(s, GET("a"), "{\"Output\":{}}");
     assert_int_equal(count_items(s), 1);
     /* and valid non-ASCII text goes through untouched */
-    const char *good = "{\"Operation\":\"PutItem\",\"Input\":{\"TableName\":\"Tab\",\"Item\":{\"PK\":{\"S\":\"\xea\xb9\x80\\u001b[31m\"}}}}";
-    out = line(s, good, strlen(good));
-    assert_string_equal(out, "{\"Output\":{}}");
-    free(out);
-    const char *get = "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"Tab\",\"Key\":{\"PK\":{\"S\":\"\xea\xb9\x80\\u001b[31m\"}}}}";
-    out = line(s, get, strlen(get));
-    assert_string_equal(out, "{\"Output\":{\"Item\":{\"PK\":{\"S\":\"\xea\xb9\x80\\u001b[31m\"}}}}");
-    free(out);
+    answers(s, "{\"Operation\":\"PutItem\",\"Input\":{\"TableName\":\"Tab\",\"Item\":{\"PK\":{\"S\":\"\xea\xb9\x80\\u001b[31m\"}}}}",
+            "{\"Output\":{}}");
+    answers(s, GET("\xea\xb9\x80\\u001b[31m"), ITEM("\xea\xb9\x80\\u001b[31m"));
+#undef GET
+#undef ITEM
 }
 
 /* The database and its WAL and shared-memory files are owner-only even
