@@ -277,6 +277,13 @@ function createTableInput(name) {
   return input;
 }
 
+/* The attributes a KEYS_ONLY or INCLUDE GSI holds (table keys, its keys,
+ * NonKeyAttributes); null for the table, an LSI or an ALL GSI. */
+function gsiHolds(t, ix, keyNames) {
+  if (!ix || !ix.hash || ix.proj.ProjectionType === 'ALL') return null;
+  return Array.from(new Set(keyNames.concat([ix.hash[0]], ix.range ? [ix.range[0]] : [], ix.proj.NonKeyAttributes || [])));
+}
+
 function keyValue(r, type, pool) {
   if (pool && r.chance(0.9)) {
     const v = pool(r);
@@ -1306,8 +1313,12 @@ async function queries(g, tname, n) {
     const visible = lsi ? keyNames.concat([ix.range[0]], ix.proj.NonKeyAttributes || []) : ATTR_NAMES.concat(keyNames);
     if (r.chance(0.35)) input.FilterExpression = genCond(c, lsi ? visible.filter((n) => !keyNames.includes(n)) : ATTR_NAMES, 2);
     if (r.chance(0.25)) {
+      // A KEYS_ONLY or INCLUDE GSI is mostly asked for what it projects:
+      // asking for more is refused by DynamoDB (see gsi-unprojected-attributes).
+      const held = gsiHolds(t, ix, keyNames);
+      const narrow = held && r.chance(0.7);
       const ps = [];
-      for (let j = r.range(1, 4); j > 0; j--) ps.push(lsi ? c.name(r.pick(visible)) : c.path(visible));
+      for (let j = r.range(1, 4); j > 0; j--) ps.push(lsi ? c.name(r.pick(visible)) : narrow ? c.name(r.pick(held)) : c.path(visible));
       input.ProjectionExpression = ps.join(', ');
     } else if (r.chance(0.15)) {
       // (ALL_PROJECTED_ATTRIBUTES only with an index: see select-and-projection)
@@ -1341,8 +1352,11 @@ async function scans(g, tname, n) {
     if (ix) input.IndexName = ix.name;
     const lsi = ix && !ix.hash;       // see queries(): only what an LSI holds
     if (r.chance(0.5)) input.FilterExpression = genCond(c, lsi ? ['a', 'b'] : ATTR_NAMES, 2);
-    if (r.chance(0.2)) input.ProjectionExpression = (lsi ? ['a', 'b'] : ['a', 'b', c.path(ATTR_NAMES)]).slice(r.int(2)).join(', ');
-    else if (r.chance(0.25)) input.Select = 'COUNT';
+    const held = gsiHolds(t, ix, [t.hash[0]].concat(t.range ? [t.range[0]] : []));
+    if (r.chance(0.2)) {
+      input.ProjectionExpression = held && r.chance(0.7) ? r.sample(held, r.range(1, 3)).map((nm) => c.name(nm)).join(', ')
+        : (lsi ? ['a', 'b'] : ['a', 'b', c.path(ATTR_NAMES)]).slice(r.int(2)).join(', ');
+    } else if (r.chance(0.25)) input.Select = 'COUNT';
     if (r.chance(0.2)) input.ReturnConsumedCapacity = 'TOTAL';
     c.attach(input);
     // Scan order is the implementation's (dynalite: hash order); only an
