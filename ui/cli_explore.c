@@ -133,8 +133,14 @@ int cli_explore(int argc, char **argv)
         free(path);
         return 1;
     }
-    if (fresh && default_db && cli_explore_samples(st, &d) < 0 && getenv("DDBX_DEBUG"))
-        cli_print_diag("ddbx", &d);
+    if (fresh && default_db) {
+        if (cli_explore_samples(st, &d) < 0) {
+            if (getenv("DDBX_DEBUG"))
+                cli_print_diag("ddbx", &d);
+        } else {
+            cli_write_sample_patterns(NULL, path, NULL);
+        }
+    }
     int rc = display_run(st, path, table);
     store_close(st);
     free(path);
