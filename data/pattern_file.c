@@ -5,6 +5,7 @@
 #include "data/pattern_file.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -448,6 +449,7 @@ static status read_patterns(reader *r, const cJSON *v, pattern_set *set)
             }
         if (st == ST_OK) {
             size_t off = 0;
+            p.file = xstrdup(r->file);
             if (r->at_name ? jsonpos_find_name(r->text, r->len, r->seg, r->depth, &off)
                    : jsonpos_find(r->text, r->len, r->seg, r->depth, &off))
                 jsonpos_line_col(r->text, r->len, off, &p.line, &p.col);
@@ -535,6 +537,47 @@ status pattern_file_load(const char *path, pattern_set *set, diag *d)
     }
     buf_done(&b);
     return st;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+status pattern_file_load_dir(const char *dir, pattern_set *set, diag *d)
+{
+    DIR *dh = opendir(dir);
+    if (!dh)
+        return ST_OK;
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(dh)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && e->d_name[0] != '.' && strcmp(e->d_name + len - 5, ".json") == 0) {
+            names = xrealloc(names, (n + 1) * sizeof *names);
+            names[n++] = xstrdup(e->d_name);
+        }
+    }
+    closedir(dh);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    status first = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        buf path = BUF_INIT;
+        buf_printf(&path, "%s/%s", dir, names[i]);
+        diag fd;
+        diag_init(&fd);
+        status st = pattern_file_load(path.data, set, &fd);
+        if (st != ST_OK && first == ST_OK) {
+            first = st;
+            *d = fd;
+        }
+        buf_done(&path);
+        free(names[i]);
+    }
+    free(names);
+    return first;
 }
 
 /* ---- writing ----------------------------------------------------------- */

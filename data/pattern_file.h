@@ -46,6 +46,12 @@ status pattern_file_parse(const char *file, const char *text, size_t len, patter
 /* Reads and parses a file (ST_IO when it cannot be read). */
 status pattern_file_load(const char *path, pattern_set *set, diag *d);
 
+/* Every *.json file of dir, in name order, into set (a pattern of a name
+ * already read is replaced by the later one). A file that does not
+ * parse is skipped; the first such error is in d and the status says it
+ * (the others still load). A missing dir is no error: nothing to load. */
+status pattern_file_load_dir(const char *dir, pattern_set *set, diag *d);
+
 /* The set as a pattern file, two-space indented, members in the order
  * above (only those set). */
 void pattern_file_write(const pattern_set *set, buf *out);

@@ -54,6 +54,7 @@ void pattern_done(pattern *p)
     free(p->keycond);
     free(p->filter);
     free(p->statement);
+    free(p->file);
     av_free(&p->names);
     for (size_t i = 0; i < p->n_params; i++) {
         free(p->params[i].name);
@@ -79,6 +80,7 @@ void pattern_copy(pattern *dst, const pattern *src)
     dst->keycond = dup_or_null(src->keycond);
     dst->filter = dup_or_null(src->filter);
     dst->statement = dup_or_null(src->statement);
+    dst->file = dup_or_null(src->file);
     av_copy(&dst->names, &src->names);
     dst->params = src->n_params ? xcalloc(src->n_params, sizeof *dst->params) : NULL;
     for (size_t i = 0; i < src->n_params; i++) {
@@ -298,6 +300,76 @@ status pattern_request(const pattern *p, const av *values, ddb_req *req, diag *d
     }
     req->limit = p->limit;
     req->backward = p->backward;
+    return ST_OK;
+}
+
+static void add_param(pattern *p, const char *name, size_t len, const av *v)
+{
+    p->params = xrealloc(p->params, (p->n_params + 1) * sizeof *p->params);
+    pattern_param *pp = &p->params[p->n_params++];
+    pp->name = xstrndup(name, len);
+    av_copy(&pp->example, v);
+}
+
+/* A GetItem's key as `A = :A AND B = :B` (placeholder names made of the
+ * attribute's letters, digits and _). */
+static void key_as_condition(const av *key, pattern *p)
+{
+    buf kc = BUF_INIT;
+    for (size_t i = 0; i < key->u.m.len; i++) {
+        const av_member *m = &key->u.m.v[i];
+        buf ph = BUF_INIT;
+        for (size_t k = 0; k < m->name_len; k++) {
+            char c = m->name[k];
+            bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+            buf_addc(&ph, word ? c : '_');
+        }
+        if (!ph.len)
+            buf_adds(&ph, "key");
+        bool plain = strspn(m->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+                     == m->name_len;
+        if (!plain) {
+            char alias[300];
+            snprintf(alias, sizeof alias, "#%s", ph.data);
+            if (p->names.type != AV_M)
+                av_init_list(&p->names, AV_M);
+            av s;
+            av_init_s(&s, m->name, m->name_len);
+            av_map_put(&p->names, alias, strlen(alias), &s);
+        }
+        buf_printf(&kc, "%s%s%s = :%s", i ? " AND " : "", plain ? "" : "#",
+                   plain ? m->name : ph.data, ph.data);
+        add_param(p, ph.data, ph.len, &m->val);
+        buf_done(&ph);
+    }
+    p->keycond = buf_steal(&kc);
+}
+
+status pattern_from_req(const ddb_req *req, const char *name, pattern *out, diag *d)
+{
+    pattern_init(out);
+    if (req->kind != DDB_GET && req->kind != DDB_QUERY && req->kind != DDB_SCAN)
+        return diag_set(d, ST_VALIDATION, "an access pattern is a GetItem, Query or Scan"
+                        " (this request is a %s)", ddb_op_name(ddb_kind_op(req->kind)));
+    out->name = xstrdup(name);
+    out->op = req->kind == DDB_GET ? PAT_GET : req->kind == DDB_SCAN ? PAT_SCAN : PAT_QUERY;
+    out->table = dup_or_null(req->table);
+    out->index = dup_or_null(req->index);
+    out->consistent = req->consistent;
+    out->backward = req->backward;
+    if (req->kind == DDB_GET) {
+        key_as_condition(&req->key, out);
+        return ST_OK;
+    }
+    out->keycond = dup_or_null(req->keycond);
+    out->filter = dup_or_null(req->filter);
+    if (req->names.type == AV_M && req->names.u.m.len)
+        av_copy(&out->names, &req->names);
+    for (size_t i = 0; req->values.type == AV_M && i < req->values.u.m.len; i++) {
+        const av_member *m = &req->values.u.m.v[i];
+        size_t skip = m->name[0] == ':' ? 1 : 0;
+        add_param(out, m->name + skip, m->name_len - skip, &m->val);
+    }
     return ST_OK;
 }
 

@@ -67,7 +67,8 @@ typedef struct pattern {
     size_t n_types;
     long max_items, min_items;
     double max_units;
-    int line, col;         /* where it is in its file (0: not from a file) */
+    char *file;            /* the file it was read from (NULL: none) */
+    int line, col;         /* where it is in it (0: not from a file) */
 } pattern;
 
 typedef struct pattern_rule {
@@ -112,6 +113,15 @@ const char *pattern_entity_type(const pattern_set *s, const char *table, const a
  * unknown parameter.
  */
 status pattern_request(const pattern *p, const av *values, ddb_req *req, diag *d);
+/*
+ * The other way: a pattern named name from a Query, Scan or GetItem
+ * request (the builder's or the query bar's), into an uninitialised out:
+ * its placeholders become the parameters, their values the examples (a
+ * GetItem's key becomes `A = :A AND B = :B`). No expectations but the
+ * default (at least one item). ST_VALIDATION for a write or a batch.
+ */
+status pattern_from_req(const ddb_req *req, const char *name, pattern *out, diag *d);
+
 /* The parameter values of a PartiQL pattern, in order (values as above),
  * into out[0..p->n_params) (free each). */
 void pattern_partiql_params(const pattern *p, const av *values, av *out);
