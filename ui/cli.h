@@ -27,8 +27,8 @@ char *cli_db_path(const char *flag_db, int create);
  * :save-pattern writes saved.json there. Malloc'd. */
 char *cli_patterns_dir(const char *db_path);
 /* Writes the samples' pattern files into dir (NULL: the database's
- * folder, cli_patterns_dir) and says where on f (may be NULL); 0, or -1
- * with the error on stderr. */
+ * folder, cli_patterns_dir) and says where on f; 0, or -1 with the error
+ * on stderr. f NULL (the explorer): silent either way. */
 int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f);
 
 /* Parses a leading `--db FILE` / `--db=FILE` anywhere in argv; removes it

@@ -62,7 +62,8 @@ int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f)
     diag_init(&d);
     int rc = 0;
     if (samples_write_patterns(dir ? dir : own, &written, &d) != ST_OK) {
-        cli_print_diag("ddbx samples", &d);
+        if (f)
+            cli_print_diag("ddbx samples", &d);
         rc = -1;
     } else if (f) {
         fputs("access patterns (copy them; check them with ddbx check FILE --db DATABASE):\n", f);

@@ -88,6 +88,9 @@ int cli_explore_samples(struct store *st, diag *d)
     size_t tables = 0, items = 0;
     if (samples_load(st, &tables, &items, d) != ST_OK)
         return -1;
+    /* :samples in the explorer: their patterns too, for the @ view. */
+    if (display_db_path())
+        cli_write_sample_patterns(NULL, display_db_path(), NULL);
     return (int)tables;
 }
 

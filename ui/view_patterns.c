@@ -33,7 +33,7 @@
 #include "ui/fmt.h"
 #include "ui/view.h"
 
-enum { L_TABLE = 1, L_PATTERN, L_NOTE, L_EMPTY };
+enum { L_TABLE = 1, L_PATTERN, L_NOTE, L_EMPTY, L_ERROR };
 
 /* The last run of a pattern, by name. */
 typedef struct last_run {
@@ -147,6 +147,9 @@ static void load(view *v)
         display_diag(NULL, st, &d);
     }
     vm_clear(&v->vm);
+    /* A file that does not parse stays in sight (its patterns are not listed). */
+    if (p->load_error)
+        add_line(v, L_ERROR, 0, p->load_error);
     /* Tables in the order their first pattern was read, each table's
      * patterns together (saved.json's join their table's). */
     for (size_t t = 0; t < p->set.n; t++) {
@@ -164,12 +167,13 @@ static void load(view *v)
                 add_line(v, L_NOTE, i, NULL);
             }
     }
-    if (!v->vm.n) {
+    if (v->vm.n == (p->load_error ? 1u : 0u)) {
         buf b = BUF_INIT;
-        buf_printf(&b, "No access patterns%s%s in %s (ddbx samples writes the samples'; "
-                   ":save-pattern NAME in the builder or the query bar adds one)",
-                   p->table ? " for " : "", p->table ? p->table : "", p->dir);
+        buf_printf(&b, "No access patterns%s%s in %s/*.json.", p->table ? " for " : "",
+                   p->table ? p->table : "", p->dir);
         add_line(v, L_EMPTY, 0, b.data);
+        add_line(v, L_EMPTY, 0, "  :samples (or ddbx samples) writes the samples' pattern files;");
+        add_line(v, L_EMPTY, 0, "  :save-pattern NAME in the builder or the query bar adds one.");
         buf_done(&b);
     }
 }
@@ -264,9 +268,9 @@ static void draw(view *v, size_t i, int row, int width)
     line *l = &v->vm.lines[i];
     prow *r = l->data;
     buf b = BUF_INIT;
-    if (l->kind == L_TABLE || l->kind == L_EMPTY) {
-        term_put(row, 0, width, r->text, strlen(r->text), l->kind == L_TABLE ? ROLE_GROUP : ROLE_DIM,
-                 true);
+    if (l->kind == L_TABLE || l->kind == L_EMPTY || l->kind == L_ERROR) {
+        role rl = l->kind == L_TABLE ? ROLE_GROUP : l->kind == L_ERROR ? ROLE_ERROR : ROLE_DIM;
+        term_put(row, 0, width, r->text, strlen(r->text), rl, true);
         buf_done(&b);
         return;
     }
@@ -303,6 +307,7 @@ static const char *kind_name(int kind)
     case L_TABLE: return "table";
     case L_PATTERN: return "pattern";
     case L_NOTE: return "note";
+    case L_ERROR: return "error";
     default: return "empty";
     }
 }
@@ -312,7 +317,7 @@ static void text(view *v, size_t i, buf *out)
     patterns_view *p = v->priv;
     line *l = &v->vm.lines[i];
     prow *r = l->data;
-    if (l->kind == L_TABLE || l->kind == L_EMPTY) {
+    if (l->kind == L_TABLE || l->kind == L_EMPTY || l->kind == L_ERROR) {
         buf_adds(out, r->text);
         return;
     }

@@ -14,7 +14,9 @@ cd "$(dirname "$0")" || exit 1
 here=$PWD
 : "${DDBX:?DDBX must name the ddbx binary}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-check.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+srvpid=""
+trap '[ -n "$srvpid" ] && kill "$srvpid" 2>/dev/null; rm -rf "$tmp"' EXIT
+. ../lib/serve.sh
 n=0; bad=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() {
@@ -140,6 +142,25 @@ if (!/GSI9/.test(p["no-index"].reasons) || p["no-index"].line !== 21) process.ex
     ok "--format json: one object with every pattern (ran_as, items, read_units, verdict, reasons, line) and the summary"
 else
     notok "--format json" "$(head -c 600 "$tmp/json")"
+fi
+
+# ---- a remote table: the same patterns through a DynamoDB endpoint ----
+# (ddbx serve on a copy of the samples; any credentials, as DynamoDB Local
+# takes them; nothing sent is a write, and check never offers to write).
+cp "$db" "$tmp/remote.db"
+if serve_start "$tmp/remote.db" "$tmp/serve.out" "$tmp/serve.err"; then
+    ep="http://127.0.0.1:$serve_port"
+    for v in $(env | sed -n 's/^\(AWS_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+    export AWS_ACCESS_KEY_ID=AKIDCHECK AWS_SECRET_ACCESS_KEY=check AWS_REGION=us-east-1
+    export AWS_EC2_METADATA_DISABLED=true
+    check "--endpoint-url: the samples' patterns pass on the endpoint too" 0 '^18 patterns: 18 pass, 0 warn, 0 FAIL$' \
+        "$tmp/patterns/"*.json --endpoint-url "$ep"
+    check "--endpoint-url: the failures are the same" 1 '^10 patterns: 1 pass, 1 warn, 8 FAIL$' \
+        "$f" --endpoint-url "$ep"
+    check "--endpoint-url with --db is a usage error" 2 'cannot be combined' "$f" --endpoint-url "$ep" --db "$db"
+    kill "$srvpid" 2>/dev/null; wait "$srvpid" 2>/dev/null; srvpid=""
+else
+    notok "ddbx serve starts for the remote checks" "$(cat "$tmp/serve.err")"
 fi
 
 # ---- a design change ----
