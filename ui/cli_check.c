@@ -152,6 +152,8 @@ static void put_json(const outcome *o, size_t n, const size_t count[3])
         buf_adds(&b, i ? ",{" : "{");
         json_str(&b, "name", x->p->name);
         buf_addc(&b, ',');
+        json_str(&b, "description", x->p->description);
+        buf_addc(&b, ',');
         json_str(&b, "file", x->file);
         buf_printf(&b, ",\"line\":%d,\"column\":%d,", x->p->line, x->p->col);
         json_str(&b, "operation", pattern_op_name(x->p->op));

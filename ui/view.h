@@ -134,6 +134,9 @@ typedef struct pattern_items_arg {
     const struct pattern *p;
     const struct pattern_set *set;
     const struct pattern_result *r;
+    /* The parameter values sent, as typed: names[i] = values[i]. */
+    char **names, **values;
+    size_t n_values;
 } pattern_items_arg;
 
 /* The access-patterns view from view `from`: the patterns of the table it

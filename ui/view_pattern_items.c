@@ -20,7 +20,7 @@
 #include "ui/fmt.h"
 #include "ui/view.h"
 
-enum { L_NOTE = 1, L_GROUP, L_ITEM };
+enum { L_NOTE = 1, L_GROUP, L_ITEM, L_SENT };
 
 typedef struct irow {
     av item;               /* L_ITEM; L_GROUP: the partition key value */
@@ -104,6 +104,17 @@ static bool open_view(view *v, const void *arg)
     const index_def *ix = index_of(p);
     p->pk = ix ? ix->pk.name : p->have_def ? p->def.pk.name : NULL;
     p->sk = ix ? ix->sk.name : p->have_def ? p->def.sk.name : NULL;
+    /* What was sent, in the pattern's words, then why it is marked. */
+    buf sent = BUF_INIT;
+    const pattern *pt = a->p;
+    buf_printf(&sent, "%s", pt->statement ? pt->statement : pt->keycond ? pt->keycond : "");
+    if (pt->filter)
+        buf_printf(&sent, "%sfilter %s", sent.len ? "  " : "", pt->filter);
+    for (size_t i = 0; i < a->n_values; i++)
+        buf_printf(&sent, "%s:%s = %s", i ? ", " : "  with ", a->names[i], a->values[i]);
+    irow *sr = row(NULL);
+    sr->text = buf_steal(&sent);
+    vm_append(&v->vm, L_SENT, sr);
     buf why = BUF_INIT;
     p->verdict = pattern_judge(a->p, a->r, &why);
     if (why.len) {
@@ -169,9 +180,9 @@ static void draw(view *v, size_t i, int row_, int width)
     line *l = &v->vm.lines[i];
     irow *r = l->data;
     buf b = BUF_INIT;
-    if (l->kind == L_NOTE) {
-        term_put(row_, 0, width, r->text, strlen(r->text),
-                 p->verdict == PAT_FAIL ? ROLE_ERROR : ROLE_HOT, true);
+    if (l->kind == L_NOTE || l->kind == L_SENT) {
+        role rl = l->kind == L_SENT ? ROLE_DIM : p->verdict == PAT_FAIL ? ROLE_ERROR : ROLE_HOT;
+        term_put(row_, 0, width, r->text, strlen(r->text), rl, true);
     } else if (l->kind == L_GROUP) {
         int x = term_puts(row_, 0, width, "▾ ", ROLE_GROUP);
         if (r->item.type)
@@ -191,14 +202,14 @@ static void draw(view *v, size_t i, int row_, int width)
 
 static const char *kind_name(int kind)
 {
-    return kind == L_NOTE ? "note" : kind == L_GROUP ? "group" : "item";
+    return kind == L_NOTE ? "note" : kind == L_SENT ? "sent" : kind == L_GROUP ? "group" : "item";
 }
 
 static void text(view *v, size_t i, buf *out)
 {
     line *l = &v->vm.lines[i];
     irow *r = l->data;
-    if (l->kind == L_NOTE) {
+    if (l->kind == L_NOTE || l->kind == L_SENT) {
         buf_adds(out, r->text);
     } else if (l->kind == L_GROUP) {
         if (r->item.type)

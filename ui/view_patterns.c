@@ -257,8 +257,13 @@ static void note_text(const pattern *pt, buf *out, role *r)
         *r = l->v == PAT_FAIL ? ROLE_ERROR : ROLE_HOT;
     } else if (!l && pattern_would_scan(pt, out)) {
         *r = ROLE_HOT;
+    } else if (pt->description) {
+        buf_adds(out, pt->description);
     } else {
-        buf_adds(out, pt->description ? pt->description : "");
+        /* No description (a saved pattern): what it sends. */
+        const char *e = pt->statement ? pt->statement : pt->keycond;
+        buf_printf(out, "%s%s%s%s", e ? e : "", e && pt->filter ? "  filter " : "",
+                   pt->filter && !e ? "filter " : "", pt->filter ? pt->filter : "");
     }
 }
 
@@ -409,11 +414,26 @@ static void run_one(view *v, size_t idx, bool ask)
     pattern_result r;
     pattern_result_init(&r);
     pattern_run(display_store(), &p->set, pt, ask ? &values : NULL, ask, &r);
-    av_free(&values);
     if (ask) {
-        pattern_items_arg a = { pt, &p->set, &r };
+        /* The values as the title line shows them (plain text). */
+        size_t n = values.u.m.len;
+        char **names = xcalloc(n + 1, sizeof *names), **texts = xcalloc(n + 1, sizeof *texts);
+        for (size_t i = 0; i < n; i++) {
+            buf t = BUF_INIT;
+            fmt_cell(&t, &values.u.m.v[i].val, 60);
+            names[i] = xstrdup(values.u.m.v[i].name);
+            texts[i] = buf_steal(&t);
+        }
+        pattern_items_arg a = { pt, &p->set, &r, names, texts, n };
         display_push(&view_pattern_items_ops, &a);
+        for (size_t i = 0; i < n; i++) {
+            free(names[i]);
+            free(texts[i]);
+        }
+        free(names);
+        free(texts);
     }
+    av_free(&values);
     remember(pt, &r);
     pattern_result_done(&r);
 }
