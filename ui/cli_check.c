@@ -179,9 +179,7 @@ static status open_store(const char *flag_db, int rem, const remote_opts *ro, re
 {
     if (!rem) {
         char *path = cli_db_path(flag_db, 0);
-        status st = store_open(path, STORE_READ_ONLY, out, d);
-        if (st != ST_OK && !d->file[0])
-            snprintf(d->file, sizeof d->file, "%s", path);
+        status st = store_open(path, STORE_READ_ONLY, out, d);   /* d names the path */
         free(path);
         return st;
     }

@@ -238,6 +238,9 @@ bad_file "a misspelt member of an entity rule, placed at its name" '1:21: entiti
 '{"entities": {"T": {"prefix": {}}}, "patterns": []}'
 bad_file "no patterns member" '1:1: a pattern file needs "patterns"' '{}'
 check "a file that cannot be read exits 2" 2 "nothere\.json: cannot read" "$tmp/nothere.json" --db "$db"
+check "a database that does not exist exits 2 (and is not created)" 2 'nothere\.db: unable to open' \
+    "$f" --db "$tmp/nothere.db"
+[ -e "$tmp/nothere.db" ] && notok "check created the database it was given"
 check "no file is a usage error" 2 'name a pattern file' --db "$db"
 check "an unknown format is a usage error" 2 'unknown option or format xml' "$f" --format xml
 check "--help says what check does" 0 '^usage: ddbx check PATTERNS.json' --help
