@@ -372,9 +372,10 @@ static void example_text(const av *v, buf *out)
         ddbjson_write_value(out, v);
 }
 
-/* Asks for each parameter (the example filled in) into values (an M);
- * false when a prompt was left. */
-static bool ask_params(const pattern *pt, av *values)
+/* Asks for each parameter (the example filled in) into values (an M):
+ * 1, or 0 when a prompt was left, -1 when a value did not parse (its
+ * error is on the status line). */
+static int ask_params(const pattern *pt, av *values)
 {
     av_init_list(values, AV_M);
     for (size_t i = 0; i < pt->n_params; i++) {
@@ -386,19 +387,20 @@ static bool ask_params(const pattern *pt, av *values)
         av val;
         diag d;
         diag_init(&d);
+        int rc = ok ? 1 : 0;
         if (ok && parse_param(&pp->example, in.data ? in.data : "", &val, &d) != ST_OK) {
             display_diag(pp->name, d.code, &d);
-            ok = false;
+            rc = -1;
         }
-        if (ok)
+        if (rc == 1)
             av_map_put(values, pp->name, strlen(pp->name), &val);
         buf_done(&label);
         buf_done(&init);
         buf_done(&in);
-        if (!ok)
-            return false;
+        if (rc != 1)
+            return rc;
     }
-    return true;
+    return 1;
 }
 
 static void run_one(view *v, size_t idx, bool ask)
@@ -406,9 +408,11 @@ static void run_one(view *v, size_t idx, bool ask)
     patterns_view *p = v->priv;
     const pattern *pt = &p->set.p[idx];
     av values = { 0 };
-    if (ask && !ask_params(pt, &values)) {
+    int asked = ask ? ask_params(pt, &values) : 1;
+    if (asked != 1) {
         av_free(&values);
-        display_message("Not run: %s", pt->name);
+        if (asked == 0)
+            display_message("Not run: %s", pt->name);
         return;
     }
     pattern_result r;
