@@ -66,6 +66,26 @@ static void run_typed(store *s, const pattern_set *set, const pattern *p, const 
 
 /* What the store will do with the statement: Query, Scan, or (the whole
  * key fixed) a single-item read. */
+static bool plan_partiql(store *s, const pattern *p, const av *params, pattern_result *r);
+
+bool pattern_plans_scan(store *s, const pattern *p, buf *why)
+{
+    if (p->op != PAT_PARTIQL)
+        return pattern_would_scan(p, why);
+    av *params = p->n_params ? xcalloc(p->n_params, sizeof *params) : NULL;
+    pattern_partiql_params(p, NULL, params);
+    pattern_result r;
+    pattern_result_init(&r);
+    bool scan = plan_partiql(s, p, params, &r) && r.ran_as == PAT_SCAN;
+    if (scan)
+        buf_printf(why, "needs a Scan: the WHERE does not fix the partition key of %s", p->table);
+    pattern_result_done(&r);
+    for (size_t i = 0; i < p->n_params; i++)
+        av_free(&params[i]);
+    free(params);
+    return scan;
+}
+
 static bool plan_partiql(store *s, const pattern *p, const av *params, pattern_result *r)
 {
     pq_stmt *stmt = NULL;

@@ -31,4 +31,11 @@
 void pattern_run(store *s, const pattern_set *set, const pattern *p, const av *values,
                  bool keep, pattern_result *r);
 
+/* Before running: would the pattern Scan? A Scan pattern does (model's
+ * pattern_would_scan); a PartiQL SELECT is planned against the table's
+ * key schema with its examples, and does when the plan is a Scan. The
+ * reason goes to why. False for the others, and when the table or the
+ * statement cannot be read (running it will say why). */
+bool pattern_plans_scan(store *s, const pattern *p, buf *why);
+
 #endif

@@ -58,6 +58,7 @@ typedef struct patterns_view {
     char *file;            /* :patterns FILE, or NULL */
     char *dir;
     pattern_set set;
+    char **prescan;        /* per pattern: why it would Scan (NULL: it would not) */
     char *load_error;      /* the first file that did not load */
 } patterns_view;
 
@@ -127,10 +128,32 @@ static bool shown(const patterns_view *p, const pattern *pt)
     return !p->table || strcmp(pt->table, p->table) == 0;
 }
 
+static void free_prescan(patterns_view *p)
+{
+    for (size_t i = 0; p->prescan && i < p->set.n; i++)
+        free(p->prescan[i]);
+    free(p->prescan);
+    p->prescan = NULL;
+}
+
+/* Which patterns would Scan, before any runs (a PartiQL SELECT is
+ * planned against its table). */
+static void plan_all(patterns_view *p)
+{
+    p->prescan = p->set.n ? xcalloc(p->set.n, sizeof *p->prescan) : NULL;
+    for (size_t i = 0; i < p->set.n; i++) {
+        buf why = BUF_INIT;
+        if (shown(p, &p->set.p[i]) && pattern_plans_scan(display_store(), &p->set.p[i], &why))
+            p->prescan[i] = buf_steal(&why);
+        buf_done(&why);
+    }
+}
+
 /* Reads the files again and lays out the lines. */
 static void load(view *v)
 {
     patterns_view *p = v->priv;
+    free_prescan(p);
     pattern_set_done(&p->set);
     pattern_set_init(&p->set);
     free(p->load_error);
@@ -146,6 +169,7 @@ static void load(view *v)
         p->load_error = buf_steal(&b);
         display_diag(NULL, st, &d);
     }
+    plan_all(p);
     vm_clear(&v->vm);
     /* A file that does not parse stays in sight (its patterns are not listed). */
     if (p->load_error)
@@ -198,6 +222,7 @@ static bool open_view(view *v, const void *arg)
 static void done(view *v)
 {
     patterns_view *p = v->priv;
+    free_prescan(p);
     pattern_set_done(&p->set);
     free(p->table);
     free(p->file);
@@ -248,14 +273,15 @@ static void result_text(const pattern *pt, buf *out)
 
 /* The second line: why the pattern is marked, else its description.
  * *role tells which. */
-static void note_text(const pattern *pt, buf *out, role *r)
+static void note_text(const pattern *pt, const char *prescan, buf *out, role *r)
 {
     last_run *l = last_of(pt->name);
     *r = ROLE_DIM;
     if (l && l->why && l->why[0]) {
         buf_adds(out, l->why);
         *r = l->v == PAT_FAIL ? ROLE_ERROR : ROLE_HOT;
-    } else if (!l && pattern_would_scan(pt, out)) {
+    } else if (!l && prescan) {
+        buf_adds(out, prescan);
         *r = ROLE_HOT;
     } else if (pt->description) {
         buf_adds(out, pt->description);
@@ -282,13 +308,13 @@ static void draw(view *v, size_t i, int row, int width)
     const pattern *pt = &p->set.p[r->idx];
     if (l->kind == L_NOTE) {
         role rl;
-        note_text(pt, &b, &rl);
+        note_text(pt, p->prescan[r->idx], &b, &rl);
         term_put(row, 4, width - 4, b.data ? b.data : "", b.len, rl, true);
         buf_done(&b);
         return;
     }
     last_run *lr = last_of(pt->name);
-    bool marked = (lr && lr->v != PAT_PASS) || (!lr && pt->op == PAT_SCAN);
+    bool marked = (lr && lr->v != PAT_PASS) || (!lr && p->prescan[r->idx]);
     term_puts(row, 0, 2, marked ? "!" : " ", ROLE_HOT);
     /* name | operation | last result, narrowing the name first. */
     int name_w = width >= 100 ? 34 : width >= 70 ? 28 : width / 3;
@@ -329,7 +355,7 @@ static void text(view *v, size_t i, buf *out)
     const pattern *pt = &p->set.p[r->idx];
     if (l->kind == L_NOTE) {
         role rl;
-        note_text(pt, out, &rl);
+        note_text(pt, p->prescan[r->idx], out, &rl);
         return;
     }
     buf_printf(out, "%s ", pt->name);
