@@ -544,39 +544,45 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-status pattern_file_load_dir(const char *dir, pattern_set *set, diag *d)
+void pattern_file_list_dir(const char *dir, char ***paths, size_t *n)
 {
+    *paths = NULL;
+    *n = 0;
     DIR *dh = opendir(dir);
     if (!dh)
-        return ST_OK;
-    char **names = NULL;
-    size_t n = 0;
+        return;
     struct dirent *e;
     while ((e = readdir(dh)) != NULL) {
         size_t len = strlen(e->d_name);
         if (len > 5 && e->d_name[0] != '.' && strcmp(e->d_name + len - 5, ".json") == 0) {
-            names = xrealloc(names, (n + 1) * sizeof *names);
-            names[n++] = xstrdup(e->d_name);
+            buf path = BUF_INIT;
+            buf_printf(&path, "%s/%s", dir, e->d_name);
+            *paths = xrealloc(*paths, (*n + 1) * sizeof **paths);
+            (*paths)[(*n)++] = buf_steal(&path);
         }
     }
     closedir(dh);
-    if (n)
-        qsort(names, n, sizeof *names, by_name);
+    if (*n)
+        qsort(*paths, *n, sizeof **paths, by_name);
+}
+
+status pattern_file_load_dir(const char *dir, pattern_set *set, diag *d)
+{
+    char **paths;
+    size_t n;
+    pattern_file_list_dir(dir, &paths, &n);
     status first = ST_OK;
     for (size_t i = 0; i < n; i++) {
-        buf path = BUF_INIT;
-        buf_printf(&path, "%s/%s", dir, names[i]);
         diag fd;
         diag_init(&fd);
-        status st = pattern_file_load(path.data, set, &fd);
+        status st = pattern_file_load(paths[i], set, &fd);
         if (st != ST_OK && first == ST_OK) {
             first = st;
             *d = fd;
         }
-        buf_done(&path);
-        free(names[i]);
+        free(paths[i]);
     }
-    free(names);
+    free(paths);
     return first;
 }
 

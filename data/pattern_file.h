@@ -51,6 +51,9 @@ status pattern_file_load(const char *path, pattern_set *set, diag *d);
  * parse is skipped; the first such error is in d and the status says it
  * (the others still load). A missing dir is no error: nothing to load. */
 status pattern_file_load_dir(const char *dir, pattern_set *set, diag *d);
+/* The paths of those files ("DIR/NAME.json"), in name order, malloc'd
+ * (free each, then the array); none when dir cannot be read. */
+void pattern_file_list_dir(const char *dir, char ***paths, size_t *n);
 
 /* The set as a pattern file, two-space indented, members in the order
  * above (only those set). */

@@ -1,5 +1,5 @@
 /*
- * cli_check — `ddbx check PATTERNS.json... [--db FILE | --endpoint-url URL
+ * cli_check — `ddbx check [PATTERNS.json...] [--db FILE | --endpoint-url URL
  * | --region R] [--profile P] [--format text|tap|json]`: runs every access
  * pattern of the files against the store, read-only, and says for each
  * what it ran as, how many items it returned, what it read and the
@@ -24,13 +24,14 @@
 #include "ui/cli.h"
 
 static const char usage[] =
-    "usage: ddbx check PATTERNS.json... [--db FILE] [--format text|tap|json]\n"
-    "       ddbx check PATTERNS.json... (--endpoint-url URL | --region R) [--profile P]\n"
+    "usage: ddbx check [PATTERNS.json...] [--db FILE] [--format text|tap|json]\n"
+    "       ddbx check [PATTERNS.json...] (--endpoint-url URL | --region R) [--profile P]\n"
     "Runs every access pattern of the files against the store (read-only) and\n"
     "prints one line a pattern (verdict, name, operation, items, read units,\n"
     "reasons) and a summary. Exit status 1 when a pattern needs a Scan, reads\n"
     "more than allowed, returns an entity type it should not or fails; 2 for a\n"
-    "bad pattern file (FILE:LINE:COLUMN: member: message).\n";
+    "bad pattern file (FILE:LINE:COLUMN: member: message). Without a file: every\n"
+    "*.json of the database's pattern folder (its folder + /patterns).\n";
 
 enum fmt { FMT_TEXT, FMT_TAP, FMT_JSON };
 
@@ -303,13 +304,35 @@ int cli_check(int argc, char **argv)
         if (!fv)
             files[n_files++] = argv[i];
     }
-    if (!n_files || (rem && flag_db)) {
-        fputs(n_files ? "ddbx check: --db names a local database; it cannot be combined with"
-                        " --endpoint-url, --region or --profile\n"
-                      : "ddbx check: name a pattern file\n", stderr);
+    if (rem && flag_db) {
+        fputs("ddbx check: --db names a local database; it cannot be combined with"
+              " --endpoint-url, --region or --profile\n", stderr);
         fputs(usage, stderr);
         free(files);
         return 2;
+    }
+    char **listed = NULL;
+    size_t n_listed = 0;
+    if (!n_files) {
+        /* No file named: the database's pattern folder (a remote table's
+         * is the local default database's). */
+        char *db = cli_db_path(rem ? NULL : flag_db, 0);
+        char *dir = cli_patterns_dir(db);
+        pattern_file_list_dir(dir, &listed, &n_listed);
+        if (!n_listed) {
+            fputs("ddbx check: name a pattern file (there is none in ", stderr);
+            cli_fputs_safe(stderr, dir);
+            fprintf(stderr, ")\n%s", usage);
+        }
+        free(dir);
+        free(db);
+        if (!n_listed) {
+            free(files);
+            return 2;
+        }
+        free(files);
+        files = listed;
+        n_files = n_listed;
     }
     pattern_set *sets = calloc(n_files, sizeof *sets);
     int rc = load_files(files, n_files, sets);
@@ -327,8 +350,11 @@ int cli_check(int argc, char **argv)
         store_close(st);
     if (r)
         remote_close(r);
-    for (size_t i = 0; i < n_files; i++)
+    for (size_t i = 0; i < n_files; i++) {
         pattern_set_done(&sets[i]);
+        if (listed)
+            free(files[i]);
+    }
     free(sets);
     free(files);
     return rc;

@@ -28,7 +28,7 @@ static const char usage_text[] =
     "       ddbx samples [--db FILE] [--patterns-dir DIR]\n"
     "                                         (re)load the bundled sample tables; write\n"
     "                                         their access patterns to DIR\n"
-    "       ddbx check PATTERNS.json... [--db FILE | --endpoint-url URL | --region R]\n"
+    "       ddbx check [PATTERNS.json...] [--db FILE | --endpoint-url URL | --region R]\n"
     "                  [--profile P] [--format text|tap|json]\n"
     "                                         run every access pattern, read-only; exit 1\n"
     "                                         when one needs a Scan or breaks its budget\n"

@@ -45,6 +45,8 @@ if [ $? -eq 0 ] && grep -q "$tmp/patterns/SocialGraph.json" "$tmp/samples.out"; 
 else
     notok "ddbx samples writes the samples' pattern files" "$(cat "$tmp/samples.out")"
 fi
+cp "$db" "$tmp/fresh.db"
+mkdir -p "$tmp/empty"
 for f in SocialGraph StudentCourses Music; do
     if cmp -s "$tmp/patterns/$f.json" "../../assets/patterns/$f.json"; then
         ok "samples pattern file $f.json is the shipped one"
@@ -241,9 +243,11 @@ check "a file that cannot be read exits 2" 2 "nothere\.json: cannot read" "$tmp/
 check "a database that does not exist exits 2 (and is not created)" 2 'nothere\.db: unable to open' \
     "$f" --db "$tmp/nothere.db"
 [ -e "$tmp/nothere.db" ] && notok "check created the database it was given"
-check "no file is a usage error" 2 'name a pattern file' --db "$db"
+check "no file: the database's pattern folder, every file of it" 0 '^18 patterns: 18 pass' --db "$tmp/fresh.db"
+check "no file and an empty pattern folder is a usage error, saying where it looked" 2 \
+    "name a pattern file \(there is none in $tmp/empty/patterns\)" --db "$tmp/empty/x.db"
 check "an unknown format is a usage error" 2 'unknown option or format xml' "$f" --format xml
-check "--help says what check does" 0 '^usage: ddbx check PATTERNS.json' --help
+check "--help says what check does" 0 '^usage: ddbx check \[PATTERNS.json\.\.\.\]' --help
 
 # ---- read-only: the database is not written ----
 sum1=$(cksum < "$db")
