@@ -146,5 +146,9 @@ void view_patterns_open(view *from, const char *file);
 /* `:save-pattern NAME` of the builder and the query bar: the request on
  * screen added to the folder's saved.json (a status message says so). */
 void view_patterns_save(const char *name, const ddb_req *req);
+/* The same from the PartiQL bar: a SELECT of table, its ? values the
+ * examples (parameters p1, p2, ...). */
+void view_patterns_save_partiql(const char *name, const char *table, const char *statement,
+                                const struct av *params, size_t n);
 
 #endif

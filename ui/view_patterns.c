@@ -28,6 +28,7 @@
 #include "data/store.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
+#include "model/partiql.h"
 #include "ui/cli.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
@@ -546,16 +547,10 @@ void view_patterns_open(view *from, const char *file)
     display_push(&view_patterns_ops, &a);
 }
 
-void view_patterns_save(const char *name, const ddb_req *req)
+/* Adds pt to the folder's saved.json (replacing one of its name). */
+static void save(const char *name, const pattern *pt)
 {
-    pattern pt;
     diag d;
-    diag_init(&d);
-    if (pattern_from_req(req, name, &pt, &d) != ST_OK) {
-        display_diag(":save-pattern", d.code, &d);
-        pattern_done(&pt);
-        return;
-    }
     char *dir = db_folder();
     buf path = BUF_INIT;
     buf_printf(&path, "%s/saved.json", dir);
@@ -570,7 +565,7 @@ void view_patterns_save(const char *name, const ddb_req *req)
         st = pattern_file_load(path.data, &set, &d);
     }
     if (st == ST_OK) {
-        pattern_set_put(&set, &pt);
+        pattern_set_put(&set, pt);
         if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
             snprintf(d.file, sizeof d.file, "%s", dir);
             st = diag_set(&d, ST_IO, "cannot create the folder: %s", strerror(errno));
@@ -581,12 +576,48 @@ void view_patterns_save(const char *name, const ddb_req *req)
     if (st != ST_OK)
         display_diag(":save-pattern", st, &d);
     else
-        display_message("Saved pattern %s (%s on %s) to %s", name, pattern_op_name(pt.op),
-                        pt.table, path.data);
+        display_message("Saved pattern %s (%s on %s) to %s", name, pattern_op_name(pt->op),
+                        pt->table, path.data);
     pattern_set_done(&set);
-    pattern_done(&pt);
     buf_done(&path);
     free(dir);
+}
+
+void view_patterns_save(const char *name, const ddb_req *req)
+{
+    pattern pt;
+    diag d;
+    diag_init(&d);
+    if (pattern_from_req(req, name, &pt, &d) != ST_OK)
+        display_diag(":save-pattern", d.code, &d);
+    else
+        save(name, &pt);
+    pattern_done(&pt);
+}
+
+void view_patterns_save_partiql(const char *name, const char *table, const char *statement,
+                                const av *params, size_t n)
+{
+    if (!table || !pq_is_read_text(statement, strlen(statement))) {
+        display_error("An access pattern is a SELECT of a table (run the statement first)");
+        return;
+    }
+    pattern pt;
+    pattern_init(&pt);
+    pt.name = xstrdup(name);
+    pt.op = PAT_PARTIQL;
+    pt.table = xstrdup(table);
+    pt.statement = xstrdup(statement);
+    pt.params = n ? xcalloc(n, sizeof *pt.params) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "p%zu", i + 1);
+        pt.params[i].name = xstrdup(nm);
+        av_copy(&pt.params[i].example, &params[i]);
+    }
+    pt.n_params = n;
+    save(name, &pt);
+    pattern_done(&pt);
 }
 
 const view_ops view_patterns_ops = {
