@@ -627,6 +627,18 @@ static bool command(view *v, int argc, char **argv)
         run(v);
         return true;
     }
+    if ((strcmp(argv[0], "save-pattern") == 0 || strcmp(argv[0], "save_pattern") == 0) &&
+        argc == 2) {
+        ddb_req req;
+        buf why = BUF_INIT;
+        if (build_request(p, &req, &why))
+            view_patterns_save(argv[1], &req);
+        else
+            display_error("Nothing to save: %s", why.data);
+        ddb_req_done(&req);
+        buf_done(&why);
+        return true;
+    }
     if (strcmp(argv[0], "index") == 0 && argc == 2) {
         set_field(p, F_INDEX, strcmp(argv[1], "base") == 0 ? "" : argv[1]);
         fields(v);
