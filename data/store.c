@@ -92,7 +92,8 @@ static const char *const sql_text[Q__COUNT] = {
     " items INTEGER NOT NULL, bytes INTEGER NOT NULL, parts INTEGER NOT NULL," \
     " PRIMARY KEY(tid, xid)) WITHOUT ROWID;" \
     "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', 1);" \
-    SCHEMA_2_SQL
+    SCHEMA_2_SQL \
+    SCHEMA_3_SQL
 
 /* Version 2: the change log and streams (store_int.h). Only adds tables,
  * so a version 1 file is brought up to date in place by opening it
@@ -107,6 +108,14 @@ static const char *const sql_text[Q__COUNT] = {
     " trimmed INTEGER NOT NULL, keys TEXT NOT NULL);" \
     "CREATE INDEX IF NOT EXISTS streams_tid ON streams(tid);" \
     "UPDATE meta SET value = 2 WHERE key = 'schema' AND value < 2;"
+
+/* Version 3: the explorer's staged changes (data/staged.h), kept per
+ * scope (an endpoint's, or "" for this file's own tables). Only adds a
+ * table, as version 2 did. */
+#define SCHEMA_3_SQL \
+    "CREATE TABLE IF NOT EXISTS staged(scope TEXT NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL," \
+    " before TEXT, after TEXT, seq INTEGER NOT NULL, PRIMARY KEY(scope, tbl, key)) WITHOUT ROWID;" \
+    "UPDATE meta SET value = 3 WHERE key = 'schema' AND value < 3;"
 
 status store_sqlerr(store *s, diag *d)
 {
