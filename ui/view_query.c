@@ -621,7 +621,24 @@ static bool command(view *v, int argc, char **argv)
     return false;
 }
 
+/* The selected result, for marks and copying. */
+static void context(view *v, cond_arg *out)
+{
+    query_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    out->table = p->table;
+    out->index = p->f[F_INDEX][0] ? p->f[F_INDEX] : NULL;
+    out->item = l && l->kind == L_RESULT ? &((qline *)l->data)->item : NULL;
+}
+
+static bool typed_request(view *v, ddb_req *out, buf *why)
+{
+    return build_request(v->priv, out, why);
+}
+
 const view_ops view_query_ops = {
+    .context = context,
+    .typed_request = typed_request,
     .name = "query",
     .priv_size = sizeof(query_view),
     .open = open_view,
