@@ -25,12 +25,6 @@
     X(watch,        "[TABLE]",      "Change feed of the table shown (or TABLE): recent writes, newest first") \
     X(live,         "[on|off]",     "Follow other processes' writes (on by default), or pause") \
     X(samples,      "",             "Load the sample tables into this database") \
-    X(stage,        "[on|off]",     "Stage edits instead of writing them (on by default for a remote table)") \
-    X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
-    X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \
-    X(mark_results, "",             "Mark every item the view shows (the query's or filter's results)") \
-    X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem, after one question), set or remove one attribute; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
-    X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)") \
     X(save_display, "FILE",         "Write the screen text to FILE (tests)") \
     X(save_view,    "FILE",         "Write the view's lines, kinds and selection to FILE (tests)") \
     X(cond,         "[EXPR] [--names=J] [--values=J]", "Condition builder: open it, or parse EXPR into its tree") \
@@ -43,6 +37,12 @@
     X(save_cond,    "NAME",         "Builder: save the condition under NAME in the database") \
     X(load_cond,    "NAME",         "Builder: load a saved condition into the tree") \
     X(delete_cond,  "NAME",         "Builder: delete a saved condition") \
-    X(conds,        "",             "Builder: list the saved conditions")
+    X(conds,        "",             "Builder: list the saved conditions") \
+    X(stage,        "[on|off]",     "Stage edits instead of writing them (on by default for a remote table)") \
+    X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
+    X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \
+    X(mark_results, "",             "Mark every item the view shows (the query's or filter's results)") \
+    X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem, after one question), set or remove one attribute; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
+    X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)")
 
 #endif
