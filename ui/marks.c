@@ -565,7 +565,8 @@ bool marks_command(view *v, int argc, char **argv)
     if (strcmp(what, "delete") == 0 && argc == 2) {
         marked_delete(v);
     } else if (strcmp(what, "set") == 0 && argc >= 4) {
-        /* The value is the rest of the line: JSON may hold spaces. */
+        /* The value: the words left (quote it as one, '{"S":"a b"}', as the
+         * prompt splits words like a shell). */
         buf j = BUF_INIT;
         for (int i = 3; i < argc; i++)
             buf_printf(&j, "%s%s", i > 3 ? " " : "", argv[i]);
@@ -587,9 +588,15 @@ bool marks_command(view *v, int argc, char **argv)
         marked_copy();
     } else if (strcmp(what, "stage") == 0 && argc >= 3 && strcmp(argv[2], "stage") != 0) {
         /* :marked stage delete|set|remove ...: staged whatever the mode. */
+        char *rest[32];
+        int n = 0;
+        rest[n++] = argv[0];
+        for (int i = 2; i < argc && n < 31; i++)
+            rest[n++] = argv[i];
+        rest[n] = NULL;
         bool was = staging_on();
         staging_set(true);
-        marks_command(v, argc - 1, argv + 1);
+        marks_command(v, n, rest);
         staging_set(was);
     } else {
         display_error("usage: :marked [stage] delete|set NAME JSON|remove NAME, :marked export FORMAT FILE|copy|clear");

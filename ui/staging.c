@@ -3,6 +3,8 @@
  */
 #include "ui/staging.h"
 
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,6 +272,19 @@ static bool group_txn(const staged_item *items, size_t from, size_t to, ddb_req 
     return true;
 }
 
+/* Tests (tests/crash): DDBX_CRASH_AT=POINT:N kills the process with
+ * SIGKILL, as a crash would, at POINT ("sent": before the Nth group is
+ * sent; "written": after it was written, before its changes leave
+ * staging) of a commit's Nth group. */
+static void crash_point(const char *point, size_t group)
+{
+    const char *at = getenv("DDBX_CRASH_AT");
+    char want[64];
+    snprintf(want, sizeof want, "%s:%zu", point, group);
+    if (at && strcmp(at, want) == 0)
+        raise(SIGKILL);
+}
+
 typedef enum { GROUP_WRITTEN, GROUP_CONFLICT, GROUP_FAILED } group_result;
 
 /*
@@ -278,8 +293,8 @@ typedef enum { GROUP_WRITTEN, GROUP_CONFLICT, GROUP_FAILED } group_result;
  * changes already written leave staging, the others are conflicts the
  * user resolves (false when they stop).
  */
-static group_result send_group(const staged_item *items, size_t from, size_t to, bool *stop,
-                               size_t *written, view_staged_arg *conflict)
+static group_result send_group(const staged_item *items, size_t from, size_t to, size_t group,
+                               bool *stop, size_t *written, view_staged_arg *conflict)
 {
     ddb_req txn;
     if (!group_txn(items, from, to, &txn))
@@ -288,9 +303,11 @@ static group_result send_group(const staged_item *items, size_t from, size_t to,
     ddb_err err;
     ddb_res_init(&res);
     ddb_err_init(&err);
+    crash_point("sent", group);
     status st = store_exec(display_store(), &txn, &res, &err);
     group_result r = GROUP_WRITTEN;
     if (st == ST_OK) {
+        crash_point("written", group);
         for (size_t i = from; i < to; i++)
             drop(&items[i]);
         *written += to - from;
@@ -351,7 +368,7 @@ void staging_commit(void)
      * the user stops, or the store fails. */
     for (int pass = 0; pass < 1000 && S.n && !stop; pass++) {
         size_t n = S.n < GROUP_MAX ? S.n : GROUP_MAX;
-        group_result g = send_group(S.items, 0, n, &stop, &written, &conflict);
+        group_result g = send_group(S.items, 0, n, (size_t)pass + 1, &stop, &written, &conflict);
         if (g == GROUP_WRITTEN)
             groups++;
         reload();
