@@ -38,7 +38,7 @@
     X(load_cond,    "NAME",         "Builder: load a saved condition into the tree") \
     X(delete_cond,  "NAME",         "Builder: delete a saved condition") \
     X(conds,        "",             "Builder: list the saved conditions") \
-    X(stage,        "[on|off]",     "Stage edits instead of writing them (on by default for a remote table)") \
+    X(stage,        "[on|off]",     "Stage edits instead of writing them (on by default for a remote table opened with --write)") \
     X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
     X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \
     X(mark_results, "",             "Mark every item the view shows (the query's or filter's results)") \

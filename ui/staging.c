@@ -54,7 +54,10 @@ void staging_start(void)
 {
     store_info info;
     store_get_info(display_store(), &info);
-    S.on = info.remote;
+    /* On by default where writes go to a shared table: a remote one that
+     * may be written (--write). A read-only session refuses edits before
+     * any editing, as it did; :stage on still stages there. */
+    S.on = info.remote && info.writable;
     S.started = true;
     if (reload() && S.n)
         display_message("%zu staged change%s kept from before: u shows %s, :commit writes %s,"

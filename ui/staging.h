@@ -3,8 +3,8 @@
  * this session's store (kept by data/staged.h, so they survive quitting),
  * their markers in the table view, commit, discard, and conflicts.
  *
- * With staging on (`:stage on|off`; on by default for a remote table,
- * off for a local file), the explorer's edits (ui/edit.c: new item, edit
+ * With staging on (`:stage on|off`; on by default for a remote table opened with --write,
+ * off for a local file or a read-only endpoint), the explorer's edits (ui/edit.c: new item, edit
  * item, set or remove an attribute, delete) are staged instead of
  * written: each staged item keeps the item as first read and as the user
  * wants it. `:commit` writes every staged change with TransactWriteItems,
