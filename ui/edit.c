@@ -256,28 +256,6 @@ out:
     return ok;
 }
 
-/* Staging: the item as staged (or stored) with one attribute set to val
- * (NULL: removed). */
-static bool stage_attr(const char *table, const table_def *def, const av *item, const char *name,
-                       const av *val)
-{
-    av base, after;
-    if (!staging_base(table, def, item, &base))
-        return false;
-    av_copy(&after, &base);
-    if (val) {
-        av c;
-        av_copy(&c, val);
-        av_map_put(&after, name, strlen(name), &c);
-    } else {
-        av_map_remove(&after, name, strlen(name));
-    }
-    bool ok = staging_stage(table, def, &base, &after);
-    av_free(&base);
-    av_free(&after);
-    return ok;
-}
-
 bool edit_set_attr(const char *table, const table_def *def, const av *item, const char *name)
 {
     buf init = BUF_INIT, in = BUF_INIT, key = BUF_INIT, label = BUF_INIT;
@@ -309,7 +287,7 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
         }
     }
     if (staging_on()) {
-        ok = stage_attr(table, def, item, name, in.len ? &val : NULL);
+        ok = staging_set_attr(table, def, item, name, in.len ? &val : NULL);
         goto out;
     }
     ddb_req r;

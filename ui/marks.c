@@ -124,16 +124,6 @@ void marks_badge(buf *out)
 
 /* ---- marking ------------------------------------------------------------ */
 
-static bool describe(const char *table, table_def *def)
-{
-    diag d;
-    diag_init(&d);
-    status st = store_describe(display_store(), table, def, &d);
-    if (st != ST_OK)
-        display_diag(table, st, &d);
-    return st == ST_OK;
-}
-
 static bool context(view *v, cond_arg *c)
 {
     memset(c, 0, sizeof *c);
@@ -150,7 +140,7 @@ static void mark_selected(view *v)
         display_error("Select an item to mark");
         return;
     }
-    if (!describe(c.table, &def))
+    if (!staging_describe(c.table, &def))
         return;
     av key;
     edit_key(&def, c.item, &key);
@@ -179,7 +169,7 @@ static void mark_partition(view *v)
         display_error("Select an item of the partition to mark");
         return;
     }
-    if (!describe(c.table, &def))
+    if (!staging_describe(c.table, &def))
         return;
     const index_def *ix = c.index ? table_def_index(&def, c.index) : NULL;
     const char *pkname = ix ? ix->pk.name : def.pk.name;
@@ -249,7 +239,7 @@ static void mark_results(view *v)
         if (!context(v, &c) || !c.item)
             continue;
         if (!have_def) {
-            if (!describe(c.table, &def))
+            if (!staging_describe(c.table, &def))
                 break;
             have_def = true;
             table = xstrdup(c.table);
@@ -350,7 +340,7 @@ static void marked_delete(view *v)
         for (size_t i = 0; i < M.n; i++) {
             table_def def;
             av base, none = { .type = AV_NONE };
-            if (!describe(M.v[i].table, &def))
+            if (!staging_describe(M.v[i].table, &def))
                 break;
             if (staging_base(M.v[i].table, &def, &M.v[i].key, &base)) {
                 staged += staging_stage(M.v[i].table, &def, &base, &none);
@@ -388,7 +378,7 @@ static void marked_set(view *v, const char *name, const av *val)
     size_t done = 0;
     for (size_t i = 0; i < M.n; i++) {
         table_def def;
-        if (!describe(M.v[i].table, &def))
+        if (!staging_describe(M.v[i].table, &def))
             break;
         bool ok;
         if (table_def_is_key(&def, NULL, name)) {
@@ -397,21 +387,7 @@ static void marked_set(view *v, const char *name, const av *val)
             break;
         }
         if (staging_on()) {
-            av base, after;
-            ok = staging_base(M.v[i].table, &def, &M.v[i].key, &base);
-            if (ok) {
-                av_copy(&after, &base);
-                if (val) {
-                    av c;
-                    av_copy(&c, val);
-                    av_map_put(&after, name, strlen(name), &c);
-                } else {
-                    av_map_remove(&after, name, strlen(name));
-                }
-                ok = staging_stage(M.v[i].table, &def, &base, &after);
-                av_free(&base);
-                av_free(&after);
-            }
+            ok = staging_set_attr(M.v[i].table, &def, &M.v[i].key, name, val);
         } else {
             ddb_req r;
             ddb_req_init(&r, DDB_UPDATE);
@@ -461,7 +437,7 @@ static size_t marked_items(const char *table, av **out)
     table_def def;
     size_t n = 0;
     *out = NULL;
-    if (!describe(table, &def))
+    if (!staging_describe(table, &def))
         return 0;
     *out = xcalloc(M.n ? M.n : 1, sizeof **out);
     for (size_t i = 0; i < M.n; i++)

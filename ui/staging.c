@@ -189,8 +189,7 @@ void staging_entries_free(staging_entry *e, size_t n)
 
 /* ---- commit ------------------------------------------------------------- */
 
-/* The key attribute names of a table (the caller's table_def_free). */
-static bool describe(const char *table, table_def *def)
+bool staging_describe(const char *table, table_def *def)
 {
     diag d;
     diag_init(&d);
@@ -198,6 +197,26 @@ static bool describe(const char *table, table_def *def)
     if (st != ST_OK)
         display_diag(table, st, &d);
     return st == ST_OK;
+}
+
+bool staging_set_attr(const char *table, const table_def *def, const av *item, const char *name,
+                      const av *val)
+{
+    av base, after;
+    if (!staging_base(table, def, item, &base))
+        return false;
+    av_copy(&after, &base);
+    if (val) {
+        av c;
+        av_copy(&c, val);
+        av_map_put(&after, name, strlen(name), &c);
+    } else {
+        av_map_remove(&after, name, strlen(name));
+    }
+    bool ok = staging_stage(table, def, &base, &after);
+    av_free(&base);
+    av_free(&after);
+    return ok;
 }
 
 static void drop(const staged_item *it)
@@ -263,7 +282,7 @@ static bool group_txn(const staged_item *items, size_t from, size_t to, ddb_req 
     ddb_req_init(txn, DDB_TRANSACT_WRITE);
     for (size_t i = from; i < to; i++) {
         table_def def;
-        if (!describe(items[i].table, &def)) {
+        if (!staging_describe(items[i].table, &def)) {
             ddb_req_done(txn);
             return false;
         }

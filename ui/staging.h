@@ -56,6 +56,14 @@ int staging_marker(const char *table, const table_def *def, const av *item);
 bool staging_base(const char *table, const table_def *def, const av *item, av *out);
 bool staging_stage(const char *table, const table_def *def, const av *before, const av *after);
 
+/* Stages one attribute set to val (NULL: removed) on the item as
+ * staging_base has it. */
+bool staging_set_attr(const char *table, const table_def *def, const av *item, const char *name,
+                      const av *val);
+/* The table's definition (the caller's table_def_free); false with the
+ * error on the status line. */
+bool staging_describe(const char *table, table_def *def);
+
 /* The staged changes as the view of them lists them. */
 typedef struct staging_entry {
     char *table;
