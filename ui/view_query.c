@@ -20,6 +20,7 @@
 #include "model/mem.h"
 #include "ui/cols.h"
 #include "ui/display.h"
+#include "ui/marks.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/view.h"
@@ -487,6 +488,8 @@ static void draw(view *v, size_t i, int row, int width)
         cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
         break;
     case L_RESULT:
+        if (p->have_def)
+            marks_draw_gutter(p->table, &p->def, &q->item, row);
         cols_draw_item(&p->cols, &q->item, row, 2, width, v->vm.hscroll, &p->def, cur_index(p));
         break;
     case L_MORE:

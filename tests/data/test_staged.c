@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sqlite3.h>
+
 #include "data/staged.h"
 #include "model/ddbjson.h"
 #include "tests/data/tmpstore.h"
@@ -121,11 +123,47 @@ static void a_remote_store_stages_in_its_local_file_under_its_endpoint(void **st
     av_free(&k);
 }
 
+/* A version 2 file (before staging): read-only it opens and nothing is
+ * staged; writable it is brought up to version 3 in place (CREATE TABLE
+ * IF NOT EXISTS: tests/data/test_streams.c checks the items are kept). */
+static void a_version_2_file_is_brought_up_to_version_3(void **state)
+{
+    store *s = *state;
+    diag d;
+    diag_init(&d);
+    store_close(s);
+    *state = NULL;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE staged; UPDATE meta SET value = 2 WHERE key = 'schema'",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    staged_item *v;
+    size_t n = 9;
+    assert_int_equal(store_open(path, STORE_READ_ONLY, &s, &d), ST_OK);
+    assert_int_equal(staged_list(s, NULL, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 0);
+    store_close(s);
+    assert_int_equal(store_open(path, 0, &s, &d), ST_OK);
+    *state = s;
+    av k = item("{\"PK\":{\"S\":\"a\"}}"), none = { .type = AV_NONE };
+    assert_int_equal(staged_put(s, "T", &k, &none, &k, &d), ST_OK);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema'", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 3);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    av_free(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(staged_changes_are_kept_in_order_and_survive_reopening, setup, teardown),
         cmocka_unit_test_setup_teardown(a_remote_store_stages_in_its_local_file_under_its_endpoint, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_version_2_file_is_brought_up_to_version_3, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
