@@ -492,12 +492,26 @@ static void write_js(const ddb_req *r, const node *root, buf *out)
     buf_adds(out, "));\nconsole.log(JSON.stringify(output, null, 2));\n");
 }
 
+/* Does the request ask for ReturnValuesOnConditionCheckFailure? */
+static bool uses_rvccf(const ddb_req *r)
+{
+    if (r->rv_fail_all_old)
+        return true;
+    for (size_t i = 0; i < r->n_acts; i++)
+        if (r->acts[i].rv_fail_all_old)
+            return true;
+    return false;
+}
+
 static void write_python(const ddb_req *r, const node *root, buf *out)
 {
     const char *op = ddb_op_name(ddb_kind_op(r->kind));
     printer p = { CODEGEN_PYTHON, out };
     buf_printf(out, "# %s with boto3 (Debian: python3-boto3); region and credentials come\n"
                     "# from the environment, as for the aws command line.\n", op);
+    if (uses_rvccf(r))
+        buf_adds(out, "# ReturnValuesOnConditionCheckFailure needs boto3 1.28 or later (Debian 12's\n"
+                      "# 1.26 refuses it before sending).\n");
     if (node_uses_bytes(root))
         buf_adds(out, "import base64\n");
     buf_adds(out, "import json\n\nimport boto3\n\nclient = boto3.client(\"dynamodb\")\n");
