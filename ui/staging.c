@@ -130,6 +130,22 @@ bool staging_base(const char *table, const table_def *def, const av *item, av *o
     return ok;
 }
 
+bool staging_shown(const char *table, const table_def *def, const av *item, av *out)
+{
+    av key;
+    edit_key(def, item, &key);
+    staged_item *it = find(table, &key);
+    bool ok;
+    if (it && it->after.type == AV_M) {
+        av_copy(out, &it->after);
+        ok = true;
+    } else {
+        ok = edit_get_item(table, def, &key, out);
+    }
+    av_free(&key);
+    return ok;
+}
+
 bool staging_stage(const char *table, const table_def *def, const av *before, const av *after)
 {
     const av *keyed = after->type == AV_M ? after : before;

@@ -55,6 +55,9 @@ int staging_marker(const char *table, const table_def *def, const av *item);
  */
 bool staging_base(const char *table, const table_def *def, const av *item, av *out);
 bool staging_stage(const char *table, const table_def *def, const av *before, const av *after);
+/* What the item view shows: the staged version of a staged item (the
+ * store's when it is staged to be deleted), else the store's. */
+bool staging_shown(const char *table, const table_def *def, const av *item, av *out);
 
 /* Stages one attribute set to val (NULL: removed) on the item as
  * staging_base has it. */
