@@ -111,16 +111,19 @@ int staging_marker(const char *table, const table_def *def, const av *item)
     return it ? marker_of(it) : 0;
 }
 
-bool staging_base(const char *table, const table_def *def, const av *item, av *out)
+/* The item as staged, else as stored; a staged delete: refused (with a
+ * message) when refuse_deleted, else the stored item. */
+static bool staged_or_stored(const char *table, const table_def *def, const av *item, av *out,
+                             bool refuse_deleted)
 {
     av key;
     edit_key(def, item, &key);
     staged_item *it = find(table, &key);
     bool ok;
-    if (it && it->after.type != AV_M) {
+    if (it && it->after.type != AV_M && refuse_deleted) {
         display_error("The item is staged to be deleted (u shows the staged changes)");
         ok = false;
-    } else if (it) {
+    } else if (it && it->after.type == AV_M) {
         av_copy(out, &it->after);
         ok = true;
     } else {
@@ -130,20 +133,14 @@ bool staging_base(const char *table, const table_def *def, const av *item, av *o
     return ok;
 }
 
+bool staging_base(const char *table, const table_def *def, const av *item, av *out)
+{
+    return staged_or_stored(table, def, item, out, true);
+}
+
 bool staging_shown(const char *table, const table_def *def, const av *item, av *out)
 {
-    av key;
-    edit_key(def, item, &key);
-    staged_item *it = find(table, &key);
-    bool ok;
-    if (it && it->after.type == AV_M) {
-        av_copy(out, &it->after);
-        ok = true;
-    } else {
-        ok = edit_get_item(table, def, &key, out);
-    }
-    av_free(&key);
-    return ok;
+    return staged_or_stored(table, def, item, out, false);
 }
 
 bool staging_stage(const char *table, const table_def *def, const av *before, const av *after)
