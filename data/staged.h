@@ -1,6 +1,6 @@
 /*
  * staged — the explorer's staged changes, kept in a SQLite table (staged,
- * schema version 3: data/store.c) so they survive quitting: one row per
+ * schema version 4: data/store.c) so they survive quitting: one row per
  * item of a table, holding the item as it was read (before) and as the
  * user wants it (after), each as DynamoDB JSON text or NULL (no item).
  * Rows are ordered by when they were first staged.

@@ -124,9 +124,9 @@ static void a_remote_store_stages_in_its_local_file_under_its_endpoint(void **st
 }
 
 /* A version 2 file (before staging): read-only it opens and nothing is
- * staged; writable it is brought up to version 3 in place (CREATE TABLE
+ * staged; writable it is brought up to version 4 in place (CREATE TABLE
  * IF NOT EXISTS: tests/data/test_streams.c checks the items are kept). */
-static void a_version_2_file_is_brought_up_to_version_3(void **state)
+static void a_version_2_file_is_brought_up_to_date(void **state)
 {
     store *s = *state;
     diag d;
@@ -152,7 +152,7 @@ static void a_version_2_file_is_brought_up_to_version_3(void **state)
     sqlite3_stmt *q;
     assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema'", -1, &q, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(q, 0), 3);
+    assert_int_equal(sqlite3_column_int(q, 0), 4);
     sqlite3_finalize(q);
     sqlite3_close(db);
     av_free(&k);
@@ -163,7 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(staged_changes_are_kept_in_order_and_survive_reopening, setup, teardown),
         cmocka_unit_test_setup_teardown(a_remote_store_stages_in_its_local_file_under_its_endpoint, setup, teardown),
-        cmocka_unit_test_setup_teardown(a_version_2_file_is_brought_up_to_version_3, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_version_2_file_is_brought_up_to_date, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
