@@ -17,14 +17,13 @@
 #include "ui/command.h"
 #include "ui/keymap.h"
 #include "ui/live.h"
+#include "ui/search.h"
 #include "ui/text.h"
 
 #define MAX_DEPTH 64
 /* Lines kept loaded around the cursor, in screens, before trimming. */
 #define WINDOW_SCREENS 8
 #define WINDOW_MIN 400
-/* How many lines a search may pull from the store before giving up. */
-#define SEARCH_LIMIT 200000
 
 static struct {
     store *st;
@@ -36,7 +35,6 @@ static struct {
     char identity[640];  /* remote: who the requests are signed as */
     role status_role;
     bool status_wrap;    /* display_diag's: wraps when wider than the screen */
-    buf search;
     FILE *timing;
     struct timespec t0;
 } D;
@@ -404,6 +402,11 @@ static void redraw(void)
     term_refresh();
 }
 
+void display_refresh(void)
+{
+    redraw();
+}
+
 /* ---- prompt ---------------------------------------------------------- */
 
 static size_t prev_cp(const char *s, size_t at)
@@ -647,69 +650,6 @@ out:
     return ok;
 }
 
-/* ---- search ---------------------------------------------------------- */
-
-static void search(view *v, int dir)
-{
-    if (!D.search.len) {
-        display_error("No search yet: press / first");
-        return;
-    }
-    if (!v->ops->text) {
-        display_error("This view cannot be searched");
-        return;
-    }
-    buf t = BUF_INIT;
-    vm *m = &v->vm;
-    long i = (long)m->cursor;
-    size_t pulled = 0;
-    bool found = false;
-    for (;;) {
-        i += dir;
-        if (i >= (long)m->n) {
-            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, 1) : 0;
-            if (add == 0)
-                break;
-            pulled += add;
-        }
-        if (i < 0) {
-            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, -1) : 0;
-            if (add == 0)
-                break;
-            pulled += add;
-            i += (long)add;
-        }
-        buf_reset(&t);
-        v->ops->text(v, (size_t)i, &t);
-        if (text_find(t.data ? t.data : "", t.len, D.search.data, D.search.len) >= 0) {
-            found = true;
-            break;
-        }
-        /* The window must not grow without bound during a long search. */
-        if (m->n > 4 * WINDOW_MIN && v->ops->more) {
-            size_t keep = (size_t)WINDOW_MIN;
-            if (dir > 0 && (size_t)i > keep) {
-                size_t drop = (size_t)i - keep;
-                vm_trim(m, drop, m->n);
-                i -= (long)drop;
-            } else if (dir < 0 && m->n - (size_t)i > keep) {
-                vm_trim(m, 0, (size_t)i + keep);
-            }
-        }
-    }
-    buf_done(&t);
-    if (found) {
-        vm_select(m, (size_t)i);
-        vm_center(m, m->rows / 3);
-        display_fill(v);
-        display_message("/%s", D.search.data);
-    } else {
-        vm_select(m, m->cursor);
-        display_fill(v);
-        display_error("Not found: %s", D.search.data);
-    }
-}
-
 /* ---- save-view ------------------------------------------------------- */
 
 static void save_view(view *v, const char *path)
@@ -869,13 +809,15 @@ void display_command(const char *text)
         if (argc < 2) {
             display_error("usage: :search TEXT");
         } else {
-            buf_reset(&D.search);
+            buf t = BUF_INIT;
             for (int i = 1; i < argc; i++) {
                 if (i > 1)
-                    buf_addc(&D.search, ' ');
-                buf_adds(&D.search, argv[i]);
+                    buf_addc(&t, ' ');
+                buf_adds(&t, argv[i]);
             }
-            search(v, 1);
+            search_set(t.data, t.len);
+            buf_done(&t);
+            search_run(v, 1);
         }
     } else if (is_cmd(c, "table") && argc == 2) {
         items_arg a = { argv[1], NULL, NULL, NULL };
@@ -961,13 +903,12 @@ static void default_request(view *v, enum req r, int mrow)
         break;
     case REQ_SEARCH:
         if (display_prompt("/", "", &b) && b.len) {
-            buf_reset(&D.search);
-            buf_add(&D.search, b.data, b.len);
-            search(v, 1);
+            search_set(b.data, b.len);
+            search_run(v, 1);
         }
         break;
-    case REQ_SEARCH_NEXT: search(v, 1); break;
-    case REQ_SEARCH_PREV: search(v, -1); break;
+    case REQ_SEARCH_NEXT: search_run(v, 1); break;
+    case REQ_SEARCH_PREV: search_run(v, -1); break;
     case REQ_ENTER:
         break;
     default: {
@@ -1049,7 +990,6 @@ int display_run(store *st, const char *db_path, const char *table)
     D.st = st;
     D.db_path = db_path;
     store_set_write_gate(st, write_gate, NULL);
-    buf_init(&D.search);
     buf_init(&D.status);
 
     const char *tp = getenv("DDBX_TIMING");
@@ -1137,7 +1077,7 @@ int display_run(store *st, const char *db_path, const char *table)
     term_done();
     live_done();
     keymap_done();
-    buf_done(&D.search);
+    search_done();
     buf_done(&D.status);
     if (D.timing)
         fclose(D.timing);

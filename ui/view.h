@@ -121,6 +121,13 @@ extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder
 extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: the table name) */
 extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
 
+/* The table view's part in the store search (ui/search.c): the selected
+ * partition header's key value (NULL when an item or nothing is
+ * selected), and showing an item of the view (its partition loaded
+ * around it, the item selected). */
+const struct av *view_items_group_pk(view *v);
+void view_items_show(view *v, const struct av *item);
+
 /* Opens the PartiQL bar from view `from` on statement (NULL: a SELECT of
  * the table from's context names), asking for its ? parameters. */
 void view_partiql_open(view *from, const char *statement);

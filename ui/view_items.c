@@ -21,6 +21,7 @@
 #include "ui/live.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/items_pos.h"
 #include "ui/text.h"
 #include "ui/view.h"
 
@@ -46,6 +47,9 @@ typedef struct items_view {
     size_t n_flip;
     cols cols;             /* fitted to the items on screen (layout) */
     bool failed;           /* a store call failed (its message is shown) */
+    items_pos pos;         /* the title's "item x of y" */
+    irow *sticky;          /* the top row's partition header, when its line
+                              is not loaded (read from the store) */
 } items_view;
 
 static const char *index_name(const items_view *p)
@@ -303,6 +307,7 @@ static void reset_at(view *v, const av *pk, const av *item)
     items_view *p = v->priv;
     vm *m = &v->vm;
     vm_clear(m);
+    items_pos_reset(&p->pos);   /* counts may have changed */
     if (!pk) {
         display_fill(v);
         return;
@@ -399,6 +404,7 @@ static void set_index(items_view *p, int ix)
         p->sk = p->def.idx[ix].sk.name;
     }
     clear_flips(p);
+    items_pos_reset(&p->pos);
     load_stats(p);
 }
 
@@ -440,6 +446,9 @@ static void done(view *v)
     items_view *p = v->priv;
     clear_flips(p);
     free(p->flip);
+    items_pos_done(&p->pos);
+    if (p->sticky)
+        free_line(v, &(line){ L_GROUP, p->sticky });
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
@@ -486,25 +495,29 @@ static void title(view *v, buf *out)
             buf_adds(out, "  [i: index]");
         return;
     }
+    /* Where the selection stands in the whole table or index. */
+    line *l = vm_selected(&v->vm);
+    const av *pk = l ? line_pk(p, l) : NULL;
+    const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
     if (p->ix < 0) {
-        buf_printf(out, "base table (%s%s%s)  %llu items, %llu partitions, ",
-                   p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
-                   (unsigned long long)p->tst.items, (unsigned long long)p->tst.partitions);
+        buf_printf(out, "base table (%s%s%s)  ", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
+        items_pos_text(&p->pos, p->table, NULL, pk, item, &p->vst, out);
+        buf_adds(out, ", ");
         fmt_bytes(out, p->tst.bytes);
     } else {
         const index_def *ix = index_of(p);
-        buf_printf(out, "%s %s (%s%s%s, %s)  %llu of %llu items",
-                   ix->global ? "GSI" : "LSI", ix->name, p->pk, p->sk ? ", " : "",
-                   p->sk ? p->sk : "", proj_type_name(ix->proj),
-                   (unsigned long long)p->vst.items, (unsigned long long)p->tst.items);
+        buf_printf(out, "%s %s (%s%s%s, %s)  ", ix->global ? "GSI" : "LSI", ix->name, p->pk,
+                   p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj));
+        items_pos_text(&p->pos, p->table, ix->name, pk, item, &p->vst, out);
         if (p->tst.items > p->vst.items)
-            buf_printf(out, ", %llu absent (sparse)",
+            buf_printf(out, ", %llu table items absent (sparse)",
                        (unsigned long long)(p->tst.items - p->vst.items));
-        buf_printf(out, ", %llu partitions", (unsigned long long)p->vst.partitions);
     }
     if (p->def.n_idx)
         buf_adds(out, "  [i: index]");
 }
+
+static void sticky_scroll(view *v);
 
 /* ---- columns --------------------------------------------------------- */
 
@@ -514,6 +527,7 @@ static void layout(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
+    sticky_scroll(v);
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
     const av *items[512];
     for (size_t i = m->top; i < end && n < 512; i++)
@@ -543,36 +557,86 @@ static void draw_head(view *v, int row, int width)
     cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
 }
 
+static void draw_group(items_view *p, const irow *r, int row, int width)
+{
+    buf b = BUF_INIT;
+    bool folded = is_folded(p, &r->pk);
+    int x = term_puts(row, 0, width, folded ? "▸ " : "▾ ", ROLE_GROUP);
+    fmt_cell(&b, &r->pk, 0);
+    x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
+    buf_reset(&b);
+    buf_printf(&b, "  %llu item%s", (unsigned long long)r->items, r->items == 1 ? "" : "s");
+    /* A remote Scan of the keys does not tell sizes. */
+    if (!remote()) {
+        buf_adds(&b, ", ");
+        fmt_bytes(&b, r->bytes);
+    }
+    x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
+    if (r->items >= p->hot)
+        term_puts(row, x, width - x, "  HOT", ROLE_HOT);
+    buf_done(&b);
+}
+
+/* The header of the partition whose item is line i: the loaded header
+ * line above it, else the one kept from the store (NULL: none). */
+static const irow *sticky_header(view *v, size_t i)
+{
+    items_view *p = v->priv;
+    const av *pk = line_pk(p, &v->vm.lines[i]);
+    if (!pk)
+        return NULL;
+    while (i-- > 0)
+        if (v->vm.lines[i].kind == L_GROUP) {
+            const irow *g = v->vm.lines[i].data;
+            if (av_equal(&g->pk, pk))
+                return g;
+            break;
+        }
+    if (!p->sticky || !av_equal(&p->sticky->pk, pk)) {
+        part_info pi;
+        if (!part_lookup(p, pk, &pi))
+            return NULL;
+        if (p->sticky)
+            free_line(v, &(line){ L_GROUP, p->sticky });
+        p->sticky = group_row(&pi);
+    }
+    return p->sticky;
+}
+
+/* Keeps the selection off the top row while the sticky header covers it:
+ * the list scrolls one line instead. */
+static void sticky_scroll(view *v)
+{
+    vm *m = &v->vm;
+    if (m->rows < 2 || !m->n || m->cursor != m->top || m->lines[m->top].kind != L_ITEM)
+        return;
+    if (m->top == 0)
+        more(v, -1);   /* prepending moves cursor and top with the lines */
+    if (m->top > 0)
+        vm_set_top(m, m->top - 1);
+}
+
 static void draw(view *v, size_t i, int row, int width)
 {
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
     irow *r = l->data;
-    buf b = BUF_INIT;
     if (l->kind == L_GROUP) {
-        bool folded = is_folded(p, &r->pk);
-        int x = term_puts(row, 0, width, folded ? "▸ " : "▾ ", ROLE_GROUP);
-        fmt_cell(&b, &r->pk, 0);
-        x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
-        buf_reset(&b);
-        buf_printf(&b, "  %llu item%s", (unsigned long long)r->items, r->items == 1 ? "" : "s");
-        /* A remote Scan of the keys does not tell sizes. */
-        if (!remote()) {
-            buf_adds(&b, ", ");
-            fmt_bytes(&b, r->bytes);
-        }
-        x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
-        if (r->items >= p->hot)
-            term_puts(row, x, width - x, "  HOT", ROLE_HOT);
-    } else {
-        /* Written by another process in the last seconds: a mark that
-         * needs no colour ("+" new, "~" changed). */
-        int mk = live_mark(p->table, &r->item);
-        if (mk)
-            term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
-        cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
+        draw_group(p, r, row, width);
+        return;
     }
-    buf_done(&b);
+    /* The top row: the partition's header stays while its items scroll. */
+    const irow *g = i == v->vm.top && i != v->vm.cursor ? sticky_header(v, i) : NULL;
+    if (g) {
+        draw_group(p, g, row, width);
+        return;
+    }
+    /* Written by another process in the last seconds: a mark that
+     * needs no colour ("+" new, "~" changed). */
+    int mk = live_mark(p->table, &r->item);
+    if (mk)
+        term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
+    cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
 }
 
 static const char *kind_name(int kind)
@@ -989,6 +1053,24 @@ static bool command(view *v, int argc, char **argv)
         return true;
     }
     return false;
+}
+
+const av *view_items_group_pk(view *v)
+{
+    line *l = vm_selected(&v->vm);
+    return l && l->kind == L_GROUP ? &((irow *)l->data)->pk : NULL;
+}
+
+void view_items_show(view *v, const av *item)
+{
+    items_view *p = v->priv;
+    av pk = { 0 }, it;
+    av_copy(&it, item);   /* item may be a line reset_at frees */
+    if (item_pk(p, &it))
+        av_copy(&pk, item_pk(p, &it));
+    reset_at(v, pk.type ? &pk : NULL, &it);
+    av_free(&pk);
+    av_free(&it);
 }
 
 /* For the condition builder: the table, the index shown, the item. */
