@@ -186,6 +186,43 @@ else
     nok "G goes to the end of the last partition found so far" "$s/last"
 fi
 
+# ---- 1d. / on a remote table: Scan pages through store_exec ----
+# No key order to read by on an endpoint: the search reads the table with
+# Scan pages (the order the view found its partitions in), goes on from
+# LastEvaluatedKey, wraps to the top and says so; N, which would need a
+# backward Scan, says why it cannot.
+cat >"$tmp/rsearch.keys" <<'EOF'
+/2024-01-05
+:save-display found
+:save-view found-view
+n
+:save-display wrapped
+/no such text
+:save-display notfound
+:save-view notfound-view
+N
+:save-display backward
+EOF
+session rsearch "$tmp/rsearch.keys" --endpoint-url "$url" SocialGraph
+rc_is rsearch 0
+s=$tmp/rsearch
+check "/ finds an item the window has not loaded, through the endpoint" "$s/found" \
+    "/2024-01-05" "ACTOR#minji  2 items"
+if [ -f "$s/found-view" ] && grep -q '^> item .*followedAt=2024-01-05T10:00:00Z' "$s/found-view"; then
+    ok "the match is selected"
+else
+    nok "the match is selected" "$s/found-view"
+fi
+check "n with no other match wraps to the top and says so" "$s/wrapped" \
+    "search wrapped to the top: /2024-01-05"
+check "a text found nowhere says so" "$s/notfound" "Not found: no such text"
+if [ -f "$s/notfound-view" ] && grep -q '^> item .*followedAt=2024-01-05T10:00:00Z' "$s/notfound-view"; then
+    ok "and the selection stays where it was"
+else
+    nok "and the selection stays where it was" "$s/notfound-view"
+fi
+check "N on a remote table says why it cannot" "$s/backward" "A Scan reads forward only"
+
 # ---- 1c. Named conditions on a remote table ----
 # The endpoint has no place for them: they go to the local default
 # database ($HOME/.local/share/ddbx/ddbx.db here), even without --write,
