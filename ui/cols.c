@@ -33,6 +33,7 @@ void cols_compute(cols *c, const av *const *items, size_t n, const char *const *
                   size_t nfirst, const char *skip)
 {
     c->n = 0;
+    c->fixed = 1;
     if (n == 0)
         return;
     for (size_t k = 0; k < nfirst; k++)
@@ -66,11 +67,12 @@ void cols_compute(cols *c, const av *const *items, size_t n, const char *const *
 /* Index of the k-th visible column. */
 static size_t col_at(const cols *c, size_t k, int hscroll)
 {
-    if (k == 0 || c->n == 0)
+    size_t fixed = c->fixed ? c->fixed : 1;
+    if (k < fixed || c->n < fixed)
         return k;
     size_t skip = hscroll > 0 ? (size_t)hscroll : 0;
-    if (skip > c->n - 1)
-        skip = c->n - 1;
+    if (skip > c->n - fixed)
+        skip = c->n - fixed;
     return k + skip;
 }
 

@@ -110,6 +110,14 @@ typedef struct cond_arg {
  * what), with the words of a `:cond`-family command, if any. */
 void view_builder_open(view *from, int argc, char **argv);
 
+/* What the column picker opens on: the table, the entity type (ui/colset.h)
+ * and the columns it shows now (their first the key, not offered). */
+typedef struct cols_arg {
+    const char *table;
+    const char *entity;
+    const struct cols *all;
+} cols_arg;
+
 /* The views, one file each. */
 extern const view_ops view_tables_ops;   /* ui/view_tables.c: table list */
 extern const view_ops view_items_ops;    /* ui/view_items.c: item collections */
@@ -120,6 +128,7 @@ extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
 extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder */
 extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: the table name) */
 extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
+extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: cols_arg) */
 
 /* The table view's part in the store search (ui/search.c): the selected
  * partition header's key value (NULL when an item or nothing is

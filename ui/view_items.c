@@ -17,6 +17,7 @@
 #include "data/store.h"
 #include "model/mem.h"
 #include "ui/cols.h"
+#include "ui/colset.h"
 #include "ui/display.h"
 #include "ui/live.h"
 #include "ui/edit.h"
@@ -45,7 +46,8 @@ typedef struct items_view {
     bool fold_all;
     av *flip;              /* partitions folded unlike fold_all */
     size_t n_flip;
-    cols cols;             /* fitted to the items on screen (layout) */
+    colsets cols;          /* per entity type, fitted to the items on
+                              screen (layout) */
     bool failed;           /* a store call failed (its message is shown) */
     items_pos pos;         /* the title's "item x of y" */
     irow *sticky;          /* the top row's partition header, when its line
@@ -447,6 +449,7 @@ static void done(view *v)
     clear_flips(p);
     free(p->flip);
     items_pos_done(&p->pos);
+    colsets_done(&p->cols);
     if (p->sticky)
         free_line(v, &(line){ L_GROUP, p->sticky });
     if (p->have_def)
@@ -535,7 +538,18 @@ static void layout(view *v)
             items[n++] = &((irow *)m->lines[i].data)->item;
     const char *first[3] = { p->sk, p->ix >= 0 ? p->def.pk.name : NULL,
                              p->ix >= 0 ? p->def.sk.name : NULL };
-    cols_compute(&p->cols, items, n, first, 3, p->pk);
+    colsets_layout(&p->cols, p->table, items, n, first, 3, p->pk, p->sk);
+}
+
+/* The columns of the selected item's entity type (a header: the first
+ * type on screen). */
+static const cols *head_cols(view *v, const char **entity)
+{
+    items_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
+    const cols *c = colsets_for(&p->cols, item, p->sk, entity);
+    return c ? c : colsets_for(&p->cols, NULL, p->sk, entity);
 }
 
 static int head_rows(view *v)
@@ -547,14 +561,15 @@ static void draw_head(view *v, int row, int width)
 {
     items_view *p = v->priv;
     term_fill(row, 0, width, ROLE_COLHEAD);
-    if (!p->cols.n) {
+    const cols *c = head_cols(v, NULL);
+    if (!c) {
         buf b = BUF_INIT;
         buf_printf(&b, "partitions by %s", p->pk);
         term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
         buf_done(&b);
         return;
     }
-    cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
+    cols_draw_head(c, row, 2, width, v->vm.hscroll);
 }
 
 static void draw_group(items_view *p, const irow *r, int row, int width)
@@ -636,7 +651,9 @@ static void draw(view *v, size_t i, int row, int width)
     int mk = live_mark(p->table, &r->item);
     if (mk)
         term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
-    cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
+    const cols *c = colsets_for(&p->cols, &r->item, p->sk, NULL);
+    if (c)
+        cols_draw_item(c, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
 }
 
 static const char *kind_name(int kind)
@@ -971,6 +988,17 @@ static enum req request(view *v, enum req r)
         return REQ_NONE;
     }
     case REQ_QUERY: query(v); return REQ_NONE;
+    case REQ_COLUMNS: {
+        const char *entity = "";
+        const cols *c = head_cols(v, &entity);
+        if (!c) {
+            display_error("No items on screen to pick columns of");
+            return REQ_NONE;
+        }
+        cols_arg a = { p->table, entity, c };
+        display_push(&view_cols_ops, &a);
+        return REQ_NONE;
+    }
     case REQ_RELOAD: reload(v); return REQ_NONE;
     case REQ_NEW_ITEM: {
         const av *pk = l ? line_pk(p, l) : NULL;
