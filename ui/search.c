@@ -7,7 +7,6 @@
 #include "data/store_search.h"
 #include "model/mem.h"
 #include "ui/display.h"
-#include "ui/keymap.h"
 #include "ui/text.h"
 
 /* How many lines the lines search may pull into a view before giving up
@@ -82,19 +81,6 @@ static void search_lines(view *v, int dir)
 
 /* ---- the table view: the store --------------------------------------- */
 
-/* Whether the user asked to stop (Esc, Ctrl-C). A script's keys are for
- * after the search, so a scripted run is never asked. */
-static bool stop_asked(void)
-{
-    if (term_scripted())
-        return false;
-    int mrow, k;
-    while ((k = term_getkey_timeout(&mrow, 0)) != K_TICK)
-        if (k == K_ESC || k == K_INTERRUPT || k == K_EOF)
-            return true;
-    return false;
-}
-
 typedef enum { S_FOUND, S_NONE, S_STOPPED, S_FAILED } outcome;
 
 /* One pass from after (NULL: the start) to the end of the view's order,
@@ -134,7 +120,7 @@ static outcome pass(const cond_arg *where, const av *after, int dir, uint64_t *s
         display_message("Searching for %s: %llu items read%s (Esc stops)", text_.data,
                         (unsigned long long)*seen, info.remote ? " with Scan pages" : "");
         display_refresh();
-        if (stop_asked()) {
+        if (term_stop_asked()) {
             o = S_STOPPED;
             break;
         }
