@@ -43,6 +43,9 @@ static status home(store *s, bool write, store **out, diag *d)
 #define CREATE_SQL \
     "CREATE TABLE IF NOT EXISTS saved_conditions(name TEXT PRIMARY KEY, kind TEXT NOT NULL," \
     " expr TEXT NOT NULL, names TEXT NOT NULL, vals TEXT NOT NULL, updated INTEGER NOT NULL)"
+#define CREATE_COLS_SQL \
+    "CREATE TABLE IF NOT EXISTS saved_columns(tbl TEXT NOT NULL, entity TEXT NOT NULL," \
+    " spec TEXT NOT NULL, updated INTEGER NOT NULL, PRIMARY KEY(tbl, entity))"
 
 /* Does the table (saved_conditions, saved_columns) exist? (A read-only
  * store may lack it: then nothing is saved.) */
@@ -61,17 +64,20 @@ static status table_exists(store *s, const char *table, bool *yes, diag *d)
 }
 
 /* For a write: the store that keeps them (*s replaced), writable, with
- * the table made (create: its CREATE TABLE IF NOT EXISTS). */
-static status writer(store **s, const char *create, diag *d)
+ * the table made (saved_columns when cols, else saved_conditions). */
+static status writer(store **s, bool cols, diag *d)
 {
     status st = home(*s, true, s, d);
     if (st)
         return st;
     if ((*s)->read_only)
         return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
-    if (sqlite3_exec((*s)->db, create, NULL, NULL, NULL) != SQLITE_OK)
-        return store_sqlerr(*s, d);
-    return ST_OK;
+    int rc;
+    if (cols)
+        rc = sqlite3_exec((*s)->db, CREATE_COLS_SQL, NULL, NULL, NULL);
+    else
+        rc = sqlite3_exec((*s)->db, CREATE_SQL, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? ST_OK : store_sqlerr(*s, d);
 }
 
 /* For a read: the store that keeps them (*s replaced), and whether it has
@@ -118,7 +124,7 @@ status saved_put(store *s, const saved_cond *c, diag *d)
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)c->name[i] < 0x20 || c->name[i] == 0x7f)
             return diag_set(d, ST_VALIDATION, "A saved condition's name can not hold control characters");
-    status st = writer(&s, CREATE_SQL, d);
+    status st = writer(&s, false, d);
     if (st)
         return st;
     sqlite3_stmt *q = NULL;
@@ -231,19 +237,18 @@ void saved_cond_free(saved_cond *c)
 
 /* ---- column layouts (saved_columns) ---------------------------------- */
 
-#define CREATE_COLS_SQL \
-    "CREATE TABLE IF NOT EXISTS saved_columns(tbl TEXT NOT NULL, entity TEXT NOT NULL," \
-    " spec TEXT NOT NULL, updated INTEGER NOT NULL, PRIMARY KEY(tbl, entity))"
 
 status saved_cols_put(store *s, const char *table, const char *entity, const char *spec, diag *d)
 {
-    status st = writer(&s, CREATE_COLS_SQL, d);
+    status st = writer(&s, true, d);
     if (st)
         return st;
     sqlite3_stmt *q = NULL;
-    st = prepare(s, *spec ? "INSERT OR REPLACE INTO saved_columns(tbl, entity, spec, updated)"
-                            " VALUES(?1, ?2, ?3, ?4)"
-                          : "DELETE FROM saved_columns WHERE tbl = ?1 AND entity = ?2", &q, d);
+    if (*spec)
+        st = prepare(s, "INSERT OR REPLACE INTO saved_columns(tbl, entity, spec, updated)"
+                        " VALUES(?1, ?2, ?3, ?4)", &q, d);
+    else
+        st = prepare(s, "DELETE FROM saved_columns WHERE tbl = ?1 AND entity = ?2", &q, d);
     if (st)
         return st;
     sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
