@@ -76,14 +76,17 @@ static size_t col_at(const cols *c, size_t k, int hscroll)
     return k + skip;
 }
 
-void cols_draw_head(const cols *c, int row, int x, int width, int hscroll)
+int cols_draw_head(const cols *c, int row, int x, int width, int hscroll)
 {
+    int end = x;
     for (size_t k = 0; col_at(c, k, hscroll) < c->n && x < width; k++) {
         size_t i = col_at(c, k, hscroll);
         term_put(row, x, width - x < c->c[i].width ? width - x : c->c[i].width, c->c[i].name,
                  strlen(c->c[i].name), ROLE_COLHEAD, true);
+        end = x + c->c[i].width;
         x += c->c[i].width + 2;
     }
+    return end;
 }
 
 void cols_draw_item(const cols *c, const av *item, int row, int x, int width, int hscroll,

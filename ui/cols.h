@@ -34,8 +34,9 @@ void cols_compute(cols *c, const av *const *items, size_t n, const char *const *
                   size_t nfirst, const char *skip);
 
 /* The column names, from screen column x; the first `fixed` columns stay
- * (the key, and the pinned ones), hscroll skips the ones after them. */
-void cols_draw_head(const cols *c, int row, int x, int width, int hscroll);
+ * (the key, and the pinned ones), hscroll skips the ones after them.
+ * Returns the screen column after the last name drawn. */
+int cols_draw_head(const cols *c, int row, int x, int width, int hscroll);
 /* One item's values in the same columns; key attributes (of the table,
  * or of ix) in the key role. */
 void cols_draw_item(const cols *c, const av *item, int row, int x, int width, int hscroll,

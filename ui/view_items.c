@@ -569,7 +569,23 @@ static void draw_head(view *v, int row, int width)
         buf_done(&b);
         return;
     }
-    cols_draw_head(c, row, 2, width, v->vm.hscroll);
+    int end = cols_draw_head(c, row, 2, width, v->vm.hscroll);
+    /* Several types on screen: say whose columns these are, when it fits. */
+    const char *entity = NULL;
+    head_cols(v, &entity);
+    size_t types = 0;
+    for (size_t i = 0; i < p->cols.n; i++)
+        types += p->cols.e[i].cols.n > 0;
+    if (entity && types > 1) {
+        buf b = BUF_INIT;
+        buf_adds(&b, "[");
+        colset_entity_label(entity, &b);
+        buf_adds(&b, "; C: columns]");
+        int w = (int)b.len;   /* ASCII but for the entity, which is short */
+        if (end + 2 + w <= width)
+            term_put(row, width - w, w, b.data, b.len, ROLE_DIM, true);
+        buf_done(&b);
+    }
 }
 
 static void draw_group(items_view *p, const irow *r, int row, int width)
