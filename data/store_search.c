@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "data/store_int.h"
+#include "data/store_remote_int.h"
 #include "model/itemenc.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
@@ -196,6 +197,9 @@ static status search_remote(store *s, const store_search_req *rq, size_t budget,
     ddb_req_set_str(&req.table, rq->table);
     if (rq->index)
         ddb_req_set_str(&req.index, rq->index);
+    /* A Scan page limit set for discovery (tests, slow links) holds here too. */
+    if (s->remote->scan_limit && s->remote->scan_limit < budget)
+        budget = s->remote->scan_limit;
     req.limit = budget > UINT32_MAX ? UINT32_MAX : (uint32_t)budget;
     req.rcc = DDB_RCC_TOTAL;
     status st = ST_OK;

@@ -41,7 +41,8 @@ typedef struct store_search_req {
     bool backward;          /* local only; a remote store answers ST_VALIDATION */
     const char *text;
     size_t len;             /* > 0 */
-    size_t budget;          /* items to examine in this call; 0: 10,000 */
+    size_t budget;          /* items to examine in this call; 0: 10,000
+                               (remote: at most store_set_scan_limit's) */
 } store_search_req;
 
 typedef struct store_search_res {

@@ -4,7 +4,8 @@
 # explorer driven by key scripts (the screen tests' DDBX_SCRIPT mechanism)
 # with --endpoint-url. Checks: the table list and item collections come
 # from the endpoint, the GSI flip, the partition overview, the status line
-# (endpoint, read-only, consumed capacity); a write refused without
+# (endpoint, read-only, consumed capacity); / through Scan pages (wrap,
+# Not found, Esc stops it); a write refused without
 # --write; with --write a declined (n) and a confirmed (y) delete, checked
 # in dynalite itself; a write `ddbx serve --read-only` denies
 # (AccessDeniedException); and dynalite killed in the middle of a session: an
@@ -222,6 +223,24 @@ else
     nok "and the selection stays where it was" "$s/notfound-view"
 fi
 check "N on a remote table says why it cannot" "$s/backward" "A Scan reads forward only"
+
+# Two items a Scan page: the search goes on page after page (a progress
+# line between them) and Esc stops it; the selection stays.
+cat >"$tmp/rstop.keys" <<'EOF'
+/no such text
+<Esc>
+:save-display stopped
+:save-view stopped-view
+EOF
+SCAN_LIMIT=2 session rstop "$tmp/rstop.keys" --endpoint-url "$url" SocialGraph
+rc_is rstop 0
+check "a remote search reads Scan pages one at a time and Esc stops it" "$tmp/rstop/stopped" \
+    "Search stopped after 2 items: no such text"
+if [ -f "$tmp/rstop/stopped-view" ] && grep -q '^> group ' "$tmp/rstop/stopped-view"; then
+    ok "the selection stays where it was"
+else
+    nok "the selection stays where it was" "$tmp/rstop/stopped-view"
+fi
 
 # ---- 1c. Named conditions on a remote table ----
 # The endpoint has no place for them: they go to the local default
