@@ -130,9 +130,42 @@ void colset_done(colset *c)
     memset(c, 0, sizeof *c);
 }
 
+/* What this session chose, whether or not the database took it (a
+ * read-only one does not): what colset_load finds first. */
+typedef struct kept {
+    char *table, *entity, *spec;
+    struct kept *next;
+} kept;
+static kept *session;
+
+static kept *kept_find(const char *table, const char *entity)
+{
+    for (kept *k = session; k; k = k->next)
+        if (strcmp(k->table, table) == 0 && strcmp(k->entity, entity) == 0)
+            return k;
+    return NULL;
+}
+
+void colset_forget_session(void)
+{
+    while (session) {
+        kept *k = session;
+        session = k->next;
+        free(k->table);
+        free(k->entity);
+        free(k->spec);
+        free(k);
+    }
+}
+
 void colset_load(colset *c, const char *table, const char *entity)
 {
     colset_done(c);
+    kept *k = kept_find(table, entity);
+    if (k) {
+        parse(c, k->spec);
+        return;
+    }
     char *spec = NULL;
     diag d;
     diag_init(&d);
@@ -146,7 +179,20 @@ status colset_save(const colset *c, const char *table, const char *entity, diag 
 {
     buf b = BUF_INIT;
     format(c, &b);
-    status st = saved_cols_put(display_store(), table, entity, b.data ? b.data : "", d);
+    const char *spec = b.data ? b.data : "";
+    kept *k = kept_find(table, entity);
+    if (!k) {
+        if (!session)
+            atexit(colset_forget_session);   /* at most once: session stays set */
+        k = xcalloc(1, sizeof *k);
+        k->table = xstrdup(table);
+        k->entity = xstrdup(entity);
+        k->next = session;
+        session = k;
+    }
+    free(k->spec);
+    k->spec = xstrdup(spec);
+    status st = saved_cols_put(display_store(), table, entity, spec, d);
     buf_done(&b);
     generation++;
     return st;

@@ -51,8 +51,11 @@ void colset_entity_label(const char *entity, buf *out);
 
 /* The layout saved for (table, entity); none: empty. */
 void colset_load(colset *c, const char *table, const char *entity);
-/* Saves it (an empty one deletes the layout). */
+/* Saves it (an empty one deletes the layout). The session keeps it even
+ * when the database cannot (read-only: the error says so). */
 status colset_save(const colset *c, const char *table, const char *entity, diag *d);
+/* Frees what the session kept (run at exit). */
+void colset_forget_session(void);
 void colset_done(colset *c);
 /* Adds the columns of `all` that c does not hold (the key column, all's
  * first, excepted), after the ones it holds. */

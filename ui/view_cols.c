@@ -115,7 +115,7 @@ static void save(view *v, size_t sel)
     diag d;
     diag_init(&d);
     if (colset_save(&p->set, p->table, p->entity, &d) != ST_OK)
-        display_diag("Columns not saved", d.code, &d);
+        display_diag("Columns kept for this session only, not saved", d.code, &d);
     fill(v, sel);
 }
 

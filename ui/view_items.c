@@ -310,6 +310,10 @@ static void reset_at(view *v, const av *pk, const av *item)
     vm *m = &v->vm;
     vm_clear(m);
     items_pos_reset(&p->pos);   /* counts may have changed */
+    if (p->sticky) {
+        free_line(v, &(line){ L_GROUP, p->sticky });
+        p->sticky = NULL;
+    }
     if (!pk) {
         display_fill(v);
         return;
@@ -1112,6 +1116,8 @@ void view_items_show(view *v, const av *item)
     av_copy(&it, item);   /* item may be a line reset_at frees */
     if (item_pk(p, &it))
         av_copy(&pk, item_pk(p, &it));
+    if (pk.type && is_folded(p, &pk))
+        toggle_fold(p, &pk);   /* a match is shown, not folded away */
     reset_at(v, pk.type ? &pk : NULL, &it);
     av_free(&pk);
     av_free(&it);
