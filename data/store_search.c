@@ -281,10 +281,10 @@ static void key_bytes(buf *out, const av *item, const char *name)
         keyenc_append(out, v);
 }
 
-status store_position(store *s, const char *table, const char *index, const av *pk,
-                      const av *item, uint64_t *item_no, uint64_t *part_no, diag *d)
+status store_position(store *s, const char *table, const char *index, const av *pk, bool part,
+                      const av *item, store_pos *out, diag *d)
 {
-    *item_no = *part_no = 0;
+    memset(out, 0, sizeof *out);
     if (s->remote)
         return diag_set(d, ST_VALIDATION, "A remote table has no ordered count");
     status st = store_txn_begin(s, false, d);
@@ -300,13 +300,14 @@ status store_position(store *s, const char *table, const char *index, const av *
         goto out;
     }
     keyenc_append(&k[0], pk);
-    uint64_t parts = 0, items = 0, in = 0;
-    st = count_rows(s, "SELECT count(*), coalesce(sum(items), 0) FROM parts"
-                       " WHERE tid = ?1 AND xid = ?2 AND pk < ?3",
-                    t->id, xid, k, 1, &parts, &items, d);
-    if (st != ST_OK)
-        goto out;
-    *part_no = parts + 1;
+    if (part) {
+        st = count_rows(s, "SELECT count(*), coalesce(sum(items), 0) FROM parts"
+                           " WHERE tid = ?1 AND xid = ?2 AND pk < ?3",
+                        t->id, xid, k, 1, &out->part_no, &out->before_part, d);
+        if (st != ST_OK)
+            goto out;
+        out->part_no++;
+    }
     if (item) {
         const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
         if (ix) {
@@ -315,15 +316,13 @@ status store_position(store *s, const char *table, const char *index, const av *
             key_bytes(&k[3], item, t->def.sk.name);
             st = count_rows(s, "SELECT count(*) FROM idx WHERE tid = ?1 AND xid = ?2 AND ipk = ?3"
                                " AND (isk, pk, sk) < (?4, ?5, ?6)",
-                            t->id, xid, k, 4, &in, NULL, d);
+                            t->id, xid, k, 4, &out->in_part, NULL, d);
         } else {
             key_bytes(&k[1], item, t->def.sk.name);
             st = count_rows(s, "SELECT count(*) FROM items WHERE tid = ?1 AND ?2 = ?2"
                                " AND pk = ?3 AND sk < ?4",
-                            t->id, xid, k, 2, &in, NULL, d);
+                            t->id, xid, k, 2, &out->in_part, NULL, d);
         }
-        if (st == ST_OK)
-            *item_no = items + in + 1;
     }
 out:
     for (int i = 0; i < 4; i++)

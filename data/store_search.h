@@ -61,15 +61,21 @@ void store_search_res_done(store_search_res *r);
 status store_search(store *s, const store_search_req *rq, store_search_res *out, diag *d);
 
 /*
- * Where the table view stands: the 1-based number of item (NULL: none)
- * among the table's (or index's) items in the view's order, and of its
- * partition pk among the partitions. Local stores only (a remote table
- * has no ordered count without reading it): ST_VALIDATION there. Reads
- * the partition counts before pk and the partition's keys before item,
- * so the caller asks once per selection, not per frame.
+ * Where the table view stands, in the view's order: with `part`, the
+ * 1-based number of partition pk among the partitions and how many items
+ * the partitions before it hold; with item (NULL: not asked), how many
+ * items of pk come before it. Its number among all the items is then
+ * before_part + in_part + 1. The two halves are separate so that the
+ * caller asks the partition's (a scan of the partition counts before it)
+ * once per partition, and only the item's as the selection moves inside
+ * one. Local stores only (a remote table has no ordered count without
+ * reading it): ST_VALIDATION there.
  */
-status store_position(store *s, const char *table, const char *index, const av *pk,
-                      const av *item, uint64_t *item_no, uint64_t *part_no, diag *d);
+typedef struct store_pos {
+    uint64_t part_no, before_part, in_part;
+} store_pos;
+status store_position(store *s, const char *table, const char *index, const av *pk, bool part,
+                      const av *item, store_pos *out, diag *d);
 
 /* Whether v (an attribute value) holds the text as store_search matches
  * it; for tests and for views that check a loaded item. */

@@ -9,7 +9,7 @@ void items_pos_reset(items_pos *c)
 {
     av_free(&c->pk);
     av_free(&c->item);
-    c->valid = false;
+    c->valid = c->item_valid = false;
 }
 
 void items_pos_done(items_pos *c)
@@ -17,36 +17,50 @@ void items_pos_done(items_pos *c)
     items_pos_reset(c);
 }
 
-/* Whether the numbers kept are those of this line. */
-static bool same(const items_pos *c, const av *pk, const av *item)
-{
-    if (!c->valid || !av_equal(&c->pk, pk))
-        return false;
-    return item ? c->item.type && av_equal(&c->item, item) : !c->item.type;
-}
-
+/* The partition's half (number, items before it), once per partition;
+ * then the item's, once per item. Failures (a remote table) leave 0:
+ * the totals only. */
 static void compute(items_pos *c, const char *table, const char *index, const av *pk,
                     const av *item)
 {
-    items_pos_reset(c);
+    store_pos pos;
     diag d;
     diag_init(&d);
-    if (store_position(display_store(), table, index, pk, item, &c->item_no, &c->part_no, &d) !=
-        ST_OK)
-        c->item_no = c->part_no = 0;   /* remote, or a failure: totals only */
-    av_copy(&c->pk, pk);
-    if (item)
+    bool part = !c->valid || !av_equal(&c->pk, pk);
+    if (part) {
+        items_pos_reset(c);
+        av_copy(&c->pk, pk);
+        c->valid = true;
+        c->part_no = c->before_part = 0;
+    }
+    if (item && c->item_valid && av_equal(&c->item, item) && !part)
+        return;
+    av_free(&c->item);
+    c->item_valid = false;
+    if (!part && !item)
+        return;
+    if (store_position(display_store(), table, index, pk, part, item, &pos, &d) == ST_OK) {
+        if (part) {
+            c->part_no = pos.part_no;
+            c->before_part = pos.before_part;
+        }
+        c->item_no = item ? c->before_part + pos.in_part + 1 : 0;
+    } else {
+        c->item_no = 0;
+    }
+    if (item) {
         av_copy(&c->item, item);
-    c->valid = true;
+        c->item_valid = true;
+    }
 }
 
 void items_pos_text(items_pos *c, const char *table, const char *index, const av *pk,
                     const av *item, const table_stats *vst, buf *out)
 {
     unsigned long long n = vst->items, m = vst->partitions;
-    if (pk && !same(c, pk, item))
+    if (pk)
         compute(c, table, index, pk, item);
-    if (pk && item && c->item_no)
+    if (pk && item && c->item_valid && c->item_no)
         buf_printf(out, "item %llu of %llu · partition %llu of %llu",
                    (unsigned long long)c->item_no, n, (unsigned long long)c->part_no, m);
     else if (pk && c->part_no)

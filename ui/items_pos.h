@@ -1,8 +1,8 @@
 /*
  * items_pos — "item x of y · partition x of y" for the table view's title:
  * where the selection stands in the whole table or index, not in the
- * window of loaded lines. Asked of the store (store_position) once per
- * selection and kept; a remote table, which has no ordered count, shows
+ * window of loaded lines. Asked of the store (store_position): the
+ * partition's half once per partition, the item's once per item; a remote table, which has no ordered count, shows
  * the totals only.
  *
  * Ownership: an items_pos is embedded in the view (zeroed to start) and
@@ -18,9 +18,11 @@
 #include "model/buf.h"
 
 typedef struct items_pos {
-    av pk, item;          /* what it was computed for (item AV_NONE: a header) */
-    uint64_t item_no, part_no;
-    bool valid;
+    av pk;                /* the partition the numbers are of (valid) */
+    uint64_t part_no, before_part;
+    av item;              /* the item item_no is of (item_valid) */
+    uint64_t item_no;
+    bool valid, item_valid;
 } items_pos;
 
 /* Forgets the numbers (after a reload or a change of index). */

@@ -183,13 +183,19 @@ static void positions_number_the_walk(void **state)
             if (views[v][1] && strcmp(def.idx[i].name, views[v][1]) == 0)
                 pkn = def.idx[i].pk.name;
         for (size_t i = 0; i < W.n; i++) {
-            uint64_t item_no, part_no;
+            store_pos pos;
             const av *pk = av_map_get(&W.items[i], pkn, strlen(pkn));
             assert_non_null(pk);
-            assert_int_equal(store_position(local, views[v][0], views[v][1], pk, &W.items[i],
-                                            &item_no, &part_no, &d), ST_OK);
-            assert_int_equal(item_no, i + 1);
-            assert_int_equal(part_no, W.part_no[i]);
+            assert_int_equal(store_position(local, views[v][0], views[v][1], pk, true,
+                                            &W.items[i], &pos, &d), ST_OK);
+            assert_int_equal(pos.before_part + pos.in_part + 1, i + 1);
+            assert_int_equal(pos.part_no, W.part_no[i]);
+            /* The halves alone give the same. */
+            store_pos half;
+            assert_int_equal(store_position(local, views[v][0], views[v][1], pk, false,
+                                            &W.items[i], &half, &d), ST_OK);
+            assert_int_equal(half.in_part, pos.in_part);
+            assert_int_equal(half.part_no, 0);
         }
         table_def_free(&def);
     }
@@ -217,7 +223,7 @@ static void remote_searches_with_scan_pages(void **state)
     check(r, "SocialGraph", NULL, "TARGET#", 3, false);
     check(r, "SocialGraph", "GSI1", "ACTOR#", 2, false);
     assert_true(calls > 3);
-    uint64_t a, b;
+    store_pos pos;
     const av *after = NULL;
     store_search_req back = { "SocialGraph", NULL, after, true, "x", 1, 10 };
     store_search_res res;
@@ -225,7 +231,7 @@ static void remote_searches_with_scan_pages(void **state)
     assert_int_equal(store_search(r, &back, &res, &d), ST_VALIDATION);
     av pk;
     av_init_s(&pk, "ACTOR#alice", 11);
-    assert_int_equal(store_position(r, "SocialGraph", NULL, &pk, NULL, &a, &b, &d), ST_VALIDATION);
+    assert_int_equal(store_position(r, "SocialGraph", NULL, &pk, true, NULL, &pos, &d), ST_VALIDATION);
     av_free(&pk);
     store_search_res_done(&res);
     store_close(r);
