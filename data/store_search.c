@@ -82,6 +82,35 @@ bool store_search_value_matches(const av *v, const char *text, size_t len)
     }
 }
 
+/* A text with '=' or a space may be copied from a line of the view
+ * ("PK=USER#024 SK=ITEM#079"): it is also looked for in the item's line,
+ * its attributes as name=value in name order, one space between. */
+static bool line_like(const char *text, size_t len)
+{
+    return memchr(text, '=', len) || memchr(text, ' ', len);
+}
+
+static bool line_matches(const av *item, const char *text, size_t len)
+{
+    buf b = BUF_INIT;
+    for (size_t j = 0; j < item->u.m.len; j++) {
+        if (j)
+            buf_addc(&b, ' ');
+        buf_add(&b, item->u.m.v[j].name, item->u.m.v[j].name_len);
+        buf_addc(&b, '=');
+        av_scalar_text(&item->u.m.v[j].val, &b);
+    }
+    bool hit = contains(b.data ? b.data : "", b.len, text, len);
+    buf_done(&b);
+    return hit;
+}
+
+bool store_search_item_matches(const av *item, const char *text, size_t len)
+{
+    return store_search_value_matches(item, text, len) ||
+           (line_like(text, len) && line_matches(item, text, len));
+}
+
 /* The keys that place item in the read's order: the table's, and for an
  * index the index's. */
 static void position_of(const table_def *def, const index_def *ix, const av *item, av *out)
@@ -105,7 +134,7 @@ static status check_row(const tinfo *t, const index_def *ix, const store_row *ro
                         const store_search_req *rq, av *match, bool *hit, diag *d)
 {
     *hit = false;
-    if (!contains(row->body, row->body_len, rq->text, rq->len))
+    if (!line_like(rq->text, rq->len) && !contains(row->body, row->body_len, rq->text, rq->len))
         return ST_OK;
     av full;
     status st = itemenc_decode(row->body, row->body_len, &full, d);
@@ -118,7 +147,7 @@ static status check_row(const tinfo *t, const index_def *ix, const store_row *ro
     } else {
         av_move(&shown, &full);
     }
-    *hit = store_search_value_matches(&shown, rq->text, rq->len);
+    *hit = store_search_item_matches(&shown, rq->text, rq->len);
     if (*hit)
         av_move(match, &shown);
     else
@@ -219,7 +248,7 @@ static status search_remote(store *s, const store_search_req *rq, size_t budget,
     }
     for (size_t i = 0; i < res.n_items; i++) {
         out->examined++;
-        if (store_search_value_matches(&res.items[i], rq->text, rq->len)) {
+        if (store_search_item_matches(&res.items[i], rq->text, rq->len)) {
             out->found = true;
             av_move(&out->item, &res.items[i]);
             break;

@@ -18,7 +18,10 @@
  * value of an S or N attribute, of an SS or NS element, or of such a value
  * anywhere inside an L or M, of the item as the view shows it (for an
  * index, its projection). Attribute names, binary values, BOOL and NULL
- * do not match.
+ * do not match, except that a text holding '=' or a space (copied from a
+ * line of the view: "PK=USER#024 SK=ITEM#079") is also looked for in the
+ * item's line: its top-level attributes as name=value, in name order,
+ * one space between (scalars as av_scalar_text writes them).
  *
  * Ownership: the request's pointers are borrowed; the result's avs are
  * the caller's, freed with store_search_res_done.
@@ -78,7 +81,9 @@ status store_position(store *s, const char *table, const char *index, const av *
                       const av *item, store_pos *out, diag *d);
 
 /* Whether v (an attribute value) holds the text as store_search matches
- * it; for tests and for views that check a loaded item. */
+ * values (not lines); for tests and for views that check a loaded item. */
 bool store_search_value_matches(const av *v, const char *text, size_t len);
+/* Whether an item (as the view shows it) matches, values or line. */
+bool store_search_item_matches(const av *item, const char *text, size_t len);
 
 #endif

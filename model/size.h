@@ -28,6 +28,7 @@
 #define SIZE_ITEM_MAX 409600   /* 400 KB */
 #define SIZE_PK_MAX 2048
 #define SIZE_SK_MAX 1024
+#define SIZE_NAME_MAX 65535    /* bytes of an attribute name */
 #define SIZE_DEPTH_MAX 32      /* levels of nested L and M, the attribute's own included */
 
 size_t size_num(const num *n);

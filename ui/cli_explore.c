@@ -24,8 +24,9 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/display.h"
+#include "ui/live.h"
 
-static const char usage[] = "usage: ddbx [--db FILE] [TABLE]\n"
+static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
                             "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n";
 
 static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
@@ -88,6 +89,9 @@ int cli_explore_samples(struct store *st, diag *d)
     size_t tables = 0, items = 0;
     if (samples_load(st, &tables, &items, d) != ST_OK)
         return -1;
+    /* :samples in the explorer: their patterns too, for the @ view. */
+    if (display_db_path())
+        cli_write_sample_patterns(NULL, display_db_path(), NULL);
     return (int)tables;
 }
 
@@ -101,6 +105,10 @@ int cli_explore(int argc, char **argv)
     if (rem < 0)
         return 2;
     const char *flag_db = cli_take_db(&argc, argv);
+    double ttl_every;
+    if (cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
+        return 2;
+    live_set_ttl_interval(ttl_every);
     const char *table = NULL;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' || table) {
@@ -133,8 +141,14 @@ int cli_explore(int argc, char **argv)
         free(path);
         return 1;
     }
-    if (fresh && default_db && cli_explore_samples(st, &d) < 0 && getenv("DDBX_DEBUG"))
-        cli_print_diag("ddbx", &d);
+    if (fresh && default_db) {
+        if (cli_explore_samples(st, &d) < 0) {
+            if (getenv("DDBX_DEBUG"))
+                cli_print_diag("ddbx", &d);
+        } else {
+            cli_write_sample_patterns(NULL, path, NULL);
+        }
+    }
     int rc = display_run(st, path, table);
     store_close(st);
     free(path);

@@ -25,6 +25,9 @@
     X(watch,        "[TABLE]",      "Change feed of the table shown (or TABLE): recent writes, newest first") \
     X(live,         "[on|off]",     "Follow other processes' writes (on by default), or pause") \
     X(samples,      "",             "Load the sample tables into this database") \
+    X(patterns,     "[FILE]",       "Access-patterns view (the table's; all from the table list), FILE's patterns too") \
+    X(check,        "",             "Patterns view: run every pattern with its example values") \
+    X(save_pattern, "NAME",         "Builder, query bar, PartiQL bar: save the request on screen as an access pattern") \
     X(save_display, "FILE",         "Write the screen text to FILE (tests)") \
     X(save_view,    "FILE",         "Write the view's lines, kinds and selection to FILE (tests)") \
     X(cond,         "[EXPR] [--names=J] [--values=J]", "Condition builder: open it, or parse EXPR into its tree") \
@@ -37,6 +40,10 @@
     X(save_cond,    "NAME",         "Builder: save the condition under NAME in the database") \
     X(load_cond,    "NAME",         "Builder: load a saved condition into the tree") \
     X(delete_cond,  "NAME",         "Builder: delete a saved condition") \
-    X(conds,        "",             "Builder: list the saved conditions")
+    X(conds,        "",             "Builder: list the saved conditions") \
+    X(create_index, "NAME PK[:S|N|B] [SK[:TYPE]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]", \
+      "Create a GSI on the table shown and backfill it (UpdateTable; asks first)") \
+    X(delete_index, "NAME",         "Delete a GSI of the table shown (UpdateTable; asks first)") \
+    X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)")
 
 #endif

@@ -15,7 +15,8 @@
  *            panel of the builder counts, scrolled to its end); prefixes:
  *            "=" on the screen after it, there before or not (a command
  *            that shows the same view again); "file:" the file it writes;
- *            "exit:" nothing runs after it (the explorer ended)
+ *            "exit:" nothing runs after it (the explorer ended); "y:" it
+ *            asks first, y is typed, then the rest of shows is checked
  * Keep the strings free of '|' (the test's separator).
  */
 #ifndef DDBX_COMMAND_EXAMPLES_H
@@ -44,6 +45,9 @@
     X(watch,        "",                 ":watch",                    "changes, newest first") \
     X(live,         "",                 ":live off",                 "live paused") \
     X(samples,      "",                 ":samples",                  "Loaded 4 sample tables") \
+    X(patterns,     "",                 ":patterns",                 "Access patterns of SocialGraph") \
+    X(check,        ":patterns",        ":check",                    "Ran 5 patterns") \
+    X(save_pattern, "s",                ":save-pattern bobs",        "Saved pattern bobs") \
     X(save_display, "",                 ":save-display screen.txt",  "file:screen.txt") \
     X(save_view,    "",                 ":save-view view.txt",       "file:view.txt") \
     X(cond,         "",                 ":cond attribute_not_exists(PK)", "attribute_not_exists(PK)") \
@@ -58,6 +62,9 @@
     X(load_cond,    BUILDER_SAVED "\n:cond attribute_exists(nickname)", ":load-cond follow-once", \
                                                                      "attribute_not_exists(PK)") \
     X(delete_cond,  BUILDER_SAVED,      ":delete-cond follow-once",  "Deleted follow-once") \
-    X(conds,        BUILDER_SAVED,      ":conds",                    "follow-once [condition]")
+    X(conds,        BUILDER_SAVED,      ":conds",                    "follow-once [condition]") \
+    X(create_index, "",                 ":create-index GSI2 followedAt", "y:GSI2") \
+    X(delete_index, ":create-index GSI2 followedAt\ny", ":delete-index GSI2", "y:GSI GSI2 of SocialGraph deleted") \
+    X(ttl,          "",                 ":ttl",                      "TTL of SocialGraph: DISABLED")
 
 #endif

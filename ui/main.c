@@ -10,7 +10,8 @@
 #define DDBX_VERSION "0.1.0"
 
 static const char usage_text[] =
-    "usage: ddbx [--db FILE] [TABLE]          open the explorer\n"
+    "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
+    "                                         open the explorer\n"
     "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n"
     "                                         the explorer on a DynamoDB endpoint (read-only\n"
     "                                         unless --write; every write asks first)\n"
@@ -18,14 +19,20 @@ static const char usage_text[] =
     "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         the same against a remote DynamoDB endpoint\n"
     "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]\n"
-    "                  [--stream-retention S] [--iterator-lifetime S]\n"
+    "                  [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n"
     "                                         the store as a DynamoDB (and DynamoDB Streams)\n"
     "                                         endpoint (HTTP)\n"
     "       ddbx eval EXPR [--kind K] [--names J] [--values J] [--item J]\n"
     "                                         parse, check and evaluate an expression\n"
     "       ddbx eval STATEMENT --kind partiql [--params J] [--key-schema S] [--index I=S]\n"
     "                                         explain a PartiQL statement without running it\n"
-    "       ddbx samples [--db FILE]          (re)load the bundled sample tables\n"
+    "       ddbx samples [--db FILE] [--patterns-dir DIR]\n"
+    "                                         (re)load the bundled sample tables; write\n"
+    "                                         their access patterns to DIR\n"
+    "       ddbx check [PATTERNS.json...] [--db FILE | --endpoint-url URL | --region R]\n"
+    "                  [--profile P] [--format text|tap|json]\n"
+    "                                         run every access pattern, read-only; exit 1\n"
+    "                                         when one needs a Scan or breaks its budget\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
     "       ddbx pull TABLE [--as NAME] [--segments N] [--db FILE]\n"
@@ -51,6 +58,7 @@ static const struct {
     { "eval", cli_eval },
     { "serve", cli_serve },
     { "samples", cli_samples },
+    { "check", cli_check },
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },

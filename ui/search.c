@@ -9,9 +9,9 @@
 #include "ui/display.h"
 #include "ui/text.h"
 
-/* How many lines the lines search may pull into a view before giving up
+/* Lines the lines search keeps loaded beyond the window it started from
  * (views other than the table view, whose search goes to the store). */
-#define LINES_LIMIT 200000
+#define LINES_KEEP 400
 /* Items the store examines between two looks at the keyboard: small
  * enough that Esc answers at once, large enough that 200,000 items take
  * a few chunks. A remote Scan page is smaller: each is a request. */
@@ -33,6 +33,11 @@ void search_done(void)
 
 /* ---- the other views: their lines ------------------------------------ */
 
+/* Searches from the selection on, through the whole view (its `more`
+ * loads past the window, however far). The window the search starts
+ * from is kept while it reads on, the lines read in between dropped as
+ * it goes; so "Not found" leaves the selection, and the lines around it,
+ * as they were. */
 static void search_lines(view *v, int dir)
 {
     if (!v->ops->text) {
@@ -42,22 +47,20 @@ static void search_lines(view *v, int dir)
     buf t = BUF_INIT;
     vm *m = &v->vm;
     long i = (long)m->cursor;
-    size_t pulled = 0;
+    size_t orig = m->n;    /* the starting window's lines */
+    bool cut = false;      /* lines between it and i were dropped */
     bool found = false;
     for (;;) {
         i += dir;
         if (i >= (long)m->n) {
-            size_t add = v->ops->more && pulled < LINES_LIMIT ? v->ops->more(v, 1) : 0;
+            size_t add = v->ops->more ? v->ops->more(v, 1) : 0;
             if (add == 0)
                 break;
-            pulled += add;
         }
         if (i < 0) {
-            /* Prepending shifts the cursor with the lines it keeps. */
-            size_t add = v->ops->more && pulled < LINES_LIMIT ? v->ops->more(v, -1) : 0;
+            size_t add = v->ops->more ? v->ops->more(v, -1) : 0;
             if (add == 0)
                 break;
-            pulled += add;
             i += (long)add;
         }
         buf_reset(&t);
@@ -66,17 +69,46 @@ static void search_lines(view *v, int dir)
             found = true;
             break;
         }
+        /* The window must not grow without bound during a long search:
+         * what was read between the start and the last lines goes. */
+        size_t keep = LINES_KEEP;
+        if (m->n > orig + 4 * keep && v->ops->more) {
+            if (dir > 0 && (size_t)i > orig + keep) {
+                size_t drop = (size_t)i - keep - orig;
+                vm_cut(m, orig, orig + drop);
+                i -= (long)drop;
+                cut = true;
+            } else if (dir < 0 && m->n - orig > (size_t)i + keep) {
+                vm_cut(m, (size_t)i + keep, m->n - orig);
+                cut = true;
+            }
+        }
     }
     buf_done(&t);
-    if (!found) {
-        /* The selection stays: the cursor still names the same line. */
-        display_error("Not found: %s", text_.data);
-        return;
+    if (found) {
+        /* The starting window is not next to the match any more. */
+        if (cut && dir > 0) {
+            vm_trim(m, orig, m->n);
+            i -= (long)orig;
+        } else if (cut) {
+            vm_trim(m, 0, m->n - orig);
+        }
+        vm_select(m, (size_t)i);
+        vm_center(m, m->rows / 3);
+        display_fill(v);
+        display_message("/%s", text_.data);
+    } else {
+        /* Back to the window it started from, the selection unmoved. */
+        if (dir > 0)
+            vm_trim(m, 0, orig);
+        else
+            vm_trim(m, m->n - orig, m->n);
+        size_t top = m->top;
+        vm_select(m, m->cursor);
+        vm_set_top(m, top);
+        display_fill(v);
+        display_error("Not found: %s (the selection stays)", text_.data);
     }
-    vm_select(m, (size_t)i);
-    vm_center(m, m->rows / 3);
-    display_fill(v);
-    display_message("/%s", text_.data);
 }
 
 /* ---- the table view: the store --------------------------------------- */
@@ -155,7 +187,7 @@ static void search_store(view *v, int dir)
     } else if (gpk && first_item(&where, gpk, &start)) {
         /* On a partition header: its first item is the first candidate
          * forward; backward, the items before it. */
-        if (dir > 0 && store_search_value_matches(&start, text_.data, text_.len)) {
+        if (dir > 0 && store_search_item_matches(&start, text_.data, text_.len)) {
             view_items_show(v, &start);
             display_message("/%s", text_.data);
             av_free(&start);
@@ -181,7 +213,7 @@ static void search_store(view *v, int dir)
             display_message("/%s", text_.data);
         break;
     case S_NONE:
-        display_error("Not found: %s", text_.data);
+        display_error("Not found: %s (the selection stays)", text_.data);
         break;
     case S_STOPPED:
         display_message("Search stopped after %llu items: %s", (unsigned long long)seen,

@@ -9,7 +9,8 @@
  * so; when nothing matches the selection stays where it was.
  *
  * In the other views it looks through the view's lines (loading more
- * with the view's `more`, up to a limit), by their text op.
+ * with the view's `more`, however far, keeping the window it started
+ * from), by their text op.
  *
  * The search text is kept here, for n and N, until the next `/`.
  */

@@ -597,6 +597,10 @@ static bool command(view *v, int argc, char **argv)
     if (strcmp(argv[0], "query") == 0 || strcmp(argv[0], "scan") == 0) {
         if (strcmp(argv[0], "scan") == 0)
             set_field(p, F_PK, "");
+        /* The words after PK are one sort-key condition (begins_with V,
+         * between A and B), not each a condition replacing the last. */
+        buf skc = BUF_INIT;
+        int words = 0;   /* "" after PK clears the condition */
         for (int i = 1; i < argc; i++) {
             bool opt = false;
             for (int f = 0; f < F__COUNT; f++) {
@@ -607,10 +611,32 @@ static bool command(view *v, int argc, char **argv)
                     opt = true;
                 }
             }
-            if (!opt)
-                set_field(p, i == 1 ? F_PK : F_SK, argv[i]);
+            if (opt)
+                continue;
+            if (words++ == 0) {
+                set_field(p, F_PK, argv[i]);
+            } else {
+                if (skc.len)
+                    buf_addc(&skc, ' ');
+                buf_adds(&skc, argv[i]);
+            }
         }
+        if (words > 1)
+            set_field(p, F_SK, skc.data ? skc.data : "");
+        buf_done(&skc);
         run(v);
+        return true;
+    }
+    if ((strcmp(argv[0], "save-pattern") == 0 || strcmp(argv[0], "save_pattern") == 0) &&
+        argc == 2) {
+        ddb_req req;
+        buf why = BUF_INIT;
+        if (build_request(p, &req, &why))
+            view_patterns_save(argv[1], &req);
+        else
+            display_error("Nothing to save: %s", why.data);
+        ddb_req_done(&req);
+        buf_done(&why);
         return true;
     }
     if (strcmp(argv[0], "index") == 0 && argc == 2) {

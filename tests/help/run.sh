@@ -30,6 +30,8 @@ nok() { n=$((n + 1)); echo "not ok $n - help: $1"; bad=1; }
 run() { # dir cols lines script
     mkdir -p "$1/home/data" "$1/home/config"
     cp "$tmp/base.db" "$1/test.db"
+    # The access patterns `ddbx samples` writes beside the database.
+    [ -d "$tmp/patterns" ] && cp -r "$tmp/patterns" "$1/patterns"
     (cd "$1" && env -i PATH="$PATH" HOME="$1/home" XDG_DATA_HOME="$1/home/data" \
         XDG_CONFIG_HOME="$1/home/config" TMPDIR="$1" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC \
         TERM=xterm-256color COLUMNS="$2" LINES="$3" DDBX_SCRIPT="$4" \
@@ -74,12 +76,15 @@ while IFS=$tab read -r cmd ex; do
     fi
     where=$(printf '%s' "$row" | cut -d'|' -f2)
     shows=$(printf '%s' "$row" | cut -d'|' -f4)
+    answer=""
+    case "$shows" in y:*) answer=y; shows=${shows#y:} ;; esac
     for size in 80x24 120x35; do
         d="$tmp/ex$i-$size"
         mkdir -p "$d"
         { [ -n "$where" ] && printf '%s\n' "$where" | tr '\036' '\n'
           echo ":save-display before"
           printf '%s\n' "$ex"
+          [ -n "$answer" ] && echo "$answer"   # it asks first
           echo ":save-display after"
           # The builder's panel, scrolled to its end (elsewhere harmless).
           echo "<Tab>"
