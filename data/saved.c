@@ -42,20 +42,52 @@ static status home(store *s, bool write, store **out, diag *d)
 #define CREATE_SQL \
     "CREATE TABLE IF NOT EXISTS saved_conditions(name TEXT PRIMARY KEY, kind TEXT NOT NULL," \
     " expr TEXT NOT NULL, names TEXT NOT NULL, vals TEXT NOT NULL, updated INTEGER NOT NULL)"
+#define CREATE_COLS_SQL \
+    "CREATE TABLE IF NOT EXISTS saved_columns(tbl TEXT NOT NULL, entity TEXT NOT NULL," \
+    " spec TEXT NOT NULL, updated INTEGER NOT NULL, PRIMARY KEY(tbl, entity))"
 
-/* Does the table exist? (A read-only store may lack it: then nothing is
- * saved.) */
-static status exists(store *s, bool *yes, diag *d)
+/* Does the table (saved_conditions, saved_columns) exist? (A read-only
+ * store may lack it: then nothing is saved.) */
+static status table_exists(store *s, const char *table, bool *yes, diag *d)
 {
     sqlite3_stmt *q = NULL;
     *yes = false;
     if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type = 'table'"
-                           " AND name = 'saved_conditions'", -1, &q, NULL) != SQLITE_OK)
+                           " AND name = ?1", -1, &q, NULL) != SQLITE_OK)
         return store_sqlerr(s, d);
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
     int rc = sqlite3_step(q);
     *yes = rc == SQLITE_ROW;
     sqlite3_finalize(q);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+/* For a write: the store that keeps them (*s replaced), writable, with
+ * the table made (saved_columns when cols, else saved_conditions). */
+static status writer(store **s, bool cols, diag *d)
+{
+    status st = home(*s, true, s, d);
+    if (st)
+        return st;
+    if ((*s)->read_only)
+        return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
+    int rc;
+    if (cols)
+        rc = sqlite3_exec((*s)->db, CREATE_COLS_SQL, NULL, NULL, NULL);
+    else
+        rc = sqlite3_exec((*s)->db, CREATE_SQL, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? ST_OK : store_sqlerr(*s, d);
+}
+
+/* For a read: the store that keeps them (*s replaced), and whether it has
+ * the table at all (*yes false: nothing saved there). */
+static status reader(store **s, const char *table, bool *yes, diag *d)
+{
+    *yes = false;
+    status st = home(*s, false, s, d);
+    if (st || !*s)
+        return st;
+    return table_exists(*s, table, yes, d);
 }
 
 static status prepare(store *s, const char *sql, sqlite3_stmt **q, diag *d)
@@ -91,14 +123,10 @@ status saved_put(store *s, const saved_cond *c, diag *d)
     for (size_t i = 0; i < n; i++)
         if ((unsigned char)c->name[i] < 0x20 || c->name[i] == 0x7f)
             return diag_set(d, ST_VALIDATION, "A saved condition's name can not hold control characters");
-    status st = home(s, true, &s, d);
+    status st = writer(&s, false, d);
     if (st)
         return st;
-    if (s->read_only)
-        return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
     sqlite3_stmt *q = NULL;
-    if (sqlite3_exec(s->db, CREATE_SQL, NULL, NULL, NULL) != SQLITE_OK)
-        return store_sqlerr(s, d);
     st = prepare(s, "INSERT OR REPLACE INTO saved_conditions(name, kind, expr, names, vals, updated)"
                     " VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &q, d);
     if (st)
@@ -121,10 +149,7 @@ status saved_get(store *s, const char *name, saved_cond *out, bool *found, diag 
     bool yes;
     sqlite3_stmt *q = NULL;
     *found = false;
-    status st = home(s, false, &s, d);
-    if (st || !s)
-        return st;
-    st = exists(s, &yes, d);
+    status st = reader(&s, "saved_conditions", &yes, d);
     if (st || !yes)
         return st;
     st = prepare(s, "SELECT name, kind, expr, names, vals, updated FROM saved_conditions"
@@ -150,10 +175,7 @@ status saved_list(store *s, saved_cond **out, size_t *n, diag *d)
     size_t cap = 0;
     *out = NULL;
     *n = 0;
-    status st = home(s, false, &s, d);
-    if (st || !s)
-        return st;
-    st = exists(s, &yes, d);
+    status st = reader(&s, "saved_conditions", &yes, d);
     if (st || !yes)
         return st;
     st = prepare(s, "SELECT name, kind, expr, names, vals, updated FROM saved_conditions"
@@ -185,10 +207,7 @@ status saved_delete(store *s, const char *name, bool *found, diag *d)
     bool yes;
     sqlite3_stmt *q = NULL;
     *found = false;
-    status st = home(s, false, &s, d);
-    if (st || !s)
-        return st;
-    st = exists(s, &yes, d);
+    status st = reader(&s, "saved_conditions", &yes, d);
     if (st || !yes)
         return st;
     if (s->read_only)
@@ -213,4 +232,54 @@ void saved_cond_free(saved_cond *c)
     free(c->names);
     free(c->values);
     memset(c, 0, sizeof *c);
+}
+
+/* ---- column layouts (saved_columns) ---------------------------------- */
+
+
+status saved_cols_put(store *s, const char *table, const char *entity, const char *spec, diag *d)
+{
+    status st = writer(&s, true, d);
+    if (st)
+        return st;
+    sqlite3_stmt *q = NULL;
+    if (*spec)
+        st = prepare(s, "INSERT OR REPLACE INTO saved_columns(tbl, entity, spec, updated)"
+                        " VALUES(?1, ?2, ?3, ?4)", &q, d);
+    else
+        st = prepare(s, "DELETE FROM saved_columns WHERE tbl = ?1 AND entity = ?2", &q, d);
+    if (st)
+        return st;
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, entity, -1, SQLITE_STATIC);
+    if (*spec) {
+        sqlite3_bind_text(q, 3, spec, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 4, (int64_t)time(NULL));
+    }
+    if (sqlite3_step(q) != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    sqlite3_finalize(q);
+    return st;
+}
+
+status saved_cols_get(store *s, const char *table, const char *entity, char **spec, diag *d)
+{
+    bool yes;
+    sqlite3_stmt *q = NULL;
+    *spec = NULL;
+    status st = reader(&s, "saved_columns", &yes, d);
+    if (st || !yes)
+        return st;
+    st = prepare(s, "SELECT spec FROM saved_columns WHERE tbl = ?1 AND entity = ?2", &q, d);
+    if (st)
+        return st;
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, entity, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        *spec = col(q, 0);
+    else if (rc != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    sqlite3_finalize(q);
+    return st;
 }

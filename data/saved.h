@@ -1,6 +1,7 @@
 /*
  * saved — named conditions kept in the store's database file, for the
- * builder's :save-cond / :load-cond and its list.
+ * builder's :save-cond / :load-cond and its list; and the table view's
+ * column layouts (saved_cols_*, at the end).
  *
  * A saved condition is what a request carries: the expression text, its
  * ExpressionAttributeNames and ExpressionAttributeValues as JSON (each
@@ -48,5 +49,17 @@ status saved_get(store *s, const char *name, saved_cond *out, bool *found, diag 
 status saved_list(store *s, saved_cond **out, size_t *n, diag *d);
 status saved_delete(store *s, const char *name, bool *found, diag *d);
 void saved_cond_free(saved_cond *c);
+
+/*
+ * The table view's column layouts, one per table and entity type (the
+ * sort-key prefix or type attribute that groups its items; "" for items
+ * of no type), in the table saved_columns beside saved_conditions (a
+ * remote store's in the local file, as above). spec is the view's text
+ * form (ui/colset.h), opaque here; an empty spec deletes the layout.
+ * saved_cols_get sets *spec to a malloc'd copy, or NULL when none is
+ * saved.
+ */
+status saved_cols_put(store *s, const char *table, const char *entity, const char *spec, diag *d);
+status saved_cols_get(store *s, const char *table, const char *entity, char **spec, diag *d);
 
 #endif

@@ -33,6 +33,7 @@ void cols_compute(cols *c, const av *const *items, size_t n, const char *const *
                   size_t nfirst, const char *skip)
 {
     c->n = 0;
+    c->fixed = 1;
     if (n == 0)
         return;
     for (size_t k = 0; k < nfirst; k++)
@@ -66,22 +67,26 @@ void cols_compute(cols *c, const av *const *items, size_t n, const char *const *
 /* Index of the k-th visible column. */
 static size_t col_at(const cols *c, size_t k, int hscroll)
 {
-    if (k == 0 || c->n == 0)
+    size_t fixed = c->fixed ? c->fixed : 1;
+    if (k < fixed || c->n < fixed)
         return k;
     size_t skip = hscroll > 0 ? (size_t)hscroll : 0;
-    if (skip > c->n - 1)
-        skip = c->n - 1;
+    if (skip > c->n - fixed)
+        skip = c->n - fixed;
     return k + skip;
 }
 
-void cols_draw_head(const cols *c, int row, int x, int width, int hscroll)
+int cols_draw_head(const cols *c, int row, int x, int width, int hscroll)
 {
+    int end = x;
     for (size_t k = 0; col_at(c, k, hscroll) < c->n && x < width; k++) {
         size_t i = col_at(c, k, hscroll);
         term_put(row, x, width - x < c->c[i].width ? width - x : c->c[i].width, c->c[i].name,
                  strlen(c->c[i].name), ROLE_COLHEAD, true);
+        end = x + c->c[i].width;
         x += c->c[i].width + 2;
     }
+    return end;
 }
 
 void cols_draw_item(const cols *c, const av *item, int row, int x, int width, int hscroll,

@@ -25,6 +25,7 @@ typedef struct cols {
         int width;
     } c[COLS_MAX];
     size_t n;
+    size_t fixed;   /* the first columns, which stay when scrolling (>= 1) */
 } cols;
 
 /* items[0..n) are maps; first[0..nfirst) may hold NULLs (skipped); an
@@ -32,9 +33,10 @@ typedef struct cols {
 void cols_compute(cols *c, const av *const *items, size_t n, const char *const *first,
                   size_t nfirst, const char *skip);
 
-/* The column names, from screen column x; the first column stays, hscroll
- * skips the ones after it. */
-void cols_draw_head(const cols *c, int row, int x, int width, int hscroll);
+/* The column names, from screen column x; the first `fixed` columns stay
+ * (the key, and the pinned ones), hscroll skips the ones after them.
+ * Returns the screen column after the last name drawn. */
+int cols_draw_head(const cols *c, int row, int x, int width, int hscroll);
 /* One item's values in the same columns; key attributes (of the table,
  * or of ix) in the key role. */
 void cols_draw_item(const cols *c, const av *item, int row, int x, int width, int hscroll,

@@ -20,6 +20,7 @@
 #include "ui/live.h"
 #include "ui/marks.h"
 #include "ui/schema_cmds.h"
+#include "ui/search.h"
 #include "ui/staging.h"
 #include "ui/text.h"
 
@@ -41,7 +42,6 @@ static struct {
     int prompt_lift;     /* 1 while a prompt owns the last row */
     int cmd_col[32];     /* the `:` command being run: where each word starts */
     int cmd_argc;
-    buf search;
     FILE *timing;
     struct timespec t0;
 } D;
@@ -437,6 +437,11 @@ static void redraw(void)
     term_refresh();
 }
 
+void display_refresh(void)
+{
+    redraw();
+}
+
 /* ---- prompt ---------------------------------------------------------- */
 
 static size_t prev_cp(const char *s, size_t at)
@@ -763,90 +768,6 @@ out:
     return ok;
 }
 
-/* ---- search ---------------------------------------------------------- */
-
-/* Searches from the selection on, through the whole view (its `more`
- * loads past the window, however far). The window the search starts
- * from is kept while it reads on, the lines read in between dropped as
- * it goes; so "Not found" leaves the selection, and the lines around it,
- * as they were. */
-static void search(view *v, int dir)
-{
-    if (!D.search.len) {
-        display_error("No search yet: press / first");
-        return;
-    }
-    if (!v->ops->text) {
-        display_error("This view cannot be searched");
-        return;
-    }
-    buf t = BUF_INIT;
-    vm *m = &v->vm;
-    long i = (long)m->cursor;
-    size_t orig = m->n;    /* the starting window's lines */
-    bool cut = false;      /* lines between it and i were dropped */
-    bool found = false;
-    for (;;) {
-        i += dir;
-        if (i >= (long)m->n) {
-            size_t add = v->ops->more ? v->ops->more(v, 1) : 0;
-            if (add == 0)
-                break;
-        }
-        if (i < 0) {
-            size_t add = v->ops->more ? v->ops->more(v, -1) : 0;
-            if (add == 0)
-                break;
-            i += (long)add;
-        }
-        buf_reset(&t);
-        v->ops->text(v, (size_t)i, &t);
-        if (text_find(t.data ? t.data : "", t.len, D.search.data, D.search.len) >= 0) {
-            found = true;
-            break;
-        }
-        /* The window must not grow without bound during a long search:
-         * what was read between the start and the last lines goes. */
-        size_t keep = (size_t)WINDOW_MIN;
-        if (m->n > orig + 4 * keep && v->ops->more) {
-            if (dir > 0 && (size_t)i > orig + keep) {
-                size_t drop = (size_t)i - keep - orig;
-                vm_cut(m, orig, orig + drop);
-                i -= (long)drop;
-                cut = true;
-            } else if (dir < 0 && m->n - orig > (size_t)i + keep) {
-                vm_cut(m, (size_t)i + keep, m->n - orig);
-                cut = true;
-            }
-        }
-    }
-    buf_done(&t);
-    if (found) {
-        /* The starting window is not next to the match any more. */
-        if (cut && dir > 0) {
-            vm_trim(m, orig, m->n);
-            i -= (long)orig;
-        } else if (cut) {
-            vm_trim(m, 0, m->n - orig);
-        }
-        vm_select(m, (size_t)i);
-        vm_center(m, m->rows / 3);
-        display_fill(v);
-        display_message("/%s", D.search.data);
-    } else {
-        /* Back to the window it started from, the selection unmoved. */
-        if (dir > 0)
-            vm_trim(m, 0, orig);
-        else
-            vm_trim(m, m->n - orig, m->n);
-        size_t top = m->top;
-        vm_select(m, m->cursor);
-        vm_set_top(m, top);
-        display_fill(v);
-        display_error("Not found: %s (the selection stays)", D.search.data);
-    }
-}
-
 /* ---- save-view ------------------------------------------------------- */
 
 static void save_view(view *v, const char *path)
@@ -1066,13 +987,15 @@ void display_command(const char *text)
         if (argc < 2) {
             display_error("usage: :search TEXT");
         } else {
-            buf_reset(&D.search);
+            buf t = BUF_INIT;
             for (int i = 1; i < argc; i++) {
                 if (i > 1)
-                    buf_addc(&D.search, ' ');
-                buf_adds(&D.search, argv[i]);
+                    buf_addc(&t, ' ');
+                buf_adds(&t, argv[i]);
             }
-            search(v, 1);
+            search_set(t.data, t.len);
+            buf_done(&t);
+            search_run(v, 1);
         }
     } else if (is_cmd(c, "table") && argc == 2) {
         items_arg a = { argv[1], NULL, NULL, NULL };
@@ -1189,13 +1112,12 @@ static void default_request(view *v, enum req r, int mrow)
         break;
     case REQ_SEARCH:
         if (display_prompt("/", "", &b) && b.len) {
-            buf_reset(&D.search);
-            buf_add(&D.search, b.data, b.len);
-            search(v, 1);
+            search_set(b.data, b.len);
+            search_run(v, 1);
         }
         break;
-    case REQ_SEARCH_NEXT: search(v, 1); break;
-    case REQ_SEARCH_PREV: search(v, -1); break;
+    case REQ_SEARCH_NEXT: search_run(v, 1); break;
+    case REQ_SEARCH_PREV: search_run(v, -1); break;
     case REQ_ENTER:
         break;
     default: {
@@ -1278,7 +1200,6 @@ int display_run(store *st, const char *db_path, const char *table)
     D.st = st;
     D.db_path = db_path;
     store_set_write_gate(st, write_gate, NULL);
-    buf_init(&D.search);
     buf_init(&D.status);
 
     const char *tp = getenv("DDBX_TIMING");
@@ -1369,7 +1290,7 @@ int display_run(store *st, const char *db_path, const char *table)
     staging_done();
     marks_done();
     keymap_done();
-    buf_done(&D.search);
+    search_done();
     buf_done(&D.status);
     if (D.timing)
         fclose(D.timing);

@@ -1,7 +1,7 @@
 /*
  * display — the explorer's frame: the stack of views (which is also the
  * back stack), the main loop that turns keys into requests, the title and
- * status lines, the `:` and `/` prompts, confirmations, $EDITOR, search,
+ * status lines, the `:` and `/` prompts, confirmations, $EDITOR,
  * and the test hooks (:save-display, :save-view, DDBX_TIMING).
  *
  * The display borrows the store for its whole run; views reach it with
@@ -102,6 +102,10 @@ void display_command(const char *text);
  * in the line typed (the ':' is column 1), for errors that point into
  * it; 0 when unknown. */
 int display_command_col(int i);
+
+/* Draws the screen now, in the middle of a long request (a progress
+ * message set with display_message shows). */
+void display_refresh(void);
 
 /* Makes the view's loaded lines cover the screen (calls ops->more). */
 void display_fill(view *v);

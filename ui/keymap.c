@@ -7,6 +7,7 @@
 
 #include "model/mem.h"
 #include "ui/command.h"
+#include "ui/command_examples.h"
 
 static const struct {
     const char *section, *name, *help;
@@ -310,6 +311,17 @@ void keymap_write_man(buf *out)
     buf_done(&keys);
 }
 
+/* The command's working example (ui/command_examples.h), under it. */
+static void man_example(buf *out, const char *name, const char *args)
+{
+    if (!*args)
+        return;   /* ":quit" as its own example goes without saying */
+#define CMD_EX(n, where, example, shows) \
+    if (strcmp(name, #n) == 0) { buf_adds(out, ".br\ne.g. \\fB"); roff(out, example); buf_adds(out, "\\fR\n"); }
+    CMD_EXAMPLES(CMD_EX)
+#undef CMD_EX
+}
+
 void keymap_write_man_commands(buf *out)
 {
 #define CMD_MAN(name, args, help) do { \
@@ -320,6 +332,7 @@ void keymap_write_man_commands(buf *out)
         buf_adds(out, "\n"); \
         roff(out, help); \
         buf_adds(out, ".\n"); \
+        man_example(out, #name, args); \
     } while (0);
     CMD_LIST(CMD_MAN)
 #undef CMD_MAN

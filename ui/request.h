@@ -38,6 +38,10 @@
     X("Table",   FOLLOW,        "follow",        "Follow the sort key's edge (own collection first; f on it: the next)") \
     X("Table",   QUERY,         "query",         "Open the query bar (Query or Scan)") \
     X("Table",   PARTIQL,       "partiql",       "Open the PartiQL bar: a statement, a prompt for each ?, Query or Scan said before it runs") \
+    X("Table",   COLUMNS,       "columns",       "Column picker: hide, reorder and pin the columns of the selected item's entity type (kept per table)") \
+    X("Table",   COL_EARLIER,   "col-earlier",   "In the column picker: move the column earlier (left)") \
+    X("Table",   COL_LATER,     "col-later",     "In the column picker: move the column later (right)") \
+    X("Table",   COL_PIN,       "col-pin",       "In the column picker: pin the column (it stays when the columns scroll), or unpin it") \
     X("Editing", NEW_ITEM,      "new-item",      "Create an item in $EDITOR (PutItem, must not exist)") \
     X("Editing", EDIT_ITEM,     "edit-item",     "Edit the item's DynamoDB JSON in $EDITOR (PutItem)") \
     X("Editing", EDIT_ATTR,     "edit-attr",     "Set the selected attribute (UpdateItem SET)") \
@@ -78,6 +82,7 @@
  * fixed keys, help text.
  */
 #define REQ_VIEW_KEYS(X) \
+    X("Table",   REQ_ENTER,     "",             "In the column picker: show or hide the column") \
     X("Builder", REQ_ENTER,     "",             "In the builder: edit the selected clause or update row; on a group, toggle AND/OR") \
     X("Builder", REQ_EDIT_ITEM, "",             "In the builder: edit the builder's own item (the Put's) in $EDITOR") \
     X("Builder", REQ_RELOAD,    "",             "In the builder: read the item again from the store") \

@@ -493,6 +493,36 @@ int term_getkey_timeout(int *mrow, int ms)
     return k;
 }
 
+bool term_stop_asked(void)
+{
+    if (T.scripted) {
+        /* The script's next key, as if typed during the request. */
+        if (T.at_script >= T.n_script && script_line_ready() && T.script_in.len)
+            next_script_line();
+        if (T.at_script < T.n_script &&
+            (T.script[T.at_script] == K_ESC || T.script[T.at_script] == K_INTERRUPT ||
+             T.script[T.at_script] == 3)) {
+            T.at_script++;
+            return true;
+        }
+        return false;
+    }
+    wint_t ch;
+    nodelay(stdscr, TRUE);
+    int rc = get_wch(&ch);
+    nodelay(stdscr, FALSE);
+    if (rc == ERR)
+        return false;
+    if (rc == OK && (ch == 27 || ch == 3))
+        return true;
+    /* Anything else is for after the request. */
+    if (rc == KEY_CODE_YES)
+        ungetch((int)ch);
+    else
+        unget_wch(ch);
+    return false;
+}
+
 status term_save_display(const char *path, diag *d)
 {
     FILE *f = fopen(path, "w");

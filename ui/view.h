@@ -117,6 +117,14 @@ typedef struct cond_arg {
  * what), with the words of a `:cond`-family command, if any. */
 void view_builder_open(view *from, int argc, char **argv);
 
+/* What the column picker opens on: the table, the entity type (ui/colset.h)
+ * and the columns it shows now (their first the key, not offered). */
+typedef struct cols_arg {
+    const char *table;
+    const char *entity;
+    const struct cols *all;
+} cols_arg;
+
 /* The views, one file each. */
 extern const view_ops view_tables_ops;   /* ui/view_tables.c: table list */
 extern const view_ops view_items_ops;    /* ui/view_items.c: item collections */
@@ -129,6 +137,14 @@ extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: t
 extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
 extern const view_ops view_patterns_ops; /* ui/view_patterns.c: access patterns */
 extern const view_ops view_pattern_items_ops; /* ui/view_pattern_items.c: a pattern's items */
+extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: cols_arg) */
+
+/* The table view's part in the store search (ui/search.c): the selected
+ * partition header's key value (NULL when an item or nothing is
+ * selected), and showing an item of the view (its partition loaded
+ * around it, the item selected). */
+const struct av *view_items_group_pk(view *v);
+void view_items_show(view *v, const struct av *item);
 
 /* Opens the PartiQL bar from view `from` on statement (NULL: a SELECT of
  * the table from's context names), asking for its ? parameters. */

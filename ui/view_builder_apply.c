@@ -370,6 +370,8 @@ void bview_saved_delete(bview *p, const char *name)
         display_diag(NULL, d.code, &d);
     else if (!found)
         display_error("No saved condition %s", name);
+    else
+        display_message("Deleted %s", name);
     if (p->saved.len)
         bview_saved_list(p);
 }

@@ -1,18 +1,20 @@
 /*
  * view_help — the help overlay: every request with its keys, grouped by
  * section, then every `:` command, generated from REQ_LIST, the current
- * bindings and CMD_LIST (the same tables as the man page).
+ * bindings and CMD_LIST (the same tables as the man page), each command
+ * with its working example (ui/command_examples.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/mem.h"
 #include "ui/command.h"
+#include "ui/command_examples.h"
 #include "ui/display.h"
 #include "ui/keymap.h"
 #include "ui/view.h"
 
-enum { L_SECTION = 1, L_KEY, L_CMD };
+enum { L_SECTION = 1, L_KEY, L_CMD, L_EXAMPLE };
 
 typedef struct hline {
     buf left, right;
@@ -51,6 +53,15 @@ static void view_keys(view *v, const char *sect)
 #undef VIEW_KEY
 }
 
+/* The command's working example (ui/command_examples.h); NULL: none. */
+static const char *example_of(const char *name)
+{
+#define CMD_EX(n, where, example, shows) if (strcmp(name, #n) == 0) return example;
+    CMD_EXAMPLES(CMD_EX)
+#undef CMD_EX
+    return NULL;
+}
+
 static bool open_view(view *v, const void *arg)
 {
     const char *sect = "";
@@ -74,6 +85,10 @@ static bool open_view(view *v, const void *arg)
         for (const char *c = #name; *c; c++) buf_addc(&h->left, *c == '_' ? '-' : *c); \
         if (*args) buf_printf(&h->left, " %s", args); \
         buf_adds(&h->right, help); \
+        const char *ex = example_of(#name); \
+        /* ":quit" as its own example goes without saying. */ \
+        if (ex && strcmp(ex, h->left.data) != 0) \
+            buf_printf(&add(v, L_EXAMPLE)->left, "e.g. %s", ex); \
     } while (0);
     CMD_LIST(CMD_HELP)
 #undef CMD_HELP
@@ -93,6 +108,10 @@ static void draw(view *v, size_t i, int row, int width)
         term_put(row, 0, width, h->left.data, h->left.len, ROLE_GROUP, true);
         return;
     }
+    if (l->kind == L_EXAMPLE) {
+        term_put(row, 6, width - 6, h->left.data, h->left.len, ROLE_DIM, true);
+        return;
+    }
     int lw = l->kind == L_CMD ? 26 : 18;
     term_put(row, 2, lw, h->left.data, h->left.len, ROLE_KEY, true);
     term_put(row, 3 + lw, width - 3 - lw, h->right.data, h->right.len, ROLE_NORMAL, true);
@@ -100,7 +119,8 @@ static void draw(view *v, size_t i, int row, int width)
 
 static const char *kind_name(int kind)
 {
-    return kind == L_SECTION ? "section" : kind == L_KEY ? "key" : "command";
+    return kind == L_SECTION ? "section" : kind == L_KEY ? "key" : kind == L_CMD ? "command"
+                                                                          : "example";
 }
 
 static void text(view *v, size_t i, buf *out)

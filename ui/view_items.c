@@ -19,11 +19,13 @@
 #include "model/mem.h"
 #include "model/ttl.h"
 #include "ui/cols.h"
+#include "ui/colset.h"
 #include "ui/display.h"
 #include "ui/live.h"
 #include "ui/marks.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/items_pos.h"
 #include "ui/text.h"
 #include "ui/view.h"
 
@@ -53,8 +55,12 @@ typedef struct items_view {
     bool fold_all;
     av *flip;              /* partitions folded unlike fold_all */
     size_t n_flip;
-    cols cols;             /* fitted to the items on screen (layout) */
+    colsets cols;          /* per entity type, fitted to the items on
+                              screen (layout) */
     bool failed;           /* a store call failed (its message is shown) */
+    items_pos pos;         /* the title's "item x of y" */
+    irow *sticky;          /* the top row's partition header, when its line
+                              is not loaded (read from the store) */
     char *ttl;             /* the table's TTL attribute; NULL: TTL disabled */
     /* Opened by f: every partition the edge led to, and which one this
      * view shows (f on its header goes to the next). */
@@ -323,6 +329,11 @@ static void reset_at(view *v, const av *pk, const av *item)
     items_view *p = v->priv;
     vm *m = &v->vm;
     vm_clear(m);
+    items_pos_reset(&p->pos);   /* counts may have changed */
+    if (p->sticky) {
+        free_line(v, &(line){ L_GROUP, p->sticky });
+        p->sticky = NULL;
+    }
     if (!pk) {
         display_fill(v);
         return;
@@ -420,6 +431,7 @@ static void set_index(items_view *p, int ix)
         p->sk = p->def.idx[ix].sk.name;
     }
     clear_flips(p);
+    items_pos_reset(&p->pos);
     load_stats(p);
 }
 
@@ -491,9 +503,11 @@ static void draw_expiry(const items_view *p, const av *item, int row, int width)
         return;
     char tag[48];
     ttl_describe(when, (double)time(NULL), tag, sizeof tag);
+    /* The columns of the item's own entity type. */
+    const cols *c = colsets_for(&p->cols, item, p->sk, NULL);
     int used = 2;
-    for (size_t i = 0; i < p->cols.n; i++)
-        used += p->cols.c[i].width + 2;
+    for (size_t i = 0; c && i < c->n; i++)
+        used += c->c[i].width + 2;
     int len = (int)strlen(tag);
     if (used + len <= width)
         term_puts(row, width - len, len, tag, ROLE_DIM);
@@ -540,6 +554,10 @@ static void done(view *v)
     av_free(&p->away);
     clear_flips(p);
     free(p->flip);
+    items_pos_done(&p->pos);
+    colsets_done(&p->cols);
+    if (p->sticky)
+        free_line(v, &(line){ L_GROUP, p->sticky });
     free(p->ttl);
     if (p->have_def)
         table_def_free(&p->def);
@@ -587,25 +605,29 @@ static void title(view *v, buf *out)
             buf_adds(out, "  [i: index]");
         return;
     }
+    /* Where the selection stands in the whole table or index. */
+    line *l = vm_selected(&v->vm);
+    const av *pk = l ? line_pk(p, l) : NULL;
+    const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
     if (p->ix < 0) {
-        buf_printf(out, "base table (%s%s%s)  %llu items, %llu partitions, ",
-                   p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
-                   (unsigned long long)p->tst.items, (unsigned long long)p->tst.partitions);
+        buf_printf(out, "base table (%s%s%s)  ", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
+        items_pos_text(&p->pos, p->table, NULL, pk, item, &p->vst, out);
+        buf_adds(out, ", ");
         fmt_bytes(out, p->tst.bytes);
     } else {
         const index_def *ix = index_of(p);
-        buf_printf(out, "%s %s (%s%s%s, %s)  %llu of %llu items",
-                   ix->global ? "GSI" : "LSI", ix->name, p->pk, p->sk ? ", " : "",
-                   p->sk ? p->sk : "", proj_type_name(ix->proj),
-                   (unsigned long long)p->vst.items, (unsigned long long)p->tst.items);
+        buf_printf(out, "%s %s (%s%s%s, %s)  ", ix->global ? "GSI" : "LSI", ix->name, p->pk,
+                   p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj));
+        items_pos_text(&p->pos, p->table, ix->name, pk, item, &p->vst, out);
         if (p->tst.items > p->vst.items)
-            buf_printf(out, ", %llu absent (sparse)",
+            buf_printf(out, ", %llu table items absent (sparse)",
                        (unsigned long long)(p->tst.items - p->vst.items));
-        buf_printf(out, ", %llu partitions", (unsigned long long)p->vst.partitions);
     }
     if (p->def.n_idx)
         buf_adds(out, "  [i: index]");
 }
+
+static void sticky_scroll(view *v);
 
 /* ---- columns --------------------------------------------------------- */
 
@@ -615,6 +637,7 @@ static void layout(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
+    sticky_scroll(v);
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
     const av *items[512];
     for (size_t i = m->top; i < end && n < 512; i++)
@@ -622,7 +645,18 @@ static void layout(view *v)
             items[n++] = &((irow *)m->lines[i].data)->item;
     const char *first[3] = { p->sk, p->ix >= 0 ? p->def.pk.name : NULL,
                              p->ix >= 0 ? p->def.sk.name : NULL };
-    cols_compute(&p->cols, items, n, first, 3, p->pk);
+    colsets_layout(&p->cols, p->table, items, n, first, 3, p->pk, p->sk);
+}
+
+/* The columns of the selected item's entity type (a header: the first
+ * type on screen). */
+static const cols *head_cols(view *v, const char **entity)
+{
+    items_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
+    const cols *c = colsets_for(&p->cols, item, p->sk, entity);
+    return c ? c : colsets_for(&p->cols, NULL, p->sk, entity);
 }
 
 static int head_rows(view *v)
@@ -634,14 +668,90 @@ static void draw_head(view *v, int row, int width)
 {
     items_view *p = v->priv;
     term_fill(row, 0, width, ROLE_COLHEAD);
-    if (!p->cols.n) {
+    const cols *c = head_cols(v, NULL);
+    if (!c) {
         buf b = BUF_INIT;
         buf_printf(&b, "partitions by %s", p->pk);
         term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
         buf_done(&b);
         return;
     }
-    cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
+    int end = cols_draw_head(c, row, 2, width, v->vm.hscroll);
+    /* Several types on screen: say whose columns these are, when it fits. */
+    const char *entity = NULL;
+    head_cols(v, &entity);
+    size_t types = 0;
+    for (size_t i = 0; i < p->cols.n; i++)
+        types += p->cols.e[i].cols.n > 0;
+    if (entity && types > 1) {
+        buf b = BUF_INIT;
+        buf_adds(&b, "[");
+        colset_entity_label(entity, &b);
+        buf_adds(&b, "; C: columns]");
+        int w = (int)b.len;   /* ASCII but for the entity, which is short */
+        if (end + 2 + w <= width)
+            term_put(row, width - w, w, b.data, b.len, ROLE_DIM, true);
+        buf_done(&b);
+    }
+}
+
+static void draw_group(items_view *p, const irow *r, int row, int width)
+{
+    buf b = BUF_INIT;
+    bool folded = is_folded(p, &r->pk);
+    int x = term_puts(row, 0, width, folded ? "▸ " : "▾ ", ROLE_GROUP);
+    fmt_cell(&b, &r->pk, 0);
+    x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
+    buf_reset(&b);
+    buf_printf(&b, "  %llu item%s", (unsigned long long)r->items, r->items == 1 ? "" : "s");
+    /* A remote Scan of the keys does not tell sizes. */
+    if (!remote()) {
+        buf_adds(&b, ", ");
+        fmt_bytes(&b, r->bytes);
+    }
+    x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
+    if (r->items >= p->hot)
+        term_puts(row, x, width - x, "  HOT", ROLE_HOT);
+    buf_done(&b);
+}
+
+/* The header of the partition whose item is line i: the loaded header
+ * line above it, else the one kept from the store (NULL: none). */
+static const irow *sticky_header(view *v, size_t i)
+{
+    items_view *p = v->priv;
+    const av *pk = line_pk(p, &v->vm.lines[i]);
+    if (!pk)
+        return NULL;
+    while (i-- > 0)
+        if (v->vm.lines[i].kind == L_GROUP) {
+            const irow *g = v->vm.lines[i].data;
+            if (av_equal(&g->pk, pk))
+                return g;
+            break;
+        }
+    if (!p->sticky || !av_equal(&p->sticky->pk, pk)) {
+        part_info pi;
+        if (!part_lookup(p, pk, &pi))
+            return NULL;
+        if (p->sticky)
+            free_line(v, &(line){ L_GROUP, p->sticky });
+        p->sticky = group_row(&pi);
+    }
+    return p->sticky;
+}
+
+/* Keeps the selection off the top row while the sticky header covers it:
+ * the list scrolls one line instead. */
+static void sticky_scroll(view *v)
+{
+    vm *m = &v->vm;
+    if (m->rows < 2 || !m->n || m->cursor != m->top || m->lines[m->top].kind != L_ITEM)
+        return;
+    if (m->top == 0)
+        more(v, -1);   /* prepending moves cursor and top with the lines */
+    if (m->top > 0)
+        vm_set_top(m, m->top - 1);
 }
 
 static void draw(view *v, size_t i, int row, int width)
@@ -649,33 +759,26 @@ static void draw(view *v, size_t i, int row, int width)
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
     irow *r = l->data;
-    buf b = BUF_INIT;
     if (l->kind == L_GROUP) {
-        bool folded = is_folded(p, &r->pk);
-        int x = term_puts(row, 0, width, folded ? "▸ " : "▾ ", ROLE_GROUP);
-        fmt_cell(&b, &r->pk, 0);
-        x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
-        buf_reset(&b);
-        buf_printf(&b, "  %llu item%s", (unsigned long long)r->items, r->items == 1 ? "" : "s");
-        /* A remote Scan of the keys does not tell sizes. */
-        if (!remote()) {
-            buf_adds(&b, ", ");
-            fmt_bytes(&b, r->bytes);
-        }
-        x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
-        if (r->items >= p->hot)
-            term_puts(row, x, width - x, "  HOT", ROLE_HOT);
-    } else {
-        /* Written by another process in the last seconds: a mark that
-         * needs no colour ("+" new, "~" changed). */
-        int mk = live_mark(p->table, &r->item);
-        if (mk)
-            term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
-        marks_draw_gutter(p->table, &p->def, &r->item, row);
-        cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
-        draw_expiry(p, &r->item, row, width);
+        draw_group(p, r, row, width);
+        return;
     }
-    buf_done(&b);
+    /* The top row: the partition's header stays while its items scroll. */
+    const irow *g = i == v->vm.top && i != v->vm.cursor ? sticky_header(v, i) : NULL;
+    if (g) {
+        draw_group(p, g, row, width);
+        return;
+    }
+    /* Written by another process in the last seconds: a mark that
+     * needs no colour ("+" new, "~" changed). */
+    int mk = live_mark(p->table, &r->item);
+    if (mk)
+        term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
+    marks_draw_gutter(p->table, &p->def, &r->item, row);
+    const cols *c = colsets_for(&p->cols, &r->item, p->sk, NULL);
+    if (c)
+        cols_draw_item(c, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
+    draw_expiry(p, &r->item, row, width);
 }
 
 static const char *kind_name(int kind)
@@ -1075,6 +1178,17 @@ static enum req request(view *v, enum req r)
         return REQ_NONE;
     }
     case REQ_QUERY: query(v); return REQ_NONE;
+    case REQ_COLUMNS: {
+        const char *entity = "";
+        const cols *c = head_cols(v, &entity);
+        if (!c) {
+            display_error("No items on screen to pick columns of");
+            return REQ_NONE;
+        }
+        cols_arg a = { p->table, entity, c };
+        display_push(&view_cols_ops, &a);
+        return REQ_NONE;
+    }
     case REQ_RELOAD: reload(v); return REQ_NONE;
     case REQ_NEW_ITEM: {
         const av *pk = l ? line_pk(p, l) : NULL;
@@ -1169,6 +1283,26 @@ static bool command(view *v, int argc, char **argv)
         return true;
     }
     return false;
+}
+
+const av *view_items_group_pk(view *v)
+{
+    line *l = vm_selected(&v->vm);
+    return l && l->kind == L_GROUP ? &((irow *)l->data)->pk : NULL;
+}
+
+void view_items_show(view *v, const av *item)
+{
+    items_view *p = v->priv;
+    av pk = { 0 }, it;
+    av_copy(&it, item);   /* item may be a line reset_at frees */
+    if (item_pk(p, &it))
+        av_copy(&pk, item_pk(p, &it));
+    if (pk.type && is_folded(p, &pk))
+        toggle_fold(p, &pk);   /* a match is shown, not folded away */
+    reset_at(v, pk.type ? &pk : NULL, &it);
+    av_free(&pk);
+    av_free(&it);
 }
 
 /* For the condition builder: the table, the index shown, the item. */

@@ -70,6 +70,9 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
+/* The first screen a newcomer sees says where help is. */
+#define FIRST_HINT "   ? help  : command  q quit"
+
 static void title(view *v, buf *out)
 {
     store_info info;
@@ -77,6 +80,7 @@ static void title(view *v, buf *out)
     if (info.remote) {
         /* DescribeTable's counts: DynamoDB refreshes them about every six hours. */
         buf_printf(out, "ddbx  %s  remote tables (item counts approximate)", info.where);
+        buf_adds(out, FIRST_HINT);
         return;
     }
     const char *path = display_db_path() ? display_db_path() : "";
@@ -87,6 +91,7 @@ static void title(view *v, buf *out)
         buf_printf(out, "ddbx  ~%s", path + hl);
     else
         buf_printf(out, "ddbx  %s", path);
+    buf_adds(out, FIRST_HINT);
 }
 
 static int head_rows(view *v)

@@ -4,7 +4,8 @@
 # explorer driven by key scripts (the screen tests' DDBX_SCRIPT mechanism)
 # with --endpoint-url. Checks: the table list and item collections come
 # from the endpoint, the GSI flip, the partition overview, the status line
-# (endpoint, read-only, consumed capacity); a write refused without
+# (endpoint, read-only, consumed capacity); / through Scan pages (wrap,
+# Not found, Esc stops it); a write refused without
 # --write; with --write a declined (n) and a confirmed (y) delete, checked
 # in dynalite itself; a write `ddbx serve --read-only` denies
 # (AccessDeniedException); and dynalite killed in the middle of a session: an
@@ -184,6 +185,61 @@ if [ -f "$s/last" ] && grep -q '^> item .* PK=ACTOR#alice SK=TARGET#carol ' "$s/
     ok "G goes to the end of the last partition found so far"
 else
     nok "G goes to the end of the last partition found so far" "$s/last"
+fi
+
+# ---- 1d. / on a remote table: Scan pages through store_exec ----
+# No key order to read by on an endpoint: the search reads the table with
+# Scan pages (the order the view found its partitions in), goes on from
+# LastEvaluatedKey, wraps to the top and says so; N, which would need a
+# backward Scan, says why it cannot.
+cat >"$tmp/rsearch.keys" <<'EOF'
+/2024-01-05
+:save-display found
+:save-view found-view
+n
+:save-display wrapped
+/no such text
+:save-display notfound
+:save-view notfound-view
+N
+:save-display backward
+EOF
+session rsearch "$tmp/rsearch.keys" --endpoint-url "$url" SocialGraph
+rc_is rsearch 0
+s=$tmp/rsearch
+check "/ finds an item the window has not loaded, through the endpoint" "$s/found" \
+    "/2024-01-05" "ACTOR#minji  2 items"
+if [ -f "$s/found-view" ] && grep -q '^> item .*followedAt=2024-01-05T10:00:00Z' "$s/found-view"; then
+    ok "the match is selected"
+else
+    nok "the match is selected" "$s/found-view"
+fi
+check "n with no other match wraps to the top and says so" "$s/wrapped" \
+    "search wrapped to the top: /2024-01-05"
+check "a text found nowhere says so" "$s/notfound" "Not found: no such text"
+if [ -f "$s/notfound-view" ] && grep -q '^> item .*followedAt=2024-01-05T10:00:00Z' "$s/notfound-view"; then
+    ok "and the selection stays where it was"
+else
+    nok "and the selection stays where it was" "$s/notfound-view"
+fi
+check "N on a remote table says why it cannot" "$s/backward" "A Scan reads forward only"
+
+# Two items a Scan page: the search goes on page after page (a progress
+# line between them) and Esc stops it; the selection stays.
+cat >"$tmp/rstop.keys" <<'EOF'
+/no such text
+<Esc>
+:save-display stopped
+:save-view stopped-view
+EOF
+SCAN_LIMIT=2 session rstop "$tmp/rstop.keys" --endpoint-url "$url" SocialGraph
+rc_is rstop 0
+check "a remote search reads Scan pages one at a time and Esc stops it" "$tmp/rstop/stopped" \
+    "Search stopped after 2 items: no such text"
+if [ -f "$tmp/rstop/stopped-view" ] && grep -q '^> group ' "$tmp/rstop/stopped-view"; then
+    ok "the selection stays where it was"
+else
+    nok "the selection stays where it was" "$tmp/rstop/stopped-view"
 fi
 
 # ---- 1c. Named conditions on a remote table ----

@@ -7,6 +7,9 @@
 # Header lines of a .keys file (comments, read by this runner):
 #   # db: social odd      fixtures/*.jsonl replayed through `ddbx api`
 #   # samples: yes        the bundled samples, loaded by `ddbx samples`
+#   # gen: TABLE P N      a generated table loaded by `ddbx load`: P
+#                         partitions PK=USER#00000.. of N items each,
+#                         SK=USER#00000#0000.. (the item's own id), n N
 #   # default-db: yes     no --db: the default database under the pinned
 #                         HOME/XDG_DATA_HOME (first run: seeded)
 #   # size: 80x24         terminal COLUMNSxLINES (default 80x24)
@@ -62,6 +65,18 @@ for keys in "$here"/*.keys; do
     if grep -q '^# samples: *yes' "$keys" &&
         ! "$DDBX" samples --db "$db" > "$w/samples.out" 2>&1; then
         ok=0; why="ddbx samples failed"
+    fi
+    gen=$(sed -n 's/^# gen: *//p' "$keys" | head -n 1)
+    if [ -n "$gen" ]; then
+        set -- $gen
+        awk -v p="$2" -v n="$3" 'BEGIN { for (a = 0; a < p; a++) for (j = 0; j < n; j++)
+            printf "{\"PK\":{\"S\":\"USER#%05d\"},\"SK\":{\"S\":\"USER#%05d#%04d\"},\"n\":{\"N\":\"%d\"}}\n",
+                a, a, j, a * n + j }' > "$w/gen.jsonl"
+        if ! "$DDBX" load "$w/gen.jsonl" --format jsonl --table "$1" --key PK:S,SK:S --db "$db" \
+            > "$w/gen.out" 2>&1; then
+            ok=0; why="ddbx load of the generated $1 failed"
+            head -n 5 "$w/gen.out" | sed 's/^/# /'
+        fi
     fi
     dbarg="--db ../test.db"
     grep -q '^# default-db: *yes' "$keys" && dbarg=""

@@ -134,7 +134,7 @@ if part sweep; then
         "$DDBX" api --db "$sdb" >> "$tmp/ttl.out" 2>&1
     run "$DDBX --db $sdb --ttl-interval 0.3 Sessions"
     check "the table view opens with TTL marks" wait_for "expires 2100-01-01"
-    check "the sweep deletes the expired item s2 and the view shows 3 items" wait_for "3 items, 2 partitions"
+    check "the sweep deletes the expired item s2 and the view shows 3 items" wait_for "partition 1 of 2 · 3 items"
     kept() { T capture-pane -p -t t | grep -q "s1 " && ! T capture-pane -p -t t | grep -q "s2 "; }
     check "s1 (expiring in 2100) stays, s2 is gone" kept
     T send-keys -t t q q

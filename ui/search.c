@@ -1,0 +1,239 @@
+#include "ui/search.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store_search.h"
+#include "model/mem.h"
+#include "ui/display.h"
+#include "ui/text.h"
+
+/* Lines the lines search keeps loaded beyond the window it started from
+ * (views other than the table view, whose search goes to the store). */
+#define LINES_KEEP 400
+/* Items the store examines between two looks at the keyboard: small
+ * enough that Esc answers at once, large enough that 200,000 items take
+ * a few chunks. A remote Scan page is smaller: each is a request. */
+#define CHUNK_LOCAL 20000
+#define CHUNK_REMOTE 1000
+
+static buf text_;
+
+void search_set(const char *text, size_t len)
+{
+    buf_reset(&text_);
+    buf_add(&text_, text, len);
+}
+
+void search_done(void)
+{
+    buf_done(&text_);
+}
+
+/* ---- the other views: their lines ------------------------------------ */
+
+/* Searches from the selection on, through the whole view (its `more`
+ * loads past the window, however far). The window the search starts
+ * from is kept while it reads on, the lines read in between dropped as
+ * it goes; so "Not found" leaves the selection, and the lines around it,
+ * as they were. */
+static void search_lines(view *v, int dir)
+{
+    if (!v->ops->text) {
+        display_error("This view cannot be searched");
+        return;
+    }
+    buf t = BUF_INIT;
+    vm *m = &v->vm;
+    long i = (long)m->cursor;
+    size_t orig = m->n;    /* the starting window's lines */
+    bool cut = false;      /* lines between it and i were dropped */
+    bool found = false;
+    for (;;) {
+        i += dir;
+        if (i >= (long)m->n) {
+            size_t add = v->ops->more ? v->ops->more(v, 1) : 0;
+            if (add == 0)
+                break;
+        }
+        if (i < 0) {
+            size_t add = v->ops->more ? v->ops->more(v, -1) : 0;
+            if (add == 0)
+                break;
+            i += (long)add;
+        }
+        buf_reset(&t);
+        v->ops->text(v, (size_t)i, &t);
+        if (text_find(t.data ? t.data : "", t.len, text_.data, text_.len) >= 0) {
+            found = true;
+            break;
+        }
+        /* The window must not grow without bound during a long search:
+         * what was read between the start and the last lines goes. */
+        size_t keep = LINES_KEEP;
+        if (m->n > orig + 4 * keep && v->ops->more) {
+            if (dir > 0 && (size_t)i > orig + keep) {
+                size_t drop = (size_t)i - keep - orig;
+                vm_cut(m, orig, orig + drop);
+                i -= (long)drop;
+                cut = true;
+            } else if (dir < 0 && m->n - orig > (size_t)i + keep) {
+                vm_cut(m, (size_t)i + keep, m->n - orig);
+                cut = true;
+            }
+        }
+    }
+    buf_done(&t);
+    if (found) {
+        /* The starting window is not next to the match any more. */
+        if (cut && dir > 0) {
+            vm_trim(m, orig, m->n);
+            i -= (long)orig;
+        } else if (cut) {
+            vm_trim(m, 0, m->n - orig);
+        }
+        vm_select(m, (size_t)i);
+        vm_center(m, m->rows / 3);
+        display_fill(v);
+        display_message("/%s", text_.data);
+    } else {
+        /* Back to the window it started from, the selection unmoved. */
+        if (dir > 0)
+            vm_trim(m, 0, orig);
+        else
+            vm_trim(m, m->n - orig, m->n);
+        size_t top = m->top;
+        vm_select(m, m->cursor);
+        vm_set_top(m, top);
+        display_fill(v);
+        display_error("Not found: %s (the selection stays)", text_.data);
+    }
+}
+
+/* ---- the table view: the store --------------------------------------- */
+
+typedef enum { S_FOUND, S_NONE, S_STOPPED, S_FAILED } outcome;
+
+/* One pass from after (NULL: the start) to the end of the view's order,
+ * in chunks; the match goes to *match. */
+static outcome pass(const cond_arg *where, const av *after, int dir, uint64_t *seen, av *match)
+{
+    store *st = display_store();
+    store_info info;
+    store_get_info(st, &info);
+    store_search_req rq = { where->table, where->index, after, dir < 0, text_.data, text_.len,
+                            info.remote ? CHUNK_REMOTE : CHUNK_LOCAL };
+    store_search_res res;
+    store_search_res_init(&res);
+    av resume = { 0 };
+    outcome o;
+    for (;;) {
+        diag d;
+        diag_init(&d);
+        if (store_search(st, &rq, &res, &d) != ST_OK) {
+            display_diag("Search", d.code, &d);
+            o = S_FAILED;
+            break;
+        }
+        *seen += res.examined;
+        if (res.found) {
+            av_move(match, &res.item);
+            o = S_FOUND;
+            break;
+        }
+        if (res.end) {
+            o = S_NONE;
+            break;
+        }
+        av_free(&resume);
+        av_move(&resume, &res.resume);
+        rq.after = &resume;
+        display_message("Searching for %s: %llu items read%s (Esc stops)", text_.data,
+                        (unsigned long long)*seen, info.remote ? " with Scan pages" : "");
+        display_refresh();
+        if (term_stop_asked()) {
+            o = S_STOPPED;
+            break;
+        }
+    }
+    store_search_res_done(&res);
+    av_free(&resume);
+    return o;
+}
+
+/* The first item of partition pk in the view, or false. */
+static bool first_item(const cond_arg *where, const av *pk, av *out)
+{
+    diag d;
+    size_t n = 0;
+    diag_init(&d);
+    if (store_page(display_store(), where->table, where->index, pk, NULL, true, 1, out, &n,
+                   &d) != ST_OK) {
+        display_diag(NULL, d.code, &d);
+        return false;
+    }
+    return n == 1;
+}
+
+static void search_store(view *v, int dir)
+{
+    cond_arg where = { 0 };
+    v->ops->context(v, &where);
+    av start = { 0 }, match = { 0 };
+    const av *gpk = view_items_group_pk(v);
+    if (where.item) {
+        av_copy(&start, where.item);
+    } else if (gpk && first_item(&where, gpk, &start)) {
+        /* On a partition header: its first item is the first candidate
+         * forward; backward, the items before it. */
+        if (dir > 0 && store_search_item_matches(&start, text_.data, text_.len)) {
+            view_items_show(v, &start);
+            display_message("/%s", text_.data);
+            av_free(&start);
+            return;
+        }
+    }
+    uint64_t seen = 0;
+    outcome o = pass(&where, start.type ? &start : NULL, dir, &seen, &match);
+    bool wrapped = false;
+    if (o == S_NONE && start.type) {
+        /* From the other end, as far as the start (its own match, when it
+         * is the only one). */
+        wrapped = true;
+        o = pass(&where, NULL, dir, &seen, &match);
+    }
+    switch (o) {
+    case S_FOUND:
+        view_items_show(v, &match);
+        if (wrapped)
+            display_message("search wrapped to the %s: /%s", dir > 0 ? "top" : "bottom",
+                            text_.data);
+        else
+            display_message("/%s", text_.data);
+        break;
+    case S_NONE:
+        display_error("Not found: %s (the selection stays)", text_.data);
+        break;
+    case S_STOPPED:
+        display_message("Search stopped after %llu items: %s", (unsigned long long)seen,
+                        text_.data);
+        break;
+    case S_FAILED:
+        break;
+    }
+    av_free(&start);
+    av_free(&match);
+}
+
+void search_run(view *v, int dir)
+{
+    if (!text_.len) {
+        display_error("No search yet: press / first");
+        return;
+    }
+    if (v->ops == &view_items_ops)
+        search_store(v, dir);
+    else
+        search_lines(v, dir);
+}
