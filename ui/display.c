@@ -358,13 +358,15 @@ static void draw(void)
         v->ops->layout(v);
 
     term_fill(0, 0, cols, ROLE_TITLE);
-    v->ops->title(v, &b);
-    term_put(0, 0, cols, b.data ? b.data : "", b.len, ROLE_TITLE, true);
-    buf_reset(&b);
-    /* The marked and staged counts, at the title's right end (when any). */
+    /* The marked and staged counts, at the title's right end (when any);
+     * the title is cut before them, not under them. */
     marks_badge(&b);
-    if (b.len && (int)b.len < cols)
-        term_put(0, cols - (int)b.len, (int)b.len, b.data, b.len, ROLE_TITLE, false);
+    int badge = b.len && (int)b.len < cols ? (int)b.len : 0;
+    if (badge)
+        term_put(0, cols - badge, badge, b.data, b.len, ROLE_TITLE, false);
+    buf_reset(&b);
+    v->ops->title(v, &b);
+    term_put(0, 0, cols - badge, b.data ? b.data : "", b.len, ROLE_TITLE, true);
     buf_reset(&b);
 
     int hr = head_rows(v);
