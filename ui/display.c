@@ -952,6 +952,8 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_QUIT: D.quit = true; break;
     case REQ_HELP: display_push(&view_help_ops, NULL); break;
     case REQ_COND: view_builder_open(v, 0, NULL); break;
+    case REQ_TXN_ADD: view_txn_add(v); break;
+    case REQ_TXN_SHOW: display_push(&view_txn_ops, NULL); break;
     case REQ_WATCH: watch(v, NULL); break;
     case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;

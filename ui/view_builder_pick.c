@@ -1,0 +1,343 @@
+/*
+ * view_builder_pick — the `t` key: one action on the selected item added
+ * to the pending transaction (view_builder_txn.c) with no JSON typed.
+ * A pick list asks which action:
+ *
+ *   put     this item as it is, if it does not exist yet
+ *           (attribute_not_exists(PK): following or enrolling twice is
+ *           refused)
+ *   new     a new item like this one: the key values are asked, each
+ *           pre-filled with this item's, and the other string attributes
+ *           that held a changed part of the key follow it (TARGET#bob ->
+ *           TARGET#carol makes GSI1PK TARGET#carol too); Put, if it does
+ *           not exist yet
+ *   update  ADD N (default 1) to one of the item's numbers, picked from
+ *           a list (a follower count), if the item exists
+ *   delete  the item, if it exists
+ *   check   ConditionCheck: the item must exist
+ *
+ * The action is made by the builder's own machinery (a builder tree for
+ * the condition, update rows, builder_req_typed), so it is the same
+ * request `:txn add` makes and the `T` view shows and edits it. The item
+ * is read again from the table (the view may show an index's projection).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/builder.h"
+#include "model/mem.h"
+#include "model/num.h"
+#include "ui/builder_int.h"
+#include "ui/display.h"
+#include "ui/edit.h"
+#include "ui/fmt.h"
+#include "ui/view.h"
+
+enum { PICK_PUT, PICK_NEW, PICK_UPDATE, PICK_DELETE, PICK_CHECK, PICK__COUNT };
+
+static char *const pick_choices[PICK__COUNT] = {
+    "put     this item, if it does not exist yet",
+    "new     a new item like this one (key values asked), if it does not exist",
+    "update  ADD 1 to one of its numbers, if it exists",
+    "delete  this item, if it exists",
+    "check   ConditionCheck: this item must exist",
+};
+
+/* The choice whose first word begins with the answer (case ignored);
+ * -1 when none does. */
+static int pick_of(const char *answer)
+{
+    size_t n = strcspn(answer, " ");
+    if (!n)
+        return -1;
+    for (int i = 0; i < PICK__COUNT; i++)
+        if (strncasecmp(pick_choices[i], answer, n) == 0)
+            return i;
+    return -1;
+}
+
+/* A tree of one clause, attribute_exists(name) or attribute_not_exists. */
+static builder *exists_cond(const char *name, bool exists)
+{
+    builder *b = builder_new();
+    bnode *n = builder_add_clause(b, b->root, 0);
+    builder_set_op(n, exists ? BOP_EXISTS : BOP_NOT_EXISTS);
+    n->left.kind = BO_PATH;
+    builder_path_push(&n->left.path, name, strlen(name));
+    return b;
+}
+
+/* The key value as the prompt shows it (S as is, N as written, B as
+ * base64, which edit_parse_key reads back). */
+static void key_text(const av *v, buf *out)
+{
+    if (v->type == AV_S)
+        buf_add(out, v->u.s.ptr, v->u.s.len);
+    else
+        builder_value_text(v, out);
+}
+
+/* Replaces each '#'-separated segment of s equal to from with to; true
+ * when one was. */
+static bool swap_segments(const char *s, size_t len, const char *from, size_t flen, const char *to,
+                          size_t tlen, buf *out)
+{
+    bool any = false;
+    size_t i = 0;
+    while (i <= len) {
+        size_t j = i;
+        while (j < len && s[j] != '#')
+            j++;
+        if (j - i == flen && memcmp(s + i, from, flen) == 0) {
+            buf_add(out, to, tlen);
+            any = true;
+        } else {
+            buf_add(out, s + i, j - i);
+        }
+        if (j < len)
+            buf_addc(out, '#');
+        i = j + 1;
+    }
+    return any;
+}
+
+/* The segments where old and new key strings differ: the last segment of
+ * each when their segment counts agree and only that one differs (the
+ * usual ENTITY#id#sub key); else nothing (*flen 0). */
+static void changed_segment(const av *old, const av *new, const char **from, size_t *flen,
+                            const char **to, size_t *tlen)
+{
+    *flen = 0;
+    if (old->type != AV_S || new->type != AV_S)
+        return;
+    const char *a = old->u.s.ptr, *b = new->u.s.ptr;
+    size_t al = old->u.s.len, bl = new->u.s.len, i = 0;
+    /* The common prefix up to a '#'. */
+    size_t cut = 0;
+    while (i < al && i < bl && a[i] == b[i]) {
+        if (a[i] == '#')
+            cut = i + 1;
+        i++;
+    }
+    if (i == al && i == bl)
+        return;   /* the same */
+    if (memchr(a + cut, '#', al - cut) || memchr(b + cut, '#', bl - cut) || cut == al || cut == bl)
+        return;
+    *from = a + cut;
+    *flen = al - cut;
+    *to = b + cut;
+    *tlen = bl - cut;
+}
+
+/* The other string attributes of item that hold the changed segment of a
+ * key attribute follow it (index keys such as GSI1PK). */
+static void follow_key(av *item, const table_def *def, const av *old, const av *new)
+{
+    const char *from, *to;
+    size_t flen, tlen;
+    changed_segment(old, new, &from, &flen, &to, &tlen);
+    if (!flen)
+        return;
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        av_member *m = &item->u.m.v[i];
+        if (m->val.type != AV_S || table_def_is_key(def, NULL, m->name))
+            continue;
+        buf nv = BUF_INIT;
+        if (swap_segments(m->val.u.s.ptr, m->val.u.s.len, from, flen, to, tlen, &nv)) {
+            av s;
+            av_init_s(&s, nv.data ? nv.data : "", nv.len);
+            av_free(&m->val);
+            m->val = s;
+        }
+        buf_done(&nv);
+    }
+}
+
+/* Asks each table key value of a new item, pre-filled with the
+ * template's; false when a prompt was left or a value refused. */
+static bool ask_new_key(const table_def *def, av *item)
+{
+    const key_attr *keys[2] = { &def->pk, def->sk.name ? &def->sk : NULL };
+    for (int i = 0; i < 2; i++) {
+        if (!keys[i])
+            continue;
+        const char *name = keys[i]->name;
+        const av *cur = av_map_get(item, name, strlen(name));
+        buf init = BUF_INIT, label = BUF_INIT, in = BUF_INIT;
+        if (cur)
+            key_text(cur, &init);
+        buf_printf(&label, "New item's %s: ", name);
+        bool ok = display_prompt(label.data, init.data ? init.data : "", &in);
+        av v = { 0 };
+        diag d;
+        diag_init(&d);
+        if (ok && edit_parse_key(def, NULL, i == 0, in.data ? in.data : "", &v, &d) != ST_OK) {
+            display_diag(name, d.code, &d);
+            ok = false;
+        }
+        if (ok) {
+            av old;
+            old.type = AV_NONE;
+            if (cur)
+                av_copy(&old, cur);
+            av_map_put(item, name, strlen(name), &v);
+            if (old.type)
+                follow_key(item, def, &old, av_map_get(item, name, strlen(name)));
+            av_free(&old);
+        }
+        buf_done(&init);
+        buf_done(&label);
+        buf_done(&in);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* The item's top-level numbers that are not key attributes. */
+static size_t number_names(const table_def *def, const av *item, char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < item->u.m.len && n < max; i++) {
+        const av_member *m = &item->u.m.v[i];
+        if (m->val.type == AV_N && !table_def_is_key(def, NULL, m->name))
+            out[n++] = m->name;
+    }
+    return n;
+}
+
+/* Asks which number to ADD to, and how much ("NAME [N]", N 1 when not
+ * given); fills one ADD row. False when left or refused. */
+static bool ask_counter(const table_def *def, const av *item, bupdate *u)
+{
+    char *names[64];
+    size_t n = number_names(def, item, names, 64);
+    if (!n) {
+        display_error("The item has no number to ADD to (c opens the builder for any update)");
+        return false;
+    }
+    buf in = BUF_INIT;
+    bool ok = display_prompt_pick("ADD to (Tab: its numbers; NAME [N], N 1): ", names[0], names, n, &in);
+    const char *text = in.data ? in.data : "";
+    size_t nl = strcspn(text, " ");
+    const char *amount = text + nl + strspn(text + nl, " ");
+    num by;
+    diag d;
+    diag_init(&d);
+    if (ok && !nl) {
+        display_error("ADD needs an attribute name");
+        ok = false;
+    } else if (ok && num_parse(*amount ? amount : "1", strlen(*amount ? amount : "1"), &by, &d) != ST_OK) {
+        display_error("ADD %.*s: %s is not a number: %s", (int)nl, text, amount, d.msg);
+        ok = false;
+    }
+    if (ok) {
+        baction *a = builder_update_add(u, BU_ADD);
+        builder_path_push(&a->path, text, nl);
+        builder_opnd_set_kind(&a->a, BO_VALUE);
+        av_free(&a->a.value);
+        av_init_n(&a->a.value, &by);
+    }
+    buf_done(&in);
+    return ok;
+}
+
+/* Makes the typed action and appends it; false with a message when the
+ * builder refuses it. */
+static bool push_action(const char *table, const table_def *def, breq_op op, const av *item,
+                        builder *cond, const bupdate *upd)
+{
+    av key;
+    key.type = AV_NONE;
+    breq r;
+    memset(&r, 0, sizeof r);
+    r.op = op;
+    r.table = table;
+    r.all_old_on_fail = true;
+    r.cond = cond;
+    r.update = upd;
+    if (op == BREQ_PUT) {
+        r.item = item;
+    } else {
+        edit_key(def, item, &key);
+        r.item = &key;
+    }
+    ddb_req act;
+    diag d;
+    diag_init(&d);
+    bool ok = builder_req_typed(&r, &act, &d) == ST_OK;
+    if (!ok) {
+        display_diag(builder_req_op_name(op), d.code, &d);
+    } else {
+        buf label = BUF_INIT;
+        buf_printf(&label, "%s %s ", builder_req_txn_name(op), table);
+        fmt_key(&label, item, def->pk.name, def->sk.name);
+        display_message("Added %s (%zu action%s; T shows them)", label.data, btxn_count() + 1,
+                        btxn_count() ? "s" : "");
+        btxn_push(&act, buf_steal(&label));
+        ddb_req_done(&act);
+    }
+    av_free(&key);
+    return ok;
+}
+
+/* Asks what to do with item (the stored one) and adds it. */
+static void add_for(const char *table, const table_def *def, av *item)
+{
+    buf in = BUF_INIT;
+    if (!display_prompt_pick("Add to the transaction (Tab: choices): ", "", pick_choices, PICK__COUNT,
+                             &in)) {
+        buf_done(&in);
+        return;
+    }
+    int pick = pick_of(in.data ? in.data : "");
+    buf_done(&in);
+    if (pick < 0) {
+        display_error("Pick one of put, new, update, delete, check (Tab lists them)");
+        return;
+    }
+    bool exists = pick != PICK_PUT && pick != PICK_NEW;
+    builder *cond = exists_cond(def->pk.name, exists);
+    bupdate upd;
+    builder_update_init(&upd);
+    bool ok = true;
+    breq_op op = BREQ_PUT;
+    switch (pick) {
+    case PICK_NEW: ok = ask_new_key(def, item); break;
+    case PICK_UPDATE: op = BREQ_UPDATE; ok = ask_counter(def, item, &upd); break;
+    case PICK_DELETE: op = BREQ_DELETE; break;
+    case PICK_CHECK: op = BREQ_CHECK; break;
+    default: break;
+    }
+    if (ok)
+        push_action(table, def, op, item, cond, &upd);
+    builder_free(cond);
+    builder_update_done(&upd);
+}
+
+void view_txn_add(view *from)
+{
+    cond_arg a = { 0 };
+    if (from && from->ops->context)
+        from->ops->context(from, &a);
+    if (!a.table || !a.item || a.item->type != AV_M) {
+        display_error("t adds the selected item to a transaction: select an item first");
+        return;
+    }
+    table_def def;
+    diag d;
+    diag_init(&d);
+    status st = store_describe(display_store(), a.table, &def, &d);
+    if (st != ST_OK) {
+        display_diag(NULL, st, &d);
+        return;
+    }
+    av item;
+    item.type = AV_NONE;
+    if (edit_get_item(a.table, &def, a.item, &item))
+        add_for(a.table, &def, &item);
+    av_free(&item);
+    table_def_free(&def);
+}
