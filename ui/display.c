@@ -422,6 +422,13 @@ static size_t next_cp(const char *s, size_t len, size_t at)
     return at < len ? at + text_decode(s + at, len - at, &cp) : at;
 }
 
+/* Letters, digits, '_' and any byte of a UTF-8 sequence: what ^W deletes. */
+static bool word_byte(char c)
+{
+    unsigned char u = (unsigned char)c;
+    return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ((u | 32) >= 'a' && (u | 32) <= 'z');
+}
+
 /* The choices matching typed: those that begin with it, else those that
  * contain it. Fills m (indexes), returns how many. */
 static size_t pick_matches(char *const *choices, size_t n, const char *typed, size_t *m)
@@ -531,6 +538,16 @@ bool display_prompt_pick(const char *label, const char *init, char *const *choic
             memmove(b.data, b.data + at, b.len - at + 1);
             b.len -= at;
             at = 0;
+        } else if (k == 23 /* ^W */) {
+            /* The word before the cursor: TARGET#bob -> TARGET# */
+            size_t p = at;
+            while (p > 0 && !word_byte(b.data[p - 1]))
+                p--;
+            while (p > 0 && word_byte(b.data[p - 1]))
+                p--;
+            memmove(b.data + p, b.data + at, b.len - at + 1);
+            b.len -= at - p;
+            at = p;
         } else if (k == 11 /* ^K */) {
             b.len = at;
             if (b.data)
@@ -569,6 +586,40 @@ bool display_prompt_pick(const char *label, const char *init, char *const *choic
     buf_done(&typed);
     free(m);
     return ok;
+}
+
+int display_menu(const char *label, char *const *choices, size_t n)
+{
+    size_t *m = xcalloc(n ? n : 1, sizeof *m);
+    for (size_t i = 0; i < n; i++)
+        m[i] = i;
+    long cur = 0, pick = -1;
+    for (;;) {
+        int rows = term_rows(), cols = term_cols();
+        draw();
+        draw_picks(choices, m, n, cur);
+        term_fill(rows - 1, 0, cols, ROLE_STATUS);
+        term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
+        term_refresh();
+        int k = term_getkey(NULL);
+        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */ || k == 'q')
+            break;
+        if (k == K_ENTER) {
+            pick = cur;
+            break;
+        }
+        if (k == K_DOWN || k == K_TAB || k == 'j')
+            cur = (cur + 1) % (long)n;
+        else if (k == K_UP || k == K_BTAB || k == 'k')
+            cur = (cur + (long)n - 1) % (long)n;
+        for (size_t i = 0; k > 32 && k < 127 && i < n; i++)
+            if (choices[i][0] == k)
+                pick = (long)i;
+        if (pick >= 0)
+            break;
+    }
+    free(m);
+    return (int)pick;
 }
 
 bool display_confirm(const char *fmt, ...)

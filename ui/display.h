@@ -76,6 +76,11 @@ bool display_prompt(const char *label, const char *init, buf *out);
  * narrows the list again. Anything may still be typed. */
 bool display_prompt_pick(const char *label, const char *init, char *const *choices,
                          size_t n_choices, buf *out);
+/* A menu: the choices show above the status line, each picked by its
+ * first character (so they must differ there), or by Enter on the one
+ * highlighted (Up/Down/Tab move it; the first at the start). Returns the
+ * index picked, -1 when left (Esc, q). */
+int display_menu(const char *label, char *const *choices, size_t n);
 /* Asks a yes/no question; true only on 'y'. */
 bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the

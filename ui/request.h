@@ -60,8 +60,8 @@
     X("Builder", COND_MODE,     "cond-mode",     "Builder: cycle condition, filter, key condition") \
     X("Builder", COND_APPLY,    "cond-apply",    "Builder: run the action shown (Put, Update, Delete, Query/Scan)") \
     X("Builder", COND_PANEL,    "cond-panel",    "Builder: give the keys to the right panel (the moving keys scroll it) and back") \
-    X("Transaction", TXN_ADD,   "txn-add",       "Add the selected item to the pending transaction: Put it, a new item like it, Update a number, Delete, ConditionCheck") \
-    X("Transaction", TXN_SHOW,  "txn-show",      "The pending transaction: its actions and conditions; edit, remove, run or clear them")
+    X("Transaction", TXN_ADD,   "txn-add",       "Add an action on the selected item to the pending transaction") \
+    X("Transaction", TXN_SHOW,  "txn-show",      "Show the pending transaction: edit, remove, run or clear its actions")
 
 /*
  * Keys whose meaning in one view goes beyond their request's help above,
@@ -77,9 +77,9 @@
     X("Builder", REQ_NONE,      "Tab, Down",    "In a builder path prompt: the next path that begins with (else contains) the text") \
     X("Builder", REQ_NONE,      "BackTab, Up",  "In a builder path prompt: the previous path") \
     X("Builder", REQ_BACK,      "",             "With the keys on the builder's panel: give them back to the tree (so does Tab)") \
-    X("Transaction", REQ_ENTER, "",             "In the transaction: edit the selected action's condition (Update: then its update)") \
-    X("Transaction", REQ_DELETE, "",            "In the transaction: remove the selected action; on the first line, clear them all") \
-    X("Transaction", REQ_COND_APPLY, "",        "In the transaction: run every action as one TransactWriteItems, after asking")
+    X("Transaction", REQ_ENTER, "",             "In the transaction: edit the action's condition (an Update: then its update)") \
+    X("Transaction", REQ_DELETE, "",            "In the transaction: remove the action; on the first line, clear them all") \
+    X("Transaction", REQ_COND_APPLY, "",        "In the transaction: run it (one TransactWriteItems), after asking")
 
 enum req {
     REQ_NONE = 0,

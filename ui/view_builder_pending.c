@@ -20,6 +20,7 @@
 #include "model/mem.h"
 #include "ui/builder_int.h"
 #include "ui/display.h"
+#include "ui/fmt.h"
 #include "ui/text.h"
 #include "ui/view.h"
 
@@ -34,6 +35,11 @@ typedef struct tline {
 typedef struct txn_view {
     buf result;          /* the last run's outcome, lines */
     bool result_error;
+    /* What was typed for an action's condition (or update) and refused:
+     * the next Enter on it starts from that text, not the action's. */
+    char *draft;
+    long draft_act;
+    bool draft_update;
 } txn_view;
 
 static void add_row(view *v, int kind, long act, role r, const char *text, size_t len)
@@ -129,6 +135,17 @@ static void add_action(view *v, size_t i)
     buf b = BUF_INIT;
     buf_printf(&b, "%zu. %s", i + 1, btxn_label(i));
     add_text(v, L_ACT, (long)i, ROLE_KEY, &b);
+    if (a->kind == DDB_PUT) {
+        buf_reset(&b);
+        buf_adds(&b, "     item:");
+        for (size_t k = 0; a->item.type == AV_M && k < a->item.u.m.len; k++) {
+            const av_member *m = &a->item.u.m.v[k];
+            buf_printf(&b, " %.*s=", (int)m->name_len, m->name);
+            fmt_cell(&b, &m->val, 0);
+        }
+        /* One row, cut at the screen's edge: the key line says which. */
+        add_row(v, L_DETAIL, (long)i, ROLE_NORMAL, b.data, b.len);
+    }
     buf_reset(&b);
     buf_printf(&b, "     if %s", a->cond ? a->cond : "(no condition)");
     add_text(v, L_DETAIL, (long)i, ROLE_NORMAL, &b);
@@ -237,6 +254,7 @@ static void done(view *v)
 {
     txn_view *p = v->priv;
     buf_done(&p->result);
+    free(p->draft);
 }
 
 /* Whether placeholder tok (":v", "#n") appears as a whole token in text. */
@@ -286,14 +304,17 @@ static void map_json_for(const av *m, const char *text, bool names, buf *out)
     av_free(&sub);
 }
 
-/* Asks for an expression pre-filled with cur; parses it with the names
- * and values the action carries. False when left or refused (the error
- * on the status line, with the position). */
-static bool ask_expr(const ddb_req *a, const char *label, const char *cur, bool update,
+/* Asks for an expression pre-filled with cur (or the text refused last
+ * time for this action); parses it with the names and values the action
+ * carries. False when left or refused (the error on the status line,
+ * with the position; the text kept as the draft). */
+static bool ask_expr(txn_view *p, long i, const char *label, const char *cur, bool update,
                      builder **cond, bupdate *upd)
 {
+    const ddb_req *a = btxn_act((size_t)i);
     buf in = BUF_INIT, names = BUF_INIT, values = BUF_INIT;
-    bool ok = display_prompt(label, cur ? cur : "", &in);
+    bool drafted = p->draft && p->draft_act == i && p->draft_update == update;
+    bool ok = display_prompt(label, drafted ? p->draft : cur ? cur : "", &in);
     const char *text = in.data ? in.data : "";
     diag d;
     diag_init(&d);
@@ -307,11 +328,16 @@ static bool ask_expr(const ddb_req *a, const char *label, const char *cur, bool 
             st = builder_parse(EXPR_CONDITION, text, names.data, values.data, cond, &d);
         else
             *cond = builder_new();
+        free(p->draft);
+        p->draft = NULL;
         if (st != ST_OK) {
             buf where = BUF_INIT;
-            buf_printf(&where, "%s\"%s\"", update ? "Update " : "Condition ", text);
+            buf_printf(&where, "%s\"%s\" (Enter: edit it again)", update ? "Update " : "Condition ", text);
             display_diag(where.data, st, &d);
             buf_done(&where);
+            p->draft = xstrdup(text);
+            p->draft_act = i;
+            p->draft_update = update;
             ok = false;
         }
     }
@@ -327,16 +353,16 @@ static breq_op op_of(ddb_kind k)
 }
 
 /* Enter: the action's condition (and an Update's update) asked again. */
-static void edit_action(size_t i)
+static void edit_action(txn_view *p, size_t i)
 {
     const ddb_req *a = btxn_act(i);
     builder *cond = NULL;
     bupdate upd;
     builder_update_init(&upd);
-    bool ok = ask_expr(a, "Condition (blank: none): ", a->cond, false, &cond, &upd);
+    bool ok = ask_expr(p, (long)i, "Condition (blank: none): ", a->cond, false, &cond, &upd);
     if (ok && a->kind == DDB_UPDATE) {
         builder_update_done(&upd);
-        ok = ask_expr(a, "Update: ", a->update, true, &cond, &upd);
+        ok = ask_expr(p, (long)i, "Update: ", a->update, true, &cond, &upd);
     }
     if (ok) {
         breq r;
@@ -399,12 +425,14 @@ static enum req request(view *v, enum req r)
     case REQ_ENTER:
     case REQ_EDIT_ATTR:
         if (i >= 0)
-            edit_action((size_t)i);
+            edit_action(v->priv, (size_t)i);
         break;
     case REQ_DELETE:
     case REQ_COND_DEL:
         if (i >= 0) {
             btxn_remove((size_t)i);
+            free(((txn_view *)v->priv)->draft);
+            ((txn_view *)v->priv)->draft = NULL;
             display_message("Action %ld removed", i + 1);
         } else if (l && l->kind == L_HEAD) {
             clear(v, true);

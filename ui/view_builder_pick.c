@@ -1,20 +1,21 @@
 /*
  * view_builder_pick — the `t` key: one action on the selected item added
  * to the pending transaction (view_builder_txn.c) with no JSON typed.
- * A pick list asks which action:
+ * A menu asks which action, one key each:
  *
- *   put     this item as it is, if it does not exist yet
+ *   p put   this item as it is, if it does not exist yet
  *           (attribute_not_exists(PK): following or enrolling twice is
  *           refused)
- *   new     a new item like this one: the key values are asked, each
+ *   n new   a new item like this one: the key values are asked, each
  *           pre-filled with this item's, and the other string attributes
  *           that held a changed part of the key follow it (TARGET#bob ->
  *           TARGET#carol makes GSI1PK TARGET#carol too); Put, if it does
  *           not exist yet
- *   update  ADD N (default 1) to one of the item's numbers, picked from
- *           a list (a follower count), if the item exists
- *   delete  the item, if it exists
- *   check   ConditionCheck: the item must exist
+ *   1-9     ADD 1 to the item's first numbers (a follower count), if
+ *           the item exists
+ *   u       ADD N to one of the item's numbers, picked from a list
+ *   d       Delete the item, if it exists
+ *   c       ConditionCheck: the item must exist
  *
  * The action is made by the builder's own machinery (a builder tree for
  * the condition, update rows, builder_req_typed), so it is the same
@@ -24,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "model/builder.h"
 #include "model/mem.h"
@@ -35,28 +35,10 @@
 #include "ui/fmt.h"
 #include "ui/view.h"
 
-enum { PICK_PUT, PICK_NEW, PICK_UPDATE, PICK_DELETE, PICK_CHECK, PICK__COUNT };
+enum { PICK_PUT, PICK_NEW, PICK_UPDATE, PICK_DELETE, PICK_CHECK, PICK_COUNTER };
 
-static char *const pick_choices[PICK__COUNT] = {
-    "put     this item, if it does not exist yet",
-    "new     a new item like this one (key values asked), if it does not exist",
-    "update  ADD 1 to one of its numbers, if it exists",
-    "delete  this item, if it exists",
-    "check   ConditionCheck: this item must exist",
-};
-
-/* The choice whose first word begins with the answer (case ignored);
- * -1 when none does. */
-static int pick_of(const char *answer)
-{
-    size_t n = strcspn(answer, " ");
-    if (!n)
-        return -1;
-    for (int i = 0; i < PICK__COUNT; i++)
-        if (strncasecmp(pick_choices[i], answer, n) == 0)
-            return i;
-    return -1;
-}
+/* At most this many numbers offered one key each (1-9). */
+#define COUNTERS_MAX 9
 
 /* A tree of one clause, attribute_exists(name) or attribute_not_exists. */
 static builder *exists_cond(const char *name, bool exists)
@@ -208,6 +190,16 @@ static size_t number_names(const table_def *def, const av *item, char **out, siz
     return n;
 }
 
+/* One ADD row: name, by. */
+static void add_row(bupdate *u, const char *name, size_t len, const num *by)
+{
+    baction *a = builder_update_add(u, BU_ADD);
+    builder_path_push(&a->path, name, len);
+    builder_opnd_set_kind(&a->a, BO_VALUE);
+    av_free(&a->a.value);
+    av_init_n(&a->a.value, by);
+}
+
 /* Asks which number to ADD to, and how much ("NAME [N]", N 1 when not
  * given); fills one ADD row. False when left or refused. */
 static bool ask_counter(const table_def *def, const av *item, bupdate *u)
@@ -223,23 +215,20 @@ static bool ask_counter(const table_def *def, const av *item, bupdate *u)
     const char *text = in.data ? in.data : "";
     size_t nl = strcspn(text, " ");
     const char *amount = text + nl + strspn(text + nl, " ");
+    if (!*amount)
+        amount = "1";
     num by;
     diag d;
     diag_init(&d);
     if (ok && !nl) {
         display_error("ADD needs an attribute name");
         ok = false;
-    } else if (ok && num_parse(*amount ? amount : "1", strlen(*amount ? amount : "1"), &by, &d) != ST_OK) {
-        display_error("ADD %.*s: %s is not a number: %s", (int)nl, text, amount, d.msg);
+    } else if (ok && num_parse(amount, strlen(amount), &by, &d) != ST_OK) {
+        display_error("ADD %.*s: \"%s\" is not a number: %s", (int)nl, text, amount, d.msg);
         ok = false;
     }
-    if (ok) {
-        baction *a = builder_update_add(u, BU_ADD);
-        builder_path_push(&a->path, text, nl);
-        builder_opnd_set_kind(&a->a, BO_VALUE);
-        av_free(&a->a.value);
-        av_init_n(&a->a.value, &by);
-    }
+    if (ok)
+        add_row(u, text, nl, &by);
     buf_done(&in);
     return ok;
 }
@@ -283,33 +272,71 @@ static bool push_action(const char *table, const table_def *def, breq_op op, con
     return ok;
 }
 
+/* The menu: put, new, one "ADD 1" per number of the item (keys 1-9),
+ * update (any number, any amount), delete, check. *what[i] says which
+ * pick line i is (PICK_COUNTER + k: the k-th number). */
+static size_t menu_of(const table_def *def, const av *item, char **lines, int *what)
+{
+    static const struct { int pick; const char *text; } fixed[] = {
+        { PICK_PUT, "p  Put this item, if it does not exist yet" },
+        { PICK_NEW, "n  New item like this one (key values asked), if it does not exist" },
+        { PICK_UPDATE, "u  Update: ADD N to a number (asked), if the item exists" },
+        { PICK_DELETE, "d  Delete this item, if it exists" },
+        { PICK_CHECK, "c  ConditionCheck: this item must exist" },
+    };
+    char *names[COUNTERS_MAX];
+    size_t nn = number_names(def, item, names, COUNTERS_MAX), n = 0;
+    for (size_t i = 0; i < 2; i++) {
+        lines[n] = xstrdup(fixed[i].text);
+        what[n++] = fixed[i].pick;
+    }
+    for (size_t k = 0; k < nn; k++) {
+        buf b = BUF_INIT;
+        buf_printf(&b, "%zu  Update: ADD 1 to %s, if the item exists", k + 1, names[k]);
+        lines[n] = buf_steal(&b);
+        what[n++] = PICK_COUNTER + (int)k;
+    }
+    for (size_t i = 2; i < sizeof fixed / sizeof fixed[0]; i++) {
+        lines[n] = xstrdup(fixed[i].text);
+        what[n++] = fixed[i].pick;
+    }
+    return n;
+}
+
 /* Asks what to do with item (the stored one) and adds it. */
 static void add_for(const char *table, const table_def *def, av *item)
 {
-    buf in = BUF_INIT;
-    if (!display_prompt_pick("Add to the transaction (Tab: choices): ", "", pick_choices, PICK__COUNT,
-                             &in)) {
-        buf_done(&in);
+    char *lines[5 + COUNTERS_MAX];
+    int what[5 + COUNTERS_MAX];
+    size_t n = menu_of(def, item, lines, what);
+    int at = display_menu("Add to the transaction (a key, or Enter): ", lines, n);
+    int pick = at >= 0 ? what[at] : -1;
+    for (size_t i = 0; i < n; i++)
+        free(lines[i]);
+    if (pick < 0)
         return;
-    }
-    int pick = pick_of(in.data ? in.data : "");
-    buf_done(&in);
-    if (pick < 0) {
-        display_error("Pick one of put, new, update, delete, check (Tab lists them)");
-        return;
-    }
     bool exists = pick != PICK_PUT && pick != PICK_NEW;
     builder *cond = exists_cond(def->pk.name, exists);
     bupdate upd;
     builder_update_init(&upd);
     bool ok = true;
-    breq_op op = BREQ_PUT;
-    switch (pick) {
-    case PICK_NEW: ok = ask_new_key(def, item); break;
-    case PICK_UPDATE: op = BREQ_UPDATE; ok = ask_counter(def, item, &upd); break;
-    case PICK_DELETE: op = BREQ_DELETE; break;
-    case PICK_CHECK: op = BREQ_CHECK; break;
-    default: break;
+    breq_op op = exists ? BREQ_UPDATE : BREQ_PUT;
+    if (pick == PICK_NEW) {
+        ok = ask_new_key(def, item);
+    } else if (pick == PICK_UPDATE) {
+        ok = ask_counter(def, item, &upd);
+    } else if (pick >= PICK_COUNTER) {
+        char *names[COUNTERS_MAX];
+        number_names(def, item, names, COUNTERS_MAX);
+        num one;
+        diag d;
+        diag_init(&d);
+        num_parse("1", 1, &one, &d);
+        add_row(&upd, names[pick - PICK_COUNTER], strlen(names[pick - PICK_COUNTER]), &one);
+    } else if (pick == PICK_DELETE) {
+        op = BREQ_DELETE;
+    } else if (pick == PICK_CHECK) {
+        op = BREQ_CHECK;
     }
     if (ok)
         push_action(table, def, op, item, cond, &upd);
