@@ -72,12 +72,28 @@ static void vmsg(role r, const char *fmt, va_list ap)
     D.status_wrap = false;
 }
 
+static void redraw(void);
+
 void display_message(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vmsg(ROLE_STATUS, fmt, ap);
     va_end(ap);
+}
+
+void display_progress(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(ROLE_STATUS, fmt, ap);
+    va_end(ap);
+    redraw();
+}
+
+bool display_interrupted(void)
+{
+    return term_interrupted();
 }
 
 void display_error(const char *fmt, ...)

@@ -47,6 +47,12 @@ view *display_below(view *v);
 /* Status line message, until the next key. */
 void display_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A status message shown at once (the screen drawn again): the progress
+ * of a long load, between its steps. */
+void display_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether Esc or ^C was pressed since (taken): a long load checks it
+ * between steps and stops. */
+bool display_interrupted(void);
 
 /*
  * Shows a failure on the status line: the one way the explorer shows a

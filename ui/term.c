@@ -465,6 +465,39 @@ int term_getkey_timeout(int *mrow, int ms)
     return k;
 }
 
+bool term_interrupted(void)
+{
+    if (T.scripted) {
+        /* The script's next key, if it is ready: taken only when it is
+         * Esc or ^C (a key for what runs next stays). */
+        if (T.at_script >= T.n_script) {
+            struct pollfd pf = { .fd = T.script_fd, .events = POLLIN };
+            if (!script_line_ready() && (T.script_fd < 0 || poll(&pf, 1, 0) == 0))
+                return false;
+            if (!next_script_line())
+                return false;
+        }
+        int k = T.script[T.at_script];
+        if (k != K_ESC && k != K_INTERRUPT && k != 3 /* <C-c> */)
+            return false;
+        T.at_script++;
+        return true;
+    }
+    wint_t ch;
+    timeout(0);
+    int rc = get_wch(&ch);
+    timeout(-1);
+    if (rc == ERR)
+        return false;
+    if (rc == OK && (ch == 27 || ch == 3))
+        return true;
+    if (rc == KEY_CODE_YES)
+        ungetch((int)ch);
+    else
+        unget_wch(ch);
+    return false;
+}
+
 status term_save_display(const char *path, diag *d)
 {
     FILE *f = fopen(path, "w");

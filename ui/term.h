@@ -87,6 +87,10 @@ int term_getkey(int *mrow);
  * within ms milliseconds; ms < 0 waits as term_getkey does. */
 int term_getkey_timeout(int *mrow, int ms);
 
+/* Whether Esc or ^C was pressed (taken), without waiting: for a long
+ * load to stop. Any other key pressed stays for term_getkey. */
+bool term_interrupted(void);
+
 /* Writes the screen text, one line per row, trailing blanks removed. */
 status term_save_display(const char *path, diag *d);
 
