@@ -7,6 +7,9 @@
 # Header lines of a .keys file (comments, read by this runner):
 #   # db: social odd      fixtures/*.jsonl replayed through `ddbx api`
 #   # samples: yes        the bundled samples, loaded by `ddbx samples`
+#   # gen: TABLE P N      a generated table loaded by `ddbx load`: P
+#                         partitions USER#00000.. of N items ITEM#0000..
+#                         each (key PK, SK; attribute n, the item's number)
 #   # default-db: yes     no --db: the default database under the pinned
 #                         HOME/XDG_DATA_HOME (first run: seeded)
 #   # size: 80x24         terminal COLUMNSxLINES (default 80x24)
@@ -85,6 +88,15 @@ for keys in "$here"/*.keys; do
     if grep -q '^# samples: *yes' "$keys" &&
         ! "$DDBX" samples --db "$db" > "$w/samples.out" 2>&1; then
         ok=0; why="ddbx samples failed"
+    fi
+    gen=$(sed -n 's/^# gen: *//p' "$keys" | head -n 1)
+    if [ -n "$gen" ]; then
+        set -- $gen
+        if ! awk -v p="$2" -v n="$3" 'BEGIN { for (a = 0; a < p; a++) for (i = 0; i < n; i++)
+                printf "{\"PK\":{\"S\":\"USER#%05d\"},\"SK\":{\"S\":\"ITEM#%04d\"},\"n\":{\"N\":\"%d\"}}\n", a, i, a * n + i }' |
+            "$DDBX" load - --table "$1" --key PK:S,SK:S --db "$db" > "$w/gen.out" 2>&1; then
+            ok=0; why="ddbx load of the generated table failed: $(head -n 1 "$w/gen.out")"
+        fi
     fi
     dbarg="--db ../test.db"
     grep -q '^# default-db: *yes' "$keys" && dbarg=""
