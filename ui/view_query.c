@@ -817,7 +817,19 @@ static bool command(view *v, int argc, char **argv)
     return false;
 }
 
+/* For the condition builder and `t`: the table, the index, the result
+ * selected. */
+static void context(view *v, cond_arg *out)
+{
+    query_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    out->table = p->table;
+    out->index = cur_index(p) ? cur_index(p)->name : NULL;
+    out->item = l && l->kind == L_RESULT ? &((qline *)l->data)->item : NULL;
+}
+
 const view_ops view_query_ops = {
+    .context = context,
     .name = "query",
     .priv_size = sizeof(query_view),
     .open = open_view,
