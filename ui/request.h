@@ -71,6 +71,7 @@
  * fixed keys, help text.
  */
 #define REQ_VIEW_KEYS(X) \
+    X("Prompts", REQ_NONE,      "^W",           "In a prompt: delete the word before the cursor (TARGET#bob -> TARGET#)") \
     X("Builder", REQ_ENTER,     "",             "In the builder: edit the selected clause or update row; on a group, toggle AND/OR") \
     X("Builder", REQ_EDIT_ITEM, "",             "In the builder: edit the builder's own item (the Put's) in $EDITOR") \
     X("Builder", REQ_RELOAD,    "",             "In the builder: read the item again from the store") \
