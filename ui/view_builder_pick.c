@@ -29,6 +29,7 @@
 #include "model/builder.h"
 #include "model/mem.h"
 #include "model/num.h"
+#include "model/size.h"
 #include "ui/builder_int.h"
 #include "ui/display.h"
 #include "ui/edit.h"
@@ -137,29 +138,95 @@ static void follow_key(av *item, const table_def *def, const av *old, const av *
     }
 }
 
+/* What was typed when a value was refused (slots: the new item's PK and
+ * SK, the ADD prompt), for the item it was typed on: the next `t` on that
+ * item starts from it, while the status line says what was wrong. */
+enum { DRAFT_PK, DRAFT_SK, DRAFT_ADD, DRAFT__COUNT };
+static struct {
+    char *origin;
+    char *text[DRAFT__COUNT];
+} draft;
+
+static void draft_clear(void)
+{
+    free(draft.origin);
+    draft.origin = NULL;
+    for (int i = 0; i < DRAFT__COUNT; i++) {
+        free(draft.text[i]);
+        draft.text[i] = NULL;
+    }
+}
+
+/* The draft of slot i when it was typed on origin; else NULL. */
+static const char *draft_of(const char *origin, int i)
+{
+    return draft.origin && strcmp(draft.origin, origin) == 0 ? draft.text[i] : NULL;
+}
+
+static void draft_keep(const char *origin, int i, const char *text)
+{
+    if (!draft.origin || strcmp(draft.origin, origin) != 0) {
+        draft_clear();
+        draft.origin = xstrdup(origin);
+    }
+    free(draft.text[i]);
+    draft.text[i] = xstrdup(text);
+}
+
+/* "TABLE PK=.. SK=..": the item a draft belongs to. */
+static void origin_of(const char *table, const table_def *def, const av *item, buf *out)
+{
+    buf_printf(out, "%s ", table);
+    fmt_key(out, item, def->pk.name, def->sk.name);
+}
+
+/* A key value DynamoDB takes: not an empty S or B, within the key size
+ * limits (its messages, as the store gives them when the Put runs). */
+static status check_key_value(const char *name, const av *v, bool partition, diag *d)
+{
+    if ((v->type == AV_S || v->type == AV_B) && v->u.s.len == 0)
+        return diag_set(d, ST_VALIDATION, "One or more parameter values are not valid. The"
+                        " AttributeValue for a key attribute cannot contain an empty %s value."
+                        " Key: %s", v->type == AV_S ? "string" : "binary", name);
+    return size_check_key(v, partition, d);
+}
+
 /* Asks each table key value of a new item, pre-filled with the
- * template's; false when a prompt was left or a value refused. */
-static bool ask_new_key(const table_def *def, av *item)
+ * template's (or with what was typed and refused last time); false when
+ * a prompt was left or a value refused (then kept as the draft). */
+static bool ask_new_key(const char *origin, const table_def *def, av *item)
 {
     const key_attr *keys[2] = { &def->pk, def->sk.name ? &def->sk : NULL };
-    for (int i = 0; i < 2; i++) {
+    char *typed[2] = { NULL, NULL };
+    bool ok = true;
+    for (int i = 0; i < 2 && ok; i++) {
         if (!keys[i])
             continue;
         const char *name = keys[i]->name;
         const av *cur = av_map_get(item, name, strlen(name));
         buf init = BUF_INIT, label = BUF_INIT, in = BUF_INIT;
-        if (cur)
+        if (draft_of(origin, i))
+            buf_adds(&init, draft_of(origin, i));
+        else if (cur)
             key_text(cur, &init);
         buf_printf(&label, "New item's %s: ", name);
-        bool ok = display_prompt(label.data, init.data ? init.data : "", &in);
+        ok = display_prompt(label.data, init.data ? init.data : "", &in);
+        typed[i] = xstrdup(in.data ? in.data : "");
         av v = { 0 };
         diag d;
         diag_init(&d);
-        if (ok && edit_parse_key(def, NULL, i == 0, in.data ? in.data : "", &v, &d) != ST_OK) {
-            display_diag(name, d.code, &d);
+        if (ok && (edit_parse_key(def, NULL, i == 0, typed[i], &v, &d) != ST_OK ||
+                   check_key_value(name, &v, i == 0, &d) != ST_OK)) {
+            av_free(&v);
+            buf what = BUF_INIT;
+            buf_printf(&what, "New item's %s \"%s\" (t n starts from it again)", name, typed[i]);
+            display_diag(what.data, d.code, &d);
+            buf_done(&what);
+            for (int j = 0; j <= i; j++)
+                if (typed[j])
+                    draft_keep(origin, j, typed[j]);
             ok = false;
-        }
-        if (ok) {
+        } else if (ok) {
             av old;
             old.type = AV_NONE;
             if (cur)
@@ -172,10 +239,10 @@ static bool ask_new_key(const table_def *def, av *item)
         buf_done(&init);
         buf_done(&label);
         buf_done(&in);
-        if (!ok)
-            return false;
     }
-    return true;
+    free(typed[0]);
+    free(typed[1]);
+    return ok;
 }
 
 /* The item's top-level numbers that are not key attributes. */
@@ -202,7 +269,7 @@ static void add_row(bupdate *u, const char *name, size_t len, const num *by)
 
 /* Asks which number to ADD to, and how much ("NAME [N]", N 1 when not
  * given); fills one ADD row. False when left or refused. */
-static bool ask_counter(const table_def *def, const av *item, bupdate *u)
+static bool ask_counter(const char *origin, const table_def *def, const av *item, bupdate *u)
 {
     char *names[64];
     size_t n = number_names(def, item, names, 64);
@@ -211,7 +278,8 @@ static bool ask_counter(const table_def *def, const av *item, bupdate *u)
         return false;
     }
     buf in = BUF_INIT;
-    bool ok = display_prompt_pick("ADD to (Tab: its numbers; NAME [N], N 1): ", names[0], names, n, &in);
+    const char *init = draft_of(origin, DRAFT_ADD) ? draft_of(origin, DRAFT_ADD) : names[0];
+    bool ok = display_prompt_pick("ADD to (Tab: its numbers; NAME [N], N 1): ", init, names, n, &in);
     const char *text = in.data ? in.data : "";
     size_t nl = strcspn(text, " ");
     const char *amount = text + nl + strspn(text + nl, " ");
@@ -224,7 +292,8 @@ static bool ask_counter(const table_def *def, const av *item, bupdate *u)
         display_error("ADD needs an attribute name");
         ok = false;
     } else if (ok && num_parse(amount, strlen(amount), &by, &d) != ST_OK) {
-        display_error("ADD %.*s: \"%s\" is not a number: %s", (int)nl, text, amount, d.msg);
+        display_error("ADD %.*s: \"%s\" is not a number (t u starts from it again)", (int)nl, text, amount);
+        draft_keep(origin, DRAFT_ADD, text);
         ok = false;
     }
     if (ok)
@@ -315,6 +384,8 @@ static void add_for(const char *table, const table_def *def, av *item)
         free(lines[i]);
     if (pick < 0)
         return;
+    buf origin = BUF_INIT;
+    origin_of(table, def, item, &origin);
     bool exists = pick != PICK_PUT && pick != PICK_NEW;
     builder *cond = exists_cond(def->pk.name, exists);
     bupdate upd;
@@ -322,9 +393,9 @@ static void add_for(const char *table, const table_def *def, av *item)
     bool ok = true;
     breq_op op = exists ? BREQ_UPDATE : BREQ_PUT;
     if (pick == PICK_NEW) {
-        ok = ask_new_key(def, item);
+        ok = ask_new_key(origin.data, def, item);
     } else if (pick == PICK_UPDATE) {
-        ok = ask_counter(def, item, &upd);
+        ok = ask_counter(origin.data, def, item, &upd);
     } else if (pick >= PICK_COUNTER) {
         char *names[COUNTERS_MAX];
         number_names(def, item, names, COUNTERS_MAX);
@@ -338,10 +409,11 @@ static void add_for(const char *table, const table_def *def, av *item)
     } else if (pick == PICK_CHECK) {
         op = BREQ_CHECK;
     }
-    if (ok)
-        push_action(table, def, op, item, cond, &upd);
+    if (ok && push_action(table, def, op, item, cond, &upd))
+        draft_clear();
     builder_free(cond);
     builder_update_done(&upd);
+    buf_done(&origin);
 }
 
 void view_txn_add(view *from)
