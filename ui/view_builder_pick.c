@@ -302,6 +302,24 @@ static bool ask_counter(const char *origin, const table_def *def, const av *item
     return ok;
 }
 
+/* The pending action already on the item with this key (0-based), or -1:
+ * DynamoDB refuses a transaction with two operations on one item. */
+static long action_on(const char *table, const table_def *def, const av *key)
+{
+    for (size_t i = 0; i < btxn_count(); i++) {
+        const ddb_req *a = btxn_act(i);
+        if (!a->table || strcmp(a->table, table) != 0)
+            continue;
+        av k;
+        edit_key(def, a->kind == DDB_PUT ? &a->item : &a->key, &k);
+        bool same = av_equal(&k, key);
+        av_free(&k);
+        if (same)
+            return (long)i;
+    }
+    return -1;
+}
+
 /* Makes the typed action and appends it; false with a message when the
  * builder refuses it. */
 static bool push_action(const char *table, const table_def *def, breq_op op, const av *item,
@@ -321,6 +339,17 @@ static bool push_action(const char *table, const table_def *def, breq_op op, con
     } else {
         edit_key(def, item, &key);
         r.item = &key;
+    }
+    av own;
+    edit_key(def, item, &own);
+    long on = action_on(table, def, &own);
+    av_free(&own);
+    if (on >= 0) {
+        /* DynamoDB's message (TransactWriteItems' ValidationException). */
+        display_error("Transaction request cannot include multiple operations on one item (action %ld)",
+                      on + 1);
+        av_free(&key);
+        return false;
     }
     ddb_req act;
     diag d;
