@@ -454,6 +454,16 @@ void view_txn_add(view *from)
         display_error("t adds the selected item to a transaction: select an item first");
         return;
     }
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (!info.writable) {
+        /* Said before anything is typed, not when the transaction runs. */
+        if (info.remote)
+            display_error("%s is read-only: start ddbx with --write to write", info.where);
+        else
+            display_error("The database is read-only (--read-only): t adds writes");
+        return;
+    }
     table_def def;
     diag d;
     diag_init(&d);
