@@ -51,6 +51,7 @@ unsigned serve_http_status(status code)
     case ST_READ_ONLY:
     case ST_DUPLICATE_ITEM:
     case ST_IDEMPOTENT_MISMATCH:
+    case ST_LIMIT_EXCEEDED:
         return 400;
     default:
         return 500;
@@ -81,6 +82,7 @@ const char *serve_error_type(status code, char *tmp, size_t tmplen)
     case ST_TRIMMED:
     case ST_DUPLICATE_ITEM:
     case ST_IDEMPOTENT_MISMATCH:
+    case ST_LIMIT_EXCEEDED:
         snprintf(tmp, tmplen, "com.amazonaws.dynamodb.v20120810#%s", status_name(code));
         return tmp;
     default:

@@ -107,7 +107,19 @@ static const char *const sql_text[Q__COUNT] = {
     " created INTEGER NOT NULL, start_seq INTEGER NOT NULL, end_seq INTEGER, disabled INTEGER," \
     " trimmed INTEGER NOT NULL, keys TEXT NOT NULL);" \
     "CREATE INDEX IF NOT EXISTS streams_tid ON streams(tid);" \
-    "UPDATE meta SET value = 2 WHERE key = 'schema' AND value < 2;"
+    "UPDATE meta SET value = 2 WHERE key = 'schema' AND value < 2;" \
+    SCHEMA_3_SQL
+
+/* Version 3: TTL settings, tags and TransactWriteItems' ClientRequestTokens
+ * (store_int.h). Only adds tables, as version 2 did. */
+#define SCHEMA_3_SQL \
+    "CREATE TABLE IF NOT EXISTS ttl(tid INTEGER PRIMARY KEY, attr TEXT NOT NULL," \
+    " enabled INTEGER NOT NULL);" \
+    "CREATE TABLE IF NOT EXISTS tags(tid INTEGER NOT NULL, key TEXT NOT NULL," \
+    " value TEXT NOT NULL, PRIMARY KEY(tid, key)) WITHOUT ROWID;" \
+    "CREATE TABLE IF NOT EXISTS tokens(token TEXT PRIMARY KEY, hash TEXT NOT NULL," \
+    " t INTEGER NOT NULL) WITHOUT ROWID;" \
+    "UPDATE meta SET value = 3 WHERE key = 'schema' AND value < 3;"
 
 status store_sqlerr(store *s, diag *d)
 {
@@ -389,6 +401,8 @@ void store_close(store *s)
     buf_done(&s->err_extra);
     buf_done(&s->err_msg);
     buf_done(&s->old_enc);
+    buf_done(&s->ttl_pk);
+    buf_done(&s->ttl_sk);
     sqlite3_close(s->db);
     free(s);
 }

@@ -120,6 +120,39 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
                      store_change *out, size_t *n, diag *d);
 void store_change_free(store_change *c);
 
+/*
+ * ---- UpdateTable for the explorer (data/store_gsi.c) ----
+ *
+ * A GSI created on a table that holds data (backfilled in the call: it is
+ * ACTIVE when this returns) or deleted, through UpdateTable with its
+ * checks and messages. The index's key types come from ix->pk/sk; on a
+ * provisioned table it gets the table's throughput. Remote stores send
+ * the same UpdateTable to their endpoint.
+ */
+status store_create_index(store *s, const char *table, const index_def *ix, diag *d);
+status store_delete_index(store *s, const char *table, const char *index, diag *d);
+
+/*
+ * ---- Time to Live (data/store_ttl.c) ----
+ *
+ * store_call answers UpdateTimeToLive and DescribeTimeToLive. The table's
+ * TTL attribute (*attr malloc'd, NULL when TTL is disabled); setting it
+ * with UpdateTimeToLive's rules and messages (attr NULL: disable). Remote
+ * stores ask their endpoint.
+ */
+status store_ttl_get(store *s, const char *table, char **attr, diag *d);
+status store_ttl_set(store *s, const char *table, const char *attr, diag *d);
+/*
+ * One step of the sweep that deletes expired items (model/ttl.h), as
+ * DynamoDB's background process does: reads at most `budget` items,
+ * going on where the last step stopped and round every table with TTL
+ * enabled; now is epoch seconds. The deletes are ordinary writes whose
+ * change records are TTL deletions (Streams: userIdentity
+ * dynamodb.amazonaws.com, type Service). *deleted counts them. Nothing on
+ * a remote or read-only store.
+ */
+status store_ttl_sweep(store *s, double now, size_t budget, size_t *deleted, diag *d);
+
 /* SQLite's data_version: changes when another connection commits to the
  * database (never for this handle's own writes). Remote: always 0. */
 status store_data_version(store *s, int64_t *out, diag *d);

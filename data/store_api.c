@@ -223,16 +223,136 @@ status sop_lookup_table(store *s, const cJSON *in, tinfo **t, diag *d)
 
 /* ---- expressions ---- */
 
-/* Legacy (pre-expression) parameters this store does not implement. */
-status sop_no_legacy(const cJSON *in, diag *d)
+/* ---- the legacy parameters ---- */
+
+/* A map of ExpectedAttributeValue or Condition (shapes already checked by
+ * store_valid) into c. */
+static status conds_json(const cJSON *map, ddb_conds *c, diag *d)
 {
-    static const char *const names[] = { "Expected", "QueryFilter", "ScanFilter",
-                                         "AttributeUpdates", NULL };
-    for (const char *const *p = names; *p; p++)
-        if (sop_jget(in, *p))
-            return diag_set(d, ST_VALIDATION, "%s is a legacy parameter ddbx does not support;"
-                            " use the expression parameters", *p);
+    const cJSON *e;
+    c->given = true;
+    cJSON_ArrayForEach(e, map) {
+        ddb_cond *k = legacy_cond_add(c, e->string, strlen(e->string));
+        k->op = ddb_cmp_find(sop_jstr(e, "ComparisonOperator"));
+        const cJSON *ex = sop_jget(e, "Exists");
+        if (ex)
+            k->exists = (signed char)cJSON_IsTrue(ex);
+        const cJSON *v = sop_jget(e, "Value");
+        if (v && ddbjson_value_from_cjson(v, NULL, &k->value, d) != ST_OK)
+            return d->code;
+        const cJSON *list = sop_jget(e, "AttributeValueList");
+        if (!list)
+            continue;
+        av_init_list(&k->list, AV_L);
+        const cJSON *m;
+        cJSON_ArrayForEach(m, list) {
+            av a;
+            if (ddbjson_value_from_cjson(m, NULL, &a, d) != ST_OK)
+                return d->code;
+            av_list_push(&k->list, &a);
+        }
+    }
     return ST_OK;
+}
+
+static status updates_json(const cJSON *map, ddb_legacy *l, diag *d)
+{
+    const cJSON *e;
+    l->has_updates = true;
+    cJSON_ArrayForEach(e, map) {
+        ddb_attr_update *u = legacy_update_add(l, e->string, strlen(e->string));
+        const char *act = sop_jstr(e, "Action");
+        u->has_action = act != NULL;
+        u->action = sop_is(act, "ADD") ? DDB_AU_ADD : sop_is(act, "DELETE") ? DDB_AU_DELETE : DDB_AU_PUT;
+        const cJSON *v = sop_jget(e, "Value");
+        if (v && ddbjson_value_from_cjson(v, NULL, &u->value, d) != ST_OK)
+            return d->code;
+    }
+    return ST_OK;
+}
+
+status sop_legacy_json(const cJSON *in, ddb_kind kind, ddb_legacy *l, diag *d)
+{
+    const char *filter = kind == DDB_QUERY ? "QueryFilter" : "ScanFilter";
+    const cJSON *v;
+    status st = ST_OK;
+    const char *op = sop_jstr(in, "ConditionalOperator");
+    l->condop = sop_is(op, "AND") ? DDB_CONDOP_AND : sop_is(op, "OR") ? DDB_CONDOP_OR : DDB_CONDOP_NONE;
+    if ((v = sop_jget(in, "Expected")) && (st = conds_json(v, &l->expected, d)) != ST_OK)
+        return st;
+    if ((v = sop_jget(in, filter)) && (st = conds_json(v, &l->filter, d)) != ST_OK)
+        return st;
+    if (kind == DDB_QUERY && (v = sop_jget(in, "KeyConditions")) && (st = conds_json(v, &l->keyconds, d)) != ST_OK)
+        return st;
+    if ((v = sop_jget(in, "AttributeUpdates")) && (st = updates_json(v, l, d)) != ST_OK)
+        return st;
+    return ST_OK;
+}
+
+/* DynamoDB's validateExpressionParams on a typed request: which legacy
+ * and expression parameters each kind names, in DynamoDB's order. */
+static status mix_typed(const ddb_req *r, diag *d)
+{
+    const ddb_legacy *l = &r->legacy;
+    const char *xn[3], *ln[4];
+    size_t nx = 0, nl = 0;
+    bool query = r->kind == DDB_QUERY;
+    if (r->kind == DDB_UPDATE && r->update)
+        xn[nx++] = "UpdateExpression";
+    if (r->kind == DDB_PUT || r->kind == DDB_UPDATE || r->kind == DDB_DELETE) {
+        if (r->cond)
+            xn[nx++] = "ConditionExpression";
+        if (r->kind == DDB_UPDATE && l->has_updates)
+            ln[nl++] = "AttributeUpdates";
+        if (l->expected.given)
+            ln[nl++] = "Expected";
+    } else if (r->kind == DDB_GET || query || r->kind == DDB_SCAN) {
+        if (r->proj)
+            xn[nx++] = "ProjectionExpression";
+        if (r->filter)
+            xn[nx++] = "FilterExpression";
+        if (query && r->keycond)
+            xn[nx++] = "KeyConditionExpression";
+        if (l->atg.type == AV_L)
+            ln[nl++] = "AttributesToGet";
+        if (r->kind != DDB_GET && l->filter.given)
+            ln[nl++] = query ? "QueryFilter" : "ScanFilter";
+        if (r->kind != DDB_GET && l->condop)
+            ln[nl++] = "ConditionalOperator";
+        if (query && l->keyconds.given && r->keycond)
+            ln[nl++] = "KeyConditions";
+    }
+    if (!nx || !nl)
+        return ST_OK;
+    buf a = BUF_INIT, b = BUF_INIT;
+    for (size_t i = 0; i < nl; i++)
+        buf_printf(&a, "%s%s", i ? ", " : "", ln[i]);
+    for (size_t i = 0; i < nx; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", xn[i]);
+    status st = diag_set(d, ST_VALIDATION, "Can not use both expression and non-expression parameters in the"
+                         " same request: Non-expression parameters: {%s} Expression parameters: {%s}",
+                         a.data, b.data);
+    buf_done(&a);
+    buf_done(&b);
+    return st;
+}
+
+status sop_legacy_checks(const ddb_req *r, diag *d)
+{
+    const ddb_legacy *l = &r->legacy;
+    status st = mix_typed(r, d);
+    if (st == ST_OK)
+        st = legacy_check_updates(l, d);
+    if (st == ST_OK)
+        st = legacy_check_expected(&l->expected, d);
+    if (st == ST_OK)
+        st = legacy_check_conditions(&l->filter, d);
+    if (st == ST_OK) {
+        bool filters = r->kind == DDB_QUERY || r->kind == DDB_SCAN;
+        const ddb_conds *c = filters ? &l->filter : &l->expected;
+        st = legacy_check_condop(l->condop, c->given ? c : NULL, d);
+    }
+    return st;
 }
 
 /* DynamoDB's validateExpressionParams: expressions and their legacy
@@ -488,10 +608,22 @@ status sop_exprs_typed(reqx *x, const ddb_req *r, const sop_defer *df, diag *d)
     status st = maps_typed(&r->names, &r->values, d);
     if (st != ST_OK)
         return st;
+    if ((st = sop_legacy_checks(r, d)) != ST_OK)
+        return st;
     av_copy(&x->names, &r->names);
     av_copy(&x->values, &r->values);
-    const char *texts[5] = { r->update, r->cond, r->keycond, r->filter, r->proj };
-    return exprs_texts(x, texts, d);
+    /* Expected and the filters run as the condition or filter expression
+     * they mean (the two kinds never meet in one request). */
+    buf cond = BUF_INIT, filter = BUF_INIT;
+    const ddb_legacy *l = &r->legacy;
+    legacy_cond_text(&l->expected, l->condop, "_e", &x->names, &x->values, &cond);
+    legacy_cond_text(&l->filter, l->condop, "_f", &x->names, &x->values, &filter);
+    const char *texts[5] = { r->update, cond.len ? cond.data : r->cond, r->keycond,
+                             filter.len ? filter.data : r->filter, r->proj };
+    st = exprs_texts(x, texts, d);
+    buf_done(&cond);
+    buf_done(&filter);
+    return st;
 }
 
 /* AttributesToGet, the legacy projection: top-level names. */
@@ -617,6 +749,11 @@ static const store_op_fn ops[DDB_OP__COUNT] = {
     [DDB_OP_ExecuteStatement] = store_op_execute_statement,
     [DDB_OP_BatchExecuteStatement] = store_op_batch_execute_statement,
     [DDB_OP_ExecuteTransaction] = store_op_execute_transaction,
+    [DDB_OP_UpdateTimeToLive] = store_op_update_ttl,
+    [DDB_OP_DescribeTimeToLive] = store_op_describe_ttl,
+    [DDB_OP_TagResource] = store_op_tag_resource,
+    [DDB_OP_UntagResource] = store_op_untag_resource,
+    [DDB_OP_ListTagsOfResource] = store_op_list_tags,
 };
 
 static store_op_fn find_op(const char *op)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/sigv4.h"
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
 #include "model/itemenc.h"
@@ -457,6 +458,70 @@ static int w_kind(ddb_kind k)
     return k == DDB_PUT ? W_PUT : k == DDB_DELETE ? W_DELETE : k == DDB_UPDATE ? W_UPDATE : W_CHECK;
 }
 
+/* ---- ClientRequestToken ----
+ *
+ * "If you submit a request with the same client token as a previous
+ * successful one within 10 minutes, DynamoDB returns success without
+ * applying it again; the same token with different parameters is
+ * IdempotentParameterMismatchException" (API reference,
+ * TransactWriteItems). The token is kept with the SHA-256 of the request
+ * as ddb_req_json prints it without the token, in the tokens table
+ * (store_int.h), so a restarted `ddbx serve` still knows it. */
+
+#define TOKEN_MS (10 * 60 * 1000)
+
+static void tw_hash(const ddb_req *tr, char out[65])
+{
+    ddb_req bare = *tr;   /* shallow, only printed: not ddb_req_done */
+    bare.token = NULL;
+    bare.rcc = DDB_RCC_NONE;
+    buf b = BUF_INIT;
+    ddb_req_json(&bare, &b);
+    sigv4_sha256_hex(b.data ? b.data : "", b.len, out);
+    buf_done(&b);
+}
+
+/* *replay true when the same request ran with this token within the 10
+ * minutes; the mismatch when another one did. */
+static status tw_token_check(store *s, const ddb_req *tr, const char *hash, bool *replay, diag *d)
+{
+    *replay = false;
+    int64_t now = store_now_ms(s), since = now - TOKEN_MS;
+    status st = store_exec_sql(s, "DELETE FROM tokens WHERE t < ?1", &since, 1, d);
+    if (st != ST_OK)
+        return st;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT hash FROM tokens WHERE token = ?1", -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_text(q, 1, tr->token, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        if (strcmp((const char *)sqlite3_column_text(q, 0), hash) == 0)
+            *replay = true;
+        else
+            st = diag_set(d, ST_IDEMPOTENT_MISMATCH, "Request with ClientRequestToken %s has different"
+                          " parameters than a previous request with the same token", tr->token);
+    } else if (rc != SQLITE_DONE) {
+        st = store_sqlerr(s, d);
+    }
+    sqlite3_finalize(q);
+    return st;
+}
+
+static status tw_token_keep(store *s, const char *token, const char *hash, diag *d)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO tokens(token, hash, t) VALUES(?1, ?2, ?3)", -1, &q,
+                           NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, store_now_ms(s));
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
 static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
@@ -483,6 +548,13 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
     txn = true;
+    char hash[65];
+    if (tr->token) {
+        bool replay;
+        tw_hash(tr, hash);
+        if ((st = tw_token_check(s, tr, hash, &replay, d)) != ST_OK || replay)
+            goto out;
+    }
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
@@ -555,6 +627,8 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         for (int x = 0; x < 32; x++)
             tc->idx[x] += 2 * cap.idx[x];
     }
+    if (tr->token && (st = tw_token_keep(s, tr->token, hash, d)) != ST_OK)
+        goto out;
     if (tr->rcc != DDB_RCC_NONE)
         caps_to_res(caps, n_caps, res);
 out:

@@ -1,8 +1,8 @@
 /*
  * store_int — what the store's source files share (not a public header).
  *
- * SQLite layout (schema version 2; version 1 files gain the two change
- * tables when opened writable, and open read-only without them):
+ * SQLite layout (schema version 3; older files gain the tables they lack
+ * when opened writable, and open read-only without them):
  *   meta(key PRIMARY KEY, value)                 schema version
  *   tables(id, name UNIQUE, ver, description)    one row a DynamoDB table;
  *       description is the TableDescription JSON as CreateTable made it
@@ -32,6 +32,12 @@
  *       end_seq (end_seq NULL while enabled); trimmed is the highest seq
  *       of its records trimmed away; keys the KeySchema JSON (the table
  *       may be gone).
+ *   ttl(tid, attr, enabled): a table's TimeToLive attribute (store_ttl.c);
+ *       enabled is when it was enabled (ms); no row: disabled.
+ *   tags(tid, key, value)  WITHOUT ROWID: a table's tags (store_tags.c).
+ *   tokens(token, hash, t)  WITHOUT ROWID: TransactWriteItems'
+ *       ClientRequestTokens (store_batch.c): the request's hash and when
+ *       it was applied (ms), kept 10 minutes.
  *
  * Writes accumulate partition deltas in memory (store.deltas) and flush
  * them before the transaction commits, so a bulk load touches each
@@ -115,6 +121,10 @@ struct store {
     int64_t retention_ms, iterator_ms;
     buf old_enc;         /* an old image, encoded for its record */
     struct store_pq *pq;  /* ExecuteTransaction's ClientRequestTokens (store_partiql.c) */
+    /* Where the TTL sweep goes on (store_ttl.c): the table and the last
+     * key it read there. */
+    int64_t ttl_tid;
+    buf ttl_pk, ttl_sk;
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -170,6 +180,18 @@ status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, di
 status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
 void store_partiql_free(store *s);
+
+/* Time to Live and tags (store_ttl.c, store_tags.c). */
+status store_op_update_ttl(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_describe_ttl(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_tag_resource(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_untag_resource(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_list_tags(store *s, const struct cJSON *in, buf *out, diag *d);
+/* CreateTable's Tags: checked before the table is made, stored after. */
+status store_tags_check_create(const struct cJSON *tags, diag *d);
+status store_tags_put(store *s, int64_t tid, const struct cJSON *tags, diag *d);
+/* A deleted table's TTL setting and tags go with it. */
+status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
 
 /* ---- the `ddbx api` line protocol (store_line.c) ---- */
 
@@ -261,6 +283,39 @@ typedef struct store_wcap {
  */
 status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
                    const av *new_item, store_wcap *cap, diag *d);
+
+/* One existing item's entry in index x (0-based in t->def.idx), as the
+ * backfill of an index created by UpdateTable adds it; nothing when the
+ * item is not in the index or breaks its key rules (type, empty, size). */
+status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
+                            const av *item, size_t size, diag *d);
+
+/* ---- UpdateTable's index and capacity changes (store_gsi.c, with pieces
+ * of CreateTable's from store_tables.c) ---- */
+
+struct vspec;
+extern const struct vspec store_attrdef_elem, store_gsi_update_elem, store_tag_elem;
+/* A GSI Create's own checks (keys defined in defs, HASH then RANGE, the
+ * projection, no throughput on a PAY_PER_REQUEST table). */
+status store_check_new_gsi(const struct cJSON *create, const struct cJSON *defs, bool ppr, diag *d);
+/* The new index's description (IndexStatus CREATING, counts 0, ARN). */
+struct cJSON *store_gsi_desc(const char *table, const struct cJSON *create);
+/* A ProvisionedThroughput description from a request's member (NULL: 0s). */
+struct cJSON *store_throughput_desc(const struct cJSON *pt);
+/* UpdateTable's GlobalSecondaryIndexUpdates, BillingMode and
+ * ProvisionedThroughput: checked against the table (check, before any
+ * change), then applied on desc and the index rows (apply). The apply
+ * notes in *resp what the response shows other than DescribeTable's
+ * (the created index CREATING, the deleted one DELETING). */
+status store_gsi_check(store *s, const tinfo *t, const struct cJSON *in, const struct cJSON *desc,
+                       diag *d);
+status store_gsi_apply(store *s, tinfo *t, const struct cJSON *in, struct cJSON *desc,
+                       struct cJSON *resp, diag *d);
+/* After the new description is stored: the deleted index's rows gone,
+ * the created one's backfilled. */
+status store_gsi_rows(store *s, const char *table, const struct cJSON *resp, diag *d);
+/* Rewrites a DescribeTable answer (td: its Table member) with the notes. */
+void store_gsi_response(struct cJSON *td, const struct cJSON *resp);
 
 /* ---- the change log (store_changes.c) and DynamoDB Streams (store_streams.c) ---- */
 

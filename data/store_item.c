@@ -62,8 +62,13 @@ static const vspec get_spec[] = {
 /* ---- PutItem ---- */
 
 static const char *const e_rv_update[] = { "ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW", NULL };
+/* AttributeAction's values, in the order DynamoDB's message lists them
+ * (DynamoDB Local's ErrorFactory: "Member must satisfy enum value set:
+ * [ADD, DELETE, PUT]"); AWS refuses any other Action (alternator
+ * test_item.py, test_update_bad_action). */
+static const char *const e_action[] = { "ADD", "DELETE", "PUT", NULL };
 static const vspec avu_fields[] = {
-    { .name = "Action", .type = VT_STRING },
+    { .name = "Action", .type = VT_STRING, .enums = e_action },
     { .name = "Value", .type = VT_ATTRF },
     F_END,
 };
@@ -132,6 +137,19 @@ status sop_update_keys(const table_def *def, const expr *upd, diag *d)
     return ST_OK;
 }
 
+/* AttributeUpdates may not name a key attribute (dynalite's
+ * validateUpdates: the table's keys, before the item is read). */
+static status legacy_update_keys(const table_def *def, const ddb_legacy *l, diag *d)
+{
+    const char *keys[2] = { def->pk.name, def->sk.name };
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; keys[k] && i < l->n_updates; i++)
+            if (strcmp(l->updates[i].name, keys[k]) == 0)
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Cannot update"
+                                " attribute %s. This attribute is part of the key", keys[k]);
+    return ST_OK;
+}
+
 /* UPDATED_OLD / UPDATED_NEW: the item cut down to the update's paths. */
 static void updated_part(const reqx *x, const av *item, av *out)
 {
@@ -194,14 +212,6 @@ static status cond_failed(const ddb_req *r, const av *old, ddb_err *e)
     return diag_set(&e->d, ST_CONDITION_FAILED, "The conditional request failed");
 }
 
-static status legacy_refused(const sop_defer *df, diag *d)
-{
-    if (df && df->legacy)
-        return diag_set(d, ST_VALIDATION, "%s is a legacy parameter ddbx does not support;"
-                        " use the expression parameters", df->legacy);
-    return ST_OK;
-}
-
 /* Put and Delete take ReturnValues ALL_OLD or NONE only. */
 static status rv_old_or_none(const ddb_req *r, diag *d)
 {
@@ -222,7 +232,7 @@ static status item_put(store *s, const ddb_req *r, const sop_defer *df, ddb_res 
     bool txn = false;
     status st;
     if ((st = rv_old_or_none(r, d)) != ST_OK || (st = size_check_item(&r->item, d)) != ST_OK ||
-        (st = legacy_refused(df, d)) != ST_OK || (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+        (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -264,8 +274,7 @@ static status item_delete(store *s, const ddb_req *r, const sop_defer *df, ddb_r
     sop_reqx_init(&x);
     bool txn = false;
     status st;
-    if ((st = rv_old_or_none(r, d)) != ST_OK || (st = legacy_refused(df, d)) != ST_OK ||
-        (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+    if ((st = rv_old_or_none(r, d)) != ST_OK || (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -309,10 +318,14 @@ static void update_returns(const ddb_req *r, const reqx *x, bool found, av *old,
         av_move(out, item);
     } else if ((r->rv == DDB_RV_UPDATED_OLD && found) || r->rv == DDB_RV_UPDATED_NEW) {
         av part;
-        if (x->update)
+        if (x->update) {
             updated_part(x, r->rv == DDB_RV_UPDATED_OLD ? old : item, &part);
-        else
+        } else if (r->legacy.has_updates) {
+            av_copy(&part, r->rv == DDB_RV_UPDATED_OLD ? old : item);
+            legacy_updated_part(&r->legacy, &part);
+        } else {
             av_init_list(&part, AV_M);
+        }
         if (part.u.m.len)
             av_move(out, &part);
         av_free(&part);
@@ -330,7 +343,7 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
     sop_reqx_init(&x);
     bool txn = false;
     status st;
-    if ((st = legacy_refused(df, d)) != ST_OK || (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+    if ((st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -340,6 +353,7 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
     if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
         (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
         (st = sop_update_keys(&t->def, x.update, d)) != ST_OK ||
+        (st = legacy_update_keys(&t->def, &r->legacy, d)) != ST_OK ||
         (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
         goto out;
     if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
@@ -353,12 +367,20 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
             goto out;
     } else {
         av_copy(&item, base);
+        if ((st = legacy_updates_apply(&r->legacy, &item, d)) != ST_OK)
+            goto out;
     }
     if ((st = store_check_item(&t->def, &item, NULL, d)) != ST_OK ||
         (st = size_check_update(&item, d)) != ST_OK)
         goto out;
     store_wcap cap;
     memset(&cap, 0, sizeof cap);
+    /* AttributeUpdates that only DELETE leave a missing item missing
+     * (AWS: alternator test_item.py, test_update_item_non_existent). */
+    if (!found && legacy_deletes_only(&r->legacy)) {
+        cap_fill(r, res, t, 1, NULL);
+        goto out;
+    }
     if ((st = store_apply(s, t, &k, found ? &old : NULL, &item, &cap, d)) != ST_OK)
         goto out;
     update_returns(r, &x, found, &old, &item, &res->item);
@@ -434,7 +456,7 @@ out:
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
 {
     switch (r->kind) {
-    case DDB_GET: return item_get(s, r, NULL, res, e, NULL);
+    case DDB_GET: return item_get(s, r, &r->legacy.atg, res, e, NULL);
     case DDB_PUT: return item_put(s, r, NULL, res, e);
     case DDB_UPDATE: return item_update(s, r, NULL, res, e);
     case DDB_DELETE: return item_delete(s, r, NULL, res, e);
@@ -472,11 +494,8 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defe
             ddb_req_set_str(&r->update, sop_jstr(in, "UpdateExpression"));
         r->rv = rv_of(sop_jstr(in, "ReturnValues"));
         r->rv_fail_all_old = sop_is(sop_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
-        static const char *const legacy[] = { "Expected", "QueryFilter", "ScanFilter", "AttributeUpdates",
-                                              NULL };
-        for (const char *const *p = legacy; *p && !df->legacy; p++)
-            if (sop_jget(in, *p))
-                df->legacy = *p;
+        if ((st = sop_legacy_json(in, r->kind, &r->legacy, d)) != ST_OK)
+            return st;
     }
     if (sop_maps_json(in, &r->names, &r->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
@@ -576,10 +595,10 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     ddb_res_init(&res);
     ddb_err e;
     ddb_err_init(&e);
-    av atg = { .type = AV_NONE };
     sop_defer df;
     sop_defer_init(&df);
-    if ((st = item_req(in, "Key", &r, &df, d)) != ST_OK || (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
+    av *atg = &r.legacy.atg;
+    if ((st = item_req(in, "Key", &r, &df, d)) != ST_OK || (st = sop_attributes_to_get(in, atg, d)) != ST_OK)
         goto out;
     if (df.maps_bad) {
         *d = df.maps;
@@ -592,7 +611,7 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     size_t mark = out->len;
     buf_adds(out, "\"Item\":");
     size_t at = out->len;
-    if ((st = item_get(s, &r, &atg, &res, &e, out)) != ST_OK) {
+    if ((st = item_get(s, &r, atg, &res, &e, out)) != ST_OK) {
         st = item_error(s, &e, d);
         goto out;
     }
@@ -608,7 +627,6 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     sop_write_caps(out, r.rcc, &res, comma, false);
     buf_addc(out, '}');
 out:
-    av_free(&atg);
     ddb_err_done(&e);
     ddb_res_done(&res);
     ddb_req_done(&r);

@@ -1,6 +1,7 @@
 /*
  * store_ops — what the files of the JSON dispatcher share (private to
- * store_api.c, store_item.c, store_query.c and store_batch.c).
+ * store_api.c, store_item.c, store_query.c and store_batch.c; the JSON
+ * accessors also serve store_gsi.c, store_ttl.c and store_tags.c).
  *
  * store_api.c holds the dispatcher (store_call, store_call_line) and the
  * pieces every operation uses: the request-shape specs they share, the
@@ -65,7 +66,12 @@ void sop_write_capacity(buf *out, int mode, const tinfo *t, double table, const 
 void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma, bool list);
 status sop_parse_item(const cJSON *in, const char *member, av *item, diag *d);
 status sop_lookup_table(store *s, const cJSON *in, tinfo **t, diag *d);
-status sop_no_legacy(const cJSON *in, diag *d);
+/* The legacy parameters of a request body into l (values parsed with
+ * their messages; kind picks QueryFilter or ScanFilter). */
+status sop_legacy_json(const cJSON *in, ddb_kind kind, ddb_legacy *l, diag *d);
+/* Their checks on a typed request: mixing with expressions,
+ * AttributeUpdates, Expected, the filter, ConditionalOperator. */
+status sop_legacy_checks(const ddb_req *r, diag *d);
 status sop_expr_params(const cJSON *in, const char *const *exprs, const char *const *legacy,
                           diag *d);
 void sop_reqx_init(reqx *x);
@@ -74,27 +80,21 @@ status sop_exprs_parse(reqx *x, const cJSON *in, diag *d);
 
 /*
  * What the codec could not put into a ddb_req, for the typed operation to
- * report at the point where DynamoDB reports it: a legacy parameter that
- * is not implemented (its name), an error in the JSON of the names or
- * values maps or of ExclusiveStartKey; and Query's legacy KeyConditions,
- * which a ddb_req does not carry.
+ * report at the point where DynamoDB reports it: an error in the JSON of
+ * the names or values maps or of ExclusiveStartKey.
  */
 typedef struct sop_defer {
-    const char *legacy;
     bool maps_bad;
     diag maps;
     bool start_bad;          /* ExclusiveStartKey's JSON was bad: start */
     diag start;
-    const struct cJSON *key_conditions;  /* Query's legacy KeyConditions, or NULL */
 } sop_defer;
 
 /* Nothing deferred (a sop_defer is two diags: not zeroed whole on the
  * hot path). */
 static inline void sop_defer_init(sop_defer *df)
 {
-    df->legacy = NULL;
     df->maps_bad = df->start_bad = false;
-    df->key_conditions = NULL;
     diag_init(&df->maps);
     diag_init(&df->start);
 }

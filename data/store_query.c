@@ -535,93 +535,89 @@ static status select_checks(const ddb_req *q, const av *atg, bool query, diag *d
     return ST_OK;
 }
 
-static bool parse_attr(const cJSON *v, av *out, diag *d)
+/* ExclusiveStartKey inside the key condition's range (kr: the partition
+ * value and the sort-key range), with DynamoDB's messages. */
+static status start_in_range(const read_req *r, const key_attr *pk, const key_attr *sk,
+                             const expr_key_range *kr, diag *d)
 {
-    return ddbjson_value_from_cjson(v, NULL, out, d) == ST_OK;
+    if (!r->rq.start)
+        return ST_OK;
+    const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
+    if (!av_equal(spk, kr->pk))
+        return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
+                        " based on provided conditions");
+    if (kr->sk_name) {
+        const av *ssk = av_map_get(r->rq.start, sk->name, strlen(sk->name));
+        if (!ssk || !expr_key_match_sk(kr, ssk))
+            return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
+                            " key predicate");
+    }
+    return ST_OK;
 }
 
-/* Legacy KeyConditions: {"pk":{"ComparisonOperator":"EQ","AttributeValueList":[...]}} */
-static status key_conditions(const cJSON *kc, read_req *r, diag *d)
+/* Legacy KeyConditions (checked by legacy_check_conditions): the read's
+ * key range, with DynamoDB's checks against the key schema. */
+static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
 {
     const tinfo *t = r->rq.t;
     const key_attr *pk = r->ix ? &r->ix->pk : &t->def.pk;
     const key_attr *sk = r->ix ? &r->ix->sk : &t->def.sk;
-    int n = cJSON_GetArraySize(kc);
+    size_t n = kc->n;
     if (n != 1 && n != 2)
         return diag_set(d, ST_VALIDATION, "Conditions can be of length 1 or 2 only");
-    if (!sk->name && n > 1)
-        return diag_set(d, ST_VALIDATION, "Query key condition not supported");
-    const cJSON *e;
-    cJSON_ArrayForEach(e, kc) {
-        bool is_pk = strcmp(e->string, pk->name) == 0;
-        bool is_sk = sk->name && strcmp(e->string, sk->name) == 0;
-        if (!is_pk && !is_sk)
-            return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s",
-                            is_pk ? sk->name : pk->name);
-    }
-    const cJSON *pc = cJSON_GetObjectItemCaseSensitive(kc, pk->name);
-    if (!pc)
-        return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s", pk->name);
-    cJSON_ArrayForEach(e, kc) {
-        const char *op = sop_jstr(e, "ComparisonOperator");
-        const cJSON *list = sop_jget(e, "AttributeValueList");
-        const key_attr *ka = strcmp(e->string, pk->name) == 0 ? pk : sk;
-        if (sop_is(op, "NULL") || sop_is(op, "NOT_NULL") || sop_is(op, "NE") || sop_is(op, "CONTAINS") ||
-            sop_is(op, "NOT_CONTAINS") || sop_is(op, "IN"))
-            return diag_set(d, ST_VALIDATION, "Attempted conditional constraint is not an indexable operation");
-        int want = sop_is(op, "BETWEEN") ? 2 : 1;
-        if (cJSON_GetArraySize(list) != want)
-            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid number"
-                            " of argument(s) for the %s ComparisonOperator", op);
-        av vals[2] = { { .type = AV_NONE }, { .type = AV_NONE } };
-        for (int i = 0; i < want; i++) {
-            if (!parse_attr(cJSON_GetArrayItem(list, i), &vals[i], d)) {
-                av_free(&vals[0]);
-                return d->code;
-            }
-            if (vals[i].type != ka->type) {
-                av_free(&vals[0]);
-                av_free(&vals[1]);
-                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Condition"
-                                " parameter type does not match schema type");
-            }
-        }
-        if (ka == pk) {
-            if (!sop_is(op, "EQ")) {
-                av_free(&vals[0]);
-                return diag_set(d, ST_VALIDATION, "Query key condition not supported");
-            }
-            av_move(&r->pk_val, &vals[0]);
-            r->rq.pk = &r->pk_val;
+    /* The key schema in dynalite's order, hash first: each key's
+     * condition, or why it is missing or unusable. */
+    const key_attr *keys[2] = { pk, sk->name ? sk : NULL };
+    const ddb_cond *conds[2] = { NULL, NULL };
+    for (int k = 0; k < 2 && keys[k]; k++) {
+        const key_attr *ka = keys[k];
+        if (k == 0 && !sk->name && n > 1)
+            return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(kc->v[i].name, ka->name) == 0)
+                conds[k] = &kc->v[i];
+        const ddb_cond *e = conds[k];
+        if (!e) {
+            if (k == 0 || n > 1)
+                return diag_set(d, ST_VALIDATION, "Query condition missed key schema element: %s", ka->name);
             continue;
         }
-        if (sop_is(op, "EQ")) {
+        ddb_cmp op = e->op;
+        if (op == DDB_CMP_NULL || op == DDB_CMP_NOT_NULL || op == DDB_CMP_NE || op == DDB_CMP_CONTAINS ||
+            op == DDB_CMP_NOT_CONTAINS || op == DDB_CMP_IN)
+            return diag_set(d, ST_VALIDATION, "Attempted conditional constraint is not an indexable operation");
+        size_t want = op == DDB_CMP_BETWEEN ? 2 : 1;
+        if (e->list.type != AV_L || e->list.u.l.len != want)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid number"
+                            " of argument(s) for the %s ComparisonOperator", ddb_cmp_name(op));
+        for (size_t j = 0; j < want; j++)
+            if (e->list.u.l.v[j].type != ka->type)
+                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Condition"
+                                " parameter type does not match schema type");
+        if (k == 0 && op != DDB_CMP_EQ)
+            return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+    }
+    av_copy(&r->pk_val, &conds[0]->list.u.l.v[0]);
+    r->rq.pk = &r->pk_val;
+    if (conds[1]) {
+        ddb_cmp op = conds[1]->op;
+        const av *vals = conds[1]->list.u.l.v;
+        if (op == DDB_CMP_EQ) {
             av_copy(&r->hi_val, &vals[0]);
-            av_move(&r->lo_val, &vals[0]);
+            av_copy(&r->lo_val, &vals[0]);
             r->rq.lo_op = r->rq.hi_op = RB_INCL;
-        } else if (sop_is(op, "LT") || sop_is(op, "LE")) {
-            av_move(&r->hi_val, &vals[0]);
-            r->rq.hi_op = sop_is(op, "LT") ? RB_EXCL : RB_INCL;
-        } else if (sop_is(op, "GT") || sop_is(op, "GE")) {
-            av_move(&r->lo_val, &vals[0]);
-            r->rq.lo_op = sop_is(op, "GT") ? RB_EXCL : RB_INCL;
-        } else if (sop_is(op, "BETWEEN")) {
-            if (av_cmp(&vals[0], &vals[1]) > 0) {
-                av_free(&vals[0]);
-                av_free(&vals[1]);
-                return diag_set(d, ST_VALIDATION, "The BETWEEN condition was provided a range where the"
-                                " lower bound is greater than the upper bound");
-            }
-            av_move(&r->lo_val, &vals[0]);
-            av_move(&r->hi_val, &vals[1]);
+        } else if (op == DDB_CMP_LT || op == DDB_CMP_LE) {
+            av_copy(&r->hi_val, &vals[0]);
+            r->rq.hi_op = op == DDB_CMP_LT ? RB_EXCL : RB_INCL;
+        } else if (op == DDB_CMP_GT || op == DDB_CMP_GE) {
+            av_copy(&r->lo_val, &vals[0]);
+            r->rq.lo_op = op == DDB_CMP_GT ? RB_EXCL : RB_INCL;
+        } else if (op == DDB_CMP_BETWEEN) {
+            av_copy(&r->lo_val, &vals[0]);
+            av_copy(&r->hi_val, &vals[1]);
             r->rq.lo_op = r->rq.hi_op = RB_INCL;
-        } else if (sop_is(op, "BEGINS_WITH")) {
-            if (ka->type == AV_N) {
-                av_free(&vals[0]);
-                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid:"
-                                " ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type");
-            }
-            av_move(&r->lo_val, &vals[0]);
+        } else if (op == DDB_CMP_BEGINS_WITH) {
+            av_copy(&r->lo_val, &vals[0]);
             r->rq.prefix = &r->lo_val;
         }
         if (r->rq.lo_op)
@@ -629,7 +625,18 @@ static status key_conditions(const cJSON *kc, read_req *r, diag *d)
         if (r->rq.hi_op)
             r->rq.hi = &r->hi_val;
     }
-    return ST_OK;
+    /* The start key, checked as for a KeyConditionExpression. */
+    expr_key_range kr = { .pk_name = pk->name, .pk = &r->pk_val, .op = KEY_SK_NONE };
+    if (conds[1]) {
+        kr.sk_name = sk->name;
+        kr.op = KEY_SK_BETWEEN;
+        kr.prefix = r->rq.prefix;
+        kr.lo = r->rq.lo;
+        kr.hi = r->rq.hi;
+        kr.lo_incl = r->rq.lo_op == RB_INCL;
+        kr.hi_incl = r->rq.hi_op == RB_INCL;
+    }
+    return start_in_range(r, pk, sk, &kr, d);
 }
 
 /* KeyConditionExpression -> the read's key range, with DynamoDB's checks. */
@@ -659,23 +666,12 @@ static status key_expression(const reqx *x, read_req *r, diag *d)
             r->rq.hi_op = kr.hi_incl ? RB_INCL : RB_EXCL;
         }
     }
-    if (r->rq.start) {
-        const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
-        if (!av_equal(spk, kr.pk))
-            return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
-                            " based on provided conditions");
-        if (kr.sk_name) {
-            const av *ssk = av_map_get(r->rq.start, sk->name, strlen(sk->name));
-            if (!ssk || !expr_key_match_sk(&kr, ssk))
-                return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
-                                " key predicate");
-        }
-    }
-    return ST_OK;
+    return start_in_range(r, pk, sk, &kr, d);
 }
 
-/* A Query's filter may not name the key attributes it reads by. */
-static status filter_keys(const reqx *x, const read_req *r, diag *d)
+/* A Query's filter may not name the key attributes it reads by (what:
+ * "QueryFilter" or "Filter Expression", as DynamoDB names it). */
+static status filter_keys(const reqx *x, const read_req *r, const char *what, diag *d)
 {
     const tinfo *t = r->rq.t;
     const key_attr *keys[2] = { r->ix ? &r->ix->pk : &t->def.pk, r->ix ? &r->ix->sk : &t->def.sk };
@@ -684,8 +680,8 @@ static status filter_keys(const reqx *x, const read_req *r, diag *d)
             continue;
         for (size_t i = 0; i < x->n_fnames; i++)
             if (x->flens[i] == strlen(keys[k]->name) && memcmp(x->fnames[i], keys[k]->name, x->flens[i]) == 0)
-                return diag_set(d, ST_VALIDATION, "Filter Expression can only contain non-primary key"
-                                " attributes: Primary key attribute: %s", keys[k]->name);
+                return diag_set(d, ST_VALIDATION, "%s can only contain non-primary key attributes: Primary"
+                                " key attribute: %s", what, keys[k]->name);
     }
     return ST_OK;
 }
@@ -704,13 +700,14 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
     r.atg = (av *)atg;
     bool txn = false;
     status st;
-    const cJSON *kc = df ? df->key_conditions : NULL;
-    if (!kc && !q->keycond) {
+    const ddb_conds *kc = &q->legacy.keyconds;
+    if (!kc->given && !q->keycond) {
         st = diag_set(d, ST_VALIDATION, "Either the KeyConditions or KeyConditionExpression parameter"
                       " must be specified in the request.");
         goto out;
     }
-    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, true, d)) != ST_OK)
+    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (!x.key && (st = legacy_check_conditions(kc, d)) != ST_OK) ||
+        (st = select_checks(q, atg, true, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
@@ -723,7 +720,8 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
     else
         st = key_conditions(kc, &r, d);
     if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
-        (st = filter_keys(&x, &r, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+        (st = filter_keys(&x, &r, q->legacy.filter.n ? "QueryFilter" : "Filter Expression", d)) != ST_OK ||
+        (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, o, d);
 out:
@@ -778,10 +776,9 @@ out:
 
 status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e)
 {
-    av none = { .type = AV_NONE };
     read_out o = { NULL, res };
-    return q->kind == DDB_QUERY ? query_run(s, q, &none, NULL, &o, &e->d)
-                                : scan_run(s, q, &none, NULL, &o, &e->d);
+    return q->kind == DDB_QUERY ? query_run(s, q, &q->legacy.atg, NULL, &o, &e->d)
+                                : scan_run(s, q, &q->legacy.atg, NULL, &o, &e->d);
 }
 
 /* ---- the JSON codec of Query and Scan ------------------------------------ */
@@ -837,11 +834,18 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
         return st;
     ddb_req q;
     ddb_req_init(&q, kind);
-    av atg = { .type = AV_NONE };
+    av *atg = &q.legacy.atg;
     sop_defer df;
     sop_defer_init(&df);
+    /* DynamoDB's order: the filter's values and rules, then
+     * AttributesToGet (Query), the other way round (Scan). */
     if ((st = sop_expr_params(in, query ? q_exprs : s_exprs, query ? q_legacy : s_legacy, d)) != ST_OK ||
-        (st = sop_no_legacy(in, d)) != ST_OK || (st = sop_attributes_to_get(in, &atg, d)) != ST_OK)
+        (st = sop_legacy_json(in, kind, &q.legacy, d)) != ST_OK)
+        goto out;
+    if (query && (st = legacy_check_conditions(&q.legacy.filter, d)) != ST_OK)
+        goto out;
+    if ((st = sop_attributes_to_get(in, atg, d)) != ST_OK ||
+        (st = legacy_check_conditions(&q.legacy.filter, d)) != ST_OK)
         goto out;
     if (query) {
         const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
@@ -854,9 +858,6 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
         }
         if (esk)
             av_free(&tmp);
-        df.key_conditions = sop_jget(in, "KeyConditions");
-        if (df.key_conditions && sop_jget(in, "KeyConditionExpression"))
-            df.key_conditions = NULL;
     } else {
         const cJSON *seg = sop_jget(in, "Segment"), *tot = sop_jget(in, "TotalSegments");
         if (seg && !tot) {
@@ -876,9 +877,8 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     }
     read_req_json(in, &q, &df);
     read_out o = { out, NULL };
-    st = fn(s, &q, &atg, &df, &o, d);
+    st = fn(s, &q, atg, &df, &o, d);
 out:
-    av_free(&atg);
     ddb_req_done(&q);
     return st;
 }

@@ -280,6 +280,8 @@ status store_streams_table_deleted(store *s, int64_t tid, diag *d)
     /* "If you delete a table, the stream is disabled and deleted after 24
      * hours" (Streams developer guide): its records stay readable. */
     status st = disable_stream(s, tid, NULL, d);
+    if (st == ST_OK)
+        st = store_ttl_tags_deleted(s, tid, d);
     /* A table that never had a stream takes its records with it. */
     if (st == ST_OK)
         st = store_exec_sql(s, "DELETE FROM changes WHERE tid = ?1 AND tid NOT IN (SELECT tid FROM streams)",
@@ -303,17 +305,14 @@ static const vspec pt_fields[] = {
     { .type = VT_END },
 };
 static const vspec update_spec[] = {
+    { .name = "AttributeDefinitions", .type = VT_LIST, .elem = &store_attrdef_elem },
     { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
     { .name = "BillingMode", .type = VT_STRING, .enums = e_billing },
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
+    { .name = "GlobalSecondaryIndexUpdates", .type = VT_LIST, .elem = &store_gsi_update_elem },
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
     { .type = VT_END },
 };
-
-/* One member of UpdateTable: what it changes, checked and applied on the
- * table's description inside the write transaction. Streams now; billing,
- * throughput and GSI changes are further entries of `updates` below. */
-typedef status (*update_fn)(store *s, tinfo *t, const cJSON *member, cJSON *desc, diag *d);
 
 static status update_stream(store *s, tinfo *t, const cJSON *spec, cJSON *desc, diag *d)
 {
@@ -338,45 +337,62 @@ static status update_stream(store *s, tinfo *t, const cJSON *spec, cJSON *desc, 
     return ST_OK;
 }
 
-static status update_billing(store *s, tinfo *t, const cJSON *mode, cJSON *desc, diag *d)
+static bool given(const cJSON *in, const char *member)
 {
-    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(desc, "BillingModeSummary");
-    const char *now = jstr(bm, "BillingMode");
-    if (strcmp(mode->valuestring, now ? now : "PROVISIONED") == 0)
-        return ST_OK;   /* the current mode again: DynamoDB accepts it as it is */
-    return diag_set(d, ST_VALIDATION, "ddbx does not change a table's BillingMode yet (%s)", t->name);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(in, member);
+    if (cJSON_IsArray(m))   /* an empty GlobalSecondaryIndexUpdates asks nothing (dynalite) */
+        return cJSON_GetArraySize(m) > 0;
+    return m && !cJSON_IsNull(m);
 }
 
-static const struct {
-    const char *member;
-    update_fn fn;   /* NULL: accepted in the request, not applied by ddbx yet */
-} updates[] = {
-    { "BillingMode", update_billing },
-    { "ProvisionedThroughput", NULL },
-    { "GlobalSecondaryIndexUpdates", NULL },
-    { "SSESpecification", NULL },
-    { "ReplicaUpdates", NULL },
-    { "StreamSpecification", update_stream },
-};
+/* The answer is DescribeTable's with TableStatus UPDATING, as DynamoDB
+ * gives while the change is applied, and the index notes of store_gsi.c. */
+static status update_answer(store *s, const char *name, const cJSON *notes, buf *out, diag *d)
+{
+    cJSON *in2 = cJSON_CreateObject();
+    cJSON_AddStringToObject(in2, "TableName", name);
+    buf body = BUF_INIT;
+    status st = store_op_describe_table(s, in2, &body, d);
+    cJSON_Delete(in2);
+    if (st == ST_OK) {
+        cJSON *o = cJSON_Parse(body.data);
+        cJSON *td = cJSON_DetachItemFromObjectCaseSensitive(o, "Table");
+        replace_member(td, "TableStatus", cJSON_CreateString("UPDATING"));
+        store_gsi_response(td, notes);
+        char *text = cJSON_PrintUnformatted(td);
+        buf_adds(out, "{\"TableDescription\":");
+        buf_adds(out, text);
+        buf_addc(out, '}');
+        cJSON_free(text);
+        cJSON_Delete(td);
+        cJSON_Delete(o);
+    }
+    buf_done(&body);
+    return st;
+}
 
 status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, update_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
+    static const char *const members[] = { "ProvisionedThroughput", "BillingMode", "StreamSpecification",
+                                           "GlobalSecondaryIndexUpdates", "SSESpecification",
+                                           "ReplicaUpdates" };
     bool any = false;
-    for (size_t i = 0; i < sizeof updates / sizeof updates[0]; i++) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(in, updates[i].member);
-        any |= m && !cJSON_IsNull(m);
-    }
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
+        any |= given(in, members[i]);
     if (!any)   /* dynalite's wording of DynamoDB's message */
         return diag_set(d, ST_VALIDATION, "At least one of ProvisionedThroughput, BillingMode,"
                         " UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or"
                         " ReplicaUpdates is required");
+    for (size_t i = 4; i < sizeof members / sizeof members[0]; i++)
+        if (given(in, members[i]))
+            return diag_set(d, ST_VALIDATION, "ddbx's UpdateTable does not apply %s yet", members[i]);
     const char *name = jstr(in, "TableName");
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
-    cJSON *desc = NULL;
+    cJSON *desc = NULL, *notes = cJSON_CreateObject();
     tinfo *t;
     st = store_table(s, name, &t, d);
     if (st == ST_NOT_FOUND)
@@ -388,40 +404,20 @@ status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
         st = diag_set(d, ST_INTERNAL, "corrupt table description");
         goto out;
     }
-    for (size_t i = 0; i < sizeof updates / sizeof updates[0] && st == ST_OK; i++) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(in, updates[i].member);
-        if (!m || cJSON_IsNull(m))
-            continue;
-        if (!updates[i].fn)
-            st = diag_set(d, ST_VALIDATION, "ddbx's UpdateTable does not apply %s yet",
-                          updates[i].member);
-        else
-            st = updates[i].fn(s, t, m, desc, d);
-    }
-    if (st != ST_OK || (st = put_desc(s, tid, desc, NULL, d)) != ST_OK)
+    /* Everything is checked before anything changes. */
+    if ((st = store_gsi_check(s, t, in, desc, d)) != ST_OK ||
+        (st = store_gsi_apply(s, t, in, desc, notes, d)) != ST_OK)
         goto out;
-    /* The answer is DescribeTable's with TableStatus UPDATING, as
-     * DynamoDB gives while the change is applied. */
-    cJSON *in2 = cJSON_CreateObject();
-    cJSON_AddStringToObject(in2, "TableName", name);
-    buf body = BUF_INIT;
-    st = store_op_describe_table(s, in2, &body, d);
-    cJSON_Delete(in2);
-    if (st == ST_OK) {
-        cJSON *o = cJSON_Parse(body.data);
-        cJSON *td = cJSON_DetachItemFromObjectCaseSensitive(o, "Table");
-        replace_member(td, "TableStatus", cJSON_CreateString("UPDATING"));
-        char *text = cJSON_PrintUnformatted(td);
-        buf_adds(out, "{\"TableDescription\":");
-        buf_adds(out, text);
-        buf_addc(out, '}');
-        cJSON_free(text);
-        cJSON_Delete(td);
-        cJSON_Delete(o);
-    }
-    buf_done(&body);
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
+    if (spec && !cJSON_IsNull(spec) && (st = update_stream(s, t, spec, desc, d)) != ST_OK)
+        goto out;
+    if ((st = put_desc(s, tid, desc, NULL, d)) != ST_OK ||
+        (st = store_gsi_rows(s, name, notes, d)) != ST_OK)
+        goto out;
+    st = update_answer(s, name, notes, out, d);
 out:
     cJSON_Delete(desc);
+    cJSON_Delete(notes);
     return store_txn_end(s, st, d);
 }
 

@@ -77,6 +77,29 @@ static const vspec gsi_fields[] = {
 static const vspec gsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndex",
                                 .fields = gsi_fields };
 
+/* UpdateTable's members that share CreateTable's shapes (store_streams.c). */
+const vspec store_attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeDefinition",
+                                   .fields = attrdef_fields };
+static const vspec gsi_update_fields[] = {
+    { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput",
+      .flags = VF_NOTNULL, .fields = pt_fields },
+    { .type = VT_END },
+};
+static const vspec gsi_delete_fields[] = {
+    { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    { .type = VT_END },
+};
+/* dynalite's member order: Update, Create, Delete. */
+static const vspec gsi_action_fields[] = {
+    { .name = "Update", .type = VT_FSTRUCT, .sub = "UpdateGlobalSecondaryIndexAction", .fields = gsi_update_fields },
+    { .name = "Create", .type = VT_FSTRUCT, .sub = "CreateGlobalSecondaryIndexAction", .fields = gsi_fields },
+    { .name = "Delete", .type = VT_FSTRUCT, .sub = "DeleteGlobalSecondaryIndexAction", .fields = gsi_delete_fields },
+    { .type = VT_END },
+};
+const vspec store_gsi_update_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndexUpdate",
+                                      .fields = gsi_action_fields };
+
 static const char *const e_view[] = { "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY", NULL };
 static const vspec stream_fields[] = {
     { .name = "StreamEnabled", .type = VT_BOOL, .flags = VF_NOTNULL },
@@ -93,6 +116,7 @@ static const vspec create_spec[] = {
     { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
     { .name = "GlobalSecondaryIndexes", .type = VT_LIST, .elem = &gsi_elem },
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
+    { .name = "Tags", .type = VT_LIST, .elem = &store_tag_elem },
     { .type = VT_END },
 };
 
@@ -479,6 +503,27 @@ static void uuid4(char out[37])
              b[13], b[14], b[15]);
 }
 
+/* An index's description as CreateTable (or UpdateTable's Create) makes it. */
+static cJSON *index_desc(const char *table, const cJSON *e, bool global)
+{
+    cJSON *ix = cJSON_CreateObject();
+    add_copy(ix, e, "IndexName");
+    add_copy(ix, e, "KeySchema");
+    add_copy(ix, e, "Projection");
+    if (global) {
+        cJSON_AddStringToObject(ix, "IndexStatus", "CREATING");
+        cJSON_AddItemToObject(ix, "ProvisionedThroughput",
+                              throughput(cJSON_GetObjectItemCaseSensitive(e, "ProvisionedThroughput")));
+    }
+    cJSON_AddNumberToObject(ix, "IndexSizeBytes", 0);
+    cJSON_AddNumberToObject(ix, "ItemCount", 0);
+    buf arn = BUF_INIT;
+    buf_printf(&arn, ARN_PREFIX "%s/index/%s", table, jstr(e, "IndexName"));
+    cJSON_AddStringToObject(ix, "IndexArn", arn.data);
+    buf_done(&arn);
+    return ix;
+}
+
 static cJSON *build_desc(const cJSON *in)
 {
     const char *name = jstr(in, "TableName");
@@ -518,23 +563,8 @@ static cJSON *build_desc(const cJSON *in)
             continue;
         cJSON *arr = cJSON_AddArrayToObject(o, member);
         const cJSON *e;
-        cJSON_ArrayForEach(e, list) {
-            cJSON *ix = cJSON_CreateObject();
-            add_copy(ix, e, "IndexName");
-            add_copy(ix, e, "KeySchema");
-            add_copy(ix, e, "Projection");
-            if (g) {
-                cJSON_AddStringToObject(ix, "IndexStatus", "CREATING");
-                cJSON_AddItemToObject(ix, "ProvisionedThroughput",
-                                      throughput(cJSON_GetObjectItemCaseSensitive(e, "ProvisionedThroughput")));
-            }
-            cJSON_AddNumberToObject(ix, "IndexSizeBytes", 0);
-            cJSON_AddNumberToObject(ix, "ItemCount", 0);
-            arn.len = 0;
-            buf_printf(&arn, ARN_PREFIX "%s/index/%s", name, jstr(e, "IndexName"));
-            cJSON_AddStringToObject(ix, "IndexArn", arn.data);
-            cJSON_AddItemToArray(arr, ix);
-        }
+        cJSON_ArrayForEach(e, list)
+            cJSON_AddItemToArray(arr, index_desc(name, e, g));
     }
     buf_done(&arn);
     return o;
@@ -621,7 +651,8 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
     if (st != ST_OK || (st = create_custom(in, d)) != ST_OK ||
-        (st = store_streams_check_spec(spec, true, d)) != ST_OK)
+        (st = store_streams_check_spec(spec, true, d)) != ST_OK ||
+        (st = store_tags_check_create(cJSON_GetObjectItemCaseSensitive(in, "Tags"), d)) != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
@@ -653,11 +684,15 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
         goto out;
     }
     sqlite3_reset(q);
+    int64_t tid = sqlite3_last_insert_rowid(s->db);
+    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(in, "Tags");
+    if (cJSON_IsArray(tags) && (st = store_tags_put(s, tid, tags, d)) != ST_OK)
+        goto out;
     /* A stream asked for: its row, and the description names it. */
     char *with_stream = NULL;
     if (cJSON_IsObject(spec)) {
         with_stream = xstrdup(text);
-        st = store_streams_created(s, sqlite3_last_insert_rowid(s->db), name, spec, &with_stream, d);
+        st = store_streams_created(s, tid, name, spec, &with_stream, d);
     }
     if (st == ST_OK) {
         buf_adds(out, "{\"TableDescription\":");
@@ -950,4 +985,29 @@ status store_delete_table(store *s, const char *table, diag *d)
     buf_done(&out);
     cJSON_Delete(in);
     return st;
+}
+
+/* ---- UpdateTable's GSI Create (store_gsi.c) ---- */
+
+status store_check_new_gsi(const cJSON *create, const cJSON *defs, bool ppr, diag *d)
+{
+    status st = check_index(create, defs, NULL, true, NULL, d);
+    if (st == ST_OK)
+        st = check_projection(create, d);
+    if (st == ST_OK && ppr && has(create, "ProvisionedThroughput"))
+        st = diag_set(d, ST_VALIDATION,
+                      "One or more parameter values were invalid: ProvisionedThroughput should not"
+                      " be specified for index: %s when BillingMode is PAY_PER_REQUEST",
+                      jstr(create, "IndexName"));
+    return st;
+}
+
+cJSON *store_gsi_desc(const char *table, const cJSON *create)
+{
+    return index_desc(table, create, true);
+}
+
+cJSON *store_throughput_desc(const cJSON *pt)
+{
+    return throughput(pt);
 }

@@ -400,3 +400,42 @@ out:
     store_key_done(&k);
     return store_txn_end(s, st, d);
 }
+
+/* ---- backfilling a new index (UpdateTable, store_gsi.c) ---- */
+
+/* A key value an index can hold: the type its definition says, not an
+ * empty string or binary, within the key size limits. */
+static bool index_key_ok(const key_attr *ka, const av *v, bool hash)
+{
+    if (!ka->name)
+        return true;
+    if (!v || v->type != ka->type || empty_sb(v))
+        return false;
+    diag d;
+    diag_init(&d);
+    return key_size(v, hash, &d) == ST_OK;
+}
+
+status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
+                            const av *item, size_t size, diag *d)
+{
+    assert(x < t->def.n_idx);
+    const index_def *ix = &t->def.idx[x];
+    /* "Index key violations": the item stays in the table, the index has
+     * no entry for it (developer guide, Detecting and correcting index key
+     * violations). */
+    if (!index_key_ok(&ix->pk, get(item, ix->pk.name), true) ||
+        (ix->sk.name && !index_key_ok(&ix->sk, get(item, ix->sk.name), false)))
+        return ST_OK;
+    buf ipk = BUF_INIT, isk = BUF_INIT;
+    status st = ST_OK;
+    if (index_key(ix, item, &ipk, &isk)) {
+        size_t esz = entry_size(&t->def, ix, item, size);
+        st = idx_row(s, Q_IDX_INSERT, t->id, (int)x + 1, &ipk, &isk, k, esz, d);
+        if (st == ST_OK)
+            store_delta(s, t->id, (int)x + 1, ipk.data, ipk.len, 1, (int64_t)esz);
+    }
+    buf_done(&ipk);
+    buf_done(&isk);
+    return st;
+}

@@ -92,6 +92,7 @@ void ddb_req_init(ddb_req *r, ddb_kind kind)
     r->kind = kind;
     r->key.type = r->item.type = r->keys.type = AV_NONE;
     r->names.type = r->values.type = r->start.type = AV_NONE;
+    legacy_init(&r->legacy);
 }
 
 void ddb_req_done(ddb_req *r)
@@ -113,6 +114,7 @@ void ddb_req_done(ddb_req *r)
     for (size_t i = 0; i < r->n_acts; i++)
         ddb_req_done(&r->acts[i]);
     free(r->acts);
+    legacy_done(&r->legacy);
     ddb_req_init(r, r->kind);
 }
 
@@ -155,6 +157,7 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     dst->acts = src->n_acts ? xmalloc(src->n_acts * sizeof *dst->acts) : NULL;
     for (size_t i = 0; i < src->n_acts; i++)
         ddb_req_copy(&dst->acts[i], &src->acts[i]);
+    legacy_copy(&dst->legacy, &src->legacy);
 }
 
 /* ---- the JSON printer --------------------------------------------------- */
@@ -349,6 +352,7 @@ static void write_body(const ddb_req *r, buf *out)
             jstring(&w, "ReturnValues", ddb_rv_name(r->rv));
         if (r->rv_fail_all_old)
             jstring(&w, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+        legacy_json(&r->legacy, r->kind == DDB_QUERY, out, &w.first);
     }
     if (r->rcc != DDB_RCC_NONE)
         jstring(&w, "ReturnConsumedCapacity", r->rcc == DDB_RCC_TOTAL ? "TOTAL" : "INDEXES");
@@ -417,6 +421,18 @@ static void opt_json(buf *out, const char *name, const av *v, bool names)
     buf_done(&j);
 }
 
+/* A legacy member as an option: JSON, but a string (ConditionalOperator)
+ * as the word itself. */
+static void cli_member(void *arg, const char *name, const char *cli, const char *json, size_t len)
+{
+    buf *out = arg;
+    buf_printf(out, " %s ", cli);
+    if (len >= 2 && json[0] == '"')
+        ddb_shell_quote(out, json + 1, len - 2);
+    else
+        ddb_shell_quote(out, json, len);
+}
+
 void ddb_req_cli(const ddb_req *r, buf *out)
 {
     if (r->kind == DDB_CHECK) {
@@ -469,6 +485,7 @@ void ddb_req_cli(const ddb_req *r, buf *out)
             opt(out, "--return-values", ddb_rv_name(r->rv));
         if (r->rv_fail_all_old)
             opt(out, "--return-values-on-condition-check-failure", "ALL_OLD");
+        legacy_members(&r->legacy, r->kind == DDB_QUERY, cli_member, out);
     }
     if (r->rcc != DDB_RCC_NONE)
         opt(out, "--return-consumed-capacity", r->rcc == DDB_RCC_TOTAL ? "TOTAL" : "INDEXES");

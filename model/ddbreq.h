@@ -25,6 +25,7 @@
 
 #include "model/av.h"
 #include "model/buf.h"
+#include "model/legacy.h"
 #include "model/status.h"
 
 /*
@@ -62,9 +63,12 @@
     X(GetShardIterator,          "get-shard-iterator",           's') \
     X(GetRecords,                "get-records",                  's') \
     X(DescribeTimeToLive,        "describe-time-to-live",        'd') \
+    X(UpdateTimeToLive,          "update-time-to-live",          'c') \
     X(DescribeLimits,            "describe-limits",              'd') \
     X(DescribeEndpoints,         "describe-endpoints",           'd') \
     X(ListTagsOfResource,        "list-tags-of-resource",        'd') \
+    X(TagResource,               "tag-resource",                 'c') \
+    X(UntagResource,             "untag-resource",               'c') \
     X(DescribeContinuousBackups, "describe-continuous-backups",  'd') \
     X(ListBackups,               "list-backups",                 'd') \
     X(DescribeBackup,            "describe-backup",              'd') \
@@ -138,6 +142,9 @@ struct ddb_req {
      * Check): the actions in order. */
     ddb_req *acts;
     size_t n_acts;
+    /* The legacy parameters (Expected, AttributeUpdates, the filters,
+     * KeyConditions, ConditionalOperator, AttributesToGet). */
+    ddb_legacy legacy;
 };
 
 void ddb_req_init(ddb_req *r, ddb_kind kind);

@@ -30,7 +30,8 @@
     X(ST_READ_ONLY,           "ReadOnly") \
     X(ST_USAGE,               "UsageError") \
     X(ST_DUPLICATE_ITEM,      "DuplicateItemException") \
-    X(ST_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException")
+    X(ST_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException") \
+    X(ST_LIMIT_EXCEEDED,      "LimitExceededException")
 
 typedef enum {
 #define X(code, name) code,

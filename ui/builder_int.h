@@ -54,10 +54,12 @@ typedef struct pline {
     char *text;
 } pline;
 
-/* The paths a path prompt offers (Tab picks one); borrowed. */
+/* The paths a path prompt offers (Tab picks one), and the item whose
+ * values give an operand's default type (NULL: none); borrowed. */
 typedef struct bpicks {
     char *const *v;
     size_t n;
+    const av *item;
 } bpicks;
 
 typedef struct bview {
@@ -129,18 +131,19 @@ void bview_panel_free(bview *p);
 
 /* ---- view_builder_prompt.c --------------------------------------------- */
 
-/* Each asks on the prompt line and changes the node or row in place; a
- * refused answer shows why on the status line and leaves the rest. */
+/* Each asks on the prompt line and changes the node or row in place,
+ * one answer at a time; a refused answer is asked again (what was typed
+ * kept, why shown above it). False when a prompt was left (Esc): the
+ * answers before it are kept. */
 bool bprompt_path(bpath *path, const char *label, const bpicks *picks);
 /* Path, operator, then the operands. */
-void bprompt_clause(bnode *n, const bpicks *picks);
+bool bprompt_clause(bnode *n, const bpicks *picks);
 bool bprompt_op(bnode *n);
-void bprompt_values(bnode *n, const bpicks *picks);
+bool bprompt_values(bnode *n, const bpicks *picks);
 /* Action (unless ask_action is false), path, SET's form, the operands. */
-void bprompt_row(baction *a, bool ask_action, const bpicks *picks);
-void bprompt_row_values(baction *a, const bpicks *picks);
-/* Asks the action of a new update row; false when the prompt was left.
- * An unknown word leaves *kind SET. */
+bool bprompt_row(baction *a, bool ask_action, const bpicks *picks);
+bool bprompt_row_values(baction *a, const bpicks *picks);
+/* Asks the action of a new update row; false when the prompt was left. */
 bool bprompt_row_kind(bu_kind *kind);
 
 /* ---- view_builder_apply.c ---------------------------------------------- */

@@ -174,3 +174,28 @@ int cli_take_stream_times(int *argc, char **argv, double *retention, double *ite
     argv[out] = NULL;
     return bad ? -1 : 0;
 }
+
+int cli_take_ttl_interval(int *argc, char **argv, double *secs)
+{
+    int out = 0, bad = 0;
+    *secs = CLI_TTL_INTERVAL;
+    for (int i = 0; i < *argc; i++) {
+        const char *v = NULL;
+        int r = i > 0 ? flag_value(*argc, argv, &i, "--ttl-interval", &v) : 0;
+        if (r == 0) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        char *end = NULL;
+        double x = r > 0 ? strtod(v, &end) : -1;
+        if (r < 0 || !end || *end || !(x >= 0) || x > 1e9) {
+            fprintf(stderr, "ddbx: --ttl-interval needs a number of seconds (0: no sweep)\n");
+            bad = 1;
+            continue;
+        }
+        *secs = x;
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return bad ? -1 : 0;
+}

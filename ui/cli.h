@@ -52,6 +52,15 @@ int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write);
  */
 int cli_take_stream_times(int *argc, char **argv, double *retention, double *iterator);
 
+/*
+ * `--ttl-interval SECONDS` for `ddbx serve` and the explorer: how often
+ * the store's TTL sweep deletes expired items (store_ttl_sweep);
+ * CLI_TTL_INTERVAL when not given, 0 for no sweep. Removed from argv; -1
+ * after a message on stderr for a bad value.
+ */
+#define CLI_TTL_INTERVAL 5.0
+int cli_take_ttl_interval(int *argc, char **argv, double *secs);
+
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);
 /* `ddbx eval --kind partiql STATEMENT ...` (cli_eval_partiql.c). */

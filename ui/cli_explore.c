@@ -24,8 +24,9 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/display.h"
+#include "ui/live.h"
 
-static const char usage[] = "usage: ddbx [--db FILE] [TABLE]\n"
+static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
                             "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n";
 
 static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
@@ -101,6 +102,10 @@ int cli_explore(int argc, char **argv)
     if (rem < 0)
         return 2;
     const char *flag_db = cli_take_db(&argc, argv);
+    double ttl_every;
+    if (cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
+        return 2;
+    live_set_ttl_interval(ttl_every);
     const char *table = NULL;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' || table) {

@@ -159,10 +159,41 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     }
 }
 
+/* Waits for SIGINT or SIGTERM (the one taken is returned), running a
+ * TTL sweep step every `every` seconds meanwhile (0: never), under the
+ * lock the requests take: expired items go as DynamoDB's background
+ * deletes do (store_ttl_sweep). */
+static int wait_and_sweep(server *sv, const sigset_t *stop, double every)
+{
+    for (;;) {
+        if (every <= 0) {
+            int sig = 0;
+            if (sigwait(stop, &sig) == 0)
+                return sig;
+            continue;
+        }
+        struct timespec ts = { .tv_sec = (time_t)every,
+                               .tv_nsec = (long)((every - (double)(time_t)every) * 1e9) };
+        int sig = sigtimedwait(stop, NULL, &ts);
+        if (sig > 0)
+            return sig;
+        if (errno != EAGAIN)
+            continue;
+        diag d;
+        diag_init(&d);
+        size_t deleted = 0;
+        pthread_mutex_lock(&sv->lock);
+        status st = store_ttl_sweep(sv->st, (double)time(NULL), 1000, &deleted, &d);
+        pthread_mutex_unlock(&sv->lock);
+        if (st != ST_OK)
+            fprintf(stderr, "ddbx serve: TTL sweep: %s\n", d.msg);
+    }
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: ddbx serve [--db FILE] [--port N] [--host ADDR]"
-                    " [--stream-retention S] [--iterator-lifetime S]\n");
+                    " [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n");
     return 2;
 }
 
@@ -171,8 +202,9 @@ int cli_serve(int argc, char **argv)
     const char *flag_db = cli_take_db(&argc, argv);
     const char *host = "127.0.0.1";
     const char *port_s = "8000";
-    double retention, lifetime;
-    if (cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0)
+    double retention, lifetime, ttl_every;
+    if (cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0 ||
+        cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
         return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -251,9 +283,7 @@ int cli_serve(int argc, char **argv)
            bound);
     fflush(stdout);
 
-    int sig = 0;
-    while (sigwait(&stop, &sig) != 0)
-        ;
+    int sig = wait_and_sweep(&sv, &stop, ttl_every);
     fprintf(stderr, "ddbx serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
     rc = 0;
 out:

@@ -40,6 +40,10 @@
     X(save_cond,    "NAME",         "Builder: save the condition under NAME in the database") \
     X(load_cond,    "NAME",         "Builder: load a saved condition into the tree") \
     X(delete_cond,  "NAME",         "Builder: delete a saved condition") \
-    X(conds,        "",             "Builder: list the saved conditions")
+    X(conds,        "",             "Builder: list the saved conditions") \
+    X(create_index, "NAME PK[:S|N|B] [SK[:TYPE]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]", \
+      "Create a GSI on the table shown and backfill it (UpdateTable; asks first)") \
+    X(delete_index, "NAME",         "Delete a GSI of the table shown (UpdateTable; asks first)") \
+    X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)")
 
 #endif

@@ -17,14 +17,13 @@
 #include "ui/command.h"
 #include "ui/keymap.h"
 #include "ui/live.h"
+#include "ui/schema_cmds.h"
 #include "ui/text.h"
 
 #define MAX_DEPTH 64
 /* Lines kept loaded around the cursor, in screens, before trimming. */
 #define WINDOW_SCREENS 8
 #define WINDOW_MIN 400
-/* How many lines a search may pull from the store before giving up. */
-#define SEARCH_LIMIT 200000
 
 static struct {
     store *st;
@@ -36,6 +35,9 @@ static struct {
     char identity[640];  /* remote: who the requests are signed as */
     role status_role;
     bool status_wrap;    /* display_diag's: wraps when wider than the screen */
+    int prompt_lift;     /* 1 while a prompt owns the last row */
+    int cmd_col[32];     /* the `:` command being run: where each word starts */
+    int cmd_argc;
     buf search;
     FILE *timing;
     struct timespec t0;
@@ -288,24 +290,16 @@ static void page_by(view *v, int dir)
     display_fill(v);
 }
 
-/* The status line's message, on the last row; display_diag's, when wider
- * than the screen, wrapped onto the rows above it (at most half the
- * screen, the last row marked `~` when even that is not enough). */
-static void draw_status(int rows, int cols)
+/* Where each row of the status message starts when it wraps at cols: as
+ * many whole words as fit (a word longer than the row is cut where the
+ * row ends), at most max rows. Returns the rows. */
+static int status_layout(int cols, int max, size_t *start)
 {
     const char *s = D.status.data;
     size_t len = D.status.len;
-    if (!D.status_wrap || text_width(s, len) <= cols || cols < 2) {
-        term_put(rows - 1, 0, cols, s, len, D.status_role, true);
-        return;
-    }
-    /* Where each row starts: as many whole words as fit (a word longer
-     * than the row is cut where the row ends). */
-    int max = rows / 2 > 1 ? rows / 2 : 1;
-    size_t start[64];
     int k = 0;
     size_t i = 0;
-    while (i < len && k < max && k < 64) {
+    while (i < len && k < max) {
         start[k++] = i;
         int w = 0;
         size_t after_space = 0;   /* just past the row's last space; 0: none */
@@ -324,6 +318,36 @@ static void draw_status(int rows, int cols)
                 after_space = i;
         }
     }
+    return k;
+}
+
+static bool status_wraps(int cols)
+{
+    return D.status_wrap && text_width(D.status.data, D.status.len) > cols && cols >= 2;
+}
+
+static int status_rows(int rows, int cols)
+{
+    size_t start[64];
+    int max = rows / 2 > 1 ? rows / 2 : 1;
+    return status_wraps(cols) ? status_layout(cols, max < 64 ? max : 64, start) : 1;
+}
+
+/* The status line's message, on the last row (of `rows`); display_diag's,
+ * when wider than the screen, wrapped onto the rows above it (at most
+ * half the screen, the last row marked `~` when even that is not
+ * enough). */
+static void draw_status(int rows, int cols)
+{
+    const char *s = D.status.data;
+    size_t len = D.status.len;
+    if (!status_wraps(cols)) {
+        term_put(rows - 1, 0, cols, s, len, D.status_role, true);
+        return;
+    }
+    int max = rows / 2 > 1 ? rows / 2 : 1;
+    size_t start[64];
+    int k = status_layout(cols, max < 64 ? max : 64, start);
     for (int r = 0; r < k; r++) {
         size_t end = r + 1 < k ? start[r + 1] : len;
         int row = rows - k + r;
@@ -374,7 +398,8 @@ static void draw(void)
     if (live_paused())
         term_puts(rows - 1, cols > 30 ? cols - 30 : 0, 30, "       live paused (L resumes)", ROLE_DIM);
     if (D.status.len) {
-        draw_status(rows, cols);
+        /* A prompt keeps the last row: the message goes above it. */
+        draw_status(rows - D.prompt_lift, cols);
     } else {
         /* On a remote endpoint the resting status line says where, whether
          * writes are possible, and what the session has consumed. */
@@ -445,25 +470,35 @@ static bool word_byte(char c)
     return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ((u | 32) >= 'a' && (u | 32) <= 'z');
 }
 
+/* A choice's text is what goes into the prompt; after a tab it may
+ * carry a description, shown in the list only. */
+static size_t choice_len(const char *c)
+{
+    return strcspn(c, "\t");
+}
+
 /* The choices matching typed: those that begin with it, else those that
  * contain it. Fills m (indexes), returns how many. */
 static size_t pick_matches(char *const *choices, size_t n, const char *typed, size_t *m)
 {
     size_t k = 0, tl = strlen(typed);
     for (size_t i = 0; i < n; i++)
-        if (strncmp(choices[i], typed, tl) == 0)
+        if (tl <= choice_len(choices[i]) && strncmp(choices[i], typed, tl) == 0)
             m[k++] = i;
     if (k || !tl)
         return k;
-    for (size_t i = 0; i < n; i++)
-        if (strstr(choices[i], typed))
+    for (size_t i = 0; i < n; i++) {
+        const char *f = strstr(choices[i], typed);
+        if (f && (size_t)(f - choices[i]) + tl <= choice_len(choices[i]))
             m[k++] = i;
+    }
     return k;
 }
 
-/* The matching choices in the rows above the status line (at most half
- * the screen), a window kept around the current one (cur, or none). */
-static void draw_picks(char *const *choices, const size_t *m, size_t nm, long cur)
+/* The matching choices in the rows from `bottom` up (at most half the
+ * screen), a window kept around the current one (cur, or none); a
+ * choice's description is aligned after the widest choice shown. */
+static void draw_picks(char *const *choices, const size_t *m, size_t nm, long cur, int bottom)
 {
     int rows = term_rows(), cols = term_cols();
     size_t room = rows > 6 ? (size_t)(rows / 2) : 1;
@@ -471,13 +506,28 @@ static void draw_picks(char *const *choices, const size_t *m, size_t nm, long cu
     size_t first = 0;
     if (cur >= 0 && (size_t)cur >= shown)
         first = (size_t)cur - shown + 1;
-    int top = rows - 1 - (int)shown;
+    int top = bottom + 1 - (int)shown;
+    int wide = 0;
+    for (size_t i = 0; i < shown; i++) {
+        const char *c = choices[m[first + i]];
+        int w = text_width(c, choice_len(c));
+        if (w > wide)
+            wide = w;
+    }
     for (size_t i = 0; i < shown; i++) {
         size_t j = first + i;
+        const char *c = choices[m[j]];
+        size_t cl = choice_len(c);
         role r = cur >= 0 && j == (size_t)cur ? ROLE_SELECTED : ROLE_STATUS;
         term_fill(top + (int)i, 0, cols, r);
         buf row = BUF_INIT;
-        buf_printf(&row, " %s", choices[m[j]]);
+        buf_addc(&row, ' ');
+        buf_add(&row, c, cl);
+        if (c[cl]) {
+            for (int pad = text_width(c, cl); pad < wide + 2; pad++)
+                buf_addc(&row, ' ');
+            buf_adds(&row, c + cl + 1);
+        }
         if (i == 0 && first > 0)
             buf_printf(&row, "   (%zu more above)", first);
         if (i + 1 == shown && first + shown < nm)
@@ -492,8 +542,30 @@ bool display_prompt(const char *label, const char *init, buf *out)
     return display_prompt_pick(label, init, NULL, 0, out);
 }
 
+static bool prompt(const char *label, const char *init, char *const *choices, size_t n_choices,
+                   bool replace_init, buf *out);
+
 bool display_prompt_pick(const char *label, const char *init, char *const *choices,
                          size_t n_choices, buf *out)
+{
+    return prompt(label, init, choices, n_choices, false, out);
+}
+
+bool display_prompt_choose(const char *label, const char *init, char *const *choices,
+                           size_t n_choices, buf *out)
+{
+    return prompt(label, init, choices, n_choices, true, out);
+}
+
+/* The rows the status line's message takes (display_diag's wraps). */
+static int status_rows(int rows, int cols);
+
+/* The line editor of every prompt. With replace_init, the first key
+ * typed replaces the pre-filled text (shown selected) instead of adding
+ * to it, as a pick list's default is replaced in a form. A message set
+ * before the prompt (why the last answer was refused) stays above it. */
+static bool prompt(const char *label, const char *init, char *const *choices, size_t n_choices,
+                   bool replace_init, buf *out)
 {
     buf b = BUF_INIT;
     buf_adds(&b, init ? init : "");
@@ -503,25 +575,41 @@ bool display_prompt_pick(const char *label, const char *init, char *const *choic
     buf typed = BUF_INIT;
     long cur = -1;
     size_t *m = n_choices ? xcalloc(n_choices, sizeof *m) : NULL;
+    bool fresh = replace_init && b.len > 0;   /* the pre-filled text is untouched */
+    /* The message shows whole on the rows above the prompt line. */
+    bool was_wrap = D.status_wrap;
+    D.status_wrap = true;
 
     for (;;) {
         int rows = term_rows(), cols = term_cols();
+        /* The message one row up, so the prompt line is the last. */
+        D.prompt_lift = D.status.len ? 1 : 0;
         draw();
+        D.prompt_lift = 0;
+        int msg_rows = D.status.len ? status_rows(rows - 1, cols) : 0;
         size_t nm = n_choices ? pick_matches(choices, n_choices, typed.data ? typed.data : "", m) : 0;
         if (nm)
-            draw_picks(choices, m, nm, cur);
+            draw_picks(choices, m, nm, cur, rows - 2 - msg_rows);
         term_fill(rows - 1, 0, cols, ROLE_STATUS);
-        int lw = term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
+        /* The label gets at most half the line: the text always shows. */
+        int lw = term_put(rows - 1, 0, cols / 2 > 8 ? cols / 2 : cols, label, strlen(label),
+                          ROLE_PROMPT, true);
         int avail = cols - lw - 1;
         /* Keep the cursor in view: show the tail of the text when long. */
         size_t from = 0;
         while (from < at && text_width(b.data + from, at - from) > avail)
             from = next_cp(b.data, b.len, from);
-        term_put(rows - 1, lw, avail + 1, b.data ? b.data + from : "", b.len - from, ROLE_STATUS, false);
+        term_put(rows - 1, lw, avail + 1, b.data ? b.data + from : "", b.len - from,
+                 fresh ? ROLE_SELECTED : ROLE_STATUS, false);
         term_cursor(rows - 1, lw + text_width(b.data ? b.data + from : "", at - from));
         term_refresh();
 
         int k = term_getkey(NULL);
+        if (fresh && k >= 32 && k < K_BASE) {
+            buf_reset(&b);
+            at = 0;
+        }
+        fresh = false;
         if (k == K_ENTER) {
             ok = true;
             break;
@@ -574,7 +662,7 @@ bool display_prompt_pick(const char *label, const char *init, char *const *choic
             bool fwd = k == K_TAB || k == K_DOWN;
             cur = cur < 0 ? (fwd ? 0 : (long)nm - 1) : (cur + (fwd ? 1 : (long)nm - 1)) % (long)nm;
             buf_reset(&b);
-            buf_adds(&b, choices[m[cur]]);
+            buf_add(&b, choices[m[cur]], choice_len(choices[m[cur]]));
             at = b.len;
             continue;   /* the list stays as it was typed */
         } else if (k == K_TAB) {
@@ -595,6 +683,7 @@ bool display_prompt_pick(const char *label, const char *init, char *const *choic
         cur = -1;
     }
     term_cursor(-1, 0);
+    D.status_wrap = was_wrap;
     buf_reset(out);
     if (ok)
         buf_add(out, b.data ? b.data : "", b.len);
@@ -613,7 +702,7 @@ int display_menu(const char *label, char *const *choices, size_t n)
     for (;;) {
         int rows = term_rows(), cols = term_cols();
         draw();
-        draw_picks(choices, m, n, cur);
+        draw_picks(choices, m, n, cur, rows - 2);
         term_fill(rows - 1, 0, cols, ROLE_STATUS);
         term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
         term_refresh();
@@ -646,12 +735,14 @@ bool display_confirm(const char *fmt, ...)
     vsnprintf(q, sizeof q, fmt, ap);
     va_end(ap);
 
+    /* The whole question, wrapped above the last row when it is wider
+     * than the screen, so what is asked and (y/N) both show. */
+    buf_reset(&D.status);
+    buf_printf(&D.status, "%s (y/N) ", q);
+    D.status_role = ROLE_PROMPT;
+    D.status_wrap = true;
     draw();
-    int rows = term_rows(), cols = term_cols();
-    term_fill(rows - 1, 0, cols, ROLE_STATUS);
-    char full[1100];
-    snprintf(full, sizeof full, "%s (y/N) ", q);
-    term_puts(rows - 1, 0, cols, full, ROLE_PROMPT);
+    buf_reset(&D.status);
     term_refresh();
     int k = term_getkey(NULL);
     bool yes = k == 'y' || k == 'Y';
@@ -716,6 +807,11 @@ out:
 
 /* ---- search ---------------------------------------------------------- */
 
+/* Searches from the selection on, through the whole view (its `more`
+ * loads past the window, however far). The window the search starts
+ * from is kept while it reads on, the lines read in between dropped as
+ * it goes; so "Not found" leaves the selection, and the lines around it,
+ * as they were. */
 static void search(view *v, int dir)
 {
     if (!D.search.len) {
@@ -729,21 +825,20 @@ static void search(view *v, int dir)
     buf t = BUF_INIT;
     vm *m = &v->vm;
     long i = (long)m->cursor;
-    size_t pulled = 0;
+    size_t orig = m->n;    /* the starting window's lines */
+    bool cut = false;      /* lines between it and i were dropped */
     bool found = false;
     for (;;) {
         i += dir;
         if (i >= (long)m->n) {
-            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, 1) : 0;
+            size_t add = v->ops->more ? v->ops->more(v, 1) : 0;
             if (add == 0)
                 break;
-            pulled += add;
         }
         if (i < 0) {
-            size_t add = v->ops->more && pulled < SEARCH_LIMIT ? v->ops->more(v, -1) : 0;
+            size_t add = v->ops->more ? v->ops->more(v, -1) : 0;
             if (add == 0)
                 break;
-            pulled += add;
             i += (long)add;
         }
         buf_reset(&t);
@@ -752,28 +847,45 @@ static void search(view *v, int dir)
             found = true;
             break;
         }
-        /* The window must not grow without bound during a long search. */
-        if (m->n > 4 * WINDOW_MIN && v->ops->more) {
-            size_t keep = (size_t)WINDOW_MIN;
-            if (dir > 0 && (size_t)i > keep) {
-                size_t drop = (size_t)i - keep;
-                vm_trim(m, drop, m->n);
+        /* The window must not grow without bound during a long search:
+         * what was read between the start and the last lines goes. */
+        size_t keep = (size_t)WINDOW_MIN;
+        if (m->n > orig + 4 * keep && v->ops->more) {
+            if (dir > 0 && (size_t)i > orig + keep) {
+                size_t drop = (size_t)i - keep - orig;
+                vm_cut(m, orig, orig + drop);
                 i -= (long)drop;
-            } else if (dir < 0 && m->n - (size_t)i > keep) {
-                vm_trim(m, 0, (size_t)i + keep);
+                cut = true;
+            } else if (dir < 0 && m->n - orig > (size_t)i + keep) {
+                vm_cut(m, (size_t)i + keep, m->n - orig);
+                cut = true;
             }
         }
     }
     buf_done(&t);
     if (found) {
+        /* The starting window is not next to the match any more. */
+        if (cut && dir > 0) {
+            vm_trim(m, orig, m->n);
+            i -= (long)orig;
+        } else if (cut) {
+            vm_trim(m, 0, m->n - orig);
+        }
         vm_select(m, (size_t)i);
         vm_center(m, m->rows / 3);
         display_fill(v);
         display_message("/%s", D.search.data);
     } else {
+        /* Back to the window it started from, the selection unmoved. */
+        if (dir > 0)
+            vm_trim(m, 0, orig);
+        else
+            vm_trim(m, m->n - orig, m->n);
+        size_t top = m->top;
         vm_select(m, m->cursor);
+        vm_set_top(m, top);
         display_fill(v);
-        display_error("Not found: %s", D.search.data);
+        display_error("Not found: %s (the selection stays)", D.search.data);
     }
 }
 
@@ -807,9 +919,42 @@ static void save_view(view *v, const char *path)
 
 /* ---- commands -------------------------------------------------------- */
 
-/* Splits a command line into words; "double" or 'single' quotes group,
- * backslash escapes the next character. argv points into `store`. */
-static int split_words(const char *text, char *words, char **argv, int max)
+/* Copies JSON that starts at *p ({ or [) as typed, to its matching
+ * bracket (or the end of the line): its quotes, spaces and backslashes
+ * are the JSON's own. */
+static void copy_json(const char **pp, char **oo)
+{
+    const char *p = *pp;
+    char *o = *oo;
+    int depth = 0;
+    bool str = false;
+    while (*p) {
+        char c = *p;
+        *o++ = *p++;
+        if (str) {
+            if (c == '\\' && *p)
+                *o++ = *p++;
+            else if (c == '"')
+                str = false;
+        } else if (c == '"') {
+            str = true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            break;
+        }
+    }
+    *pp = p;
+    *oo = o;
+}
+
+/* Splits a command line into words. JSON (a word that begins with { or
+ * [, or what follows = in --values={...}) is kept as typed, so
+ * `:cond-item {"PK":{"S":"a b"}}` is one word with its quotes. Elsewhere
+ * "double" or 'single' quotes group and are removed, and a backslash
+ * escapes the next character. argv points into `words`; col[i] gets the
+ * index in text where word i's text starts. */
+static int split_words(const char *text, char *words, char **argv, int *col, int max)
 {
     int argc = 0;
     const char *p = text;
@@ -819,10 +964,18 @@ static int split_words(const char *text, char *words, char **argv, int max)
             p++;
         if (!*p)
             break;
+        col[argc] = (int)(p - text);
         argv[argc++] = o;
         char q = 0;
+        const char *start = p;
         while (*p && (q || (*p != ' ' && *p != '\t'))) {
+            if (!q && (*p == '{' || *p == '[') && (p == start || p[-1] == '=')) {
+                copy_json(&p, &o);
+                continue;
+            }
             if (!q && (*p == '"' || *p == '\'')) {
+                if (p == start)
+                    col[argc - 1]++;
                 q = *p++;
                 continue;
             }
@@ -838,6 +991,11 @@ static int split_words(const char *text, char *words, char **argv, int max)
         *o++ = '\0';
     }
     return argc;
+}
+
+int display_command_col(int i)
+{
+    return i >= 0 && i < D.cmd_argc ? D.cmd_col[i] + 2 : 0;
 }
 
 static bool is_cmd(const char *word, const char *name)
@@ -910,13 +1068,22 @@ void display_command(const char *text)
 {
     char *words = xmalloc(strlen(text) + 1);
     char *argv[32];
-    int argc = split_words(text, words, argv, 31);
+    int col[32], saved_col[32], saved_argc = D.cmd_argc;
+    memcpy(saved_col, D.cmd_col, sizeof saved_col);
+    int argc = split_words(text, words, argv, col, 31);
     view *v = top_view();
     argv[argc] = NULL;
+    memcpy(D.cmd_col, col, sizeof col);
+    D.cmd_argc = argc;
     if (argc == 0 || !v)
         goto out;
 
     const char *c = argv[0];
+    /* A command says how it went itself: the message an earlier key or
+     * command left does not stay under it (the test hooks keep it, to
+     * save the screen that command left). */
+    if (!is_cmd(c, "save_display") && !is_cmd(c, "save_view"))
+        buf_reset(&D.status);
     if (is_cmd(c, "quit") || is_cmd(c, "q") || is_cmd(c, "qa")) {
         D.quit = true;
     } else if (is_cmd(c, "back")) {
@@ -963,6 +1130,8 @@ void display_command(const char *text)
     } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
                v->ops != &view_builder_ops) {
         view_builder_open(v, argc, argv);
+    } else if (schema_command(v, argc, argv)) {
+        /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
     } else if (v->ops->command && v->ops->command(v, argc, argv)) {
         /* the view ran it */
     } else {
@@ -976,6 +1145,8 @@ void display_command(const char *text)
             display_error("Unknown command :%s (press ? for help)", c);
     }
 out:
+    memcpy(D.cmd_col, saved_col, sizeof saved_col);
+    D.cmd_argc = saved_argc;
     free(words);
 }
 
@@ -1003,6 +1174,27 @@ static void samples_command(void)
 
 /* ---- the loop -------------------------------------------------------- */
 
+/* The `:` prompt, the commands offered as a pick list (name, then its
+ * arguments and what it does) while what is typed is a name's start. */
+static bool prompt_command(buf *out)
+{
+    static char *choices[64];
+    static size_t n;
+    if (!n) {
+#define CMD_CHOICE(name, args, help) \
+        if (n < 64) { \
+            buf c = BUF_INIT; \
+            for (const char *q = #name; *q; q++) \
+                buf_addc(&c, *q == '_' ? '-' : *q); \
+            buf_printf(&c, "\t%s%s%s", args, *args ? "  " : "", help); \
+            choices[n++] = buf_steal(&c); \
+        }
+        CMD_LIST(CMD_CHOICE)
+#undef CMD_CHOICE
+    }
+    return display_prompt_pick(":", "", choices, n, out);
+}
+
 static void default_request(view *v, enum req r, int mrow)
 {
     buf b = BUF_INIT;
@@ -1025,7 +1217,7 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;
     case REQ_PROMPT:
-        if (display_prompt(":", "", &b))
+        if (prompt_command(&b))
             display_command(b.data ? b.data : "");
         break;
     case REQ_SEARCH:

@@ -74,7 +74,9 @@ void display_ddb_err(const char *what, const ddb_err *e);
 void display_ddb_err_text(buf *out, const char *what, const ddb_err *e);
 
 /* Reads a line in the status line; false when cancelled. out gets the
- * text (initially init). */
+ * text (initially init). The label takes at most half the line, so the
+ * text shows whatever its length; a message set before (why the last
+ * answer was refused) shows above the prompt line. */
 bool display_prompt(const char *label, const char *init, buf *out);
 /* The same with a list to pick from: the choices that begin with what is
  * typed (else that contain it) show above the status line; Tab or Down
@@ -87,14 +89,25 @@ bool display_prompt_pick(const char *label, const char *init, char *const *choic
  * highlighted (Up/Down/Tab move it; the first at the start). Returns the
  * index picked, -1 when left (Esc, q). */
 int display_menu(const char *label, char *const *choices, size_t n);
+/* A pick list for a closed set of words (operator, type, action): the
+ * same, with each choice's description (after a tab in the choice) shown
+ * beside it in the list, and the pre-filled init shown selected: the
+ * first character typed replaces it, an editing key keeps it. */
+bool display_prompt_choose(const char *label, const char *init, char *const *choices,
+                           size_t n_choices, buf *out);
 /* Asks a yes/no question; true only on 'y'. */
 bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the
  * editor succeeded (text then holds the new content). */
 bool display_edit(buf *text, const char *suffix);
 
-/* Runs a `:` command line. */
+/* Runs a `:` command line: words split at spaces, "quotes" and 'quotes'
+ * grouping, JSON ({...} or [...], also after --values=) kept as typed. */
 void display_command(const char *text);
+/* While a `:` command runs: the screen column where its word i starts
+ * in the line typed (the ':' is column 1), for errors that point into
+ * it; 0 when unknown. */
+int display_command_col(int i);
 
 /* Makes the view's loaded lines cover the screen (calls ops->more). */
 void display_fill(view *v);

@@ -65,17 +65,20 @@ void edit_key(const table_def *def, const av *item, av *out)
     }
 }
 
-/* Writes on a remote store without --write are refused before any
- * editing starts (the store would refuse them anyway). */
+/* Writes the store would refuse (a remote without --write, a database
+ * opened --read-only) are refused before any editing starts, so nothing
+ * typed is lost to the refusal. */
 static bool can_write(void)
 {
     store_info info;
     store_get_info(display_store(), &info);
-    if (info.remote && !info.writable) {
+    if (info.writable)
+        return true;
+    if (info.remote)
         display_error("%s is read-only: start ddbx with --write to write", info.where);
-        return false;
-    }
-    return true;
+    else
+        display_error("The database is open read-only (--read-only): nothing can be written");
+    return false;
 }
 
 /* Asks before a write on a local store; a remote store asks itself (its
@@ -95,9 +98,10 @@ static bool confirm_write(const char *fmt, ...)
     return display_confirm("%s", q);
 }
 
-/* Runs one request (and frees it); on failure shows the store's error.
- * The response goes to *res when asked for (the caller's ddb_res_done). */
-static bool call(ddb_req *req, ddb_res *res)
+/* Runs one request (and frees it); on failure shows the store's error
+ * and, when why is given, puts its text there. The response goes to
+ * *res when asked for (the caller's ddb_res_done). */
+static bool call_why(ddb_req *req, ddb_res *res, buf *why)
 {
     ddb_res own;
     ddb_err err;
@@ -106,13 +110,21 @@ static bool call(ddb_req *req, ddb_res *res)
     ddb_res_init(res);
     ddb_err_init(&err);
     status st = store_exec(display_store(), req, res, &err);
-    if (st != ST_OK)
+    if (st != ST_OK) {
         display_ddb_err(NULL, &err);
+        if (why)
+            display_ddb_err_text(why, NULL, &err);
+    }
     if (res == &own || st != ST_OK)
         ddb_res_done(res);
     ddb_err_done(&err);
     ddb_req_done(req);
     return st == ST_OK;
+}
+
+static bool call(ddb_req *req, ddb_res *res)
+{
+    return call_why(req, res, NULL);
 }
 
 /* A request on table with the item's key; the condition, when given, on
@@ -152,12 +164,43 @@ bool edit_get_item(const char *table, const table_def *def, const av *keys, av *
     return ok;
 }
 
-/* PutItem of item, conditioned on the key existing (replace) or not. */
-static bool put(const char *table, const table_def *def, const av *item, bool must_exist)
+static bool edit_json(buf *text, av *out);
+
+/* PutItem of item, conditioned on the key existing (replace) or not;
+ * the refusal's text in *why when given. */
+static bool put(const char *table, const table_def *def, const av *item, bool must_exist, buf *why)
 {
     ddb_req r;
     keyed(&r, DDB_PUT, table, def, item, must_exist ? "attribute_exists(#k)" : "attribute_not_exists(#k)");
-    return call(&r, NULL);
+    return call_why(&r, NULL, why);
+}
+
+/* Creates item (its key must be free); refused, the user may edit the
+ * text again (an existing key, a wrong type), so what was typed is not
+ * lost. True when created; *item then holds what was written. */
+static bool create_or_retry(const char *table, const table_def *def, buf *text, av *item)
+{
+    for (;;) {
+        buf why = BUF_INIT, key = BUF_INIT;
+        bool ok = put(table, def, item, false, &why);
+        fmt_key(&key, item, def->pk.name, def->sk.name);
+        bool exists = strstr(why.data ? why.data : "", "ConditionalCheckFailed") != NULL;
+        bool again = !ok && (exists ? display_confirm("Not created: %s exists already. Edit again?", key.data)
+                                    : display_confirm("Not created: %s. Edit again?", why.data));
+        if (ok)
+            display_message("Created %s", key.data);
+        else if (!again && exists)
+            display_error("Not created: %s exists already", key.data);
+        else if (!again)
+            display_error("Not created: %s", why.data);
+        buf_done(&why);
+        buf_done(&key);
+        if (ok || !again)
+            return ok;
+        av_free(item);
+        if (!edit_json(text, item))
+            return false;
+    }
 }
 
 /* Lets the user edit item JSON until it parses or they give up. */
@@ -199,11 +242,7 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
     buf_adds(&t, "\n}\n");
     if (!edit_json(&t, &item))
         goto out;
-    if (put(table, def, &item, false)) {
-        fmt_key(&key, &item, def->pk.name, def->sk.name);
-        display_message("Created %s", key.data);
-        ok = true;
-    }
+    ok = create_or_retry(table, def, &t, &item);
 out:
     av_free(&item);
     buf_done(&t);
@@ -230,19 +269,44 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
     }
     fmt_key(&key, &edited, def->pk.name, def->sk.name);
     if (table_def_same_item(def, &cur, &edited)) {
-        if (confirm_write("Replace item %s?", key.data) && put(table, def, &edited, true)) {
+        if (confirm_write("Replace item %s?", key.data) && put(table, def, &edited, true, NULL)) {
             display_message("Replaced %s", key.data);
             ok = true;
         }
-    } else if (confirm_write("The key changed: create %s (the old item stays)?", key.data) &&
-               put(table, def, &edited, false)) {
-        display_message("Created %s", key.data);
-        ok = true;
+    } else if (confirm_write("The key changed: create %s (the old item stays)?", key.data)) {
+        ok = create_or_retry(table, def, &t, &edited);
     }
 out:
     av_free(&cur);
     av_free(&edited);
     buf_done(&t);
+    buf_done(&key);
+    return ok;
+}
+
+/* UpdateItem of one attribute: SET to *val (moved into the request),
+ * or REMOVE when val is NULL; the item must still exist. */
+static bool update_attr(const char *table, const table_def *def, const av *item, const char *name,
+                        av *val)
+{
+    buf key = BUF_INIT;
+    fmt_key(&key, item, def->pk.name, def->sk.name);
+    ddb_req r;
+    keyed(&r, DDB_UPDATE, table, def, item, "attribute_exists(#k)");
+    av a;
+    av_init_s(&a, name, strlen(name));
+    av_map_put(&r.names, "#a", 2, &a);
+    if (!val) {
+        ddb_req_set_str(&r.update, "REMOVE #a");
+    } else {
+        ddb_req_set_str(&r.update, "SET #a = :v");
+        av_init_list(&r.values, AV_M);
+        av_map_put(&r.values, ":v", 2, val);
+        val->type = AV_NONE;
+    }
+    bool ok = call(&r, NULL);
+    if (ok)
+        display_message("%s %s on %s", val ? "Set" : "Removed", name, key.data);
     buf_done(&key);
     return ok;
 }
@@ -262,43 +326,54 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
     if (cur)
         ddbjson_write_value(&init, cur);
     buf_printf(&label, "SET %s = ", name);
-    if (!display_prompt(label.data, init.data ? init.data : "{\"S\":\"\"}", &in))
-        goto out;
-    fmt_key(&key, item, def->pk.name, def->sk.name);
-    if (in.len == 0) {
-        if (!confirm_write("Remove %s from %s?", name, key.data))
+    if (!init.len)
+        buf_adds(&init, "{\"S\":\"\"}");
+    /* A value that does not parse is asked again, as typed, the reason
+     * above it; nothing is written until one does. */
+    for (;;) {
+        if (!display_prompt(label.data, init.data, &in))
             goto out;
-    } else {
+        display_message("%s", "");
+        if (in.len == 0)
+            break;
         diag d;
         diag_init(&d);
-        if (ddbjson_parse_value(in.data, in.len, &val, &d) != ST_OK) {
-            display_diag("Not a value (type DynamoDB JSON such as {\"S\":\"text\"} or {\"N\":\"5\"})",
-                         d.code, &d);
-            goto out;
-        }
+        if (ddbjson_parse_value(in.data, in.len, &val, &d) == ST_OK)
+            break;
+        display_diag("Not a value (type DynamoDB JSON such as {\"S\":\"text\"} or {\"N\":\"5\"})",
+                     d.code, &d);
+        buf_reset(&init);
+        buf_add(&init, in.data, in.len);
     }
-    ddb_req r;
-    keyed(&r, DDB_UPDATE, table, def, item, "attribute_exists(#k)");
-    av a;
-    av_init_s(&a, name, strlen(name));
-    av_map_put(&r.names, "#a", 2, &a);
-    if (in.len == 0) {
-        ddb_req_set_str(&r.update, "REMOVE #a");
-    } else {
-        ddb_req_set_str(&r.update, "SET #a = :v");
-        av_init_list(&r.values, AV_M);
-        av_map_put(&r.values, ":v", 2, &val);
-    }
-    if (call(&r, NULL)) {
-        display_message("%s %s on %s", in.len ? "Set" : "Removed", name, key.data);
-        ok = true;
-    }
+    fmt_key(&key, item, def->pk.name, def->sk.name);
+    if (in.len == 0 && !confirm_write("Remove %s from %s?", name, key.data))
+        goto out;
+    ok = update_attr(table, def, item, name, in.len ? &val : NULL);
 out:
     av_free(&val);
     buf_done(&init);
     buf_done(&in);
     buf_done(&key);
     buf_done(&label);
+    return ok;
+}
+
+bool edit_remove_attr(const char *table, const table_def *def, const av *item, const char *name)
+{
+    buf key = BUF_INIT;
+    bool ok = false;
+    if (!can_write())
+        goto out;
+    if (table_def_is_key(def, NULL, name)) {
+        display_error("%s is a key attribute: it cannot be removed (d on the item's key line deletes the item)",
+                      name);
+        goto out;
+    }
+    fmt_key(&key, item, def->pk.name, def->sk.name);
+    if (confirm_write("Remove attribute %s from %s?", name, key.data))
+        ok = update_attr(table, def, item, name, NULL);
+out:
+    buf_done(&key);
     return ok;
 }
 

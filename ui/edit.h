@@ -32,6 +32,9 @@ bool edit_get_item(const char *table, const table_def *def, const av *keys, av *
 bool edit_new_item(const char *table, const table_def *def, const av *pk);
 bool edit_item(const char *table, const table_def *def, const av *item, bool projected);
 bool edit_set_attr(const char *table, const table_def *def, const av *item, const char *name);
+/* Removes one top-level attribute (UpdateItem REMOVE), after asking;
+ * key attributes are refused. */
+bool edit_remove_attr(const char *table, const table_def *def, const av *item, const char *name);
 bool edit_delete_item(const char *table, const table_def *def, const av *item);
 
 /* The table key of item (its key attributes, copied) into an

@@ -26,7 +26,29 @@ static struct {
     int64_t seq;      /* its newest change seen */
     mark marks[MAX_MARKS];
     size_t n;
+    int64_t next_sweep;   /* monotonic ms of the next TTL sweep step */
 } L;
+
+/* Kept apart from L, which live_init clears: set before it runs. */
+static double ttl_every_s = 5;
+
+void live_set_ttl_interval(double seconds)
+{
+    ttl_every_s = seconds;
+}
+
+/* A TTL sweep step when one is due (store_ttl_sweep): true when it
+ * deleted something, which the view on screen must show. */
+static bool sweep(int64_t now)
+{
+    if (L.remote || ttl_every_s <= 0 || now < L.next_sweep)
+        return false;
+    L.next_sweep = now + (int64_t)(ttl_every_s * 1000);
+    size_t deleted = 0;
+    diag d;
+    diag_init(&d);
+    return store_ttl_sweep(L.st, (double)time(NULL), 1000, &deleted, &d) == ST_OK && deleted > 0;
+}
 
 static int64_t mono_ms(void)
 {
@@ -150,6 +172,9 @@ int live_tick(const char *table)
             i++;
         }
     }
+    /* The explorer's own deletes leave data_version alone: reload for them. */
+    if (sweep(now))
+        what = LIVE_RELOAD;
     if (L.paused || L.remote)
         return what;
     if (table)

@@ -37,6 +37,11 @@ enum { LIVE_NOTHING, LIVE_REDRAW, LIVE_RELOAD };
  * LIVE_REDRAW when only marks expired. */
 int live_tick(const char *table);
 
+/* The idle ticks also run the store's TTL sweep (store_ttl_sweep), every
+ * `seconds` (the --ttl-interval option; 0: never; 5 unless set). Set
+ * before live_init. */
+void live_set_ttl_interval(double seconds);
+
 /* STORE_INSERT or STORE_MODIFY when another process wrote this item of
  * table in the last LIVE_MARK_MS; 0 otherwise. */
 int live_mark(const char *table, const av *item);

@@ -10,7 +10,8 @@
 #define DDBX_VERSION "0.1.0"
 
 static const char usage_text[] =
-    "usage: ddbx [--db FILE] [TABLE]          open the explorer\n"
+    "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
+    "                                         open the explorer\n"
     "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n"
     "                                         the explorer on a DynamoDB endpoint (read-only\n"
     "                                         unless --write; every write asks first)\n"
@@ -18,7 +19,7 @@ static const char usage_text[] =
     "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         the same against a remote DynamoDB endpoint\n"
     "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]\n"
-    "                  [--stream-retention S] [--iterator-lifetime S]\n"
+    "                  [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n"
     "                                         the store as a DynamoDB (and DynamoDB Streams)\n"
     "                                         endpoint (HTTP)\n"
     "       ddbx eval EXPR [--kind K] [--names J] [--values J] [--item J]\n"

@@ -34,13 +34,13 @@
     X("Table",   FOLD,          "fold",          "Fold or unfold the selected partition") \
     X("Table",   FOLD_ALL,      "fold-all",      "Fold or unfold every partition") \
     X("Table",   PARTITIONS,    "partitions",    "Partition overview: items and bytes per partition") \
-    X("Table",   FOLLOW,        "follow",        "Follow the edge named by the sort key to its partition") \
+    X("Table",   FOLLOW,        "follow",        "Follow the sort key's edge (own collection first; f on it: the next)") \
     X("Table",   QUERY,         "query",         "Open the query bar (Query or Scan)") \
     X("Table",   PARTIQL,       "partiql",       "Open the PartiQL bar: a statement, a prompt for each ?, Query or Scan said before it runs") \
     X("Editing", NEW_ITEM,      "new-item",      "Create an item in $EDITOR (PutItem, must not exist)") \
     X("Editing", EDIT_ITEM,     "edit-item",     "Edit the item's DynamoDB JSON in $EDITOR (PutItem)") \
     X("Editing", EDIT_ATTR,     "edit-attr",     "Set the selected attribute (UpdateItem SET)") \
-    X("Editing", DELETE,        "delete",        "Delete the item or attribute, after asking") \
+    X("Editing", DELETE,        "delete",        "Delete the item (item view: the attribute), after asking") \
     X("Prompts", PROMPT,        "prompt",        "Type a command (see COMMANDS)") \
     X("Prompts", SEARCH,        "search",        "Search forward for text") \
     X("Prompts", SEARCH_NEXT,   "search-next",   "Next match of the last search") \
@@ -75,8 +75,9 @@
     X("Builder", REQ_ENTER,     "",             "In the builder: edit the selected clause or update row; on a group, toggle AND/OR") \
     X("Builder", REQ_EDIT_ITEM, "",             "In the builder: edit the builder's own item (the Put's) in $EDITOR") \
     X("Builder", REQ_RELOAD,    "",             "In the builder: read the item again from the store") \
-    X("Builder", REQ_NONE,      "Tab, Down",    "In a builder path prompt: the next path that begins with (else contains) the text") \
-    X("Builder", REQ_NONE,      "BackTab, Up",  "In a builder path prompt: the previous path") \
+    X("Builder", REQ_NONE,      "Tab, Down",    "In a builder prompt's list: the next choice matching the text") \
+    X("Builder", REQ_NONE,      "BackTab, Up",  "In a builder prompt's list: the previous choice") \
+    X("Builder", REQ_NONE,      "Esc",          "In a builder prompt: leave it (a clause being added goes)") \
     X("Builder", REQ_BACK,      "",             "With the keys on the builder's panel: give them back to the tree (so does Tab)") \
     X("Transaction", REQ_ENTER, "",             "In the transaction: edit the action's condition (an Update: then its update)") \
     X("Transaction", REQ_DELETE, "",            "In the transaction: remove the action; on the first line, clear them all") \

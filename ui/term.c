@@ -58,6 +58,8 @@ static struct {
     int wait_ms;          /* term_getkey_timeout's, while it waits */
     int *script;          /* the keys of the line being played */
     size_t n_script, at_script, cap_script;
+    char **snaps;         /* <Snap:NAME>'s file names, by index */
+    size_t n_snaps;
     int mouse_row;
 } T = { .highlight = -1, .cur_row = -1, .script_fd = -1, .wait_ms = -1 };
 
@@ -74,6 +76,10 @@ static void on_signal(int sig)
     signal(sig, SIG_DFL);
     raise(sig);
 }
+
+/* In a script's keys: SCRIPT_SNAP then an index into T.snaps saves the
+ * screen as it is at that moment (a prompt or a question included). */
+#define SCRIPT_SNAP (-2)
 
 /* Appends the keys of one script line. */
 static void script_line(const char *l, size_t n, int **keys, size_t *nk, size_t *cap)
@@ -97,6 +103,16 @@ static void script_line(const char *l, size_t n, int **keys, size_t *nk, size_t 
                 if (sscanf(nm, "Click:%d", &a) == 1 || sscanf(nm, "DoubleClick:%d", &a) == 1) {
                     PUSH(nm[0] == 'C' ? K_CLICK : K_DOUBLE);
                     PUSH(a);
+                    i = (size_t)(e - l) + 1;
+                    continue;
+                }
+                /* <Snap:NAME>: the screen as it is now (mid-prompt too)
+                 * written to NAME, as :save-display does between keys. */
+                if (nl > 5 && memcmp(nm, "Snap:", 5) == 0) {
+                    T.snaps = xrealloc(T.snaps, (T.n_snaps + 1) * sizeof *T.snaps);
+                    T.snaps[T.n_snaps] = xstrndup(nm + 5, nl - 5);
+                    PUSH(SCRIPT_SNAP);
+                    PUSH((int)T.n_snaps++);
                     i = (size_t)(e - l) + 1;
                     continue;
                 }
@@ -266,6 +282,11 @@ void term_done(void)
     free(T.script);
     T.script = NULL;
     T.n_script = T.at_script = T.cap_script = 0;
+    for (size_t i = 0; i < T.n_snaps; i++)
+        free(T.snaps[i]);
+    free(T.snaps);
+    T.snaps = NULL;
+    T.n_snaps = 0;
     if (T.script_fd >= 0)
         close(T.script_fd);
     T.script_fd = -1;
@@ -388,6 +409,12 @@ int term_getkey(int *mrow)
         if (T.at_script >= T.n_script && !next_script_line())
             return K_EOF;
         int k = T.script[T.at_script++];
+        if (k == SCRIPT_SNAP && T.at_script < T.n_script) {
+            diag d;
+            diag_init(&d);
+            (void)term_save_display(T.snaps[T.script[T.at_script++]], &d);
+            return term_getkey(mrow);
+        }
         if ((k == K_CLICK || k == K_DOUBLE) && T.at_script < T.n_script) {
             if (mrow)
                 *mrow = T.script[T.at_script];

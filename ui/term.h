@@ -13,8 +13,9 @@
  * keyboard. Script lines: `# comment`; `:command` or `/text` (typed into
  * the prompt, then Enter); anything else is keys, one character each,
  * with <Name> for a named key (<Enter>, <Down>, <C-f>, <lt> for '<'),
- * <Click:ROW> or <DoubleClick:ROW> for the mouse and <Resize:COLSxLINES>
- * for a terminal resize.
+ * <Click:ROW> or <DoubleClick:ROW> for the mouse, <Resize:COLSxLINES>
+ * for a terminal resize and <Snap:FILE> to write the screen as it is at
+ * that moment (inside a prompt or a question too) to FILE.
  * When the script ends term_getkey returns K_EOF.
  */
 #ifndef DDBX_TERM_H

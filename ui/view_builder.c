@@ -628,16 +628,38 @@ static bool is(const char *word, const char *name)
     return *word == *name;
 }
 
-static void cmd_cond_item(bview *p, const char *json)
+/* A new item: the last action's result was about the old one. */
+static void set_item(bview *p, av *it)
+{
+    av_free(&p->item);
+    p->item = *it;
+    buf_reset(&p->result);
+    p->result_error = false;
+}
+
+/* :cond-item JSON; col is where JSON begins in the command line typed,
+ * so an error points at the column the user sees. */
+static void cmd_cond_item(bview *p, const char *json, int col)
 {
     av it;
     diag d;
     diag_init(&d);
     if (ddbjson_parse_item(json, strlen(json), &it, &d) != ST_OK) {
-        display_diag("Item", d.code, &d);
+        if (col > 0 && d.line == 1 && d.col > 0) {
+            diag at;
+            diag_init(&at);
+            diag_set(&at, d.code, "%s (column %d of the command line)", d.msg, col + d.col - 1);
+            display_diag(":cond-item", at.code, &at);
+        } else {
+            display_diag(":cond-item", d.code, &d);
+        }
     } else {
-        av_free(&p->item);
-        p->item = it;
+        set_item(p, &it);
+        buf key = BUF_INIT;
+        if (p->have_def)
+            fmt_key(&key, &p->item, p->def.pk.name, p->def.sk.name);
+        display_message("Item set%s%s", key.len ? ": " : "", key.len ? key.data : "");
+        buf_done(&key);
     }
 }
 
@@ -706,7 +728,7 @@ static bool command(view *v, int argc, char **argv)
         cmd_cond(v, argc, argv);
         sel = 0;
     } else if (is(c, "cond-item") && argc == 2) {
-        cmd_cond_item(p, argv[1]);
+        cmd_cond_item(p, argv[1], display_command_col(1));
     } else if (is(c, "cond-table") && (argc == 2 || argc == 3)) {
         set_table(p, argv[1], argc == 3 ? argv[2] : NULL);
     } else if (is(c, "cond-mode") && argc == 2) {
@@ -756,13 +778,14 @@ static bool panel_key(view *v, enum req r)
 /* The paths a prompt offers now (valid until the next rebuild). */
 static bpicks picks_of(const bview *p)
 {
-    bpicks pk = { p->picks, p->n_picks };
+    bpicks pk = { p->picks, p->n_picks, bview_verdict_item(p) };
     return pk;
 }
 
 /* +: a clause (or an update row, on the update rows) where the selection
- * is, edited at once (after the rebuild that shows it). Returns the line
- * to select. */
+ * is, edited at once (after the rebuild that shows it); left half-made
+ * (Esc at any of its prompts), it goes again. Returns the line to
+ * select. */
 static size_t add_here(view *v, bool on_update)
 {
     bview *p = v->priv;
@@ -774,8 +797,12 @@ static size_t add_here(view *v, bool on_update)
             size_t at = p->upd.n - 1;
             rebuild(v, p->n_nodes + 1 + at);
             bpicks pk = picks_of(p);
-            bprompt_row(a, false, &pk);
-            sel = p->n_nodes + 1 + at;
+            if (bprompt_row(a, false, &pk))
+                sel = p->n_nodes + 1 + at;
+            else {
+                builder_update_remove(&p->upd, at);
+                display_message("Cancelled: no update row added");
+            }
         }
         return sel;
     }
@@ -785,8 +812,11 @@ static size_t add_here(view *v, bool on_update)
     bnode *c = builder_add_clause(p->b, g, at);
     rebuild(v, line_of_node(p, c));
     bpicks pk = picks_of(p);
-    bprompt_clause(c, &pk);
-    return line_of_node(p, c);
+    if (bprompt_clause(c, &pk))
+        return line_of_node(p, c);
+    builder_delete(p->b, c);
+    display_message("Cancelled: no clause added");
+    return sel;
 }
 
 /* Moves the selected node among its siblings, or the selected update row
@@ -846,8 +876,7 @@ static void edit_own_item(bview *p)
         if (ddbjson_parse_item(text.data ? text.data : "", text.len, &it, &d) != ST_OK) {
             display_diag("Item", d.code, &d);
         } else {
-            av_free(&p->item);
-            p->item = it;
+            set_item(p, &it);
         }
     }
     buf_done(&text);
@@ -977,6 +1006,7 @@ static enum req request(view *v, enum req r)
         break;
     case REQ_RELOAD:
         bview_refresh_item(p);
+        buf_reset(&p->result);
         break;
     case REQ_COND:
         return REQ_NONE;

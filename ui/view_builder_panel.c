@@ -257,6 +257,8 @@ void bview_panel_wrap(bview *p, int width)
         const char *s = p->panel[i].text;
         size_t len = strlen(s), at = 0;
         bool cont = false;
+        size_t lead = strspn(s, " ");
+        bool json = s[lead] == '{' || s[lead] == '[';
         do {
             /* Continuation rows are indented by four columns. */
             int room = cont ? width - 4 : width;
@@ -275,6 +277,16 @@ void bview_panel_wrap(bview *p, int width)
                 uint32_t cp;
                 end += text_decode(s + end, len - end, &cp);
             }
+            /* Prose breaks after a space, not inside a word; JSON
+             * breaks where the row ends (its spaces are inside
+             * strings). */
+            if (end < len && s[end] != ' ' && !json) {
+                size_t sp = end;
+                while (sp > at && s[sp - 1] != ' ')
+                    sp--;
+                if (sp > at && text_width(s + at, sp - at) * 2 >= room)
+                    end = sp;
+            }
             if (p->n_wrapped == cap) {
                 cap *= 2;
                 p->wrapped = xrealloc(p->wrapped, cap * sizeof *p->wrapped);
@@ -287,7 +299,8 @@ void bview_panel_wrap(bview *p, int width)
             p->wrapped[p->n_wrapped].text = row.data ? buf_steal(&row) : xstrdup("");
             p->n_wrapped++;
             buf_done(&row);
-            at = end;
+            /* A row that ends at a space: the next starts after it. */
+            at = end < len && s[end] == ' ' && !json ? end + 1 : end;
             cont = true;
         } while (at < len);
     }

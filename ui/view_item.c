@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "data/store.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
 #include "model/size.h"
+#include "model/ttl.h"
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
@@ -36,6 +38,7 @@ typedef struct item_view {
     av item;           /* as stored now */
     av shown;          /* as the index projects it (index views) */
     size_t size;
+    char *ttl;         /* the table's TTL attribute; NULL: TTL disabled */
 } item_view;
 
 static void free_line(view *v, line *l)
@@ -88,6 +91,24 @@ static void tree(view *v, const av *val, int depth, const char *label, size_t ll
     }
 }
 
+/* The TTL attribute's line says when the item expires ("expires in 3 h",
+ * "expired": DynamoDB deletes it within days, reads return it until). */
+static void ttl_note(view *v)
+{
+    item_view *p = v->priv;
+    double when;
+    if (!p->ttl || !ttl_expiry(&p->item, p->ttl, &when))
+        return;
+    for (size_t i = 0; i < v->vm.n; i++) {
+        iline *r = v->vm.lines[i].data;
+        if (v->vm.lines[i].kind == L_ATTR && r->name && strcmp(r->name, p->ttl) == 0) {
+            char tag[48];
+            ttl_describe(when, (double)time(NULL), tag, sizeof tag);
+            buf_printf(&r->value, "  (TTL: %s)", tag);
+        }
+    }
+}
+
 static void build(view *v)
 {
     item_view *p = v->priv;
@@ -100,6 +121,7 @@ static void build(view *v)
              table_def_is_key(&p->def, p->index ? table_def_index(&p->def, p->index) : NULL, mb->name),
              projected);
     }
+    ttl_note(v);
     add(v, L_BLANK, 0, NULL, 0);
     add(v, L_HEAD, 0, "DynamoDB JSON", 13);
     buf pretty = BUF_INIT;
@@ -129,6 +151,7 @@ static bool open_view(view *v, const void *arg)
         return false;
     }
     p->have_def = true;
+    store_ttl_get(display_store(), p->table, &p->ttl, &d);
     av_copy(&p->shown, a->item);
     if (!edit_get_item(p->table, &p->def, a->item, &p->item))
         return false;
@@ -142,6 +165,7 @@ static void done(view *v)
     item_view *p = v->priv;
     av_free(&p->item);
     av_free(&p->shown);
+    free(p->ttl);
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
@@ -279,6 +303,16 @@ static enum req request(view *v, enum req r)
         }
         return REQ_NONE;
     case REQ_DELETE:
+        /* On an attribute (or a value inside one): that attribute; on
+         * the item's head line: the whole item. */
+        attr = selected_attr(v);
+        if (attr && !table_def_is_key(&p->def, NULL, attr)) {
+            if (edit_remove_attr(p->table, &p->def, &p->item, attr)) {
+                reload(v);
+                refresh_below(v);
+            }
+            return REQ_NONE;
+        }
         if (edit_delete_item(p->table, &p->def, &p->item)) {
             refresh_below(v);
             display_pop();

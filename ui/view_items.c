@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "data/store.h"
 #include "model/mem.h"
+#include "model/ttl.h"
 #include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/live.h"
@@ -33,6 +35,12 @@ typedef struct irow {
     bool first, last;      /* L_ITEM: known first / last of its partition */
 } irow;
 
+/* A partition an edge leads to (follow). */
+typedef struct ftarget {
+    char *index;           /* NULL: the base table */
+    av pk;
+} ftarget;
+
 typedef struct items_view {
     char *table;
     table_def def;
@@ -46,6 +54,17 @@ typedef struct items_view {
     size_t n_flip;
     cols cols;             /* fitted to the items on screen (layout) */
     bool failed;           /* a store call failed (its message is shown) */
+    char *ttl;             /* the table's TTL attribute; NULL: TTL disabled */
+    /* Opened by f: every partition the edge led to, and which one this
+     * view shows (f on its header goes to the next). */
+    ftarget *fol;
+    size_t n_fol, fol_at;
+    char *fol_via;         /* the attribute followed */
+    /* The item selected when the index switched to one without it (i):
+     * selected again when the next switch comes back to a view that has
+     * it, unless the selection moved meanwhile. */
+    av away;
+    size_t away_cursor;
 } items_view;
 
 static const char *index_name(const items_view *p)
@@ -312,11 +331,12 @@ static void reset_at(view *v, const av *pk, const av *item)
     if (!part_lookup(p, pk, &pi)) {
         if (p->failed)
             return;   /* the store's error is on the status line; R tries again */
-        buf b = BUF_INIT;
-        fmt_cell(&b, pk, 80);
-        display_error("No partition %s = %s%s%s", p->pk, b.data,
-                      p->ix >= 0 ? " in " : "", p->ix >= 0 ? index_name(p) : "");
-        buf_done(&b);
+        /* Gone (its last item deleted): where it was, at the partition
+         * after it, else the one before. */
+        if (part_next(p, pk, 1, &pi) || part_next(p, pk, -1, &pi)) {
+            vm_append(m, L_GROUP, group_row(&pi));
+            vm_center(m, m->rows / 3);
+        }
         display_fill(v);
         return;
     }
@@ -412,6 +432,72 @@ static int find_index(const items_view *p, const char *name)
     return -2;
 }
 
+/* ---- what UpdateTable and UpdateTimeToLive change ---------------------- */
+
+static bool same_indexes(const table_def *a, const table_def *b)
+{
+    if (a->n_idx != b->n_idx)
+        return false;
+    for (size_t i = 0; i < a->n_idx; i++)
+        if (strcmp(a->idx[i].name, b->idx[i].name) != 0)
+            return false;
+    return true;
+}
+
+static void load_ttl(items_view *p)
+{
+    free(p->ttl);
+    p->ttl = NULL;
+    diag d;
+    diag_init(&d);
+    store_ttl_get(display_store(), p->table, &p->ttl, &d);
+}
+
+/* The definition again: an index created or deleted (by :create-index, or
+ * UpdateTable in another process) joins or leaves the `i` cycle; the
+ * view falls back to the base table when its index is gone (true). */
+static bool refresh_def(items_view *p)
+{
+    load_ttl(p);
+    table_def def;
+    diag d;
+    diag_init(&d);
+    if (store_describe(display_store(), p->table, &def, &d) != ST_OK)
+        return false;
+    if (same_indexes(&def, &p->def)) {
+        table_def_free(&def);
+        return false;
+    }
+    const char *shown = index_name(p);
+    int ix = -1;
+    for (size_t i = 0; shown && i < def.n_idx; i++)
+        if (strcmp(def.idx[i].name, shown) == 0)
+            ix = (int)i;
+    if (shown && ix < 0)
+        display_message("Index %s is gone: showing the base table", shown);
+    table_def_free(&p->def);
+    p->def = def;
+    set_index(p, ix);
+    return shown && ix < 0;
+}
+
+/* The item's expiry under the table's TTL, at the right end of its line
+ * when the columns leave room ("expires in 3 h", "expired"). */
+static void draw_expiry(const items_view *p, const av *item, int row, int width)
+{
+    double when;
+    if (!p->ttl || !ttl_expiry(item, p->ttl, &when))
+        return;
+    char tag[48];
+    ttl_describe(when, (double)time(NULL), tag, sizeof tag);
+    int used = 2;
+    for (size_t i = 0; i < p->cols.n; i++)
+        used += p->cols.c[i].width + 2;
+    int len = (int)strlen(tag);
+    if (used + len <= width)
+        term_puts(row, width - len, len, tag, ROLE_DIM);
+}
+
 static bool open_view(view *v, const void *arg)
 {
     const items_arg *a = arg;
@@ -425,6 +511,7 @@ static bool open_view(view *v, const void *arg)
         return false;
     }
     p->have_def = true;
+    load_ttl(p);
     int ix = find_index(p, a->index);
     if (ix == -2) {
         display_error("Table %s has no index %s", a->table, a->index);
@@ -435,11 +522,24 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
+static void ftargets_free(ftarget *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(t[i].index);
+        av_free(&t[i].pk);
+    }
+    free(t);
+}
+
 static void done(view *v)
 {
     items_view *p = v->priv;
+    ftargets_free(p->fol, p->n_fol);
+    free(p->fol_via);
+    av_free(&p->away);
     clear_flips(p);
     free(p->flip);
+    free(p->ttl);
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
@@ -571,6 +671,7 @@ static void draw(view *v, size_t i, int row, int width)
         if (mk)
             term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
         cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
+        draw_expiry(p, &r->item, row, width);
     }
     buf_done(&b);
 }
@@ -618,16 +719,23 @@ static void switch_index(view *v, int ix)
     items_view *p = v->priv;
     av item = { 0 }, pk = { 0 };
     const av *sel = selected_item(v);
+    /* Back from a view that did not have the item, not moved since. */
+    if (p->away.type && v->vm.cursor == p->away_cursor)
+        sel = &p->away;
     if (sel)
         av_copy(&item, sel);
+    av_free(&p->away);
     set_index(p, ix);
     const av *npk = item.type ? item_pk(p, &item) : NULL;
     if (npk)
         av_copy(&pk, npk);
-    if (item.type && !npk)
-        display_message("The selected item is not in %s (no %s): sparse index",
-                        ix < 0 ? "the base table" : index_name(p), p->pk);
     reset_at(v, npk ? &pk : NULL, npk ? &item : NULL);
+    if (item.type && !npk) {
+        display_message("The item is not in %s (no %s: sparse index); i again comes back to it",
+                        ix < 0 ? "the base table" : index_name(p), p->pk);
+        av_move(&p->away, &item);
+        p->away_cursor = v->vm.cursor;
+    }
     av_free(&item);
     av_free(&pk);
 }
@@ -660,14 +768,94 @@ static bool partition_exists(items_view *p, const char *index, const av *pk)
     return n > 0;
 }
 
-/* Follows the edge named by the selected item's sort key: to a partition
- * of the same view or the base table named by the value or a suffix of
- * it, to the same entity under this partition's prefix (TARGET#bob from
- * ACTOR#alice -> ACTOR#bob), or to the partition of that value in an
- * index (the inverted view). */
+/* Opens target k of t (n of them, given to the new view), saying where
+ * f goes next. */
+static void follow_to(const char *table, const char *via, ftarget *t, size_t n, size_t k)
+{
+    items_arg a = { table, t[k].index, &t[k].pk, NULL };
+    buf b = BUF_INIT, next = BUF_INIT;
+    fmt_cell(&b, &t[k].pk, 80);
+    if (n > 1) {
+        const ftarget *o = &t[(k + 1) % n];
+        buf_adds(&next, "; f again: ");
+        fmt_cell(&next, &o->pk, 80);
+        buf_printf(&next, "%s%s", o->index ? " in " : "", o->index ? o->index : "");
+    }
+    char *via_copy = xstrdup(via);
+    view *nv = display_push(&view_items_ops, &a);
+    if (nv) {
+        items_view *np = nv->priv;
+        np->fol = t;
+        np->n_fol = n;
+        np->fol_at = k;
+        np->fol_via = via_copy;
+        display_message("Followed %s to %s%s%s (q: back%s)", via, b.data, t[k].index ? " in " : "",
+                        t[k].index ? t[k].index : "", next.len ? next.data : "");
+    } else {
+        ftargets_free(t, n);
+        free(via_copy);
+    }
+    buf_done(&b);
+    buf_done(&next);
+}
+
+/* f on the header of a partition f opened: the next partition the same
+ * edge led to (bob's own collection, then who follows bob in GSI1).
+ * False when this is not such a header. */
+static bool follow_next(view *v)
+{
+    items_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    if (p->n_fol < 2 || !l || l->kind != L_GROUP ||
+        !av_equal(&((irow *)l->data)->pk, &p->fol[p->fol_at].pk))
+        return false;
+    ftarget *t = p->fol;
+    size_t n = p->n_fol, k = (p->fol_at + 1) % n;
+    char *table = xstrdup(p->table), *via = p->fol_via;
+    p->fol = NULL;
+    p->n_fol = 0;
+    p->fol_via = NULL;
+    display_pop();   /* this view; the next target takes its place */
+    follow_to(table, via, t, n, k);
+    free(table);
+    free(via);
+    return true;
+}
+
+/* Adds the target (ixn, value) when that partition exists and is not
+ * already listed (nor the one the edge is in). */
+static void add_target(items_view *p, const char *ixn, const char *s, size_t len, const av *own,
+                       ftarget *t, size_t *n, size_t max)
+{
+    if (*n >= max)
+        return;
+    av target;
+    av_init_s(&target, s, len);
+    bool dup = own && av_equal(&target, own) && ixn == index_name(p);
+    for (size_t i = 0; i < *n && !dup; i++)
+        dup = av_equal(&t[i].pk, &target) &&
+              ((!t[i].index && !ixn) || (t[i].index && ixn && strcmp(t[i].index, ixn) == 0));
+    if (!dup && partition_exists(p, ixn, &target)) {
+        t[*n].index = ixn ? xstrdup(ixn) : NULL;
+        av_move(&t[*n].pk, &target);
+        (*n)++;
+        return;
+    }
+    av_free(&target);
+}
+
+/* Follows the edge named by the selected item's sort key, to each
+ * partition it names, in this order: one of this view or the base table
+ * named by the value or a suffix of it (ENROLL#CRS#math204 ->
+ * CRS#math204); the same entity under this partition's prefix, its own
+ * collection (TARGET#bob from ACTOR#alice -> ACTOR#bob); then the value's
+ * partition in each index (the inverted view: who follows bob). The
+ * first opens; f on its header goes to the next. */
 static void follow(view *v)
 {
     items_view *p = v->priv;
+    if (follow_next(v))
+        return;
     const av *item = selected_item(v);
     if (!item || !p->sk) {
         display_error("Select an item whose sort key names another partition");
@@ -691,54 +879,31 @@ static void follow(view *v)
             buf_add(&alt, cand[nc - 1], lens[nc - 1]);
         }
     }
-    /* Where to look: this view, the base table, then every index. */
-    const char *where[64];
-    size_t nw = 0;
-    where[nw++] = index_name(p);
-    if (p->ix >= 0)
-        where[nw++] = NULL;
-    for (size_t i = 0; i < p->def.n_idx && nw < 64; i++)
+    /* This view and the base table first, then the other indexes. */
+    const char *here[2] = { index_name(p), NULL };
+    size_t nh = p->ix >= 0 ? 2 : 1;
+    enum { MAX_TARGETS = 8 };
+    ftarget *t = xcalloc(MAX_TARGETS, sizeof *t);
+    size_t n = 0;
+    for (size_t w = 0; w < nh; w++)
+        for (size_t c = 0; c < nc; c++)
+            add_target(p, here[w], cand[c], lens[c], own, t, &n, MAX_TARGETS);
+    for (size_t w = 0; w < nh && alt.len; w++)
+        add_target(p, here[w], alt.data, alt.len, own, t, &n, MAX_TARGETS);
+    for (size_t i = 0; i < p->def.n_idx; i++)
         if ((int)i != p->ix && p->def.idx[i].pk.type == AV_S)
-            where[nw++] = p->def.idx[i].name;
-
-    /* First a partition named by the value (or a suffix of it) anywhere,
-     * then the same entity under this partition's prefix here or in the
-     * base table. */
-    bool done_ = false;
-    for (int phase = 0; phase < 2 && !done_; phase++) {
-        for (size_t w = 0; w < nw && !done_; w++) {
-            const char *ixn = where[w];
-            /* The prefix swap only here and in the base table. */
-            if (phase == 1 && (!alt.len || (ixn && ixn != index_name(p))))
-                continue;
-            for (size_t c = 0; c < (phase ? 1 : nc) && !done_; c++) {
-                av target;
-                if (phase == 1)
-                    av_init_s(&target, alt.data, alt.len);
-                else
-                    av_init_s(&target, cand[c], lens[c]);
-                bool same = own && av_equal(&target, own) && ixn == index_name(p);
-                if (!same && partition_exists(p, ixn, &target)) {
-                    items_arg a = { p->table, ixn, &target, NULL };
-                    buf b = BUF_INIT;
-                    fmt_cell(&b, &target, 80);
-                    if (display_push(&view_items_ops, &a))
-                        display_message("Followed %s to %s%s%s (q: back)", p->sk, b.data,
-                                        ixn ? " in " : "", ixn ? ixn : "");
-                    buf_done(&b);
-                    done_ = true;
-                }
-                av_free(&target);
-            }
-        }
-    }
+            for (size_t c = 0; c < nc; c++)
+                add_target(p, p->def.idx[i].name, cand[c], lens[c], own, t, &n, MAX_TARGETS);
     buf_done(&alt);
-    if (!done_) {
+    if (!n) {
+        free(t);
         buf b = BUF_INIT;
         fmt_cell(&b, skv, 80);
         display_error("No partition named by %s in the table or its indexes", b.data);
         buf_done(&b);
+        return;
     }
+    follow_to(p->table, p->sk, t, n, 0);
 }
 
 static void open_item(view *v)
@@ -767,10 +932,11 @@ static void reload(view *v)
      * an error, or what others wrote). */
     store_refresh(display_store(), p->table);
     p->failed = false;
+    bool gone = refresh_def(p);
     load_stats(p);
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)
-        reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
+        reset_at(v, pk.type && !gone ? &pk : NULL, item.type && !gone ? &item : NULL);
     av_free(&pk);
     av_free(&item);
 }
@@ -964,7 +1130,19 @@ static bool command(view *v, int argc, char **argv)
             display_diag(NULL, st, &d);
             return true;
         }
-        reset_at(v, &pk, NULL);
+        /* A partition that is not there leaves the view where it was. */
+        part_info pi;
+        p->failed = false;
+        if (part_lookup(p, &pk, &pi)) {
+            av_free(&pi.pk);
+            reset_at(v, &pk, NULL);
+        } else if (!p->failed) {
+            buf b = BUF_INIT;
+            fmt_cell(&b, &pk, 80);
+            display_error("No partition %s = %s%s%s (the view stays where it was)", p->pk, b.data,
+                          p->ix >= 0 ? " in " : "", p->ix >= 0 ? index_name(p) : "");
+            buf_done(&b);
+        }
         av_free(&pk);
         return true;
     }

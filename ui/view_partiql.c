@@ -160,15 +160,17 @@ static void lines(view *v)
         append(v, L_SUMMARY, 0);
 }
 
-/* Asks for the i-th parameter; false when cancelled or not a literal. */
+/* Asks for the i-th parameter; false when cancelled. Text that is not a
+ * literal is asked again, as typed, the reason above it. */
 static bool ask_param(pq_view *p, size_t i, size_t of)
 {
     char label[96];
-    snprintf(label, sizeof label, "Parameter %zu of %zu (a literal: 'text', 12, TRUE, <<'a'>>): ",
-             i + 1, of);
-    buf in = BUF_INIT;
+    snprintf(label, sizeof label, "Parameter %zu of %zu ('text', 12, TRUE): ", i + 1, of);
+    buf in = BUF_INIT, cur = BUF_INIT;
+    buf_adds(&cur, p->param_text[i] ? p->param_text[i] : "");
     bool ok = false;
-    if (display_prompt(label, p->param_text[i] ? p->param_text[i] : "", &in)) {
+    while (display_prompt(label, cur.data ? cur.data : "", &in)) {
+        display_message("%s", "");
         const char *t = in.data ? in.data : "";
         av val;
         diag d;
@@ -179,11 +181,16 @@ static bool ask_param(pq_view *p, size_t i, size_t of)
             av_free(&p->params[i]);
             p->params[i] = val;
             ok = true;
-        } else {
-            display_error("Parameter %zu: %s", i + 1, d.msg);
+            break;
         }
+        char what[80];
+        snprintf(what, sizeof what, "Parameter %zu (a literal: 'text', 12, TRUE, <<'a'>>)", i + 1);
+        display_diag(what, d.code, &d);
+        buf_reset(&cur);
+        buf_adds(&cur, t);
     }
     buf_done(&in);
+    buf_done(&cur);
     return ok;
 }
 

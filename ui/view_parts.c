@@ -96,7 +96,9 @@ static void title(view *v, buf *out)
 }
 
 #define W_LABEL 24
-#define W_NUMS 22
+/* "%8llu items " and a size right-aligned in 9 ("1023.9 KB"): never cut. */
+#define W_SIZE 9
+#define W_NUMS (8 + 7 + W_SIZE)
 
 static void draw(view *v, size_t i, int row, int width)
 {
@@ -108,8 +110,12 @@ static void draw(view *v, size_t i, int row, int width)
     term_put(row, 0, lw, b.data, b.len, ROLE_GROUP, true);
     buf_reset(&b);
     buf_printf(&b, "%8llu item%s ", (unsigned long long)pi->items, pi->items == 1 ? " " : "s");
-    if (!p->remote)
-        fmt_bytes(&b, pi->bytes);
+    if (!p->remote) {
+        buf sz = BUF_INIT;
+        fmt_bytes(&sz, pi->bytes);
+        buf_printf(&b, "%*s", W_SIZE, sz.data);
+        buf_done(&sz);
+    }
     term_put(row, lw + 1, W_NUMS, b.data, b.len, ROLE_NORMAL, true);
     int x = lw + 1 + W_NUMS + 1, bw = width - x;
     if (bw > 0 && p->max_items) {

@@ -785,6 +785,10 @@ static bool command(view *v, int argc, char **argv)
     if (strcmp(argv[0], "query") == 0 || strcmp(argv[0], "scan") == 0) {
         if (strcmp(argv[0], "scan") == 0)
             set_field(p, F_PK, "");
+        /* The words after PK are one sort-key condition (begins_with V,
+         * between A and B), not each a condition replacing the last. */
+        buf skc = BUF_INIT;
+        int words = 0;   /* "" after PK clears the condition */
         for (int i = 1; i < argc; i++) {
             bool opt = false;
             for (int f = 0; f < F__COUNT; f++) {
@@ -795,9 +799,19 @@ static bool command(view *v, int argc, char **argv)
                     opt = true;
                 }
             }
-            if (!opt)
-                set_field(p, i == 1 ? F_PK : F_SK, argv[i]);
+            if (opt)
+                continue;
+            if (words++ == 0) {
+                set_field(p, F_PK, argv[i]);
+            } else {
+                if (skc.len)
+                    buf_addc(&skc, ' ');
+                buf_adds(&skc, argv[i]);
+            }
         }
+        if (words > 1)
+            set_field(p, F_SK, skc.data ? skc.data : "");
+        buf_done(&skc);
         run(v);
         return true;
     }

@@ -9,9 +9,15 @@
 #include "model/mem.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 enum { L_TABLE = 1, L_EMPTY };
+
+/* Column widths fitted to the tables listed and the screen (layout). */
+typedef struct tables_view {
+    int w_name, w_keys;
+} tables_view;
 
 typedef struct trow {
     char *name;
@@ -93,14 +99,46 @@ static int head_rows(view *v)
 #define W_ITEMS 10
 #define W_SIZE 9
 
+static void row_text(const trow *r, buf *keys, buf *idx);
+
+/* The name and keys columns as wide as their widest entry, so nothing is
+ * cut that the screen has room for; when it has not, the keys give way
+ * first (to W_KEYS), then the name (to W_NAME). */
+static void layout(view *v)
+{
+    tables_view *p = v->priv;
+    int wn = 12, wk = 12;
+    for (size_t i = 0; i < v->vm.n; i++) {
+        if (v->vm.lines[i].kind != L_TABLE)
+            continue;
+        trow *r = v->vm.lines[i].data;
+        buf keys = BUF_INIT, idx = BUF_INIT;
+        row_text(r, &keys, &idx);
+        int n = text_width(r->name, strlen(r->name)), k = text_width(keys.data, keys.len);
+        wn = n > wn ? n : wn;
+        wk = k > wk ? k : wk;
+        buf_done(&keys);
+        buf_done(&idx);
+    }
+    /* The indexes column keeps 12 columns when there is room for it. */
+    int room = term_cols() - W_ITEMS - W_SIZE - 3 - 12;
+    if (wn + 1 + wk > room)
+        wk = room - wn - 1 > W_KEYS ? room - wn - 1 : W_KEYS;
+    if (wn + 1 + wk > room)
+        wn = room - wk - 1 > W_NAME ? room - wk - 1 : W_NAME;
+    p->w_name = wn;
+    p->w_keys = wk;
+}
+
 static void draw_head(view *v, int row, int width)
 {
+    tables_view *p = v->priv;
     term_fill(row, 0, width, ROLE_COLHEAD);
     int x = 0;
-    x += term_put(row, x, W_NAME + 1, "table", 5, ROLE_COLHEAD, true);
-    x = W_NAME + 1;
-    term_put(row, x, W_KEYS, "keys", 4, ROLE_COLHEAD, true);
-    x += W_KEYS + 1;
+    term_put(row, x, p->w_name + 1, "table", 5, ROLE_COLHEAD, true);
+    x = p->w_name + 1;
+    term_put(row, x, p->w_keys, "keys", 4, ROLE_COLHEAD, true);
+    x += p->w_keys + 1;
     term_put(row, x, W_ITEMS, "items", 5, ROLE_COLHEAD, true);
     x += W_ITEMS + 1;
     term_put(row, x, W_SIZE, "size", 4, ROLE_COLHEAD, true);
@@ -135,13 +173,14 @@ static void draw(view *v, size_t i, int row, int width)
                       "or create one with `ddbx api`.", ROLE_DIM);
         return;
     }
+    tables_view *p = v->priv;
     trow *r = l->data;
     buf keys = BUF_INIT, idx = BUF_INIT, b = BUF_INIT;
     row_text(r, &keys, &idx);
-    term_put(row, 0, W_NAME, r->name, strlen(r->name), ROLE_GROUP, true);
-    int x = W_NAME + 1;
-    term_put(row, x, W_KEYS, keys.data, keys.len, ROLE_KEY, true);
-    x += W_KEYS + 1;
+    term_put(row, 0, p->w_name, r->name, strlen(r->name), ROLE_GROUP, true);
+    int x = p->w_name + 1;
+    term_put(row, x, p->w_keys, keys.data, keys.len, ROLE_KEY, true);
+    x += p->w_keys + 1;
     buf_printf(&b, "%*llu", W_ITEMS, (unsigned long long)r->st.items);
     term_put(row, x, W_ITEMS, b.data, b.len, ROLE_NORMAL, true);
     x += W_ITEMS + 1;
@@ -209,7 +248,9 @@ static enum req request(view *v, enum req r)
 
 const view_ops view_tables_ops = {
     .name = "tables",
+    .priv_size = sizeof(tables_view),
     .open = open_view,
+    .layout = layout,
     .title = title,
     .head_rows = head_rows,
     .draw_head = draw_head,

@@ -71,6 +71,17 @@ void vm_prepend(vm *m, const line *lines, size_t n)
     }
 }
 
+/* After lines went: cursor and top back inside the window. */
+static void clamp(vm *m)
+{
+    if (m->n == 0)
+        m->cursor = m->top = 0;
+    else if (m->cursor >= m->n)
+        m->cursor = m->n - 1;
+    if (m->top > m->cursor)
+        m->top = m->cursor;
+}
+
 void vm_trim(vm *m, size_t keep_from, size_t keep_to)
 {
     if (keep_to > m->n)
@@ -86,12 +97,22 @@ void vm_trim(vm *m, size_t keep_from, size_t keep_to)
     }
     m->cursor = m->cursor >= keep_from ? m->cursor - keep_from : 0;
     m->top = m->top >= keep_from ? m->top - keep_from : 0;
-    if (m->n == 0)
-        m->cursor = m->top = 0;
-    else if (m->cursor >= m->n)
-        m->cursor = m->n - 1;
-    if (m->top > m->cursor)
-        m->top = m->cursor;
+    clamp(m);
+}
+
+void vm_cut(vm *m, size_t from, size_t to)
+{
+    if (to > m->n)
+        to = m->n;
+    if (from >= to)
+        return;
+    free_range(m, from, to);
+    memmove(m->lines + from, m->lines + to, (m->n - to) * sizeof *m->lines);
+    m->n -= to - from;
+    size_t k = to - from;
+    m->cursor = m->cursor >= to ? m->cursor - k : m->cursor >= from ? from : m->cursor;
+    m->top = m->top >= to ? m->top - k : m->top >= from ? from : m->top;
+    clamp(m);
 }
 
 line *vm_line(vm *m, size_t i)

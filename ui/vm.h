@@ -42,6 +42,9 @@ void vm_append(vm *m, int kind, void *data);
 void vm_prepend(vm *m, const line *lines, size_t n);
 /* Drops lines outside [keep_from, keep_to); adjusts cursor and top. */
 void vm_trim(vm *m, size_t keep_from, size_t keep_to);
+/* Drops the lines [from, to) from the middle (a search keeps the window
+ * it started from while it reads far past it); adjusts cursor and top. */
+void vm_cut(vm *m, size_t from, size_t to);
 
 line *vm_line(vm *m, size_t i);      /* NULL when out of range */
 line *vm_selected(vm *m);            /* NULL when empty */

@@ -32,7 +32,8 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-serve_start "$tmp/cli.db" "$tmp/out" "$tmp/err"
+# A fast TTL sweep, so an expired item goes while the suite waits.
+serve_start "$tmp/cli.db" "$tmp/out" "$tmp/err" --ttl-interval 0.2
 port=$serve_port
 [ -n "$port" ] || fail "ddbx serve did not start: $(head -c 500 "$tmp/err")"
 
@@ -217,6 +218,57 @@ check "execute-statement: the cancelled transaction wrote nothing" "0" \
     execute-statement --statement "SELECT * FROM $T WHERE PK = 'ACTOR#pq2'" --query 'length(Items)'
 check "execute-transaction: DELETE and EXISTS, with a client request token" "" \
     execute-transaction --client-request-token pq-cli-1 --transact-statements "[{\"Statement\":\"DELETE FROM $T WHERE PK = 'ACTOR#pq' AND SK = 'PROFILE'\"},{\"Statement\":\"EXISTS(SELECT * FROM $T WHERE PK = 'ACTOR#alice' AND SK = 'PROFILE')\"}]"
+# UpdateTable on a table that holds data (API reference: the new index
+# is backfilled; its answer shows it CREATING), TTL, tags, and a
+# transaction's ClientRequestToken (the same request again is not
+# applied again).
+check "update-table creates a GSI on a table with items (answer: CREATING)" "CREATING" \
+    update-table --table-name $T --attribute-definitions AttributeName=SK,AttributeType=S \
+    --global-secondary-index-updates '[{"Create":{"IndexName":"BySK","KeySchema":[{"AttributeName":"SK","KeyType":"HASH"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}}]' \
+    --query "TableDescription.GlobalSecondaryIndexes[?IndexName=='BySK'].IndexStatus"
+check "describe-table: the new GSI ACTIVE, backfilled with every item" "ACTIVE 29" \
+    describe-table --table-name $T --query "Table.GlobalSecondaryIndexes[?IndexName=='BySK'].[IndexStatus, ItemCount]"
+check "query the new GSI: the PROFILE items of alice and carol" "2" \
+    query --table-name $T --index-name BySK --key-condition-expression 'SK = :s' \
+    --expression-attribute-values '{":s":{"S":"PROFILE"}}' --select COUNT --query Count
+check "update-table deletes it" "DELETING" \
+    update-table --table-name $T --global-secondary-index-updates '[{"Delete":{"IndexName":"BySK"}}]' \
+    --query "TableDescription.GlobalSecondaryIndexes[?IndexName=='BySK'].IndexStatus"
+refused "update-table with two index creates: LimitExceededException" LimitExceededException \
+    update-table --table-name $T --attribute-definitions AttributeName=SK,AttributeType=S \
+    --global-secondary-index-updates '[{"Create":{"IndexName":"A1x","KeySchema":[{"AttributeName":"SK","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}},{"Create":{"IndexName":"A2x","KeySchema":[{"AttributeName":"SK","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}}]'
+check "update-time-to-live" "ttl True" \
+    update-time-to-live --table-name $T --time-to-live-specification Enabled=true,AttributeName=ttl \
+    --query '[TimeToLiveSpecification.AttributeName, TimeToLiveSpecification.Enabled]'
+check "describe-time-to-live" "ENABLED ttl" \
+    describe-time-to-live --table-name $T --query '[TimeToLiveDescription.TimeToLiveStatus, TimeToLiveDescription.AttributeName]'
+check "put-item of an item whose ttl is past" "" \
+    put-item --table-name $T --item '{"PK":{"S":"ACTOR#gone"},"SK":{"S":"SESSION"},"ttl":{"N":"1700000000"}}'
+i=0
+while [ $i -lt 50 ]; do
+    A get-item --table-name $T --key '{"PK":{"S":"ACTOR#gone"},"SK":{"S":"SESSION"}}' --query 'Item.PK.S' \
+        > "$tmp/ttl.out" 2>/dev/null
+    grep -q 'ACTOR#gone' "$tmp/ttl.out" || break
+    sleep 0.1
+    i=$((i + 1))
+done
+check "the sweep of ddbx serve (--ttl-interval 0.2) deleted it" "None" \
+    get-item --table-name $T --key '{"PK":{"S":"ACTOR#gone"},"SK":{"S":"SESSION"}}' --query 'Item.PK.S'
+arn=arn:aws:dynamodb:us-east-1:000000000000:table/$T
+check "tag-resource" "" tag-resource --resource-arn $arn --tags Key=team,Value=graph Key=env,Value=dev
+check "list-tags-of-resource" "env dev team graph" list-tags-of-resource --resource-arn $arn \
+    --query 'Tags[].[Key, Value]'
+check "untag-resource" "" untag-resource --resource-arn $arn --tag-keys env
+check "list-tags-of-resource after untag" "team" list-tags-of-resource --resource-arn $arn --query 'Tags[].Key'
+tok="[{\"Update\":{\"TableName\":\"$T\",\"Key\":{\"PK\":{\"S\":\"ACTOR#tok\"},\"SK\":{\"S\":\"PROFILE\"}},\"UpdateExpression\":\"ADD n :one\",\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}}}}]"
+check "transact-write-items with a client request token" "" \
+    transact-write-items --client-request-token cli-tok-1 --transact-items "$tok"
+check "the same again: success, not applied again" "" \
+    transact-write-items --client-request-token cli-tok-1 --transact-items "$tok"
+check "the counter went up once" "1" \
+    get-item --table-name $T --key '{"PK":{"S":"ACTOR#tok"},"SK":{"S":"PROFILE"}}' --query 'Item.n.N'
+refused "the token with another request: IdempotentParameterMismatchException" IdempotentParameterMismatchException \
+    transact-write-items --client-request-token cli-tok-1 --transact-items "[{\"Delete\":{\"TableName\":\"$T\",\"Key\":{\"PK\":{\"S\":\"ACTOR#tok\"},\"SK\":{\"S\":\"PROFILE\"}}}}]"
 check "delete-item with return-values ALL_OLD" "ACTOR#u00" \
     delete-item --table-name $T --key '{"PK":{"S":"ACTOR#u00"},"SK":{"S":"TARGET#bob"}}' \
     --return-values ALL_OLD --query 'Attributes.GSI1SK.S'

@@ -48,6 +48,7 @@ const DDBX_OPS = new Set([
   'CreateTable', 'DescribeTable', 'ListTables', 'DeleteTable',
   'PutItem', 'GetItem', 'DeleteItem', 'UpdateItem', 'Query', 'Scan',
   'BatchWriteItem', 'BatchGetItem', 'TransactWriteItems', 'TransactGetItems',
+  'UpdateTable', 'DescribeTimeToLive', 'TagResource', 'UntagResource', 'ListTagsOfResource',
 ]);
 
 /* ---------------------------------------------------------------- PRNG */
@@ -711,6 +712,9 @@ function comparable(op, ans, opts) {
   // Not ItemCount/TableSizeBytes: dynalite never updates them (DynamoDB
   // does every six hours or so; ddbx keeps them current).
   if (op === 'DescribeTable') o.Table = tableDef(o.Table);
+  // dynalite applies a throughput change after a delay (its answer shows
+  // the old units, ddbx's the new): compare the definition.
+  if (op === 'UpdateTable' && o.TableDescription) o.TableDescription = tableDef(o.TableDescription);
   if ((op === 'Scan' || (opts && opts.unordered)) && Array.isArray(o.Items)) o.Items = o.Items.map(cj).sort();
   if (op === 'BatchGetItem' && o.Responses) {
     const rs = {};
@@ -756,6 +760,66 @@ const KNOWN = [
       '"Table already exists: NAME" (accepted only with exactly that message).',
     match: (op, req, d, x) => op === 'CreateTable' && d.Error && x.Error && d.Error.Code === 'ResourceInUseException' &&
       x.Error.Code === 'ResourceInUseException' && d.Error.Message === '' && x.Error.Message === 'Table already exists: ' + req.TableName,
+  },
+  {
+    who: 'dynalite',
+    id: 'legacy-not-contains-missing',
+    why: 'dynalite makes the legacy NOT_CONTAINS true on a missing attribute; DynamoDB makes it false (AWS fails ' +
+      'an UpdateItem whose Expected has NOT_CONTAINS on a missing attribute, alternator test_expected.py). ' +
+      'Accepted when only that differs: the write ddbx refuses, or the items only dynalite returns lack the attribute.',
+    match: (op, req, d, x) => notContainsOnMissing(req, d, x),
+  },
+  {
+    who: 'dynalite',
+    id: 'legacy-conditional-operator-count',
+    why: 'dynalite accepts ConditionalOperator with fewer than two conditions; DynamoDB refuses it ("ConditionalOperator ' +
+      'can only be used when Filter or Expected has two or more elements", as AWS answers a one-condition ScanFilter; ' +
+      '"... cannot be used without Filter or Expected" with neither, DynamoDB Local\'s ErrorFactory).',
+    match: (op, req, d, x) => req.ConditionalOperator !== undefined && x.Error && x.Error.Code === 'ValidationException' &&
+      Object.keys(req.Expected || req.QueryFilter || req.ScanFilter || {}).length < 2 &&
+      /^ConditionalOperator (can only be used when Filter or Expected has two or more elements|cannot be used without Filter or Expected)$/.test(x.Error.Message),
+  },
+  {
+    who: 'dynalite',
+    id: 'legacy-or',
+    why: 'dynalite\'s ConditionalOperator OR stops at the first condition whatever it is (matchesFilter returns ' +
+      'false on a false first condition); DynamoDB\'s OR holds when any condition does (API reference, ' +
+      'ConditionalOperator; AWS: alternator test_expected.py multi_true). Accepted only in that direction: ' +
+      'ddbx applies a write dynalite refuses, or returns every item dynalite does and more.',
+    match: (op, req, d, x) => req.ConditionalOperator === 'OR' && (
+      (req.Expected && d.Error && d.Error.Code === 'ConditionalCheckFailedException' &&
+       (x.Output || x.Error.Code !== 'ConditionalCheckFailedException')) ||
+      (!req.Expected && d.Output && x.Output && Array.isArray(d.Output.Items) && Array.isArray(x.Output.Items) &&
+       d.Output.Items.every((i) => x.Output.Items.some((j) => cj(j) === cj(i))) && x.Output.Items.length > d.Output.Items.length) ||
+      (!req.Expected && d.Output && x.Output && !d.Output.Items && !x.Output.Items && x.Output.Count > d.Output.Count)),
+  },
+  {
+    who: 'dynalite',
+    id: 'legacy-exists-true-value',
+    why: 'dynalite reads Expected {Exists: true, Value: V} as "the attribute exists", ignoring V; DynamoDB ' +
+      'compares the value (AWS fails {Exists: true, Value: 2} on an attribute holding 1, alternator ' +
+      'test_expected.py). Accepted when ddbx fails the condition that dynalite passed.',
+    match: (op, req, d, x) => req.Expected && Object.values(req.Expected).some((e) => e.Exists === true && e.Value) &&
+      x.Error && x.Error.Code === 'ConditionalCheckFailedException' && !(d.Error && d.Error.Code === 'ConditionalCheckFailedException'),
+  },
+  {
+    who: 'dynalite',
+    id: 'legacy-delete-only-creates',
+    why: 'dynalite creates the item (its key alone) for an UpdateItem whose AttributeUpdates only DELETE; ' +
+      'DynamoDB writes nothing (AWS: alternator test_item.py, test_update_item_non_existent). Accepted when ' +
+      'dynalite returns just the key as the new item and ddbx returns no Attributes.',
+    match: (op, req, d, x) => op === 'UpdateItem' && deletesOnly(req) && d.Output && x.Output && !x.Output.Attributes &&
+      d.Output.Attributes && TABLES[req.TableName] && sameKey(d.Output.Attributes, req.Key),
+  },
+  {
+    who: 'dynalite',
+    id: 'legacy-expected-types',
+    why: 'dynalite does not check the types of Expected\'s values; DynamoDB does, as for the filters (AWS refuses ' +
+      'Expected CONTAINS/IN/BETWEEN with a list or set value, alternator test_expected.py): ' +
+      '"ComparisonOperator X is not valid for Y AttributeValue type".',
+    match: (op, req, d, x) => req.Expected && x.Error && x.Error.Code === 'ValidationException' &&
+      /^One or more parameter values were invalid: ComparisonOperator [A-Z_]+ is not valid for [A-Z]+ AttributeValue type$/.test(x.Error.Message) &&
+      !(d.Error && d.Error.Message === x.Error.Message),
   },
   // ---- ddbx gaps (DynamoDB's behaviour per dynalite and the docs; to be
   // closed in the store, then removed from here). Closed since: GetItem
@@ -823,6 +887,7 @@ const KNOWN = [
       '("If you use the ProjectionExpression parameter, then the value for Select can only be SPECIFIC_ATTRIBUTES").',
     match: (op, req, d, x) => (op === 'Query' || op === 'Scan') && d.Output && x.Error && x.Error.Code === 'ValidationException' &&
       ((req.ProjectionExpression !== undefined && req.Select && req.Select !== 'SPECIFIC_ATTRIBUTES') ||
+       (req.AttributesToGet !== undefined && req.Select && req.Select !== 'SPECIFIC_ATTRIBUTES') ||
        (req.Select === 'SPECIFIC_ATTRIBUTES' && req.ProjectionExpression === undefined && req.AttributesToGet === undefined) ||
        (req.Select === 'ALL_PROJECTED_ATTRIBUTES' && !req.IndexName)),
   },
@@ -1042,6 +1107,72 @@ group('createtable-validation', ['CreateTable'], async (g) => {
   g.report('invalid CreateTable requests');
 });
 
+/* UpdateTable's throughput and billing changes and refusals, tags and
+ * DescribeTimeToLive, as dynalite implements them (it has no GSI Create or
+ * Delete, no UpdateTimeToLive: those are pinned by tests/data's
+ * test_update_table and test_ttl_tags). */
+group('update-table and tags', ['CreateTable', 'UpdateTable', 'DescribeTimeToLive', 'TagResource',
+  'UntagResource', 'ListTagsOfResource', 'DeleteTable'], async (g) => {
+  const T = 'diff_ut', P = 'diff_ut_ppr';
+  const prov = { TableName: T, AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'g', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 },
+    GlobalSecondaryIndexes: [{ IndexName: 'byG', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' },
+      ProvisionedThroughput: { ReadCapacityUnits: 2, WriteCapacityUnits: 2 } }] };
+  const ppr = { TableName: P, AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], BillingMode: 'PAY_PER_REQUEST' };
+  for (const t of [prov, ppr]) {
+    await g.both('CreateTable', t);
+    await waitActive(g.dyn, t.TableName);
+    if (process.env.DIFF_SELF) await waitActive(g.ddbx, t.TableName);
+  }
+  const pt = (r, w) => ({ ReadCapacityUnits: r, WriteCapacityUnits: w });
+  const cases = [
+    { TableName: T },
+    { TableName: T, GlobalSecondaryIndexUpdates: [] },
+    { TableName: T, ProvisionedThroughput: pt(5, 5) },
+    { TableName: T, ProvisionedThroughput: pt(0, 5) },
+    { TableName: T, ProvisionedThroughput: pt(1e13, 5) },
+    { TableName: T, BillingMode: 'PROVISIONED' },
+    { TableName: T, BillingMode: 'SOMETIMES' },
+    { TableName: T, GlobalSecondaryIndexUpdates: [{}] },
+    { TableName: T, GlobalSecondaryIndexUpdates: [{ Update: { IndexName: 'byG', ProvisionedThroughput: pt(2, 2) } }] },
+    { TableName: T, GlobalSecondaryIndexUpdates: [{ Update: { IndexName: 'byG', ProvisionedThroughput: pt(1e13, 2) } }] },
+    { TableName: T, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: 'byG' } }, { Update: { IndexName: 'byG', ProvisionedThroughput: pt(3, 3) } }] },
+    { TableName: T, GlobalSecondaryIndexUpdates: ['a1x', 'a2x', 'a3x', 'a4x', 'a5x', 'a6x'].map((n) => ({ Delete: { IndexName: n } })) },
+    { TableName: T, ProvisionedThroughput: pt(6, 5) },
+    { TableName: 'diff_missing', ProvisionedThroughput: pt(6, 5) },
+    { TableName: P, ProvisionedThroughput: pt(1, 1) },
+    { TableName: P, BillingMode: 'PAY_PER_REQUEST' },
+  ];
+  for (const inp of cases) await g.both('UpdateTable', inp);
+  await g.both('DescribeTimeToLive', { TableName: T });
+  await g.both('DescribeTimeToLive', { TableName: 'diff_missing' });
+  const arn = (t) => 'arn:aws:dynamodb:us-east-1:000000000000:table/' + t;
+  const tagCases = [
+    ['TagResource', { ResourceArn: arn(T), Tags: [{ Key: 'team', Value: 'graph' }, { Key: 'env', Value: 'dev' }] }],
+    ['ListTagsOfResource', { ResourceArn: arn(T) }],
+    ['TagResource', { ResourceArn: arn(T), Tags: [{ Key: 'env', Value: 'prod' }] }],
+    ['UntagResource', { ResourceArn: arn(T), TagKeys: ['team', 'absent'] }],
+    ['ListTagsOfResource', { ResourceArn: arn(T) }],
+    ['TagResource', { ResourceArn: arn(T), Tags: [] }],
+    ['TagResource', { ResourceArn: arn(T) }],
+    ['TagResource', { Tags: [{ Key: 'a', Value: 'b' }] }],
+    ['TagResource', { ResourceArn: arn('diff_missing'), Tags: [{ Key: 'a', Value: 'b' }] }],
+    ['TagResource', { ResourceArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/x', Tags: [{ Key: 'a', Value: 'b' }] }],
+    ['UntagResource', { ResourceArn: arn(T), TagKeys: [] }],
+    ['UntagResource', { ResourceArn: arn('diff_missing'), TagKeys: ['a'] }],
+    ['ListTagsOfResource', { ResourceArn: arn('diff_missing') }],
+    ['ListTagsOfResource', { ResourceArn: arn(P) }],
+  ];
+  for (const [op, inp] of tagCases) await g.both(op, inp);
+  for (const t of [T, P]) {
+    await g.both('DeleteTable', { TableName: t });
+    await waitGone(g.dyn, t);
+    if (process.env.DIFF_SELF) await waitGone(g.ddbx, t);
+  }
+  g.report('UpdateTable throughput, billing and refusals; TagResource/UntagResource/ListTagsOfResource; DescribeTimeToLive');
+});
+
 /* Items written by the put/get/delete group, reused as value pools. */
 async function putGetDelete(g, tname, n) {
   const r = g.r;
@@ -1132,6 +1263,12 @@ for (const t of Object.keys(TABLES)) {
   });
 }
 
+/* The item as dynalite holds it (null: none). */
+async function dynaliteItem(g, tname, key) {
+  const cur = await g.dyn.call('GetItem', { TableName: tname, Key: key, ConsistentRead: true });
+  return cur.Output && cur.Output.Item ? cur.Output.Item : null;
+}
+
 async function updates(g, tname, n) {
   const r = g.r;
   const t = TABLES[tname];
@@ -1141,8 +1278,7 @@ async function updates(g, tname, n) {
     const key = genKey(r, tname);
     // The current item (from dynalite) steers the update towards paths
     // and operations that fit it.
-    const cur = await g.dyn.call('GetItem', { TableName: tname, Key: key, ConsistentRead: true });
-    const item = cur.Output && cur.Output.Item ? cur.Output.Item : null;
+    const item = await dynaliteItem(g, tname, key);
     const indexKeys = {};
     for (const ix of t.gsis.concat(t.lsis)) for (const ka of [ix.hash, ix.range]) if (ka && !keyNames.includes(ka[0])) indexKeys[ka[0]] = ka[1];
     const input = { TableName: tname, Key: key, UpdateExpression: genUpdate(c, item, keyNames, true, indexKeys) };
@@ -1718,6 +1854,348 @@ group('validation of batches', ['BatchWriteItem', 'BatchGetItem'], async (g) => 
   g.report('batch requests DynamoDB rejects: sizes, duplicates, unknown tables, malformed requests');
 });
 
+/* -------------------------------------------------- legacy parameters */
+
+/*
+ * The legacy (pre-expression) parameters: Expected + ConditionalOperator
+ * on PutItem/UpdateItem/DeleteItem, AttributeUpdates, QueryFilter,
+ * ScanFilter, KeyConditions, AttributesToGet, and the errors for mixing
+ * them with expressions. The same limits as the expression generators:
+ * ordering operators, IN, CONTAINS and BEGINS_WITH get S/N/B values on
+ * the scalar attributes (SCALAR_NAMES); EQ/NE also sets (dynalite
+ * refuses EQ on L, M, BOOL and NULL in a filter, which DynamoDB accepts:
+ * the legacy docs group checks that).
+ */
+const LEGACY_OPS = ['EQ', 'NE', 'LE', 'LT', 'GE', 'GT', 'NOT_NULL', 'NULL', 'CONTAINS', 'NOT_CONTAINS', 'BEGINS_WITH', 'IN', 'BETWEEN'];
+const smallNumber = (r) => r.pick([String(r.range(-50, 50)), r.range(0, 99) + '.' + r.range(1, 9), String(r.range(1, 9)) + 'E' + r.range(-3, 3)]);
+
+/* Two values of one type in DynamoDB's order (small, so that JavaScript
+ * numbers compare them exactly). */
+function orderedPair(r) {
+  const k = r.int(3);
+  let a; let b;
+  if (k === 0) { a = { N: String(r.range(-20, 20)) }; b = { N: String(r.range(-20, 20)) }; if (Number(a.N) > Number(b.N)) [a, b] = [b, a]; }
+  else if (k === 1) { a = { S: genString(r, 3).replace(/[^ -~]/g, 'q') }; b = { S: genString(r, 3).replace(/[^ -~]/g, 'r') }; if (a.S > b.S) [a, b] = [b, a]; }
+  else { [a, b] = r.sample(ASCII_B, 2).sort((x, y) => Buffer.compare(Buffer.from(x, 'base64'), Buffer.from(y, 'base64'))).map((v) => ({ B: v })); }
+  return [a, b];
+}
+
+/* One Condition (filters, and Expected with a ComparisonOperator). bad:
+ * the chance of an argument count or type that DynamoDB refuses. */
+function genLegacyCondition(c, name, bad) {
+  const r = c.r;
+  const op = r.pick(LEGACY_OPS);
+  const scalarTarget = isScalarName(name);
+  let list;
+  switch (op) {
+    case 'NULL': case 'NOT_NULL': list = r.chance(0.5) ? [] : undefined; break;
+    case 'EQ': case 'NE':
+      list = [scalarTarget || r.chance(0.6) ? c.someScalar() : setOfType(r, r.pick(['SS', 'NS', 'BS']))]; break;
+    case 'CONTAINS': case 'NOT_CONTAINS':
+      // (Binary needles of ASCII bytes: dynalite compares binaries as UTF-8 text.)
+      list = [r.pick([{ S: genString(r, 2) }, c.someScalar(), { N: String(r.int(10)) }, { B: r.pick(ASCII_B) }])];
+      if (list[0].B !== undefined) list[0] = { B: r.pick(ASCII_B) };
+      break;
+    case 'BEGINS_WITH':
+      list = [r.chance(0.7) ? { S: genString(r, 2) } : { B: r.pick(ASCII_B) }]; break;
+    case 'IN': {
+      const t = r.pick(['S', 'N', 'B']);
+      list = [];
+      for (let i = r.range(1, 4); i > 0; i--) {
+        let v = c.someScalar();
+        if (Object.keys(v)[0] !== t) v = t === 'S' ? { S: genString(r, 4) } : t === 'N' ? { N: smallNumber(r) } : { B: genBinary(r, 3) };
+        if (!list.some((w) => cj(w) === cj(v))) list.push(v);
+      }
+      break;
+    }
+    case 'BETWEEN': list = orderedPair(r); if (r.chance(0.1)) list.reverse(); break;
+    default: list = [c.someScalar()];
+  }
+  if (r.chance(bad)) {
+    switch (r.int(4)) {
+      case 0: list = (list || []).concat([c.someScalar()]); break;             // one too many
+      case 1: list = []; break;                                                // none
+      case 2: if (list && list.length > 1) list[1] = list[0].N !== undefined ? { S: 'x' } : { N: '1' }; break; // mixed types
+      default: if (op !== 'EQ' && op !== 'NE' && list && list.length) list[0] = r.pick([{ SS: ['x'] }, { BOOL: true }, { L: [] }]);
+    }
+  }
+  const cond = { ComparisonOperator: op };
+  if (list !== undefined) cond.AttributeValueList = list;
+  return cond;
+}
+
+/* An ExpectedAttributeValue: Value, Exists, or a Condition. */
+function genExpectedValue(c, name, bad) {
+  const r = c.r;
+  const k = r.int(10);
+  const val = () => (isScalarName(name) || r.chance(0.7) ? c.someScalar() : setOfType(r, r.pick(['SS', 'NS', 'BS'])));
+  let e;
+  if (k < 2) e = { Value: val() };
+  else if (k < 3) e = { Exists: true, Value: val() };
+  else if (k < 5) e = { Exists: false };
+  else e = genLegacyCondition(c, name, bad);
+  if (r.chance(bad)) {
+    switch (r.int(6)) {
+      case 0: e = { Exists: true }; break;
+      case 1: e = { Exists: false, Value: val() }; break;
+      case 2: e = { Value: val(), AttributeValueList: [val()] }; break;
+      case 3: e = { ComparisonOperator: 'EQ', Exists: r.chance(0.5), AttributeValueList: [val()] }; break;
+      case 4: e = { AttributeValueList: [val()] }; break;
+      default: e = { ComparisonOperator: r.pick(['EQ', 'LT', 'CONTAINS']) }; break;
+    }
+  }
+  return e;
+}
+
+/* A map of conditions on distinct names, and maybe a ConditionalOperator
+ * (with two or more conditions: see legacy docs for one). */
+function genLegacyMap(c, names, gen, into, bad) {
+  const r = c.r;
+  const map = {};
+  for (const n of r.sample(names, r.range(1, 3))) map[n] = gen(c, n, bad);
+  // (Not OR with NOT_CONTAINS: two dynalite deviations that hide each other.)
+  const nc = Object.values(map).some((e) => e.ComparisonOperator === 'NOT_CONTAINS');
+  if (Object.keys(map).length > 1 && r.chance(0.5)) into.ConditionalOperator = nc ? 'AND' : r.pick(['AND', 'OR']);
+  return map;
+}
+
+function withExpected(c, input, keyNames) {
+  const r = c.r;
+  if (!r.chance(0.75)) return input;
+  input.Expected = genLegacyMap(c, ATTR_NAMES.concat(r.chance(0.2) ? keyNames : []), genExpectedValue, input, 0.08);
+  return input;
+}
+
+/* NOT_CONTAINS is false on a missing attribute in DynamoDB; dynalite
+ * makes it true. Are the answers otherwise the same? */
+function notContainsOnMissing(req, d, x) {
+  const conds = req.Expected || req.QueryFilter || req.ScanFilter;
+  if (!conds) return false;
+  const nc = Object.keys(conds).filter((n) => conds[n].ComparisonOperator === 'NOT_CONTAINS');
+  if (!nc.length) return false;
+  if (req.Expected) return !!(x.Error && x.Error.Code === 'ConditionalCheckFailedException' && !(d.Error && d.Error.Code === x.Error.Code));
+  if (!d.Output || !x.Output) return false;
+  // Counted or projected away: fewer items is all that can be seen.
+  if (req.Select === 'COUNT' || req.AttributesToGet) return x.Output.ScannedCount === d.Output.ScannedCount && x.Output.Count < d.Output.Count;
+  if (!Array.isArray(d.Output.Items) || !Array.isArray(x.Output.Items)) return false;
+  const xs = new Set(x.Output.Items.map(cj));
+  const extra = d.Output.Items.filter((i) => !xs.has(cj(i)));
+  return extra.length > 0 && x.Output.Items.every((i) => d.Output.Items.some((j) => cj(j) === cj(i))) &&
+    extra.every((i) => nc.some((n) => i[n] === undefined));
+}
+
+/* A value an AttributeUpdates action can take on an attribute holding
+ * cur (undefined: missing), keeping the scalar names scalar. */
+function genAttrUpdate(r, c, name, cur) {
+  const t = cur ? Object.keys(cur)[0] : null;
+  const scalar = isScalarName(name);
+  const k = r.int(10);
+  if (k < 3) return r.chance(0.3) ? { Value: scalar ? c.someScalar() : genValue(r, 2) } : { Action: 'PUT', Value: scalar ? c.someScalar() : genValue(r, 2) };
+  if (k < 4) return { Action: 'DELETE' };
+  if (k < 7) {
+    // ADD: a number (small: 38 digits stay 38), a set of the attribute's
+    // type, a list; sometimes a type that clashes.
+    if ((t === 'N' || (!t && (scalar || r.chance(0.5)))) && (!cur || cur.N.replace(/[-.]|E.*$/gi, '').length < 15)) return { Action: 'ADD', Value: { N: smallNumber(r) } };
+    if (scalar) return { Action: 'PUT', Value: c.someScalar() };
+    if (t === 'L' || (!t && r.chance(0.3))) return { Action: 'ADD', Value: { L: [genValue(r, 1)] } };
+    const st = t && ['SS', 'NS', 'BS'].includes(t) ? t : r.pick(['SS', 'NS', 'BS']);
+    return { Action: 'ADD', Value: setOfType(r, st) };
+  }
+  if (k < 9 && t && ['SS', 'NS', 'BS'].includes(t)) {
+    // DELETE some of the set's elements (maybe all: the attribute goes).
+    const els = r.sample(cur[t], r.range(1, cur[t].length));
+    if (r.chance(0.3)) els.push(...setOfType(r, t)[t].filter((e) => !els.includes(e)));
+    return { Action: 'DELETE', Value: { [t]: els } };
+  }
+  if (k < 9) return { Action: 'DELETE', Value: setOfType(r, r.pick(['SS', 'NS', 'BS'])) };
+  // What DynamoDB refuses: PUT/ADD without Value, DELETE of a scalar, ADD
+  // of a string, a map, a BOOL.
+  return r.pick([{ Action: 'PUT' }, { Action: 'ADD' }, { Action: 'DELETE', Value: { S: 'x' } }, { Action: 'ADD', Value: { S: 'x' } },
+    { Action: 'ADD', Value: { M: {} } }, { Action: 'ADD', Value: { BOOL: true } }, { Action: 'DELETE', Value: { N: '1' } }]);
+}
+
+const deletesOnly = (req) => req.AttributeUpdates && Object.keys(req.AttributeUpdates).length > 0 &&
+  Object.values(req.AttributeUpdates).every((u) => u.Action === 'DELETE');
+
+async function legacyWrites(g, tname, n) {
+  const r = g.r;
+  const t = TABLES[tname];
+  const keyNames = [t.hash[0]].concat(t.range ? [t.range[0]] : []);
+  for (let i = 0; i < n; i++) {
+    const c = new Ctx(r, valuePool);
+    const key = genKey(r, tname);
+    const item = await dynaliteItem(g, tname, key);
+    const k = r.int(10);
+    let op; let input;
+    if (k < 6) {
+      op = 'UpdateItem';
+      const upd = {};
+      const names = r.sample(ATTR_NAMES, r.range(0, 4));
+      if (r.chance(0.03)) names.push(r.pick(keyNames));
+      for (const nm of names) upd[nm] = genAttrUpdate(r, c, nm, item && item[nm]);
+      input = { TableName: tname, Key: key, AttributeUpdates: upd };
+      if (r.chance(0.6)) input.ReturnValues = r.pick(['NONE', 'ALL_OLD', 'UPDATED_OLD', 'ALL_NEW', 'UPDATED_NEW']);
+    } else if (k < 8) {
+      op = 'PutItem';
+      const it = genItem(r, tname, key);
+      collectValues(it, valuePool);
+      input = { TableName: tname, Item: it };
+      if (r.chance(0.4)) input.ReturnValues = r.pick(['NONE', 'ALL_OLD']);
+    } else {
+      op = 'DeleteItem';
+      input = { TableName: tname, Key: key };
+      if (r.chance(0.4)) input.ReturnValues = r.pick(['NONE', 'ALL_OLD']);
+    }
+    withExpected(c, input, keyNames);
+    if (r.chance(0.2)) input.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES']);
+    const [d, x, ok] = await g.both(op, input);
+    if (!ok) await g.resync(tname, key);
+    // DynamoDB creates no item for DELETEs only (legacy-delete-only-creates):
+    // dynalite's copy follows ddbx's.
+    else if (op === 'UpdateItem' && !item && x.Output && deletesOnly(input)) await g.resync(tname, key, true);
+    if (d.Output && d.Output.Attributes) collectValues(d.Output.Attributes, valuePool);
+    if (op === 'DeleteItem' && r.chance(0.7)) {
+      const it = genItem(r, tname, key);
+      const [, , ok2] = await g.both('PutItem', { TableName: tname, Item: it });
+      if (!ok2) await g.resync(tname, key);
+    }
+  }
+}
+
+for (const t of Object.keys(TABLES)) {
+  group('legacy writes ' + t, ['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem'], async (g) => {
+    await legacyWrites(g, t, t === 'diff_sn' ? 300 : 150);
+    await g.checkState(t);
+    g.report('AttributeUpdates PUT/ADD/DELETE; Expected (Value, Exists, every ComparisonOperator) with ConditionalOperator');
+  });
+}
+
+/* KeyConditions for a base-table or index query (hash EQ, maybe a range
+ * condition). */
+function genKeyConditions(r, hash, hv, range, skPool) {
+  const kc = { [hash[0]]: { ComparisonOperator: 'EQ', AttributeValueList: [hv] } };
+  if (range && r.chance(0.7)) {
+    const v = () => keyValue(r, range[1], skPool);
+    const op = r.pick(['EQ', 'LT', 'LE', 'GT', 'GE', 'BETWEEN', 'BEGINS_WITH']);
+    if (op === 'BETWEEN') {
+      const a = v(); const b = v();
+      kc[range[0]] = { ComparisonOperator: op, AttributeValueList: [a, b] };
+    } else if (op === 'BEGINS_WITH') {
+      if (range[1] === 'N') kc[range[0]] = { ComparisonOperator: 'GE', AttributeValueList: [v()] };
+      else kc[range[0]] = { ComparisonOperator: op, AttributeValueList: [range[1] === 'S' ? { S: Array.from(v().S).slice(0, r.int(4)).join('') } : { B: r.pick(['AA==', 'AQ==', '/w==']) }] };
+    } else {
+      kc[range[0]] = { ComparisonOperator: op, AttributeValueList: [v()] };
+    }
+  }
+  if (r.chance(0.1)) {
+    // What DynamoDB refuses: a non-key attribute, no hash condition, an
+    // operator a key cannot take, a value of another type, a count.
+    const hc = kc[hash[0]];
+    switch (r.int(6)) {
+      case 0: kc.a = { ComparisonOperator: 'EQ', AttributeValueList: [{ S: 'x' }] }; break;
+      case 1: delete kc[hash[0]]; if (!Object.keys(kc).length) kc.a = { ComparisonOperator: 'EQ', AttributeValueList: [{ N: '1' }] }; break;
+      case 2: hc.ComparisonOperator = r.pick(['NE', 'IN', 'NULL', 'LT', 'BEGINS_WITH', 'CONTAINS']); if (hc.ComparisonOperator === 'NULL') hc.AttributeValueList = []; break;
+      case 3: hc.AttributeValueList = [hash[1] === 'N' ? { S: '1' } : { N: '1' }]; break;
+      case 4: hc.AttributeValueList.push(hc.AttributeValueList[0]); break;
+      default: if (range) kc[range[0]] = { ComparisonOperator: 'BETWEEN', AttributeValueList: [keyValue(r, range[1], skPool)] };
+    }
+  }
+  return kc;
+}
+
+async function legacyReads(g, tname, n) {
+  const r = g.r;
+  const t = TABLES[tname];
+  const keyNames = [t.hash[0]].concat(t.range ? [t.range[0]] : []);
+  const ixs = [null].concat(t.gsis);
+  for (let i = 0; i < n; i++) {
+    const c = new Ctx(r, valuePool);
+    const kind = r.int(10);
+    let input;
+    if (kind < 5) {
+      const ix = r.pick(ixs);
+      const hash = ix ? ix.hash : t.hash;
+      const range = ix ? ix.range : t.range;
+      const pool = ix ? (hash[1] === 'S' ? (rr) => rr.pick(['g#1', 'g#2', '노래', 'TARGET#bob', 'PROFILE', 'd#3', 'A'])
+        : hash[1] === 'N' ? (rr) => String(rr.int(8)) : (rr) => rr.pick(['AA==', 'AQ==', 'Ag=='])) : t.pkPool;
+      input = { TableName: tname, KeyConditions: genKeyConditions(r, hash, keyValue(r, hash[1], pool), range, ix ? null : t.skPool) };
+      if (ix) input.IndexName = ix.name;
+      if (r.chance(0.5)) input.QueryFilter = genLegacyMap(c, ATTR_NAMES.concat(r.chance(0.05) ? keyNames : []), genLegacyCondition, input, 0.05);
+      if (r.chance(0.3)) input.ScanIndexForward = r.chance(0.5);
+      if (r.chance(0.3)) input.Limit = r.range(1, 7);
+    } else if (kind < 9) {
+      input = { TableName: tname };
+      if (r.chance(0.7)) input.ScanFilter = genLegacyMap(c, ATTR_NAMES, genLegacyCondition, input, 0.05);
+    } else {
+      input = { TableName: tname, Key: genKey(r, tname) };
+    }
+    if (r.chance(0.35)) {
+      input.AttributesToGet = r.sample(ATTR_NAMES.concat(keyNames), r.range(1, 4));
+      if (r.chance(0.05)) input.AttributesToGet.push(input.AttributesToGet[0]);        // duplicate
+      // (COUNT with AttributesToGet: DynamoDB refuses, dynalite does not;
+      // test_store_legacy checks it.)
+      if (input.Key === undefined && r.chance(0.3)) input.Select = 'SPECIFIC_ATTRIBUTES';
+    } else if (input.Key === undefined && r.chance(0.15)) {
+      input.Select = 'COUNT';
+    }
+    const op = input.Key ? 'GetItem' : input.KeyConditions ? 'Query' : 'Scan';
+    if (op === 'Query' && !input.IndexName) await paginate(g, op, input, 40);
+    else if (op === 'Query') await indexQuery(g, input, TABLES[tname].gsis.find((x) => x.name === input.IndexName).hash, TABLES[tname].gsis.find((x) => x.name === input.IndexName).range);
+    else await g.both(op, input);
+  }
+}
+
+for (const t of Object.keys(TABLES)) {
+  group('legacy reads ' + t, ['Query', 'Scan', 'GetItem'], async (g) => {
+    await legacyReads(g, t, t === 'diff_sn' ? 250 : 120);
+    g.report('KeyConditions, QueryFilter, ScanFilter, ConditionalOperator, AttributesToGet, Select');
+  });
+}
+
+/* Legacy and expression parameters in one request: DynamoDB's exact
+ * message for each combination (validateExpressionParams). */
+group('legacy mixed with expressions', ['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem', 'Query', 'Scan'], async (g) => {
+  const r = g.r;
+  const T = 'diff_sn';
+  const key = { pk: { S: 'x' }, sk: { N: '1' } };
+  const v = { ':v': { N: '1' } };
+  const exp = { a: { Exists: false } };
+  const cond = { a: { ComparisonOperator: 'NOT_NULL' } };
+  const kc = { pk: { ComparisonOperator: 'EQ', AttributeValueList: [{ S: 'x' }] } };
+  const base = {
+    PutItem: { TableName: T, Item: key }, DeleteItem: { TableName: T, Key: key }, UpdateItem: { TableName: T, Key: key },
+    GetItem: { TableName: T, Key: key }, Query: { TableName: T }, Scan: { TableName: T },
+  };
+  const exprs = {
+    PutItem: { ConditionExpression: 'attribute_exists(a)' }, DeleteItem: { ConditionExpression: 'attribute_exists(a)' },
+    UpdateItem: { UpdateExpression: 'SET a = :v', ConditionExpression: 'attribute_exists(a)' },
+    GetItem: { ProjectionExpression: 'a' },
+    Query: { ProjectionExpression: 'a', FilterExpression: 'a = :v', KeyConditionExpression: 'pk = :p' },
+    Scan: { ProjectionExpression: 'a', FilterExpression: 'a = :v' },
+  };
+  const legacy = {
+    PutItem: { Expected: exp, ConditionalOperator: 'AND' }, DeleteItem: { Expected: exp, ConditionalOperator: 'OR' },
+    UpdateItem: { AttributeUpdates: { a: { Action: 'PUT', Value: { N: '2' } } }, Expected: exp, ConditionalOperator: 'AND' },
+    GetItem: { AttributesToGet: ['a'] },
+    Query: { AttributesToGet: ['a'], QueryFilter: cond, ConditionalOperator: 'AND', KeyConditions: kc },
+    Scan: { AttributesToGet: ['a'], ScanFilter: cond, ConditionalOperator: 'OR' },
+  };
+  for (const op of Object.keys(base)) {
+    for (let i = 0; i < 40; i++) {
+      const input = Object.assign({}, base[op]);
+      for (const k of r.sample(Object.keys(exprs[op]), r.range(0, Object.keys(exprs[op]).length))) input[k] = exprs[op][k];
+      for (const k of r.sample(Object.keys(legacy[op]), r.range(0, Object.keys(legacy[op]).length))) input[k] = legacy[op][k];
+      const usesV = ['UpdateExpression', 'FilterExpression'].some((k) => input[k] !== undefined);
+      if (usesV || (op !== 'GetItem' && r.chance(0.1))) input.ExpressionAttributeValues = Object.assign({}, usesV ? v : { ':w': { N: '1' } });
+      if (input.KeyConditionExpression) input.ExpressionAttributeValues = Object.assign(input.ExpressionAttributeValues || {}, { ':p': { S: 'x' } });
+      if (r.chance(0.1)) input.ExpressionAttributeNames = { '#a': 'a' };
+      if (op === 'Query' && !input.KeyConditions && !input.KeyConditionExpression && r.chance(0.8)) input.KeyConditions = kc;
+      await g.both(op, input);
+    }
+  }
+  g.report('the "Can not use both expression and non-expression parameters" messages and the names/values rules');
+});
+
 /*
  * Not differential: what dynalite cannot answer (it has no transactions,
  * and applies several list-index REMOVEs one after another), checked in
@@ -1942,7 +2420,7 @@ async function main() {
   for (const gr of GROUPS) {
     if (ONLY && !gr.name.includes(ONLY) && gr.name !== 'tables') continue;
     if (process.env.DIFF_SELF && gr.name.includes('ddbx only') && !process.env.DIFF_SELF_DOCS) continue;
-    if (serve && !/^(tables|put-get-delete diff_sn|conditions diff_bs|updates diff_sn|query diff_sn|scan diff_bs|batch|validation|transactions)/.test(gr.name)) continue;
+    if (serve && !/^(tables|put-get-delete diff_sn|conditions diff_bs|updates diff_sn|query diff_sn|scan diff_bs|batch|validation|transactions|legacy writes diff_sn|legacy reads diff_bs|legacy mixed)/.test(gr.name)) continue;
     if (process.env.DIFF_SELF && gr.needs.includes('eval')) continue;
     const missing = process.env.DIFF_SELF ? [] : gr.needs.filter((o) => !DDBX_OPS.has(o));
     if (missing.length && !ALL) {

@@ -1,17 +1,17 @@
 Condition builder: SocialGraph [condition]
-Tree (Enter edits, ? help)       What DynamoDB receives [1-21 of 70] Tab: scroll
-T  AND (2)                       Mode: condition   Action: PutItem   Table: Soci
-T    attribute_exists(PK)            alGraph
+Tree (Enter edits, ? help)       What DynamoDB receives [1-21 of 72] Tab: scroll
+T  AND (2)                       Mode: condition   Action: PutItem   Table:
+T    attribute_exists(PK)            SocialGraph
 T    followerCount = 3           Item: PK=ACTOR#carol SK=PROFILE
-Update rows (0)                  Paths (Tab picks): PK SK GSI1PK GSI1SK bio disp
-                                     layName followerCount followingCount joined
-                                     At location location.city location.country
-                                     luckyNumbers type verified
+Update rows (0)                  Paths (Tab picks): PK SK GSI1PK GSI1SK bio
+                                     displayName followerCount followingCount
+                                     joinedAt location location.city
+                                     location.country luckyNumbers type verified
                                  Result
                                    Added to the transaction (2 actions)
                                  ConditionExpression
-                                   attribute_exists(PK) AND followerCount = :fol
-                                     lowerCount
+                                   attribute_exists(PK) AND followerCount =
+                                     :followerCount
                                  ExpressionAttributeNames
                                    (none needed)
                                  ExpressionAttributeValues

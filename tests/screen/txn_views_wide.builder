@@ -1,10 +1,10 @@
 Condition builder: SocialGraph [condition]
-Tree (Enter edits, ? help)                       What DynamoDB receives [1-32 of 50] Tab: scroll
+Tree (Enter edits, ? help)                       What DynamoDB receives [1-32 of 52] Tab: scroll
 T  AND (2)                                       Mode: condition   Action: PutItem   Table: SocialGraph
 T    attribute_exists(PK)                        Item: PK=ACTOR#carol SK=PROFILE
-T    followerCount = 3                           Paths (Tab picks): PK SK GSI1PK GSI1SK bio displayName followerCount fo
-Update rows (0)                                      llowingCount joinedAt location location.city location.country lucky
-                                                     Numbers type verified
+T    followerCount = 3                           Paths (Tab picks): PK SK GSI1PK GSI1SK bio displayName followerCount
+Update rows (0)                                      followingCount joinedAt location location.city location.country
+                                                     luckyNumbers type verified
                                                  Result
                                                    Added to the transaction (2 actions)
                                                  ConditionExpression
@@ -29,7 +29,7 @@ Update rows (0)                                      llowingCount joinedAt locat
                                                      erCount","ExpressionAttributeValues":{":followerCount":{"N":"3"}},"
                                                      ReturnValuesOnConditionCheckFailure":"ALL_OLD"}
                                                  aws CLI
-                                                   aws dynamodb put-item --table-name SocialGraph --item '{"PK":{"S":"AC
-                                                     TOR#carol"},"SK":{"S":"PROFILE"},"bio":{"S":"Product designer · Hà
-                                                     Nội"},"displayName":{"S":"Carol Nguyễn"},"followerCount":{"N":"3"},
+                                                   aws dynamodb put-item --table-name SocialGraph --item
+                                                     '{"PK":{"S":"ACTOR#carol"},"SK":{"S":"PROFILE"},"bio":{"S":"Product
+                                                     designer · Hà Nội"},"displayName":{"S":"Carol
 

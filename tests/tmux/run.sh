@@ -2,8 +2,8 @@
 # The explorer in a real terminal emulator (tmux): it draws, takes keys,
 # redraws on resize, shows escape sequences in data escaped, and leaves
 # the terminal settings as it found them on quit and on SIGINT. Prints TAP.
-# ONLY_TEST=NAME runs one part (draw, sigint, escape, picker, newcomer,
-# load); a name
+# ONLY_TEST=NAME runs one part (draw, sigint, escape, picker, sweep, operator,
+# newcomer, load); a name
 # that matches no part fails.
 cd "$(dirname "$0")/.." || exit 1
 here=$PWD
@@ -120,6 +120,50 @@ if part picker; then
     T send-keys -t t f o l l o w i n g Tab
     check "Tab puts the path that begins with what is typed in the prompt" wait_for "Path: followingCount"
     T send-keys -t t Escape Escape Q
+    check "Q quits from the builder" gone
+fi
+
+# sweep: the explorer's idle ticks run the store's TTL sweep (every
+# --ttl-interval seconds): an item whose TTL is past is deleted and the
+# view on screen loses it, while the others stay (developer guide, "Using
+# time to live": expired items are deleted in the background).
+if part sweep; then
+    sdb="$tmp/ttl.db"
+    "$DDBX" api --db "$sdb" < "$here/screen/fixtures/ttl.jsonl" > "$tmp/ttl.out" 2>&1
+    echo '{"Operation":"UpdateTimeToLive","Input":{"TableName":"Sessions","TimeToLiveSpecification":{"Enabled":true,"AttributeName":"exp"}}}' |
+        "$DDBX" api --db "$sdb" >> "$tmp/ttl.out" 2>&1
+    run "$DDBX --db $sdb --ttl-interval 0.3 Sessions"
+    check "the table view opens with TTL marks" wait_for "expires 2100-01-01"
+    check "the sweep deletes the expired item s2 and the view shows 3 items" wait_for "3 items, 2 partitions"
+    kept() { T capture-pane -p -t t | grep -q "s1 " && ! T capture-pane -p -t t | grep -q "s2 "; }
+    check "s1 (expiring in 2100) stays, s2 is gone" kept
+    T send-keys -t t q q
+    check "q q quits" gone
+fi
+
+# operator: in a real 80x24 terminal the builder's operator prompt shows
+# its label, the pre-filled = and a pick list; typing = replaces the =
+# (it read "==" once: issue 15, 1); the value type offered is the item's
+# (N); Esc leaves and takes the half-made clause away.
+if part operator; then
+    run "$DDBX --db $db SocialGraph"
+    wait_for "ACTOR#alice" >/dev/null
+    T send-keys -t t j c
+    wait_for "Condition builder" >/dev/null
+    T send-keys -t t + f o l l o w i n g C o u n t Enter
+    check "the operator prompt fits 80 columns with its value shown" wait_for "Operator: ="
+    check "the operators are a pick list above it" wait_for "attribute_not_exists  the path is missing"
+    T send-keys -t t =
+    typed() {
+        sleep 0.5
+        T capture-pane -p -t t | grep -q '^Operator: =$'
+    }
+    check "typing = replaces the pre-filled =" typed
+    T send-keys -t t Enter
+    check "the value type defaults to the item's (N)" wait_for "Value 1 type: N"
+    T send-keys -t t Escape
+    check "Esc takes the half-made clause away" wait_for "Cancelled: no clause added"
+    T send-keys -t t Escape Q
     check "Q quits from the builder" gone
 fi
 

@@ -152,6 +152,30 @@ static void test_prepend_and_trim_keep_the_line(void **state)
     vm_done(&m);
 }
 
+/* vm_cut drops lines from the middle (a long search keeps the window it
+ * started from): lines after the cut move up, lines before stay. */
+static void test_cut_keeps_the_lines_around(void **state)
+{
+    (void)state;
+    vm m;
+    vm_init(&m, count_free, NULL);
+    vm_set_rows(&m, 4);
+    fill(&m, 20);
+    vm_select(&m, 3);
+    freed = 0;
+    vm_cut(&m, 8, 15);
+    assert_int_equal(freed, 7);
+    assert_int_equal(m.n, 13);
+    assert_int_equal(m.cursor, 3);
+    vm_select(&m, 12);
+    vm_cut(&m, 2, 5);
+    assert_int_equal(m.n, 10);
+    assert_int_equal(m.cursor, 9);
+    vm_cut(&m, 5, 5);
+    assert_int_equal(m.n, 10);
+    vm_done(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_fill_from_above),
         cmocka_unit_test(test_hscroll),
         cmocka_unit_test(test_prepend_and_trim_keep_the_line),
+        cmocka_unit_test(test_cut_keeps_the_lines_around),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,387 @@
+/*
+ * store_ttl — Time to Live: UpdateTimeToLive, DescribeTimeToLive, the C
+ * calls the explorer uses, and the sweep that deletes expired items.
+ *
+ * DynamoDB's behaviour, and where it comes from: the API reference
+ * (UpdateTimeToLive answers its TimeToLiveSpecification;
+ * DescribeTimeToLive's TimeToLiveStatus; AttributeName 1 to 255
+ * characters), DynamoDB's answers as observed ("TimeToLive is already
+ * enabled" when enabling an enabled table, with the same attribute or
+ * another; "TimeToLive is already disabled"), the developer guide ("Using
+ * time to live": expired items are deleted in the background, typically
+ * within days, and reads return them until then; values over five years
+ * in the past are ignored; the deletes appear in the stream as service
+ * deletes). dynalite answers DescribeTimeToLive with DISABLED only and
+ * has no UpdateTimeToLive.
+ *
+ * ddbx's choices: a change takes effect at once (DynamoDB shows ENABLING
+ * or DISABLING for up to an hour; ddbx goes straight to ENABLED or
+ * DISABLED), and the sweep runs every few seconds in `ddbx serve` and the
+ * explorer (--ttl-interval), so an expired item is gone soon rather than
+ * in days. The setting is the ttl table's row (store_int.h).
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store_ops.h"
+#include "data/store_valid.h"
+#include "model/ddbjson.h"
+#include "model/itemenc.h"
+#include "model/mem.h"
+#include "model/ttl.h"
+
+static const vspec spec_fields[] = {
+    { .name = "AttributeName", .type = VT_STRING, .flags = VF_NOTNULL, .min_len = 1, .max_len = 255 },
+    { .name = "Enabled", .type = VT_BOOL, .flags = VF_NOTNULL },
+    { .type = VT_END },
+};
+static const vspec update_spec[] = {
+    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    { .name = "TimeToLiveSpecification", .type = VT_FSTRUCT, .sub = "TimeToLiveSpecification",
+      .flags = VF_NOTNULL, .fields = spec_fields },
+    { .type = VT_END },
+};
+static const vspec describe_spec[] = {
+    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    { .type = VT_END },
+};
+
+/* ---- the setting ---- */
+
+/* The table's TTL attribute (*attr malloc'd; NULL: disabled). A database
+ * from before version 3 opened read-only has no ttl table: disabled. */
+static status read_attr(store *s, int64_t tid, char **attr, diag *d)
+{
+    *attr = NULL;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT attr FROM ttl WHERE tid = ?1", -1, &q, NULL) != SQLITE_OK)
+        return s->read_only ? ST_OK : store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        *attr = xstrdup((const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+static status not_found(const char *table, diag *d)
+{
+    return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Table: %s not found", table);
+}
+
+static status lookup(store *s, const char *table, tinfo **t, diag *d)
+{
+    status st = store_table(s, table, t, d);
+    return st == ST_NOT_FOUND ? not_found(table, d) : st;
+}
+
+/* UpdateTimeToLive's change inside a write transaction. */
+static status set_attr(store *s, const char *table, const char *attr, bool enable, diag *d)
+{
+    tinfo *t;
+    status st = lookup(s, table, &t, d);
+    if (st != ST_OK)
+        return st;
+    int64_t tid = t->id;
+    char *now = NULL;
+    if ((st = read_attr(s, tid, &now, d)) != ST_OK)
+        return st;
+    bool was = now != NULL;
+    free(now);
+    if (enable && was)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is already enabled");
+    if (!enable && !was)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is already disabled");
+    if (!enable)
+        return store_exec_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO ttl(tid, attr, enabled) VALUES(?1, ?2, ?3)",
+                           -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    sqlite3_bind_text(q, 2, attr, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, store_now_ms(s));
+    if (sqlite3_step(q) != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    sqlite3_finalize(q);
+    return st;
+}
+
+status store_op_update_ttl(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, update_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "TimeToLiveSpecification");
+    const char *attr = sop_jstr(spec, "AttributeName");
+    bool enable = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "Enabled"));
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        return st;
+    st = set_attr(s, sop_jstr(in, "TableName"), attr, enable, d);
+    if (st == ST_OK) {
+        buf_printf(out, "{\"TimeToLiveSpecification\":{\"AttributeName\":");
+        ddbjson_write_string(out, attr, strlen(attr));
+        buf_printf(out, ",\"Enabled\":%s}}", enable ? "true" : "false");
+    }
+    return store_txn_end(s, st, d);
+}
+
+status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, describe_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    if ((st = store_txn_begin(s, false, d)) != ST_OK)
+        return st;
+    tinfo *t;
+    char *attr = NULL;
+    if ((st = lookup(s, sop_jstr(in, "TableName"), &t, d)) == ST_OK &&
+        (st = read_attr(s, t->id, &attr, d)) == ST_OK) {
+        if (attr) {
+            buf_adds(out, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"ENABLED\",\"AttributeName\":");
+            ddbjson_write_string(out, attr, strlen(attr));
+            buf_adds(out, "}}");
+        } else {
+            buf_adds(out, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"DISABLED\"}}");
+        }
+    }
+    free(attr);
+    return store_txn_end(s, st, d);
+}
+
+/* ---- the C calls ---- */
+
+static status remote_get(store *s, const char *table, char **attr, diag *d)
+{
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    char *body = cJSON_PrintUnformatted(in), *out = NULL;
+    cJSON_Delete(in);
+    status st = store_remote_call(s, "DescribeTimeToLive", body, strlen(body), &out, d);
+    cJSON_free(body);
+    if (st == ST_OK) {
+        cJSON *o = cJSON_Parse(out ? out : "");
+        const cJSON *desc = cJSON_GetObjectItemCaseSensitive(o, "TimeToLiveDescription");
+        const char *status_text = sop_jstr(desc, "TimeToLiveStatus");
+        const char *a = sop_jstr(desc, "AttributeName");
+        if (a && status_text && (strcmp(status_text, "ENABLED") == 0 || strcmp(status_text, "ENABLING") == 0))
+            *attr = xstrdup(a);
+        cJSON_Delete(o);
+    }
+    free(out);
+    return st;
+}
+
+status store_ttl_get(store *s, const char *table, char **attr, diag *d)
+{
+    *attr = NULL;
+    if (s->remote)
+        return remote_get(s, table, attr, d);
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    tinfo *t;
+    if ((st = lookup(s, table, &t, d)) == ST_OK)
+        st = read_attr(s, t->id, attr, d);
+    return store_txn_end(s, st, d);
+}
+
+status store_ttl_set(store *s, const char *table, const char *attr, diag *d)
+{
+    char *cur = NULL;
+    status st = ST_OK;
+    /* Disabling names the attribute, as UpdateTimeToLive wants it. */
+    if (!attr && (st = store_ttl_get(s, table, &cur, d)) != ST_OK)
+        return st;
+    if (!attr && !cur)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is already disabled");
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    cJSON *spec = cJSON_AddObjectToObject(in, "TimeToLiveSpecification");
+    cJSON_AddStringToObject(spec, "AttributeName", attr ? attr : cur);
+    cJSON_AddBoolToObject(spec, "Enabled", attr != NULL);
+    free(cur);
+    char *body = cJSON_PrintUnformatted(in), *out = NULL;
+    cJSON_Delete(in);
+    st = store_call(s, "UpdateTimeToLive", body, strlen(body), &out, d);
+    cJSON_free(body);
+    free(out);
+    return st;
+}
+
+/* ---- the sweep ---- */
+
+typedef struct expired {
+    store_key k;
+    av item;
+} expired;
+
+/* The TTL table to sweep next: the one at s->ttl_tid or after it, else
+ * the first; found false when no table has TTL enabled. */
+static status next_table(store *s, int64_t *tid, char **name, char **attr, bool *found, diag *d)
+{
+    sqlite3_stmt *q;
+    *found = false;
+    if (sqlite3_prepare_v2(s->db, "SELECT ttl.tid, tables.name, ttl.attr FROM ttl JOIN tables"
+                           " ON tables.id = ttl.tid ORDER BY ttl.tid < ?1, ttl.tid LIMIT 1",
+                           -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, s->ttl_tid);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        *found = true;
+        *tid = sqlite3_column_int64(q, 0);
+        *name = xstrdup((const char *)sqlite3_column_text(q, 1));
+        *attr = xstrdup((const char *)sqlite3_column_text(q, 2));
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+/* The expired items one step holds in memory, at most (a step of 400 KB
+ * items would otherwise hold its whole budget of them). */
+#define STEP_BYTES (16u << 20)
+
+/* Reads up to budget items of table tid after the sweep's position,
+ * keeping the expired ones in xs (at most budget, STEP_BYTES of them);
+ * *n_read counts the items read, *more says the table has more to read. */
+static status scan_expired(store *s, int64_t tid, const char *attr, double now, size_t budget,
+                           expired *xs, size_t *n_x, size_t *n_read, bool *more, diag *d)
+{
+    bool resume = s->ttl_tid == tid && s->ttl_pk.len > 0;
+    const char *sql = resume
+        ? "SELECT pk, sk, body FROM items WHERE tid = ?1 AND (pk, sk) > (?2, ?3) ORDER BY pk, sk LIMIT ?4"
+        : "SELECT pk, sk, body FROM items WHERE tid = ?1 ORDER BY pk, sk LIMIT ?4";
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    if (resume) {
+        sqlite3_bind_blob(q, 2, s->ttl_pk.data, (int)s->ttl_pk.len, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(q, 3, s->ttl_sk.data ? s->ttl_sk.data : "", (int)s->ttl_sk.len, SQLITE_TRANSIENT);
+    }
+    sqlite3_bind_int64(q, 4, (int64_t)budget);
+    status st = ST_OK;
+    int rc = SQLITE_DONE;
+    size_t held = 0;
+    *n_x = *n_read = 0;
+    *more = false;
+    while (st == ST_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        (*n_read)++;
+        buf_reset(&s->ttl_pk);
+        buf_reset(&s->ttl_sk);
+        buf_add(&s->ttl_pk, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0));
+        buf_add(&s->ttl_sk, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
+        av item;
+        if ((st = itemenc_decode(sqlite3_column_blob(q, 2), (size_t)sqlite3_column_bytes(q, 2), &item, d)) != ST_OK)
+            break;
+        double when;
+        if (ttl_expiry(&item, attr, &when) && ttl_expired(when, now)) {
+            expired *x = &xs[(*n_x)++];
+            store_key_init(&x->k);
+            buf_add(&x->k.pk, s->ttl_pk.data, s->ttl_pk.len);
+            buf_add(&x->k.sk, s->ttl_sk.data ? s->ttl_sk.data : "", s->ttl_sk.len);
+            av_move(&x->item, &item);
+            held += (size_t)sqlite3_column_bytes(q, 2);
+        } else {
+            av_free(&item);
+        }
+        if (held >= STEP_BYTES) {
+            *more = true;
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    if (st == ST_OK && rc != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    *more |= *n_read == budget;
+    sqlite3_finalize(q);
+    return st;
+}
+
+/* Deletes what scan_expired found, as TTL deletions. */
+static status delete_expired(store *s, const char *table, expired *xs, size_t n, diag *d)
+{
+    tinfo *t;
+    status st = lookup(s, table, &t, d);
+    s->ttl_delete = true;
+    for (size_t i = 0; i < n && st == ST_OK; i++)
+        st = store_apply(s, t, &xs[i].k, &xs[i].item, NULL, NULL, d);
+    s->ttl_delete = false;
+    return st;
+}
+
+/* One table's part of a sweep step, in its own write transaction: the
+ * next table with TTL (none, *read 0, when it is `stop`, the step's
+ * first); *tid the table swept, *read the items read (at least 1). */
+static status sweep_table(store *s, double now, size_t budget, int64_t stop, int64_t *tid,
+                          size_t *read, size_t *deleted, diag *d)
+{
+    char *name = NULL, *attr = NULL;
+    bool found;
+    expired *xs = xcalloc(budget, sizeof *xs);
+    size_t n_x = 0;
+    *read = 0;
+    status st = store_txn_begin(s, true, d);
+    if (st != ST_OK) {
+        free(xs);
+        return st;
+    }
+    if ((st = next_table(s, tid, &name, &attr, &found, d)) != ST_OK || !found || *tid == stop)
+        goto out;
+    if (s->ttl_tid != *tid) {
+        s->ttl_tid = *tid;
+        buf_reset(&s->ttl_pk);
+        buf_reset(&s->ttl_sk);
+    }
+    bool more = false;
+    if ((st = scan_expired(s, *tid, attr, now, budget, xs, &n_x, read, &more, d)) != ST_OK ||
+        (st = delete_expired(s, name, xs, n_x, d)) != ST_OK)
+        goto out;
+    *deleted += n_x;
+    if (!more) {   /* this table done: the next one */
+        s->ttl_tid = *tid + 1;
+        buf_reset(&s->ttl_pk);
+        buf_reset(&s->ttl_sk);
+    }
+    if (*read == 0)
+        *read = 1;   /* an empty table costs a step too */
+out:
+    for (size_t i = 0; i < n_x; i++) {
+        store_key_done(&xs[i].k);
+        av_free(&xs[i].item);
+    }
+    free(xs);
+    free(name);
+    free(attr);
+    return store_txn_end(s, st, d);
+}
+
+status store_ttl_sweep(store *s, double now, size_t budget, size_t *deleted, diag *d)
+{
+    *deleted = 0;
+    if (s->remote || s->read_only || budget == 0)
+        return ST_OK;
+    int64_t first = -1;
+    while (budget > 0) {   /* every table at most once a step */
+        size_t read;
+        int64_t tid;
+        status st = sweep_table(s, now, budget, first, &tid, &read, deleted, d);
+        if (st != ST_OK || read == 0)
+            return st;
+        if (first < 0)
+            first = tid;
+        budget = read >= budget ? 0 : budget - read;
+    }
+    return ST_OK;
+}
+
+status store_ttl_tags_deleted(store *s, int64_t tid, diag *d)
+{
+    status st = store_exec_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
+    if (st == ST_OK)
+        st = store_exec_sql(s, "DELETE FROM tags WHERE tid = ?1", &tid, 1, d);
+    return st;
+}

@@ -1,0 +1,24 @@
+SocialGraph  base table (PK, SK)  4820 items, 2407 partitions, 438.9 KB  [i: in~
+  SK            GSI1PK         GSI1SK         avatar
+▾ ACTOR#alice  4 items, 737 B
+  PROFILE                                     B:iVBORw0KGgoAAAANSUhEUgAAAAEAA~
+  TARGET#bob    TARGET#bob     ACTOR#alice
+  TARGET#carol  TARGET#carol   ACTOR#alice
+  TARGET#star   TARGET#star#7  ACTOR#alice
+▾ ACTOR#bob  2 items, 324 B
+  PROFILE
+  TARGET#carol  TARGET#carol   ACTOR#bob
+▾ ACTOR#carol  3 items, 417 B
+  PROFILE
+  TARGET#alice  TARGET#alice   ACTOR#carol
+  TARGET#하늘   TARGET#하늘    ACTOR#carol
+▾ ACTOR#dave  3 items, 354 B
+  PROFILE
+  TARGET#alice  TARGET#alice   ACTOR#dave
+  TARGET#bob    TARGET#bob     ACTOR#dave
+▾ ACTOR#fan0001  2 items, 186 B
+  PROFILE
+  TARGET#star   TARGET#star#5  ACTOR#fan0001
+▾ ACTOR#fan0002  2 items, 186 B
+ goto  VALUE  Go to the partition with this partition key value
+:go
