@@ -306,21 +306,28 @@ static void map_json_for(const av *m, const char *text, bool names, buf *out)
 
 /* Asks for an expression pre-filled with cur (or the text refused last
  * time for this action); parses it with the names and values the action
- * carries. False when left or refused (the error on the status line,
- * with the position; the text kept as the draft). */
+ * carries. A refused text is asked again, kept, with DynamoDB's reason
+ * and the position above it. False when left. */
 static bool ask_expr(txn_view *p, long i, const char *label, const char *cur, bool update,
                      builder **cond, bupdate *upd)
 {
     const ddb_req *a = btxn_act((size_t)i);
-    buf in = BUF_INIT, names = BUF_INIT, values = BUF_INIT;
     bool drafted = p->draft && p->draft_act == i && p->draft_update == update;
-    bool ok = display_prompt(label, drafted ? p->draft : cur ? cur : "", &in);
-    const char *text = in.data ? in.data : "";
-    diag d;
-    diag_init(&d);
-    if (ok) {
+    char *text = xstrdup(drafted ? p->draft : cur ? cur : "");
+    buf in = BUF_INIT;
+    bool ok;
+    for (;;) {
+        buf_reset(&in);
+        ok = display_prompt(label, text, &in);
+        free(text);
+        text = xstrdup(in.data ? in.data : "");
+        if (!ok)
+            break;
+        buf names = BUF_INIT, values = BUF_INIT;
         map_json_for(&a->names, text, true, &names);
         map_json_for(&a->values, text, false, &values);
+        diag d;
+        diag_init(&d);
         status st = ST_OK;
         if (update)
             st = builder_update_parse(text, names.data, values.data, upd, &d);
@@ -328,22 +335,26 @@ static bool ask_expr(txn_view *p, long i, const char *label, const char *cur, bo
             st = builder_parse(EXPR_CONDITION, text, names.data, values.data, cond, &d);
         else
             *cond = builder_new();
+        buf_done(&names);
+        buf_done(&values);
         free(p->draft);
         p->draft = NULL;
-        if (st != ST_OK) {
-            buf where = BUF_INIT;
-            buf_printf(&where, "%s\"%s\" (Enter: edit it again)", update ? "Update " : "Condition ", text);
-            display_diag(where.data, st, &d);
-            buf_done(&where);
-            p->draft = xstrdup(text);
-            p->draft_act = i;
-            p->draft_update = update;
-            ok = false;
-        }
+        if (st == ST_OK)
+            break;
+        /* Asked again with the text and the reason above it; kept as the
+         * draft should the prompt be left. */
+        if (update)
+            builder_update_done(upd);
+        buf where = BUF_INIT;
+        buf_printf(&where, "%s\"%s\"", update ? "Update " : "Condition ", text);
+        display_diag(where.data, st, &d);
+        buf_done(&where);
+        p->draft = xstrdup(text);
+        p->draft_act = i;
+        p->draft_update = update;
     }
+    free(text);
     buf_done(&in);
-    buf_done(&names);
-    buf_done(&values);
     return ok;
 }
 

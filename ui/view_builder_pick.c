@@ -191,9 +191,49 @@ static status check_key_value(const char *name, const av *v, bool partition, dia
     return size_check_key(v, partition, d);
 }
 
+/* Asks one key value of a new item, from init, until it is one DynamoDB
+ * takes: a refused one is asked again with the text kept and the reason
+ * above it (and kept as the draft, should the prompt be left). Fills *v;
+ * false when the prompt was left. */
+static bool ask_key_value(const char *origin, const table_def *def, int i, const char *name,
+                          const char *init, char **typed, av *v)
+{
+    buf label = BUF_INIT, in = BUF_INIT;
+    buf_printf(&label, "New item's %s: ", name);
+    char *text = xstrdup(init);
+    bool ok;
+    for (;;) {
+        buf_reset(&in);
+        ok = display_prompt(label.data, text, &in);
+        free(text);
+        text = xstrdup(in.data ? in.data : "");
+        if (!ok)
+            break;
+        diag d;
+        diag_init(&d);
+        v->type = AV_NONE;
+        if (edit_parse_key(def, NULL, i == 0, text, v, &d) == ST_OK &&
+            check_key_value(name, v, i == 0, &d) == ST_OK)
+            break;
+        av_free(v);
+        buf what = BUF_INIT;
+        buf_printf(&what, "New item's %s \"%s\"", name, text);
+        display_diag(what.data, d.code, &d);
+        buf_done(&what);
+        for (int j = 0; j < i; j++)
+            if (typed[j])
+                draft_keep(origin, j, typed[j]);
+        draft_keep(origin, i, text);
+    }
+    typed[i] = text;
+    buf_done(&label);
+    buf_done(&in);
+    return ok;
+}
+
 /* Asks each table key value of a new item, pre-filled with the
  * template's (or with what was typed and refused last time); false when
- * a prompt was left or a value refused (then kept as the draft). */
+ * a prompt was left. */
 static bool ask_new_key(const char *origin, const table_def *def, av *item)
 {
     const key_attr *keys[2] = { &def->pk, def->sk.name ? &def->sk : NULL };
@@ -204,29 +244,14 @@ static bool ask_new_key(const char *origin, const table_def *def, av *item)
             continue;
         const char *name = keys[i]->name;
         const av *cur = av_map_get(item, name, strlen(name));
-        buf init = BUF_INIT, label = BUF_INIT, in = BUF_INIT;
+        buf init = BUF_INIT;
         if (draft_of(origin, i))
             buf_adds(&init, draft_of(origin, i));
         else if (cur)
             key_text(cur, &init);
-        buf_printf(&label, "New item's %s: ", name);
-        ok = display_prompt(label.data, init.data ? init.data : "", &in);
-        typed[i] = xstrdup(in.data ? in.data : "");
         av v = { 0 };
-        diag d;
-        diag_init(&d);
-        if (ok && (edit_parse_key(def, NULL, i == 0, typed[i], &v, &d) != ST_OK ||
-                   check_key_value(name, &v, i == 0, &d) != ST_OK)) {
-            av_free(&v);
-            buf what = BUF_INIT;
-            buf_printf(&what, "New item's %s \"%s\" (t n starts from it again)", name, typed[i]);
-            display_diag(what.data, d.code, &d);
-            buf_done(&what);
-            for (int j = 0; j <= i; j++)
-                if (typed[j])
-                    draft_keep(origin, j, typed[j]);
-            ok = false;
-        } else if (ok) {
+        ok = ask_key_value(origin, def, i, name, init.data ? init.data : "", typed, &v);
+        if (ok) {
             av old;
             old.type = AV_NONE;
             if (cur)
@@ -237,8 +262,6 @@ static bool ask_new_key(const char *origin, const table_def *def, av *item)
             av_free(&old);
         }
         buf_done(&init);
-        buf_done(&label);
-        buf_done(&in);
     }
     free(typed[0]);
     free(typed[1]);
@@ -268,7 +291,8 @@ static void add_row(bupdate *u, const char *name, size_t len, const num *by)
 }
 
 /* Asks which number to ADD to, and how much ("NAME [N]", N 1 when not
- * given); fills one ADD row. False when left or refused. */
+ * given); fills one ADD row. A refused answer is asked again with the
+ * text kept (and kept as the draft). False when left. */
 static bool ask_counter(const char *origin, const table_def *def, const av *item, bupdate *u)
 {
     char *names[64];
@@ -278,26 +302,33 @@ static bool ask_counter(const char *origin, const table_def *def, const av *item
         return false;
     }
     buf in = BUF_INIT;
-    const char *init = draft_of(origin, DRAFT_ADD) ? draft_of(origin, DRAFT_ADD) : names[0];
-    bool ok = display_prompt_pick("ADD to (Tab: its numbers; NAME [N], N 1): ", init, names, n, &in);
-    const char *text = in.data ? in.data : "";
-    size_t nl = strcspn(text, " ");
-    const char *amount = text + nl + strspn(text + nl, " ");
-    if (!*amount)
-        amount = "1";
-    num by;
-    diag d;
-    diag_init(&d);
-    if (ok && !nl) {
-        display_error("ADD needs an attribute name");
-        ok = false;
-    } else if (ok && num_parse(amount, strlen(amount), &by, &d) != ST_OK) {
-        display_error("ADD %.*s: \"%s\" is not a number (t u starts from it again)", (int)nl, text, amount);
+    char *text = xstrdup(draft_of(origin, DRAFT_ADD) ? draft_of(origin, DRAFT_ADD) : names[0]);
+    bool ok;
+    for (;;) {
+        buf_reset(&in);
+        ok = display_prompt_pick("ADD to (Tab: its numbers; NAME [N], N 1): ", text, names, n, &in);
+        free(text);
+        text = xstrdup(in.data ? in.data : "");
+        if (!ok)
+            break;
+        size_t nl = strcspn(text, " ");
+        const char *amount = text + nl + strspn(text + nl, " ");
+        if (!*amount)
+            amount = "1";
+        num by;
+        diag d;
+        diag_init(&d);
+        if (!nl) {
+            display_error("ADD needs an attribute name");
+        } else if (num_parse(amount, strlen(amount), &by, &d) != ST_OK) {
+            display_error("ADD %.*s: \"%s\" is not a number", (int)nl, text, amount);
+        } else {
+            add_row(u, text, nl, &by);
+            break;
+        }
         draft_keep(origin, DRAFT_ADD, text);
-        ok = false;
     }
-    if (ok)
-        add_row(u, text, nl, &by);
+    free(text);
     buf_done(&in);
     return ok;
 }
