@@ -75,7 +75,7 @@ DATA_SRC  := $(wildcard data/*.c)
 UI_SRC    := $(filter-out ui/main.c,$(wildcard ui/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
-DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o
+DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o $(BUILD)/gen/patterns_data.o
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/keys_conf.o
 MAIN_OBJ  := $(BUILD)/ui/main.o
 
@@ -141,6 +141,17 @@ $(BUILD)/gen/samples_data.c: $(SAMPLE_JSON) tools/embed.sh
 	./tools/embed.sh $(SAMPLE_JSON) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/samples_data.o: $(BUILD)/gen/samples_data.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The samples' access-pattern files (assets/patterns/*.json), the same way
+# (samples_pattern_assets): `ddbx samples` writes them out for the user.
+PATTERN_JSON := $(sort $(wildcard assets/patterns/*.json))
+
+$(BUILD)/gen/patterns_data.c: $(PATTERN_JSON) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh --array samples_pattern_assets $(PATTERN_JSON) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/patterns_data.o: $(BUILD)/gen/patterns_data.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c

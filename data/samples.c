@@ -3,9 +3,13 @@
  */
 #include "data/samples.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "data/import.h"
+#include "data/pattern_file.h"
 
 const samples_asset *samples_find(const char *name)
 {
@@ -44,4 +48,24 @@ status samples_load(store *s, size_t *tables, size_t *items, diag *d)
     if (items)
         *items = ni;
     return rc;
+}
+
+status samples_write_patterns(const char *dir, buf *written, diag *d)
+{
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        snprintf(d->file, sizeof d->file, "%s", dir);
+        return diag_set(d, ST_IO, "cannot create the folder: %s", strerror(errno));
+    }
+    for (size_t i = 0; i < samples_n_pattern_assets; i++) {
+        const samples_asset *a = &samples_pattern_assets[i];
+        buf path = BUF_INIT;
+        buf_printf(&path, "%s/%s", dir, a->name);
+        status st = pattern_file_write_text(path.data, (const char *)a->data, a->len, d);
+        if (st == ST_OK)
+            buf_printf(written, "%s\n", path.data);
+        buf_done(&path);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
 }

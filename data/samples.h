@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "data/store.h"
+#include "model/buf.h"
 #include "model/status.h"
 
 typedef struct samples_asset {
@@ -29,6 +30,12 @@ typedef struct samples_asset {
 extern const samples_asset samples_assets[];
 extern const size_t samples_n_assets;
 
+/* The samples' access-pattern files (assets/patterns/, one a design:
+ * SocialGraph, StudentCourses, Music with ProfileHistory; the format is
+ * data/pattern_file.h's), generated the same way. */
+extern const samples_asset samples_pattern_assets[];
+extern const size_t samples_n_pattern_assets;
+
 /* The asset whose name is `name` (with or without ".json"), or NULL. */
 const samples_asset *samples_find(const char *name);
 
@@ -38,5 +45,12 @@ const samples_asset *samples_find(const char *name);
  * *tables and *items (may be NULL) receive the counts loaded.
  */
 status samples_load(store *s, size_t *tables, size_t *items, diag *d);
+
+/*
+ * Writes the samples' pattern files into dir (created, 0700, when
+ * missing), each replaced whole (a temporary file, then a rename). The
+ * paths written are appended to written, one a line.
+ */
+status samples_write_patterns(const char *dir, buf *written, diag *d);
 
 #endif

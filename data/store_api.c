@@ -504,6 +504,7 @@ status sop_maps_json(const cJSON *in, av *names, av *values, diag *d)
             av v;
             const char *str = cJSON_IsString(e) ? e->valuestring : "";
             av_init_s(&v, str, strlen(str));
+            ddbjson_unmark(v.u.s.ptr, v.u.s.len);   /* a name holding U+0000 */
             av_map_put(names, e->string, strlen(e->string), &v);
         }
     }

@@ -522,6 +522,21 @@ static status tw_token_keep(store *s, const char *token, const char *hash, diag 
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
+/* "The aggregate size of the items in the transaction cannot exceed 4 MB"
+ * (API reference, TransactWriteItems). The items are the Puts' items and
+ * the other actions' keys. */
+static status tw_size(const ddb_req *tr, diag *d)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < tr->n_acts; i++) {
+        const ddb_req *q = &tr->acts[i];
+        total += size_item(q->kind == DDB_PUT ? &q->item : &q->key);
+    }
+    if (total > 4u * 1024 * 1024)
+        return diag_set(d, ST_VALIDATION, "Transaction request cannot be larger than 4 MB");
+    return ST_OK;
+}
+
 static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
@@ -532,10 +547,14 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     tcap *caps = xcalloc(n + 1, sizeof *caps);
     const char **codes = xcalloc(n + 1, sizeof *codes), **msgs = xcalloc(n + 1, sizeof *msgs);
     av *news = xcalloc(n + 1, sizeof *news);
+    diag *bad = xcalloc(n + 1, sizeof *bad);
     size_t n_caps = 0;
     bool txn = false;
+    if ((st = tw_size(tr, d)) != ST_OK)
+        goto out;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
+        diag_init(&bad[i]);
         wi->q = &tr->acts[i];
         wi->kind = w_kind(wi->q->kind);
         wi->table = wi->q->table;
@@ -555,31 +574,41 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         if ((st = tw_token_check(s, tr, hash, &replay, d)) != ST_OK || replay)
             goto out;
     }
+    bool failed = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
+        codes[i] = "None";
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
             goto out;
+        /* An item that does not fit the table's schema (a key or index
+         * key of the wrong type or size) cancels the transaction with a
+         * ValidationError reason for its action, as DynamoDB does. */
         if (wi->kind == W_PUT)
-            st = store_check_item(&wi->t->def, &wi->val, &wi->k, d);
+            st = store_check_item(&wi->t->def, &wi->val, &wi->k, &bad[i]);
         else
-            st = store_check_key(&wi->t->def, &wi->val, &wi->k, d);
-        if (st == ST_OK && wi->kind == W_UPDATE)
-            st = sop_update_keys(&wi->t->def, wi->x.update, d);
-        if (st != ST_OK)
+            st = store_check_key(&wi->t->def, &wi->val, &wi->k, &bad[i]);
+        if (st != ST_OK) {
+            codes[i] = "ValidationError";
+            msgs[i] = bad[i].msg;
+            failed = true;
+            st = ST_OK;
+            continue;
+        }
+        if (wi->kind == W_UPDATE && (st = sop_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
             goto out;
         for (size_t j = 0; j < i; j++) {
-            if (same_item(&w.v[j], wi)) {
+            if (strcmp(codes[j], "None") == 0 && same_item(&w.v[j], wi)) {
                 st = diag_set(d, ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
                 goto out;
             }
         }
     }
     /* Every condition is judged against the state before any write. */
-    bool failed = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        codes[i] = "None";
         news[i].type = AV_NONE;
+        if (strcmp(codes[i], "None") != 0)
+            continue;
         if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, NULL, d)) != ST_OK)
             goto out;
         if (wi->x.cond && !expr_eval(wi->x.cond, wi->found ? &wi->old : NULL)) {
@@ -589,16 +618,21 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
             continue;
         }
         if (wi->kind == W_UPDATE) {
-            diag ud;
-            diag_init(&ud);
-            const av *base = wi->found ? &wi->old : &wi->val;
-            st = expr_update_apply(wi->x.update, base, &news[i], NULL, &ud);
-            if (st == ST_OK && (st = store_check_item(&wi->t->def, &news[i], NULL, &ud)) == ST_OK)
-                st = size_check_update(&news[i], &ud);
+            diag *ud = &bad[i];
+            st = wi->found ? expr_update_apply(wi->x.update, &wi->old, &news[i], NULL, ud)
+                           : expr_update_apply_missing(wi->x.update, &wi->val, &news[i], ud);
+            if (st == ST_OK && (st = store_check_item(&wi->t->def, &news[i], NULL, ud)) == ST_OK)
+                st = size_check_update(&news[i], ud);
             if (st != ST_OK) {
-                /* A bad update is the request's fault, not a cancellation. */
-                *d = ud;
-                goto out;
+                /* An update that cannot apply to this item (an operand
+                 * of the wrong type, an index key too large) cancels the
+                 * transaction: "[None, ValidationError]" with the message
+                 * as the reason (DynamoDB's answer, quoted in
+                 * aws-sdk-net issue #1292). */
+                codes[i] = "ValidationError";
+                msgs[i] = ud->msg;
+                failed = true;
+                st = ST_OK;
             }
         }
     }
@@ -613,7 +647,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         const av *old = wi->found ? &wi->old : NULL;
         if (wi->kind == W_PUT)
             st = store_apply(s, wi->t, &wi->k, old, &wi->val, &cap, d);
-        else if (wi->kind == W_UPDATE)
+        else if (wi->kind == W_UPDATE && (wi->found || expr_update_creates(wi->x.update)))
             st = store_apply(s, wi->t, &wi->k, old, &news[i], &cap, d);
         else if (wi->kind == W_DELETE && wi->found)
             st = store_apply(s, wi->t, &wi->k, old, NULL, &cap, d);
@@ -637,6 +671,7 @@ out:
     for (i = 0; i < n; i++)
         av_free(&news[i]);
     free(news);
+    free(bad);
     free(codes);
     free(msgs);
     wlist_done(&w);

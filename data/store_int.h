@@ -375,6 +375,10 @@ typedef struct store_rq {
     int segment, segments;     /* Scan segments (segments 0: none) */
 } store_rq;
 
+/* The parallel Scan segment (of segments) holding the partition whose
+ * encoded table partition key is pk[0..n). */
+int store_segment_of(const void *pk, size_t n, int segments);
+
 /* A row of a read: the item's size and body, for an index the entry's own
  * size, and for a segmented Scan the table partition key's bytes (pk;
  * unset otherwise). Pointers valid until the next step. */

@@ -361,12 +361,18 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
         goto out;
     }
     /* A missing item starts as its key. */
-    const av *base = found ? &old : &r->key;
     if (x.update) {
-        if ((st = expr_update_apply(x.update, base, &item, NULL, d)) != ST_OK)
+        st = found ? expr_update_apply(x.update, &old, &item, NULL, d)
+                   : expr_update_apply_missing(x.update, &r->key, &item, d);
+        if (st != ST_OK)
             goto out;
+        /* Only REMOVE (or DELETE) on a missing item writes nothing. */
+        if (!found && !expr_update_creates(x.update)) {
+            cap_fill(r, res, t, 1, NULL);
+            goto out;
+        }
     } else {
-        av_copy(&item, base);
+        av_copy(&item, found ? &old : &r->key);
         if ((st = legacy_updates_apply(&r->legacy, &item, d)) != ST_OK)
             goto out;
     }

@@ -18,6 +18,9 @@
 #include "model/mem.h"
 #include "model/size.h"
 
+/* The partitions DynamoDB gives a new on-demand table (see run_read). */
+#define SCAN_PARTITIONS 4
+
 static const vspec query_spec[] = {
     { .name = "Select", .type = VT_STRING, .enums = sop_e_select },
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
@@ -391,6 +394,17 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res *cr = o->res ? o->res : &caps;
         if (r->rcc) {
             double u = sop_read_units(cap_bytes, r->consistent);
+            /* A Scan that reads to the end of the table (or index) has read
+             * every partition of it, and each partition read costs at least
+             * the minimum read: an on-demand table starts with four, so a
+             * Scan of a tiny table costs 4 units (2 eventually consistent),
+             * as DynamoDB answers (issue 16; the Keyspaces developer guide,
+             * "Estimate the read capacity consumption of table scans",
+             * documents the same four-partition rule). ddbx has no physical
+             * partitions: a page that stops early, or one segment of a
+             * parallel Scan, is charged by size alone. */
+            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < SCAN_PARTITIONS * sop_read_units(0, r->consistent))
+                u = SCAN_PARTITIONS * sop_read_units(0, r->consistent);
             ddb_cap *cp = ddb_res_cap(cr, t->name);
             cp->units += u;
             if (ix && !r->full_items) {
@@ -426,6 +440,52 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
     return st;
 }
 
+static bool named(const key_attr *ka, const char *name, size_t len)
+{
+    return ka->name && strlen(ka->name) == len && memcmp(ka->name, name, len) == 0;
+}
+
+/* Does the index hold the top-level attribute name[0..len)? */
+static bool index_projects(const table_def *def, const index_def *ix, const char *name, size_t len)
+{
+    if (ix->proj == PROJ_ALL || named(&def->pk, name, len) || named(&def->sk, name, len) ||
+        named(&ix->pk, name, len) || named(&ix->sk, name, len))
+        return true;
+    for (size_t i = 0; ix->proj == PROJ_INCLUDE && i < ix->n_include; i++)
+        if (strlen(ix->include[i]) == len && memcmp(ix->include[i], name, len) == 0)
+            return true;
+    return false;
+}
+
+/* A global secondary index cannot fetch from the table ("Global secondary
+ * index queries cannot fetch attributes from the parent table", developer
+ * guide): asking a KEYS_ONLY or INCLUDE one for an attribute it does not
+ * project, by ProjectionExpression or AttributesToGet, is refused. */
+static status gsi_projection(const read_req *r, diag *d)
+{
+    if (!r->ix || !r->ix->global)
+        return ST_OK;
+    const table_def *def = &r->rq.t->def;
+    const char *name = NULL;
+    size_t len = 0;
+    const expr_node *root = r->x && r->x->proj ? expr_root(r->x->proj) : NULL;
+    for (size_t i = 0; root && i < root->n_kids && !name; i++) {
+        const expr_step *st = &root->kids[i]->path.steps[0];
+        if (!index_projects(def, r->ix, st->name, st->len))
+            name = st->name, len = st->len;
+    }
+    for (size_t i = 0; r->atg && r->atg->type == AV_L && i < r->atg->u.l.len && !name; i++) {
+        const av *a = &r->atg->u.l.v[i];
+        if (a->type == AV_S && !index_projects(def, r->ix, a->u.s.ptr, a->u.s.len))
+            name = a->u.s.ptr, len = a->u.s.len;
+    }
+    if (!name)
+        return ST_OK;
+    return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Global secondary index %s"
+                    " does not project the attribute %.*s; a global secondary index cannot fetch attributes"
+                    " from the table", r->ix->name, (int)len, name);
+}
+
 /* Resolves IndexName, Select, Limit, ConsistentRead, ExclusiveStartKey. */
 static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const sop_defer *df,
                           diag *d)
@@ -456,6 +516,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         /* An LSI fetches what its projection lacks from the table. */
         if (!r->ix->global && sop_projecting(r->x, r->atg))
             r->full_items = true;
+
     }
     r->limit = (long)q->limit;
     r->consistent = q->consistent;
@@ -493,12 +554,20 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         }
         st = store_check_key(&t->def, &tk, &k, d);
         av_free(&tk);
+        /* A parallel Scan's start key must lie in its own segment (the
+         * message is dynalite's, which copies DynamoDB's). */
+        bool other_segment = st == ST_OK && q->segments > 1 &&
+                             store_segment_of(k.pk.data, k.pk.len, q->segments) != q->segment;
         store_key_done(&k);
         if (st != ST_OK) {
             char msg[sizeof d->msg];
             snprintf(msg, sizeof msg, "%s", d->msg);
             return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", msg);
         }
+        if (other_segment)
+            return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: Invalid"
+                            " ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment."
+                            " TotalSegments: %d Segment: %d", q->segments, q->segment);
         if (r->ix) {
             for (int i = 0; i < 2; i++) {
                 const key_attr *ka = i ? &r->ix->sk : &r->ix->pk;
@@ -542,8 +611,14 @@ static status start_in_range(const read_req *r, const key_attr *pk, const key_at
 {
     if (!r->rq.start)
         return ST_OK;
+    /* In dynalite's order (which follows DynamoDB's): with no sort-key
+     * condition, another partition is "outside query boundaries"; with
+     * one, a sort key outside it "does not match the range key
+     * predicate", and another partition makes "a query that can return at
+     * most one row". */
     const av *spk = av_map_get(r->rq.start, pk->name, strlen(pk->name));
-    if (!av_equal(spk, kr->pk))
+    bool same_pk = spk && av_equal(spk, kr->pk);
+    if (!kr->sk_name && !same_pk)
         return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
                         " based on provided conditions");
     if (kr->sk_name) {
@@ -552,6 +627,8 @@ static status start_in_range(const read_req *r, const key_attr *pk, const key_at
             return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
                             " key predicate");
     }
+    if (!same_pk)
+        return diag_set(d, ST_VALIDATION, "The query can return at most one row and cannot be restarted");
     return ST_OK;
 }
 
@@ -721,7 +798,8 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
         st = key_conditions(kc, &r, d);
     if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
         (st = filter_keys(&x, &r, q->legacy.filter.n ? "QueryFilter" : "Filter Expression", d)) != ST_OK ||
-        (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+        (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+        (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, o, d);
 out:
@@ -758,7 +836,8 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defe
     tinfo *t;
     if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
         goto out;
-    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK)
+    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+        (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     r.rq.forward = true;
     if (q->segments) {

@@ -234,6 +234,11 @@ static uint64_t fnv(const void *p, size_t n)
     return h;
 }
 
+int store_segment_of(const void *pk, size_t n, int segments)
+{
+    return (int)(fnv(pk, n) % (uint64_t)segments);
+}
+
 status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d)
 {
     *has = false;
@@ -275,8 +280,7 @@ status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d)
                 memcmp(c->last_pk.data, row->pk, row->pk_len) != 0) {
                 buf_reset(&c->last_pk);
                 buf_add(&c->last_pk, row->pk, row->pk_len);
-                c->last_in = fnv(row->pk, row->pk_len) % (uint64_t)c->rq->segments ==
-                             (uint64_t)c->rq->segment;
+                c->last_in = store_segment_of(row->pk, row->pk_len, c->rq->segments) == c->rq->segment;
             }
             if (!c->last_in)
                 continue;

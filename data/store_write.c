@@ -51,8 +51,53 @@ static bool empty_sb(const av *v)
     return (v->type == AV_S || v->type == AV_B) && v->u.s.len == 0;
 }
 
+/* An index key is held to the table key's limits (2048 bytes for a
+ * partition key, 1024 for a sort key), with the message DynamoDB gives for
+ * index keys: "Size limit exceeded for Index Key c Actual Size: 43398 bytes
+ * Max Size: 2048 bytes IndexName: index4" (quoted in dynalite issue #35). */
+static status index_key_size(const index_def *ix, const key_attr *ka, const av *v, bool hash, diag *d)
+{
+    size_t max = hash ? SIZE_PK_MAX : SIZE_SK_MAX;
+    if ((v->type != AV_S && v->type != AV_B) || v->u.s.len <= max)
+        return ST_OK;
+    return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Size limit exceeded"
+                    " for Index Key %s Actual Size: %zu bytes Max Size: %zu bytes IndexName: %s",
+                    ka->name, v->u.s.len, max, ix->name);
+}
+
+/* Attribute names are 1 to 65535 bytes (API reference: AttributeName,
+ * "Maximum length of 65535"; scylladb's test_limits.py, run against
+ * DynamoDB, finds 65535 accepted and 65536 refused). Map members' names
+ * are held to the same maximum. */
+static status check_names(const av *m, bool top, diag *d)
+{
+    for (size_t i = 0; i < m->u.m.len; i++) {
+        const av_member *mb = &m->u.m.v[i];
+        if (top && mb->name_len == 0)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Empty attribute name");
+        if (mb->name_len > SIZE_NAME_MAX)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Attribute name is"
+                            " too large, must be less than 65536 bytes");
+        const av *v = &mb->val;
+        status st = ST_OK;
+        if (v->type == AV_M)
+            st = check_names(v, false, d);
+        for (size_t j = 0; st == ST_OK && v->type == AV_L && j < v->u.l.len; j++)
+            if (v->u.l.v[j].type == AV_M)
+                st = check_names(&v->u.l.v[j], false, d);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}
+
 status store_check_item(const table_def *def, const av *item, store_key *k, diag *d)
 {
+    if (item->type == AV_M) {
+        status st = check_names(item, true, d);
+        if (st != ST_OK)
+            return st;
+    }
     const key_attr *keys[2] = { &def->pk, &def->sk };
     for (int i = 0; i < 2; i++) {
         const key_attr *ka = keys[i];
@@ -98,6 +143,9 @@ status store_check_item(const table_def *def, const av *item, store_key *k, diag
                                     " AttributeValue for a key attribute cannot contain an empty %s"
                                     " value. IndexName: %s, IndexKey: %s",
                                     v->type == AV_S ? "string" : "binary", ix->name, ka->name);
+                status st = index_key_size(ix, ka, v, i == 0, d);
+                if (st != ST_OK)
+                    return st;
             }
         }
     }

@@ -92,6 +92,17 @@ static const char *last_name(const bpath *p)
  * prints, yet a runaway one is refused rather than overflowing. */
 #define UOPND_DEPTH 64
 
+/* DynamoDB parses list_append(list_append(...), ...) and then refuses it
+ * ("The function is not allowed to be used this way in an expression;
+ * function: list_append"): the builder says so before sending it. */
+static status no_nested_append(const bopnd *a, const bopnd *b, size_t row, diag *d)
+{
+    if (a->kind == BO_LIST_APPEND || b->kind == BO_LIST_APPEND)
+        return diag_set(d, ST_VALIDATION, "Update row %zu: list_append cannot take a list_append"
+                        " (DynamoDB refuses it); append a list value that holds the elements", row);
+    return ST_OK;
+}
+
 static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf *out, diag *d, int depth)
 {
     status st = ST_OK;
@@ -122,6 +133,8 @@ static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf 
         return st;
     case BO_LIST_APPEND:
         assert(o->n_sub == 2);
+        if ((st = no_nested_append(&o->sub[0], &o->sub[1], row, d)) != ST_OK)
+            return st;
         buf_adds(out, "list_append(");
         st = uopnd(m, &o->sub[0], hint, row, out, d, depth + 1);
         if (!st) {
@@ -169,6 +182,8 @@ static status print_rows(const void *what, bmaps *m, buf *out, diag *d)
                 break;
             case BU_SET:
                 buf_adds(out, " = ");
+                if (a->form == BF_LIST_APPEND && (st = no_nested_append(&a->a, &a->b, i + 1, d)) != ST_OK)
+                    return st;
                 if (a->form == BF_LIST_APPEND)
                     buf_adds(out, "list_append(");
                 st = uopnd(m, &a->a, hint, i + 1, out, d, 0);

@@ -320,6 +320,29 @@ static void quote_set(buf *out, const cJSON *arr)
     buf_addc(out, ']');
 }
 
+/* ---- U+0000 through cJSON ----
+ *
+ * DynamoDB stores strings and attribute names holding U+0000. cJSON's
+ * strings end at a NUL, so ddbjson_cjson_parse hands cJSON each "\u0000"
+ * escape as the byte 0xFF instead: a byte that cannot occur in the text,
+ * which is checked to be UTF-8 first, and that cJSON copies as it is. The
+ * builders below turn it back into NUL (strings, set members, attribute
+ * names), which ddbjson_write_string writes as \u0000. */
+#define NUL_MARK '\xFF'
+
+void ddbjson_unmark(char *p, size_t n)
+{
+    for (char *q = p; (q = memchr(q, NUL_MARK, n - (size_t)(q - p))) != NULL; q++)
+        *q = '\0';
+}
+
+static void init_s_unmarked(av *v, const char *s)
+{
+    size_t n = strlen(s);
+    av_init_s(v, s, n);
+    ddbjson_unmark(v->u.s.ptr, n);
+}
+
 static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, buf *scratch)
 {
     if (!arr->child)
@@ -336,7 +359,7 @@ static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, 
             st = t == AV_NS ? fail(d, ST_VALIDATION, p, "The parameter cannot be converted to a numeric value")
                             : fail(d, ST_VALIDATION, p, MSG_NULL_MEMBER);
         } else if (t == AV_SS) {
-            av_init_s(&v, e->valuestring, strlen(e->valuestring));
+            init_s_unmarked(&v, e->valuestring);
         } else if (t == AV_NS) {
             num x;
             if ((st = num_parse(e->valuestring, strlen(e->valuestring), &x, d)) != ST_OK)
@@ -385,7 +408,16 @@ static status build_map(const cJSON *obj, path *p, av *out, diag *d, buf *scratc
             av_free(out);
             return st;
         }
-        av_map_put(out, c->string, strlen(c->string), &v);   /* a repeated name: the last wins */
+        /* a repeated name: the last wins */
+        if (strchr(c->string, NUL_MARK)) {
+            buf name = BUF_INIT;
+            buf_adds(&name, c->string);
+            ddbjson_unmark(name.data, name.len);
+            av_map_put(out, name.data, name.len, &v);
+            buf_done(&name);
+        } else {
+            av_map_put(out, c->string, strlen(c->string), &v);
+        }
     }
     return ST_OK;
 }
@@ -394,7 +426,7 @@ static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, 
 {
     switch (t) {
     case AV_S:
-        av_init_s(out, c->valuestring, strlen(c->valuestring));
+        init_s_unmarked(out, c->valuestring);
         return ST_OK;
     case AV_N: {
         num x;
@@ -535,6 +567,25 @@ static size_t find_nul_escape(const char *text, size_t len)
     return (size_t)-1;
 }
 
+/* text with each \u0000 escape (outside another escape) as NUL_MARK. */
+static void mark_nul_escapes(const char *text, size_t len, buf *out)
+{
+    size_t run = 0;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (text[i] != '\\')
+            continue;
+        if (text[i + 1] == 'u' && i + 6 <= len && memcmp(text + i + 2, "0000", 4) == 0) {
+            buf_add(out, text + run, i - run);
+            buf_addc(out, NUL_MARK);
+            run = i + 6;
+            i += 5;
+            continue;
+        }
+        i++;
+    }
+    buf_add(out, text + run, len - run);
+}
+
 static size_t utf8_seq(const unsigned char *p, size_t n);
 
 status ddbjson_check_text(const char *text, size_t len, diag *d)
@@ -568,14 +619,18 @@ status ddbjson_cjson_parse(const char *text, size_t len, cJSON **root, diag *d)
         while (pos < len && is_ws(text[pos]))
             pos++;
         if (pos == len) {
-            size_t z = find_nul_escape(text, len);
-            if (z == (size_t)-1)
+            if (find_nul_escape(text, len) == (size_t)-1)
                 return ST_OK;
+            /* Parse again with every \u0000 escape as the mark (see
+             * ddbjson_unmark). The text parsed as it is, so this does too. */
             cJSON_Delete(*root);
-            *root = NULL;
-            locate(d, text, z);
-            return diag_set(d, ST_PARSE, "strings holding \\u0000 are not supported (line %d, column %d)",
-                            d ? d->line : 0, d ? d->col : 0);
+            buf marked = BUF_INIT;
+            mark_nul_escapes(text, len, &marked);
+            *root = cJSON_ParseWithLengthOpts(marked.data, marked.len, NULL, 0);
+            buf_done(&marked);
+            if (*root)
+                return ST_OK;
+            return diag_set(d, ST_INTERNAL, "JSON text with \\u0000 failed to parse again");
         }
         cJSON_Delete(*root);
         *root = NULL;

@@ -42,11 +42,15 @@ status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d);
  * UTF-8 text round-trip exactly through ddbjson_write_*. */
 status ddbjson_check_text(const char *text, size_t len, diag *d);
 
-/* cJSON_ParseWithLength with those checks, and \u0000 escapes refused
- * (cJSON would end the string there): the way for data/ to parse request
- * JSON. ST_PARSE with line and column; on ST_OK the caller owns *root
+/* cJSON_ParseWithLength with those checks, and \u0000 escapes kept as
+ * the byte 0xFF (cJSON would end the string there; see ddbjson_unmark):
+ * the way for data/ to parse request JSON. ST_PARSE with line and column; on ST_OK the caller owns *root
  * (cJSON_Delete). */
 status ddbjson_cjson_parse(const char *text, size_t len, struct cJSON **root, diag *d);
+/* The strings of a tree ddbjson_cjson_parse made hold U+0000 as the byte
+ * 0xFF (cJSON's strings end at a NUL); this turns p[0..n)'s back. The
+ * item and value builders below do it themselves. */
+void ddbjson_unmark(char *p, size_t n);
 
 /* The same from an already parsed cJSON node; path prefixes error paths
  * (may be NULL). */

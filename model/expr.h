@@ -265,6 +265,14 @@ typedef struct expr_names {
  * DynamoDB's runtime messages; then *out is AV_NONE. */
 status expr_update_apply(const expr *e, const av *old, av *out,
                          expr_names *changed, diag *d);
+/* The update applied to an item that does not exist yet, whose key is key
+ * (AV_M): as expr_update_apply, but a REMOVE whose parent is missing does
+ * nothing (DynamoDB ignores REMOVE x.y on a missing item, and refuses it on
+ * an item without x). */
+status expr_update_apply_missing(const expr *e, const av *key, av *out, diag *d);
+/* Does the update write an attribute (a SET or ADD action)? One that only
+ * removes or deletes does not create a missing item, as in DynamoDB. */
+bool expr_update_creates(const expr *e);
 /* Top-level names of an update's action paths, in text order, unique. */
 void expr_update_names(const expr *e, expr_names *out);
 void expr_names_done(expr_names *n);

@@ -12,12 +12,14 @@
 #include "model/expr_int.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/mem.h"
+#include "model/size.h"
 
 /* ---- arena ------------------------------------------------------------ */
 
@@ -163,6 +165,14 @@ status expr_ctx_init(expr_ctx *cx, const av *names, const av *values, diag *d)
             if (m->val.type != AV_S)
                 return diag_set(d, ST_VALIDATION,
                     "ExpressionAttributeNames contains invalid value for key %s", m->name);
+            /* An attribute name is 1 to 65535 bytes (API reference). */
+            if (m->val.u.s.len == 0)
+                return diag_set(d, ST_VALIDATION,
+                    "ExpressionAttributeNames contains invalid value: Empty attribute name for key %s", m->name);
+            if (m->val.u.s.len > SIZE_NAME_MAX)
+                return diag_set(d, ST_VALIDATION,
+                    "ExpressionAttributeNames contains invalid value: Attribute name is too large, must be"
+                    " less than 65536 bytes for key %s", m->name);
         }
         cx->names_used = xcalloc(names->u.m.len, sizeof(bool));
     }
@@ -261,7 +271,9 @@ static tok *lex(const char *s, size_t n, size_t *count)
             continue;
         }
         tok t = { T_BAD, (uint32_t)i, 1 };
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+        /* A name starts with a letter: DynamoDB reads "_x" as the token
+         * "_" (a syntax error), in SET _123 = :v as in SET a = _f(b). */
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
             t.t = T_IDENT;
             while (i + t.len < n && is_word(s[i + t.len]))
                 t.len++;
@@ -424,12 +436,21 @@ static bool path_tail(parser *p, expr_node *n)
             p->i++;
             const tok *t = cur(p);
             st.pos = t->pos;
-            if (t->t != T_NUM || t->len > 9) {
+            if (t->t != T_NUM) {
                 fail(p);
                 return false;
             }
             st.is_index = true;
-            st.index = (uint32_t)strtoul(p->s + t->pos, NULL, 10);
+            /* Past 2^31 - 1 (or 10 digits) the resolver refuses the index
+             * by its text: "List index is not within the allowable range". */
+            unsigned long long ix = t->len > 10 ? ULLONG_MAX : strtoull(p->s + t->pos, NULL, 10);
+            if (ix > INT32_MAX) {
+                st.index = UINT32_MAX;   /* out of range; the text in name */
+                st.name = expr_arena_strndup(p->a, p->s + t->pos, t->len);
+                st.len = t->len;
+            } else {
+                st.index = (uint32_t)ix;
+            }
             p->i++;
             if (!accept(p, T_RB))
                 return false;

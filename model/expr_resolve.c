@@ -92,13 +92,19 @@ void expr_path_dynamo(const expr_path *p, buf *out) { path_str(p, out); }
 static void resolve_path(resolver *r, expr_node *n)
 {
     expr_path *p = &n->path;
-    if (p->n > EXPR_MAX_DEPTH + 1)
+    /* DynamoDB counts every step, the first included: a path of 33 steps
+     * is "nesting levels: 33". */
+    if (p->n > EXPR_MAX_DEPTH)
         err(r, E_LIMIT, n->pos,
-            "The document path has too many nesting levels; nesting levels: %zu", p->n - 1);
+            "The document path has too many nesting levels; nesting levels: %zu", p->n);
     for (size_t i = 0; i < p->n; i++) {
         expr_step *st = &p->steps[i];
-        if (st->is_index)
+        if (st->is_index) {
+            if (st->index == UINT32_MAX)
+                err(r, E_RESERVED, st->pos,
+                    "List index is not within the allowable range; index: [%s]", st->name);
             continue;
+        }
         if (!st->alias) {
             if (expr_is_reserved(st->name, st->len))
                 err(r, E_RESERVED, st->pos,
@@ -221,6 +227,11 @@ static bool cond_fn(int op)
 
 static void check_cond_function(resolver *r, expr_node *n)
 {
+    if (n->op == FN_IF_NOT_EXISTS || n->op == FN_LIST_APPEND) {
+        err(r, E_UNKFN, n->pos, "The function is not allowed in a condition expression; function: %s",
+            n->name);
+        return;
+    }
     if (n->op < 0 || !cond_fn(n->op)) {
         err(r, E_UNKFN, n->pos, "Invalid function name; function: %s", n->name);
         return;
@@ -289,9 +300,21 @@ static void check_cond_function(resolver *r, expr_node *n)
 static void check_update_function(resolver *r, expr_node *n)
 {
     if (n->op != FN_IF_NOT_EXISTS && n->op != FN_LIST_APPEND) {
-        err(r, E_UNKFN, n->pos, "Invalid function name; function: %s", n->name);
+        if (n->op >= 0 && cond_fn(n->op))
+            err(r, E_UNKFN, n->pos, "The function is not allowed in an update expression; function: %s",
+                n->name);
+        else
+            err(r, E_UNKFN, n->pos, "Invalid function name; function: %s", n->name);
         return;
     }
+    /* list_append(list_append(...), ...): DynamoDB parses it, then refuses
+     * the inner call (scylladb's test_update_expression.py quotes it). */
+    if (n->op == FN_LIST_APPEND)
+        for (size_t i = 0; i < n->n_kids; i++)
+            if (n->kids[i]->kind == EN_FUNC && n->kids[i]->op == FN_LIST_APPEND)
+                err(r, E_UNKFN, n->kids[i]->pos,
+                    "The function is not allowed to be used this way in an expression; function: %s",
+                    n->kids[i]->name);
     if (r->e[E_UNKFN].set || r->e[E_FUNCTION].set)
         return;
     if (n->n_kids != 2) {
@@ -390,6 +413,26 @@ static void check_between(resolver *r, expr_node *n)
     buf_done(&b);
 }
 
+/* <, <=, >, >= and BETWEEN order strings, numbers and binaries only: an
+ * operand of another type known before reading the item (a value, size())
+ * is refused up front, "Incorrect operand type for operator or function;
+ * operator or function: <, operand type: L" (DynamoDB; dynalite just
+ * evaluates to false). */
+static void check_orderable(resolver *r, const char *op, expr_node **kids, size_t n)
+{
+    if (r->e[E_FUNCTION].set)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = static_type(kids[i]);
+        if (t && strcmp(t, "S") && strcmp(t, "N") && strcmp(t, "B")) {
+            err(r, E_FUNCTION, kids[i]->pos,
+                "Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
+                op, t);
+            return;
+        }
+    }
+}
+
 /* After each comparison / function condition, DynamoDB reports the first
  * of its errors in this order. */
 static void close_condition(resolver *r)
@@ -439,12 +482,15 @@ static void resolve_cond(resolver *r, expr_node *n)
         resolve_operand(r, n->kids[1]);
         check_misused(r, n->kids, 2);
         check_distinct(r, expr_cmp_text(n->op), n->kids, 2, n->pos);
+        if (n->op != CMP_EQ && n->op != CMP_NE)
+            check_orderable(r, expr_cmp_text(n->op), n->kids, 2);
         break;
     case EN_BETWEEN:
         r->operators++;
         for (size_t i = 0; i < 3; i++)
             resolve_operand(r, n->kids[i]);
         check_misused(r, n->kids, 3);
+        check_orderable(r, "BETWEEN", n->kids, 3);
         check_between(r, n);
         break;
     case EN_IN:

@@ -278,14 +278,57 @@ void expr_update_names(const expr *e, expr_names *out)
     }
 }
 
+/* SETs of list indexes past the end, deferred: DynamoDB appends them "in
+ * order by element number" (developer guide, "Adding elements to a list"),
+ * not in the order they are written. */
+typedef struct append {
+    size_t act;
+    uint32_t index;
+} append;
+
+static int append_cmp(const void *pa, const void *pb)
+{
+    const append *a = pa, *b = pb;
+    if (a->index != b->index)
+        return a->index < b->index ? -1 : 1;
+    return a->act < b->act ? -1 : a->act > b->act;
+}
+
+static bool past_end(const av *parent, const expr_step *st)
+{
+    return st->is_index && st->index >= parent->u.l.len;
+}
+
+static status apply(const expr *e, const av *old, bool missing, av *out, expr_names *changed, diag *d);
+
 status expr_update_apply(const expr *e, const av *old, av *out, expr_names *changed, diag *d)
+{
+    return apply(e, old, false, out, changed, d);
+}
+
+bool expr_update_creates(const expr *e)
+{
+    assert(e->kind == EXPR_UPDATE);
+    for (size_t i = 0; i < e->root->n_kids; i++)
+        if (e->root->kids[i]->kind == EN_SET || e->root->kids[i]->kind == EN_ADD)
+            return true;
+    return false;
+}
+
+status expr_update_apply_missing(const expr *e, const av *key, av *out, diag *d)
+{
+    return apply(e, key, true, out, NULL, d);
+}
+
+static status apply(const expr *e, const av *old, bool missing, av *out, expr_names *changed, diag *d)
 {
     assert(e->kind == EXPR_UPDATE);
     const expr_node *root = e->root;
     size_t n = root->n_kids;
     av *vals = xcalloc(n, sizeof *vals);
     const expr_node **removes = xmalloc(n * sizeof *removes);
-    size_t n_rm = 0;
+    append *appends = xmalloc(n * sizeof *appends);
+    size_t n_rm = 0, n_app = 0;
     status st = ST_OK;
 
     if (old)
@@ -304,12 +347,18 @@ status expr_update_apply(const expr *e, const av *old, av *out, expr_names *chan
         const expr_path *p = &act->kids[0]->path;
         av *parent = parent_of(p, out);
         if (!parent) {
+            /* REMOVE x.y of an item that does not exist does nothing. */
+            if (missing && act->kind == EN_REMOVE)
+                continue;
             st = diag_at(d, ST_VALIDATION, act->pos, MSG_PATH);
             goto out;
         }
         switch (act->kind) {
         case EN_SET:
-            put_child(parent, &p->steps[p->n - 1], &vals[i]);
+            if (past_end(parent, &p->steps[p->n - 1]))
+                appends[n_app++] = (append){ i, p->steps[p->n - 1].index };
+            else
+                put_child(parent, &p->steps[p->n - 1], &vals[i]);
             break;
         case EN_ADD:
             st = add_action(act, parent, d);
@@ -326,6 +375,13 @@ status expr_update_apply(const expr *e, const av *old, av *out, expr_names *chan
         if (st)
             goto out;
     }
+    qsort(appends, n_app, sizeof *appends, append_cmp);
+    for (size_t i = 0; i < n_app; i++) {
+        const expr_path *p = &root->kids[appends[i].act]->kids[0]->path;
+        av *parent = parent_of(p, out);
+        assert(parent);
+        put_child(parent, &p->steps[p->n - 1], &vals[appends[i].act]);
+    }
     qsort(removes, n_rm, sizeof *removes, path_cmp_desc);
     for (size_t i = 0; i < n_rm; i++) {
         const expr_path *p = &removes[i]->kids[0]->path;
@@ -340,6 +396,7 @@ out:
         av_free(&vals[i]);
     free(vals);
     free(removes);
+    free(appends);
     if (st)
         av_free(out);
     return st;

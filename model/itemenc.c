@@ -6,6 +6,16 @@
 
 #include "model/ddbjson.h"
 #include "model/mem.h"
+
+/* An attribute name's nlen bytes, NUL-terminated: names may hold U+0000,
+ * so not xstrndup, which stops at the first NUL. */
+static char *name_dup(const unsigned char *name, size_t nlen)
+{
+    char *q = xmalloc(nlen + 1);
+    memcpy(q, name, nlen);
+    q[nlen] = '\0';
+    return q;
+}
 #include "model/num.h"
 
 enum {
@@ -239,7 +249,7 @@ static bool get_members(rd *r, av *m, int depth)
         av_member *mb = &m->u.m.v[i];
         if (!get_bytes(r, &name, &nlen))
             return false;
-        mb->name = xstrndup((const char *)name, nlen);
+        mb->name = name_dup(name, nlen);
         mb->name_len = nlen;
         mb->val.type = AV_NONE;
         m->u.m.len = i + 1;
@@ -396,12 +406,12 @@ status itemenc_decode_some_into(const void *p, size_t len, const char *const *na
             /* Rows of one table mostly hold the same names: keep them. */
             if (mb->name_len != nlen || memcmp(mb->name, name, nlen) != 0) {
                 free(mb->name);
-                mb->name = xstrndup((const char *)name, nlen);
+                mb->name = name_dup(name, nlen);
                 mb->name_len = nlen;
             }
             av_free(&mb->val);
         } else {
-            mb->name = xstrndup((const char *)name, nlen);
+            mb->name = name_dup(name, nlen);
             mb->name_len = nlen;
             mb->val.type = AV_NONE;
             item->u.m.len = k + 1;

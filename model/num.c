@@ -22,6 +22,11 @@
 #define MSG_OVERFLOW "Number overflow. Attempting to store a number with magnitude larger than supported range"
 #define MSG_UNDERFLOW "Number underflow. Attempting to store a number with magnitude smaller than supported range"
 #define MSG_DIGITS "Attempting to store more than 38 significant digits in a Number"
+/* A sum or difference that needs more than 38 digits: DynamoDB answers SET
+ * b = :v1 + :v2 with 1E50 and 1 by its overflow message, not the digits one
+ * it gives a number written with 39 digits (issue 16, from a conformance
+ * run against DynamoDB). */
+#define MSG_SUM_DIGITS MSG_OVERFLOW
 
 /* 10^0 .. 10^38; 10^38 < 2^127, so all fit. */
 static const num_u128 pow10_tab[NUM_MAX_DIGITS + 1] = {
@@ -113,7 +118,7 @@ static status finish(num *n, diag *d)
     if (adj < NUM_MIN_ADJ)
         return diag_set(d, ST_VALIDATION, MSG_UNDERFLOW);
     if (nd > NUM_MAX_DIGITS)
-        return diag_set(d, ST_VALIDATION, MSG_DIGITS);
+        return diag_set(d, ST_VALIDATION, MSG_SUM_DIGITS);
     return ST_OK;
 }
 
@@ -348,10 +353,10 @@ static status add_signed(const num *a, num_u128 bcoef, int32_t bexp, bool bneg,
         num gap = { pow10_tab[coef_digits(big->coef)] - big->coef, big->exp, false };
         if (big_adj + (cmp_mag(small, &gap) >= 0) > NUM_MAX_ADJ)
             return diag_set(d, ST_VALIDATION, MSG_OVERFLOW);
-        return diag_set(d, ST_VALIDATION, MSG_DIGITS);
+        return diag_set(d, ST_VALIDATION, MSG_SUM_DIGITS);
     }
     if (span > NUM_MAX_DIGITS + 1)
-        return diag_set(d, ST_VALIDATION, MSG_DIGITS);
+        return diag_set(d, ST_VALIDATION, MSG_SUM_DIGITS);
     /* span == 39: in units of 10^(lo+1), B = big aligned (< 10^38), and
      * small = q*10 + rem with rem in 1..9. |big|-|small| = (B - q)*10 - rem. */
     num_u128 B = big->coef * pow10_tab[big->exp - lo - 1];
@@ -360,7 +365,7 @@ static status add_signed(const num *a, num_u128 bcoef, int32_t bexp, bool bneg,
     assert(rem != 0 && B > q);
     num_u128 X = B - q;
     if (X > pow10_tab[NUM_MAX_DIGITS - 1])
-        return diag_set(d, ST_VALIDATION, MSG_DIGITS);
+        return diag_set(d, ST_VALIDATION, MSG_SUM_DIGITS);
     r.coef = X * 10 - rem;
 out:;
     status st = finish(&r, d);

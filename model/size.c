@@ -136,7 +136,7 @@ uint64_t size_read_halves(uint64_t bytes, bool consistent)
 }
 
 uint64_t size_predict_read_halves(uint64_t items, uint64_t bytes, uint32_t limit, bool consistent,
-                                  uint64_t *pages)
+                                  uint64_t last_min, uint64_t *pages)
 {
     const uint64_t page_max = 1024 * 1024;
     uint64_t n = limit && items ? units(items, limit) : 1;
@@ -150,6 +150,10 @@ uint64_t size_predict_read_halves(uint64_t items, uint64_t bytes, uint32_t limit
     uint64_t halves = (n - extra) * size_read_halves(share, consistent);
     if (extra)
         halves += extra * size_read_halves(share + 1, consistent);
+    /* The last page (one of the smaller shares) raised to last_min. */
+    uint64_t last = size_read_halves(n > extra ? share : share + 1, consistent);
+    if (last < last_min)
+        halves += last_min - last;
     *pages = n;
     return halves;
 }

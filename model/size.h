@@ -28,6 +28,7 @@
 #define SIZE_ITEM_MAX 409600   /* 400 KB */
 #define SIZE_PK_MAX 2048
 #define SIZE_SK_MAX 1024
+#define SIZE_NAME_MAX 65535    /* bytes of an attribute name */
 #define SIZE_DEPTH_MAX 32      /* levels of nested L and M, the attribute's own included */
 
 size_t size_num(const num *n);
@@ -63,10 +64,12 @@ uint64_t size_read_halves(uint64_t bytes, bool consistent);
  * size_read_halves charges it, the items taken as equally large. Fills
  * *pages (at least 1: an empty read is still one request) and returns
  * half units. A filter does not lower it (DynamoDB charges what it read,
- * before filtering).
+ * before filtering). The last page costs at least last_min half units (a
+ * Scan read to its end: the minimum read of each of an on-demand table's
+ * partitions; 0 for none).
  */
 uint64_t size_predict_read_halves(uint64_t items, uint64_t bytes, uint32_t limit, bool consistent,
-                                  uint64_t *pages);
+                                  uint64_t last_min, uint64_t *pages);
 /* Write capacity, in half units: 1 KB per unit, rounded up, at least one.
  * Transactions cost double: the caller multiplies by 2. */
 uint64_t size_write_halves(uint64_t bytes);

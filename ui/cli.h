@@ -21,6 +21,16 @@
  * create is set. Returns a malloc'd path. */
 char *cli_db_path(const char *flag_db, int create);
 
+/* The folder of access-pattern files that goes with a database: the
+ * database's folder + "/patterns" (ui/cli_check.c). `ddbx samples` writes
+ * the samples' files there; the explorer lists every *.json in it and
+ * :save-pattern writes saved.json there. Malloc'd. */
+char *cli_patterns_dir(const char *db_path);
+/* Writes the samples' pattern files into dir (NULL: the database's
+ * folder, cli_patterns_dir) and says where on f; 0, or -1 with the error
+ * on stderr. f NULL (the explorer): silent either way. */
+int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f);
+
 /* Parses a leading `--db FILE` / `--db=FILE` anywhere in argv; removes it
  * from argv (compacting) and returns the value or NULL. */
 const char *cli_take_db(int *argc, char **argv);
@@ -90,6 +100,7 @@ int cli_samples(int argc, char **argv);   /* ui/cli_samples.c */
 int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
+int cli_check(int argc, char **argv);     /* ui/cli_check.c: run a pattern file's access patterns */
 
 /* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
  * `aws sts get-caller-identity` prints it (ui/cli_whoami.c). */

@@ -89,6 +89,9 @@ int cli_explore_samples(struct store *st, diag *d)
     size_t tables = 0, items = 0;
     if (samples_load(st, &tables, &items, d) != ST_OK)
         return -1;
+    /* :samples in the explorer: their patterns too, for the @ view. */
+    if (display_db_path())
+        cli_write_sample_patterns(NULL, display_db_path(), NULL);
     return (int)tables;
 }
 
@@ -138,8 +141,14 @@ int cli_explore(int argc, char **argv)
         free(path);
         return 1;
     }
-    if (fresh && default_db && cli_explore_samples(st, &d) < 0 && getenv("DDBX_DEBUG"))
-        cli_print_diag("ddbx", &d);
+    if (fresh && default_db) {
+        if (cli_explore_samples(st, &d) < 0) {
+            if (getenv("DDBX_DEBUG"))
+                cli_print_diag("ddbx", &d);
+        } else {
+            cli_write_sample_patterns(NULL, path, NULL);
+        }
+    }
     int rc = display_run(st, path, table);
     store_close(st);
     free(path);

@@ -10,13 +10,25 @@
 #include "ui/cli.h"
 
 static const char usage[] =
-    "usage: ddbx samples [--db FILE]\n"
+    "usage: ddbx samples [--db FILE] [--patterns-dir DIR]\n"
     "(Re)creates the sample tables (SocialGraph, StudentCourses, Music,\n"
-    "ProfileHistory) in the database, replacing tables of the same name.\n";
+    "ProfileHistory) in the database, replacing tables of the same name, and\n"
+    "writes their access-pattern files into DIR (default: the database's\n"
+    "folder/patterns), where the explorer's pattern view finds them.\n";
 
 int cli_samples(int argc, char **argv)
 {
     const char *flag_db = cli_take_db(&argc, argv);
+    const char *pdir = NULL;
+    if (argc > 2 && strcmp(argv[1], "--patterns-dir") == 0) {
+        pdir = argv[2];
+        argc -= 2;
+        argv += 2;
+    } else if (argc > 1 && strncmp(argv[1], "--patterns-dir=", 15) == 0) {
+        pdir = argv[1] + 15;
+        argc--;
+        argv++;
+    }
     if (argc > 1) {
         if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
             fputs(usage, stdout);
@@ -44,7 +56,7 @@ int cli_samples(int argc, char **argv)
         const char *n = samples_assets[i].name;
         printf("  %.*s\n", (int)(strlen(n) - (strstr(n, ".json") ? 5 : 0)), n);
     }
-    ret = 0;
+    ret = cli_write_sample_patterns(pdir, path, stdout) < 0 ? 1 : 0;
 out:
     if (s)
         store_close(s);

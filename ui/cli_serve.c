@@ -36,6 +36,14 @@
  * refused (tests/harden/serve.sh). */
 #define MAX_BODY (16u * 1024 * 1024)
 
+/* The largest request line (the path and its query) and header section
+ * served; past them the request is refused with 400, as DynamoDB refuses
+ * oversized lines and headers. MHD's per-connection memory must hold them
+ * (MEMORY_LIMIT), or MHD itself answers 431 before we see the request. */
+#define MAX_LINE (16u * 1024)
+#define MAX_HEADERS (64u * 1024)
+#define MEMORY_LIMIT (1024u * 1024)
+
 typedef struct server {
     store *st;
     pthread_mutex_t lock;
@@ -98,13 +106,59 @@ static enum MHD_Result plain(struct MHD_Connection *c, unsigned code, const char
     return ret;
 }
 
+static enum MHD_Result sum_sizes(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 const char *value)
+{
+    (void)kind;
+    size_t *n = cls;
+    *n += strlen(key) + (value ? strlen(value) : 0) + 4;   /* ": " and CRLF */
+    return MHD_YES;
+}
+
+/* A request ddbx refuses before reading its body: a path other than "/"
+ * (DynamoDB serves its API on / only: 404), a request line or header
+ * section past the limits above (400). The answer is an error body in
+ * DynamoDB's shape; NULL when the request is to be served. */
+static const char *refusal(struct MHD_Connection *c, const char *url, unsigned *code)
+{
+    size_t line = strlen(url), headers = 0;
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, sum_sizes, &line);
+    MHD_get_connection_values(c, MHD_HEADER_KIND, sum_sizes, &headers);
+    *code = 400;
+    if (line > MAX_LINE)
+        return "Request line too long (limit 16384 bytes)";
+    if (headers > MAX_HEADERS)
+        return "Request headers too large (limit 65536 bytes)";
+    if (strcmp(url, "/") != 0) {
+        *code = 404;
+        return "Not found: the DynamoDB API is served on / only";
+    }
+    return NULL;
+}
+
+static enum MHD_Result refuse(struct MHD_Connection *c, server *sv, unsigned code, const char *msg)
+{
+    serve_reply r;
+    serve_error_reply(code == 404 ? ST_UNKNOWN_OPERATION : ST_VALIDATION, msg, &r);
+    r.http_status = code;
+    pthread_mutex_lock(&sv->lock);
+    unsigned long n = ++sv->requests;
+    pthread_mutex_unlock(&sv->lock);
+    return send_reply(c, sv, n, &r);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version,
                                   const char *data, size_t *data_size, void **con_cls)
 {
     server *sv = cls;
-    (void)url;
     (void)version;
+    if (!*con_cls) {
+        unsigned code;
+        const char *why = refusal(c, url, &code);
+        if (why)
+            return refuse(c, sv, code, why);
+    }
     if (strcmp(method, "POST") != 0) {
         if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0)
             return plain(c, 200, "healthy: ddbx serve\n");   /* as DynamoDB answers GET / */
@@ -269,6 +323,7 @@ int cli_serve(int argc, char **argv)
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, &sv,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
                               MHD_OPTION_END);
     if (!daemon) {
         fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", host, port_s,

@@ -28,6 +28,9 @@
     X(watch,        "[TABLE]",      "Change feed of the table shown (or TABLE): recent writes, newest first") \
     X(live,         "[on|off]",     "Follow other processes' writes (on by default), or pause") \
     X(samples,      "",             "Load the sample tables into this database") \
+    X(patterns,     "[FILE]",       "Access-patterns view (the table's; all from the table list), FILE's patterns too") \
+    X(check,        "",             "Patterns view: run every pattern with its example values") \
+    X(save_pattern, "NAME",         "Builder, query bar, PartiQL bar: save the request on screen as an access pattern") \
     X(save_display, "FILE",         "Write the screen text to FILE (tests)") \
     X(save_view,    "FILE",         "Write the view's lines, kinds and selection to FILE (tests)") \
     X(cond,         "[EXPR] [--names=J] [--values=J]", "Condition builder: open it, or parse EXPR into its tree") \

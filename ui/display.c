@@ -1116,6 +1116,8 @@ void display_command(const char *text)
         display_push(&view_items_ops, &a);
     } else if (is_cmd(c, "samples")) {
         samples_command();
+    } else if (is_cmd(c, "patterns") && argc <= 2 && v->ops != &view_patterns_ops) {
+        view_patterns_open(v, argc == 2 ? argv[1] : NULL);
     } else if (is_cmd(c, "watch") && argc <= 2) {
         watch(v, argc == 2 ? argv[1] : NULL);
     } else if (is_cmd(c, "live") && argc <= 2) {
@@ -1216,6 +1218,7 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_WATCH: watch(v, NULL); break;
     case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;
+    case REQ_PATTERNS: view_patterns_open(v, NULL); break;
     case REQ_PROMPT:
         if (prompt_command(&b))
             display_command(b.data ? b.data : "");

@@ -26,7 +26,13 @@ static const char usage_text[] =
     "                                         parse, check and evaluate an expression\n"
     "       ddbx eval STATEMENT --kind partiql [--params J] [--key-schema S] [--index I=S]\n"
     "                                         explain a PartiQL statement without running it\n"
-    "       ddbx samples [--db FILE]          (re)load the bundled sample tables\n"
+    "       ddbx samples [--db FILE] [--patterns-dir DIR]\n"
+    "                                         (re)load the bundled sample tables; write\n"
+    "                                         their access patterns to DIR\n"
+    "       ddbx check [PATTERNS.json...] [--db FILE | --endpoint-url URL | --region R]\n"
+    "                  [--profile P] [--format text|tap|json]\n"
+    "                                         run every access pattern, read-only; exit 1\n"
+    "                                         when one needs a Scan or breaks its budget\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
     "       ddbx pull TABLE [--as NAME] [--segments N] [--db FILE]\n"
@@ -52,6 +58,7 @@ static const struct {
     { "eval", cli_eval },
     { "serve", cli_serve },
     { "samples", cli_samples },
+    { "check", cli_check },
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },

@@ -30,6 +30,7 @@
     X("Views",   RELOAD,        "reload",        "Reload the view from the store") \
     X("Views",   WATCH,         "watch",         "Change feed: the table's writes, newest first, old -> new") \
     X("Views",   LIVE,          "live",          "Pause or resume following other processes' writes") \
+    X("Views",   PATTERNS,      "patterns",      "Access patterns of the table (all, from the table list): Enter runs one") \
     X("Table",   TOGGLE_INDEX,  "toggle-index",  "Cycle base table, each GSI/LSI, base table") \
     X("Table",   FOLD,          "fold",          "Fold or unfold the selected partition") \
     X("Table",   FOLD_ALL,      "fold-all",      "Fold or unfold every partition") \

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "model/buf.h"
+#include "model/ddbreq.h"
 #include "ui/request.h"
 #include "ui/vm.h"
 
@@ -124,9 +125,34 @@ extern const view_ops view_txn_ops;      /* ui/view_builder_pending.c: the pendi
 /* `t`: adds an action on the item selected in `from` (its context op) to
  * the pending transaction, asking which (ui/view_builder_pick.c). */
 void view_txn_add(view *from);
+extern const view_ops view_patterns_ops; /* ui/view_patterns.c: access patterns */
+extern const view_ops view_pattern_items_ops; /* ui/view_pattern_items.c: a pattern's items */
 
 /* Opens the PartiQL bar from view `from` on statement (NULL: a SELECT of
  * the table from's context names), asking for its ? parameters. */
 void view_partiql_open(view *from, const char *statement);
+
+/* What a pattern's items view opens on: the pattern, its set (for the
+ * entity rules) and the run (its kept items are copied). */
+typedef struct pattern_items_arg {
+    const struct pattern *p;
+    const struct pattern_set *set;
+    const struct pattern_result *r;
+    /* The parameter values sent, as typed: names[i] = values[i]. */
+    char **names, **values;
+    size_t n_values;
+} pattern_items_arg;
+
+/* The access-patterns view from view `from`: the patterns of the table it
+ * shows (every pattern from the table list), read from the database's
+ * pattern folder, and from file too when given (ui/view_patterns.c). */
+void view_patterns_open(view *from, const char *file);
+/* `:save-pattern NAME` of the builder and the query bar: the request on
+ * screen added to the folder's saved.json (a status message says so). */
+void view_patterns_save(const char *name, const ddb_req *req);
+/* The same from the PartiQL bar: a SELECT of table, its ? values the
+ * examples (parameters p1, p2, ...). */
+void view_patterns_save_partiql(const char *name, const char *table, const char *statement,
+                                const struct av *params, size_t n);
 
 #endif

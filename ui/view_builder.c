@@ -719,6 +719,33 @@ static bool cmd_apply(view *v, int argc, char **argv)
     return true;
 }
 
+/* :save-pattern NAME: the Query or Scan on screen as an access pattern. */
+static void save_pattern(bview *p, const char *name)
+{
+    breq_op op = bview_action(p);
+    if (op != BREQ_QUERY && op != BREQ_SCAN) {
+        display_error("An access pattern is a read: make the tree a key condition or a filter (m)");
+        return;
+    }
+    breq r;
+    av key;
+    buf why = BUF_INIT;
+    if (bview_make_req(p, op, &r, &key, &why)) {
+        ddb_req req;
+        diag d;
+        diag_init(&d);
+        if (builder_req_typed(&r, &req, &d) != ST_OK)
+            display_diag(":save-pattern", d.code, &d);
+        else
+            view_patterns_save(name, &req);
+        ddb_req_done(&req);
+    } else {
+        display_error("%s: %s", builder_req_op_name(op), why.data);
+    }
+    av_free(&key);
+    buf_done(&why);
+}
+
 static bool command(view *v, int argc, char **argv)
 {
     bview *p = v->priv;
@@ -750,6 +777,8 @@ static bool command(view *v, int argc, char **argv)
         bview_saved_delete(p, argv[1]);
     } else if (is(c, "conds")) {
         bview_saved_list(p);
+    } else if (is(c, "save-pattern") && argc == 2) {
+        save_pattern(p, argv[1]);
     } else {
         return false;
     }

@@ -475,8 +475,14 @@ static enum req request(view *v, enum req r)
 /* :partiql STATEMENT replaces the statement; :run runs it. */
 static bool command(view *v, int argc, char **argv)
 {
+    pq_view *p = v->priv;
     if (argc >= 1 && strcmp(argv[0], "run") == 0) {
         run(v);
+        return true;
+    }
+    if (argc == 2 && (strcmp(argv[0], "save-pattern") == 0 || strcmp(argv[0], "save_pattern") == 0)) {
+        view_patterns_save_partiql(argv[1], p->table, p->stmt ? p->stmt : "", p->params,
+                                   p->n_params);
         return true;
     }
     return false;

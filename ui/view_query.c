@@ -539,7 +539,11 @@ static void predict(query_view *p)
         p->predict_units = -1;
         buf_adds(&p->predict, "Predicted capacity: not known (no size for it in the store)");
     } else {
-        uint64_t halves = size_predict_read_halves(items, bytes, page_limit, false, &pages);
+        /* A Scan read to its end costs at least the minimum read of each
+         * of an on-demand table's four partitions (as the store charges
+         * it, after what DynamoDB answers for a tiny table). */
+        uint64_t last_min = is_query(p) ? 0 : 4 * size_read_halves(0, false);
+        uint64_t halves = size_predict_read_halves(items, bytes, page_limit, false, last_min, &pages);
         p->predict_units = (double)halves / 2.0;
         /* A sort-key condition may read less than the partition. */
         buf_printf(&p->predict, "Predicted: %s%g RCU in %llu page%s (%s",
@@ -821,6 +825,18 @@ static bool command(view *v, int argc, char **argv)
     }
     if (strcmp(argv[0], "load") == 0 || strcmp(argv[0], "load-all") == 0 || strcmp(argv[0], "load_all") == 0) {
         load_command(v, argc, argv);
+        return true;
+    }
+    if ((strcmp(argv[0], "save-pattern") == 0 || strcmp(argv[0], "save_pattern") == 0) &&
+        argc == 2) {
+        ddb_req req;
+        buf why = BUF_INIT;
+        if (build_request(p, &req, &why))
+            view_patterns_save(argv[1], &req);
+        else
+            display_error("Nothing to save: %s", why.data);
+        ddb_req_done(&req);
+        buf_done(&why);
         return true;
     }
     if (strcmp(argv[0], "index") == 0 && argc == 2) {

@@ -77,13 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK(v.type == AV_M);
             round_trip(ddbjson_parse_plain_item, &v, ddbjson_write_plain_item);
             /* and the typed encoding of a plain item decodes back too,
-             * unless it holds a NUL character: the DynamoDB JSON reader
-             * (cJSON) refuses \u0000 by design, the plain reader keeps it */
-            buf t = BUF_INIT;
-            ddbjson_write_item(&t, &v);
-            if (!memmem(t.data, t.len, "\\u0000", 6))
-                round_trip(ddbjson_parse_item, &v, ddbjson_write_item);
-            buf_done(&t);
+             * NUL characters included (\u0000 round-trips, issue 16) */
+            round_trip(ddbjson_parse_item, &v, ddbjson_write_item);
         }
         break;
     }

@@ -768,6 +768,45 @@ static void update_rows(void **state)
     builder_update_done(&u2);
 }
 
+/* list_append right inside list_append: DynamoDB refuses it ("The function
+ * is not allowed to be used this way in an expression; function:
+ * list_append", issue 16): typed, the expression parser refuses it; built
+ * by hand, the builder refuses to print it, naming the row. */
+static void nested_list_append_is_refused(void **state)
+{
+    (void)state;
+    const char *values = "{\":a\":{\"L\":[]},\":b\":{\"L\":[]}}";
+    bupdate u;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(builder_update_parse("SET l = list_append(list_append(:a, :b), :b)", NULL, values, &u, &d),
+                     ST_VALIDATION);
+    assert_non_null(strstr(d.msg, "function: list_append"));
+    for (int row = 0; row < 2; row++) {
+        /* row 0: the row's own list_append; row 1: one inside an operand */
+        const char *text = row ? "SET x = :a, y = if_not_exists(y, list_append(:a, :b))"
+                               : "SET l = list_append(:a, :b)";
+        assert_int_equal(builder_update_parse(text, NULL, values, &u, &d), ST_OK);
+        bopnd *o = row ? &u.v[1].a.sub[0].sub[0] : &u.v[0].a;
+        builder_opnd_free(o);
+        memset(o, 0, sizeof *o);
+        builder_opnd_set_kind(o, BO_LIST_APPEND);
+        for (int k = 0; k < 2; k++) {
+            o->sub[k].kind = BO_VALUE;
+            av_init_list(&o->sub[k].value, AV_L);
+        }
+        bmaps m;
+        buf out = BUF_INIT;
+        builder_maps_init(&m);
+        assert_int_equal(builder_update_print(&u, &m, &out, &d), ST_VALIDATION);
+        assert_non_null(strstr(d.msg, row ? "Update row 2: list_append cannot take a list_append"
+                                          : "Update row 1: list_append cannot take a list_append"));
+        buf_done(&out);
+        builder_maps_done(&m);
+        builder_update_done(&u);
+    }
+}
+
 /* Every SET operand DynamoDB's grammar allows, nested: a path, a value,
  * if_not_exists(path, operand), list_append(operand, operand), on either
  * side of + and -; REMOVE of nested paths and list elements; ADD of a
@@ -1039,6 +1078,7 @@ int main(void)
         cmocka_unit_test(printed_text_fits_4k),
         cmocka_unit_test(update_rows),
         cmocka_unit_test(update_operands_nest),
+        cmocka_unit_test(nested_list_append_is_refused),
         cmocka_unit_test(requests),
         cmocka_unit_test(partiql_form),
     };

@@ -108,7 +108,14 @@ static void comparisons(void **state)
     /* Maps and lists compare equal as documents, are not ordered. */
     assert_true(cond("a = :v", "{\":v\":{\"M\":{\"x\":{\"N\":\"1\"}}}}",
                      "{\"a\":{\"M\":{\"x\":{\"N\":\"1.00\"}}}}"));
-    assert_false(cond("a < :v", "{\":v\":{\"L\":[]}}", "{\"a\":{\"L\":[]}}"));
+    assert_false(cond("a < b", NULL, "{\"a\":{\"L\":[]},\"b\":{\"L\":[]}}"));
+    /* A constant that cannot be ordered is refused before any item is read
+     * (DynamoDB: "Incorrect operand type for operator or function;
+     * operator or function: <, operand type: L"). */
+    fixture f;
+    assert_int_equal(fx_parse(&f, EXPR_CONDITION, "a < :v", NULL, "{\":v\":{\"L\":[]}}"), ST_VALIDATION);
+    assert_non_null(strstr(f.d.msg, "operator or function: <, operand type: L"));
+    fx_done(&f);
     /* Sets compare as sets. */
     assert_true(cond("a = :v", "{\":v\":{\"SS\":[\"y\",\"x\"]}}", "{\"a\":{\"SS\":[\"x\",\"y\"]}}"));
 }

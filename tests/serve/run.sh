@@ -98,4 +98,45 @@ else
     wait "$srvpid"
 fi
 srvpid=""
+
+# The API is served on / only, and oversized request lines and headers are
+# refused with 400 and an error body (DynamoDB answers its API on / alone
+# and refuses such requests with 400; limits: 16 KB line, 64 KB headers).
+raw() { # path header-bytes -> "STATUS BODY" (a raw request, any size)
+    node -e '
+const net = require("net");
+const [port, path, hb] = process.argv.slice(1);
+const body = "{}";
+const head = "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n" +
+  "X-Amz-Target: DynamoDB_20120810.ListTables\r\n" + (Number(hb) ? "X-Big: " + "a".repeat(Number(hb)) + "\r\n" : "") +
+  "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+const s = net.connect(Number(port), "127.0.0.1", () => s.end(head + body));
+let out = ""; s.on("data", (c) => out += c); s.on("error", () => {});
+s.on("close", () => { const st = (out.match(/^HTTP\/1\.[01] (\d+)/) || [])[1] || "none";
+  console.log(st + " " + out.slice(out.indexOf("\r\n\r\n") + 4)); });' "$port" "$1" "$2"
+}
+serve_start "$tmp/serve.db" "$tmp/out" "$tmp/err"
+port=$serve_port
+if [ -z "$port" ]; then
+    n=$((n + 1)); echo "not ok $n - ddbx serve starts for the raw HTTP checks"; rc=1
+else
+    long=$(head -c 17000 /dev/zero | tr '\0' a)
+    check_raw() { # description expected-glob path header-bytes
+        n=$((n + 1))
+        got=$(raw "$3" "$4")
+        case "$got" in
+        $2) echo "ok $n - $1" ;;
+        *) echo "not ok $n - $1"; echo "#   got: $(printf %s "$got" | head -c 300)"; rc=1 ;;
+        esac
+    }
+    check_raw 'POST / is the API' '200 {"TableNames":[]}' / 0
+    check_raw 'POST /other is 404 with an error body' '404 {"__type":"com.amazon.coral.service#UnknownOperationException"*' /other 0
+    check_raw 'a 17 KB request line is 400 with an error body' '400 {"__type":*Request line too long*' "/?$long" 0
+    check_raw 'a 70 KB header is 400 with an error body' '400 {"__type":*Request headers too large*' / 70000
+    check_raw 'a 300 KB header is 400 with an error body' '400 {"__type":*Request headers too large*' / 300000
+    check_raw 'the server still answers afterwards' '200 {"TableNames":[]}' / 0
+    kill -TERM "$srvpid"
+    wait "$srvpid"
+fi
+srvpid=""
 exit $rc
