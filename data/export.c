@@ -124,6 +124,27 @@ out:
     return rc;
 }
 
+/* What is exported: a whole table or index (items NULL), or the items
+ * given, in their order. */
+typedef struct source {
+    store *s;
+    const char *table, *index;
+    const av *items;
+    size_t n;
+} source;
+
+static status walk(const source *src, item_fn fn, void *ctx, uint64_t *partitions, diag *d)
+{
+    if (!src->items)
+        return each_item(src->s, src->table, src->index, fn, ctx, partitions, d);
+    for (size_t i = 0; i < src->n; i++) {
+        status rc = fn(ctx, &src->items[i], d);
+        if (rc != ST_OK)
+            return rc;
+    }
+    return ST_OK;
+}
+
 /* ---- output ------------------------------------------------------------ */
 
 typedef struct out {
@@ -425,10 +446,11 @@ static void cols_free(out *o)
     o->n_cols = 0;
 }
 
-status export_table(store *s, const char *table, const char *index,
-                    export_format fmt, export_write_fn write, void *ctx,
-                    export_stats *st, diag *d)
+static status run(const source *src, export_format fmt, export_write_fn write, void *ctx,
+                  export_stats *st, diag *d)
 {
+    store *s = src->s;
+    const char *table = src->table, *index = src->index;
     export_stats local;
     table_def def;
     status rc;
@@ -460,7 +482,7 @@ status export_table(store *s, const char *table, const char *index,
     }
 
     if (fmt == EXPORT_CSV || fmt == EXPORT_WORKBENCH) {
-        if ((rc = each_item(s, table, index, collect, &o, NULL, d)) != ST_OK)
+        if ((rc = walk(src, collect, &o, NULL, d)) != ST_OK)
             goto out;
     }
     if (fmt == EXPORT_CSV) {
@@ -483,7 +505,7 @@ status export_table(store *s, const char *table, const char *index,
         workbench_head(&o);
     }
 
-    if ((rc = each_item(s, table, index, write_item, &o, &st->partitions, d)) != ST_OK)
+    if ((rc = walk(src, write_item, &o, &st->partitions, d)) != ST_OK)
         goto out;
 
     if (fmt == EXPORT_AWS_CLI) {
@@ -501,4 +523,20 @@ out:
     cols_free(&o);
     table_def_free(&def);
     return rc;
+}
+
+status export_table(store *s, const char *table, const char *index,
+                    export_format fmt, export_write_fn write, void *ctx,
+                    export_stats *st, diag *d)
+{
+    source src = { s, table, index, NULL, 0 };
+    return run(&src, fmt, write, ctx, st, d);
+}
+
+status export_items(store *s, const char *table, const av *items, size_t n,
+                    export_format fmt, export_write_fn write, void *ctx,
+                    export_stats *st, diag *d)
+{
+    source src = { s, table, NULL, items, n };
+    return run(&src, fmt, write, ctx, st, d);
 }

@@ -60,4 +60,10 @@ status export_table(store *s, const char *table, const char *index,
                     export_format fmt, export_write_fn write, void *ctx,
                     export_stats *st, diag *d);
 
+/* The same for the items given (of table, whole items), in their order:
+ * the explorer's export of marked items. */
+status export_items(store *s, const char *table, const av *items, size_t n,
+                    export_format fmt, export_write_fn write, void *ctx,
+                    export_stats *st, diag *d);
+
 #endif

@@ -11,13 +11,7 @@
 #include "data/store_int.h"
 #include "model/mem.h"
 
-/*
- * The store that keeps saved conditions: s itself, or for a remote store
- * (which has no SQLite handle) the local database beside it, opened on
- * first use (store_set_local_path). *out is NULL, with ST_OK, when a read
- * finds no local file yet: nothing was saved.
- */
-static status home(store *s, bool write, store **out, diag *d)
+status store_local_home(store *s, bool write, const char *what, store **out, diag *d)
 {
     *out = s;
     if (!s->remote)
@@ -26,8 +20,8 @@ static status home(store *s, bool write, store **out, diag *d)
     if (s->local)
         return ST_OK;
     if (!s->local_path)
-        return diag_set(d, ST_VALIDATION, "Saved conditions are kept in a local database file,"
-                        " and this remote store was given none");
+        return diag_set(d, ST_VALIDATION, "%s are kept in a local database file,"
+                        " and this remote store was given none", what);
     if (!write && access(s->local_path, F_OK) != 0)
         return ST_OK;
     diag od;
@@ -38,6 +32,11 @@ static status home(store *s, bool write, store **out, diag *d)
     }
     *out = s->local;
     return ST_OK;
+}
+
+static status home(store *s, bool write, store **out, diag *d)
+{
+    return store_local_home(s, write, "Saved conditions", out, d);
 }
 
 #define CREATE_SQL \

@@ -93,7 +93,8 @@ static const char *const sql_text[Q__COUNT] = {
     " items INTEGER NOT NULL, bytes INTEGER NOT NULL, parts INTEGER NOT NULL," \
     " PRIMARY KEY(tid, xid)) WITHOUT ROWID;" \
     "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', 1);" \
-    SCHEMA_2_SQL
+    SCHEMA_2_SQL \
+    SCHEMA_4_SQL
 
 /* Version 2: the change log and streams (store_int.h). Only adds tables,
  * so a version 1 file is brought up to date in place by opening it
@@ -120,6 +121,16 @@ static const char *const sql_text[Q__COUNT] = {
     "CREATE TABLE IF NOT EXISTS tokens(token TEXT PRIMARY KEY, hash TEXT NOT NULL," \
     " t INTEGER NOT NULL) WITHOUT ROWID;" \
     "UPDATE meta SET value = 3 WHERE key = 'schema' AND value < 3;"
+
+/* Version 4: the explorer's staged changes (data/staged.h), kept per
+ * scope (an endpoint's, or "" for this file's own tables). Only adds a
+ * table, as version 2 did. (Version 3 is the TTL, tags and tokens tables
+ * of the branch that added them; merged, SCHEMA_4_SQL follows
+ * SCHEMA_3_SQL.) */
+#define SCHEMA_4_SQL \
+    "CREATE TABLE IF NOT EXISTS staged(scope TEXT NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL," \
+    " before TEXT, after TEXT, seq INTEGER NOT NULL, PRIMARY KEY(scope, tbl, key)) WITHOUT ROWID;" \
+    "UPDATE meta SET value = 4 WHERE key = 'schema' AND value < 4;"
 
 status store_sqlerr(store *s, diag *d)
 {

@@ -108,7 +108,8 @@ struct store {
     buf err_msg;         /* the whole error message when diag's is too short */
     sqlite3_stmt *reads[1024]; /* read statements by shape (store_read.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
-    /* A remote store's local database for saved conditions (data/saved.c):
+    /* A remote store's local database for saved conditions and staged
+     * changes (data/saved.c, data/staged.c):
      * its path and flags (store_set_local_path), opened on first use. */
     char *local_path;
     unsigned local_flags;
@@ -130,6 +131,12 @@ struct store {
 /* Statements: prepared once, reset and bindings cleared on get. */
 sqlite3_stmt *store_stmt(store *s, int which, diag *d);
 status store_sqlerr(store *s, diag *d);
+/* The store that keeps what the explorer saves beside the tables (saved
+ * conditions, staged changes): s itself, or for a remote store the local
+ * database beside it, opened on first use (store_set_local_path). *out is
+ * NULL, with ST_OK, when a read finds no local file yet. what names the
+ * things kept, for the error without a local path ("Saved conditions"). */
+status store_local_home(store *s, bool write, const char *what, store **out, diag *d);
 
 /* Transactions that nest inside store_begin: an outer one wins. */
 status store_txn_begin(store *s, bool write, diag *d);

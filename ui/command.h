@@ -47,6 +47,12 @@
     X(create_index, "NAME PK[:S|N|B] [SK[:TYPE]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]", \
       "Create a GSI on the table shown and backfill it (UpdateTable; asks first)") \
     X(delete_index, "NAME",         "Delete a GSI of the table shown (UpdateTable; asks first)") \
-    X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)")
+    X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)") \
+    X(stage,        "[on|off]",     "Stage edits instead of writing them (on by default for a remote table opened with --write)") \
+    X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
+    X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \
+    X(mark_results, "",             "Mark every item the view shows (the query's or filter's results)") \
+    X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem, after one question), set or remove one attribute; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
+    X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)")
 
 #endif

@@ -15,9 +15,12 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/command.h"
+#include "ui/copy.h"
 #include "ui/keymap.h"
 #include "ui/live.h"
+#include "ui/marks.h"
 #include "ui/schema_cmds.h"
+#include "ui/staging.h"
 #include "ui/text.h"
 
 #define MAX_DEPTH 64
@@ -374,6 +377,11 @@ static void draw(void)
     v->ops->title(v, &b);
     term_put(0, 0, cols, b.data ? b.data : "", b.len, ROLE_TITLE, true);
     buf_reset(&b);
+    /* The marked and staged counts, at the title's right end (when any). */
+    marks_badge(&b);
+    if (b.len && (int)b.len < cols)
+        term_put(0, cols - (int)b.len, (int)b.len, b.data, b.len, ROLE_TITLE, false);
+    buf_reset(&b);
 
     int hr = head_rows(v);
     for (int i = 0; i < hr; i++)
@@ -727,6 +735,30 @@ int display_menu(const char *label, char *const *choices, size_t n)
     return (int)pick;
 }
 
+/* Shows question on the status line over the current frame; the key. */
+/* A question answered by one key: the whole question, wrapped above the
+ * last row when it is wider than the screen, so what is asked and its
+ * answers both show. */
+static int ask(const char *question)
+{
+    buf_reset(&D.status);
+    buf_adds(&D.status, question);
+    D.status_role = ROLE_PROMPT;
+    D.status_wrap = true;
+    draw();
+    buf_reset(&D.status);
+    term_refresh();
+    return term_getkey(NULL);
+}
+
+int display_choose(const char *question, const char *keys)
+{
+    char full[1100];
+    snprintf(full, sizeof full, "%s ", question);
+    int k = ask(full);
+    return k > 0 && k < 128 && strchr(keys, k) ? k : 0;
+}
+
 bool display_confirm(const char *fmt, ...)
 {
     char q[1024];
@@ -735,16 +767,9 @@ bool display_confirm(const char *fmt, ...)
     vsnprintf(q, sizeof q, fmt, ap);
     va_end(ap);
 
-    /* The whole question, wrapped above the last row when it is wider
-     * than the screen, so what is asked and (y/N) both show. */
-    buf_reset(&D.status);
-    buf_printf(&D.status, "%s (y/N) ", q);
-    D.status_role = ROLE_PROMPT;
-    D.status_wrap = true;
-    draw();
-    buf_reset(&D.status);
-    term_refresh();
-    int k = term_getkey(NULL);
+    char full[1100];
+    snprintf(full, sizeof full, "%s (y/N) ", q);
+    int k = ask(full);
     bool yes = k == 'y' || k == 'Y';
     if (!yes)
         display_message("Cancelled.");
@@ -1006,6 +1031,11 @@ static bool is_cmd(const char *word, const char *name)
     return *word == *name;
 }
 
+bool display_is_cmd(const char *word, const char *name)
+{
+    return is_cmd(word, name);
+}
+
 static void samples_command(void);
 
 /* The change feed of the table v shows (or of `table`). */
@@ -1136,6 +1166,9 @@ void display_command(const char *text)
         /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
     } else if (v->ops->command && v->ops->command(v, argc, argv)) {
         /* the view ran it */
+    } else if (staging_command(v, argc, argv) || marks_command(v, argc, argv) ||
+               copy_command(v, argc, argv)) {
+        /* staging, marks, copying (ui/staging.c, ui/marks.c, ui/copy.c) */
     } else {
         bool known = false;
 #define CMD_KNOWN(name, args, help) if (is_cmd(c, #name)) known = true;
@@ -1235,7 +1268,8 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_ENTER:
         break;
     default: {
-        display_error("%s is not available in this view", keymap_req_name(r));
+        if (!staging_request(v, r) && !marks_request(v, r) && !copy_request(v, r))
+            display_error("%s is not available in this view", keymap_req_name(r));
         break;
     }
     }
@@ -1261,7 +1295,7 @@ static void handle_key(int key, int mrow)
         if (key == K_CLICK)
             return;
     }
-    enum req r = keymap_lookup(key);
+    enum req r = keymap_lookup_in(v->ops->name, key);
     if (key == K_RESIZE) {
         display_fill(v);
         return;
@@ -1361,6 +1395,7 @@ int display_run(store *st, const char *db_path, const char *table)
         items_arg a = { table, NULL, NULL, NULL };
         display_push(&view_items_ops, &a);
     }
+    staging_start();
 
     buf kb = BUF_INIT;
     redraw();
@@ -1400,6 +1435,8 @@ int display_run(store *st, const char *db_path, const char *table)
         display_pop();
     term_done();
     live_done();
+    staging_done();
+    marks_done();
     keymap_done();
     buf_done(&D.search);
     buf_done(&D.status);

@@ -95,6 +95,11 @@ int display_menu(const char *label, char *const *choices, size_t n);
  * first character typed replaces it, an editing key keeps it. */
 bool display_prompt_choose(const char *label, const char *init, char *const *choices,
                            size_t n_choices, buf *out);
+/* Asks a question answered by one key: the key when it is one of keys,
+ * else 0 (Esc, anything else). */
+int display_choose(const char *question, const char *keys);
+/* Is word the command name (a '-' in word matching a '_' in name)? */
+bool display_is_cmd(const char *word, const char *name);
 /* Asks a yes/no question; true only on 'y'. */
 bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the

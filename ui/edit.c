@@ -14,6 +14,7 @@
 #include "model/num.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
+#include "ui/staging.h"
 
 status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
                       const char *text, av *out, diag *d)
@@ -225,7 +226,7 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
     buf t = BUF_INIT, key = BUF_INIT;
     av item = { 0 };
     bool ok = false;
-    if (!can_write())
+    if (!staging_on() && !can_write())
         goto out;
     buf_adds(&t, "{\n  ");
     ddbjson_write_string(&t, def->pk.name, strlen(def->pk.name));
@@ -242,7 +243,12 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
     buf_adds(&t, "\n}\n");
     if (!edit_json(&t, &item))
         goto out;
-    ok = create_or_retry(table, def, &t, &item);
+    if (staging_on()) {
+        av none = { .type = AV_NONE };
+        ok = staging_stage(table, def, &none, &item);
+    } else {
+        ok = create_or_retry(table, def, &t, &item);
+    }
 out:
     av_free(&item);
     buf_done(&t);
@@ -257,7 +263,8 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
     bool ok = false;
     /* Always edit the item as stored now (an index shows a projection). */
     (void)projected;
-    if (!can_write() || !edit_get_item(table, def, item, &cur))
+    if (staging_on() ? !staging_base(table, def, item, &cur)
+                     : !can_write() || !edit_get_item(table, def, item, &cur))
         goto out;
     ddbjson_write_item_pretty(&t, &cur);
     buf_addc(&t, '\n');
@@ -268,7 +275,11 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
         goto out;
     }
     fmt_key(&key, &edited, def->pk.name, def->sk.name);
-    if (table_def_same_item(def, &cur, &edited)) {
+    if (staging_on()) {
+        /* A new key is a new item; the old one stays, as below. */
+        av none = { .type = AV_NONE };
+        ok = staging_stage(table, def, table_def_same_item(def, &cur, &edited) ? &cur : &none, &edited);
+    } else if (table_def_same_item(def, &cur, &edited)) {
         if (confirm_write("Replace item %s?", key.data) && put(table, def, &edited, true, NULL)) {
             display_message("Replaced %s", key.data);
             ok = true;
@@ -316,7 +327,7 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
     buf init = BUF_INIT, in = BUF_INIT, key = BUF_INIT, label = BUF_INIT;
     av val = { 0 };
     bool ok = false;
-    if (!can_write())
+    if (!staging_on() && !can_write())
         goto out;
     if (table_def_is_key(def, NULL, name) ) {
         display_error("%s is a key attribute: edit the item (e) to copy it under a new key", name);
@@ -345,6 +356,10 @@ bool edit_set_attr(const char *table, const table_def *def, const av *item, cons
         buf_reset(&init);
         buf_add(&init, in.data, in.len);
     }
+    if (staging_on()) {
+        ok = staging_set_attr(table, def, item, name, in.len ? &val : NULL);
+        goto out;
+    }
     fmt_key(&key, item, def->pk.name, def->sk.name);
     if (in.len == 0 && !confirm_write("Remove %s from %s?", name, key.data))
         goto out;
@@ -362,11 +377,15 @@ bool edit_remove_attr(const char *table, const table_def *def, const av *item, c
 {
     buf key = BUF_INIT;
     bool ok = false;
-    if (!can_write())
+    if (!staging_on() && !can_write())
         goto out;
     if (table_def_is_key(def, NULL, name)) {
         display_error("%s is a key attribute: it cannot be removed (d on the item's key line deletes the item)",
                       name);
+        goto out;
+    }
+    if (staging_on()) {
+        ok = staging_set_attr(table, def, item, name, NULL);
         goto out;
     }
     fmt_key(&key, item, def->pk.name, def->sk.name);
@@ -382,6 +401,14 @@ bool edit_delete_item(const char *table, const table_def *def, const av *item)
     buf key = BUF_INIT;
     bool ok = false;
     fmt_key(&key, item, def->pk.name, def->sk.name);
+    if (staging_on()) {
+        av base, none = { .type = AV_NONE };
+        if (staging_base(table, def, item, &base)) {
+            ok = staging_stage(table, def, &base, &none);
+            av_free(&base);
+        }
+        goto out;
+    }
     if (!can_write() || !confirm_write("Delete item %s?", key.data))
         goto out;
     ddb_req r;

@@ -31,10 +31,19 @@ static const struct {
     { K_CLICK, "Click" }, { K_DOUBLE, "DoubleClick" },
 };
 
+/* A binding holds in every view (ctx "") or only in the view of that
+ * name, where it wins over the global one. */
 typedef struct binding {
     int key;
     enum req req;
+    char ctx[16];
 } binding;
+
+/* The views a binding may be limited to (their view_ops names). */
+static const char *const contexts[] = {
+    "builder", "items", "item", "query", "tables", "partitions", "watch", "partiql", "staged", "conflict",
+    "help",
+};
 
 static binding *table;
 static size_t n_table, cap_table;
@@ -53,10 +62,10 @@ void keymap_done(void)
     n_table = cap_table = 0;
 }
 
-static void bind_key(int key, enum req r)
+static void bind_key(const char *ctx, int key, enum req r)
 {
     for (size_t i = 0; i < n_table; i++)
-        if (table[i].key == key) {
+        if (table[i].key == key && strcmp(table[i].ctx, ctx) == 0) {
             table[i].req = r;
             return;
         }
@@ -66,15 +75,32 @@ static void bind_key(int key, enum req r)
     }
     table[n_table].key = key;
     table[n_table].req = r;
+    snprintf(table[n_table].ctx, sizeof table[n_table].ctx, "%s", ctx);
     n_table++;
+}
+
+enum req keymap_lookup_in(const char *view, int key)
+{
+    for (size_t i = 0; view && i < n_table; i++)
+        if (table[i].key == key && table[i].ctx[0] && strcmp(table[i].ctx, view) == 0)
+            return table[i].req;
+    for (size_t i = 0; i < n_table; i++)
+        if (table[i].key == key && !table[i].ctx[0])
+            return table[i].req;
+    return REQ_NONE;
 }
 
 enum req keymap_lookup(int key)
 {
-    for (size_t i = 0; i < n_table; i++)
-        if (table[i].key == key)
-            return table[i].req;
-    return REQ_NONE;
+    return keymap_lookup_in(NULL, key);
+}
+
+static const char *context_parse(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof contexts / sizeof contexts[0]; i++)
+        if (strlen(contexts[i]) == len && memcmp(contexts[i], name, len) == 0)
+            return contexts[i];
+    return NULL;
 }
 
 void keymap_key_name(int key, buf *out)
@@ -188,9 +214,24 @@ status keymap_load(const char *text, size_t len, const char *file, diag *d)
             d->col = (int)i + 1;
             return diag_set(d, ST_PARSE, "expected 'bind KEY REQUEST'");
         }
+        /* bind VIEW KEY REQUEST: a binding for one view only. */
+        const char *ctx = "";
         if (word(line, ll, &i, &xs, &xl)) {
-            d->col = (int)xs + 1;
-            return diag_set(d, ST_PARSE, "unexpected '%.*s' after the request", (int)xl, line + xs);
+            ctx = context_parse(line + ks, kl);
+            if (!ctx) {
+                d->col = (int)ks + 1;
+                return diag_set(d, ST_PARSE, "unknown view '%.*s' (bind VIEW KEY REQUEST names one of"
+                                " builder, items, item, query, tables, partitions, watch, partiql,"
+                                " staged, conflict, help)", (int)kl, line + ks);
+            }
+            ks = rs;
+            kl = rl;
+            rs = xs;
+            rl = xl;
+            if (word(line, ll, &i, &xs, &xl)) {
+                d->col = (int)xs + 1;
+                return diag_set(d, ST_PARSE, "unexpected '%.*s' after the request", (int)xl, line + xs);
+            }
         }
         int key = keymap_key_parse(line + ks, kl);
         if (key < 0) {
@@ -202,7 +243,7 @@ status keymap_load(const char *text, size_t len, const char *file, diag *d)
             d->col = (int)rs + 1;
             return diag_set(d, ST_PARSE, "unknown request '%.*s'", (int)rl, line + rs);
         }
-        bind_key(key, r);
+        bind_key(ctx, key, r);
     }
     d->line = d->col = 0;
     return ST_OK;

@@ -3,7 +3,9 @@
  *
  * A key is a Unicode code point (control keys are 1..31) or one of the
  * K_* codes above the Unicode range. Bindings come from a text file of
- * lines `bind KEY REQUEST` (`#` comments): the defaults are
+ * lines `bind KEY REQUEST` (`#` comments), or `bind VIEW KEY REQUEST`
+ * for a binding that holds in one view only (the builder's `m`) and wins
+ * there over the global one: the defaults are
  * assets/keys.conf, compiled into the binary by the Makefile
  * (keymap_default_conf); a user file ($XDG_CONFIG_HOME/ddbx/keys.conf)
  * may add or replace bindings. The keymap owns its binding table; nothing
@@ -46,6 +48,9 @@ status keymap_load(const char *text, size_t len, const char *file, diag *d);
 
 /* The request bound to key, or REQ_NONE. */
 enum req keymap_lookup(int key);
+/* The same in the view named view (view_ops.name): its own binding of
+ * the key first, else the global one. */
+enum req keymap_lookup_in(const char *view, int key);
 
 /* "j", "Down", "^F", "Space", "<", ... */
 void keymap_key_name(int key, buf *out);

@@ -62,7 +62,15 @@
     X("Builder", COND_APPLY,    "cond-apply",    "Builder: run the action shown (Put, Update, Delete, Query/Scan)") \
     X("Builder", COND_PANEL,    "cond-panel",    "Builder: give the keys to the right panel (the moving keys scroll it) and back") \
     X("Transaction", TXN_ADD,   "txn-add",       "Add an action on the selected item to the pending transaction") \
-    X("Transaction", TXN_SHOW,  "txn-show",      "Show the pending transaction: edit, remove, run or clear its actions")
+    X("Transaction", TXN_SHOW,  "txn-show",      "Show the pending transaction: edit, remove, run or clear its actions") \
+    X("Staging", STAGED,        "staged",        "Staged changes: per item and attribute what :commit writes (d discards one)") \
+    X("Staging", CONFLICT_KEEP, "conflict-keep", "Commit conflict: keep your change over theirs (force)") \
+    X("Staging", CONFLICT_REBASE,"conflict-rebase","Commit conflict: apply your change to the item as it is now") \
+    X("Staging", CONFLICT_DROP, "conflict-drop", "Commit conflict: drop your change") \
+    X("Staging", MARK,          "mark",          "Mark or unmark the selected item (an index item marks its base item)") \
+    X("Staging", MARK_PART,     "mark-partition","Mark every item of the selected partition (again: unmark them)") \
+    X("Staging", MARK_RESULTS,  "mark-results",  "Mark every item the view shows (the query's or filter's results)") \
+    X("Staging", COPY,          "copy",          "Copy the item, its key, the request as aws command line or SDK code (OSC 52)")
 
 /*
  * Keys whose meaning in one view goes beyond their request's help above,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/base64.h"
 #include "model/buf.h"
 #include "model/mem.h"
 #include "ui/keymap.h"
@@ -563,4 +564,25 @@ void term_resume(void)
         return;
     reset_prog_mode();
     refresh();
+}
+
+void term_clipboard(const char *text, size_t len)
+{
+    buf b = BUF_INIT;
+    buf_adds(&b, "\033]52;c;");
+    base64_encode(&b, text, len);
+    buf_addc(&b, '\a');
+    FILE *f = T.out;
+    const char *log = getenv("DDBX_OSC52_FILE");
+    bool logging = T.scripted && log && *log;
+    if (logging)
+        f = fopen(log, "a");
+    if (f) {
+        fwrite(b.data, 1, b.len, f);
+        if (logging)
+            fclose(f);
+        else
+            fflush(f);
+    }
+    buf_done(&b);
 }

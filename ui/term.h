@@ -42,7 +42,9 @@
     X(DIM,      BLUE,    DEFAULT, 0,              DIM) \
     X(BAR,      GREEN,   DEFAULT, 0,              0) \
     X(MATCH,    BLACK,   YELLOW,  0,              UNDERLINE) \
-    X(PROMPT,   DEFAULT, DEFAULT, BOLD,           BOLD)
+    X(PROMPT,   DEFAULT, DEFAULT, BOLD,           BOLD) \
+    X(STAGED,   YELLOW,  DEFAULT, BOLD,           BOLD) \
+    X(MARKED,   CYAN,    DEFAULT, BOLD,           BOLD)
 
 typedef enum {
 #define ROLE_ENUM(name, fg, bg, attr, mono) ROLE_##name,
@@ -95,6 +97,11 @@ bool term_interrupted(void);
 /* Writes the screen text, one line per row, trailing blanks removed. */
 status term_save_display(const char *path, diag *d);
 
+/* Puts text on the terminal's clipboard: OSC 52 ("ESC ] 52 ; c ; BASE64
+ * BEL"), which terminals honour over SSH, and tmux passes on to the
+ * terminal it runs in (set-clipboard). Scripted (tests), the sequence
+ * goes to the file DDBX_OSC52_FILE names, if any, instead. */
+void term_clipboard(const char *text, size_t len);
 /* Gives the terminal back for a child process ($EDITOR) and takes it
  * again. */
 void term_suspend(void);

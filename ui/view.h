@@ -22,6 +22,7 @@
 
 typedef struct view view;
 struct cond_arg;
+struct ddb_req;
 
 typedef struct view_ops {
     const char *name;
@@ -62,6 +63,11 @@ typedef struct view_ops {
     /* The table, index and selected item, for the condition builder
      * (optional; fields the view does not have stay NULL). */
     void (*context)(view *v, struct cond_arg *out);
+    /* The typed request the view sends (the query bar's, the builder's),
+     * into an uninitialised out (initialised either way: ddb_req_done),
+     * for copying it out (ui/copy.c); false, with why, when it has none
+     * now. Optional. */
+    bool (*typed_request)(view *v, struct ddb_req *out, buf *why);
 } view_ops;
 
 struct view {

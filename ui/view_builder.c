@@ -1063,7 +1063,27 @@ void view_builder_open(view *from, int argc, char **argv)
     }
 }
 
+/* The request the builder shows, for copying it out (ui/copy.c). */
+static bool typed_request(view *v, ddb_req *out, buf *why)
+{
+    bview *p = v->priv;
+    breq r;
+    av key;
+    ddb_req_init(out, DDB_GET);
+    if (!bview_make_req(p, bview_action(p), &r, &key, why))
+        return false;
+    diag d;
+    diag_init(&d);
+    ddb_req_done(out);
+    status st = builder_req_typed(&r, out, &d);
+    av_free(&key);
+    if (st != ST_OK)
+        buf_adds(why, d.msg);
+    return st == ST_OK;
+}
+
 const view_ops view_builder_ops = {
+    .typed_request = typed_request,
     .name = "builder",
     .priv_size = sizeof(bview),
     .open = open_view,

@@ -18,6 +18,7 @@
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/staging.h"
 #include "ui/view.h"
 
 enum { L_ATTR = 1, L_NESTED, L_HEAD, L_JSON, L_BLANK };
@@ -153,7 +154,7 @@ static bool open_view(view *v, const void *arg)
     p->have_def = true;
     store_ttl_get(display_store(), p->table, &p->ttl, &d);
     av_copy(&p->shown, a->item);
-    if (!edit_get_item(p->table, &p->def, a->item, &p->item))
+    if (!staging_shown(p->table, &p->def, a->item, &p->item))
         return false;
     p->size = size_item(&p->item);
     build(v);
@@ -181,6 +182,9 @@ static void title(view *v, buf *out)
     size_format_units(size_write_halves(p->size), write);
     buf_printf(out, "%s  item ", p->table);
     fmt_key(out, &p->item, p->def.pk.name, p->def.sk.name);
+    int sm = staging_marker(p->table, &p->def, &p->item);
+    if (sm)
+        buf_adds(out, sm == '-' ? "  [staged: delete]" : "  [staged]");
     buf_printf(out, "  %zu bytes, read %s RCU (%s eventually consistent), write %s WCU",
                p->size, strong, eventual, write);
 }
@@ -261,7 +265,7 @@ static void reload(view *v)
 {
     item_view *p = v->priv;
     av fresh = { 0 };
-    if (edit_get_item(p->table, &p->def, &p->item, &fresh)) {
+    if (staging_shown(p->table, &p->def, &p->item, &fresh)) {
         av_free(&p->item);
         av_move(&p->item, &fresh);
         p->size = size_item(&p->item);

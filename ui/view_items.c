@@ -21,6 +21,7 @@
 #include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/live.h"
+#include "ui/marks.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/text.h"
@@ -670,6 +671,7 @@ static void draw(view *v, size_t i, int row, int width)
         int mk = live_mark(p->table, &r->item);
         if (mk)
             term_puts(row, 0, 2, mk == STORE_INSERT ? "+" : "~", ROLE_HOT);
+        marks_draw_gutter(p->table, &p->def, &r->item, row);
         cols_draw_item(&p->cols, &r->item, row, 2, width, v->vm.hscroll, &p->def, index_of(p));
         draw_expiry(p, &r->item, row, width);
     }

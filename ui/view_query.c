@@ -34,6 +34,7 @@
 #include "model/size.h"
 #include "ui/cols.h"
 #include "ui/display.h"
+#include "ui/marks.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/view.h"
@@ -595,6 +596,8 @@ static void draw(view *v, size_t i, int row, int width)
         cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
         break;
     case L_RESULT:
+        if (p->have_def)
+            marks_draw_gutter(p->table, &p->def, &q->item, row);
         cols_draw_item(&p->cols, &q->item, row, 2, width, v->vm.hscroll, &p->def, cur_index(p));
         break;
     case L_MORE:
@@ -847,19 +850,25 @@ static bool command(view *v, int argc, char **argv)
     return false;
 }
 
-/* For the condition builder and `t`: the table, the index, the result
- * selected. */
+/* The selected result: for the condition builder, `t`, marks and
+ * copying. */
 static void context(view *v, cond_arg *out)
 {
     query_view *p = v->priv;
     line *l = vm_selected(&v->vm);
     out->table = p->table;
-    out->index = cur_index(p) ? cur_index(p)->name : NULL;
+    out->index = p->f[F_INDEX][0] ? p->f[F_INDEX] : NULL;
     out->item = l && l->kind == L_RESULT ? &((qline *)l->data)->item : NULL;
+}
+
+static bool typed_request(view *v, ddb_req *out, buf *why)
+{
+    return build_request(v->priv, out, why);
 }
 
 const view_ops view_query_ops = {
     .context = context,
+    .typed_request = typed_request,
     .name = "query",
     .priv_size = sizeof(query_view),
     .open = open_view,

@@ -7,6 +7,12 @@
 #    have been committed as the process died, before its answer was out.
 # 2. Two writers and a reader, each its own `ddbx api` process, on one
 #    database at once: no request fails (no "database is locked").
+# 3. The explorer's :commit of 250 staged changes (three TransactWriteItems
+#    of at most 100) killed with SIGKILL mid-commit (DDBX_CRASH_AT: before
+#    the second group is sent, and after it was written but before its
+#    changes left staging): every group is all or nothing, nothing staged
+#    is lost, the next start says what is staged, and the next :commit
+#    writes the rest, recognising what was written already.
 : "${DDBX:=build/ddbx}"
 : "${BUILD:=build}"
 DBCHECK=$BUILD/tests/tools/dbcheck
@@ -94,3 +100,51 @@ for p in a b; do
     printf '{"Operation":"Query","Input":{"TableName":"Seq","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"%s"}},"Select":"COUNT"}}\n' $p
 done | "$DDBX" api --db "$db2" > "$tmp/cnt"
 check "both writers' items are all there" "[ \$(grep -c '\"Count\":3000,' '$tmp/cnt') -eq 2 ]"
+
+# ---- 3. SIGKILL mid-commit of staged changes ----
+bulk='{"Operation":"CreateTable","Input":{"TableName":"Bulk","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}}'
+tagged='{"Operation":"Scan","Input":{"TableName":"Bulk","FilterExpression":"attribute_exists(tag)","Select":"COUNT"}}'
+# The explorer run by a script of keys, with nothing of the user's.
+explore() { # db script
+    mkdir -p "$tmp/home"
+    env -i PATH="$PATH" HOME="$tmp/home" XDG_DATA_HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home" \
+        LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color COLUMNS=80 LINES=24 TZ=UTC \
+        ${CRASH_AT:+DDBX_CRASH_AT=$CRASH_AT} DDBX_SCRIPT="$2" \
+        "$DDBX" --db "$1" Bulk > /dev/null 2> "$tmp/explore.err"
+}
+count_tagged() { echo "$tagged" | "$DDBX" api --db "$1" | sed 's/.*"Count":\([0-9]*\).*/\1/'; }
+cat > "$tmp/stage.keys" <<'KEYS'
+:stage on
+j
+M
+:marked stage set tag '{"S":"v1"}'
+:save-display staged
+:commit
+KEYS
+cat > "$tmp/restart.keys" <<'KEYS'
+:save-display restarted
+:commit
+:save-display committed
+KEYS
+for point in sent:2 written:2; do
+    db3=$tmp/commit-${point%%:*}.db
+    { echo "$bulk"
+      awk 'BEGIN { for (i = 0; i < 250; i++)
+        printf "{\"Operation\":\"PutItem\",\"Input\":{\"TableName\":\"Bulk\",\"Item\":{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"%d\"}}}}\n", i }'
+    } | "$DDBX" api --db "$db3" > "$tmp/bulk.out"
+    (cd "$tmp" && CRASH_AT=$point explore "$db3" "$tmp/stage.keys") 2>/dev/null
+    rc=$?
+    check "$point: the explorer died of SIGKILL mid-commit (exit $rc)" "[ $rc -eq 137 ]"
+    check "$point: before the commit, 250 changes were staged" "grep -q ' 250 staged' '$tmp/staged'"
+    want=100; [ "$point" = written:2 ] && want=200
+    got=$(count_tagged "$db3")
+    check "$point: whole groups only were written ($got of 250 items, want $want)" "[ '$got' = $want ]"
+    ic=$("$DBCHECK" "$db3" 2>&1)
+    check "$point: PRAGMA integrity_check says ok" "[ '$ic' = 'integrity: ok' ]"
+    (cd "$tmp" && explore "$db3" "$tmp/restart.keys")
+    left=150
+    check "$point: the next start says $left staged changes are kept" \
+        "tail -n 1 '$tmp/restarted' | grep -q '^$left staged changes kept from before' && head -n 1 '$tmp/restarted' | grep -q ' $left staged'"
+    check "$point: the next :commit writes the rest" "[ \$(count_tagged '$db3') = 250 ]"
+    check "$point: and nothing is left staged" "tail -n 1 '$tmp/committed' | grep -q '^Committed' && ! head -n 1 '$tmp/committed' | grep -q staged"
+done

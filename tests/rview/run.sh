@@ -222,7 +222,10 @@ else
 fi
 
 # ---- 2. Writes with --write: asked every time ----
+# (With --write, staging is on by default; these scripts turn it off to
+# write at once. tests/screen/stage_*.keys and section 5 test staging.)
 cat >"$tmp/write.keys" <<'EOF'
+:stage off
 :table SocialGraph
 /TARGET#carol
 <Enter>
@@ -287,6 +290,7 @@ exit 1
 EOF
 chmod +x "$tmp/editor.sh"
 cat >"$tmp/outage.keys" <<'EOF'
+:stage off
 :table SocialGraph
 j
 e
@@ -332,6 +336,7 @@ if [ -z "$sport" ]; then
     nok "ddbx serve --read-only starts" "$tmp/serve.err"
 else
     cat >"$tmp/denied.keys" <<'EOF'
+:stage off
 jj
 dy
 :save-display denied
@@ -346,6 +351,40 @@ EOF
         nok "a write the endpoint denies: AccessDeniedException on the status line" "$tmp/denied/denied"
     fi
     check "the view goes on" "$tmp/denied/after" "ACTOR#alice  3 items" "remote, writes ask first"
+fi
+
+# ---- 4b. Staging on a writable endpoint (ddbx serve: TransactWriteItems) ----
+# With --write staging is on by default: d stages the delete, nothing is
+# sent; the staged change is kept in the local default database, so the
+# next session (same HOME) says so on start, and :commit sends one
+# TransactWriteItems (the write gate asks once) conditioned on the item
+# as read.
+"$DDBX" api --db "$tmp/serve2.db" <"$fixture" >"$tmp/serve2-load.out" 2>&1
+serve_start "$tmp/serve2.db" "$tmp/serve2.out" "$tmp/serve2.err"
+echo "$srvpid" >>"$tmp/pids"
+wport=$serve_port
+if [ -z "$wport" ]; then
+    nok "ddbx serve starts (for staging)" "$tmp/serve2.err"
+else
+    printf 'jj\nd\n:save-display staged-delete\n' >"$tmp/stage1.keys"
+    printf ':save-display restarted\n:commit\ny\n:save-display committed\n' >"$tmp/stage2.keys"
+    session staging "$tmp/stage1.keys" --endpoint-url "http://127.0.0.1:$wport" --write SocialGraph
+    rc_is staging 0
+    check "with --write an edit is staged, not sent" "$tmp/staging/staged-delete" "Staged delete of PK=ACTOR#" "1 staged"
+    present() { printf '{"Operation":"GetItem","Input":{"TableName":"SocialGraph","Key":{"PK":{"S":"%s"},"SK":{"S":"%s"}}}}\n' "$1" "$2" |
+        "$DDBX" api --db "$tmp/serve2.db" | grep -q '"Item"' && echo present || echo absent; }
+    key=$(sed -n 's/.*Staged delete of PK=\([^ ]*\) SK=\([^ ]*\) .*/\1 \2/p' "$tmp/staging/staged-delete")
+    # shellcheck disable=SC2086
+    if [ -n "$key" ] && [ "$(present $key)" = present ]; then ok "the endpoint still has the item ($key)"
+    else nok "the endpoint still has the item ($key)"; fi
+    session staging "$tmp/stage2.keys" --endpoint-url "http://127.0.0.1:$wport" --write SocialGraph
+    rc_is staging 0
+    check "the next session says the staged change was kept" "$tmp/staging/restarted" \
+        "1 staged change kept from before"
+    check ":commit sends it (TransactWriteItems)" "$tmp/staging/committed" "Committed 1 change in 1 TransactWriteItems"
+    # shellcheck disable=SC2086
+    if [ -n "$key" ] && [ "$(present $key)" = absent ]; then ok "the endpoint no longer has the item"
+    else nok "the endpoint no longer has the item ($key)"; fi
 fi
 
 # ---- 5. Command line ----

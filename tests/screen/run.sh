@@ -13,7 +13,8 @@
 #   # default-db: yes     no --db: the default database under the pinned
 #                         HOME/XDG_DATA_HOME (first run: seeded)
 #   # size: 80x24         terminal COLUMNSxLINES (default 80x24)
-#   # env: NAME=VALUE     extra environment (NO_COLOR=1, TERM=dumb, EDITOR=...)
+#   # env: NAME=VALUE     extra environment (NO_COLOR=1, TERM=dumb, EDITOR=...);
+#                         %HERE% is this folder, %DDBX% the ddbx binary
 #   # args: TABLE         arguments after `ddbx --db FILE`
 #   # expect-rc: N        exit status (default 0)
 #   # keys: N           the script presses exactly N keys (a newcomer's
@@ -71,7 +72,7 @@ for keys in "$here"/*.keys; do
     size=$(sed -n 's/^# size: *//p' "$keys" | head -n 1)
     cols=${size%x*}; lines=${size#*x}
     [ -n "$size" ] || { cols=80; lines=24; }
-    envs=$(sed -n 's/^# env: *//p' "$keys" | sed "s|%HERE%|$here|g")
+    envs=$(sed -n 's/^# env: *//p' "$keys" | sed "s|%HERE%|$here|g; s|%DDBX%|$DDBX|g")
     args=$(sed -n 's/^# args: *//p' "$keys" | head -n 1)
     want_rc=$(sed -n 's/^# expect-rc: *//p' "$keys" | head -n 1)
     : "${want_rc:=0}"

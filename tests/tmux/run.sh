@@ -3,7 +3,7 @@
 # redraws on resize, shows escape sequences in data escaped, and leaves
 # the terminal settings as it found them on quit and on SIGINT. Prints TAP.
 # ONLY_TEST=NAME runs one part (draw, sigint, escape, picker, sweep, operator,
-# newcomer, load); a name
+# clipboard, newcomer, load); a name
 # that matches no part fails.
 cd "$(dirname "$0")/.." || exit 1
 here=$PWD
@@ -165,6 +165,25 @@ if part operator; then
     check "Esc takes the half-made clause away" wait_for "Cancelled: no clause added"
     T send-keys -t t Escape Q
     check "Q quits from the builder" gone
+fi
+
+# clipboard: Y copies through OSC 52, which tmux (set-clipboard on) takes
+# as a paste buffer: what a terminal's clipboard would get, byte for byte.
+if part clipboard; then
+    T set-option -g set-clipboard on
+    run "$DDBX --db $db SocialGraph"
+    wait_for "ACTOR#alice" >/dev/null
+    T send-keys -t t j Y
+    wait_for "Copy:" >/dev/null
+    T send-keys -t t k
+    check "the status line says what was copied" wait_for "Copied the key as DynamoDB JSON"
+    copied() { [ "$(T show-buffer 2>/dev/null)" = '{"PK":{"S":"ACTOR#alice"},"SK":{"S":"PROFILE"}}' ]; }
+    check "Y k puts the key on the clipboard (OSC 52, a tmux paste buffer)" copied
+    T send-keys -t t Y a
+    cli() { sleep 0.3; [ "$(T show-buffer 2>/dev/null)" = "aws dynamodb get-item --table-name SocialGraph --key '{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}}'" ]; }
+    check "Y a puts the aws command line there, one line" cli
+    T send-keys -t t Q
+    check "Q quits" gone
 fi
 
 # newcomer: the first run of a newcomer (no database yet: the samples are

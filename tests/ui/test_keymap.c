@@ -95,6 +95,47 @@ static void test_errors_say_where(void **state)
     keymap_done();
 }
 
+/* bind VIEW KEY REQUEST (issue 18): m marks items everywhere but is the
+ * builder's condition mode in the builder; a user file of plain `bind
+ * KEY REQUEST` lines loads as before, and an unknown view is an error
+ * that says where. */
+static void test_bindings_per_view(void **state)
+{
+    diag d;
+    diag_init(&d);
+    assert_int_equal(keymap_init(&d), ST_OK);
+    assert_int_equal(keymap_lookup_in("items", 'm'), REQ_MARK);
+    assert_int_equal(keymap_lookup_in("item", 'm'), REQ_MARK);
+    assert_int_equal(keymap_lookup_in("builder", 'm'), REQ_COND_MODE);
+    assert_int_equal(keymap_lookup('m'), REQ_MARK);
+    /* A view without its own binding falls back to the global one. */
+    assert_int_equal(keymap_lookup_in("builder", 'j'), REQ_MOVE_DOWN);
+    assert_int_equal(keymap_lookup_in("conflict", 'k'), REQ_CONFLICT_KEEP);
+    assert_int_equal(keymap_lookup_in("items", 'k'), REQ_MOVE_UP);
+    /* An old user file: bind m cond-mode (global) still loads; the
+     * builder keeps m for its mode, elsewhere m now asks for that too. */
+    const char *old = "bind m cond-mode\n";
+    assert_int_equal(keymap_load(old, strlen(old), "keys.conf", &d), ST_OK);
+    assert_int_equal(keymap_lookup_in("builder", 'm'), REQ_COND_MODE);
+    assert_int_equal(keymap_lookup_in("items", 'm'), REQ_COND_MODE);
+    const char *mine = "bind items x mark\nbind builder m none\n";
+    assert_int_equal(keymap_load(mine, strlen(mine), "keys.conf", &d), ST_OK);
+    assert_int_equal(keymap_lookup_in("items", 'x'), REQ_MARK);
+    assert_int_equal(keymap_lookup_in("query", 'x'), REQ_NONE);
+    assert_int_equal(keymap_lookup_in("builder", 'm'), REQ_NONE);
+    diag_init(&d);
+    const char *bad = "bind j move-down\nbind nowhere m mark\n";
+    assert_int_equal(keymap_load(bad, strlen(bad), "keys.conf", &d), ST_PARSE);
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.col, 6);
+    assert_non_null(strstr(d.msg, "unknown view 'nowhere'"));
+    diag_init(&d);
+    const char *extra = "bind builder m cond-mode extra\n";
+    assert_int_equal(keymap_load(extra, strlen(extra), NULL, &d), ST_PARSE);
+    assert_int_equal(d.col, 26);
+    keymap_done();
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -166,6 +207,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_every_request_bound),
         cmocka_unit_test(test_key_names_round_trip),
         cmocka_unit_test(test_errors_say_where),
+        cmocka_unit_test(test_bindings_per_view),
         cmocka_unit_test(test_man_page_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

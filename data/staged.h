@@ -1,0 +1,51 @@
+/*
+ * staged — the explorer's staged changes, kept in a SQLite table (staged,
+ * schema version 4: data/store.c) so they survive quitting: one row per
+ * item of a table, holding the item as it was read (before) and as the
+ * user wants it (after), each as DynamoDB JSON text or NULL (no item).
+ * Rows are ordered by when they were first staged.
+ *
+ * A remote store keeps its staged changes in the local database beside
+ * it (store_set_local_path, as data/saved.h does), under the endpoint's
+ * describe string as scope, so the changes staged against one endpoint
+ * are never shown for another; a local store's scope is "". Nothing is
+ * written to an endpoint here: committing is the explorer's
+ * TransactWriteItems (ui/stage.c).
+ *
+ * Ownership: a staged_item filled by staged_list is the caller's
+ * (staged_item_free); inputs are only read.
+ */
+#ifndef DDBX_STAGED_H
+#define DDBX_STAGED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "data/store.h"
+#include "model/av.h"
+#include "model/status.h"
+
+typedef struct staged_item {
+    char *table;
+    av key;              /* the item's table key (AV_M) */
+    av before, after;    /* AV_M, or AV_NONE for no item */
+    int64_t seq;         /* order of staging */
+} staged_item;
+
+/* Stages a change, replacing the one staged for the same item (keeping
+ * its place in the order). */
+status staged_put(store *s, const char *table, const av *key, const av *before,
+                  const av *after, diag *d);
+/* The changes of one table (NULL: every table), in order. Free each, then
+ * the array. */
+status staged_list(store *s, const char *table, staged_item **out, size_t *n, diag *d);
+/* The staged change of one item; *found false when there is none. */
+status staged_get(store *s, const char *table, const av *key, staged_item *out, bool *found,
+                  diag *d);
+/* Drops one item's change (key) or, key NULL, every change of the table
+ * (table NULL: of every table); *n (may be NULL) says how many. */
+status staged_drop(store *s, const char *table, const av *key, size_t *n, diag *d);
+void staged_item_free(staged_item *it);
+
+#endif

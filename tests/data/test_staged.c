@@ -1,0 +1,169 @@
+/*
+ * Staged changes kept in the database (data/staged.c): put, get, list in
+ * staging order, drop one or all; they survive closing and reopening the
+ * file (the explorer announces them on start); a remote store keeps them
+ * in its local file under the endpoint's scope, never sending anything.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+
+#include "data/staged.h"
+#include "model/ddbjson.h"
+#include "tests/data/tmpstore.h"
+
+static av item(const char *json)
+{
+    av v;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(ddbjson_parse_item(json, strlen(json), &v, &d), ST_OK);
+    return v;
+}
+
+static void staged_changes_are_kept_in_order_and_survive_reopening(void **state)
+{
+    store *s = *state;
+    diag d;
+    diag_init(&d);
+    av k1 = item("{\"PK\":{\"S\":\"a\"}}"), k2 = item("{\"PK\":{\"S\":\"b\"}}");
+    av b1 = item("{\"PK\":{\"S\":\"a\"},\"v\":{\"N\":\"1\"}}");
+    av a1 = item("{\"PK\":{\"S\":\"a\"},\"v\":{\"N\":\"2\"}}");
+    av a1b = item("{\"PK\":{\"S\":\"a\"},\"v\":{\"N\":\"3\"}}");
+    av none = { .type = AV_NONE };
+    assert_int_equal(staged_put(s, "T", &k1, &b1, &a1, &d), ST_OK);
+    assert_int_equal(staged_put(s, "T", &k2, &none, &k2, &d), ST_OK);
+    assert_int_equal(staged_put(s, "U", &k1, &b1, &none, &d), ST_OK);
+    /* Staging the same item again replaces it and keeps its place. */
+    assert_int_equal(staged_put(s, "T", &k1, &b1, &a1b, &d), ST_OK);
+
+    store_close(s);
+    assert_int_equal(store_open(path, 0, &s, &d), ST_OK);
+    *state = s;
+    staged_item *v;
+    size_t n;
+    assert_int_equal(staged_list(s, "T", &v, &n, &d), ST_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(v[0].table, "T");
+    assert_true(av_equal(&v[0].key, &k1));
+    assert_true(av_equal(&v[0].before, &b1));
+    assert_true(av_equal(&v[0].after, &a1b));
+    assert_int_equal(v[1].before.type, AV_NONE);
+    for (size_t i = 0; i < n; i++)
+        staged_item_free(&v[i]);
+    free(v);
+    assert_int_equal(staged_list(s, NULL, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(v[2].after.type, AV_NONE);
+    for (size_t i = 0; i < n; i++)
+        staged_item_free(&v[i]);
+    free(v);
+
+    staged_item it;
+    bool found;
+    assert_int_equal(staged_get(s, "U", &k1, &it, &found, &d), ST_OK);
+    assert_true(found);
+    staged_item_free(&it);
+    assert_int_equal(staged_get(s, "U", &k2, &it, &found, &d), ST_OK);
+    assert_false(found);
+
+    size_t dropped;
+    assert_int_equal(staged_drop(s, "T", &k2, &dropped, &d), ST_OK);
+    assert_int_equal(dropped, 1);
+    assert_int_equal(staged_drop(s, NULL, NULL, &dropped, &d), ST_OK);
+    assert_int_equal(dropped, 2);
+    assert_int_equal(staged_list(s, NULL, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 0);
+    free(v);
+    av_free(&k1);
+    av_free(&k2);
+    av_free(&b1);
+    av_free(&a1);
+    av_free(&a1b);
+}
+
+static status send_none(void *ctx, const char *op, const char *input, size_t len, char **out,
+                        diag *d)
+{
+    (*(int *)ctx)++;
+    *out = NULL;
+    return diag_set(d, ST_IO, "the test endpoint is not there");
+}
+
+static void a_remote_store_stages_in_its_local_file_under_its_endpoint(void **state)
+{
+    int sends = 0;
+    store *r;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open_remote(send_none, &sends, "http://127.0.0.1:1 (test)", 0, &r, &d), ST_OK);
+    av k = item("{\"PK\":{\"S\":\"a\"}}");
+    av none = { .type = AV_NONE };
+    assert_int_equal(staged_put(r, "T", &k, &none, &k, &d), ST_VALIDATION);
+    assert_non_null(strstr(d.msg, "Staged changes are kept in a local database file"));
+    store_set_local_path(r, path, 0);
+    diag_init(&d);
+    assert_int_equal(staged_put(r, "T", &k, &none, &k, &d), ST_OK);
+    staged_item *v;
+    size_t n;
+    assert_int_equal(staged_list(r, NULL, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 1);
+    staged_item_free(&v[0]);
+    free(v);
+    /* The local tables' own scope does not see the endpoint's change. */
+    assert_int_equal(staged_list(*state, NULL, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 0);
+    free(v);
+    assert_int_equal(sends, 0);
+    store_close(r);
+    av_free(&k);
+}
+
+/* A version 2 file (before staging): read-only it opens and nothing is
+ * staged; writable it is brought up to version 4 in place (CREATE TABLE
+ * IF NOT EXISTS: tests/data/test_streams.c checks the items are kept). */
+static void a_version_2_file_is_brought_up_to_date(void **state)
+{
+    store *s = *state;
+    diag d;
+    diag_init(&d);
+    store_close(s);
+    *state = NULL;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE staged; UPDATE meta SET value = 2 WHERE key = 'schema'",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    staged_item *v;
+    size_t n = 9;
+    assert_int_equal(store_open(path, STORE_READ_ONLY, &s, &d), ST_OK);
+    assert_int_equal(staged_list(s, NULL, &v, &n, &d), ST_OK);
+    assert_int_equal(n, 0);
+    store_close(s);
+    assert_int_equal(store_open(path, 0, &s, &d), ST_OK);
+    *state = s;
+    av k = item("{\"PK\":{\"S\":\"a\"}}"), none = { .type = AV_NONE };
+    assert_int_equal(staged_put(s, "T", &k, &none, &k, &d), ST_OK);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema'", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 4);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    av_free(&k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(staged_changes_are_kept_in_order_and_survive_reopening, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_remote_store_stages_in_its_local_file_under_its_endpoint, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_version_2_file_is_brought_up_to_date, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

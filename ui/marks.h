@@ -1,0 +1,40 @@
+/*
+ * marks — marked items and what can be done with them at once.
+ *
+ * A mark names an item by its table and its table key, so marks hold
+ * across partitions, across views and across the base/GSI flip (an index
+ * item carries its table's key, and marks its base item). `m` marks or
+ * unmarks the selected item, `M` every item of its partition, `:mark-
+ * results` every item the view shows. On the marked items `:marked`
+ * deletes them (BatchWriteItem in groups of 25, after one question that
+ * says how many and from which table), sets or removes one attribute
+ * (staged when staging is on), exports them in any `ddbx export` format,
+ * copies them (ui/copy.h) or stages them. The count is always on screen
+ * (marks_badge, at the title bar's right end).
+ *
+ * The marks are this module's, for the session (not kept on disk).
+ */
+#ifndef DDBX_MARKS_H
+#define DDBX_MARKS_H
+
+#include <stdbool.h>
+
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/schema.h"
+#include "ui/request.h"
+#include "ui/view.h"
+
+void marks_done(void);
+/* Is the item (of table, key attributes per def) marked? */
+bool marks_has(const char *table, const table_def *def, const av *item);
+/* The two gutter cells before an item's columns: "*" marked (column 0)
+ * and the staged marker, + ~ or - (column 1); characters, so they
+ * survive NO_COLOR, in the MARKED and STAGED roles. */
+void marks_draw_gutter(const char *table, const table_def *def, const av *item, int row);
+/* " 3 marked  2 staged " for the title bar; nothing when there are none. */
+void marks_badge(buf *out);
+bool marks_request(view *v, enum req r);
+bool marks_command(view *v, int argc, char **argv);
+
+#endif

@@ -1,0 +1,493 @@
+/*
+ * staging — staged edits, commit and conflicts (see staging.h).
+ */
+#include "ui/staging.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/staged.h"
+#include "data/store.h"
+#include "model/ddbreq.h"
+#include "model/mem.h"
+#include "model/stage.h"
+#include "ui/display.h"
+#include "ui/edit.h"
+#include "ui/fmt.h"
+#include "ui/view_staged.h"
+
+/* DynamoDB's limit of actions in one TransactWriteItems. */
+#define GROUP_MAX 100
+
+static struct {
+    bool on, started;
+    staged_item *items;   /* a copy of the database's rows, in order */
+    size_t n;
+} S;
+
+static void forget(void)
+{
+    for (size_t i = 0; i < S.n; i++)
+        staged_item_free(&S.items[i]);
+    free(S.items);
+    S.items = NULL;
+    S.n = 0;
+}
+
+/* Reads the staged rows again (after every change to them). */
+static bool reload(void)
+{
+    diag d;
+    diag_init(&d);
+    forget();
+    status st = staged_list(display_store(), NULL, &S.items, &S.n, &d);
+    if (st != ST_OK) {
+        display_diag("Staged changes", st, &d);
+        return false;
+    }
+    return true;
+}
+
+void staging_start(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    /* On by default where writes go to a shared table: a remote one that
+     * may be written (--write). A read-only session refuses edits before
+     * any editing, as it did; :stage on still stages there. */
+    S.on = info.remote && info.writable;
+    S.started = true;
+    if (reload() && S.n)
+        display_message("%zu staged change%s kept from before: u shows %s, :commit writes %s,"
+                        " :discard drops %s", S.n, S.n == 1 ? "" : "s", S.n == 1 ? "it" : "them",
+                        S.n == 1 ? "it" : "them", S.n == 1 ? "it" : "them");
+}
+
+void staging_done(void)
+{
+    forget();
+    S.started = false;
+}
+
+bool staging_on(void)
+{
+    return S.on;
+}
+
+void staging_set(bool on)
+{
+    S.on = on;
+}
+
+size_t staging_count(void)
+{
+    return S.n;
+}
+
+static staged_item *find(const char *table, const av *key)
+{
+    for (size_t i = 0; i < S.n; i++)
+        if (strcmp(S.items[i].table, table) == 0 && av_equal(&S.items[i].key, key))
+            return &S.items[i];
+    return NULL;
+}
+
+static int marker_of(const staged_item *it)
+{
+    const char *k = stage_kind(&it->before, &it->after);
+    return strcmp(k, "new") == 0 ? '+' : strcmp(k, "delete") == 0 ? '-' : '~';
+}
+
+int staging_marker(const char *table, const table_def *def, const av *item)
+{
+    if (!S.n || !item || item->type != AV_M)
+        return 0;
+    av key;
+    edit_key(def, item, &key);
+    staged_item *it = find(table, &key);
+    av_free(&key);
+    return it ? marker_of(it) : 0;
+}
+
+/* The item as staged, else as stored; a staged delete: refused (with a
+ * message) when refuse_deleted, else the stored item. */
+static bool staged_or_stored(const char *table, const table_def *def, const av *item, av *out,
+                             bool refuse_deleted)
+{
+    av key;
+    edit_key(def, item, &key);
+    staged_item *it = find(table, &key);
+    bool ok;
+    if (it && it->after.type != AV_M && refuse_deleted) {
+        display_error("The item is staged to be deleted (u shows the staged changes)");
+        ok = false;
+    } else if (it && it->after.type == AV_M) {
+        av_copy(out, &it->after);
+        ok = true;
+    } else {
+        ok = edit_get_item(table, def, &key, out);
+    }
+    av_free(&key);
+    return ok;
+}
+
+bool staging_base(const char *table, const table_def *def, const av *item, av *out)
+{
+    return staged_or_stored(table, def, item, out, true);
+}
+
+bool staging_shown(const char *table, const table_def *def, const av *item, av *out)
+{
+    return staged_or_stored(table, def, item, out, false);
+}
+
+bool staging_stage(const char *table, const table_def *def, const av *before, const av *after)
+{
+    const av *keyed = after->type == AV_M ? after : before;
+    av key;
+    edit_key(def, keyed, &key);
+    buf k = BUF_INIT;
+    fmt_key(&k, keyed, def->pk.name, def->sk.name);
+    staged_item *it = find(table, &key);
+    const av *first = it ? &it->before : before;
+    diag d;
+    diag_init(&d);
+    status st;
+    const char *kind = stage_kind(first, after);
+    if (strcmp(kind, "none") == 0) {
+        /* Staged back to what was read: nothing left to commit. */
+        st = staged_drop(display_store(), table, &key, NULL, &d);
+        if (st == ST_OK)
+            display_message("%s is as it was read: no change staged", k.data);
+    } else {
+        st = staged_put(display_store(), table, &key, first, after, &d);
+    }
+    bool ok = st == ST_OK;
+    if (!ok)
+        display_diag("Not staged", st, &d);
+    reload();
+    if (ok && strcmp(kind, "none") != 0)
+        display_message("Staged %s %s (%zu staged: u shows them, :commit writes them)",
+                        strcmp(kind, "new") == 0 ? "new item" : strcmp(kind, "delete") == 0 ? "delete of" : "change to",
+                        k.data, S.n);
+    buf_done(&k);
+    av_free(&key);
+    return ok;
+}
+
+size_t staging_entries(staging_entry **out)
+{
+    *out = S.n ? xcalloc(S.n, sizeof **out) : NULL;
+    for (size_t i = 0; i < S.n; i++) {
+        (*out)[i].table = xstrdup(S.items[i].table);
+        av_copy(&(*out)[i].key, &S.items[i].key);
+        av_copy(&(*out)[i].before, &S.items[i].before);
+        av_copy(&(*out)[i].after, &S.items[i].after);
+    }
+    return S.n;
+}
+
+void staging_entries_free(staging_entry *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(e[i].table);
+        av_free(&e[i].key);
+        av_free(&e[i].before);
+        av_free(&e[i].after);
+    }
+    free(e);
+}
+
+/* ---- commit ------------------------------------------------------------- */
+
+bool staging_describe(const char *table, table_def *def)
+{
+    diag d;
+    diag_init(&d);
+    status st = store_describe(display_store(), table, def, &d);
+    if (st != ST_OK)
+        display_diag(table, st, &d);
+    return st == ST_OK;
+}
+
+bool staging_set_attr(const char *table, const table_def *def, const av *item, const char *name,
+                      const av *val)
+{
+    av base, after;
+    if (!staging_base(table, def, item, &base))
+        return false;
+    av_copy(&after, &base);
+    if (val) {
+        av c;
+        av_copy(&c, val);
+        av_map_put(&after, name, strlen(name), &c);
+    } else {
+        av_map_remove(&after, name, strlen(name));
+    }
+    bool ok = staging_stage(table, def, &base, &after);
+    av_free(&base);
+    av_free(&after);
+    return ok;
+}
+
+static void drop(const staged_item *it)
+{
+    diag d;
+    diag_init(&d);
+    status st = staged_drop(display_store(), it->table, &it->key, NULL, &d);
+    if (st != ST_OK)
+        display_diag("Staged changes", st, &d);
+}
+
+/* Is the item as it is now what the change wants? Then the change was
+ * written already (by a commit that stopped before it could say so). */
+static bool already_written(const staged_item *it, const av *now)
+{
+    bool gone = !now || now->type != AV_M;
+    if (it->after.type != AV_M)
+        return gone;
+    return !gone && av_equal(now, &it->after);
+}
+
+bool staging_resolve(const char *table, const av *key, const av *before, const av *after,
+                     const av *now, int choice)
+{
+    diag d;
+    diag_init(&d);
+    status st = ST_OK;
+    av none = { .type = AV_NONE }, rebased;
+    const av *cur = now && now->type == AV_M ? now : &none;
+    const char *did = "";
+    switch (choice) {
+    case 'k':
+        /* Yours over theirs: conditioned now on the item as it is. */
+        st = staged_put(display_store(), table, key, cur, after, &d);
+        did = "Kept your change (over theirs)";
+        break;
+    case 'r':
+        stage_rebase(before, after, cur, &rebased);
+        if (strcmp(stage_kind(cur, &rebased), "none") == 0)
+            st = staged_drop(display_store(), table, key, NULL, &d);   /* nothing left */
+        else
+            st = staged_put(display_store(), table, key, cur, &rebased, &d);
+        av_free(&rebased);
+        did = "Rebased your change onto theirs";
+        break;
+    default:
+        st = staged_drop(display_store(), table, key, NULL, &d);
+        did = "Dropped your change";
+        break;
+    }
+    reload();
+    if (st != ST_OK) {
+        display_diag("Staged changes", st, &d);
+        return false;
+    }
+    display_message("%s", did);
+    return true;
+}
+
+/* Builds the transaction of items[from..to). */
+static bool group_txn(const staged_item *items, size_t from, size_t to, ddb_req *txn)
+{
+    ddb_req_init(txn, DDB_TRANSACT_WRITE);
+    for (size_t i = from; i < to; i++) {
+        table_def def;
+        if (!staging_describe(items[i].table, &def)) {
+            ddb_req_done(txn);
+            return false;
+        }
+        ddb_req *a = ddb_req_add(txn, DDB_PUT);
+        ddb_req_done(a);
+        stage_action(items[i].table, def.pk.name, def.sk.name, &items[i].before, &items[i].after, a);
+        table_def_free(&def);
+    }
+    return true;
+}
+
+/* Tests (tests/crash): DDBX_CRASH_AT=POINT:N kills the process with
+ * SIGKILL, as a crash would, at POINT ("sent": before the Nth group is
+ * sent; "written": after it was written, before its changes leave
+ * staging) of a commit's Nth group. */
+static void crash_point(const char *point, size_t group)
+{
+    const char *at = getenv("DDBX_CRASH_AT");
+    char want[64];
+    snprintf(want, sizeof want, "%s:%zu", point, group);
+    if (at && strcmp(at, want) == 0)
+        raise(SIGKILL);
+}
+
+typedef enum { GROUP_WRITTEN, GROUP_CONFLICT, GROUP_FAILED } group_result;
+
+/*
+ * Sends one group. Written: its changes leave staging. A cancelled
+ * transaction: each failed condition's item as it is now is looked at;
+ * changes already written leave staging, the others are conflicts the
+ * user resolves (false when they stop).
+ */
+static group_result send_group(const staged_item *items, size_t from, size_t to, size_t group,
+                               bool *stop, size_t *written, view_staged_arg *conflict)
+{
+    ddb_req txn;
+    if (!group_txn(items, from, to, &txn))
+        return GROUP_FAILED;
+    ddb_res res;
+    ddb_err err;
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    crash_point("sent", group);
+    status st = store_exec(display_store(), &txn, &res, &err);
+    group_result r = GROUP_WRITTEN;
+    if (st == ST_OK) {
+        crash_point("written", group);
+        for (size_t i = from; i < to; i++)
+            drop(&items[i]);
+        *written += to - from;
+    } else if (st == ST_TXN_CANCELED && err.n_reasons == to - from) {
+        r = GROUP_CONFLICT;
+        bool changed = false;
+        for (size_t i = 0; i < err.n_reasons && !*stop; i++) {
+            if (strcmp(err.reasons[i].code, "ConditionalCheckFailed") != 0)
+                continue;
+            const staged_item *it = &items[from + i];
+            const av *now = err.reasons[i].item.type == AV_M ? &err.reasons[i].item : NULL;
+            changed = true;
+            if (already_written(it, now)) {
+                drop(it);
+            } else {
+                /* The first conflict stops the commit for the user. */
+                conflict->table = xstrdup(it->table);
+                av_copy((av *)conflict->key, &it->key);
+                av_copy((av *)conflict->before, &it->before);
+                av_copy((av *)conflict->after, &it->after);
+                if (now)
+                    av_copy((av *)conflict->now, now);
+                else
+                    ((av *)conflict->now)->type = AV_NONE;
+                *stop = true;
+            }
+        }
+        if (!changed) {
+            /* Cancelled for another reason than a condition. */
+            display_ddb_err("Commit", &err);
+            r = GROUP_FAILED;
+        }
+    } else {
+        display_ddb_err("Commit", &err);
+        r = GROUP_FAILED;
+    }
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&txn);
+    return r;
+}
+
+void staging_commit(void)
+{
+    /* The conflict view's copy is made from these when it opens. */
+    if (!reload())
+        return;
+    if (!S.n) {
+        display_message("Nothing staged");
+        return;
+    }
+    size_t written = 0, groups = 0;
+    bool stop = false;
+    av key = { .type = AV_NONE }, before = key, after = key, now = key;
+    view_staged_arg conflict = { NULL, &key, &before, &after, &now };
+    /* Conflicts resolved, the rest is sent again; each pass either
+     * writes a group or changes what is staged, until nothing is left,
+     * the user stops, or the store fails. */
+    for (int pass = 0; pass < 1000 && S.n && !stop; pass++) {
+        size_t n = S.n < GROUP_MAX ? S.n : GROUP_MAX;
+        group_result g = send_group(S.items, 0, n, (size_t)pass + 1, &stop, &written, &conflict);
+        if (g == GROUP_WRITTEN)
+            groups++;
+        reload();
+        if (g == GROUP_FAILED)
+            break;
+    }
+    if (conflict.table) {
+        if (now.type != AV_M)
+            conflict.now = NULL;
+        display_push(&view_conflict_ops, &conflict);
+        display_message("Conflict (%zu written before it): k keeps yours, r rebases it onto theirs,"
+                        " d drops yours; the commit goes on after", written);
+    } else if (!S.n) {
+        display_message("Committed %zu change%s in %zu TransactWriteItems", written,
+                        written == 1 ? "" : "s", groups);
+    }
+    free((char *)conflict.table);
+    av_free(&key);
+    av_free(&before);
+    av_free(&after);
+    av_free(&now);
+}
+
+void staging_discard(const char *table, const av *key)
+{
+    diag d;
+    diag_init(&d);
+    size_t n = 0;
+    status st = staged_drop(display_store(), table, key, &n, &d);
+    if (st != ST_OK)
+        display_diag("Staged changes", st, &d);
+    else
+        display_message("Discarded %zu staged change%s", n, n == 1 ? "" : "s");
+    reload();
+}
+
+/* ---- keys and commands -------------------------------------------------- */
+
+bool staging_request(view *v, enum req r)
+{
+    if (r != REQ_STAGED)
+        return false;
+    if (!reload())
+        return true;
+    if (!S.n) {
+        display_message("Nothing staged (:stage on stages the edits)");
+        return true;
+    }
+    display_push(&view_staged_ops, NULL);
+    return true;
+}
+
+bool staging_command(view *v, int argc, char **argv)
+{
+    const char *c = argv[0];
+    if (display_is_cmd(c, "stage") && argc <= 2) {
+        if (argc == 2 && strcmp(argv[1], "on") != 0 && strcmp(argv[1], "off") != 0) {
+            display_error("usage: :stage [on|off]");
+            return true;
+        }
+        S.on = argc == 2 ? strcmp(argv[1], "on") == 0 : !S.on;
+        display_message("Staging %s: %s", S.on ? "on" : "off",
+                        S.on ? "edits are staged; u shows them, :commit writes them"
+                             : "edits are written at once");
+        return true;
+    }
+    if (display_is_cmd(c, "commit") && argc == 1) {
+        staging_commit();
+        if (v->ops->request)
+            v->ops->request(v, REQ_RELOAD);
+        return true;
+    }
+    if (display_is_cmd(c, "discard") && argc <= 2) {
+        if (argc == 2 && strcmp(argv[1], "all") != 0) {
+            display_error("usage: :discard [all] (d in the staged view drops one item's change)");
+            return true;
+        }
+        if (!reload())
+            return true;
+        if (S.n && display_confirm("Discard all %zu staged change%s?", S.n, S.n == 1 ? "" : "s"))
+            staging_discard(NULL, NULL);
+        else if (!S.n)
+            display_message("Nothing staged");
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,95 @@
+/*
+ * staging — staged edits in the explorer: the mode, the staged changes of
+ * this session's store (kept by data/staged.h, so they survive quitting),
+ * their markers in the table view, commit, discard, and conflicts.
+ *
+ * With staging on (`:stage on|off`; on by default for a remote table opened with --write,
+ * off for a local file or a read-only endpoint), the explorer's edits (ui/edit.c: new item, edit
+ * item, set or remove an attribute, delete) are staged instead of
+ * written: each staged item keeps the item as first read and as the user
+ * wants it. `:commit` writes every staged change with TransactWriteItems,
+ * in groups of at most 100 actions (DynamoDB's limit), each action
+ * conditioned on the item still being as it was read (model/stage.h). A
+ * group is all or nothing; its changes leave staging only once it has
+ * been written, so a crash mid-commit loses nothing: on the next commit a
+ * change whose item already is as staged is recognised as written. A
+ * failed condition is a conflict: the item as it is now is shown beside
+ * the staged version and the user keeps the change (force: staged again
+ * over the item as it is now), rebases it (the change's attributes
+ * applied to the item as it is now) or drops it.
+ *
+ * The state is this module's; views ask it for markers and counts.
+ */
+#ifndef DDBX_STAGING_H
+#define DDBX_STAGING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/av.h"
+#include "model/buf.h"
+#include "model/schema.h"
+#include "ui/request.h"
+#include "ui/view.h"
+
+/* At the start of the explorer: the default mode for the store, the
+ * staged changes kept from before (said on the status line). */
+void staging_start(void);
+void staging_done(void);
+
+bool staging_on(void);
+void staging_set(bool on);
+size_t staging_count(void);
+
+/* The marker of an item of table (its key attributes per def): 0 when it
+ * is not staged, else '~' (changed), '-' (to be deleted) or '+' (new). */
+int staging_marker(const char *table, const table_def *def, const av *item);
+
+/*
+ * For ui/edit.c. staging_base: the item as staging has it (the staged
+ * version when the item is staged, else the store's, read consistently),
+ * into an uninitialised out; false with a message when there is none.
+ * staging_stage: stages a change to table (before: the item as read,
+ * AV_NONE for a new item; after: AV_NONE to delete); an item staged
+ * already keeps its first `before`. Says what it did on the status line.
+ */
+bool staging_base(const char *table, const table_def *def, const av *item, av *out);
+bool staging_stage(const char *table, const table_def *def, const av *before, const av *after);
+/* What the item view shows: the staged version of a staged item (the
+ * store's when it is staged to be deleted), else the store's. */
+bool staging_shown(const char *table, const table_def *def, const av *item, av *out);
+
+/* Stages one attribute set to val (NULL: removed) on the item as
+ * staging_base has it. */
+bool staging_set_attr(const char *table, const table_def *def, const av *item, const char *name,
+                      const av *val);
+/* The table's definition (the caller's table_def_free); false with the
+ * error on the status line. */
+bool staging_describe(const char *table, table_def *def);
+
+/* The staged changes as the view of them lists them. */
+typedef struct staging_entry {
+    char *table;
+    av key, before, after;
+} staging_entry;
+/* Every staged change, in order; free with staging_entries_free. */
+size_t staging_entries(staging_entry **out);
+void staging_entries_free(staging_entry *e, size_t n);
+
+/* The answer to a conflict the commit stopped at (the conflict view's
+ * keys): 'k' keeps the change (staged again over the item as it is
+ * now), 'r' rebases it onto that item, 'd' drops it. */
+bool staging_resolve(const char *table, const av *key, const av *before, const av *after,
+                     const av *now, int choice);
+
+/* Commits everything staged (stopping at the first conflict, shown in
+ * the conflict view); discards one item's change (key) or all. */
+void staging_commit(void);
+void staging_discard(const char *table, const av *key);
+
+/* A request or `:` command for staging (u, :stage, :commit, :discard);
+ * false when it is not one. */
+bool staging_request(view *v, enum req r);
+bool staging_command(view *v, int argc, char **argv);
+
+#endif

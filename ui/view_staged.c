@@ -1,0 +1,347 @@
+/*
+ * view_staged — the staged changes and the conflict view (see
+ * view_staged.h).
+ */
+#include "ui/view_staged.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/mem.h"
+#include "model/stage.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
+#include "ui/staging.h"
+#include "ui/term.h"
+
+enum { L_ITEM = 1, L_ATTR, L_NOTE, L_BESIDE };
+
+typedef struct sline {
+    buf text;             /* L_ITEM, L_ATTR, L_NOTE: the whole line */
+    role r;
+    size_t entry;         /* L_ITEM, L_ATTR: index into the entries */
+    buf name, now, staged;/* L_BESIDE */
+    bool differ;
+} sline;
+
+typedef struct staged_view {
+    staging_entry *entries;
+    size_t n;
+    /* The conflict view's own copy of what it shows. */
+    bool is_conflict;
+    char *table;
+    av key, before, after, now;
+    view_staged_arg conflict_arg;
+    const view_staged_arg *conflict;
+} staged_view;
+
+static void free_line(view *v, line *l)
+{
+    sline *s = l->data;
+    buf_done(&s->text);
+    buf_done(&s->name);
+    buf_done(&s->now);
+    buf_done(&s->staged);
+    free(s);
+}
+
+static sline *add(view *v, int kind, role r, size_t entry)
+{
+    sline *s = xcalloc(1, sizeof *s);
+    s->r = r;
+    s->entry = entry;
+    vm_append(&v->vm, kind, s);
+    return s;
+}
+
+/* "S Jeju", "N 5", "M {...}": the type, then the value as a cell. */
+static void typed(buf *out, const av *v)
+{
+    buf_printf(out, "%s ", av_type_name(v->type));
+    fmt_cell(out, v, 60);
+}
+
+static void attr_line(view *v, size_t e, const stage_attr *a)
+{
+    static const role roles[] = { [STAGE_ADDED] = ROLE_KEY, [STAGE_CHANGED] = ROLE_TYPE,
+                                  [STAGE_REMOVED] = ROLE_ERROR };
+    sline *s = add(v, L_ATTR, roles[a->op], e);
+    buf_printf(&s->text, "    %c ", a->op == STAGE_ADDED ? '+' : a->op == STAGE_CHANGED ? '~' : '-');
+    buf_add(&s->text, a->name, a->name_len);
+    buf_adds(&s->text, "  ");
+    if (a->old_v)
+        typed(&s->text, a->old_v);
+    if (a->op == STAGE_CHANGED)
+        buf_adds(&s->text, " -> ");
+    if (a->new_v)
+        typed(&s->text, a->new_v);
+}
+
+static void key_text(buf *out, const av *key)
+{
+    for (size_t i = 0; i < key->u.m.len; i++) {
+        if (i)
+            buf_addc(out, ' ');
+        buf_add(out, key->u.m.v[i].name, key->u.m.v[i].name_len);
+        buf_addc(out, '=');
+        fmt_cell(out, &key->u.m.v[i].val, 0);
+    }
+}
+
+static void fill_list(view *v)
+{
+    staged_view *p = v->priv;
+    for (size_t e = 0; e < p->n; e++) {
+        const staging_entry *it = &p->entries[e];
+        const char *kind = stage_kind(&it->before, &it->after);
+        sline *s = add(v, L_ITEM, ROLE_GROUP, e);
+        buf_printf(&s->text, "%c %-7s %s  ", kind[0] == 'n' ? '+' : kind[0] == 'd' ? '-' : '~',
+                   kind[0] == 'n' ? "new" : kind[0] == 'd' ? "delete" : "update", it->table);
+        key_text(&s->text, &it->key);
+        stage_attr *diff;
+        size_t nd = stage_diff(&it->before, &it->after, &diff);
+        for (size_t i = 0; i < nd; i++)
+            attr_line(v, e, &diff[i]);
+        free(diff);
+    }
+}
+
+/* One row per attribute of either version, the item as it is now beside
+ * the staged one. */
+static void fill_conflict(view *v)
+{
+    staged_view *p = v->priv;
+    const view_staged_arg *c = p->conflict;
+    sline *s = add(v, L_NOTE, ROLE_ERROR, 0);
+    buf_printf(&s->text, "Conflict on %s ", c->table);
+    key_text(&s->text, c->key);
+    buf_adds(&s->text, c->now ? ": another writer changed the item since it was read"
+                              : ": another writer deleted the item since it was read");
+    s = add(v, L_BESIDE, ROLE_COLHEAD, 0);
+    buf_adds(&s->name, "attribute");
+    buf_adds(&s->now, "now (theirs)");
+    buf_adds(&s->staged, c->after->type == AV_M ? "staged (yours)" : "staged (yours): delete");
+    av none = { .type = AV_NONE };
+    const av *now = c->now ? c->now : &none;
+    /* Every name of either item, in order: the diff of now against an
+     * empty item lists now's names; merge with after's. */
+    stage_attr *a, *b;
+    size_t na = stage_diff(&none, now, &a), nb = stage_diff(&none, c->after, &b);
+    size_t i = 0, j = 0;
+    while (i < na || j < nb) {
+        int cmp = i >= na ? 1 : j >= nb ? -1 : 0;
+        if (!cmp) {
+            size_t m = a[i].name_len < b[j].name_len ? a[i].name_len : b[j].name_len;
+            cmp = memcmp(a[i].name, b[j].name, m);
+            if (!cmp)
+                cmp = a[i].name_len < b[j].name_len ? -1 : a[i].name_len > b[j].name_len;
+        }
+        const stage_attr *x = cmp <= 0 ? &a[i] : &b[j];
+        const av *nv = cmp <= 0 ? a[i].new_v : NULL, *sv = cmp >= 0 ? b[j].new_v : NULL;
+        s = add(v, L_BESIDE, ROLE_NORMAL, 0);
+        buf_add(&s->name, x->name, x->name_len);
+        if (nv)
+            typed(&s->now, nv);
+        else
+            buf_adds(&s->now, "(absent)");
+        if (sv)
+            typed(&s->staged, sv);
+        else
+            buf_adds(&s->staged, "(absent)");
+        s->differ = !nv || !sv || !av_equal(nv, sv);
+        if (s->differ)
+            s->r = ROLE_HOT;
+        if (cmp <= 0)
+            i++;
+        if (cmp >= 0)
+            j++;
+    }
+    free(a);
+    free(b);
+}
+
+static bool open_view(view *v, const void *arg)
+{
+    staged_view *p = v->priv;
+    p->n = staging_entries(&p->entries);
+    fill_list(v);
+    return true;
+}
+
+static bool open_conflict(view *v, const void *arg)
+{
+    staged_view *p = v->priv;
+    const view_staged_arg *a = arg;
+    p->is_conflict = true;
+    p->table = xstrdup(a->table);
+    av_copy(&p->key, a->key);
+    av_copy(&p->before, a->before);
+    av_copy(&p->after, a->after);
+    p->now.type = AV_NONE;
+    if (a->now)
+        av_copy(&p->now, a->now);
+    p->conflict_arg = (view_staged_arg){ p->table, &p->key, &p->before, &p->after,
+                                         a->now ? &p->now : NULL };
+    p->conflict = &p->conflict_arg;
+    fill_conflict(v);
+    return true;
+}
+
+static void done(view *v)
+{
+    staged_view *p = v->priv;
+    staging_entries_free(p->entries, p->n);
+    free(p->table);
+    av_free(&p->key);
+    av_free(&p->before);
+    av_free(&p->after);
+    av_free(&p->now);
+}
+
+static void title(view *v, buf *out)
+{
+    staged_view *p = v->priv;
+    if (p->conflict) {
+        buf_adds(out, "Commit conflict  (k keep yours, r rebase onto theirs, d drop yours)");
+        return;
+    }
+    buf_printf(out, "Staged changes  %zu item%s  (:commit writes, d discards one, :discard all)",
+               p->n, p->n == 1 ? "" : "s");
+}
+
+/* The name column and two value columns of a conflict row. */
+static void beside(const sline *s, buf *out, int width)
+{
+    int nw = width / 5 < 24 ? width / 5 : 24, vw = (width - nw - 4) / 2;
+    buf_printf(out, "%c %-*.*s %-*.*s %.*s", s->differ ? '!' : ' ', nw, nw, s->name.data ? s->name.data : "",
+               vw, vw, s->now.data ? s->now.data : "", vw, s->staged.data ? s->staged.data : "");
+}
+
+static void draw(view *v, size_t i, int row, int width)
+{
+    sline *s = v->vm.lines[i].data;
+    if (v->vm.lines[i].kind == L_BESIDE) {
+        buf b = BUF_INIT;
+        beside(s, &b, width);
+        term_put(row, 0, width, b.data, b.len, s->r, true);
+        buf_done(&b);
+        return;
+    }
+    term_put(row, 0, width, s->text.data, s->text.len, s->r, true);
+}
+
+static const char *kind_name(int kind)
+{
+    return kind == L_ITEM ? "item" : kind == L_ATTR ? "attr" : kind == L_NOTE ? "note" : "beside";
+}
+
+static void text(view *v, size_t i, buf *out)
+{
+    sline *s = v->vm.lines[i].data;
+    if (v->vm.lines[i].kind == L_BESIDE)
+        buf_printf(out, "%s%s | %s | %s", s->differ ? "! " : "", s->name.data, s->now.data, s->staged.data);
+    else
+        buf_add(out, s->text.data, s->text.len);
+}
+
+static void refill(view *v)
+{
+    staged_view *p = v->priv;
+    staging_entries_free(p->entries, p->n);
+    vm_clear(&v->vm);
+    p->n = staging_entries(&p->entries);
+    fill_list(v);
+    display_fill(v);
+}
+
+/* The reloaded view under a view that closes. */
+static void pop_and_reload(view *v)
+{
+    view *under = display_below(v);
+    display_pop();
+    if (under && under->ops->request)
+        under->ops->request(under, REQ_RELOAD);
+}
+
+/* k, r, d in the conflict view: the answer, then the commit goes on. */
+static enum req conflict_request(view *v, enum req r)
+{
+    staged_view *p = v->priv;
+    int choice = r == REQ_CONFLICT_KEEP ? 'k' : r == REQ_CONFLICT_REBASE ? 'r' : r == REQ_CONFLICT_DROP ? 'd' : 0;
+    if (!choice)
+        return r;
+    bool ok = staging_resolve(p->table, &p->key, &p->before, &p->after, p->conflict->now, choice);
+    view *under = display_below(v);
+    display_pop();
+    if (ok && staging_count())
+        staging_commit();
+    else if (ok)
+        display_message("Resolved: nothing left staged");
+    if (under && under->ops->request && !staging_count())
+        under->ops->request(under, REQ_RELOAD);
+    return REQ_NONE;
+}
+
+static enum req request(view *v, enum req r)
+{
+    staged_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    if (r == REQ_DELETE && l) {
+        const staging_entry *e = &p->entries[((sline *)l->data)->entry];
+        buf k = BUF_INIT;
+        key_text(&k, &e->key);
+        if (display_confirm("Discard the staged change to %s %s?", e->table, k.data))
+            staging_discard(e->table, &e->key);
+        buf_done(&k);
+        refill(v);
+        return REQ_NONE;
+    }
+    if (r == REQ_RELOAD) {
+        refill(v);
+        return REQ_NONE;
+    }
+    if (r == REQ_ENTER)
+        return REQ_NONE;
+    return r;
+}
+
+static bool command(view *v, int argc, char **argv)
+{
+    staged_view *p = v->priv;
+    if (p->conflict || (strcmp(argv[0], "commit") != 0 && strcmp(argv[0], "discard") != 0))
+        return false;
+    staging_command(v, argc, argv);
+    if (!staging_count()) {
+        pop_and_reload(v);
+        return true;
+    }
+    refill(v);
+    return true;
+}
+
+const view_ops view_staged_ops = {
+    .name = "staged",
+    .priv_size = sizeof(staged_view),
+    .open = open_view,
+    .title = title,
+    .draw = draw,
+    .request = request,
+    .done = done,
+    .free_line = free_line,
+    .kind_name = kind_name,
+    .text = text,
+    .command = command,
+};
+
+const view_ops view_conflict_ops = {
+    .name = "conflict",
+    .priv_size = sizeof(staged_view),
+    .open = open_conflict,
+    .title = title,
+    .draw = draw,
+    .request = conflict_request,
+    .done = done,
+    .free_line = free_line,
+    .kind_name = kind_name,
+    .text = text,
+};
