@@ -60,6 +60,7 @@ static const char *const sql_text[Q__COUNT] = {
                      " ORDER BY pk DESC LIMIT ?3",
     [Q_PARTS_BACK_FROM] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2 AND pk < ?4"
                           " ORDER BY pk DESC LIMIT ?3",
+    [Q_PART_GET] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2 AND pk = ?4 LIMIT ?3",
     [Q_PARTS_BY_SIZE] = "SELECT pk, items, bytes FROM parts WHERE tid = ?1 AND xid = ?2"
                         " ORDER BY items DESC, bytes DESC, pk LIMIT ?3",
     /* Sequence numbers are the table's own: the next after its newest

@@ -208,6 +208,13 @@ status store_partitions(store *s, const char *table, const char *index,
                         const av *after, bool backward, size_t max,
                         part_info *out, size_t *n, diag *d);
 
+/* The items and bytes of the one partition pk of the table (index NULL)
+ * or an index; *found false when it has no item. A remote store does not
+ * know (DynamoDB reports no partition's size): ST_OK, *found false. Free
+ * out->pk with av_free when found. */
+status store_partition(store *s, const char *table, const char *index, const av *pk,
+                       part_info *out, bool *found, diag *d);
+
 /* Largest partitions first (by items), for the partition overview. */
 status store_partitions_by_size(store *s, const char *table, const char *index,
                                 size_t max, part_info *out, size_t *n, diag *d);

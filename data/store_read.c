@@ -350,23 +350,21 @@ static status fill_parts(store *s, sqlite3_stmt *q, av_type pk_type, size_t max,
     return st;
 }
 
-status store_partitions(store *s, const char *table, const char *index, const av *after,
-                        bool backward, size_t max, part_info *out, size_t *n, diag *d)
+/* The partitions statement `which` answers, `key` bound as ?4 when
+ * given (the one to start after, or to find). */
+static status parts_query(store *s, const char *table, const char *index, int which, const av *key,
+                          size_t max, part_info *out, size_t *n, diag *d)
 {
-    if (s->remote)
-        return store_remote_partitions(s, table, index, after, backward, max, out, n, d);
     *n = 0;
     status st = store_txn_begin(s, false, d);
     if (st != ST_OK)
         return st;
     tinfo *t;
     int xid;
-    buf key = BUF_INIT;
+    buf kb = BUF_INIT;
     if ((st = lookup(s, table, index, &t, &xid, d)) != ST_OK)
         goto out;
     const key_attr *pk = xid ? &t->def.idx[xid - 1].pk : &t->def.pk;
-    int which = backward ? (after ? Q_PARTS_BACK_FROM : Q_PARTS_BACK)
-                         : (after ? Q_PARTS_FWD_FROM : Q_PARTS_FWD);
     sqlite3_stmt *q = store_stmt(s, which, d);
     if (!q) {
         st = d->code;
@@ -375,14 +373,36 @@ status store_partitions(store *s, const char *table, const char *index, const av
     sqlite3_bind_int64(q, 1, t->id);
     sqlite3_bind_int(q, 2, xid);
     sqlite3_bind_int64(q, 3, (int64_t)max);
-    if (after) {
-        keyenc_append(&key, after);
-        sqlite3_bind_blob(q, 4, key.data, (int)key.len, SQLITE_STATIC);
+    if (key) {
+        keyenc_append(&kb, key);
+        sqlite3_bind_blob(q, 4, kb.data, (int)kb.len, SQLITE_STATIC);
     }
     st = fill_parts(s, q, pk->type, max, out, n, d);
 out:
-    buf_done(&key);
+    buf_done(&kb);
     return store_txn_end(s, st, d);
+}
+
+status store_partitions(store *s, const char *table, const char *index, const av *after,
+                        bool backward, size_t max, part_info *out, size_t *n, diag *d)
+{
+    if (s->remote)
+        return store_remote_partitions(s, table, index, after, backward, max, out, n, d);
+    int which = backward ? (after ? Q_PARTS_BACK_FROM : Q_PARTS_BACK)
+                         : (after ? Q_PARTS_FWD_FROM : Q_PARTS_FWD);
+    return parts_query(s, table, index, which, after, max, out, n, d);
+}
+
+status store_partition(store *s, const char *table, const char *index, const av *pk,
+                       part_info *out, bool *found, diag *d)
+{
+    *found = false;
+    if (s->remote)
+        return ST_OK;   /* DynamoDB does not tell a partition's size */
+    size_t n = 0;
+    status st = parts_query(s, table, index, Q_PART_GET, pk, 1, out, &n, d);
+    *found = st == ST_OK && n == 1;
+    return st;
 }
 
 status store_partitions_by_size(store *s, const char *table, const char *index, size_t max,

@@ -135,6 +135,29 @@ uint64_t size_read_halves(uint64_t bytes, bool consistent)
     return consistent ? 2 * u : u;
 }
 
+uint64_t size_predict_read_halves(uint64_t items, uint64_t bytes, uint32_t limit, bool consistent,
+                                  uint64_t last_min, uint64_t *pages)
+{
+    const uint64_t page_max = 1024 * 1024;
+    uint64_t n = limit && items ? units(items, limit) : 1;
+    uint64_t by_bytes = units(bytes, page_max);
+    if (by_bytes > n)
+        n = by_bytes;
+    if (!n)
+        n = 1;
+    /* n pages of equal share; the remainder spread one byte a page. */
+    uint64_t share = bytes / n, extra = bytes % n;
+    uint64_t halves = (n - extra) * size_read_halves(share, consistent);
+    if (extra)
+        halves += extra * size_read_halves(share + 1, consistent);
+    /* The last page (one of the smaller shares) raised to last_min. */
+    uint64_t last = size_read_halves(n > extra ? share : share + 1, consistent);
+    if (last < last_min)
+        halves += last_min - last;
+    *pages = n;
+    return halves;
+}
+
 uint64_t size_write_halves(uint64_t bytes)
 {
     return 2 * units(bytes, 1024);

@@ -56,6 +56,20 @@ status size_check_key(const av *v, bool partition, diag *d);
  * sum over a Query/Scan page): 4 KB per unit, rounded up, at least one
  * unit; eventually consistent reads cost half. */
 uint64_t size_read_halves(uint64_t bytes, bool consistent);
+/*
+ * The read capacity a whole Query or Scan will consume, predicted from
+ * what it reads: items items of bytes bytes in all (a partition's, for a
+ * Query; the table's or index's, for a Scan), read in pages of at most
+ * limit items (0: no limit) and at most 1 MB. Each page is charged as
+ * size_read_halves charges it, the items taken as equally large. Fills
+ * *pages (at least 1: an empty read is still one request) and returns
+ * half units. A filter does not lower it (DynamoDB charges what it read,
+ * before filtering). The last page costs at least last_min half units (a
+ * Scan read to its end: the minimum read of each of an on-demand table's
+ * partitions; 0 for none).
+ */
+uint64_t size_predict_read_halves(uint64_t items, uint64_t bytes, uint32_t limit, bool consistent,
+                                  uint64_t last_min, uint64_t *pages);
 /* Write capacity, in half units: 1 KB per unit, rounded up, at least one.
  * Transactions cost double: the caller multiplies by 2. */
 uint64_t size_write_halves(uint64_t bytes);

@@ -37,6 +37,7 @@
 #include "model/av.h"
 #include "model/buf.h"
 #include "model/builder.h"
+#include "model/ddbreq.h"
 #include "model/schema.h"
 #include "ui/term.h"
 #include "ui/view.h"
@@ -169,8 +170,21 @@ void bview_saved_delete(bview *p, const char *name);
 
 /* `:txn add put|update|delete|check`, `:txn run`, `:txn clear`. */
 void btxn_command(view *v, int argc, char **argv);
-/* The actions collected so far, and each one's label. */
+/* The actions collected so far, each one's label and request (NULL past
+ * the end; valid until the transaction changes). */
 size_t btxn_count(void);
 const char *btxn_label(size_t i);
+const ddb_req *btxn_act(size_t i);
+/* Appends an action: takes act's contents (act is left to be
+ * ddb_req_done'd) and the malloc'd label. */
+void btxn_push(ddb_req *act, char *label);
+/* Action i's request becomes act's contents (taken as btxn_push does). */
+void btxn_replace(size_t i, ddb_req *act);
+void btxn_remove(size_t i);
+void btxn_clear(void);
+/* Sends every action as one TransactWriteItems; true when applied (the
+ * transaction is then empty). The outcome, with each cancelled action's
+ * reason, is appended to out; the status line says it too. */
+bool btxn_run(buf *out);
 
 #endif

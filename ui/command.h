@@ -17,6 +17,9 @@
     X(partitions,   "",             "Partition overview of the table or index shown") \
     X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once") \
     X(scan,         "",             "Run a Scan of the table or index shown") \
+    X(page_size,    "N",            "Query bar: read N items a page (DynamoDB's Limit; 100 at the start)") \
+    X(load,         "N",            "Query bar: load pages until N matches (Esc or ^C stops)") \
+    X(load_all,     "",             "Query bar: load every page (Esc or ^C stops)") \
     X(partiql,      "[STATEMENT]",  "Open the PartiQL bar, with STATEMENT (each ? asked for)") \
     X(run,          "",             "PartiQL bar: run the statement") \
     X(search,       "TEXT",         "Search forward for TEXT") \

@@ -77,12 +77,28 @@ static void vmsg(role r, const char *fmt, va_list ap)
     D.status_wrap = false;
 }
 
+static void redraw(void);
+
 void display_message(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vmsg(ROLE_STATUS, fmt, ap);
     va_end(ap);
+}
+
+void display_progress(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(ROLE_STATUS, fmt, ap);
+    va_end(ap);
+    redraw();
+}
+
+bool display_interrupted(void)
+{
+    return term_interrupted();
 }
 
 void display_error(const char *fmt, ...)
@@ -462,6 +478,13 @@ static size_t next_cp(const char *s, size_t len, size_t at)
     return at < len ? at + text_decode(s + at, len - at, &cp) : at;
 }
 
+/* Letters, digits, '_' and any byte of a UTF-8 sequence: what ^W deletes. */
+static bool word_byte(char c)
+{
+    unsigned char u = (unsigned char)c;
+    return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ((u | 32) >= 'a' && (u | 32) <= 'z');
+}
+
 /* A choice's text is what goes into the prompt; after a tab it may
  * carry a description, shown in the list only. */
 static size_t choice_len(const char *c)
@@ -634,6 +657,16 @@ static bool prompt(const char *label, const char *init, char *const *choices, si
             memmove(b.data, b.data + at, b.len - at + 1);
             b.len -= at;
             at = 0;
+        } else if (k == 23 /* ^W */) {
+            /* The word before the cursor: TARGET#bob -> TARGET# */
+            size_t p = at;
+            while (p > 0 && !word_byte(b.data[p - 1]))
+                p--;
+            while (p > 0 && word_byte(b.data[p - 1]))
+                p--;
+            memmove(b.data + p, b.data + at, b.len - at + 1);
+            b.len -= at - p;
+            at = p;
         } else if (k == 11 /* ^K */) {
             b.len = at;
             if (b.data)
@@ -673,6 +706,40 @@ static bool prompt(const char *label, const char *init, char *const *choices, si
     buf_done(&typed);
     free(m);
     return ok;
+}
+
+int display_menu(const char *label, char *const *choices, size_t n)
+{
+    size_t *m = xcalloc(n ? n : 1, sizeof *m);
+    for (size_t i = 0; i < n; i++)
+        m[i] = i;
+    long cur = 0, pick = -1;
+    for (;;) {
+        int rows = term_rows(), cols = term_cols();
+        draw();
+        draw_picks(choices, m, n, cur, rows - 2);
+        term_fill(rows - 1, 0, cols, ROLE_STATUS);
+        term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
+        term_refresh();
+        int k = term_getkey(NULL);
+        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */ || k == 'q')
+            break;
+        if (k == K_ENTER) {
+            pick = cur;
+            break;
+        }
+        if (k == K_DOWN || k == K_TAB || k == 'j')
+            cur = (cur + 1) % (long)n;
+        else if (k == K_UP || k == K_BTAB || k == 'k')
+            cur = (cur + (long)n - 1) % (long)n;
+        for (size_t i = 0; k > 32 && k < 127 && i < n; i++)
+            if (choices[i][0] == k)
+                pick = (long)i;
+        if (pick >= 0)
+            break;
+    }
+    free(m);
+    return (int)pick;
 }
 
 /* Shows question on the status line over the current frame; the key. */
@@ -1104,6 +1171,8 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_QUIT: D.quit = true; break;
     case REQ_HELP: display_push(&view_help_ops, NULL); break;
     case REQ_COND: view_builder_open(v, 0, NULL); break;
+    case REQ_TXN_ADD: view_txn_add(v); break;
+    case REQ_TXN_SHOW: display_push(&view_txn_ops, NULL); break;
     case REQ_WATCH: watch(v, NULL); break;
     case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;

@@ -47,6 +47,12 @@ view *display_below(view *v);
 /* Status line message, until the next key. */
 void display_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A status message shown at once (the screen drawn again): the progress
+ * of a long load, between its steps. */
+void display_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether Esc or ^C was pressed since (taken): a long load checks it
+ * between steps and stops. */
+bool display_interrupted(void);
 
 /*
  * Shows a failure on the status line: the one way the explorer shows a
@@ -78,6 +84,11 @@ bool display_prompt(const char *label, const char *init, buf *out);
  * narrows the list again. Anything may still be typed. */
 bool display_prompt_pick(const char *label, const char *init, char *const *choices,
                          size_t n_choices, buf *out);
+/* A menu: the choices show above the status line, each picked by its
+ * first character (so they must differ there), or by Enter on the one
+ * highlighted (Up/Down/Tab move it; the first at the start). Returns the
+ * index picked, -1 when left (Esc, q). */
+int display_menu(const char *label, char *const *choices, size_t n);
 /* A pick list for a closed set of words (operator, type, action): the
  * same, with each choice's description (after a tab in the choice) shown
  * beside it in the list, and the pre-filled init shown selected: the

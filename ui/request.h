@@ -65,6 +65,8 @@
     X("Builder", COND_MODE,     "cond-mode",     "Builder: cycle condition, filter, key condition") \
     X("Builder", COND_APPLY,    "cond-apply",    "Builder: run the action shown (Put, Update, Delete, Query/Scan)") \
     X("Builder", COND_PANEL,    "cond-panel",    "Builder: give the keys to the right panel (the moving keys scroll it) and back") \
+    X("Transaction", TXN_ADD,   "txn-add",       "Add an action on the selected item to the pending transaction") \
+    X("Transaction", TXN_SHOW,  "txn-show",      "Show the pending transaction: edit, remove, run or clear its actions") \
     X("Staging", STAGED,        "staged",        "Staged changes: per item and attribute what :commit writes (d discards one)") \
     X("Staging", CONFLICT_KEEP, "conflict-keep", "Commit conflict: keep your change over theirs (force)") \
     X("Staging", CONFLICT_REBASE,"conflict-rebase","Commit conflict: apply your change to the item as it is now") \
@@ -82,6 +84,7 @@
  * fixed keys, help text.
  */
 #define REQ_VIEW_KEYS(X) \
+    X("Prompts", REQ_NONE,      "^W",           "In a prompt: delete the word before the cursor (TARGET#bob -> TARGET#)") \
     X("Table",   REQ_ENTER,     "",             "In the column picker: show or hide the column") \
     X("Builder", REQ_ENTER,     "",             "In the builder: edit the selected clause or update row; on a group, toggle AND/OR") \
     X("Builder", REQ_EDIT_ITEM, "",             "In the builder: edit the builder's own item (the Put's) in $EDITOR") \
@@ -89,7 +92,10 @@
     X("Builder", REQ_NONE,      "Tab, Down",    "In a builder prompt's list: the next choice matching the text") \
     X("Builder", REQ_NONE,      "BackTab, Up",  "In a builder prompt's list: the previous choice") \
     X("Builder", REQ_NONE,      "Esc",          "In a builder prompt: leave it (a clause being added goes)") \
-    X("Builder", REQ_BACK,      "",             "With the keys on the builder's panel: give them back to the tree (so does Tab)")
+    X("Builder", REQ_BACK,      "",             "With the keys on the builder's panel: give them back to the tree (so does Tab)") \
+    X("Transaction", REQ_ENTER, "",             "In the transaction: edit the action's condition (an Update: then its update)") \
+    X("Transaction", REQ_DELETE, "",            "In the transaction: remove the action; on the first line, clear them all") \
+    X("Transaction", REQ_COND_APPLY, "",        "In the transaction: run it (one TransactWriteItems), after asking")
 
 enum req {
     REQ_NONE = 0,

@@ -152,7 +152,7 @@ static outcome pass(const cond_arg *where, const av *after, int dir, uint64_t *s
         display_message("Searching for %s: %llu items read%s (Esc stops)", text_.data,
                         (unsigned long long)*seen, info.remote ? " with Scan pages" : "");
         display_refresh();
-        if (term_stop_asked()) {
+        if (term_interrupted()) {
             o = S_STOPPED;
             break;
         }

@@ -493,29 +493,32 @@ int term_getkey_timeout(int *mrow, int ms)
     return k;
 }
 
-bool term_stop_asked(void)
+bool term_interrupted(void)
 {
     if (T.scripted) {
-        /* The script's next key, as if typed during the request. */
-        if (T.at_script >= T.n_script && script_line_ready() && T.script_in.len)
-            next_script_line();
-        if (T.at_script < T.n_script &&
-            (T.script[T.at_script] == K_ESC || T.script[T.at_script] == K_INTERRUPT ||
-             T.script[T.at_script] == 3)) {
-            T.at_script++;
-            return true;
+        /* The script's next key, if it is ready: taken only when it is
+         * Esc or ^C (a key for what runs next stays). */
+        if (T.at_script >= T.n_script) {
+            struct pollfd pf = { .fd = T.script_fd, .events = POLLIN };
+            if (!script_line_ready() && (T.script_fd < 0 || poll(&pf, 1, 0) == 0))
+                return false;
+            if (!next_script_line())
+                return false;
         }
-        return false;
+        int k = T.script[T.at_script];
+        if (k != K_ESC && k != K_INTERRUPT && k != 3 /* <C-c> */)
+            return false;
+        T.at_script++;
+        return true;
     }
     wint_t ch;
-    nodelay(stdscr, TRUE);
+    timeout(0);
     int rc = get_wch(&ch);
-    nodelay(stdscr, FALSE);
+    timeout(-1);
     if (rc == ERR)
         return false;
     if (rc == OK && (ch == 27 || ch == 3))
         return true;
-    /* Anything else is for after the request. */
     if (rc == KEY_CODE_YES)
         ungetch((int)ch);
     else

@@ -90,10 +90,9 @@ int term_getkey(int *mrow);
  * within ms milliseconds; ms < 0 waits as term_getkey does. */
 int term_getkey_timeout(int *mrow, int ms);
 
-/* Whether the user asked to stop a long request (a search): an Esc or
- * Ctrl-C typed meanwhile (scripted: the script's next key), which it
- * takes; any other key stays for after. Never waits. */
-bool term_stop_asked(void);
+/* Whether Esc or ^C was pressed (taken), without waiting: for a long
+ * load to stop. Any other key pressed stays for term_getkey. */
+bool term_interrupted(void);
 
 /* Writes the screen text, one line per row, trailing blanks removed. */
 status term_save_display(const char *path, diag *d);

@@ -135,6 +135,10 @@ extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
 extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder */
 extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: the table name) */
 extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
+extern const view_ops view_txn_ops;      /* ui/view_builder_pending.c: the pending transaction */
+/* `t`: adds an action on the item selected in `from` (its context op) to
+ * the pending transaction, asking which (ui/view_builder_pick.c). */
+void view_txn_add(view *from);
 extern const view_ops view_patterns_ops; /* ui/view_patterns.c: access patterns */
 extern const view_ops view_pattern_items_ops; /* ui/view_pattern_items.c: a pattern's items */
 extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: cols_arg) */

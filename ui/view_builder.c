@@ -981,6 +981,20 @@ static bool edit_request(view *v, enum req r, size_t *sel)
     return true;
 }
 
+/* t: the action shown, as `:txn add` adds it. */
+static void add_to_txn(view *v)
+{
+    static char *const ops[] = { "put", "update", "delete", "check" };
+    breq_op op = bview_action(v->priv);
+    if (op > BREQ_CHECK) {
+        display_error("t adds writes: a %s is not one (m: condition mode)", builder_req_op_name(op));
+        return;
+    }
+    char *argv[] = { "txn", "add", ops[op], NULL };
+    ((bview *)v->priv)->panel_top = 0;
+    btxn_command(v, 3, argv);
+}
+
 static enum req request(view *v, enum req r)
 {
     bview *p = v->priv;
@@ -1025,6 +1039,9 @@ static enum req request(view *v, enum req r)
         break;
     case REQ_COND:
         return REQ_NONE;
+    case REQ_TXN_ADD:
+        add_to_txn(v);
+        break;
     default:
         if (!edit_request(v, r, &sel))
             return r;

@@ -4,7 +4,9 @@
  * every action collected as one TransactWriteItems, `:txn clear` drops
  * them. The actions outlive the builder that added them (one builder per
  * item, several items in one transaction), so they are this file's state,
- * read by the panel through btxn_count and btxn_label.
+ * read by the panel through btxn_count and btxn_label, and changed by the
+ * `t` key (view_builder_pick.c) and the `T` view (view_builder_pending.c)
+ * through btxn_push, btxn_replace, btxn_remove and btxn_run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +37,12 @@ const char *btxn_label(size_t i)
     return i < btxn_count() ? txn_labels[i] : "?";
 }
 
-static void txn_clear(void)
+const ddb_req *btxn_act(size_t i)
+{
+    return i < btxn_count() ? &txn.acts[i] : NULL;
+}
+
+void btxn_clear(void)
 {
     for (size_t i = 0; i < btxn_count(); i++)
         free(txn_labels[i]);
@@ -46,9 +53,7 @@ static void txn_clear(void)
     txn_live = false;
 }
 
-/* Takes the action's contents (act is left to be ddb_req_done'd) and the
- * label. */
-static void txn_push(ddb_req *act, char *label)
+void btxn_push(ddb_req *act, char *label)
 {
     if (!txn_live)
         ddb_req_init(&txn, DDB_TRANSACT_WRITE);
@@ -59,6 +64,30 @@ static void txn_push(ddb_req *act, char *label)
     ddb_req_init(act, act->kind);
     txn_labels = xrealloc(txn_labels, txn.n_acts * sizeof *txn_labels);
     txn_labels[txn.n_acts - 1] = label;
+}
+
+void btxn_replace(size_t i, ddb_req *act)
+{
+    if (i >= btxn_count())
+        return;
+    ddb_req_done(&txn.acts[i]);
+    txn.acts[i] = *act;
+    ddb_req_init(act, act->kind);
+}
+
+void btxn_remove(size_t i)
+{
+    if (i >= btxn_count())
+        return;
+    if (btxn_count() == 1) {
+        btxn_clear();
+        return;
+    }
+    ddb_req_done(&txn.acts[i]);
+    free(txn_labels[i]);
+    memmove(&txn.acts[i], &txn.acts[i + 1], (txn.n_acts - i - 1) * sizeof txn.acts[0]);
+    memmove(&txn_labels[i], &txn_labels[i + 1], (txn.n_acts - i - 1) * sizeof txn_labels[0]);
+    txn.n_acts--;
 }
 
 /* :txn add OP: the builder's request for OP as one more action. */
@@ -82,7 +111,7 @@ static void txn_add(bview *p, const char *opname)
         } else {
             buf_printf(&label, "%s %s ", builder_req_txn_name((breq_op)op), p->table);
             fmt_key(&label, &p->item, p->def.pk.name, p->def.sk.name);
-            txn_push(&act, buf_steal(&label));
+            btxn_push(&act, buf_steal(&label));
             ddb_req_done(&act);
             size_t n = btxn_count();
             p->result_error = false;
@@ -97,30 +126,28 @@ static void txn_add(bview *p, const char *opname)
 /* Each cancelled action with its reason, and the item as it is when
  * ReturnValuesOnConditionCheckFailure ALL_OLD returned one (written as
  * DynamoDB JSON, so control characters reach the screen escaped). */
-static void txn_reasons(bview *p, const ddb_err *err)
+static void txn_reasons(buf *out, const ddb_err *err)
 {
     for (size_t i = 0; i < err->n_reasons; i++) {
         const ddb_reason *r = &err->reasons[i];
-        buf_printf(&p->result, "\n%zu. %s: %s", i + 1, btxn_label(i), r->code ? r->code : "");
+        buf_printf(out, "\n%zu. %s: %s", i + 1, btxn_label(i), r->code ? r->code : "");
         if (r->message && *r->message)
-            buf_printf(&p->result, " (%s)", r->message);
+            buf_printf(out, " (%s)", r->message);
         if (r->item.type == AV_M) {
-            buf_adds(&p->result, "\n   the item now: ");
-            ddbjson_write_item(&p->result, &r->item);
+            buf_adds(out, "\n   the item now: ");
+            ddbjson_write_item(out, &r->item);
         } else if (r->code && strcmp(r->code, "ConditionalCheckFailed") == 0) {
-            buf_adds(&p->result, "\n   no item under this key now");
+            buf_adds(out, "\n   no item under this key now");
         }
     }
 }
 
-/* :txn run: every action collected, as one TransactWriteItems. */
-static void txn_run(view *v)
+bool btxn_run(buf *out)
 {
-    bview *p = v->priv;
     size_t n = btxn_count();
     if (!n) {
-        buf_adds(&p->result, "The transaction is empty (:txn add put|update|delete|check)");
-        return;
+        buf_adds(out, "The transaction is empty (t adds the selected item; :txn add in the builder)");
+        return false;
     }
     ddb_res res;
     ddb_err err;
@@ -128,19 +155,28 @@ static void txn_run(view *v)
     ddb_err_init(&err);
     status st = store_exec(display_store(), &txn, &res, &err);
     if (st == ST_OK) {
-        p->result_error = false;
-        buf_printf(&p->result, "TransactWriteItems: OK, %zu actions applied together", n);
+        buf_printf(out, "TransactWriteItems: OK, %zu action%s applied together", n, n == 1 ? "" : "s");
         display_message("TransactWriteItems: OK");
-        txn_clear();
-        bview_refresh_item(p);
-        bview_reload_below(v);
+        btxn_clear();
     } else {
-        display_ddb_err_text(&p->result, NULL, &err);
+        display_ddb_err_text(out, NULL, &err);
         display_ddb_err(NULL, &err);
-        txn_reasons(p, &err);
+        txn_reasons(out, &err);
     }
     ddb_res_done(&res);
     ddb_err_done(&err);
+    return st == ST_OK;
+}
+
+/* :txn run: every action collected, as one TransactWriteItems. */
+static void txn_run(view *v)
+{
+    bview *p = v->priv;
+    if (btxn_run(&p->result)) {
+        p->result_error = false;
+        bview_refresh_item(p);
+        bview_reload_below(v);
+    }
 }
 
 void btxn_command(view *v, int argc, char **argv)
@@ -151,7 +187,7 @@ void btxn_command(view *v, int argc, char **argv)
     if (argc >= 3 && strcmp(argv[1], "add") == 0) {
         txn_add(p, argv[2]);
     } else if (argc == 2 && strcmp(argv[1], "clear") == 0) {
-        txn_clear();
+        btxn_clear();
         p->result_error = false;
         buf_adds(&p->result, "Transaction cleared");
     } else if (argc == 2 && strcmp(argv[1], "run") == 0) {

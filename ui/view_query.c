@@ -5,7 +5,20 @@
  * item is read), runs it through the store's DynamoDB operations, and
  * shows Count, ScannedCount and the consumed capacity. Further pages load
  * on demand (LastEvaluatedKey), when the selection moves past the last
- * result.
+ * result, or with `:load N` (until N matches) and `:load-all`, which say
+ * their progress and stop at Esc or ^C. The page size is shown and set
+ * with `:page-size N` (DynamoDB's Limit).
+ *
+ * Before it runs, the bar predicts the read capacity the whole request
+ * will consume, from the store's sizes: the partition's for a Query (the
+ * sort-key condition may read less), the table's or index's for a Scan
+ * (a filter reads as much: DynamoDB charges what it read before
+ * filtering). Each page costs its items' total size rounded up to 4 KB,
+ * one unit per 4 KB, half for an eventually consistent read, which the
+ * bar's requests are (DynamoDB developer guide, "Read and write
+ * operations": capacity unit consumption for Query and Scan;
+ * model/size.h: size_predict_read_halves). After, the consumed figure is
+ * DynamoDB's ConsumedCapacity of each page, summed.
  *
  * Sort-key conditions: `V` or `= V`, `< V`, `<= V`, `> V`, `>= V`,
  * `between A and B`, `begins_with V`.
@@ -18,6 +31,7 @@
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
 #include "model/mem.h"
+#include "model/size.h"
 #include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/marks.h"
@@ -27,7 +41,10 @@
 
 #define PAGE_LIMIT 100
 
-enum { L_FIELD = 1, L_PLAN, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE };
+/* Items a page (Limit), for every query bar of the session. */
+static uint32_t page_limit = PAGE_LIMIT;
+
+enum { L_FIELD = 1, L_PLAN, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE, L_PAGING, L_PREDICT };
 enum { F_INDEX, F_PK, F_SK, F_FILTER, F_NAMES, F_VALUES, F__COUNT };
 
 static const char *field_names[F__COUNT] = {
@@ -49,6 +66,10 @@ typedef struct query_view {
     long long count, scanned;
     double capacity;
     av lek;              /* LastEvaluatedKey of the last page; AV_NONE: none */
+    long long pages;     /* pages read by this run */
+    buf predict;         /* the prediction line, for the fields as they are */
+    bool predicted;      /* predict is for the fields as they are */
+    double predict_units;/* the prediction; < 0: not known */
     char *error;
     cols cols;           /* fitted to the results on screen (layout) */
 } query_view;
@@ -66,6 +87,7 @@ static void set_field(query_view *p, int f, const char *s)
 {
     free(p->f[f]);
     p->f[f] = xstrdup(s ? s : "");
+    p->predicted = false;
 }
 
 static const index_def *cur_index(query_view *p)
@@ -88,6 +110,8 @@ static void fields(view *v)
         vm_append(&v->vm, L_FIELD, q);
     }
     vm_append(&v->vm, L_PLAN, xcalloc(1, sizeof(qline)));
+    vm_append(&v->vm, L_PAGING, xcalloc(1, sizeof(qline)));
+    vm_append(&v->vm, L_PREDICT, xcalloc(1, sizeof(qline)));
     if (p->ran || p->error)
         vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
 }
@@ -305,7 +329,7 @@ static bool build_request(query_view *p, ddb_req *req, buf *why)
         ddb_req_set_str(&req->index, ix->name);
     if (p->f[F_FILTER][0])
         ddb_req_set_str(&req->filter, p->f[F_FILTER]);
-    req->limit = PAGE_LIMIT;
+    req->limit = page_limit;
     req->rcc = DDB_RCC_TOTAL;
     if (p->lek.type == AV_M)
         av_copy(&req->start, &p->lek);
@@ -341,6 +365,7 @@ static size_t run_page(view *v)
     p->count += (long long)res.count;
     p->scanned += (long long)res.scanned;
     p->capacity += ddb_res_units(&res);
+    p->pages++;
     av_free(&p->lek);
     av_move(&p->lek, &res.last_key);
     /* Drop a previous "more" line before appending. */
@@ -367,7 +392,7 @@ out:
 static void run(view *v)
 {
     query_view *p = v->priv;
-    p->count = p->scanned = 0;
+    p->count = p->scanned = p->pages = 0;
     p->capacity = 0;
     av_free(&p->lek);
     p->ran = false;
@@ -377,7 +402,7 @@ static void run(view *v)
     vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
     vm_append(&v->vm, L_COLHEAD, xcalloc(1, sizeof(qline)));
     run_page(v);
-    vm_select(&v->vm, F__COUNT + 1);
+    vm_select(&v->vm, F__COUNT + 3);
 }
 
 static bool open_view(view *v, const void *arg)
@@ -414,6 +439,7 @@ static void done(view *v)
         free(p->f[f]);
     av_free(&p->lek);
     free(p->error);
+    buf_done(&p->predict);
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
@@ -451,9 +477,83 @@ static void summary(query_view *p, buf *out)
         buf_printf(out, "Error: %s", p->error);
         return;
     }
-    buf_printf(out, "%s: Count %lld, ScannedCount %lld, ConsumedCapacity %g RCU%s",
-               p->scan ? "Scan" : "Query", p->count, p->scanned, p->capacity,
+    buf_printf(out, "%s: Count %lld, ScannedCount %lld, ConsumedCapacity %g RCU", p->scan ? "Scan" : "Query",
+               p->count, p->scanned, p->capacity);
+    if (p->predict_units >= 0)
+        buf_printf(out, " (predicted %g)", p->predict_units);
+    buf_printf(out, ", %lld page%s%s", p->pages, p->pages == 1 ? "" : "s",
                p->lek.type == AV_M ? "  (more pages)" : "");
+}
+
+static void paging(buf *out)
+{
+    buf_printf(out, "%u items a page (:page-size N); more: G, :load N (matches), :load-all", page_limit);
+}
+
+/* The items and bytes the request reads at most: the partition's for a
+ * Query, the table's or index's for a Scan; false when not known. */
+static bool read_size(query_view *p, uint64_t *items, uint64_t *bytes, buf *what)
+{
+    const index_def *ix = cur_index(p);
+    diag d;
+    diag_init(&d);
+    if (p->f[F_INDEX][0] && !ix)
+        return false;
+    if (!is_query(p)) {
+        table_stats ts;
+        if (store_stats(display_store(), p->table, ix ? ix->name : NULL, &ts, &d) != ST_OK)
+            return false;
+        *items = ts.items;
+        *bytes = ts.bytes;
+        buf_printf(what, "%s%s", ix ? "the index, " : "the table, ", ts.approximate ? "approximately " : "");
+        return true;
+    }
+    av pk = { 0 };
+    if (edit_parse_key(&p->def, ix, true, p->f[F_PK], &pk, &d) != ST_OK)
+        return false;
+    part_info part;
+    bool found = false;
+    status st = store_partition(display_store(), p->table, ix ? ix->name : NULL, &pk, &part, &found, &d);
+    av_free(&pk);
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (st != ST_OK || (!found && info.remote))
+        return false;
+    *items = found ? part.items : 0;
+    *bytes = found ? part.bytes : 0;
+    if (found)
+        av_free(&part.pk);
+    buf_adds(what, "the partition, ");
+    return true;
+}
+
+/* Recomputes the prediction when the fields changed. */
+static void predict(query_view *p)
+{
+    if (p->predicted)
+        return;
+    p->predicted = true;
+    buf_reset(&p->predict);
+    uint64_t items = 0, bytes = 0, pages = 0;
+    buf what = BUF_INIT;
+    if (!read_size(p, &items, &bytes, &what)) {
+        p->predict_units = -1;
+        buf_adds(&p->predict, "Predicted capacity: not known (no size for it in the store)");
+    } else {
+        /* A Scan read to its end costs at least the minimum read of each
+         * of an on-demand table's four partitions (as the store charges
+         * it, after what DynamoDB answers for a tiny table). */
+        uint64_t last_min = is_query(p) ? 0 : 4 * size_read_halves(0, false);
+        uint64_t halves = size_predict_read_halves(items, bytes, page_limit, false, last_min, &pages);
+        p->predict_units = (double)halves / 2.0;
+        /* A sort-key condition may read less than the partition. */
+        buf_printf(&p->predict, "Predicted: %s%g RCU in %llu page%s (%s",
+                   is_query(p) && p->f[F_SK][0] ? "at most " : "", p->predict_units,
+                   (unsigned long long)pages, pages == 1 ? "" : "s", what.data);
+        fmt_bytes(&p->predict, bytes);
+        buf_adds(&p->predict, ", eventually consistent)");
+    }
+    buf_done(&what);
 }
 
 static void draw(view *v, size_t i, int row, int width)
@@ -483,6 +583,14 @@ static void draw(view *v, size_t i, int row, int width)
     case L_SUMMARY:
         summary(p, &b);
         term_put(row, 0, width, b.data, b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
+        break;
+    case L_PAGING:
+        paging(&b);
+        term_put(row, 0, width, b.data, b.len, ROLE_DIM, true);
+        break;
+    case L_PREDICT:
+        predict(p);
+        term_put(row, 0, width, p->predict.data, p->predict.len, ROLE_DIM, true);
         break;
     case L_COLHEAD:
         cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
@@ -523,6 +631,8 @@ static const char *kind_name(int kind)
     case L_SUMMARY: return "summary";
     case L_COLHEAD: return "columns";
     case L_RESULT: return "result";
+    case L_PAGING: return "paging";
+    case L_PREDICT: return "predict";
     default: return "more";
     }
 }
@@ -536,6 +646,8 @@ static void text(view *v, size_t i, buf *out)
     case L_FIELD: buf_printf(out, "%s: %s", field_names[q->field], p->f[q->field]); break;
     case L_PLAN: plan(p, out); break;
     case L_SUMMARY: summary(p, out); break;
+    case L_PAGING: paging(out); break;
+    case L_PREDICT: predict(p); buf_add(out, p->predict.data, p->predict.len); break;
     case L_COLHEAD:
         for (size_t k = 0; k < p->cols.n; k++)
             buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
@@ -581,7 +693,7 @@ static enum req request(view *v, enum req r)
             set_field(p, q->field, in.data ? in.data : "");
         buf_done(&in);
         buf_done(&label);
-    } else if (l->kind == L_PLAN || l->kind == L_SUMMARY) {
+    } else if (l->kind == L_PLAN || l->kind == L_SUMMARY || l->kind == L_PAGING || l->kind == L_PREDICT) {
         run(v);
     } else if (l->kind == L_RESULT) {
         item_arg a = { p->table, p->f[F_INDEX][0] ? p->f[F_INDEX] : NULL, &((qline *)l->data)->item };
@@ -590,6 +702,86 @@ static enum req request(view *v, enum req r)
         run_page(v);
     }
     return REQ_NONE;
+}
+
+/* A whole number from min to max, or 0 with a message saying what. */
+static unsigned long whole_arg(const char *cmd, const char *s, unsigned long min, unsigned long max)
+{
+    char *end;
+    unsigned long n = s && *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+    if (!s || *s < '0' || *s > '9' || *end || n < min || n > max) {
+        display_error(":%s takes a whole number from %lu to %lu, not \"%s\"", cmd, min, max, s ? s : "");
+        return 0;
+    }
+    return n;
+}
+
+/* :page-size N: DynamoDB's Limit, at least 1; the next page reads N. */
+static void page_size_command(query_view *p, int argc, char **argv)
+{
+    if (argc != 2) {
+        display_message("%u items a page (:page-size N sets it)", page_limit);
+        return;
+    }
+    unsigned long n = whole_arg("page-size", argv[1], 1, 1000000);
+    if (!n)
+        return;
+    page_limit = (uint32_t)n;
+    p->predicted = false;
+    display_message("%u items a page from the next page read", page_limit);
+}
+
+/* "Loading: 3 pages, 300 items scanned, 2 matches, 4.5 RCU" */
+static void progress(const query_view *p, const char *what, buf *out)
+{
+    buf_printf(out, "%s: %lld page%s, %lld item%s scanned, %lld match%s, %g RCU", what, p->pages,
+               p->pages == 1 ? "" : "s", p->scanned, p->scanned == 1 ? "" : "s", p->count,
+               p->count == 1 ? "" : "es", p->capacity);
+}
+
+/* Reads pages until `want` matches (0: all) or the end, saying the
+ * progress after each; Esc or ^C stops it between pages. */
+static void load_pages(view *v, long long want)
+{
+    query_view *p = v->priv;
+    if (!p->ran && !p->error)
+        run(v);
+    bool stopped = false;
+    while (!p->error && p->lek.type == AV_M && (!want || p->count < want)) {
+        if (display_interrupted()) {
+            stopped = true;
+            break;
+        }
+        run_page(v);
+        buf b = BUF_INIT;
+        progress(p, "Loading", &b);
+        display_progress("%s (Esc stops)", b.data);
+        buf_done(&b);
+    }
+    if (p->error)
+        return;
+    buf b = BUF_INIT;
+    progress(p, stopped ? "Stopped" : "Loaded", &b);
+    display_message("%s%s", b.data, p->lek.type == AV_M ? " (more pages)" : ", the end");
+    buf_done(&b);
+}
+
+static void load_command(view *v, int argc, char **argv)
+{
+    if (strcmp(argv[0], "load") != 0) {
+        if (argc == 1)
+            load_pages(v, 0);
+        else
+            display_error(":load-all takes no argument (:load N loads until N matches)");
+        return;
+    }
+    if (argc != 2) {
+        display_error("usage: :load N (until N matches), :load-all");
+        return;
+    }
+    unsigned long n = whole_arg("load", argv[1], 1, 1000000000);
+    if (n)
+        load_pages(v, (long long)n);
 }
 
 static bool command(view *v, int argc, char **argv)
@@ -630,6 +822,14 @@ static bool command(view *v, int argc, char **argv)
         run(v);
         return true;
     }
+    if (strcmp(argv[0], "page-size") == 0 || strcmp(argv[0], "page_size") == 0) {
+        page_size_command(p, argc, argv);
+        return true;
+    }
+    if (strcmp(argv[0], "load") == 0 || strcmp(argv[0], "load-all") == 0 || strcmp(argv[0], "load_all") == 0) {
+        load_command(v, argc, argv);
+        return true;
+    }
     if ((strcmp(argv[0], "save-pattern") == 0 || strcmp(argv[0], "save_pattern") == 0) &&
         argc == 2) {
         ddb_req req;
@@ -650,7 +850,8 @@ static bool command(view *v, int argc, char **argv)
     return false;
 }
 
-/* The selected result, for marks and copying. */
+/* The selected result: for the condition builder, `t`, marks and
+ * copying. */
 static void context(view *v, cond_arg *out)
 {
     query_view *p = v->priv;

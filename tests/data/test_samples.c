@@ -239,6 +239,43 @@ static void hot_partitions_are_the_star_shards(void **state)
     }
 }
 
+/* One partition's size by its key (what the query bar predicts a Query's
+ * capacity from): the same figures the partition list gives; a key with
+ * no item is not found; an index's partition is the index's own. */
+static void one_partition_by_key(void **state)
+{
+    part_info parts[4], one;
+    size_t n = 0;
+    bool found = false;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_partitions(*state, "SocialGraph", NULL, NULL, false, 4, parts, &n, &d), ST_OK);
+    assert_true(n >= 2);
+    assert_int_equal(store_partition(*state, "SocialGraph", NULL, &parts[1].pk, &one, &found, &d), ST_OK);
+    assert_true(found);
+    assert_true(av_equal(&one.pk, &parts[1].pk));
+    assert_int_equal(one.items, parts[1].items);
+    assert_int_equal(one.bytes, parts[1].bytes);
+    assert_true(one.bytes > 0);
+    av_free(&one.pk);
+    for (size_t i = 0; i < n; i++)
+        av_free(&parts[i].pk);
+    av none;
+    av_init_s(&none, "ACTOR#nobody", 12);
+    assert_int_equal(store_partition(*state, "SocialGraph", NULL, &none, &one, &found, &d), ST_OK);
+    assert_false(found);
+    av_free(&none);
+    av bob;
+    av_init_s(&bob, "TARGET#bob", 10);
+    assert_int_equal(store_partition(*state, "SocialGraph", "GSI1", &bob, &one, &found, &d), ST_OK);
+    assert_true(found);
+    assert_int_equal(one.items, 2);   /* alice and dave follow bob */
+    av_free(&one.pk);
+    av_free(&bob);
+    assert_int_equal(store_partition(*state, "SocialGraph", "NoSuchIndex", &bob, &one, &found, &d),
+                     ST_VALIDATION);
+}
+
 static void student_profile_and_courses(void **state)
 {
     char col[512];
@@ -391,6 +428,7 @@ int main(void)
         cmocka_unit_test(song_details_and_downloads),
         cmocka_unit_test(january_profile_changes),
         cmocka_unit_test(every_type_occurs),
+        cmocka_unit_test(one_partition_by_key),
         cmocka_unit_test(reload_replaces),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -231,6 +231,36 @@ static void reads_cost_a_unit_per_4_kb_half_if_eventually_consistent(void **stat
     assert_string_equal(units(size_read_halves(1048576, false)), "128");
 }
 
+static void a_whole_read_is_predicted_page_by_page(void **state)
+{
+    (void)state;
+    uint64_t pages;
+    /* 4,820 items, 438.9 KB (SocialGraph), 100 a page, eventually
+     * consistent: 49 pages of about 9 KB, each rounded up to 12 KB (3
+     * units, halved): 49 x 1.5. */
+    assert_string_equal(units(size_predict_read_halves(4820, 449434, 100, false, 0, &pages)), "73.5");
+    assert_int_equal(pages, 49);
+    /* The same read unlimited: one 1 MB page at most, so one page of
+     * 438.9 KB = 110 units, halved. */
+    assert_string_equal(units(size_predict_read_halves(4820, 449434, 0, false, 0, &pages)), "55");
+    assert_int_equal(pages, 1);
+    /* Strongly consistent: twice that. */
+    assert_string_equal(units(size_predict_read_halves(4820, 449434, 0, true, 0, &pages)), "110");
+    /* 3 MB in 10 items, no limit: split into 1 MB pages (3), 128 each. */
+    assert_string_equal(units(size_predict_read_halves(10, 3 * 1048576, 0, false, 0, &pages)), "384");
+    assert_int_equal(pages, 3);
+    /* Nothing to read (an empty partition): one request, the minimum. */
+    assert_string_equal(units(size_predict_read_halves(0, 0, 100, false, 0, &pages)), "0.5");
+    assert_int_equal(pages, 1);
+    /* A Scan read to its end pays at least 4 partitions' minimum read on
+     * its last page (4 half units: 2 RCU eventually consistent, as the
+     * store charges it in data/store_query.c): 49 pages of 1.5, the last
+     * raised to 2. */
+    assert_string_equal(units(size_predict_read_halves(4820, 449434, 100, false, 4, &pages)), "74");
+    /* A tiny table: one page of 0.5 raised to 2. */
+    assert_string_equal(units(size_predict_read_halves(14, 2250, 100, false, 4, &pages)), "2");
+}
+
 static void writes_cost_a_unit_per_kb(void **state)
 {
     (void)state;
@@ -258,6 +288,7 @@ int main(void)
         cmocka_unit_test(values_nest_32_levels_and_no_more),
         cmocka_unit_test(key_values_are_limited_by_their_bytes),
         cmocka_unit_test(reads_cost_a_unit_per_4_kb_half_if_eventually_consistent),
+        cmocka_unit_test(a_whole_read_is_predicted_page_by_page),
         cmocka_unit_test(writes_cost_a_unit_per_kb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

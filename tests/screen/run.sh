@@ -17,6 +17,13 @@
 #                         %HERE% is this folder, %DDBX% the ddbx binary
 #   # args: TABLE         arguments after `ddbx --db FILE`
 #   # expect-rc: N        exit status (default 0)
+#   # keys: N           the script presses exactly N keys (a newcomer's
+#                         count, asserted): each <Name> and each character
+#                         of a key line is one, a /TEXT line is two (/ and
+#                         Enter; TEXT is a value typed), a key line right
+#                         after a `# value` comment is a value typed (not
+#                         counted), and `:` lines (setup and test hooks)
+#                         are not counted
 #   # export: TABLE       after the script, `ddbx export TABLE` of the test's
 #                         database goes to out/export (compared with
 #                         NAME.export): what the explorer wrote, byte for byte
@@ -37,6 +44,23 @@ pin() {
         LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color \
         ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
         ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} "$@"
+}
+
+# The keys a script presses, by the rules of `# keys:` above.
+count_keys() {
+    awk '
+        /^# value *$/ { value = 1; next }
+        /^#/ { next }
+        /^:/ { value = 0; next }
+        /^\// { n += 2; value = 0; next }
+        {
+            if (value) { value = 0; next }
+            line = $0
+            gsub(/<[^<>]+>/, "K", line)
+            n += length(line)
+        }
+        END { print n + 0 }
+    ' "$1"
 }
 
 for keys in "$here"/*.keys; do
@@ -93,6 +117,11 @@ for keys in "$here"/*.keys; do
             ! "$DDBX" export "$export" --db "$db" > "$w/out/export" 2> "$w/export.err"; then
             ok=0; why="ddbx export $export failed: $(head -n 1 "$w/export.err")"
         fi
+    fi
+    want_keys=$(sed -n 's/^# keys: *//p' "$keys" | head -n 1)
+    if [ $ok = 1 ] && [ -n "$want_keys" ]; then
+        got_keys=$(count_keys "$keys")
+        [ "$got_keys" = "$want_keys" ] || { ok=0; why="the script presses $got_keys keys, # keys: says $want_keys"; }
     fi
     if [ $ok = 1 ]; then
         found=0

@@ -3,7 +3,7 @@
 # redraws on resize, shows escape sequences in data escaped, and leaves
 # the terminal settings as it found them on quit and on SIGINT. Prints TAP.
 # ONLY_TEST=NAME runs one part (draw, sigint, escape, picker, sweep, operator,
-# clipboard); a name
+# clipboard, newcomer, load); a name
 # that matches no part fails.
 cd "$(dirname "$0")/.." || exit 1
 here=$PWD
@@ -184,6 +184,52 @@ if part clipboard; then
     check "Y a puts the aws command line there, one line" cli
     T send-keys -t t Q
     check "Q quits" gone
+fi
+
+# newcomer: the first run of a newcomer (no database yet: the samples are
+# loaded), a seed case with keys (t p on alice's edge to bob, T, A, y:
+# refused, following twice), and Q quits with the terminal as found and the
+# shell's screen back (the explorer drew on the alternate screen).
+if part newcomer; then
+    rm -f "$tmp/before" "$tmp/after" "$tmp/rc"
+    mkdir -p "$tmp/newcomer"
+    run "trap \"\" INT; stty -g > $tmp/before; echo shell-before; HOME=$tmp/newcomer XDG_DATA_HOME=$tmp/newcomer/data $DDBX; echo rc=\$? > $tmp/rc; stty -g > $tmp/after; echo shell-after; sleep 5"
+    check "the first run lists the sample tables" wait_for "StudentCourses"
+    T send-keys -t t j j Enter
+    wait_for "ACTOR#alice" >/dev/null
+    T send-keys -t t j j t
+    check "t offers the actions as a menu" wait_for "p  Put this item"
+    T send-keys -t t p T
+    check "T lists the pending Put with its condition" wait_for "if attribute_not_exists(PK)"
+    T send-keys -t t A
+    wait_for "(y/N)" >/dev/null
+    T send-keys -t t y
+    check "following twice is refused" wait_for "ConditionalCheckFailed"
+    T send-keys -t t Q
+    check "Q quits with status 0" sh -c "sleep 0.5; grep -q rc=0 $tmp/rc"
+    check "quit leaves the terminal settings as found" cmp -s "$tmp/before" "$tmp/after"
+    check "the shell's screen is back" sh -c "T() { tmux -L $sock -f /dev/null \"\$@\"; }; T capture-pane -p -t t | grep -q shell-after && ! T capture-pane -p -t t | grep -q 'Pending transaction'"
+fi
+
+# load: in a real terminal, Esc stops :load-all between pages (a long
+# Scan of 200,000 items, 10 a page), and the keys typed after it still
+# reach the explorer.
+if part load; then
+    awk 'BEGIN { for (a = 0; a < 2000; a++) for (i = 0; i < 100; i++)
+        printf "{\"PK\":{\"S\":\"USER#%05d\"},\"SK\":{\"S\":\"ITEM#%04d\"}}\n", a, i }' |
+        "$DDBX" load - --table Big --key PK:S,SK:S --db "$tmp/big.db" > "$tmp/big.out" 2>&1
+    run "$DDBX --db $tmp/big.db Big"
+    wait_for "USER#00000" >/dev/null
+    T send-keys -t t s
+    wait_for "query bar" >/dev/null
+    T send-keys -t t ":page-size 10" Enter ":scan" Enter
+    wait_for "Count 10" >/dev/null
+    T send-keys -t t ":load-all" Enter
+    check "the load says its progress" wait_for "(Esc stops)"
+    T send-keys -t t Escape
+    check "Esc stops it between pages" wait_for "Stopped: "
+    T send-keys -t t Q
+    check "Q quits after" gone
 fi
 
 [ $n -gt 0 ] || { echo "not ok 1 - tmux: no check ran${ONLY_TEST:+ (ONLY_TEST=$ONLY_TEST names no part)}"; bad=1; }
