@@ -483,11 +483,86 @@ bool staging_command(view *v, int argc, char **argv)
         }
         if (!reload())
             return true;
-        if (S.n && display_confirm("Discard all %zu staged change%s?", S.n, S.n == 1 ? "" : "s"))
+        if (S.n && display_confirm("Discard all %zu staged change%s?", S.n, S.n == 1 ? "" : "s")) {
             staging_discard(NULL, NULL);
-        else if (!S.n)
+            /* A staged new item's row goes with it. */
+            if (v->ops->request)
+                v->ops->request(v, REQ_RELOAD);
+        } else if (!S.n)
             display_message("Nothing staged");
         return true;
     }
     return false;
+}
+
+/* ---- staged new items in the table view ---------------------------------- */
+
+static const av *attr_of(const av *item, const char *name)
+{
+    return av_map_get(item, name, strlen(name));
+}
+
+/* Is sort key a beyond b in the page's direction? */
+static bool beyond(const av *a, const av *b, bool fwd)
+{
+    int c = av_cmp(a, b);
+    return fwd ? c > 0 : c < 0;
+}
+
+/* Is a staged row a new item of partition pk whose sort key falls in the
+ * page: after `after` and, when the page is full, not beyond its last? */
+static bool new_in_page(const staged_item *it, const char *table, const table_def *def,
+                        const av *pk, const av *after, bool fwd, const av *last)
+{
+    if (strcmp(it->table, table) != 0 || it->before.type == AV_M || it->after.type != AV_M)
+        return false;
+    const av *ipk = attr_of(&it->after, def->pk.name), *isk = attr_of(&it->after, def->sk.name);
+    if (!ipk || !isk || !av_equal(ipk, pk))
+        return false;
+    const av *ask = after ? attr_of(after, def->sk.name) : NULL;
+    const av *lsk = last ? attr_of(last, def->sk.name) : NULL;
+    return (!ask || beyond(isk, ask, fwd)) && (!lsk || !beyond(isk, lsk, fwd));
+}
+
+static const char *g_sk;   /* the sort key name while sorting a page */
+static bool g_fwd;
+
+static int page_order(const void *a, const void *b)
+{
+    int c = av_cmp(attr_of(a, g_sk), attr_of(b, g_sk));
+    return g_fwd ? c : -c;
+}
+
+size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
+                          const av *after, bool fwd, size_t max, av *items, size_t n)
+{
+    if (!S.n || !def->pk.name || !def->sk.name || !pk)
+        return n;   /* without a sort key a partition holds one item */
+    const av *last = n == max && n ? &items[n - 1] : NULL;
+    av *all = xcalloc(n + S.n, sizeof *all);
+    memcpy(all, items, n * sizeof *all);
+    size_t k = n;
+    for (size_t i = 0; i < S.n; i++) {
+        const staged_item *it = &S.items[i];
+        if (!new_in_page(it, table, def, pk, after, fwd, last))
+            continue;
+        bool dup = false;   /* written meanwhile: the store's is shown */
+        for (size_t j = 0; j < n && !dup; j++)
+            dup = table_def_same_item(def, &items[j], &it->after);
+        if (!dup)
+            av_copy(&all[k++], &it->after);
+    }
+    if (k > n) {
+        g_sk = def->sk.name;
+        g_fwd = fwd;
+        qsort(all, k, sizeof *all, page_order);
+    }
+    /* What does not fit comes with the next page, which starts after
+     * the last kept item. */
+    for (size_t i = max; i < k; i++)
+        av_free(&all[i]);
+    k = k < max ? k : max;
+    memcpy(items, all, k * sizeof *all);
+    free(all);
+    return k;
 }

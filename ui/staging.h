@@ -45,6 +45,14 @@ size_t staging_count(void);
  * is not staged, else '~' (changed), '-' (to be deleted) or '+' (new). */
 int staging_marker(const char *table, const table_def *def, const av *item);
 
+/* The table view's page of partition pk (n items of the store, after
+ * `after` in the direction fwd, in an array of max) with the staged new
+ * items of that partition merged in, in sort-key order; the staged items
+ * that fall in the page are copied in, the page keeps at most max
+ * (those beyond come with the next page). Returns the new count. */
+size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
+                          const av *after, bool fwd, size_t max, av *items, size_t n);
+
 /*
  * For ui/edit.c. staging_base: the item as staging has it (the staged
  * version when the item is staged, else the store's, read consistently),
