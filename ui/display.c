@@ -93,6 +93,17 @@ void display_error(const char *fmt, ...)
     va_end(ap);
 }
 
+static void redraw(void);
+
+void display_progress(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(ROLE_STATUS, fmt, ap);
+    va_end(ap);
+    redraw();
+}
+
 /* display_diag_text with the error's type named by the caller (NULL:
  * none shown). */
 static void diag_text(buf *out, const char *what, const char *type, status st, const diag *d,

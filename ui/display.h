@@ -47,6 +47,9 @@ view *display_below(view *v);
 /* Status line message, until the next key. */
 void display_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A status message drawn at once, with the screen, while a long task
+ * runs (its steps between keys). */
+void display_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Shows a failure on the status line: the one way the explorer shows a

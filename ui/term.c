@@ -471,6 +471,36 @@ int term_getkey(int *mrow)
     }
 }
 
+static bool is_stop_key(int k)
+{
+    return k == K_ESC || k == K_INTERRUPT || k == 3;
+}
+
+bool term_stop_pressed(void)
+{
+    if (T.scripted) {
+        if (T.at_script >= T.n_script && !next_script_line())
+            return false;
+        if (!is_stop_key(T.script[T.at_script]))
+            return false;
+        T.at_script++;
+        return true;
+    }
+    wint_t ch;
+    nodelay(stdscr, TRUE);
+    int rc = get_wch(&ch);
+    nodelay(stdscr, FALSE);
+    if (rc == ERR)
+        return false;
+    if (rc == OK && (ch == 27 || ch == 3))
+        return true;
+    if (rc == KEY_CODE_YES)
+        ungetch((int)ch);
+    else
+        unget_wch(ch);
+    return false;
+}
+
 int term_getkey_timeout(int *mrow, int ms)
 {
     if (ms < 0)

@@ -90,6 +90,11 @@ int term_getkey(int *mrow);
  * within ms milliseconds; ms < 0 waits as term_getkey does. */
 int term_getkey_timeout(int *mrow, int ms);
 
+/* Has Esc or Ctrl-C been pressed meanwhile (a long task asks between
+ * its steps)? Taken without waiting; another key stays for later.
+ * Scripted: true, consuming it, when the script's next key is one. */
+bool term_stop_pressed(void);
+
 /* Writes the screen text, one line per row, trailing blanks removed. */
 status term_save_display(const char *path, diag *d);
 
