@@ -177,6 +177,61 @@ bool staging_stage(const char *table, const table_def *def, const av *before, co
     return ok;
 }
 
+/* The item of key as staging has it (its staged version; AV_NONE when it
+ * is staged to be deleted), else as the store has it now (AV_NONE: no
+ * such item), into an uninitialised out; false when the store refused. */
+static bool current_of(const char *table, const table_def *def, const av *key, av *out)
+{
+    out->type = AV_NONE;
+    staged_item *it = find(table, key);
+    if (it) {
+        if (it->after.type == AV_M)
+            av_copy(out, &it->after);
+        return true;
+    }
+    return edit_read_item(table, def, key, out);
+}
+
+bool staging_stage_write(const char *table, const table_def *def, const ddb_req *req, av *staged,
+                         buf *why)
+{
+    const av *keyed = req->kind == DDB_PUT ? &req->item : &req->key;
+    staged->type = AV_NONE;
+    if (!table_def_same_item(def, keyed, keyed)) {
+        buf_adds(why, "One or more parameter values were invalid: Missing the key attributes in the item");
+        return false;
+    }
+    av key, before;
+    edit_key(def, keyed, &key);
+    bool ok = current_of(table, def, &key, &before);
+    diag d;
+    diag_init(&d);
+    status st = ok ? stage_write(req, &before, staged, &d) : ST_OK;
+    if (ok && st != ST_OK) {
+        buf_adds(why, d.msg);
+        if (st == ST_CONDITION_FAILED && find(table, &key))
+            buf_adds(why, " (on the item as staged: u shows it)");
+        ok = false;
+    } else if (ok && staged->type == AV_M && !table_def_same_item(def, staged, &key)) {
+        buf_adds(why, "One or more parameter values were invalid: the update changes a key attribute");
+        ok = false;
+    } else if (ok && before.type != AV_M && staged->type != AV_M) {
+        buf_adds(why, "There is no item under this key to change or delete: nothing staged");
+        ok = false;
+    } else if (ok) {
+        ok = staging_stage(table, def, &before, staged);
+        if (!ok)
+            buf_adds(why, "the staging area refused it (see the status line)");
+    }
+    if (!ok) {
+        av_free(staged);
+        staged->type = AV_NONE;
+    }
+    av_free(&before);
+    av_free(&key);
+    return ok;
+}
+
 size_t staging_entries(staging_entry **out)
 {
     *out = S.n ? xcalloc(S.n, sizeof **out) : NULL;
