@@ -319,8 +319,8 @@ static void mark_results(view *v)
     if (!t.items)
         display_error("No items in this view to mark");
     else if (t.stopped)
-        display_message("Stopped: marked %zu of the %zu items read, the rest of the results"
-                        " unread (%zu marked)", t.added, t.items, M.n);
+        display_message("Stopped: %zu of %zu items read marked, the rest unread (%zu marked)",
+                        t.added, t.items, M.n);
     else if (t.pages)
         display_message("Marked %zu of the %zu items returned, %zu more page%s read (%zu marked)",
                         t.added, t.items, t.pages, t.pages == 1 ? "" : "s", M.n);
