@@ -4,10 +4,12 @@
  */
 #include "model/stage.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/buf.h"
+#include "model/expr.h"
 #include "model/mem.h"
 
 /* The members' order of an M (av.h): bytewise, shorter first on a tie. */
@@ -277,4 +279,53 @@ void stage_rebase(const av *before, const av *after, const av *current, av *out)
         }
     }
     free(diff);
+}
+
+/* The parsed expressions of a write, in DynamoDB's order (UpdateExpression
+ * before ConditionExpression). */
+static status write_exprs(const ddb_req *req, expr_ctx *cx, expr **upd, expr **cond, diag *d)
+{
+    status st = expr_ctx_init(cx, req->names.type == AV_M ? &req->names : NULL,
+                              req->values.type == AV_M ? &req->values : NULL, d);
+    if (st != ST_OK)
+        return st;
+    if (req->update)
+        st = expr_parse(cx, EXPR_UPDATE, req->update, strlen(req->update), upd, d);
+    if (st == ST_OK && req->cond)
+        st = expr_parse(cx, EXPR_CONDITION, req->cond, strlen(req->cond), cond, d);
+    if (st == ST_OK)
+        st = expr_ctx_finish(cx, d);
+    return st;
+}
+
+status stage_write(const ddb_req *req, const av *before, av *out, diag *d)
+{
+    assert(req->kind == DDB_PUT || req->kind == DDB_UPDATE || req->kind == DDB_DELETE);
+    out->type = AV_NONE;
+    const av *old = before->type == AV_M ? before : NULL;
+    expr_ctx cx;
+    expr *upd = NULL, *cond = NULL;
+    status st = write_exprs(req, &cx, &upd, &cond, d);
+    if (st == ST_OK && cond && !expr_eval(cond, old))
+        st = diag_set(d, ST_CONDITION_FAILED, "The conditional request failed");
+    if (st != ST_OK)
+        goto out;
+    if (req->kind == DDB_PUT) {
+        av_copy(out, &req->item);
+    } else if (req->kind == DDB_UPDATE && upd) {
+        st = old ? expr_update_apply(upd, old, out, NULL, d)
+                 : expr_update_apply_missing(upd, &req->key, out, d);
+        /* Only REMOVE (or DELETE) on a missing item writes nothing. */
+        if (st == ST_OK && !old && !expr_update_creates(upd)) {
+            av_free(out);
+            out->type = AV_NONE;
+        }
+    } else if (req->kind == DDB_UPDATE) {
+        av_copy(out, old ? old : &req->key);   /* an update of nothing: the item as it is */
+    }
+out:
+    expr_free(upd);
+    expr_free(cond);
+    expr_ctx_done(&cx);
+    return st;
 }

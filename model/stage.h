@@ -28,6 +28,7 @@
 
 #include "model/av.h"
 #include "model/ddbreq.h"
+#include "model/status.h"
 
 typedef enum { STAGE_ADDED, STAGE_CHANGED, STAGE_REMOVED } stage_op;
 
@@ -74,5 +75,15 @@ void stage_action(const char *table, const char *pk, const char *sk, const av *b
  * uninitialised out; AV_NONE when the change deletes the item.
  */
 void stage_rebase(const av *before, const av *after, const av *current, av *out);
+
+/*
+ * What a write (req: PutItem, UpdateItem or DeleteItem) leaves of the
+ * item as read (before: AV_M, or AV_NONE when there is none), into an
+ * uninitialised out (AV_NONE: no item), for staging the write instead of
+ * sending it: its ConditionExpression evaluated on before
+ * (ST_CONDITION_FAILED when false), its UpdateExpression applied as the
+ * store applies it (model/expr.h). Fails with DynamoDB's messages.
+ */
+status stage_write(const ddb_req *req, const av *before, av *out, diag *d);
 
 #endif

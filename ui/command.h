@@ -38,7 +38,7 @@
     X(cond_table,   "TABLE [INDEX]","Builder: the table (and index) the request goes to") \
     X(cond_mode,    "condition|filter|key", "Builder: what the tree is") \
     X(upd,          "EXPR [--names=J] [--values=J]", "Builder: parse an UpdateExpression into update rows") \
-    X(apply,        "put|update|delete|filter [PK [SK]]|key", "Builder: send the request to the store") \
+    X(apply,        "put|update|delete|filter [PK [SK]]|key", "Builder: send the request to the store (a write is staged when staging is on)") \
     X(txn,          "add put|update|delete|check|run|clear", "Builder: collect actions, run them as one TransactWriteItems") \
     X(save_cond,    "NAME",         "Builder: save the condition under NAME in the database") \
     X(load_cond,    "NAME",         "Builder: load a saved condition into the tree") \
@@ -48,10 +48,10 @@
       "Create a GSI on the table shown and backfill it (UpdateTable; asks first)") \
     X(delete_index, "NAME",         "Delete a GSI of the table shown (UpdateTable; asks first)") \
     X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)") \
-    X(stage,        "[on|off]",     "Stage edits instead of writing them (on by default for a remote table opened with --write)") \
+    X(stage,        "[on|off]",     "Stage edits instead of writing them, the builder's too (on by default for a remote table opened with --write)") \
     X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
     X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \
-    X(mark_results, "",             "Mark every item the view shows (the query's or filter's results)") \
+    X(mark_results, "",             "Mark all the query's or filter's results, every page (Esc stops)") \
     X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem, after one question), set or remove one attribute; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
     X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)")
 

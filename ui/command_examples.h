@@ -35,6 +35,9 @@
     X(partitions,   "",                 ":partitions",               "partitions by size") \
     X(query,        "",                 ":query ACTOR#bob",          "Query: Count 2") \
     X(scan,         "",                 ":scan",                     "Scan: Count 100") \
+    X(page_size,    ":scan",            ":page-size 25",             "25 items a page from the next page read") \
+    X(load,         ":scan",            ":load 150",                 "Loaded: ") \
+    X(load_all,     ":scan",            ":load-all",                 ", the end") \
     X(partiql,      "",                 ":partiql SELECT * FROM SocialGraph WHERE PK = 'ACTOR#bob'", \
                                                                      "Will run: Query on the base table") \
     X(run,          ":partiql SELECT * FROM SocialGraph WHERE PK = 'ACTOR#bob'", \

@@ -148,21 +148,28 @@ static void keyed(ddb_req *r, ddb_kind kind, const char *table, const table_def 
     }
 }
 
-bool edit_get_item(const char *table, const table_def *def, const av *keys, av *out)
+bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out)
 {
     ddb_req r;
     ddb_res res;
+    out->type = AV_NONE;
     keyed(&r, DDB_GET, table, def, keys, NULL);
     r.consistent = true;
     if (!call(&r, &res))
         return false;
-    bool ok = res.found && res.item.type == AV_M;
-    if (ok)
+    if (res.found && res.item.type == AV_M)
         av_move(out, &res.item);
-    else
-        display_error("The item is gone (deleted meanwhile?)");
     ddb_res_done(&res);
-    return ok;
+    return true;
+}
+
+bool edit_get_item(const char *table, const table_def *def, const av *keys, av *out)
+{
+    if (!edit_read_item(table, def, keys, out))
+        return false;
+    if (out->type != AV_M)
+        display_error("The item is gone (deleted meanwhile?)");
+    return out->type == AV_M;
 }
 
 static bool edit_json(buf *text, av *out);

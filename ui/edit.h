@@ -28,6 +28,9 @@ status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
 /* The whole item with the same table key as `keys` (GetItem); false with
  * a status message when it is gone. */
 bool edit_get_item(const char *table, const table_def *def, const av *keys, av *out);
+/* The same, but no item is no error: *out AV_NONE; false (said on the
+ * status line) only when the store refused. */
+bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out);
 
 bool edit_new_item(const char *table, const table_def *def, const av *pk);
 bool edit_item(const char *table, const table_def *def, const av *item, bool projected);

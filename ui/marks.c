@@ -225,11 +225,71 @@ static void mark_partition(view *v)
     table_def_free(&def);
 }
 
-/* Every item among the view's loaded lines: its context op is asked line
- * by line (the selection put back after). */
+/* How marking a view's results went. */
+typedef struct mark_tally {
+    size_t items, added, pages;
+    bool stopped, failed;
+} mark_tally;
+
+static void mark_item(const char *table, const table_def *def, const av *item, mark_tally *t)
+{
+    av key;
+    edit_key(def, item, &key);   /* an index item: its base item's key */
+    t->items++;
+    t->added += add(table, &key);
+}
+
+/* The pages of the view's Query or Scan past those it has loaded: its
+ * typed request sent on from its LastEvaluatedKey, every item marked,
+ * until the last page; Esc or Ctrl-C between pages stops. */
+static void mark_rest(view *v, const char *table, const table_def *def, mark_tally *t)
+{
+    ddb_req req;
+    buf why = BUF_INIT;
+    if (!v->ops->typed_request || !v->ops->typed_request(v, &req, &why)) {
+        if (v->ops->typed_request)
+            ddb_req_done(&req);
+        buf_done(&why);
+        return;
+    }
+    buf_done(&why);
+    while ((req.kind == DDB_QUERY || req.kind == DDB_SCAN) && req.start.type == AV_M) {
+        ddb_res res;
+        ddb_err err;
+        ddb_res_init(&res);
+        ddb_err_init(&err);
+        status st = store_exec(display_store(), &req, &res, &err);
+        if (st == ST_OK) {
+            for (size_t i = 0; i < res.n_items; i++)
+                mark_item(table, def, &res.items[i], t);
+            av_free(&req.start);
+            av_move(&req.start, &res.last_key);
+            t->pages++;
+        } else {
+            display_ddb_err("Mark results", &err);
+            t->failed = true;
+        }
+        ddb_res_done(&res);
+        ddb_err_done(&err);
+        if (t->failed || req.start.type != AV_M)
+            break;
+        display_progress("Marking the results: %zu items, %zu more page%s read"
+                         " (Esc or Ctrl-C stops)", t->items, t->pages, t->pages == 1 ? "" : "s");
+        if (term_interrupted()) {
+            t->stopped = true;
+            break;
+        }
+    }
+    ddb_req_done(&req);
+}
+
+/* Every item the view's query or filter returned: its loaded lines (its
+ * context op asked line by line, the selection put back after), then,
+ * for a Query or Scan with pages left, those pages (mark_rest). */
 static void mark_results(view *v)
 {
-    size_t was = v->vm.cursor, added = 0, items = 0;
+    size_t was = v->vm.cursor;
+    mark_tally t = { 0 };
     table_def def;
     bool have_def = false;
     char *table = NULL;
@@ -244,21 +304,28 @@ static void mark_results(view *v)
             have_def = true;
             table = xstrdup(c.table);
         }
-        av key;
-        edit_key(&def, c.item, &key);
-        items++;
-        added += add(table, &key);
+        mark_item(table, &def, c.item, &t);
     }
     vm_select(&v->vm, was);
     if (v->ops->select)
         v->ops->select(v);
     if (have_def)
+        mark_rest(v, table, &def, &t);
+    if (have_def)
         table_def_free(&def);
     free(table);
-    if (!items)
+    if (t.failed)
+        return;   /* the store's error is on the status line */
+    if (!t.items)
         display_error("No items in this view to mark");
+    else if (t.stopped)
+        display_message("Stopped: %zu of %zu items read marked, the rest unread (%zu marked)",
+                        t.added, t.items, M.n);
+    else if (t.pages)
+        display_message("Marked %zu of the %zu items returned, %zu more page%s read (%zu marked)",
+                        t.added, t.items, t.pages, t.pages == 1 ? "" : "s", M.n);
     else
-        display_message("Marked %zu of the %zu items shown (%zu marked)", added, items, M.n);
+        display_message("Marked %zu of the %zu items shown (%zu marked)", t.added, t.items, M.n);
 }
 
 bool marks_request(view *v, enum req r)

@@ -177,6 +177,61 @@ bool staging_stage(const char *table, const table_def *def, const av *before, co
     return ok;
 }
 
+/* The item of key as staging has it (its staged version; AV_NONE when it
+ * is staged to be deleted), else as the store has it now (AV_NONE: no
+ * such item), into an uninitialised out; false when the store refused. */
+static bool current_of(const char *table, const table_def *def, const av *key, av *out)
+{
+    out->type = AV_NONE;
+    staged_item *it = find(table, key);
+    if (it) {
+        if (it->after.type == AV_M)
+            av_copy(out, &it->after);
+        return true;
+    }
+    return edit_read_item(table, def, key, out);
+}
+
+bool staging_stage_write(const char *table, const table_def *def, const ddb_req *req, av *staged,
+                         buf *why)
+{
+    const av *keyed = req->kind == DDB_PUT ? &req->item : &req->key;
+    staged->type = AV_NONE;
+    if (!table_def_same_item(def, keyed, keyed)) {
+        buf_adds(why, "One or more parameter values were invalid: Missing the key attributes in the item");
+        return false;
+    }
+    av key, before;
+    edit_key(def, keyed, &key);
+    bool ok = current_of(table, def, &key, &before);
+    diag d;
+    diag_init(&d);
+    status st = ok ? stage_write(req, &before, staged, &d) : ST_OK;
+    if (ok && st != ST_OK) {
+        buf_adds(why, d.msg);
+        if (st == ST_CONDITION_FAILED && find(table, &key))
+            buf_adds(why, " (on the item as staged: u shows it)");
+        ok = false;
+    } else if (ok && staged->type == AV_M && !table_def_same_item(def, staged, &key)) {
+        buf_adds(why, "One or more parameter values were invalid: the update changes a key attribute");
+        ok = false;
+    } else if (ok && before.type != AV_M && staged->type != AV_M) {
+        buf_adds(why, "There is no item under this key to change or delete: nothing staged");
+        ok = false;
+    } else if (ok) {
+        ok = staging_stage(table, def, &before, staged);
+        if (!ok)
+            buf_adds(why, "the staging area refused it (see the status line)");
+    }
+    if (!ok) {
+        av_free(staged);
+        staged->type = AV_NONE;
+    }
+    av_free(&before);
+    av_free(&key);
+    return ok;
+}
+
 size_t staging_entries(staging_entry **out)
 {
     *out = S.n ? xcalloc(S.n, sizeof **out) : NULL;
@@ -483,11 +538,86 @@ bool staging_command(view *v, int argc, char **argv)
         }
         if (!reload())
             return true;
-        if (S.n && display_confirm("Discard all %zu staged change%s?", S.n, S.n == 1 ? "" : "s"))
+        if (S.n && display_confirm("Discard all %zu staged change%s?", S.n, S.n == 1 ? "" : "s")) {
             staging_discard(NULL, NULL);
-        else if (!S.n)
+            /* A staged new item's row goes with it. */
+            if (v->ops->request)
+                v->ops->request(v, REQ_RELOAD);
+        } else if (!S.n)
             display_message("Nothing staged");
         return true;
     }
     return false;
+}
+
+/* ---- staged new items in the table view ---------------------------------- */
+
+static const av *attr_of(const av *item, const char *name)
+{
+    return av_map_get(item, name, strlen(name));
+}
+
+/* Is sort key a beyond b in the page's direction? */
+static bool beyond(const av *a, const av *b, bool fwd)
+{
+    int c = av_cmp(a, b);
+    return fwd ? c > 0 : c < 0;
+}
+
+/* Is a staged row a new item of partition pk whose sort key falls in the
+ * page: after `after` and, when the page is full, not beyond its last? */
+static bool new_in_page(const staged_item *it, const char *table, const table_def *def,
+                        const av *pk, const av *after, bool fwd, const av *last)
+{
+    if (strcmp(it->table, table) != 0 || it->before.type == AV_M || it->after.type != AV_M)
+        return false;
+    const av *ipk = attr_of(&it->after, def->pk.name), *isk = attr_of(&it->after, def->sk.name);
+    if (!ipk || !isk || !av_equal(ipk, pk))
+        return false;
+    const av *ask = after ? attr_of(after, def->sk.name) : NULL;
+    const av *lsk = last ? attr_of(last, def->sk.name) : NULL;
+    return (!ask || beyond(isk, ask, fwd)) && (!lsk || !beyond(isk, lsk, fwd));
+}
+
+static const char *g_sk;   /* the sort key name while sorting a page */
+static bool g_fwd;
+
+static int page_order(const void *a, const void *b)
+{
+    int c = av_cmp(attr_of(a, g_sk), attr_of(b, g_sk));
+    return g_fwd ? c : -c;
+}
+
+size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
+                          const av *after, bool fwd, size_t max, av *items, size_t n)
+{
+    if (!S.n || !def->pk.name || !def->sk.name || !pk)
+        return n;   /* without a sort key a partition holds one item */
+    const av *last = n == max && n ? &items[n - 1] : NULL;
+    av *all = xcalloc(n + S.n, sizeof *all);
+    memcpy(all, items, n * sizeof *all);
+    size_t k = n;
+    for (size_t i = 0; i < S.n; i++) {
+        const staged_item *it = &S.items[i];
+        if (!new_in_page(it, table, def, pk, after, fwd, last))
+            continue;
+        bool dup = false;   /* written meanwhile: the store's is shown */
+        for (size_t j = 0; j < n && !dup; j++)
+            dup = table_def_same_item(def, &items[j], &it->after);
+        if (!dup)
+            av_copy(&all[k++], &it->after);
+    }
+    if (k > n) {
+        g_sk = def->sk.name;
+        g_fwd = fwd;
+        qsort(all, k, sizeof *all, page_order);
+    }
+    /* What does not fit comes with the next page, which starts after
+     * the last kept item. */
+    for (size_t i = max; i < k; i++)
+        av_free(&all[i]);
+    k = k < max ? k : max;
+    memcpy(items, all, k * sizeof *all);
+    free(all);
+    return k;
 }

@@ -45,6 +45,14 @@ size_t staging_count(void);
  * is not staged, else '~' (changed), '-' (to be deleted) or '+' (new). */
 int staging_marker(const char *table, const table_def *def, const av *item);
 
+/* The table view's page of partition pk (n items of the store, after
+ * `after` in the direction fwd, in an array of max) with the staged new
+ * items of that partition merged in, in sort-key order; the staged items
+ * that fall in the page are copied in, the page keeps at most max
+ * (those beyond come with the next page). Returns the new count. */
+size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
+                          const av *after, bool fwd, size_t max, av *items, size_t n);
+
 /*
  * For ui/edit.c. staging_base: the item as staging has it (the staged
  * version when the item is staged, else the store's, read consistently),
@@ -55,6 +63,14 @@ int staging_marker(const char *table, const table_def *def, const av *item);
  */
 bool staging_base(const char *table, const table_def *def, const av *item, av *out);
 bool staging_stage(const char *table, const table_def *def, const av *before, const av *after);
+/* The builder's write (req: PutItem, UpdateItem or DeleteItem) staged
+ * instead of sent: applied (model/stage.h's stage_write: its condition,
+ * its UpdateExpression) to the item as staging has it (staged, else as
+ * stored now), and the result staged. *staged (uninitialised on entry)
+ * is what was staged (AV_NONE: a delete); false with why (DynamoDB's
+ * message) when nothing was staged. */
+bool staging_stage_write(const char *table, const table_def *def, const struct ddb_req *req,
+                         av *staged, buf *why);
 /* What the item view shows: the staged version of a staged item (the
  * store's when it is staged to be deleted), else the store's. */
 bool staging_shown(const char *table, const table_def *def, const av *item, av *out);

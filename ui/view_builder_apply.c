@@ -21,6 +21,7 @@
 #include "ui/builder_int.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
+#include "ui/staging.h"
 #include "ui/text.h"
 
 /* GetItem of the builder item's key into *out (AV_NONE: no such item);
@@ -104,6 +105,34 @@ static void write_outcome(view *v, breq_op op, status st, const ddb_err *err)
     bview_reload_below(v);
 }
 
+/* With staging on, the write is staged instead (ui/staging.h): the
+ * change the request makes to the item as read. */
+static void stage_outcome(view *v, breq_op op, const ddb_req *req)
+{
+    bview *p = v->priv;
+    table_def def;
+    if (!staging_describe(p->table, &def))
+        return;
+    av staged;
+    buf why = BUF_INIT;
+    if (!staging_stage_write(p->table, &def, req, &staged, &why)) {
+        buf_printf(&p->result, "%s: not staged: %s", builder_req_op_name(op), why.data ? why.data : "");
+        display_error("%s not staged: %s", builder_req_op_name(op), why.data ? why.data : "");
+    } else {
+        p->result_error = false;
+        buf_printf(&p->result, "%s: staged, not written (staging is on: u shows it, :commit writes it)",
+                   builder_req_op_name(op));
+        if (staged.type == AV_M)
+            result_item(p, "The item as staged:", &staged);
+        else
+            buf_adds(&p->result, "\nThe item is staged to be deleted.");
+        bview_reload_below(v);
+    }
+    av_free(&staged);
+    buf_done(&why);
+    table_def_free(&def);
+}
+
 void bview_apply_write(view *v, breq_op op)
 {
     bview *p = v->priv;
@@ -128,6 +157,11 @@ void bview_apply_write(view *v, breq_op op)
     av_free(&key);
     if (st != ST_OK) {
         buf_printf(&p->result, "%s: %s", builder_req_op_name(op), d.msg);
+        goto out;
+    }
+    if (staging_on()) {
+        stage_outcome(v, op, &req);
+        ddb_req_done(&req);
         goto out;
     }
     ddb_res res;

@@ -20,6 +20,7 @@
 #include "ui/builder_int.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
+#include "ui/staging.h"
 
 /* The actions collected (a DDB_TRANSACT_WRITE whose acts are the Puts,
  * Updates, Deletes and ConditionChecks) and a label for each. */
@@ -147,6 +148,13 @@ bool btxn_run(buf *out)
     size_t n = btxn_count();
     if (!n) {
         buf_adds(out, "The transaction is empty (t adds the selected item; :txn add in the builder)");
+        return false;
+    }
+    /* The transaction is the builder's own all-or-nothing write: it is
+     * not staged, and says so before it goes. */
+    if (staging_on() && !display_confirm("Staging is on: the transaction is written now, not staged."
+                                         " Send its %zu action%s?", n, n == 1 ? "" : "s")) {
+        buf_adds(out, "Not sent (staging is on: the transaction would be written now)");
         return false;
     }
     ddb_res res;

@@ -23,6 +23,7 @@
 #include "ui/display.h"
 #include "ui/live.h"
 #include "ui/marks.h"
+#include "ui/staging.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/items_pos.h"
@@ -183,7 +184,8 @@ static size_t page(items_view *p, const av *pk, const av *after, bool fwd,
         p->failed = true;
         return 0;
     }
-    return n;
+    /* Staged new items show in their partition (an index shows the store). */
+    return p->ix < 0 ? staging_merge_page(p->table, &p->def, pk, after, fwd, max, items, n) : n;
 }
 
 static size_t chunk_of(view *v)

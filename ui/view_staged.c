@@ -290,8 +290,13 @@ static enum req request(view *v, enum req r)
         const staging_entry *e = &p->entries[((sline *)l->data)->entry];
         buf k = BUF_INIT;
         key_text(&k, &e->key);
-        if (display_confirm("Discard the staged change to %s %s?", e->table, k.data))
+        if (display_confirm("Discard the staged change to %s %s?", e->table, k.data)) {
             staging_discard(e->table, &e->key);
+            /* The view under shows it no more (a new item's row goes). */
+            view *under = display_below(v);
+            if (under && under->ops->request)
+                under->ops->request(under, REQ_RELOAD);
+        }
         buf_done(&k);
         refill(v);
         return REQ_NONE;

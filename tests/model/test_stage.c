@@ -166,6 +166,74 @@ static void rebase_applies_the_change_to_the_item_as_it_is_now(void **state)
     av_free(&now);
 }
 
+/* UpdateItem's semantics (developer guide, "Update expressions": ADD to
+ * a number, SET, REMOVE; a missing item starts as its key; only REMOVE on
+ * a missing item writes nothing) and ConditionExpression evaluated on the
+ * item as read, as the builder's staged write computes them. */
+static ddb_req write_req(ddb_kind kind, const char *update, const char *cond, const char *values)
+{
+    ddb_req r;
+    ddb_req_init(&r, kind);
+    ddb_req_set_str(&r.table, "T");
+    r.key = parse("{\"PK\":{\"S\":\"p\"}}");
+    if (kind == DDB_PUT)
+        r.item = parse("{\"PK\":{\"S\":\"p\"},\"x\":{\"N\":\"5\"}}");
+    ddb_req_set_str(&r.update, update);
+    ddb_req_set_str(&r.cond, cond);
+    if (values)
+        r.values = parse(values);
+    return r;
+}
+
+static void a_staged_write_applies_the_request_to_the_item_as_read(void **state)
+{
+    (void)state;
+    av read = parse("{\"PK\":{\"S\":\"p\"},\"n\":{\"N\":\"1\"},\"gone\":{\"S\":\"o\"}}");
+    av none = { .type = AV_NONE }, out;
+    diag d;
+    diag_init(&d);
+    ddb_req r = write_req(DDB_UPDATE, "ADD n :one SET c = :c REMOVE gone", "n = :one",
+                          "{\":one\":{\"N\":\"1\"},\":c\":{\"S\":\"Jeju\"}}");
+    status st0 = stage_write(&r, &read, &out, &d);
+    if (st0 != ST_OK)
+        fail_msg("%s", d.msg);
+    char *t = text(&out);
+    assert_string_equal(t, "{\"PK\":{\"S\":\"p\"},\"c\":{\"S\":\"Jeju\"},\"n\":{\"N\":\"2\"}}");
+    free(t);
+    av_free(&out);
+    /* The condition fails on no item: nothing. */
+    assert_int_equal(stage_write(&r, &none, &out, &d), ST_CONDITION_FAILED);
+    assert_int_equal(out.type, AV_NONE);
+    ddb_req_done(&r);
+    /* An update of a missing item starts from its key; REMOVE alone makes none. */
+    r = write_req(DDB_UPDATE, "SET c = :c", NULL, "{\":c\":{\"S\":\"Jeju\"}}");
+    assert_int_equal(stage_write(&r, &none, &out, &d), ST_OK);
+    t = text(&out);
+    assert_string_equal(t, "{\"PK\":{\"S\":\"p\"},\"c\":{\"S\":\"Jeju\"}}");
+    free(t);
+    av_free(&out);
+    ddb_req_done(&r);
+    r = write_req(DDB_UPDATE, "REMOVE c", NULL, NULL);
+    assert_int_equal(stage_write(&r, &none, &out, &d), ST_OK);
+    assert_int_equal(out.type, AV_NONE);
+    ddb_req_done(&r);
+    /* A Put is its item; a Delete leaves none; an unused value is refused. */
+    r = write_req(DDB_PUT, NULL, "attribute_not_exists(PK)", NULL);
+    assert_int_equal(stage_write(&r, &none, &out, &d), ST_OK);
+    assert_non_null(av_map_get(&out, "x", 1));
+    av_free(&out);
+    assert_int_equal(stage_write(&r, &read, &out, &d), ST_CONDITION_FAILED);
+    ddb_req_done(&r);
+    r = write_req(DDB_DELETE, NULL, NULL, "{\":u\":{\"N\":\"1\"}}");
+    assert_int_equal(stage_write(&r, &read, &out, &d), ST_VALIDATION);
+    av_free(&r.values);
+    r.values.type = AV_NONE;
+    assert_int_equal(stage_write(&r, &read, &out, &d), ST_OK);
+    assert_int_equal(out.type, AV_NONE);
+    ddb_req_done(&r);
+    av_free(&read);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +242,7 @@ int main(void)
         cmocka_unit_test(a_new_item_must_not_exist_and_a_delete_locks_the_item),
         cmocka_unit_test(too_many_attributes_read_lock_only_those_written),
         cmocka_unit_test(rebase_applies_the_change_to_the_item_as_it_is_now),
+        cmocka_unit_test(a_staged_write_applies_the_request_to_the_item_as_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
