@@ -172,6 +172,14 @@ static status run_simple(store *s, int which, diag *d)
     return ST_OK;
 }
 
+int64_t store_file_version(store *s)
+{
+    unsigned int v = 0;
+    if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_DATA_VERSION, &v) != SQLITE_OK)
+        return -1;
+    return v;
+}
+
 status store_txn_begin(store *s, bool write, diag *d)
 {
     if (write && s->read_only)
@@ -201,6 +209,7 @@ status store_txn_begin(store *s, bool write, diag *d)
         }
         s->txn_hold = q;
         s->txn_dv = sqlite3_column_int64(q, 0);
+        s->txn_fdv = store_file_version(s);
         s->txn_serial++;
         s->txn_depth = 1;
         s->txn_write = false;
@@ -414,6 +423,7 @@ void store_close(store *s)
     buf_done(&s->old_enc);
     buf_done(&s->ttl_pk);
     buf_done(&s->ttl_sk);
+    store_key_done(&s->fast_key);
     sqlite3_close(s->db);
     free(s);
 }
@@ -448,6 +458,16 @@ static void unlink_table(store *s, tinfo *t)
     free(t);
 }
 
+/* t is current in this transaction, whose PRAGMA data_version is dv. The
+ * file version is recorded only in a read transaction: a write
+ * transaction's own commit changes it anyway. */
+static void table_seen(store *s, tinfo *t, int64_t dv)
+{
+    t->txn_seen = s->txn_serial;
+    t->dv = dv;
+    t->fdv = s->txn_hold ? s->txn_fdv : -1;
+}
+
 status store_table(store *s, const char *name, tinfo **out, diag *d)
 {
     status st = ST_OK;
@@ -477,7 +497,7 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
         }
         for (tinfo *t = s->tables; dv >= 0 && t; t = t->next) {
             if (t->dv == dv && strcmp(t->name, name) == 0) {
-                t->txn_seen = s->txn_serial;
+                table_seen(s, t, dv);
                 *out = t;
                 return ST_OK;
             }
@@ -504,8 +524,7 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
         if (strcmp(t->name, name) != 0)
             continue;
         if (t->id == id && t->ver == ver) {
-            t->txn_seen = s->txn_serial;
-            t->dv = dv;
+            table_seen(s, t, dv);
             *out = t;
             return ST_OK;
         }
@@ -534,8 +553,7 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
         free(t);
         return st;
     }
-    t->txn_seen = s->txn_serial;
-    t->dv = dv;
+    table_seen(s, t, dv);
     t->next = s->tables;
     s->tables = t;
     *out = t;

@@ -786,6 +786,8 @@ status store_call(store *s, const char *op, const char *input, size_t len, char 
     store_op_fn fn = find_op(op);
     if (!fn)
         return diag_set(d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", op);
+    if (fn == store_op_get_item && store_item_get_fast(s, input, len, out))
+        return ST_OK;
     /* ddbjson_cjson_parse refuses what cJSON would pass on altered:
      * invalid UTF-8, raw NUL bytes, \u0000 (which cuts a string short). */
     cJSON *in = NULL;

@@ -79,6 +79,9 @@ typedef struct tinfo {
     uint64_t txn_seen;   /* the transaction (store.txn_serial) that last
                             checked it against the tables row */
     int64_t dv;          /* PRAGMA data_version when checked; -1: unknown */
+    int64_t fdv;         /* the connection's SQLITE_FCNTL_DATA_VERSION in the
+                            read transaction that last checked it; -1:
+                            unknown (store_item_get_fast trusts it) */
     struct tinfo *next;
 } tinfo;
 
@@ -88,6 +91,11 @@ typedef struct delta {
     int64_t tid;
     int64_t items, bytes;
 } delta;
+
+/* Encoded primary key of an item or a key map. */
+typedef struct store_key {
+    buf pk, sk;
+} store_key;
 
 struct store {
     sqlite3 *db;
@@ -99,6 +107,9 @@ struct store {
     sqlite3_stmt *txn_hold;  /* a read transaction: the statement held open
                                 (store_txn_begin); NULL otherwise */
     int64_t txn_dv;      /* its PRAGMA data_version */
+    int64_t txn_fdv;     /* and its SQLITE_FCNTL_DATA_VERSION */
+    uint64_t fast_gets;  /* GetItems store_item_get_fast answered (its tests) */
+    store_key fast_key;  /* its key bytes, kept for the next */
     bool txn_write;
     tinfo *tables;       /* cache */
     delta *deltas;       /* open addressing */
@@ -149,6 +160,12 @@ status store_txn_end(store *s, status st, diag *d);
  * the tables rows (create, delete) must forget the cache. */
 status store_table(store *s, const char *name, tinfo **out, diag *d);
 void store_forget_tables(store *s);
+/* SQLITE_FCNTL_DATA_VERSION of the main database: unlike PRAGMA
+ * data_version it changes with this connection's own commits too, and it
+ * is the version of the snapshot the connection last began reading (SQLite
+ * bumps it when a read transaction finds the file changed). -1 if SQLite
+ * cannot say. */
+int64_t store_file_version(store *s);
 
 /* Per-partition accounting. */
 void store_delta(store *s, int64_t tid, int xid, const void *pk, size_t pk_len,
@@ -174,6 +191,10 @@ status store_op_delete_table(store *s, const struct cJSON *in, buf *out, diag *d
 status store_op_list_tables(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_put_item(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_get_item(store *s, const struct cJSON *in, buf *out, diag *d);
+/* GetItem from its JSON text when it is of the common simple kind and its
+ * table is cached (store_item.c): true with the response in *out, false
+ * (nothing done) to take the general path. */
+bool store_item_get_fast(store *s, const char *text, size_t len, char **out);
 status store_op_delete_item(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_update_item(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_query(store *s, const struct cJSON *in, buf *out, diag *d);
@@ -260,10 +281,6 @@ status store_remote_send_json(store *s, const char *op, const struct cJSON *in, 
 
 /* ---- the write path (store_write.c) ---- */
 
-/* Encoded primary key of an item or a key map. */
-typedef struct store_key {
-    buf pk, sk;
-} store_key;
 void store_key_init(store_key *k);
 void store_key_done(store_key *k);
 
@@ -272,6 +289,10 @@ void store_key_done(store_key *k);
 status store_check_item(const table_def *def, const av *item, store_key *k, diag *d);
 /* Checks a Key map (exactly the key attributes) and encodes it. */
 status store_check_key(const table_def *def, const av *key, store_key *k, diag *d);
+/* The same on the key's values, found by name: vals[0] the partition
+ * key's, vals[1] the sort key's (NULL: not given), the map holding
+ * exactly as many members as the schema has keys. */
+status store_check_key_values(const table_def *def, const av *const vals[2], store_key *k, diag *d);
 
 /* Reads the current item (found false when absent). */
 status store_load(store *s, const tinfo *t, const store_key *k, av *item, bool *found,

@@ -588,6 +588,184 @@ status store_op_update_item(store *s, const cJSON *in, buf *out, diag *d)
     return item_codec(s, in, out, d, DDB_UPDATE, update_spec, exprs, legacy, "Key", item_update);
 }
 
+/* ---- GetItem's hot path ---------------------------------------------------
+ *
+ * A GetItem of only TableName, Key (S and N attributes), ConsistentRead
+ * and ReturnConsumedCapacity, read straight from its text
+ * (ddbjson_flat_parse), for a table in the cache: the request passes every
+ * check the general path makes (the shape and constraints of each member,
+ * then the key against the table's schema, by the same store_check_key),
+ * and the item's SELECT runs alone in autocommit, its own read
+ * transaction, as raw SQLite would. The cached definition is trusted only
+ * when the snapshot the SELECT read has the file version the definition
+ * was checked at (store_file_version: it changes with any commit, by this
+ * connection or any other, in this process or another); otherwise, and
+ * whenever anything is off (a member or value the hot path does not take,
+ * a failed check, an SQLite error), the request is not answered here and
+ * goes the general way, which gives DynamoDB's answer or error. */
+
+/* The key's values of a flat request, found by the schema's names as
+ * store_check_key finds them in the general path's map (vals[i] NULL
+ * where absent). Each is an av that owns nothing and is never freed: an S
+ * is copied, NUL-terminated, into kv's room; one longer than a key may be
+ * is left to the general path, as is a number that does not parse. */
+typedef struct flat_keyvals {
+    av v[2];
+    char room[2][SIZE_PK_MAX + 1];
+} flat_keyvals;
+
+static bool flat_key(const table_def *def, const ddbjson_flat *f, const ddbjson_flat_member *m,
+                     flat_keyvals *kv, const av *vals[2])
+{
+    const char *names[2] = { def->pk.name, def->sk.name };
+    if (m->n != (names[1] ? 2u : 1u))
+        return false;
+    for (size_t i = 0; i < 2; i++) {
+        vals[i] = NULL;
+        for (size_t j = m->first; names[i] && j < m->first + m->n; j++) {
+            const ddbjson_flat_attr *a = &f->attrs[j];
+            if (!ddbjson_span_is(a->name, names[i]))
+                continue;
+            av *v = &kv->v[i];
+            if (a->type == AV_N) {
+                num x;
+                diag nd;
+                diag_init(&nd);
+                if (num_parse(a->val.p, a->val.n, &x, &nd) != ST_OK)
+                    return false;
+                av_init_n(v, &x);
+            } else {
+                if (a->val.n > SIZE_PK_MAX)
+                    return false;
+                memcpy(kv->room[i], a->val.p, a->val.n);
+                kv->room[i][a->val.n] = '\0';
+                v->type = AV_S;
+                v->u.s.ptr = kv->room[i];
+                v->u.s.len = a->val.n;
+            }
+            vals[i] = v;
+        }
+    }
+    return true;
+}
+
+/* What a flat request asks: false for a member or value to leave to the
+ * general path (which takes null, strings for booleans, the expression
+ * parameters, and reports every error). */
+typedef struct fast_get {
+    ddbjson_span table;
+    const ddbjson_flat_member *key;
+    bool consistent;
+    int rcc;
+} fast_get;
+
+static bool table_name_ok(ddbjson_span n)
+{
+    if (n.n < 3 || n.n > 255)
+        return false;
+    for (size_t i = 0; i < n.n; i++) {
+        char c = n.p[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+              c == '.' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static bool fast_members(const ddbjson_flat *f, fast_get *g)
+{
+    memset(g, 0, sizeof *g);
+    bool have_table = false;
+    for (size_t i = 0; i < f->n; i++) {
+        const ddbjson_flat_member *m = &f->m[i];
+        if (m->kind == 's' && ddbjson_span_is(m->name, "TableName")) {
+            g->table = m->str;
+            have_table = true;
+        } else if (m->kind == 'm' && ddbjson_span_is(m->name, "Key")) {
+            g->key = m;
+        } else if (m->kind == 'b' && ddbjson_span_is(m->name, "ConsistentRead")) {
+            g->consistent = m->b;
+        } else if (m->kind == 's' && ddbjson_span_is(m->name, "ReturnConsumedCapacity")) {
+            if (ddbjson_span_is(m->str, "TOTAL"))
+                g->rcc = 1;
+            else if (ddbjson_span_is(m->str, "INDEXES"))
+                g->rcc = 2;
+            else if (!ddbjson_span_is(m->str, "NONE"))
+                return false;
+        } else {
+            return false;
+        }
+    }
+    return have_table && g->key && table_name_ok(g->table);
+}
+
+/* The cached table of that name, when a read transaction checked it. */
+static tinfo *fast_table(store *s, ddbjson_span name)
+{
+    for (tinfo *t = s->tables; t; t = t->next)
+        if (t->fdv >= 0 && strlen(t->name) == name.n && memcmp(t->name, name.p, name.n) == 0)
+            return t;
+    return NULL;
+}
+
+/* Steps the item's SELECT and writes the response; false (nothing
+ * written) when the snapshot is not the one t was checked in. */
+static bool fast_read(store *s, const tinfo *t, const store_key *k, const fast_get *g, buf *out)
+{
+    diag d;
+    diag_init(&d);
+    sqlite3_stmt *q = store_stmt(s, Q_ITEM_GET, &d);
+    if (!q)
+        return false;
+    sqlite3_bind_int64(q, 1, t->id);
+    sqlite3_bind_blob(q, 2, k->pk.data ? k->pk.data : "", (int)k->pk.len, SQLITE_STATIC);
+    sqlite3_bind_blob(q, 3, k->sk.data ? k->sk.data : "", (int)k->sk.len, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    bool ok = (rc == SQLITE_ROW || rc == SQLITE_DONE) && store_file_version(s) == t->fdv;
+    uint64_t size = 0;
+    buf_addc(out, '{');
+    if (ok && rc == SQLITE_ROW) {
+        size = (uint64_t)sqlite3_column_int64(q, 0);
+        const void *body = sqlite3_column_blob(q, 1);
+        size_t len = (size_t)sqlite3_column_bytes(q, 1);
+        /* One allocation for the usual response instead of doubling up
+         * from 64 bytes (the JSON is rarely twice the encoded body). */
+        buf_reserve(out, 2 * len + 256);
+        buf_adds(out, "\"Item\":");
+        ok = itemenc_write_json(out, body, len, &d) == ST_OK;
+    }
+    sqlite3_reset(q);
+    if (!ok)
+        return false;
+    sop_write_capacity(out, g->rcc, t, sop_read_units(size, g->consistent), NULL, rc == SQLITE_ROW);
+    buf_addc(out, '}');
+    return true;
+}
+
+bool store_item_get_fast(store *s, const char *text, size_t len, char **out)
+{
+    ddbjson_flat f;
+    fast_get g;
+    tinfo *t;
+    if (s->txn_depth > 0 || !s->tables || !ddbjson_flat_parse(text, len, &f) || !fast_members(&f, &g) ||
+        !(t = fast_table(s, g.table)))
+        return false;
+    flat_keyvals kv;
+    const av *vals[2];
+    diag d;
+    diag_init(&d);
+    buf b = BUF_INIT;
+    bool done = flat_key(&t->def, &f, g.key, &kv, vals) &&
+                store_check_key_values(&t->def, vals, &s->fast_key, &d) == ST_OK &&
+                fast_read(s, t, &s->fast_key, &g, &b);
+    if (done) {
+        *out = buf_steal(&b);
+        s->fast_gets++;
+    }
+    buf_done(&b);
+    return done;
+}
+
 status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
 {
     static const char *const exprs[] = { "ProjectionExpression", NULL };

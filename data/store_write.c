@@ -164,9 +164,16 @@ status store_check_key(const table_def *def, const av *key, store_key *k, diag *
     size_t want = def->sk.name ? 2 : 1;
     if (key->type != AV_M || key->u.m.len != want)
         return diag_set(d, ST_VALIDATION, "The provided key element does not match the schema");
+    const av *vals[2] = { get(key, def->pk.name), def->sk.name ? get(key, def->sk.name) : NULL };
+    return store_check_key_values(def, vals, k, d);
+}
+
+status store_check_key_values(const table_def *def, const av *const vals[2], store_key *k, diag *d)
+{
+    size_t want = def->sk.name ? 2 : 1;
     const key_attr *keys[2] = { &def->pk, &def->sk };
     for (size_t i = 0; i < want; i++) {
-        const av *v = get(key, keys[i]->name);
+        const av *v = vals[i];
         if (!v || v->type != keys[i]->type)
             return diag_set(d, ST_VALIDATION, "The provided key element does not match the schema");
         if (empty_sb(v))
@@ -180,9 +187,9 @@ status store_check_key(const table_def *def, const av *key, store_key *k, diag *
     if (k) {
         buf_reset(&k->pk);
         buf_reset(&k->sk);
-        keyenc_append(&k->pk, get(key, def->pk.name));
+        keyenc_append(&k->pk, vals[0]);
         if (def->sk.name)
-            keyenc_append(&k->sk, get(key, def->sk.name));
+            keyenc_append(&k->sk, vals[1]);
     }
     return ST_OK;
 }

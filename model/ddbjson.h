@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "model/av.h"
 #include "model/buf.h"
@@ -51,6 +52,47 @@ status ddbjson_cjson_parse(const char *text, size_t len, struct cJSON **root, di
  * 0xFF (cJSON's strings end at a NUL); this turns p[0..n)'s back. The
  * item and value builders below do it themselves. */
 void ddbjson_unmark(char *p, size_t n);
+
+/* A request of simple members read straight from its text, for the hot
+ * path of an operation (GetItem in store_call): each member a string
+ * without escapes, true or false, or a map of attribute values each of
+ * one type, S or N, given as such a string ({"pk":{"S":"a"}}). Anything
+ * else makes ddbjson_flat_parse return false: escapes, control
+ * characters, invalid UTF-8, a NUL, null, numbers, arrays, deeper
+ * nesting, a repeated name, more than DDBJSON_FLAT_MAX members or
+ * attributes, text after the object. The caller then parses the request
+ * the general way (cJSON and every check, with DynamoDB's messages), so a
+ * false costs time, never an answer. Spans point into text; a string's
+ * bytes are its value (no escapes). */
+#define DDBJSON_FLAT_MAX 8
+typedef struct ddbjson_span {
+    const char *p;
+    size_t n;
+} ddbjson_span;
+typedef struct ddbjson_flat_attr {
+    ddbjson_span name, val;
+    av_type type;               /* AV_S or AV_N */
+} ddbjson_flat_attr;
+typedef struct ddbjson_flat_member {
+    ddbjson_span name;
+    char kind;                  /* 's' string, 'b' true/false, 'm' map of attribute values */
+    ddbjson_span str;           /* 's' */
+    bool b;                     /* 'b' */
+    size_t first, n;            /* 'm': attrs[first .. first + n) */
+} ddbjson_flat_member;
+typedef struct ddbjson_flat {
+    size_t n, n_attrs;
+    ddbjson_flat_member m[DDBJSON_FLAT_MAX];
+    ddbjson_flat_attr attrs[DDBJSON_FLAT_MAX];
+} ddbjson_flat;
+bool ddbjson_flat_parse(const char *text, size_t len, ddbjson_flat *out);
+/* Whether span s is the C string name (inline: with a literal name the
+ * compiler compares in place). */
+static inline bool ddbjson_span_is(ddbjson_span s, const char *name)
+{
+    size_t n = strlen(name);
+    return s.n == n && memcmp(s.p, name, n) == 0;
+}
 
 /* The same from an already parsed cJSON node; path prefixes error paths
  * (may be NULL). */

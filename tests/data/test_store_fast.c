@@ -1,9 +1,13 @@
 /*
  * test_store_fast — the store's fast paths give the answers of the slow
  * ones: filters evaluated on encoded bytes (store_api.c, bf_*) against
- * the same filters through expr_eval, and the table cache trusted on
+ * the same filters through expr_eval, the table cache trusted on
  * PRAGMA data_version (store.c) when another connection replaces or
- * deletes the table.
+ * deletes the table, and GetItem's hot path (store_item_get_fast: a
+ * simple request read from its text, the table definition trusted on the
+ * file version of the snapshot read) against the general path, in
+ * answers, errors, and when this or another connection, in this process
+ * or another, writes the item or replaces the table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "data/store.h"
+#include "data/store_int.h"
 
 #include "tests/data/tmpstore.h"
 
@@ -283,6 +289,234 @@ static void scans_page_through_every_item_once(void **state)
     }
 }
 
+/* ---- GetItem's hot path ---- */
+
+static const char table_g[] =
+    "{\"TableName\":\"G.t-1\",\"BillingMode\":\"PAY_PER_REQUEST\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"p\",\"AttributeType\":\"S\"},"
+    "{\"AttributeName\":\"s\",\"AttributeType\":\"N\"},{\"AttributeName\":\"g\",\"AttributeType\":\"S\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"p\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"s\",\"KeyType\":\"RANGE\"}],"
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"gix\",\"KeySchema\":[{\"AttributeName\":\"g\","
+    "\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}";
+
+/* The same request for the general path: a member given as null, which
+ * DynamoDB reads as absent and the hot path does not take. */
+static void general_form(const char *req, char *out, size_t cap)
+{
+    size_t n = strlen(req);
+    while (n && req[n - 1] != '}')
+        n--;
+    assert_true(n > 1);
+    snprintf(out, cap, "%.*s,\"ProjectionExpression\":null}", (int)(n - 1), req);
+}
+
+/* req answered by the hot path (fast: true) or not, with the general
+ * path's answer: the same status, message and response. */
+static void get_agrees(store *s, const char *req, bool fast)
+{
+    char slow_req[4096];
+    general_form(req, slow_req, sizeof slow_req);
+    diag d1, d2;
+    diag_init(&d1);
+    diag_init(&d2);
+    char *a = NULL, *b = NULL;
+    status st2 = store_call(s, "GetItem", slow_req, strlen(slow_req), &b, &d2);
+    uint64_t before = s->fast_gets;
+    status st1 = store_call(s, "GetItem", req, strlen(req), &a, &d1);
+    if (st1 != st2 || strcmp(d1.msg, d2.msg) != 0 || (a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0))
+        fail_msg("%s\n  hot path: %s %s %s\n  general:  %s %s %s", req, status_name(st1), d1.msg, a ? a : "",
+                 status_name(st2), d2.msg, b ? b : "");
+    if ((s->fast_gets == before + 1) != fast)
+        fail_msg("%s: %s by the hot path", req, fast ? "not answered" : "answered");
+    free(a);
+    free(b);
+}
+
+static void get_item_hot_path_answers_as_the_general_one(void **state)
+{
+    store *s = *state;
+    free(ok(s, "CreateTable", table_g));
+    free(ok(s, "PutItem", "{\"TableName\":\"G.t-1\",\"Item\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"},"
+            "\"g\":{\"S\":\"x\"},\"v\":{\"L\":[{\"S\":\"q\\\"\\u0000\"},{\"N\":\"-0.50\"}]}}}"));
+    free(ok(s, "PutItem", "{\"TableName\":\"G.t-1\",\"Item\":{\"p\":{\"S\":\"\xed\x95\x9c\xea\xb8\x80\"},"
+            "\"s\":{\"N\":\"100\"},\"m\":{\"M\":{\"k\":{\"BOOL\":true}}}}}"));
+    /* The first read checks the definition in a read transaction; from
+     * then on the hot path may trust it. */
+    free(ok(s, "GetItem", "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}"));
+    static const char *const hot[] = {
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"Key\":{\"s\":{\"N\":\"1.0\"},\"p\":{\"S\":\"a\"}},\"TableName\":\"G.t-1\"}",
+        " {\n\t\"TableName\" : \"G.t-1\" , \"Key\" : { \"p\" : { \"S\" : \"a\" } , \"s\" : { \"N\" : \"1E0\" } } }\r\n",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"\xed\x95\x9c\xea\xb8\x80\"},\"s\":{\"N\":\"100\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"b\"},\"s\":{\"N\":\"1\"}}}",   /* no item */
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},\"ConsistentRead\":true,"
+        "\"ReturnConsumedCapacity\":\"TOTAL\"}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},\"ConsistentRead\":false,"
+        "\"ReturnConsumedCapacity\":\"INDEXES\"}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"b\"},\"s\":{\"N\":\"1\"}},"
+        "\"ReturnConsumedCapacity\":\"INDEXES\"}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},"
+        "\"ReturnConsumedCapacity\":\"NONE\"}",
+    };
+    for (size_t i = 0; i < sizeof hot / sizeof hot[0]; i++)
+        get_agrees(s, hot[i], true);
+    /* What the hot path leaves to the general one: errors in DynamoDB's
+     * order and words, and members or values it does not take. */
+    static const char *const general[] = {
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"S\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"},\"x\":{\"S\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1x\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},\"ReturnConsumedCapacity\":\"ALL\"}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},\"ConsistentRead\":\"yes\"}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},\"ProjectionExpression\":\"g\"}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},\"AttributesToGet\":[\"g\"]}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}},\"Unknown\":1}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\\u0000\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"p\":{\"S\":\"b\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"B\":\"YQ==\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\",\"N\":\"1\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\",\"TableName\":\"Other\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"Missing\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G t\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}",
+        "{\"TableName\":\"G.t-1\"}",
+        "{\"TableName\":\"G.t-1\",\"Key\":{}}",
+    };
+    for (size_t i = 0; i < sizeof general / sizeof general[0]; i++)
+        get_agrees(s, general[i], false);
+    /* Inside a transaction of the caller's: the general path. */
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_begin(s, &d), ST_OK);
+    get_agrees(s, hot[0], false);
+    assert_int_equal(store_commit(s, &d), ST_OK);
+    /* A key too large, an invalid UTF-8 byte, a raw NUL. */
+    char big[3200];
+    snprintf(big, sizeof big, "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"%02100d\"},\"s\":{\"N\":\"1\"}}}", 0);
+    get_agrees(s, big, false);
+    static const char bad_utf8[] = "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"\xc3\x28\"},\"s\":{\"N\":\"1\"}}}";
+    get_agrees(s, bad_utf8, false);
+    uint64_t before = s->fast_gets;
+    free(call(s, "GetItem", "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}} x",
+              ST_SERIALIZATION, "invalid JSON at line 1, column 59"));
+    assert_int_equal(s->fast_gets, before);
+    char nul[] = "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"aXb\"},\"s\":{\"N\":\"1\"}}}";
+    *strchr(nul, 'X') = '\0';
+    diag_init(&d);
+    char *out = NULL;
+    assert_int_not_equal(store_call(s, "GetItem", nul, sizeof nul - 1, &out, &d), ST_OK);
+    assert_int_equal(s->fast_gets, before);
+    free(out);
+}
+
+static const char item_g[] = "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}";
+
+/* GetItem of item_g by a, which must give want and, when hot, be
+ * answered by the hot path. */
+static void get_sees(store *a, const char *want, bool hot)
+{
+    uint64_t before = a->fast_gets;
+    char *out = ok(a, "GetItem", item_g);
+    if (strcmp(out, want) != 0)
+        fail_msg("GetItem: %s\n  want: %s", out, want);
+    if (hot && a->fast_gets != before + 1)
+        fail_msg("GetItem %s: not answered by the hot path", want);
+    free(out);
+}
+
+static void put_v(store *s, const char *v)
+{
+    char req[256];
+    snprintf(req, sizeof req, "{\"TableName\":\"G.t-1\",\"Item\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"},"
+             "\"v\":{\"S\":\"%s\"}}}", v);
+    free(ok(s, "PutItem", req));
+}
+
+/* The same table made again elsewhere: the same schema, so the cached
+ * definition would still match the key; only the table's row id tells. */
+static void recreate(store *s, const char *v)
+{
+    free(ok(s, "DeleteTable", "{\"TableName\":\"G.t-1\"}"));
+    free(ok(s, "CreateTable", table_g));
+    put_v(s, v);
+}
+
+#define ITEM(v) "{\"Item\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"},\"v\":{\"S\":\"" v "\"}}}"
+
+static void get_item_hot_path_follows_every_writer(void **state)
+{
+    store *a = *state, *b;
+    diag d;
+    diag_init(&d);
+    free(ok(a, "CreateTable", table_g));
+    put_v(a, "1");
+    get_sees(a, ITEM("1"), false);
+    get_sees(a, ITEM("1"), true);
+    /* This connection writes: seen, and the hot path resumes. */
+    put_v(a, "2");
+    get_sees(a, ITEM("2"), false);
+    get_sees(a, ITEM("2"), true);
+    /* Another connection of this process writes the item, then deletes it. */
+    assert_int_equal(store_open(path, 0, &b, &d), ST_OK);
+    put_v(b, "3");
+    get_sees(a, ITEM("3"), false);
+    get_sees(a, ITEM("3"), true);
+    free(ok(b, "DeleteItem", item_g));
+    get_sees(a, "{}", false);
+    get_sees(a, "{}", true);
+    /* It recreates the table: the new one's item, not the old id's nothing. */
+    recreate(b, "4");
+    get_sees(a, ITEM("4"), false);
+    get_sees(a, ITEM("4"), true);
+    /* It replaces the table with one keyed differently. */
+    free(ok(b, "DeleteTable", "{\"TableName\":\"G.t-1\"}"));
+    free(ok(b, "CreateTable", "{\"TableName\":\"G.t-1\",\"BillingMode\":\"PAY_PER_REQUEST\","
+            "\"AttributeDefinitions\":[{\"AttributeName\":\"p\",\"AttributeType\":\"S\"}],"
+            "\"KeySchema\":[{\"AttributeName\":\"p\",\"KeyType\":\"HASH\"}]}"));
+    uint64_t before = a->fast_gets;
+    free(call(a, "GetItem", item_g, ST_VALIDATION, "The provided key element does not match the schema"));
+    assert_int_equal(a->fast_gets, before);
+    /* And deletes it. */
+    free(ok(b, "DeleteTable", "{\"TableName\":\"G.t-1\"}"));
+    free(call(a, "GetItem", item_g, ST_NOT_FOUND, NULL));
+    store_close(b);
+    /* Another process recreates it. */
+    free(ok(a, "CreateTable", table_g));
+    put_v(a, "5");
+    get_sees(a, ITEM("5"), false);
+    get_sees(a, ITEM("5"), true);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        store *c;
+        if (store_open(path, 0, &c, &d) != ST_OK)
+            _exit(2);
+        char *o = NULL;
+        const char *reqs[3][2] = {
+            { "DeleteTable", "{\"TableName\":\"G.t-1\"}" },
+            { "CreateTable", table_g },
+            { "PutItem", "{\"TableName\":\"G.t-1\",\"Item\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"},"
+                         "\"v\":{\"S\":\"6\"}}}" },
+        };
+        for (int i = 0; i < 3; i++) {
+            if (store_call(c, reqs[i][0], reqs[i][1], strlen(reqs[i][1]), &o, &d) != ST_OK)
+                _exit(3);
+            free(o);
+        }
+        store_close(c);
+        _exit(0);
+    }
+    int wst;
+    assert_int_equal(waitpid(pid, &wst, 0), pid);
+    assert_true(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+    get_sees(a, ITEM("6"), false);
+    get_sees(a, ITEM("6"), true);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -290,6 +524,8 @@ int main(void)
         T(byte_filters_agree_with_the_evaluator),
         T(the_table_cache_follows_other_connections),
         T(scans_page_through_every_item_once),
+        T(get_item_hot_path_answers_as_the_general_one),
+        T(get_item_hot_path_follows_every_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

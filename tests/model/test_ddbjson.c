@@ -489,9 +489,55 @@ static void base64_round_trips_every_length(void **state)
     buf_done(&b);
 }
 
+/* ddbjson_flat_parse takes simple requests whole and refuses everything
+ * else, for the general parser to read (and to report what is wrong). */
+static void flat_requests_are_taken_whole_or_not_at_all(void **state)
+{
+    (void)state;
+    ddbjson_flat f;
+    static const char req[] = " { \"T\" : \"t\xc3\xa9\", \"K\":{\"p\":{\"S\":\"a b\"},\"s\":{\"N\":\"-1.5\"}},"
+                              "\"C\":true,\"E\":{},\"F\":false}\n";
+    assert_true(ddbjson_flat_parse(req, strlen(req), &f));
+    assert_int_equal(f.n, 5);
+    assert_true(ddbjson_span_is(f.m[0].name, "T") && f.m[0].kind == 's' && ddbjson_span_is(f.m[0].str, "t\xc3\xa9"));
+    assert_true(f.m[1].kind == 'm' && f.m[1].first == 0 && f.m[1].n == 2);
+    assert_true(ddbjson_span_is(f.attrs[0].name, "p") && f.attrs[0].type == AV_S &&
+                ddbjson_span_is(f.attrs[0].val, "a b"));
+    assert_true(ddbjson_span_is(f.attrs[1].name, "s") && f.attrs[1].type == AV_N &&
+                ddbjson_span_is(f.attrs[1].val, "-1.5"));
+    assert_true(f.m[2].kind == 'b' && f.m[2].b);
+    assert_true(f.m[3].kind == 'm' && f.m[3].n == 0);
+    assert_true(f.m[4].kind == 'b' && !f.m[4].b);
+    assert_true(ddbjson_flat_parse("{}", 2, &f) && f.n == 0);
+    static const char *const refused[] = {
+        "", "[]", "{", "{\"a\":\"x\"", "{\"a\":\"x\"} x", "{\"a\":\"x\",}", "{,\"a\":\"x\"}",
+        "{\"a\":\"x\\\"y\"}",              /* an escape */
+        "{\"a\\u0041\":\"x\"}",
+        "{\"a\":\"x\ty\"}",                /* a control character */
+        "{\"a\":\"\xc3\x28\"}",            /* invalid UTF-8 */
+        "{\"a\":\"\xed\xa0\x80\"}",        /* a surrogate */
+        "{\"a\":null}", "{\"a\":1}", "{\"a\":[]}", "{\"a\":truex}", "{\"a\":tru}",
+        "{\"a\":\"x\",\"a\":\"y\"}",       /* a repeated name */
+        "{\"k\":{\"p\":{\"S\":\"a\"},\"p\":{\"S\":\"b\"}}}",
+        "{\"k\":{\"p\":{\"B\":\"YQ==\"}}}", "{\"k\":{\"p\":{\"BOOL\":true}}}",
+        "{\"k\":{\"p\":{\"S\":\"a\",\"N\":\"1\"}}}", "{\"k\":{\"p\":{}}}", "{\"k\":{\"p\":{\"S\":1}}}",
+        "{\"k\":{\"p\":{\"M\":{\"q\":{\"S\":\"a\"}}}}}", "{\"k\":{\"p\":\"a\"}}",
+        "{\"a\":\"1\",\"b\":\"2\",\"c\":\"3\",\"d\":\"4\",\"e\":\"5\",\"f\":\"6\",\"g\":\"7\",\"h\":\"8\",\"i\":\"9\"}",
+        "\xef\xbb\xbf{}",                  /* a byte order mark */
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (ddbjson_flat_parse(refused[i], strlen(refused[i]), &f))
+            fail_msg("taken: %s", refused[i]);
+    /* A raw NUL, inside a string and after the object. */
+    static const char nul1[] = "{\"a\":\"x\0y\"}", nul2[] = "{}\0";
+    assert_false(ddbjson_flat_parse(nul1, sizeof nul1 - 1, &f));
+    assert_false(ddbjson_flat_parse(nul2, sizeof nul2 - 1, &f));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(flat_requests_are_taken_whole_or_not_at_all),
         cmocka_unit_test(every_type_reads_and_writes_back_canonically),
         cmocka_unit_test(empty_strings_and_binaries_are_allowed_outside_keys),
         cmocka_unit_test(booleans_may_be_written_as_strings),
