@@ -412,6 +412,46 @@ static void get_item_hot_path_answers_as_the_general_one(void **state)
     free(out);
 }
 
+/* The same through the `ddbx api` line protocol (store_call_line). */
+static void line_agrees(store *s, const char *line, const char *slow_line, bool fast)
+{
+    char *a = NULL, *b = NULL;
+    status st2 = store_call_line(s, slow_line, strlen(slow_line), &b);
+    uint64_t before = s->fast_gets;
+    status st1 = store_call_line(s, line, strlen(line), &a);
+    if (st1 != st2 || strcmp(a, b) != 0)
+        fail_msg("%s\n  hot path: %s\n  general:  %s", line, a, b);
+    if ((s->fast_gets == before + 1) != fast)
+        fail_msg("%s: %s by the hot path", line, fast ? "not answered" : "answered");
+    free(a);
+    free(b);
+}
+
+static void get_item_lines_take_the_hot_path(void **state)
+{
+    store *s = *state;
+    free(ok(s, "CreateTable", table_g));
+    free(ok(s, "PutItem", "{\"TableName\":\"G.t-1\",\"Item\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}"));
+    free(ok(s, "GetItem", "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}"));
+#define GET_IN "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}"
+#define GENERAL ",\"ProjectionExpression\":null}"
+    line_agrees(s, "{\"Operation\":\"GetItem\",\"Input\":" GET_IN "}}",
+                "{\"Operation\":\"GetItem\",\"Input\":" GET_IN GENERAL "}", true);
+    line_agrees(s, " { \"Operation\" : \"GetItem\" , \"Input\" : " GET_IN "} } \n",
+                "{\"Operation\":\"GetItem\",\"Input\":" GET_IN GENERAL "}", true);
+    /* Other orders, members and errors: the general way. */
+    line_agrees(s, "{\"Input\":" GET_IN "},\"Operation\":\"GetItem\"}",
+                "{\"Operation\":\"GetItem\",\"Input\":" GET_IN GENERAL "}", false);
+    line_agrees(s, "{\"Operation\":\"GetItem\",\"Input\":" GET_IN "},\"X\":1}",
+                "{\"Operation\":\"GetItem\",\"Input\":" GET_IN GENERAL "}", false);
+    line_agrees(s, "{\"Operation\":\"GetItem\",\"Input\":" GET_IN "}",
+                "{\"Operation\":\"GetItem\",\"Input\":" GET_IN "}", false);
+    line_agrees(s, "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"G.t-1\"}}",
+                "{\"Operation\":\"GetItem\",\"Input\":{\"TableName\":\"G.t-1\"" GENERAL "}", false);
+#undef GET_IN
+#undef GENERAL
+}
+
 static const char item_g[] = "{\"TableName\":\"G.t-1\",\"Key\":{\"p\":{\"S\":\"a\"},\"s\":{\"N\":\"1\"}}}";
 
 /* GetItem of item_g by a, which must give want and, when hot, be
@@ -526,6 +566,7 @@ int main(void)
         T(scans_page_through_every_item_once),
         T(get_item_hot_path_answers_as_the_general_one),
         T(get_item_hot_path_follows_every_writer),
+        T(get_item_lines_take_the_hot_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
