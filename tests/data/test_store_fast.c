@@ -509,6 +509,10 @@ static void get_item_hot_path_follows_every_writer(void **state)
     put_v(a, "2");
     get_sees(a, ITEM("2"), false);
     get_sees(a, ITEM("2"), true);
+    /* This connection recreates the table. */
+    recreate(a, "2b");
+    get_sees(a, ITEM("2b"), false);
+    get_sees(a, ITEM("2b"), true);
     /* Another connection of this process writes the item, then deletes it. */
     assert_int_equal(store_open(path, 0, &b, &d), ST_OK);
     put_v(b, "3");
