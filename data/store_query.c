@@ -516,6 +516,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         /* An LSI fetches what its projection lacks from the table. */
         if (!r->ix->global && sop_projecting(r->x, r->atg))
             r->full_items = true;
+        r->rq.fetch = r->full_items;
 
     }
     r->limit = (long)q->limit;
