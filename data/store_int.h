@@ -410,6 +410,9 @@ typedef struct store_row {
     const void *pk, *body;
     size_t pk_len, body_len;
     uint64_t size, entry_size;
+    bool whole;            /* body is the table's whole item (a table read,
+                              an index read through the table, an entry
+                              without a body): an index not ALL cuts it */
 } store_row;
 
 typedef struct store_cursor {
@@ -421,6 +424,7 @@ typedef struct store_cursor {
     unsigned next_shape;   /* a table Scan from a start key: the statement
                               after the start partition's (store_read.c) */
     buf start_pk;          /* its start partition key, encoded */
+    bool fetch;            /* an index read through the table */
 } store_cursor;
 
 status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d);

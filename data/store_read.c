@@ -41,8 +41,9 @@ static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
     const char *skc = index ? "i.isk" : "sk";
     buf b = BUF_INIT;
     /* Columns: size and body (of the item, or of the entry when an index
-     * is read from its bodies), for an index the entry's size, and for
-     * segments the table pk (SQLite copies every column it returns out of
+     * is read from its bodies), for an index the entry's size (and, read
+     * from its bodies, whether the body is the table's whole item), and
+     * for segments the table pk (SQLite copies every column it returns out of
      * the page, so a read asks only for what it uses). Parameters: ?1 tid, ?2 pk (or ipk),
      * ?3 lo, ?4 hi, ?5 start sk (isk), ?6 start pk (ipk), ?7 xid, ?8 start
      * table pk, ?9 start table sk. */
@@ -55,7 +56,8 @@ static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
         /* The entry's own body; the table's item only where an older ddbx
          * left the body NULL (coalesce evaluates the lookup only then). */
         buf_adds(&b, "SELECT i.size, coalesce(i.body, (SELECT b.body FROM items b"
-                     " WHERE b.tid = i.tid AND b.pk = i.pk AND b.sk = i.sk)), i.size"),
+                     " WHERE b.tid = i.tid AND b.pk = i.pk AND b.sk = i.sk)), i.size,"
+                     " i.body IS NULL"),
             buf_adds(&b, seg ? ", i.pk FROM idx i" : " FROM idx i"),
             buf_adds(&b, " WHERE i.tid = ?1 AND i.xid = ?7");
     else
@@ -187,6 +189,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
         c->next_shape = SH_SCAN | SH_AFTER | (rq->forward ? 0 : SH_BACK) | (rq->segments > 1 ? SH_SEG : 0);
         shape &= ~(unsigned)SH_SCAN;
     }
+    c->fetch = shape & SH_FETCH;
     sqlite3_stmt *q = read_stmt(s, shape, d);
     if (!q) {
         av_free(&bs.succ);
@@ -283,6 +286,9 @@ status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d)
         row->body_len = (size_t)sqlite3_column_bytes(c->q, 1);
         int next = 2;
         row->entry_size = c->rq->xid ? (uint64_t)sqlite3_column_int64(c->q, next++) : row->size;
+        row->whole = true;
+        if (c->rq->xid && !c->fetch)
+            row->whole = sqlite3_column_int(c->q, next++) != 0;
         if (c->rq->segments > 1) {
             row->pk = sqlite3_column_blob(c->q, next);
             row->pk_len = (size_t)sqlite3_column_bytes(c->q, next);
@@ -470,7 +476,7 @@ status store_page(store *s, const char *table, const char *index, const av *pk, 
         av full;
         if ((st = itemenc_decode(row.body, row.body_len, &full, d)) != ST_OK)
             break;
-        if (ix && ix->proj != PROJ_ALL) {
+        if (ix && ix->proj != PROJ_ALL && row.whole) {
             store_project_index(&t->def, ix, &full, &items[*n]);
             av_free(&full);
         } else {
