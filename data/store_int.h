@@ -114,7 +114,7 @@ struct store {
     buf scratch;
     buf err_extra;       /* members an error response carries (store_call) */
     buf err_msg;         /* the whole error message when diag's is too short */
-    sqlite3_stmt *reads[2048]; /* read statements by shape (store_read.c) */
+    sqlite3_stmt *reads[4096]; /* read statements by shape (store_read.c) */
     bool idx_body;       /* idx has the body column (store_idxbody.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
     /* A remote store's local database for saved conditions and staged
@@ -424,7 +424,7 @@ typedef struct store_cursor {
     unsigned next_shape;   /* a table Scan from a start key: the statement
                               after the start partition's (store_read.c) */
     buf start_pk;          /* its start partition key, encoded */
-    bool fetch;            /* an index read through the table */
+    bool whole_col;        /* the statement says whether a body is whole */
 } store_cursor;
 
 status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d);
