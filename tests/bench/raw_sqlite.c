@@ -127,12 +127,14 @@ static int cmd_load(const char *file, const char *path)
         itemenc_encode(&body, &item);
         size_t sz = size_item(&item);
         av_free(&item);
-        /* What DynamoDB bills: the item, and its GSI1 entry (ALL: the
-         * item again) plus 100 bytes of overhead per index item
-         * (developer guide, "Storage considerations" for global
-         * secondary indexes). */
+        /* What DynamoDB stores and bills: the item and its GSI1 entry
+         * (ALL: the item again), each with 100 bytes of overhead
+         * (developer guide: "DynamoDB item sizes and formats", every item
+         * needs 100 bytes of storage overhead for indexing; "Storage
+         * considerations" for global secondary indexes, 100 bytes of
+         * overhead per index item). */
         isize += sz;
-        dsize += sz + sz + 100;
+        dsize += (sz + 100) + (sz + 100);
         double a = bench_now();
         sqlite3_bind_int(ins, 1, TID);
         sqlite3_bind_blob(ins, 2, pk.data, (int)pk.len, SQLITE_STATIC);
