@@ -245,6 +245,8 @@ static char *index_answers(store *s)
         { "Query", "{\"TableName\":\"Tab\",\"IndexName\":\"GKey\",\"KeyConditionExpression\":\"h = :h\","
                    "\"FilterExpression\":\"attribute_exists(a)\",\"ExpressionAttributeValues\":{\":h\":{\"N\":\"7\"}}}" },
         { "Scan", "{\"TableName\":\"Tab\",\"IndexName\":\"GAll\",\"Select\":\"COUNT\"}" },
+        /* PartiQL's SELECT on an index is a Query of it */
+        { "ExecuteStatement", "{\"Statement\":\"SELECT * FROM \\\"Tab\\\".\\\"GInc\\\" WHERE g = 'x'\"}" },
     };
     buf b = BUF_INIT;
     for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
@@ -268,6 +270,10 @@ static void test_reads(void **state)
     /* both GInc entries pass attribute_not_exists(c); neither GKey entry has a */
     assert_non_null(strstr(a, "\"Count\":2,\"ScannedCount\":2}\n"));
     assert_non_null(strstr(a, "{\"Items\":[],\"Count\":0,\"ScannedCount\":2}\n"));
+    /* PartiQL on GInc: the projection too */
+    assert_non_null(strstr(a, "{\"Items\":[{\"a\":{\"S\":\"A\"},\"g\":{\"S\":\"x\"},\"pk\":{\"S\":\"p1\"},"
+                              "\"sk\":{\"S\":\"s1\"}},{\"b\":{\"L\":[{\"N\":\"1\"}]},\"g\":{\"S\":\"x\"},"
+                              "\"pk\":{\"S\":\"p1\"},\"sk\":{\"S\":\"s2\"}}]}\n"));
     /* LSI KEYS_ONLY without a projection: the keys */
     assert_non_null(strstr(a, "{\"Items\":[{\"ls\":{\"S\":\"l1\"},\"pk\":{\"S\":\"p1\"},\"sk\":{\"S\":\"s1\"}}],"));
     free(a);
