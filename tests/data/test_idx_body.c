@@ -200,6 +200,33 @@ static void test_index_size(void **state)
     consistent(s, "PutItem");
 }
 
+/* [DG] "a single Query ... reads ... a maximum of 1 MB of data": what a
+ * Query of a KEYS_ONLY index reads is its entries, not the items behind
+ * them; five items of 300 KB have five small GKey entries, one page. */
+static void test_page_counts_entries(void **state)
+{
+    store *s = *state;
+    make_table(s);
+    enum { BIG = 300 * 1024 };
+    char *body = malloc(BIG + 256);
+    char *big = malloc(BIG + 1);
+    memset(big, 'x', BIG);
+    big[BIG] = 0;
+    for (int i = 0; i < 5; i++) {
+        snprintf(body, BIG + 256, "{\"TableName\":\"Tab\",\"Item\":{\"pk\":{\"S\":\"big%d\"},"
+                 "\"sk\":{\"S\":\"s\"},\"h\":{\"N\":\"1\"},\"v\":{\"S\":\"%s\"}}}", i, big);
+        ok(s, "PutItem", body);
+    }
+    free(big);
+    free(body);
+    ok(s, "Query", "{\"TableName\":\"Tab\",\"IndexName\":\"GKey\",\"KeyConditionExpression\":\"h = :h\","
+       "\"ExpressionAttributeValues\":{\":h\":{\"N\":\"1\"}},\"Select\":\"COUNT\"}");
+    assert_string_equal(out_text, "{\"Count\":5,\"ScannedCount\":5}");
+    /* the table's own Scan reads the items: it stops at 1 MB */
+    ok(s, "Scan", "{\"TableName\":\"Tab\",\"Select\":\"COUNT\"}");
+    assert_non_null(strstr(out_text, "\"LastEvaluatedKey\""));
+}
+
 /* The check can fail: a body that is not the projection is found. */
 static void test_check_finds_damage(void **state)
 {
@@ -362,6 +389,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_ttl_sweep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backfill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_index_size, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_page_counts_entries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_check_finds_damage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migration, setup, teardown),
