@@ -21,14 +21,9 @@
 #include "model/keyenc.h"
 #include "model/mem.h"
 
-void store_entry_body(const table_def *def, const index_def *ix, const av *item,
-                      const buf *item_enc, buf *out)
+void store_entry_body(const table_def *def, const index_def *ix, const av *item, buf *out)
 {
     buf_reset(out);
-    if (ix->proj == PROJ_ALL && item_enc) {
-        buf_add(out, item_enc->data, item_enc->len);
-        return;
-    }
     av cut;
     store_project_index(def, ix, item, &cut);
     itemenc_encode(out, &cut);
@@ -79,7 +74,7 @@ static void entry_body_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
     diag_init(&d);
     if (itemenc_decode(body, len, &item, &d) != ST_OK)
         return;
-    store_entry_body(&t->def, ix, &item, NULL, &m->out);
+    store_entry_body(&t->def, ix, &item, &m->out);
     av_free(&item);
     sqlite3_result_blob(cx, m->out.data ? m->out.data : "", (int)m->out.len, SQLITE_TRANSIENT);
 }

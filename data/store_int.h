@@ -437,10 +437,9 @@ void store_project_index(const table_def *def, const index_def *ix, const av *it
 
 /* ---- index entry bodies (store_idxbody.c) ---- */
 
-/* The body index ix stores for item (item_enc: its encoding, or NULL),
- * into out (reset first). */
-void store_entry_body(const table_def *def, const index_def *ix, const av *item,
-                      const buf *item_enc, buf *out);
+/* The body index ix stores for item, into out (reset first); an ALL
+ * index's is the item's own encoding, which the write path has already. */
+void store_entry_body(const table_def *def, const index_def *ix, const av *item, buf *out);
 /* At open, inside the schema transaction of a writable store: the body
  * column added and filled when the file is older than version 5, and the
  * schema version set; s->idx_body says whether index reads find bodies. */

@@ -325,8 +325,11 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
         /* An unchanged entry is neither rewritten nor charged. */
         bool changes = !same || entry_changes(ix, old, new_item);
         if (nin && changes) {
-            store_entry_body(&t->def, ix, new_item, new_enc, &body);
-            st = idx_row(s, Q_IDX_INSERT, t->id, xid, &npk, &nsk, k, nsz, &body, d);
+            /* An ALL entry's body is the item's encoding as it is. */
+            const buf *eb = ix->proj == PROJ_ALL && new_enc ? new_enc : &body;
+            if (eb == &body)
+                store_entry_body(&t->def, ix, new_item, &body);
+            st = idx_row(s, Q_IDX_INSERT, t->id, xid, &npk, &nsk, k, nsz, eb, d);
         }
         if (oin)
             store_delta(s, t->id, xid, opk.data, opk.len, -1, -(int64_t)osz);
@@ -493,7 +496,7 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
     if (index_key(ix, item, &ipk, &isk)) {
         size_t esz = entry_size(&t->def, ix, item, size);
         buf body = BUF_INIT;
-        store_entry_body(&t->def, ix, item, NULL, &body);
+        store_entry_body(&t->def, ix, item, &body);
         st = idx_row(s, Q_IDX_INSERT, t->id, (int)x + 1, &ipk, &isk, k, esz, &body, d);
         buf_done(&body);
         if (st == ST_OK)
