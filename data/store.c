@@ -34,8 +34,8 @@ static const char *const sql_text[Q__COUNT] = {
                           " ON CONFLICT DO NOTHING",
     [Q_ITEM_REPLACE] = "INSERT OR REPLACE INTO items(tid, pk, sk, size, body) VALUES(?1, ?2, ?3, ?4, ?5)",
     [Q_ITEM_DELETE] = "DELETE FROM items WHERE tid = ?1 AND pk = ?2 AND sk = ?3",
-    [Q_IDX_INSERT] = "INSERT OR REPLACE INTO idx(tid, xid, ipk, isk, pk, sk, size)"
-                     " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    [Q_IDX_INSERT] = "INSERT OR REPLACE INTO idx(tid, xid, ipk, isk, pk, sk, size, body)"
+                     " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     [Q_IDX_DELETE] = "DELETE FROM idx WHERE tid = ?1 AND xid = ?2 AND ipk = ?3 AND isk = ?4"
                      " AND pk = ?5 AND sk = ?6",
     [Q_PART_UPSERT] = "INSERT INTO parts(tid, xid, pk, items, bytes) VALUES(?1, ?2, ?3, ?4, ?5)"
@@ -85,7 +85,7 @@ static const char *const sql_text[Q__COUNT] = {
     " size INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY(tid, pk, sk)) WITHOUT ROWID;" \
     "CREATE TABLE IF NOT EXISTS idx(tid INTEGER NOT NULL, xid INTEGER NOT NULL," \
     " ipk BLOB NOT NULL, isk BLOB NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL," \
-    " size INTEGER NOT NULL, PRIMARY KEY(tid, xid, ipk, isk, pk, sk)) WITHOUT ROWID;" \
+    " size INTEGER NOT NULL, body BLOB, PRIMARY KEY(tid, xid, ipk, isk, pk, sk)) WITHOUT ROWID;" \
     "CREATE TABLE IF NOT EXISTS parts(tid INTEGER NOT NULL, xid INTEGER NOT NULL," \
     " pk BLOB NOT NULL, items INTEGER NOT NULL, bytes INTEGER NOT NULL," \
     " PRIMARY KEY(tid, xid, pk)) WITHOUT ROWID;" \
@@ -367,8 +367,10 @@ status store_open(const char *path, unsigned flags, store **out, diag *d)
     if (!ro) {
         if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
+            (st = store_idx_body_open(s, d)) != ST_OK ||
             sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-            st = store_sqlerr(s, d);
+            if (st == ST_OK)
+                st = store_sqlerr(s, d);
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             goto out;
         }
@@ -380,6 +382,7 @@ status store_open(const char *path, unsigned flags, store **out, diag *d)
             st = diag_set(d, ST_IO, "%s: not a ddbx database", path);
             goto out;
         }
+        store_idx_body_open(s, d);
     }
     *out = s;
     s = NULL;

@@ -130,6 +130,13 @@ void store_change_free(store_change *c);
  * the same UpdateTable to their endpoint.
  */
 status store_create_index(store *s, const char *table, const index_def *ix, diag *d);
+/* Checks a table's index entries against its items: every entry's body
+ * is its item as the index projects it and its size that projection's
+ * DynamoDB size, every item an index should hold has its entry (and no
+ * other entry exists), and each index's totals (stats) add up. *problems
+ * is one line a problem (malloc'd), NULL when all is consistent. For
+ * tests and diagnosis; reads the whole table. */
+status store_index_check(store *s, const char *table, char **problems, diag *d);
 status store_delete_index(store *s, const char *table, const char *index, diag *d);
 
 /*

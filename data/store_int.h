@@ -1,8 +1,9 @@
 /*
  * store_int — what the store's source files share (not a public header).
  *
- * SQLite layout (schema version 3; older files gain the tables they lack
- * when opened writable, and open read-only without them):
+ * SQLite layout (schema is at version 5; older files gain the tables and
+ * columns they lack when opened writable, and open read-only without
+ * them):
  *   meta(key PRIMARY KEY, value)                 schema version
  *   tables(id, name UNIQUE, ver, description)    one row a DynamoDB table;
  *       description is the TableDescription JSON as CreateTable made it
@@ -11,9 +12,16 @@
  *   items(tid, pk, sk, size, body)  WITHOUT ROWID, key (tid, pk, sk):
  *       pk/sk are keyenc bytes (sk empty when the table has no sort key),
  *       size the item's DynamoDB size, body the itemenc bytes.
- *   idx(tid, xid, ipk, isk, pk, sk, size)  WITHOUT ROWID, key all but size:
- *       one entry per item present in index xid (1-based position in
- *       table_def.idx); size the projected entry's DynamoDB size.
+ *   idx(tid, xid, ipk, isk, pk, sk, size, body)  WITHOUT ROWID, key all
+ *       but size and body: one entry per item present in index xid
+ *       (1-based position in table_def.idx); size the projected entry's
+ *       DynamoDB size; body (version 5) the itemenc bytes of the item as
+ *       the index projects it (store_idxbody.c), written in the item's
+ *       own transaction, so an index read is a range read of idx alone.
+ *       Opening an older file writable adds the column and fills it for
+ *       every entry in the schema transaction; read-only, or where a
+ *       body is NULL (a row an older ddbx wrote), an index read looks
+ *       the item up in items as before.
  *   parts(tid, xid, pk, items, bytes)  WITHOUT ROWID: per partition of the
  *       table (xid 0) or an index, kept current on every write.
  *   stats(tid, xid, items, bytes, parts)  WITHOUT ROWID: totals.
@@ -117,7 +125,8 @@ struct store {
     buf scratch;
     buf err_extra;       /* members an error response carries (store_call) */
     buf err_msg;         /* the whole error message when diag's is too short */
-    sqlite3_stmt *reads[1024]; /* read statements by shape (store_read.c) */
+    sqlite3_stmt *reads[4096]; /* read statements by shape (store_read.c) */
+    bool idx_body;       /* idx has the body column (store_idxbody.c) */
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
     /* A remote store's local database for saved conditions and staged
      * changes (data/saved.c, data/staged.c):
@@ -317,6 +326,9 @@ status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
  * item is not in the index or breaks its key rules (type, empty, size). */
 status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
                             const av *item, size_t size, diag *d);
+/* Does index ix hold an entry for item: its index keys present, of the
+ * defined types, not empty, within the key size limits? */
+bool store_index_holds(const index_def *ix, const av *item);
 
 /* ---- UpdateTable's index and capacity changes (store_gsi.c, with pieces
  * of CreateTable's from store_tables.c) ---- */
@@ -401,19 +413,27 @@ typedef struct store_rq {
     bool forward;
     const av *start;           /* ExclusiveStartKey (an item or key map) */
     int segment, segments;     /* Scan segments (segments 0: none) */
+    bool fetch;                /* an index read that wants whole items (an
+                                  LSI fetching what it does not project):
+                                  read through the table */
 } store_rq;
 
 /* The parallel Scan segment (of segments) holding the partition whose
  * encoded table partition key is pk[0..n). */
 int store_segment_of(const void *pk, size_t n, int segments);
 
-/* A row of a read: the item's size and body, for an index the entry's own
- * size, and for a segmented Scan the table partition key's bytes (pk;
- * unset otherwise). Pointers valid until the next step. */
+/* A row of a read: the item's size and body (an index read from its
+ * entries' bodies: the entry's, which may be cut to the projection), for
+ * an index the entry's own size, and for a segmented Scan the table
+ * partition key's bytes (pk; unset otherwise). Pointers valid until the
+ * next step. */
 typedef struct store_row {
     const void *pk, *body;
     size_t pk_len, body_len;
     uint64_t size, entry_size;
+    bool whole;            /* body is the table's whole item (a table read,
+                              an index read through the table, an entry
+                              without a body): an index not ALL cuts it */
 } store_row;
 
 typedef struct store_cursor {
@@ -425,6 +445,7 @@ typedef struct store_cursor {
     unsigned next_shape;   /* a table Scan from a start key: the statement
                               after the start partition's (store_read.c) */
     buf start_pk;          /* its start partition key, encoded */
+    bool whole_col;        /* the statement says whether a body is whole */
 } store_cursor;
 
 status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d);
@@ -434,5 +455,15 @@ void store_cursor_close(store_cursor *c);
 
 /* Applies an index's projection to a full item (into an uninitialised out). */
 void store_project_index(const table_def *def, const index_def *ix, const av *item, av *out);
+
+/* ---- index entry bodies (store_idxbody.c) ---- */
+
+/* The body index ix stores for item, into out (reset first); an ALL
+ * index's is the item's own encoding, which the write path has already. */
+void store_entry_body(const table_def *def, const index_def *ix, const av *item, buf *out);
+/* At open, inside the schema transaction of a writable store: the body
+ * column added and filled when the file is older than version 5, and the
+ * schema version set; s->idx_body says whether index reads find bodies. */
+status store_idx_body_open(store *s, diag *d);
 
 #endif

@@ -149,7 +149,8 @@ static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
 {
     const tinfo *t = r->rq.t;
     const index_def *ix = r->ix;
-    bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items;
+    /* An entry's own body is already the projection. */
+    bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items && row->whole;
     bool proj = sop_projecting(r->x, r->atg);
     if (o->json && !index_cut && !proj)
         return itemenc_write_json(o->json, row->body, row->body_len, d);
@@ -328,10 +329,12 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
     const expr *filter = r->x ? r->x->filter : NULL;
     av part = { .type = AV_NONE };
     buf last = BUF_INIT;
-    /* Index entries cut to a projection are filtered as decoded items. */
+    /* Index entries cut to a projection here (an index not ALL, read
+     * through the table) are filtered as decoded items; an entry's own
+     * body is the projection already. */
     bool cut_entry = ix && ix->proj != PROJ_ALL && !r->full_items;
     bfilt bf;
-    bool fast = filter && !cut_entry && bf_build(&bf, filter);
+    bool fast = filter && bf_build(&bf, filter);
     buf *out = o->json;
     if (out) {
         buf_addc(out, '{');
@@ -347,7 +350,8 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         bytes += row.size;
         cap_bytes += ix && !r->full_items ? row.entry_size : row.size;
         bool match = true;
-        if (fast) {
+        bool cut = cut_entry && row.whole;
+        if (fast && !cut) {
             match = bf_eval(&bf, bf.root, row.body, row.body_len);
         } else if (filter) {
             /* Only the attributes the filter names are decoded, into one
@@ -355,11 +359,11 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
             if ((st = itemenc_decode_some_into(row.body, row.body_len, r->x->fnames, r->x->flens,
                                                r->x->n_fnames, &part, d)) != ST_OK)
                 break;
-            if (cut_entry) {
-                av cut;
-                store_project_index(&t->def, ix, &part, &cut);
-                match = expr_eval(filter, &cut);
-                av_free(&cut);
+            if (cut) {
+                av in_index;
+                store_project_index(&t->def, ix, &part, &in_index);
+                match = expr_eval(filter, &in_index);
+                av_free(&in_index);
             } else {
                 match = expr_eval(filter, &part);
             }
@@ -516,6 +520,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         /* An LSI fetches what its projection lacks from the table. */
         if (!r->ix->global && sop_projecting(r->x, r->atg))
             r->full_items = true;
+        r->rq.fetch = r->full_items;
 
     }
     r->limit = (long)q->limit;

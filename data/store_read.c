@@ -21,7 +21,9 @@ enum {
     SH_LO_SHIFT = 4, SH_HI_SHIFT = 6,
     SH_SEG = 256,   /* parallel Scan: the rows' partition keys are read too */
     SH_AFTER = 512, /* table Scan of the partitions after ?6 (before, back) */
-    SH_COUNT = 1024,
+    SH_FETCH = 1024, /* index read through the table (store_rq.fetch, or no bodies) */
+    SH_WHOLE = 2048, /* index read from its bodies, not ALL: is the body the whole item? */
+    SH_COUNT = 4096,
 };
 
 static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
@@ -35,19 +37,32 @@ static sqlite3_stmt *read_stmt(store *s, unsigned shape, diag *d)
     }
     bool scan = shape & SH_SCAN, index = shape & SH_INDEX, start = shape & SH_START;
     bool back = shape & SH_BACK, seg = shape & SH_SEG, after = shape & SH_AFTER;
+    bool fetch = shape & SH_FETCH, whole = shape & SH_WHOLE;
     int lo = (shape >> SH_LO_SHIFT) & 3, hi = (shape >> SH_HI_SHIFT) & 3;
     const char *skc = index ? "i.isk" : "sk";
     buf b = BUF_INIT;
-    /* Columns: size, body, for an index the entry's size, and for
+    /* Columns: size and body (of the item, or of the entry when an index
+     * is read from its bodies), for an index the entry's size (and, read
+     * from its bodies and not ALL, whether the body is the table's whole
+     * item: a column that costs ~7% of a GSI Query, so an ALL index, whose
+     * entry is the whole item either way, does without), and for
      * segments the table pk (SQLite copies every column it returns out of
      * the page, so a read asks only for what it uses). Parameters: ?1 tid, ?2 pk (or ipk),
      * ?3 lo, ?4 hi, ?5 start sk (isk), ?6 start pk (ipk), ?7 xid, ?8 start
      * table pk, ?9 start table sk. */
-    if (index)
+    if (index && fetch)
         buf_adds(&b, seg ? "SELECT b.size, b.body, i.size, i.pk" : "SELECT b.size, b.body, i.size"),
             buf_adds(&b, " FROM idx i CROSS JOIN items b"
                          " ON b.tid = i.tid AND b.pk = i.pk AND b.sk = i.sk"
                          " WHERE i.tid = ?1 AND i.xid = ?7");
+    else if (index)
+        /* The entry's own body; the table's item only where an older ddbx
+         * left the body NULL (coalesce evaluates the lookup only then). */
+        buf_adds(&b, "SELECT i.size, coalesce(i.body, (SELECT b.body FROM items b"
+                     " WHERE b.tid = i.tid AND b.pk = i.pk AND b.sk = i.sk)), i.size"),
+            buf_adds(&b, whole ? ", i.body IS NULL" : ""),
+            buf_adds(&b, seg ? ", i.pk FROM idx i" : " FROM idx i"),
+            buf_adds(&b, " WHERE i.tid = ?1 AND i.xid = ?7");
     else
         buf_adds(&b, seg ? "SELECT size, body, pk" : "SELECT size, body"),
             buf_adds(&b, " FROM items WHERE tid = ?1");
@@ -163,7 +178,10 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     bool scan = rq->pk == NULL;
     unsigned shape = (scan ? SH_SCAN : 0) | (ix ? SH_INDEX : 0) | (rq->start ? SH_START : 0) |
                      (rq->forward ? 0 : SH_BACK) | (unsigned)lo << SH_LO_SHIFT |
-                     (unsigned)hi << SH_HI_SHIFT | (rq->segments > 1 ? SH_SEG : 0);
+                     (unsigned)hi << SH_HI_SHIFT | (rq->segments > 1 ? SH_SEG : 0) |
+                     (ix && (rq->fetch || !s->idx_body) ? SH_FETCH : 0);
+    if (ix && !(shape & SH_FETCH) && ix->proj != PROJ_ALL)
+        shape |= SH_WHOLE;
     /* A table Scan from a start key, (pk, sk) > (start pk, start sk), is
      * read as the rest of the start partition, then the partitions after
      * it: SQLite seeks with the row value but also tests it on every row
@@ -176,6 +194,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
         c->next_shape = SH_SCAN | SH_AFTER | (rq->forward ? 0 : SH_BACK) | (rq->segments > 1 ? SH_SEG : 0);
         shape &= ~(unsigned)SH_SCAN;
     }
+    c->whole_col = shape & SH_WHOLE;
     sqlite3_stmt *q = read_stmt(s, shape, d);
     if (!q) {
         av_free(&bs.succ);
@@ -272,6 +291,9 @@ status store_cursor_next(store_cursor *c, store_row *row, bool *has, diag *d)
         row->body_len = (size_t)sqlite3_column_bytes(c->q, 1);
         int next = 2;
         row->entry_size = c->rq->xid ? (uint64_t)sqlite3_column_int64(c->q, next++) : row->size;
+        row->whole = true;
+        if (c->whole_col)
+            row->whole = sqlite3_column_int(c->q, next++) != 0;
         if (c->rq->segments > 1) {
             row->pk = sqlite3_column_blob(c->q, next);
             row->pk_len = (size_t)sqlite3_column_bytes(c->q, next);
@@ -459,7 +481,7 @@ status store_page(store *s, const char *table, const char *index, const av *pk, 
         av full;
         if ((st = itemenc_decode(row.body, row.body_len, &full, d)) != ST_OK)
             break;
-        if (ix && ix->proj != PROJ_ALL) {
+        if (ix && ix->proj != PROJ_ALL && row.whole) {
             store_project_index(&t->def, ix, &full, &items[*n]);
             av_free(&full);
         } else {

@@ -270,8 +270,9 @@ static const void *bytes_of(const buf *b)
     return b->data ? b->data : "";
 }
 
+/* Deletes (body NULL) or writes an index entry, with its body. */
 static status idx_row(store *s, int which, int64_t tid, int xid, const buf *ipk, const buf *isk,
-                      const store_key *k, size_t size, diag *d)
+                      const store_key *k, size_t size, const buf *body, diag *d)
 {
     sqlite3_stmt *q = store_stmt(s, which, d);
     if (!q)
@@ -282,8 +283,10 @@ static status idx_row(store *s, int which, int64_t tid, int xid, const buf *ipk,
     sqlite3_bind_blob(q, 4, bytes_of(isk), (int)isk->len, SQLITE_STATIC);
     sqlite3_bind_blob(q, 5, bytes_of(&k->pk), (int)k->pk.len, SQLITE_STATIC);
     sqlite3_bind_blob(q, 6, bytes_of(&k->sk), (int)k->sk.len, SQLITE_STATIC);
-    if (which == Q_IDX_INSERT)
+    if (which == Q_IDX_INSERT) {
         sqlite3_bind_int64(q, 7, (int64_t)size);
+        sqlite3_bind_blob(q, 8, bytes_of(body), (int)body->len, SQLITE_STATIC);
+    }
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
@@ -304,12 +307,13 @@ static bool entry_changes(const index_def *ix, const av *old, const av *new_item
     return false;
 }
 
+/* new_enc: the new item's encoding (for an ALL index's body). */
 static status write_indexes(store *s, const tinfo *t, const store_key *k, const av *old,
                             size_t old_size, const av *new_item, size_t new_size,
-                            store_wcap *cap, diag *d)
+                            const buf *new_enc, store_wcap *cap, diag *d)
 {
     status st = ST_OK;
-    buf opk = BUF_INIT, osk = BUF_INIT, npk = BUF_INIT, nsk = BUF_INIT;
+    buf opk = BUF_INIT, osk = BUF_INIT, npk = BUF_INIT, nsk = BUF_INIT, body = BUF_INIT;
     for (size_t x = 0; x < t->def.n_idx && st == ST_OK; x++) {
         const index_def *ix = &t->def.idx[x];
         int xid = (int)x + 1;
@@ -321,14 +325,19 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
                     memcmp(opk.data, npk.data, opk.len) == 0 &&
                     (osk.len == 0 || memcmp(osk.data, nsk.data, osk.len) == 0);
         if (oin && !same) {
-            st = idx_row(s, Q_IDX_DELETE, t->id, xid, &opk, &osk, k, 0, d);
+            st = idx_row(s, Q_IDX_DELETE, t->id, xid, &opk, &osk, k, 0, NULL, d);
             if (st != ST_OK)
                 break;
         }
         /* An unchanged entry is neither rewritten nor charged. */
         bool changes = !same || entry_changes(ix, old, new_item);
-        if (nin && changes)
-            st = idx_row(s, Q_IDX_INSERT, t->id, xid, &npk, &nsk, k, nsz, d);
+        if (nin && changes) {
+            /* An ALL entry's body is the item's encoding as it is. */
+            const buf *eb = ix->proj == PROJ_ALL && new_enc ? new_enc : &body;
+            if (eb == &body)
+                store_entry_body(&t->def, ix, new_item, &body);
+            st = idx_row(s, Q_IDX_INSERT, t->id, xid, &npk, &nsk, k, nsz, eb, d);
+        }
         if (oin)
             store_delta(s, t->id, xid, opk.data, opk.len, -1, -(int64_t)osz);
         if (nin)
@@ -344,6 +353,7 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
     buf_done(&osk);
     buf_done(&npk);
     buf_done(&nsk);
+    buf_done(&body);
     return st;
 }
 
@@ -379,7 +389,8 @@ status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
         store_delta(s, t->id, 0, k->pk.data, k->pk.len, 1, (int64_t)new_size);
     if (cap)
         cap->table += units(old_size > new_size ? old_size : new_size);
-    st = write_indexes(s, t, k, old, old_size, new_item, new_size, cap, d);
+    st = write_indexes(s, t, k, old, old_size, new_item, new_size, new_item ? &s->scratch : NULL,
+                       cap, d);
     /* The change record, in this same transaction: a crash keeps both or
      * neither. (write_indexes does not touch s->scratch.) */
     if (st == ST_OK && !s->no_log)
@@ -435,7 +446,7 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
     }
     if (sqlite3_changes(s->db) == 1) {
         store_delta(s, t->id, 0, k.pk.data, k.pk.len, 1, (int64_t)size);
-        st = write_indexes(s, t, &k, NULL, 0, item, size, NULL, d);
+        st = write_indexes(s, t, &k, NULL, 0, item, size, &s->scratch, NULL, d);
     } else {
         bool found;
         if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
@@ -471,6 +482,12 @@ static bool index_key_ok(const key_attr *ka, const av *v, bool hash)
     return key_size(v, hash, &d) == ST_OK;
 }
 
+bool store_index_holds(const index_def *ix, const av *item)
+{
+    return index_key_ok(&ix->pk, get(item, ix->pk.name), true) &&
+           (!ix->sk.name || index_key_ok(&ix->sk, get(item, ix->sk.name), false));
+}
+
 status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
                             const av *item, size_t size, diag *d)
 {
@@ -479,14 +496,16 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
     /* "Index key violations": the item stays in the table, the index has
      * no entry for it (developer guide, Detecting and correcting index key
      * violations). */
-    if (!index_key_ok(&ix->pk, get(item, ix->pk.name), true) ||
-        (ix->sk.name && !index_key_ok(&ix->sk, get(item, ix->sk.name), false)))
+    if (!store_index_holds(ix, item))
         return ST_OK;
     buf ipk = BUF_INIT, isk = BUF_INIT;
     status st = ST_OK;
     if (index_key(ix, item, &ipk, &isk)) {
         size_t esz = entry_size(&t->def, ix, item, size);
-        st = idx_row(s, Q_IDX_INSERT, t->id, (int)x + 1, &ipk, &isk, k, esz, d);
+        buf body = BUF_INIT;
+        store_entry_body(&t->def, ix, item, &body);
+        st = idx_row(s, Q_IDX_INSERT, t->id, (int)x + 1, &ipk, &isk, k, esz, &body, d);
+        buf_done(&body);
         if (st == ST_OK)
             store_delta(s, t->id, (int)x + 1, ipk.data, ipk.len, 1, (int64_t)esz);
     }

@@ -22,6 +22,10 @@
  * change without its record or a record without its change; exit 1) and
  * "unlogged: PK\tSK" for an item no record speaks of (the bulk
  * interface, ddbx load, writes none).
+ *
+ * Given TABLE, the index entries are checked against the items too
+ * (store_index_check: bodies, sizes, totals); a problem is printed on
+ * stderr, exit 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +266,19 @@ static int list_keys(const char *path, const char *table, bool changes)
             break;
     }
     av_free(&after_pk);
+    /* The index entries agree with the items (bodies, sizes, totals): a
+     * write keeps both or neither. */
+    char *problems = NULL;
+    if (store_index_check(s, table, &problems, &d) != ST_OK) {
+        fprintf(stderr, "dbcheck: indexes: %s\n", d.msg);
+        goto out;
+    }
+    if (problems) {
+        fprintf(stderr, "dbcheck: indexes:\n%s", problems);
+        free(problems);
+        rc = 1;
+        goto out;
+    }
     rc = changes ? check_changes(path, table, &def) : 0;
 out:
     if (have_def)
