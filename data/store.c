@@ -426,8 +426,20 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
     return ST_OK;
 }
 
+/* Before SQLite's first use in the process: no memory statistics, whose
+ * global mutex every allocation of every connection would take (with a
+ * connection per `ddbx serve` worker thread they contended on it). Too
+ * late once SQLite is initialised: then the call is refused, harmlessly. */
+static pthread_once_t sqlite_once = PTHREAD_ONCE_INIT;
+
+static void sqlite_setup(void)
+{
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 status store_open(const char *path, unsigned flags, store **out, diag *d)
 {
+    pthread_once(&sqlite_once, sqlite_setup);
     store *s = xcalloc(1, sizeof *s);
     *out = NULL;
     s->sh = shared_new(path, flags);

@@ -63,7 +63,7 @@ typedef struct server {
     store **idle;             /* under lock: connections no request holds */
     size_t n_idle;
     size_t opened, max;       /* under lock: connections open, the most allowed */
-    unsigned long requests;   /* under lock: numbers the request ids */
+    unsigned long requests;   /* atomic: numbers the request ids */
     unsigned long seed;
 } server;
 
@@ -109,6 +109,11 @@ typedef struct upload {
     buf body;
     int too_large;
 } upload;
+
+static unsigned long next_request(server *sv)
+{
+    return __atomic_add_fetch(&sv->requests, 1, __ATOMIC_RELAXED);
+}
 
 /* A request id like DynamoDB's: 52 characters of [0-9A-Z]. */
 static void request_id(unsigned long seed, unsigned long n, char out[53])
@@ -195,10 +200,7 @@ static enum MHD_Result refuse(struct MHD_Connection *c, server *sv, unsigned cod
     serve_reply r;
     serve_error_reply(code == 404 ? ST_UNKNOWN_OPERATION : ST_VALIDATION, msg, &r);
     r.http_status = code;
-    pthread_mutex_lock(&sv->lock);
-    unsigned long n = ++sv->requests;
-    pthread_mutex_unlock(&sv->lock);
-    return send_reply(c, sv, n, &r);
+    return send_reply(c, sv, next_request(sv), &r);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -240,14 +242,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (u->too_large) {
         serve_error_reply(ST_VALIDATION, "Request size exceeded 16777216 bytes", &r);
         r.http_status = 413;
-        pthread_mutex_lock(&sv->lock);
-        n = ++sv->requests;
-        pthread_mutex_unlock(&sv->lock);
+        n = next_request(sv);
     } else {
         const char *target = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Amz-Target");
-        pthread_mutex_lock(&sv->lock);
-        n = ++sv->requests;
-        pthread_mutex_unlock(&sv->lock);
+        n = next_request(sv);
         store *st = take_store(sv);
         serve_handle(st, target, u->body.data ? u->body.data : "", u->body.len, &r);
         give_store(sv, st);
