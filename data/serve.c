@@ -2,43 +2,31 @@
  * serve — status codes to HTTP, error bodies in DynamoDB's shape, CRC32.
  */
 #include <assert.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "data/serve.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
-/* Table-driven, reflected polynomial 0xEDB88320. The table is built once
- * (pthread_once: the server's threads share it, read-only after); rebuilt
- * per call it cost 2,048 steps a request, a few percent of a GetItem
- * served over HTTP. */
-static uint32_t crc_table[256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-    static const uint32_t poly = 0xEDB88320u;
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? poly ^ (c >> 1) : c >> 1;
-        crc_table[i] = c;
-    }
-}
-
+/* zlib's crc32 (the same CRC-32, IEEE 802.3): several bytes a step,
+ * where a byte-at-a-time table cost about 70 µs for a 45 KB Query
+ * answer, a fifth of the server's CPU for it. */
 uint32_t serve_crc32(const void *p, size_t n)
 {
-    pthread_once(&crc_once, crc_init);
-    const uint32_t *table = crc_table;
-    const unsigned char *b = p;
-    uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++)
-        crc = table[(crc ^ b[i]) & 0xFF] ^ (crc >> 8);
-    return crc ^ 0xFFFFFFFFu;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    const Bytef *b = p;
+    /* crc32 takes a uInt length: feed a huge body in pieces. */
+    while (n > 0) {
+        uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        crc = crc32(crc, b, k);
+        b += k;
+        n -= k;
+    }
+    return (uint32_t)crc;
 }
 
 unsigned serve_http_status(status code)
