@@ -50,7 +50,7 @@
  * (MEMORY_LIMIT), or MHD itself answers 431 before we see the request:
  * so it does for a header section past about 100 KB. The memory is not
  * larger because libmicrohttpd (0.9.75) zeroes all of it after every
- * request of a keep-alive connection: at 1 MiB that memset was about 40%
+ * request of a keep-alive connection: at 1 MiB that memset was about 30%
  * of the server's CPU per GetItem (tests/bench/NOTES.md). */
 #define MAX_LINE (16u * 1024)
 #define MAX_HEADERS (64u * 1024)
