@@ -3,7 +3,8 @@
 # with a temporary database, runs the AWS SDK for JavaScript v3 against it
 # (tests/serve/sdk.js: every operation, error classes, 8 concurrent
 # writers, the CRC32 header, `ddbx api` on the same file), then stops it
-# with SIGTERM and checks it exits cleanly. Prints TAP. Needs node and
+# with SIGTERM and checks it exits cleanly; then 16 clients at once
+# against --threads 8 (tests/serve/concurrent.js). Prints TAP. Needs node and
 # npm (installs tests/node's packages once, as tests/diff does); without
 # them this suite FAILS, it never skips.
 cd "$(dirname "$0")/../.." || exit 1
