@@ -31,7 +31,7 @@ else
 BUILD    ?= build
 endif
 
-PKGS      := ncursesw sqlite3 libcjson libmicrohttpd libcurl libcrypto
+PKGS      := ncursesw sqlite3 libcjson libmicrohttpd libcurl libcrypto zlib
 TEST_PKGS := cmocka
 
 CC       ?= cc
@@ -62,9 +62,10 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CJSON_LIBS = $(shell pkg-config --libs libcjson 2>/dev/null)
 SQL_LIBS   = $(shell pkg-config --libs sqlite3 2>/dev/null)
-# What a program linked with data/ needs: SQLite, cJSON, and the remote
-# backend's libcurl and libcrypto (data/remote.c, data/sigv4.c).
-DATA_LIBS  = $(shell pkg-config --libs sqlite3 libcjson libcurl libcrypto 2>/dev/null) -lpthread
+# What a program linked with data/ needs: SQLite, cJSON, the remote
+# backend's libcurl and libcrypto (data/remote.c, data/sigv4.c), and zlib
+# (data/serve.c's CRC-32).
+DATA_LIBS  = $(shell pkg-config --libs sqlite3 libcjson libcurl libcrypto zlib 2>/dev/null) -lpthread
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 

@@ -5,30 +5,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "data/serve.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
+/* zlib's crc32 (the same CRC-32, IEEE 802.3): several bytes a step,
+ * where a byte-at-a-time table cost about 70 µs for a 45 KB Query
+ * answer, a fifth of the server's CPU for it. */
 uint32_t serve_crc32(const void *p, size_t n)
 {
-    /* Table-driven, reflected polynomial 0xEDB88320. The table is rebuilt
-     * per call (about a microsecond, nothing next to a request), so there
-     * is no shared state between the server's threads. */
-    static const uint32_t poly = 0xEDB88320u;
-    uint32_t table[256];
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? poly ^ (c >> 1) : c >> 1;
-        table[i] = c;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    const Bytef *b = p;
+    /* crc32 takes a uInt length: feed a huge body in pieces. */
+    while (n > 0) {
+        uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        crc = crc32(crc, b, k);
+        b += k;
+        n -= k;
     }
-    const unsigned char *b = p;
-    uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++)
-        crc = table[(crc ^ b[i]) & 0xFF] ^ (crc >> 8);
-    return crc ^ 0xFFFFFFFFu;
+    return (uint32_t)crc;
 }
 
 unsigned serve_http_status(status code)

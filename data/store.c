@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -215,13 +216,27 @@ status store_txn_begin(store *s, bool write, diag *d)
         s->txn_write = false;
         return ST_OK;
     }
+    if (s->sh)
+        pthread_mutex_lock(&s->sh->write);
     status st = run_simple(s, Q_BEGIN_IMM, d);
-    if (st != ST_OK)
+    if (st != ST_OK) {
+        if (s->sh)
+            pthread_mutex_unlock(&s->sh->write);
         return st;
+    }
     s->txn_serial++;
     s->txn_depth = 1;
     s->txn_write = true;
     return ST_OK;
+}
+
+/* The end of a write transaction (committed or rolled back): the next
+ * writer of this process may begin. */
+static void write_unlock(store *s)
+{
+    if (s->txn_write && s->sh)
+        pthread_mutex_unlock(&s->sh->write);
+    s->txn_write = false;
 }
 
 static void drop_deltas(store *s)
@@ -247,20 +262,23 @@ status store_txn_end(store *s, status st, diag *d)
         st = store_flush_deltas(s, d);
     /* Trimming the change log: a bounded step every 64 write
      * transactions, so no writer ever waits on a long delete. */
-    if (st == ST_OK && s->txn_write && ++s->trim_tick >= 64) {
-        s->trim_tick = 0;
+    if (st == ST_OK && s->txn_write && ++s->sh->trim_tick >= 64) {
+        s->sh->trim_tick = 0;
         st = store_trim_changes(s, 1024, d);
     }
     if (st == ST_OK) {
         diag tmp;
         diag_init(&tmp);
         status c = run_simple(s, Q_COMMIT, d ? d : &tmp);
-        if (c == ST_OK)
+        if (c == ST_OK) {
+            write_unlock(s);
             return ST_OK;
+        }
         st = c;
     }
     if (sqlite3_get_autocommit(s->db) == 0)
         run_simple(s, Q_ROLLBACK, &(diag){ 0 });
+    write_unlock(s);
     drop_deltas(s);
     /* A rolled-back create or delete may have left the cache stale. */
     store_forget_tables(s);
@@ -319,52 +337,86 @@ void store_rollback(store *s)
 
 /* ---- open / close ---- */
 
-status store_open(const char *path, unsigned flags, store **out, diag *d)
+static store_shared *shared_new(const char *path, unsigned flags)
 {
-    status st = ST_OK;
-    store *s = xcalloc(1, sizeof *s);
+    store_shared *sh = xcalloc(1, sizeof *sh);
+    pthread_mutex_init(&sh->write, NULL);
+    pthread_mutex_init(&sh->lock, NULL);
+    pthread_mutex_init(&sh->pq_lock, NULL);
+    sh->refs = 1;
+    sh->path = xstrdup(path);
+    sh->flags = flags;
+    return sh;
+}
+
+static void shared_unref(store_shared *sh)
+{
+    if (!sh)
+        return;
+    pthread_mutex_lock(&sh->lock);
+    int left = --sh->refs;
+    pthread_mutex_unlock(&sh->lock);
+    if (left > 0)
+        return;
+    store_partiql_free(sh);
+    pthread_mutex_destroy(&sh->write);
+    pthread_mutex_destroy(&sh->lock);
+    pthread_mutex_destroy(&sh->pq_lock);
+    free(sh->path);
+    free(sh);
+}
+
+/* One connection to the file: the pragmas every connection needs, and
+ * for the first one (make_schema) the schema. */
+static status open_conn(store *s, const char *path, unsigned flags, bool make_schema, diag *d)
+{
     bool ro = flags & STORE_READ_ONLY;
-    *out = NULL;
     s->read_only = ro;
     s->retention_ms = 24 * 3600 * 1000;   /* DynamoDB keeps stream records 24 hours */
     s->iterator_ms = 15 * 60 * 1000;      /* and a shard iterator lives 15 minutes */
 
-    if (!ro && strcmp(path, ":memory:") != 0) {
+    bool empty = false;
+    if (!ro && make_schema && strcmp(path, ":memory:") != 0) {
         /* Create the file ourselves so it is owner-only from the start. */
         int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-        if (fd < 0) {
-            st = diag_set(d, ST_IO, "%s: %s", path, strerror(errno));
-            goto out;
-        }
+        if (fd < 0)
+            return diag_set(d, ST_IO, "%s: %s", path, strerror(errno));
+        struct stat sb;
+        empty = fstat(fd, &sb) == 0 && sb.st_size == 0;
         close(fd);
     }
     int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
-    if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        st = diag_set(d, ST_IO, "%s: %s", path,
-                      s->db ? sqlite3_errmsg(s->db) : "cannot open");
-        goto out;
-    }
+    if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+        return diag_set(d, ST_IO, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
     sqlite3_busy_timeout(s->db, 10000);
     sqlite3_extended_result_codes(s->db, 1);
 
     /* A new file gets big pages (rows of a few hundred bytes sit well in
      * WITHOUT ROWID trees of 16 KB pages) and WAL, so readers in another
      * process never block the writer nor see "database is locked". */
-    if (!ro) {
+    if (!ro && make_schema) {
+        /* A new, empty file is made without syncs (the switch to WAL
+         * runs through a rollback journal: four fdatasyncs, a third of a
+         * fresh `ddbx serve`'s start-up): it holds nothing a power cut
+         * could lose. The first write transaction syncs as any other. */
+        if (empty)
+            sqlite3_exec(s->db, "PRAGMA synchronous=OFF", NULL, NULL, NULL);
         sqlite3_exec(s->db, "PRAGMA page_size=16384", NULL, NULL, NULL);
-        if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) != SQLITE_OK) {
-            st = store_sqlerr(s, d);
-            goto out;
-        }
+        if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) != SQLITE_OK)
+            return store_sqlerr(s, d);
     }
-    sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+    if (!empty)
+        sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
     s->large = flags & STORE_LARGE_CACHE;
     cache_size(s, false);
     if (s->large)
         sqlite3_exec(s->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
     sqlite3_exec(s->db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
 
+    if (!make_schema)
+        return ST_OK;
     if (!ro) {
+        status st = ST_OK;
         if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
             (st = store_idx_body_open(s, d)) != ST_OK ||
@@ -372,24 +424,71 @@ status store_open(const char *path, unsigned flags, store **out, diag *d)
             if (st == ST_OK)
                 st = store_sqlerr(s, d);
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-            goto out;
+            return st;
         }
+        if (empty)
+            sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
     } else {
         sqlite3_stmt *q = NULL;
         int rc = sqlite3_prepare_v2(s->db, "SELECT 1 FROM meta LIMIT 1", -1, &q, NULL);
         sqlite3_finalize(q);
-        if (rc != SQLITE_OK) {
-            st = diag_set(d, ST_IO, "%s: not a ddbx database", path);
-            goto out;
-        }
+        if (rc != SQLITE_OK)
+            return diag_set(d, ST_IO, "%s: not a ddbx database", path);
         store_idx_body_open(s, d);
     }
-    *out = s;
-    s = NULL;
-out:
-    if (s)
+    return ST_OK;
+}
+
+/* Before SQLite's first use in the process: no memory statistics, whose
+ * global mutex every allocation of every connection would take (with a
+ * connection per `ddbx serve` worker thread they contended on it). Too
+ * late once SQLite is initialised: then the call is refused, harmlessly. */
+static pthread_once_t sqlite_once = PTHREAD_ONCE_INIT;
+
+static void sqlite_setup(void)
+{
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+status store_open(const char *path, unsigned flags, store **out, diag *d)
+{
+    pthread_once(&sqlite_once, sqlite_setup);
+    store *s = xcalloc(1, sizeof *s);
+    *out = NULL;
+    s->sh = shared_new(path, flags);
+    status st = open_conn(s, path, flags, true, d);
+    if (st != ST_OK) {
         store_close(s);
-    return st;
+        return st;
+    }
+    *out = s;
+    return ST_OK;
+}
+
+status store_open_peer(store *s, store **out, diag *d)
+{
+    *out = NULL;
+    if (s->remote || !s->sh)
+        return diag_set(d, ST_USAGE, "a remote store has no peer connections");
+    /* Only the shared state and settings fixed at start are read: s may
+     * be in use by another thread meanwhile. */
+    if (strcmp(s->sh->path, ":memory:") == 0 || !*s->sh->path)
+        return diag_set(d, ST_USAGE, "an in-memory database has no peer connections");
+    store *p = xcalloc(1, sizeof *p);
+    pthread_mutex_lock(&s->sh->lock);
+    s->sh->refs++;
+    pthread_mutex_unlock(&s->sh->lock);
+    p->sh = s->sh;
+    status st = open_conn(p, s->sh->path, s->sh->flags, false, d);
+    if (st != ST_OK) {
+        store_close(p);
+        return st;
+    }
+    p->retention_ms = s->retention_ms;
+    p->iterator_ms = s->iterator_ms;
+    p->idx_body = s->idx_body;   /* the first connection migrated the file */
+    *out = p;
+    return ST_OK;
 }
 
 void store_set_local_path(store *s, const char *path, unsigned flags)
@@ -410,7 +509,6 @@ void store_close(store *s)
     store_close(s->local);
     free(s->local_path);
     store_remote_free(s->remote);
-    store_partiql_free(s);
     if (s->txn_depth > 0)
         store_rollback(s);
     for (int i = 0; i < Q__COUNT; i++)
@@ -428,6 +526,7 @@ void store_close(store *s)
     buf_done(&s->ttl_sk);
     store_key_done(&s->fast_key);
     sqlite3_close(s->db);
+    shared_unref(s->sh);
     free(s);
 }
 

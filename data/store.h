@@ -45,6 +45,23 @@ status store_open(const char *path, unsigned flags, store **out, diag *d);
 void store_close(store *s);
 
 /*
+ * Another connection to s's file, with s's flags and stream times, for a
+ * server's worker threads (`ddbx serve`): each connection is used by one
+ * thread at a time, and several may be used at once. Reads on different
+ * connections run in parallel (WAL: a reader sees the last commit before
+ * its request began, whole); writes are serialised by a lock the
+ * connections share, so this process's writers queue rather than meet
+ * SQLITE_BUSY (another process's writer meets the 10 s busy timeout).
+ * What the connections share: that lock, the change log's clock and trim
+ * counter, and PartiQL ExecuteTransaction's ClientRequestTokens. Each
+ * has its own table-definition cache, checked against PRAGMA
+ * data_version (which counts every other connection's commits). Close
+ * each with store_close, in any order. ST_USAGE for a remote or
+ * in-memory store.
+ */
+status store_open_peer(store *s, store **out, diag *d);
+
+/*
  * One DynamoDB operation ("PutItem", "Query", ...). input is the request
  * body. On ST_OK *out is the response body; on an error *out is NULL or,
  * where DynamoDB's error carries more than a message (CancellationReasons,

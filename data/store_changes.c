@@ -26,9 +26,16 @@ int64_t store_now_ms(store *s)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t t = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-    if (t < s->last_ms)
-        t = s->last_ms;
-    s->last_ms = t;
+    /* Shared by the process's connections on the file (store_open_peer):
+     * a record's time never goes below an earlier record's. */
+    store_shared *sh = s->sh;
+    if (!sh)
+        return t;
+    pthread_mutex_lock(&sh->lock);
+    if (t < sh->last_ms)
+        t = sh->last_ms;
+    sh->last_ms = t;
+    pthread_mutex_unlock(&sh->lock);
     return t;
 }
 

@@ -54,6 +54,7 @@
 #ifndef DDBX_STORE_INT_H
 #define DDBX_STORE_INT_H
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -105,8 +106,31 @@ typedef struct store_key {
     buf pk, sk;
 } store_key;
 
+/* What the connections one process has open on one file share: the first
+ * store_open makes it, store_open_peer adds a connection to it (one a
+ * worker thread of `ddbx serve`). Everything else in struct store is the
+ * connection's own and used by one thread at a time. */
+typedef struct store_shared {
+    /* Held from BEGIN IMMEDIATE to COMMIT or ROLLBACK: this process's
+     * writers queue here instead of spinning in SQLite's busy handler
+     * (which sleeps and retries); other processes meet the busy timeout. */
+    pthread_mutex_t write;
+    pthread_mutex_t lock;   /* refs and last_ms */
+    int refs;
+    int64_t last_ms;        /* change times never go backward in one process */
+    unsigned trim_tick;     /* write transactions since the last trim step (under write) */
+    /* ExecuteTransaction's ClientRequestTokens (store_partiql.c): the
+     * table, and held from a token's check to its keeping, so that two
+     * requests with one token cannot both run. */
+    pthread_mutex_t pq_lock;
+    struct store_pq *pq;
+    char *path;             /* the file, for peers */
+    unsigned flags;         /* store_open's */
+} store_shared;
+
 struct store {
     sqlite3 *db;
+    store_shared *sh;    /* NULL for a remote store */
     sqlite3_stmt *q[Q__COUNT];
     bool read_only;
     bool large;          /* STORE_LARGE_CACHE */
@@ -137,11 +161,8 @@ struct store {
     /* The change log (store_changes.c). */
     bool no_log;         /* the bulk interface writes no change records */
     bool ttl_delete;     /* the writes now are TTL deletions (userIdentity) */
-    unsigned trim_tick;  /* write transactions since the last trim step */
-    int64_t last_ms;     /* change times never go backward in one process */
     int64_t retention_ms, iterator_ms;
     buf old_enc;         /* an old image, encoded for its record */
-    struct store_pq *pq;  /* ExecuteTransaction's ClientRequestTokens (store_partiql.c) */
     /* Where the TTL sweep goes on (store_ttl.c): the table and the last
      * key it read there. */
     int64_t ttl_tid;
@@ -216,7 +237,7 @@ status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d
 status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
-void store_partiql_free(store *s);
+void store_partiql_free(store_shared *sh);
 
 /* Time to Live and tags (store_ttl.c, store_tags.c). */
 status store_op_update_ttl(store *s, const struct cJSON *in, buf *out, diag *d);

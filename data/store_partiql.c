@@ -655,31 +655,34 @@ struct store_pq {
     size_t n;
 };
 
-void store_partiql_free(store *s)
+void store_partiql_free(store_shared *sh)
 {
-    if (!s->pq)
+    if (!sh->pq)
         return;
-    for (size_t i = 0; i < s->pq->n; i++) {
-        free(s->pq->v[i].id);
-        free(s->pq->v[i].request);
-        free(s->pq->v[i].response);
+    for (size_t i = 0; i < sh->pq->n; i++) {
+        free(sh->pq->v[i].id);
+        free(sh->pq->v[i].request);
+        free(sh->pq->v[i].response);
     }
-    free(s->pq);
-    s->pq = NULL;
+    free(sh->pq);
+    sh->pq = NULL;
 }
 
+/* The tokens live in the connections' shared state (store_int.h), under
+ * its pq_lock, which the caller holds. */
 static token *token_find(store *s, const char *id)
 {
-    if (!s->pq)
+    struct store_pq *pq = s->sh->pq;
+    if (!pq)
         return NULL;
     time_t now = time(NULL);
-    for (size_t i = 0; i < s->pq->n;) {
-        token *t = &s->pq->v[i];
+    for (size_t i = 0; i < pq->n;) {
+        token *t = &pq->v[i];
         if (now - t->at > TOKEN_TTL) {
             free(t->id);
             free(t->request);
             free(t->response);
-            *t = s->pq->v[--s->pq->n];
+            *t = pq->v[--pq->n];
             continue;
         }
         if (strcmp(t->id, id) == 0)
@@ -691,20 +694,21 @@ static token *token_find(store *s, const char *id)
 
 static void token_keep(store *s, const char *id, const char *request, const buf *response)
 {
-    if (!s->pq)
-        s->pq = xcalloc(1, sizeof *s->pq);
-    if (s->pq->n == MAX_TOKENS) {   /* forget the oldest */
+    if (!s->sh->pq)
+        s->sh->pq = xcalloc(1, sizeof *s->sh->pq);
+    struct store_pq *pq = s->sh->pq;
+    if (pq->n == MAX_TOKENS) {   /* forget the oldest */
         size_t old = 0;
-        for (size_t i = 1; i < s->pq->n; i++)
-            if (s->pq->v[i].at < s->pq->v[old].at)
+        for (size_t i = 1; i < pq->n; i++)
+            if (pq->v[i].at < pq->v[old].at)
                 old = i;
-        free(s->pq->v[old].id);
-        free(s->pq->v[old].request);
-        free(s->pq->v[old].response);
-        s->pq->v[old] = s->pq->v[--s->pq->n];
+        free(pq->v[old].id);
+        free(pq->v[old].request);
+        free(pq->v[old].response);
+        pq->v[old] = pq->v[--pq->n];
     }
-    s->pq->v[s->pq->n++] = (token){ xstrdup(id), xstrdup(request), xstrndup(response->data, response->len),
-                                    time(NULL) };
+    pq->v[pq->n++] = (token){ xstrdup(id), xstrdup(request), xstrndup(response->data, response->len),
+                              time(NULL) };
 }
 
 /* The request without its ClientRequestToken, printed, for comparing. */
@@ -869,7 +873,13 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
         return st;
     const char *id = jstr(in, "ClientRequestToken");
     char *reqtext = id ? request_text(in) : NULL;
+    /* With a token, the check, the transaction and the keeping are one
+     * step for every connection of the process: a second request with the
+     * same token waits, then replays (the write lock nests inside). */
+    if (id)
+        pthread_mutex_lock(&s->sh->pq_lock);
     if (id && token_replay(s, id, reqtext, out, d, &st)) {
+        pthread_mutex_unlock(&s->sh->pq_lock);
         free(reqtext);
         return st;
     }
@@ -899,6 +909,8 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     if (id)
         token_keep(s, id, reqtext, out);
 out:
+    if (id)
+        pthread_mutex_unlock(&s->sh->pq_lock);
     for (size_t i = 0; i < n; i++)
         pstmt_done(&ps[i]);
     free(ps);

@@ -6,7 +6,7 @@
 #   libraries    each only where README's dependency table says: curses in
 #                ui/, sqlite3 in data/, cJSON in data/ and model/ddbjson,
 #                libmicrohttpd in ui/cli_serve.c, libcurl in data/remote.c,
-#                OpenSSL's libcrypto in data/sigv4.c
+#                OpenSSL's libcrypto in data/sigv4.c, zlib in data/serve.c
 #   vm           the view-model's fields are written by ui/vm.c only (ui/vm.h)
 #   SQL          no SQL text built from data (no sqlite3_mprintf/snprintf)
 #
@@ -69,6 +69,7 @@ rule "cJSON only in data/ and model/ddbjson" \
 rule "libmicrohttpd only in ui/cli_serve.c" "$(includes '[<"]microhttpd\.h' model data ui | outside 'ui/cli_serve.c')"
 rule "libcurl only in data/remote.c" "$(includes '[<"]curl/' model data ui | outside 'data/remote.c')"
 rule "libcrypto only in data/sigv4.c" "$(includes '[<"]openssl/' model data ui | outside 'data/sigv4.c')"
+rule "zlib only in data/serve.c" "$(includes '[<"]zlib\.h' model data ui | outside 'data/serve.c')"
 
 # ui/vm.h: "No other module writes these fields." A write is an
 # assignment, compound assignment, ++ or -- of a vm field reached through

@@ -3,10 +3,18 @@
  * the local store as a DynamoDB endpoint (JSON 1.0 protocol over HTTP),
  * for applications and SDKs pointed at it with --endpoint-url.
  *
- * libmicrohttpd runs one thread per connection; the store holds one
- * SQLite connection opened without SQLite's mutex, so every request runs
- * under one mutex (a request is short; SQLite would serialise the writes
- * anyway). data/serve.c maps the store's answer to HTTP. Any signature is
+ * Concurrency: libmicrohttpd runs a pool of worker threads (--threads N,
+ * default the number of cores, at least 2), each serving its share of
+ * the HTTP connections with epoll. A request borrows one of a pool of
+ * store connections to the same file (store_open_peer: opened as the
+ * first requests need them, at most one per worker) and gives it back:
+ * reads run side by side (WAL), writes queue on the store's write lock.
+ * A pool sized to the cores keeps every core busy without the scheduling
+ * a thread per HTTP connection costs under many keep-alive clients; a
+ * worker waiting for the write lock holds back only its own connections.
+ * The TTL sweep runs on the main thread with a connection of its own
+ * (its position in the tables is that connection's).
+ * data/serve.c maps the store's answer to HTTP. Any signature is
  * accepted, as DynamoDB Local does; loopback unless --host says otherwise.
  * SIGINT/SIGTERM stop the server cleanly: in-flight requests finish, the
  * store is closed. With --read-only (main takes it) every write is refused
@@ -39,22 +47,73 @@
 /* The largest request line (the path and its query) and header section
  * served; past them the request is refused with 400, as DynamoDB refuses
  * oversized lines and headers. MHD's per-connection memory must hold them
- * (MEMORY_LIMIT), or MHD itself answers 431 before we see the request. */
+ * (MEMORY_LIMIT), or MHD itself answers 431 before we see the request:
+ * so it does for a header section past about 100 KB. The memory is not
+ * larger because libmicrohttpd (0.9.75) zeroes all of it after every
+ * request of a keep-alive connection: at 1 MiB that memset was about 30%
+ * of the server's CPU per GetItem (tests/bench/NOTES.md). */
 #define MAX_LINE (16u * 1024)
 #define MAX_HEADERS (64u * 1024)
-#define MEMORY_LIMIT (1024u * 1024)
+#define MEMORY_LIMIT (128u * 1024)
 
 typedef struct server {
-    store *st;
+    store *st;                /* the first connection, opened at start */
     pthread_mutex_t lock;
-    unsigned long requests;   /* under lock: numbers the request ids */
+    pthread_cond_t freed;     /* a connection went back to idle */
+    store **idle;             /* under lock: connections no request holds */
+    size_t n_idle;
+    size_t opened, max;       /* under lock: connections open, the most allowed */
+    unsigned long requests;   /* atomic: numbers the request ids */
     unsigned long seed;
 } server;
+
+/* A store connection for one request: an idle one, else a new peer of
+ * the first while fewer than max are open, else the next to come back. */
+static store *take_store(server *sv)
+{
+    pthread_mutex_lock(&sv->lock);
+    for (;;) {
+        if (sv->n_idle) {
+            store *s = sv->idle[--sv->n_idle];
+            pthread_mutex_unlock(&sv->lock);
+            return s;
+        }
+        if (sv->opened < sv->max) {
+            sv->opened++;
+            pthread_mutex_unlock(&sv->lock);
+            store *s = NULL;
+            diag d;
+            diag_init(&d);
+            if (store_open_peer(sv->st, &s, &d) == ST_OK)
+                return s;
+            /* Out of file descriptors or memory: make do with those open. */
+            fprintf(stderr, "ddbx serve: another connection to the database: %s\n", d.msg);
+            pthread_mutex_lock(&sv->lock);
+            sv->opened--;
+            sv->max = sv->opened;
+            continue;
+        }
+        pthread_cond_wait(&sv->freed, &sv->lock);
+    }
+}
+
+static void give_store(server *sv, store *s)
+{
+    pthread_mutex_lock(&sv->lock);
+    sv->idle[sv->n_idle++] = s;
+    pthread_cond_signal(&sv->freed);
+    pthread_mutex_unlock(&sv->lock);
+}
 
 typedef struct upload {
     buf body;
     int too_large;
 } upload;
+
+static unsigned long next_request(server *sv)
+{
+    return __atomic_add_fetch(&sv->requests, 1, __ATOMIC_RELAXED);
+}
 
 /* A request id like DynamoDB's: 52 characters of [0-9A-Z]. */
 static void request_id(unsigned long seed, unsigned long n, char out[53])
@@ -141,10 +200,7 @@ static enum MHD_Result refuse(struct MHD_Connection *c, server *sv, unsigned cod
     serve_reply r;
     serve_error_reply(code == 404 ? ST_UNKNOWN_OPERATION : ST_VALIDATION, msg, &r);
     r.http_status = code;
-    pthread_mutex_lock(&sv->lock);
-    unsigned long n = ++sv->requests;
-    pthread_mutex_unlock(&sv->lock);
-    return send_reply(c, sv, n, &r);
+    return send_reply(c, sv, next_request(sv), &r);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
@@ -186,15 +242,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (u->too_large) {
         serve_error_reply(ST_VALIDATION, "Request size exceeded 16777216 bytes", &r);
         r.http_status = 413;
-        pthread_mutex_lock(&sv->lock);
-        n = ++sv->requests;
-        pthread_mutex_unlock(&sv->lock);
+        n = next_request(sv);
     } else {
         const char *target = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Amz-Target");
-        pthread_mutex_lock(&sv->lock);
-        n = ++sv->requests;
-        serve_handle(sv->st, target, u->body.data ? u->body.data : "", u->body.len, &r);
-        pthread_mutex_unlock(&sv->lock);
+        n = next_request(sv);
+        store *st = take_store(sv);
+        serve_handle(st, target, u->body.data ? u->body.data : "", u->body.len, &r);
+        give_store(sv, st);
     }
     return send_reply(c, sv, n, &r);
 }
@@ -214,11 +268,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 }
 
 /* Waits for SIGINT or SIGTERM (the one taken is returned), running a
- * TTL sweep step every `every` seconds meanwhile (0: never), under the
- * lock the requests take: expired items go as DynamoDB's background
- * deletes do (store_ttl_sweep). */
+ * TTL sweep step every `every` seconds meanwhile (0: never) on a
+ * connection of its own, opened at the first step: expired items go as
+ * DynamoDB's background deletes do (store_ttl_sweep), their writes
+ * queued with the requests' on the store's write lock. */
 static int wait_and_sweep(server *sv, const sigset_t *stop, double every)
 {
+    store *sweeper = NULL;
     for (;;) {
         if (every <= 0) {
             int sig = 0;
@@ -229,24 +285,38 @@ static int wait_and_sweep(server *sv, const sigset_t *stop, double every)
         struct timespec ts = { .tv_sec = (time_t)every,
                                .tv_nsec = (long)((every - (double)(time_t)every) * 1e9) };
         int sig = sigtimedwait(stop, NULL, &ts);
-        if (sig > 0)
+        if (sig > 0) {
+            store_close(sweeper);
             return sig;
+        }
         if (errno != EAGAIN)
             continue;
         diag d;
         diag_init(&d);
         size_t deleted = 0;
-        pthread_mutex_lock(&sv->lock);
-        status st = store_ttl_sweep(sv->st, (double)time(NULL), 1000, &deleted, &d);
-        pthread_mutex_unlock(&sv->lock);
+        status st = sweeper ? ST_OK : store_open_peer(sv->st, &sweeper, &d);
+        if (st == ST_OK)
+            st = store_ttl_sweep(sweeper, (double)time(NULL), 1000, &deleted, &d);
         if (st != ST_OK)
             fprintf(stderr, "ddbx serve: TTL sweep: %s\n", d.msg);
     }
 }
 
+/* The worker threads (and so store connections) by default: one a core,
+ * at least 2 so that one request waiting on the write lock or a long
+ * Scan page does not stop the rest. */
+#define MAX_THREADS 256
+static unsigned default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 2)
+        n = 2;
+    return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: ddbx serve [--db FILE] [--port N] [--host ADDR]"
+    fprintf(stderr, "usage: ddbx serve [--db FILE] [--port N] [--host ADDR] [--threads N]"
                     " [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n");
     return 2;
 }
@@ -256,6 +326,7 @@ int cli_serve(int argc, char **argv)
     const char *flag_db = cli_take_db(&argc, argv);
     const char *host = "127.0.0.1";
     const char *port_s = "8000";
+    const char *threads_s = NULL;
     double retention, lifetime, ttl_every;
     if (cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0 ||
         cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
@@ -267,10 +338,14 @@ int cli_serve(int argc, char **argv)
                 port_s = argv[++i];
             else
                 host = argv[++i];
+        } else if (strcmp(a, "--threads") == 0 && i + 1 < argc) {
+            threads_s = argv[++i];
         } else if (strncmp(a, "--port=", 7) == 0) {
             port_s = a + 7;
         } else if (strncmp(a, "--host=", 7) == 0) {
             host = a + 7;
+        } else if (strncmp(a, "--threads=", 10) == 0) {
+            threads_s = a + 10;
         } else {
             return usage();
         }
@@ -281,6 +356,15 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "ddbx serve: bad port: %s\n", port_s);
         return 2;
     }
+    unsigned threads = default_threads();
+    if (threads_s) {
+        long t = strtol(threads_s, &end, 10);
+        if (!*threads_s || *end || t < 1 || t > MAX_THREADS) {
+            fprintf(stderr, "ddbx serve: bad --threads: %s (1 to %d)\n", threads_s, MAX_THREADS);
+            return 2;
+        }
+        threads = (unsigned)t;
+    }
 
     int rc = 1;
     struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
@@ -289,6 +373,9 @@ int cli_serve(int argc, char **argv)
     struct MHD_Daemon *daemon = NULL;
     server sv = { 0 };
     pthread_mutex_init(&sv.lock, NULL);
+    pthread_cond_init(&sv.freed, NULL);
+    sv.max = threads;
+    sv.idle = xcalloc(threads, sizeof *sv.idle);
     sv.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     char *path = cli_db_path(flag_db, 1);
     diag d;
@@ -298,6 +385,8 @@ int cli_serve(int argc, char **argv)
         goto out;
     }
     store_set_stream_times(sv.st, retention, lifetime);
+    sv.idle[sv.n_idle++] = sv.st;
+    sv.opened = 1;
     int gai = getaddrinfo(host, port_s, &hints, &ai);
     if (gai != 0 || !ai) {
         fprintf(stderr, "ddbx serve: %s: %s\n", host, gai_strerror(gai));
@@ -314,8 +403,7 @@ int cli_serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                     MHD_USE_POLL;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     daemon = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &sv,
@@ -324,6 +412,7 @@ int cli_serve(int argc, char **argv)
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
+                              MHD_OPTION_THREAD_POOL_SIZE, threads,
                               MHD_OPTION_END);
     if (!daemon) {
         fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", host, port_s,
@@ -343,10 +432,16 @@ int cli_serve(int argc, char **argv)
     rc = 0;
 out:
     if (daemon)
-        MHD_stop_daemon(daemon);   /* joins the connection threads */
+        MHD_stop_daemon(daemon);   /* joins the worker threads */
     if (ai)
         freeaddrinfo(ai);
+    /* Every connection is idle now; the first (sv.st) among them. */
+    for (size_t i = 0; i < sv.n_idle; i++)
+        if (sv.idle[i] != sv.st)
+            store_close(sv.idle[i]);
     store_close(sv.st);
+    free(sv.idle);
+    pthread_cond_destroy(&sv.freed);
     pthread_mutex_destroy(&sv.lock);
     free(path);
     return rc;

@@ -19,7 +19,7 @@ static const char usage_text[] =
     "       ddbx api [--db FILE]              DynamoDB requests in, responses out, one JSON a line\n"
     "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         the same against a remote DynamoDB endpoint\n"
-    "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]\n"
+    "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1] [--threads N]\n"
     "                  [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n"
     "                                         the store as a DynamoDB (and DynamoDB Streams)\n"
     "                                         endpoint (HTTP)\n"

@@ -4,9 +4,13 @@
  * and dynalite in one run, and writes BENCHMARKS.md.
  *
  *   node tests/bench/bench.js --build build-bench [--quick] [--out FILE]
+ *   node tests/bench/bench.js --build build-bench --http-only [--out FILE]
+ *       only the HTTP part (dynalite and `ddbx serve` at 100,000 items,
+ *       with the quick plan's node-client counts), to
+ *       BUILD/bench-data/BENCHMARKS-http.md unless --out says otherwise
  *
  * Programs (built by `make bench` into BUILD): ddbx, tests/bench/gen,
- * raw_sqlite, bench_store, peakrss, and bench_expr when it exists. The
+ * raw_sqlite, bench_store, peakrss, loadc, and bench_expr when it exists. The
  * data files and databases go to BUILD/bench-data. Each figure is the
  * median of its runs; read runs alternate raw SQLite and ddbx so that the
  * machine's noise falls on both alike. Progress goes to stderr.
@@ -22,9 +26,10 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const QUICK = args.includes('--quick');
+const HTTP_ONLY = args.includes('--http-only');
+const QUICK = args.includes('--quick') || HTTP_ONLY;
 const BUILD = path.resolve(root, opt('--build', 'build-bench'));
-const OUT = path.resolve(root, opt('--out', 'BENCHMARKS.md'));
+const OUT = path.resolve(root, opt('--out', HTTP_ONLY ? path.join(BUILD, 'bench-data', 'BENCHMARKS-http.md') : 'BENCHMARKS.md'));
 const DATA = path.join(BUILD, 'bench-data');
 const bin = (p) => path.join(BUILD, p);
 
@@ -35,6 +40,10 @@ const PLAN = QUICK
       dynQueries: 200, dynGets: 500, dynReps: 1, w6Size: 100000, exprReps: 1 }
   : { sizes: [100000, 1000000], loadReps: { 100000: 3, 1000000: 1 }, readReps: 3, queries: 10000,
       gets: 100000, dynQueries: 500, dynGets: 2000, dynReps: 3, w6Size: 1000000, exprReps: 3 };
+
+/* loadc (tests/bench/loadc.c): connections, seconds a measurement, and
+ * start-up runs. */
+const LOADC = { conns: [1, 4, 16], secs: QUICK ? 1 : 2, startRuns: { serve: 9, dynalite: 5 } };
 
 const t0 = Date.now();
 const log = (...m) => console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0)}s]`, ...m);
@@ -189,6 +198,7 @@ async function endpoint(kind, size, file) {
     });
     if (r.code !== 0) throw new Error(`bench_dynalite (${kind}): ` + r.err.slice(-2000));
     add(size, kind === 'dynalite' ? 'dynalite' : 'serve', figs(r.out));
+    loadcRuns(kind === 'dynalite' ? 'dynalite' : 'serve', size, port, srv.pid);
   } finally {
     srv.removeAllListeners('exit');
     const gone = srv.exitCode !== null || srv.signalCode !== null ? Promise.resolve()
@@ -199,6 +209,38 @@ async function endpoint(kind, size, file) {
     if (kind !== 'dynalite') {
       add(size, 'serve', [['W8.bytes_per_item', dbBytes(db) / size]]);
       rmDb(db);
+    }
+  }
+}
+
+/* The C load client on the loaded endpoint: GetItem of random keys and
+ * whole-partition Query, at each connection count (figures L.get.c16.ops,
+ * .p50, .p99, .cpu_us (the client's), .srv_cpu_us (the server's)). */
+function loadcRuns(sys, size, port, pid) {
+  for (const op of ['get', 'query']) {
+    for (const c of LOADC.conns) {
+      log(`loadc ${sys}: ${op}, ${c} connection${c > 1 ? 's' : ''}`);
+      add(size, sys, figs(mustRun(bin('tests/bench/loadc'), ['load', String(port), String(size), op, String(c),
+        String(LOADC.secs), `L.${op}.c${c}`, String(pid)]).stdout));
+    }
+  }
+}
+
+/* Start-up: exec to the first answered request, for `ddbx serve` on a
+ * fresh file and dynalite, alternating runs of each (loadc startup). */
+function startups(size) {
+  const db = path.join(DATA, 'startup.db');
+  const cmd = {
+    serve: ['--fresh', db, '--', bin('ddbx'), 'serve', '--db', db, '--port', '{PORT}'],
+    dynalite: ['--', 'node', path.join(root, 'tests', 'node', 'dynalite-server.js'), '{PORT}'],
+  };
+  const reps = 3;
+  for (let rep = 0; rep < reps; rep++) {
+    for (const sys of ['serve', 'dynalite']) {
+      log(`start-up ${sys}, round ${rep + 1}`);
+      const n = Math.ceil(LOADC.startRuns[sys] / reps);
+      const out = figs(mustRun(bin('tests/bench/loadc'), ['startup', String(n), 'L'].concat(cmd[sys])).stdout);
+      add(size, sys, out.filter(([k]) => k === 'L.startup_ms'));
     }
   }
 }
@@ -276,6 +318,14 @@ async function main() {
     const gr = run(bin('tests/bench/gen'), [String(size)], { stdio: ['ignore', g, 'pipe'] });
     fs.closeSync(g);
     if (gr.status !== 0) throw new Error('gen: ' + gr.stderr);
+    if (HTTP_ONLY) {
+      log('dynalite at 100,000 items, then ddbx serve (HTTP only)');
+      await endpoint('dynalite', size, file);
+      await endpoint('serve', size, file);
+      startups(size);
+      fs.rmSync(file, { force: true });
+      continue;
+    }
     const rawDb = path.join(DATA, `raw-${size}.db`);
     const ddbxDb = path.join(DATA, `ddbx-${size}.db`);
     /* Loads: raw, then ddbx, alternating. */
@@ -305,6 +355,7 @@ async function main() {
       await endpoint('dynalite', size, file);
       log('ddbx serve at 100,000 items, the same HTTP client (like-for-like)');
       await endpoint('serve', size, file);
+      startups(size);
     }
     if (size === PLAN.w6Size) {
       log(`W6 explorer on ${size} items`);
@@ -317,7 +368,7 @@ async function main() {
     fs.rmSync(file, { force: true });
   }
   const exprBin = bin('tests/bench/bench_expr');
-  if (fs.existsSync(exprBin)) {
+  if (fs.existsSync(exprBin) && !HTTP_ONLY) {
     w7 = { parse: [], eval: [] };
     for (let rep = 0; rep < PLAN.exprReps; rep++) {
       log('W7 bench_expr');
@@ -470,6 +521,38 @@ function httpTable(size) {
   return out.join('\n');
 }
 
+/* Concurrent clients: loadc against both servers. */
+function loadcTable(size) {
+  const out = [];
+  const f = (sys, k, unit) => fmt(med(size, sys, k), unit);
+  out.push('| request | connections | ddbx serve ops/s | dynalite ops/s | serve / dynalite | serve p50 / p99, µs | ' +
+    'dynalite p50 / p99, µs | server CPU a request, µs (serve / dynalite) | client CPU a request, µs | target | met |');
+  out.push('|---------|------------:|-----------------:|---------------:|-----------------:|--------------------:|' +
+    '-----------------------:|--------------------------------------------:|-------------------------:|--------|-----|');
+  for (const op of ['get', 'query']) {
+    for (const c of LOADC.conns) {
+      const k = `L.${op}.c${c}`;
+      const d = med(size, 'serve', k + '.ops'), y = med(size, 'dynalite', k + '.ops');
+      if (d === undefined && y === undefined) continue;
+      const tgt = op === 'get' && c === 16;
+      const met = !tgt ? '—' : d !== undefined && y !== undefined && d / y >= 10 ? 'yes' : '**no**';
+      out.push(`| ${op === 'get' ? 'GetItem, random keys' : 'Query, whole partition'} | ${c} | ${fmt(d)} | ${fmt(y)} | ` +
+        `${ratio(d, y)} | ${f('serve', k + '.p50', 'us')} / ${f('serve', k + '.p99', 'us')} | ` +
+        `${f('dynalite', k + '.p50', 'us')} / ${f('dynalite', k + '.p99', 'us')} | ` +
+        `${f('serve', k + '.srv_cpu_us', 'us')} / ${f('dynalite', k + '.srv_cpu_us', 'us')} | ` +
+        `${f('serve', k + '.cpu_us', 'us')} | ${tgt ? '≥ 10× dynalite' : '—'} | ${met} |`);
+    }
+  }
+  const ds = med(size, 'serve', 'L.startup_ms'), ys = med(size, 'dynalite', 'L.startup_ms');
+  if (ds !== undefined || ys !== undefined) {
+    const n = runs(size, 'serve', 'L.startup_ms');
+    out.push('', '| figure | ddbx serve | dynalite | target | met |', '|--------|-----------:|---------:|--------|-----|');
+    out.push(`| start-up: exec to the first answered request, ms (median of ${n} rounds; serve on a fresh file) | ` +
+      `${fmt(ds, 'ms')} | ${fmt(ys, 'ms')} | < 20 ms | ${ds !== undefined && ds < 20 ? 'yes' : '**no**'} |`);
+  }
+  return out.join('\n');
+}
+
 function report(m, la, lb, w6Note) {
   const L = [];
   L.push('# Benchmarks');
@@ -531,6 +614,21 @@ function report(m, la, lb, w6Note) {
         'comparison (they are judged on the in-process rows).');
       L.push('');
       L.push(httpTable(size));
+      L.push('');
+    }
+    if (results[size].serve && med(size, 'serve', 'L.get.c1.ops') !== undefined) {
+      L.push(`### Concurrent clients: tests/bench/loadc.c against \`ddbx serve\` and dynalite, ${size.toLocaleString('en-US')} items`);
+      L.push('');
+      L.push('A C client (libcurl\'s multi interface, one thread) keeps N keep-alive connections with one request in ' +
+        `flight on each, for ${LOADC.secs} s after a 0.3 s warm-up, against each server right after the node client ` +
+        'above, on the data it loaded: DynamoDB JSON 1.0 POSTs with X-Amz-Target and a SigV4-shaped Authorization ' +
+        'header. GetItem picks random existing keys; Query reads a whole 100-item partition. `ddbx serve` runs its ' +
+        'default worker pool (one thread a core, at least 2) with a SQLite connection each; dynalite is one node ' +
+        'process. The client, the server and everything else on the machine share its cores, so the CPU columns ' +
+        '(from /proc, per answered request) are the steadier comparison. Start-up: loadc forks and execs the ' +
+        'server on a free port and polls it with ListTables until the first 200.');
+      L.push('');
+      L.push(loadcTable(size));
       L.push('');
     }
   }

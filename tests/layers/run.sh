@@ -25,6 +25,7 @@ clean() { # dir
     printf '#include <sqlite3.h>\n#include "model/av.h"\n' >"$1/data/store_int.h"
     printf '#include <curl/curl.h>\n#include <cjson/cJSON.h>\n' >"$1/data/remote.c"
     printf '#include <openssl/hmac.h>\n' >"$1/data/sigv4.c"
+    printf '#include <zlib.h>\n' >"$1/data/serve.c"
     printf 'static const char *q = "SELECT 1 WHERE x = ?1";\n' >"$1/data/sub/sql.c"
     printf '#include <curses.h>\n#include "data/store.h"\n' >"$1/ui/term.c"
     printf '#include <microhttpd.h>\n#include "data/serve.h"\n' >"$1/ui/cli_serve.c"
@@ -74,6 +75,8 @@ plant curl-data "libcurl only in data/remote.c" data/pull.c '#include <curl/curl
 plant curl-ui "libcurl only in data/remote.c" ui/x.c '#include <curl/easy.h>'
 plant crypto-data "libcrypto only in data/sigv4.c" data/remote.c '#include <openssl/sha.h>'
 plant crypto-model "libcrypto only in data/sigv4.c" model/sub/x.c '#include <openssl/evp.h>'
+plant zlib-data "zlib only in data/serve.c" data/store.c '#include <zlib.h>'
+plant zlib-ui "zlib only in data/serve.c" ui/sub/x.c '#include "zlib.h"'
 plant vm-field "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.top = 0; }'
 plant vm-alias "the vm's fields written only by ui/vm.c" ui/sub/x.c 'void f(view *v) { vm *w = &v->vm; w->cursor += 2; }'
 plant vm-incr "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.hscroll++; }'
@@ -87,7 +90,7 @@ readme_place() { # library column as README spells it
     grep "^| $1 |" README.md | sed -n 's/.*(\([^()]*\) only) |$/\1/p'
 }
 for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "libmicrohttpd:libmicrohttpd" \
-    "libcurl:libcurl" "OpenSSL libcrypto:libcrypto"; do
+    "libcurl:libcurl" "OpenSSL libcrypto:libcrypto" "zlib:zlib"; do
     lib=${pair%%:*}; rname=${pair#*:}
     place=$(readme_place "$lib")
     if [ -n "$place" ] && grep -qF -- "- layers: $rname only in $place" "$tmp/repo.out"; then
