@@ -301,26 +301,8 @@ static int status_layout(int cols, int max, size_t *start)
     const char *s = D.status.data;
     size_t len = D.status.len;
     int k = 0;
-    size_t i = 0;
-    while (i < len && k < max) {
+    for (size_t i = 0; i < len && k < max; i += text_fit_row(s + i, len - i, cols, 1))
         start[k++] = i;
-        int w = 0;
-        size_t after_space = 0;   /* just past the row's last space; 0: none */
-        while (i < len) {
-            uint32_t cp;
-            size_t step = text_decode(s + i, len - i, &cp);
-            int cw = text_cp_width(cp);
-            if (w + cw > cols && w > 0) {
-                if (after_space && cp != ' ')
-                    i = after_space;
-                break;
-            }
-            w += cw;
-            i += step;
-            if (cp == ' ')
-                after_space = i;
-        }
-    }
     return k;
 }
 

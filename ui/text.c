@@ -127,6 +127,27 @@ int text_width(const char *s, size_t len)
     return w;
 }
 
+size_t text_fit_row(const char *s, size_t len, int room, int keep)
+{
+    size_t end = 0, space = 0;
+    int w = 0;
+    while (end < len) {
+        uint32_t cp;
+        size_t k = text_decode(s + end, len - end, &cp);
+        int cw = text_cp_width(cp);
+        if (w + cw > room && end > 0) {
+            if (cp != ' ' && space)
+                end = space;
+            break;
+        }
+        w += cw;
+        end += k;
+        if (cp == ' ' && w >= keep)
+            space = end;
+    }
+    return end;
+}
+
 int text_fit(buf *out, const char *s, size_t len, int width, bool pad, bool mark)
 {
     int used = 0;

@@ -47,6 +47,17 @@ int text_width(const char *s, size_t len);
  */
 int text_fit(buf *out, const char *s, size_t len, int width, bool pad, bool mark);
 
+/*
+ * One row of wrapped text: how many bytes of s[0..len) fit in `room`
+ * columns (at least one code point, so wrapping always moves on). When
+ * the text goes on past the row and does not go on with a space, the row
+ * ends instead just after its last space that is at least `keep` columns
+ * in (1: any space; a larger keep leaves fewer short rows; past room:
+ * never, cut at the column). The caller decides whether the next row
+ * skips a space it starts with.
+ */
+size_t text_fit_row(const char *s, size_t len, int room, int keep);
+
 /* Byte offset of the first case-insensitive (ASCII) occurrence of needle
  * in hay, or -1. */
 long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen);

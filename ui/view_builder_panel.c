@@ -6,6 +6,7 @@
  * conditions), and the same wrapped to the width it is drawn in. See
  * ui/builder_int.h for who owns what.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,31 +263,10 @@ void bview_panel_wrap(bview *p, int width)
         do {
             /* Continuation rows are indented by four columns. */
             int room = cont ? width - 4 : width;
-            size_t end = at;
-            int w = 0;
-            while (end < len) {
-                uint32_t cp;
-                size_t k = text_decode(s + end, len - end, &cp);
-                int cw = text_cp_width(cp);
-                if (w + cw > room)
-                    break;
-                w += cw;
-                end += k;
-            }
-            if (end == at && end < len) {
-                uint32_t cp;
-                end += text_decode(s + end, len - end, &cp);
-            }
-            /* Prose breaks after a space, not inside a word; JSON
-             * breaks where the row ends (its spaces are inside
-             * strings). */
-            if (end < len && s[end] != ' ' && !json) {
-                size_t sp = end;
-                while (sp > at && s[sp - 1] != ' ')
-                    sp--;
-                if (sp > at && text_width(s + at, sp - at) * 2 >= room)
-                    end = sp;
-            }
+            /* Prose breaks after a space in the row's second half, not
+             * inside a word; JSON breaks where the row ends (its spaces
+             * are inside strings). */
+            size_t end = at + text_fit_row(s + at, len - at, room, json ? INT_MAX : (room + 1) / 2);
             if (p->n_wrapped == cap) {
                 cap *= 2;
                 p->wrapped = xrealloc(p->wrapped, cap * sizeof *p->wrapped);

@@ -53,32 +53,6 @@ static void add_row(view *v, int kind, long act, role r, const char *text, size_
     vm_append(&v->vm, kind, t);
 }
 
-/* How many bytes of s fit in room columns, cut after a space when one is
- * in the second half (so words stay whole), else at the column. */
-static size_t fit_bytes(const char *s, size_t len, int room)
-{
-    size_t end = 0, space = 0;
-    int w = 0;
-    while (end < len) {
-        uint32_t cp;
-        size_t k = text_decode(s + end, len - end, &cp);
-        int cw = text_cp_width(cp);
-        if (w + cw > room)
-            break;
-        w += cw;
-        end += k;
-        if (cp == ' ' && w > room / 2)
-            space = end;
-    }
-    if (end < len && space)
-        end = space;
-    if (!end && len) {
-        uint32_t cp;
-        end = text_decode(s, len, &cp);
-    }
-    return end;
-}
-
 /* One line of text as rows of the screen's width; continuation rows are
  * indented by six columns (the tree's detail lines by five). */
 static void add_line(view *v, int kind, long act, role r, const char *text, size_t len)
@@ -87,7 +61,9 @@ static void add_line(view *v, int kind, long act, role r, const char *text, size
     size_t at = 0;
     bool cont = false;
     do {
-        size_t n = fit_bytes(text + at, len - at, cont ? width - 6 : width);
+        int room = cont ? width - 6 : width;
+        /* Words stay whole when a space is in the row's second half. */
+        size_t n = text_fit_row(text + at, len - at, room, room / 2 + 1);
         if (cont) {
             buf row = BUF_INIT;
             buf_adds(&row, "      ");
@@ -98,6 +74,9 @@ static void add_line(view *v, int kind, long act, role r, const char *text, size
             add_row(v, kind, act, r, text + at, n);
         }
         at += n;
+        /* A row that ends before a space: the next starts after it. */
+        if (at < len && text[at] == ' ')
+            at++;
         cont = true;
     } while (at < len);
 }

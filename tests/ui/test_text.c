@@ -78,6 +78,30 @@ static void test_fit(void **state)
     buf_done(&b);
 }
 
+/* One row of wrapped text (text_fit_row): the three wrappers of the
+ * status line, the builder's panel and its pending list share it. */
+static void test_fit_row(void **state)
+{
+    (void)state;
+    /* "hello world again" in 8 columns: after the space, not "hello wo". */
+    assert_int_equal(text_fit_row("hello world again", 17, 8, 1), 6);
+    /* The text goes on with a space: the full row, the caller skips it. */
+    assert_int_equal(text_fit_row("hello world", 11, 5, 1), 5);
+    /* The only space is before column keep: cut at the column. */
+    assert_int_equal(text_fit_row("ab cdefghij", 11, 8, 4), 8);
+    assert_int_equal(text_fit_row("abc defghij", 11, 8, 4), 4);
+    /* keep past the row: never at a space (JSON in the builder's panel). */
+    assert_int_equal(text_fit_row("{\"a\": 1, \"b\": 2}", 18, 8, 9), 8);
+    /* It all fits. */
+    assert_int_equal(text_fit_row("short", 5, 80, 1), 5);
+    /* Wide characters count two columns and are never split: 가나다 is
+     * 6 columns, 5 take two of them (6 bytes). */
+    assert_int_equal(text_fit_row("\xea\xb0\x80\xeb\x82\x98\xeb\x8b\xa4", 9, 5, 1), 6);
+    /* At least one code point, even when it is wider than the row. */
+    assert_int_equal(text_fit_row("\xea\xb0\x80x", 4, 1, 1), 3);
+    assert_int_equal(text_fit_row("", 0, 8, 1), 0);
+}
+
 static void test_decode_and_find(void **state)
 {
     uint32_t cp;
@@ -95,6 +119,7 @@ int main(void)
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit_row),
         cmocka_unit_test(test_decode_and_find),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
