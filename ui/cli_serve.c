@@ -61,6 +61,8 @@ typedef struct server {
     pthread_mutex_t lock;
     store **conns;            /* under lock: every connection open; conns[0] is st */
     size_t opened, max;       /* under lock: connections open, the most allowed */
+    size_t reserved;          /* under lock: open or being opened */
+    bool first_taken;         /* under lock: a worker has st */
     pthread_key_t mine;       /* a worker thread's own connection */
     unsigned long requests;   /* atomic: numbers the request ids */
     unsigned long seed;
@@ -70,7 +72,7 @@ typedef struct server {
  * own, taken at its first request (the first connection, else a new
  * peer of it) and kept, so that a request takes no lock to find one (a
  * pool shared under a mutex made the two workers of a 2-core machine
- * contend on it: futex calls, ~2-3 µs a GetItem, tests/bench/NOTES.md).
+ * contend on it: futex calls, ~2 µs a GetItem, tests/bench/NOTES.md).
  * A worker runs its requests one at a time, so its connection is never
  * used by two at once; there are as many connections as workers. NULL
  * when a peer cannot be opened (out of file descriptors or memory): the
@@ -80,10 +82,16 @@ static store *worker_store(server *sv, diag *d)
     store *s = pthread_getspecific(sv->mine);
     if (s)
         return s;
+    /* A slot is reserved under the lock before the open, so that
+     * workers opening at once never hold more than max. */
     pthread_mutex_lock(&sv->lock);
-    bool first = sv->opened == 0, room = sv->opened < sv->max;
-    if (first)
+    bool first = !sv->first_taken, room = sv->reserved < sv->max;
+    if (first) {
+        sv->first_taken = true;
         sv->conns[sv->opened++] = sv->st;
+    }
+    if (first || room)
+        sv->reserved++;
     pthread_mutex_unlock(&sv->lock);
     if (first) {
         s = sv->st;
@@ -92,11 +100,15 @@ static store *worker_store(server *sv, diag *d)
         diag_set(d, ST_INTERNAL, "more worker threads than store connections");
         return NULL;
     } else {
-        if (store_open_peer(sv->st, &s, d) != ST_OK)
-            return NULL;
+        status st = store_open_peer(sv->st, &s, d);
         pthread_mutex_lock(&sv->lock);
-        sv->conns[sv->opened++] = s;
+        if (st == ST_OK)
+            sv->conns[sv->opened++] = s;
+        else
+            sv->reserved--;
         pthread_mutex_unlock(&sv->lock);
+        if (st != ST_OK)
+            return NULL;
     }
     pthread_setspecific(sv->mine, s);
     return s;
@@ -251,6 +263,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         } else {
             char msg[sizeof d.msg + 64];
             snprintf(msg, sizeof msg, "another connection to the database: %s", d.msg);
+            fprintf(stderr, "ddbx serve: %s\n", msg);
             serve_error_reply(ST_INTERNAL, msg, &r);
         }
     }
