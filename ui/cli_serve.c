@@ -5,10 +5,10 @@
  *
  * Concurrency: libmicrohttpd runs a pool of worker threads (--threads N,
  * default the number of cores, at least 2), each serving its share of
- * the HTTP connections with epoll. A request borrows one of a pool of
- * store connections to the same file (store_open_peer: opened as the
- * first requests need them, at most one per worker) and gives it back:
- * reads run side by side (WAL), writes queue on the store's write lock.
+ * the HTTP connections with epoll. Each worker serves its requests on
+ * a store connection of its own to the same file (the first, or a peer
+ * from store_open_peer, opened at the worker's first request): reads
+ * run side by side (WAL), writes queue on the store's write lock.
  * A pool sized to the cores keeps every core busy without the scheduling
  * a thread per HTTP connection costs under many keep-alive clients; a
  * worker waiting for the write lock holds back only its own connections.
@@ -59,50 +59,59 @@
 typedef struct server {
     store *st;                /* the first connection, opened at start */
     pthread_mutex_t lock;
-    pthread_cond_t freed;     /* a connection went back to idle */
-    store **idle;             /* under lock: connections no request holds */
-    size_t n_idle;
+    store **conns;            /* under lock: every connection open; conns[0] is st */
     size_t opened, max;       /* under lock: connections open, the most allowed */
+    size_t reserved;          /* under lock: open or being opened */
+    bool first_taken;         /* under lock: a worker has st */
+    pthread_key_t mine;       /* a worker thread's own connection */
     unsigned long requests;   /* atomic: numbers the request ids */
     unsigned long seed;
 } server;
 
-/* A store connection for one request: an idle one, else a new peer of
- * the first while fewer than max are open, else the next to come back. */
-static store *take_store(server *sv)
+/* The store connection a worker thread serves its requests with: its
+ * own, taken at its first request (the first connection, else a new
+ * peer of it) and kept, so that a request takes no lock to find one (a
+ * pool shared under a mutex made the two workers of a 2-core machine
+ * contend on it: futex calls, ~2 µs a GetItem, tests/bench/NOTES.md).
+ * A worker runs its requests one at a time, so its connection is never
+ * used by two at once; there are as many connections as workers. NULL
+ * when a peer cannot be opened (out of file descriptors or memory): the
+ * request is answered 500 and the next one tries again. */
+static store *worker_store(server *sv, diag *d)
 {
+    store *s = pthread_getspecific(sv->mine);
+    if (s)
+        return s;
+    /* A slot is reserved under the lock before the open, so that
+     * workers opening at once never hold more than max. */
     pthread_mutex_lock(&sv->lock);
-    for (;;) {
-        if (sv->n_idle) {
-            store *s = sv->idle[--sv->n_idle];
-            pthread_mutex_unlock(&sv->lock);
-            return s;
-        }
-        if (sv->opened < sv->max) {
-            sv->opened++;
-            pthread_mutex_unlock(&sv->lock);
-            store *s = NULL;
-            diag d;
-            diag_init(&d);
-            if (store_open_peer(sv->st, &s, &d) == ST_OK)
-                return s;
-            /* Out of file descriptors or memory: make do with those open. */
-            fprintf(stderr, "ddbx serve: another connection to the database: %s\n", d.msg);
-            pthread_mutex_lock(&sv->lock);
-            sv->opened--;
-            sv->max = sv->opened;
-            continue;
-        }
-        pthread_cond_wait(&sv->freed, &sv->lock);
+    bool first = !sv->first_taken, room = sv->reserved < sv->max;
+    if (first) {
+        sv->first_taken = true;
+        sv->conns[sv->opened++] = sv->st;
     }
-}
-
-static void give_store(server *sv, store *s)
-{
-    pthread_mutex_lock(&sv->lock);
-    sv->idle[sv->n_idle++] = s;
-    pthread_cond_signal(&sv->freed);
+    if (first || room)
+        sv->reserved++;
     pthread_mutex_unlock(&sv->lock);
+    if (first) {
+        s = sv->st;
+    } else if (!room) {
+        /* Only if libmicrohttpd ran more workers than --threads. */
+        diag_set(d, ST_INTERNAL, "more worker threads than store connections");
+        return NULL;
+    } else {
+        status st = store_open_peer(sv->st, &s, d);
+        pthread_mutex_lock(&sv->lock);
+        if (st == ST_OK)
+            sv->conns[sv->opened++] = s;
+        else
+            sv->reserved--;
+        pthread_mutex_unlock(&sv->lock);
+        if (st != ST_OK)
+            return NULL;
+    }
+    pthread_setspecific(sv->mine, s);
+    return s;
 }
 
 typedef struct upload {
@@ -246,9 +255,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     } else {
         const char *target = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Amz-Target");
         n = next_request(sv);
-        store *st = take_store(sv);
-        serve_handle(st, target, u->body.data ? u->body.data : "", u->body.len, &r);
-        give_store(sv, st);
+        diag d;
+        diag_init(&d);
+        store *st = worker_store(sv, &d);
+        if (st) {
+            serve_handle(st, target, u->body.data ? u->body.data : "", u->body.len, &r);
+        } else {
+            char msg[sizeof d.msg + 64];
+            snprintf(msg, sizeof msg, "another connection to the database: %s", d.msg);
+            fprintf(stderr, "ddbx serve: %s\n", msg);
+            serve_error_reply(ST_INTERNAL, msg, &r);
+        }
     }
     return send_reply(c, sv, n, &r);
 }
@@ -373,9 +390,9 @@ int cli_serve(int argc, char **argv)
     struct MHD_Daemon *daemon = NULL;
     server sv = { 0 };
     pthread_mutex_init(&sv.lock, NULL);
-    pthread_cond_init(&sv.freed, NULL);
+    pthread_key_create(&sv.mine, NULL);
     sv.max = threads;
-    sv.idle = xcalloc(threads, sizeof *sv.idle);
+    sv.conns = xcalloc(threads, sizeof *sv.conns);
     sv.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     char *path = cli_db_path(flag_db, 1);
     diag d;
@@ -385,8 +402,6 @@ int cli_serve(int argc, char **argv)
         goto out;
     }
     store_set_stream_times(sv.st, retention, lifetime);
-    sv.idle[sv.n_idle++] = sv.st;
-    sv.opened = 1;
     int gai = getaddrinfo(host, port_s, &hints, &ai);
     if (gai != 0 || !ai) {
         fprintf(stderr, "ddbx serve: %s: %s\n", host, gai_strerror(gai));
@@ -435,13 +450,13 @@ out:
         MHD_stop_daemon(daemon);   /* joins the worker threads */
     if (ai)
         freeaddrinfo(ai);
-    /* Every connection is idle now; the first (sv.st) among them. */
-    for (size_t i = 0; i < sv.n_idle; i++)
-        if (sv.idle[i] != sv.st)
-            store_close(sv.idle[i]);
+    /* The workers are gone: no connection is in use. conns[0], when
+     * taken, is sv.st. */
+    for (size_t i = 1; i < sv.opened; i++)
+        store_close(sv.conns[i]);
     store_close(sv.st);
-    free(sv.idle);
-    pthread_cond_destroy(&sv.freed);
+    free(sv.conns);
+    pthread_key_delete(sv.mine);
     pthread_mutex_destroy(&sv.lock);
     free(path);
     return rc;
