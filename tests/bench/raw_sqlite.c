@@ -63,7 +63,7 @@ static sqlite3 *open_db(const char *path, bool create)
     sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
     sqlite3_exec(db, "PRAGMA cache_size=-262144", NULL, NULL, NULL);
     if (!create)
-        sqlite3_exec(db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
+        sqlite3_exec(db, "PRAGMA mmap_size=2147418112", NULL, NULL, NULL);
     return db;
 }
 
