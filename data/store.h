@@ -42,6 +42,14 @@ enum {
 
 /* Opens or creates (owner-only permissions) the database file. */
 status store_open(const char *path, unsigned flags, store **out, diag *d);
+
+/* A line for the person waiting, given before store_open starts work
+ * that takes noticeable time: the upgrade of an older file to schema
+ * version 5, which fills every index entry's projection (about a second
+ * a 100,000 entries). The command line prints it on stderr, before the
+ * explorer takes the screen. Process-wide; NULL (the default): nothing. */
+typedef void (*store_notice_fn)(const char *msg);
+void store_set_notice(store_notice_fn fn);
 void store_close(store *s);
 
 /*

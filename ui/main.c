@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/store.h"
 #include "ui/cli.h"
 
 #define DDBX_VERSION "0.1.0"
@@ -67,8 +68,15 @@ static const struct {
     { NULL, NULL },
 };
 
+/* The store's notices (a long schema upgrade), before any screen. */
+static void notice_stderr(const char *msg)
+{
+    fprintf(stderr, "ddbx: %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
+    store_set_notice(notice_stderr);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage_text, stdout);
         return 0;

@@ -334,10 +334,37 @@ static long long schema_version(void)
     return v;
 }
 
+/* The rows of idx, counted by SQLite (the notice counts them from the
+ * stats the store keeps). */
+static long long index_entries(void)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM idx", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    long long v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return v;
+}
+
+static char notice_seen[512];
+static int notices;
+
+static void record_notice(const char *msg)
+{
+    snprintf(notice_seen, sizeof notice_seen, "%s", msg);
+    notices++;
+}
+
 /* [OWN] an old file: read-only it answers the same through the table;
- * writable it gains the bodies, all of them right, in one go. */
+ * writable it gains the bodies, all of them right, in one go, and says
+ * so first (store_set_notice) with the number of entries to fill. */
 static void test_migration(void **state)
 {
+    store_set_notice(record_notice);
+    notices = 0;
     store *s = *state;
     make_table(s);
     assert_int_equal(schema_version(), 5);
@@ -351,8 +378,19 @@ static void test_migration(void **state)
     char *ro = index_answers(s);
     assert_string_equal(ro, want);
     store_close(s);
+    assert_int_equal(notices, 0);   /* read as it is: nothing to announce */
     assert_int_equal(schema_version(), 4);
     assert_int_equal(store_open(path, 0, &s, &d), ST_OK);
+    assert_int_equal(notices, 1);
+    assert_non_null(strstr(notice_seen, "upgrading to schema version 5"));
+    assert_non_null(strstr(notice_seen, path));
+    char count[64];
+    snprintf(count, sizeof count, "its %lld index entries", index_entries());
+    assert_non_null(strstr(notice_seen, count));
+    store_close(s);
+    assert_int_equal(store_open(path, 0, &s, &d), ST_OK);   /* upgraded: no second notice */
+    assert_int_equal(notices, 1);
+    store_set_notice(NULL);
     *state = s;
     assert_int_equal(schema_version(), 5);
     consistent(s, "the migration");
