@@ -321,12 +321,13 @@ static void to_old_layout(void)
     sqlite3_close(db);
 }
 
-static long long schema_version(void)
+/* One number the file holds, read by SQLite on a connection of its own. */
+static long long sql_number(const char *sql)
 {
     sqlite3 *db;
     sqlite3_stmt *q;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema'", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     long long v = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
@@ -334,19 +335,16 @@ static long long schema_version(void)
     return v;
 }
 
+static long long schema_version(void)
+{
+    return sql_number("SELECT value FROM meta WHERE key = 'schema'");
+}
+
 /* The rows of idx, counted by SQLite (the notice counts them from the
  * stats the store keeps). */
 static long long index_entries(void)
 {
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM idx", -1, &q, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-    long long v = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return v;
+    return sql_number("SELECT count(*) FROM idx");
 }
 
 static char notice_seen[512];
