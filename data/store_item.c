@@ -661,15 +661,7 @@ typedef struct fast_get {
 
 static bool table_name_ok(ddbjson_span n)
 {
-    if (n.n < 3 || n.n > 255)
-        return false;
-    for (size_t i = 0; i < n.n; i++) {
-        char c = n.p[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-              c == '.' || c == '-'))
-            return false;
-    }
-    return true;
+    return n.n >= 3 && n.n <= 255 && store_valid_name(n.p, n.n);
 }
 
 static bool fast_members(const ddbjson_flat *f, fast_get *g)

@@ -351,17 +351,22 @@ static size_t jlen(const cJSON *v)
     return (size_t)cJSON_GetArraySize(v);
 }
 
-static bool name_ok(const char *s)
+bool store_valid_name(const char *s, size_t n)
 {
-    if (!*s)
+    if (!n)
         return false;
-    for (; *s; s++) {
-        char c = *s;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
               c == '_' || c == '.' || c == '-'))
             return false;
     }
     return true;
+}
+
+static bool name_ok(const char *s)
+{
+    return store_valid_name(s, strlen(s));
 }
 
 static void check_one(const cJSON *v, const vspec *sp, const char *parent, const char *key,

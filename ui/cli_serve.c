@@ -61,8 +61,7 @@ typedef struct server {
     pthread_mutex_t lock;
     store **conns;            /* under lock: every connection open; conns[0] is st */
     size_t opened, max;       /* under lock: connections open, the most allowed */
-    size_t reserved;          /* under lock: open or being opened */
-    bool first_taken;         /* under lock: a worker has st */
+    size_t reserved;          /* under lock: open or being opened (0: no worker has st yet) */
     pthread_key_t mine;       /* a worker thread's own connection */
     unsigned long requests;   /* atomic: numbers the request ids */
     unsigned long seed;
@@ -85,11 +84,9 @@ static store *worker_store(server *sv, diag *d)
     /* A slot is reserved under the lock before the open, so that
      * workers opening at once never hold more than max. */
     pthread_mutex_lock(&sv->lock);
-    bool first = !sv->first_taken, room = sv->reserved < sv->max;
-    if (first) {
-        sv->first_taken = true;
+    bool first = sv->reserved == 0, room = sv->reserved < sv->max;
+    if (first)
         sv->conns[sv->opened++] = sv->st;
-    }
     if (first || room)
         sv->reserved++;
     pthread_mutex_unlock(&sv->lock);
