@@ -93,11 +93,9 @@ bool sop_is(const char *a, const char *b)
     return a && strcmp(a, b) == 0;
 }
 
-/* 0 none, 1 TOTAL, 2 INDEXES */
-int sop_rcc_mode(const cJSON *in)
+ddb_rcc sop_rcc_mode(const cJSON *in)
 {
-    const char *m = sop_jstr(in, "ReturnConsumedCapacity");
-    return sop_is(m, "TOTAL") ? 1 : sop_is(m, "INDEXES") ? 2 : 0;
+    return ddb_rcc_find(sop_jstr(in, "ReturnConsumedCapacity"));
 }
 
 static void put_units(buf *out, double u)
@@ -109,22 +107,22 @@ static void put_units(buf *out, double u)
 }
 
 /* One ConsumedCapacity object: {"CapacityUnits":..,"TableName":..,...}. */
-void sop_capacity_obj(buf *out, int mode, const tinfo *t, double table, const double *idx)
+void sop_capacity_obj(buf *out, ddb_rcc mode, const tinfo *t, double table, const double *idx)
 {
     double total = table;
-    for (size_t i = 0; idx && i < t->def.n_idx && i < 32; i++)
+    for (size_t i = 0; idx && i < t->def.n_idx && i < SCHEMA_MAX_INDEXES; i++)
         total += idx[i];
     buf_adds(out, "{\"CapacityUnits\":");
     put_units(out, total);
     buf_adds(out, ",\"TableName\":");
     ddbjson_write_string(out, t->name, strlen(t->name));
-    if (mode == 2) {
+    if (mode == DDB_RCC_INDEXES) {
         buf_adds(out, ",\"Table\":{\"CapacityUnits\":");
         put_units(out, table);
         buf_addc(out, '}');
         for (int g = 0; g < 2 && idx; g++) {
             bool any = false;
-            for (size_t i = 0; i < t->def.n_idx && i < 32; i++) {
+            for (size_t i = 0; i < t->def.n_idx && i < SCHEMA_MAX_INDEXES; i++) {
                 const index_def *ix = &t->def.idx[i];
                 if (ix->global != (g == 1) || idx[i] == 0)
                     continue;
@@ -143,10 +141,10 @@ void sop_capacity_obj(buf *out, int mode, const tinfo *t, double table, const do
 }
 
 /* ",\"ConsumedCapacity\":{...}" */
-void sop_write_capacity(buf *out, int mode, const tinfo *t, double table, const double *idx,
+void sop_write_capacity(buf *out, ddb_rcc mode, const tinfo *t, double table, const double *idx,
                            bool lead_comma)
 {
-    if (!mode)
+    if (mode == DDB_RCC_NONE)
         return;
     if (lead_comma)
         buf_addc(out, ',');

@@ -21,11 +21,9 @@
 
 /* ---- batches and transactions: shared pieces ---- */
 
-enum { W_PUT, W_DELETE, W_UPDATE, W_CHECK, W_GET };
-
 /* One element of a batch or transaction. */
 typedef struct witem {
-    int kind;
+    ddb_kind kind;         /* DDB_PUT, DDB_DELETE, DDB_UPDATE, DDB_CHECK or DDB_GET */
     const ddb_req *q;      /* the element's own request (table, key or item, expressions) */
     const char *table;
     tinfo *t;
@@ -75,7 +73,7 @@ static bool same_item(const witem *a, const witem *b)
 typedef struct tcap {
     const tinfo *t;
     double table;
-    double idx[32];
+    double idx[SCHEMA_MAX_INDEXES];
 } tcap;
 
 static tcap *tcap_for(tcap *caps, size_t *n, const tinfo *t)
@@ -96,7 +94,7 @@ static void caps_to_res(const tcap *caps, size_t n, ddb_res *res)
         ddb_cap *c = ddb_res_cap(res, t->name);
         c->table_units += caps[i].table;
         c->units += caps[i].table;
-        for (size_t x = 0; x < t->def.n_idx && x < 32; x++) {
+        for (size_t x = 0; x < t->def.n_idx && x < SCHEMA_MAX_INDEXES; x++) {
             if (caps[i].idx[x] == 0)
                 continue;
             c->units += caps[i].idx[x];
@@ -246,10 +244,10 @@ static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
     for (size_t i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         wi->q = &b->acts[i];
-        wi->kind = wi->q->kind == DDB_PUT ? W_PUT : W_DELETE;
+        wi->kind = wi->q->kind == DDB_PUT ? DDB_PUT : DDB_DELETE;
         wi->table = wi->q->table;
-        av_copy(&wi->val, wi->kind == W_PUT ? &wi->q->item : &wi->q->key);
-        if (wi->kind == W_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
+        av_copy(&wi->val, wi->kind == DDB_PUT ? &wi->q->item : &wi->q->key);
+        if (wi->kind == DDB_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
             goto out;
     }
     if (n > 25) {
@@ -263,7 +261,7 @@ static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
         witem *wi = &w.v[i];
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
             goto out;
-        if (wi->kind == W_PUT)
+        if (wi->kind == DDB_PUT)
             st = store_check_item(&wi->t->def, &wi->val, &wi->k, d);
         else
             st = store_check_key(&wi->t->def, &wi->val, &wi->k, d);
@@ -285,16 +283,16 @@ static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
             goto out;
         store_wcap cap;
         memset(&cap, 0, sizeof cap);
-        if (wi->kind == W_PUT || wi->found)
+        if (wi->kind == DDB_PUT || wi->found)
             st = store_apply(s, wi->t, &wi->k, wi->found ? &wi->old : NULL,
-                             wi->kind == W_PUT ? &wi->val : NULL, &cap, d);
+                             wi->kind == DDB_PUT ? &wi->val : NULL, &cap, d);
         else
             cap.table = 1;
         if (st != ST_OK)
             goto out;
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
         tc->table += cap.table;
-        for (int x = 0; x < 32; x++)
+        for (int x = 0; x < SCHEMA_MAX_INDEXES; x++)
             tc->idx[x] += cap.idx[x];
     }
     if (b->rcc != DDB_RCC_NONE)
@@ -343,7 +341,7 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
         size_t first = i, nk = g->q->keys.type == AV_L ? g->q->keys.u.l.len : 0;
         for (size_t k = 0; k < nk; k++) {
             witem *wi = &w.v[i++];
-            wi->kind = W_GET;
+            wi->kind = DDB_GET;
             wi->table = g->q->table;
             wi->q = g->q;
             av_copy(&wi->val, &g->q->keys.u.l.v[k]);
@@ -434,17 +432,18 @@ out:
 
 /* A cancelled transaction: one reason an action, in order, and the item
  * as it is for a failed condition that asked for it. */
-static status cancel(const wlist *w, const char *const *codes, const char *const *msgs, ddb_err *e)
+static status cancel(const wlist *w, const status *why, const char *const *msgs, ddb_err *e)
 {
     buf m = BUF_INIT;
     buf_adds(&m, "Transaction cancelled, please refer cancellation reasons for specific reasons [");
     for (size_t i = 0; i < w->n; i++) {
+        const char *code = ddb_reason_code(why[i]);
         if (i)
             buf_adds(&m, ", ");
-        buf_adds(&m, codes[i]);
-        ddb_reason *r = ddb_err_add_reason(e, codes[i], msgs[i]);
+        buf_adds(&m, code);
+        ddb_reason *r = ddb_err_add_reason(e, code, msgs[i]);
         const witem *wi = &w->v[i];
-        if (strcmp(codes[i], "ConditionalCheckFailed") == 0 && wi->found && wi->q->rv_fail_all_old)
+        if (why[i] == ST_CONDITION_FAILED && wi->found && wi->q->rv_fail_all_old)
             av_copy(&r->item, &wi->old);
     }
     buf_addc(&m, ']');
@@ -453,9 +452,10 @@ static status cancel(const wlist *w, const char *const *codes, const char *const
     return st;
 }
 
-static int w_kind(ddb_kind k)
+/* A transaction's action: Put, Delete, Update, or else a ConditionCheck. */
+static ddb_kind w_kind(ddb_kind k)
 {
-    return k == DDB_PUT ? W_PUT : k == DDB_DELETE ? W_DELETE : k == DDB_UPDATE ? W_UPDATE : W_CHECK;
+    return k == DDB_PUT || k == DDB_DELETE || k == DDB_UPDATE ? k : DDB_CHECK;
 }
 
 /* ---- ClientRequestToken ----
@@ -545,7 +545,10 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n + 1, sizeof *caps);
-    const char **codes = xcalloc(n + 1, sizeof *codes), **msgs = xcalloc(n + 1, sizeof *msgs);
+    /* Each action's outcome (ST_OK: none failed), the cancellation
+     * reason's code (ddb_reason_code), and its message. */
+    status *why = xcalloc(n + 1, sizeof *why);
+    const char **msgs = xcalloc(n + 1, sizeof *msgs);
     av *news = xcalloc(n + 1, sizeof *news);
     diag *bad = xcalloc(n + 1, sizeof *bad);
     size_t n_caps = 0;
@@ -558,8 +561,8 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         wi->q = &tr->acts[i];
         wi->kind = w_kind(wi->q->kind);
         wi->table = wi->q->table;
-        av_copy(&wi->val, wi->kind == W_PUT ? &wi->q->item : &wi->q->key);
-        if (wi->kind == W_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
+        av_copy(&wi->val, wi->kind == DDB_PUT ? &wi->q->item : &wi->q->key);
+        if (wi->kind == DDB_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
             goto out;
         if ((st = sop_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
             goto out;
@@ -577,27 +580,27 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     bool failed = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        codes[i] = "None";
+        why[i] = ST_OK;
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
             goto out;
         /* An item that does not fit the table's schema (a key or index
          * key of the wrong type or size) cancels the transaction with a
          * ValidationError reason for its action, as DynamoDB does. */
-        if (wi->kind == W_PUT)
+        if (wi->kind == DDB_PUT)
             st = store_check_item(&wi->t->def, &wi->val, &wi->k, &bad[i]);
         else
             st = store_check_key(&wi->t->def, &wi->val, &wi->k, &bad[i]);
         if (st != ST_OK) {
-            codes[i] = "ValidationError";
+            why[i] = ST_VALIDATION;
             msgs[i] = bad[i].msg;
             failed = true;
             st = ST_OK;
             continue;
         }
-        if (wi->kind == W_UPDATE && (st = sop_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
+        if (wi->kind == DDB_UPDATE && (st = sop_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
             goto out;
         for (size_t j = 0; j < i; j++) {
-            if (strcmp(codes[j], "None") == 0 && same_item(&w.v[j], wi)) {
+            if (why[j] == ST_OK && same_item(&w.v[j], wi)) {
                 st = diag_set(d, ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
                 goto out;
             }
@@ -607,17 +610,17 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         news[i].type = AV_NONE;
-        if (strcmp(codes[i], "None") != 0)
+        if (why[i] != ST_OK)
             continue;
         if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, NULL, d)) != ST_OK)
             goto out;
         if (wi->x.cond && !expr_eval(wi->x.cond, wi->found ? &wi->old : NULL)) {
-            codes[i] = "ConditionalCheckFailed";
+            why[i] = ST_CONDITION_FAILED;
             msgs[i] = "The conditional request failed";
             failed = true;
             continue;
         }
-        if (wi->kind == W_UPDATE) {
+        if (wi->kind == DDB_UPDATE) {
             diag *ud = &bad[i];
             st = wi->found ? expr_update_apply(wi->x.update, &wi->old, &news[i], NULL, ud)
                            : expr_update_apply_missing(wi->x.update, &wi->val, &news[i], ud);
@@ -629,7 +632,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
                  * transaction: "[None, ValidationError]" with the message
                  * as the reason (DynamoDB's answer, quoted in
                  * aws-sdk-net issue #1292). */
-                codes[i] = "ValidationError";
+                why[i] = ST_VALIDATION;
                 msgs[i] = ud->msg;
                 failed = true;
                 st = ST_OK;
@@ -637,7 +640,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         }
     }
     if (failed) {
-        st = cancel(&w, codes, msgs, e);
+        st = cancel(&w, why, msgs, e);
         goto out;
     }
     for (i = 0; i < n; i++) {
@@ -645,11 +648,11 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         store_wcap cap;
         memset(&cap, 0, sizeof cap);
         const av *old = wi->found ? &wi->old : NULL;
-        if (wi->kind == W_PUT)
+        if (wi->kind == DDB_PUT)
             st = store_apply(s, wi->t, &wi->k, old, &wi->val, &cap, d);
-        else if (wi->kind == W_UPDATE && (wi->found || expr_update_creates(wi->x.update)))
+        else if (wi->kind == DDB_UPDATE && (wi->found || expr_update_creates(wi->x.update)))
             st = store_apply(s, wi->t, &wi->k, old, &news[i], &cap, d);
-        else if (wi->kind == W_DELETE && wi->found)
+        else if (wi->kind == DDB_DELETE && wi->found)
             st = store_apply(s, wi->t, &wi->k, old, NULL, &cap, d);
         else
             cap.table = 1;
@@ -658,7 +661,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         /* Transactions cost double. */
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
         tc->table += 2 * cap.table;
-        for (int x = 0; x < 32; x++)
+        for (int x = 0; x < SCHEMA_MAX_INDEXES; x++)
             tc->idx[x] += 2 * cap.idx[x];
     }
     if (tr->token && (st = tw_token_keep(s, tr->token, hash, d)) != ST_OK)
@@ -672,7 +675,7 @@ out:
         av_free(&news[i]);
     free(news);
     free(bad);
-    free(codes);
+    free(why);
     free(msgs);
     wlist_done(&w);
     free(caps);
@@ -693,7 +696,7 @@ static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     bool txn = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        wi->kind = W_GET;
+        wi->kind = DDB_GET;
         wi->q = &tr->acts[i];
         wi->table = wi->q->table;
         av_copy(&wi->val, &wi->q->key);
@@ -798,7 +801,7 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
         return st;
     ddb_req b;
     ddb_req_init(&b, DDB_BATCH_WRITE);
-    b.rcc = (ddb_rcc)sop_rcc_mode(in);
+    b.rcc = sop_rcc_mode(in);
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
@@ -845,7 +848,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     sop_defer *dfs = xcalloc(n_tab + 1, sizeof *dfs);
     ddb_req b;
     ddb_req_init(&b, DDB_BATCH_GET);
-    b.rcc = (ddb_rcc)sop_rcc_mode(in);
+    b.rcc = sop_rcc_mode(in);
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
@@ -935,7 +938,7 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
     sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_WRITE);
-    t.rcc = (ddb_rcc)sop_rcc_mode(in);
+    t.rcc = sop_rcc_mode(in);
     ddb_req_set_str(&t.token, sop_jstr(in, "ClientRequestToken"));
     ddb_res res;
     ddb_res_init(&res);
@@ -994,7 +997,7 @@ status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
     sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_GET);
-    t.rcc = (ddb_rcc)sop_rcc_mode(in);
+    t.rcc = sop_rcc_mode(in);
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;

@@ -172,9 +172,9 @@ static status check_create(const cJSON *in, const cJSON *desc, const cJSON *c, d
     if (st == ST_OK && !ppr && !sop_jget(c, "ProvisionedThroughput"))
         st = diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: ProvisionedThroughput"
                       " must be specified for index: %s", name);
-    if (st == ST_OK && cJSON_GetArraySize(sop_jget(desc, "GlobalSecondaryIndexes")) >= 20)
+    if (st == ST_OK && cJSON_GetArraySize(sop_jget(desc, "GlobalSecondaryIndexes")) >= SCHEMA_MAX_GSI)
         st = diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: GlobalSecondaryIndex"
-                      " count exceeds the per-table limit of 20");
+                      " count exceeds the per-table limit of %d", SCHEMA_MAX_GSI);
     return st;
 }
 

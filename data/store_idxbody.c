@@ -184,7 +184,7 @@ typedef struct icheck {
     const tinfo *t;
     sqlite3_stmt *items, *entry;
     buf problems, ipk, isk;
-    uint64_t want[32], bytes[32];
+    uint64_t want[SCHEMA_MAX_INDEXES], bytes[SCHEMA_MAX_INDEXES];
 } icheck;
 
 static void problem(icheck *c, const char *fmt, const char *index, const void *pk, size_t pk_len)
@@ -260,7 +260,7 @@ static status check_items(icheck *c, diag *d)
                             &item, d);
         if (st != ST_OK)
             break;
-        for (size_t x = 0; st == ST_OK && x < c->t->def.n_idx && x < 32; x++) {
+        for (size_t x = 0; st == ST_OK && x < c->t->def.n_idx && x < SCHEMA_MAX_INDEXES; x++) {
             if (!store_index_holds(&c->t->def.idx[x], &item))
                 continue;
             c->want[x]++;
@@ -283,7 +283,7 @@ static status check_totals(icheck *c, diag *d)
                            -1, &q, NULL) != SQLITE_OK)
         return store_sqlerr(c->s, d);
     status st = ST_OK;
-    for (size_t x = 0; x < c->t->def.n_idx && x < 32 && st == ST_OK; x++) {
+    for (size_t x = 0; x < c->t->def.n_idx && x < SCHEMA_MAX_INDEXES && st == ST_OK; x++) {
         const char *name = c->t->def.idx[x].name;
         sqlite3_reset(q);
         sqlite3_bind_int64(q, 1, c->t->id);

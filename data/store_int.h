@@ -331,7 +331,7 @@ status store_load(store *s, const tinfo *t, const store_key *k, av *item, bool *
 /* Write accounting, for ConsumedCapacity. */
 typedef struct store_wcap {
     double table;
-    double idx[32];     /* by xid - 1 */
+    double idx[SCHEMA_MAX_INDEXES];  /* by xid - 1 */
 } store_wcap;
 
 /*

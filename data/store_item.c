@@ -191,7 +191,7 @@ static void cap_fill(const ddb_req *r, ddb_res *res, const tinfo *t, double tabl
     ddb_cap *c = ddb_res_cap(res, t->name);
     c->table_units += table;
     c->units += table;
-    for (size_t i = 0; idx && i < t->def.n_idx && i < 32; i++) {
+    for (size_t i = 0; idx && i < t->def.n_idx && i < SCHEMA_MAX_INDEXES; i++) {
         if (idx[i] == 0)
             continue;
         c->units += idx[i];
@@ -472,15 +472,6 @@ status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
 
 /* ---- the JSON codec of the four ------------------------------------------ */
 
-static ddb_rv rv_of(const char *s)
-{
-    static const char *const n[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
-    for (int i = 0; s && i < 5; i++)
-        if (strcmp(s, n[i]) == 0)
-            return (ddb_rv)i;
-    return DDB_RV_NONE;
-}
-
 /* The members every item operation takes, into r (after the shape check
  * and expr_params); the Item or Key under `member`. */
 static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defer *df, diag *d)
@@ -489,7 +480,7 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defe
     if (st != ST_OK)
         return st;
     ddb_req_set_str(&r->table, sop_jstr(in, "TableName"));
-    r->rcc = (ddb_rcc)sop_rcc_mode(in);
+    r->rcc = sop_rcc_mode(in);
     if (r->kind == DDB_GET) {
         /* Only what GetItem takes: this is the hot path of `ddbx api`. */
         ddb_req_set_str(&r->proj, sop_jstr(in, "ProjectionExpression"));
@@ -498,7 +489,7 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defe
         ddb_req_set_str(&r->cond, sop_jstr(in, "ConditionExpression"));
         if (r->kind == DDB_UPDATE)
             ddb_req_set_str(&r->update, sop_jstr(in, "UpdateExpression"));
-        r->rv = rv_of(sop_jstr(in, "ReturnValues"));
+        r->rv = ddb_rv_find(sop_jstr(in, "ReturnValues"));
         r->rv_fail_all_old = sop_is(sop_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
         if ((st = sop_legacy_json(in, r->kind, &r->legacy, d)) != ST_OK)
             return st;
@@ -656,7 +647,7 @@ typedef struct fast_get {
     ddbjson_span table;
     const ddbjson_flat_member *key;
     bool consistent;
-    int rcc;
+    ddb_rcc rcc;
 } fast_get;
 
 static bool table_name_ok(ddbjson_span n)
@@ -679,9 +670,9 @@ static bool fast_members(const ddbjson_flat *f, fast_get *g)
             g->consistent = m->b;
         } else if (m->kind == 's' && ddbjson_span_is(m->name, "ReturnConsumedCapacity")) {
             if (ddbjson_span_is(m->str, "TOTAL"))
-                g->rcc = 1;
+                g->rcc = DDB_RCC_TOTAL;
             else if (ddbjson_span_is(m->str, "INDEXES"))
-                g->rcc = 2;
+                g->rcc = DDB_RCC_INDEXES;
             else if (!ddbjson_span_is(m->str, "NONE"))
                 return false;
         } else {

@@ -57,9 +57,9 @@ const char *sop_jstr(const cJSON *o, const char *name);
 const cJSON *sop_jget(const cJSON *o, const char *name);
 bool sop_jbool(const cJSON *o, const char *name, bool dflt);
 bool sop_is(const char *a, const char *b);
-int sop_rcc_mode(const cJSON *in);
-void sop_capacity_obj(buf *out, int mode, const tinfo *t, double table, const double *idx);
-void sop_write_capacity(buf *out, int mode, const tinfo *t, double table, const double *idx,
+ddb_rcc sop_rcc_mode(const cJSON *in);
+void sop_capacity_obj(buf *out, ddb_rcc mode, const tinfo *t, double table, const double *idx);
+void sop_write_capacity(buf *out, ddb_rcc mode, const tinfo *t, double table, const double *idx,
                            bool lead_comma);
 /* ",ConsumedCapacity":... of a typed result (lead_comma: one before it):
  * the first table's object, or with list an array of every table's. */

@@ -541,19 +541,6 @@ status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
 
 /* ---- BatchExecuteStatement ---- */
 
-/* BatchStatementError codes. */
-static const char *batch_code(status st)
-{
-    switch (st) {
-    case ST_CONDITION_FAILED: return "ConditionalCheckFailed";
-    case ST_DUPLICATE_ITEM: return "DuplicateItem";
-    case ST_VALIDATION: return "ValidationError";
-    case ST_NOT_FOUND: return "ResourceNotFound";
-    case ST_TXN_CONFLICT: return "TransactionConflict";
-    default: return "InternalServerError";
-    }
-}
-
 status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, batch_spec, d, &s->err_msg);
@@ -608,7 +595,7 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
         buf_adds(out, i ? ",{" : "{");
         if (pst[i]) {
             buf_adds(out, "\"Error\":{\"Code\":");
-            json_str(out, batch_code(pst[i]));
+            json_str(out, ddb_reason_code(pst[i]));
             buf_adds(out, ",\"Message\":");
             json_str(out, msgs[i]);
             /* ReturnValuesOnConditionCheckFailure's item */

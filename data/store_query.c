@@ -18,9 +18,6 @@
 #include "model/mem.h"
 #include "model/size.h"
 
-/* The partitions DynamoDB gives a new on-demand table (see run_read). */
-#define SCAN_PARTITIONS 4
-
 static const vspec query_spec[] = {
     { .name = "Select", .type = VT_STRING, .enums = sop_e_select },
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
@@ -62,14 +59,12 @@ static const vspec scan_spec[] = {
     F_END,
 };
 
-enum { SEL_DEFAULT, SEL_ALL, SEL_PROJECTED, SEL_SPECIFIC, SEL_COUNT };
-
 typedef struct read_req {
     store_rq rq;
     long limit;
-    int select;
+    ddb_select select;
     bool consistent;
-    int rcc;
+    ddb_rcc rcc;
     const index_def *ix;
     bool full_items;       /* LSI read that fetches whole items */
     reqx *x;
@@ -325,7 +320,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
     const tinfo *t = r->rq.t;
     const index_def *ix = r->ix;
     uint64_t scanned = 0, count = 0, bytes = 0, cap_bytes = 0;
-    bool stopped = false, count_only = r->select == SEL_COUNT;
+    bool stopped = false, count_only = r->select == DDB_SELECT_COUNT;
     const expr *filter = r->x ? r->x->filter : NULL;
     av part = { .type = AV_NONE };
     buf last = BUF_INIT;
@@ -396,19 +391,15 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res caps;
         ddb_res_init(&caps);
         ddb_res *cr = o->res ? o->res : &caps;
-        if (r->rcc) {
+        if (r->rcc != DDB_RCC_NONE) {
             double u = sop_read_units(cap_bytes, r->consistent);
-            /* A Scan that reads to the end of the table (or index) has read
-             * every partition of it, and each partition read costs at least
-             * the minimum read: an on-demand table starts with four, so a
-             * Scan of a tiny table costs 4 units (2 eventually consistent),
-             * as DynamoDB answers (issue 16; the Keyspaces developer guide,
-             * "Estimate the read capacity consumption of table scans",
-             * documents the same four-partition rule). ddbx has no physical
-             * partitions: a page that stops early, or one segment of a
-             * parallel Scan, is charged by size alone. */
-            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < SCAN_PARTITIONS * sop_read_units(0, r->consistent))
-                u = SCAN_PARTITIONS * sop_read_units(0, r->consistent);
+            /* A Scan that reads to the end of the table (or index) costs at
+             * least the minimum read of every partition (model/size.h).
+             * ddbx has no physical partitions: a page that stops early, or
+             * one segment of a parallel Scan, is charged by size alone. */
+            double least = (double)size_scan_min_halves(r->consistent) / 2.0;
+            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < least)
+                u = least;
             ddb_cap *cp = ddb_res_cap(cr, t->name);
             cp->units += u;
             if (ix && !r->full_items) {
@@ -430,7 +421,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
                 buf_adds(out, ",\"LastEvaluatedKey\":");
                 ddbjson_write_item(out, &lek);
             }
-            sop_write_caps(out, (ddb_rcc)r->rcc, cr, true, false);
+            sop_write_caps(out, r->rcc, cr, true, false);
             buf_addc(out, '}');
         } else {
             o->res->count = count;
@@ -500,7 +491,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
     tinfo *t = *tp;
     r->rq.t = t;
     const char *index = q->index;
-    r->select = (int)q->select;
+    r->select = q->select;
     if (index) {
         int xid = store_index_xid(&t->def, index);
         if (xid < 0)
@@ -510,7 +501,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         if (r->ix->global && q->consistent)
             return diag_set(d, ST_VALIDATION,
                             "Consistent reads are not supported on global secondary indexes");
-        if (r->select == SEL_ALL && r->ix->proj != PROJ_ALL) {
+        if (r->select == DDB_SELECT_ALL && r->ix->proj != PROJ_ALL) {
             if (r->ix->global)
                 return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Select type"
                                 " ALL_ATTRIBUTES is not supported for global secondary index %s because"
@@ -525,7 +516,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
     }
     r->limit = (long)q->limit;
     r->consistent = q->consistent;
-    r->rcc = (int)q->rcc;
+    r->rcc = q->rcc;
     r->rq.forward = !q->backward;
     if (df && df->start_bad) {
         *d = df->start;
@@ -876,11 +867,7 @@ static void read_req_json(const cJSON *in, ddb_req *q, sop_defer *df)
     ddb_req_set_str(&q->keycond, sop_jstr(in, "KeyConditionExpression"));
     ddb_req_set_str(&q->filter, sop_jstr(in, "FilterExpression"));
     ddb_req_set_str(&q->proj, sop_jstr(in, "ProjectionExpression"));
-    const char *sel = sop_jstr(in, "Select");
-    q->select = sop_is(sel, "ALL_ATTRIBUTES") ? DDB_SELECT_ALL
-              : sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") ? DDB_SELECT_PROJECTED
-              : sop_is(sel, "SPECIFIC_ATTRIBUTES") ? DDB_SELECT_SPECIFIC
-              : sop_is(sel, "COUNT") ? DDB_SELECT_COUNT : DDB_SELECT_DEFAULT;
+    q->select = ddb_select_find(sop_jstr(in, "Select"));
     const cJSON *lim = sop_jget(in, "Limit");
     /* Converting a double outside the range is undefined (found by
      * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
@@ -888,7 +875,7 @@ static void read_req_json(const cJSON *in, ddb_req *q, sop_defer *df)
              : lim->valuedouble >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
     q->consistent = sop_jbool(in, "ConsistentRead", false);
     q->backward = !sop_jbool(in, "ScanIndexForward", true);
-    q->rcc = (ddb_rcc)sop_rcc_mode(in);
+    q->rcc = sop_rcc_mode(in);
     const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
     if (esk && ddbjson_item_from_cjson(esk, NULL, &q->start, &df->start) != ST_OK) {
         df->start_bad = true;

@@ -321,15 +321,15 @@ static status check_lsis(const cJSON *lsis, const cJSON *defs, const cJSON *ks,
         if ((st = check_projection(e, d)) != ST_OK || (st = dup_index(seen, name, d)) != ST_OK)
             return st;
     }
-    if (cJSON_GetArraySize(lsis) > 5)
+    if (cJSON_GetArraySize(lsis) > SCHEMA_MAX_LSI)
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: Number of LocalSecondaryIndexes"
-                        " exceeds per-table limit of 5");
+                        " exceeds per-table limit of %d", SCHEMA_MAX_LSI);
     return ST_OK;
 }
 
 /* GlobalSecondaryIndexes: no throughput of their own when the table pays
- * per request; at most 20. */
+ * per request; at most SCHEMA_MAX_GSI. */
 static status check_gsis(const cJSON *gsis, const cJSON *defs, const char *billing, bool ppr,
                          cJSON *seen, diag *d)
 {
@@ -350,10 +350,10 @@ static status check_gsis(const cJSON *gsis, const cJSON *defs, const char *billi
         if ((st = dup_index(seen, name, d)) != ST_OK)
             return st;
     }
-    if (cJSON_GetArraySize(gsis) > 20)
+    if (cJSON_GetArraySize(gsis) > SCHEMA_MAX_GSI)
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds"
-                        " the per-table limit of 20");
+                        " the per-table limit of %d", SCHEMA_MAX_GSI);
     return ST_OK;
 }
 

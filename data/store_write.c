@@ -342,7 +342,7 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
             store_delta(s, t->id, xid, opk.data, opk.len, -1, -(int64_t)osz);
         if (nin)
             store_delta(s, t->id, xid, npk.data, npk.len, 1, (int64_t)nsz);
-        if (cap && x < 32) {
+        if (cap && x < SCHEMA_MAX_INDEXES) {
             if (same)
                 cap->idx[x] += changes ? units(nsz > osz ? nsz : osz) : 0;
             else

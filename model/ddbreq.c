@@ -71,17 +71,44 @@ const char *ddb_kind_action_name(ddb_kind k)
     }
 }
 
+static const char *const rv_names[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
+static const char *const select_names[] = { NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
+                                            "SPECIFIC_ATTRIBUTES", "COUNT" };
+
 const char *ddb_rv_name(ddb_rv rv)
 {
-    static const char *const n[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
-    return (unsigned)rv <= DDB_RV_UPDATED_NEW ? n[rv] : "NONE";
+    return (unsigned)rv <= DDB_RV_UPDATED_NEW ? rv_names[rv] : "NONE";
 }
 
 const char *ddb_select_name(ddb_select s)
 {
-    static const char *const n[] = { NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
-                                     "SPECIFIC_ATTRIBUTES", "COUNT" };
-    return (unsigned)s <= DDB_SELECT_COUNT ? n[s] : NULL;
+    return (unsigned)s <= DDB_SELECT_COUNT ? select_names[s] : NULL;
+}
+
+/* The position of name in names[0..n) (a NULL entry matches nothing);
+ * 0 when absent. */
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; name && i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0)
+            return i;
+    return 0;
+}
+
+ddb_rv ddb_rv_find(const char *name)
+{
+    return (ddb_rv)name_index(rv_names, DDB_RV_UPDATED_NEW + 1, name);
+}
+
+ddb_select ddb_select_find(const char *name)
+{
+    return (ddb_select)name_index(select_names, DDB_SELECT_COUNT + 1, name);
+}
+
+ddb_rcc ddb_rcc_find(const char *name)
+{
+    static const char *const n[] = { NULL, "TOTAL", "INDEXES" };
+    return (ddb_rcc)name_index(n, DDB_RCC_INDEXES + 1, name);
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -600,4 +627,17 @@ ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message
     r->message = message ? xstrdup(message) : NULL;
     r->item.type = AV_NONE;
     return r;
+}
+
+const char *ddb_reason_code(status st)
+{
+    switch (st) {
+    case ST_OK: return "None";
+    case ST_CONDITION_FAILED: return "ConditionalCheckFailed";
+    case ST_VALIDATION: return "ValidationError";
+    case ST_DUPLICATE_ITEM: return "DuplicateItem";
+    case ST_NOT_FOUND: return "ResourceNotFound";
+    case ST_TXN_CONFLICT: return "TransactionConflict";
+    default: return "InternalServerError";
+    }
 }

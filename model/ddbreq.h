@@ -114,6 +114,13 @@ typedef enum { DDB_SELECT_DEFAULT, DDB_SELECT_ALL, DDB_SELECT_PROJECTED, DDB_SEL
 
 const char *ddb_rv_name(ddb_rv rv);              /* "ALL_OLD", ... */
 const char *ddb_select_name(ddb_select s);        /* "COUNT", ...; NULL for DEFAULT */
+/* The inverses, for a request body's members: DDB_RV_NONE and
+ * DDB_SELECT_DEFAULT for NULL or a name not known (the shape check has
+ * refused those before). */
+ddb_rv ddb_rv_find(const char *name);
+ddb_select ddb_select_find(const char *name);
+/* ReturnConsumedCapacity's value: TOTAL, INDEXES, else DDB_RCC_NONE. */
+ddb_rcc ddb_rcc_find(const char *name);
 
 typedef struct ddb_req ddb_req;
 struct ddb_req {
@@ -246,5 +253,11 @@ const char *ddb_err_message(const ddb_err *e);
 /* The error type as DynamoDB names it ("ValidationException", ...). */
 const char *ddb_err_type(const ddb_err *e);
 ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message);
+/* The code a CancellationReason (TransactWriteItems) or a
+ * BatchStatementError (BatchExecuteStatement) gives an action that
+ * failed with st: "ConditionalCheckFailed", "ValidationError",
+ * "DuplicateItem", "ResourceNotFound", "TransactionConflict";
+ * "None" for ST_OK; "InternalServerError" for anything else. */
+const char *ddb_reason_code(status st);
 
 #endif

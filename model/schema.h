@@ -19,6 +19,14 @@ typedef struct key_attr {
     av_type type;      /* AV_S, AV_N or AV_B */
 } key_attr;
 
+/* DynamoDB's per-table quotas: 20 global and 5 local secondary indexes
+ * (CreateTable and UpdateTable refuse more, with these numbers in their
+ * messages), so a table has at most SCHEMA_MAX_INDEXES; arrays kept by
+ * index position (capacity shares, entry counts) have that room. */
+#define SCHEMA_MAX_GSI 20
+#define SCHEMA_MAX_LSI 5
+#define SCHEMA_MAX_INDEXES (SCHEMA_MAX_GSI + SCHEMA_MAX_LSI)
+
 typedef enum { PROJ_ALL, PROJ_KEYS_ONLY, PROJ_INCLUDE } proj_type;
 
 typedef struct index_def {

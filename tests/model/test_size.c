@@ -229,6 +229,10 @@ static void reads_cost_a_unit_per_4_kb_half_if_eventually_consistent(void **stat
     assert_string_equal(units(size_read_halves(0, false)), "0.5");
     /* A 1 MB Query page, eventually consistent: 256 units / 2. */
     assert_string_equal(units(size_read_halves(1048576, false)), "128");
+    /* A Scan to the end: the minimum read of four partitions (DynamoDB's
+     * answer for a tiny on-demand table, issue 16). */
+    assert_string_equal(units(size_scan_min_halves(true)), "4");
+    assert_string_equal(units(size_scan_min_halves(false)), "2");
 }
 
 static void a_whole_read_is_predicted_page_by_page(void **state)
