@@ -76,7 +76,7 @@ static void page_free(page *p)
     if (!p)
         return;
     for (size_t i = 0; i < p->n; i++)
-        av_free(&p->items[i]);
+        av_done(&p->items[i]);
     free(p->items);
     free(p);
 }

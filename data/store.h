@@ -15,7 +15,7 @@
  *
  * Ownership: the store handle owns its SQLite connection and cached
  * statements. Everything a function returns through an out-parameter is
- * the caller's, freed with the matching *_free or av_free. No SQLite
+ * the caller's, freed with the matching *_free or av_done. No SQLite
  * pointer and no cJSON object crosses this header.
  */
 #ifndef DDBX_STORE_H
@@ -234,7 +234,7 @@ typedef struct part_info {
 /*
  * Up to max partitions of the table (index NULL) or of an index, in key
  * order, starting after `after` (NULL: from the first), or before it when
- * backward. Fills out[0..*n). Free each pk with av_free.
+ * backward. Fills out[0..*n). Free each pk with av_done.
  */
 status store_partitions(store *s, const char *table, const char *index,
                         const av *after, bool backward, size_t max,
@@ -243,7 +243,7 @@ status store_partitions(store *s, const char *table, const char *index,
 /* The items and bytes of the one partition pk of the table (index NULL)
  * or an index; *found false when it has no item. A remote store does not
  * know (DynamoDB reports no partition's size): ST_OK, *found false. Free
- * out->pk with av_free when found. */
+ * out->pk with av_done when found. */
 status store_partition(store *s, const char *table, const char *index, const av *pk,
                        part_info *out, bool *found, diag *d);
 
@@ -256,7 +256,7 @@ status store_partitions_by_size(store *s, const char *table, const char *index,
  * starting after the item `after` (NULL: from the first). For an index the
  * items carry only the projected attributes and `after` is an item as
  * returned (its table and index keys define the position). Fills
- * items[0..*n) with M avs; free each with av_free.
+ * items[0..*n) with M avs; free each with av_done.
  */
 status store_page(store *s, const char *table, const char *index,
                   const av *pk, const av *after, bool forward, size_t max,

@@ -424,8 +424,8 @@ void sop_reqx_done(reqx *x)
     expr_free(x->proj);
     if (x->cx_on)
         expr_ctx_done(&x->cx);
-    av_free(&x->names);
-    av_free(&x->values);
+    av_done(&x->names);
+    av_done(&x->values);
     free(x->fnames);
     free(x->flens);
 }
@@ -526,7 +526,7 @@ status sop_maps_json(const cJSON *in, av *names, av *values, diag *d)
             /* DynamoDB refuses a value nested deeper than an item may be
              * before it looks at the expressions. */
             if (size_too_deep(&v)) {
-                av_free(&v);
+                av_done(&v);
                 return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues contains invalid value: Nesting"
                                 " Levels have exceeded supported limits for key %s", e->string);
             }
@@ -668,7 +668,7 @@ void sop_project(const reqx *x, const av *atg, av *item)
     } else {
         return;
     }
-    av_free(item);
+    av_done(item);
     av_move(item, &out);
 }
 

@@ -53,8 +53,8 @@ static void wlist_init(wlist *w, size_t n)
 static void wlist_done(wlist *w)
 {
     for (size_t i = 0; i < w->n; i++) {
-        av_free(&w->v[i].val);
-        av_free(&w->v[i].old);
+        av_done(&w->v[i].val);
+        av_done(&w->v[i].old);
         store_key_done(&w->v[i].k);
         sop_reqx_done(&w->v[i].x);
     }
@@ -386,7 +386,7 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
             witem *wi = &w.v[i];
             uint64_t size = 0;
             if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, &size, d)) != ST_OK) {
-                av_free(&items);
+                av_done(&items);
                 goto out;
             }
             if (!wi->found) {
@@ -672,7 +672,7 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     for (i = 0; i < n; i++)
-        av_free(&news[i]);
+        av_done(&news[i]);
     free(news);
     free(bad);
     free(why);
@@ -761,8 +761,8 @@ static void maps_into(const cJSON *in, ddb_req *q, sop_defer *df)
     sop_defer_init(df);
     if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
-        av_free(&q->names);
-        av_free(&q->values);
+        av_done(&q->names);
+        av_done(&q->values);
     }
 }
 
@@ -914,7 +914,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     buf_addc(out, '}');
 out:
     for (size_t i = 0; i < n_tab; i++)
-        av_free(&atgs[i]);
+        av_done(&atgs[i]);
     free(atgs);
     free(dfs);
     ddb_err_done(&e);

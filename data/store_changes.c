@@ -210,9 +210,9 @@ status store_trim_before_read(store *s, diag *d)
 
 void store_change_free(store_change *c)
 {
-    av_free(&c->keys);
-    av_free(&c->old_item);
-    av_free(&c->new_item);
+    av_done(&c->keys);
+    av_done(&c->old_item);
+    av_done(&c->new_item);
 }
 
 status store_data_version(store *s, int64_t *out, diag *d)
@@ -343,7 +343,7 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
             st = ddbjson_item_from_cjson(m, members[i], dst[i], d);
     }
     if (c->keys.type != AV_M) {
-        av_free(&c->keys);
+        av_done(&c->keys);
         av_init_list(&c->keys, AV_M);
     }
     return st;

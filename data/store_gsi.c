@@ -467,7 +467,7 @@ static status backfill(store *s, const tinfo *t, size_t x, diag *d)
         if (st != ST_OK)
             break;
         st = store_index_backfill(s, t, x, &k, &item, (size_t)sqlite3_column_int64(q, 2), d);
-        av_free(&item);
+        av_done(&item);
     }
     if (st == ST_OK && rc != SQLITE_DONE)
         st = store_sqlerr(s, d);

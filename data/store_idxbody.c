@@ -28,7 +28,7 @@ void store_entry_body(const table_def *def, const index_def *ix, const av *item,
     av cut;
     store_project_index(def, ix, item, &cut);
     itemenc_encode(out, &cut);
-    av_free(&cut);
+    av_done(&cut);
 }
 
 /* ---- the version 5 migration ---- */
@@ -76,7 +76,7 @@ static void entry_body_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
     if (itemenc_decode(body, len, &item, &d) != ST_OK)
         return;
     store_entry_body(&t->def, ix, &item, &m->out);
-    av_free(&item);
+    av_done(&item);
     sqlite3_result_blob(cx, m->out.data ? m->out.data : "", (int)m->out.len, SQLITE_TRANSIENT);
 }
 
@@ -244,9 +244,9 @@ static status check_entry(icheck *c, size_t x, const av *item, diag *d)
         if (st == ST_OK && !av_equal(&got, &want))
             problem(c, "index %s: an entry's body is not the item's projection", ix->name, pk, pk_len);
         if (st == ST_OK)
-            av_free(&got);
+            av_done(&got);
     }
-    av_free(&want);
+    av_done(&want);
     return st;
 }
 
@@ -266,7 +266,7 @@ static status check_items(icheck *c, diag *d)
             c->want[x]++;
             st = check_entry(c, x, &item, d);
         }
-        av_free(&item);
+        av_done(&item);
     }
     if (st == ST_OK && rc != SQLITE_DONE)
         st = store_sqlerr(c->s, d);

@@ -170,7 +170,7 @@ static void updated_part(const reqx *x, const av *item, av *out)
     expr *proj = NULL;
     if (text.len && expr_ctx_init(&cx, x->names.type == AV_M ? &x->names : NULL, NULL, &d) == ST_OK) {
         if (expr_parse(&cx, EXPR_PROJECTION, text.data, text.len, &proj, &d) == ST_OK) {
-            av_free(out);
+            av_done(out);
             expr_project(proj, item, out);
             expr_free(proj);
         }
@@ -258,7 +258,7 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     sop_reqx_done(&x);
-    av_free(&old);
+    av_done(&old);
     store_key_done(&k);
     return st;
 }
@@ -304,7 +304,7 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     sop_reqx_done(&x);
-    av_free(&old);
+    av_done(&old);
     store_key_done(&k);
     return st;
 }
@@ -328,7 +328,7 @@ static void update_returns(const ddb_req *r, const reqx *x, bool found, av *old,
         }
         if (part.u.m.len)
             av_move(out, &part);
-        av_free(&part);
+        av_done(&part);
     }
 }
 
@@ -395,8 +395,8 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     sop_reqx_done(&x);
-    av_free(&old);
-    av_free(&item);
+    av_done(&old);
+    av_done(&item);
     store_key_done(&k);
     return st;
 }
@@ -496,8 +496,8 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defe
     }
     if (sop_maps_json(in, &r->names, &r->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
-        av_free(&r->names);
-        av_free(&r->values);
+        av_done(&r->names);
+        av_done(&r->values);
     }
     return ST_OK;
 }

@@ -272,7 +272,7 @@ static status prepare(store *s, const cJSON *req, pstmt *p, diag *d)
         goto out;
     p->planned = true;
 out:
-    av_free(&pl);
+    av_done(&pl);
     return st;
 }
 
@@ -397,9 +397,9 @@ static status exec_select(store *s, pstmt *p, const char *rcc, long limit, const
                     buf_addc(items, ',');
                 ddbjson_write_item(items, &proj);
                 (*n_items)++;
-                av_free(&proj);
+                av_done(&proj);
             }
-            av_free(&item);
+            av_done(&item);
         }
         const cJSON *sc = jget(resp, "ScannedCount");
         evaluated += cJSON_IsNumber(sc) ? (long)sc->valuedouble : 0;
@@ -425,7 +425,7 @@ static status exec_select(store *s, pstmt *p, const char *rcc, long limit, const
 out:
     cJSON_Delete(resp);
     cJSON_Delete(lek);
-    av_free(&kv);
+    av_done(&kv);
     buf_done(&req);
     return st;
 }
@@ -843,9 +843,9 @@ static void tx_responses(const pstmt *ps, size_t n, const cJSON *resp, buf *out,
                 pq_plan_project(&ps[i].plan, &item, &proj);
                 member(out, "Item");
                 ddbjson_write_item(out, &proj);
-                av_free(&proj);
+                av_done(&proj);
             }
-            av_free(&item);
+            av_done(&item);
         }
         buf_addc(out, '}');
         i++;
@@ -913,7 +913,7 @@ out:
 void store_exec_result_done(store_exec_result *r)
 {
     for (size_t i = 0; i < r->n; i++)
-        av_free(&r->items[i]);
+        av_done(&r->items[i]);
     free(r->items);
     free(r->next_token);
     memset(r, 0, sizeof *r);

@@ -80,10 +80,10 @@ static void read_req_init(read_req *r)
 
 static void read_req_done(read_req *r)
 {
-    av_free(&r->pk_val);
-    av_free(&r->lo_val);
-    av_free(&r->hi_val);
-    av_free(&r->start);
+    av_done(&r->pk_val);
+    av_done(&r->lo_val);
+    av_done(&r->hi_val);
+    av_done(&r->start);
 }
 
 size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4])
@@ -156,13 +156,13 @@ static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
     if (index_cut) {
         av cut;
         store_project_index(&t->def, ix, &full, &cut);
-        av_free(&full);
+        av_done(&full);
         av_move(&full, &cut);
     }
     sop_project(r->x, r->atg, &full);
     if (o->json) {
         ddbjson_write_item(o->json, &full);
-        av_free(&full);
+        av_done(&full);
     } else {
         ddb_res_push_item(o->res, &full);
     }
@@ -245,7 +245,7 @@ static int bf_compile(bfilt *f, const expr_node *n)
         av_map_put(&one, "v", 1, &cv);
         buf tmp = BUF_INIT;
         itemenc_encode(&tmp, &one);
-        av_free(&one);
+        av_done(&one);
         const unsigned char *vp;
         size_t vl;
         bool ok = itemenc_find(tmp.data, tmp.len, "v", 1, &vp, &vl);
@@ -358,7 +358,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
                 av in_index;
                 store_project_index(&t->def, ix, &part, &in_index);
                 match = expr_eval(filter, &in_index);
-                av_free(&in_index);
+                av_done(&in_index);
             } else {
                 match = expr_eval(filter, &part);
             }
@@ -380,7 +380,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         }
     }
     store_cursor_close(&c);
-    av_free(&part);
+    av_done(&part);
     if (fast)
         bf_done(&bf);
     av lek = { .type = AV_NONE };
@@ -430,7 +430,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         }
         ddb_res_done(&caps);
     }
-    av_free(&lek);
+    av_done(&lek);
     buf_done(&last);
     return st;
 }
@@ -549,7 +549,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
             av_map_put(&tk, nm, strlen(nm), &v);
         }
         st = store_check_key(&t->def, &tk, &k, d);
-        av_free(&tk);
+        av_done(&tk);
         /* A parallel Scan's start key must lie in its own segment (the
          * message is dynalite's, which copies DynamoDB's). */
         bool other_segment = st == ST_OK && q->segments > 1 &&
@@ -879,12 +879,12 @@ static void read_req_json(const cJSON *in, ddb_req *q, sop_defer *df)
     const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
     if (esk && ddbjson_item_from_cjson(esk, NULL, &q->start, &df->start) != ST_OK) {
         df->start_bad = true;
-        av_free(&q->start);
+        av_done(&q->start);
     }
     if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
-        av_free(&q->names);
-        av_free(&q->values);
+        av_done(&q->names);
+        av_done(&q->values);
     }
 }
 
@@ -928,7 +928,7 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
             goto out;
         }
         if (esk)
-            av_free(&tmp);
+            av_done(&tmp);
     } else {
         const cJSON *seg = sop_jget(in, "Segment"), *tot = sop_jget(in, "TotalSegments");
         if (seg && !tot) {

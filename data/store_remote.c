@@ -180,7 +180,7 @@ static void rtable_free(rtable *t)
 static void rscan_free(rscan *sc)
 {
     for (size_t i = 0; i < sc->n; i++)
-        av_free(&sc->parts[i].pk);
+        av_done(&sc->parts[i].pk);
     free(sc->parts);
     free(sc->slots);
     free(sc->table);

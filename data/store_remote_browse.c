@@ -205,7 +205,7 @@ static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
         else if (!sc->parts[at].exact)
             sc->parts[at].items++;
         sc->cur = at;
-        av_free(&pk);
+        av_done(&pk);
     }
     free(sc->start);
     sc->start = next_start(root);
@@ -454,7 +454,7 @@ status store_remote_page(store *s, const char *table, const char *index, const a
     free(start);
     if (st != ST_OK) {
         for (size_t i = 0; i < *n; i++)
-            av_free(&items[i]);
+            av_done(&items[i]);
         *n = 0;
     }
     return st;

@@ -752,9 +752,9 @@ static status write_record(buf *out, const stream_row *r, sqlite3_stmt *q, const
         buf_adds(out, ",\"userIdentity\":{\"PrincipalId\":\"dynamodb.amazonaws.com\",\"Type\":\"Service\"}");
     buf_addc(out, '}');
 out:
-    av_free(&old);
-    av_free(&nw);
-    av_free(&keys);
+    av_done(&old);
+    av_done(&nw);
+    av_done(&keys);
     return st;
 }
 

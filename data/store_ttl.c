@@ -286,7 +286,7 @@ static status scan_expired(store *s, int64_t tid, const char *attr, double now, 
             av_move(&x->item, &item);
             held += (size_t)sqlite3_column_bytes(q, 2);
         } else {
-            av_free(&item);
+            av_done(&item);
         }
         if (held >= STEP_BYTES) {
             *more = true;
@@ -351,7 +351,7 @@ static status sweep_table(store *s, double now, size_t budget, int64_t stop, int
 out:
     for (size_t i = 0; i < n_x; i++) {
         store_key_done(&xs[i].k);
-        av_free(&xs[i].item);
+        av_done(&xs[i].item);
     }
     free(xs);
     free(name);

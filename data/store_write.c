@@ -462,7 +462,7 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
     if (st == ST_OK && s->n_deltas > 100000)
         st = store_flush_deltas(s, d);
 out:
-    av_free(&old);
+    av_done(&old);
     store_key_done(&k);
     return store_txn_end(s, st, d);
 }

@@ -132,12 +132,12 @@ void ddb_req_done(ddb_req *r)
     free(r->filter);
     free(r->proj);
     free(r->token);
-    av_free(&r->key);
-    av_free(&r->item);
-    av_free(&r->keys);
-    av_free(&r->names);
-    av_free(&r->values);
-    av_free(&r->start);
+    av_done(&r->key);
+    av_done(&r->item);
+    av_done(&r->keys);
+    av_done(&r->names);
+    av_done(&r->values);
+    av_done(&r->start);
     for (size_t i = 0; i < r->n_acts; i++)
         ddb_req_done(&r->acts[i]);
     free(r->acts);
@@ -529,12 +529,12 @@ void ddb_res_init(ddb_res *r)
 
 void ddb_res_done(ddb_res *r)
 {
-    av_free(&r->item);
+    av_done(&r->item);
     for (size_t i = 0; i < r->n_items; i++)
-        av_free(&r->items[i]);
+        av_done(&r->items[i]);
     free(r->items);
-    av_free(&r->last_key);
-    av_free(&r->responses);
+    av_done(&r->last_key);
+    av_done(&r->responses);
     /* A batch's leftovers are only ever actions. */
     if (r->unprocessed.n_acts)
         ddb_req_done(&r->unprocessed);
@@ -594,11 +594,11 @@ void ddb_err_done(ddb_err *e)
 {
     free(e->type);
     free(e->message);
-    av_free(&e->item);
+    av_done(&e->item);
     for (size_t i = 0; i < e->n_reasons; i++) {
         free(e->reasons[i].code);
         free(e->reasons[i].message);
-        av_free(&e->reasons[i].item);
+        av_done(&e->reasons[i].item);
     }
     free(e->reasons);
     ddb_err_init(e);

@@ -100,7 +100,7 @@ static int cmd_load(const char *file, const char *path)
             fail("parse", &d);
         if (store_put_item(s, TABLE, &item, &d) != ST_OK)
             fail("put", &d);
-        av_free(&item);
+        av_done(&item);
         n++;
     }
     if (store_commit(s, &d) != ST_OK)

@@ -132,7 +132,7 @@ static void test_bulk(void **state)
         av item;
         assert_int_equal(ddbjson_parse_item(json, strlen(json), &item, &d), ST_OK);
         assert_int_equal(store_put_item(s, "Tab", &item, &d), ST_OK);
-        av_free(&item);
+        av_done(&item);
     }
     assert_int_equal(store_commit(s, &d), ST_OK);
     consistent(s, "store_put_item");

@@ -93,7 +93,7 @@ static void test_bulk_writes_none(void **state)
     assert_int_equal(store_put_item(s, "Bulk", &item, &d), ST_OK);
     assert_int_equal(store_put_item(s, "Bulk", &item, &d), ST_OK);
     assert_int_equal(store_commit(s, &d), ST_OK);
-    av_free(&item);
+    av_done(&item);
     store_change c[2];
     size_t n = 9;
     assert_int_equal(store_changes(s, "Bulk", 0, 2, c, &n, &d), ST_OK);

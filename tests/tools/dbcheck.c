@@ -101,7 +101,7 @@ static void print_enc_key(const table_def *def, const void *body, int len)
     putchar('\t');
     if (def->sk.name)
         print_key(av_map_get(&item, def->sk.name, strlen(def->sk.name)));
-    av_free(&item);
+    av_done(&item);
 }
 
 static int check_changes(const char *path, const char *table, const table_def *def)
@@ -138,7 +138,7 @@ static int check_changes(const char *path, const char *table, const table_def *d
         keyenc_append(&pk, av_map_get(&item, def->pk.name, strlen(def->pk.name)));
         if (def->sk.name)
             keyenc_append(&sk, av_map_get(&item, def->sk.name, strlen(def->sk.name)));
-        av_free(&item);
+        av_done(&item);
         sqlite3_reset(ins);
         sqlite3_bind_blob(ins, 1, pk.data ? pk.data : "", (int)pk.len, SQLITE_TRANSIENT);
         sqlite3_bind_blob(ins, 2, sk.data ? sk.data : "", (int)sk.len, SQLITE_TRANSIENT);
@@ -228,7 +228,7 @@ static int list_keys(const char *path, const char *table, bool changes)
         if (store_partitions(s, table, NULL, after_pk.type ? &after_pk : NULL, false, PARTS,
                              parts, &np, &d) != ST_OK) {
             fprintf(stderr, "dbcheck: partitions: %s\n", d.msg);
-            av_free(&after_pk);
+            av_done(&after_pk);
             goto out;
         }
         for (size_t i = 0; i < np; i++) {
@@ -247,25 +247,25 @@ static int list_keys(const char *path, const char *table, bool changes)
                         print_key(av_map_get(&items[k], def.sk.name, strlen(def.sk.name)));
                     putchar('\n');
                 }
-                av_free(&after);
+                av_done(&after);
                 if (ni > 0)
                     av_move(&after, &items[ni - 1]);
                 for (size_t k = 0; k + 1 < ni; k++)
-                    av_free(&items[k]);
+                    av_done(&items[k]);
                 if (ni < ITEMS)
                     break;
             }
-            av_free(&after);
+            av_done(&after);
         }
-        av_free(&after_pk);
+        av_done(&after_pk);
         if (np > 0)
             av_copy(&after_pk, &parts[np - 1].pk);
         for (size_t i = 0; i < np; i++)
-            av_free(&parts[i].pk);
+            av_done(&parts[i].pk);
         if (np < PARTS)
             break;
     }
-    av_free(&after_pk);
+    av_done(&after_pk);
     /* The index entries agree with the items (bodies, sizes, totals): a
      * write keeps both or neither. */
     char *problems = NULL;
