@@ -1,8 +1,10 @@
 /*
  * store — opening the database, cached statements, transactions, the
  * table catalogue cache and partition accounting. The operations live in
- * store_tables.c (catalogue), store_write.c, store_read.c and store_api.c
- * (the JSON dispatcher).
+ * store_tables.c (catalogue), store_write.c and store_read.c (the write
+ * and read paths), store_engine.c (store_exec, and what the typed
+ * operations of store_item.c, store_query.c and store_batch.c share) and
+ * store_api.c (the JSON door).
  */
 #include "data/store_int.h"
 

@@ -46,7 +46,7 @@ static void wlist_init(wlist *w, size_t n)
     for (size_t i = 0; i < n; i++) {
         w->v[i].val.type = w->v[i].old.type = AV_NONE;
         store_key_init(&w->v[i].k);
-        sop_reqx_init(&w->v[i].x);
+        seng_reqx_init(&w->v[i].x);
     }
 }
 
@@ -56,7 +56,7 @@ static void wlist_done(wlist *w)
         av_done(&w->v[i].val);
         av_done(&w->v[i].old);
         store_key_done(&w->v[i].k);
-        sop_reqx_done(&w->v[i].x);
+        seng_reqx_done(&w->v[i].x);
     }
     free(w->v);
 }
@@ -89,26 +89,12 @@ static tcap *tcap_for(tcap *caps, size_t *n, const tinfo *t)
 /* The per-table capacity into a typed result. */
 static void caps_to_res(const tcap *caps, size_t n, ddb_res *res)
 {
-    for (size_t i = 0; i < n; i++) {
-        const tinfo *t = caps[i].t;
-        ddb_cap *c = ddb_res_cap(res, t->name);
-        c->table_units += caps[i].table;
-        c->units += caps[i].table;
-        for (size_t x = 0; x < t->def.n_idx && x < SCHEMA_MAX_INDEXES; x++) {
-            if (caps[i].idx[x] == 0)
-                continue;
-            c->units += caps[i].idx[x];
-            c->idx = xrealloc(c->idx, (c->n_idx + 1) * sizeof *c->idx);
-            ddb_cap_index *ci = &c->idx[c->n_idx++];
-            ci->name = xstrdup(t->def.idx[x].name);
-            ci->global = t->def.idx[x].global;
-            ci->units = caps[i].idx[x];
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        seng_cap_add(res, caps[i].t, caps[i].table, caps[i].idx);
 }
 
 /* Each element's names/values maps error, left by the codec (NULL: none). */
-static const sop_defer *df_at(const sop_defer *dfs, size_t i)
+static const seng_defer *df_at(const seng_defer *dfs, size_t i)
 {
     return dfs ? &dfs[i] : NULL;
 }
@@ -315,7 +301,7 @@ typedef struct gtable {
 } gtable;
 
 /* atgs: each table's legacy AttributesToGet (NULL: none given). */
-static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer *dfs, ddb_res *res,
+static status bg_run(store *s, const ddb_req *b, const av *atgs, const seng_defer *dfs, ddb_res *res,
                      ddb_err *e)
 {
     diag *d = &e->d;
@@ -325,7 +311,7 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
         n += b->acts[ti].keys.type == AV_L ? b->acts[ti].keys.u.l.len : 0;
     gtable *gt = xcalloc(n_tab + 1, sizeof *gt);
     for (size_t i = 0; i < n_tab; i++)
-        sop_reqx_init(&gt[i].x);
+        seng_reqx_init(&gt[i].x);
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n_tab + 1, sizeof *caps);
@@ -336,7 +322,7 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
         gtable *g = &gt[ti];
         g->q = &b->acts[ti];
         g->atg = atgs ? &atgs[ti] : &none;
-        if ((st = sop_exprs_typed(&g->x, g->q, df_at(dfs, ti), d)) != ST_OK)
+        if ((st = seng_exprs_typed(&g->x, g->q, df_at(dfs, ti), d)) != ST_OK)
             goto out;
         size_t first = i, nk = g->q->keys.type == AV_L ? g->q->keys.u.l.len : 0;
         for (size_t k = 0; k < nk; k++) {
@@ -390,7 +376,7 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
                 goto out;
             }
             if (!wi->found) {
-                tc->table += sop_read_units(0, consistent);
+                tc->table += seng_read_units(0, consistent);
                 continue;
             }
             /* Past DynamoDB's response size, keys come back unprocessed. */
@@ -408,8 +394,8 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
                 continue;
             }
             total += size;
-            tc->table += sop_read_units(size, consistent);
-            sop_project(&g->x, g->atg, &wi->old);
+            tc->table += seng_read_units(size, consistent);
+            seng_project(&g->x, g->atg, &wi->old);
             av_list_push(&items, &wi->old);
             wi->old.type = AV_NONE;
         }
@@ -422,7 +408,7 @@ out:
         st = store_txn_end(s, st, d);
     wlist_done(&w);
     for (size_t ti = 0; ti < n_tab; ti++)
-        sop_reqx_done(&gt[ti].x);
+        seng_reqx_done(&gt[ti].x);
     free(gt);
     free(caps);
     return st;
@@ -537,7 +523,7 @@ static status tw_size(const ddb_req *tr, diag *d)
     return ST_OK;
 }
 
-static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
+static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
     size_t n = tr->n_acts, i;
@@ -564,7 +550,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         av_copy(&wi->val, wi->kind == DDB_PUT ? &wi->q->item : &wi->q->key);
         if (wi->kind == DDB_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
             goto out;
-        if ((st = sop_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
+        if ((st = seng_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
             goto out;
     }
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
@@ -597,7 +583,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
             st = ST_OK;
             continue;
         }
-        if (wi->kind == DDB_UPDATE && (st = sop_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
+        if (wi->kind == DDB_UPDATE && (st = seng_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
             goto out;
         for (size_t j = 0; j < i; j++) {
             if (why[j] == ST_OK && same_item(&w.v[j], wi)) {
@@ -684,7 +670,7 @@ out:
 
 /* ---- TransactGetItems ---- */
 
-static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
+static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
     size_t n = tr->n_acts, i;
@@ -700,7 +686,7 @@ static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         wi->q = &tr->acts[i];
         wi->table = wi->q->table;
         av_copy(&wi->val, &wi->q->key);
-        if ((st = sop_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
+        if ((st = seng_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
             goto out;
     }
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
@@ -725,12 +711,12 @@ static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
             goto out;
         av it = { .type = AV_NONE };
         if (wi->found) {
-            sop_project(&wi->x, NULL, &wi->old);
+            seng_project(&wi->x, NULL, &wi->old);
             av_move(&it, &wi->old);
         }
         ddb_res_push_item(res, &it);
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
-        tc->table += 2 * sop_read_units(size, true);
+        tc->table += 2 * seng_read_units(size, true);
     }
     if (tr->rcc != DDB_RCC_NONE)
         caps_to_res(caps, n_caps, res);
@@ -756,9 +742,9 @@ status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
 /* ---- the JSON codec of the four ------------------------------------------- */
 
 /* An element's maps into q, an error left in df for the typed operation. */
-static void maps_into(const cJSON *in, ddb_req *q, sop_defer *df)
+static void maps_into(const cJSON *in, ddb_req *q, seng_defer *df)
 {
-    sop_defer_init(df);
+    seng_defer_init(df);
     if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
         av_done(&q->names);
@@ -845,7 +831,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     const cJSON *ri = sop_jget(in, "RequestItems"), *tab, *el;
     size_t n_tab = (size_t)cJSON_GetArraySize(ri), ti = 0;
     av *atgs = xcalloc(n_tab + 1, sizeof *atgs);
-    sop_defer *dfs = xcalloc(n_tab + 1, sizeof *dfs);
+    seng_defer *dfs = xcalloc(n_tab + 1, sizeof *dfs);
     ddb_req b;
     ddb_req_init(&b, DDB_BATCH_GET);
     b.rcc = sop_rcc_mode(in);
@@ -935,7 +921,7 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
         return st;
     const cJSON *items = sop_jget(in, "TransactItems"), *el;
     size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
-    sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
+    seng_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_WRITE);
     t.rcc = sop_rcc_mode(in);
@@ -994,7 +980,7 @@ status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
         return st;
     const cJSON *items = sop_jget(in, "TransactItems"), *el;
     size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
-    sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
+    seng_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_GET);
     t.rcc = sop_rcc_mode(in);

@@ -211,7 +211,7 @@ int store_index_xid(const table_def *def, const char *index);
 /* Parses a stored TableDescription into def. */
 status store_def_from_desc(const char *json, table_def *def, diag *d);
 
-/* Operations of the JSON dispatcher: request object in, response body
+/* Operations of the JSON door (store_api.c): request object in, response body
  * appended to out. */
 struct cJSON;
 typedef status (*store_op_fn)(store *s, const struct cJSON *in, buf *out, diag *d);

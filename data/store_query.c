@@ -18,6 +18,9 @@
 #include "model/mem.h"
 #include "model/size.h"
 
+/* A Query or Scan page ends after 1 MB read (the API reference). */
+#define PAGE_BYTES (1024 * 1024)
+
 static const vspec query_spec[] = {
     { .name = "Select", .type = VT_STRING, .enums = sop_e_select },
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
@@ -146,7 +149,7 @@ static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
     const index_def *ix = r->ix;
     /* An entry's own body is already the projection. */
     bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items && row->whole;
-    bool proj = sop_projecting(r->x, r->atg);
+    bool proj = seng_projecting(r->x, r->atg);
     if (o->json && !index_cut && !proj)
         return itemenc_write_json(o->json, row->body, row->body_len, d);
     av full;
@@ -159,7 +162,7 @@ static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
         av_done(&full);
         av_move(&full, &cut);
     }
-    sop_project(r->x, r->atg, &full);
+    seng_project(r->x, r->atg, &full);
     if (o->json) {
         ddbjson_write_item(o->json, &full);
         av_done(&full);
@@ -392,7 +395,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res_init(&caps);
         ddb_res *cr = o->res ? o->res : &caps;
         if (r->rcc != DDB_RCC_NONE) {
-            double u = sop_read_units(cap_bytes, r->consistent);
+            double u = seng_read_units(cap_bytes, r->consistent);
             /* A Scan that reads to the end of the table (or index) costs at
              * least the minimum read of every partition (model/size.h).
              * ddbx has no physical partitions: a page that stops early, or
@@ -482,7 +485,7 @@ static status gsi_projection(const read_req *r, diag *d)
 }
 
 /* Resolves IndexName, Select, Limit, ConsistentRead, ExclusiveStartKey. */
-static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const sop_defer *df,
+static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const seng_defer *df,
                           diag *d)
 {
     status st = store_table(s, q->table, tp, d);
@@ -509,7 +512,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
             r->full_items = true;
         }
         /* An LSI fetches what its projection lacks from the table. */
-        if (!r->ix->global && sop_projecting(r->x, r->atg))
+        if (!r->ix->global && seng_projecting(r->x, r->atg))
             r->full_items = true;
         r->rq.fetch = r->full_items;
 
@@ -762,13 +765,13 @@ static status filter_keys(const reqx *x, const read_req *r, const char *what, di
 /* Query: the typed operation. atg: the legacy AttributesToGet (AV_L of S
  * or AV_NONE); df (may be NULL): what the codec left to report, and the
  * legacy KeyConditions. */
-static status query_run(store *s, const ddb_req *q, const av *atg, const sop_defer *df,
+static status query_run(store *s, const ddb_req *q, const av *atg, const seng_defer *df,
                         read_out *o, diag *d)
 {
     read_req r;
     read_req_init(&r);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     r.x = &x;
     r.atg = (av *)atg;
     bool txn = false;
@@ -779,7 +782,7 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
                       " must be specified in the request.");
         goto out;
     }
-    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (!x.key && (st = legacy_check_conditions(kc, d)) != ST_OK) ||
+    if ((st = seng_exprs_typed(&x, q, df, d)) != ST_OK || (!x.key && (st = legacy_check_conditions(kc, d)) != ST_OK) ||
         (st = select_checks(q, atg, true, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
@@ -792,9 +795,9 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
         st = key_expression(&x, &r, d);
     else
         st = key_conditions(kc, &r, d);
-    if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
+    if (st != ST_OK || (st = seng_key_paths(&t->def, x.proj, d)) != ST_OK ||
         (st = filter_keys(&x, &r, q->legacy.filter.n ? "QueryFilter" : "Filter Expression", d)) != ST_OK ||
-        (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+        (st = seng_key_paths(&t->def, x.filter, d)) != ST_OK ||
         (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, o, d);
@@ -802,18 +805,18 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     read_req_done(&r);
-    sop_reqx_done(&x);
+    seng_reqx_done(&x);
     return st;
 }
 
 /* Scan: the typed operation (arguments as query_run's). */
-static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defer *df, read_out *o,
+static status scan_run(store *s, const ddb_req *q, const av *atg, const seng_defer *df, read_out *o,
                        diag *d)
 {
     read_req r;
     read_req_init(&r);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     r.x = &x;
     r.atg = (av *)atg;
     bool txn = false;
@@ -824,7 +827,7 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defe
                       q->segment, q->segments);
         goto out;
     }
-    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, false, d)) != ST_OK)
+    if ((st = seng_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, false, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
@@ -832,7 +835,7 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defe
     tinfo *t;
     if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
         goto out;
-    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+    if ((st = seng_key_paths(&t->def, x.proj, d)) != ST_OK || (st = seng_key_paths(&t->def, x.filter, d)) != ST_OK ||
         (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     r.rq.forward = true;
@@ -845,7 +848,7 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     read_req_done(&r);
-    sop_reqx_done(&x);
+    seng_reqx_done(&x);
     return st;
 }
 
@@ -860,7 +863,7 @@ status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e)
 
 /* The members both take, into q (after the shape check, expr_params, the
  * legacy refusal and AttributesToGet). */
-static void read_req_json(const cJSON *in, ddb_req *q, sop_defer *df)
+static void read_req_json(const cJSON *in, ddb_req *q, seng_defer *df)
 {
     ddb_req_set_str(&q->table, sop_jstr(in, "TableName"));
     ddb_req_set_str(&q->index, sop_jstr(in, "IndexName"));
@@ -888,7 +891,7 @@ static void read_req_json(const cJSON *in, ddb_req *q, sop_defer *df)
     }
 }
 
-typedef status (*read_fn)(store *s, const ddb_req *q, const av *atg, const sop_defer *df, read_out *o,
+typedef status (*read_fn)(store *s, const ddb_req *q, const av *atg, const seng_defer *df, read_out *o,
                           diag *d);
 
 static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind kind, read_fn fn)
@@ -906,8 +909,8 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     ddb_req q;
     ddb_req_init(&q, kind);
     av *atg = &q.legacy.atg;
-    sop_defer df;
-    sop_defer_init(&df);
+    seng_defer df;
+    seng_defer_init(&df);
     /* DynamoDB's order: the filter's values and rules, then
      * AttributesToGet (Query), the other way round (Scan). */
     if ((st = sop_expr_params(in, query ? q_exprs : s_exprs, query ? q_legacy : s_legacy, d)) != ST_OK ||
