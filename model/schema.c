@@ -13,7 +13,7 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-static void index_def_free(index_def *ix)
+void index_def_free(index_def *ix)
 {
     free(ix->name);
     free(ix->pk.name);
@@ -21,6 +21,7 @@ static void index_def_free(index_def *ix)
     for (size_t i = 0; i < ix->n_include; i++)
         free(ix->include[i]);
     free(ix->include);
+    memset(ix, 0, sizeof *ix);
 }
 
 void table_def_free(table_def *t)
@@ -48,19 +49,21 @@ void table_def_copy(table_def *dst, const table_def *src)
     dst->created = src->created;
     dst->n_idx = src->n_idx;
     dst->idx = src->n_idx ? xcalloc(src->n_idx, sizeof(index_def)) : NULL;
-    for (size_t i = 0; i < src->n_idx; i++) {
-        const index_def *s = &src->idx[i];
-        index_def *d = &dst->idx[i];
-        d->name = dup_or_null(s->name);
-        d->global = s->global;
-        key_attr_copy(&d->pk, &s->pk);
-        key_attr_copy(&d->sk, &s->sk);
-        d->proj = s->proj;
-        d->n_include = s->n_include;
-        d->include = s->n_include ? xcalloc(s->n_include, sizeof(char *)) : NULL;
-        for (size_t j = 0; j < s->n_include; j++)
-            d->include[j] = xstrdup(s->include[j]);
-    }
+    for (size_t i = 0; i < src->n_idx; i++)
+        index_def_copy(&dst->idx[i], &src->idx[i]);
+}
+
+void index_def_copy(index_def *d, const index_def *s)
+{
+    d->name = dup_or_null(s->name);
+    d->global = s->global;
+    key_attr_copy(&d->pk, &s->pk);
+    key_attr_copy(&d->sk, &s->sk);
+    d->proj = s->proj;
+    d->n_include = s->n_include;
+    d->include = s->n_include ? xcalloc(s->n_include, sizeof(char *)) : NULL;
+    for (size_t j = 0; j < s->n_include; j++)
+        d->include[j] = xstrdup(s->include[j]);
 }
 
 const index_def *table_def_index(const table_def *t, const char *name)

@@ -48,6 +48,8 @@ typedef struct table_def {
 
 void table_def_free(table_def *t);       /* frees contents */
 void table_def_copy(table_def *dst, const table_def *src);
+void index_def_free(index_def *ix);      /* frees contents */
+void index_def_copy(index_def *dst, const index_def *src);
 /* Index by name, or NULL. */
 const index_def *table_def_index(const table_def *t, const char *name);
 /* Is this attribute name one of the table's or the index's key attributes? */
