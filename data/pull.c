@@ -12,9 +12,11 @@
 #include <cjson/cJSON.h>
 
 #include "data/pull.h"
+#include "data/store_int.h"
 #include "model/av.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 
 #define MAX_QUEUED 16   /* pages decoded ahead of the writer, all segments */
@@ -81,12 +83,12 @@ static void page_free(page *p)
     free(p);
 }
 
-/* One Scan page's body -> a page of items; *lek the LastEvaluatedKey as
- * JSON text (NULL at the end of the segment). */
-static status decode_page(const char *body, page **out, char **lek, diag *d)
+/* One Scan page's body -> a page of items; *lek the LastEvaluatedKey
+ * (AV_NONE at the end of the segment). */
+static status decode_page(const char *body, page **out, av *lek, diag *d)
 {
     *out = NULL;
-    *lek = NULL;
+    av_done(lek);
     cJSON *j = NULL;
     status st = ddbjson_cjson_parse(body, strlen(body), &j, d);
     if (st != ST_OK)
@@ -112,7 +114,7 @@ static status decode_page(const char *body, page **out, char **lek, diag *d)
     if (cJSON_IsNumber(cu))
         p->capacity = cu->valuedouble;
     if (cJSON_IsObject(k) && k->child)
-        *lek = cJSON_PrintUnformatted(k);
+        st = ddbjson_item_from_cjson(k, "LastEvaluatedKey", lek, d);
 out:
     cJSON_Delete(j);
     if (st != ST_OK)
@@ -130,7 +132,7 @@ static void *scan_segment(void *arg)
     remote *r = w->r;
     diag d;
     diag_init(&d);
-    char *lek = NULL;
+    av lek = { .type = AV_NONE };
     int finished = 0;
     status st = ST_OK;
     remote_set_cancel(r, &sh->cancel);
@@ -140,20 +142,21 @@ static void *scan_segment(void *arg)
         pthread_mutex_unlock(&sh->mu);
         if (stop)
             break;
+        ddb_req q;
+        ddb_req_init(&q, DDB_SCAN);
+        ddb_req_set_str(&q.table, sh->table);
+        q.rcc = DDB_RCC_TOTAL;
+        if (o->segments > 1) {
+            q.segment = w->seg;
+            q.segments = o->segments;
+        }
+        av_move(&q.start, &lek);
         buf req = BUF_INIT;
-        buf_adds(&req, "{\"TableName\":");
-        ddbjson_write_string(&req, sh->table, strlen(sh->table));
-        buf_adds(&req, ",\"ReturnConsumedCapacity\":\"TOTAL\"");
-        if (o->segments > 1)
-            buf_printf(&req, ",\"Segment\":%d,\"TotalSegments\":%d", w->seg, o->segments);
-        if (lek)
-            buf_printf(&req, ",\"ExclusiveStartKey\":%s", lek);
-        buf_addc(&req, '}');
+        ddb_req_json(&q, &req);
+        ddb_req_done(&q);
         char *body = NULL;
         st = remote_call(r, "Scan", req.data, req.len, &body, &d);
         buf_done(&req);
-        free(lek);
-        lek = NULL;
         if (st != ST_OK) {
             free(body);
             break;
@@ -180,12 +183,12 @@ static void *scan_segment(void *arg)
         sh->pages++;
         pthread_cond_signal(&sh->has_page);
         pthread_mutex_unlock(&sh->mu);
-        if (!lek) {
+        if (lek.type == AV_NONE) {
             finished = 1;
             break;
         }
     }
-    free(lek);
+    av_done(&lek);
     pthread_mutex_lock(&sh->mu);
     if (st != ST_OK) {
         if (o->segments > 1) {
@@ -209,50 +212,26 @@ static void *scan_segment(void *arg)
     return NULL;
 }
 
-/* DescribeTable's answer -> the CreateTable request for the local copy:
- * the same keys, attribute definitions and indexes with their projections;
- * on-demand, since local capacity means nothing. */
-static status create_request(const char *describe, const char *as, char **out, diag *d)
+/* DescribeTable's answer -> the definition of the local copy, named as:
+ * the same keys, attribute types and indexes with their projections
+ * (store_create_table makes it on demand, since local capacity means
+ * nothing). */
+static status copy_def(const char *describe, const char *as, table_def *def, diag *d)
 {
-    *out = NULL;
+    memset(def, 0, sizeof *def);
     cJSON *j = NULL;
     status st = ddbjson_cjson_parse(describe, strlen(describe), &j, d);
     if (st != ST_OK)
         return st;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
-    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "AttributeDefinitions");
-    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "KeySchema");
-    if (!cJSON_IsArray(ad) || !cJSON_IsArray(ks)) {
-        cJSON_Delete(j);
-        return diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
-    }
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddStringToObject(c, "TableName", as);
-    cJSON_AddItemToObject(c, "AttributeDefinitions", cJSON_Duplicate(ad, 1));
-    cJSON_AddItemToObject(c, "KeySchema", cJSON_Duplicate(ks, 1));
-    cJSON_AddStringToObject(c, "BillingMode", "PAY_PER_REQUEST");
-    static const char *const kinds[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
-    for (int k = 0; k < 2; k++) {
-        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(t, kinds[k]);
-        if (!cJSON_IsArray(ix) || cJSON_GetArraySize(ix) == 0)
-            continue;
-        cJSON *arr = cJSON_AddArrayToObject(c, kinds[k]);
-        const cJSON *one;
-        cJSON_ArrayForEach(one, ix) {
-            cJSON *x = cJSON_CreateObject();
-            static const char *const keep[] = { "IndexName", "KeySchema", "Projection" };
-            for (int f = 0; f < 3; f++) {
-                const cJSON *v = cJSON_GetObjectItemCaseSensitive(one, keep[f]);
-                if (v)
-                    cJSON_AddItemToObject(x, keep[f], cJSON_Duplicate(v, 1));
-            }
-            cJSON_AddItemToArray(arr, x);
-        }
-    }
-    *out = cJSON_PrintUnformatted(c);
-    cJSON_Delete(c);
+    if ((st = store_def_from_tree(t, def, d)) == ST_OK && !def->pk.name)
+        st = diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
     cJSON_Delete(j);
-    return ST_OK;
+    if (st == ST_OK) {
+        free(def->name);
+        def->name = xstrdup(as);
+    }
+    return st;
 }
 
 static void report(const pull_opts *o, shared *sh, uint64_t items, double cap, double t0)
@@ -285,19 +264,22 @@ static void fail_shared(shared *sh, const diag *e)
 static status create_local_table(store *st, remote *r, const char *table, const char *as,
                                  diag *d)
 {
-    char *desc = NULL, *create = NULL, *created = NULL;
+    char *desc = NULL;
+    ddb_req q;
+    ddb_req_init(&q, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&q.table, table);
     buf req = BUF_INIT;
-    buf_adds(&req, "{\"TableName\":");
-    ddbjson_write_string(&req, table, strlen(table));
-    buf_addc(&req, '}');
+    ddb_req_json(&q, &req);
+    ddb_req_done(&q);
+    table_def def;
+    memset(&def, 0, sizeof def);
     status s = remote_call(r, "DescribeTable", req.data, req.len, &desc, d);
     if (s == ST_OK)
-        s = create_request(desc, as, &create, d);
+        s = copy_def(desc, as, &def, d);
     if (s == ST_OK)
-        s = store_call(st, "CreateTable", create, strlen(create), &created, d);
+        s = store_create_table(st, &def, d);
+    table_def_free(&def);
     free(desc);
-    free(create);
-    free(created);
     buf_done(&req);
     return s;
 }

@@ -138,6 +138,15 @@ static bool get_line_input(const char *line, size_t len, const char **in, size_t
     return true;
 }
 
+/* A line's operation on its Input. */
+static status line_op(store *s, const char *op, cJSON *in, char **body, diag *d)
+{
+    store_op_fn fn = find_op(op);
+    if (!fn)
+        return diag_set(d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", op);
+    return dispatch(s, fn, in, body, d);
+}
+
 status store_call_line(store *s, const char *line, size_t len, char **out)
 {
     if (s->remote)
@@ -152,34 +161,6 @@ status store_call_line(store *s, const char *line, size_t len, char **out)
         *out = buf_steal(&b);
         return ST_OK;
     }
-    diag d;
-    diag_init(&d);
-    buf b = BUF_INIT;
-    char *body = NULL;
-    const char *op;
-    cJSON *req;
-    const cJSON *inv;
-    buf_reset(&s->err_msg);
-    status st = store_line_parse(line, len, &req, &op, &inv, &d);
-    if (st == ST_OK) {
-        /* The line is parsed once; the Input object goes to the operation. */
-        store_op_fn fn = find_op(op);
-        if (!fn) {
-            st = diag_set(&d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", op);
-        } else if (inv) {
-            st = dispatch(s, fn, inv, &body, &d);
-        } else {
-            cJSON *empty = cJSON_CreateObject();
-            st = dispatch(s, fn, empty, &body, &d);
-            cJSON_Delete(empty);
-        }
-    }
-    bool whole = s->err_msg.len && st == ST_VALIDATION;
-    store_line_answer(&b, st, body, status_name(st), whole ? s->err_msg.data : d.msg,
-                      whole ? s->err_msg.len : strlen(d.msg));
-    free(body);
-    cJSON_Delete(req);
-    *out = buf_steal(&b);
-    return st;
+    return store_line_run(s, line, len, line_op, out);
 }
 

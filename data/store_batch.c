@@ -752,34 +752,6 @@ static void maps_into(const cJSON *in, ddb_req *q, seng_defer *df)
     }
 }
 
-/* The extra members of a failed batch or transaction. */
-static status batch_error(store *s, ddb_err *e, diag *d)
-{
-    if (e->n_reasons) {
-        buf_reset(&s->err_extra);
-        buf_adds(&s->err_extra, "{\"CancellationReasons\":[");
-        for (size_t i = 0; i < e->n_reasons; i++) {
-            const ddb_reason *r = &e->reasons[i];
-            if (i)
-                buf_addc(&s->err_extra, ',');
-            buf_adds(&s->err_extra, "{\"Code\":");
-            ddbjson_write_string(&s->err_extra, r->code, strlen(r->code));
-            if (r->message) {
-                buf_adds(&s->err_extra, ",\"Message\":");
-                ddbjson_write_string(&s->err_extra, r->message, strlen(r->message));
-            }
-            if (r->item.type == AV_M) {
-                buf_adds(&s->err_extra, ",\"Item\":");
-                ddbjson_write_item(&s->err_extra, &r->item);
-            }
-            buf_addc(&s->err_extra, '}');
-        }
-        buf_adds(&s->err_extra, "]}");
-    }
-    *d = e->d;
-    return d->code;
-}
-
 status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, batch_write_spec, d, &s->err_msg);
@@ -793,9 +765,9 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
     ddb_err e;
     ddb_err_init(&e);
     const cJSON *tab, *el;
-    cJSON_ArrayForEach(tab, sop_jget(in, "RequestItems")) {
+    cJSON_ArrayForEach(tab, store_jget(in, "RequestItems")) {
         cJSON_ArrayForEach(el, tab) {
-            const cJSON *put = sop_jget(el, "PutRequest"), *del = sop_jget(el, "DeleteRequest");
+            const cJSON *put = store_jget(el, "PutRequest"), *del = store_jget(el, "DeleteRequest");
             if (!put && !del) {
                 st = diag_set(d, ST_VALIDATION, "Supplied AttributeValue has more than one datatypes set,"
                               " must contain exactly one of the supported datatypes");
@@ -808,7 +780,7 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
         }
     }
     if ((st = bw_run(s, &b, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     buf_adds(out, "{\"UnprocessedItems\":{}");
@@ -828,7 +800,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, batch_get_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *ri = sop_jget(in, "RequestItems"), *tab, *el;
+    const cJSON *ri = store_jget(in, "RequestItems"), *tab, *el;
     size_t n_tab = (size_t)cJSON_GetArraySize(ri), ti = 0;
     av *atgs = xcalloc(n_tab + 1, sizeof *atgs);
     seng_defer *dfs = xcalloc(n_tab + 1, sizeof *dfs);
@@ -842,7 +814,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     cJSON_ArrayForEach(tab, ri) {
         ddb_req *g = ddb_req_add(&b, DDB_GET);
         ddb_req_set_str(&g->table, tab->string);
-        ddb_req_set_str(&g->proj, sop_jstr(tab, "ProjectionExpression"));
+        ddb_req_set_str(&g->proj, store_jstr(tab, "ProjectionExpression"));
         g->consistent = sop_jbool(tab, "ConsistentRead", false);
         av_init_list(&g->keys, AV_L);
         if ((st = sop_expr_params(tab, exprs, legacy, d)) != ST_OK ||
@@ -850,7 +822,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
             goto out;
         maps_into(tab, g, &dfs[ti]);
         ti++;
-        cJSON_ArrayForEach(el, sop_jget(tab, "Keys")) {
+        cJSON_ArrayForEach(el, store_jget(tab, "Keys")) {
             av key;
             if ((st = ddbjson_item_from_cjson(el, NULL, &key, d)) != ST_OK)
                 goto out;
@@ -858,7 +830,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
         }
     }
     if ((st = bg_run(s, &b, atgs, dfs, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     /* Responses and UnprocessedKeys in the order the request named the tables. */
@@ -919,13 +891,13 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, transact_write_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *items = sop_jget(in, "TransactItems"), *el;
+    const cJSON *items = store_jget(in, "TransactItems"), *el;
     size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
     seng_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_WRITE);
     t.rcc = sop_rcc_mode(in);
-    ddb_req_set_str(&t.token, sop_jstr(in, "ClientRequestToken"));
+    ddb_req_set_str(&t.token, store_jstr(in, "ClientRequestToken"));
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
@@ -934,7 +906,7 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
         int given = 0, which = 0;
         const cJSON *req = NULL;
         for (int k = 0; k < 4; k++) {
-            const cJSON *op = sop_jget(el, names[k]);
+            const cJSON *op = store_jget(el, names[k]);
             if (!op)
                 continue;
             given++;
@@ -946,18 +918,18 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
             goto out;
         }
         ddb_req *a = ddb_req_add(&t, kinds[which]);
-        ddb_req_set_str(&a->table, sop_jstr(req, "TableName"));
+        ddb_req_set_str(&a->table, store_jstr(req, "TableName"));
         if ((st = sop_expr_params(req, a->kind == DDB_UPDATE ? uexprs : cexprs, none, d)) != ST_OK ||
             (st = sop_parse_item(req, a->kind == DDB_PUT ? "Item" : "Key",
                                  a->kind == DDB_PUT ? &a->item : &a->key, d)) != ST_OK)
             goto out;
-        ddb_req_set_str(&a->cond, sop_jstr(req, "ConditionExpression"));
-        ddb_req_set_str(&a->update, sop_jstr(req, "UpdateExpression"));
-        a->rv_fail_all_old = sop_is(sop_jstr(req, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+        ddb_req_set_str(&a->cond, store_jstr(req, "ConditionExpression"));
+        ddb_req_set_str(&a->update, store_jstr(req, "UpdateExpression"));
+        a->rv_fail_all_old = sop_is(store_jstr(req, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
         maps_into(req, a, &dfs[i++]);
     }
     if ((st = tw_run(s, &t, dfs, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     buf_addc(out, '{');
@@ -978,7 +950,7 @@ status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, transact_get_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *items = sop_jget(in, "TransactItems"), *el;
+    const cJSON *items = store_jget(in, "TransactItems"), *el;
     size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
     seng_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
@@ -989,17 +961,17 @@ status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
     ddb_err e;
     ddb_err_init(&e);
     cJSON_ArrayForEach(el, items) {
-        const cJSON *req = sop_jget(el, "Get");
+        const cJSON *req = store_jget(el, "Get");
         ddb_req *a = ddb_req_add(&t, DDB_GET);
-        ddb_req_set_str(&a->table, sop_jstr(req, "TableName"));
+        ddb_req_set_str(&a->table, store_jstr(req, "TableName"));
         if ((st = sop_expr_params(req, exprs, none, d)) != ST_OK ||
             (st = sop_parse_item(req, "Key", &a->key, d)) != ST_OK)
             goto out;
-        ddb_req_set_str(&a->proj, sop_jstr(req, "ProjectionExpression"));
+        ddb_req_set_str(&a->proj, store_jstr(req, "ProjectionExpression"));
         maps_into(req, a, &dfs[i++]);
     }
     if ((st = tg_run(s, &t, dfs, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     buf_adds(out, "{\"Responses\":[");

@@ -300,21 +300,12 @@ out:
 
 /* ---- the feed on a remote table: its stream ---- */
 
-static const char *jstr(const cJSON *o, const char *name)
+/* One request of the feed (its ctl members set by the caller), sent and
+ * its answer parsed into *resp. */
+static status rcall(store *s, ddb_req *req, cJSON **resp, diag *d)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static status rcall(store *s, const char *op, cJSON *req, cJSON **resp, diag *d)
-{
-    char *text = cJSON_PrintUnformatted(req), *out = NULL;
-    status st = store_call(s, op, text, strlen(text), &out, d);
-    cJSON_free(text);
-    *resp = st == ST_OK && out ? cJSON_Parse(out) : NULL;
-    free(out);
-    if (st == ST_OK && !*resp)
-        st = diag_set(d, ST_INTERNAL, "%s: the answer is not JSON", op);
+    status st = store_remote_send(s, req, resp, d);
+    ddb_req_done(req);
     return st;
 }
 
@@ -322,7 +313,7 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
 {
     memset(c, 0, sizeof *c);
     const cJSON *db = cJSON_GetObjectItemCaseSensitive(rec, "dynamodb");
-    const char *ev = jstr(rec, "eventName"), *seq = jstr(db, "SequenceNumber");
+    const char *ev = store_jstr(rec, "eventName"), *seq = store_jstr(db, "SequenceNumber");
     c->event = ev && strcmp(ev, "INSERT") == 0 ? STORE_INSERT
              : ev && strcmp(ev, "REMOVE") == 0 ? STORE_REMOVE : STORE_MODIFY;
     /* Sequence numbers are decimal strings up to 40 digits: the explorer
@@ -333,7 +324,8 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(db, "ApproximateCreationDateTime");
     c->t_ms = cJSON_IsNumber(at) ? (int64_t)(at->valuedouble * 1000) : 0;
     const cJSON *uid = cJSON_GetObjectItemCaseSensitive(rec, "userIdentity");
-    c->ttl = uid && jstr(uid, "PrincipalId") && strcmp(jstr(uid, "PrincipalId"), "dynamodb.amazonaws.com") == 0;
+    const char *who = store_jstr(uid, "PrincipalId");
+    c->ttl = who && strcmp(who, "dynamodb.amazonaws.com") == 0;
     status st = ST_OK;
     const char *members[] = { "Keys", "OldImage", "NewImage" };
     av *dst[] = { &c->keys, &c->old_item, &c->new_item };
@@ -352,17 +344,18 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
 static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
                              store_change *out, size_t *n, diag *d)
 {
-    cJSON *req = cJSON_CreateObject(), *resp = NULL;
+    cJSON *resp = NULL;
     store_change *all = NULL;
     size_t n_all = 0, cap = 0;
-    cJSON_AddStringToObject(req, "TableName", table);
-    status st = rcall(s, "DescribeTable", req, &resp, d);
-    cJSON_Delete(req);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    status st = rcall(s, &req, &resp, d);
     if (st != ST_OK)
         return st;
     const cJSON *td = cJSON_GetObjectItemCaseSensitive(resp, "Table");
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(td, "StreamSpecification");
-    const char *arnp = jstr(td, "LatestStreamArn");
+    const char *arnp = store_jstr(td, "LatestStreamArn");
     if (!arnp || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled"))) {
         cJSON_Delete(resp);
         return diag_set(d, ST_NOT_FOUND, "%s has no stream: enable one to follow its changes", table);
@@ -372,29 +365,29 @@ static status remote_changes(store *s, const char *table, int64_t before_seq, si
     resp = NULL;
     /* Every shard from its trim horizon (a stream keeps 24 hours), the
      * newest max kept. Reading stops at an open shard's end. */
-    req = cJSON_CreateObject();
-    cJSON_AddStringToObject(req, "StreamArn", arn);
-    st = rcall(s, "DescribeStream", req, &resp, d);
-    cJSON_Delete(req);
+    ddb_req_init(&req, DDB_DESCRIBE_STREAM);
+    ddb_req_set_str(&req.ctl.stream, arn);
+    st = rcall(s, &req, &resp, d);
     const cJSON *shards = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(resp, "StreamDescription"), "Shards");
     const cJSON *sh;
     cJSON_ArrayForEach(sh, shards) {
         if (st != ST_OK)
             break;
-        cJSON *ir = cJSON_CreateObject(), *iresp = NULL;
-        cJSON_AddStringToObject(ir, "StreamArn", arn);
-        cJSON_AddStringToObject(ir, "ShardId", jstr(sh, "ShardId") ? jstr(sh, "ShardId") : "");
-        cJSON_AddStringToObject(ir, "ShardIteratorType", "TRIM_HORIZON");
-        st = rcall(s, "GetShardIterator", ir, &iresp, d);
-        cJSON_Delete(ir);
-        char *iter = st == ST_OK && jstr(iresp, "ShardIterator") ? xstrdup(jstr(iresp, "ShardIterator")) : NULL;
+        cJSON *iresp = NULL;
+        ddb_req_init(&req, DDB_GET_SHARD_ITERATOR);
+        ddb_req_set_str(&req.ctl.stream, arn);
+        ddb_req_set_str(&req.ctl.shard, store_jstr(sh, "ShardId") ? store_jstr(sh, "ShardId") : "");
+        ddb_req_set_str(&req.ctl.iterator_type, "TRIM_HORIZON");
+        st = rcall(s, &req, &iresp, d);
+        const char *it = st == ST_OK ? store_jstr(iresp, "ShardIterator") : NULL;
+        char *iter = it ? xstrdup(it) : NULL;
         cJSON_Delete(iresp);
         for (int pages = 0; st == ST_OK && iter && pages < 64; pages++) {
-            cJSON *gr = cJSON_CreateObject(), *gresp = NULL;
-            cJSON_AddStringToObject(gr, "ShardIterator", iter);
-            st = rcall(s, "GetRecords", gr, &gresp, d);
-            cJSON_Delete(gr);
+            cJSON *gresp = NULL;
+            ddb_req_init(&req, DDB_GET_RECORDS);
+            ddb_req_set_str(&req.ctl.iterator, iter);
+            st = rcall(s, &req, &gresp, d);
             free(iter);
             iter = NULL;
             const cJSON *recs = cJSON_GetObjectItemCaseSensitive(gresp, "Records"), *rec;
@@ -408,8 +401,8 @@ static status remote_changes(store *s, const char *table, int64_t before_seq, si
                 st = change_from_record(rec, &all[n_all], d);
                 n_all++;
             }
-            if (st == ST_OK && cJSON_GetArraySize(recs) > 0 && jstr(gresp, "NextShardIterator"))
-                iter = xstrdup(jstr(gresp, "NextShardIterator"));
+            if (st == ST_OK && cJSON_GetArraySize(recs) > 0 && store_jstr(gresp, "NextShardIterator"))
+                iter = xstrdup(store_jstr(gresp, "NextShardIterator"));
             cJSON_Delete(gresp);
         }
         free(iter);

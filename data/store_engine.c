@@ -365,30 +365,44 @@ void seng_cap_add(ddb_res *res, const tinfo *t, double table, const double *idx)
 
 /* ---- store_exec ---- */
 
+status store_exec_status(store *s, const ddb_req *req, diag *d)
+{
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = store_exec(s, req, &res, &err);
+    if (st != ST_OK)
+        *d = err.d;
+    ddb_err_done(&err);
+    ddb_res_done(&res);
+    return st;
+}
+
 status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
-    if (!s->remote) {
-        switch (req->kind) {
-        case DDB_GET: case DDB_PUT: case DDB_UPDATE: case DDB_DELETE:
-            if (s->read_only && req->kind != DDB_GET)
-                break;   /* the dispatcher's refusal, with its message */
-            return store_item_exec(s, req, res, err);
-        case DDB_QUERY: case DDB_SCAN:
-            return store_query_exec(s, req, res, err);
-        case DDB_BATCH_GET: case DDB_TRANSACT_GET:
-            return store_batch_exec(s, req, res, err);
-        case DDB_BATCH_WRITE: case DDB_TRANSACT_WRITE: case DDB_CHECK:
-            if (s->read_only)
-                break;
-            if (req->kind == DDB_CHECK) {
-                ddb_req one;
-                ddb_req_wrap(req, &one);
-                return store_batch_exec(s, &one, res, err);
-            }
-            return store_batch_exec(s, req, res, err);
-        default:
+    if (s->remote)
+        return store_remote_exec(s, req, res, err);
+    switch (req->kind) {
+    case DDB_GET: case DDB_PUT: case DDB_UPDATE: case DDB_DELETE:
+        if (s->read_only && req->kind != DDB_GET)
+            break;   /* the door's refusal, with its message */
+        return store_item_exec(s, req, res, err);
+    case DDB_QUERY: case DDB_SCAN:
+        return store_query_exec(s, req, res, err);
+    case DDB_BATCH_GET: case DDB_TRANSACT_GET:
+        return store_batch_exec(s, req, res, err);
+    case DDB_BATCH_WRITE: case DDB_TRANSACT_WRITE: case DDB_CHECK:
+        if (s->read_only)
             break;
+        if (req->kind == DDB_CHECK) {
+            ddb_req one;
+            ddb_req_wrap(req, &one);
+            return store_batch_exec(s, &one, res, err);
         }
+        return store_batch_exec(s, req, res, err);
+    default:
+        break;   /* the control plane and PartiQL work on JSON */
     }
     return store_exec_json(s, req, res, err);
 }

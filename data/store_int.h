@@ -62,6 +62,8 @@
 #include "data/store.h"
 #include "model/buf.h"
 
+struct cJSON;
+
 /* Cached statements; SQL text in store.c. */
 enum {
     Q_BEGIN, Q_BEGIN_IMM, Q_COMMIT, Q_ROLLBACK,
@@ -208,12 +210,25 @@ size_t store_value_size(const av *v);
 
 /* Position of an index in def->idx plus one; 0 for NULL; -1 unknown. */
 int store_index_xid(const table_def *def, const char *index);
-/* Parses a stored TableDescription into def. */
+/* A TableDescription into def: its JSON text (a stored one), or its
+ * parsed tree (DescribeTable's answer). */
 status store_def_from_desc(const char *json, table_def *def, diag *d);
+status store_def_from_tree(const struct cJSON *desc, table_def *def, diag *d);
+/* The table's description as a tree (*out the caller's): a local table's
+ * as stored, a remote one's as DescribeTable gave it (cached until
+ * store_refresh). */
+status store_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
+
+/* cJSON accessors, for every file of data/ that reads JSON (store_ops.c):
+ * a string member (NULL when absent or not a string), a member that is
+ * not null (NULL otherwise), a number member (0 when absent; *has, when
+ * given, says whether it was there). */
+const char *store_jstr(const struct cJSON *o, const char *name);
+const struct cJSON *store_jget(const struct cJSON *o, const char *name);
+double store_jnum(const struct cJSON *o, const char *name, bool *has);
 
 /* Operations of the JSON door (store_api.c): request object in, response body
  * appended to out. */
-struct cJSON;
 typedef status (*store_op_fn)(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_create_table(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_describe_table(store *s, const struct cJSON *in, buf *out, diag *d);
@@ -259,6 +274,12 @@ status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
  * DynamoDB-style wording for a malformed line. */
 status store_line_parse(const char *line, size_t len, struct cJSON **req, const char **op,
                         const struct cJSON **input, diag *d);
+/* One line around run: the line read, run given its operation and Input
+ * (an empty object when absent; the tree is run's to change, and freed
+ * after), the answer line into *out (malloc'd), with the whole message a
+ * long validation error keeps in s->err_msg. */
+typedef status (*store_line_fn)(store *s, const char *op, struct cJSON *in, char **body, diag *d);
+status store_line_run(store *s, const char *line, size_t len, store_line_fn run, char **out);
 /* Appends the answer line: {"Output":body} on ST_OK, else
  * {"Error":{"Code":code,"Message":msg, the members of body}}. */
 void store_line_answer(buf *b, status st, const char *body, const char *code, const char *msg,
@@ -266,11 +287,19 @@ void store_line_answer(buf *b, status st, const char *body, const char *code, co
 
 /* ---- the codec (store_codec.c) ---- */
 
-/* A response body into res (the members the kind's response has). */
-status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res *res, diag *d);
-/* store_exec through store_call: the request printed, sent, and the
- * response or the error's members read back. */
+/* A response body's parsed tree into res (the members it has). */
+status store_codec_read(const struct cJSON *root, ddb_res *res, diag *d);
+/* The members an error carries beside its message (extra: their JSON
+ * object, as store_call gives it; NULL: none) into err. */
+void store_codec_error(const char *extra, ddb_err *err);
+/* store_exec on the local store's JSON door: the request printed, run by
+ * its operation, and the response or the error's members read back. For
+ * what the local store implements on JSON (the control plane, PartiQL),
+ * and a read-only store's refusal of a write. */
 status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* store_exec of a request answered by its status alone (the control
+ * plane's C calls): d gets the error. */
+status store_exec_status(store *s, const ddb_req *req, diag *d);
 
 /* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
@@ -306,8 +335,15 @@ status store_remote_begin(store *s, diag *d);
 status store_remote_put_item(store *s, const char *table, const av *item, diag *d);
 status store_remote_commit(store *s, diag *d);
 void store_remote_rollback(store *s);
-/* CreateTable / DeleteTable with a request built by store_tables.c. */
-status store_remote_send_json(store *s, const char *op, const struct cJSON *in, diag *d);
+/* store_exec on a remote store: the write gate for a write, the request
+ * printed and sent, its answer parsed once and read into res;
+ * CreateTable and DeleteTable wait for the table. */
+status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* A read of the store's own (DescribeTable, DescribeTimeToLive, the
+ * Streams feed): sent, and its answer parsed into *root (the caller's to
+ * delete). */
+status store_remote_send(store *s, const ddb_req *req, struct cJSON **root, diag *d);
+status store_remote_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* ---- the write path (store_write.c) ---- */
 

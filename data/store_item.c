@@ -421,18 +421,18 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, seng_def
     status st = sop_parse_item(in, member, r->kind == DDB_PUT ? &r->item : &r->key, d);
     if (st != ST_OK)
         return st;
-    ddb_req_set_str(&r->table, sop_jstr(in, "TableName"));
+    ddb_req_set_str(&r->table, store_jstr(in, "TableName"));
     r->rcc = sop_rcc_mode(in);
     if (r->kind == DDB_GET) {
         /* Only what GetItem takes: this is the hot path of `ddbx api`. */
-        ddb_req_set_str(&r->proj, sop_jstr(in, "ProjectionExpression"));
+        ddb_req_set_str(&r->proj, store_jstr(in, "ProjectionExpression"));
         r->consistent = sop_jbool(in, "ConsistentRead", false);
     } else {
-        ddb_req_set_str(&r->cond, sop_jstr(in, "ConditionExpression"));
+        ddb_req_set_str(&r->cond, store_jstr(in, "ConditionExpression"));
         if (r->kind == DDB_UPDATE)
-            ddb_req_set_str(&r->update, sop_jstr(in, "UpdateExpression"));
-        r->rv = ddb_rv_find(sop_jstr(in, "ReturnValues"));
-        r->rv_fail_all_old = sop_is(sop_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+            ddb_req_set_str(&r->update, store_jstr(in, "UpdateExpression"));
+        r->rv = ddb_rv_find(store_jstr(in, "ReturnValues"));
+        r->rv_fail_all_old = sop_is(store_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
         if ((st = sop_legacy_json(in, r->kind, &r->legacy, d)) != ST_OK)
             return st;
     }
@@ -458,19 +458,6 @@ static void write_response(const ddb_req *r, const ddb_res *res, buf *out)
     buf_addc(out, '}');
 }
 
-/* The error's extra members (the item of a failed condition). */
-static status item_error(store *s, ddb_err *e, diag *d)
-{
-    if (e->item.type == AV_M) {
-        buf_reset(&s->err_extra);
-        buf_adds(&s->err_extra, "{\"Item\":");
-        ddbjson_write_item(&s->err_extra, &e->item);
-        buf_addc(&s->err_extra, '}');
-    }
-    *d = e->d;
-    return d->code;
-}
-
 typedef status (*item_fn)(store *s, const ddb_req *r, const seng_defer *df, ddb_res *res, ddb_err *e);
 
 static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind kind,
@@ -492,7 +479,7 @@ static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
         if ((st = fn(s, &r, &df, &res, &e)) == ST_OK)
             write_response(&r, &res, out);
         else
-            st = item_error(s, &e, d);
+            st = sop_error(s, &e, d);
     }
     ddb_err_done(&e);
     ddb_res_done(&res);
@@ -723,7 +710,7 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     buf_adds(out, "\"Item\":");
     size_t at = out->len;
     if ((st = item_get(s, &r, atg, &res, &e, out)) != ST_OK) {
-        st = item_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     bool comma = true;

@@ -59,21 +59,29 @@ const vspec sop_keycond_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "C
 
 /* ---- small helpers ---- */
 
-const char *sop_jstr(const cJSON *o, const char *name)
+const char *store_jstr(const cJSON *o, const char *name)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-const cJSON *sop_jget(const cJSON *o, const char *name)
+const cJSON *store_jget(const cJSON *o, const char *name)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
     return v && !cJSON_IsNull(v) ? v : NULL;
 }
 
+double store_jnum(const cJSON *o, const char *name, bool *has)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (has)
+        *has = cJSON_IsNumber(v);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
 bool sop_jbool(const cJSON *o, const char *name, bool dflt)
 {
-    const cJSON *v = sop_jget(o, name);
+    const cJSON *v = store_jget(o, name);
     if (!v)
         return dflt;
     if (cJSON_IsBool(v))
@@ -92,7 +100,7 @@ bool sop_is(const char *a, const char *b)
 
 ddb_rcc sop_rcc_mode(const cJSON *in)
 {
-    return ddb_rcc_find(sop_jstr(in, "ReturnConsumedCapacity"));
+    return ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
 }
 
 static void put_units(buf *out, double u)
@@ -166,7 +174,7 @@ void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma,
 
 status sop_parse_item(const cJSON *in, const char *member, av *item, diag *d)
 {
-    const cJSON *v = sop_jget(in, member);
+    const cJSON *v = store_jget(in, member);
     item->type = AV_NONE;
     if (!v) {
         av_init_list(item, AV_M);
@@ -185,14 +193,14 @@ static status conds_json(const cJSON *map, ddb_conds *c, diag *d)
     c->given = true;
     cJSON_ArrayForEach(e, map) {
         ddb_cond *k = legacy_cond_add(c, e->string, strlen(e->string));
-        k->op = ddb_cmp_find(sop_jstr(e, "ComparisonOperator"));
-        const cJSON *ex = sop_jget(e, "Exists");
+        k->op = ddb_cmp_find(store_jstr(e, "ComparisonOperator"));
+        const cJSON *ex = store_jget(e, "Exists");
         if (ex)
             k->exists = (signed char)cJSON_IsTrue(ex);
-        const cJSON *v = sop_jget(e, "Value");
+        const cJSON *v = store_jget(e, "Value");
         if (v && ddbjson_value_from_cjson(v, NULL, &k->value, d) != ST_OK)
             return d->code;
-        const cJSON *list = sop_jget(e, "AttributeValueList");
+        const cJSON *list = store_jget(e, "AttributeValueList");
         if (!list)
             continue;
         av_init_list(&k->list, AV_L);
@@ -213,10 +221,10 @@ static status updates_json(const cJSON *map, ddb_legacy *l, diag *d)
     l->has_updates = true;
     cJSON_ArrayForEach(e, map) {
         ddb_attr_update *u = legacy_update_add(l, e->string, strlen(e->string));
-        const char *act = sop_jstr(e, "Action");
+        const char *act = store_jstr(e, "Action");
         u->has_action = act != NULL;
         u->action = sop_is(act, "ADD") ? DDB_AU_ADD : sop_is(act, "DELETE") ? DDB_AU_DELETE : DDB_AU_PUT;
-        const cJSON *v = sop_jget(e, "Value");
+        const cJSON *v = store_jget(e, "Value");
         if (v && ddbjson_value_from_cjson(v, NULL, &u->value, d) != ST_OK)
             return d->code;
     }
@@ -228,15 +236,15 @@ status sop_legacy_json(const cJSON *in, ddb_kind kind, ddb_legacy *l, diag *d)
     const char *filter = kind == DDB_QUERY ? "QueryFilter" : "ScanFilter";
     const cJSON *v;
     status st = ST_OK;
-    const char *op = sop_jstr(in, "ConditionalOperator");
+    const char *op = store_jstr(in, "ConditionalOperator");
     l->condop = sop_is(op, "AND") ? DDB_CONDOP_AND : sop_is(op, "OR") ? DDB_CONDOP_OR : DDB_CONDOP_NONE;
-    if ((v = sop_jget(in, "Expected")) && (st = conds_json(v, &l->expected, d)) != ST_OK)
+    if ((v = store_jget(in, "Expected")) && (st = conds_json(v, &l->expected, d)) != ST_OK)
         return st;
-    if ((v = sop_jget(in, filter)) && (st = conds_json(v, &l->filter, d)) != ST_OK)
+    if ((v = store_jget(in, filter)) && (st = conds_json(v, &l->filter, d)) != ST_OK)
         return st;
-    if (kind == DDB_QUERY && (v = sop_jget(in, "KeyConditions")) && (st = conds_json(v, &l->keyconds, d)) != ST_OK)
+    if (kind == DDB_QUERY && (v = store_jget(in, "KeyConditions")) && (st = conds_json(v, &l->keyconds, d)) != ST_OK)
         return st;
-    if ((v = sop_jget(in, "AttributeUpdates")) && (st = updates_json(v, l, d)) != ST_OK)
+    if ((v = store_jget(in, "AttributeUpdates")) && (st = updates_json(v, l, d)) != ST_OK)
         return st;
     return ST_OK;
 }
@@ -250,16 +258,16 @@ status sop_expr_params(const cJSON *in, const char *const *exprs, const char *co
     status st = ST_OK;
     size_t n_used = 0, n_old = 0;
     for (const char *const *p = exprs; *p; p++)
-        if (sop_jget(in, *p)) {
+        if (store_jget(in, *p)) {
             buf_adds(&used, n_used++ ? ", " : "");
             buf_adds(&used, *p);
         }
-    bool keycond_only_legacy = sop_jget(in, "KeyConditions") && !sop_jget(in, "KeyConditionExpression");
+    bool keycond_only_legacy = store_jget(in, "KeyConditions") && !store_jget(in, "KeyConditionExpression");
     if (n_used) {
         for (const char *const *p = legacy; *p; p++) {
             if (keycond_only_legacy && strcmp(*p, "KeyConditions") == 0)
                 continue;
-            if (sop_jget(in, *p)) {
+            if (store_jget(in, *p)) {
                 buf_adds(&old, n_old++ ? ", " : "");
                 buf_adds(&old, *p);
             }
@@ -271,11 +279,11 @@ status sop_expr_params(const cJSON *in, const char *const *exprs, const char *co
             goto out;
         }
     }
-    if (sop_jget(in, "ExpressionAttributeNames") && !n_used) {
+    if (store_jget(in, "ExpressionAttributeNames") && !n_used) {
         st = diag_set(d, ST_VALIDATION, "ExpressionAttributeNames can only be specified when using expressions");
         goto out;
     }
-    if (sop_jget(in, "ExpressionAttributeValues")) {
+    if (store_jget(in, "ExpressionAttributeValues")) {
         size_t n_val = 0, n_given = 0;
         buf list = BUF_INIT;
         for (const char *const *p = exprs; *p; p++) {
@@ -283,7 +291,7 @@ status sop_expr_params(const cJSON *in, const char *const *exprs, const char *co
                 continue;
             buf_adds(&list, n_val++ ? " and " : "");
             buf_adds(&list, *p);
-            if (sop_jget(in, *p))
+            if (store_jget(in, *p))
                 n_given++;
         }
         if (n_val && !n_given)
@@ -299,8 +307,8 @@ out:
 
 status sop_maps_json(const cJSON *in, av *names, av *values, diag *d)
 {
-    const cJSON *ean = sop_jget(in, "ExpressionAttributeNames");
-    const cJSON *eav = sop_jget(in, "ExpressionAttributeValues");
+    const cJSON *ean = store_jget(in, "ExpressionAttributeNames");
+    const cJSON *eav = store_jget(in, "ExpressionAttributeValues");
     const cJSON *e;
     if (ean) {
         if (!ean->child)
@@ -352,7 +360,7 @@ status sop_maps_json(const cJSON *in, av *names, av *values, diag *d)
 /* AttributesToGet, the legacy projection: top-level names. */
 status sop_attributes_to_get(const cJSON *in, av *names, diag *d)
 {
-    const cJSON *atg = sop_jget(in, "AttributesToGet");
+    const cJSON *atg = store_jget(in, "AttributesToGet");
     names->type = AV_NONE;
     if (!atg)
         return ST_OK;
@@ -370,4 +378,37 @@ status sop_attributes_to_get(const cJSON *in, av *names, diag *d)
         av_list_push(names, &v);
     }
     return ST_OK;
+}
+
+status sop_error(store *s, const ddb_err *e, diag *d)
+{
+    buf *x = &s->err_extra;
+    if (e->item.type == AV_M) {
+        buf_reset(x);
+        buf_adds(x, "{\"Item\":");
+        ddbjson_write_item(x, &e->item);
+        buf_addc(x, '}');
+    } else if (e->n_reasons) {
+        buf_reset(x);
+        buf_adds(x, "{\"CancellationReasons\":[");
+        for (size_t i = 0; i < e->n_reasons; i++) {
+            const ddb_reason *r = &e->reasons[i];
+            if (i)
+                buf_addc(x, ',');
+            buf_adds(x, "{\"Code\":");
+            ddbjson_write_string(x, r->code, strlen(r->code));
+            if (r->message) {
+                buf_adds(x, ",\"Message\":");
+                ddbjson_write_string(x, r->message, strlen(r->message));
+            }
+            if (r->item.type == AV_M) {
+                buf_adds(x, ",\"Item\":");
+                ddbjson_write_item(x, &r->item);
+            }
+            buf_addc(x, '}');
+        }
+        buf_adds(x, "]}");
+    }
+    *d = e->d;
+    return d->code;
 }

@@ -37,11 +37,9 @@ extern const vspec sop_keycond_elem;
                 .elem = &sop_str_elem }
 #define F_END { .type = VT_END }
 
-/* cJSON accessors: a string member (NULL when absent or not a string), a
- * member that is not null, a boolean (DynamoDB's lenient reading: true,
- * "true", "1", "yes"; dflt when absent). sop_is: a is b (a may be NULL). */
-const char *sop_jstr(const cJSON *o, const char *name);
-const cJSON *sop_jget(const cJSON *o, const char *name);
+/* A boolean member, read as DynamoDB reads it (true, "true", "1", "yes";
+ * dflt when absent; store_int.h has the other accessors). sop_is: a is b
+ * (a may be NULL). */
 bool sop_jbool(const cJSON *o, const char *name, bool dflt);
 bool sop_is(const char *a, const char *b);
 /* ReturnConsumedCapacity. */
@@ -65,6 +63,11 @@ status sop_expr_params(const cJSON *in, const char *const *exprs, const char *co
 /* The names and values maps of a request body into avs (AV_NONE when not
  * given), with DynamoDB's checks and messages. */
 status sop_maps_json(const cJSON *in, av *names, av *values, diag *d);
+/* A typed operation's error as the door answers it: the members it
+ * carries beside its message (the Item of a failed condition,
+ * CancellationReasons) into s->err_extra, its diag into d; returns its
+ * status. */
+status sop_error(store *s, const ddb_err *e, diag *d);
 /* AttributesToGet into names (AV_L of S; AV_NONE when absent). */
 status sop_attributes_to_get(const cJSON *in, av *names, diag *d);
 

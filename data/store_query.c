@@ -865,13 +865,13 @@ status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e)
  * legacy refusal and AttributesToGet). */
 static void read_req_json(const cJSON *in, ddb_req *q, seng_defer *df)
 {
-    ddb_req_set_str(&q->table, sop_jstr(in, "TableName"));
-    ddb_req_set_str(&q->index, sop_jstr(in, "IndexName"));
-    ddb_req_set_str(&q->keycond, sop_jstr(in, "KeyConditionExpression"));
-    ddb_req_set_str(&q->filter, sop_jstr(in, "FilterExpression"));
-    ddb_req_set_str(&q->proj, sop_jstr(in, "ProjectionExpression"));
-    q->select = ddb_select_find(sop_jstr(in, "Select"));
-    const cJSON *lim = sop_jget(in, "Limit");
+    ddb_req_set_str(&q->table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&q->index, store_jstr(in, "IndexName"));
+    ddb_req_set_str(&q->keycond, store_jstr(in, "KeyConditionExpression"));
+    ddb_req_set_str(&q->filter, store_jstr(in, "FilterExpression"));
+    ddb_req_set_str(&q->proj, store_jstr(in, "ProjectionExpression"));
+    q->select = ddb_select_find(store_jstr(in, "Select"));
+    const cJSON *lim = store_jget(in, "Limit");
     /* Converting a double outside the range is undefined (found by
      * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
     q->limit = !lim || !cJSON_IsNumber(lim) || lim->valuedouble < 1 ? 0
@@ -879,7 +879,7 @@ static void read_req_json(const cJSON *in, ddb_req *q, seng_defer *df)
     q->consistent = sop_jbool(in, "ConsistentRead", false);
     q->backward = !sop_jbool(in, "ScanIndexForward", true);
     q->rcc = sop_rcc_mode(in);
-    const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
+    const cJSON *esk = store_jget(in, "ExclusiveStartKey");
     if (esk && ddbjson_item_from_cjson(esk, NULL, &q->start, &df->start) != ST_OK) {
         df->start_bad = true;
         av_done(&q->start);
@@ -922,7 +922,7 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
         (st = legacy_check_conditions(&q.legacy.filter, d)) != ST_OK)
         goto out;
     if (query) {
-        const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
+        const cJSON *esk = store_jget(in, "ExclusiveStartKey");
         av tmp;
         if (esk && ddbjson_item_from_cjson(esk, NULL, &tmp, d) != ST_OK) {
             char msg[sizeof d->msg];
@@ -933,7 +933,7 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
         if (esk)
             av_done(&tmp);
     } else {
-        const cJSON *seg = sop_jget(in, "Segment"), *tot = sop_jget(in, "TotalSegments");
+        const cJSON *seg = store_jget(in, "Segment"), *tot = store_jget(in, "TotalSegments");
         if (seg && !tot) {
             st = diag_set(d, ST_VALIDATION, "The TotalSegments parameter is required but was not present"
                           " in the request when Segment parameter is present");

@@ -505,6 +505,15 @@ status store_def_from_desc(const char *json, table_def *def, diag *d)
     cJSON *root = cJSON_Parse(json);
     if (!root)
         return diag_set(d, ST_INTERNAL, "corrupt table description");
+    status st = store_def_from_tree(root, def, d);
+    cJSON_Delete(root);
+    return st;
+}
+
+status store_def_from_tree(const cJSON *root, table_def *def, diag *d)
+{
+    (void)d;
+    memset(def, 0, sizeof *def);
     const cJSON *defs = cJSON_GetObjectItemCaseSensitive(root, "AttributeDefinitions");
     def->name = xstrdup(jstr(root, "TableName") ? jstr(root, "TableName") : "");
     key_from(cJSON_GetObjectItemCaseSensitive(root, "KeySchema"), defs, &def->pk, &def->sk);
@@ -518,7 +527,6 @@ status store_def_from_desc(const char *json, table_def *def, diag *d)
     cJSON_ArrayForEach(e, gsis) index_from(e, defs, true, &def->idx[def->n_idx++]);
     const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(root, "CreationDateTime");
     def->created = cJSON_IsNumber(cdt) ? (int64_t)cdt->valuedouble : 0;
-    cJSON_Delete(root);
     return ST_OK;
 }
 
@@ -985,89 +993,40 @@ status store_stats(store *s, const char *table, const char *index, table_stats *
     return store_txn_end(s, st, d);
 }
 
-/* Builds the CreateTable request a table_def stands for. */
+status store_table_desc(store *s, const char *table, cJSON **out, diag *d)
+{
+    *out = NULL;
+    if (s->remote)
+        return store_remote_table_desc(s, table, out, d);
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    tinfo *t;
+    if ((st = store_table(s, table, &t, d)) == ST_OK && !(*out = cJSON_Parse(t->desc)))
+        st = diag_set(d, ST_INTERNAL, "corrupt table description");
+    return store_txn_end(s, st, d);
+}
+
+/* CreateTable and DeleteTable as typed requests (the control plane's
+ * C calls: import, samples, `ddbx load`, pull). */
 status store_create_table(store *s, const table_def *def, diag *d)
 {
-    cJSON *in = cJSON_CreateObject();
-    cJSON *defs = cJSON_AddArrayToObject(in, "AttributeDefinitions");
-    const key_attr *all[64];
-    size_t n_all = 0;
-    all[n_all++] = &def->pk;
-    if (def->sk.name)
-        all[n_all++] = &def->sk;
-    for (size_t i = 0; i < def->n_idx && n_all + 2 < 64; i++) {
-        all[n_all++] = &def->idx[i].pk;
-        if (def->idx[i].sk.name)
-            all[n_all++] = &def->idx[i].sk;
-    }
-    for (size_t i = 0; i < n_all; i++) {
-        bool dup = false;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(all[j]->name, all[i]->name) == 0)
-                dup = true;
-        if (dup)
-            continue;
-        cJSON *a = cJSON_CreateObject();
-        cJSON_AddStringToObject(a, "AttributeName", all[i]->name);
-        cJSON_AddStringToObject(a, "AttributeType", av_type_name(all[i]->type));
-        cJSON_AddItemToArray(defs, a);
-    }
-    cJSON_AddStringToObject(in, "TableName", def->name);
-    cJSON_AddStringToObject(in, "BillingMode", "PAY_PER_REQUEST");
-    cJSON *ks = cJSON_AddArrayToObject(in, "KeySchema");
-    const key_attr *keys[2] = { &def->pk, &def->sk };
-    for (int k = 0; k < 2; k++) {
-        if (!keys[k]->name)
-            continue;
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "AttributeName", keys[k]->name);
-        cJSON_AddStringToObject(e, "KeyType", k ? "RANGE" : "HASH");
-        cJSON_AddItemToArray(ks, e);
-    }
-    cJSON *lsis = NULL, *gsis = NULL;
-    for (size_t i = 0; i < def->n_idx; i++) {
-        const index_def *ix = &def->idx[i];
-        cJSON **list = ix->global ? &gsis : &lsis;
-        if (!*list)
-            *list = cJSON_AddArrayToObject(in, ix->global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "IndexName", ix->name);
-        cJSON *iks = cJSON_AddArrayToObject(e, "KeySchema");
-        const key_attr *ikeys[2] = { &ix->pk, &ix->sk };
-        for (int k = 0; k < 2; k++) {
-            if (!ikeys[k]->name)
-                continue;
-            cJSON *ke = cJSON_CreateObject();
-            cJSON_AddStringToObject(ke, "AttributeName", ikeys[k]->name);
-            cJSON_AddStringToObject(ke, "KeyType", k ? "RANGE" : "HASH");
-            cJSON_AddItemToArray(iks, ke);
-        }
-        cJSON *proj = cJSON_AddObjectToObject(e, "Projection");
-        cJSON_AddStringToObject(proj, "ProjectionType", proj_type_name(ix->proj));
-        if (ix->proj == PROJ_INCLUDE) {
-            cJSON *nka = cJSON_AddArrayToObject(proj, "NonKeyAttributes");
-            for (size_t j = 0; j < ix->n_include; j++)
-                cJSON_AddItemToArray(nka, cJSON_CreateString(ix->include[j]));
-        }
-        cJSON_AddItemToArray(*list, e);
-    }
-    buf out = BUF_INIT;
-    status st = s->remote ? store_remote_send_json(s, "CreateTable", in, d)
-                          : store_op_create_table(s, in, &out, d);
-    buf_done(&out);
-    cJSON_Delete(in);
+    ddb_req req;
+    ddb_req_init(&req, DDB_CREATE_TABLE);
+    req.ctl.def = xcalloc(1, sizeof *req.ctl.def);
+    table_def_copy(req.ctl.def, def);
+    status st = store_exec_status(s, &req, d);
+    ddb_req_done(&req);
     return st;
 }
 
 status store_delete_table(store *s, const char *table, diag *d)
 {
-    cJSON *in = cJSON_CreateObject();
-    cJSON_AddStringToObject(in, "TableName", table);
-    buf out = BUF_INIT;
-    status st = s->remote ? store_remote_send_json(s, "DeleteTable", in, d)
-                          : store_op_delete_table(s, in, &out, d);
-    buf_done(&out);
-    cJSON_Delete(in);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DELETE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    status st = store_exec_status(s, &req, d);
+    ddb_req_done(&req);
     return st;
 }
 
