@@ -459,9 +459,17 @@ static status step_done(store *s, sqlite3_stmt *q, diag *d)
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : store_sqlerr(s, d);
 }
 
+/* One statement of constant text, its rows (a PRAGMA's) ignored. */
 static status exec(store *s, const char *sql, diag *d)
 {
-    return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? ST_OK : store_sqlerr(s, d);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        ;
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
 static status attach(store *s, const char *path, diag *d)
@@ -562,8 +570,8 @@ static status copy_items(store *s, const char *table, snap *sn, diag *d)
                         d)) != ST_OK)
         goto out;
     if ((st = exec(s, "CREATE TABLE bk.items(tid INTEGER NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL,"
-                   " size INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY(tid, pk, sk)) WITHOUT ROWID;"
-                   "CREATE TABLE bk.meta(key TEXT PRIMARY KEY, value)", d)) != ST_OK ||
+                   " size INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY(tid, pk, sk)) WITHOUT ROWID", d)) != ST_OK ||
+        (st = exec(s, "CREATE TABLE bk.meta(key TEXT PRIMARY KEY, value)", d)) != ST_OK ||
         (st = store_exec_sql(s, "INSERT INTO bk.items SELECT 0, pk, sk, size, body FROM main.items"
                              " WHERE tid = ?1 ORDER BY pk, sk", &sn->tid, 1, d)) != ST_OK)
         goto out;
@@ -662,8 +670,9 @@ status store_bk_create(store *s, const char *table, const char *name, bool autom
         attached = true;
     /* No journal and no syncs while it is written: an unfinished file is
      * never used; it is synced once, whole, before the row names it. */
-    if (st == ST_OK)
-        st = exec(s, "PRAGMA bk.page_size=16384; PRAGMA bk.journal_mode=OFF; PRAGMA bk.synchronous=OFF", d);
+    if (st == ST_OK && (st = exec(s, "PRAGMA bk.page_size=16384", d)) == ST_OK &&
+        (st = exec(s, "PRAGMA bk.journal_mode=OFF", d)) == ST_OK)
+        st = exec(s, "PRAGMA bk.synchronous=OFF", d);
     if (st == ST_OK)
         st = copy_items(s, table, &sn, d);
     if (attached)

@@ -35,7 +35,7 @@ struct store_items {
     bool own, in_txn;
     table_def def;
     int64_t tid;
-    char temp[48];         /* the undone changes' temporary table; "" none */
+    int64_t rid;           /* its rows in temp.ddbx_then (a moment's); 0: none */
     sqlite3_stmt *now, *then;
     buf pk, sk;            /* the cursor: the last key read */
     bool done;
@@ -59,10 +59,14 @@ void store_items_free(store_items *r)
     sqlite3_finalize(r->then);
     if (r->in_txn)
         sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
-    if (r->temp[0] && r->db) {
-        char sql[96];
-        snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS temp.%s", r->temp);
-        sqlite3_exec(r->db, sql, NULL, NULL, NULL);
+    if (r->rid && !r->own) {
+        /* s's connection: its rows go, the temporary table stays for the next. */
+        sqlite3_stmt *q;
+        if (sqlite3_prepare_v2(r->db, "DELETE FROM temp.ddbx_then WHERE rid = ?1", -1, &q, NULL) == SQLITE_OK) {
+            sqlite3_bind_int64(q, 1, r->rid);
+            sqlite3_step(q);
+        }
+        sqlite3_finalize(q);
     }
     if (r->own)
         sqlite3_close(r->db);
@@ -87,7 +91,8 @@ static status connect(store_items *r, const char *path, diag *d)
     sqlite3_busy_timeout(r->db, 10000);
     /* A page of cache is all a keyset read wants; the temporary table
      * spills to its file. */
-    sqlite3_exec(r->db, "PRAGMA cache_size=-4096; PRAGMA temp_store=FILE", NULL, NULL, NULL);
+    sqlite3_exec(r->db, "PRAGMA cache_size=-4096", NULL, NULL, NULL);
+    sqlite3_exec(r->db, "PRAGMA temp_store=FILE", NULL, NULL, NULL);
     if (sqlite3_exec(r->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
         return db_err(r->db, d);
     r->in_txn = true;
@@ -115,17 +120,13 @@ static status set_after(store_items *r, const av *after, diag *d)
     return st;
 }
 
-static status open_stmts(store_items *r, const char *items_db, diag *d)
+static status open_stmts(store_items *r, diag *d)
 {
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT pk, sk, body FROM %s.items WHERE tid = ?1 AND (pk, sk) > (?2, ?3)"
-             " ORDER BY pk, sk", items_db);
-    status st = prepare(r, sql, &r->now, d);
-    if (st == ST_OK && r->temp[0]) {
-        snprintf(sql, sizeof sql, "SELECT pk, sk, body FROM temp.%s WHERE (pk, sk) > (?1, ?2) ORDER BY pk, sk",
-                 r->temp);
-        st = prepare(r, sql, &r->then, d);
-    }
+    status st = prepare(r, "SELECT pk, sk, body FROM main.items WHERE tid = ?1 AND (pk, sk) > (?2, ?3)"
+                        " ORDER BY pk, sk", &r->now, d);
+    if (st == ST_OK && r->rid)
+        st = prepare(r, "SELECT pk, sk, body FROM temp.ddbx_then WHERE rid = ?3 AND (pk, sk) > (?1, ?2)"
+                     " ORDER BY pk, sk", &r->then, d);
     return st;
 }
 
@@ -155,7 +156,7 @@ status store_items_backup(store *s, const char *arn, const av *after, store_item
     if (st == ST_OK)
         st = set_after(r, after, d);
     if (st == ST_OK)
-        st = open_stmts(r, "main", d);
+        st = open_stmts(r, d);
     free(path);
     store_bk_row_done(&row);
     if (st != ST_OK) {
@@ -182,6 +183,7 @@ static status then_one(void *ctx, const store_key *k, const void *old, size_t ol
         sqlite3_bind_blob(c->ins, 3, old, (int)old_len, SQLITE_STATIC);
     else
         sqlite3_bind_null(c->ins, 3);
+    sqlite3_bind_int64(c->ins, 4, c->r->rid);
     /* Newest first: the last one written for a key is its first change
      * after the moment, whose old image is what the key held then. */
     return sqlite3_step(c->ins) == SQLITE_DONE ? ST_OK : db_err(c->r->db, d);
@@ -238,20 +240,23 @@ status store_items_at(store *s, const char *table, int64_t at_ms, const av *afte
                         " open it writable once");
     store_items *r = xcalloc(1, sizeof *r);
     r->s = s;
-    static unsigned counter;
-    snprintf(r->temp, sizeof r->temp, "ddbx_then_%u_%u", (unsigned)getpid(), __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
+    /* Readers on s's own connection (in memory) share one temporary
+     * table, each its rows. */
+    static int64_t next_rid;
+    r->rid = __atomic_add_fetch(&next_rid, 1, __ATOMIC_RELAXED);
     status st = connect(r, memory_db(s) ? NULL : s->sh->path, d);
     if (st == ST_OK)
         st = moment_source(r, table, at_ms, d);
-    char sql[160];
-    snprintf(sql, sizeof sql, "CREATE TEMP TABLE %s(pk BLOB NOT NULL, sk BLOB NOT NULL, body BLOB,"
-             " PRIMARY KEY(pk, sk)) WITHOUT ROWID", r->temp);
-    if (st == ST_OK && sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    sqlite3_stmt *q = NULL;
+    if (st == ST_OK)
+        st = prepare(r, "CREATE TEMP TABLE IF NOT EXISTS ddbx_then(rid INTEGER NOT NULL, pk BLOB NOT NULL,"
+                     " sk BLOB NOT NULL, body BLOB, PRIMARY KEY(rid, pk, sk)) WITHOUT ROWID", &q, d);
+    if (st == ST_OK && sqlite3_step(q) != SQLITE_DONE)
         st = db_err(r->db, d);
+    sqlite3_finalize(q);
     if (st == ST_OK) {
         then_ctx c = { r, NULL };
-        snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO temp.%s(pk, sk, body) VALUES(?1, ?2, ?3)", r->temp);
-        st = prepare(r, sql, &c.ins, d);
+        st = prepare(r, "INSERT OR REPLACE INTO temp.ddbx_then(pk, sk, body, rid) VALUES(?1, ?2, ?3, ?4)", &c.ins, d);
         if (st == ST_OK)
             st = store_undo_walk(r->db, s, &r->def, r->tid, at_ms, then_one, &c, d);
         sqlite3_finalize(c.ins);
@@ -259,7 +264,7 @@ status store_items_at(store *s, const char *table, int64_t at_ms, const av *afte
     if (st == ST_OK)
         st = set_after(r, after, d);
     if (st == ST_OK)
-        st = open_stmts(r, "main", d);
+        st = open_stmts(r, d);
     if (st != ST_OK) {
         store_items_free(r);
         return st;
@@ -322,6 +327,7 @@ status store_items_next(store_items *r, size_t max, av *items, size_t *n, diag *
         sqlite3_reset(r->then);
         sqlite3_bind_blob(r->then, 1, bytes(&r->pk), (int)r->pk.len, SQLITE_TRANSIENT);
         sqlite3_bind_blob(r->then, 2, bytes(&r->sk), (int)r->sk.len, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(r->then, 3, r->rid);
     }
     bool a = false, b = false;
     status st = step(r, r->now, &a, d);

@@ -408,11 +408,20 @@ static void test_in_memory(void **state)
     assert_string_equal(got, want);
     free(got);
     store_items_free(r);
+    /* two readers at once on the one connection, each its own moment */
+    store_items *r2;
     assert_int_equal(store_items_at(s, "Tab", t, NULL, &r, &dg), ST_OK);
+    assert_int_equal(store_items_at(s, "Tab", now_ms() + 1000, NULL, &r2, &dg), ST_OK);
+    char *now = scan_all(s, "Tab");
     got = drain(r, 6);
+    char *got2 = drain(r2, 5);
     assert_string_equal(got, want);
+    assert_string_equal(got2, now);
     free(got);
+    free(got2);
+    free(now);
     store_items_free(r);
+    store_items_free(r2);
     assert_int_equal(store_backup_restore(s, b.arn, "Copy", NULL, &dg), ST_OK);
     got = scan_all(s, "Copy");
     assert_string_equal(got, want);
