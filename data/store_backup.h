@@ -21,8 +21,10 @@
  * Point-in-time recovery runs on the change log (store_changes.c): the
  * table as it was at a moment is the table now with every later change
  * undone, so the log must hold every change since. With recovery enabled
- * on a table the bulk writes (ddbx load, samples, pull) log theirs too and
- * the table's records are kept for its RecoveryPeriodInDays (1 to 35)
+ * on a table the bulk writes (ddbx load, samples, pull) log what undoing
+ * needs too (the old image and the key: history-only records, which no
+ * stream shows) and the table's records are kept for its
+ * RecoveryPeriodInDays (1 to 35)
  * rather than the stream retention; without it, a bulk write ends the
  * log's completeness (store_log_window says from when it holds).
  *

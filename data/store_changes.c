@@ -49,8 +49,9 @@ void store_set_stream_times(store *s, double retention_s, double iterator_s)
 
 /* ---- the write side ---- */
 
-status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
-                        const buf *new_enc, diag *d)
+/* One record: kind STORE_LOG_* (the ttl column). */
+static status log_record(store *s, const tinfo *t, int kind, const av *old, const av *new_item,
+                         const buf *new_enc, diag *d)
 {
     if (!old && !new_item)
         return ST_OK;
@@ -65,7 +66,7 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
         return d->code;
     sqlite3_bind_int64(q, 1, t->id);
     sqlite3_bind_int64(q, 2, store_now_ms(s));
-    sqlite3_bind_int(q, 3, s->ttl_delete ? 1 : 0);
+    sqlite3_bind_int(q, 3, kind);
     if (old) {
         buf_reset(&s->old_enc);
         itemenc_encode(&s->old_enc, old);
@@ -83,6 +84,30 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
     sqlite3_reset(q);
     buf_done(&enc);
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
+                        const buf *new_enc, diag *d)
+{
+    return log_record(s, t, s->ttl_delete ? STORE_LOG_TTL : STORE_LOG_WRITE, old, new_item, new_enc, d);
+}
+
+/* The key attributes of an item, by the table's schema. */
+static void keys_of(const table_def *def, const av *item, av *out);
+
+status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d)
+{
+    if (!new_item)
+        return log_record(s, t, STORE_LOG_HISTORY, old, NULL, NULL, d);
+    if (old && av_equal(old, new_item))
+        return ST_OK;
+    /* Undoing needs the old image and the key, not the new image: a
+     * million-item load logs a million keys, not its items twice. */
+    av key;
+    keys_of(&t->def, new_item, &key);
+    status st = log_record(s, t, STORE_LOG_HISTORY, old, &key, NULL, d);
+    av_free(&key);
+    return st;
 }
 
 /* The last seq given in table tid (0: none yet). */
@@ -312,7 +337,7 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
         goto out;
     /* A version 1 file opened read-only has no change log: no changes. */
     if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL)"
+                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL) AND ttl < 2"
                            " ORDER BY seq DESC LIMIT ?3", -1, &q, NULL) != SQLITE_OK)
         goto out;
     sqlite3_bind_int64(q, 1, t->id);

@@ -31,9 +31,12 @@
  *       (one B-tree, appended at the table's end: a write costs one row);
  *       t is milliseconds since the epoch, old/new the itemenc bodies
  *       (NULL: absent, so INSERT, MODIFY and REMOVE are implied); ttl
- *       marks a TTL deletion. Trimmed by age, except that a table's newest
- *       row is emptied (old and new NULL) rather than deleted, so its seq
- *       is never given again; readers skip emptied rows.
+ *       marks a TTL deletion (1), or a history-only record of a bulk write
+ *       on a table with point-in-time recovery (2: new holds only the
+ *       key; no stream or feed shows it). Trimmed by age (a table with
+ *       recovery keeps its period), except that a table's newest row is
+ *       emptied (old and new NULL) rather than deleted, so its seq is
+ *       never given again; readers skip emptied rows.
  *   streams(sid, tid, tname, label, view, created, start_seq, end_seq,
  *       disabled, trimmed, keys): one row per DynamoDB stream a table had;
  *       its records are the table's changes with start_seq < seq <=
@@ -426,12 +429,19 @@ void store_gsi_response(struct cJSON *td, const struct cJSON *resp);
 
 /* ---- the change log (store_changes.c) and DynamoDB Streams (store_streams.c) ---- */
 
+/* The kinds of change records (the changes.ttl column). */
+enum { STORE_LOG_WRITE = 0, STORE_LOG_TTL = 1, STORE_LOG_HISTORY = 2 };
 /* Appends the record of one item's change (old/new as store_apply has
  * them; new_enc the new item's encoding when the caller has it, else
  * NULL). Nothing when both are absent or equal: DynamoDB writes no stream
  * record for a write that changes nothing. */
 status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
                         const buf *new_enc, diag *d);
+/* A bulk write's record on a table with point-in-time recovery: a
+ * history-only record (STORE_LOG_HISTORY) holding the old image and, for
+ * the new one, only the key: what undoing needs. Streams and the feed
+ * skip them, as they have no record of a bulk write otherwise. */
+status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d);
 /* One bounded trim step (at most `max` records older than the retention),
  * inside the caller's write transaction. */
 status store_trim_changes(store *s, int max, diag *d);

@@ -9,7 +9,8 @@
  * log is complete from its creation; a bulk write that leaves no record
  * (ddbx load, samples, pull on a table without recovery) moves it to the
  * bulk write's commit; trimming moves it past what it removed. With
- * recovery enabled the bulk writes log their changes too and trimming
+ * recovery enabled the bulk writes log history-only records (the old
+ * image and the key, store_log_history) and trimming
  * keeps the table's records for its RecoveryPeriodInDays, so the window
  * DynamoDB promises, max(enable time, now - period) .. now, is always
  * complete. Undoing walks the records newest first from the table's end

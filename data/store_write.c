@@ -448,7 +448,7 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
         store_delta(s, t->id, 0, k.pk.data, k.pk.len, 1, (int64_t)size);
         st = write_indexes(s, t, &k, NULL, 0, item, size, &s->scratch, NULL, d);
         if (st == ST_OK && t->pitr)
-            st = store_log_change(s, t, NULL, item, &s->scratch, d);
+            st = store_log_history(s, t, NULL, item, d);
     } else {
         bool found;
         if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
@@ -457,10 +457,12 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
          * writes no stream records): a million-item load would otherwise
          * double its writes for a log no one reads item by item. A table
          * with point-in-time recovery is the exception: its window must
-         * hold every change. */
-        s->no_log = !t->pitr;
+         * hold every change, so it gets what undoing needs. */
+        s->no_log = true;
         st = store_apply(s, t, &k, found ? &old : NULL, item, NULL, d);
         s->no_log = false;
+        if (st == ST_OK && t->pitr)
+            st = store_log_history(s, t, found ? &old : NULL, item, d);
     }
     /* Without a record, the log no longer tells what the table was
      * before this commit (store_pitr.c). */
