@@ -101,11 +101,12 @@ static int cmd_backup(const char *path, unsigned long n)
     if (store_open(path, STORE_LARGE_CACHE, &s, &d) != ST_OK)
         fail("open", &d);
     double size = db_bytes(path);
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu();
     store_backup b;
     if (store_backup_create(s, TABLE, "bench", 0, &b, &d) != ST_OK)
         fail("CreateBackup", &d);
     double secs = bench_now() - t0;
+    bench_fig("B.backup_cpu_s", bench_cpu() - c0);
     if (b.items != n)
         fail("CreateBackup", &(diag){ .msg = "not every item" });
     double bytes = file_bytes(backup_file(path, b.arn));
