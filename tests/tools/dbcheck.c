@@ -35,7 +35,8 @@
  * in DB-backups/ is unaccounted for (a tmp file only of a live process),
  * every table has its history row, and no item row belongs to neither a
  * table nor a SYSTEM backup (a restore or a delete half done). Prints
- * "backups: N, files: M" and then "backup: PROBLEM" lines (exit 1).
+ * "backup: PROBLEM" lines (exit 1), and "backups: N, files: M" when
+ * there are any.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -296,7 +297,6 @@ static int check_backups(const char *path)
         /* a file before version 6: nothing to check */
         sqlite3_close(db);
         free(dir);
-        printf("backups: none (schema before version 6)\n");
         return 0;
     }
     while (sqlite3_step(q) == SQLITE_ROW) {
@@ -354,7 +354,8 @@ static int check_backups(const char *path)
     }
     sqlite3_close(db);
     free(dir);
-    printf("backups: %ld, files: %ld\n", n, files);
+    if (n)
+        printf("backups: %ld, files: %ld\n", n, files);
     return bad;
 }
 
