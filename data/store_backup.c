@@ -439,18 +439,11 @@ static void make_bid(char out[32], int64_t ms, bool system)
     snprintf(out, 32, "%014" PRId64 "-%02x%02x%02x%02x", ms, r[0], r[1], r[2], r[3]);
 }
 
+/* BackupName: 3 to 255 of [a-zA-Z0-9_.-]. */
 static bool name_ok(const char *name)
 {
     size_t n = name ? strlen(name) : 0;
-    if (n < 3 || n > 255)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-              c == '.' || c == '-'))
-            return false;
-    }
-    return true;
+    return n >= 3 && n <= 255 && store_valid_name(name, n);
 }
 
 static status step_done(store *s, sqlite3_stmt *q, diag *d)
