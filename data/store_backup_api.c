@@ -440,7 +440,7 @@ static status restored_indexes(const cJSON *src, const cJSON *in, bool global, b
             /* The override's throughput, else the recorded one; an index of
              * an on-demand backup restored PROVISIONED takes the table's
              * (ddbx's choice: DynamoDB does not say). */
-            const cJSON *pt = sop_jget(e, "ProvisionedThroughput");
+            const cJSON *pt = want ? sop_jget(e, "ProvisionedThroughput") : NULL;
             const cJSON *rec = cJSON_GetObjectItemCaseSensitive(from, "ProvisionedThroughput");
             const cJSON *r = cJSON_GetObjectItemCaseSensitive(rec, "ReadCapacityUnits");
             if (!pt)

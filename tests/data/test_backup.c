@@ -495,6 +495,41 @@ static void test_restore_overrides(void **state)
     refused(s, "RestoreTableFromBackup", RESTORE("Bad", ",\"BillingModeOverride\":\"FREE\""), ST_VALIDATION,
             "1 validation error detected: Value 'FREE' at 'billingModeOverride' failed to satisfy constraint: Member"
             " must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]");
+    /* PROVISIONED with its throughput: the table's, and (the backup being
+     * on demand) the GSI takes the table's too [DDBX]; SSE disabled is the
+     * default, accepted */
+    ok(s, "RestoreTableFromBackup", RESTORE("Prov", ",\"BillingModeOverride\":\"PROVISIONED\","
+                                            "\"ProvisionedThroughputOverride\":{\"ReadCapacityUnits\":7,"
+                                            "\"WriteCapacityUnits\":3},\"SSESpecificationOverride\":{\"Enabled\":false}"));
+    ok(s, "DescribeTable", "{\"TableName\":\"Prov\"}");
+    o = answer();
+    assert_null(get(o, "Table.BillingModeSummary"));
+    assert_int_equal((int)getn(o, "Table.ProvisionedThroughput.ReadCapacityUnits"), 7);
+    assert_int_equal((int)getn(o, "Table.ProvisionedThroughput.WriteCapacityUnits"), 3);
+    assert_int_equal((int)getn(o, "Table.GlobalSecondaryIndexes.0.ProvisionedThroughput.ReadCapacityUnits"), 7);
+    cJSON_Delete(o);
+    /* and back to on demand: every throughput 0 */
+    char *prov = create_backup(s, "Prov", "prov");
+    snprintf(body, sizeof body, "{\"TargetTableName\":\"Ppr\",\"BackupArn\":\"%s\",\"BillingModeOverride\":"
+             "\"PAY_PER_REQUEST\"}", prov);
+    ok(s, "RestoreTableFromBackup", body);
+    ok(s, "DescribeTable", "{\"TableName\":\"Ppr\"}");
+    o = answer();
+    assert_string_equal(gets(o, "Table.BillingModeSummary.BillingMode"), "PAY_PER_REQUEST");
+    assert_int_equal((int)getn(o, "Table.GlobalSecondaryIndexes.0.ProvisionedThroughput.ReadCapacityUnits"), 0);
+    cJSON_Delete(o);
+    /* a provisioned backup: the GSI's recorded throughput, or the override's */
+    snprintf(body, sizeof body, "{\"TargetTableName\":\"Prov2\",\"BackupArn\":\"%s\",\"GlobalSecondaryIndexOverride\":"
+             "[{\"IndexName\":\"GSI1\",\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+             "\"Projection\":{\"ProjectionType\":\"ALL\"},\"ProvisionedThroughput\":{\"ReadCapacityUnits\":9,"
+             "\"WriteCapacityUnits\":9}}]}", prov);
+    ok(s, "RestoreTableFromBackup", body);
+    ok(s, "DescribeTable", "{\"TableName\":\"Prov2\"}");
+    o = answer();
+    assert_int_equal((int)getn(o, "Table.ProvisionedThroughput.ReadCapacityUnits"), 7);
+    assert_int_equal((int)getn(o, "Table.GlobalSecondaryIndexes.0.ProvisionedThroughput.ReadCapacityUnits"), 9);
+    cJSON_Delete(o);
+    free(prov);
     /* none of the refusals left a table behind */
     refused(s, "DescribeTable", "{\"TableName\":\"Bad\"}", ST_NOT_FOUND,
             "Requested resource not found: Table: Bad not found");
