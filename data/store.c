@@ -262,6 +262,9 @@ status store_txn_end(store *s, status st, diag *d)
     }
     if (st == ST_OK && s->txn_write)
         st = store_flush_deltas(s, d);
+    if (st == ST_OK && s->txn_write && s->n_unlogged)
+        st = store_history_unlogged(s, d);
+    s->n_unlogged = 0;
     /* Trimming the change log: a bounded step every 64 write
      * transactions, so no writer ever waits on a long delete. */
     if (st == ST_OK && s->txn_write && ++s->sh->trim_tick >= 64) {
@@ -426,6 +429,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
             (st = store_idx_body_open(s, d)) != ST_OK ||
+            (st = store_backup_open(s, d)) != ST_OK ||
             sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
             if (st == ST_OK)
                 st = store_sqlerr(s, d);
@@ -441,6 +445,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         if (rc != SQLITE_OK)
             return diag_set(d, ST_IO, "%s: not a ddbx database", path);
         store_idx_body_open(s, d);
+        store_backup_open(s, d);
     }
     return ST_OK;
 }
@@ -493,6 +498,7 @@ status store_open_peer(store *s, store **out, diag *d)
     p->retention_ms = s->retention_ms;
     p->iterator_ms = s->iterator_ms;
     p->idx_body = s->idx_body;   /* the first connection migrated the file */
+    p->has_history = s->has_history;
     *out = p;
     return ST_OK;
 }
@@ -530,6 +536,8 @@ void store_close(store *s)
     buf_done(&s->old_enc);
     buf_done(&s->ttl_pk);
     buf_done(&s->ttl_sk);
+    store_backup_close(s);
+    free(s->unlogged);
     store_key_done(&s->fast_key);
     sqlite3_close(s->db);
     shared_unref(s->sh);
@@ -655,7 +663,10 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
     t->desc = xstrdup((const char *)sqlite3_column_text(q, 2));
     sqlite3_reset(q);
     st = store_def_from_desc(t->desc, &t->def, d);
+    if (st == ST_OK)
+        st = store_history_pitr(s, t->id, &t->pitr, d);
     if (st != ST_OK) {
+        table_def_free(&t->def);
         free(t->name);
         free(t->desc);
         free(t);

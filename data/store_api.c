@@ -50,6 +50,14 @@ static const store_op_fn ops[DDB_OP__COUNT] = {
     [DDB_OP_TagResource] = store_op_tag_resource,
     [DDB_OP_UntagResource] = store_op_untag_resource,
     [DDB_OP_ListTagsOfResource] = store_op_list_tags,
+    [DDB_OP_CreateBackup] = store_op_create_backup,
+    [DDB_OP_DescribeBackup] = store_op_describe_backup,
+    [DDB_OP_ListBackups] = store_op_list_backups,
+    [DDB_OP_DeleteBackup] = store_op_delete_backup,
+    [DDB_OP_RestoreTableFromBackup] = store_op_restore_from_backup,
+    [DDB_OP_UpdateContinuousBackups] = store_op_update_continuous_backups,
+    [DDB_OP_DescribeContinuousBackups] = store_op_describe_continuous_backups,
+    [DDB_OP_RestoreTableToPointInTime] = store_op_restore_to_point_in_time,
 };
 
 static store_op_fn find_op(const char *op)

@@ -49,8 +49,9 @@ void store_set_stream_times(store *s, double retention_s, double iterator_s)
 
 /* ---- the write side ---- */
 
-status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
-                        const buf *new_enc, diag *d)
+/* One record: kind STORE_LOG_* (the ttl column). */
+static status log_record(store *s, const tinfo *t, int kind, const av *old, const av *new_item,
+                         const buf *new_enc, diag *d)
 {
     if (!old && !new_item)
         return ST_OK;
@@ -65,7 +66,7 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
         return d->code;
     sqlite3_bind_int64(q, 1, t->id);
     sqlite3_bind_int64(q, 2, store_now_ms(s));
-    sqlite3_bind_int(q, 3, s->ttl_delete ? 1 : 0);
+    sqlite3_bind_int(q, 3, kind);
     if (old) {
         buf_reset(&s->old_enc);
         itemenc_encode(&s->old_enc, old);
@@ -83,6 +84,30 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
     sqlite3_reset(q);
     buf_done(&enc);
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
+                        const buf *new_enc, diag *d)
+{
+    return log_record(s, t, s->ttl_delete ? STORE_LOG_TTL : STORE_LOG_WRITE, old, new_item, new_enc, d);
+}
+
+/* The key attributes of an item, by the table's schema. */
+static void keys_of(const table_def *def, const av *item, av *out);
+
+status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d)
+{
+    if (!new_item)
+        return log_record(s, t, STORE_LOG_HISTORY, old, NULL, NULL, d);
+    if (old && av_equal(old, new_item))
+        return ST_OK;
+    /* Undoing needs the old image and the key, not the new image: a
+     * million-item load logs a million keys, not its items twice. */
+    av key;
+    keys_of(&t->def, new_item, &key);
+    status st = log_record(s, t, STORE_LOG_HISTORY, old, &key, NULL, d);
+    av_done(&key);
+    return st;
 }
 
 /* The last seq given in table tid (0: none yet). */
@@ -124,12 +149,55 @@ static status step_int2(store *s, int which, int64_t a, int64_t b, diag *d)
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
-/* Trims table tid's records older than cutoff, at most *budget of them. */
-static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, diag *d)
+/* A table whose records are kept past the stream retention (point-in-
+ * time recovery): its streams' trim point moves on to the records older
+ * than cutoff all the same, without deleting them, so a stream still
+ * reads 24 hours. Starts from the oldest stream's horizon. */
+static status mark_streams(store *s, int64_t tid, int64_t cutoff, int *budget, diag *d)
 {
-    int64_t last = 0, newest;
-    status st = store_last_seq(s, tid, &newest, d);
-    if (st != ST_OK)
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT min(max(trimmed, start_seq)) FROM streams WHERE tid = ?1"
+                           " AND (end_seq IS NULL OR trimmed < end_seq)", -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    int rc = sqlite3_step(q);
+    bool any = rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL;
+    int64_t from = any ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_sqlerr(s, d);
+    if (!any)
+        return ST_OK;
+    if (sqlite3_prepare_v2(s->db, "SELECT seq, t FROM changes WHERE tid = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+                           -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    sqlite3_bind_int64(q, 2, from);
+    sqlite3_bind_int(q, 3, *budget);
+    int64_t last = 0;
+    int n = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_int64(q, 1) < cutoff) {
+        last = sqlite3_column_int64(q, 0);
+        n++;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_sqlerr(s, d);
+    *budget -= n > 0 ? n : 1;
+    return last ? step_int2(s, Q_STREAM_TRIMMED, tid, last, d) : ST_OK;
+}
+
+/* Trims table tid's records older than cutoff (or, with point-in-time
+ * recovery, older than its window), at most *budget of them. */
+static status trim_table(store *s, int64_t tid, int64_t stream_cutoff, int *budget, diag *d)
+{
+    int64_t last = 0, last_t = 0, newest, cutoff;
+    status st = store_history_cutoff(s, tid, stream_cutoff, &cutoff, d);
+    if (st == ST_OK && cutoff < stream_cutoff)
+        st = mark_streams(s, tid, stream_cutoff, budget, d);
+    if (st == ST_OK)
+        st = store_last_seq(s, tid, &newest, d);
+    if (st != ST_OK || *budget <= 0)
         return st;
     sqlite3_stmt *q = store_stmt(s, Q_CHANGE_OLDEST, d);
     if (!q)
@@ -144,6 +212,7 @@ static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, dia
         if (seq == newest && sqlite3_column_int(q, 2))
             break;   /* emptied already: nothing more to do for this table */
         last = seq;
+        last_t = sqlite3_column_int64(q, 1);
         n++;
     }
     sqlite3_reset(q);
@@ -152,7 +221,9 @@ static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, dia
     *budget -= n > 0 ? n : 1;
     if (last == 0)
         return ST_OK;
-    if ((st = step_int2(s, Q_STREAM_TRIMMED, tid, last, d)) != ST_OK)
+    /* What went can no longer be undone: the log is complete from then. */
+    if ((st = step_int2(s, Q_STREAM_TRIMMED, tid, last, d)) != ST_OK ||
+        (st = store_history_trimmed(s, tid, last_t, d)) != ST_OK)
         return st;
     /* The newest row keeps its seq, emptied. */
     if (last == newest && (st = step_int2(s, Q_CHANGE_EMPTY, tid, last--, d)) != ST_OK)
@@ -182,6 +253,9 @@ status store_trim_changes(store *s, int max, diag *d)
             break;
         st = trim_table(s, tid, cutoff, &budget, d);
     }
+    /* The SYSTEM backups past their 35 days, a bounded step at a time. */
+    if (st == ST_OK && budget > 0)
+        st = store_backup_expire(s, budget, d);
     /* A disabled stream is deleted once its retention has passed, and with
      * the last one of a deleted table, that table's records. */
     if (st == ST_OK)
@@ -263,7 +337,7 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
         goto out;
     /* A version 1 file opened read-only has no change log: no changes. */
     if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL)"
+                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL) AND ttl < 2"
                            " ORDER BY seq DESC LIMIT ?3", -1, &q, NULL) != SQLITE_OK)
         goto out;
     sqlite3_bind_int64(q, 1, t->id);

@@ -446,36 +446,6 @@ static status delete_rows(store *s, int64_t tid, int xid, diag *d)
     return st;
 }
 
-/* Every item of the table into index x. */
-static status backfill(store *s, const tinfo *t, size_t x, diag *d)
-{
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, size, body FROM items WHERE tid = ?1", -1, &q, NULL) != SQLITE_OK)
-        return store_sqlerr(s, d);
-    sqlite3_bind_int64(q, 1, t->id);
-    store_key k;
-    store_key_init(&k);
-    status st = ST_OK;
-    int rc;
-    while (st == ST_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-        buf_reset(&k.pk);
-        buf_reset(&k.sk);
-        buf_add(&k.pk, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0));
-        buf_add(&k.sk, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
-        av item;
-        st = itemenc_decode(sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3), &item, d);
-        if (st != ST_OK)
-            break;
-        st = store_index_backfill(s, t, x, &k, &item, (size_t)sqlite3_column_int64(q, 2), d);
-        av_done(&item);
-    }
-    if (st == ST_OK && rc != SQLITE_DONE)
-        st = store_sqlerr(s, d);
-    sqlite3_finalize(q);
-    store_key_done(&k);
-    return st == ST_OK ? store_flush_deltas(s, d) : st;
-}
-
 status store_gsi_rows(store *s, const char *table, const cJSON *resp, diag *d)
 {
     status st = ST_OK;
@@ -488,7 +458,7 @@ status store_gsi_rows(store *s, const char *table, const cJSON *resp, diag *d)
     if (!created)
         return ST_OK;
     int xid = store_index_xid(&t->def, created);
-    return xid > 0 ? backfill(s, t, (size_t)xid - 1, d) : diag_set(d, ST_INTERNAL, "lost the new index");
+    return xid > 0 ? store_rebuild(s, t, xid - 1, d) : diag_set(d, ST_INTERNAL, "lost the new index");
 }
 
 void store_gsi_response(cJSON *td, const cJSON *resp)

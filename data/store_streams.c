@@ -808,7 +808,7 @@ status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
     size_t lens[2];
     size_t n_keys = key_names(r.keys, names, ptrs, lens);
     if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq > ?2 AND seq <= ?3 AND (old IS NOT NULL OR new IS NOT NULL)"
+                           " AND seq > ?2 AND seq <= ?3 AND (old IS NOT NULL OR new IS NOT NULL) AND ttl < 2"
                            " ORDER BY seq LIMIT ?4", -1, &q,
                            NULL) != SQLITE_OK) {
         st = store_sqlerr(s, d);

@@ -31,7 +31,7 @@ static const vspec attrdef_fields[] = {
 };
 static const vspec attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeDefinition",
                                     .fields = attrdef_fields };
-static const vspec pt_fields[] = {
+const vspec store_pt_fields[] = {
     { .name = "WriteCapacityUnits", .type = VT_LONG, .flags = VF_NOTNULL, .ge = 1, .has_ge = true },
     { .name = "ReadCapacityUnits", .type = VT_LONG, .flags = VF_NOTNULL, .ge = 1, .has_ge = true },
     { .type = VT_END },
@@ -71,11 +71,18 @@ static const vspec gsi_fields[] = {
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
     { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &iks_elem },
     { .name = "Projection", .type = VT_FSTRUCT, .sub = "Projection", .flags = VF_NOTNULL, .fields = proj_fields },
-    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
+    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = store_pt_fields },
     { .type = VT_END },
 };
 static const vspec gsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndex",
                                 .fields = gsi_fields };
+
+/* RestoreTableFromBackup's and RestoreTableToPointInTime's overrides
+ * share CreateTable's shapes (store_backup_api.c). */
+const vspec store_gsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndex",
+                               .fields = gsi_fields };
+const vspec store_lsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "LocalSecondaryIndex",
+                               .fields = lsi_fields };
 
 /* UpdateTable's members that share CreateTable's shapes (store_streams.c). */
 const vspec store_attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeDefinition",
@@ -83,7 +90,7 @@ const vspec store_attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = 
 static const vspec gsi_update_fields[] = {
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput",
-      .flags = VF_NOTNULL, .fields = pt_fields },
+      .flags = VF_NOTNULL, .fields = store_pt_fields },
     { .type = VT_END },
 };
 static const vspec gsi_delete_fields[] = {
@@ -111,7 +118,7 @@ static const vspec create_spec[] = {
     { .name = "AttributeDefinitions", .type = VT_LIST, .flags = VF_NOTNULL, .elem = &attrdef_elem },
     { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
     { .name = "BillingMode", .type = VT_STRING, .enums = e_billing },
-    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
+    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = store_pt_fields },
     { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &ks_elem },
     { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
     { .name = "GlobalSecondaryIndexes", .type = VT_LIST, .elem = &gsi_elem },
@@ -411,7 +418,7 @@ static status check_include(const cJSON *indexes, diag *d)
 }
 
 /* CreateTable's semantic checks, in DynamoDB's order. */
-static status create_custom(const cJSON *in, diag *d)
+status store_create_checks(const cJSON *in, diag *d)
 {
     const char *billing = jstr(in, "BillingMode");
     bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
@@ -550,19 +557,26 @@ static cJSON *throughput(const cJSON *pt)
     return o;
 }
 
-static void uuid4(char out[37])
+void store_random(void *p, size_t n)
 {
-    unsigned char b[16];
+    unsigned char *b = p;
     FILE *f = fopen("/dev/urandom", "rb");
-    if (!f || fread(b, 1, sizeof b, f) != sizeof b) {
-        unsigned x = (unsigned)time(NULL) ^ (unsigned)getpid();
-        for (int i = 0; i < 16; i++) {
+    if (!f || fread(b, 1, n, f) != n) {
+        static unsigned x;
+        x ^= (unsigned)time(NULL) ^ (unsigned)getpid();
+        for (size_t i = 0; i < n; i++) {
             x = x * 1103515245u + 12345u;
             b[i] = (unsigned char)(x >> 16);
         }
     }
     if (f)
         fclose(f);
+}
+
+static void uuid4(char out[37])
+{
+    unsigned char b[16];
+    store_random(b, sizeof b);
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
@@ -591,7 +605,7 @@ static cJSON *index_desc(const char *table, const cJSON *e, bool global)
     return ix;
 }
 
-static cJSON *build_desc(const cJSON *in)
+cJSON *store_table_desc(const cJSON *in)
 {
     const char *name = jstr(in, "TableName");
     const char *billing = jstr(in, "BillingMode");
@@ -742,14 +756,14 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
-    if (st != ST_OK || (st = create_custom(in, d)) != ST_OK ||
+    if (st != ST_OK || (st = store_create_checks(in, d)) != ST_OK ||
         (st = store_streams_check_spec(spec, true, d)) != ST_OK ||
         (st = store_tags_check_create(cJSON_GetObjectItemCaseSensitive(in, "Tags"), d)) != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
-    cJSON *desc = build_desc(in);
+    cJSON *desc = store_table_desc(in);
     char *text = cJSON_PrintUnformatted(desc);
     sqlite3_stmt *q = store_stmt(s, Q_TABLE_BY_NAME, d);
     if (!q) {
@@ -777,6 +791,8 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
     }
     sqlite3_reset(q);
     int64_t tid = sqlite3_last_insert_rowid(s->db);
+    if ((st = store_history_created(s, tid, d)) != ST_OK)
+        goto out;
     const cJSON *tags = cJSON_GetObjectItemCaseSensitive(in, "Tags");
     if (cJSON_IsArray(tags) && (st = store_tags_put(s, tid, tags, d)) != ST_OK)
         goto out;
@@ -823,10 +839,12 @@ status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
     return store_txn_end(s, st, d);
 }
 
-static status delete_rows(store *s, int64_t tid, diag *d)
+/* A deleted table's rows; keep_items: its items stay, under its id, as
+ * its SYSTEM backup (store_backup.c). */
+static status delete_rows(store *s, int64_t tid, bool keep_items, diag *d)
 {
     static const int qs[] = { Q_DEL_ITEMS, Q_DEL_IDX, Q_DEL_PARTS, Q_DEL_STATS, Q_TABLE_DELETE };
-    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+    for (size_t i = keep_items ? 1 : 0; i < sizeof qs / sizeof qs[0]; i++) {
         sqlite3_stmt *q = store_stmt(s, qs[i], d);
         if (!q)
             return d->code;
@@ -856,8 +874,11 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
         st = deleted_desc(s, t, out, d);
         buf_addc(out, '}');
         int64_t tid = t->id;
+        bool keep_items = false;
         if (st == ST_OK)
-            st = delete_rows(s, tid, d);
+            st = store_backup_table_deleted(s, t, &keep_items, d);
+        if (st == ST_OK)
+            st = delete_rows(s, tid, keep_items, d);
         if (st == ST_OK)
             st = store_streams_table_deleted(s, tid, d);
         store_forget_tables(s);

@@ -73,8 +73,13 @@
     X(TagResource,               "tag-resource",                 'c') \
     X(UntagResource,             "untag-resource",               'c') \
     X(DescribeContinuousBackups, "describe-continuous-backups",  'd') \
+    X(UpdateContinuousBackups,   "update-continuous-backups",    'c') \
+    X(CreateBackup,              "create-backup",                'c') \
     X(ListBackups,               "list-backups",                 'd') \
     X(DescribeBackup,            "describe-backup",              'd') \
+    X(DeleteBackup,              "delete-backup",                'c') \
+    X(RestoreTableFromBackup,    "restore-table-from-backup",    'c') \
+    X(RestoreTableToPointInTime, "restore-table-to-point-in-time", 'c') \
     X(ListGlobalTables,          "list-global-tables",           'd') \
     X(DescribeGlobalTable,       "describe-global-table",        'd') \
     X(ListExports,               "list-exports",                 'd') \

@@ -18,6 +18,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The table the items go into: CreateTable's body (GSI1 inverted, ALL). */
+#define GRAPH_CREATE_TABLE \
+    "{\"TableName\":\"Graph\"," \
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"}," \
+    "{\"AttributeName\":\"SK\",\"AttributeType\":\"S\"}," \
+    "{\"AttributeName\":\"GSI1PK\",\"AttributeType\":\"S\"}," \
+    "{\"AttributeName\":\"GSI1SK\",\"AttributeType\":\"S\"}]," \
+    "\"KeySchema\":[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"}," \
+    "{\"AttributeName\":\"SK\",\"KeyType\":\"RANGE\"}]," \
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"GSI1\"," \
+    "\"KeySchema\":[{\"AttributeName\":\"GSI1PK\",\"KeyType\":\"HASH\"}," \
+    "{\"AttributeName\":\"GSI1SK\",\"KeyType\":\"RANGE\"}]," \
+    "\"Projection\":{\"ProjectionType\":\"ALL\"}}]," \
+    "\"BillingMode\":\"PAY_PER_REQUEST\"}"
+
 #define GRAPH_PER_PART 100
 #define GRAPH_SEED 20261129u
 #define GRAPH_TEXT 200
