@@ -154,7 +154,7 @@ static void add_body(buf *out, const char *member, cJSON *o)
 
 static const char *billing_of(const cJSON *desc)
 {
-    const char *b = sop_jstr(cJSON_GetObjectItemCaseSensitive(desc, "BillingModeSummary"), "BillingMode");
+    const char *b = store_jstr(cJSON_GetObjectItemCaseSensitive(desc, "BillingModeSummary"), "BillingMode");
     return b ? b : "PROVISIONED";
 }
 
@@ -278,7 +278,7 @@ status store_op_create_backup(store *s, const cJSON *in, buf *out, diag *d)
     store_bk_row r;
     /* Observed: BackupStatus CREATING in the answer, AVAILABLE from the
      * next DescribeBackup on (here the backup is whole already). */
-    if ((st = store_bk_create(s, table_of(sop_jstr(in, "TableName")), sop_jstr(in, "BackupName"), false, &r,
+    if ((st = store_bk_create(s, table_of(store_jstr(in, "TableName")), store_jstr(in, "BackupName"), false, &r,
                               d)) != ST_OK)
         return st;
     cJSON *o = details(&r, "CREATING");
@@ -293,7 +293,7 @@ status store_op_describe_backup(store *s, const cJSON *in, buf *out, diag *d)
     if (st != ST_OK)
         return st;
     store_bk_row r;
-    if ((st = store_bk_find(s, sop_jstr(in, "BackupArn"), &r, d)) != ST_OK)
+    if ((st = store_bk_find(s, store_jstr(in, "BackupArn"), &r, d)) != ST_OK)
         return st;
     add_body(out, "BackupDescription", description(&r, "AVAILABLE"));
     store_bk_row_done(&r);
@@ -306,7 +306,7 @@ status store_op_delete_backup(store *s, const cJSON *in, buf *out, diag *d)
     if (st != ST_OK)
         return st;
     store_bk_row r;
-    if ((st = store_bk_remove(s, sop_jstr(in, "BackupArn"), &r, d)) == ST_OK)
+    if ((st = store_bk_remove(s, store_jstr(in, "BackupArn"), &r, d)) == ST_OK)
         add_body(out, "BackupDescription", description(&r, "DELETED"));
     store_bk_row_done(&r);
     return st;
@@ -317,20 +317,20 @@ status store_op_list_backups(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, list_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *lo = sop_jget(in, "TimeRangeLowerBound"), *hi = sop_jget(in, "TimeRangeUpperBound");
-    const cJSON *lim = sop_jget(in, "Limit");
+    const cJSON *lo = store_jget(in, "TimeRangeLowerBound"), *hi = store_jget(in, "TimeRangeUpperBound");
+    const cJSON *lim = store_jget(in, "Limit");
     /* Observed: "Time range lower bound must be less than or equal to
      * upper bound"; the lower bound inclusive, the upper one exclusive. */
     if (lo && hi && lo->valuedouble > hi->valuedouble)
         return diag_set(d, ST_VALIDATION, "Time range lower bound must be less than or equal to upper bound");
-    const char *type = sop_jstr(in, "BackupType");
+    const char *type = store_jstr(in, "BackupType");
     store_backup_filter f = {
-        .table = table_of(sop_jstr(in, "TableName")),
+        .table = table_of(store_jstr(in, "TableName")),
         .user = !type || sop_is(type, "USER") || sop_is(type, "ALL"),
         .system = sop_is(type, "SYSTEM") || sop_is(type, "ALL"),
         .from_ms = lo ? ms_of(lo) : 0,
         .to_ms = hi ? ms_of(hi) : 0,
-        .after_arn = sop_jstr(in, "ExclusiveStartBackupArn"),
+        .after_arn = store_jstr(in, "ExclusiveStartBackupArn"),
         .max = lim ? (size_t)lim->valueint : 0,
     };
     buf_adds(out, "{\"BackupSummaries\":[");
@@ -380,7 +380,7 @@ static bool index_matches(const cJSON *o, const cJSON *e)
     const cJSON *po = cJSON_GetObjectItemCaseSensitive(o, "Projection");
     const cJSON *pe = cJSON_GetObjectItemCaseSensitive(e, "Projection");
     if (!same_json(cJSON_GetObjectItemCaseSensitive(o, "KeySchema"), cJSON_GetObjectItemCaseSensitive(e, "KeySchema")) ||
-        !sop_is(sop_jstr(po, "ProjectionType"), sop_jstr(pe, "ProjectionType")))
+        !sop_is(store_jstr(po, "ProjectionType"), store_jstr(pe, "ProjectionType")))
         return false;
     const cJSON *no = cJSON_GetObjectItemCaseSensitive(po, "NonKeyAttributes");
     const cJSON *ne = cJSON_GetObjectItemCaseSensitive(pe, "NonKeyAttributes");
@@ -401,7 +401,7 @@ static void mark_used(cJSON *used, const cJSON *ks)
 {
     const cJSON *e;
     cJSON_ArrayForEach(e, ks) {
-        const char *n = sop_jstr(e, "AttributeName");
+        const char *n = store_jstr(e, "AttributeName");
         if (n && !cJSON_GetObjectItemCaseSensitive(used, n))
             cJSON_AddTrueToObject(used, n);
     }
@@ -414,7 +414,7 @@ static status restored_indexes(const cJSON *src, const cJSON *in, bool global, b
 {
     const char *member = global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes";
     const cJSON *have = cJSON_GetObjectItemCaseSensitive(src, member);
-    const cJSON *want = sop_jget(in, global ? "GlobalSecondaryIndexOverride" : "LocalSecondaryIndexOverride");
+    const cJSON *want = store_jget(in, global ? "GlobalSecondaryIndexOverride" : "LocalSecondaryIndexOverride");
     const cJSON *list = want ? want : have, *e;
     if (!cJSON_GetArraySize(list))
         return ST_OK;
@@ -430,7 +430,7 @@ static status restored_indexes(const cJSON *src, const cJSON *in, bool global, b
         if (!from)
             return diag_set(d, ST_VALIDATION, "Index %s does not match a secondary index that existed in the"
                             " source table and cannot be created during the restore operation",
-                            sop_jstr(e, "IndexName") ? sop_jstr(e, "IndexName") : "null");
+                            store_jstr(e, "IndexName") ? store_jstr(e, "IndexName") : "null");
         cJSON *ix = cJSON_CreateObject();
         dup_member(ix, e, "IndexName");
         dup_member(ix, e, "KeySchema");
@@ -440,7 +440,7 @@ static status restored_indexes(const cJSON *src, const cJSON *in, bool global, b
             /* The override's throughput, else the recorded one; an index of
              * an on-demand backup restored PROVISIONED takes the table's
              * (ddbx's choice: DynamoDB does not say). */
-            const cJSON *pt = want ? sop_jget(e, "ProvisionedThroughput") : NULL;
+            const cJSON *pt = want ? store_jget(e, "ProvisionedThroughput") : NULL;
             const cJSON *rec = cJSON_GetObjectItemCaseSensitive(from, "ProvisionedThroughput");
             const cJSON *r = cJSON_GetObjectItemCaseSensitive(rec, "ReadCapacityUnits");
             if (!pt)
@@ -459,8 +459,8 @@ cJSON *store_restore_desc(const char *src_desc, const char *target, const cJSON 
         diag_set(d, ST_INTERNAL, "corrupt table description");
         return NULL;
     }
-    const char *was = billing_of(src), *over = sop_jstr(in, "BillingModeOverride");
-    const cJSON *pt = sop_jget(in, "ProvisionedThroughputOverride");
+    const char *was = billing_of(src), *over = store_jstr(in, "BillingModeOverride");
+    const cJSON *pt = store_jget(in, "ProvisionedThroughputOverride");
     bool provisioned = sop_is(over ? over : was, "PROVISIONED");
     status st = ST_OK;
     /* Observed: "Must override ProvisionedThroughput if BillingMode is
@@ -473,11 +473,11 @@ cJSON *store_restore_desc(const char *src_desc, const char *target, const cJSON 
         st = diag_set(d, ST_VALIDATION, "Cannot override ProvisionedThroughput unless BillingMode is PROVISIONED");
     /* No encryption to manage and no on-demand maxima here (UpdateTable
      * refuses them by name too): only the default, no encryption. */
-    const cJSON *sse = sop_jget(in, "SSESpecificationOverride");
+    const cJSON *sse = store_jget(in, "SSESpecificationOverride");
     if (st == ST_OK && sse && sop_jbool(sse, "Enabled", false))
         st = diag_set(d, ST_VALIDATION, "ddbx does not apply SSESpecificationOverride with Enabled true (no KMS"
                       " keys locally)");
-    if (st == ST_OK && sop_jget(in, "OnDemandThroughputOverride"))
+    if (st == ST_OK && store_jget(in, "OnDemandThroughputOverride"))
         st = diag_set(d, ST_VALIDATION, "ddbx does not apply OnDemandThroughputOverride");
     cJSON *req = cJSON_CreateObject(), *used = cJSON_CreateObject();
     if (st == ST_OK) {
@@ -495,14 +495,14 @@ cJSON *store_restore_desc(const char *src_desc, const char *target, const cJSON 
         /* The definitions the keys kept use, as CreateTable wants them. */
         const cJSON *e;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(src, "AttributeDefinitions")) {
-            const char *n = sop_jstr(e, "AttributeName");
+            const char *n = store_jstr(e, "AttributeName");
             if (n && cJSON_GetObjectItemCaseSensitive(used, n))
                 cJSON_AddItemToArray(defs, cJSON_Duplicate(e, true));
         }
     }
     if (st == ST_OK)
         st = store_create_checks(req, d);
-    cJSON *desc = st == ST_OK ? store_table_desc(req) : NULL;
+    cJSON *desc = st == ST_OK ? store_create_desc(req) : NULL;
     cJSON_Delete(req);
     cJSON_Delete(used);
     cJSON_Delete(src);
@@ -519,7 +519,7 @@ cJSON *store_restore_overrides(const char *src_desc, const store_restore_opts *o
         const cJSON *e;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(src, g ? "GlobalSecondaryIndexes"
                                                                       : "LocalSecondaryIndexes")) {
-            const char *n = sop_jstr(e, "IndexName");
+            const char *n = store_jstr(e, "IndexName");
             bool keep = false;
             for (size_t i = 0; n && i < opts->n_indexes; i++)
                 keep |= strcmp(opts->indexes[i], n) == 0;
@@ -574,7 +574,7 @@ status store_op_restore_from_backup(store *s, const cJSON *in, buf *out, diag *d
     status st = store_valid_check(in, restore_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const char *arn = sop_jstr(in, "BackupArn"), *target = sop_jstr(in, "TargetTableName");
+    const char *arn = store_jstr(in, "BackupArn"), *target = store_jstr(in, "TargetTableName");
     store_bk_row r;
     if ((st = store_bk_find(s, arn, &r, d)) != ST_OK)
         return st;
@@ -587,7 +587,7 @@ status store_op_restore_from_backup(store *s, const cJSON *in, buf *out, diag *d
     st = store_restore_table(s, &src, desc, d);
     cJSON *sd = cJSON_Parse(r.desc);
     if (st == ST_OK)
-        st = restore_answer(s, target, arn, sop_jstr(sd, "TableArn"), r.created, out, d);
+        st = restore_answer(s, target, arn, store_jstr(sd, "TableArn"), r.created, out, d);
     cJSON_Delete(sd);
     cJSON_Delete(desc);
     store_bk_row_done(&r);
@@ -599,7 +599,7 @@ status store_op_restore_from_backup(store *s, const cJSON *in, buf *out, diag *d
  * sourceTableName"; neither, "The parameter 'TableName' is required"). */
 static status pit_source(const cJSON *in, const char **table, diag *d)
 {
-    const char *name = sop_jstr(in, "SourceTableName"), *arn = sop_jstr(in, "SourceTableArn");
+    const char *name = store_jstr(in, "SourceTableName"), *arn = store_jstr(in, "SourceTableArn");
     if (name && arn)
         return diag_set(d, ST_VALIDATION, "Must provide exactly one of: sourceTableArn, sourceTableName");
     if (!name && !arn)
@@ -614,10 +614,10 @@ static status pit_source(const cJSON *in, const char **table, diag *d)
 status store_op_restore_to_point_in_time(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, pit_spec, d, &s->err_msg);
-    const char *table = NULL, *target = sop_jstr(in, "TargetTableName");
+    const char *table = NULL, *target = store_jstr(in, "TargetTableName");
     if (st != ST_OK || (st = pit_source(in, &table, d)) != ST_OK)
         return st;
-    const cJSON *when = sop_jget(in, "RestoreDateTime");
+    const cJSON *when = store_jget(in, "RestoreDateTime");
     bool latest = sop_jbool(in, "UseLatestRestorableTime", false);
     /* Observed: "Invalid Request: Either one of RestoreDateTime or
      * UseLatestRestorableTime must be specified, but not both"; both:
@@ -661,7 +661,7 @@ status store_op_restore_to_point_in_time(store *s, const cJSON *in, buf *out, di
         st = store_restore_table(s, &src, desc, d);
     }
     if (st == ST_OK)
-        st = restore_answer(s, target, NULL, sop_jstr(sd, "TableArn"), at, out, d);
+        st = restore_answer(s, target, NULL, store_jstr(sd, "TableArn"), at, out, d);
     cJSON_Delete(sd);
     cJSON_Delete(desc);
     free(sdesc);
@@ -697,9 +697,9 @@ status store_op_update_continuous_backups(store *s, const cJSON *in, buf *out, d
     status st = store_valid_check(in, update_cb_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const char *table = table_of(sop_jstr(in, "TableName"));
-    const cJSON *spec = sop_jget(in, "PointInTimeRecoverySpecification");
-    const cJSON *days = sop_jget(spec, "RecoveryPeriodInDays");
+    const char *table = table_of(store_jstr(in, "TableName"));
+    const cJSON *spec = store_jget(in, "PointInTimeRecoverySpecification");
+    const cJSON *days = store_jget(spec, "RecoveryPeriodInDays");
     bool enable = sop_jbool(spec, "PointInTimeRecoveryEnabled", false);
     if ((st = store_pitr_set(s, table, enable, days ? days->valueint : 0, d)) != ST_OK)
         return st;
@@ -711,5 +711,5 @@ status store_op_describe_continuous_backups(store *s, const cJSON *in, buf *out,
     status st = store_valid_check(in, describe_cb_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    return continuous_answer(s, table_of(sop_jstr(in, "TableName")), out, d);
+    return continuous_answer(s, table_of(store_jstr(in, "TableName")), out, d);
 }

@@ -440,7 +440,7 @@ extern const struct vspec store_pt_fields[];
  * and the TableDescription it makes of one (status CREATING, counts 0,
  * a new TableId): a restore makes its table with both. */
 status store_create_checks(const struct cJSON *in, diag *d);
-struct cJSON *store_table_desc(const struct cJSON *in);
+struct cJSON *store_create_desc(const struct cJSON *in);
 /* A GSI Create's own checks (keys defined in defs, HASH then RANGE, the
  * projection, no throughput on a PAY_PER_REQUEST table). */
 status store_check_new_gsi(const struct cJSON *create, const struct cJSON *defs, bool ppr, diag *d);

@@ -605,7 +605,7 @@ static cJSON *index_desc(const char *table, const cJSON *e, bool global)
     return ix;
 }
 
-cJSON *store_table_desc(const cJSON *in)
+cJSON *store_create_desc(const cJSON *in)
 {
     const char *name = jstr(in, "TableName");
     const char *billing = jstr(in, "BillingMode");
@@ -763,7 +763,7 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
     const char *name = jstr(in, "TableName");
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
-    cJSON *desc = store_table_desc(in);
+    cJSON *desc = store_create_desc(in);
     char *text = cJSON_PrintUnformatted(desc);
     sqlite3_stmt *q = store_stmt(s, Q_TABLE_BY_NAME, d);
     if (!q) {
