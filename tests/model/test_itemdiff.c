@@ -20,15 +20,7 @@
 #include "model/ddbjson.h"
 #include "model/itemdiff.h"
 
-static av parse(const char *json)
-{
-    av v;
-    diag d;
-    diag_init(&d);
-    if (ddbjson_parse_item(json, strlen(json), &v, &d) != ST_OK)
-        fail_msg("%s: %s", json, d.msg);
-    return v;
-}
+#include "items.h"
 
 /* Every difference as "path: old -> new" lines. */
 static void line(void *ctx, const itemdiff_change *c)
