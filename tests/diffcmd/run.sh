@@ -220,10 +220,17 @@ run a.db Tbl --db a.db
 err_has "a database file without a table: asks for FILE:TABLE" "A: a.db is a database file: say which table, a.db:TABLE"
 run nope.db:Tbl Tbl --db a.db
 err_has "FILE:TABLE of a missing file" "A: no file nope.db (FILE:TABLE"
+run Tbl b.jsonl:Tbl --db a.db
+expect "FILE:TABLE of a file that names no table: exit 2" 2
+err_has "FILE:TABLE of a file that names no table: said" "b.jsonl names no table (it is jsonl): diff it as b.jsonl, without :Tbl"
 run - - --db a.db
 expect "both sides stdin: exit 2" 2
 run Tbl --db a.db
 expect "one side only: usage, exit 2" 2
+"$DDBX" diff --help >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && grep -q '^usage: ddbx diff A B' "$tmp/out" && grep -q 'backup:NAME, ARN' "$tmp/out" &&
+    ok "diff --help: the usage and the kinds of side, exit 0" || notok "diff --help" "exit $st"
 run Tbl b.db:Tbl --db a.db --format yaml
 expect "an unknown --format: exit 2" 2
 run Tbl b.db:Tbl --db a.db --bogus
