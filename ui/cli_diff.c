@@ -58,6 +58,7 @@ static void on_signal(int sig)
 typedef struct out {
     out_format fmt;
     buf b;
+    bool tty;          /* stdout is a terminal: each line as it comes */
     bool failed;
     uint64_t events;
 } out;
@@ -472,6 +473,7 @@ int cli_diff(int argc, char **argv)
     diag_init(&d);
     diffsrc_opts so = { .db = db, .remote = rem ? &ro : NULL, .format = in_fmt, .stop = &stop_signal };
     progress p = { .tty = isatty(2) == 1 };
+    o.tty = isatty(1) == 1;
 
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
@@ -537,7 +539,9 @@ int cli_diff(int argc, char **argv)
                 buf_addc(&o.b, '\n');
         }
         o.events++;
-        flush(&o, false);
+        if (o.tty && p.drew)
+            fputs("\r\033[K", stderr);   /* the line goes where the progress was */
+        flush(&o, o.tty);
         if (o.failed)
             break;
     }
