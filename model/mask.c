@@ -189,6 +189,7 @@ typedef struct key_decision {
     mask_action action;
     bool mirrored;        /* an index key hashed because the table's keys are */
     bool index;           /* an index's key, not the table's */
+    av_type type;
 } key_decision;
 
 struct mask_plan {
@@ -257,15 +258,16 @@ static const mask_rule *first_rule(const mask_plan *p, const seg *path, size_t d
     return NULL;
 }
 
-static void add_key(mask_plan *p, const char *name, bool index)
+static void add_key(mask_plan *p, const key_attr *k, bool index)
 {
+    const char *name = k->name;
     if (!name)
         return;
     for (size_t i = 0; i < p->n_keys; i++)
         if (strcmp(p->keys[i].name, name) == 0)
             return;
     p->keys = xrealloc(p->keys, (p->n_keys + 1) * sizeof *p->keys);
-    p->keys[p->n_keys++] = (key_decision){ name, MASK_KEEP, false, index };
+    p->keys[p->n_keys++] = (key_decision){ name, MASK_KEEP, false, index, k->type };
 }
 
 status mask_bind(const mask *m, const char *table, const table_def *def, mask_plan **out,
@@ -279,13 +281,15 @@ status mask_bind(const mask *m, const char *table, const table_def *def, mask_pl
         if (rule_for_table(&m->rules[i], table))
             p->rules[p->n++] = &m->rules[i];
     table_def_copy(&p->def, def);
-    add_key(p, p->def.pk.name, false);
-    add_key(p, p->def.sk.name, false);
+    add_key(p, &p->def.pk, false);
+    add_key(p, &p->def.sk, false);
     for (size_t i = 0; i < p->def.n_idx; i++) {
-        add_key(p, p->def.idx[i].pk.name, true);
-        add_key(p, p->def.idx[i].sk.name, true);
+        add_key(p, &p->def.idx[i].pk, true);
+        add_key(p, &p->def.idx[i].sk, true);
     }
-    bool table_hashed = false;
+    /* The types of the table's hashed keys: an index key can only mirror
+     * a key of its own type. */
+    unsigned hashed_types = 0;
     const mask_rule **explicit_rule = xcalloc(p->n_keys, sizeof *explicit_rule);
     for (size_t i = 0; i < p->n_keys; i++) {
         key_decision *k = &p->keys[i];
@@ -307,10 +311,10 @@ status mask_bind(const mask *m, const char *table, const table_def *def, mask_pl
         }
         k->action = r->action;
         if (!k->index && r->action == MASK_HASH)
-            table_hashed = true;
+            hashed_types |= 1u << k->type;
     }
     for (size_t i = 0; i < p->n_keys; i++)
-        if (table_hashed && p->keys[i].index && !explicit_rule[i]) {
+        if ((hashed_types & 1u << p->keys[i].type) && p->keys[i].index && !explicit_rule[i]) {
             p->keys[i].action = MASK_HASH;
             p->keys[i].mirrored = true;
         }

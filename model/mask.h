@@ -36,9 +36,10 @@
  * Key attributes (the table's and each index's) may only be hashed or
  * kept: faking, redacting or dropping would merge items or lose them, so
  * mask_bind refuses it, naming the rule's line and column. When the
- * table's key attributes are hashed, index key attributes that no rule
- * names are hashed with them, so GSI1PK = TARGET#bob stays equal to the
- * SK = TARGET#bob it mirrors.
+ * table's key attributes are hashed, index key attributes of their type
+ * that no rule names are hashed with them, so GSI1PK = TARGET#bob stays
+ * equal to the SK = TARGET#bob it mirrors (a number index key such as a
+ * score is left alone when only string keys are hashed).
  *
  * The MAC is the caller's (HMAC-SHA256 under a secret key: data/mask_file.c),
  * so no value is a plain unkeyed hash someone could recompute from a

@@ -318,6 +318,23 @@ static void an_index_key_may_be_kept_but_not_dropped(void **state)
     assert_int_equal(mask_bind(m, "T", &t, &p, &d), ST_VALIDATION);
     assert_non_null(strstr(d.msg, "would drop GSI1PK, a key attribute of T's indexes"));
     mask_free(m);
+    /* A number index key mirrors no string key: left alone. */
+    table_def t2 = def_of("PK", "SK", "GSI1PK", "score");
+    t2.idx[0].sk.type = AV_N;
+    m = mask_new(test_mac, (void *)1);
+    rule(m, "SK", MASK_HASH, MASK_AS_AUTO, NULL);
+    assert_int_equal(mask_bind(m, "T", &t2, &p, &d), ST_OK);
+    buf_init(&b);
+    mask_plan_describe(p, &b);
+    assert_string_equal(b.data, "SK hashed (GSI1PK with them)");
+    buf_done(&b);
+    av item = parse("{\"PK\":{\"S\":\"p\"},\"SK\":{\"S\":\"s\"},\"GSI1PK\":{\"S\":\"s\"},\"score\":{\"N\":\"7\"}}");
+    assert_int_equal(mask_apply(p, &item), 2);
+    assert_string_equal(str(&item, "GSI1PK"), str(&item, "SK"));
+    av_free(&item);
+    mask_plan_free(p);
+    mask_free(m);
+    table_def_free(&t2);
     /* No rule for the keys: they are kept, and so said. */
     m = mask_new(test_mac, (void *)1);
     rule(m, "~x", MASK_DROP, MASK_AS_AUTO, NULL);
