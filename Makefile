@@ -223,7 +223,7 @@ fuzz-build: $(FUZZ_BINS)
 
 # Benchmarks: never part of `make test`. -O2 with asserts on, as `make`
 # builds ddbx; a separate build folder so test builds do not interfere.
-bench-bins: $(DDBX) $(BENCH_BINS)
+bench-bins: $(DDBX) $(BENCH_BINS) $(BUILD)/tests/tools/peakrss
 
 bench: check-deps
 	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g" SAN= bench-bins

@@ -8,84 +8,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "data/jsonread.h"
 #include "model/ddbjson.h"
-#include "model/jsonpos.h"
 #include "model/mem.h"
-
-#define MAX_DEPTH 8
-
-/* Where the reader is: the member path, as jsonpos steps and as text. */
-typedef struct reader {
-    const char *file, *text;
-    size_t len;
-    jsonpos_seg seg[MAX_DEPTH];
-    size_t depth;
-    bool at_name;          /* the error is about the member's name */
-    diag *d;
-} reader;
-
-static void push_name(reader *r, const char *name)
-{
-    if (r->depth < MAX_DEPTH)
-        r->seg[r->depth++] = (jsonpos_seg){ name, strlen(name), 0 };
-}
-
-static void push_index(reader *r, size_t i)
-{
-    if (r->depth < MAX_DEPTH)
-        r->seg[r->depth++] = (jsonpos_seg){ NULL, 0, i };
-}
-
-static void pop(reader *r)
-{
-    if (r->depth)
-        r->depth--;
-}
-
-static void path_text(const reader *r, buf *out)
-{
-    for (size_t i = 0; i < r->depth; i++) {
-        if (r->seg[i].name)
-            buf_printf(out, "%s%.*s", i ? "." : "", (int)r->seg[i].len, r->seg[i].name);
-        else
-            buf_printf(out, "[%zu]", r->seg[i].index);
-    }
-}
-
-/* A schema error at the current member: file, its line and column, the
- * member path, the message. */
-static status fail(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static status fail(reader *r, const char *fmt, ...)
-{
-    size_t off = 0;
-    int line = 1, col = 1;
-    if (r->at_name ? jsonpos_find_name(r->text, r->len, r->seg, r->depth, &off)
-                   : jsonpos_find(r->text, r->len, r->seg, r->depth, &off))
-        jsonpos_line_col(r->text, r->len, off, &line, &col);
-    buf b = BUF_INIT;
-    path_text(r, &b);
-    if (b.len)
-        buf_adds(&b, ": ");
-    va_list ap;
-    va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
-    r->d->line = line;
-    r->d->col = col;
-    r->d->pos = (long)off;
-    r->d->path[0] = '\0';
-    diag_set(r->d, ST_PARSE, "%s", b.data);
-    buf_done(&b);
-    return ST_PARSE;
-}
 
 static bool has_control(const char *s)
 {
@@ -95,84 +25,37 @@ static bool has_control(const char *s)
     return false;
 }
 
-/* A member that must be a string (non-empty unless empty_ok). */
-static status get_string(reader *r, const cJSON *v, bool empty_ok, char **out)
-{
-    if (!cJSON_IsString(v))
-        return fail(r, "must be a string");
-    if (!empty_ok && !v->valuestring[0])
-        return fail(r, "must not be empty");
-    *out = xstrdup(v->valuestring);
-    return ST_OK;
-}
-
 /* A number >= 0 (integral when whole is set). */
-static status get_count(reader *r, const cJSON *v, bool whole, double *out)
+static status get_count(jsonread *r, const cJSON *v, bool whole, double *out)
 {
     if (!cJSON_IsNumber(v) || v->valuedouble < 0 || !isfinite(v->valuedouble) ||
         (whole && v->valuedouble != floor(v->valuedouble)))
-        return fail(r, whole ? "must be a whole number, 0 or more" : "must be a number, 0 or more");
+        return jsonread_fail(r, whole ? "must be a whole number, 0 or more" : "must be a number, 0 or more");
     *out = v->valuedouble;
-    return ST_OK;
-}
-
-static status get_bool(reader *r, const cJSON *v, bool *out)
-{
-    if (!cJSON_IsBool(v))
-        return fail(r, "must be true or false");
-    *out = cJSON_IsTrue(v);
-    return ST_OK;
-}
-
-/* Is name one of the NULL-ended list? */
-static bool known(const char *name, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(name, *list) == 0)
-            return true;
-    return false;
-}
-
-static status check_members(reader *r, const cJSON *obj, const char *const *list)
-{
-    const cJSON *m;
-    cJSON_ArrayForEach(m, obj) {
-        if (!known(m->string, list)) {
-            push_name(r, m->string);
-            buf b = BUF_INIT;
-            for (size_t i = 0; list[i]; i++)
-                buf_printf(&b, "%s%s", i ? ", " : "", list[i]);
-            r->at_name = true;
-            status st = fail(r, "unknown member (expected one of: %s)", b.data);
-            r->at_name = false;
-            buf_done(&b);
-            return st;
-        }
-    }
     return ST_OK;
 }
 
 /* ---- entities ---------------------------------------------------------- */
 
-static status read_rule(reader *r, const cJSON *v, pattern_rule *rule)
+static status read_rule(jsonread *r, const cJSON *v, pattern_rule *rule)
 {
     static const char *const members[] = { "attribute", "prefixes", NULL };
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object: {\"attribute\": NAME[, \"prefixes\": {PREFIX: TYPE}]}");
-    status st = check_members(r, v, members);
+        return jsonread_fail(r, "must be an object: {\"attribute\": NAME[, \"prefixes\": {PREFIX: TYPE}]}");
+    status st = jsonread_members(r, v, members);
     if (st != ST_OK)
         return st;
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "attribute");
-    push_name(r, "attribute");
-    st = a ? get_string(r, a, false, &rule->attr) : fail(r, "is missing");
-    pop(r);
+    jsonread_push_name(r, "attribute");
+    st = a ? jsonread_string(r, a, false, &rule->attr) : jsonread_fail(r, "is missing");
+    jsonread_pop(r);
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "prefixes");
     if (st != ST_OK || !p)
         return st;
-    push_name(r, "prefixes");
+    jsonread_push_name(r, "prefixes");
     if (!cJSON_IsObject(p) || !cJSON_GetArraySize(p)) {
-        st = fail(r, "must be an object of PREFIX: TYPE, not empty");
-        pop(r);
+        st = jsonread_fail(r, "must be an object of PREFIX: TYPE, not empty");
+        jsonread_pop(r);
         return st;
     }
     size_t n = (size_t)cJSON_GetArraySize(p);
@@ -180,30 +63,30 @@ static status read_rule(reader *r, const cJSON *v, pattern_rule *rule)
     rule->type = xcalloc(n, sizeof *rule->type);
     const cJSON *m;
     cJSON_ArrayForEach(m, p) {
-        push_name(r, m->string);
-        st = get_string(r, m, false, &rule->type[rule->n]);
-        pop(r);
+        jsonread_push_name(r, m->string);
+        st = jsonread_string(r, m, false, &rule->type[rule->n]);
+        jsonread_pop(r);
         if (st != ST_OK)
             break;
         rule->prefix[rule->n++] = xstrdup(m->string);
     }
-    pop(r);
+    jsonread_pop(r);
     return st;
 }
 
-static status read_entities(reader *r, const cJSON *v, pattern_set *set)
+static status read_entities(jsonread *r, const cJSON *v, pattern_set *set)
 {
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object of TABLE: {\"attribute\": ...}");
+        return jsonread_fail(r, "must be an object of TABLE: {\"attribute\": ...}");
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         set->rules = xrealloc(set->rules, (set->n_rules + 1) * sizeof *set->rules);
         pattern_rule *rule = &set->rules[set->n_rules++];
         memset(rule, 0, sizeof *rule);
         rule->table = xstrdup(m->string);
         status st = read_rule(r, m, rule);
-        pop(r);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -212,24 +95,24 @@ static status read_entities(reader *r, const cJSON *v, pattern_set *set)
 
 /* ---- one pattern ------------------------------------------------------- */
 
-static status read_params(reader *r, const cJSON *v, pattern *p)
+static status read_params(jsonread *r, const cJSON *v, pattern *p)
 {
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object of NAME: example value in DynamoDB JSON ({\"S\": \"...\"})");
+        return jsonread_fail(r, "must be an object of NAME: example value in DynamoDB JSON ({\"S\": \"...\"})");
     size_t n = (size_t)cJSON_GetArraySize(v);
     p->params = n ? xcalloc(n, sizeof *p->params) : NULL;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         const char *nm = m->string[0] == ':' ? m->string + 1 : m->string;
         diag vd;
         diag_init(&vd);
         status st = ST_OK;
         if (!nm[0] || has_control(nm) || strchr(nm, ' '))
-            st = fail(r, "a parameter name is a placeholder name without spaces");
+            st = jsonread_fail(r, "a parameter name is a placeholder name without spaces");
         else if (ddbjson_value_from_cjson(m, NULL, &p->params[p->n_params].example, &vd) != ST_OK)
-            st = fail(r, "the example value: %s", vd.msg);
-        pop(r);
+            st = jsonread_fail(r, "the example value: %s", vd.msg);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
         p->params[p->n_params++].name = xstrdup(nm);
@@ -237,20 +120,20 @@ static status read_params(reader *r, const cJSON *v, pattern *p)
     return ST_OK;
 }
 
-static status read_names(reader *r, const cJSON *v, pattern *p)
+static status read_names(jsonread *r, const cJSON *v, pattern *p)
 {
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object of \"#name\": \"attribute\"");
+        return jsonread_fail(r, "must be an object of \"#name\": \"attribute\"");
     av_init_list(&p->names, AV_M);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         status st = ST_OK;
         if (m->string[0] != '#')
-            st = fail(r, "a name placeholder begins with #");
+            st = jsonread_fail(r, "a name placeholder begins with #");
         else if (!cJSON_IsString(m))
-            st = fail(r, "must be a string (the attribute name)");
-        pop(r);
+            st = jsonread_fail(r, "must be a string (the attribute name)");
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
         av s;
@@ -260,20 +143,20 @@ static status read_names(reader *r, const cJSON *v, pattern *p)
     return ST_OK;
 }
 
-static status read_types(reader *r, const cJSON *v, const pattern_set *set, pattern *p)
+static status read_types(jsonread *r, const cJSON *v, const pattern_set *set, pattern *p)
 {
     if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
-        return fail(r, "must be a list of entity type names, not empty");
+        return jsonread_fail(r, "must be a list of entity type names, not empty");
     if (!pattern_set_rule(set, p->table))
-        return fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
+        return jsonread_fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
                     " to say how an item's type is told", p->table, p->table);
     p->types = xcalloc((size_t)cJSON_GetArraySize(v), sizeof *p->types);
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_index(r, i++);
-        status st = get_string(r, m, false, &p->types[p->n_types]);
-        pop(r);
+        jsonread_push_index(r, i++);
+        status st = jsonread_string(r, m, false, &p->types[p->n_types]);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
         p->n_types++;
@@ -281,19 +164,19 @@ static status read_types(reader *r, const cJSON *v, const pattern_set *set, patt
     return ST_OK;
 }
 
-static status read_expect(reader *r, const cJSON *v, const pattern_set *set, pattern *p)
+static status read_expect(jsonread *r, const cJSON *v, const pattern_set *set, pattern *p)
 {
     static const char *const members[] = { "entity_types", "max_items", "min_items",
                                            "max_read_units", NULL };
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object");
-    status st = check_members(r, v, members);
+        return jsonread_fail(r, "must be an object");
+    status st = jsonread_members(r, v, members);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
         double x = 0;
-        push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         if (strcmp(m->string, "entity_types") == 0) {
             st = read_types(r, m, set, p);
         } else if (strcmp(m->string, "max_read_units") == 0) {
@@ -306,17 +189,17 @@ static status read_expect(reader *r, const cJSON *v, const pattern_set *set, pat
             else
                 p->min_items = (long)x;
         }
-        pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
 
 /* The members every operation needs, and those it cannot have. */
-static status check_shape(reader *r, const cJSON *v, pattern *p)
+static status check_shape(jsonread *r, const cJSON *v, pattern *p)
 {
     const char *need = p->op == PAT_PARTIQL ? "statement" : p->op == PAT_SCAN ? NULL : "key_condition";
     if (need && !cJSON_GetObjectItemCaseSensitive(v, need))
-        return fail(r, "a %s pattern needs \"%s\"", pattern_op_name(p->op), need);
+        return jsonread_fail(r, "a %s pattern needs \"%s\"", pattern_op_name(p->op), need);
     static const char *const never[4][3] = {
         { "filter", "index", "statement" },          /* GetItem */
         { "statement", NULL, NULL },                 /* Query */
@@ -326,30 +209,30 @@ static status check_shape(reader *r, const cJSON *v, pattern *p)
     for (int i = 0; i < 3; i++) {
         const char *m = never[p->op][i];
         if (m && cJSON_GetObjectItemCaseSensitive(v, m)) {
-            push_name(r, m);
-            status st = fail(r, "a %s pattern has no %s", pattern_op_name(p->op), m);
-            pop(r);
+            jsonread_push_name(r, m);
+            status st = jsonread_fail(r, "a %s pattern has no %s", pattern_op_name(p->op), m);
+            jsonread_pop(r);
             return st;
         }
     }
     return ST_OK;
 }
 
-static status read_member(reader *r, const cJSON *m, const pattern_set *set, pattern *p)
+static status read_member(jsonread *r, const cJSON *m, const pattern_set *set, pattern *p)
 {
     const char *k = m->string;
     double x = 0;
     status st;
     if (strcmp(k, "description") == 0)
-        return get_string(r, m, true, &p->description);
+        return jsonread_string(r, m, true, &p->description);
     if (strcmp(k, "index") == 0)
-        return get_string(r, m, false, &p->index);
+        return jsonread_string(r, m, false, &p->index);
     if (strcmp(k, "key_condition") == 0)
-        return get_string(r, m, false, &p->keycond);
+        return jsonread_string(r, m, false, &p->keycond);
     if (strcmp(k, "filter") == 0)
-        return get_string(r, m, false, &p->filter);
+        return jsonread_string(r, m, false, &p->filter);
     if (strcmp(k, "statement") == 0)
-        return get_string(r, m, false, &p->statement);
+        return jsonread_string(r, m, false, &p->statement);
     if (strcmp(k, "names") == 0)
         return read_names(r, m, p);
     if (strcmp(k, "parameters") == 0)
@@ -358,43 +241,43 @@ static status read_member(reader *r, const cJSON *m, const pattern_set *set, pat
         return read_expect(r, m, set, p);
     if (strcmp(k, "scan_forward") == 0) {
         bool fwd = true;
-        st = get_bool(r, m, &fwd);
+        st = jsonread_bool(r, m, &fwd);
         p->backward = !fwd;
         return st;
     }
     if (strcmp(k, "consistent_read") == 0)
-        return get_bool(r, m, &p->consistent);
+        return jsonread_bool(r, m, &p->consistent);
     if (strcmp(k, "limit") == 0) {
         st = get_count(r, m, true, &x);
         if (st == ST_OK && (x < 1 || x > 1e9))
-            st = fail(r, "must be from 1 to 1000000000");
+            st = jsonread_fail(r, "must be from 1 to 1000000000");
         p->limit = (uint32_t)x;
         return st;
     }
     return ST_OK;    /* name, operation, table: read first */
 }
 
-static status read_head(reader *r, const cJSON *v, pattern *p)
+static status read_head(jsonread *r, const cJSON *v, pattern *p)
 {
     static const char *const head[] = { "name", "operation", "table" };
     for (int i = 0; i < 3; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, head[i]);
         if (!m)
-            return fail(r, "a pattern needs \"%s\"", head[i]);
-        push_name(r, head[i]);
+            return jsonread_fail(r, "a pattern needs \"%s\"", head[i]);
+        jsonread_push_name(r, head[i]);
         char *s = NULL;
-        status st = get_string(r, m, false, &s);
+        status st = jsonread_string(r, m, false, &s);
         if (st == ST_OK && i == 0 && has_control(s))
-            st = fail(r, "a name has no control characters");
+            st = jsonread_fail(r, "a name has no control characters");
         if (st == ST_OK && i == 1) {
             int op = pattern_op_find(s);
             if (op < 0)
-                st = fail(r, "unknown operation '%s' (GetItem, Query, Scan or PartiQL)", s);
+                st = jsonread_fail(r, "unknown operation '%s' (GetItem, Query, Scan or PartiQL)", s);
             p->op = op < 0 ? PAT_QUERY : (pattern_op)op;
             free(s);
             s = NULL;
         }
-        pop(r);
+        jsonread_pop(r);
         if (i == 0)
             p->name = s;
         else if (i == 2)
@@ -405,7 +288,7 @@ static status read_head(reader *r, const cJSON *v, pattern *p)
     return ST_OK;
 }
 
-static status read_pattern(reader *r, const cJSON *v, const pattern_set *set, pattern *p)
+static status read_pattern(jsonread *r, const cJSON *v, const pattern_set *set, pattern *p)
 {
     static const char *const members[] = {
         "name", "description", "operation", "table", "index", "key_condition", "filter",
@@ -413,8 +296,8 @@ static status read_pattern(reader *r, const cJSON *v, const pattern_set *set, pa
         "expect", NULL,
     };
     if (!cJSON_IsObject(v))
-        return fail(r, "a pattern is an object");
-    status st = check_members(r, v, members);
+        return jsonread_fail(r, "a pattern is an object");
+    status st = jsonread_members(r, v, members);
     if (st == ST_OK)
         st = read_head(r, v, p);
     if (st == ST_OK)
@@ -423,42 +306,39 @@ static status read_pattern(reader *r, const cJSON *v, const pattern_set *set, pa
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
-        push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         st = read_member(r, m, set, p);
-        pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
 
-static status read_patterns(reader *r, const cJSON *v, pattern_set *set)
+static status read_patterns(jsonread *r, const cJSON *v, pattern_set *set)
 {
     if (!cJSON_IsArray(v))
-        return fail(r, "must be a list of patterns");
+        return jsonread_fail(r, "must be a list of patterns");
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_index(r, i++);
+        jsonread_push_index(r, i++);
         pattern p;
         pattern_init(&p);
         status st = read_pattern(r, m, set, &p);
         for (size_t k = 0; st == ST_OK && k < set->n; k++)
             if (strcmp(set->p[k].name, p.name) == 0) {
-                push_name(r, "name");
-                st = fail(r, "a second pattern named %s (names are unique in a file)", p.name);
-                pop(r);
+                jsonread_push_name(r, "name");
+                st = jsonread_fail(r, "a second pattern named %s (names are unique in a file)", p.name);
+                jsonread_pop(r);
             }
         if (st == ST_OK) {
-            size_t off = 0;
             p.file = xstrdup(r->file);
-            if (r->at_name ? jsonpos_find_name(r->text, r->len, r->seg, r->depth, &off)
-                   : jsonpos_find(r->text, r->len, r->seg, r->depth, &off))
-                jsonpos_line_col(r->text, r->len, off, &p.line, &p.col);
+            jsonread_where(r, &p.line, &p.col, NULL);
             set->p = xrealloc(set->p, (set->n + 1) * sizeof *set->p);
             set->p[set->n++] = p;
         } else {
             pattern_done(&p);
         }
-        pop(r);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -469,39 +349,34 @@ status pattern_file_parse(const char *file, const char *text, size_t len, patter
                           diag *d)
 {
     static const char *const members[] = { "entities", "patterns", NULL };
-    reader r = { .file = file, .text = text, .len = len, .d = d };
+    jsonread r;
+    jsonread_init(&r, file, text, len, d);
     cJSON *root = NULL;
     pattern_set add;
     pattern_set_init(&add);
-    status st = ddbjson_cjson_parse(text, len, &root, d);
-    if (st != ST_OK) {
-        /* Syntax: where cJSON stopped (ddbjson gave line and column,
-         * which the FILE:LINE:COL prefix says already). */
-        snprintf(d->file, sizeof d->file, "%s", file);
-        if (strncmp(d->msg, "invalid JSON at line", 20) == 0)
-            diag_set(d, ST_PARSE, "not valid JSON: the syntax error is here");
-        return ST_PARSE;
-    }
+    status st = jsonread_parse(&r, &root);
+    if (st != ST_OK)
+        return st;
     if (!cJSON_IsObject(root)) {
-        st = fail(&r, "a pattern file is an object: {\"entities\": {...}, \"patterns\": [...]}");
+        st = jsonread_fail(&r, "a pattern file is an object: {\"entities\": {...}, \"patterns\": [...]}");
         goto out;
     }
-    st = check_members(&r, root, members);
+    st = jsonread_members(&r, root, members);
     const cJSON *ents = cJSON_GetObjectItemCaseSensitive(root, "entities");
     if (st == ST_OK && ents) {
-        push_name(&r, "entities");
+        jsonread_push_name(&r, "entities");
         st = read_entities(&r, ents, &add);
-        pop(&r);
+        jsonread_pop(&r);
     }
     /* A file may lean on the rules of files read before it. */
     pattern_set_merge_rules(&add, set);
     const cJSON *pats = cJSON_GetObjectItemCaseSensitive(root, "patterns");
     if (st == ST_OK && !pats)
-        st = fail(&r, "a pattern file needs \"patterns\": [...]");
+        st = jsonread_fail(&r, "a pattern file needs \"patterns\": [...]");
     if (st == ST_OK) {
-        push_name(&r, "patterns");
+        jsonread_push_name(&r, "patterns");
         st = read_patterns(&r, pats, &add);
-        pop(&r);
+        jsonread_pop(&r);
     }
     if (st == ST_OK) {
         for (size_t i = 0; i < add.n; i++)
@@ -516,25 +391,10 @@ out:
 
 status pattern_file_load(const char *path, pattern_set *set, diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(d->file, sizeof d->file, "%s", path);
-        return diag_set(d, ST_IO, "cannot read: %s", strerror(errno));
-    }
     buf b = BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_add(&b, chunk, n);
-    bool bad = ferror(f);
-    fclose(f);
-    status st;
-    if (bad) {
-        snprintf(d->file, sizeof d->file, "%s", path);
-        st = diag_set(d, ST_IO, "cannot read: %s", strerror(errno));
-    } else {
+    status st = jsonread_load(path, &b, d);
+    if (st == ST_OK)
         st = pattern_file_parse(path, b.data ? b.data : "", b.len, set, d);
-    }
     buf_done(&b);
     return st;
 }

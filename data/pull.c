@@ -26,6 +26,7 @@ typedef struct page {
     av *items;
     size_t n;
     double capacity;
+    uint64_t masked;
 } page;
 
 typedef struct shared {
@@ -44,6 +45,7 @@ typedef struct shared {
     unsigned long retries;
     const pull_opts *o;
     const char *table;
+    const mask_plan *plan;     /* the mask bound to the table, or NULL */
 } shared;
 
 typedef struct worker {
@@ -166,6 +168,8 @@ static void *scan_segment(void *arg)
         free(body);
         if (st != ST_OK)
             break;
+        for (size_t i = 0; sh->plan && i < p->n; i++)
+            p->masked += mask_apply(sh->plan, &p->items[i]);
         pthread_mutex_lock(&sh->mu);
         while (sh->queued >= MAX_QUEUED && !sh->abort)
             pthread_cond_wait(&sh->has_room, &sh->mu);
@@ -284,6 +288,29 @@ static status create_local_table(store *st, remote *r, const char *table, const 
     return s;
 }
 
+/* The mask bound to the local copy's keys and indexes (the same as the
+ * remote table's), by the remote table's name. */
+static status bind_mask(store *st, const pull_opts *o, const char *as, mask_plan **plan,
+                        pull_progress *done, diag *d)
+{
+    table_def def;
+    status s = store_describe(st, as, &def, d);
+    if (s != ST_OK)
+        return s;
+    s = mask_bind(o->mask, o->table, &def, plan, d);
+    table_def_free(&def);
+    if (s != ST_OK) {
+        if (o->mask_name)
+            snprintf(d->file, sizeof d->file, "%s", o->mask_name);
+        return s;
+    }
+    buf b = BUF_INIT;
+    mask_plan_describe(*plan, &b);
+    snprintf(done->mask_keys, sizeof done->mask_keys, "%s", b.data);
+    buf_done(&b);
+    return ST_OK;
+}
+
 /* One connection per segment, with the credentials already found
  * (a credential_process runs once, not once per segment). */
 static status dup_connections(remote *r, worker *ws, int n, diag *d)
@@ -370,6 +397,7 @@ typedef struct writer {
     int in_batch;
     int in_txn;        /* a store transaction is open */
     uint64_t items;
+    uint64_t masked;
     double cap;
 } writer;
 
@@ -387,6 +415,7 @@ static void write_page(writer *w, page *p)
         w->in_batch++;
     }
     w->cap += p->capacity;
+    w->masked += p->masked;
     page_free(p);
     if (w->in_batch >= w->batch) {
         diag e;
@@ -434,6 +463,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
 
     status s;
     remote *r = NULL;
+    mask_plan *plan = NULL;
     int table_made = 0;
     worker *ws = NULL;
     shared sh;
@@ -454,6 +484,12 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     if (s != ST_OK)
         goto out;
     table_made = 1;
+    if (o->mask) {
+        s = bind_mask(st, o, as, &plan, done, d);
+        if (s != ST_OK)
+            goto out;
+        sh.plan = plan;
+    }
 
     s = store_begin(st, d);
     if (s != ST_OK)
@@ -504,6 +540,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     done->segments = o->segments;
     done->segments_done = sh.segments_done;
     done->retries = sh.retries;
+    done->masked = w.masked;
     snprintf(done->from, sizeof done->from, "%s", remote_describe(r));
     done->seconds = now_s() - t0;
 out:
@@ -518,6 +555,7 @@ out:
         }
     }
     remote_close(r);
+    mask_plan_free(plan);
     for (int i = 0; ws && i < o->segments; i++)
         remote_close(ws[i].r);   /* the ones no thread took */
     free(ws);

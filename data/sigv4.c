@@ -33,11 +33,11 @@ void sigv4_sha256_hex(const void *p, size_t n, char out[65])
     to_hex(md, sizeof md, out);
 }
 
-static void hmac(const unsigned char *key, size_t keylen, const char *msg, size_t n,
-                 unsigned char out[32])
+void sigv4_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t n,
+                       unsigned char out[32])
 {
     unsigned int len = 32;
-    unsigned char *r = HMAC(EVP_sha256(), key, (int)keylen, (const unsigned char *)msg, n,
+    unsigned char *r = HMAC(EVP_sha256(), key, (int)keylen, n ? msg : (const void *)"", n,
                             out, &len);
     assert(r && len == 32);
     (void)r;
@@ -254,16 +254,16 @@ status sigv4_sign(const sigv4_input *in, sigv4_result *out, diag *d)
     unsigned char *k0 = xmalloc(4 + slen);
     memcpy(k0, "AWS4", 4);
     memcpy(k0 + 4, in->secret_key, slen);
-    hmac(k0, 4 + slen, date, 8, k);
+    sigv4_hmac_sha256(k0, 4 + slen, date, 8, k);
     OPENSSL_cleanse(k0, 4 + slen);
     free(k0);
-    hmac(k, 32, in->region, strlen(in->region), k);
-    hmac(k, 32, in->service, strlen(in->service), k);
-    hmac(k, 32, "aws4_request", 12, k);
+    sigv4_hmac_sha256(k, 32, in->region, strlen(in->region), k);
+    sigv4_hmac_sha256(k, 32, in->service, strlen(in->service), k);
+    sigv4_hmac_sha256(k, 32, "aws4_request", 12, k);
     to_hex(k, 32, out->signing_key);
 
     unsigned char sig[32];
-    hmac(k, 32, sts.data, sts.len, sig);
+    sigv4_hmac_sha256(k, 32, sts.data, sts.len, sig);
     OPENSSL_cleanse(k, sizeof k);
     to_hex(sig, 32, out->signature);
 

@@ -297,6 +297,8 @@ static void cache_size(store *s, bool bulk)
 {
     if (bulk || s->large)
         sqlite3_exec(s->db, "PRAGMA cache_size=-262144", NULL, NULL, NULL);
+    else if (s->stream)
+        sqlite3_exec(s->db, "PRAGMA cache_size=-2048", NULL, NULL, NULL);
     else
         sqlite3_exec(s->db, "PRAGMA cache_size=-16384", NULL, NULL, NULL);
 }
@@ -413,6 +415,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
     if (!empty)
         sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
     s->large = flags & STORE_LARGE_CACHE;
+    s->stream = flags & STORE_STREAM;
     cache_size(s, false);
     /* Map up to SQLite's largest (SQLITE_MAX_MMAP_SIZE, 0x7fff0000 in
      * Debian's build; a larger value is clamped to it): with bodies in

@@ -38,6 +38,8 @@ enum {
                                   a 256 MB page cache and memory-mapped reads;
                                   without it the store keeps to a 16 MB cache,
                                   for the explorer's memory bar */
+    STORE_STREAM = 1 << 2,     /* one pass over tables (ddbx diff): a 2 MB page
+                                  cache, since no page is read twice */
 };
 
 /* Opens or creates (owner-only permissions) the database file. */

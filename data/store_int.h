@@ -158,6 +158,7 @@ struct store {
     sqlite3_stmt *q[Q__COUNT];
     bool read_only;
     bool large;          /* STORE_LARGE_CACHE */
+    bool stream;         /* STORE_STREAM */
     int txn_depth;       /* >0 inside store_begin or an operation */
     uint64_t txn_serial; /* counts outermost transactions */
     sqlite3_stmt *txn_hold;  /* a read transaction: the statement held open

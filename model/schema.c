@@ -3,9 +3,11 @@
  */
 #include "model/schema.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/buf.h"
 #include "model/mem.h"
 
 static char *dup_or_null(const char *s)
@@ -107,4 +109,26 @@ const char *proj_type_name(proj_type p)
     case PROJ_INCLUDE:   return "INCLUDE";
     default:             return "ALL";
     }
+}
+
+/* A key that is a type by itself: one short word (PROFILE, A). */
+static bool is_word(const char *s, size_t n)
+{
+    if (n == 0 || n > 32)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalpha((unsigned char)s[i]) && s[i] != '_')
+            return false;
+    return true;
+}
+
+void schema_key_prefix(const av *v, buf *out)
+{
+    if (!v || v->type != AV_S)
+        return;
+    const char *h = memchr(v->u.s.ptr, '#', v->u.s.len);
+    if (h && h > v->u.s.ptr)
+        buf_add(out, v->u.s.ptr, (size_t)(h - v->u.s.ptr) + 1);
+    else if (!h && is_word(v->u.s.ptr, v->u.s.len))
+        buf_add(out, v->u.s.ptr, v->u.s.len);
 }

@@ -59,4 +59,13 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
 bool table_def_same_item(const table_def *t, const av *a, const av *b);
 const char *proj_type_name(proj_type p);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
 
+/* The entity prefix of a key value, appended to out: an S value's text
+ * up to and including its first '#' ("TARGET#bob" -> "TARGET#"), or the
+ * whole value when it is one short word ("PROFILE", "A"); nothing for
+ * other values (numbers, binary, "2024-01-05"). How single-table designs
+ * tell item types apart: the explorer's columns per type and the
+ * summary of `ddbx diff` count by it. */
+struct buf;
+void schema_key_prefix(const av *v, struct buf *out);
+
 #endif

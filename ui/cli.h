@@ -101,6 +101,7 @@ int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
 int cli_check(int argc, char **argv);     /* ui/cli_check.c: run a pattern file's access patterns */
+int cli_diff(int argc, char **argv);      /* ui/cli_diff.c: what differs between two table states */
 
 /* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
  * `aws sts get-caller-identity` prints it (ui/cli_whoami.c). */

@@ -37,9 +37,14 @@ static const char usage_text[] =
     "                                         when one needs a Scan or breaks its budget\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
-    "       ddbx pull TABLE [--as NAME] [--segments N] [--db FILE]\n"
+    "       ddbx pull TABLE [--as NAME] [--segments N] [--mask RULES] [--db FILE]\n"
     "                 (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         copy a remote table into the local store\n"
+    "                                         (--mask: hash, fake, redact or drop what RULES name)\n"
+    "       ddbx diff A B [--db FILE] [--key PK[:T][,SK[:T]]] [--format text|json|jsonl]\n"
+    "                 [--input-format FMT] [--endpoint-url URL | --region R] [--profile P]\n"
+    "                                         what differs between two tables, export files or\n"
+    "                                         remote:TABLE; exit 1 when they differ\n"
     "       ddbx whoami [--profile P] [--region R]   (or ddbx --whoami)\n"
     "                                         who the AWS credentials are, as\n"
     "                                         aws sts get-caller-identity prints it\n"
@@ -64,6 +69,7 @@ static const struct {
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },
+    { "diff", cli_diff },
     { "whoami", cli_whoami },
     { NULL, NULL },
 };

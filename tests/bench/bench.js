@@ -10,7 +10,7 @@
  *       BUILD/bench-data/BENCHMARKS-http.md unless --out says otherwise
  *
  * Programs (built by `make bench` into BUILD): ddbx, tests/bench/gen,
- * raw_sqlite, bench_store, peakrss, loadc, and bench_expr when it exists. The
+ * raw_sqlite, bench_store, tests/tools/peakrss, loadc, and bench_expr when it exists. The
  * data files and databases go to BUILD/bench-data. Each figure is the
  * median of its runs; read runs alternate raw SQLite and ddbx so that the
  * machine's noise falls on both alike. Progress goes to stderr.
@@ -126,7 +126,7 @@ function ddbxLoad(size, file, db) {
   if (api.status !== 0 || !/"Output"/.test(api.stdout)) {
     throw new Error(`ddbx api CreateTable failed: ${api.stdout} ${api.stderr}`);
   }
-  const r = run(bin('tests/bench/peakrss'), [bin('ddbx'), 'load', file, '--table', 'Graph', '--db', db]);
+  const r = run(bin('tests/tools/peakrss'), [bin('ddbx'), 'load', file, '--table', 'Graph', '--db', db]);
   const p = peak(r.stderr);
   if (r.status !== 0 || !p) {
     if (loadWhole === null && /unknown|usage/i.test(r.stderr)) {
@@ -264,7 +264,7 @@ function explorer(size, db) {
   const vals = { first: [], p50: [], p99: [], rss: [], wall: [], keys: [] };
   for (let rep = 0; rep < (QUICK ? 1 : 3); rep++) {
     fs.rmSync(timing, { force: true });
-    const r = run(bin('tests/bench/peakrss'), [bin('ddbx'), '--db', db, 'Graph'], {
+    const r = run(bin('tests/tools/peakrss'), [bin('ddbx'), '--db', db, 'Graph'], {
       env: Object.assign({}, process.env, { DDBX_SCRIPT: script, DDBX_TIMING: timing, TERM: 'xterm', LINES: '40', COLUMNS: '120' }),
       timeout: 300000,
     });

@@ -24,22 +24,7 @@
 #include "model/ddbjson.h"
 #include "model/stage.h"
 
-static av parse(const char *json)
-{
-    av v;
-    diag d;
-    diag_init(&d);
-    if (ddbjson_parse_item(json, strlen(json), &v, &d) != ST_OK)
-        fail_msg("%s: %s", json, d.msg);
-    return v;
-}
-
-static char *text(const av *v)
-{
-    buf b = BUF_INIT;
-    ddbjson_write_item(&b, v);
-    return buf_steal(&b);
-}
+#include "items.h"
 
 static void diff_says_added_changed_removed_in_name_order(void **state)
 {
