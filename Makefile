@@ -31,7 +31,10 @@ else
 BUILD    ?= build
 endif
 
-PKGS      := ncursesw sqlite3 libcjson libmicrohttpd libcurl libcrypto zlib
+PKGS      := ncursesw sqlite3 libcjson libcurl libcrypto zlib
+# Debian's http-parser (the HTTP server of `ddbx serve`, ui/httpd.c) has no
+# pkg-config file.
+HTTP_LIBS := -lhttp_parser
 TEST_PKGS := cmocka
 
 CC       ?= cc
@@ -112,7 +115,7 @@ DDBX := $(BUILD)/ddbx
 all: $(DDBX)
 
 $(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -166,7 +169,7 @@ $(TEST_DATA): $(BUILD)/tests/data/%: $(BUILD)/tests/data/%.o $(DATA_OBJ) $(MODEL
 	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) $(TEST_LIBS) -lm
 
 $(TEST_UI): $(BUILD)/tests/ui/%: $(BUILD)/tests/ui/%.o $(UI_OBJ) $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) $(TEST_LIBS) -lm
 
 $(TOOL_BINS): $(BUILD)/tests/tools/%: $(BUILD)/tests/tools/%.o $(DATA_OBJ) $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
@@ -185,7 +188,7 @@ $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MO
 # Install what is missing, only when something is missing: a ready machine
 # pays one pkg-config call.
 check-deps:
-	@pkg-config --exists $(PKGS) $(TEST_PKGS) 2>/dev/null || ./tools/deps.sh
+	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f /usr/include/http_parser.h ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
 
 deps:

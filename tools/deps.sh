@@ -3,8 +3,8 @@
 # Debian/Ubuntu: apt-get as root, or through sudo. Elsewhere: print the
 # exact packages to install.
 set -e
-DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libmicrohttpd-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libcmocka-dev tmux clang nodejs npm awscli python3-boto3 golang-go"
-BREW="pkg-config ncurses sqlite cjson libmicrohttpd curl openssl@3 zlib cmocka tmux llvm node awscli go"
+DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libhttp-parser-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libcmocka-dev tmux clang nodejs npm awscli python3-boto3 golang-go"
+BREW="pkg-config ncurses sqlite cjson http-parser curl openssl@3 zlib cmocka tmux llvm node awscli go"
 # boto3 on macOS: pip3 install boto3
 
 missing=""

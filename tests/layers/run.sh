@@ -28,7 +28,7 @@ clean() { # dir
     printf '#include <zlib.h>\n' >"$1/data/serve.c"
     printf 'static const char *q = "SELECT 1 WHERE x = ?1";\n' >"$1/data/sub/sql.c"
     printf '#include <curses.h>\n#include "data/store.h"\n' >"$1/ui/term.c"
-    printf '#include <microhttpd.h>\n#include "data/serve.h"\n' >"$1/ui/cli_serve.c"
+    printf '#include <http_parser.h>\n#include "model/buf.h"\n' >"$1/ui/httpd.c"
     printf 'void f(vm *m) { m->top = 0; m->cursor++; }\n' >"$1/ui/vm.c"
     printf 'void g(view *v) { if (v->vm.top == 0 && v->vm.n >= 2) h(v->vm.cursor); }\n' >"$1/ui/sub/reads.c"
 }
@@ -69,8 +69,8 @@ plant sqlite-ui "sqlite3 only in data/" ui/sub/x.c '#include <sqlite3.h>'
 plant sqlite-model "sqlite3 only in data/" model/x.c '#include "sqlite3.h"'
 plant cjson-model "cJSON only in data/ and model/ddbjson" model/sub/ddbjson.c '#include <cjson/cJSON.h>'
 plant cjson-ui "cJSON only in data/ and model/ddbjson" ui/x.c '#include <cJSON.h>'
-plant mhd-data "libmicrohttpd only in ui/cli_serve.c" data/serve.c '#include <microhttpd.h>'
-plant mhd-ui "libmicrohttpd only in ui/cli_serve.c" ui/sub/cli_serve.c '#include <microhttpd.h>'
+plant http-data "http-parser only in ui/httpd.c" data/serve.c '#include <http_parser.h>'
+plant http-ui "http-parser only in ui/httpd.c" ui/sub/httpd.c '#include <http_parser.h>'
 plant curl-data "libcurl only in data/remote.c" data/pull.c '#include <curl/curl.h>'
 plant curl-ui "libcurl only in data/remote.c" ui/x.c '#include <curl/easy.h>'
 plant crypto-data "libcrypto only in data/sigv4.c" data/remote.c '#include <openssl/sha.h>'
@@ -89,7 +89,7 @@ plant sql "no SQL built from data" data/sub/x.c 'char *q = sqlite3_mprintf("SELE
 readme_place() { # library column as README spells it
     grep "^| $1 |" README.md | sed -n 's/.*(\([^()]*\) only) |$/\1/p'
 }
-for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "libmicrohttpd:libmicrohttpd" \
+for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "http-parser:http-parser" \
     "libcurl:libcurl" "OpenSSL libcrypto:libcrypto" "zlib:zlib"; do
     lib=${pair%%:*}; rname=${pair#*:}
     place=$(readme_place "$lib")
