@@ -95,6 +95,30 @@ else
 fi
 srvpid=""
 
+# The same clients against an in-memory database (issue 32: before, every
+# connection after the first was answered 500): --in-memory, and
+# --db :memory: with the SDK's first requests.
+for how in --in-memory "--db :memory:"; do
+    if [ "$how" = --in-memory ]; then
+        serve_start - "$tmp/out" "$tmp/err" --in-memory --threads 8
+    else
+        serve_start ":memory:" "$tmp/out" "$tmp/err" --threads 8
+    fi
+    port=$serve_port
+    if [ -z "$port" ]; then
+        n=$((n + 1)); echo "not ok $n - ddbx serve $how starts: $(head -c 300 "$tmp/err")"; rc=1
+        continue
+    fi
+    node_tap concurrent.js "$port" "$DDBX" -
+    kill -TERM "$srvpid"
+    wait "$srvpid"
+    src=$?
+    n=$((n + 1))
+    if [ "$src" -eq 0 ]; then echo "ok $n - ddbx serve $how --threads 8 stops cleanly after the concurrent clients"
+    else echo "not ok $n - ddbx serve $how --threads 8 stops cleanly after the concurrent clients"; rc=1; fi
+    srvpid=""
+done
+
 # A test suite's idle keep-alive connections (issue 32, tests/serve/idle.js):
 # 2,000 of them, then new clients answered at once. The client and the
 # server each need a descriptor a connection: the limit is raised where it
