@@ -79,45 +79,32 @@ node_tap() {
 
 # Many clients at once (tests/serve/concurrent.js): 16 connections on a
 # server with 8 worker threads, so requests meet on different store
-# connections to the file; then SIGTERM with every connection idle.
-serve_start "$tmp/conc.db" "$tmp/out" "$tmp/err" --threads 8
-port=$serve_port
-if [ -z "$port" ]; then
-    n=$((n + 1)); echo "not ok $n - ddbx serve --threads 8 starts: $(head -c 300 "$tmp/err")"; rc=1
-else
-    node_tap concurrent.js "$port" "$DDBX" "$tmp/conc.db"
-    kill -TERM "$srvpid"
-    wait "$srvpid"
-    src=$?
-    n=$((n + 1))
-    if [ "$src" -eq 0 ]; then echo "ok $n - ddbx serve --threads 8 stops cleanly after the concurrent clients"
-    else echo "not ok $n - ddbx serve --threads 8 stops cleanly after the concurrent clients"; rc=1; fi
-fi
-srvpid=""
-
-# The same clients against an in-memory database (issue 32: before, every
-# connection after the first was answered 500): --in-memory, and
-# --db :memory: with the SDK's first requests.
-for how in --in-memory "--db :memory:"; do
-    if [ "$how" = --in-memory ]; then
-        serve_start - "$tmp/out" "$tmp/err" --in-memory --threads 8
-    else
-        serve_start ":memory:" "$tmp/out" "$tmp/err" --threads 8
-    fi
+# connections to the database; then SIGTERM with every connection idle.
+# On a file, then on an in-memory database (issue 32: before, every
+# connection after the first was answered 500), as --in-memory and as
+# --db :memory: (DB "-": the clients leave out the second process).
+concurrent_run() { # label db-for-serve_start db-for-concurrent.js [serve args...]
+    _label=$1 _sdb=$2 _cdb=$3
+    shift 3
+    serve_start "$_sdb" "$tmp/out" "$tmp/err" "$@" --threads 8
     port=$serve_port
     if [ -z "$port" ]; then
-        n=$((n + 1)); echo "not ok $n - ddbx serve $how starts: $(head -c 300 "$tmp/err")"; rc=1
-        continue
+        n=$((n + 1)); echo "not ok $n - ddbx serve$_label --threads 8 starts: $(head -c 300 "$tmp/err")"; rc=1
+        srvpid=""
+        return
     fi
-    node_tap concurrent.js "$port" "$DDBX" -
+    node_tap concurrent.js "$port" "$DDBX" "$_cdb"
     kill -TERM "$srvpid"
     wait "$srvpid"
     src=$?
     n=$((n + 1))
-    if [ "$src" -eq 0 ]; then echo "ok $n - ddbx serve $how --threads 8 stops cleanly after the concurrent clients"
-    else echo "not ok $n - ddbx serve $how --threads 8 stops cleanly after the concurrent clients"; rc=1; fi
+    if [ "$src" -eq 0 ]; then echo "ok $n - ddbx serve$_label --threads 8 stops cleanly after the concurrent clients"
+    else echo "not ok $n - ddbx serve$_label --threads 8 stops cleanly after the concurrent clients"; rc=1; fi
     srvpid=""
-done
+}
+concurrent_run "" "$tmp/conc.db" "$tmp/conc.db"
+concurrent_run " --in-memory" - - --in-memory
+concurrent_run " --db :memory:" :memory: -
 
 # A test suite's idle keep-alive connections (issue 32, tests/serve/idle.js):
 # 2,000 of them, then new clients answered at once. The client and the
