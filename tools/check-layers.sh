@@ -6,7 +6,8 @@
 #   libraries    each only where README's dependency table says: curses in
 #                ui/, sqlite3 in data/, cJSON in data/ and model/ddbjson,
 #                http-parser in ui/httpd.c, libcurl in data/remote.c,
-#                OpenSSL's libcrypto in data/sigv4.c, zlib in data/serve.c
+#                OpenSSL's libcrypto in data/sigv4.c, zlib in data/serve.c,
+#                dlopen in data/dynlib.c
 #   vm           the view-model's fields are written by ui/vm.c only (ui/vm.h)
 #   SQL          no SQL text built from data (no sqlite3_mprintf/snprintf)
 #
@@ -70,6 +71,10 @@ rule "http-parser only in ui/httpd.c" "$(includes '[<"]http_parser\.h' model dat
 rule "libcurl only in data/remote.c" "$(includes '[<"]curl/' model data ui | outside 'data/remote.c')"
 rule "libcrypto only in data/sigv4.c" "$(includes '[<"]openssl/' model data ui | outside 'data/sigv4.c')"
 rule "zlib only in data/serve.c" "$(includes '[<"]zlib\.h' model data ui | outside 'data/serve.c')"
+# The libraries loaded at their first use (data/dynlib.h) are loaded
+# there only: a dlopen elsewhere would be a library the binary's link
+# line (and tests/layers's check of it) does not see.
+rule "dlopen only in data/dynlib.c" "$(includes '[<"]dlfcn\.h' model data ui | outside 'data/dynlib.c')"
 
 # ui/vm.h: "No other module writes these fields." A write is an
 # assignment, compound assignment, ++ or -- of a vm field reached through

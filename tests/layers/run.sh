@@ -26,6 +26,7 @@ clean() { # dir
     printf '#include <curl/curl.h>\n#include <cjson/cJSON.h>\n' >"$1/data/remote.c"
     printf '#include <openssl/hmac.h>\n' >"$1/data/sigv4.c"
     printf '#include <zlib.h>\n' >"$1/data/serve.c"
+    printf '#include <dlfcn.h>\n' >"$1/data/dynlib.c"
     printf 'static const char *q = "SELECT 1 WHERE x = ?1";\n' >"$1/data/sub/sql.c"
     printf '#include <curses.h>\n#include "data/store.h"\n' >"$1/ui/term.c"
     printf '#include <http_parser.h>\n#include "model/buf.h"\n' >"$1/ui/httpd.c"
@@ -77,6 +78,8 @@ plant crypto-data "libcrypto only in data/sigv4.c" data/remote.c '#include <open
 plant crypto-model "libcrypto only in data/sigv4.c" model/sub/x.c '#include <openssl/evp.h>'
 plant zlib-data "zlib only in data/serve.c" data/store.c '#include <zlib.h>'
 plant zlib-ui "zlib only in data/serve.c" ui/sub/x.c '#include "zlib.h"'
+plant dlopen-data "dlopen only in data/dynlib.c" data/remote.c '#include <dlfcn.h>'
+plant dlopen-ui "dlopen only in data/dynlib.c" ui/sub/term.c '#include <dlfcn.h>'
 plant vm-field "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.top = 0; }'
 plant vm-alias "the vm's fields written only by ui/vm.c" ui/sub/x.c 'void f(view *v) { vm *w = &v->vm; w->cursor += 2; }'
 plant vm-incr "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.hscroll++; }'
@@ -99,4 +102,21 @@ for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "http-parser:http
         nok "README says $lib only in '${place:-?}'; the checker has no rule \"$rname only in $place\"" "$tmp/repo.out"
     fi
 done
+
+# What the binary loads at start (issue 32): only the libraries every
+# command needs. ncurses, libcurl and libcrypto (and the 30-odd that
+# libcurl and GnuTLS pull in) are loaded by the code that uses them
+# (data/dynlib.h), so `ddbx serve` and `ddbx --version` never map them.
+# ldd lists what the dynamic loader maps, dependencies included.
+if [ -x "${DDBX:-}" ] && command -v ldd >/dev/null 2>&1; then
+    ldd "$DDBX" >"$tmp/ldd.out" 2>&1
+    late=$(grep -oE 'lib(ncursesw?|tinfo|curl|crypto|ssl|gnutls|microhttpd)[^ ]*\.so[^ ]*' "$tmp/ldd.out" | sort -u | tr '\n' ' ')
+    if [ -z "$late" ] && grep -q 'libsqlite3' "$tmp/ldd.out"; then
+        ok "ddbx links none of ncurses, libcurl, libcrypto, GnuTLS at start ($(grep -c '=>' "$tmp/ldd.out") libraries)"
+    else
+        nok "ddbx links at start what it loads on use: ${late:-(no ldd list)}" "$tmp/ldd.out"
+    fi
+else
+    nok "ddbx's libraries: no binary at DDBX (${DDBX:-unset}) or no ldd"
+fi
 exit $bad
