@@ -51,6 +51,7 @@ typedef struct conn {
     bool want_out;            /* EPOLLOUT asked for (output pending) */
     bool closing;             /* close once the output is written */
     bool lingering;           /* output done, write side shut: discard input until EOF */
+    bool eof;                 /* the client closed its side with an answer still to write */
     struct conn *dead_next;
 } conn;
 
@@ -221,7 +222,10 @@ static void want_out(conn *c, bool on)
     if (c->want_out == on)
         return;
     c->want_out = on;
-    struct epoll_event ev = { .events = (on ? EPOLLOUT : EPOLLIN) | EPOLLRDHUP, .data.ptr = c };
+    /* While an answer waits for room, input is not read (nor the
+     * client's half close, level-triggered, watched: it would wake the
+     * worker again and again); EPOLLHUP and EPOLLERR come regardless. */
+    struct epoll_event ev = { .events = on ? EPOLLOUT : EPOLLIN | EPOLLRDHUP, .data.ptr = c };
     epoll_ctl(c->w->ep, EPOLL_CTL_MOD, c->fd, &ev);
 }
 
@@ -247,6 +251,10 @@ static int flush(conn *c)
         buf_done(&c->out);
     else
         buf_reset(&c->out);
+    if (c->eof) {
+        conn_close(c);
+        return -1;
+    }
     want_out(c, false);
     if (c->closing && !c->lingering) {
         /* The answer is out: end the write side and read what the client
@@ -570,7 +578,13 @@ static void on_readable(conn *c)
     while (c->fd >= 0 && !c->want_out) {
         ssize_t n = read(c->fd, w->rbuf, READ_CHUNK);
         if (n == 0) {
-            conn_close(c);
+            /* The client is done sending: what it asked is answered
+             * first (a request then a half close, as HTTP/1.0 clients
+             * do, still gets its answer). */
+            if (c->out.len && !c->lingering)
+                c->eof = true;
+            else
+                conn_close(c);
             return;
         }
         if (n < 0) {
