@@ -536,6 +536,12 @@ static int feed(conn *c, const char *data, size_t n)
                 break;   /* the client reads slowly: parse on once it is written */
             continue;
         }
+        if (e == HPE_OK && k == 0) {
+            /* No progress without an error: only after an upgrade,
+             * which is not served (the answer said Connection: close). */
+            off = len;
+            break;
+        }
         if (e != HPE_OK) {
             if (e == HPE_HEADER_OVERFLOW)
                 c->refused = HTTPD_HEADERS_TOO_LARGE;
