@@ -491,6 +491,9 @@ static int answer(conn *c)
     pthread_mutex_lock(&w->lock);
     c->in_handler = false;
     pthread_mutex_unlock(&w->lock);
+    /* Idle from now, not from the request's last byte: a long request
+     * (a Scan page) must not find its answer's connection timed out. */
+    touch(c);
     bool keep = !c->refused && http_should_keep_alive(&c->p) && !c->p.upgrade &&
                 !__atomic_load_n(&h->stop, __ATOMIC_RELAXED);
     int rc = respond(c, &rs, keep, c->p.method == HTTP_HEAD);
