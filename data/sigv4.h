@@ -1,7 +1,8 @@
 /*
  * sigv4 — AWS Signature Version 4 (AWS4-HMAC-SHA256), the request signing
  * every DynamoDB call carries. Pure computation over its inputs (OpenSSL's
- * libcrypto for SHA-256 and HMAC-SHA256); no clock, no I/O.
+ * libcrypto for SHA-256 and HMAC-SHA256, loaded at the first use:
+ * data/dynlib.h); no clock, no I/O.
  *
  * The steps are AWS's: canonical request (method, URI, sorted query,
  * lower-cased sorted headers with trimmed values, signed header list,

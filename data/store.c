@@ -11,6 +11,9 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,12 +221,16 @@ status store_txn_begin(store *s, bool write, diag *d)
         s->txn_write = false;
         return ST_OK;
     }
-    if (s->sh)
+    if (s->sh) {
         pthread_mutex_lock(&s->sh->write);
+        s->write_locked = true;
+    }
     status st = run_simple(s, Q_BEGIN_IMM, d);
     if (st != ST_OK) {
-        if (s->sh)
+        if (s->sh) {
+            s->write_locked = false;
             pthread_mutex_unlock(&s->sh->write);
+        }
         return st;
     }
     s->txn_serial++;
@@ -236,8 +243,10 @@ status store_txn_begin(store *s, bool write, diag *d)
  * writer of this process may begin. */
 static void write_unlock(store *s)
 {
-    if (s->txn_write && s->sh)
+    if (s->txn_write && s->sh) {
+        s->write_locked = false;
         pthread_mutex_unlock(&s->sh->write);
+    }
     s->txn_write = false;
 }
 
@@ -295,7 +304,11 @@ status store_txn_end(store *s, status st, diag *d)
  * written several times over. Grows only as pages are used. */
 static void cache_size(store *s, bool bulk)
 {
-    if (bulk || s->large)
+    /* An in-memory database's pages are in memory already: a cache copy
+     * of each would double its memory (a page read is a memcpy). */
+    if (s->sh && s->sh->memory)
+        sqlite3_exec(s->db, "PRAGMA cache_size=-4096", NULL, NULL, NULL);
+    else if (bulk || s->large)
         sqlite3_exec(s->db, "PRAGMA cache_size=-262144", NULL, NULL, NULL);
     else if (s->stream)
         sqlite3_exec(s->db, "PRAGMA cache_size=-2048", NULL, NULL, NULL);
@@ -373,6 +386,53 @@ static void shared_unref(store_shared *sh)
     free(sh);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * SQLite's busy handler for an in-memory database's connections (a file's
+ * have the 10 s busy timeout). memdb refuses a new reader while a writer
+ * holds its write lock, and a writer's commit waits for the readers in
+ * flight: every writer of this process holds sh->write from BEGIN to
+ * COMMIT, so a reader waits on that mutex and goes on the moment the
+ * writer is done (SQLite's own handler sleeps 1 ms and more, against a
+ * write of some 50 µs); a writer, whose readers are each one request,
+ * yields until they are. Gives up (SQLITE_BUSY) after 10 s, as a file's.
+ */
+static int memory_busy(void *arg, int count)
+{
+    store *s = arg;
+    double now = now_s();
+    if (count == 0)
+        s->busy_since = now;
+    if (now - s->busy_since > 10.0)
+        return 0;
+    if (!s->write_locked) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 10 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        if (pthread_mutex_timedlock(&s->sh->write, &ts) == 0) {
+            pthread_mutex_unlock(&s->sh->write);
+            if (count > 0)
+                sched_yield();   /* a writer outside sh->write: let it run */
+        }
+        return 1;
+    }
+    if (count < 100)
+        sched_yield();
+    else
+        nanosleep(&(struct timespec){ 0, 50 * 1000 }, NULL);
+    return 1;
+}
+
 /* One connection to the file: the pragmas every connection needs, and
  * for the first one (make_schema) the schema. */
 static status open_conn(store *s, const char *path, unsigned flags, bool make_schema, diag *d)
@@ -382,8 +442,8 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
     s->retention_ms = 24 * 3600 * 1000;   /* DynamoDB keeps stream records 24 hours */
     s->iterator_ms = 15 * 60 * 1000;      /* and a shard iterator lives 15 minutes */
 
-    bool empty = false;
-    if (!ro && make_schema && strcmp(path, ":memory:") != 0) {
+    bool empty = false, memory = s->sh && s->sh->memory;
+    if (!ro && make_schema && !memory) {
         /* Create the file ourselves so it is owner-only from the start. */
         int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
         if (fd < 0)
@@ -392,16 +452,30 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         empty = fstat(fd, &sb) == 0 && sb.st_size == 0;
         close(fd);
     }
-    int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+    /* An in-memory database is written once, by its schema, even
+     * read-only: the store refuses the writes (s->read_only). */
+    int oflags = memory ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI
+                 : ro   ? SQLITE_OPEN_READONLY
+                        : SQLITE_OPEN_READWRITE;
     if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-        return diag_set(d, ST_IO, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
-    sqlite3_busy_timeout(s->db, 10000);
+        return diag_set(d, ST_IO, "%s: %s", memory ? "in-memory database" : path,
+                        s->db ? sqlite3_errmsg(s->db) : "cannot open");
+    if (memory)
+        sqlite3_busy_handler(s->db, memory_busy, s);
+    else
+        sqlite3_busy_timeout(s->db, 10000);
     sqlite3_extended_result_codes(s->db, 1);
+    if (memory && make_schema) {
+        /* memdb's default bound is 1 GiB; SQLite allocates at most 2 GiB
+         * at once, and the database is one allocation. */
+        sqlite3_int64 most = 0x7fff0000;
+        sqlite3_file_control(s->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &most);
+    }
 
     /* A new file gets big pages (rows of a few hundred bytes sit well in
      * WITHOUT ROWID trees of 16 KB pages) and WAL, so readers in another
      * process never block the writer nor see "database is locked". */
-    if (!ro && make_schema) {
+    if (!ro && make_schema && !memory) {
         /* A new, empty file is made without syncs (the switch to WAL
          * runs through a rollback journal: four fdatasyncs, a third of a
          * fresh `ddbx serve`'s start-up): it holds nothing a power cut
@@ -412,7 +486,9 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) != SQLITE_OK)
             return store_sqlerr(s, d);
     }
-    if (!empty)
+    if (memory)
+        sqlite3_exec(s->db, "PRAGMA page_size=16384", NULL, NULL, NULL);
+    else if (!empty)
         sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
     s->large = flags & STORE_LARGE_CACHE;
     s->stream = flags & STORE_STREAM;
@@ -421,13 +497,13 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
      * Debian's build; a larger value is clamped to it): with bodies in
      * the index entries a million-item file is 1.4 GB, and the part past
      * a 1 GiB mapping is read through the page cache (tests/bench/NOTES.md). */
-    if (s->large)
+    if (s->large && !memory)
         sqlite3_exec(s->db, "PRAGMA mmap_size=2147418112", NULL, NULL, NULL);
     sqlite3_exec(s->db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
 
     if (!make_schema)
         return ST_OK;
-    if (!ro) {
+    if (!ro || memory) {
         status st = ST_OK;
         if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
@@ -469,7 +545,20 @@ status store_open(const char *path, unsigned flags, store **out, diag *d)
     pthread_once(&sqlite_once, sqlite_setup);
     store *s = xcalloc(1, sizeof *s);
     *out = NULL;
+    /* ":memory:" is a database of this process that its peers share: a
+     * memdb database named with a leading "/" (SQLite shares those
+     * between the connections of a process), freed with its last
+     * connection. One name per store_open. */
+    char uri[96];
+    bool memory = strcmp(path, ":memory:") == 0;
+    if (memory) {
+        static unsigned long serial;
+        snprintf(uri, sizeof uri, "file:/ddbx-memory-%ld-%lu?vfs=memdb", (long)getpid(),
+                 __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
+        path = uri;
+    }
     s->sh = shared_new(path, flags);
+    s->sh->memory = memory;
     status st = open_conn(s, path, flags, true, d);
     if (st != ST_OK) {
         store_close(s);
@@ -486,8 +575,8 @@ status store_open_peer(store *s, store **out, diag *d)
         return diag_set(d, ST_USAGE, "a remote store has no peer connections");
     /* Only the shared state and settings fixed at start are read: s may
      * be in use by another thread meanwhile. */
-    if (strcmp(s->sh->path, ":memory:") == 0 || !*s->sh->path)
-        return diag_set(d, ST_USAGE, "an in-memory database has no peer connections");
+    if (!*s->sh->path)
+        return diag_set(d, ST_USAGE, "a temporary database has no peer connections");
     store *p = xcalloc(1, sizeof *p);
     pthread_mutex_lock(&s->sh->lock);
     s->sh->refs++;

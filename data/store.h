@@ -42,7 +42,12 @@ enum {
                                   cache, since no page is read twice */
 };
 
-/* Opens or creates (owner-only permissions) the database file. */
+/* Opens or creates (owner-only permissions) the database file. path
+ * ":memory:" is a new database in this process's memory (SQLite's memdb,
+ * up to 2 GiB), which store_open_peer's connections share and which ends
+ * with the last of them: the same transactions as a file's, except that a
+ * reader waits for a writer's commit (no WAL: memdb has no shared-memory
+ * index) where a file's reader goes on with the snapshot before it. */
 status store_open(const char *path, unsigned flags, store **out, diag *d);
 
 /* A line for the person waiting, given before store_open starts work
@@ -66,8 +71,8 @@ void store_close(store *s);
  * counter, and PartiQL ExecuteTransaction's ClientRequestTokens. Each
  * has its own table-definition cache, checked against PRAGMA
  * data_version (which counts every other connection's commits). Close
- * each with store_close, in any order. ST_USAGE for a remote or
- * in-memory store.
+ * each with store_close, in any order. An in-memory database's peers
+ * share it (below). ST_USAGE for a remote store.
  */
 status store_open_peer(store *s, store **out, diag *d);
 

@@ -148,8 +148,9 @@ typedef struct store_shared {
      * requests with one token cannot both run. */
     pthread_mutex_t pq_lock;
     struct store_pq *pq;
-    char *path;             /* the file, for peers */
+    char *path;             /* the file, for peers (an in-memory database's memdb URI) */
     unsigned flags;         /* store_open's */
+    bool memory;            /* an in-memory database (store_open's ":memory:") */
 } store_shared;
 
 struct store {
@@ -159,6 +160,8 @@ struct store {
     bool read_only;
     bool large;          /* STORE_LARGE_CACHE */
     bool stream;         /* STORE_STREAM */
+    bool write_locked;   /* this connection holds sh->write */
+    double busy_since;   /* an in-memory database's busy wait began (seconds) */
     int txn_depth;       /* >0 inside store_begin or an operation */
     uint64_t txn_serial; /* counts outermost transactions */
     sqlite3_stmt *txn_hold;  /* a read transaction: the statement held open
