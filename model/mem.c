@@ -11,7 +11,7 @@ void mem_set_oom_hook(void (*hook)(void))
     oom_hook = hook;
 }
 
-static void *oom(size_t n)
+_Noreturn void mem_oom(size_t n)
 {
     if (oom_hook) {
         void (*h)(void) = oom_hook;
@@ -20,6 +20,11 @@ static void *oom(size_t n)
     }
     fprintf(stderr, "ddbx: out of memory (allocating %zu bytes)\n", n);
     abort();
+}
+
+static void *oom(size_t n)
+{
+    mem_oom(n);
 }
 
 void *xmalloc(size_t n)
