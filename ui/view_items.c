@@ -1307,6 +1307,17 @@ void view_items_show(view *v, const av *item)
     av_free(&it);
 }
 
+/* The item line i shows on screen: the top row's is hidden under its
+ * partition's header unless it is the selection (as draw does). */
+static const av *line_item(view *v, size_t i)
+{
+    if (i >= v->vm.n || v->vm.lines[i].kind != L_ITEM)
+        return NULL;
+    if (i == v->vm.top && i != v->vm.cursor && sticky_header(v, i))
+        return NULL;
+    return &((irow *)v->vm.lines[i].data)->item;
+}
+
 /* For the condition builder: the table, the index shown, the item. */
 static void context(view *v, cond_arg *out)
 {
@@ -1318,6 +1329,7 @@ static void context(view *v, cond_arg *out)
 
 const view_ops view_items_ops = {
     .context = context,
+    .line_item = line_item,
     .name = "items",
     .priv_size = sizeof(items_view),
     .open = open_view,
