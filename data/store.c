@@ -529,6 +529,7 @@ void store_close(store *s)
     buf_done(&s->ttl_pk);
     buf_done(&s->ttl_sk);
     store_key_done(&s->fast_key);
+    store_ranks_free(s);
     sqlite3_close(s->db);
     shared_unref(s->sh);
     free(s);

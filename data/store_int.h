@@ -167,6 +167,10 @@ struct store {
      * key it read there. */
     int64_t ttl_tid;
     buf ttl_pk, ttl_sk;
+    /* Partition numbers in checkpoints, for store_position
+     * (store_search.c); the VDBE steps its counts took (for tests). */
+    struct store_ranks *ranks;
+    uint64_t pos_steps;
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -196,6 +200,9 @@ void store_forget_tables(store *s);
  * bumps it when a read transaction finds the file changed). -1 if SQLite
  * cannot say. */
 int64_t store_file_version(store *s);
+
+/* Frees store_position's partition checkpoints (store_close). */
+void store_ranks_free(store *s);
 
 /* Per-partition accounting. */
 void store_delta(store *s, int64_t tid, int xid, const void *pk, size_t pk_len,
