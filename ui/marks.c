@@ -146,8 +146,9 @@ static bool context(view *v, cond_arg *c)
     return c->table != NULL;
 }
 
-/* Adds every entry of from to the marks; returns how many were new. */
-static size_t merge(const keyset *from, const char *table, const table_def *def)
+/* Moves every entry of from (emptied) to the marks, one at a time so
+ * that a million are not held twice; returns how many were new. */
+static size_t merge(keyset *from, const char *table, const table_def *def)
 {
     size_t n, added = 0;
     const keyset_entry **all = keyset_list(from, &n);
@@ -156,6 +157,7 @@ static size_t merge(const keyset *from, const char *table, const table_def *def)
         keyset_entry_key(from, all[i], &key);
         added += keyset_add(marks(), table, def, &key) == 1;
         av_free(&key);
+        keyset_remove_entry(from, all[i]);
     }
     free(all);
     return added;
@@ -415,7 +417,7 @@ static void mark_results(view *v)
         display_error("No items in this view to mark");
         goto out;
     }
-    const keyset *pick = all;
+    keyset *pick = all;
     if (na > ns || stopped) {
         ddb_req req;
         buf why = BUF_INIT, q = BUF_INIT, s = BUF_INIT;
