@@ -15,7 +15,8 @@
 #                   ASan+UBSan, objects in build-fuzz/. FUZZ_TARGETS=ddbjson
 #                   picks targets; new inputs go to build-fuzz/corpus/,
 #                   crashes to build-fuzz/crashes/.
-#   make bench      benchmarks (shared/BENCH.md) -> BENCHMARKS.md; bench-quick: 100k only
+#   make bench      benchmarks (shared/BENCH.md) -> BENCHMARKS.md, the explorer at 10M
+#                   items too (a 15 GB database kept in build-bench/); bench-quick: 100k only
 #   make install PREFIX=/usr/local
 #   make deps       install missing system packages
 #   make clean

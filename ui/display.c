@@ -17,6 +17,7 @@
 #include "ui/command.h"
 #include "ui/copy.h"
 #include "ui/keymap.h"
+#include "ui/lineedit.h"
 #include "ui/live.h"
 #include "ui/marks.h"
 #include "ui/schema_cmds.h"
@@ -87,13 +88,23 @@ void display_message(const char *fmt, ...)
     va_end(ap);
 }
 
+/* A long run calls this after each page (a Scan of 10,000,000 items, a
+ * hundred thousand times): the line is kept each time but the screen
+ * redrawn at most every PROGRESS_MS, or the drawing would cost more than
+ * the reading. */
+#define PROGRESS_MS 50.0
+
 void display_progress(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vmsg(ROLE_STATUS, fmt, ap);
     va_end(ap);
+    static struct timespec last;
+    if (last.tv_sec && ms_since(&last) < PROGRESS_MS)
+        return;
     redraw();
+    clock_gettime(CLOCK_MONOTONIC, &last);
 }
 
 bool display_interrupted(void)
@@ -444,29 +455,6 @@ void display_refresh(void)
 
 /* ---- prompt ---------------------------------------------------------- */
 
-static size_t prev_cp(const char *s, size_t at)
-{
-    while (at > 0) {
-        at--;
-        if (((unsigned char)s[at] & 0xC0) != 0x80)
-            break;
-    }
-    return at;
-}
-
-static size_t next_cp(const char *s, size_t len, size_t at)
-{
-    uint32_t cp;
-    return at < len ? at + text_decode(s + at, len - at, &cp) : at;
-}
-
-/* Letters, digits, '_' and any byte of a UTF-8 sequence: what ^W deletes. */
-static bool word_byte(char c)
-{
-    unsigned char u = (unsigned char)c;
-    return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ((u | 32) >= 'a' && (u | 32) <= 'z');
-}
-
 /* A choice's text is what goes into the prompt; after a tab it may
  * carry a description, shown in the list only. */
 static size_t choice_len(const char *c)
@@ -557,55 +545,71 @@ bool display_prompt_choose(const char *label, const char *init, char *const *cho
 /* The rows the status line's message takes (display_diag's wraps). */
 static int status_rows(int rows, int cols);
 
-/* The line editor of every prompt. With replace_init, the first key
+/* The line editor of every prompt (ui/lineedit: O(1) a key, and the line
+ * measured only as wide as it is). With replace_init, the first key
  * typed replaces the pre-filled text (shown selected) instead of adding
  * to it, as a pick list's default is replaced in a form. A message set
- * before the prompt (why the last answer was refused) stays above it. */
+ * before the prompt (why the last answer was refused) stays above it.
+ * While keys are waiting (a paste) the screen is not drawn between
+ * them: a 100 KB paste is drawn once. */
 static bool prompt(const char *label, const char *init, char *const *choices, size_t n_choices,
                    bool replace_init, buf *out)
 {
-    buf b = BUF_INIT;
-    buf_adds(&b, init ? init : "");
-    size_t at = b.len;
+    lineedit e;
+    lineedit_init(&e, init ? init : "", init ? strlen(init) : 0);
     bool ok = false;
-    /* What was typed (the list narrows to it) and the choice in the text. */
-    buf typed = BUF_INIT;
+    /* What was typed (the list narrows to it: nm of the choices, m;
+     * nothing is typed yet, whatever is pre-filled), and the choice in
+     * the text (cur). A text longer than every choice matches none, and
+     * is not copied for it. */
+    buf typed = BUF_INIT, shown = BUF_INIT;
+    bool narrowed = true;
+    size_t longest = 0;
     long cur = -1;
     size_t *m = n_choices ? xcalloc(n_choices, sizeof *m) : NULL;
-    bool fresh = replace_init && b.len > 0;   /* the pre-filled text is untouched */
+    size_t nm = n_choices ? pick_matches(choices, n_choices, "", m) : 0;
+    for (size_t i = 0; i < n_choices; i++)
+        if (choice_len(choices[i]) > longest)
+            longest = choice_len(choices[i]);
+    bool fresh = replace_init && lineedit_len(&e) > 0;   /* the pre-filled text is untouched */
     /* The message shows whole on the rows above the prompt line. */
     bool was_wrap = D.status_wrap;
     D.status_wrap = true;
 
     for (;;) {
-        int rows = term_rows(), cols = term_cols();
-        /* The message one row up, so the prompt line is the last. */
-        D.prompt_lift = D.status.len ? 1 : 0;
-        draw();
-        D.prompt_lift = 0;
-        int msg_rows = D.status.len ? status_rows(rows - 1, cols) : 0;
-        size_t nm = n_choices ? pick_matches(choices, n_choices, typed.data ? typed.data : "", m) : 0;
-        if (nm)
-            draw_picks(choices, m, nm, cur, rows - 2 - msg_rows);
-        term_fill(rows - 1, 0, cols, ROLE_STATUS);
-        /* The label gets at most half the line: the text always shows. */
-        int lw = term_put(rows - 1, 0, cols / 2 > 8 ? cols / 2 : cols, label, strlen(label),
-                          ROLE_PROMPT, true);
-        int avail = cols - lw - 1;
-        /* Keep the cursor in view: show the tail of the text when long. */
-        size_t from = 0;
-        while (from < at && text_width(b.data + from, at - from) > avail)
-            from = next_cp(b.data, b.len, from);
-        term_put(rows - 1, lw, avail + 1, b.data ? b.data + from : "", b.len - from,
-                 fresh ? ROLE_SELECTED : ROLE_STATUS, false);
-        term_cursor(rows - 1, lw + text_width(b.data ? b.data + from : "", at - from));
-        term_refresh();
+        if (n_choices && !narrowed) {
+            nm = 0;
+            if (lineedit_len(&e) <= longest) {
+                lineedit_text(&e, &typed);
+                nm = pick_matches(choices, n_choices, typed.data ? typed.data : "", m);
+            }
+            narrowed = true;
+        }
+        if (!term_key_pending()) {
+            int rows = term_rows(), cols = term_cols();
+            /* The message one row up, so the prompt line is the last. */
+            D.prompt_lift = D.status.len ? 1 : 0;
+            draw();
+            D.prompt_lift = 0;
+            int msg_rows = D.status.len ? status_rows(rows - 1, cols) : 0;
+            if (nm)
+                draw_picks(choices, m, nm, cur, rows - 2 - msg_rows);
+            term_fill(rows - 1, 0, cols, ROLE_STATUS);
+            /* The label gets at most half the line: the text always shows. */
+            int lw = term_put(rows - 1, 0, cols / 2 > 8 ? cols / 2 : cols, label, strlen(label),
+                              ROLE_PROMPT, true);
+            int avail = cols - lw - 1, col = 0;
+            /* Keep the cursor in view: show the tail of the text when long. */
+            lineedit_line(&e, avail, &shown, &col);
+            term_put(rows - 1, lw, avail + 1, shown.data ? shown.data : "", shown.len,
+                     fresh ? ROLE_SELECTED : ROLE_STATUS, false);
+            term_cursor(rows - 1, lw + (avail >= 0 ? col : 0));
+            term_refresh();
+        }
 
         int k = term_getkey(NULL);
-        if (fresh && k >= 32 && k < K_BASE) {
-            buf_reset(&b);
-            at = 0;
-        }
+        if (fresh && k >= 32 && k < K_BASE)
+            lineedit_set(&e, "", 0);
         fresh = false;
         if (k == K_ENTER) {
             ok = true;
@@ -613,79 +617,34 @@ static bool prompt(const char *label, const char *init, char *const *choices, si
         }
         if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */)
             break;
-        if (k == K_BACKSPACE || k == 8) {
-            if (at == 0) {
-                if (b.len == 0)
-                    break;   /* backspace on an empty prompt leaves it */
-                continue;
-            }
-            size_t p = prev_cp(b.data, at);
-            memmove(b.data + p, b.data + at, b.len - at + 1);
-            b.len -= at - p;
-            at = p;
-        } else if (k == K_DELETE || k == 4 /* ^D */) {
-            size_t nx = next_cp(b.data, b.len, at);
-            memmove(b.data + at, b.data + nx, b.len - nx + 1);
-            b.len -= nx - at;
-        } else if (k == K_LEFT || k == 2 /* ^B */) {
-            at = prev_cp(b.data ? b.data : "", at);
-        } else if (k == K_RIGHT || k == 6 /* ^F */) {
-            at = next_cp(b.data, b.len, at);
-        } else if (k == K_HOME || k == 1 /* ^A */) {
-            at = 0;
-        } else if (k == K_END || k == 5 /* ^E */) {
-            at = b.len;
-        } else if (k == 21 /* ^U */) {
-            memmove(b.data, b.data + at, b.len - at + 1);
-            b.len -= at;
-            at = 0;
-        } else if (k == 23 /* ^W */) {
-            /* The word before the cursor: TARGET#bob -> TARGET# */
-            size_t p = at;
-            while (p > 0 && !word_byte(b.data[p - 1]))
-                p--;
-            while (p > 0 && word_byte(b.data[p - 1]))
-                p--;
-            memmove(b.data + p, b.data + at, b.len - at + 1);
-            b.len -= at - p;
-            at = p;
-        } else if (k == 11 /* ^K */) {
-            b.len = at;
-            if (b.data)
-                b.data[at] = '\0';
-        } else if (n_choices && (k == K_TAB || k == K_DOWN || k == K_BTAB || k == K_UP)) {
+        if ((k == K_BACKSPACE || k == 8) && e.gap == 0) {
+            if (lineedit_len(&e) == 0)
+                break;   /* backspace on an empty prompt leaves it */
+            continue;
+        }
+        if (n_choices && (k == K_TAB || k == K_DOWN || k == K_BTAB || k == K_UP)) {
             if (!nm)
                 continue;
             bool fwd = k == K_TAB || k == K_DOWN;
             cur = cur < 0 ? (fwd ? 0 : (long)nm - 1) : (cur + (fwd ? 1 : (long)nm - 1)) % (long)nm;
-            buf_reset(&b);
-            buf_add(&b, choices[m[cur]], choice_len(choices[m[cur]]));
-            at = b.len;
+            lineedit_set(&e, choices[m[cur]], choice_len(choices[m[cur]]));
             continue;   /* the list stays as it was typed */
-        } else if (k == K_TAB) {
-            /* no choices: nothing to complete */
-        } else if (k >= 32 && k < K_BASE) {
-            buf tmp = BUF_INIT;
-            text_encode(&tmp, (uint32_t)k);
-            buf_reserve(&b, tmp.len);
-            memmove(b.data + at + tmp.len, b.data + at, b.len - at + 1);
-            memcpy(b.data + at, tmp.data, tmp.len);
-            b.len += tmp.len;
-            at += tmp.len;
-            buf_done(&tmp);
         }
-        /* An edit: the list narrows to the text as it is now. */
-        buf_reset(&typed);
-        buf_add(&typed, b.data ? b.data : "", b.len);
+        if (!lineedit_key(&e, k) && k >= 32 && k < K_BASE)
+            lineedit_insert(&e, (uint32_t)k);
+        /* An edit (or any other key): the list narrows to the text as it
+         * is now. */
+        narrowed = false;
         cur = -1;
     }
     term_cursor(-1, 0);
     D.status_wrap = was_wrap;
     buf_reset(out);
     if (ok)
-        buf_add(out, b.data ? b.data : "", b.len);
-    buf_done(&b);
+        lineedit_text(&e, out);
+    lineedit_done(&e);
     buf_done(&typed);
+    buf_done(&shown);
     free(m);
     return ok;
 }

@@ -73,7 +73,7 @@
     X("Staging", CONFLICT_DROP, "conflict-drop", "Commit conflict: drop your change") \
     X("Staging", MARK,          "mark",          "Mark or unmark the selected item (an index item marks its base item)") \
     X("Staging", MARK_PART,     "mark-partition","Mark every item of the selected partition (again: unmark them)") \
-    X("Staging", MARK_RESULTS,  "mark-results",  "Mark all the query's or filter's results, every page (Esc stops)") \
+    X("Staging", MARK_RESULTS,  "mark-results",  "Mark the items on screen (query bar: all its results, asking first when more)") \
     X("Staging", COPY,          "copy",          "Copy the item, its key, the request as aws command line or SDK code (OSC 52)")
 
 /*

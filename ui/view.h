@@ -68,6 +68,15 @@ typedef struct view_ops {
      * for copying it out (ui/copy.c); false, with why, when it has none
      * now. Optional. */
     bool (*typed_request)(view *v, struct ddb_req *out, buf *why);
+    /* The item line i shows (NULL: none), for marking what is on screen
+     * (ui/marks.c): the table view's top row shows none while its
+     * partition's header is drawn over it. Optional: marks then ask the
+     * context op line by line. */
+    const struct av *(*line_item)(view *v, size_t i);
+    /* V (:mark-results) means every result of the view, its lines loaded
+     * or not (the query bar's pages not read yet), asking first when they
+     * are more than the screen shows; unset, V marks what is on screen. */
+    bool results;
 } view_ops;
 
 struct view {

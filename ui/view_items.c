@@ -597,6 +597,47 @@ static bool remote(void)
     return info.remote;
 }
 
+/* items_pos's lines near the selection: items of its partition only. */
+static const av *near_item(void *ctx, long k)
+{
+    view *v = ctx;
+    items_view *p = v->priv;
+    long i = (long)v->vm.cursor + k;
+    if (i < 0 || (size_t)i >= v->vm.n || v->vm.lines[i].kind != L_ITEM)
+        return NULL;
+    const av *it = &((irow *)v->vm.lines[i].data)->item;
+    const av *a = item_pk(p, it), *b = line_pk(p, &v->vm.lines[v->vm.cursor]);
+    return a && b && av_equal(a, b) ? it : NULL;
+}
+
+/* The selection moved by a line into the partition next to the one the
+ * title's numbers are of (Down onto a header, Up off one): they follow
+ * from the partition's item count, not a count of all before it. */
+static void pos_step(view *v, const av *pk)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    if (!p->pos.valid || av_equal(&p->pos.pk, pk))
+        return;
+    int dir = 0;
+    const av *was = m->cursor > 0 ? line_pk(p, &m->lines[m->cursor - 1]) : NULL;
+    if (was && av_equal(was, &p->pos.pk)) {
+        dir = 1;
+    } else {
+        was = m->cursor + 1 < m->n ? line_pk(p, &m->lines[m->cursor + 1]) : NULL;
+        if (was && av_equal(was, &p->pos.pk))
+            dir = -1;
+    }
+    part_info pi;
+    av from;
+    av_copy(&from, &p->pos.pk);
+    if (dir && part_lookup(p, dir > 0 ? &from : pk, &pi)) {
+        items_pos_step_part(&p->pos, &from, pk, dir, pi.items);
+        av_free(&pi.pk);
+    }
+    av_free(&from);
+}
+
 static void title(view *v, buf *out)
 {
     items_view *p = v->priv;
@@ -611,16 +652,18 @@ static void title(view *v, buf *out)
     line *l = vm_selected(&v->vm);
     const av *pk = l ? line_pk(p, l) : NULL;
     const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
+    if (pk)
+        pos_step(v, pk);
     if (p->ix < 0) {
         buf_printf(out, "base table (%s%s%s)  ", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
-        items_pos_text(&p->pos, p->table, NULL, pk, item, &p->vst, out);
+        items_pos_text(&p->pos, display_store(), p->table, NULL, pk, item, near_item, v, &p->vst, out);
         buf_adds(out, ", ");
         fmt_bytes(out, p->tst.bytes);
     } else {
         const index_def *ix = index_of(p);
         buf_printf(out, "%s %s (%s%s%s, %s)  ", ix->global ? "GSI" : "LSI", ix->name, p->pk,
                    p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj));
-        items_pos_text(&p->pos, p->table, ix->name, pk, item, &p->vst, out);
+        items_pos_text(&p->pos, display_store(), p->table, ix->name, pk, item, near_item, v, &p->vst, out);
         if (p->tst.items > p->vst.items)
             buf_printf(out, ", %llu table items absent (sparse)",
                        (unsigned long long)(p->tst.items - p->vst.items));
@@ -1095,24 +1138,68 @@ static void jump_group(view *v, int dir)
                 av_free(&pk);
                 return;
             }
+        /* The same partition: its numbers hold across the reset. */
+        items_pos kept = p->pos;
+        memset(&p->pos, 0, sizeof p->pos);
         reset_at(v, &pk, NULL);
+        items_pos_done(&p->pos);
+        p->pos = kept;
         av_free(&pk);
         return;
     }
-    part_info pi;
+    part_info pi, from;
     if (part_next(p, &pk, dir, &pi)) {
+        /* The title's numbers follow from the partition left (dir > 0)
+         * or the one reached, not from a count of all before it; the
+         * reset below would forget them. */
+        uint64_t items = pi.items;
+        if (dir > 0 && part_lookup(p, &pk, &from)) {
+            items = from.items;
+            av_free(&from.pk);
+        }
+        items_pos kept = p->pos;
+        memset(&p->pos, 0, sizeof p->pos);
         /* When it is already loaded, just move there. */
-        for (size_t i = 0; i < m->n; i++)
+        bool loaded = false;
+        for (size_t i = 0; i < m->n && !loaded; i++)
             if (m->lines[i].kind == L_GROUP && av_equal(&((irow *)m->lines[i].data)->pk, &pi.pk)) {
                 vm_select(m, i);
                 display_fill(v);
-                goto out;
+                loaded = true;
             }
-        reset_at(v, &pi.pk, NULL);
-out:
+        if (!loaded)
+            reset_at(v, &pi.pk, NULL);
+        items_pos_done(&p->pos);
+        p->pos = kept;
+        items_pos_step_part(&p->pos, &pk, &pi.pk, dir, items);
         av_free(&pi.pk);
     }
     av_free(&pk);
+}
+
+/* G: the last item of the last partition and the screen above it, read
+ * backward from the end: not the whole partition from its start (G on a
+ * partition of 100,000 items read and held them all). False where that
+ * does not hold (a remote table, whose Scan order has no end to start
+ * from; a folded or empty last partition): the caller reads forward. */
+static bool move_last(view *v)
+{
+    items_view *p = v->priv;
+    part_info pi;
+    if (remote() || !part_next(p, NULL, -1, &pi))
+        return false;
+    av last;
+    size_t n = is_folded(p, &pi.pk) ? 0 : page(p, &pi.pk, NULL, false, 1, &last);
+    if (n) {
+        reset_at(v, &pi.pk, &last);
+        vm *m = &v->vm;
+        vm_select(m, m->n - 1);
+        vm_set_top(m, m->n > m->rows ? m->n - m->rows : 0);
+        display_fill(v);
+        av_free(&last);
+    }
+    av_free(&pi.pk);
+    return n > 0;
 }
 
 /* Opens the query bar on this table or index, the selected partition's
@@ -1157,6 +1244,8 @@ static enum req request(view *v, enum req r)
     case REQ_MOVE_FIRST: reset_at(v, NULL, NULL); return REQ_NONE;
     case REQ_MOVE_LAST: {
         part_info pi;
+        if (move_last(v))
+            return REQ_NONE;
         vm_clear(&v->vm);
         if (part_next(p, NULL, -1, &pi)) {
             vm_append(&v->vm, L_GROUP, group_row(&pi));
@@ -1307,6 +1396,17 @@ void view_items_show(view *v, const av *item)
     av_free(&it);
 }
 
+/* The item line i shows on screen: the top row's is hidden under its
+ * partition's header unless it is the selection (as draw does). */
+static const av *line_item(view *v, size_t i)
+{
+    if (i >= v->vm.n || v->vm.lines[i].kind != L_ITEM)
+        return NULL;
+    if (i == v->vm.top && i != v->vm.cursor && sticky_header(v, i))
+        return NULL;
+    return &((irow *)v->vm.lines[i].data)->item;
+}
+
 /* For the condition builder: the table, the index shown, the item. */
 static void context(view *v, cond_arg *out)
 {
@@ -1318,6 +1418,7 @@ static void context(view *v, cond_arg *out)
 
 const view_ops view_items_ops = {
     .context = context,
+    .line_item = line_item,
     .name = "items",
     .priv_size = sizeof(items_view),
     .open = open_view,

@@ -539,6 +539,7 @@ static void context(view *v, cond_arg *out)
 
 const view_ops view_partiql_ops = {
     .name = "partiql",
+    .results = true,
     .priv_size = sizeof(pq_view),
     .open = open_view,
     .title = title,

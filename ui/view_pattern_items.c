@@ -248,6 +248,7 @@ static void context(view *v, cond_arg *out)
 
 const view_ops view_pattern_items_ops = {
     .name = "pattern-items",
+    .results = true,
     .priv_size = sizeof(pitems_view),
     .open = open_view,
     .title = title,

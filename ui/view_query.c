@@ -865,9 +865,17 @@ static bool typed_request(view *v, ddb_req *out, buf *why)
     return build_request(v->priv, out, why);
 }
 
+static const av *line_item(view *v, size_t i)
+{
+    const line *l = vm_line(&v->vm, i);
+    return l && l->kind == L_RESULT ? &((qline *)l->data)->item : NULL;
+}
+
 const view_ops view_query_ops = {
     .context = context,
     .typed_request = typed_request,
+    .line_item = line_item,
+    .results = true,
     .name = "query",
     .priv_size = sizeof(query_view),
     .open = open_view,
