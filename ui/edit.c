@@ -7,11 +7,9 @@
 #include <strings.h>
 
 #include "data/store.h"
-#include "model/base64.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
 #include "model/mem.h"
-#include "model/num.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/staging.h"
@@ -20,34 +18,10 @@ status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
                       const char *text, av *out, diag *d)
 {
     const key_attr *k = ix ? (partition ? &ix->pk : &ix->sk) : (partition ? &def->pk : &def->sk);
-    size_t len = strlen(text);
+    out->type = AV_NONE;
     if (!k->name)
         return diag_set(d, ST_VALIDATION, "the table has no sort key");
-    if (k->type == AV_N) {
-        num n;
-        status st = num_parse(text, len, &n, d);
-        if (st != ST_OK)
-            return st;
-        av_init_n(out, &n);
-        return ST_OK;
-    }
-    if (k->type == AV_B) {
-        /* Binary keys are typed as base64, decoded as strictly as
-         * DynamoDB decodes a B value (and with its messages). */
-        buf bytes = BUF_INIT;
-        base64_result r = base64_decode(&bytes, text, len);
-        if (r == BASE64_OK)
-            av_init_b(out, bytes.data ? bytes.data : "", bytes.len);
-        buf_done(&bytes);
-        if (r == BASE64_BAD_LENGTH)
-            return diag_set(d, ST_SERIALIZATION,
-                            "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", len);
-        if (r != BASE64_OK)
-            return diag_set(d, ST_SERIALIZATION, "Invalid last non-pad Base64 character dectected");
-        return ST_OK;
-    }
-    av_init_s(out, text, len);
-    return ST_OK;
+    return av_scalar_parse(k->type, text, strlen(text), out, d);
 }
 
 void edit_key(const table_def *def, const av *item, av *out)
