@@ -1120,16 +1120,9 @@ out:
 static view *query(view *v)
 {
     items_view *p = v->priv;
-    query_arg a = { p->table, index_name(p), NULL, NULL, false, false };
-    buf b = BUF_INIT;
     line *l = vm_selected(&v->vm);
-    if (l && line_pk(p, l)) {
-        fmt_plain(&b, line_pk(p, l));
-        a.pk = b.data;
-    }
-    view *q = display_push(&view_query_ops, &a);
-    buf_done(&b);
-    return q;
+    query_arg a = { .table = p->table, .index = index_name(p), .pk = l ? line_pk(p, l) : NULL };
+    return display_push(&view_query_ops, &a);
 }
 
 static enum req request(view *v, enum req r)
