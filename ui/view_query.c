@@ -35,6 +35,7 @@
  * part of what Enter will run: Query or Scan, of what, the key condition
  * with its values, and the filter.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,11 +122,16 @@ static void set_text(query_view *p, int f, const char *s)
     p->predicted = false;
 }
 
-static void set_bad(query_view *p, int f, const char *what, const char *msg)
+/* Why field f's text does not read ("sort key: ..."). */
+static void set_bad(query_view *p, int f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_bad(query_view *p, int f, const char *fmt, ...)
 {
     free(p->bad[f]);
     buf b = BUF_INIT;
-    buf_printf(&b, "%s: %s", what, msg);
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
     p->bad[f] = buf_steal(&b);
 }
 
@@ -144,7 +150,7 @@ static bool read_key(query_view *p, int f, bool partition, const char *text, av 
     diag_init(&d);
     if (edit_parse_key(&p->def, cur_index(p), partition, text, out, &d) == ST_OK)
         return true;
-    set_bad(p, f, partition ? "partition value" : "sort key", d.msg);
+    set_bad(p, f, "%s: %s", partition ? "partition value" : "sort key", d.msg);
     return false;
 }
 
@@ -187,12 +193,9 @@ static void read_sk(query_view *p, const char *c)
                 second++;
         }
         if (!and || !*first || !*second)
-            set_bad(p, F_SK, "sort key", "between needs: between A and B");
+            set_bad(p, F_SK, "sort key: between needs: between A and B");
     } else if (word && !*first) {
-        buf b = BUF_INIT;
-        buf_printf(&b, "%s needs a value: %s V", word, word);
-        set_bad(p, F_SK, "sort key", b.data);
-        buf_done(&b);
+        set_bad(p, F_SK, "sort key: %s needs a value: %s V", word, word);
     }
     if (!p->bad[F_SK] && read_key(p, F_SK, false, first, &p->sk1) &&
         (!second || read_key(p, F_SK, false, second, &p->sk2)))
@@ -211,7 +214,7 @@ static void read_field(query_view *p, int f)
     switch (f) {
     case F_INDEX:
         if (p->f[F_INDEX][0] && !cur_index(p))
-            set_bad(p, F_INDEX, "index", "the table has no such index");
+            set_bad(p, F_INDEX, "no index %s", p->f[F_INDEX]);
         break;
     case F_PK:
         av_free(&p->pk);
@@ -224,16 +227,12 @@ static void read_field(query_view *p, int f)
     case F_NAMES:
         av_free(&p->names);
         if (ddbjson_parse_maps(p->f[F_NAMES], NULL, &p->names, &none, &d) != ST_OK)
-            set_bad(p, F_NAMES, "names", d.msg);
+            set_bad(p, F_NAMES, "names: %s", d.msg);
         break;
     case F_VALUES:
         av_free(&p->values);
-        if (ddbjson_parse_maps(NULL, p->f[F_VALUES], &none, &p->values, &d) != ST_OK) {
-            buf b = BUF_INIT;
-            buf_printf(&b, "%s%s%s", d.path[0] ? d.path : "", d.path[0] ? ": " : "", d.msg);
-            set_bad(p, F_VALUES, "values", b.data);
-            buf_done(&b);
-        }
+        if (ddbjson_parse_maps(NULL, p->f[F_VALUES], &none, &p->values, &d) != ST_OK)
+            set_bad(p, F_VALUES, "values: %s%s%s", d.path, d.path[0] ? ": " : "", d.msg);
         break;
     default:
         break;
@@ -622,8 +621,7 @@ static void title(view *v, buf *out)
 /* What Enter runs, first line: a Query or a Scan, on what. */
 static void plan(query_view *p, buf *out)
 {
-    const index_def *ix = cur_index(p);
-    const char *on = ix ? ix->name : "the base table";
+    const char *on = p->f[F_INDEX][0] ? p->f[F_INDEX] : "the base table";
     const char *what = is_query(p) ? "Query on" : "Scan of";
     if (why_not(p))
         buf_printf(out, "Will not run the %s %s: a field does not read", what, on);
