@@ -33,6 +33,9 @@ static struct {
     store *st;
     const char *db_path;
     view *stack[MAX_DEPTH];
+    /* The store as each view last saw it, taken when another view covers
+     * it: if it changed meanwhile, the view reads again on coming back. */
+    struct { int64_t dv, own; } seen[MAX_DEPTH];
     int depth;
     bool quit;
     buf status;          /* the status line's message; empty: none */
@@ -188,6 +191,40 @@ static size_t body_rows(view *v)
     return n > 0 ? (size_t)n : 1;
 }
 
+/* What the store is now, for D.seen. */
+static void store_now(int64_t *dv, int64_t *own)
+{
+    diag d;
+    diag_init(&d);
+    if (store_data_version(D.st, dv, &d) != ST_OK)
+        *dv = -1;
+    *own = store_own_changes(D.st);
+}
+
+void display_reload(view *v)
+{
+    if (v->ops->request)
+        v->ops->request(v, REQ_RELOAD);
+    for (int i = 0; i + 1 < D.depth; i++)
+        if (D.stack[i] == v)
+            store_now(&D.seen[i].dv, &D.seen[i].own);
+}
+
+/* The view back on top: read again when the store changed while it was
+ * covered (another process's write only while live mode follows them;
+ * one PRAGMA and a counter tell). */
+static void catch_up(void)
+{
+    view *v = top_view();
+    if (!v || D.quit || !v->ops->follows)
+        return;
+    int64_t dv, own;
+    store_now(&dv, &own);
+    const int i = D.depth - 1;
+    if (own != D.seen[i].own || (!live_paused() && dv != D.seen[i].dv))
+        v->ops->request(v, REQ_RELOAD);
+}
+
 view *display_push(const view_ops *ops, const void *arg)
 {
     if (D.depth == MAX_DEPTH) {
@@ -199,6 +236,8 @@ view *display_push(const view_ops *ops, const void *arg)
     v->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
     vm_init(&v->vm, free_line_cb, v);
     vm_set_rows(&v->vm, body_rows(v));
+    if (D.depth)
+        store_now(&D.seen[D.depth - 1].dv, &D.seen[D.depth - 1].own);
     D.stack[D.depth++] = v;
     if (!ops->open(v, arg)) {
         display_pop();
@@ -219,6 +258,7 @@ void display_pop(void)
     free(v);
     if (D.depth == 0)
         D.quit = true;
+    catch_up();
 }
 
 void display_fill(view *v)
@@ -983,9 +1023,7 @@ static void live(void)
     if (v && v->ops->context)
         v->ops->context(v, &a);
     int what = live_tick(a.table);
-    if (what == LIVE_RELOAD && v && v->ops->request &&
-        (v->ops == &view_items_ops || v->ops == &view_item_ops || v->ops == &view_tables_ops ||
-         v->ops == &view_parts_ops || v->ops == &view_watch_ops)) {
+    if (what == LIVE_RELOAD && v && v->ops->request && v->ops->follows) {
         v->ops->request(v, REQ_RELOAD);
         if (D.timing) {
             struct timespec t;

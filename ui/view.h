@@ -69,6 +69,10 @@ typedef struct view_ops {
      * for copying it out (ui/copy.c); false, with why, when it has none
      * now. Optional. */
     bool (*typed_request)(view *v, struct ddb_req *out, buf *why);
+    /* Its REQ_RELOAD reads again what it shows, cheaply and writing
+     * nothing: the display sends it when the store changed (live mode, and
+     * when the view comes back to the top of the stack). */
+    bool follows;
 } view_ops;
 
 struct view {

@@ -298,8 +298,8 @@ static void reload(view *v)
 static void refresh_below(view *v)
 {
     view *below = display_below(v);
-    if (below && below->ops->request)
-        below->ops->request(below, REQ_RELOAD);
+    if (below)
+        display_reload(below);
 }
 
 static enum req request(view *v, enum req r)
@@ -364,6 +364,7 @@ static void context(view *v, cond_arg *out)
 }
 
 const view_ops view_item_ops = {
+    .follows = true,
     .context = context,
     .name = "item",
     .priv_size = sizeof(item_view),

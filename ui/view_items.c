@@ -1310,6 +1310,7 @@ static void context(view *v, cond_arg *out)
 }
 
 const view_ops view_items_ops = {
+    .follows = true,
     .context = context,
     .name = "items",
     .priv_size = sizeof(items_view),
