@@ -291,6 +291,22 @@ static void trim_window(view *v)
     vm_trim(&v->vm, from, to);
 }
 
+/* The line the cursor lands on at target, moving by step, past the lines
+ * the view says it skips (back the other way at an edge). */
+static long past_skipped(view *v, long target, long step)
+{
+    vm *m = &v->vm;
+    if (!v->ops->skip || !m->n)
+        return target;
+    long t = target;
+    while (t >= 0 && t < (long)m->n && v->ops->skip(v, (size_t)t))
+        t += step;
+    if (t < 0 || t >= (long)m->n)
+        for (t = target; t >= 0 && t < (long)m->n && v->ops->skip(v, (size_t)t); t -= step)
+            ;
+    return t;
+}
+
 /* Moves the cursor by delta lines, loading more at either edge. */
 static void move_by(view *v, long delta)
 {
@@ -310,7 +326,8 @@ static void move_by(view *v, long delta)
         target = 0;
     if (m->n && target >= (long)m->n)
         target = (long)m->n - 1;
-    vm_select(m, (size_t)target);
+    target = past_skipped(v, target, delta < 0 ? -1 : 1);
+    vm_select(m, target > 0 ? (size_t)target : 0);
     trim_window(v);
     display_fill(v);
 }
@@ -1230,6 +1247,8 @@ static void handle_key(int key, int mrow)
         int br = body_row(v);
         if (mrow >= br && mrow < br + (int)v->vm.rows) {
             size_t li = v->vm.top + (size_t)(mrow - br);
+            if (li < v->vm.n)
+                li = (size_t)past_skipped(v, (long)li, 1);
             if (li < v->vm.n) {
                 vm_select(&v->vm, li);
                 if (v->ops->select)
@@ -1374,6 +1393,7 @@ int display_run(store *st, const char *db_path, const char *table)
         }
     }
     buf_done(&kb);
+    D.quit = true;   /* no view reads again on the way out */
     while (D.depth > 0)
         display_pop();
     term_done();

@@ -47,6 +47,9 @@ typedef struct view_ops {
     enum req (*request)(view *v, enum req r);
     /* The selection moved (optional). */
     void (*select)(view *v);
+    /* Line i is no place for the selection (a row of column names): moving
+     * passes over it, a click selects the line after it. Optional. */
+    bool (*skip)(view *v, size_t i);
     /* Frees private state (the vm's lines are freed by the display). */
     void (*done)(view *v);
     /* Loads lines past the window's end (dir > 0) or before its start
