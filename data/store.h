@@ -195,6 +195,10 @@ status store_ttl_sweep(store *s, double now, size_t budget, size_t *deleted, dia
 /* SQLite's data_version: changes when another connection commits to the
  * database (never for this handle's own writes). Remote: always 0. */
 status store_data_version(store *s, int64_t *out, diag *d);
+/* Rows this handle has written since it opened (sqlite3_total_changes64,
+ * no query): with store_data_version, whether anything changed since a
+ * view last read the store. Remote: always 0. */
+int64_t store_own_changes(store *s);
 
 /*
  * One PartiQL statement (ExecuteStatement), for the explorer: the text,

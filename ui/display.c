@@ -34,6 +34,9 @@ static struct {
     store *st;
     const char *db_path;
     view *stack[MAX_DEPTH];
+    /* The store as each view last saw it, taken when another view covers
+     * it: if it changed meanwhile, the view reads again on coming back. */
+    struct { int64_t dv, own; } seen[MAX_DEPTH];
     int depth;
     bool quit;
     buf status;          /* the status line's message; empty: none */
@@ -199,6 +202,40 @@ static size_t body_rows(view *v)
     return n > 0 ? (size_t)n : 1;
 }
 
+/* What the store is now, for D.seen. */
+static void store_now(int64_t *dv, int64_t *own)
+{
+    diag d;
+    diag_init(&d);
+    if (store_data_version(D.st, dv, &d) != ST_OK)
+        *dv = -1;
+    *own = store_own_changes(D.st);
+}
+
+void display_reload(view *v)
+{
+    if (v->ops->request)
+        v->ops->request(v, REQ_RELOAD);
+    for (int i = 0; i + 1 < D.depth; i++)
+        if (D.stack[i] == v)
+            store_now(&D.seen[i].dv, &D.seen[i].own);
+}
+
+/* The view back on top: read again when the store changed while it was
+ * covered (another process's write only while live mode follows them;
+ * one PRAGMA and a counter tell). */
+static void catch_up(void)
+{
+    view *v = top_view();
+    if (!v || D.quit || !v->ops->follows)
+        return;
+    int64_t dv, own;
+    store_now(&dv, &own);
+    const int i = D.depth - 1;
+    if (own != D.seen[i].own || (!live_paused() && dv != D.seen[i].dv))
+        v->ops->request(v, REQ_RELOAD);
+}
+
 view *display_push(const view_ops *ops, const void *arg)
 {
     if (D.depth == MAX_DEPTH) {
@@ -210,6 +247,8 @@ view *display_push(const view_ops *ops, const void *arg)
     v->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
     vm_init(&v->vm, free_line_cb, v);
     vm_set_rows(&v->vm, body_rows(v));
+    if (D.depth)
+        store_now(&D.seen[D.depth - 1].dv, &D.seen[D.depth - 1].own);
     D.stack[D.depth++] = v;
     if (!ops->open(v, arg)) {
         display_pop();
@@ -230,6 +269,7 @@ void display_pop(void)
     free(v);
     if (D.depth == 0)
         D.quit = true;
+    catch_up();
 }
 
 void display_fill(view *v)
@@ -262,6 +302,22 @@ static void trim_window(view *v)
     vm_trim(&v->vm, from, to);
 }
 
+/* The line the cursor lands on at target, moving by step, past the lines
+ * the view says it skips (back the other way at an edge). */
+static long past_skipped(view *v, long target, long step)
+{
+    vm *m = &v->vm;
+    if (!v->ops->skip || !m->n)
+        return target;
+    long t = target;
+    while (t >= 0 && t < (long)m->n && v->ops->skip(v, (size_t)t))
+        t += step;
+    if (t < 0 || t >= (long)m->n)
+        for (t = target; t >= 0 && t < (long)m->n && v->ops->skip(v, (size_t)t); t -= step)
+            ;
+    return t;
+}
+
 /* Moves the cursor by delta lines, loading more at either edge. */
 static void move_by(view *v, long delta)
 {
@@ -281,7 +337,8 @@ static void move_by(view *v, long delta)
         target = 0;
     if (m->n && target >= (long)m->n)
         target = (long)m->n - 1;
-    vm_select(m, (size_t)target);
+    target = past_skipped(v, target, delta < 0 ? -1 : 1);
+    vm_select(m, target > 0 ? (size_t)target : 0);
     trim_window(v);
     display_fill(v);
 }
@@ -942,9 +999,7 @@ static void live(void)
     if (v && v->ops->context)
         v->ops->context(v, &a);
     int what = live_tick(a.table);
-    if (what == LIVE_RELOAD && v && v->ops->request &&
-        (v->ops == &view_items_ops || v->ops == &view_item_ops || v->ops == &view_tables_ops ||
-         v->ops == &view_parts_ops || v->ops == &view_watch_ops)) {
+    if (what == LIVE_RELOAD && v && v->ops->request && v->ops->follows) {
         v->ops->request(v, REQ_RELOAD);
         if (D.timing) {
             struct timespec t;
@@ -1151,6 +1206,8 @@ static void handle_key(int key, int mrow)
         int br = body_row(v);
         if (mrow >= br && mrow < br + (int)v->vm.rows) {
             size_t li = v->vm.top + (size_t)(mrow - br);
+            if (li < v->vm.n)
+                li = (size_t)past_skipped(v, (long)li, 1);
             if (li < v->vm.n) {
                 vm_select(&v->vm, li);
                 if (v->ops->select)
@@ -1295,6 +1352,7 @@ int display_run(store *st, const char *db_path, const char *table)
         }
     }
     buf_done(&kb);
+    D.quit = true;   /* no view reads again on the way out */
     while (D.depth > 0)
         display_pop();
     term_done();

@@ -39,10 +39,17 @@ void display_set_identity(const char *who);
 /* Opens a view on top of the stack; returns it, or NULL when it could not
  * open (its message is in the status line). */
 view *display_push(const view_ops *ops, const void *arg);
-/* Closes the top view (the last one: quits). */
+/* Closes the top view (the last one: quits). The view back on top reads
+ * the store again (REQ_RELOAD) when its ops say it follows the store and
+ * the store changed while it was covered: by this process, or by another
+ * while live mode is on (ui/live.h). */
 void display_pop(void);
 /* The view under v on the stack, or NULL. */
 view *display_below(view *v);
+/* Reads view v again now (REQ_RELOAD), a covered one included, noting
+ * the store as it is as what v shows (so coming back does not read it
+ * twice). */
+void display_reload(view *v);
 
 /* Status line message, until the next key. */
 void display_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

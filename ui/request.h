@@ -44,8 +44,8 @@
     X("Table",   COL_PIN,       "col-pin",       "In the column picker: pin the column (it stays when the columns scroll), or unpin it") \
     X("Editing", NEW_ITEM,      "new-item",      "Create an item in $EDITOR (PutItem, must not exist)") \
     X("Editing", EDIT_ITEM,     "edit-item",     "Edit the item's DynamoDB JSON in $EDITOR (PutItem)") \
-    X("Editing", EDIT_ATTR,     "edit-attr",     "Set the selected attribute (UpdateItem SET)") \
-    X("Editing", DELETE,        "delete",        "Delete the item (item view: the attribute), after asking") \
+    X("Editing", EDIT_ATTR,     "edit-attr",     "Set the value selected (UpdateItem SET of its path), after asking") \
+    X("Editing", DELETE,        "delete",        "Delete the item (item view: the value selected), after asking") \
     X("Prompts", PROMPT,        "prompt",        "Type a command (see COMMANDS)") \
     X("Prompts", SEARCH,        "search",        "Search forward for text") \
     X("Prompts", SEARCH_NEXT,   "search-next",   "Next match of the last search") \

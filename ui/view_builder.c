@@ -169,15 +169,10 @@ static void opnd_label(buf *out, const bopnd *o)
         buf_addc(out, ')');
         break;
     case BO_VALUE:
-        if (o->value.type == AV_NONE) {
+        if (o->value.type == AV_NONE)
             buf_adds(out, "?value");
-        } else if (o->value.type == AV_S) {
-            ddbjson_write_string(out, o->value.u.s.ptr, o->value.u.s.len);
-        } else if (o->value.type == AV_N) {
-            fmt_plain(out, &o->value);
-        } else {
-            ddbjson_write_value(out, &o->value);
-        }
+        else
+            fmt_literal(out, &o->value);
         break;
     }
 }

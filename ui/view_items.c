@@ -30,13 +30,18 @@
 #include "ui/text.h"
 #include "ui/view.h"
 
-enum { L_GROUP = 1, L_ITEM, L_NOTE };
+/* L_NAMES: the column names of the items below it, before a run of like
+ * items that follows items of another entity type (names_fix). */
+enum { L_GROUP = 1, L_ITEM, L_NAMES };
 
 typedef struct irow {
-    av pk;                 /* L_GROUP: the partition key value */
+    av pk;                 /* L_GROUP: the partition key value; L_NAMES:
+                              its items' (the sticky header's) */
     uint64_t items, bytes;
     av item;               /* L_ITEM */
     bool first, last;      /* L_ITEM: known first / last of its partition */
+    char *entity;          /* L_ITEM: its entity type, once asked
+                              (row_entity); L_NAMES: its items' */
 } irow;
 
 /* A partition an edge leads to (follow). */
@@ -97,6 +102,7 @@ static void free_line(view *v, line *l)
         return;
     av_free(&r->pk);
     av_free(&r->item);
+    free(r->entity);
     free(r);
     l->data = NULL;
 }
@@ -109,7 +115,66 @@ static const av *item_pk(const items_view *p, const av *item)
 static const av *line_pk(const items_view *p, const line *l)
 {
     const irow *r = l->data;
-    return l->kind == L_GROUP ? &r->pk : item_pk(p, &r->item);
+    return l->kind == L_ITEM ? item_pk(p, &r->item) : &r->pk;
+}
+
+/* The entity type of an item line (ui/colset.h), kept in the row. */
+static const char *row_entity(const items_view *p, irow *r)
+{
+    if (!r->entity) {
+        buf b = BUF_INIT;
+        colset_entity(&r->item, p->sk, &b);
+        r->entity = b.data ? buf_steal(&b) : xstrdup("");
+    }
+    return r->entity;
+}
+
+/*
+ * Each entity's rows under their own names (issue 27, 7): a names line
+ * before each run of like items that follows items of another type (the
+ * first run of the window has the head row), none anywhere else. Run
+ * after the lines change (a page loaded, the window trimmed or reset);
+ * the same lines stay selected and on top. Lines are only ever added
+ * where the loading already moves them, so rows never move because the
+ * selection moved.
+ */
+static void names_fix(view *v)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    const char *prev = NULL;   /* the entity of the last item passed */
+    bool changed = false;
+    for (size_t i = 0; i < m->n; i++) {
+        int kind = m->lines[i].kind;
+        if (kind == L_NAMES) {
+            irow *next = i + 1 < m->n && m->lines[i + 1].kind == L_ITEM ? m->lines[i + 1].data : NULL;
+            if (!prev || !next || strcmp(row_entity(p, next), prev) == 0) {
+                vm_cut(m, i, i + 1);
+                changed = true;
+                i--;
+            } else if (strcmp(((irow *)m->lines[i].data)->entity, next->entity) != 0) {
+                free(((irow *)m->lines[i].data)->entity);
+                ((irow *)m->lines[i].data)->entity = xstrdup(next->entity);
+            }
+            continue;
+        }
+        if (kind != L_ITEM)
+            continue;
+        irow *r = m->lines[i].data;
+        const char *e = row_entity(p, r);
+        if (prev && strcmp(prev, e) != 0 && m->lines[i - 1].kind != L_NAMES) {
+            irow *n = xcalloc(1, sizeof *n);
+            n->entity = xstrdup(e);
+            if (item_pk(p, &r->item))
+                av_copy(&n->pk, item_pk(p, &r->item));
+            vm_insert(m, i, &(line){ L_NAMES, n }, 1);
+            changed = true;
+            i++;
+        }
+        prev = e;
+    }
+    if (changed && m->n)
+        vm_select(m, m->cursor);
 }
 
 static bool is_folded(const items_view *p, const av *pk)
@@ -318,15 +383,48 @@ static size_t more_bwd(view *v)
     return added;
 }
 
-static size_t more(view *v, int dir)
+/* Where the line holding data is now (data: a row that was there). */
+static size_t line_of(const vm *m, const void *data, bool from_end)
 {
-    return dir > 0 ? more_fwd(v) : more_bwd(v);
+    for (size_t k = 0; k < m->n; k++) {
+        size_t i = from_end ? m->n - 1 - k : k;
+        if (m->lines[i].data == data)
+            return i;
+    }
+    return from_end ? m->n - 1 : 0;
 }
 
+/* Loads past the window's edge; returns the lines added there, the
+ * names lines the new rows need included. */
+static size_t more(view *v, int dir)
+{
+    vm *m = &v->vm;
+    names_fix(v);   /* after a trim: the window's edges as the rule wants */
+    if (!m->n) {
+        size_t n = dir > 0 ? more_fwd(v) : more_bwd(v);
+        names_fix(v);
+        return n ? m->n : 0;
+    }
+    const void *edge = dir > 0 ? m->lines[m->n - 1].data : m->lines[0].data;
+    size_t n = dir > 0 ? more_fwd(v) : more_bwd(v);
+    if (!n)
+        return 0;
+    names_fix(v);
+    return dir > 0 ? m->n - 1 - line_of(m, edge, true) : line_of(m, edge, false);
+}
+
+
+static void reset_lines(view *v, const av *pk, const av *item);
 
 /* Reloads the window at partition pk (NULL: the first), selecting item
  * when given and found. */
 static void reset_at(view *v, const av *pk, const av *item)
+{
+    reset_lines(v, pk, item);
+    names_fix(v);
+}
+
+static void reset_lines(view *v, const av *pk, const av *item)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
@@ -676,14 +774,18 @@ static void sticky_scroll(view *v);
 
 /* ---- columns --------------------------------------------------------- */
 
-/* Columns follow the attributes of the items on screen: the sort key,
- * the table's keys (in an index), then the others by name. */
+/* Columns follow the attributes of the items on screen (and of the item
+ * a names line on the last row names): the sort key, the table's keys
+ * (in an index), then the others by name. */
 static void layout(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
+    names_fix(v);
     sticky_scroll(v);
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
+    if (end > 0 && end < m->n && m->lines[end - 1].kind == L_NAMES)
+        end++;
     const av *items[512];
     for (size_t i = m->top; i < end && n < 512; i++)
         if (m->lines[i].kind == L_ITEM)
@@ -694,8 +796,8 @@ static void layout(view *v)
 }
 
 /* The columns of the selected item's entity type (a header: the first
- * type on screen). */
-static const cols *head_cols(view *v, const char **entity)
+ * type on screen), for the column picker. */
+static const cols *selected_cols(view *v, const char **entity)
 {
     items_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -704,40 +806,96 @@ static const cols *head_cols(view *v, const char **entity)
     return c ? c : colsets_for(&p->cols, NULL, p->sk, entity);
 }
 
+/* Whether the top row shows the partition's header over line top (an
+ * item or names line not selected: see draw). */
+static bool sticky_covers_top(const vm *m)
+{
+    return m->n && m->top != m->cursor &&
+           (m->lines[m->top].kind == L_ITEM || m->lines[m->top].kind == L_NAMES);
+}
+
+/* The item whose names the head row shows: the first item on screen,
+ * unless its run's names line is on screen too (then none: NULL). The
+ * head row depends on what is on screen, never on the selection. */
+static const av *head_item(view *v)
+{
+    vm *m = &v->vm;
+    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n;
+    size_t from = m->top + (sticky_covers_top(m) ? 1 : 0);
+    for (size_t i = from; i < end; i++) {
+        if (m->lines[i].kind == L_NAMES)
+            return NULL;
+        if (m->lines[i].kind == L_ITEM) {
+            /* The top row's item, covered by the header, is of this run
+             * too when it is an item: its names are the head row's. */
+            if (from > m->top && m->lines[m->top].kind == L_ITEM)
+                return &((irow *)m->lines[m->top].data)->item;
+            return &((irow *)m->lines[i].data)->item;
+        }
+    }
+    return NULL;
+}
+
 static int head_rows(view *v)
 {
     return 1;
 }
 
-static void draw_head(view *v, int row, int width)
+/* Several entity types on screen. */
+static bool mixed(const items_view *p)
 {
-    items_view *p = v->priv;
-    term_fill(row, 0, width, ROLE_COLHEAD);
-    const cols *c = head_cols(v, NULL);
-    if (!c) {
-        buf b = BUF_INIT;
-        buf_printf(&b, "partitions by %s", p->pk);
-        term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
-        buf_done(&b);
-        return;
-    }
-    int end = cols_draw_head(c, row, 2, width, v->vm.hscroll);
-    /* Several types on screen: say whose columns these are, when it fits. */
-    const char *entity = NULL;
-    head_cols(v, &entity);
     size_t types = 0;
     for (size_t i = 0; i < p->cols.n; i++)
         types += p->cols.e[i].cols.n > 0;
-    if (entity && types > 1) {
+    return types > 1;
+}
+
+/* Column names (of item's type) on a row, and when several types are on
+ * screen and it fits, whose they are at the right end ("[TARGET#
+ * items]", the head row's with "; C: columns"). */
+static void draw_names(view *v, const av *item, int row, int width, bool head)
+{
+    items_view *p = v->priv;
+    const char *entity = NULL;
+    term_fill(row, 0, width, ROLE_COLHEAD);
+    const cols *c = colsets_for(&p->cols, item, p->sk, &entity);
+    int end = c ? cols_draw_head(c, row, 2, width, v->vm.hscroll) : 2;
+    if (entity && (mixed(p) || !c)) {
         buf b = BUF_INIT;
         buf_adds(&b, "[");
         colset_entity_label(entity, &b);
-        buf_adds(&b, "; C: columns]");
-        int w = (int)b.len;   /* ASCII but for the entity, which is short */
+        buf_adds(&b, head ? "; C: columns]" : "]");
+        int w = text_width(b.data, b.len);
         if (end + 2 + w <= width)
             term_put(row, width - w, w, b.data, b.len, ROLE_DIM, true);
         buf_done(&b);
     }
+}
+
+static void draw_head(view *v, int row, int width)
+{
+    items_view *p = v->priv;
+    const av *item = head_item(v);
+    if (item && colsets_for(&p->cols, item, p->sk, NULL)) {
+        draw_names(v, item, row, width, true);
+        return;
+    }
+    term_fill(row, 0, width, ROLE_COLHEAD);
+    buf b = BUF_INIT;
+    buf_printf(&b, "partitions by %s", p->pk);
+    if (v->vm.n && mixed(p))
+        buf_adds(&b, "; each type of item under its own names");
+    term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
+    buf_done(&b);
+}
+
+/* A names line: the names of the item below it. */
+static void draw_names_line(view *v, size_t i, int row, int width)
+{
+    const av *item = i + 1 < v->vm.n && v->vm.lines[i + 1].kind == L_ITEM
+                         ? &((irow *)v->vm.lines[i + 1].data)->item : NULL;
+    if (item)
+        draw_names(v, item, row, width, false);
 }
 
 static void draw_group(items_view *p, const irow *r, int row, int width)
@@ -809,9 +967,13 @@ static void draw(view *v, size_t i, int row, int width)
         return;
     }
     /* The top row: the partition's header stays while its items scroll. */
-    const irow *g = i == v->vm.top && i != v->vm.cursor ? sticky_header(v, i) : NULL;
+    const irow *g = i == v->vm.top && sticky_covers_top(&v->vm) ? sticky_header(v, i) : NULL;
     if (g) {
         draw_group(p, g, row, width);
+        return;
+    }
+    if (l->kind == L_NAMES) {
+        draw_names_line(v, i, row, width);
         return;
     }
     /* Written by another process in the last seconds: a mark that
@@ -828,7 +990,7 @@ static void draw(view *v, size_t i, int row, int width)
 
 static const char *kind_name(int kind)
 {
-    return kind == L_GROUP ? "group" : kind == L_ITEM ? "item" : "note";
+    return kind == L_GROUP ? "group" : kind == L_ITEM ? "item" : "names";
 }
 
 static void text(view *v, size_t i, buf *out)
@@ -836,6 +998,10 @@ static void text(view *v, size_t i, buf *out)
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
     irow *r = l->data;
+    if (l->kind == L_NAMES) {
+        colset_entity_label(r->entity, out);
+        return;
+    }
     if (l->kind == L_GROUP) {
         fmt_cell(out, &r->pk, 0);
         buf_printf(out, " items=%llu", (unsigned long long)r->items);
@@ -1207,16 +1373,9 @@ static bool move_last(view *v)
 static view *query(view *v)
 {
     items_view *p = v->priv;
-    query_arg a = { p->table, index_name(p), NULL, NULL, false, false };
-    buf b = BUF_INIT;
     line *l = vm_selected(&v->vm);
-    if (l && line_pk(p, l)) {
-        fmt_plain(&b, line_pk(p, l));
-        a.pk = b.data;
-    }
-    view *q = display_push(&view_query_ops, &a);
-    buf_done(&b);
-    return q;
+    query_arg a = { .table = p->table, .index = index_name(p), .pk = l ? line_pk(p, l) : NULL };
+    return display_push(&view_query_ops, &a);
 }
 
 static enum req request(view *v, enum req r)
@@ -1271,7 +1430,7 @@ static enum req request(view *v, enum req r)
     case REQ_QUERY: query(v); return REQ_NONE;
     case REQ_COLUMNS: {
         const char *entity = "";
-        const cols *c = head_cols(v, &entity);
+        const cols *c = selected_cols(v, &entity);
         if (!c) {
             display_error("No items on screen to pick columns of");
             return REQ_NONE;
@@ -1416,7 +1575,15 @@ static void context(view *v, cond_arg *out)
     out->item = selected_item(v);
 }
 
+/* Names lines are passed over by the selection. */
+static bool skip(view *v, size_t i)
+{
+    return v->vm.lines[i].kind == L_NAMES;
+}
+
 const view_ops view_items_ops = {
+    .skip = skip,
+    .follows = true,
     .context = context,
     .line_item = line_item,
     .name = "items",

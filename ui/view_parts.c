@@ -160,6 +160,7 @@ static enum req request(view *v, enum req r)
 }
 
 const view_ops view_parts_ops = {
+    .follows = true,
     .name = "partitions",
     .priv_size = sizeof(parts_view),
     .open = open_view,

@@ -252,6 +252,7 @@ static enum req request(view *v, enum req r)
 }
 
 const view_ops view_tables_ops = {
+    .follows = true,
     .name = "tables",
     .priv_size = sizeof(tables_view),
     .open = open_view,

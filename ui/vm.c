@@ -56,19 +56,27 @@ void vm_append(vm *m, int kind, void *data)
     m->n++;
 }
 
-void vm_prepend(vm *m, const line *lines, size_t n)
+void vm_insert(vm *m, size_t at, const line *lines, size_t n)
 {
+    assert(at <= m->n);
     if (n == 0)
         return;
     bool empty = m->n == 0;
     reserve(m, n);
-    memmove(m->lines + n, m->lines, m->n * sizeof *m->lines);
-    memcpy(m->lines, lines, n * sizeof *lines);
+    memmove(m->lines + at + n, m->lines + at, (m->n - at) * sizeof *m->lines);
+    memcpy(m->lines + at, lines, n * sizeof *lines);
     m->n += n;
-    if (!empty) {
+    if (empty)
+        return;
+    if (m->cursor >= at)
         m->cursor += n;
+    if (m->top >= at)
         m->top += n;
-    }
+}
+
+void vm_prepend(vm *m, const line *lines, size_t n)
+{
+    vm_insert(m, 0, lines, n);
 }
 
 /* After lines went: cursor and top back inside the window. */

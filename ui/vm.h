@@ -40,6 +40,10 @@ void vm_clear(vm *m);                /* frees every line, cursor/top 0 */
 void vm_append(vm *m, int kind, void *data);
 /* Inserts lines at the front, in the order given. */
 void vm_prepend(vm *m, const line *lines, size_t n);
+/* Inserts lines before line `at` (at <= n; n: at the end); cursor and top
+ * at or after it move with their lines, so the same line stays selected
+ * and the same line stays at the top. */
+void vm_insert(vm *m, size_t at, const line *lines, size_t n);
 /* Drops lines outside [keep_from, keep_to); adjusts cursor and top. */
 void vm_trim(vm *m, size_t keep_from, size_t keep_to);
 /* Drops the lines [from, to) from the middle (a search keeps the window

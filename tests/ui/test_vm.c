@@ -176,6 +176,44 @@ static void test_cut_keeps_the_lines_around(void **state)
     vm_done(&m);
 }
 
+/* vm_insert puts lines in the middle (the table view's column names, the
+ * query bar's wrapped request): the lines at or after the place move
+ * down, the cursor and the top with them; lines before stay. */
+static void test_insert_keeps_the_line(void **state)
+{
+    (void)state;
+    line two[2] = { { 7, NULL }, { 8, NULL } };
+    vm m;
+    vm_init(&m, count_free, NULL);
+    vm_set_rows(&m, 4);
+    vm_insert(&m, 0, two, 1);   /* into an empty window: cursor and top stay 0 */
+    assert_int_equal(m.n, 1);
+    assert_int_equal(m.cursor, 0);
+    assert_int_equal(m.top, 0);
+    fill(&m, 9);
+    vm_select(&m, 6);
+    vm_set_top(&m, 5);
+    vm_insert(&m, 6, two, 2);   /* at the cursor: it moves with its line */
+    assert_int_equal(m.n, 12);
+    assert_int_equal(m.cursor, 8);
+    assert_int_equal(m.top, 5);
+    assert_int_equal(m.lines[6].kind, 7);
+    assert_int_equal(m.lines[7].kind, 8);
+    vm_insert(&m, 5, two, 1);   /* at the top: the old top line stays on top */
+    assert_int_equal(m.top, 6);
+    assert_int_equal(m.cursor, 9);
+    assert_int_equal(m.n, 13);
+    vm_insert(&m, 13, two, 1);  /* at the end: nothing moves */
+    assert_int_equal(m.n, 14);
+    assert_int_equal(m.lines[13].kind, 7);
+    assert_int_equal(m.cursor, 9);
+    vm_insert(&m, 1, two, 0);   /* nothing */
+    assert_int_equal(m.n, 14);
+    freed = 0;
+    vm_done(&m);
+    assert_int_equal(freed, 14);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_hscroll),
         cmocka_unit_test(test_prepend_and_trim_keep_the_line),
         cmocka_unit_test(test_cut_keeps_the_lines_around),
+        cmocka_unit_test(test_insert_keeps_the_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
