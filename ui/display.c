@@ -1108,7 +1108,7 @@ static void samples_command(void)
         display_diag(NULL, d.code, &d);
         return;
     }
-    display_message("Loaded %d sample tables", n);
+    display_message("Loaded %d sample table%s", n, n == 1 ? "" : "s");
     view *v = top_view();
     if (v && v->ops->request)
         v->ops->request(v, REQ_RELOAD);

@@ -144,8 +144,8 @@ static void create_index(view *v, const char *table, int argc, char **argv)
     buf_printf(&keys, "%s:%s", ix.pk.name, av_type_name(ix.pk.type));
     if (ix.sk.name)
         buf_printf(&keys, ", %s:%s", ix.sk.name, av_type_name(ix.sk.type));
-    if (ask("Create GSI %s (%s, %s) on %s from its %llu items?", ix.name,
-                        keys.data, proj_type_name(ix.proj), table, (unsigned long long)ts.items)) {
+    if (ask("Create GSI %s (%s, %s) on %s from its %llu item%s?", ix.name, keys.data,
+            proj_type_name(ix.proj), table, (unsigned long long)ts.items, ts.items == 1 ? "" : "s")) {
         status st = store_create_index(display_store(), table, &ix, &d);
         if (st != ST_OK) {
             display_diag(NULL, st, &d);
@@ -153,8 +153,9 @@ static void create_index(view *v, const char *table, int argc, char **argv)
             table_stats is = { 0 };
             store_stats(display_store(), table, ix.name, &is, &d);
             reload(v);
-            display_message("GSI %s created, backfilled: %llu of %llu items in it; ACTIVE (i shows it)",
-                            ix.name, (unsigned long long)is.items, (unsigned long long)ts.items);
+            display_message("GSI %s created, backfilled: %llu of %llu item%s in it; ACTIVE (i shows it)",
+                            ix.name, (unsigned long long)is.items, (unsigned long long)ts.items,
+                            ts.items == 1 ? "" : "s");
         }
     }
     buf_done(&keys);

@@ -487,7 +487,8 @@ static void summary(query_view *p, buf *out)
 
 static void paging(buf *out)
 {
-    buf_printf(out, "%u items a page (:page-size N); more: G, :load N (matches), :load-all", page_limit);
+    buf_printf(out, "%u item%s a page (:page-size N); more: G, :load N (matches), :load-all", page_limit,
+               page_limit == 1 ? "" : "s");
 }
 
 /* The items and bytes the request reads at most: the partition's for a
@@ -720,7 +721,7 @@ static unsigned long whole_arg(const char *cmd, const char *s, unsigned long min
 static void page_size_command(query_view *p, int argc, char **argv)
 {
     if (argc != 2) {
-        display_message("%u items a page (:page-size N sets it)", page_limit);
+        display_message("%u item%s a page (:page-size N sets it)", page_limit, page_limit == 1 ? "" : "s");
         return;
     }
     unsigned long n = whole_arg("page-size", argv[1], 1, 1000000);
@@ -728,7 +729,7 @@ static void page_size_command(query_view *p, int argc, char **argv)
         return;
     page_limit = (uint32_t)n;
     p->predicted = false;
-    display_message("%u items a page from the next page read", page_limit);
+    display_message("%u item%s a page from the next page read", page_limit, page_limit == 1 ? "" : "s");
 }
 
 /* "Loading: 3 pages, 300 items scanned, 2 matches, 4.5 RCU" */
