@@ -29,9 +29,10 @@ typedef struct items_pos {
 void items_pos_reset(items_pos *c);
 void items_pos_done(items_pos *c);
 
-/* Appends "item X of N · partition Y of M" (item selected), "partition Y
- * of M · N items" (a header), or "N items, M partitions" (nothing, or
- * not known), where N and M are the view's totals (vst). */
+/* Appends "  item X of N · partition Y of M" (item selected), "  partition
+ * Y of M · N items" (a header), or "  N items, M partitions" (nothing, or
+ * not known), where N and M are the view's totals (vst): title parts
+ * (ui/text.h), the first of rank 1, the second of rank 3. */
 void items_pos_text(items_pos *c, const char *table, const char *index, const av *pk,
                     const av *item, const table_stats *vst, buf *out);
 

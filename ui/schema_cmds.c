@@ -164,11 +164,17 @@ static void create_index(view *v, const char *table, int argc, char **argv)
 
 static void delete_index(view *v, const char *table, const char *name)
 {
-    if (!ask("Delete GSI %s of %s? Its entries go; the table's items stay.", name, table))
-        return;
     diag d;
     diag_init(&d);
-    status st = store_delete_index(display_store(), table, name, &d);
+    /* What the store would refuse is said before anything is asked. */
+    status st = store_delete_index_check(display_store(), table, name, &d);
+    if (st != ST_OK) {
+        display_diag(NULL, st, &d);
+        return;
+    }
+    if (!ask("Delete GSI %s of %s? Its entries go; the table's items stay.", name, table))
+        return;
+    st = store_delete_index(display_store(), table, name, &d);
     if (st != ST_OK) {
         display_diag(NULL, st, &d);
         return;
@@ -204,6 +210,14 @@ static void ttl(view *v, const char *table, const char *arg)
                 display_message("TTL of %s disabled", table);
             }
         }
+    } else if ((st = store_ttl_check(display_store(), table, arg, &d)) != ST_OK) {
+        /* What UpdateTimeToLive would refuse (a name of no characters,
+         * TTL enabled already) is said before anything is asked. */
+        buf what = BUF_INIT;
+        if (now)
+            buf_printf(&what, "TTL of %s is ENABLED on %s (:ttl off first)", table, now);
+        display_diag(what.data, st, &d);
+        buf_done(&what);
     } else if (ask("Enable TTL on %s with attribute %s? Items whose %s is a Number of epoch"
                                " seconds in the past will be deleted.", table, arg, arg)) {
         if ((st = store_ttl_set(display_store(), table, arg, &d)) != ST_OK)

@@ -228,6 +228,8 @@ static void read_filter(bview *p, const buf *text, bmaps *m, int argc, char **ar
     buf_done(&names);
     buf_done(&values);
     p->result_error = false;
+    buf_printf(&p->result, "%s: sent to the query bar (its answer is there; q comes back here)",
+               qa.scan ? "Scan" : "Query");
 }
 
 /* The sort-key condition as the query bar's field reads it. */
@@ -277,6 +279,7 @@ static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
             sk_field(&skt, &kr);
             query_arg qa = { p->table, p->index, pkt.data, skt.data, true, false };
             p->result_error = false;
+            buf_adds(&p->result, "Query: sent to the query bar (its answer is there; q comes back here)");
             display_push(&view_query_ops, &qa);
             buf_done(&pkt);
             buf_done(&skt);

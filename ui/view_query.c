@@ -37,6 +37,7 @@
 #include "ui/marks.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 #define PAGE_LIMIT 100
@@ -52,7 +53,7 @@ static const char *field_names[F__COUNT] = {
 };
 
 typedef struct qline {
-    int field;     /* L_FIELD */
+    int field;     /* L_FIELD: which; L_PLAN: which row of the plan */
     av item;       /* L_RESULT */
 } qline;
 
@@ -100,6 +101,15 @@ static bool is_query(query_view *p)
     return p->f[F_PK][0] != '\0';
 }
 
+/* The index of the first line of that kind (vm.n: none). */
+static size_t line_of(view *v, int kind)
+{
+    size_t i = 0;
+    while (i < v->vm.n && v->vm.lines[i].kind != kind)
+        i++;
+    return i;
+}
+
 static void fields(view *v)
 {
     query_view *p = v->priv;
@@ -109,7 +119,7 @@ static void fields(view *v)
         q->field = f;
         vm_append(&v->vm, L_FIELD, q);
     }
-    vm_append(&v->vm, L_PLAN, xcalloc(1, sizeof(qline)));
+    vm_append(&v->vm, L_PLAN, xcalloc(1, sizeof(qline)));   /* more rows: wrap_plan */
     vm_append(&v->vm, L_PAGING, xcalloc(1, sizeof(qline)));
     vm_append(&v->vm, L_PREDICT, xcalloc(1, sizeof(qline)));
     if (p->ran || p->error)
@@ -402,7 +412,7 @@ static void run(view *v)
     vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
     vm_append(&v->vm, L_COLHEAD, xcalloc(1, sizeof(qline)));
     run_page(v);
-    vm_select(&v->vm, F__COUNT + 3);
+    vm_select(&v->vm, line_of(v, L_SUMMARY));
 }
 
 static bool open_view(view *v, const void *arg)
@@ -445,16 +455,41 @@ static void done(view *v)
     free(p->table);
 }
 
-static void summary(query_view *p, buf *out);
+static void summary(query_view *p, buf *out, bool parts);
 
 static void title(view *v, buf *out)
 {
     query_view *p = v->priv;
     buf_printf(out, "%s  query bar  ", p->table);
     if (p->ran || p->error)
-        summary(p, out);
+        summary(p, out, true);
     else
         buf_adds(out, "(Enter: edit a field or run; q: back)");
+}
+
+static void plan(query_view *p, buf *out);
+/* After the plan, kept whole (text_wrap_row_tail). */
+#define PLAN_HINT "[Enter: run]"
+
+/* The plan line takes as many rows as its text needs at the screen's
+ * width, so what will run and [Enter: run] both show (an L_PLAN line a
+ * row, their field the row). Run before each frame (layout). */
+static void *new_qline(void *ctx)
+{
+    (void)ctx;
+    return xcalloc(1, sizeof(qline));
+}
+
+static void wrap_plan(view *v)
+{
+    query_view *p = v->priv;
+    buf b = BUF_INIT;
+    plan(p, &b);
+    size_t want = text_wrap_rows_tail(b.data ? b.data : "", b.len, PLAN_HINT, term_cols());
+    buf_done(&b);
+    size_t at = vm_fit_run(&v->vm, L_PLAN, want, new_qline, NULL);
+    for (size_t i = 0; at + i < v->vm.n && v->vm.lines[at + i].kind == L_PLAN; i++)
+        ((qline *)v->vm.lines[at + i].data)->field = (int)i;
 }
 
 static void plan(query_view *p, buf *out)
@@ -468,19 +503,32 @@ static void plan(query_view *p, buf *out)
         buf_printf(out, "Will run: Scan of %s (no partition value: reads every item)", on);
     if (p->f[F_FILTER][0])
         buf_adds(out, ", then filter");
-    buf_adds(out, "   [Enter: run]");
 }
 
-static void summary(query_view *p, buf *out)
+/* "Query: Count 4, ScannedCount 4, ConsumedCapacity 0.5 RCU (predicted
+ * 0.5), 1 page"; with parts, as title parts (ui/text.h): on a narrow
+ * screen the prediction goes first, then the pages, ScannedCount and the
+ * capacity; the count stays. */
+static void summary(query_view *p, buf *out, bool parts)
 {
     if (p->error) {
         buf_printf(out, "Error: %s", p->error);
         return;
     }
-    buf_printf(out, "%s: Count %lld, ScannedCount %lld, ConsumedCapacity %g RCU", p->scan ? "Scan" : "Query",
-               p->count, p->scanned, p->capacity);
-    if (p->predict_units >= 0)
+    buf_printf(out, "%s: Count %lld", p->scan ? "Scan" : "Query", p->count);
+    if (parts)
+        text_title_part(out, 3);
+    buf_printf(out, ", ScannedCount %lld", p->scanned);
+    if (parts)
+        text_title_part(out, 2);
+    buf_printf(out, ", ConsumedCapacity %g RCU", p->capacity);
+    if (p->predict_units >= 0) {
+        if (parts)
+            text_title_part(out, 5);
         buf_printf(out, " (predicted %g)", p->predict_units);
+    }
+    if (parts)
+        text_title_part(out, 4);
     buf_printf(out, ", %lld page%s%s", p->pages, p->pages == 1 ? "" : "s",
                p->lek.type == AV_M ? "  (more pages)" : "");
 }
@@ -577,12 +625,16 @@ static void draw(view *v, size_t i, int row, int width)
             term_puts(row, x, width - x, *hint ? hint : "-", ROLE_DIM);
         break;
     }
-    case L_PLAN:
+    case L_PLAN: {
+        buf r = BUF_INIT;
         plan(p, &b);
-        term_put(row, 0, width, b.data, b.len, ROLE_PROMPT, true);
+        if (text_wrap_row_tail(b.data ? b.data : "", b.len, PLAN_HINT, width, (size_t)q->field, &r))
+            term_put(row, 0, width, r.data, r.len, ROLE_PROMPT, true);
+        buf_done(&r);
         break;
+    }
     case L_SUMMARY:
-        summary(p, &b);
+        summary(p, &b, false);
         term_put(row, 0, width, b.data, b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
         break;
     case L_PAGING:
@@ -612,6 +664,7 @@ static void draw(view *v, size_t i, int row, int width)
 static void layout(view *v)
 {
     query_view *p = v->priv;
+    wrap_plan(v);
     vm *m = &v->vm;
     const index_def *ix = cur_index(p);
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
@@ -645,8 +698,13 @@ static void text(view *v, size_t i, buf *out)
     qline *q = l->data;
     switch (l->kind) {
     case L_FIELD: buf_printf(out, "%s: %s", field_names[q->field], p->f[q->field]); break;
-    case L_PLAN: plan(p, out); break;
-    case L_SUMMARY: summary(p, out); break;
+    case L_PLAN:
+        if (q->field == 0) {   /* the whole plan on its first row */
+            plan(p, out);
+            buf_adds(out, "   " PLAN_HINT);
+        }
+        break;
+    case L_SUMMARY: summary(p, out, false); break;
     case L_PAGING: paging(out); break;
     case L_PREDICT: predict(p); buf_add(out, p->predict.data, p->predict.len); break;
     case L_COLHEAD:
