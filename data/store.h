@@ -170,6 +170,9 @@ status store_create_index(store *s, const char *table, const index_def *ix, diag
  * tests and diagnosis; reads the whole table. */
 status store_index_check(store *s, const char *table, char **problems, diag *d);
 status store_delete_index(store *s, const char *table, const char *index, diag *d);
+/* Whether store_delete_index would be refused because the table or its
+ * GSI is not there (the same messages), without changing anything. */
+status store_delete_index_check(store *s, const char *table, const char *index, diag *d);
 
 /*
  * ---- Time to Live (data/store_ttl.c) ----
@@ -181,6 +184,10 @@ status store_delete_index(store *s, const char *table, const char *index, diag *
  */
 status store_ttl_get(store *s, const char *table, char **attr, diag *d);
 status store_ttl_set(store *s, const char *table, const char *attr, diag *d);
+/* Whether store_ttl_set(table, attr) would be refused, and why (the same
+ * messages), without changing anything: what the explorer checks before
+ * it asks. */
+status store_ttl_check(store *s, const char *table, const char *attr, diag *d);
 /*
  * One step of the sweep that deletes expired items (model/ttl.h), as
  * DynamoDB's background process does: reads at most `budget` items,

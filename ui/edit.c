@@ -204,11 +204,13 @@ static bool edit_json(buf *text, av *out)
     }
 }
 
-bool edit_new_item(const char *table, const table_def *def, const av *pk)
+bool edit_new_item(const char *table, const table_def *def, const av *pk, av *created)
 {
     buf t = BUF_INIT, key = BUF_INIT;
     av item = { 0 };
     bool ok = false;
+    if (created)
+        created->type = AV_NONE;
     if (!staging_on() && !can_write())
         goto out;
     buf_adds(&t, "{\n  ");
@@ -232,6 +234,8 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
     } else {
         ok = create_or_retry(table, def, &t, &item);
     }
+    if (ok && created)
+        av_move(created, &item);
 out:
     av_free(&item);
     buf_done(&t);

@@ -32,7 +32,10 @@ bool edit_get_item(const char *table, const table_def *def, const av *keys, av *
  * status line) only when the store refused. */
 bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out);
 
-bool edit_new_item(const char *table, const table_def *def, const av *pk);
+/* A new item typed in $EDITOR (pk, may be NULL, pre-filled); *created
+ * (may be NULL; av_free) gets the item written or staged, AV_NONE when
+ * none was. */
+bool edit_new_item(const char *table, const table_def *def, const av *pk, av *created);
 bool edit_item(const char *table, const table_def *def, const av *item, bool projected);
 /*
  * One place of an item, a line of the item view's tree: a document path

@@ -1,8 +1,11 @@
 #include "ui/items_pos.h"
 
+#include "ui/text.h"
+
 #include <string.h>
 
 #include "data/store_search.h"
+#include "ui/text.h"
 
 void items_pos_reset(items_pos *c)
 {
@@ -105,14 +108,21 @@ void items_pos_text(items_pos *c, store *st, const char *table, const char *inde
                     buf *out)
 {
     unsigned long long n = vst->items, m = vst->partitions;
+    const char *ns = n == 1 ? "" : "s", *ms = m == 1 ? "" : "s";
     if (pk)
         compute(c, st, table, index, pk, item, near, ctx);
-    if (pk && item && c->item_valid && c->item_no)
-        buf_printf(out, "item %llu of %llu · partition %llu of %llu",
-                   (unsigned long long)c->item_no, n, (unsigned long long)c->part_no, m);
-    else if (pk && c->part_no)
-        buf_printf(out, "partition %llu of %llu · %llu items", (unsigned long long)c->part_no, m,
-                   n);
-    else
-        buf_printf(out, "%llu items, %llu partitions", n, m);
+    text_title_part(out, 1);
+    if (pk && item && c->item_valid && c->item_no) {
+        buf_printf(out, "  item %llu of %llu", (unsigned long long)c->item_no, n);
+        text_title_part(out, 3);
+        buf_printf(out, " · partition %llu of %llu", (unsigned long long)c->part_no, m);
+    } else if (pk && c->part_no) {
+        buf_printf(out, "  partition %llu of %llu", (unsigned long long)c->part_no, m);
+        text_title_part(out, 3);
+        buf_printf(out, " · %llu item%s", n, ns);
+    } else {
+        buf_printf(out, "  %llu item%s", n, ns);
+        text_title_part(out, 3);
+        buf_printf(out, ", %llu partition%s", m, ms);
+    }
 }

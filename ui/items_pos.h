@@ -52,9 +52,10 @@ void items_pos_done(items_pos *c);
  * the numbers when they are of another partition. */
 void items_pos_step_part(items_pos *c, const av *from, const av *to, int dir, uint64_t items);
 
-/* Appends "item X of N · partition Y of M" (item selected), "partition Y
- * of M · N items" (a header), or "N items, M partitions" (nothing, or
- * not known), where N and M are the view's totals (vst). */
+/* Appends "  item X of N · partition Y of M" (item selected), "  partition
+ * Y of M · N items" (a header), or "  N items, M partitions" (nothing, or
+ * not known), where N and M are the view's totals (vst): title parts
+ * (ui/text.h), the first of rank 1, the second of rank 3. */
 void items_pos_text(items_pos *c, store *st, const char *table, const char *index, const av *pk,
                     const av *item, items_pos_near_fn near, void *ctx, const table_stats *vst,
                     buf *out);

@@ -67,6 +67,11 @@ void marks_draw_gutter(const char *table, const table_def *def, const av *item, 
         term_puts(row, 1, 1, (char[]){ (char)sm, 0 }, ROLE_STAGED);
 }
 
+size_t marks_count(void)
+{
+    return n_marks();
+}
+
 void marks_badge(buf *out)
 {
     size_t staged = staging_count();

@@ -39,6 +39,8 @@ bool marks_has(const char *table, const table_def *def, const av *item);
  * and the staged marker, + ~ or - (column 1); characters, so they
  * survive NO_COLOR, in the MARKED and STAGED roles. */
 void marks_draw_gutter(const char *table, const table_def *def, const av *item, int row);
+/* How many items are marked (quitting asks before it loses them). */
+size_t marks_count(void);
 /* " 3 marked  2 staged " for the title bar; nothing when there are none. */
 void marks_badge(buf *out);
 bool marks_request(view *v, enum req r);

@@ -25,7 +25,7 @@
     X("Views",   ENTER,         "enter",         "Open the selected table, partition or item") \
     X("Views",   BACK,          "back",          "Go back to the previous view; quit from the first") \
     X("Views",   QUIT,          "quit",          "Quit ddbx") \
-    X("Views",   HELP,          "help",          "Show this help") \
+    X("Views",   HELP,          "help",          "Show this help (at the keys of the view it opens from)") \
     X("Views",   REDRAW,        "redraw",        "Redraw the screen") \
     X("Views",   RELOAD,        "reload",        "Reload the view from the store") \
     X("Views",   WATCH,         "watch",         "Change feed: the table's writes, newest first, old -> new") \
@@ -52,7 +52,7 @@
     X("Prompts", SEARCH_PREV,   "search-prev",   "Previous match of the last search") \
     X("Builder", COND,          "cond",          "Open the condition builder on the selected item (or empty)") \
     X("Builder", COND_ADD,      "cond-add",      "Builder: add a clause (or an update row) after the selection") \
-    X("Builder", COND_GROUP,    "cond-group",    "Builder: add an AND group after the selection") \
+    X("Builder", COND_GROUP,    "cond-group",    "Builder: add a group after the selection, OR in an AND group, AND in an OR (| toggles it)") \
     X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c); the prompt offers the item's paths") \
     X("Builder", COND_OP,       "cond-op",       "Builder: change the operator or function") \
     X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: their type (S ... BS, path, size, functions) and value") \

@@ -161,7 +161,8 @@ extern const view_ops view_items_ops;    /* ui/view_items.c: item collections */
 extern const view_ops view_parts_ops;    /* ui/view_parts.c: partition overview */
 extern const view_ops view_item_ops;     /* ui/view_item.c: one item */
 extern const view_ops view_query_ops;    /* ui/view_query.c: query bar and results */
-extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
+extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands (arg: the
+                                            ops name of the view it opens from, or NULL) */
 extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder */
 extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: the table name) */
 extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
@@ -169,6 +170,9 @@ extern const view_ops view_txn_ops;      /* ui/view_builder_pending.c: the pendi
 /* `t`: adds an action on the item selected in `from` (its context op) to
  * the pending transaction, asking which (ui/view_builder_pick.c). */
 void view_txn_add(view *from);
+/* How many actions the pending transaction holds (quitting asks before
+ * it loses them; ui/view_builder_txn.c). */
+size_t view_txn_pending(void);
 extern const view_ops view_patterns_ops; /* ui/view_patterns.c: access patterns */
 extern const view_ops view_pattern_items_ops; /* ui/view_pattern_items.c: a pattern's items */
 extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: cols_arg) */

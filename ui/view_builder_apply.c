@@ -193,6 +193,8 @@ static void read_filter(bview *p, const buf *text, bmaps *m, int argc, char **ar
     av_free(&names);
     av_free(&values);
     p->result_error = false;
+    buf_printf(&p->result, "%s: sent to the query bar (its answer is there; q comes back here)",
+               argc <= 2 ? "Scan" : "Query");
 }
 
 /* A key condition (p->have_def): checked against the index's key schema, then given
@@ -216,6 +218,7 @@ static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
             query_arg qa = { .table = p->table, .index = p->index, .pk = kr.pk,
                              .sk = { kr.op, kr.sk1, kr.sk2 }, .run = true };
             p->result_error = false;
+            buf_adds(&p->result, "Query: sent to the query bar (its answer is there; q comes back here)");
             display_push(&view_query_ops, &qa);
         }
         expr_free(e);

@@ -20,6 +20,7 @@
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/staging.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 enum { L_ATTR = 1, L_NESTED, L_HEAD, L_JSON, L_BLANK };
@@ -207,8 +208,16 @@ static void title(view *v, buf *out)
     int sm = staging_marker(p->table, &p->def, &p->item);
     if (sm)
         buf_adds(out, sm == '-' ? "  [staged: delete]" : "  [staged]");
-    buf_printf(out, "  %zu bytes, read %s RCU (%s eventually consistent), write %s WCU",
-               p->size, strong, eventual, write);
+    /* Title parts (ui/text.h): on a narrow screen the eventually
+     * consistent read goes first, then the write, then the read. */
+    text_title_part(out, 1);
+    buf_printf(out, "  %zu byte%s", p->size, p->size == 1 ? "" : "s");
+    text_title_part(out, 2);
+    buf_printf(out, ", read %s RCU", strong);
+    text_title_part(out, 4);
+    buf_printf(out, " (%s eventually consistent)", eventual);
+    text_title_part(out, 3);
+    buf_printf(out, ", write %s WCU", write);
 }
 
 static void draw(view *v, size_t i, int row, int width)

@@ -675,17 +675,31 @@ static void remote_title(items_view *p, buf *out)
     diag_init(&d);
     store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
     if (p->ix < 0) {
-        buf_printf(out, "base table (%s%s%s)  ~%llu items, ~", p->pk, p->sk ? ", " : "",
-                   p->sk ? p->sk : "", (unsigned long long)p->tst.items);
+        text_title_part(out, 1);
+        buf_adds(out, "  base table");
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
+        text_title_part(out, 1);
+        buf_printf(out, "  ~%llu item%s", (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
+        text_title_part(out, 5);
+        buf_adds(out, ", ~");
         fmt_bytes(out, p->tst.bytes);
     } else {
         const index_def *ix = index_of(p);
-        buf_printf(out, "%s %s (%s%s%s, %s)  ~%llu of ~%llu items", ix->global ? "GSI" : "LSI",
-                   ix->name, p->pk, p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj),
-                   (unsigned long long)p->vst.items, (unsigned long long)p->tst.items);
+        text_title_part(out, 1);
+        buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
+                   proj_type_name(ix->proj));
+        text_title_part(out, 1);
+        buf_printf(out, "  ~%llu of ~%llu item%s", (unsigned long long)p->vst.items,
+                   (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
     }
-    buf_printf(out, " (approx.), %llu partition%s %s", (unsigned long long)known,
-               known == 1 ? "" : "s", complete ? "(scan complete)" : "found so far (scan)");
+    text_title_part(out, 1);
+    buf_adds(out, " (approx.)");
+    text_title_part(out, 4);
+    buf_printf(out, ", %llu partition%s %s", (unsigned long long)known, known == 1 ? "" : "s",
+               complete ? "(scan complete)" : "found so far (scan)");
 }
 
 static bool remote(void)
@@ -736,38 +750,55 @@ static void pos_step(view *v, const av *pk)
     av_free(&from);
 }
 
+/* The title's parts, ranked (ui/text.h): on a narrow screen the size
+ * goes first, then the sparse count, where in its partition the item is,
+ * the key schema, and the [i: index] hint; the table, base table or
+ * index, and where the selection stands stay. */
 static void title(view *v, buf *out)
 {
     items_view *p = v->priv;
-    buf_printf(out, "%s  ", p->table);
+    buf_adds(out, p->table);
     if (remote()) {
         remote_title(p, out);
-        if (p->def.n_idx)
-            buf_adds(out, "  [i: index]");
-        return;
-    }
-    /* Where the selection stands in the whole table or index. */
-    line *l = vm_selected(&v->vm);
-    const av *pk = l ? line_pk(p, l) : NULL;
-    const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
-    if (pk)
-        pos_step(v, pk);
-    if (p->ix < 0) {
-        buf_printf(out, "base table (%s%s%s)  ", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
+    } else if (p->ix < 0) {
+        /* Where the selection stands in the whole table or index. */
+        line *l = vm_selected(&v->vm);
+        const av *pk = l ? line_pk(p, l) : NULL;
+        const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
+        if (pk)
+            pos_step(v, pk);
+        text_title_part(out, 1);
+        buf_adds(out, "  base table");
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
         items_pos_text(&p->pos, display_store(), p->table, NULL, pk, item, near_item, v, &p->vst, out);
+        text_title_part(out, 5);
         buf_adds(out, ", ");
         fmt_bytes(out, p->tst.bytes);
     } else {
+        line *l = vm_selected(&v->vm);
+        const av *pk = l ? line_pk(p, l) : NULL;
+        const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
         const index_def *ix = index_of(p);
-        buf_printf(out, "%s %s (%s%s%s, %s)  ", ix->global ? "GSI" : "LSI", ix->name, p->pk,
-                   p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj));
+        if (pk)
+            pos_step(v, pk);
+        text_title_part(out, 1);
+        buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
+                   proj_type_name(ix->proj));
         items_pos_text(&p->pos, display_store(), p->table, ix->name, pk, item, near_item, v, &p->vst, out);
-        if (p->tst.items > p->vst.items)
-            buf_printf(out, ", %llu table items absent (sparse)",
-                       (unsigned long long)(p->tst.items - p->vst.items));
+        if (p->tst.items > p->vst.items) {
+            text_title_part(out, 4);
+            buf_printf(out, ", %llu table item%s absent (sparse)",
+                       (unsigned long long)(p->tst.items - p->vst.items),
+                       p->tst.items - p->vst.items == 1 ? "" : "s");
+        }
     }
-    if (p->def.n_idx)
+    if (p->def.n_idx) {
+        text_title_part(out, 2);
         buf_adds(out, "  [i: index]");
+    }
 }
 
 static void sticky_scroll(view *v);
@@ -1445,8 +1476,15 @@ static enum req request(view *v, enum req r)
         if (p->ix >= 0)
             pk = l && l->kind == L_ITEM ? av_map_get(&((irow *)l->data)->item, p->def.pk.name,
                                                      strlen(p->def.pk.name)) : NULL;
-        if (edit_new_item(p->table, &p->def, pk))
+        av created;
+        if (edit_new_item(p->table, &p->def, pk, &created)) {
             reload(v);
+            /* The new item selected, its partition loaded around it (an
+             * index view: when the item is in the index). */
+            if (item_pk(p, &created))
+                view_items_show(v, &created);
+        }
+        av_free(&created);
         return REQ_NONE;
     }
     case REQ_EDIT_ITEM:

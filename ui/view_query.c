@@ -67,7 +67,7 @@ static const char *field_names[F__COUNT] = {
 };
 
 typedef struct qline {
-    int field;     /* L_FIELD */
+    int field;     /* L_FIELD: which; L_PLAN: which row of the plan */
     av item;       /* L_RESULT */
 } qline;
 
@@ -606,14 +606,14 @@ static void done(view *v)
     free(p->table);
 }
 
-static void summary(query_view *p, buf *out);
+static void summary(query_view *p, buf *out, bool parts);
 
 static void title(view *v, buf *out)
 {
     query_view *p = v->priv;
     buf_printf(out, "%s  query bar  ", p->table);
     if (p->ran || p->error)
-        summary(p, out);
+        summary(p, out, true);
     else
         buf_adds(out, "(Enter: edit a field or run; q: back)");
 }
@@ -728,23 +728,38 @@ static void fit_request_lines(view *v)
     vm_select(m, m->cursor);
 }
 
-static void summary(query_view *p, buf *out)
+/* "Query: Count 4, ScannedCount 4, ConsumedCapacity 0.5 RCU (predicted
+ * 0.5), 1 page"; with parts, as title parts (ui/text.h): on a narrow
+ * screen the prediction goes first, then the pages, ScannedCount and the
+ * capacity; the count stays. */
+static void summary(query_view *p, buf *out, bool parts)
 {
     if (p->error) {
         buf_printf(out, "Error: %s", p->error);
         return;
     }
-    buf_printf(out, "%s: Count %lld, ScannedCount %lld, ConsumedCapacity %g RCU", p->scan ? "Scan" : "Query",
-               p->count, p->scanned, p->capacity);
-    if (p->predict_units >= 0)
+    buf_printf(out, "%s: Count %lld", p->scan ? "Scan" : "Query", p->count);
+    if (parts)
+        text_title_part(out, 3);
+    buf_printf(out, ", ScannedCount %lld", p->scanned);
+    if (parts)
+        text_title_part(out, 2);
+    buf_printf(out, ", ConsumedCapacity %g RCU", p->capacity);
+    if (p->predict_units >= 0) {
+        if (parts)
+            text_title_part(out, 5);
         buf_printf(out, " (predicted %g)", p->predict_units);
+    }
+    if (parts)
+        text_title_part(out, 4);
     buf_printf(out, ", %lld page%s%s", p->pages, p->pages == 1 ? "" : "s",
                p->lek.type == AV_M ? "  (more pages)" : "");
 }
 
 static void paging(buf *out)
 {
-    buf_printf(out, "%u items a page (:page-size N); more: G, :load N (matches), :load-all", page_limit);
+    buf_printf(out, "%u item%s a page (:page-size N); more: G, :load N (matches), :load-all", page_limit,
+               page_limit == 1 ? "" : "s");
 }
 
 /* The items and bytes the request reads at most: the partition's for a
@@ -839,7 +854,7 @@ static void draw(view *v, size_t i, int row, int width)
         term_put(row, 0, width, b.data, b.len, why_not(p) ? ROLE_ERROR : ROLE_PROMPT, true);
         break;
     case L_SUMMARY:
-        summary(p, &b);
+        summary(p, &b, false);
         term_put(row, 0, width, b.data, b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
         break;
     case L_PAGING:
@@ -907,7 +922,7 @@ static void text(view *v, size_t i, buf *out)
     case L_FIELD: buf_printf(out, "%s: %s", field_names[q->field], p->f[q->field]); break;
     case L_PLAN: plan(p, out); break;
     case L_REQUEST: request_row(p, q->field, out); break;
-    case L_SUMMARY: summary(p, out); break;
+    case L_SUMMARY: summary(p, out, false); break;
     case L_PAGING: paging(out); break;
     case L_PREDICT: predict(p); buf_add(out, p->predict.data, p->predict.len); break;
     case L_COLHEAD:
@@ -983,7 +998,7 @@ static unsigned long whole_arg(const char *cmd, const char *s, unsigned long min
 static void page_size_command(query_view *p, int argc, char **argv)
 {
     if (argc != 2) {
-        display_message("%u items a page (:page-size N sets it)", page_limit);
+        display_message("%u item%s a page (:page-size N sets it)", page_limit, page_limit == 1 ? "" : "s");
         return;
     }
     unsigned long n = whole_arg("page-size", argv[1], 1, 1000000);
@@ -991,7 +1006,7 @@ static void page_size_command(query_view *p, int argc, char **argv)
         return;
     page_limit = (uint32_t)n;
     p->predicted = false;
-    display_message("%u items a page from the next page read", page_limit);
+    display_message("%u item%s a page from the next page read", page_limit, page_limit == 1 ? "" : "s");
 }
 
 /* "Loading: 3 pages, 300 items scanned, 2 matches, 4.5 RCU" */

@@ -146,8 +146,10 @@ for point in sent:2 written:2; do
     check "$point: PRAGMA integrity_check says ok" "[ '$ic' = 'integrity: ok' ]"
     (cd "$tmp" && explore "$db3" "$tmp/restart.keys")
     left=150
+    # The message wraps onto the rows above the status line when wider
+    # than the screen (issue 27, 10): its first row is in the last three.
     check "$point: the next start says $left staged changes are kept" \
-        "tail -n 1 '$tmp/restarted' | grep -q '^$left staged changes kept from before' && head -n 1 '$tmp/restarted' | grep -q ' $left staged'"
+        "tail -n 3 '$tmp/restarted' | grep -q '^$left staged changes kept from before' && head -n 1 '$tmp/restarted' | grep -q ' $left staged'"
     check "$point: the next :commit writes the rest" "[ \$(count_tagged '$db3') = 250 ]"
     check "$point: and nothing is left staged" "tail -n 1 '$tmp/committed' | grep -q '^Committed' && ! head -n 1 '$tmp/committed' | grep -q staged"
 done

@@ -1,4 +1,4 @@
-SocialGraph  base table (PK, SK)  partition 1 of 2407 · 4820 items, 438.9 KB  [~
+SocialGraph  base table (PK, SK)  partition 1 of 2407 · 4820 items  [i: index]
   SK            avatar                            bio
 ▾ ACTOR#alice  4 items, 737 B
   PROFILE       B:iVBORw0KGgoAAAANSUhEUgAAAAEAA~  Backend engineer. 서울 ↔ Seat~

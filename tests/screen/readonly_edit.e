@@ -1,4 +1,4 @@
-SocialGraph  base table (PK, SK)  item 1 of 10 · partition 1 of 5, 799 B  [i: i~
+SocialGraph  base table (PK, SK)  item 1 of 10 · partition 1 of 5  [i: index]
   SK            city     followerCount  followingCount  name
 ▾ ACTOR#alice  3 items, 251 B
   PROFILE       Seoul    1              2               Alice
