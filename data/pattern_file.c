@@ -3,6 +3,7 @@
  * pattern_file.h).
  */
 #include "data/pattern_file.h"
+#include "data/jsonread.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -14,165 +15,31 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/cost.h"
 #include "model/ddbjson.h"
-#include "model/jsonpos.h"
 #include "model/mem.h"
-
-#define MAX_DEPTH 8
-
-/* Where the reader is: the member path, as jsonpos steps and as text. */
-typedef struct reader {
-    const char *file, *text;
-    size_t len;
-    jsonpos_seg seg[MAX_DEPTH];
-    size_t depth;
-    bool at_name;          /* the error is about the member's name */
-    diag *d;
-} reader;
-
-static void push_name(reader *r, const char *name)
-{
-    if (r->depth < MAX_DEPTH)
-        r->seg[r->depth++] = (jsonpos_seg){ name, strlen(name), 0 };
-}
-
-static void push_index(reader *r, size_t i)
-{
-    if (r->depth < MAX_DEPTH)
-        r->seg[r->depth++] = (jsonpos_seg){ NULL, 0, i };
-}
-
-static void pop(reader *r)
-{
-    if (r->depth)
-        r->depth--;
-}
-
-static void path_text(const reader *r, buf *out)
-{
-    for (size_t i = 0; i < r->depth; i++) {
-        if (r->seg[i].name)
-            buf_printf(out, "%s%.*s", i ? "." : "", (int)r->seg[i].len, r->seg[i].name);
-        else
-            buf_printf(out, "[%zu]", r->seg[i].index);
-    }
-}
-
-/* A schema error at the current member: file, its line and column, the
- * member path, the message. */
-static status fail(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static status fail(reader *r, const char *fmt, ...)
-{
-    size_t off = 0;
-    int line = 1, col = 1;
-    if (r->at_name ? jsonpos_find_name(r->text, r->len, r->seg, r->depth, &off)
-                   : jsonpos_find(r->text, r->len, r->seg, r->depth, &off))
-        jsonpos_line_col(r->text, r->len, off, &line, &col);
-    buf b = BUF_INIT;
-    path_text(r, &b);
-    if (b.len)
-        buf_adds(&b, ": ");
-    va_list ap;
-    va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
-    r->d->line = line;
-    r->d->col = col;
-    r->d->pos = (long)off;
-    r->d->path[0] = '\0';
-    diag_set(r->d, ST_PARSE, "%s", b.data);
-    buf_done(&b);
-    return ST_PARSE;
-}
-
-static bool has_control(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return true;
-    return false;
-}
-
-/* A member that must be a string (non-empty unless empty_ok). */
-static status get_string(reader *r, const cJSON *v, bool empty_ok, char **out)
-{
-    if (!cJSON_IsString(v))
-        return fail(r, "must be a string");
-    if (!empty_ok && !v->valuestring[0])
-        return fail(r, "must not be empty");
-    *out = xstrdup(v->valuestring);
-    return ST_OK;
-}
-
-/* A number >= 0 (integral when whole is set). */
-static status get_count(reader *r, const cJSON *v, bool whole, double *out)
-{
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || !isfinite(v->valuedouble) ||
-        (whole && v->valuedouble != floor(v->valuedouble)))
-        return fail(r, whole ? "must be a whole number, 0 or more" : "must be a number, 0 or more");
-    *out = v->valuedouble;
-    return ST_OK;
-}
-
-static status get_bool(reader *r, const cJSON *v, bool *out)
-{
-    if (!cJSON_IsBool(v))
-        return fail(r, "must be true or false");
-    *out = cJSON_IsTrue(v);
-    return ST_OK;
-}
-
-/* Is name one of the NULL-ended list? */
-static bool known(const char *name, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(name, *list) == 0)
-            return true;
-    return false;
-}
-
-static status check_members(reader *r, const cJSON *obj, const char *const *list)
-{
-    const cJSON *m;
-    cJSON_ArrayForEach(m, obj) {
-        if (!known(m->string, list)) {
-            push_name(r, m->string);
-            buf b = BUF_INIT;
-            for (size_t i = 0; list[i]; i++)
-                buf_printf(&b, "%s%s", i ? ", " : "", list[i]);
-            r->at_name = true;
-            status st = fail(r, "unknown member (expected one of: %s)", b.data);
-            r->at_name = false;
-            buf_done(&b);
-            return st;
-        }
-    }
-    return ST_OK;
-}
 
 /* ---- entities ---------------------------------------------------------- */
 
-static status read_rule(reader *r, const cJSON *v, pattern_rule *rule)
+static status read_rule(jsonread *r, const cJSON *v, pattern_rule *rule)
 {
     static const char *const members[] = { "attribute", "prefixes", NULL };
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object: {\"attribute\": NAME[, \"prefixes\": {PREFIX: TYPE}]}");
-    status st = check_members(r, v, members);
+        return jr_fail(r, "must be an object: {\"attribute\": NAME[, \"prefixes\": {PREFIX: TYPE}]}");
+    status st = jr_check_members(r, v, members);
     if (st != ST_OK)
         return st;
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "attribute");
-    push_name(r, "attribute");
-    st = a ? get_string(r, a, false, &rule->attr) : fail(r, "is missing");
-    pop(r);
+    jr_push_name(r, "attribute");
+    st = a ? jr_string(r, a, false, &rule->attr) : jr_fail(r, "is missing");
+    jr_pop(r);
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "prefixes");
     if (st != ST_OK || !p)
         return st;
-    push_name(r, "prefixes");
+    jr_push_name(r, "prefixes");
     if (!cJSON_IsObject(p) || !cJSON_GetArraySize(p)) {
-        st = fail(r, "must be an object of PREFIX: TYPE, not empty");
-        pop(r);
+        st = jr_fail(r, "must be an object of PREFIX: TYPE, not empty");
+        jr_pop(r);
         return st;
     }
     size_t n = (size_t)cJSON_GetArraySize(p);
@@ -180,30 +47,30 @@ static status read_rule(reader *r, const cJSON *v, pattern_rule *rule)
     rule->type = xcalloc(n, sizeof *rule->type);
     const cJSON *m;
     cJSON_ArrayForEach(m, p) {
-        push_name(r, m->string);
-        st = get_string(r, m, false, &rule->type[rule->n]);
-        pop(r);
+        jr_push_name(r, m->string);
+        st = jr_string(r, m, false, &rule->type[rule->n]);
+        jr_pop(r);
         if (st != ST_OK)
             break;
         rule->prefix[rule->n++] = xstrdup(m->string);
     }
-    pop(r);
+    jr_pop(r);
     return st;
 }
 
-static status read_entities(reader *r, const cJSON *v, pattern_set *set)
+static status read_entities(jsonread *r, const cJSON *v, pattern_set *set)
 {
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object of TABLE: {\"attribute\": ...}");
+        return jr_fail(r, "must be an object of TABLE: {\"attribute\": ...}");
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_name(r, m->string);
+        jr_push_name(r, m->string);
         set->rules = xrealloc(set->rules, (set->n_rules + 1) * sizeof *set->rules);
         pattern_rule *rule = &set->rules[set->n_rules++];
         memset(rule, 0, sizeof *rule);
         rule->table = xstrdup(m->string);
         status st = read_rule(r, m, rule);
-        pop(r);
+        jr_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -212,24 +79,24 @@ static status read_entities(reader *r, const cJSON *v, pattern_set *set)
 
 /* ---- one pattern ------------------------------------------------------- */
 
-static status read_params(reader *r, const cJSON *v, pattern *p)
+static status read_params(jsonread *r, const cJSON *v, pattern *p)
 {
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object of NAME: example value in DynamoDB JSON ({\"S\": \"...\"})");
+        return jr_fail(r, "must be an object of NAME: example value in DynamoDB JSON ({\"S\": \"...\"})");
     size_t n = (size_t)cJSON_GetArraySize(v);
     p->params = n ? xcalloc(n, sizeof *p->params) : NULL;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_name(r, m->string);
+        jr_push_name(r, m->string);
         const char *nm = m->string[0] == ':' ? m->string + 1 : m->string;
         diag vd;
         diag_init(&vd);
         status st = ST_OK;
-        if (!nm[0] || has_control(nm) || strchr(nm, ' '))
-            st = fail(r, "a parameter name is a placeholder name without spaces");
+        if (!nm[0] || jr_has_control(nm) || strchr(nm, ' '))
+            st = jr_fail(r, "a parameter name is a placeholder name without spaces");
         else if (ddbjson_value_from_cjson(m, NULL, &p->params[p->n_params].example, &vd) != ST_OK)
-            st = fail(r, "the example value: %s", vd.msg);
-        pop(r);
+            st = jr_fail(r, "the example value: %s", vd.msg);
+        jr_pop(r);
         if (st != ST_OK)
             return st;
         p->params[p->n_params++].name = xstrdup(nm);
@@ -237,20 +104,20 @@ static status read_params(reader *r, const cJSON *v, pattern *p)
     return ST_OK;
 }
 
-static status read_names(reader *r, const cJSON *v, pattern *p)
+static status read_names(jsonread *r, const cJSON *v, pattern *p)
 {
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object of \"#name\": \"attribute\"");
+        return jr_fail(r, "must be an object of \"#name\": \"attribute\"");
     av_init_list(&p->names, AV_M);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_name(r, m->string);
+        jr_push_name(r, m->string);
         status st = ST_OK;
         if (m->string[0] != '#')
-            st = fail(r, "a name placeholder begins with #");
+            st = jr_fail(r, "a name placeholder begins with #");
         else if (!cJSON_IsString(m))
-            st = fail(r, "must be a string (the attribute name)");
-        pop(r);
+            st = jr_fail(r, "must be a string (the attribute name)");
+        jr_pop(r);
         if (st != ST_OK)
             return st;
         av s;
@@ -260,20 +127,20 @@ static status read_names(reader *r, const cJSON *v, pattern *p)
     return ST_OK;
 }
 
-static status read_types(reader *r, const cJSON *v, const pattern_set *set, pattern *p)
+static status read_types(jsonread *r, const cJSON *v, const pattern_set *set, pattern *p)
 {
     if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
-        return fail(r, "must be a list of entity type names, not empty");
+        return jr_fail(r, "must be a list of entity type names, not empty");
     if (!pattern_set_rule(set, p->table))
-        return fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
+        return jr_fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
                     " to say how an item's type is told", p->table, p->table);
     p->types = xcalloc((size_t)cJSON_GetArraySize(v), sizeof *p->types);
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_index(r, i++);
-        status st = get_string(r, m, false, &p->types[p->n_types]);
-        pop(r);
+        jr_push_index(r, i++);
+        status st = jr_string(r, m, false, &p->types[p->n_types]);
+        jr_pop(r);
         if (st != ST_OK)
             return st;
         p->n_types++;
@@ -281,42 +148,42 @@ static status read_types(reader *r, const cJSON *v, const pattern_set *set, patt
     return ST_OK;
 }
 
-static status read_expect(reader *r, const cJSON *v, const pattern_set *set, pattern *p)
+static status read_expect(jsonread *r, const cJSON *v, const pattern_set *set, pattern *p)
 {
     static const char *const members[] = { "entity_types", "max_items", "min_items",
                                            "max_read_units", NULL };
     if (!cJSON_IsObject(v))
-        return fail(r, "must be an object");
-    status st = check_members(r, v, members);
+        return jr_fail(r, "must be an object");
+    status st = jr_check_members(r, v, members);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
         double x = 0;
-        push_name(r, m->string);
+        jr_push_name(r, m->string);
         if (strcmp(m->string, "entity_types") == 0) {
             st = read_types(r, m, set, p);
         } else if (strcmp(m->string, "max_read_units") == 0) {
-            st = get_count(r, m, false, &x);
+            st = jr_count(r, m, false, &x);
             p->max_units = x;
         } else {
-            st = get_count(r, m, true, &x);
+            st = jr_count(r, m, true, &x);
             if (strcmp(m->string, "max_items") == 0)
                 p->max_items = (long)x;
             else
                 p->min_items = (long)x;
         }
-        pop(r);
+        jr_pop(r);
     }
     return st;
 }
 
 /* The members every operation needs, and those it cannot have. */
-static status check_shape(reader *r, const cJSON *v, pattern *p)
+static status check_shape(jsonread *r, const cJSON *v, pattern *p)
 {
     const char *need = p->op == PAT_PARTIQL ? "statement" : p->op == PAT_SCAN ? NULL : "key_condition";
     if (need && !cJSON_GetObjectItemCaseSensitive(v, need))
-        return fail(r, "a %s pattern needs \"%s\"", pattern_op_name(p->op), need);
+        return jr_fail(r, "a %s pattern needs \"%s\"", pattern_op_name(p->op), need);
     static const char *const never[4][3] = {
         { "filter", "index", "statement" },          /* GetItem */
         { "statement", NULL, NULL },                 /* Query */
@@ -326,30 +193,30 @@ static status check_shape(reader *r, const cJSON *v, pattern *p)
     for (int i = 0; i < 3; i++) {
         const char *m = never[p->op][i];
         if (m && cJSON_GetObjectItemCaseSensitive(v, m)) {
-            push_name(r, m);
-            status st = fail(r, "a %s pattern has no %s", pattern_op_name(p->op), m);
-            pop(r);
+            jr_push_name(r, m);
+            status st = jr_fail(r, "a %s pattern has no %s", pattern_op_name(p->op), m);
+            jr_pop(r);
             return st;
         }
     }
     return ST_OK;
 }
 
-static status read_member(reader *r, const cJSON *m, const pattern_set *set, pattern *p)
+static status read_member(jsonread *r, const cJSON *m, const pattern_set *set, pattern *p)
 {
     const char *k = m->string;
     double x = 0;
     status st;
     if (strcmp(k, "description") == 0)
-        return get_string(r, m, true, &p->description);
+        return jr_string(r, m, true, &p->description);
     if (strcmp(k, "index") == 0)
-        return get_string(r, m, false, &p->index);
+        return jr_string(r, m, false, &p->index);
     if (strcmp(k, "key_condition") == 0)
-        return get_string(r, m, false, &p->keycond);
+        return jr_string(r, m, false, &p->keycond);
     if (strcmp(k, "filter") == 0)
-        return get_string(r, m, false, &p->filter);
+        return jr_string(r, m, false, &p->filter);
     if (strcmp(k, "statement") == 0)
-        return get_string(r, m, false, &p->statement);
+        return jr_string(r, m, false, &p->statement);
     if (strcmp(k, "names") == 0)
         return read_names(r, m, p);
     if (strcmp(k, "parameters") == 0)
@@ -358,43 +225,53 @@ static status read_member(reader *r, const cJSON *m, const pattern_set *set, pat
         return read_expect(r, m, set, p);
     if (strcmp(k, "scan_forward") == 0) {
         bool fwd = true;
-        st = get_bool(r, m, &fwd);
+        st = jr_bool(r, m, &fwd);
         p->backward = !fwd;
         return st;
     }
     if (strcmp(k, "consistent_read") == 0)
-        return get_bool(r, m, &p->consistent);
+        return jr_bool(r, m, &p->consistent);
+    if (strcmp(k, "rate") == 0) {
+        if (cJSON_IsNumber(m) && m->valuedouble > 0) {
+            p->rate = m->valuedouble;
+            return ST_OK;
+        }
+        if (cJSON_IsString(m) && cost_parse_rate(m->valuestring, &p->rate))
+            return ST_OK;
+        return jr_fail(r, "a rate is calls a second above 0: \"200/s\", \"30/min\", \"5000/h\","
+                          " \"100000/day\" or a number");
+    }
     if (strcmp(k, "limit") == 0) {
-        st = get_count(r, m, true, &x);
+        st = jr_count(r, m, true, &x);
         if (st == ST_OK && (x < 1 || x > 1e9))
-            st = fail(r, "must be from 1 to 1000000000");
+            st = jr_fail(r, "must be from 1 to 1000000000");
         p->limit = (uint32_t)x;
         return st;
     }
     return ST_OK;    /* name, operation, table: read first */
 }
 
-static status read_head(reader *r, const cJSON *v, pattern *p)
+static status read_head(jsonread *r, const cJSON *v, pattern *p)
 {
     static const char *const head[] = { "name", "operation", "table" };
     for (int i = 0; i < 3; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, head[i]);
         if (!m)
-            return fail(r, "a pattern needs \"%s\"", head[i]);
-        push_name(r, head[i]);
+            return jr_fail(r, "a pattern needs \"%s\"", head[i]);
+        jr_push_name(r, head[i]);
         char *s = NULL;
-        status st = get_string(r, m, false, &s);
-        if (st == ST_OK && i == 0 && has_control(s))
-            st = fail(r, "a name has no control characters");
+        status st = jr_string(r, m, false, &s);
+        if (st == ST_OK && i == 0 && jr_has_control(s))
+            st = jr_fail(r, "a name has no control characters");
         if (st == ST_OK && i == 1) {
             int op = pattern_op_find(s);
             if (op < 0)
-                st = fail(r, "unknown operation '%s' (GetItem, Query, Scan or PartiQL)", s);
+                st = jr_fail(r, "unknown operation '%s' (GetItem, Query, Scan or PartiQL)", s);
             p->op = op < 0 ? PAT_QUERY : (pattern_op)op;
             free(s);
             s = NULL;
         }
-        pop(r);
+        jr_pop(r);
         if (i == 0)
             p->name = s;
         else if (i == 2)
@@ -405,16 +282,16 @@ static status read_head(reader *r, const cJSON *v, pattern *p)
     return ST_OK;
 }
 
-static status read_pattern(reader *r, const cJSON *v, const pattern_set *set, pattern *p)
+static status read_pattern(jsonread *r, const cJSON *v, const pattern_set *set, pattern *p)
 {
     static const char *const members[] = {
         "name", "description", "operation", "table", "index", "key_condition", "filter",
         "statement", "names", "parameters", "limit", "scan_forward", "consistent_read",
-        "expect", NULL,
+        "rate", "expect", NULL,
     };
     if (!cJSON_IsObject(v))
-        return fail(r, "a pattern is an object");
-    status st = check_members(r, v, members);
+        return jr_fail(r, "a pattern is an object");
+    status st = jr_check_members(r, v, members);
     if (st == ST_OK)
         st = read_head(r, v, p);
     if (st == ST_OK)
@@ -423,42 +300,39 @@ static status read_pattern(reader *r, const cJSON *v, const pattern_set *set, pa
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
-        push_name(r, m->string);
+        jr_push_name(r, m->string);
         st = read_member(r, m, set, p);
-        pop(r);
+        jr_pop(r);
     }
     return st;
 }
 
-static status read_patterns(reader *r, const cJSON *v, pattern_set *set)
+static status read_patterns(jsonread *r, const cJSON *v, pattern_set *set)
 {
     if (!cJSON_IsArray(v))
-        return fail(r, "must be a list of patterns");
+        return jr_fail(r, "must be a list of patterns");
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        push_index(r, i++);
+        jr_push_index(r, i++);
         pattern p;
         pattern_init(&p);
         status st = read_pattern(r, m, set, &p);
         for (size_t k = 0; st == ST_OK && k < set->n; k++)
             if (strcmp(set->p[k].name, p.name) == 0) {
-                push_name(r, "name");
-                st = fail(r, "a second pattern named %s (names are unique in a file)", p.name);
-                pop(r);
+                jr_push_name(r, "name");
+                st = jr_fail(r, "a second pattern named %s (names are unique in a file)", p.name);
+                jr_pop(r);
             }
         if (st == ST_OK) {
-            size_t off = 0;
             p.file = xstrdup(r->file);
-            if (r->at_name ? jsonpos_find_name(r->text, r->len, r->seg, r->depth, &off)
-                   : jsonpos_find(r->text, r->len, r->seg, r->depth, &off))
-                jsonpos_line_col(r->text, r->len, off, &p.line, &p.col);
+            jr_where(r, &p.line, &p.col);
             set->p = xrealloc(set->p, (set->n + 1) * sizeof *set->p);
             set->p[set->n++] = p;
         } else {
             pattern_done(&p);
         }
-        pop(r);
+        jr_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -469,39 +343,33 @@ status pattern_file_parse(const char *file, const char *text, size_t len, patter
                           diag *d)
 {
     static const char *const members[] = { "entities", "patterns", NULL };
-    reader r = { .file = file, .text = text, .len = len, .d = d };
+    jsonread r = { .file = file, .text = text, .len = len, .d = d };
     cJSON *root = NULL;
     pattern_set add;
     pattern_set_init(&add);
-    status st = ddbjson_cjson_parse(text, len, &root, d);
-    if (st != ST_OK) {
-        /* Syntax: where cJSON stopped (ddbjson gave line and column,
-         * which the FILE:LINE:COL prefix says already). */
-        snprintf(d->file, sizeof d->file, "%s", file);
-        if (strncmp(d->msg, "invalid JSON at line", 20) == 0)
-            diag_set(d, ST_PARSE, "not valid JSON: the syntax error is here");
-        return ST_PARSE;
-    }
+    status st = jr_parse(&r, &root);
+    if (st != ST_OK)
+        return st;
     if (!cJSON_IsObject(root)) {
-        st = fail(&r, "a pattern file is an object: {\"entities\": {...}, \"patterns\": [...]}");
+        st = jr_fail(&r, "a pattern file is an object: {\"entities\": {...}, \"patterns\": [...]}");
         goto out;
     }
-    st = check_members(&r, root, members);
+    st = jr_check_members(&r, root, members);
     const cJSON *ents = cJSON_GetObjectItemCaseSensitive(root, "entities");
     if (st == ST_OK && ents) {
-        push_name(&r, "entities");
+        jr_push_name(&r, "entities");
         st = read_entities(&r, ents, &add);
-        pop(&r);
+        jr_pop(&r);
     }
     /* A file may lean on the rules of files read before it. */
     pattern_set_merge_rules(&add, set);
     const cJSON *pats = cJSON_GetObjectItemCaseSensitive(root, "patterns");
     if (st == ST_OK && !pats)
-        st = fail(&r, "a pattern file needs \"patterns\": [...]");
+        st = jr_fail(&r, "a pattern file needs \"patterns\": [...]");
     if (st == ST_OK) {
-        push_name(&r, "patterns");
+        jr_push_name(&r, "patterns");
         st = read_patterns(&r, pats, &add);
-        pop(&r);
+        jr_pop(&r);
     }
     if (st == ST_OK) {
         for (size_t i = 0; i < add.n; i++)
@@ -516,25 +384,10 @@ out:
 
 status pattern_file_load(const char *path, pattern_set *set, diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(d->file, sizeof d->file, "%s", path);
-        return diag_set(d, ST_IO, "cannot read: %s", strerror(errno));
-    }
     buf b = BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_add(&b, chunk, n);
-    bool bad = ferror(f);
-    fclose(f);
-    status st;
-    if (bad) {
-        snprintf(d->file, sizeof d->file, "%s", path);
-        st = diag_set(d, ST_IO, "cannot read: %s", strerror(errno));
-    } else {
-        st = pattern_file_parse(path, b.data ? b.data : "", b.len, set, d);
-    }
+    status st = jr_read_file(path, &b, d);
+    if (st == ST_OK)
+        st = pattern_file_parse(path, b.data, b.len, set, d);
     buf_done(&b);
     return st;
 }
@@ -680,6 +533,11 @@ static void write_pattern(const pattern *p, buf *out)
         buf_adds(out, ",\n      \"scan_forward\": false");
     if (p->consistent)
         buf_adds(out, ",\n      \"consistent_read\": true");
+    if (p->rate > 0) {
+        buf_adds(out, ",\n      \"rate\": \"");
+        cost_rate_text(p->rate, out);
+        buf_addc(out, '"');
+    }
     write_expect(p, out);
     buf_adds(out, "\n    }");
 }

@@ -14,7 +14,7 @@
  *                     "names": { "#n": "attr" },
  *                     "parameters": { "user": {"S": "ACTOR#alice"} },
  *                     "limit": 100, "scan_forward": false,
- *                     "consistent_read": false,
+ *                     "consistent_read": false, "rate": "200/s",
  *                     "expect": { "entity_types": ["follow"],
  *                                 "max_items": 100, "min_items": 1,
  *                                 "max_read_units": 1 } } ] }

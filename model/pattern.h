@@ -60,6 +60,8 @@ typedef struct pattern {
     uint32_t limit;        /* items per page the application asks for (one
                               page is read); 0: every page */
     bool backward, consistent;
+    double rate;           /* calls a second the design expects ("rate":
+                              "200/s"), for the monthly cost; 0: not given */
     /* Expectations: types[0..n_types) allowed (none: any); max_items and
      * max_units < 0: no limit; min_items (default 1: the examples find
      * something, so a key-format change shows as a failure). */

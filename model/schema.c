@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/mem.h"
+#include "model/size.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -104,4 +105,20 @@ const char *proj_type_name(proj_type p)
     case PROJ_INCLUDE:   return "INCLUDE";
     default:             return "ALL";
     }
+}
+
+size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full)
+{
+    if (ix->proj == PROJ_ALL)
+        return full;
+    size_t n = 0;
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        const av_member *m = &item->u.m.v[i];
+        bool in = table_def_is_key(t, ix, m->name);
+        for (size_t j = 0; !in && ix->proj == PROJ_INCLUDE && j < ix->n_include; j++)
+            in = strcmp(ix->include[j], m->name) == 0;
+        if (in)
+            n += m->name_len + size_value(&m->val);
+    }
+    return n;
 }

@@ -47,6 +47,9 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
 /* Are a and b (items, AV_M) the same item: equal values of the table's
  * key attributes (an item missing one is no item of the table)? */
 bool table_def_same_item(const table_def *t, const av *a, const av *b);
-const char *proj_type_name(proj_type p);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
+const char *proj_type_name(proj_type p);
+/* The DynamoDB size of item (of size full) as the index projects it: all
+ * of it, or its table and index key attributes and the included ones. */
+size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
 
 #endif

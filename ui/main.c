@@ -61,6 +61,7 @@ static const struct {
     { "serve", cli_serve },
     { "samples", cli_samples },
     { "check", cli_check },
+    { "model", cli_model },
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },
