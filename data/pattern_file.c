@@ -4,6 +4,7 @@
  */
 #include "data/pattern_file.h"
 #include "data/jsonread.h"
+#include "data/model_file.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -131,18 +132,30 @@ static status read_types(jsonread *r, const cJSON *v, const pattern_set *set, pa
 {
     if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
         return jr_fail(r, "must be a list of entity type names, not empty");
-    if (!pattern_set_rule(set, p->table))
+    if (!pattern_set_types_table(set, p->table))
         return jr_fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
-                    " to say how an item's type is told", p->table, p->table);
+                    " to say how an item's type is told, or \"model\": \"MODEL.json\"", p->table,
+                    p->table);
+    const ent_table *mt = pattern_set_rule(set, p->table) ? NULL : ent_model_table(&set->model, p->table);
     p->types = xcalloc((size_t)cJSON_GetArraySize(v), sizeof *p->types);
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         jr_push_index(r, i++);
         status st = jr_string(r, m, false, &p->types[p->n_types]);
+        if (st == ST_OK && mt && !ent_table_entity(mt, p->types[p->n_types])) {
+            buf has = BUF_INIT;
+            for (size_t k = 0; k < mt->n; k++)
+                buf_printf(&has, "%s%s", k ? ", " : "", mt->e[k].name);
+            st = jr_fail(r, "the model has no entity %s in table %s (it has: %s)",
+                         p->types[p->n_types], p->table, has.len ? has.data : "none");
+            buf_done(&has);
+        }
         jr_pop(r);
-        if (st != ST_OK)
+        if (st != ST_OK) {
+            free(p->types[p->n_types]);
             return st;
+        }
         p->n_types++;
     }
     return ST_OK;
@@ -339,10 +352,29 @@ static status read_patterns(jsonread *r, const cJSON *v, pattern_set *set)
     return ST_OK;
 }
 
+/* The model file named by a pattern file: a relative path is taken from
+ * the pattern file's folder. Its errors are its own (file, line, column). */
+static status load_model(const char *file, const char *path, pattern_set *set, diag *d)
+{
+    buf full = BUF_INIT;
+    const char *slash = strrchr(file, '/');
+    if (path[0] != '/' && slash)
+        buf_printf(&full, "%.*s/", (int)(slash - file), file);
+    buf_adds(&full, path);
+    ent_model m;
+    ent_model_init(&m);
+    status st = model_file_load(full.data, &m, d);
+    if (st == ST_OK)
+        pattern_set_take_model(set, &m);
+    ent_model_done(&m);
+    buf_done(&full);
+    return st;
+}
+
 status pattern_file_parse(const char *file, const char *text, size_t len, pattern_set *set,
                           diag *d)
 {
-    static const char *const members[] = { "entities", "patterns", NULL };
+    static const char *const members[] = { "entities", "model", "patterns", NULL };
     jsonread r = { .file = file, .text = text, .len = len, .d = d };
     cJSON *root = NULL;
     pattern_set add;
@@ -359,6 +391,16 @@ status pattern_file_parse(const char *file, const char *text, size_t len, patter
     if (st == ST_OK && ents) {
         jr_push_name(&r, "entities");
         st = read_entities(&r, ents, &add);
+        jr_pop(&r);
+    }
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (st == ST_OK && model) {
+        jr_push_name(&r, "model");
+        char *path = NULL;
+        st = jr_string(&r, model, false, &path);
+        if (st == ST_OK)
+            st = load_model(file, path, &add, d);
+        free(path);
         jr_pop(&r);
     }
     /* A file may lean on the rules of files read before it. */

@@ -59,6 +59,44 @@ void ent_table_done(ent_table *t)
     ent_table_init(t);
 }
 
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+void entity_copy(entity *dst, const entity *src)
+{
+    *dst = *src;
+    dst->name = dup_or_null(src->name);
+    dst->type_value = dup_or_null(src->type_value);
+    dst->pk_tmpl = dup_or_null(src->pk_tmpl);
+    dst->sk_tmpl = dup_or_null(src->sk_tmpl);
+    dst->attrs = src->n_attrs ? xmemdup(src->attrs, src->n_attrs * sizeof *src->attrs) : NULL;
+    for (size_t i = 0; i < src->n_attrs; i++)
+        dst->attrs[i].name = xstrdup(src->attrs[i].name);
+    dst->idx = src->n_idx ? xmemdup(src->idx, src->n_idx * sizeof *src->idx) : NULL;
+    for (size_t i = 0; i < src->n_idx; i++) {
+        dst->idx[i].name = dup_or_null(src->idx[i].name);
+        dst->idx[i].pk_tmpl = dup_or_null(src->idx[i].pk_tmpl);
+        dst->idx[i].sk_tmpl = dup_or_null(src->idx[i].sk_tmpl);
+    }
+    av_copy(&dst->sample, &src->sample);
+}
+
+void ent_table_copy(ent_table *dst, const ent_table *src)
+{
+    *dst = *src;
+    dst->name = dup_or_null(src->name);
+    table_def_copy(&dst->def, &src->def);
+    dst->type_attr = dup_or_null(src->type_attr);
+    dst->ttl_attr = dup_or_null(src->ttl_attr);
+    dst->e = src->n ? xcalloc(src->n, sizeof *dst->e) : NULL;
+    for (size_t i = 0; i < src->n; i++)
+        entity_copy(&dst->e[i], &src->e[i]);
+    for (size_t i = 0; i < src->n_strays_keys; i++)
+        av_copy(&dst->strays_keys[i], &src->strays_keys[i]);
+}
+
 void ent_model_init(ent_model *m)
 {
     memset(m, 0, sizeof *m);

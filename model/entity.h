@@ -108,6 +108,9 @@ void ent_table_init(ent_table *t);
 void ent_table_done(ent_table *t);
 void entity_init(entity *e);
 void entity_done(entity *e);
+/* Deep copies into uninitialised destinations. */
+void entity_copy(entity *dst, const entity *src);
+void ent_table_copy(ent_table *dst, const ent_table *src);
 /* Appends t (moved in: t is left empty) to m, replacing a table of its name. */
 void ent_model_put(ent_model *m, ent_table *t);
 const ent_table *ent_model_table(const ent_model *m, const char *name);

@@ -19,6 +19,7 @@
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/view.h"
+#include "ui/prices.h"
 
 enum { L_NOTE = 1, L_GROUP, L_ITEM, L_SENT };
 
@@ -142,10 +143,11 @@ static void done(view *v)
 static void title(view *v, buf *out)
 {
     pitems_view *p = v->priv;
-    buf_printf(out, "Pattern %s  %s on %s%s%s: %zu item%s%s, %g RCU  %s", p->name, p->ran,
+    buf_printf(out, "Pattern %s  %s on %s%s%s: %zu item%s%s, %g RCU", p->name, p->ran,
                p->table, p->index ? " " : "", p->index ? p->index : "", p->items,
-               p->items == 1 ? "" : "s", p->truncated ? " (more pages)" : "", p->units,
-               pattern_verdict_name(p->verdict));
+               p->items == 1 ? "" : "s", p->truncated ? " (more pages)" : "", p->units);
+    buf_printf(out, "  %s  ", pattern_verdict_name(p->verdict));
+    prices_per_million(p->units, false, out);
 }
 
 static void layout(view *v)
