@@ -124,6 +124,7 @@ int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
 int cli_check(int argc, char **argv);     /* ui/cli_check.c: run a pattern file's access patterns */
 int cli_model(int argc, char **argv);     /* ui/cli_model.c: the entities of the tables */
+int cli_doctor(int argc, char **argv);    /* ui/cli_doctor.c: what hurts a design */
 
 /* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
  * `aws sts get-caller-identity` prints it (ui/cli_whoami.c). */

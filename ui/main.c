@@ -62,6 +62,7 @@ static const struct {
     { "samples", cli_samples },
     { "check", cli_check },
     { "model", cli_model },
+    { "doctor", cli_doctor },
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },
