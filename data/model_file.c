@@ -75,7 +75,7 @@ static void tmpl_pair(buf *out, bool *first, const char *attr, const char *tmpl)
     str(out, tmpl);
 }
 
-static void write_attrs(const entity *e, buf *out)
+static void write_attrs(const ent_entity *e, buf *out)
 {
     buf_adds(out, ",\n          \"attributes\": {");
     for (size_t i = 0; i < e->n_attrs; i++) {
@@ -98,7 +98,7 @@ static void write_attrs(const entity *e, buf *out)
         buf_printf(out, ",\n          \"more_attributes\": %llu", (unsigned long long)e->more_attrs);
 }
 
-static void write_entity(const table_def *def, const entity *e, buf *out)
+static void write_entity(const table_def *def, const ent_entity *e, buf *out)
 {
     str(out, e->name);
     buf_adds(out, ": {");
@@ -403,7 +403,7 @@ static status read_attr(jsonread *r, const cJSON *v, ent_attr *a)
     return st;
 }
 
-static status read_attrs(jsonread *r, const cJSON *v, entity *e)
+static status read_attrs(jsonread *r, const cJSON *v, ent_entity *e)
 {
     if (!cJSON_IsObject(v))
         return jr_fail(r, "must be an object of ATTRIBUTE: {...}");
@@ -447,7 +447,7 @@ static status read_ent_index(jsonread *r, const cJSON *v, const index_def *ix, e
     return st;
 }
 
-static status read_ent_indexes(jsonread *r, const cJSON *v, const table_def *def, entity *e)
+static status read_ent_indexes(jsonread *r, const cJSON *v, const table_def *def, ent_entity *e)
 {
     if (!cJSON_IsObject(v))
         return jr_fail(r, "must be an object of INDEX: {\"keys\": {...}}");
@@ -472,7 +472,7 @@ static status read_ent_indexes(jsonread *r, const cJSON *v, const table_def *def
     return ST_OK;
 }
 
-static status read_entity(jsonread *r, const cJSON *v, const ent_table *t, entity *e)
+static status read_entity(jsonread *r, const cJSON *v, const ent_table *t, ent_entity *e)
 {
     static const char *const members[] = { "type", "keys", "items", "bytes", "max_bytes",
                                            "write_units", "indexes", "attributes",
@@ -624,7 +624,7 @@ static status read_table(jsonread *r, const cJSON *v, ent_table *t)
             const cJSON *one;
             cJSON_ArrayForEach(one, m) {
                 jr_push_name(r, one->string);
-                entity *e = &t->e[t->n++];
+                ent_entity *e = &t->e[t->n++];
                 entity_init(e);
                 e->name = xstrdup(one->string);
                 st = one->string[0] && !jr_has_control(one->string)

@@ -53,7 +53,7 @@ void cost_calls_of(const price_region *p, double hours_per_month, bool write, do
     out->pv_month = (double)out->pv_units * pv * hours_per_month;
 }
 
-void cost_entity_write(const entity *e, double *table, double *indexes, double *total)
+void cost_entity_write(const ent_entity *e, double *table, double *indexes, double *total)
 {
     double n = e->count ? (double)e->count : 1;
     *table = e->count ? (double)e->write_halves / 2.0 / n : 0;

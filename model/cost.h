@@ -92,7 +92,7 @@ uint64_t cost_storage_bytes(uint64_t bytes, uint64_t items);
  * table (e->idx order), the entry it writes there (items absent from a
  * sparse index write none: the average counts them as 0). *total is the
  * sum; indexes (may be NULL) gets e->n_idx figures. 0 for no items. */
-void cost_entity_write(const entity *e, double *table, double *indexes, double *total);
+void cost_entity_write(const ent_entity *e, double *table, double *indexes, double *total);
 
 /* "200/s", "30/min", "5000/h", "100000/day", or a plain number (a
  * second): calls a second. False when it is none of those or not above 0. */

@@ -339,7 +339,7 @@ static void index_findings(doctor *x, const ent_table *inferred, const pattern_s
                 pq_free(st);
                 /* The entities the pattern expects from the index: are they all in it? */
                 for (size_t t = 0; t < p->n_types && inferred; t++) {
-                    const entity *e = ent_table_entity(inferred, p->types[t]);
+                    const ent_entity *e = ent_table_entity(inferred, p->types[t]);
                     if (!e || k >= e->n_idx || e->idx[k].count >= e->count)
                         continue;
                     uint64_t missing = e->count - e->idx[k].count;
@@ -371,7 +371,7 @@ static void index_findings(doctor *x, const ent_table *inferred, const pattern_s
 static void entity_findings(doctor *x, const ent_table *inferred)
 {
     for (size_t i = 0; i < inferred->n; i++) {
-        const entity *e = &inferred->e[i];
+        const ent_entity *e = &inferred->e[i];
         for (size_t a = 0; a < e->n_attrs; a++) {
             const ent_attr *at = &e->attrs[a];
             if (!ent_attr_mixed(at))

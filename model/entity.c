@@ -15,13 +15,13 @@
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
-void entity_init(entity *e)
+void entity_init(ent_entity *e)
 {
     memset(e, 0, sizeof *e);
     e->sample.type = AV_NONE;
 }
 
-void entity_done(entity *e)
+void entity_done(ent_entity *e)
 {
     free(e->name);
     free(e->type_value);
@@ -64,7 +64,7 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-void entity_copy(entity *dst, const entity *src)
+void entity_copy(ent_entity *dst, const ent_entity *src)
 {
     *dst = *src;
     dst->name = dup_or_null(src->name);
@@ -132,7 +132,7 @@ const ent_table *ent_model_table(const ent_model *m, const char *name)
     return NULL;
 }
 
-const entity *ent_table_entity(const ent_table *t, const char *name)
+const ent_entity *ent_table_entity(const ent_table *t, const char *name)
 {
     for (size_t i = 0; t && i < t->n; i++)
         if (strcmp(t->e[i].name, name) == 0)
@@ -140,7 +140,7 @@ const entity *ent_table_entity(const ent_table *t, const char *name)
     return NULL;
 }
 
-const ent_attr *entity_attr(const entity *e, const char *name)
+const ent_attr *entity_attr(const ent_entity *e, const char *name)
 {
     size_t lo = 0, hi = e->n_attrs;
     while (lo < hi) {
@@ -158,7 +158,7 @@ const ent_attr *entity_attr(const entity *e, const char *name)
 
 static int cmp_entity(const void *a, const void *b)
 {
-    return strcmp(((const entity *)a)->name, ((const entity *)b)->name);
+    return strcmp(((const ent_entity *)a)->name, ((const ent_entity *)b)->name);
 }
 
 static int cmp_attr(const void *a, const void *b)
@@ -172,7 +172,7 @@ void ent_table_sort(ent_table *t)
         qsort(t->e, t->n, sizeof *t->e, cmp_entity);
 }
 
-void entity_sort_attrs(entity *e)
+void entity_sort_attrs(ent_entity *e)
 {
     if (e->n_attrs)
         qsort(e->attrs, e->n_attrs, sizeof *e->attrs, cmp_attr);
@@ -672,7 +672,7 @@ static void name_from(const char *tmpl, buf *out)
 }
 
 
-static void entity_from(ent_infer *x, egroup *g, const char *table, entity *e)
+static void entity_from(ent_infer *x, egroup *g, const char *table, ent_entity *e)
 {
     entity_init(e);
     e->count = g->count;
@@ -853,7 +853,7 @@ bool ent_tmpl_match(const char *tmpl, const av *v)
     return match_at(tmpl, v->u.s.ptr, v->u.s.len);
 }
 
-const entity *ent_table_match(const ent_table *t, const av *item)
+const ent_entity *ent_table_match(const ent_table *t, const av *item)
 {
     if (t->type_attr) {
         const av *tv = get(item, t->type_attr);
@@ -865,11 +865,11 @@ const entity *ent_table_match(const ent_table *t, const av *item)
             }
         }
     }
-    const entity *best = NULL;
+    const ent_entity *best = NULL;
     size_t best_lit = 0;
     const av *pk = get(item, t->def.pk.name), *sk = get(item, t->def.sk.name);
     for (size_t i = 0; i < t->n; i++) {
-        const entity *e = &t->e[i];
+        const ent_entity *e = &t->e[i];
         if (t->type_attr && e->type_value)
             continue;   /* told by its type, which the item does not have */
         if (!e->pk_tmpl || !ent_tmpl_match(e->pk_tmpl, pk))
@@ -916,7 +916,7 @@ void ent_attr_types_text(const ent_attr *a, buf *out)
     }
 }
 
-double ent_attr_share(const entity *e, const ent_attr *a)
+double ent_attr_share(const ent_entity *e, const ent_attr *a)
 {
     return e->count ? (double)a->count / (double)e->count : 0.0;
 }

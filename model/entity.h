@@ -67,7 +67,7 @@ typedef struct ent_index {
                                     projected size, 1 KB a unit (model/size.h) */
 } ent_index;
 
-typedef struct entity {
+typedef struct ent_entity {
     char *name;
     char *type_value;            /* the type attribute's value; NULL: told by keys */
     char *pk_tmpl, *sk_tmpl;     /* sk NULL: the table has no sort key */
@@ -80,7 +80,7 @@ typedef struct entity {
     ent_index *idx;              /* one per index of the table, in its order */
     size_t n_idx;
     av sample;                   /* the first item met; AV_NONE: none */
-} entity;
+} ent_entity;
 
 typedef struct ent_table {
     char *name;
@@ -90,9 +90,9 @@ typedef struct ent_table {
     uint64_t items_read;         /* items the model was made from */
     uint64_t items_total;        /* items of the table (0: unknown) */
     bool sampled;                /* items_read is a sample of items_total */
-    entity *e;                   /* by name */
+    ent_entity *e;                   /* by name */
     size_t n;
-    uint64_t strays;             /* items of no entity */
+    uint64_t strays;             /* items of no ent_entity */
     av strays_keys[ENT_MAX_STRAYS];  /* the first ones' keys */
     size_t n_strays_keys;
 } ent_table;
@@ -106,19 +106,19 @@ void ent_model_init(ent_model *m);
 void ent_model_done(ent_model *m);
 void ent_table_init(ent_table *t);
 void ent_table_done(ent_table *t);
-void entity_init(entity *e);
-void entity_done(entity *e);
+void entity_init(ent_entity *e);
+void entity_done(ent_entity *e);
 /* Deep copies into uninitialised destinations. */
-void entity_copy(entity *dst, const entity *src);
+void entity_copy(ent_entity *dst, const ent_entity *src);
 void ent_table_copy(ent_table *dst, const ent_table *src);
 /* Appends t (moved in: t is left empty) to m, replacing a table of its name. */
 void ent_model_put(ent_model *m, ent_table *t);
 const ent_table *ent_model_table(const ent_model *m, const char *name);
-const entity *ent_table_entity(const ent_table *t, const char *name);
-const ent_attr *entity_attr(const entity *e, const char *name);
+const ent_entity *ent_table_entity(const ent_table *t, const char *name);
+const ent_attr *entity_attr(const ent_entity *e, const char *name);
 /* Puts t's entities in name order, and e's attributes. */
 void ent_table_sort(ent_table *t);
-void entity_sort_attrs(entity *e);
+void entity_sort_attrs(ent_entity *e);
 
 /* ---- inference --------------------------------------------------------- */
 
@@ -147,13 +147,13 @@ bool ent_tmpl_valid(const char *tmpl, size_t *at);
 
 /* The entity of an item of the table: by the type attribute, else by the
  * key templates (the most specific match wins); NULL: none. */
-const entity *ent_table_match(const ent_table *t, const av *item);
+const ent_entity *ent_table_match(const ent_table *t, const av *item);
 
 /* Is an attribute of mixed types (two types besides NULL)? */
 bool ent_attr_mixed(const ent_attr *a);
 /* "S" or "N 3, NULL 1": the attribute's types, most used first. */
 void ent_attr_types_text(const ent_attr *a, buf *out);
 /* The share of the entity's items that have the attribute, 0..1. */
-double ent_attr_share(const entity *e, const ent_attr *a);
+double ent_attr_share(const ent_entity *e, const ent_attr *a);
 
 #endif

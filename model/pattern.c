@@ -190,7 +190,7 @@ const char *pattern_entity_type(const pattern_set *s, const char *table, const a
     const pattern_rule *r = pattern_set_rule(s, table);
     const ent_table *t = r ? NULL : ent_model_table(&s->model, table);
     if (t) {
-        const entity *e = ent_table_match(t, item);
+        const ent_entity *e = ent_table_match(t, item);
         if (e)
             *len = strlen(e->name);
         return e ? e->name : NULL;

@@ -173,7 +173,7 @@ const char *pattern_verdict_name(pattern_verdict v);
 
 /*
  * The verdict on a result: FAIL when the run failed, needed a Scan, read
- * more units or returned more items than allowed, returned an entity
+ * more units or returned more items than allowed, returned an ent_entity
  * type the pattern does not allow (or an item of no type when types are
  * given), or fewer items than min_items; WARN when the filter discarded
  * most of what was read (more than half); else PASS. Each reason is

@@ -6,7 +6,7 @@
  * verdict (model/pattern.h: pattern_judge), then a summary.
  *
  * Exit status: 0 when every pattern passes (warnings included), 1 when
- * any fails (a Scan, more read units or items than allowed, an entity
+ * any fails (a Scan, more read units or items than allowed, an ent_entity
  * type it should not return, too few items, a store error such as a
  * missing index), 2 for a usage error, a file that does not parse (with
  * FILE:LINE:COLUMN) or a store that does not open. No terminal needed.
@@ -183,7 +183,7 @@ static void costs_json(store *st, buf *b)
     bool first = true;
     for (size_t i = 0; i < C.m.n; i++)
         for (size_t k = 0; k < C.m.t[i].n; k++) {
-            const entity *e = &C.m.t[i].e[k];
+            const ent_entity *e = &C.m.t[i].e[k];
             double table, total;
             cost_entity_write(e, &table, NULL, &total);
             buf_adds(b, first ? "{" : ",{");

@@ -61,7 +61,7 @@ void cli_cost_prices_text(const price_table *pt, const price_region *p, buf *out
                p->taken, p->source, pt->file, pt->hours_per_month);
 }
 
-void cli_cost_write_units(const entity *e, buf *out, double *total, double *table)
+void cli_cost_write_units(const ent_entity *e, buf *out, double *total, double *table)
 {
     double t, sum, idx[64] = { 0 };
     cost_entity_write(e, &t, e->n_idx <= 64 ? idx : NULL, &sum);
@@ -80,7 +80,7 @@ void cli_cost_writes_text(const ent_table *t, const price_table *pt, const price
                           buf *out)
 {
     for (size_t k = 0; k < t->n; k++) {
-        const entity *e = &t->e[k];
+        const ent_entity *e = &t->e[k];
         double table, total;
         buf_printf(out, "  %s %s  ", t->name, e->name);
         cli_cost_write_units(e, out, &total, &table);

@@ -31,7 +31,7 @@ void cli_cost_prices_text(const price_table *pt, const price_region *p, buf *out
 /* "1 + 1 GSI1 = 2": what a write of one item of e costs, table and index
  * copies (model/cost.h's cost_entity_write); *total and *table (may be
  * NULL) get the sums. */
-void cli_cost_write_units(const entity *e, buf *out, double *total, double *table);
+void cli_cost_write_units(const ent_entity *e, buf *out, double *total, double *table);
 
 /* Per entity of t: "  follow  1 + 1 GSI1 = 2 WCU a write (2x): $1.25 a million
  * on-demand, $0.361 provisioned", one a line. */

@@ -44,7 +44,7 @@ static const char usage[] =
     "prices of --price-region, us-east-1 by default). Read-only.\n";
 
 /* The text form of one entity. */
-static void put_entity(const ent_table *t, const entity *e)
+static void put_entity(const ent_table *t, const ent_entity *e)
 {
     buf b = BUF_INIT;
     buf_printf(&b, "  %s  %llu item%s, ", e->name, (unsigned long long)e->count,

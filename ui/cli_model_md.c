@@ -143,7 +143,7 @@ static void tables_section(store *st, const ent_model *m, buf *out)
 
 /* "GSI1: `GSI1PK = TARGET#{id}`, `GSI1SK = ACTOR#{id}`" for each index
  * the entity is in. */
-static void index_cell(const ent_table *t, const entity *e, buf *out)
+static void index_cell(const ent_table *t, const ent_entity *e, buf *out)
 {
     bool any = false;
     for (size_t i = 0; i < e->n_idx; i++) {
@@ -170,7 +170,7 @@ static void index_cell(const ent_table *t, const entity *e, buf *out)
         buf_addc(out, '-');
 }
 
-static void entity_detail(const ent_table *t, const entity *e, buf *out)
+static void entity_detail(const ent_table *t, const ent_entity *e, buf *out)
 {
     buf_adds(out, "\n### ");
     cell(out, t->name, false);
@@ -230,7 +230,7 @@ static void entities_section(const ent_model *m, buf *out)
     for (size_t i = 0; i < m->n; i++) {
         const ent_table *t = &m->t[i];
         for (size_t k = 0; k < t->n; k++) {
-            const entity *e = &t->e[k];
+            const ent_entity *e = &t->e[k];
             buf b = BUF_INIT;
             buf_adds(out, "| ");
             cell(out, t->name, false);
@@ -369,7 +369,7 @@ static void writes_section(const ent_model *m, const price_table *pt, const pric
     for (size_t i = 0; i < m->n; i++) {
         const ent_table *t = &m->t[i];
         for (size_t k = 0; k < t->n; k++) {
-            const entity *e = &t->e[k];
+            const ent_entity *e = &t->e[k];
             double table, total;
             buf_adds(out, "| ");
             cell(out, t->name, false);
