@@ -209,10 +209,20 @@ static void *scan_segment(void *arg)
     return NULL;
 }
 
-/* DescribeTable's answer -> the CreateTable request for the local copy:
- * the same keys, attribute definitions and indexes with their projections;
- * on-demand, since local capacity means nothing. */
-static status create_request(const char *describe, const char *as, char **out, diag *d)
+/* A provisioned table's or index's ProvisionedThroughput, for CreateTable
+ * (DescribeTable's carries counters CreateTable refuses). */
+static void throughput(cJSON *to, const cJSON *from)
+{
+    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(from, "ProvisionedThroughput");
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
+    cJSON *o = cJSON_AddObjectToObject(to, "ProvisionedThroughput");
+    cJSON_AddNumberToObject(o, "ReadCapacityUnits", cJSON_IsNumber(r) && r->valuedouble >= 1 ? r->valuedouble : 1);
+    cJSON_AddNumberToObject(o, "WriteCapacityUnits", cJSON_IsNumber(w) && w->valuedouble >= 1 ? w->valuedouble : 1);
+}
+
+status pull_create_request(const char *describe, const char *as, bool settings, char **out,
+                           diag *d)
 {
     *out = NULL;
     cJSON *j = NULL;
@@ -230,7 +240,15 @@ static status create_request(const char *describe, const char *as, char **out, d
     cJSON_AddStringToObject(c, "TableName", as);
     cJSON_AddItemToObject(c, "AttributeDefinitions", cJSON_Duplicate(ad, 1));
     cJSON_AddItemToObject(c, "KeySchema", cJSON_Duplicate(ks, 1));
-    cJSON_AddStringToObject(c, "BillingMode", "PAY_PER_REQUEST");
+    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(t, "BillingModeSummary"), "BillingMode");
+    bool provisioned = settings && !(cJSON_IsString(bm) && strcmp(bm->valuestring, "PAY_PER_REQUEST") == 0);
+    cJSON_AddStringToObject(c, "BillingMode", provisioned ? "PROVISIONED" : "PAY_PER_REQUEST");
+    if (provisioned)
+        throughput(c, t);
+    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(t, "StreamSpecification");
+    if (settings && cJSON_IsObject(ss))
+        cJSON_AddItemToObject(c, "StreamSpecification", cJSON_Duplicate(ss, 1));
     static const char *const kinds[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
     for (int k = 0; k < 2; k++) {
         const cJSON *ix = cJSON_GetObjectItemCaseSensitive(t, kinds[k]);
@@ -246,6 +264,8 @@ static status create_request(const char *describe, const char *as, char **out, d
                 if (v)
                     cJSON_AddItemToObject(x, keep[f], cJSON_Duplicate(v, 1));
             }
+            if (provisioned && k == 0)
+                throughput(x, one);
             cJSON_AddItemToArray(arr, x);
         }
     }
@@ -292,7 +312,7 @@ static status create_local_table(store *st, remote *r, const char *table, const 
     buf_addc(&req, '}');
     status s = remote_call(r, "DescribeTable", req.data, req.len, &desc, d);
     if (s == ST_OK)
-        s = create_request(desc, as, &create, d);
+        s = pull_create_request(desc, as, false, &create, d);
     if (s == ST_OK)
         s = store_call(st, "CreateTable", create, strlen(create), &created, d);
     free(desc);

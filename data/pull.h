@@ -23,6 +23,7 @@
 #define DDBX_PULL_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "data/remote.h"
@@ -53,6 +54,14 @@ typedef struct pull_opts {
     int interval_ms;            /* 0: 500 */
     void *ud;
 } pull_opts;
+
+/* DescribeTable's answer (the JSON body) -> a CreateTable request for a
+ * table named as with the same keys, attribute definitions and indexes
+ * with their projections; on-demand, unless settings: then the billing
+ * mode and throughput (a provisioned table's) and the stream setting too
+ * (`ddbx push`). *out malloc'd. */
+status pull_create_request(const char *describe, const char *as, bool settings, char **out,
+                           diag *d);
 
 /* Runs the pull. On ST_OK *done holds the totals. When stopped through
  * *stop the status is ST_IO with "interrupted" and nothing is left behind. */

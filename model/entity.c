@@ -566,13 +566,6 @@ static void count_attr(egroup *g, const av_member *m)
     a->types[m->val.type] = 1;
 }
 
-/* Is the item in the index: both its key attributes there, of their types? */
-static bool in_index(const index_def *ix, const av *item)
-{
-    const av *p = get(item, ix->pk.name), *q = get(item, ix->sk.name);
-    return p && p->type == ix->pk.type && (!ix->sk.name || (q && q->type == ix->sk.type));
-}
-
 static void group_add(ent_infer *x, egroup *g, const av *item, size_t size)
 {
     const table_def *def = &x->def;
@@ -590,7 +583,7 @@ static void group_add(ent_infer *x, egroup *g, const av *item, size_t size)
         tacc_add(&g->sk, item, def->sk.name, sk);
     for (size_t i = 0; i < def->n_idx; i++) {
         const index_def *ix = &def->idx[i];
-        if (!in_index(ix, item))
+        if (!index_has_item(ix, item))
             continue;
         g->icount[i]++;
         g->ihalves[i] += size_write_halves(index_entry_size(def, ix, item, size));

@@ -122,3 +122,10 @@ size_t index_entry_size(const table_def *t, const index_def *ix, const av *item,
     }
     return n;
 }
+
+bool index_has_item(const index_def *ix, const av *item)
+{
+    const av *p = av_map_get(item, ix->pk.name, strlen(ix->pk.name));
+    const av *q = ix->sk.name ? av_map_get(item, ix->sk.name, strlen(ix->sk.name)) : NULL;
+    return p && p->type == ix->pk.type && (!ix->sk.name || (q && q->type == ix->sk.type));
+}

@@ -48,6 +48,9 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
  * key attributes (an item missing one is no item of the table)? */
 bool table_def_same_item(const table_def *t, const av *a, const av *b);
 const char *proj_type_name(proj_type p);
+/* Is the item in the index: its key attributes there, of their types
+ * (an item without them is absent from a sparse index)? */
+bool index_has_item(const index_def *ix, const av *item);
 /* The DynamoDB size of item (of size full) as the index projects it: all
  * of it, or its table and index key attributes and the included ones. */
 size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full);   /* "ALL", "KEYS_ONLY", "INCLUDE" */

@@ -63,6 +63,7 @@ static const struct {
     { "check", cli_check },
     { "model", cli_model },
     { "doctor", cli_doctor },
+    { "push", cli_push },
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },
