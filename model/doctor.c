@@ -326,34 +326,41 @@ static void index_findings(doctor *x, const ent_table *inferred, const pattern_s
     for (size_t k = 0; k < x->def.n_idx; k++) {
         const index_def *ix = &x->def.idx[k];
         bool used = false;
+        /* Per entity of the table: the patterns reading the index that
+         * expect it there. */
+        size_t ne = inferred ? inferred->n : 0;
+        buf *expecting = ne ? xcalloc(ne, sizeof *expecting) : NULL;
         for (size_t s = 0; s < n_sets; s++)
             for (size_t i = 0; i < sets[s]->n; i++) {
                 const pattern *p = &sets[s]->p[i];
                 pq_stmt *st;
                 const char *pi = pattern_index(p, &st);
-                if (strcmp(p->table, x->table) != 0 || !pi || strcmp(pi, ix->name) != 0) {
-                    pq_free(st);
-                    continue;
-                }
-                used = true;
+                bool reads = strcmp(p->table, x->table) == 0 && pi && strcmp(pi, ix->name) == 0;
                 pq_free(st);
-                /* The entities the pattern expects from the index: are they all in it? */
-                for (size_t t = 0; t < p->n_types && inferred; t++) {
-                    const ent_entity *e = ent_table_entity(inferred, p->types[t]);
-                    if (!e || k >= e->n_idx || e->idx[k].count >= e->count)
-                        continue;
-                    uint64_t missing = e->count - e->idx[k].count;
-                    add(&x->r, DOC_SPARSE_INDEX, x->table, NULL, ix->name,
-                        "give every such item the index's key attributes (with their types), or"
-                        " take the entity out of the pattern's entity_types if the index is"
-                        " sparse on purpose",
-                        "%llu of %llu %s items lack %s%s%s (or hold another type), so the index %s"
-                        " misses them, yet the pattern %s reads %s and expects %s",
-                        (unsigned long long)missing, (unsigned long long)e->count, e->name,
-                        ix->pk.name, ix->sk.name ? " or " : "", ix->sk.name ? ix->sk.name : "",
-                        ix->name, p->name, ix->name, e->name);
-                }
+                if (!reads)
+                    continue;
+                used = true;
+                for (size_t t = 0; t < p->n_types; t++)
+                    for (size_t e = 0; e < ne; e++)
+                        if (strcmp(inferred->e[e].name, p->types[t]) == 0)
+                            buf_printf(&expecting[e], "%s%s", expecting[e].len ? ", " : "", p->name);
             }
+        for (size_t e = 0; e < ne; e++) {
+            const ent_entity *en = &inferred->e[e];
+            if (expecting[e].len && k < en->n_idx && en->idx[k].count < en->count)
+                add(&x->r, DOC_SPARSE_INDEX, x->table, NULL, ix->name,
+                    "give every such item the index's key attributes (with their types), or take the"
+                    " entity out of the patterns' entity_types if the index is sparse on purpose",
+                    "%llu of %llu %s items lack %s%s%s (or hold another type), so the index %s misses"
+                    " them, yet the pattern%s %s read%s %s and expect%s %s there",
+                    (unsigned long long)(en->count - en->idx[k].count), (unsigned long long)en->count,
+                    en->name, ix->pk.name, ix->sk.name ? " or " : "", ix->sk.name ? ix->sk.name : "",
+                    ix->name, strchr(expecting[e].data, ',') ? "s" : "", expecting[e].data,
+                    strchr(expecting[e].data, ',') ? "" : "s", ix->name,
+                    strchr(expecting[e].data, ',') ? "" : "s", en->name);
+            buf_done(&expecting[e]);
+        }
+        free(expecting);
         if (!used)
             add(&x->r, DOC_UNUSED_INDEX, x->table, NULL, ix->name,
                 "delete it (:delete-index, or UpdateTable) if no application reads it: every write"
