@@ -398,8 +398,12 @@ status pattern_file_parse(const char *file, const char *text, size_t len, patter
         jr_push_name(&r, "model");
         char *path = NULL;
         st = jr_string(&r, model, false, &path);
-        if (st == ST_OK)
-            st = load_model(file, path, &add, d);
+        if (st == ST_OK && (st = load_model(file, path, &add, d)) == ST_IO) {
+            /* Cannot be read: said at the member that names it. */
+            char why[sizeof d->msg];
+            snprintf(why, sizeof why, "%s", d->msg);
+            st = jr_fail(&r, "the model file %s: %s", path, why);
+        }
         free(path);
         jr_pop(&r);
     }
