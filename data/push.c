@@ -377,21 +377,6 @@ static status next_items(store *local, const char *table, cursor *c, av *out, si
     return st;
 }
 
-/* The key of an item (its table key attributes). */
-static void key_of(const table_def *def, const av *item, av *out)
-{
-    av_init_list(out, AV_M);
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
-        if (v) {
-            av c;
-            av_copy(&c, v);
-            av_map_put(out, names[i], strlen(names[i]), &c);
-        }
-    }
-}
-
 /* One BatchWriteItem of items, its UnprocessedItems sent again (50 ms,
  * doubling, at most 5 s apart, 12 times) until none is left. */
 static status batch(remote *r, const char *target, const av *items, size_t n, push_progress *pg,
@@ -480,7 +465,7 @@ static status copy_items(store *local, remote *r, const push_opts *o, const push
         if (st == ST_OK) {
             sv->items += n;
             av_free(&sv->last);
-            key_of(&t->def, &items[n - 1], &sv->last);
+            table_def_key_of(&t->def, &items[n - 1], &sv->last);
             st = state_write(path, where, t->table, t->target, sv, d);
             pg.items = sv->items;
             if (progress)

@@ -70,20 +70,6 @@ struct doctor {
     av stray_key;
 };
 
-static void key_of(const table_def *def, const av *item, av *out)
-{
-    av_init_list(out, AV_M);
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
-        if (v) {
-            av c;
-            av_copy(&c, v);
-            av_map_put(out, names[i], strlen(names[i]), &c);
-        }
-    }
-}
-
 /* The key as "PK=ACTOR#alice SK=PROFILE" (control characters as \xNN). */
 static void key_text(const av *key, buf *out)
 {
@@ -160,7 +146,7 @@ static void seen(doctor *x, ttl_seen *s, const av *item, double value, const av 
 {
     if (s->n++)
         return;
-    key_of(&x->def, item, &s->key);
+    table_def_key_of(&x->def, item, &s->key);
     s->value = value;
     buf t = BUF_INIT;
     if (av_scalar_text(v, &t))
@@ -196,7 +182,7 @@ void doctor_item(doctor *x, const ent_table *declared, const av *item)
     size_t size = size_item(item);
     if (size > DOCTOR_BIG_ITEM) {
         av key;
-        key_of(&x->def, item, &key);
+        table_def_key_of(&x->def, item, &key);
         buf k = BUF_INIT;
         key_text(&key, &k);
         add(&x->r, DOC_BIG_ITEM, x->table, &key, NULL,
@@ -211,8 +197,15 @@ void doctor_item(doctor *x, const ent_table *declared, const av *item)
         check_ttl(x, item);
     if (declared && !ent_table_match(declared, item)) {
         if (!x->strays++)
-            key_of(&x->def, item, &x->stray_key);
+            table_def_key_of(&x->def, item, &x->stray_key);
     }
+}
+
+/* A partition key as text ("?" for a non-scalar, which a key never is). */
+static void pk_text(const av *pk, buf *out)
+{
+    if (!av_scalar_text(pk, out))
+        buf_adds(out, "?");
 }
 
 void doctor_partition(doctor *x, const char *index, const av *pk, uint64_t items, uint64_t bytes,
@@ -225,8 +218,7 @@ void doctor_partition(doctor *x, const char *index, const av *pk, uint64_t items
     if (si < 0.25 && sb < 0.25)
         return;
     buf k = BUF_INIT;
-    if (!av_scalar_text(pk, &k))
-        buf_adds(&k, "?");
+    pk_text(pk, &k);
     add(&x->r, DOC_HOT_PARTITION, x->table, NULL, index,
         "spread it: write-shard the key (a suffix #0..#N, as the samples' celebrity), or key it by"
         " something with more values; a partition serves at most 3000 read and 1000 write units"
@@ -243,8 +235,7 @@ void doctor_collection(doctor *x, const av *pk, uint64_t bytes)
     if (bytes <= DOCTOR_LSI_LIMIT / 5 * 4)
         return;
     buf k = BUF_INIT;
-    if (!av_scalar_text(pk, &k))
-        buf_adds(&k, "?");
+    pk_text(pk, &k);
     add(&x->r, DOC_COLLECTION_SIZE, x->table, NULL, NULL,
         "a table with an LSI refuses writes to an item collection past 10 GB: move items out of"
         " the partition, or use a GSI instead of the LSI (GSIs have no such limit)",

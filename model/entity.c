@@ -595,21 +595,6 @@ static void group_add(ent_infer *x, egroup *g, const av *item, size_t size)
         av_copy(&g->sample, item);
 }
 
-/* The item's table key attributes (an M). */
-static void key_of(const table_def *def, const av *item, av *out)
-{
-    av_init_list(out, AV_M);
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        const av *v = get(item, names[i]);
-        if (v) {
-            av c;
-            av_copy(&c, v);
-            av_map_put(out, names[i], strlen(names[i]), &c);
-        }
-    }
-}
-
 void ent_infer_add(ent_infer *x, const av *item)
 {
     assert(item->type == AV_M);
@@ -625,7 +610,7 @@ void ent_infer_add(ent_infer *x, const av *item)
     } else {
         x->untyped++;
         if (x->n_untyped_keys < ENT_MAX_STRAYS)
-            key_of(&x->def, item, &x->untyped_keys[x->n_untyped_keys++]);
+            table_def_key_of(&x->def, item, &x->untyped_keys[x->n_untyped_keys++]);
     }
     buf k = BUF_INIT;
     shape(get(item, x->def.pk.name), &k);

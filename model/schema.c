@@ -129,3 +129,17 @@ bool index_has_item(const index_def *ix, const av *item)
     const av *q = ix->sk.name ? av_map_get(item, ix->sk.name, strlen(ix->sk.name)) : NULL;
     return p && p->type == ix->pk.type && (!ix->sk.name || (q && q->type == ix->sk.type));
 }
+
+void table_def_key_of(const table_def *t, const av *item, av *out)
+{
+    av_init_list(out, AV_M);
+    const char *names[2] = { t->pk.name, t->sk.name };
+    for (int i = 0; i < 2; i++) {
+        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
+        if (v) {
+            av c;
+            av_copy(&c, v);
+            av_map_put(out, names[i], strlen(names[i]), &c);
+        }
+    }
+}

@@ -48,6 +48,9 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
  * key attributes (an item missing one is no item of the table)? */
 bool table_def_same_item(const table_def *t, const av *a, const av *b);
 const char *proj_type_name(proj_type p);
+/* The item's table key attributes, as an M, into an uninitialised out
+ * (those it lacks are left out). */
+void table_def_key_of(const table_def *t, const av *item, av *out);
 /* Is the item in the index: its key attributes there, of their types
  * (an item without them is absent from a sparse index)? */
 bool index_has_item(const index_def *ix, const av *item);
