@@ -295,9 +295,20 @@ static const char *pattern_index(const pattern *p, pq_stmt **keep)
         return p->index;
     diag d;
     diag_init(&d);
-    if (!p->statement ||
-        pq_parse(p->statement, strlen(p->statement), NULL, 0, keep, &d) != ST_OK)
+    if (!p->statement)
         return NULL;
+    /* Parsed with its example values for its ? (a statement and its
+     * parameters go together). */
+    av *params = p->n_params ? xcalloc(p->n_params, sizeof *params) : NULL;
+    pattern_partiql_params(p, NULL, params);
+    status st = pq_parse(p->statement, strlen(p->statement), params, p->n_params, keep, &d);
+    for (size_t i = 0; i < p->n_params; i++)
+        av_free(&params[i]);
+    free(params);
+    if (st != ST_OK) {
+        *keep = NULL;
+        return NULL;
+    }
     return pq_index(*keep);
 }
 

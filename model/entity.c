@@ -887,7 +887,7 @@ void ent_attr_types_text(const ent_attr *a, buf *out)
             break;
         used[best] = true;
         if (shown++)
-            buf_adds(out, ", ");
+            buf_addc(out, '/');
         buf_adds(out, av_type_name((av_type)best));
         if (a->types[best] != a->count)
             buf_printf(out, " %llu", (unsigned long long)a->types[best]);

@@ -151,7 +151,7 @@ const ent_entity *ent_table_match(const ent_table *t, const av *item);
 
 /* Is an attribute of mixed types (two types besides NULL)? */
 bool ent_attr_mixed(const ent_attr *a);
-/* "S" or "N 3, NULL 1": the attribute's types, most used first. */
+/* "S" or "N 3/NULL 1": the attribute's types, most used first. */
 void ent_attr_types_text(const ent_attr *a, buf *out);
 /* The share of the entity's items that have the attribute, 0..1. */
 double ent_attr_share(const ent_entity *e, const ent_attr *a);

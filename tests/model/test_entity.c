@@ -164,7 +164,7 @@ static void dates_numbers_and_mixed_types(void **state)
     assert_false(ent_attr_mixed(entity_attr(e, "gone"))); /* N and NULL: nullable, not mixed */
     buf b = BUF_INIT;
     ent_attr_types_text(entity_attr(e, "v"), &b);
-    assert_string_equal(b.data, "N 2, S 1");
+    assert_string_equal(b.data, "N 2/S 1");
     buf_done(&b);
     ent_table_done(&t);
     table_def_free(&def);

@@ -244,7 +244,7 @@ for want in "^big-item  *SocialGraph: the item PK=ACTOR#big SK=PROFILE is 390.0 
             "^ttl-milliseconds  *SocialGraph: 1 item whose TTL attribute expiresAt is epoch milliseconds" \
             "^unused-index  *SocialGraph: no access pattern reads the GSI ByDate" \
             "^no-entity  *SocialGraph: 1 item matches no entity of the table's type attribute (the first: PK=ACTOR#ghost SK=NOTE)" \
-            "^mixed-types  *SocialGraph: the attribute followerCount of user items holds more than one type: N 2407, S 1" \
+            "^mixed-types  *SocialGraph: the attribute followerCount of user items holds more than one type: N 2407/S 1" \
             "^sparse-by-accident  *SocialGraph: 1 of 2414 follow items lack GSI1PK or GSI1SK" \
             " do: divide by 1000"; do
     has "$out" "$want" || { doc_found=0; echo "# missing: $want"; }
