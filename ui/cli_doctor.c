@@ -152,7 +152,7 @@ int cli_doctor(int argc, char **argv)
     bool json = false;
     int rc = 0;
     for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i], *v;
+        const char *a = argv[i], *v = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage, stdout);
             free(pfiles);
@@ -180,7 +180,7 @@ int cli_doctor(int argc, char **argv)
         }
         if (rc) {
             fputs("ddbx doctor: unknown option or bad value: ", stderr);
-            cli_fputs_safe(stderr, a);
+            cli_fputs_safe(stderr, v ? v : a);
             fprintf(stderr, "\n%s", usage);
         }
     }
@@ -231,7 +231,11 @@ int cli_doctor(int argc, char **argv)
         }
         if (doctor_run(st, tables[i], dt, sp, n_sets, sample, (double)time(NULL), &rep, &info, &d) !=
             ST_OK) {
-            cli_print_diag("ddbx doctor", &d);
+            buf w = BUF_INIT;
+            buf_adds(&w, "ddbx doctor: table ");
+            buf_adds(&w, tables[i]);
+            cli_print_diag(w.data, &d);
+            buf_done(&w);
             rc = 1;
         }
         read += info.items;

@@ -173,7 +173,7 @@ int cli_model(int argc, char **argv)
     size_t n_tables = 0;
     int rc = 0;
     for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i], *v;
+        const char *a = argv[i], *v = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage, stdout);
             free(tables);
@@ -204,7 +204,7 @@ int cli_model(int argc, char **argv)
         }
         if (rc) {
             fputs("ddbx model: unknown option or bad value: ", stderr);
-            cli_fputs_safe(stderr, a);
+            cli_fputs_safe(stderr, v ? v : a);
             fprintf(stderr, "\n%s", usage);
         }
     }
@@ -227,6 +227,8 @@ int cli_model(int argc, char **argv)
         for (size_t i = 0; i < n_all; i++)
             tables[n_tables++] = all[i];
     }
+    if (rc == 0 && !n_tables)
+        fputs("ddbx model: the store has no tables\n", stderr);
     o.db_path = rem ? NULL : flag_db;
     ent_model m;
     ent_model_init(&m);
@@ -237,7 +239,11 @@ int cli_model(int argc, char **argv)
         ent_table_init(&t);
         table_read info;
         if (table_read_model(st, tables[i], o.sample, &t, &info, &d) != ST_OK) {
-            cli_print_diag("ddbx model", &d);
+            buf w = BUF_INIT;
+            buf_adds(&w, "ddbx model: table ");
+            buf_adds(&w, tables[i]);
+            cli_print_diag(w.data, &d);
+            buf_done(&w);
             rc = 1;
         } else {
             reads.items += info.items;
