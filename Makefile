@@ -31,7 +31,10 @@ else
 BUILD    ?= build
 endif
 
-PKGS      := ncursesw sqlite3 libcjson libmicrohttpd libcurl libcrypto zlib
+PKGS      := ncursesw sqlite3 libcjson libcurl libcrypto zlib
+# Debian's http-parser (the HTTP server of `ddbx serve`, ui/httpd.c) has no
+# pkg-config file.
+HTTP_LIBS := -lhttp_parser
 TEST_PKGS := cmocka
 
 CC       ?= cc
@@ -59,13 +62,17 @@ endif
 
 # pkg-config is asked lazily (=) so `make deps` works on a bare machine.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CJSON_LIBS = $(shell pkg-config --libs libcjson 2>/dev/null)
 SQL_LIBS   = $(shell pkg-config --libs sqlite3 2>/dev/null)
-# What a program linked with data/ needs: SQLite, cJSON, the remote
-# backend's libcurl and libcrypto (data/remote.c, data/sigv4.c), and zlib
-# (data/serve.c's CRC-32).
-DATA_LIBS  = $(shell pkg-config --libs sqlite3 libcjson libcurl libcrypto zlib 2>/dev/null) -lpthread
+# What a program linked with data/ needs: SQLite, cJSON and zlib
+# (data/serve.c's CRC-32). ncursesw, libcurl and libcrypto are not linked:
+# ui/term.c, data/remote.c and data/sigv4.c load them at their first use
+# (data/dynlib.h), so that `ddbx serve` and `ddbx --version` start without
+# the 30-odd libraries they bring (tests/layers checks the binary's list).
+DATA_LIBS  = $(shell pkg-config --libs sqlite3 libcjson zlib 2>/dev/null) -lpthread -ldl
+PKG_LIBS   = $(DATA_LIBS)
+# tests/bench/loadc is a libcurl client of its own.
+CURL_LIBS  = $(shell pkg-config --libs libcurl 2>/dev/null)
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
@@ -113,7 +120,7 @@ DDBX := $(BUILD)/ddbx
 all: $(DDBX)
 
 $(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -178,7 +185,7 @@ $(TEST_DATA): $(BUILD)/tests/data/%: $(BUILD)/tests/data/%.o $(DATA_OBJ) $(MODEL
 	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) $(TEST_LIBS) -lm
 
 $(TEST_UI): $(BUILD)/tests/ui/%: $(BUILD)/tests/ui/%.o $(UI_OBJ) $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) $(TEST_LIBS) -lm
 
 $(TOOL_BINS): $(BUILD)/tests/tools/%: $(BUILD)/tests/tools/%.o $(DATA_OBJ) $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
@@ -192,12 +199,12 @@ $(FUZZ_BINS): $(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz
 endif
 
 $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MODEL_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) $(CURL_LIBS) -lm
 
 # Install what is missing, only when something is missing: a ready machine
 # pays one pkg-config call.
 check-deps:
-	@pkg-config --exists $(PKGS) $(TEST_PKGS) 2>/dev/null || ./tools/deps.sh
+	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f /usr/include/http_parser.h ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
 
 deps:
@@ -235,7 +242,7 @@ fuzz-build: $(FUZZ_BINS)
 
 # Benchmarks: never part of `make test`. -O2 with asserts on, as `make`
 # builds ddbx; a separate build folder so test builds do not interfere.
-bench-bins: $(DDBX) $(BENCH_BINS)
+bench-bins: $(DDBX) $(BENCH_BINS) $(BUILD)/tests/tools/peakrss
 
 bench: check-deps
 	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g" SAN= bench-bins

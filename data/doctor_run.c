@@ -50,14 +50,14 @@ static status partitions(store *s, const char *table, const index_def *ix, docto
             if (store_partition(s, table, def->idx[k].name, &parts[i].pk, &pi, &found, d) == ST_OK &&
                 found) {
                 coll += pi.bytes;
-                av_free(&pi.pk);
+                av_done(&pi.pk);
             }
         }
         if (lsi)
             doctor_collection(doc, &parts[i].pk, coll);
     }
     for (size_t i = 0; i < n; i++)
-        av_free(&parts[i].pk);
+        av_done(&parts[i].pk);
     return st;
 }
 

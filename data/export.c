@@ -76,7 +76,7 @@ static status each_item(store *s, const char *table, const char *index,
             goto out;
         }
         for (size_t i = 0; i < np; i++) {
-            av_free(&after);
+            av_done(&after);
             for (;;) {
                 rc = store_page(s, table, index, &parts[i].pk, after.type ? &after : NULL,
                                 true, ITEM_PAGE, items, &ni, d);
@@ -88,11 +88,11 @@ static status each_item(store *s, const char *table, const char *index,
                     if ((rc = fn(ctx, &items[j], d)) != ST_OK)
                         goto out;
                 if (ni > 0) {
-                    av_free(&after);
+                    av_done(&after);
                     av_move(&after, &items[ni - 1]);
                 }
                 for (size_t j = 0; j < ni; j++)
-                    av_free(&items[j]);
+                    av_done(&items[j]);
                 bool more = ni == ITEM_PAGE;
                 ni = 0;
                 if (!more)
@@ -103,22 +103,22 @@ static status each_item(store *s, const char *table, const char *index,
         }
         bool more = np == PART_PAGE;
         if (np > 0) {
-            av_free(&after_pk);
+            av_done(&after_pk);
             av_move(&after_pk, &parts[np - 1].pk);
         }
         for (size_t i = 0; i < np; i++)
-            av_free(&parts[i].pk);
+            av_done(&parts[i].pk);
         np = 0;
         if (!more)
             break;
     }
 out:
     for (size_t i = 0; i < np; i++)
-        av_free(&parts[i].pk);
+        av_done(&parts[i].pk);
     for (size_t j = 0; j < ni; j++)
-        av_free(&items[j]);
-    av_free(&after_pk);
-    av_free(&after);
+        av_done(&items[j]);
+    av_done(&after_pk);
+    av_done(&after);
     free(parts);
     free(items);
     return rc;

@@ -168,7 +168,7 @@ bool import_source_broken(const import_source *src)
 void import_event_done(import_event *ev)
 {
     if (ev->kind == IMPORT_EV_ITEM)
-        av_free(&ev->item);
+        av_done(&ev->item);
     else if (ev->kind == IMPORT_EV_TABLE)
         table_def_free(&ev->def);
     ev->kind = IMPORT_EV_END;
@@ -492,7 +492,7 @@ status import_source_next(import_source *src, import_event *ev, diag *d)
     cJSON_Delete(j);
     src->index++;
     if (rc != ST_OK) {
-        av_free(&ev->item);
+        av_done(&ev->item);
         return rc;
     }
     ev->kind = IMPORT_EV_ITEM;

@@ -206,7 +206,7 @@ status import_wb_next(import_source *src, import_event *ev, diag *d)
             }
         }
         if (rc != ST_OK) {
-            av_free(&ev->item);
+            av_done(&ev->item);
             return rc;
         }
         ev->kind = IMPORT_EV_ITEM;

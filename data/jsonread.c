@@ -1,5 +1,5 @@
 /*
- * jsonread — member paths and positions for errors in JSON files (see
+ * jsonread — JSON settings files read with file:line:column errors (see
  * jsonread.h).
  */
 #include "data/jsonread.h"
@@ -14,150 +14,16 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
-void jr_push_name(jsonread *r, const char *name)
+void jsonread_init(jsonread *r, const char *file, const char *text, size_t len, diag *d)
 {
-    if (r->depth < JR_MAX_DEPTH)
-        r->seg[r->depth++] = (jsonpos_seg){ name, strlen(name), 0 };
+    memset(r, 0, sizeof *r);
+    r->file = file;
+    r->text = text;
+    r->len = len;
+    r->d = d;
 }
 
-void jr_push_index(jsonread *r, size_t i)
-{
-    if (r->depth < JR_MAX_DEPTH)
-        r->seg[r->depth++] = (jsonpos_seg){ NULL, 0, i };
-}
-
-void jr_pop(jsonread *r)
-{
-    if (r->depth)
-        r->depth--;
-}
-
-static void path_text(const jsonread *r, buf *out)
-{
-    for (size_t i = 0; i < r->depth; i++) {
-        if (r->seg[i].name)
-            buf_printf(out, "%s%.*s", i ? "." : "", (int)r->seg[i].len, r->seg[i].name);
-        else
-            buf_printf(out, "[%zu]", r->seg[i].index);
-    }
-}
-
-static bool find(const jsonread *r, size_t *off)
-{
-    return r->at_name ? jsonpos_find_name(r->text, r->len, r->seg, r->depth, off)
-                      : jsonpos_find(r->text, r->len, r->seg, r->depth, off);
-}
-
-void jr_where(const jsonread *r, int *line, int *col)
-{
-    size_t off = 0;
-    *line = 1;
-    *col = 1;
-    if (find(r, &off))
-        jsonpos_line_col(r->text, r->len, off, line, col);
-}
-
-status jr_fail(jsonread *r, const char *fmt, ...)
-{
-    size_t off = 0;
-    int line = 1, col = 1;
-    if (find(r, &off))
-        jsonpos_line_col(r->text, r->len, off, &line, &col);
-    buf b = BUF_INIT;
-    path_text(r, &b);
-    if (b.len)
-        buf_adds(&b, ": ");
-    va_list ap;
-    va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
-    r->d->line = line;
-    r->d->col = col;
-    r->d->pos = (long)off;
-    r->d->path[0] = '\0';
-    diag_set(r->d, ST_PARSE, "%s", b.data);
-    buf_done(&b);
-    return ST_PARSE;
-}
-
-bool jr_has_control(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return true;
-    return false;
-}
-
-status jr_string(jsonread *r, const cJSON *v, bool empty_ok, char **out)
-{
-    if (!cJSON_IsString(v))
-        return jr_fail(r, "must be a string");
-    if (!empty_ok && !v->valuestring[0])
-        return jr_fail(r, "must not be empty");
-    *out = xstrdup(v->valuestring);
-    return ST_OK;
-}
-
-status jr_count(jsonread *r, const cJSON *v, bool whole, double *out)
-{
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || !isfinite(v->valuedouble) ||
-        (whole && v->valuedouble != floor(v->valuedouble)))
-        return jr_fail(r, whole ? "must be a whole number, 0 or more" : "must be a number, 0 or more");
-    *out = v->valuedouble;
-    return ST_OK;
-}
-
-status jr_bool(jsonread *r, const cJSON *v, bool *out)
-{
-    if (!cJSON_IsBool(v))
-        return jr_fail(r, "must be true or false");
-    *out = cJSON_IsTrue(v);
-    return ST_OK;
-}
-
-static bool known(const char *name, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(name, *list) == 0)
-            return true;
-    return false;
-}
-
-status jr_check_members(jsonread *r, const cJSON *obj, const char *const *list)
-{
-    const cJSON *m;
-    cJSON_ArrayForEach(m, obj) {
-        if (!known(m->string, list)) {
-            jr_push_name(r, m->string);
-            buf b = BUF_INIT;
-            for (size_t i = 0; list[i]; i++)
-                buf_printf(&b, "%s%s", i ? ", " : "", list[i]);
-            r->at_name = true;
-            status st = jr_fail(r, "unknown member (expected one of: %s)", b.data);
-            r->at_name = false;
-            jr_pop(r);
-            buf_done(&b);
-            return st;
-        }
-    }
-    return ST_OK;
-}
-
-status jr_parse(jsonread *r, cJSON **root)
-{
-    status st = ddbjson_cjson_parse(r->text, r->len, root, r->d);
-    if (st == ST_OK)
-        return ST_OK;
-    /* Syntax: where cJSON stopped (ddbjson gave line and column, which
-     * the FILE:LINE:COL prefix says already). */
-    snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
-    if (strncmp(r->d->msg, "invalid JSON at line", 20) == 0)
-        diag_set(r->d, ST_PARSE, "not valid JSON: the syntax error is here");
-    return ST_PARSE;
-}
-
-status jr_read_file(const char *path, buf *out, diag *d)
+status jsonread_load(const char *path, buf *out, diag *d)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -176,5 +42,143 @@ status jr_read_file(const char *path, buf *out, diag *d)
     }
     if (!out->data)
         buf_adds(out, "");
+    return ST_OK;
+}
+
+status jsonread_parse(jsonread *r, cJSON **root)
+{
+    if (ddbjson_cjson_parse(r->text, r->len, root, r->d) == ST_OK)
+        return ST_OK;
+    /* Syntax: where cJSON stopped (ddbjson gave line and column, which
+     * the FILE:LINE:COL prefix says already). */
+    snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
+    if (strncmp(r->d->msg, "invalid JSON at line", 20) == 0)
+        diag_set(r->d, ST_PARSE, "not valid JSON: the syntax error is here");
+    return ST_PARSE;
+}
+
+void jsonread_push_name(jsonread *r, const char *name)
+{
+    if (r->depth < JSONREAD_DEPTH)
+        r->seg[r->depth++] = (jsonpos_seg){ name, strlen(name), 0 };
+}
+
+void jsonread_push_index(jsonread *r, size_t i)
+{
+    if (r->depth < JSONREAD_DEPTH)
+        r->seg[r->depth++] = (jsonpos_seg){ NULL, 0, i };
+}
+
+void jsonread_pop(jsonread *r)
+{
+    if (r->depth)
+        r->depth--;
+}
+
+void jsonread_where(const jsonread *r, int *line, int *col, size_t *off)
+{
+    size_t at = 0;
+    *line = 1;
+    *col = 1;
+    if (r->at_name ? jsonpos_find_name(r->text, r->len, r->seg, r->depth, &at)
+                   : jsonpos_find(r->text, r->len, r->seg, r->depth, &at))
+        jsonpos_line_col(r->text, r->len, at, line, col);
+    if (off)
+        *off = at;
+}
+
+static void path_text(const jsonread *r, buf *out)
+{
+    for (size_t i = 0; i < r->depth; i++) {
+        if (r->seg[i].name)
+            buf_printf(out, "%s%.*s", i ? "." : "", (int)r->seg[i].len, r->seg[i].name);
+        else
+            buf_printf(out, "[%zu]", r->seg[i].index);
+    }
+}
+
+status jsonread_fail(jsonread *r, const char *fmt, ...)
+{
+    size_t off = 0;
+    int line, col;
+    jsonread_where(r, &line, &col, &off);
+    buf b = BUF_INIT;
+    path_text(r, &b);
+    if (b.len)
+        buf_adds(&b, ": ");
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
+    r->d->line = line;
+    r->d->col = col;
+    r->d->pos = (long)off;
+    r->d->path[0] = '\0';
+    diag_set(r->d, ST_PARSE, "%s", b.data);
+    buf_done(&b);
+    return ST_PARSE;
+}
+
+status jsonread_string(jsonread *r, const cJSON *v, bool empty_ok, char **out)
+{
+    if (!cJSON_IsString(v))
+        return jsonread_fail(r, "must be a string");
+    if (!empty_ok && !v->valuestring[0])
+        return jsonread_fail(r, "must not be empty");
+    *out = xstrdup(v->valuestring);
+    return ST_OK;
+}
+
+status jsonread_bool(jsonread *r, const cJSON *v, bool *out)
+{
+    if (!cJSON_IsBool(v))
+        return jsonread_fail(r, "must be true or false");
+    *out = cJSON_IsTrue(v);
+    return ST_OK;
+}
+
+status jsonread_count(jsonread *r, const cJSON *v, bool whole, double *out)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || !isfinite(v->valuedouble) ||
+        (whole && v->valuedouble != floor(v->valuedouble)))
+        return jsonread_fail(r, whole ? "must be a whole number, 0 or more" : "must be a number, 0 or more");
+    *out = v->valuedouble;
+    return ST_OK;
+}
+
+bool jsonread_has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return true;
+    return false;
+}
+
+static bool known(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(name, *list) == 0)
+            return true;
+    return false;
+}
+
+status jsonread_members(jsonread *r, const cJSON *obj, const char *const *list)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, obj) {
+        if (!known(m->string, list)) {
+            jsonread_push_name(r, m->string);
+            buf b = BUF_INIT;
+            for (size_t i = 0; list[i]; i++)
+                buf_printf(&b, "%s%s", i ? ", " : "", list[i]);
+            r->at_name = true;
+            status st = jsonread_fail(r, "unknown member (expected one of: %s)", b.data);
+            r->at_name = false;
+            jsonread_pop(r);
+            buf_done(&b);
+            return st;
+        }
+    }
     return ST_OK;
 }

@@ -1,17 +1,17 @@
 /*
- * jsonread — reading a JSON file the user wrote (access patterns, a model,
- * prices) with errors that say where: FILE:LINE:COLUMN and the member
- * path ("patterns[2].expect.max_items: must be a number").
+ * jsonread — reading a JSON file of settings member by member, with the
+ * file, line and column in every error: the access-pattern files
+ * (data/pattern_file.c), the masking rules of `ddbx pull --mask`
+ * (data/mask_file.c), the model files of `ddbx model` (data/model_file.c)
+ * and the price files of `ddbx check --cost` (data/price_file.c).
  *
- * cJSON parses; a jsonread follows the member path as the reader walks
- * the document (jr_push_name, jr_push_index, jr_pop), and jr_fail finds
- * that member's place in the text (model/jsonpos) for the diagnostic.
- * Unknown members are errors (jr_check_members), so a misspelt member is
- * not silently ignored.
+ * cJSON tells where a syntax error is but not where a member came from;
+ * the reader keeps the member path it is at (push and pop as it goes
+ * down and up) and model/jsonpos finds that member in the text when an
+ * error is reported: "FILE:LINE:COL: rules[2].action: unknown action".
  *
  * Ownership: the reader borrows the file name, the text and the diag;
- * strings it returns (jr_string) are malloc'd for the caller. No cJSON
- * object leaves data/.
+ * strings it hands out are malloc'd and the caller's.
  */
 #ifndef DDBX_JSONREAD_H
 #define DDBX_JSONREAD_H
@@ -23,41 +23,48 @@
 #include "model/jsonpos.h"
 #include "model/status.h"
 
-struct cJSON;
+#define JSONREAD_DEPTH 10
 
-#define JR_MAX_DEPTH 10
+struct cJSON;
 
 typedef struct jsonread {
     const char *file, *text;
     size_t len;
-    jsonpos_seg seg[JR_MAX_DEPTH];
+    jsonpos_seg seg[JSONREAD_DEPTH];
     size_t depth;
-    bool at_name;          /* the error is about the member's name */
+    bool at_name;          /* an error is about the member's name, not its value */
     diag *d;
 } jsonread;
 
-void jr_push_name(jsonread *r, const char *name);
-void jr_push_index(jsonread *r, size_t i);
-void jr_pop(jsonread *r);
-/* ST_PARSE at the current member: d gets the file, its line and column,
- * and "PATH: message". */
-status jr_fail(jsonread *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Where the current member is (1-based line and column). */
-void jr_where(const jsonread *r, int *line, int *col);
+void jsonread_init(jsonread *r, const char *file, const char *text, size_t len, diag *d);
 
-bool jr_has_control(const char *s);
-/* A string member (non-empty unless empty_ok), malloc'd into *out. */
-status jr_string(jsonread *r, const struct cJSON *v, bool empty_ok, char **out);
+/* The whole file into *out (NUL-terminated, an empty file too); ST_IO
+ * naming it. */
+status jsonread_load(const char *path, buf *out, diag *d);
+/* Parses r's text (ddbjson_cjson_parse: UTF-8 checked); a syntax error is
+ * ST_PARSE at its line and column in r's file. */
+status jsonread_parse(jsonread *r, struct cJSON **root);
+
+void jsonread_push_name(jsonread *r, const char *name);
+void jsonread_push_index(jsonread *r, size_t i);
+void jsonread_pop(jsonread *r);
+
+/* The line and column of the member the reader is at. */
+void jsonread_where(const jsonread *r, int *line, int *col, size_t *off);
+
+/* ST_PARSE in r->d: the file, the member's line and column, "path:
+ * message". Returns ST_PARSE. */
+status jsonread_fail(jsonread *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A member that must be a string (non-empty unless empty_ok), copied. */
+status jsonread_string(jsonread *r, const struct cJSON *v, bool empty_ok, char **out);
+status jsonread_bool(jsonread *r, const struct cJSON *v, bool *out);
 /* A number >= 0 (integral when whole is set). */
-status jr_count(jsonread *r, const struct cJSON *v, bool whole, double *out);
-status jr_bool(jsonread *r, const struct cJSON *v, bool *out);
-/* Fails at the first member of obj not in the NULL-ended list. */
-status jr_check_members(jsonread *r, const struct cJSON *obj, const char *const *list);
-
-/* Parses the text; a syntax error is ST_PARSE with the file, the line and
- * column where cJSON stopped. */
-status jr_parse(jsonread *r, struct cJSON **root);
-/* A file's bytes (ST_IO with the file named when it cannot be read). */
-status jr_read_file(const char *path, buf *out, diag *d);
+status jsonread_count(jsonread *r, const struct cJSON *v, bool whole, double *out);
+/* Does s hold a control character (a name the terminal must not get)? */
+bool jsonread_has_control(const char *s);
+/* Each member of obj is one of the NULL-ended list (else "unknown
+ * member", at its name). */
+status jsonread_members(jsonread *r, const struct cJSON *obj, const char *const *list);
 
 #endif

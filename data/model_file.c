@@ -196,16 +196,16 @@ static const cJSON *member(const cJSON *o, const char *name)
 static status read_key(jsonread *r, const cJSON *v, key_attr *k)
 {
     if (!cJSON_IsObject(v) || cJSON_GetArraySize(v) != 1)
-        return jr_fail(r, "must be {\"ATTRIBUTE\": \"S\"} (one attribute and its type: S, N or B)");
+        return jsonread_fail(r, "must be {\"ATTRIBUTE\": \"S\"} (one attribute and its type: S, N or B)");
     const cJSON *m = v->child;
-    jr_push_name(r, m->string);
+    jsonread_push_name(r, m->string);
     status st = ST_OK;
     av_type t = cJSON_IsString(m) ? av_type_from_name(m->valuestring, strlen(m->valuestring)) : AV_NONE;
     if (!m->string[0])
-        st = jr_fail(r, "an attribute name is not empty");
+        st = jsonread_fail(r, "an attribute name is not empty");
     else if (t != AV_S && t != AV_N && t != AV_B)
-        st = jr_fail(r, "a key attribute's type is S, N or B");
-    jr_pop(r);
+        st = jsonread_fail(r, "a key attribute's type is S, N or B");
+    jsonread_pop(r);
     if (st == ST_OK) {
         k->name = xstrdup(m->string);
         k->type = t;
@@ -217,17 +217,17 @@ static status read_keypair(jsonread *r, const cJSON *v, key_attr *pk, key_attr *
 {
     const cJSON *p = member(v, "partition"), *s = member(v, "sort");
     if (!p && need_p)
-        return jr_fail(r, "needs \"partition\": {\"ATTRIBUTE\": \"S\"}");
+        return jsonread_fail(r, "needs \"partition\": {\"ATTRIBUTE\": \"S\"}");
     status st = ST_OK;
     if (p) {
-        jr_push_name(r, "partition");
+        jsonread_push_name(r, "partition");
         st = read_key(r, p, pk);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     if (st == ST_OK && s) {
-        jr_push_name(r, "sort");
+        jsonread_push_name(r, "sort");
         st = read_key(r, s, sk);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -236,30 +236,30 @@ static status read_index(jsonread *r, const cJSON *v, const table_def *def, inde
 {
     static const char *const members[] = { "kind", "partition", "sort", "projection", "include", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "an index is an object: {\"kind\": \"GSI\", \"partition\": {...}, ...}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "an index is an object: {\"kind\": \"GSI\", \"partition\": {...}, ...}");
+    status st = jsonread_members(r, v, members);
     char *kind = NULL, *proj = NULL;
     const cJSON *k = member(v, "kind"), *p = member(v, "projection");
     if (st == ST_OK && k) {
-        jr_push_name(r, "kind");
-        st = jr_string(r, k, false, &kind);
+        jsonread_push_name(r, "kind");
+        st = jsonread_string(r, k, false, &kind);
         if (st == ST_OK && strcmp(kind, "GSI") != 0 && strcmp(kind, "LSI") != 0)
-            st = jr_fail(r, "is GSI or LSI");
-        jr_pop(r);
+            st = jsonread_fail(r, "is GSI or LSI");
+        jsonread_pop(r);
     }
     ix->global = !kind || strcmp(kind, "GSI") == 0;
     if (st == ST_OK)
         st = read_keypair(r, v, &ix->pk, &ix->sk, ix->global);
     if (st == ST_OK && !ix->global) {
         if (ix->pk.name && strcmp(ix->pk.name, def->pk.name) != 0)
-            st = jr_fail(r, "an LSI's partition key is the table's (%s)", def->pk.name);
+            st = jsonread_fail(r, "an LSI's partition key is the table's (%s)", def->pk.name);
         free(ix->pk.name);
         ix->pk.name = xstrdup(def->pk.name);
         ix->pk.type = def->pk.type;
     }
     if (st == ST_OK && p) {
-        jr_push_name(r, "projection");
-        st = jr_string(r, p, false, &proj);
+        jsonread_push_name(r, "projection");
+        st = jsonread_string(r, p, false, &proj);
         if (st == ST_OK) {
             if (strcmp(proj, "ALL") == 0)
                 ix->proj = PROJ_ALL;
@@ -268,29 +268,29 @@ static status read_index(jsonread *r, const cJSON *v, const table_def *def, inde
             else if (strcmp(proj, "INCLUDE") == 0)
                 ix->proj = PROJ_INCLUDE;
             else
-                st = jr_fail(r, "is ALL, KEYS_ONLY or INCLUDE");
+                st = jsonread_fail(r, "is ALL, KEYS_ONLY or INCLUDE");
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     const cJSON *inc = member(v, "include");
     if (st == ST_OK && inc) {
-        jr_push_name(r, "include");
+        jsonread_push_name(r, "include");
         if (!cJSON_IsArray(inc) || ix->proj != PROJ_INCLUDE) {
-            st = jr_fail(r, "a list of attribute names, with \"projection\": \"INCLUDE\"");
+            st = jsonread_fail(r, "a list of attribute names, with \"projection\": \"INCLUDE\"");
         } else {
             ix->include = xcalloc((size_t)cJSON_GetArraySize(inc) + 1, sizeof *ix->include);
             const cJSON *a;
             size_t i = 0;
             cJSON_ArrayForEach(a, inc) {
-                jr_push_index(r, i++);
-                st = jr_string(r, a, false, &ix->include[ix->n_include]);
-                jr_pop(r);
+                jsonread_push_index(r, i++);
+                st = jsonread_string(r, a, false, &ix->include[ix->n_include]);
+                jsonread_pop(r);
                 if (st != ST_OK)
                     break;
                 ix->n_include++;
             }
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     free(kind);
     free(proj);
@@ -300,15 +300,15 @@ static status read_index(jsonread *r, const cJSON *v, const table_def *def, inde
 static status read_indexes(jsonread *r, const cJSON *v, table_def *def)
 {
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of INDEX: {...}");
+        return jsonread_fail(r, "must be an object of INDEX: {...}");
     def->idx = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof *def->idx);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         index_def *ix = &def->idx[def->n_idx++];
         ix->name = xstrdup(m->string);
-        status st = m->string[0] ? read_index(r, m, def, ix) : jr_fail(r, "an index name is not empty");
-        jr_pop(r);
+        status st = m->string[0] ? read_index(r, m, def, ix) : jsonread_fail(r, "an index name is not empty");
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -318,7 +318,7 @@ static status read_indexes(jsonread *r, const cJSON *v, table_def *def)
 static status read_u64(jsonread *r, const cJSON *v, uint64_t *out)
 {
     double x = 0;
-    status st = jr_count(r, v, true, &x);
+    status st = jsonread_count(r, v, true, &x);
     *out = (uint64_t)x;
     return st;
 }
@@ -326,10 +326,10 @@ static status read_u64(jsonread *r, const cJSON *v, uint64_t *out)
 /* A template, checked; must name one of the allowed attributes. */
 static status read_tmpl(jsonread *r, const cJSON *v, char **out)
 {
-    status st = jr_string(r, v, false, out);
+    status st = jsonread_string(r, v, false, out);
     size_t at = 0;
     if (st == ST_OK && !ent_tmpl_valid(*out, &at))
-        st = jr_fail(r, "a template is literal text and {name} placeholders, braces paired,"
+        st = jsonread_fail(r, "a template is literal text and {name} placeholders, braces paired,"
                         " names not empty, two placeholders never side by side (at character %zu)",
                      at + 1);
     return st;
@@ -340,10 +340,10 @@ static status read_tmpls(jsonread *r, const cJSON *v, const key_attr *pk, const 
                          char **pt, char **st_)
 {
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of KEY ATTRIBUTE: \"TEMPLATE\"");
+        return jsonread_fail(r, "must be an object of KEY ATTRIBUTE: \"TEMPLATE\"");
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         status st;
         if (pk->name && strcmp(m->string, pk->name) == 0)
             st = read_tmpl(r, m, pt);
@@ -351,16 +351,16 @@ static status read_tmpls(jsonread *r, const cJSON *v, const key_attr *pk, const 
             st = read_tmpl(r, m, st_);
         else {
             r->at_name = true;
-            st = jr_fail(r, "not a key attribute here (%s%s%s)", pk->name ? pk->name : "",
+            st = jsonread_fail(r, "not a key attribute here (%s%s%s)", pk->name ? pk->name : "",
                          sk->name ? ", " : "", sk->name ? sk->name : "");
             r->at_name = false;
         }
-        jr_pop(r);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
     if (!*pt)
-        return jr_fail(r, "needs the template of %s", pk->name);
+        return jsonread_fail(r, "needs the template of %s", pk->name);
     return ST_OK;
 }
 
@@ -368,25 +368,25 @@ static status read_attr(jsonread *r, const cJSON *v, ent_attr *a)
 {
     static const char *const members[] = { "types", "items", "share", "required", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "an attribute is an object: {\"types\": {\"S\": 10}, \"required\": true}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "an attribute is an object: {\"types\": {\"S\": 10}, \"required\": true}");
+    status st = jsonread_members(r, v, members);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         double x = 0;
         if (strcmp(m->string, "types") == 0) {
             if (!cJSON_IsObject(m)) {
-                st = jr_fail(r, "must be an object of TYPE: items");
+                st = jsonread_fail(r, "must be an object of TYPE: items");
             } else {
                 const cJSON *t;
                 cJSON_ArrayForEach(t, m) {
-                    jr_push_name(r, t->string);
+                    jsonread_push_name(r, t->string);
                     av_type ty = av_type_from_name(t->string, strlen(t->string));
-                    st = ty == AV_NONE ? jr_fail(r, "not a DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS)")
+                    st = ty == AV_NONE ? jsonread_fail(r, "not a DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS)")
                                        : read_u64(r, t, &a->types[ty]);
-                    jr_pop(r);
+                    jsonread_pop(r);
                     if (st != ST_OK)
                         break;
                 }
@@ -394,11 +394,11 @@ static status read_attr(jsonread *r, const cJSON *v, ent_attr *a)
         } else if (strcmp(m->string, "items") == 0) {
             st = read_u64(r, m, &a->count);
         } else if (strcmp(m->string, "share") == 0) {
-            st = jr_count(r, m, false, &x);   /* computed again from the counts */
+            st = jsonread_count(r, m, false, &x);   /* computed again from the counts */
         } else {
-            st = jr_bool(r, m, &a->required);
+            st = jsonread_bool(r, m, &a->required);
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -406,15 +406,15 @@ static status read_attr(jsonread *r, const cJSON *v, ent_attr *a)
 static status read_attrs(jsonread *r, const cJSON *v, ent_entity *e)
 {
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of ATTRIBUTE: {...}");
+        return jsonread_fail(r, "must be an object of ATTRIBUTE: {...}");
     e->attrs = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof *e->attrs);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         ent_attr *a = &e->attrs[e->n_attrs++];
         a->name = xstrdup(m->string);
         status st = read_attr(r, m, a);
-        jr_pop(r);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -426,13 +426,13 @@ static status read_ent_index(jsonread *r, const cJSON *v, const index_def *ix, e
 {
     static const char *const members[] = { "keys", "items", "write_units", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object: {\"keys\": {...}, \"items\": N}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "must be an object: {\"keys\": {...}, \"items\": N}");
+    status st = jsonread_members(r, v, members);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         uint64_t u = 0;
         if (strcmp(m->string, "keys") == 0) {
             st = read_tmpls(r, m, &ix->pk, &ix->sk, &x->pk_tmpl, &x->sk_tmpl);
@@ -442,7 +442,7 @@ static status read_ent_index(jsonread *r, const cJSON *v, const index_def *ix, e
             st = read_u64(r, m, &u);
             x->write_halves = u * 2;
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -450,22 +450,22 @@ static status read_ent_index(jsonread *r, const cJSON *v, const index_def *ix, e
 static status read_ent_indexes(jsonread *r, const cJSON *v, const table_def *def, ent_entity *e)
 {
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of INDEX: {\"keys\": {...}}");
+        return jsonread_fail(r, "must be an object of INDEX: {\"keys\": {...}}");
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         status st = ST_OK;
         size_t i = 0;
         while (i < def->n_idx && strcmp(def->idx[i].name, m->string) != 0)
             i++;
         if (i == def->n_idx) {
             r->at_name = true;
-            st = jr_fail(r, "the table has no index %s (its \"indexes\" name them)", m->string);
+            st = jsonread_fail(r, "the table has no index %s (its \"indexes\" name them)", m->string);
             r->at_name = false;
         } else {
             st = read_ent_index(r, m, &def->idx[i], &e->idx[i]);
         }
-        jr_pop(r);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -478,10 +478,10 @@ static status read_entity(jsonread *r, const cJSON *v, const ent_table *t, ent_e
                                            "write_units", "indexes", "attributes",
                                            "more_attributes", "sample", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "an entity is an object: {\"keys\": {\"%s\": \"TEMPLATE\"}}", t->def.pk.name);
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "an entity is an object: {\"keys\": {\"%s\": \"TEMPLATE\"}}", t->def.pk.name);
+    status st = jsonread_members(r, v, members);
     if (st == ST_OK && !member(v, "keys"))
-        st = jr_fail(r, "an entity needs \"keys\": {\"%s\": \"TEMPLATE\"%s%s%s}", t->def.pk.name,
+        st = jsonread_fail(r, "an entity needs \"keys\": {\"%s\": \"TEMPLATE\"%s%s%s}", t->def.pk.name,
                      t->def.sk.name ? ", \"" : "", t->def.sk.name ? t->def.sk.name : "",
                      t->def.sk.name ? "\": \"TEMPLATE\"" : "");
     e->n_idx = t->def.n_idx;
@@ -492,18 +492,18 @@ static status read_entity(jsonread *r, const cJSON *v, const ent_table *t, ent_e
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         const char *k = m->string;
         uint64_t u = 0;
         diag vd;
         diag_init(&vd);
         if (strcmp(k, "type") == 0) {
-            st = t->type_attr ? jr_string(r, m, false, &e->type_value)
-                              : jr_fail(r, "a \"type\" needs the table's \"type_attribute\"");
+            st = t->type_attr ? jsonread_string(r, m, false, &e->type_value)
+                              : jsonread_fail(r, "a \"type\" needs the table's \"type_attribute\"");
         } else if (strcmp(k, "keys") == 0) {
             st = read_tmpls(r, m, &t->def.pk, &t->def.sk, &e->pk_tmpl, &e->sk_tmpl);
             if (st == ST_OK && t->def.sk.name && !e->sk_tmpl)
-                st = jr_fail(r, "needs the template of %s", t->def.sk.name);
+                st = jsonread_fail(r, "needs the template of %s", t->def.sk.name);
         } else if (strcmp(k, "items") == 0) {
             st = read_u64(r, m, &e->count);
         } else if (strcmp(k, "bytes") == 0) {
@@ -520,9 +520,9 @@ static status read_entity(jsonread *r, const cJSON *v, const ent_table *t, ent_e
         } else if (strcmp(k, "attributes") == 0) {
             st = read_attrs(r, m, e);
         } else if (ddbjson_item_from_cjson(m, NULL, &e->sample, &vd) != ST_OK) {
-            st = jr_fail(r, "an item in DynamoDB JSON: %s", vd.msg);
+            st = jsonread_fail(r, "an item in DynamoDB JSON: %s", vd.msg);
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -531,33 +531,33 @@ static status read_no_entity(jsonread *r, const cJSON *v, ent_table *t)
 {
     static const char *const members[] = { "items", "keys", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object: {\"items\": N, \"keys\": [...]}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "must be an object: {\"items\": N, \"keys\": [...]}");
+    status st = jsonread_members(r, v, members);
     const cJSON *n = member(v, "items"), *k = member(v, "keys");
     if (st == ST_OK && n) {
-        jr_push_name(r, "items");
+        jsonread_push_name(r, "items");
         st = read_u64(r, n, &t->strays);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     if (st == ST_OK && k) {
-        jr_push_name(r, "keys");
+        jsonread_push_name(r, "keys");
         if (!cJSON_IsArray(k))
-            st = jr_fail(r, "must be a list of keys in DynamoDB JSON");
+            st = jsonread_fail(r, "must be a list of keys in DynamoDB JSON");
         const cJSON *one;
         size_t i = 0;
         cJSON_ArrayForEach(one, k) {
             if (st != ST_OK || t->n_strays_keys >= ENT_MAX_STRAYS)
                 break;
-            jr_push_index(r, i++);
+            jsonread_push_index(r, i++);
             diag vd;
             diag_init(&vd);
             if (ddbjson_item_from_cjson(one, NULL, &t->strays_keys[t->n_strays_keys], &vd) != ST_OK)
-                st = jr_fail(r, "a key in DynamoDB JSON: %s", vd.msg);
+                st = jsonread_fail(r, "a key in DynamoDB JSON: %s", vd.msg);
             else
                 t->n_strays_keys++;
-            jr_pop(r);
+            jsonread_pop(r);
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -566,20 +566,20 @@ static status read_read(jsonread *r, const cJSON *v, ent_table *t)
 {
     static const char *const members[] = { "items", "of", "sampled", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object: {\"items\": N, \"of\": N, \"sampled\": false}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "must be an object: {\"items\": N, \"of\": N, \"sampled\": false}");
+    status st = jsonread_members(r, v, members);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         if (strcmp(m->string, "items") == 0)
             st = read_u64(r, m, &t->items_read);
         else if (strcmp(m->string, "of") == 0)
             st = read_u64(r, m, &t->items_total);
         else
-            st = jr_bool(r, m, &t->sampled);
-        jr_pop(r);
+            st = jsonread_bool(r, m, &t->sampled);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -589,16 +589,16 @@ static status read_table(jsonread *r, const cJSON *v, ent_table *t)
     static const char *const members[] = { "key", "indexes", "type_attribute", "ttl_attribute",
                                            "read", "no_entity", "entities", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "a table is an object: {\"key\": {...}, \"entities\": {...}}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "a table is an object: {\"key\": {...}, \"entities\": {...}}");
+    status st = jsonread_members(r, v, members);
     const cJSON *key = member(v, "key");
     if (st == ST_OK && !key)
-        st = jr_fail(r, "a table needs \"key\": {\"partition\": {\"PK\": \"S\"}}");
+        st = jsonread_fail(r, "a table needs \"key\": {\"partition\": {\"PK\": \"S\"}}");
     if (st == ST_OK) {
-        jr_push_name(r, "key");
+        jsonread_push_name(r, "key");
         st = cJSON_IsObject(key) ? read_keypair(r, key, &t->def.pk, &t->def.sk, true)
-                                 : jr_fail(r, "must be an object: {\"partition\": {...}, \"sort\": {...}}");
-        jr_pop(r);
+                                 : jsonread_fail(r, "must be an object: {\"partition\": {...}, \"sort\": {...}}");
+        jsonread_pop(r);
     }
     static const char *const order[] = { "indexes", "type_attribute", "ttl_attribute", "read",
                                          "no_entity", "entities" };
@@ -606,37 +606,37 @@ static status read_table(jsonread *r, const cJSON *v, ent_table *t)
         const cJSON *m = member(v, order[i]);
         if (!m)
             continue;
-        jr_push_name(r, order[i]);
+        jsonread_push_name(r, order[i]);
         if (i == 0)
             st = read_indexes(r, m, &t->def);
         else if (i == 1)
-            st = jr_string(r, m, false, &t->type_attr);
+            st = jsonread_string(r, m, false, &t->type_attr);
         else if (i == 2)
-            st = jr_string(r, m, false, &t->ttl_attr);
+            st = jsonread_string(r, m, false, &t->ttl_attr);
         else if (i == 3)
             st = read_read(r, m, t);
         else if (i == 4)
             st = read_no_entity(r, m, t);
         else if (!cJSON_IsObject(m))
-            st = jr_fail(r, "must be an object of ENTITY: {...}");
+            st = jsonread_fail(r, "must be an object of ENTITY: {...}");
         else {
             t->e = xcalloc((size_t)cJSON_GetArraySize(m) + 1, sizeof *t->e);
             const cJSON *one;
             cJSON_ArrayForEach(one, m) {
-                jr_push_name(r, one->string);
+                jsonread_push_name(r, one->string);
                 ent_entity *e = &t->e[t->n++];
                 entity_init(e);
                 e->name = xstrdup(one->string);
-                st = one->string[0] && !jr_has_control(one->string)
+                st = one->string[0] && !jsonread_has_control(one->string)
                          ? read_entity(r, one, t, e)
-                         : jr_fail(r, "an entity name is not empty and has no control characters");
-                jr_pop(r);
+                         : jsonread_fail(r, "an entity name is not empty and has no control characters");
+                jsonread_pop(r);
                 if (st != ST_OK)
                     break;
             }
             ent_table_sort(t);
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -644,40 +644,41 @@ static status read_table(jsonread *r, const cJSON *v, ent_table *t)
 status model_file_parse(const char *file, const char *text, size_t len, ent_model *m, diag *d)
 {
     static const char *const members[] = { "ddbx_model", "tables", NULL };
-    jsonread r = { .file = file, .text = text, .len = len, .d = d };
+    jsonread r;
+    jsonread_init(&r, file, text, len, d);
     cJSON *root = NULL;
-    status st = jr_parse(&r, &root);
+    status st = jsonread_parse(&r, &root);
     if (st != ST_OK)
         return st;
     ent_model add;
     ent_model_init(&add);
     if (!cJSON_IsObject(root)) {
-        st = jr_fail(&r, "a model file is an object: {\"ddbx_model\": 1, \"tables\": {...}}");
+        st = jsonread_fail(&r, "a model file is an object: {\"ddbx_model\": 1, \"tables\": {...}}");
         goto out;
     }
-    st = jr_check_members(&r, root, members);
+    st = jsonread_members(&r, root, members);
     const cJSON *ver = member(root, "ddbx_model"), *tables = member(root, "tables");
     if (st == ST_OK && ver && !(cJSON_IsNumber(ver) && ver->valuedouble == 1)) {
-        jr_push_name(&r, "ddbx_model");
-        st = jr_fail(&r, "this ddbx reads version 1 of the model file");
-        jr_pop(&r);
+        jsonread_push_name(&r, "ddbx_model");
+        st = jsonread_fail(&r, "this ddbx reads version 1 of the model file");
+        jsonread_pop(&r);
     }
     if (st == ST_OK && !cJSON_IsObject(tables))
-        st = jr_fail(&r, "a model file needs \"tables\": {\"TABLE\": {...}}");
-    jr_push_name(&r, "tables");
+        st = jsonread_fail(&r, "a model file needs \"tables\": {\"TABLE\": {...}}");
+    jsonread_push_name(&r, "tables");
     const cJSON *one, *list = st == ST_OK ? tables : NULL;
     cJSON_ArrayForEach(one, list) {
-        jr_push_name(&r, one->string);
+        jsonread_push_name(&r, one->string);
         ent_table t;
         ent_table_init(&t);
         t.name = xstrdup(one->string);
-        st = one->string[0] ? read_table(&r, one, &t) : jr_fail(&r, "a table name is not empty");
+        st = one->string[0] ? read_table(&r, one, &t) : jsonread_fail(&r, "a table name is not empty");
         if (st == ST_OK) {
             t.def.name = xstrdup(t.name);
             ent_model_put(&add, &t);
         }
         ent_table_done(&t);
-        jr_pop(&r);
+        jsonread_pop(&r);
         if (st != ST_OK)
             break;
     }
@@ -693,7 +694,7 @@ out:
 status model_file_load(const char *path, ent_model *m, diag *d)
 {
     buf b = BUF_INIT;
-    status st = jr_read_file(path, &b, d);
+    status st = jsonread_load(path, &b, d);
     if (st == ST_OK)
         st = model_file_parse(path, b.data, b.len, m, d);
     buf_done(&b);

@@ -3,19 +3,17 @@
  * pattern_file.h).
  */
 #include "data/pattern_file.h"
-#include "data/jsonread.h"
-#include "data/model_file.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "data/jsonread.h"
+#include "data/model_file.h"
 #include "model/cost.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
@@ -26,21 +24,21 @@ static status read_rule(jsonread *r, const cJSON *v, pattern_rule *rule)
 {
     static const char *const members[] = { "attribute", "prefixes", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object: {\"attribute\": NAME[, \"prefixes\": {PREFIX: TYPE}]}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "must be an object: {\"attribute\": NAME[, \"prefixes\": {PREFIX: TYPE}]}");
+    status st = jsonread_members(r, v, members);
     if (st != ST_OK)
         return st;
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "attribute");
-    jr_push_name(r, "attribute");
-    st = a ? jr_string(r, a, false, &rule->attr) : jr_fail(r, "is missing");
-    jr_pop(r);
+    jsonread_push_name(r, "attribute");
+    st = a ? jsonread_string(r, a, false, &rule->attr) : jsonread_fail(r, "is missing");
+    jsonread_pop(r);
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "prefixes");
     if (st != ST_OK || !p)
         return st;
-    jr_push_name(r, "prefixes");
+    jsonread_push_name(r, "prefixes");
     if (!cJSON_IsObject(p) || !cJSON_GetArraySize(p)) {
-        st = jr_fail(r, "must be an object of PREFIX: TYPE, not empty");
-        jr_pop(r);
+        st = jsonread_fail(r, "must be an object of PREFIX: TYPE, not empty");
+        jsonread_pop(r);
         return st;
     }
     size_t n = (size_t)cJSON_GetArraySize(p);
@@ -48,30 +46,30 @@ static status read_rule(jsonread *r, const cJSON *v, pattern_rule *rule)
     rule->type = xcalloc(n, sizeof *rule->type);
     const cJSON *m;
     cJSON_ArrayForEach(m, p) {
-        jr_push_name(r, m->string);
-        st = jr_string(r, m, false, &rule->type[rule->n]);
-        jr_pop(r);
+        jsonread_push_name(r, m->string);
+        st = jsonread_string(r, m, false, &rule->type[rule->n]);
+        jsonread_pop(r);
         if (st != ST_OK)
             break;
         rule->prefix[rule->n++] = xstrdup(m->string);
     }
-    jr_pop(r);
+    jsonread_pop(r);
     return st;
 }
 
 static status read_entities(jsonread *r, const cJSON *v, pattern_set *set)
 {
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of TABLE: {\"attribute\": ...}");
+        return jsonread_fail(r, "must be an object of TABLE: {\"attribute\": ...}");
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         set->rules = xrealloc(set->rules, (set->n_rules + 1) * sizeof *set->rules);
         pattern_rule *rule = &set->rules[set->n_rules++];
         memset(rule, 0, sizeof *rule);
         rule->table = xstrdup(m->string);
         status st = read_rule(r, m, rule);
-        jr_pop(r);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -83,21 +81,21 @@ static status read_entities(jsonread *r, const cJSON *v, pattern_set *set)
 static status read_params(jsonread *r, const cJSON *v, pattern *p)
 {
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of NAME: example value in DynamoDB JSON ({\"S\": \"...\"})");
+        return jsonread_fail(r, "must be an object of NAME: example value in DynamoDB JSON ({\"S\": \"...\"})");
     size_t n = (size_t)cJSON_GetArraySize(v);
     p->params = n ? xcalloc(n, sizeof *p->params) : NULL;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         const char *nm = m->string[0] == ':' ? m->string + 1 : m->string;
         diag vd;
         diag_init(&vd);
         status st = ST_OK;
-        if (!nm[0] || jr_has_control(nm) || strchr(nm, ' '))
-            st = jr_fail(r, "a parameter name is a placeholder name without spaces");
+        if (!nm[0] || jsonread_has_control(nm) || strchr(nm, ' '))
+            st = jsonread_fail(r, "a parameter name is a placeholder name without spaces");
         else if (ddbjson_value_from_cjson(m, NULL, &p->params[p->n_params].example, &vd) != ST_OK)
-            st = jr_fail(r, "the example value: %s", vd.msg);
-        jr_pop(r);
+            st = jsonread_fail(r, "the example value: %s", vd.msg);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
         p->params[p->n_params++].name = xstrdup(nm);
@@ -108,17 +106,17 @@ static status read_params(jsonread *r, const cJSON *v, pattern *p)
 static status read_names(jsonread *r, const cJSON *v, pattern *p)
 {
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of \"#name\": \"attribute\"");
+        return jsonread_fail(r, "must be an object of \"#name\": \"attribute\"");
     av_init_list(&p->names, AV_M);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         status st = ST_OK;
         if (m->string[0] != '#')
-            st = jr_fail(r, "a name placeholder begins with #");
+            st = jsonread_fail(r, "a name placeholder begins with #");
         else if (!cJSON_IsString(m))
-            st = jr_fail(r, "must be a string (the attribute name)");
-        jr_pop(r);
+            st = jsonread_fail(r, "must be a string (the attribute name)");
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
         av s;
@@ -131,9 +129,9 @@ static status read_names(jsonread *r, const cJSON *v, pattern *p)
 static status read_types(jsonread *r, const cJSON *v, const pattern_set *set, pattern *p)
 {
     if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
-        return jr_fail(r, "must be a list of entity type names, not empty");
+        return jsonread_fail(r, "must be a list of entity type names, not empty");
     if (!pattern_set_types_table(set, p->table))
-        return jr_fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
+        return jsonread_fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
                     " to say how an item's type is told, or \"model\": \"MODEL.json\"", p->table,
                     p->table);
     const ent_table *mt = pattern_set_rule(set, p->table) ? NULL : ent_model_table(&set->model, p->table);
@@ -141,17 +139,17 @@ static status read_types(jsonread *r, const cJSON *v, const pattern_set *set, pa
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_index(r, i++);
-        status st = jr_string(r, m, false, &p->types[p->n_types]);
+        jsonread_push_index(r, i++);
+        status st = jsonread_string(r, m, false, &p->types[p->n_types]);
         if (st == ST_OK && mt && !ent_table_entity(mt, p->types[p->n_types])) {
             buf has = BUF_INIT;
             for (size_t k = 0; k < mt->n; k++)
                 buf_printf(&has, "%s%s", k ? ", " : "", mt->e[k].name);
-            st = jr_fail(r, "the model has no entity %s in table %s (it has: %s)",
+            st = jsonread_fail(r, "the model has no entity %s in table %s (it has: %s)",
                          p->types[p->n_types], p->table, has.len ? has.data : "none");
             buf_done(&has);
         }
-        jr_pop(r);
+        jsonread_pop(r);
         if (st != ST_OK) {
             free(p->types[p->n_types]);
             return st;
@@ -166,27 +164,27 @@ static status read_expect(jsonread *r, const cJSON *v, const pattern_set *set, p
     static const char *const members[] = { "entity_types", "max_items", "min_items",
                                            "max_read_units", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "must be an object");
+    status st = jsonread_members(r, v, members);
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
         double x = 0;
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         if (strcmp(m->string, "entity_types") == 0) {
             st = read_types(r, m, set, p);
         } else if (strcmp(m->string, "max_read_units") == 0) {
-            st = jr_count(r, m, false, &x);
+            st = jsonread_count(r, m, false, &x);
             p->max_units = x;
         } else {
-            st = jr_count(r, m, true, &x);
+            st = jsonread_count(r, m, true, &x);
             if (strcmp(m->string, "max_items") == 0)
                 p->max_items = (long)x;
             else
                 p->min_items = (long)x;
         }
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -196,7 +194,7 @@ static status check_shape(jsonread *r, const cJSON *v, pattern *p)
 {
     const char *need = p->op == PAT_PARTIQL ? "statement" : p->op == PAT_SCAN ? NULL : "key_condition";
     if (need && !cJSON_GetObjectItemCaseSensitive(v, need))
-        return jr_fail(r, "a %s pattern needs \"%s\"", pattern_op_name(p->op), need);
+        return jsonread_fail(r, "a %s pattern needs \"%s\"", pattern_op_name(p->op), need);
     static const char *const never[4][3] = {
         { "filter", "index", "statement" },          /* GetItem */
         { "statement", NULL, NULL },                 /* Query */
@@ -206,9 +204,9 @@ static status check_shape(jsonread *r, const cJSON *v, pattern *p)
     for (int i = 0; i < 3; i++) {
         const char *m = never[p->op][i];
         if (m && cJSON_GetObjectItemCaseSensitive(v, m)) {
-            jr_push_name(r, m);
-            status st = jr_fail(r, "a %s pattern has no %s", pattern_op_name(p->op), m);
-            jr_pop(r);
+            jsonread_push_name(r, m);
+            status st = jsonread_fail(r, "a %s pattern has no %s", pattern_op_name(p->op), m);
+            jsonread_pop(r);
             return st;
         }
     }
@@ -221,15 +219,15 @@ static status read_member(jsonread *r, const cJSON *m, const pattern_set *set, p
     double x = 0;
     status st;
     if (strcmp(k, "description") == 0)
-        return jr_string(r, m, true, &p->description);
+        return jsonread_string(r, m, true, &p->description);
     if (strcmp(k, "index") == 0)
-        return jr_string(r, m, false, &p->index);
+        return jsonread_string(r, m, false, &p->index);
     if (strcmp(k, "key_condition") == 0)
-        return jr_string(r, m, false, &p->keycond);
+        return jsonread_string(r, m, false, &p->keycond);
     if (strcmp(k, "filter") == 0)
-        return jr_string(r, m, false, &p->filter);
+        return jsonread_string(r, m, false, &p->filter);
     if (strcmp(k, "statement") == 0)
-        return jr_string(r, m, false, &p->statement);
+        return jsonread_string(r, m, false, &p->statement);
     if (strcmp(k, "names") == 0)
         return read_names(r, m, p);
     if (strcmp(k, "parameters") == 0)
@@ -238,12 +236,12 @@ static status read_member(jsonread *r, const cJSON *m, const pattern_set *set, p
         return read_expect(r, m, set, p);
     if (strcmp(k, "scan_forward") == 0) {
         bool fwd = true;
-        st = jr_bool(r, m, &fwd);
+        st = jsonread_bool(r, m, &fwd);
         p->backward = !fwd;
         return st;
     }
     if (strcmp(k, "consistent_read") == 0)
-        return jr_bool(r, m, &p->consistent);
+        return jsonread_bool(r, m, &p->consistent);
     if (strcmp(k, "rate") == 0) {
         if (cJSON_IsNumber(m) && m->valuedouble > 0) {
             p->rate = m->valuedouble;
@@ -251,13 +249,13 @@ static status read_member(jsonread *r, const cJSON *m, const pattern_set *set, p
         }
         if (cJSON_IsString(m) && cost_parse_rate(m->valuestring, &p->rate))
             return ST_OK;
-        return jr_fail(r, "a rate is calls a second above 0: \"200/s\", \"30/min\", \"5000/h\","
+        return jsonread_fail(r, "a rate is calls a second above 0: \"200/s\", \"30/min\", \"5000/h\","
                           " \"100000/day\" or a number");
     }
     if (strcmp(k, "limit") == 0) {
-        st = jr_count(r, m, true, &x);
+        st = jsonread_count(r, m, true, &x);
         if (st == ST_OK && (x < 1 || x > 1e9))
-            st = jr_fail(r, "must be from 1 to 1000000000");
+            st = jsonread_fail(r, "must be from 1 to 1000000000");
         p->limit = (uint32_t)x;
         return st;
     }
@@ -270,21 +268,21 @@ static status read_head(jsonread *r, const cJSON *v, pattern *p)
     for (int i = 0; i < 3; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, head[i]);
         if (!m)
-            return jr_fail(r, "a pattern needs \"%s\"", head[i]);
-        jr_push_name(r, head[i]);
+            return jsonread_fail(r, "a pattern needs \"%s\"", head[i]);
+        jsonread_push_name(r, head[i]);
         char *s = NULL;
-        status st = jr_string(r, m, false, &s);
-        if (st == ST_OK && i == 0 && jr_has_control(s))
-            st = jr_fail(r, "a name has no control characters");
+        status st = jsonread_string(r, m, false, &s);
+        if (st == ST_OK && i == 0 && jsonread_has_control(s))
+            st = jsonread_fail(r, "a name has no control characters");
         if (st == ST_OK && i == 1) {
             int op = pattern_op_find(s);
             if (op < 0)
-                st = jr_fail(r, "unknown operation '%s' (GetItem, Query, Scan or PartiQL)", s);
+                st = jsonread_fail(r, "unknown operation '%s' (GetItem, Query, Scan or PartiQL)", s);
             p->op = op < 0 ? PAT_QUERY : (pattern_op)op;
             free(s);
             s = NULL;
         }
-        jr_pop(r);
+        jsonread_pop(r);
         if (i == 0)
             p->name = s;
         else if (i == 2)
@@ -303,8 +301,8 @@ static status read_pattern(jsonread *r, const cJSON *v, const pattern_set *set, 
         "rate", "expect", NULL,
     };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "a pattern is an object");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "a pattern is an object");
+    status st = jsonread_members(r, v, members);
     if (st == ST_OK)
         st = read_head(r, v, p);
     if (st == ST_OK)
@@ -313,9 +311,9 @@ static status read_pattern(jsonread *r, const cJSON *v, const pattern_set *set, 
     cJSON_ArrayForEach(m, v) {
         if (st != ST_OK)
             break;
-        jr_push_name(r, m->string);
+        jsonread_push_name(r, m->string);
         st = read_member(r, m, set, p);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -323,29 +321,29 @@ static status read_pattern(jsonread *r, const cJSON *v, const pattern_set *set, 
 static status read_patterns(jsonread *r, const cJSON *v, pattern_set *set)
 {
     if (!cJSON_IsArray(v))
-        return jr_fail(r, "must be a list of patterns");
+        return jsonread_fail(r, "must be a list of patterns");
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
-        jr_push_index(r, i++);
+        jsonread_push_index(r, i++);
         pattern p;
         pattern_init(&p);
         status st = read_pattern(r, m, set, &p);
         for (size_t k = 0; st == ST_OK && k < set->n; k++)
             if (strcmp(set->p[k].name, p.name) == 0) {
-                jr_push_name(r, "name");
-                st = jr_fail(r, "a second pattern named %s (names are unique in a file)", p.name);
-                jr_pop(r);
+                jsonread_push_name(r, "name");
+                st = jsonread_fail(r, "a second pattern named %s (names are unique in a file)", p.name);
+                jsonread_pop(r);
             }
         if (st == ST_OK) {
             p.file = xstrdup(r->file);
-            jr_where(r, &p.line, &p.col);
+            jsonread_where(r, &p.line, &p.col, NULL);
             set->p = xrealloc(set->p, (set->n + 1) * sizeof *set->p);
             set->p[set->n++] = p;
         } else {
             pattern_done(&p);
         }
-        jr_pop(r);
+        jsonread_pop(r);
         if (st != ST_OK)
             return st;
     }
@@ -375,47 +373,48 @@ status pattern_file_parse(const char *file, const char *text, size_t len, patter
                           diag *d)
 {
     static const char *const members[] = { "entities", "model", "patterns", NULL };
-    jsonread r = { .file = file, .text = text, .len = len, .d = d };
+    jsonread r;
+    jsonread_init(&r, file, text, len, d);
     cJSON *root = NULL;
     pattern_set add;
     pattern_set_init(&add);
-    status st = jr_parse(&r, &root);
+    status st = jsonread_parse(&r, &root);
     if (st != ST_OK)
         return st;
     if (!cJSON_IsObject(root)) {
-        st = jr_fail(&r, "a pattern file is an object: {\"entities\": {...}, \"patterns\": [...]}");
+        st = jsonread_fail(&r, "a pattern file is an object: {\"entities\": {...}, \"patterns\": [...]}");
         goto out;
     }
-    st = jr_check_members(&r, root, members);
+    st = jsonread_members(&r, root, members);
     const cJSON *ents = cJSON_GetObjectItemCaseSensitive(root, "entities");
     if (st == ST_OK && ents) {
-        jr_push_name(&r, "entities");
+        jsonread_push_name(&r, "entities");
         st = read_entities(&r, ents, &add);
-        jr_pop(&r);
+        jsonread_pop(&r);
     }
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     if (st == ST_OK && model) {
-        jr_push_name(&r, "model");
+        jsonread_push_name(&r, "model");
         char *path = NULL;
-        st = jr_string(&r, model, false, &path);
+        st = jsonread_string(&r, model, false, &path);
         if (st == ST_OK && (st = load_model(file, path, &add, d)) == ST_IO) {
             /* Cannot be read: said at the member that names it. */
             char why[sizeof d->msg];
             snprintf(why, sizeof why, "%s", d->msg);
-            st = jr_fail(&r, "the model file %s: %s", path, why);
+            st = jsonread_fail(&r, "the model file %s: %s", path, why);
         }
         free(path);
-        jr_pop(&r);
+        jsonread_pop(&r);
     }
     /* A file may lean on the rules of files read before it. */
     pattern_set_merge_rules(&add, set);
     const cJSON *pats = cJSON_GetObjectItemCaseSensitive(root, "patterns");
     if (st == ST_OK && !pats)
-        st = jr_fail(&r, "a pattern file needs \"patterns\": [...]");
+        st = jsonread_fail(&r, "a pattern file needs \"patterns\": [...]");
     if (st == ST_OK) {
-        jr_push_name(&r, "patterns");
+        jsonread_push_name(&r, "patterns");
         st = read_patterns(&r, pats, &add);
-        jr_pop(&r);
+        jsonread_pop(&r);
     }
     if (st == ST_OK) {
         for (size_t i = 0; i < add.n; i++)
@@ -431,7 +430,7 @@ out:
 status pattern_file_load(const char *path, pattern_set *set, diag *d)
 {
     buf b = BUF_INIT;
-    status st = jr_read_file(path, &b, d);
+    status st = jsonread_load(path, &b, d);
     if (st == ST_OK)
         st = pattern_file_parse(path, b.data, b.len, set, d);
     buf_done(&b);

@@ -53,7 +53,7 @@ static void run_typed(store *s, const pattern_set *set, const pattern *p, const 
         if (more && (p->limit || r->pages >= PATTERN_RUN_MAX_PAGES))
             r->truncated = true;
         else if (more) {
-            av_free(&req.start);
+            av_done(&req.start);
             av_move(&req.start, &res.last_key);
         }
         ddb_res_done(&res);
@@ -81,7 +81,7 @@ bool pattern_plans_scan(store *s, const pattern *p, buf *why)
         buf_printf(why, "needs a Scan: the WHERE does not fix the partition key of %s", p->table);
     pattern_result_done(&r);
     for (size_t i = 0; i < p->n_params; i++)
-        av_free(&params[i]);
+        av_done(&params[i]);
     free(params);
     return scan;
 }
@@ -155,7 +155,7 @@ static void run_partiql(store *s, const pattern_set *set, const pattern *p, cons
 out:
     free(token);
     for (size_t i = 0; i < p->n_params; i++)
-        av_free(&params[i]);
+        av_done(&params[i]);
     free(params);
 }
 

@@ -19,7 +19,7 @@ static status price(jsonread *r, const cJSON *v, double *out)
         *out = NAN;
         return ST_OK;
     }
-    return jr_count(r, v, false, out);
+    return jsonread_count(r, v, false, out);
 }
 
 /* An object of the members names[0..n), each a price (absent: not known). */
@@ -29,17 +29,17 @@ static status prices(jsonread *r, const cJSON *v, const char *const *names, doub
     for (size_t i = 0; i < n; i++)
         list[i] = names[i];
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "must be an object of %s%s%s: price (null: not known)", names[0],
+        return jsonread_fail(r, "must be an object of %s%s%s: price (null: not known)", names[0],
                        n > 1 ? ", " : "", n > 1 ? names[1] : "");
-    status st = jr_check_members(r, v, list);
+    status st = jsonread_members(r, v, list);
     for (size_t i = 0; i < n && st == ST_OK; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, names[i]);
         *outs[i] = NAN;
         if (!m)
             continue;
-        jr_push_name(r, names[i]);
+        jsonread_push_name(r, names[i]);
         st = price(r, m, outs[i]);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -49,47 +49,47 @@ static status read_region(jsonread *r, const cJSON *v, price_region *p)
     static const char *const members[] = { "currency", "taken", "source", "note", "on_demand",
                                            "provisioned", "storage_gb_month", NULL };
     if (!cJSON_IsObject(v))
-        return jr_fail(r, "a region is an object: {\"currency\": \"USD\", \"taken\": ..., ...}");
-    status st = jr_check_members(r, v, members);
+        return jsonread_fail(r, "a region is an object: {\"currency\": \"USD\", \"taken\": ..., ...}");
+    status st = jsonread_members(r, v, members);
     p->od_read = p->od_write = p->pv_read = p->pv_write = p->storage = NAN;
     static const char *const need[] = { "currency", "taken", "source" };
     char **need_out[] = { &p->currency, &p->taken, &p->source };
     for (int i = 0; i < 3 && st == ST_OK; i++) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, need[i]);
         if (!m) {
-            st = jr_fail(r, "a region needs \"%s\" (the %s)", need[i],
+            st = jsonread_fail(r, "a region needs \"%s\" (the %s)", need[i],
                          i == 0 ? "currency code, USD" : i == 1 ? "date the prices were taken"
                                                                : "URL they were taken from");
             break;
         }
-        jr_push_name(r, need[i]);
-        st = jr_string(r, m, false, need_out[i]);
-        jr_pop(r);
+        jsonread_push_name(r, need[i]);
+        st = jsonread_string(r, m, false, need_out[i]);
+        jsonread_pop(r);
     }
     const cJSON *m;
     if (st == ST_OK && (m = cJSON_GetObjectItemCaseSensitive(v, "note"))) {
-        jr_push_name(r, "note");
-        st = jr_string(r, m, true, &p->note);
-        jr_pop(r);
+        jsonread_push_name(r, "note");
+        st = jsonread_string(r, m, true, &p->note);
+        jsonread_pop(r);
     }
     if (st == ST_OK && (m = cJSON_GetObjectItemCaseSensitive(v, "on_demand"))) {
         static const char *const n[] = { "read_per_million", "write_per_million" };
         double *o[] = { &p->od_read, &p->od_write };
-        jr_push_name(r, "on_demand");
+        jsonread_push_name(r, "on_demand");
         st = prices(r, m, n, o, 2);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     if (st == ST_OK && (m = cJSON_GetObjectItemCaseSensitive(v, "provisioned"))) {
         static const char *const n[] = { "rcu_hour", "wcu_hour" };
         double *o[] = { &p->pv_read, &p->pv_write };
-        jr_push_name(r, "provisioned");
+        jsonread_push_name(r, "provisioned");
         st = prices(r, m, n, o, 2);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     if (st == ST_OK && (m = cJSON_GetObjectItemCaseSensitive(v, "storage_gb_month"))) {
-        jr_push_name(r, "storage_gb_month");
+        jsonread_push_name(r, "storage_gb_month");
         st = price(r, m, &p->storage);
-        jr_pop(r);
+        jsonread_pop(r);
     }
     return st;
 }
@@ -97,50 +97,51 @@ static status read_region(jsonread *r, const cJSON *v, price_region *p)
 status price_file_parse(const char *file, const char *text, size_t len, price_table *t, diag *d)
 {
     static const char *const members[] = { "ddbx_prices", "hours_per_month", "regions", NULL };
-    jsonread r = { .file = file, .text = text, .len = len, .d = d };
+    jsonread r;
+    jsonread_init(&r, file, text, len, d);
     cJSON *root = NULL;
-    status st = jr_parse(&r, &root);
+    status st = jsonread_parse(&r, &root);
     if (st != ST_OK)
         return st;
     price_table add;
     price_table_init(&add);
     add.hours_per_month = 730;
     if (!cJSON_IsObject(root)) {
-        st = jr_fail(&r, "a price file is an object: {\"ddbx_prices\": 1, \"regions\": {...}}");
+        st = jsonread_fail(&r, "a price file is an object: {\"ddbx_prices\": 1, \"regions\": {...}}");
         goto out;
     }
-    st = jr_check_members(&r, root, members);
+    st = jsonread_members(&r, root, members);
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "ddbx_prices");
     const cJSON *hours = cJSON_GetObjectItemCaseSensitive(root, "hours_per_month");
     const cJSON *regions = cJSON_GetObjectItemCaseSensitive(root, "regions");
     if (st == ST_OK && ver && !(cJSON_IsNumber(ver) && ver->valuedouble == 1)) {
-        jr_push_name(&r, "ddbx_prices");
-        st = jr_fail(&r, "this ddbx reads version 1 of the price file");
-        jr_pop(&r);
+        jsonread_push_name(&r, "ddbx_prices");
+        st = jsonread_fail(&r, "this ddbx reads version 1 of the price file");
+        jsonread_pop(&r);
     }
     if (st == ST_OK && hours) {
-        jr_push_name(&r, "hours_per_month");
-        st = jr_count(&r, hours, false, &add.hours_per_month);
+        jsonread_push_name(&r, "hours_per_month");
+        st = jsonread_count(&r, hours, false, &add.hours_per_month);
         if (st == ST_OK && (add.hours_per_month < 672 || add.hours_per_month > 744))
-            st = jr_fail(&r, "a month has from 672 to 744 hours");
-        jr_pop(&r);
+            st = jsonread_fail(&r, "a month has from 672 to 744 hours");
+        jsonread_pop(&r);
     }
     if (st == ST_OK && (!cJSON_IsObject(regions) || !cJSON_GetArraySize(regions)))
-        st = jr_fail(&r, "a price file needs \"regions\": {\"REGION\": {...}}, not empty");
+        st = jsonread_fail(&r, "a price file needs \"regions\": {\"REGION\": {...}}, not empty");
     if (st == ST_OK) {
-        jr_push_name(&r, "regions");
+        jsonread_push_name(&r, "regions");
         add.r = xcalloc((size_t)cJSON_GetArraySize(regions), sizeof *add.r);
         const cJSON *one;
         cJSON_ArrayForEach(one, regions) {
-            jr_push_name(&r, one->string);
+            jsonread_push_name(&r, one->string);
             price_region *p = &add.r[add.n++];
             p->region = xstrdup(one->string);
             st = read_region(&r, one, p);
-            jr_pop(&r);
+            jsonread_pop(&r);
             if (st != ST_OK)
                 break;
         }
-        jr_pop(&r);
+        jsonread_pop(&r);
     }
     if (st == ST_OK) {
         price_table_done(t);
@@ -157,7 +158,7 @@ out:
 status price_file_load(const char *path, price_table *t, diag *d)
 {
     buf b = BUF_INIT;
-    status st = jr_read_file(path, &b, d);
+    status st = jsonread_load(path, &b, d);
     if (st == ST_OK)
         st = price_file_parse(path, b.data, b.len, t, d);
     buf_done(&b);

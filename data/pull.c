@@ -12,9 +12,11 @@
 #include <cjson/cJSON.h>
 
 #include "data/pull.h"
+#include "data/store_int.h"
 #include "model/av.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 
 #define MAX_QUEUED 16   /* pages decoded ahead of the writer, all segments */
@@ -24,6 +26,7 @@ typedef struct page {
     av *items;
     size_t n;
     double capacity;
+    uint64_t masked;
 } page;
 
 typedef struct shared {
@@ -42,6 +45,7 @@ typedef struct shared {
     unsigned long retries;
     const pull_opts *o;
     const char *table;
+    const mask_plan *plan;     /* the mask bound to the table, or NULL */
 } shared;
 
 typedef struct worker {
@@ -76,17 +80,17 @@ static void page_free(page *p)
     if (!p)
         return;
     for (size_t i = 0; i < p->n; i++)
-        av_free(&p->items[i]);
+        av_done(&p->items[i]);
     free(p->items);
     free(p);
 }
 
-/* One Scan page's body -> a page of items; *lek the LastEvaluatedKey as
- * JSON text (NULL at the end of the segment). */
-static status decode_page(const char *body, page **out, char **lek, diag *d)
+/* One Scan page's body -> a page of items; *lek the LastEvaluatedKey
+ * (AV_NONE at the end of the segment). */
+static status decode_page(const char *body, page **out, av *lek, diag *d)
 {
     *out = NULL;
-    *lek = NULL;
+    av_done(lek);
     cJSON *j = NULL;
     status st = ddbjson_cjson_parse(body, strlen(body), &j, d);
     if (st != ST_OK)
@@ -112,7 +116,7 @@ static status decode_page(const char *body, page **out, char **lek, diag *d)
     if (cJSON_IsNumber(cu))
         p->capacity = cu->valuedouble;
     if (cJSON_IsObject(k) && k->child)
-        *lek = cJSON_PrintUnformatted(k);
+        st = ddbjson_item_from_cjson(k, "LastEvaluatedKey", lek, d);
 out:
     cJSON_Delete(j);
     if (st != ST_OK)
@@ -130,7 +134,7 @@ static void *scan_segment(void *arg)
     remote *r = w->r;
     diag d;
     diag_init(&d);
-    char *lek = NULL;
+    av lek = { .type = AV_NONE };
     int finished = 0;
     status st = ST_OK;
     remote_set_cancel(r, &sh->cancel);
@@ -140,20 +144,21 @@ static void *scan_segment(void *arg)
         pthread_mutex_unlock(&sh->mu);
         if (stop)
             break;
+        ddb_req q;
+        ddb_req_init(&q, DDB_SCAN);
+        ddb_req_set_str(&q.table, sh->table);
+        q.rcc = DDB_RCC_TOTAL;
+        if (o->segments > 1) {
+            q.segment = w->seg;
+            q.segments = o->segments;
+        }
+        av_move(&q.start, &lek);
         buf req = BUF_INIT;
-        buf_adds(&req, "{\"TableName\":");
-        ddbjson_write_string(&req, sh->table, strlen(sh->table));
-        buf_adds(&req, ",\"ReturnConsumedCapacity\":\"TOTAL\"");
-        if (o->segments > 1)
-            buf_printf(&req, ",\"Segment\":%d,\"TotalSegments\":%d", w->seg, o->segments);
-        if (lek)
-            buf_printf(&req, ",\"ExclusiveStartKey\":%s", lek);
-        buf_addc(&req, '}');
+        ddb_req_json(&q, &req);
+        ddb_req_done(&q);
         char *body = NULL;
         st = remote_call(r, "Scan", req.data, req.len, &body, &d);
         buf_done(&req);
-        free(lek);
-        lek = NULL;
         if (st != ST_OK) {
             free(body);
             break;
@@ -163,6 +168,8 @@ static void *scan_segment(void *arg)
         free(body);
         if (st != ST_OK)
             break;
+        for (size_t i = 0; sh->plan && i < p->n; i++)
+            p->masked += mask_apply(sh->plan, &p->items[i]);
         pthread_mutex_lock(&sh->mu);
         while (sh->queued >= MAX_QUEUED && !sh->abort)
             pthread_cond_wait(&sh->has_room, &sh->mu);
@@ -180,12 +187,12 @@ static void *scan_segment(void *arg)
         sh->pages++;
         pthread_cond_signal(&sh->has_page);
         pthread_mutex_unlock(&sh->mu);
-        if (!lek) {
+        if (lek.type == AV_NONE) {
             finished = 1;
             break;
         }
     }
-    free(lek);
+    av_done(&lek);
     pthread_mutex_lock(&sh->mu);
     if (st != ST_OK) {
         if (o->segments > 1) {
@@ -209,70 +216,26 @@ static void *scan_segment(void *arg)
     return NULL;
 }
 
-/* A provisioned table's or index's ProvisionedThroughput, for CreateTable
- * (DescribeTable's carries counters CreateTable refuses). */
-static void throughput(cJSON *to, const cJSON *from)
+/* DescribeTable's answer -> the definition of the local copy, named as:
+ * the same keys, attribute types and indexes with their projections
+ * (store_create_table makes it on demand, since local capacity means
+ * nothing). */
+static status copy_def(const char *describe, const char *as, table_def *def, diag *d)
 {
-    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(from, "ProvisionedThroughput");
-    const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
-    cJSON *o = cJSON_AddObjectToObject(to, "ProvisionedThroughput");
-    cJSON_AddNumberToObject(o, "ReadCapacityUnits", cJSON_IsNumber(r) && r->valuedouble >= 1 ? r->valuedouble : 1);
-    cJSON_AddNumberToObject(o, "WriteCapacityUnits", cJSON_IsNumber(w) && w->valuedouble >= 1 ? w->valuedouble : 1);
-}
-
-status pull_create_request(const char *describe, const char *as, bool settings, char **out,
-                           diag *d)
-{
-    *out = NULL;
+    memset(def, 0, sizeof *def);
     cJSON *j = NULL;
     status st = ddbjson_cjson_parse(describe, strlen(describe), &j, d);
     if (st != ST_OK)
         return st;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
-    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "AttributeDefinitions");
-    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "KeySchema");
-    if (!cJSON_IsArray(ad) || !cJSON_IsArray(ks)) {
-        cJSON_Delete(j);
-        return diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
-    }
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddStringToObject(c, "TableName", as);
-    cJSON_AddItemToObject(c, "AttributeDefinitions", cJSON_Duplicate(ad, 1));
-    cJSON_AddItemToObject(c, "KeySchema", cJSON_Duplicate(ks, 1));
-    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(t, "BillingModeSummary"), "BillingMode");
-    bool provisioned = settings && !(cJSON_IsString(bm) && strcmp(bm->valuestring, "PAY_PER_REQUEST") == 0);
-    cJSON_AddStringToObject(c, "BillingMode", provisioned ? "PROVISIONED" : "PAY_PER_REQUEST");
-    if (provisioned)
-        throughput(c, t);
-    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(t, "StreamSpecification");
-    if (settings && cJSON_IsObject(ss))
-        cJSON_AddItemToObject(c, "StreamSpecification", cJSON_Duplicate(ss, 1));
-    static const char *const kinds[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
-    for (int k = 0; k < 2; k++) {
-        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(t, kinds[k]);
-        if (!cJSON_IsArray(ix) || cJSON_GetArraySize(ix) == 0)
-            continue;
-        cJSON *arr = cJSON_AddArrayToObject(c, kinds[k]);
-        const cJSON *one;
-        cJSON_ArrayForEach(one, ix) {
-            cJSON *x = cJSON_CreateObject();
-            static const char *const keep[] = { "IndexName", "KeySchema", "Projection" };
-            for (int f = 0; f < 3; f++) {
-                const cJSON *v = cJSON_GetObjectItemCaseSensitive(one, keep[f]);
-                if (v)
-                    cJSON_AddItemToObject(x, keep[f], cJSON_Duplicate(v, 1));
-            }
-            if (provisioned && k == 0)
-                throughput(x, one);
-            cJSON_AddItemToArray(arr, x);
-        }
-    }
-    *out = cJSON_PrintUnformatted(c);
-    cJSON_Delete(c);
+    if ((st = store_def_from_tree(t, def, d)) == ST_OK && !def->pk.name)
+        st = diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
     cJSON_Delete(j);
-    return ST_OK;
+    if (st == ST_OK) {
+        free(def->name);
+        def->name = xstrdup(as);
+    }
+    return st;
 }
 
 static void report(const pull_opts *o, shared *sh, uint64_t items, double cap, double t0)
@@ -305,21 +268,47 @@ static void fail_shared(shared *sh, const diag *e)
 static status create_local_table(store *st, remote *r, const char *table, const char *as,
                                  diag *d)
 {
-    char *desc = NULL, *create = NULL, *created = NULL;
+    char *desc = NULL;
+    ddb_req q;
+    ddb_req_init(&q, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&q.table, table);
     buf req = BUF_INIT;
-    buf_adds(&req, "{\"TableName\":");
-    ddbjson_write_string(&req, table, strlen(table));
-    buf_addc(&req, '}');
+    ddb_req_json(&q, &req);
+    ddb_req_done(&q);
+    table_def def;
+    memset(&def, 0, sizeof def);
     status s = remote_call(r, "DescribeTable", req.data, req.len, &desc, d);
     if (s == ST_OK)
-        s = pull_create_request(desc, as, false, &create, d);
+        s = copy_def(desc, as, &def, d);
     if (s == ST_OK)
-        s = store_call(st, "CreateTable", create, strlen(create), &created, d);
+        s = store_create_table(st, &def, d);
+    table_def_free(&def);
     free(desc);
-    free(create);
-    free(created);
     buf_done(&req);
     return s;
+}
+
+/* The mask bound to the local copy's keys and indexes (the same as the
+ * remote table's), by the remote table's name. */
+static status bind_mask(store *st, const pull_opts *o, const char *as, mask_plan **plan,
+                        pull_progress *done, diag *d)
+{
+    table_def def;
+    status s = store_describe(st, as, &def, d);
+    if (s != ST_OK)
+        return s;
+    s = mask_bind(o->mask, o->table, &def, plan, d);
+    table_def_free(&def);
+    if (s != ST_OK) {
+        if (o->mask_name)
+            snprintf(d->file, sizeof d->file, "%s", o->mask_name);
+        return s;
+    }
+    buf b = BUF_INIT;
+    mask_plan_describe(*plan, &b);
+    snprintf(done->mask_keys, sizeof done->mask_keys, "%s", b.data);
+    buf_done(&b);
+    return ST_OK;
 }
 
 /* One connection per segment, with the credentials already found
@@ -408,6 +397,7 @@ typedef struct writer {
     int in_batch;
     int in_txn;        /* a store transaction is open */
     uint64_t items;
+    uint64_t masked;
     double cap;
 } writer;
 
@@ -425,6 +415,7 @@ static void write_page(writer *w, page *p)
         w->in_batch++;
     }
     w->cap += p->capacity;
+    w->masked += p->masked;
     page_free(p);
     if (w->in_batch >= w->batch) {
         diag e;
@@ -472,6 +463,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
 
     status s;
     remote *r = NULL;
+    mask_plan *plan = NULL;
     int table_made = 0;
     worker *ws = NULL;
     shared sh;
@@ -492,6 +484,12 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     if (s != ST_OK)
         goto out;
     table_made = 1;
+    if (o->mask) {
+        s = bind_mask(st, o, as, &plan, done, d);
+        if (s != ST_OK)
+            goto out;
+        sh.plan = plan;
+    }
 
     s = store_begin(st, d);
     if (s != ST_OK)
@@ -542,6 +540,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     done->segments = o->segments;
     done->segments_done = sh.segments_done;
     done->retries = sh.retries;
+    done->masked = w.masked;
     snprintf(done->from, sizeof done->from, "%s", remote_describe(r));
     done->seconds = now_s() - t0;
 out:
@@ -556,6 +555,7 @@ out:
         }
     }
     remote_close(r);
+    mask_plan_free(plan);
     for (int i = 0; ws && i < o->segments; i++)
         remote_close(ws[i].r);   /* the ones no thread took */
     free(ws);

@@ -15,19 +15,25 @@
  * deleted, so the database holds either the whole copy or nothing of it,
  * and the same pull can simply be run again.
  *
- * Ownership: the caller owns the store and the options' strings; pull
- * opens and closes its remotes. The progress callback runs on the
+ * With a mask (model/mask.h: `ddbx pull --mask`), every item is masked on
+ * its segment's thread before it is written, by the rules bound to the
+ * table's keys and indexes once DescribeTable has given them; a rule that
+ * would fake, redact or drop a key attribute fails the pull before any
+ * item is read (the local table is removed), its line and column in d.
+ *
+ * Ownership: the caller owns the store, the mask and the options'
+ * strings; pull opens and closes its remotes. The progress callback runs on the
  * caller's thread (between writes), never concurrently with itself.
  */
 #ifndef DDBX_PULL_H
 #define DDBX_PULL_H
 
 #include <signal.h>
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "data/remote.h"
 #include "data/store.h"
+#include "model/mask.h"
 #include "model/status.h"
 
 typedef struct pull_progress {
@@ -39,6 +45,8 @@ typedef struct pull_progress {
     double seconds;          /* since the Scan began */
     unsigned long retries;   /* HTTP retries so far, all segments */
     char from[512];          /* remote_describe of the source (in the totals) */
+    uint64_t masked;         /* values the mask changed or dropped */
+    char mask_keys[512];     /* with a mask: what it does to the keys (mask_plan_describe) */
 } pull_progress;
 
 typedef void (*pull_progress_fn)(const pull_progress *p, void *ud);
@@ -52,16 +60,10 @@ typedef struct pull_opts {
     volatile sig_atomic_t *stop;/* set (e.g. from SIGINT) to stop; may be NULL */
     pull_progress_fn progress;  /* called about every interval_ms; may be NULL */
     int interval_ms;            /* 0: 500 */
+    const mask *mask;           /* may be NULL: items copied as they are */
+    const char *mask_name;      /* the rules' file, for the errors of mask_bind */
     void *ud;
 } pull_opts;
-
-/* DescribeTable's answer (the JSON body) -> a CreateTable request for a
- * table named as with the same keys, attribute definitions and indexes
- * with their projections; on-demand, unless settings: then the billing
- * mode and throughput (a provisioned table's) and the stream setting too
- * (`ddbx push`). *out malloc'd. */
-status pull_create_request(const char *describe, const char *as, bool settings, char **out,
-                           diag *d);
 
 /* Runs the pull. On ST_OK *done holds the totals. When stopped through
  * *stop the status is ST_IO with "interrupted" and nothing is left behind. */

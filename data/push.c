@@ -15,7 +15,6 @@
 
 #include "data/jsonread.h"
 #include "data/pattern_file.h"
-#include "data/pull.h"
 #include "data/table_read.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
@@ -32,7 +31,7 @@ void push_plan_done(push_plan *p)
         free(t->create);
         free(t->billing);
         free(t->streams);
-        av_free(&t->last);
+        av_done(&t->last);
     }
     free(p->t);
     free(p->where);
@@ -153,7 +152,7 @@ typedef struct state {
 static void state_done(state *s)
 {
     free(s->arn);
-    av_free(&s->last);
+    av_done(&s->last);
     memset(s, 0, sizeof *s);
 }
 
@@ -165,7 +164,7 @@ static bool state_read(const char *path, state *s)
     buf b = BUF_INIT;
     diag d;
     diag_init(&d);
-    if (jr_read_file(path, &b, &d) != ST_OK) {
+    if (jsonread_load(path, &b, &d) != ST_OK) {
         buf_done(&b);
         return false;
     }
@@ -254,6 +253,77 @@ static void settings(const char *create, push_table *t)
     cJSON_Delete(j);
 }
 
+/* A provisioned table's or index's ProvisionedThroughput, for CreateTable
+ * (DescribeTable's carries counters CreateTable refuses). */
+static void throughput(cJSON *to, const cJSON *from)
+{
+    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(from, "ProvisionedThroughput");
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
+    cJSON *o = cJSON_AddObjectToObject(to, "ProvisionedThroughput");
+    cJSON_AddNumberToObject(o, "ReadCapacityUnits", cJSON_IsNumber(r) && r->valuedouble >= 1 ? r->valuedouble : 1);
+    cJSON_AddNumberToObject(o, "WriteCapacityUnits", cJSON_IsNumber(w) && w->valuedouble >= 1 ? w->valuedouble : 1);
+}
+
+/* DescribeTable's answer (the JSON body) -> the CreateTable request for
+ * a table named as: the same keys, attribute definitions and indexes with
+ * their projections, the billing mode and throughput (a provisioned
+ * table's) and the stream setting. (A table_def holds neither billing nor
+ * streams, so this is not `ddbx pull`'s store_def_from_tree.) *out
+ * malloc'd. */
+static status create_request(const char *describe, const char *as, char **out, diag *d)
+{
+    *out = NULL;
+    cJSON *j = NULL;
+    status st = ddbjson_cjson_parse(describe, strlen(describe), &j, d);
+    if (st != ST_OK)
+        return st;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
+    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "AttributeDefinitions");
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "KeySchema");
+    if (!cJSON_IsArray(ad) || !cJSON_IsArray(ks)) {
+        cJSON_Delete(j);
+        return diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
+    }
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "TableName", as);
+    cJSON_AddItemToObject(c, "AttributeDefinitions", cJSON_Duplicate(ad, 1));
+    cJSON_AddItemToObject(c, "KeySchema", cJSON_Duplicate(ks, 1));
+    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(t, "BillingModeSummary"), "BillingMode");
+    bool provisioned = !(cJSON_IsString(bm) && strcmp(bm->valuestring, "PAY_PER_REQUEST") == 0);
+    cJSON_AddStringToObject(c, "BillingMode", provisioned ? "PROVISIONED" : "PAY_PER_REQUEST");
+    if (provisioned)
+        throughput(c, t);
+    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(t, "StreamSpecification");
+    if (cJSON_IsObject(ss))
+        cJSON_AddItemToObject(c, "StreamSpecification", cJSON_Duplicate(ss, 1));
+    static const char *const kinds[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+    for (int k = 0; k < 2; k++) {
+        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(t, kinds[k]);
+        if (!cJSON_IsArray(ix) || cJSON_GetArraySize(ix) == 0)
+            continue;
+        cJSON *arr = cJSON_AddArrayToObject(c, kinds[k]);
+        const cJSON *one;
+        cJSON_ArrayForEach(one, ix) {
+            cJSON *x = cJSON_CreateObject();
+            static const char *const keep[] = { "IndexName", "KeySchema", "Projection" };
+            for (int f = 0; f < 3; f++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(one, keep[f]);
+                if (v)
+                    cJSON_AddItemToObject(x, keep[f], cJSON_Duplicate(v, 1));
+            }
+            if (provisioned && k == 0)
+                throughput(x, one);
+            cJSON_AddItemToArray(arr, x);
+        }
+    }
+    *out = cJSON_PrintUnformatted(c);
+    cJSON_Delete(c);
+    cJSON_Delete(j);
+    return ST_OK;
+}
+
 static status plan_one(store *local, remote *r, const push_opts *o, const char *table,
                        const char *where, push_table *t, diag *d)
 {
@@ -268,7 +338,7 @@ static status plan_one(store *local, remote *r, const push_opts *o, const char *
         st = store_call(local, "DescribeTable", in.data, in.len, &desc, d);
     buf_done(&in);
     if (st == ST_OK)
-        st = pull_create_request(desc, t->target, true, &t->create, d);
+        st = create_request(desc, t->target, &t->create, d);
     free(desc);
     if (st != ST_OK)
         return st;
@@ -357,7 +427,7 @@ static status next_items(store *local, const char *table, cursor *c, av *out, si
             break;
         *n += got;
         if (got) {
-            av_free(&c->after);
+            av_done(&c->after);
             av_copy(&c->after, &out[*n - 1]);
         }
         if (got < want) {
@@ -365,8 +435,8 @@ static status next_items(store *local, const char *table, cursor *c, av *out, si
             part_info pi;
             size_t np = 0;
             st = store_partitions(local, table, NULL, &c->pk, false, 1, &pi, &np, d);
-            av_free(&c->pk);
-            av_free(&c->after);
+            av_done(&c->pk);
+            av_done(&c->after);
             if (st != ST_OK || !np) {
                 c->ended = true;
                 break;
@@ -458,13 +528,13 @@ static status copy_items(store *local, remote *r, const push_opts *o, const push
         st = next_items(local, t->table, &c, items, PUSH_BATCH, &n, d);
         if (st != ST_OK || !n) {
             for (size_t i = 0; i < n; i++)
-                av_free(&items[i]);
+                av_done(&items[i]);
             break;
         }
         st = batch(r, t->target, items, n, &pg, d);
         if (st == ST_OK) {
             sv->items += n;
-            av_free(&sv->last);
+            av_done(&sv->last);
             table_def_key_of(&t->def, &items[n - 1], &sv->last);
             st = state_write(path, where, t->table, t->target, sv, d);
             pg.items = sv->items;
@@ -472,12 +542,12 @@ static status copy_items(store *local, remote *r, const push_opts *o, const push
                 progress(&pg, ud);
         }
         for (size_t i = 0; i < n; i++)
-            av_free(&items[i]);
+            av_done(&items[i]);
         if (st != ST_OK)
             break;
     }
-    av_free(&c.pk);
-    av_free(&c.after);
+    av_done(&c.pk);
+    av_done(&c.after);
     return st;
 }
 

@@ -14,9 +14,12 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+/* The calls go through a table (below): no type-checking macros. */
+#define CURL_DISABLE_TYPECHECK
 #include <curl/curl.h>
 
 #include "data/creds.h"
+#include "data/dynlib.h"
 #include "data/remote.h"
 #include "data/serve.h"
 #include "data/sigv4.h"
@@ -54,12 +57,52 @@ struct remote {
     int have_crc;
 };
 
+/* libcurl, loaded at the first remote request (data/dynlib.h): a local
+ * `ddbx serve` or `ddbx api` never loads it and the 20-odd libraries it
+ * brings. The soname is libcurl's ABI since 2006. */
+#ifdef __APPLE__
+#define CURL_SONAME "libcurl.4.dylib"
+#else
+#define CURL_SONAME "libcurl.so.4"
+#endif
+#define CURL_SYMS(X)                                                                          \
+    X(curl_global_init) X(curl_easy_init) X(curl_easy_cleanup) X(curl_easy_setopt)           \
+    X(curl_easy_perform) X(curl_easy_getinfo) X(curl_easy_strerror) X(curl_free)              \
+    X(curl_slist_append) X(curl_slist_free_all) X(curl_url) X(curl_url_cleanup)               \
+    X(curl_url_get) X(curl_url_set)
+static struct {
+    CURL_SYMS(DYNLIB_FIELD)
+} cu;
+static const char *const cu_names[] = { CURL_SYMS(DYNLIB_NAME) };
+#undef curl_easy_setopt   /* curl.h's checks of the argument count */
+#undef curl_easy_getinfo
+#define curl_global_init (*cu.curl_global_init)
+#define curl_easy_init (*cu.curl_easy_init)
+#define curl_easy_cleanup (*cu.curl_easy_cleanup)
+#define curl_easy_setopt (*cu.curl_easy_setopt)
+#define curl_easy_perform (*cu.curl_easy_perform)
+#define curl_easy_getinfo (*cu.curl_easy_getinfo)
+#define curl_easy_strerror (*cu.curl_easy_strerror)
+#define curl_free (*cu.curl_free)
+#define curl_slist_append (*cu.curl_slist_append)
+#define curl_slist_free_all (*cu.curl_slist_free_all)
+#define curl_url (*cu.curl_url)
+#define curl_url_cleanup (*cu.curl_url_cleanup)
+#define curl_url_get (*cu.curl_url_get)
+#define curl_url_set (*cu.curl_url_set)
+
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static int curl_ok;
+static diag curl_why;   /* why libcurl could not be had */
 
 static void curl_init_once(void)
 {
+    diag_init(&curl_why);
+    if (dynlib_load(CURL_SONAME, cu_names, DYNLIB_COUNT(cu), &cu, &curl_why) != ST_OK)
+        return;
     curl_ok = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+    if (!curl_ok)
+        diag_set(&curl_why, ST_INTERNAL, "libcurl failed to initialise");
 }
 
 long remote_backoff_ms(int retry, double u)
@@ -293,7 +336,7 @@ status remote_open(const remote_opts *o, remote **out, diag *d)
     *out = NULL;
     pthread_once(&curl_once, curl_init_once);
     if (!curl_ok)
-        return diag_set(d, ST_INTERNAL, "libcurl failed to initialise");
+        return diag_set(d, curl_why.code, "%s", curl_why.msg);
     remote *r = xcalloc(1, sizeof *r);
     status st = ST_OK;
     const char *profile = o && o->profile && *o->profile ? o->profile : NULL;
@@ -807,7 +850,7 @@ status remote_http_do(const remote_http *q, long *http, buf *resp, diag *d)
     buf_reset(resp);
     pthread_once(&curl_once, curl_init_once);
     if (!curl_ok)
-        return diag_set(d, ST_INTERNAL, "libcurl failed to initialise");
+        return diag_set(d, curl_why.code, "%s", curl_why.msg);
     CURL *c = curl_easy_init();
     if (!c)
         return diag_set(d, ST_INTERNAL, "libcurl: cannot create a handle");

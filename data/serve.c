@@ -29,15 +29,11 @@ uint32_t serve_crc32(const void *p, size_t n)
     return (uint32_t)crc;
 }
 
-unsigned serve_http_status(status code)
+/* The errors that are DynamoDB's own types (400, named
+ * com.amazonaws.dynamodb.v20120810#Type). */
+static bool dynamodb_error(status code)
 {
     switch (code) {
-    case ST_OK:
-        return 200;
-    case ST_VALIDATION:
-    case ST_PARSE:
-    case ST_USAGE:
-    case ST_SERIALIZATION:
     case ST_CONDITION_FAILED:
     case ST_NOT_FOUND:
     case ST_IN_USE:
@@ -45,11 +41,34 @@ unsigned serve_http_status(status code)
     case ST_TXN_CONFLICT:
     case ST_EXPIRED_ITERATOR:
     case ST_TRIMMED:
-    case ST_UNKNOWN_OPERATION:
-    case ST_READ_ONLY:
     case ST_DUPLICATE_ITEM:
     case ST_IDEMPOTENT_MISMATCH:
     case ST_LIMIT_EXCEEDED:
+    case ST_BACKUP_NOT_FOUND:
+    case ST_BACKUP_IN_USE:
+    case ST_TABLE_EXISTS:
+    case ST_TABLE_NOT_FOUND:
+    case ST_PITR_UNAVAILABLE:
+    case ST_INVALID_RESTORE_TIME:
+        return true;
+    default:
+        return false;
+    }
+}
+
+unsigned serve_http_status(status code)
+{
+    if (dynamodb_error(code))
+        return 400;
+    switch (code) {
+    case ST_OK:
+        return 200;
+    case ST_VALIDATION:
+    case ST_PARSE:
+    case ST_USAGE:
+    case ST_SERIALIZATION:
+    case ST_UNKNOWN_OPERATION:
+    case ST_READ_ONLY:
         return 400;
     default:
         return 500;
@@ -71,19 +90,11 @@ const char *serve_error_type(status code, char *tmp, size_t tmplen)
         /* `ddbx serve --read-only`: DynamoDB's answer to a write the
          * caller may not make (400, not retried). */
         return "com.amazon.coral.service#AccessDeniedException";
-    case ST_CONDITION_FAILED:
-    case ST_NOT_FOUND:
-    case ST_IN_USE:
-    case ST_TXN_CANCELED:
-    case ST_TXN_CONFLICT:
-    case ST_EXPIRED_ITERATOR:
-    case ST_TRIMMED:
-    case ST_DUPLICATE_ITEM:
-    case ST_IDEMPOTENT_MISMATCH:
-    case ST_LIMIT_EXCEEDED:
-        snprintf(tmp, tmplen, "com.amazonaws.dynamodb.v20120810#%s", status_name(code));
-        return tmp;
     default:
+        if (dynamodb_error(code)) {
+            snprintf(tmp, tmplen, "com.amazonaws.dynamodb.v20120810#%s", status_name(code));
+            return tmp;
+        }
         /* The store's own failures (I/O, busy): the client
          * sees DynamoDB's 500, which the SDKs retry. */
         return "com.amazonaws.dynamodb.v20120810#InternalServerError";

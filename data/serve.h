@@ -2,7 +2,7 @@
  * serve — the DynamoDB JSON 1.0 wire protocol around store_call, for
  * `ddbx serve`: an X-Amz-Target and a request body in, the HTTP status,
  * response body and its CRC32 out. No sockets here: ui/cli_serve.c owns
- * the HTTP server (libmicrohttpd) and calls serve_handle for each POST,
+ * the HTTP server (ui/httpd.c) and calls serve_handle for each POST,
  * one call at a time per store handle (a store is not thread-safe).
  *
  * Errors keep DynamoDB's shapes: 400 with

@@ -10,10 +10,58 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
+#include <pthread.h>
 
+#include "data/dynlib.h"
 #include "data/sigv4.h"
 #include "model/buf.h"
 #include "model/mem.h"
+
+/* libcrypto, loaded at the first hash (data/dynlib.h): a signed request,
+ * an AWS CLI cache file name, a TransactWriteItems ClientRequestToken.
+ * The soname is OpenSSL 3's. */
+#ifdef __APPLE__
+#define CRYPTO_SONAME "libcrypto.3.dylib"
+#else
+#define CRYPTO_SONAME "libcrypto.so.3"
+#endif
+#define CRYPTO_SYMS(X) X(SHA256) X(SHA1) X(HMAC) X(EVP_sha256) X(OPENSSL_cleanse)
+static struct {
+    CRYPTO_SYMS(DYNLIB_FIELD)
+} ossl;
+static const char *const ossl_names[] = { CRYPTO_SYMS(DYNLIB_NAME) };
+#define SHA256 (*ossl.SHA256)
+#define SHA1 (*ossl.SHA1)
+#define HMAC (*ossl.HMAC)
+#define EVP_sha256 (*ossl.EVP_sha256)
+#define OPENSSL_cleanse (*ossl.OPENSSL_cleanse)
+
+static pthread_once_t ossl_once = PTHREAD_ONCE_INIT;
+static diag ossl_why;
+
+static void ossl_load(void)
+{
+    diag_init(&ossl_why);
+    dynlib_load(CRYPTO_SONAME, ossl_names, DYNLIB_COUNT(ossl), &ossl, &ossl_why);
+}
+
+/* libcrypto, or why not (d may be NULL). */
+static status crypto_ready(diag *d)
+{
+    pthread_once(&ossl_once, ossl_load);
+    if (ossl_why.code == ST_OK)
+        return ST_OK;
+    return d ? diag_set(d, ossl_why.code, "%s", ossl_why.msg) : ossl_why.code;
+}
+
+/* For the hashes, which cannot fail: without the library the binary was
+ * built with, nothing of the sort can go on (as at a missing library at
+ * start, before ddbx loaded it lazily). */
+static void crypto_needed(void)
+{
+    if (crypto_ready(NULL) != ST_OK)
+        mem_fatal(ossl_why.msg);
+}
 
 static const char hexdigits[] = "0123456789abcdef";
 
@@ -29,15 +77,16 @@ static void to_hex(const unsigned char *p, size_t n, char *out)
 void sigv4_sha256_hex(const void *p, size_t n, char out[65])
 {
     unsigned char md[SHA256_DIGEST_LENGTH];
+    crypto_needed();
     SHA256(p ? p : (const void *)"", n, md);
     to_hex(md, sizeof md, out);
 }
 
-static void hmac(const unsigned char *key, size_t keylen, const char *msg, size_t n,
-                 unsigned char out[32])
+void sigv4_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t n,
+                       unsigned char out[32])
 {
     unsigned int len = 32;
-    unsigned char *r = HMAC(EVP_sha256(), key, (int)keylen, (const unsigned char *)msg, n,
+    unsigned char *r = HMAC(EVP_sha256(), key, (int)keylen, n ? msg : (const void *)"", n,
                             out, &len);
     assert(r && len == 32);
     (void)r;
@@ -198,6 +247,9 @@ status sigv4_sign(const sigv4_input *in, sigv4_result *out, diag *d)
     for (size_t i = 0; i < in->nheaders; i++)
         if (!in->headers[i].name || !in->headers[i].value)
             return diag_set(d, ST_USAGE, "sigv4: a header without a name or value");
+    status st = crypto_ready(d);
+    if (st != ST_OK)
+        return st;
 
     buf cr = BUF_INIT, sh = BUF_INIT, sts = BUF_INIT, auth = BUF_INIT;
     hdr *hs = xcalloc(in->nheaders ? in->nheaders : 1, sizeof *hs);
@@ -254,16 +306,16 @@ status sigv4_sign(const sigv4_input *in, sigv4_result *out, diag *d)
     unsigned char *k0 = xmalloc(4 + slen);
     memcpy(k0, "AWS4", 4);
     memcpy(k0 + 4, in->secret_key, slen);
-    hmac(k0, 4 + slen, date, 8, k);
+    sigv4_hmac_sha256(k0, 4 + slen, date, 8, k);
     OPENSSL_cleanse(k0, 4 + slen);
     free(k0);
-    hmac(k, 32, in->region, strlen(in->region), k);
-    hmac(k, 32, in->service, strlen(in->service), k);
-    hmac(k, 32, "aws4_request", 12, k);
+    sigv4_hmac_sha256(k, 32, in->region, strlen(in->region), k);
+    sigv4_hmac_sha256(k, 32, in->service, strlen(in->service), k);
+    sigv4_hmac_sha256(k, 32, "aws4_request", 12, k);
     to_hex(k, 32, out->signing_key);
 
     unsigned char sig[32];
-    hmac(k, 32, sts.data, sts.len, sig);
+    sigv4_hmac_sha256(k, 32, sts.data, sts.len, sig);
     OPENSSL_cleanse(k, sizeof k);
     to_hex(sig, 32, out->signature);
 
@@ -291,13 +343,15 @@ void sigv4_result_free(sigv4_result *r)
     free(r->string_to_sign);
     free(r->signed_headers);
     free(r->authorization);
-    OPENSSL_cleanse(r->signing_key, sizeof r->signing_key);
+    if (crypto_ready(NULL) == ST_OK)   /* else no key was ever derived */
+        OPENSSL_cleanse(r->signing_key, sizeof r->signing_key);
     memset(r, 0, sizeof *r);
 }
 
 void sigv4_sha1_hex(const void *p, size_t n, char out[41])
 {
     unsigned char md[SHA_DIGEST_LENGTH];
+    crypto_needed();
     SHA1(p, n, md);
     for (int i = 0; i < SHA_DIGEST_LENGTH; i++)
         snprintf(out + 2 * i, 3, "%02x", md[i]);

@@ -1,7 +1,8 @@
 /*
  * sigv4 — AWS Signature Version 4 (AWS4-HMAC-SHA256), the request signing
  * every DynamoDB call carries. Pure computation over its inputs (OpenSSL's
- * libcrypto for SHA-256 and HMAC-SHA256); no clock, no I/O.
+ * libcrypto for SHA-256 and HMAC-SHA256, loaded at the first use:
+ * data/dynlib.h); no clock, no I/O.
  *
  * The steps are AWS's: canonical request (method, URI, sorted query,
  * lower-cased sorted headers with trimmed values, signed header list,
@@ -63,6 +64,12 @@ void sigv4_sha256_hex(const void *p, size_t n, char out[65]);
 /* Lower-case hex SHA-1 of p[0..n) (not for signing: the AWS CLI names
  * its cache files so, and data/creds reads and writes them). */
 void sigv4_sha1_hex(const void *p, size_t n, char out[41]);
+
+/* HMAC-SHA256 of msg[0..n) under key[0..keylen) into out (the signing
+ * chain's step; `ddbx pull --mask` hashes values with it, data/mask_file.c).
+ * Thread-safe. */
+void sigv4_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t n,
+                       unsigned char out[32]);
 
 /* "20150830T123600Z" for a time in seconds since the epoch (UTC). */
 void sigv4_amz_date(long long epoch, char out[17]);

@@ -234,8 +234,8 @@ status staged_drop(store *s, const char *table, const av *key, size_t *n, diag *
 void staged_item_free(staged_item *it)
 {
     free(it->table);
-    av_free(&it->key);
-    av_free(&it->before);
-    av_free(&it->after);
+    av_done(&it->key);
+    av_done(&it->before);
+    av_done(&it->after);
     memset(it, 0, sizeof *it);
 }

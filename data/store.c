@@ -1,14 +1,19 @@
 /*
  * store — opening the database, cached statements, transactions, the
  * table catalogue cache and partition accounting. The operations live in
- * store_tables.c (catalogue), store_write.c, store_read.c and store_api.c
- * (the JSON dispatcher).
+ * store_tables.c (catalogue), store_write.c and store_read.c (the write
+ * and read paths), store_engine.c (store_exec, and what the typed
+ * operations of store_item.c, store_query.c and store_batch.c share) and
+ * store_api.c (the JSON door).
  */
 #include "data/store_int.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,12 +221,16 @@ status store_txn_begin(store *s, bool write, diag *d)
         s->txn_write = false;
         return ST_OK;
     }
-    if (s->sh)
+    if (s->sh) {
         pthread_mutex_lock(&s->sh->write);
+        s->write_locked = true;
+    }
     status st = run_simple(s, Q_BEGIN_IMM, d);
     if (st != ST_OK) {
-        if (s->sh)
+        if (s->sh) {
+            s->write_locked = false;
             pthread_mutex_unlock(&s->sh->write);
+        }
         return st;
     }
     s->txn_serial++;
@@ -234,8 +243,10 @@ status store_txn_begin(store *s, bool write, diag *d)
  * writer of this process may begin. */
 static void write_unlock(store *s)
 {
-    if (s->txn_write && s->sh)
+    if (s->txn_write && s->sh) {
+        s->write_locked = false;
         pthread_mutex_unlock(&s->sh->write);
+    }
     s->txn_write = false;
 }
 
@@ -260,6 +271,9 @@ status store_txn_end(store *s, status st, diag *d)
     }
     if (st == ST_OK && s->txn_write)
         st = store_flush_deltas(s, d);
+    if (st == ST_OK && s->txn_write && s->n_unlogged)
+        st = store_history_unlogged(s, d);
+    s->n_unlogged = 0;
     /* Trimming the change log: a bounded step every 64 write
      * transactions, so no writer ever waits on a long delete. */
     if (st == ST_OK && s->txn_write && ++s->sh->trim_tick >= 64) {
@@ -290,8 +304,14 @@ status store_txn_end(store *s, status st, diag *d)
  * written several times over. Grows only as pages are used. */
 static void cache_size(store *s, bool bulk)
 {
-    if (bulk || s->large)
+    /* An in-memory database's pages are in memory already: a cache copy
+     * of each would double its memory (a page read is a memcpy). */
+    if (s->sh && s->sh->memory)
+        sqlite3_exec(s->db, "PRAGMA cache_size=-4096", NULL, NULL, NULL);
+    else if (bulk || s->large)
         sqlite3_exec(s->db, "PRAGMA cache_size=-262144", NULL, NULL, NULL);
+    else if (s->stream)
+        sqlite3_exec(s->db, "PRAGMA cache_size=-2048", NULL, NULL, NULL);
     else
         sqlite3_exec(s->db, "PRAGMA cache_size=-16384", NULL, NULL, NULL);
 }
@@ -366,6 +386,53 @@ static void shared_unref(store_shared *sh)
     free(sh);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * SQLite's busy handler for an in-memory database's connections (a file's
+ * have the 10 s busy timeout). memdb refuses a new reader while a writer
+ * holds its write lock, and a writer's commit waits for the readers in
+ * flight: every writer of this process holds sh->write from BEGIN to
+ * COMMIT, so a reader waits on that mutex and goes on the moment the
+ * writer is done (SQLite's own handler sleeps 1 ms and more, against a
+ * write of some 50 µs); a writer, whose readers are each one request,
+ * yields until they are. Gives up (SQLITE_BUSY) after 10 s, as a file's.
+ */
+static int memory_busy(void *arg, int count)
+{
+    store *s = arg;
+    double now = now_s();
+    if (count == 0)
+        s->busy_since = now;
+    if (now - s->busy_since > 10.0)
+        return 0;
+    if (!s->write_locked) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 10 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        if (pthread_mutex_timedlock(&s->sh->write, &ts) == 0) {
+            pthread_mutex_unlock(&s->sh->write);
+            if (count > 0)
+                sched_yield();   /* a writer outside sh->write: let it run */
+        }
+        return 1;
+    }
+    if (count < 100)
+        sched_yield();
+    else
+        nanosleep(&(struct timespec){ 0, 50 * 1000 }, NULL);
+    return 1;
+}
+
 /* One connection to the file: the pragmas every connection needs, and
  * for the first one (make_schema) the schema. */
 static status open_conn(store *s, const char *path, unsigned flags, bool make_schema, diag *d)
@@ -375,8 +442,8 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
     s->retention_ms = 24 * 3600 * 1000;   /* DynamoDB keeps stream records 24 hours */
     s->iterator_ms = 15 * 60 * 1000;      /* and a shard iterator lives 15 minutes */
 
-    bool empty = false;
-    if (!ro && make_schema && strcmp(path, ":memory:") != 0) {
+    bool empty = false, memory = s->sh && s->sh->memory;
+    if (!ro && make_schema && !memory) {
         /* Create the file ourselves so it is owner-only from the start. */
         int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
         if (fd < 0)
@@ -385,16 +452,30 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         empty = fstat(fd, &sb) == 0 && sb.st_size == 0;
         close(fd);
     }
-    int oflags = ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+    /* An in-memory database is written once, by its schema, even
+     * read-only: the store refuses the writes (s->read_only). */
+    int oflags = memory ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI
+                 : ro   ? SQLITE_OPEN_READONLY
+                        : SQLITE_OPEN_READWRITE;
     if (sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-        return diag_set(d, ST_IO, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
-    sqlite3_busy_timeout(s->db, 10000);
+        return diag_set(d, ST_IO, "%s: %s", memory ? "in-memory database" : path,
+                        s->db ? sqlite3_errmsg(s->db) : "cannot open");
+    if (memory)
+        sqlite3_busy_handler(s->db, memory_busy, s);
+    else
+        sqlite3_busy_timeout(s->db, 10000);
     sqlite3_extended_result_codes(s->db, 1);
+    if (memory && make_schema) {
+        /* memdb's default bound is 1 GiB; SQLite allocates at most 2 GiB
+         * at once, and the database is one allocation. */
+        sqlite3_int64 most = 0x7fff0000;
+        sqlite3_file_control(s->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &most);
+    }
 
     /* A new file gets big pages (rows of a few hundred bytes sit well in
      * WITHOUT ROWID trees of 16 KB pages) and WAL, so readers in another
      * process never block the writer nor see "database is locked". */
-    if (!ro && make_schema) {
+    if (!ro && make_schema && !memory) {
         /* A new, empty file is made without syncs (the switch to WAL
          * runs through a rollback journal: four fdatasyncs, a third of a
          * fresh `ddbx serve`'s start-up): it holds nothing a power cut
@@ -405,25 +486,29 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) != SQLITE_OK)
             return store_sqlerr(s, d);
     }
-    if (!empty)
+    if (memory)
+        sqlite3_exec(s->db, "PRAGMA page_size=16384", NULL, NULL, NULL);
+    else if (!empty)
         sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
     s->large = flags & STORE_LARGE_CACHE;
+    s->stream = flags & STORE_STREAM;
     cache_size(s, false);
     /* Map up to SQLite's largest (SQLITE_MAX_MMAP_SIZE, 0x7fff0000 in
      * Debian's build; a larger value is clamped to it): with bodies in
      * the index entries a million-item file is 1.4 GB, and the part past
      * a 1 GiB mapping is read through the page cache (tests/bench/NOTES.md). */
-    if (s->large)
+    if (s->large && !memory)
         sqlite3_exec(s->db, "PRAGMA mmap_size=2147418112", NULL, NULL, NULL);
     sqlite3_exec(s->db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
 
     if (!make_schema)
         return ST_OK;
-    if (!ro) {
+    if (!ro || memory) {
         status st = ST_OK;
         if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
             sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
             (st = store_idx_body_open(s, d)) != ST_OK ||
+            (st = store_backup_open(s, d)) != ST_OK ||
             sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
             if (st == ST_OK)
                 st = store_sqlerr(s, d);
@@ -439,6 +524,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         if (rc != SQLITE_OK)
             return diag_set(d, ST_IO, "%s: not a ddbx database", path);
         store_idx_body_open(s, d);
+        store_backup_open(s, d);
     }
     return ST_OK;
 }
@@ -459,7 +545,20 @@ status store_open(const char *path, unsigned flags, store **out, diag *d)
     pthread_once(&sqlite_once, sqlite_setup);
     store *s = xcalloc(1, sizeof *s);
     *out = NULL;
+    /* ":memory:" is a database of this process that its peers share: a
+     * memdb database named with a leading "/" (SQLite shares those
+     * between the connections of a process), freed with its last
+     * connection. One name per store_open. */
+    char uri[96];
+    bool memory = strcmp(path, ":memory:") == 0;
+    if (memory) {
+        static unsigned long serial;
+        snprintf(uri, sizeof uri, "file:/ddbx-memory-%ld-%lu?vfs=memdb", (long)getpid(),
+                 __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
+        path = uri;
+    }
     s->sh = shared_new(path, flags);
+    s->sh->memory = memory;
     status st = open_conn(s, path, flags, true, d);
     if (st != ST_OK) {
         store_close(s);
@@ -476,8 +575,8 @@ status store_open_peer(store *s, store **out, diag *d)
         return diag_set(d, ST_USAGE, "a remote store has no peer connections");
     /* Only the shared state and settings fixed at start are read: s may
      * be in use by another thread meanwhile. */
-    if (strcmp(s->sh->path, ":memory:") == 0 || !*s->sh->path)
-        return diag_set(d, ST_USAGE, "an in-memory database has no peer connections");
+    if (!*s->sh->path)
+        return diag_set(d, ST_USAGE, "a temporary database has no peer connections");
     store *p = xcalloc(1, sizeof *p);
     pthread_mutex_lock(&s->sh->lock);
     s->sh->refs++;
@@ -491,6 +590,7 @@ status store_open_peer(store *s, store **out, diag *d)
     p->retention_ms = s->retention_ms;
     p->iterator_ms = s->iterator_ms;
     p->idx_body = s->idx_body;   /* the first connection migrated the file */
+    p->has_history = s->has_history;
     *out = p;
     return ST_OK;
 }
@@ -528,6 +628,8 @@ void store_close(store *s)
     buf_done(&s->old_enc);
     buf_done(&s->ttl_pk);
     buf_done(&s->ttl_sk);
+    store_backup_close(s);
+    free(s->unlogged);
     store_key_done(&s->fast_key);
     sqlite3_close(s->db);
     shared_unref(s->sh);
@@ -653,7 +755,10 @@ status store_table(store *s, const char *name, tinfo **out, diag *d)
     t->desc = xstrdup((const char *)sqlite3_column_text(q, 2));
     sqlite3_reset(q);
     st = store_def_from_desc(t->desc, &t->def, d);
+    if (st == ST_OK)
+        st = store_history_pitr(s, t->id, &t->pitr, d);
     if (st != ST_OK) {
+        table_def_free(&t->def);
         free(t->name);
         free(t->desc);
         free(t);

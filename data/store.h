@@ -15,7 +15,7 @@
  *
  * Ownership: the store handle owns its SQLite connection and cached
  * statements. Everything a function returns through an out-parameter is
- * the caller's, freed with the matching *_free or av_free. No SQLite
+ * the caller's, freed with the matching *_free or av_done. No SQLite
  * pointer and no cJSON object crosses this header.
  */
 #ifndef DDBX_STORE_H
@@ -38,9 +38,16 @@ enum {
                                   a 256 MB page cache and memory-mapped reads;
                                   without it the store keeps to a 16 MB cache,
                                   for the explorer's memory bar */
+    STORE_STREAM = 1 << 2,     /* one pass over tables (ddbx diff): a 2 MB page
+                                  cache, since no page is read twice */
 };
 
-/* Opens or creates (owner-only permissions) the database file. */
+/* Opens or creates (owner-only permissions) the database file. path
+ * ":memory:" is a new database in this process's memory (SQLite's memdb,
+ * up to 2 GiB), which store_open_peer's connections share and which ends
+ * with the last of them: the same transactions as a file's, except that a
+ * reader waits for a writer's commit (no WAL: memdb has no shared-memory
+ * index) where a file's reader goes on with the snapshot before it. */
 status store_open(const char *path, unsigned flags, store **out, diag *d);
 
 /* A line for the person waiting, given before store_open starts work
@@ -64,8 +71,8 @@ void store_close(store *s);
  * counter, and PartiQL ExecuteTransaction's ClientRequestTokens. Each
  * has its own table-definition cache, checked against PRAGMA
  * data_version (which counts every other connection's commits). Close
- * each with store_close, in any order. ST_USAGE for a remote or
- * in-memory store.
+ * each with store_close, in any order. An in-memory database's peers
+ * share it (below). ST_USAGE for a remote store.
  */
 status store_open_peer(store *s, store **out, diag *d);
 
@@ -234,7 +241,7 @@ typedef struct part_info {
 /*
  * Up to max partitions of the table (index NULL) or of an index, in key
  * order, starting after `after` (NULL: from the first), or before it when
- * backward. Fills out[0..*n). Free each pk with av_free.
+ * backward. Fills out[0..*n). Free each pk with av_done.
  */
 status store_partitions(store *s, const char *table, const char *index,
                         const av *after, bool backward, size_t max,
@@ -243,7 +250,7 @@ status store_partitions(store *s, const char *table, const char *index,
 /* The items and bytes of the one partition pk of the table (index NULL)
  * or an index; *found false when it has no item. A remote store does not
  * know (DynamoDB reports no partition's size): ST_OK, *found false. Free
- * out->pk with av_free when found. */
+ * out->pk with av_done when found. */
 status store_partition(store *s, const char *table, const char *index, const av *pk,
                        part_info *out, bool *found, diag *d);
 
@@ -256,7 +263,7 @@ status store_partitions_by_size(store *s, const char *table, const char *index,
  * starting after the item `after` (NULL: from the first). For an index the
  * items carry only the projected attributes and `after` is an item as
  * returned (its table and index keys define the position). Fills
- * items[0..*n) with M avs; free each with av_free.
+ * items[0..*n) with M avs; free each with av_done.
  */
 status store_page(store *s, const char *table, const char *index,
                   const av *pk, const av *after, bool forward, size_t max,

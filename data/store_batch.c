@@ -21,11 +21,9 @@
 
 /* ---- batches and transactions: shared pieces ---- */
 
-enum { W_PUT, W_DELETE, W_UPDATE, W_CHECK, W_GET };
-
 /* One element of a batch or transaction. */
 typedef struct witem {
-    int kind;
+    ddb_kind kind;         /* DDB_PUT, DDB_DELETE, DDB_UPDATE, DDB_CHECK or DDB_GET */
     const ddb_req *q;      /* the element's own request (table, key or item, expressions) */
     const char *table;
     tinfo *t;
@@ -48,17 +46,17 @@ static void wlist_init(wlist *w, size_t n)
     for (size_t i = 0; i < n; i++) {
         w->v[i].val.type = w->v[i].old.type = AV_NONE;
         store_key_init(&w->v[i].k);
-        sop_reqx_init(&w->v[i].x);
+        seng_reqx_init(&w->v[i].x);
     }
 }
 
 static void wlist_done(wlist *w)
 {
     for (size_t i = 0; i < w->n; i++) {
-        av_free(&w->v[i].val);
-        av_free(&w->v[i].old);
+        av_done(&w->v[i].val);
+        av_done(&w->v[i].old);
         store_key_done(&w->v[i].k);
-        sop_reqx_done(&w->v[i].x);
+        seng_reqx_done(&w->v[i].x);
     }
     free(w->v);
 }
@@ -75,7 +73,7 @@ static bool same_item(const witem *a, const witem *b)
 typedef struct tcap {
     const tinfo *t;
     double table;
-    double idx[32];
+    double idx[SCHEMA_MAX_INDEXES];
 } tcap;
 
 static tcap *tcap_for(tcap *caps, size_t *n, const tinfo *t)
@@ -91,26 +89,12 @@ static tcap *tcap_for(tcap *caps, size_t *n, const tinfo *t)
 /* The per-table capacity into a typed result. */
 static void caps_to_res(const tcap *caps, size_t n, ddb_res *res)
 {
-    for (size_t i = 0; i < n; i++) {
-        const tinfo *t = caps[i].t;
-        ddb_cap *c = ddb_res_cap(res, t->name);
-        c->table_units += caps[i].table;
-        c->units += caps[i].table;
-        for (size_t x = 0; x < t->def.n_idx && x < 32; x++) {
-            if (caps[i].idx[x] == 0)
-                continue;
-            c->units += caps[i].idx[x];
-            c->idx = xrealloc(c->idx, (c->n_idx + 1) * sizeof *c->idx);
-            ddb_cap_index *ci = &c->idx[c->n_idx++];
-            ci->name = xstrdup(t->def.idx[x].name);
-            ci->global = t->def.idx[x].global;
-            ci->units = caps[i].idx[x];
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        seng_cap_add(res, caps[i].t, caps[i].table, caps[i].idx);
 }
 
 /* Each element's names/values maps error, left by the codec (NULL: none). */
-static const sop_defer *df_at(const sop_defer *dfs, size_t i)
+static const seng_defer *df_at(const seng_defer *dfs, size_t i)
 {
     return dfs ? &dfs[i] : NULL;
 }
@@ -246,10 +230,10 @@ static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
     for (size_t i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         wi->q = &b->acts[i];
-        wi->kind = wi->q->kind == DDB_PUT ? W_PUT : W_DELETE;
+        wi->kind = wi->q->kind == DDB_PUT ? DDB_PUT : DDB_DELETE;
         wi->table = wi->q->table;
-        av_copy(&wi->val, wi->kind == W_PUT ? &wi->q->item : &wi->q->key);
-        if (wi->kind == W_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
+        av_copy(&wi->val, wi->kind == DDB_PUT ? &wi->q->item : &wi->q->key);
+        if (wi->kind == DDB_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
             goto out;
     }
     if (n > 25) {
@@ -263,7 +247,7 @@ static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
         witem *wi = &w.v[i];
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
             goto out;
-        if (wi->kind == W_PUT)
+        if (wi->kind == DDB_PUT)
             st = store_check_item(&wi->t->def, &wi->val, &wi->k, d);
         else
             st = store_check_key(&wi->t->def, &wi->val, &wi->k, d);
@@ -285,16 +269,16 @@ static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
             goto out;
         store_wcap cap;
         memset(&cap, 0, sizeof cap);
-        if (wi->kind == W_PUT || wi->found)
+        if (wi->kind == DDB_PUT || wi->found)
             st = store_apply(s, wi->t, &wi->k, wi->found ? &wi->old : NULL,
-                             wi->kind == W_PUT ? &wi->val : NULL, &cap, d);
+                             wi->kind == DDB_PUT ? &wi->val : NULL, &cap, d);
         else
             cap.table = 1;
         if (st != ST_OK)
             goto out;
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
         tc->table += cap.table;
-        for (int x = 0; x < 32; x++)
+        for (int x = 0; x < SCHEMA_MAX_INDEXES; x++)
             tc->idx[x] += cap.idx[x];
     }
     if (b->rcc != DDB_RCC_NONE)
@@ -317,7 +301,7 @@ typedef struct gtable {
 } gtable;
 
 /* atgs: each table's legacy AttributesToGet (NULL: none given). */
-static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer *dfs, ddb_res *res,
+static status bg_run(store *s, const ddb_req *b, const av *atgs, const seng_defer *dfs, ddb_res *res,
                      ddb_err *e)
 {
     diag *d = &e->d;
@@ -327,7 +311,7 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
         n += b->acts[ti].keys.type == AV_L ? b->acts[ti].keys.u.l.len : 0;
     gtable *gt = xcalloc(n_tab + 1, sizeof *gt);
     for (size_t i = 0; i < n_tab; i++)
-        sop_reqx_init(&gt[i].x);
+        seng_reqx_init(&gt[i].x);
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n_tab + 1, sizeof *caps);
@@ -338,12 +322,12 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
         gtable *g = &gt[ti];
         g->q = &b->acts[ti];
         g->atg = atgs ? &atgs[ti] : &none;
-        if ((st = sop_exprs_typed(&g->x, g->q, df_at(dfs, ti), d)) != ST_OK)
+        if ((st = seng_exprs_typed(&g->x, g->q, df_at(dfs, ti), d)) != ST_OK)
             goto out;
         size_t first = i, nk = g->q->keys.type == AV_L ? g->q->keys.u.l.len : 0;
         for (size_t k = 0; k < nk; k++) {
             witem *wi = &w.v[i++];
-            wi->kind = W_GET;
+            wi->kind = DDB_GET;
             wi->table = g->q->table;
             wi->q = g->q;
             av_copy(&wi->val, &g->q->keys.u.l.v[k]);
@@ -388,11 +372,11 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
             witem *wi = &w.v[i];
             uint64_t size = 0;
             if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, &size, d)) != ST_OK) {
-                av_free(&items);
+                av_done(&items);
                 goto out;
             }
             if (!wi->found) {
-                tc->table += sop_read_units(0, consistent);
+                tc->table += seng_read_units(0, consistent);
                 continue;
             }
             /* Past DynamoDB's response size, keys come back unprocessed. */
@@ -410,8 +394,8 @@ static status bg_run(store *s, const ddb_req *b, const av *atgs, const sop_defer
                 continue;
             }
             total += size;
-            tc->table += sop_read_units(size, consistent);
-            sop_project(&g->x, g->atg, &wi->old);
+            tc->table += seng_read_units(size, consistent);
+            seng_project(&g->x, g->atg, &wi->old);
             av_list_push(&items, &wi->old);
             wi->old.type = AV_NONE;
         }
@@ -424,7 +408,7 @@ out:
         st = store_txn_end(s, st, d);
     wlist_done(&w);
     for (size_t ti = 0; ti < n_tab; ti++)
-        sop_reqx_done(&gt[ti].x);
+        seng_reqx_done(&gt[ti].x);
     free(gt);
     free(caps);
     return st;
@@ -434,17 +418,18 @@ out:
 
 /* A cancelled transaction: one reason an action, in order, and the item
  * as it is for a failed condition that asked for it. */
-static status cancel(const wlist *w, const char *const *codes, const char *const *msgs, ddb_err *e)
+static status cancel(const wlist *w, const status *why, const char *const *msgs, ddb_err *e)
 {
     buf m = BUF_INIT;
     buf_adds(&m, "Transaction cancelled, please refer cancellation reasons for specific reasons [");
     for (size_t i = 0; i < w->n; i++) {
+        const char *code = ddb_reason_code(why[i]);
         if (i)
             buf_adds(&m, ", ");
-        buf_adds(&m, codes[i]);
-        ddb_reason *r = ddb_err_add_reason(e, codes[i], msgs[i]);
+        buf_adds(&m, code);
+        ddb_reason *r = ddb_err_add_reason(e, code, msgs[i]);
         const witem *wi = &w->v[i];
-        if (strcmp(codes[i], "ConditionalCheckFailed") == 0 && wi->found && wi->q->rv_fail_all_old)
+        if (why[i] == ST_CONDITION_FAILED && wi->found && wi->q->rv_fail_all_old)
             av_copy(&r->item, &wi->old);
     }
     buf_addc(&m, ']');
@@ -453,9 +438,10 @@ static status cancel(const wlist *w, const char *const *codes, const char *const
     return st;
 }
 
-static int w_kind(ddb_kind k)
+/* A transaction's action: Put, Delete, Update, or else a ConditionCheck. */
+static ddb_kind w_kind(ddb_kind k)
 {
-    return k == DDB_PUT ? W_PUT : k == DDB_DELETE ? W_DELETE : k == DDB_UPDATE ? W_UPDATE : W_CHECK;
+    return k == DDB_PUT || k == DDB_DELETE || k == DDB_UPDATE ? k : DDB_CHECK;
 }
 
 /* ---- ClientRequestToken ----
@@ -537,7 +523,7 @@ static status tw_size(const ddb_req *tr, diag *d)
     return ST_OK;
 }
 
-static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
+static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
     size_t n = tr->n_acts, i;
@@ -545,7 +531,10 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n + 1, sizeof *caps);
-    const char **codes = xcalloc(n + 1, sizeof *codes), **msgs = xcalloc(n + 1, sizeof *msgs);
+    /* Each action's outcome (ST_OK: none failed), the cancellation
+     * reason's code (ddb_reason_code), and its message. */
+    status *why = xcalloc(n + 1, sizeof *why);
+    const char **msgs = xcalloc(n + 1, sizeof *msgs);
     av *news = xcalloc(n + 1, sizeof *news);
     diag *bad = xcalloc(n + 1, sizeof *bad);
     size_t n_caps = 0;
@@ -558,10 +547,10 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         wi->q = &tr->acts[i];
         wi->kind = w_kind(wi->q->kind);
         wi->table = wi->q->table;
-        av_copy(&wi->val, wi->kind == W_PUT ? &wi->q->item : &wi->q->key);
-        if (wi->kind == W_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
+        av_copy(&wi->val, wi->kind == DDB_PUT ? &wi->q->item : &wi->q->key);
+        if (wi->kind == DDB_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
             goto out;
-        if ((st = sop_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
+        if ((st = seng_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
             goto out;
     }
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
@@ -577,27 +566,27 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     bool failed = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        codes[i] = "None";
+        why[i] = ST_OK;
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
             goto out;
         /* An item that does not fit the table's schema (a key or index
          * key of the wrong type or size) cancels the transaction with a
          * ValidationError reason for its action, as DynamoDB does. */
-        if (wi->kind == W_PUT)
+        if (wi->kind == DDB_PUT)
             st = store_check_item(&wi->t->def, &wi->val, &wi->k, &bad[i]);
         else
             st = store_check_key(&wi->t->def, &wi->val, &wi->k, &bad[i]);
         if (st != ST_OK) {
-            codes[i] = "ValidationError";
+            why[i] = ST_VALIDATION;
             msgs[i] = bad[i].msg;
             failed = true;
             st = ST_OK;
             continue;
         }
-        if (wi->kind == W_UPDATE && (st = sop_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
+        if (wi->kind == DDB_UPDATE && (st = seng_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
             goto out;
         for (size_t j = 0; j < i; j++) {
-            if (strcmp(codes[j], "None") == 0 && same_item(&w.v[j], wi)) {
+            if (why[j] == ST_OK && same_item(&w.v[j], wi)) {
                 st = diag_set(d, ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
                 goto out;
             }
@@ -607,17 +596,17 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         news[i].type = AV_NONE;
-        if (strcmp(codes[i], "None") != 0)
+        if (why[i] != ST_OK)
             continue;
         if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, NULL, d)) != ST_OK)
             goto out;
         if (wi->x.cond && !expr_eval(wi->x.cond, wi->found ? &wi->old : NULL)) {
-            codes[i] = "ConditionalCheckFailed";
+            why[i] = ST_CONDITION_FAILED;
             msgs[i] = "The conditional request failed";
             failed = true;
             continue;
         }
-        if (wi->kind == W_UPDATE) {
+        if (wi->kind == DDB_UPDATE) {
             diag *ud = &bad[i];
             st = wi->found ? expr_update_apply(wi->x.update, &wi->old, &news[i], NULL, ud)
                            : expr_update_apply_missing(wi->x.update, &wi->val, &news[i], ud);
@@ -629,7 +618,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
                  * transaction: "[None, ValidationError]" with the message
                  * as the reason (DynamoDB's answer, quoted in
                  * aws-sdk-net issue #1292). */
-                codes[i] = "ValidationError";
+                why[i] = ST_VALIDATION;
                 msgs[i] = ud->msg;
                 failed = true;
                 st = ST_OK;
@@ -637,7 +626,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         }
     }
     if (failed) {
-        st = cancel(&w, codes, msgs, e);
+        st = cancel(&w, why, msgs, e);
         goto out;
     }
     for (i = 0; i < n; i++) {
@@ -645,11 +634,11 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         store_wcap cap;
         memset(&cap, 0, sizeof cap);
         const av *old = wi->found ? &wi->old : NULL;
-        if (wi->kind == W_PUT)
+        if (wi->kind == DDB_PUT)
             st = store_apply(s, wi->t, &wi->k, old, &wi->val, &cap, d);
-        else if (wi->kind == W_UPDATE && (wi->found || expr_update_creates(wi->x.update)))
+        else if (wi->kind == DDB_UPDATE && (wi->found || expr_update_creates(wi->x.update)))
             st = store_apply(s, wi->t, &wi->k, old, &news[i], &cap, d);
-        else if (wi->kind == W_DELETE && wi->found)
+        else if (wi->kind == DDB_DELETE && wi->found)
             st = store_apply(s, wi->t, &wi->k, old, NULL, &cap, d);
         else
             cap.table = 1;
@@ -658,7 +647,7 @@ static status tw_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
         /* Transactions cost double. */
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
         tc->table += 2 * cap.table;
-        for (int x = 0; x < 32; x++)
+        for (int x = 0; x < SCHEMA_MAX_INDEXES; x++)
             tc->idx[x] += 2 * cap.idx[x];
     }
     if (tr->token && (st = tw_token_keep(s, tr->token, hash, d)) != ST_OK)
@@ -669,10 +658,10 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     for (i = 0; i < n; i++)
-        av_free(&news[i]);
+        av_done(&news[i]);
     free(news);
     free(bad);
-    free(codes);
+    free(why);
     free(msgs);
     wlist_done(&w);
     free(caps);
@@ -681,7 +670,7 @@ out:
 
 /* ---- TransactGetItems ---- */
 
-static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res *res, ddb_err *e)
+static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
     size_t n = tr->n_acts, i;
@@ -693,11 +682,11 @@ static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
     bool txn = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        wi->kind = W_GET;
+        wi->kind = DDB_GET;
         wi->q = &tr->acts[i];
         wi->table = wi->q->table;
         av_copy(&wi->val, &wi->q->key);
-        if ((st = sop_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
+        if ((st = seng_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
             goto out;
     }
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
@@ -722,12 +711,12 @@ static status tg_run(store *s, const ddb_req *tr, const sop_defer *dfs, ddb_res 
             goto out;
         av it = { .type = AV_NONE };
         if (wi->found) {
-            sop_project(&wi->x, NULL, &wi->old);
+            seng_project(&wi->x, NULL, &wi->old);
             av_move(&it, &wi->old);
         }
         ddb_res_push_item(res, &it);
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
-        tc->table += 2 * sop_read_units(size, true);
+        tc->table += 2 * seng_read_units(size, true);
     }
     if (tr->rcc != DDB_RCC_NONE)
         caps_to_res(caps, n_caps, res);
@@ -753,42 +742,14 @@ status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
 /* ---- the JSON codec of the four ------------------------------------------- */
 
 /* An element's maps into q, an error left in df for the typed operation. */
-static void maps_into(const cJSON *in, ddb_req *q, sop_defer *df)
+static void maps_into(const cJSON *in, ddb_req *q, seng_defer *df)
 {
-    sop_defer_init(df);
+    seng_defer_init(df);
     if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
-        av_free(&q->names);
-        av_free(&q->values);
+        av_done(&q->names);
+        av_done(&q->values);
     }
-}
-
-/* The extra members of a failed batch or transaction. */
-static status batch_error(store *s, ddb_err *e, diag *d)
-{
-    if (e->n_reasons) {
-        buf_reset(&s->err_extra);
-        buf_adds(&s->err_extra, "{\"CancellationReasons\":[");
-        for (size_t i = 0; i < e->n_reasons; i++) {
-            const ddb_reason *r = &e->reasons[i];
-            if (i)
-                buf_addc(&s->err_extra, ',');
-            buf_adds(&s->err_extra, "{\"Code\":");
-            ddbjson_write_string(&s->err_extra, r->code, strlen(r->code));
-            if (r->message) {
-                buf_adds(&s->err_extra, ",\"Message\":");
-                ddbjson_write_string(&s->err_extra, r->message, strlen(r->message));
-            }
-            if (r->item.type == AV_M) {
-                buf_adds(&s->err_extra, ",\"Item\":");
-                ddbjson_write_item(&s->err_extra, &r->item);
-            }
-            buf_addc(&s->err_extra, '}');
-        }
-        buf_adds(&s->err_extra, "]}");
-    }
-    *d = e->d;
-    return d->code;
 }
 
 status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
@@ -798,15 +759,15 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
         return st;
     ddb_req b;
     ddb_req_init(&b, DDB_BATCH_WRITE);
-    b.rcc = (ddb_rcc)sop_rcc_mode(in);
+    b.rcc = sop_rcc_mode(in);
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
     ddb_err_init(&e);
     const cJSON *tab, *el;
-    cJSON_ArrayForEach(tab, sop_jget(in, "RequestItems")) {
+    cJSON_ArrayForEach(tab, store_jget(in, "RequestItems")) {
         cJSON_ArrayForEach(el, tab) {
-            const cJSON *put = sop_jget(el, "PutRequest"), *del = sop_jget(el, "DeleteRequest");
+            const cJSON *put = store_jget(el, "PutRequest"), *del = store_jget(el, "DeleteRequest");
             if (!put && !del) {
                 st = diag_set(d, ST_VALIDATION, "Supplied AttributeValue has more than one datatypes set,"
                               " must contain exactly one of the supported datatypes");
@@ -819,7 +780,7 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
         }
     }
     if ((st = bw_run(s, &b, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     buf_adds(out, "{\"UnprocessedItems\":{}");
@@ -839,13 +800,13 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, batch_get_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *ri = sop_jget(in, "RequestItems"), *tab, *el;
+    const cJSON *ri = store_jget(in, "RequestItems"), *tab, *el;
     size_t n_tab = (size_t)cJSON_GetArraySize(ri), ti = 0;
     av *atgs = xcalloc(n_tab + 1, sizeof *atgs);
-    sop_defer *dfs = xcalloc(n_tab + 1, sizeof *dfs);
+    seng_defer *dfs = xcalloc(n_tab + 1, sizeof *dfs);
     ddb_req b;
     ddb_req_init(&b, DDB_BATCH_GET);
-    b.rcc = (ddb_rcc)sop_rcc_mode(in);
+    b.rcc = sop_rcc_mode(in);
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
@@ -853,7 +814,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     cJSON_ArrayForEach(tab, ri) {
         ddb_req *g = ddb_req_add(&b, DDB_GET);
         ddb_req_set_str(&g->table, tab->string);
-        ddb_req_set_str(&g->proj, sop_jstr(tab, "ProjectionExpression"));
+        ddb_req_set_str(&g->proj, store_jstr(tab, "ProjectionExpression"));
         g->consistent = sop_jbool(tab, "ConsistentRead", false);
         av_init_list(&g->keys, AV_L);
         if ((st = sop_expr_params(tab, exprs, legacy, d)) != ST_OK ||
@@ -861,7 +822,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
             goto out;
         maps_into(tab, g, &dfs[ti]);
         ti++;
-        cJSON_ArrayForEach(el, sop_jget(tab, "Keys")) {
+        cJSON_ArrayForEach(el, store_jget(tab, "Keys")) {
             av key;
             if ((st = ddbjson_item_from_cjson(el, NULL, &key, d)) != ST_OK)
                 goto out;
@@ -869,7 +830,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
         }
     }
     if ((st = bg_run(s, &b, atgs, dfs, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     /* Responses and UnprocessedKeys in the order the request named the tables. */
@@ -911,7 +872,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
     buf_addc(out, '}');
 out:
     for (size_t i = 0; i < n_tab; i++)
-        av_free(&atgs[i]);
+        av_done(&atgs[i]);
     free(atgs);
     free(dfs);
     ddb_err_done(&e);
@@ -930,13 +891,13 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, transact_write_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *items = sop_jget(in, "TransactItems"), *el;
+    const cJSON *items = store_jget(in, "TransactItems"), *el;
     size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
-    sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
+    seng_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_WRITE);
-    t.rcc = (ddb_rcc)sop_rcc_mode(in);
-    ddb_req_set_str(&t.token, sop_jstr(in, "ClientRequestToken"));
+    t.rcc = sop_rcc_mode(in);
+    ddb_req_set_str(&t.token, store_jstr(in, "ClientRequestToken"));
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
@@ -945,7 +906,7 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
         int given = 0, which = 0;
         const cJSON *req = NULL;
         for (int k = 0; k < 4; k++) {
-            const cJSON *op = sop_jget(el, names[k]);
+            const cJSON *op = store_jget(el, names[k]);
             if (!op)
                 continue;
             given++;
@@ -957,18 +918,18 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
             goto out;
         }
         ddb_req *a = ddb_req_add(&t, kinds[which]);
-        ddb_req_set_str(&a->table, sop_jstr(req, "TableName"));
+        ddb_req_set_str(&a->table, store_jstr(req, "TableName"));
         if ((st = sop_expr_params(req, a->kind == DDB_UPDATE ? uexprs : cexprs, none, d)) != ST_OK ||
             (st = sop_parse_item(req, a->kind == DDB_PUT ? "Item" : "Key",
                                  a->kind == DDB_PUT ? &a->item : &a->key, d)) != ST_OK)
             goto out;
-        ddb_req_set_str(&a->cond, sop_jstr(req, "ConditionExpression"));
-        ddb_req_set_str(&a->update, sop_jstr(req, "UpdateExpression"));
-        a->rv_fail_all_old = sop_is(sop_jstr(req, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+        ddb_req_set_str(&a->cond, store_jstr(req, "ConditionExpression"));
+        ddb_req_set_str(&a->update, store_jstr(req, "UpdateExpression"));
+        a->rv_fail_all_old = sop_is(store_jstr(req, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
         maps_into(req, a, &dfs[i++]);
     }
     if ((st = tw_run(s, &t, dfs, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     buf_addc(out, '{');
@@ -989,28 +950,28 @@ status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, transact_get_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *items = sop_jget(in, "TransactItems"), *el;
+    const cJSON *items = store_jget(in, "TransactItems"), *el;
     size_t n = (size_t)cJSON_GetArraySize(items), i = 0;
-    sop_defer *dfs = xcalloc(n + 1, sizeof *dfs);
+    seng_defer *dfs = xcalloc(n + 1, sizeof *dfs);
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_GET);
-    t.rcc = (ddb_rcc)sop_rcc_mode(in);
+    t.rcc = sop_rcc_mode(in);
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
     ddb_err_init(&e);
     cJSON_ArrayForEach(el, items) {
-        const cJSON *req = sop_jget(el, "Get");
+        const cJSON *req = store_jget(el, "Get");
         ddb_req *a = ddb_req_add(&t, DDB_GET);
-        ddb_req_set_str(&a->table, sop_jstr(req, "TableName"));
+        ddb_req_set_str(&a->table, store_jstr(req, "TableName"));
         if ((st = sop_expr_params(req, exprs, none, d)) != ST_OK ||
             (st = sop_parse_item(req, "Key", &a->key, d)) != ST_OK)
             goto out;
-        ddb_req_set_str(&a->proj, sop_jstr(req, "ProjectionExpression"));
+        ddb_req_set_str(&a->proj, store_jstr(req, "ProjectionExpression"));
         maps_into(req, a, &dfs[i++]);
     }
     if ((st = tg_run(s, &t, dfs, &res, &e)) != ST_OK) {
-        st = batch_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     buf_adds(out, "{\"Responses\":[");

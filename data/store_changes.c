@@ -49,8 +49,9 @@ void store_set_stream_times(store *s, double retention_s, double iterator_s)
 
 /* ---- the write side ---- */
 
-status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
-                        const buf *new_enc, diag *d)
+/* One record: kind STORE_LOG_* (the ttl column). */
+static status log_record(store *s, const tinfo *t, int kind, const av *old, const av *new_item,
+                         const buf *new_enc, diag *d)
 {
     if (!old && !new_item)
         return ST_OK;
@@ -65,7 +66,7 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
         return d->code;
     sqlite3_bind_int64(q, 1, t->id);
     sqlite3_bind_int64(q, 2, store_now_ms(s));
-    sqlite3_bind_int(q, 3, s->ttl_delete ? 1 : 0);
+    sqlite3_bind_int(q, 3, kind);
     if (old) {
         buf_reset(&s->old_enc);
         itemenc_encode(&s->old_enc, old);
@@ -83,6 +84,30 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
     sqlite3_reset(q);
     buf_done(&enc);
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
+                        const buf *new_enc, diag *d)
+{
+    return log_record(s, t, s->ttl_delete ? STORE_LOG_TTL : STORE_LOG_WRITE, old, new_item, new_enc, d);
+}
+
+/* The key attributes of an item, by the table's schema. */
+static void keys_of(const table_def *def, const av *item, av *out);
+
+status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d)
+{
+    if (!new_item)
+        return log_record(s, t, STORE_LOG_HISTORY, old, NULL, NULL, d);
+    if (old && av_equal(old, new_item))
+        return ST_OK;
+    /* Undoing needs the old image and the key, not the new image: a
+     * million-item load logs a million keys, not its items twice. */
+    av key;
+    keys_of(&t->def, new_item, &key);
+    status st = log_record(s, t, STORE_LOG_HISTORY, old, &key, NULL, d);
+    av_done(&key);
+    return st;
 }
 
 /* The last seq given in table tid (0: none yet). */
@@ -124,12 +149,55 @@ static status step_int2(store *s, int which, int64_t a, int64_t b, diag *d)
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
-/* Trims table tid's records older than cutoff, at most *budget of them. */
-static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, diag *d)
+/* A table whose records are kept past the stream retention (point-in-
+ * time recovery): its streams' trim point moves on to the records older
+ * than cutoff all the same, without deleting them, so a stream still
+ * reads 24 hours. Starts from the oldest stream's horizon. */
+static status mark_streams(store *s, int64_t tid, int64_t cutoff, int *budget, diag *d)
 {
-    int64_t last = 0, newest;
-    status st = store_last_seq(s, tid, &newest, d);
-    if (st != ST_OK)
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT min(max(trimmed, start_seq)) FROM streams WHERE tid = ?1"
+                           " AND (end_seq IS NULL OR trimmed < end_seq)", -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    int rc = sqlite3_step(q);
+    bool any = rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL;
+    int64_t from = any ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_sqlerr(s, d);
+    if (!any)
+        return ST_OK;
+    if (sqlite3_prepare_v2(s->db, "SELECT seq, t FROM changes WHERE tid = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+                           -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    sqlite3_bind_int64(q, 2, from);
+    sqlite3_bind_int(q, 3, *budget);
+    int64_t last = 0;
+    int n = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && sqlite3_column_int64(q, 1) < cutoff) {
+        last = sqlite3_column_int64(q, 0);
+        n++;
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_sqlerr(s, d);
+    *budget -= n > 0 ? n : 1;
+    return last ? step_int2(s, Q_STREAM_TRIMMED, tid, last, d) : ST_OK;
+}
+
+/* Trims table tid's records older than cutoff (or, with point-in-time
+ * recovery, older than its window), at most *budget of them. */
+static status trim_table(store *s, int64_t tid, int64_t stream_cutoff, int *budget, diag *d)
+{
+    int64_t last = 0, last_t = 0, newest, cutoff;
+    status st = store_history_cutoff(s, tid, stream_cutoff, &cutoff, d);
+    if (st == ST_OK && cutoff < stream_cutoff)
+        st = mark_streams(s, tid, stream_cutoff, budget, d);
+    if (st == ST_OK)
+        st = store_last_seq(s, tid, &newest, d);
+    if (st != ST_OK || *budget <= 0)
         return st;
     sqlite3_stmt *q = store_stmt(s, Q_CHANGE_OLDEST, d);
     if (!q)
@@ -144,6 +212,7 @@ static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, dia
         if (seq == newest && sqlite3_column_int(q, 2))
             break;   /* emptied already: nothing more to do for this table */
         last = seq;
+        last_t = sqlite3_column_int64(q, 1);
         n++;
     }
     sqlite3_reset(q);
@@ -152,7 +221,9 @@ static status trim_table(store *s, int64_t tid, int64_t cutoff, int *budget, dia
     *budget -= n > 0 ? n : 1;
     if (last == 0)
         return ST_OK;
-    if ((st = step_int2(s, Q_STREAM_TRIMMED, tid, last, d)) != ST_OK)
+    /* What went can no longer be undone: the log is complete from then. */
+    if ((st = step_int2(s, Q_STREAM_TRIMMED, tid, last, d)) != ST_OK ||
+        (st = store_history_trimmed(s, tid, last_t, d)) != ST_OK)
         return st;
     /* The newest row keeps its seq, emptied. */
     if (last == newest && (st = step_int2(s, Q_CHANGE_EMPTY, tid, last--, d)) != ST_OK)
@@ -182,6 +253,9 @@ status store_trim_changes(store *s, int max, diag *d)
             break;
         st = trim_table(s, tid, cutoff, &budget, d);
     }
+    /* The SYSTEM backups past their 35 days, a bounded step at a time. */
+    if (st == ST_OK && budget > 0)
+        st = store_backup_expire(s, budget, d);
     /* A disabled stream is deleted once its retention has passed, and with
      * the last one of a deleted table, that table's records. */
     if (st == ST_OK)
@@ -210,9 +284,9 @@ status store_trim_before_read(store *s, diag *d)
 
 void store_change_free(store_change *c)
 {
-    av_free(&c->keys);
-    av_free(&c->old_item);
-    av_free(&c->new_item);
+    av_done(&c->keys);
+    av_done(&c->old_item);
+    av_done(&c->new_item);
 }
 
 status store_data_version(store *s, int64_t *out, diag *d)
@@ -263,7 +337,7 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
         goto out;
     /* A version 1 file opened read-only has no change log: no changes. */
     if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL)"
+                           " AND seq < ?2 AND (old IS NOT NULL OR new IS NOT NULL) AND ttl < 2"
                            " ORDER BY seq DESC LIMIT ?3", -1, &q, NULL) != SQLITE_OK)
         goto out;
     sqlite3_bind_int64(q, 1, t->id);
@@ -300,21 +374,12 @@ out:
 
 /* ---- the feed on a remote table: its stream ---- */
 
-static const char *jstr(const cJSON *o, const char *name)
+/* One request of the feed (its ctl members set by the caller), sent and
+ * its answer parsed into *resp. */
+static status rcall(store *s, ddb_req *req, cJSON **resp, diag *d)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static status rcall(store *s, const char *op, cJSON *req, cJSON **resp, diag *d)
-{
-    char *text = cJSON_PrintUnformatted(req), *out = NULL;
-    status st = store_call(s, op, text, strlen(text), &out, d);
-    cJSON_free(text);
-    *resp = st == ST_OK && out ? cJSON_Parse(out) : NULL;
-    free(out);
-    if (st == ST_OK && !*resp)
-        st = diag_set(d, ST_INTERNAL, "%s: the answer is not JSON", op);
+    status st = store_remote_send(s, req, resp, d);
+    ddb_req_done(req);
     return st;
 }
 
@@ -322,7 +387,7 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
 {
     memset(c, 0, sizeof *c);
     const cJSON *db = cJSON_GetObjectItemCaseSensitive(rec, "dynamodb");
-    const char *ev = jstr(rec, "eventName"), *seq = jstr(db, "SequenceNumber");
+    const char *ev = store_jstr(rec, "eventName"), *seq = store_jstr(db, "SequenceNumber");
     c->event = ev && strcmp(ev, "INSERT") == 0 ? STORE_INSERT
              : ev && strcmp(ev, "REMOVE") == 0 ? STORE_REMOVE : STORE_MODIFY;
     /* Sequence numbers are decimal strings up to 40 digits: the explorer
@@ -333,7 +398,8 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(db, "ApproximateCreationDateTime");
     c->t_ms = cJSON_IsNumber(at) ? (int64_t)(at->valuedouble * 1000) : 0;
     const cJSON *uid = cJSON_GetObjectItemCaseSensitive(rec, "userIdentity");
-    c->ttl = uid && jstr(uid, "PrincipalId") && strcmp(jstr(uid, "PrincipalId"), "dynamodb.amazonaws.com") == 0;
+    const char *who = store_jstr(uid, "PrincipalId");
+    c->ttl = who && strcmp(who, "dynamodb.amazonaws.com") == 0;
     status st = ST_OK;
     const char *members[] = { "Keys", "OldImage", "NewImage" };
     av *dst[] = { &c->keys, &c->old_item, &c->new_item };
@@ -343,7 +409,7 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
             st = ddbjson_item_from_cjson(m, members[i], dst[i], d);
     }
     if (c->keys.type != AV_M) {
-        av_free(&c->keys);
+        av_done(&c->keys);
         av_init_list(&c->keys, AV_M);
     }
     return st;
@@ -352,17 +418,18 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
 static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
                              store_change *out, size_t *n, diag *d)
 {
-    cJSON *req = cJSON_CreateObject(), *resp = NULL;
+    cJSON *resp = NULL;
     store_change *all = NULL;
     size_t n_all = 0, cap = 0;
-    cJSON_AddStringToObject(req, "TableName", table);
-    status st = rcall(s, "DescribeTable", req, &resp, d);
-    cJSON_Delete(req);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    status st = rcall(s, &req, &resp, d);
     if (st != ST_OK)
         return st;
     const cJSON *td = cJSON_GetObjectItemCaseSensitive(resp, "Table");
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(td, "StreamSpecification");
-    const char *arnp = jstr(td, "LatestStreamArn");
+    const char *arnp = store_jstr(td, "LatestStreamArn");
     if (!arnp || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled"))) {
         cJSON_Delete(resp);
         return diag_set(d, ST_NOT_FOUND, "%s has no stream: enable one to follow its changes", table);
@@ -372,29 +439,29 @@ static status remote_changes(store *s, const char *table, int64_t before_seq, si
     resp = NULL;
     /* Every shard from its trim horizon (a stream keeps 24 hours), the
      * newest max kept. Reading stops at an open shard's end. */
-    req = cJSON_CreateObject();
-    cJSON_AddStringToObject(req, "StreamArn", arn);
-    st = rcall(s, "DescribeStream", req, &resp, d);
-    cJSON_Delete(req);
+    ddb_req_init(&req, DDB_DESCRIBE_STREAM);
+    ddb_req_set_str(&req.ctl.stream, arn);
+    st = rcall(s, &req, &resp, d);
     const cJSON *shards = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(resp, "StreamDescription"), "Shards");
     const cJSON *sh;
     cJSON_ArrayForEach(sh, shards) {
         if (st != ST_OK)
             break;
-        cJSON *ir = cJSON_CreateObject(), *iresp = NULL;
-        cJSON_AddStringToObject(ir, "StreamArn", arn);
-        cJSON_AddStringToObject(ir, "ShardId", jstr(sh, "ShardId") ? jstr(sh, "ShardId") : "");
-        cJSON_AddStringToObject(ir, "ShardIteratorType", "TRIM_HORIZON");
-        st = rcall(s, "GetShardIterator", ir, &iresp, d);
-        cJSON_Delete(ir);
-        char *iter = st == ST_OK && jstr(iresp, "ShardIterator") ? xstrdup(jstr(iresp, "ShardIterator")) : NULL;
+        cJSON *iresp = NULL;
+        ddb_req_init(&req, DDB_GET_SHARD_ITERATOR);
+        ddb_req_set_str(&req.ctl.stream, arn);
+        ddb_req_set_str(&req.ctl.shard, store_jstr(sh, "ShardId") ? store_jstr(sh, "ShardId") : "");
+        ddb_req_set_str(&req.ctl.iterator_type, "TRIM_HORIZON");
+        st = rcall(s, &req, &iresp, d);
+        const char *it = st == ST_OK ? store_jstr(iresp, "ShardIterator") : NULL;
+        char *iter = it ? xstrdup(it) : NULL;
         cJSON_Delete(iresp);
         for (int pages = 0; st == ST_OK && iter && pages < 64; pages++) {
-            cJSON *gr = cJSON_CreateObject(), *gresp = NULL;
-            cJSON_AddStringToObject(gr, "ShardIterator", iter);
-            st = rcall(s, "GetRecords", gr, &gresp, d);
-            cJSON_Delete(gr);
+            cJSON *gresp = NULL;
+            ddb_req_init(&req, DDB_GET_RECORDS);
+            ddb_req_set_str(&req.ctl.iterator, iter);
+            st = rcall(s, &req, &gresp, d);
             free(iter);
             iter = NULL;
             const cJSON *recs = cJSON_GetObjectItemCaseSensitive(gresp, "Records"), *rec;
@@ -408,8 +475,8 @@ static status remote_changes(store *s, const char *table, int64_t before_seq, si
                 st = change_from_record(rec, &all[n_all], d);
                 n_all++;
             }
-            if (st == ST_OK && cJSON_GetArraySize(recs) > 0 && jstr(gresp, "NextShardIterator"))
-                iter = xstrdup(jstr(gresp, "NextShardIterator"));
+            if (st == ST_OK && cJSON_GetArraySize(recs) > 0 && store_jstr(gresp, "NextShardIterator"))
+                iter = xstrdup(store_jstr(gresp, "NextShardIterator"));
             cJSON_Delete(gresp);
         }
         free(iter);

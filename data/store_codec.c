@@ -1,12 +1,17 @@
 /*
  * store_codec — DynamoDB JSON response bodies into the typed results of
- * model/ddbreq.h, and store_exec over a transport.
+ * model/ddbreq.h, and the local store's control plane run from typed
+ * requests.
  *
- * A remote store's typed calls print the request (ddb_req_json), send it
- * through the store's transport and read the answer back here; the error
- * members DynamoDB puts beside a message (the Item of
- * ReturnValuesOnConditionCheckFailure, CancellationReasons) become the
- * ddb_err's fields.
+ * What a request's answer holds (Item, Attributes, Items, Responses,
+ * Count, ScannedCount, LastEvaluatedKey, the unprocessed part of a batch,
+ * ConsumedCapacity, NextToken) is read from its parsed tree into a
+ * ddb_res; the members DynamoDB puts beside an error's message (the Item
+ * of ReturnValuesOnConditionCheckFailure, CancellationReasons) into the
+ * ddb_err. A remote store parses each answer once and reads it here
+ * (store_remote.c); the local store's control plane, which works on the
+ * JSON, is reached by printing the typed request for the JSON door
+ * (store_exec_json).
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -102,12 +107,9 @@ static status unprocessed_of(ddb_kind kind, const cJSON *u, ddb_req *out, diag *
     return st;
 }
 
-status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res *res, diag *d)
+status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
 {
-    cJSON *root = NULL;
-    status st = ddbjson_cjson_parse(body, len, &root, d);
-    if (st != ST_OK)
-        return diag_set(d, ST_INTERNAL, "the response is not JSON: %s", d->msg);
+    status st = ST_OK;
     const cJSON *v;
     if ((v = member(root, "Item")) && (st = item_of(v, &res->item, d)) == ST_OK)
         res->found = true;
@@ -167,15 +169,14 @@ status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res
         st = unprocessed_of(DDB_BATCH_WRITE, v, &res->unprocessed, d);
     if (!st && (v = member(root, "UnprocessedKeys")) && v->child)
         st = unprocessed_of(DDB_BATCH_GET, v, &res->unprocessed, d);
+    if (!st && (v = member(root, "NextToken")) && cJSON_IsString(v))
+        res->next_token = xstrdup(v->valuestring);
     if (!st)
         caps_of(res, member(root, "ConsumedCapacity"));
-    (void)kind;
-    cJSON_Delete(root);
     return st;
 }
 
-/* The members an error carries beside its message. */
-static void error_members(const char *extra, ddb_err *err)
+void store_codec_error(const char *extra, ddb_err *err)
 {
     cJSON *root = NULL;
     diag d;
@@ -209,42 +210,19 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
     const char *op = ddb_op_name(ddb_kind_op(req->kind));
     status st = store_call(s, op, body.data, body.len, &out, &err->d);
     if (st == ST_OK) {
-        st = store_codec_response(req->kind, out ? out : "{}", out ? strlen(out) : 2, res, &err->d);
+        cJSON *root = NULL;
+        if ((st = ddbjson_cjson_parse(out ? out : "{}", out ? strlen(out) : 2, &root, &err->d)) != ST_OK)
+            st = diag_set(&err->d, ST_INTERNAL, "the response is not JSON: %s", err->d.msg);
+        else
+            st = store_codec_read(root, res, &err->d);
+        cJSON_Delete(root);
     } else {
         const char *whole = store_error_message(s, st, &err->d);
         if (whole != err->d.msg && strcmp(whole, err->d.msg) != 0)
             err->message = xstrdup(whole);
-        error_members(out, err);
+        store_codec_error(out, err);
     }
     free(out);
     buf_done(&body);
     return st;
-}
-
-status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
-{
-    if (!s->remote) {
-        switch (req->kind) {
-        case DDB_GET: case DDB_PUT: case DDB_UPDATE: case DDB_DELETE:
-            if (s->read_only && req->kind != DDB_GET)
-                break;   /* the dispatcher's refusal, with its message */
-            return store_item_exec(s, req, res, err);
-        case DDB_QUERY: case DDB_SCAN:
-            return store_query_exec(s, req, res, err);
-        case DDB_BATCH_GET: case DDB_TRANSACT_GET:
-            return store_batch_exec(s, req, res, err);
-        case DDB_BATCH_WRITE: case DDB_TRANSACT_WRITE: case DDB_CHECK:
-            if (s->read_only)
-                break;
-            if (req->kind == DDB_CHECK) {
-                ddb_req one;
-                ddb_req_wrap(req, &one);
-                return store_batch_exec(s, &one, res, err);
-            }
-            return store_batch_exec(s, req, res, err);
-        default:
-            break;
-        }
-    }
-    return store_exec_json(s, req, res, err);
 }

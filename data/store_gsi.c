@@ -41,19 +41,19 @@
 
 static double jnum(const cJSON *o, const char *name)
 {
-    const cJSON *v = sop_jget(o, name);
+    const cJSON *v = store_jget(o, name);
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
 static bool is_ppr(const cJSON *desc)
 {
-    const char *bm = sop_jstr(sop_jget(desc, "BillingModeSummary"), "BillingMode");
+    const char *bm = store_jstr(store_jget(desc, "BillingModeSummary"), "BillingMode");
     return bm && strcmp(bm, "PAY_PER_REQUEST") == 0;
 }
 
 static bool target_ppr(const cJSON *in, const cJSON *desc)
 {
-    const char *bm = sop_jstr(in, "BillingMode");
+    const char *bm = store_jstr(in, "BillingMode");
     return bm ? strcmp(bm, "PAY_PER_REQUEST") == 0 : is_ppr(desc);
 }
 
@@ -62,10 +62,10 @@ static const char *action_of(const cJSON *u, const char **action)
 {
     static const char *const actions[] = { "Update", "Create", "Delete" };
     for (int i = 0; i < 3; i++) {
-        const cJSON *a = sop_jget(u, actions[i]);
+        const cJSON *a = store_jget(u, actions[i]);
         if (a) {
             *action = actions[i];
-            return sop_jstr(a, "IndexName");
+            return store_jstr(a, "IndexName");
         }
     }
     *action = NULL;
@@ -75,8 +75,8 @@ static const char *action_of(const cJSON *u, const char **action)
 static const cJSON *find_index(const cJSON *desc, const char *member, const char *name)
 {
     const cJSON *e;
-    cJSON_ArrayForEach(e, sop_jget(desc, member)) {
-        const char *n = sop_jstr(e, "IndexName");
+    cJSON_ArrayForEach(e, store_jget(desc, member)) {
+        const char *n = store_jstr(e, "IndexName");
         if (n && name && strcmp(n, name) == 0)
             return e;
     }
@@ -102,12 +102,12 @@ static status same_throughput(const cJSON *now, const cJSON *want, diag *d)
 
 static status check_capacity(const cJSON *in, const cJSON *desc, diag *d)
 {
-    const cJSON *pt = sop_jget(in, "ProvisionedThroughput");
+    const cJSON *pt = store_jget(in, "ProvisionedThroughput");
     if (pt && target_ppr(in, desc))
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: Neither ReadCapacityUnits nor"
                         " WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
-    const char *bm = sop_jstr(in, "BillingMode");
+    const char *bm = store_jstr(in, "BillingMode");
     if (bm && strcmp(bm, "PROVISIONED") == 0 && !pt)
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: ProvisionedThroughput must be"
@@ -120,7 +120,7 @@ static status check_capacity(const cJSON *in, const cJSON *desc, diag *d)
                         jnum(pt, "WriteCapacityUnits"));
     /* The same throughput again is refused, unless the mode changes with it. */
     if (pt && !is_ppr(desc))
-        return same_throughput(sop_jget(desc, "ProvisionedThroughput"), pt, d);
+        return same_throughput(store_jget(desc, "ProvisionedThroughput"), pt, d);
     return ST_OK;
 }
 
@@ -160,51 +160,51 @@ static status check_updates_shape(const cJSON *ups, diag *d)
 
 static status check_create(const cJSON *in, const cJSON *desc, const cJSON *c, diag *d)
 {
-    const char *name = sop_jstr(c, "IndexName");
+    const char *name = store_jstr(c, "IndexName");
     if (find_index(desc, "GlobalSecondaryIndexes", name) || find_index(desc, "LocalSecondaryIndexes", name))
         return diag_set(d, ST_VALIDATION, "Attempting to create an index which already exists");
     /* The new index's keys must be in this request's AttributeDefinitions. */
-    const cJSON *defs = sop_jget(in, "AttributeDefinitions");
+    const cJSON *defs = store_jget(in, "AttributeDefinitions");
     cJSON *none = defs ? NULL : cJSON_CreateArray();
     bool ppr = target_ppr(in, desc);
     status st = store_check_new_gsi(c, defs ? defs : none, ppr, d);
     cJSON_Delete(none);
-    if (st == ST_OK && !ppr && !sop_jget(c, "ProvisionedThroughput"))
+    if (st == ST_OK && !ppr && !store_jget(c, "ProvisionedThroughput"))
         st = diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: ProvisionedThroughput"
                       " must be specified for index: %s", name);
-    if (st == ST_OK && cJSON_GetArraySize(sop_jget(desc, "GlobalSecondaryIndexes")) >= 20)
+    if (st == ST_OK && cJSON_GetArraySize(store_jget(desc, "GlobalSecondaryIndexes")) >= SCHEMA_MAX_GSI)
         st = diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: GlobalSecondaryIndex"
-                      " count exceeds the per-table limit of 20");
+                      " count exceeds the per-table limit of %d", SCHEMA_MAX_GSI);
     return st;
 }
 
 static status check_update(const cJSON *in, const cJSON *desc, const cJSON *u, diag *d)
 {
-    const cJSON *ix = find_index(desc, "GlobalSecondaryIndexes", sop_jstr(u, "IndexName"));
-    const cJSON *pt = sop_jget(u, "ProvisionedThroughput");
+    const cJSON *ix = find_index(desc, "GlobalSecondaryIndexes", store_jstr(u, "IndexName"));
+    const cJSON *pt = store_jget(u, "ProvisionedThroughput");
     if (jnum(pt, "ReadCapacityUnits") > CAPACITY_MAX || jnum(pt, "WriteCapacityUnits") > CAPACITY_MAX)
         return diag_set(d, ST_VALIDATION, "This operation cannot be performed with given input values."
                         " Please contact DynamoDB service team for more info: Action Blocked: IndexUpdate");
     if (target_ppr(in, desc))
         return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: ProvisionedThroughput"
                         " should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
-                        sop_jstr(u, "IndexName"));
-    return is_ppr(desc) ? ST_OK : same_throughput(sop_jget(ix, "ProvisionedThroughput"), pt, d);
+                        store_jstr(u, "IndexName"));
+    return is_ppr(desc) ? ST_OK : same_throughput(store_jget(ix, "ProvisionedThroughput"), pt, d);
 }
 
 /* A switch to PROVISIONED needs every remaining index's throughput. */
 static status check_switch(const cJSON *in, const cJSON *desc, diag *d)
 {
-    const char *bm = sop_jstr(in, "BillingMode");
+    const char *bm = store_jstr(in, "BillingMode");
     if (!bm || strcmp(bm, "PROVISIONED") != 0 || !is_ppr(desc))
         return ST_OK;
     buf missing = BUF_INIT;
     const cJSON *e;
-    cJSON_ArrayForEach(e, sop_jget(desc, "GlobalSecondaryIndexes")) {
-        const char *name = sop_jstr(e, "IndexName"), *action;
+    cJSON_ArrayForEach(e, store_jget(desc, "GlobalSecondaryIndexes")) {
+        const char *name = store_jstr(e, "IndexName"), *action;
         bool given = false;
         const cJSON *u;
-        cJSON_ArrayForEach(u, sop_jget(in, "GlobalSecondaryIndexUpdates")) {
+        cJSON_ArrayForEach(u, store_jget(in, "GlobalSecondaryIndexUpdates")) {
             const char *n = action_of(u, &action);
             given |= n && name && strcmp(n, name) == 0 && strcmp(action, "Create") != 0;
         }
@@ -224,13 +224,13 @@ status store_gsi_check(store *s, const tinfo *t, const cJSON *in, const cJSON *d
     (void)s;
     (void)t;
     status st = check_capacity(in, desc, d);
-    const cJSON *ups = sop_jget(in, "GlobalSecondaryIndexUpdates");
+    const cJSON *ups = store_jget(in, "GlobalSecondaryIndexUpdates");
     if (st != ST_OK || (st = check_updates_shape(ups, d)) != ST_OK)
         return st;
     const cJSON *u;
     cJSON_ArrayForEach(u, ups) {
         const char *action, *name = action_of(u, &action);
-        const cJSON *a = sop_jget(u, action);
+        const cJSON *a = store_jget(u, action);
         if (strcmp(action, "Create") == 0)
             st = check_create(in, desc, a, d);
         else if (!find_index(desc, "GlobalSecondaryIndexes", name))
@@ -283,7 +283,7 @@ static void set_throughput(cJSON *cur, const cJSON *want)
 
 static void switch_billing(const cJSON *in, cJSON *desc)
 {
-    const char *bm = sop_jstr(in, "BillingMode");
+    const char *bm = store_jstr(in, "BillingMode");
     if (!bm || strcmp(bm, is_ppr(desc) ? "PAY_PER_REQUEST" : "PROVISIONED") == 0)
         return;
     bool ppr = strcmp(bm, "PAY_PER_REQUEST") == 0;
@@ -312,12 +312,12 @@ static void merge_defs(const cJSON *in, cJSON *desc)
 {
     cJSON *defs = cJSON_GetObjectItemCaseSensitive(desc, "AttributeDefinitions");
     const cJSON *e;
-    cJSON_ArrayForEach(e, sop_jget(in, "AttributeDefinitions")) {
-        const char *n = sop_jstr(e, "AttributeName");
+    cJSON_ArrayForEach(e, store_jget(in, "AttributeDefinitions")) {
+        const char *n = store_jstr(e, "AttributeName");
         bool have = false;
         const cJSON *x;
         cJSON_ArrayForEach(x, defs) {
-            const char *xn = sop_jstr(x, "AttributeName");
+            const char *xn = store_jstr(x, "AttributeName");
             have |= n && xn && strcmp(n, xn) == 0;
         }
         if (!have && n)
@@ -329,7 +329,7 @@ static bool keys_name(const cJSON *ks, const char *name)
 {
     const cJSON *e;
     cJSON_ArrayForEach(e, ks) {
-        const char *n = sop_jstr(e, "AttributeName");
+        const char *n = store_jstr(e, "AttributeName");
         if (n && strcmp(n, name) == 0)
             return true;
     }
@@ -342,12 +342,12 @@ static void prune_defs(cJSON *desc)
 {
     cJSON *defs = cJSON_GetObjectItemCaseSensitive(desc, "AttributeDefinitions");
     for (int i = cJSON_GetArraySize(defs) - 1; i >= 0; i--) {
-        const char *n = sop_jstr(cJSON_GetArrayItem(defs, i), "AttributeName");
-        bool used = n && keys_name(sop_jget(desc, "KeySchema"), n);
+        const char *n = store_jstr(cJSON_GetArrayItem(defs, i), "AttributeName");
+        bool used = n && keys_name(store_jget(desc, "KeySchema"), n);
         for (int g = 0; g < 2 && n && !used; g++) {
             const cJSON *e;
-            cJSON_ArrayForEach(e, sop_jget(desc, g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes"))
-                used |= keys_name(sop_jget(e, "KeySchema"), n);
+            cJSON_ArrayForEach(e, store_jget(desc, g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes"))
+                used |= keys_name(store_jget(e, "KeySchema"), n);
         }
         if (!used)
             cJSON_DeleteItemFromArray(defs, i);
@@ -361,8 +361,8 @@ static int xid_of(const cJSON *desc, const char *name)
     int xid = 1;
     for (int g = 0; g < 2; g++) {
         const cJSON *e;
-        cJSON_ArrayForEach(e, sop_jget(desc, g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes")) {
-            const char *n = sop_jstr(e, "IndexName");
+        cJSON_ArrayForEach(e, store_jget(desc, g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes")) {
+            const char *n = store_jstr(e, "IndexName");
             if (g && n && strcmp(n, name) == 0)
                 return xid;
             xid++;
@@ -377,7 +377,7 @@ static void apply_create(const tinfo *t, const cJSON *c, cJSON *desc, cJSON *res
     if (!list)
         list = cJSON_AddArrayToObject(desc, "GlobalSecondaryIndexes");
     cJSON_AddItemToArray(list, store_gsi_desc(t->name, c));
-    cJSON_AddStringToObject(resp, "created", sop_jstr(c, "IndexName"));
+    cJSON_AddStringToObject(resp, "created", store_jstr(c, "IndexName"));
 }
 
 static void apply_delete(const char *name, cJSON *desc, cJSON *resp)
@@ -386,7 +386,7 @@ static void apply_delete(const char *name, cJSON *desc, cJSON *resp)
     int i = 0;
     cJSON *e;
     cJSON_ArrayForEach(e, list) {
-        const char *n = sop_jstr(e, "IndexName");
+        const char *n = store_jstr(e, "IndexName");
         if (n && strcmp(n, name) == 0)
             break;
         i++;
@@ -404,13 +404,13 @@ status store_gsi_apply(store *s, tinfo *t, const cJSON *in, cJSON *desc, cJSON *
     (void)d;
     merge_defs(in, desc);
     switch_billing(in, desc);
-    const cJSON *pt = sop_jget(in, "ProvisionedThroughput");
+    const cJSON *pt = store_jget(in, "ProvisionedThroughput");
     if (pt)
         set_throughput(cJSON_GetObjectItemCaseSensitive(desc, "ProvisionedThroughput"), pt);
     const cJSON *u;
-    cJSON_ArrayForEach(u, sop_jget(in, "GlobalSecondaryIndexUpdates")) {
+    cJSON_ArrayForEach(u, store_jget(in, "GlobalSecondaryIndexUpdates")) {
         const char *action, *name = action_of(u, &action);
-        const cJSON *a = sop_jget(u, action);
+        const cJSON *a = store_jget(u, action);
         if (strcmp(action, "Create") == 0) {
             apply_create(t, a, desc, resp);
         } else if (strcmp(action, "Delete") == 0) {
@@ -418,10 +418,10 @@ status store_gsi_apply(store *s, tinfo *t, const cJSON *in, cJSON *desc, cJSON *
         } else {
             cJSON *ix = (cJSON *)find_index(desc, "GlobalSecondaryIndexes", name);
             set_throughput(cJSON_GetObjectItemCaseSensitive(ix, "ProvisionedThroughput"),
-                           sop_jget(a, "ProvisionedThroughput"));
+                           store_jget(a, "ProvisionedThroughput"));
         }
     }
-    if (sop_jget(resp, "deleted"))
+    if (store_jget(resp, "deleted"))
         prune_defs(desc);
     return ST_OK;
 }
@@ -446,58 +446,28 @@ static status delete_rows(store *s, int64_t tid, int xid, diag *d)
     return st;
 }
 
-/* Every item of the table into index x. */
-static status backfill(store *s, const tinfo *t, size_t x, diag *d)
-{
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, size, body FROM items WHERE tid = ?1", -1, &q, NULL) != SQLITE_OK)
-        return store_sqlerr(s, d);
-    sqlite3_bind_int64(q, 1, t->id);
-    store_key k;
-    store_key_init(&k);
-    status st = ST_OK;
-    int rc;
-    while (st == ST_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-        buf_reset(&k.pk);
-        buf_reset(&k.sk);
-        buf_add(&k.pk, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0));
-        buf_add(&k.sk, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
-        av item;
-        st = itemenc_decode(sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3), &item, d);
-        if (st != ST_OK)
-            break;
-        st = store_index_backfill(s, t, x, &k, &item, (size_t)sqlite3_column_int64(q, 2), d);
-        av_free(&item);
-    }
-    if (st == ST_OK && rc != SQLITE_DONE)
-        st = store_sqlerr(s, d);
-    sqlite3_finalize(q);
-    store_key_done(&k);
-    return st == ST_OK ? store_flush_deltas(s, d) : st;
-}
-
 status store_gsi_rows(store *s, const char *table, const cJSON *resp, diag *d)
 {
     status st = ST_OK;
     tinfo *t;
     if ((st = store_table(s, table, &t, d)) != ST_OK)
         return st;
-    if (sop_jget(resp, "deleted") && (st = delete_rows(s, t->id, (int)jnum(resp, "deleted_xid"), d)) != ST_OK)
+    if (store_jget(resp, "deleted") && (st = delete_rows(s, t->id, (int)jnum(resp, "deleted_xid"), d)) != ST_OK)
         return st;
-    const char *created = sop_jstr(resp, "created");
+    const char *created = store_jstr(resp, "created");
     if (!created)
         return ST_OK;
     int xid = store_index_xid(&t->def, created);
-    return xid > 0 ? backfill(s, t, (size_t)xid - 1, d) : diag_set(d, ST_INTERNAL, "lost the new index");
+    return xid > 0 ? store_rebuild(s, t, xid - 1, d) : diag_set(d, ST_INTERNAL, "lost the new index");
 }
 
 void store_gsi_response(cJSON *td, const cJSON *resp)
 {
     cJSON *list = cJSON_GetObjectItemCaseSensitive(td, "GlobalSecondaryIndexes");
-    const char *created = sop_jstr(resp, "created");
+    const char *created = store_jstr(resp, "created");
     cJSON *e;
     cJSON_ArrayForEach(e, list) {
-        const char *n = sop_jstr(e, "IndexName");
+        const char *n = store_jstr(e, "IndexName");
         if (!created || !n || strcmp(n, created) != 0)
             continue;
         replace(e, "IndexStatus", cJSON_CreateString("CREATING"));
@@ -505,7 +475,7 @@ void store_gsi_response(cJSON *td, const cJSON *resp)
         put_num(e, "IndexSizeBytes", 0);
         put_num(e, "ItemCount", 0);
     }
-    const cJSON *gone = sop_jget(resp, "deleted");
+    const cJSON *gone = store_jget(resp, "deleted");
     if (!gone)
         return;
     if (!list)
@@ -517,94 +487,47 @@ void store_gsi_response(cJSON *td, const cJSON *resp)
 
 /* ---- the C calls ---- */
 
-static status update_table(store *s, cJSON *in, diag *d)
+/* The table's own throughput, for an index on a provisioned table (both
+ * 0 on an on-demand one), from its description as it is now (a remote
+ * table's is asked for again). */
+static status table_throughput(store *s, const char *table, uint64_t *rcu, uint64_t *wcu, diag *d)
 {
-    char *body = cJSON_PrintUnformatted(in), *out = NULL;
-    status st = store_call(s, "UpdateTable", body, strlen(body), &out, d);
-    cJSON_free(body);
-    free(out);
-    return st;
-}
-
-static void key_member(cJSON *ks, cJSON *defs, const key_attr *k, const char *type)
-{
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "AttributeName", k->name);
-    cJSON_AddStringToObject(e, "KeyType", type);
-    cJSON_AddItemToArray(ks, e);
-    cJSON *def = cJSON_CreateObject();
-    cJSON_AddStringToObject(def, "AttributeName", k->name);
-    cJSON_AddStringToObject(def, "AttributeType", av_type_name(k->type));
-    cJSON_AddItemToArray(defs, def);
-}
-
-/* The table's own throughput, for an index on a provisioned table (NULL
- * on an on-demand one). */
-static status table_throughput(store *s, const char *table, cJSON **pt, diag *d)
-{
-    *pt = NULL;
-    cJSON *in = cJSON_CreateObject();
-    cJSON_AddStringToObject(in, "TableName", table);
-    char *body = cJSON_PrintUnformatted(in), *out = NULL;
-    cJSON_Delete(in);
-    status st = store_call(s, "DescribeTable", body, strlen(body), &out, d);
-    cJSON_free(body);
-    cJSON *o = st == ST_OK ? cJSON_Parse(out) : NULL;
-    const cJSON *td = sop_jget(o, "Table");
-    if (td && !is_ppr(td))
-        *pt = store_throughput_desc(sop_jget(td, "ProvisionedThroughput"));
-    if (*pt) {   /* the request's shape: the two units only */
-        cJSON_DeleteItemFromObjectCaseSensitive(*pt, "NumberOfDecreasesToday");
-        cJSON_DeleteItemFromObjectCaseSensitive(*pt, "LastIncreaseDateTime");
-        cJSON_DeleteItemFromObjectCaseSensitive(*pt, "LastDecreaseDateTime");
+    *rcu = *wcu = 0;
+    store_refresh(s, table);
+    cJSON *td = NULL;
+    status st = store_table_desc(s, table, &td, d);
+    if (st == ST_OK && !is_ppr(td)) {
+        const cJSON *pt = store_jget(td, "ProvisionedThroughput");
+        double r = store_jnum(pt, "ReadCapacityUnits", NULL), w = store_jnum(pt, "WriteCapacityUnits", NULL);
+        *rcu = r > 0 ? (uint64_t)r : 0;
+        *wcu = w > 0 ? (uint64_t)w : 0;
     }
-    cJSON_Delete(o);
-    free(out);
+    cJSON_Delete(td);
     return st;
 }
 
 status store_create_index(store *s, const char *table, const index_def *ix, diag *d)
 {
-    cJSON *pt;
-    status st = table_throughput(s, table, &pt, d);
-    if (st != ST_OK)
-        return st;
-    cJSON *in = cJSON_CreateObject();
-    cJSON_AddStringToObject(in, "TableName", table);
-    cJSON *defs = cJSON_AddArrayToObject(in, "AttributeDefinitions");
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddStringToObject(c, "IndexName", ix->name);
-    cJSON *ks = cJSON_AddArrayToObject(c, "KeySchema");
-    key_member(ks, defs, &ix->pk, "HASH");
-    if (ix->sk.name)
-        key_member(ks, defs, &ix->sk, "RANGE");
-    cJSON *proj = cJSON_AddObjectToObject(c, "Projection");
-    cJSON_AddStringToObject(proj, "ProjectionType", proj_type_name(ix->proj));
-    if (ix->proj == PROJ_INCLUDE) {
-        cJSON *nka = cJSON_AddArrayToObject(proj, "NonKeyAttributes");
-        for (size_t i = 0; i < ix->n_include; i++)
-            cJSON_AddItemToArray(nka, cJSON_CreateString(ix->include[i]));
+    ddb_req req;
+    ddb_req_init(&req, DDB_UPDATE_TABLE);
+    status st = table_throughput(s, table, &req.ctl.rcu, &req.ctl.wcu, d);
+    if (st == ST_OK) {
+        ddb_req_set_str(&req.table, table);
+        req.ctl.gsi = xcalloc(1, sizeof *req.ctl.gsi);
+        index_def_copy(req.ctl.gsi, ix);
+        st = store_exec_status(s, &req, d);
     }
-    if (pt)
-        cJSON_AddItemToObject(c, "ProvisionedThroughput", pt);
-    cJSON *u = cJSON_CreateObject();
-    cJSON_AddItemToObject(u, "Create", c);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(in, "GlobalSecondaryIndexUpdates"), u);
-    st = update_table(s, in, d);
-    cJSON_Delete(in);
+    ddb_req_done(&req);
     return st;
 }
 
 status store_delete_index(store *s, const char *table, const char *index, diag *d)
 {
-    cJSON *in = cJSON_CreateObject();
-    cJSON_AddStringToObject(in, "TableName", table);
-    cJSON *del = cJSON_CreateObject();
-    cJSON_AddStringToObject(del, "IndexName", index);
-    cJSON *u = cJSON_CreateObject();
-    cJSON_AddItemToObject(u, "Delete", del);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(in, "GlobalSecondaryIndexUpdates"), u);
-    status st = update_table(s, in, d);
-    cJSON_Delete(in);
+    ddb_req req;
+    ddb_req_init(&req, DDB_UPDATE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    ddb_req_set_str(&req.index, index);
+    status st = store_exec_status(s, &req, d);
+    ddb_req_done(&req);
     return st;
 }

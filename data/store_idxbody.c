@@ -28,7 +28,7 @@ void store_entry_body(const table_def *def, const index_def *ix, const av *item,
     av cut;
     store_project_index(def, ix, item, &cut);
     itemenc_encode(out, &cut);
-    av_free(&cut);
+    av_done(&cut);
 }
 
 /* ---- the version 5 migration ---- */
@@ -76,7 +76,7 @@ static void entry_body_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
     if (itemenc_decode(body, len, &item, &d) != ST_OK)
         return;
     store_entry_body(&t->def, ix, &item, &m->out);
-    av_free(&item);
+    av_done(&item);
     sqlite3_result_blob(cx, m->out.data ? m->out.data : "", (int)m->out.len, SQLITE_TRANSIENT);
 }
 
@@ -184,7 +184,7 @@ typedef struct icheck {
     const tinfo *t;
     sqlite3_stmt *items, *entry;
     buf problems, ipk, isk;
-    uint64_t want[32], bytes[32];
+    uint64_t want[SCHEMA_MAX_INDEXES], bytes[SCHEMA_MAX_INDEXES];
 } icheck;
 
 static void problem(icheck *c, const char *fmt, const char *index, const void *pk, size_t pk_len)
@@ -244,9 +244,9 @@ static status check_entry(icheck *c, size_t x, const av *item, diag *d)
         if (st == ST_OK && !av_equal(&got, &want))
             problem(c, "index %s: an entry's body is not the item's projection", ix->name, pk, pk_len);
         if (st == ST_OK)
-            av_free(&got);
+            av_done(&got);
     }
-    av_free(&want);
+    av_done(&want);
     return st;
 }
 
@@ -260,13 +260,13 @@ static status check_items(icheck *c, diag *d)
                             &item, d);
         if (st != ST_OK)
             break;
-        for (size_t x = 0; st == ST_OK && x < c->t->def.n_idx && x < 32; x++) {
+        for (size_t x = 0; st == ST_OK && x < c->t->def.n_idx && x < SCHEMA_MAX_INDEXES; x++) {
             if (!store_index_holds(&c->t->def.idx[x], &item))
                 continue;
             c->want[x]++;
             st = check_entry(c, x, &item, d);
         }
-        av_free(&item);
+        av_done(&item);
     }
     if (st == ST_OK && rc != SQLITE_DONE)
         st = store_sqlerr(c->s, d);
@@ -283,7 +283,7 @@ static status check_totals(icheck *c, diag *d)
                            -1, &q, NULL) != SQLITE_OK)
         return store_sqlerr(c->s, d);
     status st = ST_OK;
-    for (size_t x = 0; x < c->t->def.n_idx && x < 32 && st == ST_OK; x++) {
+    for (size_t x = 0; x < c->t->def.n_idx && x < SCHEMA_MAX_INDEXES && st == ST_OK; x++) {
         const char *name = c->t->def.idx[x].name;
         sqlite3_reset(q);
         sqlite3_bind_int64(q, 1, c->t->id);

@@ -1,7 +1,7 @@
 /*
  * store_int — what the store's source files share (not a public header).
  *
- * SQLite layout (schema is at version 5; older files gain the tables and
+ * SQLite layout (schema is at version 6; older files gain the tables and
  * columns they lack when opened writable, and open read-only without
  * them):
  *   meta(key PRIMARY KEY, value)                 schema version
@@ -31,9 +31,12 @@
  *       (one B-tree, appended at the table's end: a write costs one row);
  *       t is milliseconds since the epoch, old/new the itemenc bodies
  *       (NULL: absent, so INSERT, MODIFY and REMOVE are implied); ttl
- *       marks a TTL deletion. Trimmed by age, except that a table's newest
- *       row is emptied (old and new NULL) rather than deleted, so its seq
- *       is never given again; readers skip emptied rows.
+ *       marks a TTL deletion (1), or a history-only record of a bulk write
+ *       on a table with point-in-time recovery (2: new holds only the
+ *       key; no stream or feed shows it). Trimmed by age (a table with
+ *       recovery keeps its period), except that a table's newest row is
+ *       emptied (old and new NULL) rather than deleted, so its seq is
+ *       never given again; readers skip emptied rows.
  *   streams(sid, tid, tname, label, view, created, start_seq, end_seq,
  *       disabled, trimmed, keys): one row per DynamoDB stream a table had;
  *       its records are the table's changes with start_seq < seq <=
@@ -46,6 +49,23 @@
  *   tokens(token, hash, t)  WITHOUT ROWID: TransactWriteItems'
  *       ClientRequestTokens (store_batch.c): the request's hash and when
  *       it was applied (ms), kept 10 minutes.
+ *   backups(id, bid UNIQUE, name, tname, tid, type, auto, created,
+ *       expires, items, bytes, description, ttl, file)  (version 6,
+ *       store_backup.c): one row a backup; bid is its ARN's last part
+ *       (14 digits of creation ms, '-', 8 hex digits), tname and tid the
+ *       source table's name and id, type 0 USER / 1 SYSTEM, auto 1 for the
+ *       explorer's automatic ones, created/expires ms, items and bytes its
+ *       items and their DynamoDB size, description the TableDescription
+ *       as stored then, ttl its TTL attribute (NULL: disabled). file names
+ *       the backup's own SQLite file in FILE-backups/ (holding items(tid 0,
+ *       pk, sk, size, body) as the items table does, and meta); NULL: the
+ *       items are this file's, left under the deleted table's tid (a
+ *       SYSTEM backup). A row exists only once its file is complete.
+ *   history(tid PRIMARY KEY, complete, pitr, days)  (version 6,
+ *       store_pitr.c): per table, the moment (ms) from which the change
+ *       log holds every change to it (a bulk write without recovery, or
+ *       trimming, moves it on), and point-in-time recovery: pitr the ms it
+ *       was enabled (NULL: disabled), days its RecoveryPeriodInDays.
  *
  * Writes accumulate partition deltas in memory (store.deltas) and flush
  * them before the transaction commits, so a bulk load touches each
@@ -60,7 +80,10 @@
 #include <stdint.h>
 
 #include "data/store.h"
+#include "data/store_valid.h"
 #include "model/buf.h"
+
+struct cJSON;
 
 /* Cached statements; SQL text in store.c. */
 enum {
@@ -91,6 +114,7 @@ typedef struct tinfo {
     int64_t fdv;         /* the connection's SQLITE_FCNTL_DATA_VERSION in the
                             read transaction that last checked it; -1:
                             unknown (store_item_get_fast trusts it) */
+    bool pitr;           /* point-in-time recovery enabled: bulk writes log too */
     struct tinfo *next;
 } tinfo;
 
@@ -124,8 +148,9 @@ typedef struct store_shared {
      * requests with one token cannot both run. */
     pthread_mutex_t pq_lock;
     struct store_pq *pq;
-    char *path;             /* the file, for peers */
+    char *path;             /* the file, for peers (an in-memory database's memdb URI) */
     unsigned flags;         /* store_open's */
+    bool memory;            /* an in-memory database (store_open's ":memory:") */
 } store_shared;
 
 struct store {
@@ -134,6 +159,9 @@ struct store {
     sqlite3_stmt *q[Q__COUNT];
     bool read_only;
     bool large;          /* STORE_LARGE_CACHE */
+    bool stream;         /* STORE_STREAM */
+    bool write_locked;   /* this connection holds sh->write */
+    double busy_since;   /* an in-memory database's busy wait began (seconds) */
     int txn_depth;       /* >0 inside store_begin or an operation */
     uint64_t txn_serial; /* counts outermost transactions */
     sqlite3_stmt *txn_hold;  /* a read transaction: the statement held open
@@ -167,6 +195,13 @@ struct store {
      * key it read there. */
     int64_t ttl_tid;
     buf ttl_pk, ttl_sk;
+    /* Backups and history (store_backup.c, store_pitr.c). */
+    bool has_history;    /* the file has the version 6 tables */
+    char *bk_dir;        /* the backups folder (made on first use) */
+    bool bk_dir_temp;    /* an in-memory database's: removed at close */
+    int64_t *unlogged;   /* tables a bulk write changed without change
+                            records in this transaction (store_put_item) */
+    size_t n_unlogged, cap_unlogged;
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -208,12 +243,25 @@ size_t store_value_size(const av *v);
 
 /* Position of an index in def->idx plus one; 0 for NULL; -1 unknown. */
 int store_index_xid(const table_def *def, const char *index);
-/* Parses a stored TableDescription into def. */
+/* A TableDescription into def: its JSON text (a stored one), or its
+ * parsed tree (DescribeTable's answer). */
 status store_def_from_desc(const char *json, table_def *def, diag *d);
+status store_def_from_tree(const struct cJSON *desc, table_def *def, diag *d);
+/* The table's description as a tree (*out the caller's): a local table's
+ * as stored, a remote one's as DescribeTable gave it (cached until
+ * store_refresh). */
+status store_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
-/* Operations of the JSON dispatcher: request object in, response body
+/* cJSON accessors, for every file of data/ that reads JSON (store_ops.c):
+ * a string member (NULL when absent or not a string), a member that is
+ * not null (NULL otherwise), a number member (0 when absent; *has, when
+ * given, says whether it was there). */
+const char *store_jstr(const struct cJSON *o, const char *name);
+const struct cJSON *store_jget(const struct cJSON *o, const char *name);
+double store_jnum(const struct cJSON *o, const char *name, bool *has);
+
+/* Operations of the JSON door (store_api.c): request object in, response body
  * appended to out. */
-struct cJSON;
 typedef status (*store_op_fn)(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_create_table(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_describe_table(store *s, const struct cJSON *in, buf *out, diag *d);
@@ -251,6 +299,16 @@ status store_tags_put(store *s, int64_t tid, const struct cJSON *tags, diag *d);
 /* A deleted table's TTL setting and tags go with it. */
 status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
 
+/* Backups and point-in-time recovery (store_backup_api.c). */
+status store_op_create_backup(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_describe_backup(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_list_backups(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_delete_backup(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_restore_from_backup(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_restore_to_point_in_time(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_update_continuous_backups(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_describe_continuous_backups(store *s, const struct cJSON *in, buf *out, diag *d);
+
 /* ---- the `ddbx api` line protocol (store_line.c) ---- */
 
 /* Reads {"Operation":"...","Input":{...}}: *req the parsed line (the
@@ -259,6 +317,12 @@ status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
  * DynamoDB-style wording for a malformed line. */
 status store_line_parse(const char *line, size_t len, struct cJSON **req, const char **op,
                         const struct cJSON **input, diag *d);
+/* One line around run: the line read, run given its operation and Input
+ * (an empty object when absent; the tree is run's to change, and freed
+ * after), the answer line into *out (malloc'd), with the whole message a
+ * long validation error keeps in s->err_msg. */
+typedef status (*store_line_fn)(store *s, const char *op, struct cJSON *in, char **body, diag *d);
+status store_line_run(store *s, const char *line, size_t len, store_line_fn run, char **out);
 /* Appends the answer line: {"Output":body} on ST_OK, else
  * {"Error":{"Code":code,"Message":msg, the members of body}}. */
 void store_line_answer(buf *b, status st, const char *body, const char *code, const char *msg,
@@ -266,11 +330,19 @@ void store_line_answer(buf *b, status st, const char *body, const char *code, co
 
 /* ---- the codec (store_codec.c) ---- */
 
-/* A response body into res (the members the kind's response has). */
-status store_codec_response(ddb_kind kind, const char *body, size_t len, ddb_res *res, diag *d);
-/* store_exec through store_call: the request printed, sent, and the
- * response or the error's members read back. */
+/* A response body's parsed tree into res (the members it has). */
+status store_codec_read(const struct cJSON *root, ddb_res *res, diag *d);
+/* The members an error carries beside its message (extra: their JSON
+ * object, as store_call gives it; NULL: none) into err. */
+void store_codec_error(const char *extra, ddb_err *err);
+/* store_exec on the local store's JSON door: the request printed, run by
+ * its operation, and the response or the error's members read back. For
+ * what the local store implements on JSON (the control plane, PartiQL),
+ * and a read-only store's refusal of a write. */
 status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* store_exec of a request answered by its status alone (the control
+ * plane's C calls): d gets the error. */
+status store_exec_status(store *s, const ddb_req *req, diag *d);
 
 /* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
@@ -306,8 +378,15 @@ status store_remote_begin(store *s, diag *d);
 status store_remote_put_item(store *s, const char *table, const av *item, diag *d);
 status store_remote_commit(store *s, diag *d);
 void store_remote_rollback(store *s);
-/* CreateTable / DeleteTable with a request built by store_tables.c. */
-status store_remote_send_json(store *s, const char *op, const struct cJSON *in, diag *d);
+/* store_exec on a remote store: the write gate for a write, the request
+ * printed and sent, its answer parsed once and read into res;
+ * CreateTable and DeleteTable wait for the table. */
+status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* A read of the store's own (DescribeTable, DescribeTimeToLive, the
+ * Streams feed): sent, and its answer parsed into *root (the caller's to
+ * delete). */
+status store_remote_send(store *s, const ddb_req *req, struct cJSON **root, diag *d);
+status store_remote_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* ---- the write path (store_write.c) ---- */
 
@@ -331,7 +410,7 @@ status store_load(store *s, const tinfo *t, const store_key *k, av *item, bool *
 /* Write accounting, for ConsumedCapacity. */
 typedef struct store_wcap {
     double table;
-    double idx[32];     /* by xid - 1 */
+    double idx[SCHEMA_MAX_INDEXES];  /* by xid - 1 */
 } store_wcap;
 
 /*
@@ -347,6 +426,10 @@ status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
  * item is not in the index or breaks its key rules (type, empty, size). */
 status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
                             const av *item, size_t size, diag *d);
+/* The entries of index x (0-based) for every item of t, as the write path
+ * makes them; x -1: every index's and the table's own partition counts
+ * (a restore copied the items in whole). */
+status store_rebuild(store *s, const tinfo *t, int x, diag *d);
 /* Does index ix hold an entry for item: its index keys present, of the
  * defined types, not empty, within the key size limits? */
 bool store_index_holds(const index_def *ix, const av *item);
@@ -354,8 +437,14 @@ bool store_index_holds(const index_def *ix, const av *item);
 /* ---- UpdateTable's index and capacity changes (store_gsi.c, with pieces
  * of CreateTable's from store_tables.c) ---- */
 
-struct vspec;
 extern const struct vspec store_attrdef_elem, store_gsi_update_elem, store_tag_elem;
+extern const struct vspec store_gsi_elem, store_lsi_elem;
+extern const struct vspec store_pt_fields[];
+/* CreateTable's semantic checks of a request (keys, indexes, billing),
+ * and the TableDescription it makes of one (status CREATING, counts 0,
+ * a new TableId): a restore makes its table with both. */
+status store_create_checks(const struct cJSON *in, diag *d);
+struct cJSON *store_create_desc(const struct cJSON *in);
 /* A GSI Create's own checks (keys defined in defs, HASH then RANGE, the
  * projection, no throughput on a PAY_PER_REQUEST table). */
 status store_check_new_gsi(const struct cJSON *create, const struct cJSON *defs, bool ppr, diag *d);
@@ -380,12 +469,19 @@ void store_gsi_response(struct cJSON *td, const struct cJSON *resp);
 
 /* ---- the change log (store_changes.c) and DynamoDB Streams (store_streams.c) ---- */
 
+/* The kinds of change records (the changes.ttl column). */
+enum { STORE_LOG_WRITE = 0, STORE_LOG_TTL = 1, STORE_LOG_HISTORY = 2 };
 /* Appends the record of one item's change (old/new as store_apply has
  * them; new_enc the new item's encoding when the caller has it, else
  * NULL). Nothing when both are absent or equal: DynamoDB writes no stream
  * record for a write that changes nothing. */
 status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
                         const buf *new_enc, diag *d);
+/* A bulk write's record on a table with point-in-time recovery: a
+ * history-only record (STORE_LOG_HISTORY) holding the old image and, for
+ * the new one, only the key: what undoing needs. Streams and the feed
+ * skip them, as they have no record of a bulk write otherwise. */
+status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d);
 /* One bounded trim step (at most `max` records older than the retention),
  * inside the caller's write transaction. */
 status store_trim_changes(store *s, int max, diag *d);
@@ -417,6 +513,123 @@ status store_op_get_records(store *s, const struct cJSON *in, buf *out, diag *d)
 /* The ARNs' region and account (DynamoDB Local's and dynalite's). */
 #define STORE_REGION "us-east-1"
 #define STORE_ARN_PREFIX "arn:aws:dynamodb:" STORE_REGION ":000000000000:table/"
+
+/* ---- backups and point-in-time recovery (store_backup.c, store_pitr.c,
+ * store_items.c; the JSON operations in store_backup_api.c) ---- */
+
+/* At open, inside the schema transaction of a writable store: the
+ * version 6 tables (the tables an older file holds get a history whose
+ * log is complete from now: its bulk loads left no trace), the schema
+ * version, and the backups folder tidied (a file no row names is a
+ * backup a crash or a delete left half done). Read-only: whether the
+ * file has the tables (s->has_history). */
+status store_backup_open(store *s, diag *d);
+void store_backup_close(store *s);
+/* Random bytes (the ARNs' and TableIds' random parts). */
+void store_random(void *p, size_t n);
+
+/* A backup's catalogue row. */
+typedef struct store_bk_row {
+    int64_t id, tid;
+    char *bid, *name, *tname, *desc, *ttl, *file;
+    int type;              /* STORE_BACKUP_USER, STORE_BACKUP_SYSTEM */
+    bool automatic;
+    int64_t created, expires;
+    uint64_t items, bytes;
+} store_bk_row;
+void store_bk_row_done(store_bk_row *r);
+/* The row's ARN. */
+void store_bk_arn(buf *out, const store_bk_row *r);
+/* By ARN, with DynamoDB's checks of its shape (ValidationException) and
+ * BackupNotFoundException. */
+status store_bk_find(store *s, const char *arn, store_bk_row *r, diag *d);
+struct store_backup_filter;
+status store_bk_list(store *s, const struct store_backup_filter *f, store_bk_row **rows, size_t *n,
+                     bool *more, diag *d);
+void store_bk_rows_free(store_bk_row *rows, size_t n);
+/* Takes a backup (see store_backup_create); *out its row. */
+status store_bk_create(store *s, const char *table, const char *name, bool automatic,
+                       store_bk_row *out, diag *d);
+/* Deletes a USER backup (its row, then its file); *r the row it was.
+ * A SYSTEM backup is refused with DynamoDB's message. */
+status store_bk_remove(store *s, const char *arn, store_bk_row *r, diag *d);
+/* Unlinks a deleted backup's file from the backups folder. */
+void store_bk_unlink(store *s, const char *file);
+/* A backup file's path (malloc'd). */
+char *store_bk_file_path(store *s, const char *file);
+
+/* Where a restore takes its items from. */
+typedef struct store_restore_src {
+    const char *file;      /* a backup file in the backups folder; NULL: this database */
+    int64_t tid;           /* the items' tid there */
+    int64_t undo_tid;      /* point in time: this table's changes after at_ms undone (0: none) */
+    const char *undo_name; /* and its name */
+    int64_t at_ms;
+} store_restore_src;
+/* Creates the table desc describes (its TableName the target) holding
+ * src's items, its index entries and counts rebuilt, in one write
+ * transaction. TableAlreadyExistsException when the name is taken; for a
+ * point in time, the window is checked inside the transaction. */
+status store_restore_table(store *s, const store_restore_src *src, const struct cJSON *desc, diag *d);
+/* The description of a table restored from src_desc (a stored
+ * TableDescription) as target, with RestoreTableFromBackup's overrides
+ * in `in` (BillingModeOverride, ProvisionedThroughputOverride,
+ * GlobalSecondaryIndexOverride, LocalSecondaryIndexOverride; in may be
+ * NULL): checked with DynamoDB's messages. NULL on error. */
+struct cJSON *store_restore_desc(const char *src_desc, const char *target, const struct cJSON *in,
+                                 diag *d);
+/* The overrides (as `in` above) that keep only opts' indexes (NULL opts,
+ * or opts->indexes NULL: all of them; the result is then NULL). */
+struct store_restore_opts;
+struct cJSON *store_restore_overrides(const char *src_desc, const struct store_restore_opts *opts);
+
+/* *pitr: recovery enabled on table tid (false for a file without
+ * history). */
+status store_history_pitr(store *s, int64_t tid, bool *pitr, diag *d);
+/* A new table: its log complete from now. */
+status store_history_created(store *s, int64_t tid, diag *d);
+/* store_put_item wrote to table tid without a change record. */
+void store_history_note_unlogged(store *s, int64_t tid);
+/* Before commit: each table of s->unlogged has its log complete only
+ * from now. */
+status store_history_unlogged(store *s, diag *d);
+/* DeleteTable of t (inside its transaction): the history goes, and with
+ * recovery enabled a SYSTEM backup keeps the items where they are
+ * (*keep_items true: the caller leaves them). */
+status store_backup_table_deleted(store *s, const tinfo *t, bool *keep_items, diag *d);
+/* Trimming (store_changes.c): the cutoff below which table tid's records
+ * may go (the stream retention's, or earlier for the recovery window);
+ * and after records up to upto_ms went, the log's completeness moves on. */
+status store_history_cutoff(store *s, int64_t tid, int64_t stream_cutoff, int64_t *keep_cutoff, diag *d);
+status store_history_trimmed(store *s, int64_t tid, int64_t upto_ms, diag *d);
+/* A bounded step of SYSTEM backup expiry: at most budget item rows of
+ * expired backups removed (inside the caller's write transaction). */
+status store_backup_expire(store *s, int budget, diag *d);
+/* The window over which table tid's state can be rebuilt from its log
+ * (see store_log_window); pitr_* as store_pitr. */
+typedef struct store_hist {
+    int64_t complete;      /* the log holds every change after this (ms) */
+    bool pitr;
+    int64_t pitr_since;
+    int days;
+} store_hist;
+status store_history_get(store *s, int64_t tid, store_hist *h, diag *d);
+/* The earliest moment a point-in-time restore of a table with history h
+ * may ask for, at now. */
+int64_t store_pitr_earliest(const store_hist *h, int64_t now);
+/* RestoreTableToPointInTime's checks of table tid (named name) at at_ms:
+ * recovery enabled (PointInTimeRecoveryUnavailableException), at_ms in
+ * the window (InvalidRestoreTimeException), with DynamoDB's messages. */
+status store_pitr_window_check(store *s, int64_t tid, const char *name, int64_t at_ms, diag *d);
+
+/* The changes of table tid after at_ms, newest first, for undoing: fn
+ * gets each change's key (encoded) and its old image (NULL: the item did
+ * not exist before), and may stop the walk by returning non-OK. db is s's
+ * connection or a reader's own. */
+typedef status (*store_undo_fn)(void *ctx, const store_key *k, const void *old, size_t old_len,
+                                diag *d);
+status store_undo_walk(sqlite3 *db, store *s, const table_def *def, int64_t tid, int64_t at_ms,
+                       store_undo_fn fn, void *ctx, diag *d);
 
 /* ---- the read path (store_read.c) ---- */
 

@@ -92,51 +92,6 @@ static const vspec update_spec[] = {
 };
 
 
-/* The keys an update may not touch, with DynamoDB's messages. */
-status sop_update_keys(const table_def *def, const expr *upd, diag *d)
-{
-    if (!upd)
-        return ST_OK;
-    const expr_node *root = expr_root(upd);
-    const char *keys[2] = { def->pk.name, def->sk.name };
-    for (int k = 0; k < 2; k++) {
-        if (!keys[k])
-            continue;
-        for (size_t i = 0; i < root->n_kids; i++) {
-            const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
-            if (!path || path->kind != EN_PATH || !path->path.n)
-                continue;
-            const expr_step *st = &path->path.steps[0];
-            if (st->is_index || strlen(keys[k]) != st->len || memcmp(keys[k], st->name, st->len) != 0)
-                continue;
-            if (path->path.n == 1)
-                return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Cannot"
-                                " update attribute %s. This attribute is part of the key", keys[k]);
-            return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access '[]'"
-                            " and map lookup '.' are not allowed: Key: %s", keys[k]);
-        }
-    }
-    /* Index keys may be set, but only as whole attributes. */
-    for (size_t x = 0; x < def->n_idx; x++) {
-        const index_def *ix = &def->idx[x];
-        const char *ik[2] = { ix->pk.name, ix->sk.name };
-        for (int k = 0; k < 2; k++) {
-            if (!ik[k])
-                continue;
-            for (size_t i = 0; i < root->n_kids; i++) {
-                const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
-                if (!path || path->kind != EN_PATH || path->path.n < 2)
-                    continue;
-                const expr_step *st = &path->path.steps[0];
-                if (!st->is_index && strlen(ik[k]) == st->len && memcmp(ik[k], st->name, st->len) == 0)
-                    return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access"
-                                    " '[]' and map lookup '.' are not allowed: IndexKey: %s", ik[k]);
-            }
-        }
-    }
-    return ST_OK;
-}
-
 /* AttributeUpdates may not name a key attribute (dynalite's
  * validateUpdates: the table's keys, before the item is read). */
 static status legacy_update_keys(const table_def *def, const ddb_legacy *l, diag *d)
@@ -170,7 +125,7 @@ static void updated_part(const reqx *x, const av *item, av *out)
     expr *proj = NULL;
     if (text.len && expr_ctx_init(&cx, x->names.type == AV_M ? &x->names : NULL, NULL, &d) == ST_OK) {
         if (expr_parse(&cx, EXPR_PROJECTION, text.data, text.len, &proj, &d) == ST_OK) {
-            av_free(out);
+            av_done(out);
             expr_project(proj, item, out);
             expr_free(proj);
         }
@@ -186,21 +141,8 @@ static void updated_part(const reqx *x, const av *item, av *out)
  * the request asked for it (ReturnConsumedCapacity), as DynamoDB answers. */
 static void cap_fill(const ddb_req *r, ddb_res *res, const tinfo *t, double table, const double *idx)
 {
-    if (r->rcc == DDB_RCC_NONE)
-        return;
-    ddb_cap *c = ddb_res_cap(res, t->name);
-    c->table_units += table;
-    c->units += table;
-    for (size_t i = 0; idx && i < t->def.n_idx && i < 32; i++) {
-        if (idx[i] == 0)
-            continue;
-        c->units += idx[i];
-        c->idx = xrealloc(c->idx, (c->n_idx + 1) * sizeof *c->idx);
-        ddb_cap_index *ix = &c->idx[c->n_idx++];
-        ix->name = xstrdup(t->def.idx[i].name);
-        ix->global = t->def.idx[i].global;
-        ix->units = idx[i];
-    }
+    if (r->rcc != DDB_RCC_NONE)
+        seng_cap_add(res, t, table, idx);
 }
 
 /* A failed condition: DynamoDB's message, and the item as it is when
@@ -221,18 +163,18 @@ static status rv_old_or_none(const ddb_req *r, diag *d)
 }
 
 /* PutItem. */
-static status item_put(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e)
+static status item_put(store *s, const ddb_req *r, const seng_defer *df, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
     av old = { .type = AV_NONE };
     store_key k;
     store_key_init(&k);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     bool txn = false;
     status st;
     if ((st = rv_old_or_none(r, d)) != ST_OK || (st = size_check_item(&r->item, d)) != ST_OK ||
-        (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+        (st = seng_exprs_typed(&x, r, df, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -257,24 +199,24 @@ static status item_put(store *s, const ddb_req *r, const sop_defer *df, ddb_res 
 out:
     if (txn)
         st = store_txn_end(s, st, d);
-    sop_reqx_done(&x);
-    av_free(&old);
+    seng_reqx_done(&x);
+    av_done(&old);
     store_key_done(&k);
     return st;
 }
 
 /* DeleteItem. */
-static status item_delete(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e)
+static status item_delete(store *s, const ddb_req *r, const seng_defer *df, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
     av old = { .type = AV_NONE };
     store_key k;
     store_key_init(&k);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     bool txn = false;
     status st;
-    if ((st = rv_old_or_none(r, d)) != ST_OK || (st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+    if ((st = rv_old_or_none(r, d)) != ST_OK || (st = seng_exprs_typed(&x, r, df, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -303,8 +245,8 @@ static status item_delete(store *s, const ddb_req *r, const sop_defer *df, ddb_r
 out:
     if (txn)
         st = store_txn_end(s, st, d);
-    sop_reqx_done(&x);
-    av_free(&old);
+    seng_reqx_done(&x);
+    av_done(&old);
     store_key_done(&k);
     return st;
 }
@@ -328,22 +270,22 @@ static void update_returns(const ddb_req *r, const reqx *x, bool found, av *old,
         }
         if (part.u.m.len)
             av_move(out, &part);
-        av_free(&part);
+        av_done(&part);
     }
 }
 
 /* UpdateItem. */
-static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e)
+static status item_update(store *s, const ddb_req *r, const seng_defer *df, ddb_res *res, ddb_err *e)
 {
     diag *d = &e->d;
     av old = { .type = AV_NONE }, item = { .type = AV_NONE };
     store_key k;
     store_key_init(&k);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     bool txn = false;
     status st;
-    if ((st = sop_exprs_typed(&x, r, df, d)) != ST_OK)
+    if ((st = seng_exprs_typed(&x, r, df, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         goto out;
@@ -352,7 +294,7 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
     bool found;
     if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
         (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
-        (st = sop_update_keys(&t->def, x.update, d)) != ST_OK ||
+        (st = seng_update_keys(&t->def, x.update, d)) != ST_OK ||
         (st = legacy_update_keys(&t->def, &r->legacy, d)) != ST_OK ||
         (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
         goto out;
@@ -394,9 +336,9 @@ static status item_update(store *s, const ddb_req *r, const sop_defer *df, ddb_r
 out:
     if (txn)
         st = store_txn_end(s, st, d);
-    sop_reqx_done(&x);
-    av_free(&old);
-    av_free(&item);
+    seng_reqx_done(&x);
+    av_done(&old);
+    av_done(&item);
     store_key_done(&k);
     return st;
 }
@@ -411,10 +353,10 @@ static status item_get(store *s, const ddb_req *r, const av *atg, ddb_res *res, 
     store_key k;
     store_key_init(&k);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     bool txn = false;
     status st;
-    if ((st = sop_exprs_typed(&x, r, NULL, d)) != ST_OK)
+    if ((st = seng_exprs_typed(&x, r, NULL, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
@@ -422,7 +364,7 @@ static status item_get(store *s, const ddb_req *r, const av *atg, ddb_res *res, 
     tinfo *t;
     if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
         (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
-        (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK)
+        (st = seng_key_paths(&t->def, x.proj, d)) != ST_OK)
         goto out;
     sqlite3_stmt *q = store_stmt(s, Q_ITEM_GET, d);
     if (!q) {
@@ -439,22 +381,22 @@ static status item_get(store *s, const ddb_req *r, const av *atg, ddb_res *res, 
         const void *body = sqlite3_column_blob(q, 1);
         size_t len = (size_t)sqlite3_column_bytes(q, 1);
         res->found = true;
-        if (json && !sop_projecting(&x, atg)) {
+        if (json && !seng_projecting(&x, atg)) {
             st = itemenc_write_json(json, body, len, d);
         } else if ((st = itemenc_decode(body, len, &res->item, d)) == ST_OK) {
             /* An item whose projection keeps nothing is still "Item": {}. */
-            sop_project(&x, atg, &res->item);
+            seng_project(&x, atg, &res->item);
         }
     } else if (rc != SQLITE_DONE) {
         st = store_sqlerr(s, d);
     }
     sqlite3_reset(q);
     if (st == ST_OK)
-        cap_fill(r, res, t, sop_read_units(size, r->consistent), NULL);
+        cap_fill(r, res, t, seng_read_units(size, r->consistent), NULL);
 out:
     if (txn)
         st = store_txn_end(s, st, d);
-    sop_reqx_done(&x);
+    seng_reqx_done(&x);
     store_key_done(&k);
     return st;
 }
@@ -472,41 +414,32 @@ status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
 
 /* ---- the JSON codec of the four ------------------------------------------ */
 
-static ddb_rv rv_of(const char *s)
-{
-    static const char *const n[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
-    for (int i = 0; s && i < 5; i++)
-        if (strcmp(s, n[i]) == 0)
-            return (ddb_rv)i;
-    return DDB_RV_NONE;
-}
-
 /* The members every item operation takes, into r (after the shape check
  * and expr_params); the Item or Key under `member`. */
-static status item_req(const cJSON *in, const char *member, ddb_req *r, sop_defer *df, diag *d)
+static status item_req(const cJSON *in, const char *member, ddb_req *r, seng_defer *df, diag *d)
 {
     status st = sop_parse_item(in, member, r->kind == DDB_PUT ? &r->item : &r->key, d);
     if (st != ST_OK)
         return st;
-    ddb_req_set_str(&r->table, sop_jstr(in, "TableName"));
-    r->rcc = (ddb_rcc)sop_rcc_mode(in);
+    ddb_req_set_str(&r->table, store_jstr(in, "TableName"));
+    r->rcc = sop_rcc_mode(in);
     if (r->kind == DDB_GET) {
         /* Only what GetItem takes: this is the hot path of `ddbx api`. */
-        ddb_req_set_str(&r->proj, sop_jstr(in, "ProjectionExpression"));
+        ddb_req_set_str(&r->proj, store_jstr(in, "ProjectionExpression"));
         r->consistent = sop_jbool(in, "ConsistentRead", false);
     } else {
-        ddb_req_set_str(&r->cond, sop_jstr(in, "ConditionExpression"));
+        ddb_req_set_str(&r->cond, store_jstr(in, "ConditionExpression"));
         if (r->kind == DDB_UPDATE)
-            ddb_req_set_str(&r->update, sop_jstr(in, "UpdateExpression"));
-        r->rv = rv_of(sop_jstr(in, "ReturnValues"));
-        r->rv_fail_all_old = sop_is(sop_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
+            ddb_req_set_str(&r->update, store_jstr(in, "UpdateExpression"));
+        r->rv = ddb_rv_find(store_jstr(in, "ReturnValues"));
+        r->rv_fail_all_old = sop_is(store_jstr(in, "ReturnValuesOnConditionCheckFailure"), "ALL_OLD");
         if ((st = sop_legacy_json(in, r->kind, &r->legacy, d)) != ST_OK)
             return st;
     }
     if (sop_maps_json(in, &r->names, &r->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
-        av_free(&r->names);
-        av_free(&r->values);
+        av_done(&r->names);
+        av_done(&r->values);
     }
     return ST_OK;
 }
@@ -525,20 +458,7 @@ static void write_response(const ddb_req *r, const ddb_res *res, buf *out)
     buf_addc(out, '}');
 }
 
-/* The error's extra members (the item of a failed condition). */
-static status item_error(store *s, ddb_err *e, diag *d)
-{
-    if (e->item.type == AV_M) {
-        buf_reset(&s->err_extra);
-        buf_adds(&s->err_extra, "{\"Item\":");
-        ddbjson_write_item(&s->err_extra, &e->item);
-        buf_addc(&s->err_extra, '}');
-    }
-    *d = e->d;
-    return d->code;
-}
-
-typedef status (*item_fn)(store *s, const ddb_req *r, const sop_defer *df, ddb_res *res, ddb_err *e);
+typedef status (*item_fn)(store *s, const ddb_req *r, const seng_defer *df, ddb_res *res, ddb_err *e);
 
 static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind kind,
                          const vspec *spec, const char *const *exprs, const char *const *legacy,
@@ -553,13 +473,13 @@ static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     ddb_res_init(&res);
     ddb_err e;
     ddb_err_init(&e);
-    sop_defer df;
-    sop_defer_init(&df);
+    seng_defer df;
+    seng_defer_init(&df);
     if ((st = item_req(in, member, &r, &df, d)) == ST_OK) {
         if ((st = fn(s, &r, &df, &res, &e)) == ST_OK)
             write_response(&r, &res, out);
         else
-            st = item_error(s, &e, d);
+            st = sop_error(s, &e, d);
     }
     ddb_err_done(&e);
     ddb_res_done(&res);
@@ -656,7 +576,7 @@ typedef struct fast_get {
     ddbjson_span table;
     const ddbjson_flat_member *key;
     bool consistent;
-    int rcc;
+    ddb_rcc rcc;
 } fast_get;
 
 static bool table_name_ok(ddbjson_span n)
@@ -679,9 +599,9 @@ static bool fast_members(const ddbjson_flat *f, fast_get *g)
             g->consistent = m->b;
         } else if (m->kind == 's' && ddbjson_span_is(m->name, "ReturnConsumedCapacity")) {
             if (ddbjson_span_is(m->str, "TOTAL"))
-                g->rcc = 1;
+                g->rcc = DDB_RCC_TOTAL;
             else if (ddbjson_span_is(m->str, "INDEXES"))
-                g->rcc = 2;
+                g->rcc = DDB_RCC_INDEXES;
             else if (!ddbjson_span_is(m->str, "NONE"))
                 return false;
         } else {
@@ -729,7 +649,9 @@ static bool fast_read(store *s, const tinfo *t, const store_key *k, const fast_g
     sqlite3_reset(q);
     if (!ok)
         return false;
-    sop_write_capacity(out, g->rcc, t, sop_read_units(size, g->consistent), NULL, rc == SQLITE_ROW);
+    double u = seng_read_units(size, g->consistent);
+    ddb_cap cap = { .table = t->name, .units = u, .table_units = u };
+    sop_write_cap(out, g->rcc, &cap, rc == SQLITE_ROW);
     buf_addc(out, '}');
     return true;
 }
@@ -771,8 +693,8 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     ddb_res_init(&res);
     ddb_err e;
     ddb_err_init(&e);
-    sop_defer df;
-    sop_defer_init(&df);
+    seng_defer df;
+    seng_defer_init(&df);
     av *atg = &r.legacy.atg;
     if ((st = item_req(in, "Key", &r, &df, d)) != ST_OK || (st = sop_attributes_to_get(in, atg, d)) != ST_OK)
         goto out;
@@ -788,7 +710,7 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     buf_adds(out, "\"Item\":");
     size_t at = out->len;
     if ((st = item_get(s, &r, atg, &res, &e, out)) != ST_OK) {
-        st = item_error(s, &e, d);
+        st = sop_error(s, &e, d);
         goto out;
     }
     bool comma = true;

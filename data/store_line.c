@@ -60,6 +60,32 @@ void store_line_answer(buf *b, status st, const char *body, const char *code, co
     buf_adds(b, "}}");
 }
 
+status store_line_run(store *s, const char *line, size_t len, store_line_fn run, char **out)
+{
+    diag d;
+    diag_init(&d);
+    buf b = BUF_INIT;
+    char *body = NULL;
+    const char *op;
+    cJSON *req;
+    const cJSON *inv;
+    buf_reset(&s->err_msg);
+    status st = store_line_parse(line, len, &req, &op, &inv, &d);
+    if (st == ST_OK) {
+        /* The line is parsed once: its Input goes to the operation. */
+        cJSON *in = inv ? cJSON_DetachItemViaPointer(req, (cJSON *)inv) : cJSON_CreateObject();
+        st = run(s, op, in, &body, &d);
+        cJSON_Delete(in);
+    }
+    bool whole = s->err_msg.len && st == ST_VALIDATION;
+    store_line_answer(&b, st, body, status_name(st), whole ? s->err_msg.data : d.msg,
+                      whole ? s->err_msg.len : strlen(d.msg));
+    free(body);
+    cJSON_Delete(req);
+    *out = buf_steal(&b);
+    return st;
+}
+
 status store_send_line(store_send_fn call, void *ctx, store_error_fn error,
                        const char *line, size_t len, char **out)
 {

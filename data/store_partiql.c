@@ -28,8 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "data/store_int.h"
-#include "data/store_valid.h"
+#include "data/store_ops.h"
 #include "model/base64.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
@@ -40,16 +39,12 @@
 
 /* ---- request shapes ---- */
 
-static const char *const e_rcc[] = { "INDEXES", "TOTAL", "NONE", NULL };
-static const char *const e_rvccf[] = { "ALL_OLD", "NONE", NULL };
 static const vspec attr_elem = { .name = "member", .type = VT_ATTR };
 
 #define F_STATEMENT { .name = "Statement", .type = VT_STRING, .flags = VF_NOTNULL, .min_len = 1, \
                       .max_len = PQ_MAX_BYTES }
 #define F_PARAMS { .name = "Parameters", .type = VT_LIST, .min_len = 1, .elem = &attr_elem }
-#define F_RCC { .name = "ReturnConsumedCapacity", .type = VT_STRING, .enums = e_rcc }
-#define F_RVCCF { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = e_rvccf }
-#define F_END { .type = VT_END }
+#define F_RVCCF { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf }
 
 static const vspec exec_spec[] = {
     F_STATEMENT, F_PARAMS,
@@ -89,22 +84,12 @@ static const vspec tx_spec[] = {
 
 /* ---- small helpers ---- */
 
-static const cJSON *jget(const cJSON *o, const char *name)
-{
-    return cJSON_GetObjectItemCaseSensitive(o, name);
-}
-
-static const char *jstr(const cJSON *o, const char *name)
-{
-    const cJSON *v = jget(o, name);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static void json_str(buf *b, const char *s)
 {
     ddbjson_write_string(b, s, strlen(s));
 }
 
+/* A response member's name, after a comma unless it is the first. */
 static void member(buf *b, const char *name)
 {
     if (b->len && b->data[b->len - 1] != '{')
@@ -119,109 +104,47 @@ static void member_str(buf *b, const char *name, const char *v)
     json_str(b, v);
 }
 
-/* A map member when the map is not empty (DynamoDB refuses empty ones). */
-static void member_map(buf *b, const char *name, const av *m, bool plain)
+/* A map the plan made, for a request: the maps DynamoDB refuses empty
+ * are left out. */
+static void set_map(av *dst, const av *m)
 {
-    if (m->type != AV_M || !m->u.m.len)
-        return;
-    member(b, name);
-    if (plain) {
-        buf_addc(b, '{');
-        for (size_t i = 0; i < m->u.m.len; i++) {
-            if (i)
-                buf_addc(b, ',');
-            ddbjson_write_string(b, m->u.m.v[i].name, m->u.m.v[i].name_len);
-            buf_addc(b, ':');
-            ddbjson_write_string(b, m->u.m.v[i].val.u.s.ptr, m->u.m.v[i].val.u.s.len);
-        }
-        buf_addc(b, '}');
-    } else {
-        ddbjson_write_item(b, m);
-    }
+    if (m->type == AV_M && m->u.m.len)
+        av_copy(dst, m);
 }
 
-/* Runs one of the store's operations on request text; *resp is its
- * parsed answer on ST_OK. */
-static status run_op(store *s, store_op_fn fn, const buf *req, cJSON **resp, diag *d)
-{
-    *resp = NULL;
-    cJSON *in = NULL;
-    diag pd;
-    diag_init(&pd);
-    if (ddbjson_cjson_parse(req->data, req->len, &in, &pd) != ST_OK)
-        return diag_set(d, ST_INTERNAL, "PartiQL: a request could not be built: %s", pd.msg);
-    buf out = BUF_INIT;
-    status st = fn(s, in, &out, d);
-    cJSON_Delete(in);
-    if (st == ST_OK && ddbjson_cjson_parse(out.data, out.len, resp, &pd) != ST_OK)
-        st = diag_set(d, ST_INTERNAL, "PartiQL: an answer could not be read: %s", pd.msg);
-    buf_done(&out);
-    return st;
-}
-
-/* Adds cc's numbers into acc (objects member by member), so a
- * ConsumedCapacity of several reads or writes adds up in TOTAL and
- * INDEXES form alike. */
-static void cap_merge(cJSON *acc, const cJSON *cc)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cc) {
-        cJSON *have = cJSON_GetObjectItemCaseSensitive(acc, e->string);
-        if (!have) {
-            cJSON_AddItemToObject(acc, e->string, cJSON_Duplicate(e, true));
-        } else if (cJSON_IsNumber(have) && cJSON_IsNumber(e)) {
-            cJSON_SetNumberValue(have, have->valuedouble + e->valuedouble);
-        } else if (cJSON_IsObject(have) && cJSON_IsObject(e)) {
-            cap_merge(have, e);
-        }
-    }
-}
-
-/* Per-table ConsumedCapacity accumulators (batches and transactions). */
+/* The ConsumedCapacity of several reads or writes, added up per table
+ * (caps.caps) in TOTAL and INDEXES form alike; mode: what the request
+ * asked for. */
 typedef struct caps {
-    cJSON *list;        /* array of ConsumedCapacity objects, one a table */
+    ddb_res acc;
+    ddb_rcc mode;
 } caps;
 
-static void caps_add(caps *c, const cJSON *resp)
+static void caps_init(caps *c, const char *rcc)
 {
-    const cJSON *cc = jget(resp, "ConsumedCapacity");
-    if (!cc)
-        return;
-    if (!c->list)
-        c->list = cJSON_CreateArray();
-    const cJSON *one;
-    const cJSON *arr = cJSON_IsArray(cc) ? cc : NULL;
-    for (const cJSON *e = arr ? arr->child : cc; e; e = arr ? e->next : NULL) {
-        one = e;
-        const char *t = jstr(one, "TableName");
-        cJSON *acc = NULL, *x;
-        cJSON_ArrayForEach(x, c->list) {
-            const char *xt = jstr(x, "TableName");
-            if (t && xt && strcmp(t, xt) == 0)
-                acc = x;
-        }
-        if (acc)
-            cap_merge(acc, one);
-        else
-            cJSON_AddItemToArray(c->list, cJSON_Duplicate(one, true));
-    }
+    ddb_res_init(&c->acc);
+    c->mode = ddb_rcc_find(rcc);
 }
 
-/* Appends the accumulated capacity: one object (as_list false) or a list. */
+/* Appends the accumulated capacity: the first table's (as_list false) or
+ * every table's. */
 static void caps_write(caps *c, buf *out, bool as_list)
 {
-    if (!c->list || !cJSON_GetArraySize(c->list))
-        return;
-    member(out, "ConsumedCapacity");
-    char *txt = cJSON_PrintUnformatted(as_list ? c->list : cJSON_GetArrayItem(c->list, 0));
-    buf_adds(out, txt);
-    free(txt);
+    if (c->acc.n_caps)
+        sop_write_caps(out, c->mode, &c->acc, out->len && out->data[out->len - 1] != '{', as_list);
 }
 
 static void caps_done(caps *c)
 {
-    cJSON_Delete(c->list);
-    c->list = NULL;
+    ddb_res_done(&c->acc);
+}
+
+/* The error of a store operation: its members for the answer
+ * (s->err_extra) and its diag, as the JSON door reports them. */
+static status op_error(store *s, const ddb_err *e, diag *d)
+{
+    buf_reset(&s->err_extra);
+    return sop_error(s, e, d);
 }
 
 /* ---- one statement ---- */
@@ -246,8 +169,8 @@ static void pstmt_done(pstmt *p)
 static status prepare(store *s, const cJSON *req, pstmt *p, diag *d)
 {
     memset(p, 0, sizeof *p);
-    const char *text = jstr(req, "Statement");
-    const cJSON *params = jget(req, "Parameters");
+    const char *text = store_jstr(req, "Statement");
+    const cJSON *params = store_jget(req, "Parameters");
     av pl = { 0 };
     av_init_list(&pl, AV_L);
     status st = ST_OK;
@@ -261,8 +184,8 @@ static status prepare(store *s, const cJSON *req, pstmt *p, diag *d)
             goto out;
         av_list_push(&pl, &v);
     }
-    p->rvccf = jstr(req, "ReturnValuesOnConditionCheckFailure");
-    p->consistent = cJSON_IsTrue(jget(req, "ConsistentRead"));
+    p->rvccf = store_jstr(req, "ReturnValuesOnConditionCheckFailure");
+    p->consistent = cJSON_IsTrue(store_jget(req, "ConsistentRead"));
     if ((st = pq_parse(text, strlen(text), pl.u.l.v, pl.u.l.len, &p->st, d)) != ST_OK)
         goto out;
     tinfo *t;
@@ -272,7 +195,7 @@ static status prepare(store *s, const cJSON *req, pstmt *p, diag *d)
         goto out;
     p->planned = true;
 out:
-    av_free(&pl);
+    av_done(&pl);
     return st;
 }
 
@@ -283,15 +206,13 @@ static bool is_read(const pstmt *p)
 
 /* The NextToken of a read stopped at partition pi (lek: where in it, or
  * NULL to start it). */
-static void write_token(buf *out, size_t pi, const cJSON *lek)
+static void write_token(buf *out, size_t pi, const av *lek)
 {
     buf raw = BUF_INIT;
     buf_printf(&raw, "{\"p\":%zu", pi);
     if (lek) {
-        char *t = cJSON_PrintUnformatted(lek);
         buf_adds(&raw, ",\"k\":");
-        buf_adds(&raw, t);
-        free(t);
+        ddbjson_write_item(&raw, lek);
     }
     buf_addc(&raw, '}');
     member(out, "NextToken");
@@ -302,28 +223,46 @@ static void write_token(buf *out, size_t pi, const cJSON *lek)
     buf_done(&raw);
 }
 
-static status read_token(const char *tok, size_t n_parts, size_t *pi, cJSON **lek, diag *d)
+/* A NextToken read back: the partition, and where in it (*lek, AV_NONE:
+ * from its start). */
+static status read_token(const char *tok, size_t n_parts, size_t *pi, av *lek, diag *d)
 {
     buf raw = BUF_INIT;
     cJSON *root = NULL;
     status st = ST_OK;
     diag pd;
     diag_init(&pd);
-    *lek = NULL;
-    if (base64_decode(&raw, tok, strlen(tok)) != BASE64_OK ||
-        ddbjson_cjson_parse(raw.data ? raw.data : "", raw.len, &root, &pd) != ST_OK ||
-        !cJSON_IsNumber(jget(root, "p")) || jget(root, "p")->valuedouble < 0 ||
-        (size_t)jget(root, "p")->valuedouble >= n_parts ||
-        (jget(root, "k") && !cJSON_IsObject(jget(root, "k")))) {
+    lek->type = AV_NONE;
+    const cJSON *p = NULL, *k = NULL;
+    if (base64_decode(&raw, tok, strlen(tok)) == BASE64_OK &&
+        ddbjson_cjson_parse(raw.data ? raw.data : "", raw.len, &root, &pd) == ST_OK) {
+        p = cJSON_GetObjectItemCaseSensitive(root, "p");
+        k = cJSON_GetObjectItemCaseSensitive(root, "k");
+    }
+    if (!cJSON_IsNumber(p) || p->valuedouble < 0 || (size_t)p->valuedouble >= n_parts ||
+        (k && !cJSON_IsObject(k))) {
         st = diag_set(d, ST_VALIDATION, "Invalid NextToken");
         goto out;
     }
-    *pi = (size_t)jget(root, "p")->valuedouble;
-    if (jget(root, "k"))
-        *lek = cJSON_Duplicate(jget(root, "k"), true);
+    *pi = (size_t)p->valuedouble;
+    if (k && ddbjson_item_from_cjson(k, NULL, lek, &pd) != ST_OK)
+        st = diag_set(d, ST_VALIDATION, "The provided starting key is invalid: %s", pd.msg);
 out:
     cJSON_Delete(root);
     buf_done(&raw);
+    return st;
+}
+
+/* Runs one typed request on the store's own operations (res filled on
+ * ST_OK; the error as the JSON door reports it otherwise). */
+static status run_req(store *s, const ddb_req *q, ddb_res *res, diag *d)
+{
+    ddb_err e;
+    ddb_err_init(&e);
+    status st = store_exec(s, q, res, &e);
+    if (st != ST_OK)
+        op_error(s, &e, d);
+    ddb_err_done(&e);
     return st;
 }
 
@@ -332,168 +271,132 @@ out:
  * what comes back into items (a JSON array's inside, comma-separated).
  * limit 0: none. Stops at a page's end (1 MB or Limit) with a NextToken.
  */
-static status exec_select(store *s, pstmt *p, const char *rcc, long limit, const char *token,
-                          buf *items, size_t *n_items, caps *cap, buf *tail, diag *d)
+static status exec_select(store *s, pstmt *p, caps *cap, long limit, const char *token,
+                          buf *items, size_t *n_items, buf *tail, diag *d)
 {
     const pq_plan *pl = &p->plan;
     bool query = pl->op == PQ_OP_QUERY;
     size_t parts = query ? pl->n_pks : 1, pi = 0;
-    cJSON *lek = NULL, *resp = NULL;
     status st = ST_OK;
     long evaluated = 0;
-    buf req = BUF_INIT;
-    av kv = { 0 };
+    av lek = { .type = AV_NONE };
     if (token && (st = read_token(token, parts, &pi, &lek, d)) != ST_OK)
         return st;
-    av_copy(&kv, &pl->key_values);
     for (; pi < parts; pi++) {
-        buf_reset(&req);
-        buf_addc(&req, '{');
-        member_str(&req, "TableName", pl->table);
-        if (pl->index)
-            member_str(&req, "IndexName", pl->index);
-        if (p->consistent) {
-            member(&req, "ConsistentRead");
-            buf_adds(&req, "true");
-        }
-        if (rcc)
-            member_str(&req, "ReturnConsumedCapacity", rcc);
+        ddb_req q;
+        ddb_req_init(&q, query ? DDB_QUERY : DDB_SCAN);
+        ddb_req_set_str(&q.table, pl->table);
+        ddb_req_set_str(&q.index, pl->index);
+        q.consistent = p->consistent;
+        q.rcc = cap->mode;
         if (query) {
+            ddb_req_set_str(&q.keycond, pl->key_cond);
+            set_map(&q.names, &pl->key_names);
+            av_copy(&q.values, &pl->key_values);
             av c;
             av_copy(&c, &pl->pks[pi]);
-            av_map_put(&kv, ":pk", 3, &c);
-            member_str(&req, "KeyConditionExpression", pl->key_cond);
-            member_map(&req, "ExpressionAttributeNames", &pl->key_names, true);
-            member_map(&req, "ExpressionAttributeValues", &kv, false);
-            if (!pl->forward) {
-                member(&req, "ScanIndexForward");
-                buf_adds(&req, "false");
-            }
+            av_map_put(&q.values, ":pk", 3, &c);
+            q.backward = !pl->forward;
         }
-        if (limit) {
-            member(&req, "Limit");
-            buf_printf(&req, "%ld", limit - evaluated);
-        }
-        if (lek) {
-            member(&req, "ExclusiveStartKey");
-            char *t = cJSON_PrintUnformatted(lek);
-            buf_adds(&req, t);
-            free(t);
-            cJSON_Delete(lek);
-            lek = NULL;
-        }
-        buf_addc(&req, '}');
-        if ((st = run_op(s, query ? store_op_query : store_op_scan, &req, &resp, d)) != ST_OK)
-            goto out;
-        caps_add(cap, resp);
-        const cJSON *it;
-        cJSON_ArrayForEach(it, jget(resp, "Items")) {
-            av item, proj;
-            if ((st = ddbjson_item_from_cjson(it, NULL, &item, d)) != ST_OK)
-                goto out;
-            if (pq_plan_match(pl, &item)) {
-                pq_plan_project(pl, &item, &proj);
-                if (items->len)
-                    buf_addc(items, ',');
-                ddbjson_write_item(items, &proj);
-                (*n_items)++;
-                av_free(&proj);
-            }
-            av_free(&item);
-        }
-        const cJSON *sc = jget(resp, "ScannedCount");
-        evaluated += cJSON_IsNumber(sc) ? (long)sc->valuedouble : 0;
-        const cJSON *l = jget(resp, "LastEvaluatedKey");
-        if (l) {
-            if (tail) {
-                write_token(tail, pi, l);
-                member(tail, "LastEvaluatedKey");
-                char *t = cJSON_PrintUnformatted(l);
-                buf_adds(tail, t);
-                free(t);
-            }
+        if (limit)
+            q.limit = (uint32_t)(limit - evaluated);
+        av_move(&q.start, &lek);
+        ddb_res res;
+        ddb_res_init(&res);
+        st = run_req(s, &q, &res, d);
+        ddb_req_done(&q);
+        if (st != ST_OK) {
+            ddb_res_done(&res);
             break;
         }
+        ddb_res_add_caps(&cap->acc, &res);
+        for (size_t i = 0; i < res.n_items; i++) {
+            av proj;
+            if (!pq_plan_match(pl, &res.items[i]))
+                continue;
+            pq_plan_project(pl, &res.items[i], &proj);
+            if (items->len)
+                buf_addc(items, ',');
+            ddbjson_write_item(items, &proj);
+            (*n_items)++;
+            av_done(&proj);
+        }
+        evaluated += (long)res.scanned;
+        bool more = res.last_key.type == AV_M;
+        if (more && tail) {
+            write_token(tail, pi, &res.last_key);
+            member(tail, "LastEvaluatedKey");
+            ddbjson_write_item(tail, &res.last_key);
+        }
+        ddb_res_done(&res);
+        if (more)
+            break;
         if (limit && evaluated >= limit) {
             if (tail && pi + 1 < parts)
                 write_token(tail, pi + 1, NULL);
             break;
         }
-        cJSON_Delete(resp);
-        resp = NULL;
     }
-out:
-    cJSON_Delete(resp);
-    cJSON_Delete(lek);
-    av_free(&kv);
-    buf_done(&req);
+    av_done(&lek);
     return st;
 }
 
-/* The request of a write statement for its store operation (or, in a
- * transaction, the inside of its TransactItems entry). */
-static void write_request(const pstmt *p, const char *rcc, bool in_tx, buf *req)
+/* The typed request of a write statement for its store operation (or, in
+ * a transaction, one of its actions: no ReturnValues, no
+ * ReturnConsumedCapacity of its own). */
+static void write_req(const pstmt *p, ddb_rcc rcc, bool in_tx, ddb_req *q)
 {
+    static const ddb_kind kinds[] = { [PQ_OP_PUT] = DDB_PUT, [PQ_OP_UPDATE] = DDB_UPDATE,
+                                      [PQ_OP_DELETE] = DDB_DELETE, [PQ_OP_CHECK] = DDB_CHECK };
     const pq_plan *pl = &p->plan;
-    buf_addc(req, '{');
-    member_str(req, "TableName", pl->table);
-    if (pl->op == PQ_OP_PUT) {
-        member(req, "Item");
-        ddbjson_write_item(req, &pl->item);
-    } else {
-        member(req, "Key");
-        ddbjson_write_item(req, &pl->key);
+    ddb_req_init(q, kinds[pl->op]);
+    ddb_req_set_str(&q->table, pl->table);
+    if (pl->op == PQ_OP_PUT)
+        av_copy(&q->item, &pl->item);
+    else
+        av_copy(&q->key, &pl->key);
+    ddb_req_set_str(&q->update, pl->update);
+    ddb_req_set_str(&q->cond, pl->condition);
+    set_map(&q->names, &pl->names);
+    set_map(&q->values, &pl->values);
+    if (!in_tx) {
+        q->rv = ddb_rv_find(pl->return_values);
+        q->rcc = rcc;
     }
-    if (pl->update)
-        member_str(req, "UpdateExpression", pl->update);
-    if (pl->condition)
-        member_str(req, "ConditionExpression", pl->condition);
-    member_map(req, "ExpressionAttributeNames", &pl->names, true);
-    member_map(req, "ExpressionAttributeValues", &pl->values, false);
-    if (!in_tx && pl->return_values)
-        member_str(req, "ReturnValues", pl->return_values);
     if (p->rvccf && pl->op != PQ_OP_PUT)
-        member_str(req, "ReturnValuesOnConditionCheckFailure", p->rvccf);
-    if (!in_tx && rcc)
-        member_str(req, "ReturnConsumedCapacity", rcc);
-    buf_addc(req, '}');
+        q->rv_fail_all_old = strcmp(p->rvccf, "ALL_OLD") == 0;
 }
 
 static const char DUP_MSG[] = "Duplicate primary key exists in table";
 
 /* An INSERT, UPDATE or DELETE on its own; a returned item goes to items. */
-static status exec_write(store *s, pstmt *p, const char *rcc, buf *items, size_t *n_items,
-                         caps *cap, diag *d)
+static status exec_write(store *s, pstmt *p, caps *cap, buf *items, size_t *n_items, diag *d)
 {
     const pq_plan *pl = &p->plan;
     if (pl->op == PQ_OP_CHECK)
         return diag_set(d, ST_VALIDATION,
                         "Unsupported operation: EXISTS can only be used in a transaction");
-    buf req = BUF_INIT;
-    write_request(p, rcc, false, &req);
-    store_op_fn fn = pl->op == PQ_OP_PUT ? store_op_put_item
-                   : pl->op == PQ_OP_UPDATE ? store_op_update_item : store_op_delete_item;
-    cJSON *resp = NULL;
-    status st = run_op(s, fn, &req, &resp, d);
-    buf_done(&req);
+    ddb_req q;
+    write_req(p, cap->mode, false, &q);
+    ddb_res res;
+    ddb_res_init(&res);
+    status st = run_req(s, &q, &res, d);
+    ddb_req_done(&q);
     if (st == ST_CONDITION_FAILED && pl->op == PQ_OP_PUT) {
         buf_reset(&s->err_extra);
-        return diag_set(d, ST_DUPLICATE_ITEM, "%s", DUP_MSG);
+        st = diag_set(d, ST_DUPLICATE_ITEM, "%s", DUP_MSG);
     }
-    if (st != ST_OK)
-        return st;
-    caps_add(cap, resp);
-    const cJSON *attrs = jget(resp, "Attributes");
-    if (cJSON_IsObject(attrs) && attrs->child) {
-        char *t = cJSON_PrintUnformatted(attrs);
-        if (items->len)
-            buf_addc(items, ',');
-        buf_adds(items, t);
-        (*n_items)++;
-        free(t);
+    if (st == ST_OK) {
+        ddb_res_add_caps(&cap->acc, &res);
+        if (res.item.type == AV_M && res.item.u.m.len) {
+            if (items->len)
+                buf_addc(items, ',');
+            ddbjson_write_item(items, &res.item);
+            (*n_items)++;
+        }
     }
-    cJSON_Delete(resp);
-    return ST_OK;
+    ddb_res_done(&res);
+    return st;
 }
 
 /* ---- ExecuteStatement ---- */
@@ -508,19 +411,19 @@ status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
         pstmt_done(&p);
         return st;
     }
-    const char *rcc = jstr(in, "ReturnConsumedCapacity");
-    const cJSON *lim = jget(in, "Limit");
-    const char *token = jstr(in, "NextToken");
+    const cJSON *lim = store_jget(in, "Limit");
+    const char *token = store_jstr(in, "NextToken");
     buf items = BUF_INIT, tail = BUF_INIT;
     size_t n = 0;
-    caps cap = { 0 };
+    caps cap;
+    caps_init(&cap, store_jstr(in, "ReturnConsumedCapacity"));
     if (is_read(&p))
-        st = exec_select(s, &p, rcc, cJSON_IsNumber(lim) ? (long)lim->valuedouble : 0, token,
-                         &items, &n, &cap, &tail, d);
+        st = exec_select(s, &p, &cap, cJSON_IsNumber(lim) ? (long)lim->valuedouble : 0, token,
+                         &items, &n, &tail, d);
     else if (token)
         st = diag_set(d, ST_VALIDATION, "NextToken is only valid for SELECT statements");
     else
-        st = exec_write(s, &p, rcc, &items, &n, &cap, d);
+        st = exec_write(s, &p, &cap, &items, &n, d);
     if (st == ST_OK) {
         buf_adds(out, "{\"Items\":[");
         if (items.len)
@@ -528,8 +431,7 @@ status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
         buf_addc(out, ']');
         if (tail.len)
             buf_printf(out, ",%s", tail.data);
-        if (rcc && strcmp(rcc, "NONE") != 0)
-            caps_write(&cap, out, false);
+        caps_write(&cap, out, false);
         buf_addc(out, '}');
     }
     caps_done(&cap);
@@ -541,31 +443,18 @@ status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
 
 /* ---- BatchExecuteStatement ---- */
 
-/* BatchStatementError codes. */
-static const char *batch_code(status st)
-{
-    switch (st) {
-    case ST_CONDITION_FAILED: return "ConditionalCheckFailed";
-    case ST_DUPLICATE_ITEM: return "DuplicateItem";
-    case ST_VALIDATION: return "ValidationError";
-    case ST_NOT_FOUND: return "ResourceNotFound";
-    case ST_TXN_CONFLICT: return "TransactionConflict";
-    default: return "InternalServerError";
-    }
-}
-
 status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, batch_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const cJSON *list = jget(in, "Statements");
+    const cJSON *list = store_jget(in, "Statements");
     size_t n = (size_t)cJSON_GetArraySize(list);
     pstmt *ps = xcalloc(n, sizeof *ps);
     status *pst = xcalloc(n, sizeof *pst);
     char (*msgs)[1024] = xcalloc(n, sizeof *msgs);
-    const char *rcc = jstr(in, "ReturnConsumedCapacity");
-    caps cap = { 0 };
+    caps cap;
+    caps_init(&cap, store_jstr(in, "ReturnConsumedCapacity"));
     int reads = 0, writes = 0;
     size_t i = 0;
     const cJSON *e;
@@ -599,16 +488,16 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
         if (!pst[i]) {
             buf_reset(&s->err_extra);
             if (is_read(&ps[i]))
-                pst[i] = exec_select(s, &ps[i], rcc, 0, NULL, &items, &got, &cap, NULL, &sd);
+                pst[i] = exec_select(s, &ps[i], &cap, 0, NULL, &items, &got, NULL, &sd);
             else
-                pst[i] = exec_write(s, &ps[i], rcc, &items, &got, &cap, &sd);
+                pst[i] = exec_write(s, &ps[i], &cap, &items, &got, &sd);
             if (pst[i])
                 snprintf(msgs[i], sizeof msgs[i], "%s", sd.msg);
         }
         buf_adds(out, i ? ",{" : "{");
         if (pst[i]) {
             buf_adds(out, "\"Error\":{\"Code\":");
-            json_str(out, batch_code(pst[i]));
+            json_str(out, ddb_reason_code(pst[i]));
             buf_adds(out, ",\"Message\":");
             json_str(out, msgs[i]);
             /* ReturnValuesOnConditionCheckFailure's item */
@@ -628,8 +517,7 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
     }
     buf_reset(&s->err_extra);
     buf_addc(out, ']');
-    if (rcc && strcmp(rcc, "NONE") != 0)
-        caps_write(&cap, out, true);
+    caps_write(&cap, out, true);
     buf_addc(out, '}');
 out:
     for (i = 0; i < n; i++)
@@ -723,40 +611,21 @@ static char *request_text(const cJSON *in)
 
 /* After TransactWriteItems was cancelled: an INSERT's failed condition is
  * DuplicateItem, and the message lists the codes again. */
-static status fix_cancel(store *s, const pstmt *ps, size_t n, diag *d)
+static void fix_cancel(const pstmt *ps, size_t n, ddb_err *e)
 {
-    cJSON *root = NULL;
-    diag pd;
-    diag_init(&pd);
-    if (ddbjson_cjson_parse(s->err_extra.data, s->err_extra.len, &root, &pd) != ST_OK)
-        return ST_TXN_CANCELED;
-    cJSON *reasons = cJSON_GetObjectItemCaseSensitive(root, "CancellationReasons");
     buf m = BUF_INIT;
     buf_adds(&m, "Transaction cancelled, please refer cancellation reasons for specific reasons [");
-    size_t i = 0;
-    cJSON *r;
-    cJSON_ArrayForEach(r, reasons) {
-        const char *code = jstr(r, "Code");
-        if (i < n && ps[i].plan.op == PQ_OP_PUT && code && strcmp(code, "ConditionalCheckFailed") == 0) {
-            cJSON_ReplaceItemInObjectCaseSensitive(r, "Code", cJSON_CreateString("DuplicateItem"));
-            if (jget(r, "Message"))
-                cJSON_ReplaceItemInObjectCaseSensitive(r, "Message", cJSON_CreateString(DUP_MSG));
-            else
-                cJSON_AddStringToObject(r, "Message", DUP_MSG);
-            code = "DuplicateItem";
+    for (size_t i = 0; i < e->n_reasons; i++) {
+        ddb_reason *r = &e->reasons[i];
+        if (i < n && ps[i].plan.op == PQ_OP_PUT && strcmp(r->code, "ConditionalCheckFailed") == 0) {
+            ddb_req_set_str(&r->code, "DuplicateItem");
+            ddb_req_set_str(&r->message, DUP_MSG);
         }
-        buf_printf(&m, "%s%s", i ? ", " : "", code ? code : "None");
-        i++;
+        buf_printf(&m, "%s%s", i ? ", " : "", r->code);
     }
     buf_addc(&m, ']');
-    char *t = cJSON_PrintUnformatted(root);
-    buf_reset(&s->err_extra);
-    buf_adds(&s->err_extra, t);
-    free(t);
-    cJSON_Delete(root);
-    status st = diag_set(d, ST_TXN_CANCELED, "%s", m.data);
+    diag_set(&e->d, ST_TXN_CANCELED, "%s", m.data);
     buf_done(&m);
-    return st;
 }
 
 /* A ClientRequestToken seen within TOKEN_TTL: the same request answers
@@ -809,59 +678,41 @@ static status tx_prepare(store *s, const cJSON *list, pstmt *ps, int *reads, int
 
 /* The TransactGetItems (reads) or TransactWriteItems request of the
  * planned statements. */
-static void tx_request(const pstmt *ps, size_t n, bool reads, const char *rcc, buf *req)
+static void tx_req(const pstmt *ps, size_t n, bool reads, ddb_rcc rcc, ddb_req *q)
 {
-    buf_addc(req, '{');
-    member(req, "TransactItems");
-    buf_addc(req, '[');
+    ddb_req_init(q, reads ? DDB_TRANSACT_GET : DDB_TRANSACT_WRITE);
+    q->acts = xcalloc(n ? n : 1, sizeof *q->acts);
     for (size_t i = 0; i < n; i++) {
         const pq_plan *pl = &ps[i].plan;
-        buf_adds(req, i ? ",{" : "{");
+        ddb_req *a = &q->acts[q->n_acts++];
         if (reads) {
-            member(req, "Get");
-            buf_addc(req, '{');
-            member_str(req, "TableName", pl->table);
-            member(req, "Key");
-            ddbjson_write_item(req, &pl->key);
-            buf_addc(req, '}');
+            ddb_req_init(a, DDB_GET);
+            ddb_req_set_str(&a->table, pl->table);
+            av_copy(&a->key, &pl->key);
         } else {
-            static const char *const names[] = { [PQ_OP_PUT] = "Put", [PQ_OP_UPDATE] = "Update",
-                                                 [PQ_OP_DELETE] = "Delete",
-                                                 [PQ_OP_CHECK] = "ConditionCheck" };
-            member(req, names[pl->op]);
-            write_request(&ps[i], NULL, true, req);
+            write_req(&ps[i], rcc, true, a);
         }
-        buf_addc(req, '}');
     }
-    buf_addc(req, ']');
-    if (rcc)
-        member_str(req, "ReturnConsumedCapacity", rcc);
-    buf_addc(req, '}');
+    q->rcc = rcc;
 }
 
 /* A read transaction's "Responses": each item read, through its
  * statement's filter and SELECT list ({} when none or filtered out). */
-static void tx_responses(const pstmt *ps, size_t n, const cJSON *resp, buf *out, diag *d)
+static void tx_responses(const pstmt *ps, size_t n, const ddb_res *res, buf *out)
 {
     member(out, "Responses");
     buf_addc(out, '[');
-    size_t i = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, jget(resp, "Responses")) {
+    for (size_t i = 0; i < res->n_items; i++) {
         buf_adds(out, i ? ",{" : "{");
-        const cJSON *it = jget(r, "Item");
-        av item, proj;
-        if (it && i < n && ddbjson_item_from_cjson(it, NULL, &item, d) == ST_OK) {
-            if (pq_plan_match(&ps[i].plan, &item)) {
-                pq_plan_project(&ps[i].plan, &item, &proj);
-                member(out, "Item");
-                ddbjson_write_item(out, &proj);
-                av_free(&proj);
-            }
-            av_free(&item);
+        const av *item = &res->items[i];
+        av proj;
+        if (item->type == AV_M && i < n && pq_plan_match(&ps[i].plan, item)) {
+            pq_plan_project(&ps[i].plan, item, &proj);
+            member(out, "Item");
+            ddbjson_write_item(out, &proj);
+            av_done(&proj);
         }
         buf_addc(out, '}');
-        i++;
     }
     buf_addc(out, ']');
 }
@@ -871,7 +722,7 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     status st = store_valid_check(in, tx_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const char *id = jstr(in, "ClientRequestToken");
+    const char *id = store_jstr(in, "ClientRequestToken");
     char *reqtext = id ? request_text(in) : NULL;
     /* With a token, the check, the transaction and the keeping are one
      * step for every connection of the process: a second request with the
@@ -883,28 +734,33 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
         free(reqtext);
         return st;
     }
-    const cJSON *list = jget(in, "TransactStatements");
+    const cJSON *list = store_jget(in, "TransactStatements");
     size_t n = (size_t)cJSON_GetArraySize(list);
     pstmt *ps = xcalloc(n, sizeof *ps);
-    const char *rcc = jstr(in, "ReturnConsumedCapacity");
-    caps cap = { 0 };
-    buf req = BUF_INIT;
-    cJSON *resp = NULL;
+    caps cap;
+    caps_init(&cap, store_jstr(in, "ReturnConsumedCapacity"));
+    ddb_req req;
+    ddb_req_init(&req, DDB_TRANSACT_WRITE);
+    ddb_res res;
+    ddb_res_init(&res);
     int reads = 0, writes = 0;
     if ((st = tx_prepare(s, list, ps, &reads, &writes, d)) != ST_OK)
         goto out;
-    tx_request(ps, n, reads, rcc, &req);
-    st = run_op(s, reads ? store_op_transact_get : store_op_transact_write, &req, &resp, d);
-    if (st == ST_TXN_CANCELED && writes)
-        st = fix_cancel(s, ps, n, d);
+    tx_req(ps, n, reads, cap.mode, &req);
+    ddb_err e;
+    ddb_err_init(&e);
+    if ((st = store_exec(s, &req, &res, &e)) == ST_TXN_CANCELED && writes)
+        fix_cancel(ps, n, &e);
+    if (st != ST_OK)
+        op_error(s, &e, d);
+    ddb_err_done(&e);
     if (st != ST_OK)
         goto out;
-    caps_add(&cap, resp);
+    ddb_res_add_caps(&cap.acc, &res);
     buf_addc(out, '{');
     if (reads)
-        tx_responses(ps, n, resp, out, d);
-    if (rcc && strcmp(rcc, "NONE") != 0)
-        caps_write(&cap, out, true);
+        tx_responses(ps, n, &res, out);
+    caps_write(&cap, out, true);
     buf_addc(out, '}');
     if (id)
         token_keep(s, id, reqtext, out);
@@ -915,8 +771,8 @@ out:
         pstmt_done(&ps[i]);
     free(ps);
     free(reqtext);
-    cJSON_Delete(resp);
-    buf_done(&req);
+    ddb_res_done(&res);
+    ddb_req_done(&req);
     caps_done(&cap);
     return st;
 }
@@ -926,82 +782,50 @@ out:
 void store_exec_result_done(store_exec_result *r)
 {
     for (size_t i = 0; i < r->n; i++)
-        av_free(&r->items[i]);
+        av_done(&r->items[i]);
     free(r->items);
     free(r->next_token);
     memset(r, 0, sizeof *r);
-}
-
-static void add_units(const cJSON *cc, double *sum)
-{
-    const cJSON *cu = jget(cc, "CapacityUnits");
-    if (cJSON_IsNumber(cu))
-        *sum += cu->valuedouble;
 }
 
 status store_execute(store *s, const char *statement, const av *params, size_t n_params,
                      size_t limit, const char *next_token, store_exec_result *out, diag *d)
 {
     memset(out, 0, sizeof *out);
-    buf req = BUF_INIT;
-    buf_addc(&req, '{');
-    member_str(&req, "Statement", statement);
+    ddb_req req;
+    ddb_req_init(&req, DDB_EXECUTE);
+    ddb_req_set_str(&req.ctl.statement, statement);
     if (n_params) {
-        member(&req, "Parameters");
-        buf_addc(&req, '[');
+        av_init_list(&req.ctl.params, AV_L);
         for (size_t i = 0; i < n_params; i++) {
-            if (i)
-                buf_addc(&req, ',');
-            ddbjson_write_value(&req, &params[i]);
+            av c;
+            av_copy(&c, &params[i]);
+            av_list_push(&req.ctl.params, &c);
         }
-        buf_addc(&req, ']');
     }
-    if (limit) {
-        member(&req, "Limit");
-        buf_printf(&req, "%zu", limit);
+    req.limit = limit > UINT32_MAX ? UINT32_MAX : (uint32_t)limit;
+    ddb_req_set_str(&req.ctl.next_token, next_token);
+    req.rcc = DDB_RCC_TOTAL;
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = store_exec(s, &req, &res, &err);
+    if (st == ST_OK) {
+        out->items = res.n_items ? res.items : xcalloc(1, sizeof *out->items);
+        out->n = res.n_items;
+        out->next_token = res.next_token;
+        out->capacity = ddb_res_units(&res);
+        if (res.n_items)
+            res.items = NULL;
+        res.n_items = 0;
+        res.next_token = NULL;
+    } else {
+        *d = err.d;
+        snprintf(d->msg, sizeof d->msg, "%s", ddb_err_message(&err));
     }
-    if (next_token)
-        member_str(&req, "NextToken", next_token);
-    member_str(&req, "ReturnConsumedCapacity", "TOTAL");
-    buf_addc(&req, '}');
-    char *resp = NULL;
-    status st = store_call(s, "ExecuteStatement", req.data, req.len, &resp, d);
-    buf_done(&req);
-    if (st != ST_OK) {
-        const char *whole = store_error_message(s, st, d);
-        if (whole != d->msg)
-            snprintf(d->msg, sizeof d->msg, "%s", whole);
-        free(resp);
-        return st;
-    }
-    cJSON *root = NULL;
-    diag pd;
-    diag_init(&pd);
-    if (ddbjson_cjson_parse(resp, strlen(resp), &root, &pd) != ST_OK) {
-        free(resp);
-        return diag_set(d, ST_INTERNAL, "ExecuteStatement: the answer could not be read: %s", pd.msg);
-    }
-    free(resp);
-    const cJSON *items = jget(root, "Items"), *it;
-    size_t cap = (size_t)cJSON_GetArraySize(items);
-    out->items = xcalloc(cap ? cap : 1, sizeof *out->items);
-    cJSON_ArrayForEach(it, items) {
-        if ((st = ddbjson_item_from_cjson(it, NULL, &out->items[out->n], d)) != ST_OK)
-            break;
-        out->n++;
-    }
-    const char *nt = jstr(root, "NextToken");
-    if (nt)
-        out->next_token = xstrdup(nt);
-    const cJSON *cc = jget(root, "ConsumedCapacity");
-    if (cJSON_IsArray(cc)) {
-        const cJSON *x;
-        cJSON_ArrayForEach(x, cc) add_units(x, &out->capacity);
-    } else if (cc) {
-        add_units(cc, &out->capacity);
-    }
-    cJSON_Delete(root);
-    if (st != ST_OK)
-        store_exec_result_done(out);
+    ddb_err_done(&err);
+    ddb_res_done(&res);
+    ddb_req_done(&req);
     return st;
 }

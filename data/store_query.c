@@ -18,8 +18,8 @@
 #include "model/mem.h"
 #include "model/size.h"
 
-/* The partitions DynamoDB gives a new on-demand table (see run_read). */
-#define SCAN_PARTITIONS 4
+/* A Query or Scan page ends after 1 MB read (the API reference). */
+#define PAGE_BYTES (1024 * 1024)
 
 static const vspec query_spec[] = {
     { .name = "Select", .type = VT_STRING, .enums = sop_e_select },
@@ -62,14 +62,12 @@ static const vspec scan_spec[] = {
     F_END,
 };
 
-enum { SEL_DEFAULT, SEL_ALL, SEL_PROJECTED, SEL_SPECIFIC, SEL_COUNT };
-
 typedef struct read_req {
     store_rq rq;
     long limit;
-    int select;
+    ddb_select select;
     bool consistent;
-    int rcc;
+    ddb_rcc rcc;
     const index_def *ix;
     bool full_items;       /* LSI read that fetches whole items */
     reqx *x;
@@ -85,10 +83,10 @@ static void read_req_init(read_req *r)
 
 static void read_req_done(read_req *r)
 {
-    av_free(&r->pk_val);
-    av_free(&r->lo_val);
-    av_free(&r->hi_val);
-    av_free(&r->start);
+    av_done(&r->pk_val);
+    av_done(&r->lo_val);
+    av_done(&r->hi_val);
+    av_done(&r->start);
 }
 
 size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4])
@@ -151,7 +149,7 @@ static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
     const index_def *ix = r->ix;
     /* An entry's own body is already the projection. */
     bool index_cut = ix && ix->proj != PROJ_ALL && !r->full_items && row->whole;
-    bool proj = sop_projecting(r->x, r->atg);
+    bool proj = seng_projecting(r->x, r->atg);
     if (o->json && !index_cut && !proj)
         return itemenc_write_json(o->json, row->body, row->body_len, d);
     av full;
@@ -161,13 +159,13 @@ static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
     if (index_cut) {
         av cut;
         store_project_index(&t->def, ix, &full, &cut);
-        av_free(&full);
+        av_done(&full);
         av_move(&full, &cut);
     }
-    sop_project(r->x, r->atg, &full);
+    seng_project(r->x, r->atg, &full);
     if (o->json) {
         ddbjson_write_item(o->json, &full);
-        av_free(&full);
+        av_done(&full);
     } else {
         ddb_res_push_item(o->res, &full);
     }
@@ -250,7 +248,7 @@ static int bf_compile(bfilt *f, const expr_node *n)
         av_map_put(&one, "v", 1, &cv);
         buf tmp = BUF_INIT;
         itemenc_encode(&tmp, &one);
-        av_free(&one);
+        av_done(&one);
         const unsigned char *vp;
         size_t vl;
         bool ok = itemenc_find(tmp.data, tmp.len, "v", 1, &vp, &vl);
@@ -325,7 +323,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
     const tinfo *t = r->rq.t;
     const index_def *ix = r->ix;
     uint64_t scanned = 0, count = 0, bytes = 0, cap_bytes = 0;
-    bool stopped = false, count_only = r->select == SEL_COUNT;
+    bool stopped = false, count_only = r->select == DDB_SELECT_COUNT;
     const expr *filter = r->x ? r->x->filter : NULL;
     av part = { .type = AV_NONE };
     buf last = BUF_INIT;
@@ -363,7 +361,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
                 av in_index;
                 store_project_index(&t->def, ix, &part, &in_index);
                 match = expr_eval(filter, &in_index);
-                av_free(&in_index);
+                av_done(&in_index);
             } else {
                 match = expr_eval(filter, &part);
             }
@@ -385,7 +383,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         }
     }
     store_cursor_close(&c);
-    av_free(&part);
+    av_done(&part);
     if (fast)
         bf_done(&bf);
     av lek = { .type = AV_NONE };
@@ -396,19 +394,15 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res caps;
         ddb_res_init(&caps);
         ddb_res *cr = o->res ? o->res : &caps;
-        if (r->rcc) {
-            double u = sop_read_units(cap_bytes, r->consistent);
-            /* A Scan that reads to the end of the table (or index) has read
-             * every partition of it, and each partition read costs at least
-             * the minimum read: an on-demand table starts with four, so a
-             * Scan of a tiny table costs 4 units (2 eventually consistent),
-             * as DynamoDB answers (issue 16; the Keyspaces developer guide,
-             * "Estimate the read capacity consumption of table scans",
-             * documents the same four-partition rule). ddbx has no physical
-             * partitions: a page that stops early, or one segment of a
-             * parallel Scan, is charged by size alone. */
-            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < SCAN_PARTITIONS * sop_read_units(0, r->consistent))
-                u = SCAN_PARTITIONS * sop_read_units(0, r->consistent);
+        if (r->rcc != DDB_RCC_NONE) {
+            double u = seng_read_units(cap_bytes, r->consistent);
+            /* A Scan that reads to the end of the table (or index) costs at
+             * least the minimum read of every partition (model/size.h).
+             * ddbx has no physical partitions: a page that stops early, or
+             * one segment of a parallel Scan, is charged by size alone. */
+            double least = (double)size_scan_min_halves(r->consistent) / 2.0;
+            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < least)
+                u = least;
             ddb_cap *cp = ddb_res_cap(cr, t->name);
             cp->units += u;
             if (ix && !r->full_items) {
@@ -430,7 +424,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
                 buf_adds(out, ",\"LastEvaluatedKey\":");
                 ddbjson_write_item(out, &lek);
             }
-            sop_write_caps(out, (ddb_rcc)r->rcc, cr, true, false);
+            sop_write_caps(out, r->rcc, cr, true, false);
             buf_addc(out, '}');
         } else {
             o->res->count = count;
@@ -439,7 +433,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         }
         ddb_res_done(&caps);
     }
-    av_free(&lek);
+    av_done(&lek);
     buf_done(&last);
     return st;
 }
@@ -491,7 +485,7 @@ static status gsi_projection(const read_req *r, diag *d)
 }
 
 /* Resolves IndexName, Select, Limit, ConsistentRead, ExclusiveStartKey. */
-static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const sop_defer *df,
+static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const seng_defer *df,
                           diag *d)
 {
     status st = store_table(s, q->table, tp, d);
@@ -500,7 +494,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
     tinfo *t = *tp;
     r->rq.t = t;
     const char *index = q->index;
-    r->select = (int)q->select;
+    r->select = q->select;
     if (index) {
         int xid = store_index_xid(&t->def, index);
         if (xid < 0)
@@ -510,7 +504,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
         if (r->ix->global && q->consistent)
             return diag_set(d, ST_VALIDATION,
                             "Consistent reads are not supported on global secondary indexes");
-        if (r->select == SEL_ALL && r->ix->proj != PROJ_ALL) {
+        if (r->select == DDB_SELECT_ALL && r->ix->proj != PROJ_ALL) {
             if (r->ix->global)
                 return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Select type"
                                 " ALL_ATTRIBUTES is not supported for global secondary index %s because"
@@ -518,14 +512,14 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
             r->full_items = true;
         }
         /* An LSI fetches what its projection lacks from the table. */
-        if (!r->ix->global && sop_projecting(r->x, r->atg))
+        if (!r->ix->global && seng_projecting(r->x, r->atg))
             r->full_items = true;
         r->rq.fetch = r->full_items;
 
     }
     r->limit = (long)q->limit;
     r->consistent = q->consistent;
-    r->rcc = (int)q->rcc;
+    r->rcc = q->rcc;
     r->rq.forward = !q->backward;
     if (df && df->start_bad) {
         *d = df->start;
@@ -558,7 +552,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
             av_map_put(&tk, nm, strlen(nm), &v);
         }
         st = store_check_key(&t->def, &tk, &k, d);
-        av_free(&tk);
+        av_done(&tk);
         /* A parallel Scan's start key must lie in its own segment (the
          * message is dynalite's, which copies DynamoDB's). */
         bool other_segment = st == ST_OK && q->segments > 1 &&
@@ -771,13 +765,13 @@ static status filter_keys(const reqx *x, const read_req *r, const char *what, di
 /* Query: the typed operation. atg: the legacy AttributesToGet (AV_L of S
  * or AV_NONE); df (may be NULL): what the codec left to report, and the
  * legacy KeyConditions. */
-static status query_run(store *s, const ddb_req *q, const av *atg, const sop_defer *df,
+static status query_run(store *s, const ddb_req *q, const av *atg, const seng_defer *df,
                         read_out *o, diag *d)
 {
     read_req r;
     read_req_init(&r);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     r.x = &x;
     r.atg = (av *)atg;
     bool txn = false;
@@ -788,7 +782,7 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
                       " must be specified in the request.");
         goto out;
     }
-    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (!x.key && (st = legacy_check_conditions(kc, d)) != ST_OK) ||
+    if ((st = seng_exprs_typed(&x, q, df, d)) != ST_OK || (!x.key && (st = legacy_check_conditions(kc, d)) != ST_OK) ||
         (st = select_checks(q, atg, true, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
@@ -801,9 +795,9 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const sop_def
         st = key_expression(&x, &r, d);
     else
         st = key_conditions(kc, &r, d);
-    if (st != ST_OK || (st = sop_key_paths(&t->def, x.proj, d)) != ST_OK ||
+    if (st != ST_OK || (st = seng_key_paths(&t->def, x.proj, d)) != ST_OK ||
         (st = filter_keys(&x, &r, q->legacy.filter.n ? "QueryFilter" : "Filter Expression", d)) != ST_OK ||
-        (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+        (st = seng_key_paths(&t->def, x.filter, d)) != ST_OK ||
         (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, o, d);
@@ -811,18 +805,18 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     read_req_done(&r);
-    sop_reqx_done(&x);
+    seng_reqx_done(&x);
     return st;
 }
 
 /* Scan: the typed operation (arguments as query_run's). */
-static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defer *df, read_out *o,
+static status scan_run(store *s, const ddb_req *q, const av *atg, const seng_defer *df, read_out *o,
                        diag *d)
 {
     read_req r;
     read_req_init(&r);
     reqx x;
-    sop_reqx_init(&x);
+    seng_reqx_init(&x);
     r.x = &x;
     r.atg = (av *)atg;
     bool txn = false;
@@ -833,7 +827,7 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defe
                       q->segment, q->segments);
         goto out;
     }
-    if ((st = sop_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, false, d)) != ST_OK)
+    if ((st = seng_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, false, d)) != ST_OK)
         goto out;
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
@@ -841,7 +835,7 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const sop_defe
     tinfo *t;
     if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
         goto out;
-    if ((st = sop_key_paths(&t->def, x.proj, d)) != ST_OK || (st = sop_key_paths(&t->def, x.filter, d)) != ST_OK ||
+    if ((st = seng_key_paths(&t->def, x.proj, d)) != ST_OK || (st = seng_key_paths(&t->def, x.filter, d)) != ST_OK ||
         (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     r.rq.forward = true;
@@ -854,7 +848,7 @@ out:
     if (txn)
         st = store_txn_end(s, st, d);
     read_req_done(&r);
-    sop_reqx_done(&x);
+    seng_reqx_done(&x);
     return st;
 }
 
@@ -869,39 +863,35 @@ status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e)
 
 /* The members both take, into q (after the shape check, expr_params, the
  * legacy refusal and AttributesToGet). */
-static void read_req_json(const cJSON *in, ddb_req *q, sop_defer *df)
+static void read_req_json(const cJSON *in, ddb_req *q, seng_defer *df)
 {
-    ddb_req_set_str(&q->table, sop_jstr(in, "TableName"));
-    ddb_req_set_str(&q->index, sop_jstr(in, "IndexName"));
-    ddb_req_set_str(&q->keycond, sop_jstr(in, "KeyConditionExpression"));
-    ddb_req_set_str(&q->filter, sop_jstr(in, "FilterExpression"));
-    ddb_req_set_str(&q->proj, sop_jstr(in, "ProjectionExpression"));
-    const char *sel = sop_jstr(in, "Select");
-    q->select = sop_is(sel, "ALL_ATTRIBUTES") ? DDB_SELECT_ALL
-              : sop_is(sel, "ALL_PROJECTED_ATTRIBUTES") ? DDB_SELECT_PROJECTED
-              : sop_is(sel, "SPECIFIC_ATTRIBUTES") ? DDB_SELECT_SPECIFIC
-              : sop_is(sel, "COUNT") ? DDB_SELECT_COUNT : DDB_SELECT_DEFAULT;
-    const cJSON *lim = sop_jget(in, "Limit");
+    ddb_req_set_str(&q->table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&q->index, store_jstr(in, "IndexName"));
+    ddb_req_set_str(&q->keycond, store_jstr(in, "KeyConditionExpression"));
+    ddb_req_set_str(&q->filter, store_jstr(in, "FilterExpression"));
+    ddb_req_set_str(&q->proj, store_jstr(in, "ProjectionExpression"));
+    q->select = ddb_select_find(store_jstr(in, "Select"));
+    const cJSON *lim = store_jget(in, "Limit");
     /* Converting a double outside the range is undefined (found by
      * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
     q->limit = !lim || !cJSON_IsNumber(lim) || lim->valuedouble < 1 ? 0
              : lim->valuedouble >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
     q->consistent = sop_jbool(in, "ConsistentRead", false);
     q->backward = !sop_jbool(in, "ScanIndexForward", true);
-    q->rcc = (ddb_rcc)sop_rcc_mode(in);
-    const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
+    q->rcc = sop_rcc_mode(in);
+    const cJSON *esk = store_jget(in, "ExclusiveStartKey");
     if (esk && ddbjson_item_from_cjson(esk, NULL, &q->start, &df->start) != ST_OK) {
         df->start_bad = true;
-        av_free(&q->start);
+        av_done(&q->start);
     }
     if (sop_maps_json(in, &q->names, &q->values, &df->maps) != ST_OK) {
         df->maps_bad = true;
-        av_free(&q->names);
-        av_free(&q->values);
+        av_done(&q->names);
+        av_done(&q->values);
     }
 }
 
-typedef status (*read_fn)(store *s, const ddb_req *q, const av *atg, const sop_defer *df, read_out *o,
+typedef status (*read_fn)(store *s, const ddb_req *q, const av *atg, const seng_defer *df, read_out *o,
                           diag *d);
 
 static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind kind, read_fn fn)
@@ -919,8 +909,8 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     ddb_req q;
     ddb_req_init(&q, kind);
     av *atg = &q.legacy.atg;
-    sop_defer df;
-    sop_defer_init(&df);
+    seng_defer df;
+    seng_defer_init(&df);
     /* DynamoDB's order: the filter's values and rules, then
      * AttributesToGet (Query), the other way round (Scan). */
     if ((st = sop_expr_params(in, query ? q_exprs : s_exprs, query ? q_legacy : s_legacy, d)) != ST_OK ||
@@ -932,7 +922,7 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
         (st = legacy_check_conditions(&q.legacy.filter, d)) != ST_OK)
         goto out;
     if (query) {
-        const cJSON *esk = sop_jget(in, "ExclusiveStartKey");
+        const cJSON *esk = store_jget(in, "ExclusiveStartKey");
         av tmp;
         if (esk && ddbjson_item_from_cjson(esk, NULL, &tmp, d) != ST_OK) {
             char msg[sizeof d->msg];
@@ -941,9 +931,9 @@ static status read_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
             goto out;
         }
         if (esk)
-            av_free(&tmp);
+            av_done(&tmp);
     } else {
-        const cJSON *seg = sop_jget(in, "Segment"), *tot = sop_jget(in, "TotalSegments");
+        const cJSON *seg = store_jget(in, "Segment"), *tot = store_jget(in, "TotalSegments");
         if (seg && !tot) {
             st = diag_set(d, ST_VALIDATION, "The TotalSegments parameter is required but was not present"
                           " in the request when Segment parameter is present");

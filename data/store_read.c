@@ -197,7 +197,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     c->whole_col = shape & SH_WHOLE;
     sqlite3_stmt *q = read_stmt(s, shape, d);
     if (!q) {
-        av_free(&bs.succ);
+        av_done(&bs.succ);
         return d->code;
     }
     sqlite3_bind_int64(q, 1, t->id);
@@ -237,7 +237,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     }
     for (int i = 0; i < 8; i++)
         buf_done(&bs.b[i]);
-    av_free(&bs.succ);
+    av_done(&bs.succ);
     c->q = q;
     return ST_OK;
 }
@@ -483,7 +483,7 @@ status store_page(store *s, const char *table, const char *index, const av *pk, 
             break;
         if (ix && ix->proj != PROJ_ALL && row.whole) {
             store_project_index(&t->def, ix, &full, &items[*n]);
-            av_free(&full);
+            av_done(&full);
         } else {
             av_move(&items[*n], &full);
         }
@@ -493,7 +493,7 @@ out:
     store_cursor_close(&c);
     if (st != ST_OK) {
         for (size_t i = 0; i < *n; i++)
-            av_free(&items[i]);
+            av_done(&items[i]);
         *n = 0;
     }
     return store_txn_end(s, st, d);

@@ -5,9 +5,9 @@
  * handing a remote store to the function here of the same name, which
  * maps it to DynamoDB requests sent through the caller's transport
  * (store_send_fn: remote_call over HTTP, or a local store's store_call in
- * tests). data/store.h describes the mapping. This file holds the
- * transport (sending, capacity), the caches, the write gate, opening, the
- * API passed through and the table list; store_remote_browse.c the
+ * tests). data/store.h describes the mapping. This file holds sending
+ * (typed requests and requests passed through, capacity), the caches,
+ * the write gate, opening and the table list; store_remote_browse.c the
  * partitions and pages, store_remote_write.c the bulk loads and table
  * writes; they share store_remote_int.h. What a remote store caches:
  * - table descriptions (DescribeTable), until store_refresh;
@@ -16,8 +16,9 @@
  *   goes on (LastEvaluatedKey);
  * - the capacity units consumed, summed from every response;
  * - the queue of a bulk load (BatchWriteItem of 25).
- * Request bodies are built as text with the model's JSON writers;
- * responses are parsed with cJSON and copied into avs at once.
+ * Every request of the store's own is a ddb_req printed by ddb_req_json;
+ * each answer is parsed once, with cJSON, and read into the typed result
+ * (store_codec_read) or, for a description, kept as its tree.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@
 #include "model/partiql.h"
 #include "model/mem.h"
 
-/* ---- small helpers ---- */
+/* ---- reads and writes ---- */
 
 /* Reads by model/ddbreq.h's table of operations. Everything not known to
  * be a read counts as a write: an operation the table does not know is
@@ -43,14 +44,19 @@ static bool is_read_op(const char *op)
     return k == 'r' || k == 'd' || k == 's';
 }
 
+static bool is_read_statement(const char *text)
+{
+    return text && pq_is_read_text(text, strlen(text));
+}
+
 /* A PartiQL request is a read when every statement is a SELECT. */
-static bool is_read_request(const char *op, const cJSON *in)
+static bool is_read_json(const char *op, const cJSON *in)
 {
     if (is_read_op(op))
         return true;
     const cJSON *one = cJSON_GetObjectItemCaseSensitive(in, "Statement");
     if (strcmp(op, "ExecuteStatement") == 0)
-        return cJSON_IsString(one) && pq_is_read_text(one->valuestring, strlen(one->valuestring));
+        return cJSON_IsString(one) && is_read_statement(one->valuestring);
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(
         in, strcmp(op, "BatchExecuteStatement") == 0 ? "Statements"
             : strcmp(op, "ExecuteTransaction") == 0 ? "TransactStatements" : "");
@@ -59,10 +65,16 @@ static bool is_read_request(const char *op, const cJSON *in)
     const cJSON *e;
     cJSON_ArrayForEach(e, list) {
         one = cJSON_GetObjectItemCaseSensitive(e, "Statement");
-        if (!cJSON_IsString(one) || !pq_is_read_text(one->valuestring, strlen(one->valuestring)))
+        if (!cJSON_IsString(one) || !is_read_statement(one->valuestring))
             return false;
     }
     return true;
+}
+
+static bool is_read_req(const ddb_req *req)
+{
+    const char *op = ddb_op_name(ddb_kind_op(req->kind));
+    return is_read_op(op) || (req->kind == DDB_EXECUTE && is_read_statement(req->ctl.statement));
 }
 
 static bool takes_capacity(const char *op)
@@ -71,36 +83,14 @@ static bool takes_capacity(const char *op)
     return k == 'r' || k == 'w' || k == 'p';
 }
 
-const cJSON *srem_member(const cJSON *o, const char *name)
-{
-    return cJSON_GetObjectItemCaseSensitive(o, name);
-}
-
-const char *srem_jstring(const cJSON *o, const char *name)
-{
-    const cJSON *v = srem_member(o, name);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-double srem_jnumber(const cJSON *o, const char *name, bool *has)
-{
-    const cJSON *v = srem_member(o, name);
-    if (has)
-        *has = cJSON_IsNumber(v);
-    return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-void srem_json_str(buf *b, const char *s)
-{
-    ddbjson_write_string(b, s, strlen(s));
-}
+/* ---- sending ---- */
 
 static void add_one_capacity(store_remote *r, bool read, const cJSON *e)
 {
     bool has_r, has_w, has_c;
-    double rc = srem_jnumber(e, "ReadCapacityUnits", &has_r);
-    double wc = srem_jnumber(e, "WriteCapacityUnits", &has_w);
-    double cu = srem_jnumber(e, "CapacityUnits", &has_c);
+    double rc = store_jnum(e, "ReadCapacityUnits", &has_r);
+    double wc = store_jnum(e, "WriteCapacityUnits", &has_w);
+    double cu = store_jnum(e, "CapacityUnits", &has_c);
     if (has_r || has_w) {
         r->rcu += rc;
         r->wcu += wc;
@@ -112,10 +102,9 @@ static void add_one_capacity(store_remote *r, bool read, const cJSON *e)
     }
 }
 
-static void add_capacity(store_remote *r, const char *op, const cJSON *root)
+static void add_capacity(store_remote *r, bool read, const cJSON *root)
 {
-    const cJSON *cc = srem_member(root, "ConsumedCapacity");
-    bool read = is_read_op(op) || r->reading;
+    const cJSON *cc = cJSON_GetObjectItemCaseSensitive(root, "ConsumedCapacity");
     if (cJSON_IsObject(cc)) {
         add_one_capacity(r, read, cc);
     } else if (cJSON_IsArray(cc)) {
@@ -124,14 +113,21 @@ static void add_capacity(store_remote *r, const char *op, const cJSON *root)
     }
 }
 
-status srem_send(store *s, const char *op, const char *body, size_t len, cJSON **resp,
-                 char **raw, diag *d)
+/*
+ * One request body through the transport. On ST_OK the answer is parsed
+ * once (*root, when asked for; the caller deletes it) and kept as text
+ * (*raw, when asked for); its consumed capacity is added up (read: to the
+ * read units when the answer does not say). On an error d holds what the
+ * transport said and *raw the error's extra members, if any.
+ */
+static status send_body(store *s, const char *op, bool read, const char *body, size_t len,
+                        cJSON **root, char **raw, diag *d)
 {
     store_remote *r = s->remote;
     char *out = NULL;
-    cJSON *root = NULL;
-    if (resp)
-        *resp = NULL;
+    cJSON *tree = NULL;
+    if (root)
+        *root = NULL;
     if (raw)
         *raw = NULL;
     r->requests++;
@@ -145,26 +141,55 @@ status srem_send(store *s, const char *op, const char *body, size_t len, cJSON *
     }
     diag pd;
     diag_init(&pd);
-    if (!out || ddbjson_cjson_parse(out, strlen(out), &root, &pd) != ST_OK || !cJSON_IsObject(root)) {
+    if (!out || ddbjson_cjson_parse(out, strlen(out), &tree, &pd) != ST_OK || !cJSON_IsObject(tree)) {
         free(out);
-        cJSON_Delete(root);
+        cJSON_Delete(tree);
         return diag_set(d, ST_INTERNAL, "%s: the endpoint's answer is not a JSON object", op);
     }
-    add_capacity(r, op, root);
+    add_capacity(r, read, tree);
     if (raw)
         *raw = out;
     else
         free(out);
-    if (resp)
-        *resp = root;
+    if (root)
+        *root = tree;
     else
-        cJSON_Delete(root);
+        cJSON_Delete(tree);
     return ST_OK;
 }
 
-status srem_send_buf(store *s, const char *op, const buf *b, cJSON **resp, diag *d)
+status srem_send_req(store *s, const ddb_req *req, cJSON **root, ddb_err *err)
 {
-    return srem_send(s, op, b->data ? b->data : "{}", b->data ? b->len : 2, resp, NULL, d);
+    ddb_req one, sent;
+    if (req->kind == DDB_CHECK) {
+        ddb_req_wrap(req, &one);
+        req = &one;
+    }
+    const char *op = ddb_op_name(ddb_kind_op(req->kind));
+    /* Every response should say what it consumed: a shallow copy, only
+     * printed. */
+    sent = *req;
+    if (sent.rcc == DDB_RCC_NONE && takes_capacity(op))
+        sent.rcc = DDB_RCC_TOTAL;
+    buf body = BUF_INIT;
+    ddb_req_json(&sent, &body);
+    char *extra = NULL;
+    status st = send_body(s, op, is_read_req(req), body.data, body.len, root, &extra, &err->d);
+    if (st != ST_OK)
+        store_codec_error(extra, err);
+    free(extra);
+    buf_done(&body);
+    return st;
+}
+
+status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    cJSON *root;
+    status st = srem_send_req(s, req, &root, err);
+    if (st == ST_OK)
+        st = store_codec_read(root, res, &err->d);
+    cJSON_Delete(root);
+    return st;
 }
 
 /* ---- caches ---- */
@@ -180,12 +205,12 @@ static void rtable_free(rtable *t)
 static void rscan_free(rscan *sc)
 {
     for (size_t i = 0; i < sc->n; i++)
-        av_free(&sc->parts[i].pk);
+        av_done(&sc->parts[i].pk);
     free(sc->parts);
     free(sc->slots);
     free(sc->table);
     free(sc->index);
-    free(sc->start);
+    av_done(&sc->start);
     free(sc);
 }
 
@@ -219,14 +244,11 @@ void store_remote_free(store_remote *r)
         return;
     srem_forget(r, NULL, true);
     free(r->where);
-    free(r->batch_table);
+    ddb_req_done(&r->batch);
     free(r->approved);
-    buf_done(&r->batch);
     free(r);
 }
 
-/* The table's description, from the cache or DescribeTable. The rtable
- * stays the cache's, valid until the next refresh. */
 status srem_table_get(store *s, const char *name, rtable **out, diag *d)
 {
     store_remote *r = s->remote;
@@ -235,13 +257,12 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
             *out = t;
             return ST_OK;
         }
-    buf req = BUF_INIT;
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    req.table = xstrdup(name);
     cJSON *root = NULL;
-    buf_adds(&req, "{\"TableName\":");
-    srem_json_str(&req, name);
-    buf_addc(&req, '}');
-    status st = srem_send_buf(s, "DescribeTable", &req, &root, d);
-    buf_done(&req);
+    status st = store_remote_send(s, &req, &root, d);
+    ddb_req_done(&req);
     if (st != ST_OK)
         return st;
     cJSON *desc = cJSON_DetachItemFromObjectCaseSensitive(root, "Table");
@@ -250,10 +271,8 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
         cJSON_Delete(desc);
         return diag_set(d, ST_INTERNAL, "DescribeTable %s: the answer has no Table", name);
     }
-    char *text = cJSON_PrintUnformatted(desc);
     rtable *t = xcalloc(1, sizeof *t);
-    st = store_def_from_desc(text, &t->def, d);
-    free(text);
+    st = store_def_from_tree(desc, &t->def, d);
     if (st == ST_OK && !t->def.pk.name)
         st = diag_set(d, ST_INTERNAL, "DescribeTable %s: no key schema in the answer", name);
     if (st != ST_OK) {
@@ -270,100 +289,176 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
     return ST_OK;
 }
 
-/* The key attributes of the table (ix NULL) or of an index. */
 /* ---- the write gate ---- */
 
-/* "PK=ACTOR#alice, SK=PROFILE" from a Key or Item object, keys only when
- * def is known (an Item carries more than its key). */
-static void key_text(buf *out, const cJSON *obj, const table_def *def)
+/* One write the gate is told of: what (the operation or the action), the
+ * table, and its key (from the Key, or from the Item when the table's
+ * key schema says which attributes those are). */
+typedef struct wact {
+    const char *what, *table;
+    const av *key, *item;     /* NULL when absent */
+} wact;
+
+/* "PK=ACTOR#alice, SK=PROFILE" from a Key or Item, keys only when def is
+ * known (an Item carries more than its key). */
+static void key_text(buf *out, const av *obj, const table_def *def)
 {
     const char *names[2] = { def ? def->pk.name : NULL, def ? def->sk.name : NULL };
-    const cJSON *m;
     bool first = true;
-    cJSON_ArrayForEach(m, obj) {
-        if (def && !((names[0] && strcmp(m->string, names[0]) == 0) ||
-                     (names[1] && strcmp(m->string, names[1]) == 0)))
+    for (size_t i = 0; i < obj->u.m.len; i++) {
+        const av_member *m = &obj->u.m.v[i];
+        if (def && !((names[0] && strcmp(m->name, names[0]) == 0) ||
+                     (names[1] && strcmp(m->name, names[1]) == 0)))
             continue;
-        const cJSON *v = m->child;
-        buf_printf(out, "%s%s=", first ? "" : ", ", m->string);
+        buf_printf(out, "%s%s=", first ? "" : ", ", m->name);
         first = false;
-        if (v && cJSON_IsString(v) && strcmp(v->string, "B") != 0)
-            buf_adds(out, v->valuestring);
+        if (m->val.type == AV_S || m->val.type == AV_N)
+            av_scalar_text(&m->val, out);
         else
             buf_adds(out, "(binary)");
     }
 }
 
-static void one_write(store *s, const char *what, const char *table, const cJSON *key,
-                      const cJSON *item, buf *out)
+static void one_write(store *s, const wact *a, buf *out)
 {
-    buf_printf(out, "%s on %s", what, table ? table : "?");
-    const cJSON *obj = key ? key : item;
-    if (!cJSON_IsObject(obj) || !table)
+    buf_printf(out, "%s on %s", a->what, a->table ? a->table : "?");
+    const av *obj = a->key ? a->key : a->item;
+    if (!obj || !a->table)
         return;
     rtable *t = NULL;
     diag d;
     diag_init(&d);
-    if (item && !key && srem_table_get(s, table, &t, &d) != ST_OK)
+    if (!a->key && srem_table_get(s, a->table, &t, &d) != ST_OK)
         return;
     buf_adds(out, ", key ");
     key_text(out, obj, t ? &t->def : NULL);
 }
 
 /* What a write request would do, for the gate: the operation, table and
- * key; for batches and transactions their first few actions. */
-static void write_summary(store *s, const char *op, const cJSON *in, buf *out)
+ * key; for a transaction (of total actions) or a batch its first few
+ * actions. */
+static void summary(store *s, const char *op, const wact *acts, size_t n, size_t total, buf *out)
 {
-    const char *table = srem_jstring(in, "TableName");
-    if (strcmp(op, "TransactWriteItems") == 0) {
-        const cJSON *items = srem_member(in, "TransactItems");
-        int n = cJSON_GetArraySize(items), k = 0;
-        buf_printf(out, "TransactWriteItems of %d action%s: ", n, n == 1 ? "" : "s");
-        const cJSON *e;
-        cJSON_ArrayForEach(e, items) {
-            const cJSON *a = e->child;
-            if (!a || !a->string)
-                continue;
-            if (k++ == 3) {
+    bool txn = strcmp(op, "TransactWriteItems") == 0, batch = strcmp(op, "BatchWriteItem") == 0;
+    if (txn)
+        buf_printf(out, "TransactWriteItems of %zu action%s: ", total, total == 1 ? "" : "s");
+    else if (batch)
+        buf_adds(out, "BatchWriteItem: ");
+    if (txn || batch) {
+        for (size_t k = 0; k < n; k++) {
+            if (k == 3) {
                 buf_adds(out, "; ...");
                 break;
             }
-            if (k > 1)
+            if (k)
                 buf_adds(out, "; ");
-            one_write(s, a->string, srem_jstring(a, "TableName"), srem_member(a, "Key"), srem_member(a, "Item"), out);
+            one_write(s, &acts[k], out);
         }
-    } else if (strcmp(op, "BatchWriteItem") == 0) {
-        const cJSON *ri = srem_member(in, "RequestItems"), *t;
-        int k = 0;
-        buf_adds(out, "BatchWriteItem: ");
-        cJSON_ArrayForEach(t, ri) {
-            const cJSON *e;
-            cJSON_ArrayForEach(e, t) {
-                const cJSON *a = e->child;
-                if (!a || !a->string)
-                    continue;
-                if (k++ == 3) {
-                    buf_adds(out, "; ...");
-                    goto done;
-                }
-                if (k > 1)
-                    buf_adds(out, "; ");
-                bool put = strcmp(a->string, "PutRequest") == 0;
-                one_write(s, put ? "Put" : "Delete", t->string, srem_member(a, "Key"), srem_member(a, "Item"), out);
-            }
-        }
-    done:;
-    } else if (table) {
-        one_write(s, op, table, srem_member(in, "Key"), srem_member(in, "Item"), out);
+    } else if (n && acts[0].table) {
+        one_write(s, &acts[0], out);
     } else {
         buf_adds(out, op);
     }
     buf_printf(out, " (%s)", s->remote->where);
 }
 
-/* May this write be sent? ST_READ_ONLY when the store was not opened for
- * writing or the gate declines. */
-status srem_may_write(store *s, const char *op, const cJSON *in, const char *what, diag *d)
+static const av *m_or_null(const av *v)
+{
+    return v->type == AV_M ? v : NULL;
+}
+
+/* The summary of a typed request: its actions (a batch's grouped by
+ * table, as ddb_req_json sends them). */
+static void summary_req(store *s, const char *op, const ddb_req *r, buf *out)
+{
+    size_t n = r->n_acts ? r->n_acts : 1, k = 0;
+    wact *acts = xcalloc(n, sizeof *acts);
+    if (r->kind == DDB_TRANSACT_WRITE) {
+        for (size_t i = 0; i < r->n_acts; i++) {
+            const ddb_req *a = &r->acts[i];
+            acts[k++] = (wact){ ddb_kind_action_name(a->kind), a->table, m_or_null(&a->key), m_or_null(&a->item) };
+        }
+    } else if (r->kind == DDB_BATCH_WRITE) {
+        for (size_t i = 0; i < r->n_acts; i++) {
+            const char *t = r->acts[i].table ? r->acts[i].table : "";
+            bool seen = false;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = strcmp(r->acts[j].table ? r->acts[j].table : "", t) == 0;
+            for (size_t j = i; !seen && j < r->n_acts; j++) {
+                const ddb_req *a = &r->acts[j];
+                if (strcmp(a->table ? a->table : "", t) != 0)
+                    continue;
+                bool put = a->kind == DDB_PUT;
+                acts[k++] = (wact){ put ? "Put" : "Delete", t, put ? NULL : m_or_null(&a->key),
+                                    put ? m_or_null(&a->item) : NULL };
+            }
+        }
+    } else {
+        acts[k++] = (wact){ op, r->table, m_or_null(&r->key), m_or_null(&r->item) };
+    }
+    summary(s, op, acts, k, r->n_acts, out);
+    free(acts);
+}
+
+/* One write of a request passed through as JSON: its Key and Item read
+ * into own[0] and own[1] (left out when they are not DynamoDB JSON). */
+static wact json_act(const char *what, const char *table, const cJSON *o, av own[2])
+{
+    wact a = { what, table, NULL, NULL };
+    static const char *const members[2] = { "Key", "Item" };
+    const av **dst[2] = { &a.key, &a.item };
+    for (int i = 0; i < 2; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, members[i]);
+        diag d;
+        diag_init(&d);
+        if (cJSON_IsObject(v) && ddbjson_item_from_cjson(v, NULL, &own[i], &d) == ST_OK)
+            *dst[i] = &own[i];
+    }
+    return a;
+}
+
+/* The summary of a request passed through as JSON. */
+static void summary_json(store *s, const char *op, const cJSON *in, buf *out)
+{
+    bool txn = strcmp(op, "TransactWriteItems") == 0, batch = strcmp(op, "BatchWriteItem") == 0;
+    size_t cap = 4, n = 0, total = 0;
+    wact *acts = xcalloc(cap, sizeof *acts);
+    av *own = xcalloc(2 * cap, sizeof *own);
+    const cJSON *e, *t;
+    if (txn) {
+        const cJSON *items = cJSON_GetObjectItemCaseSensitive(in, "TransactItems");
+        total = (size_t)cJSON_GetArraySize(items);
+        cJSON_ArrayForEach(e, items) {
+            const cJSON *a = e->child;
+            if (a && a->string && n < cap)
+                acts[n] = json_act(a->string, store_jstr(a, "TableName"), a, &own[2 * n]), n++;
+        }
+    } else if (batch) {
+        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(in, "RequestItems")) {
+            cJSON_ArrayForEach(e, t) {
+                const cJSON *a = e->child;
+                if (!a || !a->string || n == cap)
+                    continue;
+                bool put = strcmp(a->string, "PutRequest") == 0;
+                acts[n] = json_act(put ? "Put" : "Delete", t->string, a, &own[2 * n]);
+                n++;
+            }
+        }
+    } else {
+        acts[n] = json_act(op, store_jstr(in, "TableName"), in, &own[0]);
+        n++;
+    }
+    summary(s, op, acts, n, total, out);
+    for (size_t i = 0; i < 2 * cap; i++)
+        av_done(&own[i]);
+    free(own);
+    free(acts);
+}
+
+/* The checks before a write: the store opened for writing, then the gate
+ * (if set) shown what, or a summary of req or of the JSON in. */
+static status may_write(store *s, const char *op, const ddb_req *req, const cJSON *in, const char *what,
+                        diag *d)
 {
     store_remote *r = s->remote;
     if (!r->writable)
@@ -375,12 +470,19 @@ status srem_may_write(store *s, const char *op, const cJSON *in, const char *wha
     status st = ST_OK;
     if (what)
         buf_adds(&sum, what);
+    else if (req)
+        summary_req(s, op, req, &sum);
     else
-        write_summary(s, op, in, &sum);
+        summary_json(s, op, in, &sum);
     if (!r->gate(r->gate_ctx, sum.data))
         st = diag_set(d, ST_READ_ONLY, "declined, not sent: %s", sum.data);
     buf_done(&sum);
     return st;
+}
+
+status srem_may_write(store *s, const ddb_req *req, const char *what, diag *d)
+{
+    return may_write(s, ddb_op_name(ddb_kind_op(req->kind)), req, NULL, what, d);
 }
 
 /* ---- opening ---- */
@@ -396,7 +498,7 @@ status store_open_remote(store_send_fn send, void *ctx, const char *describe, un
     r->ctx = ctx;
     r->where = xstrdup(describe ? describe : "remote endpoint");
     r->writable = (flags & STORE_REMOTE_WRITE) && !(flags & STORE_READ_ONLY);
-    buf_init(&r->batch);
+    ddb_req_init(&r->batch, DDB_BATCH_WRITE);
     s->remote = r;
     s->read_only = !r->writable;
     *out = s;
@@ -440,65 +542,119 @@ void store_set_scan_limit(store *s, size_t items)
         s->remote->scan_limit = items;
 }
 
-/* ---- the DynamoDB API, passed through ---- */
+/* ---- requests ---- */
+
+/* After a write that was sent: the partitions discovered may have
+ * changed, and a table's description with CreateTable, DeleteTable or
+ * UpdateTable. */
+static void wrote(store *s, const char *op)
+{
+    srem_forget(s->remote, NULL, strcmp(op, "CreateTable") == 0 || strcmp(op, "DeleteTable") == 0 ||
+                                 strcmp(op, "UpdateTable") == 0);
+}
+
+/*
+ * A request passed through (store_call, store_call_line), parsed into in:
+ * the write checks, then ReturnConsumedCapacity TOTAL, when the operation
+ * takes it and the request does not say, put first in the tree; sent as
+ * text when it is unchanged, else as the tree printed. *out is the
+ * answer's text (or an error's extra members).
+ */
+static status pass(store *s, const char *op, cJSON *in, const char *text, size_t len, char **out,
+                   diag *d)
+{
+    buf_reset(&s->err_msg);
+    bool write = !is_read_json(op, in);
+    status st = ST_OK;
+    if (write && (st = may_write(s, op, NULL, in, NULL, d)) != ST_OK)
+        return st;
+    char *printed = NULL;
+    if (takes_capacity(op) && !cJSON_GetObjectItemCaseSensitive(in, "ReturnConsumedCapacity")) {
+        cJSON *rcc = cJSON_AddStringToObject(in, "ReturnConsumedCapacity", "TOTAL");
+        cJSON_DetachItemViaPointer(in, rcc);
+        cJSON_InsertItemInArray(in, 0, rcc);
+        text = NULL;
+    }
+    if (!text) {
+        text = printed = cJSON_PrintUnformatted(in);
+        len = strlen(printed);
+    }
+    st = send_body(s, op, !write, text, len, NULL, out, d);
+    free(printed);
+    if (st == ST_OK && write)
+        wrote(s, op);
+    return st;
+}
 
 status store_remote_call(store *s, const char *op, const char *input, size_t len, char **out,
                          diag *d)
 {
     *out = NULL;
-    buf_reset(&s->err_msg);
     cJSON *in = NULL;
-    buf body = BUF_INIT;
     diag pd;
     diag_init(&pd);
     if (ddbjson_cjson_parse(input, len, &in, &pd) != ST_OK)
         return diag_set(d, ST_SERIALIZATION, "%s", pd.msg);
-    status st = ST_OK;
-    if (!cJSON_IsObject(in)) {
+    status st;
+    if (!cJSON_IsObject(in))
         st = diag_set(d, ST_SERIALIZATION, "Start of list found where not expected");
-        goto out;
-    }
-    bool write = !is_read_request(op, in);
-    if (write && (st = srem_may_write(s, op, in, NULL, d)) != ST_OK)
-        goto out;
-    s->remote->reading = !write;
-    /* Every response should say what it consumed. */
-    if (takes_capacity(op) && !srem_member(in, "ReturnConsumedCapacity")) {
-        const char *p = memchr(input, '{', len);
-        assert(p);   /* it parsed as an object */
-        size_t at = (size_t)(p - input) + 1, k = at;
-        while (k < len && (input[k] == ' ' || input[k] == '\t' || input[k] == '\n' || input[k] == '\r'))
-            k++;
-        buf_add(&body, input, at);
-        buf_adds(&body, "\"ReturnConsumedCapacity\":\"TOTAL\"");
-        if (k < len && input[k] != '}')
-            buf_addc(&body, ',');
-        buf_add(&body, input + at, len - at);
-        st = srem_send(s, op, body.data, body.len, NULL, out, d);
-    } else {
-        st = srem_send(s, op, input, len, NULL, out, d);
-    }
-    if (st == ST_OK && write) {
-        /* The partitions discovered may have changed. */
-        srem_forget(s->remote, NULL, strcmp(op, "CreateTable") == 0 || strcmp(op, "DeleteTable") == 0 ||
-                                    strcmp(op, "UpdateTable") == 0);
-    }
-out:
-    s->remote->reading = false;
-    buf_done(&body);
+    else
+        st = pass(s, op, in, input, len, out, d);
     cJSON_Delete(in);
     return st;
 }
 
-static status line_call(void *ctx, const char *op, const char *input, size_t len, char **out,
-                        diag *d)
+/* A line's request, sent from the line's own tree. */
+static status line_pass(store *s, const char *op, cJSON *in, char **body, diag *d)
 {
-    return store_remote_call(ctx, op, input, len, out, d);
+    return pass(s, op, in, NULL, 0, body, d);
 }
 
 status store_remote_call_line(store *s, const char *line, size_t len, char **out)
 {
-    return store_send_line(line_call, s, NULL, line, len, out);
+    return store_line_run(s, line, len, line_pass, out);
+}
+
+status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    ddb_req one;
+    if (req->kind == DDB_CHECK) {
+        ddb_req_wrap(req, &one);
+        req = &one;
+    }
+    if (req->kind == DDB_CREATE_TABLE || req->kind == DDB_DELETE_TABLE)
+        return srem_table_write(s, req, err);
+    const char *op = ddb_op_name(ddb_kind_op(req->kind));
+    bool write = !is_read_req(req);
+    status st = write ? may_write(s, op, req, NULL, NULL, &err->d) : ST_OK;
+    if (st == ST_OK)
+        st = srem_exec(s, req, res, err);
+    if (st == ST_OK && write)
+        wrote(s, op);
+    return st;
+}
+
+/* A request of the store's own, its error into d: the answer as a tree
+ * (root) or read into res. */
+static status own_call(store *s, const ddb_req *req, cJSON **root, ddb_res *res, diag *d)
+{
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = res ? srem_exec(s, req, res, &err) : srem_send_req(s, req, root, &err);
+    if (st != ST_OK)
+        *d = err.d;
+    ddb_err_done(&err);
+    return st;
+}
+
+status store_remote_send(store *s, const ddb_req *req, cJSON **root, diag *d)
+{
+    return own_call(s, req, root, NULL, d);
+}
+
+status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d)
+{
+    return own_call(s, req, NULL, res, d);
 }
 
 /* ---- tables ---- */
@@ -508,25 +664,17 @@ status store_remote_list_tables(store *s, char ***names, size_t *n, diag *d)
     *names = NULL;
     *n = 0;
     size_t cap = 0;
-    char *start = NULL;
+    ddb_req req;
+    ddb_req_init(&req, DDB_LIST_TABLES);
     status st = ST_OK;
     do {
-        buf req = BUF_INIT;
         cJSON *root = NULL;
-        buf_addc(&req, '{');
-        if (start) {
-            buf_adds(&req, "\"ExclusiveStartTableName\":");
-            srem_json_str(&req, start);
-        }
-        buf_addc(&req, '}');
-        st = srem_send_buf(s, "ListTables", &req, &root, d);
-        buf_done(&req);
-        free(start);
-        start = NULL;
+        st = store_remote_send(s, &req, &root, d);
+        ddb_req_set_str(&req.ctl.start_name, NULL);
         if (st != ST_OK)
             break;
         const cJSON *e;
-        cJSON_ArrayForEach(e, srem_member(root, "TableNames")) {
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "TableNames")) {
             if (!cJSON_IsString(e))
                 continue;
             if (*n == cap) {
@@ -535,16 +683,23 @@ status store_remote_list_tables(store *s, char ***names, size_t *n, diag *d)
             }
             (*names)[(*n)++] = xstrdup(e->valuestring);
         }
-        const char *last = srem_jstring(root, "LastEvaluatedTableName");
-        if (last)
-            start = xstrdup(last);
+        ddb_req_set_str(&req.ctl.start_name, store_jstr(root, "LastEvaluatedTableName"));
         cJSON_Delete(root);
-    } while (start);
+    } while (req.ctl.start_name);
+    ddb_req_done(&req);
     if (st != ST_OK) {
         store_names_free(*names, *n);
         *names = NULL;
         *n = 0;
     }
+    return st;
+}
+
+status store_remote_table_desc(store *s, const char *table, cJSON **out, diag *d)
+{
+    rtable *t;
+    status st = srem_table_get(s, table, &t, d);
+    *out = st == ST_OK ? cJSON_Duplicate(t->desc, true) : NULL;
     return st;
 }
 

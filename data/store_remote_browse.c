@@ -55,8 +55,8 @@ status store_remote_stats(store *s, const char *table, const char *index, table_
         const char *lists[2] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
         for (int i = 0; i < 2 && !from; i++) {
             const cJSON *e;
-            cJSON_ArrayForEach(e, srem_member(t->desc, lists[i])) {
-                const char *nm = srem_jstring(e, "IndexName");
+            cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(t->desc, lists[i])) {
+                const char *nm = store_jstr(e, "IndexName");
                 if (nm && strcmp(nm, index) == 0) {
                     from = e;
                     break;
@@ -66,7 +66,7 @@ status store_remote_stats(store *s, const char *table, const char *index, table_
         size_name = "IndexSizeBytes";
     }
     if (from) {
-        double items = srem_jnumber(from, "ItemCount", NULL), bytes = srem_jnumber(from, size_name, NULL);
+        double items = store_jnum(from, "ItemCount", NULL), bytes = store_jnum(from, size_name, NULL);
         out->items = items > 0 ? (uint64_t)items : 0;
         out->bytes = bytes > 0 ? (uint64_t)bytes : 0;
     }
@@ -152,6 +152,7 @@ static status scan_get(store *s, const char *table, const char *index, rscan **o
         sc->table = xstrdup(table);
         sc->index = index ? xstrdup(index) : NULL;
         sc->cur = -1;
+        sc->start.type = AV_NONE;
         sc->next = s->remote->scans;
         s->remote->scans = sc;
     }
@@ -159,60 +160,63 @@ static status scan_get(store *s, const char *table, const char *index, rscan **o
     return ST_OK;
 }
 
-/* The ExclusiveStartKey of the next page, as JSON text (malloc'd): the
- * answer's LastEvaluatedKey; NULL when it has none (the last page). */
-static char *next_start(const cJSON *root)
+/* The answer's LastEvaluatedKey, moved into *start (AV_NONE when it has
+ * none, or an empty one: the last page). */
+static void next_start(ddb_res *res, av *start)
 {
-    const cJSON *lek = srem_member(root, "LastEvaluatedKey");
-    return cJSON_IsObject(lek) && lek->child ? cJSON_PrintUnformatted(lek) : NULL;
+    av_done(start);
+    if (res->last_key.type == AV_M && res->last_key.u.m.len)
+        av_move(start, &res->last_key);
+}
+
+/* A read of the view's table or index, the view's partition key named
+ * #k (with :v its value for a Query), ExclusiveStartKey from start. */
+static void view_req(ddb_req *q, ddb_kind kind, const rscan *sc, const char *pk_name, const av *start)
+{
+    ddb_req_init(q, kind);
+    ddb_req_set_str(&q->table, sc->table);
+    ddb_req_set_str(&q->index, sc->index);
+    av_init_list(&q->names, AV_M);
+    av n;
+    av_init_s(&n, pk_name, strlen(pk_name));
+    av_map_put(&q->names, "#k", 2, &n);
+    q->rcc = DDB_RCC_TOTAL;
+    if (start->type == AV_M)
+        av_copy(&q->start, start);
 }
 
 /* One more Scan page: its items' partition keys join the partitions. */
 static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
 {
     assert(!sc->complete);
-    buf req = BUF_INIT;
-    cJSON *root = NULL;
-    buf_adds(&req, "{\"TableName\":");
-    srem_json_str(&req, sc->table);
-    if (sc->index) {
-        buf_adds(&req, ",\"IndexName\":");
-        srem_json_str(&req, sc->index);
-    }
-    buf_adds(&req, ",\"ProjectionExpression\":\"#k\",\"ExpressionAttributeNames\":{\"#k\":");
-    srem_json_str(&req, pk_name);
-    buf_adds(&req, "},\"ReturnConsumedCapacity\":\"TOTAL\"");
-    if (s->remote->scan_limit)
-        buf_printf(&req, ",\"Limit\":%zu", s->remote->scan_limit);
-    if (sc->start) {
-        buf_adds(&req, ",\"ExclusiveStartKey\":");
-        buf_adds(&req, sc->start);
-    }
-    buf_addc(&req, '}');
-    status st = srem_send_buf(s, "Scan", &req, &root, d);
-    buf_done(&req);
-    if (st != ST_OK)
+    ddb_req q;
+    view_req(&q, DDB_SCAN, sc, pk_name, &sc->start);
+    ddb_req_set_str(&q.proj, "#k");
+    q.limit = (uint32_t)s->remote->scan_limit;
+    ddb_res res;
+    ddb_res_init(&res);
+    status st = srem_read(s, &q, &res, d);
+    ddb_req_done(&q);
+    if (st != ST_OK) {
+        ddb_res_done(&res);
         return st;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, srem_member(root, "Items")) {
-        const cJSON *v = srem_member(e, pk_name);
-        av pk;
-        if (!v || ddbjson_value_from_cjson(v, pk_name, &pk, d) != ST_OK)
+    }
+    for (size_t i = 0; i < res.n_items; i++) {
+        const av *pk = av_map_get(&res.items[i], pk_name, strlen(pk_name));
+        if (!pk)
             continue;   /* not in this view (cannot happen in a key Scan) */
-        long at = part_find(sc, &pk);
+        long at = part_find(sc, pk);
         if (at < 0)
-            at = (long)part_append(sc, &pk, 1, false);
+            at = (long)part_append(sc, pk, 1, false);
         else if (!sc->parts[at].exact)
             sc->parts[at].items++;
         sc->cur = at;
-        av_free(&pk);
     }
-    free(sc->start);
-    sc->start = next_start(root);
-    if (!sc->start)
+    next_start(&res, &sc->start);
+    if (sc->start.type == AV_NONE)
         sc->complete = true;
     sc->started = true;
-    cJSON_Delete(root);
+    ddb_res_done(&res);
     return ST_OK;
 }
 
@@ -233,19 +237,15 @@ static status scan_until(store *s, rscan *sc, const char *pk_name, size_t from, 
     return st;
 }
 
-static void key_condition(buf *req, const rscan *sc, const char *pk_name, const av *pk)
+/* A Query of partition pk of the view ("#k = :v"). */
+static void key_condition(ddb_req *q, const rscan *sc, const char *pk_name, const av *pk, const av *start)
 {
-    buf_adds(req, "{\"TableName\":");
-    srem_json_str(req, sc->table);
-    if (sc->index) {
-        buf_adds(req, ",\"IndexName\":");
-        srem_json_str(req, sc->index);
-    }
-    buf_adds(req, ",\"KeyConditionExpression\":\"#k = :v\",\"ExpressionAttributeNames\":{\"#k\":");
-    srem_json_str(req, pk_name);
-    buf_adds(req, "},\"ExpressionAttributeValues\":{\":v\":");
-    ddbjson_write_value(req, pk);
-    buf_adds(req, "},\"ReturnConsumedCapacity\":\"TOTAL\"");
+    view_req(q, DDB_QUERY, sc, pk_name, start);
+    ddb_req_set_str(&q->keycond, "#k = :v");
+    av_init_list(&q->values, AV_M);
+    av v;
+    av_copy(&v, pk);
+    av_map_put(&q->values, ":v", 2, &v);
 }
 
 /* Where partition pk is in the discovery order; -1 when the table has no
@@ -261,28 +261,25 @@ static status part_locate(store *s, rscan *sc, const char *pk_name, const av *pk
     if (*pos >= 0 || sc->complete)
         return ST_OK;
     uint64_t count = 0;
-    char *start = NULL;
+    av start = { .type = AV_NONE };
     do {
-        buf req = BUF_INIT;
-        cJSON *root = NULL;
-        key_condition(&req, sc, pk_name, pk);
-        buf_adds(&req, ",\"Select\":\"COUNT\"");
-        if (start) {
-            buf_adds(&req, ",\"ExclusiveStartKey\":");
-            buf_adds(&req, start);
+        ddb_req q;
+        key_condition(&q, sc, pk_name, pk, &start);
+        q.select = DDB_SELECT_COUNT;
+        ddb_res res;
+        ddb_res_init(&res);
+        st = srem_read(s, &q, &res, d);
+        ddb_req_done(&q);
+        if (st == ST_OK) {
+            count += res.count;
+            next_start(&res, &start);
         }
-        buf_addc(&req, '}');
-        st = srem_send_buf(s, "Query", &req, &root, d);
-        buf_done(&req);
-        free(start);
-        start = NULL;
-        if (st != ST_OK)
+        ddb_res_done(&res);
+        if (st != ST_OK) {
+            av_done(&start);
             return st;
-        double c = srem_jnumber(root, "Count", NULL);
-        count += c > 0 ? (uint64_t)c : 0;
-        start = next_start(root);
-        cJSON_Delete(root);
-    } while (start);
+        }
+    } while (start.type != AV_NONE);
     if (count)
         *pos = (long)part_append(sc, pk, count, true);
     return ST_OK;
@@ -402,59 +399,41 @@ status store_remote_page(store *s, const char *table, const char *index, const a
     if ((st = srem_table_get(s, table, &t, d)) != ST_OK)
         return st;
     const index_def *ix = find_index(t, index, d, &st);
-    char *start = NULL;
+    av start = { .type = AV_NONE };
     if (after) {
         /* The position of an item: the keys a LastEvaluatedKey holds. */
         const char *names[4];
         size_t nn = store_lek_names(&t->def, ix, names);
-        buf k = BUF_INIT;
-        buf_addc(&k, '{');
+        av_init_list(&start, AV_M);
         for (size_t i = 0; i < nn; i++) {
             const av *v = av_map_get(after, names[i], strlen(names[i]));
             if (!v)
                 continue;
-            if (k.len > 1)
-                buf_addc(&k, ',');
-            srem_json_str(&k, names[i]);
-            buf_addc(&k, ':');
-            ddbjson_write_value(&k, v);
+            av c;
+            av_copy(&c, v);
+            av_map_put(&start, names[i], strlen(names[i]), &c);
         }
-        buf_addc(&k, '}');
-        start = buf_steal(&k);
     }
     do {
-        buf req = BUF_INIT;
-        cJSON *root = NULL;
-        key_condition(&req, sc, pk_name, pk);
-        buf_printf(&req, ",\"ScanIndexForward\":%s,\"Limit\":%zu", forward ? "true" : "false",
-                   max - *n);
-        if (start) {
-            buf_adds(&req, ",\"ExclusiveStartKey\":");
-            buf_adds(&req, start);
-        }
-        buf_addc(&req, '}');
-        st = srem_send_buf(s, "Query", &req, &root, d);
-        buf_done(&req);
-        free(start);
-        start = NULL;
-        if (st != ST_OK)
-            break;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, srem_member(root, "Items")) {
-            if (*n == max)
-                break;
-            if ((st = ddbjson_item_from_cjson(e, NULL, &items[*n], d)) != ST_OK)
-                break;
-            (*n)++;
-        }
+        ddb_req q;
+        key_condition(&q, sc, pk_name, pk, &start);
+        q.backward = !forward;
+        q.limit = (uint32_t)(max - *n);
+        ddb_res res;
+        ddb_res_init(&res);
+        st = srem_read(s, &q, &res, d);
+        ddb_req_done(&q);
+        av_done(&start);
+        for (size_t i = 0; st == ST_OK && i < res.n_items && *n < max; i++)
+            av_move(&items[(*n)++], &res.items[i]);
         if (st == ST_OK && *n < max)
-            start = next_start(root);
-        cJSON_Delete(root);
-    } while (st == ST_OK && start);
-    free(start);
+            next_start(&res, &start);
+        ddb_res_done(&res);
+    } while (st == ST_OK && start.type != AV_NONE);
+    av_done(&start);
     if (st != ST_OK) {
         for (size_t i = 0; i < *n; i++)
-            av_free(&items[i]);
+            av_done(&items[i]);
         *n = 0;
     }
     return st;

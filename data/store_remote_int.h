@@ -1,9 +1,14 @@
 /*
  * store_remote_int — what the files of the remote store share, private to
- * them: store_remote.c (transport, caches, write gate, opening, the API
- * passed through, the table list), store_remote_browse.c (statistics,
- * partitions, pages) and store_remote_write.c (bulk loads, table writes).
- * The public interface is store.h; store_int.h has the store itself.
+ * them: store_remote.c (sending, caches, write gate, opening, the API
+ * passed through, typed requests, the table list), store_remote_browse.c
+ * (statistics, partitions, pages) and store_remote_write.c (bulk loads,
+ * table writes). The public interface is store.h; store_int.h has the
+ * store itself.
+ *
+ * Every request the remote store makes of its own is a ddb_req, printed
+ * once (ddb_req_json) and its answer parsed once (srem_send_req); only a
+ * request passed through (store_call, store_call_line) arrives as text.
  *
  * The cached rtables and rscans belong to the store_remote and live until
  * srem_forget (store_refresh) or store_remote_free.
@@ -34,7 +39,7 @@ typedef struct rscan {
     size_t n, cap;
     size_t *slots;           /* hash of pk -> position + 1; 0: empty */
     size_t n_slots;
-    char *start;             /* ExclusiveStartKey of the next page (JSON) */
+    av start;                /* ExclusiveStartKey of the next page (AV_NONE: none) */
     bool started, complete;
     long cur;                /* the partition of the last item scanned (-1: none):
                                 its count may still grow with the next page */
@@ -56,32 +61,25 @@ struct store_remote {
     rscan *scans;
     /* bulk load */
     bool bulk;
-    char *batch_table;       /* table of the queued PutRequests */
-    buf batch;               /* ",{"PutRequest":...}" each */
-    size_t batch_n;
+    ddb_req batch;           /* the queued PutRequests (a BatchWriteItem, one table) */
     char *approved;          /* table the gate allowed for this bulk load */
 };
 
 typedef struct store_remote store_remote;
 
-/* cJSON accessors: a member, a string member (NULL when not a string), a
- * number member (0 when absent; *has, when given, says whether it was). */
-const struct cJSON *srem_member(const struct cJSON *o, const char *name);
-const char *srem_jstring(const struct cJSON *o, const char *name);
-double srem_jnumber(const struct cJSON *o, const char *name, bool *has);
-/* Appends s as a JSON string. */
-void srem_json_str(buf *b, const char *s);
-
 /*
- * Sends one request. On ST_OK the response is parsed (*resp, when asked
- * for; the caller deletes it) and kept as text (*raw, when asked for);
- * its consumed capacity is added up. On an error d holds what the
- * transport said and *raw the error's extra members, if any.
+ * Sends one request of the store's own, as it is: ReturnConsumedCapacity
+ * TOTAL where the operation takes it and req does not say, one print and
+ * one parse of the answer (*root, the caller's to delete, when root is
+ * not NULL), its consumed capacity added up. No write gate: the caller
+ * asks it (srem_may_write). On an error err holds what the transport
+ * said and the members the error carries.
  */
-status srem_send(store *s, const char *op, const char *body, size_t len, struct cJSON **resp,
-                 char **raw, diag *d);
-/* The same with the body in a buf (empty: "{}"). */
-status srem_send_buf(store *s, const char *op, const buf *b, struct cJSON **resp, diag *d);
+status srem_send_req(store *s, const ddb_req *req, struct cJSON **root, ddb_err *err);
+/* srem_send_req with the answer read into res (store_codec_read);
+ * srem_read the same with the error in a diag. */
+status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
 /* Drops what is cached of the table (NULL: of every table): its Scan
  * state, and its description too when descriptions. */
@@ -90,8 +88,13 @@ void srem_forget(store_remote *r, const char *table, bool descriptions);
  * stays the cache's, valid until the next refresh. */
 status srem_table_get(store *s, const char *name, rtable **out, diag *d);
 /* May this write be sent? ST_READ_ONLY when the store was not opened for
- * writing or the gate declines; what (may be NULL: a summary of in) is
+ * writing or the gate declines; what (may be NULL: a summary of req) is
  * what the gate is shown. */
-status srem_may_write(store *s, const char *op, const struct cJSON *in, const char *what, diag *d);
+status srem_may_write(store *s, const ddb_req *req, const char *what, diag *d);
+
+/* CreateTable and DeleteTable (store_remote_write.c): the queued bulk
+ * load sent first, the gate asked, and the table waited for until it is
+ * ACTIVE or gone. */
+status srem_table_write(store *s, const ddb_req *req, ddb_err *err);
 
 #endif

@@ -1,9 +1,9 @@
 /*
  * store_remote_write — writes on a remote store (see store_remote.c,
  * store_remote_int.h): bulk loads queued into BatchWriteItem requests of
- * 25 (unprocessed items sent again with a pause), and table writes
- * (CreateTable, DeleteTable...) that wait for the table to be ready.
- * Every write passes the write gate first.
+ * 25 (unprocessed items sent again with a pause), and CreateTable and
+ * DeleteTable, which wait for the table to be ready. Every write passes
+ * the write gate first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,6 @@
 
 #include "data/store_int.h"
 #include "data/store_remote_int.h"
-#include "model/ddbjson.h"
 #include "model/mem.h"
 
 /* ---- writes: tables and bulk loads ---- */
@@ -27,45 +26,38 @@ static void pause_ms(long ms)
 static status flush_batch(store *s, diag *d)
 {
     store_remote *r = s->remote;
-    if (!r->batch_n)
+    if (!r->batch.n_acts)
         return ST_OK;
-    buf req = BUF_INIT;
-    buf_adds(&req, "{\"RequestItems\":{");
-    srem_json_str(&req, r->batch_table);
-    buf_adds(&req, ":[");
-    buf_add(&req, r->batch.data + 1, r->batch.len - 1);   /* without the first comma */
-    buf_adds(&req, "]},\"ReturnConsumedCapacity\":\"TOTAL\"}");
-    buf_reset(&r->batch);
-    r->batch_n = 0;
+    ddb_req b = r->batch;      /* the queue, taken */
+    ddb_req_init(&r->batch, DDB_BATCH_WRITE);
+    b.rcc = DDB_RCC_TOTAL;
     status st = ST_OK;
     /* Unprocessed items go again, after a growing pause. */
     for (int attempt = 0;; attempt++) {
-        cJSON *root = NULL;
-        st = srem_send_buf(s, "BatchWriteItem", &req, &root, d);
-        if (st != ST_OK)
-            break;
-        const cJSON *un = srem_member(root, "UnprocessedItems");
-        if (!cJSON_IsObject(un) || !un->child) {
-            cJSON_Delete(root);
+        ddb_res res;
+        ddb_res_init(&res);
+        st = srem_read(s, &b, &res, d);
+        if (st != ST_OK || !res.unprocessed.n_acts) {
+            ddb_res_done(&res);
             break;
         }
         if (attempt == 8) {
-            cJSON_Delete(root);
+            ddb_res_done(&res);
             st = diag_set(d, ST_INTERNAL, "BatchWriteItem: items still unprocessed after %d attempts",
                           attempt + 1);
             break;
         }
-        char *text = cJSON_PrintUnformatted(un);
-        buf_reset(&req);
-        buf_adds(&req, "{\"RequestItems\":");
-        buf_adds(&req, text);
-        buf_adds(&req, ",\"ReturnConsumedCapacity\":\"TOTAL\"}");
-        free(text);
-        cJSON_Delete(root);
+        ddb_req_done(&b);
+        b = res.unprocessed;   /* taken from res */
+        ddb_req_init(&res.unprocessed, DDB_BATCH_WRITE);
+        b.rcc = DDB_RCC_TOTAL;
+        ddb_res_done(&res);
         pause_ms(50L << attempt);
     }
-    buf_done(&req);
-    srem_forget(r, r->batch_table, false);
+    const char *table = b.n_acts ? b.acts[0].table : NULL;
+    if (table)
+        srem_forget(r, table, false);
+    ddb_req_done(&b);
     return st;
 }
 
@@ -81,11 +73,13 @@ status store_remote_put_item(store *s, const char *table, const av *item, diag *
 {
     store_remote *r = s->remote;
     status st = ST_OK;
+    ddb_req put;
+    ddb_req_init(&put, DDB_PUT);
     if (!r->approved || strcmp(r->approved, table) != 0) {
         buf what = BUF_INIT;
         buf_printf(&what, "%s into %s (%s)", r->bulk ? "BatchWriteItem: load items" : "PutItem",
                    table, r->where);
-        st = srem_may_write(s, r->bulk ? "BatchWriteItem" : "PutItem", NULL, what.data, d);
+        st = srem_may_write(s, r->bulk ? &r->batch : &put, what.data, d);
         buf_done(&what);
         if (st != ST_OK)
             return st;
@@ -94,28 +88,25 @@ status store_remote_put_item(store *s, const char *table, const av *item, diag *
             r->approved = xstrdup(table);
         }
     }
+    ddb_req_set_str(&put.table, table);
+    av_copy(&put.item, item);
     if (!r->bulk) {
-        buf req = BUF_INIT;
-        buf_adds(&req, "{\"TableName\":");
-        srem_json_str(&req, table);
-        buf_adds(&req, ",\"Item\":");
-        ddbjson_write_item(&req, item);
-        buf_adds(&req, ",\"ReturnConsumedCapacity\":\"TOTAL\"}");
-        st = srem_send_buf(s, "PutItem", &req, NULL, d);
-        buf_done(&req);
+        put.rcc = DDB_RCC_TOTAL;
+        st = store_remote_send(s, &put, NULL, d);
+        ddb_req_done(&put);
         srem_forget(r, table, false);
         return st;
     }
-    if (r->batch_table && strcmp(r->batch_table, table) != 0 && (st = flush_batch(s, d)) != ST_OK)
+    const char *queued = r->batch.n_acts ? r->batch.acts[0].table : NULL;
+    if (queued && strcmp(queued, table) != 0 && (st = flush_batch(s, d)) != ST_OK) {
+        ddb_req_done(&put);
         return st;
-    if (!r->batch_table || strcmp(r->batch_table, table) != 0) {
-        free(r->batch_table);
-        r->batch_table = xstrdup(table);
     }
-    buf_adds(&r->batch, ",{\"PutRequest\":{\"Item\":");
-    ddbjson_write_item(&r->batch, item);
-    buf_adds(&r->batch, "}}");
-    if (++r->batch_n == 25)
+    ddb_req *a = ddb_req_add(&r->batch, DDB_PUT);
+    ddb_req_set_str(&a->table, table);
+    av_move(&a->item, &put.item);
+    ddb_req_done(&put);
+    if (r->batch.n_acts == 25)
         st = flush_batch(s, d);
     return st;
 }
@@ -123,8 +114,7 @@ status store_remote_put_item(store *s, const char *table, const av *item, diag *
 static void bulk_end(store_remote *r)
 {
     r->bulk = false;
-    buf_reset(&r->batch);
-    r->batch_n = 0;
+    ddb_req_done(&r->batch);
     free(r->approved);
     r->approved = NULL;
 }
@@ -147,51 +137,57 @@ void store_remote_rollback(store *s)
  * DynamoDB table takes a while; dynalite and DynamoDB Local are quick. */
 static status wait_table(store *s, const char *table, bool gone, diag *d)
 {
-    for (int i = 0; i < 600; i++) {
-        buf req = BUF_INIT;
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    req.table = xstrdup(table);
+    status st = ST_OK;
+    int i;
+    for (i = 0; i < 600; i++) {
         cJSON *root = NULL;
         diag dd;
         diag_init(&dd);
-        buf_adds(&req, "{\"TableName\":");
-        srem_json_str(&req, table);
-        buf_addc(&req, '}');
-        status st = srem_send_buf(s, "DescribeTable", &req, &root, &dd);
-        buf_done(&req);
-        if (gone && st == ST_NOT_FOUND)
-            return ST_OK;
+        st = store_remote_send(s, &req, &root, &dd);
+        if (gone && st == ST_NOT_FOUND) {
+            st = ST_OK;
+            break;
+        }
         if (st != ST_OK) {
             *d = dd;
-            return st;
+            break;
         }
-        const char *ts = srem_jstring(srem_member(root, "Table"), "TableStatus");
+        const char *ts = store_jstr(cJSON_GetObjectItemCaseSensitive(root, "Table"), "TableStatus");
         bool active = ts && strcmp(ts, "ACTIVE") == 0;
         cJSON_Delete(root);
         if (!gone && active)
-            return ST_OK;
+            break;
         pause_ms(200);
     }
-    return diag_set(d, ST_INTERNAL, "table %s did not become %s in two minutes", table,
-                    gone ? "deleted" : "ACTIVE");
+    ddb_req_done(&req);
+    if (i == 600)
+        st = diag_set(d, ST_INTERNAL, "table %s did not become %s in two minutes", table,
+                      gone ? "deleted" : "ACTIVE");
+    return st;
 }
 
-status store_remote_send_json(store *s, const char *op, const cJSON *in, diag *d)
+status srem_table_write(store *s, const ddb_req *req, ddb_err *err)
 {
-    const char *table = srem_jstring(in, "TableName");
+    diag *d = &err->d;
+    bool create = req->kind == DDB_CREATE_TABLE;
+    const char *op = create ? "CreateTable" : "DeleteTable";
+    const char *table = create ? (req->ctl.def ? req->ctl.def->name : NULL) : req->table;
     status st = flush_batch(s, d);
     if (st != ST_OK)
         return st;
     buf what = BUF_INIT;
     buf_printf(&what, "%s %s (%s)", op, table ? table : "?", s->remote->where);
-    st = srem_may_write(s, op, in, what.data, d);
+    st = srem_may_write(s, req, what.data, d);
     buf_done(&what);
     if (st != ST_OK)
         return st;
-    char *text = cJSON_PrintUnformatted(in);
-    st = srem_send(s, op, text, strlen(text), NULL, NULL, d);
-    free(text);
+    st = srem_send_req(s, req, NULL, err);
     if (table)
         srem_forget(s->remote, table, true);
     if (st == ST_OK && table)
-        st = wait_table(s, table, strcmp(op, "DeleteTable") == 0, d);
+        st = wait_table(s, table, !create, d);
     return st;
 }

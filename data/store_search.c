@@ -32,8 +32,8 @@ void store_search_res_init(store_search_res *r)
 
 void store_search_res_done(store_search_res *r)
 {
-    av_free(&r->item);
-    av_free(&r->resume);
+    av_done(&r->item);
+    av_done(&r->resume);
     memset(r, 0, sizeof *r);
 }
 
@@ -143,7 +143,7 @@ static status check_row(const tinfo *t, const index_def *ix, const store_row *ro
     av shown;
     if (ix && ix->proj != PROJ_ALL) {
         store_project_index(&t->def, ix, &full, &shown);
-        av_free(&full);
+        av_done(&full);
     } else {
         av_move(&shown, &full);
     }
@@ -151,7 +151,7 @@ static status check_row(const tinfo *t, const index_def *ix, const store_row *ro
     if (*hit)
         av_move(match, &shown);
     else
-        av_free(&shown);
+        av_done(&shown);
     return ST_OK;
 }
 
@@ -196,7 +196,7 @@ static status search_local(store *s, const store_search_req *rq, size_t budget,
             if ((st = itemenc_decode(row.body, row.body_len, &full, d)) != ST_OK)
                 break;
             position_of(&t->def, ix, &full, &last);
-            av_free(&full);
+            av_done(&full);
         }
     }
     if (st == ST_OK && !out->found) {
@@ -206,7 +206,7 @@ static status search_local(store *s, const store_search_req *rq, size_t budget,
             out->end = true;
     }
 out:
-    av_free(&last);
+    av_done(&last);
     store_cursor_close(&c);
     return store_txn_end(s, st, d);
 }

@@ -752,9 +752,9 @@ static status write_record(buf *out, const stream_row *r, sqlite3_stmt *q, const
         buf_adds(out, ",\"userIdentity\":{\"PrincipalId\":\"dynamodb.amazonaws.com\",\"Type\":\"Service\"}");
     buf_addc(out, '}');
 out:
-    av_free(&old);
-    av_free(&nw);
-    av_free(&keys);
+    av_done(&old);
+    av_done(&nw);
+    av_done(&keys);
     return st;
 }
 
@@ -808,7 +808,7 @@ status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
     size_t lens[2];
     size_t n_keys = key_names(r.keys, names, ptrs, lens);
     if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq > ?2 AND seq <= ?3 AND (old IS NOT NULL OR new IS NOT NULL)"
+                           " AND seq > ?2 AND seq <= ?3 AND (old IS NOT NULL OR new IS NOT NULL) AND ttl < 2"
                            " ORDER BY seq LIMIT ?4", -1, &q,
                            NULL) != SQLITE_OK) {
         st = store_sqlerr(s, d);

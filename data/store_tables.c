@@ -31,7 +31,7 @@ static const vspec attrdef_fields[] = {
 };
 static const vspec attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeDefinition",
                                     .fields = attrdef_fields };
-static const vspec pt_fields[] = {
+const vspec store_pt_fields[] = {
     { .name = "WriteCapacityUnits", .type = VT_LONG, .flags = VF_NOTNULL, .ge = 1, .has_ge = true },
     { .name = "ReadCapacityUnits", .type = VT_LONG, .flags = VF_NOTNULL, .ge = 1, .has_ge = true },
     { .type = VT_END },
@@ -71,11 +71,18 @@ static const vspec gsi_fields[] = {
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
     { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &iks_elem },
     { .name = "Projection", .type = VT_FSTRUCT, .sub = "Projection", .flags = VF_NOTNULL, .fields = proj_fields },
-    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
+    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = store_pt_fields },
     { .type = VT_END },
 };
 static const vspec gsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndex",
                                 .fields = gsi_fields };
+
+/* RestoreTableFromBackup's and RestoreTableToPointInTime's overrides
+ * share CreateTable's shapes (store_backup_api.c). */
+const vspec store_gsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "GlobalSecondaryIndex",
+                               .fields = gsi_fields };
+const vspec store_lsi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "LocalSecondaryIndex",
+                               .fields = lsi_fields };
 
 /* UpdateTable's members that share CreateTable's shapes (store_streams.c). */
 const vspec store_attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeDefinition",
@@ -83,7 +90,7 @@ const vspec store_attrdef_elem = { .name = "member", .type = VT_VSTRUCT, .sub = 
 static const vspec gsi_update_fields[] = {
     { .name = "IndexName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, .min_len = 3, .max_len = 255 },
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput",
-      .flags = VF_NOTNULL, .fields = pt_fields },
+      .flags = VF_NOTNULL, .fields = store_pt_fields },
     { .type = VT_END },
 };
 static const vspec gsi_delete_fields[] = {
@@ -111,7 +118,7 @@ static const vspec create_spec[] = {
     { .name = "AttributeDefinitions", .type = VT_LIST, .flags = VF_NOTNULL, .elem = &attrdef_elem },
     { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
     { .name = "BillingMode", .type = VT_STRING, .enums = e_billing },
-    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
+    { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = store_pt_fields },
     { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &ks_elem },
     { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
     { .name = "GlobalSecondaryIndexes", .type = VT_LIST, .elem = &gsi_elem },
@@ -321,15 +328,15 @@ static status check_lsis(const cJSON *lsis, const cJSON *defs, const cJSON *ks,
         if ((st = check_projection(e, d)) != ST_OK || (st = dup_index(seen, name, d)) != ST_OK)
             return st;
     }
-    if (cJSON_GetArraySize(lsis) > 5)
+    if (cJSON_GetArraySize(lsis) > SCHEMA_MAX_LSI)
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: Number of LocalSecondaryIndexes"
-                        " exceeds per-table limit of 5");
+                        " exceeds per-table limit of %d", SCHEMA_MAX_LSI);
     return ST_OK;
 }
 
 /* GlobalSecondaryIndexes: no throughput of their own when the table pays
- * per request; at most 20. */
+ * per request; at most SCHEMA_MAX_GSI. */
 static status check_gsis(const cJSON *gsis, const cJSON *defs, const char *billing, bool ppr,
                          cJSON *seen, diag *d)
 {
@@ -350,10 +357,10 @@ static status check_gsis(const cJSON *gsis, const cJSON *defs, const char *billi
         if ((st = dup_index(seen, name, d)) != ST_OK)
             return st;
     }
-    if (cJSON_GetArraySize(gsis) > 20)
+    if (cJSON_GetArraySize(gsis) > SCHEMA_MAX_GSI)
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds"
-                        " the per-table limit of 20");
+                        " the per-table limit of %d", SCHEMA_MAX_GSI);
     return ST_OK;
 }
 
@@ -411,7 +418,7 @@ static status check_include(const cJSON *indexes, diag *d)
 }
 
 /* CreateTable's semantic checks, in DynamoDB's order. */
-static status create_custom(const cJSON *in, diag *d)
+status store_create_checks(const cJSON *in, diag *d)
 {
     const char *billing = jstr(in, "BillingMode");
     bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
@@ -505,6 +512,15 @@ status store_def_from_desc(const char *json, table_def *def, diag *d)
     cJSON *root = cJSON_Parse(json);
     if (!root)
         return diag_set(d, ST_INTERNAL, "corrupt table description");
+    status st = store_def_from_tree(root, def, d);
+    cJSON_Delete(root);
+    return st;
+}
+
+status store_def_from_tree(const cJSON *root, table_def *def, diag *d)
+{
+    (void)d;
+    memset(def, 0, sizeof *def);
     const cJSON *defs = cJSON_GetObjectItemCaseSensitive(root, "AttributeDefinitions");
     def->name = xstrdup(jstr(root, "TableName") ? jstr(root, "TableName") : "");
     key_from(cJSON_GetObjectItemCaseSensitive(root, "KeySchema"), defs, &def->pk, &def->sk);
@@ -518,7 +534,6 @@ status store_def_from_desc(const char *json, table_def *def, diag *d)
     cJSON_ArrayForEach(e, gsis) index_from(e, defs, true, &def->idx[def->n_idx++]);
     const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(root, "CreationDateTime");
     def->created = cJSON_IsNumber(cdt) ? (int64_t)cdt->valuedouble : 0;
-    cJSON_Delete(root);
     return ST_OK;
 }
 
@@ -542,19 +557,26 @@ static cJSON *throughput(const cJSON *pt)
     return o;
 }
 
-static void uuid4(char out[37])
+void store_random(void *p, size_t n)
 {
-    unsigned char b[16];
+    unsigned char *b = p;
     FILE *f = fopen("/dev/urandom", "rb");
-    if (!f || fread(b, 1, sizeof b, f) != sizeof b) {
-        unsigned x = (unsigned)time(NULL) ^ (unsigned)getpid();
-        for (int i = 0; i < 16; i++) {
+    if (!f || fread(b, 1, n, f) != n) {
+        static unsigned x;
+        x ^= (unsigned)time(NULL) ^ (unsigned)getpid();
+        for (size_t i = 0; i < n; i++) {
             x = x * 1103515245u + 12345u;
             b[i] = (unsigned char)(x >> 16);
         }
     }
     if (f)
         fclose(f);
+}
+
+static void uuid4(char out[37])
+{
+    unsigned char b[16];
+    store_random(b, sizeof b);
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
@@ -583,7 +605,7 @@ static cJSON *index_desc(const char *table, const cJSON *e, bool global)
     return ix;
 }
 
-static cJSON *build_desc(const cJSON *in)
+cJSON *store_create_desc(const cJSON *in)
 {
     const char *name = jstr(in, "TableName");
     const char *billing = jstr(in, "BillingMode");
@@ -734,14 +756,14 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
-    if (st != ST_OK || (st = create_custom(in, d)) != ST_OK ||
+    if (st != ST_OK || (st = store_create_checks(in, d)) != ST_OK ||
         (st = store_streams_check_spec(spec, true, d)) != ST_OK ||
         (st = store_tags_check_create(cJSON_GetObjectItemCaseSensitive(in, "Tags"), d)) != ST_OK)
         return st;
     const char *name = jstr(in, "TableName");
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
-    cJSON *desc = build_desc(in);
+    cJSON *desc = store_create_desc(in);
     char *text = cJSON_PrintUnformatted(desc);
     sqlite3_stmt *q = store_stmt(s, Q_TABLE_BY_NAME, d);
     if (!q) {
@@ -769,6 +791,8 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
     }
     sqlite3_reset(q);
     int64_t tid = sqlite3_last_insert_rowid(s->db);
+    if ((st = store_history_created(s, tid, d)) != ST_OK)
+        goto out;
     const cJSON *tags = cJSON_GetObjectItemCaseSensitive(in, "Tags");
     if (cJSON_IsArray(tags) && (st = store_tags_put(s, tid, tags, d)) != ST_OK)
         goto out;
@@ -815,10 +839,12 @@ status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
     return store_txn_end(s, st, d);
 }
 
-static status delete_rows(store *s, int64_t tid, diag *d)
+/* A deleted table's rows; keep_items: its items stay, under its id, as
+ * its SYSTEM backup (store_backup.c). */
+static status delete_rows(store *s, int64_t tid, bool keep_items, diag *d)
 {
     static const int qs[] = { Q_DEL_ITEMS, Q_DEL_IDX, Q_DEL_PARTS, Q_DEL_STATS, Q_TABLE_DELETE };
-    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+    for (size_t i = keep_items ? 1 : 0; i < sizeof qs / sizeof qs[0]; i++) {
         sqlite3_stmt *q = store_stmt(s, qs[i], d);
         if (!q)
             return d->code;
@@ -848,8 +874,11 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
         st = deleted_desc(s, t, out, d);
         buf_addc(out, '}');
         int64_t tid = t->id;
+        bool keep_items = false;
         if (st == ST_OK)
-            st = delete_rows(s, tid, d);
+            st = store_backup_table_deleted(s, t, &keep_items, d);
+        if (st == ST_OK)
+            st = delete_rows(s, tid, keep_items, d);
         if (st == ST_OK)
             st = store_streams_table_deleted(s, tid, d);
         store_forget_tables(s);
@@ -985,89 +1014,40 @@ status store_stats(store *s, const char *table, const char *index, table_stats *
     return store_txn_end(s, st, d);
 }
 
-/* Builds the CreateTable request a table_def stands for. */
+status store_table_desc(store *s, const char *table, cJSON **out, diag *d)
+{
+    *out = NULL;
+    if (s->remote)
+        return store_remote_table_desc(s, table, out, d);
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    tinfo *t;
+    if ((st = store_table(s, table, &t, d)) == ST_OK && !(*out = cJSON_Parse(t->desc)))
+        st = diag_set(d, ST_INTERNAL, "corrupt table description");
+    return store_txn_end(s, st, d);
+}
+
+/* CreateTable and DeleteTable as typed requests (the control plane's
+ * C calls: import, samples, `ddbx load`, pull). */
 status store_create_table(store *s, const table_def *def, diag *d)
 {
-    cJSON *in = cJSON_CreateObject();
-    cJSON *defs = cJSON_AddArrayToObject(in, "AttributeDefinitions");
-    const key_attr *all[64];
-    size_t n_all = 0;
-    all[n_all++] = &def->pk;
-    if (def->sk.name)
-        all[n_all++] = &def->sk;
-    for (size_t i = 0; i < def->n_idx && n_all + 2 < 64; i++) {
-        all[n_all++] = &def->idx[i].pk;
-        if (def->idx[i].sk.name)
-            all[n_all++] = &def->idx[i].sk;
-    }
-    for (size_t i = 0; i < n_all; i++) {
-        bool dup = false;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(all[j]->name, all[i]->name) == 0)
-                dup = true;
-        if (dup)
-            continue;
-        cJSON *a = cJSON_CreateObject();
-        cJSON_AddStringToObject(a, "AttributeName", all[i]->name);
-        cJSON_AddStringToObject(a, "AttributeType", av_type_name(all[i]->type));
-        cJSON_AddItemToArray(defs, a);
-    }
-    cJSON_AddStringToObject(in, "TableName", def->name);
-    cJSON_AddStringToObject(in, "BillingMode", "PAY_PER_REQUEST");
-    cJSON *ks = cJSON_AddArrayToObject(in, "KeySchema");
-    const key_attr *keys[2] = { &def->pk, &def->sk };
-    for (int k = 0; k < 2; k++) {
-        if (!keys[k]->name)
-            continue;
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "AttributeName", keys[k]->name);
-        cJSON_AddStringToObject(e, "KeyType", k ? "RANGE" : "HASH");
-        cJSON_AddItemToArray(ks, e);
-    }
-    cJSON *lsis = NULL, *gsis = NULL;
-    for (size_t i = 0; i < def->n_idx; i++) {
-        const index_def *ix = &def->idx[i];
-        cJSON **list = ix->global ? &gsis : &lsis;
-        if (!*list)
-            *list = cJSON_AddArrayToObject(in, ix->global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "IndexName", ix->name);
-        cJSON *iks = cJSON_AddArrayToObject(e, "KeySchema");
-        const key_attr *ikeys[2] = { &ix->pk, &ix->sk };
-        for (int k = 0; k < 2; k++) {
-            if (!ikeys[k]->name)
-                continue;
-            cJSON *ke = cJSON_CreateObject();
-            cJSON_AddStringToObject(ke, "AttributeName", ikeys[k]->name);
-            cJSON_AddStringToObject(ke, "KeyType", k ? "RANGE" : "HASH");
-            cJSON_AddItemToArray(iks, ke);
-        }
-        cJSON *proj = cJSON_AddObjectToObject(e, "Projection");
-        cJSON_AddStringToObject(proj, "ProjectionType", proj_type_name(ix->proj));
-        if (ix->proj == PROJ_INCLUDE) {
-            cJSON *nka = cJSON_AddArrayToObject(proj, "NonKeyAttributes");
-            for (size_t j = 0; j < ix->n_include; j++)
-                cJSON_AddItemToArray(nka, cJSON_CreateString(ix->include[j]));
-        }
-        cJSON_AddItemToArray(*list, e);
-    }
-    buf out = BUF_INIT;
-    status st = s->remote ? store_remote_send_json(s, "CreateTable", in, d)
-                          : store_op_create_table(s, in, &out, d);
-    buf_done(&out);
-    cJSON_Delete(in);
+    ddb_req req;
+    ddb_req_init(&req, DDB_CREATE_TABLE);
+    req.ctl.def = xcalloc(1, sizeof *req.ctl.def);
+    table_def_copy(req.ctl.def, def);
+    status st = store_exec_status(s, &req, d);
+    ddb_req_done(&req);
     return st;
 }
 
 status store_delete_table(store *s, const char *table, diag *d)
 {
-    cJSON *in = cJSON_CreateObject();
-    cJSON_AddStringToObject(in, "TableName", table);
-    buf out = BUF_INIT;
-    status st = s->remote ? store_remote_send_json(s, "DeleteTable", in, d)
-                          : store_op_delete_table(s, in, &out, d);
-    buf_done(&out);
-    cJSON_Delete(in);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DELETE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    status st = store_exec_status(s, &req, d);
+    ddb_req_done(&req);
     return st;
 }
 

@@ -74,16 +74,16 @@ static const char *arn_table(const char *arn)
 static status check_arn(const cJSON *in, const char *list, const char *empty_msg, const char **table,
                         diag *d)
 {
-    const char *arn = sop_jstr(in, "ResourceArn");
+    const char *arn = store_jstr(in, "ResourceArn");
     if (!arn)
         return diag_set(d, ST_VALIDATION, "Invalid TableArn");
-    if (list && !sop_jget(in, list))
+    if (list && !store_jget(in, list))
         return diag_set(d, ST_VALIDATION, "1 validation error detected: Value null at '%s' failed to"
                         " satisfy constraint: Member must not be null",
                         strcmp(list, "Tags") == 0 ? "tags" : "tagKeys");
     if (!(*table = arn_table(arn)))
         return diag_set(d, ST_VALIDATION, "Invalid TableArn: Invalid ResourceArn provided as input %s", arn);
-    if (list && cJSON_GetArraySize(sop_jget(in, list)) == 0)
+    if (list && cJSON_GetArraySize(store_jget(in, list)) == 0)
         return diag_set(d, ST_VALIDATION, "%s", empty_msg);
     return ST_OK;
 }
@@ -92,7 +92,7 @@ static status check_tags(const cJSON *tags, diag *d)
 {
     const cJSON *e;
     cJSON_ArrayForEach(e, tags) {
-        const char *k = sop_jstr(e, "Key");
+        const char *k = store_jstr(e, "Key");
         if (k && strncasecmp(k, "aws:", 4) == 0)
             return diag_set(d, ST_VALIDATION, "Invalid tag key %s: the aws: prefix is reserved for AWS", k);
     }
@@ -126,7 +126,7 @@ static status count_tags(store *s, int64_t tid, const cJSON *tags, int *n, diag 
     sqlite3_finalize(q);
     const cJSON *e;
     cJSON_ArrayForEach(e, tags) {
-        const char *k = sop_jstr(e, "Key");
+        const char *k = store_jstr(e, "Key");
         if (k && !cJSON_GetObjectItemCaseSensitive(keys, k))
             cJSON_AddTrueToObject(keys, k);
     }
@@ -152,8 +152,8 @@ status store_tags_put(store *s, int64_t tid, const cJSON *tags, diag *d)
     cJSON_ArrayForEach(e, tags) {
         sqlite3_reset(q);
         sqlite3_bind_int64(q, 1, tid);
-        sqlite3_bind_text(q, 2, sop_jstr(e, "Key"), -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 3, sop_jstr(e, "Value") ? sop_jstr(e, "Value") : "", -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, store_jstr(e, "Key"), -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 3, store_jstr(e, "Value") ? store_jstr(e, "Value") : "", -1, SQLITE_STATIC);
         if (sqlite3_step(q) != SQLITE_DONE) {
             st = store_sqlerr(s, d);
             break;
@@ -177,7 +177,7 @@ status store_op_tag_resource(store *s, const cJSON *in, buf *out, diag *d)
 {
     const char *table;
     status st = store_valid_check(in, tag_spec, d, &s->err_msg);
-    const cJSON *tags = sop_jget(in, "Tags");
+    const cJSON *tags = store_jget(in, "Tags");
     if (st != ST_OK ||
         (st = check_arn(in, "Tags", "Atleast one Tag needs to be provided as Input.", &table, d)) != ST_OK ||
         (st = check_tags(tags, d)) != ST_OK)
@@ -185,7 +185,7 @@ status store_op_tag_resource(store *s, const cJSON *in, buf *out, diag *d)
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
     tinfo *t;
-    if ((st = arn_lookup(s, table, sop_jstr(in, "ResourceArn"), false, &t, d)) == ST_OK)
+    if ((st = arn_lookup(s, table, store_jstr(in, "ResourceArn"), false, &t, d)) == ST_OK)
         st = store_tags_put(s, t->id, tags, d);
     if (st == ST_OK)
         buf_adds(out, "{}");   /* TagResource answers nothing */
@@ -202,12 +202,12 @@ status store_op_untag_resource(store *s, const cJSON *in, buf *out, diag *d)
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
     tinfo *t;
-    if ((st = arn_lookup(s, table, sop_jstr(in, "ResourceArn"), true, &t, d)) == ST_OK) {
+    if ((st = arn_lookup(s, table, store_jstr(in, "ResourceArn"), true, &t, d)) == ST_OK) {
         sqlite3_stmt *q;
         if (sqlite3_prepare_v2(s->db, "DELETE FROM tags WHERE tid = ?1 AND key = ?2", -1, &q, NULL) != SQLITE_OK)
             st = store_sqlerr(s, d);
         const cJSON *e;
-        cJSON_ArrayForEach(e, sop_jget(in, "TagKeys")) {
+        cJSON_ArrayForEach(e, store_jget(in, "TagKeys")) {
             if (st != ST_OK)
                 break;
             sqlite3_reset(q);
@@ -232,7 +232,7 @@ status store_op_list_tags(store *s, const cJSON *in, buf *out, diag *d)
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     tinfo *t;
-    if ((st = arn_lookup(s, table, sop_jstr(in, "ResourceArn"), false, &t, d)) == ST_OK) {
+    if ((st = arn_lookup(s, table, store_jstr(in, "ResourceArn"), false, &t, d)) == ST_OK) {
         sqlite3_stmt *q;
         buf_adds(out, "{\"Tags\":[");
         /* A database from before version 3, opened read-only: no tags. */

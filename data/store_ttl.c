@@ -115,11 +115,11 @@ status store_op_update_ttl(store *s, const cJSON *in, buf *out, diag *d)
     if (st != ST_OK)
         return st;
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "TimeToLiveSpecification");
-    const char *attr = sop_jstr(spec, "AttributeName");
+    const char *attr = store_jstr(spec, "AttributeName");
     bool enable = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "Enabled"));
     if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
-    st = set_attr(s, sop_jstr(in, "TableName"), attr, enable, d);
+    st = set_attr(s, store_jstr(in, "TableName"), attr, enable, d);
     if (st == ST_OK) {
         buf_printf(out, "{\"TimeToLiveSpecification\":{\"AttributeName\":");
         ddbjson_write_string(out, attr, strlen(attr));
@@ -137,7 +137,7 @@ status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
         return st;
     tinfo *t;
     char *attr = NULL;
-    if ((st = lookup(s, sop_jstr(in, "TableName"), &t, d)) == ST_OK &&
+    if ((st = lookup(s, store_jstr(in, "TableName"), &t, d)) == ST_OK &&
         (st = read_attr(s, t->id, &attr, d)) == ST_OK) {
         if (attr) {
             buf_adds(out, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"ENABLED\",\"AttributeName\":");
@@ -155,22 +155,20 @@ status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
 
 static status remote_get(store *s, const char *table, char **attr, diag *d)
 {
-    cJSON *in = cJSON_CreateObject();
-    cJSON_AddStringToObject(in, "TableName", table);
-    char *body = cJSON_PrintUnformatted(in), *out = NULL;
-    cJSON_Delete(in);
-    status st = store_remote_call(s, "DescribeTimeToLive", body, strlen(body), &out, d);
-    cJSON_free(body);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TTL);
+    ddb_req_set_str(&req.table, table);
+    cJSON *o = NULL;
+    status st = store_remote_send(s, &req, &o, d);
+    ddb_req_done(&req);
     if (st == ST_OK) {
-        cJSON *o = cJSON_Parse(out ? out : "");
         const cJSON *desc = cJSON_GetObjectItemCaseSensitive(o, "TimeToLiveDescription");
-        const char *status_text = sop_jstr(desc, "TimeToLiveStatus");
-        const char *a = sop_jstr(desc, "AttributeName");
+        const char *status_text = store_jstr(desc, "TimeToLiveStatus");
+        const char *a = store_jstr(desc, "AttributeName");
         if (a && status_text && (strcmp(status_text, "ENABLED") == 0 || strcmp(status_text, "ENABLING") == 0))
             *attr = xstrdup(a);
-        cJSON_Delete(o);
     }
-    free(out);
+    cJSON_Delete(o);
     return st;
 }
 
@@ -197,17 +195,14 @@ status store_ttl_set(store *s, const char *table, const char *attr, diag *d)
         return st;
     if (!attr && !cur)
         return diag_set(d, ST_VALIDATION, "TimeToLive is already disabled");
-    cJSON *in = cJSON_CreateObject();
-    cJSON_AddStringToObject(in, "TableName", table);
-    cJSON *spec = cJSON_AddObjectToObject(in, "TimeToLiveSpecification");
-    cJSON_AddStringToObject(spec, "AttributeName", attr ? attr : cur);
-    cJSON_AddBoolToObject(spec, "Enabled", attr != NULL);
+    ddb_req req;
+    ddb_req_init(&req, DDB_UPDATE_TTL);
+    ddb_req_set_str(&req.table, table);
+    ddb_req_set_str(&req.ctl.ttl_attr, attr ? attr : cur);
+    req.ctl.ttl_enabled = attr != NULL;
     free(cur);
-    char *body = cJSON_PrintUnformatted(in), *out = NULL;
-    cJSON_Delete(in);
-    st = store_call(s, "UpdateTimeToLive", body, strlen(body), &out, d);
-    cJSON_free(body);
-    free(out);
+    st = store_exec_status(s, &req, d);
+    ddb_req_done(&req);
     return st;
 }
 
@@ -286,7 +281,7 @@ static status scan_expired(store *s, int64_t tid, const char *attr, double now, 
             av_move(&x->item, &item);
             held += (size_t)sqlite3_column_bytes(q, 2);
         } else {
-            av_free(&item);
+            av_done(&item);
         }
         if (held >= STEP_BYTES) {
             *more = true;
@@ -351,7 +346,7 @@ static status sweep_table(store *s, double now, size_t budget, int64_t stop, int
 out:
     for (size_t i = 0; i < n_x; i++) {
         store_key_done(&xs[i].k);
-        av_free(&xs[i].item);
+        av_done(&xs[i].item);
     }
     free(xs);
     free(name);

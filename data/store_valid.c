@@ -129,6 +129,22 @@ static status check_scalar(const cJSON *v, const vspec *sp, diag *d)
     return ST_OK;
 }
 
+/* A timestamp: the JSON protocol's epoch seconds. The refusals' wording
+ * follows the other converters' (DynamoDB's own for a Date is not
+ * published). */
+static status check_timestamp(const cJSON *v, diag *d)
+{
+    if (cJSON_IsNumber(v))
+        return ST_OK;
+    if (cJSON_IsArray(v))
+        return ser(d, "Unrecognized collection type class java.util.Date", NULL);
+    if (cJSON_IsObject(v))
+        return ser(d, "Start of structure or map found where not expected", NULL);
+    if (cJSON_IsBool(v))
+        return ser(d, "%s cannot be converted to Date", cJSON_IsTrue(v) ? "TRUE_VALUE" : "FALSE_VALUE");
+    return ser(d, "STRING_VALUE cannot be converted to Date", NULL);
+}
+
 /* A blob: a string of canonical base64. */
 static status check_blob(const cJSON *v, diag *d)
 {
@@ -230,6 +246,8 @@ static status check_type(const cJSON *v, const vspec *sp, diag *d)
         return check_scalar(v, sp, d);
     case VT_BLOB:
         return check_blob(v, d);
+    case VT_TIMESTAMP:
+        return check_timestamp(v, d);
     case VT_LIST:
     case VT_PLIST:
         return check_list(v, sp, d);

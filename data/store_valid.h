@@ -35,6 +35,7 @@ typedef enum {
     VT_ATTRMAP,    /* Map<AttributeValue> of AttrStruct<ValueStruct> */
     VT_ATTR,       /* AttrStruct<ValueStruct> */
     VT_ATTRF,      /* AttrStruct<FieldStruct> */
+    VT_TIMESTAMP,  /* a Date: a number of epoch seconds, as the SDKs send it */
 } vtype;
 
 enum {

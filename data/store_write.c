@@ -325,7 +325,7 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
             store_delta(s, t->id, xid, opk.data, opk.len, -1, -(int64_t)osz);
         if (nin)
             store_delta(s, t->id, xid, npk.data, npk.len, 1, (int64_t)nsz);
-        if (cap && x < 32) {
+        if (cap && x < SCHEMA_MAX_INDEXES) {
             if (same)
                 cap->idx[x] += changes ? units(nsz > osz ? nsz : osz) : 0;
             else
@@ -430,22 +430,32 @@ status store_put_item(store *s, const char *table, const av *item, diag *d)
     if (sqlite3_changes(s->db) == 1) {
         store_delta(s, t->id, 0, k.pk.data, k.pk.len, 1, (int64_t)size);
         st = write_indexes(s, t, &k, NULL, 0, item, size, &s->scratch, NULL, d);
+        if (st == ST_OK && t->pitr)
+            st = store_log_history(s, t, NULL, item, d);
     } else {
         bool found;
         if ((st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
             goto out;
         /* Imports write no change records (as DynamoDB's ImportTable
          * writes no stream records): a million-item load would otherwise
-         * double its writes for a log no one reads item by item. */
+         * double its writes for a log no one reads item by item. A table
+         * with point-in-time recovery is the exception: its window must
+         * hold every change, so it gets what undoing needs. */
         s->no_log = true;
         st = store_apply(s, t, &k, found ? &old : NULL, item, NULL, d);
         s->no_log = false;
+        if (st == ST_OK && t->pitr)
+            st = store_log_history(s, t, found ? &old : NULL, item, d);
     }
+    /* Without a record, the log no longer tells what the table was
+     * before this commit (store_pitr.c). */
+    if (st == ST_OK && !t->pitr)
+        store_history_note_unlogged(s, t->id);
     /* Keep the in-memory partition deltas bounded on huge loads. */
     if (st == ST_OK && s->n_deltas > 100000)
         st = store_flush_deltas(s, d);
 out:
-    av_free(&old);
+    av_done(&old);
     store_key_done(&k);
     return store_txn_end(s, st, d);
 }
@@ -495,4 +505,41 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
     buf_done(&ipk);
     buf_done(&isk);
     return st;
+}
+
+status store_rebuild(store *s, const tinfo *t, int x, diag *d)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, size, body FROM items WHERE tid = ?1", -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, t->id);
+    size_t from = x < 0 ? 0 : (size_t)x, to = x < 0 ? t->def.n_idx : (size_t)x + 1;
+    store_key k;
+    store_key_init(&k);
+    status st = ST_OK;
+    int rc;
+    while (st == ST_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        buf_reset(&k.pk);
+        buf_reset(&k.sk);
+        buf_add(&k.pk, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0));
+        buf_add(&k.sk, sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1));
+        size_t size = (size_t)sqlite3_column_int64(q, 2);
+        if (x < 0)
+            store_delta(s, t->id, 0, k.pk.data, k.pk.len, 1, (int64_t)size);
+        av item;
+        if (from < to &&
+            (st = itemenc_decode(sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3), &item, d)) == ST_OK) {
+            for (size_t i = from; st == ST_OK && i < to; i++)
+                st = store_index_backfill(s, t, i, &k, &item, size, d);
+            av_done(&item);
+        }
+        /* Keep the in-memory partition deltas bounded on huge tables. */
+        if (st == ST_OK && s->n_deltas > 100000)
+            st = store_flush_deltas(s, d);
+    }
+    if (st == ST_OK && rc != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    sqlite3_finalize(q);
+    store_key_done(&k);
+    return st == ST_OK ? store_flush_deltas(s, d) : st;
 }

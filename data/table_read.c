@@ -48,7 +48,7 @@ static status scan(store *s, const char *table, int segment, int segments, uint6
                 *stop = true;
         }
         bool more = res.last_key.type != AV_NONE;
-        av_free(&q.start);
+        av_done(&q.start);
         if (more)
             av_move(&q.start, &res.last_key);
         ddb_res_done(&res);

@@ -108,7 +108,7 @@ void av_init_list(av *v, av_type t)
     }
 }
 
-void av_free(av *v)
+void av_done(av *v)
 {
     switch (v->type) {
     case AV_S:
@@ -120,13 +120,13 @@ void av_free(av *v)
     case AV_NS:
     case AV_BS:
         for (size_t i = 0; i < v->u.l.len; i++)
-            av_free(&v->u.l.v[i]);
+            av_done(&v->u.l.v[i]);
         free(v->u.l.v);
         break;
     case AV_M:
         for (size_t i = 0; i < v->u.m.len; i++) {
             free(v->u.m.v[i].name);
-            av_free(&v->u.m.v[i].val);
+            av_done(&v->u.m.v[i].val);
         }
         free(v->u.m.v);
         break;
@@ -304,7 +304,7 @@ bool av_set_normalize(av *set)
     size_t out = 1;
     for (size_t i = 1; i < n; i++) {
         if (av_cmp(&v[out - 1], &v[i]) == 0)
-            av_free(&v[i]);
+            av_done(&v[i]);
         else if (out++ != i)
             av_move(&v[out - 1], &v[i]);
     }
@@ -371,7 +371,7 @@ void av_map_put(av *m, const char *name, size_t len, av *val)
     bool found;
     size_t i = map_find(m, name, len, &found);
     if (found) {
-        av_free(&m->u.m.v[i].val);
+        av_done(&m->u.m.v[i].val);
         av_move(&m->u.m.v[i].val, val);
         return;
     }
@@ -396,7 +396,7 @@ bool av_map_remove(av *m, const char *name, size_t len)
     if (!found)
         return false;
     free(m->u.m.v[i].name);
-    av_free(&m->u.m.v[i].val);
+    av_done(&m->u.m.v[i].val);
     memmove(&m->u.m.v[i], &m->u.m.v[i + 1], (m->u.m.len - i - 1) * sizeof(av_member));
     m->u.m.len--;
     return true;

@@ -2,8 +2,9 @@
  * av — DynamoDB attribute values, and items.
  *
  * An av is a tagged value of one of DynamoDB's ten types. It owns all its
- * heap data deeply; av_free releases that data (not the struct, which is
- * usually embedded in an array, a map member or the caller's stack).
+ * heap data deeply; av_done releases that data (not the struct, which is
+ * embedded in an array, a map member or the caller's stack: STYLE's
+ * _init/_done pair, never allocated on its own).
  * An item is an av of type AV_M.
  *
  * Invariants, which every constructor keeps and every consumer may rely on:
@@ -64,7 +65,13 @@ void av_init_bool(av *v, bool b);
 void av_init_null(av *v);
 void av_init_list(av *v, av_type t);   /* empty L, M, SS, NS or BS */
 
-void av_free(av *v);                   /* frees contents; leaves AV_NONE */
+void av_done(av *v);                   /* frees contents; leaves AV_NONE */
+/* av_done's former name, for the call sites in ui/ not yet moved over
+ * (issue 28 moves them with the views' renaming); new code says av_done. */
+static inline void av_free(av *v)
+{
+    av_done(v);
+}
 void av_copy(av *dst, const av *src);  /* deep copy into uninitialised dst */
 void av_move(av *dst, av *src);        /* dst takes src's data; src AV_NONE */
 

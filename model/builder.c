@@ -269,7 +269,7 @@ void builder_set_op(bnode *n, bop op)
     /* Functions take a path first; a size() or value there would be
      * refused by DynamoDB, so make it a path. */
     if ((op == BOP_EXISTS || op == BOP_NOT_EXISTS || op == BOP_TYPE) && n->left.kind != BO_PATH) {
-        av_free(&n->left.value);
+        av_done(&n->left.value);
         n->left.kind = BO_PATH;
     }
     n->op = op;

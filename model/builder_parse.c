@@ -217,8 +217,8 @@ void builder_parsed_done(bparsed *p)
     expr_free(p->e);
     if (p->cx_ok)
         expr_ctx_done(&p->cx);
-    av_free(&p->names);
-    av_free(&p->values);
+    av_done(&p->names);
+    av_done(&p->values);
     memset(p, 0, sizeof *p);
 }
 

@@ -157,8 +157,8 @@ out:
     expr_free(ec);
     if (have_cx)
         expr_ctx_done(&cx);
-    av_free(&names);
-    av_free(&values);
+    av_done(&names);
+    av_done(&values);
     builder_maps_done(&m);
     buf_done(&key);
     buf_done(&upd);

@@ -30,7 +30,7 @@ void builder_maps_done(bmaps *m)
     }
     for (size_t i = 0; i < m->n_vals; i++) {
         free(m->ph[i]);
-        av_free(&m->val[i]);
+        av_done(&m->val[i]);
     }
     free(m->alias);
     free(m->name);
@@ -176,7 +176,7 @@ static void maps_truncate(bmaps *m, size_t n_names, size_t n_vals)
     while (m->n_vals > n_vals) {
         m->n_vals--;
         free(m->ph[m->n_vals]);
-        av_free(&m->val[m->n_vals]);
+        av_done(&m->val[m->n_vals]);
     }
 }
 

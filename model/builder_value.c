@@ -23,7 +23,7 @@
 void builder_opnd_free(bopnd *o)
 {
     builder_path_free(&o->path);
-    av_free(&o->value);
+    av_done(&o->value);
     for (size_t i = 0; i < o->n_sub; i++)
         builder_opnd_free(&o->sub[i]);
     free(o->sub);
@@ -90,7 +90,7 @@ static status parse_json_value(av_type t, const char *text, size_t len, av *out,
                 st = ST_VALIDATION;
                 diag_set(&dd, ST_VALIDATION, "not a JSON %s", t == AV_L ? "array" : "object");
             }
-            av_free(&item);
+            av_done(&item);
         }
     }
     if (st) {
@@ -163,10 +163,10 @@ static status parse_set(av_type t, const char *text, size_t len, av *out, diag *
         st = ddbjson_parse_value(w.data, w.len, &tmp, &dd);
         buf_done(&w);
         if (st) {
-            av_free(out);
+            av_done(out);
             return diag_set(d, ST_VALIDATION, "%s: %s", av_type_name(t), dd.msg);
         }
-        av_free(out);
+        av_done(out);
         av_move(out, &tmp);
         return ST_OK;
     }
@@ -184,23 +184,23 @@ static status parse_set(av_type t, const char *text, size_t len, av *out, diag *
         if (a == b && et != AV_S) {
             if (k == len && out->u.l.len == 0)
                 break;
-            av_free(out);
+            av_done(out);
             return diag_set(d, ST_VALIDATION, "%s: an empty element", av_type_name(t));
         }
         av e;
         st = scalar(et, text + a, b - a, &e, d);
         if (st) {
-            av_free(out);
+            av_done(out);
             return st;
         }
         av_list_push(out, &e);
     }
     if (out->u.l.len == 0) {
-        av_free(out);
+        av_done(out);
         return diag_set(d, ST_VALIDATION, "%s: a set can not be empty", av_type_name(t));
     }
     if (!av_set_normalize(out)) {
-        av_free(out);
+        av_done(out);
         return diag_set(d, ST_VALIDATION, "%s: Input collection contains duplicates", av_type_name(t));
     }
     return ST_OK;

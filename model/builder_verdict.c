@@ -128,8 +128,8 @@ out:
     expr_free(e);
     if (cx_ok)
         expr_ctx_done(&cx);
-    av_free(&names);
-    av_free(&values);
+    av_done(&names);
+    av_done(&values);
     buf_done(&text);
     builder_maps_done(&m);
     return st;

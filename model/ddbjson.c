@@ -392,7 +392,7 @@ static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, 
 out:
     path_pop(p, old);
     if (st != ST_OK)
-        av_free(out);
+        av_done(out);
     return st;
 }
 
@@ -405,7 +405,7 @@ static status build_map(const cJSON *obj, path *p, av *out, diag *d, buf *scratc
         status st = build_value(c, p, &v, d, scratch);
         path_pop(p, old);
         if (st != ST_OK) {
-            av_free(out);
+            av_done(out);
             return st;
         }
         /* a repeated name: the last wins */
@@ -462,7 +462,7 @@ static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, 
             status st = build_value(e, p, &v, d, scratch);
             path_pop(p, old);
             if (st != ST_OK) {
-                av_free(out);
+                av_done(out);
                 return st;
             }
             av_list_push(out, &v);
@@ -500,7 +500,7 @@ static status build_value(const cJSON *n, path *p, av *out, diag *d, buf *scratc
             av_move(out, &v);
             return ST_OK;
         }
-        av_free(&v);
+        av_done(&v);
     }
     return fail(d, ST_VALIDATION, p, MSG_MULTI_AV);
 }
@@ -1115,7 +1115,7 @@ static status pj_object(pj *j, av *out)
 out:
     buf_done(&name);
     if (st != ST_OK)
-        av_free(out);
+        av_done(out);
     return st;
 }
 
@@ -1149,7 +1149,7 @@ static status pj_array(pj *j, av *out)
         st = pj_fail(j, "expected ',' or ']'");
         break;
     }
-    av_free(out);
+    av_done(out);
     return st;
 }
 
@@ -1212,7 +1212,7 @@ status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
         return st;
     pj_ws(&j);
     if (j.p != j.end) {
-        av_free(item);
+        av_done(item);
         return pj_fail(&j, "unexpected text after the object");
     }
     return ST_OK;

@@ -55,8 +55,19 @@ ddb_opname ddb_kind_op(ddb_kind k)
         [DDB_QUERY] = DDB_OP_Query, [DDB_SCAN] = DDB_OP_Scan, [DDB_BATCH_GET] = DDB_OP_BatchGetItem,
         [DDB_BATCH_WRITE] = DDB_OP_BatchWriteItem, [DDB_TRANSACT_GET] = DDB_OP_TransactGetItems,
         [DDB_TRANSACT_WRITE] = DDB_OP_TransactWriteItems,
+        [DDB_LIST_TABLES] = DDB_OP_ListTables, [DDB_DESCRIBE_TABLE] = DDB_OP_DescribeTable,
+        [DDB_CREATE_TABLE] = DDB_OP_CreateTable, [DDB_DELETE_TABLE] = DDB_OP_DeleteTable,
+        [DDB_UPDATE_TABLE] = DDB_OP_UpdateTable, [DDB_DESCRIBE_TTL] = DDB_OP_DescribeTimeToLive,
+        [DDB_UPDATE_TTL] = DDB_OP_UpdateTimeToLive, [DDB_EXECUTE] = DDB_OP_ExecuteStatement,
+        [DDB_DESCRIBE_STREAM] = DDB_OP_DescribeStream, [DDB_GET_SHARD_ITERATOR] = DDB_OP_GetShardIterator,
+        [DDB_GET_RECORDS] = DDB_OP_GetRecords,
     };
     return by_kind[k];
+}
+
+bool ddb_kind_is_ctl(ddb_kind k)
+{
+    return k >= DDB_LIST_TABLES;
 }
 
 const char *ddb_kind_action_name(ddb_kind k)
@@ -71,17 +82,44 @@ const char *ddb_kind_action_name(ddb_kind k)
     }
 }
 
+static const char *const rv_names[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
+static const char *const select_names[] = { NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
+                                            "SPECIFIC_ATTRIBUTES", "COUNT" };
+
 const char *ddb_rv_name(ddb_rv rv)
 {
-    static const char *const n[] = { "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" };
-    return (unsigned)rv <= DDB_RV_UPDATED_NEW ? n[rv] : "NONE";
+    return (unsigned)rv <= DDB_RV_UPDATED_NEW ? rv_names[rv] : "NONE";
 }
 
 const char *ddb_select_name(ddb_select s)
 {
-    static const char *const n[] = { NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
-                                     "SPECIFIC_ATTRIBUTES", "COUNT" };
-    return (unsigned)s <= DDB_SELECT_COUNT ? n[s] : NULL;
+    return (unsigned)s <= DDB_SELECT_COUNT ? select_names[s] : NULL;
+}
+
+/* The position of name in names[0..n) (a NULL entry matches nothing);
+ * 0 when absent. */
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; name && i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0)
+            return i;
+    return 0;
+}
+
+ddb_rv ddb_rv_find(const char *name)
+{
+    return (ddb_rv)name_index(rv_names, DDB_RV_UPDATED_NEW + 1, name);
+}
+
+ddb_select ddb_select_find(const char *name)
+{
+    return (ddb_select)name_index(select_names, DDB_SELECT_COUNT + 1, name);
+}
+
+ddb_rcc ddb_rcc_find(const char *name)
+{
+    static const char *const n[] = { NULL, "TOTAL", "INDEXES" };
+    return (ddb_rcc)name_index(n, DDB_RCC_INDEXES + 1, name);
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -92,7 +130,29 @@ void ddb_req_init(ddb_req *r, ddb_kind kind)
     r->kind = kind;
     r->key.type = r->item.type = r->keys.type = AV_NONE;
     r->names.type = r->values.type = r->start.type = AV_NONE;
+    r->ctl.params.type = AV_NONE;
     legacy_init(&r->legacy);
+}
+
+static void ctl_done(ddb_ctl *c)
+{
+    if (c->def) {
+        table_def_free(c->def);
+        free(c->def);
+    }
+    if (c->gsi) {
+        index_def_free(c->gsi);
+        free(c->gsi);
+    }
+    free(c->ttl_attr);
+    free(c->statement);
+    av_done(&c->params);
+    free(c->next_token);
+    free(c->start_name);
+    free(c->stream);
+    free(c->shard);
+    free(c->iterator_type);
+    free(c->iterator);
 }
 
 void ddb_req_done(ddb_req *r)
@@ -105,16 +165,18 @@ void ddb_req_done(ddb_req *r)
     free(r->filter);
     free(r->proj);
     free(r->token);
-    av_free(&r->key);
-    av_free(&r->item);
-    av_free(&r->keys);
-    av_free(&r->names);
-    av_free(&r->values);
-    av_free(&r->start);
+    av_done(&r->key);
+    av_done(&r->item);
+    av_done(&r->keys);
+    av_done(&r->names);
+    av_done(&r->values);
+    av_done(&r->start);
     for (size_t i = 0; i < r->n_acts; i++)
         ddb_req_done(&r->acts[i]);
     free(r->acts);
     legacy_done(&r->legacy);
+    if (ddb_kind_is_ctl(r->kind))
+        ctl_done(&r->ctl);
     ddb_req_init(r, r->kind);
 }
 
@@ -158,6 +220,25 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     for (size_t i = 0; i < src->n_acts; i++)
         ddb_req_copy(&dst->acts[i], &src->acts[i]);
     legacy_copy(&dst->legacy, &src->legacy);
+    const ddb_ctl *c = &src->ctl;
+    ddb_ctl *o = &dst->ctl;
+    if (c->def) {
+        o->def = xcalloc(1, sizeof *o->def);
+        table_def_copy(o->def, c->def);
+    }
+    if (c->gsi) {
+        o->gsi = xcalloc(1, sizeof *o->gsi);
+        index_def_copy(o->gsi, c->gsi);
+    }
+    o->ttl_attr = dup_or_null(c->ttl_attr);
+    o->statement = dup_or_null(c->statement);
+    av_copy(&o->params, &c->params);
+    o->next_token = dup_or_null(c->next_token);
+    o->start_name = dup_or_null(c->start_name);
+    o->stream = dup_or_null(c->stream);
+    o->shard = dup_or_null(c->shard);
+    o->iterator_type = dup_or_null(c->iterator_type);
+    o->iterator = dup_or_null(c->iterator);
 }
 
 /* ---- the JSON printer --------------------------------------------------- */
@@ -303,11 +384,228 @@ static void jbatch(jw *w, const ddb_req *r)
     free(done);
 }
 
+/* ---- the control plane's bodies ---- */
+
+/* [{"AttributeName":..,"KeyType":"HASH"}, ...] of a partition and sort key. */
+static void key_schema(buf *out, const key_attr *pk, const key_attr *sk)
+{
+    const key_attr *keys[2] = { pk, sk };
+    buf_addc(out, '[');
+    for (int k = 0; k < 2; k++) {
+        if (!keys[k]->name)
+            continue;
+        jw e = { out, true };
+        if (k)
+            buf_addc(out, ',');
+        buf_addc(out, '{');
+        jstring(&e, "AttributeName", keys[k]->name);
+        jstring(&e, "KeyType", k ? "RANGE" : "HASH");
+        buf_addc(out, '}');
+    }
+    buf_addc(out, ']');
+}
+
+/* One AttributeDefinitions entry. */
+static void attr_def(buf *out, const key_attr *k)
+{
+    jw e = { out, true };
+    buf_addc(out, '{');
+    jstring(&e, "AttributeName", k->name);
+    jstring(&e, "AttributeType", av_type_name(k->type));
+    buf_addc(out, '}');
+}
+
+/* IndexName, KeySchema and Projection of an index (inside its object). */
+static void index_members(jw *w, const index_def *ix)
+{
+    jstring(w, "IndexName", ix->name);
+    jmember(w, "KeySchema");
+    key_schema(w->out, &ix->pk, &ix->sk);
+    jmember(w, "Projection");
+    jw p = { w->out, true };
+    buf_addc(w->out, '{');
+    jstring(&p, "ProjectionType", proj_type_name(ix->proj));
+    if (ix->proj == PROJ_INCLUDE) {
+        jmember(&p, "NonKeyAttributes");
+        buf_addc(w->out, '[');
+        for (size_t i = 0; i < ix->n_include; i++) {
+            if (i)
+                buf_addc(w->out, ',');
+            ddbjson_write_string(w->out, ix->include[i], strlen(ix->include[i]));
+        }
+        buf_addc(w->out, ']');
+    }
+    buf_addc(w->out, '}');
+}
+
+/* CreateTable from a table_def: every key attribute defined once (the
+ * table's, then each index's), on demand, and the index lists in the
+ * order their first index comes in def->idx. */
+static void create_table(jw *w, const table_def *def)
+{
+    const key_attr *all[2 + 2 * SCHEMA_MAX_INDEXES];
+    size_t n_all = 0;
+    all[n_all++] = &def->pk;
+    if (def->sk.name)
+        all[n_all++] = &def->sk;
+    for (size_t i = 0; i < def->n_idx && i < SCHEMA_MAX_INDEXES; i++) {
+        all[n_all++] = &def->idx[i].pk;
+        if (def->idx[i].sk.name)
+            all[n_all++] = &def->idx[i].sk;
+    }
+    jmember(w, "AttributeDefinitions");
+    buf_addc(w->out, '[');
+    bool first = true;
+    for (size_t i = 0; i < n_all; i++) {
+        bool dup = false;
+        for (size_t j = 0; j < i; j++)
+            dup |= strcmp(all[j]->name, all[i]->name) == 0;
+        if (dup)
+            continue;
+        if (!first)
+            buf_addc(w->out, ',');
+        first = false;
+        attr_def(w->out, all[i]);
+    }
+    buf_addc(w->out, ']');
+    jstring(w, "TableName", def->name);
+    jstring(w, "BillingMode", "PAY_PER_REQUEST");
+    jmember(w, "KeySchema");
+    key_schema(w->out, &def->pk, &def->sk);
+    bool lead_global = def->n_idx && def->idx[0].global;
+    for (int pass = 0; pass < 2; pass++) {
+        bool global = pass == 0 ? lead_global : !lead_global;
+        bool any = false;
+        for (size_t i = 0; i < def->n_idx; i++) {
+            const index_def *ix = &def->idx[i];
+            if (ix->global != global)
+                continue;
+            if (!any)
+                jmember(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+            buf_addc(w->out, any ? ',' : '[');
+            any = true;
+            jw e = { w->out, true };
+            buf_addc(w->out, '{');
+            index_members(&e, ix);
+            buf_addc(w->out, '}');
+        }
+        if (any)
+            buf_addc(w->out, ']');
+    }
+}
+
+/* UpdateTable: one GlobalSecondaryIndexUpdates entry, a Create (its key
+ * attributes defined) or a Delete. */
+static void update_table(jw *w, const ddb_req *r)
+{
+    const ddb_ctl *c = &r->ctl;
+    jstring(w, "TableName", r->table);
+    if (c->gsi) {
+        jmember(w, "AttributeDefinitions");
+        buf_addc(w->out, '[');
+        attr_def(w->out, &c->gsi->pk);
+        if (c->gsi->sk.name) {
+            buf_addc(w->out, ',');
+            attr_def(w->out, &c->gsi->sk);
+        }
+        buf_addc(w->out, ']');
+    }
+    jmember(w, "GlobalSecondaryIndexUpdates");
+    jw e = { w->out, true };
+    buf_addc(w->out, '[');
+    buf_addc(w->out, '{');
+    jmember(&e, c->gsi ? "Create" : "Delete");
+    jw a = { w->out, true };
+    buf_addc(w->out, '{');
+    if (c->gsi) {
+        index_members(&a, c->gsi);
+        if (c->rcu || c->wcu) {
+            jmember(&a, "ProvisionedThroughput");
+            buf_printf(w->out, "{\"ReadCapacityUnits\":%llu,\"WriteCapacityUnits\":%llu}",
+                       (unsigned long long)c->rcu, (unsigned long long)c->wcu);
+        }
+    } else {
+        jstring(&a, "IndexName", r->index);
+    }
+    buf_adds(w->out, "}}]");
+}
+
+static void jlimit(jw *w, const ddb_req *r)
+{
+    if (r->limit) {
+        jmember(w, "Limit");
+        buf_printf(w->out, "%u", (unsigned)r->limit);
+    }
+}
+
+static void ctl_body(const ddb_req *r, jw *w)
+{
+    const ddb_ctl *c = &r->ctl;
+    switch (r->kind) {
+    case DDB_LIST_TABLES:
+        jstring(w, "ExclusiveStartTableName", c->start_name);
+        jlimit(w, r);
+        break;
+    case DDB_CREATE_TABLE:
+        if (c->def)
+            create_table(w, c->def);
+        break;
+    case DDB_UPDATE_TABLE:
+        update_table(w, r);
+        break;
+    case DDB_UPDATE_TTL:
+        jstring(w, "TableName", r->table);
+        jmember(w, "TimeToLiveSpecification");
+        buf_addc(w->out, '{');
+        jw t = { w->out, true };
+        jstring(&t, "AttributeName", c->ttl_attr);
+        jmember(&t, "Enabled");
+        buf_adds(w->out, c->ttl_enabled ? "true}" : "false}");
+        break;
+    case DDB_EXECUTE:
+        jstring(w, "Statement", c->statement);
+        if (c->params.type == AV_L && c->params.u.l.len) {
+            jmember(w, "Parameters");
+            buf_addc(w->out, '[');
+            for (size_t i = 0; i < c->params.u.l.len; i++) {
+                if (i)
+                    buf_addc(w->out, ',');
+                ddbjson_write_value(w->out, &c->params.u.l.v[i]);
+            }
+            buf_addc(w->out, ']');
+        }
+        jlimit(w, r);
+        jstring(w, "NextToken", c->next_token);
+        if (r->consistent) {
+            jmember(w, "ConsistentRead");
+            buf_adds(w->out, "true");
+        }
+        break;
+    case DDB_DESCRIBE_STREAM:
+        jstring(w, "StreamArn", c->stream);
+        break;
+    case DDB_GET_SHARD_ITERATOR:
+        jstring(w, "StreamArn", c->stream);
+        jstring(w, "ShardId", c->shard);
+        jstring(w, "ShardIteratorType", c->iterator_type);
+        break;
+    case DDB_GET_RECORDS:
+        jstring(w, "ShardIterator", c->iterator);
+        jlimit(w, r);
+        break;
+    default:   /* DescribeTable, DeleteTable, DescribeTimeToLive */
+        jstring(w, "TableName", r->table);
+        break;
+    }
+}
+
 static void write_body(const ddb_req *r, buf *out)
 {
     jw w = { out, true };
     buf_addc(out, '{');
-    if (r->kind == DDB_TRANSACT_WRITE || r->kind == DDB_TRANSACT_GET) {
+    if (ddb_kind_is_ctl(r->kind)) {
+        ctl_body(r, &w);
+    } else if (r->kind == DDB_TRANSACT_WRITE || r->kind == DDB_TRANSACT_GET) {
         jmember(&w, "TransactItems");
         write_actions(r, out);
         jstring(&w, "ClientRequestToken", r->token);
@@ -442,6 +740,14 @@ void ddb_req_cli(const ddb_req *r, buf *out)
         return;
     }
     buf_printf(out, "aws dynamodb %s", ddb_op_cli_name(ddb_kind_op(r->kind)));
+    if (ddb_kind_is_ctl(r->kind)) {
+        buf j = BUF_INIT;
+        write_body(r, &j);
+        buf_adds(out, " --cli-input-json ");
+        ddb_shell_quote(out, j.data, j.len);
+        buf_done(&j);
+        return;
+    }
     if (r->kind == DDB_TRANSACT_WRITE || r->kind == DDB_TRANSACT_GET) {
         buf j = BUF_INIT;
         write_actions(r, &j);
@@ -502,12 +808,12 @@ void ddb_res_init(ddb_res *r)
 
 void ddb_res_done(ddb_res *r)
 {
-    av_free(&r->item);
+    av_done(&r->item);
     for (size_t i = 0; i < r->n_items; i++)
-        av_free(&r->items[i]);
+        av_done(&r->items[i]);
     free(r->items);
-    av_free(&r->last_key);
-    av_free(&r->responses);
+    av_done(&r->last_key);
+    av_done(&r->responses);
     /* A batch's leftovers are only ever actions. */
     if (r->unprocessed.n_acts)
         ddb_req_done(&r->unprocessed);
@@ -518,6 +824,7 @@ void ddb_res_done(ddb_res *r)
         free(r->caps[i].idx);
     }
     free(r->caps);
+    free(r->next_token);
     ddb_res_init(r);
 }
 
@@ -540,6 +847,31 @@ ddb_cap *ddb_res_cap(ddb_res *r, const char *table)
     memset(c, 0, sizeof *c);
     c->table = xstrdup(table);
     return c;
+}
+
+void ddb_res_add_caps(ddb_res *into, const ddb_res *from)
+{
+    for (size_t i = 0; i < from->n_caps; i++) {
+        const ddb_cap *c = &from->caps[i];
+        ddb_cap *t = ddb_res_cap(into, c->table);
+        t->units += c->units;
+        t->table_units += c->table_units;
+        for (size_t j = 0; j < c->n_idx; j++) {
+            const ddb_cap_index *x = &c->idx[j];
+            ddb_cap_index *y = NULL;
+            for (size_t k = 0; k < t->n_idx && !y; k++)
+                if (t->idx[k].global == x->global && strcmp(t->idx[k].name, x->name) == 0)
+                    y = &t->idx[k];
+            if (!y) {
+                t->idx = xrealloc(t->idx, (t->n_idx + 1) * sizeof *t->idx);
+                y = &t->idx[t->n_idx++];
+                y->name = xstrdup(x->name);
+                y->global = x->global;
+                y->units = 0;
+            }
+            y->units += x->units;
+        }
+    }
 }
 
 double ddb_res_units(const ddb_res *r)
@@ -567,11 +899,11 @@ void ddb_err_done(ddb_err *e)
 {
     free(e->type);
     free(e->message);
-    av_free(&e->item);
+    av_done(&e->item);
     for (size_t i = 0; i < e->n_reasons; i++) {
         free(e->reasons[i].code);
         free(e->reasons[i].message);
-        av_free(&e->reasons[i].item);
+        av_done(&e->reasons[i].item);
     }
     free(e->reasons);
     ddb_err_init(e);
@@ -600,4 +932,17 @@ ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message
     r->message = message ? xstrdup(message) : NULL;
     r->item.type = AV_NONE;
     return r;
+}
+
+const char *ddb_reason_code(status st)
+{
+    switch (st) {
+    case ST_OK: return "None";
+    case ST_CONDITION_FAILED: return "ConditionalCheckFailed";
+    case ST_VALIDATION: return "ValidationError";
+    case ST_DUPLICATE_ITEM: return "DuplicateItem";
+    case ST_NOT_FOUND: return "ResourceNotFound";
+    case ST_TXN_CONFLICT: return "TransactionConflict";
+    default: return "InternalServerError";
+    }
 }

@@ -1,13 +1,15 @@
 /*
  * ddbreq — DynamoDB requests, responses and errors as C values.
  *
- * The typed form of every data-plane operation. The explorer builds these
- * (from the builder, the query bar, item edits) and hands them to the
- * store's typed calls (data/store.h: store_exec); the JSON codec behind
- * `ddbx api` and `ddbx serve` turns request bodies into them; the remote
- * backend prints them back to a request body (ddb_req_json) for the
- * endpoint. The builder's panel shows the same printers' output, so what
- * the user sees is what is sent.
+ * The typed form of every data-plane operation, and of the control-plane,
+ * PartiQL and Streams requests ddbx itself sends. The explorer builds
+ * these (from the builder, the query bar, item edits, its commands) and
+ * hands them to the store's typed call (data/store.h: store_exec); the
+ * JSON codec behind `ddbx api` and `ddbx serve` turns data-plane request
+ * bodies into them; whatever ddbx sends as JSON (to an endpoint, or to
+ * the local store's control plane) is printed from them by ddb_req_json,
+ * the one printer of request bodies. The builder's panel shows the same
+ * printers' output, so what the user sees is what is sent.
  *
  * Pure C: no I/O, no cJSON (JSON text is printed with model/ddbjson's
  * writers; parsing it is data/'s codec's job).
@@ -26,6 +28,7 @@
 #include "model/av.h"
 #include "model/buf.h"
 #include "model/legacy.h"
+#include "model/schema.h"
 #include "model/status.h"
 
 /*
@@ -70,8 +73,13 @@
     X(TagResource,               "tag-resource",                 'c') \
     X(UntagResource,             "untag-resource",               'c') \
     X(DescribeContinuousBackups, "describe-continuous-backups",  'd') \
+    X(UpdateContinuousBackups,   "update-continuous-backups",    'c') \
+    X(CreateBackup,              "create-backup",                'c') \
     X(ListBackups,               "list-backups",                 'd') \
     X(DescribeBackup,            "describe-backup",              'd') \
+    X(DeleteBackup,              "delete-backup",                'c') \
+    X(RestoreTableFromBackup,    "restore-table-from-backup",    'c') \
+    X(RestoreTableToPointInTime, "restore-table-to-point-in-time", 'c') \
     X(ListGlobalTables,          "list-global-tables",           'd') \
     X(DescribeGlobalTable,       "describe-global-table",        'd') \
     X(ListExports,               "list-exports",                 'd') \
@@ -94,10 +102,15 @@ int ddb_op_find(const char *name);
 char ddb_op_kind_of(const char *name);
 
 /* The request kinds a ddb_req can be. DDB_CHECK (ConditionCheck) exists
- * only as an action of a transaction, as in DynamoDB. */
+ * only as an action of a transaction, as in DynamoDB. From
+ * DDB_LIST_TABLES on, the kinds ddbx sends for its own control-plane,
+ * PartiQL and Streams calls (their members: ddb_ctl). */
 typedef enum {
     DDB_GET, DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_CHECK, DDB_QUERY, DDB_SCAN,
     DDB_BATCH_GET, DDB_BATCH_WRITE, DDB_TRANSACT_GET, DDB_TRANSACT_WRITE,
+    DDB_LIST_TABLES, DDB_DESCRIBE_TABLE, DDB_CREATE_TABLE, DDB_DELETE_TABLE, DDB_UPDATE_TABLE,
+    DDB_DESCRIBE_TTL, DDB_UPDATE_TTL, DDB_EXECUTE,
+    DDB_DESCRIBE_STREAM, DDB_GET_SHARD_ITERATOR, DDB_GET_RECORDS,
 } ddb_kind;
 
 /* The operation a kind is sent as (DDB_CHECK: TransactWriteItems). */
@@ -114,6 +127,35 @@ typedef enum { DDB_SELECT_DEFAULT, DDB_SELECT_ALL, DDB_SELECT_PROJECTED, DDB_SEL
 
 const char *ddb_rv_name(ddb_rv rv);              /* "ALL_OLD", ... */
 const char *ddb_select_name(ddb_select s);        /* "COUNT", ...; NULL for DEFAULT */
+/* The inverses, for a request body's members: DDB_RV_NONE and
+ * DDB_SELECT_DEFAULT for NULL or a name not known (the shape check has
+ * refused those before). */
+ddb_rv ddb_rv_find(const char *name);
+ddb_select ddb_select_find(const char *name);
+/* ReturnConsumedCapacity's value: TOTAL, INDEXES, else DDB_RCC_NONE. */
+ddb_rcc ddb_rcc_find(const char *name);
+
+/*
+ * What the control-plane, PartiQL and Streams kinds hold besides table
+ * (TableName), index, limit (Limit), consistent (ConsistentRead) and rcc,
+ * each used by the kinds named:
+ */
+typedef struct ddb_ctl {
+    table_def *def;       /* CreateTable: the table, sent PAY_PER_REQUEST (owned) */
+    index_def *gsi;       /* UpdateTable: the GSI to Create (owned); NULL: Delete
+                             the one named by index */
+    uint64_t rcu, wcu;    /* the Create's ProvisionedThroughput; both 0: none */
+    char *ttl_attr;       /* UpdateTimeToLive: TimeToLiveSpecification's */
+    bool ttl_enabled;     /*   AttributeName and Enabled */
+    char *statement;      /* ExecuteStatement: Statement, */
+    av params;            /*   Parameters (AV_L; AV_NONE: none), */
+    char *next_token;     /*   NextToken */
+    char *start_name;     /* ListTables: ExclusiveStartTableName */
+    char *stream;         /* DescribeStream, GetShardIterator: StreamArn */
+    char *shard;          /* GetShardIterator: ShardId, */
+    char *iterator_type;  /*   ShardIteratorType */
+    char *iterator;       /* GetRecords: ShardIterator */
+} ddb_ctl;
 
 typedef struct ddb_req ddb_req;
 struct ddb_req {
@@ -145,6 +187,7 @@ struct ddb_req {
     /* The legacy parameters (Expected, AttributeUpdates, the filters,
      * KeyConditions, ConditionalOperator, AttributesToGet). */
     ddb_legacy legacy;
+    ddb_ctl ctl;          /* the kinds from DDB_LIST_TABLES on */
 };
 
 void ddb_req_init(ddb_req *r, ddb_kind kind);
@@ -157,6 +200,9 @@ ddb_req *ddb_req_add(ddb_req *r, ddb_kind kind);
 /* Deep copy into an uninitialised dst. */
 void ddb_req_copy(ddb_req *dst, const ddb_req *src);
 
+/* Is the kind one of the control-plane, PartiQL or Streams ones? */
+bool ddb_kind_is_ctl(ddb_kind k);
+
 /* The request body as DynamoDB JSON, members in the API reference's order
  * (a ConditionCheck: the action's own body, as in TransactItems). */
 void ddb_req_json(const ddb_req *r, buf *out);
@@ -164,7 +210,8 @@ void ddb_req_json(const ddb_req *r, buf *out);
  * passed to ddb_req_done. */
 void ddb_req_wrap(const ddb_req *r, ddb_req *txn);
 /* A ready-to-paste `aws dynamodb ...` command line, shell-quoted: one line,
- * never wrapped. A lone ConditionCheck becomes a transaction of one. */
+ * never wrapped. A lone ConditionCheck becomes a transaction of one; the
+ * control-plane kinds pass their body as --cli-input-json. */
 void ddb_req_cli(const ddb_req *r, buf *out);
 /* Appends s (n bytes) as one POSIX shell word (single-quoted when needed). */
 void ddb_shell_quote(buf *out, const char *s, size_t n);
@@ -205,6 +252,7 @@ typedef struct ddb_res {
     ddb_req unprocessed;
     ddb_cap *caps;             /* ConsumedCapacity, one per table */
     size_t n_caps;
+    char *next_token;          /* ExecuteStatement: NextToken; NULL at the end */
 } ddb_res;
 
 void ddb_res_init(ddb_res *r);
@@ -215,6 +263,9 @@ void ddb_res_push_item(ddb_res *r, av *item);
 ddb_cap *ddb_res_cap(ddb_res *r, const char *table);
 /* Sum of CapacityUnits over every table. */
 double ddb_res_units(const ddb_res *r);
+/* Adds from's ConsumedCapacity into into's: per table (in the order the
+ * tables first come), its total, its own share and each index's. */
+void ddb_res_add_caps(ddb_res *into, const ddb_res *from);
 
 /* ---- errors ------------------------------------------------------------- */
 
@@ -246,5 +297,11 @@ const char *ddb_err_message(const ddb_err *e);
 /* The error type as DynamoDB names it ("ValidationException", ...). */
 const char *ddb_err_type(const ddb_err *e);
 ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message);
+/* The code a CancellationReason (TransactWriteItems) or a
+ * BatchStatementError (BatchExecuteStatement) gives an action that
+ * failed with st: "ConditionalCheckFailed", "ValidationError",
+ * "DuplicateItem", "ResourceNotFound", "TransactionConflict";
+ * "None" for ST_OK; "InternalServerError" for anything else. */
+const char *ddb_reason_code(status st);
 
 #endif

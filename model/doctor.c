@@ -41,7 +41,7 @@ void doctor_report_done(doctor_report *r)
         free(r->f[i].what);
         free(r->f[i].todo);
         free(r->f[i].index);
-        av_free(&r->f[i].key);
+        av_done(&r->f[i].key);
     }
     free(r->f);
     for (size_t i = 0; i < r->n_notes; i++)
@@ -191,7 +191,7 @@ void doctor_item(doctor *x, const ent_table *declared, const av *item)
             "the item %s is %.1f KB, %.0f%% of the 400 KB item limit", k.data, size / 1024.0,
             100.0 * (double)size / SIZE_ITEM_MAX);
         buf_done(&k);
-        av_free(&key);
+        av_done(&key);
     }
     if (x->ttl)
         check_ttl(x, item);
@@ -273,7 +273,7 @@ static void ttl_findings(doctor *x)
             (unsigned long long)s->n, s->n == 1 ? "" : "s", x->ttl, kinds[i].what, k.data, x->ttl,
             s->text);
         buf_done(&k);
-        av_free(&s->key);
+        av_done(&s->key);
     }
 }
 
@@ -303,7 +303,7 @@ static const char *pattern_index(const pattern *p, pq_stmt **keep)
     pattern_partiql_params(p, NULL, params);
     status st = pq_parse(p->statement, strlen(p->statement), params, p->n_params, keep, &d);
     for (size_t i = 0; i < p->n_params; i++)
-        av_free(&params[i]);
+        av_done(&params[i]);
     free(params);
     if (st != ST_OK) {
         *keep = NULL;
@@ -446,7 +446,7 @@ void doctor_finish(doctor *x, const ent_table *inferred, const ent_table *declar
     }
     free(x->r.f);
     free(x->r.notes);
-    av_free(&x->stray_key);
+    av_done(&x->stray_key);
     table_def_free(&x->def);
     free(x->table);
     free(x->ttl);

@@ -36,7 +36,7 @@ void entity_done(ent_entity *e)
         free(e->idx[i].sk_tmpl);
     }
     free(e->idx);
-    av_free(&e->sample);
+    av_done(&e->sample);
     entity_init(e);
 }
 
@@ -55,7 +55,7 @@ void ent_table_done(ent_table *t)
         entity_done(&t->e[i]);
     free(t->e);
     for (size_t i = 0; i < t->n_strays_keys; i++)
-        av_free(&t->strays_keys[i]);
+        av_done(&t->strays_keys[i]);
     ent_table_init(t);
 }
 
@@ -446,7 +446,7 @@ static void group_done(egroup *g, size_t n_idx)
     free(g->isk);
     free(g->icount);
     free(g->ihalves);
-    av_free(&g->sample);
+    av_done(&g->sample);
 }
 
 static void glist_done(glist *l, size_t n_idx)
@@ -749,7 +749,7 @@ void ent_infer_finish(ent_infer *x, uint64_t total, bool sampled, ent_table *out
     glist_done(&x->typed, x->def.n_idx ? x->def.n_idx : 1);
     glist_done(&x->shaped, x->def.n_idx ? x->def.n_idx : 1);
     for (size_t i = 0; i < x->n_untyped_keys; i++)
-        av_free(&x->untyped_keys[i]);
+        av_done(&x->untyped_keys[i]);
     table_def_free(&x->def);
     free(x);
 }

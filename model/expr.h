@@ -19,7 +19,7 @@
  *   the ctx's values map (no copies); path names point into the arena.
  *   expr_free releases everything.
  * - Results built by expr_project / expr_update_apply are owned by the
- *   caller (av_free). Traces are owned by the caller (expr_trace_done).
+ *   caller (av_done). Traces are owned by the caller (expr_trace_done).
  *
  * Errors are ST_VALIDATION with DynamoDB's message, already prefixed
  * ("Invalid ConditionExpression: ..."), and diag.pos set to the byte

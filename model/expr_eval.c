@@ -600,7 +600,7 @@ static void squash(av *v)
         av_move(&el, &v->u.m.v[i].val);
         av_list_push(&list, &el);
     }
-    av_free(v);
+    av_done(v);
     av_move(v, &list);
 }
 

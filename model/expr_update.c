@@ -42,17 +42,17 @@ static status value_of(const expr_node *n, const av *old, av *out, diag *d)
         if (st)
             return st;
         if (a.type != AV_N) {
-            av_free(&a);
+            av_done(&a);
             return diag_at(d, ST_VALIDATION, n->kids[0]->pos, MSG_TYPE);
         }
         st = value_of(n->kids[1], old, &b, d);
         if (st) {
-            av_free(&a);
+            av_done(&a);
             return st;
         }
         if (b.type != AV_N) {
-            av_free(&a);
-            av_free(&b);
+            av_done(&a);
+            av_done(&b);
             return diag_at(d, ST_VALIDATION, n->kids[1]->pos, MSG_TYPE);
         }
         num r;
@@ -78,17 +78,17 @@ static status value_of(const expr_node *n, const av *old, av *out, diag *d)
             if (st)
                 return st;
             if (a.type != AV_L) {
-                av_free(&a);
+                av_done(&a);
                 return diag_at(d, ST_VALIDATION, n->kids[0]->pos, MSG_TYPE);
             }
             st = value_of(n->kids[1], old, &b, d);
             if (st) {
-                av_free(&a);
+                av_done(&a);
                 return st;
             }
             if (b.type != AV_L) {
-                av_free(&a);
-                av_free(&b);
+                av_done(&a);
+                av_done(&b);
                 return diag_at(d, ST_VALIDATION, n->kids[1]->pos, MSG_TYPE);
             }
             for (size_t i = 0; i < b.u.l.len; i++) {
@@ -96,7 +96,7 @@ static status value_of(const expr_node *n, const av *old, av *out, diag *d)
                 av_move(&el, &b.u.l.v[i]);
                 av_list_push(&a, &el);
             }
-            av_free(&b);
+            av_done(&b);
             av_move(out, &a);
             return ST_OK;
         }
@@ -141,7 +141,7 @@ static void put_child(av *parent, const expr_step *st, av *val)
         return;
     }
     if (st->index < parent->u.l.len) {
-        av_free(&parent->u.l.v[st->index]);
+        av_done(&parent->u.l.v[st->index]);
         av_move(&parent->u.l.v[st->index], val);
         return;
     }
@@ -156,7 +156,7 @@ static void remove_child(av *parent, const expr_step *st)
     }
     if (st->index >= parent->u.l.len)
         return;
-    av_free(&parent->u.l.v[st->index]);
+    av_done(&parent->u.l.v[st->index]);
     memmove(&parent->u.l.v[st->index], &parent->u.l.v[st->index + 1],
             (parent->u.l.len - st->index - 1) * sizeof(av));
     parent->u.l.len--;
@@ -206,7 +206,7 @@ static status delete_action(const expr_node *act, av *parent, diag *d)
     size_t k = 0;
     for (size_t i = 0; i < cur->u.l.len; i++) {
         if (av_set_has(val, &cur->u.l.v[i])) {
-            av_free(&cur->u.l.v[i]);
+            av_done(&cur->u.l.v[i]);
             continue;
         }
         if (k != i)
@@ -393,11 +393,11 @@ static status apply(const expr *e, const av *old, bool missing, av *out, expr_na
         expr_update_names(e, changed);
 out:
     for (size_t i = 0; i < n; i++)
-        av_free(&vals[i]);
+        av_done(&vals[i]);
     free(vals);
     free(removes);
     free(appends);
     if (st)
-        av_free(out);
+        av_done(out);
     return st;
 }

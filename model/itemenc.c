@@ -345,7 +345,7 @@ status itemenc_decode(const void *p, size_t len, av *item, diag *d)
 {
     rd r = { p, (const unsigned char *)p + len };
     if (!get_members(&r, item, 0) || r.p != r.end) {
-        av_free(item);
+        av_done(item);
         return bad(d);
     }
     return ST_OK;
@@ -355,7 +355,7 @@ status itemenc_decode_value(const void *p, size_t len, av *v, diag *d)
 {
     rd r = { p, (const unsigned char *)p + len };
     if (!get_value(&r, v, 0)) {
-        av_free(v);
+        av_done(v);
         return bad(d);
     }
     return ST_OK;
@@ -409,7 +409,7 @@ status itemenc_decode_some_into(const void *p, size_t len, const char *const *na
                 mb->name = name_dup(name, nlen);
                 mb->name_len = nlen;
             }
-            av_free(&mb->val);
+            av_done(&mb->val);
         } else {
             mb->name = name_dup(name, nlen);
             mb->name_len = nlen;
@@ -423,11 +423,11 @@ status itemenc_decode_some_into(const void *p, size_t len, const char *const *na
     while (item->u.m.len > k) {
         av_member *mb = &item->u.m.v[--item->u.m.len];
         free(mb->name);
-        av_free(&mb->val);
+        av_done(&mb->val);
     }
     return ST_OK;
 fail:
-    av_free(item);
+    av_done(item);
     return bad(d);
 }
 

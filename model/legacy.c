@@ -42,8 +42,8 @@ static void conds_done(ddb_conds *c)
 {
     for (size_t i = 0; i < c->n; i++) {
         free(c->v[i].name);
-        av_free(&c->v[i].list);
-        av_free(&c->v[i].value);
+        av_done(&c->v[i].list);
+        av_done(&c->v[i].value);
     }
     free(c->v);
     memset(c, 0, sizeof *c);
@@ -56,10 +56,10 @@ void legacy_done(ddb_legacy *l)
     conds_done(&l->keyconds);
     for (size_t i = 0; i < l->n_updates; i++) {
         free(l->updates[i].name);
-        av_free(&l->updates[i].value);
+        av_done(&l->updates[i].value);
     }
     free(l->updates);
-    av_free(&l->atg);
+    av_done(&l->atg);
     legacy_init(l);
 }
 
@@ -576,11 +576,11 @@ static status delete_elems(av *item, const ddb_attr_update *u, diag *d)
         av_list_push(&keep, &c);
     }
     if (!keep.u.l.len) {
-        av_free(&keep);
+        av_done(&keep);
         av_map_remove(item, u->name, u->name_len);
         return ST_OK;
     }
-    av_free(cur);
+    av_done(cur);
     av_move(cur, &keep);
     return ST_OK;
 }
@@ -627,6 +627,6 @@ void legacy_updated_part(const ddb_legacy *l, av *item)
             av_map_put(&out, l->updates[i].name, l->updates[i].name_len, &c);
         }
     }
-    av_free(item);
+    av_done(item);
     av_move(item, &out);
 }

@@ -11,13 +11,25 @@ void mem_set_oom_hook(void (*hook)(void))
     oom_hook = hook;
 }
 
-static void *oom(size_t n)
+static void run_hook(void)
 {
     if (oom_hook) {
         void (*h)(void) = oom_hook;
         oom_hook = NULL;
         h();
     }
+}
+
+void mem_fatal(const char *what)
+{
+    run_hook();
+    fprintf(stderr, "ddbx: %s\n", what);
+    abort();
+}
+
+static void *oom(size_t n)
+{
+    run_hook();
     fprintf(stderr, "ddbx: out of memory (allocating %zu bytes)\n", n);
     abort();
 }

@@ -15,7 +15,12 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void *xmemdup(const void *p, size_t n);
 
-/* Called once before aborting on allocation failure. */
+/* Called once before aborting on allocation failure (or mem_fatal). */
 void mem_set_oom_hook(void (*hook)(void));
+
+/* What cannot go on, as an allocation that failed: a library the binary
+ * was built with and cannot load (data/dynlib.h). Runs the hook, prints
+ * "ddbx: " and what on stderr, aborts. */
+void mem_fatal(const char *what) __attribute__((noreturn));
 
 #endif

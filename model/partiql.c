@@ -25,7 +25,7 @@ void pq_pn_free(pn *n)
     for (size_t i = 0; i < n->n_steps; i++)
         free(n->steps[i].name);
     free(n->steps);
-    av_free(&n->val);
+    av_done(&n->val);
     free(n);
 }
 

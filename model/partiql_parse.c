@@ -267,7 +267,7 @@ static status value(P *p, av *out)
         av l;
         av_init_list(&l, AV_L);
         if ((st = value_list(p, ">>", &l))) {
-            av_free(&l);
+            av_done(&l);
             goto out;
         }
         av_type et = l.u.l.len ? l.u.l.v[0].type : AV_NONE;
@@ -276,20 +276,20 @@ static status value(P *p, av *out)
             if (l.u.l.v[i].type != et)
                 set = AV_NONE;
         if (!l.u.l.len) {
-            av_free(&l);
+            av_done(&l);
             st = diag_at(p->d, ST_VALIDATION, t->pos,
                          "One or more parameter values were invalid: A set may not be empty");
             goto out;
         }
         if (set == AV_NONE) {
-            av_free(&l);
+            av_done(&l);
             st = diag_at(p->d, ST_VALIDATION, t->pos,
                          "A set must hold strings, numbers or binary values, all of one type");
             goto out;
         }
         l.type = set;
         if (!av_set_normalize(&l)) {
-            av_free(&l);
+            av_done(&l);
             st = diag_at(p->d, ST_VALIDATION, t->pos,
                          "One or more parameter values were invalid: Input collection contains duplicates");
             goto out;
@@ -315,7 +315,7 @@ static status value(P *p, av *out)
                 }
                 if (av_map_get(out, key, kl)) {
                     free(key);
-                    av_free(&v);
+                    av_done(&v);
                     st = diag_at(p->d, ST_VALIDATION, k->pos,
                                  "Duplicate attribute name in a tuple literal");
                     goto out;
@@ -334,7 +334,7 @@ static status value(P *p, av *out)
 out:
     p->depth--;
     if (st)
-        av_free(out);
+        av_done(out);
     return st;
 }
 
@@ -857,7 +857,7 @@ status pq_parse_value(const char *text, size_t len, av *out, diag *d)
         st = value(&p, out);
     if (!st && peek(&p)->k != T_EOF) {
         st = unexpected(&p, peek(&p));
-        av_free(out);
+        av_done(out);
     }
     free(p.toks);
     return st;

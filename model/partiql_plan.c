@@ -157,7 +157,7 @@ static void emit(sink *k, const pn *n)
             sink_value(k, &t);
             buf_addc(k->text, ')');
         }
-        av_free(&t);
+        av_done(&t);
         break;
     }
     case PN_PATH:
@@ -256,7 +256,7 @@ static bool partition_values(const pn *n, const char *name, av *list)
     }
     if (!or_of_eq(n, name, list)) {
         for (size_t i = 0; i < list->u.l.len; i++)
-            av_free(&list->u.l.v[i]);
+            av_done(&list->u.l.v[i]);
         list->u.l.len = 0;
         return false;
     }
@@ -360,23 +360,23 @@ void pq_plan_done(pq_plan *p)
     free(p->table);
     free(p->index);
     for (size_t i = 0; i < p->n_pks; i++)
-        av_free(&p->pks[i]);
+        av_done(&p->pks[i]);
     free(p->pks);
     free(p->key_cond);
     free(p->filter);
     expr_free(p->filter_e);
     if (p->filter_cx.names || p->filter_cx.values || p->filter_cx.names_used)
         expr_ctx_done(&p->filter_cx);
-    av_free(&p->key_names);
-    av_free(&p->key_values);
-    av_free(&p->filter_names);
-    av_free(&p->filter_values);
-    av_free(&p->item);
-    av_free(&p->key);
+    av_done(&p->key_names);
+    av_done(&p->key_values);
+    av_done(&p->filter_names);
+    av_done(&p->filter_values);
+    av_done(&p->item);
+    av_done(&p->key);
     free(p->update);
     free(p->condition);
-    av_free(&p->names);
-    av_free(&p->values);
+    av_done(&p->names);
+    av_done(&p->values);
     free(p->key_text);
     free(p->filter_text);
     for (size_t i = 0; i < p->n_proj; i++) {
@@ -477,12 +477,12 @@ static status partition_keys(terms *t, const key_attr *pk, pq_plan *p, diag *d)
         status st = diag_set(d, ST_VALIDATION,
                              "The IN operator is provided with too many partition key values; "
                              "number of values: %zu, at most %d", list.u.l.len, PQ_MAX_IN_KEYS);
-        av_free(&list);
+        av_done(&list);
         return st;
     }
     if (!list.u.l.len) {
         p->op = PQ_OP_SCAN;
-        av_free(&list);
+        av_done(&list);
         return ST_OK;
     }
     p->op = PQ_OP_QUERY;
@@ -490,7 +490,7 @@ static status partition_keys(terms *t, const key_attr *pk, pq_plan *p, diag *d)
     size_t o = 0;
     for (size_t i = 0; i < list.u.l.len; i++) {
         if (o && av_equal(&list.u.l.v[o - 1], &list.u.l.v[i]))
-            av_free(&list.u.l.v[i]);
+            av_done(&list.u.l.v[i]);
         else if (o++ != i)
             av_move(&list.u.l.v[o - 1], &list.u.l.v[i]);
     }
@@ -498,7 +498,7 @@ static status partition_keys(terms *t, const key_attr *pk, pq_plan *p, diag *d)
     p->n_pks = o;
     list.u.l.v = NULL;
     list.u.l.len = list.u.l.cap = 0;
-    av_free(&list);
+    av_done(&list);
     return ST_OK;
 }
 
@@ -598,7 +598,7 @@ static void reverse_partitions(pq_plan *p)
         p->pks[b] = tmp;
     }
     av *cur = av_map_get_mut(&p->key_values, ":pk", 3);
-    av_free(cur);
+    av_done(cur);
     av_copy(cur, &p->pks[0]);
 }
 

@@ -55,10 +55,10 @@ void pattern_done(pattern *p)
     free(p->filter);
     free(p->statement);
     free(p->file);
-    av_free(&p->names);
+    av_done(&p->names);
     for (size_t i = 0; i < p->n_params; i++) {
         free(p->params[i].name);
-        av_free(&p->params[i].example);
+        av_done(&p->params[i].example);
     }
     free(p->params);
     free_strs(p->types, p->n_types);
@@ -421,7 +421,7 @@ void pattern_result_done(pattern_result *r)
     free_strs(r->types, r->n_types);
     free(r->type_counts);
     for (size_t i = 0; i < r->n_kept; i++)
-        av_free(&r->kept[i]);
+        av_done(&r->kept[i]);
     free(r->kept);
     memset(r, 0, sizeof *r);
 }

@@ -3,9 +3,11 @@
  */
 #include "model/schema.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/buf.h"
 #include "model/mem.h"
 #include "model/size.h"
 
@@ -14,7 +16,7 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-static void index_def_free(index_def *ix)
+void index_def_free(index_def *ix)
 {
     free(ix->name);
     free(ix->pk.name);
@@ -22,6 +24,7 @@ static void index_def_free(index_def *ix)
     for (size_t i = 0; i < ix->n_include; i++)
         free(ix->include[i]);
     free(ix->include);
+    memset(ix, 0, sizeof *ix);
 }
 
 void table_def_free(table_def *t)
@@ -49,19 +52,21 @@ void table_def_copy(table_def *dst, const table_def *src)
     dst->created = src->created;
     dst->n_idx = src->n_idx;
     dst->idx = src->n_idx ? xcalloc(src->n_idx, sizeof(index_def)) : NULL;
-    for (size_t i = 0; i < src->n_idx; i++) {
-        const index_def *s = &src->idx[i];
-        index_def *d = &dst->idx[i];
-        d->name = dup_or_null(s->name);
-        d->global = s->global;
-        key_attr_copy(&d->pk, &s->pk);
-        key_attr_copy(&d->sk, &s->sk);
-        d->proj = s->proj;
-        d->n_include = s->n_include;
-        d->include = s->n_include ? xcalloc(s->n_include, sizeof(char *)) : NULL;
-        for (size_t j = 0; j < s->n_include; j++)
-            d->include[j] = xstrdup(s->include[j]);
-    }
+    for (size_t i = 0; i < src->n_idx; i++)
+        index_def_copy(&dst->idx[i], &src->idx[i]);
+}
+
+void index_def_copy(index_def *d, const index_def *s)
+{
+    d->name = dup_or_null(s->name);
+    d->global = s->global;
+    key_attr_copy(&d->pk, &s->pk);
+    key_attr_copy(&d->sk, &s->sk);
+    d->proj = s->proj;
+    d->n_include = s->n_include;
+    d->include = s->n_include ? xcalloc(s->n_include, sizeof(char *)) : NULL;
+    for (size_t j = 0; j < s->n_include; j++)
+        d->include[j] = xstrdup(s->include[j]);
 }
 
 const index_def *table_def_index(const table_def *t, const char *name)
@@ -142,4 +147,26 @@ void table_def_key_of(const table_def *t, const av *item, av *out)
             av_map_put(out, names[i], strlen(names[i]), &c);
         }
     }
+}
+
+/* A key that is a type by itself: one short word (PROFILE, A). */
+static bool is_word(const char *s, size_t n)
+{
+    if (n == 0 || n > 32)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalpha((unsigned char)s[i]) && s[i] != '_')
+            return false;
+    return true;
+}
+
+void schema_key_prefix(const av *v, buf *out)
+{
+    if (!v || v->type != AV_S)
+        return;
+    const char *h = memchr(v->u.s.ptr, '#', v->u.s.len);
+    if (h && h > v->u.s.ptr)
+        buf_add(out, v->u.s.ptr, (size_t)(h - v->u.s.ptr) + 1);
+    else if (!h && is_word(v->u.s.ptr, v->u.s.len))
+        buf_add(out, v->u.s.ptr, v->u.s.len);
 }

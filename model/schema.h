@@ -19,6 +19,14 @@ typedef struct key_attr {
     av_type type;      /* AV_S, AV_N or AV_B */
 } key_attr;
 
+/* DynamoDB's per-table quotas: 20 global and 5 local secondary indexes
+ * (CreateTable and UpdateTable refuse more, with these numbers in their
+ * messages), so a table has at most SCHEMA_MAX_INDEXES; arrays kept by
+ * index position (capacity shares, entry counts) have that room. */
+#define SCHEMA_MAX_GSI 20
+#define SCHEMA_MAX_LSI 5
+#define SCHEMA_MAX_INDEXES (SCHEMA_MAX_GSI + SCHEMA_MAX_LSI)
+
 typedef enum { PROJ_ALL, PROJ_KEYS_ONLY, PROJ_INCLUDE } proj_type;
 
 typedef struct index_def {
@@ -40,6 +48,8 @@ typedef struct table_def {
 
 void table_def_free(table_def *t);       /* frees contents */
 void table_def_copy(table_def *dst, const table_def *src);
+void index_def_free(index_def *ix);      /* frees contents */
+void index_def_copy(index_def *dst, const index_def *src);
 /* Index by name, or NULL. */
 const index_def *table_def_index(const table_def *t, const char *name);
 /* Is this attribute name one of the table's or the index's key attributes? */
@@ -57,5 +67,14 @@ bool index_has_item(const index_def *ix, const av *item);
 /* The DynamoDB size of item (of size full) as the index projects it: all
  * of it, or its table and index key attributes and the included ones. */
 size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
+
+/* The entity prefix of a key value, appended to out: an S value's text
+ * up to and including its first '#' ("TARGET#bob" -> "TARGET#"), or the
+ * whole value when it is one short word ("PROFILE", "A"); nothing for
+ * other values (numbers, binary, "2024-01-05"). How single-table designs
+ * tell item types apart: the explorer's columns per type and the
+ * summary of `ddbx diff` count by it. */
+struct buf;
+void schema_key_prefix(const av *v, struct buf *out);
 
 #endif

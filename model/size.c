@@ -135,6 +135,11 @@ uint64_t size_read_halves(uint64_t bytes, bool consistent)
     return consistent ? 2 * u : u;
 }
 
+uint64_t size_scan_min_halves(bool consistent)
+{
+    return SIZE_SCAN_PARTITIONS * size_read_halves(0, consistent);
+}
+
 uint64_t size_predict_read_halves(uint64_t items, uint64_t bytes, uint32_t limit, bool consistent,
                                   uint64_t last_min, uint64_t *pages)
 {

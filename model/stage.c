@@ -170,8 +170,8 @@ static void write_attr(writer *w, const stage_attr *a)
 
 static void writer_reset(writer *w)
 {
-    av_free(&w->act->names);
-    av_free(&w->act->values);
+    av_done(&w->act->names);
+    av_done(&w->act->values);
     buf_reset(&w->cond);
     buf_reset(&w->set);
     buf_reset(&w->remove);
@@ -317,7 +317,7 @@ status stage_write(const ddb_req *req, const av *before, av *out, diag *d)
                  : expr_update_apply_missing(upd, &req->key, out, d);
         /* Only REMOVE (or DELETE) on a missing item writes nothing. */
         if (st == ST_OK && !old && !expr_update_creates(upd)) {
-            av_free(out);
+            av_done(out);
             out->type = AV_NONE;
         }
     } else if (req->kind == DDB_UPDATE) {

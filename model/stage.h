@@ -18,7 +18,7 @@
  * attributes that differ, not replaced.
  *
  * Ownership: inputs are only read; outputs are the caller's (ddb_req_done,
- * av_free, free of the diff array, whose pointers borrow the items).
+ * av_done, free of the diff array, whose pointers borrow the items).
  */
 #ifndef DDBX_STAGE_H
 #define DDBX_STAGE_H

@@ -31,7 +31,13 @@
     X(ST_USAGE,               "UsageError") \
     X(ST_DUPLICATE_ITEM,      "DuplicateItemException") \
     X(ST_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException") \
-    X(ST_LIMIT_EXCEEDED,      "LimitExceededException")
+    X(ST_LIMIT_EXCEEDED,      "LimitExceededException") \
+    X(ST_BACKUP_NOT_FOUND,    "BackupNotFoundException") \
+    X(ST_BACKUP_IN_USE,       "BackupInUseException") \
+    X(ST_TABLE_EXISTS,        "TableAlreadyExistsException") \
+    X(ST_TABLE_NOT_FOUND,     "TableNotFoundException") \
+    X(ST_PITR_UNAVAILABLE,    "PointInTimeRecoveryUnavailableException") \
+    X(ST_INVALID_RESTORE_TIME, "InvalidRestoreTimeException")
 
 typedef enum {
 #define X(code, name) code,

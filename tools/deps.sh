@@ -3,8 +3,24 @@
 # Debian/Ubuntu: apt-get as root, or through sudo. Elsewhere: print the
 # exact packages to install.
 set -e
-DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libmicrohttpd-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libcmocka-dev tmux clang nodejs npm awscli python3-boto3 golang-go"
-BREW="pkg-config ncurses sqlite cjson libmicrohttpd curl openssl@3 zlib cmocka tmux llvm node awscli go"
+# --java: only the Java runtime DynamoDB Local runs on (make bench,
+# tests/lib/ddblocal.sh), which `make test` does not need.
+if [ "${1:-}" = --java ]; then
+    command -v java >/dev/null 2>&1 && exit 0
+    if command -v apt-get >/dev/null 2>&1; then
+        if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else SUDO="none"; fi
+        if [ "$SUDO" != none ]; then
+            echo "deps: installing openjdk-17-jre-headless (for DynamoDB Local)" >&2
+            $SUDO apt-get update -qq >&2
+            DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >&2
+            exit 0
+        fi
+    fi
+    echo "deps: install a Java runtime for DynamoDB Local (Debian: openjdk-17-jre-headless; Homebrew: openjdk@17)" >&2
+    exit 1
+fi
+DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libhttp-parser-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libcmocka-dev tmux clang nodejs npm awscli python3-boto3 golang-go"
+BREW="pkg-config ncurses sqlite cjson http-parser curl openssl@3 zlib cmocka tmux llvm node awscli go"
 # boto3 on macOS: pip3 install boto3
 
 missing=""

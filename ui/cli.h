@@ -126,6 +126,7 @@ int cli_check(int argc, char **argv);     /* ui/cli_check.c: run a pattern file'
 int cli_model(int argc, char **argv);     /* ui/cli_model.c: the entities of the tables */
 int cli_doctor(int argc, char **argv);    /* ui/cli_doctor.c: what hurts a design */
 int cli_push(int argc, char **argv);      /* ui/cli_push.c: local tables onto an endpoint */
+int cli_diff(int argc, char **argv);      /* ui/cli_diff.c: what differs between two table states */
 
 /* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
  * `aws sts get-caller-identity` prints it (ui/cli_whoami.c). */

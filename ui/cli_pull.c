@@ -1,8 +1,10 @@
 /*
- * cli_pull — `ddbx pull TABLE [--as LOCAL_NAME] [--segments N] [--db FILE]
- * (--endpoint-url URL | --region R) [--profile P]`: copies a remote table
- * (schema, indexes, items) into the local store with a parallel Scan
- * (data/pull.c), so a production table can be explored offline.
+ * cli_pull — `ddbx pull TABLE [--as LOCAL_NAME] [--segments N] [--mask
+ * RULES] [--db FILE] (--endpoint-url URL | --region R) [--profile P]`:
+ * copies a remote table (schema, indexes, items) into the local store
+ * with a parallel Scan (data/pull.c), so a production table can be
+ * explored offline; with --mask, the attributes the rules name are
+ * hashed, faked, redacted or dropped on the way (data/mask_file.h).
  *
  * Progress goes to stderr: rewritten in place on a terminal, a line every
  * few seconds otherwise. Ctrl-C (SIGINT) or SIGTERM stops the scan; the
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "data/mask_file.h"
 #include "data/pull.h"
 #include "data/remote.h"
 #include "data/store.h"
@@ -56,7 +59,7 @@ static void show(const pull_progress *p, void *ud)
 
 static int usage(void)
 {
-    fputs("usage: ddbx pull TABLE [--as LOCAL_NAME] [--segments N] [--db FILE]\n"
+    fputs("usage: ddbx pull TABLE [--as LOCAL_NAME] [--segments N] [--mask RULES] [--db FILE]\n"
           "                  (--endpoint-url URL | --region R) [--profile P]\n", stderr);
     return 2;
 }
@@ -69,7 +72,7 @@ int cli_pull(int argc, char **argv)
     int rem = cli_take_remote(&argc, argv, &ro, NULL);
     if (rem < 0)
         return 2;
-    const char *table = NULL, *as = NULL;
+    const char *table = NULL, *as = NULL, *rules = NULL;
     long segments = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -77,6 +80,10 @@ int cli_pull(int argc, char **argv)
             as = argv[++i];
         } else if (strncmp(a, "--as=", 5) == 0) {
             as = a + 5;
+        } else if (strcmp(a, "--mask") == 0 && i + 1 < argc) {
+            rules = argv[++i];
+        } else if (strncmp(a, "--mask=", 7) == 0) {
+            rules = a + 7;
         } else if ((strcmp(a, "--segments") == 0 && i + 1 < argc) ||
                    strncmp(a, "--segments=", 11) == 0) {
             const char *v = a[10] == '=' ? a + 11 : argv[++i];
@@ -110,10 +117,23 @@ int cli_pull(int argc, char **argv)
 
     char *path = cli_db_path(flag_db, 1);
     store *st = NULL;
+    mask_file *mf = NULL;
     diag d;
     diag_init(&d);
+    /* The rules first: a mistake in them costs no remote request. */
+    if (rules && mask_file_load(rules, path, &mf, &d) != ST_OK) {
+        cli_print_diag("ddbx pull", &d);
+        free(path);
+        return 2;
+    }
+    if (mf && mask_file_key_created(mf)) {
+        fputs("ddbx pull: made a new masking key, ", stderr);
+        cli_fputs_safe(stderr, mask_file_key_path(mf));
+        fputs(" (keep it to mask the same way again)\n", stderr);
+    }
     if (store_open(path, STORE_LARGE_CACHE | cli_store_flags(), &st, &d) != ST_OK) {
         cli_print_diag("ddbx pull", &d);
+        mask_file_free(mf);
         free(path);
         return 1;
     }
@@ -130,6 +150,7 @@ int cli_pull(int argc, char **argv)
     pull_opts po = {
         .remote = &ro, .table = table, .as = as, .segments = (int)segments,
         .stop = &stop_signal, .progress = show, .ud = &view,
+        .mask = mf ? mask_file_mask(mf) : NULL, .mask_name = rules,
     };
     pull_progress done;
     status s = pull_run(st, &po, &done, &d);
@@ -155,8 +176,18 @@ int cli_pull(int argc, char **argv)
         cli_fputs_safe(stderr, path);
         fprintf(stderr, " in %.1f s (%.0f items/s, %d segment%s)\n", done.seconds, rate,
                 done.segments, done.segments == 1 ? "" : "s");
+        if (mf) {
+            fprintf(stderr, "ddbx pull: masked %llu values as ", (unsigned long long)done.masked);
+            cli_fputs_safe(stderr, rules);
+            fputs(" says: ", stderr);
+            cli_fputs_safe(stderr, done.mask_keys);
+            fputs("; key ", stderr);
+            cli_fputs_safe(stderr, mask_file_key_path(mf));
+            fputc('\n', stderr);
+        }
     }
     store_close(st);
+    mask_file_free(mf);
     free(path);
     return rc;
 }

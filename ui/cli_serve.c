@@ -1,28 +1,33 @@
 /*
- * cli_serve — `ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1]`:
- * the local store as a DynamoDB endpoint (JSON 1.0 protocol over HTTP),
- * for applications and SDKs pointed at it with --endpoint-url.
+ * cli_serve — `ddbx serve [--db FILE | --in-memory] [--port 8000]
+ * [--host 127.0.0.1]`: the local store as a DynamoDB endpoint (JSON 1.0
+ * protocol over HTTP), for applications and SDKs pointed at it with
+ * --endpoint-url.
  *
- * Concurrency: libmicrohttpd runs a pool of worker threads (--threads N,
+ * Concurrency: ui/httpd.c runs a pool of worker threads (--threads N,
  * default the number of cores, at least 2), each serving its share of
  * the HTTP connections with epoll. Each worker serves its requests on
- * a store connection of its own to the same file (the first, or a peer
- * from store_open_peer, opened at the worker's first request): reads
+ * a store connection of its own to the same database (the first, or a
+ * peer from store_open_peer, opened at the worker's first request): reads
  * run side by side (WAL), writes queue on the store's write lock.
  * A pool sized to the cores keeps every core busy without the scheduling
  * a thread per HTTP connection costs under many keep-alive clients; a
  * worker waiting for the write lock holds back only its own connections.
+ * Connections: as many as the file limit allows (raised to the hard
+ * limit); the one idle longest is closed when slots run short, and any
+ * after --idle-timeout seconds without a byte (ui/httpd.h).
  * The TTL sweep runs on the main thread with a connection of its own
  * (its position in the tables is that connection's).
  * data/serve.c maps the store's answer to HTTP. Any signature is
  * accepted, as DynamoDB Local does; loopback unless --host says otherwise.
  * SIGINT/SIGTERM stop the server cleanly: in-flight requests finish, the
  * store is closed. With --read-only (main takes it) every write is refused
- * with AccessDeniedException and reads work.
+ * with AccessDeniedException and reads work. --in-memory (or --db
+ * :memory:) serves a database that lives in the process and ends with it
+ * (data/store.c: SQLite's memdb, shared by the workers' connections).
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
@@ -38,6 +43,7 @@
 #include "model/buf.h"
 #include "model/mem.h"
 #include "ui/cli.h"
+#include "ui/httpd.h"
 
 /* DynamoDB's request limit, 16 MB (BatchWriteItem's "total request size");
  * the refusal names it, so a body of 16 MiB is read and one byte more is
@@ -46,15 +52,19 @@
 
 /* The largest request line (the path and its query) and header section
  * served; past them the request is refused with 400, as DynamoDB refuses
- * oversized lines and headers. MHD's per-connection memory must hold them
- * (MEMORY_LIMIT), or MHD itself answers 431 before we see the request:
- * so it does for a header section past about 100 KB. The memory is not
- * larger because libmicrohttpd (0.9.75) zeroes all of it after every
- * request of a keep-alive connection: at 1 MiB that memset was about 30%
- * of the server's CPU per GetItem (tests/bench/NOTES.md). */
+ * oversized lines and headers. */
 #define MAX_LINE (16u * 1024)
 #define MAX_HEADERS (64u * 1024)
-#define MEMORY_LIMIT (128u * 1024)
+
+/* Seconds an idle keep-alive connection is kept (--idle-timeout). 5 s is
+ * Node's own http.Server default, what dynalite closes idle connections
+ * at, and below every AWS SDK's own idle limit (Java's Apache client 60 s,
+ * Go's transport 90 s; JavaScript v3 and boto3 keep a connection until
+ * the server closes it), so the server closes first and each SDK drops
+ * the closed connection from its pool (and retries the rare request sent
+ * as it closes). A reconnect on loopback costs ~0.1 ms; an idle
+ * connection left by a finished test file costs a descriptor until then. */
+#define IDLE_TIMEOUT 5.0
 
 typedef struct server {
     store *st;                /* the first connection, opened at start */
@@ -93,7 +103,7 @@ static store *worker_store(server *sv, diag *d)
     if (first) {
         s = sv->st;
     } else if (!room) {
-        /* Only if libmicrohttpd ran more workers than --threads. */
+        /* Only if the server ran more workers than --threads. */
         diag_set(d, ST_INTERNAL, "more worker threads than store connections");
         return NULL;
     } else {
@@ -110,11 +120,6 @@ static store *worker_store(server *sv, diag *d)
     pthread_setspecific(sv->mine, s);
     return s;
 }
-
-typedef struct upload {
-    buf body;
-    int too_large;
-} upload;
 
 static unsigned long next_request(server *sv)
 {
@@ -138,147 +143,82 @@ static void request_id(unsigned long seed, unsigned long n, char out[53])
     out[52] = '\0';
 }
 
-static enum MHD_Result send_reply(struct MHD_Connection *c, server *sv, unsigned long n,
-                                  serve_reply *r)
+/* The store's reply as the HTTP answer: its body (handed over), the
+ * JSON 1.0 content type, the CRC-32 and a request id. */
+static void json_reply(server *sv, serve_reply *r, httpd_response *rs)
 {
-    struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body,
-                                                                MHD_RESPMEM_MUST_FREE);
-    if (!resp) {
-        serve_reply_free(r);
-        return MHD_NO;
-    }
-    r->body = NULL;   /* the response owns it now */
-    char crc[16], rid[53];
-    snprintf(crc, sizeof crc, "%lu", (unsigned long)r->crc32);
-    request_id(sv->seed, n, rid);
-    MHD_add_response_header(resp, "Content-Type", "application/x-amz-json-1.0");
-    MHD_add_response_header(resp, "x-amz-crc32", crc);
-    MHD_add_response_header(resp, "x-amzn-RequestId", rid);
-    enum MHD_Result ret = MHD_queue_response(c, r->http_status, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    rs->status = r->http_status;
+    rs->content_type = "application/x-amz-json-1.0";
+    rs->body = r->body;
+    rs->len = r->len;
+    r->body = NULL;
+    rs->extra_name[0] = "x-amz-crc32";
+    snprintf(rs->extra_value[0], sizeof rs->extra_value[0], "%lu", (unsigned long)r->crc32);
+    rs->extra_name[1] = "x-amzn-RequestId";
+    request_id(sv->seed, next_request(sv), rs->extra_value[1]);
+    rs->n_extra = 2;
 }
 
-static enum MHD_Result plain(struct MHD_Connection *c, unsigned code, const char *text)
+static void plain(httpd_response *rs, unsigned code, const char *text)
 {
-    struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(text), (void *)text,
-                                                                MHD_RESPMEM_PERSISTENT);
-    if (!resp)
-        return MHD_NO;
-    MHD_add_response_header(resp, "Content-Type", "text/plain");
-    enum MHD_Result ret = MHD_queue_response(c, code, resp);
-    MHD_destroy_response(resp);
-    return ret;
+    rs->status = code;
+    rs->content_type = "text/plain";
+    rs->body = xstrdup(text);
+    rs->len = strlen(text);
 }
 
-static enum MHD_Result sum_sizes(void *cls, enum MHD_ValueKind kind, const char *key,
-                                 const char *value)
-{
-    (void)kind;
-    size_t *n = cls;
-    *n += strlen(key) + (value ? strlen(value) : 0) + 4;   /* ": " and CRLF */
-    return MHD_YES;
-}
-
-/* A request ddbx refuses before reading its body: a path other than "/"
- * (DynamoDB serves its API on / only: 404), a request line or header
- * section past the limits above (400). The answer is an error body in
- * DynamoDB's shape; NULL when the request is to be served. */
-static const char *refusal(struct MHD_Connection *c, const char *url, unsigned *code)
-{
-    size_t line = strlen(url), headers = 0;
-    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, sum_sizes, &line);
-    MHD_get_connection_values(c, MHD_HEADER_KIND, sum_sizes, &headers);
-    *code = 400;
-    if (line > MAX_LINE)
-        return "Request line too long (limit 16384 bytes)";
-    if (headers > MAX_HEADERS)
-        return "Request headers too large (limit 65536 bytes)";
-    if (strcmp(url, "/") != 0) {
-        *code = 404;
-        return "Not found: the DynamoDB API is served on / only";
-    }
-    return NULL;
-}
-
-static enum MHD_Result refuse(struct MHD_Connection *c, server *sv, unsigned code, const char *msg)
+static void refuse(server *sv, unsigned code, const char *msg, httpd_response *rs)
 {
     serve_reply r;
     serve_error_reply(code == 404 ? ST_UNKNOWN_OPERATION : ST_VALIDATION, msg, &r);
     r.http_status = code;
-    return send_reply(c, sv, next_request(sv), &r);
+    json_reply(sv, &r, rs);
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *data, size_t *data_size, void **con_cls)
+/* One request (ui/httpd.c calls it on a worker thread). Refused before
+ * being read whole: a request line or header section past the limits
+ * (400, as DynamoDB refuses oversized lines and headers), a body past
+ * 16 MB (413). Then a path other than "/" (DynamoDB serves its API on /
+ * only: 404); GET and HEAD answer as DynamoDB answers a health check. */
+static void on_request(void *cls, const httpd_request *rq, httpd_response *rs)
 {
     server *sv = cls;
-    (void)version;
-    if (!*con_cls) {
-        unsigned code;
-        const char *why = refusal(c, url, &code);
-        if (why)
-            return refuse(c, sv, code, why);
+    if (rq->refused == HTTPD_LINE_TOO_LONG) {
+        refuse(sv, 400, "Request line too long (limit 16384 bytes)", rs);
+        return;
     }
-    if (strcmp(method, "POST") != 0) {
-        if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0)
-            return plain(c, 200, "healthy: ddbx serve\n");   /* as DynamoDB answers GET / */
-        return plain(c, 405, "method not allowed\n");
+    if (rq->refused == HTTPD_HEADERS_TOO_LARGE) {
+        refuse(sv, 400, "Request headers too large (limit 65536 bytes)", rs);
+        return;
     }
-    upload *u = *con_cls;
-    if (!u) {
-        /* First call: headers only. */
-        u = xcalloc(1, sizeof *u);
-        buf_init(&u->body);
-        *con_cls = u;
-        return MHD_YES;
+    if (rq->refused == HTTPD_BODY_TOO_LARGE) {
+        refuse(sv, 413, "Request size exceeded 16777216 bytes", rs);
+        return;
     }
-    if (*data_size) {
-        if (u->body.len + *data_size > MAX_BODY)
-            u->too_large = 1;
+    if (strcmp(rq->path, "/") != 0) {
+        refuse(sv, 404, "Not found: the DynamoDB API is served on / only", rs);
+        return;
+    }
+    if (strcmp(rq->method, "POST") != 0) {
+        if (strcmp(rq->method, "GET") == 0 || strcmp(rq->method, "HEAD") == 0)
+            plain(rs, 200, "healthy: ddbx serve\n");
         else
-            buf_add(&u->body, data, *data_size);
-        *data_size = 0;
-        return MHD_YES;
+            plain(rs, 405, "method not allowed\n");
+        return;
     }
-    /* The whole body is in: answer. */
     serve_reply r;
-    unsigned long n;
-    if (u->too_large) {
-        serve_error_reply(ST_VALIDATION, "Request size exceeded 16777216 bytes", &r);
-        r.http_status = 413;
-        n = next_request(sv);
+    diag d;
+    diag_init(&d);
+    store *st = worker_store(sv, &d);
+    if (st) {
+        serve_handle(st, rq->target, rq->body, rq->body_len, &r);
     } else {
-        const char *target = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Amz-Target");
-        n = next_request(sv);
-        diag d;
-        diag_init(&d);
-        store *st = worker_store(sv, &d);
-        if (st) {
-            serve_handle(st, target, u->body.data ? u->body.data : "", u->body.len, &r);
-        } else {
-            char msg[sizeof d.msg + 64];
-            snprintf(msg, sizeof msg, "another connection to the database: %s", d.msg);
-            fprintf(stderr, "ddbx serve: %s\n", msg);
-            serve_error_reply(ST_INTERNAL, msg, &r);
-        }
+        char msg[sizeof d.msg + 64];
+        snprintf(msg, sizeof msg, "another connection to the database: %s", d.msg);
+        fprintf(stderr, "ddbx serve: %s\n", msg);
+        serve_error_reply(ST_INTERNAL, msg, &r);
     }
-    return send_reply(c, sv, n, &r);
-}
-
-static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
-                         enum MHD_RequestTerminationCode why)
-{
-    (void)cls;
-    (void)c;
-    (void)why;
-    upload *u = *con_cls;
-    if (u) {
-        buf_done(&u->body);
-        free(u);
-        *con_cls = NULL;
-    }
+    json_reply(sv, &r, rs);
 }
 
 /* Waits for SIGINT or SIGTERM (the one taken is returned), running a
@@ -330,8 +270,8 @@ static unsigned default_threads(void)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: ddbx serve [--db FILE] [--port N] [--host ADDR] [--threads N]"
-                    " [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n");
+    fprintf(stderr, "usage: ddbx serve [--db FILE | --in-memory] [--port N] [--host ADDR] [--threads N]"
+                    " [--idle-timeout S] [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n");
     return 2;
 }
 
@@ -340,7 +280,8 @@ int cli_serve(int argc, char **argv)
     const char *flag_db = cli_take_db(&argc, argv);
     const char *host = "127.0.0.1";
     const char *port_s = "8000";
-    const char *threads_s = NULL;
+    const char *threads_s = NULL, *idle_s = NULL;
+    bool in_memory = false;
     double retention, lifetime, ttl_every;
     if (cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0 ||
         cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
@@ -354,6 +295,12 @@ int cli_serve(int argc, char **argv)
                 host = argv[++i];
         } else if (strcmp(a, "--threads") == 0 && i + 1 < argc) {
             threads_s = argv[++i];
+        } else if (strcmp(a, "--idle-timeout") == 0 && i + 1 < argc) {
+            idle_s = argv[++i];
+        } else if (strncmp(a, "--idle-timeout=", 15) == 0) {
+            idle_s = a + 15;
+        } else if (strcmp(a, "--in-memory") == 0) {
+            in_memory = true;
         } else if (strncmp(a, "--port=", 7) == 0) {
             port_s = a + 7;
         } else if (strncmp(a, "--host=", 7) == 0) {
@@ -379,12 +326,27 @@ int cli_serve(int argc, char **argv)
         }
         threads = (unsigned)t;
     }
+    double idle = IDLE_TIMEOUT;
+    if (idle_s) {
+        idle = strtod(idle_s, &end);
+        if (!*idle_s || *end || !(idle > 0) || idle > 86400) {
+            fprintf(stderr, "ddbx serve: bad --idle-timeout: %s (seconds, above 0, at most 86400)\n", idle_s);
+            return 2;
+        }
+    }
+    if (in_memory) {
+        if (flag_db && strcmp(flag_db, ":memory:") != 0) {
+            fprintf(stderr, "ddbx serve: --in-memory and --db %s: one database or the other\n", flag_db);
+            return 2;
+        }
+        flag_db = ":memory:";
+    }
 
     int rc = 1;
     struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
                               .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
     struct addrinfo *ai = NULL;
-    struct MHD_Daemon *daemon = NULL;
+    httpd *daemon = NULL;
     server sv = { 0 };
     pthread_mutex_init(&sv.lock, NULL);
     pthread_key_create(&sv.mine, NULL);
@@ -415,24 +377,18 @@ int cli_serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
-    if (ai->ai_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
-    daemon = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &sv,
-                              MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, &sv,
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)512,
-                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
-                              MHD_OPTION_THREAD_POOL_SIZE, threads,
-                              MHD_OPTION_END);
+    char why[256] = "";
+    httpd_opts ho = {
+        .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = threads,
+        .idle_timeout = idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
+        .max_body = MAX_BODY, .handler = on_request, .ctx = &sv,
+    };
+    daemon = httpd_start(&ho, why, sizeof why);
     if (!daemon) {
-        fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", host, port_s,
-                errno ? strerror(errno) : "libmicrohttpd refused");
+        fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", host, port_s, why);
         goto out;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    unsigned bound = info ? info->port : (unsigned)port;
+    unsigned bound = httpd_port(daemon);
     int v6 = ai->ai_family == AF_INET6;
     /* Scripts read the port from this line (--port 0 picks a free one). */
     printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", host, v6 ? "]" : "",
@@ -443,8 +399,13 @@ int cli_serve(int argc, char **argv)
     fprintf(stderr, "ddbx serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
     rc = 0;
 out:
-    if (daemon)
-        MHD_stop_daemon(daemon);   /* joins the worker threads */
+    if (daemon) {
+        httpd_stats hs;
+        httpd_get_stats(daemon, &hs);
+        fprintf(stderr, "ddbx serve: %lu connections; %lu closed idle after %g s, %lu closed for room"
+                        " (at most %zu open)\n", hs.accepted, hs.timed_out, idle, hs.evicted, hs.limit);
+        httpd_stop(daemon);   /* joins the worker threads */
+    }
     if (ai)
         freeaddrinfo(ai);
     /* The workers are gone: no connection is in use. conns[0], when

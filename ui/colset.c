@@ -1,12 +1,12 @@
 #include "ui/colset.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "data/saved.h"
 #include "model/mem.h"
+#include "model/schema.h"
 #include "ui/display.h"
 
 static unsigned generation;
@@ -28,17 +28,6 @@ static bool is_type_name(const char *name)
     return false;
 }
 
-/* A sort key that is a type by itself: one short word (PROFILE, A). */
-static bool is_word(const char *s, size_t n)
-{
-    if (n == 0 || n > 32)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!isalpha((unsigned char)s[i]) && s[i] != '_')
-            return false;
-    return true;
-}
-
 void colset_entity(const av *item, const char *sk, buf *out)
 {
     for (size_t i = 0; i < item->u.m.len; i++) {
@@ -48,14 +37,7 @@ void colset_entity(const av *item, const char *sk, buf *out)
             return;
         }
     }
-    const av *v = sk ? av_map_get(item, sk, strlen(sk)) : NULL;
-    if (!v || v->type != AV_S)
-        return;
-    const char *h = memchr(v->u.s.ptr, '#', v->u.s.len);
-    if (h && h > v->u.s.ptr)
-        buf_add(out, v->u.s.ptr, (size_t)(h - v->u.s.ptr) + 1);
-    else if (!h && is_word(v->u.s.ptr, v->u.s.len))
-        buf_add(out, v->u.s.ptr, v->u.s.len);
+    schema_key_prefix(sk ? av_map_get(item, sk, strlen(sk)) : NULL, out);
 }
 
 void colset_entity_label(const char *entity, buf *out)

@@ -49,18 +49,18 @@ status entity_filter_page(const entity_filter *f, store *s, const char *table, c
             break;
         for (size_t i = 0; i < got; i++) {
             if (i + 1 == got) {
-                av_free(&from);
+                av_done(&from);
                 av_copy(&from, &page[i]);
             }
             if (*n < max && entity_filter_match(f, &page[i]))
                 av_move(&items[(*n)++], &page[i]);
             else
-                av_free(&page[i]);
+                av_done(&page[i]);
         }
         if (got < max)
             break;
     }
-    av_free(&from);
+    av_done(&from);
     free(page);
     return st;
 }

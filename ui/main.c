@@ -20,10 +20,12 @@ static const char usage_text[] =
     "       ddbx api [--db FILE]              DynamoDB requests in, responses out, one JSON a line\n"
     "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         the same against a remote DynamoDB endpoint\n"
-    "       ddbx serve [--db FILE] [--port 8000] [--host 127.0.0.1] [--threads N]\n"
-    "                  [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n"
+    "       ddbx serve [--db FILE | --in-memory] [--port 8000] [--host 127.0.0.1] [--threads N]\n"
+    "                  [--idle-timeout S] [--stream-retention S] [--iterator-lifetime S]\n"
+    "                  [--ttl-interval S]\n"
     "                                         the store as a DynamoDB (and DynamoDB Streams)\n"
-    "                                         endpoint (HTTP)\n"
+    "                                         endpoint (HTTP); --in-memory (or --db :memory:):\n"
+    "                                         a database in memory, gone when it stops\n"
     "       ddbx eval EXPR [--kind K] [--names J] [--values J] [--item J]\n"
     "                                         parse, check and evaluate an expression\n"
     "       ddbx eval STATEMENT --kind partiql [--params J] [--key-schema S] [--index I=S]\n"
@@ -48,13 +50,18 @@ static const char usage_text[] =
     "                                         when it finds something\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
-    "       ddbx pull TABLE [--as NAME] [--segments N] [--db FILE]\n"
+    "       ddbx pull TABLE [--as NAME] [--segments N] [--mask RULES] [--db FILE]\n"
     "                 (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         copy a remote table into the local store\n"
+    "                                         (--mask: hash, fake, redact or drop what RULES name)\n"
     "       ddbx push TABLE... (--endpoint-url URL | --region R) [--profile P] [--db FILE]\n"
     "                 [--with-items] [--as NAME] [--replace] [--yes]\n"
     "                                         create the tables on an endpoint (and copy\n"
     "                                         their items); the plan is shown and asked first\n"
+    "       ddbx diff A B [--db FILE] [--key PK[:T][,SK[:T]]] [--format text|json|jsonl]\n"
+    "                 [--input-format FMT] [--endpoint-url URL | --region R] [--profile P]\n"
+    "                                         what differs between two tables, export files or\n"
+    "                                         remote:TABLE; exit 1 when they differ\n"
     "       ddbx whoami [--profile P] [--region R]   (or ddbx --whoami)\n"
     "                                         who the AWS credentials are, as\n"
     "                                         aws sts get-caller-identity prints it\n"
@@ -82,6 +89,7 @@ static const struct {
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },
+    { "diff", cli_diff },
     { "whoami", cli_whoami },
     { NULL, NULL },
 };

@@ -11,11 +11,70 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "data/dynlib.h"
 #include "model/base64.h"
 #include "model/buf.h"
 #include "model/mem.h"
 #include "ui/keymap.h"
 #include "ui/text.h"
+
+/* ncurses, loaded by term_init (data/dynlib.h): the commands that draw no
+ * screen (`ddbx serve`, `ddbx api`, `ddbx --version`) never load it. The
+ * names below go through the table, the curses macros too (attrset is
+ * wattrset(stdscr, ...)); the variables are pointers to ncurses's own. */
+#ifdef __APPLE__
+#define NCURSES_SONAME "libncurses.dylib"
+#else
+#define NCURSES_SONAME "libncursesw.so.6"
+#endif
+#define NC_SYMS(X)                                                                          \
+    X(beep) X(cbreak) X(clearok) X(curs_set) X(def_prog_mode) X(delscreen) X(endwin)        \
+    X(getmouse) X(has_colors) X(init_pair) X(intrflush) X(keypad) X(mousemask) X(newterm)   \
+    X(noecho) X(nonl) X(reset_prog_mode) X(resizeterm) X(set_escdelay) X(start_color)        \
+    X(unget_wch) X(ungetch) X(use_default_colors) X(waddnstr) X(wattrset) X(werase)          \
+    X(wget_wch) X(whline) X(winnwstr) X(wmove) X(wrefresh) X(wtimeout)                      \
+    X(COLS) X(LINES) X(curscr) X(stdscr)
+static struct {
+    NC_SYMS(DYNLIB_FIELD)
+} nc;
+static const char *const nc_names[] = { NC_SYMS(DYNLIB_NAME) };
+static bool nc_loaded;
+#define beep (*nc.beep)
+#define cbreak (*nc.cbreak)
+#define clearok (*nc.clearok)
+#define curs_set (*nc.curs_set)
+#define def_prog_mode (*nc.def_prog_mode)
+#define delscreen (*nc.delscreen)
+#define endwin (*nc.endwin)
+#define getmouse (*nc.getmouse)
+#define has_colors (*nc.has_colors)
+#define init_pair (*nc.init_pair)
+#define intrflush (*nc.intrflush)
+#define keypad (*nc.keypad)
+#define mousemask (*nc.mousemask)
+#define newterm (*nc.newterm)
+#define noecho (*nc.noecho)
+#define nonl (*nc.nonl)
+#define reset_prog_mode (*nc.reset_prog_mode)
+#define resizeterm (*nc.resizeterm)
+#define set_escdelay (*nc.set_escdelay)
+#define start_color (*nc.start_color)
+#define unget_wch (*nc.unget_wch)
+#define ungetch (*nc.ungetch)
+#define use_default_colors (*nc.use_default_colors)
+#define waddnstr (*nc.waddnstr)
+#define wattrset (*nc.wattrset)
+#define werase (*nc.werase)
+#define wget_wch (*nc.wget_wch)
+#define whline (*nc.whline)
+#define winnwstr (*nc.winnwstr)
+#define wmove (*nc.wmove)
+#define wrefresh (*nc.wrefresh)
+#define wtimeout (*nc.wtimeout)
+#define COLS (*nc.COLS)
+#define LINES (*nc.LINES)
+#define curscr (*nc.curscr)
+#define stdscr (*nc.stdscr)
 
 #define COL_DEFAULT (-1)
 #define COL_BLACK   COLOR_BLACK
@@ -206,7 +265,7 @@ status term_init(const char *script, diag *d)
 {
     status st;
     const char *term = getenv("TERM");
-    const char *nc = getenv("NO_COLOR");
+    const char *no_color = getenv("NO_COLOR");
 
     text_init();
     if (script) {
@@ -224,6 +283,11 @@ status term_init(const char *script, diag *d)
             return diag_set(d, ST_USAGE, "the explorer needs a terminal (stdin and stdout)");
         T.out = stdout;
         T.in = stdin;
+    }
+    if (!nc_loaded) {
+        if ((st = dynlib_load(NCURSES_SONAME, nc_names, DYNLIB_COUNT(nc), &nc, d)) != ST_OK)
+            return st;
+        nc_loaded = true;
     }
     if (!getenv("ESCDELAY"))
         set_escdelay(25);
@@ -250,7 +314,7 @@ status term_init(const char *script, diag *d)
 #endif
                   , NULL);
 
-    T.mono = (nc && *nc) || !has_colors() || (term && strcmp(term, "dumb") == 0);
+    T.mono = (no_color && *no_color) || !has_colors() || (term && strcmp(term, "dumb") == 0);
     if (!T.mono) {
         start_color();
         use_default_colors();
@@ -295,8 +359,8 @@ void term_done(void)
     T.script_eof = false;
 }
 
-int term_rows(void) { return LINES; }
-int term_cols(void) { return COLS; }
+int term_rows(void) { return nc_loaded ? LINES : 0; }
+int term_cols(void) { return nc_loaded ? COLS : 0; }
 bool term_mono(void) { return T.mono; }
 bool term_scripted(void) { return T.scripted; }
 

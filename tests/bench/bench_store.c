@@ -28,19 +28,7 @@
 
 #define TABLE "Graph"
 
-static const char create_table[] =
-    "{\"TableName\":\"" TABLE "\","
-    "\"AttributeDefinitions\":[{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"},"
-    "{\"AttributeName\":\"SK\",\"AttributeType\":\"S\"},"
-    "{\"AttributeName\":\"GSI1PK\",\"AttributeType\":\"S\"},"
-    "{\"AttributeName\":\"GSI1SK\",\"AttributeType\":\"S\"}],"
-    "\"KeySchema\":[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"},"
-    "{\"AttributeName\":\"SK\",\"KeyType\":\"RANGE\"}],"
-    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"GSI1\","
-    "\"KeySchema\":[{\"AttributeName\":\"GSI1PK\",\"KeyType\":\"HASH\"},"
-    "{\"AttributeName\":\"GSI1SK\",\"KeyType\":\"RANGE\"}],"
-    "\"Projection\":{\"ProjectionType\":\"ALL\"}}],"
-    "\"BillingMode\":\"PAY_PER_REQUEST\"}";
+static const char create_table[] = GRAPH_CREATE_TABLE;
 
 static void fail(const char *what, const diag *d)
 {
@@ -57,19 +45,10 @@ __attribute__((noinline)) static char *call(store *s, const char *op, const char
     return out;
 }
 
-static void rm_db(const char *path)
-{
-    char p[4096];
-    remove(path);
-    snprintf(p, sizeof p, "%s-wal", path);
-    remove(p);
-    snprintf(p, sizeof p, "%s-shm", path);
-    remove(p);
-}
 
 static int cmd_load(const char *file, const char *path)
 {
-    rm_db(path);
+    bench_rm_db(path);
     FILE *in = fopen(file, "r");
     if (!in) {
         perror(file);
@@ -100,7 +79,7 @@ static int cmd_load(const char *file, const char *path)
             fail("parse", &d);
         if (store_put_item(s, TABLE, &item, &d) != ST_OK)
             fail("put", &d);
-        av_free(&item);
+        av_done(&item);
         n++;
     }
     if (store_commit(s, &d) != ST_OK)

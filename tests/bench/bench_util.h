@@ -67,6 +67,19 @@ static inline bool bench_want(const char *w)
     return !o || !*o || strstr(o, w) != NULL;
 }
 
+/* Removes a database file and SQLite's files beside it. */
+static inline void bench_rm_db(const char *path)
+{
+    size_t n = strlen(path) + 8;
+    char *p = malloc(n);
+    remove(path);
+    snprintf(p, n, "%s-wal", path);
+    remove(p);
+    snprintf(p, n, "%s-shm", path);
+    remove(p);
+    free(p);
+}
+
 /* Peak resident set of this process, bytes (VmHWM). */
 static inline double bench_peak_rss(void)
 {

@@ -3,7 +3,8 @@
  * one {"Item":{...}} a line (the DynamoDB-export-to-S3 form `ddbx load`
  * reads), partition after partition.
  *
- *   gen N [SEED] > FILE      N items (a multiple of 100)
+ *   gen N [SEED] > FILE      N items (a multiple of 100, at least 10,100:
+ *                            graph.h's GRAPH_MIN_ITEMS)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,20 +23,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "gen: N must be a positive multiple of %d\n", GRAPH_PER_PART);
         return 2;
     }
+    if (n < GRAPH_MIN_ITEMS) {
+        fprintf(stderr, "gen: N must be at least %d: each of the N/%d users follows %d others (%lu users cannot)\n",
+                GRAPH_MIN_ITEMS, GRAPH_PER_PART, GRAPH_PER_PART, n / GRAPH_PER_PART);
+        return 2;
+    }
     static char obuf[1 << 20];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     uint32_t parts = (uint32_t)(n / GRAPH_PER_PART);
     uint32_t t[GRAPH_PER_PART];
-    graph_attrs g;
+    char item[2048];
     for (uint32_t a = 0; a < parts; a++) {
         graph_targets(seed, parts, a, t);
         for (uint32_t j = 0; j < GRAPH_PER_PART; j++) {
-            graph_item_attrs(seed, a, j, &g);
-            printf("{\"Item\":{\"PK\":{\"S\":\"ACTOR#u%u\"},\"SK\":{\"S\":\"TARGET#u%u\"},"
-                   "\"GSI1PK\":{\"S\":\"TARGET#u%u\"},\"GSI1SK\":{\"S\":\"ACTOR#u%u\"},"
-                   "\"followedAt\":{\"S\":\"%s\"},\"score\":{\"N\":\"%u\"},\"tier\":{\"S\":\"%s\"},"
-                   "\"note\":{\"S\":\"%s\"},\"meta\":{\"S\":\"%s\"}}}\n",
-                   a, t[j], t[j], a, g.followed_at, g.score, g.tier, g.note, g.meta);
+            graph_item_json(item, sizeof item, seed, a, j, t[j]);
+            printf("{\"Item\":%s}\n", item);
         }
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

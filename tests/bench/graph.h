@@ -18,9 +18,28 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The table the items go into: CreateTable's body (GSI1 inverted, ALL). */
+#define GRAPH_CREATE_TABLE \
+    "{\"TableName\":\"Graph\"," \
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"}," \
+    "{\"AttributeName\":\"SK\",\"AttributeType\":\"S\"}," \
+    "{\"AttributeName\":\"GSI1PK\",\"AttributeType\":\"S\"}," \
+    "{\"AttributeName\":\"GSI1SK\",\"AttributeType\":\"S\"}]," \
+    "\"KeySchema\":[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"}," \
+    "{\"AttributeName\":\"SK\",\"KeyType\":\"RANGE\"}]," \
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"GSI1\"," \
+    "\"KeySchema\":[{\"AttributeName\":\"GSI1PK\",\"KeyType\":\"HASH\"}," \
+    "{\"AttributeName\":\"GSI1SK\",\"KeyType\":\"RANGE\"}]," \
+    "\"Projection\":{\"ProjectionType\":\"ALL\"}}]," \
+    "\"BillingMode\":\"PAY_PER_REQUEST\"}"
+
 #define GRAPH_PER_PART 100
 #define GRAPH_SEED 20261129u
 #define GRAPH_TEXT 200
+/* Each of the n / 100 users follows 100 others, distinct and not itself:
+ * fewer than 101 users cannot hold that (graph_targets would draw
+ * forever), so n is at least 101 partitions of 100. */
+#define GRAPH_MIN_ITEMS ((GRAPH_PER_PART + 1) * GRAPH_PER_PART)
 
 typedef struct graph_rng {
     uint64_t s;
@@ -42,7 +61,8 @@ static inline graph_rng graph_rng_for(uint64_t seed, uint64_t stream)
     return r;
 }
 
-/* The 100 targets of actor a among P users, in generation order. */
+/* The 100 targets of actor a among P users (P > 100), in generation
+ * order. */
 static inline void graph_targets(uint64_t seed, uint32_t parts, uint32_t a,
                                  uint32_t out[GRAPH_PER_PART])
 {
@@ -106,6 +126,22 @@ static inline void graph_item_attrs(uint64_t seed, uint32_t a, uint32_t j, graph
     g->tier = t < 4 ? "gold" : t < 30 ? "silver" : "bronze";
     graph_text(&r, g->note);
     graph_text(&r, g->meta);
+}
+
+/* Item j of actor a (its target t) as DynamoDB JSON, the Item map only:
+ * what gen writes a line of and loadc's writes send. Returns the length
+ * (snprintf's). */
+static inline int graph_item_json(char *out, size_t cap, uint64_t seed, uint32_t a, uint32_t j,
+                                  uint32_t t)
+{
+    graph_attrs g;
+    graph_item_attrs(seed, a, j, &g);
+    return snprintf(out, cap,
+                    "{\"PK\":{\"S\":\"ACTOR#u%u\"},\"SK\":{\"S\":\"TARGET#u%u\"},"
+                    "\"GSI1PK\":{\"S\":\"TARGET#u%u\"},\"GSI1SK\":{\"S\":\"ACTOR#u%u\"},"
+                    "\"followedAt\":{\"S\":\"%s\"},\"score\":{\"N\":\"%u\"},\"tier\":{\"S\":\"%s\"},"
+                    "\"note\":{\"S\":\"%s\"},\"meta\":{\"S\":\"%s\"}}",
+                    a, t, t, a, g.followed_at, g.score, g.tier, g.note, g.meta);
 }
 
 #endif

@@ -126,7 +126,7 @@ static int cmd_load(const char *file, const char *path)
         key_of(&isk, &item, "GSI1SK");
         itemenc_encode(&body, &item);
         size_t sz = size_item(&item);
-        av_free(&item);
+        av_done(&item);
         /* What DynamoDB stores and bills: the item and its GSI1 entry
          * (ALL: the item again), each with 100 bytes of overhead
          * (developer guide: "DynamoDB item sizes and formats", every item
@@ -192,7 +192,7 @@ static void enc_s(buf *out, const char *s)
     av v;
     av_init_s(&v, s, strlen(s));
     keyenc_append(out, &v);
-    av_free(&v);
+    av_done(&v);
 }
 
 /* A page of rows (column 0 the body) into a Query-shaped response. */
@@ -239,7 +239,7 @@ static int cmd_read(const char *path, unsigned long n, unsigned queries, unsigne
         av_init_s(&v, "gold", 4);
         av_map_put(&it, "tier", 4, &v);
         itemenc_encode(&gold, &it);
-        av_free(&it);
+        av_done(&it);
     }
     const unsigned char *gv;
     size_t gl;

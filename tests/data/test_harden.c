@@ -182,7 +182,7 @@ static void read_only_store_refuses_every_write(void **state)
     diag_init(&d);
     status st = store_put_item(r, "Tab", &item, &d);
     assert_int_not_equal(st, ST_OK);
-    av_free(&item);
+    av_done(&item);
     assert_int_equal(count_items(r), 1);
     store_close(r);
     assert_int_equal(count_items(s), 1);

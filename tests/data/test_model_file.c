@@ -73,7 +73,7 @@ static void a_model_reads_and_writes_back_the_same(void **state)
     const char *key = "{\"PK\":{\"S\":\"ACTOR#a\"},\"SK\":{\"S\":\"PROFILE\"}}";
     assert_int_equal(ddbjson_parse_item(key, strlen(key), &it, &d), ST_OK);
     assert_string_equal(ent_table_match(t, &it)->name, "profile");
-    av_free(&it);
+    av_done(&it);
     buf_done(&b);
     ent_model_done(&m);
 }

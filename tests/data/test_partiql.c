@@ -485,7 +485,7 @@ static void typed_entry(void **state)
     assert_int_equal(store_execute(s, "SELECT * FROM SocialGraph WHERE PK = ", NULL, 0, 0, NULL, &r, &d),
                      ST_VALIDATION);
     assert_non_null(strstr(d.msg, "column"));
-    av_free(&p);
+    av_done(&p);
 }
 
 int main(void)

@@ -235,7 +235,7 @@ static void hot_partitions_are_the_star_shards(void **state)
         assert_int_equal(parts[i].pk.type, AV_S);
         assert_true(strncmp(parts[i].pk.u.s.ptr, "TARGET#star#", 12) == 0);
         assert_true(parts[i].items > 200);
-        av_free(&parts[i].pk);
+        av_done(&parts[i].pk);
     }
 }
 
@@ -257,21 +257,21 @@ static void one_partition_by_key(void **state)
     assert_int_equal(one.items, parts[1].items);
     assert_int_equal(one.bytes, parts[1].bytes);
     assert_true(one.bytes > 0);
-    av_free(&one.pk);
+    av_done(&one.pk);
     for (size_t i = 0; i < n; i++)
-        av_free(&parts[i].pk);
+        av_done(&parts[i].pk);
     av none;
     av_init_s(&none, "ACTOR#nobody", 12);
     assert_int_equal(store_partition(*state, "SocialGraph", NULL, &none, &one, &found, &d), ST_OK);
     assert_false(found);
-    av_free(&none);
+    av_done(&none);
     av bob;
     av_init_s(&bob, "TARGET#bob", 10);
     assert_int_equal(store_partition(*state, "SocialGraph", "GSI1", &bob, &one, &found, &d), ST_OK);
     assert_true(found);
     assert_int_equal(one.items, 2);   /* alice and dave follow bob */
-    av_free(&one.pk);
-    av_free(&bob);
+    av_done(&one.pk);
+    av_done(&bob);
     assert_int_equal(store_partition(*state, "SocialGraph", "NoSuchIndex", &bob, &one, &found, &d),
                      ST_VALIDATION);
 }
@@ -386,9 +386,9 @@ static void every_type_occurs(void **state)
                     if (v->type == AV_S && v->u.s.len == 0)
                         empty = true;
                 }
-                av_free(&items[j]);
+                av_done(&items[j]);
             }
-            av_free(&parts[i].pk);
+            av_done(&parts[i].pk);
         }
     }
     for (int ty = AV_S; ty <= AV_BS; ty++)

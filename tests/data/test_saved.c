@@ -286,11 +286,11 @@ static void seeds_end_to_end(void **state)
     builder_free(once);
     builder_update_done(&inc_follower);
     builder_update_done(&inc_following);
-    av_free(&edge);
-    av_free(&edge2);
-    av_free(&enr);
-    av_free(&carol);
-    av_free(&dave);
+    av_done(&edge);
+    av_done(&edge2);
+    av_done(&enr);
+    av_done(&carol);
+    av_done(&dave);
 }
 
 int main(void)

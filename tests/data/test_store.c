@@ -393,11 +393,11 @@ static void partitions_pages_and_stats(void **state)
     av after;
     av_copy(&after, &parts[0].pk);
     for (size_t i = 0; i < n; i++)
-        av_free(&parts[i].pk);
+        av_done(&parts[i].pk);
     assert_int_equal(store_partitions(s, "Graph", NULL, &after, false, 8, parts, &n, &d), ST_OK);
     assert_int_equal(n, 1);
     assert_string_equal(parts[0].pk.u.s.ptr, "ACTOR#dave");
-    av_free(&parts[0].pk);
+    av_done(&parts[0].pk);
     assert_int_equal(store_partitions(s, "Graph", NULL, &after, true, 8, parts, &n, &d), ST_OK);
     assert_int_equal(n, 0);
     assert_int_equal(store_partitions_by_size(s, "Graph", "GSI1", 8, parts, &n, &d), ST_OK);
@@ -405,7 +405,7 @@ static void partitions_pages_and_stats(void **state)
     assert_string_equal(parts[0].pk.u.s.ptr, "TARGET#bob");
     assert_int_equal(parts[0].items, 2);
     for (size_t i = 0; i < n; i++)
-        av_free(&parts[i].pk);
+        av_done(&parts[i].pk);
 
     av items[8];
     assert_int_equal(store_page(s, "Graph", NULL, &after, NULL, true, 2, items, &n, &d), ST_OK);
@@ -414,17 +414,17 @@ static void partitions_pages_and_stats(void **state)
     av cursor;
     av_copy(&cursor, &items[1]);
     for (size_t i = 0; i < n; i++)
-        av_free(&items[i]);
+        av_done(&items[i]);
     assert_int_equal(store_page(s, "Graph", NULL, &after, &cursor, true, 8, items, &n, &d), ST_OK);
     assert_int_equal(n, 1);
     assert_string_equal(av_map_get(&items[0], "SK", 2)->u.s.ptr, "TARGET#carol");
-    av_free(&items[0]);
+    av_done(&items[0]);
     assert_int_equal(store_page(s, "Graph", NULL, &after, &cursor, false, 8, items, &n, &d), ST_OK);
     assert_int_equal(n, 1);
     assert_string_equal(av_map_get(&items[0], "SK", 2)->u.s.ptr, "PROFILE");
-    av_free(&items[0]);
-    av_free(&cursor);
-    av_free(&after);
+    av_done(&items[0]);
+    av_done(&cursor);
+    av_done(&after);
 
     /* Deleting the last item of a partition removes the partition. */
     free(ok(s, "DeleteItem", "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#dave\"},\"SK\":{\"S\":\"PROFILE\"}}}"));
@@ -507,14 +507,14 @@ static void bulk_writes_commit_or_roll_back(void **state)
         av item;
         assert_int_equal(ddbjson_parse_item(text, strlen(text), &item, &d), ST_OK);
         assert_int_equal(store_put_item(s, "Graph", &item, &d), ST_OK);
-        av_free(&item);
+        av_done(&item);
     }
     /* A bad item is refused without spoiling the transaction. */
     av bad;
     snprintf(text, sizeof text, "{\"PK\":{\"S\":\"P#x\"}}");
     assert_int_equal(ddbjson_parse_item(text, strlen(text), &bad, &d), ST_OK);
     assert_int_equal(store_put_item(s, "Graph", &bad, &d), ST_VALIDATION);
-    av_free(&bad);
+    av_done(&bad);
     assert_int_equal(store_commit(s, &d), ST_OK);
     table_stats ts;
     assert_int_equal(store_stats(s, "Graph", NULL, &ts, &d), ST_OK);
@@ -528,7 +528,7 @@ static void bulk_writes_commit_or_roll_back(void **state)
     av item;
     assert_int_equal(ddbjson_parse_item(text, strlen(text), &item, &d), ST_OK);
     assert_int_equal(store_put_item(s, "Graph", &item, &d), ST_OK);
-    av_free(&item);
+    av_done(&item);
     store_rollback(s);
     assert_int_equal(store_stats(s, "Graph", NULL, &ts, &d), ST_OK);
     assert_int_equal(ts.items, 505);

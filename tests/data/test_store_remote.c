@@ -81,7 +81,7 @@ static store *open_remote(wire *w, unsigned flags, size_t scan_limit)
 static void free_parts(part_info *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        av_free(&p[i].pk);
+        av_done(&p[i].pk);
 }
 
 static void tables_and_descriptions(void **state)
@@ -223,7 +223,7 @@ static void walk_partitions(const char *table, const char *index, size_t scan_li
     av_init_s(&nope, "NOPE#nope", 9);
     assert_int_equal(store_partitions(r, table, index, &nope, false, 1, &one, &n, &d), ST_OK);
     assert_int_equal(n, 0);
-    av_free(&nope);
+    av_done(&nope);
 
     /* Every Scan asked for the key only, with the consumed capacity. */
     assert_non_null(strstr(w.ops, "Scan"));
@@ -275,7 +275,7 @@ static void by_size_is_partial_then_whole(void **state)
         size_t m;
         assert_int_equal(store_partitions(r, "SocialGraph", "GSI1", &one.pk, false, 1, &next, &m, &d),
                          ST_OK);
-        av_free(&one.pk);
+        av_done(&one.pk);
         if (m == 0)
             break;
         one = next;
@@ -308,7 +308,7 @@ static void partition_located_ahead_of_the_scan(void **state)
     size_t n;
     assert_int_equal(store_partitions(r, "StudentCourses", NULL, &pk, true, 1, &one, &n, &d), ST_OK);
     assert_int_equal(n, 1);   /* the partition discovered before it */
-    av_free(&one.pk);
+    av_done(&one.pk);
     assert_non_null(strstr(w.ops, "Query"));   /* Select COUNT of STU#d33 */
     /* Walk everything: STU#d33 once, with its 2 items. */
     uint64_t total = 0;
@@ -324,13 +324,13 @@ static void partition_located_ahead_of_the_scan(void **state)
             seen++;
             assert_int_equal(one.items, 2);
         }
-        av_free(&prev);
+        av_done(&prev);
         av_move(&prev, &one.pk);
     }
-    av_free(&prev);
+    av_done(&prev);
     assert_int_equal(seen, 1);
     assert_int_equal(total, 16);
-    av_free(&pk);
+    av_done(&pk);
     store_close(r);
 }
 
@@ -361,14 +361,14 @@ static void compare_pages(const char *table, const char *index, const char *pkv,
         assert_int_equal(ng, nw);
         for (size_t i = 0; i < nw; i++) {
             assert_true(av_equal(&got[i], &want[i]));
-            av_free(&got[i]);
-            av_free(&want[i]);
+            av_done(&got[i]);
+            av_done(&want[i]);
         }
     }
     assert_non_null(strstr(w.last, "\"ExclusiveStartKey\""));
     assert_int_equal(store_page(r, table, "Nope", &pk, NULL, true, 5, NULL, &(size_t){ 0 }, &d),
                      ST_VALIDATION);
-    av_free(&pk);
+    av_done(&pk);
     store_close(r);
 }
 
@@ -544,7 +544,7 @@ static void a_failing_transport_is_reported_and_recovered(void **state)
         total += all[i].items;
     assert_int_equal(total, 16);
     free_parts(all, n);
-    av_free(&one.pk);
+    av_done(&one.pk);
     /* After store_refresh everything is asked again. */
     store_refresh(r, NULL);
     int calls = w.calls;
@@ -568,7 +568,7 @@ static void bulk_load_through_batches(void **state)
         av item;
         assert_int_equal(ddbjson_parse_item(text, strlen(text), &item, &d), ST_OK);
         assert_int_equal(store_put_item(r, "ProfileHistory", &item, &d), ST_OK);
-        av_free(&item);
+        av_done(&item);
     }
     assert_int_equal(store_commit(r, &d), ST_OK);
     assert_non_null(strstr(w.ops, "BatchWriteItem BatchWriteItem"));
@@ -586,9 +586,9 @@ static void bulk_load_through_batches(void **state)
         char *out = NULL;
         assert_int_equal(store_call(local_store, "DeleteItem", del, strlen(del), &out, &d), ST_OK);
         free(out);
-        av_free(&items[i]);
+        av_done(&items[i]);
     }
-    av_free(&pk);
+    av_done(&pk);
     store_close(r);
 }
 

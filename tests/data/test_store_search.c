@@ -55,7 +55,7 @@ static walk W;
 static void walk_view(const char *table, const char *index)
 {
     for (size_t i = 0; i < W.n; i++)
-        av_free(&W.items[i]);
+        av_done(&W.items[i]);
     W.n = 0;
     diag d;
     diag_init(&d);
@@ -69,7 +69,7 @@ static void walk_view(const char *table, const char *index)
         if (np == 0)
             break;
         part++;
-        av_free(&after);
+        av_done(&after);
         av_move(&after, &p[0].pk);
         const av *from = NULL;
         for (;;) {
@@ -84,7 +84,7 @@ static void walk_view(const char *table, const char *index)
             W.n++;
         }
     }
-    av_free(&after);
+    av_done(&after);
 }
 
 /* The matches of text by chaining store_search from NULL; their places
@@ -104,7 +104,7 @@ static size_t chain(store *s, const char *table, const char *index, const char *
         assert_true(res.examined <= budget);
         if (res.end)
             break;
-        av_free(&at);
+        av_done(&at);
         if (res.found) {
             size_t i = 0;
             while (i < W.n && !av_equal(&W.items[i], &res.item))
@@ -118,7 +118,7 @@ static size_t chain(store *s, const char *table, const char *index, const char *
         }
         rq.after = &at;
     }
-    av_free(&at);
+    av_done(&at);
     store_search_res_done(&res);
     return k;
 }
@@ -232,7 +232,7 @@ static void remote_searches_with_scan_pages(void **state)
     av pk;
     av_init_s(&pk, "ACTOR#alice", 11);
     assert_int_equal(store_position(r, "SocialGraph", NULL, &pk, true, NULL, &pos, &d), ST_VALIDATION);
-    av_free(&pk);
+    av_done(&pk);
     store_search_res_done(&res);
     store_close(r);
 }
@@ -247,6 +247,6 @@ int main(void)
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
     for (size_t i = 0; i < W.n; i++)
-        av_free(&W.items[i]);
+        av_done(&W.items[i]);
     return rc;
 }

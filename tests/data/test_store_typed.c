@@ -96,7 +96,7 @@ static void put_get_condition(void **state)
     assert_int_equal(res.item.u.m.len, 3);
     ddb_res_done(&res);
     /* A missing item: found false, no Item. */
-    av_free(&r.key);
+    av_done(&r.key);
     item(&r.key, "{\"pk\":{\"S\":\"zz\"},\"sk\":{\"S\":\"1\"}}");
     assert_int_equal(exec(s, &r, &res, &err), ST_OK);
     assert_false(res.found);
@@ -160,7 +160,7 @@ static void query_pages(void **state)
         assert_int_equal(exec(s, &r, &res, &err), ST_OK);
         seen += res.n_items;
         assert_int_equal(res.count, res.n_items);
-        av_free(&r.start);
+        av_done(&r.start);
         if (res.last_key.type != AV_M) {
             ddb_res_done(&res);
             break;

@@ -93,7 +93,7 @@ static void test_bulk_writes_none(void **state)
     assert_int_equal(store_put_item(s, "Bulk", &item, &d), ST_OK);
     assert_int_equal(store_put_item(s, "Bulk", &item, &d), ST_OK);
     assert_int_equal(store_commit(s, &d), ST_OK);
-    av_free(&item);
+    av_done(&item);
     store_change c[2];
     size_t n = 9;
     assert_int_equal(store_changes(s, "Bulk", 0, 2, c, &n, &d), ST_OK);
@@ -141,12 +141,13 @@ static void test_schema_v1(void **state)
     assert_int_equal(n, 0);
     store_close(s);
     /* Writable: brought up to the current version (3: TTL, tags, tokens;
-     * 4: the staged changes, data/staged.h; 5: index entry bodies), the item still there, writes
-     * logged. */
+     * 4: the staged changes, data/staged.h; 5: index entry bodies; 6: backups and history), the item
+     * still there, writes logged. */
     assert_int_equal(store_open(path, 0, &s, &d), ST_OK);
     *state = s;
-    assert_int_equal(count("SELECT value FROM meta WHERE key = 'schema'"), 5);
-    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name IN ('ttl', 'tags', 'tokens', 'staged')"), 4);
+    assert_int_equal(count("SELECT value FROM meta WHERE key = 'schema'"), 6);
+    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name IN ('ttl', 'tags', 'tokens', 'staged',"
+                           " 'backups', 'history')"), 6);
     assert_int_equal(count("SELECT count(*) FROM items"), 1);
     call(s, "PutItem", "{\"TableName\":\"Old\",\"Item\":{\"pk\":{\"S\":\"new\"}}}");
     assert_int_equal(store_changes(s, "Old", 0, 2, c, &n, &d), ST_OK);

@@ -62,11 +62,22 @@ static void create_tables(void)
     }
 }
 
+/* At exit: an in-memory store's backups folder (CreateBackup in an
+ * input) goes with it. */
+static void close_store(void)
+{
+    store_close(db);
+    db = NULL;
+}
+
 static void open_store(void)
 {
     diag d;
     diag_init(&d);
     CHECK(store_open(":memory:", 0, &db, &d) == ST_OK);
+    static bool registered;
+    if (!registered)
+        registered = atexit(close_store) == 0;
     create_tables();
 }
 

@@ -40,7 +40,7 @@ static void round_trip(parse_fn parse, const av *v,
     CHECK(av_equal(v, &back));
     write(&b, &back);
     CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
-    av_free(&back);
+    av_done(&back);
     buf_done(&a);
     buf_done(&b);
 }
@@ -86,6 +86,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(d.code == st);
         CHECK(memchr(d.msg, '\0', sizeof d.msg) != NULL);
     }
-    av_free(&v);
+    av_done(&v);
     return 0;
 }

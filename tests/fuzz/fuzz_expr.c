@@ -72,7 +72,7 @@ static void exercise(const expr *e, expr_kind k)
     case EXPR_PROJECTION: {
         av out;
         expr_project(e, &item, &out);
-        av_free(&out);
+        av_done(&out);
         break;
     }
     case EXPR_UPDATE: {
@@ -81,10 +81,10 @@ static void exercise(const expr *e, expr_kind k)
         diag_init(&d);
         expr_names ch = { 0 };
         if (expr_update_apply(e, &item, &out, &ch, &d) == ST_OK)
-            av_free(&out);
+            av_done(&out);
         expr_names_done(&ch);
         if (expr_update_apply(e, NULL, &out, NULL, &d) == ST_OK)
-            av_free(&out);
+            av_done(&out);
         break;
     }
     }

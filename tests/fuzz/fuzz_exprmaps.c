@@ -45,7 +45,7 @@ static void check_item(const av *it)
     diag_init(&d);
     CHECK(ddbjson_parse_item(b.data, b.len, &back, &d) == ST_OK);
     CHECK(av_equal(it, &back));
-    av_free(&back);
+    av_done(&back);
     buf_done(&b);
 }
 
@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         av out;
         expr_project(e, &item, &out);
         check_item(&out);
-        av_free(&out);
+        av_done(&out);
         break;
     }
     case EXPR_UPDATE: {
@@ -107,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         diag_init(&d);
         if (expr_update_apply(e, &item, &out, &ch, &d) == ST_OK) {
             check_item(&out);
-            av_free(&out);
+            av_done(&out);
         } else {
             CHECK(d.code != ST_OK);
         }
@@ -115,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         diag_init(&d);
         if (expr_update_apply(e, NULL, &out, NULL, &d) == ST_OK) {
             check_item(&out);
-            av_free(&out);
+            av_done(&out);
         }
         break;
     }
@@ -126,8 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out_ctx:
     expr_ctx_done(&cx);
 out_maps:
-    av_free(&names);
-    av_free(&values);
-    av_free(&item);
+    av_done(&names);
+    av_done(&values);
+    av_done(&item);
     return 0;
 }

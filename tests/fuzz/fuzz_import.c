@@ -49,7 +49,7 @@ static status on_item(void *ctx, const char *table, const av *item, diag *d)
     CHECK(av_equal(item, &back));
     ddbjson_write_item(&b, &back);
     CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
-    av_free(&back);
+    av_done(&back);
     buf_done(&a);
     buf_done(&b);
     s->items++;

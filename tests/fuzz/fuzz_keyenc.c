@@ -113,7 +113,7 @@ static void check_round_trip(const av *v, const buf *enc)
                         &back, &used, &d) == ST_OK);
     CHECK(used == enc->len);
     CHECK(av_equal(v, &back));
-    av_free(&back);
+    av_done(&back);
 }
 
 static void check_raw(const uint8_t *p, size_t n, av_type t)
@@ -129,7 +129,7 @@ static void check_raw(const uint8_t *p, size_t n, av_type t)
     keyenc_append(&e, &v);
     CHECK(e.len == used && memcmp(e.data, p, used) == 0);
     buf_done(&e);
-    av_free(&v);
+    av_done(&v);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -175,8 +175,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(keyenc_decode(p + u1, ca.len - u1, t2, &sk, &u2, &d) == ST_OK);
         CHECK(u1 + u2 == ca.len);
         CHECK(av_equal(&pk, &a) && av_equal(&sk, &s1));
-        av_free(&pk);
-        av_free(&sk);
+        av_done(&pk);
+        av_done(&sk);
     }
 
     /* begins_with as a range: b's prefix encoding starts every a with
@@ -196,9 +196,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     buf_done(&eb);
     buf_done(&ca);
     buf_done(&cb);
-    av_free(&a);
-    av_free(&b);
-    av_free(&s1);
-    av_free(&s2);
+    av_done(&a);
+    av_done(&b);
+    av_done(&s1);
+    av_done(&s2);
     return 0;
 }

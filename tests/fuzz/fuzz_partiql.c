@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pq_stmt *s = NULL;
     av lit;
     if (pq_parse_value(text, len, &lit, &d) == ST_OK)    /* the explorer's parameter prompt */
-        av_free(&lit);
+        av_done(&lit);
     diag_init(&d);
     if (pq_parse(text, len, params, np, &s, &d) != ST_OK) {
         if (d.pos < -1 || d.pos > (long)len)
@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)pq_plan_match(&plan, NULL);
         av out;
         pq_plan_project(&plan, &item, &out);
-        av_free(&out);
+        av_done(&out);
     }
     pq_plan_done(&plan);
     pq_free(again);

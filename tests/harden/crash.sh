@@ -4,9 +4,13 @@
 # every kill the database must open, pass PRAGMA integrity_check, hold
 # every acknowledged write (a load that exited 0; an api request answered
 # with Output) and no part of a load, batch or transaction that was not
-# all written. Prints TAP, numbered from $1; prints the next number last
-# on fd 3 (for run.sh). The seed of each round is printed, so a failure
-# can be replayed with CRASH_SEED.
+# all written. Then `ddbx api` killed during CreateBackup,
+# RestoreTableFromBackup and RestoreTableToPointInTime of a table of
+# CRASH_BACKUP_ITEMS items (default 5000): every backup whole or gone,
+# every restored table whole or absent, acknowledged backups kept
+# (dbcheck checks the backups). Prints TAP, numbered from $1; prints the
+# next number last on fd 3 (for run.sh). The seed of each round is
+# printed, so a failure can be replayed with CRASH_SEED.
 n=${1:-0}
 : "${DDBX:?}" "${BUILD:?}"
 DBCHECK=$BUILD/tests/tools/dbcheck
@@ -199,4 +203,64 @@ done
 tap $bad "crash: ddbx api killed $kills times (of $ROUNDS), $acked_total acknowledged writes all kept, no partial batch or transaction, every change with its change record and no record without its change"
 logged=$(sed -n 's/^changes: \([0-9]*\) records.*/\1/p' "$tmp/keys")
 tap $([ "${logged:-0}" -gt 0 ] && echo 0 || echo 1) "crash: the change log was checked ($logged records of the api rounds replayed against the items)"
+
+# ---- backups and restores: CreateBackup, RestoreTableFromBackup,
+# RestoreTableToPointInTime killed midway. A backup is a file written
+# whole before its row names it, a restore one write transaction: after
+# each kill dbcheck finds every catalogued backup whole and no stray file
+# or row (the next open tidies what a kill left), each restored table
+# whole or absent, each acknowledged backup kept.
+BK_ITEMS=${CRASH_BACKUP_ITEMS:-5000}
+bdb=$tmp/backup.db
+api() { "$DDBX" api --db "$bdb" 2>>"$tmp/err"; }
+printf '%s\n' '{"Operation":"CreateTable","Input":{"TableName":"Bak","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"},{"AttributeName":"SK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"},{"AttributeName":"SK","KeyType":"RANGE"}],"GlobalSecondaryIndexes":[{"IndexName":"BySK","KeySchema":[{"AttributeName":"SK","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}}' \
+    '{"Operation":"UpdateContinuousBackups","Input":{"TableName":"Bak","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}}' \
+    | api > "$tmp/bk.setup"
+LOAD_ITEMS=$BK_ITEMS gen_load 0 > "$tmp/bk.jsonl"
+"$DDBX" load "$tmp/bk.jsonl" --table Bak --db "$bdb" >/dev/null 2>>"$tmp/err"
+rc=$?
+printf '{"Operation":"PutItem","Input":{"TableName":"Bak","Item":{"PK":{"S":"w%d"},"SK":{"S":"x"}}}}\n' 1 2 3 4 5 | api >/dev/null
+printf '%s\n' '{"Operation":"CreateBackup","Input":{"TableName":"Bak","BackupName":"base"}}' | api > "$tmp/bk.base"
+base=$(sed -n 's/.*"BackupArn":"\([^"]*\)".*/\1/p' "$tmp/bk.base")
+want=$((BK_ITEMS + 5))
+gen_bk() { # round -> a backup, a restore from base, a restore to now
+    printf '{"Operation":"CreateBackup","Input":{"TableName":"Bak","BackupName":"round%d"}}\n' "$1"
+    printf '{"Operation":"RestoreTableFromBackup","Input":{"TargetTableName":"Rest%d","BackupArn":"%s"}}\n' "$1" "$base"
+    printf '{"Operation":"RestoreTableToPointInTime","Input":{"SourceTableName":"Bak","TargetTableName":"Pitr%d","UseLatestRestorableTime":true}}\n' "$1"
+}
+gen_bk 0 > "$tmp/req"
+t0=$(now)
+api < "$tmp/req" > "$tmp/resp.bk0"
+t1=$(now)
+est=$(elapsed "$t0" "$t1")
+okc=$(grep -c '^{"Output"' "$tmp/resp.bk0")
+tap $([ "$rc" = 0 ] && [ -n "$base" ] && [ "$okc" = 3 ] && echo 0 || echo 1) "crash: a backup and two restores of $want items take ${est}s (the kill window)"
+# keys dbcheck lists for a table (its other lines are integrity: and backups:)
+keys_of() { "$DBCHECK" "$bdb" "$1" 2>>"$tmp/err" | grep -cvE '^(integrity|backups?):'; }
+kills=0; bad=0; acked=""
+r=1
+while [ $r -le "$ROUNDS" ]; do
+    gen_bk $r > "$tmp/req"
+    t=$(rand $((SEED + 2000 + r)) 0.02 "$est")
+    run_killed "$t" "$tmp/req" "$tmp/resp.bk$r" "$DDBX" api --db "$bdb"
+    [ $rc = 137 ] && kills=$((kills + 1))
+    msg=""
+    "$DBCHECK" "$bdb" > "$tmp/bk.check" 2>>"$tmp/err" || msg="dbcheck: $(grep -v '^integrity' "$tmp/bk.check" | head -n 3 | tr '\n' ' ')"
+    for target in Rest$r Pitr$r; do
+        got=$(keys_of "$target")
+        [ "$got" = 0 ] || [ "$got" = "$want" ] || msg="$msg $target holds $got of $want items"
+    done
+    acked="$acked $(sed -n 's/.*"BackupArn":"\([^"]*\)".*/\1/p' "$tmp/resp.bk$r" | head -n 1)"
+    if [ -n "$msg" ]; then
+        bad=$((bad + 1))
+        tap 1 "crash: backup round $r (seed $((SEED + 2000 + r)), killed after ${t}s, exit $rc):$msg"
+    fi
+    r=$((r + 1))
+done
+lost=0
+for arn in $acked; do
+    printf '{"Operation":"DescribeBackup","Input":{"BackupArn":"%s"}}\n' "$arn" | api | grep -q '"AVAILABLE"' || lost=$((lost + 1))
+done
+nacked=$(echo $acked | wc -w)
+tap $((bad + lost)) "crash: backups and restores killed $kills times (of $ROUNDS): every backup whole or gone, every restored table whole or absent, $nacked acknowledged backups kept ($lost lost)"
 echo "$n" >&3

@@ -26,9 +26,10 @@ clean() { # dir
     printf '#include <curl/curl.h>\n#include <cjson/cJSON.h>\n' >"$1/data/remote.c"
     printf '#include <openssl/hmac.h>\n' >"$1/data/sigv4.c"
     printf '#include <zlib.h>\n' >"$1/data/serve.c"
+    printf '#include <dlfcn.h>\n' >"$1/data/dynlib.c"
     printf 'static const char *q = "SELECT 1 WHERE x = ?1";\n' >"$1/data/sub/sql.c"
     printf '#include <curses.h>\n#include "data/store.h"\n' >"$1/ui/term.c"
-    printf '#include <microhttpd.h>\n#include "data/serve.h"\n' >"$1/ui/cli_serve.c"
+    printf '#include <http_parser.h>\n#include "model/buf.h"\n' >"$1/ui/httpd.c"
     printf 'void f(vm *m) { m->top = 0; m->cursor++; }\n' >"$1/ui/vm.c"
     printf 'void g(view *v) { if (v->vm.top == 0 && v->vm.n >= 2) h(v->vm.cursor); }\n' >"$1/ui/sub/reads.c"
 }
@@ -69,14 +70,16 @@ plant sqlite-ui "sqlite3 only in data/" ui/sub/x.c '#include <sqlite3.h>'
 plant sqlite-model "sqlite3 only in data/" model/x.c '#include "sqlite3.h"'
 plant cjson-model "cJSON only in data/ and model/ddbjson" model/sub/ddbjson.c '#include <cjson/cJSON.h>'
 plant cjson-ui "cJSON only in data/ and model/ddbjson" ui/x.c '#include <cJSON.h>'
-plant mhd-data "libmicrohttpd only in ui/cli_serve.c" data/serve.c '#include <microhttpd.h>'
-plant mhd-ui "libmicrohttpd only in ui/cli_serve.c" ui/sub/cli_serve.c '#include <microhttpd.h>'
+plant http-data "http-parser only in ui/httpd.c" data/serve.c '#include <http_parser.h>'
+plant http-ui "http-parser only in ui/httpd.c" ui/sub/httpd.c '#include <http_parser.h>'
 plant curl-data "libcurl only in data/remote.c" data/pull.c '#include <curl/curl.h>'
 plant curl-ui "libcurl only in data/remote.c" ui/x.c '#include <curl/easy.h>'
 plant crypto-data "libcrypto only in data/sigv4.c" data/remote.c '#include <openssl/sha.h>'
 plant crypto-model "libcrypto only in data/sigv4.c" model/sub/x.c '#include <openssl/evp.h>'
 plant zlib-data "zlib only in data/serve.c" data/store.c '#include <zlib.h>'
 plant zlib-ui "zlib only in data/serve.c" ui/sub/x.c '#include "zlib.h"'
+plant dlopen-data "dlopen only in data/dynlib.c" data/remote.c '#include <dlfcn.h>'
+plant dlopen-ui "dlopen only in data/dynlib.c" ui/sub/term.c '#include <dlfcn.h>'
 plant vm-field "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.top = 0; }'
 plant vm-alias "the vm's fields written only by ui/vm.c" ui/sub/x.c 'void f(view *v) { vm *w = &v->vm; w->cursor += 2; }'
 plant vm-incr "the vm's fields written only by ui/vm.c" ui/display.c 'void f(view *v) { v->vm.hscroll++; }'
@@ -89,7 +92,7 @@ plant sql "no SQL built from data" data/sub/x.c 'char *q = sqlite3_mprintf("SELE
 readme_place() { # library column as README spells it
     grep "^| $1 |" README.md | sed -n 's/.*(\([^()]*\) only) |$/\1/p'
 }
-for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "libmicrohttpd:libmicrohttpd" \
+for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "http-parser:http-parser" \
     "libcurl:libcurl" "OpenSSL libcrypto:libcrypto" "zlib:zlib"; do
     lib=${pair%%:*}; rname=${pair#*:}
     place=$(readme_place "$lib")
@@ -99,4 +102,21 @@ for pair in "ncursesw:curses" "SQLite 3:sqlite3" "cJSON:cJSON" "libmicrohttpd:li
         nok "README says $lib only in '${place:-?}'; the checker has no rule \"$rname only in $place\"" "$tmp/repo.out"
     fi
 done
+
+# What the binary loads at start (issue 32): only the libraries every
+# command needs. ncurses, libcurl and libcrypto (and the 30-odd that
+# libcurl and GnuTLS pull in) are loaded by the code that uses them
+# (data/dynlib.h), so `ddbx serve` and `ddbx --version` never map them.
+# ldd lists what the dynamic loader maps, dependencies included.
+if [ -x "${DDBX:-}" ] && command -v ldd >/dev/null 2>&1; then
+    ldd "$DDBX" >"$tmp/ldd.out" 2>&1
+    late=$(grep -oE 'lib(ncursesw?|tinfo|curl|crypto|ssl|gnutls|microhttpd)[^ ]*\.so[^ ]*' "$tmp/ldd.out" | sort -u | tr '\n' ' ')
+    if [ -z "$late" ] && grep -q 'libsqlite3' "$tmp/ldd.out"; then
+        ok "ddbx links none of ncurses, libcurl, libcrypto, GnuTLS at start ($(grep -c '=>' "$tmp/ldd.out") libraries)"
+    else
+        nok "ddbx links at start what it loads on use: ${late:-(no ldd list)}" "$tmp/ldd.out"
+    fi
+else
+    nok "ddbx's libraries: no binary at DDBX (${DDBX:-unset}) or no ldd"
+fi
 exit $bad

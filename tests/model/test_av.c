@@ -51,8 +51,8 @@ static int cmp2(av a, av b)
 {
     int c = av_cmp(&a, &b);
     assert_int_equal(av_cmp(&b, &a), -c);   /* antisymmetric */
-    av_free(&a);
-    av_free(&b);
+    av_done(&a);
+    av_done(&b);
     return c;
 }
 
@@ -117,9 +117,9 @@ static void strings_and_binaries_stay_nul_terminated(void **state)
     assert_int_equal(c.u.s.len, 2);
     assert_int_equal(c.u.s.ptr[2], '\0');
     assert_ptr_not_equal(c.u.s.ptr, b.u.s.ptr);
-    av_free(&e);
-    av_free(&b);
-    av_free(&c);
+    av_done(&e);
+    av_done(&b);
+    av_done(&c);
     assert_int_equal(c.type, AV_NONE);
 }
 
@@ -140,9 +140,9 @@ static void values_of_different_types_are_never_equal(void **state)
     av nul2;
     av_init_null(&nul2);
     assert_true(av_equal(&nul, &nul2));
-    av_free(&s);
-    av_free(&n);
-    av_free(&b);
+    av_done(&s);
+    av_done(&n);
+    av_done(&b);
 }
 
 static av map_of(const char *const *names, size_t n)
@@ -171,7 +171,7 @@ static void map_members_are_kept_sorted_by_name(void **state)
     assert_string_equal(v->u.s.ptr, "pk");
     assert_null(av_map_get(&m, "PK2", 3));
     assert_ptr_equal(av_map_get(&m, "pkx", 2), v);   /* names are (ptr, len) */
-    av_free(&m);
+    av_done(&m);
 }
 
 static void putting_an_existing_name_replaces_its_value(void **state)
@@ -185,14 +185,14 @@ static void putting_an_existing_name_replaces_its_value(void **state)
     const av *a = av_map_get(&m, "a", 1);
     assert_int_equal(a->type, AV_N);
     av *mut = av_map_get_mut(&m, "b", 1);
-    av_free(mut);
+    av_done(mut);
     av_init_bool(mut, true);
     assert_int_equal(av_map_get(&m, "b", 1)->type, AV_BOOL);
     assert_true(av_map_remove(&m, "a", 1));
     assert_false(av_map_remove(&m, "a", 1));
     assert_int_equal(m.u.m.len, 1);
     assert_null(av_map_get(&m, "a", 1));
-    av_free(&m);
+    av_done(&m);
 }
 
 static void maps_are_equal_whatever_the_insertion_order(void **state)
@@ -204,8 +204,8 @@ static void maps_are_equal_whatever_the_insertion_order(void **state)
     assert_int_equal(av_cmp(&a, &b), 0);
     av_map_remove(&b, "y", 1);
     assert_false(av_equal(&a, &b));
-    av_free(&a);
-    av_free(&b);
+    av_done(&a);
+    av_done(&b);
 }
 
 static void lists_keep_order_and_order_matters(void **state)
@@ -225,9 +225,9 @@ static void lists_keep_order_and_order_matters(void **state)
     av c;
     av_copy(&c, &a);
     assert_true(av_equal(&a, &c));
-    av_free(&c);
-    av_free(&a);
-    av_free(&b);
+    av_done(&c);
+    av_done(&a);
+    av_done(&b);
 }
 
 static av set_of(av_type t, const char *const *elems, size_t n)
@@ -252,28 +252,28 @@ static void sets_are_sorted_and_detect_duplicates(void **state)
         av want = N(order[i]);
         assert_true(av_equal(&ns.u.l.v[i], &want));
         assert_true(av_set_has(&ns, &want));
-        av_free(&want);
+        av_done(&want);
     }
     av absent = N("11");
     assert_false(av_set_has(&ns, &absent));
-    av_free(&absent);
+    av_done(&absent);
     av str = S("10");
     assert_false(av_set_has(&ns, &str));     /* wrong element type */
-    av_free(&str);
-    av_free(&ns);
+    av_done(&str);
+    av_done(&ns);
 
     /* "1" and "1.0" are the same number: a duplicate DynamoDB refuses. */
     const char *dup[] = { "1", "2", "1.0" };
     av nd = set_of(AV_NS, dup, 3);
     assert_false(av_set_normalize(&nd));
     assert_int_equal(nd.u.l.len, 2);
-    av_free(&nd);
+    av_done(&nd);
 
     const char *strs[] = { "b", "a", "b", "c", "a" };
     av ss = set_of(AV_SS, strs, 5);
     assert_false(av_set_normalize(&ss));
     assert_int_equal(ss.u.l.len, 3);
-    av_free(&ss);
+    av_done(&ss);
 }
 
 static void sets_are_equal_whatever_the_input_order(void **state)
@@ -287,9 +287,9 @@ static void sets_are_equal_whatever_the_input_order(void **state)
     av c = set_of(AV_SS, one, 3);
     av_set_normalize(&c);
     assert_false(av_equal(&a, &c));          /* BS is not SS */
-    av_free(&a);
-    av_free(&b);
-    av_free(&c);
+    av_done(&a);
+    av_done(&b);
+    av_done(&c);
 }
 
 static void deep_copy_shares_nothing(void **state)
@@ -312,9 +312,9 @@ static void deep_copy_shares_nothing(void **state)
     av_move(&moved, &copy);
     assert_int_equal(copy.type, AV_NONE);
     assert_int_equal(moved.type, AV_M);
-    av_free(&copy);     /* freeing a moved-from value is harmless */
-    av_free(&moved);
-    av_free(&outer);
+    av_done(&copy);     /* freeing a moved-from value is harmless */
+    av_done(&moved);
+    av_done(&outer);
 }
 
 static void comparison_orders_types_first_so_it_can_sort_anything(void **state)
@@ -344,7 +344,7 @@ static void scalar_text_is_the_plain_form_of_each_scalar(void **state)
         assert_int_equal(b.len, cases[i].n);
         assert_memory_equal(b.data ? b.data : "", cases[i].want, cases[i].n);
         buf_done(&b);
-        av_free(&cases[i].v);
+        av_done(&cases[i].v);
     }
     av t, nul, l;
     av_init_bool(&t, true);
@@ -357,12 +357,12 @@ static void scalar_text_is_the_plain_form_of_each_scalar(void **state)
     buf_done(&b);
     av_init_list(&l, AV_L);
     assert_false(av_scalar_text(&l, &b));
-    av_free(&l);
+    av_done(&l);
     av_init_list(&l, AV_SS);
     assert_false(av_scalar_text(&l, &b));
     assert_int_equal(b.len, 0);
     buf_done(&b);
-    av_free(&l);
+    av_done(&l);
 }
 
 int main(void)

@@ -74,7 +74,7 @@ static bnode *clause(builder *b, bnode *g, const char *path, bop op)
 
 static void set_val(bopnd *o, av_type t, const char *text)
 {
-    av_free(&o->value);
+    av_done(&o->value);
     o->kind = BO_VALUE;
     o->value = val(t, text);
 }
@@ -123,7 +123,7 @@ static void paths_to_pick(void **state)
     builder_pick_paths(NULL, NULL, 10, &v, &n);
     assert_int_equal(n, 0);
     builder_paths_free(v, n);
-    av_free(&it);
+    av_done(&it);
 }
 
 static void paths_parse_and_print(void **state)
@@ -200,8 +200,8 @@ static void values_typed_and_validated(void **state)
             buf_done(&j);
         }
         buf_done(&t);
-        av_free(&v);
-        av_free(&w);
+        av_done(&v);
+        av_done(&w);
     }
     struct { av_type t; const char *in, *msg; } bad[] = {
         { AV_N, "12a", "N: " },
@@ -308,7 +308,7 @@ static void placeholders_never_collide(void **state)
     assert_non_null(strstr(j.data, "\"ConditionExpression\":\"#status = :status_1 AND #status <> :status_2"
                                    " AND status_1 = :status_1_1"));
     buf_done(&j);
-    av_free(&key);
+    av_done(&key);
     builder_update_done(&u);
     builder_free(b);
 }
@@ -704,7 +704,7 @@ static void verdict_with_reasons(void **state)
     assert_non_null(strstr(d.msg, "BETWEEN"));
     assert_ptr_equal(builder_node_at(b, d.pos), c);
     builder_free(b);
-    av_free(&it);
+    av_done(&it);
 }
 
 /* ---- updates and requests ------------------------------------------------------ */
@@ -975,7 +975,7 @@ static void requests(void **state)
     builder_update_done(&u);
     builder_free(kc);
     builder_free(c);
-    av_free(&it);
+    av_done(&it);
 }
 
 /* The PartiQL form of each request (the statement shapes are the
@@ -1055,7 +1055,7 @@ static void partiql_form(void **state)
     builder_free(kc);
     builder_free(o);
     builder_free(c);
-    av_free(&it);
+    av_done(&it);
 }
 
 int main(void)

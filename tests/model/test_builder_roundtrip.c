@@ -266,10 +266,10 @@ static void generated_round_trips(void **state)
         expr_free(e2);
         expr_ctx_done(&c1);
         expr_ctx_done(&c2);
-        av_free(&n1);
-        av_free(&v1);
-        av_free(&n2);
-        av_free(&v2);
+        av_done(&n1);
+        av_done(&v1);
+        av_done(&n2);
+        av_done(&v2);
         printed_done(&p1);
         printed_done(&p2);
         printed_done(&p3);
@@ -282,7 +282,7 @@ static void generated_round_trips(void **state)
     assert_true(agree > 0 && agree < (size_t)N_TREES * N_ITEMS);
     assert_true(differ_text > 0);
     for (size_t i = 0; i < N_ITEMS; i++)
-        av_free(&items[i]);
+        av_done(&items[i]);
 }
 
 /* ---- update rows ---------------------------------------------------------- */
@@ -400,8 +400,8 @@ static void apply_update(const printed *p, const av *item, av *out)
         out->type = AV_NONE;
     expr_free(e);
     expr_ctx_done(&cx);
-    av_free(&names);
-    av_free(&values);
+    av_done(&names);
+    av_done(&values);
 }
 
 /* Generated update rows, nested operands included, print to an
@@ -438,8 +438,8 @@ static void generated_update_round_trips(void **state)
                 assert_true(av_equal(&a, &b));
                 applied++;
             }
-            av_free(&a);
-            av_free(&b);
+            av_done(&a);
+            av_done(&b);
         }
         printed_done(&p1);
         printed_done(&p2);
@@ -450,7 +450,7 @@ static void generated_update_round_trips(void **state)
     assert_true(nested > 10);
     assert_true(applied > (size_t)N_UPDATES);
     for (size_t i = 0; i < N_ITEMS; i++)
-        av_free(&items[i]);
+        av_done(&items[i]);
 }
 
 /* Hand-written text in many shapes (aliases of the writer's choosing,
@@ -497,16 +497,16 @@ static void written_texts(void **state)
         expr_free(e1);
         expr_ctx_done(&c0);
         expr_ctx_done(&c1);
-        av_free(&n0);
-        av_free(&v0);
-        av_free(&n1);
-        av_free(&v1);
+        av_done(&n0);
+        av_done(&v0);
+        av_done(&n1);
+        av_done(&v1);
         printed_done(&p0);
         printed_done(&p1);
         builder_free(b);
     }
     for (size_t i = 0; i < N_ITEMS; i++)
-        av_free(&items[i]);
+        av_done(&items[i]);
 }
 
 int main(void)

@@ -29,7 +29,7 @@ static char *roundtrip(const char *text)
         fail_msg("%s: %s (at %s)", text, d.msg, d.path);
     buf out = BUF_INIT;
     ddbjson_write_item(&out, &item);
-    av_free(&item);
+    av_done(&item);
     return buf_steal(&out);
 }
 
@@ -49,7 +49,7 @@ static void assert_refused(const char *text, status code, const char *msg, const
     diag_init(&d);
     status st = ddbjson_parse_item(text, strlen(text), &item, &d);
     if (st == ST_OK) {
-        av_free(&item);
+        av_done(&item);
         fail_msg("%s: accepted, want \"%s\"", text, msg);
     }
     if (st != code || strcmp(d.msg, msg) != 0 || strcmp(d.path, path) != 0)
@@ -270,7 +270,7 @@ static void nul_characters_in_dynamodb_json_round_trip(void **state)
     assert_non_null(a);
     assert_int_equal(a->u.s.len, 3);
     assert_memory_equal(a->u.s.ptr, "x\0y", 3);
-    av_free(&item);
+    av_done(&item);
     assert_roundtrip(text, text);
     assert_roundtrip("{\"n\\u0000m\":{\"SS\":[\"\\u0000\",\"\\u0000\\u0000\"]},\"m\":{\"M\":{\"\\u0000\":{\"S\":\"\\u0000\"}}}}",
                      "{\"m\":{\"M\":{\"\\u0000\":{\"S\":\"\\u0000\"}}},\"n\\u0000m\":{\"SS\":[\"\\u0000\",\"\\u0000\\u0000\"]}}");
@@ -321,7 +321,7 @@ static void a_single_value_parses_too(void **state)
     ddbjson_write_value(&out, &v);
     assert_string_equal(out.data, "{\"NS\":[\"1\",\"2\"]}");
     buf_done(&out);
-    av_free(&v);
+    av_done(&v);
     diag_init(&d);
     assert_int_equal(ddbjson_parse_value("{\"SS\":[]}", 9, &v, &d), ST_VALIDATION);
     assert_string_equal(d.path, "");
@@ -393,7 +393,7 @@ static char *plain_roundtrip(const char *text, status *st, diag *d)
         return NULL;
     buf out = BUF_INIT;
     ddbjson_write_item(&out, &item);
-    av_free(&item);
+    av_done(&item);
     return buf_steal(&out);
 }
 
@@ -457,7 +457,7 @@ static void plain_json_out_is_lossy_by_design(void **state)
     /* B is a base64 string and a set is a list: reading back gives S and L. */
     assert_string_equal(out.data, "{\"b\":\"AAE=\",\"n\":-0.5,\"ss\":[\"x\",\"y\"],\"z\":null}");
     buf_done(&out);
-    av_free(&item);
+    av_done(&item);
 }
 
 /* ---- base64 ---- */

@@ -42,7 +42,7 @@ static void add(ent_infer *x, const char *json)
     diag_init(&d);
     assert_int_equal(ddbjson_parse_item(json, strlen(json), &item, &d), ST_OK);
     ent_infer_add(x, &item);
-    av_free(&item);
+    av_done(&item);
 }
 
 static void item(const char *json, av *out)
@@ -91,13 +91,13 @@ static void keys_tell_the_entities_without_a_type_attribute(void **state)
     av it;
     item("{\"PK\":{\"S\":\"ACTOR#zed\"},\"SK\":{\"S\":\"TARGET#star#3\"}}", &it);
     assert_ptr_equal(ent_table_match(&t, &it), f);
-    av_free(&it);
+    av_done(&it);
     item("{\"PK\":{\"S\":\"ACTOR#zed\"},\"SK\":{\"S\":\"PROFILE\"}}", &it);
     assert_ptr_equal(ent_table_match(&t, &it), p);
-    av_free(&it);
+    av_done(&it);
     item("{\"PK\":{\"S\":\"USER#zed\"},\"SK\":{\"S\":\"PROFILE\"}}", &it);
     assert_null(ent_table_match(&t, &it));
-    av_free(&it);
+    av_done(&it);
     ent_table_done(&t);
     table_def_free(&def);
 }
@@ -136,7 +136,7 @@ static void a_type_attribute_names_the_entities(void **state)
     av it;
     item("{\"PK\":{\"S\":\"s#song3\"},\"SK\":{\"S\":\"A\"},\"type\":{\"S\":\"download\"}}", &it);
     assert_ptr_equal(ent_table_match(&t, &it), dl);   /* the type wins over the keys */
-    av_free(&it);
+    av_done(&it);
     ent_table_done(&t);
     table_def_free(&def);
 }
@@ -180,7 +180,7 @@ static void templates_match_and_are_checked(void **state)
     assert_true(ent_tmpl_match("{a}#CRS#{b}", &v));
     assert_false(ent_tmpl_match("ENROLL#STU#{id}", &v));
     assert_false(ent_tmpl_match("ENROLL#CRS#math204#{id}", &v)); /* a placeholder is not empty */
-    av_free(&v);
+    av_done(&v);
     num n;
     diag d;
     diag_init(&d);
@@ -188,7 +188,7 @@ static void templates_match_and_are_checked(void **state)
     av_init_n(&v, &n);
     assert_true(ent_tmpl_match("{n}", &v));
     assert_false(ent_tmpl_match("N#{n}", &v));
-    av_free(&v);
+    av_done(&v);
     size_t at = 0;
     assert_true(ent_tmpl_valid("ACTOR#{id}", &at));
     assert_false(ent_tmpl_valid("ACTOR#{id", &at));

@@ -61,8 +61,8 @@ static void fx_done(fixture *f)
 {
     expr_free(f->e);
     expr_ctx_done(&f->cx);
-    av_free(&f->names);
-    av_free(&f->values);
+    av_done(&f->names);
+    av_done(&f->values);
 }
 
 static bool cond(const char *text, const char *values, const char *item_json)
@@ -78,7 +78,7 @@ static bool cond(const char *text, const char *values, const char *item_json)
     assert_true(t.n >= 1);
     assert_int_equal(t.v[0].verdict, v);
     expr_trace_done(&t);
-    av_free(&item);
+    av_done(&item);
     fx_done(&f);
     return v;
 }
@@ -202,8 +202,8 @@ static void shared_context(void **state)
     expr_free(u);
     expr_free(c);
     expr_ctx_done(&cx);
-    av_free(&values);
-    av_free(&names);
+    av_done(&values);
+    av_done(&names);
 }
 
 static void errors_have_positions(void **state)
@@ -291,10 +291,10 @@ static void key_ranges(void **state)
     av s;
     av_init_s(&s, "abc", 3);
     assert_true(expr_key_match_sk(&r, &s));
-    av_free(&s);
+    av_done(&s);
     av_init_s(&s, "b", 1);
     assert_false(expr_key_match_sk(&r, &s));
-    av_free(&s);
+    av_done(&s);
     assert_int_equal(expr_key_range_of(f.e, "X", AV_S, "SK", AV_S, &r, &f.d), ST_VALIDATION);
     assert_string_equal(f.d.msg, "Query condition missed key schema element: X");
     fx_done(&f);
@@ -313,13 +313,13 @@ static void projections(void **state)
     av want = parse_item("{\"l\":{\"L\":[{\"N\":\"1\"},{\"N\":\"3\"}]},"
                          "\"m\":{\"M\":{\"x\":{\"S\":\"x\"},\"y\":{\"L\":[{\"M\":{\"z\":{\"N\":\"9\"}}}]}}}}");
     assert_true(av_equal(&out, &want));
-    av_free(&out);
+    av_done(&out);
     expr_project(f.e, NULL, &out);
     assert_int_equal(out.type, AV_M);
     assert_int_equal(out.u.m.len, 0);
-    av_free(&out);
-    av_free(&want);
-    av_free(&item);
+    av_done(&out);
+    av_done(&want);
+    av_done(&item);
     fx_done(&f);
 }
 
@@ -336,9 +336,9 @@ static void update_paths_projected(void **state)
     av want = parse_item("{\"a\":{\"M\":{\"b\":{\"N\":\"0\"}}},\"l\":{\"L\":[{\"N\":\"1\"}]},"
                          "\"c\":{\"S\":\"c\"}}");
     assert_true(av_equal(&out, &want));
-    av_free(&out);
-    av_free(&want);
-    av_free(&item);
+    av_done(&out);
+    av_done(&want);
+    av_done(&item);
     fx_done(&f);
 }
 
@@ -369,7 +369,7 @@ static status update(const char *text, const char *values, const char *old_json,
         for (size_t i = 0; i < ch->n; i++)
             ch->v[i] = strdup(ch->v[i]);
     }
-    av_free(&old);
+    av_done(&old);
     fx_done(&f);
     return st;
 }
@@ -395,8 +395,8 @@ static void updates(void **state)
     for (size_t i = 0; i < ch.n; i++)
         free((char *)ch.v[i]);
     expr_names_done(&ch);
-    av_free(&out);
-    av_free(&want);
+    av_done(&out);
+    av_done(&want);
 
     assert_int_equal(update("SET a = b", NULL, "{}", &out, &d, NULL), ST_VALIDATION);
     assert_string_equal(d.msg, "The provided expression refers to an attribute that does not exist in the item");
@@ -408,7 +408,7 @@ static void updates(void **state)
     /* An emptied set disappears. */
     assert_int_equal(update("DELETE s :s", "{\":s\":{\"SS\":[\"x\",\"y\"]}}", "{\"s\":{\"SS\":[\"x\"]}}", &out, &d, NULL), ST_OK);
     assert_int_equal(out.u.m.len, 0);
-    av_free(&out);
+    av_done(&out);
 }
 
 int main(void)

@@ -39,8 +39,8 @@ static void roundtrip_every_type(void **state)
         ddbjson_write_item(&j1, &item);
         assert_int_equal(itemenc_write_json(&j2, enc.data ? enc.data : "", enc.len, &d), ST_OK);
         assert_string_equal(j1.data, j2.data);
-        av_free(&item);
-        av_free(&back);
+        av_done(&item);
+        av_done(&back);
         buf_done(&enc);
         buf_done(&j1);
         buf_done(&j2);
@@ -69,9 +69,9 @@ static void partial_decode_and_find(void **state)
     assert_int_equal(itemenc_decode_value(vp, vlen, &l, &d), ST_OK);
     assert_true(av_equal(&l, av_map_get(&item, "l", 1)));
     assert_false(itemenc_find(enc.data, enc.len, "x", 1, &vp, &vlen));
-    av_free(&l);
-    av_free(&some);
-    av_free(&item);
+    av_done(&l);
+    av_done(&some);
+    av_done(&item);
     buf_done(&enc);
 }
 
@@ -97,11 +97,11 @@ static void refilling_one_item_row_after_row(void **state)
         assert_int_equal(itemenc_decode_some_into(enc.data, enc.len, names, lens, 2, &part, &d), ST_OK);
         assert_int_equal(itemenc_decode_some(enc.data, enc.len, names, lens, 2, &want, &d), ST_OK);
         assert_true(av_equal(&part, &want));
-        av_free(&want);
-        av_free(&item);
+        av_done(&want);
+        av_done(&item);
         buf_done(&enc);
     }
-    av_free(&part);
+    av_done(&part);
 }
 
 static void corrupt_bytes_are_refused(void **state)
@@ -121,7 +121,7 @@ static void corrupt_bytes_are_refused(void **state)
         assert_int_not_equal(itemenc_write_json(&j, enc.data, n, &d), ST_OK);
         buf_done(&j);
     }
-    av_free(&item);
+    av_done(&item);
     buf_done(&enc);
 }
 

@@ -187,7 +187,7 @@ static void assert_decodes_back(const enc *x)
         assert_int_equal(back.u.n.exp, x->v.u.n.exp);
         assert_int_equal(back.u.n.neg, x->v.u.n.neg);
     }
-    av_free(&back);
+    av_done(&back);
 }
 
 static int qsort_enc(const void *a, const void *b)
@@ -221,7 +221,7 @@ static void check_order(av_type t, size_t count)
             assert_int_equal(oracle_num_cmp(&a->v.u.n, &b->v.u.n), want);
     }
     for (size_t i = 0; i < count; i++) {
-        av_free(&xs[i].v);
+        av_done(&xs[i].v);
         buf_done(&xs[i].e);
     }
     free(xs);
@@ -274,12 +274,12 @@ static void edge_numbers_sort_in_a_known_order(void **state)
             if (enc_cmp(&prev.e, &x.e) >= 0)
                 fail_msg("%s does not encode below %s", ladder[i - 1], ladder[i]);
             assert_int_equal(av_cmp(&prev.v, &x.v), -1);
-            av_free(&prev.v);
+            av_done(&prev.v);
             buf_done(&prev.e);
         }
         prev = x;
     }
-    av_free(&prev.v);
+    av_done(&prev.v);
     buf_done(&prev.e);
 }
 
@@ -299,7 +299,7 @@ static void negative_numbers_of_every_magnitude_sort_largest_magnitude_first(voi
                 fail_msg("%s sorts too low", text);
             buf_done(&prev);
             prev = x.e;
-            av_free(&x.v);
+            av_done(&x.v);
         }
     }
     buf_done(&prev);
@@ -323,7 +323,7 @@ static void strings_with_nul_bytes_keep_their_order(void **state)
             fail_msg("step %zu out of order", i);
         buf_done(&prev);
         prev = x.e;
-        av_free(&x.v);
+        av_done(&x.v);
     }
     buf_done(&prev);
 }
@@ -349,8 +349,8 @@ static void check_pairs(av_type pt, av_type st, size_t count)
         assert_int_equal(keyenc_decode(p + u1, ps[i].e.len - u1, st, &b, &u2, &d), ST_OK);
         assert_int_equal(u1 + u2, ps[i].e.len);
         assert_true(av_equal(&a, &ps[i].pk) && av_equal(&b, &ps[i].sk));
-        av_free(&a);
-        av_free(&b);
+        av_done(&a);
+        av_done(&b);
     }
     for (size_t k = 0; k < count * 8; k++) {
         const pair *a = &ps[below((unsigned)count)], *b = &ps[below((unsigned)count)];
@@ -360,8 +360,8 @@ static void check_pairs(av_type pt, av_type st, size_t count)
         assert_int_equal(enc_cmp(&a->e, &b->e), want);
     }
     for (size_t i = 0; i < count; i++) {
-        av_free(&ps[i].pk);
-        av_free(&ps[i].sk);
+        av_done(&ps[i].pk);
+        av_done(&ps[i].sk);
         buf_done(&ps[i].e);
     }
     free(ps);
@@ -392,8 +392,8 @@ static void a_prefix_encoding_starts_every_value_that_begins_with_it(void **stat
         assert_memory_equal(p.data ? p.data : "", e.data, p.len);
         buf_done(&e);
         buf_done(&p);
-        av_free(&v);
-        av_free(&pre);
+        av_done(&v);
+        av_done(&pre);
     }
 }
 
@@ -431,12 +431,12 @@ static void small_numbers_encode_small(void **state)
     encode(&x);
     assert_int_equal(x.e.len, 4);     /* sign, exponent, one digit pair, end */
     assert_memory_equal(x.e.data, "\x03\x82\x33\x00", 4);
-    av_free(&x.v);
+    av_done(&x.v);
     buf_done(&x.e);
     make_num(&x.v, "0");
     encode(&x);
     assert_int_equal(x.e.len, 1);
-    av_free(&x.v);
+    av_done(&x.v);
     buf_done(&x.e);
 }
 

@@ -77,15 +77,15 @@ static void entity_types_by_prefix(void **state)
     assert_non_null(t);
     assert_int_equal(len, 6);
     assert_memory_equal(t, "follow", 6);
-    av_free(&it);
+    av_done(&it);
     item_sk(&it, "TARGET#star");
     t = pattern_entity_type(&s, "SocialGraph", &it, &len);
     assert_memory_equal(t, "celebrity", len);
-    av_free(&it);
+    av_done(&it);
     item_sk(&it, "ENROLL#x");
     assert_null(pattern_entity_type(&s, "SocialGraph", &it, &len));
     assert_null(pattern_entity_type(&s, "Other", &it, &len));
-    av_free(&it);
+    av_done(&it);
     pattern_set_done(&s);
 }
 
@@ -105,7 +105,7 @@ static void entity_type_attribute(void **state)
     const char *t = pattern_entity_type(&s, "Music", &it, &len);
     assert_int_equal(len, 8);
     assert_memory_equal(t, "download", 8);
-    av_free(&it);
+    av_done(&it);
     pattern_set_done(&s);
 }
 
@@ -144,7 +144,7 @@ static void getitem_key_from_condition(void **state)
     assert_int_equal(req.values.type, AV_NONE);
     assert_int_equal(req.rcc, DDB_RCC_TOTAL);
     ddb_req_done(&req);
-    av_free(&vals);
+    av_done(&vals);
     free(p.keycond);
     p.keycond = xstrdup("begins_with(SK, :b)");
     assert_int_equal(pattern_request(&p, NULL, &req, &d), ST_VALIDATION);
@@ -212,7 +212,7 @@ static void verdicts(void **state)
     av it;
     item_sk(&it, "TARGET#bob");
     pattern_result_add(&r, &s, &p, &it, true);
-    av_free(&it);
+    av_done(&it);
     r.units = 0.5;
     r.scanned = 1;
     assert_int_equal(judge(&p, &r, why, sizeof why), PAT_PASS);
@@ -221,7 +221,7 @@ static void verdicts(void **state)
     item_sk(&it, "PROFILE");
     pattern_result_add(&r, &s, &p, &it, false);
     pattern_result_add(&r, &s, &p, &it, false);
-    av_free(&it);
+    av_done(&it);
     r.units = 1;
     assert_int_equal(judge(&p, &r, why, sizeof why), PAT_FAIL);
     assert_non_null(strstr(why, "read 1 RCU, more than the 0.5 allowed"));
@@ -245,7 +245,7 @@ static void verdicts(void **state)
     pattern_result_fail(&r, "ValidationException: %s", "no index");
     assert_int_equal(judge(&p, &r, why, sizeof why), PAT_FAIL);
     assert_string_equal(why, "failed: ValidationException: no index");
-    av_free(&it);
+    av_done(&it);
     pattern_result_done(&r);
     pattern_done(&p);
     pattern_set_done(&s);

@@ -110,8 +110,8 @@ static void the_same_item_is_the_same_table_key(void **state)
     assert_false(table_def_same_item(&t, &a, &b));
     av_map_remove(&b, "SK", 2);
     assert_false(table_def_same_item(&t, &a, &b));
-    av_free(&a);
-    av_free(&b);
+    av_done(&a);
+    av_done(&b);
     table_def_free(&t);
 }
 

@@ -29,7 +29,7 @@ static size_t item_size(const char *json)
     if (ddbjson_parse_item(json, strlen(json), &item, &d) != ST_OK)
         fail_msg("%s: %s", json, d.msg);
     size_t n = size_item(&item);
-    av_free(&item);
+    av_done(&item);
     return n;
 }
 
@@ -133,7 +133,7 @@ static void an_item_may_be_400_kb_and_no_more(void **state)
     assert_string_equal(d.msg, "Item size has exceeded the maximum allowed size");
     assert_int_equal(size_check_update(&item, &d), ST_VALIDATION);
     assert_string_equal(d.msg, "Item size to update has exceeded the maximum allowed size");
-    av_free(&item);
+    av_done(&item);
     free(big);
 }
 
@@ -158,16 +158,16 @@ static void values_nest_32_levels_and_no_more(void **state)
     (void)state;
     av v = nested(0);
     assert_false(size_too_deep(&v));
-    av_free(&v);
+    av_done(&v);
     v = nested(31);
     assert_false(size_too_deep(&v));
-    av_free(&v);
+    av_done(&v);
     v = nested(32);
     assert_true(size_too_deep(&v));
-    av_free(&v);
+    av_done(&v);
     v = nested(1000);
     assert_true(size_too_deep(&v));
-    av_free(&v);
+    av_done(&v);
 }
 
 static void key_values_are_limited_by_their_bytes(void **state)
@@ -183,23 +183,23 @@ static void key_values_are_limited_by_their_bytes(void **state)
     assert_int_equal(size_check_key(&v, false, &d), ST_VALIDATION);
     assert_string_equal(d.msg, "One or more parameter values were invalid: "
                         "Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
-    av_free(&v);
+    av_done(&v);
     av_init_b(&v, key, 2049);
     assert_int_equal(size_check_key(&v, true, &d), ST_VALIDATION);
     /* DynamoDB's text, missing space and all. */
     assert_string_equal(d.msg, "One or more parameter values were invalid: "
                         "Size of hashkey has exceeded the maximum size limit of2048 bytes");
-    av_free(&v);
+    av_done(&v);
     /* 342 Korean syllables are 1026 bytes: too long for a sort key. */
     char ko[342 * 3];
     for (int i = 0; i < 342; i++)
         memcpy(ko + 3 * i, "가", 3);
     av_init_s(&v, ko, sizeof ko);
     assert_int_equal(size_check_key(&v, false, &d), ST_VALIDATION);
-    av_free(&v);
+    av_done(&v);
     av_init_s(&v, ko, 1023);
     assert_int_equal(size_check_key(&v, false, &d), ST_OK);
-    av_free(&v);
+    av_done(&v);
     /* Numbers always fit. */
     num n;
     num_parse("-9.9999999999999999999999999999999999999E+125", 45, &n, &d);
@@ -229,6 +229,10 @@ static void reads_cost_a_unit_per_4_kb_half_if_eventually_consistent(void **stat
     assert_string_equal(units(size_read_halves(0, false)), "0.5");
     /* A 1 MB Query page, eventually consistent: 256 units / 2. */
     assert_string_equal(units(size_read_halves(1048576, false)), "128");
+    /* A Scan to the end: the minimum read of four partitions (DynamoDB's
+     * answer for a tiny on-demand table, issue 16). */
+    assert_string_equal(units(size_scan_min_halves(true)), "4");
+    assert_string_equal(units(size_scan_min_halves(false)), "2");
 }
 
 static void a_whole_read_is_predicted_page_by_page(void **state)

@@ -24,22 +24,7 @@
 #include "model/ddbjson.h"
 #include "model/stage.h"
 
-static av parse(const char *json)
-{
-    av v;
-    diag d;
-    diag_init(&d);
-    if (ddbjson_parse_item(json, strlen(json), &v, &d) != ST_OK)
-        fail_msg("%s: %s", json, d.msg);
-    return v;
-}
-
-static char *text(const av *v)
-{
-    buf b = BUF_INIT;
-    ddbjson_write_item(&b, v);
-    return buf_steal(&b);
-}
+#include "items.h"
 
 static void diff_says_added_changed_removed_in_name_order(void **state)
 {
@@ -67,8 +52,8 @@ static void diff_says_added_changed_removed_in_name_order(void **state)
     assert_string_equal(stage_kind(&a, &none), "delete");
     assert_string_equal(stage_kind(&a, &b), "update");
     assert_string_equal(stage_kind(&a, &a), "none");
-    av_free(&a);
-    av_free(&b);
+    av_done(&a);
+    av_done(&b);
 }
 
 static void an_update_sets_what_differs_and_locks_what_was_read(void **state)
@@ -96,8 +81,8 @@ static void an_update_sets_what_differs_and_locks_what_was_read(void **state)
     free(names);
     free(values);
     ddb_req_done(&r);
-    av_free(&a);
-    av_free(&b);
+    av_done(&a);
+    av_done(&b);
 }
 
 static void a_new_item_must_not_exist_and_a_delete_locks_the_item(void **state)
@@ -118,7 +103,7 @@ static void a_new_item_must_not_exist_and_a_delete_locks_the_item(void **state)
     stage_action("T", "PK", NULL, &a, &a, &r);
     assert_int_equal(r.kind, DDB_CHECK);
     ddb_req_done(&r);
-    av_free(&a);
+    av_done(&a);
 }
 
 static void too_many_attributes_read_lock_only_those_written(void **state)
@@ -140,8 +125,8 @@ static void too_many_attributes_read_lock_only_those_written(void **state)
     assert_string_equal(r.update, "SET #a2 = :n2");
     ddb_req_done(&r);
     buf_done(&j);
-    av_free(&a);
-    av_free(&b);
+    av_done(&a);
+    av_done(&b);
 }
 
 static void rebase_applies_the_change_to_the_item_as_it_is_now(void **state)
@@ -154,16 +139,16 @@ static void rebase_applies_the_change_to_the_item_as_it_is_now(void **state)
     char *t = text(&out);
     assert_string_equal(t, "{\"PK\":{\"S\":\"p\"},\"city\":{\"S\":\"Jeju\"},\"theirs\":{\"S\":\"t\"}}");
     free(t);
-    av_free(&out);
+    av_done(&out);
     av none = { .type = AV_NONE };
     stage_rebase(&a, &none, &now, &out);
     assert_int_equal(out.type, AV_NONE);
     stage_rebase(&a, &b, &none, &out);
     assert_true(av_equal(&out, &b));
-    av_free(&out);
-    av_free(&a);
-    av_free(&b);
-    av_free(&now);
+    av_done(&out);
+    av_done(&a);
+    av_done(&b);
+    av_done(&now);
 }
 
 /* UpdateItem's semantics (developer guide, "Update expressions": ADD to
@@ -200,7 +185,7 @@ static void a_staged_write_applies_the_request_to_the_item_as_read(void **state)
     char *t = text(&out);
     assert_string_equal(t, "{\"PK\":{\"S\":\"p\"},\"c\":{\"S\":\"Jeju\"},\"n\":{\"N\":\"2\"}}");
     free(t);
-    av_free(&out);
+    av_done(&out);
     /* The condition fails on no item: nothing. */
     assert_int_equal(stage_write(&r, &none, &out, &d), ST_CONDITION_FAILED);
     assert_int_equal(out.type, AV_NONE);
@@ -211,7 +196,7 @@ static void a_staged_write_applies_the_request_to_the_item_as_read(void **state)
     t = text(&out);
     assert_string_equal(t, "{\"PK\":{\"S\":\"p\"},\"c\":{\"S\":\"Jeju\"}}");
     free(t);
-    av_free(&out);
+    av_done(&out);
     ddb_req_done(&r);
     r = write_req(DDB_UPDATE, "REMOVE c", NULL, NULL);
     assert_int_equal(stage_write(&r, &none, &out, &d), ST_OK);
@@ -221,17 +206,17 @@ static void a_staged_write_applies_the_request_to_the_item_as_read(void **state)
     r = write_req(DDB_PUT, NULL, "attribute_not_exists(PK)", NULL);
     assert_int_equal(stage_write(&r, &none, &out, &d), ST_OK);
     assert_non_null(av_map_get(&out, "x", 1));
-    av_free(&out);
+    av_done(&out);
     assert_int_equal(stage_write(&r, &read, &out, &d), ST_CONDITION_FAILED);
     ddb_req_done(&r);
     r = write_req(DDB_DELETE, NULL, NULL, "{\":u\":{\"N\":\"1\"}}");
     assert_int_equal(stage_write(&r, &read, &out, &d), ST_VALIDATION);
-    av_free(&r.values);
+    av_done(&r.values);
     r.values.type = AV_NONE;
     assert_int_equal(stage_write(&r, &read, &out, &d), ST_OK);
     assert_int_equal(out.type, AV_NONE);
     ddb_req_done(&r);
-    av_free(&read);
+    av_done(&read);
 }
 
 int main(void)

@@ -8,6 +8,9 @@
  *
  *   node concurrent.js PORT DDBX DBFILE
  *
+ * DBFILE "-": the server's database is in memory (--in-memory), so no
+ * other process can open it: the `ddbx api` writer beside is left out.
+ *
  * The expectations are DynamoDB's: every write is atomic and isolated
  * (Developer Guide, "Working with items": an UpdateItem's ADD on a number
  * is atomic; "conditional writes": of racing writes with a condition on
@@ -254,7 +257,7 @@ async function partiqlToken() {
 
 async function main() {
   await counters();
-  await withApiWriter();
+  if (DBFILE !== '-') await withApiWriter();
   await racingPuts();
   await wholeItems();
   await transactions();

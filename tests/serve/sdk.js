@@ -314,6 +314,66 @@ async function main() {
     ok(still.Items.length === 1, 'ExecuteTransaction: the cancelled DELETE did not happen', still.Items);
   }
 
+  // Backups and point-in-time recovery (the API reference's shapes; the
+  // SDK parses the epoch-second timestamps into Dates and maps the error
+  // types onto its own exception classes).
+  {
+    const count = async (table) => (await c.send(new ddb.ScanCommand({ TableName: table, Select: 'COUNT' }))).Count;
+    const items = await count(T);
+    const cb = await c.send(new ddb.CreateBackupCommand({ TableName: T, BackupName: 'sdk-backup' }));
+    const bd = cb.BackupDetails || {};
+    ok(/^arn:aws:dynamodb:[^:]+:\d+:table\/SdkGraph\/backup\/\d{14}-[0-9a-f]{8}$/.test(bd.BackupArn || '') &&
+       bd.BackupStatus === 'CREATING' && bd.BackupType === 'USER' && bd.BackupCreationDateTime instanceof Date,
+       'CreateBackup: BackupDetails with its ARN, CREATING, a Date', bd);
+    const cb2 = await c.send(new ddb.CreateBackupCommand({ TableName: T, BackupName: 'sdk-backup-2' }));
+    const lb = await c.send(new ddb.ListBackupsCommand({ TableName: T, Limit: 1 }));
+    ok(lb.BackupSummaries.length === 1 && lb.BackupSummaries[0].BackupArn === bd.BackupArn &&
+       lb.LastEvaluatedBackupArn === bd.BackupArn, 'ListBackups: oldest first, a page of one and its LastEvaluatedBackupArn', lb);
+    const lb2 = await c.send(new ddb.ListBackupsCommand({ TableName: T, ExclusiveStartBackupArn: lb.LastEvaluatedBackupArn }));
+    ok(lb2.BackupSummaries.length === 1 && lb2.BackupSummaries[0].BackupArn === cb2.BackupDetails.BackupArn &&
+       !lb2.LastEvaluatedBackupArn, 'ListBackups: the next page from ExclusiveStartBackupArn', lb2);
+    const db = await c.send(new ddb.DescribeBackupCommand({ BackupArn: bd.BackupArn }));
+    const desc = db.BackupDescription || {};
+    ok(desc.BackupDetails && desc.BackupDetails.BackupStatus === 'AVAILABLE' && desc.SourceTableDetails &&
+       desc.SourceTableDetails.ItemCount === items && desc.SourceTableFeatureDetails.GlobalSecondaryIndexes[0].IndexName === 'GSI1',
+       'DescribeBackup: AVAILABLE, the source table and its GSI', desc);
+    const rt = await c.send(new ddb.RestoreTableFromBackupCommand({ BackupArn: bd.BackupArn, TargetTableName: T + 'Copy' }));
+    ok(rt.TableDescription && rt.TableDescription.RestoreSummary && rt.TableDescription.RestoreSummary.RestoreInProgress === true &&
+       rt.TableDescription.RestoreSummary.SourceBackupArn === bd.BackupArn, 'RestoreTableFromBackup: the new table with its RestoreSummary',
+       rt.TableDescription);
+    ok(await count(T + 'Copy') === items, 'the restored table holds the backed-up items', items);
+    const again2 = await thrown(() => c.send(new ddb.RestoreTableFromBackupCommand({ BackupArn: bd.BackupArn, TargetTableName: T })));
+    ok(again2 instanceof ddb.TableAlreadyExistsException, 'a restore onto an existing table: TableAlreadyExistsException', again2 && again2.name);
+    const nf = await thrown(() => c.send(new ddb.DescribeBackupCommand({ BackupArn: bd.BackupArn.replace(/-[0-9a-f]{8}$/, '-00000001') })));
+    ok(nf instanceof ddb.BackupNotFoundException, 'DescribeBackup of no backup: BackupNotFoundException', nf && nf.name);
+    const tnf = await thrown(() => c.send(new ddb.CreateBackupCommand({ TableName: 'NoSuchTable', BackupName: 'x-y' })));
+    ok(tnf instanceof ddb.TableNotFoundException, 'CreateBackup of no table: TableNotFoundException', tnf && tnf.name);
+    const off = await thrown(() => c.send(new ddb.RestoreTableToPointInTimeCommand({
+      SourceTableName: T, TargetTableName: T + 'Then', UseLatestRestorableTime: true })));
+    ok(off instanceof ddb.PointInTimeRecoveryUnavailableException, 'a point in time without recovery enabled: PointInTimeRecoveryUnavailableException', off && off.name);
+    const uc = await c.send(new ddb.UpdateContinuousBackupsCommand({ TableName: T,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 3 } }));
+    const pd = uc.ContinuousBackupsDescription.PointInTimeRecoveryDescription;
+    ok(pd.PointInTimeRecoveryStatus === 'ENABLED' && pd.RecoveryPeriodInDays === 3 && pd.EarliestRestorableDateTime instanceof Date,
+       'UpdateContinuousBackups: ENABLED, its period, the window as Dates', pd);
+    await new Promise((r) => setTimeout(r, 20));
+    const at = new Date();
+    await new Promise((r) => setTimeout(r, 20));
+    await c.send(new ddb.DeleteItemCommand({ TableName: T, Key: { PK: S('W#7'), SK: S('I#0003') } }));
+    const pit = await c.send(new ddb.RestoreTableToPointInTimeCommand({ SourceTableName: T, TargetTableName: T + 'Then', RestoreDateTime: at }));
+    ok(pit.TableDescription && pit.TableDescription.RestoreSummary && pit.TableDescription.RestoreSummary.RestoreDateTime instanceof Date,
+       'RestoreTableToPointInTime: the new table, restored to a Date', pit.TableDescription);
+    const then = await c.send(new ddb.GetItemCommand({ TableName: T + 'Then', Key: { PK: S('W#7'), SK: S('I#0003') } }));
+    ok(then.Item && then.Item.v.N === '3' && await count(T + 'Then') === items,
+       'the item deleted after that moment is there, and every other', then.Item);
+    const bad = await thrown(() => c.send(new ddb.RestoreTableToPointInTimeCommand({
+      SourceTableName: T, TargetTableName: T + 'Never', RestoreDateTime: new Date(Date.now() - 7 * 86400e3) })));
+    ok(bad instanceof ddb.InvalidRestoreTimeException, 'a moment before the window: InvalidRestoreTimeException', bad && bad.name);
+    const dlb = await c.send(new ddb.DeleteBackupCommand({ BackupArn: cb2.BackupDetails.BackupArn }));
+    ok(dlb.BackupDescription.BackupDetails.BackupStatus === 'DELETED', 'DeleteBackup: DELETED', dlb.BackupDescription);
+    for (const t of [T + 'Copy', T + 'Then']) await c.send(new ddb.DeleteTableCommand({ TableName: t }));
+  }
+
   // ddbx api on the same database sees what the endpoint wrote.
   const line = JSON.stringify({ Operation: 'GetItem', Input: { TableName: T, Key: { PK: S('W#7'), SK: S('I#0199') } } });
   const api = spawnSync(DDBX, ['api', '--db', DBFILE], { input: line + '\n', encoding: 'utf8', timeout: 20000 });
@@ -328,6 +388,10 @@ async function main() {
   ok(dl.TableDescription && dl.TableDescription.TableName === T, 'DeleteTable', dl.TableDescription);
   const lt2 = await c.send(new ddb.ListTablesCommand({}));
   ok(!lt2.TableNames.includes(T), 'ListTables after DeleteTable', lt2.TableNames);
+  // Recovery was enabled on T: DeleteTable kept its SYSTEM backup.
+  const sys = await c.send(new ddb.ListBackupsCommand({ TableName: T, BackupType: 'SYSTEM' }));
+  ok(sys.BackupSummaries.length === 1 && sys.BackupSummaries[0].BackupName === T + '$DeletedTableBackup' &&
+     sys.BackupSummaries[0].BackupExpiryDateTime instanceof Date, 'DeleteTable with recovery enabled: a SYSTEM backup', sys.BackupSummaries);
   c.destroy();
 }
 

@@ -26,7 +26,21 @@
  * Given TABLE, the index entries are checked against the items too
  * (store_index_check: bodies, sizes, totals); a problem is printed on
  * stderr, exit 1.
+ *
+ * Always, the backups (schema version 6, data/store_backup.c): after
+ * store_open has tidied the folder, every catalogued backup's items are
+ * there and as many and as large as the row says (a backup file whole,
+ * passing its own integrity check, its meta agreeing; a SYSTEM backup's
+ * rows under the deleted table's id, no table having that id), no file
+ * in DB-backups/ is unaccounted for (a tmp file only of a live process),
+ * every table has its history row, and no item row belongs to neither a
+ * table nor a SYSTEM backup (a restore or a delete half done). Prints
+ * "backup: PROBLEM" lines (exit 1), and "backups: N, files: M" when
+ * there are any.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +115,7 @@ static void print_enc_key(const table_def *def, const void *body, int len)
     putchar('\t');
     if (def->sk.name)
         print_key(av_map_get(&item, def->sk.name, strlen(def->sk.name)));
-    av_free(&item);
+    av_done(&item);
 }
 
 static int check_changes(const char *path, const char *table, const table_def *def)
@@ -112,10 +126,13 @@ static int check_changes(const char *path, const char *table, const table_def *d
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
         goto out;
     sqlite3_busy_timeout(db, 10000);
-    if (sqlite3_exec(db, "CREATE TEMP TABLE latest(pk BLOB, sk BLOB, new BLOB, PRIMARY KEY(pk, sk))",
-                     NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO latest VALUES(?1, ?2, ?3)", -1, &ins, NULL) ||
-        sqlite3_prepare_v2(db, "SELECT c.old, c.new FROM changes c JOIN tables t ON t.id = c.tid"
+    /* A history-only record (ttl 2: a bulk write on a table with
+     * point-in-time recovery) holds only the new item's key: such a key's
+     * item cannot be compared, as an unlogged one. */
+    if (sqlite3_exec(db, "CREATE TEMP TABLE latest(pk BLOB, sk BLOB, new BLOB, bulk INTEGER,"
+                     " PRIMARY KEY(pk, sk))", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO latest VALUES(?1, ?2, ?3, ?4)", -1, &ins, NULL) ||
+        sqlite3_prepare_v2(db, "SELECT c.old, c.new, c.ttl = 2 FROM changes c JOIN tables t ON t.id = c.tid"
                            " WHERE t.name = ?1 AND (c.old IS NOT NULL OR c.new IS NOT NULL)"
                            " ORDER BY c.seq", -1, &q, NULL) != SQLITE_OK)
         goto out;
@@ -138,7 +155,7 @@ static int check_changes(const char *path, const char *table, const table_def *d
         keyenc_append(&pk, av_map_get(&item, def->pk.name, strlen(def->pk.name)));
         if (def->sk.name)
             keyenc_append(&sk, av_map_get(&item, def->sk.name, strlen(def->sk.name)));
-        av_free(&item);
+        av_done(&item);
         sqlite3_reset(ins);
         sqlite3_bind_blob(ins, 1, pk.data ? pk.data : "", (int)pk.len, SQLITE_TRANSIENT);
         sqlite3_bind_blob(ins, 2, sk.data ? sk.data : "", (int)sk.len, SQLITE_TRANSIENT);
@@ -146,6 +163,7 @@ static int check_changes(const char *path, const char *table, const table_def *d
             sqlite3_bind_blob(ins, 3, sqlite3_column_blob(q, 1), sqlite3_column_bytes(q, 1), SQLITE_TRANSIENT);
         else
             sqlite3_bind_null(ins, 3);
+        sqlite3_bind_int(ins, 4, sqlite3_column_int(q, 2));
         sqlite3_step(ins);
         records++;
     }
@@ -165,7 +183,7 @@ static int check_changes(const char *path, const char *table, const table_def *d
     static const char *const sql[] = {
         "SELECT coalesce(l.new, i.body) FROM latest l LEFT JOIN items i ON i.pk = l.pk AND i.sk = l.sk"
         " AND i.tid = (SELECT id FROM tables WHERE name = ?1)"
-        " WHERE NOT ((l.new IS NULL AND i.body IS NULL) OR l.new = i.body)",
+        " WHERE NOT l.bulk AND NOT ((l.new IS NULL AND i.body IS NULL) OR l.new = i.body)",
         "SELECT i.body FROM items i WHERE i.tid = (SELECT id FROM tables WHERE name = ?1)"
         " AND NOT EXISTS (SELECT 1 FROM latest l WHERE l.pk = i.pk AND l.sk = i.sk)",
     };
@@ -194,6 +212,153 @@ out:
     return rc;
 }
 
+/* The first row of sql on db: two numbers (0 when no row). */
+static bool two(sqlite3 *db, const char *sql, long long arg, long long out[2])
+{
+    sqlite3_stmt *q;
+    out[0] = out[1] = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_int64(q, 1, arg);
+    bool ok = sqlite3_step(q) == SQLITE_ROW;
+    if (ok) {
+        out[0] = sqlite3_column_int64(q, 0);
+        out[1] = sqlite3_column_int64(q, 1);
+    }
+    sqlite3_finalize(q);
+    return ok;
+}
+
+/* One backup file: whole, and holding what its row says. */
+static int check_file(const char *dir, const char *file, long long items, long long bytes)
+{
+    size_t plen = strlen(dir) + strlen(file) + 2;
+    char *p = malloc(plen);
+    snprintf(p, plen, "%s/%s", dir, file);
+    sqlite3 *db = NULL;
+    int bad = 0;
+    int orc = sqlite3_open_v2(p, &db, SQLITE_OPEN_READONLY, NULL);
+    free(p);
+    if (orc != SQLITE_OK) {
+        printf("backup: %s: cannot open: %s\n", file, db ? sqlite3_errmsg(db) : "?");
+        sqlite3_close(db);
+        return 1;
+    }
+    long long got[2], meta[2];
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &q, NULL) != SQLITE_OK ||
+        sqlite3_step(q) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(q, 0), "ok") != 0) {
+        printf("backup: %s: integrity: %s\n", file, q ? (const char *)sqlite3_column_text(q, 0) : sqlite3_errmsg(db));
+        bad = 1;
+    }
+    sqlite3_finalize(q);
+    if (!bad && !two(db, "SELECT count(*), coalesce(sum(size), 0) FROM items WHERE ?1 = ?1", 0, got)) {
+        printf("backup: %s: no items table: %s\n", file, sqlite3_errmsg(db));
+        bad = 1;
+    }
+    if (!bad && (got[0] != items || got[1] != bytes)) {
+        printf("backup: %s: %lld items of %lld bytes, its row says %lld of %lld\n", file, got[0], got[1], items, bytes);
+        bad = 1;
+    }
+    if (!bad && (!two(db, "SELECT (SELECT value FROM meta WHERE key = 'items'), (SELECT value FROM meta WHERE"
+                      " key = 'bytes') WHERE ?1 = ?1", 0, meta) || meta[0] != items || meta[1] != bytes)) {
+        printf("backup: %s: its meta says %lld items of %lld bytes\n", file, meta[0], meta[1]);
+        bad = 1;
+    }
+    sqlite3_close(db);
+    return bad;
+}
+
+static bool tmp_of_live_process(const char *name)
+{
+    long pid;
+    if (sscanf(name, "tmp-%ld-", &pid) != 1)
+        return false;
+    return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+static int check_backups(const char *path)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    int bad = 0;
+    long n = 0, files = 0;
+    size_t dlen = strlen(path) + sizeof "-backups";
+    char *dir = malloc(dlen);
+    snprintf(dir, dlen, "%s-backups", path);
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        fprintf(stderr, "dbcheck: backups: %s\n", db ? sqlite3_errmsg(db) : "cannot open");
+        sqlite3_close(db);
+        free(dir);
+        return 2;
+    }
+    sqlite3_busy_timeout(db, 10000);
+    if (sqlite3_prepare_v2(db, "SELECT bid, type, tid, items, bytes, file FROM backups", -1, &q, NULL) != SQLITE_OK) {
+        /* a file before version 6: nothing to check */
+        sqlite3_close(db);
+        free(dir);
+        return 0;
+    }
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        n++;
+        const char *bid = (const char *)sqlite3_column_text(q, 0);
+        int type = sqlite3_column_int(q, 1);
+        long long tid = sqlite3_column_int64(q, 2), items = sqlite3_column_int64(q, 3);
+        long long bytes = sqlite3_column_int64(q, 4);
+        const char *file = (const char *)sqlite3_column_text(q, 5);
+        if (file) {
+            files++;
+            bad |= check_file(dir, file, items, bytes);
+            continue;
+        }
+        long long got[2], live[2];
+        two(db, "SELECT count(*), coalesce(sum(size), 0) FROM items WHERE tid = ?1", tid, got);
+        two(db, "SELECT count(*), 0 FROM tables WHERE id = ?1", tid, live);
+        if (type != 1 || live[0] || got[0] != items || got[1] != bytes) {
+            printf("backup: %s: type %d, table %lld %s, %lld rows of %lld bytes, its row says %lld of %lld\n", bid,
+                   type, tid, live[0] ? "exists" : "deleted", got[0], got[1], items, bytes);
+            bad = 1;
+        }
+    }
+    sqlite3_finalize(q);
+    /* Every file accounted for. */
+    DIR *dh = opendir(dir);
+    struct dirent *e;
+    while (dh && (e = readdir(dh))) {
+        if (e->d_name[0] == '.' || tmp_of_live_process(e->d_name))
+            continue;
+        long long named[2];
+        sqlite3_prepare_v2(db, "SELECT count(*), 0 FROM backups WHERE file = ?1", -1, &q, NULL);
+        sqlite3_bind_text(q, 1, e->d_name, -1, SQLITE_STATIC);
+        named[0] = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+        sqlite3_finalize(q);
+        if (!named[0]) {
+            printf("backup: %s: a file no backup names\n", e->d_name);
+            bad = 1;
+        }
+    }
+    if (dh)
+        closedir(dh);
+    long long h[2], stray[2];
+    two(db, "SELECT count(*), 0 FROM tables t WHERE ?1 = ?1 AND NOT EXISTS (SELECT 1 FROM history h"
+            " WHERE h.tid = t.id)", 0, h);
+    if (h[0]) {
+        printf("backup: %lld tables without history\n", h[0]);
+        bad = 1;
+    }
+    two(db, "SELECT count(*), 0 FROM items i WHERE ?1 = ?1 AND NOT EXISTS (SELECT 1 FROM tables t WHERE"
+            " t.id = i.tid) AND NOT EXISTS (SELECT 1 FROM backups b WHERE b.file IS NULL AND b.tid = i.tid)", 0, stray);
+    if (stray[0]) {
+        printf("backup: %lld item rows of no table and no backup\n", stray[0]);
+        bad = 1;
+    }
+    sqlite3_close(db);
+    free(dir);
+    if (n)
+        printf("backups: %ld, files: %ld\n", n, files);
+    return bad;
+}
+
 static int list_keys(const char *path, const char *table, bool changes)
 {
     store *s = NULL;
@@ -206,6 +371,10 @@ static int list_keys(const char *path, const char *table, bool changes)
         fprintf(stderr, "dbcheck: store_open: %s\n", d.msg);
         return 2;
     }
+    /* After store_open tidied the backups folder. */
+    if ((rc = check_backups(path)) != 0)
+        goto out;
+    rc = 2;
     if (!table) {
         rc = 0;
         goto out;
@@ -228,7 +397,7 @@ static int list_keys(const char *path, const char *table, bool changes)
         if (store_partitions(s, table, NULL, after_pk.type ? &after_pk : NULL, false, PARTS,
                              parts, &np, &d) != ST_OK) {
             fprintf(stderr, "dbcheck: partitions: %s\n", d.msg);
-            av_free(&after_pk);
+            av_done(&after_pk);
             goto out;
         }
         for (size_t i = 0; i < np; i++) {
@@ -247,25 +416,25 @@ static int list_keys(const char *path, const char *table, bool changes)
                         print_key(av_map_get(&items[k], def.sk.name, strlen(def.sk.name)));
                     putchar('\n');
                 }
-                av_free(&after);
+                av_done(&after);
                 if (ni > 0)
                     av_move(&after, &items[ni - 1]);
                 for (size_t k = 0; k + 1 < ni; k++)
-                    av_free(&items[k]);
+                    av_done(&items[k]);
                 if (ni < ITEMS)
                     break;
             }
-            av_free(&after);
+            av_done(&after);
         }
-        av_free(&after_pk);
+        av_done(&after_pk);
         if (np > 0)
             av_copy(&after_pk, &parts[np - 1].pk);
         for (size_t i = 0; i < np; i++)
-            av_free(&parts[i].pk);
+            av_done(&parts[i].pk);
         if (np < PARTS)
             break;
     }
-    av_free(&after_pk);
+    av_done(&after_pk);
     /* The index entries agree with the items (bodies, sizes, totals): a
      * write keeps both or neither. */
     char *problems = NULL;

@@ -1,6 +1,7 @@
 /*
  * peakrss — runs a command and reports its wall time and peak resident
- * set (getrusage of the child), for the whole-program figures:
+ * set (getrusage of the child), for the whole-program figures of make
+ * bench and the constant-memory checks of tests/diffcmd:
  *
  *   peakrss CMD [ARG...]    stderr gets a last line
  *                           "peakrss wall_ms=N cpu_ms=N maxrss_kb=N status=N"

@@ -1,0 +1,869 @@
+#include "ui/httpd.h"
+
+#include <errno.h>
+#include <http_parser.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/buf.h"
+#include "model/mem.h"
+
+/* Descriptors kept out of the connections' share of the file limit: the
+ * standard streams, the listening socket and eventfd, each worker's epoll
+ * set, and the store's files (a database, its WAL and shared memory for
+ * each worker's connection and the TTL sweep's). */
+#define RESERVED_FDS(threads) (32u + 4u * (threads))
+#define READ_CHUNK 65536
+/* A connection's buffers are kept between requests up to this size. */
+#define KEEP_BUF 16384
+
+typedef struct worker worker;
+
+typedef struct conn {
+    int fd;                   /* -1 once closed (freed at the end of the event batch) */
+    worker *w;
+    struct conn *prev, *next; /* the worker's list, least recently active first (under w->lock) */
+    double last;              /* when a byte last moved (under w->lock) */
+    bool in_handler;          /* its request is being answered (under w->lock) */
+    bool evicted;             /* shut down by another worker for room (under w->lock) */
+    http_parser p;
+    buf url, field, target, expect, body;
+    buf in;                   /* received, not yet parsed (a pipelined request behind a pending answer) */
+    buf out;                  /* answered, not yet written */
+    size_t out_off;
+    size_t header_bytes;
+    int refused;              /* HTTPD_* */
+    int cur;                  /* which header the value being read belongs to */
+    bool in_field, got_target;
+    bool want_out;            /* EPOLLOUT asked for (output pending) */
+    bool closing;             /* close once the output is written */
+    bool lingering;           /* output done, write side shut: discard input until EOF */
+    bool eof;                 /* the client closed its side with an answer still to write */
+    struct conn *dead_next;
+} conn;
+
+struct worker {
+    httpd *h;
+    pthread_t th;
+    int ep;
+    pthread_mutex_t lock;
+    conn *head, *tail;
+    conn *dead;               /* closed during this event batch */
+    char *rbuf;
+    time_t date_t;
+    char date[48];
+};
+
+struct httpd {
+    httpd_opts o;
+    int lfd, efd;
+    unsigned port;
+    worker *w;
+    unsigned nw, started;
+    size_t limit;
+    size_t open;              /* atomic */
+    size_t pending_evictions; /* atomic: shut down, not yet closed by their owner */
+    unsigned long accepted, evicted, timed_out;   /* atomic */
+    int stop;                 /* atomic */
+};
+
+enum { H_OTHER, H_TARGET, H_EXPECT };
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the worker's list of connections ---- */
+
+static void list_unlink(worker *w, conn *c)
+{
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        w->head = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    else
+        w->tail = c->prev;
+    c->prev = c->next = NULL;
+}
+
+static void list_append(worker *w, conn *c)
+{
+    c->prev = w->tail;
+    c->next = NULL;
+    if (w->tail)
+        w->tail->next = c;
+    else
+        w->head = c;
+    w->tail = c;
+}
+
+/* A byte moved: c becomes the most recently active. */
+static void touch(conn *c)
+{
+    worker *w = c->w;
+    double now = mono();
+    pthread_mutex_lock(&w->lock);
+    c->last = now;
+    if (w->tail != c) {
+        list_unlink(w, c);
+        list_append(w, c);
+    }
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void conn_close(conn *c)
+{
+    worker *w = c->w;
+    if (c->fd < 0)
+        return;
+    pthread_mutex_lock(&w->lock);
+    list_unlink(w, c);
+    bool evicted = c->evicted;
+    pthread_mutex_unlock(&w->lock);
+    epoll_ctl(w->ep, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+    c->fd = -1;
+    if (evicted)
+        __atomic_sub_fetch(&w->h->pending_evictions, 1, __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&w->h->open, 1, __ATOMIC_RELAXED);
+    c->dead_next = w->dead;
+    w->dead = c;
+}
+
+static void conn_free(conn *c)
+{
+    buf_done(&c->url);
+    buf_done(&c->field);
+    buf_done(&c->target);
+    buf_done(&c->expect);
+    buf_done(&c->body);
+    buf_done(&c->in);
+    buf_done(&c->out);
+    free(c);
+}
+
+static void bury_dead(worker *w)
+{
+    while (w->dead) {
+        conn *c = w->dead;
+        w->dead = c->dead_next;
+        conn_free(c);
+    }
+}
+
+/* The first connection of w's list that may be closed for room: not
+ * answering a request, not already shut down. Under w->lock. */
+static conn *oldest_idle(worker *w)
+{
+    for (conn *c = w->head; c; c = c->next)
+        if (!c->in_handler && !c->evicted)
+            return c;
+    return NULL;
+}
+
+/* Slots ran short: closes the connection idle longest, whichever worker
+ * holds it. One of self's is closed at once; another worker's socket is
+ * shut down under that worker's lock (it stays open until the owner sees
+ * the end and closes it, so its descriptor cannot have been reused). */
+static void make_room(worker *self)
+{
+    httpd *h = self->h;
+    worker *best = NULL;
+    double best_t = 0;
+    for (unsigned i = 0; i < h->nw; i++) {
+        worker *w = &h->w[i];
+        pthread_mutex_lock(&w->lock);
+        conn *c = oldest_idle(w);
+        if (c && (!best || c->last < best_t)) {
+            best = w;
+            best_t = c->last;
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    if (!best)
+        return;
+    pthread_mutex_lock(&best->lock);
+    conn *c = oldest_idle(best);
+    if (c && best != self) {
+        c->evicted = true;
+        shutdown(c->fd, SHUT_RDWR);
+        __atomic_add_fetch(&h->pending_evictions, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&best->lock);
+    if (c) {
+        __atomic_add_fetch(&h->evicted, 1, __ATOMIC_RELAXED);
+        if (best == self)
+            conn_close(c);
+    }
+}
+
+/* ---- writing ---- */
+
+static void want_out(conn *c, bool on)
+{
+    if (c->want_out == on)
+        return;
+    c->want_out = on;
+    /* While an answer waits for room, input is not read (nor the
+     * client's half close, level-triggered, watched: it would wake the
+     * worker again and again); EPOLLHUP and EPOLLERR come regardless. */
+    struct epoll_event ev = { .events = on ? EPOLLOUT : EPOLLIN | EPOLLRDHUP, .data.ptr = c };
+    epoll_ctl(c->w->ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* Writes what is pending; 0, or -1 when the connection was closed. */
+static int flush(conn *c)
+{
+    while (c->out_off < c->out.len) {
+        ssize_t n = send(c->fd, c->out.data + c->out_off, c->out.len - c->out_off, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                want_out(c, true);
+                return 0;
+            }
+            conn_close(c);
+            return -1;
+        }
+        c->out_off += (size_t)n;
+    }
+    c->out_off = 0;
+    if (c->out.cap > KEEP_BUF)
+        buf_done(&c->out);
+    else
+        buf_reset(&c->out);
+    if (c->eof) {
+        conn_close(c);
+        return -1;
+    }
+    want_out(c, false);
+    if (c->closing && !c->lingering) {
+        /* The answer is out: end the write side and read what the client
+         * still sends until it closes (closing at once with unread input
+         * would reset the connection and could lose the answer). */
+        shutdown(c->fd, SHUT_WR);
+        c->lingering = true;
+    }
+    return 0;
+}
+
+/* Sends head then body, keeping whatever the socket does not take. */
+static int send_two(conn *c, const char *head, size_t hlen, const char *body, size_t blen)
+{
+    size_t done = 0;
+    if (c->out.len == 0) {
+        struct iovec iov[2] = { { (void *)head, hlen }, { (void *)body, blen } };
+        struct msghdr m = { .msg_iov = iov, .msg_iovlen = blen ? 2 : 1 };
+        for (;;) {
+            ssize_t n = sendmsg(c->fd, &m, MSG_NOSIGNAL);
+            if (n >= 0) {
+                done = (size_t)n;
+                break;
+            }
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                break;
+            conn_close(c);
+            return -1;
+        }
+    }
+    if (done < hlen) {
+        buf_add(&c->out, head + done, hlen - done);
+        done = hlen;
+    }
+    if (done - hlen < blen)
+        buf_add(&c->out, body + (done - hlen), blen - (done - hlen));
+    return flush(c);
+}
+
+static const char *reason(unsigned code)
+{
+    switch (code) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Status";
+    }
+}
+
+static const char *date_now(worker *w)
+{
+    time_t t = time(NULL);
+    if (t != w->date_t) {
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(w->date, sizeof w->date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+        w->date_t = t;
+    }
+    return w->date;
+}
+
+static int respond(conn *c, const httpd_response *rs, bool keep, bool head_only)
+{
+    char head[1024];
+    int n = snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n",
+                     rs->status, reason(rs->status), date_now(c->w),
+                     rs->content_type ? rs->content_type : "text/plain", rs->len);
+    for (int i = 0; i < rs->n_extra && n < (int)sizeof head; i++)
+        n += snprintf(head + n, sizeof head - (size_t)n, "%s: %s\r\n", rs->extra_name[i], rs->extra_value[i]);
+    if (n < (int)sizeof head) {
+        const char *conn_hdr = !keep ? "Connection: close\r\n"
+                               : c->p.http_minor == 0 ? "Connection: keep-alive\r\n" : "";
+        n += snprintf(head + n, sizeof head - (size_t)n, "%s\r\n", conn_hdr);
+    }
+    if (n >= (int)sizeof head)
+        n = (int)sizeof head - 1;
+    if (!keep)
+        c->closing = true;
+    return send_two(c, head, (size_t)n, rs->body ? rs->body : "", head_only ? 0 : rs->len);
+}
+
+/* ---- reading and parsing ---- */
+
+static int refuse_cb(conn *c, int why)
+{
+    c->refused = why;
+    return -1;
+}
+
+static int on_message_begin(http_parser *p)
+{
+    conn *c = p->data;
+    buf_reset(&c->url);
+    buf_reset(&c->field);
+    buf_reset(&c->target);
+    buf_reset(&c->expect);
+    buf_reset(&c->body);
+    c->header_bytes = 0;
+    c->refused = HTTPD_OK;
+    c->cur = H_OTHER;
+    c->in_field = false;
+    c->got_target = false;
+    return 0;
+}
+
+/* Appends at[0..n) to b, or refuses the request for `why` past max. */
+static int add_capped(conn *c, buf *b, const char *at, size_t n, size_t max, int why)
+{
+    if (b->len + n > max)
+        return refuse_cb(c, why);
+    buf_add(b, at, n);
+    return 0;
+}
+
+static int on_url(http_parser *p, const char *at, size_t n)
+{
+    conn *c = p->data;
+    return add_capped(c, &c->url, at, n, c->w->h->o.max_line, HTTPD_LINE_TOO_LONG);
+}
+
+static int count_header(conn *c, size_t n)
+{
+    c->header_bytes += n;
+    return c->header_bytes > c->w->h->o.max_headers ? refuse_cb(c, HTTPD_HEADERS_TOO_LARGE) : 0;
+}
+
+static int on_header_field(http_parser *p, const char *at, size_t n)
+{
+    conn *c = p->data;
+    if (count_header(c, n))
+        return -1;
+    if (!c->in_field) {
+        buf_reset(&c->field);
+        c->in_field = true;
+    }
+    /* Only the names of the two headers read here matter: longer ones
+     * are kept short. */
+    if (c->field.len < 32)
+        buf_add(&c->field, at, n < 32 ? n : 32);
+    return 0;
+}
+
+static int on_header_value(http_parser *p, const char *at, size_t n)
+{
+    conn *c = p->data;
+    if (count_header(c, n))
+        return -1;
+    if (c->in_field) {
+        c->in_field = false;
+        if (count_header(c, 4))   /* ": " and CRLF, as the limit counts them */
+            return -1;
+        c->cur = H_OTHER;
+        if (strcasecmp(c->field.data ? c->field.data : "", "x-amz-target") == 0 && !c->got_target) {
+            c->cur = H_TARGET;
+            c->got_target = true;
+        } else if (strcasecmp(c->field.data ? c->field.data : "", "expect") == 0) {
+            c->cur = H_EXPECT;
+            buf_reset(&c->expect);
+        }
+    }
+    if (c->cur == H_TARGET)
+        buf_add(&c->target, at, n);
+    else if (c->cur == H_EXPECT && c->expect.len < 64)
+        buf_add(&c->expect, at, n);
+    return 0;
+}
+
+static int on_headers_complete(http_parser *p)
+{
+    conn *c = p->data;
+    const httpd_opts *o = &c->w->h->o;
+    bool has_body = (p->flags & F_CHUNKED) || (p->content_length > 0 && p->content_length != ULLONG_MAX);
+    if (p->content_length != ULLONG_MAX && p->content_length > o->max_body)
+        return refuse_cb(c, HTTPD_BODY_TOO_LARGE);
+    if (has_body && c->expect.len && strcasecmp(c->expect.data, "100-continue") == 0) {
+        static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        buf_add(&c->out, cont, sizeof cont - 1);
+    }
+    return 0;
+}
+
+static int on_body(http_parser *p, const char *at, size_t n)
+{
+    conn *c = p->data;
+    return add_capped(c, &c->body, at, n, c->w->h->o.max_body, HTTPD_BODY_TOO_LARGE);
+}
+
+static int on_message_complete(http_parser *p)
+{
+    http_parser_pause(p, 1);   /* answered before the next pipelined request is parsed */
+    return 0;
+}
+
+static const http_parser_settings settings = {
+    .on_message_begin = on_message_begin,
+    .on_url = on_url,
+    .on_header_field = on_header_field,
+    .on_header_value = on_header_value,
+    .on_headers_complete = on_headers_complete,
+    .on_body = on_body,
+    .on_message_complete = on_message_complete,
+};
+
+/* The handler's answer to the request just parsed (or refused). */
+static int answer(conn *c)
+{
+    worker *w = c->w;
+    httpd *h = w->h;
+    if (c->url.data) {
+        char *q = memchr(c->url.data, '?', c->url.len);
+        if (q)
+            *q = '\0';
+    }
+    httpd_request rq = {
+        .method = http_method_str((enum http_method)c->p.method),
+        .path = c->url.data ? c->url.data : "",
+        .target = c->got_target ? (c->target.data ? c->target.data : "") : NULL,
+        .body = c->body.data ? c->body.data : "",
+        .body_len = c->body.len,
+        .refused = c->refused,
+    };
+    httpd_response rs = { 0 };
+    pthread_mutex_lock(&w->lock);
+    c->in_handler = true;
+    pthread_mutex_unlock(&w->lock);
+    h->o.handler(h->o.ctx, &rq, &rs);
+    pthread_mutex_lock(&w->lock);
+    c->in_handler = false;
+    pthread_mutex_unlock(&w->lock);
+    /* Idle from now, not from the request's last byte: a long request
+     * (a Scan page) must not find its answer's connection timed out. */
+    touch(c);
+    bool keep = !c->refused && http_should_keep_alive(&c->p) && !c->p.upgrade &&
+                !__atomic_load_n(&h->stop, __ATOMIC_RELAXED);
+    int rc = respond(c, &rs, keep, c->p.method == HTTP_HEAD);
+    free(rs.body);
+    if (c->body.cap > KEEP_BUF)
+        buf_done(&c->body);
+    return rc;
+}
+
+static void bad_request(conn *c)
+{
+    httpd_response rs = { .status = 400, .content_type = "text/plain" };
+    static const char msg[] = "malformed HTTP request\n";
+    rs.body = xstrdup(msg);
+    rs.len = sizeof msg - 1;
+    respond(c, &rs, false, false);
+    free(rs.body);
+}
+
+/* Parses c->in then data[0..n) (data may be NULL), answering each whole
+ * request; stops at a pending answer, keeping the rest in c->in. 0, or
+ * -1 when the connection was closed. */
+static int feed(conn *c, const char *data, size_t n)
+{
+    const char *p = data;
+    size_t len = n;
+    if (c->in.len) {
+        if (n)
+            buf_add(&c->in, data, n);
+        p = c->in.data;
+        len = c->in.len;
+    }
+    size_t off = 0;
+    while (off < len && !c->lingering && !c->closing) {
+        size_t k = http_parser_execute(&c->p, &settings, p + off, len - off);
+        off += k;
+        enum http_errno e = HTTP_PARSER_ERRNO(&c->p);
+        if (e == HPE_PAUSED) {
+            http_parser_pause(&c->p, 0);
+            if (answer(c) < 0)
+                return -1;
+            if (c->out.len)
+                break;   /* the client reads slowly: parse on once it is written */
+            continue;
+        }
+        if (e == HPE_OK && k == 0) {
+            /* No progress without an error: only after an upgrade,
+             * which is not served (the answer said Connection: close). */
+            off = len;
+            break;
+        }
+        if (e != HPE_OK) {
+            if (e == HPE_HEADER_OVERFLOW)
+                c->refused = HTTPD_HEADERS_TOO_LARGE;
+            if (c->refused) {
+                if (answer(c) < 0)
+                    return -1;
+            } else {
+                bad_request(c);
+                if (c->fd < 0)
+                    return -1;
+            }
+            off = len;
+            break;
+        }
+    }
+    if (c->lingering || c->closing)
+        off = len;
+    if (off < len) {
+        if (p == c->in.data) {
+            memmove(c->in.data, c->in.data + off, len - off);
+            c->in.len = len - off;
+            c->in.data[c->in.len] = '\0';
+        } else {
+            buf_add(&c->in, p + off, len - off);
+        }
+    } else if (c->in.cap > KEEP_BUF) {
+        buf_done(&c->in);
+    } else {
+        buf_reset(&c->in);
+    }
+    /* A 100 Continue queued by the headers goes out now. */
+    if (c->out.len && !c->want_out)
+        return flush(c);
+    return 0;
+}
+
+static void on_readable(conn *c)
+{
+    worker *w = c->w;
+    while (c->fd >= 0 && !c->want_out) {
+        ssize_t n = read(c->fd, w->rbuf, READ_CHUNK);
+        if (n == 0) {
+            /* The client is done sending: what it asked is answered
+             * first (a request then a half close, as HTTP/1.0 clients
+             * do, still gets its answer). */
+            if (c->out.len && !c->lingering)
+                c->eof = true;
+            else
+                conn_close(c);
+            return;
+        }
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN && errno != EWOULDBLOCK)
+                conn_close(c);
+            return;
+        }
+        touch(c);
+        if (c->lingering)
+            continue;
+        if (feed(c, w->rbuf, (size_t)n) < 0)
+            return;
+        if (n < READ_CHUNK)
+            return;
+    }
+}
+
+static void on_writable(conn *c)
+{
+    touch(c);
+    if (flush(c) < 0 || c->want_out)
+        return;
+    /* A pipelined request waited behind the answer. */
+    if (c->in.len && feed(c, NULL, 0) < 0)
+        return;
+}
+
+/* ---- accepting ---- */
+
+static void conn_new(worker *w, int fd)
+{
+    conn *c = xcalloc(1, sizeof *c);
+    c->fd = fd;
+    c->w = w;
+    http_parser_init(&c->p, HTTP_REQUEST);
+    c->p.data = c;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    pthread_mutex_lock(&w->lock);
+    c->last = mono();
+    list_append(w, c);
+    pthread_mutex_unlock(&w->lock);
+    struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP, .data.ptr = c };
+    if (epoll_ctl(w->ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+        conn_close(c);
+}
+
+static void accept_some(worker *w)
+{
+    httpd *h = w->h;
+    /* A bounded batch, so that a flood of connections does not keep this
+     * worker from its own (and from closing the ones shut for room). */
+    for (int k = 0; k < 64; k++) {
+        int fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            if (errno == EMFILE || errno == ENFILE) {
+                /* Out of descriptors (something else holds more than the
+                 * reserve): room is made, and the backlog waits for it. */
+                if (__atomic_load_n(&h->pending_evictions, __ATOMIC_RELAXED) == 0)
+                    make_room(w);
+                else
+                    nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+            }
+            return;
+        }
+        __atomic_add_fetch(&h->accepted, 1, __ATOMIC_RELAXED);
+        if (__atomic_add_fetch(&h->open, 1, __ATOMIC_RELAXED) > h->limit)
+            make_room(w);
+        conn_new(w, fd);
+    }
+}
+
+/* Closes the connections idle past the timeout; returns the milliseconds
+ * until the next one would be (at most a second). */
+static int expire(worker *w)
+{
+    httpd *h = w->h;
+    double now = mono(), t = h->o.idle_timeout;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        conn *c = w->head;
+        double last = c ? c->last : now;
+        pthread_mutex_unlock(&w->lock);
+        if (!c || now - last < t) {
+            double wait = c ? t - (now - last) : 1.0;
+            if (wait > 1.0)
+                wait = 1.0;
+            return (int)(wait * 1000) + 1;
+        }
+        conn_close(c);
+        __atomic_add_fetch(&h->timed_out, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    httpd *h = w->h;
+    struct epoll_event ev[64];
+    int timeout = 1000;
+    while (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED)) {
+        int n = epoll_wait(w->ep, ev, 64, timeout);
+        for (int i = 0; i < n; i++) {
+            void *ptr = ev[i].data.ptr;
+            if (ptr == &h->lfd) {
+                accept_some(w);
+                continue;
+            }
+            if (ptr == &h->efd)
+                continue;
+            conn *c = ptr;
+            if (c->fd < 0)
+                continue;
+            if (ev[i].events & (EPOLLERR | EPOLLHUP)) {
+                conn_close(c);
+                continue;
+            }
+            if (ev[i].events & EPOLLOUT)
+                on_writable(c);
+            if (c->fd >= 0 && (ev[i].events & (EPOLLIN | EPOLLRDHUP)))
+                on_readable(c);
+        }
+        bury_dead(w);
+        timeout = expire(w);
+        bury_dead(w);
+    }
+    while (w->head)
+        conn_close(w->head);
+    bury_dead(w);
+    return NULL;
+}
+
+/* ---- start and stop ---- */
+
+static size_t raise_file_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1024;
+    rlim_t want = rl.rlim_max == RLIM_INFINITY ? (rlim_t)1 << 20 : rl.rlim_max;
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+        return rl.rlim_cur == RLIM_INFINITY ? (size_t)want : (size_t)rl.rlim_cur;
+    rl.rlim_cur = want;
+    while (setrlimit(RLIMIT_NOFILE, &rl) != 0 && rl.rlim_cur > 1024)
+        rl.rlim_cur /= 2;   /* above fs.nr_open: the largest that is allowed */
+    getrlimit(RLIMIT_NOFILE, &rl);
+    return (size_t)rl.rlim_cur;
+}
+
+static void workers_stop(httpd *h)
+{
+    __atomic_store_n(&h->stop, 1, __ATOMIC_RELAXED);
+    uint64_t one = 1;
+    if (h->efd >= 0 && write(h->efd, &one, sizeof one) < 0) {
+        /* the workers also wake within a second by their timeout */
+    }
+    for (unsigned i = 0; i < h->started; i++)
+        pthread_join(h->w[i].th, NULL);
+}
+
+static void free_all(httpd *h)
+{
+    for (unsigned i = 0; i < h->nw; i++) {
+        worker *w = &h->w[i];
+        if (w->ep >= 0)
+            close(w->ep);
+        free(w->rbuf);
+        pthread_mutex_destroy(&w->lock);
+    }
+    free(h->w);
+    if (h->lfd >= 0)
+        close(h->lfd);
+    if (h->efd >= 0)
+        close(h->efd);
+    free(h);
+}
+
+httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len)
+{
+    httpd *h = xcalloc(1, sizeof *h);
+    h->o = *o;
+    h->lfd = h->efd = -1;
+    h->nw = o->threads ? o->threads : 1;
+    h->w = xcalloc(h->nw, sizeof *h->w);
+    for (unsigned i = 0; i < h->nw; i++) {
+        h->w[i].h = h;
+        h->w[i].ep = -1;
+        pthread_mutex_init(&h->w[i].lock, NULL);
+    }
+    /* The parser's own bound on a header section (80 KB unless set, a
+     * process-wide setting) above ours, so that ours answer first. */
+    http_parser_set_max_header_size((uint32_t)(o->max_line + o->max_headers + 65536));
+    size_t files = raise_file_limit(), reserve = RESERVED_FDS(h->nw);
+    h->limit = files > reserve + 16 ? files - reserve : 16;
+    if (o->max_conns && o->max_conns < h->limit)
+        h->limit = o->max_conns;
+
+    h->lfd = socket(o->addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (h->lfd < 0) {
+        snprintf(err, err_len, "socket: %s", strerror(errno));
+        goto fail;
+    }
+    int one = 1;
+    setsockopt(h->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (o->addr->sa_family == AF_INET6)
+        setsockopt(h->lfd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    if (bind(h->lfd, o->addr, o->addr_len) != 0 || listen(h->lfd, 4096) != 0) {
+        snprintf(err, err_len, "%s", strerror(errno));
+        goto fail;
+    }
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockname(h->lfd, (struct sockaddr *)&ss, &sl) == 0)
+        h->port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+                                           : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    h->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (h->efd < 0) {
+        snprintf(err, err_len, "eventfd: %s", strerror(errno));
+        goto fail;
+    }
+    for (unsigned i = 0; i < h->nw; i++) {
+        worker *w = &h->w[i];
+        w->rbuf = xmalloc(READ_CHUNK);
+        w->ep = epoll_create1(EPOLL_CLOEXEC);
+        /* EPOLLEXCLUSIVE: a new connection wakes one worker, not all. */
+        struct epoll_event le = { .events = EPOLLIN | EPOLLEXCLUSIVE, .data.ptr = &h->lfd };
+        struct epoll_event ee = { .events = EPOLLIN, .data.ptr = &h->efd };
+        if (w->ep < 0 || epoll_ctl(w->ep, EPOLL_CTL_ADD, h->lfd, &le) != 0 ||
+            epoll_ctl(w->ep, EPOLL_CTL_ADD, h->efd, &ee) != 0) {
+            snprintf(err, err_len, "epoll: %s", strerror(errno));
+            goto fail;
+        }
+    }
+    for (unsigned i = 0; i < h->nw; i++) {
+        if (pthread_create(&h->w[i].th, NULL, worker_main, &h->w[i]) != 0) {
+            snprintf(err, err_len, "cannot start worker threads");
+            goto fail;
+        }
+        h->started++;
+    }
+    return h;
+fail:
+    workers_stop(h);
+    free_all(h);
+    return NULL;
+}
+
+unsigned httpd_port(const httpd *h)
+{
+    return h->port;
+}
+
+void httpd_get_stats(httpd *h, httpd_stats *out)
+{
+    out->open = __atomic_load_n(&h->open, __ATOMIC_RELAXED);
+    out->limit = h->limit;
+    out->accepted = __atomic_load_n(&h->accepted, __ATOMIC_RELAXED);
+    out->evicted = __atomic_load_n(&h->evicted, __ATOMIC_RELAXED);
+    out->timed_out = __atomic_load_n(&h->timed_out, __ATOMIC_RELAXED);
+}
+
+void httpd_stop(httpd *h)
+{
+    if (!h)
+        return;
+    /* The workers finish the request each is in, then close everything. */
+    workers_stop(h);
+    free_all(h);
+}

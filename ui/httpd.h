@@ -1,0 +1,95 @@
+/*
+ * httpd — the HTTP/1.1 server under `ddbx serve` (ui/cli_serve.c): a
+ * listening socket, a pool of worker threads each with an epoll set of
+ * its own, keep-alive connections, pipelined requests; the parsing is
+ * Debian's http-parser (chunked bodies, Expect: 100-continue, HTTP/1.0).
+ *
+ * Why its own server and not a library's: a test suite leaves hundreds of
+ * idle keep-alive connections behind, and the server must go on answering
+ * with any number of them (issue 32). So connections are only bounded by
+ * the process's file limit (raised to the hard limit at start), and when
+ * slots run short the connection idle longest is closed first, whichever
+ * worker holds it; an idle connection is also closed after idle_timeout.
+ * libmicrohttpd has no such policy (at its connection limit it stops
+ * accepting: new clients wait in the backlog, unanswered) and links
+ * GnuTLS (9 shared libraries, most of `ddbx serve`'s start-up); libevent's
+ * evhttp has no hook on a connection's start and end and answers its own
+ * limits with HTML. Every refusal here reaches the handler, which writes
+ * DynamoDB's error shape.
+ *
+ * Ownership: the handler's response body is malloc'd by the handler and
+ * freed here once written. A connection belongs to its worker; another
+ * worker closing it for room only shuts its socket down (under the
+ * owner's lock), the owner then frees it. The handler runs on a worker
+ * thread, one request at a time per worker, on as many workers at once as
+ * there are.
+ */
+#ifndef DDBX_HTTPD_H
+#define DDBX_HTTPD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+typedef struct httpd httpd;
+
+/* Why a request is refused before it is read whole (the handler still
+ * writes the answer; the connection closes after it). */
+enum {
+    HTTPD_OK = 0,
+    HTTPD_LINE_TOO_LONG,     /* the request line past max_line */
+    HTTPD_HEADERS_TOO_LARGE, /* the header section past max_headers */
+    HTTPD_BODY_TOO_LARGE,    /* the body past max_body */
+};
+
+typedef struct httpd_request {
+    const char *method;      /* "POST", "GET", ... */
+    const char *path;        /* the target up to '?' */
+    const char *target;      /* the X-Amz-Target header, NULL when absent */
+    const char *body;        /* body[0..body_len), NUL-terminated */
+    size_t body_len;
+    int refused;             /* HTTPD_OK or why it was refused */
+} httpd_request;
+
+#define HTTPD_MAX_EXTRA 3
+typedef struct httpd_response {
+    unsigned status;
+    const char *content_type;
+    char *body;              /* malloc'd by the handler (NULL: empty); freed here */
+    size_t len;
+    const char *extra_name[HTTPD_MAX_EXTRA];   /* more headers: name, value (copied) */
+    char extra_value[HTTPD_MAX_EXTRA][64];
+    int n_extra;
+} httpd_response;
+
+/* Called for every request on a worker thread; fills *rs (zeroed before). */
+typedef void (*httpd_handler)(void *ctx, const httpd_request *rq, httpd_response *rs);
+
+typedef struct httpd_opts {
+    const struct sockaddr *addr;  /* where to listen (port 0: any free one) */
+    socklen_t addr_len;
+    unsigned threads;             /* worker threads, >= 1 */
+    double idle_timeout;          /* seconds without a byte before a connection is closed */
+    size_t max_line, max_headers, max_body;
+    size_t max_conns;             /* 0: as many as the file limit allows */
+    httpd_handler handler;
+    void *ctx;
+} httpd_opts;
+
+typedef struct httpd_stats {
+    size_t open;             /* connections open now */
+    size_t limit;            /* the most open at once */
+    unsigned long accepted, evicted, timed_out;
+} httpd_stats;
+
+/* Raises the soft file limit to the hard one, listens and starts the
+ * workers. On failure returns NULL with a message in err. */
+httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len);
+/* The port listened on (the one picked for port 0). */
+unsigned httpd_port(const httpd *h);
+void httpd_get_stats(httpd *h, httpd_stats *out);
+/* Stops accepting, lets each worker finish the request it is in, closes
+ * every connection, joins the workers and frees h. */
+void httpd_stop(httpd *h);
+
+#endif
