@@ -84,7 +84,8 @@ DATA_SRC  := $(wildcard data/*.c)
 UI_SRC    := $(filter-out ui/main.c,$(wildcard ui/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
-DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o $(BUILD)/gen/patterns_data.o
+DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o $(BUILD)/gen/patterns_data.o \
+             $(BUILD)/gen/prices_data.o
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/keys_conf.o
 MAIN_OBJ  := $(BUILD)/ui/main.o
 
@@ -161,6 +162,17 @@ $(BUILD)/gen/patterns_data.c: $(PATTERN_JSON) tools/embed.sh
 	./tools/embed.sh --array samples_pattern_assets $(PATTERN_JSON) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/patterns_data.o: $(BUILD)/gen/patterns_data.c | need-libs
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The DynamoDB price file (assets/prices/dynamodb.json, model/cost.h), the
+# same way (samples_price_assets): `ddbx check --cost` without --price.
+PRICE_JSON := assets/prices/dynamodb.json
+
+$(BUILD)/gen/prices_data.c: $(PRICE_JSON) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh --array samples_price_assets $(PRICE_JSON) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/prices_data.o: $(BUILD)/gen/prices_data.c | need-libs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c | need-libs

@@ -36,6 +36,11 @@ extern const size_t samples_n_assets;
 extern const samples_asset samples_pattern_assets[];
 extern const size_t samples_n_pattern_assets;
 
+/* The DynamoDB price file (assets/prices/dynamodb.json, data/price_file.h),
+ * generated the same way. */
+extern const samples_asset samples_price_assets[];
+extern const size_t samples_n_price_assets;
+
 /* The asset whose name is `name` (with or without ".json"), or NULL. */
 const samples_asset *samples_find(const char *name);
 

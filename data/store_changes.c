@@ -93,7 +93,6 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
 }
 
 /* The key attributes of an item, by the table's schema. */
-static void keys_of(const table_def *def, const av *item, av *out);
 
 status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d)
 {
@@ -104,7 +103,7 @@ status store_log_history(store *s, const tinfo *t, const av *old, const av *new_
     /* Undoing needs the old image and the key, not the new image: a
      * million-item load logs a million keys, not its items twice. */
     av key;
-    keys_of(&t->def, new_item, &key);
+    table_def_key_of(&t->def, new_item, &key);
     status st = log_record(s, t, STORE_LOG_HISTORY, old, &key, NULL, d);
     av_done(&key);
     return st;
@@ -309,21 +308,6 @@ int64_t store_own_changes(store *s)
     return s->remote ? 0 : (int64_t)sqlite3_total_changes64(s->db);
 }
 
-/* The key attributes of an item, by the table's schema. */
-static void keys_of(const table_def *def, const av *item, av *out)
-{
-    av_init_list(out, AV_M);
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
-        if (v) {
-            av c;
-            av_copy(&c, v);
-            av_map_put(out, names[i], strlen(names[i]), &c);
-        }
-    }
-}
-
 static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
                              store_change *out, size_t *n, diag *d);
 
@@ -367,7 +351,7 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
         }
         c->event = c->old_item.type == AV_NONE ? STORE_INSERT
                  : c->new_item.type == AV_NONE ? STORE_REMOVE : STORE_MODIFY;
-        keys_of(&t->def, c->new_item.type == AV_M ? &c->new_item : &c->old_item, &c->keys);
+        table_def_key_of(&t->def, c->new_item.type == AV_M ? &c->new_item : &c->old_item, &c->keys);
         (*n)++;
     }
     if (st == ST_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)

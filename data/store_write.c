@@ -233,23 +233,6 @@ static double units(size_t bytes)
     return (double)size_write_halves(bytes) / 2.0;
 }
 
-/* Size of an item as projected into an index. */
-static size_t entry_size(const table_def *def, const index_def *ix, const av *item, size_t full)
-{
-    if (ix->proj == PROJ_ALL)
-        return full;
-    size_t n = 0;
-    for (size_t i = 0; i < item->u.m.len; i++) {
-        const av_member *m = &item->u.m.v[i];
-        bool in = table_def_is_key(def, ix, m->name);
-        for (size_t j = 0; !in && ix->proj == PROJ_INCLUDE && j < ix->n_include; j++)
-            in = strcmp(ix->include[j], m->name) == 0;
-        if (in)
-            n += m->name_len + store_value_size(&m->val);
-    }
-    return n;
-}
-
 /* Index key of an item, false when the item is absent from the index. */
 static bool index_key(const index_def *ix, const av *item, buf *ipk, buf *isk)
 {
@@ -319,8 +302,8 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
         int xid = (int)x + 1;
         bool oin = old && index_key(ix, old, &opk, &osk);
         bool nin = new_item && index_key(ix, new_item, &npk, &nsk);
-        size_t osz = oin ? entry_size(&t->def, ix, old, old_size) : 0;
-        size_t nsz = nin ? entry_size(&t->def, ix, new_item, new_size) : 0;
+        size_t osz = oin ? index_entry_size(&t->def, ix, old, old_size) : 0;
+        size_t nsz = nin ? index_entry_size(&t->def, ix, new_item, new_size) : 0;
         bool same = oin && nin && opk.len == npk.len && osk.len == nsk.len &&
                     memcmp(opk.data, npk.data, opk.len) == 0 &&
                     (osk.len == 0 || memcmp(osk.data, nsk.data, osk.len) == 0);
@@ -511,7 +494,7 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
     buf ipk = BUF_INIT, isk = BUF_INIT;
     status st = ST_OK;
     if (index_key(ix, item, &ipk, &isk)) {
-        size_t esz = entry_size(&t->def, ix, item, size);
+        size_t esz = index_entry_size(&t->def, ix, item, size);
         buf body = BUF_INIT;
         store_entry_body(&t->def, ix, item, &body);
         st = idx_row(s, Q_IDX_INSERT, t->id, (int)x + 1, &ipk, &isk, k, esz, &body, d);

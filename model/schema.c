@@ -9,6 +9,7 @@
 
 #include "model/buf.h"
 #include "model/mem.h"
+#include "model/size.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -108,6 +109,43 @@ const char *proj_type_name(proj_type p)
     case PROJ_KEYS_ONLY: return "KEYS_ONLY";
     case PROJ_INCLUDE:   return "INCLUDE";
     default:             return "ALL";
+    }
+}
+
+size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full)
+{
+    if (ix->proj == PROJ_ALL)
+        return full;
+    size_t n = 0;
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        const av_member *m = &item->u.m.v[i];
+        bool in = table_def_is_key(t, ix, m->name);
+        for (size_t j = 0; !in && ix->proj == PROJ_INCLUDE && j < ix->n_include; j++)
+            in = strcmp(ix->include[j], m->name) == 0;
+        if (in)
+            n += m->name_len + size_value(&m->val);
+    }
+    return n;
+}
+
+bool index_has_item(const index_def *ix, const av *item)
+{
+    const av *p = av_map_get(item, ix->pk.name, strlen(ix->pk.name));
+    const av *q = ix->sk.name ? av_map_get(item, ix->sk.name, strlen(ix->sk.name)) : NULL;
+    return p && p->type == ix->pk.type && (!ix->sk.name || (q && q->type == ix->sk.type));
+}
+
+void table_def_key_of(const table_def *t, const av *item, av *out)
+{
+    av_init_list(out, AV_M);
+    const char *names[2] = { t->pk.name, t->sk.name };
+    for (int i = 0; i < 2; i++) {
+        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
+        if (v) {
+            av c;
+            av_copy(&c, v);
+            av_map_put(out, names[i], strlen(names[i]), &c);
+        }
     }
 }
 

@@ -57,7 +57,16 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
 /* Are a and b (items, AV_M) the same item: equal values of the table's
  * key attributes (an item missing one is no item of the table)? */
 bool table_def_same_item(const table_def *t, const av *a, const av *b);
-const char *proj_type_name(proj_type p);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
+const char *proj_type_name(proj_type p);
+/* The item's table key attributes, as an M, into an uninitialised out
+ * (those it lacks are left out). */
+void table_def_key_of(const table_def *t, const av *item, av *out);
+/* Is the item in the index: its key attributes there, of their types
+ * (an item without them is absent from a sparse index)? */
+bool index_has_item(const index_def *ix, const av *item);
+/* The DynamoDB size of item (of size full) as the index projects it: all
+ * of it, or its table and index key attributes and the included ones. */
+size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
 
 /* The entity prefix of a key value, appended to out: an S value's text
  * up to and including its first '#' ("TARGET#bob" -> "TARGET#"), or the

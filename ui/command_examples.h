@@ -69,6 +69,9 @@
     X(create_index, "",                 ":create-index GSI2 followedAt", "y:GSI2") \
     X(delete_index, ":create-index GSI2 followedAt\ny", ":delete-index GSI2", "y:GSI GSI2 of SocialGraph deleted") \
     X(ttl,          "",                 ":ttl",                      "TTL of SocialGraph: DISABLED") \
+    X(entities,     "",                 ":entities",                 "Entities of SocialGraph") \
+    X(doctor,       "",                 ":doctor",                   "Doctor: SocialGraph") \
+    X(what_if,      "",                 ":what-if",                  "What if: SocialGraph") \
     X(stage,        "",                 ":stage on",                 "Staging on: edits are staged") \
     X(commit,       ":stage on\njd",    ":commit",                   "Committed 1 change in 1 TransactWriteItems") \
     X(discard,      ":stage on\njd",    ":discard",                  "y:Discarded 1 staged change") \

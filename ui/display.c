@@ -21,6 +21,7 @@
 #include "ui/live.h"
 #include "ui/marks.h"
 #include "ui/schema_cmds.h"
+#include "ui/workbench.h"
 #include "ui/search.h"
 #include "ui/staging.h"
 #include "ui/text.h"
@@ -1233,6 +1234,9 @@ void display_command(const char *text)
     } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
                v->ops != &view_builder_ops) {
         view_builder_open(v, argc, argv);
+    } else if (workbench_command(v, argc, argv)) {
+        /* :entities, :doctor, :what-if and what-if's own :create-index
+         * and :delete-index (ui/workbench.c) */
     } else if (schema_command(v, argc, argv)) {
         /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
     } else if (v->ops->command && v->ops->command(v, argc, argv)) {

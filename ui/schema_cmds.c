@@ -66,7 +66,7 @@ static bool projection_arg(const char *arg, index_def *ix)
     return true;
 }
 
-static void index_def_done(index_def *ix)
+void schema_index_done(index_def *ix)
 {
     free(ix->name);
     free((char *)ix->pk.name);
@@ -76,7 +76,7 @@ static void index_def_done(index_def *ix)
     free(ix->include);
 }
 
-static bool parse_create(int argc, char **argv, index_def *ix)
+bool schema_parse_index(int argc, char **argv, index_def *ix)
 {
     memset(ix, 0, sizeof *ix);
     ix->global = true;
@@ -132,8 +132,8 @@ static void reload(view *v)
 static void create_index(view *v, const char *table, int argc, char **argv)
 {
     index_def ix;
-    if (!parse_create(argc, argv, &ix)) {
-        index_def_done(&ix);
+    if (!schema_parse_index(argc, argv, &ix)) {
+        schema_index_done(&ix);
         return;
     }
     table_stats ts = { 0 };
@@ -159,7 +159,7 @@ static void create_index(view *v, const char *table, int argc, char **argv)
         }
     }
     buf_done(&keys);
-    index_def_done(&ix);
+    schema_index_done(&ix);
 }
 
 static void delete_index(view *v, const char *table, const char *name)

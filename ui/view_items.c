@@ -25,6 +25,7 @@
 #include "ui/marks.h"
 #include "ui/staging.h"
 #include "ui/edit.h"
+#include "ui/entity_filter.h"
 #include "ui/fmt.h"
 #include "ui/items_pos.h"
 #include "ui/text.h"
@@ -78,6 +79,7 @@ typedef struct items_view {
      * it, unless the selection moved meanwhile. */
     av away;
     size_t away_cursor;
+    entity_filter *filter; /* from the entities view: one entity's items */
 } items_view;
 
 static const char *index_name(const items_view *p)
@@ -221,6 +223,29 @@ static bool part_next(items_view *p, const av *from, int dir, part_info *out)
     return n == 1;
 }
 
+static size_t page(items_view *p, const av *pk, const av *after, bool fwd, size_t max, av *items);
+
+/* part_next, passing over partitions with no item of the filter's entity. */
+static bool part_next_shown(items_view *p, const av *from, int dir, part_info *out)
+{
+    if (!part_next(p, from, dir, out))
+        return false;
+    while (p->filter) {
+        av one = { .type = AV_NONE };
+        size_t n = page(p, &out->pk, NULL, true, 1, &one);
+        av_free(&one);
+        if (n || p->failed)
+            return !p->failed;
+        part_info next;
+        bool more = part_next(p, &out->pk, dir, &next);
+        av_free(&out->pk);
+        if (!more)
+            return false;
+        *out = next;
+    }
+    return true;
+}
+
 /* The counts of partition pk (false when there is no such partition). */
 static bool part_lookup(items_view *p, const av *pk, part_info *out)
 {
@@ -242,8 +267,10 @@ static size_t page(items_view *p, const av *pk, const av *after, bool fwd,
     diag d;
     size_t n = 0;
     diag_init(&d);
-    status st = store_page(display_store(), p->table, index_name(p), pk, after,
-                           fwd, max, items, &n, &d);
+    status st = p->filter ? entity_filter_page(p->filter, display_store(), p->table, index_name(p),
+                                               pk, after, fwd, max, items, &n, &d)
+                          : store_page(display_store(), p->table, index_name(p), pk, after,
+                                       fwd, max, items, &n, &d);
     if (st != ST_OK) {
         display_diag(NULL, st, &d);
         p->failed = true;
@@ -303,7 +330,7 @@ static size_t more_fwd(view *v)
         after_pk = pk;
     }
     part_info pi;
-    if (!part_next(p, after_pk, 1, &pi))
+    if (!part_next_shown(p, after_pk, 1, &pi))
         return 0;
     vm_append(m, L_GROUP, group_row(&pi));
     return 1;
@@ -345,7 +372,7 @@ static size_t more_bwd(view *v)
             from = &r->item;
     } else {
         part_info q;
-        if (!part_next(p, &r->pk, -1, &q))
+        if (!part_next_shown(p, &r->pk, -1, &q))
             return 0;
         if (is_folded(p, &q.pk)) {
             line l = { L_GROUP, group_row(&q) };
@@ -445,7 +472,7 @@ static void reset_lines(view *v, const av *pk, const av *item)
             return;   /* the store's error is on the status line; R tries again */
         /* Gone (its last item deleted): where it was, at the partition
          * after it, else the one before. */
-        if (part_next(p, pk, 1, &pi) || part_next(p, pk, -1, &pi)) {
+        if (part_next_shown(p, pk, 1, &pi) || part_next_shown(p, pk, -1, &pi)) {
             vm_append(m, L_GROUP, group_row(&pi));
             vm_center(m, m->rows / 3);
         }
@@ -637,6 +664,14 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
+void view_items_filter(view *v, const ent_table *t, const char *entity)
+{
+    items_view *p = v->priv;
+    entity_filter_free(p->filter);
+    p->filter = entity_filter_new(t, entity);
+    reset_at(v, NULL, NULL);
+}
+
 static void ftargets_free(ftarget *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -659,6 +694,7 @@ static void done(view *v)
     if (p->sticky)
         free_line(v, &(line){ L_GROUP, p->sticky });
     free(p->ttl);
+    entity_filter_free(p->filter);
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
@@ -758,6 +794,10 @@ static void title(view *v, buf *out)
 {
     items_view *p = v->priv;
     buf_adds(out, p->table);
+    if (p->filter) {
+        text_title_part(out, 1);
+        buf_printf(out, "  entity %s only", p->filter->entity);
+    }
     if (remote()) {
         remote_title(p, out);
     } else if (p->ix < 0) {
@@ -1453,6 +1493,11 @@ static enum req request(view *v, enum req r)
         return REQ_NONE;
     }
     case REQ_FOLLOW: follow(v); return REQ_NONE;
+    case REQ_ENTITIES: {
+        cond_arg a = { .table = p->table };
+        display_push(&view_entities_ops, &a);
+        return REQ_NONE;
+    }
     case REQ_PARTITIONS: {
         item_arg a = { p->table, index_name(p), NULL };
         display_push(&view_parts_ops, &a);
