@@ -146,6 +146,11 @@ static void bind_av(sqlite3_stmt *q, int param, buf *b, const av *v)
     sqlite3_bind_blob(q, param, b->data ? b->data : "", (int)b->len, SQLITE_TRANSIENT);
 }
 
+static void bind_buf(sqlite3_stmt *q, int param, const buf *b)
+{
+    sqlite3_bind_blob(q, param, b->data ? b->data : "", (int)b->len, SQLITE_TRANSIENT);
+}
+
 static void bind_empty(sqlite3_stmt *q, int param)
 {
     sqlite3_bind_blob(q, param, "", 0, SQLITE_STATIC);
@@ -158,8 +163,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     c->rq = rq;
     const tinfo *t = rq->t;
     const index_def *ix = rq->xid ? &t->def.idx[rq->xid - 1] : NULL;
-    const key_attr *skey = ix ? &ix->sk : &t->def.sk;
-    const key_attr *pkey = ix ? &ix->pk : &t->def.pk;
+    const key_attr *skey = &t->def.sk, *pkey = &t->def.pk;   /* a table read's start key */
     int lo = rq->lo_op, hi = rq->hi_op;
     const av *lov = rq->lo, *hiv = rq->hi;
     binds bs;
@@ -175,7 +179,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
             hi = RB_NONE;
         }
     }
-    bool scan = rq->pk == NULL;
+    bool scan = rq->pk == NULL && rq->pk_enc == NULL;
     unsigned shape = (scan ? SH_SCAN : 0) | (ix ? SH_INDEX : 0) | (rq->start ? SH_START : 0) |
                      (rq->forward ? 0 : SH_BACK) | (unsigned)lo << SH_LO_SHIFT |
                      (unsigned)hi << SH_HI_SHIFT | (rq->segments > 1 ? SH_SEG : 0) |
@@ -206,24 +210,37 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     if (split)
         sqlite3_bind_blob(q, 2, c->start_pk.data ? c->start_pk.data : "", (int)c->start_pk.len,
                           SQLITE_STATIC);
+    else if (rq->pk_enc)
+        bind_buf(q, 2, rq->pk_enc);
     else if (!scan)
         bind_av(q, 2, &bs.b[0], rq->pk);
-    if (lo)
+    if (lo && rq->lo_enc)
+        bind_buf(q, 3, rq->lo_enc);
+    else if (lo)
         bind_av(q, 3, &bs.b[1], lov);
-    if (hi)
+    if (hi && rq->hi_enc)
+        bind_buf(q, 4, rq->hi_enc);
+    else if (hi)
         bind_av(q, 4, &bs.b[2], hiv);
     if (rq->start) {
         const av *st = rq->start;
         const av *v;
-        /* ?5: start sort key of what is read (empty when none). */
-        if (skey->name && (v = av_map_get(st, skey->name, strlen(skey->name))))
-            bind_av(q, 5, &bs.b[3], v);
-        else
-            bind_empty(q, 5);
-        if ((v = av_map_get(st, pkey->name, strlen(pkey->name))))
-            bind_av(q, 6, &bs.b[4], v);
-        else
-            bind_empty(q, 6);
+        /* ?5, ?6: start sort key and partition key of what is read (empty
+         * when none); an index's are its key tuples. */
+        if (ix) {
+            store_index_key(ix, st, &bs.b[4], &bs.b[3]);
+            bind_buf(q, 5, &bs.b[3]);
+            bind_buf(q, 6, &bs.b[4]);
+        } else {
+            if (skey->name && (v = av_map_get(st, skey->name, strlen(skey->name))))
+                bind_av(q, 5, &bs.b[3], v);
+            else
+                bind_empty(q, 5);
+            if ((v = av_map_get(st, pkey->name, strlen(pkey->name))))
+                bind_av(q, 6, &bs.b[4], v);
+            else
+                bind_empty(q, 6);
+        }
         if (ix) {
             if ((v = av_map_get(st, t->def.pk.name, strlen(t->def.pk.name))))
                 bind_av(q, 8, &bs.b[5], v);

@@ -235,6 +235,24 @@ typedef struct expr_key_range {
 status expr_key_range_of(const expr *e, const char *pk_name, av_type pk_type,
                          const char *sk_name, av_type sk_type,
                          expr_key_range *out, diag *d);
+/* A KeyConditionExpression on a multi-attribute key (a GSI's, up to
+ * EXPR_KEY_PARTS HASH and as many RANGE attributes): an equality on every
+ * HASH attribute, equalities on the first n_eq RANGE attributes, and on
+ * the one after them (last.sk_name non-NULL) any sort-key condition.
+ * Values point into the ctx's values map. */
+#define EXPR_KEY_PARTS 4
+typedef struct expr_key_tuple {
+    const av *hash[EXPR_KEY_PARTS];
+    const av *eq[EXPR_KEY_PARTS];
+    size_t n_eq;
+    expr_key_range last;   /* its pk fields unset; op KEY_SK_NONE: none */
+} expr_key_tuple;
+
+/* Checks e against a multi-attribute key schema (names and types, HASH
+ * and RANGE in KeySchema order) with DynamoDB's messages, and fills out. */
+status expr_key_tuple_of(const expr *e, const char *const *hash_names, const av_type *hash_types,
+                         size_t n_hash, const char *const *range_names, const av_type *range_types,
+                         size_t n_range, expr_key_tuple *out, diag *d);
 /* Does a sort-key value fall in the range? (pk is the caller's job.) */
 bool expr_key_match_sk(const expr_key_range *r, const av *sk);
 
