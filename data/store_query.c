@@ -829,20 +829,74 @@ static void tuple_bound(read_req *r, bool hi, const buf *b, bool after)
  * a prefix P of the tuple, the last condition on the attribute after them
  * bounds the bytes after P (keyenc is self-delimiting, so "the attribute
  * > v" is "the tuple >= the successor of P + enc(v)"). */
-static status key_tuple(const reqx *x, read_req *r, diag *d)
-{
-    const index_def *ix = r->ix;
+typedef struct key_names {
     const char *hn[SCHEMA_MAX_KEY_PARTS], *rn[SCHEMA_MAX_KEY_PARTS];
     av_type ht[SCHEMA_MAX_KEY_PARTS], rt[SCHEMA_MAX_KEY_PARTS];
-    size_t nh = index_def_n_hash(ix), nr = index_def_n_range(ix);
-    for (size_t i = 0; i < nh; i++)
-        hn[i] = index_def_hash(ix, i)->name, ht[i] = index_def_hash(ix, i)->type;
-    for (size_t i = 0; i < nr; i++)
-        rn[i] = index_def_range(ix, i)->name, rt[i] = index_def_range(ix, i)->type;
+    size_t nh, nr;
+} key_names;
+
+static void key_names_of(const index_def *ix, key_names *k)
+{
+    k->nh = index_def_n_hash(ix);
+    k->nr = index_def_n_range(ix);
+    for (size_t i = 0; i < k->nh; i++)
+        k->hn[i] = index_def_hash(ix, i)->name, k->ht[i] = index_def_hash(ix, i)->type;
+    for (size_t i = 0; i < k->nr; i++)
+        k->rn[i] = index_def_range(ix, i)->name, k->rt[i] = index_def_range(ix, i)->type;
+}
+
+static status tuple_read(const expr_key_tuple *kt, read_req *r, diag *d);
+
+static status key_tuple(const reqx *x, read_req *r, diag *d)
+{
+    key_names k;
+    key_names_of(r->ix, &k);
     expr_key_tuple kt;
-    status st = expr_key_tuple_of(x->key, hn, ht, nh, rn, rt, nr, &kt, d);
-    if (st != ST_OK)
-        return st;
+    status st = expr_key_tuple_of(x->key, k.hn, k.ht, k.nh, k.rn, k.rt, k.nr, &kt, d);
+    return st != ST_OK ? st : tuple_read(&kt, r, d);
+}
+
+/* Legacy KeyConditions on a multi-attribute key: each condition's shape
+ * checked as key_conditions checks it, then the tuple's rules (DynamoDB
+ * Local 3.3 answers them with the RANGE and HASH messages, as for an
+ * expression). */
+static status key_conditions_tuple(const ddb_conds *kc, read_req *r, diag *d)
+{
+    key_names k;
+    key_names_of(r->ix, &k);
+    expr_key_cond c[2 * SCHEMA_MAX_KEY_PARTS];
+    if (kc->n > k.nh + k.nr)
+        return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+    for (size_t i = 0; i < kc->n; i++) {
+        const ddb_cond *e = &kc->v[i];
+        ddb_cmp op = e->op;
+        static const struct { ddb_cmp cmp; expr_key_op op; } ops[] = {
+            { DDB_CMP_EQ, KEY_SK_EQ }, { DDB_CMP_LT, KEY_SK_LT }, { DDB_CMP_LE, KEY_SK_LE },
+            { DDB_CMP_GT, KEY_SK_GT }, { DDB_CMP_GE, KEY_SK_GE }, { DDB_CMP_BETWEEN, KEY_SK_BETWEEN },
+            { DDB_CMP_BEGINS_WITH, KEY_SK_BEGINS },
+        };
+        size_t j = 0;
+        while (j < sizeof ops / sizeof ops[0] && ops[j].cmp != op)
+            j++;
+        if (j == sizeof ops / sizeof ops[0])
+            return diag_set(d, ST_VALIDATION, "Attempted conditional constraint is not an indexable operation");
+        size_t want = op == DDB_CMP_BETWEEN ? 2 : 1;
+        if (e->list.type != AV_L || e->list.u.l.len != want)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid number"
+                            " of argument(s) for the %s ComparisonOperator", ddb_cmp_name(op));
+        c[i] = (expr_key_cond){ .name = e->name, .len = strlen(e->name), .op = ops[j].op,
+                                .v1 = &e->list.u.l.v[0], .v2 = want == 2 ? &e->list.u.l.v[1] : NULL };
+    }
+    expr_key_tuple kt;
+    status st = expr_key_tuple_check(c, kc->n, k.hn, k.ht, k.nh, k.rn, k.rt, k.nr, &kt, d);
+    return st != ST_OK ? st : tuple_read(&kt, r, d);
+}
+
+/* The read's byte range from a checked tuple condition. */
+static status tuple_read(const expr_key_tuple *kt_in, read_req *r, diag *d)
+{
+    const expr_key_tuple kt = *kt_in;
+    size_t nh = index_def_n_hash(r->ix);
     buf_reset(&r->pk_enc);
     for (size_t i = 0; i < nh; i++)
         keyenc_append(&r->pk_enc, kt.hash[i]);
@@ -954,8 +1008,7 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const seng_de
     else if (x.key)
         st = key_expression(&x, &r, d);
     else if (r.ix && index_def_multi(r.ix))
-        st = diag_set(d, ST_VALIDATION, "ddbx does not support the legacy KeyConditions on an index with a"
-                      " multi-attribute key: use a KeyConditionExpression");
+        st = key_conditions_tuple(kc, &r, d);
     else
         st = key_conditions(kc, &r, d);
     if (st != ST_OK || (st = seng_key_paths(&t->def, x.proj, d)) != ST_OK ||

@@ -248,6 +248,20 @@ typedef struct expr_key_tuple {
     expr_key_range last;   /* its pk fields unset; op KEY_SK_NONE: none */
 } expr_key_tuple;
 
+/* One key condition: the attribute (name[0..len), not NUL-terminated),
+ * the comparison, its values (v2 for BETWEEN). */
+typedef struct expr_key_cond {
+    const char *name;
+    size_t len;
+    expr_key_op op;
+    const av *v1, *v2;
+} expr_key_cond;
+
+/* Checks conditions (an expression's, or the legacy KeyConditions') on a
+ * multi-attribute key schema with DynamoDB's messages, and fills out. */
+status expr_key_tuple_check(const expr_key_cond *kc, size_t nk, const char *const *hash_names,
+                            const av_type *hash_types, size_t n_hash, const char *const *range_names,
+                            const av_type *range_types, size_t n_range, expr_key_tuple *out, diag *d);
 /* Checks e against a multi-attribute key schema (names and types, HASH
  * and RANGE in KeySchema order) with DynamoDB's messages, and fills out. */
 status expr_key_tuple_of(const expr *e, const char *const *hash_names, const av_type *hash_types,

@@ -19,12 +19,12 @@
  *         wording as issue 29 quotes it, and a public conformance suite
  *         validated against AWS (a GSI keyed h / a, b, c, d: the order,
  *         the prefix queries, LastEvaluatedKey's members, the refusals).
- *   [DDBX] ddbx's own wording where DynamoDB's is not published (the
- *         KeySchema refusals of a multi-attribute key: counts, order,
- *         duplicates); the test says so.
- * Neither dynalite nor DynamoDB Local 3.3 implements multi-attribute keys
- * (dynalite's KeySchema is at most 2 elements; DynamoDB Local 3.3 refuses
- * a GSI KeySchema of more than 2), so there is no differential test.
+ *   [DDBL] DynamoDB Local 3.3 (AWS's emulator, which implements
+ *         multi-attribute keys) where DynamoDB's wording is not published:
+ *         the KeySchema refusals (counts, order, a name twice), which
+ *         attributes a refusal lists, the legacy KeyConditions.
+ * dynalite does not implement multi-attribute keys (its KeySchema is at
+ * most 2 elements); tests/multikey compares ddbx with DynamoDB Local.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -205,26 +205,24 @@ static void test_describe(void **state)
 #define H(x) "{'AttributeName':'" x "','KeyType':'HASH'}"
 #define R(x) "{'AttributeName':'" x "','KeyType':'RANGE'}"
 
-/* [DG] at most four of each; [DDBX] the wording of the refusals (counts,
- * a HASH after a RANGE, an attribute twice) is ddbx's: DynamoDB's is not
- * published. [DYN] one HASH and one RANGE keep dynalite's messages, and
- * an LSI still has exactly one of each. */
+/* [DG] at most four of each; [DDBL] the wording of the refusals (counts,
+ * a HASH after a RANGE, an attribute twice): DynamoDB's is not published.
+ * [DYN] one HASH and one RANGE keep dynalite's messages, and an LSI still
+ * has exactly one of each. */
 static void test_create_refusals(void **state)
 {
     store *s = *state;
     qrefused(s, "CreateTable", TABLE_WITH(H("a") "," H("b") "," H("c") "," H("d") "," H("e")),
-             "One or more parameter values were invalid: Index gx1 has 5 HASH key attributes; a global"
-             " secondary index has at most 4");
+             "Too many partition keys. GSI can have at most 4 partition keys");
     qrefused(s, "CreateTable", TABLE_WITH(H("pk") "," R("a") "," R("b") "," R("c") "," R("d") "," R("e")),
-             "One or more parameter values were invalid: Index gx1 has 5 RANGE key attributes; a global"
-             " secondary index has at most 4");
+             "Too many sort keys. GSI can have at most 4 sort keys");
     qrefused(s, "CreateTable", TABLE_WITH(H("a") "," R("b") "," H("c")),
-             "Invalid KeySchema: The HASH KeySchemaElement c follows a RANGE KeySchemaElement; every HASH"
-             " element must come before the RANGE elements");
+             "Invalid key order. Hash Key must be specified first in key schema, Range Key must be specifed"
+             " second");
     qrefused(s, "CreateTable", TABLE_WITH(H("a") "," R("b") "," R("a")),
-             "Invalid KeySchema: The attribute a appears more than once in the KeySchema of index gx1");
+             "Two keys can not have the same name");
     qrefused(s, "CreateTable", TABLE_WITH(H("a") "," H("a")),
-             "Invalid KeySchema: The attribute a appears more than once in the KeySchema of index gx1");
+             "Two keys can not have the same name");
     qrefused(s, "CreateTable", TABLE_WITH(R("a") "," H("b") "," H("c")),
              "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
     qrefused(s, "CreateTable", TABLE_WITH(H("a") "," R("a")),
@@ -303,6 +301,14 @@ static void test_condition_refusals(void **state)
                   "RANGE key attributes a must have equality conditions specified in the query because a"
                   " condition is present on key attribute b");
     query_refused(s, "a = :a", "HASH key attributes h must have equality conditions specified in the query");
+    /* [DDBL] every attribute of the gap is listed; an earlier range
+     * condition is reported after the gaps */
+    query_refused(s, "h = :h AND d = :x",
+                  "RANGE key attributes a, b, c must have equality conditions specified in the query because a"
+                  " condition is present on key attribute d");
+    query_refused(s, "h = :h AND a > :a AND c = :c AND d = :x",
+                  "RANGE key attributes b must have equality conditions specified in the query because a"
+                  " condition is present on key attribute c");
     query_refused(s, "h > :h", "Query key condition not supported");
     query_refused(s, "h = :h AND a = :a OR b = :b", "Invalid operator used in KeyConditionExpression: OR");
     query_refused(s, "h = :h AND pk = :a", "Query key condition not supported");
@@ -310,6 +316,9 @@ static void test_condition_refusals(void **state)
     qrefused(s, "Query", "{'TableName':'Tab','IndexName':'num','KeyConditionExpression':'t = :t',"
              "'ExpressionAttributeValues':{':t':{'S':'x'}}}",
              "HASH key attributes u must have equality conditions specified in the query");
+    qrefused(s, "Query", "{'TableName':'Tab','IndexName':'num','KeyConditionExpression':'v = :v',"
+             "'ExpressionAttributeValues':{':v':{'N':'1'}}}",
+             "HASH key attributes t, u must have equality conditions specified in the query");
     qrefused(s, "Query", "{'TableName':'Tab','IndexName':'num','KeyConditionExpression':'t = :t AND u = :u',"
              "'ExpressionAttributeValues':{':t':{'S':'x'},':u':{'S':'1'}}}",
              "One or more parameter values were invalid: Condition parameter type does not match schema type");
@@ -317,6 +326,25 @@ static void test_condition_refusals(void **state)
              " AND begins_with(v, :v)','ExpressionAttributeValues':{':t':{'S':'x'},':u':{'N':'1'},':v':{'N':'1'}}}",
              "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or"
              " function: begins_with, operand type: N");
+}
+
+/* [DDBL] the legacy KeyConditions on a multi-attribute key: the same
+ * rules and messages as the expression. */
+static void test_legacy(void **state)
+{
+    store *s = *state;
+    load(s);
+    qok(s, "Query", "{'TableName':'Tab','IndexName':'gsi','KeyConditions':{'h':{'ComparisonOperator':'EQ',"
+        "'AttributeValueList':[{'S':'o1'}]},'a':{'ComparisonOperator':'EQ','AttributeValueList':[{'S':'T'}]},"
+        "'b':{'ComparisonOperator':'BEGINS_WITH','AttributeValueList':[{'S':'li'}]}}}");
+    assert_string_equal(items_attr("pk"), "p3,p2,p1");
+    qrefused(s, "Query", "{'TableName':'Tab','IndexName':'gsi','KeyConditions':{'h':{'ComparisonOperator':'EQ',"
+             "'AttributeValueList':[{'S':'o1'}]},'b':{'ComparisonOperator':'EQ','AttributeValueList':[{'S':'T'}]}}}",
+             "RANGE key attributes a must have equality conditions specified in the query because a condition"
+             " is present on key attribute b");
+    qrefused(s, "Query", "{'TableName':'Tab','IndexName':'gsi','KeyConditions':{'a':{'ComparisonOperator':'EQ',"
+             "'AttributeValueList':[{'S':'T'}]}}}",
+             "HASH key attributes h must have equality conditions specified in the query");
 }
 
 /* [DG] every key attribute must have the declared type: a write with one
@@ -462,8 +490,8 @@ static void test_update_table(void **state)
     qrefused(s, "UpdateTable", "{'TableName':'Utb','AttributeDefinitions':[" DEFS("x") "," DEFS("z") "],"
              "'GlobalSecondaryIndexUpdates':[{'Create':{'IndexName':'mix2','KeySchema':[" H("x") "," R("z") ","
              H("z") "],'Projection':{'ProjectionType':'ALL'}}}]}",
-             "Invalid KeySchema: The HASH KeySchemaElement z follows a RANGE KeySchemaElement; every HASH"
-             " element must come before the RANGE elements");
+             "Invalid key order. Hash Key must be specified first in key schema, Range Key must be specifed"
+             " second");
 }
 
 /* The stored definition: a reopened file answers the same. */
@@ -519,6 +547,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix_queries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_condition_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_legacy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_number_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paging, setup, teardown),
