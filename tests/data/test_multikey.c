@@ -328,6 +328,30 @@ static void test_condition_refusals(void **state)
              " function: begins_with, operand type: N");
 }
 
+/* [DG] PartiQL ("PartiQL select statements for DynamoDB": a SELECT that
+ * fixes the partition key is a Query): on a multi-attribute index, a
+ * Query when the WHERE fixes every HASH attribute, with the RANGE terms in
+ * turn as its key condition. Limit 1 tells them apart: the Query's first
+ * item is p3; a Scan evaluates p5 first, which the filter drops. */
+static void test_partiql(void **state)
+{
+    store *s = *state;
+    load(s);
+    ok(s, "ExecuteStatement", "{\"Statement\":\"SELECT pk FROM \\\"Tab\\\".\\\"gsi\\\" WHERE a = 'T'"
+       " AND h = 'o1' AND b = 'live'\",\"Limit\":1}");
+    assert_string_equal(items_attr("pk"), "p3");
+    ok(s, "ExecuteStatement", "{\"Statement\":\"SELECT pk FROM \\\"Tab\\\".\\\"gsi\\\" WHERE a = 'T'"
+       " AND h = 'o1' AND b = 'live' AND c > 'a'\",\"Limit\":1}");
+    assert_string_equal(items_attr("pk"), "p1");
+    /* no HASH attribute fixed: a Scan, whose first item fails the filter */
+    ok(s, "ExecuteStatement", "{\"Statement\":\"SELECT pk FROM \\\"Tab\\\".\\\"gsi\\\" WHERE a = 'T'\","
+       "\"Limit\":1}");
+    assert_string_equal(items_attr("pk"), "");
+    ok(s, "ExecuteStatement", "{\"Statement\":\"SELECT pk FROM \\\"Tab\\\".\\\"gsi\\\" WHERE a = 'T'"
+       " AND h = 'o1'\"}");
+    assert_string_equal(items_attr("pk"), "p4,p3,p2,p1");
+}
+
 /* [DDBL] the legacy KeyConditions on a multi-attribute key: the same
  * rules and messages as the expression. */
 static void test_legacy(void **state)
@@ -363,6 +387,12 @@ static void test_writes(void **state)
              "One or more parameter values are not valid. A value specified for a secondary index key is not"
              " supported. The AttributeValue for a key attribute cannot contain an empty string value."
              " IndexName: gsi, IndexKey: c");
+    /* [DYN] a nested path under any key attribute of the index, as for one
+     * key attribute */
+    qrefused(s, "UpdateItem", "{'TableName':'Tab','Key':{'pk':{'S':'p'}},'UpdateExpression':'SET w.x = :v',"
+             "'ExpressionAttributeValues':{':v':{'S':'1'}}}",
+             "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed:"
+             " IndexKey: w");
     char big[2100], body[4600];
     memset(big, 'k', 2000);
     big[2000] = 0;
@@ -548,6 +578,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_prefix_queries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_condition_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_legacy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_partiql, setup, teardown),
         cmocka_unit_test_setup_teardown(test_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_number_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paging, setup, teardown),
