@@ -440,6 +440,11 @@ status store_rebuild(store *s, const tinfo *t, int x, diag *d);
  * a one-attribute key is encoded as it always was). False when the item
  * lacks one of them or has one of another type (not in the index). */
 bool store_index_key(const index_def *ix, const av *item, buf *ipk, buf *isk);
+/* The explorer names a partition by its partition key value; one of an
+ * index (ix) whose key has several HASH attributes by the list (AV_L) of
+ * their values, in KeySchema order (store.h: part_info). Appends it
+ * encoded as the parts and idx tables hold it (ix NULL: the table's). */
+void store_part_key_encode(const index_def *ix, const av *pk, buf *out);
 bool store_index_holds(const index_def *ix, const av *item);
 
 /* ---- UpdateTable's index and capacity changes (store_gsi.c, with pieces

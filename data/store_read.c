@@ -367,16 +367,46 @@ static status lookup(store *s, const char *table, const char *index, tinfo **t, 
     return ST_OK;
 }
 
-static status fill_parts(store *s, sqlite3_stmt *q, av_type pk_type, size_t max, part_info *out,
-                         size_t *n, diag *d)
+void store_part_key_encode(const index_def *ix, const av *pk, buf *out)
+{
+    if (ix && ix->n_pk_rest && pk->type == AV_L) {
+        for (size_t i = 0; i < pk->u.l.len; i++)
+            keyenc_append(out, &pk->u.l.v[i]);
+        return;
+    }
+    keyenc_append(out, pk);
+}
+
+static status part_key_decode(const index_def *ix, av_type pk_type, const unsigned char *p, size_t len,
+                              av *out, diag *d)
+{
+    size_t used;
+    if (!ix || !ix->n_pk_rest)
+        return keyenc_decode(p, len, pk_type, out, &used, d);
+    av_init_list(out, AV_L);
+    for (size_t i = 0; i < index_def_n_hash(ix); i++) {
+        av v;
+        status st = keyenc_decode(p, len, index_def_hash(ix, i)->type, &v, &used, d);
+        if (st != ST_OK) {
+            av_done(out);
+            return st;
+        }
+        av_list_push(out, &v);
+        p += used;
+        len -= used;
+    }
+    return ST_OK;
+}
+
+static status fill_parts(store *s, sqlite3_stmt *q, const index_def *ix, av_type pk_type, size_t max,
+                         part_info *out, size_t *n, diag *d)
 {
     status st = ST_OK;
     int rc;
     while (*n < max && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         part_info *p = &out[*n];
-        size_t used;
-        st = keyenc_decode(sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0), pk_type,
-                           &p->pk, &used, d);
+        st = part_key_decode(ix, pk_type, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0),
+                             &p->pk, d);
         if (st != ST_OK)
             break;
         p->items = (uint64_t)sqlite3_column_int64(q, 1);
@@ -412,11 +442,12 @@ static status parts_query(store *s, const char *table, const char *index, int wh
     sqlite3_bind_int64(q, 1, t->id);
     sqlite3_bind_int(q, 2, xid);
     sqlite3_bind_int64(q, 3, (int64_t)max);
+    const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
     if (key) {
-        keyenc_append(&kb, key);
+        store_part_key_encode(ix, key, &kb);
         sqlite3_bind_blob(q, 4, kb.data, (int)kb.len, SQLITE_STATIC);
     }
-    st = fill_parts(s, q, pk->type, max, out, n, d);
+    st = fill_parts(s, q, ix, pk->type, max, out, n, d);
 out:
     buf_done(&kb);
     return store_txn_end(s, st, d);
@@ -466,7 +497,7 @@ status store_partitions_by_size(store *s, const char *table, const char *index, 
     sqlite3_bind_int64(q, 1, t->id);
     sqlite3_bind_int(q, 2, xid);
     sqlite3_bind_int64(q, 3, (int64_t)max);
-    st = fill_parts(s, q, pk->type, max, out, n, d);
+    st = fill_parts(s, q, xid ? &t->def.idx[xid - 1] : NULL, pk->type, max, out, n, d);
 out:
     return store_txn_end(s, st, d);
 }
@@ -484,12 +515,17 @@ status store_page(store *s, const char *table, const char *index, const av *pk, 
     int xid;
     store_cursor c;
     memset(&c, 0, sizeof c);
+    buf pk_enc = BUF_INIT;
     if ((st = lookup(s, table, index, &t, &xid, d)) != ST_OK)
         goto out;
+    const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
     store_rq rq = { .t = t, .xid = xid, .pk = pk, .forward = forward, .start = after };
+    if (ix && ix->n_pk_rest && pk) {
+        store_part_key_encode(ix, pk, &pk_enc);
+        rq.pk_enc = &pk_enc;
+    }
     if ((st = store_cursor_open(s, &rq, &c, d)) != ST_OK)
         goto out;
-    const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
     while (*n < max) {
         store_row row;
         bool has;
@@ -508,6 +544,7 @@ status store_page(store *s, const char *table, const char *index, const av *pk, 
     }
 out:
     store_cursor_close(&c);
+    buf_done(&pk_enc);
     if (st != ST_OK) {
         for (size_t i = 0; i < *n; i++)
             av_done(&items[i]);
