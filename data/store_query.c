@@ -409,7 +409,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
              * ddbx has no physical partitions: a page that stops early, or
              * one segment of a parallel Scan, is charged by size alone. */
             double least = (double)size_scan_min_halves(r->consistent) / 2.0;
-            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < least)
+            if (!r->rq.pk && !r->rq.pk_enc && !stopped && r->rq.segments == 0 && u < least)
                 u = least;
             ddb_cap *cp = ddb_res_cap(cr, t->name);
             cp->units += u;

@@ -192,7 +192,7 @@ static void map_add_name(av *m, const char *name, const char *attr)
 /* The sort-key condition field, `V`, `= V`, `< V`, `<= V`, `> V`,
  * `>= V`, `between A and B`, `begins_with V`, into the key condition
  * (after "#pk = :pk") and the values map. */
-static bool sort_key_cond(query_view *p, const index_def *ix, const char *c, const char *hsk,
+static bool sort_key_cond(const key_attr *k, const char *c, const char *hsk,
                           const char *vsk1, const char *vsk2, buf *keycond, av *values, buf *why)
 {
     const char *op = "=";
@@ -233,12 +233,12 @@ static bool sort_key_cond(query_view *p, const index_def *ix, const char *c, con
     av a = { 0 }, b = { 0 };
     diag d;
     diag_init(&d);
-    status st = edit_parse_key(&p->def, ix, false, first, &a, &d);
+    status st = edit_parse_key_attr(k, first, &a, &d);
     if (st == ST_OK && second)
-        st = edit_parse_key(&p->def, ix, false, second, &b, &d);
+        st = edit_parse_key_attr(k, second, &b, &d);
     free(first);
     if (st != ST_OK) {
-        buf_printf(why, "sort key: %s", d.msg);
+        buf_printf(why, "sort key %s: %s", k->name, d.msg);
         av_free(&a);
         return false;
     }
@@ -256,11 +256,110 @@ static bool sort_key_cond(query_view *p, const index_def *ix, const char *c, con
     return true;
 }
 
+/* The parts of a multi-attribute key's field, split at '|' and trimmed
+ * (the bar asks for one value per HASH attribute, and for the RANGE
+ * attributes in turn: "WINTER2024 | NA-EAST", "SEMIFINALS | begins_with
+ * UP"); at most max, *n of them. */
+static char **key_parts(const char *text, size_t max, size_t *n)
+{
+    char **out = xcalloc(max + 1, sizeof *out);
+    *n = 0;
+    for (const char *s = text; *n <= max;) {
+        const char *bar = strchr(s, '|'), *end = bar ? bar : s + strlen(s);
+        while (*s == ' ')
+            s++;
+        const char *e = end;
+        while (e > s && e[-1] == ' ')
+            e--;
+        out[(*n)++] = xstrndup(s, (size_t)(e - s));
+        if (!bar)
+            break;
+        s = bar + 1;
+    }
+    return out;
+}
+
+static void parts_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* The key condition on a multi-attribute key (the developer guide's
+ * "Multi-attribute key schema"): an equality on each HASH attribute, then
+ * equalities on the RANGE attributes in turn and, on the last typed, any
+ * sort-key condition. The store refuses what DynamoDB refuses. */
+static bool multi_key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
+{
+    size_t nh = index_def_n_hash(ix), nr = index_def_n_range(ix), n, m = 0;
+    char **hv = key_parts(p->f[F_PK], nh, &n), **rv = NULL;
+    buf keycond = BUF_INIT;
+    bool ok = n == nh;
+    if (!ok)
+        buf_printf(why, "partition value: give %zu values separated by |, one for each of its HASH"
+                   " attributes", nh);
+    for (size_t i = 0; ok && i < nh; i++) {
+        const key_attr *k = index_def_hash(ix, i);
+        char base[32], h[48], v[48];
+        av val = { 0 };
+        diag d;
+        diag_init(&d);
+        snprintf(base, sizeof base, "#pk%u", (unsigned)i);
+        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
+        snprintf(base, sizeof base, ":pk%u", (unsigned)i);
+        own_placeholder(p, &req->names, &req->values, base, v, sizeof v);
+        if (edit_parse_key_attr(k, hv[i], &val, &d) != ST_OK) {
+            buf_printf(why, "partition value %s: %s", k->name, d.msg);
+            ok = false;
+            break;
+        }
+        buf_printf(&keycond, "%s%s = %s", i ? " AND " : "", h, v);
+        map_add_name(&req->names, h, k->name);
+        map_add(&req->values, v, &val);
+        av_free(&val);
+    }
+    const char *c = p->f[F_SK];
+    while (*c == ' ')
+        c++;
+    if (ok && *c) {
+        rv = key_parts(c, nr, &m);
+        if (m > nr) {
+            buf_printf(why, "sort key condition: at most %zu parts separated by |, one for each of its"
+                       " RANGE attributes", nr);
+            ok = false;
+        }
+    }
+    for (size_t i = 0; ok && i < m; i++) {
+        const key_attr *k = index_def_range(ix, i);
+        if (!rv[i][0])
+            continue;   /* an empty part: no condition on it (the store says what that needs) */
+        char base[32], h[48], v1[48], v2[48];
+        snprintf(base, sizeof base, "#sk%u", (unsigned)i);
+        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
+        snprintf(base, sizeof base, ":sk%u", (unsigned)i);
+        own_placeholder(p, &req->names, &req->values, base, v1, sizeof v1);
+        snprintf(base, sizeof base, ":sk%ub", (unsigned)i);
+        own_placeholder(p, &req->names, &req->values, base, v2, sizeof v2);
+        if ((ok = sort_key_cond(k, rv[i], h, v1, v2, &keycond, &req->values, why)))
+            map_add_name(&req->names, h, k->name);
+    }
+    if (ok)
+        ddb_req_set_str(&req->keycond, keycond.data);
+    parts_free(hv, n);
+    if (rv)
+        parts_free(rv, m);
+    buf_done(&keycond);
+    return ok;
+}
+
 /* The key condition of a Query: the partition value, and the sort-key
  * condition when one is typed, with their names and values added to the
  * request's maps. */
 static bool key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
 {
+    if (ix && index_def_multi(ix))
+        return multi_key_cond(p, ix, req, why);
     const char *pkname = ix ? ix->pk.name : p->def.pk.name;
     const char *skname = ix ? ix->sk.name : p->def.sk.name;
     char hpk[32], hsk[32], vpk[32], vsk1[32], vsk2[32];
@@ -286,7 +385,7 @@ static bool key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
         buf_printf(why, "this key schema has no sort key");
         ok = false;
     } else if (*c) {
-        ok = sort_key_cond(p, ix, c, hsk, vsk1, vsk2, &keycond, &req->values, why);
+        ok = sort_key_cond(ix ? &ix->sk : &p->def.sk, c, hsk, vsk1, vsk2, &keycond, &req->values, why);
         if (ok)
             map_add_name(&req->names, hsk, skname);
     }
@@ -457,11 +556,24 @@ static void title(view *v, buf *out)
         buf_adds(out, "(Enter: edit a field or run; q: back)");
 }
 
+/* A multi-attribute key's HASH (or RANGE) attribute names, "a | b", as
+ * its fields take their values. */
+static void key_names(const index_def *ix, bool hash, buf *out)
+{
+    size_t n = hash ? index_def_n_hash(ix) : index_def_n_range(ix);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(out, "%s%s", i ? " | " : "", (hash ? index_def_hash(ix, i) : index_def_range(ix, i))->name);
+}
+
 static void plan(query_view *p, buf *out)
 {
     const index_def *ix = cur_index(p);
     const char *on = ix ? ix->name : "the base table";
-    if (is_query(p))
+    if (is_query(p) && ix && index_def_multi(ix)) {
+        buf_printf(out, "Will run: Query on %s (one partition: ", on);
+        key_names(ix, true, out);
+        buf_printf(out, " = %s)", p->f[F_PK]);
+    } else if (is_query(p))
         buf_printf(out, "Will run: Query on %s (one partition: %s = %s)", on,
                    ix ? ix->pk.name : p->def.pk.name, p->f[F_PK]);
     else
@@ -509,8 +621,25 @@ static bool read_size(query_view *p, uint64_t *items, uint64_t *bytes, buf *what
         return true;
     }
     av pk = { 0 };
-    if (edit_parse_key(&p->def, ix, true, p->f[F_PK], &pk, &d) != ST_OK)
+    if (ix && ix->n_pk_rest) {
+        /* several HASH attributes: the partition is the list of their values */
+        size_t n;
+        char **parts = key_parts(p->f[F_PK], index_def_n_hash(ix), &n);
+        bool ok = n == index_def_n_hash(ix);
+        av_init_list(&pk, AV_L);
+        for (size_t i = 0; ok && i < n; i++) {
+            av v;
+            if ((ok = edit_parse_key_attr(index_def_hash(ix, i), parts[i], &v, &d) == ST_OK))
+                av_list_push(&pk, &v);
+        }
+        parts_free(parts, n);
+        if (!ok) {
+            av_free(&pk);
+            return false;
+        }
+    } else if (edit_parse_key(&p->def, ix, true, p->f[F_PK], &pk, &d) != ST_OK) {
         return false;
+    }
     part_info part;
     bool found = false;
     status st = store_partition(display_store(), p->table, ix ? ix->name : NULL, &pk, &part, &found, &d);
@@ -564,8 +693,17 @@ static void draw(view *v, size_t i, int row, int width)
     switch (l->kind) {
     case L_FIELD: {
         const char *hint = "";
+        const index_def *ix = cur_index(p);
         if (q->field == F_INDEX)
             hint = p->f[F_INDEX][0] ? "" : "(base table)";
+        if ((q->field == F_PK || q->field == F_SK) && ix && index_def_multi(ix) &&
+            (q->field == F_PK || ix->sk.name)) {
+            /* one part for each key attribute */
+            buf_addc(&b, '(');
+            key_names(ix, q->field == F_PK, &b);
+            buf_addc(&b, ')');
+            hint = b.data;
+        }
         int x = term_puts(row, 0, 20, field_names[q->field], ROLE_COLHEAD);
         x = x < 20 ? 20 : x;
         const char *val = p->f[q->field];
