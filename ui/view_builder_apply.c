@@ -248,6 +248,55 @@ static void sk_field(buf *skt, const expr_key_range *kr)
     }
 }
 
+/* One part of a multi-attribute key's field: as qbar_reads_back, and
+ * without the | that separates the parts. */
+static bool part_reads_back(const av *v, bool between_lower)
+{
+    return qbar_reads_back(v, between_lower) && (v->type != AV_S || !memchr(v->u.s.ptr, '|', v->u.s.len));
+}
+
+/* A key condition on a multi-attribute key (the developer guide's
+ * "Multi-attribute key schema"), checked as the store checks it, into
+ * the query bar's fields: a value for each HASH attribute, equalities on
+ * the RANGE attributes then the last condition, each part separated by
+ * " | " (as view_query.c reads them). */
+static status multi_key_fields(const index_def *ix, const expr *e, buf *pkt, buf *skt, diag *d)
+{
+    const char *hn[SCHEMA_MAX_KEY_PARTS], *rn[SCHEMA_MAX_KEY_PARTS];
+    av_type ht[SCHEMA_MAX_KEY_PARTS], rt[SCHEMA_MAX_KEY_PARTS];
+    size_t nh = index_def_n_hash(ix), nr = index_def_n_range(ix);
+    for (size_t i = 0; i < nh; i++)
+        hn[i] = index_def_hash(ix, i)->name, ht[i] = index_def_hash(ix, i)->type;
+    for (size_t i = 0; i < nr; i++)
+        rn[i] = index_def_range(ix, i)->name, rt[i] = index_def_range(ix, i)->type;
+    expr_key_tuple kt;
+    status st = expr_key_tuple_of(e, hn, ht, nh, rn, rt, nr, &kt, d);
+    if (st)
+        return st;
+    bool back = true;
+    for (size_t i = 0; i < nh; i++) {
+        buf_adds(pkt, i ? " | " : "");
+        fmt_plain(pkt, kt.hash[i]);
+        back &= part_reads_back(kt.hash[i], false);
+    }
+    for (size_t i = 0; i < kt.n_eq; i++) {
+        buf_adds(skt, i ? " | " : "");
+        fmt_plain(skt, kt.eq[i]);
+        back &= part_reads_back(kt.eq[i], false);
+    }
+    if (kt.last.op != KEY_SK_NONE) {
+        buf_adds(skt, kt.n_eq ? " | " : "");
+        sk_field(skt, &kt.last);
+        back &= part_reads_back(kt.last.sk1, kt.last.op == KEY_SK_BETWEEN) &&
+                (!kt.last.sk2 || part_reads_back(kt.last.sk2, false));
+    }
+    if (!back)
+        return diag_set(d, ST_VALIDATION, "a key value that starts with a space or holds a |, or a BETWEEN"
+                        " lower bound containing \" and \", can not go through the query bar: the request"
+                        " shown above runs it with the aws CLI");
+    return ST_OK;
+}
+
 /* A key condition (p->have_def): checked against the index's key schema, then given
  * to the query bar as its partition value and sort-key condition. */
 static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
@@ -263,6 +312,21 @@ static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
     status st = expr_ctx_init(&cx, nm.type ? &nm : NULL, vl.type ? &vl : NULL, d);
     if (!st) {
         st = expr_parse(&cx, EXPR_KEY, text->data ? text->data : "", text->len, &e, d);
+        if (!st && ixd && index_def_multi(ixd)) {
+            buf pkt = BUF_INIT, skt = BUF_INIT;
+            if (!(st = multi_key_fields(ixd, e, &pkt, &skt, d))) {
+                query_arg qa = { p->table, p->index, pkt.data, skt.data ? skt.data : "", true, false };
+                p->result_error = false;
+                display_push(&view_query_ops, &qa);
+            }
+            buf_done(&pkt);
+            buf_done(&skt);
+            expr_free(e);
+            expr_ctx_done(&cx);
+            av_free(&nm);
+            av_free(&vl);
+            return st;
+        }
         if (!st)
             st = expr_key_range_of(e, pk->name, pk->type, sk->name, sk->type, &kr, d);
         if (!st && (!qbar_reads_back(kr.pk, false) ||
