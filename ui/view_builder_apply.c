@@ -309,45 +309,35 @@ static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
     expr_ctx cx;
     expr *e = NULL;
     expr_key_range kr;
+    buf pkt = BUF_INIT, skt = BUF_INIT;
     status st = expr_ctx_init(&cx, nm.type ? &nm : NULL, vl.type ? &vl : NULL, d);
     if (!st) {
         st = expr_parse(&cx, EXPR_KEY, text->data ? text->data : "", text->len, &e, d);
         if (!st && ixd && index_def_multi(ixd)) {
-            buf pkt = BUF_INIT, skt = BUF_INIT;
-            if (!(st = multi_key_fields(ixd, e, &pkt, &skt, d))) {
-                query_arg qa = { p->table, p->index, pkt.data, skt.data ? skt.data : "", true, false };
-                p->result_error = false;
-                display_push(&view_query_ops, &qa);
-            }
-            buf_done(&pkt);
-            buf_done(&skt);
-            expr_free(e);
-            expr_ctx_done(&cx);
-            av_free(&nm);
-            av_free(&vl);
-            return st;
-        }
-        if (!st)
+            st = multi_key_fields(ixd, e, &pkt, &skt, d);
+        } else if (!st) {
             st = expr_key_range_of(e, pk->name, pk->type, sk->name, sk->type, &kr, d);
-        if (!st && (!qbar_reads_back(kr.pk, false) ||
-                    (kr.op != KEY_SK_NONE && !qbar_reads_back(kr.sk1, kr.op == KEY_SK_BETWEEN)) ||
-                    (kr.op == KEY_SK_BETWEEN && !qbar_reads_back(kr.sk2, false))))
-            st = diag_set(d, ST_VALIDATION, "a key value that starts with a space, or a BETWEEN lower "
-                          "bound containing \" and \", can not go through the query bar: the request "
-                          "shown above runs it with the aws CLI");
+            if (!st && (!qbar_reads_back(kr.pk, false) ||
+                        (kr.op != KEY_SK_NONE && !qbar_reads_back(kr.sk1, kr.op == KEY_SK_BETWEEN)) ||
+                        (kr.op == KEY_SK_BETWEEN && !qbar_reads_back(kr.sk2, false))))
+                st = diag_set(d, ST_VALIDATION, "a key value that starts with a space, or a BETWEEN lower "
+                              "bound containing \" and \", can not go through the query bar: the request "
+                              "shown above runs it with the aws CLI");
+            if (!st) {
+                fmt_plain(&pkt, kr.pk);
+                sk_field(&skt, &kr);
+            }
+        }
         if (!st) {
-            buf pkt = BUF_INIT, skt = BUF_INIT;
-            fmt_plain(&pkt, kr.pk);
-            sk_field(&skt, &kr);
             query_arg qa = { p->table, p->index, pkt.data, skt.data, true, false };
             p->result_error = false;
             display_push(&view_query_ops, &qa);
-            buf_done(&pkt);
-            buf_done(&skt);
         }
         expr_free(e);
         expr_ctx_done(&cx);
     }
+    buf_done(&pkt);
+    buf_done(&skt);
     av_free(&nm);
     av_free(&vl);
     return st;
