@@ -245,7 +245,10 @@ status store_stats(store *s, const char *table, const char *index,
                    table_stats *st, diag *d);
 
 typedef struct part_info {
-    av pk;             /* the partition key value */
+    av pk;             /* the partition key value; of an index whose key
+                          has several HASH attributes, the list (AV_L) of
+                          their values in KeySchema order, as store_page
+                          and store_partition take it too */
     uint64_t items, bytes;
 } part_info;
 

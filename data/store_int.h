@@ -361,7 +361,8 @@ status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* The key attribute names a LastEvaluatedKey holds for the table (ix
  * NULL) or an index: the table's keys and the index's, unique, sorted by
  * name (store_query.c). A remote store's ExclusiveStartKey names the same. */
-size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4]);
+#define STORE_LEK_MAX (2 + 2 * SCHEMA_MAX_KEY_PARTS)
+size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[STORE_LEK_MAX]);
 
 /* ---- remote stores (store_remote.c, store_remote_browse.c, store_remote_write.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
@@ -439,6 +440,18 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
 status store_rebuild(store *s, const tinfo *t, int x, diag *d);
 /* Does index ix hold an entry for item: its index keys present, of the
  * defined types, not empty, within the key size limits? */
+/* An item's key in index ix, into ipk and isk (reset first): the
+ * keyenc encodings of its HASH attributes one after another, and of its
+ * RANGE attributes (a multi-attribute key is the tuple; the encoding is
+ * self-delimiting, so the bytes sort as the attributes do in turn, and
+ * a one-attribute key is encoded as it always was). False when the item
+ * lacks one of them or has one of another type (not in the index). */
+bool store_index_key(const index_def *ix, const av *item, buf *ipk, buf *isk);
+/* The explorer names a partition by its partition key value; one of an
+ * index (ix) whose key has several HASH attributes by the list (AV_L) of
+ * their values, in KeySchema order (store.h: part_info). Appends it
+ * encoded as the parts and idx tables hold it (ix NULL: the table's). */
+void store_part_key_encode(const index_def *ix, const av *pk, buf *out);
 bool store_index_holds(const index_def *ix, const av *item);
 
 /* ---- UpdateTable's index and capacity changes (store_gsi.c, with pieces
@@ -651,6 +664,10 @@ typedef struct store_rq {
     int lo_op, hi_op;          /* RB_* on the sort key */
     const av *lo, *hi;
     const av *prefix;          /* begins_with on the sort key */
+    /* A multi-attribute index key (store_query.c): the partition and the
+     * bounds as encoded tuples, used instead of pk, lo and hi (prefix
+     * NULL then); the bound operators are lo_op and hi_op. */
+    const buf *pk_enc, *lo_enc, *hi_enc;
     bool forward;
     const av *start;           /* ExclusiveStartKey (an item or key map) */
     int segment, segments;     /* Scan segments (segments 0: none) */

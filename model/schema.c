@@ -3,6 +3,7 @@
  */
 #include "model/schema.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,10 @@ void index_def_free(index_def *ix)
     free(ix->name);
     free(ix->pk.name);
     free(ix->sk.name);
+    for (size_t i = 0; i < ix->n_pk_rest; i++)
+        free(ix->pk_rest[i].name);
+    for (size_t i = 0; i < ix->n_sk_rest; i++)
+        free(ix->sk_rest[i].name);
     for (size_t i = 0; i < ix->n_include; i++)
         free(ix->include[i]);
     free(ix->include);
@@ -62,6 +67,12 @@ void index_def_copy(index_def *d, const index_def *s)
     d->global = s->global;
     key_attr_copy(&d->pk, &s->pk);
     key_attr_copy(&d->sk, &s->sk);
+    d->n_pk_rest = s->n_pk_rest;
+    d->n_sk_rest = s->n_sk_rest;
+    for (size_t i = 0; i < s->n_pk_rest; i++)
+        key_attr_copy(&d->pk_rest[i], &s->pk_rest[i]);
+    for (size_t i = 0; i < s->n_sk_rest; i++)
+        key_attr_copy(&d->sk_rest[i], &s->sk_rest[i]);
     d->proj = s->proj;
     d->n_include = s->n_include;
     d->include = s->n_include ? xcalloc(s->n_include, sizeof(char *)) : NULL;
@@ -82,11 +93,49 @@ static bool same(const char *a, const char *b)
     return a && b && strcmp(a, b) == 0;
 }
 
+size_t index_def_n_hash(const index_def *ix)
+{
+    return 1 + ix->n_pk_rest;
+}
+
+size_t index_def_n_range(const index_def *ix)
+{
+    return ix->sk.name ? 1 + ix->n_sk_rest : 0;
+}
+
+const key_attr *index_def_hash(const index_def *ix, size_t i)
+{
+    assert(i < index_def_n_hash(ix));
+    return i == 0 ? &ix->pk : &ix->pk_rest[i - 1];
+}
+
+const key_attr *index_def_range(const index_def *ix, size_t i)
+{
+    assert(i < index_def_n_range(ix));
+    return i == 0 ? &ix->sk : &ix->sk_rest[i - 1];
+}
+
+bool index_def_multi(const index_def *ix)
+{
+    return ix->n_pk_rest > 0 || ix->n_sk_rest > 0;
+}
+
+bool index_def_is_key(const index_def *ix, const char *name)
+{
+    for (size_t i = 0; i < index_def_n_hash(ix); i++)
+        if (same(index_def_hash(ix, i)->name, name))
+            return true;
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        if (same(index_def_range(ix, i)->name, name))
+            return true;
+    return false;
+}
+
 bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
 {
     if (same(t->pk.name, name) || same(t->sk.name, name))
         return true;
-    return ix && (same(ix->pk.name, name) || same(ix->sk.name, name));
+    return ix && index_def_is_key(ix, name);
 }
 
 bool table_def_same_item(const table_def *t, const av *a, const av *b)

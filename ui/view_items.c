@@ -80,6 +80,12 @@ typedef struct items_view {
     av away;
     size_t away_cursor;
     entity_filter *filter; /* from the entities view: one entity's items */
+    /* An index whose key has several HASH attributes names a partition by
+     * the list of their values (data/store.h: part_info); item_pk builds
+     * an item's into the next of these, so the last few it returned stay
+     * valid while a caller compares or copies them. */
+    av pk_lists[4];
+    unsigned pk_next;
 } items_view;
 
 static const char *index_name(const items_view *p)
@@ -109,9 +115,25 @@ static void free_line(view *v, line *l)
     l->data = NULL;
 }
 
-static const av *item_pk(const items_view *p, const av *item)
+static const av *item_pk(const items_view *cp, const av *item)
 {
-    return av_map_get(item, p->pk, strlen(p->pk));
+    const index_def *ix = index_of(cp);
+    if (!ix || !ix->n_pk_rest)
+        return av_map_get(item, cp->pk, strlen(cp->pk));
+    items_view *p = (items_view *)cp;   /* only its scratch lists change */
+    av *out = &p->pk_lists[p->pk_next++ % 4];
+    av_free(out);
+    av_init_list(out, AV_L);
+    for (size_t i = 0; i < index_def_n_hash(ix); i++) {
+        const char *name = index_def_hash(ix, i)->name;
+        const av *v = av_map_get(item, name, strlen(name));
+        if (!v)
+            return NULL;
+        av c;
+        av_copy(&c, v);
+        av_list_push(out, &c);
+    }
+    return out;
 }
 
 static const av *line_pk(const items_view *p, const line *l)
@@ -687,6 +709,8 @@ static void done(view *v)
     ftargets_free(p->fol, p->n_fol);
     free(p->fol_via);
     av_free(&p->away);
+    for (int i = 0; i < 4; i++)
+        av_free(&p->pk_lists[i]);
     clear_flips(p);
     free(p->flip);
     items_pos_done(&p->pos);
@@ -698,6 +722,16 @@ static void done(view *v)
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
+}
+
+/* An index's key for the title: "PK, SK"; a multi-attribute key's parts
+ * joined by '+' ("tournamentId+region, round+bracket"). */
+static void index_key_label(const index_def *ix, buf *out)
+{
+    for (size_t i = 0; i < index_def_n_hash(ix); i++)
+        buf_printf(out, "%s%s", i ? "+" : "", index_def_hash(ix, i)->name);
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        buf_printf(out, "%s%s", i ? "+" : ", ", index_def_range(ix, i)->name);
 }
 
 /* A remote table: DescribeTable's counts are approximate (DynamoDB
@@ -725,8 +759,9 @@ static void remote_title(items_view *p, buf *out)
         text_title_part(out, 1);
         buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
         text_title_part(out, 3);
-        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
-                   proj_type_name(ix->proj));
+        buf_adds(out, " (");
+        index_key_label(ix, out);
+        buf_printf(out, ", %s)", proj_type_name(ix->proj));
         text_title_part(out, 1);
         buf_printf(out, "  ~%llu of ~%llu item%s", (unsigned long long)p->vst.items,
                    (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
@@ -825,8 +860,9 @@ static void title(view *v, buf *out)
         text_title_part(out, 1);
         buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
         text_title_part(out, 3);
-        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
-                   proj_type_name(ix->proj));
+        buf_adds(out, " (");
+        index_key_label(ix, out);
+        buf_printf(out, ", %s)", proj_type_name(ix->proj));
         items_pos_text(&p->pos, display_store(), p->table, ix->name, pk, item, near_item, v, &p->vst, out);
         if (p->tst.items > p->vst.items) {
             text_title_part(out, 4);
@@ -861,9 +897,17 @@ static void layout(view *v)
     for (size_t i = m->top; i < end && n < 512; i++)
         if (m->lines[i].kind == L_ITEM)
             items[n++] = &((irow *)m->lines[i].data)->item;
-    const char *first[3] = { p->sk, p->ix >= 0 ? p->def.pk.name : NULL,
-                             p->ix >= 0 ? p->def.sk.name : NULL };
-    colsets_layout(&p->cols, p->table, items, n, first, 3, p->pk, p->sk);
+    /* A multi-attribute key's RANGE attributes come first, in order. */
+    const char *first[SCHEMA_MAX_KEY_PARTS + 2];
+    size_t nf = 0;
+    const index_def *ix = index_of(p);
+    for (size_t i = 0; ix && i < index_def_n_range(ix); i++)
+        first[nf++] = index_def_range(ix, i)->name;
+    if (!nf)
+        first[nf++] = p->sk;
+    first[nf++] = p->ix >= 0 ? p->def.pk.name : NULL;
+    first[nf++] = p->ix >= 0 ? p->def.sk.name : NULL;
+    colsets_layout(&p->cols, p->table, items, n, first, nf, p->pk, p->sk);
 }
 
 /* The columns of the selected item's entity type (a header: the first
