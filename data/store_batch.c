@@ -121,7 +121,7 @@ static const vspec batch_write_spec[] = {
     { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
     { .name = "RequestItems", .type = VT_MAP,
       .sub = "java.util.List<com.amazonaws.dynamodb.v20120810.WriteRequest>",
-      .flags = VF_NOTNULL | VF_KEYS_TABLENAME, .min_len = 1, .vmin_len = 1, .vmax_len = 25,
+      .flags = VF_NOTNULL | VF_KEYS_TABLENAME, .vmin_len = 1, .vmax_len = 25,
       .elem = &wr_list },
     F_END,
 };
@@ -139,12 +139,11 @@ static const vspec kaa_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "Ke
 static const vspec batch_get_spec[] = {
     F_RCC,
     { .name = "RequestItems", .type = VT_MAP, .sub = "KeysAndAttributes",
-      .flags = VF_NOTNULL | VF_KEYS_TABLENAME, .min_len = 1, .elem = &kaa_elem },
+      .flags = VF_NOTNULL | VF_KEYS_TABLENAME, .elem = &kaa_elem },
     F_END,
 };
 
-#define TX_TABLE { .name = "TableName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, \
-                   .min_len = 3, .max_len = 255 }
+#define TX_TABLE F_TABLE
 static const vspec tx_check_fields[] = {
     { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
     TX_TABLE,
@@ -752,9 +751,21 @@ static void maps_into(const cJSON *in, ddb_req *q, seng_defer *df)
     }
 }
 
+/* An empty RequestItems, once its shape passed: not a length constraint
+ * but "The requestItems parameter is required for BatchGetItem" (AWS, as
+ * issue 29 quotes it; "... for BatchWriteItem" likewise). */
+static status batch_shape(store *s, const cJSON *in, const vspec *spec, const char *op, diag *d)
+{
+    status st = store_valid_check(in, spec, d, &s->err_msg);
+    const cJSON *ri = store_jget(in, "RequestItems");
+    if (st == ST_OK && ri && !ri->child)
+        st = diag_set(d, ST_VALIDATION, "The requestItems parameter is required for %s", op);
+    return st;
+}
+
 status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, batch_write_spec, d, &s->err_msg);
+    status st = batch_shape(s, in, batch_write_spec, "BatchWriteItem", d);
     if (st != ST_OK)
         return st;
     ddb_req b;
@@ -797,7 +808,7 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
 {
     static const char *const exprs[] = { "ProjectionExpression", NULL };
     static const char *const legacy[] = { "AttributesToGet", NULL };
-    status st = store_valid_check(in, batch_get_spec, d, &s->err_msg);
+    status st = batch_shape(s, in, batch_get_spec, "BatchGetItem", d);
     if (st != ST_OK)
         return st;
     const cJSON *ri = store_jget(in, "RequestItems"), *tab, *el;

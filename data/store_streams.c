@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "data/store_int.h"
+#include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
 #include "model/itemenc.h"
@@ -306,7 +307,7 @@ static const vspec pt_fields[] = {
 };
 static const vspec update_spec[] = {
     { .name = "AttributeDefinitions", .type = VT_LIST, .elem = &store_attrdef_elem },
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_TABLE_REQ,
     { .name = "BillingMode", .type = VT_STRING, .enums = e_billing },
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
     { .name = "GlobalSecondaryIndexUpdates", .type = VT_LIST, .elem = &store_gsi_update_elem },
@@ -430,7 +431,7 @@ static const char *const e_iter[] = { "TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUM
 static const vspec list_spec[] = {
     { .name = "ExclusiveStartStreamArn", .type = VT_STRING, .min_len = 37, .max_len = 1024 },
     { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true, .le = 100, .has_le = true },
-    { .name = "TableName", .type = VT_STRING, .flags = VF_TABLENAME | VF_NAMEPAT },
+    { .name = "TableName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
     { .type = VT_END },
 };
 static const vspec describe_spec[] = {

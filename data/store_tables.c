@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "data/store_int.h"
+#include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
@@ -116,7 +117,7 @@ static const vspec stream_fields[] = {
 
 static const vspec create_spec[] = {
     { .name = "AttributeDefinitions", .type = VT_LIST, .flags = VF_NOTNULL, .elem = &attrdef_elem },
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_CREATE_TABLE,
     { .name = "BillingMode", .type = VT_STRING, .enums = e_billing },
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = store_pt_fields },
     { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 2, .elem = &ks_elem },
@@ -128,7 +129,7 @@ static const vspec create_spec[] = {
 };
 
 static const vspec name_spec[] = {
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_TABLE_REQ,
     { .type = VT_END },
 };
 

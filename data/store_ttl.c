@@ -38,13 +38,13 @@ static const vspec spec_fields[] = {
     { .type = VT_END },
 };
 static const vspec update_spec[] = {
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_TABLE_REQ,
     { .name = "TimeToLiveSpecification", .type = VT_FSTRUCT, .sub = "TimeToLiveSpecification",
       .flags = VF_NOTNULL, .fields = spec_fields },
     { .type = VT_END },
 };
 static const vspec describe_spec[] = {
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_TABLE_REQ,
     { .type = VT_END },
 };
 
