@@ -677,10 +677,14 @@ static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n + 1, sizeof *caps);
+    status *why = xcalloc(n + 1, sizeof *why);
+    const char **msgs = xcalloc(n + 1, sizeof *msgs);
+    diag *bad = xcalloc(n + 1, sizeof *bad);
     size_t n_caps = 0;
     bool txn = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
+        diag_init(&bad[i]);
         wi->kind = DDB_GET;
         wi->q = &tr->acts[i];
         wi->table = wi->q->table;
@@ -691,17 +695,31 @@ static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
     if ((st = store_txn_begin(s, false, d)) != ST_OK)
         goto out;
     txn = true;
+    bool failed = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK ||
-            (st = store_check_key(&wi->t->def, &wi->val, &wi->k, d)) != ST_OK)
+        why[i] = ST_OK;
+        msgs[i] = NULL;
+        if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
             goto out;
+        /* A key that does not fit its table cancels the transaction with a
+         * ValidationError reason, as TransactWriteItems's do (issue 29). */
+        if (store_check_key(&wi->t->def, &wi->val, &wi->k, &bad[i]) != ST_OK) {
+            why[i] = ST_VALIDATION;
+            msgs[i] = bad[i].msg;
+            failed = true;
+            continue;
+        }
         for (size_t j = 0; j < i; j++) {
-            if (same_item(&w.v[j], wi)) {
+            if (why[j] == ST_OK && same_item(&w.v[j], wi)) {
                 st = diag_set(d, ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
                 goto out;
             }
         }
+    }
+    if (failed) {
+        st = cancel(&w, why, msgs, e);
+        goto out;
     }
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
@@ -724,6 +742,9 @@ out:
         st = store_txn_end(s, st, d);
     wlist_done(&w);
     free(caps);
+    free(why);
+    free(msgs);
+    free(bad);
     return st;
 }
 

@@ -594,6 +594,20 @@ status store_valid_check(const cJSON *obj, const vspec *fields, diag *d, buf *fu
     errs e = { 0, BUF_INIT };
     for (size_t i = 0; i < n; i++)
         check_one(vals[i], &fields[i], &(vpath){ "", "" }, fields[i].name, &e);
+    /* A name where a table is named (not an ARN) must be one a table can
+     * have: DynamoDB Local 3.3's message, which takes ARNs too (not
+     * confirmed against AWS). */
+    for (size_t i = 0; i < n && !e.n; i++) {
+        const cJSON *v = vals[i];
+        size_t len = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
+        if (fields[i].flags & VF_TABLE_REF && len && strncmp(v->valuestring, "arn:", 4) != 0 &&
+            (len < 3 || len > 255 || !name_ok(v->valuestring))) {
+            st = diag_set(d, ST_VALIDATION, "Invalid table/index name.  Table/index names must be between 3 and"
+                          " 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-',"
+                          " and '.'");
+            goto out;
+        }
+    }
     if (e.n) {
         st = diag_set(d, ST_VALIDATION, "%d validation error%s detected: %s", e.n,
                       e.n > 1 ? "s" : "", e.text.data);

@@ -43,6 +43,8 @@ enum {
     VF_NOTNULL = 2,
     VF_NAMEPAT = 8,    /* regex [a-zA-Z0-9_.-]+ */
     VF_KEYS_TABLENAME = 16, /* map keys: table names or ARNs, 1 to 1024 long */
+    VF_TABLE_REF = 32, /* a table's name or ARN: a name 3..255 of the pattern, once
+                        * the constraints hold ("Invalid table/index name. ...") */
 };
 
 typedef struct vspec vspec;

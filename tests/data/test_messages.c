@@ -65,6 +65,29 @@ static void create_table_names(void **state)
              ",{\"AttributeName\":\"a\",\"KeyType\":\"RANGE\"},{\"AttributeName\":\"b\",\"KeyType\":\"RANGE\"}");
 }
 
+/* An attribute defined but no key of the table or an index: AWS's
+ * message as cfn-lint issue 1037 quotes it (the lists' order there is
+ * the definitions' and the keys' first use, not confirmed beyond it). */
+static void unused_definitions(void **state)
+{
+    store *s = *state;
+    refused(s, "CreateTable",
+            "{\"TableName\":\"tbl\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":["
+            "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"g\",\"AttributeType\":\"S\"},"
+            "{\"AttributeName\":\"unused\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"pk\","
+            "\"KeyType\":\"HASH\"}],\"GlobalSecondaryIndexes\":[{\"IndexName\":\"byG\",\"KeySchema\":[{"
+            "\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}",
+            ST_VALIDATION, "One or more parameter values were invalid: Some AttributeDefinitions are not used."
+            " AttributeDefinitions: [pk, g, unused], keys used: [pk, g]");
+    /* Without indexes the count check answers first (AWS, the same issue). */
+    refusedf(s, "CreateTable", ST_VALIDATION,
+             "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match"
+             " number of attributes defined in AttributeDefinitions",
+             "{\"TableName\":\"tbl\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":["
+             "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"x\",\"AttributeType\":\"S\"}],"
+             "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}");
+}
+
 /* The data plane's TableName is a name or an ARN, 1 to 1024 characters
  * (API reference, PutItem: "Length Constraints: Minimum length of 1.
  * Maximum length of 1024."), without the name pattern. */
@@ -76,12 +99,18 @@ static void data_plane_table_names(void **state)
     refused(s, "PutItem", "{\"TableName\":\"\",\"Item\":{\"pk\":{\"S\":\"a\"}}}", ST_VALIDATION,
             "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must"
             " have length greater than or equal to 1");
-    /* A name no table can have is not found (the pattern is no constraint
-     * of the data plane's any more; the answer for it is not confirmed). */
-    refused(s, "GetItem", "{\"TableName\":\"ab\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", ST_NOT_FOUND,
-            "Requested resource not found");
-    refused(s, "DeleteItem", "{\"TableName\":\"bad name!\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", ST_NOT_FOUND,
-            "Requested resource not found");
+    /* A name no table can have, once the constraints hold: DynamoDB Local
+     * 3.3's message (it takes ARNs there too; not confirmed against AWS). */
+#define BAD_NAME "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and" \
+                 " may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'"
+    refused(s, "GetItem", "{\"TableName\":\"ab\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", ST_VALIDATION, BAD_NAME);
+    refused(s, "DeleteItem", "{\"TableName\":\"bad name!\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", ST_VALIDATION,
+            BAD_NAME);
+    refused(s, "DescribeTable", "{\"TableName\":\"x\"}", ST_VALIDATION, BAD_NAME);
+    /* An ARN is no name: this one names no table here. */
+    refused(s, "DescribeTable", "{\"TableName\":\"arn:aws:dynamodb:us-east-1:000000000000:table/none\"}",
+            ST_NOT_FOUND, "Requested resource not found: Table: arn:aws:dynamodb:us-east-1:000000000000:table/none"
+            " not found");
     buf b = BUF_INIT;
     buf_adds(&b, "{\"TableName\":\"");
     for (int i = 0; i < 1025; i++)
@@ -134,13 +163,36 @@ static void batches(void **state)
             " constraint: Member must have length greater than or equal to 1");
 }
 
+/* TransactGetItems: a key that does not fit its table cancels the
+ * transaction with a ValidationError reason, as TransactWriteItems's
+ * does (issue 29; the reasons' form: DynamoDB's answer quoted in
+ * aws-sdk-net issue 1292). */
+static void transact_get_reasons(void **state)
+{
+    store *s = *state;
+    create_tbl(s);
+    refused(s, "TransactGetItems", "{\"TransactItems\":[{\"Get\":{\"TableName\":\"tbl\",\"Key\":{\"pk\":"
+            "{\"S\":\"a\"}}}},{\"Get\":{\"TableName\":\"tbl\",\"Key\":{\"nope\":{\"S\":\"a\"}}}}]}",
+            ST_TXN_CANCELED, "Transaction cancelled, please refer cancellation reasons for specific reasons"
+            " [None, ValidationError]");
+    char *out = NULL;
+    const char *line = "{\"Operation\":\"TransactGetItems\",\"Input\":{\"TransactItems\":[{\"Get\":{"
+                       "\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"N\":\"1\"}}}}]}}";
+    assert_int_equal(store_call_line(s, line, strlen(line), &out), ST_TXN_CANCELED);
+    assert_non_null(strstr(out, "\"CancellationReasons\":[{\"Code\":\"ValidationError\",\"Message\":"
+                                "\"The provided key element does not match the schema\"}]"));
+    free(out);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(create_table_names),
+        T(unused_definitions),
         T(data_plane_table_names),
         T(batches),
+        T(transact_get_reasons),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);
