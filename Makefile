@@ -194,6 +194,7 @@ $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MO
 check-deps:
 	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f /usr/include/http_parser.h ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
+	@command -v java >/dev/null 2>&1 || ./tools/deps.sh --java || echo "deps: no java: tests/diff's DynamoDB Local pass will fail" >&2
 
 deps:
 	@./tools/deps.sh

@@ -752,7 +752,10 @@ function agree(op, d, x, opts) {
   const a = comparable(op, d, opts);
   const b = comparable(op, x, opts);
   if (a.Output && b.Output) {
-    if (!('ConsumedCapacity' in a.Output) || !('ConsumedCapacity' in b.Output)) {
+    // DynamoDB Local's capacity is its own (0 for a read that finds
+    // nothing, where DynamoDB charges the minimum read): capacity is
+    // compared with dynalite and in the documented groups.
+    if (BY_VALUE || !('ConsumedCapacity' in a.Output) || !('ConsumedCapacity' in b.Output)) {
       delete a.Output.ConsumedCapacity; delete b.Output.ConsumedCapacity;
     }
   }
@@ -764,7 +767,7 @@ function agree(op, d, x, opts) {
  * why it is tolerated. who: "dynalite" where dynalite differs from real
  * DynamoDB (ddbx follows DynamoDB); "ddbx" for a gap ddbx has not closed.
  */
-const KNOWN = [
+const KNOWN_ALL = [
   {
     who: 'dynalite',
     id: 'syntax-error-wording',
@@ -797,13 +800,14 @@ const KNOWN = [
   {
     who: 'dynalite',
     id: 'table-name-or-arn',
-    why: 'dynalite checks every operation\'s TableName as a new table\'s name (3 to 255 of [a-zA-Z0-9_.-]); DynamoDB ' +
+    why: 'dynalite checks every operation\'s TableName as a new table\'s name in the constraint family; DynamoDB ' +
       'takes a table\'s name or ARN, 1 to 1024 characters, outside CreateTable (API reference, PutItem\'s TableName: ' +
-      '"Length Constraints: Minimum length of 1. Maximum length of 1024."): a name no table can have is not found.',
+      '"Length Constraints: Minimum length of 1. Maximum length of 1024."), then refuses a name no table can have ' +
+      'with "Invalid table/index name. ..." (DynamoDB Local 3.3\'s wording, which agrees).',
     match: (op, req, d, x) => op !== 'CreateTable' && typeof req.TableName === 'string' && req.TableName.length >= 1 &&
       req.TableName.length <= 1024 && d.Error && d.Error.Code === 'ValidationException' &&
       /(TableName must be at least 3 characters long|at 'tableName' failed to satisfy constraint: Member must (satisfy regular expression pattern|have length))/.test(d.Error.Message) &&
-      x.Error && x.Error.Code === 'ResourceNotFoundException',
+      x.Error && /^Invalid table\/index name\.  Table\/index names must be between 3 and 255 characters long/.test(x.Error.Message),
   },
   {
     who: 'dynalite',
@@ -1016,7 +1020,71 @@ const KNOWN = [
     match: (op, req, d, x) => /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(op) && onlyCapacityDiffers(op, d, x) &&
       capacityTotal(x) > capacityTotal(d) && writtenTables(op, req).some((t) => TABLES[t] && TABLES[t].gsis.length + TABLES[t].lsis.length > 0),
   },
+  {
+    who: 'dynalite',
+    id: 'unused-attribute-definitions',
+    why: 'dynalite accepts an attribute definition that no key of the table or its indexes uses; DynamoDB refuses ' +
+      'it ("Some AttributeDefinitions are not used. AttributeDefinitions: [...], keys used: [...]", AWS as cfn-lint ' +
+      'issue 1037 quotes it; DynamoDB Local agrees). Pinned in tests/data/test_messages.c.',
+    match: (op, req, d, x) => op === 'CreateTable' && d.Output && x.Error && x.Error.Code === 'ValidationException' &&
+      /^One or more parameter values were invalid: Some AttributeDefinitions are not used\. /.test(x.Error.Message),
+  },
+  // ---- DynamoDB Local's deviations (DIFF_ORACLE=ddblocal): where it departs
+  // from the AWS documentation, or from AWS's answers where the
+  // documentation is silent (each says which). ----
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-delete-table-status',
+    why: 'DynamoDB Local answers DeleteTable with TableStatus ACTIVE; DynamoDB with DELETING (API reference, ' +
+      'DeleteTable: "the table is in the DELETING state until DynamoDB completes the deletion").',
+    match: (op, req, d, x) => op === 'DeleteTable' && d.Output && x.Output && d.Output.TableDescription &&
+      x.Output.TableDescription && d.Output.TableDescription.TableStatus === 'ACTIVE' &&
+      x.Output.TableDescription.TableStatus === 'DELETING' &&
+      d.Output.TableDescription.TableName === x.Output.TableDescription.TableName,
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-no-tagging',
+    why: 'DynamoDB Local 3.3 has no tagging ("Tagging is not currently supported in DynamoDB Local."); ' +
+      'TagResource, UntagResource and ListTagsOfResource are compared with dynalite and pinned in tests/data.',
+    match: (op, req, d, x) => d.Error && d.Error.Code === 'UnknownOperationException' &&
+      /^Tagging is not currently supported in DynamoDB Local/.test(String(d.Error.Message)),
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-internal-failure',
+    why: 'DynamoDB Local fails internally (InternalFailure) on requests DynamoDB answers: a BOOL given as ' +
+      '"yes" (read as true), B that is not base64 (SerializationException), an unknown BillingMode (the API ' +
+      'reference\'s enum: PROVISIONED, PAY_PER_REQUEST).',
+    match: (op, req, d, x) => d.Error && d.Error.Code === 'InternalFailure' && !(x.Error && x.Error.Code === 'InternalFailure'),
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-update-table-throughput',
+    why: 'DynamoDB Local accepts an UpdateTable that names throughput for an on-demand table, or BillingMode ' +
+      'PROVISIONED without ProvisionedThroughput; ddbx refuses both, as dynalite does ("Neither ' +
+      'ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST" is ' +
+      'AWS\'s CreateTable message; the API reference: "If you set BillingMode as PAY_PER_REQUEST, you cannot ' +
+      'specify this property"). For the second the documentation is silent: not decided by it.',
+    match: (op, req, d, x) => op === 'UpdateTable' && d.Output && x.Error && x.Error.Code === 'ValidationException' &&
+      /^One or more parameter values were invalid: (Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST|ProvisionedThroughput must be specified when BillingMode is PROVISIONED)$/.test(x.Error.Message),
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-expression-details',
+    why: 'Two expression details where DynamoDB Local and dynalite answer differently and ddbx follows dynalite: ' +
+      'an empty ExpressionAttributeNames without an expression (DynamoDB Local accepts it; dynalite and ddbx ' +
+      'refuse "ExpressionAttributeNames can only be specified when using expressions", the rule the API ' +
+      'reference states) and a list index written with a leading zero, a[01] (DynamoDB Local: a syntax error; ' +
+      'the developer guide\'s grammar does not say; not decided by it).',
+    match: (op, req, d, x) => (d.Output && x.Error && x.Error.Message === 'ExpressionAttributeNames can only be specified when using expressions' &&
+        req.ExpressionAttributeNames && !Object.keys(req.ExpressionAttributeNames).length) ||
+      (d.Error && x.Output && /^Invalid ProjectionExpression: Syntax error; token: "\d+", near: "0\d/.test(String(d.Error.Message))),
+  },
 ];
+
+/* The known deviations of this run's oracle, and ddbx's own gaps. */
+const KNOWN = KNOWN_ALL.filter((k) => k.who === 'ddbx' || k.who === ORACLE);
 
 /* Keys equal as DynamoDB compares them (numbers by value: 1e3 = 1000). */
 function sameKey(a, b) {
@@ -1083,7 +1151,7 @@ class Group {
       knownCount.set(k, (knownCount.get(k) || 0) + 1);
       // A tolerated dynalite deviation on a write that only one side
       // performed: dynalite follows ddbx (which does what DynamoDB does).
-      if (k.who === 'dynalite' && !d.Error !== !x.Error && /^(PutItem|UpdateItem|DeleteItem)$/.test(op) && TABLES[input.TableName]) {
+      if (k.who === ORACLE && !d.Error !== !x.Error && /^(PutItem|UpdateItem|DeleteItem)$/.test(op) && TABLES[input.TableName]) {
         const key = input.Key || (input.Item && keyOf(input.TableName, input.Item));
         if (key) await this.resync(input.TableName, key, true);
       }
@@ -2528,12 +2596,19 @@ async function main() {
   const ddbx = process.env.DIFF_SELF ? new HttpClient(Number(process.env.DIFF_SELF))
     : serve ? new HttpClient(serve) : new ApiDriver(DDBX, DBFILE);
   if (serve) tapPrefix = '[ddbx serve] ';
+  if (ORACLE !== 'dynalite') tapPrefix += '[' + ORACLE + '] ';
   let done = 0;
   for (const gr of GROUPS) {
     if (ONLY && !gr.name.includes(ONLY) && gr.name !== 'tables') continue;
     if (process.env.DIFF_SELF && gr.name.includes('ddbx only') && !process.env.DIFF_SELF_DOCS) continue;
     if (serve && !/^(tables|put-get-delete diff_sn|conditions diff_bs|updates diff_sn|query diff_sn|scan diff_bs|batch|validation|transactions|legacy writes diff_sn|legacy reads diff_bs|legacy mixed|U\+0000)/.test(gr.name)) continue;
     if (process.env.DIFF_SELF && gr.needs.includes('eval')) continue;
+    // Against DynamoDB Local: the groups that ask an oracle, less those
+    // whose disagreements are not triaged yet (conditions, updates, query,
+    // the legacy parameters, builder operands: see README's differential
+    // tests); the documented groups ask ddbx alone and ran in the first pass.
+    if (ORACLE === 'ddblocal' && (/(ddbx only|ddbx eval only)/.test(gr.name) ||
+        !/^(tables|createtable-validation|update-table and tags|put-get-delete|scan diff_bs|batch|capacity and item size|eval updates|validation|start keys of queries|U\+0000)/.test(gr.name))) continue;
     const missing = process.env.DIFF_SELF ? [] : gr.needs.filter((o) => !DDBX_OPS.has(o));
     if (missing.length && !ALL) {
       console.log(`# not run: ${gr.name} (ddbx api lacks ${missing.join(', ')})`);
@@ -2549,7 +2624,7 @@ async function main() {
     done++;
   }
   for (const [k, n] of knownCount) console.log(`# known ${k.who} deviation "${k.id}": ${n} times — ${k.why}`);
-  if (!serve) for (const k of KNOWN) if (k.who === 'ddbx' && !knownCount.has(k)) console.log(`# known ddbx gap "${k.id}" did not occur in this run (fixed? then remove it)`);
+  if (!serve && ORACLE === 'dynalite') for (const k of KNOWN) if (k.who === 'ddbx' && !knownCount.has(k)) console.log(`# known ddbx gap "${k.id}" did not occur in this run (fixed? then remove it)`);
   await ddbx.close();
   dyn.close();
   if (!done) console.log('# no group ran');
