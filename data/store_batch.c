@@ -508,8 +508,10 @@ static status tw_token_keep(store *s, const char *token, const char *hash, diag 
 }
 
 /* "The aggregate size of the items in the transaction cannot exceed 4 MB"
- * (API reference, TransactWriteItems). The items are the Puts' items and
- * the other actions' keys. */
+ * (API reference, TransactWriteItems): 4 MB itself is accepted, a byte
+ * more refused, with DynamoDB Local 3.3's message (AWS's is not
+ * published), which counts as this does. The items are the Puts' items
+ * and the other actions' keys. */
 static status tw_size(const ddb_req *tr, diag *d)
 {
     size_t total = 0;
@@ -518,7 +520,7 @@ static status tw_size(const ddb_req *tr, diag *d)
         total += size_item(q->kind == DDB_PUT ? &q->item : &q->key);
     }
     if (total > 4u * 1024 * 1024)
-        return diag_set(d, ST_VALIDATION, "Transaction request cannot be larger than 4 MB");
+        return diag_set(d, ST_VALIDATION, "Transaction payload size cannot exceed 4MB. Payload Size: %zu", total);
     return ST_OK;
 }
 

@@ -6,8 +6,10 @@
  * (UpdateTimeToLive answers its TimeToLiveSpecification;
  * DescribeTimeToLive's TimeToLiveStatus; AttributeName 1 to 255
  * characters), DynamoDB's answers as observed ("TimeToLive is already
- * enabled" when enabling an enabled table, with the same attribute or
- * another; "TimeToLive is already disabled"), the developer guide ("Using
+ * enabled" when enabling an enabled table's attribute again; "TimeToLive
+ * is already disabled"), DynamoDB Local 3.3's for another attribute than
+ * the enabled one, enabling or disabling ("TimeToLive is active on a
+ * different AttributeName"), the developer guide ("Using
  * time to live": expired items are deleted in the background, typically
  * within days, and reads return them until then; values over five years
  * in the past are ignored; the deletes appear in the stream as service
@@ -88,8 +90,12 @@ static status set_attr(store *s, const char *table, const char *attr, bool enabl
     char *now = NULL;
     if ((st = read_attr(s, tid, &now, d)) != ST_OK)
         return st;
-    bool was = now != NULL;
+    bool was = now != NULL, other = was && attr && strcmp(now, attr) != 0;
     free(now);
+    /* Enabling or disabling another attribute than the enabled one:
+     * DynamoDB Local 3.3's answer (AWS's not published). */
+    if (other)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is active on a different AttributeName");
     if (enable && was)
         return diag_set(d, ST_VALIDATION, "TimeToLive is already enabled");
     if (!enable && !was)

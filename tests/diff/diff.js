@@ -2390,7 +2390,8 @@ async function expect(g, op, input, check) {
   }
   return x;
 }
-const isErr = (code, msg) => (a) => (a.Error && a.Error.Code === code && (msg === undefined || a.Error.Message === msg) ? null
+const isErr = (code, msg) => (a) => (a.Error && a.Error.Code === code && (msg === undefined ||
+  (msg instanceof RegExp ? msg.test(String(a.Error.Message)) : a.Error.Message === msg)) ? null
   : `${code}${msg === undefined ? '' : ': ' + msg}`);
 const hasItem = (item) => (a) => (a.Output && cj(a.Output.Item) === cj(item) ? null : `Output.Item = ${cj(item)}`);
 const noItem = (a) => (a.Output && !a.Output.Item ? null : 'no Item');
