@@ -17,6 +17,8 @@
 #include "callstore.h"
 #include "model/buf.h"
 
+#include <cjson/cJSON.h>
+
 #define TABLE "{\"TableName\":\"%s\",\"BillingMode\":\"PAY_PER_REQUEST\"," \
               "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}]," \
               "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}%s]}"
@@ -219,6 +221,84 @@ static void transaction_size(void **state)
     buf_done(&body);
 }
 
+/* UpdateTable defining an attribute of the table again with another
+ * type: refused (issue 29; DynamoDB Local 3.3's message, AWS's not
+ * published). */
+static void update_table_redefinition(void **state)
+{
+    store *s = *state;
+    create_tbl(s);
+    refused(s, "UpdateTable", "{\"TableName\":\"tbl\",\"AttributeDefinitions\":[{\"AttributeName\":\"pk\","
+            "\"AttributeType\":\"N\"}],\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"byPk\","
+            "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":"
+            "\"ALL\"}}}]}", ST_VALIDATION,
+            "invalid attribute, SchemaElement redefined should be of same type as previously defined");
+}
+
+/* A member's string of the last answer (NULL-separated path). */
+static char *answer_str(const char *a, const char *b, const char *c)
+{
+    cJSON *o = cJSON_Parse(out_text), *v = cJSON_GetObjectItem(cJSON_GetObjectItem(o, a), b);
+    if (c)
+        v = cJSON_GetObjectItem(cJSON_GetArrayItem(v, 0), c);
+    char *r = cJSON_IsString(v) ? strdup(v->valuestring) : NULL;
+    cJSON_Delete(o);
+    assert_non_null(r);
+    return r;
+}
+
+/* DescribeStream's ShardFilter and GetShardIterator's SequenceNumber
+ * (issue 29, item 7). */
+static void stream_requests(void **state)
+{
+    store *s = *state;
+    char body[1024];
+    snprintf(body, sizeof body, "{\"TableName\":\"str\",\"BillingMode\":\"PAY_PER_REQUEST\","
+             "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+             "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
+             "\"StreamSpecification\":{\"StreamEnabled\":true,\"StreamViewType\":\"KEYS_ONLY\"}}");
+    ok(s, "CreateTable", body);
+    char *arn = answer_str("TableDescription", "LatestStreamArn", NULL);
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\"}", arn);
+    ok(s, "DescribeStream", body);
+    char *shard = answer_str("StreamDescription", "Shards", "ShardId");
+    /* The children of the stream's one shard: none (API reference,
+     * ShardFilter CHILD_SHARDS). */
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardFilter\":{\"Type\":\"CHILD_SHARDS\","
+             "\"ShardId\":\"%s\"}}", arn, shard);
+    ok(s, "DescribeStream", body);
+    assert_non_null(strstr(out_text, "\"Shards\":[]"));
+    /* No type: DynamoDB Local 3.3's message. */
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardFilter\":{\"ShardId\":\"%s\"}}", arn, shard);
+    refused(s, "DescribeStream", body, ST_VALIDATION, "1 validation error detected: Value 'null' at"
+            " 'shardFilter.type' failed to satisfy constraint: Member must be CHILD_SHARDS");
+    /* Another type: the API reference's enum, in the constraint family. */
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardFilter\":{\"Type\":\"PARENT_SHARDS\","
+             "\"ShardId\":\"%s\"}}", arn, shard);
+    refused(s, "DescribeStream", body, ST_VALIDATION, "1 validation error detected: Value 'PARENT_SHARDS' at"
+            " 'shardFilter.type' failed to satisfy constraint: Member must satisfy enum value set: [CHILD_SHARDS]");
+    /* No shard id, or another stream's: not confirmed. */
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardFilter\":{\"Type\":\"CHILD_SHARDS\"}}", arn);
+    refused(s, "DescribeStream", body, ST_VALIDATION, "1 validation error detected: Value null at"
+            " 'shardFilter.shardId' failed to satisfy constraint: Member must not be null");
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardFilter\":{\"Type\":\"CHILD_SHARDS\","
+             "\"ShardId\":\"shardId-00000000000000000000-aaaaaaaa\"}}", arn);
+    refused(s, "DescribeStream", body, ST_NOT_FOUND,
+            "Requested resource not found: Shard does not exist: shardId-00000000000000000000-aaaaaaaa");
+    /* A SequenceNumber exactly with AT_ and AFTER_SEQUENCE_NUMBER:
+     * DynamoDB Local 3.3's messages. */
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardId\":\"%s\",\"ShardIteratorType\":"
+             "\"AT_SEQUENCE_NUMBER\"}", arn, shard);
+    refused(s, "GetShardIterator", body, ST_VALIDATION,
+            "One or more parameter values were invalid: Invalid SequenceNumber");
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardId\":\"%s\",\"ShardIteratorType\":"
+             "\"LATEST\",\"SequenceNumber\":\"000000000000000000001\"}", arn, shard);
+    refused(s, "GetShardIterator", body, ST_VALIDATION, "One or more parameter values were invalid:"
+            " SequenceNumber should not be passed for this iterator type");
+    free(arn);
+    free(shard);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -229,6 +309,8 @@ int main(void)
         T(batches),
         T(transact_get_reasons),
         T(transaction_size),
+        T(update_table_redefinition),
+        T(stream_requests),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);
