@@ -15,7 +15,8 @@
 #                   ASan+UBSan, objects in build-fuzz/. FUZZ_TARGETS=ddbjson
 #                   picks targets; new inputs go to build-fuzz/corpus/,
 #                   crashes to build-fuzz/crashes/.
-#   make bench      benchmarks (shared/BENCH.md) -> BENCHMARKS.md; bench-quick: 100k only
+#   make bench      benchmarks (shared/BENCH.md) -> BENCHMARKS.md, the explorer at 10M
+#                   items too (a 15 GB database kept in build-bench/); bench-quick: 100k only
 #   make install PREFIX=/usr/local
 #   make deps       install missing system packages
 #   make clean
@@ -114,14 +115,14 @@ BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests
 
 DDBX := $(BUILD)/ddbx
 
-.PHONY: man-keys all run test asan install uninstall deps check-deps clean check-layers fuzz fuzz-build bench bench-quick bench-bins
+.PHONY: man-keys all run test asan install uninstall deps check-deps need-libs clean check-layers fuzz fuzz-build bench bench-quick bench-bins
 
 all: $(DDBX)
 
 $(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) -lm
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | need-libs
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -136,7 +137,7 @@ $(BUILD)/gen/keys_conf.c: assets/keys.conf
 	  echo '0 };'; \
 	  echo 'const size_t keymap_default_conf_len = sizeof keymap_default_conf - 1;'; } > $@
 
-$(BUILD)/gen/keys_conf.o: $(BUILD)/gen/keys_conf.c
+$(BUILD)/gen/keys_conf.o: $(BUILD)/gen/keys_conf.c | need-libs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The sample data sets (assets/samples/*.json, NoSQL Workbench models)
@@ -148,7 +149,7 @@ $(BUILD)/gen/samples_data.c: $(SAMPLE_JSON) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh $(SAMPLE_JSON) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/gen/samples_data.o: $(BUILD)/gen/samples_data.c
+$(BUILD)/gen/samples_data.o: $(BUILD)/gen/samples_data.c | need-libs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The samples' access-pattern files (assets/patterns/*.json), the same way
@@ -159,10 +160,10 @@ $(BUILD)/gen/patterns_data.c: $(PATTERN_JSON) tools/embed.sh
 	@mkdir -p $(dir $@)
 	./tools/embed.sh --array samples_pattern_assets $(PATTERN_JSON) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/gen/patterns_data.o: $(BUILD)/gen/patterns_data.c
+$(BUILD)/gen/patterns_data.o: $(BUILD)/gen/patterns_data.c | need-libs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%.o: tests/%.c
+$(BUILD)/tests/%.o: tests/%.c | need-libs
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
@@ -189,10 +190,26 @@ endif
 $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) $(CURL_LIBS) -lm
 
+# Before anything is compiled: the libraries are there, or a plain `make`
+# says which are missing and what installs them (`make run` and `make test`
+# install them first themselves, through check-deps), instead of failing
+# in the compiler on a missing header. One pkg-config call when all are.
+# http-parser has no pkg-config file in Debian: its header is looked for.
+HTTP_PARSER_H ?= /usr/include/http_parser.h
+need-libs:
+	@missing=""; pkg-config --exists $(PKGS) 2>/dev/null || { \
+	  for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
+	  command -v pkg-config >/dev/null 2>&1 || missing="$$missing (no pkg-config at all)"; }; \
+	[ -f "$(HTTP_PARSER_H)" ] || missing="$$missing http-parser"; \
+	[ -z "$$missing" ] || { \
+	  echo "make: the libraries ddbx builds with are missing:$$missing" >&2; \
+	  echo "make: run 'make deps' to install them (Debian/Ubuntu; elsewhere it names the packages), or 'make run', which does it first" >&2; \
+	  exit 1; }
+
 # Install what is missing, only when something is missing: a ready machine
 # pays one pkg-config call.
 check-deps:
-	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f /usr/include/http_parser.h ]; } 2>/dev/null || ./tools/deps.sh
+	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f "$(HTTP_PARSER_H)" ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
 	@command -v java >/dev/null 2>&1 || ./tools/deps.sh --java || echo "deps: no java: tests/diff's DynamoDB Local pass will fail" >&2
 

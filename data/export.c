@@ -124,21 +124,26 @@ out:
     return rc;
 }
 
-/* What is exported: a whole table or index (items NULL), or the items
- * given, in their order. */
+/* What is exported: a whole table or index (item NULL), or the items
+ * a producer gives, in its order. */
 typedef struct source {
     store *s;
     const char *table, *index;
-    const av *items;
+    export_item_fn item;
+    void *ictx;
     size_t n;
 } source;
 
 static status walk(const source *src, item_fn fn, void *ctx, uint64_t *partitions, diag *d)
 {
-    if (!src->items)
+    if (!src->item)
         return each_item(src->s, src->table, src->index, fn, ctx, partitions, d);
     for (size_t i = 0; i < src->n; i++) {
-        status rc = fn(ctx, &src->items[i], d);
+        av it = { .type = AV_NONE };
+        status rc = src->item(src->ictx, i, &it, d);
+        if (rc == ST_OK && it.type == AV_M)
+            rc = fn(ctx, &it, d);
+        av_free(&it);
         if (rc != ST_OK)
             return rc;
     }
@@ -529,14 +534,14 @@ status export_table(store *s, const char *table, const char *index,
                     export_format fmt, export_write_fn write, void *ctx,
                     export_stats *st, diag *d)
 {
-    source src = { s, table, index, NULL, 0 };
+    source src = { s, table, index, NULL, NULL, 0 };
     return run(&src, fmt, write, ctx, st, d);
 }
 
-status export_items(store *s, const char *table, const av *items, size_t n,
+status export_items(store *s, const char *table, export_item_fn item, void *ictx, size_t n,
                     export_format fmt, export_write_fn write, void *ctx,
                     export_stats *st, diag *d)
 {
-    source src = { s, table, NULL, items, n };
+    source src = { s, table, NULL, item, ictx, n };
     return run(&src, fmt, write, ctx, st, d);
 }

@@ -60,9 +60,15 @@ status export_table(store *s, const char *table, const char *index,
                     export_format fmt, export_write_fn write, void *ctx,
                     export_stats *st, diag *d);
 
-/* The same for the items given (of table, whole items), in their order:
- * the explorer's export of marked items. */
-status export_items(store *s, const char *table, const av *items, size_t n,
+/* Produces item i of n (whole, of the table) into an uninitialised out;
+ * out AV_NONE leaves it out (gone meanwhile); a failure stops the export. */
+typedef status (*export_item_fn)(void *ctx, size_t i, av *out, diag *d);
+
+/* The same for the items the caller produces, item(ictx, i, ...) for
+ * i = 0..n-1 in that order, asked again for the second pass of csv and
+ * workbench: the explorer's export of marked items, read from the store
+ * as they are written, so they are never all held at once. */
+status export_items(store *s, const char *table, export_item_fn item, void *ictx, size_t n,
                     export_format fmt, export_write_fn write, void *ctx,
                     export_stats *st, diag *d);
 

@@ -381,7 +381,7 @@ static status elem_error(import_source *src, diag *d, status code, int line, int
     d->col = col;
     char msg[sizeof d->msg];
     snprintf(msg, sizeof msg, fmt, arg ? arg : "");
-    return diag_set(d, code, "item %llu: %s", (unsigned long long)src->index, msg);
+    return diag_set(d, code, "item %llu: %s", (unsigned long long)src->index + 1, msg);
 }
 
 /* Prefixes an av/ddbjson diagnostic with the item's place. */
@@ -392,7 +392,7 @@ static status item_diag(import_source *src, diag *d, status code, int line, int 
     snprintf(d->file, sizeof d->file, "%s", src->name);
     d->line = line;
     d->col = col;
-    return diag_set(d, code, "item %llu: %s", (unsigned long long)src->index, msg);
+    return diag_set(d, code, "item %llu: %s", (unsigned long long)src->index + 1, msg);
 }
 
 /* The item inside a parsed element, by format. */
@@ -572,7 +572,7 @@ status import_run(import_source *src, const import_sink *sink,
             snprintf(ed.file, sizeof ed.file, "%s", src->name);
             ed.line = ev.line;
             ed.col = ev.col;
-            diag_set(&ed, rc, "item %llu: %s", (unsigned long long)ev.index, msg);
+            diag_set(&ed, rc, "item %llu: %s", (unsigned long long)ev.index + 1, msg);
         }
         import_event_done(&ev);
         if (rc != ST_OK) {

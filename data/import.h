@@ -27,8 +27,9 @@
  * read whole (Workbench itself keeps models in memory).
  *
  * Errors name the file, the line and column (1-based, bytes) where the
- * element starts or where the JSON is broken, the item index (0-based
- * order in the input) in the message, and the attribute path (diag.path).
+ * element starts or where the JSON is broken, the item's number (from 1,
+ * as lines are: "item 3" is the input's third item) in the message, and
+ * the attribute path (diag.path).
  *
  * Ownership: a source owns its file handle (not stdin's), its buffers and
  * the strings it hands out, which stay valid until the next call on it. An

@@ -195,14 +195,14 @@ status import_wb_next(import_source *src, import_event *ev, diag *d)
         if (!cJSON_IsObject(it)) {
             snprintf(d->file, sizeof d->file, "%s", src->name);
             rc = diag_set(d, ST_VALIDATION, "item %llu (%s): not a JSON object",
-                          (unsigned long long)index, path);
+                          (unsigned long long)index + 1, path);
         } else {
             rc = ddbjson_item_from_cjson(it, NULL, &ev->item, d);
             if (rc != ST_OK) {
                 char msg[sizeof d->msg];
                 snprintf(msg, sizeof msg, "%s", d->msg);
                 snprintf(d->file, sizeof d->file, "%s", src->name);
-                diag_set(d, rc, "item %llu (%s): %s", (unsigned long long)index, path, msg);
+                diag_set(d, rc, "item %llu (%s): %s", (unsigned long long)index + 1, path, msg);
             }
         }
         if (rc != ST_OK) {

@@ -520,8 +520,8 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     stop_workers(&sh, ws, o->segments);
 
     if (o->stop && *o->stop) {
-        s = diag_set(d, ST_IO, "interrupted after %llu items; the partial copy was removed",
-                     (unsigned long long)w.items);
+        s = diag_set(d, ST_IO, "interrupted after %llu item%s; the partial copy was removed",
+                     (unsigned long long)w.items, w.items == 1 ? "" : "s");
         goto out;
     }
     if (sh.failed) {

@@ -86,6 +86,7 @@ void sigv4_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t n
                        unsigned char out[32])
 {
     unsigned int len = 32;
+    crypto_needed();
     unsigned char *r = HMAC(EVP_sha256(), key, (int)keylen, n ? msg : (const void *)"", n,
                             out, &len);
     assert(r && len == 32);

@@ -631,6 +631,7 @@ void store_close(store *s)
     store_backup_close(s);
     free(s->unlogged);
     store_key_done(&s->fast_key);
+    store_ranks_free(s);
     sqlite3_close(s->db);
     shared_unref(s->sh);
     free(s);

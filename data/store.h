@@ -170,6 +170,9 @@ status store_create_index(store *s, const char *table, const index_def *ix, diag
  * tests and diagnosis; reads the whole table. */
 status store_index_check(store *s, const char *table, char **problems, diag *d);
 status store_delete_index(store *s, const char *table, const char *index, diag *d);
+/* Whether store_delete_index would be refused because the table or its
+ * GSI is not there (the same messages), without changing anything. */
+status store_delete_index_check(store *s, const char *table, const char *index, diag *d);
 
 /*
  * ---- Time to Live (data/store_ttl.c) ----
@@ -181,6 +184,10 @@ status store_delete_index(store *s, const char *table, const char *index, diag *
  */
 status store_ttl_get(store *s, const char *table, char **attr, diag *d);
 status store_ttl_set(store *s, const char *table, const char *attr, diag *d);
+/* Whether store_ttl_set(table, attr) would be refused, and why (the same
+ * messages), without changing anything: what the explorer checks before
+ * it asks. */
+status store_ttl_check(store *s, const char *table, const char *attr, diag *d);
 /*
  * One step of the sweep that deletes expired items (model/ttl.h), as
  * DynamoDB's background process does: reads at most `budget` items,
@@ -195,6 +202,10 @@ status store_ttl_sweep(store *s, double now, size_t budget, size_t *deleted, dia
 /* SQLite's data_version: changes when another connection commits to the
  * database (never for this handle's own writes). Remote: always 0. */
 status store_data_version(store *s, int64_t *out, diag *d);
+/* Rows this handle has written since it opened (sqlite3_total_changes64,
+ * no query): with store_data_version, whether anything changed since a
+ * view last read the store. Remote: always 0. */
+int64_t store_own_changes(store *s);
 
 /*
  * One PartiQL statement (ExecuteStatement), for the explorer: the text,

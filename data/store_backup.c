@@ -64,7 +64,7 @@
 
 static bool in_memory(const store *s)
 {
-    return !s->sh || !*s->sh->path || strcmp(s->sh->path, ":memory:") == 0;
+    return !s->sh || !*s->sh->path || s->sh->memory;
 }
 
 /* The folder's path (made when make is true); NULL with d set when it
@@ -465,14 +465,33 @@ static status exec(store *s, const char *sql, diag *d)
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
+/* The backup file at path as database bk. An in-memory database's
+ * connection attaches through its own VFS (memdb) unless told otherwise:
+ * its backup files are named as a URI of the default VFS, so they are
+ * files on disk as a file database's are. */
 static status attach(store *s, const char *path, diag *d)
 {
+    buf uri = BUF_INIT;
+    if (s->sh && s->sh->memory) {
+        buf_adds(&uri, "file:");
+        for (const char *c = path; *c; c++) {
+            if (*c == '%' || *c == '?' || *c == '#')
+                buf_printf(&uri, "%%%02X", (unsigned char)*c);
+            else
+                buf_addc(&uri, *c);
+        }
+        sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
+        buf_printf(&uri, "?vfs=%s", vfs ? vfs->zName : "unix");
+    }
     sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(s->db, "ATTACH ?1 AS bk", -1, &q, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(s->db, "ATTACH ?1 AS bk", -1, &q, NULL) != SQLITE_OK) {
+        buf_done(&uri);
         return store_sqlerr(s, d);
-    sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC);
+    }
+    sqlite3_bind_text(q, 1, uri.len ? uri.data : path, -1, SQLITE_STATIC);
     status st = step_done(s, q, d);
     sqlite3_finalize(q);
+    buf_done(&uri);
     return st;
 }
 

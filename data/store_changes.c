@@ -304,6 +304,11 @@ status store_data_version(store *s, int64_t *out, diag *d)
     return rc == SQLITE_ROW ? ST_OK : store_sqlerr(s, d);
 }
 
+int64_t store_own_changes(store *s)
+{
+    return s->remote ? 0 : (int64_t)sqlite3_total_changes64(s->db);
+}
+
 /* The key attributes of an item, by the table's schema. */
 static void keys_of(const table_def *def, const av *item, av *out)
 {

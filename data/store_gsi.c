@@ -236,6 +236,11 @@ static status check_redefined(const cJSON *in, const cJSON *desc, diag *d)
     return ST_OK;
 }
 
+static status index_not_found(const char *name, diag *d)
+{
+    return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Index: %s not found", name);
+}
+
 status store_gsi_check(store *s, const tinfo *t, const cJSON *in, const cJSON *desc, diag *d)
 {
     (void)s;
@@ -253,7 +258,7 @@ status store_gsi_check(store *s, const tinfo *t, const cJSON *in, const cJSON *d
         if (strcmp(action, "Create") == 0)
             st = check_create(in, desc, a, d);
         else if (!find_index(desc, "GlobalSecondaryIndexes", name))
-            st = diag_set(d, ST_NOT_FOUND, "Requested resource not found: Index: %s not found", name);
+            st = index_not_found(name, d);
         else if (strcmp(action, "Update") == 0)
             st = check_update(in, desc, a, d);
         if (st != ST_OK)
@@ -537,6 +542,19 @@ status store_create_index(store *s, const char *table, const index_def *ix, diag
         st = store_exec_status(s, &req, d);
     }
     ddb_req_done(&req);
+    return st;
+}
+
+status store_delete_index_check(store *s, const char *table, const char *index, diag *d)
+{
+    table_def def;
+    status st = store_describe(s, table, &def, d);
+    if (st != ST_OK)
+        return st;
+    const index_def *ix = table_def_index(&def, index);
+    if (!ix || !ix->global)
+        st = index_not_found(index, d);
+    table_def_free(&def);
     return st;
 }
 

@@ -294,8 +294,9 @@ static status check_totals(icheck *c, diag *d)
         }
         uint64_t n = (uint64_t)sqlite3_column_int64(q, 0);
         if (n != c->want[x])
-            buf_printf(&c->problems, "index %s: %llu entries, %llu items it should hold\n", name,
-                       (unsigned long long)n, (unsigned long long)c->want[x]);
+            buf_printf(&c->problems, "index %s: %llu entr%s, %llu item%s it should hold\n", name,
+                       (unsigned long long)n, n == 1 ? "y" : "ies", (unsigned long long)c->want[x],
+                       c->want[x] == 1 ? "" : "s");
         if ((uint64_t)sqlite3_column_int64(q, 1) != c->want[x] ||
             (uint64_t)sqlite3_column_int64(q, 2) != c->bytes[x])
             buf_printf(&c->problems, "index %s: stats say %lld entries of %lld bytes, the entries"

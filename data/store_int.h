@@ -202,6 +202,10 @@ struct store {
     int64_t *unlogged;   /* tables a bulk write changed without change
                             records in this transaction (store_put_item) */
     size_t n_unlogged, cap_unlogged;
+    /* Partition numbers in checkpoints, for store_position
+     * (store_search.c); the VDBE steps its counts took (for tests). */
+    struct store_ranks *ranks;
+    uint64_t pos_steps;
 };
 
 /* Statements: prepared once, reset and bindings cleared on get. */
@@ -231,6 +235,9 @@ void store_forget_tables(store *s);
  * bumps it when a read transaction finds the file changed). -1 if SQLite
  * cannot say. */
 int64_t store_file_version(store *s);
+
+/* Frees store_position's partition checkpoints (store_close). */
+void store_ranks_free(store *s);
 
 /* Per-partition accounting. */
 void store_delta(store *s, int64_t tid, int xid, const void *pk, size_t pk_len,

@@ -101,7 +101,7 @@ static status connect(store_items *r, const char *path, diag *d)
 
 static bool memory_db(const store *s)
 {
-    return !*s->sh->path || strcmp(s->sh->path, ":memory:") == 0;
+    return !*s->sh->path || s->sh->memory;
 }
 
 /* The cursor from a key map (NULL: before the first item). */

@@ -281,6 +281,165 @@ status store_search(store *s, const store_search_req *rq, store_search_res *out,
 /* One counting statement (prepared per call: the caller asks once a
  * selection), its blob parameters bound from keys[0..n) from ?first on. */
 static status count_rows(store *s, const char *sql, int64_t tid, int xid, const buf *keys,
+                         int n, uint64_t *c0, uint64_t *c1, diag *d);
+
+/* ---- partition checkpoints ------------------------------------------- */
+
+#define RANK_STEP 256
+#define RANK_SLOTS 4
+
+typedef struct rank_cp {
+    buf pk;                /* the partition's key bytes */
+    uint64_t rank, before; /* partitions and items before it */
+} rank_cp;
+
+typedef struct rank_slot {
+    int64_t tid, fdv;      /* fdv: the file version the slot is of */
+    int xid;
+    bool asked;            /* asked once at fdv: the next builds cp */
+    rank_cp *cp;
+    size_t n;
+    uint64_t used;         /* for replacing the least recently used */
+} rank_slot;
+
+struct store_ranks {
+    rank_slot slot[RANK_SLOTS];
+    uint64_t clock;
+};
+
+static void slot_clear(rank_slot *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        buf_done(&r->cp[i].pk);
+    free(r->cp);
+    memset(r, 0, sizeof *r);
+}
+
+void store_ranks_free(store *s)
+{
+    if (!s->ranks)
+        return;
+    for (int i = 0; i < RANK_SLOTS; i++)
+        slot_clear(&s->ranks->slot[i]);
+    free(s->ranks);
+    s->ranks = NULL;
+}
+
+static int key_cmp(const buf *a, const buf *b)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = n ? memcmp(a->data, b->data, n) : 0;
+    return c ? c : a->len < b->len ? -1 : a->len > b->len;
+}
+
+/* Every RANK_STEP-th partition of (tid, xid), one pass over them. */
+static status build_ranks(store *s, rank_slot *r, diag *d)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT pk, items FROM parts WHERE tid = ?1 AND xid = ?2 ORDER BY pk", -1, &q,
+                           NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, r->tid);
+    sqlite3_bind_int(q, 2, r->xid);
+    uint64_t i = 0, before = 0;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (i % RANK_STEP == 0) {
+            if (r->n == cap) {
+                cap = cap ? 2 * cap : 16;
+                r->cp = xrealloc(r->cp, cap * sizeof *r->cp);
+            }
+            rank_cp *c = &r->cp[r->n++];
+            buf_init(&c->pk);
+            buf_add(&c->pk, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0));
+            c->rank = i;
+            c->before = before;
+        }
+        before += (uint64_t)sqlite3_column_int64(q, 1);
+        i++;
+    }
+    s->pos_steps += (uint64_t)sqlite3_stmt_status(q, SQLITE_STMTSTATUS_VM_STEP, 0);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+}
+
+/* The slot for (tid, xid) at this read's file version, with its
+ * checkpoints when they are worth having (a second question): NULL when
+ * there are none to count from. */
+static rank_slot *ranks_for(store *s, int64_t tid, int xid, diag *d)
+{
+    if (s->txn_fdv < 0 || !s->txn_hold)
+        return NULL;   /* only a read transaction's file version is known */
+    if (!s->ranks)
+        s->ranks = xcalloc(1, sizeof *s->ranks);
+    struct store_ranks *rs = s->ranks;
+    rank_slot *r = NULL, *old = &rs->slot[0];
+    for (int i = 0; i < RANK_SLOTS; i++) {
+        rank_slot *x = &rs->slot[i];
+        if (x->asked && x->tid == tid && x->xid == xid)
+            r = x;
+        if (x->used < old->used)
+            old = x;
+    }
+    if (r && r->fdv != s->txn_fdv)
+        slot_clear(r);   /* the file changed: asked again from scratch */
+    if (!r || !r->asked) {
+        r = r ? r : old;
+        slot_clear(r);
+        r->tid = tid;
+        r->xid = xid;
+        r->fdv = s->txn_fdv;
+        r->asked = true;
+        r->used = ++rs->clock;
+        return NULL;
+    }
+    r->used = ++rs->clock;
+    if (!r->cp && build_ranks(s, r, d) != ST_OK) {
+        slot_clear(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* The partition's number and the items before it: from the checkpoint
+ * before it when there are checkpoints, else counted from the start. */
+static status part_rank(store *s, int64_t tid, int xid, const buf *pk, store_pos *out, diag *d)
+{
+    rank_slot *r = ranks_for(s, tid, xid, d);
+    size_t lo = 0, hi = r ? r->n : 0;
+    while (lo < hi) {   /* the first checkpoint not before pk */
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_cmp(&r->cp[mid].pk, pk) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    status st;
+    if (lo == 0) {
+        st = count_rows(s, "SELECT count(*), coalesce(sum(items), 0) FROM parts"
+                           " WHERE tid = ?1 AND xid = ?2 AND pk < ?3",
+                        tid, xid, pk, 1, &out->part_no, &out->before_part, d);
+    } else {
+        const rank_cp *c = &r->cp[lo - 1];
+        buf k[2] = { c->pk, *pk };   /* borrowed: count_rows binds them only */
+        st = count_rows(s, "SELECT count(*), coalesce(sum(items), 0) FROM parts"
+                           " WHERE tid = ?1 AND xid = ?2 AND pk >= ?3 AND pk < ?4",
+                        tid, xid, k, 2, &out->part_no, &out->before_part, d);
+        out->part_no += c->rank;
+        out->before_part += c->before;
+    }
+    if (st == ST_OK)
+        out->part_no++;
+    return st;
+}
+
+uint64_t store_position_steps(store *s)
+{
+    return s->pos_steps;
+}
+
+static status count_rows(store *s, const char *sql, int64_t tid, int xid, const buf *keys,
                          int n, uint64_t *c0, uint64_t *c1, diag *d)
 {
     sqlite3_stmt *q;
@@ -299,6 +458,7 @@ static status count_rows(store *s, const char *sql, int64_t tid, int xid, const 
     } else {
         st = store_sqlerr(s, d);
     }
+    s->pos_steps += (uint64_t)sqlite3_stmt_status(q, SQLITE_STMTSTATUS_VM_STEP, 0);
     sqlite3_finalize(q);
     return st;
 }
@@ -329,14 +489,8 @@ status store_position(store *s, const char *table, const char *index, const av *
         goto out;
     }
     keyenc_append(&k[0], pk);
-    if (part) {
-        st = count_rows(s, "SELECT count(*), coalesce(sum(items), 0) FROM parts"
-                           " WHERE tid = ?1 AND xid = ?2 AND pk < ?3",
-                        t->id, xid, k, 1, &out->part_no, &out->before_part, d);
-        if (st != ST_OK)
-            goto out;
-        out->part_no++;
-    }
+    if (part && (st = part_rank(s, t->id, xid, &k[0], out, d)) != ST_OK)
+        goto out;
     if (item) {
         const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
         if (ix) {

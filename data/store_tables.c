@@ -1034,6 +1034,8 @@ status store_describe(store *s, const char *table, table_def *def, diag *d)
     st = store_table(s, table, &t, d);
     if (st == ST_OK)
         table_def_copy(def, &t->def);
+    else if (st == ST_NOT_FOUND)
+        st = table_not_found(table, d);   /* DescribeTable's words: it names the table */
     return store_txn_end(s, st, d);
 }
 

@@ -79,6 +79,20 @@ static status lookup(store *s, const char *table, tinfo **t, diag *d)
     return st == ST_NOT_FOUND ? not_found(table, d) : st;
 }
 
+/* Enabling what is enabled, or disabling what is not, is refused; so is
+ * naming another attribute than the enabled one (other), to enable or to
+ * disable: DynamoDB Local 3.3's answer (AWS's is not published). */
+static status state_check(bool enable, bool was, bool other, diag *d)
+{
+    if (other)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is active on a different AttributeName");
+    if (enable && was)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is already enabled");
+    if (!enable && !was)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is already disabled");
+    return ST_OK;
+}
+
 /* UpdateTimeToLive's change inside a write transaction. */
 static status set_attr(store *s, const char *table, const char *attr, bool enable, diag *d)
 {
@@ -92,14 +106,8 @@ static status set_attr(store *s, const char *table, const char *attr, bool enabl
         return st;
     bool was = now != NULL, other = was && attr && strcmp(now, attr) != 0;
     free(now);
-    /* Enabling or disabling another attribute than the enabled one:
-     * DynamoDB Local 3.3's answer (AWS's not published). */
-    if (other)
-        return diag_set(d, ST_VALIDATION, "TimeToLive is active on a different AttributeName");
-    if (enable && was)
-        return diag_set(d, ST_VALIDATION, "TimeToLive is already enabled");
-    if (!enable && !was)
-        return diag_set(d, ST_VALIDATION, "TimeToLive is already disabled");
+    if ((st = state_check(enable, was, other, d)) != ST_OK)
+        return st;
     if (!enable)
         return store_exec_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
     sqlite3_stmt *q;
@@ -192,6 +200,32 @@ status store_ttl_get(store *s, const char *table, char **attr, diag *d)
     return store_txn_end(s, st, d);
 }
 
+/* The UpdateTimeToLive request that sets attr (NULL: disables cur). */
+static cJSON *update_input(const char *table, const char *attr, const char *cur)
+{
+    cJSON *in = cJSON_CreateObject();
+    cJSON_AddStringToObject(in, "TableName", table);
+    cJSON *spec = cJSON_AddObjectToObject(in, "TimeToLiveSpecification");
+    cJSON_AddStringToObject(spec, "AttributeName", attr ? attr : cur);
+    cJSON_AddBoolToObject(spec, "Enabled", attr != NULL);
+    return in;
+}
+
+status store_ttl_check(store *s, const char *table, const char *attr, diag *d)
+{
+    char *cur = NULL;
+    status st = store_ttl_get(s, table, &cur, d);
+    if (st == ST_OK)
+        st = state_check(attr != NULL, cur != NULL, cur && attr && strcmp(cur, attr) != 0, d);
+    if (st == ST_OK) {
+        cJSON *in = update_input(table, attr, cur);
+        st = store_valid_check(in, update_spec, d, &s->err_msg);
+        cJSON_Delete(in);
+    }
+    free(cur);
+    return st;
+}
+
 status store_ttl_set(store *s, const char *table, const char *attr, diag *d)
 {
     char *cur = NULL;
@@ -200,7 +234,7 @@ status store_ttl_set(store *s, const char *table, const char *attr, diag *d)
     if (!attr && (st = store_ttl_get(s, table, &cur, d)) != ST_OK)
         return st;
     if (!attr && !cur)
-        return diag_set(d, ST_VALIDATION, "TimeToLive is already disabled");
+        return state_check(false, false, false, d);
     ddb_req req;
     ddb_req_init(&req, DDB_UPDATE_TTL);
     ddb_req_set_str(&req.table, table);

@@ -425,3 +425,31 @@ bool av_scalar_text(const av *v, buf *out)
         return false;
     }
 }
+
+status av_scalar_parse(av_type t, const char *text, size_t len, av *out, diag *d)
+{
+    out->type = AV_NONE;
+    if (t == AV_N) {
+        num n;
+        status st = num_parse(text, len, &n, d);
+        if (st == ST_OK)
+            av_init_n(out, &n);
+        return st;
+    }
+    if (t == AV_B) {
+        buf bytes = BUF_INIT;
+        base64_result r = base64_decode(&bytes, text, len);
+        if (r == BASE64_OK)
+            av_init_b(out, bytes.data ? bytes.data : "", bytes.len);
+        buf_done(&bytes);
+        if (r == BASE64_BAD_LENGTH)
+            return diag_set(d, ST_SERIALIZATION,
+                            "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", len);
+        if (r != BASE64_OK)
+            return diag_set(d, ST_SERIALIZATION, "Invalid last non-pad Base64 character dectected");
+        return ST_OK;
+    }
+    assert(t == AV_S);
+    av_init_s(out, text, len);
+    return ST_OK;
+}

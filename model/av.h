@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "model/num.h"
+#include "model/status.h"
 
 typedef enum {
     AV_NONE = 0,   /* absent / moved-from; never stored in an item */
@@ -113,5 +114,15 @@ bool av_map_remove(av *m, const char *name, size_t len);
  */
 struct buf;
 bool av_scalar_text(const av *v, struct buf *out);
+
+/*
+ * The inverse for the three key types, into an uninitialised out: S is the
+ * text as is, N a DynamoDB number (up to 38 digits, num_parse's messages),
+ * B base64 decoded as strictly as DynamoDB decodes a B value, with its
+ * messages (SerializationException). What the explorer reads a typed key
+ * value, a pattern parameter or a plain attribute value with. t must be
+ * AV_S, AV_N or AV_B; on error *out is AV_NONE.
+ */
+status av_scalar_parse(av_type t, const char *text, size_t len, av *out, diag *d);
 
 #endif

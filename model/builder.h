@@ -68,6 +68,8 @@ void builder_path_copy(bpath *dst, const bpath *src);
 /* Appends a name step / an index step. */
 void builder_path_push(bpath *p, const char *name, size_t len);
 void builder_path_push_index(bpath *p, uint32_t index);
+/* Drops the last step (p->n > 0). */
+void builder_path_pop(bpath *p);
 
 /*
  * The paths a person picks from: the key attributes of the table and of
@@ -217,6 +219,9 @@ void builder_maps_done(bmaps *m);
 const char *builder_maps_name(bmaps *m, const char *name);
 /* A new placeholder for a value (copied), named after hint. */
 const char *builder_maps_value(bmaps *m, const char *hint, const av *v);
+/* A path as an expression writes it (a.#status[2]), its names aliased
+ * in m where they must be. */
+void builder_path_expr(bmaps *m, const bpath *p, buf *out);
 
 /*
  * Runs print(what, m, out, d), which appends one expression. Readable

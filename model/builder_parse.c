@@ -173,33 +173,12 @@ status builder_from_expr(const expr *e, builder **out, diag *d)
     return ST_OK;
 }
 
-/* One map argument; NULL or blank text means not given. */
-static status parse_map(const char *json, bool names, av *out, diag *d)
-{
-    out->type = AV_NONE;
-    if (!json)
-        return ST_OK;
-    size_t n = strlen(json);
-    if (strspn(json, " \t\n\r") == n)
-        return ST_OK;
-    status st = names ? ddbjson_parse_plain_item(json, n, out, d)
-                      : ddbjson_parse_item(json, n, out, d);
-    if (st) {
-        snprintf(d->file, sizeof d->file, "%s",
-                 names ? "ExpressionAttributeNames" : "ExpressionAttributeValues");
-        out->type = AV_NONE;
-    }
-    return st;
-}
-
 status builder_parse_expr(expr_kind kind, const char *text, const char *names_json,
                           const char *values_json, bparsed *p, diag *d)
 {
     memset(p, 0, sizeof *p);
     p->names.type = p->values.type = AV_NONE;
-    status st = parse_map(names_json, true, &p->names, d);
-    if (!st)
-        st = parse_map(values_json, false, &p->values, d);
+    status st = ddbjson_parse_maps(names_json, values_json, &p->names, &p->values, d);
     if (!st) {
         st = expr_ctx_init(&p->cx, p->names.type ? &p->names : NULL,
                            p->values.type ? &p->values : NULL, d);

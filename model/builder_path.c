@@ -47,6 +47,12 @@ void builder_path_push_index(bpath *p, uint32_t index)
     p->v[p->n++] = (bstep){ .is_index = true, .index = index };
 }
 
+void builder_path_pop(bpath *p)
+{
+    assert(p->n > 0);
+    free(p->v[--p->n].name);
+}
+
 status builder_path_parse(const char *text, size_t len, bpath *out, diag *d)
 {
     memset(out, 0, sizeof *out);

@@ -256,6 +256,21 @@ void builder_maps_values_av(const bmaps *m, av *out)
     }
 }
 
+void builder_path_expr(bmaps *m, const bpath *p, buf *out)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const bstep *s = &p->v[i];
+        if (s->is_index) {
+            buf_printf(out, "[%u]", s->index);
+            continue;
+        }
+        if (i)
+            buf_addc(out, '.');
+        const char *alias = builder_maps_name(m, s->name);
+        buf_adds(out, alias ? alias : s->name);
+    }
+}
+
 /* ---- printing ------------------------------------------------------------ */
 
 typedef struct printer {
@@ -265,21 +280,6 @@ typedef struct printer {
     size_t clause_no;   /* 1-based count, for messages */
     diag *d;
 } printer;
-
-static void print_path(printer *p, const bpath *path)
-{
-    for (size_t i = 0; i < path->n; i++) {
-        const bstep *s = &path->v[i];
-        if (s->is_index) {
-            buf_printf(p->out, "[%u]", s->index);
-            continue;
-        }
-        if (i)
-            buf_addc(p->out, '.');
-        const char *alias = builder_maps_name(p->m, s->name);
-        buf_adds(p->out, alias ? alias : s->name);
-    }
-}
 
 static const char *hint_of(const bnode *n)
 {
@@ -314,7 +314,7 @@ static status print_opnd(printer *p, const bopnd *o, const char *hint)
             return incomplete(p, "the path is empty");
         if (o->kind == BO_SIZE)
             buf_adds(p->out, "size(");
-        print_path(p, &o->path);
+        builder_path_expr(p->m, &o->path, p->out);
         if (o->kind == BO_SIZE)
             buf_addc(p->out, ')');
         return ST_OK;

@@ -64,21 +64,6 @@ const char *builder_update_kind_name(bu_kind k)
     return (unsigned)k <= BU_DELETE ? names[k] : "?";
 }
 
-static void upath(bmaps *m, const bpath *p, buf *out)
-{
-    for (size_t i = 0; i < p->n; i++) {
-        const bstep *s = &p->v[i];
-        if (s->is_index) {
-            buf_printf(out, "[%u]", s->index);
-            continue;
-        }
-        if (i)
-            buf_addc(out, '.');
-        const char *alias = builder_maps_name(m, s->name);
-        buf_adds(out, alias ? alias : s->name);
-    }
-}
-
 static const char *last_name(const bpath *p)
 {
     for (size_t i = p->n; i-- > 0;)
@@ -112,7 +97,7 @@ static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf 
     case BO_PATH:
         if (!o->path.n)
             return diag_set(d, ST_VALIDATION, "Update row %zu: the path is empty", row);
-        upath(m, &o->path, out);
+        builder_path_expr(m, &o->path, out);
         return ST_OK;
     case BO_VALUE:
         if (o->value.type == AV_NONE)
@@ -123,7 +108,7 @@ static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf 
         if (!o->path.n || (!o->n_sub && o->value.type == AV_NONE))
             return diag_set(d, ST_VALIDATION, "Update row %zu: if_not_exists needs a path and an operand", row);
         buf_adds(out, "if_not_exists(");
-        upath(m, &o->path, out);
+        builder_path_expr(m, &o->path, out);
         buf_adds(out, ", ");
         if (o->n_sub)
             st = uopnd(m, &o->sub[0], hint, row, out, d, depth + 1);
@@ -170,7 +155,7 @@ static status print_rows(const void *what, bmaps *m, buf *out, diag *d)
             }
             if (!a->path.n)
                 return diag_set(d, ST_VALIDATION, "Update row %zu: the path is empty", i + 1);
-            upath(m, &a->path, out);
+            builder_path_expr(m, &a->path, out);
             const char *hint = last_name(&a->path);
             switch (a->kind) {
             case BU_REMOVE:

@@ -1218,6 +1218,37 @@ status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
     return ST_OK;
 }
 
+/* One map of ddbjson_parse_maps. */
+static status parse_map(const char *text, bool names, av *out, diag *d)
+{
+    out->type = AV_NONE;
+    size_t n = text ? strlen(text) : 0;
+    if (strspn(text ? text : "", " \t\n\r") == n)
+        return ST_OK;
+    status st = names ? ddbjson_parse_plain_item(text, n, out, d) : ddbjson_parse_item(text, n, out, d);
+    for (size_t k = 0; st == ST_OK && names && k < out->u.m.len; k++)
+        if (out->u.m.v[k].val.type != AV_S)
+            st = diag_set(d, ST_VALIDATION, "the name of %s must be a JSON string", out->u.m.v[k].name);
+    if (st != ST_OK) {
+        av_free(out);
+        out->type = AV_NONE;
+        snprintf(d->file, sizeof d->file, "%s", names ? "ExpressionAttributeNames" : "ExpressionAttributeValues");
+    }
+    return st;
+}
+
+status ddbjson_parse_maps(const char *names, const char *values, av *names_out, av *values_out,
+                          diag *d)
+{
+    values_out->type = AV_NONE;
+    status st = parse_map(names, true, names_out, d);
+    if (st == ST_OK && (st = parse_map(values, false, values_out, d)) != ST_OK) {
+        av_free(names_out);
+        names_out->type = AV_NONE;
+    }
+    return st;
+}
+
 /* ---- flat requests (ddbjson_flat_parse) ---- */
 
 typedef struct flat_in {

@@ -110,6 +110,20 @@ void ddbjson_write_string(buf *out, const char *p, size_t n);
 
 /* Plain JSON object text -> item, types inferred (lossy). */
 status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d);
+/*
+ * A request's ExpressionAttributeNames and ExpressionAttributeValues typed
+ * as text (the query bar's fields, `ddbx eval --names/--values`, the
+ * builder's --names=/--values=): names a plain JSON object of strings
+ * ({"#s":"status"}), values DynamoDB JSON ({":v":{"S":"x"}}). NULL or
+ * blank text is not given: AV_NONE. Into uninitialised outs (each AV_NONE
+ * or AV_M; the caller's av_free); on error both are AV_NONE and d->file
+ * names the map ("ExpressionAttributeNames" or
+ * "ExpressionAttributeValues"), d->path and d->pos where in it. The
+ * placeholders themselves are checked by expr_ctx_init.
+ */
+status ddbjson_parse_maps(const char *names, const char *values, av *names_out, av *values_out,
+                          diag *d);
+
 /* Item -> plain JSON (N as JSON numbers text, B as base64 strings, sets as
  * arrays): lossy, for export to tools that want plain JSON. */
 void ddbjson_write_plain_item(buf *out, const av *item);

@@ -27,11 +27,16 @@ void mem_fatal(const char *what)
     abort();
 }
 
-static void *oom(size_t n)
+_Noreturn void mem_oom(size_t n)
 {
     run_hook();
     fprintf(stderr, "ddbx: out of memory (allocating %zu bytes)\n", n);
     abort();
+}
+
+static void *oom(size_t n)
+{
+    mem_oom(n);
 }
 
 void *xmalloc(size_t n)

@@ -15,6 +15,10 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void *xmemdup(const void *p, size_t n);
 
+/* An allocation a library made failed (tsearch's): the hook, the message
+ * and abort, as for the x functions. */
+_Noreturn void mem_oom(size_t n);
+
 /* Called once before aborting on allocation failure (or mem_fatal). */
 void mem_set_oom_hook(void (*hook)(void));
 

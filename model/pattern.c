@@ -521,7 +521,8 @@ pattern_verdict pattern_judge(const pattern *p, const pattern_result *r, buf *wh
         fail = true;
     }
     if (p->max_items >= 0 && r->items > (size_t)p->max_items) {
-        reason(why, "returned %zu items, more than the %ld allowed", r->items, p->max_items);
+        reason(why, "returned %zu item%s, more than the %ld allowed", r->items, r->items == 1 ? "" : "s",
+               p->max_items);
         fail = true;
     }
     if (wrong_types(p, r, why))
@@ -535,8 +536,9 @@ pattern_verdict pattern_judge(const pattern *p, const pattern_result *r, buf *wh
     if (fail)
         return PAT_FAIL;
     if (r->scanned > r->items && r->scanned - r->items > r->items) {
-        reason(why, "the filter discarded %llu of the %llu items read",
-               (unsigned long long)(r->scanned - r->items), (unsigned long long)r->scanned);
+        reason(why, "the filter discarded %llu of the %llu item%s read",
+               (unsigned long long)(r->scanned - r->items), (unsigned long long)r->scanned,
+               r->scanned == 1 ? "" : "s");
         return PAT_WARN;
     }
     return PAT_PASS;

@@ -183,8 +183,11 @@ void btxn_replace(size_t i, ddb_req *act);
 void btxn_remove(size_t i);
 void btxn_clear(void);
 /* Sends every action as one TransactWriteItems; true when applied (the
- * transaction is then empty). The outcome, with each cancelled action's
- * reason, is appended to out; the status line says it too. */
-bool btxn_run(buf *out);
+ * transaction is then empty). It asks first, once, when ask is set,
+ * when staging is on (the transaction is written, not staged) or on a
+ * remote endpoint (the question names it, and the endpoint's write gate
+ * does not ask again). The outcome, with each cancelled action's reason,
+ * is appended to out; the status line says it too. */
+bool btxn_run(buf *out, bool ask);
 
 #endif

@@ -217,18 +217,14 @@ static int eval_load_inputs(const eval_args *a, eval_inputs *in, diag *d)
         fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", a->schema);
         return 2;
     }
-    if (a->names_j) {
-        if (ddbjson_parse_plain_item(a->names_j, strlen(a->names_j), &in->names, d)) {
-            fprintf(stderr, "ddbx eval: --names: %s\n", d->msg);
-            return 2;
-        }
-        in->have_names = true;
+    if (ddbjson_parse_maps(a->names_j, a->values_j, &in->names, &in->values, d)) {
+        bool names = strcmp(d->file, "ExpressionAttributeNames") == 0;
+        fprintf(stderr, "ddbx eval: %s: %s%s%s\n", names ? "--names" : "--values", d->path[0] ? d->path : "",
+                d->path[0] ? ": " : "", d->msg);
+        return 2;
     }
-    if (a->values_j) {
-        if (cli_parse_item_option("--values", a->values_j, &in->values, d))
-            return 2;
-        in->have_values = true;
-    }
+    in->have_names = in->names.type == AV_M;
+    in->have_values = in->values.type == AV_M;
     if (a->item_j) {
         if (cli_parse_item_option("--item", a->item_j, &in->item, d))
             return 2;

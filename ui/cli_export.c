@@ -109,8 +109,9 @@ int cli_export(int argc, char **argv)
         goto out;
     }
     if (outfile)
-        fprintf(stderr, "ddbx export: %llu items (%llu partitions) to %s\n",
-                (unsigned long long)st.items, (unsigned long long)st.partitions, outfile);
+        fprintf(stderr, "ddbx export: %llu item%s (%llu partition%s) to %s\n",
+                (unsigned long long)st.items, st.items == 1 ? "" : "s",
+                (unsigned long long)st.partitions, st.partitions == 1 ? "" : "s", outfile);
     ret = 0;
 out:
     if (k.fp && k.fp != stdout && fclose(k.fp) != 0 && ret == 0) {

@@ -56,8 +56,8 @@ static void on_progress(void *ctx, const import_stats *st)
         return;
     p->last = now;
     double secs = since(&p->start, &now);
-    fprintf(stderr, "\r\033[K%llu items  %.0f items/s",
-            (unsigned long long)st->items, secs > 0 ? (double)st->items / secs : 0.0);
+    fprintf(stderr, "\r\033[K%llu item%s  %.0f items/s", (unsigned long long)st->items,
+            st->items == 1 ? "" : "s", secs > 0 ? (double)st->items / secs : 0.0);
     if (st->total)
         fprintf(stderr, "  %.0f%%", 100.0 * (double)st->bytes / (double)st->total);
     if (st->skipped)
@@ -241,14 +241,16 @@ int cli_load(int argc, char **argv)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double secs = since(&pr.start, &now);
-    fprintf(stderr, "ddbx load: %llu items", (unsigned long long)st.items);
+    fprintf(stderr, "ddbx load: %llu item%s", (unsigned long long)st.items, st.items == 1 ? "" : "s");
     if (st.tables)
-        fprintf(stderr, " into %llu new tables", (unsigned long long)st.tables);
+        fprintf(stderr, " into %llu new table%s", (unsigned long long)st.tables,
+                st.tables == 1 ? "" : "s");
     fprintf(stderr, " (%s) in %.2fs", import_format_name(fmt), secs);
     if (secs > 0 && st.items)
         fprintf(stderr, ", %.0f items/s", (double)st.items / secs);
     if (st.skipped)
-        fprintf(stderr, "; %llu bad items skipped", (unsigned long long)st.skipped);
+        fprintf(stderr, "; %llu bad item%s skipped", (unsigned long long)st.skipped,
+                st.skipped == 1 ? "" : "s");
     fputc('\n', stderr);
     ret = 0;
 out:

@@ -41,17 +41,15 @@ static void show(const pull_progress *p, void *ud)
 {
     pull_view *v = ud;
     double rate = p->seconds > 0 ? (double)p->items / p->seconds : 0;
+    char line[256];
+    snprintf(line, sizeof line, "pull: %llu item%s, %llu page%s, %.1f RCU, %.0f items/s, %d/%d segments done",
+             (unsigned long long)p->items, p->items == 1 ? "" : "s", (unsigned long long)p->pages,
+             p->pages == 1 ? "" : "s", p->capacity, rate, p->segments_done, p->segments);
     if (v->tty) {
-        fprintf(stderr, "\r\033[Kpull: %llu items, %llu pages, %.1f RCU, %.0f items/s, "
-                "%d/%d segments done",
-                (unsigned long long)p->items, (unsigned long long)p->pages, p->capacity, rate,
-                p->segments_done, p->segments);
+        fprintf(stderr, "\r\033[K%s", line);
         v->drew = 1;
     } else if (p->seconds - v->last_line >= 2.0) {
-        fprintf(stderr, "pull: %llu items, %llu pages, %.1f RCU, %.0f items/s, "
-                "%d/%d segments done\n",
-                (unsigned long long)p->items, (unsigned long long)p->pages, p->capacity, rate,
-                p->segments_done, p->segments);
+        fprintf(stderr, "%s\n", line);
         v->last_line = p->seconds;
     }
     fflush(stderr);
@@ -164,9 +162,10 @@ int cli_pull(int argc, char **argv)
         rc = stop_signal == SIGINT ? 130 : stop_signal == SIGTERM ? 143 : 1;
     } else {
         double rate = done.seconds > 0 ? (double)done.items / done.seconds : 0;
-        fprintf(stderr, "ddbx pull: copied %llu items (%llu pages, %.1f read capacity units, "
-                "%lu retries) from ", (unsigned long long)done.items,
-                (unsigned long long)done.pages, done.capacity, done.retries);
+        fprintf(stderr, "ddbx pull: copied %llu item%s (%llu page%s, %.1f read capacity units, "
+                "%lu retr%s) from ", (unsigned long long)done.items, done.items == 1 ? "" : "s",
+                (unsigned long long)done.pages, done.pages == 1 ? "" : "s", done.capacity,
+                done.retries, done.retries == 1 ? "y" : "ies");
         cli_fputs_safe(stderr, table);
         fputs(" at ", stderr);
         cli_fputs_safe(stderr, done.from);

@@ -51,7 +51,8 @@ int cli_samples(int argc, char **argv)
         cli_print_diag("ddbx samples", &d);
         goto out;
     }
-    printf("loaded %zu sample tables (%zu items) into %s\n", tables, items, path);
+    printf("loaded %zu sample table%s (%zu item%s) into %s\n", tables, tables == 1 ? "" : "s", items,
+           items == 1 ? "" : "s", path);
     for (size_t i = 0; i < samples_n_assets; i++) {
         const char *n = samples_assets[i].name;
         printf("  %.*s\n", (int)(strlen(n) - (strstr(n, ".json") ? 5 : 0)), n);

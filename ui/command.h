@@ -51,8 +51,8 @@
     X(stage,        "[on|off]",     "Stage edits instead of writing them, the builder's too (on by default for a remote table opened with --write)") \
     X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
     X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \
-    X(mark_results, "",             "Mark all the query's or filter's results, every page (Esc stops)") \
-    X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem, after one question), set or remove one attribute; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
+    X(mark_results, "",             "Mark the items on screen (query bar: all its results, asking first when more)") \
+    X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem), set or remove one attribute, each after one question naming the count and keys; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
     X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)")
 
 #endif

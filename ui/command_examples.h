@@ -72,7 +72,7 @@
     X(stage,        "",                 ":stage on",                 "Staging on: edits are staged") \
     X(commit,       ":stage on\njd",    ":commit",                   "Committed 1 change in 1 TransactWriteItems") \
     X(discard,      ":stage on\njd",    ":discard",                  "y:Discarded 1 staged change") \
-    X(mark_results, "",                 ":mark-results",             "items shown (") \
+    X(mark_results, "",                 ":mark-results",             "items on screen (") \
     X(marked,       "jm",               ":marked copy",              "Copied") \
     X(write,        "jm\n:marked copy", ":write marked.jsonl",       "file:marked.jsonl")
 

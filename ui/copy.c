@@ -26,7 +26,8 @@ void copy_text(const char *text, size_t len, const char *what)
     buf_add(&last, text, len);
     snprintf(last_what, sizeof last_what, "%s", what);
     term_clipboard(text, len);
-    display_message("Copied %s (%zu bytes) to the clipboard; :write FILE saves it", what, len);
+    display_message("Copied %s (%zu byte%s) to the clipboard; :write FILE saves it", what, len,
+                    len == 1 ? "" : "s");
 }
 
 /* The request to copy: the view's own, else a GetItem of the item. */
@@ -175,6 +176,7 @@ bool copy_command(view *v, int argc, char **argv)
         display_error("%s: %s", argv[1], strerror(errno));
         return true;
     }
-    display_message("Wrote %s (%zu bytes) to %s", last_what, last.len, argv[1]);
+    display_message("Wrote %s (%zu byte%s) to %s", last_what, last.len, last.len == 1 ? "" : "s",
+                    argv[1]);
     return true;
 }

@@ -17,6 +17,7 @@
 #include "ui/command.h"
 #include "ui/copy.h"
 #include "ui/keymap.h"
+#include "ui/lineedit.h"
 #include "ui/live.h"
 #include "ui/marks.h"
 #include "ui/schema_cmds.h"
@@ -33,15 +34,18 @@ static struct {
     store *st;
     const char *db_path;
     view *stack[MAX_DEPTH];
+    /* The store as each view last saw it, taken when another view covers
+     * it: if it changed meanwhile, the view reads again on coming back. */
+    struct { int64_t dv, own; } seen[MAX_DEPTH];
     int depth;
     bool quit;
     buf status;          /* the status line's message; empty: none */
     char identity[640];  /* remote: who the requests are signed as */
     role status_role;
-    bool status_wrap;    /* display_diag's: wraps when wider than the screen */
-    int prompt_lift;     /* 1 while a prompt owns the last row */
+    int prompt_lift;     /* 1 while a prompt owns the last row and its message row */
     int cmd_col[32];     /* the `:` command being run: where each word starts */
     int cmd_argc;
+    bool write_approved; /* display_exec_approved's request is running */
     FILE *timing;
     struct timespec t0;
 } D;
@@ -74,7 +78,6 @@ static void vmsg(role r, const char *fmt, va_list ap)
     buf_reset(&D.status);
     buf_vprintf(&D.status, fmt, ap);
     D.status_role = r;
-    D.status_wrap = false;
 }
 
 static void redraw(void);
@@ -87,13 +90,23 @@ void display_message(const char *fmt, ...)
     va_end(ap);
 }
 
+/* A long run calls this after each page (a Scan of 10,000,000 items, a
+ * hundred thousand times): the line is kept each time but the screen
+ * redrawn at most every PROGRESS_MS, or the drawing would cost more than
+ * the reading. */
+#define PROGRESS_MS 50.0
+
 void display_progress(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vmsg(ROLE_STATUS, fmt, ap);
     va_end(ap);
+    static struct timespec last;
+    if (last.tv_sec && ms_since(&last) < PROGRESS_MS)
+        return;
     redraw();
+    clock_gettime(CLOCK_MONOTONIC, &last);
 }
 
 bool display_interrupted(void)
@@ -153,7 +166,6 @@ void display_ddb_err(const char *what, const ddb_err *e)
     buf_reset(&D.status);
     display_ddb_err_text(&D.status, what, e);
     D.status_role = ROLE_ERROR;
-    D.status_wrap = true;
 }
 
 void display_diag(const char *what, status st, const diag *d)
@@ -161,7 +173,6 @@ void display_diag(const char *what, status st, const diag *d)
     buf_reset(&D.status);
     display_diag_text(&D.status, what, st, d, D.st ? store_error_message(D.st, st, d) : NULL);
     D.status_role = ROLE_ERROR;
-    D.status_wrap = true;
 }
 
 static void free_line_cb(void *ctx, line *l)
@@ -184,8 +195,42 @@ static int body_row(view *v)
 
 static size_t body_rows(view *v)
 {
-    int n = term_rows() - 2 - head_rows(v);
+    int n = term_rows() - 2 - head_rows(v) - D.prompt_lift;
     return n > 0 ? (size_t)n : 1;
+}
+
+/* What the store is now, for D.seen. */
+static void store_now(int64_t *dv, int64_t *own)
+{
+    diag d;
+    diag_init(&d);
+    if (store_data_version(D.st, dv, &d) != ST_OK)
+        *dv = -1;
+    *own = store_own_changes(D.st);
+}
+
+void display_reload(view *v)
+{
+    if (v->ops->request)
+        v->ops->request(v, REQ_RELOAD);
+    for (int i = 0; i + 1 < D.depth; i++)
+        if (D.stack[i] == v)
+            store_now(&D.seen[i].dv, &D.seen[i].own);
+}
+
+/* The view back on top: read again when the store changed while it was
+ * covered (another process's write only while live mode follows them;
+ * one PRAGMA and a counter tell). */
+static void catch_up(void)
+{
+    view *v = top_view();
+    if (!v || D.quit || !v->ops->follows)
+        return;
+    int64_t dv, own;
+    store_now(&dv, &own);
+    const int i = D.depth - 1;
+    if (own != D.seen[i].own || (!live_paused() && dv != D.seen[i].dv))
+        v->ops->request(v, REQ_RELOAD);
 }
 
 view *display_push(const view_ops *ops, const void *arg)
@@ -199,6 +244,8 @@ view *display_push(const view_ops *ops, const void *arg)
     v->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
     vm_init(&v->vm, free_line_cb, v);
     vm_set_rows(&v->vm, body_rows(v));
+    if (D.depth)
+        store_now(&D.seen[D.depth - 1].dv, &D.seen[D.depth - 1].own);
     D.stack[D.depth++] = v;
     if (!ops->open(v, arg)) {
         display_pop();
@@ -208,17 +255,36 @@ view *display_push(const view_ops *ops, const void *arg)
     return v;
 }
 
-void display_pop(void)
+static void free_view(view *v)
 {
-    assert(D.depth > 0);
-    view *v = D.stack[--D.depth];
     vm_done(&v->vm);
     if (v->ops->done)
         v->ops->done(v);
     free(v->priv);
     free(v);
+}
+
+void display_pop(void)
+{
+    assert(D.depth > 0);
+    free_view(D.stack[--D.depth]);
     if (D.depth == 0)
         D.quit = true;
+    catch_up();
+}
+
+view *display_replace(const view_ops *ops, const void *arg)
+{
+    view *old = top_view();
+    view *v = display_push(ops, arg);
+    /* Opened (the old view's context was read while it still was): the
+     * old one goes from under it. */
+    if (v && old && D.depth >= 2 && D.stack[D.depth - 2] == old) {
+        D.stack[D.depth - 2] = v;
+        D.depth--;
+        free_view(old);
+    }
+    return v;
 }
 
 void display_fill(view *v)
@@ -251,6 +317,22 @@ static void trim_window(view *v)
     vm_trim(&v->vm, from, to);
 }
 
+/* The line the cursor lands on at target, moving by step, past the lines
+ * the view says it skips (back the other way at an edge). */
+static long past_skipped(view *v, long target, long step)
+{
+    vm *m = &v->vm;
+    if (!v->ops->skip || !m->n)
+        return target;
+    long t = target;
+    while (t >= 0 && t < (long)m->n && v->ops->skip(v, (size_t)t))
+        t += step;
+    if (t < 0 || t >= (long)m->n)
+        for (t = target; t >= 0 && t < (long)m->n && v->ops->skip(v, (size_t)t); t -= step)
+            ;
+    return t;
+}
+
 /* Moves the cursor by delta lines, loading more at either edge. */
 static void move_by(view *v, long delta)
 {
@@ -270,7 +352,8 @@ static void move_by(view *v, long delta)
         target = 0;
     if (m->n && target >= (long)m->n)
         target = (long)m->n - 1;
-    vm_select(m, (size_t)target);
+    target = past_skipped(v, target, delta < 0 ? -1 : 1);
+    vm_select(m, target > 0 ? (size_t)target : 0);
     trim_window(v);
     display_fill(v);
 }
@@ -295,20 +378,27 @@ static void page_by(view *v, int dir)
 
 /* Where each row of the status message starts when it wraps at cols: as
  * many whole words as fit (a word longer than the row is cut where the
- * row ends), at most max rows. Returns the rows. */
+ * row ends; a row does not start with the space it broke at), at most
+ * max rows. Returns the rows. */
 static int status_layout(int cols, int max, size_t *start)
 {
     const char *s = D.status.data;
     size_t len = D.status.len;
     int k = 0;
-    for (size_t i = 0; i < len && k < max; i += text_fit_row(s + i, len - i, cols, 1))
+    for (size_t i = 0; i < len && k < max; i += text_fit_row(s + i, len - i, cols, 1)) {
+        if (k > 0)
+            while (i < len && s[i] == ' ')
+                i++;
+        if (i >= len)
+            break;
         start[k++] = i;
+    }
     return k;
 }
 
 static bool status_wraps(int cols)
 {
-    return D.status_wrap && text_width(D.status.data, D.status.len) > cols && cols >= 2;
+    return text_width(D.status.data, D.status.len) > cols && cols >= 2;
 }
 
 static int status_rows(int rows, int cols)
@@ -318,10 +408,10 @@ static int status_rows(int rows, int cols)
     return status_wraps(cols) ? status_layout(cols, max < 64 ? max : 64, start) : 1;
 }
 
-/* The status line's message, on the last row (of `rows`); display_diag's,
- * when wider than the screen, wrapped onto the rows above it (at most
- * half the screen, the last row marked `~` when even that is not
- * enough). */
+/* The status line's message, on the last row (of `rows`); when wider than
+ * the screen (an info message as much as an error), wrapped onto the rows
+ * above it (at most half the screen, the last row marked `~` when even
+ * that is not enough). */
 static void draw_status(int rows, int cols)
 {
     const char *s = D.status.data;
@@ -335,6 +425,8 @@ static void draw_status(int rows, int cols)
     int k = status_layout(cols, max < 64 ? max : 64, start);
     for (int r = 0; r < k; r++) {
         size_t end = r + 1 < k ? start[r + 1] : len;
+        while (r + 1 < k && end > start[r] && s[end - 1] == ' ')
+            end--;   /* the space the row broke at */
         int row = rows - k + r;
         term_fill(row, 0, cols, D.status_role);
         term_put(row, 0, cols, s + start[r], end - start[r], D.status_role, true);
@@ -364,7 +456,11 @@ static void draw(void)
         term_put(0, cols - badge, badge, b.data, b.len, ROLE_TITLE, false);
     buf_reset(&b);
     v->ops->title(v, &b);
-    term_put(0, 0, cols - badge, b.data ? b.data : "", b.len, ROLE_TITLE, true);
+    /* Parts that do not fit go whole, the least important first. */
+    buf fit = BUF_INIT;
+    text_title_fit(&fit, b.data ? b.data : "", b.len, cols - badge);
+    term_put(0, 0, cols - badge, fit.data ? fit.data : "", fit.len, ROLE_TITLE, true);
+    buf_done(&fit);
     buf_reset(&b);
 
     int hr = head_rows(v);
@@ -424,11 +520,22 @@ void display_set_identity(const char *who)
     snprintf(D.identity, sizeof D.identity, "%s", who ? who : "");
 }
 
-/* The remote store asks here before each write it sends (--write). */
+/* The remote store asks here before each write it sends (--write),
+ * unless the caller's own question covered it (display_exec_approved). */
 static bool write_gate(void *ctx, const char *what)
 {
     (void)ctx;
+    if (D.write_approved)
+        return true;
     return display_confirm("Send %s?", what);
+}
+
+status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    D.write_approved = true;
+    status st = store_exec(D.st, req, res, err);
+    D.write_approved = false;
+    return st;
 }
 
 static void redraw(void)
@@ -443,29 +550,6 @@ void display_refresh(void)
 }
 
 /* ---- prompt ---------------------------------------------------------- */
-
-static size_t prev_cp(const char *s, size_t at)
-{
-    while (at > 0) {
-        at--;
-        if (((unsigned char)s[at] & 0xC0) != 0x80)
-            break;
-    }
-    return at;
-}
-
-static size_t next_cp(const char *s, size_t len, size_t at)
-{
-    uint32_t cp;
-    return at < len ? at + text_decode(s + at, len - at, &cp) : at;
-}
-
-/* Letters, digits, '_' and any byte of a UTF-8 sequence: what ^W deletes. */
-static bool word_byte(char c)
-{
-    unsigned char u = (unsigned char)c;
-    return u >= 0x80 || u == '_' || (u >= '0' && u <= '9') || ((u | 32) >= 'a' && (u | 32) <= 'z');
-}
 
 /* A choice's text is what goes into the prompt; after a tab it may
  * carry a description, shown in the list only. */
@@ -490,6 +574,15 @@ static size_t pick_matches(char *const *choices, size_t n, const char *typed, si
             m[k++] = i;
     }
     return k;
+}
+
+/* The choice whose text is exactly s[0..n), or -1. */
+static long choice_is(char *const *choices, size_t n_choices, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n_choices; i++)
+        if (choice_len(choices[i]) == n && strncmp(choices[i], s, n) == 0)
+            return (long)i;
+    return -1;
 }
 
 /* The matching choices in the rows from `bottom` up (at most half the
@@ -557,135 +650,153 @@ bool display_prompt_choose(const char *label, const char *init, char *const *cho
 /* The rows the status line's message takes (display_diag's wraps). */
 static int status_rows(int rows, int cols);
 
-/* The line editor of every prompt. With replace_init, the first key
+/* A prompt left says so; why its last answer was refused, shown above
+ * it, stays after that. */
+static void cancelled(void)
+{
+    if (!D.status.len) {
+        display_message("Cancelled.");
+        return;
+    }
+    buf b = BUF_INIT;
+    buf_adds(&b, "Cancelled. ");
+    buf_add(&b, D.status.data, D.status.len);
+    buf_done(&D.status);
+    D.status = b;
+}
+
+/* The columns a prompt's label may take: at least half the line, more
+ * when it needs them and the pre-filled text (and a few columns to type)
+ * still fits; fixed for the whole prompt, so the label does not move
+ * while typing. The text always shows. */
+static int label_room(const char *label, const char *init, int cols)
+{
+    int room = cols / 2 > 8 ? cols / 2 : cols;
+    int want = text_width(label, strlen(label));
+    int keep = (init ? text_width(init, strlen(init)) : 0) + 2;
+    if (keep < 10)
+        keep = 10;
+    if (want > room && cols - keep > room)
+        room = want < cols - keep ? want : cols - keep;
+    return room;
+}
+
+/* The line editor of every prompt (ui/lineedit: O(1) a key, and the line
+ * measured only as wide as it is). With replace_init, the first key
  * typed replaces the pre-filled text (shown selected) instead of adding
  * to it, as a pick list's default is replaced in a form. A message set
- * before the prompt (why the last answer was refused) stays above it. */
+ * before the prompt (why the last answer was refused) stays above it.
+ * While keys are waiting (a paste) the screen is not drawn between
+ * them: a 100 KB paste is drawn once. */
 static bool prompt(const char *label, const char *init, char *const *choices, size_t n_choices,
                    bool replace_init, buf *out)
 {
-    buf b = BUF_INIT;
-    buf_adds(&b, init ? init : "");
-    size_t at = b.len;
+    lineedit e;
+    lineedit_init(&e, init ? init : "", init ? strlen(init) : 0);
     bool ok = false;
-    /* What was typed (the list narrows to it) and the choice in the text. */
-    buf typed = BUF_INIT;
+    /* What was typed (the list narrows to it: nm of the choices, m;
+     * nothing is typed yet, whatever is pre-filled), and the choice in
+     * the text (cur). A text longer than every choice matches none, and
+     * is not copied for it. */
+    buf typed = BUF_INIT, shown = BUF_INIT;
+    bool narrowed = true;
+    size_t longest = 0;
     long cur = -1;
     size_t *m = n_choices ? xcalloc(n_choices, sizeof *m) : NULL;
-    bool fresh = replace_init && b.len > 0;   /* the pre-filled text is untouched */
-    /* The message shows whole on the rows above the prompt line. */
-    bool was_wrap = D.status_wrap;
-    D.status_wrap = true;
+    size_t nm = n_choices ? pick_matches(choices, n_choices, "", m) : 0;
+    for (size_t i = 0; i < n_choices; i++)
+        if (choice_len(choices[i]) > longest)
+            longest = choice_len(choices[i]);
+    bool fresh = replace_init && lineedit_len(&e) > 0;   /* the pre-filled text is untouched */
+    /* Pre-filled text that is not a choice (a refused answer asked
+     * again) narrows the list as if typed; a choice (the default) shows
+     * them all. */
+    if (n_choices && init && *init && strlen(init) <= longest &&
+        choice_is(choices, n_choices, init, strlen(init)) < 0 &&
+        pick_matches(choices, n_choices, init, m))
+        narrowed = false;
+    /* The view scrolls to keep its selection above the message row while
+     * the prompt is open, and back after. */
+    view *under = top_view();
+    size_t top = under ? under->vm.top : 0;
 
     for (;;) {
-        int rows = term_rows(), cols = term_cols();
-        /* The message one row up, so the prompt line is the last. */
-        D.prompt_lift = D.status.len ? 1 : 0;
-        draw();
-        D.prompt_lift = 0;
-        int msg_rows = D.status.len ? status_rows(rows - 1, cols) : 0;
-        size_t nm = n_choices ? pick_matches(choices, n_choices, typed.data ? typed.data : "", m) : 0;
-        if (nm)
-            draw_picks(choices, m, nm, cur, rows - 2 - msg_rows);
-        term_fill(rows - 1, 0, cols, ROLE_STATUS);
-        /* The label gets at most half the line: the text always shows. */
-        int lw = term_put(rows - 1, 0, cols / 2 > 8 ? cols / 2 : cols, label, strlen(label),
-                          ROLE_PROMPT, true);
-        int avail = cols - lw - 1;
-        /* Keep the cursor in view: show the tail of the text when long. */
-        size_t from = 0;
-        while (from < at && text_width(b.data + from, at - from) > avail)
-            from = next_cp(b.data, b.len, from);
-        term_put(rows - 1, lw, avail + 1, b.data ? b.data + from : "", b.len - from,
-                 fresh ? ROLE_SELECTED : ROLE_STATUS, false);
-        term_cursor(rows - 1, lw + text_width(b.data ? b.data + from : "", at - from));
-        term_refresh();
+        if (n_choices && !narrowed) {
+            nm = 0;
+            if (lineedit_len(&e) <= longest) {
+                lineedit_text(&e, &typed);
+                nm = pick_matches(choices, n_choices, typed.data ? typed.data : "", m);
+            }
+            narrowed = true;
+        }
+        if (!term_key_pending()) {
+            int rows = term_rows(), cols = term_cols();
+            /* The prompt line is the last row and the row above it is its
+             * message row (why the last answer was refused, or blank): the
+             * view gives that row up, so none of its text reads as a message. */
+            D.prompt_lift = 1;
+            draw();
+            D.prompt_lift = 0;
+            int msg_rows = D.status.len ? status_rows(rows - 1, cols) : 0;
+            if (nm)
+                draw_picks(choices, m, nm, cur, rows - 2 - msg_rows);
+            term_fill(rows - 1, 0, cols, ROLE_STATUS);
+            int lw = term_put(rows - 1, 0, label_room(label, init, cols), label, strlen(label),
+                              ROLE_PROMPT, true);
+            int avail = cols - lw - 1, col = 0;
+            /* Keep the cursor in view: show the tail of the text when long. */
+            lineedit_line(&e, avail, &shown, &col);
+            term_put(rows - 1, lw, avail + 1, shown.data ? shown.data : "", shown.len,
+                     fresh ? ROLE_SELECTED : ROLE_STATUS, false);
+            term_cursor(rows - 1, lw + (avail >= 0 ? col : 0));
+            term_refresh();
+        }
 
         int k = term_getkey(NULL);
-        if (fresh && k >= 32 && k < K_BASE) {
-            buf_reset(&b);
-            at = 0;
-        }
+        if (fresh && k >= 32 && k < K_BASE)
+            lineedit_set(&e, "", 0);
         fresh = false;
         if (k == K_ENTER) {
             ok = true;
             break;
         }
-        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */)
+        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */) {
+            cancelled();
             break;
-        if (k == K_BACKSPACE || k == 8) {
-            if (at == 0) {
-                if (b.len == 0)
-                    break;   /* backspace on an empty prompt leaves it */
-                continue;
+        }
+        if ((k == K_BACKSPACE || k == 8) && e.gap == 0) {
+            if (lineedit_len(&e) == 0) {
+                cancelled();
+                break;   /* backspace on an empty prompt leaves it */
             }
-            size_t p = prev_cp(b.data, at);
-            memmove(b.data + p, b.data + at, b.len - at + 1);
-            b.len -= at - p;
-            at = p;
-        } else if (k == K_DELETE || k == 4 /* ^D */) {
-            size_t nx = next_cp(b.data, b.len, at);
-            memmove(b.data + at, b.data + nx, b.len - nx + 1);
-            b.len -= nx - at;
-        } else if (k == K_LEFT || k == 2 /* ^B */) {
-            at = prev_cp(b.data ? b.data : "", at);
-        } else if (k == K_RIGHT || k == 6 /* ^F */) {
-            at = next_cp(b.data, b.len, at);
-        } else if (k == K_HOME || k == 1 /* ^A */) {
-            at = 0;
-        } else if (k == K_END || k == 5 /* ^E */) {
-            at = b.len;
-        } else if (k == 21 /* ^U */) {
-            memmove(b.data, b.data + at, b.len - at + 1);
-            b.len -= at;
-            at = 0;
-        } else if (k == 23 /* ^W */) {
-            /* The word before the cursor: TARGET#bob -> TARGET# */
-            size_t p = at;
-            while (p > 0 && !word_byte(b.data[p - 1]))
-                p--;
-            while (p > 0 && word_byte(b.data[p - 1]))
-                p--;
-            memmove(b.data + p, b.data + at, b.len - at + 1);
-            b.len -= at - p;
-            at = p;
-        } else if (k == 11 /* ^K */) {
-            b.len = at;
-            if (b.data)
-                b.data[at] = '\0';
-        } else if (n_choices && (k == K_TAB || k == K_DOWN || k == K_BTAB || k == K_UP)) {
+            continue;
+        }
+        if (n_choices && (k == K_TAB || k == K_DOWN || k == K_BTAB || k == K_UP)) {
             if (!nm)
                 continue;
             bool fwd = k == K_TAB || k == K_DOWN;
             cur = cur < 0 ? (fwd ? 0 : (long)nm - 1) : (cur + (fwd ? 1 : (long)nm - 1)) % (long)nm;
-            buf_reset(&b);
-            buf_add(&b, choices[m[cur]], choice_len(choices[m[cur]]));
-            at = b.len;
+            lineedit_set(&e, choices[m[cur]], choice_len(choices[m[cur]]));
             continue;   /* the list stays as it was typed */
-        } else if (k == K_TAB) {
-            /* no choices: nothing to complete */
-        } else if (k >= 32 && k < K_BASE) {
-            buf tmp = BUF_INIT;
-            text_encode(&tmp, (uint32_t)k);
-            buf_reserve(&b, tmp.len);
-            memmove(b.data + at + tmp.len, b.data + at, b.len - at + 1);
-            memcpy(b.data + at, tmp.data, tmp.len);
-            b.len += tmp.len;
-            at += tmp.len;
-            buf_done(&tmp);
         }
-        /* An edit: the list narrows to the text as it is now. */
-        buf_reset(&typed);
-        buf_add(&typed, b.data ? b.data : "", b.len);
+        if (!lineedit_key(&e, k) && k >= 32 && k < K_BASE)
+            lineedit_insert(&e, (uint32_t)k);
+        /* An edit (or any other key): the list narrows to the text as it
+         * is now. */
+        narrowed = false;
         cur = -1;
     }
     term_cursor(-1, 0);
-    D.status_wrap = was_wrap;
+    if (under && under == top_view()) {
+        vm_set_rows(&under->vm, body_rows(under));
+        vm_set_top(&under->vm, top);
+    }
     buf_reset(out);
     if (ok)
-        buf_add(out, b.data ? b.data : "", b.len);
-    buf_done(&b);
+        lineedit_text(&e, out);
+    lineedit_done(&e);
     buf_done(&typed);
+    buf_done(&shown);
     free(m);
     return ok;
 }
@@ -704,21 +815,36 @@ int display_menu(const char *label, char *const *choices, size_t n)
         term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
         term_refresh();
         int k = term_getkey(NULL);
-        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */ || k == 'q')
+        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */ || k == 'q') {
+            display_message("Cancelled.");
             break;
+        }
         if (k == K_ENTER) {
             pick = cur;
             break;
         }
-        if (k == K_DOWN || k == K_TAB || k == 'j')
+        if (k == K_DOWN || k == K_TAB || k == 'j') {
             cur = (cur + 1) % (long)n;
-        else if (k == K_UP || k == K_BTAB || k == 'k')
+            continue;
+        }
+        if (k == K_UP || k == K_BTAB || k == 'k') {
             cur = (cur + (long)n - 1) % (long)n;
+            continue;
+        }
+        if (k == K_RESIZE)
+            continue;
         for (size_t i = 0; k > 32 && k < 127 && i < n; i++)
             if (choices[i][0] == k)
                 pick = (long)i;
         if (pick >= 0)
             break;
+        /* A key the menu does not offer leaves it: what is typed next is
+         * not read as a pick. */
+        buf name = BUF_INIT;
+        keymap_key_name(k, &name);
+        display_error("%s is not in the menu: nothing picked", name.data ? name.data : "?");
+        buf_done(&name);
+        break;
     }
     free(m);
     return (int)pick;
@@ -733,7 +859,6 @@ static int ask(const char *question)
     buf_reset(&D.status);
     buf_adds(&D.status, question);
     D.status_role = ROLE_PROMPT;
-    D.status_wrap = true;
     draw();
     buf_reset(&D.status);
     term_refresh();
@@ -828,10 +953,12 @@ static void save_view(view *v, const char *path)
         display_error("cannot write %s: %s", path, strerror(errno));
         return;
     }
-    buf b = BUF_INIT;
+    buf b = BUF_INIT, t = BUF_INIT;
     v->ops->title(v, &b);
-    fprintf(f, "view %s\ntitle %s\nscreen %dx%d %s\n", v->ops->name, b.data ? b.data : "",
+    text_title_fit(&t, b.data ? b.data : "", b.len, -1);
+    fprintf(f, "view %s\ntitle %s\nscreen %dx%d %s\n", v->ops->name, t.data ? t.data : "",
             term_cols(), term_rows(), term_mono() ? "monochrome" : "colour");
+    buf_done(&t);
     fprintf(f, "loaded %zu cursor %zu top %zu\n", v->vm.n, v->vm.cursor, v->vm.top);
     for (size_t i = 0; i < v->vm.n; i++) {
         buf_reset(&b);
@@ -845,6 +972,40 @@ static void save_view(view *v, const char *path)
     }
     buf_done(&b);
     fclose(f);
+}
+
+/* ---- quitting -------------------------------------------------------- */
+
+/* Quits, after asking when the session holds what quitting loses: the
+ * marks and the pending transaction live only in this session (staged
+ * changes are kept in the database). */
+static void quit(void)
+{
+    size_t marks = marks_count(), acts = view_txn_pending();
+    if (marks || acts) {
+        buf what = BUF_INIT;
+        if (marks)
+            buf_printf(&what, "%zu marked item%s", marks, marks == 1 ? "" : "s");
+        if (acts)
+            buf_printf(&what, "%sthe pending transaction (%zu action%s)", marks ? " and " : "", acts,
+                       acts == 1 ? "" : "s");
+        bool yes = display_confirm("Quit ddbx? %s would be lost.", what.data);
+        if (!yes)
+            display_message("Not quit: %s kept", what.data);
+        buf_done(&what);
+        if (!yes)
+            return;
+    }
+    D.quit = true;
+}
+
+/* Closes the top view; the last one quits (asking, as quit does). */
+static void back(void)
+{
+    if (D.depth == 1)
+        quit();
+    else
+        display_pop();
 }
 
 /* ---- commands -------------------------------------------------------- */
@@ -983,9 +1144,7 @@ static void live(void)
     if (v && v->ops->context)
         v->ops->context(v, &a);
     int what = live_tick(a.table);
-    if (what == LIVE_RELOAD && v && v->ops->request &&
-        (v->ops == &view_items_ops || v->ops == &view_item_ops || v->ops == &view_tables_ops ||
-         v->ops == &view_parts_ops || v->ops == &view_watch_ops)) {
+    if (what == LIVE_RELOAD && v && v->ops->request && v->ops->follows) {
         v->ops->request(v, REQ_RELOAD);
         if (D.timing) {
             struct timespec t;
@@ -1020,11 +1179,11 @@ void display_command(const char *text)
     if (!is_cmd(c, "save_display") && !is_cmd(c, "save_view"))
         buf_reset(&D.status);
     if (is_cmd(c, "quit") || is_cmd(c, "q") || is_cmd(c, "qa")) {
-        D.quit = true;
+        quit();
     } else if (is_cmd(c, "back")) {
-        display_pop();
+        back();
     } else if (is_cmd(c, "help")) {
-        display_push(&view_help_ops, NULL);
+        display_push(&view_help_ops, v->ops->name);
     } else if (is_cmd(c, "save_display") && argc == 2) {
         diag d;
         diag_init(&d);
@@ -1049,8 +1208,13 @@ void display_command(const char *text)
             search_run(v, 1);
         }
     } else if (is_cmd(c, "table") && argc == 2) {
+        /* In a table view it replaces that view (one q back, however
+         * many tables were opened); elsewhere it opens on top. */
         items_arg a = { argv[1], NULL, NULL, NULL };
-        display_push(&view_items_ops, &a);
+        if (v->ops == &view_items_ops)
+            display_replace(&view_items_ops, &a);
+        else
+            display_push(&view_items_ops, &a);
     } else if (is_cmd(c, "samples")) {
         samples_command();
     } else if (is_cmd(c, "patterns") && argc <= 2 && v->ops != &view_patterns_ops) {
@@ -1108,7 +1272,7 @@ static void samples_command(void)
         display_diag(NULL, d.code, &d);
         return;
     }
-    display_message("Loaded %d sample tables", n);
+    display_message("Loaded %d sample table%s", n, n == 1 ? "" : "s");
     view *v = top_view();
     if (v && v->ops->request)
         v->ops->request(v, REQ_RELOAD);
@@ -1149,9 +1313,9 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_MOVE_LAST: move_by(v, (long)(v->vm.n - v->vm.cursor)); break;
     case REQ_SCROLL_LEFT: vm_hscroll(&v->vm, -1); break;
     case REQ_SCROLL_RIGHT: vm_hscroll(&v->vm, 1); break;
-    case REQ_BACK: display_pop(); break;
-    case REQ_QUIT: D.quit = true; break;
-    case REQ_HELP: display_push(&view_help_ops, NULL); break;
+    case REQ_BACK: back(); break;
+    case REQ_QUIT: quit(); break;
+    case REQ_HELP: display_push(&view_help_ops, v->ops->name); break;   /* at v's keys */
     case REQ_COND: view_builder_open(v, 0, NULL); break;
     case REQ_TXN_ADD: view_txn_add(v); break;
     case REQ_TXN_SHOW: display_push(&view_txn_ops, NULL); break;
@@ -1159,10 +1323,22 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;
     case REQ_PATTERNS: view_patterns_open(v, NULL); break;
-    case REQ_PROMPT:
-        if (prompt_command(&b))
+    case REQ_PROMPT: {
+        /* The message the last key left is not the prompt's: it does not
+         * show above it, but it is back for the command typed (a script's
+         * :save-display saves the screen that key left). */
+        buf held = D.status;
+        buf_init(&D.status);
+        bool ok = prompt_command(&b);
+        if (ok) {
+            buf_done(&D.status);
+            D.status = held;
             display_command(b.data ? b.data : "");
+        } else {
+            buf_done(&held);
+        }
         break;
+    }
     case REQ_SEARCH:
         if (display_prompt("/", "", &b) && b.len) {
             search_set(b.data, b.len);
@@ -1192,6 +1368,8 @@ static void handle_key(int key, int mrow)
         int br = body_row(v);
         if (mrow >= br && mrow < br + (int)v->vm.rows) {
             size_t li = v->vm.top + (size_t)(mrow - br);
+            if (li < v->vm.n)
+                li = (size_t)past_skipped(v, (long)li, 1);
             if (li < v->vm.n) {
                 vm_select(&v->vm, li);
                 if (v->ops->select)
@@ -1336,6 +1514,7 @@ int display_run(store *st, const char *db_path, const char *table)
         }
     }
     buf_done(&kb);
+    D.quit = true;   /* no view reads again on the way out */
     while (D.depth > 0)
         display_pop();
     term_done();

@@ -39,12 +39,24 @@ void display_set_identity(const char *who);
 /* Opens a view on top of the stack; returns it, or NULL when it could not
  * open (its message is in the status line). */
 view *display_push(const view_ops *ops, const void *arg);
-/* Closes the top view (the last one: quits). */
+/* Opens a view in place of the top one (which goes once the new one is
+ * open; when it cannot open, the top one stays and says why). */
+view *display_replace(const view_ops *ops, const void *arg);
+/* Closes the top view (the last one: quits). The view back on top reads
+ * the store again (REQ_RELOAD) when its ops say it follows the store and
+ * the store changed while it was covered: by this process, or by another
+ * while live mode is on (ui/live.h). */
 void display_pop(void);
 /* The view under v on the stack, or NULL. */
 view *display_below(view *v);
+/* Reads view v again now (REQ_RELOAD), a covered one included, noting
+ * the store as it is as what v shows (so coming back does not read it
+ * twice). */
+void display_reload(view *v);
 
-/* Status line message, until the next key. */
+/* Status line message, until the next key. Wider than the screen, any
+ * message (info or error) wraps onto the rows above the status line, up
+ * to half the screen. */
 void display_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void display_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A status message shown at once (the screen drawn again): the progress
@@ -60,8 +72,7 @@ bool display_interrupted(void);
  * Code: message (attribute PATH, at byte POS)", each part only when known
  * (WHAT may be NULL; no code for a usage error). When d's message
  * was cut at diag's size, the store's whole message (store_error_message)
- * is shown instead. A message wider than the screen wraps onto the rows
- * above the status line (up to half the screen) until the next key.
+ * is shown instead. Wider than the screen, it wraps as every message does.
  */
 void display_diag(const char *what, status st, const diag *d);
 /* The text of display_diag, appended to out; full (may be NULL) is the
@@ -73,21 +84,27 @@ void display_diag_text(buf *out, const char *what, status st, const diag *d, con
 void display_ddb_err(const char *what, const ddb_err *e);
 void display_ddb_err_text(buf *out, const char *what, const ddb_err *e);
 
-/* Reads a line in the status line; false when cancelled. out gets the
- * text (initially init). The label takes at most half the line, so the
- * text shows whatever its length; a message set before (why the last
- * answer was refused) shows above the prompt line. */
+/* Reads a line in the status line; false when cancelled (Esc: said on
+ * the status line, "Cancelled."). out gets the text (initially init).
+ * The label takes at most half the line, or more when it needs it and
+ * init still fits, so the text shows whatever its length; the row above
+ * the prompt line is its message row: a message set before (why the
+ * last answer was refused) shows there, else nothing (the view gives the
+ * row up while the prompt is open). */
 bool display_prompt(const char *label, const char *init, buf *out);
 /* The same with a list to pick from: the choices that begin with what is
  * typed (else that contain it) show above the status line; Tab or Down
  * puts the next one in the text, BackTab or Up the previous; typing
- * narrows the list again. Anything may still be typed. */
+ * narrows the list again. A pre-filled init that is no choice (an answer
+ * refused, asked again) narrows it as typed text does. Anything may
+ * still be typed. */
 bool display_prompt_pick(const char *label, const char *init, char *const *choices,
                          size_t n_choices, buf *out);
 /* A menu: the choices show above the status line, each picked by its
  * first character (so they must differ there), or by Enter on the one
  * highlighted (Up/Down/Tab move it; the first at the start). Returns the
- * index picked, -1 when left (Esc, q). */
+ * index picked, -1 when left: Esc or q, or any key it does not offer
+ * (said on the status line). */
 int display_menu(const char *label, char *const *choices, size_t n);
 /* A pick list for a closed set of words (operator, type, action): the
  * same, with each choice's description (after a tab in the choice) shown
@@ -102,6 +119,10 @@ int display_choose(const char *question, const char *keys);
 bool display_is_cmd(const char *word, const char *name);
 /* Asks a yes/no question; true only on 'y'. */
 bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Runs req (store_exec) after a question of the caller's that named the
+ * endpoint and was answered yes: a remote store's write gate does not
+ * ask again for it. */
+status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err);
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the
  * editor succeeded (text then holds the new content). */
 bool display_edit(buf *text, const char *suffix);

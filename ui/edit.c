@@ -7,47 +7,23 @@
 #include <strings.h>
 
 #include "data/store.h"
-#include "model/base64.h"
+#include "model/builder.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
 #include "model/mem.h"
-#include "model/num.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/staging.h"
+#include "ui/text.h"
 
 status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
                       const char *text, av *out, diag *d)
 {
     const key_attr *k = ix ? (partition ? &ix->pk : &ix->sk) : (partition ? &def->pk : &def->sk);
-    size_t len = strlen(text);
+    out->type = AV_NONE;
     if (!k->name)
         return diag_set(d, ST_VALIDATION, "the table has no sort key");
-    if (k->type == AV_N) {
-        num n;
-        status st = num_parse(text, len, &n, d);
-        if (st != ST_OK)
-            return st;
-        av_init_n(out, &n);
-        return ST_OK;
-    }
-    if (k->type == AV_B) {
-        /* Binary keys are typed as base64, decoded as strictly as
-         * DynamoDB decodes a B value (and with its messages). */
-        buf bytes = BUF_INIT;
-        base64_result r = base64_decode(&bytes, text, len);
-        if (r == BASE64_OK)
-            av_init_b(out, bytes.data ? bytes.data : "", bytes.len);
-        buf_done(&bytes);
-        if (r == BASE64_BAD_LENGTH)
-            return diag_set(d, ST_SERIALIZATION,
-                            "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", len);
-        if (r != BASE64_OK)
-            return diag_set(d, ST_SERIALIZATION, "Invalid last non-pad Base64 character dectected");
-        return ST_OK;
-    }
-    av_init_s(out, text, len);
-    return ST_OK;
+    return av_scalar_parse(k->type, text, strlen(text), out, d);
 }
 
 void edit_key(const table_def *def, const av *item, av *out)
@@ -228,11 +204,13 @@ static bool edit_json(buf *text, av *out)
     }
 }
 
-bool edit_new_item(const char *table, const table_def *def, const av *pk)
+bool edit_new_item(const char *table, const table_def *def, const av *pk, av *created)
 {
     buf t = BUF_INIT, key = BUF_INIT;
     av item = { 0 };
     bool ok = false;
+    if (created)
+        created->type = AV_NONE;
     if (!staging_on() && !can_write())
         goto out;
     buf_adds(&t, "{\n  ");
@@ -256,6 +234,8 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk)
     } else {
         ok = create_or_retry(table, def, &t, &item);
     }
+    if (ok && created)
+        av_move(created, &item);
 out:
     av_free(&item);
     buf_done(&t);
@@ -302,104 +282,279 @@ out:
     return ok;
 }
 
-/* UpdateItem of one attribute: SET to *val (moved into the request),
- * or REMOVE when val is NULL; the item must still exist. */
-static bool update_attr(const char *table, const table_def *def, const av *item, const char *name,
-                        av *val)
+/* ---- one place of an item: an attribute, a nested value, a set element -- */
+
+/* A value as a question shows it: its type and value as an expression's
+ * operand would (S "text", N 4, others DynamoDB JSON, which names its
+ * type), cut to about 60 columns. */
+static void shown(buf *out, const av *v)
 {
-    buf key = BUF_INIT;
-    fmt_key(&key, item, def->pk.name, def->sk.name);
-    ddb_req r;
-    keyed(&r, DDB_UPDATE, table, def, item, "attribute_exists(#k)");
-    av a;
-    av_init_s(&a, name, strlen(name));
-    av_map_put(&r.names, "#a", 2, &a);
-    if (!val) {
-        ddb_req_set_str(&r.update, "REMOVE #a");
-    } else {
-        ddb_req_set_str(&r.update, "SET #a = :v");
-        av_init_list(&r.values, AV_M);
-        av_map_put(&r.values, ":v", 2, val);
-        val->type = AV_NONE;
+    buf lit = BUF_INIT;
+    if (v->type == AV_S || v->type == AV_N)
+        buf_printf(&lit, "%s ", av_type_name(v->type));
+    fmt_literal(&lit, v);
+    text_fit(out, lit.data ? lit.data : "", lit.len, 60, false, true);
+    buf_done(&lit);
+}
+
+/* The place's path as the item view shows it (links[1].handle). */
+static void place_text(buf *out, const edit_place *at)
+{
+    builder_path_text(at->path, out);
+}
+
+/* The UpdateItem of one place (into an uninitialised r): SET its path
+ * to *val, REMOVE it, or DELETE at->elem from the set there; conditioned
+ * on the item existing and the place still holding what was shown, so a
+ * list that shifted or a value changed meanwhile is refused rather than
+ * overwritten. */
+static status place_request(const char *table, const table_def *def, const av *item,
+                            const edit_place *at, bu_kind kind, const av *val, ddb_req *r, diag *d)
+{
+    bupdate u;
+    bmaps m;
+    buf upd = BUF_INIT, cond = BUF_INIT;
+    builder_update_init(&u);
+    builder_maps_init(&m);
+    baction *a = builder_update_add(&u, kind);
+    builder_path_copy(&a->path, at->path);
+    if (kind == BU_SET) {
+        av_copy(&a->a.value, val);
+    } else if (kind == BU_DELETE) {
+        av one;
+        av_init_list(&a->a.value, at->val->type);
+        av_copy(&one, at->elem);
+        av_list_push(&a->a.value, &one);
     }
-    bool ok = call(&r, NULL);
+    status st = builder_update_print(&u, &m, &upd, d);
+    if (st == ST_OK) {
+        const char *k = builder_maps_name(&m, def->pk.name);
+        buf_printf(&cond, "attribute_exists(%s) AND ", k ? k : def->pk.name);
+        builder_path_expr(&m, at->path, &cond);
+        buf_printf(&cond, " = %s", builder_maps_value(&m, "seen", at->val));
+        ddb_req_init(r, DDB_UPDATE);
+        ddb_req_set_str(&r->table, table);
+        edit_key(def, item, &r->key);
+        ddb_req_set_str(&r->update, upd.data);
+        ddb_req_set_str(&r->cond, cond.data);
+        builder_maps_names_av(&m, &r->names);
+        builder_maps_values_av(&m, &r->values);
+    }
+    builder_maps_done(&m);
+    builder_update_done(&u);
+    buf_done(&upd);
+    buf_done(&cond);
+    return st;
+}
+
+/* Sends (or, staging on, stages) the change of one place; says how it
+ * went, done saying what was done ("Set links[1].handle"). */
+static bool place_write(const char *table, const table_def *def, const av *item, const edit_place *at,
+                        bu_kind kind, const av *val, const char *done)
+{
+    ddb_req r;
+    diag d;
+    diag_init(&d);
+    buf key = BUF_INIT, why = BUF_INIT, path = BUF_INIT;
+    bool ok = false;
+    fmt_key(&key, item, def->pk.name, def->sk.name);
+    place_text(&path, at);
+    if (place_request(table, def, item, at, kind, val, &r, &d) != ST_OK) {
+        display_diag("Not written", d.code, &d);
+        goto out;
+    }
+    if (staging_on()) {
+        av staged;
+        ok = staging_stage_write(table, def, &r, &staged, &why);
+        if (!ok)
+            display_error("Not staged: %s", why.data);
+        av_free(&staged);
+        ddb_req_done(&r);
+        goto out;
+    }
+    ok = call_why(&r, NULL, &why);
     if (ok)
-        display_message("%s %s on %s", val ? "Set" : "Removed", name, key.data);
+        display_message("%s on %s", done, key.data);
+    else if (strstr(why.data ? why.data : "", "ConditionalCheckFailed"))
+        display_error("Not written: %s changed since it was shown (R reads the item again)", path.data);
+out:
     buf_done(&key);
+    buf_done(&why);
+    buf_done(&path);
     return ok;
 }
 
-bool edit_set_attr(const char *table, const table_def *def, const av *item, const char *name)
+/* A key attribute (only top-level attributes are): false, said. */
+static bool not_key(const table_def *def, const edit_place *at, const char *what)
 {
-    buf init = BUF_INIT, in = BUF_INIT, key = BUF_INIT, label = BUF_INIT;
-    av val = { 0 };
+    const char *name = at->path->v[0].name;
+    if (at->path->n != 1 || !table_def_is_key(def, NULL, name))
+        return true;
+    display_error("%s is a key attribute: %s", name, what);
+    return false;
+}
+
+bool edit_remove_place(const char *table, const table_def *def, const av *item, const edit_place *at)
+{
+    if ((!staging_on() && !can_write()) ||
+        !not_key(def, at, "it cannot be removed (d on the item's key line deletes the item)"))
+        return false;
+    buf key = BUF_INIT, path = BUF_INIT, v = BUF_INIT;
+    fmt_key(&key, item, def->pk.name, def->sk.name);
+    place_text(&path, at);
     bool ok = false;
-    if (!staging_on() && !can_write())
-        goto out;
-    if (table_def_is_key(def, NULL, name) ) {
-        display_error("%s is a key attribute: edit the item (e) to copy it under a new key", name);
-        goto out;
+    if (at->elem) {
+        shown(&v, at->elem);
+        size_t n = at->val->u.l.len;
+        ok = staging_on() ||
+             (n == 1 ? confirm_write("Delete %s, the only element of the set %s (a set cannot be empty: the "
+                                     "attribute goes with it), from %s?", v.data, path.data, key.data)
+                     : confirm_write("Delete %s from the set %s (%zu elements) of %s?", v.data, path.data, n,
+                                     key.data));
+        buf done = BUF_INIT;
+        buf_printf(&done, "Deleted %s from the set %s", v.data, path.data);
+        ok = ok && place_write(table, def, item, at, BU_DELETE, NULL, done.data);
+        buf_done(&done);
+    } else {
+        shown(&v, at->val);
+        bool in_list = at->path->n > 1 && at->path->v[at->path->n - 1].is_index;
+        buf done = BUF_INIT;
+        buf_printf(&done, "Removed %s", path.data);
+        ok = (staging_on() || confirm_write("Remove %s (%s) from %s?%s", path.data, v.data, key.data,
+                                            in_list ? " (the later elements move up)" : "")) &&
+             place_write(table, def, item, at, BU_REMOVE, NULL, done.data);
+        buf_done(&done);
     }
-    const av *cur = av_map_get(item, name, strlen(name));
-    if (cur)
-        ddbjson_write_value(&init, cur);
-    buf_printf(&label, "SET %s = ", name);
-    if (!init.len)
-        buf_adds(&init, "{\"S\":\"\"}");
-    /* A value that does not parse is asked again, as typed, the reason
-     * above it; nothing is written until one does. */
+    buf_done(&key);
+    buf_done(&path);
+    buf_done(&v);
+    return ok;
+}
+
+/* The value typed for a place whose value is like `like`: DynamoDB JSON
+ * ({"N":"4"}); for an S or N, also its plain text ("4" for an N, any text
+ * for an S), as the key fields read it. */
+static status typed_value(const av *like, const char *text, size_t len, av *out, diag *d)
+{
+    size_t sp = strspn(text, " \t\n");
+    bool plain = like->type == AV_S || like->type == AV_N;
+    status st = ddbjson_parse_value(text, len, out, d);
+    if (st == ST_OK || !plain || (like->type == AV_N && sp < len && text[sp] == '{'))
+        return st;
+    diag_init(d);
+    return av_scalar_parse(like->type, text, len, out, d);
+}
+
+/* The prompt's text for a value like `like`: an S or N plain, the rest as
+ * DynamoDB JSON. */
+static void value_prompt_text(const av *v, buf *out)
+{
+    if (v->type == AV_S || v->type == AV_N)
+        av_scalar_text(v, out);
+    else
+        ddbjson_write_value(out, v);
+}
+
+/* Asks for the new value of a place (what it holds now to start with)
+ * until one reads; false when the prompt is left. An empty answer is
+ * *out AV_NONE (remove). */
+static bool ask_value(const edit_place *at, av *out)
+{
+    const av *now = at->elem ? at->elem : at->val;
+    buf label = BUF_INIT, init = BUF_INIT, in = BUF_INIT, path = BUF_INIT;
+    place_text(&path, at);
+    out->type = AV_NONE;
+    if (at->elem)
+        buf_printf(&label, "Element of %s (%s) = ", path.data, av_type_name(now->type));
+    else
+        buf_printf(&label, "SET %s (%s) = ", path.data, av_type_name(now->type));
+    value_prompt_text(now, &init);
+    bool ok = false;
     for (;;) {
-        if (!display_prompt(label.data, init.data, &in))
-            goto out;
-        display_message("%s", "");
-        if (in.len == 0)
+        if (!display_prompt(label.data, init.data ? init.data : "", &in))
             break;
+        display_message("%s", "");
         diag d;
         diag_init(&d);
-        if (ddbjson_parse_value(in.data, in.len, &val, &d) == ST_OK)
+        if (in.len == 0 || typed_value(now, in.data, in.len, out, &d) == ST_OK) {
+            ok = true;
             break;
-        display_diag("Not a value (type DynamoDB JSON such as {\"S\":\"text\"} or {\"N\":\"5\"})",
-                     d.code, &d);
+        }
+        if (now->type == AV_S || now->type == AV_N)
+            display_diag(now->type == AV_N ? "Not a value (type a number, 4, or DynamoDB JSON such as {\"S\":\"text\"})"
+                                           : "Not a value",
+                         d.code, &d);
+        else
+            display_diag("Not a value (type DynamoDB JSON such as {\"S\":\"text\"} or {\"N\":\"5\"})", d.code, &d);
         buf_reset(&init);
         buf_add(&init, in.data, in.len);
     }
-    if (staging_on()) {
-        ok = staging_set_attr(table, def, item, name, in.len ? &val : NULL);
-        goto out;
-    }
-    fmt_key(&key, item, def->pk.name, def->sk.name);
-    if (in.len == 0 && !confirm_write("Remove %s from %s?", name, key.data))
-        goto out;
-    ok = update_attr(table, def, item, name, in.len ? &val : NULL);
-out:
-    av_free(&val);
+    buf_done(&label);
     buf_done(&init);
     buf_done(&in);
-    buf_done(&key);
-    buf_done(&label);
+    buf_done(&path);
     return ok;
 }
 
-bool edit_remove_attr(const char *table, const table_def *def, const av *item, const char *name)
+/* The set at->val with at->elem replaced by elem (a set of its type). */
+static bool replaced_set(const edit_place *at, const av *elem, av *out)
 {
-    buf key = BUF_INIT;
+    if (elem->type != av_set_elem(at->val->type)) {
+        display_error("An element of %s must be %s, not %s", av_type_name(at->val->type),
+                      av_type_name(av_set_elem(at->val->type)), av_type_name(elem->type));
+        return false;
+    }
+    av_init_list(out, at->val->type);
+    for (size_t i = 0; i < at->val->u.l.len; i++) {
+        av c;
+        av_copy(&c, av_equal(&at->val->u.l.v[i], at->elem) ? elem : &at->val->u.l.v[i]);
+        av_list_push(out, &c);
+    }
+    av_set_normalize(out);
+    return true;
+}
+
+bool edit_set_place(const char *table, const table_def *def, const av *item, const edit_place *at)
+{
+    if ((!staging_on() && !can_write()) ||
+        !not_key(def, at, "edit the item (e) to copy it under a new key"))
+        return false;
+    av val = { 0 }, set = { 0 };
+    buf key = BUF_INIT, path = BUF_INIT, from = BUF_INIT, to = BUF_INIT;
     bool ok = false;
-    if (!staging_on() && !can_write())
+    if (!ask_value(at, &val))
         goto out;
-    if (table_def_is_key(def, NULL, name)) {
-        display_error("%s is a key attribute: it cannot be removed (d on the item's key line deletes the item)",
-                      name);
+    if (val.type == AV_NONE) {
+        ok = edit_remove_place(table, def, item, at);
         goto out;
     }
-    if (staging_on()) {
-        ok = staging_set_attr(table, def, item, name, NULL);
+    if (at->elem && !replaced_set(at, &val, &set))
+        goto out;
+    const av *was = at->elem ? at->elem : at->val;
+    if (av_equal(was, &val)) {
+        display_message("No change");
         goto out;
     }
     fmt_key(&key, item, def->pk.name, def->sk.name);
-    if (confirm_write("Remove attribute %s from %s?", name, key.data))
-        ok = update_attr(table, def, item, name, NULL);
+    place_text(&path, at);
+    shown(&from, was);
+    shown(&to, &val);
+    if (!staging_on() &&
+        !(at->elem ? confirm_write("Set the element %s of the set %s to %s on %s?", from.data, path.data, to.data,
+                                   key.data)
+                   : confirm_write("Set %s from %s to %s on %s?", path.data, from.data, to.data, key.data)))
+        goto out;
+    buf done = BUF_INIT;
+    buf_printf(&done, "Set %s", path.data);
+    ok = place_write(table, def, item, at, BU_SET, at->elem ? &set : &val, done.data);
+    buf_done(&done);
 out:
+    av_free(&val);
+    av_free(&set);
     buf_done(&key);
+    buf_done(&path);
+    buf_done(&from);
+    buf_done(&to);
     return ok;
 }
 

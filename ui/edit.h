@@ -32,12 +32,35 @@ bool edit_get_item(const char *table, const table_def *def, const av *keys, av *
  * status line) only when the store refused. */
 bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out);
 
-bool edit_new_item(const char *table, const table_def *def, const av *pk);
+/* A new item typed in $EDITOR (pk, may be NULL, pre-filled); *created
+ * (may be NULL; av_free) gets the item written or staged, AV_NONE when
+ * none was. */
+bool edit_new_item(const char *table, const table_def *def, const av *pk, av *created);
 bool edit_item(const char *table, const table_def *def, const av *item, bool projected);
-bool edit_set_attr(const char *table, const table_def *def, const av *item, const char *name);
-/* Removes one top-level attribute (UpdateItem REMOVE), after asking;
- * key attributes are refused. */
-bool edit_remove_attr(const char *table, const table_def *def, const av *item, const char *name);
+/*
+ * One place of an item, a line of the item view's tree: a document path
+ * (names and list indexes), the value there as shown, and for one element
+ * of a set that element (path and val are then the set's). Borrowed.
+ */
+struct bpath;
+typedef struct edit_place {
+    const struct bpath *path;
+    const av *val;
+    const av *elem;   /* NULL: the whole value */
+} edit_place;
+
+/* Sets the place (UpdateItem SET of its path; an element: the set with it
+ * replaced) to a value typed at a prompt that starts with what it holds:
+ * DynamoDB JSON, or for an S or N its plain text ("4" for an N); empty
+ * removes it (edit_remove_place). Asks first, naming the path, the old
+ * and the new value. Key attributes are refused. */
+bool edit_set_place(const char *table, const table_def *def, const av *item, const edit_place *at);
+/* Removes the place (UpdateItem REMOVE of its path; an element: DELETE
+ * of it from its set, the attribute going with the set's last), after
+ * asking, naming what goes. Key attributes are refused. Both are
+ * conditioned on the item existing and the place still holding what was
+ * shown (a list that shifted meanwhile is refused, not written). */
+bool edit_remove_place(const char *table, const table_def *def, const av *item, const edit_place *at);
 bool edit_delete_item(const char *table, const table_def *def, const av *item);
 
 /* The table key of item (its key attributes, copied) into an

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "model/ddbjson.h"
 #include "model/num.h"
 
 /* Would this string be read as something else than a string? */
@@ -86,6 +87,16 @@ void fmt_plain(buf *out, const av *v)
 {
     if (!av_scalar_text(v, out))
         cell(out, v, 0, out->len);
+}
+
+void fmt_literal(buf *out, const av *v)
+{
+    if (v->type == AV_S)
+        ddbjson_write_string(out, v->u.s.ptr, v->u.s.len);
+    else if (v->type == AV_N)
+        av_scalar_text(v, out);
+    else
+        ddbjson_write_value(out, v);
 }
 
 void fmt_bytes(buf *out, uint64_t n)

@@ -22,6 +22,10 @@ void fmt_cell(buf *out, const av *v, size_t max);
 /* A scalar's plain text (S as is, N canonical, B base64, BOOL, NULL);
  * for L/M/sets the same as fmt_cell without a limit. */
 void fmt_plain(buf *out, const av *v);
+/* A value as an expression's operand shows it (the builder's tree, the
+ * query bar's request line): S as a JSON string, N plain, the others as
+ * DynamoDB JSON. */
+void fmt_literal(buf *out, const av *v);
 /* "12 B", "3.4 KB", "1.2 MB" (1024-based, as DynamoDB sizes are). */
 void fmt_bytes(buf *out, uint64_t n);
 /* "PK=ACTOR#alice SK=TARGET#bob" from an item and key attribute names

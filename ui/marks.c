@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "data/export.h"
 #include "data/store.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
+#include "model/keyset.h"
 #include "model/mem.h"
 #include "ui/copy.h"
 #include "ui/display.h"
@@ -24,79 +26,36 @@
 #define BATCH_MAX 25
 /* How often unprocessed items are sent again before giving up. */
 #define BATCH_RETRIES 8
+/* Items a bulk action handles between two progress lines (and two looks
+ * at the keyboard for Esc). */
+#define STEP 1000
+/* Keys a question shows: the first ones, then the last. */
+#define SAMPLE 3
 
-typedef struct mark {
-    char *table;
-    av key;
-} mark;
+/* The marks, in table then key order. */
+static keyset *K;
 
-static struct {
-    mark *v;
-    size_t n, cap;
-} M;
-
-static void mark_free(mark *m)
+static keyset *marks(void)
 {
-    free(m->table);
-    av_free(&m->key);
+    if (!K)
+        K = keyset_new();
+    return K;
 }
 
-static void unmark_all(void)
+static size_t n_marks(void)
 {
-    for (size_t i = 0; i < M.n; i++)
-        mark_free(&M.v[i]);
-    M.n = 0;
+    return K ? keyset_count(K) : 0;
 }
 
 void marks_done(void)
 {
-    unmark_all();
-    free(M.v);
-    M.v = NULL;
-    M.cap = 0;
-}
-
-static long find(const char *table, const av *key)
-{
-    for (size_t i = 0; i < M.n; i++)
-        if (strcmp(M.v[i].table, table) == 0 && av_equal(&M.v[i].key, key))
-            return (long)i;
-    return -1;
-}
-
-/* Adds the mark (taking key) unless it is there. */
-static bool add(const char *table, av *key)
-{
-    if (find(table, key) >= 0) {
-        av_free(key);
-        return false;
-    }
-    if (M.n == M.cap) {
-        M.cap = M.cap ? 2 * M.cap : 16;
-        M.v = xrealloc(M.v, M.cap * sizeof *M.v);
-    }
-    M.v[M.n].table = xstrdup(table);
-    av_move(&M.v[M.n].key, key);
-    M.n++;
-    return true;
-}
-
-static void remove_at(size_t i)
-{
-    mark_free(&M.v[i]);
-    memmove(&M.v[i], &M.v[i + 1], (M.n - i - 1) * sizeof *M.v);
-    M.n--;
+    keyset_free(K);
+    K = NULL;
 }
 
 bool marks_has(const char *table, const table_def *def, const av *item)
 {
-    if (!M.n || !item || item->type != AV_M)
-        return false;
-    av key;
-    edit_key(def, item, &key);
-    bool yes = find(table, &key) >= 0;
-    av_free(&key);
-    return yes;
+    return n_marks() && item && keyset_has(K, table, def, item);
 }
 
 void marks_draw_gutter(const char *table, const table_def *def, const av *item, int row)
@@ -108,21 +67,81 @@ void marks_draw_gutter(const char *table, const table_def *def, const av *item, 
         term_puts(row, 1, 1, (char[]){ (char)sm, 0 }, ROLE_STAGED);
 }
 
+size_t marks_count(void)
+{
+    return n_marks();
+}
+
 void marks_badge(buf *out)
 {
     size_t staged = staging_count();
-    if (!M.n && !staged)
+    size_t n = n_marks();
+    if (!n && !staged)
         return;
     buf_addc(out, ' ');
-    if (M.n)
-        buf_printf(out, "%zu marked ", M.n);
-    if (M.n && staged)
+    if (n)
+        buf_printf(out, "%zu marked ", n);
+    if (n && staged)
         buf_addc(out, ' ');
     if (staged)
         buf_printf(out, "%zu staged ", staged);
 }
 
-/* ---- marking ------------------------------------------------------------ */
+/* ---- what a question shows --------------------------------------------- */
+
+static const char *s_(size_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* "PK=ACTOR#alice SK=PROFILE" for an entry of set s. */
+static void entry_text(const keyset *s, const keyset_entry *e, bool with_table, buf *out)
+{
+    size_t t = keyset_entry_table(e);
+    const char *pk, *sk;
+    keyset_table_keys(s, t, &pk, &sk);
+    av key;
+    keyset_entry_key(s, e, &key);
+    if (with_table)
+        buf_printf(out, "%s: ", keyset_table_name(s, t));
+    const char *names[2] = { pk, sk };
+    for (int i = 0; i < 2 && names[i]; i++) {
+        buf_printf(out, "%s%s=", i ? " " : "", names[i]);
+        fmt_cell(out, av_map_get(&key, names[i], strlen(names[i])), 32);
+    }
+    av_free(&key);
+}
+
+/* The keys of a set as a question shows them, in the set's order: all of
+ * them up to SAMPLE + 1, else the first SAMPLE, "…" and the last, with
+ * how many are not shown. */
+static void sample_text(const keyset *s, buf *out)
+{
+    size_t n;
+    const keyset_entry **all = keyset_list(s, &n);
+    bool tables = keyset_tables(s) > 1;
+    for (size_t i = 0; i < n; i++) {
+        if (n > SAMPLE + 1 && i == SAMPLE) {
+            buf_printf(out, ", … (%zu more), ", n - SAMPLE - 1);
+            i = n - 1;
+        } else if (i) {
+            buf_adds(out, ", ");
+        }
+        entry_text(s, all[i], tables, out);
+    }
+    free(all);
+}
+
+/* The tables of a set, "T (3), U (1)". */
+static void tables_text(const keyset *s, buf *out)
+{
+    for (size_t t = 0; t < keyset_tables(s); t++)
+        if (keyset_table_count(s, t))
+            buf_printf(out, "%s%s (%zu)", out->len ? ", " : "", keyset_table_name(s, t),
+                       keyset_table_count(s, t));
+}
+
+/* ---- gathering what to mark ---------------------------------------------- */
 
 static bool context(view *v, cond_arg *c)
 {
@@ -130,6 +149,74 @@ static bool context(view *v, cond_arg *c)
     if (v->ops->context)
         v->ops->context(v, c);
     return c->table != NULL;
+}
+
+/* Moves every entry of from (emptied) to the marks, one at a time so
+ * that a million are not held twice; returns how many were new. */
+static size_t merge(keyset *from, const char *table, const table_def *def)
+{
+    size_t n, added = 0;
+    const keyset_entry **all = keyset_list(from, &n);
+    for (size_t i = 0; i < n; i++) {
+        av key;
+        keyset_entry_key(from, all[i], &key);
+        added += keyset_add(marks(), table, def, &key) == 1;
+        av_free(&key);
+        keyset_remove_entry(from, all[i]);
+    }
+    free(all);
+    return added;
+}
+
+/* The items of the view's lines [from, to) into set: by its line_item op,
+ * else by its context op with each line selected in turn (the selection
+ * and the top row put back after). */
+static void lines_items(view *v, size_t from, size_t to, const char *table, const table_def *def,
+                        keyset *set)
+{
+    vm *m = &v->vm;
+    if (to > m->n)
+        to = m->n;
+    if (v->ops->line_item) {
+        for (size_t i = from; i < to; i++) {
+            const av *it = v->ops->line_item(v, i);
+            if (it)
+                keyset_add(set, table, def, it);   /* an index item: its base item's key */
+        }
+        return;
+    }
+    size_t was = m->cursor, top = m->top;
+    for (size_t i = from; i < to; i++) {
+        cond_arg c;
+        vm_select(m, i);
+        if (context(v, &c) && c.item && strcmp(c.table, table) == 0)
+            keyset_add(set, table, def, c.item);
+    }
+    vm_select(m, was);
+    vm_set_top(m, top);
+    if (v->ops->select)
+        v->ops->select(v);
+}
+
+static void on_screen(view *v, const char *table, const table_def *def, keyset *set)
+{
+    lines_items(v, v->vm.top, v->vm.top + v->vm.rows, table, def, set);
+}
+
+/* The table and definition of what the view shows (its selection's, else
+ * its first item line's); false when it shows no item. */
+static bool view_table(view *v, char **table, table_def *def)
+{
+    cond_arg c;
+    if (!context(v, &c))
+        return false;
+    *table = xstrdup(c.table);
+    if (!staging_describe(*table, def)) {
+        free(*table);
+        *table = NULL;
+        return false;
+    }
+    return true;
 }
 
 static void mark_selected(view *v)
@@ -142,25 +229,21 @@ static void mark_selected(view *v)
     }
     if (!staging_describe(c.table, &def))
         return;
-    av key;
-    edit_key(&def, c.item, &key);
     buf k = BUF_INIT;
     fmt_key(&k, c.item, def.pk.name, def.sk.name);
-    long i = find(c.table, &key);
-    if (i >= 0) {
-        remove_at((size_t)i);
-        av_free(&key);
-        display_message("Unmarked %s (%zu marked)", k.data, M.n);
-    } else {
-        add(c.table, &key);
-        display_message("Marked %s (%zu marked)", k.data, M.n);
-    }
+    if (keyset_remove(marks(), c.table, &def, c.item))
+        display_message("Unmarked %s (%zu marked)", k.data, n_marks());
+    else if (keyset_add(marks(), c.table, &def, c.item) == 1)
+        display_message("Marked %s (%zu marked)", k.data, n_marks());
+    else
+        display_error("%s is no item of %s (a key attribute is missing)", k.data, c.table);
     buf_done(&k);
     table_def_free(&def);
 }
 
 /* Every item of the selected item's partition, in the view's table or
- * index; all marked already: unmarks them. */
+ * index; all marked already: unmarks them. When the partition holds more
+ * than the screen shows of it, asks first, naming the count and keys. */
 static void mark_partition(view *v)
 {
     cond_arg c;
@@ -174,85 +257,107 @@ static void mark_partition(view *v)
     const index_def *ix = c.index ? table_def_index(&def, c.index) : NULL;
     const char *pkname = ix ? ix->pk.name : def.pk.name;
     const av *pk = av_map_get(c.item, pkname, strlen(pkname));
-    av *keys = NULL;
-    size_t n = 0, cap = 0;
+    char *table = xstrdup(c.table), *index = c.index ? xstrdup(c.index) : NULL;
+    keyset *found = keyset_new();
     av page[100], after = { .type = AV_NONE };
-    size_t got = 0;
+    size_t got = 0, pages = 0;
+    bool stopped = false;
+    buf p = BUF_INIT;
+    fmt_cell(&p, pk, 40);
     status st = ST_OK;
     diag d;
     diag_init(&d);
     do {
-        st = store_page(display_store(), c.table, c.index, pk, after.type ? &after : NULL, true, 100,
-                        page, &got, &d);
+        st = store_page(display_store(), table, index, pk, after.type ? &after : NULL, true, 100, page,
+                        &got, &d);
         if (st != ST_OK)
             break;
-        for (size_t i = 0; i < got; i++) {
-            if (n == cap) {
-                cap = cap ? 2 * cap : 64;
-                keys = xrealloc(keys, cap * sizeof *keys);
-            }
-            edit_key(&def, &page[i], &keys[n++]);
-        }
+        for (size_t i = 0; i < got; i++)
+            keyset_add(found, table, &def, &page[i]);
         av_free(&after);
         if (got)
             av_move(&after, &page[got - 1]);
         for (size_t i = 0; i + 1 < got; i++)
             av_free(&page[i]);
+        if (got == 100 && ++pages % (STEP / 100) == 0) {
+            display_progress("Reading partition %s: %zu items (Esc or Ctrl-C stops)", p.data,
+                             keyset_count(found));
+            if ((stopped = display_interrupted()))
+                break;
+        }
     } while (got == 100);
     av_free(&after);
+    size_t n = keyset_count(found);
     if (st != ST_OK) {
         display_diag("Mark partition", st, &d);
+    } else if (stopped) {
+        display_message("Stopped: nothing marked (%zu items of partition %s read)", n, p.data);
     } else {
-        bool all = true;
-        for (size_t i = 0; i < n && all; i++)
-            all = find(c.table, &keys[i]) >= 0;
-        buf p = BUF_INIT;
-        fmt_cell(&p, pk, 40);
-        for (size_t i = 0; i < n; i++) {
-            long at = all ? find(c.table, &keys[i]) : -1;
-            if (at >= 0)
-                remove_at((size_t)at);
-            else if (!all)
-                add(c.table, &keys[i]);
+        size_t listed, marked = 0;
+        const keyset_entry **all = keyset_list(found, &listed);
+        for (size_t i = 0; i < listed; i++) {
+            av key;
+            keyset_entry_key(found, all[i], &key);
+            marked += keyset_has(marks(), table, &def, &key);
+            av_free(&key);
         }
-        display_message("%s %zu item%s of partition %s (%zu marked)", all ? "Unmarked" : "Marked", n,
-                        n == 1 ? "" : "s", p.data, M.n);
-        buf_done(&p);
+        if (marked == n) {
+            for (size_t i = 0; i < listed; i++) {
+                av key;
+                keyset_entry_key(found, all[i], &key);
+                keyset_remove(marks(), table, &def, &key);
+                av_free(&key);
+            }
+            display_message("Unmarked %zu item%s of partition %s (%zu marked)", n, s_(n), p.data, n_marks());
+        } else {
+            /* How many of the partition's items are on screen. */
+            keyset *screen = keyset_new();
+            on_screen(v, table, &def, screen);
+            size_t seen = 0;
+            for (size_t i = 0; i < listed; i++) {
+                av key;
+                keyset_entry_key(found, all[i], &key);
+                seen += keyset_has(screen, table, &def, &key);
+                av_free(&key);
+            }
+            keyset_free(screen);
+            buf q = BUF_INIT;
+            sample_text(found, &q);
+            if (seen == n || display_confirm("Mark all %zu items of partition %s? %zu of them on screen; %s", n,
+                                             p.data, seen, q.data)) {
+                merge(found, table, &def);
+                display_message("Marked %zu item%s of partition %s (%zu marked)", n, s_(n), p.data, n_marks());
+            }
+            buf_done(&q);
+        }
+        free(all);
     }
-    for (size_t i = 0; i < n; i++)
-        av_free(&keys[i]);
-    free(keys);
+    buf_done(&p);
+    keyset_free(found);
+    free(table);
+    free(index);
     table_def_free(&def);
 }
 
-/* How marking a view's results went. */
-typedef struct mark_tally {
-    size_t items, added, pages;
-    bool stopped, failed;
-} mark_tally;
-
-static void mark_item(const char *table, const table_def *def, const av *item, mark_tally *t)
-{
-    av key;
-    edit_key(def, item, &key);   /* an index item: its base item's key */
-    t->items++;
-    t->added += add(table, &key);
-}
-
 /* The pages of the view's Query or Scan past those it has loaded: its
- * typed request sent on from its LastEvaluatedKey, every item marked,
- * until the last page; Esc or Ctrl-C between pages stops. */
-static void mark_rest(view *v, const char *table, const table_def *def, mark_tally *t)
+ * typed request sent on from its LastEvaluatedKey, every item into set,
+ * until the last page; Esc or Ctrl-C between pages stops (*stopped).
+ * False when the store failed (its error shown). */
+static bool read_rest(view *v, const char *table, const table_def *def, keyset *set, size_t *pages,
+                      bool *stopped)
 {
     ddb_req req;
     buf why = BUF_INIT;
+    *pages = 0;
+    *stopped = false;
     if (!v->ops->typed_request || !v->ops->typed_request(v, &req, &why)) {
         if (v->ops->typed_request)
             ddb_req_done(&req);
         buf_done(&why);
-        return;
+        return true;
     }
     buf_done(&why);
+    bool ok = true;
     while ((req.kind == DDB_QUERY || req.kind == DDB_SCAN) && req.start.type == AV_M) {
         ddb_res res;
         ddb_err err;
@@ -261,71 +366,106 @@ static void mark_rest(view *v, const char *table, const table_def *def, mark_tal
         status st = store_exec(display_store(), &req, &res, &err);
         if (st == ST_OK) {
             for (size_t i = 0; i < res.n_items; i++)
-                mark_item(table, def, &res.items[i], t);
+                keyset_add(set, table, def, &res.items[i]);
             av_free(&req.start);
             av_move(&req.start, &res.last_key);
-            t->pages++;
+            (*pages)++;
         } else {
             display_ddb_err("Mark results", &err);
-            t->failed = true;
+            ok = false;
         }
         ddb_res_done(&res);
         ddb_err_done(&err);
-        if (t->failed || req.start.type != AV_M)
+        if (!ok || req.start.type != AV_M)
             break;
-        display_progress("Marking the results: %zu items, %zu more page%s read"
-                         " (Esc or Ctrl-C stops)", t->items, t->pages, t->pages == 1 ? "" : "s");
-        if (term_interrupted()) {
-            t->stopped = true;
+        display_progress("Reading the results: %zu items, %zu more page%s read (Esc or Ctrl-C stops)",
+                         keyset_count(set), *pages, s_(*pages));
+        if (display_interrupted()) {
+            *stopped = true;
             break;
         }
     }
     ddb_req_done(&req);
+    return ok;
 }
 
-/* Every item the view's query or filter returned: its loaded lines (its
- * context op asked line by line, the selection put back after), then,
- * for a Query or Scan with pages left, those pages (mark_rest). */
+/* V: what the screen shows; in a view of results (the query bar) every
+ * result, its pages not read yet too, and when they are more than the
+ * screen shows, a question that names the count: all, or the screen. */
 static void mark_results(view *v)
 {
-    size_t was = v->vm.cursor;
-    mark_tally t = { 0 };
-    table_def def;
-    bool have_def = false;
     char *table = NULL;
-    for (size_t i = 0; i < v->vm.n; i++) {
-        cond_arg c;
-        vm_select(&v->vm, i);
-        if (!context(v, &c) || !c.item)
-            continue;
-        if (!have_def) {
-            if (!staging_describe(c.table, &def))
-                break;
-            have_def = true;
-            table = xstrdup(c.table);
-        }
-        mark_item(table, &def, c.item, &t);
-    }
-    vm_select(&v->vm, was);
-    if (v->ops->select)
-        v->ops->select(v);
-    if (have_def)
-        mark_rest(v, table, &def, &t);
-    if (have_def)
-        table_def_free(&def);
-    free(table);
-    if (t.failed)
-        return;   /* the store's error is on the status line */
-    if (!t.items)
+    table_def def;
+    if (!view_table(v, &table, &def)) {
         display_error("No items in this view to mark");
-    else if (t.stopped)
-        display_message("Stopped: %zu of %zu items read marked, the rest unread (%zu marked)",
-                        t.added, t.items, M.n);
-    else if (t.pages)
-        display_message("Marked %zu of the %zu items returned, %zu more page%s read (%zu marked)",
-                        t.added, t.items, t.pages, t.pages == 1 ? "" : "s", M.n);
+        return;
+    }
+    keyset *screen = keyset_new(), *all = NULL;
+    on_screen(v, table, &def, screen);
+    size_t ns = keyset_count(screen);
+    if (!v->ops->results) {
+        size_t added = merge(screen, table, &def);
+        if (!ns)
+            display_error("No items on screen to mark");
+        else
+            display_message("Marked %zu of the %zu item%s on screen (%zu marked)", added, ns, s_(ns), n_marks());
+        goto out;
+    }
+    all = keyset_new();
+    lines_items(v, 0, v->vm.n, table, &def, all);
+    size_t pages;
+    bool stopped;
+    if (!read_rest(v, table, &def, all, &pages, &stopped))
+        goto out;   /* the store's error is on the status line */
+    size_t na = keyset_count(all);
+    if (!na) {
+        display_error("No items in this view to mark");
+        goto out;
+    }
+    keyset *pick = all;
+    if (na > ns || stopped) {
+        ddb_req req;
+        buf why = BUF_INIT, q = BUF_INIT, s = BUF_INIT;
+        const char *what = "the view shows";
+        if (v->ops->typed_request && v->ops->typed_request(v, &req, &why))
+            what = req.kind == DDB_QUERY ? "the Query returned" : "the Scan returned";
+        if (v->ops->typed_request)
+            ddb_req_done(&req);
+        sample_text(all, &s);
+        if (stopped)
+            buf_printf(&q, "Stopped reading: %zu item%s read, the rest unread. Mark those %zu, or the %zu on screen? %s"
+                           "  a: the %zu read  s: the %zu on screen  (other keys: none)",
+                       na, s_(na), na, ns, s.data, na, ns);
+        else
+            buf_printf(&q, "Mark all %zu items %s, or the %zu on screen? %s  a: all %zu  s: the %zu on screen"
+                           "  (other keys: none)", na, what, ns, s.data, na, ns);
+        int k = display_choose(q.data, "as");
+        buf_done(&why);
+        buf_done(&q);
+        buf_done(&s);
+        if (k != 'a' && k != 's') {
+            display_message("Nothing marked");
+            goto out;
+        }
+        pick = k == 'a' ? all : screen;
+    }
+    size_t np = keyset_count(pick);
+    size_t added = merge(pick, table, &def);
+    if (pick == screen)
+        display_message("Marked %zu of the %zu item%s on screen (%zu marked)", added, np, s_(np), n_marks());
+    else if (stopped)
+        display_message("Marked %zu of the %zu item%s read, the rest unread (%zu marked)", added, np, s_(np),
+                        n_marks());
+    else if (pages)
+        display_message("Marked %zu of the %zu items returned, %zu more page%s read (%zu marked)", added, np,
+                        pages, s_(pages), n_marks());
     else
-        display_message("Marked %zu of the %zu items shown (%zu marked)", t.added, t.items, M.n);
+        display_message("Marked %zu of the %zu item%s shown (%zu marked)", added, np, s_(np), n_marks());
+out:
+    keyset_free(screen);
+    keyset_free(all);
+    free(table);
+    table_def_free(&def);
 }
 
 bool marks_request(view *v, enum req r)
@@ -340,32 +480,66 @@ bool marks_request(view *v, enum req r)
 
 /* ---- on the marked items ------------------------------------------------ */
 
-/* The tables of the marks, "T (3), U (1)", for questions. */
-static void tables_text(buf *out)
+/* The marks listed, with each table's definition (NULL when it cannot be
+ * read: said on the status line). */
+typedef struct marked {
+    const keyset_entry **e;
+    size_t n;
+    table_def *defs;
+    bool *have;
+    size_t n_t;
+} marked;
+
+static void marked_init(marked *m)
 {
-    for (size_t i = 0; i < M.n; i++) {
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(M.v[j].table, M.v[i].table) == 0;
-        if (seen)
-            continue;
-        size_t n = 0;
-        for (size_t j = i; j < M.n; j++)
-            n += strcmp(M.v[j].table, M.v[i].table) == 0;
-        buf_printf(out, "%s%s (%zu)", out->len ? ", " : "", M.v[i].table, n);
-    }
+    m->e = keyset_list(marks(), &m->n);
+    m->n_t = keyset_tables(K);
+    m->defs = xcalloc(m->n_t ? m->n_t : 1, sizeof *m->defs);
+    m->have = xcalloc(m->n_t ? m->n_t : 1, sizeof *m->have);
+}
+
+static void marked_done(marked *m)
+{
+    for (size_t t = 0; t < m->n_t; t++)
+        if (m->have[t])
+            table_def_free(&m->defs[t]);
+    free(m->defs);
+    free(m->have);
+    free(m->e);
+}
+
+static const char *entry_table(const keyset_entry *e)
+{
+    return keyset_table_name(K, keyset_entry_table(e));
+}
+
+static const table_def *marked_def(marked *m, const keyset_entry *e)
+{
+    size_t t = keyset_entry_table(e);
+    if (!m->have[t])
+        m->have[t] = staging_describe(keyset_table_name(K, t), &m->defs[t]);
+    return m->have[t] ? &m->defs[t] : NULL;
+}
+
+/* Every STEP items: the progress line, and whether Esc stopped it. */
+static bool step(const char *what, size_t done, size_t n)
+{
+    if (done == 0 || done % STEP)
+        return false;
+    display_progress("%s: %zu of %zu marked items (Esc or Ctrl-C stops)", what, done, n);
+    return display_interrupted();
 }
 
 /* Sends one BatchWriteItem of deletes, again with what was not processed
  * (DynamoDB may leave some under load); false with the error shown. */
-static bool batch_delete(size_t from, size_t to)
+static bool batch_delete(const marked *m, size_t from, size_t to)
 {
     ddb_req req;
     ddb_req_init(&req, DDB_BATCH_WRITE);
     for (size_t i = from; i < to; i++) {
         ddb_req *a = ddb_req_add(&req, DDB_DELETE);
-        ddb_req_set_str(&a->table, M.v[i].table);
-        av_copy(&a->key, &M.v[i].key);
+        ddb_req_set_str(&a->table, entry_table(m->e[i]));
+        keyset_entry_key(K, m->e[i], &a->key);
     }
     bool ok = false;
     for (int attempt = 0; attempt < BATCH_RETRIES; attempt++) {
@@ -392,126 +566,198 @@ static bool batch_delete(size_t from, size_t to)
         ddb_res_done(&res);
     }
     if (!ok && req.n_acts)
-        display_error("BatchWriteItem left %zu item%s unprocessed", req.n_acts, req.n_acts == 1 ? "" : "s");
+        display_error("BatchWriteItem left %zu item%s unprocessed", req.n_acts, s_(req.n_acts));
     ddb_req_done(&req);
     return ok;
 }
 
+/* Staged (nothing written before :commit), whatever the mode's question:
+ * the delete of each marked item. */
+static void stage_deletes(marked *m)
+{
+    size_t staged = 0, i = 0;
+    bool stopped = false;
+    for (; i < m->n && !(stopped = step("Staging the deletes", i, m->n)); i++) {
+        const table_def *def = marked_def(m, m->e[i]);
+        if (!def)
+            break;
+        av key, base, none = { .type = AV_NONE };
+        keyset_entry_key(K, m->e[i], &key);
+        if (staging_base(entry_table(m->e[i]), def, &key, &base)) {
+            staged += staging_stage(entry_table(m->e[i]), def, &base, &none);
+            av_free(&base);
+        }
+        av_free(&key);
+    }
+    display_message("%sStaged the delete of %zu marked item%s (:commit writes them)",
+                    stopped ? "Stopped: " : "", staged, s_(staged));
+}
+
 static void marked_delete(view *v)
 {
-    buf t = BUF_INIT;
-    tables_text(&t);
+    marked m;
+    marked_init(&m);
+    buf t = BUF_INIT, s = BUF_INIT;
+    tables_text(K, &t);
+    sample_text(K, &s);
+    size_t n = m.n;
     if (staging_on()) {
-        /* Staged like any delete: nothing is written before :commit. */
-        size_t staged = 0;
-        for (size_t i = 0; i < M.n; i++) {
-            table_def def;
-            av base, none = { .type = AV_NONE };
-            if (!staging_describe(M.v[i].table, &def))
-                break;
-            if (staging_base(M.v[i].table, &def, &M.v[i].key, &base)) {
-                staged += staging_stage(M.v[i].table, &def, &base, &none);
-                av_free(&base);
-            }
-            table_def_free(&def);
-        }
-        display_message("Staged the delete of %zu marked item%s (:commit writes them)", staged,
-                        staged == 1 ? "" : "s");
-    } else if (display_confirm("Delete %zu marked item%s from %s?", M.n, M.n == 1 ? "" : "s", t.data)) {
-        size_t done = 0, n = M.n;
-        for (size_t from = 0; from < M.n; from += BATCH_MAX) {
-            size_t to = from + BATCH_MAX < M.n ? from + BATCH_MAX : M.n;
-            if (!batch_delete(from, to))
+        stage_deletes(&m);
+    } else if (display_confirm("Delete %zu marked item%s from %s? %s", n, s_(n), t.data, s.data)) {
+        size_t done = 0;
+        bool stopped = false;
+        for (size_t from = 0; from < n; from += BATCH_MAX) {
+            size_t to = from + BATCH_MAX < n ? from + BATCH_MAX : n;
+            if (!batch_delete(&m, from, to))
                 break;
             done = to;
+            if (done < n && done % (40 * BATCH_MAX) == 0) {
+                display_progress("Deleting: %zu of %zu marked items (Esc or Ctrl-C stops)", done, n);
+                if ((stopped = display_interrupted()))
+                    break;
+            }
         }
+        /* What was deleted is no longer marked; the rest stays marked. */
         for (size_t i = 0; i < done; i++)
-            mark_free(&M.v[i]);
-        memmove(M.v, M.v + done, (M.n - done) * sizeof *M.v);
-        M.n -= done;
+            keyset_remove_entry(K, m.e[i]);
         if (done == n)
-            display_message("Deleted %zu item%s from %s (BatchWriteItem)", done, done == 1 ? "" : "s", t.data);
+            display_message("Deleted %zu item%s from %s (BatchWriteItem)", done, s_(done), t.data);
+        else if (stopped)
+            display_message("Stopped: deleted %zu of the %zu marked items (BatchWriteItem); %zu stay marked", done,
+                            n, n - done);
     }
     buf_done(&t);
+    buf_done(&s);
+    marked_done(&m);
     if (v->ops->request)
         v->ops->request(v, REQ_RELOAD);
+}
+
+/* One UpdateItem, conditioned on the item existing (never creating one). */
+static bool update_one(const char *table, const table_def *def, const av *key, const char *name, const av *val)
+{
+    ddb_req r;
+    ddb_req_init(&r, DDB_UPDATE);
+    ddb_req_set_str(&r.table, table);
+    av_copy(&r.key, key);
+    ddb_req_set_str(&r.cond, "attribute_exists(#k)");
+    ddb_req_set_str(&r.update, val ? "SET #a = :v" : "REMOVE #a");
+    av_init_list(&r.names, AV_M);
+    av s;
+    av_init_s(&s, def->pk.name, strlen(def->pk.name));
+    av_map_put(&r.names, "#k", 2, &s);
+    av_init_s(&s, name, strlen(name));
+    av_map_put(&r.names, "#a", 2, &s);
+    if (val) {
+        av c;
+        av_copy(&c, val);
+        av_init_list(&r.values, AV_M);
+        av_map_put(&r.values, ":v", 2, &c);
+    }
+    ddb_res res;
+    ddb_err err;
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    bool ok = store_exec(display_store(), &r, &res, &err) == ST_OK;
+    if (!ok)
+        display_ddb_err("UpdateItem", &err);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+    return ok;
 }
 
 /* Sets (val) or removes (val NULL) one attribute on every marked item:
- * staged when staging is on, else an UpdateItem each, conditioned on the
- * item existing (never creating one). */
+ * staged when staging is on, else an UpdateItem each after one question
+ * that names the count and keys. */
 static void marked_set(view *v, const char *name, const av *val)
 {
+    marked m;
+    marked_init(&m);
+    bool staged = staging_on();
+    /* A key attribute of any table is refused before anything is asked. */
+    for (size_t i = 0; i < m.n; i++) {
+        const table_def *def = marked_def(&m, m.e[i]);
+        if (!def || table_def_is_key(def, NULL, name)) {
+            if (def)
+                display_error("%s is a key attribute of %s", name, entry_table(m.e[i]));
+            marked_done(&m);
+            return;
+        }
+        /* The next table's first entry. */
+        size_t t = keyset_entry_table(m.e[i]);
+        while (i + 1 < m.n && keyset_entry_table(m.e[i + 1]) == t)
+            i++;
+    }
+    buf t = BUF_INIT, s = BUF_INIT, vt = BUF_INIT;
+    tables_text(K, &t);
+    sample_text(K, &s);
+    if (val)
+        ddbjson_write_value(&vt, val);
+    bool go = staged || (val ? display_confirm("Set %s = %.200s on %zu marked item%s of %s? %s", name, vt.data, m.n,
+                                               s_(m.n), t.data, s.data)
+                             : display_confirm("Remove %s from %zu marked item%s of %s? %s", name, m.n, s_(m.n),
+                                               t.data, s.data));
     size_t done = 0;
-    for (size_t i = 0; i < M.n; i++) {
-        table_def def;
-        if (!staging_describe(M.v[i].table, &def))
+    bool stopped = false;
+    for (; go && done < m.n; done++) {
+        if ((stopped = step(val ? "Setting" : "Removing", done, m.n)))
             break;
-        bool ok;
-        if (table_def_is_key(&def, NULL, name)) {
-            display_error("%s is a key attribute of %s", name, M.v[i].table);
-            table_def_free(&def);
-            break;
-        }
-        if (staging_on()) {
-            ok = staging_set_attr(M.v[i].table, &def, &M.v[i].key, name, val);
-        } else {
-            ddb_req r;
-            ddb_req_init(&r, DDB_UPDATE);
-            ddb_req_set_str(&r.table, M.v[i].table);
-            av_copy(&r.key, &M.v[i].key);
-            ddb_req_set_str(&r.cond, "attribute_exists(#k)");
-            ddb_req_set_str(&r.update, val ? "SET #a = :v" : "REMOVE #a");
-            av_init_list(&r.names, AV_M);
-            av s;
-            av_init_s(&s, def.pk.name, strlen(def.pk.name));
-            av_map_put(&r.names, "#k", 2, &s);
-            av_init_s(&s, name, strlen(name));
-            av_map_put(&r.names, "#a", 2, &s);
-            if (val) {
-                av c;
-                av_copy(&c, val);
-                av_init_list(&r.values, AV_M);
-                av_map_put(&r.values, ":v", 2, &c);
-            }
-            ddb_res res;
-            ddb_err err;
-            ddb_res_init(&res);
-            ddb_err_init(&err);
-            ok = store_exec(display_store(), &r, &res, &err) == ST_OK;
-            if (!ok)
-                display_ddb_err("UpdateItem", &err);
-            ddb_res_done(&res);
-            ddb_err_done(&err);
-            ddb_req_done(&r);
-        }
-        table_def_free(&def);
+        const table_def *def = marked_def(&m, m.e[done]);
+        av key;
+        keyset_entry_key(K, m.e[done], &key);
+        bool ok = staged ? staging_set_attr(entry_table(m.e[done]), def, &key, name, val)
+                         : update_one(entry_table(m.e[done]), def, &key, name, val);
+        av_free(&key);
         if (!ok)
             break;
-        done++;
     }
-    if (done == M.n)
-        display_message("%s %s on %zu marked item%s%s", val ? "Set" : "Removed", name, done,
-                        done == 1 ? "" : "s", staging_on() ? " (staged)" : "");
-    if (v->ops->request)
+    if (go && done == m.n)
+        display_message("%s %s on %zu marked item%s%s", val ? "Set" : "Removed", name, done, s_(done),
+                        staged ? " (staged)" : "");
+    else if (stopped)
+        display_message("Stopped: %s %s on %zu of the %zu marked items%s", val ? "set" : "removed", name, done, m.n,
+                        staged ? " (staged)" : "");
+    buf_done(&t);
+    buf_done(&s);
+    buf_done(&vt);
+    marked_done(&m);
+    if (go && v->ops->request)
         v->ops->request(v, REQ_RELOAD);
 }
 
-/* The marked items of one table as they are (BatchGetItem would do; a
- * GetItem each keeps it simple and consistent). */
-static size_t marked_items(const char *table, av **out)
+/* The marked items of one table, read from the store one at a time as an
+ * export writes them (export_items' producer). */
+typedef struct producer {
+    const marked *m;
+    size_t from;          /* the table's first entry in m */
+    const char *table;
+    const table_def *def;
+} producer;
+
+static status produce(void *ctx, size_t i, av *out, diag *d)
 {
-    table_def def;
-    size_t n = 0;
-    *out = NULL;
-    if (!staging_describe(table, &def))
-        return 0;
-    *out = xcalloc(M.n ? M.n : 1, sizeof **out);
-    for (size_t i = 0; i < M.n; i++)
-        if (strcmp(M.v[i].table, table) == 0 && edit_get_item(table, &def, &M.v[i].key, &(*out)[n]))
-            n++;
-    table_def_free(&def);
-    return n;
+    const producer *p = ctx;
+    av key;
+    keyset_entry_key(K, p->m->e[p->from + i], &key);
+    ddb_req r;
+    ddb_req_init(&r, DDB_GET);
+    ddb_req_set_str(&r.table, p->table);
+    av_move(&r.key, &key);
+    r.consistent = true;
+    ddb_res res;
+    ddb_err err;
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    status st = store_exec(display_store(), &r, &res, &err);
+    if (st != ST_OK)
+        st = diag_set(d, st, "GetItem: %s", err.d.msg);
+    else if (res.found && res.item.type == AV_M)
+        av_move(out, &res.item);   /* an item deleted meanwhile is left out */
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+    return st;
 }
 
 static status write_file(void *ctx, const char *p, size_t n, diag *d)
@@ -527,6 +773,15 @@ static status write_buf(void *ctx, const char *p, size_t n, diag *d)
     return ST_OK;
 }
 
+/* The entries [from, to) of one table in m (to: past its last). */
+static size_t table_end(const marked *m, size_t from)
+{
+    size_t to = from;
+    while (to < m->n && keyset_entry_table(m->e[to]) == keyset_entry_table(m->e[from]))
+        to++;
+    return to;
+}
+
 static void marked_export(const char *format, const char *file)
 {
     export_format f;
@@ -534,56 +789,74 @@ static void marked_export(const char *format, const char *file)
         display_error("Unknown format %s (jsonl, s3, aws-cli, workbench, csv, plain)", format);
         return;
     }
-    const char *table = M.v[0].table;
-    for (size_t i = 1; i < M.n; i++)
-        if (strcmp(M.v[i].table, table) != 0) {
-            display_error("The marks are in more than one table: an export is of one table");
-            return;
-        }
-    av *items;
-    size_t n = marked_items(table, &items);
+    marked m;
+    marked_init(&m);
+    if (table_end(&m, 0) != m.n) {
+        display_error("The marks are in more than one table: an export is of one table");
+        marked_done(&m);
+        return;
+    }
+    const char *table = entry_table(m.e[0]);
+    const table_def *def = marked_def(&m, m.e[0]);
+    struct stat sb;
+    buf s = BUF_INIT;
+    sample_text(K, &s);
+    /* A file that is there is the user's: replaced only when they say so. */
+    bool go = def && (stat(file, &sb) != 0 ||
+                      display_confirm("Replace %s (%lld bytes) with the %zu marked item%s of %s? %s", file,
+                                      (long long)sb.st_size, m.n, s_(m.n), table, s.data));
+    buf_done(&s);
+    if (!go) {
+        marked_done(&m);
+        return;
+    }
+    producer p = { &m, 0, table, def };
+    export_stats es;
     FILE *fp = fopen(file, "w");
     diag d;
     diag_init(&d);
-    status st = fp ? export_items(display_store(), table, items, n, f, write_file, fp, NULL, &d)
+    status st = fp ? export_items(display_store(), table, produce, &p, m.n, f, write_file, fp, &es, &d)
                    : diag_set(&d, ST_IO, "%s: %s", file, strerror(errno));
     if (fp && fclose(fp) != 0 && st == ST_OK)
         st = diag_set(&d, ST_IO, "%s: %s", file, strerror(errno));
     if (st != ST_OK)
         display_diag("Export", st, &d);
     else
-        display_message("Exported %zu marked item%s of %s as %s to %s", n, n == 1 ? "" : "s", table,
-                        export_format_name(f), file);
-    for (size_t i = 0; i < n; i++)
-        av_free(&items[i]);
-    free(items);
+        display_message("Exported %llu marked item%s of %s as %s to %s", (unsigned long long)es.items,
+                        s_((size_t)es.items), table, export_format_name(f), file);
+    marked_done(&m);
 }
 
 /* The marked items as DynamoDB JSON, one a line (`ddbx load` reads it). */
 static void marked_copy(void)
 {
+    marked m;
+    marked_init(&m);
     buf out = BUF_INIT, what = BUF_INIT;
-    size_t total = 0;
-    for (size_t i = 0; i < M.n; i++) {
-        bool first = true;
-        for (size_t j = 0; j < i && first; j++)
-            first = strcmp(M.v[j].table, M.v[i].table) != 0;
-        if (!first)
-            continue;
-        av *items;
-        size_t n = marked_items(M.v[i].table, &items);
+    uint64_t total = 0;
+    for (size_t from = 0; from < m.n;) {
+        size_t to = table_end(&m, from);
+        producer p = { &m, from, entry_table(m.e[from]), NULL };
+        export_stats es;
         diag d;
         diag_init(&d);
-        export_items(display_store(), M.v[i].table, items, n, EXPORT_JSONL, write_buf, &out, NULL, &d);
-        total += n;
-        for (size_t k = 0; k < n; k++)
-            av_free(&items[k]);
-        free(items);
+        status st = export_items(display_store(), p.table, produce, &p, to - from, EXPORT_JSONL, write_buf, &out,
+                                 &es, &d);
+        if (st != ST_OK) {
+            display_diag("Copy", st, &d);
+            buf_done(&out);
+            marked_done(&m);
+            return;
+        }
+        total += es.items;
+        from = to;
     }
-    buf_printf(&what, "%zu marked item%s as DynamoDB JSON lines", total, total == 1 ? "" : "s");
+    buf_printf(&what, "%llu marked item%s as DynamoDB JSON lines", (unsigned long long)total,
+               s_((size_t)total));
     copy_text(out.data ? out.data : "", out.len, what.data);
     buf_done(&out);
     buf_done(&what);
+    marked_done(&m);
 }
 
 bool marks_command(view *v, int argc, char **argv)
@@ -596,13 +869,14 @@ bool marks_command(view *v, int argc, char **argv)
         return false;
     const char *what = argc > 1 ? argv[1] : "";
     if (strcmp(what, "clear") == 0 && argc == 2) {
-        size_t n = M.n;
-        unmark_all();
-        display_message("Unmarked %zu item%s", n, n == 1 ? "" : "s");
+        size_t n = n_marks();
+        if (K)
+            keyset_clear(K);
+        display_message("Unmarked %zu item%s", n, s_(n));
         return true;
     }
-    if (!M.n) {
-        display_error("No items are marked (m marks one, M a partition, :mark-results the results)");
+    if (!n_marks()) {
+        display_error("No items are marked (m marks one, M a partition, V what is on screen)");
         return true;
     }
     if (strcmp(what, "delete") == 0 && argc == 2) {

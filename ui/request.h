@@ -25,7 +25,7 @@
     X("Views",   ENTER,         "enter",         "Open the selected table, partition or item") \
     X("Views",   BACK,          "back",          "Go back to the previous view; quit from the first") \
     X("Views",   QUIT,          "quit",          "Quit ddbx") \
-    X("Views",   HELP,          "help",          "Show this help") \
+    X("Views",   HELP,          "help",          "Show this help (at the keys of the view it opens from)") \
     X("Views",   REDRAW,        "redraw",        "Redraw the screen") \
     X("Views",   RELOAD,        "reload",        "Reload the view from the store") \
     X("Views",   WATCH,         "watch",         "Change feed: the table's writes, newest first, old -> new") \
@@ -44,15 +44,15 @@
     X("Table",   COL_PIN,       "col-pin",       "In the column picker: pin the column (it stays when the columns scroll), or unpin it") \
     X("Editing", NEW_ITEM,      "new-item",      "Create an item in $EDITOR (PutItem, must not exist)") \
     X("Editing", EDIT_ITEM,     "edit-item",     "Edit the item's DynamoDB JSON in $EDITOR (PutItem)") \
-    X("Editing", EDIT_ATTR,     "edit-attr",     "Set the selected attribute (UpdateItem SET)") \
-    X("Editing", DELETE,        "delete",        "Delete the item (item view: the attribute), after asking") \
+    X("Editing", EDIT_ATTR,     "edit-attr",     "Set the value selected (UpdateItem SET of its path), after asking") \
+    X("Editing", DELETE,        "delete",        "Delete the item (item view: the value selected), after asking") \
     X("Prompts", PROMPT,        "prompt",        "Type a command (see COMMANDS)") \
     X("Prompts", SEARCH,        "search",        "Search forward for text") \
     X("Prompts", SEARCH_NEXT,   "search-next",   "Next match of the last search") \
     X("Prompts", SEARCH_PREV,   "search-prev",   "Previous match of the last search") \
     X("Builder", COND,          "cond",          "Open the condition builder on the selected item (or empty)") \
     X("Builder", COND_ADD,      "cond-add",      "Builder: add a clause (or an update row) after the selection") \
-    X("Builder", COND_GROUP,    "cond-group",    "Builder: add an AND group after the selection") \
+    X("Builder", COND_GROUP,    "cond-group",    "Builder: add a group after the selection, OR in an AND group, AND in an OR (| toggles it)") \
     X("Builder", COND_PATH,     "cond-path",     "Builder: edit the clause's path (a.b[2].c); the prompt offers the item's paths") \
     X("Builder", COND_OP,       "cond-op",       "Builder: change the operator or function") \
     X("Builder", COND_VALUE,    "cond-value",    "Builder: edit the operands: their type (S ... BS, path, size, functions) and value") \
@@ -73,7 +73,7 @@
     X("Staging", CONFLICT_DROP, "conflict-drop", "Commit conflict: drop your change") \
     X("Staging", MARK,          "mark",          "Mark or unmark the selected item (an index item marks its base item)") \
     X("Staging", MARK_PART,     "mark-partition","Mark every item of the selected partition (again: unmark them)") \
-    X("Staging", MARK_RESULTS,  "mark-results",  "Mark all the query's or filter's results, every page (Esc stops)") \
+    X("Staging", MARK_RESULTS,  "mark-results",  "Mark the items on screen (query bar: all its results, asking first when more)") \
     X("Staging", COPY,          "copy",          "Copy the item, its key, the request as aws command line or SDK code (OSC 52)")
 
 /*

@@ -144,8 +144,8 @@ static void create_index(view *v, const char *table, int argc, char **argv)
     buf_printf(&keys, "%s:%s", ix.pk.name, av_type_name(ix.pk.type));
     if (ix.sk.name)
         buf_printf(&keys, ", %s:%s", ix.sk.name, av_type_name(ix.sk.type));
-    if (ask("Create GSI %s (%s, %s) on %s from its %llu items?", ix.name,
-                        keys.data, proj_type_name(ix.proj), table, (unsigned long long)ts.items)) {
+    if (ask("Create GSI %s (%s, %s) on %s from its %llu item%s?", ix.name, keys.data,
+            proj_type_name(ix.proj), table, (unsigned long long)ts.items, ts.items == 1 ? "" : "s")) {
         status st = store_create_index(display_store(), table, &ix, &d);
         if (st != ST_OK) {
             display_diag(NULL, st, &d);
@@ -153,8 +153,9 @@ static void create_index(view *v, const char *table, int argc, char **argv)
             table_stats is = { 0 };
             store_stats(display_store(), table, ix.name, &is, &d);
             reload(v);
-            display_message("GSI %s created, backfilled: %llu of %llu items in it; ACTIVE (i shows it)",
-                            ix.name, (unsigned long long)is.items, (unsigned long long)ts.items);
+            display_message("GSI %s created, backfilled: %llu of %llu item%s in it; ACTIVE (i shows it)",
+                            ix.name, (unsigned long long)is.items, (unsigned long long)ts.items,
+                            ts.items == 1 ? "" : "s");
         }
     }
     buf_done(&keys);
@@ -163,11 +164,17 @@ static void create_index(view *v, const char *table, int argc, char **argv)
 
 static void delete_index(view *v, const char *table, const char *name)
 {
-    if (!ask("Delete GSI %s of %s? Its entries go; the table's items stay.", name, table))
-        return;
     diag d;
     diag_init(&d);
-    status st = store_delete_index(display_store(), table, name, &d);
+    /* What the store would refuse is said before anything is asked. */
+    status st = store_delete_index_check(display_store(), table, name, &d);
+    if (st != ST_OK) {
+        display_diag(NULL, st, &d);
+        return;
+    }
+    if (!ask("Delete GSI %s of %s? Its entries go; the table's items stay.", name, table))
+        return;
+    st = store_delete_index(display_store(), table, name, &d);
     if (st != ST_OK) {
         display_diag(NULL, st, &d);
         return;
@@ -203,6 +210,14 @@ static void ttl(view *v, const char *table, const char *arg)
                 display_message("TTL of %s disabled", table);
             }
         }
+    } else if ((st = store_ttl_check(display_store(), table, arg, &d)) != ST_OK) {
+        /* What UpdateTimeToLive would refuse (a name of no characters,
+         * TTL enabled already) is said before anything is asked. */
+        buf what = BUF_INIT;
+        if (now)
+            buf_printf(&what, "TTL of %s is ENABLED on %s (:ttl off first)", table, now);
+        display_diag(what.data, st, &d);
+        buf_done(&what);
     } else if (ask("Enable TTL on %s with attribute %s? Items whose %s is a Number of epoch"
                                " seconds in the past will be deleted.", table, arg, arg)) {
         if ((st = store_ttl_set(display_store(), table, arg, &d)) != ST_OK)

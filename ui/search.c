@@ -149,8 +149,9 @@ static outcome pass(const cond_arg *where, const av *after, int dir, uint64_t *s
         av_free(&resume);
         av_move(&resume, &res.resume);
         rq.after = &resume;
-        display_message("Searching for %s: %llu items read%s (Esc stops)", text_.data,
-                        (unsigned long long)*seen, info.remote ? " with Scan pages" : "");
+        display_message("Searching for %s: %llu item%s read%s (Esc stops)", text_.data,
+                        (unsigned long long)*seen, *seen == 1 ? "" : "s",
+                        info.remote ? " with Scan pages" : "");
         display_refresh();
         if (term_interrupted()) {
             o = S_STOPPED;
@@ -216,8 +217,8 @@ static void search_store(view *v, int dir)
         display_error("Not found: %s (the selection stays)", text_.data);
         break;
     case S_STOPPED:
-        display_message("Search stopped after %llu items: %s", (unsigned long long)seen,
-                        text_.data);
+        display_message("Search stopped after %llu item%s: %s", (unsigned long long)seen,
+                        seen == 1 ? "" : "s", text_.data);
         break;
     case S_FAILED:
         break;

@@ -557,6 +557,14 @@ int term_getkey_timeout(int *mrow, int ms)
     return k;
 }
 
+bool term_key_pending(void)
+{
+    if (T.scripted)
+        return T.at_script < T.n_script && T.script[T.at_script] != SCRIPT_SNAP;
+    struct pollfd pf = { .fd = fileno(T.in), .events = POLLIN };
+    return poll(&pf, 1, 0) > 0;
+}
+
 bool term_interrupted(void)
 {
     if (T.scripted) {

@@ -90,6 +90,11 @@ int term_getkey(int *mrow);
  * within ms milliseconds; ms < 0 waits as term_getkey does. */
 int term_getkey_timeout(int *mrow, int ms);
 
+/* Whether a key is waiting (typed ahead, pasted; scripted: the rest of
+ * the script line, up to a <Snap:...>), so that drawing the screen can
+ * wait for the last of them. Nothing is taken. */
+bool term_key_pending(void);
+
 /* Whether Esc or ^C was pressed (taken), without waiting: for a long
  * load to stop. Any other key pressed stays for term_getkey. */
 bool term_interrupted(void);

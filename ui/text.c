@@ -148,6 +148,142 @@ size_t text_fit_row(const char *s, size_t len, int room, int keep)
     return end;
 }
 
+bool text_wrap_row(const char *s, size_t len, int width, size_t k, size_t *from, size_t *n)
+{
+    size_t at = 0;
+    for (size_t r = 0;; r++) {
+        while (at < len && s[at] == ' ')
+            at++;
+        if (at >= len)
+            return false;
+        size_t step = text_fit_row(s + at, len - at, width > 0 ? width : 1, 1);
+        if (r == k) {
+            *from = at;
+            *n = step;
+            return true;
+        }
+        at += step;
+    }
+}
+
+size_t text_wrap_rows(const char *s, size_t len, int width)
+{
+    size_t at = 0, rows = 0;
+    for (;;) {
+        while (at < len && s[at] == ' ')
+            at++;
+        if (at >= len)
+            return rows;
+        at += text_fit_row(s + at, len - at, width > 0 ? width : 1, 1);
+        rows++;
+    }
+}
+
+/* Whether the tail goes on a row of its own after s's rows. */
+static bool tail_apart(const char *s, size_t len, const char *tail, int width, size_t rows)
+{
+    size_t from = 0, n = 0;
+    if (!rows || !text_wrap_row(s, len, width, rows - 1, &from, &n))
+        return false;
+    return text_width(s + from, n) + 3 + text_width(tail, strlen(tail)) > width;
+}
+
+size_t text_wrap_rows_tail(const char *s, size_t len, const char *tail, int width)
+{
+    size_t rows = text_wrap_rows(s, len, width);
+    return !rows ? 1 : rows + tail_apart(s, len, tail, width, rows);
+}
+
+bool text_wrap_row_tail(const char *s, size_t len, const char *tail, int width, size_t k, buf *out)
+{
+    size_t rows = text_wrap_rows(s, len, width), from, n;
+    bool apart = tail_apart(s, len, tail, width, rows);
+    if (k < rows && text_wrap_row(s, len, width, k, &from, &n)) {
+        buf_add(out, s + from, n);
+        if (k + 1 == rows && !apart) {
+            while (out->len && out->data[out->len - 1] == ' ')
+                out->data[--out->len] = '\0';
+            buf_adds(out, "   ");
+            buf_adds(out, tail);
+        }
+        return true;
+    }
+    if (k == (rows ? rows : 0) && (apart || !rows)) {
+        buf_adds(out, tail);
+        return true;
+    }
+    return false;
+}
+
+#define TITLE_PARTS 32
+
+void text_title_part(buf *out, int rank)
+{
+    buf_addc(out, TEXT_PART);
+    buf_addc(out, (char)('0' + (rank < 0 ? 0 : rank > 9 ? 9 : rank)));
+}
+
+int text_title_fit(buf *out, const char *title, size_t len, int width)
+{
+    struct { size_t from, to; int rank, w; bool kept; } part[TITLE_PARTS];
+    size_t n = 0, i = 0;
+    part[0].from = 0;
+    part[0].rank = 0;
+    while (i <= len) {
+        if (i == len || (title[i] == TEXT_PART && i + 1 < len && n + 1 < TITLE_PARTS)) {
+            part[n].to = i;
+            part[n].w = text_width(title + part[n].from, i - part[n].from);
+            part[n].kept = true;
+            n++;
+            if (i == len)
+                break;
+            int r = title[i + 1] - '0';
+            part[n].rank = r >= 0 && r <= 9 ? r : 9;
+            part[n].from = i + 2;
+            i += 2;
+            continue;
+        }
+        i++;
+    }
+    int total = 0;
+    for (size_t k = 0; k < n; k++)
+        total += part[k].w;
+    while (width >= 0 && total > width) {
+        size_t drop = n;
+        for (size_t k = 0; k < n; k++)
+            if (part[k].kept && part[k].rank > 0 && (drop == n || part[k].rank >= part[drop].rank))
+                drop = k;
+        if (drop == n)
+            break;
+        part[drop].kept = false;
+        total -= part[drop].w;
+    }
+    buf plain = BUF_INIT;
+    for (size_t k = 0; k < n; k++)
+        if (part[k].kept)
+            buf_add(&plain, title + part[k].from, part[k].to - part[k].from);
+    const char *p = plain.data ? plain.data : "";
+    size_t pl = plain.len;
+    if (width >= 0 && total > width && width > 1) {
+        /* Still too wide: up to the last space before the edge (where
+         * text_fit_row ends a row), then ~. */
+        size_t cut = text_fit_row(p, pl, width - 1, 1);
+        bool at_gap = cut < pl && (p[cut] == ' ' || (cut > 0 && p[cut - 1] == ' '));
+        while (at_gap && cut > 0 && p[cut - 1] == ' ')
+            cut--;
+        if (at_gap && cut > 0) {
+            buf_add(out, p, cut);
+            buf_addc(out, '~');
+            total = text_width(p, cut) + 1;
+            buf_done(&plain);
+            return total;
+        }
+    }
+    buf_add(out, p, pl);
+    buf_done(&plain);
+    return total;
+}
+
 int text_fit(buf *out, const char *s, size_t len, int width, bool pad, bool mark)
 {
     int used = 0;

@@ -58,6 +58,38 @@ int text_fit(buf *out, const char *s, size_t len, int width, bool pad, bool mark
  */
 size_t text_fit_row(const char *s, size_t len, int room, int keep);
 
+/*
+ * A title made of parts, for a title bar that may be narrower than it:
+ * TEXT_PART followed by a rank digit ('0' to '9') starts a part (its text
+ * carries its own leading separator, "  " or " · "); text before the
+ * first mark is a part of rank 0. Parts that do not fit in `width`
+ * columns are left out whole, the highest rank first (the last of equal
+ * ranks first); rank 0 parts always stay. What is left, when still too
+ * wide, is cut at its last space that fits and marked "~", so a number
+ * or a word is never cut in two (a single word wider than the row is
+ * left whole, for the caller's term_put to cut). Appends the plain text
+ * (no marks) and returns its columns; width < 0: every part, uncut.
+ */
+#define TEXT_PART '\x1f'
+int text_title_fit(buf *out, const char *title, size_t len, int width);
+/* Starts a part of that rank (0-9) in a title being written. */
+void text_title_part(buf *out, int rank);
+
+/*
+ * Row k (from 0) of s[0..len) wrapped in `width` columns, as text_fit_row
+ * ends rows (at a space, keep 1), a space a row starts with skipped: its
+ * start and length in bytes. False when the text has no row k (an empty
+ * text has none). text_wrap_rows counts them.
+ */
+bool text_wrap_row(const char *s, size_t len, int width, size_t k, size_t *from, size_t *n);
+size_t text_wrap_rows(const char *s, size_t len, int width);
+/* The same with a tail kept whole at the end (a key hint, "[Enter: run]"):
+ * three spaces after the last row when it fits there, else on a row of
+ * its own. Appends row k's text to out; false when there is no row k.
+ * text_wrap_rows_tail counts the rows. */
+bool text_wrap_row_tail(const char *s, size_t len, const char *tail, int width, size_t k, buf *out);
+size_t text_wrap_rows_tail(const char *s, size_t len, const char *tail, int width);
+
 /* Byte offset of the first case-insensitive (ASCII) occurrence of needle
  * in hay, or -1. */
 long text_find(const char *hay, size_t hlen, const char *needle, size_t nlen);

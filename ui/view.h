@@ -17,6 +17,7 @@
 
 #include "model/buf.h"
 #include "model/ddbreq.h"
+#include "model/expr.h"
 #include "ui/request.h"
 #include "ui/vm.h"
 
@@ -46,6 +47,9 @@ typedef struct view_ops {
     enum req (*request)(view *v, enum req r);
     /* The selection moved (optional). */
     void (*select)(view *v);
+    /* Line i is no place for the selection (a row of column names): moving
+     * passes over it, a click selects the line after it. Optional. */
+    bool (*skip)(view *v, size_t i);
     /* Frees private state (the vm's lines are freed by the display). */
     void (*done)(view *v);
     /* Loads lines past the window's end (dir > 0) or before its start
@@ -68,6 +72,19 @@ typedef struct view_ops {
      * for copying it out (ui/copy.c); false, with why, when it has none
      * now. Optional. */
     bool (*typed_request)(view *v, struct ddb_req *out, buf *why);
+    /* The item line i shows (NULL: none), for marking what is on screen
+     * (ui/marks.c): the table view's top row shows none while its
+     * partition's header is drawn over it. Optional: marks then ask the
+     * context op line by line. */
+    const struct av *(*line_item)(view *v, size_t i);
+    /* V (:mark-results) means every result of the view, its lines loaded
+     * or not (the query bar's pages not read yet), asking first when they
+     * are more than the screen shows; unset, V marks what is on screen. */
+    bool results;
+    /* Its REQ_RELOAD reads again what it shows, cheaply and writing
+     * nothing: the display sends it when the store changed (live mode, and
+     * when the view comes back to the top of the stack). */
+    bool follows;
 } view_ops;
 
 struct view {
@@ -92,15 +109,28 @@ typedef struct item_arg {
     const struct av *item;
 } item_arg;
 
-/* What the query bar opens with: the partition value and sort-key
- * condition as typed (may be NULL); run at once when run is set; a Scan
- * when scan is set. */
+/* A sort-key condition as values: op (KEY_SK_NONE: none), its value a,
+ * and b, BETWEEN's upper bound (borrowed). */
+typedef struct query_sk {
+    expr_key_op op;
+    const struct av *a, *b;
+} query_sk;
+
+/* What the query bar opens with (any may be NULL or none): the partition
+ * value and the sort-key condition as values (the table view's selected
+ * partition, the builder's key condition), or as words typed
+ * (`:apply filter PK SKCOND`: read as the bar's fields read them, pk_text
+ * over pk); the filter and its maps (AV_M); run at once when run is set.
+ * The bar copies what it keeps. No partition value: a Scan. */
 typedef struct query_arg {
     const char *table;
     const char *index;
-    const char *pk;
-    const char *sk;
-    bool run, scan;
+    const struct av *pk;
+    query_sk sk;
+    const char *pk_text, *sk_text;
+    const char *filter;
+    const struct av *names, *values;
+    bool run;
 } query_arg;
 
 /* What the condition builder opens on (any may be NULL); argc/argv are
@@ -131,7 +161,8 @@ extern const view_ops view_items_ops;    /* ui/view_items.c: item collections */
 extern const view_ops view_parts_ops;    /* ui/view_parts.c: partition overview */
 extern const view_ops view_item_ops;     /* ui/view_item.c: one item */
 extern const view_ops view_query_ops;    /* ui/view_query.c: query bar and results */
-extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands */
+extern const view_ops view_help_ops;     /* ui/view_help.c: keys and commands (arg: the
+                                            ops name of the view it opens from, or NULL) */
 extern const view_ops view_builder_ops;  /* ui/view_builder.c: condition builder */
 extern const view_ops view_watch_ops;    /* ui/view_watch.c: change feed (arg: the table name) */
 extern const view_ops view_partiql_ops;  /* ui/view_partiql.c: PartiQL bar */
@@ -139,6 +170,9 @@ extern const view_ops view_txn_ops;      /* ui/view_builder_pending.c: the pendi
 /* `t`: adds an action on the item selected in `from` (its context op) to
  * the pending transaction, asking which (ui/view_builder_pick.c). */
 void view_txn_add(view *from);
+/* How many actions the pending transaction holds (quitting asks before
+ * it loses them; ui/view_builder_txn.c). */
+size_t view_txn_pending(void);
 extern const view_ops view_patterns_ops; /* ui/view_patterns.c: access patterns */
 extern const view_ops view_pattern_items_ops; /* ui/view_pattern_items.c: a pattern's items */
 extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: cols_arg) */

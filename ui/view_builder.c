@@ -169,15 +169,10 @@ static void opnd_label(buf *out, const bopnd *o)
         buf_addc(out, ')');
         break;
     case BO_VALUE:
-        if (o->value.type == AV_NONE) {
+        if (o->value.type == AV_NONE)
             buf_adds(out, "?value");
-        } else if (o->value.type == AV_S) {
-            ddbjson_write_string(out, o->value.u.s.ptr, o->value.u.s.len);
-        } else if (o->value.type == AV_N) {
-            fmt_plain(out, &o->value);
-        } else {
-            ddbjson_write_value(out, &o->value);
-        }
+        else
+            fmt_literal(out, &o->value);
         break;
     }
 }
@@ -331,24 +326,37 @@ static baction *sel_row(view *v, size_t *idx)
 
 /* ---- opening ---------------------------------------------------------------- */
 
+/* The table (and index) the requests go to. One the store does not have
+ * (DescribeTable's error), or an index the table does not have, is
+ * refused, and the builder keeps the table it had. */
 static void set_table(bview *p, const char *table, const char *index)
 {
+    table_def def;
+    bool have = false;
+    if (table) {
+        diag d;
+        diag_init(&d);
+        status st = store_describe(display_store(), table, &def, &d);
+        if (st != ST_OK) {
+            display_diag(NULL, st, &d);
+            return;
+        }
+        if (index && !table_def_index(&def, index)) {
+            display_error("Table %s has no index %s", table, index);
+            table_def_free(&def);
+            return;
+        }
+        have = true;
+    }
     free(p->table);
     free(p->index);
     if (p->have_def)
         table_def_free(&p->def);
-    p->have_def = false;
+    p->have_def = have;
+    if (have)
+        p->def = def;
     p->table = table ? xstrdup(table) : NULL;
     p->index = index ? xstrdup(index) : NULL;
-    if (!table)
-        return;
-    diag d;
-    diag_init(&d);
-    status st = store_describe(display_store(), table, &p->def, &d);
-    if (st == ST_OK)
-        p->have_def = true;
-    else
-        display_diag(NULL, st, &d);
 }
 
 /* Joins argv[from..] except --names=/--values= options, which go to
@@ -763,8 +771,12 @@ static bool command(view *v, int argc, char **argv)
     } else if (is(c, "upd")) {
         cmd_upd(p, argc, argv);
     } else if (is(c, "apply") && argc >= 2) {
-        if (!cmd_apply(v, argc, argv))
-            return true;   /* the query bar is on top now */
+        if (!cmd_apply(v, argc, argv)) {
+            /* The query bar is on top now: the panel under it says the
+             * read went there, not what an earlier action answered. */
+            rebuild(v, sel);
+            return true;
+        }
     } else if (is(c, "txn")) {
         p->panel_top = 0;
         btxn_command(v, argc, argv);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "data/saved.h"
 #include "data/store.h"
@@ -20,7 +19,6 @@
 #include "model/mem.h"
 #include "ui/builder_int.h"
 #include "ui/display.h"
-#include "ui/fmt.h"
 #include "ui/staging.h"
 #include "ui/text.h"
 
@@ -177,79 +175,30 @@ out:
     buf_done(&why);
 }
 
-/* Whether a sort-key value reads back the same from the query bar's
- * sort-key field: it trims leading spaces and splits `between A and B`
- * at the first " and ", so such values would silently query something
- * else. */
-static bool qbar_reads_back(const av *v, bool between_lower)
-{
-    if (v->type != AV_S)
-        return true;
-    const char *s = v->u.s.ptr;
-    size_t n = v->u.s.len;
-    if (n && s[0] == ' ')
-        return false;
-    for (size_t i = 0; between_lower && i + 5 <= n; i++)
-        if (strncasecmp(s + i, " and ", 5) == 0)
-            return false;
-    return true;
-}
-
 /* The filter to the query bar: a Query when argv[2] (and argv[3]) give
- * the partition value (and sort-key condition), else a Scan. */
+ * the partition value (and sort-key condition) as typed, else a Scan. */
 static void read_filter(bview *p, const buf *text, bmaps *m, int argc, char **argv)
 {
-    char *qargv[8];
-    int qargc = 0;
-    buf f = BUF_INIT, n = BUF_INIT, vals = BUF_INIT, ix = BUF_INIT;
-    buf names = BUF_INIT, values = BUF_INIT;
-    builder_maps_names_json(m, &names);
-    builder_maps_values_json(m, &values);
-    qargv[qargc++] = "query";
-    for (int i = 2; i < argc && i < 4; i++)
-        qargv[qargc++] = argv[i];
-    buf_printf(&f, "--filter=%s", text->data ? text->data : "");
-    buf_printf(&n, "--names=%s", names.data ? names.data : "");
-    buf_printf(&vals, "--values=%s", values.data ? values.data : "");
-    buf_printf(&ix, "--index=%s", p->index ? p->index : "");
-    qargv[qargc++] = f.data;
-    qargv[qargc++] = n.data;
-    qargv[qargc++] = vals.data;
-    qargv[qargc++] = ix.data;
-    qargv[qargc] = NULL;
-    query_arg qa = { p->table, p->index, NULL, NULL, false, argc <= 2 };
-    view *q = display_push(&view_query_ops, &qa);
-    if (q && q->ops->command)
-        q->ops->command(q, qargc, qargv);
-    buf_done(&f);
-    buf_done(&n);
-    buf_done(&vals);
-    buf_done(&ix);
-    buf_done(&names);
-    buf_done(&values);
+    av names, values;
+    builder_maps_names_av(m, &names);
+    builder_maps_values_av(m, &values);
+    query_arg qa = {
+        .table = p->table, .index = p->index,
+        .pk_text = argc > 2 ? argv[2] : NULL, .sk_text = argc > 3 ? argv[3] : NULL,
+        .filter = text->data ? text->data : "",
+        .names = names.type ? &names : NULL, .values = values.type ? &values : NULL,
+        .run = true,
+    };
+    display_push(&view_query_ops, &qa);
+    av_free(&names);
+    av_free(&values);
     p->result_error = false;
-}
-
-/* The sort-key condition as the query bar's field reads it. */
-static void sk_field(buf *skt, const expr_key_range *kr)
-{
-    static const char *const ops[] = { "", "=", "<", "<=", ">", ">=" };
-    if (kr->op == KEY_SK_BETWEEN) {
-        buf_adds(skt, "between ");
-        fmt_plain(skt, kr->sk1);
-        buf_adds(skt, " and ");
-        fmt_plain(skt, kr->sk2);
-    } else if (kr->op == KEY_SK_BEGINS) {
-        buf_adds(skt, "begins_with ");
-        fmt_plain(skt, kr->sk1);
-    } else if (kr->op != KEY_SK_NONE) {
-        buf_printf(skt, "%s ", ops[kr->op]);
-        fmt_plain(skt, kr->sk1);
-    }
+    buf_printf(&p->result, "%s: sent to the query bar (its answer is there; q comes back here)",
+               argc <= 2 ? "Scan" : "Query");
 }
 
 /* A key condition (p->have_def): checked against the index's key schema, then given
- * to the query bar as its partition value and sort-key condition. */
+ * to the query bar as its partition value and sort-key condition, as values. */
 static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
 {
     const index_def *ixd = p->index ? table_def_index(&p->def, p->index) : NULL;
@@ -265,21 +214,12 @@ static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
         st = expr_parse(&cx, EXPR_KEY, text->data ? text->data : "", text->len, &e, d);
         if (!st)
             st = expr_key_range_of(e, pk->name, pk->type, sk->name, sk->type, &kr, d);
-        if (!st && (!qbar_reads_back(kr.pk, false) ||
-                    (kr.op != KEY_SK_NONE && !qbar_reads_back(kr.sk1, kr.op == KEY_SK_BETWEEN)) ||
-                    (kr.op == KEY_SK_BETWEEN && !qbar_reads_back(kr.sk2, false))))
-            st = diag_set(d, ST_VALIDATION, "a key value that starts with a space, or a BETWEEN lower "
-                          "bound containing \" and \", can not go through the query bar: the request "
-                          "shown above runs it with the aws CLI");
         if (!st) {
-            buf pkt = BUF_INIT, skt = BUF_INIT;
-            fmt_plain(&pkt, kr.pk);
-            sk_field(&skt, &kr);
-            query_arg qa = { p->table, p->index, pkt.data, skt.data, true, false };
+            query_arg qa = { .table = p->table, .index = p->index, .pk = kr.pk,
+                             .sk = { kr.op, kr.sk1, kr.sk2 }, .run = true };
             p->result_error = false;
+            buf_adds(&p->result, "Query: sent to the query bar (its answer is there; q comes back here)");
             display_push(&view_query_ops, &qa);
-            buf_done(&pkt);
-            buf_done(&skt);
         }
         expr_free(e);
         expr_ctx_done(&cx);

@@ -381,11 +381,8 @@ static void edit_action(txn_view *p, size_t i)
 static void run(view *v, bool ask)
 {
     txn_view *p = v->priv;
-    size_t n = btxn_count();
-    if (n && ask && !display_confirm("Run %zu action%s as one TransactWriteItems?", n, n == 1 ? "" : "s"))
-        return;
     buf_reset(&p->result);
-    p->result_error = !btxn_run(&p->result);
+    p->result_error = !btxn_run(&p->result, ask && btxn_count());
     if (!p->result_error)
         bview_reload_below(v);
 }

@@ -36,11 +36,46 @@ static bool ask(const char *label, const char *init, buf *out)
     return answered(display_prompt(label, init, out));
 }
 
-/* A pick list of a closed set of words (each "WORD\tdescription"). */
+/* A pick list of a closed set of words (each "WORD\tdescription"). The
+ * start of one of them (`attribute_e`) is that one, the start of several
+ * is asked again naming them (the list narrowed to them); a word the
+ * caller knows (known: a type not allowed here, an action in lower case)
+ * is answered as typed, for the caller to take or refuse, and so is
+ * anything else. */
 static bool choose(const char *label, const char *init, const char *const *choices, size_t n,
-                   buf *out)
+                   bool (*known)(const char *), buf *out)
 {
-    return answered(display_prompt_choose(label, init, (char *const *)choices, n, out));
+    buf cur = BUF_INIT;
+    buf_adds(&cur, init);
+    bool ok;
+    while ((ok = display_prompt_choose(label, cur.data, (char *const *)choices, n, out))) {
+        const char *t = out->data ? out->data : "";
+        buf names = BUF_INIT;
+        size_t k = 0, one = 0;
+        bool exact = false;
+        for (size_t i = 0; i < n; i++) {
+            size_t wl = strcspn(choices[i], "\t");
+            exact |= wl == out->len && strncmp(choices[i], t, wl) == 0;
+            if (out->len && wl > out->len && strncmp(choices[i], t, out->len) == 0) {
+                buf_printf(&names, "%s%.*s", k++ ? ", " : "", (int)wl, choices[i]);
+                one = i;
+            }
+        }
+        if (!exact && k == 1 && !(known && known(t))) {
+            buf_reset(out);
+            buf_add(out, choices[one], strcspn(choices[one], "\t"));
+        }
+        if (exact || k < 2 || (known && known(t))) {
+            buf_done(&names);
+            break;
+        }
+        display_error("%s is the start of %s: type more, or Tab through them", t, names.data);
+        buf_done(&names);
+        buf_reset(&cur);
+        buf_add(&cur, out->data, out->len);
+    }
+    buf_done(&cur);
+    return answered(ok);
 }
 
 /* After a refused answer: the next prompt starts from what was typed. */
@@ -128,6 +163,14 @@ static bool omode_word(omode m, const char *w)
 
 static bool omode_allows(omode m, av_type t);
 
+/* A type name or operand word of any mode (S where only sets go is
+ * refused as S, not taken for SS). */
+static bool type_word(const char *w)
+{
+    return av_type_from_name(w, strlen(w)) != AV_NONE || strcmp(w, "path") == 0 ||
+           strcmp(w, "size") == 0 || strcmp(w, "if_not_exists") == 0 || strcmp(w, "list_append") == 0;
+}
+
 /* The pick list of what the mode allows, into out; returns how many. */
 static size_t omode_choices(omode m, const char **out)
 {
@@ -188,7 +231,7 @@ static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const b
     av_type t = AV_NONE;
     const char *w = "";
     for (;;) {
-        if (!choose(label.data, cur.data, tc, ntc, &in))
+        if (!choose(label.data, cur.data, tc, ntc, type_word, &in))
             goto out;
         w = in.data ? in.data : "";
         t = av_type_from_name(w, in.len);
@@ -398,7 +441,7 @@ bool bprompt_op(bnode *n)
     if (n->left.kind == BO_SIZE)
         buf_adds(&cur, "size ");
     buf_adds(&cur, builder_op_name(n->op));
-    while (choose("Operator: ", cur.data, op_choices, sizeof op_choices / sizeof *op_choices, &in)) {
+    while (choose("Operator: ", cur.data, op_choices, sizeof op_choices / sizeof *op_choices, NULL, &in)) {
         bop op;
         bool size;
         if (op_of(in.data ? in.data : "", &op, &size)) {
@@ -436,6 +479,12 @@ static int row_kind_of(const char *word)
     return -1;
 }
 
+/* An action in any case (set is SET). */
+static bool kind_word(const char *w)
+{
+    return row_kind_of(w) >= 0;
+}
+
 static const char *const kind_choices[] = {
     "SET\tset a value: path = value (or a + b, ...)",
     "REMOVE\tremove the attribute",
@@ -449,7 +498,7 @@ static bool ask_kind(const char *init, bu_kind *kind)
     buf in = BUF_INIT, cur = BUF_INIT;
     buf_adds(&cur, init);
     bool ok = false;
-    while (choose("Action: ", cur.data, kind_choices, 4, &in)) {
+    while (choose("Action: ", cur.data, kind_choices, 4, kind_word, &in)) {
         int k = row_kind_of(in.data);
         if (k >= 0) {
             *kind = (bu_kind)k;
@@ -485,7 +534,7 @@ static bool ask_form(baction *a)
     cur.len = strcspn(cur.data, "\t");
     cur.data[cur.len] = '\0';
     bool ok = false;
-    while (choose("SET form: ", cur.data, form_choices, 4, &in)) {
+    while (choose("SET form: ", cur.data, form_choices, 4, NULL, &in)) {
         for (int i = 0; i < 4 && !ok; i++)
             if (in.data && strlen(in.data) == strcspn(form_choices[i], "\t") &&
                 strncmp(in.data, form_choices[i], in.len) == 0) {

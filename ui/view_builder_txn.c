@@ -33,6 +33,11 @@ size_t btxn_count(void)
     return txn_live ? txn.n_acts : 0;
 }
 
+size_t view_txn_pending(void)
+{
+    return btxn_count();
+}
+
 const char *btxn_label(size_t i)
 {
     return i < btxn_count() ? txn_labels[i] : "?";
@@ -143,25 +148,38 @@ static void txn_reasons(buf *out, const ddb_err *err)
     }
 }
 
-bool btxn_run(buf *out)
+bool btxn_run(buf *out, bool ask)
 {
     size_t n = btxn_count();
     if (!n) {
         buf_adds(out, "The transaction is empty (t adds the selected item; :txn add in the builder)");
         return false;
     }
-    /* The transaction is the builder's own all-or-nothing write: it is
-     * not staged, and says so before it goes. */
-    if (staging_on() && !display_confirm("Staging is on: the transaction is written now, not staged."
-                                         " Send its %zu action%s?", n, n == 1 ? "" : "s")) {
-        buf_adds(out, "Not sent (staging is on: the transaction would be written now)");
-        return false;
+    /* One question says all there is to know: where it goes (a remote
+     * endpoint), and that the transaction is the builder's own
+     * all-or-nothing write, not staged even when staging is on. */
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (ask || staging_on() || info.remote) {
+        buf q = BUF_INIT;
+        buf_printf(&q, "Run %zu action%s as one TransactWriteItems", n, n == 1 ? "" : "s");
+        if (info.remote)
+            buf_printf(&q, " on %s", info.where);
+        if (staging_on())
+            buf_adds(&q, " (staging is on: it is written now, not staged)");
+        buf_addc(&q, '?');
+        bool yes = display_confirm("%s", q.data);
+        buf_done(&q);
+        if (!yes) {
+            buf_adds(out, "Not sent");
+            return false;
+        }
     }
     ddb_res res;
     ddb_err err;
     ddb_res_init(&res);
     ddb_err_init(&err);
-    status st = store_exec(display_store(), &txn, &res, &err);
+    status st = display_exec_approved(&txn, &res, &err);
     if (st == ST_OK) {
         buf_printf(out, "TransactWriteItems: OK, %zu action%s applied together", n, n == 1 ? "" : "s");
         display_message("TransactWriteItems: OK");
@@ -180,7 +198,7 @@ bool btxn_run(buf *out)
 static void txn_run(view *v)
 {
     bview *p = v->priv;
-    if (btxn_run(&p->result)) {
+    if (btxn_run(&p->result, false)) {
         p->result_error = false;
         bview_refresh_item(p);
         bview_reload_below(v);

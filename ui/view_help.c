@@ -3,6 +3,13 @@
  * section, then every `:` command, generated from REQ_LIST, the current
  * bindings and CMD_LIST (the same tables as the man page), each command
  * with its working example (ui/command_examples.h).
+ *
+ * The entries are built once; the lines are the entries wrapped at the
+ * screen's width (a description too long for its row goes on below it,
+ * under the description column; a key or command too wide for its column
+ * has its description on the rows below), laid out again when the width
+ * changes. Opened from a view (the arg is its ops name), it starts at
+ * that view's section (the builder at "Builder").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,26 +19,46 @@
 #include "ui/command_examples.h"
 #include "ui/display.h"
 #include "ui/keymap.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
-enum { L_SECTION = 1, L_KEY, L_CMD, L_EXAMPLE };
+/* L_WRAP: a row an entry's text goes on onto. */
+enum { L_SECTION = 1, L_KEY, L_CMD, L_EXAMPLE, L_WRAP };
 
-typedef struct hline {
+typedef struct hentry {
+    int kind;
     buf left, right;
+} hentry;
+
+typedef struct help_view {
+    hentry *e;
+    size_t n, cap;
+    int width;           /* the lines are wrapped at this width */
+} help_view;
+
+/* A line: one row of entry `entry`, showing its left text from byte
+ * lfrom (lcount bytes) and its right text from rfrom (rcount bytes). */
+typedef struct hline {
+    size_t entry;
+    size_t lfrom, lcount, rfrom, rcount;
 } hline;
 
 static void free_line(view *v, line *l)
 {
-    hline *h = l->data;
-    buf_done(&h->left);
-    buf_done(&h->right);
-    free(h);
+    free(l->data);
 }
 
-static hline *add(view *v, int kind)
+static hentry *add(view *v, int kind)
 {
-    hline *h = xcalloc(1, sizeof *h);
-    vm_append(&v->vm, kind, h);
+    help_view *p = v->priv;
+    if (p->n == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 128;
+        p->e = xrealloc(p->e, p->cap * sizeof *p->e);
+    }
+    hentry *h = &p->e[p->n++];
+    h->kind = kind;
+    buf_init(&h->left);
+    buf_init(&h->right);
     return h;
 }
 
@@ -40,7 +67,7 @@ static void view_keys(view *v, const char *sect)
 {
 #define VIEW_KEY(s, r, fixed, help) \
     if (strcmp(s, sect) == 0) { \
-        hline *h = add(v, L_KEY); \
+        hentry *h = add(v, L_KEY); \
         if ((r) != REQ_NONE) \
             keymap_keys_of(r, &h->left); \
         else \
@@ -62,7 +89,7 @@ static const char *example_of(const char *name)
     return NULL;
 }
 
-static bool open_view(view *v, const void *arg)
+static void entries(view *v)
 {
     const char *sect = "";
     for (int r = 1; r < REQ__COUNT; r++) {
@@ -71,7 +98,7 @@ static bool open_view(view *v, const void *arg)
             sect = keymap_req_section((enum req)r);
             buf_adds(&add(v, L_SECTION)->left, sect);
         }
-        hline *h = add(v, L_KEY);
+        hentry *h = add(v, L_KEY);
         keymap_keys_of((enum req)r, &h->left);
         if (!h->left.len)
             buf_adds(&h->left, "(unbound)");
@@ -80,7 +107,7 @@ static bool open_view(view *v, const void *arg)
     view_keys(v, sect);
     buf_adds(&add(v, L_SECTION)->left, "Commands");
 #define CMD_HELP(name, args, help) do { \
-        hline *h = add(v, L_CMD); \
+        hentry *h = add(v, L_CMD); \
         buf_adds(&h->left, ":"); \
         for (const char *c = #name; *c; c++) buf_addc(&h->left, *c == '_' ? '-' : *c); \
         if (*args) buf_printf(&h->left, " %s", args); \
@@ -92,7 +119,110 @@ static bool open_view(view *v, const void *arg)
     } while (0);
     CMD_LIST(CMD_HELP)
 #undef CMD_HELP
+}
+
+/* Where an entry's columns are: its left text at x (w columns), the
+ * description at rx; on a screen too narrow for the description beside
+ * it, the description goes below, at rx 4. */
+static void columns(int kind, int width, int *x, int *w, int *rx)
+{
+    int lw = kind == L_CMD ? 26 : 18;
+    *x = kind == L_SECTION ? 0 : kind == L_EXAMPLE ? 6 : 2;
+    *w = kind == L_SECTION || kind == L_EXAMPLE ? width - *x : lw;
+    *rx = 3 + lw;
+    if (width - *rx < 20)
+        *rx = 4;
+    if (*w < 1)
+        *w = 1;
+}
+
+static void add_row(view *v, int kind, size_t entry, size_t lf, size_t lc, size_t rf, size_t rc)
+{
+    hline *h = xcalloc(1, sizeof *h);
+    *h = (hline){ entry, lf, lc, rf, rc };
+    vm_append(&v->vm, kind, h);
+}
+
+/* The lines, from the entries, at width. */
+static void wrap(view *v, int width)
+{
+    help_view *p = v->priv;
+    size_t sel = v->vm.n ? ((hline *)vm_selected(&v->vm)->data)->entry : 0;
+    vm_clear(&v->vm);
+    p->width = width;
+    for (size_t i = 0; i < p->n; i++) {
+        const hentry *e = &p->e[i];
+        int x, w, rx;
+        columns(e->kind, width, &x, &w, &rx);
+        const char *ls = e->left.data ? e->left.data : "", *rs = e->right.data ? e->right.data : "";
+        size_t k = 0, f, n;
+        /* A left text too wide for its column (or alone: a section, an
+         * example) takes rows of its own. */
+        bool apart = !e->right.len || text_width(ls, e->left.len) > w || rx <= x + w;
+        for (; apart && text_wrap_row(ls, e->left.len, width - x, k, &f, &n); k++)
+            add_row(v, k ? L_WRAP : e->kind, i, f, n, 0, 0);
+        for (size_t r = 0; text_wrap_row(rs, e->right.len, width - rx, r, &f, &n); r++, k++)
+            add_row(v, k ? L_WRAP : e->kind, i, 0, k || apart ? 0 : e->left.len, f, n);
+        if (k == 0)
+            add_row(v, e->kind, i, 0, 0, 0, 0);
+    }
+    /* The same entry selected, its first row. */
+    for (size_t i = 0; i < v->vm.n; i++)
+        if (((hline *)v->vm.lines[i].data)->entry >= sel) {
+            vm_select(&v->vm, i);
+            break;
+        }
+}
+
+/* The section a view's keys are in (NULL: none, start at the top). */
+static const char *section_of(const char *view_name)
+{
+    static const char *const map[][2] = {
+        { "builder", "Builder" }, { "txn", "Transaction" }, { "staged", "Staging" },
+        { "conflict", "Staging" }, { "columns", "Table" },
+    };
+    for (size_t i = 0; view_name && i < sizeof map / sizeof *map; i++)
+        if (strcmp(view_name, map[i][0]) == 0)
+            return map[i][1];
+    return NULL;
+}
+
+static bool open_view(view *v, const void *arg)
+{
+    help_view *p = v->priv;
+    entries(v);
+    wrap(v, term_cols());
+    const char *sect = section_of(arg);
+    for (size_t i = 0; sect && i < v->vm.n; i++) {
+        const hentry *e = &p->e[((hline *)v->vm.lines[i].data)->entry];
+        if (v->vm.lines[i].kind == L_SECTION && strcmp(e->left.data, sect) == 0) {
+            /* The section's header on the top row, selected. */
+            vm_select(&v->vm, i);
+            vm_center(&v->vm, 0);
+            break;
+        }
+    }
     return true;
+}
+
+static void layout(view *v)
+{
+    help_view *p = v->priv;
+    if (p->width != term_cols()) {
+        size_t above = v->vm.cursor - v->vm.top;
+        wrap(v, term_cols());
+        vm_center(&v->vm, above);
+    }
+}
+
+static void done(view *v)
+{
+    help_view *p = v->priv;
+    for (size_t i = 0; i < p->n; i++) {
+        buf_done(&p->e[i].left);
+        buf_done(&p->e[i].right);
+    }
+    free(p->e);
 }
 
 static void title(view *v, buf *out)
@@ -102,34 +232,39 @@ static void title(view *v, buf *out)
 
 static void draw(view *v, size_t i, int row, int width)
 {
+    help_view *p = v->priv;
     line *l = &v->vm.lines[i];
-    hline *h = l->data;
-    if (l->kind == L_SECTION) {
-        term_put(row, 0, width, h->left.data, h->left.len, ROLE_GROUP, true);
-        return;
+    const hline *h = l->data;
+    const hentry *e = &p->e[h->entry];
+    int x, w, rx;
+    columns(e->kind, width, &x, &w, &rx);
+    role lr = e->kind == L_SECTION ? ROLE_GROUP : e->kind == L_EXAMPLE ? ROLE_DIM : ROLE_KEY;
+    if (h->lcount) {
+        bool alone = !h->rcount;
+        term_put(row, x, alone ? width - x : w, e->left.data + h->lfrom, h->lcount, lr, true);
     }
-    if (l->kind == L_EXAMPLE) {
-        term_put(row, 6, width - 6, h->left.data, h->left.len, ROLE_DIM, true);
-        return;
-    }
-    int lw = l->kind == L_CMD ? 26 : 18;
-    term_put(row, 2, lw, h->left.data, h->left.len, ROLE_KEY, true);
-    term_put(row, 3 + lw, width - 3 - lw, h->right.data, h->right.len, ROLE_NORMAL, true);
+    if (h->rcount)
+        term_put(row, rx, width - rx, e->right.data + h->rfrom, h->rcount, ROLE_NORMAL, true);
 }
 
 static const char *kind_name(int kind)
 {
     return kind == L_SECTION ? "section" : kind == L_KEY ? "key" : kind == L_CMD ? "command"
-                                                                          : "example";
+         : kind == L_EXAMPLE ? "example" : "wrap";
 }
 
+/* An entry's whole text on its first row (search finds the entry there);
+ * nothing on the rows it wraps onto. */
 static void text(view *v, size_t i, buf *out)
 {
-    hline *h = v->vm.lines[i].data;
-    buf_add(out, h->left.data ? h->left.data : "", h->left.len);
-    if (h->right.len) {
+    help_view *p = v->priv;
+    if (v->vm.lines[i].kind == L_WRAP)
+        return;
+    const hentry *e = &p->e[((hline *)v->vm.lines[i].data)->entry];
+    buf_add(out, e->left.data ? e->left.data : "", e->left.len);
+    if (e->right.len) {
         buf_adds(out, "  ");
-        buf_add(out, h->right.data, h->right.len);
+        buf_add(out, e->right.data, e->right.len);
     }
 }
 
@@ -144,10 +279,13 @@ static enum req request(view *v, enum req r)
 
 const view_ops view_help_ops = {
     .name = "help",
+    .priv_size = sizeof(help_view),
     .open = open_view,
+    .layout = layout,
     .title = title,
     .draw = draw,
     .request = request,
+    .done = done,
     .free_line = free_line,
     .kind_name = kind_name,
     .text = text,

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "data/store.h"
+#include "model/builder.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
 #include "model/size.h"
@@ -19,6 +20,7 @@
 #include "ui/edit.h"
 #include "ui/fmt.h"
 #include "ui/staging.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 enum { L_ATTR = 1, L_NESTED, L_HEAD, L_JSON, L_BLANK };
@@ -30,6 +32,11 @@ typedef struct iline {
     buf value;         /* the value text (scalars) or type summary */
     const char *type;  /* DynamoDB type descriptor */
     bool key, projected;
+    /* L_ATTR, L_NESTED: where the line is in the item (d and E act
+     * there). val points into the item the lines were built from. */
+    bpath path;        /* a set element's: the set's */
+    const av *val;     /* the value at path */
+    const av *elem;    /* a set element: it (val is the set); else NULL */
 } iline;
 
 typedef struct item_view {
@@ -50,6 +57,7 @@ static void free_line(view *v, line *l)
     free(r->name);
     free(r->label);
     buf_done(&r->value);
+    builder_path_free(&r->path);
     free(r);
 }
 
@@ -63,28 +71,40 @@ static iline *add(view *v, int kind, int depth, const char *label, size_t llen)
     return r;
 }
 
-static void tree(view *v, const av *val, int depth, const char *label, size_t llen,
-                 const char *top, bool key, bool projected)
+/* The lines of val (at path, under label), and of what it holds. */
+static void tree(view *v, const av *val, bpath *path, const char *label, size_t llen, bool key,
+                 bool projected, const av *set)
 {
+    int depth = (int)path->n - 1 + (set != NULL);
     iline *r = add(v, depth ? L_NESTED : L_ATTR, depth, label, llen);
     r->type = av_type_name(val->type);
     r->key = key;
     r->projected = projected;
-    if (top)
-        r->name = xstrdup(top);
+    builder_path_copy(&r->path, path);
+    r->val = set ? set : val;
+    r->elem = set ? val : NULL;
+    if (!depth)
+        r->name = xstrdup(path->v[0].name);
     switch (val->type) {
     case AV_M:
         buf_printf(&r->value, "(%zu)", val->u.m.len);
-        for (size_t i = 0; i < val->u.m.len; i++)
-            tree(v, &val->u.m.v[i].val, depth + 1, val->u.m.v[i].name, val->u.m.v[i].name_len,
-                 NULL, false, projected);
+        for (size_t i = 0; i < val->u.m.len; i++) {
+            const av_member *mb = &val->u.m.v[i];
+            builder_path_push(path, mb->name, mb->name_len);
+            tree(v, &mb->val, path, mb->name, mb->name_len, false, projected, NULL);
+            builder_path_pop(path);
+        }
         break;
     case AV_L: case AV_SS: case AV_NS: case AV_BS:
         buf_printf(&r->value, "(%zu)", val->u.l.len);
         for (size_t i = 0; i < val->u.l.len; i++) {
             char idx[32];
             int n = snprintf(idx, sizeof idx, val->type == AV_L ? "[%zu]" : "-", i);
-            tree(v, &val->u.l.v[i], depth + 1, idx, (size_t)n, NULL, false, projected);
+            if (val->type == AV_L)
+                builder_path_push_index(path, (uint32_t)i);
+            tree(v, &val->u.l.v[i], path, idx, (size_t)n, false, projected, val->type == AV_L ? NULL : val);
+            if (val->type == AV_L)
+                builder_path_pop(path);
         }
         break;
     default:
@@ -118,9 +138,12 @@ static void build(view *v)
     for (size_t i = 0; i < it->u.m.len; i++) {
         const av_member *mb = &it->u.m.v[i];
         bool projected = !p->index || av_map_get(&p->shown, mb->name, mb->name_len);
-        tree(v, &mb->val, 0, mb->name, mb->name_len, mb->name,
+        bpath path = { 0 };
+        builder_path_push(&path, mb->name, mb->name_len);
+        tree(v, &mb->val, &path, mb->name, mb->name_len,
              table_def_is_key(&p->def, p->index ? table_def_index(&p->def, p->index) : NULL, mb->name),
-             projected);
+             projected, NULL);
+        builder_path_free(&path);
     }
     ttl_note(v);
     add(v, L_BLANK, 0, NULL, 0);
@@ -185,8 +208,16 @@ static void title(view *v, buf *out)
     int sm = staging_marker(p->table, &p->def, &p->item);
     if (sm)
         buf_adds(out, sm == '-' ? "  [staged: delete]" : "  [staged]");
-    buf_printf(out, "  %zu bytes, read %s RCU (%s eventually consistent), write %s WCU",
-               p->size, strong, eventual, write);
+    /* Title parts (ui/text.h): on a narrow screen the eventually
+     * consistent read goes first, then the write, then the read. */
+    text_title_part(out, 1);
+    buf_printf(out, "  %zu byte%s", p->size, p->size == 1 ? "" : "s");
+    text_title_part(out, 2);
+    buf_printf(out, ", read %s RCU", strong);
+    text_title_part(out, 4);
+    buf_printf(out, " (%s eventually consistent)", eventual);
+    text_title_part(out, 3);
+    buf_printf(out, ", write %s WCU", write);
 }
 
 static void draw(view *v, size_t i, int row, int width)
@@ -247,18 +278,16 @@ static void text(view *v, size_t i, buf *out)
     buf_printf(out, "%s %s %s", r->label, r->type, r->value.data ? r->value.data : "");
 }
 
-/* The top-level attribute of the selected line (nested lines belong to
- * the attribute above them). */
-static const char *selected_attr(view *v)
+/* Where the selected line is in the item (false on the JSON and the
+ * other lines that are no place of it). */
+static bool selected_place(view *v, edit_place *out)
 {
-    for (size_t i = v->vm.cursor + 1; i-- > 0;) {
-        line *l = &v->vm.lines[i];
-        if (l->kind == L_ATTR)
-            return ((iline *)l->data)->name;
-        if (l->kind != L_NESTED)
-            return NULL;
-    }
-    return NULL;
+    line *l = vm_selected(&v->vm);
+    if (!l || (l->kind != L_ATTR && l->kind != L_NESTED))
+        return false;
+    const iline *r = l->data;
+    *out = (edit_place){ &r->path, r->val, r->elem };
+    return true;
 }
 
 static void reload(view *v)
@@ -278,14 +307,14 @@ static void reload(view *v)
 static void refresh_below(view *v)
 {
     view *below = display_below(v);
-    if (below && below->ops->request)
-        below->ops->request(below, REQ_RELOAD);
+    if (below)
+        display_reload(below);
 }
 
 static enum req request(view *v, enum req r)
 {
     item_view *p = v->priv;
-    const char *attr;
+    edit_place at;
     switch (r) {
     case REQ_RELOAD: reload(v); return REQ_NONE;
     case REQ_EDIT_ITEM:
@@ -296,22 +325,20 @@ static enum req request(view *v, enum req r)
         return REQ_NONE;
     case REQ_ENTER:
     case REQ_EDIT_ATTR:
-        attr = selected_attr(v);
-        if (!attr) {
+        if (!selected_place(v, &at)) {
             display_error("Select an attribute to edit");
             return REQ_NONE;
         }
-        if (edit_set_attr(p->table, &p->def, &p->item, attr)) {
+        if (edit_set_place(p->table, &p->def, &p->item, &at)) {
             reload(v);
             refresh_below(v);
         }
         return REQ_NONE;
     case REQ_DELETE:
-        /* On an attribute (or a value inside one): that attribute; on
-         * the item's head line: the whole item. */
-        attr = selected_attr(v);
-        if (attr && !table_def_is_key(&p->def, NULL, attr)) {
-            if (edit_remove_attr(p->table, &p->def, &p->item, attr)) {
+        /* On an attribute, a value inside one or a set's element: that;
+         * on a key attribute or the lines below the tree: the item. */
+        if (selected_place(v, &at) && !(at.path->n == 1 && table_def_is_key(&p->def, NULL, at.path->v[0].name))) {
+            if (edit_remove_place(p->table, &p->def, &p->item, &at)) {
                 reload(v);
                 refresh_below(v);
             }
@@ -346,6 +373,7 @@ static void context(view *v, cond_arg *out)
 }
 
 const view_ops view_item_ops = {
+    .follows = true,
     .context = context,
     .name = "item",
     .priv_size = sizeof(item_view),

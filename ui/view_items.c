@@ -30,13 +30,18 @@
 #include "ui/text.h"
 #include "ui/view.h"
 
-enum { L_GROUP = 1, L_ITEM, L_NOTE };
+/* L_NAMES: the column names of the items below it, before a run of like
+ * items that follows items of another entity type (names_fix). */
+enum { L_GROUP = 1, L_ITEM, L_NAMES };
 
 typedef struct irow {
-    av pk;                 /* L_GROUP: the partition key value */
+    av pk;                 /* L_GROUP: the partition key value; L_NAMES:
+                              its items' (the sticky header's) */
     uint64_t items, bytes;
     av item;               /* L_ITEM */
     bool first, last;      /* L_ITEM: known first / last of its partition */
+    char *entity;          /* L_ITEM: its entity type, once asked
+                              (row_entity); L_NAMES: its items' */
 } irow;
 
 /* A partition an edge leads to (follow). */
@@ -97,6 +102,7 @@ static void free_line(view *v, line *l)
         return;
     av_free(&r->pk);
     av_free(&r->item);
+    free(r->entity);
     free(r);
     l->data = NULL;
 }
@@ -109,7 +115,66 @@ static const av *item_pk(const items_view *p, const av *item)
 static const av *line_pk(const items_view *p, const line *l)
 {
     const irow *r = l->data;
-    return l->kind == L_GROUP ? &r->pk : item_pk(p, &r->item);
+    return l->kind == L_ITEM ? item_pk(p, &r->item) : &r->pk;
+}
+
+/* The entity type of an item line (ui/colset.h), kept in the row. */
+static const char *row_entity(const items_view *p, irow *r)
+{
+    if (!r->entity) {
+        buf b = BUF_INIT;
+        colset_entity(&r->item, p->sk, &b);
+        r->entity = b.data ? buf_steal(&b) : xstrdup("");
+    }
+    return r->entity;
+}
+
+/*
+ * Each entity's rows under their own names (issue 27, 7): a names line
+ * before each run of like items that follows items of another type (the
+ * first run of the window has the head row), none anywhere else. Run
+ * after the lines change (a page loaded, the window trimmed or reset);
+ * the same lines stay selected and on top. Lines are only ever added
+ * where the loading already moves them, so rows never move because the
+ * selection moved.
+ */
+static void names_fix(view *v)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    const char *prev = NULL;   /* the entity of the last item passed */
+    bool changed = false;
+    for (size_t i = 0; i < m->n; i++) {
+        int kind = m->lines[i].kind;
+        if (kind == L_NAMES) {
+            irow *next = i + 1 < m->n && m->lines[i + 1].kind == L_ITEM ? m->lines[i + 1].data : NULL;
+            if (!prev || !next || strcmp(row_entity(p, next), prev) == 0) {
+                vm_cut(m, i, i + 1);
+                changed = true;
+                i--;
+            } else if (strcmp(((irow *)m->lines[i].data)->entity, next->entity) != 0) {
+                free(((irow *)m->lines[i].data)->entity);
+                ((irow *)m->lines[i].data)->entity = xstrdup(next->entity);
+            }
+            continue;
+        }
+        if (kind != L_ITEM)
+            continue;
+        irow *r = m->lines[i].data;
+        const char *e = row_entity(p, r);
+        if (prev && strcmp(prev, e) != 0 && m->lines[i - 1].kind != L_NAMES) {
+            irow *n = xcalloc(1, sizeof *n);
+            n->entity = xstrdup(e);
+            if (item_pk(p, &r->item))
+                av_copy(&n->pk, item_pk(p, &r->item));
+            vm_insert(m, i, &(line){ L_NAMES, n }, 1);
+            changed = true;
+            i++;
+        }
+        prev = e;
+    }
+    if (changed && m->n)
+        vm_select(m, m->cursor);
 }
 
 static bool is_folded(const items_view *p, const av *pk)
@@ -318,15 +383,48 @@ static size_t more_bwd(view *v)
     return added;
 }
 
-static size_t more(view *v, int dir)
+/* Where the line holding data is now (data: a row that was there). */
+static size_t line_of(const vm *m, const void *data, bool from_end)
 {
-    return dir > 0 ? more_fwd(v) : more_bwd(v);
+    for (size_t k = 0; k < m->n; k++) {
+        size_t i = from_end ? m->n - 1 - k : k;
+        if (m->lines[i].data == data)
+            return i;
+    }
+    return from_end ? m->n - 1 : 0;
 }
 
+/* Loads past the window's edge; returns the lines added there, the
+ * names lines the new rows need included. */
+static size_t more(view *v, int dir)
+{
+    vm *m = &v->vm;
+    names_fix(v);   /* after a trim: the window's edges as the rule wants */
+    if (!m->n) {
+        size_t n = dir > 0 ? more_fwd(v) : more_bwd(v);
+        names_fix(v);
+        return n ? m->n : 0;
+    }
+    const void *edge = dir > 0 ? m->lines[m->n - 1].data : m->lines[0].data;
+    size_t n = dir > 0 ? more_fwd(v) : more_bwd(v);
+    if (!n)
+        return 0;
+    names_fix(v);
+    return dir > 0 ? m->n - 1 - line_of(m, edge, true) : line_of(m, edge, false);
+}
+
+
+static void reset_lines(view *v, const av *pk, const av *item);
 
 /* Reloads the window at partition pk (NULL: the first), selecting item
  * when given and found. */
 static void reset_at(view *v, const av *pk, const av *item)
+{
+    reset_lines(v, pk, item);
+    names_fix(v);
+}
+
+static void reset_lines(view *v, const av *pk, const av *item)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
@@ -577,17 +675,31 @@ static void remote_title(items_view *p, buf *out)
     diag_init(&d);
     store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
     if (p->ix < 0) {
-        buf_printf(out, "base table (%s%s%s)  ~%llu items, ~", p->pk, p->sk ? ", " : "",
-                   p->sk ? p->sk : "", (unsigned long long)p->tst.items);
+        text_title_part(out, 1);
+        buf_adds(out, "  base table");
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
+        text_title_part(out, 1);
+        buf_printf(out, "  ~%llu item%s", (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
+        text_title_part(out, 5);
+        buf_adds(out, ", ~");
         fmt_bytes(out, p->tst.bytes);
     } else {
         const index_def *ix = index_of(p);
-        buf_printf(out, "%s %s (%s%s%s, %s)  ~%llu of ~%llu items", ix->global ? "GSI" : "LSI",
-                   ix->name, p->pk, p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj),
-                   (unsigned long long)p->vst.items, (unsigned long long)p->tst.items);
+        text_title_part(out, 1);
+        buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
+                   proj_type_name(ix->proj));
+        text_title_part(out, 1);
+        buf_printf(out, "  ~%llu of ~%llu item%s", (unsigned long long)p->vst.items,
+                   (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
     }
-    buf_printf(out, " (approx.), %llu partition%s %s", (unsigned long long)known,
-               known == 1 ? "" : "s", complete ? "(scan complete)" : "found so far (scan)");
+    text_title_part(out, 1);
+    buf_adds(out, " (approx.)");
+    text_title_part(out, 4);
+    buf_printf(out, ", %llu partition%s %s", (unsigned long long)known, known == 1 ? "" : "s",
+               complete ? "(scan complete)" : "found so far (scan)");
 }
 
 static bool remote(void)
@@ -597,50 +709,114 @@ static bool remote(void)
     return info.remote;
 }
 
+/* items_pos's lines near the selection: items of its partition only. */
+static const av *near_item(void *ctx, long k)
+{
+    view *v = ctx;
+    items_view *p = v->priv;
+    long i = (long)v->vm.cursor + k;
+    if (i < 0 || (size_t)i >= v->vm.n || v->vm.lines[i].kind != L_ITEM)
+        return NULL;
+    const av *it = &((irow *)v->vm.lines[i].data)->item;
+    const av *a = item_pk(p, it), *b = line_pk(p, &v->vm.lines[v->vm.cursor]);
+    return a && b && av_equal(a, b) ? it : NULL;
+}
+
+/* The selection moved by a line into the partition next to the one the
+ * title's numbers are of (Down onto a header, Up off one): they follow
+ * from the partition's item count, not a count of all before it. */
+static void pos_step(view *v, const av *pk)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    if (!p->pos.valid || av_equal(&p->pos.pk, pk))
+        return;
+    int dir = 0;
+    const av *was = m->cursor > 0 ? line_pk(p, &m->lines[m->cursor - 1]) : NULL;
+    if (was && av_equal(was, &p->pos.pk)) {
+        dir = 1;
+    } else {
+        was = m->cursor + 1 < m->n ? line_pk(p, &m->lines[m->cursor + 1]) : NULL;
+        if (was && av_equal(was, &p->pos.pk))
+            dir = -1;
+    }
+    part_info pi;
+    av from;
+    av_copy(&from, &p->pos.pk);
+    if (dir && part_lookup(p, dir > 0 ? &from : pk, &pi)) {
+        items_pos_step_part(&p->pos, &from, pk, dir, pi.items);
+        av_free(&pi.pk);
+    }
+    av_free(&from);
+}
+
+/* The title's parts, ranked (ui/text.h): on a narrow screen the size
+ * goes first, then the sparse count, where in its partition the item is,
+ * the key schema, and the [i: index] hint; the table, base table or
+ * index, and where the selection stands stay. */
 static void title(view *v, buf *out)
 {
     items_view *p = v->priv;
-    buf_printf(out, "%s  ", p->table);
+    buf_adds(out, p->table);
     if (remote()) {
         remote_title(p, out);
-        if (p->def.n_idx)
-            buf_adds(out, "  [i: index]");
-        return;
-    }
-    /* Where the selection stands in the whole table or index. */
-    line *l = vm_selected(&v->vm);
-    const av *pk = l ? line_pk(p, l) : NULL;
-    const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
-    if (p->ix < 0) {
-        buf_printf(out, "base table (%s%s%s)  ", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
-        items_pos_text(&p->pos, p->table, NULL, pk, item, &p->vst, out);
+    } else if (p->ix < 0) {
+        /* Where the selection stands in the whole table or index. */
+        line *l = vm_selected(&v->vm);
+        const av *pk = l ? line_pk(p, l) : NULL;
+        const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
+        if (pk)
+            pos_step(v, pk);
+        text_title_part(out, 1);
+        buf_adds(out, "  base table");
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
+        items_pos_text(&p->pos, display_store(), p->table, NULL, pk, item, near_item, v, &p->vst, out);
+        text_title_part(out, 5);
         buf_adds(out, ", ");
         fmt_bytes(out, p->tst.bytes);
     } else {
+        line *l = vm_selected(&v->vm);
+        const av *pk = l ? line_pk(p, l) : NULL;
+        const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
         const index_def *ix = index_of(p);
-        buf_printf(out, "%s %s (%s%s%s, %s)  ", ix->global ? "GSI" : "LSI", ix->name, p->pk,
-                   p->sk ? ", " : "", p->sk ? p->sk : "", proj_type_name(ix->proj));
-        items_pos_text(&p->pos, p->table, ix->name, pk, item, &p->vst, out);
-        if (p->tst.items > p->vst.items)
-            buf_printf(out, ", %llu table items absent (sparse)",
-                       (unsigned long long)(p->tst.items - p->vst.items));
+        if (pk)
+            pos_step(v, pk);
+        text_title_part(out, 1);
+        buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
+                   proj_type_name(ix->proj));
+        items_pos_text(&p->pos, display_store(), p->table, ix->name, pk, item, near_item, v, &p->vst, out);
+        if (p->tst.items > p->vst.items) {
+            text_title_part(out, 4);
+            buf_printf(out, ", %llu table item%s absent (sparse)",
+                       (unsigned long long)(p->tst.items - p->vst.items),
+                       p->tst.items - p->vst.items == 1 ? "" : "s");
+        }
     }
-    if (p->def.n_idx)
+    if (p->def.n_idx) {
+        text_title_part(out, 2);
         buf_adds(out, "  [i: index]");
+    }
 }
 
 static void sticky_scroll(view *v);
 
 /* ---- columns --------------------------------------------------------- */
 
-/* Columns follow the attributes of the items on screen: the sort key,
- * the table's keys (in an index), then the others by name. */
+/* Columns follow the attributes of the items on screen (and of the item
+ * a names line on the last row names): the sort key, the table's keys
+ * (in an index), then the others by name. */
 static void layout(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
+    names_fix(v);
     sticky_scroll(v);
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
+    if (end > 0 && end < m->n && m->lines[end - 1].kind == L_NAMES)
+        end++;
     const av *items[512];
     for (size_t i = m->top; i < end && n < 512; i++)
         if (m->lines[i].kind == L_ITEM)
@@ -651,8 +827,8 @@ static void layout(view *v)
 }
 
 /* The columns of the selected item's entity type (a header: the first
- * type on screen). */
-static const cols *head_cols(view *v, const char **entity)
+ * type on screen), for the column picker. */
+static const cols *selected_cols(view *v, const char **entity)
 {
     items_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -661,40 +837,96 @@ static const cols *head_cols(view *v, const char **entity)
     return c ? c : colsets_for(&p->cols, NULL, p->sk, entity);
 }
 
+/* Whether the top row shows the partition's header over line top (an
+ * item or names line not selected: see draw). */
+static bool sticky_covers_top(const vm *m)
+{
+    return m->n && m->top != m->cursor &&
+           (m->lines[m->top].kind == L_ITEM || m->lines[m->top].kind == L_NAMES);
+}
+
+/* The item whose names the head row shows: the first item on screen,
+ * unless its run's names line is on screen too (then none: NULL). The
+ * head row depends on what is on screen, never on the selection. */
+static const av *head_item(view *v)
+{
+    vm *m = &v->vm;
+    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n;
+    size_t from = m->top + (sticky_covers_top(m) ? 1 : 0);
+    for (size_t i = from; i < end; i++) {
+        if (m->lines[i].kind == L_NAMES)
+            return NULL;
+        if (m->lines[i].kind == L_ITEM) {
+            /* The top row's item, covered by the header, is of this run
+             * too when it is an item: its names are the head row's. */
+            if (from > m->top && m->lines[m->top].kind == L_ITEM)
+                return &((irow *)m->lines[m->top].data)->item;
+            return &((irow *)m->lines[i].data)->item;
+        }
+    }
+    return NULL;
+}
+
 static int head_rows(view *v)
 {
     return 1;
 }
 
-static void draw_head(view *v, int row, int width)
+/* Several entity types on screen. */
+static bool mixed(const items_view *p)
 {
-    items_view *p = v->priv;
-    term_fill(row, 0, width, ROLE_COLHEAD);
-    const cols *c = head_cols(v, NULL);
-    if (!c) {
-        buf b = BUF_INIT;
-        buf_printf(&b, "partitions by %s", p->pk);
-        term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
-        buf_done(&b);
-        return;
-    }
-    int end = cols_draw_head(c, row, 2, width, v->vm.hscroll);
-    /* Several types on screen: say whose columns these are, when it fits. */
-    const char *entity = NULL;
-    head_cols(v, &entity);
     size_t types = 0;
     for (size_t i = 0; i < p->cols.n; i++)
         types += p->cols.e[i].cols.n > 0;
-    if (entity && types > 1) {
+    return types > 1;
+}
+
+/* Column names (of item's type) on a row, and when several types are on
+ * screen and it fits, whose they are at the right end ("[TARGET#
+ * items]", the head row's with "; C: columns"). */
+static void draw_names(view *v, const av *item, int row, int width, bool head)
+{
+    items_view *p = v->priv;
+    const char *entity = NULL;
+    term_fill(row, 0, width, ROLE_COLHEAD);
+    const cols *c = colsets_for(&p->cols, item, p->sk, &entity);
+    int end = c ? cols_draw_head(c, row, 2, width, v->vm.hscroll) : 2;
+    if (entity && (mixed(p) || !c)) {
         buf b = BUF_INIT;
         buf_adds(&b, "[");
         colset_entity_label(entity, &b);
-        buf_adds(&b, "; C: columns]");
-        int w = (int)b.len;   /* ASCII but for the entity, which is short */
+        buf_adds(&b, head ? "; C: columns]" : "]");
+        int w = text_width(b.data, b.len);
         if (end + 2 + w <= width)
             term_put(row, width - w, w, b.data, b.len, ROLE_DIM, true);
         buf_done(&b);
     }
+}
+
+static void draw_head(view *v, int row, int width)
+{
+    items_view *p = v->priv;
+    const av *item = head_item(v);
+    if (item && colsets_for(&p->cols, item, p->sk, NULL)) {
+        draw_names(v, item, row, width, true);
+        return;
+    }
+    term_fill(row, 0, width, ROLE_COLHEAD);
+    buf b = BUF_INIT;
+    buf_printf(&b, "partitions by %s", p->pk);
+    if (v->vm.n && mixed(p))
+        buf_adds(&b, "; each type of item under its own names");
+    term_put(row, 0, width, b.data, b.len, ROLE_COLHEAD, true);
+    buf_done(&b);
+}
+
+/* A names line: the names of the item below it. */
+static void draw_names_line(view *v, size_t i, int row, int width)
+{
+    const av *item = i + 1 < v->vm.n && v->vm.lines[i + 1].kind == L_ITEM
+                         ? &((irow *)v->vm.lines[i + 1].data)->item : NULL;
+    if (item)
+        draw_names(v, item, row, width, false);
 }
 
 static void draw_group(items_view *p, const irow *r, int row, int width)
@@ -766,9 +998,13 @@ static void draw(view *v, size_t i, int row, int width)
         return;
     }
     /* The top row: the partition's header stays while its items scroll. */
-    const irow *g = i == v->vm.top && i != v->vm.cursor ? sticky_header(v, i) : NULL;
+    const irow *g = i == v->vm.top && sticky_covers_top(&v->vm) ? sticky_header(v, i) : NULL;
     if (g) {
         draw_group(p, g, row, width);
+        return;
+    }
+    if (l->kind == L_NAMES) {
+        draw_names_line(v, i, row, width);
         return;
     }
     /* Written by another process in the last seconds: a mark that
@@ -785,7 +1021,7 @@ static void draw(view *v, size_t i, int row, int width)
 
 static const char *kind_name(int kind)
 {
-    return kind == L_GROUP ? "group" : kind == L_ITEM ? "item" : "note";
+    return kind == L_GROUP ? "group" : kind == L_ITEM ? "item" : "names";
 }
 
 static void text(view *v, size_t i, buf *out)
@@ -793,6 +1029,10 @@ static void text(view *v, size_t i, buf *out)
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
     irow *r = l->data;
+    if (l->kind == L_NAMES) {
+        colset_entity_label(r->entity, out);
+        return;
+    }
     if (l->kind == L_GROUP) {
         fmt_cell(out, &r->pk, 0);
         buf_printf(out, " items=%llu", (unsigned long long)r->items);
@@ -1095,24 +1335,68 @@ static void jump_group(view *v, int dir)
                 av_free(&pk);
                 return;
             }
+        /* The same partition: its numbers hold across the reset. */
+        items_pos kept = p->pos;
+        memset(&p->pos, 0, sizeof p->pos);
         reset_at(v, &pk, NULL);
+        items_pos_done(&p->pos);
+        p->pos = kept;
         av_free(&pk);
         return;
     }
-    part_info pi;
+    part_info pi, from;
     if (part_next(p, &pk, dir, &pi)) {
+        /* The title's numbers follow from the partition left (dir > 0)
+         * or the one reached, not from a count of all before it; the
+         * reset below would forget them. */
+        uint64_t items = pi.items;
+        if (dir > 0 && part_lookup(p, &pk, &from)) {
+            items = from.items;
+            av_free(&from.pk);
+        }
+        items_pos kept = p->pos;
+        memset(&p->pos, 0, sizeof p->pos);
         /* When it is already loaded, just move there. */
-        for (size_t i = 0; i < m->n; i++)
+        bool loaded = false;
+        for (size_t i = 0; i < m->n && !loaded; i++)
             if (m->lines[i].kind == L_GROUP && av_equal(&((irow *)m->lines[i].data)->pk, &pi.pk)) {
                 vm_select(m, i);
                 display_fill(v);
-                goto out;
+                loaded = true;
             }
-        reset_at(v, &pi.pk, NULL);
-out:
+        if (!loaded)
+            reset_at(v, &pi.pk, NULL);
+        items_pos_done(&p->pos);
+        p->pos = kept;
+        items_pos_step_part(&p->pos, &pk, &pi.pk, dir, items);
         av_free(&pi.pk);
     }
     av_free(&pk);
+}
+
+/* G: the last item of the last partition and the screen above it, read
+ * backward from the end: not the whole partition from its start (G on a
+ * partition of 100,000 items read and held them all). False where that
+ * does not hold (a remote table, whose Scan order has no end to start
+ * from; a folded or empty last partition): the caller reads forward. */
+static bool move_last(view *v)
+{
+    items_view *p = v->priv;
+    part_info pi;
+    if (remote() || !part_next(p, NULL, -1, &pi))
+        return false;
+    av last;
+    size_t n = is_folded(p, &pi.pk) ? 0 : page(p, &pi.pk, NULL, false, 1, &last);
+    if (n) {
+        reset_at(v, &pi.pk, &last);
+        vm *m = &v->vm;
+        vm_select(m, m->n - 1);
+        vm_set_top(m, m->n > m->rows ? m->n - m->rows : 0);
+        display_fill(v);
+        av_free(&last);
+    }
+    av_free(&pi.pk);
+    return n > 0;
 }
 
 /* Opens the query bar on this table or index, the selected partition's
@@ -1120,16 +1404,9 @@ out:
 static view *query(view *v)
 {
     items_view *p = v->priv;
-    query_arg a = { p->table, index_name(p), NULL, NULL, false, false };
-    buf b = BUF_INIT;
     line *l = vm_selected(&v->vm);
-    if (l && line_pk(p, l)) {
-        fmt_plain(&b, line_pk(p, l));
-        a.pk = b.data;
-    }
-    view *q = display_push(&view_query_ops, &a);
-    buf_done(&b);
-    return q;
+    query_arg a = { .table = p->table, .index = index_name(p), .pk = l ? line_pk(p, l) : NULL };
+    return display_push(&view_query_ops, &a);
 }
 
 static enum req request(view *v, enum req r)
@@ -1157,6 +1434,8 @@ static enum req request(view *v, enum req r)
     case REQ_MOVE_FIRST: reset_at(v, NULL, NULL); return REQ_NONE;
     case REQ_MOVE_LAST: {
         part_info pi;
+        if (move_last(v))
+            return REQ_NONE;
         vm_clear(&v->vm);
         if (part_next(p, NULL, -1, &pi)) {
             vm_append(&v->vm, L_GROUP, group_row(&pi));
@@ -1182,7 +1461,7 @@ static enum req request(view *v, enum req r)
     case REQ_QUERY: query(v); return REQ_NONE;
     case REQ_COLUMNS: {
         const char *entity = "";
-        const cols *c = head_cols(v, &entity);
+        const cols *c = selected_cols(v, &entity);
         if (!c) {
             display_error("No items on screen to pick columns of");
             return REQ_NONE;
@@ -1197,8 +1476,15 @@ static enum req request(view *v, enum req r)
         if (p->ix >= 0)
             pk = l && l->kind == L_ITEM ? av_map_get(&((irow *)l->data)->item, p->def.pk.name,
                                                      strlen(p->def.pk.name)) : NULL;
-        if (edit_new_item(p->table, &p->def, pk))
+        av created;
+        if (edit_new_item(p->table, &p->def, pk, &created)) {
             reload(v);
+            /* The new item selected, its partition loaded around it (an
+             * index view: when the item is in the index). */
+            if (item_pk(p, &created))
+                view_items_show(v, &created);
+        }
+        av_free(&created);
         return REQ_NONE;
     }
     case REQ_EDIT_ITEM:
@@ -1307,6 +1593,17 @@ void view_items_show(view *v, const av *item)
     av_free(&it);
 }
 
+/* The item line i shows on screen: the top row's is hidden under its
+ * partition's header unless it is the selection (as draw does). */
+static const av *line_item(view *v, size_t i)
+{
+    if (i >= v->vm.n || v->vm.lines[i].kind != L_ITEM)
+        return NULL;
+    if (i == v->vm.top && i != v->vm.cursor && sticky_header(v, i))
+        return NULL;
+    return &((irow *)v->vm.lines[i].data)->item;
+}
+
 /* For the condition builder: the table, the index shown, the item. */
 static void context(view *v, cond_arg *out)
 {
@@ -1316,8 +1613,17 @@ static void context(view *v, cond_arg *out)
     out->item = selected_item(v);
 }
 
+/* Names lines are passed over by the selection. */
+static bool skip(view *v, size_t i)
+{
+    return v->vm.lines[i].kind == L_NAMES;
+}
+
 const view_ops view_items_ops = {
+    .skip = skip,
+    .follows = true,
     .context = context,
+    .line_item = line_item,
     .name = "items",
     .priv_size = sizeof(items_view),
     .open = open_view,

@@ -23,6 +23,7 @@
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/term.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 #define PAGE_LIMIT 100
@@ -31,7 +32,7 @@
 enum { L_STMT = 1, L_PARAM, L_PLAN, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE };
 
 typedef struct pline {
-    size_t param;      /* L_PARAM: which */
+    size_t param;      /* L_PARAM: which; L_STMT, L_PLAN, L_SUMMARY: which row */
     av item;           /* L_RESULT */
 } pline;
 
@@ -42,6 +43,7 @@ typedef struct pq_view {
     size_t n_params;
     char *plan;        /* what it runs as, or why it cannot */
     bool plan_ok;
+    bool writes;       /* the plan is a write (its capacity is WCU) */
     char *table;       /* the statement's table, once parsed */
     table_def def;
     bool have_def;
@@ -142,12 +144,15 @@ static void replan(pq_view *p)
         buf_printf(&b, ", %s %s", plan.op == PQ_OP_QUERY || plan.op == PQ_OP_SCAN ? "then filter"
                                                                             : "if", plan.filter_text);
     p->plan_ok = plan.op != PQ_OP_CHECK;
+    p->writes = plan.op != PQ_OP_QUERY && plan.op != PQ_OP_SCAN;
     pq_plan_done(&plan);
 out:
     pq_free(s);
     p->plan = buf_steal(&b);
 }
 
+/* The statement, the plan and the summary each take as many rows as
+ * their text needs at the screen's width (a line a row; more: rewrap). */
 static void lines(view *v)
 {
     pq_view *p = v->priv;
@@ -158,6 +163,21 @@ static void lines(view *v)
     append(v, L_PLAN, 0);
     if (p->ran || p->error)
         append(v, L_SUMMARY, 0);
+}
+
+/* The line showing row `row` of kind (parameter `row` for L_PARAM), or
+ * the first line of the kind when there is none such; vm.n: no line. */
+static size_t line_of(view *v, int kind, size_t row)
+{
+    size_t first = v->vm.n;
+    for (size_t i = 0; i < v->vm.n; i++)
+        if (v->vm.lines[i].kind == kind) {
+            if (((pline *)v->vm.lines[i].data)->param == row)
+                return i;
+            if (first == v->vm.n)
+                first = i;
+        }
+    return first;
 }
 
 /* Asks for the i-th parameter; false when cancelled. Text that is not a
@@ -280,7 +300,7 @@ static void run(view *v)
     append(v, L_SUMMARY, 0);
     append(v, L_COLHEAD, 0);
     run_page(v);
-    vm_select(&v->vm, p->n_params + 2);
+    vm_select(&v->vm, line_of(v, L_SUMMARY, 0));
 }
 
 static bool open_view(view *v, const void *arg)
@@ -306,7 +326,9 @@ void view_partiql_open(view *from, const char *statement)
             buf_adds(&b, "SELECT * FROM ");
         statement = b.data;
     }
-    view *v = display_push(&view_partiql_ops, statement);
+    /* :partiql in the PartiQL bar replaces it: one q leaves it. */
+    view *v = from && from->ops == &view_partiql_ops ? display_replace(&view_partiql_ops, statement)
+                                                     : display_push(&view_partiql_ops, statement);
     if (v && pq_count_params(statement, strlen(statement)))
         set_statement(v, statement, true);
     buf_done(&b);
@@ -325,14 +347,70 @@ static void done(view *v)
         table_def_free(&p->def);
 }
 
+/* Capacity is read units for a SELECT, write units for the writes
+ * (ExecuteStatement's ConsumedCapacity: CapacityUnits of the reads or
+ * writes it made). */
 static void summary(pq_view *p, buf *out)
 {
     if (p->error) {
         buf_printf(out, "Error: %s", p->error);
         return;
     }
-    buf_printf(out, "Ran: %zu item%s, ConsumedCapacity %g%s", p->count, p->count == 1 ? "" : "s",
-               p->capacity, p->next ? "  (more pages)" : "");
+    buf_printf(out, "Ran: %zu item%s, ConsumedCapacity %g %s%s", p->count, p->count == 1 ? "" : "s",
+               p->capacity, p->writes ? "WCU" : "RCU", p->next ? "  (more pages)" : "");
+}
+
+/* Column 12 after "Statement": where the statement's rows start. */
+#define STMT_X 12
+#define PLAN_HINT "[Enter: run]"
+
+/* The rows a wrapped line of kind takes at width, and row k's text. */
+static bool row_text(pq_view *p, int kind, int width, size_t k, buf *out)
+{
+    size_t from, n;
+    if (kind == L_STMT) {
+        bool ok = text_wrap_row(p->stmt, strlen(p->stmt), width - STMT_X, k, &from, &n);
+        if (ok)
+            buf_add(out, p->stmt + from, n);
+        return ok || k == 0;
+    }
+    buf b = BUF_INIT;
+    if (kind == L_PLAN)
+        buf_adds(&b, p->plan ? p->plan : "");
+    else
+        summary(p, &b);
+    bool ok = kind == L_PLAN && p->plan_ok
+            ? text_wrap_row_tail(b.data ? b.data : "", b.len, PLAN_HINT, width, k, out)
+            : text_wrap_row(b.data ? b.data : "", b.len, width, k, &from, &n);
+    if (ok && !(kind == L_PLAN && p->plan_ok))
+        buf_add(out, b.data + from, n);
+    buf_done(&b);
+    return ok || k == 0;
+}
+
+static size_t rows_needed(pq_view *p, int kind, int width)
+{
+    size_t k = 1;
+    buf b = BUF_INIT;
+    while (row_text(p, kind, width, k, &b))
+        k++;
+    buf_done(&b);
+    return k;
+}
+
+static void *new_pline(void *ctx)
+{
+    (void)ctx;
+    return xcalloc(1, sizeof(pline));
+}
+
+/* Makes the lines of kind as many as its rows at width, each knowing its
+ * row (the cursor stays on its line). */
+static void rewrap(view *v, int kind, int width)
+{
+    size_t at = vm_fit_run(&v->vm, kind, rows_needed(v->priv, kind, width), new_pline, NULL);
+    for (size_t i = 0; at + i < v->vm.n && v->vm.lines[at + i].kind == kind; i++)
+        ((pline *)v->vm.lines[at + i].data)->param = i;
 }
 
 static void title(view *v, buf *out)
@@ -361,12 +439,12 @@ static void draw(view *v, size_t i, int row, int width)
     pline *q = l->data;
     buf b = BUF_INIT;
     switch (l->kind) {
-    case L_STMT: {
-        int x = term_puts(row, 0, 12, "Statement", ROLE_COLHEAD);
-        x = x < 12 ? 12 : x;
-        term_put(row, x, width - x, p->stmt, strlen(p->stmt), ROLE_KEY, true);
+    case L_STMT:
+        if (q->param == 0)
+            term_puts(row, 0, STMT_X, "Statement", ROLE_COLHEAD);
+        row_text(p, L_STMT, width, q->param, &b);
+        term_put(row, STMT_X, width - STMT_X, b.data ? b.data : "", b.len, ROLE_KEY, true);
         break;
-    }
     case L_PARAM:
         param_text(p, q->param, &b);
         if (p->params[q->param].type == AV_NONE)
@@ -374,14 +452,13 @@ static void draw(view *v, size_t i, int row, int width)
         term_put(row, 2, width - 2, b.data, b.len, ROLE_NORMAL, true);
         break;
     case L_PLAN:
-        buf_adds(&b, p->plan ? p->plan : "");
-        if (p->plan_ok)
-            buf_adds(&b, "   [Enter: run]");
-        term_put(row, 0, width, b.data, b.len, p->plan_ok ? ROLE_PROMPT : ROLE_ERROR, true);
+        row_text(p, L_PLAN, width, q->param, &b);
+        term_put(row, 0, width, b.data ? b.data : "", b.len, p->plan_ok ? ROLE_PROMPT : ROLE_ERROR,
+                 true);
         break;
     case L_SUMMARY:
-        summary(p, &b);
-        term_put(row, 0, width, b.data, b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
+        row_text(p, L_SUMMARY, width, q->param, &b);
+        term_put(row, 0, width, b.data ? b.data : "", b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
         break;
     case L_COLHEAD:
         cols_draw_head(&p->cols, row, 2, width, v->vm.hscroll);
@@ -397,16 +474,31 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
+/* The table's key attributes first, when the items have them: a
+ * SELECT of some attributes returns only those (no empty PK column). */
+static const char *key_col(const av *const *items, size_t n, const char *name)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (av_map_get(items[i], name, strlen(name)))
+            return name;
+    return NULL;
+}
+
 static void layout(view *v)
 {
     pq_view *p = v->priv;
+    int width = term_cols();
+    rewrap(v, L_STMT, width);
+    rewrap(v, L_PLAN, width);
+    rewrap(v, L_SUMMARY, width);
     vm *m = &v->vm;
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
     const av *items[512];
     for (size_t i = m->top; i < end && n < 512; i++)
         if (m->lines[i].kind == L_RESULT)
             items[n++] = &((pline *)m->lines[i].data)->item;
-    const char *first[2] = { p->have_def ? p->def.pk.name : NULL, p->have_def ? p->def.sk.name : NULL };
+    const char *first[2] = { key_col(items, n, p->have_def ? p->def.pk.name : NULL),
+                             key_col(items, n, p->have_def ? p->def.sk.name : NULL) };
     cols_compute(&p->cols, items, n, first, 2, NULL);
 }
 
@@ -448,11 +540,12 @@ static enum req request(view *v, enum req r)
         break;
     case L_PARAM: {
         pline *q = l->data;
-        if (ask_param(p, q->param, p->n_params)) {
+        size_t i = q->param;
+        if (ask_param(p, i, p->n_params)) {
             p->ran = false;
             replan(p);
             lines(v);
-            vm_select(&v->vm, q->param + 1);
+            vm_select(&v->vm, line_of(v, L_PARAM, i));
         }
         break;
     }
@@ -507,10 +600,11 @@ static void text(view *v, size_t i, buf *out)
     line *l = &v->vm.lines[i];
     pline *q = l->data;
     switch (l->kind) {
-    case L_STMT: buf_printf(out, "Statement: %s", p->stmt); break;
+    /* A wrapped line's whole text on its first row. */
+    case L_STMT: if (q->param == 0) buf_printf(out, "Statement: %s", p->stmt); break;
     case L_PARAM: param_text(p, q->param, out); break;
-    case L_PLAN: buf_adds(out, p->plan ? p->plan : ""); break;
-    case L_SUMMARY: summary(p, out); break;
+    case L_PLAN: if (q->param == 0) buf_adds(out, p->plan ? p->plan : ""); break;
+    case L_SUMMARY: if (q->param == 0) summary(p, out); break;
     case L_COLHEAD:
         for (size_t k = 0; k < p->cols.n; k++)
             buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
@@ -539,6 +633,7 @@ static void context(view *v, cond_arg *out)
 
 const view_ops view_partiql_ops = {
     .name = "partiql",
+    .results = true,
     .priv_size = sizeof(pq_view),
     .open = open_view,
     .title = title,

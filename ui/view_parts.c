@@ -87,9 +87,10 @@ static void title(view *v, buf *out)
                    p->complete ? "scan complete" : "partial (the scan goes on as you page the table)");
         return;
     }
-    buf_printf(out, "%s  %s  partitions by size: %llu partitions, %llu items, ", p->table,
+    buf_printf(out, "%s  %s  partitions by size: %llu partition%s, %llu item%s, ", p->table,
                p->index ? p->index : "base table", (unsigned long long)p->st.partitions,
-               (unsigned long long)p->st.items);
+               p->st.partitions == 1 ? "" : "s", (unsigned long long)p->st.items,
+               p->st.items == 1 ? "" : "s");
     fmt_bytes(out, p->st.bytes);
     if (p->st.partitions > MAX_PARTS)
         buf_printf(out, " (largest %d shown)", MAX_PARTS);
@@ -160,6 +161,7 @@ static enum req request(view *v, enum req r)
 }
 
 const view_ops view_parts_ops = {
+    .follows = true,
     .name = "partitions",
     .priv_size = sizeof(parts_view),
     .open = open_view,

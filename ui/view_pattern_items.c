@@ -18,6 +18,7 @@
 #include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 enum { L_NOTE = 1, L_GROUP, L_ITEM, L_SENT };
@@ -142,10 +143,18 @@ static void done(view *v)
 static void title(view *v, buf *out)
 {
     pitems_view *p = v->priv;
-    buf_printf(out, "Pattern %s  %s on %s%s%s: %zu item%s%s, %g RCU  %s", p->name, p->ran,
-               p->table, p->index ? " " : "", p->index ? p->index : "", p->items,
-               p->items == 1 ? "" : "s", p->truncated ? " (more pages)" : "", p->units,
-               pattern_verdict_name(p->verdict));
+    /* Title parts (ui/text.h): on a narrow screen the units go first,
+     * then what it ran as; the items and the verdict stay. */
+    buf_printf(out, "Pattern %s", p->name);
+    text_title_part(out, 2);
+    buf_printf(out, "  %s on %s%s%s", p->ran, p->table, p->index ? " " : "", p->index ? p->index : "");
+    text_title_part(out, 1);
+    buf_printf(out, ": %zu item%s%s", p->items, p->items == 1 ? "" : "s",
+               p->truncated ? " (more pages)" : "");
+    text_title_part(out, 3);
+    buf_printf(out, ", %g RCU", p->units);
+    text_title_part(out, 1);
+    buf_printf(out, "  %s", pattern_verdict_name(p->verdict));
 }
 
 static void layout(view *v)
@@ -248,6 +257,7 @@ static void context(view *v, cond_arg *out)
 
 const view_ops view_pattern_items_ops = {
     .name = "pattern-items",
+    .results = true,
     .priv_size = sizeof(pitems_view),
     .open = open_view,
     .title = title,

@@ -367,35 +367,21 @@ static void text(view *v, size_t i, buf *out)
 
 /* ---- running ------------------------------------------------------------ */
 
-/* A value typed for a parameter like example: S, N and B as their text,
- * anything else as DynamoDB JSON. */
+/* A value typed for a parameter like example: S, N and B as their text
+ * (read as the editor reads a key value, av_scalar_parse), anything else
+ * as DynamoDB JSON. */
 static status parse_param(const av *example, const char *text, av *out, diag *d)
 {
-    if (example->type == AV_S) {
-        av_init_s(out, text, strlen(text));
-        return ST_OK;
-    }
-    buf j = BUF_INIT;
-    if (example->type == AV_N || example->type == AV_B) {
-        buf_printf(&j, "{\"%s\":", example->type == AV_N ? "N" : "B");
-        ddbjson_write_string(&j, text, strlen(text));
-        buf_addc(&j, '}');
-    } else {
-        buf_adds(&j, text);
-    }
-    status st = ddbjson_parse_value(j.data, j.len, out, d);
-    buf_done(&j);
-    return st;
+    av_type t = example->type;
+    if (t == AV_S || t == AV_N || t == AV_B)
+        return av_scalar_parse(t, text, strlen(text), out, d);
+    return ddbjson_parse_value(text, strlen(text), out, d);
 }
 
 /* What the prompt starts with: the example as parse_param reads it. */
 static void example_text(const av *v, buf *out)
 {
-    if (v->type == AV_S)
-        buf_add(out, v->u.s.ptr, v->u.s.len);
-    else if (v->type == AV_N)
-        fmt_plain(out, v);
-    else
+    if (v->type == AV_BOOL || v->type == AV_NULL || !av_scalar_text(v, out))
         ddbjson_write_value(out, v);
 }
 

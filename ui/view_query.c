@@ -20,12 +20,26 @@
  * model/size.h: size_predict_read_halves). After, the consumed figure is
  * DynamoDB's ConsumedCapacity of each page, summed.
  *
- * Sort-key conditions: `V` or `= V`, `< V`, `<= V`, `> V`, `>= V`,
- * `between A and B`, `begins_with V`.
+ * The bar holds values, not text: the partition value and the sort-key
+ * condition are avs (read from a field's text as it is typed, with the
+ * editor's key reader, edit_parse_key; or given as values by the table
+ * view and the builder), each beside the text it shows; a field whose text
+ * does not read says why, and the request is not sent. Sort-key
+ * conditions as typed: `V` or `= V`, `< V`, `<= V`, `> V`, `>= V`,
+ * `between A and B`, `begins_with V`; an operator without its value is
+ * refused. The names and values fields read with ddbjson_parse_maps.
+ *
+ * `:query PK [SKCOND] [--filter=F --names=J --values=J --index=I]` states
+ * the whole query: what it does not give is cleared (the index stays the
+ * bar's unless --index= says). The plan lines above the results say every
+ * part of what Enter will run: Query or Scan, of what, the key condition
+ * with its values, and the filter.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "data/store.h"
 #include "model/ddbjson.h"
@@ -37,6 +51,7 @@
 #include "ui/marks.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 #define PAGE_LIMIT 100
@@ -44,7 +59,7 @@
 /* Items a page (Limit), for every query bar of the session. */
 static uint32_t page_limit = PAGE_LIMIT;
 
-enum { L_FIELD = 1, L_PLAN, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE, L_PAGING, L_PREDICT };
+enum { L_FIELD = 1, L_PLAN, L_REQUEST, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE, L_PAGING, L_PREDICT };
 enum { F_INDEX, F_PK, F_SK, F_FILTER, F_NAMES, F_VALUES, F__COUNT };
 
 static const char *field_names[F__COUNT] = {
@@ -52,7 +67,7 @@ static const char *field_names[F__COUNT] = {
 };
 
 typedef struct qline {
-    int field;     /* L_FIELD */
+    int field;     /* L_FIELD: which; L_PLAN: which row of the plan */
     av item;       /* L_RESULT */
 } qline;
 
@@ -60,7 +75,12 @@ typedef struct query_view {
     char *table;
     table_def def;
     bool have_def;
-    char *f[F__COUNT];
+    char *f[F__COUNT];   /* what each field shows (and its prompt edits) */
+    char *bad[F__COUNT]; /* why a field's text does not read; NULL: it does */
+    av pk;               /* the partition value; AV_NONE: none (a Scan) */
+    expr_key_op sk_op;   /* the sort-key condition; KEY_SK_NONE: none */
+    av sk1, sk2;         /* its value, and BETWEEN's upper bound */
+    av names, values;    /* the filter's maps; AV_NONE: none */
     bool ran;
     bool scan;           /* what ran */
     long long count, scanned;
@@ -83,13 +103,6 @@ static void free_line(view *v, line *l)
     free(q);
 }
 
-static void set_field(query_view *p, int f, const char *s)
-{
-    free(p->f[f]);
-    p->f[f] = xstrdup(s ? s : "");
-    p->predicted = false;
-}
-
 static const index_def *cur_index(query_view *p)
 {
     return p->f[F_INDEX][0] ? table_def_index(&p->def, p->f[F_INDEX]) : NULL;
@@ -98,6 +111,226 @@ static const index_def *cur_index(query_view *p)
 static bool is_query(query_view *p)
 {
     return p->f[F_PK][0] != '\0';
+}
+
+static void set_text(query_view *p, int f, const char *s)
+{
+    free(p->f[f]);
+    p->f[f] = xstrdup(s ? s : "");
+    free(p->bad[f]);
+    p->bad[f] = NULL;
+    p->predicted = false;
+}
+
+/* Why field f's text does not read ("sort key: ..."). */
+static void set_bad(query_view *p, int f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_bad(query_view *p, int f, const char *fmt, ...)
+{
+    free(p->bad[f]);
+    buf b = BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    p->bad[f] = buf_steal(&b);
+}
+
+static void clear_sk(query_view *p)
+{
+    p->sk_op = KEY_SK_NONE;
+    av_free(&p->sk1);
+    av_free(&p->sk2);
+}
+
+/* A key value of this bar's table or index (the partition key when
+ * partition, else the sort key) from text, or the field's error. */
+static bool read_key(query_view *p, int f, bool partition, const char *text, av *out)
+{
+    diag d;
+    diag_init(&d);
+    if (edit_parse_key(&p->def, cur_index(p), partition, text, out, &d) == ST_OK)
+        return true;
+    set_bad(p, f, "%s: %s", partition ? "partition value" : "sort key", d.msg);
+    return false;
+}
+
+/* The sort-key condition as typed: `V`, `= V`, `< V`, `<= V`, `> V`,
+ * `>= V`, `between A and B`, `begins_with V`. An operator without its
+ * value is refused (`begins_with` alone is not SK = "begins_with"). */
+static void read_sk(query_view *p, const char *c)
+{
+    static const struct { const char *word; expr_key_op op; } ops[] = {
+        { "between", KEY_SK_BETWEEN }, { "begins_with", KEY_SK_BEGINS }, { "<=", KEY_SK_LE },
+        { ">=", KEY_SK_GE }, { "=", KEY_SK_EQ }, { "<", KEY_SK_LT }, { ">", KEY_SK_GT },
+    };
+    clear_sk(p);
+    while (*c == ' ')
+        c++;
+    if (!*c)
+        return;
+    expr_key_op op = KEY_SK_EQ;
+    const char *word = NULL, *arg = c;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !word; i++) {
+        size_t n = strlen(ops[i].word);
+        bool named = ops[i].word[0] >= 'a';   /* a word ends at a space */
+        if (strncasecmp(c, ops[i].word, n) == 0 && (!named || c[n] == ' ' || c[n] == '\0')) {
+            word = ops[i].word;
+            op = ops[i].op;
+            arg = c + n;
+        }
+    }
+    while (*arg == ' ')
+        arg++;
+    char *first = xstrdup(arg), *second = NULL;
+    if (op == KEY_SK_BETWEEN) {
+        char *and = strstr(first, " and ");
+        if (!and)
+            and = strstr(first, " AND ");
+        if (and) {
+            *and = '\0';
+            second = and + 5;
+            while (*second == ' ')
+                second++;
+        }
+        if (!and || !*first || !*second)
+            set_bad(p, F_SK, "sort key: between needs: between A and B");
+    } else if (word && !*first) {
+        set_bad(p, F_SK, "sort key: %s needs a value: %s V", word, word);
+    }
+    if (!p->bad[F_SK] && read_key(p, F_SK, false, first, &p->sk1) &&
+        (!second || read_key(p, F_SK, false, second, &p->sk2)))
+        p->sk_op = op;
+    else
+        clear_sk(p);
+    free(first);
+}
+
+/* Reads field f's text into the values the request is built from. */
+static void read_field(query_view *p, int f)
+{
+    diag d;
+    diag_init(&d);
+    av none;
+    switch (f) {
+    case F_INDEX:
+        if (p->f[F_INDEX][0] && !cur_index(p))
+            set_bad(p, F_INDEX, "no index %s", p->f[F_INDEX]);
+        break;
+    case F_PK:
+        av_free(&p->pk);
+        if (p->f[F_PK][0])
+            read_key(p, F_PK, true, p->f[F_PK], &p->pk);
+        break;
+    case F_SK:
+        read_sk(p, p->f[F_SK]);
+        break;
+    case F_NAMES:
+        av_free(&p->names);
+        if (ddbjson_parse_maps(p->f[F_NAMES], NULL, &p->names, &none, &d) != ST_OK)
+            set_bad(p, F_NAMES, "names: %s", d.msg);
+        break;
+    case F_VALUES:
+        av_free(&p->values);
+        if (ddbjson_parse_maps(NULL, p->f[F_VALUES], &none, &p->values, &d) != ST_OK)
+            set_bad(p, F_VALUES, "values: %s%s%s", d.path, d.path[0] ? ": " : "", d.msg);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Whether value v (AV_NONE: none) is typed as key attribute k wants. */
+static bool typed_as(const av *v, const key_attr *k)
+{
+    return v->type == AV_NONE || (k->name && v->type == k->type);
+}
+
+/* The index field (a name, "" for the base table): the key values stay
+ * when they are typed as the new key schema wants, else their text is
+ * read again for it. */
+static void set_index(query_view *p, const char *name)
+{
+    set_text(p, F_INDEX, name);
+    read_field(p, F_INDEX);
+    const index_def *ix = cur_index(p);
+    const key_attr *pk = ix ? &ix->pk : &p->def.pk, *sk = ix ? &ix->sk : &p->def.sk;
+    if (p->bad[F_PK] || !typed_as(&p->pk, pk)) {
+        free(p->bad[F_PK]);
+        p->bad[F_PK] = NULL;
+        read_field(p, F_PK);
+    }
+    if (p->bad[F_SK] || !typed_as(&p->sk1, sk) || !typed_as(&p->sk2, sk)) {
+        free(p->bad[F_SK]);
+        p->bad[F_SK] = NULL;
+        read_field(p, F_SK);
+    }
+}
+
+/* A field set from text, as typed. */
+static void set_field(query_view *p, int f, const char *s)
+{
+    if (f == F_INDEX) {
+        set_index(p, s);
+        return;
+    }
+    set_text(p, f, s);
+    read_field(p, f);
+}
+
+/* The partition value as a value, the field showing its text. */
+static void set_pk_value(query_view *p, const av *v)
+{
+    buf t = BUF_INIT;
+    av_scalar_text(v, &t);
+    set_text(p, F_PK, t.data);
+    av_free(&p->pk);
+    av_copy(&p->pk, v);
+    buf_done(&t);
+}
+
+/* The sort-key condition as values, the field showing it as it would
+ * be typed. */
+static void set_sk_value(query_view *p, const query_sk *sk)
+{
+    static const char *const words[] = {
+        [KEY_SK_EQ] = "= ", [KEY_SK_LT] = "< ", [KEY_SK_LE] = "<= ", [KEY_SK_GT] = "> ",
+        [KEY_SK_GE] = ">= ", [KEY_SK_BETWEEN] = "between ", [KEY_SK_BEGINS] = "begins_with ",
+    };
+    buf t = BUF_INIT;
+    if (sk->op != KEY_SK_NONE) {
+        buf_adds(&t, words[sk->op]);
+        av_scalar_text(sk->a, &t);
+        if (sk->op == KEY_SK_BETWEEN) {
+            buf_adds(&t, " and ");
+            av_scalar_text(sk->b, &t);
+        }
+    }
+    set_text(p, F_SK, t.data);
+    clear_sk(p);
+    p->sk_op = sk->op;
+    if (sk->op != KEY_SK_NONE)
+        av_copy(&p->sk1, sk->a);
+    if (sk->op == KEY_SK_BETWEEN)
+        av_copy(&p->sk2, sk->b);
+    buf_done(&t);
+}
+
+/* A names or values map as a value, the field showing its JSON. */
+static void set_map_value(query_view *p, int f, const av *m)
+{
+    buf t = BUF_INIT;
+    if (m && m->type == AV_M) {
+        if (f == F_NAMES)
+            ddbjson_write_plain_item(&t, m);
+        else
+            ddbjson_write_item(&t, m);
+    }
+    set_text(p, f, t.data);
+    av *keep = f == F_NAMES ? &p->names : &p->values;
+    av_free(keep);
+    if (m && m->type == AV_M)
+        av_copy(keep, m);
+    buf_done(&t);
 }
 
 static void fields(view *v)
@@ -110,33 +343,21 @@ static void fields(view *v)
         vm_append(&v->vm, L_FIELD, q);
     }
     vm_append(&v->vm, L_PLAN, xcalloc(1, sizeof(qline)));
+    vm_append(&v->vm, L_REQUEST, xcalloc(1, sizeof(qline)));
     vm_append(&v->vm, L_PAGING, xcalloc(1, sizeof(qline)));
     vm_append(&v->vm, L_PREDICT, xcalloc(1, sizeof(qline)));
     if (p->ran || p->error)
         vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
 }
 
-/* A names or values field as a map (DynamoDB JSON for values, plain
- * JSON of strings for names, as the user types them); blank: none. */
-static status field_map(const char *text, bool names, av *out, diag *d)
+/* Why the fields cannot make a request (the first field that does not
+ * read), or NULL. */
+static const char *why_not(const query_view *p)
 {
-    out->type = AV_NONE;
-    size_t n = strlen(text), i = 0;
-    while (i < n && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t'))
-        i++;
-    if (i == n)
-        return ST_OK;
-    status st = names ? ddbjson_parse_plain_item(text, n, out, d) : ddbjson_parse_item(text, n, out, d);
-    if (st == ST_OK && names)
-        for (size_t k = 0; k < out->u.m.len; k++)
-            if (out->u.m.v[k].val.type != AV_S) {
-                st = diag_set(d, ST_VALIDATION, "the name of %.*s must be a JSON string",
-                              (int)out->u.m.v[k].name_len, out->u.m.v[k].name);
-                break;
-            }
-    if (st != ST_OK)
-        av_free(out);
-    return st;
+    for (int f = 0; f < F__COUNT; f++)
+        if (p->bad[f])
+            return p->bad[f];
+    return NULL;
 }
 
 /* Whether the placeholder appears as a whole token in text (:pk in
@@ -189,139 +410,64 @@ static void map_add_name(av *m, const char *name, const char *attr)
     av_free(&s);
 }
 
-/* The sort-key condition field, `V`, `= V`, `< V`, `<= V`, `> V`,
- * `>= V`, `between A and B`, `begins_with V`, into the key condition
- * (after "#pk = :pk") and the values map. */
-static bool sort_key_cond(query_view *p, const index_def *ix, const char *c, const char *hsk,
-                          const char *vsk1, const char *vsk2, buf *keycond, av *values, buf *why)
-{
-    const char *op = "=";
-    const char *arg = c;
-    static const char *ops[] = { "<=", ">=", "=", "<", ">" };
-    bool between = false, begins = false;
-    if (strncasecmp(c, "between ", 8) == 0) {
-        between = true;
-        arg = c + 8;
-    } else if (strncasecmp(c, "begins_with ", 12) == 0) {
-        begins = true;
-        arg = c + 12;
-    } else {
-        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-            if (strncmp(c, ops[i], strlen(ops[i])) == 0) {
-                op = ops[i];
-                arg = c + strlen(ops[i]);
-                break;
-            }
-    }
-    while (*arg == ' ')
-        arg++;
-    char *first = xstrdup(arg), *second = NULL;
-    if (between) {
-        char *and = strstr(first, " and ");
-        if (!and)
-            and = strstr(first, " AND ");
-        if (!and) {
-            free(first);
-            buf_printf(why, "between needs: between A and B");
-            return false;
-        }
-        *and = '\0';
-        second = and + 5;
-        while (*second == ' ')
-            second++;
-    }
-    av a = { 0 }, b = { 0 };
-    diag d;
-    diag_init(&d);
-    status st = edit_parse_key(&p->def, ix, false, first, &a, &d);
-    if (st == ST_OK && second)
-        st = edit_parse_key(&p->def, ix, false, second, &b, &d);
-    free(first);
-    if (st != ST_OK) {
-        buf_printf(why, "sort key: %s", d.msg);
-        av_free(&a);
-        return false;
-    }
-    map_add(values, vsk1, &a);
-    if (between) {
-        buf_printf(keycond, " AND %s BETWEEN %s AND %s", hsk, vsk1, vsk2);
-        map_add(values, vsk2, &b);
-    } else if (begins) {
-        buf_printf(keycond, " AND begins_with(%s, %s)", hsk, vsk1);
-    } else {
-        buf_printf(keycond, " AND %s %s %s", hsk, op, vsk1);
-    }
-    av_free(&a);
-    av_free(&b);
-    return true;
-}
-
 /* The key condition of a Query: the partition value, and the sort-key
- * condition when one is typed, with their names and values added to the
+ * condition when there is one, with their names and values added to the
  * request's maps. */
 static bool key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
 {
+    static const char *const cmp[] = {
+        [KEY_SK_EQ] = "=", [KEY_SK_LT] = "<", [KEY_SK_LE] = "<=", [KEY_SK_GT] = ">", [KEY_SK_GE] = ">=",
+    };
     const char *pkname = ix ? ix->pk.name : p->def.pk.name;
     const char *skname = ix ? ix->sk.name : p->def.sk.name;
+    if (p->sk_op != KEY_SK_NONE && !skname) {
+        buf_printf(why, "this key schema has no sort key");
+        return false;
+    }
     char hpk[32], hsk[32], vpk[32], vsk1[32], vsk2[32];
     own_placeholder(p, &req->names, &req->values, "#pk", hpk, sizeof hpk);
     own_placeholder(p, &req->names, &req->values, "#sk", hsk, sizeof hsk);
     own_placeholder(p, &req->names, &req->values, ":pk", vpk, sizeof vpk);
     own_placeholder(p, &req->names, &req->values, ":sk1", vsk1, sizeof vsk1);
     own_placeholder(p, &req->names, &req->values, ":sk2", vsk2, sizeof vsk2);
-    av pkv = { 0 };
-    diag d;
-    diag_init(&d);
-    if (edit_parse_key(&p->def, ix, true, p->f[F_PK], &pkv, &d) != ST_OK) {
-        buf_printf(why, "partition value: %s", d.msg);
-        return false;
-    }
     buf keycond = BUF_INIT;
-    bool ok = true;
     buf_printf(&keycond, "%s = %s", hpk, vpk);
-    const char *c = p->f[F_SK];
-    while (*c == ' ')
-        c++;
-    if (*c && !skname) {
-        buf_printf(why, "this key schema has no sort key");
-        ok = false;
-    } else if (*c) {
-        ok = sort_key_cond(p, ix, c, hsk, vsk1, vsk2, &keycond, &req->values, why);
-        if (ok)
-            map_add_name(&req->names, hsk, skname);
+    if (p->sk_op == KEY_SK_BETWEEN)
+        buf_printf(&keycond, " AND %s BETWEEN %s AND %s", hsk, vsk1, vsk2);
+    else if (p->sk_op == KEY_SK_BEGINS)
+        buf_printf(&keycond, " AND begins_with(%s, %s)", hsk, vsk1);
+    else if (p->sk_op != KEY_SK_NONE)
+        buf_printf(&keycond, " AND %s %s %s", hsk, cmp[p->sk_op], vsk1);
+    map_add_name(&req->names, hpk, pkname);
+    map_add(&req->values, vpk, &p->pk);
+    if (p->sk_op != KEY_SK_NONE) {
+        map_add_name(&req->names, hsk, skname);
+        map_add(&req->values, vsk1, &p->sk1);
     }
-    if (ok) {
-        map_add_name(&req->names, hpk, pkname);
-        map_add(&req->values, vpk, &pkv);
-        ddb_req_set_str(&req->keycond, keycond.data);
-    }
-    av_free(&pkv);
+    if (p->sk_op == KEY_SK_BETWEEN)
+        map_add(&req->values, vsk2, &p->sk2);
+    ddb_req_set_str(&req->keycond, keycond.data);
     buf_done(&keycond);
-    return ok;
+    return true;
 }
 
 /* Builds the Query or Scan request (into an uninitialised req; the
  * caller calls ddb_req_done either way); false with *why set when the
- * input cannot make one. */
+ * fields cannot make one. */
 static bool build_request(query_view *p, ddb_req *req, buf *why)
 {
     const index_def *ix = cur_index(p);
     bool q = is_query(p);
-    diag d;
-    diag_init(&d);
     ddb_req_init(req, q ? DDB_QUERY : DDB_SCAN);
-    if (p->f[F_INDEX][0] && !ix) {
-        buf_printf(why, "no index %s", p->f[F_INDEX]);
+    const char *bad = why_not(p);
+    if (bad) {
+        buf_adds(why, bad);
         return false;
     }
-    if (field_map(p->f[F_NAMES], true, &req->names, &d) != ST_OK) {
-        buf_printf(why, "names: %s", d.msg);
-        return false;
-    }
-    if (field_map(p->f[F_VALUES], false, &req->values, &d) != ST_OK) {
-        buf_printf(why, "values: %s%s%s", d.path[0] ? d.path : "", d.path[0] ? ": " : "", d.msg);
-        return false;
-    }
+    if (p->names.type == AV_M)
+        av_copy(&req->names, &p->names);
+    if (p->values.type == AV_M)
+        av_copy(&req->values, &p->values);
     if (q && !key_cond(p, ix, req, why))
         return false;
     ddb_req_set_str(&req->table, p->table);
@@ -399,10 +545,11 @@ static void run(view *v)
     free(p->error);
     p->error = NULL;
     fields(v);
+    size_t summary_line = v->vm.n;
     vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
     vm_append(&v->vm, L_COLHEAD, xcalloc(1, sizeof(qline)));
     run_page(v);
-    vm_select(&v->vm, F__COUNT + 3);
+    vm_select(&v->vm, summary_line);
 }
 
 static bool open_view(view *v, const void *arg)
@@ -412,18 +559,26 @@ static bool open_view(view *v, const void *arg)
     diag d;
     diag_init(&d);
     p->table = xstrdup(a->table);
+    for (int f = 0; f < F__COUNT; f++)
+        set_text(p, f, "");
     status st = store_describe(display_store(), a->table, &p->def, &d);
     if (st != ST_OK) {
         display_diag(NULL, st, &d);
         return false;
     }
     p->have_def = true;
-    set_field(p, F_INDEX, a->index);
-    set_field(p, F_PK, a->scan ? "" : a->pk);
-    set_field(p, F_SK, a->sk);
-    set_field(p, F_FILTER, "");
-    set_field(p, F_NAMES, "");
-    set_field(p, F_VALUES, "");
+    set_index(p, a->index);
+    if (a->pk_text)
+        set_field(p, F_PK, a->pk_text);
+    else if (a->pk)
+        set_pk_value(p, a->pk);
+    if (a->sk_text)
+        set_field(p, F_SK, a->sk_text);
+    else
+        set_sk_value(p, &a->sk);
+    set_field(p, F_FILTER, a->filter);
+    set_map_value(p, F_NAMES, a->names);
+    set_map_value(p, F_VALUES, a->values);
     fields(v);
     if (a->run)
         run(v);
@@ -435,8 +590,14 @@ static bool open_view(view *v, const void *arg)
 static void done(view *v)
 {
     query_view *p = v->priv;
-    for (int f = 0; f < F__COUNT; f++)
+    for (int f = 0; f < F__COUNT; f++) {
         free(p->f[f]);
+        free(p->bad[f]);
+    }
+    av_free(&p->pk);
+    clear_sk(p);
+    av_free(&p->names);
+    av_free(&p->values);
     av_free(&p->lek);
     free(p->error);
     buf_done(&p->predict);
@@ -445,49 +606,160 @@ static void done(view *v)
     free(p->table);
 }
 
-static void summary(query_view *p, buf *out);
+static void summary(query_view *p, buf *out, bool parts);
 
 static void title(view *v, buf *out)
 {
     query_view *p = v->priv;
     buf_printf(out, "%s  query bar  ", p->table);
     if (p->ran || p->error)
-        summary(p, out);
+        summary(p, out, true);
     else
         buf_adds(out, "(Enter: edit a field or run; q: back)");
 }
 
+/* What Enter runs, first line: a Query or a Scan, on what. */
 static void plan(query_view *p, buf *out)
 {
-    const index_def *ix = cur_index(p);
-    const char *on = ix ? ix->name : "the base table";
-    if (is_query(p))
-        buf_printf(out, "Will run: Query on %s (one partition: %s = %s)", on,
-                   ix ? ix->pk.name : p->def.pk.name, p->f[F_PK]);
+    const char *on = p->f[F_INDEX][0] ? p->f[F_INDEX] : "the base table";
+    const char *what = is_query(p) ? "Query on" : "Scan of";
+    if (why_not(p))
+        buf_printf(out, "Will not run the %s %s: a field does not read", what, on);
     else
-        buf_printf(out, "Will run: Scan of %s (no partition value: reads every item)", on);
-    if (p->f[F_FILTER][0])
-        buf_adds(out, ", then filter");
-    buf_adds(out, "   [Enter: run]");
+        buf_printf(out, "Will run: %s %s   [Enter: run]", what, on);
 }
 
-static void summary(query_view *p, buf *out)
+/* The lines under it: every part of the request, the key condition with
+ * its values and the filter; or why a field does not read. Wrapped to the
+ * screen's width (request_wrap), so no part is cut away. */
+static void request_line(query_view *p, buf *out)
+{
+    static const char *const cmp[] = {
+        [KEY_SK_EQ] = "=", [KEY_SK_LT] = "<", [KEY_SK_LE] = "<=", [KEY_SK_GT] = ">", [KEY_SK_GE] = ">=",
+    };
+    const index_def *ix = cur_index(p);
+    const char *pk = ix ? ix->pk.name : p->def.pk.name, *sk = ix ? ix->sk.name : p->def.sk.name;
+    const char *bad = why_not(p);
+    if (bad) {
+        buf_adds(out, bad);
+        return;
+    }
+    if (!is_query(p)) {
+        buf_adds(out, "every item (no partition value)");
+    } else {
+        buf_printf(out, "%s = ", pk);
+        fmt_literal(out, &p->pk);
+        if (p->sk_op != KEY_SK_NONE)
+            buf_adds(out, " AND ");
+        if (p->sk_op == KEY_SK_BEGINS) {
+            buf_printf(out, "begins_with(%s, ", sk ? sk : "?");
+            fmt_literal(out, &p->sk1);
+            buf_addc(out, ')');
+        } else if (p->sk_op != KEY_SK_NONE) {
+            buf_printf(out, "%s %s ", sk ? sk : "?", p->sk_op == KEY_SK_BETWEEN ? "BETWEEN" : cmp[p->sk_op]);
+            fmt_literal(out, &p->sk1);
+        }
+        if (p->sk_op == KEY_SK_BETWEEN) {
+            buf_adds(out, " AND ");
+            fmt_literal(out, &p->sk2);
+        }
+    }
+    if (p->f[F_FILTER][0])
+        buf_printf(out, ", then filter: %s", p->f[F_FILTER]);
+}
+
+#define REQUEST_ROWS_MAX 16
+
+/* The request text at this width: where each row starts (at most
+ * REQUEST_ROWS_MAX; the last takes the rest), the first indented two
+ * columns, the others four. Returns the rows. */
+static size_t request_wrap(query_view *p, int width, buf *text, size_t *start)
+{
+    buf_reset(text);
+    request_line(p, text);
+    size_t k = 0, at = 0, len = text->len;
+    do {
+        int room = width - (k ? 4 : 2);
+        room = room < 8 ? 8 : room;
+        start[k++] = at;
+        size_t end = at + text_fit_row(text->data + at, len - at, room, (room + 1) / 2);
+        at = end < len && text->data[end] == ' ' ? end + 1 : end;
+    } while (at < len && k < REQUEST_ROWS_MAX);
+    start[k] = len;
+    return k;
+}
+
+/* Row `row` of the request text (its indent included). */
+static void request_row(query_view *p, int row, buf *out)
+{
+    buf text = BUF_INIT;
+    size_t start[REQUEST_ROWS_MAX + 1];
+    size_t rows = request_wrap(p, term_cols(), &text, start);
+    if ((size_t)row < rows) {
+        buf_adds(out, row ? "    " : "  ");
+        buf_add(out, text.data + start[row], (row + 1 < (int)rows ? start[row + 1] : text.len) - start[row]);
+        while (out->len && out->data[out->len - 1] == ' ')
+            out->data[--out->len] = '\0';
+    }
+    buf_done(&text);
+}
+
+/* As many request lines under the plan line as the request needs at this
+ * width (the same lines stay selected and on top). */
+static void fit_request_lines(view *v)
+{
+    query_view *p = v->priv;
+    vm *m = &v->vm;
+    buf text = BUF_INIT;
+    size_t start[REQUEST_ROWS_MAX + 1];
+    size_t want = request_wrap(p, term_cols(), &text, start), have = 0, first = F__COUNT + 1;
+    buf_done(&text);
+    while (first + have < m->n && m->lines[first + have].kind == L_REQUEST)
+        have++;
+    if (have > want) {
+        vm_cut(m, first + want, first + have);
+    } else {
+        for (; have < want; have++) {
+            qline *q = xcalloc(1, sizeof *q);
+            q->field = (int)have;
+            vm_insert(m, first + have, &(line){ L_REQUEST, q }, 1);
+        }
+    }
+    vm_select(m, m->cursor);
+}
+
+/* "Query: Count 4, ScannedCount 4, ConsumedCapacity 0.5 RCU (predicted
+ * 0.5), 1 page"; with parts, as title parts (ui/text.h): on a narrow
+ * screen the prediction goes first, then the pages, ScannedCount and the
+ * capacity; the count stays. */
+static void summary(query_view *p, buf *out, bool parts)
 {
     if (p->error) {
         buf_printf(out, "Error: %s", p->error);
         return;
     }
-    buf_printf(out, "%s: Count %lld, ScannedCount %lld, ConsumedCapacity %g RCU", p->scan ? "Scan" : "Query",
-               p->count, p->scanned, p->capacity);
-    if (p->predict_units >= 0)
+    buf_printf(out, "%s: Count %lld", p->scan ? "Scan" : "Query", p->count);
+    if (parts)
+        text_title_part(out, 3);
+    buf_printf(out, ", ScannedCount %lld", p->scanned);
+    if (parts)
+        text_title_part(out, 2);
+    buf_printf(out, ", ConsumedCapacity %g RCU", p->capacity);
+    if (p->predict_units >= 0) {
+        if (parts)
+            text_title_part(out, 5);
         buf_printf(out, " (predicted %g)", p->predict_units);
+    }
+    if (parts)
+        text_title_part(out, 4);
     buf_printf(out, ", %lld page%s%s", p->pages, p->pages == 1 ? "" : "s",
                p->lek.type == AV_M ? "  (more pages)" : "");
 }
 
 static void paging(buf *out)
 {
-    buf_printf(out, "%u items a page (:page-size N); more: G, :load N (matches), :load-all", page_limit);
+    buf_printf(out, "%u item%s a page (:page-size N); more: G, :load N (matches), :load-all", page_limit,
+               page_limit == 1 ? "" : "s");
 }
 
 /* The items and bytes the request reads at most: the partition's for a
@@ -508,13 +780,11 @@ static bool read_size(query_view *p, uint64_t *items, uint64_t *bytes, buf *what
         buf_printf(what, "%s%s", ix ? "the index, " : "the table, ", ts.approximate ? "approximately " : "");
         return true;
     }
-    av pk = { 0 };
-    if (edit_parse_key(&p->def, ix, true, p->f[F_PK], &pk, &d) != ST_OK)
+    if (p->pk.type == AV_NONE)
         return false;
     part_info part;
     bool found = false;
-    status st = store_partition(display_store(), p->table, ix ? ix->name : NULL, &pk, &part, &found, &d);
-    av_free(&pk);
+    status st = store_partition(display_store(), p->table, ix ? ix->name : NULL, &p->pk, &part, &found, &d);
     store_info info;
     store_get_info(display_store(), &info);
     if (st != ST_OK || (!found && info.remote))
@@ -547,7 +817,7 @@ static void predict(query_view *p)
         p->predict_units = (double)halves / 2.0;
         /* A sort-key condition may read less than the partition. */
         buf_printf(&p->predict, "Predicted: %s%g RCU in %llu page%s (%s",
-                   is_query(p) && p->f[F_SK][0] ? "at most " : "", p->predict_units,
+                   is_query(p) && p->sk_op != KEY_SK_NONE ? "at most " : "", p->predict_units,
                    (unsigned long long)pages, pages == 1 ? "" : "s", what.data);
         fmt_bytes(&p->predict, bytes);
         buf_adds(&p->predict, ", eventually consistent)");
@@ -577,10 +847,14 @@ static void draw(view *v, size_t i, int row, int width)
     }
     case L_PLAN:
         plan(p, &b);
-        term_put(row, 0, width, b.data, b.len, ROLE_PROMPT, true);
+        term_put(row, 0, width, b.data, b.len, why_not(p) ? ROLE_ERROR : ROLE_PROMPT, true);
+        break;
+    case L_REQUEST:
+        request_row(p, q->field, &b);
+        term_put(row, 0, width, b.data, b.len, why_not(p) ? ROLE_ERROR : ROLE_PROMPT, true);
         break;
     case L_SUMMARY:
-        summary(p, &b);
+        summary(p, &b, false);
         term_put(row, 0, width, b.data, b.len, p->error ? ROLE_ERROR : ROLE_GROUP, true);
         break;
     case L_PAGING:
@@ -606,11 +880,13 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-/* Result columns follow the items on screen, keys first. */
+/* The request lines fitted to the width; result columns follow the items
+ * on screen, keys first. */
 static void layout(view *v)
 {
     query_view *p = v->priv;
     vm *m = &v->vm;
+    fit_request_lines(v);
     const index_def *ix = cur_index(p);
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
     const av *items[512];
@@ -627,6 +903,7 @@ static const char *kind_name(int kind)
     switch (kind) {
     case L_FIELD: return "field";
     case L_PLAN: return "plan";
+    case L_REQUEST: return "request";
     case L_SUMMARY: return "summary";
     case L_COLHEAD: return "columns";
     case L_RESULT: return "result";
@@ -644,7 +921,8 @@ static void text(view *v, size_t i, buf *out)
     switch (l->kind) {
     case L_FIELD: buf_printf(out, "%s: %s", field_names[q->field], p->f[q->field]); break;
     case L_PLAN: plan(p, out); break;
-    case L_SUMMARY: summary(p, out); break;
+    case L_REQUEST: request_row(p, q->field, out); break;
+    case L_SUMMARY: summary(p, out, false); break;
     case L_PAGING: paging(out); break;
     case L_PREDICT: predict(p); buf_add(out, p->predict.data, p->predict.len); break;
     case L_COLHEAD:
@@ -692,7 +970,8 @@ static enum req request(view *v, enum req r)
             set_field(p, q->field, in.data ? in.data : "");
         buf_done(&in);
         buf_done(&label);
-    } else if (l->kind == L_PLAN || l->kind == L_SUMMARY || l->kind == L_PAGING || l->kind == L_PREDICT) {
+    } else if (l->kind == L_PLAN || l->kind == L_REQUEST || l->kind == L_SUMMARY || l->kind == L_PAGING ||
+               l->kind == L_PREDICT) {
         run(v);
     } else if (l->kind == L_RESULT) {
         item_arg a = { p->table, p->f[F_INDEX][0] ? p->f[F_INDEX] : NULL, &((qline *)l->data)->item };
@@ -719,7 +998,7 @@ static unsigned long whole_arg(const char *cmd, const char *s, unsigned long min
 static void page_size_command(query_view *p, int argc, char **argv)
 {
     if (argc != 2) {
-        display_message("%u items a page (:page-size N sets it)", page_limit);
+        display_message("%u item%s a page (:page-size N sets it)", page_limit, page_limit == 1 ? "" : "s");
         return;
     }
     unsigned long n = whole_arg("page-size", argv[1], 1, 1000000);
@@ -727,7 +1006,7 @@ static void page_size_command(query_view *p, int argc, char **argv)
         return;
     page_limit = (uint32_t)n;
     p->predicted = false;
-    display_message("%u items a page from the next page read", page_limit);
+    display_message("%u item%s a page from the next page read", page_limit, page_limit == 1 ? "" : "s");
 }
 
 /* "Loading: 3 pages, 300 items scanned, 2 matches, 4.5 RCU" */
@@ -783,42 +1062,58 @@ static void load_command(view *v, int argc, char **argv)
         load_pages(v, (long long)n);
 }
 
-static bool command(view *v, int argc, char **argv)
+/* :query [PK [SKCOND]] [--index=I --pk=V --sk=C --filter=F --names=J
+ * --values=J] states the whole query: a field it does not give is
+ * cleared, the index stays unless given (the bar's table and index are
+ * where it runs, not part of the query). The words after PK are one
+ * sort-key condition (begins_with V, between A and B), not each a
+ * condition replacing the last. :query alone runs the fields as they are;
+ * :scan states a Scan (no partition value, no sort-key condition). */
+static void query_command(view *v, int argc, char **argv)
 {
     query_view *p = v->priv;
     static const char *opts[F__COUNT] = { "index", "pk", "sk", "filter", "names", "values" };
-    /* :query [PK [SKCOND]] and :set-field style arguments --index=... */
-    if (strcmp(argv[0], "query") == 0 || strcmp(argv[0], "scan") == 0) {
-        if (strcmp(argv[0], "scan") == 0)
-            set_field(p, F_PK, "");
-        /* The words after PK are one sort-key condition (begins_with V,
-         * between A and B), not each a condition replacing the last. */
-        buf skc = BUF_INIT;
-        int words = 0;   /* "" after PK clears the condition */
-        for (int i = 1; i < argc; i++) {
-            bool opt = false;
-            for (int f = 0; f < F__COUNT; f++) {
-                size_t n = strlen(opts[f]);
-                if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, opts[f], n) == 0 &&
-                    argv[i][2 + n] == '=') {
-                    set_field(p, f, argv[i] + 3 + n);
-                    opt = true;
-                }
-            }
-            if (opt)
-                continue;
-            if (words++ == 0) {
-                set_field(p, F_PK, argv[i]);
-            } else {
-                if (skc.len)
-                    buf_addc(&skc, ' ');
-                buf_adds(&skc, argv[i]);
+    const char *given[F__COUNT] = { 0 };
+    bool scan = strcmp(argv[0], "scan") == 0;
+    buf skc = BUF_INIT;
+    int words = 0;   /* "" after PK is no condition */
+    for (int i = 1; i < argc; i++) {
+        bool opt = false;
+        for (int f = 0; f < F__COUNT && !opt; f++) {
+            size_t n = strlen(opts[f]);
+            if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, opts[f], n) == 0 &&
+                argv[i][2 + n] == '=') {
+                given[f] = argv[i] + 3 + n;
+                opt = true;
             }
         }
-        if (words > 1)
-            set_field(p, F_SK, skc.data ? skc.data : "");
-        buf_done(&skc);
-        run(v);
+        if (opt)
+            continue;
+        if (words++ == 0) {
+            given[F_PK] = argv[i];
+        } else {
+            if (skc.len)
+                buf_addc(&skc, ' ');
+            buf_adds(&skc, argv[i]);
+        }
+    }
+    if (words > 1)
+        given[F_SK] = skc.data ? skc.data : "";
+    if (argc > 1 || scan) {
+        if (given[F_INDEX])
+            set_field(p, F_INDEX, given[F_INDEX]);
+        for (int f = F_PK; f < F__COUNT; f++)
+            set_field(p, f, scan && (f == F_PK || f == F_SK) ? "" : given[f]);
+    }
+    buf_done(&skc);
+    run(v);
+}
+
+static bool command(view *v, int argc, char **argv)
+{
+    query_view *p = v->priv;
+    if (strcmp(argv[0], "query") == 0 || strcmp(argv[0], "scan") == 0) {
+        query_command(v, argc, argv);
         return true;
     }
     if (strcmp(argv[0], "page-size") == 0 || strcmp(argv[0], "page_size") == 0) {
@@ -865,9 +1160,17 @@ static bool typed_request(view *v, ddb_req *out, buf *why)
     return build_request(v->priv, out, why);
 }
 
+static const av *line_item(view *v, size_t i)
+{
+    const line *l = vm_line(&v->vm, i);
+    return l && l->kind == L_RESULT ? &((qline *)l->data)->item : NULL;
+}
+
 const view_ops view_query_ops = {
     .context = context,
     .typed_request = typed_request,
+    .line_item = line_item,
+    .results = true,
     .name = "query",
     .priv_size = sizeof(query_view),
     .open = open_view,

@@ -115,8 +115,11 @@ static void fill_conflict(view *v)
     sline *s = add(v, L_NOTE, ROLE_ERROR, 0);
     buf_printf(&s->text, "Conflict on %s ", c->table);
     key_text(&s->text, c->key);
-    buf_adds(&s->text, c->now ? ": another writer changed the item since it was read"
-                              : ": another writer deleted the item since it was read");
+    buf_addc(&s->text, ':');
+    /* What happened on a row of its own: a long key does not cut it. */
+    s = add(v, L_NOTE, ROLE_ERROR, 0);
+    buf_adds(&s->text, c->now ? "  another writer changed the item since it was read"
+                              : "  another writer deleted the item since it was read");
     s = add(v, L_BESIDE, ROLE_COLHEAD, 0);
     buf_adds(&s->name, "attribute");
     buf_adds(&s->now, "now (theirs)");
@@ -209,22 +212,28 @@ static void title(view *v, buf *out)
                p->n, p->n == 1 ? "" : "s");
 }
 
-/* The name column and two value columns of a conflict row. */
-static void beside(const sline *s, buf *out, int width)
+/* The name column and two value columns of a conflict row, each cut at
+ * its width in screen cells (a Hangul character takes two), so the
+ * columns stay aligned whatever the text. */
+static void draw_beside(const sline *s, int row, int width)
 {
     int nw = width / 5 < 24 ? width / 5 : 24, vw = (width - nw - 4) / 2;
-    buf_printf(out, "%c %-*.*s %-*.*s %.*s", s->differ ? '!' : ' ', nw, nw, s->name.data ? s->name.data : "",
-               vw, vw, s->now.data ? s->now.data : "", vw, s->staged.data ? s->staged.data : "");
+    const buf *col[3] = { &s->name, &s->now, &s->staged };
+    int x[3] = { 2, 3 + nw, 4 + nw + vw }, w[3] = { nw, vw, vw };
+    term_fill(row, 0, width, s->r);
+    if (s->differ)
+        term_puts(row, 0, 1, "!", s->r);
+    for (int k = 0; k < 3; k++)
+        if (x[k] < width && col[k]->len)
+            term_put(row, x[k], x[k] + w[k] <= width ? w[k] : width - x[k], col[k]->data, col[k]->len,
+                     s->r, true);
 }
 
 static void draw(view *v, size_t i, int row, int width)
 {
     sline *s = v->vm.lines[i].data;
     if (v->vm.lines[i].kind == L_BESIDE) {
-        buf b = BUF_INIT;
-        beside(s, &b, width);
-        term_put(row, 0, width, b.data, b.len, s->r, true);
-        buf_done(&b);
+        draw_beside(s, row, width);
         return;
     }
     term_put(row, 0, width, s->text.data, s->text.len, s->r, true);

@@ -14,9 +14,11 @@
 
 enum { L_TABLE = 1, L_EMPTY };
 
-/* Column widths fitted to the tables listed and the screen (layout). */
+/* Column widths fitted to the tables listed and the screen (layout);
+ * without tables, the width the hint's lines were wrapped at. */
 typedef struct tables_view {
     int w_name, w_keys;
+    int hint_width;
 } tables_view;
 
 typedef struct trow {
@@ -62,6 +64,38 @@ static void load(view *v)
     store_names_free(names, n);
     if (n == 0)
         vm_append(&v->vm, L_EMPTY, NULL);
+    ((tables_view *)v->priv)->hint_width = 0;
+}
+
+/* What a database without tables says, wrapped at the screen's width
+ * (one L_EMPTY line a row, laid out again when the width changes). */
+static const char *empty_hint(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    return info.remote ? "No tables at this endpoint."
+                       : "No tables yet. Type :samples to load the sample tables, or create one "
+                         "with `ddbx api`.";
+}
+
+/* Row k of the hint wrapped at width; false past its last row. */
+static bool hint_row(int width, size_t k, size_t *from, size_t *n)
+{
+    const char *h = empty_hint();
+    return text_wrap_row(h, strlen(h), width, k, from, n);
+}
+
+static void wrap_hint(view *v)
+{
+    tables_view *p = v->priv;
+    int width = term_cols();
+    if (p->hint_width == width)
+        return;
+    p->hint_width = width;
+    vm_clear(&v->vm);
+    const char *h = empty_hint();
+    for (size_t k = text_wrap_rows(h, strlen(h), width); k > 0; k--)
+        vm_append(&v->vm, L_EMPTY, NULL);
 }
 
 static bool open_view(view *v, const void *arg)
@@ -70,27 +104,34 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-/* The first screen a newcomer sees says where help is. */
+/* The first screen a newcomer sees says where help is: a title part
+ * (ui/text.h) that stays when a long database path has to go. */
 #define FIRST_HINT "   ? help  : command  q quit"
 
 static void title(view *v, buf *out)
 {
     store_info info;
     store_get_info(display_store(), &info);
+    buf_adds(out, "ddbx");
     if (info.remote) {
         /* DescribeTable's counts: DynamoDB refreshes them about every six hours. */
-        buf_printf(out, "ddbx  %s  remote tables (item counts approximate)", info.where);
-        buf_adds(out, FIRST_HINT);
-        return;
+        text_title_part(out, 2);
+        buf_printf(out, "  %s", info.where);
+        text_title_part(out, 1);
+        buf_adds(out, "  remote tables (item counts approximate)");
+    } else {
+        const char *path = display_db_path() ? display_db_path() : "";
+        const char *home = getenv("HOME");
+        size_t hl = home ? strlen(home) : 0;
+        text_title_part(out, 2);
+        /* ~/ for the home directory: shorter, and the same on every machine. */
+        if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
+            buf_printf(out, "  ~%s", path + hl);
+        else
+            buf_printf(out, "  %s", path);
     }
-    const char *path = display_db_path() ? display_db_path() : "";
-    const char *home = getenv("HOME");
-    size_t hl = home ? strlen(home) : 0;
-    /* ~/ for the home directory: shorter, and the same on every machine. */
-    if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/')
-        buf_printf(out, "ddbx  ~%s", path + hl);
-    else
-        buf_printf(out, "ddbx  %s", path);
+    /* On an endpoint, that the counts are approximate comes first. */
+    text_title_part(out, info.remote ? 2 : 1);
     buf_adds(out, FIRST_HINT);
 }
 
@@ -112,6 +153,8 @@ static void row_text(const trow *r, buf *keys, buf *idx);
 static void layout(view *v)
 {
     tables_view *p = v->priv;
+    if (v->vm.n && v->vm.lines[0].kind == L_EMPTY)
+        wrap_hint(v);
     int wn = 12, wk = 12;
     for (size_t i = 0; i < v->vm.n; i++) {
         if (v->vm.lines[i].kind != L_TABLE)
@@ -169,13 +212,9 @@ static void draw(view *v, size_t i, int row, int width)
 {
     line *l = &v->vm.lines[i];
     if (l->kind == L_EMPTY) {
-        store_info info;
-        store_get_info(display_store(), &info);
-        if (info.remote)
-            term_puts(row, 0, width, "No tables at this endpoint.", ROLE_DIM);
-        else
-            term_puts(row, 0, width, "No tables yet. Type :samples to load the sample tables, "
-                      "or create one with `ddbx api`.", ROLE_DIM);
+        size_t from, n;
+        if (hint_row(width, i, &from, &n))
+            term_put(row, 0, width, empty_hint() + from, n, ROLE_DIM, true);
         return;
     }
     tables_view *p = v->priv;
@@ -210,7 +249,9 @@ static void text(view *v, size_t i, buf *out)
 {
     line *l = &v->vm.lines[i];
     if (l->kind == L_EMPTY) {
-        buf_adds(out, "no tables (:samples)");
+        size_t from, n;
+        if (hint_row(term_cols(), i, &from, &n))
+            buf_add(out, empty_hint() + from, n);
         return;
     }
     trow *r = l->data;
@@ -252,6 +293,7 @@ static enum req request(view *v, enum req r)
 }
 
 const view_ops view_tables_ops = {
+    .follows = true,
     .name = "tables",
     .priv_size = sizeof(tables_view),
     .open = open_view,

@@ -343,6 +343,7 @@ static void context(view *v, cond_arg *out)
 }
 
 const view_ops view_watch_ops = {
+    .follows = true,
     .name = "watch",
     .priv_size = sizeof(watch_view),
     .open = open_view,

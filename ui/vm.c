@@ -56,19 +56,49 @@ void vm_append(vm *m, int kind, void *data)
     m->n++;
 }
 
-void vm_prepend(vm *m, const line *lines, size_t n)
+void vm_insert(vm *m, size_t at, const line *lines, size_t n)
 {
     if (n == 0)
         return;
+    if (at > m->n)
+        at = m->n;
     bool empty = m->n == 0;
     reserve(m, n);
-    memmove(m->lines + n, m->lines, m->n * sizeof *m->lines);
-    memcpy(m->lines, lines, n * sizeof *lines);
+    memmove(m->lines + at + n, m->lines + at, (m->n - at) * sizeof *m->lines);
+    memcpy(m->lines + at, lines, n * sizeof *lines);
     m->n += n;
-    if (!empty) {
+    if (empty)
+        return;
+    if (m->cursor >= at)
         m->cursor += n;
+    if (m->top >= at)
         m->top += n;
+}
+
+void vm_prepend(vm *m, const line *lines, size_t n)
+{
+    vm_insert(m, 0, lines, n);
+}
+
+size_t vm_fit_run(vm *m, int kind, size_t want, void *(*make)(void *ctx), void *ctx)
+{
+    size_t at = 0, have = 0;
+    while (at < m->n && m->lines[at].kind != kind)
+        at++;
+    while (at + have < m->n && m->lines[at + have].kind == kind)
+        have++;
+    if (!have)
+        return m->n;
+    if (want < have) {
+        vm_cut(m, at + want, at + have);
+    } else if (want > have) {
+        line *more = xcalloc(want - have, sizeof *more);
+        for (size_t i = 0; i < want - have; i++)
+            more[i] = (line){ kind, make(ctx) };
+        vm_insert(m, at + have, more, want - have);
+        free(more);
     }
+    return at;
 }
 
 /* After lines went: cursor and top back inside the window. */

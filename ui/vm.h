@@ -40,6 +40,16 @@ void vm_clear(vm *m);                /* frees every line, cursor/top 0 */
 void vm_append(vm *m, int kind, void *data);
 /* Inserts lines at the front, in the order given. */
 void vm_prepend(vm *m, const line *lines, size_t n);
+/* Inserts lines before line `at` (at <= n; n: at the end); cursor and top
+ * at or after it move with their lines, so the same line stays selected
+ * and the same line stays at the top. */
+void vm_insert(vm *m, size_t at, const line *lines, size_t n);
+/* Makes the run of consecutive lines of `kind` that starts at its first
+ * line exactly `want` lines long (a wrapped text that needs more or fewer
+ * rows): lines go from its end, or new ones (data from make(ctx)) come
+ * after it. Returns the index of its first line; m->n when no line has
+ * that kind (nothing changes then). */
+size_t vm_fit_run(vm *m, int kind, size_t want, void *(*make)(void *ctx), void *ctx);
 /* Drops lines outside [keep_from, keep_to); adjusts cursor and top. */
 void vm_trim(vm *m, size_t keep_from, size_t keep_to);
 /* Drops the lines [from, to) from the middle (a search keeps the window

@@ -14,6 +14,10 @@
  *   BENCH_SERVERS=serve,ddblocal only those servers (dynalite, ddblocal,
  *       serve; default all three).
  *
+ * The explorer at scale (100,000 and 10,000,000 items) is
+ * tests/bench/explorer.js's; its 10,000,000-item database (about 15 GB)
+ * is loaded once and kept in BUILD/bench-data.
+ *
  * Programs (built by `make bench` into BUILD): ddbx, tests/bench/gen,
  * raw_sqlite, bench_store, tests/tools/peakrss, loadc, and bench_expr when it exists. The
  * data files and databases go to BUILD/bench-data. Each figure is the
@@ -112,20 +116,8 @@ function peak(stderr) {
   return m ? { ms: Number(m[1]), cpuMs: Number(m[2]), rssKb: Number(m[3]), status: Number(m[4]) } : null;
 }
 
-const CREATE = {
-  TableName: 'Graph',
-  AttributeDefinitions: [
-    { AttributeName: 'PK', AttributeType: 'S' }, { AttributeName: 'SK', AttributeType: 'S' },
-    { AttributeName: 'GSI1PK', AttributeType: 'S' }, { AttributeName: 'GSI1SK', AttributeType: 'S' },
-  ],
-  KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
-  GlobalSecondaryIndexes: [{
-    IndexName: 'GSI1',
-    KeySchema: [{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'GSI1SK', KeyType: 'RANGE' }],
-    Projection: { ProjectionType: 'ALL' },
-  }],
-  BillingMode: 'PAY_PER_REQUEST',
-};
+const scale = require('./explorer.js');
+const { CREATE } = scale;
 
 let loadWhole = null; // true: W1 via `ddbx load`; false: in-process fallback
 
@@ -349,17 +341,7 @@ function startups(size) {
 /* W6: the explorer on the database, scripted; its timing log. */
 function explorer(size, db) {
   const script = path.join(DATA, 'w6.keys');
-  /* 1,000 keys: page down through items, hop partitions, page back, and
-   * toggle GSI1 every 20 keys. */
-  const unit = ['<PgDn>', '<PgDn>', ']', '<Down>', '<PgDn>', ']', ']', '<PgUp>', '<Down>', ']'];
-  const lines = ['# W6: 1,000 keys'];
-  let keys = 0;
-  for (let i = 0; keys < 1000; i++) {
-    const k = i % 2 === 1 && (keys % 20) + unit.length >= 20 ? unit.slice(0, 9).concat(['i']) : unit;
-    lines.push(k.join(''));
-    keys += k.length;
-  }
-  fs.writeFileSync(script, lines.join('\n') + '\n');
+  fs.writeFileSync(script, scale.walkKeys().join('\n') + '\n');
   const timing = path.join(DATA, 'w6.timing');
   const vals = { first: [], p50: [], p99: [], rss: [], wall: [], keys: [] };
   for (let rep = 0; rep < (QUICK ? 1 : 3); rep++) {
@@ -405,6 +387,91 @@ async function httpPart(size, file) {
   }
   if (httpParts.includes('startup')) startups(size);
   if (httpParts.includes('suite')) await suites(size);
+}
+
+/* The explorer at scale (tests/bench/explorer.js): the same sessions on
+ * the 100,000-item database and, in the full run, the 10,000,000-item one
+ * (kept between runs; left out with a message when the disk has no
+ * room). Results under 'X100000' and 'X10000000'. */
+const SCALE = [100000, 10000000];
+const scaleNotes = {};
+function explorerScale() {
+  for (const n of SCALE) {
+    if (QUICK && n > 100000) {
+      scaleNotes[n] = 'left out: `make bench-quick` runs the 100,000-item database only';
+      continue;
+    }
+    const p = scale.prepare(BUILD, n, log);
+    if (p.skip) {
+      log(`explorer at ${n}: ${p.skip}`);
+      scaleNotes[n] = p.skip;
+      continue;
+    }
+    log(`explorer at scale: the sessions on ${n.toLocaleString('en-US')} items (+ ACTOR#zoe's ${scale.STAR.toLocaleString('en-US')})`);
+    try {
+      add(`X${n}`, 'ddbx', scale.run(BUILD, p.db, n, QUICK ? 1 : 3));
+    } catch (e) {
+      scaleNotes[n] = 'not measured: ' + e.message.split('\n')[0];
+      log(`explorer at ${n}: ${e.message}`);
+    }
+  }
+}
+
+function scaleTable() {
+  const [a, b] = SCALE;
+  const A = `X${a}`, B = `X${b}`;
+  const L = [];
+  const col = (n) => scaleNotes[n] ? '—' : undefined;
+  for (const n of SCALE) if (scaleNotes[n]) L.push(`${n.toLocaleString('en-US')} items: ${scaleNotes[n]}.`, '');
+  L.push(`| figure | ${a.toLocaleString('en-US')} items | ${b.toLocaleString('en-US')} items | ` +
+    `${b.toLocaleString('en-US')} ÷ ${a.toLocaleString('en-US')} | target | met |`);
+  L.push('|--------|-----:|-----:|-----:|--------|-----|');
+  const rows = [
+    ['X.first', 'launch to the first full screen, ms', 'ms', { max: 50, t: '≤ 50 ms' }, true],
+    ['X.p50', 'p50 a key over the walk, ms', 'ms', null, false],
+    ['X.p99', 'p99 a key over the walk (1,000 keys of W6), ms', 'ms', { max: 10, t: '≤ 10 ms' }, true],
+    ['X.p99_cpu', 'p99 a key, CPU ms (the process\'s own time)', 'ms', null, false],
+    ['X.search', '`/` whole-table search for the last item, ms', 'ms', { linear: true }, false],
+    ['X.search_cpu', 'the same, CPU ms', 'ms', null, false],
+    ['X.search_esc', 'the same search, Esc typed meanwhile: stopped after, ms', 'ms', null, false],
+    ['X.mark', '`V` over the 100,000-item Query (its 1,000 pages read, asked, marked), ms', 'ms', null, true],
+    ['X.mark_cpu', 'the same, CPU ms', 'ms', null, false],
+    ['X.load', '`:load-all` of a filtered Scan (tier = gold and score < 25), ms', 'ms', { linear: true }, false],
+    ['X.load_cpu', 'the same, CPU ms', 'ms', null, false],
+    ['X.load_esc', 'the same, Esc typed meanwhile: stopped after, ms', 'ms', null, false],
+    ['X.rss', 'explorer peak RSS (largest of the sessions)', 'MB', { max: 64 * 2 ** 20, t: '≤ 64 MB' }, true],
+  ];
+  for (const [key, label, unit, tg, twice] of rows) {
+    const x = med(A, 'ddbx', key), y = med(B, 'ddbx', key);
+    const n = Math.max(runs(A, 'ddbx', key), runs(B, 'ddbx', key));
+    const r = x !== undefined && y !== undefined && x > 0 ? y / x : undefined;
+    const tparts = [], mparts = [];
+    if (tg && tg.max !== undefined) {
+      tparts.push(tg.t);
+      mparts.push(y === undefined ? 'n/a' : y <= tg.max ? 'yes' : '**no**');
+    }
+    if (twice) {
+      tparts.push(`≤ 2× the ${a.toLocaleString('en-US')}-item figure`);
+      mparts.push(r === undefined ? 'n/a' : r <= 2 ? 'yes' : '**no**');
+    }
+    if (tg && tg.linear) {
+      tparts.push('linear: shows progress, Esc stops it (next rows)');
+      mparts.push('—');
+    }
+    L.push(`| ${label}${n > 1 ? ` (median of ${n})` : ''} | ${col(a) || fmt(x, unit)} | ${col(b) || fmt(y, unit)} | ` +
+      `${r === undefined ? '—' : ratio(y, x)} | ${tparts.join('; ') || '—'} | ${mparts.join('; ') || '—'} |`);
+  }
+  const sa = med(A, 'ddbx', 'X.search'), sb = med(B, 'ddbx', 'X.search');
+  const la = med(A, 'ddbx', 'X.load'), lb = med(B, 'ddbx', 'X.load');
+  const per = (items, ms) => (ms ? fmt(items / (ms / 1000)) : '—');
+  const cpu = (k, n) => per(n + scale.STAR, med(`X${n}`, 'ddbx', k));
+  L.push('');
+  L.push(`Items a second (a CPU second): the search ${per(a + scale.STAR, sa)} (${cpu('X.search_cpu', a)}) at ` +
+    `${a.toLocaleString('en-US')} items and ${per(b + scale.STAR, sb)} (${cpu('X.search_cpu', b)}) at ` +
+    `${b.toLocaleString('en-US')}; \`:load-all\` ${per(a + scale.STAR, la)} (${cpu('X.load_cpu', a)}) and ` +
+    `${per(b + scale.STAR, lb)} (${cpu('X.load_cpu', b)}), 100 items a page. An Esc typed with \`:load-all\` ` +
+    'stops it before its next page; one typed with `/` after the chunk of 20,000 items it is reading.');
+  return L.join('\n');
 }
 
 function machine() {
@@ -495,6 +562,7 @@ async function main() {
     }
     add('expr', 'ddbx', [...w7.parse.map((v) => ['W7.parse', v]), ...w7.eval.map((v) => ['W7.eval', v])]);
   }
+  if (!HTTP_ONLY) explorerScale();
   const loadEnd = os.loadavg();
   fs.writeFileSync(path.join(DATA, 'results.json'), JSON.stringify(results, null, 1));
   fs.writeFileSync(OUT, report(m, loadStart, loadEnd, w6Note));
@@ -787,7 +855,7 @@ function report(m, la, lb, w6Note) {
   L.push(`- Machine: ${m.cpu}, ${m.cores} cores, ${m.mem} memory; Linux ${m.kernel}; SQLite ${m.sqlite}; node ${m.node}`);
   L.push(`- Load average at start / end: ${la.map((x) => x.toFixed(2)).join(' ')} / ${lb.map((x) => x.toFixed(2)).join(' ')} ` +
     '(a shared machine: only ratios measured in the same run are comparable)');
-  L.push(`- Mode: ${QUICK ? 'quick (100,000 items, fewer repetitions)' : 'full (100,000 and 1,000,000 items)'}; ` +
+  L.push(`- Mode: ${QUICK ? 'quick (100,000 items, fewer repetitions)' : 'full (100,000 and 1,000,000 items; the explorer at 100,000 and 10,000,000)'}; ` +
     `${PLAN.queries.toLocaleString('en-US')} Query calls and ${PLAN.gets.toLocaleString('en-US')} GetItem calls a run ` +
     `(dynalite: ${PLAN.dynQueries.toLocaleString('en-US')} and ${PLAN.dynGets.toLocaleString('en-US')}, ${PLAN.dynReps} run${PLAN.dynReps > 1 ? 's' : ''})`);
   L.push('');
@@ -921,6 +989,18 @@ function report(m, la, lb, w6Note) {
     L.push(`| W7 | evaluate against an item, ops/s (bench_expr, CPU time) | ${fmt(ev)} | ≥ 5,000,000/s | ${ev >= 5e6 ? 'yes' : '**no**'} |`);
   }
   L.push('');
+  L.push(`## The explorer at scale: ${SCALE.map((n) => n.toLocaleString('en-US')).join(' and ')} items`);
+  L.push('');
+  L.push('tests/bench/explorer.js: each database is the follow graph of N items plus ACTOR#zoe\'s partition of ' +
+    `${scale.STAR.toLocaleString('en-US')} items (the table's last; N + ${scale.STAR.toLocaleString('en-US')} items in all), ` +
+    'and each session its own explorer process at 120x40 (DDBX_SCRIPT, DDBX_TIMING, peakrss): the W6 walk of 1,000 ' +
+    'keys, `/` for the last item\'s line (`' + scale.LAST + '`: every item read, in chunks with a progress line), ' +
+    '`:query ACTOR#zoe` then `V` answered `a`, and `:scan` with a filter then `:load-all`; the "Esc" rows type Esc ' +
+    'right after the search or `:load-all`. The 10,000,000-item database (about 15 GB) is loaded once, in slices ' +
+    'of 1,000,000 items, and kept in BUILD/bench-data between runs.');
+  L.push('');
+  L.push(scaleTable());
+  L.push('');
   if (notes.length) {
     L.push('Harness notes: ' + notes.join(' '));
     L.push('');
@@ -930,7 +1010,12 @@ function report(m, la, lb, w6Note) {
   return L.join('\n');
 }
 
-main().catch((e) => {
-  console.error('bench: ' + (e.stack || e.message));
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error('bench: ' + (e.stack || e.message));
+    process.exit(1);
+  });
+}
+
+/* For trying the report on kept figures (BUILD/bench-data/results.json). */
+module.exports = { results, scaleNotes, scaleTable };

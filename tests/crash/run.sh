@@ -104,7 +104,9 @@ check "both writers' items are all there" "[ \$(grep -c '\"Count\":3000,' '$tmp/
 # ---- 3. SIGKILL mid-commit of staged changes ----
 bulk='{"Operation":"CreateTable","Input":{"TableName":"Bulk","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}}'
 tagged='{"Operation":"Scan","Input":{"TableName":"Bulk","FilterExpression":"attribute_exists(tag)","Select":"COUNT"}}'
-# The explorer run by a script of keys, with nothing of the user's.
+# The explorer run by a script of keys, with nothing of the user's. M
+# marks the partition's 250 items after a question naming them (more
+# than the screen shows), answered y.
 explore() { # db script
     mkdir -p "$tmp/home"
     env -i PATH="$PATH" HOME="$tmp/home" XDG_DATA_HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home" \
@@ -117,6 +119,7 @@ cat > "$tmp/stage.keys" <<'KEYS'
 :stage on
 j
 M
+y
 :marked stage set tag '{"S":"v1"}'
 :save-display staged
 :commit
@@ -143,8 +146,10 @@ for point in sent:2 written:2; do
     check "$point: PRAGMA integrity_check says ok" "[ '$ic' = 'integrity: ok' ]"
     (cd "$tmp" && explore "$db3" "$tmp/restart.keys")
     left=150
+    # The message wraps onto the rows above the status line when wider
+    # than the screen (issue 27, 10): its first row is in the last three.
     check "$point: the next start says $left staged changes are kept" \
-        "tail -n 1 '$tmp/restarted' | grep -q '^$left staged changes kept from before' && head -n 1 '$tmp/restarted' | grep -q ' $left staged'"
+        "tail -n 3 '$tmp/restarted' | grep -q '^$left staged changes kept from before' && head -n 1 '$tmp/restarted' | grep -q ' $left staged'"
     check "$point: the next :commit writes the rest" "[ \$(count_tagged '$db3') = 250 ]"
     check "$point: and nothing is left staged" "tail -n 1 '$tmp/committed' | grep -q '^Committed' && ! head -n 1 '$tmp/committed' | grep -q staged"
 done

@@ -297,7 +297,7 @@ static void broken_json_in_a_line(void **state)
     assert_string_equal(d.file, "in.json");
     assert_int_equal(d.line, 3);
     assert_int_equal(d.col, 25);              /* at "tru}" */
-    assert_non_null(strstr(d.msg, "item 2"));
+    assert_non_null(strstr(d.msg, "item 3:"));  /* the third, from 1 as lines are */
     assert_non_null(strstr(d.msg, "invalid JSON"));
     assert_true(r.ended && !r.ended_ok);      /* the sink rolls back */
     buf_done(&r.log);
@@ -326,7 +326,7 @@ static void bad_value_names_the_attribute(void **state)
     assert_int_equal(run_text(text, IMPORT_AUTO, false, &r, &sk, &st, &d), ST_VALIDATION);
     assert_int_equal(d.line, 2);
     assert_int_equal(d.col, 2);
-    assert_non_null(strstr(d.msg, "item 1"));
+    assert_non_null(strstr(d.msg, "item 2:"));
     assert_true(strncmp(d.path, "tags", 4) == 0);
     buf_done(&r.log);
 
@@ -338,7 +338,7 @@ static void bad_value_names_the_attribute(void **state)
     assert_true(strncmp(sk.first.path, "tags", 4) == 0);
     assert_int_equal(sk.last.line, 3);
     assert_true(strncmp(sk.last.path, "m.n[0]", 6) == 0);
-    assert_non_null(strstr(sk.last.msg, "item 2"));
+    assert_non_null(strstr(sk.last.msg, "item 3:"));
     buf_done(&r.log);
 }
 
@@ -425,7 +425,9 @@ static void wrong_shapes(void **state)
     assert_int_equal(d.col, 6);
     buf_done(&r.log);
 
-    /* A sink refusal carries the item's place. */
+    /* A sink refusal carries the item's place: its line, and its number
+     * counted from 1 as lines are (issue 27, 11: it said "item 1" for the
+     * second item, on line 2). */
     memset(&r, 0, sizeof r);
     r.fail_item = 2;
     assert_int_equal(run_text("{\"PK\":{\"S\":\"a\"}}\n{\"PK\":{\"S\":\"b\"}}\n", IMPORT_JSONL,
@@ -433,7 +435,7 @@ static void wrong_shapes(void **state)
     assert_int_equal(d.line, 2);
     assert_int_equal(d.col, 1);
     assert_string_equal(d.path, "PK");
-    assert_non_null(strstr(d.msg, "item 1: refused"));
+    assert_non_null(strstr(d.msg, "item 2: refused"));
     buf_done(&r.log);
 }
 

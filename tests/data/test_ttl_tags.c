@@ -80,6 +80,34 @@ static void test_ttl_settings(void **state)
     assert_null(attr);
 }
 
+/* store_ttl_check answers what store_ttl_set would ([API] AttributeName
+ * 1 to 255 characters; [OBS] already enabled / disabled) with the same
+ * words, and changes nothing: the explorer asks only after it passes
+ * (issue 27, 9: `:ttl ""` asked first). */
+static void test_ttl_check(void **state)
+{
+    store *s = *state;
+    ok(s, "CreateTable", TABLE(""));
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_ttl_check(s, "Tab", "exp", &d), ST_OK);
+    assert_int_equal(store_ttl_check(s, "Tab", "", &d), ST_VALIDATION);
+    assert_string_equal(d.msg, "1 validation error detected: Value '' at 'timeToLiveSpecification.attributeName'"
+                               " failed to satisfy constraint: Member must have length greater than or equal to 1");
+    assert_int_equal(store_ttl_check(s, "Tab", NULL, &d), ST_VALIDATION);
+    assert_string_equal(d.msg, "TimeToLive is already disabled");
+    assert_int_equal(store_ttl_check(s, "Nope", "exp", &d), ST_NOT_FOUND);
+    char *attr = NULL;
+    assert_int_equal(store_ttl_get(s, "Tab", &attr, &d), ST_OK);
+    assert_null(attr);   /* nothing was set */
+    ok(s, "UpdateTimeToLive", TTL("true", "exp"));
+    assert_int_equal(store_ttl_check(s, "Tab", "other", &d), ST_VALIDATION);
+    assert_string_equal(d.msg, "TimeToLive is active on a different AttributeName");
+    assert_int_equal(store_ttl_check(s, "Tab", "exp", &d), ST_VALIDATION);
+    assert_string_equal(d.msg, "TimeToLive is already enabled");
+    assert_int_equal(store_ttl_check(s, "Tab", NULL, &d), ST_OK);
+}
+
 /* [DG] an item whose TTL attribute is a Number of epoch seconds in the
  * past is deleted by the background sweep; until then reads return it; a
  * String, a future time or a time over five years ago is left alone. The
@@ -235,6 +263,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_ttl_settings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ttl_check, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
         cmocka_unit_test(test_describe_expiry),
         cmocka_unit_test_setup_teardown(test_tags, setup, teardown),

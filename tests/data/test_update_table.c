@@ -256,6 +256,34 @@ static void test_describe_c(void **state)
     assert_int_equal(store_describe(s, "Tab", &def, &d), ST_OK);
     assert_int_equal(def.n_idx, 0);
     table_def_free(&def);
+    /* [DYN] DescribeTable's words for a table that is not there name it
+     * (the explorer and `ddbx export` show them: issue 27, 9 and 11). */
+    assert_int_equal(store_describe(s, "Nope", &def, &d), ST_NOT_FOUND);
+    assert_string_equal(d.msg, "Requested resource not found: Table: Nope not found");
+}
+
+/* store_delete_index_check says what deleting would be refused for, with
+ * UpdateTable's words ([DYN] "Requested resource not found: Index: X not
+ * found"), and changes nothing: the explorer asks only after it passes
+ * (issue 27, 9). */
+static void test_delete_check(void **state)
+{
+    store *s = *state;
+    ok(s, "CreateTable", TABLE_PPR);
+    ok(s, "UpdateTable", CREATE("byG", "g", DEF_S("g")));
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_delete_index_check(s, "Tab", "byG", &d), ST_OK);
+    assert_int_equal(store_delete_index_check(s, "Tab", "GSI9", &d), ST_NOT_FOUND);
+    assert_string_equal(d.msg, "Requested resource not found: Index: GSI9 not found");
+    assert_int_equal(store_delete_index_check(s, "Nope", "byG", &d), ST_NOT_FOUND);
+    assert_string_equal(d.msg, "Requested resource not found: Table: Nope not found");
+    refused(s, "UpdateTable", "{\"TableName\":\"Tab\",\"GlobalSecondaryIndexUpdates\":[{\"Delete\":"
+            "{\"IndexName\":\"GSI9\"}}]}", ST_NOT_FOUND, "Requested resource not found: Index: GSI9 not found");
+    table_def def;
+    assert_int_equal(store_describe(s, "Tab", &def, &d), ST_OK);
+    assert_int_equal(def.n_idx, 1);   /* the checks changed nothing */
+    table_def_free(&def);
 }
 
 int main(void)
@@ -266,6 +294,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_billing_and_throughput, setup, teardown),
         cmocka_unit_test_setup_teardown(test_describe_c, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_delete_check, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);

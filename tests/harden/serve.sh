@@ -75,8 +75,9 @@ sample() {
     while [ ! -f "$tmp/ex/ok$samples" ] && [ $i -lt 300 ] && kill -0 $pe 2>/dev/null; do
         sleep 0.05; i=$((i + 1))
     done
-    # The table's total, whatever is selected ("item 2 of N", "partition 1 of 1 · N items").
-    count=$(sed -E -n 's/^title Live  base table \(PK, SK\)  (item [0-9]+ of ([0-9]+)|partition [0-9]+ of [0-9]+ · ([0-9]+) items|([0-9]+) items).*/\2\3\4/p' \
+    # The table's total, whatever is selected ("item 2 of N", "partition 1 of 1 · N items",
+    # "1 item").
+    count=$(sed -E -n 's/^title Live  base table \(PK, SK\)  (item [0-9]+ of ([0-9]+)|partition [0-9]+ of [0-9]+ · ([0-9]+) items?|([0-9]+) items?).*/\2\3\4/p' \
         "$tmp/ex/v$samples" 2>/dev/null)
 }
 sample

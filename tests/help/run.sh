@@ -44,9 +44,11 @@ run() { # dir cols lines script
 printf '?\n:save-view help\n' > "$tmp/help.keys"
 run "$tmp/help" 120 35 "$tmp/help.keys"
 [ -f "$tmp/help/help" ] || { echo "not ok 1 - help: the help overlay was not saved"; exit 1; }
-# "  command  :goto VALUE  Go to ..." then "  example  e.g. :goto ACTOR#bob".
+# "  command  :goto VALUE  Go to ..." then "  example  e.g. :goto ACTOR#bob"
+# (the rows a long entry wraps onto, "  wrap", between them).
 awk '
     { kind = substr($0, 3, 8); gsub(/ /, "", kind); text = substr($0, 12) }
+    kind == "wrap" { next }
     pending != "" && kind == "example" { sub(/^e\.g\. /, "", text); print pending "\t" text; pending = ""; next }
     pending != "" { if (pending ~ / /) print pending "\t"; else print pending "\t" pending; pending = "" }
     kind == "command" { left = text; sub(/  .*/, "", left); pending = left }

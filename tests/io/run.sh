@@ -63,7 +63,7 @@ printf '' | "$DDBX" load - --table Bad --key PK:S --db "$t/d.db" 2>"$t/err"
 rc=$?
 check "a bad item fails the load (exit 1)" [ $rc -eq 1 ]
 check "the message names file:line:col, item and attribute" \
-    eval 'has "$t/err" "bad.jsonl:3:1: ValidationException: item 2: .*(attribute tags"'
+    eval 'has "$t/err" "bad.jsonl:3:1: ValidationException: item 3: .*(attribute tags"'
 "$DDBX" export Bad --db "$t/d.db" >"$t/out" 2>"$t/err"
 check "nothing of the failed file was committed" eval '[ ! -s "$t/out" ]'
 "$DDBX" load "$t/bad.jsonl" --table Bad --skip-bad --db "$t/d.db" 2>"$t/err"
@@ -90,6 +90,24 @@ check "a batch file naming a missing table fails, even with --skip-bad" \
 "$DDBX" export Other --db "$t/d.db" >"$t/out" 2>"$t/err"
 check "... and nothing of it is committed" eval '[ ! -s "$t/out" ]'
 
+# Issue 27, 11: the CLI's messages. A missing table is named (DescribeTable's
+# "Requested resource not found: Table: Nope not found"); one of a thing is
+# not "1 items"; an item's number counts from 1, as its line does (the
+# bad.jsonl check above: line 3, item 3).
+"$DDBX" export Nope --db "$db" >"$t/out" 2>"$t/err"
+rc=$?
+check "export of a missing table names it (exit 1)" \
+    eval '[ $rc -eq 1 ] && has "$t/err" "ResourceNotFoundException: Requested resource not found: Table: Nope not found"'
+printf '{"PK":{"S":"one"}}\n' >"$t/one.jsonl"
+"$DDBX" load "$t/one.jsonl" --table One --key PK:S --db "$t/one.db" 2>"$t/err"
+check "load of one item says 1 item" eval 'has "$t/err" "ddbx load: 1 item (jsonl)"'
+"$DDBX" export One -o "$t/one.out" --db "$t/one.db" 2>"$t/err"
+check "export of one item says 1 item (1 partition)" eval 'has "$t/err" "ddbx export: 1 item (1 partition) to "'
+printf '{"PK":{"S":"one"}}\n{"PK":{"S":"two"},"n":{"N":"x"}}\n' >"$t/onebad.jsonl"
+"$DDBX" load "$t/onebad.jsonl" --table One --skip-bad --db "$t/one.db" 2>"$t/err"
+check "one bad item skipped says 1 bad item, item 2 on line 2" \
+    eval 'has "$t/err" "1 bad item skipped" && has "$t/err" "onebad.jsonl:2:1: .*item 2: "'
+
 # Workbench: tables exist -> refused unless --replace.
 "$DDBX" export Music --format workbench -o "$t/music.json" --db "$db" 2>"$t/err"
 "$DDBX" load "$t/music.json" --db "$t/c.db" 2>"$t/err"
@@ -97,7 +115,7 @@ rc=$?
 check "a Workbench model does not overwrite a table" eval '[ $rc -eq 1 ] && has "$t/err" "already exists"'
 "$DDBX" load "$t/music.json" --replace --db "$t/c.db" 2>"$t/err"
 rc=$?
-check "--replace recreates it" eval '[ $rc -eq 0 ] && has "$t/err" "14 items into 1 new tables"'
+check "--replace recreates it" eval '[ $rc -eq 0 ] && has "$t/err" "14 items into 1 new table ("'
 
 # plain JSON says it is lossy; CSV has typed headers.
 printf '[{"PK":"p1","n":1.50,"tags":["a","b"]}]\n' >"$t/plain.json"

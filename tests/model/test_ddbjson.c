@@ -534,10 +534,44 @@ static void flat_requests_are_taken_whole_or_not_at_all(void **state)
     assert_false(ddbjson_flat_parse(nul2, sizeof nul2 - 1, &f));
 }
 
+/* ddbjson_parse_maps, the one reader of names and values typed as text
+ * (query bar, ddbx eval, builder): blank is not given, names are plain
+ * JSON strings, values DynamoDB JSON; an error names its map in d->file. */
+static void names_and_values_maps_read_from_text(void **state)
+{
+    (void)state;
+    av n, v;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(ddbjson_parse_maps(NULL, " \n", &n, &v, &d), ST_OK);
+    assert_int_equal(n.type, AV_NONE);
+    assert_int_equal(v.type, AV_NONE);
+    assert_int_equal(ddbjson_parse_maps("{\"#s\":\"status\"}", "{\":v\":{\"N\":\"4\"}}", &n, &v, &d), ST_OK);
+    assert_int_equal(n.type, AV_M);
+    assert_int_equal(av_map_get(&n, "#s", 2)->type, AV_S);
+    assert_int_equal(av_map_get(&v, ":v", 2)->type, AV_N);
+    av_free(&n);
+    av_free(&v);
+    assert_int_equal(ddbjson_parse_maps("{}", NULL, &n, &v, &d), ST_OK);   /* empty: expr_ctx_init's to refuse */
+    assert_int_equal(n.type, AV_M);
+    av_free(&n);
+    assert_int_equal(ddbjson_parse_maps("{\"#s\":5}", NULL, &n, &v, &d), ST_VALIDATION);
+    assert_string_equal(d.file, "ExpressionAttributeNames");
+    assert_string_equal(d.msg, "the name of #s must be a JSON string");
+    assert_int_equal(n.type, AV_NONE);
+    diag_init(&d);
+    assert_int_equal(ddbjson_parse_maps("{\"#s\":\"s\"}", "{\":v\":{\"N\":\"x\"}}", &n, &v, &d), ST_VALIDATION);
+    assert_string_equal(d.file, "ExpressionAttributeValues");
+    assert_string_equal(d.path, ":v");
+    assert_int_equal(n.type, AV_NONE);
+    assert_int_equal(v.type, AV_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(flat_requests_are_taken_whole_or_not_at_all),
+        cmocka_unit_test(names_and_values_maps_read_from_text),
         cmocka_unit_test(every_type_reads_and_writes_back_canonically),
         cmocka_unit_test(empty_strings_and_binaries_are_allowed_outside_keys),
         cmocka_unit_test(booleans_may_be_written_as_strings),

@@ -8,7 +8,8 @@
 # Not found, Esc stops it); a write refused without
 # --write; with --write a declined (n) and a confirmed (y) delete, checked
 # in dynalite itself; a write `ddbx serve --read-only` denies
-# (AccessDeniedException); and dynalite killed in the middle of a session: an
+# (AccessDeniedException); a transaction sent to `ddbx serve` after one
+# question that names the endpoint; and dynalite killed in the middle of a session: an
 # error line, no crash, and R recovers once it is back. The kill and the
 # restart happen inside the session through $EDITOR (a script that the
 # explorer runs on `e` and `a`), since a key script cannot wait.
@@ -441,6 +442,48 @@ else
     # shellcheck disable=SC2086
     if [ -n "$key" ] && [ "$(present $key)" = absent ]; then ok "the endpoint no longer has the item"
     else nok "the endpoint no longer has the item ($key)"; fi
+fi
+
+# ---- 4c. A transaction on the endpoint: one question (issue 27, 9) ----
+# ddbx serve (dynalite has no TransactWriteItems) on a fresh copy of the
+# fixture. With --write (staging on by default) t 1 on bob's profile adds
+# ADD 1 to followerCount (2); T, A asks ONE question that names the
+# endpoint and says the transaction is written, not staged (it asked
+# three times: the pending view, the staging note, the write gate); y
+# sends it and the next key is the script's own (a second question would
+# have taken it).
+"$DDBX" api --db "$tmp/serve3.db" <"$fixture" >"$tmp/serve3-load.out" 2>&1
+serve_start "$tmp/serve3.db" "$tmp/serve3.out" "$tmp/serve3.err"
+echo "$srvpid" >>"$tmp/pids"
+tport=$serve_port
+turl=http://127.0.0.1:$tport
+if [ -z "$tport" ]; then
+    nok "ddbx serve starts (for a transaction)" "$tmp/serve3.err"
+else
+    cat >"$tmp/txn.keys" <<'EOF'
+:table SocialGraph
+:goto ACTOR#bob
+j
+t1
+T
+A<Snap:asked>y
+:save-display ran
+EOF
+    session txn "$tmp/txn.keys" --endpoint-url "$turl" --write
+    rc_is txn 0
+    s=$tmp/txn
+    if [ -f "$s/asked" ] && tr '\n' ' ' <"$s/asked" | tr -s ' ' |
+        grep -qF "Run 1 action as one TransactWriteItems on $turl (us-east-1) (staging is on: it is written now, not staged)? (y/N)"; then
+        ok "T, A on an endpoint asks one question naming it"
+    else
+        nok "T, A on an endpoint asks one question naming it" "$s/asked"
+    fi
+    check "y sends the TransactWriteItems, asked nothing more" "$s/ran" \
+        "TransactWriteItems: OK, 1 action applied together"
+    count=$(printf '{"Operation":"GetItem","Input":{"TableName":"SocialGraph","Key":{"PK":{"S":"ACTOR#bob"},"SK":{"S":"PROFILE"}}}}\n' |
+        "$DDBX" api --db "$tmp/serve3.db" 2>/dev/null | sed -n 's/.*"followerCount":{"N":"\([0-9]*\)"}.*/\1/p')
+    [ "$count" = 3 ] && ok "the endpoint has the ADD: followerCount 3" ||
+        nok "the endpoint has the ADD: followerCount 3 (got '$count')"
 fi
 
 # ---- 5. Command line ----

@@ -1,4 +1,4 @@
-SocialGraph  item PK=ACTOR#carol SK=PROFILE  211 bytes, read 1 RCU (0.5 eventua~
+SocialGraph  item PK=ACTOR#carol SK=PROFILE  211 bytes, read 1 RCU, write 1 WCU
   PK                    S   ACTOR#carol
   SK                    S   PROFILE
   bio                   S   Product designer · Hà Nội

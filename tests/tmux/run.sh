@@ -188,8 +188,9 @@ fi
 
 # newcomer: the first run of a newcomer (no database yet: the samples are
 # loaded), a seed case with keys (t p on alice's edge to bob, T, A, y:
-# refused, following twice), and Q quits with the terminal as found and the
-# shell's screen back (the explorer drew on the alternate screen).
+# refused, following twice), and Q (asking, since the refused action is
+# still pending; y) quits with the terminal as found and the shell's
+# screen back (the explorer drew on the alternate screen).
 if part newcomer; then
     rm -f "$tmp/before" "$tmp/after" "$tmp/rc"
     mkdir -p "$tmp/newcomer"
@@ -205,8 +206,12 @@ if part newcomer; then
     wait_for "(y/N)" >/dev/null
     T send-keys -t t y
     check "following twice is refused" wait_for "ConditionalCheckFailed"
+    # The refused action is still pending: Q asks before it is lost
+    # (issue 27, 9), y quits.
     T send-keys -t t Q
-    check "Q quits with status 0" sh -c "sleep 0.5; grep -q rc=0 $tmp/rc"
+    check "Q asks before a pending transaction is lost" wait_for "pending transaction (1 action) would be lost"
+    T send-keys -t t y
+    check "y quits with status 0" sh -c "sleep 0.5; grep -q rc=0 $tmp/rc"
     check "quit leaves the terminal settings as found" cmp -s "$tmp/before" "$tmp/after"
     check "the shell's screen is back" sh -c "T() { tmux -L $sock -f /dev/null \"\$@\"; }; T capture-pane -p -t t | grep -q shell-after && ! T capture-pane -p -t t | grep -q 'Pending transaction'"
 fi

@@ -102,6 +102,89 @@ static void test_fit_row(void **state)
     assert_int_equal(text_fit_row("", 0, 8, 1), 0);
 }
 
+/* A title of ranked parts (text_title_fit): parts go whole, highest
+ * rank first, and what is left is never cut inside a number (issue 27,
+ * 10: "partition 1 of 240~"). */
+static void fit_title(const char *t, int width, const char *want)
+{
+    buf b = BUF_INIT;
+    int w = text_title_fit(&b, t, strlen(t), width);
+    assert_string_equal(b.data ? b.data : "", want);
+    assert_int_equal(w, text_width(want, strlen(want)));
+    buf_done(&b);
+}
+
+static void test_title_fit(void **state)
+{
+    (void)state;
+    const char *t = "SocialGraph\x1f" "1  base table\x1f" "4 (PK, SK)\x1f" "1  item 1 of 4820"
+                    "\x1f" "3 \xc2\xb7 partition 1 of 2407\x1f" "5, 438.9 KB\x1f" "2  [i: index]";
+    /* Everything fits: the plain text, marks gone. */
+    fit_title(t, -1, "SocialGraph  base table (PK, SK)  item 1 of 4820 \xc2\xb7 partition 1 of 2407, "
+                     "438.9 KB  [i: index]");
+    fit_title(t, 100, "SocialGraph  base table (PK, SK)  item 1 of 4820 \xc2\xb7 partition 1 of 2407, "
+                      "438.9 KB  [i: index]");
+    /* 75 columns: the size (rank 5) goes, then the key schema (4). */
+    fit_title(t, 75, "SocialGraph  base table  item 1 of 4820 \xc2\xb7 partition 1 of 2407  [i: index]");
+    /* 72: the partition too (3); [i: index] (2) stays. */
+    fit_title(t, 72, "SocialGraph  base table  item 1 of 4820  [i: index]");
+    /* Equal ranks: the last goes first. */
+    fit_title(t, 40, "SocialGraph  base table  item 1 of 4820");
+    fit_title(t, 30, "SocialGraph  base table");
+    /* Rank 0 alone and still too wide: cut at a space, never in a word. */
+    fit_title("Table one two", 13, "Table one two");
+    fit_title("Table one two", 12, "Table one~");
+    fit_title("Table one two", 10, "Table one~");
+    fit_title("Table one two", 9, "Table~");
+    /* A title without marks is one part: cut at a space, the number whole. */
+    fit_title("Query: Count 4, ScannedCount 4820", 31, "Query: Count 4, ScannedCount~");
+    /* One word wider than the row: left for the caller to cut. */
+    fit_title("Supercalifragilistic", 8, "Supercalifragilistic");
+}
+
+/* Wrapped rows (text_wrap_row): what the help, the hints and the bars'
+ * wrapped lines show, a row's leading space skipped. */
+static void test_wrap_row(void **state)
+{
+    (void)state;
+    const char *t = "Will run: Query on the base table   [Enter: run]";
+    size_t from, n, len = strlen(t);
+    assert_int_equal(text_wrap_rows(t, len, 80), 1);
+    assert_int_equal(text_wrap_rows(t, len, 20), 3);
+    assert_true(text_wrap_row(t, len, 20, 0, &from, &n));
+    assert_int_equal(from, 0);
+    assert_int_equal(n, 19);   /* "Will run: Query on " */
+    assert_true(text_wrap_row(t, len, 20, 1, &from, &n));
+    assert_int_equal(from, 19);
+    assert_int_equal(n, 17);   /* "the base table   ", up to "[" */
+    assert_true(text_wrap_row(t, len, 20, 2, &from, &n));
+    assert_string_equal(t + from, "[Enter: run]");
+    assert_false(text_wrap_row(t, len, 20, 3, &from, &n));
+    /* A tail kept whole: after the last row, or on its own. */
+    const char *plan = "Will run: Query on the base table";
+    size_t pl = strlen(plan);
+    buf b = BUF_INIT;
+    assert_int_equal(text_wrap_rows_tail(plan, pl, "[Enter: run]", 80), 1);
+    assert_true(text_wrap_row_tail(plan, pl, "[Enter: run]", 80, 0, &b));
+    assert_string_equal(b.data, "Will run: Query on the base table   [Enter: run]");
+    buf_reset(&b);
+    assert_int_equal(text_wrap_rows_tail(plan, pl, "[Enter: run]", 40), 2);
+    assert_true(text_wrap_row_tail(plan, pl, "[Enter: run]", 40, 0, &b));
+    assert_string_equal(b.data, "Will run: Query on the base table");
+    buf_reset(&b);
+    assert_true(text_wrap_row_tail(plan, pl, "[Enter: run]", 40, 1, &b));
+    assert_string_equal(b.data, "[Enter: run]");
+    assert_false(text_wrap_row_tail(plan, pl, "[Enter: run]", 40, 2, &b));
+    buf_reset(&b);
+    /* 30 columns: two rows of the plan, the tail after the second. */
+    assert_int_equal(text_wrap_rows_tail(plan, pl, "[Enter]", 30), 2);
+    assert_true(text_wrap_row_tail(plan, pl, "[Enter]", 30, 1, &b));
+    assert_string_equal(b.data, "table   [Enter]");
+    buf_done(&b);
+    assert_int_equal(text_wrap_rows("", 0, 20), 0);
+    assert_int_equal(text_wrap_rows("   ", 3, 20), 0);
+}
+
 static void test_decode_and_find(void **state)
 {
     uint32_t cp;
@@ -120,6 +203,8 @@ int main(void)
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_fit_row),
+        cmocka_unit_test(test_title_fit),
+        cmocka_unit_test(test_wrap_row),
         cmocka_unit_test(test_decode_and_find),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -31,6 +31,15 @@ static void fill(vm *m, size_t n)
         vm_append(m, 0, NULL);
 }
 
+/* A window of n lines, 4 rows on screen, line sel selected. */
+static void window(vm *m, size_t n, size_t sel)
+{
+    vm_init(m, count_free, NULL);
+    vm_set_rows(m, 4);
+    fill(m, n);
+    vm_select(m, sel);
+}
+
 static void test_select_keeps_cursor_on_screen(void **state)
 {
     vm m;
@@ -135,10 +144,7 @@ static void test_prepend_and_trim_keep_the_line(void **state)
     line more[5];
     memset(more, 0, sizeof more);
     vm m;
-    vm_init(&m, count_free, NULL);
-    vm_set_rows(&m, 4);
-    fill(&m, 10);
-    vm_select(&m, 6);
+    window(&m, 10, 6);
     size_t top = m.top;
     vm_prepend(&m, more, 5);
     assert_int_equal(m.cursor, 11);
@@ -176,6 +182,107 @@ static void test_cut_keeps_the_lines_around(void **state)
     vm_done(&m);
 }
 
+/* vm_insert puts lines in the middle (the table view's column names, the
+ * query bar's wrapped request): the lines at or after the place move
+ * down, the cursor and the top with them; lines before stay. */
+static void test_insert_keeps_the_line(void **state)
+{
+    (void)state;
+    line two[2] = { { 7, NULL }, { 8, NULL } };
+    vm m;
+    vm_init(&m, count_free, NULL);
+    vm_set_rows(&m, 4);
+    vm_insert(&m, 0, two, 1);   /* into an empty window: cursor and top stay 0 */
+    assert_int_equal(m.n, 1);
+    assert_int_equal(m.cursor, 0);
+    assert_int_equal(m.top, 0);
+    fill(&m, 9);
+    vm_select(&m, 6);
+    vm_set_top(&m, 5);
+    vm_insert(&m, 6, two, 2);   /* at the cursor: it moves with its line */
+    assert_int_equal(m.n, 12);
+    assert_int_equal(m.cursor, 8);
+    assert_int_equal(m.top, 5);
+    assert_int_equal(m.lines[6].kind, 7);
+    assert_int_equal(m.lines[7].kind, 8);
+    vm_insert(&m, 5, two, 1);   /* at the top: the old top line stays on top */
+    assert_int_equal(m.top, 6);
+    assert_int_equal(m.cursor, 9);
+    assert_int_equal(m.n, 13);
+    vm_insert(&m, 13, two, 1);  /* at the end: nothing moves */
+    assert_int_equal(m.n, 14);
+    assert_int_equal(m.lines[13].kind, 7);
+    assert_int_equal(m.cursor, 9);
+    vm_insert(&m, 1, two, 0);   /* nothing */
+    assert_int_equal(m.n, 14);
+    freed = 0;
+    vm_done(&m);
+    assert_int_equal(freed, 14);
+}
+
+/* vm_insert puts lines in the middle (a bar's wrapped line grows): the
+ * lines after move down with the cursor, the ones before stay. */
+static void test_insert_moves_the_lines_after(void **state)
+{
+    (void)state;
+    line more[3];
+    memset(more, 0, sizeof more);
+    more[0].kind = more[1].kind = more[2].kind = 7;
+    vm m;
+    window(&m, 10, 8);
+    size_t top = m.top;
+    vm_insert(&m, 5, more, 3);
+    assert_int_equal(m.n, 13);
+    assert_int_equal(m.cursor, 11);
+    assert_int_equal(m.top, top + 3);
+    assert_int_equal(m.lines[5].kind, 7);
+    assert_int_equal(m.lines[7].kind, 7);
+    assert_int_equal(m.lines[8].kind, 0);
+    vm_select(&m, 1);
+    vm_insert(&m, 4, more, 2);
+    assert_int_equal(m.cursor, 1);
+    assert_int_equal(m.n, 15);
+    vm_insert(&m, 99, more, 1);   /* past the end: appended */
+    assert_int_equal(m.n, 16);
+    assert_int_equal(m.lines[15].kind, 7);
+    vm_done(&m);
+}
+
+static void *no_data(void *ctx)
+{
+    (*(int *)ctx)++;
+    return NULL;
+}
+
+/* vm_fit_run makes a run of lines of one kind as long as a wrapped text
+ * needs: longer, shorter, and no run at all. */
+static void test_fit_run(void **state)
+{
+    (void)state;
+    vm m;
+    int made = 0;
+    vm_init(&m, count_free, NULL);
+    vm_set_rows(&m, 4);
+    fill(&m, 3);
+    vm_append(&m, 5, NULL);
+    fill(&m, 3);
+    vm_select(&m, 6);
+    assert_int_equal(vm_fit_run(&m, 5, 3, no_data, &made), 3);
+    assert_int_equal(made, 2);
+    assert_int_equal(m.n, 9);
+    assert_int_equal(m.lines[5].kind, 5);
+    assert_int_equal(m.lines[6].kind, 0);
+    assert_int_equal(m.cursor, 8);   /* the same line */
+    freed = 0;
+    assert_int_equal(vm_fit_run(&m, 5, 1, no_data, &made), 3);
+    assert_int_equal(freed, 2);
+    assert_int_equal(m.n, 7);
+    assert_int_equal(m.cursor, 6);
+    assert_int_equal(vm_fit_run(&m, 9, 4, no_data, &made), 7);   /* no such kind */
+    assert_int_equal(m.n, 7);
+    vm_done(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +292,9 @@ int main(void)
         cmocka_unit_test(test_hscroll),
         cmocka_unit_test(test_prepend_and_trim_keep_the_line),
         cmocka_unit_test(test_cut_keeps_the_lines_around),
+        cmocka_unit_test(test_insert_keeps_the_line),
+        cmocka_unit_test(test_insert_moves_the_lines_after),
+        cmocka_unit_test(test_fit_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

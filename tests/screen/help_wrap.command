@@ -1,0 +1,24 @@
+Help: keys and commands  (q: back)
+                             database
+      e.g. :save-cond follow-once
+  :load-cond NAME            Builder: load a saved condition into the tree
+      e.g. :load-cond follow-once
+  :delete-cond NAME          Builder: delete a saved condition
+      e.g. :delete-cond follow-once
+  :conds                     Builder: list the saved conditions
+  :create-index NAME PK[:S|N|B] [SK[:TYPE]] [--projection
+  ALL|KEYS_ONLY|INCLUDE:a,b]
+                             Create a GSI on the table shown and backfill it
+                             (UpdateTable; asks first)
+      e.g. :create-index GSI2 followedAt
+  :delete-index NAME         Delete a GSI of the table shown (UpdateTable; asks
+                             first)
+      e.g. :delete-index GSI2
+  :ttl [ATTR|off]            Show the table's TTL, or enable it on ATTR, or
+                             disable it (asks first)
+      e.g. :ttl
+  :stage [on|off]            Stage edits instead of writing them, the builder's
+                             too (on by default for a remote table opened with
+                             --write)
+      e.g. :stage on
+/create-index

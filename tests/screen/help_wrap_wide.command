@@ -1,0 +1,35 @@
+Help: keys and commands  (q: back)
+      e.g. :apply put
+  :txn add put|update|delete|check|run|clear
+                             Builder: collect actions, run them as one TransactWriteItems
+      e.g. :txn run
+  :save-cond NAME            Builder: save the condition under NAME in the database
+      e.g. :save-cond follow-once
+  :load-cond NAME            Builder: load a saved condition into the tree
+      e.g. :load-cond follow-once
+  :delete-cond NAME          Builder: delete a saved condition
+      e.g. :delete-cond follow-once
+  :conds                     Builder: list the saved conditions
+  :create-index NAME PK[:S|N|B] [SK[:TYPE]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]
+                             Create a GSI on the table shown and backfill it (UpdateTable; asks first)
+      e.g. :create-index GSI2 followedAt
+  :delete-index NAME         Delete a GSI of the table shown (UpdateTable; asks first)
+      e.g. :delete-index GSI2
+  :ttl [ATTR|off]            Show the table's TTL, or enable it on ATTR, or disable it (asks first)
+      e.g. :ttl
+  :stage [on|off]            Stage edits instead of writing them, the builder's too (on by default for a remote table
+                             opened with --write)
+      e.g. :stage on
+  :commit                    Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as
+                             read
+  :discard [all]             Drop every staged change (d in the staged view drops one)
+      e.g. :discard
+  :mark-results              Mark the items on screen (query bar: all its results, asking first when more)
+  :marked [stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear
+                             On the marked items: delete (BatchWriteItem), set or remove one attribute, each after one
+                             question naming the count and keys; with stage (or staging on) staged instead; export in a
+                             ddbx export format, copy as DynamoDB JSON lines, unmark
+      e.g. :marked copy
+  :write FILE                Write what was copied last to FILE (when the terminal has no clipboard)
+      e.g. :write marked.jsonl
+/create-index
