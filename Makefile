@@ -223,6 +223,7 @@ need-libs:
 check-deps:
 	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f "$(HTTP_PARSER_H)" ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
+	@command -v java >/dev/null 2>&1 || ./tools/deps.sh --java || echo "deps: no java: tests/diff's DynamoDB Local pass will fail" >&2
 
 deps:
 	@./tools/deps.sh

@@ -667,6 +667,8 @@ static void write_body(const ddb_req *r, buf *out)
             jstring(&w, "ReturnValues", ddb_rv_name(r->rv));
         if (r->rv_fail_all_old)
             jstring(&w, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+        if (r->icm)
+            jstring(&w, "ReturnItemCollectionMetrics", "SIZE");
         legacy_json(&r->legacy, r->kind == DDB_QUERY, out, &w.first);
     }
     if (r->rcc != DDB_RCC_NONE)
@@ -819,7 +821,7 @@ void ddb_req_cli(const ddb_req *r, buf *out)
 void ddb_res_init(ddb_res *r)
 {
     memset(r, 0, sizeof *r);
-    r->item.type = r->last_key.type = r->responses.type = AV_NONE;
+    r->item.type = r->last_key.type = r->responses.type = r->icm_key.type = AV_NONE;
     ddb_req_init(&r->unprocessed, DDB_BATCH_WRITE);
 }
 
@@ -831,6 +833,7 @@ void ddb_res_done(ddb_res *r)
     free(r->items);
     av_done(&r->last_key);
     av_done(&r->responses);
+    av_done(&r->icm_key);
     /* A batch's leftovers are only ever actions. */
     if (r->unprocessed.n_acts)
         ddb_req_done(&r->unprocessed);
