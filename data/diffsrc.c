@@ -19,7 +19,6 @@
 #include "model/tdiff.h"
 
 #define PROGRESS_EVERY 4096
-#define PAST_PAGE 256
 
 /* ---- naming a side ------------------------------------------------------ */
 
@@ -494,37 +493,19 @@ static status open_file(diffsrc *s, const diffsrc_spec *spec, diag *d)
  * (store_items_backup, store_items_at), a page at a time. */
 typedef struct past_reader {
     store *st;
-    store_items *items;
-    av page[PAST_PAGE];
-    size_t n, at;
-    bool end;
+    store_items_cursor c;
 } past_reader;
 
 static status past_next(void *self, av *item, bool *end, diag *d)
 {
     past_reader *r = self;
-    if (r->at == r->n && !r->end) {
-        r->n = r->at = 0;
-        status st = store_items_next(r->items, PAST_PAGE, r->page, &r->n, d);
-        if (st != ST_OK)
-            return st;
-        r->end = r->n < PAST_PAGE;
-    }
-    if (r->at == r->n) {
-        *end = true;
-        return ST_OK;
-    }
-    *end = false;
-    av_move(item, &r->page[r->at++]);
-    return ST_OK;
+    return store_items_cursor_next(&r->c, item, end, d);
 }
 
 static void past_close(void *self)
 {
     past_reader *r = self;
-    for (size_t i = r->at; i < r->n; i++)
-        av_free(&r->page[i]);
-    store_items_free(r->items);
+    store_items_cursor_done(&r->c);
     store_close(r->st);
     free(r);
 }
@@ -594,13 +575,13 @@ static status open_past(diffsrc *s, const diffsrc_spec *spec, diag *d)
         char *arn = NULL;
         st = backup_by_name(s, r->st, spec->backup, &arn, d);
         if (st == ST_OK)
-            st = store_items_backup(r->st, arn, NULL, &r->items, d);
+            st = store_items_backup(r->st, arn, NULL, &r->c.r, d);
         if (st == ST_BACKUP_NOT_FOUND && strncmp(spec->backup, "arn:", 4) == 0)
             st = diag_set(d, ST_BACKUP_NOT_FOUND, "%s: no backup %s in %s", s->side, arn,
                           db);
         free(arn);
     } else {
-        st = store_items_at(r->st, spec->table, spec->at_ms, NULL, &r->items, d);
+        st = store_items_at(r->st, spec->table, spec->at_ms, NULL, &r->c.r, d);
         if (st == ST_TABLE_NOT_FOUND || st == ST_NOT_FOUND)
             st = diag_set(d, st, "%s: no table %s in %s", s->side, spec->table, db);
         else if (st != ST_OK) {
@@ -611,7 +592,7 @@ static status open_past(diffsrc *s, const diffsrc_spec *spec, diag *d)
     }
     if (st != ST_OK)
         return st;
-    table_def_copy(&s->def, store_items_def(r->items));
+    table_def_copy(&s->def, store_items_def(r->c.r));
     s->has_def = true;
     return ST_OK;
 }
