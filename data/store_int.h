@@ -191,6 +191,12 @@ struct store {
     bool ttl_delete;     /* the writes now are TTL deletions (userIdentity) */
     int64_t retention_ms, iterator_ms;
     buf old_enc;         /* an old image, encoded for its record */
+    /* store_set_own_changes: the records this handle logged in the open
+     * transaction (tid, seq pairs), handed to own_fn once it commits. */
+    store_own_fn own_fn;
+    void *own_ctx;
+    int64_t *own;
+    size_t n_own, cap_own;
     /* Where the TTL sweep goes on (store_ttl.c): the table and the last
      * key it read there. */
     int64_t ttl_tid;
@@ -502,6 +508,9 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
  * the new one, only the key: what undoing needs. Streams and the feed
  * skip them, as they have no record of a bulk write otherwise. */
 status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d);
+/* At the end of a write transaction: tells store_set_own_changes' fn of
+ * the records logged in it when it committed, forgets them either way. */
+void store_own_committed(store *s, bool committed);
 /* One bounded trim step (at most `max` records older than the retention),
  * inside the caller's write transaction. */
 status store_trim_changes(store *s, int max, diag *d);

@@ -27,7 +27,9 @@
     X(reload,       "",             "Reload the view from the store") \
     X(watch,        "[TABLE]",      "Change feed of the table shown (or TABLE): recent writes, newest first") \
     X(live,         "[on|off]",     "Follow other processes' writes (on by default), or pause") \
-    X(samples,      "",             "Load the sample tables into this database") \
+    X(samples,      "",             "Load the sample tables into this database; over edited ones it names what differs, asks, and keeps a backup") \
+    X(undo,         "",             "Take back the explorer's last change (asks, naming the count); an item changed since is a conflict") \
+    X(redo,         "",             "Take back the last :undo") \
     X(patterns,     "[FILE]",       "Access-patterns view (the table's; all from the table list), FILE's patterns too") \
     X(check,        "",             "Patterns view: run every pattern with its example values") \
     X(save_pattern, "NAME",         "Builder, query bar, PartiQL bar: save the request on screen as an access pattern") \

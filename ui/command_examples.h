@@ -47,7 +47,9 @@
     X(reload,       "",                 ":reload",                   "=▾ ACTOR#alice  4 items") \
     X(watch,        "",                 ":watch",                    "changes, newest first") \
     X(live,         "",                 ":live off",                 "live paused") \
-    X(samples,      "",                 ":samples",                  "Loaded 4 sample tables") \
+    X(samples,      "",                 ":samples",                  "are as shipped: nothing to load") \
+    X(undo,         "jd\ny",            ":undo",                     "y:Undid the key d: 1 item written back") \
+    X(redo,         "jd\ny\n:undo\ny",  ":redo",                     "y:Redid the key d: 1 item written back") \
     X(patterns,     "",                 ":patterns",                 "Access patterns of SocialGraph") \
     X(check,        ":patterns",        ":check",                    "Ran 5 patterns") \
     X(save_pattern, "s",                ":save-pattern bobs",        "Saved pattern bobs") \

@@ -16,6 +16,7 @@
 #include "data/store.h"
 #include "model/mem.h"
 #include "ui/display.h"
+#include "ui/undo.h"
 
 static bool is_word(const char *word, const char *name)
 {
@@ -172,7 +173,14 @@ static void delete_index(view *v, const char *table, const char *name)
         display_diag(NULL, st, &d);
         return;
     }
-    if (!ask("Delete GSI %s of %s? Its entries go; the table's items stay.", name, table))
+    undo_guard g;
+    undo_guard_init(&g);
+    g.no_undo = true;
+    undo_guard_add(&g, table);
+    bool yes = ask("Delete GSI %s of %s? Its entries go; the table's items stay. %s", name, table,
+                   undo_guard_says(&g)) && undo_guard_take(&g);
+    undo_guard_done(&g);
+    if (!yes)
         return;
     st = store_delete_index(display_store(), table, name, &d);
     if (st != ST_OK) {
