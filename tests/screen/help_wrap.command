@@ -17,8 +17,8 @@ Help: keys and commands  (q: back)
   :ttl [ATTR|off]            Show the table's TTL, or enable it on ATTR, or
                              disable it (asks first)
       e.g. :ttl
-  :stage [on|off]            Stage edits instead of writing them, the builder's
-                             too (on by default for a remote table opened with
-                             --write)
-      e.g. :stage on
+  :entities [TABLE]          Entity types of the table shown (or TABLE),
+                             inferred from its items: Enter shows one's items
+      e.g. :entities
+  :doctor [TABLE]            What hurts the design of the table shown (or
 /create-index

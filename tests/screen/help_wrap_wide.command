@@ -17,6 +17,14 @@ Help: keys and commands  (q: back)
       e.g. :delete-index GSI2
   :ttl [ATTR|off]            Show the table's TTL, or enable it on ATTR, or disable it (asks first)
       e.g. :ttl
+  :entities [TABLE]          Entity types of the table shown (or TABLE), inferred from its items: Enter shows one's
+                             items
+      e.g. :entities
+  :doctor [TABLE]            What hurts the design of the table shown (or TABLE), and what to do (as ddbx doctor)
+      e.g. :doctor
+  :what-if [TABLE]           A scratch copy of the table: :create-index and :delete-index there, every pattern's cost
+                             before and after
+      e.g. :what-if
   :stage [on|off]            Stage edits instead of writing them, the builder's too (on by default for a remote table
                              opened with --write)
       e.g. :stage on
@@ -24,12 +32,4 @@ Help: keys and commands  (q: back)
                              read
   :discard [all]             Drop every staged change (d in the staged view drops one)
       e.g. :discard
-  :mark-results              Mark the items on screen (query bar: all its results, asking first when more)
-  :marked [stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear
-                             On the marked items: delete (BatchWriteItem), set or remove one attribute, each after one
-                             question naming the count and keys; with stage (or staging on) staged instead; export in a
-                             ddbx export format, copy as DynamoDB JSON lines, unmark
-      e.g. :marked copy
-  :write FILE                Write what was copied last to FILE (when the terminal has no clipboard)
-      e.g. :write marked.jsonl
 /create-index
