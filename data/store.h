@@ -1,12 +1,19 @@
 /*
  * store — the local DynamoDB-like store (SQLite underneath).
  *
- * One SQLite file holds many tables. Two ways in:
+ * One SQLite file holds many tables. Three ways in:
+ * - store_exec: a typed request (model/ddbreq.h: a ddb_req) in, a ddb_res
+ *   or a ddb_err out. The explorer's reads and writes, and the control
+ *   plane and PartiQL calls below, go this way; the store's engine
+ *   (data/store_engine.c) answers it, and a remote store prints it once
+ *   and sends it.
  * - store_call: a DynamoDB request body (JSON text) in, the response body
- *   out. This is what `ddbx api`, `ddbx serve` and the tests use.
- * - the narrow C interface below, for the explorer: list tables, describe,
- *   list partitions from a key onward, read a page of one partition from a
- *   sort key onward, in either direction. Nothing loads a whole table.
+ *   out: the JSON door (data/store_api.c) that `ddbx api`, `ddbx serve`
+ *   and the tests use, decoding each body into the same typed requests.
+ * - the narrow browsing interface below, for the explorer: list tables,
+ *   describe, list partitions from a key onward, read a page of one
+ *   partition from a sort key onward, in either direction. Nothing loads
+ *   a whole table.
  *
  * The same interface also runs over a DynamoDB endpoint (store_open_remote,
  * data/store_remote*.c): then there is no SQLite file, every function maps

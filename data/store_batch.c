@@ -850,24 +850,8 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
         }
         buf_addc(out, ']');
     }
-    buf_adds(out, "},\"UnprocessedKeys\":{");
-    for (size_t i = 0; i < res.unprocessed.n_acts; i++) {
-        const ddb_req *u = &res.unprocessed.acts[i];
-        if (i)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, u->table, strlen(u->table));
-        buf_adds(out, ":{\"Keys\":[");
-        for (size_t k = 0; k < u->keys.u.l.len; k++) {
-            if (k)
-                buf_addc(out, ',');
-            ddbjson_write_item(out, &u->keys.u.l.v[k]);
-        }
-        buf_addc(out, ']');
-        if (u->consistent)
-            buf_adds(out, ",\"ConsistentRead\":true");
-        buf_addc(out, '}');
-    }
-    buf_addc(out, '}');
+    buf_adds(out, "},\"UnprocessedKeys\":");
+    ddb_req_json_request_items(&res.unprocessed, out);
     sop_write_caps(out, b.rcc, &res, true, true);
     buf_addc(out, '}');
 out:

@@ -1232,7 +1232,7 @@ static status parse_map(const char *text, bool names, av *out, diag *d)
     if (st != ST_OK) {
         av_free(out);
         out->type = AV_NONE;
-        snprintf(d->file, sizeof d->file, "%s", names ? "ExpressionAttributeNames" : "ExpressionAttributeValues");
+        snprintf(d->file, sizeof d->file, "%s", names ? DDBJSON_NAMES_MEMBER : DDBJSON_VALUES_MEMBER);
     }
     return st;
 }

@@ -117,12 +117,16 @@ status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
  * ({"#s":"status"}), values DynamoDB JSON ({":v":{"S":"x"}}). NULL or
  * blank text is not given: AV_NONE. Into uninitialised outs (each AV_NONE
  * or AV_M; the caller's av_free); on error both are AV_NONE and d->file
- * names the map ("ExpressionAttributeNames" or
- * "ExpressionAttributeValues"), d->path and d->pos where in it. The
+ * names the map (DDBJSON_NAMES_MEMBER or DDBJSON_VALUES_MEMBER), d->path and d->pos where in it. The
  * placeholders themselves are checked by expr_ctx_init.
  */
 status ddbjson_parse_maps(const char *names, const char *values, av *names_out, av *values_out,
                           diag *d);
+/* The two maps' request member names, spelled once: ddbjson_parse_maps's
+ * d->file, model/ddbreq.c's printer and the labels ui/ shows take them
+ * from here (tools/check-layers.sh: no request member names in ui/). */
+#define DDBJSON_NAMES_MEMBER  "ExpressionAttributeNames"
+#define DDBJSON_VALUES_MEMBER "ExpressionAttributeValues"
 
 /* Item -> plain JSON (N as JSON numbers text, B as base64 strings, sets as
  * arrays): lossy, for export to tools that want plain JSON. */

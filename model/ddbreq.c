@@ -315,10 +315,9 @@ static void write_actions(const ddb_req *r, buf *out)
 /* RequestItems of a batch: {"T":[{"PutRequest":{"Item":...}}, ...]} or
  * {"T":{"Keys":[...], ...}}; actions of one table are grouped in the
  * order their tables first appear. */
-static void jbatch(jw *w, const ddb_req *r)
+static void request_items(buf *out, const ddb_req *r)
 {
-    jmember(w, "RequestItems");
-    buf_addc(w->out, '{');
+    buf_addc(out, '{');
     bool *done = xcalloc(r->n_acts ? r->n_acts : 1, sizeof *done);
     bool first_table = true;
     for (size_t i = 0; i < r->n_acts; i++) {
@@ -326,40 +325,40 @@ static void jbatch(jw *w, const ddb_req *r)
             continue;
         const char *t = r->acts[i].table ? r->acts[i].table : "";
         if (!first_table)
-            buf_addc(w->out, ',');
+            buf_addc(out, ',');
         first_table = false;
-        ddbjson_write_string(w->out, t, strlen(t));
-        buf_addc(w->out, ':');
+        ddbjson_write_string(out, t, strlen(t));
+        buf_addc(out, ':');
         if (r->kind == DDB_BATCH_GET) {
             const ddb_req *g = &r->acts[i];
             done[i] = true;
-            jw in = { w->out, true };
-            buf_addc(w->out, '{');
+            jw in = { out, true };
+            buf_addc(out, '{');
             jmember(&in, "Keys");
             if (g->keys.type == AV_L) {
-                buf_addc(w->out, '[');
+                buf_addc(out, '[');
                 for (size_t k = 0; k < g->keys.u.l.len; k++) {
                     if (k)
-                        buf_addc(w->out, ',');
-                    ddbjson_write_item(w->out, &g->keys.u.l.v[k]);
+                        buf_addc(out, ',');
+                    ddbjson_write_item(out, &g->keys.u.l.v[k]);
                 }
-                buf_addc(w->out, ']');
+                buf_addc(out, ']');
             } else {
-                buf_adds(w->out, "[]");
+                buf_adds(out, "[]");
             }
             jstring(&in, "ProjectionExpression", g->proj);
             if (g->names.type == AV_M) {
-                jmember(&in, "ExpressionAttributeNames");
-                write_names(w->out, &g->names);
+                jmember(&in, DDBJSON_NAMES_MEMBER);
+                write_names(out, &g->names);
             }
             if (g->consistent) {
                 jmember(&in, "ConsistentRead");
-                buf_adds(w->out, "true");
+                buf_adds(out, "true");
             }
-            buf_addc(w->out, '}');
+            buf_addc(out, '}');
             continue;
         }
-        buf_addc(w->out, '[');
+        buf_addc(out, '[');
         bool first = true;
         for (size_t j = i; j < r->n_acts; j++) {
             const ddb_req *a = &r->acts[j];
@@ -367,21 +366,32 @@ static void jbatch(jw *w, const ddb_req *r)
                 continue;
             done[j] = true;
             if (!first)
-                buf_addc(w->out, ',');
+                buf_addc(out, ',');
             first = false;
             if (a->kind == DDB_PUT) {
-                buf_adds(w->out, "{\"PutRequest\":{\"Item\":");
-                ddbjson_write_item(w->out, &a->item);
+                buf_adds(out, "{\"PutRequest\":{\"Item\":");
+                ddbjson_write_item(out, &a->item);
             } else {
-                buf_adds(w->out, "{\"DeleteRequest\":{\"Key\":");
-                ddbjson_write_item(w->out, &a->key);
+                buf_adds(out, "{\"DeleteRequest\":{\"Key\":");
+                ddbjson_write_item(out, &a->key);
             }
-            buf_adds(w->out, "}}");
+            buf_adds(out, "}}");
         }
-        buf_addc(w->out, ']');
+        buf_addc(out, ']');
     }
-    buf_addc(w->out, '}');
+    buf_addc(out, '}');
     free(done);
+}
+
+static void jbatch(jw *w, const ddb_req *r)
+{
+    jmember(w, "RequestItems");
+    request_items(w->out, r);
+}
+
+void ddb_req_json_request_items(const ddb_req *r, buf *out)
+{
+    request_items(out, r);
 }
 
 /* ---- the control plane's bodies ---- */
@@ -563,7 +573,7 @@ static void ctl_body(const ddb_req *r, jw *w)
         buf_adds(w->out, c->ttl_enabled ? "true}" : "false}");
         break;
     case DDB_EXECUTE:
-        jstring(w, "Statement", c->statement);
+        jstring(w, DDB_MEMBER_STATEMENT, c->statement);
         if (c->params.type == AV_L && c->params.u.l.len) {
             jmember(w, "Parameters");
             buf_addc(w->out, '[');
@@ -622,10 +632,10 @@ static void write_body(const ddb_req *r, buf *out)
         jstring(&w, "ConditionExpression", r->cond);
         jstring(&w, "ProjectionExpression", r->proj);
         if (r->names.type == AV_M) {
-            jmember(&w, "ExpressionAttributeNames");
+            jmember(&w, DDBJSON_NAMES_MEMBER);
             write_names(out, &r->names);
         }
-        jitem(&w, "ExpressionAttributeValues", &r->values);
+        jitem(&w, DDBJSON_VALUES_MEMBER, &r->values);
         jstring(&w, "Select", ddb_select_name(r->select));
         if (r->limit) {
             jmember(&w, "Limit");

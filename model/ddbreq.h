@@ -31,6 +31,11 @@
 #include "model/schema.h"
 #include "model/status.h"
 
+/* The member holding a PartiQL statement (ExecuteStatement's, and each of
+ * BatchExecuteStatement's and ExecuteTransaction's), spelled once for the
+ * printer and the PartiQL view's label. */
+#define DDB_MEMBER_STATEMENT "Statement"
+
 /*
  * DynamoDB's operations, once: X(Name, cli-name, kind). kind:
  *   'r' reads items, 'w' writes items (both take ReturnConsumedCapacity),
@@ -206,6 +211,9 @@ bool ddb_kind_is_ctl(ddb_kind k);
 /* The request body as DynamoDB JSON, members in the API reference's order
  * (a ConditionCheck: the action's own body, as in TransactItems). */
 void ddb_req_json(const ddb_req *r, buf *out);
+/* A batch's RequestItems map alone, {"T":...}: BatchGetItem's
+ * UnprocessedKeys and BatchWriteItem's UnprocessedItems have its form. */
+void ddb_req_json_request_items(const ddb_req *r, buf *out);
 /* A lone action as a transaction of one, borrowing r: txn must not be
  * passed to ddb_req_done. */
 void ddb_req_wrap(const ddb_req *r, ddb_req *txn);

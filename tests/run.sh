@@ -1,5 +1,8 @@
 #!/bin/sh
-# Runs every test suite and ends with one line: "N passed, N failed".
+# Runs every test suite and ends with two lines: "N skipped" (the tests
+# that said "# SKIP", counted in the next line), then "N passed, N
+# failed" (the harness's contract: the last line stays that, so whatever
+# reads it keeps reading it).
 #
 # A suite is a command that prints TAP lines ("ok ..." / "not ok ...").
 # Suites: the layering check, every unit-test program under $BUILD/tests
@@ -10,7 +13,9 @@
 # test at all. A skipped test ("ok N - ... # SKIP why") counts as passed,
 # and is said; under CI (CI set and not "false") it counts as failed: a
 # missing dependency there is an install bug, not a pass (make deps
-# installs what the tests need). ONLY=pattern runs matching suites.
+# installs what the tests need). A tests/<dir>/run.sh without its run bit
+# is one failure, not a suite passed over. ONLY=pattern runs matching
+# suites.
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
 : "${DDBX:=$PWD/$BUILD/ddbx}"
@@ -20,7 +25,7 @@ export LC_ALL=C.UTF-8 TZ=UTC
 
 log=$(mktemp -d "${TMPDIR:-/tmp}/ddbx-test.XXXXXX")
 trap 'rm -rf "$log"' EXIT
-pass=0; fail=0
+pass=0; fail=0; skip=0
 case "${CI:-false}" in ''|false|0) ci=0 ;; *) ci=1 ;; esac
 
 run_suite() { # name, command...
@@ -56,7 +61,7 @@ run_suite() { # name, command...
     else
         echo "ok   $name: $p passed"
     fi
-    pass=$((pass + p)); fail=$((fail + f))
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 }
 
 matches() { [ -z "$ONLY" ] || case "$1" in *$ONLY*) return 0;; *) return 1;; esac; }
@@ -68,9 +73,15 @@ for t in "$BUILD"/tests/model/test_* "$BUILD"/tests/data/test_* "$BUILD"/tests/u
     matches "$t" && run_suite "${t#$BUILD/}" "$t"
 done
 for s in tests/*/run.sh; do
-    [ -x "$s" ] || continue
-    matches "$s" && run_suite "$s" "$s"
+    matches "$s" || continue
+    if [ ! -x "$s" ]; then
+        echo "FAIL $s: not executable (chmod +x $s), so it did not run"
+        fail=$((fail + 1))
+        continue
+    fi
+    run_suite "$s" "$s"
 done
 
+echo "$skip skipped"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

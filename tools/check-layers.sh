@@ -4,12 +4,17 @@
 #
 #   direction    model/ includes nothing of data/ or ui/; data/ nothing of ui/
 #   libraries    each only where README's dependency table says: curses in
-#                ui/, sqlite3 in data/, cJSON in data/ and model/ddbjson,
+#                ui/term.c (ui/term.h: the one owner of the terminal), sqlite3 in data/, cJSON in data/ and model/ddbjson,
 #                http-parser in ui/httpd.c, libcurl in data/remote.c,
 #                OpenSSL's libcrypto in data/sigv4.c, zlib in data/serve.c,
 #                dlopen in data/dynlib.c
 #   vm           the view-model's fields are written by ui/vm.c only (ui/vm.h)
 #   SQL          no SQL text built from data (no sqlite3_mprintf/snprintf)
+#   members      no DynamoDB request member name in ui/ (the explorer hands
+#                the store typed requests, model/ddbreq.h; labels on screen
+#                take the names from model/)
+#   bodies       request bodies printed by model/ddbreq.c only: no request
+#                member written as JSON anywhere else
 #
 # Usage: tools/check-layers.sh [ROOT]  (default: this repository;
 # tests/layers/run.sh runs it on trees with planted violations).
@@ -37,11 +42,8 @@ rule() { # name, offending-file-list
 # regular expression (what follows "#include ").
 includes() { # regex folder...
     re=$1; shift
-    for f in $(sources); do
-        for dir in "$@"; do
-            case $f in "$dir"/*) grep -qE "^[[:space:]]*#[[:space:]]*include[[:space:]]*$re" "$f" && echo "$f";; esac
-        done
-    done
+    dirs=$(echo "$@" | tr ' ' '|')
+    sources | grep -E "^($dirs)/" | xargs -r grep -lE "^[[:space:]]*#[[:space:]]*include[[:space:]]*$re"
 }
 
 # Prints the files read on stdin that match none of the patterns.
@@ -62,8 +64,10 @@ rule "model/ includes nothing of data/ or ui/" "$(includes '[<"](\.\./)*(data|ui
 rule "data/ includes nothing of ui/" "$(includes '[<"](\.\./)*ui/' data)"
 
 # Libraries, each where README's dependency table allows it.
-rule "curses only in ui/" \
-    "$(includes '[<"](n?curses\.h|ncursesw/|term\.h|panel\.h|menu\.h|form\.h)' model data ui | outside 'ui/*')"
+# Other ui/ files reach the terminal through ui/term.h's calls (term_puts,
+# term_getkey, ...); "term.h" is curses' own header only in <> form.
+rule "curses only in ui/term.c" \
+    "$(includes '(<(n?curses\.h|ncursesw/|term\.h|panel\.h|menu\.h|form\.h)|"(n?curses\.h|ncursesw/|panel\.h|menu\.h|form\.h))' model data ui | outside 'ui/term.c')"
 rule "sqlite3 only in data/" "$(includes '[<"]sqlite3(ext)?\.h' model data ui | outside 'data/*')"
 rule "cJSON only in data/ and model/ddbjson" \
     "$(includes '[<"](cjson/)?cJSON(_Utils)?\.h' model data ui | outside 'data/*' 'model/ddbjson.[ch]')"
@@ -95,4 +99,38 @@ rule "no SQL built from data (no sqlite3_mprintf/snprintf into SQL)" \
     "$(for f in $(sources | grep '^data/.*\.c$'); do
         grep -nE 'sqlite3_(v?mprintf|snprintf)|sqlite3_exec\([^,]*,[^"]*[a-z_]+\s*,' "$f" | sed "s|^|$f:|"
     done)"
+# Request members, from the API reference's request syntax of the data
+# plane and PartiQL (names that also head answers, like Item, Items and
+# TableName's TableDescription use, are left out of the "bodies" rule).
+req_members='KeyConditionExpression|FilterExpression|ProjectionExpression|ExpressionAttributeNames|ExpressionAttributeValues|ExclusiveStartKey|ConditionExpression|UpdateExpression|ReturnValues|ReturnValuesOnConditionCheckFailure|ReturnConsumedCapacity|ReturnItemCollectionMetrics|ScanIndexForward|ConsistentRead|TotalSegments|RequestItems|TransactItems|ClientRequestToken|AttributesToGet|KeyConditions|QueryFilter|ScanFilter|ConditionalOperator|AttributeUpdates|Expected|Statement|Statements|Parameters'
+ui_members="TableName|IndexName|Key|Limit|Select|Segment|NextToken|$req_members"
+
+# Lines (FILE:LINE:text) of the files matching the extended regular
+# expression outside comments: grep, then the match again on the text
+# without its one-line comments and without a block comment's lines that
+# start with "/*" or "*".
+code_grep() { # regex file...
+    re=$1; shift
+    [ $# -gt 0 ] || return 0
+    grep -nE "$re" "$@" /dev/null |
+        sed -E 's|/\*.*\*/||g; s#^([^:]*:[0-9]+:)[[:space:]]*(/\*.*|\*([[:space:]].*)?|\*/.*)$#\1#; s|//.*$||' |
+        grep -E "^[^:]*:[0-9]+:.*($re)"
+}
+
+# A member name as a whole string literal ("TableName": a key to look up
+# or write) or quoted inside one (\"TableName\": JSON text).
+rule "no DynamoDB request member names in ui/" \
+    "$(code_grep "(^|[^\\])\"($ui_members)\"|\\\\\"($ui_members)\\\\\"" $(sources | grep '^ui/'))"
+
+# Written as JSON: a member quoted inside a literal, or a literal member
+# handed to a writer (cJSON_Add...ToObject, a jw's jstring/jmember, ...).
+# Reading a request (cJSON_GetObjectItem, store_jstr) is the codec's job
+# and is not printing one. data/store_remote.c's pass-through forwards the
+# caller's own body and only adds ReturnConsumedCapacity to it.
+body_writes() {
+    code_grep "\\\\\"($req_members)\\\\\"|(cJSON_Add[A-Za-z]*ToObject|cJSON_AddItemToObject(CS)?|\bj(string|member|item|bool|number)|ddbjson_write_string)\([^,]*,[[:space:]]*\"($req_members)\"" \
+        $(sources | grep -E '\.c$' | grep -vxE 'model/ddbreq\.c') |
+        grep -vE '^data/store_remote\.c:[0-9]+:.*cJSON_AddStringToObject\(in, "ReturnConsumedCapacity", "TOTAL"\)'
+}
+rule "request bodies printed only by model/ddbreq.c" "$(body_writes)"
 exit $bad

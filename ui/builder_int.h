@@ -4,7 +4,10 @@
  * includes this).
  *
  * The builder is one view (view_builder_ops) in five files, each owning
- * one part:
+ * one part, and two views beside it that share its transaction
+ * (view_builder_pick.c, the `t` key's menu of one action on the selected
+ * item, and view_builder_pending.c, the `T` view of the pending
+ * transaction: view_txn_ops):
  *
  *   view_builder.c       the view: its state (bview) and lines, drawing
  *                        the tree, the requests and `:` commands, and the

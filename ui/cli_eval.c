@@ -218,7 +218,7 @@ static int eval_load_inputs(const eval_args *a, eval_inputs *in, diag *d)
         return 2;
     }
     if (ddbjson_parse_maps(a->names_j, a->values_j, &in->names, &in->values, d)) {
-        bool names = strcmp(d->file, "ExpressionAttributeNames") == 0;
+        bool names = strcmp(d->file, DDBJSON_NAMES_MEMBER) == 0;
         fprintf(stderr, "ddbx eval: %s: %s%s%s\n", names ? "--names" : "--values", d->path[0] ? d->path : "",
                 d->path[0] ? ": " : "", d->msg);
         return 2;

@@ -2,7 +2,8 @@
  * view — what every view is: a struct of operations plus private state
  * the display allocates (priv_size bytes, zeroed) and frees after done.
  * A view file ends with its ops table; adding a view means adding a file
- * and one line in VIEW_LIST.
+ * and declaring its ops (in the list at the end of this header, or in
+ * the feature's own header, as ui/view_staged.h does).
  *
  * The display owns the terminal layout: row 0 is the title bar, then the
  * view's head rows (column titles), then the body (the vm's lines), and

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/builder.h"
+#include "model/ddbjson.h"
 #include "model/mem.h"
 #include "ui/builder_int.h"
 #include "ui/fmt.h"
@@ -136,9 +137,9 @@ static bool panel_expressions(bview *p, breq_op op)
     buf names = BUF_INIT, values = BUF_INIT;
     builder_maps_names_json(&m, &names);
     builder_maps_values_json(&m, &values);
-    pl(p, ROLE_COLHEAD, "ExpressionAttributeNames");
+    pl(p, ROLE_COLHEAD, "%s", DDBJSON_NAMES_MEMBER);
     pl_text(p, names.len ? ROLE_NORMAL : ROLE_DIM, names.len ? names.data : "(none needed)");
-    pl(p, ROLE_COLHEAD, "ExpressionAttributeValues");
+    pl(p, ROLE_COLHEAD, "%s", DDBJSON_VALUES_MEMBER);
     pl_text(p, values.len ? ROLE_NORMAL : ROLE_DIM, values.len ? values.data : "(none needed)");
     bool shown = !st && b.len;
     builder_maps_done(&m);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "data/store.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 #include "model/partiql.h"
 #include "ui/cols.h"
@@ -441,7 +442,7 @@ static void draw(view *v, size_t i, int row, int width)
     switch (l->kind) {
     case L_STMT:
         if (q->param == 0)
-            term_puts(row, 0, STMT_X, "Statement", ROLE_COLHEAD);
+            term_puts(row, 0, STMT_X, DDB_MEMBER_STATEMENT, ROLE_COLHEAD);
         row_text(p, L_STMT, width, q->param, &b);
         term_put(row, STMT_X, width - STMT_X, b.data ? b.data : "", b.len, ROLE_KEY, true);
         break;
@@ -601,7 +602,7 @@ static void text(view *v, size_t i, buf *out)
     pline *q = l->data;
     switch (l->kind) {
     /* A wrapped line's whole text on its first row. */
-    case L_STMT: if (q->param == 0) buf_printf(out, "Statement: %s", p->stmt); break;
+    case L_STMT: if (q->param == 0) buf_printf(out, "%s: %s", DDB_MEMBER_STATEMENT, p->stmt); break;
     case L_PARAM: param_text(p, q->param, out); break;
     case L_PLAN: if (q->param == 0) buf_adds(out, p->plan ? p->plan : ""); break;
     case L_SUMMARY: if (q->param == 0) summary(p, out); break;

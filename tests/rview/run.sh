@@ -164,6 +164,31 @@ check "and the builder's :apply delete" "$s/refused-builder" \
 [ "$(probe ACTOR#alice TARGET#bob)" = present ] && ok "the item is still in dynalite" ||
     nok "the item is still in dynalite"
 
+# ---- 1a. The query bar's counts come from the endpoint's answer ----
+# DynamoDB's Query: Count is the items after the filter, ScannedCount
+# before it (API reference, Query: "Count", "ScannedCount"). alice's
+# partition has 3 items, 2 of them with followedAt. A count the remote
+# backend dropped or zeroed shows here, not only in `ddbx check`.
+cat >"$tmp/rquery.keys" <<'EOF'
+:query ACTOR#alice
+:save-display all
+:query ACTOR#alice '--filter=attribute_exists(followedAt)'
+:save-display filtered
+:query ACTOR#alice 'begins_with TARGET#'
+:save-display keyed
+EOF
+session rquery "$tmp/rquery.keys" --endpoint-url "$url" SocialGraph
+rc_is rquery 0
+s=$tmp/rquery
+check "the remote query bar: Count and ScannedCount of the whole partition" "$s/all" \
+    "Query: Count 3, ScannedCount 3" "TARGET#carol"
+check "a filter: Count 2 of ScannedCount 3, the profile filtered out" "$s/filtered" \
+    "Query: Count 2, ScannedCount 3" "TARGET#bob" "TARGET#carol"
+check "a sort-key condition reads only what it matches: Count 2, ScannedCount 2" "$s/keyed" \
+    "Query: Count 2, ScannedCount 2"
+if grep -q 'PROFILE' "$s/filtered"; then nok "the filtered query shows no PROFILE item" "$s/filtered"; else
+    ok "the filtered query shows no PROFILE item"; fi
+
 # ---- 1b. Discovery is lazy: 2 items a Scan page, an 8-line terminal ----
 cat >"$tmp/lazy.keys" <<'EOF'
 :save-view first

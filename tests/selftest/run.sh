@@ -3,7 +3,8 @@
 # refuse and checks that it does:
 #   - tests/run.sh counts a "# SKIP" as a failure under CI=true (a missing
 #     dependency is an install bug), as a pass otherwise, and a suite that
-#     reports no test as a failure;
+#     reports no test as a failure, says the skips on the line before its
+#     last, and fails a tests/*/run.sh that lacks its run bit;
 #   - tests/harden/limits.sh fails every case a store answers with
 #     UnknownOperationException (it used to print "ok ... # SKIP");
 #   - tests/screen/run.sh and tests/tmux/run.sh fail when ONLY_TEST
@@ -24,12 +25,13 @@ nok() { n=$((n + 1)); echo "not ok $n - selftest: $1"; bad=1; [ -f "$2" ] && hea
 
 # ---- tests/run.sh on a tree of fake suites ----
 t=$tmp/runner
-mkdir -p "$t/tests/skips" "$t/tests/empty" "$t/tools"
+mkdir -p "$t/tests/skips" "$t/tests/empty" "$t/tests/noexec" "$t/tools"
 cp tests/run.sh "$t/tests/run.sh"
 printf '#!/bin/sh\necho "ok 1 - layers stub"\n' >"$t/tools/check-layers.sh"
 printf '#!/bin/sh\necho "ok 1 - a real check"\necho "ok 2 - needs a tool # SKIP the tool is not installed"\n' \
     >"$t/tests/skips/run.sh"
 printf '#!/bin/sh\necho "# nothing checked"\n' >"$t/tests/empty/run.sh"
+printf '#!/bin/sh\necho "ok 1 - would pass if it ran"\n' >"$t/tests/noexec/run.sh"
 chmod +x "$t/tests/run.sh" "$t/tools/check-layers.sh" "$t/tests/skips/run.sh" "$t/tests/empty/run.sh"
 run_runner() { # out-file env-assignments...
     o=$1; shift
@@ -44,7 +46,8 @@ else
 fi
 run_runner "$tmp/local.out" CI= ONLY=skips
 rc=$?
-if [ $rc = 0 ] && [ "$(tail -n 1 "$tmp/local.out")" = "2 passed, 0 failed" ] && grep -q "1 of them skipped" "$tmp/local.out"; then
+if [ $rc = 0 ] && [ "$(tail -n 1 "$tmp/local.out")" = "2 passed, 0 failed" ] && grep -q "1 of them skipped" "$tmp/local.out" &&
+    [ "$(tail -n 2 "$tmp/local.out" | head -n 1)" = "1 skipped" ]; then
     ok "tests/run.sh: without CI a SKIP passes, and is said"
 else
     nok "tests/run.sh: without CI a SKIP passes, and is said (exit $rc)" "$tmp/local.out"
@@ -57,6 +60,14 @@ if [ $rc != 0 ] && grep -q "reported no test at all" "$tmp/empty.out" && [ "$(ta
     ok "tests/run.sh: a suite that reports no test fails"
 else
     nok "tests/run.sh: a suite that reports no test fails (exit $rc)" "$tmp/empty.out"
+fi
+run_runner "$tmp/noexec.out" CI= ONLY=noexec
+rc=$?
+if [ $rc != 0 ] && grep -q "tests/noexec/run.sh: not executable" "$tmp/noexec.out" &&
+    [ "$(tail -n 1 "$tmp/noexec.out")" = "0 passed, 1 failed" ]; then
+    ok "tests/run.sh: a run.sh without its run bit fails"
+else
+    nok "tests/run.sh: a run.sh without its run bit fails (exit $rc)" "$tmp/noexec.out"
 fi
 
 # ---- limits.sh against a store that knows no operation ----
