@@ -1230,7 +1230,7 @@ static status parse_map(const char *text, bool names, av *out, diag *d)
         if (out->u.m.v[k].val.type != AV_S)
             st = diag_set(d, ST_VALIDATION, "the name of %s must be a JSON string", out->u.m.v[k].name);
     if (st != ST_OK) {
-        av_free(out);
+        av_done(out);
         out->type = AV_NONE;
         snprintf(d->file, sizeof d->file, "%s", names ? DDBJSON_NAMES_MEMBER : DDBJSON_VALUES_MEMBER);
     }
@@ -1243,7 +1243,7 @@ status ddbjson_parse_maps(const char *names, const char *values, av *names_out, 
     values_out->type = AV_NONE;
     status st = parse_map(names, true, names_out, d);
     if (st == ST_OK && (st = parse_map(values, false, values_out, d)) != ST_OK) {
-        av_free(names_out);
+        av_done(names_out);
         names_out->type = AV_NONE;
     }
     return st;

@@ -95,13 +95,13 @@ static irow *row_new(void)
     return xcalloc(1, sizeof(irow));
 }
 
-static void free_line(view *v, line *l)
+static void items_free_line(view *v, line *l)
 {
     irow *r = l->data;
     if (!r)
         return;
-    av_free(&r->pk);
-    av_free(&r->item);
+    av_done(&r->pk);
+    av_done(&r->item);
     free(r->entity);
     free(r);
     l->data = NULL;
@@ -189,7 +189,7 @@ static void toggle_fold(items_view *p, const av *pk)
 {
     for (size_t i = 0; i < p->n_flip; i++)
         if (av_equal(&p->flip[i], pk)) {
-            av_free(&p->flip[i]);
+            av_done(&p->flip[i]);
             p->flip[i] = p->flip[--p->n_flip];
             return;
         }
@@ -200,7 +200,7 @@ static void toggle_fold(items_view *p, const av *pk)
 static void clear_flips(items_view *p)
 {
     for (size_t i = 0; i < p->n_flip; i++)
-        av_free(&p->flip[i]);
+        av_done(&p->flip[i]);
     p->n_flip = 0;
 }
 
@@ -228,9 +228,9 @@ static bool part_lookup(items_view *p, const av *pk, part_info *out)
     bool has_prev = part_next(p, pk, -1, &prev);
     bool ok = part_next(p, has_prev ? &prev.pk : NULL, 1, out);
     if (has_prev)
-        av_free(&prev.pk);
+        av_done(&prev.pk);
     if (ok && !av_equal(&out->pk, pk)) {
-        av_free(&out->pk);
+        av_done(&out->pk);
         ok = false;
     }
     return ok;
@@ -379,7 +379,7 @@ static size_t more_bwd(view *v)
     }
     if (reached_start)
         added += prepend_header(v, &pk_copy);
-    av_free(&pk_copy);
+    av_done(&pk_copy);
     return added;
 }
 
@@ -396,7 +396,7 @@ static size_t line_of(const vm *m, const void *data, bool from_end)
 
 /* Loads past the window's edge; returns the lines added there, the
  * names lines the new rows need included. */
-static size_t more(view *v, int dir)
+static size_t items_more(view *v, int dir)
 {
     vm *m = &v->vm;
     names_fix(v);   /* after a trim: the window's edges as the rule wants */
@@ -431,7 +431,7 @@ static void reset_lines(view *v, const av *pk, const av *item)
     vm_clear(m);
     items_pos_reset(&p->pos);   /* counts may have changed */
     if (p->sticky) {
-        free_line(v, &(line){ L_GROUP, p->sticky });
+        items_free_line(v, &(line){ L_GROUP, p->sticky });
         p->sticky = NULL;
     }
     if (!pk) {
@@ -464,7 +464,7 @@ static void reset_lines(view *v, const av *pk, const av *item)
     if (nb < half)
         vm_append(m, L_GROUP, group_row(&pi));
     else
-        av_free(&pi.pk);
+        av_done(&pi.pk);
     for (size_t i = nb; i-- > 0;) {
         irow *r = row_new();
         av_move(&r->item, &before[i]);
@@ -613,7 +613,7 @@ static void draw_expiry(const items_view *p, const av *item, int row, int width)
         term_puts(row, width - len, len, tag, ROLE_DIM);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool items_open(view *v, const void *arg)
 {
     const items_arg *a = arg;
     items_view *p = v->priv;
@@ -641,23 +641,23 @@ static void ftargets_free(ftarget *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(t[i].index);
-        av_free(&t[i].pk);
+        av_done(&t[i].pk);
     }
     free(t);
 }
 
-static void done(view *v)
+static void items_done(view *v)
 {
     items_view *p = v->priv;
     ftargets_free(p->fol, p->n_fol);
     free(p->fol_via);
-    av_free(&p->away);
+    av_done(&p->away);
     clear_flips(p);
     free(p->flip);
     items_pos_done(&p->pos);
     colsets_done(&p->cols);
     if (p->sticky)
-        free_line(v, &(line){ L_GROUP, p->sticky });
+        items_free_line(v, &(line){ L_GROUP, p->sticky });
     free(p->ttl);
     if (p->have_def)
         table_def_free(&p->def);
@@ -745,16 +745,16 @@ static void pos_step(view *v, const av *pk)
     av_copy(&from, &p->pos.pk);
     if (dir && part_lookup(p, dir > 0 ? &from : pk, &pi)) {
         items_pos_step_part(&p->pos, &from, pk, dir, pi.items);
-        av_free(&pi.pk);
+        av_done(&pi.pk);
     }
-    av_free(&from);
+    av_done(&from);
 }
 
 /* The title's parts, ranked (ui/text.h): on a narrow screen the size
  * goes first, then the sparse count, where in its partition the item is,
  * the key schema, and the [i: index] hint; the table, base table or
  * index, and where the selection stands stay. */
-static void title(view *v, buf *out)
+static void items_title(view *v, buf *out)
 {
     items_view *p = v->priv;
     buf_adds(out, p->table);
@@ -808,7 +808,7 @@ static void sticky_scroll(view *v);
 /* Columns follow the attributes of the items on screen (and of the item
  * a names line on the last row names): the sort key, the table's keys
  * (in an index), then the others by name. */
-static void layout(view *v)
+static void items_layout(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
@@ -867,7 +867,7 @@ static const av *head_item(view *v)
     return NULL;
 }
 
-static int head_rows(view *v)
+static int items_head_rows(view *v)
 {
     return 1;
 }
@@ -903,7 +903,7 @@ static void draw_names(view *v, const av *item, int row, int width, bool head)
     }
 }
 
-static void draw_head(view *v, int row, int width)
+static void items_draw_head(view *v, int row, int width)
 {
     items_view *p = v->priv;
     const av *item = head_item(v);
@@ -969,7 +969,7 @@ static const irow *sticky_header(view *v, size_t i)
         if (!part_lookup(p, pk, &pi))
             return NULL;
         if (p->sticky)
-            free_line(v, &(line){ L_GROUP, p->sticky });
+            items_free_line(v, &(line){ L_GROUP, p->sticky });
         p->sticky = group_row(&pi);
     }
     return p->sticky;
@@ -983,12 +983,12 @@ static void sticky_scroll(view *v)
     if (m->rows < 2 || !m->n || m->cursor != m->top || m->lines[m->top].kind != L_ITEM)
         return;
     if (m->top == 0)
-        more(v, -1);   /* prepending moves cursor and top with the lines */
+        items_more(v, -1);   /* prepending moves cursor and top with the lines */
     if (m->top > 0)
         vm_set_top(m, m->top - 1);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void items_draw(view *v, size_t i, int row, int width)
 {
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -1019,12 +1019,12 @@ static void draw(view *v, size_t i, int row, int width)
     draw_expiry(p, &r->item, row, width);
 }
 
-static const char *kind_name(int kind)
+static const char *items_kind_name(int kind)
 {
     return kind == L_GROUP ? "group" : kind == L_ITEM ? "item" : "names";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void items_text(view *v, size_t i, buf *out)
 {
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -1071,7 +1071,7 @@ static void switch_index(view *v, int ix)
         sel = &p->away;
     if (sel)
         av_copy(&item, sel);
-    av_free(&p->away);
+    av_done(&p->away);
     set_index(p, ix);
     const av *npk = item.type ? item_pk(p, &item) : NULL;
     if (npk)
@@ -1083,8 +1083,8 @@ static void switch_index(view *v, int ix)
         av_move(&p->away, &item);
         p->away_cursor = v->vm.cursor;
     }
-    av_free(&item);
-    av_free(&pk);
+    av_done(&item);
+    av_done(&pk);
 }
 
 /* Candidate partition values an edge value may name: itself, then each
@@ -1111,7 +1111,7 @@ static bool partition_exists(items_view *p, const char *index, const av *pk)
     if (store_page(display_store(), p->table, index, pk, NULL, true, 1, &one, &n, &d) != ST_OK)
         return false;
     if (n)
-        av_free(&one);
+        av_done(&one);
     return n > 0;
 }
 
@@ -1188,7 +1188,7 @@ static void add_target(items_view *p, const char *ixn, const char *s, size_t len
         (*n)++;
         return;
     }
-    av_free(&target);
+    av_done(&target);
 }
 
 /* Follows the edge named by the selected item's sort key, to each
@@ -1284,8 +1284,8 @@ static void reload(view *v)
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)
         reset_at(v, pk.type && !gone ? &pk : NULL, item.type && !gone ? &item : NULL);
-    av_free(&pk);
-    av_free(&item);
+    av_done(&pk);
+    av_done(&item);
 }
 
 static void fold(view *v)
@@ -1298,7 +1298,7 @@ static void fold(view *v)
     av_copy(&pk, line_pk(p, l));
     toggle_fold(p, &pk);
     reset_at(v, &pk, NULL);
-    av_free(&pk);
+    av_done(&pk);
 }
 
 static void fold_all(view *v, int how)
@@ -1311,7 +1311,7 @@ static void fold_all(view *v, int how)
     p->fold_all = how < 0 ? !p->fold_all : how > 0;
     clear_flips(p);
     reset_at(v, pk.type ? &pk : NULL, NULL);
-    av_free(&pk);
+    av_done(&pk);
 }
 
 /* The next or previous partition header. Found through the store
@@ -1332,7 +1332,7 @@ static void jump_group(view *v, int dir)
             if (m->lines[i].kind == L_GROUP && av_equal(&((irow *)m->lines[i].data)->pk, &pk)) {
                 vm_select(m, i);
                 display_fill(v);
-                av_free(&pk);
+                av_done(&pk);
                 return;
             }
         /* The same partition: its numbers hold across the reset. */
@@ -1341,7 +1341,7 @@ static void jump_group(view *v, int dir)
         reset_at(v, &pk, NULL);
         items_pos_done(&p->pos);
         p->pos = kept;
-        av_free(&pk);
+        av_done(&pk);
         return;
     }
     part_info pi, from;
@@ -1352,7 +1352,7 @@ static void jump_group(view *v, int dir)
         uint64_t items = pi.items;
         if (dir > 0 && part_lookup(p, &pk, &from)) {
             items = from.items;
-            av_free(&from.pk);
+            av_done(&from.pk);
         }
         items_pos kept = p->pos;
         memset(&p->pos, 0, sizeof p->pos);
@@ -1369,9 +1369,9 @@ static void jump_group(view *v, int dir)
         items_pos_done(&p->pos);
         p->pos = kept;
         items_pos_step_part(&p->pos, &pk, &pi.pk, dir, items);
-        av_free(&pi.pk);
+        av_done(&pi.pk);
     }
-    av_free(&pk);
+    av_done(&pk);
 }
 
 /* G: the last item of the last partition and the screen above it, read
@@ -1393,9 +1393,9 @@ static bool move_last(view *v)
         vm_select(m, m->n - 1);
         vm_set_top(m, m->n > m->rows ? m->n - m->rows : 0);
         display_fill(v);
-        av_free(&last);
+        av_done(&last);
     }
-    av_free(&pi.pk);
+    av_done(&pi.pk);
     return n > 0;
 }
 
@@ -1409,7 +1409,7 @@ static view *query(view *v)
     return display_push(&view_query_ops, &a);
 }
 
-static enum req request(view *v, enum req r)
+static enum req items_request(view *v, enum req r)
 {
     items_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -1442,7 +1442,7 @@ static enum req request(view *v, enum req r)
             /* Load the last partition's items, then go to its end. On a
              * remote table that is the last partition found so far: stop
              * when the Scan finds another rather than read the table. */
-            while (more(v, 1) > 0 && v->vm.lines[v->vm.n - 1].kind == L_ITEM)
+            while (items_more(v, 1) > 0 && v->vm.lines[v->vm.n - 1].kind == L_ITEM)
                 ;
             size_t last = v->vm.n - 1;
             if (last > 0 && v->vm.lines[last].kind == L_GROUP)
@@ -1484,7 +1484,7 @@ static enum req request(view *v, enum req r)
             if (item_pk(p, &created))
                 view_items_show(v, &created);
         }
-        av_free(&created);
+        av_done(&created);
         return REQ_NONE;
     }
     case REQ_EDIT_ITEM:
@@ -1509,7 +1509,7 @@ static enum req request(view *v, enum req r)
     }
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool items_command(view *v, int argc, char **argv)
 {
     items_view *p = v->priv;
     const char *c = argv[0];
@@ -1538,7 +1538,7 @@ static bool command(view *v, int argc, char **argv)
         part_info pi;
         p->failed = false;
         if (part_lookup(p, &pk, &pi)) {
-            av_free(&pi.pk);
+            av_done(&pi.pk);
             reset_at(v, &pk, NULL);
         } else if (!p->failed) {
             buf b = BUF_INIT;
@@ -1547,7 +1547,7 @@ static bool command(view *v, int argc, char **argv)
                           p->ix >= 0 ? " in " : "", p->ix >= 0 ? index_name(p) : "");
             buf_done(&b);
         }
-        av_free(&pk);
+        av_done(&pk);
         return true;
     }
     if (strcmp(c, "fold") == 0) {
@@ -1560,7 +1560,7 @@ static bool command(view *v, int argc, char **argv)
         return true;
     }
     if (strcmp(c, "partitions") == 0) {
-        request(v, REQ_PARTITIONS);
+        items_request(v, REQ_PARTITIONS);
         return true;
     }
     if (strcmp(c, "query") == 0 || strcmp(c, "scan") == 0) {
@@ -1589,13 +1589,13 @@ void view_items_show(view *v, const av *item)
     if (pk.type && is_folded(p, &pk))
         toggle_fold(p, &pk);   /* a match is shown, not folded away */
     reset_at(v, pk.type ? &pk : NULL, &it);
-    av_free(&pk);
-    av_free(&it);
+    av_done(&pk);
+    av_done(&it);
 }
 
 /* The item line i shows on screen: the top row's is hidden under its
  * partition's header unless it is the selection (as draw does). */
-static const av *line_item(view *v, size_t i)
+static const av *items_line_item(view *v, size_t i)
 {
     if (i >= v->vm.n || v->vm.lines[i].kind != L_ITEM)
         return NULL;
@@ -1605,7 +1605,7 @@ static const av *line_item(view *v, size_t i)
 }
 
 /* For the condition builder: the table, the index shown, the item. */
-static void context(view *v, cond_arg *out)
+static void items_context(view *v, cond_arg *out)
 {
     items_view *p = v->priv;
     out->table = p->table;
@@ -1614,29 +1614,29 @@ static void context(view *v, cond_arg *out)
 }
 
 /* Names lines are passed over by the selection. */
-static bool skip(view *v, size_t i)
+static bool items_skip(view *v, size_t i)
 {
     return v->vm.lines[i].kind == L_NAMES;
 }
 
 const view_ops view_items_ops = {
-    .skip = skip,
+    .skip = items_skip,
     .follows = true,
-    .context = context,
-    .line_item = line_item,
+    .context = items_context,
+    .line_item = items_line_item,
     .name = "items",
     .priv_size = sizeof(items_view),
-    .open = open_view,
-    .title = title,
-    .layout = layout,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .more = more,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
+    .open = items_open,
+    .title = items_title,
+    .layout = items_layout,
+    .head_rows = items_head_rows,
+    .draw_head = items_draw_head,
+    .draw = items_draw,
+    .request = items_request,
+    .done = items_done,
+    .more = items_more,
+    .free_line = items_free_line,
+    .kind_name = items_kind_name,
+    .text = items_text,
+    .command = items_command,
 };

@@ -35,7 +35,7 @@ typedef struct staged_view {
     const view_staged_arg *conflict;
 } staged_view;
 
-static void free_line(view *v, line *l)
+static void staged_view_free_line(view *v, line *l)
 {
     sline *s = l->data;
     buf_done(&s->text);
@@ -163,7 +163,7 @@ static void fill_conflict(view *v)
     free(b);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool staged_view_open(view *v, const void *arg)
 {
     staged_view *p = v->priv;
     p->n = staging_entries(&p->entries);
@@ -171,7 +171,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static bool open_conflict(view *v, const void *arg)
+static bool conflict_open(view *v, const void *arg)
 {
     staged_view *p = v->priv;
     const view_staged_arg *a = arg;
@@ -190,18 +190,18 @@ static bool open_conflict(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void staged_view_done(view *v)
 {
     staged_view *p = v->priv;
     staging_entries_free(p->entries, p->n);
     free(p->table);
-    av_free(&p->key);
-    av_free(&p->before);
-    av_free(&p->after);
-    av_free(&p->now);
+    av_done(&p->key);
+    av_done(&p->before);
+    av_done(&p->after);
+    av_done(&p->now);
 }
 
-static void title(view *v, buf *out)
+static void staged_view_title(view *v, buf *out)
 {
     staged_view *p = v->priv;
     if (p->conflict) {
@@ -229,7 +229,7 @@ static void draw_beside(const sline *s, int row, int width)
                      s->r, true);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void staged_view_draw(view *v, size_t i, int row, int width)
 {
     sline *s = v->vm.lines[i].data;
     if (v->vm.lines[i].kind == L_BESIDE) {
@@ -239,12 +239,12 @@ static void draw(view *v, size_t i, int row, int width)
     term_put(row, 0, width, s->text.data, s->text.len, s->r, true);
 }
 
-static const char *kind_name(int kind)
+static const char *staged_view_kind_name(int kind)
 {
     return kind == L_ITEM ? "item" : kind == L_ATTR ? "attr" : kind == L_NOTE ? "note" : "beside";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void staged_view_text(view *v, size_t i, buf *out)
 {
     sline *s = v->vm.lines[i].data;
     if (v->vm.lines[i].kind == L_BESIDE)
@@ -291,7 +291,7 @@ static enum req conflict_request(view *v, enum req r)
     return REQ_NONE;
 }
 
-static enum req request(view *v, enum req r)
+static enum req staged_view_request(view *v, enum req r)
 {
     staged_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -319,7 +319,7 @@ static enum req request(view *v, enum req r)
     return r;
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool staged_view_command(view *v, int argc, char **argv)
 {
     staged_view *p = v->priv;
     if (p->conflict || (strcmp(argv[0], "commit") != 0 && strcmp(argv[0], "discard") != 0))
@@ -336,26 +336,26 @@ static bool command(view *v, int argc, char **argv)
 const view_ops view_staged_ops = {
     .name = "staged",
     .priv_size = sizeof(staged_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
+    .open = staged_view_open,
+    .title = staged_view_title,
+    .draw = staged_view_draw,
+    .request = staged_view_request,
+    .done = staged_view_done,
+    .free_line = staged_view_free_line,
+    .kind_name = staged_view_kind_name,
+    .text = staged_view_text,
+    .command = staged_view_command,
 };
 
 const view_ops view_conflict_ops = {
     .name = "conflict",
     .priv_size = sizeof(staged_view),
-    .open = open_conflict,
-    .title = title,
-    .draw = draw,
+    .open = conflict_open,
+    .title = staged_view_title,
+    .draw = staged_view_draw,
     .request = conflict_request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
+    .done = staged_view_done,
+    .free_line = staged_view_free_line,
+    .kind_name = staged_view_kind_name,
+    .text = staged_view_text,
 };
