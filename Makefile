@@ -194,10 +194,14 @@ $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MO
 # says which are missing and what installs them (`make run` and `make test`
 # install them first themselves, through check-deps), instead of failing
 # in the compiler on a missing header. One pkg-config call when all are.
+# http-parser has no pkg-config file in Debian: its header is looked for.
+HTTP_PARSER_H ?= /usr/include/http_parser.h
 need-libs:
-	@pkg-config --exists $(PKGS) 2>/dev/null || { \
-	  missing=""; for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
-	  command -v pkg-config >/dev/null 2>&1 || missing="$$missing (no pkg-config at all)"; \
+	@missing=""; pkg-config --exists $(PKGS) 2>/dev/null || { \
+	  for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; done; \
+	  command -v pkg-config >/dev/null 2>&1 || missing="$$missing (no pkg-config at all)"; }; \
+	[ -f "$(HTTP_PARSER_H)" ] || missing="$$missing http-parser"; \
+	[ -z "$$missing" ] || { \
 	  echo "make: the libraries ddbx builds with are missing:$$missing" >&2; \
 	  echo "make: run 'make deps' to install them (Debian/Ubuntu; elsewhere it names the packages), or 'make run', which does it first" >&2; \
 	  exit 1; }
@@ -205,7 +209,7 @@ need-libs:
 # Install what is missing, only when something is missing: a ready machine
 # pays one pkg-config call.
 check-deps:
-	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f /usr/include/http_parser.h ]; } 2>/dev/null || ./tools/deps.sh
+	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f "$(HTTP_PARSER_H)" ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
 
 deps:

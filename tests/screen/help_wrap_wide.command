@@ -24,11 +24,11 @@ Help: keys and commands  (q: back)
                              read
   :discard [all]             Drop every staged change (d in the staged view drops one)
       e.g. :discard
-  :mark-results              Mark all the query's or filter's results, every page (Esc stops)
+  :mark-results              Mark the items on screen (query bar: all its results, asking first when more)
   :marked [stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear
-                             On the marked items: delete (BatchWriteItem, after one question), set or remove one
-                             attribute; with stage (or staging on) staged instead; export in a ddbx export format, copy
-                             as DynamoDB JSON lines, unmark
+                             On the marked items: delete (BatchWriteItem), set or remove one attribute, each after one
+                             question naming the count and keys; with stage (or staging on) staged instead; export in a
+                             ddbx export format, copy as DynamoDB JSON lines, unmark
       e.g. :marked copy
   :write FILE                Write what was copied last to FILE (when the terminal has no clipboard)
       e.g. :write marked.jsonl
