@@ -12,6 +12,7 @@
  * Opened with S (request `partiql`) from any view, on the table shown,
  * or with `:partiql [STATEMENT]`.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,16 +476,8 @@ static void pqv_draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-/* The table's key attributes first, when the items have them: a
- * SELECT of some attributes returns only those (no empty PK column). */
-static const char *key_col(const av *const *items, size_t n, const char *name)
-{
-    for (size_t i = 0; name && i < n; i++)
-        if (av_map_get(items[i], name, strlen(name)))
-            return name;
-    return NULL;
-}
-
+/* The table's key attributes first, when the items have them (held_only):
+ * a SELECT of some attributes returns only those (no empty PK column). */
 static void pqv_layout(view *v)
 {
     pq_view *p = v->priv;
@@ -492,15 +485,8 @@ static void pqv_layout(view *v)
     rewrap(v, L_STMT, width);
     rewrap(v, L_PLAN, width);
     rewrap(v, L_SUMMARY, width);
-    vm *m = &v->vm;
-    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
-    const av *items[512];
-    for (size_t i = m->top; i < end && n < 512; i++)
-        if (m->lines[i].kind == L_RESULT)
-            items[n++] = &((pline *)m->lines[i].data)->item;
-    const char *first[2] = { key_col(items, n, p->have_def ? p->def.pk.name : NULL),
-                             key_col(items, n, p->have_def ? p->def.sk.name : NULL) };
-    cols_compute(&p->cols, items, n, first, 2, NULL);
+    const char *first[2] = { p->have_def ? p->def.pk.name : NULL, p->have_def ? p->def.sk.name : NULL };
+    cols_fit_lines(&p->cols, &v->vm, L_RESULT, offsetof(pline, item), first, 2, true);
 }
 
 static size_t pqv_more(view *v, int dir)
@@ -606,19 +592,8 @@ static void pqv_text(view *v, size_t i, buf *out)
     case L_PARAM: param_text(p, q->param, out); break;
     case L_PLAN: if (q->param == 0) buf_adds(out, p->plan ? p->plan : ""); break;
     case L_SUMMARY: if (q->param == 0) summary(p, out); break;
-    case L_COLHEAD:
-        for (size_t k = 0; k < p->cols.n; k++)
-            buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
-        break;
-    case L_RESULT:
-        for (size_t j = 0; j < q->item.u.m.len; j++) {
-            if (j)
-                buf_addc(out, ' ');
-            buf_add(out, q->item.u.m.v[j].name, q->item.u.m.v[j].name_len);
-            buf_addc(out, '=');
-            fmt_cell(out, &q->item.u.m.v[j].val, 0);
-        }
-        break;
+    case L_COLHEAD: cols_heads_text(&p->cols, out); break;
+    case L_RESULT: cols_item_text(&q->item, out); break;
     default: buf_adds(out, "more"); break;
     }
 }

@@ -36,6 +36,7 @@
  * with its values, and the filter.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -888,14 +889,9 @@ static void query_layout(view *v)
     vm *m = &v->vm;
     fit_request_lines(v);
     const index_def *ix = cur_index(p);
-    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
-    const av *items[512];
-    for (size_t i = m->top; i < end && n < 512; i++)
-        if (m->lines[i].kind == L_RESULT)
-            items[n++] = &((qline *)m->lines[i].data)->item;
     const char *first[4] = { ix ? ix->pk.name : NULL, ix ? ix->sk.name : NULL,
                              p->def.pk.name, p->def.sk.name };
-    cols_compute(&p->cols, items, n, first, 4, NULL);
+    cols_fit_lines(&p->cols, m, L_RESULT, offsetof(qline, item), first, 4, false);
 }
 
 static const char *query_kind_name(int kind)
@@ -925,19 +921,8 @@ static void query_text(view *v, size_t i, buf *out)
     case L_SUMMARY: summary(p, out, false); break;
     case L_PAGING: paging(out); break;
     case L_PREDICT: predict(p); buf_add(out, p->predict.data, p->predict.len); break;
-    case L_COLHEAD:
-        for (size_t k = 0; k < p->cols.n; k++)
-            buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
-        break;
-    case L_RESULT:
-        for (size_t j = 0; j < q->item.u.m.len; j++) {
-            if (j)
-                buf_addc(out, ' ');
-            buf_add(out, q->item.u.m.v[j].name, q->item.u.m.v[j].name_len);
-            buf_addc(out, '=');
-            fmt_cell(out, &q->item.u.m.v[j].val, 0);
-        }
-        break;
+    case L_COLHEAD: cols_heads_text(&p->cols, out); break;
+    case L_RESULT: cols_item_text(&q->item, out); break;
     default: buf_adds(out, "more"); break;
     }
 }
