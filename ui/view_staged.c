@@ -9,6 +9,7 @@
 
 #include "model/mem.h"
 #include "model/stage.h"
+#include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/staging.h"
@@ -77,17 +78,6 @@ static void attr_line(view *v, size_t e, const stage_attr *a)
         typed(&s->text, a->new_v);
 }
 
-static void key_text(buf *out, const av *key)
-{
-    for (size_t i = 0; i < key->u.m.len; i++) {
-        if (i)
-            buf_addc(out, ' ');
-        buf_add(out, key->u.m.v[i].name, key->u.m.v[i].name_len);
-        buf_addc(out, '=');
-        fmt_cell(out, &key->u.m.v[i].val, 0);
-    }
-}
-
 static void fill_list(view *v)
 {
     staged_view *p = v->priv;
@@ -97,7 +87,7 @@ static void fill_list(view *v)
         sline *s = add(v, L_ITEM, ROLE_GROUP, e);
         buf_printf(&s->text, "%c %-7s %s  ", kind[0] == 'n' ? '+' : kind[0] == 'd' ? '-' : '~',
                    kind[0] == 'n' ? "new" : kind[0] == 'd' ? "delete" : "update", it->table);
-        key_text(&s->text, &it->key);
+        cols_item_text(&it->key, &s->text);
         stage_attr *diff;
         size_t nd = stage_diff(&it->before, &it->after, &diff);
         for (size_t i = 0; i < nd; i++)
@@ -114,7 +104,7 @@ static void fill_conflict(view *v)
     const view_staged_arg *c = p->conflict;
     sline *s = add(v, L_NOTE, ROLE_ERROR, 0);
     buf_printf(&s->text, "Conflict on %s ", c->table);
-    key_text(&s->text, c->key);
+    cols_item_text(c->key, &s->text);
     buf_addc(&s->text, ':');
     /* What happened on a row of its own: a long key does not cut it. */
     s = add(v, L_NOTE, ROLE_ERROR, 0);
@@ -298,7 +288,7 @@ static enum req staged_view_request(view *v, enum req r)
     if (r == REQ_DELETE && l) {
         const staging_entry *e = &p->entries[((sline *)l->data)->entry];
         buf k = BUF_INIT;
-        key_text(&k, &e->key);
+        cols_item_text(&e->key, &k);
         if (display_confirm("Discard the staged change to %s %s?", e->table, k.data)) {
             staging_discard(e->table, &e->key);
             /* The view under shows it no more (a new item's row goes). */
