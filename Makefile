@@ -84,7 +84,8 @@ DATA_SRC  := $(wildcard data/*.c)
 UI_SRC    := $(filter-out ui/main.c,$(wildcard ui/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
-DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o $(BUILD)/gen/patterns_data.o
+DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o $(BUILD)/gen/patterns_data.o \
+             $(BUILD)/gen/prices_data.o
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/keys_conf.o
 MAIN_OBJ  := $(BUILD)/ui/main.o
 
@@ -163,6 +164,17 @@ $(BUILD)/gen/patterns_data.c: $(PATTERN_JSON) tools/embed.sh
 $(BUILD)/gen/patterns_data.o: $(BUILD)/gen/patterns_data.c | need-libs
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# The DynamoDB price file (assets/prices/dynamodb.json, model/cost.h), the
+# same way (samples_price_assets): `ddbx check --cost` without --price.
+PRICE_JSON := assets/prices/dynamodb.json
+
+$(BUILD)/gen/prices_data.c: $(PRICE_JSON) tools/embed.sh
+	@mkdir -p $(dir $@)
+	./tools/embed.sh --array samples_price_assets $(PRICE_JSON) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/prices_data.o: $(BUILD)/gen/prices_data.c | need-libs
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 $(BUILD)/tests/%.o: tests/%.c | need-libs
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
@@ -211,6 +223,7 @@ need-libs:
 check-deps:
 	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f "$(HTTP_PARSER_H)" ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
+	@command -v java >/dev/null 2>&1 || ./tools/deps.sh --java || echo "deps: no java: tests/diff's DynamoDB Local pass will fail" >&2
 
 deps:
 	@./tools/deps.sh

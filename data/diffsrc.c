@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "data/spool.h"
+#include "data/store_backup.h"
 #include "data/store.h"
 #include "model/buf.h"
 #include "model/keyenc.h"
@@ -488,6 +489,114 @@ static status open_file(diffsrc *s, const diffsrc_spec *spec, diag *d)
     return ST_OK;
 }
 
+/* A backup or a table at a moment: the store's key-ordered readers
+ * (store_items_backup, store_items_at), a page at a time. */
+typedef struct past_reader {
+    store *st;
+    store_items_cursor c;
+} past_reader;
+
+static status past_next(void *self, av *item, bool *end, diag *d)
+{
+    past_reader *r = self;
+    return store_items_cursor_next(&r->c, item, end, d);
+}
+
+static void past_close(void *self)
+{
+    past_reader *r = self;
+    store_items_cursor_done(&r->c);
+    store_close(r->st);
+    free(r);
+}
+
+/* backup:NAME -> its ARN: the one backup of that name (names need not be
+ * unique: two of one name are refused, listed by ARN). */
+static status backup_by_name(diffsrc *s, store *st, const char *name, char **arn, diag *d)
+{
+    if (strncmp(name, "arn:", 4) == 0) {
+        *arn = xstrdup(name);
+        return ST_OK;
+    }
+    store_backup_filter f = { .user = true, .system = true };
+    store_backup *b = NULL;
+    size_t n = 0;
+    bool more = false;
+    status rc = store_backup_list(st, &f, &b, &n, &more, d);
+    if (rc != ST_OK)
+        return rc;
+    size_t found = 0;
+    buf arns = BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(b[i].name, name) != 0)
+            continue;
+        if (!found++)
+            *arn = xstrdup(b[i].arn);
+        buf_printf(&arns, "%s%s", found > 1 ? ", " : "", b[i].arn);
+    }
+    if (found == 0)
+        rc = diag_set(d, ST_BACKUP_NOT_FOUND, "%s: backup:%s: no backup of that name in %s",
+                      s->side, name, s->describe);
+    else if (found > 1)
+        rc = diag_set(d, ST_USAGE, "%s: backup:%s: %zu backups have that name; give one's ARN: %s",
+                      s->side, name, found, arns.data);
+    if (rc != ST_OK && found) {
+        free(*arn);
+        *arn = NULL;
+    }
+    buf_done(&arns);
+    store_backups_free(b, n);
+    return rc;
+}
+
+static status open_past(diffsrc *s, const diffsrc_spec *spec, diag *d)
+{
+    const char *db = spec->db ? spec->db : s->o->db;
+    past_reader *r = xcalloc(1, sizeof *r);
+    s->r = (diffsrc_reader){ past_next, NULL, past_close, r, true };
+    buf b = BUF_INIT;
+    if (spec->kind == DIFFSRC_BACKUP)
+        buf_printf(&b, "backup %s in %s", spec->backup, db ? db : "?");
+    else {
+        char when[32];
+        time_t secs = (time_t)(spec->at_ms / 1000);
+        struct tm tm;
+        gmtime_r(&secs, &tm);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        buf_printf(&b, "%s at %s in %s", spec->table, when, db ? db : "?");
+    }
+    s->describe = buf_steal(&b);
+    if (!db || file_at(db) <= 0)
+        return diag_set(d, ST_NOT_FOUND, "%s: no database at %s", s->side, db ? db : "(none)");
+    status st = store_open(db, STORE_READ_ONLY | STORE_STREAM, &r->st, d);
+    if (st != ST_OK)
+        return st;
+    if (spec->kind == DIFFSRC_BACKUP) {
+        char *arn = NULL;
+        st = backup_by_name(s, r->st, spec->backup, &arn, d);
+        if (st == ST_OK)
+            st = store_items_backup(r->st, arn, NULL, &r->c.r, d);
+        if (st == ST_BACKUP_NOT_FOUND && strncmp(spec->backup, "arn:", 4) == 0)
+            st = diag_set(d, ST_BACKUP_NOT_FOUND, "%s: no backup %s in %s", s->side, arn,
+                          db);
+        free(arn);
+    } else {
+        st = store_items_at(r->st, spec->table, spec->at_ms, NULL, &r->c.r, d);
+        if (st == ST_TABLE_NOT_FOUND || st == ST_NOT_FOUND)
+            st = diag_set(d, st, "%s: no table %s in %s", s->side, spec->table, db);
+        else if (st != ST_OK) {
+            char why[sizeof d->msg];
+            snprintf(why, sizeof why, "%s", d->msg);
+            st = diag_set(d, st, "%s: %s: %s", s->side, s->describe, why);
+        }
+    }
+    if (st != ST_OK)
+        return st;
+    table_def_copy(&s->def, store_items_def(r->c.r));
+    s->has_def = true;
+    return ST_OK;
+}
+
 status diffsrc_open(const diffsrc_spec *spec, const diffsrc_opts *o, const char *side,
                     diffsrc **out, diag *d)
 {
@@ -505,14 +614,11 @@ status diffsrc_open(const diffsrc_spec *spec, const diffsrc_opts *o, const char 
         st = open_file(s, spec, d);
         break;
     case DIFFSRC_BACKUP:
-        st = diag_set(d, ST_USAGE, "%s: backup:%s: backups are not available yet (the store "
-                      "does not keep them in this version); diff a table, an export file or "
-                      "remote:TABLE", side, spec->backup);
+    case DIFFSRC_TIME:
+        st = open_past(s, spec, d);
         break;
     default:
-        st = diag_set(d, ST_USAGE, "%s: %s@...: a table's past is not available yet (the store "
-                      "does not keep points in time in this version); diff a table, an export "
-                      "file or remote:TABLE", side, spec->table);
+        st = diag_set(d, ST_USAGE, "%s: no such kind of side", side);
         break;
     }
     if (st != ST_OK) {

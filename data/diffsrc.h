@@ -11,10 +11,10 @@
  *   remote:TABLE       a table on the endpoint of --endpoint-url, --region
  *                      and --profile, read with Scan (read-only)
  *   backup:NAME, ARN   a backup (arn:aws:dynamodb:REGION:ACCOUNT:table/T/backup/ID)
+ *                      of the database; a name two backups share is refused
  *   [FILE:]TABLE@TIME  a table as it was at TIME (ISO 8601, 2026-12-01T10:00:00Z)
- * The last two are parsed, and refused by diffsrc_open as not available
- * yet: the store is gaining backups and points in time, whose readers
- * will plug in as two more diffsrc_readers.
+ * The last two read through the store's key-ordered readers
+ * (store_items_backup, store_items_at: data/store_backup.h), ordered.
  *
  * Every source is a diffsrc_reader: items one at a time, in the key order
  * of its table (ordered) or in no order (a remote Scan, a file). Reading

@@ -375,6 +375,38 @@ static void add_keys(buf *b, const key_attr *pk, const key_attr *sk)
     buf_adds(b, "}");
 }
 
+/* A multi-attribute key's part (which: PartitionKey or SortKey) as an
+ * array of {AttributeName, AttributeType}, in order. NoSQL Workbench's own
+ * form for these keys is not published; this is ddbx's, which `ddbx load`
+ * reads back (import_wb.c). */
+static void add_key_list(buf *b, const char *which, const index_def *ix, bool hash)
+{
+    size_t n = hash ? index_def_n_hash(ix) : index_def_n_range(ix);
+    buf_printf(b, "\"%s\": [", which);
+    for (size_t i = 0; i < n; i++) {
+        const key_attr *k = hash ? index_def_hash(ix, i) : index_def_range(ix, i);
+        buf_adds(b, i ? ", {\"AttributeName\": " : "{\"AttributeName\": ");
+        add_str(b, k->name);
+        buf_printf(b, ", \"AttributeType\": \"%s\"}", av_type_name(k->type));
+    }
+    buf_adds(b, "]");
+}
+
+static void add_index_keys(buf *b, const index_def *ix)
+{
+    if (!index_def_multi(ix)) {
+        add_keys(b, &ix->pk, &ix->sk);
+        return;
+    }
+    buf_adds(b, "{");
+    add_key_list(b, "PartitionKey", ix, true);
+    if (ix->sk.name) {
+        buf_adds(b, ", ");
+        add_key_list(b, "SortKey", ix, false);
+    }
+    buf_adds(b, "}");
+}
+
 static void add_indexes(buf *b, const table_def *def, bool global)
 {
     size_t n = 0;
@@ -387,7 +419,7 @@ static void add_indexes(buf *b, const table_def *def, bool global)
         buf_adds(b, "        {\"IndexName\": ");
         add_str(b, ix->name);
         buf_adds(b, ", \"KeyAttributes\": ");
-        add_keys(b, &ix->pk, &ix->sk);
+        add_index_keys(b, ix);
         buf_printf(b, ", \"Projection\": {\"ProjectionType\": \"%s\"", proj_type_name(ix->proj));
         if (ix->proj == PROJ_INCLUDE) {
             buf_adds(b, ", \"NonKeyAttributes\": [");

@@ -85,6 +85,31 @@ static status wb_key(import_source *src, const cJSON *o, const char *which, bool
     return ST_OK;
 }
 
+/* An index's PartitionKey or SortKey: one {AttributeName, AttributeType},
+ * or (a GSI's multi-attribute key, as `ddbx export` writes it) an array of
+ * up to four, into first and rest. */
+static status wb_index_key(import_source *src, const cJSON *o, const char *which, bool required,
+                           bool global, const char *where, key_attr *first, key_attr *rest,
+                           size_t *n_rest, diag *d)
+{
+    const cJSON *ka = cJSON_GetObjectItemCaseSensitive(o, which);
+    if (!cJSON_IsArray(ka))
+        return wb_key(src, o, which, required, where, first, d);
+    int n = cJSON_GetArraySize(ka);
+    if (!global || n < 1 || n > SCHEMA_MAX_KEY_PARTS)
+        return wb_fail(src, d, "%s: %s must be one key attribute, or a list of 1 to 4 for a global"
+                       " secondary index", where, which);
+    for (int i = 0; i < n; i++) {
+        cJSON *wrap = cJSON_CreateObject();
+        cJSON_AddItemReferenceToObject(wrap, which, cJSON_GetArrayItem(ka, i));
+        status rc = wb_key(src, wrap, which, true, where, i ? &rest[(*n_rest)++] : first, d);
+        cJSON_Delete(wrap);
+        if (rc != ST_OK)
+            return rc;
+    }
+    return ST_OK;
+}
+
 static status wb_index(import_source *src, const cJSON *j, bool global, const char *table,
                        index_def *ix, diag *d)
 {
@@ -97,9 +122,10 @@ static status wb_index(import_source *src, const cJSON *j, bool global, const ch
         return wb_fail(src, d, "table %s: an index without IndexName%s", table, NULL);
     ix->name = xstrdup(name);
     const cJSON *ka = cJSON_GetObjectItemCaseSensitive(j, "KeyAttributes");
-    status rc = wb_key(src, ka, "PartitionKey", true, where, &ix->pk, d);
+    status rc = wb_index_key(src, ka, "PartitionKey", true, global, where, &ix->pk, ix->pk_rest,
+                             &ix->n_pk_rest, d);
     if (rc == ST_OK)
-        rc = wb_key(src, ka, "SortKey", false, where, &ix->sk, d);
+        rc = wb_index_key(src, ka, "SortKey", false, global, where, &ix->sk, ix->sk_rest, &ix->n_sk_rest, d);
     if (rc != ST_OK)
         return rc;
     const cJSON *pr = cJSON_GetObjectItemCaseSensitive(j, "Projection");

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,8 @@ status jsonread_load(const char *path, buf *out, diag *d)
         snprintf(d->file, sizeof d->file, "%s", path);
         return diag_set(d, ST_IO, "cannot read: %s", strerror(errno));
     }
+    if (!out->data)
+        buf_adds(out, "");
     return ST_OK;
 }
 
@@ -133,6 +136,23 @@ status jsonread_bool(jsonread *r, const cJSON *v, bool *out)
         return jsonread_fail(r, "must be true or false");
     *out = cJSON_IsTrue(v);
     return ST_OK;
+}
+
+status jsonread_count(jsonread *r, const cJSON *v, bool whole, double *out)
+{
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || !isfinite(v->valuedouble) ||
+        (whole && v->valuedouble != floor(v->valuedouble)))
+        return jsonread_fail(r, whole ? "must be a whole number, 0 or more" : "must be a number, 0 or more");
+    *out = v->valuedouble;
+    return ST_OK;
+}
+
+bool jsonread_has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return true;
+    return false;
 }
 
 static bool known(const char *name, const char *const *list)

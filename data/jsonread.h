@@ -1,8 +1,9 @@
 /*
  * jsonread — reading a JSON file of settings member by member, with the
  * file, line and column in every error: the access-pattern files
- * (data/pattern_file.c) and the masking rules of `ddbx pull --mask`
- * (data/mask_file.c).
+ * (data/pattern_file.c), the masking rules of `ddbx pull --mask`
+ * (data/mask_file.c), the model files of `ddbx model` (data/model_file.c)
+ * and the price files of `ddbx check --cost` (data/price_file.c).
  *
  * cJSON tells where a syntax error is but not where a member came from;
  * the reader keeps the member path it is at (push and pop as it goes
@@ -22,7 +23,7 @@
 #include "model/jsonpos.h"
 #include "model/status.h"
 
-#define JSONREAD_DEPTH 8
+#define JSONREAD_DEPTH 10
 
 struct cJSON;
 
@@ -37,7 +38,8 @@ typedef struct jsonread {
 
 void jsonread_init(jsonread *r, const char *file, const char *text, size_t len, diag *d);
 
-/* The whole file into *out (NUL-terminated); ST_IO naming it. */
+/* The whole file into *out (NUL-terminated, an empty file too); ST_IO
+ * naming it. */
 status jsonread_load(const char *path, buf *out, diag *d);
 /* Parses r's text (ddbjson_cjson_parse: UTF-8 checked); a syntax error is
  * ST_PARSE at its line and column in r's file. */
@@ -57,6 +59,10 @@ status jsonread_fail(jsonread *r, const char *fmt, ...) __attribute__((format(pr
 /* A member that must be a string (non-empty unless empty_ok), copied. */
 status jsonread_string(jsonread *r, const struct cJSON *v, bool empty_ok, char **out);
 status jsonread_bool(jsonread *r, const struct cJSON *v, bool *out);
+/* A number >= 0 (integral when whole is set). */
+status jsonread_count(jsonread *r, const struct cJSON *v, bool whole, double *out);
+/* Does s hold a control character (a name the terminal must not get)? */
+bool jsonread_has_control(const char *s);
 /* Each member of obj is one of the NULL-ended list (else "unknown
  * member", at its name). */
 status jsonread_members(jsonread *r, const struct cJSON *obj, const char *const *list);

@@ -7,33 +7,16 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "data/jsonread.h"
+#include "data/model_file.h"
+#include "model/cost.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
-
-static bool has_control(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return true;
-    return false;
-}
-
-/* A number >= 0 (integral when whole is set). */
-static status get_count(jsonread *r, const cJSON *v, bool whole, double *out)
-{
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || !isfinite(v->valuedouble) ||
-        (whole && v->valuedouble != floor(v->valuedouble)))
-        return jsonread_fail(r, whole ? "must be a whole number, 0 or more" : "must be a number, 0 or more");
-    *out = v->valuedouble;
-    return ST_OK;
-}
 
 /* ---- entities ---------------------------------------------------------- */
 
@@ -108,7 +91,7 @@ static status read_params(jsonread *r, const cJSON *v, pattern *p)
         diag vd;
         diag_init(&vd);
         status st = ST_OK;
-        if (!nm[0] || has_control(nm) || strchr(nm, ' '))
+        if (!nm[0] || jsonread_has_control(nm) || strchr(nm, ' '))
             st = jsonread_fail(r, "a parameter name is a placeholder name without spaces");
         else if (ddbjson_value_from_cjson(m, NULL, &p->params[p->n_params].example, &vd) != ST_OK)
             st = jsonread_fail(r, "the example value: %s", vd.msg);
@@ -147,18 +130,30 @@ static status read_types(jsonread *r, const cJSON *v, const pattern_set *set, pa
 {
     if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v))
         return jsonread_fail(r, "must be a list of entity type names, not empty");
-    if (!pattern_set_rule(set, p->table))
+    if (!pattern_set_types_table(set, p->table))
         return jsonread_fail(r, "table %s has no entity rule: add \"entities\": {\"%s\": {\"attribute\": ...}}"
-                    " to say how an item's type is told", p->table, p->table);
+                    " to say how an item's type is told, or \"model\": \"MODEL.json\"", p->table,
+                    p->table);
+    const ent_table *mt = pattern_set_rule(set, p->table) ? NULL : ent_model_table(&set->model, p->table);
     p->types = xcalloc((size_t)cJSON_GetArraySize(v), sizeof *p->types);
     size_t i = 0;
     const cJSON *m;
     cJSON_ArrayForEach(m, v) {
         jsonread_push_index(r, i++);
         status st = jsonread_string(r, m, false, &p->types[p->n_types]);
+        if (st == ST_OK && mt && !ent_table_entity(mt, p->types[p->n_types])) {
+            buf has = BUF_INIT;
+            for (size_t k = 0; k < mt->n; k++)
+                buf_printf(&has, "%s%s", k ? ", " : "", mt->e[k].name);
+            st = jsonread_fail(r, "the model has no entity %s in table %s (it has: %s)",
+                         p->types[p->n_types], p->table, has.len ? has.data : "none");
+            buf_done(&has);
+        }
         jsonread_pop(r);
-        if (st != ST_OK)
+        if (st != ST_OK) {
+            free(p->types[p->n_types]);
             return st;
+        }
         p->n_types++;
     }
     return ST_OK;
@@ -180,10 +175,10 @@ static status read_expect(jsonread *r, const cJSON *v, const pattern_set *set, p
         if (strcmp(m->string, "entity_types") == 0) {
             st = read_types(r, m, set, p);
         } else if (strcmp(m->string, "max_read_units") == 0) {
-            st = get_count(r, m, false, &x);
+            st = jsonread_count(r, m, false, &x);
             p->max_units = x;
         } else {
-            st = get_count(r, m, true, &x);
+            st = jsonread_count(r, m, true, &x);
             if (strcmp(m->string, "max_items") == 0)
                 p->max_items = (long)x;
             else
@@ -247,8 +242,18 @@ static status read_member(jsonread *r, const cJSON *m, const pattern_set *set, p
     }
     if (strcmp(k, "consistent_read") == 0)
         return jsonread_bool(r, m, &p->consistent);
+    if (strcmp(k, "rate") == 0) {
+        if (cJSON_IsNumber(m) && m->valuedouble > 0) {
+            p->rate = m->valuedouble;
+            return ST_OK;
+        }
+        if (cJSON_IsString(m) && cost_parse_rate(m->valuestring, &p->rate))
+            return ST_OK;
+        return jsonread_fail(r, "a rate is calls a second above 0: \"200/s\", \"30/min\", \"5000/h\","
+                          " \"100000/day\" or a number");
+    }
     if (strcmp(k, "limit") == 0) {
-        st = get_count(r, m, true, &x);
+        st = jsonread_count(r, m, true, &x);
         if (st == ST_OK && (x < 1 || x > 1e9))
             st = jsonread_fail(r, "must be from 1 to 1000000000");
         p->limit = (uint32_t)x;
@@ -267,7 +272,7 @@ static status read_head(jsonread *r, const cJSON *v, pattern *p)
         jsonread_push_name(r, head[i]);
         char *s = NULL;
         status st = jsonread_string(r, m, false, &s);
-        if (st == ST_OK && i == 0 && has_control(s))
+        if (st == ST_OK && i == 0 && jsonread_has_control(s))
             st = jsonread_fail(r, "a name has no control characters");
         if (st == ST_OK && i == 1) {
             int op = pattern_op_find(s);
@@ -293,7 +298,7 @@ static status read_pattern(jsonread *r, const cJSON *v, const pattern_set *set, 
     static const char *const members[] = {
         "name", "description", "operation", "table", "index", "key_condition", "filter",
         "statement", "names", "parameters", "limit", "scan_forward", "consistent_read",
-        "expect", NULL,
+        "rate", "expect", NULL,
     };
     if (!cJSON_IsObject(v))
         return jsonread_fail(r, "a pattern is an object");
@@ -345,10 +350,29 @@ static status read_patterns(jsonread *r, const cJSON *v, pattern_set *set)
     return ST_OK;
 }
 
+/* The model file named by a pattern file: a relative path is taken from
+ * the pattern file's folder. Its errors are its own (file, line, column). */
+static status load_model(const char *file, const char *path, pattern_set *set, diag *d)
+{
+    buf full = BUF_INIT;
+    const char *slash = strrchr(file, '/');
+    if (path[0] != '/' && slash)
+        buf_printf(&full, "%.*s/", (int)(slash - file), file);
+    buf_adds(&full, path);
+    ent_model m;
+    ent_model_init(&m);
+    status st = model_file_load(full.data, &m, d);
+    if (st == ST_OK)
+        pattern_set_take_model(set, &m);
+    ent_model_done(&m);
+    buf_done(&full);
+    return st;
+}
+
 status pattern_file_parse(const char *file, const char *text, size_t len, pattern_set *set,
                           diag *d)
 {
-    static const char *const members[] = { "entities", "patterns", NULL };
+    static const char *const members[] = { "entities", "model", "patterns", NULL };
     jsonread r;
     jsonread_init(&r, file, text, len, d);
     cJSON *root = NULL;
@@ -366,6 +390,20 @@ status pattern_file_parse(const char *file, const char *text, size_t len, patter
     if (st == ST_OK && ents) {
         jsonread_push_name(&r, "entities");
         st = read_entities(&r, ents, &add);
+        jsonread_pop(&r);
+    }
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (st == ST_OK && model) {
+        jsonread_push_name(&r, "model");
+        char *path = NULL;
+        st = jsonread_string(&r, model, false, &path);
+        if (st == ST_OK && (st = load_model(file, path, &add, d)) == ST_IO) {
+            /* Cannot be read: said at the member that names it. */
+            char why[sizeof d->msg];
+            snprintf(why, sizeof why, "%s", d->msg);
+            st = jsonread_fail(&r, "the model file %s: %s", path, why);
+        }
+        free(path);
         jsonread_pop(&r);
     }
     /* A file may lean on the rules of files read before it. */
@@ -394,7 +432,7 @@ status pattern_file_load(const char *path, pattern_set *set, diag *d)
     buf b = BUF_INIT;
     status st = jsonread_load(path, &b, d);
     if (st == ST_OK)
-        st = pattern_file_parse(path, b.data ? b.data : "", b.len, set, d);
+        st = pattern_file_parse(path, b.data, b.len, set, d);
     buf_done(&b);
     return st;
 }
@@ -540,6 +578,11 @@ static void write_pattern(const pattern *p, buf *out)
         buf_adds(out, ",\n      \"scan_forward\": false");
     if (p->consistent)
         buf_adds(out, ",\n      \"consistent_read\": true");
+    if (p->rate > 0) {
+        buf_adds(out, ",\n      \"rate\": \"");
+        cost_rate_text(p->rate, out);
+        buf_addc(out, '"');
+    }
     write_expect(p, out);
     buf_adds(out, "\n    }");
 }

@@ -6,6 +6,7 @@
  *
  *   { "entities": { "TABLE": { "attribute": "SK",
  *                              "prefixes": { "TARGET#": "follow" } } },
+ *     "model": "design.model.json",
  *     "patterns": [ { "name": "...", "description": "...",
  *                     "operation": "GetItem|Query|Scan|PartiQL",
  *                     "table": "...", "index": "...",
@@ -14,10 +15,15 @@
  *                     "names": { "#n": "attr" },
  *                     "parameters": { "user": {"S": "ACTOR#alice"} },
  *                     "limit": 100, "scan_forward": false,
- *                     "consistent_read": false,
+ *                     "consistent_read": false, "rate": "200/s",
  *                     "expect": { "entity_types": ["follow"],
  *                                 "max_items": 100, "min_items": 1,
  *                                 "max_read_units": 1 } } ] }
+ *
+ * "model" names a model file (data/model_file.h; relative to the pattern
+ * file's folder): the entity types of a table without an "entities" rule
+ * are then its entities, an item's the one it matches, and
+ * "entity_types" must name entities of it.
  *
  * Every error names the file, the line and column and the member
  * ("patterns[2].expect.max_items: ..."): syntax errors where cJSON

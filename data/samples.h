@@ -14,7 +14,9 @@
 #ifndef DDBX_SAMPLES_H
 #define DDBX_SAMPLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "data/store.h"
 #include "model/buf.h"
@@ -36,6 +38,11 @@ extern const size_t samples_n_assets;
 extern const samples_asset samples_pattern_assets[];
 extern const size_t samples_n_pattern_assets;
 
+/* The DynamoDB price file (assets/prices/dynamodb.json, data/price_file.h),
+ * generated the same way. */
+extern const samples_asset samples_price_assets[];
+extern const size_t samples_n_price_assets;
+
 /* The asset whose name is `name` (with or without ".json"), or NULL. */
 const samples_asset *samples_find(const char *name);
 
@@ -45,6 +52,25 @@ const samples_asset *samples_find(const char *name);
  * *tables and *items (may be NULL) receive the counts loaded.
  */
 status samples_load(store *s, size_t *tables, size_t *items, diag *d);
+
+/*
+ * What loading the samples again would replace: per sample table, whether
+ * the database has it and how its items differ from the shipped ones
+ * (model/tdiff, the shipped samples as A, the table now as B: added are
+ * items the samples lack, removed the samples' items the table lacks).
+ * A table whose key schema is not the sample's counts as changed whole
+ * (keys_differ). *out (malloc'd, samples_n_assets entries) is the
+ * caller's: samples_deltas_free.
+ */
+typedef struct samples_delta {
+    char *table;
+    bool exists;           /* the database has a table of that name */
+    bool keys_differ;      /* ... with another key schema */
+    uint64_t added, removed, changed, same;
+} samples_delta;
+
+status samples_compare(store *s, samples_delta **out, size_t *n, diag *d);
+void samples_deltas_free(samples_delta *v, size_t n);
 
 /*
  * Writes the samples' pattern files into dir (created, 0700, when

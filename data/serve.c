@@ -157,6 +157,10 @@ status serve_handle(store *s, const char *target, const char *body, size_t len,
     if (st == ST_OK) {
         assert(out);
         r->http_status = 200;
+        /* TagResource and UntagResource: "an HTTP 200 response with an
+         * empty HTTP body" (API reference); `ddbx api` still answers {}. */
+        if (strcmp(op, "TagResource") == 0 || strcmp(op, "UntagResource") == 0)
+            out[0] = '\0';
         r->len = strlen(out);
         r->body = out;
         r->crc32 = serve_crc32(out, r->len);

@@ -286,10 +286,12 @@ status store_txn_end(store *s, status st, diag *d)
         status c = run_simple(s, Q_COMMIT, d ? d : &tmp);
         if (c == ST_OK) {
             write_unlock(s);
+            store_own_committed(s, true);
             return ST_OK;
         }
         st = c;
     }
+    store_own_committed(s, false);
     if (sqlite3_get_autocommit(s->db) == 0)
         run_simple(s, Q_ROLLBACK, &(diag){ 0 });
     write_unlock(s);
@@ -611,6 +613,7 @@ void store_close(store *s)
     if (!s)
         return;
     store_close(s->local);
+    free(s->own);
     free(s->local_path);
     store_remote_free(s->remote);
     if (s->txn_depth > 0)

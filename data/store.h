@@ -160,6 +160,31 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
 void store_change_free(store_change *c);
 
 /*
+ * The newest change record's seq of every local table (0: none yet), by
+ * name, in one read: what the explorer's undo journal brackets its own
+ * writes with (the changes of a table between two of these are the
+ * writes made meanwhile). The table's id comes with it, since a table
+ * deleted and created again starts its seqs again. Free with
+ * store_seqs_free. A remote store has none (*n 0).
+ */
+/*
+ * Tells fn (ctx) of every change record this handle itself commits: the
+ * table's id (as store_change_seqs gives it) and the record's seq, once
+ * its transaction has committed (none of a rolled-back one). Another
+ * process's writes, or another handle's, are not told. The explorer's
+ * undo journal keeps what it wrote this way. fn NULL: nothing is told.
+ */
+typedef void (*store_own_fn)(void *ctx, int64_t tid, int64_t seq);
+void store_set_own_changes(store *s, store_own_fn fn, void *ctx);
+
+typedef struct store_seq {
+    char *table;
+    int64_t tid, seq;
+} store_seq;
+status store_change_seqs(store *s, store_seq **out, size_t *n, diag *d);
+void store_seqs_free(store_seq *v, size_t n);
+
+/*
  * ---- UpdateTable for the explorer (data/store_gsi.c) ----
  *
  * A GSI created on a table that holds data (backfilled in the call: it is
@@ -252,7 +277,10 @@ status store_stats(store *s, const char *table, const char *index,
                    table_stats *st, diag *d);
 
 typedef struct part_info {
-    av pk;             /* the partition key value */
+    av pk;             /* the partition key value; of an index whose key
+                          has several HASH attributes, the list (AV_L) of
+                          their values in KeySchema order, as store_page
+                          and store_partition take it too */
     uint64_t items, bytes;
 } part_info;
 

@@ -196,4 +196,17 @@ status store_items_next(store_items *r, size_t max, av *items, size_t *n, diag *
 const table_def *store_items_def(const store_items *r);
 void store_items_free(store_items *r);
 
+/* One item at a time from a reader, a page read ahead: the shape a
+ * key-ordered merge takes (ddbx diff's sides, :samples' comparison).
+ * The cursor owns r and frees it in store_items_cursor_done. */
+#define STORE_ITEMS_PAGE 256
+typedef struct store_items_cursor {
+    store_items *r;
+    av page[STORE_ITEMS_PAGE];
+    size_t n, at;
+    bool end;
+} store_items_cursor;
+status store_items_cursor_next(store_items_cursor *c, av *item, bool *end, diag *d);
+void store_items_cursor_done(store_items_cursor *c);
+
 #endif

@@ -50,6 +50,43 @@ void store_set_stream_times(store *s, double retention_s, double iterator_s)
 /* ---- the write side ---- */
 
 /* One record: kind STORE_LOG_* (the ttl column). */
+/* The record just logged for table tid, kept for store_set_own_changes. */
+static status note_own(store *s, int64_t tid, diag *d)
+{
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT max(seq) FROM changes WHERE tid = ?1", -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, tid);
+    status st = ST_OK;
+    if (sqlite3_step(q) == SQLITE_ROW) {
+        if (s->n_own + 2 > s->cap_own) {
+            s->cap_own = s->cap_own ? s->cap_own * 2 : 64;
+            s->own = xrealloc(s->own, s->cap_own * sizeof *s->own);
+        }
+        s->own[s->n_own++] = tid;
+        s->own[s->n_own++] = sqlite3_column_int64(q, 0);
+    } else {
+        st = store_sqlerr(s, d);
+    }
+    sqlite3_finalize(q);
+    return st;
+}
+
+void store_set_own_changes(store *s, store_own_fn fn, void *ctx)
+{
+    s->own_fn = fn;
+    s->own_ctx = ctx;
+    s->n_own = 0;
+}
+
+void store_own_committed(store *s, bool committed)
+{
+    if (committed && s->own_fn)
+        for (size_t i = 0; i + 1 < s->n_own; i += 2)
+            s->own_fn(s->own_ctx, s->own[i], s->own[i + 1]);
+    s->n_own = 0;
+}
+
 static status log_record(store *s, const tinfo *t, int kind, const av *old, const av *new_item,
                          const buf *new_enc, diag *d)
 {
@@ -83,7 +120,9 @@ static status log_record(store *s, const tinfo *t, int kind, const av *old, cons
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
     buf_done(&enc);
-    return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
+    if (rc != SQLITE_DONE)
+        return store_sqlerr(s, d);
+    return s->own_fn && kind == STORE_LOG_WRITE ? note_own(s, t->id, d) : ST_OK;
 }
 
 status store_log_change(store *s, const tinfo *t, const av *old, const av *new_item,
@@ -93,7 +132,6 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
 }
 
 /* The key attributes of an item, by the table's schema. */
-static void keys_of(const table_def *def, const av *item, av *out);
 
 status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d)
 {
@@ -104,7 +142,7 @@ status store_log_history(store *s, const tinfo *t, const av *old, const av *new_
     /* Undoing needs the old image and the key, not the new image: a
      * million-item load logs a million keys, not its items twice. */
     av key;
-    keys_of(&t->def, new_item, &key);
+    table_def_key_of(&t->def, new_item, &key);
     status st = log_record(s, t, STORE_LOG_HISTORY, old, &key, NULL, d);
     av_done(&key);
     return st;
@@ -309,21 +347,6 @@ int64_t store_own_changes(store *s)
     return s->remote ? 0 : (int64_t)sqlite3_total_changes64(s->db);
 }
 
-/* The key attributes of an item, by the table's schema. */
-static void keys_of(const table_def *def, const av *item, av *out)
-{
-    av_init_list(out, AV_M);
-    const char *names[2] = { def->pk.name, def->sk.name };
-    for (int i = 0; i < 2; i++) {
-        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
-        if (v) {
-            av c;
-            av_copy(&c, v);
-            av_map_put(out, names[i], strlen(names[i]), &c);
-        }
-    }
-}
-
 static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
                              store_change *out, size_t *n, diag *d);
 
@@ -367,7 +390,7 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
         }
         c->event = c->old_item.type == AV_NONE ? STORE_INSERT
                  : c->new_item.type == AV_NONE ? STORE_REMOVE : STORE_MODIFY;
-        keys_of(&t->def, c->new_item.type == AV_M ? &c->new_item : &c->old_item, &c->keys);
+        table_def_key_of(&t->def, c->new_item.type == AV_M ? &c->new_item : &c->old_item, &c->keys);
         (*n)++;
     }
     if (st == ST_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -375,6 +398,46 @@ status store_changes(store *s, const char *table, int64_t before_seq, size_t max
 out:
     sqlite3_finalize(q);
     return store_txn_end(s, st, d);
+}
+
+status store_change_seqs(store *s, store_seq **out, size_t *n, diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    if (s->remote)
+        return ST_OK;
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(s->db, "SELECT name, id, (SELECT MAX(seq) FROM changes c WHERE c.tid = t.id)"
+                           " FROM tables t ORDER BY name", -1, &q, NULL) != SQLITE_OK) {
+        st = store_sqlerr(s, d);
+        return store_txn_end(s, st, d);
+    }
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 8;
+            *out = xrealloc(*out, cap * sizeof **out);
+        }
+        store_seq *v = &(*out)[(*n)++];
+        v->table = xstrdup((const char *)sqlite3_column_text(q, 0));
+        v->tid = sqlite3_column_int64(q, 1);
+        v->seq = sqlite3_column_int64(q, 2);
+    }
+    if (rc != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    sqlite3_finalize(q);
+    return store_txn_end(s, st, d);
+}
+
+void store_seqs_free(store_seq *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].table);
+    free(v);
 }
 
 /* ---- the feed on a remote table: its stream ---- */

@@ -227,6 +227,17 @@ status seng_exprs_typed(reqx *x, const ddb_req *r, const seng_defer *df, diag *d
 
 /* ---- projection, key paths, capacity ---- */
 
+/* The names of an index's key attributes, HASH (when hash) then RANGE. */
+static size_t index_key_names(const index_def *ix, bool hash, const char *out[2 * SCHEMA_MAX_KEY_PARTS])
+{
+    size_t n = 0;
+    for (size_t i = 0; hash && i < index_def_n_hash(ix); i++)
+        out[n++] = index_def_hash(ix, i)->name;
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        out[n++] = index_def_range(ix, i)->name;
+    return n;
+}
+
 /* The keys an update may not touch, with DynamoDB's messages. */
 status seng_update_keys(const table_def *def, const expr *upd, diag *d)
 {
@@ -254,10 +265,9 @@ status seng_update_keys(const table_def *def, const expr *upd, diag *d)
     /* Index keys may be set, but only as whole attributes. */
     for (size_t x = 0; x < def->n_idx; x++) {
         const index_def *ix = &def->idx[x];
-        const char *ik[2] = { ix->pk.name, ix->sk.name };
-        for (int k = 0; k < 2; k++) {
-            if (!ik[k])
-                continue;
+        const char *ik[2 * SCHEMA_MAX_KEY_PARTS];
+        size_t nik = index_key_names(ix, true, ik);
+        for (size_t k = 0; k < nik; k++) {
             for (size_t i = 0; i < root->n_kids; i++) {
                 const expr_node *path = root->kids[i]->n_kids ? root->kids[i]->kids[0] : NULL;
                 if (!path || path->kind != EN_PATH || path->path.n < 2)
@@ -331,9 +341,10 @@ status seng_key_paths(const table_def *def, const expr *e, diag *d)
             const index_def *ix = &def->idx[x];
             if (ix->global != (pass == 0))
                 continue;
-            const char *ik[2] = { ix->global ? ix->pk.name : NULL, ix->sk.name };
-            for (int k = 0; k < 2; k++)
-                if (ik[k] && nested_head(root, ik[k]))
+            const char *ik[2 * SCHEMA_MAX_KEY_PARTS];
+            size_t nik = index_key_names(ix, ix->global, ik);
+            for (size_t k = 0; k < nik; k++)
+                if (nested_head(root, ik[k]))
                     return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access"
                                     " '[]' and map lookup '.' are not allowed: IndexKey: %s", ik[k]);
         }

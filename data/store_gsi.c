@@ -219,6 +219,23 @@ static status check_switch(const cJSON *in, const cJSON *desc, diag *d)
     return st;
 }
 
+/* An attribute the table defines, defined again with another type:
+ * DynamoDB Local 3.3's refusal (AWS's wording is not published). */
+static status check_redefined(const cJSON *in, const cJSON *desc, diag *d)
+{
+    const cJSON *e, *x;
+    cJSON_ArrayForEach(e, store_jget(in, "AttributeDefinitions")) {
+        const char *n = store_jstr(e, "AttributeName"), *ty = store_jstr(e, "AttributeType");
+        cJSON_ArrayForEach(x, store_jget(desc, "AttributeDefinitions")) {
+            const char *xn = store_jstr(x, "AttributeName"), *xt = store_jstr(x, "AttributeType");
+            if (n && xn && ty && xt && strcmp(n, xn) == 0 && strcmp(ty, xt) != 0)
+                return diag_set(d, ST_VALIDATION, "invalid attribute, SchemaElement redefined should be of"
+                                " same type as previously defined");
+        }
+    }
+    return ST_OK;
+}
+
 static status index_not_found(const char *name, diag *d)
 {
     return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Index: %s not found", name);
@@ -229,6 +246,8 @@ status store_gsi_check(store *s, const tinfo *t, const cJSON *in, const cJSON *d
     (void)s;
     (void)t;
     status st = check_capacity(in, desc, d);
+    if (st == ST_OK)
+        st = check_redefined(in, desc, d);
     const cJSON *ups = store_jget(in, "GlobalSecondaryIndexUpdates");
     if (st != ST_OK || (st = check_updates_shape(ups, d)) != ST_OK)
         return st;

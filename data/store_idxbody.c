@@ -209,11 +209,7 @@ static status check_entry(icheck *c, size_t x, const av *item, diag *d)
     const index_def *ix = &def->idx[x];
     const void *pk = sqlite3_column_blob(c->items, 0), *sk = sqlite3_column_blob(c->items, 1);
     size_t pk_len = (size_t)sqlite3_column_bytes(c->items, 0), sk_len = (size_t)sqlite3_column_bytes(c->items, 1);
-    buf_reset(&c->ipk);
-    buf_reset(&c->isk);
-    keyenc_append(&c->ipk, av_map_get(item, ix->pk.name, strlen(ix->pk.name)));
-    if (ix->sk.name)
-        keyenc_append(&c->isk, av_map_get(item, ix->sk.name, strlen(ix->sk.name)));
+    store_index_key(ix, item, &c->ipk, &c->isk);
     sqlite3_stmt *q = c->entry;
     sqlite3_reset(q);
     sqlite3_bind_int64(q, 1, c->t->id);

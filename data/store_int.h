@@ -191,6 +191,12 @@ struct store {
     bool ttl_delete;     /* the writes now are TTL deletions (userIdentity) */
     int64_t retention_ms, iterator_ms;
     buf old_enc;         /* an old image, encoded for its record */
+    /* store_set_own_changes: the records this handle logged in the open
+     * transaction (tid, seq pairs), handed to own_fn once it commits. */
+    store_own_fn own_fn;
+    void *own_ctx;
+    int64_t *own;
+    size_t n_own, cap_own;
     /* Where the TTL sweep goes on (store_ttl.c): the table and the last
      * key it read there. */
     int64_t ttl_tid;
@@ -361,7 +367,8 @@ status store_batch_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* The key attribute names a LastEvaluatedKey holds for the table (ix
  * NULL) or an index: the table's keys and the index's, unique, sorted by
  * name (store_query.c). A remote store's ExclusiveStartKey names the same. */
-size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4]);
+#define STORE_LEK_MAX (2 + 2 * SCHEMA_MAX_KEY_PARTS)
+size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[STORE_LEK_MAX]);
 
 /* ---- remote stores (store_remote.c, store_remote_browse.c, store_remote_write.c) ----
  * The public functions start with `if (s->remote) return store_remote_...`
@@ -439,6 +446,18 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
 status store_rebuild(store *s, const tinfo *t, int x, diag *d);
 /* Does index ix hold an entry for item: its index keys present, of the
  * defined types, not empty, within the key size limits? */
+/* An item's key in index ix, into ipk and isk (reset first): the
+ * keyenc encodings of its HASH attributes one after another, and of its
+ * RANGE attributes (a multi-attribute key is the tuple; the encoding is
+ * self-delimiting, so the bytes sort as the attributes do in turn, and
+ * a one-attribute key is encoded as it always was). False when the item
+ * lacks one of them or has one of another type (not in the index). */
+bool store_index_key(const index_def *ix, const av *item, buf *ipk, buf *isk);
+/* The explorer names a partition by its partition key value; one of an
+ * index (ix) whose key has several HASH attributes by the list (AV_L) of
+ * their values, in KeySchema order (store.h: part_info). Appends it
+ * encoded as the parts and idx tables hold it (ix NULL: the table's). */
+void store_part_key_encode(const index_def *ix, const av *pk, buf *out);
 bool store_index_holds(const index_def *ix, const av *item);
 
 /* ---- UpdateTable's index and capacity changes (store_gsi.c, with pieces
@@ -489,6 +508,9 @@ status store_log_change(store *s, const tinfo *t, const av *old, const av *new_i
  * the new one, only the key: what undoing needs. Streams and the feed
  * skip them, as they have no record of a bulk write otherwise. */
 status store_log_history(store *s, const tinfo *t, const av *old, const av *new_item, diag *d);
+/* At the end of a write transaction: tells store_set_own_changes' fn of
+ * the records logged in it when it committed, forgets them either way. */
+void store_own_committed(store *s, bool committed);
 /* One bounded trim step (at most `max` records older than the retention),
  * inside the caller's write transaction. */
 status store_trim_changes(store *s, int max, diag *d);
@@ -651,6 +673,10 @@ typedef struct store_rq {
     int lo_op, hi_op;          /* RB_* on the sort key */
     const av *lo, *hi;
     const av *prefix;          /* begins_with on the sort key */
+    /* A multi-attribute index key (store_query.c): the partition and the
+     * bounds as encoded tuples, used instead of pk, lo and hi (prefix
+     * NULL then); the bound operators are lo_op and hi_op. */
+    const buf *pk_enc, *lo_enc, *hi_enc;
     bool forward;
     const av *start;           /* ExclusiveStartKey (an item or key map) */
     int segment, segments;     /* Scan segments (segments 0: none) */

@@ -361,3 +361,27 @@ status store_items_next(store_items *r, size_t max, av *items, size_t *n, diag *
     }
     return st;
 }
+
+status store_items_cursor_next(store_items_cursor *c, av *item, bool *end, diag *d)
+{
+    if (c->at == c->n && !c->end) {
+        c->n = c->at = 0;
+        status st = store_items_next(c->r, STORE_ITEMS_PAGE, c->page, &c->n, d);
+        if (st != ST_OK)
+            return st;
+        c->end = c->n < STORE_ITEMS_PAGE;
+    }
+    *end = c->at == c->n;
+    if (!*end)
+        av_move(item, &c->page[c->at++]);
+    return ST_OK;
+}
+
+void store_items_cursor_done(store_items_cursor *c)
+{
+    for (size_t i = c->at; i < c->n; i++)
+        av_done(&c->page[i]);
+    store_items_free(c->r);
+    c->r = NULL;
+    c->n = c->at = 0;
+}

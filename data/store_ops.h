@@ -29,8 +29,21 @@ extern const vspec sop_expected_elem;
 extern const vspec sop_cond_elem;
 extern const vspec sop_keycond_elem;
 
-#define F_TABLE { .name = "TableName", .type = VT_STRING, .flags = VF_NOTNULL | VF_NAMEPAT, \
-                  .min_len = 3, .max_len = 255 }
+/* A table's name or ARN where the table exists: 1 to 1024 characters, no
+ * pattern (API reference: PutItem's, GetItem's, DescribeTable's ...
+ * TableName), then a name (not an ARN) one a table can have
+ * (VF_TABLE_REF). F_TABLE_REQ: the
+ * same, refused as absent first (the control plane's "The parameter
+ * 'TableName' is required ..."). CreateTable's: F_CREATE_TABLE. */
+#define F_TABLE { .name = "TableName", .type = VT_STRING, .flags = VF_NOTNULL | VF_TABLE_REF, .min_len = 1, \
+                  .max_len = 1024 }
+#define F_TABLE_REQ { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLE_REF, \
+                      .min_len = 1, .max_len = 1024 }
+/* CreateTable's: 3 to 255 of [a-zA-Z0-9_.-] (AWS: "Value 'ab' at
+ * 'tableName' failed to satisfy constraint: Member must have length
+ * greater than or equal to 3", issue 29). */
+#define F_CREATE_TABLE { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_NAMEPAT, \
+                      .min_len = 3, .max_len = 255 }
 #define F_RCC { .name = "ReturnConsumedCapacity", .type = VT_STRING, .enums = sop_e_rcc }
 #define F_EAV { .name = "ExpressionAttributeValues", .type = VT_ATTRMAP }
 #define F_EAN { .name = "ExpressionAttributeNames", .type = VT_MAP, .sub = "java.lang.String", \

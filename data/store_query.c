@@ -73,6 +73,7 @@ typedef struct read_req {
     reqx *x;
     av *atg;
     av pk_val, lo_val, hi_val, start;
+    buf pk_enc, lo_enc, hi_enc;   /* a multi-attribute key's (rq's pk_enc...) */
 } read_req;
 
 static void read_req_init(read_req *r)
@@ -87,14 +88,21 @@ static void read_req_done(read_req *r)
     av_done(&r->lo_val);
     av_done(&r->hi_val);
     av_done(&r->start);
+    buf_done(&r->pk_enc);
+    buf_done(&r->lo_enc);
+    buf_done(&r->hi_enc);
 }
 
-size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[4])
+size_t store_lek_names(const table_def *def, const index_def *ix, const char *names[STORE_LEK_MAX])
 {
     size_t n = 0;
-    const char *cand[4] = { def->pk.name, def->sk.name, ix ? ix->pk.name : NULL,
-                            ix ? ix->sk.name : NULL };
-    for (int i = 0; i < 4; i++) {
+    const char *cand[STORE_LEK_MAX] = { def->pk.name, def->sk.name };
+    size_t nc = 2;
+    for (size_t i = 0; ix && i < index_def_n_hash(ix); i++)
+        cand[nc++] = index_def_hash(ix, i)->name;
+    for (size_t i = 0; ix && i < index_def_n_range(ix); i++)
+        cand[nc++] = index_def_range(ix, i)->name;
+    for (size_t i = 0; i < nc; i++) {
         if (!cand[i])
             continue;
         bool dup = false;
@@ -118,7 +126,7 @@ size_t store_lek_names(const table_def *def, const index_def *ix, const char *na
 static status lek_of(const tinfo *t, const index_def *ix, const void *body, size_t len, av *out,
                      diag *d)
 {
-    const char *names[4];
+    const char *names[STORE_LEK_MAX];
     size_t n = store_lek_names(&t->def, ix, names);
     av_init_list(out, AV_M);
     for (size_t i = 0; i < n; i++) {
@@ -401,7 +409,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
              * ddbx has no physical partitions: a page that stops early, or
              * one segment of a parallel Scan, is charged by size alone. */
             double least = (double)size_scan_min_halves(r->consistent) / 2.0;
-            if (!r->rq.pk && !stopped && r->rq.segments == 0 && u < least)
+            if (!r->rq.pk && !r->rq.pk_enc && !stopped && r->rq.segments == 0 && u < least)
                 u = least;
             ddb_cap *cp = ddb_res_cap(cr, t->name);
             cp->units += u;
@@ -446,9 +454,14 @@ static bool named(const key_attr *ka, const char *name, size_t len)
 /* Does the index hold the top-level attribute name[0..len)? */
 static bool index_projects(const table_def *def, const index_def *ix, const char *name, size_t len)
 {
-    if (ix->proj == PROJ_ALL || named(&def->pk, name, len) || named(&def->sk, name, len) ||
-        named(&ix->pk, name, len) || named(&ix->sk, name, len))
+    if (ix->proj == PROJ_ALL || named(&def->pk, name, len) || named(&def->sk, name, len))
         return true;
+    for (size_t i = 0; i < index_def_n_hash(ix); i++)
+        if (named(index_def_hash(ix, i), name, len))
+            return true;
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        if (named(index_def_range(ix, i), name, len))
+            return true;
     for (size_t i = 0; ix->proj == PROJ_INCLUDE && i < ix->n_include; i++)
         if (strlen(ix->include[i]) == len && memcmp(ix->include[i], name, len) == 0)
             return true;
@@ -528,7 +541,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
     if (q->start.type == AV_M) {
         av_copy(&r->start, &q->start);
         /* The start key names exactly the table's and the index's keys. */
-        const char *names[4];
+        const char *names[STORE_LEK_MAX];
         size_t n = store_lek_names(&t->def, r->ix, names);
         if (r->start.u.m.len != n)
             return diag_set(d, ST_VALIDATION, r->ix || r->rq.pk ? "The provided starting key is invalid"
@@ -568,10 +581,9 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
                             " ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment."
                             " TotalSegments: %d Segment: %d", q->segments, q->segment);
         if (r->ix) {
-            for (int i = 0; i < 2; i++) {
-                const key_attr *ka = i ? &r->ix->sk : &r->ix->pk;
-                if (!ka->name)
-                    continue;
+            size_t nh = index_def_n_hash(r->ix), nr = index_def_n_range(r->ix);
+            for (size_t i = 0; i < nh + nr; i++) {
+                const key_attr *ka = i < nh ? index_def_hash(r->ix, i) : index_def_range(r->ix, i - nh);
                 const av *v = av_map_get(&r->start, ka->name, strlen(ka->name));
                 if (v->type != ka->type)
                     return diag_set(d, ST_VALIDATION, "The provided starting key is invalid: The provided"
@@ -626,6 +638,39 @@ static status start_in_range(const read_req *r, const key_attr *pk, const key_at
             return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
                             " key predicate");
     }
+    if (!same_pk)
+        return diag_set(d, ST_VALIDATION, "The query can return at most one row and cannot be restarted");
+    return ST_OK;
+}
+
+/* ExclusiveStartKey inside a multi-attribute key's range (ranged: the
+ * query has RANGE conditions), with the messages start_in_range gives. */
+static status start_in_tuple(const read_req *r, bool ranged, diag *d)
+{
+    if (!r->rq.start)
+        return ST_OK;
+    buf ipk = BUF_INIT, isk = BUF_INIT;
+    store_index_key(r->ix, r->rq.start, &ipk, &isk);
+    bool same_pk = ipk.len == r->pk_enc.len && memcmp(ipk.data, r->pk_enc.data, ipk.len) == 0;
+    bool in = true;
+    if (r->rq.lo_enc) {
+        size_t n = isk.len < r->lo_enc.len ? isk.len : r->lo_enc.len;
+        int c = memcmp(isk.data ? isk.data : "", r->lo_enc.data ? r->lo_enc.data : "", n);
+        in = c > 0 || (c == 0 && isk.len >= r->lo_enc.len);
+    }
+    if (in && r->rq.hi_enc) {
+        size_t n = isk.len < r->hi_enc.len ? isk.len : r->hi_enc.len;
+        int c = memcmp(isk.data ? isk.data : "", r->hi_enc.data, n);
+        in = c < 0 || (c == 0 && isk.len < r->hi_enc.len);
+    }
+    buf_done(&ipk);
+    buf_done(&isk);
+    if (!ranged && !same_pk)
+        return diag_set(d, ST_VALIDATION, "The provided starting key is outside query boundaries"
+                        " based on provided conditions");
+    if (ranged && !in)
+        return diag_set(d, ST_VALIDATION, "The provided starting key does not match the range"
+                        " key predicate");
     if (!same_pk)
         return diag_set(d, ST_VALIDATION, "The query can return at most one row and cannot be restarted");
     return ST_OK;
@@ -745,13 +790,180 @@ static status key_expression(const reqx *x, read_req *r, diag *d)
     return start_in_range(r, pk, sk, &kr, d);
 }
 
+/* Makes b the smallest byte string greater than every string that
+ * begins with b; false when there is none (b empty or all 0xFF). */
+static bool bytes_successor(buf *b)
+{
+    while (b->len > 0 && (unsigned char)b->data[b->len - 1] == 0xff)
+        b->len--;
+    if (b->len == 0)
+        return false;
+    b->data[b->len - 1] = (char)((unsigned char)b->data[b->len - 1] + 1);
+    return true;
+}
+
+/* Sets the read's bound on the RANGE tuple: lo (inclusive) or hi
+ * (exclusive) to the bytes of b, or to their successor (every tuple that
+ * begins with b on the other side); no successor leaves hi open. */
+static void tuple_bound(read_req *r, bool hi, const buf *b, bool after)
+{
+    buf *dst = hi ? &r->hi_enc : &r->lo_enc;
+    buf_reset(dst);
+    buf_add(dst, b->data ? b->data : "", b->len);
+    if (after && !bytes_successor(dst)) {
+        if (hi)
+            return;
+        dst->len = 0;   /* nothing begins after: an empty lo never matches less */
+    }
+    if (hi) {
+        r->rq.hi_enc = dst;
+        r->rq.hi_op = RB_EXCL;
+    } else {
+        r->rq.lo_enc = dst;
+        r->rq.lo_op = RB_INCL;
+    }
+}
+
+/* A KeyConditionExpression on a multi-attribute key (a GSI's): the HASH
+ * tuple, and the RANGE tuple's range as byte bounds: the equalities are
+ * a prefix P of the tuple, the last condition on the attribute after them
+ * bounds the bytes after P (keyenc is self-delimiting, so "the attribute
+ * > v" is "the tuple >= the successor of P + enc(v)"). */
+typedef struct key_names {
+    const char *hn[SCHEMA_MAX_KEY_PARTS], *rn[SCHEMA_MAX_KEY_PARTS];
+    av_type ht[SCHEMA_MAX_KEY_PARTS], rt[SCHEMA_MAX_KEY_PARTS];
+    size_t nh, nr;
+} key_names;
+
+static void key_names_of(const index_def *ix, key_names *k)
+{
+    k->nh = index_def_n_hash(ix);
+    k->nr = index_def_n_range(ix);
+    for (size_t i = 0; i < k->nh; i++)
+        k->hn[i] = index_def_hash(ix, i)->name, k->ht[i] = index_def_hash(ix, i)->type;
+    for (size_t i = 0; i < k->nr; i++)
+        k->rn[i] = index_def_range(ix, i)->name, k->rt[i] = index_def_range(ix, i)->type;
+}
+
+static status tuple_read(const expr_key_tuple *kt, read_req *r, diag *d);
+
+static status key_tuple(const reqx *x, read_req *r, diag *d)
+{
+    key_names k;
+    key_names_of(r->ix, &k);
+    expr_key_tuple kt;
+    status st = expr_key_tuple_of(x->key, k.hn, k.ht, k.nh, k.rn, k.rt, k.nr, &kt, d);
+    return st != ST_OK ? st : tuple_read(&kt, r, d);
+}
+
+/* Legacy KeyConditions on a multi-attribute key: each condition's shape
+ * checked as key_conditions checks it, then the tuple's rules (DynamoDB
+ * Local 3.3 answers them with the RANGE and HASH messages, as for an
+ * expression). */
+static status key_conditions_tuple(const ddb_conds *kc, read_req *r, diag *d)
+{
+    key_names k;
+    key_names_of(r->ix, &k);
+    expr_key_cond c[2 * SCHEMA_MAX_KEY_PARTS];
+    if (kc->n > k.nh + k.nr)
+        return diag_set(d, ST_VALIDATION, "Query key condition not supported");
+    for (size_t i = 0; i < kc->n; i++) {
+        const ddb_cond *e = &kc->v[i];
+        ddb_cmp op = e->op;
+        static const struct { ddb_cmp cmp; expr_key_op op; } ops[] = {
+            { DDB_CMP_EQ, KEY_SK_EQ }, { DDB_CMP_LT, KEY_SK_LT }, { DDB_CMP_LE, KEY_SK_LE },
+            { DDB_CMP_GT, KEY_SK_GT }, { DDB_CMP_GE, KEY_SK_GE }, { DDB_CMP_BETWEEN, KEY_SK_BETWEEN },
+            { DDB_CMP_BEGINS_WITH, KEY_SK_BEGINS },
+        };
+        size_t j = 0;
+        while (j < sizeof ops / sizeof ops[0] && ops[j].cmp != op)
+            j++;
+        if (j == sizeof ops / sizeof ops[0])
+            return diag_set(d, ST_VALIDATION, "Attempted conditional constraint is not an indexable operation");
+        size_t want = op == DDB_CMP_BETWEEN ? 2 : 1;
+        if (e->list.type != AV_L || e->list.u.l.len != want)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid number"
+                            " of argument(s) for the %s ComparisonOperator", ddb_cmp_name(op));
+        c[i] = (expr_key_cond){ .name = e->name, .len = strlen(e->name), .op = ops[j].op,
+                                .v1 = &e->list.u.l.v[0], .v2 = want == 2 ? &e->list.u.l.v[1] : NULL };
+    }
+    expr_key_tuple kt;
+    status st = expr_key_tuple_check(c, kc->n, k.hn, k.ht, k.nh, k.rn, k.rt, k.nr, &kt, d);
+    return st != ST_OK ? st : tuple_read(&kt, r, d);
+}
+
+/* The read's byte range from a checked tuple condition. */
+static status tuple_read(const expr_key_tuple *kt_in, read_req *r, diag *d)
+{
+    const expr_key_tuple kt = *kt_in;
+    size_t nh = index_def_n_hash(r->ix);
+    buf_reset(&r->pk_enc);
+    for (size_t i = 0; i < nh; i++)
+        keyenc_append(&r->pk_enc, kt.hash[i]);
+    r->rq.pk_enc = &r->pk_enc;
+    buf p = BUF_INIT, q = BUF_INIT;
+    for (size_t i = 0; i < kt.n_eq; i++)
+        keyenc_append(&p, kt.eq[i]);
+    const expr_key_range *l = &kt.last;
+    if (l->op == KEY_SK_NONE && p.len) {
+        tuple_bound(r, false, &p, false);
+        tuple_bound(r, true, &p, true);
+    } else if (l->op != KEY_SK_NONE) {
+        /* q: P and the last condition's (first) value */
+        buf_add(&q, p.data ? p.data : "", p.len);
+        if (l->prefix)
+            keyenc_append_prefix(&q, l->prefix);
+        else
+            keyenc_append(&q, l->sk1);
+        switch (l->op) {
+        case KEY_SK_EQ:
+        case KEY_SK_BEGINS:
+            tuple_bound(r, false, &q, false);
+            tuple_bound(r, true, &q, true);
+            break;
+        case KEY_SK_LT:
+        case KEY_SK_LE:
+            if (p.len)
+                tuple_bound(r, false, &p, false);
+            tuple_bound(r, true, &q, l->op == KEY_SK_LE);
+            break;
+        case KEY_SK_GT:
+        case KEY_SK_GE:
+            tuple_bound(r, false, &q, l->op == KEY_SK_GT);
+            if (p.len)
+                tuple_bound(r, true, &p, true);
+            break;
+        case KEY_SK_BETWEEN:
+            tuple_bound(r, false, &q, false);
+            buf_reset(&q);
+            buf_add(&q, p.data ? p.data : "", p.len);
+            keyenc_append(&q, l->sk2);
+            tuple_bound(r, true, &q, true);
+            break;
+        default:
+            break;
+        }
+    }
+    buf_done(&p);
+    buf_done(&q);
+    return start_in_tuple(r, l->op != KEY_SK_NONE || kt.n_eq > 0, d);
+}
+
 /* A Query's filter may not name the key attributes it reads by (what:
  * "QueryFilter" or "Filter Expression", as DynamoDB names it). */
 static status filter_keys(const reqx *x, const read_req *r, const char *what, diag *d)
 {
     const tinfo *t = r->rq.t;
-    const key_attr *keys[2] = { r->ix ? &r->ix->pk : &t->def.pk, r->ix ? &r->ix->sk : &t->def.sk };
-    for (int k = 0; k < 2; k++) {
+    const key_attr *keys[2 * SCHEMA_MAX_KEY_PARTS] = { &t->def.pk, &t->def.sk };
+    size_t nk = 2;
+    if (r->ix) {
+        nk = 0;
+        for (size_t i = 0; i < index_def_n_hash(r->ix); i++)
+            keys[nk++] = index_def_hash(r->ix, i);
+        for (size_t i = 0; i < index_def_n_range(r->ix); i++)
+            keys[nk++] = index_def_range(r->ix, i);
+    }
+    for (size_t k = 0; k < nk; k++) {
         if (!keys[k]->name)
             continue;
         for (size_t i = 0; i < x->n_fnames; i++)
@@ -791,8 +1003,12 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const seng_de
     tinfo *t;
     if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
         goto out;
-    if (x.key)
+    if (x.key && r.ix && index_def_multi(r.ix))
+        st = key_tuple(&x, &r, d);
+    else if (x.key)
         st = key_expression(&x, &r, d);
+    else if (r.ix && index_def_multi(r.ix))
+        st = key_conditions_tuple(kc, &r, d);
     else
         st = key_conditions(kc, &r, d);
     if (st != ST_OK || (st = seng_key_paths(&t->def, x.proj, d)) != ST_OK ||

@@ -146,6 +146,11 @@ static void bind_av(sqlite3_stmt *q, int param, buf *b, const av *v)
     sqlite3_bind_blob(q, param, b->data ? b->data : "", (int)b->len, SQLITE_TRANSIENT);
 }
 
+static void bind_buf(sqlite3_stmt *q, int param, const buf *b)
+{
+    sqlite3_bind_blob(q, param, b->data ? b->data : "", (int)b->len, SQLITE_TRANSIENT);
+}
+
 static void bind_empty(sqlite3_stmt *q, int param)
 {
     sqlite3_bind_blob(q, param, "", 0, SQLITE_STATIC);
@@ -158,8 +163,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     c->rq = rq;
     const tinfo *t = rq->t;
     const index_def *ix = rq->xid ? &t->def.idx[rq->xid - 1] : NULL;
-    const key_attr *skey = ix ? &ix->sk : &t->def.sk;
-    const key_attr *pkey = ix ? &ix->pk : &t->def.pk;
+    const key_attr *skey = &t->def.sk, *pkey = &t->def.pk;   /* a table read's start key */
     int lo = rq->lo_op, hi = rq->hi_op;
     const av *lov = rq->lo, *hiv = rq->hi;
     binds bs;
@@ -175,7 +179,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
             hi = RB_NONE;
         }
     }
-    bool scan = rq->pk == NULL;
+    bool scan = rq->pk == NULL && rq->pk_enc == NULL;
     unsigned shape = (scan ? SH_SCAN : 0) | (ix ? SH_INDEX : 0) | (rq->start ? SH_START : 0) |
                      (rq->forward ? 0 : SH_BACK) | (unsigned)lo << SH_LO_SHIFT |
                      (unsigned)hi << SH_HI_SHIFT | (rq->segments > 1 ? SH_SEG : 0) |
@@ -206,24 +210,37 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     if (split)
         sqlite3_bind_blob(q, 2, c->start_pk.data ? c->start_pk.data : "", (int)c->start_pk.len,
                           SQLITE_STATIC);
+    else if (rq->pk_enc)
+        bind_buf(q, 2, rq->pk_enc);
     else if (!scan)
         bind_av(q, 2, &bs.b[0], rq->pk);
-    if (lo)
+    if (lo && rq->lo_enc)
+        bind_buf(q, 3, rq->lo_enc);
+    else if (lo)
         bind_av(q, 3, &bs.b[1], lov);
-    if (hi)
+    if (hi && rq->hi_enc)
+        bind_buf(q, 4, rq->hi_enc);
+    else if (hi)
         bind_av(q, 4, &bs.b[2], hiv);
     if (rq->start) {
         const av *st = rq->start;
         const av *v;
-        /* ?5: start sort key of what is read (empty when none). */
-        if (skey->name && (v = av_map_get(st, skey->name, strlen(skey->name))))
-            bind_av(q, 5, &bs.b[3], v);
-        else
-            bind_empty(q, 5);
-        if ((v = av_map_get(st, pkey->name, strlen(pkey->name))))
-            bind_av(q, 6, &bs.b[4], v);
-        else
-            bind_empty(q, 6);
+        /* ?5, ?6: start sort key and partition key of what is read (empty
+         * when none); an index's are its key tuples. */
+        if (ix) {
+            store_index_key(ix, st, &bs.b[4], &bs.b[3]);
+            bind_buf(q, 5, &bs.b[3]);
+            bind_buf(q, 6, &bs.b[4]);
+        } else {
+            if (skey->name && (v = av_map_get(st, skey->name, strlen(skey->name))))
+                bind_av(q, 5, &bs.b[3], v);
+            else
+                bind_empty(q, 5);
+            if ((v = av_map_get(st, pkey->name, strlen(pkey->name))))
+                bind_av(q, 6, &bs.b[4], v);
+            else
+                bind_empty(q, 6);
+        }
         if (ix) {
             if ((v = av_map_get(st, t->def.pk.name, strlen(t->def.pk.name))))
                 bind_av(q, 8, &bs.b[5], v);
@@ -350,16 +367,46 @@ static status lookup(store *s, const char *table, const char *index, tinfo **t, 
     return ST_OK;
 }
 
-static status fill_parts(store *s, sqlite3_stmt *q, av_type pk_type, size_t max, part_info *out,
-                         size_t *n, diag *d)
+void store_part_key_encode(const index_def *ix, const av *pk, buf *out)
+{
+    if (ix && ix->n_pk_rest && pk->type == AV_L) {
+        for (size_t i = 0; i < pk->u.l.len; i++)
+            keyenc_append(out, &pk->u.l.v[i]);
+        return;
+    }
+    keyenc_append(out, pk);
+}
+
+static status part_key_decode(const index_def *ix, av_type pk_type, const unsigned char *p, size_t len,
+                              av *out, diag *d)
+{
+    size_t used;
+    if (!ix || !ix->n_pk_rest)
+        return keyenc_decode(p, len, pk_type, out, &used, d);
+    av_init_list(out, AV_L);
+    for (size_t i = 0; i < index_def_n_hash(ix); i++) {
+        av v;
+        status st = keyenc_decode(p, len, index_def_hash(ix, i)->type, &v, &used, d);
+        if (st != ST_OK) {
+            av_done(out);
+            return st;
+        }
+        av_list_push(out, &v);
+        p += used;
+        len -= used;
+    }
+    return ST_OK;
+}
+
+static status fill_parts(store *s, sqlite3_stmt *q, const index_def *ix, av_type pk_type, size_t max,
+                         part_info *out, size_t *n, diag *d)
 {
     status st = ST_OK;
     int rc;
     while (*n < max && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         part_info *p = &out[*n];
-        size_t used;
-        st = keyenc_decode(sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0), pk_type,
-                           &p->pk, &used, d);
+        st = part_key_decode(ix, pk_type, sqlite3_column_blob(q, 0), (size_t)sqlite3_column_bytes(q, 0),
+                             &p->pk, d);
         if (st != ST_OK)
             break;
         p->items = (uint64_t)sqlite3_column_int64(q, 1);
@@ -405,11 +452,12 @@ static status parts_query(store *s, const char *table, const char *index, int wh
         st = d->code;
         goto out;
     }
+    const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
     if (key) {
-        keyenc_append(&kb, key);
+        store_part_key_encode(ix, key, &kb);
         sqlite3_bind_blob(q, 4, kb.data, (int)kb.len, SQLITE_STATIC);
     }
-    st = fill_parts(s, q, pk->type, max, out, n, d);
+    st = fill_parts(s, q, ix, pk->type, max, out, n, d);
 out:
     buf_done(&kb);
     return store_txn_end(s, st, d);
@@ -456,7 +504,7 @@ status store_partitions_by_size(store *s, const char *table, const char *index, 
         st = d->code;
         goto out;
     }
-    st = fill_parts(s, q, pk->type, max, out, n, d);
+    st = fill_parts(s, q, xid ? &t->def.idx[xid - 1] : NULL, pk->type, max, out, n, d);
 out:
     return store_txn_end(s, st, d);
 }
@@ -474,12 +522,17 @@ status store_page(store *s, const char *table, const char *index, const av *pk, 
     int xid;
     store_cursor c;
     memset(&c, 0, sizeof c);
+    buf pk_enc = BUF_INIT;
     if ((st = lookup(s, table, index, &t, &xid, d)) != ST_OK)
         goto out;
+    const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
     store_rq rq = { .t = t, .xid = xid, .pk = pk, .forward = forward, .start = after };
+    if (ix && ix->n_pk_rest && pk) {
+        store_part_key_encode(ix, pk, &pk_enc);
+        rq.pk_enc = &pk_enc;
+    }
     if ((st = store_cursor_open(s, &rq, &c, d)) != ST_OK)
         goto out;
-    const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
     while (*n < max) {
         store_row row;
         bool has;
@@ -498,6 +551,7 @@ status store_page(store *s, const char *table, const char *index, const av *pk, 
     }
 out:
     store_cursor_close(&c);
+    buf_done(&pk_enc);
     if (st != ST_OK) {
         for (size_t i = 0; i < *n; i++)
             av_done(&items[i]);

@@ -402,7 +402,7 @@ status store_remote_page(store *s, const char *table, const char *index, const a
     av start = { .type = AV_NONE };
     if (after) {
         /* The position of an item: the keys a LastEvaluatedKey holds. */
-        const char *names[4];
+        const char *names[STORE_LEK_MAX];
         size_t nn = store_lek_names(&t->def, ix, names);
         av_init_list(&start, AV_M);
         for (size_t i = 0; i < nn; i++) {

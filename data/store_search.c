@@ -488,13 +488,15 @@ status store_position(store *s, const char *table, const char *index, const av *
         st = diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s", index);
         goto out;
     }
-    keyenc_append(&k[0], pk);
+    const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
+    store_part_key_encode(ix, pk, &k[0]);
     if (part && (st = part_rank(s, t->id, xid, &k[0], out, d)) != ST_OK)
         goto out;
     if (item) {
-        const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
         if (ix) {
-            key_bytes(&k[1], item, ix->sk.name);
+            buf ipk = BUF_INIT;
+            store_index_key(ix, item, &ipk, &k[1]);   /* the item is in the index: every key attribute */
+            buf_done(&ipk);
             key_bytes(&k[2], item, t->def.pk.name);
             key_bytes(&k[3], item, t->def.sk.name);
             st = count_rows(s, "SELECT count(*) FROM idx WHERE tid = ?1 AND xid = ?2 AND ipk = ?3"

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "data/store_int.h"
+#include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
 #include "model/itemenc.h"
@@ -306,7 +307,7 @@ static const vspec pt_fields[] = {
 };
 static const vspec update_spec[] = {
     { .name = "AttributeDefinitions", .type = VT_LIST, .elem = &store_attrdef_elem },
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_TABLE_REQ,
     { .name = "BillingMode", .type = VT_STRING, .enums = e_billing },
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
     { .name = "GlobalSecondaryIndexUpdates", .type = VT_LIST, .elem = &store_gsi_update_elem },
@@ -430,12 +431,19 @@ static const char *const e_iter[] = { "TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUM
 static const vspec list_spec[] = {
     { .name = "ExclusiveStartStreamArn", .type = VT_STRING, .min_len = 37, .max_len = 1024 },
     { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true, .le = 100, .has_le = true },
-    { .name = "TableName", .type = VT_STRING, .flags = VF_TABLENAME | VF_NAMEPAT },
+    { .name = "TableName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
+    { .type = VT_END },
+};
+static const char *const e_filter[] = { "CHILD_SHARDS", NULL };
+static const vspec filter_fields[] = {
+    { .name = "ShardId", .type = VT_STRING, .min_len = 28, .max_len = 65 },
+    { .name = "Type", .type = VT_STRING, .enums = e_filter },
     { .type = VT_END },
 };
 static const vspec describe_spec[] = {
     { .name = "ExclusiveStartShardId", .type = VT_STRING, .min_len = 28, .max_len = 65 },
     { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true, .le = 100, .has_le = true },
+    { .name = "ShardFilter", .type = VT_FSTRUCT, .sub = "ShardFilter", .fields = filter_fields },
     { .name = "StreamArn", .type = VT_STRING, .flags = VF_REQUIRED, .min_len = 37, .max_len = 1024 },
     { .type = VT_END },
 };
@@ -556,12 +564,25 @@ out:
     return store_txn_end(s, st, d);
 }
 
+static status shard_not_found(const char *shard, diag *d);
+
 status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, describe_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const char *arn = jstr(in, "StreamArn"), *after = jstr(in, "ExclusiveStartShardId");
+    /* ShardFilter (API reference: Type CHILD_SHARDS, the children of
+     * ShardId). No type: DynamoDB Local 3.3's message; no shard id: the
+     * constraint family's not-null (not confirmed). */
+    const cJSON *filter = store_jget(in, "ShardFilter");
+    const char *child_of = filter ? jstr(filter, "ShardId") : NULL;
+    if (filter && !jstr(filter, "Type"))
+        return diag_set(d, ST_VALIDATION, "1 validation error detected: Value 'null' at 'shardFilter.type' failed"
+                        " to satisfy constraint: Member must be CHILD_SHARDS");
+    if (filter && !child_of)
+        return diag_set(d, ST_VALIDATION, "1 validation error detected: Value null at 'shardFilter.shardId'"
+                        " failed to satisfy constraint: Member must not be null");
     if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     stream_row r;
@@ -569,13 +590,19 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
         return store_txn_end(s, st, d);
     char sid[80], seq[32];
     shard_id(sid, sizeof sid, &r);
+    /* A shard id not of this stream is not found (not confirmed). */
+    if (child_of && strcmp(child_of, sid) != 0) {
+        stream_row_done(&r);
+        return store_txn_end(s, shard_not_found(child_of, d), d);
+    }
     buf_adds(out, "{\"StreamDescription\":{\"CreationRequestDateTime\":");
     buf_printf(out, "%.3f", (double)r.created / 1000.0);
     buf_adds(out, ",\"KeySchema\":");
     buf_adds(out, r.keys);
     buf_adds(out, ",\"Shards\":[");
-    /* One shard a stream; past it (ExclusiveStartShardId) there is none. */
-    if (!after || strcmp(after, sid) != 0) {
+    /* One shard a stream; past it (ExclusiveStartShardId) there is none,
+     * nor has it a child. */
+    if (!child_of && (!after || strcmp(after, sid) != 0)) {
         buf_adds(out, "{\"SequenceNumberRange\":{");
         if (r.closed) {
             seq_str(seq, r.end_seq);
@@ -625,8 +652,13 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
     const char *type = jstr(in, "ShardIteratorType"), *seqtext = jstr(in, "SequenceNumber");
     bool at = strcmp(type, "AT_SEQUENCE_NUMBER") == 0;
     bool after = strcmp(type, "AFTER_SEQUENCE_NUMBER") == 0;
+    /* A SequenceNumber exactly with AT_ and AFTER_SEQUENCE_NUMBER:
+     * DynamoDB Local 3.3's messages (AWS's are not published). */
     if ((at || after) && !seqtext)
-        return diag_set(d, ST_VALIDATION, "SequenceNumber is required for ShardIteratorType %s", type);
+        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid SequenceNumber");
+    if (!at && !after && seqtext)
+        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: SequenceNumber should not"
+                        " be passed for this iterator type");
     if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     stream_row r;

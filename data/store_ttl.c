@@ -6,8 +6,10 @@
  * (UpdateTimeToLive answers its TimeToLiveSpecification;
  * DescribeTimeToLive's TimeToLiveStatus; AttributeName 1 to 255
  * characters), DynamoDB's answers as observed ("TimeToLive is already
- * enabled" when enabling an enabled table, with the same attribute or
- * another; "TimeToLive is already disabled"), the developer guide ("Using
+ * enabled" when enabling an enabled table's attribute again; "TimeToLive
+ * is already disabled"), DynamoDB Local 3.3's for another attribute than
+ * the enabled one, enabling or disabling ("TimeToLive is active on a
+ * different AttributeName"), the developer guide ("Using
  * time to live": expired items are deleted in the background, typically
  * within days, and reads return them until then; values over five years
  * in the past are ignored; the deletes appear in the stream as service
@@ -38,13 +40,13 @@ static const vspec spec_fields[] = {
     { .type = VT_END },
 };
 static const vspec update_spec[] = {
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_TABLE_REQ,
     { .name = "TimeToLiveSpecification", .type = VT_FSTRUCT, .sub = "TimeToLiveSpecification",
       .flags = VF_NOTNULL, .fields = spec_fields },
     { .type = VT_END },
 };
 static const vspec describe_spec[] = {
-    { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_TABLENAME | VF_NAMEPAT },
+    F_TABLE_REQ,
     { .type = VT_END },
 };
 
@@ -77,9 +79,13 @@ static status lookup(store *s, const char *table, tinfo **t, diag *d)
     return st == ST_NOT_FOUND ? not_found(table, d) : st;
 }
 
-/* Enabling what is enabled, or disabling what is not, is refused. */
-static status state_check(bool enable, bool was, diag *d)
+/* Enabling what is enabled, or disabling what is not, is refused; so is
+ * naming another attribute than the enabled one (other), to enable or to
+ * disable: DynamoDB Local 3.3's answer (AWS's is not published). */
+static status state_check(bool enable, bool was, bool other, diag *d)
 {
+    if (other)
+        return diag_set(d, ST_VALIDATION, "TimeToLive is active on a different AttributeName");
     if (enable && was)
         return diag_set(d, ST_VALIDATION, "TimeToLive is already enabled");
     if (!enable && !was)
@@ -98,9 +104,9 @@ static status set_attr(store *s, const char *table, const char *attr, bool enabl
     char *now = NULL;
     if ((st = read_attr(s, tid, &now, d)) != ST_OK)
         return st;
-    bool was = now != NULL;
+    bool was = now != NULL, other = was && attr && strcmp(now, attr) != 0;
     free(now);
-    if ((st = state_check(enable, was, d)) != ST_OK)
+    if ((st = state_check(enable, was, other, d)) != ST_OK)
         return st;
     if (!enable)
         return store_exec_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
@@ -210,7 +216,7 @@ status store_ttl_check(store *s, const char *table, const char *attr, diag *d)
     char *cur = NULL;
     status st = store_ttl_get(s, table, &cur, d);
     if (st == ST_OK)
-        st = state_check(attr != NULL, cur != NULL, d);
+        st = state_check(attr != NULL, cur != NULL, cur && attr && strcmp(cur, attr) != 0, d);
     if (st == ST_OK) {
         cJSON *in = update_input(table, attr, cur);
         st = store_valid_check(in, update_spec, d, &s->err_msg);
@@ -228,7 +234,7 @@ status store_ttl_set(store *s, const char *table, const char *attr, diag *d)
     if (!attr && (st = store_ttl_get(s, table, &cur, d)) != ST_OK)
         return st;
     if (!attr && !cur)
-        return state_check(false, false, d);
+        return state_check(false, false, false, d);
     ddb_req req;
     ddb_req_init(&req, DDB_UPDATE_TTL);
     ddb_req_set_str(&req.table, table);

@@ -337,29 +337,36 @@ static void lower_first(buf *b, const char *s)
     buf_adds(b, s + 1);
 }
 
-static void add_err(errs *e, const cJSON *v, const char *parent, const char *key, const char *msg)
+/* Where a member is: its path as DynamoDB prints it beside a quoted value
+ * (each member name with a lower-case first letter: "tableName",
+ * "requestItems.T.member.keys") and as it prints it for a collection, in
+ * the request's own casing ("RequestItems.T.member.Keys"). */
+typedef struct vpath {
+    const char *camel, *raw;
+} vpath;
+
+/* "Value 'x' at 'path'" for a scalar (null: "Value null"); a list or a
+ * map is not printed: "Value at 'Path'" (AWS: 101 keys in a BatchGetItem
+ * answer "Value at 'RequestItems.T.member.Keys' failed to satisfy
+ * constraint: ...", issue 29). */
+static void add_err(errs *e, const cJSON *v, const vpath *at, const char *msg)
 {
     if (e->n >= 10)
         return;
     if (e->n)
         buf_adds(&e->text, "; ");
     e->n++;
-    buf_adds(&e->text, "Value ");
-    if (!v || cJSON_IsNull(v)) {
-        buf_adds(&e->text, "null");
+    bool coll = cJSON_IsArray(v) || cJSON_IsObject(v);
+    if (coll) {
+        buf_adds(&e->text, "Value");
+    } else if (!v || cJSON_IsNull(v)) {
+        buf_adds(&e->text, "Value null");
     } else {
-        buf_addc(&e->text, '\'');
+        buf_adds(&e->text, "Value '");
         value_str_buf(v, &e->text);
         buf_addc(&e->text, '\'');
     }
-    buf_adds(&e->text, " at '");
-    if (parent && *parent) {
-        buf_adds(&e->text, parent);
-        buf_addc(&e->text, '.');
-    }
-    lower_first(&e->text, key);
-    buf_adds(&e->text, "' failed to satisfy constraint: ");
-    buf_adds(&e->text, msg);
+    buf_printf(&e->text, " at '%s' failed to satisfy constraint: %s", coll ? at->raw : at->camel, msg);
 }
 
 static size_t jlen(const cJSON *v)
@@ -387,115 +394,151 @@ static bool name_ok(const char *s)
     return store_valid_name(s, strlen(s));
 }
 
-static void check_one(const cJSON *v, const vspec *sp, const char *parent, const char *key,
+static void check_one(const cJSON *v, const vspec *sp, const vpath *parent, const char *key,
                       errs *e);
 
-static void check_children(const cJSON *v, const vspec *sp, const char *parent, const char *key,
+/* parent's path, a dot and key (lower-cased first letter in the camel
+ * form) into camel and raw. */
+static void path_join(buf *camel, buf *raw, const vpath *parent, const char *key)
+{
+    if (parent->camel && *parent->camel) {
+        buf_adds(camel, parent->camel);
+        buf_addc(camel, '.');
+        buf_adds(raw, parent->raw);
+        buf_addc(raw, '.');
+    }
+    lower_first(camel, key);
+    buf_adds(raw, key);
+}
+
+static void check_children(const cJSON *v, const vspec *sp, const vpath *parent, const char *key,
                            errs *e)
 {
-    buf path = BUF_INIT;
-    if (parent && *parent) {
-        buf_adds(&path, parent);
-        buf_addc(&path, '.');
-    }
-    lower_first(&path, key);
-    size_t base = path.len;
+    buf camel = BUF_INIT, raw = BUF_INIT;
+    path_join(&camel, &raw, parent, key);
+    size_t cbase = camel.len, rbase = raw.len;
     if (sp->type == VT_LIST || sp->type == VT_PLIST) {
         if (!sp->elem)
             goto out;
         int i = 1;
         for (const cJSON *c = v->child; c; c = c->next, i++) {
-            path.len = base;
-            buf_printf(&path, ".%d", i);
-            check_one(c, sp->elem, path.data, "member", e);
+            camel.len = cbase;
+            raw.len = rbase;
+            buf_printf(&camel, ".%d", i);
+            buf_printf(&raw, ".%d", i);
+            check_one(c, sp->elem, &(vpath){ camel.data, raw.data }, "member", e);
         }
     } else if (sp->type == VT_MAP) {
         if (!sp->elem)
             goto out;
         for (const cJSON *c = v->child; c; c = c->next) {
-            path.len = base;
-            buf_printf(&path, ".%s", c->string);
-            check_one(c, sp->elem, path.data, "member", e);
+            camel.len = cbase;
+            raw.len = rbase;
+            buf_printf(&camel, ".%s", c->string);
+            buf_printf(&raw, ".%s", c->string);
+            check_one(c, sp->elem, &(vpath){ camel.data, raw.data }, "member", e);
         }
     } else if (sp->type == VT_VSTRUCT || sp->type == VT_FSTRUCT) {
         for (const vspec *f = sp->fields; f && f->type != VT_END; f++)
-            check_one(cJSON_GetObjectItemCaseSensitive(v, f->name), f, path.data, f->name, e);
+            check_one(cJSON_GetObjectItemCaseSensitive(v, f->name), f, &(vpath){ camel.data, raw.data },
+                      f->name, e);
     }
 out:
-    buf_done(&path);
+    buf_done(&camel);
+    buf_done(&raw);
 }
 
-static void check_one(const cJSON *v, const vspec *sp, const char *parent, const char *key,
-                      errs *e)
+/* The first constraint v breaks, into msg (cap bytes); false when none. A
+ * member reports one error, its first, as DynamoDB does today (AWS: a
+ * 2-character CreateTable name is one length error; an empty PutItem
+ * TableName one error, not two; issue 29): not null, lengths, the map's
+ * keys and values, the pattern, the bounds, the enum. */
+static bool first_broken(const cJSON *v, const vspec *sp, char *msg, size_t cap)
 {
-    char tmp[256];
-    bool null = !v || cJSON_IsNull(v);
-    if (e->n >= 10)
-        return;
-    if (sp->flags & VF_NOTNULL && null)
-        add_err(e, v, parent, key, "Member must not be null");
-    if (null)
-        return;
-    if (sp->flags & VF_NAMEPAT && cJSON_IsString(v) && !name_ok(v->valuestring))
-        add_err(e, v, parent, key, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
-    if (sp->min_len && (cJSON_IsString(v) || cJSON_IsArray(v) || cJSON_IsObject(v)) &&
-        jlen(v) < (size_t)sp->min_len) {
-        snprintf(tmp, sizeof tmp, "Member must have length greater than or equal to %d", sp->min_len);
-        add_err(e, v, parent, key, tmp);
+    bool sized = cJSON_IsString(v) || cJSON_IsArray(v) || cJSON_IsObject(v);
+    if (sp->min_len && sized && jlen(v) < (size_t)sp->min_len) {
+        snprintf(msg, cap, "Member must have length greater than or equal to %d", sp->min_len);
+        return true;
+    }
+    if (sp->max_len && sized && jlen(v) > (size_t)sp->max_len) {
+        snprintf(msg, cap, "Member must have length less than or equal to %d", sp->max_len);
+        return true;
     }
     if (sp->flags & VF_KEYS_TABLENAME) {
+        /* BatchGetItem's and BatchWriteItem's table names or ARNs (API
+         * reference: RequestItems' keys are 1 to 1024 long). */
         for (const cJSON *c = v->child; c; c = c->next) {
             size_t n = strlen(c->string);
-            if (n < 3 || n > 255 || !name_ok(c->string))
-                add_err(e, v, parent, key,
-                        "Map keys must satisfy constraint: [Member must have length less than or"
-                        " equal to 255, Member must have length greater than or equal to 3, Member"
-                        " must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]");
+            if (n < 1 || n > 1024) {
+                snprintf(msg, cap, "Map keys must satisfy constraint: [Member must have length less than or"
+                         " equal to 1024, Member must have length greater than or equal to 1]");
+                return true;
+            }
         }
     }
     if (sp->vmax_len) {
         for (const cJSON *c = v->child; c; c = c->next) {
             int n = cJSON_GetArraySize(c);
             if (n < sp->vmin_len || n > sp->vmax_len) {
-                snprintf(tmp, sizeof tmp,
+                snprintf(msg, cap,
                          "Map value must satisfy constraint: [Member must have length less than or"
                          " equal to %d, Member must have length greater than or equal to %d]",
                          sp->vmax_len, sp->vmin_len);
-                add_err(e, v, parent, key, tmp);
+                return true;
             }
         }
     }
-    if (sp->max_len && (cJSON_IsString(v) || cJSON_IsArray(v) || cJSON_IsObject(v)) &&
-        jlen(v) > (size_t)sp->max_len) {
-        snprintf(tmp, sizeof tmp, "Member must have length less than or equal to %d", sp->max_len);
-        add_err(e, v, parent, key, tmp);
+    if (sp->flags & VF_NAMEPAT && cJSON_IsString(v) && !name_ok(v->valuestring)) {
+        snprintf(msg, cap, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+        return true;
     }
     if (sp->has_ge && cJSON_IsNumber(v) && floor(v->valuedouble) < (double)sp->ge) {
-        snprintf(tmp, sizeof tmp, "Member must have value greater than or equal to %lld", sp->ge);
-        add_err(e, v, parent, key, tmp);
+        snprintf(msg, cap, "Member must have value greater than or equal to %lld", sp->ge);
+        return true;
     }
     if (sp->has_le && cJSON_IsNumber(v) && floor(v->valuedouble) > (double)sp->le) {
-        snprintf(tmp, sizeof tmp, "Member must have value less than or equal to %lld", sp->le);
-        add_err(e, v, parent, key, tmp);
+        snprintf(msg, cap, "Member must have value less than or equal to %lld", sp->le);
+        return true;
     }
     if (sp->enums && cJSON_IsString(v)) {
-        bool ok = false;
         for (const char *const *p = sp->enums; *p; p++)
             if (strcmp(*p, v->valuestring) == 0)
-                ok = true;
-        if (!ok) {
-            buf m = BUF_INIT;
-            buf_adds(&m, "Member must satisfy enum value set: [");
-            for (const char *const *p = sp->enums; *p; p++) {
-                if (p != sp->enums)
-                    buf_adds(&m, ", ");
-                buf_adds(&m, *p);
-            }
-            buf_addc(&m, ']');
-            add_err(e, v, parent, key, m.data);
-            buf_done(&m);
+                return false;
+        buf m = BUF_INIT;
+        buf_adds(&m, "Member must satisfy enum value set: [");
+        for (const char *const *p = sp->enums; *p; p++) {
+            if (p != sp->enums)
+                buf_adds(&m, ", ");
+            buf_adds(&m, *p);
         }
+        buf_addc(&m, ']');
+        snprintf(msg, cap, "%s", m.data);
+        buf_done(&m);
+        return true;
     }
+    return false;
+}
+
+static void check_one(const cJSON *v, const vspec *sp, const vpath *parent, const char *key,
+                      errs *e)
+{
+    char msg[512];
+    bool null = !v || cJSON_IsNull(v);
+    if (e->n >= 10)
+        return;
+    buf camel = BUF_INIT, raw = BUF_INIT;
+    path_join(&camel, &raw, parent, key);
+    vpath at = { camel.data, raw.data };
+    if (null) {
+        if (sp->flags & VF_NOTNULL)
+            add_err(e, v, &at, "Member must not be null");
+    } else if (first_broken(v, sp, msg, sizeof msg)) {
+        add_err(e, v, &at, msg);
+    }
+    buf_done(&camel);
+    buf_done(&raw);
+    if (null)
+        return;
     if ((sp->type == VT_LIST || sp->type == VT_PLIST) && cJSON_IsArray(v))
         check_children(v, sp, parent, key, e);
     else if ((sp->type == VT_MAP || sp->type == VT_VSTRUCT || sp->type == VT_FSTRUCT) &&
@@ -547,19 +590,24 @@ status store_valid_check(const cJSON *obj, const vspec *fields, diag *d, buf *fu
                           f->name);
             goto out;
         }
-        if (f->flags & VF_TABLENAME && !null && cJSON_IsString(v)) {
-            size_t len = strlen(v->valuestring);
-            if (len < 3 || len > 255) {
-                st = diag_set(d, ST_VALIDATION,
-                              "%s must be at least 3 characters long and at most 255 characters long",
-                              f->name);
-                goto out;
-            }
-        }
     }
     errs e = { 0, BUF_INIT };
     for (size_t i = 0; i < n; i++)
-        check_one(vals[i], &fields[i], "", fields[i].name, &e);
+        check_one(vals[i], &fields[i], &(vpath){ "", "" }, fields[i].name, &e);
+    /* A name where a table is named (not an ARN) must be one a table can
+     * have: DynamoDB Local 3.3's message, which takes ARNs too (not
+     * confirmed against AWS). */
+    for (size_t i = 0; i < n && !e.n; i++) {
+        const cJSON *v = vals[i];
+        size_t len = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
+        if (fields[i].flags & VF_TABLE_REF && len && strncmp(v->valuestring, "arn:", 4) != 0 &&
+            (len < 3 || len > 255 || !name_ok(v->valuestring))) {
+            st = diag_set(d, ST_VALIDATION, "Invalid table/index name.  Table/index names must be between 3 and"
+                          " 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-',"
+                          " and '.'");
+            goto out;
+        }
+    }
     if (e.n) {
         st = diag_set(d, ST_VALIDATION, "%d validation error%s detected: %s", e.n,
                       e.n > 1 ? "s" : "", e.text.data);

@@ -41,9 +41,10 @@ typedef enum {
 enum {
     VF_REQUIRED = 1,   /* "The parameter 'X' is required but was not present" */
     VF_NOTNULL = 2,
-    VF_TABLENAME = 4,  /* "X must be at least 3 characters long ..." */
     VF_NAMEPAT = 8,    /* regex [a-zA-Z0-9_.-]+ */
-    VF_KEYS_TABLENAME = 16, /* map keys: length 3..255 and the name regex */
+    VF_KEYS_TABLENAME = 16, /* map keys: table names or ARNs, 1 to 1024 long */
+    VF_TABLE_REF = 32, /* a table's name or ARN: a name 3..255 of the pattern, once
+                        * the constraints hold ("Invalid table/index name. ...") */
 };
 
 typedef struct vspec vspec;

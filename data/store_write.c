@@ -125,11 +125,14 @@ status store_check_item(const table_def *def, const av *item, store_key *k, diag
             const index_def *ix = &def->idx[x];
             if (ix->global != (pass == 0))
                 continue;
-            const key_attr *iks[2] = { &ix->pk, &ix->sk };
-            for (int i = ix->global ? 0 : 1; i < 2; i++) {
-                const key_attr *ka = iks[i];
-                if (!ka->name)
-                    continue;
+            /* Every key attribute of the index, HASH then RANGE (an
+             * LSI's HASH is the table's, checked above); each held to the
+             * limit of its role (the developer guide's "Multi-attribute
+             * key schema": each attribute of a multi-attribute key is
+             * limited as a single key attribute would be). */
+            size_t nh = ix->global ? index_def_n_hash(ix) : 0, nr = index_def_n_range(ix);
+            for (size_t i = 0; i < nh + nr; i++) {
+                const key_attr *ka = i < nh ? index_def_hash(ix, i) : index_def_range(ix, i - nh);
                 const av *v = get(item, ka->name);
                 if (!v)
                     continue;
@@ -143,7 +146,7 @@ status store_check_item(const table_def *def, const av *item, store_key *k, diag
                                     " AttributeValue for a key attribute cannot contain an empty %s"
                                     " value. IndexName: %s, IndexKey: %s",
                                     v->type == AV_S ? "string" : "binary", ix->name, ka->name);
-                status st = index_key_size(ix, ka, v, i == 0, d);
+                status st = index_key_size(ix, ka, v, i < nh, d);
                 if (st != ST_OK)
                     return st;
             }
@@ -233,36 +236,26 @@ static double units(size_t bytes)
     return (double)size_write_halves(bytes) / 2.0;
 }
 
-/* Size of an item as projected into an index. */
-static size_t entry_size(const table_def *def, const index_def *ix, const av *item, size_t full)
+/* Appends the encoding of the n attributes of item that keys names, in
+ * order; false when one is missing or of another type. */
+static bool encode_parts(const index_def *ix, bool hash, const av *item, buf *out)
 {
-    if (ix->proj == PROJ_ALL)
-        return full;
-    size_t n = 0;
-    for (size_t i = 0; i < item->u.m.len; i++) {
-        const av_member *m = &item->u.m.v[i];
-        bool in = table_def_is_key(def, ix, m->name);
-        for (size_t j = 0; !in && ix->proj == PROJ_INCLUDE && j < ix->n_include; j++)
-            in = strcmp(ix->include[j], m->name) == 0;
-        if (in)
-            n += m->name_len + store_value_size(&m->val);
+    size_t n = hash ? index_def_n_hash(ix) : index_def_n_range(ix);
+    for (size_t i = 0; i < n; i++) {
+        const key_attr *ka = hash ? index_def_hash(ix, i) : index_def_range(ix, i);
+        const av *v = get(item, ka->name);
+        if (!v || v->type != ka->type)
+            return false;
+        keyenc_append(out, v);
     }
-    return n;
+    return true;
 }
 
-/* Index key of an item, false when the item is absent from the index. */
-static bool index_key(const index_def *ix, const av *item, buf *ipk, buf *isk)
+bool store_index_key(const index_def *ix, const av *item, buf *ipk, buf *isk)
 {
-    const av *p = get(item, ix->pk.name);
-    const av *q = ix->sk.name ? get(item, ix->sk.name) : NULL;
-    if (!p || p->type != ix->pk.type || (ix->sk.name && (!q || q->type != ix->sk.type)))
-        return false;
     buf_reset(ipk);
     buf_reset(isk);
-    keyenc_append(ipk, p);
-    if (q)
-        keyenc_append(isk, q);
-    return true;
+    return encode_parts(ix, true, item, ipk) && encode_parts(ix, false, item, isk);
 }
 
 static const void *bytes_of(const buf *b)
@@ -317,10 +310,10 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
     for (size_t x = 0; x < t->def.n_idx && st == ST_OK; x++) {
         const index_def *ix = &t->def.idx[x];
         int xid = (int)x + 1;
-        bool oin = old && index_key(ix, old, &opk, &osk);
-        bool nin = new_item && index_key(ix, new_item, &npk, &nsk);
-        size_t osz = oin ? entry_size(&t->def, ix, old, old_size) : 0;
-        size_t nsz = nin ? entry_size(&t->def, ix, new_item, new_size) : 0;
+        bool oin = old && store_index_key(ix, old, &opk, &osk);
+        bool nin = new_item && store_index_key(ix, new_item, &npk, &nsk);
+        size_t osz = oin ? index_entry_size(&t->def, ix, old, old_size) : 0;
+        size_t nsz = nin ? index_entry_size(&t->def, ix, new_item, new_size) : 0;
         bool same = oin && nin && opk.len == npk.len && osk.len == nsk.len &&
                     memcmp(opk.data, npk.data, opk.len) == 0 &&
                     (osk.len == 0 || memcmp(osk.data, nsk.data, osk.len) == 0);
@@ -494,8 +487,13 @@ static bool index_key_ok(const key_attr *ka, const av *v, bool hash)
 
 bool store_index_holds(const index_def *ix, const av *item)
 {
-    return index_key_ok(&ix->pk, get(item, ix->pk.name), true) &&
-           (!ix->sk.name || index_key_ok(&ix->sk, get(item, ix->sk.name), false));
+    for (size_t i = 0; i < index_def_n_hash(ix); i++)
+        if (!index_key_ok(index_def_hash(ix, i), get(item, index_def_hash(ix, i)->name), true))
+            return false;
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        if (!index_key_ok(index_def_range(ix, i), get(item, index_def_range(ix, i)->name), false))
+            return false;
+    return true;
 }
 
 status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
@@ -510,8 +508,8 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
         return ST_OK;
     buf ipk = BUF_INIT, isk = BUF_INIT;
     status st = ST_OK;
-    if (index_key(ix, item, &ipk, &isk)) {
-        size_t esz = entry_size(&t->def, ix, item, size);
+    if (store_index_key(ix, item, &ipk, &isk)) {
+        size_t esz = index_entry_size(&t->def, ix, item, size);
         buf body = BUF_INIT;
         store_entry_body(&t->def, ix, item, &body);
         st = idx_row(s, Q_IDX_INSERT, t->id, (int)x + 1, &ipk, &isk, k, esz, &body, d);

@@ -396,20 +396,40 @@ void ddb_req_json_request_items(const ddb_req *r, buf *out)
 
 /* ---- the control plane's bodies ---- */
 
-/* [{"AttributeName":..,"KeyType":"HASH"}, ...] of a partition and sort key. */
-static void key_schema(buf *out, const key_attr *pk, const key_attr *sk)
+/* The key attributes of a table (ix NULL) or an index, HASH then RANGE,
+ * into keys; how many are HASH in *n_hash. */
+static size_t key_attrs(const table_def *def, const index_def *ix, const key_attr **keys, size_t *n_hash)
 {
-    const key_attr *keys[2] = { pk, sk };
+    size_t n = 0;
+    if (!ix) {
+        keys[n++] = &def->pk;
+        *n_hash = 1;
+        if (def->sk.name)
+            keys[n++] = &def->sk;
+        return n;
+    }
+    for (size_t i = 0; i < index_def_n_hash(ix); i++)
+        keys[n++] = index_def_hash(ix, i);
+    *n_hash = n;
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        keys[n++] = index_def_range(ix, i);
+    return n;
+}
+
+/* [{"AttributeName":..,"KeyType":"HASH"}, ...] of a table's or an index's
+ * key (a multi-attribute key's every attribute, in order). */
+static void key_schema(buf *out, const table_def *def, const index_def *ix)
+{
+    const key_attr *keys[2 * SCHEMA_MAX_KEY_PARTS];
+    size_t n_hash, n = key_attrs(def, ix, keys, &n_hash);
     buf_addc(out, '[');
-    for (int k = 0; k < 2; k++) {
-        if (!keys[k]->name)
-            continue;
+    for (size_t k = 0; k < n; k++) {
         jw e = { out, true };
         if (k)
             buf_addc(out, ',');
         buf_addc(out, '{');
         jstring(&e, "AttributeName", keys[k]->name);
-        jstring(&e, "KeyType", k ? "RANGE" : "HASH");
+        jstring(&e, "KeyType", k >= n_hash ? "RANGE" : "HASH");
         buf_addc(out, '}');
     }
     buf_addc(out, ']');
@@ -426,11 +446,11 @@ static void attr_def(buf *out, const key_attr *k)
 }
 
 /* IndexName, KeySchema and Projection of an index (inside its object). */
-static void index_members(jw *w, const index_def *ix)
+static void index_members(jw *w, const table_def *def, const index_def *ix)
 {
     jstring(w, "IndexName", ix->name);
     jmember(w, "KeySchema");
-    key_schema(w->out, &ix->pk, &ix->sk);
+    key_schema(w->out, def, ix);
     jmember(w, "Projection");
     jw p = { w->out, true };
     buf_addc(w->out, '{');
@@ -453,16 +473,11 @@ static void index_members(jw *w, const index_def *ix)
  * order their first index comes in def->idx. */
 static void create_table(jw *w, const table_def *def)
 {
-    const key_attr *all[2 + 2 * SCHEMA_MAX_INDEXES];
-    size_t n_all = 0;
-    all[n_all++] = &def->pk;
-    if (def->sk.name)
-        all[n_all++] = &def->sk;
-    for (size_t i = 0; i < def->n_idx && i < SCHEMA_MAX_INDEXES; i++) {
-        all[n_all++] = &def->idx[i].pk;
-        if (def->idx[i].sk.name)
-            all[n_all++] = &def->idx[i].sk;
-    }
+    const key_attr *all[(1 + SCHEMA_MAX_INDEXES) * 2 * SCHEMA_MAX_KEY_PARTS];
+    size_t n_all = 0, n_hash;
+    n_all += key_attrs(def, NULL, all, &n_hash);
+    for (size_t i = 0; i < def->n_idx && i < SCHEMA_MAX_INDEXES; i++)
+        n_all += key_attrs(def, &def->idx[i], all + n_all, &n_hash);
     jmember(w, "AttributeDefinitions");
     buf_addc(w->out, '[');
     bool first = true;
@@ -481,7 +496,7 @@ static void create_table(jw *w, const table_def *def)
     jstring(w, "TableName", def->name);
     jstring(w, "BillingMode", "PAY_PER_REQUEST");
     jmember(w, "KeySchema");
-    key_schema(w->out, &def->pk, &def->sk);
+    key_schema(w->out, def, NULL);
     bool lead_global = def->n_idx && def->idx[0].global;
     for (int pass = 0; pass < 2; pass++) {
         bool global = pass == 0 ? lead_global : !lead_global;
@@ -496,7 +511,7 @@ static void create_table(jw *w, const table_def *def)
             any = true;
             jw e = { w->out, true };
             buf_addc(w->out, '{');
-            index_members(&e, ix);
+            index_members(&e, def, ix);
             buf_addc(w->out, '}');
         }
         if (any)
@@ -513,10 +528,12 @@ static void update_table(jw *w, const ddb_req *r)
     if (c->gsi) {
         jmember(w, "AttributeDefinitions");
         buf_addc(w->out, '[');
-        attr_def(w->out, &c->gsi->pk);
-        if (c->gsi->sk.name) {
-            buf_addc(w->out, ',');
-            attr_def(w->out, &c->gsi->sk);
+        const key_attr *keys[2 * SCHEMA_MAX_KEY_PARTS];
+        size_t n_hash, n = key_attrs(NULL, c->gsi, keys, &n_hash);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                buf_addc(w->out, ',');
+            attr_def(w->out, keys[i]);
         }
         buf_addc(w->out, ']');
     }
@@ -528,7 +545,7 @@ static void update_table(jw *w, const ddb_req *r)
     jw a = { w->out, true };
     buf_addc(w->out, '{');
     if (c->gsi) {
-        index_members(&a, c->gsi);
+        index_members(&a, NULL, c->gsi);
         if (c->rcu || c->wcu) {
             jmember(&a, "ProvisionedThroughput");
             buf_printf(w->out, "{\"ReadCapacityUnits\":%llu,\"WriteCapacityUnits\":%llu}",
@@ -660,6 +677,8 @@ static void write_body(const ddb_req *r, buf *out)
             jstring(&w, "ReturnValues", ddb_rv_name(r->rv));
         if (r->rv_fail_all_old)
             jstring(&w, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+        if (r->icm)
+            jstring(&w, "ReturnItemCollectionMetrics", "SIZE");
         legacy_json(&r->legacy, r->kind == DDB_QUERY, out, &w.first);
     }
     if (r->rcc != DDB_RCC_NONE)
@@ -812,7 +831,7 @@ void ddb_req_cli(const ddb_req *r, buf *out)
 void ddb_res_init(ddb_res *r)
 {
     memset(r, 0, sizeof *r);
-    r->item.type = r->last_key.type = r->responses.type = AV_NONE;
+    r->item.type = r->last_key.type = r->responses.type = r->icm_key.type = AV_NONE;
     ddb_req_init(&r->unprocessed, DDB_BATCH_WRITE);
 }
 
@@ -824,6 +843,7 @@ void ddb_res_done(ddb_res *r)
     free(r->items);
     av_done(&r->last_key);
     av_done(&r->responses);
+    av_done(&r->icm_key);
     /* A batch's leftovers are only ever actions. */
     if (r->unprocessed.n_acts)
         ddb_req_done(&r->unprocessed);

@@ -176,6 +176,7 @@ struct ddb_req {
     av values;            /* ExpressionAttributeValues: M; AV_NONE: absent */
     ddb_rv rv;            /* ReturnValues */
     bool rv_fail_all_old; /* ReturnValuesOnConditionCheckFailure ALL_OLD */
+    bool icm;             /* ReturnItemCollectionMetrics SIZE (Put, Update, Delete) */
     ddb_rcc rcc;          /* ReturnConsumedCapacity */
     bool consistent;      /* ConsistentRead */
     bool backward;        /* ScanIndexForward false */
@@ -261,6 +262,11 @@ typedef struct ddb_res {
     ddb_cap *caps;             /* ConsumedCapacity, one per table */
     size_t n_caps;
     char *next_token;          /* ExecuteStatement: NextToken; NULL at the end */
+    /* Put/Update/Delete with icm on a table with a local secondary index:
+     * ItemCollectionMetrics' ItemCollectionKey (AV_NONE: none) and the
+     * collection's bytes (its items and their local index entries). */
+    av icm_key;
+    uint64_t icm_bytes;
 } ddb_res;
 
 void ddb_res_init(ddb_res *r);

@@ -235,6 +235,38 @@ typedef struct expr_key_range {
 status expr_key_range_of(const expr *e, const char *pk_name, av_type pk_type,
                          const char *sk_name, av_type sk_type,
                          expr_key_range *out, diag *d);
+/* A KeyConditionExpression on a multi-attribute key (a GSI's, up to
+ * EXPR_KEY_PARTS HASH and as many RANGE attributes): an equality on every
+ * HASH attribute, equalities on the first n_eq RANGE attributes, and on
+ * the one after them (last.sk_name non-NULL) any sort-key condition.
+ * Values point into the ctx's values map. */
+#define EXPR_KEY_PARTS 4
+typedef struct expr_key_tuple {
+    const av *hash[EXPR_KEY_PARTS];
+    const av *eq[EXPR_KEY_PARTS];
+    size_t n_eq;
+    expr_key_range last;   /* its pk fields unset; op KEY_SK_NONE: none */
+} expr_key_tuple;
+
+/* One key condition: the attribute (name[0..len), not NUL-terminated),
+ * the comparison, its values (v2 for BETWEEN). */
+typedef struct expr_key_cond {
+    const char *name;
+    size_t len;
+    expr_key_op op;
+    const av *v1, *v2;
+} expr_key_cond;
+
+/* Checks conditions (an expression's, or the legacy KeyConditions') on a
+ * multi-attribute key schema with DynamoDB's messages, and fills out. */
+status expr_key_tuple_check(const expr_key_cond *kc, size_t nk, const char *const *hash_names,
+                            const av_type *hash_types, size_t n_hash, const char *const *range_names,
+                            const av_type *range_types, size_t n_range, expr_key_tuple *out, diag *d);
+/* Checks e against a multi-attribute key schema (names and types, HASH
+ * and RANGE in KeySchema order) with DynamoDB's messages, and fills out. */
+status expr_key_tuple_of(const expr *e, const char *const *hash_names, const av_type *hash_types,
+                         size_t n_hash, const char *const *range_names, const av_type *range_types,
+                         size_t n_range, expr_key_tuple *out, diag *d);
 /* Does a sort-key value fall in the range? (pk is the caller's job.) */
 bool expr_key_match_sk(const expr_key_range *r, const av *sk);
 

@@ -540,6 +540,74 @@ static const pn *key_condition(terms *t, const key_attr *pk, const key_attr *sk,
     return skterm;
 }
 
+/* The first unused term that is an equality on name (value: its value
+ * node), or, when ranged, a sort-key term on it; -1 when none. */
+static int term_on(const terms *t, const char *name, bool ranged)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!t->used[i] && (ranged ? sort_key_term(t->v[i], name) : eq_value(t->v[i], name) != NULL))
+            return (int)i;
+    return -1;
+}
+
+/* A SELECT on an index with a multi-attribute key (the developer guide's
+ * "Multi-attribute key schema"): a Query when WHERE terms fix every HASH
+ * attribute by an equality (the first as ":pk", the one value of p->pks),
+ * its key condition those and the RANGE attributes' terms in turn,
+ * equalities while there are, then one sort-key term; a Scan otherwise. */
+static void multi_key_condition(terms *t, const index_def *ix, pq_plan *p)
+{
+    int hat[SCHEMA_MAX_KEY_PARTS];
+    for (size_t h = 0; h < index_def_n_hash(ix); h++)
+        if ((hat[h] = term_on(t, index_def_hash(ix, h)->name, false)) < 0) {
+            p->op = PQ_OP_SCAN;
+            return;
+        }
+    p->op = PQ_OP_QUERY;
+    buf text = BUF_INIT, ptext = BUF_INIT;
+    unsigned kc = 0;
+    sink k = { &text, &p->key_names, &p->key_values, "k", "k", &kc };
+    for (size_t h = 0; h < index_def_n_hash(ix); h++) {
+        const char *name = index_def_hash(ix, h)->name;
+        const pn *v = eq_value(t->v[hat[h]], name);
+        t->used[hat[h]] = true;
+        if (h)
+            buf_adds(&text, " AND ");
+        sink_name(&k, name, strlen(name));
+        if (h == 0) {
+            buf_adds(&text, " = :pk");
+            p->pks = xcalloc(1, sizeof *p->pks);
+            av_copy(&p->pks[0], &v->val);
+            p->n_pks = 1;
+            av c;
+            av_copy(&c, &v->val);
+            av_map_put(&p->key_values, ":pk", 3, &c);
+        } else {
+            buf_adds(&text, " = ");
+            sink_value(&k, &v->val);
+        }
+        if (h)
+            buf_adds(&ptext, " AND ");
+        pq_print_node(t->v[hat[h]], &ptext);
+    }
+    for (size_t r = 0; r < index_def_n_range(ix); r++) {
+        const char *name = index_def_range(ix, r)->name;
+        int i = term_on(t, name, false);
+        bool last = i < 0;
+        if (last && (i = term_on(t, name, true)) < 0)
+            break;
+        t->used[i] = true;
+        buf_adds(&text, " AND ");
+        emit_sort_key(&k, t->v[i]);
+        buf_adds(&ptext, " AND ");
+        pq_print_node(t->v[i], &ptext);
+        if (last)
+            break;
+    }
+    p->key_cond = buf_steal(&text);
+    p->key_text = buf_steal(&ptext);
+}
+
 /* Does the WHERE fix every key attribute by equality (a single equality
  * on the partition key, skterm an equality on the sort key)? Then
  * p->full_key, and p->key is that key (GetItem). */
@@ -650,8 +718,12 @@ static status plan_select(const pq_stmt *s, const table_def *def, pq_plan *p, di
     if (s->where)
         flatten(s->where, &t);
     select_projection(s, p);
-    st = partition_keys(&t, pk, p, d);
-    if (!st && p->op == PQ_OP_QUERY)
+    const index_def *ix = s->index ? table_def_index(def, s->index) : NULL;
+    if (ix && index_def_multi(ix))
+        multi_key_condition(&t, ix, p);
+    else
+        st = partition_keys(&t, pk, p, d);
+    if (!st && p->op == PQ_OP_QUERY && !(ix && index_def_multi(ix)))
         full_key(&t, pk, sk, key_condition(&t, pk, sk, p), p);
     if (!st)
         st = select_filter(&t, p, d);

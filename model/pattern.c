@@ -113,7 +113,20 @@ void pattern_set_done(pattern_set *s)
     for (size_t i = 0; i < s->n_rules; i++)
         rule_done(&s->rules[i]);
     free(s->rules);
+    ent_model_done(&s->model);
     memset(s, 0, sizeof *s);
+}
+
+void pattern_set_take_model(pattern_set *s, ent_model *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        ent_model_put(&s->model, &m->t[i]);
+    ent_model_done(m);
+}
+
+bool pattern_set_types_table(const pattern_set *s, const char *table)
+{
+    return pattern_set_rule(s, table) || ent_model_table(&s->model, table);
 }
 
 void pattern_set_put(pattern_set *s, const pattern *p)
@@ -146,6 +159,13 @@ const pattern_rule *pattern_set_rule(const pattern_set *s, const char *table)
 
 void pattern_set_merge_rules(pattern_set *dst, const pattern_set *src)
 {
+    for (size_t i = 0; i < src->model.n; i++) {
+        if (ent_model_table(&dst->model, src->model.t[i].name))
+            continue;
+        ent_table c;
+        ent_table_copy(&c, &src->model.t[i]);
+        ent_model_put(&dst->model, &c);
+    }
     for (size_t i = 0; i < src->n_rules; i++) {
         const pattern_rule *r = &src->rules[i];
         if (pattern_set_rule(dst, r->table))
@@ -168,6 +188,13 @@ const char *pattern_entity_type(const pattern_set *s, const char *table, const a
                                 size_t *len)
 {
     const pattern_rule *r = pattern_set_rule(s, table);
+    const ent_table *t = r ? NULL : ent_model_table(&s->model, table);
+    if (t) {
+        const ent_entity *e = ent_table_match(t, item);
+        if (e)
+            *len = strlen(e->name);
+        return e ? e->name : NULL;
+    }
     const av *v = r ? av_map_get(item, r->attr, strlen(r->attr)) : NULL;
     if (!v || v->type != AV_S)
         return NULL;

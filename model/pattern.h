@@ -15,7 +15,11 @@
  * The entity type of an item is decided per table by the set's rules: the
  * value of one attribute, either itself (a `type` attribute) or mapped by
  * the longest prefix it begins with (a sort key `TARGET#bob` with the
- * prefix `TARGET#` -> `follow`). No rule, or no match: no type.
+ * prefix `TARGET#` -> `follow`). No rule, or no match: no type. A table
+ * without a rule may be described by the set's model (model/entity.h, a
+ * model file named by the pattern file): an item's type is then the
+ * entity of the model it matches (its type attribute, else its key
+ * templates).
  *
  * The file format is data/pattern_file.h's (cJSON stays in data/); the
  * run against a store is data/pattern_run.h's. This module is pure.
@@ -34,6 +38,7 @@
 #include "model/av.h"
 #include "model/buf.h"
 #include "model/ddbreq.h"
+#include "model/entity.h"
 #include "model/status.h"
 
 typedef enum { PAT_GET, PAT_QUERY, PAT_SCAN, PAT_PARTIQL } pattern_op;
@@ -60,6 +65,8 @@ typedef struct pattern {
     uint32_t limit;        /* items per page the application asks for (one
                               page is read); 0: every page */
     bool backward, consistent;
+    double rate;           /* calls a second the design expects ("rate":
+                              "200/s"), for the monthly cost; 0: not given */
     /* Expectations: types[0..n_types) allowed (none: any); max_items and
      * max_units < 0: no limit; min_items (default 1: the examples find
      * something, so a key-format change shows as a failure). */
@@ -83,6 +90,7 @@ typedef struct pattern_set {
     size_t n;
     pattern_rule *rules;
     size_t n_rules;
+    ent_model model;       /* the tables of the model files named ("model") */
 } pattern_set;
 
 void pattern_init(pattern *p);
@@ -94,13 +102,19 @@ void pattern_set_done(pattern_set *s);
 void pattern_set_put(pattern_set *s, const pattern *p);
 /* The pattern named, or NULL. */
 const pattern *pattern_set_find(const pattern_set *s, const char *name);
-/* Adds the rules of src that dst lacks (by table). */
+/* Adds the rules and model tables of src that dst lacks (by table). */
 void pattern_set_merge_rules(pattern_set *dst, const pattern_set *src);
 const pattern_rule *pattern_set_rule(const pattern_set *s, const char *table);
 
+/* Moves the tables of m (left empty) into the set's model. */
+void pattern_set_take_model(pattern_set *s, ent_model *m);
+/* Does the set know how to tell the entity type of the table's items (a
+ * rule, or a table of its model)? */
+bool pattern_set_types_table(const pattern_set *s, const char *table);
+
 /* The entity type of an item of the table (NULL: none known). Borrowed
- * from the rules, or (a type attribute) from the item. len gets its
- * length. */
+ * from the rules, the model, or (a type attribute) from the item. len
+ * gets its length. */
 const char *pattern_entity_type(const pattern_set *s, const char *table, const av *item,
                                 size_t *len);
 
@@ -159,7 +173,7 @@ const char *pattern_verdict_name(pattern_verdict v);
 
 /*
  * The verdict on a result: FAIL when the run failed, needed a Scan, read
- * more units or returned more items than allowed, returned an entity
+ * more units or returned more items than allowed, returned an ent_entity
  * type the pattern does not allow (or an item of no type when types are
  * given), or fewer items than min_items; WARN when the filter discarded
  * most of what was read (more than half); else PASS. Each reason is

@@ -3,12 +3,14 @@
  */
 #include "model/schema.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/buf.h"
 #include "model/mem.h"
+#include "model/size.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -20,6 +22,10 @@ void index_def_free(index_def *ix)
     free(ix->name);
     free(ix->pk.name);
     free(ix->sk.name);
+    for (size_t i = 0; i < ix->n_pk_rest; i++)
+        free(ix->pk_rest[i].name);
+    for (size_t i = 0; i < ix->n_sk_rest; i++)
+        free(ix->sk_rest[i].name);
     for (size_t i = 0; i < ix->n_include; i++)
         free(ix->include[i]);
     free(ix->include);
@@ -61,6 +67,12 @@ void index_def_copy(index_def *d, const index_def *s)
     d->global = s->global;
     key_attr_copy(&d->pk, &s->pk);
     key_attr_copy(&d->sk, &s->sk);
+    d->n_pk_rest = s->n_pk_rest;
+    d->n_sk_rest = s->n_sk_rest;
+    for (size_t i = 0; i < s->n_pk_rest; i++)
+        key_attr_copy(&d->pk_rest[i], &s->pk_rest[i]);
+    for (size_t i = 0; i < s->n_sk_rest; i++)
+        key_attr_copy(&d->sk_rest[i], &s->sk_rest[i]);
     d->proj = s->proj;
     d->n_include = s->n_include;
     d->include = s->n_include ? xcalloc(s->n_include, sizeof(char *)) : NULL;
@@ -81,11 +93,49 @@ static bool same(const char *a, const char *b)
     return a && b && strcmp(a, b) == 0;
 }
 
+size_t index_def_n_hash(const index_def *ix)
+{
+    return 1 + ix->n_pk_rest;
+}
+
+size_t index_def_n_range(const index_def *ix)
+{
+    return ix->sk.name ? 1 + ix->n_sk_rest : 0;
+}
+
+const key_attr *index_def_hash(const index_def *ix, size_t i)
+{
+    assert(i < index_def_n_hash(ix));
+    return i == 0 ? &ix->pk : &ix->pk_rest[i - 1];
+}
+
+const key_attr *index_def_range(const index_def *ix, size_t i)
+{
+    assert(i < index_def_n_range(ix));
+    return i == 0 ? &ix->sk : &ix->sk_rest[i - 1];
+}
+
+bool index_def_multi(const index_def *ix)
+{
+    return ix->n_pk_rest > 0 || ix->n_sk_rest > 0;
+}
+
+bool index_def_is_key(const index_def *ix, const char *name)
+{
+    for (size_t i = 0; i < index_def_n_hash(ix); i++)
+        if (same(index_def_hash(ix, i)->name, name))
+            return true;
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        if (same(index_def_range(ix, i)->name, name))
+            return true;
+    return false;
+}
+
 bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
 {
     if (same(t->pk.name, name) || same(t->sk.name, name))
         return true;
-    return ix && (same(ix->pk.name, name) || same(ix->sk.name, name));
+    return ix && index_def_is_key(ix, name);
 }
 
 bool table_def_same_item(const table_def *t, const av *a, const av *b)
@@ -108,6 +158,43 @@ const char *proj_type_name(proj_type p)
     case PROJ_KEYS_ONLY: return "KEYS_ONLY";
     case PROJ_INCLUDE:   return "INCLUDE";
     default:             return "ALL";
+    }
+}
+
+size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full)
+{
+    if (ix->proj == PROJ_ALL)
+        return full;
+    size_t n = 0;
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        const av_member *m = &item->u.m.v[i];
+        bool in = table_def_is_key(t, ix, m->name);
+        for (size_t j = 0; !in && ix->proj == PROJ_INCLUDE && j < ix->n_include; j++)
+            in = strcmp(ix->include[j], m->name) == 0;
+        if (in)
+            n += m->name_len + size_value(&m->val);
+    }
+    return n;
+}
+
+bool index_has_item(const index_def *ix, const av *item)
+{
+    const av *p = av_map_get(item, ix->pk.name, strlen(ix->pk.name));
+    const av *q = ix->sk.name ? av_map_get(item, ix->sk.name, strlen(ix->sk.name)) : NULL;
+    return p && p->type == ix->pk.type && (!ix->sk.name || (q && q->type == ix->sk.type));
+}
+
+void table_def_key_of(const table_def *t, const av *item, av *out)
+{
+    av_init_list(out, AV_M);
+    const char *names[2] = { t->pk.name, t->sk.name };
+    for (int i = 0; i < 2; i++) {
+        const av *v = names[i] ? av_map_get(item, names[i], strlen(names[i])) : NULL;
+        if (v) {
+            av c;
+            av_copy(&c, v);
+            av_map_put(out, names[i], strlen(names[i]), &c);
+        }
     }
 }
 

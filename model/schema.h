@@ -29,10 +29,22 @@ typedef struct key_attr {
 
 typedef enum { PROJ_ALL, PROJ_KEYS_ONLY, PROJ_INCLUDE } proj_type;
 
+/* A GSI's key may have up to four HASH and four RANGE attributes
+ * (multi-attribute keys, DynamoDB since November 2025: the developer
+ * guide's "Multi-attribute key schema"; the API reference's
+ * CreateGlobalSecondaryIndexAction). */
+#define SCHEMA_MAX_KEY_PARTS 4
+
 typedef struct index_def {
     char *name;
     bool global;       /* GSI (true) or LSI (false) */
-    key_attr pk, sk;   /* LSI: pk is the table's partition key */
+    key_attr pk, sk;   /* LSI: pk is the table's partition key. A
+                          multi-attribute key: the first HASH and the
+                          first RANGE attribute */
+    /* The HASH and RANGE attributes after pk and sk, in KeySchema order
+     * (n_pk_rest and n_sk_rest of them; GSIs only). */
+    key_attr pk_rest[SCHEMA_MAX_KEY_PARTS - 1], sk_rest[SCHEMA_MAX_KEY_PARTS - 1];
+    size_t n_pk_rest, n_sk_rest;
     proj_type proj;
     char **include;    /* NonKeyAttributes for PROJ_INCLUDE */
     size_t n_include;
@@ -50,6 +62,16 @@ void table_def_free(table_def *t);       /* frees contents */
 void table_def_copy(table_def *dst, const table_def *src);
 void index_def_free(index_def *ix);      /* frees contents */
 void index_def_copy(index_def *dst, const index_def *src);
+/* An index's HASH attributes (at least 1) and RANGE attributes (0 when
+ * it has no sort key), and the i-th of each in KeySchema order. */
+size_t index_def_n_hash(const index_def *ix);
+size_t index_def_n_range(const index_def *ix);
+const key_attr *index_def_hash(const index_def *ix, size_t i);
+const key_attr *index_def_range(const index_def *ix, size_t i);
+/* Has the index more than one HASH or more than one RANGE attribute? */
+bool index_def_multi(const index_def *ix);
+/* Is name one of the index's key attributes? */
+bool index_def_is_key(const index_def *ix, const char *name);
 /* Index by name, or NULL. */
 const index_def *table_def_index(const table_def *t, const char *name);
 /* Is this attribute name one of the table's or the index's key attributes? */
@@ -57,7 +79,16 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
 /* Are a and b (items, AV_M) the same item: equal values of the table's
  * key attributes (an item missing one is no item of the table)? */
 bool table_def_same_item(const table_def *t, const av *a, const av *b);
-const char *proj_type_name(proj_type p);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
+const char *proj_type_name(proj_type p);
+/* The item's table key attributes, as an M, into an uninitialised out
+ * (those it lacks are left out). */
+void table_def_key_of(const table_def *t, const av *item, av *out);
+/* Is the item in the index: its key attributes there, of their types
+ * (an item without them is absent from a sparse index)? */
+bool index_has_item(const index_def *ix, const av *item);
+/* The DynamoDB size of item (of size full) as the index projects it: all
+ * of it, or its table and index key attributes and the included ones. */
+size_t index_entry_size(const table_def *t, const index_def *ix, const av *item, size_t full);   /* "ALL", "KEYS_ONLY", "INCLUDE" */
 
 /* The entity prefix of a key value, appended to out: an S value's text
  * up to and including its first '#' ("TARGET#bob" -> "TARGET#"), or the

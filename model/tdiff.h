@@ -4,7 +4,7 @@
  * items, with a summary.
  *
  * A side is an iterator (tdiff_next_fn) the caller provides: data/diffsrc
- * reads tables, export files, remote tables (and, next, backups and
+ * reads tables, export files, remote tables (and backups and
  * points in time) in key order. Key order is the store's: the partition
  * key's and then the sort key's order-preserving encoding (model/keyenc),
  * which is DynamoDB's order (S by bytes, N by value, B by bytes). Both

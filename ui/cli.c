@@ -200,3 +200,37 @@ int cli_take_ttl_interval(int *argc, char **argv, double *secs)
     argv[out] = NULL;
     return bad ? -1 : 0;
 }
+
+static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
+                          diag *d)
+{
+    return remote_call(ctx, op, input, len, out, d);
+}
+
+status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,
+                           store **out, diag *d)
+{
+    if (!rem) {
+        char *path = cli_db_path(flag_db, 0);
+        status st = store_open(path, STORE_READ_ONLY, out, d);   /* d names the path */
+        free(path);
+        return st;
+    }
+    status st = remote_open(ro, rp, d);
+    if (st == ST_OK)
+        st = store_open_remote(send_remote, *rp, remote_describe(*rp), 0, out, d);
+    return st;
+}
+
+int cli_take_store(int *argc, char **argv, const char *cmd, const char **flag_db, remote_opts *ro)
+{
+    *flag_db = cli_take_db(argc, argv);
+    memset(ro, 0, sizeof *ro);
+    int rem = cli_take_remote(argc, argv, ro, NULL);
+    if (rem > 0 && *flag_db) {
+        fprintf(stderr, "ddbx %s: --db names a local database; it cannot be combined with"
+                " --endpoint-url, --region or --profile\n", cmd);
+        return -1;
+    }
+    return rem;
+}

@@ -14,6 +14,7 @@
 #include "data/remote.h"
 #include "model/av.h"
 #include "model/buf.h"
+#include "model/cost.h"
 #include "model/status.h"
 
 /* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
@@ -53,6 +54,12 @@ unsigned cli_store_flags(void);
  */
 int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write);
 
+/* --db and the remote flags together, for a command that reads a local
+ * or a remote store: *flag_db and *ro filled (ro zeroed first), argv
+ * compacted. 1: remote, 0: local, -1 after a message: a flag without its
+ * value, or --db with a remote flag (cmd names the command in it). */
+int cli_take_store(int *argc, char **argv, const char *cmd, const char **flag_db, remote_opts *ro);
+
 /*
  * `--stream-retention SECONDS` (how long change records are kept; 24
  * hours unless given) and `--iterator-lifetime SECONDS` (how long a shard
@@ -70,6 +77,21 @@ int cli_take_stream_times(int *argc, char **argv, double *retention, double *ite
  */
 #define CLI_TTL_INTERVAL 5.0
 int cli_take_ttl_interval(int *argc, char **argv, double *secs);
+
+/* A store to read, nothing written: the local database (--db, else the
+ * default) opened read-only, or with rem set the remote endpoint of *ro
+ * (*rp gets the remote; close it after the store) without writes. d names
+ * what could not be opened. */
+struct store;
+status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,
+                           struct store **out, diag *d);
+
+/* The prices of region from file (NULL: the built-in price file), for
+ * --cost and the design document; 0, or 2 after saying on stderr (WHO:
+ * FILE:LINE:COL: ...) why not: a file that does not parse, a region it
+ * does not have. pt is initialised by the caller (ui/cli_model_md.c). */
+int cli_load_prices(const char *file, const char *region, const char *who, price_table *pt,
+                    const price_region **p);
 
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);
@@ -101,6 +123,9 @@ int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
 int cli_check(int argc, char **argv);     /* ui/cli_check.c: run a pattern file's access patterns */
+int cli_model(int argc, char **argv);     /* ui/cli_model.c: the entities of the tables */
+int cli_doctor(int argc, char **argv);    /* ui/cli_doctor.c: what hurts a design */
+int cli_push(int argc, char **argv);      /* ui/cli_push.c: local tables onto an endpoint */
 int cli_diff(int argc, char **argv);      /* ui/cli_diff.c: what differs between two table states */
 
 /* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
@@ -124,5 +149,10 @@ int cli_explore_samples(struct store *st, diag *d);
 void cli_print_diag(const char *prefix, const diag *d);
 /* Writes s with control characters escaped (\xNN). */
 void cli_fputs_safe(FILE *fp, const char *s);
+/* The same, keeping newlines: text of several lines. */
+void cli_fputs_lines(FILE *fp, const char *s);
+/* A file's error on stderr: "PREFIX: FILE:LINE:COL: message" (a pattern,
+ * model or price file that does not parse). */
+void cli_print_file_diag(const char *prefix, const diag *d);
 
 #endif

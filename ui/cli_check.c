@@ -6,7 +6,7 @@
  * verdict (model/pattern.h: pattern_judge), then a summary.
  *
  * Exit status: 0 when every pattern passes (warnings included), 1 when
- * any fails (a Scan, more read units or items than allowed, an entity
+ * any fails (a Scan, more read units or items than allowed, an ent_entity
  * type it should not return, too few items, a store error such as a
  * missing index), 2 for a usage error, a file that does not parse (with
  * FILE:LINE:COLUMN) or a store that does not open. No terminal needed.
@@ -20,20 +20,35 @@
 #include "data/remote.h"
 #include "data/samples.h"
 #include "data/store.h"
+#include "data/table_read.h"
 #include "model/ddbjson.h"
 #include "ui/cli.h"
+#include "ui/cli_cost.h"
 
 static const char usage[] =
     "usage: ddbx check [PATTERNS.json...] [--db FILE] [--format text|tap|json]\n"
+    "                  [--cost] [--price FILE] [--price-region R]\n"
     "       ddbx check [PATTERNS.json...] (--endpoint-url URL | --region R) [--profile P]\n"
     "Runs every access pattern of the files against the store (read-only) and\n"
     "prints one line a pattern (verdict, name, operation, items, read units,\n"
     "reasons) and a summary. Exit status 1 when a pattern needs a Scan, reads\n"
     "more than allowed, returns an entity type it should not or fails; 2 for a\n"
     "bad pattern file (FILE:LINE:COLUMN: member: message). Without a file: every\n"
-    "*.json of the database's pattern folder (its folder + /patterns).\n";
+    "*.json of the database's pattern folder (its folder + /patterns).\n"
+    "--cost adds each pattern's cost per million calls (on-demand, provisioned) and\n"
+    "a month at its \"rate\", what a write of each entity costs with its index\n"
+    "copies, and the tables' storage, from --price FILE or the built-in prices of\n"
+    "--price-region (us-east-1 by default; the region's date and source are said).\n";
 
 enum fmt { FMT_TEXT, FMT_TAP, FMT_JSON };
+
+/* --cost: the prices, and the entities of the tables the patterns read. */
+static struct {
+    bool on;
+    price_table pt;
+    const price_region *p;
+    ent_model m;
+} C;
 
 /* One pattern's outcome, for the report. */
 typedef struct outcome {
@@ -81,12 +96,6 @@ int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f)
     return rc;
 }
 
-static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
-                          diag *d)
-{
-    return remote_call(ctx, op, input, len, out, d);
-}
-
 /* "Query", or "PartiQL (Scan)": what ran. */
 static void op_text(const outcome *o, buf *out)
 {
@@ -116,6 +125,12 @@ static void put_text(const outcome *o, int name_w, bool show_file)
         printf(":%d:%d]", o->p->line, o->p->col);
     }
     fputc('\n', stdout);
+    if (C.on) {
+        buf c = BUF_INIT;
+        cli_cost_calls_text(&C.pt, C.p, false, o->r.units, o->p->rate, &c);
+        printf("      cost: %s\n", c.data);
+        buf_done(&c);
+    }
     buf_done(&op);
 }
 
@@ -132,6 +147,12 @@ static void put_tap(const outcome *o, size_t i)
         cli_fputs_safe(stdout, o->why.data);
         fputc('\n', stdout);
     }
+    if (C.on) {
+        buf c = BUF_INIT;
+        cli_cost_calls_text(&C.pt, C.p, false, o->r.units, o->p->rate, &c);
+        printf("# cost: %s\n", c.data);
+        buf_done(&c);
+    }
     buf_done(&op);
 }
 
@@ -144,7 +165,88 @@ static void json_str(buf *b, const char *name, const char *val)
         buf_adds(b, "null");
 }
 
-static void put_json(const outcome *o, size_t n, const size_t count[3])
+/* --cost in JSON: the prices, each entity's writes, each table's and
+ * index's storage. */
+static void costs_json(store *st, buf *b)
+{
+    buf_adds(b, ",\"prices\":{");
+    json_str(b, "region", C.p->region);
+    buf_addc(b, ',');
+    json_str(b, "currency", C.p->currency);
+    buf_addc(b, ',');
+    json_str(b, "taken", C.p->taken);
+    buf_addc(b, ',');
+    json_str(b, "source", C.p->source);
+    buf_addc(b, ',');
+    json_str(b, "file", C.pt.file);
+    buf_printf(b, ",\"hours_per_month\":%g},\"writes\":[", C.pt.hours_per_month);
+    bool first = true;
+    for (size_t i = 0; i < C.m.n; i++)
+        for (size_t k = 0; k < C.m.t[i].n; k++) {
+            const ent_entity *e = &C.m.t[i].e[k];
+            double table, total;
+            cost_entity_write(e, &table, NULL, &total);
+            buf_adds(b, first ? "{" : ",{");
+            first = false;
+            json_str(b, "table", C.m.t[i].name);
+            buf_addc(b, ',');
+            json_str(b, "entity", e->name);
+            buf_printf(b, ",\"table_units\":%.6g,\"write_units\":%.6g,", table, total);
+            cli_cost_calls_json(&C.pt, C.p, true, total, 0, b);
+            buf_addc(b, '}');
+        }
+    buf_adds(b, "],\"storage\":[");
+    first = true;
+    for (size_t i = 0; i < C.m.n; i++) {
+        const ent_table *t = &C.m.t[i];
+        for (size_t x = 0; x <= t->def.n_idx; x++) {
+            const char *index = x ? t->def.idx[x - 1].name : NULL;
+            table_stats ts;
+            diag d;
+            diag_init(&d);
+            if (store_stats(st, t->name, index, &ts, &d) != ST_OK)
+                continue;
+            buf_adds(b, first ? "{" : ",{");
+            first = false;
+            json_str(b, "table", t->name);
+            buf_addc(b, ',');
+            json_str(b, "index", index);
+            double month = cost_storage_month(C.p, ts.bytes, ts.items);
+            buf_printf(b, ",\"items\":%llu,\"bytes\":%llu,\"billed_bytes\":%llu,",
+                       (unsigned long long)ts.items, (unsigned long long)ts.bytes,
+                       (unsigned long long)cost_storage_bytes(ts.bytes, ts.items));
+            if (month != month)
+                buf_adds(b, "\"month\":null}");
+            else
+                buf_printf(b, "\"month\":%.10g}", month);
+        }
+    }
+    buf_addc(b, ']');
+}
+
+/* --cost in text: the writes and the storage, then where the prices are from. */
+static void costs_text(store *st, enum fmt f)
+{
+    const char *c = f == FMT_TAP ? "# " : "";
+    buf b = BUF_INIT;
+    buf_printf(&b, "%swrites (one item of each entity, with the index entries it writes):\n", c);
+    for (size_t i = 0; i < C.m.n; i++)
+        cli_cost_writes_text(&C.m.t[i], &C.pt, C.p, &b);
+    buf_printf(&b, "%sstorage (each item and index entry billed 100 bytes more; 1 GB is 2^30 bytes):\n", c);
+    for (size_t i = 0; i < C.m.n; i++)
+        cli_cost_storage_text(st, &C.m.t[i], C.p, &b);
+    buf_printf(&b, "%sprices: ", c);
+    cli_cost_prices_text(&C.pt, C.p, &b);
+    buf_addc(&b, '\n');
+    if (f == FMT_TAP)   /* every line a comment */
+        for (char *nl = strchr(b.data, '\n'); nl && nl[1]; nl = strchr(nl + 1, '\n'))
+            if (nl[1] == ' ')
+                nl[1] = '#';
+    cli_fputs_lines(stdout, b.data);
+    buf_done(&b);
+}
+
+static void put_json(store *st, const outcome *o, size_t n, const size_t count[3])
 {
     buf b = BUF_INIT;
     buf_adds(&b, "{\"patterns\":[");
@@ -166,28 +268,20 @@ static void put_json(const outcome *o, size_t n, const size_t count[3])
         json_str(&b, "verdict", pattern_verdict_name(x->v));
         buf_addc(&b, ',');
         json_str(&b, "reasons", x->why.len ? x->why.data : NULL);
+        if (C.on) {
+            buf_adds(&b, ",\"cost\":{");
+            cli_cost_calls_json(&C.pt, C.p, false, x->r.units, x->p->rate, &b);
+            buf_addc(&b, '}');
+        }
         buf_addc(&b, '}');
     }
-    buf_printf(&b, "],\"summary\":{\"patterns\":%zu,\"pass\":%zu,\"warn\":%zu,\"fail\":%zu}}\n",
+    buf_printf(&b, "],\"summary\":{\"patterns\":%zu,\"pass\":%zu,\"warn\":%zu,\"fail\":%zu}",
                n, count[PAT_PASS], count[PAT_WARN], count[PAT_FAIL]);
+    if (C.on)
+        costs_json(st, &b);
+    buf_adds(&b, "}\n");
     fwrite(b.data, 1, b.len, stdout);
     buf_done(&b);
-}
-
-/* The store: local (read-only) or remote (read-only). */
-static status open_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,
-                         store **out, diag *d)
-{
-    if (!rem) {
-        char *path = cli_db_path(flag_db, 0);
-        status st = store_open(path, STORE_READ_ONLY, out, d);   /* d names the path */
-        free(path);
-        return st;
-    }
-    status st = remote_open(ro, rp, d);
-    if (st == ST_OK)
-        st = store_open_remote(send_remote, *rp, remote_describe(*rp), 0, out, d);
-    return st;
 }
 
 static int parse_format(const char *v, enum fmt *f)
@@ -210,20 +304,14 @@ static int load_files(char **files, size_t n, pattern_set *sets)
         diag d;
         diag_init(&d);
         if (pattern_file_load(files[i], &sets[i], &d) != ST_OK) {
-            fputs("ddbx check: ", stderr);
-            cli_fputs_safe(stderr, d.file);
-            if (d.line > 0)
-                fprintf(stderr, ":%d:%d", d.line, d.col);
-            fputs(": ", stderr);
-            cli_fputs_safe(stderr, d.msg);
-            fputc('\n', stderr);
+            cli_print_file_diag("ddbx check", &d);
             return 2;
         }
     }
     return 0;
 }
 
-static int report(outcome *o, size_t n, enum fmt f, bool many_files)
+static int report(store *st, outcome *o, size_t n, enum fmt f, bool many_files)
 {
     size_t count[3] = { 0, 0, 0 };
     int name_w = 0;
@@ -233,7 +321,7 @@ static int report(outcome *o, size_t n, enum fmt f, bool many_files)
         name_w = w > name_w && w <= 40 ? w : name_w;
     }
     if (f == FMT_JSON) {
-        put_json(o, n, count);
+        put_json(st, o, n, count);
     } else {
         if (f == FMT_TAP)
             printf("1..%zu\n", n);
@@ -245,6 +333,8 @@ static int report(outcome *o, size_t n, enum fmt f, bool many_files)
         }
         printf("%s%zu pattern%s: %zu pass, %zu warn, %zu FAIL\n", f == FMT_TAP ? "# " : "", n,
                n == 1 ? "" : "s", count[PAT_PASS], count[PAT_WARN], count[PAT_FAIL]);
+        if (C.on)
+            costs_text(st, f);
     }
     return count[PAT_FAIL] ? 1 : 0;
 }
@@ -265,7 +355,20 @@ static int run_all(store *st, char **files, pattern_set *sets, size_t n_files, e
             pattern_run(st, &sets[i], o[k].p, NULL, false, &o[k].r);
             o[k].v = pattern_judge(o[k].p, &o[k].r, &o[k].why);
         }
-    int rc = report(o, n, f, n_files > 1);
+    /* --cost: the entities of every table a pattern reads, for their writes. */
+    for (size_t i = 0; C.on && i < n; i++) {
+        if (ent_model_table(&C.m, o[i].p->table))
+            continue;
+        ent_table t;
+        ent_table_init(&t);
+        table_read info;
+        diag d;
+        diag_init(&d);
+        if (table_read_model(st, o[i].p->table, TABLE_READ_SAMPLE, &t, &info, &d) == ST_OK)
+            ent_model_put(&C.m, &t);
+        ent_table_done(&t);
+    }
+    int rc = report(st, o, n, f, n_files > 1);
     for (k = 0; k < n; k++) {
         pattern_result_done(&o[k].r);
         buf_done(&o[k].why);
@@ -282,6 +385,7 @@ int cli_check(int argc, char **argv)
     if (rem < 0)
         return 2;
     enum fmt f = FMT_TEXT;
+    const char *price_file = NULL, *region = "us-east-1";
     char **files = calloc((size_t)argc, sizeof *files);
     size_t n_files = 0;
     for (int i = 1; i < argc; i++) {
@@ -290,6 +394,15 @@ int cli_check(int argc, char **argv)
             fputs(usage, stdout);
             free(files);
             return 0;
+        }
+        if (strcmp(a, "--cost") == 0) {
+            C.on = true;
+            continue;
+        }
+        if ((strcmp(a, "--price") == 0 || strcmp(a, "--price-region") == 0) && i + 1 < argc) {
+            *(a[7] ? &region : &price_file) = argv[++i];
+            C.on = true;
+            continue;
         }
         const char *fv = strncmp(a, "--format=", 9) == 0 ? a + 9
                          : strcmp(a, "--format") == 0 && i + 1 < argc ? argv[++i] : NULL;
@@ -335,11 +448,15 @@ int cli_check(int argc, char **argv)
     }
     pattern_set *sets = calloc(n_files, sizeof *sets);
     int rc = load_files(files, n_files, sets);
+    price_table_init(&C.pt);
+    ent_model_init(&C.m);
+    if (rc == 0 && C.on)
+        rc = cli_load_prices(price_file, region, "ddbx check", &C.pt, &C.p);
     store *st = NULL;
     remote *r = NULL;
     diag d;
     diag_init(&d);
-    if (rc == 0 && open_store(flag_db, rem, &ro, &r, &st, &d) != ST_OK) {
+    if (rc == 0 && cli_open_read_store(flag_db, rem, &ro, &r, &st, &d) != ST_OK) {
         cli_print_diag("ddbx check", &d);
         rc = 2;
     }
@@ -354,6 +471,8 @@ int cli_check(int argc, char **argv)
         if (listed)
             free(files[i]);
     }
+    price_table_done(&C.pt);
+    ent_model_done(&C.m);
     free(sets);
     free(files);
     return rc;

@@ -19,6 +19,27 @@ void cli_fputs_safe(FILE *fp, const char *s)
     }
 }
 
+void cli_fputs_lines(FILE *fp, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7f)
+            fprintf(fp, "\\x%02x", *p);
+        else
+            fputc(*p, fp);
+    }
+}
+
+void cli_print_file_diag(const char *prefix, const diag *d)
+{
+    fprintf(stderr, "%s: ", prefix);
+    cli_fputs_safe(stderr, d->file);
+    if (d->line > 0)
+        fprintf(stderr, ":%d:%d", d->line, d->col);
+    fputs(": ", stderr);
+    cli_fputs_safe(stderr, d->msg);
+    fputc('\n', stderr);
+}
+
 void cli_print_diag(const char *prefix, const diag *d)
 {
     fprintf(stderr, "%s: ", prefix);

@@ -24,6 +24,7 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/display.h"
+#include "ui/prices.h"
 #include "ui/live.h"
 
 static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
@@ -77,6 +78,7 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
     cli_identity(r, who, sizeof who);
     display_set_identity(who);
     creds_set_prompt(explorer_prompt, NULL);
+    prices_set_region(remote_region(r));   /* the money beside the units */
     int rc = display_run(st, remote_describe(r), table);
     creds_set_prompt(NULL, NULL);
     store_close(st);

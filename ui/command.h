@@ -27,7 +27,9 @@
     X(reload,       "",             "Reload the view from the store") \
     X(watch,        "[TABLE]",      "Change feed of the table shown (or TABLE): recent writes, newest first") \
     X(live,         "[on|off]",     "Follow other processes' writes (on by default), or pause") \
-    X(samples,      "",             "Load the sample tables into this database") \
+    X(samples,      "",             "Load the sample tables into this database; over edited ones it names what differs, asks, and keeps a backup") \
+    X(undo,         "",             "Take back the explorer's last change (asks, naming the count); an item changed since is a conflict") \
+    X(redo,         "",             "Take back the last :undo") \
     X(patterns,     "[FILE]",       "Access-patterns view (the table's; all from the table list), FILE's patterns too") \
     X(check,        "",             "Patterns view: run every pattern with its example values") \
     X(save_pattern, "NAME",         "Builder, query bar, PartiQL bar: save the request on screen as an access pattern") \
@@ -48,6 +50,9 @@
       "Create a GSI on the table shown and backfill it (UpdateTable; asks first)") \
     X(delete_index, "NAME",         "Delete a GSI of the table shown (UpdateTable; asks first)") \
     X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)") \
+    X(entities,     "[TABLE]",      "Entity types of the table shown (or TABLE), inferred from its items: Enter shows one's items") \
+    X(doctor,       "[TABLE]",      "What hurts the design of the table shown (or TABLE), and what to do (as ddbx doctor)") \
+    X(what_if,      "[TABLE]",      "A scratch copy of the table: :create-index and :delete-index there, every pattern's cost before and after") \
     X(stage,        "[on|off]",     "Stage edits instead of writing them, the builder's too (on by default for a remote table opened with --write)") \
     X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
     X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \

@@ -47,7 +47,9 @@
     X(reload,       "",                 ":reload",                   "=▾ ACTOR#alice  4 items") \
     X(watch,        "",                 ":watch",                    "changes, newest first") \
     X(live,         "",                 ":live off",                 "live paused") \
-    X(samples,      "",                 ":samples",                  "Loaded 4 sample tables") \
+    X(samples,      "",                 ":samples",                  "are as shipped: nothing to load") \
+    X(undo,         "jd\ny",            ":undo",                     "y:Undid the key d: 1 item written back") \
+    X(redo,         "jd\ny\n:undo\ny",  ":redo",                     "y:Redid the key d: 1 item written back") \
     X(patterns,     "",                 ":patterns",                 "Access patterns of SocialGraph") \
     X(check,        ":patterns",        ":check",                    "Ran 5 patterns") \
     X(save_pattern, "s",                ":save-pattern bobs",        "Saved pattern bobs") \
@@ -69,6 +71,9 @@
     X(create_index, "",                 ":create-index GSI2 followedAt", "y:GSI2") \
     X(delete_index, ":create-index GSI2 followedAt\ny", ":delete-index GSI2", "y:GSI GSI2 of SocialGraph deleted") \
     X(ttl,          "",                 ":ttl",                      "TTL of SocialGraph: DISABLED") \
+    X(entities,     "",                 ":entities",                 "Entities of SocialGraph") \
+    X(doctor,       "",                 ":doctor",                   "Doctor: SocialGraph") \
+    X(what_if,      "",                 ":what-if",                  "What if: SocialGraph") \
     X(stage,        "",                 ":stage on",                 "Staging on: edits are staged") \
     X(commit,       ":stage on\njd",    ":commit",                   "Committed 1 change in 1 TransactWriteItems") \
     X(discard,      ":stage on\njd",    ":discard",                  "y:Discarded 1 staged change") \

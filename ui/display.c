@@ -21,9 +21,11 @@
 #include "ui/live.h"
 #include "ui/marks.h"
 #include "ui/schema_cmds.h"
+#include "ui/workbench.h"
 #include "ui/search.h"
 #include "ui/staging.h"
 #include "ui/text.h"
+#include "ui/undo.h"
 
 #define MAX_DEPTH 64
 /* Lines kept loaded around the cursor, in screens, before trimming. */
@@ -1102,8 +1104,6 @@ bool display_is_cmd(const char *word, const char *name)
     return is_cmd(word, name);
 }
 
-static void samples_command(void);
-
 /* The change feed of the table v shows (or of `table`). */
 static void watch(view *v, const char *table)
 {
@@ -1171,6 +1171,7 @@ void display_command(const char *text)
     D.cmd_argc = argc;
     if (argc == 0 || !v)
         goto out;
+    undo_begin(text, true);
 
     const char *c = argv[0];
     /* A command says how it went itself: the message an earlier key or
@@ -1215,8 +1216,6 @@ void display_command(const char *text)
             display_replace(&view_items_ops, &a);
         else
             display_push(&view_items_ops, &a);
-    } else if (is_cmd(c, "samples")) {
-        samples_command();
     } else if (is_cmd(c, "patterns") && argc <= 2 && v->ops != &view_patterns_ops) {
         view_patterns_open(v, argc == 2 ? argv[1] : NULL);
     } else if (is_cmd(c, "watch") && argc <= 2) {
@@ -1233,13 +1232,17 @@ void display_command(const char *text)
     } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
                v->ops != &view_builder_ops) {
         view_builder_open(v, argc, argv);
+    } else if (workbench_command(v, argc, argv)) {
+        /* :entities, :doctor, :what-if and what-if's own :create-index
+         * and :delete-index (ui/workbench.c) */
     } else if (schema_command(v, argc, argv)) {
         /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
     } else if (v->ops->command && v->ops->command(v, argc, argv)) {
         /* the view ran it */
     } else if (staging_command(v, argc, argv) || marks_command(v, argc, argv) ||
-               copy_command(v, argc, argv)) {
-        /* staging, marks, copying (ui/staging.c, ui/marks.c, ui/copy.c) */
+               copy_command(v, argc, argv) || undo_command(v, argc, argv)) {
+        /* staging, marks, copying, :samples and :undo (ui/staging.c,
+         * ui/marks.c, ui/copy.c, ui/undo.c) */
     } else {
         bool known = false;
 #define CMD_KNOWN(name, args, help) if (is_cmd(c, #name)) known = true;
@@ -1250,32 +1253,11 @@ void display_command(const char *text)
         else
             display_error("Unknown command :%s (press ? for help)", c);
     }
+    undo_end();
 out:
     memcpy(D.cmd_col, saved_col, sizeof saved_col);
     D.cmd_argc = saved_argc;
     free(words);
-}
-
-static void samples_command(void)
-{
-    diag d;
-    diag_init(&d);
-    store_info info;
-    store_get_info(D.st, &info);
-    if (info.remote) {
-        /* It would drop and recreate tables of that name on the endpoint. */
-        display_error(":samples loads into a local database only (ddbx samples --db FILE)");
-        return;
-    }
-    int n = cli_explore_samples(D.st, &d);
-    if (n < 0) {
-        display_diag(NULL, d.code, &d);
-        return;
-    }
-    display_message("Loaded %d sample table%s", n, n == 1 ? "" : "s");
-    view *v = top_view();
-    if (v && v->ops->request)
-        v->ops->request(v, REQ_RELOAD);
 }
 
 /* ---- the loop -------------------------------------------------------- */
@@ -1500,7 +1482,9 @@ int display_run(store *st, const char *db_path, const char *table)
          * prompt, so a script can save the screen a command left. */
         if (keymap_lookup(key) != REQ_PROMPT)
             buf_reset(&D.status);
+        undo_begin(key_label(key, &kb), false);
         handle_key(key, mrow);
+        undo_end();
         if (D.quit || D.depth == 0)
             break;
         redraw();
@@ -1520,6 +1504,7 @@ int display_run(store *st, const char *db_path, const char *table)
     term_done();
     live_done();
     staging_done();
+    undo_done();
     marks_done();
     keymap_done();
     search_done();

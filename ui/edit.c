@@ -19,7 +19,12 @@
 status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
                       const char *text, av *out, diag *d)
 {
-    const key_attr *k = ix ? (partition ? &ix->pk : &ix->sk) : (partition ? &def->pk : &def->sk);
+    return edit_parse_key_attr(ix ? (partition ? &ix->pk : &ix->sk) : (partition ? &def->pk : &def->sk),
+                               text, out, d);
+}
+
+status edit_parse_key_attr(const key_attr *k, const char *text, av *out, diag *d)
+{
     out->type = AV_NONE;
     if (!k->name)
         return diag_set(d, ST_VALIDATION, "the table has no sort key");

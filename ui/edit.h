@@ -24,6 +24,8 @@
  * DynamoDB does). */
 status edit_parse_key(const table_def *def, const index_def *ix, bool partition,
                       const char *text, av *out, diag *d);
+/* The same for the key attribute k (one part of a multi-attribute key). */
+status edit_parse_key_attr(const key_attr *k, const char *text, av *out, diag *d);
 
 /* The whole item with the same table key as `keys` (GetItem); false with
  * a status message when it is gone. */

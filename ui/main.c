@@ -34,15 +34,30 @@ static const char usage_text[] =
     "                                         (re)load the bundled sample tables; write\n"
     "                                         their access patterns to DIR\n"
     "       ddbx check [PATTERNS.json...] [--db FILE | --endpoint-url URL | --region R]\n"
-    "                  [--profile P] [--format text|tap|json]\n"
+    "                  [--profile P] [--format text|tap|json] [--cost] [--price FILE]\n"
+    "                  [--price-region R]\n"
     "                                         run every access pattern, read-only; exit 1\n"
-    "                                         when one needs a Scan or breaks its budget\n"
+    "                                         when one needs a Scan or breaks its budget;\n"
+    "                                         --cost: in dollars, with writes and storage\n"
+    "       ddbx model [TABLE...] [--db FILE | --endpoint-url URL | --region R] [--profile P]\n"
+    "                  [--format text|json|markdown] [--sample N | --all] [--patterns FILE]\n"
+    "                  [--price FILE] [--price-region R]\n"
+    "                                         the entity types inferred from the items; json:\n"
+    "                                         a model file; markdown: the design document\n"
+    "       ddbx doctor [TABLE...] [--db FILE | --endpoint-url URL | --region R] [--profile P]\n"
+    "                   [--patterns FILE] [--model FILE] [--sample N | --all] [--format text|json]\n"
+    "                                         what hurts the design, and what to do; exit 1\n"
+    "                                         when it finds something\n"
     "       ddbx load FILE [...]              import items\n"
     "       ddbx export TABLE [...]           export items\n"
     "       ddbx pull TABLE [--as NAME] [--segments N] [--mask RULES] [--db FILE]\n"
     "                 (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         copy a remote table into the local store\n"
     "                                         (--mask: hash, fake, redact or drop what RULES name)\n"
+    "       ddbx push TABLE... (--endpoint-url URL | --region R) [--profile P] [--db FILE]\n"
+    "                 [--with-items] [--as NAME] [--replace] [--yes]\n"
+    "                                         create the tables on an endpoint (and copy\n"
+    "                                         their items); the plan is shown and asked first\n"
     "       ddbx diff A B [--db FILE] [--key PK[:T][,SK[:T]]] [--format text|json|jsonl]\n"
     "                 [--input-format FMT] [--endpoint-url URL | --region R] [--profile P]\n"
     "                                         what differs between two tables, export files or\n"
@@ -68,6 +83,9 @@ static const struct {
     { "serve", cli_serve },
     { "samples", cli_samples },
     { "check", cli_check },
+    { "model", cli_model },
+    { "doctor", cli_doctor },
+    { "push", cli_push },
     { "load", cli_load },
     { "export", cli_export },
     { "pull", cli_pull },

@@ -21,6 +21,7 @@
 #include "ui/fmt.h"
 #include "ui/staging.h"
 #include "ui/term.h"
+#include "ui/undo.h"
 
 /* DynamoDB's limit of requests in one BatchWriteItem. */
 #define BATCH_MAX 25
@@ -593,6 +594,15 @@ static void stage_deletes(marked *m)
                     stopped ? "Stopped: " : "", staged, s_(staged));
 }
 
+/* The automatic backups of every table with marks (ui/undo.h). */
+static void guard_marks(undo_guard *g)
+{
+    undo_guard_init(g);
+    for (size_t t = 0; t < keyset_tables(K); t++)
+        if (keyset_table_count(K, t))
+            undo_guard_add(g, keyset_table_name(K, t));
+}
+
 static void marked_delete(view *v)
 {
     marked m;
@@ -601,9 +611,12 @@ static void marked_delete(view *v)
     tables_text(K, &t);
     sample_text(K, &s);
     size_t n = m.n;
+    undo_guard g;
+    guard_marks(&g);
     if (staging_on()) {
         stage_deletes(&m);
-    } else if (display_confirm("Delete %zu marked item%s from %s? %s", n, s_(n), t.data, s.data)) {
+    } else if (display_confirm("Delete %zu marked item%s from %s? %s %s", n, s_(n), t.data, s.data,
+                               undo_guard_says(&g)) && undo_guard_take(&g)) {
         size_t done = 0;
         bool stopped = false;
         for (size_t from = 0; from < n; from += BATCH_MAX) {
@@ -628,6 +641,7 @@ static void marked_delete(view *v)
     }
     buf_done(&t);
     buf_done(&s);
+    undo_guard_done(&g);
     marked_done(&m);
     if (v->ops->request)
         v->ops->request(v, REQ_RELOAD);
@@ -694,10 +708,14 @@ static void marked_set(view *v, const char *name, const av *val)
     sample_text(K, &s);
     if (val)
         ddbjson_write_value(&vt, val);
-    bool go = staged || (val ? display_confirm("Set %s = %.200s on %zu marked item%s of %s? %s", name, vt.data, m.n,
-                                               s_(m.n), t.data, s.data)
-                             : display_confirm("Remove %s from %zu marked item%s of %s? %s", name, m.n, s_(m.n),
-                                               t.data, s.data));
+    undo_guard g;
+    guard_marks(&g);
+    bool go = staged || ((val ? display_confirm("Set %s = %.200s on %zu marked item%s of %s? %s %s", name, vt.data,
+                                                m.n, s_(m.n), t.data, s.data, undo_guard_says(&g))
+                              : display_confirm("Remove %s from %zu marked item%s of %s? %s %s", name, m.n,
+                                                s_(m.n), t.data, s.data, undo_guard_says(&g))) &&
+                         undo_guard_take(&g));
+    undo_guard_done(&g);
     size_t done = 0;
     bool stopped = false;
     for (; go && done < m.n; done++) {

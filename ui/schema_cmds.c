@@ -16,6 +16,7 @@
 #include "data/store.h"
 #include "model/mem.h"
 #include "ui/display.h"
+#include "ui/undo.h"
 
 static bool is_word(const char *word, const char *name)
 {
@@ -66,7 +67,7 @@ static bool projection_arg(const char *arg, index_def *ix)
     return true;
 }
 
-static void index_def_done(index_def *ix)
+void schema_index_done(index_def *ix)
 {
     free(ix->name);
     free((char *)ix->pk.name);
@@ -76,7 +77,7 @@ static void index_def_done(index_def *ix)
     free(ix->include);
 }
 
-static bool parse_create(int argc, char **argv, index_def *ix)
+bool schema_parse_index(int argc, char **argv, index_def *ix)
 {
     memset(ix, 0, sizeof *ix);
     ix->global = true;
@@ -132,8 +133,8 @@ static void reload(view *v)
 static void create_index(view *v, const char *table, int argc, char **argv)
 {
     index_def ix;
-    if (!parse_create(argc, argv, &ix)) {
-        index_def_done(&ix);
+    if (!schema_parse_index(argc, argv, &ix)) {
+        schema_index_done(&ix);
         return;
     }
     table_stats ts = { 0 };
@@ -159,7 +160,7 @@ static void create_index(view *v, const char *table, int argc, char **argv)
         }
     }
     buf_done(&keys);
-    index_def_done(&ix);
+    schema_index_done(&ix);
 }
 
 static void delete_index(view *v, const char *table, const char *name)
@@ -172,7 +173,14 @@ static void delete_index(view *v, const char *table, const char *name)
         display_diag(NULL, st, &d);
         return;
     }
-    if (!ask("Delete GSI %s of %s? Its entries go; the table's items stay.", name, table))
+    undo_guard g;
+    undo_guard_init(&g);
+    g.no_undo = true;
+    undo_guard_add(&g, table);
+    bool yes = ask("Delete GSI %s of %s? Its entries go; the table's items stay. %s", name, table,
+                   undo_guard_says(&g)) && undo_guard_take(&g);
+    undo_guard_done(&g);
+    if (!yes)
         return;
     st = store_delete_index(display_store(), table, name, &d);
     if (st != ST_OK) {

@@ -7,10 +7,18 @@
 
 #include <stdbool.h>
 
+#include "model/schema.h"
 #include "ui/view.h"
 
 /* True when argv[0] is one of the three (it was run, or refused with a
  * message). */
 bool schema_command(view *v, int argc, char **argv);
+
+/* `:create-index NAME PK[:T] [SK[:T]] [--projection P]`'s words into an
+ * index definition (a GSI); false, with the usage or the fault on the
+ * status line, when they do not make one. Free it with schema_index_done
+ * either way. (Also :what-if's, on its scratch copy.) */
+bool schema_parse_index(int argc, char **argv, index_def *ix);
+void schema_index_done(index_def *ix);
 
 #endif

@@ -16,6 +16,7 @@
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/undo.h"
 #include "ui/view_staged.h"
 
 /* DynamoDB's limit of actions in one TransactWriteItems. */
@@ -440,6 +441,9 @@ static group_result send_group(const staged_item *items, size_t from, size_t to,
     return r;
 }
 
+/* What :commit adds to its message: the automatic backups it took. */
+static const char *commit_note;
+
 void staging_commit(void)
 {
     /* The conflict view's copy is made from these when it opens. */
@@ -472,8 +476,8 @@ void staging_commit(void)
         display_message("Conflict (%zu written before it): k keeps yours, r rebases it onto theirs,"
                         " d drops yours; the commit goes on after", written);
     } else if (!S.n) {
-        display_message("Committed %zu change%s in %zu TransactWriteItems", written,
-                        written == 1 ? "" : "s", groups);
+        display_message("Committed %zu change%s in %zu TransactWriteItems%s%s", written,
+                        written == 1 ? "" : "s", groups, commit_note ? ". " : "", commit_note ? commit_note : "");
     }
     free((char *)conflict.table);
     av_done(&key);
@@ -526,7 +530,22 @@ bool staging_command(view *v, int argc, char **argv)
         return true;
     }
     if (display_is_cmd(c, "commit") && argc == 1) {
-        staging_commit();
+        /* More than one change: an automatic backup of each table first
+         * (ui/undo.h), said after what the commit says. */
+        undo_guard g;
+        undo_guard_init(&g);
+        bool go = true;
+        if (reload() && S.n > 1) {
+            for (size_t i = 0; i < S.n; i++)
+                undo_guard_add(&g, S.items[i].table);
+            go = undo_guard_take(&g);
+        }
+        if (go) {
+            commit_note = g.n ? undo_guard_says(&g) : NULL;
+            staging_commit();
+            commit_note = NULL;
+        }
+        undo_guard_done(&g);
         if (v->ops->request)
             v->ops->request(v, REQ_RELOAD);
         return true;

@@ -177,6 +177,9 @@ size_t view_txn_pending(void);
 extern const view_ops view_patterns_ops; /* ui/view_patterns.c: access patterns */
 extern const view_ops view_pattern_items_ops; /* ui/view_pattern_items.c: a pattern's items */
 extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: cols_arg) */
+extern const view_ops view_entities_ops; /* ui/view_entities.c: entity types (arg: cond_arg) */
+extern const view_ops view_doctor_ops;   /* ui/view_doctor.c: :doctor's findings (arg: cond_arg) */
+extern const view_ops view_whatif_ops;   /* ui/view_whatif.c: :what-if (arg: cond_arg) */
 
 /* The table view's part in the store search (ui/search.c): the selected
  * partition header's key value (NULL when an item or nothing is
@@ -184,6 +187,10 @@ extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: 
  * around it, the item selected). */
 const struct av *view_items_group_pk(view *v);
 void view_items_show(view *v, const struct av *item);
+/* The table view v shows only the items of one entity of the table's
+ * model t (copied; ui/entity_filter.h), from its first partition. */
+struct ent_table;
+void view_items_filter(view *v, const struct ent_table *t, const char *entity);
 
 /* Opens the PartiQL bar from view `from` on statement (NULL: a SELECT of
  * the table from's context names), asking for its ? parameters. */

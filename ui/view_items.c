@@ -27,6 +27,7 @@
 #include "ui/marks.h"
 #include "ui/staging.h"
 #include "ui/edit.h"
+#include "ui/entity_filter.h"
 #include "ui/fmt.h"
 #include "ui/items_pos.h"
 #include "ui/text.h"
@@ -277,6 +278,14 @@ static bool items_open(view *v, const void *arg)
     return true;
 }
 
+void view_items_filter(view *v, const ent_table *t, const char *entity)
+{
+    items_view *p = v->priv;
+    entity_filter_free(p->filter);
+    p->filter = entity_filter_new(t, entity);
+    items_reset_at(v, NULL, NULL);
+}
+
 void items_ftargets_free(ftarget *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -292,6 +301,8 @@ static void items_done(view *v)
     items_ftargets_free(p->fol, p->n_fol);
     free(p->fol_via);
     av_done(&p->away);
+    for (int i = 0; i < 4; i++)
+        av_done(&p->pk_lists[i]);
     clear_flips(p);
     free(p->flip);
     items_pos_done(&p->pos);
@@ -299,9 +310,20 @@ static void items_done(view *v)
     if (p->sticky)
         items_free_line(v, &(line){ L_GROUP, p->sticky });
     free(p->ttl);
+    entity_filter_free(p->filter);
     if (p->have_def)
         table_def_free(&p->def);
     free(p->table);
+}
+
+/* An index's key for the title: "PK, SK"; a multi-attribute key's parts
+ * joined by '+' ("tournamentId+region, round+bracket"). */
+static void index_key_label(const index_def *ix, buf *out)
+{
+    for (size_t i = 0; i < index_def_n_hash(ix); i++)
+        buf_printf(out, "%s%s", i ? "+" : "", index_def_hash(ix, i)->name);
+    for (size_t i = 0; i < index_def_n_range(ix); i++)
+        buf_printf(out, "%s%s", i ? "+" : ", ", index_def_range(ix, i)->name);
 }
 
 /* A remote table: DescribeTable's counts are approximate (DynamoDB
@@ -329,8 +351,9 @@ static void remote_title(items_view *p, buf *out)
         text_title_part(out, 1);
         buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
         text_title_part(out, 3);
-        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
-                   proj_type_name(ix->proj));
+        buf_adds(out, " (");
+        index_key_label(ix, out);
+        buf_printf(out, ", %s)", proj_type_name(ix->proj));
         text_title_part(out, 1);
         buf_printf(out, "  ~%llu of ~%llu item%s", (unsigned long long)p->vst.items,
                    (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
@@ -398,6 +421,10 @@ static void items_title(view *v, buf *out)
 {
     items_view *p = v->priv;
     buf_adds(out, p->table);
+    if (p->filter) {
+        text_title_part(out, 1);
+        buf_printf(out, "  entity %s only", p->filter->entity);
+    }
     if (remote()) {
         remote_title(p, out);
     } else if (p->ix < 0) {
@@ -425,8 +452,9 @@ static void items_title(view *v, buf *out)
         text_title_part(out, 1);
         buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
         text_title_part(out, 3);
-        buf_printf(out, " (%s%s%s, %s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "",
-                   proj_type_name(ix->proj));
+        buf_adds(out, " (");
+        index_key_label(ix, out);
+        buf_printf(out, ", %s)", proj_type_name(ix->proj));
         items_pos_text(&p->pos, display_store(), p->table, ix->name, pk, item, near_item, v, &p->vst, out);
         if (p->tst.items > p->vst.items) {
             text_title_part(out, 4);
@@ -461,9 +489,17 @@ static void items_layout(view *v)
     for (size_t i = m->top; i < end && n < 512; i++)
         if (m->lines[i].kind == L_ITEM)
             items[n++] = &((irow *)m->lines[i].data)->item;
-    const char *first[3] = { p->sk, p->ix >= 0 ? p->def.pk.name : NULL,
-                             p->ix >= 0 ? p->def.sk.name : NULL };
-    colsets_layout(&p->cols, p->table, items, n, first, 3, p->pk, p->sk);
+    /* A multi-attribute key's RANGE attributes come first, in order. */
+    const char *first[SCHEMA_MAX_KEY_PARTS + 2];
+    size_t nf = 0;
+    const index_def *ix = index_of(p);
+    for (size_t i = 0; ix && i < index_def_n_range(ix); i++)
+        first[nf++] = index_def_range(ix, i)->name;
+    if (!nf)
+        first[nf++] = p->sk;
+    first[nf++] = p->ix >= 0 ? p->def.pk.name : NULL;
+    first[nf++] = p->ix >= 0 ? p->def.sk.name : NULL;
+    colsets_layout(&p->cols, p->table, items, n, first, nf, p->pk, p->sk);
 }
 
 /* The columns of the selected item's entity type (a header: the first
@@ -927,6 +963,11 @@ static enum req items_request(view *v, enum req r)
         return REQ_NONE;
     }
     case REQ_FOLLOW: items_follow(v); return REQ_NONE;
+    case REQ_ENTITIES: {
+        cond_arg a = { .table = p->table };
+        display_push(&view_entities_ops, &a);
+        return REQ_NONE;
+    }
     case REQ_PARTITIONS: {
         item_arg a = { p->table, index_name(p), NULL };
         display_push(&view_parts_ops, &a);

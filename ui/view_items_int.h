@@ -23,6 +23,7 @@
 #include "data/store.h"
 #include "model/av.h"
 #include "ui/colset.h"
+#include "ui/entity_filter.h"
 #include "ui/items_pos.h"
 #include "ui/view.h"
 
@@ -74,6 +75,13 @@ typedef struct items_view {
      * it, unless the selection moved meanwhile. */
     av away;
     size_t away_cursor;
+    entity_filter *filter; /* from the entities view: one entity's items */
+    /* An index whose key has several HASH attributes names a partition by
+     * the list of their values (data/store.h: part_info); item_pk builds
+     * an item's into the next of these, so the last few it returned stay
+     * valid while a caller compares or copies them. */
+    av pk_lists[4];
+    unsigned pk_next;
 } items_view;
 
 static inline const char *index_name(const items_view *p)
@@ -86,9 +94,25 @@ static inline const index_def *index_of(const items_view *p)
     return p->ix < 0 ? NULL : &p->def.idx[p->ix];
 }
 
-static inline const av *item_pk(const items_view *p, const av *item)
+static inline const av *item_pk(const items_view *cp, const av *item)
 {
-    return av_map_get(item, p->pk, strlen(p->pk));
+    const index_def *ix = index_of(cp);
+    if (!ix || !ix->n_pk_rest)
+        return av_map_get(item, cp->pk, strlen(cp->pk));
+    items_view *p = (items_view *)cp;   /* only its scratch lists change */
+    av *out = &p->pk_lists[p->pk_next++ % 4];
+    av_done(out);
+    av_init_list(out, AV_L);
+    for (size_t i = 0; i < index_def_n_hash(ix); i++) {
+        const char *name = index_def_hash(ix, i)->name;
+        const av *v = av_map_get(item, name, strlen(name));
+        if (!v)
+            return NULL;
+        av c;
+        av_copy(&c, v);
+        av_list_push(out, &c);
+    }
+    return out;
 }
 
 static inline const av *line_pk(const items_view *p, const line *l)

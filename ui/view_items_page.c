@@ -13,6 +13,7 @@
 #include "data/store.h"
 #include "model/mem.h"
 #include "ui/display.h"
+#include "ui/entity_filter.h"
 #include "ui/fmt.h"
 #include "ui/live.h"
 #include "ui/marks.h"
@@ -58,8 +59,10 @@ size_t items_page(items_view *p, const av *pk, const av *after, bool fwd,
     diag d;
     size_t n = 0;
     diag_init(&d);
-    status st = store_page(display_store(), p->table, index_name(p), pk, after,
-                           fwd, max, items, &n, &d);
+    status st = p->filter ? entity_filter_page(p->filter, display_store(), p->table, index_name(p),
+                                               pk, after, fwd, max, items, &n, &d)
+                          : store_page(display_store(), p->table, index_name(p), pk, after,
+                                       fwd, max, items, &n, &d);
     if (st != ST_OK) {
         display_diag(NULL, st, &d);
         p->failed = true;
@@ -67,6 +70,28 @@ size_t items_page(items_view *p, const av *pk, const av *after, bool fwd,
     }
     /* Staged new items show in their partition (an index shows the store). */
     return p->ix < 0 ? staging_merge_page(p->table, &p->def, pk, after, fwd, max, items, n) : n;
+}
+
+/* items_part_next, passing over partitions with no item of the filter's
+ * entity. */
+static bool part_next_shown(items_view *p, const av *from, int dir, part_info *out)
+{
+    if (!items_part_next(p, from, dir, out))
+        return false;
+    while (p->filter) {
+        av one = { .type = AV_NONE };
+        size_t n = items_page(p, &out->pk, NULL, true, 1, &one);
+        av_done(&one);
+        if (n || p->failed)
+            return !p->failed;
+        part_info next;
+        bool more = items_part_next(p, &out->pk, dir, &next);
+        av_done(&out->pk);
+        if (!more)
+            return false;
+        *out = next;
+    }
+    return true;
 }
 
 static size_t chunk_of(view *v)
@@ -119,7 +144,7 @@ static size_t more_fwd(view *v)
         after_pk = pk;
     }
     part_info pi;
-    if (!items_part_next(p, after_pk, 1, &pi))
+    if (!part_next_shown(p, after_pk, 1, &pi))
         return 0;
     vm_append(m, L_GROUP, items_group_row(&pi));
     return 1;
@@ -161,7 +186,7 @@ static size_t more_bwd(view *v)
             from = &r->item;
     } else {
         part_info q;
-        if (!items_part_next(p, &r->pk, -1, &q))
+        if (!part_next_shown(p, &r->pk, -1, &q))
             return 0;
         if (items_is_folded(p, &q.pk)) {
             line l = { L_GROUP, items_group_row(&q) };
@@ -261,7 +286,7 @@ static void reset_lines(view *v, const av *pk, const av *item)
             return;   /* the store's error is on the status line; R tries again */
         /* Gone (its last item deleted): where it was, at the partition
          * after it, else the one before. */
-        if (items_part_next(p, pk, 1, &pi) || items_part_next(p, pk, -1, &pi)) {
+        if (part_next_shown(p, pk, 1, &pi) || part_next_shown(p, pk, -1, &pi)) {
             vm_append(m, L_GROUP, items_group_row(&pi));
             vm_center(m, m->rows / 3);
         }

@@ -20,6 +20,7 @@
 #include "ui/fmt.h"
 #include "ui/text.h"
 #include "ui/view.h"
+#include "ui/prices.h"
 
 enum { L_NOTE = 1, L_GROUP, L_ITEM, L_SENT };
 
@@ -155,6 +156,14 @@ static void pitems_title(view *v, buf *out)
     buf_printf(out, ", %g RCU", p->units);
     text_title_part(out, 1);
     buf_printf(out, "  %s", pattern_verdict_name(p->verdict));
+    buf price = BUF_INIT;
+    prices_per_million(p->units, false, &price);
+    if (price.len) {
+        text_title_part(out, 4);
+        buf_adds(out, "  ");
+        buf_add(out, price.data, price.len);
+    }
+    buf_done(&price);
 }
 
 static void pitems_layout(view *v)

@@ -33,6 +33,7 @@
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/view.h"
+#include "ui/prices.h"
 
 enum { L_TABLE = 1, L_PATTERN, L_NOTE, L_EMPTY, L_ERROR };
 
@@ -272,8 +273,35 @@ static void result_text(const pattern *pt, buf *out)
     buf_printf(out, "  %s", pattern_verdict_name(l->v));
 }
 
-/* The second line: why the pattern is marked, else its description.
- * *role tells which. */
+/* What the last run costs in the session's prices, "$0.0625/M calls,
+ * $0.0181/M provisioned; 200/s: $32.85/month, $9.49 provisioned"
+ * (nothing without prices). */
+static void cost_text(const pattern *pt, const last_run *l, buf *out)
+{
+    const price_table *tab;
+    const price_region *pr;
+    if (!prices_get(&tab, &pr))
+        return;
+    cost_calls c;
+    cost_calls_of(pr, tab->hours_per_month, false, l->r.units, pt->rate, &c);
+    cost_money(pr, c.od_million, out);
+    buf_adds(out, "/M calls, ");
+    cost_money(pr, c.pv_million, out);
+    buf_adds(out, "/M provisioned");
+    if (pt->rate > 0) {
+        buf_adds(out, "; ");
+        cost_rate_text(pt->rate, out);
+        buf_adds(out, ": ");
+        cost_money(pr, c.od_month, out);
+        buf_adds(out, "/month, ");
+        cost_money(pr, c.pv_month, out);
+        buf_adds(out, " provisioned");
+    }
+    buf_adds(out, "  ");
+}
+
+/* The second line: why the pattern is marked, else (after a run, its cost
+ * first) its description. *role tells which. */
 static void note_text(const pattern *pt, const char *prescan, buf *out, role *r)
 {
     last_run *l = last_of(pt->name);
@@ -284,9 +312,13 @@ static void note_text(const pattern *pt, const char *prescan, buf *out, role *r)
     } else if (!l && prescan) {
         buf_adds(out, prescan);
         *r = ROLE_HOT;
-    } else if (pt->description) {
-        buf_adds(out, pt->description);
     } else {
+        if (l && !l->r.error)
+            cost_text(pt, l, out);
+        if (pt->description) {
+            buf_adds(out, pt->description);
+            return;
+        }
         /* No description (a saved pattern): what it sends. */
         const char *e = pt->statement ? pt->statement : pt->keycond;
         buf_printf(out, "%s%s%s%s", e ? e : "", e && pt->filter ? "  filter " : "",
@@ -314,6 +346,7 @@ static void patterns_draw(view *v, size_t i, int row, int width)
         buf_done(&b);
         return;
     }
+
     last_run *lr = last_of(pt->name);
     bool marked = (lr && lr->v != PAT_PASS) || (!lr && p->prescan[r->idx]);
     term_puts(row, 0, 2, marked ? "!" : " ", ROLE_HOT);
@@ -359,6 +392,7 @@ static void patterns_text(view *v, size_t i, buf *out)
         note_text(pt, p->prescan[r->idx], out, &rl);
         return;
     }
+
     buf_printf(out, "%s ", pt->name);
     op_text(pt, out);
     buf_adds(out, " ");

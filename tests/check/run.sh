@@ -249,6 +249,35 @@ check "no file and an empty pattern folder is a usage error, saying where it loo
 check "an unknown format is a usage error" 2 'unknown option or format xml' "$f" --format xml
 check "--help says what check does" 0 '^usage: ddbx check \[PATTERNS.json\.\.\.\]' --help
 
+# ---- a GSI with a multi-attribute key (issue 29): its patterns run as
+# Queries with a condition on each key attribute; a gap in the RANGE
+# attributes fails with DynamoDB's message (the developer guide's
+# "Multi-attribute key schema"; the message as DynamoDB gives it, see
+# tests/data/test_multikey.c) ----
+mk="$tmp/multikey.db"
+{
+    echo '{"Operation":"CreateTable","Input":{"TableName":"Matches","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"matchId","AttributeType":"S"},{"AttributeName":"tournamentId","AttributeType":"S"},{"AttributeName":"region","AttributeType":"S"},{"AttributeName":"round","AttributeType":"S"},{"AttributeName":"bracket","AttributeType":"S"}],"KeySchema":[{"AttributeName":"matchId","KeyType":"HASH"}],"GlobalSecondaryIndexes":[{"IndexName":"TournamentRegion","KeySchema":[{"AttributeName":"tournamentId","KeyType":"HASH"},{"AttributeName":"region","KeyType":"HASH"},{"AttributeName":"round","KeyType":"RANGE"},{"AttributeName":"bracket","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]}}'
+    for m in 1:SEMIFINALS:UPPER 2:SEMIFINALS:LOWER 3:FINALS:CHAMPIONSHIP; do
+        echo "{\"Operation\":\"PutItem\",\"Input\":{\"TableName\":\"Matches\",\"Item\":{\"matchId\":{\"S\":\"m${m%%:*}\"},\"tournamentId\":{\"S\":\"WINTER2024\"},\"region\":{\"S\":\"NA-EAST\"},\"round\":{\"S\":\"$(echo "$m" | cut -d: -f2)\"},\"bracket\":{\"S\":\"${m##*:}\"}}}}"
+    done
+} | "$DDBX" api --db "$mk" >"$tmp/mk.out" 2>&1
+cat > "$tmp/multikey.json" <<'JSON'
+{"patterns": [
+  {"name": "semifinals-in-a-region", "operation": "Query", "table": "Matches", "index": "TournamentRegion",
+   "key_condition": "tournamentId = :t AND #r = :r AND round = :o", "names": {"#r": "region"},
+   "parameters": {"t": {"S": "WINTER2024"}, "r": {"S": "NA-EAST"}, "o": {"S": "SEMIFINALS"}},
+   "expect": {"max_items": 2, "min_items": 2}},
+  {"name": "upper-bracket-without-round", "operation": "Query", "table": "Matches", "index": "TournamentRegion",
+   "key_condition": "tournamentId = :t AND #r = :r AND bracket = :b", "names": {"#r": "region"},
+   "parameters": {"t": {"S": "WINTER2024"}, "r": {"S": "NA-EAST"}, "b": {"S": "UPPER"}}}
+]}
+JSON
+check "a multi-attribute GSI pattern passes as a Query" 1 '^pass +semifinals-in-a-region +Query +2 items' \
+    "$tmp/multikey.json" --db "$mk"
+check "a multi-attribute GSI pattern with a gap fails with DynamoDB's message" 1 \
+    '^FAIL +upper-bracket-without-round .*RANGE key attributes round must have equality conditions specified in the query because a condition is present on key attribute bracket' \
+    "$tmp/multikey.json" --db "$mk"
+
 # ---- read-only: the database is not written ----
 sum1=$(cksum < "$db")
 "$DDBX" check "$tmp/patterns/"*.json --db "$db" >/dev/null 2>&1

@@ -222,10 +222,14 @@ static void test_errors(void **state)
     refused(s, "CreateBackup", "{\"TableName\":\"Tab\"}", ST_VALIDATION,
             "1 validation error detected: Value null at 'backupName' failed to satisfy constraint: Member must"
             " not be null");
+    /* One error for the member, its length first (as AWS answers a short
+     * CreateTable name, issue 29; for BackupName itself not confirmed). */
     refused(s, "CreateBackup", "{\"TableName\":\"Tab\",\"BackupName\":\"b!\"}", ST_VALIDATION,
-            "2 validation errors detected: Value 'b!' at 'backupName' failed to satisfy constraint: Member must"
-            " satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value 'b!' at 'backupName' failed to satisfy"
-            " constraint: Member must have length greater than or equal to 3");
+            "1 validation error detected: Value 'b!' at 'backupName' failed to satisfy constraint: Member must"
+            " have length greater than or equal to 3");
+    refused(s, "CreateBackup", "{\"TableName\":\"Tab\",\"BackupName\":\"bad!\"}", ST_VALIDATION,
+            "1 validation error detected: Value 'bad!' at 'backupName' failed to satisfy constraint: Member must"
+            " satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
     refused(s, "CreateBackup", "{\"BackupName\":\"bbb\"}", ST_VALIDATION,
             "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must"
             " not be null");

@@ -20,6 +20,7 @@
 
 #include "data/diffsrc.h"
 #include "data/spool.h"
+#include "data/store_backup.h"
 #include "model/ddbjson.h"
 #include "tmpstore.h"
 
@@ -120,23 +121,6 @@ static void each_form_of_a_side_parses(void **state)
     parse_bad(text, "a point in time is a table's, not an export file's");
 }
 
-static void backups_and_moments_are_not_available_yet(void **state)
-{
-    diffsrc_opts o = { .db = path };
-    diffsrc *s = NULL;
-    diag d;
-    diag_init(&d);
-    diffsrc_spec p = parse_ok("backup:nightly", DIFFSRC_BACKUP);
-    assert_int_equal(diffsrc_open(&p, &o, "A", &s, &d), ST_USAGE);
-    assert_null(s);
-    assert_non_null(strstr(d.msg, "A: backup:nightly: backups are not available yet"));
-    diffsrc_spec_done(&p);
-    p = parse_ok("T@2026-12-01T10:00:00Z", DIFFSRC_TIME);
-    assert_int_equal(diffsrc_open(&p, &o, "B", &s, &d), ST_USAGE);
-    assert_non_null(strstr(d.msg, "B: T@...: a table's past is not available yet"));
-    diffsrc_spec_done(&p);
-}
-
 static void put(store *s, const char *json)
 {
     av item;
@@ -221,6 +205,43 @@ static void a_table_reads_in_key_order_without_a_spool(void **state)
     diffsrc_spec_done(&p);
 }
 
+/* A backup reads in key order like its table, without a spool; a backup
+ * name of none and a moment of no table say so. */
+static void a_backup_reads_in_key_order(void **state)
+{
+    store *st = *state;
+    make_table(st);
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_backup_create(st, "Tab", "snap", 0, NULL, &d), ST_OK);
+    put(st, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"N\":\"1\"},\"alt\":{\"S\":\"9\"}}");
+    diffsrc_opts o = { .db = path };
+    diffsrc_spec p = parse_ok("backup:snap", DIFFSRC_BACKUP);
+    diffsrc *s = NULL;
+    assert_int_equal(diffsrc_open(&p, &o, "A", &s, &d), ST_OK);
+    const table_def *def = diffsrc_def(s);
+    assert_non_null(def);
+    assert_int_equal(diffsrc_start(s, &def->pk, &def->sk, NULL, NULL, &d), ST_OK);
+    char got[64];
+    read_all(s, got, sizeof got, "alt");
+    assert_string_equal(got, "3 2 1 ");   /* the put after the backup is not in it */
+    diffsrc_stats sts;
+    diffsrc_get_stats(s, &sts);
+    assert_int_equal(sts.spooled, 0);
+    diffsrc_free(s);
+    diffsrc_spec_done(&p);
+
+    p = parse_ok("backup:nightly", DIFFSRC_BACKUP);
+    assert_int_equal(diffsrc_open(&p, &o, "A", &s, &d), ST_BACKUP_NOT_FOUND);
+    assert_null(s);
+    assert_non_null(strstr(d.msg, "A: backup:nightly: no backup of that name"));
+    diffsrc_spec_done(&p);
+    p = parse_ok("Nope@2026-12-01T10:00:00Z", DIFFSRC_TIME);
+    assert_int_not_equal(diffsrc_open(&p, &o, "B", &s, &d), ST_OK);
+    assert_non_null(strstr(d.msg, "B: no table Nope in "));
+    diffsrc_spec_done(&p);
+}
+
 static void spool_sorts_and_keeps_the_last_of_a_key(void **state)
 {
     spool *sp;
@@ -291,8 +312,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(each_form_of_a_side_parses, setup, teardown),
-        cmocka_unit_test_setup_teardown(backups_and_moments_are_not_available_yet, setup, teardown),
         cmocka_unit_test_setup_teardown(a_table_reads_in_key_order_without_a_spool, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_backup_reads_in_key_order, setup, teardown),
         cmocka_unit_test_setup_teardown(spool_sorts_and_keeps_the_last_of_a_key, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,6 +119,19 @@ static void test_requests(void **state)
     assert_int_equal(r.http_status, 200);
     assert_string_equal(r.body, "{\"TableNames\":[\"Tab\"]}");
     serve_reply_free(&r);
+
+    /* TagResource and UntagResource: "an HTTP 200 response with an empty
+     * HTTP body" (API reference; issue 29). */
+    call(s, "DynamoDB_20120810.TagResource", "{\"ResourceArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/Tab\","
+         "\"Tags\":[{\"Key\":\"k\",\"Value\":\"v\"}]}", &r);
+    assert_int_equal(r.http_status, 200);
+    assert_int_equal(r.len, 0);
+    serve_reply_free(&r);
+    call(s, "DynamoDB_20120810.UntagResource", "{\"ResourceArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/Tab\","
+         "\"TagKeys\":[\"k\"]}", &r);
+    assert_int_equal(r.http_status, 200);
+    assert_int_equal(r.len, 0);
+    serve_reply_free(&r);
 }
 
 int main(void)

@@ -153,8 +153,13 @@ static void create_table_validation(void **state)
     store *s = *state;
     err(s, "CreateTable", "{}", ST_VALIDATION,
         "The parameter 'TableName' is required but was not present in the request");
+    /* A short name is one more constraint error, with the others (the
+     * whole request's: tests/data/test_messages.c). */
     err(s, "CreateTable", "{\"TableName\":\"ab\"}", ST_VALIDATION,
-        "TableName must be at least 3 characters long and at most 255 characters long");
+        "3 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy constraint:"
+        " Member must not be null; Value 'ab' at 'tableName' failed to satisfy constraint: Member must have"
+        " length greater than or equal to 3; Value null at 'keySchema' failed to satisfy constraint: Member"
+        " must not be null");
     err(s, "CreateTable", "{\"TableName\":\"abc\"}", ST_VALIDATION,
         "2 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy"
         " constraint: Member must not be null; Value null at 'keySchema' failed to satisfy"
@@ -164,8 +169,8 @@ static void create_table_validation(void **state)
     err(s, "CreateTable", "{\"TableName\":\"a b\",\"AttributeDefinitions\":[],\"KeySchema\":[]}",
         ST_VALIDATION,
         "2 validation errors detected: Value 'a b' at 'tableName' failed to satisfy constraint:"
-        " Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value '[]' at"
-        " 'keySchema' failed to satisfy constraint: Member must have length greater than or equal to 1");
+        " Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value at"
+        " 'KeySchema' failed to satisfy constraint: Member must have length greater than or equal to 1");
     err(s, "CreateTable",
         "{\"TableName\":\"abc\",\"AttributeDefinitions\":[{\"AttributeName\":\"a\",\"AttributeType\":\"S\"}],"
         "\"KeySchema\":[{\"AttributeName\":\"a\",\"KeyType\":\"HASH\"}]}",
@@ -704,23 +709,6 @@ static void filters_projections_and_key_expressions(void **state)
     assert_int_equal(total, 5);
 }
 
-/* Validation messages quote whole values: the api line carries them all,
- * and ends with the constraint. */
-static void long_error(store *s, const char *op, buf *input, const char *tail)
-{
-    buf line = BUF_INIT;
-    buf_printf(&line, "{\"Operation\":\"%s\",\"Input\":%s}", op, input->data);
-    char *out;
-    assert_int_equal(store_call_line(s, line.data, line.len, &out), ST_VALIDATION);
-    size_t n = strlen(out), m = strlen(tail);
-    if (n < m || strcmp(out + n - m, tail) != 0)
-        fail_msg("want ...%s\n got %s", tail, out);
-    assert_non_null(strstr(out, "{\"Error\":{\"Code\":\"ValidationException\",\"Message\":\"1 validation error detected: Value '"));
-    free(out);
-    buf_done(&line);
-    buf_done(input);
-}
-
 static void batch_writes_and_gets(void **state)
 {
     store *s = *state;
@@ -746,8 +734,12 @@ static void batch_writes_and_gets(void **state)
     for (int i = 0; i < 26; i++)
         buf_printf(&b, "%s{\"PutRequest\":{\"Item\":{\"PK\":{\"S\":\"k%d\"},\"SK\":{\"S\":\"x\"}}}}", i ? "," : "", i);
     buf_adds(&b, "]}}");
-    long_error(s, "BatchWriteItem", &b, "Map value must satisfy constraint: [Member must have length"
-               " less than or equal to 25, Member must have length greater than or equal to 1]\"}}");
+    /* A collection's value is not printed (AWS, issue 29: "Value at
+     * 'RequestItems.T.member.Keys'"); this message itself is not confirmed. */
+    err(s, "BatchWriteItem", b.data, ST_VALIDATION, "1 validation error detected: Value at 'RequestItems'"
+        " failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than"
+        " or equal to 25, Member must have length greater than or equal to 1]");
+    buf_done(&b);
 
     ok_eq(s, "BatchGetItem",
           "{\"RequestItems\":{\"Graph\":{\"Keys\":[{\"PK\":{\"S\":\"U#1\"},\"SK\":{\"S\":\"B\"}},"
@@ -814,8 +806,11 @@ static void transactions_are_all_or_nothing(void **state)
         buf_printf(&b, "%s{\"Delete\":{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"k%d\"},\"SK\":{\"S\":\"x\"}}}}",
                    i ? "," : "", i);
     buf_adds(&b, "]}");
-    long_error(s, "TransactWriteItems", &b, "at 'transactItems' failed to satisfy constraint: Member must"
-               " have length less than or equal to 100\"}}");
+    /* A collection: no value, the request's casing (AWS's BatchGetItem
+     * Keys message, issue 29; for TransactItems not confirmed). */
+    err(s, "TransactWriteItems", b.data, ST_VALIDATION, "1 validation error detected: Value at 'TransactItems'"
+        " failed to satisfy constraint: Member must have length less than or equal to 100");
+    buf_done(&b);
 }
 
 static void key_paths_and_empty_projections(void **state)

@@ -7,7 +7,8 @@
  * Where each expectation comes from is said at the test: [API] the
  * DynamoDB API reference, [DG] the developer guide ("Using time to live",
  * "Tagging restrictions"), [DYN] dynalite's validations and actions,
- * [OBS] DynamoDB's answers as observed, [DDBX] ddbx's own choice where
+ * [OBS] DynamoDB's answers as observed, [DDBL] DynamoDB Local 3.3's
+ * answer where AWS's is not published, [DDBX] ddbx's own choice where
  * DynamoDB's depends on real time (documented in README).
  */
 #include <setjmp.h>
@@ -41,8 +42,10 @@ static int count_items(store *s)
 }
 
 /* [API] DISABLED on a new table; UpdateTimeToLive answers its
- * specification; [OBS] "TimeToLive is already enabled" (also with another
- * attribute) and "... disabled"; [DDBX] the change is at once (no
+ * specification; [OBS] "TimeToLive is already enabled" and "...
+ * disabled"; [DDBL] another attribute than the enabled one, to enable or
+ * to disable: "TimeToLive is active on a different AttributeName"
+ * (DynamoDB Local 3.3, issue 29); [DDBX] the change is at once (no
  * ENABLING). */
 static void test_ttl_settings(void **state)
 {
@@ -57,7 +60,10 @@ static void test_ttl_settings(void **state)
     assert_string_equal(out_text, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"ENABLED\","
                                   "\"AttributeName\":\"exp\"}}");
     refused(s, "UpdateTimeToLive", TTL("true", "exp"), ST_VALIDATION, "TimeToLive is already enabled");
-    refused(s, "UpdateTimeToLive", TTL("true", "other"), ST_VALIDATION, "TimeToLive is already enabled");
+    refused(s, "UpdateTimeToLive", TTL("true", "other"), ST_VALIDATION,
+            "TimeToLive is active on a different AttributeName");
+    refused(s, "UpdateTimeToLive", TTL("false", "other"), ST_VALIDATION,
+            "TimeToLive is active on a different AttributeName");
     refused(s, "UpdateTimeToLive", "{\"TableName\":\"Tab\",\"TimeToLiveSpecification\":{\"Enabled\":true}}",
             ST_VALIDATION, "1 validation error detected: Value null at 'timeToLiveSpecification.attributeName'"
             " failed to satisfy constraint: Member must not be null");
@@ -96,6 +102,8 @@ static void test_ttl_check(void **state)
     assert_null(attr);   /* nothing was set */
     ok(s, "UpdateTimeToLive", TTL("true", "exp"));
     assert_int_equal(store_ttl_check(s, "Tab", "other", &d), ST_VALIDATION);
+    assert_string_equal(d.msg, "TimeToLive is active on a different AttributeName");
+    assert_int_equal(store_ttl_check(s, "Tab", "exp", &d), ST_VALIDATION);
     assert_string_equal(d.msg, "TimeToLive is already enabled");
     assert_int_equal(store_ttl_check(s, "Tab", NULL, &d), ST_OK);
 }

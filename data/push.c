@@ -1,0 +1,629 @@
+/*
+ * push — local tables to an endpoint (see push.h).
+ */
+#include "data/push.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "data/jsonread.h"
+#include "data/pattern_file.h"
+#include "data/table_read.h"
+#include "model/ddbjson.h"
+#include "model/mem.h"
+#include "model/size.h"
+
+void push_plan_done(push_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        push_table *t = &p->t[i];
+        free(t->table);
+        free(t->target);
+        table_def_free(&t->def);
+        free(t->ttl);
+        free(t->create);
+        free(t->billing);
+        free(t->streams);
+        av_done(&t->last);
+    }
+    free(p->t);
+    free(p->where);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+static status call(remote *r, const char *op, const buf *in, cJSON **out, diag *d)
+{
+    char *resp = NULL;
+    status st = remote_call(r, op, in->data, in->len, &resp, d);
+    if (st == ST_OK && out)
+        st = ddbjson_cjson_parse(resp, strlen(resp), out, d);
+    free(resp);
+    return st;
+}
+
+static void table_req(buf *b, const char *table)
+{
+    buf_adds(b, "{\"TableName\":");
+    ddbjson_write_string(b, table, strlen(table));
+    buf_addc(b, '}');
+}
+
+/* DescribeTable of the target: *found, and its ARN and creation time. */
+static status describe(remote *r, const char *table, bool *found, char **arn, double *created,
+                       bool *active, diag *d)
+{
+    buf in = BUF_INIT;
+    table_req(&in, table);
+    cJSON *j = NULL;
+    diag e;
+    diag_init(&e);
+    status st = call(r, "DescribeTable", &in, &j, &e);
+    buf_done(&in);
+    *found = false;
+    if (st == ST_NOT_FOUND)
+        return ST_OK;
+    if (st != ST_OK) {
+        *d = e;
+        return st;
+    }
+    *found = true;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(t, "TableArn");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(t, "CreationDateTime");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "TableStatus");
+    if (arn)
+        *arn = cJSON_IsString(a) ? xstrdup(a->valuestring) : NULL;
+    if (created)
+        *created = cJSON_IsNumber(c) ? c->valuedouble : 0;
+    if (active) {
+        *active = cJSON_IsString(s) && strcmp(s->valuestring, "ACTIVE") == 0;
+        const cJSON *g;
+        cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(t, "GlobalSecondaryIndexes")) {
+            const cJSON *is = cJSON_GetObjectItemCaseSensitive(g, "IndexStatus");
+            if (cJSON_IsString(is) && strcmp(is->valuestring, "ACTIVE") != 0)
+                *active = false;
+        }
+    }
+    cJSON_Delete(j);
+    return ST_OK;
+}
+
+static void nap(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* Until the target is ACTIVE (gone, when gone is set): 10 minutes at most. */
+static status wait_for(remote *r, const char *table, bool gone, const push_opts *o, diag *d)
+{
+    for (int i = 0; i < 3000; i++) {
+        bool found = false, active = false;
+        status st = describe(r, table, &found, NULL, NULL, &active, d);
+        if (st != ST_OK)
+            return st;
+        if (gone ? !found : found && active)
+            return ST_OK;
+        if (o->stop && *o->stop)
+            return diag_set(d, ST_IO, "interrupted");
+        nap(i < 10 ? 50 : 200);
+    }
+    return diag_set(d, ST_IO, "%s did not become %s in 10 minutes", table, gone ? "deleted" : "ACTIVE");
+}
+
+/* ---- the state of an interrupted push ------------------------------------------ */
+
+static char *state_path(const push_opts *o, const char *where, const char *target)
+{
+    buf b = BUF_INIT;
+    buf_printf(&b, "%s/", o->state_dir);
+    /* A readable name, then a hash of the exact endpoint and name. */
+    uint32_t h = 2166136261u;
+    const char *parts[2] = { where, target };
+    for (int k = 0; k < 2; k++) {
+        for (const char *p = parts[k]; *p; p++) {
+            h = (h ^ (unsigned char)*p) * 16777619u;
+            if (b.len < 200)
+                buf_addc(&b, isalnum((unsigned char)*p) ? *p : '_');
+        }
+        h = (h ^ 0xff) * 16777619u;
+        buf_addc(&b, '-');
+    }
+    buf_printf(&b, "%08x.json", h);
+    return buf_steal(&b);
+}
+
+typedef struct state {
+    char *arn;
+    double created;
+    uint64_t items;
+    av last;
+} state;
+
+static void state_done(state *s)
+{
+    free(s->arn);
+    av_done(&s->last);
+    memset(s, 0, sizeof *s);
+}
+
+/* The state file, when there is one (false: none, or not ours to read). */
+static bool state_read(const char *path, state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->last.type = AV_NONE;
+    buf b = BUF_INIT;
+    diag d;
+    diag_init(&d);
+    if (jsonread_load(path, &b, &d) != ST_OK) {
+        buf_done(&b);
+        return false;
+    }
+    cJSON *j = NULL;
+    bool ok = ddbjson_cjson_parse(b.data, b.len, &j, &d) == ST_OK;
+    buf_done(&b);
+    const cJSON *arn = ok ? cJSON_GetObjectItemCaseSensitive(j, "arn") : NULL;
+    const cJSON *cr = ok ? cJSON_GetObjectItemCaseSensitive(j, "created") : NULL;
+    const cJSON *n = ok ? cJSON_GetObjectItemCaseSensitive(j, "items") : NULL;
+    const cJSON *last = ok ? cJSON_GetObjectItemCaseSensitive(j, "last") : NULL;
+    ok = cJSON_IsString(arn) && cJSON_IsNumber(cr) && cJSON_IsNumber(n);
+    if (ok) {
+        s->arn = xstrdup(arn->valuestring);
+        s->created = cr->valuedouble;
+        s->items = (uint64_t)n->valuedouble;
+        if (cJSON_IsObject(last) && ddbjson_item_from_cjson(last, NULL, &s->last, &d) != ST_OK)
+            s->last.type = AV_NONE;
+    }
+    cJSON_Delete(j);
+    return ok;
+}
+
+static status state_write(const char *path, const char *where, const char *source,
+                          const char *target, const state *s, diag *d)
+{
+    buf b = BUF_INIT;
+    buf_adds(&b, "{\"endpoint\":");
+    ddbjson_write_string(&b, where, strlen(where));
+    buf_adds(&b, ",\"source\":");
+    ddbjson_write_string(&b, source, strlen(source));
+    buf_adds(&b, ",\"target\":");
+    ddbjson_write_string(&b, target, strlen(target));
+    buf_adds(&b, ",\"arn\":");
+    ddbjson_write_string(&b, s->arn ? s->arn : "", s->arn ? strlen(s->arn) : 0);
+    buf_printf(&b, ",\"created\":%.6f,\"items\":%llu,\"last\":", s->created,
+               (unsigned long long)s->items);
+    if (s->last.type == AV_M)
+        ddbjson_write_item(&b, &s->last);
+    else
+        buf_adds(&b, "null");
+    buf_adds(&b, "}\n");
+    status st = pattern_file_write_text(path, b.data, b.len, d);
+    buf_done(&b);
+    return st;
+}
+
+/* ---- the plan -------------------------------------------------------------------- */
+
+typedef struct sums {
+    const table_def *def;
+    uint64_t items, bytes, halves;
+} sums;
+
+static bool add_item(void *ctx, const av *item)
+{
+    sums *s = ctx;
+    size_t size = size_item(item);
+    s->items++;
+    s->bytes += size;
+    s->halves += size_write_halves(size);
+    for (size_t i = 0; i < s->def->n_idx; i++)
+        if (index_has_item(&s->def->idx[i], item))
+            s->halves += size_write_halves(index_entry_size(s->def, &s->def->idx[i], item, size));
+    return true;
+}
+
+/* The billing mode and stream setting as the plan says them. */
+static void settings(const char *create, push_table *t)
+{
+    cJSON *j = cJSON_Parse(create);
+    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(j, "BillingMode");
+    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(j, "ProvisionedThroughput");
+    buf b = BUF_INIT;
+    if (cJSON_IsString(bm) && strcmp(bm->valuestring, "PROVISIONED") == 0)
+        buf_printf(&b, "PROVISIONED (%g RCU, %g WCU)",
+                   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits")),
+                   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits")));
+    else
+        buf_adds(&b, "PAY_PER_REQUEST");
+    t->billing = buf_steal(&b);
+    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(j, "StreamSpecification");
+    const cJSON *on = cJSON_GetObjectItemCaseSensitive(ss, "StreamEnabled");
+    const cJSON *vt = cJSON_GetObjectItemCaseSensitive(ss, "StreamViewType");
+    if (cJSON_IsTrue(on))
+        t->streams = xstrdup(cJSON_IsString(vt) ? vt->valuestring : "enabled");
+    cJSON_Delete(j);
+}
+
+/* A provisioned table's or index's ProvisionedThroughput, for CreateTable
+ * (DescribeTable's carries counters CreateTable refuses). */
+static void throughput(cJSON *to, const cJSON *from)
+{
+    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(from, "ProvisionedThroughput");
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
+    cJSON *o = cJSON_AddObjectToObject(to, "ProvisionedThroughput");
+    cJSON_AddNumberToObject(o, "ReadCapacityUnits", cJSON_IsNumber(r) && r->valuedouble >= 1 ? r->valuedouble : 1);
+    cJSON_AddNumberToObject(o, "WriteCapacityUnits", cJSON_IsNumber(w) && w->valuedouble >= 1 ? w->valuedouble : 1);
+}
+
+/* DescribeTable's answer (the JSON body) -> the CreateTable request for
+ * a table named as: the same keys, attribute definitions and indexes with
+ * their projections, the billing mode and throughput (a provisioned
+ * table's) and the stream setting. (A table_def holds neither billing nor
+ * streams, so this is not `ddbx pull`'s store_def_from_tree.) *out
+ * malloc'd. */
+static status create_request(const char *describe, const char *as, char **out, diag *d)
+{
+    *out = NULL;
+    cJSON *j = NULL;
+    status st = ddbjson_cjson_parse(describe, strlen(describe), &j, d);
+    if (st != ST_OK)
+        return st;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
+    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "AttributeDefinitions");
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "KeySchema");
+    if (!cJSON_IsArray(ad) || !cJSON_IsArray(ks)) {
+        cJSON_Delete(j);
+        return diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
+    }
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "TableName", as);
+    cJSON_AddItemToObject(c, "AttributeDefinitions", cJSON_Duplicate(ad, 1));
+    cJSON_AddItemToObject(c, "KeySchema", cJSON_Duplicate(ks, 1));
+    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(t, "BillingModeSummary"), "BillingMode");
+    bool provisioned = !(cJSON_IsString(bm) && strcmp(bm->valuestring, "PAY_PER_REQUEST") == 0);
+    cJSON_AddStringToObject(c, "BillingMode", provisioned ? "PROVISIONED" : "PAY_PER_REQUEST");
+    if (provisioned)
+        throughput(c, t);
+    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(t, "StreamSpecification");
+    if (cJSON_IsObject(ss))
+        cJSON_AddItemToObject(c, "StreamSpecification", cJSON_Duplicate(ss, 1));
+    static const char *const kinds[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+    for (int k = 0; k < 2; k++) {
+        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(t, kinds[k]);
+        if (!cJSON_IsArray(ix) || cJSON_GetArraySize(ix) == 0)
+            continue;
+        cJSON *arr = cJSON_AddArrayToObject(c, kinds[k]);
+        const cJSON *one;
+        cJSON_ArrayForEach(one, ix) {
+            cJSON *x = cJSON_CreateObject();
+            static const char *const keep[] = { "IndexName", "KeySchema", "Projection" };
+            for (int f = 0; f < 3; f++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(one, keep[f]);
+                if (v)
+                    cJSON_AddItemToObject(x, keep[f], cJSON_Duplicate(v, 1));
+            }
+            if (provisioned && k == 0)
+                throughput(x, one);
+            cJSON_AddItemToArray(arr, x);
+        }
+    }
+    *out = cJSON_PrintUnformatted(c);
+    cJSON_Delete(c);
+    cJSON_Delete(j);
+    return ST_OK;
+}
+
+static status plan_one(store *local, remote *r, const push_opts *o, const char *table,
+                       const char *where, push_table *t, diag *d)
+{
+    t->table = xstrdup(table);
+    t->target = xstrdup(o->as ? o->as : table);
+    t->last.type = AV_NONE;
+    status st = store_describe(local, table, &t->def, d);
+    char *desc = NULL;
+    buf in = BUF_INIT;
+    table_req(&in, table);
+    if (st == ST_OK)
+        st = store_call(local, "DescribeTable", in.data, in.len, &desc, d);
+    buf_done(&in);
+    if (st == ST_OK)
+        st = create_request(desc, t->target, &t->create, d);
+    free(desc);
+    if (st != ST_OK)
+        return st;
+    settings(t->create, t);
+    diag td;
+    diag_init(&td);
+    if (store_ttl_get(local, table, &t->ttl, &td) != ST_OK)
+        t->ttl = NULL;
+    sums s = { &t->def, 0, 0, 0 };
+    table_read info;
+    if (o->with_items && (st = table_read_items(local, table, 0, add_item, &s, &info, d)) != ST_OK)
+        return st;
+    if (!o->with_items) {
+        table_stats ts;
+        if (store_stats(local, table, NULL, &ts, d) == ST_OK)
+            s.items = ts.items, s.bytes = ts.bytes;
+    }
+    t->items = s.items;
+    t->bytes = s.bytes;
+    t->write_units = s.halves / 2;
+    char *arn = NULL;
+    double created = 0;
+    st = describe(r, t->target, &t->exists, &arn, &created, NULL, d);
+    if (st == ST_OK && t->exists) {
+        char *path = state_path(o, where, t->target);
+        state sv;
+        if (state_read(path, &sv)) {
+            t->resume = arn && strcmp(sv.arn, arn) == 0 && sv.created == created;
+            if (t->resume) {
+                t->done = sv.items;
+                av_move(&t->last, &sv.last);
+            }
+            state_done(&sv);
+        }
+        free(path);
+    }
+    free(arn);
+    return st;
+}
+
+status push_plan_make(store *local, remote *r, const push_opts *o, push_plan *out, diag *d)
+{
+    memset(out, 0, sizeof *out);
+    if (o->as && o->n_tables != 1)
+        return diag_set(d, ST_USAGE, "--as names one table's copy: push one table with it");
+    out->where = xstrdup(remote_describe(r));
+    out->t = xcalloc(o->n_tables ? o->n_tables : 1, sizeof *out->t);
+    for (size_t i = 0; i < o->n_tables; i++) {
+        status st = plan_one(local, r, o, o->tables[i], out->where, &out->t[out->n++], d);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}
+
+/* ---- the run ---------------------------------------------------------------------- */
+
+/* Where the copy of the items is: the partition and the item after which to go on. */
+typedef struct cursor {
+    av pk, after;
+    bool started, ended;
+} cursor;
+
+/* Up to max items after the cursor, in key order. */
+static status next_items(store *local, const char *table, cursor *c, av *out, size_t max,
+                         size_t *n, diag *d)
+{
+    *n = 0;
+    status st = ST_OK;
+    while (*n < max && !c->ended && st == ST_OK) {
+        if (c->pk.type == AV_NONE) {
+            part_info pi;
+            size_t got = 0;
+            st = store_partitions(local, table, NULL, NULL, false, 1, &pi, &got, d);
+            c->started = true;
+            if (st != ST_OK || !got) {
+                c->ended = true;
+                break;
+            }
+            av_move(&c->pk, &pi.pk);
+        }
+        size_t want = max - *n, got = 0;
+        st = store_page(local, table, NULL, &c->pk, c->after.type == AV_NONE ? NULL : &c->after, true,
+                        want, out + *n, &got, d);
+        if (st != ST_OK)
+            break;
+        *n += got;
+        if (got) {
+            av_done(&c->after);
+            av_copy(&c->after, &out[*n - 1]);
+        }
+        if (got < want) {
+            /* The partition is done: the next one. */
+            part_info pi;
+            size_t np = 0;
+            st = store_partitions(local, table, NULL, &c->pk, false, 1, &pi, &np, d);
+            av_done(&c->pk);
+            av_done(&c->after);
+            if (st != ST_OK || !np) {
+                c->ended = true;
+                break;
+            }
+            av_move(&c->pk, &pi.pk);
+        }
+    }
+    return st;
+}
+
+/* One BatchWriteItem of items, its UnprocessedItems sent again (50 ms,
+ * doubling, at most 5 s apart, 12 times) until none is left. */
+static status batch(remote *r, const char *target, const av *items, size_t n, push_progress *pg,
+                    diag *d)
+{
+    buf in = BUF_INIT;
+    buf_adds(&in, "{\"RequestItems\":{");
+    ddbjson_write_string(&in, target, strlen(target));
+    buf_adds(&in, ":[");
+    for (size_t i = 0; i < n; i++) {
+        buf_adds(&in, i ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
+        ddbjson_write_item(&in, &items[i]);
+        buf_adds(&in, "}}");
+    }
+    buf_adds(&in, "]},\"ReturnConsumedCapacity\":\"TOTAL\"}");
+    status st = ST_OK;
+    for (int attempt = 0;; attempt++) {
+        cJSON *j = NULL;
+        st = call(r, "BatchWriteItem", &in, &j, d);
+        pg->requests++;
+        if (st != ST_OK)
+            break;
+        const cJSON *c;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(j, "ConsumedCapacity"))
+            pg->units += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "CapacityUnits"));
+        const cJSON *un = cJSON_GetObjectItemCaseSensitive(j, "UnprocessedItems");
+        int left = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(un, target));
+        if (left <= 0) {
+            cJSON_Delete(j);
+            break;
+        }
+        if (attempt == 12) {
+            cJSON_Delete(j);
+            st = diag_set(d, ST_IO, "ProvisionedThroughputExceededException: %d items still"
+                          " unprocessed after 12 tries", left);
+            break;
+        }
+        pg->unprocessed += (uint64_t)left;
+        /* What is left, as the next request. */
+        cJSON *req = cJSON_CreateObject();
+        cJSON_AddItemToObject(req, "RequestItems", cJSON_Duplicate(un, 1));
+        cJSON_AddStringToObject(req, "ReturnConsumedCapacity", "TOTAL");
+        char *text = cJSON_PrintUnformatted(req);
+        buf_reset(&in);
+        buf_adds(&in, text);
+        free(text);
+        cJSON_Delete(req);
+        cJSON_Delete(j);
+        int ms = 50 << (attempt < 7 ? attempt : 7);
+        nap(ms > 5000 ? 5000 : ms);
+    }
+    buf_done(&in);
+    return st;
+}
+
+static status copy_items(store *local, remote *r, const push_opts *o, const push_table *t,
+                         const char *path, const char *where, state *sv, push_progress_fn progress,
+                         void *ud, diag *d)
+{
+    cursor c = { .pk = { .type = AV_NONE }, .after = { .type = AV_NONE } };
+    if (sv->last.type == AV_M) {
+        /* Resumed: after the last item written. */
+        const av *pk = av_map_get(&sv->last, t->def.pk.name, strlen(t->def.pk.name));
+        if (pk) {
+            av_copy(&c.pk, pk);
+            av_copy(&c.after, &sv->last);
+            c.started = true;
+        }
+    }
+    push_progress pg = { t->table, sv->items, t->items, 0, 0, 0 };
+    av items[PUSH_BATCH];
+    status st = ST_OK;
+    for (;;) {
+        if (o->stop && *o->stop) {
+            st = diag_set(d, ST_IO, "interrupted");
+            break;
+        }
+        size_t n = 0;
+        st = next_items(local, t->table, &c, items, PUSH_BATCH, &n, d);
+        if (st != ST_OK || !n) {
+            for (size_t i = 0; i < n; i++)
+                av_done(&items[i]);
+            break;
+        }
+        st = batch(r, t->target, items, n, &pg, d);
+        if (st == ST_OK) {
+            sv->items += n;
+            av_done(&sv->last);
+            table_def_key_of(&t->def, &items[n - 1], &sv->last);
+            st = state_write(path, where, t->table, t->target, sv, d);
+            pg.items = sv->items;
+            if (progress)
+                progress(&pg, ud);
+        }
+        for (size_t i = 0; i < n; i++)
+            av_done(&items[i]);
+        if (st != ST_OK)
+            break;
+    }
+    av_done(&c.pk);
+    av_done(&c.after);
+    return st;
+}
+
+static status set_ttl(remote *r, const push_table *t, diag *d)
+{
+    buf in = BUF_INIT;
+    buf_adds(&in, "{\"TableName\":");
+    ddbjson_write_string(&in, t->target, strlen(t->target));
+    buf_adds(&in, ",\"TimeToLiveSpecification\":{\"Enabled\":true,\"AttributeName\":");
+    ddbjson_write_string(&in, t->ttl, strlen(t->ttl));
+    buf_adds(&in, "}}");
+    status st = call(r, "UpdateTimeToLive", &in, NULL, d);
+    buf_done(&in);
+    return st;
+}
+
+static status run_one(store *local, remote *r, const push_opts *o, const char *where,
+                      const push_table *t, push_progress_fn progress, void *ud, diag *d)
+{
+    char *path = state_path(o, where, t->target);
+    state sv;
+    memset(&sv, 0, sizeof sv);
+    sv.last.type = AV_NONE;
+    status st = ST_OK;
+    if (t->resume) {
+        if (!state_read(path, &sv))
+            st = diag_set(d, ST_IO, "the state of the interrupted push of %s is gone (%s)", t->target,
+                          path);
+    } else {
+        if (t->exists) {
+            if (!o->replace) {
+                free(path);
+                return diag_set(d, ST_IN_USE, "Table already exists: %s (--replace deletes it first)",
+                                t->target);
+            }
+            buf in = BUF_INIT;
+            table_req(&in, t->target);
+            st = call(r, "DeleteTable", &in, NULL, d);
+            buf_done(&in);
+            if (st == ST_OK)
+                st = wait_for(r, t->target, true, o, d);
+        }
+        buf in = BUF_INIT;
+        buf_adds(&in, t->create);
+        if (st == ST_OK)
+            st = call(r, "CreateTable", &in, NULL, d);
+        buf_done(&in);
+        if (st == ST_OK)
+            st = wait_for(r, t->target, false, o, d);
+        bool found = false;
+        if (st == ST_OK)
+            st = describe(r, t->target, &found, &sv.arn, &sv.created, NULL, d);
+        /* From here on the table is ours: the state says so. */
+        if (st == ST_OK)
+            st = state_write(path, where, t->table, t->target, &sv, d);
+        if (st == ST_OK && t->ttl)
+            st = set_ttl(r, t, d);
+    }
+    if (st == ST_OK && o->with_items)
+        st = copy_items(local, r, o, t, path, where, &sv, progress, ud, d);
+    if (st == ST_OK)
+        unlink(path);   /* done: nothing to resume */
+    state_done(&sv);
+    free(path);
+    return st;
+}
+
+status push_run(store *local, remote *r, const push_opts *o, const push_plan *plan,
+                push_progress_fn progress, void *ud, diag *d)
+{
+    if (mkdir(o->state_dir, 0700) != 0 && errno != EEXIST)
+        return diag_set(d, ST_IO, "cannot make %s: %s", o->state_dir, strerror(errno));
+    for (size_t i = 0; i < plan->n; i++) {
+        status st = run_one(local, r, o, plan->where, &plan->t[i], progress, ud, d);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}

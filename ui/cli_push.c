@@ -1,0 +1,251 @@
+/*
+ * cli_push — `ddbx push TABLE... (--endpoint-url URL | --region R)
+ * [--profile P] [--db FILE] [--with-items] [--as NAME] [--replace]
+ * [--yes]`: local tables, with their indexes, TTL and streams settings
+ * and (--with-items) their items, onto a DynamoDB endpoint (data/push.h).
+ *
+ * It prints the plan first (what it will create, how many items, the
+ * write units they cost with their index copies and what that is in
+ * on-demand money) and asks (y/N on stdin; --yes answers for a script).
+ * A target table that exists is refused unless --replace (the plan then
+ * says it deletes it) or it is this push's own, interrupted: the same
+ * command resumes it. Progress goes to stderr. Ctrl-C or SIGTERM stops
+ * after the batch in flight and keeps what was written for the resume
+ * (exit 130 or 143).
+ *
+ * Exit status: 0 done, 1 refused, declined or failed, 2 usage error.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "data/push.h"
+#include "data/remote.h"
+#include "data/store.h"
+#include "model/mem.h"
+#include "ui/cli.h"
+#include "ui/fmt.h"
+#include "ui/prices.h"
+
+static const char usage[] =
+    "usage: ddbx push TABLE... (--endpoint-url URL | --region R) [--profile P] [--db FILE]\n"
+    "                 [--with-items] [--as NAME] [--replace] [--yes]\n"
+    "Creates the local tables on a DynamoDB endpoint with their indexes, TTL and streams\n"
+    "settings; --with-items copies their items too (BatchWriteItem). Prints the plan\n"
+    "and asks first (--yes: without asking). A table that exists there is refused\n"
+    "unless --replace (deleted and made again); an interrupted push resumes when run\n"
+    "again. --as NAME names the copy of one table.\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+/* In place on a terminal; else a line every 1000 items, and the last. */
+static void show(const push_progress *p, void *ud)
+{
+    int tty = *(int *)ud;
+    if (!tty && p->items % 1000 >= PUSH_BATCH && p->items != p->total)
+        return;
+    fprintf(stderr, "%spush %s: %llu of %llu items, %llu requests, %g WCU, %llu resent%s",
+            tty ? "\r\033[K" : "", p->table, (unsigned long long)p->items,
+            (unsigned long long)p->total, (unsigned long long)p->requests, p->units,
+            (unsigned long long)p->unprocessed, tty ? "" : "\n");
+    fflush(stderr);
+}
+
+static void put_plan(const push_plan *plan, const push_opts *o, bool *refused)
+{
+    buf b = BUF_INIT;
+    buf_printf(&b, "Push to %s:\n", plan->where);
+    *refused = false;
+    for (size_t i = 0; i < plan->n; i++) {
+        const push_table *t = &plan->t[i];
+        buf_printf(&b, "  %s -> %s: ", t->table, t->target);
+        if (t->resume)
+            buf_printf(&b, "resume the interrupted push (%llu of %llu items written)", (unsigned long long)t->done,
+                       (unsigned long long)t->items);
+        else if (t->exists && o->replace)
+            buf_printf(&b, "DELETE the table %s there and create it again", t->target);
+        else if (t->exists) {
+            buf_printf(&b, "refused: a table %s exists there and this push did not make it"
+                           " (--replace deletes it and makes it again)", t->target);
+            *refused = true;
+        } else
+            buf_adds(&b, "create");
+        buf_printf(&b, "\n    keys %s (%s)", t->def.pk.name, av_type_name(t->def.pk.type));
+        if (t->def.sk.name)
+            buf_printf(&b, ", %s (%s)", t->def.sk.name, av_type_name(t->def.sk.type));
+        for (size_t k = 0; k < t->def.n_idx; k++) {
+            const index_def *ix = &t->def.idx[k];
+            buf_printf(&b, "; %s %s (%s%s%s, %s)", ix->global ? "GSI" : "LSI", ix->name, ix->pk.name,
+                       ix->sk.name ? ", " : "", ix->sk.name ? ix->sk.name : "", proj_type_name(ix->proj));
+        }
+        buf_printf(&b, "\n    %s; streams %s; TTL %s\n", t->billing, t->streams ? t->streams : "off",
+                   t->ttl ? t->ttl : "off");
+        if (o->with_items) {
+            buf_printf(&b, "    %llu items, ", (unsigned long long)t->items);
+            fmt_bytes(&b, t->bytes);
+            buf_printf(&b, ": %llu write units with their index copies", (unsigned long long)t->write_units);
+            const price_table *pt;
+            const price_region *pr;
+            if (prices_get(&pt, &pr)) {
+                buf_adds(&b, " (");
+                cost_money(pr, (double)t->write_units / 1e6 * pr->od_write, &b);
+                buf_printf(&b, " on-demand in %s)", pr->region);
+            }
+            buf_addc(&b, '\n');
+        } else {
+            buf_printf(&b, "    no items (%llu stay local; --with-items copies them)\n",
+                       (unsigned long long)t->items);
+        }
+    }
+    cli_fputs_lines(stdout, b.data);
+    fflush(stdout);
+    buf_done(&b);
+}
+
+/* y or yes on a line of stdin. */
+static bool ask(void)
+{
+    fputs("Push? [y/N] ", stdout);
+    fflush(stdout);
+    char line[64];
+    if (!fgets(line, sizeof line, stdin))
+        return false;
+    return strcmp(line, "y\n") == 0 || strcmp(line, "yes\n") == 0 || strcmp(line, "y") == 0;
+}
+
+/* Where the resume state lives: the local database's folder + /push. */
+static char *state_dir(const char *flag_db)
+{
+    char *db = cli_db_path(flag_db, 0);
+    char *slash = strrchr(db, '/');
+    buf b = BUF_INIT;
+    if (slash)
+        buf_printf(&b, "%.*s/push", (int)(slash - db), db);
+    else
+        buf_adds(&b, "push");
+    free(db);
+    return buf_steal(&b);
+}
+
+int cli_push(int argc, char **argv)
+{
+    const char *flag_db = cli_take_db(&argc, argv);
+    remote_opts ro;
+    memset(&ro, 0, sizeof ro);
+    int rem = cli_take_remote(&argc, argv, &ro, NULL);
+    if (rem < 0)
+        return 2;
+    push_opts o;
+    memset(&o, 0, sizeof o);
+    const char **tables = xcalloc((size_t)argc + 1, sizeof *tables);
+    bool yes = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            free(tables);
+            return 0;
+        }
+        if (strcmp(a, "--with-items") == 0)
+            o.with_items = true;
+        else if (strcmp(a, "--replace") == 0)
+            o.replace = true;
+        else if (strcmp(a, "--yes") == 0)
+            yes = true;
+        else if (strcmp(a, "--as") == 0 && i + 1 < argc)
+            o.as = argv[++i];
+        else if (strncmp(a, "--as=", 5) == 0)
+            o.as = a + 5;
+        else if (a[0] == '-' && a[1]) {
+            fputs("ddbx push: unknown option ", stderr);
+            cli_fputs_safe(stderr, a);
+            fprintf(stderr, "\n%s", usage);
+            free(tables);
+            return 2;
+        } else
+            tables[o.n_tables++] = a;
+    }
+    if (!rem || !o.n_tables) {
+        fprintf(stderr, "ddbx push: %s\n%s", !rem ? "name the endpoint: --endpoint-url URL or --region R"
+                                                  : "name the tables to push", usage);
+        free(tables);
+        return 2;
+    }
+    o.tables = tables;
+    char *dir = state_dir(flag_db);
+    o.state_dir = dir;
+    o.stop = &stop_signal;
+    store *local = NULL;
+    remote *r = NULL;
+    diag d;
+    diag_init(&d);
+    int rc = 0;
+    char *path = cli_db_path(flag_db, 0);
+    if (store_open(path, STORE_READ_ONLY, &local, &d) != ST_OK || remote_open(&ro, &r, &d) != ST_OK) {
+        cli_print_diag("ddbx push", &d);
+        rc = 2;
+    }
+    free(path);
+    push_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (rc == 0) {
+        prices_set_region(remote_region(r));
+        if (push_plan_make(local, r, &o, &plan, &d) != ST_OK) {
+            cli_print_diag("ddbx push", &d);
+            rc = d.code == ST_USAGE ? 2 : 1;
+        }
+    }
+    bool refused = false;
+    if (rc == 0) {
+        put_plan(&plan, &o, &refused);
+        if (refused) {
+            fputs("ddbx push: nothing pushed (a target exists)\n", stderr);
+            rc = 1;
+        } else if (!yes && !ask()) {
+            fputs("ddbx push: nothing pushed\n", stderr);
+            rc = 1;
+        }
+    }
+    if (rc == 0) {
+        struct sigaction sa, old_int, old_term;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        int tty = isatty(2);
+        status st = push_run(local, r, &o, &plan, show, &tty, &d);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        if (tty)
+            fputc('\n', stderr);
+        if (st != ST_OK) {
+            cli_print_diag("ddbx push", &d);
+            if (stop_signal || st != ST_IN_USE)
+                fputs("ddbx push: what was written stays; the same command goes on from there\n",
+                      stderr);
+            rc = stop_signal == SIGINT ? 130 : stop_signal == SIGTERM ? 143 : 1;
+        } else {
+            size_t items = 0;
+            for (size_t i = 0; i < plan.n; i++)
+                items += o.with_items ? plan.t[i].items : 0;
+            printf("pushed %zu table%s and %zu items to %s\n", plan.n, plan.n == 1 ? "" : "s", items,
+                   plan.where);
+        }
+    }
+    push_plan_done(&plan);
+    if (local)
+        store_close(local);
+    if (r)
+        remote_close(r);
+    free(dir);
+    free(tables);
+    return rc;
+}

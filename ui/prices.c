@@ -1,0 +1,54 @@
+/*
+ * prices — the session's prices (see prices.h).
+ */
+#include "ui/prices.h"
+
+#include <stdlib.h>
+
+#include "data/price_file.h"
+#include "model/mem.h"
+
+static struct {
+    bool loaded, ok;
+    char *region;
+    price_table pt;
+    const price_region *p;
+} P;
+
+void prices_set_region(const char *region)
+{
+    free(P.region);
+    P.region = region ? xstrdup(region) : NULL;
+    P.loaded = false;
+}
+
+bool prices_get(const price_table **pt, const price_region **p)
+{
+    if (!P.loaded) {
+        P.loaded = true;
+        diag d;
+        diag_init(&d);
+        price_table_done(&P.pt);
+        P.ok = price_file_default(&P.pt, &d) == ST_OK;
+        P.p = P.ok ? price_table_region(&P.pt, P.region) : NULL;
+        if (P.ok && !P.p)
+            P.p = price_table_region(&P.pt, "us-east-1");
+        P.ok = P.p != NULL;
+    }
+    *pt = &P.pt;
+    *p = P.p;
+    return P.ok;
+}
+
+void prices_per_million(double units, bool write, buf *out)
+{
+    const price_table *pt;
+    const price_region *p;
+    if (!prices_get(&pt, &p))
+        return;
+    cost_calls c;
+    cost_calls_of(p, pt->hours_per_month, write, units, 0, &c);
+    cost_money(p, c.od_million, out);
+    buf_adds(out, "/M calls");
+}
+

@@ -1,0 +1,26 @@
+/*
+ * prices — the explorer's DynamoDB prices: the built-in price file
+ * (data/price_file.h), for the session's region (a remote endpoint's, when
+ * the file has it; else us-east-1), read once. The views put the money
+ * beside the capacity units they show (ui/cli_cost.h does the text).
+ *
+ * Ownership: the table is the module's, for the whole session.
+ */
+#ifndef DDBX_PRICES_H
+#define DDBX_PRICES_H
+
+#include <stdbool.h>
+
+#include "model/buf.h"
+#include "model/cost.h"
+
+/* The region to price in (copied); NULL: us-east-1. Before the first use. */
+void prices_set_region(const char *region);
+/* The prices; false when the file cannot be read (nothing is shown). */
+bool prices_get(const price_table **pt, const price_region **p);
+/* "$0.0625/M calls" (on-demand, per million calls of units read or write
+ * units), appended; nothing without prices. */
+void prices_per_million(double units, bool write, buf *out);
+
+
+#endif

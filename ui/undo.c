@@ -1,0 +1,803 @@
+/*
+ * undo — automatic backups, the undo journal, :samples (see undo.h).
+ */
+#include "ui/undo.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/samples.h"
+#include "data/staged.h"
+#include "data/store.h"
+#include "data/store_backup.h"
+#include "model/keyenc.h"
+#include "model/mem.h"
+#include "model/stage.h"
+#include "ui/cli.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
+#include "ui/staging.h"
+
+static const char *s_(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static bool is_local(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    return !info.remote;
+}
+
+/* ---- settings ------------------------------------------------------------- */
+
+/* DDBX_AUTO_BACKUP_KEEP and _DAYS: a whole number, else the default (a
+ * bad value said once). */
+static long setting(const char *name, long dflt)
+{
+    static bool said;
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 0 || n > 100000) {
+        if (!said)
+            display_error("%s=%s is not a whole number from 0 to 100000: %ld is used", name, v, dflt);
+        said = true;
+        return dflt;
+    }
+    return n;
+}
+
+static size_t keep_setting(void)
+{
+    return (size_t)setting("DDBX_AUTO_BACKUP_KEEP", STORE_AUTO_BACKUP_KEEP);
+}
+
+static double days_setting(void)
+{
+    return (double)setting("DDBX_AUTO_BACKUP_DAYS", STORE_AUTO_BACKUP_DAYS);
+}
+
+/* ---- automatic backups ------------------------------------------------------ */
+
+void undo_guard_init(undo_guard *g)
+{
+    memset(g, 0, sizeof *g);
+    buf_init(&g->says);
+    g->remote = !is_local();
+    g->off = !g->remote && keep_setting() == 0;
+}
+
+void undo_guard_done(undo_guard *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        free(g->tables[i]);
+        free(g->names[i]);
+    }
+    free(g->tables);
+    free(g->names);
+    buf_done(&g->says);
+}
+
+/* TABLE-auto-N, N one more than the highest of the table's automatic
+ * backups (the table's name cut to fit DynamoDB's 255 characters). */
+static char *next_name(const char *table)
+{
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "%.240s-auto-", table);
+    size_t pl = strlen(prefix);
+    store_backup_filter f = { .table = table, .user = true, .automatic_only = true };
+    store_backup *b = NULL;
+    size_t n = 0;
+    bool more = false;
+    diag d;
+    diag_init(&d);
+    unsigned long top = 0;
+    if (store_backup_list(display_store(), &f, &b, &n, &more, &d) == ST_OK) {
+        for (size_t i = 0; i < n; i++) {
+            if (strncmp(b[i].name, prefix, pl) != 0)
+                continue;
+            char *end = NULL;
+            unsigned long k = strtoul(b[i].name + pl, &end, 10);
+            if (end && !*end && k > top)
+                top = k;
+        }
+        store_backups_free(b, n);
+    }
+    buf out = BUF_INIT;
+    buf_printf(&out, "%s%lu", prefix, top + 1);
+    return buf_steal(&out);
+}
+
+void undo_guard_add(undo_guard *g, const char *table)
+{
+    if (g->remote || g->off)
+        return;
+    for (size_t i = 0; i < g->n; i++)
+        if (strcmp(g->tables[i], table) == 0)
+            return;
+    g->tables = xrealloc(g->tables, (g->n + 1) * sizeof *g->tables);
+    g->names = xrealloc(g->names, (g->n + 1) * sizeof *g->names);
+    g->tables[g->n] = xstrdup(table);
+    g->names[g->n] = next_name(table);
+    g->n++;
+}
+
+const char *undo_guard_says(undo_guard *g)
+{
+    buf_reset(&g->says);
+    if (g->no_undo) {
+        if (g->n == 1)
+            buf_printf(&g->says, "A backup named %s is kept (a restore of it has it all).", g->names[0]);
+        else if (g->remote)
+            buf_adds(&g->says, "No backup is taken on an endpoint.");
+        return g->says.data ? g->says.data : "";
+    }
+    if (g->remote)
+        buf_adds(&g->says, "No backup on an endpoint (:backup takes one); :undo takes this back.");
+    else if (g->off)
+        buf_adds(&g->says, "No automatic backup (DDBX_AUTO_BACKUP_KEEP=0); :undo takes this back.");
+    else if (g->n == 1)
+        buf_printf(&g->says, "A backup named %s is kept; :undo takes this back.", g->names[0]);
+    else if (g->n > 1) {
+        buf_adds(&g->says, "Backups named ");
+        for (size_t i = 0; i < g->n; i++)
+            buf_printf(&g->says, "%s%s", i ? ", " : "", g->names[i]);
+        buf_adds(&g->says, " are kept; :undo takes this back.");
+    }
+    return g->says.data ? g->says.data : "";
+}
+
+bool undo_guard_take(undo_guard *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        diag d;
+        diag_init(&d);
+        status st = store_backup_create(display_store(), g->tables[i], g->names[i], STORE_BACKUP_AUTO,
+                                        NULL, &d);
+        if (st != ST_OK) {
+            buf w = BUF_INIT;
+            buf_printf(&w, "Nothing written: the backup %s of %s failed", g->names[i], g->tables[i]);
+            display_diag(w.data, st, &d);
+            buf_done(&w);
+            return false;
+        }
+        size_t gone = 0;
+        store_backup_prune(display_store(), g->tables[i], keep_setting(), days_setting() * 86400.0,
+                           &gone, &d);
+    }
+    return true;
+}
+
+/* ---- the journal -------------------------------------------------------------- */
+
+typedef struct seg {
+    int64_t tid, seq;          /* one change record this explorer committed */
+} seg;
+
+typedef enum { A_WRITES, A_SAMPLES } action_kind;
+
+typedef struct action {
+    action_kind kind;
+    char *label;
+    seg *segs;
+    size_t n;
+    /* A_SAMPLES: each table replaced and its backup's ARN (NULL: none,
+     * a redo that loads the samples again). */
+    char **tables, **arns;
+    size_t nt;
+} action;
+
+typedef enum { M_NORMAL, M_UNDO, M_REDO } mode;
+
+static struct {
+    action *undo, *redo;
+    size_t nu, nr;
+    int depth;
+    bool hooked;
+    seg *cur;             /* the records the bracketed key or command committed */
+    size_t ncur, capcur;
+    char *label;
+    mode mode;            /* what the bracketed command is */
+    char *undone_label;   /* the label of what :undo / :redo took back */
+    action samples;       /* a :samples run in this bracket (kind A_SAMPLES when set) */
+    /* An :undo or :redo whose commit stopped at a conflict goes on in the
+     * conflict view's keys: what they write belongs to it. */
+    mode cont;
+    char *cont_label;
+    bool cont_pushed;
+    bool has_samples;
+} U;
+
+static void action_done(action *a)
+{
+    free(a->label);
+    free(a->segs);
+    for (size_t i = 0; i < a->nt; i++) {
+        free(a->tables[i]);
+        free(a->arns[i]);
+    }
+    free(a->tables);
+    free(a->arns);
+    memset(a, 0, sizeof *a);
+}
+
+static void push(action **stack, size_t *n, action *a)
+{
+    *stack = xrealloc(*stack, (*n + 1) * sizeof **stack);
+    (*stack)[(*n)++] = *a;
+    memset(a, 0, sizeof *a);
+}
+
+static void clear(action **stack, size_t *n)
+{
+    for (size_t i = 0; i < *n; i++)
+        action_done(&(*stack)[i]);
+    free(*stack);
+    *stack = NULL;
+    *n = 0;
+}
+
+/* The store tells of each change record this explorer commits. */
+static void own_change(void *ctx, int64_t tid, int64_t seq)
+{
+    (void)ctx;
+    if (U.depth == 0)
+        return;
+    if (U.ncur == U.capcur) {
+        U.capcur = U.capcur ? U.capcur * 2 : 64;
+        U.cur = xrealloc(U.cur, U.capcur * sizeof *U.cur);
+    }
+    U.cur[U.ncur++] = (seg){ tid, seq };
+}
+
+/* "the key e", ":marked delete" (a long command line cut). */
+static char *label_of(const char *label, bool command)
+{
+    buf b = BUF_INIT;
+    if (command)
+        buf_printf(&b, ":%.60s%s", label, strlen(label) > 60 ? "..." : "");
+    else
+        buf_printf(&b, "the key %s", label);
+    return buf_steal(&b);
+}
+
+void undo_begin(const char *label, bool command)
+{
+    if (U.depth++ > 0) {
+        /* The innermost names it: the `:` key's command line. */
+        if (label && *label) {
+            free(U.label);
+            U.label = label_of(label, command);
+        }
+        return;
+    }
+    free(U.label);
+    U.label = label_of(label ? label : "", command);
+    U.mode = M_NORMAL;
+    U.ncur = 0;
+    if (!U.hooked && is_local()) {
+        store_set_own_changes(display_store(), own_change, NULL);
+        U.hooked = true;
+    }
+}
+
+void undo_end(void)
+{
+    if (U.depth == 0 || --U.depth > 0)
+        return;
+    action a = { A_WRITES, NULL, NULL, 0, NULL, NULL, 0 };
+    if (U.ncur) {
+        a.segs = xmalloc(U.ncur * sizeof *a.segs);
+        memcpy(a.segs, U.cur, U.ncur * sizeof *a.segs);
+        a.n = U.ncur;
+        U.ncur = 0;
+    }
+    if (U.mode == M_NORMAL && U.cont != M_NORMAL && a.n) {
+        action **stack = U.cont == M_UNDO ? &U.redo : &U.undo;
+        size_t *ns = U.cont == M_UNDO ? &U.nr : &U.nu;
+        if (U.cont_pushed && *ns) {
+            action *top = &(*stack)[*ns - 1];
+            top->segs = xrealloc(top->segs, (top->n + a.n) * sizeof *top->segs);
+            memcpy(top->segs + top->n, a.segs, a.n * sizeof *a.segs);
+            top->n += a.n;
+            free(a.segs);
+            a.segs = NULL;
+            a.n = 0;
+        } else {
+            U.mode = U.cont;
+            U.undone_label = xstrdup(U.cont_label);
+        }
+    }
+    if (U.has_samples) {
+        free(a.segs);
+        a = U.samples;
+        memset(&U.samples, 0, sizeof U.samples);
+        U.has_samples = false;
+    }
+    if (a.n || a.kind == A_SAMPLES) {
+        a.label = xstrdup(U.mode == M_NORMAL ? U.label : U.undone_label ? U.undone_label : "");
+        if (U.mode == M_UNDO) {
+            push(&U.redo, &U.nr, &a);
+        } else {
+            if (U.mode == M_NORMAL)
+                clear(&U.redo, &U.nr);
+            push(&U.undo, &U.nu, &a);
+        }
+    }
+    if (U.mode != M_NORMAL && U.cont == U.mode)
+        U.cont_pushed = true;
+    if (U.cont != M_NORMAL && staging_count() == 0) {
+        U.cont = M_NORMAL;
+        free(U.cont_label);
+        U.cont_label = NULL;
+        U.cont_pushed = false;
+    }
+    action_done(&a);
+    free(U.undone_label);
+    U.undone_label = NULL;
+    U.mode = M_NORMAL;
+}
+
+void undo_done(void)
+{
+    clear(&U.undo, &U.nu);
+    clear(&U.redo, &U.nr);
+    if (U.hooked && display_store())
+        store_set_own_changes(display_store(), NULL, NULL);
+    free(U.cur);
+    free(U.cont_label);
+    free(U.label);
+    free(U.undone_label);
+    action_done(&U.samples);
+    memset(&U, 0, sizeof U);
+}
+
+/* ---- taking writes back ------------------------------------------------------ */
+
+/* One change of the log, with its key's encoding for the sort. */
+typedef struct rev {
+    char *table;          /* the rev's own */
+    buf key;
+    int64_t seq;
+    av keys, old_item, new_item;
+} rev;
+
+static int rev_order(const void *pa, const void *pb)
+{
+    const rev *a = pa, *b = pb;
+    int c = strcmp(a->table, b->table);
+    if (c)
+        return c;
+    size_t l = a->key.len < b->key.len ? a->key.len : b->key.len;
+    c = memcmp(a->key.data, b->key.data, l);
+    if (c)
+        return c;
+    if (a->key.len != b->key.len)
+        return a->key.len < b->key.len ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static bool same_item(const rev *a, const rev *b)
+{
+    return strcmp(a->table, b->table) == 0 && a->key.len == b->key.len &&
+           memcmp(a->key.data, b->key.data, a->key.len) == 0;
+}
+
+static void rev_free(rev *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].table);
+        buf_done(&r[i].key);
+        av_done(&r[i].keys);
+        av_done(&r[i].old_item);
+        av_done(&r[i].new_item);
+    }
+    free(r);
+}
+
+/* The changes of the action, from the change log; false (said) when a
+ * table was deleted (or created again) since: *stale, it cannot be
+ * taken back. */
+static bool gather(const action *a, mode m, rev **out, size_t *n, bool *stale)
+{
+    *out = NULL;
+    *n = 0;
+    store_seq *now = NULL;
+    size_t nn = 0;
+    diag d;
+    diag_init(&d);
+    if (store_change_seqs(display_store(), &now, &nn, &d) != ST_OK) {
+        display_diag("The change log", d.code, &d);
+        return false;
+    }
+    *out = xcalloc(a->n ? a->n : 1, sizeof **out);
+    bool ok = true;
+    size_t missing = 0;
+    for (size_t s = 0; s < a->n && ok; s++) {
+        const seg *g = &a->segs[s];
+        const char *table = NULL;
+        for (size_t i = 0; i < nn; i++)
+            if (now[i].tid == g->tid)
+                table = now[i].table;
+        if (!table) {
+            display_error("A table %s changed was deleted (or created again) since: its changes cannot be"
+                          " taken back from the change log, so it leaves :%s (the table's automatic"
+                          " backups keep what it was: ddbx diff backup:NAME TABLE)", a->label, m == M_UNDO ? "undo" : "redo");
+            *stale = true;
+            ok = false;
+            break;
+        }
+        store_change ch;
+        size_t k = 0;
+        if (store_changes(display_store(), table, g->seq + 1, 1, &ch, &k, &d) != ST_OK) {
+            display_diag("The change log", d.code, &d);
+            ok = false;
+            break;
+        }
+        if (k == 0 || ch.seq != g->seq) {
+            missing++;   /* trimmed from the log */
+            if (k)
+                store_change_free(&ch);
+            continue;
+        }
+        rev *r = &(*out)[(*n)++];
+        r->table = NULL;
+        for (size_t i = 0; i < nn; i++)
+            if (now[i].tid == g->tid)
+                r->table = xstrdup(now[i].table);
+        buf_init(&r->key);
+        r->seq = ch.seq;
+        av_move(&r->keys, &ch.keys);
+        av_move(&r->old_item, &ch.old_item);
+        av_move(&r->new_item, &ch.new_item);
+        for (size_t f = 0; f < r->keys.u.m.len; f++)
+            keyenc_append(&r->key, &r->keys.u.m.v[f].val);
+        store_change_free(&ch);
+    }
+    if (ok && missing)
+        display_message("The change log no longer holds %zu of the %zu changes of %s", missing, a->n,
+                        a->label);
+    store_seqs_free(now, nn);
+    return ok;
+}
+
+/* Stages the way back of every item the action changed (the item as the
+ * action left it -> as it was before) and commits it with the staged
+ * commit's conditions. */
+static void take_back(view *v, action *a, mode m, bool *stale)
+{
+    if (staging_count()) {
+        display_error("%zu staged change%s: :commit or :discard them before :%s", staging_count(),
+                      s_(staging_count()), m == M_UNDO ? "undo" : "redo");
+        return;
+    }
+    rev *r = NULL;
+    size_t n = 0;
+    if (!gather(a, m, &r, &n, stale)) {
+        rev_free(r, n);
+        return;
+    }
+    qsort(r, n, sizeof *r, rev_order);
+    /* Per item: before = what the action left (newest), after = what it
+     * found (oldest). */
+    size_t items = 0, made = 0, gone = 0, back = 0;
+    buf sample = BUF_INIT, tables = BUF_INIT;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j + 1 < n && same_item(&r[i], &r[j + 1]))
+            j++;
+        const char *kind = stage_kind(&r[i].old_item, &r[j].new_item);
+        if (strcmp(kind, "none") != 0) {
+            items++;
+            made += strcmp(kind, "delete") == 0;   /* the action made it: deleted again */
+            gone += strcmp(kind, "new") == 0;      /* the action deleted it: put back */
+            back += strcmp(kind, "update") == 0;
+            if (items <= 3) {
+                buf_adds(&sample, items > 1 ? ", " : "");
+                const av *k = &r[i].keys;
+                if (k->u.m.len)
+                    fmt_key(&sample, k, k->u.m.v[0].name, k->u.m.len > 1 ? k->u.m.v[1].name : NULL);
+            }
+            if (!strstr(tables.data ? tables.data : "", r[i].table))
+                buf_printf(&tables, "%s%s", tables.len ? ", " : "", r[i].table);
+        }
+        i = j + 1;
+    }
+    const char *what = m == M_UNDO ? "Undo" : "Redo";
+    if (!items) {
+        display_message("%s %s: nothing to write back (every item is as it was)", what, a->label);
+        rev_free(r, n);
+        buf_done(&sample);
+        buf_done(&tables);
+        return;
+    }
+    buf parts = BUF_INIT;
+    if (back)
+        buf_printf(&parts, "%zu changed back", back);
+    if (gone)
+        buf_printf(&parts, "%s%zu put back", parts.len ? ", " : "", gone);
+    if (made)
+        buf_printf(&parts, "%s%zu deleted", parts.len ? ", " : "", made);
+    bool yes = display_confirm("%s %s: %zu item%s of %s (%s: %s%s)? Each is written only if still as"
+                               " it was left; one changed since is a conflict.", what, a->label, items,
+                               s_(items), tables.data, parts.data, sample.data, items > 3 ? ", ..." : "");
+    if (!yes) {
+        display_message("Cancelled: nothing written back");
+    } else {
+        U.mode = m;
+        U.undone_label = xstrdup(a->label);
+        bool ok = true;
+        for (size_t i = 0; i < n && ok;) {
+            size_t j = i;
+            while (j + 1 < n && same_item(&r[i], &r[j + 1]))
+                j++;
+            if (strcmp(stage_kind(&r[i].old_item, &r[j].new_item), "none") != 0) {
+                diag d;
+                diag_init(&d);
+                status st = staged_put(display_store(), r[i].table, &r[i].keys, &r[j].new_item,
+                                       &r[i].old_item, &d);
+                if (st != ST_OK) {
+                    display_diag("Not staged", st, &d);
+                    ok = false;
+                }
+            }
+            i = j + 1;
+        }
+        if (ok)
+            staging_commit();
+        if (ok && staging_count()) {
+            /* Stopped at a conflict: the conflict view's keys go on with it. */
+            U.cont = m;
+            free(U.cont_label);
+            U.cont_label = xstrdup(a->label);
+            U.cont_pushed = false;
+        }
+        if (ok && staging_count() == 0)
+            display_message("%s %s: %zu item%s written back (%s)", m == M_UNDO ? "Undid" : "Redid", a->label,
+                            items, s_(items), m == M_UNDO ? ":redo takes it back again" : ":undo takes it back");
+    }
+    buf_done(&parts);
+    rev_free(r, n);
+    buf_done(&sample);
+    buf_done(&tables);
+    if (yes && v->ops->request)
+        v->ops->request(v, REQ_RELOAD);
+    (void)v;
+}
+
+/* ---- :samples --------------------------------------------------------------- */
+
+static void delta_text(const samples_delta *e, buf *out)
+{
+    if (e->keys_differ) {
+        buf_adds(out, "another key schema");
+        return;
+    }
+    size_t at = out->len;
+    if (e->added)
+        buf_printf(out, "%llu added", (unsigned long long)e->added);
+    if (e->removed)
+        buf_printf(out, "%s%llu removed", out->len > at ? ", " : "", (unsigned long long)e->removed);
+    if (e->changed)
+        buf_printf(out, "%s%llu changed", out->len > at ? ", " : "", (unsigned long long)e->changed);
+}
+
+static bool edited(const samples_delta *e)
+{
+    return e->exists && (e->keys_differ || e->added || e->removed || e->changed);
+}
+
+static bool load_samples(view *v)
+{
+    diag d;
+    diag_init(&d);
+    int n = cli_explore_samples(display_store(), &d);
+    if (n < 0) {
+        display_diag(NULL, d.code, &d);
+        return false;
+    }
+    display_message("Loaded %d sample table%s", n, n == 1 ? "" : "s");
+    if (v->ops->request)
+        v->ops->request(v, REQ_RELOAD);
+    return true;
+}
+
+static void samples_command(view *v)
+{
+    if (!is_local()) {
+        /* It would drop and recreate tables of that name on the endpoint. */
+        display_error(":samples loads into a local database only (ddbx samples --db FILE)");
+        return;
+    }
+    samples_delta *e = NULL;
+    size_t n = 0, n_edited = 0, n_missing = 0;
+    diag d;
+    diag_init(&d);
+    if (samples_compare(display_store(), &e, &n, &d) != ST_OK) {
+        display_diag("Comparing with the samples", d.code, &d);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        n_edited += edited(&e[i]);
+        n_missing += !e[i].exists;
+    }
+    if (!n_edited && !n_missing) {
+        display_message("The %zu sample tables are as shipped: nothing to load, nothing replaced", n);
+    } else if (!n_edited) {
+        if (load_samples(v) && n_missing < n)
+            display_message("Loaded %zu missing sample table%s; the other %zu are as shipped (nothing"
+                            " replaced)", n_missing, s_(n_missing), n - n_missing);
+    } else {
+        undo_guard g;
+        undo_guard_init(&g);
+        buf q = BUF_INIT;
+        buf_adds(&q, "Replace ");
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!edited(&e[i]))
+                continue;
+            undo_guard_add(&g, e[i].table);
+            buf_printf(&q, "%s%s (", k++ ? ", " : "", e[i].table);
+            delta_text(&e[i], &q);
+            buf_adds(&q, ")");
+        }
+        buf_printf(&q, " with the shipped sample%s? %s", s_(n_edited), undo_guard_says(&g));
+        if (!display_confirm("%s", q.data)) {
+            display_message(n_edited == 1 ? "Cancelled: the edited sample table stays as it is"
+                                          : "Cancelled: the edited sample tables stay as they are");
+        } else if (undo_guard_take(&g)) {
+            action a = { A_SAMPLES, NULL, NULL, 0, NULL, NULL, 0 };
+            for (size_t i = 0; i < g.n; i++) {
+                store_backup_filter f = { .table = g.tables[i], .user = true, .automatic_only = true };
+                store_backup *b = NULL;
+                size_t nb = 0;
+                bool more = false;
+                char *arn = NULL;
+                if (store_backup_list(display_store(), &f, &b, &nb, &more, &d) == ST_OK)
+                    for (size_t j = 0; j < nb; j++)
+                        if (strcmp(b[j].name, g.names[i]) == 0)
+                            arn = xstrdup(b[j].arn);
+                store_backups_free(b, nb);
+                a.tables = xrealloc(a.tables, (a.nt + 1) * sizeof *a.tables);
+                a.arns = xrealloc(a.arns, (a.nt + 1) * sizeof *a.arns);
+                a.tables[a.nt] = xstrdup(g.tables[i]);
+                a.arns[a.nt++] = arn;
+            }
+            if (load_samples(v)) {
+                buf m = BUF_INIT;
+                buf_printf(&m, "Loaded the sample tables; the edits are kept in ");
+                for (size_t i = 0; i < g.n; i++)
+                    buf_printf(&m, "%s%s", i ? ", " : "", g.names[i]);
+                buf_adds(&m, " (:undo takes this back; ddbx diff backup:NAME TABLE shows them)");
+                display_message("%s", m.data);
+                buf_done(&m);
+                action_done(&U.samples);
+                U.samples = a;
+                U.has_samples = true;
+            } else {
+                action_done(&a);
+            }
+        }
+        buf_done(&q);
+        undo_guard_done(&g);
+    }
+    samples_deltas_free(e, n);
+}
+
+/* :undo of :samples: each table back from its backup, once it is checked
+ * to be still as the samples left it. */
+static void undo_samples(view *v, action *a)
+{
+    samples_delta *e = NULL;
+    size_t n = 0;
+    diag d;
+    diag_init(&d);
+    if (samples_compare(display_store(), &e, &n, &d) != ST_OK) {
+        display_diag("Comparing with the samples", d.code, &d);
+        return;
+    }
+    buf names = BUF_INIT;
+    bool ok = true;
+    for (size_t t = 0; t < a->nt && ok; t++) {
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(e[i].table, a->tables[t]) != 0 || !edited(&e[i]))
+                continue;
+            buf w = BUF_INIT;
+            delta_text(&e[i], &w);
+            display_error("Conflict: %s changed since :samples loaded it (%s): :undo would lose that;"
+                          " its backup stays (RestoreTableFromBackup restores it into a new table)", a->tables[t], w.data);
+            buf_done(&w);
+            ok = false;
+        }
+        if (!a->arns[t]) {
+            display_error("%s has no backup to go back to", a->tables[t]);
+            ok = false;
+        }
+        buf_printf(&names, "%s%s", t ? ", " : "", a->tables[t]);
+    }
+    samples_deltas_free(e, n);
+    if (ok && display_confirm("Undo :samples: %s back as the backup%s taken before it? The shipped"
+                              " items now there go.", names.data, s_(a->nt))) {
+        U.mode = M_UNDO;
+        U.undone_label = xstrdup(a->label);
+        for (size_t t = 0; t < a->nt && ok; t++) {
+            status st = store_delete_table(display_store(), a->tables[t], &d);
+            if (st == ST_OK)
+                st = store_backup_restore(display_store(), a->arns[t], a->tables[t], NULL, &d);
+            if (st != ST_OK) {
+                display_diag("Undo :samples", st, &d);
+                ok = false;
+            }
+        }
+        if (ok) {
+            display_message("Undid :samples: %s as before it (:redo loads the samples again)", names.data);
+            /* The redo: the samples again (asking again, since edits are back). */
+            action r = { A_SAMPLES, NULL, NULL, 0, NULL, NULL, 0 };
+            action_done(&U.samples);
+            U.samples = r;
+            U.has_samples = true;
+        }
+        if (v->ops->request)
+            v->ops->request(v, REQ_RELOAD);
+    } else if (ok) {
+        display_message("Cancelled: nothing changed");
+    }
+    buf_done(&names);
+}
+
+static void undo_redo(view *v, mode m)
+{
+    action **stack = m == M_UNDO ? &U.undo : &U.redo;
+    size_t *n = m == M_UNDO ? &U.nu : &U.nr;
+    if (!is_local() && !*n) {
+        display_error(":%s takes back changes to a local database only", m == M_UNDO ? "undo" : "redo");
+        return;
+    }
+    if (!*n) {
+        display_message(m == M_UNDO ? "Nothing to undo (this session made no change)" : "Nothing to redo");
+        return;
+    }
+    action a = (*stack)[--*n];
+    bool stale = false;
+    if (a.kind == A_SAMPLES && m == M_UNDO) {
+        undo_samples(v, &a);
+    } else if (a.kind == A_SAMPLES) {
+        samples_command(v);
+        if (U.has_samples) {
+            U.mode = M_REDO;
+            U.undone_label = xstrdup(a.label);
+        }
+    } else {
+        take_back(v, &a, m, &stale);
+    }
+    /* Declined or refused: it stays where it was. */
+    if (U.mode == M_NORMAL && !stale) {
+        push(stack, n, &a);
+        return;
+    }
+    action_done(&a);
+}
+
+bool undo_command(view *v, int argc, char **argv)
+{
+    const char *c = argv[0];
+    if (display_is_cmd(c, "samples") && argc == 1) {
+        samples_command(v);
+        return true;
+    }
+    if (display_is_cmd(c, "undo") && argc == 1) {
+        undo_redo(v, M_UNDO);
+        return true;
+    }
+    if (display_is_cmd(c, "redo") && argc == 1) {
+        undo_redo(v, M_REDO);
+        return true;
+    }
+    return false;
+}

@@ -1,0 +1,76 @@
+/*
+ * undo — the explorer's safety net: automatic backups before destructive
+ * actions, `:undo` and `:redo` of the changes the explorer made, and
+ * `:samples`, which asks before it replaces edited sample tables.
+ *
+ * Automatic backups (local databases only: a remote table's backups cost
+ * its owner, so `:backup` takes one there only when asked): before a bulk
+ * delete or set on marks, `:samples` over edited tables, `:delete-index`
+ * and a commit of more than one change, the caller names the tables in an
+ * undo_guard, puts undo_guard_says() in its question, and after a yes
+ * calls undo_guard_take() before it writes. Each backup is named
+ * TABLE-auto-N (N one more than the table's highest) and is an ordinary
+ * backup to DynamoDB's API (STORE_BACKUP_AUTO tells it apart); after each
+ * one the table's automatic backups are pruned to the newest
+ * DDBX_AUTO_BACKUP_KEEP (default STORE_AUTO_BACKUP_KEEP, 20; 0 takes
+ * none) and those older than DDBX_AUTO_BACKUP_DAYS days (default 7; 0:
+ * no age limit).
+ *
+ * The journal: every key and `:` command is bracketed (undo_begin,
+ * undo_end); the store tells of each change record this explorer's own
+ * handle commits meanwhile (store_set_own_changes: never another
+ * process's), so an action is the list of its records, whose old and new
+ * images the change log holds on disk. `:undo` takes the newest action
+ * back: each item's image from
+ * before the action is staged over the image the action left (ui/staging,
+ * data/staged) and committed with the staged commit's optimistic check,
+ * so an item changed since by anyone else is a conflict in the conflict
+ * view, never overwritten (what the conflict view's keys then write
+ * belongs to that :undo). Repeated, `:undo` walks further back; `:redo`
+ * takes an undo back the same way; a new change forgets what could be
+ * redone. `:samples` is taken back from its backup (the table deleted
+ * and restored from it, after checking that it is still as the samples
+ * left it). The list of actions lives in this session's memory: after a
+ * restart the change log and the backups are still there (`ddbx diff
+ * TABLE@TIME`, `ddbx diff backup:NAME`), the list is not.
+ *
+ * The state is this module's.
+ */
+#ifndef DDBX_UNDO_H
+#define DDBX_UNDO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/buf.h"
+#include "ui/view.h"
+
+typedef struct undo_guard {
+    char **tables, **names;   /* the tables and their backups' names */
+    size_t n;
+    bool remote, off;         /* no backups: a remote store, or KEEP 0 */
+    bool no_undo;             /* the action is not one :undo takes back (the caller's) */
+    buf says;
+} undo_guard;
+
+void undo_guard_init(undo_guard *g);
+void undo_guard_done(undo_guard *g);
+/* One more table to back up (once each). */
+void undo_guard_add(undo_guard *g, const char *table);
+/* The sentence for the question: "A backup named T-auto-1 is kept;
+ * :undo takes this back." (never NULL). */
+const char *undo_guard_says(undo_guard *g);
+/* Takes the backups; false (said on the status line) when one failed:
+ * the action must not go ahead. */
+bool undo_guard_take(undo_guard *g);
+
+/* Brackets one key (label: its name) or `:` command (label: its line);
+ * nested calls are one action, named by the innermost. */
+void undo_begin(const char *label, bool command);
+void undo_end(void);
+void undo_done(void);
+
+/* :samples, :undo, :redo; false when the command is not one of them. */
+bool undo_command(view *v, int argc, char **argv);
+
+#endif
