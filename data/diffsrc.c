@@ -276,7 +276,7 @@ static void scan_close(void *self)
 {
     scan_reader *r = self;
     ddb_res_done(&r->page);
-    av_free(&r->start);
+    av_done(&r->start);
     store_close(r->st);
     remote_close(r->rem);
     free(r->table);
@@ -727,7 +727,7 @@ status diffsrc_start(diffsrc *s, const key_attr *pk, const key_attr *sk,
             st = key_of(s, &item, &s->sk, &key, d);
         if (st == ST_OK)
             st = spool_add(s->sp, key.data, key.len, &item, d);
-        av_free(&item);
+        av_done(&item);
         if (st == ST_OK && progress && s->st.read % PROGRESS_EVERY == 0)
             progress(ud, s, s->st.read);
     }
@@ -761,7 +761,7 @@ status diffsrc_next(void *ctx, av *item, bool *end, diag *d)
         s->st.duplicates += replaced;
         return ST_OK;
     }
-    av_free(item);
+    av_done(item);
     return diag_set(d, ST_VALIDATION, "%s: two items of %s share the key %s%s%s: the key the "
                     "diff compares by does not tell its items apart", s->side, s->describe,
                     s->pk.name, s->sk.name ? ", " : "", s->sk.name ? s->sk.name : "");

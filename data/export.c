@@ -143,7 +143,7 @@ static status walk(const source *src, item_fn fn, void *ctx, uint64_t *partition
         status rc = src->item(src->ictx, i, &it, d);
         if (rc == ST_OK && it.type == AV_M)
             rc = fn(ctx, &it, d);
-        av_free(&it);
+        av_done(&it);
         if (rc != ST_OK)
             return rc;
     }

@@ -133,7 +133,7 @@ static status shipped_read(const samples_asset *a, shipped *sh, diag *d)
 static void shipped_done(shipped *sh)
 {
     for (size_t i = 0; i < sh->n; i++) {
-        av_free(&sh->items[i]);
+        av_done(&sh->items[i]);
         free(sh->keys ? sh->keys[i] : NULL);
     }
     free(sh->items);

@@ -188,7 +188,7 @@ status store_items_backup(store *s, const char *arn, const av *after, store_item
  * at_ms past now reads the table as it is. */
 status store_items_at(store *s, const char *table, int64_t at_ms, const av *after,
                       store_items **out, diag *d);
-/* Up to max items into items[0..*n) (M avs, the caller's: av_free each);
+/* Up to max items into items[0..*n) (M avs, the caller's: av_done each);
  * *n < max only at the end. */
 status store_items_next(store_items *r, size_t max, av *items, size_t *n, diag *d);
 /* The definition the items follow (keys and indexes of the backup or

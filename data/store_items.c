@@ -380,7 +380,7 @@ status store_items_cursor_next(store_items_cursor *c, av *item, bool *end, diag 
 void store_items_cursor_done(store_items_cursor *c)
 {
     for (size_t i = c->at; i < c->n; i++)
-        av_free(&c->page[i]);
+        av_done(&c->page[i]);
     store_items_free(c->r);
     c->r = NULL;
     c->n = c->at = 0;

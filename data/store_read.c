@@ -419,6 +419,19 @@ static status fill_parts(store *s, sqlite3_stmt *q, const index_def *ix, av_type
     return st;
 }
 
+/* A partitions statement with the table (?1), the index (?2, 0: the
+ * table) and the most rows (?3) bound; NULL with d set. */
+static sqlite3_stmt *parts_stmt(store *s, int which, const tinfo *t, int xid, size_t max, diag *d)
+{
+    sqlite3_stmt *q = store_stmt(s, which, d);
+    if (q) {
+        sqlite3_bind_int64(q, 1, t->id);
+        sqlite3_bind_int(q, 2, xid);
+        sqlite3_bind_int64(q, 3, (int64_t)max);
+    }
+    return q;
+}
+
 /* The partitions statement `which` answers, `key` bound as ?4 when
  * given (the one to start after, or to find). */
 static status parts_query(store *s, const char *table, const char *index, int which, const av *key,
@@ -434,14 +447,11 @@ static status parts_query(store *s, const char *table, const char *index, int wh
     if ((st = lookup(s, table, index, &t, &xid, d)) != ST_OK)
         goto out;
     const key_attr *pk = xid ? &t->def.idx[xid - 1].pk : &t->def.pk;
-    sqlite3_stmt *q = store_stmt(s, which, d);
+    sqlite3_stmt *q = parts_stmt(s, which, t, xid, max, d);
     if (!q) {
         st = d->code;
         goto out;
     }
-    sqlite3_bind_int64(q, 1, t->id);
-    sqlite3_bind_int(q, 2, xid);
-    sqlite3_bind_int64(q, 3, (int64_t)max);
     const index_def *ix = xid ? &t->def.idx[xid - 1] : NULL;
     if (key) {
         store_part_key_encode(ix, key, &kb);
@@ -489,14 +499,11 @@ status store_partitions_by_size(store *s, const char *table, const char *index, 
     if ((st = lookup(s, table, index, &t, &xid, d)) != ST_OK)
         goto out;
     const key_attr *pk = xid ? &t->def.idx[xid - 1].pk : &t->def.pk;
-    sqlite3_stmt *q = store_stmt(s, Q_PARTS_BY_SIZE, d);
+    sqlite3_stmt *q = parts_stmt(s, Q_PARTS_BY_SIZE, t, xid, max, d);
     if (!q) {
         st = d->code;
         goto out;
     }
-    sqlite3_bind_int64(q, 1, t->id);
-    sqlite3_bind_int(q, 2, xid);
-    sqlite3_bind_int64(q, 3, (int64_t)max);
     st = fill_parts(s, q, xid ? &t->def.idx[xid - 1] : NULL, pk->type, max, out, n, d);
 out:
     return store_txn_end(s, st, d);

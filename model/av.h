@@ -67,12 +67,6 @@ void av_init_null(av *v);
 void av_init_list(av *v, av_type t);   /* empty L, M, SS, NS or BS */
 
 void av_done(av *v);                   /* frees contents; leaves AV_NONE */
-/* av_done's former name, for the call sites in ui/ not yet moved over
- * (issue 28 moves them with the views' renaming); new code says av_done. */
-static inline void av_free(av *v)
-{
-    av_done(v);
-}
 void av_copy(av *dst, const av *src);  /* deep copy into uninitialised dst */
 void av_move(av *dst, av *src);        /* dst takes src's data; src AV_NONE */
 

@@ -8,8 +8,9 @@
  * building the av. Messages are DynamoDB's, oddities included ("An number
  * set  may not be empty", "dectected"), as dynalite records them.
  *
- * Plain JSON is read by a small parser of our own rather than cJSON, which
- * keeps numbers as doubles: plain JSON numbers become N exactly.
+ * This file is the cJSON reader and the writers; plain JSON is read in
+ * ddbjson_plain.c, a request's flat members in ddbjson_flat.c (what they
+ * share: ddbjson_int.h).
  */
 #include "model/ddbjson.h"
 
@@ -23,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "model/base64.h"
+#include "model/ddbjson_int.h"
 #include "model/mem.h"
 
 #define MSG_EMPTY_AV "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
@@ -36,83 +38,8 @@
 #define MSG_FIELD "Unexpected field type"
 #define MSG_MAP_COLL "Unrecognized collection type java.util.Map<java.lang.String, com.amazonaws.dynamodb.v20120810.AttributeValue>"
 
-/* ---- attribute paths ---- */
-
-typedef struct path {
-    char s[512];
-    size_t len;
-} path;
-
-static void path_init(path *p, const char *prefix)
-{
-    p->len = 0;
-    p->s[0] = '\0';
-    if (prefix) {
-        size_t n = strlen(prefix);
-        if (n >= sizeof p->s)
-            n = sizeof p->s - 1;
-        memcpy(p->s, prefix, n);
-        p->len = n;
-        p->s[n] = '\0';
-    }
-}
-
-/* Appends bytes; returns the length to pop back to. Truncates silently: a
- * path is for people, and 511 bytes of it is plenty. No printf: a path is
- * pushed for every value read, and only an error ever shows it. */
-static size_t path_add(path *p, const char *t, size_t n)
-{
-    size_t old = p->len;
-    size_t room = sizeof p->s - 1 - p->len;
-    if (n > room)
-        n = room;
-    memcpy(p->s + p->len, t, n);
-    p->len += n;
-    p->s[p->len] = '\0';
-    return old;
-}
-
-/* ".name" (or "name" at the start) */
-static size_t path_push_name(path *p, const char *name)
-{
-    size_t old = p->len;
-    if (p->len)
-        path_add(p, ".", 1);
-    path_add(p, name, strlen(name));
-    return old;
-}
-
-/* ".name" always */
-static size_t path_push_dot(path *p, const char *name)
-{
-    size_t old = path_add(p, ".", 1);
-    path_add(p, name, strlen(name));
-    return old;
-}
-
-/* "[i]" */
-static size_t path_push_index(path *p, int i)
-{
-    char t[16];
-    size_t n = sizeof t;
-    unsigned u = i < 0 ? 0u : (unsigned)i;
-    t[--n] = ']';
-    do {
-        t[--n] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    t[--n] = '[';
-    return path_add(p, t + n, sizeof t - n);
-}
-
-static void path_pop(path *p, size_t old)
-{
-    p->len = old;
-    p->s[old] = '\0';
-}
-
 __attribute__((format(printf, 4, 5)))
-static status fail(diag *d, status code, const path *p, const char *fmt, ...)
+status ddbjson_fail(diag *d, status code, const path *p, const char *fmt, ...)
 {
     char msg[sizeof d->msg];
     va_list ap;
@@ -142,14 +69,14 @@ static const char *number_kind(const cJSON *n)
 static status shape_scalar(const cJSON *n, const char *java, diag *d, const path *p)
 {
     if (cJSON_IsBool(n))
-        return fail(d, ST_SERIALIZATION, p, "%s cannot be converted to %s",
+        return ddbjson_fail(d, ST_SERIALIZATION, p, "%s cannot be converted to %s",
                     cJSON_IsTrue(n) ? "TRUE_VALUE" : "FALSE_VALUE", java);
     if (cJSON_IsNumber(n))
-        return fail(d, ST_SERIALIZATION, p, "%s cannot be converted to %s", number_kind(n), java);
+        return ddbjson_fail(d, ST_SERIALIZATION, p, "%s cannot be converted to %s", number_kind(n), java);
     if (cJSON_IsArray(n))
-        return fail(d, ST_SERIALIZATION, p, "Unrecognized collection type class java.lang.%s", java);
+        return ddbjson_fail(d, ST_SERIALIZATION, p, "Unrecognized collection type class java.lang.%s", java);
     if (cJSON_IsObject(n))
-        return fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
+        return ddbjson_fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
     return ST_OK;
 }
 
@@ -173,7 +100,7 @@ static status shape_bool(const cJSON *n, diag *d, const path *p)
         return ST_OK;
     if (cJSON_IsString(n)) {
         if (bool_text(n->valuestring) < 0)
-            return fail(d, ST_SERIALIZATION, p, "Unexpected token received from parser");
+            return ddbjson_fail(d, ST_SERIALIZATION, p, "Unexpected token received from parser");
         return ST_OK;
     }
     return shape_scalar(n, "Boolean", d, p);
@@ -187,10 +114,10 @@ static status check_base64(const char *s, buf *scratch, diag *d, const path *p)
     case BASE64_OK:
         return ST_OK;
     case BASE64_BAD_LENGTH:
-        return fail(d, ST_SERIALIZATION, p,
+        return ddbjson_fail(d, ST_SERIALIZATION, p,
                     "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", len);
     default:
-        return fail(d, ST_SERIALIZATION, p, "Invalid last non-pad Base64 character dectected");
+        return ddbjson_fail(d, ST_SERIALIZATION, p, "Invalid last non-pad Base64 character dectected");
     }
 }
 
@@ -199,10 +126,10 @@ static status shape_blob(const cJSON *n, buf *scratch, diag *d, const path *p)
     if (cJSON_IsString(n))
         return check_base64(n->valuestring, scratch, d, p);
     if (cJSON_IsBool(n) || cJSON_IsNumber(n))
-        return fail(d, ST_SERIALIZATION, p, "only base-64-encoded strings are convertible to bytes");
+        return ddbjson_fail(d, ST_SERIALIZATION, p, "only base-64-encoded strings are convertible to bytes");
     if (cJSON_IsArray(n))
-        return fail(d, ST_SERIALIZATION, p, "Unrecognized collection type class java.nio.ByteBuffer");
-    return fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
+        return ddbjson_fail(d, ST_SERIALIZATION, p, "Unrecognized collection type class java.nio.ByteBuffer");
+    return ddbjson_fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
 }
 
 static status shape_list(const cJSON *n, diag *d, const path *p)
@@ -210,8 +137,8 @@ static status shape_list(const cJSON *n, diag *d, const path *p)
     if (cJSON_IsArray(n))
         return ST_OK;
     if (cJSON_IsObject(n))
-        return fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
-    return fail(d, ST_SERIALIZATION, p, MSG_FIELD);
+        return ddbjson_fail(d, ST_SERIALIZATION, p, MSG_STRUCT);
+    return ddbjson_fail(d, ST_SERIALIZATION, p, MSG_FIELD);
 }
 
 static status shape_value(const cJSON *n, buf *scratch, diag *d, path *p);
@@ -219,9 +146,9 @@ static status shape_value(const cJSON *n, buf *scratch, diag *d, path *p);
 static status shape_map(const cJSON *n, buf *scratch, diag *d, path *p)
 {
     if (cJSON_IsArray(n))
-        return fail(d, ST_SERIALIZATION, p, MSG_MAP_COLL);
+        return ddbjson_fail(d, ST_SERIALIZATION, p, MSG_MAP_COLL);
     if (!cJSON_IsObject(n))
-        return fail(d, ST_SERIALIZATION, p, MSG_FIELD);
+        return ddbjson_fail(d, ST_SERIALIZATION, p, MSG_FIELD);
     for (const cJSON *c = n->child; c; c = c->next) {
         size_t old = path_push_name(p, c->string);
         status st = shape_value(c, scratch, d, p);
@@ -239,10 +166,10 @@ static status shape_value(const cJSON *n, buf *scratch, diag *d, path *p)
     if (cJSON_IsNull(n))
         return ST_OK;           /* pass 2 reports the empty value */
     if (cJSON_IsArray(n))
-        return fail(d, ST_SERIALIZATION, p,
+        return ddbjson_fail(d, ST_SERIALIZATION, p,
                     "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue");
     if (!cJSON_IsObject(n))
-        return fail(d, ST_SERIALIZATION, p, "Unexpected value type in payload");
+        return ddbjson_fail(d, ST_SERIALIZATION, p, "Unexpected value type in payload");
     for (const cJSON *c = n->child; c; c = c->next) {
         if (cJSON_IsNull(c))
             continue;
@@ -346,7 +273,7 @@ static void init_s_unmarked(av *v, const char *s)
 static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, buf *scratch)
 {
     if (!arr->child)
-        return fail(d, ST_VALIDATION, p, "%s",
+        return ddbjson_fail(d, ST_VALIDATION, p, "%s",
                     t == AV_SS ? MSG_EMPTY_SS : t == AV_NS ? MSG_EMPTY_NS : MSG_EMPTY_BS);
     status st = ST_OK;
     av_init_list(out, t);
@@ -356,14 +283,14 @@ static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, 
         size_t o2 = path_push_index(p, i);
         av v;
         if (cJSON_IsNull(e)) {
-            st = t == AV_NS ? fail(d, ST_VALIDATION, p, "The parameter cannot be converted to a numeric value")
-                            : fail(d, ST_VALIDATION, p, MSG_NULL_MEMBER);
+            st = t == AV_NS ? ddbjson_fail(d, ST_VALIDATION, p, "The parameter cannot be converted to a numeric value")
+                            : ddbjson_fail(d, ST_VALIDATION, p, MSG_NULL_MEMBER);
         } else if (t == AV_SS) {
             init_s_unmarked(&v, e->valuestring);
         } else if (t == AV_NS) {
             num x;
             if ((st = num_parse(e->valuestring, strlen(e->valuestring), &x, d)) != ST_OK)
-                fail(d, st, p, "%s", d ? d->msg : "");
+                ddbjson_fail(d, st, p, "%s", d ? d->msg : "");
             else
                 av_init_n(&v, &x);
         } else {
@@ -378,11 +305,11 @@ static status build_set(av_type t, const cJSON *arr, path *p, av *out, diag *d, 
     }
     if (!av_set_normalize(out)) {
         if (t == AV_NS) {
-            st = fail(d, ST_VALIDATION, p, "Input collection contains duplicates");
+            st = ddbjson_fail(d, ST_VALIDATION, p, "Input collection contains duplicates");
         } else {
             buf q = BUF_INIT;
             quote_set(&q, arr);
-            st = fail(d, ST_VALIDATION, p,
+            st = ddbjson_fail(d, ST_VALIDATION, p,
                       t == AV_SS ? "One or more parameter values were invalid: Input collection %s contains duplicates."
                                  : "One or more parameter values were invalid: Input collection %sof type BS contains duplicates.",
                       q.data);
@@ -432,7 +359,7 @@ static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, 
         num x;
         status st = num_parse(c->valuestring, strlen(c->valuestring), &x, d);
         if (st != ST_OK)
-            return fail(d, st, p, "%s", d ? d->msg : "");
+            return ddbjson_fail(d, st, p, "%s", d ? d->msg : "");
         av_init_n(out, &x);
         return ST_OK;
     }
@@ -446,7 +373,7 @@ static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, 
         return ST_OK;
     case AV_NULL:
         if (!node_true(c))
-            return fail(d, ST_VALIDATION, p, MSG_NULL_FALSE);
+            return ddbjson_fail(d, ST_VALIDATION, p, MSG_NULL_FALSE);
         av_init_null(out);
         return ST_OK;
     case AV_SS:
@@ -486,7 +413,7 @@ static status build_value(const cJSON *n, path *p, av *out, diag *d, buf *scratc
             if (!cJSON_IsNull(c) && av_type_from_name(c->string, strlen(c->string)) != AV_NONE)
                 ntypes++;
     if (ntypes == 0)
-        return fail(d, ST_VALIDATION, p, MSG_EMPTY_AV);
+        return ddbjson_fail(d, ST_VALIDATION, p, MSG_EMPTY_AV);
     /* DynamoDB validates each type given, in order, before refusing two. */
     for (const cJSON *c = n->child; c; c = c->next) {
         av_type t = cJSON_IsNull(c) ? AV_NONE : av_type_from_name(c->string, strlen(c->string));
@@ -502,7 +429,7 @@ static status build_value(const cJSON *n, path *p, av *out, diag *d, buf *scratc
         }
         av_done(&v);
     }
-    return fail(d, ST_VALIDATION, p, MSG_MULTI_AV);
+    return ddbjson_fail(d, ST_VALIDATION, p, MSG_MULTI_AV);
 }
 
 status ddbjson_item_from_cjson(const cJSON *obj, const char *prefix, av *item, diag *d)
@@ -531,8 +458,7 @@ status ddbjson_value_from_cjson(const cJSON *obj, const char *prefix, av *v, dia
 
 /* ---- JSON text in ---- */
 
-/* Records line and column of byte offset pos in text. */
-static void locate(diag *d, const char *text, size_t pos)
+void ddbjson_locate(diag *d, const char *text, size_t pos)
 {
     if (!d)
         return;
@@ -548,10 +474,6 @@ static void locate(diag *d, const char *text, size_t pos)
     d->pos = (long)pos;
 }
 
-static bool is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
 
 /* cJSON turns "\u0000" into a NUL that ends its C string; refuse it
  * rather than truncate silently. Backslashes occur only inside strings. */
@@ -586,7 +508,6 @@ static void mark_nul_escapes(const char *text, size_t len, buf *out)
     buf_add(out, text + run, len - run);
 }
 
-static size_t utf8_seq(const unsigned char *p, size_t n);
 
 status ddbjson_check_text(const char *text, size_t len, diag *d)
 {
@@ -594,7 +515,7 @@ status ddbjson_check_text(const char *text, size_t len, diag *d)
     for (size_t i = 0; i < len;) {
         size_t k = s[i] == 0 ? 0 : utf8_seq(s + i, len - i);
         if (k == 0) {
-            locate(d, text, i);
+            ddbjson_locate(d, text, i);
             return diag_set(d, ST_PARSE, "%s at line %d, column %d",
                             s[i] == 0 ? "NUL byte in JSON text" : "invalid UTF-8",
                             d ? d->line : 0, d ? d->col : 0);
@@ -635,7 +556,7 @@ status ddbjson_cjson_parse(const char *text, size_t len, cJSON **root, diag *d)
         cJSON_Delete(*root);
         *root = NULL;
     }
-    locate(d, text, pos > len ? len : pos);
+    ddbjson_locate(d, text, pos > len ? len : pos);
     return diag_set(d, ST_PARSE, "invalid JSON at line %d, column %d", d ? d->line : 0, d ? d->col : 0);
 }
 
@@ -662,36 +583,6 @@ status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d)
 }
 
 /* ---- JSON text out ---- */
-
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if invalid
- * (overlong forms, surrogates and code points past U+10FFFF are invalid). */
-static size_t utf8_seq(const unsigned char *p, size_t n)
-{
-    unsigned c = p[0];
-    size_t len;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, min = 0x10000;
-    else
-        return 0;
-    if (len > n)
-        return 0;
-    unsigned cp = c & (0x7F >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return len;
-}
 
 /* True when none of the 8 bytes at p is a control byte, '"', '\\' or
  * >= 0x80 (the classic "has a byte less than / equal to" bit tricks). */
@@ -888,517 +779,4 @@ void ddbjson_write_plain_item(buf *out, const av *item)
         write_plain(out, &m->val);
     }
     buf_addc(out, '}');
-}
-
-/* A small recursive-descent reader for plain JSON, straight into avs. */
-typedef struct pj {
-    const char *s, *p, *end;
-    diag *d;
-    path path;
-    int depth;
-} pj;
-
-#define PJ_MAX_DEPTH 512
-
-__attribute__((format(printf, 2, 3)))
-static status pj_fail(pj *j, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    locate(j->d, j->s, (size_t)(j->p - j->s));
-    return fail(j->d, ST_PARSE, &j->path, "%s at line %d, column %d", msg,
-                j->d ? j->d->line : 0, j->d ? j->d->col : 0);
-}
-
-static void pj_ws(pj *j)
-{
-    while (j->p < j->end && is_ws(*j->p))
-        j->p++;
-}
-
-static int hex4(const char *p)
-{
-    int v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        v <<= 4;
-        if (c >= '0' && c <= '9') v |= c - '0';
-        else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-        else return -1;
-    }
-    return v;
-}
-
-static void put_utf8(buf *out, unsigned cp)
-{
-    char u[4];
-    if (cp < 0x80) {
-        buf_addc(out, (char)cp);
-    } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | cp >> 6);
-        u[1] = (char)(0x80 | (cp & 63));
-        buf_add(out, u, 2);
-    } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | cp >> 12);
-        u[1] = (char)(0x80 | ((cp >> 6) & 63));
-        u[2] = (char)(0x80 | (cp & 63));
-        buf_add(out, u, 3);
-    } else {
-        u[0] = (char)(0xF0 | cp >> 18);
-        u[1] = (char)(0x80 | ((cp >> 12) & 63));
-        u[2] = (char)(0x80 | ((cp >> 6) & 63));
-        u[3] = (char)(0x80 | (cp & 63));
-        buf_add(out, u, 4);
-    }
-}
-
-/* At an opening quote: appends the decoded string to out (NULs allowed). */
-static status pj_string(pj *j, buf *out)
-{
-    assert(*j->p == '"');
-    j->p++;
-    while (j->p < j->end) {
-        const char *run = j->p;
-        while (j->p < j->end && *j->p != '"' && *j->p != '\\' && (unsigned char)*j->p >= 0x20)
-            j->p++;
-        buf_add(out, run, (size_t)(j->p - run));
-        if (j->p >= j->end)
-            break;
-        char c = *j->p;
-        if (c == '"') {
-            j->p++;
-            return ST_OK;
-        }
-        if (c != '\\')
-            return pj_fail(j, "control character in string");
-        if (j->p + 1 >= j->end)
-            break;
-        char e = j->p[1];
-        j->p += 2;
-        switch (e) {
-        case '"': case '\\': case '/': buf_addc(out, e); break;
-        case 'b': buf_addc(out, '\b'); break;
-        case 'f': buf_addc(out, '\f'); break;
-        case 'n': buf_addc(out, '\n'); break;
-        case 'r': buf_addc(out, '\r'); break;
-        case 't': buf_addc(out, '\t'); break;
-        case 'u': {
-            int cp = j->end - j->p >= 4 ? hex4(j->p) : -1;
-            if (cp < 0)
-                return pj_fail(j, "invalid \\u escape");
-            j->p += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                int lo = j->end - j->p >= 6 && j->p[0] == '\\' && j->p[1] == 'u' ? hex4(j->p + 2) : -1;
-                if (lo < 0xDC00 || lo > 0xDFFF)
-                    return pj_fail(j, "unpaired surrogate in \\u escape");
-                j->p += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                return pj_fail(j, "unpaired surrogate in \\u escape");
-            }
-            put_utf8(out, (unsigned)cp);
-            break;
-        }
-        default:
-            j->p--;
-            return pj_fail(j, "invalid escape in string");
-        }
-    }
-    return pj_fail(j, "unterminated string");
-}
-
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static status pj_number(pj *j, av *out)
-{
-    const char *start = j->p, *q = j->p;
-    if (q < j->end && *q == '-')
-        q++;
-    if (q < j->end && *q == '0')
-        q++;
-    else if (q < j->end && is_digit(*q))
-        while (q < j->end && is_digit(*q))
-            q++;
-    else
-        return pj_fail(j, "invalid number");
-    if (q < j->end && *q == '.') {
-        q++;
-        if (q >= j->end || !is_digit(*q))
-            return (j->p = q, pj_fail(j, "invalid number"));
-        while (q < j->end && is_digit(*q))
-            q++;
-    }
-    if (q < j->end && (*q == 'e' || *q == 'E')) {
-        q++;
-        if (q < j->end && (*q == '+' || *q == '-'))
-            q++;
-        if (q >= j->end || !is_digit(*q))
-            return (j->p = q, pj_fail(j, "invalid number"));
-        while (q < j->end && is_digit(*q))
-            q++;
-    }
-    num n;
-    status st = num_parse(start, (size_t)(q - start), &n, j->d);
-    if (st != ST_OK) {
-        locate(j->d, j->s, (size_t)(start - j->s));
-        return fail(j->d, st, &j->path, "%s", j->d ? j->d->msg : "");
-    }
-    j->p = q;
-    av_init_n(out, &n);
-    return ST_OK;
-}
-
-static bool pj_lit(pj *j, const char *lit)
-{
-    size_t n = strlen(lit);
-    if ((size_t)(j->end - j->p) >= n && memcmp(j->p, lit, n) == 0) {
-        j->p += n;
-        return true;
-    }
-    return false;
-}
-
-static status pj_value(pj *j, av *out);
-
-static status pj_object(pj *j, av *out)
-{
-    status st = ST_OK;
-    buf name = BUF_INIT;
-    av_init_list(out, AV_M);
-    j->p++;
-    pj_ws(j);
-    if (j->p < j->end && *j->p == '}') {
-        j->p++;
-        goto out;
-    }
-    for (;;) {
-        pj_ws(j);
-        if (j->p >= j->end || *j->p != '"') {
-            st = pj_fail(j, "expected a member name");
-            goto out;
-        }
-        buf_reset(&name);
-        if ((st = pj_string(j, &name)) != ST_OK)
-            goto out;
-        pj_ws(j);
-        if (j->p >= j->end || *j->p != ':') {
-            st = pj_fail(j, "expected ':'");
-            goto out;
-        }
-        j->p++;
-        size_t old = path_push_name(&j->path, name.data ? name.data : "");
-        av v;
-        st = pj_value(j, &v);
-        path_pop(&j->path, old);
-        if (st != ST_OK)
-            goto out;
-        av_map_put(out, name.data ? name.data : "", name.len, &v);
-        pj_ws(j);
-        if (j->p < j->end && *j->p == ',') {
-            j->p++;
-            continue;
-        }
-        if (j->p < j->end && *j->p == '}') {
-            j->p++;
-            goto out;
-        }
-        st = pj_fail(j, "expected ',' or '}'");
-        goto out;
-    }
-out:
-    buf_done(&name);
-    if (st != ST_OK)
-        av_done(out);
-    return st;
-}
-
-static status pj_array(pj *j, av *out)
-{
-    status st = ST_OK;
-    av_init_list(out, AV_L);
-    j->p++;
-    pj_ws(j);
-    if (j->p < j->end && *j->p == ']') {
-        j->p++;
-        return ST_OK;
-    }
-    for (int i = 0;; i++) {
-        size_t old = path_push_index(&j->path, i);
-        av v;
-        st = pj_value(j, &v);
-        path_pop(&j->path, old);
-        if (st != ST_OK)
-            break;
-        av_list_push(out, &v);
-        pj_ws(j);
-        if (j->p < j->end && *j->p == ',') {
-            j->p++;
-            continue;
-        }
-        if (j->p < j->end && *j->p == ']') {
-            j->p++;
-            return ST_OK;
-        }
-        st = pj_fail(j, "expected ',' or ']'");
-        break;
-    }
-    av_done(out);
-    return st;
-}
-
-static status pj_value(pj *j, av *out)
-{
-    status st;
-    pj_ws(j);
-    out->type = AV_NONE;
-    if (j->p >= j->end)
-        return pj_fail(j, "unexpected end of input");
-    if (++j->depth > PJ_MAX_DEPTH) {
-        st = pj_fail(j, "nested too deeply");
-        goto out;
-    }
-    switch (*j->p) {
-    case '{':
-        st = pj_object(j, out);
-        break;
-    case '[':
-        st = pj_array(j, out);
-        break;
-    case '"': {
-        buf s = BUF_INIT;
-        st = pj_string(j, &s);
-        if (st == ST_OK)
-            av_init_s(out, s.data ? s.data : "", s.len);
-        buf_done(&s);
-        break;
-    }
-    default:
-        st = ST_OK;
-        if (pj_lit(j, "true"))
-            av_init_bool(out, true);
-        else if (pj_lit(j, "false"))
-            av_init_bool(out, false);
-        else if (pj_lit(j, "null"))
-            av_init_null(out);
-        else if (*j->p == '-' || is_digit(*j->p))
-            st = pj_number(j, out);
-        else
-            st = pj_fail(j, "unexpected character");
-    }
-out:
-    j->depth--;
-    return st;
-}
-
-status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
-{
-    pj j = { .s = text, .p = text, .end = text + len, .d = d };
-    path_init(&j.path, NULL);
-    status cst = ddbjson_check_text(text, len, d);
-    if (cst != ST_OK)
-        return cst;
-    pj_ws(&j);
-    if (j.p >= j.end || *j.p != '{')
-        return pj_fail(&j, "expected a JSON object");
-    status st = pj_value(&j, item);
-    if (st != ST_OK)
-        return st;
-    pj_ws(&j);
-    if (j.p != j.end) {
-        av_done(item);
-        return pj_fail(&j, "unexpected text after the object");
-    }
-    return ST_OK;
-}
-
-/* One map of ddbjson_parse_maps. */
-static status parse_map(const char *text, bool names, av *out, diag *d)
-{
-    out->type = AV_NONE;
-    size_t n = text ? strlen(text) : 0;
-    if (strspn(text ? text : "", " \t\n\r") == n)
-        return ST_OK;
-    status st = names ? ddbjson_parse_plain_item(text, n, out, d) : ddbjson_parse_item(text, n, out, d);
-    for (size_t k = 0; st == ST_OK && names && k < out->u.m.len; k++)
-        if (out->u.m.v[k].val.type != AV_S)
-            st = diag_set(d, ST_VALIDATION, "the name of %s must be a JSON string", out->u.m.v[k].name);
-    if (st != ST_OK) {
-        av_free(out);
-        out->type = AV_NONE;
-        snprintf(d->file, sizeof d->file, "%s", names ? DDBJSON_NAMES_MEMBER : DDBJSON_VALUES_MEMBER);
-    }
-    return st;
-}
-
-status ddbjson_parse_maps(const char *names, const char *values, av *names_out, av *values_out,
-                          diag *d)
-{
-    values_out->type = AV_NONE;
-    status st = parse_map(names, true, names_out, d);
-    if (st == ST_OK && (st = parse_map(values, false, values_out, d)) != ST_OK) {
-        av_free(names_out);
-        names_out->type = AV_NONE;
-    }
-    return st;
-}
-
-/* ---- flat requests (ddbjson_flat_parse) ---- */
-
-typedef struct flat_in {
-    const unsigned char *p, *end;
-} flat_in;
-
-static inline void fl_ws(flat_in *in)
-{
-    while (in->p < in->end && *in->p <= ' ' && is_ws((char)*in->p))
-        in->p++;
-}
-
-static bool fl_char(flat_in *in, char c)
-{
-    fl_ws(in);
-    if (in->p >= in->end || *in->p != (unsigned char)c)
-        return false;
-    in->p++;
-    fl_ws(in);
-    return true;
-}
-
-/* A string of valid UTF-8 without escapes or control characters. */
-static bool fl_string(flat_in *in, ddbjson_span *out)
-{
-    const unsigned char *p = in->p, *e = in->end;
-    if (p >= e || *p != '"')
-        return false;
-    const unsigned char *s = ++p;
-    while (p < e) {
-        unsigned c = *p;
-        if (c == '"') {
-            out->p = (const char *)s;
-            out->n = (size_t)(p - s);
-            in->p = p + 1;
-            return true;
-        }
-        if (c < 0x20 || c == '\\')
-            return false;
-        if (c < 0x80) {
-            p++;
-            continue;
-        }
-        size_t k = utf8_seq(p, (size_t)(e - p));
-        if (!k)
-            return false;
-        p += k;
-    }
-    return false;
-}
-
-static bool span_eq(ddbjson_span a, ddbjson_span b)
-{
-    return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
-}
-
-/* {"name":{"S":"..."},...} into f->attrs. */
-static bool fl_attrs(flat_in *in, ddbjson_flat *f, ddbjson_flat_member *m)
-{
-    m->first = f->n_attrs;
-    m->n = 0;
-    if (!fl_char(in, '{'))
-        return false;
-    if (in->p < in->end && *in->p == '}') {
-        in->p++;
-        return true;
-    }
-    for (;;) {
-        if (f->n_attrs == DDBJSON_FLAT_MAX)
-            return false;
-        ddbjson_flat_attr *a = &f->attrs[f->n_attrs];
-        ddbjson_span type;
-        if (!fl_string(in, &a->name) || !fl_char(in, ':') || !fl_char(in, '{') || !fl_string(in, &type) ||
-            !fl_char(in, ':') || !fl_string(in, &a->val) || !fl_char(in, '}'))
-            return false;
-        if (ddbjson_span_is(type, "S"))
-            a->type = AV_S;
-        else if (ddbjson_span_is(type, "N"))
-            a->type = AV_N;
-        else
-            return false;
-        for (size_t i = m->first; i < f->n_attrs; i++)
-            if (span_eq(f->attrs[i].name, a->name))
-                return false;
-        f->n_attrs++;
-        m->n++;
-        if (in->p < in->end && *in->p == '}') {
-            in->p++;
-            return true;
-        }
-        if (!fl_char(in, ','))
-            return false;
-    }
-}
-
-static bool fl_lit(flat_in *in, const char *lit)
-{
-    size_t n = strlen(lit);
-    if ((size_t)(in->end - in->p) < n || memcmp(in->p, lit, n) != 0)
-        return false;
-    in->p += n;
-    return true;
-}
-
-static bool fl_member(flat_in *in, ddbjson_flat *f, ddbjson_flat_member *m)
-{
-    if (!fl_string(in, &m->name) || !fl_char(in, ':') || in->p >= in->end)
-        return false;
-    for (size_t i = 0; i < f->n; i++)
-        if (span_eq(f->m[i].name, m->name))
-            return false;
-    switch (*in->p) {
-    case '"':
-        m->kind = 's';
-        return fl_string(in, &m->str);
-    case 't':
-    case 'f':
-        m->kind = 'b';
-        m->b = *in->p == 't';
-        return fl_lit(in, m->b ? "true" : "false");
-    case '{':
-        m->kind = 'm';
-        return fl_attrs(in, f, m);
-    default:
-        return false;
-    }
-}
-
-bool ddbjson_flat_parse(const char *text, size_t len, ddbjson_flat *f)
-{
-    flat_in in = { (const unsigned char *)text, (const unsigned char *)text + len };
-    f->n = f->n_attrs = 0;
-    if (!fl_char(&in, '{'))
-        return false;
-    if (in.p < in.end && *in.p == '}') {
-        in.p++;
-    } else {
-        for (;;) {
-            if (f->n == DDBJSON_FLAT_MAX || !fl_member(&in, f, &f->m[f->n]))
-                return false;
-            f->n++;
-            fl_ws(&in);
-            if (in.p < in.end && *in.p == '}') {
-                in.p++;
-                break;
-            }
-            if (!fl_char(&in, ','))
-                return false;
-        }
-    }
-    fl_ws(&in);
-    return in.p == in.end;
 }

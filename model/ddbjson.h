@@ -116,7 +116,7 @@ status ddbjson_parse_plain_item(const char *text, size_t len, av *item, diag *d)
  * builder's --names=/--values=): names a plain JSON object of strings
  * ({"#s":"status"}), values DynamoDB JSON ({":v":{"S":"x"}}). NULL or
  * blank text is not given: AV_NONE. Into uninitialised outs (each AV_NONE
- * or AV_M; the caller's av_free); on error both are AV_NONE and d->file
+ * or AV_M; the caller's av_done); on error both are AV_NONE and d->file
  * names the map (DDBJSON_NAMES_MEMBER or DDBJSON_VALUES_MEMBER), d->path and d->pos where in it. The
  * placeholders themselves are checked by expr_ctx_init.
  */

@@ -643,7 +643,7 @@ static size_t transform(const mask *m, const mask_rule *r, mask_action a, av *v)
             redact_scalar(&v->u.l.v[0], &one);
             n = v->u.l.len;
             for (size_t i = 0; i < v->u.l.len; i++)
-                av_free(&v->u.l.v[i]);
+                av_done(&v->u.l.v[i]);
             v->u.l.len = 0;
             av_list_push(v, &one);
             return n;
@@ -664,7 +664,7 @@ static size_t transform(const mask *m, const mask_rule *r, mask_action a, av *v)
     else
         redact_scalar(v, &out);
     bool same = av_equal(v, &out);
-    av_free(v);
+    av_done(v);
     *v = out;
     return same ? 0 : 1;
 }
@@ -719,7 +719,7 @@ static void walk_map(walker *w, av *m)
         w->depth--;
         if (drop) {
             free(x->name);
-            av_free(&x->val);
+            av_done(&x->val);
             continue;
         }
         m->u.m.v[out++] = *x;
@@ -737,7 +737,7 @@ static void walk_list(walker *w, av *l)
             walk_value(w, &l->u.l.v[i]);
         w->depth--;
         if (drop) {
-            av_free(&l->u.l.v[i]);
+            av_done(&l->u.l.v[i]);
             continue;
         }
         l->u.l.v[out++] = l->u.l.v[i];

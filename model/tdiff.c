@@ -54,10 +54,10 @@ void tdiff_free(tdiff *t)
     if (!t)
         return;
     for (int i = 0; i < 2; i++) {
-        av_free(&t->side[i].item);
+        av_done(&t->side[i].item);
         buf_done(&t->side[i].key);
         buf_done(&t->side[i].prev);
-        av_free(&t->held[i]);
+        av_done(&t->held[i]);
     }
     for (size_t i = 0; i < t->sum.n_prefixes; i++)
         free(t->sum.prefixes[i].prefix);
@@ -147,7 +147,7 @@ static status fill(tdiff *t, int i, diag *d)
         buf_done(&b);
     }
     if (st != ST_OK) {
-        av_free(&s->item);
+        av_done(&s->item);
         return st;
     }
     s->started = true;
@@ -201,8 +201,8 @@ static tdiff_counts *counts_for(tdiff *t, const av *item)
 status tdiff_next(tdiff *t, tdiff_event *ev, bool *done, diag *d)
 {
     *done = false;
-    av_free(&t->held[0]);
-    av_free(&t->held[1]);
+    av_done(&t->held[0]);
+    av_done(&t->held[1]);
     t->n_ch = t->n_segs = 0;
     for (;;) {
         status st = fill(t, 0, d);
@@ -244,8 +244,8 @@ status tdiff_next(tdiff *t, tdiff_event *ev, bool *done, diag *d)
         if (itemdiff_items(&t->held[0], &t->held[1], collect, t) == 0) {
             k->same++;
             t->sum.total.same++;
-            av_free(&t->held[0]);
-            av_free(&t->held[1]);
+            av_done(&t->held[0]);
+            av_done(&t->held[1]);
             continue;
         }
         for (size_t i = 0; i < t->n_ch; i++)

@@ -110,6 +110,7 @@ int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write)
 {
     static const char *const names[] = { "--endpoint-url", "--region", "--profile" };
     int out = 0, any = 0, bad = 0;
+    memset(o, 0, sizeof *o);
     for (int i = 0; i < *argc; i++) {
         if (i > 0 && strcmp(argv[i], "--write") == 0) {
             if (write)

@@ -45,8 +45,8 @@ unsigned cli_store_flags(void);
 
 /*
  * The remote flags anywhere in argv: `--endpoint-url URL`, `--region R`,
- * `--profile P` (and their `--flag=VALUE` forms) fill *o (which the caller
- * zeroes first; the values point into argv), `--write` sets *write (may be
+ * `--profile P` (and their `--flag=VALUE` forms) fill *o (zeroed first:
+ * the caller's remote_opts need not be; the values point into argv), `--write` sets *write (may be
  * NULL when the command has no writes). Removes them, compacting argv.
  * Returns 1 when any remote flag was given (the session is remote), 0 when
  * none, -1 after printing a message on stderr for a flag missing its

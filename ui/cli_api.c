@@ -71,7 +71,6 @@ int cli_api(int argc, char **argv)
 {
     const char *flag_db = cli_take_db(&argc, argv);
     remote_opts ro;
-    memset(&ro, 0, sizeof ro);
     int rem = cli_take_remote(&argc, argv, &ro, NULL);
     double retention, lifetime;
     if (rem < 0 || cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0)

@@ -407,7 +407,6 @@ int cli_diff(int argc, char **argv)
 {
     const char *flag_db = cli_take_db(&argc, argv);
     remote_opts ro;
-    memset(&ro, 0, sizeof ro);
     int rem = cli_take_remote(&argc, argv, &ro, NULL);
     if (rem < 0)
         return 2;

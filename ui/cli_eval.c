@@ -235,9 +235,9 @@ static int eval_load_inputs(const eval_args *a, eval_inputs *in, diag *d)
 
 static void eval_inputs_done(eval_inputs *in)
 {
-    av_free(&in->names);
-    av_free(&in->values);
-    av_free(&in->item);
+    av_done(&in->names);
+    av_done(&in->values);
+    av_done(&in->item);
     free(in->pk);
     free(in->sk);
 }
@@ -328,7 +328,7 @@ static int print_update(const expr *e, const av *item, const char *text, diag *d
     }
     putchar('\n');
     expr_names_done(&ch);
-    av_free(&updated);
+    av_done(&updated);
     return 0;
 }
 
@@ -353,7 +353,7 @@ static int eval_run(const expr *e, expr_kind kind, const eval_inputs *in, const 
             av p;
             expr_project(e, it, &p);
             print_item("projected", &p);
-            av_free(&p);
+            av_done(&p);
         }
         return 0;
     case EXPR_UPDATE:

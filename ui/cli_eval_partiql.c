@@ -162,7 +162,7 @@ static void try_item(const pq_plan *plan, const av *item)
     fputs("result: ", stdout);
     cli_put_clean(stdout, out.data, out.len);
     fputc('\n', stdout);
-    av_free(&p);
+    av_done(&p);
     buf_done(&out);
 }
 
@@ -206,8 +206,8 @@ int cli_eval_partiql(int argc, char **argv)
 done:
     pq_plan_done(&plan);
     pq_free(s);
-    av_free(&params);
-    av_free(&item);
+    av_done(&params);
+    av_done(&item);
     table_def_free(&def);
     return rc;
 }

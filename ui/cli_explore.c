@@ -101,7 +101,6 @@ int cli_explore(int argc, char **argv)
 {
     display_mark_start();
     remote_opts ro;
-    memset(&ro, 0, sizeof ro);
     int write = 0;
     int rem = cli_take_remote(&argc, argv, &ro, &write);
     if (rem < 0)

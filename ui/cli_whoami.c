@@ -39,7 +39,6 @@ static void put_json_string(const char *s)
 int cli_whoami(int argc, char **argv)
 {
     remote_opts ro;
-    memset(&ro, 0, sizeof ro);
     if (cli_take_remote(&argc, argv, &ro, NULL) < 0)
         return 2;
     if (argc > 1 || ro.endpoint_url) {

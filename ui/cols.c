@@ -1,5 +1,6 @@
 #include "ui/cols.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,4 +107,45 @@ void cols_draw_item(const cols *c, const av *item, int row, int x, int width, in
         x += c->c[i].width + 2;
     }
     buf_done(&b);
+}
+
+/* Does an item of items[0..n) hold the attribute? */
+static bool held(const av *const *items, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (av_map_get(items[i], name, strlen(name)))
+            return true;
+    return false;
+}
+
+void cols_fit_lines(cols *c, const vm *m, int kind, size_t item_off, const char *const *first,
+                    size_t nfirst, bool held_only)
+{
+    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
+    const av *items[512];
+    for (size_t i = m->top; i < end && n < 512; i++)
+        if (m->lines[i].kind == kind)
+            items[n++] = (const av *)((const char *)m->lines[i].data + item_off);
+    const char *names[8] = { 0 };
+    assert(nfirst <= 8);
+    for (size_t k = 0; k < nfirst; k++)
+        names[k] = first[k] && (!held_only || held(items, n, first[k])) ? first[k] : NULL;
+    cols_compute(c, items, n, names, nfirst, NULL);
+}
+
+void cols_heads_text(const cols *c, buf *out)
+{
+    for (size_t k = 0; k < c->n; k++)
+        buf_printf(out, "%s%s", k ? " " : "", c->c[k].name);
+}
+
+void cols_item_text(const av *item, buf *out)
+{
+    for (size_t j = 0; j < item->u.m.len; j++) {
+        if (j)
+            buf_addc(out, ' ');
+        buf_add(out, item->u.m.v[j].name, item->u.m.v[j].name_len);
+        buf_addc(out, '=');
+        fmt_cell(out, &item->u.m.v[j].val, 0);
+    }
 }

@@ -132,7 +132,7 @@ static void copy_menu(view *v)
     if (have_item)
         edit_key(&def, c.item, &key);
     render((char)k, c.item, &key, &req, &out, &what);
-    av_free(&key);
+    av_done(&key);
     copy_text(out.data ? out.data : "", out.len, what.data);
 out:
     ddb_req_done(&req);

@@ -186,7 +186,7 @@ static bool create_or_retry(const char *table, const table_def *def, buf *text, 
         buf_done(&key);
         if (ok || !again)
             return ok;
-        av_free(item);
+        av_done(item);
         if (!edit_json(text, item))
             return false;
     }
@@ -242,7 +242,7 @@ bool edit_new_item(const char *table, const table_def *def, const av *pk, av *cr
     if (ok && created)
         av_move(created, &item);
 out:
-    av_free(&item);
+    av_done(&item);
     buf_done(&t);
     buf_done(&key);
     return ok;
@@ -280,8 +280,8 @@ bool edit_item(const char *table, const table_def *def, const av *item, bool pro
         ok = create_or_retry(table, def, &t, &edited);
     }
 out:
-    av_free(&cur);
-    av_free(&edited);
+    av_done(&cur);
+    av_done(&edited);
     buf_done(&t);
     buf_done(&key);
     return ok;
@@ -373,7 +373,7 @@ static bool place_write(const char *table, const table_def *def, const av *item,
         ok = staging_stage_write(table, def, &r, &staged, &why);
         if (!ok)
             display_error("Not staged: %s", why.data);
-        av_free(&staged);
+        av_done(&staged);
         ddb_req_done(&r);
         goto out;
     }
@@ -554,8 +554,8 @@ bool edit_set_place(const char *table, const table_def *def, const av *item, con
     ok = place_write(table, def, item, at, BU_SET, at->elem ? &set : &val, done.data);
     buf_done(&done);
 out:
-    av_free(&val);
-    av_free(&set);
+    av_done(&val);
+    av_done(&set);
     buf_done(&key);
     buf_done(&path);
     buf_done(&from);
@@ -572,7 +572,7 @@ bool edit_delete_item(const char *table, const table_def *def, const av *item)
         av base, none = { .type = AV_NONE };
         if (staging_base(table, def, item, &base)) {
             ok = staging_stage(table, def, &base, &none);
-            av_free(&base);
+            av_done(&base);
         }
         goto out;
     }

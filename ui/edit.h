@@ -35,7 +35,7 @@ bool edit_get_item(const char *table, const table_def *def, const av *keys, av *
 bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out);
 
 /* A new item typed in $EDITOR (pk, may be NULL, pre-filled); *created
- * (may be NULL; av_free) gets the item written or staged, AV_NONE when
+ * (may be NULL; av_done) gets the item written or staged, AV_NONE when
  * none was. */
 bool edit_new_item(const char *table, const table_def *def, const av *pk, av *created);
 bool edit_item(const char *table, const table_def *def, const av *item, bool projected);
@@ -66,7 +66,7 @@ bool edit_remove_place(const char *table, const table_def *def, const av *item, 
 bool edit_delete_item(const char *table, const table_def *def, const av *item);
 
 /* The table key of item (its key attributes, copied) into an
- * uninitialised out (AV_M; av_free). */
+ * uninitialised out (AV_M; av_done). */
 void edit_key(const table_def *def, const av *item, av *out);
 
 #endif

@@ -9,8 +9,8 @@
 
 void items_pos_reset(items_pos *c)
 {
-    av_free(&c->pk);
-    av_free(&c->item);
+    av_done(&c->pk);
+    av_done(&c->item);
     c->valid = c->item_valid = false;
 }
 
@@ -64,11 +64,11 @@ static void compute(items_pos *c, store *st, const char *table, const char *inde
     long delta;
     if (item && c->item_valid && !part && c->item_no && counted(c, near, ctx, &delta)) {
         c->item_no = (uint64_t)((long long)c->item_no + delta);
-        av_free(&c->item);
+        av_done(&c->item);
         av_copy(&c->item, item);
         return;
     }
-    av_free(&c->item);
+    av_done(&c->item);
     c->item_valid = false;
     if (!part && !item)
         return;

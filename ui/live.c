@@ -60,7 +60,7 @@ static int64_t mono_ms(void)
 static void clear_marks(void)
 {
     for (size_t i = 0; i < L.n; i++)
-        av_free(&L.marks[i].keys);
+        av_done(&L.marks[i].keys);
     L.n = 0;
 }
 
@@ -119,7 +119,7 @@ static void add_mark(const store_change *c, int64_t until)
     /* The latest change of a key wins; a removed item is not on screen. */
     for (size_t i = 0; i < L.n; i++) {
         if (av_equal(&L.marks[i].keys, &c->keys)) {
-            av_free(&L.marks[i].keys);
+            av_done(&L.marks[i].keys);
             L.marks[i] = L.marks[--L.n];
             break;
         }
@@ -127,7 +127,7 @@ static void add_mark(const store_change *c, int64_t until)
     if (c->event == STORE_REMOVE)
         return;
     if (L.n == MAX_MARKS) {
-        av_free(&L.marks[0].keys);
+        av_done(&L.marks[0].keys);
         memmove(L.marks, L.marks + 1, (MAX_MARKS - 1) * sizeof *L.marks);
         L.n--;
     }
@@ -165,7 +165,7 @@ int live_tick(const char *table)
     int64_t now = mono_ms();
     for (size_t i = 0; i < L.n;) {
         if (L.marks[i].until <= now) {
-            av_free(&L.marks[i].keys);
+            av_done(&L.marks[i].keys);
             L.marks[i] = L.marks[--L.n];
             what = LIVE_REDRAW;
         } else {

@@ -110,7 +110,7 @@ static void entry_text(const keyset *s, const keyset_entry *e, bool with_table, 
         buf_printf(out, "%s%s=", i ? " " : "", names[i]);
         fmt_cell(out, av_map_get(&key, names[i], strlen(names[i])), 32);
     }
-    av_free(&key);
+    av_done(&key);
 }
 
 /* The keys of a set as a question shows them, in the set's order: all of
@@ -162,7 +162,7 @@ static size_t merge(keyset *from, const char *table, const table_def *def)
         av key;
         keyset_entry_key(from, all[i], &key);
         added += keyset_add(marks(), table, def, &key) == 1;
-        av_free(&key);
+        av_done(&key);
         keyset_remove_entry(from, all[i]);
     }
     free(all);
@@ -275,11 +275,11 @@ static void mark_partition(view *v)
             break;
         for (size_t i = 0; i < got; i++)
             keyset_add(found, table, &def, &page[i]);
-        av_free(&after);
+        av_done(&after);
         if (got)
             av_move(&after, &page[got - 1]);
         for (size_t i = 0; i + 1 < got; i++)
-            av_free(&page[i]);
+            av_done(&page[i]);
         if (got == 100 && ++pages % (STEP / 100) == 0) {
             display_progress("Reading partition %s: %zu items (Esc or Ctrl-C stops)", p.data,
                              keyset_count(found));
@@ -287,7 +287,7 @@ static void mark_partition(view *v)
                 break;
         }
     } while (got == 100);
-    av_free(&after);
+    av_done(&after);
     size_t n = keyset_count(found);
     if (st != ST_OK) {
         display_diag("Mark partition", st, &d);
@@ -300,14 +300,14 @@ static void mark_partition(view *v)
             av key;
             keyset_entry_key(found, all[i], &key);
             marked += keyset_has(marks(), table, &def, &key);
-            av_free(&key);
+            av_done(&key);
         }
         if (marked == n) {
             for (size_t i = 0; i < listed; i++) {
                 av key;
                 keyset_entry_key(found, all[i], &key);
                 keyset_remove(marks(), table, &def, &key);
-                av_free(&key);
+                av_done(&key);
             }
             display_message("Unmarked %zu item%s of partition %s (%zu marked)", n, s_(n), p.data, n_marks());
         } else {
@@ -319,7 +319,7 @@ static void mark_partition(view *v)
                 av key;
                 keyset_entry_key(found, all[i], &key);
                 seen += keyset_has(screen, table, &def, &key);
-                av_free(&key);
+                av_done(&key);
             }
             keyset_free(screen);
             buf q = BUF_INIT;
@@ -368,7 +368,7 @@ static bool read_rest(view *v, const char *table, const table_def *def, keyset *
         if (st == ST_OK) {
             for (size_t i = 0; i < res.n_items; i++)
                 keyset_add(set, table, def, &res.items[i]);
-            av_free(&req.start);
+            av_done(&req.start);
             av_move(&req.start, &res.last_key);
             (*pages)++;
         } else {
@@ -586,9 +586,9 @@ static void stage_deletes(marked *m)
         keyset_entry_key(K, m->e[i], &key);
         if (staging_base(entry_table(m->e[i]), def, &key, &base)) {
             staged += staging_stage(entry_table(m->e[i]), def, &base, &none);
-            av_free(&base);
+            av_done(&base);
         }
-        av_free(&key);
+        av_done(&key);
     }
     display_message("%sStaged the delete of %zu marked item%s (:commit writes them)",
                     stopped ? "Stopped: " : "", staged, s_(staged));
@@ -726,7 +726,7 @@ static void marked_set(view *v, const char *name, const av *val)
         keyset_entry_key(K, m.e[done], &key);
         bool ok = staged ? staging_set_attr(entry_table(m.e[done]), def, &key, name, val)
                          : update_one(entry_table(m.e[done]), def, &key, name, val);
-        av_free(&key);
+        av_done(&key);
         if (!ok)
             break;
     }
@@ -912,7 +912,7 @@ bool marks_command(view *v, int argc, char **argv)
             display_diag("Not a value (type DynamoDB JSON such as {\"S\":\"text\"})", d.code, &d);
         } else {
             marked_set(v, argv[2], &val);
-            av_free(&val);
+            av_done(&val);
         }
         buf_done(&j);
     } else if (strcmp(what, "remove") == 0 && argc == 3) {

@@ -146,7 +146,7 @@ static outcome pass(const cond_arg *where, const av *after, int dir, uint64_t *s
             o = S_NONE;
             break;
         }
-        av_free(&resume);
+        av_done(&resume);
         av_move(&resume, &res.resume);
         rq.after = &resume;
         display_message("Searching for %s: %llu item%s read%s (Esc stops)", text_.data,
@@ -159,7 +159,7 @@ static outcome pass(const cond_arg *where, const av *after, int dir, uint64_t *s
         }
     }
     store_search_res_done(&res);
-    av_free(&resume);
+    av_done(&resume);
     return o;
 }
 
@@ -191,7 +191,7 @@ static void search_store(view *v, int dir)
         if (dir > 0 && store_search_item_matches(&start, text_.data, text_.len)) {
             view_items_show(v, &start);
             display_message("/%s", text_.data);
-            av_free(&start);
+            av_done(&start);
             return;
         }
     }
@@ -223,8 +223,8 @@ static void search_store(view *v, int dir)
     case S_FAILED:
         break;
     }
-    av_free(&start);
-    av_free(&match);
+    av_done(&start);
+    av_done(&match);
 }
 
 void search_run(view *v, int dir)

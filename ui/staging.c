@@ -108,7 +108,7 @@ int staging_marker(const char *table, const table_def *def, const av *item)
     av key;
     edit_key(def, item, &key);
     staged_item *it = find(table, &key);
-    av_free(&key);
+    av_done(&key);
     return it ? marker_of(it) : 0;
 }
 
@@ -130,7 +130,7 @@ static bool staged_or_stored(const char *table, const table_def *def, const av *
     } else {
         ok = edit_get_item(table, def, &key, out);
     }
-    av_free(&key);
+    av_done(&key);
     return ok;
 }
 
@@ -174,7 +174,7 @@ bool staging_stage(const char *table, const table_def *def, const av *before, co
                         strcmp(kind, "new") == 0 ? "new item" : strcmp(kind, "delete") == 0 ? "delete of" : "change to",
                         k.data, S.n);
     buf_done(&k);
-    av_free(&key);
+    av_done(&key);
     return ok;
 }
 
@@ -225,11 +225,11 @@ bool staging_stage_write(const char *table, const table_def *def, const ddb_req 
             buf_adds(why, "the staging area refused it (see the status line)");
     }
     if (!ok) {
-        av_free(staged);
+        av_done(staged);
         staged->type = AV_NONE;
     }
-    av_free(&before);
-    av_free(&key);
+    av_done(&before);
+    av_done(&key);
     return ok;
 }
 
@@ -249,9 +249,9 @@ void staging_entries_free(staging_entry *e, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(e[i].table);
-        av_free(&e[i].key);
-        av_free(&e[i].before);
-        av_free(&e[i].after);
+        av_done(&e[i].key);
+        av_done(&e[i].before);
+        av_done(&e[i].after);
     }
     free(e);
 }
@@ -283,8 +283,8 @@ bool staging_set_attr(const char *table, const table_def *def, const av *item, c
         av_map_remove(&after, name, strlen(name));
     }
     bool ok = staging_stage(table, def, &base, &after);
-    av_free(&base);
-    av_free(&after);
+    av_done(&base);
+    av_done(&after);
     return ok;
 }
 
@@ -328,7 +328,7 @@ bool staging_resolve(const char *table, const av *key, const av *before, const a
             st = staged_drop(display_store(), table, key, NULL, &d);   /* nothing left */
         else
             st = staged_put(display_store(), table, key, cur, &rebased, &d);
-        av_free(&rebased);
+        av_done(&rebased);
         did = "Rebased your change onto theirs";
         break;
     default:
@@ -480,10 +480,10 @@ void staging_commit(void)
                         written == 1 ? "" : "s", groups, commit_note ? ". " : "", commit_note ? commit_note : "");
     }
     free((char *)conflict.table);
-    av_free(&key);
-    av_free(&before);
-    av_free(&after);
-    av_free(&now);
+    av_done(&key);
+    av_done(&before);
+    av_done(&after);
+    av_done(&now);
 }
 
 void staging_discard(const char *table, const av *key)
@@ -634,7 +634,7 @@ size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
     /* What does not fit comes with the next page, which starts after
      * the last kept item. */
     for (size_t i = max; i < k; i++)
-        av_free(&all[i]);
+        av_done(&all[i]);
     k = k < max ? k : max;
     memcpy(items, all, k * sizeof *all);
     free(all);

@@ -394,9 +394,9 @@ static void rev_free(rev *r, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(r[i].table);
         buf_done(&r[i].key);
-        av_free(&r[i].keys);
-        av_free(&r[i].old_item);
-        av_free(&r[i].new_item);
+        av_done(&r[i].keys);
+        av_done(&r[i].old_item);
+        av_done(&r[i].new_item);
     }
     free(r);
 }

@@ -82,7 +82,7 @@ bool bview_item_key(const bview *p, av *out, buf *why)
         const av *v = av_map_get(&p->item, names[i], strlen(names[i]));
         if (!v) {
             buf_printf(why, "the item has no key attribute %s", names[i]);
-            av_free(out);
+            av_done(out);
             return false;
         }
         av c;
@@ -400,7 +400,7 @@ static void cmd_cond(view *v, int argc, char **argv)
     buf_done(&text);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool bview_open(view *v, const void *arg)
 {
     bview *p = v->priv;
     const cond_arg *a = arg;
@@ -418,14 +418,14 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void title(view *v, buf *out)
+static void bview_title(view *v, buf *out)
 {
     bview *p = v->priv;
     buf_printf(out, "Condition builder: %s%s%s [%s]", p->table ? p->table : "(no table)",
                p->index ? " / " : "", p->index ? p->index : "", bview_mode_names[p->mode]);
 }
 
-static int head_rows(view *v)
+static int bview_head_rows(view *v)
 {
     (void)v;
     return 1;
@@ -457,7 +457,7 @@ static size_t panel_first(view *v)
     return p->panel_top;
 }
 
-static void draw_head(view *v, int row, int width)
+static void bview_draw_head(view *v, int row, int width)
 {
     bview *p = v->priv;
     int lw, px, pw;
@@ -480,7 +480,7 @@ static void draw_head(view *v, int row, int width)
     buf_done(&h);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void bview_draw(view *v, size_t i, int row, int width)
 {
     bview *p = v->priv;
     line *l = vm_line(&v->vm, i);
@@ -532,7 +532,7 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static void text(view *v, size_t i, buf *out)
+static void bview_text(view *v, size_t i, buf *out)
 {
     bview *p = v->priv;
     line *l = vm_line(&v->vm, i);
@@ -548,7 +548,7 @@ static void text(view *v, size_t i, buf *out)
     }
 }
 
-static const char *kind_name(int kind)
+static const char *bview_kind_name(int kind)
 {
     switch (kind) {
     case L_NODE: return "node";
@@ -558,7 +558,7 @@ static const char *kind_name(int kind)
     }
 }
 
-static void select_line(view *v)
+static void bview_select_line(view *v)
 {
     bview *p = v->priv;
     size_t last = n_left(p) - 1;
@@ -566,13 +566,13 @@ static void select_line(view *v)
         vm_select(&v->vm, last);
 }
 
-static void free_line(view *v, line *l)
+static void bview_free_line(view *v, line *l)
 {
     (void)v;
     free(l->data);
 }
 
-static void done(view *v)
+static void bview_done(view *v)
 {
     bview *p = v->priv;
     builder_free(p->b);
@@ -587,8 +587,8 @@ static void done(view *v)
     free(p->index);
     if (p->have_def)
         table_def_free(&p->def);
-    av_free(&p->item);
-    av_free(&p->stored);
+    av_done(&p->item);
+    av_done(&p->stored);
     buf_done(&p->result);
     buf_done(&p->saved);
     builder_paths_free(p->picks, p->n_picks);
@@ -639,7 +639,7 @@ static bool is(const char *word, const char *name)
 /* A new item: the last action's result was about the old one. */
 static void set_item(bview *p, av *it)
 {
-    av_free(&p->item);
+    av_done(&p->item);
     p->item = *it;
     buf_reset(&p->result);
     p->result_error = false;
@@ -682,7 +682,7 @@ static void cmd_cond_mode(bview *p, const char *name)
     }
 }
 
-/* :upd [EXPR] [--names=J] [--values=J]: the update rows from text (none:
+/* :upd [EXPR] [--names=J] [--values=J]: the update rows from bview_text (none:
  * clears them). */
 static void cmd_upd(bview *p, int argc, char **argv)
 {
@@ -750,11 +750,11 @@ static void save_pattern(bview *p, const char *name)
     } else {
         display_error("%s: %s", builder_req_op_name(op), why.data);
     }
-    av_free(&key);
+    av_done(&key);
     buf_done(&why);
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool bview_command(view *v, int argc, char **argv)
 {
     bview *p = v->priv;
     const char *c = argv[0];
@@ -892,10 +892,10 @@ static void apply_here(view *v)
     p->panel_top = 0;   /* the result is the panel's first section */
     if (op == BREQ_QUERY) {
         char *argv[] = { "apply", "key", NULL };
-        command(v, 2, argv);
+        bview_command(v, 2, argv);
     } else if (op == BREQ_SCAN) {
         char *argv[] = { "apply", "filter", NULL };
-        command(v, 2, argv);
+        bview_command(v, 2, argv);
     } else {
         bview_apply_write(v, op);
         rebuild(v, v->vm.cursor);
@@ -1007,7 +1007,7 @@ static void add_to_txn(view *v)
     btxn_command(v, 3, argv);
 }
 
-static enum req request(view *v, enum req r)
+static enum req bview_request(view *v, enum req r)
 {
     bview *p = v->priv;
     size_t sel = v->vm.cursor;
@@ -1076,7 +1076,7 @@ void view_builder_open(view *from, int argc, char **argv)
 }
 
 /* The request the builder shows, for copying it out (ui/copy.c). */
-static bool typed_request(view *v, ddb_req *out, buf *why)
+static bool bview_typed_request(view *v, ddb_req *out, buf *why)
 {
     bview *p = v->priv;
     breq r;
@@ -1088,26 +1088,26 @@ static bool typed_request(view *v, ddb_req *out, buf *why)
     diag_init(&d);
     ddb_req_done(out);
     status st = builder_req_typed(&r, out, &d);
-    av_free(&key);
+    av_done(&key);
     if (st != ST_OK)
         buf_adds(why, d.msg);
     return st == ST_OK;
 }
 
 const view_ops view_builder_ops = {
-    .typed_request = typed_request,
+    .typed_request = bview_typed_request,
     .name = "builder",
     .priv_size = sizeof(bview),
-    .open = open_view,
-    .title = title,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .select = select_line,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
+    .open = bview_open,
+    .title = bview_title,
+    .head_rows = bview_head_rows,
+    .draw_head = bview_draw_head,
+    .draw = bview_draw,
+    .request = bview_request,
+    .select = bview_select_line,
+    .done = bview_done,
+    .free_line = bview_free_line,
+    .kind_name = bview_kind_name,
+    .text = bview_text,
+    .command = bview_command,
 };

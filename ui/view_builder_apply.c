@@ -56,7 +56,7 @@ static bool get_stored(const bview *p, bool consistent, av *out)
  * itself when there is no table to look in. */
 void bview_load_stored(bview *p)
 {
-    av_free(&p->stored);
+    av_done(&p->stored);
     p->have_stored = get_stored(p, true, &p->stored);
 }
 
@@ -65,7 +65,7 @@ void bview_refresh_item(bview *p)
 {
     av nv;
     if (get_stored(p, false, &nv) && nv.type == AV_M) {
-        av_free(&p->item);
+        av_done(&p->item);
         av_move(&p->item, &nv);
     }
 }
@@ -93,7 +93,7 @@ static void write_outcome(view *v, breq_op op, status st, const ddb_err *err)
     buf_printf(&p->result, "%s: OK", builder_req_op_name(op));
     display_message("%s: OK", builder_req_op_name(op));
     if (op == BREQ_DELETE)
-        av_free(&p->item);
+        av_done(&p->item);
     else
         bview_refresh_item(p);
     if (p->item.type == AV_M)
@@ -126,7 +126,7 @@ static void stage_outcome(view *v, breq_op op, const ddb_req *req)
             buf_adds(&p->result, "\nThe item is staged to be deleted.");
         bview_reload_below(v);
     }
-    av_free(&staged);
+    av_done(&staged);
     buf_done(&why);
     table_def_free(&def);
 }
@@ -152,7 +152,7 @@ void bview_apply_write(view *v, breq_op op)
     diag d;
     diag_init(&d);
     status st = builder_req_typed(&r, &req, &d);
-    av_free(&key);
+    av_done(&key);
     if (st != ST_OK) {
         buf_printf(&p->result, "%s: %s", builder_req_op_name(op), d.msg);
         goto out;
@@ -190,8 +190,8 @@ static void read_filter(bview *p, const buf *text, bmaps *m, int argc, char **ar
         .run = true,
     };
     display_push(&view_query_ops, &qa);
-    av_free(&names);
-    av_free(&values);
+    av_done(&names);
+    av_done(&values);
     p->result_error = false;
     buf_printf(&p->result, "%s: sent to the query bar (its answer is there; q comes back here)",
                argc <= 2 ? "Scan" : "Query");
@@ -224,8 +224,8 @@ static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
         expr_free(e);
         expr_ctx_done(&cx);
     }
-    av_free(&nm);
-    av_free(&vl);
+    av_done(&nm);
+    av_done(&vl);
     return st;
 }
 

@@ -211,7 +211,7 @@ static void panel_request(bview *p, breq_op op)
             buf_done(&pq);
         }
     }
-    av_free(&key);
+    av_done(&key);
     buf_done(&why);
     buf_done(&json);
     buf_done(&cli);

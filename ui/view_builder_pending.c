@@ -173,45 +173,45 @@ static void rebuild(view *v)
     vm_select(&v->vm, sel);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool pending_open(view *v, const void *arg)
 {
     (void)arg;
     rebuild(v);
     return true;
 }
 
-static void title(view *v, buf *out)
+static void pending_title(view *v, buf *out)
 {
     (void)v;
     size_t n = btxn_count();
     buf_printf(out, "Pending transaction: %zu action%s", n, n == 1 ? "" : "s");
 }
 
-static int head_rows(view *v)
+static int pending_head_rows(view *v)
 {
     (void)v;
     return 1;
 }
 
-static void draw_head(view *v, int row, int width)
+static void pending_draw_head(view *v, int row, int width)
 {
     (void)v;
     term_puts(row, 0, width, "Enter: edit condition  d: remove (line 1: clear)  A: run  q: back",
               ROLE_COLHEAD);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void pending_draw(view *v, size_t i, int row, int width)
 {
     tline *t = vm_line(&v->vm, i)->data;
     term_put(row, 0, width, t->text, strlen(t->text), t->r, true);
 }
 
-static void text(view *v, size_t i, buf *out)
+static void pending_text(view *v, size_t i, buf *out)
 {
     buf_adds(out, ((tline *)vm_line(&v->vm, i)->data)->text);
 }
 
-static const char *kind_name(int kind)
+static const char *pending_kind_name(int kind)
 {
     switch (kind) {
     case L_HEAD: return "head";
@@ -221,7 +221,7 @@ static const char *kind_name(int kind)
     }
 }
 
-static void free_line(view *v, line *l)
+static void pending_free_line(view *v, line *l)
 {
     (void)v;
     tline *t = l->data;
@@ -229,7 +229,7 @@ static void free_line(view *v, line *l)
     free(t);
 }
 
-static void done(view *v)
+static void pending_done(view *v)
 {
     txn_view *p = v->priv;
     buf_done(&p->result);
@@ -280,7 +280,7 @@ static void map_json_for(const av *m, const char *text, bool names, buf *out)
     } else if (sub.u.m.len) {
         ddbjson_write_item(out, &sub);
     }
-    av_free(&sub);
+    av_done(&sub);
 }
 
 /* Asks for an expression pre-filled with cur (or the text refused last
@@ -404,7 +404,7 @@ static long selected_act(view *v)
     return l ? ((tline *)l->data)->act : -1;
 }
 
-static enum req request(view *v, enum req r)
+static enum req pending_request(view *v, enum req r)
 {
     long i = selected_act(v);
     line *l = vm_selected(&v->vm);
@@ -439,7 +439,7 @@ static enum req request(view *v, enum req r)
 }
 
 /* :txn run, :txn clear (no question: the command is the answer). */
-static bool command(view *v, int argc, char **argv)
+static bool pending_command(view *v, int argc, char **argv)
 {
     if (strcmp(argv[0], "txn") != 0 || argc != 2)
         return false;
@@ -456,15 +456,15 @@ static bool command(view *v, int argc, char **argv)
 const view_ops view_txn_ops = {
     .name = "txn",
     .priv_size = sizeof(txn_view),
-    .open = open_view,
-    .title = title,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
+    .open = pending_open,
+    .title = pending_title,
+    .head_rows = pending_head_rows,
+    .draw_head = pending_draw_head,
+    .draw = pending_draw,
+    .request = pending_request,
+    .done = pending_done,
+    .free_line = pending_free_line,
+    .kind_name = pending_kind_name,
+    .text = pending_text,
+    .command = pending_command,
 };

@@ -131,7 +131,7 @@ static void follow_key(av *item, const table_def *def, const av *old, const av *
         if (swap_segments(m->val.u.s.ptr, m->val.u.s.len, from, flen, to, tlen, &nv)) {
             av s;
             av_init_s(&s, nv.data ? nv.data : "", nv.len);
-            av_free(&m->val);
+            av_done(&m->val);
             m->val = s;
         }
         buf_done(&nv);
@@ -215,7 +215,7 @@ static bool ask_key_value(const char *origin, const table_def *def, int i, const
         if (edit_parse_key(def, NULL, i == 0, text, v, &d) == ST_OK &&
             check_key_value(name, v, i == 0, &d) == ST_OK)
             break;
-        av_free(v);
+        av_done(v);
         buf what = BUF_INIT;
         buf_printf(&what, "New item's %s \"%s\"", name, text);
         display_diag(what.data, d.code, &d);
@@ -259,7 +259,7 @@ static bool ask_new_key(const char *origin, const table_def *def, av *item)
             av_map_put(item, name, strlen(name), &v);
             if (old.type)
                 follow_key(item, def, &old, av_map_get(item, name, strlen(name)));
-            av_free(&old);
+            av_done(&old);
         }
         buf_done(&init);
     }
@@ -286,7 +286,7 @@ static void add_row(bupdate *u, const char *name, size_t len, const num *by)
     baction *a = builder_update_add(u, BU_ADD);
     builder_path_push(&a->path, name, len);
     builder_opnd_set_kind(&a->a, BO_VALUE);
-    av_free(&a->a.value);
+    av_done(&a->a.value);
     av_init_n(&a->a.value, by);
 }
 
@@ -344,7 +344,7 @@ static long action_on(const char *table, const table_def *def, const av *key)
         av k;
         edit_key(def, a->kind == DDB_PUT ? &a->item : &a->key, &k);
         bool same = av_equal(&k, key);
-        av_free(&k);
+        av_done(&k);
         if (same)
             return (long)i;
     }
@@ -374,12 +374,12 @@ static bool push_action(const char *table, const table_def *def, breq_op op, con
     av own;
     edit_key(def, item, &own);
     long on = action_on(table, def, &own);
-    av_free(&own);
+    av_done(&own);
     if (on >= 0) {
         /* DynamoDB's message (TransactWriteItems' ValidationException). */
         display_error("Transaction request cannot include multiple operations on one item (action %ld)",
                       on + 1);
-        av_free(&key);
+        av_done(&key);
         return false;
     }
     ddb_req act;
@@ -397,7 +397,7 @@ static bool push_action(const char *table, const table_def *def, breq_op op, con
         btxn_push(&act, buf_steal(&label));
         ddb_req_done(&act);
     }
-    av_free(&key);
+    av_done(&key);
     return ok;
 }
 
@@ -507,6 +507,6 @@ void view_txn_add(view *from)
     item.type = AV_NONE;
     if (edit_get_item(a.table, &def, a.item, &item))
         add_for(a.table, &def, &item);
-    av_free(&item);
+    av_done(&item);
     table_def_free(&def);
 }

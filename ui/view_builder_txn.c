@@ -124,7 +124,7 @@ static void txn_add(bview *p, const char *opname)
             buf_printf(&p->result, "Added to the transaction (%zu action%s)", n, n == 1 ? "" : "s");
         }
     }
-    av_free(&key);
+    av_done(&key);
     buf_done(&why);
     buf_done(&label);
 }

@@ -30,7 +30,7 @@ static void fill(view *v, size_t sel)
     vm_select(&v->vm, sel);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool colpick_open(view *v, const void *arg)
 {
     const cols_arg *a = arg;
     cview *p = v->priv;
@@ -56,7 +56,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void colpick_done(view *v)
 {
     cview *p = v->priv;
     colset_done(&p->set);
@@ -64,19 +64,19 @@ static void done(view *v)
     free(p->entity);
 }
 
-static void title(view *v, buf *out)
+static void colpick_title(view *v, buf *out)
 {
     cview *p = v->priv;
     buf_printf(out, "Columns of %s: ", p->table);
     colset_entity_label(p->entity, out);
 }
 
-static int head_rows(view *v)
+static int colpick_head_rows(view *v)
 {
     return 1;
 }
 
-static void draw_head(view *v, int row, int width)
+static void colpick_draw_head(view *v, int row, int width)
 {
     term_fill(row, 0, width, ROLE_COLHEAD);
     term_puts(row, 0, width, "Enter: show/hide  <  >: move  =: pin  q: back", ROLE_COLHEAD);
@@ -89,7 +89,7 @@ static void line_text(const cview *p, size_t i, buf *out)
                f & COLSET_PINNED ? "  (pinned)" : "");
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void colpick_draw(view *v, size_t i, int row, int width)
 {
     cview *p = v->priv;
     buf b = BUF_INIT;
@@ -99,12 +99,12 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static void text(view *v, size_t i, buf *out)
+static void colpick_text(view *v, size_t i, buf *out)
 {
     line_text(v->priv, i, out);
 }
 
-static const char *kind_name(int kind)
+static const char *colpick_kind_name(int kind)
 {
     return "column";
 }
@@ -163,7 +163,7 @@ static void pin(view *v, size_t i)
     save(v, at);
 }
 
-static enum req request(view *v, enum req r)
+static enum req colpick_request(view *v, enum req r)
 {
     cview *p = v->priv;
     size_t i = v->vm.cursor;
@@ -186,13 +186,13 @@ static enum req request(view *v, enum req r)
 const view_ops view_cols_ops = {
     .name = "columns",
     .priv_size = sizeof(cview),
-    .open = open_view,
-    .title = title,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .kind_name = kind_name,
-    .text = text,
+    .open = colpick_open,
+    .title = colpick_title,
+    .head_rows = colpick_head_rows,
+    .draw_head = colpick_draw_head,
+    .draw = colpick_draw,
+    .request = colpick_request,
+    .done = colpick_done,
+    .kind_name = colpick_kind_name,
+    .text = colpick_text,
 };

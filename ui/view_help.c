@@ -43,7 +43,7 @@ typedef struct hline {
     size_t lfrom, lcount, rfrom, rcount;
 } hline;
 
-static void free_line(view *v, line *l)
+static void help_free_line(view *v, line *l)
 {
     free(l->data);
 }
@@ -187,7 +187,7 @@ static const char *section_of(const char *view_name)
     return NULL;
 }
 
-static bool open_view(view *v, const void *arg)
+static bool help_open(view *v, const void *arg)
 {
     help_view *p = v->priv;
     entries(v);
@@ -205,7 +205,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void layout(view *v)
+static void help_layout(view *v)
 {
     help_view *p = v->priv;
     if (p->width != term_cols()) {
@@ -215,7 +215,7 @@ static void layout(view *v)
     }
 }
 
-static void done(view *v)
+static void help_done(view *v)
 {
     help_view *p = v->priv;
     for (size_t i = 0; i < p->n; i++) {
@@ -225,12 +225,12 @@ static void done(view *v)
     free(p->e);
 }
 
-static void title(view *v, buf *out)
+static void help_title(view *v, buf *out)
 {
     buf_adds(out, "Help: keys and commands  (q: back)");
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void help_draw(view *v, size_t i, int row, int width)
 {
     help_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -247,7 +247,7 @@ static void draw(view *v, size_t i, int row, int width)
         term_put(row, rx, width - rx, e->right.data + h->rfrom, h->rcount, ROLE_NORMAL, true);
 }
 
-static const char *kind_name(int kind)
+static const char *help_kind_name(int kind)
 {
     return kind == L_SECTION ? "section" : kind == L_KEY ? "key" : kind == L_CMD ? "command"
          : kind == L_EXAMPLE ? "example" : "wrap";
@@ -255,7 +255,7 @@ static const char *kind_name(int kind)
 
 /* An entry's whole text on its first row (search finds the entry there);
  * nothing on the rows it wraps onto. */
-static void text(view *v, size_t i, buf *out)
+static void help_text(view *v, size_t i, buf *out)
 {
     help_view *p = v->priv;
     if (v->vm.lines[i].kind == L_WRAP)
@@ -268,7 +268,7 @@ static void text(view *v, size_t i, buf *out)
     }
 }
 
-static enum req request(view *v, enum req r)
+static enum req help_request(view *v, enum req r)
 {
     if (r == REQ_HELP || r == REQ_ENTER) {
         display_pop();
@@ -280,13 +280,13 @@ static enum req request(view *v, enum req r)
 const view_ops view_help_ops = {
     .name = "help",
     .priv_size = sizeof(help_view),
-    .open = open_view,
-    .layout = layout,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
+    .open = help_open,
+    .layout = help_layout,
+    .title = help_title,
+    .draw = help_draw,
+    .request = help_request,
+    .done = help_done,
+    .free_line = help_free_line,
+    .kind_name = help_kind_name,
+    .text = help_text,
 };

@@ -29,7 +29,7 @@ typedef struct iline {
     int depth;
     char *name;        /* L_ATTR: the top-level attribute */
     char *label;       /* name, [i] or set element marker */
-    buf value;         /* the value text (scalars) or type summary */
+    buf value;         /* the value item_text (scalars) or type summary */
     const char *type;  /* DynamoDB type descriptor */
     bool key, projected;
     /* L_ATTR, L_NESTED: where the line is in the item (d and E act
@@ -49,7 +49,7 @@ typedef struct item_view {
     char *ttl;         /* the table's TTL attribute; NULL: TTL disabled */
 } item_view;
 
-static void free_line(view *v, line *l)
+static void item_free_line(view *v, line *l)
 {
     iline *r = l->data;
     if (!r)
@@ -161,7 +161,7 @@ static void build(view *v)
     buf_done(&pretty);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool item_open(view *v, const void *arg)
 {
     const item_arg *a = arg;
     item_view *p = v->priv;
@@ -184,11 +184,11 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void item_done(view *v)
 {
     item_view *p = v->priv;
-    av_free(&p->item);
-    av_free(&p->shown);
+    av_done(&p->item);
+    av_done(&p->shown);
     free(p->ttl);
     if (p->have_def)
         table_def_free(&p->def);
@@ -196,7 +196,7 @@ static void done(view *v)
     free(p->index);
 }
 
-static void title(view *v, buf *out)
+static void item_title(view *v, buf *out)
 {
     item_view *p = v->priv;
     char strong[24], eventual[24], write[24];
@@ -220,7 +220,7 @@ static void title(view *v, buf *out)
     buf_printf(out, ", write %s WCU", write);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void item_draw(view *v, size_t i, int row, int width)
 {
     item_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -250,7 +250,7 @@ static void draw(view *v, size_t i, int row, int width)
         term_puts(row, x + 2, width - x - 2, "(not projected)", ROLE_DIM);
 }
 
-static const char *kind_name(int kind)
+static const char *item_kind_name(int kind)
 {
     switch (kind) {
     case L_ATTR: return "attr";
@@ -261,7 +261,7 @@ static const char *kind_name(int kind)
     }
 }
 
-static void text(view *v, size_t i, buf *out)
+static void item_text(view *v, size_t i, buf *out)
 {
     line *l = &v->vm.lines[i];
     iline *r = l->data;
@@ -295,7 +295,7 @@ static void reload(view *v)
     item_view *p = v->priv;
     av fresh = { 0 };
     if (staging_shown(p->table, &p->def, &p->item, &fresh)) {
-        av_free(&p->item);
+        av_done(&p->item);
         av_move(&p->item, &fresh);
         p->size = size_item(&p->item);
         size_t c = v->vm.cursor;
@@ -311,7 +311,7 @@ static void refresh_below(view *v)
         display_reload(below);
 }
 
-static enum req request(view *v, enum req r)
+static enum req item_request(view *v, enum req r)
 {
     item_view *p = v->priv;
     edit_place at;
@@ -364,7 +364,7 @@ static enum req request(view *v, enum req r)
 }
 
 /* For the condition builder: this item, as stored now. */
-static void context(view *v, cond_arg *out)
+static void item_context(view *v, cond_arg *out)
 {
     item_view *p = v->priv;
     out->table = p->table;
@@ -374,15 +374,15 @@ static void context(view *v, cond_arg *out)
 
 const view_ops view_item_ops = {
     .follows = true,
-    .context = context,
+    .context = item_context,
     .name = "item",
     .priv_size = sizeof(item_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
+    .open = item_open,
+    .title = item_title,
+    .draw = item_draw,
+    .request = item_request,
+    .done = item_done,
+    .free_line = item_free_line,
+    .kind_name = item_kind_name,
+    .text = item_text,
 };

@@ -8,6 +8,8 @@
  * item), so a table of millions of items opens as fast as a small one.
  * The same view shows an index (GSI/LSI): groups are then the index's
  * partition keys and items carry the projected attributes only.
+ * The paging is in view_items_page.c, f (follow) in view_items_follow.c
+ * (ui/view_items_int.h says who owns what).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -30,116 +32,23 @@
 #include "ui/items_pos.h"
 #include "ui/text.h"
 #include "ui/view.h"
+#include "ui/view_items_int.h"
 
-/* L_NAMES: the column names of the items below it, before a run of like
- * items that follows items of another entity type (names_fix). */
-enum { L_GROUP = 1, L_ITEM, L_NAMES };
-
-typedef struct irow {
-    av pk;                 /* L_GROUP: the partition key value; L_NAMES:
-                              its items' (the sticky header's) */
-    uint64_t items, bytes;
-    av item;               /* L_ITEM */
-    bool first, last;      /* L_ITEM: known first / last of its partition */
-    char *entity;          /* L_ITEM: its entity type, once asked
-                              (row_entity); L_NAMES: its items' */
-} irow;
-
-/* A partition an edge leads to (follow). */
-typedef struct ftarget {
-    char *index;           /* NULL: the base table */
-    av pk;
-} ftarget;
-
-typedef struct items_view {
-    char *table;
-    table_def def;
-    bool have_def;
-    int ix;                /* -1: the base table; else def.idx[ix] */
-    const char *pk, *sk;   /* the view's key attribute names (sk may be NULL) */
-    table_stats tst, vst;  /* counts of the table and of what is shown */
-    uint64_t hot;          /* a partition with this many items is hot */
-    bool fold_all;
-    av *flip;              /* partitions folded unlike fold_all */
-    size_t n_flip;
-    colsets cols;          /* per entity type, fitted to the items on
-                              screen (layout) */
-    bool failed;           /* a store call failed (its message is shown) */
-    items_pos pos;         /* the title's "item x of y" */
-    irow *sticky;          /* the top row's partition header, when its line
-                              is not loaded (read from the store) */
-    char *ttl;             /* the table's TTL attribute; NULL: TTL disabled */
-    /* Opened by f: every partition the edge led to, and which one this
-     * view shows (f on its header goes to the next). */
-    ftarget *fol;
-    size_t n_fol, fol_at;
-    char *fol_via;         /* the attribute followed */
-    /* The item selected when the index switched to one without it (i):
-     * selected again when the next switch comes back to a view that has
-     * it, unless the selection moved meanwhile. */
-    av away;
-    size_t away_cursor;
-    entity_filter *filter; /* from the entities view: one entity's items */
-    /* An index whose key has several HASH attributes names a partition by
-     * the list of their values (data/store.h: part_info); item_pk builds
-     * an item's into the next of these, so the last few it returned stay
-     * valid while a caller compares or copies them. */
-    av pk_lists[4];
-    unsigned pk_next;
-} items_view;
-
-static const char *index_name(const items_view *p)
-{
-    return p->ix < 0 ? NULL : p->def.idx[p->ix].name;
-}
-
-static const index_def *index_of(const items_view *p)
-{
-    return p->ix < 0 ? NULL : &p->def.idx[p->ix];
-}
-
-static irow *row_new(void)
+irow *items_row_new(void)
 {
     return xcalloc(1, sizeof(irow));
 }
 
-static void free_line(view *v, line *l)
+void items_free_line(view *v, line *l)
 {
     irow *r = l->data;
     if (!r)
         return;
-    av_free(&r->pk);
-    av_free(&r->item);
+    av_done(&r->pk);
+    av_done(&r->item);
     free(r->entity);
     free(r);
     l->data = NULL;
-}
-
-static const av *item_pk(const items_view *cp, const av *item)
-{
-    const index_def *ix = index_of(cp);
-    if (!ix || !ix->n_pk_rest)
-        return av_map_get(item, cp->pk, strlen(cp->pk));
-    items_view *p = (items_view *)cp;   /* only its scratch lists change */
-    av *out = &p->pk_lists[p->pk_next++ % 4];
-    av_free(out);
-    av_init_list(out, AV_L);
-    for (size_t i = 0; i < index_def_n_hash(ix); i++) {
-        const char *name = index_def_hash(ix, i)->name;
-        const av *v = av_map_get(item, name, strlen(name));
-        if (!v)
-            return NULL;
-        av c;
-        av_copy(&c, v);
-        av_list_push(out, &c);
-    }
-    return out;
-}
-
-static const av *line_pk(const items_view *p, const line *l)
-{
-    const irow *r = l->data;
-    return l->kind == L_ITEM ? item_pk(p, &r->item) : &r->pk;
 }
 
 /* The entity type of an item line (ui/colset.h), kept in the row. */
@@ -162,7 +71,7 @@ static const char *row_entity(const items_view *p, irow *r)
  * where the loading already moves them, so rows never move because the
  * selection moved.
  */
-static void names_fix(view *v)
+void items_names_fix(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
@@ -201,7 +110,7 @@ static void names_fix(view *v)
         vm_select(m, m->cursor);
 }
 
-static bool is_folded(const items_view *p, const av *pk)
+bool items_is_folded(const items_view *p, const av *pk)
 {
     for (size_t i = 0; i < p->n_flip; i++)
         if (av_equal(&p->flip[i], pk))
@@ -213,7 +122,7 @@ static void toggle_fold(items_view *p, const av *pk)
 {
     for (size_t i = 0; i < p->n_flip; i++)
         if (av_equal(&p->flip[i], pk)) {
-            av_free(&p->flip[i]);
+            av_done(&p->flip[i]);
             p->flip[i] = p->flip[--p->n_flip];
             return;
         }
@@ -224,325 +133,8 @@ static void toggle_fold(items_view *p, const av *pk)
 static void clear_flips(items_view *p)
 {
     for (size_t i = 0; i < p->n_flip; i++)
-        av_free(&p->flip[i]);
+        av_done(&p->flip[i]);
     p->n_flip = 0;
-}
-
-/* The partition after (dir > 0) or before `from` (NULL: the first or
- * last). */
-static bool part_next(items_view *p, const av *from, int dir, part_info *out)
-{
-    diag d;
-    size_t n = 0;
-    diag_init(&d);
-    status st = store_partitions(display_store(), p->table, index_name(p), from,
-                                 dir < 0, 1, out, &n, &d);
-    if (st != ST_OK) {
-        display_diag(NULL, st, &d);
-        p->failed = true;
-        return false;
-    }
-    return n == 1;
-}
-
-static size_t page(items_view *p, const av *pk, const av *after, bool fwd, size_t max, av *items);
-
-/* part_next, passing over partitions with no item of the filter's entity. */
-static bool part_next_shown(items_view *p, const av *from, int dir, part_info *out)
-{
-    if (!part_next(p, from, dir, out))
-        return false;
-    while (p->filter) {
-        av one = { .type = AV_NONE };
-        size_t n = page(p, &out->pk, NULL, true, 1, &one);
-        av_free(&one);
-        if (n || p->failed)
-            return !p->failed;
-        part_info next;
-        bool more = part_next(p, &out->pk, dir, &next);
-        av_free(&out->pk);
-        if (!more)
-            return false;
-        *out = next;
-    }
-    return true;
-}
-
-/* The counts of partition pk (false when there is no such partition). */
-static bool part_lookup(items_view *p, const av *pk, part_info *out)
-{
-    part_info prev;
-    bool has_prev = part_next(p, pk, -1, &prev);
-    bool ok = part_next(p, has_prev ? &prev.pk : NULL, 1, out);
-    if (has_prev)
-        av_free(&prev.pk);
-    if (ok && !av_equal(&out->pk, pk)) {
-        av_free(&out->pk);
-        ok = false;
-    }
-    return ok;
-}
-
-static size_t page(items_view *p, const av *pk, const av *after, bool fwd,
-                   size_t max, av *items)
-{
-    diag d;
-    size_t n = 0;
-    diag_init(&d);
-    status st = p->filter ? entity_filter_page(p->filter, display_store(), p->table, index_name(p),
-                                               pk, after, fwd, max, items, &n, &d)
-                          : store_page(display_store(), p->table, index_name(p), pk, after,
-                                       fwd, max, items, &n, &d);
-    if (st != ST_OK) {
-        display_diag(NULL, st, &d);
-        p->failed = true;
-        return 0;
-    }
-    /* Staged new items show in their partition (an index shows the store). */
-    return p->ix < 0 ? staging_merge_page(p->table, &p->def, pk, after, fwd, max, items, n) : n;
-}
-
-static size_t chunk_of(view *v)
-{
-    size_t c = v->vm.rows + 8;
-    return c < 16 ? 16 : c;
-}
-
-static irow *group_row(part_info *pi)
-{
-    irow *r = row_new();
-    av_move(&r->pk, &pi->pk);
-    r->items = pi->items;
-    r->bytes = pi->bytes;
-    return r;
-}
-
-static size_t more_fwd(view *v)
-{
-    items_view *p = v->priv;
-    vm *m = &v->vm;
-    size_t chunk = chunk_of(v);
-    const av *after_pk = NULL;
-
-    if (m->n) {
-        line *l = &m->lines[m->n - 1];
-        int lkind = l->kind;   /* l dangles once lines are appended */
-        irow *r = l->data;     /* rows are heap objects: r and pk stay valid */
-        const av *pk = line_pk(p, l);
-        if (!pk)
-            return 0;
-        bool load = lkind == L_GROUP ? !is_folded(p, pk) : !r->last;
-        if (load) {
-            av *items = xcalloc(chunk, sizeof *items);
-            size_t n = page(p, pk, lkind == L_ITEM ? &r->item : NULL, true, chunk, items);
-            for (size_t i = 0; i < n; i++) {
-                irow *ir = row_new();
-                av_move(&ir->item, &items[i]);
-                ir->first = lkind == L_GROUP && i == 0;
-                ir->last = i + 1 == n && n < chunk;
-                vm_append(m, L_ITEM, ir);
-            }
-            free(items);
-            if (n)
-                return n;
-            if (lkind == L_ITEM)
-                r->last = true;
-            /* pk may point into the last line, which stays alive. */
-        }
-        after_pk = pk;
-    }
-    part_info pi;
-    if (!part_next_shown(p, after_pk, 1, &pi))
-        return 0;
-    vm_append(m, L_GROUP, group_row(&pi));
-    return 1;
-}
-
-/* Prepends the header of partition pk; 0 when it cannot be found. */
-static size_t prepend_header(view *v, const av *pk)
-{
-    items_view *p = v->priv;
-    part_info pi;
-    if (!part_lookup(p, pk, &pi))
-        return 0;
-    line l = { L_GROUP, group_row(&pi) };
-    vm_prepend(&v->vm, &l, 1);
-    return 1;
-}
-
-static size_t more_bwd(view *v)
-{
-    items_view *p = v->priv;
-    vm *m = &v->vm;
-    size_t chunk = chunk_of(v);
-    if (!m->n)
-        return 0;
-
-    line *f = &m->lines[0];
-    int fkind = f->kind;   /* f dangles once lines are prepended */
-    irow *r = f->data;
-    av pk_copy = { 0 };
-    const av *from = NULL;
-    size_t added = 0;
-
-    if (f->kind == L_ITEM) {
-        const av *pk = item_pk(p, &r->item);
-        if (!pk)
-            return 0;
-        av_copy(&pk_copy, pk);
-        if (!r->first)
-            from = &r->item;
-    } else {
-        part_info q;
-        if (!part_next_shown(p, &r->pk, -1, &q))
-            return 0;
-        if (is_folded(p, &q.pk)) {
-            line l = { L_GROUP, group_row(&q) };
-            vm_prepend(m, &l, 1);
-            return 1;
-        }
-        av_move(&pk_copy, &q.pk);
-        r = NULL;   /* items of q come from its end */
-    }
-
-    bool reached_start = fkind == L_ITEM && r && r->first;
-    if (!reached_start) {
-        av *items = xcalloc(chunk, sizeof *items);
-        size_t n = page(p, &pk_copy, from, false, chunk, items);
-        line *ls = xcalloc(n ? n : 1, sizeof *ls);
-        for (size_t i = 0; i < n; i++) {
-            irow *ir = row_new();
-            av_move(&ir->item, &items[i]);
-            ir->first = i + 1 == n && n < chunk;
-            ir->last = from == NULL && i == 0;
-            ls[n - 1 - i].kind = L_ITEM;
-            ls[n - 1 - i].data = ir;
-        }
-        vm_prepend(m, ls, n);
-        added += n;
-        free(ls);
-        free(items);
-        reached_start = n < chunk;
-        if (n == 0 && fkind == L_ITEM)
-            ((irow *)m->lines[0].data)->first = true;
-    }
-    if (reached_start)
-        added += prepend_header(v, &pk_copy);
-    av_free(&pk_copy);
-    return added;
-}
-
-/* Where the line holding data is now (data: a row that was there). */
-static size_t line_of(const vm *m, const void *data, bool from_end)
-{
-    for (size_t k = 0; k < m->n; k++) {
-        size_t i = from_end ? m->n - 1 - k : k;
-        if (m->lines[i].data == data)
-            return i;
-    }
-    return from_end ? m->n - 1 : 0;
-}
-
-/* Loads past the window's edge; returns the lines added there, the
- * names lines the new rows need included. */
-static size_t more(view *v, int dir)
-{
-    vm *m = &v->vm;
-    names_fix(v);   /* after a trim: the window's edges as the rule wants */
-    if (!m->n) {
-        size_t n = dir > 0 ? more_fwd(v) : more_bwd(v);
-        names_fix(v);
-        return n ? m->n : 0;
-    }
-    const void *edge = dir > 0 ? m->lines[m->n - 1].data : m->lines[0].data;
-    size_t n = dir > 0 ? more_fwd(v) : more_bwd(v);
-    if (!n)
-        return 0;
-    names_fix(v);
-    return dir > 0 ? m->n - 1 - line_of(m, edge, true) : line_of(m, edge, false);
-}
-
-
-static void reset_lines(view *v, const av *pk, const av *item);
-
-/* Reloads the window at partition pk (NULL: the first), selecting item
- * when given and found. */
-static void reset_at(view *v, const av *pk, const av *item)
-{
-    reset_lines(v, pk, item);
-    names_fix(v);
-}
-
-static void reset_lines(view *v, const av *pk, const av *item)
-{
-    items_view *p = v->priv;
-    vm *m = &v->vm;
-    vm_clear(m);
-    items_pos_reset(&p->pos);   /* counts may have changed */
-    if (p->sticky) {
-        free_line(v, &(line){ L_GROUP, p->sticky });
-        p->sticky = NULL;
-    }
-    if (!pk) {
-        display_fill(v);
-        return;
-    }
-    part_info pi;
-    p->failed = false;
-    if (!part_lookup(p, pk, &pi)) {
-        if (p->failed)
-            return;   /* the store's error is on the status line; R tries again */
-        /* Gone (its last item deleted): where it was, at the partition
-         * after it, else the one before. */
-        if (part_next_shown(p, pk, 1, &pi) || part_next_shown(p, pk, -1, &pi)) {
-            vm_append(m, L_GROUP, group_row(&pi));
-            vm_center(m, m->rows / 3);
-        }
-        display_fill(v);
-        return;
-    }
-    if (!item || is_folded(p, pk)) {
-        vm_append(m, L_GROUP, group_row(&pi));
-        display_fill(v);
-        return;
-    }
-    /* Items before the selected one, then the page that starts with it. */
-    size_t half = m->rows / 3 + 1, chunk = chunk_of(v);
-    av *before = xcalloc(half, sizeof *before);
-    size_t nb = page(p, pk, item, false, half, before);
-    if (nb < half)
-        vm_append(m, L_GROUP, group_row(&pi));
-    else
-        av_free(&pi.pk);
-    for (size_t i = nb; i-- > 0;) {
-        irow *r = row_new();
-        av_move(&r->item, &before[i]);
-        r->first = i + 1 == nb && nb < half;
-        vm_append(m, L_ITEM, r);
-    }
-    free(before);
-    /* Where the item is, or would be when it is gone (deleted). */
-    size_t sel = m->n;
-    av *items = xcalloc(chunk, sizeof *items);
-    const av *after = m->n && m->lines[m->n - 1].kind == L_ITEM
-                          ? &((irow *)m->lines[m->n - 1].data)->item : NULL;
-    size_t n = page(p, pk, after, true, chunk, items);
-    for (size_t i = 0; i < n; i++) {
-        irow *r = row_new();
-        av_move(&r->item, &items[i]);
-        r->first = !after && i == 0;
-        r->last = i + 1 == n && n < chunk;
-        vm_append(m, L_ITEM, r);
-    }
-    free(items);
-    for (size_t i = 0; i < m->n; i++)
-        if (m->lines[i].kind == L_ITEM && table_def_same_item(&p->def, &((irow *)m->lines[i].data)->item, item)) {
-            sel = i;
-            break;
-        }
-    vm_select(m, sel);
-    vm_center(m, m->rows / 3);
-    display_fill(v);
 }
 
 static void load_stats(items_view *p)
@@ -662,7 +254,7 @@ static void draw_expiry(const items_view *p, const av *item, int row, int width)
         term_puts(row, width - len, len, tag, ROLE_DIM);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool items_open(view *v, const void *arg)
 {
     const items_arg *a = arg;
     items_view *p = v->priv;
@@ -682,7 +274,7 @@ static bool open_view(view *v, const void *arg)
         return false;
     }
     set_index(p, ix);
-    reset_at(v, a->pk, a->item);
+    items_reset_at(v, a->pk, a->item);
     return true;
 }
 
@@ -691,32 +283,32 @@ void view_items_filter(view *v, const ent_table *t, const char *entity)
     items_view *p = v->priv;
     entity_filter_free(p->filter);
     p->filter = entity_filter_new(t, entity);
-    reset_at(v, NULL, NULL);
+    items_reset_at(v, NULL, NULL);
 }
 
-static void ftargets_free(ftarget *t, size_t n)
+void items_ftargets_free(ftarget *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(t[i].index);
-        av_free(&t[i].pk);
+        av_done(&t[i].pk);
     }
     free(t);
 }
 
-static void done(view *v)
+static void items_done(view *v)
 {
     items_view *p = v->priv;
-    ftargets_free(p->fol, p->n_fol);
+    items_ftargets_free(p->fol, p->n_fol);
     free(p->fol_via);
-    av_free(&p->away);
+    av_done(&p->away);
     for (int i = 0; i < 4; i++)
-        av_free(&p->pk_lists[i]);
+        av_done(&p->pk_lists[i]);
     clear_flips(p);
     free(p->flip);
     items_pos_done(&p->pos);
     colsets_done(&p->cols);
     if (p->sticky)
-        free_line(v, &(line){ L_GROUP, p->sticky });
+        items_free_line(v, &(line){ L_GROUP, p->sticky });
     free(p->ttl);
     entity_filter_free(p->filter);
     if (p->have_def)
@@ -814,18 +406,18 @@ static void pos_step(view *v, const av *pk)
     part_info pi;
     av from;
     av_copy(&from, &p->pos.pk);
-    if (dir && part_lookup(p, dir > 0 ? &from : pk, &pi)) {
+    if (dir && items_part_lookup(p, dir > 0 ? &from : pk, &pi)) {
         items_pos_step_part(&p->pos, &from, pk, dir, pi.items);
-        av_free(&pi.pk);
+        av_done(&pi.pk);
     }
-    av_free(&from);
+    av_done(&from);
 }
 
 /* The title's parts, ranked (ui/text.h): on a narrow screen the size
  * goes first, then the sparse count, where in its partition the item is,
  * the key schema, and the [i: index] hint; the table, base table or
  * index, and where the selection stands stay. */
-static void title(view *v, buf *out)
+static void items_title(view *v, buf *out)
 {
     items_view *p = v->priv;
     buf_adds(out, p->table);
@@ -884,11 +476,11 @@ static void sticky_scroll(view *v);
 /* Columns follow the attributes of the items on screen (and of the item
  * a names line on the last row names): the sort key, the table's keys
  * (in an index), then the others by name. */
-static void layout(view *v)
+static void items_layout(view *v)
 {
     items_view *p = v->priv;
     vm *m = &v->vm;
-    names_fix(v);
+    items_names_fix(v);
     sticky_scroll(v);
     size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
     if (end > 0 && end < m->n && m->lines[end - 1].kind == L_NAMES)
@@ -951,7 +543,7 @@ static const av *head_item(view *v)
     return NULL;
 }
 
-static int head_rows(view *v)
+static int items_head_rows(view *v)
 {
     return 1;
 }
@@ -987,7 +579,7 @@ static void draw_names(view *v, const av *item, int row, int width, bool head)
     }
 }
 
-static void draw_head(view *v, int row, int width)
+static void items_draw_head(view *v, int row, int width)
 {
     items_view *p = v->priv;
     const av *item = head_item(v);
@@ -1016,7 +608,7 @@ static void draw_names_line(view *v, size_t i, int row, int width)
 static void draw_group(items_view *p, const irow *r, int row, int width)
 {
     buf b = BUF_INIT;
-    bool folded = is_folded(p, &r->pk);
+    bool folded = items_is_folded(p, &r->pk);
     int x = term_puts(row, 0, width, folded ? "▸ " : "▾ ", ROLE_GROUP);
     fmt_cell(&b, &r->pk, 0);
     x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
@@ -1050,11 +642,11 @@ static const irow *sticky_header(view *v, size_t i)
         }
     if (!p->sticky || !av_equal(&p->sticky->pk, pk)) {
         part_info pi;
-        if (!part_lookup(p, pk, &pi))
+        if (!items_part_lookup(p, pk, &pi))
             return NULL;
         if (p->sticky)
-            free_line(v, &(line){ L_GROUP, p->sticky });
-        p->sticky = group_row(&pi);
+            items_free_line(v, &(line){ L_GROUP, p->sticky });
+        p->sticky = items_group_row(&pi);
     }
     return p->sticky;
 }
@@ -1067,12 +659,12 @@ static void sticky_scroll(view *v)
     if (m->rows < 2 || !m->n || m->cursor != m->top || m->lines[m->top].kind != L_ITEM)
         return;
     if (m->top == 0)
-        more(v, -1);   /* prepending moves cursor and top with the lines */
+        items_more(v, -1);   /* prepending moves cursor and top with the lines */
     if (m->top > 0)
         vm_set_top(m, m->top - 1);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void items_draw(view *v, size_t i, int row, int width)
 {
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -1103,12 +695,12 @@ static void draw(view *v, size_t i, int row, int width)
     draw_expiry(p, &r->item, row, width);
 }
 
-static const char *kind_name(int kind)
+static const char *items_kind_name(int kind)
 {
     return kind == L_GROUP ? "group" : kind == L_ITEM ? "item" : "names";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void items_text(view *v, size_t i, buf *out)
 {
     items_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -1122,7 +714,7 @@ static void text(view *v, size_t i, buf *out)
         buf_printf(out, " items=%llu", (unsigned long long)r->items);
         if (!remote())
             buf_printf(out, " bytes=%llu", (unsigned long long)r->bytes);
-        buf_printf(out, "%s%s", is_folded(p, &r->pk) ? " folded" : "",
+        buf_printf(out, "%s%s", items_is_folded(p, &r->pk) ? " folded" : "",
                    r->items >= p->hot ? " hot" : "");
         return;
     }
@@ -1137,7 +729,7 @@ static void text(view *v, size_t i, buf *out)
 
 /* ---- requests -------------------------------------------------------- */
 
-static const av *selected_item(view *v)
+const av *items_selected_item(view *v)
 {
     line *l = vm_selected(&v->vm);
     return l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
@@ -1149,198 +741,32 @@ static void switch_index(view *v, int ix)
 {
     items_view *p = v->priv;
     av item = { 0 }, pk = { 0 };
-    const av *sel = selected_item(v);
+    const av *sel = items_selected_item(v);
     /* Back from a view that did not have the item, not moved since. */
     if (p->away.type && v->vm.cursor == p->away_cursor)
         sel = &p->away;
     if (sel)
         av_copy(&item, sel);
-    av_free(&p->away);
+    av_done(&p->away);
     set_index(p, ix);
     const av *npk = item.type ? item_pk(p, &item) : NULL;
     if (npk)
         av_copy(&pk, npk);
-    reset_at(v, npk ? &pk : NULL, npk ? &item : NULL);
+    items_reset_at(v, npk ? &pk : NULL, npk ? &item : NULL);
     if (item.type && !npk) {
         display_message("The item is not in %s (no %s: sparse index); i again comes back to it",
                         ix < 0 ? "the base table" : index_name(p), p->pk);
         av_move(&p->away, &item);
         p->away_cursor = v->vm.cursor;
     }
-    av_free(&item);
-    av_free(&pk);
-}
-
-/* Candidate partition values an edge value may name: itself, then each
- * suffix after a '#' (ENROLL#CRS#math204 -> CRS#math204, math204). */
-static size_t edge_candidates(const char *s, size_t n, const char **out, size_t *lens, size_t max)
-{
-    size_t k = 0;
-    out[k] = s;
-    lens[k++] = n;
-    for (size_t i = 0; i < n && k < max; i++)
-        if (s[i] == '#' && i + 1 < n) {
-            out[k] = s + i + 1;
-            lens[k++] = n - i - 1;
-        }
-    return k;
-}
-
-static bool partition_exists(items_view *p, const char *index, const av *pk)
-{
-    diag d;
-    av one;
-    size_t n = 0;
-    diag_init(&d);
-    if (store_page(display_store(), p->table, index, pk, NULL, true, 1, &one, &n, &d) != ST_OK)
-        return false;
-    if (n)
-        av_free(&one);
-    return n > 0;
-}
-
-/* Opens target k of t (n of them, given to the new view), saying where
- * f goes next. */
-static void follow_to(const char *table, const char *via, ftarget *t, size_t n, size_t k)
-{
-    items_arg a = { table, t[k].index, &t[k].pk, NULL };
-    buf b = BUF_INIT, next = BUF_INIT;
-    fmt_cell(&b, &t[k].pk, 80);
-    if (n > 1) {
-        const ftarget *o = &t[(k + 1) % n];
-        buf_adds(&next, "; f again: ");
-        fmt_cell(&next, &o->pk, 80);
-        buf_printf(&next, "%s%s", o->index ? " in " : "", o->index ? o->index : "");
-    }
-    char *via_copy = xstrdup(via);
-    view *nv = display_push(&view_items_ops, &a);
-    if (nv) {
-        items_view *np = nv->priv;
-        np->fol = t;
-        np->n_fol = n;
-        np->fol_at = k;
-        np->fol_via = via_copy;
-        display_message("Followed %s to %s%s%s (q: back%s)", via, b.data, t[k].index ? " in " : "",
-                        t[k].index ? t[k].index : "", next.len ? next.data : "");
-    } else {
-        ftargets_free(t, n);
-        free(via_copy);
-    }
-    buf_done(&b);
-    buf_done(&next);
-}
-
-/* f on the header of a partition f opened: the next partition the same
- * edge led to (bob's own collection, then who follows bob in GSI1).
- * False when this is not such a header. */
-static bool follow_next(view *v)
-{
-    items_view *p = v->priv;
-    line *l = vm_selected(&v->vm);
-    if (p->n_fol < 2 || !l || l->kind != L_GROUP ||
-        !av_equal(&((irow *)l->data)->pk, &p->fol[p->fol_at].pk))
-        return false;
-    ftarget *t = p->fol;
-    size_t n = p->n_fol, k = (p->fol_at + 1) % n;
-    char *table = xstrdup(p->table), *via = p->fol_via;
-    p->fol = NULL;
-    p->n_fol = 0;
-    p->fol_via = NULL;
-    display_pop();   /* this view; the next target takes its place */
-    follow_to(table, via, t, n, k);
-    free(table);
-    free(via);
-    return true;
-}
-
-/* Adds the target (ixn, value) when that partition exists and is not
- * already listed (nor the one the edge is in). */
-static void add_target(items_view *p, const char *ixn, const char *s, size_t len, const av *own,
-                       ftarget *t, size_t *n, size_t max)
-{
-    if (*n >= max)
-        return;
-    av target;
-    av_init_s(&target, s, len);
-    bool dup = own && av_equal(&target, own) && ixn == index_name(p);
-    for (size_t i = 0; i < *n && !dup; i++)
-        dup = av_equal(&t[i].pk, &target) &&
-              ((!t[i].index && !ixn) || (t[i].index && ixn && strcmp(t[i].index, ixn) == 0));
-    if (!dup && partition_exists(p, ixn, &target)) {
-        t[*n].index = ixn ? xstrdup(ixn) : NULL;
-        av_move(&t[*n].pk, &target);
-        (*n)++;
-        return;
-    }
-    av_free(&target);
-}
-
-/* Follows the edge named by the selected item's sort key, to each
- * partition it names, in this order: one of this view or the base table
- * named by the value or a suffix of it (ENROLL#CRS#math204 ->
- * CRS#math204); the same entity under this partition's prefix, its own
- * collection (TARGET#bob from ACTOR#alice -> ACTOR#bob); then the value's
- * partition in each index (the inverted view: who follows bob). The
- * first opens; f on its header goes to the next. */
-static void follow(view *v)
-{
-    items_view *p = v->priv;
-    if (follow_next(v))
-        return;
-    const av *item = selected_item(v);
-    if (!item || !p->sk) {
-        display_error("Select an item whose sort key names another partition");
-        return;
-    }
-    const av *skv = av_map_get(item, p->sk, strlen(p->sk));
-    const av *own = item_pk(p, item);
-    if (!skv || skv->type != AV_S) {
-        display_error("The sort key is not a string naming a partition");
-        return;
-    }
-    const char *cand[16];
-    size_t lens[16];
-    size_t nc = edge_candidates(skv->u.s.ptr, skv->u.s.len, cand, lens, 12);
-    /* The same entity under this partition's prefix. */
-    buf alt = BUF_INIT;
-    if (own && own->type == AV_S && nc > 1) {
-        const char *h = memchr(own->u.s.ptr, '#', own->u.s.len);
-        if (h) {
-            buf_add(&alt, own->u.s.ptr, (size_t)(h - own->u.s.ptr) + 1);
-            buf_add(&alt, cand[nc - 1], lens[nc - 1]);
-        }
-    }
-    /* This view and the base table first, then the other indexes. */
-    const char *here[2] = { index_name(p), NULL };
-    size_t nh = p->ix >= 0 ? 2 : 1;
-    enum { MAX_TARGETS = 8 };
-    ftarget *t = xcalloc(MAX_TARGETS, sizeof *t);
-    size_t n = 0;
-    for (size_t w = 0; w < nh; w++)
-        for (size_t c = 0; c < nc; c++)
-            add_target(p, here[w], cand[c], lens[c], own, t, &n, MAX_TARGETS);
-    for (size_t w = 0; w < nh && alt.len; w++)
-        add_target(p, here[w], alt.data, alt.len, own, t, &n, MAX_TARGETS);
-    for (size_t i = 0; i < p->def.n_idx; i++)
-        if ((int)i != p->ix && p->def.idx[i].pk.type == AV_S)
-            for (size_t c = 0; c < nc; c++)
-                add_target(p, p->def.idx[i].name, cand[c], lens[c], own, t, &n, MAX_TARGETS);
-    buf_done(&alt);
-    if (!n) {
-        free(t);
-        buf b = BUF_INIT;
-        fmt_cell(&b, skv, 80);
-        display_error("No partition named by %s in the table or its indexes", b.data);
-        buf_done(&b);
-        return;
-    }
-    follow_to(p->table, p->sk, t, n, 0);
+    av_done(&item);
+    av_done(&pk);
 }
 
 static void open_item(view *v)
 {
     items_view *p = v->priv;
-    const av *item = selected_item(v);
+    const av *item = items_selected_item(v);
     if (!item)
         return;
     item_arg a = { p->table, index_name(p), item };
@@ -1367,9 +793,9 @@ static void reload(view *v)
     load_stats(p);
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)
-        reset_at(v, pk.type && !gone ? &pk : NULL, item.type && !gone ? &item : NULL);
-    av_free(&pk);
-    av_free(&item);
+        items_reset_at(v, pk.type && !gone ? &pk : NULL, item.type && !gone ? &item : NULL);
+    av_done(&pk);
+    av_done(&item);
 }
 
 static void fold(view *v)
@@ -1381,8 +807,8 @@ static void fold(view *v)
     av pk;
     av_copy(&pk, line_pk(p, l));
     toggle_fold(p, &pk);
-    reset_at(v, &pk, NULL);
-    av_free(&pk);
+    items_reset_at(v, &pk, NULL);
+    av_done(&pk);
 }
 
 static void fold_all(view *v, int how)
@@ -1394,8 +820,8 @@ static void fold_all(view *v, int how)
         av_copy(&pk, line_pk(p, l));
     p->fold_all = how < 0 ? !p->fold_all : how > 0;
     clear_flips(p);
-    reset_at(v, pk.type ? &pk : NULL, NULL);
-    av_free(&pk);
+    items_reset_at(v, pk.type ? &pk : NULL, NULL);
+    av_done(&pk);
 }
 
 /* The next or previous partition header. Found through the store
@@ -1416,27 +842,27 @@ static void jump_group(view *v, int dir)
             if (m->lines[i].kind == L_GROUP && av_equal(&((irow *)m->lines[i].data)->pk, &pk)) {
                 vm_select(m, i);
                 display_fill(v);
-                av_free(&pk);
+                av_done(&pk);
                 return;
             }
         /* The same partition: its numbers hold across the reset. */
         items_pos kept = p->pos;
         memset(&p->pos, 0, sizeof p->pos);
-        reset_at(v, &pk, NULL);
+        items_reset_at(v, &pk, NULL);
         items_pos_done(&p->pos);
         p->pos = kept;
-        av_free(&pk);
+        av_done(&pk);
         return;
     }
     part_info pi, from;
-    if (part_next(p, &pk, dir, &pi)) {
+    if (items_part_next(p, &pk, dir, &pi)) {
         /* The title's numbers follow from the partition left (dir > 0)
          * or the one reached, not from a count of all before it; the
          * reset below would forget them. */
         uint64_t items = pi.items;
-        if (dir > 0 && part_lookup(p, &pk, &from)) {
+        if (dir > 0 && items_part_lookup(p, &pk, &from)) {
             items = from.items;
-            av_free(&from.pk);
+            av_done(&from.pk);
         }
         items_pos kept = p->pos;
         memset(&p->pos, 0, sizeof p->pos);
@@ -1449,13 +875,13 @@ static void jump_group(view *v, int dir)
                 loaded = true;
             }
         if (!loaded)
-            reset_at(v, &pi.pk, NULL);
+            items_reset_at(v, &pi.pk, NULL);
         items_pos_done(&p->pos);
         p->pos = kept;
         items_pos_step_part(&p->pos, &pk, &pi.pk, dir, items);
-        av_free(&pi.pk);
+        av_done(&pi.pk);
     }
-    av_free(&pk);
+    av_done(&pk);
 }
 
 /* G: the last item of the last partition and the screen above it, read
@@ -1467,19 +893,19 @@ static bool move_last(view *v)
 {
     items_view *p = v->priv;
     part_info pi;
-    if (remote() || !part_next(p, NULL, -1, &pi))
+    if (remote() || !items_part_next(p, NULL, -1, &pi))
         return false;
     av last;
-    size_t n = is_folded(p, &pi.pk) ? 0 : page(p, &pi.pk, NULL, false, 1, &last);
+    size_t n = items_is_folded(p, &pi.pk) ? 0 : items_page(p, &pi.pk, NULL, false, 1, &last);
     if (n) {
-        reset_at(v, &pi.pk, &last);
+        items_reset_at(v, &pi.pk, &last);
         vm *m = &v->vm;
         vm_select(m, m->n - 1);
         vm_set_top(m, m->n > m->rows ? m->n - m->rows : 0);
         display_fill(v);
-        av_free(&last);
+        av_done(&last);
     }
-    av_free(&pi.pk);
+    av_done(&pi.pk);
     return n > 0;
 }
 
@@ -1493,7 +919,7 @@ static view *query(view *v)
     return display_push(&view_query_ops, &a);
 }
 
-static enum req request(view *v, enum req r)
+static enum req items_request(view *v, enum req r)
 {
     items_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -1515,18 +941,18 @@ static enum req request(view *v, enum req r)
         return REQ_NONE;
     case REQ_NEXT_GROUP: jump_group(v, 1); return REQ_NONE;
     case REQ_PREV_GROUP: jump_group(v, -1); return REQ_NONE;
-    case REQ_MOVE_FIRST: reset_at(v, NULL, NULL); return REQ_NONE;
+    case REQ_MOVE_FIRST: items_reset_at(v, NULL, NULL); return REQ_NONE;
     case REQ_MOVE_LAST: {
         part_info pi;
         if (move_last(v))
             return REQ_NONE;
         vm_clear(&v->vm);
-        if (part_next(p, NULL, -1, &pi)) {
-            vm_append(&v->vm, L_GROUP, group_row(&pi));
+        if (items_part_next(p, NULL, -1, &pi)) {
+            vm_append(&v->vm, L_GROUP, items_group_row(&pi));
             /* Load the last partition's items, then go to its end. On a
              * remote table that is the last partition found so far: stop
              * when the Scan finds another rather than read the table. */
-            while (more(v, 1) > 0 && v->vm.lines[v->vm.n - 1].kind == L_ITEM)
+            while (items_more(v, 1) > 0 && v->vm.lines[v->vm.n - 1].kind == L_ITEM)
                 ;
             size_t last = v->vm.n - 1;
             if (last > 0 && v->vm.lines[last].kind == L_GROUP)
@@ -1536,7 +962,7 @@ static enum req request(view *v, enum req r)
         }
         return REQ_NONE;
     }
-    case REQ_FOLLOW: follow(v); return REQ_NONE;
+    case REQ_FOLLOW: items_follow(v); return REQ_NONE;
     case REQ_ENTITIES: {
         cond_arg a = { .table = p->table };
         display_push(&view_entities_ops, &a);
@@ -1573,24 +999,24 @@ static enum req request(view *v, enum req r)
             if (item_pk(p, &created))
                 view_items_show(v, &created);
         }
-        av_free(&created);
+        av_done(&created);
         return REQ_NONE;
     }
     case REQ_EDIT_ITEM:
     case REQ_EDIT_ATTR:
-        if (!selected_item(v)) {
+        if (!items_selected_item(v)) {
             display_error("Select an item to edit");
             return REQ_NONE;
         }
-        if (edit_item(p->table, &p->def, selected_item(v), p->ix >= 0))
+        if (edit_item(p->table, &p->def, items_selected_item(v), p->ix >= 0))
             reload(v);
         return REQ_NONE;
     case REQ_DELETE:
-        if (!selected_item(v)) {
+        if (!items_selected_item(v)) {
             display_error("Select an item to delete");
             return REQ_NONE;
         }
-        if (edit_delete_item(p->table, &p->def, selected_item(v)))
+        if (edit_delete_item(p->table, &p->def, items_selected_item(v)))
             reload(v);
         return REQ_NONE;
     default:
@@ -1598,7 +1024,7 @@ static enum req request(view *v, enum req r)
     }
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool items_command(view *v, int argc, char **argv)
 {
     items_view *p = v->priv;
     const char *c = argv[0];
@@ -1626,9 +1052,9 @@ static bool command(view *v, int argc, char **argv)
         /* A partition that is not there leaves the view where it was. */
         part_info pi;
         p->failed = false;
-        if (part_lookup(p, &pk, &pi)) {
-            av_free(&pi.pk);
-            reset_at(v, &pk, NULL);
+        if (items_part_lookup(p, &pk, &pi)) {
+            av_done(&pi.pk);
+            items_reset_at(v, &pk, NULL);
         } else if (!p->failed) {
             buf b = BUF_INIT;
             fmt_cell(&b, &pk, 80);
@@ -1636,7 +1062,7 @@ static bool command(view *v, int argc, char **argv)
                           p->ix >= 0 ? " in " : "", p->ix >= 0 ? index_name(p) : "");
             buf_done(&b);
         }
-        av_free(&pk);
+        av_done(&pk);
         return true;
     }
     if (strcmp(c, "fold") == 0) {
@@ -1649,7 +1075,7 @@ static bool command(view *v, int argc, char **argv)
         return true;
     }
     if (strcmp(c, "partitions") == 0) {
-        request(v, REQ_PARTITIONS);
+        items_request(v, REQ_PARTITIONS);
         return true;
     }
     if (strcmp(c, "query") == 0 || strcmp(c, "scan") == 0) {
@@ -1675,16 +1101,16 @@ void view_items_show(view *v, const av *item)
     av_copy(&it, item);   /* item may be a line reset_at frees */
     if (item_pk(p, &it))
         av_copy(&pk, item_pk(p, &it));
-    if (pk.type && is_folded(p, &pk))
+    if (pk.type && items_is_folded(p, &pk))
         toggle_fold(p, &pk);   /* a match is shown, not folded away */
-    reset_at(v, pk.type ? &pk : NULL, &it);
-    av_free(&pk);
-    av_free(&it);
+    items_reset_at(v, pk.type ? &pk : NULL, &it);
+    av_done(&pk);
+    av_done(&it);
 }
 
 /* The item line i shows on screen: the top row's is hidden under its
  * partition's header unless it is the selection (as draw does). */
-static const av *line_item(view *v, size_t i)
+static const av *items_line_item(view *v, size_t i)
 {
     if (i >= v->vm.n || v->vm.lines[i].kind != L_ITEM)
         return NULL;
@@ -1694,38 +1120,38 @@ static const av *line_item(view *v, size_t i)
 }
 
 /* For the condition builder: the table, the index shown, the item. */
-static void context(view *v, cond_arg *out)
+static void items_context(view *v, cond_arg *out)
 {
     items_view *p = v->priv;
     out->table = p->table;
     out->index = index_name(p);
-    out->item = selected_item(v);
+    out->item = items_selected_item(v);
 }
 
 /* Names lines are passed over by the selection. */
-static bool skip(view *v, size_t i)
+static bool items_skip(view *v, size_t i)
 {
     return v->vm.lines[i].kind == L_NAMES;
 }
 
 const view_ops view_items_ops = {
-    .skip = skip,
+    .skip = items_skip,
     .follows = true,
-    .context = context,
-    .line_item = line_item,
+    .context = items_context,
+    .line_item = items_line_item,
     .name = "items",
     .priv_size = sizeof(items_view),
-    .open = open_view,
-    .title = title,
-    .layout = layout,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .more = more,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
+    .open = items_open,
+    .title = items_title,
+    .layout = items_layout,
+    .head_rows = items_head_rows,
+    .draw_head = items_draw_head,
+    .draw = items_draw,
+    .request = items_request,
+    .done = items_done,
+    .more = items_more,
+    .free_line = items_free_line,
+    .kind_name = items_kind_name,
+    .text = items_text,
+    .command = items_command,
 };

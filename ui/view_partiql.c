@@ -12,6 +12,7 @@
  * Opened with S (request `partiql`) from any view, on the table shown,
  * or with `:partiql [STATEMENT]`.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +57,12 @@ typedef struct pq_view {
     cols cols;
 } pq_view;
 
-static void free_line(view *v, line *l)
+static void pqv_free_line(view *v, line *l)
 {
     pline *q = l->data;
     if (!q)
         return;
-    av_free(&q->item);
+    av_done(&q->item);
     free(q);
 }
 
@@ -77,7 +78,7 @@ static void clear_params(pq_view *p)
     for (size_t i = 0; i < p->n_params; i++) {
         free(p->param_text[i]);
         p->param_text[i] = NULL;
-        av_free(&p->params[i]);
+        av_done(&p->params[i]);
     }
     p->n_params = 0;
 }
@@ -199,7 +200,7 @@ static bool ask_param(pq_view *p, size_t i, size_t of)
         if (pq_parse_value(t, strlen(t), &val, &d) == ST_OK) {
             free(p->param_text[i]);
             p->param_text[i] = xstrdup(t);
-            av_free(&p->params[i]);
+            av_done(&p->params[i]);
             p->params[i] = val;
             ok = true;
             break;
@@ -228,7 +229,7 @@ static void set_statement(view *v, const char *text, bool ask)
         p->n_params--;
         free(p->param_text[p->n_params]);
         p->param_text[p->n_params] = NULL;
-        av_free(&p->params[p->n_params]);
+        av_done(&p->params[p->n_params]);
     }
     while (p->n_params < want)
         p->params[p->n_params++].type = AV_NONE;
@@ -304,7 +305,7 @@ static void run(view *v)
     vm_select(&v->vm, line_of(v, L_SUMMARY, 0));
 }
 
-static bool open_view(view *v, const void *arg)
+static bool pqv_open(view *v, const void *arg)
 {
     const char *stmt = arg;
     set_statement(v, stmt ? stmt : "SELECT * FROM ", false);
@@ -335,7 +336,7 @@ void view_partiql_open(view *from, const char *statement)
     buf_done(&b);
 }
 
-static void done(view *v)
+static void pqv_done(view *v)
 {
     pq_view *p = v->priv;
     clear_params(p);
@@ -414,7 +415,7 @@ static void rewrap(view *v, int kind, int width)
         ((pline *)v->vm.lines[at + i].data)->param = i;
 }
 
-static void title(view *v, buf *out)
+static void pqv_title(view *v, buf *out)
 {
     pq_view *p = v->priv;
     buf_adds(out, "PartiQL  ");
@@ -433,7 +434,7 @@ static void param_text(const pq_view *p, size_t i, buf *out)
     }
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void pqv_draw(view *v, size_t i, int row, int width)
 {
     pq_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -475,35 +476,20 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-/* The table's key attributes first, when the items have them: a
- * SELECT of some attributes returns only those (no empty PK column). */
-static const char *key_col(const av *const *items, size_t n, const char *name)
-{
-    for (size_t i = 0; name && i < n; i++)
-        if (av_map_get(items[i], name, strlen(name)))
-            return name;
-    return NULL;
-}
-
-static void layout(view *v)
+/* The table's key attributes first, when the items have them (held_only):
+ * a SELECT of some attributes returns only those (no empty PK column). */
+static void pqv_layout(view *v)
 {
     pq_view *p = v->priv;
     int width = term_cols();
     rewrap(v, L_STMT, width);
     rewrap(v, L_PLAN, width);
     rewrap(v, L_SUMMARY, width);
-    vm *m = &v->vm;
-    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
-    const av *items[512];
-    for (size_t i = m->top; i < end && n < 512; i++)
-        if (m->lines[i].kind == L_RESULT)
-            items[n++] = &((pline *)m->lines[i].data)->item;
-    const char *first[2] = { key_col(items, n, p->have_def ? p->def.pk.name : NULL),
-                             key_col(items, n, p->have_def ? p->def.sk.name : NULL) };
-    cols_compute(&p->cols, items, n, first, 2, NULL);
+    const char *first[2] = { p->have_def ? p->def.pk.name : NULL, p->have_def ? p->def.sk.name : NULL };
+    cols_fit_lines(&p->cols, &v->vm, L_RESULT, offsetof(pline, item), first, 2, true);
 }
 
-static size_t more(view *v, int dir)
+static size_t pqv_more(view *v, int dir)
 {
     pq_view *p = v->priv;
     if (dir < 0 || !p->next)
@@ -520,7 +506,7 @@ static void edit_statement(view *v)
     buf_done(&in);
 }
 
-static enum req request(view *v, enum req r)
+static enum req pqv_request(view *v, enum req r)
 {
     pq_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -567,7 +553,7 @@ static enum req request(view *v, enum req r)
 }
 
 /* :partiql STATEMENT replaces the statement; :run runs it. */
-static bool command(view *v, int argc, char **argv)
+static bool pqv_command(view *v, int argc, char **argv)
 {
     pq_view *p = v->priv;
     if (argc >= 1 && strcmp(argv[0], "run") == 0) {
@@ -582,7 +568,7 @@ static bool command(view *v, int argc, char **argv)
     return false;
 }
 
-static const char *kind_name(int kind)
+static const char *pqv_kind_name(int kind)
 {
     switch (kind) {
     case L_STMT: return "statement";
@@ -595,7 +581,7 @@ static const char *kind_name(int kind)
     }
 }
 
-static void text(view *v, size_t i, buf *out)
+static void pqv_text(view *v, size_t i, buf *out)
 {
     pq_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -606,24 +592,13 @@ static void text(view *v, size_t i, buf *out)
     case L_PARAM: param_text(p, q->param, out); break;
     case L_PLAN: if (q->param == 0) buf_adds(out, p->plan ? p->plan : ""); break;
     case L_SUMMARY: if (q->param == 0) summary(p, out); break;
-    case L_COLHEAD:
-        for (size_t k = 0; k < p->cols.n; k++)
-            buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
-        break;
-    case L_RESULT:
-        for (size_t j = 0; j < q->item.u.m.len; j++) {
-            if (j)
-                buf_addc(out, ' ');
-            buf_add(out, q->item.u.m.v[j].name, q->item.u.m.v[j].name_len);
-            buf_addc(out, '=');
-            fmt_cell(out, &q->item.u.m.v[j].val, 0);
-        }
-        break;
+    case L_COLHEAD: cols_heads_text(&p->cols, out); break;
+    case L_RESULT: cols_item_text(&q->item, out); break;
     default: buf_adds(out, "more"); break;
     }
 }
 
-static void context(view *v, cond_arg *out)
+static void pqv_context(view *v, cond_arg *out)
 {
     pq_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -636,16 +611,16 @@ const view_ops view_partiql_ops = {
     .name = "partiql",
     .results = true,
     .priv_size = sizeof(pq_view),
-    .open = open_view,
-    .title = title,
-    .layout = layout,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .more = more,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
-    .context = context,
+    .open = pqv_open,
+    .title = pqv_title,
+    .layout = pqv_layout,
+    .draw = pqv_draw,
+    .request = pqv_request,
+    .done = pqv_done,
+    .more = pqv_more,
+    .free_line = pqv_free_line,
+    .kind_name = pqv_kind_name,
+    .text = pqv_text,
+    .command = pqv_command,
+    .context = pqv_context,
 };

@@ -25,16 +25,16 @@ typedef struct parts_view {
     bool complete;
 } parts_view;
 
-static void free_line(view *v, line *l)
+static void parts_free_line(view *v, line *l)
 {
     part_info *pi = l->data;
     if (!pi)
         return;
-    av_free(&pi->pk);
+    av_done(&pi->pk);
     free(pi);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool parts_open(view *v, const void *arg)
 {
     const item_arg *a = arg;
     parts_view *p = v->priv;
@@ -70,14 +70,14 @@ out:
     return ok;
 }
 
-static void done(view *v)
+static void parts_done(view *v)
 {
     parts_view *p = v->priv;
     free(p->table);
     free(p->index);
 }
 
-static void title(view *v, buf *out)
+static void parts_title(view *v, buf *out)
 {
     parts_view *p = v->priv;
     if (p->remote) {
@@ -101,7 +101,7 @@ static void title(view *v, buf *out)
 #define W_SIZE 9
 #define W_NUMS (8 + 7 + W_SIZE)
 
-static void draw(view *v, size_t i, int row, int width)
+static void parts_draw(view *v, size_t i, int row, int width)
 {
     parts_view *p = v->priv;
     part_info *pi = v->vm.lines[i].data;
@@ -133,12 +133,12 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static const char *kind_name(int kind)
+static const char *parts_kind_name(int kind)
 {
     return "partition";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void parts_text(view *v, size_t i, buf *out)
 {
     parts_view *p = v->priv;
     part_info *pi = v->vm.lines[i].data;
@@ -148,7 +148,7 @@ static void text(view *v, size_t i, buf *out)
         buf_printf(out, " bytes=%llu", (unsigned long long)pi->bytes);
 }
 
-static enum req request(view *v, enum req r)
+static enum req parts_request(view *v, enum req r)
 {
     parts_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -164,12 +164,12 @@ const view_ops view_parts_ops = {
     .follows = true,
     .name = "partitions",
     .priv_size = sizeof(parts_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
+    .open = parts_open,
+    .title = parts_title,
+    .draw = parts_draw,
+    .request = parts_request,
+    .done = parts_done,
+    .free_line = parts_free_line,
+    .kind_name = parts_kind_name,
+    .text = parts_text,
 };

@@ -42,12 +42,12 @@ typedef struct pitems_view {
     cols cols;
 } pitems_view;
 
-static void free_line(view *v, line *l)
+static void pitems_free_line(view *v, line *l)
 {
     irow *r = l->data;
     if (!r)
         return;
-    av_free(&r->item);
+    av_done(&r->item);
     free(r->text);
     free(r);
 }
@@ -89,7 +89,7 @@ static void lay_out(view *v, const av *items, size_t n)
     free(done);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool pitems_open(view *v, const void *arg)
 {
     const pattern_items_arg *a = arg;
     pitems_view *p = v->priv;
@@ -130,7 +130,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void pitems_done(view *v)
 {
     pitems_view *p = v->priv;
     free(p->name);
@@ -141,7 +141,7 @@ static void done(view *v)
         table_def_free(&p->def);
 }
 
-static void title(view *v, buf *out)
+static void pitems_title(view *v, buf *out)
 {
     pitems_view *p = v->priv;
     /* Title parts (ui/text.h): on a narrow screen the units go first,
@@ -166,7 +166,7 @@ static void title(view *v, buf *out)
     buf_done(&price);
 }
 
-static void layout(view *v)
+static void pitems_layout(view *v)
 {
     pitems_view *p = v->priv;
     vm *m = &v->vm;
@@ -180,19 +180,19 @@ static void layout(view *v)
     cols_compute(&p->cols, items, n, first, 3, p->pk);
 }
 
-static int head_rows(view *v)
+static int pitems_head_rows(view *v)
 {
     return 1;
 }
 
-static void draw_head(view *v, int row_, int width)
+static void pitems_draw_head(view *v, int row_, int width)
 {
     pitems_view *p = v->priv;
     term_fill(row_, 0, width, ROLE_COLHEAD);
     cols_draw_head(&p->cols, row_, 2, width, v->vm.hscroll);
 }
 
-static void draw(view *v, size_t i, int row_, int width)
+static void pitems_draw(view *v, size_t i, int row_, int width)
 {
     pitems_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -218,12 +218,12 @@ static void draw(view *v, size_t i, int row_, int width)
     buf_done(&b);
 }
 
-static const char *kind_name(int kind)
+static const char *pitems_kind_name(int kind)
 {
     return kind == L_NOTE ? "note" : kind == L_SENT ? "sent" : kind == L_GROUP ? "group" : "item";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void pitems_text(view *v, size_t i, buf *out)
 {
     line *l = &v->vm.lines[i];
     irow *r = l->data;
@@ -241,7 +241,7 @@ static void text(view *v, size_t i, buf *out)
     }
 }
 
-static enum req request(view *v, enum req r)
+static enum req pitems_request(view *v, enum req r)
 {
     pitems_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -255,7 +255,7 @@ static enum req request(view *v, enum req r)
     return r;
 }
 
-static void context(view *v, cond_arg *out)
+static void pitems_context(view *v, cond_arg *out)
 {
     pitems_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -268,16 +268,16 @@ const view_ops view_pattern_items_ops = {
     .name = "pattern-items",
     .results = true,
     .priv_size = sizeof(pitems_view),
-    .open = open_view,
-    .title = title,
-    .layout = layout,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .context = context,
+    .open = pitems_open,
+    .title = pitems_title,
+    .layout = pitems_layout,
+    .head_rows = pitems_head_rows,
+    .draw_head = pitems_draw_head,
+    .draw = pitems_draw,
+    .request = pitems_request,
+    .done = pitems_done,
+    .free_line = pitems_free_line,
+    .kind_name = pitems_kind_name,
+    .text = pitems_text,
+    .context = pitems_context,
 };

@@ -88,7 +88,7 @@ static void remember(const pattern *p, pattern_result *r)
     memset(r, 0, sizeof *r);
     /* Only the counts are kept; the items went to the items view. */
     for (size_t i = 0; i < l->r.n_kept; i++)
-        av_free(&l->r.kept[i]);
+        av_done(&l->r.kept[i]);
     free(l->r.kept);
     l->r.kept = NULL;
     l->r.n_kept = 0;
@@ -108,7 +108,7 @@ static char *db_folder(void)
     return dir;
 }
 
-static void free_line(view *v, line *l)
+static void patterns_free_line(view *v, line *l)
 {
     prow *r = l->data;
     if (!r)
@@ -204,7 +204,7 @@ static void load(view *v)
     }
 }
 
-static bool open_view(view *v, const void *arg)
+static bool patterns_open(view *v, const void *arg)
 {
     const cond_arg *a = arg;
     patterns_view *p = v->priv;
@@ -221,7 +221,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void patterns_done(view *v)
 {
     patterns_view *p = v->priv;
     free_prescan(p);
@@ -232,7 +232,7 @@ static void done(view *v)
     free(p->load_error);
 }
 
-static void title(view *v, buf *out)
+static void patterns_title(view *v, buf *out)
 {
     patterns_view *p = v->priv;
     size_t n = 0, run = 0, failed = 0;
@@ -326,7 +326,7 @@ static void note_text(const pattern *pt, const char *prescan, buf *out, role *r)
     }
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void patterns_draw(view *v, size_t i, int row, int width)
 {
     patterns_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -366,7 +366,7 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static const char *kind_name(int kind)
+static const char *patterns_kind_name(int kind)
 {
     switch (kind) {
     case L_TABLE: return "table";
@@ -377,7 +377,7 @@ static const char *kind_name(int kind)
     }
 }
 
-static void text(view *v, size_t i, buf *out)
+static void patterns_text(view *v, size_t i, buf *out)
 {
     patterns_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -457,7 +457,7 @@ static void run_one(view *v, size_t idx, bool ask)
     av values = { 0 };
     int asked = ask ? ask_params(pt, &values) : 1;
     if (asked != 1) {
-        av_free(&values);
+        av_done(&values);
         if (asked == 0)
             display_message("Not run: %s", pt->name);
         return;
@@ -484,7 +484,7 @@ static void run_one(view *v, size_t idx, bool ask)
         free(names);
         free(texts);
     }
-    av_free(&values);
+    av_done(&values);
     remember(pt, &r);
     pattern_result_done(&r);
 }
@@ -504,7 +504,7 @@ static void run_all(view *v)
                     n == 1 ? "" : "s", failed);
 }
 
-static enum req request(view *v, enum req r)
+static enum req patterns_request(view *v, enum req r)
 {
     line *l = vm_selected(&v->vm);
     switch (r) {
@@ -525,7 +525,7 @@ static enum req request(view *v, enum req r)
     }
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool patterns_command(view *v, int argc, char **argv)
 {
     patterns_view *p = v->priv;
     if (strcmp(argv[0], "check") == 0) {
@@ -542,7 +542,7 @@ static bool command(view *v, int argc, char **argv)
 }
 
 /* For the builder: the table of the selected pattern. */
-static void context(view *v, cond_arg *out)
+static void patterns_context(view *v, cond_arg *out)
 {
     patterns_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -643,14 +643,14 @@ void view_patterns_save_partiql(const char *name, const char *table, const char 
 const view_ops view_patterns_ops = {
     .name = "patterns",
     .priv_size = sizeof(patterns_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
-    .context = context,
+    .open = patterns_open,
+    .title = patterns_title,
+    .draw = patterns_draw,
+    .request = patterns_request,
+    .done = patterns_done,
+    .free_line = patterns_free_line,
+    .kind_name = patterns_kind_name,
+    .text = patterns_text,
+    .command = patterns_command,
+    .context = patterns_context,
 };

@@ -36,6 +36,7 @@
  * with its values, and the filter.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,12 +95,12 @@ typedef struct query_view {
     cols cols;           /* fitted to the results on screen (layout) */
 } query_view;
 
-static void free_line(view *v, line *l)
+static void query_free_line(view *v, line *l)
 {
     qline *q = l->data;
     if (!q)
         return;
-    av_free(&q->item);
+    av_done(&q->item);
     free(q);
 }
 
@@ -138,8 +139,8 @@ static void set_bad(query_view *p, int f, const char *fmt, ...)
 static void clear_sk(query_view *p)
 {
     p->sk_op = KEY_SK_NONE;
-    av_free(&p->sk1);
-    av_free(&p->sk2);
+    av_done(&p->sk1);
+    av_done(&p->sk2);
 }
 
 /* A key value of this bar's table or index (the partition key when
@@ -217,7 +218,7 @@ static void read_field(query_view *p, int f)
             set_bad(p, F_INDEX, "no index %s", p->f[F_INDEX]);
         break;
     case F_PK:
-        av_free(&p->pk);
+        av_done(&p->pk);
         if (p->f[F_PK][0])
             read_key(p, F_PK, true, p->f[F_PK], &p->pk);
         break;
@@ -225,12 +226,12 @@ static void read_field(query_view *p, int f)
         read_sk(p, p->f[F_SK]);
         break;
     case F_NAMES:
-        av_free(&p->names);
+        av_done(&p->names);
         if (ddbjson_parse_maps(p->f[F_NAMES], NULL, &p->names, &none, &d) != ST_OK)
             set_bad(p, F_NAMES, "names: %s", d.msg);
         break;
     case F_VALUES:
-        av_free(&p->values);
+        av_done(&p->values);
         if (ddbjson_parse_maps(NULL, p->f[F_VALUES], &none, &p->values, &d) != ST_OK)
             set_bad(p, F_VALUES, "values: %s%s%s", d.path, d.path[0] ? ": " : "", d.msg);
         break;
@@ -283,7 +284,7 @@ static void set_pk_value(query_view *p, const av *v)
     buf t = BUF_INIT;
     av_scalar_text(v, &t);
     set_text(p, F_PK, t.data);
-    av_free(&p->pk);
+    av_done(&p->pk);
     av_copy(&p->pk, v);
     buf_done(&t);
 }
@@ -327,7 +328,7 @@ static void set_map_value(query_view *p, int f, const av *m)
     }
     set_text(p, f, t.data);
     av *keep = f == F_NAMES ? &p->names : &p->values;
-    av_free(keep);
+    av_done(keep);
     if (m && m->type == AV_M)
         av_copy(keep, m);
     buf_done(&t);
@@ -350,7 +351,7 @@ static void fields(view *v)
         vm_append(&v->vm, L_SUMMARY, xcalloc(1, sizeof(qline)));
 }
 
-/* Why the fields cannot make a request (the first field that does not
+/* Why the fields cannot make a query_request (the first field that does not
  * read), or NULL. */
 static const char *why_not(const query_view *p)
 {
@@ -360,7 +361,7 @@ static const char *why_not(const query_view *p)
     return NULL;
 }
 
-/* Whether the placeholder appears as a whole token in text (:pk in
+/* Whether the placeholder appears as a whole token in query_text (:pk in
  * ":pk_x" is not :pk). */
 static bool uses_token(const char *text, const char *tok)
 {
@@ -407,7 +408,7 @@ static void map_add_name(av *m, const char *name, const char *attr)
     av s;
     av_init_s(&s, attr, strlen(attr));
     map_add(m, name, &s);
-    av_free(&s);
+    av_done(&s);
 }
 
 /* The key condition of a Query: the partition value, and the sort-key
@@ -451,7 +452,7 @@ static bool key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
     return true;
 }
 
-/* Builds the Query or Scan request (into an uninitialised req; the
+/* Builds the Query or Scan query_request (into an uninitialised req; the
  * caller calls ddb_req_done either way); false with *why set when the
  * fields cannot make one. */
 static bool build_request(query_view *p, ddb_req *req, buf *why)
@@ -512,7 +513,7 @@ static size_t run_page(view *v)
     p->scanned += (long long)res.scanned;
     p->capacity += ddb_res_units(&res);
     p->pages++;
-    av_free(&p->lek);
+    av_done(&p->lek);
     av_move(&p->lek, &res.last_key);
     /* Drop a previous "more" line before appending. */
     if (v->vm.n && v->vm.lines[v->vm.n - 1].kind == L_MORE)
@@ -540,7 +541,7 @@ static void run(view *v)
     query_view *p = v->priv;
     p->count = p->scanned = p->pages = 0;
     p->capacity = 0;
-    av_free(&p->lek);
+    av_done(&p->lek);
     p->ran = false;
     free(p->error);
     p->error = NULL;
@@ -552,7 +553,7 @@ static void run(view *v)
     vm_select(&v->vm, summary_line);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool query_open(view *v, const void *arg)
 {
     const query_arg *a = arg;
     query_view *p = v->priv;
@@ -587,18 +588,18 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void query_done(view *v)
 {
     query_view *p = v->priv;
     for (int f = 0; f < F__COUNT; f++) {
         free(p->f[f]);
         free(p->bad[f]);
     }
-    av_free(&p->pk);
+    av_done(&p->pk);
     clear_sk(p);
-    av_free(&p->names);
-    av_free(&p->values);
-    av_free(&p->lek);
+    av_done(&p->names);
+    av_done(&p->values);
+    av_done(&p->lek);
     free(p->error);
     buf_done(&p->predict);
     if (p->have_def)
@@ -608,7 +609,7 @@ static void done(view *v)
 
 static void summary(query_view *p, buf *out, bool parts);
 
-static void title(view *v, buf *out)
+static void query_title(view *v, buf *out)
 {
     query_view *p = v->priv;
     buf_printf(out, "%s  query bar  ", p->table);
@@ -689,7 +690,7 @@ static size_t request_wrap(query_view *p, int width, buf *text, size_t *start)
     return k;
 }
 
-/* Row `row` of the request text (its indent included). */
+/* Row `row` of the request query_text (its indent included). */
 static void request_row(query_view *p, int row, buf *out)
 {
     buf text = BUF_INIT;
@@ -792,7 +793,7 @@ static bool read_size(query_view *p, uint64_t *items, uint64_t *bytes, buf *what
     *items = found ? part.items : 0;
     *bytes = found ? part.bytes : 0;
     if (found)
-        av_free(&part.pk);
+        av_done(&part.pk);
     buf_adds(what, "the partition, ");
     return true;
 }
@@ -825,7 +826,7 @@ static void predict(query_view *p)
     buf_done(&what);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void query_draw(view *v, size_t i, int row, int width)
 {
     query_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -882,23 +883,18 @@ static void draw(view *v, size_t i, int row, int width)
 
 /* The request lines fitted to the width; result columns follow the items
  * on screen, keys first. */
-static void layout(view *v)
+static void query_layout(view *v)
 {
     query_view *p = v->priv;
     vm *m = &v->vm;
     fit_request_lines(v);
     const index_def *ix = cur_index(p);
-    size_t end = m->top + m->rows < m->n ? m->top + m->rows : m->n, n = 0;
-    const av *items[512];
-    for (size_t i = m->top; i < end && n < 512; i++)
-        if (m->lines[i].kind == L_RESULT)
-            items[n++] = &((qline *)m->lines[i].data)->item;
     const char *first[4] = { ix ? ix->pk.name : NULL, ix ? ix->sk.name : NULL,
                              p->def.pk.name, p->def.sk.name };
-    cols_compute(&p->cols, items, n, first, 4, NULL);
+    cols_fit_lines(&p->cols, m, L_RESULT, offsetof(qline, item), first, 4, false);
 }
 
-static const char *kind_name(int kind)
+static const char *query_kind_name(int kind)
 {
     switch (kind) {
     case L_FIELD: return "field";
@@ -913,7 +909,7 @@ static const char *kind_name(int kind)
     }
 }
 
-static void text(view *v, size_t i, buf *out)
+static void query_text(view *v, size_t i, buf *out)
 {
     query_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -925,24 +921,13 @@ static void text(view *v, size_t i, buf *out)
     case L_SUMMARY: summary(p, out, false); break;
     case L_PAGING: paging(out); break;
     case L_PREDICT: predict(p); buf_add(out, p->predict.data, p->predict.len); break;
-    case L_COLHEAD:
-        for (size_t k = 0; k < p->cols.n; k++)
-            buf_printf(out, "%s%s", k ? " " : "", p->cols.c[k].name);
-        break;
-    case L_RESULT:
-        for (size_t j = 0; j < q->item.u.m.len; j++) {
-            if (j)
-                buf_addc(out, ' ');
-            buf_add(out, q->item.u.m.v[j].name, q->item.u.m.v[j].name_len);
-            buf_addc(out, '=');
-            fmt_cell(out, &q->item.u.m.v[j].val, 0);
-        }
-        break;
+    case L_COLHEAD: cols_heads_text(&p->cols, out); break;
+    case L_RESULT: cols_item_text(&q->item, out); break;
     default: buf_adds(out, "more"); break;
     }
 }
 
-static size_t more(view *v, int dir)
+static size_t query_more(view *v, int dir)
 {
     query_view *p = v->priv;
     if (dir < 0 || p->lek.type != AV_M)
@@ -952,7 +937,7 @@ static size_t more(view *v, int dir)
     return v->vm.n > before ? v->vm.n - before : 0;
 }
 
-static enum req request(view *v, enum req r)
+static enum req query_request(view *v, enum req r)
 {
     query_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -1069,7 +1054,7 @@ static void load_command(view *v, int argc, char **argv)
  * sort-key condition (begins_with V, between A and B), not each a
  * condition replacing the last. :query alone runs the fields as they are;
  * :scan states a Scan (no partition value, no sort-key condition). */
-static void query_command(view *v, int argc, char **argv)
+static void query_state_command(view *v, int argc, char **argv)
 {
     query_view *p = v->priv;
     static const char *opts[F__COUNT] = { "index", "pk", "sk", "filter", "names", "values" };
@@ -1109,11 +1094,11 @@ static void query_command(view *v, int argc, char **argv)
     run(v);
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool query_command(view *v, int argc, char **argv)
 {
     query_view *p = v->priv;
     if (strcmp(argv[0], "query") == 0 || strcmp(argv[0], "scan") == 0) {
-        query_command(v, argc, argv);
+        query_state_command(v, argc, argv);
         return true;
     }
     if (strcmp(argv[0], "page-size") == 0 || strcmp(argv[0], "page_size") == 0) {
@@ -1146,7 +1131,7 @@ static bool command(view *v, int argc, char **argv)
 
 /* The selected result: for the condition builder, `t`, marks and
  * copying. */
-static void context(view *v, cond_arg *out)
+static void query_context(view *v, cond_arg *out)
 {
     query_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -1155,33 +1140,33 @@ static void context(view *v, cond_arg *out)
     out->item = l && l->kind == L_RESULT ? &((qline *)l->data)->item : NULL;
 }
 
-static bool typed_request(view *v, ddb_req *out, buf *why)
+static bool query_typed_request(view *v, ddb_req *out, buf *why)
 {
     return build_request(v->priv, out, why);
 }
 
-static const av *line_item(view *v, size_t i)
+static const av *query_line_item(view *v, size_t i)
 {
     const line *l = vm_line(&v->vm, i);
     return l && l->kind == L_RESULT ? &((qline *)l->data)->item : NULL;
 }
 
 const view_ops view_query_ops = {
-    .context = context,
-    .typed_request = typed_request,
-    .line_item = line_item,
+    .context = query_context,
+    .typed_request = query_typed_request,
+    .line_item = query_line_item,
     .results = true,
     .name = "query",
     .priv_size = sizeof(query_view),
-    .open = open_view,
-    .title = title,
-    .layout = layout,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .more = more,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
+    .open = query_open,
+    .title = query_title,
+    .layout = query_layout,
+    .draw = query_draw,
+    .request = query_request,
+    .done = query_done,
+    .more = query_more,
+    .free_line = query_free_line,
+    .kind_name = query_kind_name,
+    .text = query_text,
+    .command = query_command,
 };

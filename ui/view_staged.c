@@ -9,6 +9,7 @@
 
 #include "model/mem.h"
 #include "model/stage.h"
+#include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/staging.h"
@@ -35,7 +36,7 @@ typedef struct staged_view {
     const view_staged_arg *conflict;
 } staged_view;
 
-static void free_line(view *v, line *l)
+static void staged_view_free_line(view *v, line *l)
 {
     sline *s = l->data;
     buf_done(&s->text);
@@ -77,17 +78,6 @@ static void attr_line(view *v, size_t e, const stage_attr *a)
         typed(&s->text, a->new_v);
 }
 
-static void key_text(buf *out, const av *key)
-{
-    for (size_t i = 0; i < key->u.m.len; i++) {
-        if (i)
-            buf_addc(out, ' ');
-        buf_add(out, key->u.m.v[i].name, key->u.m.v[i].name_len);
-        buf_addc(out, '=');
-        fmt_cell(out, &key->u.m.v[i].val, 0);
-    }
-}
-
 static void fill_list(view *v)
 {
     staged_view *p = v->priv;
@@ -97,7 +87,7 @@ static void fill_list(view *v)
         sline *s = add(v, L_ITEM, ROLE_GROUP, e);
         buf_printf(&s->text, "%c %-7s %s  ", kind[0] == 'n' ? '+' : kind[0] == 'd' ? '-' : '~',
                    kind[0] == 'n' ? "new" : kind[0] == 'd' ? "delete" : "update", it->table);
-        key_text(&s->text, &it->key);
+        cols_item_text(&it->key, &s->text);
         stage_attr *diff;
         size_t nd = stage_diff(&it->before, &it->after, &diff);
         for (size_t i = 0; i < nd; i++)
@@ -114,7 +104,7 @@ static void fill_conflict(view *v)
     const view_staged_arg *c = p->conflict;
     sline *s = add(v, L_NOTE, ROLE_ERROR, 0);
     buf_printf(&s->text, "Conflict on %s ", c->table);
-    key_text(&s->text, c->key);
+    cols_item_text(c->key, &s->text);
     buf_addc(&s->text, ':');
     /* What happened on a row of its own: a long key does not cut it. */
     s = add(v, L_NOTE, ROLE_ERROR, 0);
@@ -163,7 +153,7 @@ static void fill_conflict(view *v)
     free(b);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool staged_view_open(view *v, const void *arg)
 {
     staged_view *p = v->priv;
     p->n = staging_entries(&p->entries);
@@ -171,7 +161,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static bool open_conflict(view *v, const void *arg)
+static bool conflict_open(view *v, const void *arg)
 {
     staged_view *p = v->priv;
     const view_staged_arg *a = arg;
@@ -190,18 +180,18 @@ static bool open_conflict(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void staged_view_done(view *v)
 {
     staged_view *p = v->priv;
     staging_entries_free(p->entries, p->n);
     free(p->table);
-    av_free(&p->key);
-    av_free(&p->before);
-    av_free(&p->after);
-    av_free(&p->now);
+    av_done(&p->key);
+    av_done(&p->before);
+    av_done(&p->after);
+    av_done(&p->now);
 }
 
-static void title(view *v, buf *out)
+static void staged_view_title(view *v, buf *out)
 {
     staged_view *p = v->priv;
     if (p->conflict) {
@@ -229,7 +219,7 @@ static void draw_beside(const sline *s, int row, int width)
                      s->r, true);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void staged_view_draw(view *v, size_t i, int row, int width)
 {
     sline *s = v->vm.lines[i].data;
     if (v->vm.lines[i].kind == L_BESIDE) {
@@ -239,12 +229,12 @@ static void draw(view *v, size_t i, int row, int width)
     term_put(row, 0, width, s->text.data, s->text.len, s->r, true);
 }
 
-static const char *kind_name(int kind)
+static const char *staged_view_kind_name(int kind)
 {
     return kind == L_ITEM ? "item" : kind == L_ATTR ? "attr" : kind == L_NOTE ? "note" : "beside";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void staged_view_text(view *v, size_t i, buf *out)
 {
     sline *s = v->vm.lines[i].data;
     if (v->vm.lines[i].kind == L_BESIDE)
@@ -291,14 +281,14 @@ static enum req conflict_request(view *v, enum req r)
     return REQ_NONE;
 }
 
-static enum req request(view *v, enum req r)
+static enum req staged_view_request(view *v, enum req r)
 {
     staged_view *p = v->priv;
     line *l = vm_selected(&v->vm);
     if (r == REQ_DELETE && l) {
         const staging_entry *e = &p->entries[((sline *)l->data)->entry];
         buf k = BUF_INIT;
-        key_text(&k, &e->key);
+        cols_item_text(&e->key, &k);
         if (display_confirm("Discard the staged change to %s %s?", e->table, k.data)) {
             staging_discard(e->table, &e->key);
             /* The view under shows it no more (a new item's row goes). */
@@ -319,7 +309,7 @@ static enum req request(view *v, enum req r)
     return r;
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool staged_view_command(view *v, int argc, char **argv)
 {
     staged_view *p = v->priv;
     if (p->conflict || (strcmp(argv[0], "commit") != 0 && strcmp(argv[0], "discard") != 0))
@@ -336,26 +326,26 @@ static bool command(view *v, int argc, char **argv)
 const view_ops view_staged_ops = {
     .name = "staged",
     .priv_size = sizeof(staged_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
+    .open = staged_view_open,
+    .title = staged_view_title,
+    .draw = staged_view_draw,
+    .request = staged_view_request,
+    .done = staged_view_done,
+    .free_line = staged_view_free_line,
+    .kind_name = staged_view_kind_name,
+    .text = staged_view_text,
+    .command = staged_view_command,
 };
 
 const view_ops view_conflict_ops = {
     .name = "conflict",
     .priv_size = sizeof(staged_view),
-    .open = open_conflict,
-    .title = title,
-    .draw = draw,
+    .open = conflict_open,
+    .title = staged_view_title,
+    .draw = staged_view_draw,
     .request = conflict_request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
+    .done = staged_view_done,
+    .free_line = staged_view_free_line,
+    .kind_name = staged_view_kind_name,
+    .text = staged_view_text,
 };

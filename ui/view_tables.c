@@ -27,7 +27,7 @@ typedef struct trow {
     table_stats st;
 } trow;
 
-static void free_line(view *v, line *l)
+static void tables_free_line(view *v, line *l)
 {
     trow *r = l->data;
     if (!r)
@@ -98,7 +98,7 @@ static void wrap_hint(view *v)
         vm_append(&v->vm, L_EMPTY, NULL);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool tables_open(view *v, const void *arg)
 {
     load(v);
     return true;
@@ -108,7 +108,7 @@ static bool open_view(view *v, const void *arg)
  * (ui/text.h) that stays when a long database path has to go. */
 #define FIRST_HINT "   ? help  : command  q quit"
 
-static void title(view *v, buf *out)
+static void tables_title(view *v, buf *out)
 {
     store_info info;
     store_get_info(display_store(), &info);
@@ -135,7 +135,7 @@ static void title(view *v, buf *out)
     buf_adds(out, FIRST_HINT);
 }
 
-static int head_rows(view *v)
+static int tables_head_rows(view *v)
 {
     return 1;
 }
@@ -150,7 +150,7 @@ static void row_text(const trow *r, buf *keys, buf *idx);
 /* The name and keys columns as wide as their widest entry, so nothing is
  * cut that the screen has room for; when it has not, the keys give way
  * first (to W_KEYS), then the name (to W_NAME). */
-static void layout(view *v)
+static void tables_layout(view *v)
 {
     tables_view *p = v->priv;
     if (v->vm.n && v->vm.lines[0].kind == L_EMPTY)
@@ -178,7 +178,7 @@ static void layout(view *v)
     p->w_keys = wk;
 }
 
-static void draw_head(view *v, int row, int width)
+static void tables_draw_head(view *v, int row, int width)
 {
     tables_view *p = v->priv;
     term_fill(row, 0, width, ROLE_COLHEAD);
@@ -208,7 +208,7 @@ static void row_text(const trow *r, buf *keys, buf *idx)
     }
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void tables_draw(view *v, size_t i, int row, int width)
 {
     line *l = &v->vm.lines[i];
     if (l->kind == L_EMPTY) {
@@ -240,12 +240,12 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static const char *kind_name(int kind)
+static const char *tables_kind_name(int kind)
 {
     return kind == L_TABLE ? "table" : "empty";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void tables_text(view *v, size_t i, buf *out)
 {
     line *l = &v->vm.lines[i];
     if (l->kind == L_EMPTY) {
@@ -264,7 +264,7 @@ static void text(view *v, size_t i, buf *out)
     buf_done(&idx);
 }
 
-static enum req request(view *v, enum req r)
+static enum req tables_request(view *v, enum req r)
 {
     line *l = vm_selected(&v->vm);
     switch (r) {
@@ -296,14 +296,14 @@ const view_ops view_tables_ops = {
     .follows = true,
     .name = "tables",
     .priv_size = sizeof(tables_view),
-    .open = open_view,
-    .layout = layout,
-    .title = title,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
+    .open = tables_open,
+    .layout = tables_layout,
+    .title = tables_title,
+    .head_rows = tables_head_rows,
+    .draw_head = tables_draw_head,
+    .draw = tables_draw,
+    .request = tables_request,
+    .free_line = tables_free_line,
+    .kind_name = tables_kind_name,
+    .text = tables_text,
 };

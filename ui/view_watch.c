@@ -39,7 +39,7 @@ typedef struct watch_view {
     char note[1100];
 } watch_view;
 
-static void free_line(view *v, line *l)
+static void watch_free_line(view *v, line *l)
 {
     wline *w = l->data;
     if (w)
@@ -155,7 +155,7 @@ static void fill(view *v, int64_t keep_seq)
     }
 }
 
-static bool open_view(view *v, const void *arg)
+static bool watch_open(view *v, const void *arg)
 {
     watch_view *p = v->priv;
     const char *table = arg;
@@ -175,7 +175,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void watch_done(view *v)
 {
     watch_view *p = v->priv;
     vm_clear(&v->vm);
@@ -186,7 +186,7 @@ static void done(view *v)
         table_def_free(&p->def);
 }
 
-static void title(view *v, buf *out)
+static void watch_title(view *v, buf *out)
 {
     watch_view *p = v->priv;
     buf_printf(out, "%s  changes, newest first: %zu%s", p->table, p->n, p->more ? "+" : "");
@@ -214,7 +214,7 @@ static void key_text(watch_view *p, const store_change *c, buf *out)
     fmt_key(out, &c->keys, p->def.pk.name, p->def.sk.name);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void watch_draw(view *v, size_t i, int row, int width)
 {
     watch_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -261,12 +261,12 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static const char *kind_name(int kind)
+static const char *watch_kind_name(int kind)
 {
     return kind == L_CHANGE ? "change" : kind == L_ATTR ? "attribute" : "note";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void watch_text(view *v, size_t i, buf *out)
 {
     watch_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -296,7 +296,7 @@ static int64_t selected_seq(view *v)
     return l && l->kind != L_NOTE ? p->changes[((wline *)l->data)->c].seq : 0;
 }
 
-static enum req request(view *v, enum req r)
+static enum req watch_request(view *v, enum req r)
 {
     watch_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -326,7 +326,7 @@ static enum req request(view *v, enum req r)
     }
 }
 
-static size_t more(view *v, int dir)
+static size_t watch_more(view *v, int dir)
 {
     watch_view *p = v->priv;
     if (dir <= 0 || !p->more || p->n == 0)
@@ -336,7 +336,7 @@ static size_t more(view *v, int dir)
     return v->vm.n - before;
 }
 
-static void context(view *v, cond_arg *out)
+static void watch_context(view *v, cond_arg *out)
 {
     watch_view *p = v->priv;
     out->table = p->table;
@@ -346,14 +346,14 @@ const view_ops view_watch_ops = {
     .follows = true,
     .name = "watch",
     .priv_size = sizeof(watch_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .more = more,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .context = context,
+    .open = watch_open,
+    .title = watch_title,
+    .draw = watch_draw,
+    .request = watch_request,
+    .done = watch_done,
+    .more = watch_more,
+    .free_line = watch_free_line,
+    .kind_name = watch_kind_name,
+    .text = watch_text,
+    .context = watch_context,
 };

@@ -88,7 +88,7 @@ static unsigned long drain(store_items *r)
         if (store_items_next(r, 512, items, &n, &d) != ST_OK)
             fail("reader", &d);
         for (size_t i = 0; i < n; i++)
-            av_free(&items[i]);
+            av_done(&items[i]);
         total += n;
     } while (n == 512);
     return total;
@@ -229,7 +229,7 @@ static void pitr_round(const char *file, const char *db, bool on, double load_s[
             fail("parse", &d);
         if (store_put_item(s, TABLE, &item, &d) != ST_OK)
             fail("put", &d);
-        av_free(&item);
+        av_done(&item);
     }
     if (store_commit(s, &d) != ST_OK)
         fail("commit", &d);

@@ -93,7 +93,7 @@ static inline char *drain(store_items *r, size_t page)
         for (size_t i = 0; i < n; i++) {
             buf_adds(&b, total++ ? "," : "");
             ddbjson_write_item(&b, &items[i]);
-            av_free(&items[i]);
+            av_done(&items[i]);
         }
     } while (n == page);
     buf_addc(&b, ']');

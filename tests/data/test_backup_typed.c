@@ -55,7 +55,7 @@ static void fill(store *s, int n)
         av item;
         assert_int_equal(ddbjson_parse_item(text, strlen(text), &item, &dg), ST_OK);
         assert_int_equal(store_put_item(s, "Tab", &item, &dg), ST_OK);
-        av_free(&item);
+        av_done(&item);
     }
     assert_int_equal(store_commit(s, &dg), ST_OK);
 }
@@ -80,7 +80,7 @@ static char *scan_all(store *s, const char *table)
             ddbjson_write_item(&b, &res.items[i]);
         }
         bool more = res.last_key.type == AV_M;
-        av_free(&q.start);
+        av_done(&q.start);
         if (more)
             av_copy(&q.start, &res.last_key);
         ddb_res_done(&res);
@@ -275,9 +275,9 @@ static void test_backup_reader(void **state)
     assert_non_null(strstr(t.data, "\"pk\":{\"S\":\"p3\"}"));
     assert_non_null(strstr(t.data, "\"sk\":{\"N\":\"17\"}"));
     buf_done(&t);
-    av_free(&first[0]);
+    av_done(&first[0]);
     store_items_free(r);
-    av_free(&k);
+    av_done(&k);
     assert_int_equal(store_items_backup(s, "arn:aws:dynamodb:us-east-1:000000000000:table/Tab/backup/"
                                            "01000000000000-00000000", NULL, &r, &dg), ST_BACKUP_NOT_FOUND);
     store_backup_done(&b);
@@ -359,7 +359,7 @@ static void test_moment_reader(void **state)
     buf whole = BUF_INIT;
     buf_addc(&whole, '[');
     ddbjson_write_item(&whole, &one[0]);
-    av_free(&one[0]);
+    av_done(&one[0]);
     for (int i = 0; i < 60; i++) {
         char body[200];
         snprintf(body, sizeof body, "{\"TableName\":\"Tab\",\"Key\":{\"pk\":{\"S\":\"p%d\"},\"sk\":{\"N\":\"%d\"}}}",

@@ -129,7 +129,7 @@ static void put(store *s, const char *json)
     assert_int_equal(ddbjson_parse_item(json, strlen(json), &item, &d), ST_OK);
     if (store_put_item(s, "Tab", &item, &d) != ST_OK)
         fail_msg("%s", d.msg);
-    av_free(&item);
+    av_done(&item);
 }
 
 static void make_table(store *s)
@@ -166,7 +166,7 @@ static void read_all(diffsrc *s, char *out, size_t n, const char *attr)
         av_scalar_text(v, &b);
         snprintf(out + strlen(out), n - strlen(out), "%s ", b.data);
         buf_done(&b);
-        av_free(&item);
+        av_done(&item);
     }
 }
 
@@ -255,7 +255,7 @@ static void spool_sorts_and_keeps_the_last_of_a_key(void **state)
         snprintf(json, sizeof json, "{\"k\":{\"S\":\"%s\"},\"i\":{\"N\":\"%d\"}}", keys[i], i);
         assert_int_equal(ddbjson_parse_item(json, strlen(json), &item, &d), ST_OK);
         assert_int_equal(spool_add(sp, keys[i], strlen(keys[i]), &item, &d), ST_OK);
-        av_free(&item);
+        av_done(&item);
     }
     assert_false(spool_in_order(sp));
     assert_int_equal(spool_count(sp), 6);
@@ -275,7 +275,7 @@ static void spool_sorts_and_keeps_the_last_of_a_key(void **state)
         av_scalar_text(av_map_get(&item, "i", 1), &b);
         snprintf(got + strlen(got), sizeof got - strlen(got), "%s ", b.data);
         buf_done(&b);
-        av_free(&item);
+        av_done(&item);
     }
     /* "a" three times: the last added (5) is the one read. */
     assert_string_equal(got, "a=5 ab=4 b=2 c=0 ");
@@ -290,7 +290,7 @@ static void spool_sorts_and_keeps_the_last_of_a_key(void **state)
         av item;
         av_init_list(&item, AV_M);
         assert_int_equal(spool_add(sp, k, 4, &item, &d), ST_OK);
-        av_free(&item);
+        av_done(&item);
     }
     assert_true(spool_in_order(sp));
     size_t n = 0;
@@ -302,7 +302,7 @@ static void spool_sorts_and_keeps_the_last_of_a_key(void **state)
         if (end)
             break;
         n++;
-        av_free(&item);
+        av_done(&item);
     }
     assert_int_equal(n, 1000);
     spool_free(sp);

@@ -285,7 +285,7 @@ static void test_bulk_writes(void **state)
         assert_int_equal(ddbjson_parse_item(text, strlen(text), &item, &d), ST_OK);
         assert_int_equal(store_put_item(s, "Rec", &item, &d), ST_OK);
         assert_int_equal(store_put_item(s, "Plain", &item, &d), ST_OK);
-        av_free(&item);
+        av_done(&item);
     }
     assert_int_equal(store_commit(s, &d), ST_OK);
     int64_t after = now_ms();

@@ -72,7 +72,7 @@ static uint64_t ask(store *s, const char *index, const char *fmt, int i, store_p
     diag_init(&d);
     uint64_t s0 = store_position_steps(s);
     assert_int_equal(store_position(s, "Tbl", index, &pk, true, NULL, pos, &d), ST_OK);
-    av_free(&pk);
+    av_done(&pk);
     return store_position_steps(s) - s0;
 }
 

@@ -64,9 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ddbjson_write_item(&b, &item);
         av back;
         CHECK(ddbjson_parse_item(b.data, b.len, &back, &d) == ST_OK);
-        av_free(&back);
+        av_done(&back);
         buf_done(&b);
-        av_free(&item);
+        av_done(&item);
         mask_plan_free(p);
     }
     mask_file_free(f);

@@ -380,9 +380,9 @@ static void scalar_parse_reads_back_the_plain_form(void **state)
         assert_true(av_scalar_text(&cases[i].v, &b));
         assert_int_equal(av_scalar_parse(cases[i].v.type, b.data ? b.data : "", b.len, &back, &d), ST_OK);
         assert_true(av_equal(&back, &cases[i].v));
-        av_free(&back);
+        av_done(&back);
         buf_done(&b);
-        av_free(&cases[i].v);
+        av_done(&cases[i].v);
     }
     av out;
     diag d;

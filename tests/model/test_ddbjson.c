@@ -550,11 +550,11 @@ static void names_and_values_maps_read_from_text(void **state)
     assert_int_equal(n.type, AV_M);
     assert_int_equal(av_map_get(&n, "#s", 2)->type, AV_S);
     assert_int_equal(av_map_get(&v, ":v", 2)->type, AV_N);
-    av_free(&n);
-    av_free(&v);
+    av_done(&n);
+    av_done(&v);
     assert_int_equal(ddbjson_parse_maps("{}", NULL, &n, &v, &d), ST_OK);   /* empty: expr_ctx_init's to refuse */
     assert_int_equal(n.type, AV_M);
-    av_free(&n);
+    av_done(&n);
     assert_int_equal(ddbjson_parse_maps("{\"#s\":5}", NULL, &n, &v, &d), ST_VALIDATION);
     assert_string_equal(d.file, "ExpressionAttributeNames");
     assert_string_equal(d.msg, "the name of #s must be a JSON string");

@@ -45,8 +45,8 @@ static char *diff(const char *a, const char *b, size_t *n)
     av x = parse(a), y = parse(b);
     buf out = BUF_INIT;
     *n = itemdiff_items(&x, &y, line, &out);
-    av_free(&x);
-    av_free(&y);
+    av_done(&x);
+    av_done(&y);
     return out.data ? buf_steal(&out) : calloc(1, 1);
 }
 
@@ -96,7 +96,7 @@ static void a_type_change_is_one_difference_at_its_path(void **state)
     assert_int_equal(itemdiff_items(&a, &none, NULL, NULL), 2);
     assert_int_equal(itemdiff_items(&none, &a, NULL, NULL), 2);
     assert_int_equal(itemdiff_items(&a, &a, NULL, NULL), 0);
-    av_free(&a);
+    av_done(&a);
 }
 
 static void names_that_are_not_words_are_quoted_and_escaped(void **state)
@@ -145,7 +145,7 @@ static void values_never_carry_a_control_character(void **state)
     }
     assert_non_null(strstr(b.data, "b\\u007fc\\u009bd"));
     buf_done(&b);
-    av_free(&item);
+    av_done(&item);
 }
 
 static void long_values_are_cut_on_a_character_boundary(void **state)
@@ -159,7 +159,7 @@ static void long_values_are_cut_on_a_character_boundary(void **state)
     itemdiff_value_text(av_map_get(&item, "s", 1), 100, &b);
     assert_string_equal(b.data, "\"가나다라마바사\"");
     buf_done(&b);
-    av_free(&item);
+    av_done(&item);
 }
 
 static void record_depth(void *ctx, const itemdiff_change *c)
@@ -192,8 +192,8 @@ static void deep_nesting_stops_at_the_depth_limit(void **state)
     size_t depth = 0;
     assert_int_equal(itemdiff_items(&x, &y, record_depth, &depth), 1);
     assert_int_equal(depth, ITEMDIFF_MAX_DEPTH);
-    av_free(&x);
-    av_free(&y);
+    av_done(&x);
+    av_done(&y);
     buf_done(&a);
     buf_done(&b);
 }

@@ -74,9 +74,9 @@ static void holds_items_by_table_and_key(void **state)
     assert_false(keyset_remove(s, "T", &def_ss, &a));
     assert_int_equal(keyset_count(s), 0);
     assert_int_equal(keyset_table_count(s, 0), 0);
-    av_free(&a);
-    av_free(&b);
-    av_free(&idx);
+    av_done(&a);
+    av_done(&b);
+    av_done(&idx);
     keyset_free(s);
 }
 
@@ -92,8 +92,8 @@ static void refuses_items_without_the_key(void **state)
     assert_int_equal(keyset_add(s, "U", &def_sn, &wrong), -1);
     assert_false(keyset_has(s, "U", &def_sn, &wrong));
     assert_int_equal(keyset_count(s), 0);
-    av_free(&no_sk);
-    av_free(&wrong);
+    av_done(&no_sk);
+    av_done(&wrong);
     keyset_free(s);
 }
 
@@ -109,7 +109,7 @@ static void lists_in_key_order_and_rebuilds_keys(void **state)
         put_s(&it, "PK", "P");
         put_n(&it, "SK", nums[i]);
         assert_int_equal(keyset_add(s, "U", &def_sn, &it), 1);
-        av_free(&it);
+        av_done(&it);
     }
     av a, b, c;
     edge(&a, "B", "x");
@@ -135,26 +135,26 @@ static void lists_in_key_order_and_rebuilds_keys(void **state)
         put_s(&want, "PK", "P");
         put_n(&want, "SK", sorted[i]);
         assert_true(av_equal(&k, &want));
-        av_free(&k);
-        av_free(&want);
+        av_done(&k);
+        av_done(&want);
     }
     av k;
     keyset_entry_key(s, all[5], &k);
     assert_string_equal(av_map_get(&k, "PK", 2)->u.s.ptr, "A");
     assert_int_equal(k.u.m.len, 2);   /* the key only, no "note" */
-    av_free(&k);
+    av_done(&k);
     keyset_entry_key(s, all[7], &k);
     assert_int_equal(k.u.m.len, 1);
     assert_string_equal(av_map_get(&k, "id", 2)->u.s.ptr, "only a partition key");
-    av_free(&k);
+    av_done(&k);
     keyset_remove_entry(s, all[0]);
     assert_int_equal(keyset_table_count(s, 0), 4);
     free(all);
     keyset_clear(s);
     assert_int_equal(keyset_count(s), 0);
-    av_free(&a);
-    av_free(&b);
-    av_free(&c);
+    av_done(&a);
+    av_done(&b);
+    av_done(&c);
     keyset_free(s);
 }
 
@@ -185,7 +185,7 @@ static void each_operation_makes_logarithmic_comparisons(void **state)
             av it;
             item_no(&it, i, n);
             assert_int_equal(keyset_add(s, "T", &def_ss, &it), 1);
-            av_free(&it);
+            av_done(&it);
         }
         uint64_t adds = keyset_comparisons() - c0;
         c0 = keyset_comparisons();
@@ -193,7 +193,7 @@ static void each_operation_makes_logarithmic_comparisons(void **state)
             av it;
             item_no(&it, i, n);
             assert_true(keyset_has(s, "T", &def_ss, &it));
-            av_free(&it);
+            av_done(&it);
         }
         uint64_t has = keyset_comparisons() - c0;
         c0 = keyset_comparisons();
@@ -206,7 +206,7 @@ static void each_operation_makes_logarithmic_comparisons(void **state)
             av it;
             item_no(&it, i, n);
             assert_true(keyset_remove(s, "T", &def_ss, &it));
-            av_free(&it);
+            av_done(&it);
         }
         uint64_t removes = keyset_comparisons() - c0;
         printf("# %zu items: %.1f comparisons an add, %.1f a test, %.1f a remove (bound %.1f)\n", n,

@@ -141,9 +141,9 @@ static void key_attributes_keep_their_shape_and_join(void **state)
     assert_string_equal(str(&enroll, "GSI1PK") + 4, str(&enroll, "SK") + 11);
     assert_true(hashed(str(&enroll, "GSI1SK"), "s#"));
     assert_string_not_equal(str(&enroll, "PK"), "STU#a91");
-    av_free(&edge);
-    av_free(&prof);
-    av_free(&enroll);
+    av_done(&edge);
+    av_done(&prof);
+    av_done(&enroll);
     mask_plan_free(p);
 
     /* Another key, other results: the hash is keyed. */
@@ -152,9 +152,9 @@ static void key_attributes_keep_their_shape_and_join(void **state)
     mask_hash_value(m, av_map_get(&a, "x", 1), &h1);
     mask_hash_value(m2, av_map_get(&a, "x", 1), &h2);
     assert_false(av_equal(&h1, &h2));
-    av_free(&h1);
-    av_free(&h2);
-    av_free(&a);
+    av_done(&h1);
+    av_done(&h2);
+    av_done(&a);
     mask_free(m2);
     table_def_free(&t);
     mask_free(m);
@@ -184,8 +184,8 @@ static void numbers_binary_and_sets_hash_by_type(void **state)
     const av *mv = av_map_get(av_map_get(&h, "m", 1), "k", 1);
     assert_true(av_equal(mv, &av_map_get(&h, "l", 1)->u.l.v[0]));
     assert_true(hashed(mv->u.s.ptr, ""));
-    av_free(&h);
-    av_free(&item);
+    av_done(&h);
+    av_done(&item);
     mask_free(m);
 }
 
@@ -230,7 +230,7 @@ static void rules_match_by_path_and_name_the_first_wins(void **state)
     /* city, the two codes, ok, zip; two pans; tags[1]; the phone; SSN; inner. */
     assert_int_equal(changed, 11);
     free(got);
-    av_free(&item);
+    av_done(&item);
     mask_plan_free(p);
     table_def_free(&t);
     mask_free(m);
@@ -290,8 +290,8 @@ static void fakes_are_plausible_and_consistent(void **state)
     buf_done(&nb);
     assert_int_equal(av_map_get(&a, "b", 1)->u.s.len, 4);
     assert_true(av_map_get(&a, "t", 1)->u.b);
-    av_free(&a);
-    av_free(&b);
+    av_done(&a);
+    av_done(&b);
     mask_plan_free(p);
     table_def_free(&t);
     mask_free(m);
@@ -331,7 +331,7 @@ static void an_index_key_may_be_kept_but_not_dropped(void **state)
     av item = parse("{\"PK\":{\"S\":\"p\"},\"SK\":{\"S\":\"s\"},\"GSI1PK\":{\"S\":\"s\"},\"score\":{\"N\":\"7\"}}");
     assert_int_equal(mask_apply(p, &item), 2);
     assert_string_equal(str(&item, "GSI1PK"), str(&item, "SK"));
-    av_free(&item);
+    av_done(&item);
     mask_plan_free(p);
     mask_free(m);
     table_def_free(&t2);

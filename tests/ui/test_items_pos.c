@@ -76,12 +76,12 @@ static int setup(void **state)
         if (store_page(s, "Tbl", NULL, &pk, after.type ? &after : NULL, true, 1000, items + got, &n, &d) != ST_OK)
             return -1;
         got += n;
-        av_free(&after);
+        av_done(&after);
         if (n)
             av_copy(&after, &items[got - 1]);
     } while (n == 1000 && got < N);
-    av_free(&after);
-    av_free(&pk);
+    av_done(&after);
+    av_done(&pk);
     return got == N ? 0 : -1;
 }
 
@@ -89,7 +89,7 @@ static int teardown(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N; i++)
-        av_free(&items[i]);
+        av_done(&items[i]);
     store_close(s);
     return 0;
 }
@@ -119,7 +119,7 @@ static void title_is(items_pos *c, long i, unsigned long long want)
     assert_string_equal(plain.data, want_text);
     buf_done(&plain);
     buf_done(&out);
-    av_free(&pk);
+    av_done(&pk);
 }
 
 static void walking_a_partition_asks_the_store_once(void **state)
@@ -143,7 +143,7 @@ static void walking_a_partition_asks_the_store_once(void **state)
         av_init_s(&pk, "P#a", 3);
         assert_int_equal(store_position(s, "Tbl", NULL, &pk, true, &items[at[k]], &pos, &d), ST_OK);
         assert_int_equal(pos.before_part + pos.in_part, at[k]);
-        av_free(&pk);
+        av_done(&pk);
     }
     items_pos_done(&c);
 }
@@ -170,7 +170,7 @@ static void far_jumps_and_resets_ask_again(void **state)
     items_pos_text(&c, s, "Tbl", NULL, &pk, &items[N - 3], NULL, NULL, &vst, &out);
     assert_int_equal(c.asked, 5);
     buf_done(&out);
-    av_free(&pk);
+    av_done(&pk);
     items_pos_done(&c);
 }
 
@@ -214,7 +214,7 @@ static void stepping_partitions_asks_the_store_once(void **state)
         header_is(&c, &to, (unsigned long long)b + 2);
         /* The item number in it: the store's count from the partition's
          * start, here 0 items before its first. */
-        av_free(&from);
+        av_done(&from);
         from = to;
         left = (uint64_t)(b % 3 + 1);
     }
@@ -224,7 +224,7 @@ static void stepping_partitions_asks_the_store_once(void **state)
         part_key(&to, b);
         items_pos_step_part(&c, &from, &to, -1, b < 0 ? N : (uint64_t)(b % 3 + 1));
         header_is(&c, &to, (unsigned long long)b + 2);
-        av_free(&from);
+        av_done(&from);
         from = to;
     }
     assert_int_equal(c.asked, 1);
@@ -241,8 +241,8 @@ static void stepping_partitions_asks_the_store_once(void **state)
     /* Numbers of another partition than the one left are forgotten. */
     items_pos_step_part(&c, &from, &to, 1, 5);
     assert_false(c.valid);
-    av_free(&from);
-    av_free(&to);
+    av_done(&from);
+    av_done(&to);
     items_pos_done(&c);
 }
 

@@ -1,0 +1,185 @@
+/*
+ * view_items_follow — f in the table view (see ui/view_items_int.h): the
+ * partitions an item's attribute values name (an edge), each opened as a
+ * table view of its own, f on its header going on to the next.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/store.h"
+#include "model/mem.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
+#include "ui/live.h"
+#include "ui/marks.h"
+#include "ui/staging.h"
+#include "ui/text.h"
+#include "ui/view_items_int.h"
+
+/* Candidate partition values an edge value may name: itself, then each
+ * suffix after a '#' (ENROLL#CRS#math204 -> CRS#math204, math204). */
+static size_t edge_candidates(const char *s, size_t n, const char **out, size_t *lens, size_t max)
+{
+    size_t k = 0;
+    out[k] = s;
+    lens[k++] = n;
+    for (size_t i = 0; i < n && k < max; i++)
+        if (s[i] == '#' && i + 1 < n) {
+            out[k] = s + i + 1;
+            lens[k++] = n - i - 1;
+        }
+    return k;
+}
+
+static bool partition_exists(items_view *p, const char *index, const av *pk)
+{
+    diag d;
+    av one;
+    size_t n = 0;
+    diag_init(&d);
+    if (store_page(display_store(), p->table, index, pk, NULL, true, 1, &one, &n, &d) != ST_OK)
+        return false;
+    if (n)
+        av_done(&one);
+    return n > 0;
+}
+
+/* Opens target k of t (n of them, given to the new view), saying where
+ * f goes next. */
+static void follow_to(const char *table, const char *via, ftarget *t, size_t n, size_t k)
+{
+    items_arg a = { table, t[k].index, &t[k].pk, NULL };
+    buf b = BUF_INIT, next = BUF_INIT;
+    fmt_cell(&b, &t[k].pk, 80);
+    if (n > 1) {
+        const ftarget *o = &t[(k + 1) % n];
+        buf_adds(&next, "; f again: ");
+        fmt_cell(&next, &o->pk, 80);
+        buf_printf(&next, "%s%s", o->index ? " in " : "", o->index ? o->index : "");
+    }
+    char *via_copy = xstrdup(via);
+    view *nv = display_push(&view_items_ops, &a);
+    if (nv) {
+        items_view *np = nv->priv;
+        np->fol = t;
+        np->n_fol = n;
+        np->fol_at = k;
+        np->fol_via = via_copy;
+        display_message("Followed %s to %s%s%s (q: back%s)", via, b.data, t[k].index ? " in " : "",
+                        t[k].index ? t[k].index : "", next.len ? next.data : "");
+    } else {
+        items_ftargets_free(t, n);
+        free(via_copy);
+    }
+    buf_done(&b);
+    buf_done(&next);
+}
+
+/* f on the header of a partition f opened: the next partition the same
+ * edge led to (bob's own collection, then who follows bob in GSI1).
+ * False when this is not such a header. */
+static bool follow_next(view *v)
+{
+    items_view *p = v->priv;
+    line *l = vm_selected(&v->vm);
+    if (p->n_fol < 2 || !l || l->kind != L_GROUP ||
+        !av_equal(&((irow *)l->data)->pk, &p->fol[p->fol_at].pk))
+        return false;
+    ftarget *t = p->fol;
+    size_t n = p->n_fol, k = (p->fol_at + 1) % n;
+    char *table = xstrdup(p->table), *via = p->fol_via;
+    p->fol = NULL;
+    p->n_fol = 0;
+    p->fol_via = NULL;
+    display_pop();   /* this view; the next target takes its place */
+    follow_to(table, via, t, n, k);
+    free(table);
+    free(via);
+    return true;
+}
+
+/* Adds the target (ixn, value) when that partition exists and is not
+ * already listed (nor the one the edge is in). */
+static void add_target(items_view *p, const char *ixn, const char *s, size_t len, const av *own,
+                       ftarget *t, size_t *n, size_t max)
+{
+    if (*n >= max)
+        return;
+    av target;
+    av_init_s(&target, s, len);
+    bool dup = own && av_equal(&target, own) && ixn == index_name(p);
+    for (size_t i = 0; i < *n && !dup; i++)
+        dup = av_equal(&t[i].pk, &target) &&
+              ((!t[i].index && !ixn) || (t[i].index && ixn && strcmp(t[i].index, ixn) == 0));
+    if (!dup && partition_exists(p, ixn, &target)) {
+        t[*n].index = ixn ? xstrdup(ixn) : NULL;
+        av_move(&t[*n].pk, &target);
+        (*n)++;
+        return;
+    }
+    av_done(&target);
+}
+
+/* Follows the edge named by the selected item's sort key, to each
+ * partition it names, in this order: one of this view or the base table
+ * named by the value or a suffix of it (ENROLL#CRS#math204 ->
+ * CRS#math204); the same entity under this partition's prefix, its own
+ * collection (TARGET#bob from ACTOR#alice -> ACTOR#bob); then the value's
+ * partition in each index (the inverted view: who follows bob). The
+ * first opens; f on its header goes to the next. */
+void items_follow(view *v)
+{
+    items_view *p = v->priv;
+    if (follow_next(v))
+        return;
+    const av *item = items_selected_item(v);
+    if (!item || !p->sk) {
+        display_error("Select an item whose sort key names another partition");
+        return;
+    }
+    const av *skv = av_map_get(item, p->sk, strlen(p->sk));
+    const av *own = item_pk(p, item);
+    if (!skv || skv->type != AV_S) {
+        display_error("The sort key is not a string naming a partition");
+        return;
+    }
+    const char *cand[16];
+    size_t lens[16];
+    size_t nc = edge_candidates(skv->u.s.ptr, skv->u.s.len, cand, lens, 12);
+    /* The same entity under this partition's prefix. */
+    buf alt = BUF_INIT;
+    if (own && own->type == AV_S && nc > 1) {
+        const char *h = memchr(own->u.s.ptr, '#', own->u.s.len);
+        if (h) {
+            buf_add(&alt, own->u.s.ptr, (size_t)(h - own->u.s.ptr) + 1);
+            buf_add(&alt, cand[nc - 1], lens[nc - 1]);
+        }
+    }
+    /* This view and the base table first, then the other indexes. */
+    const char *here[2] = { index_name(p), NULL };
+    size_t nh = p->ix >= 0 ? 2 : 1;
+    enum { MAX_TARGETS = 8 };
+    ftarget *t = xcalloc(MAX_TARGETS, sizeof *t);
+    size_t n = 0;
+    for (size_t w = 0; w < nh; w++)
+        for (size_t c = 0; c < nc; c++)
+            add_target(p, here[w], cand[c], lens[c], own, t, &n, MAX_TARGETS);
+    for (size_t w = 0; w < nh && alt.len; w++)
+        add_target(p, here[w], alt.data, alt.len, own, t, &n, MAX_TARGETS);
+    for (size_t i = 0; i < p->def.n_idx; i++)
+        if ((int)i != p->ix && p->def.idx[i].pk.type == AV_S)
+            for (size_t c = 0; c < nc; c++)
+                add_target(p, p->def.idx[i].name, cand[c], lens[c], own, t, &n, MAX_TARGETS);
+    buf_done(&alt);
+    if (!n) {
+        free(t);
+        buf b = BUF_INIT;
+        fmt_cell(&b, skv, 80);
+        display_error("No partition named by %s in the table or its indexes", b.data);
+        buf_done(&b);
+        return;
+    }
+    follow_to(p->table, p->sk, t, n, 0);
+}
