@@ -224,6 +224,7 @@ status diffsrc_parse(const char *text, diffsrc_spec *out, diag *d)
  * (keyset paging on its B-tree), a remote's in DynamoDB's hash order. */
 typedef struct scan_reader {
     store *st;
+    bool borrowed;     /* st is the options' store: not closed here */
     remote *rem;
     char *table;
     ddb_res page;
@@ -277,7 +278,8 @@ static void scan_close(void *self)
     scan_reader *r = self;
     ddb_res_done(&r->page);
     av_done(&r->start);
-    store_close(r->st);
+    if (!r->borrowed)
+        store_close(r->st);
     remote_close(r->rem);
     free(r->table);
     free(r);
@@ -422,6 +424,17 @@ static status open_table(diffsrc *s, const diffsrc_spec *spec, bool rem, diag *d
             remote_set_cancel(r->rem, o->stop);
             buf_printf(&b, "remote %s at %s", spec->table, remote_describe(r->rem));
         }
+    } else if (!spec->db && o->store) {
+        store_info info;
+        store_get_info(o->store, &info);
+        r->st = o->store;
+        r->borrowed = true;
+        s->r.ordered = !info.remote;   /* a remote's Scan comes in hash order */
+        st = ST_OK;
+        if (info.remote)
+            buf_printf(&b, "remote %s at %s", spec->table, info.where);
+        else
+            buf_printf(&b, "%s in %s", spec->table, o->db ? o->db : "memory");
     } else {
         const char *db = spec->db ? spec->db : o->db;
         if (file_at(db) <= 0)
@@ -493,6 +506,7 @@ static status open_file(diffsrc *s, const diffsrc_spec *spec, diag *d)
  * (store_items_backup, store_items_at), a page at a time. */
 typedef struct past_reader {
     store *st;
+    bool borrowed;     /* st is the options' store: not closed here */
     store_items_cursor c;
 } past_reader;
 
@@ -506,7 +520,8 @@ static void past_close(void *self)
 {
     past_reader *r = self;
     store_items_cursor_done(&r->c);
-    store_close(r->st);
+    if (!r->borrowed)
+        store_close(r->st);
     free(r);
 }
 
@@ -552,6 +567,9 @@ static status backup_by_name(diffsrc *s, store *st, const char *name, char **arn
 static status open_past(diffsrc *s, const diffsrc_spec *spec, diag *d)
 {
     const char *db = spec->db ? spec->db : s->o->db;
+    bool own = !spec->db && s->o->store;   /* the options' store */
+    if (own && !db)
+        db = "memory";
     past_reader *r = xcalloc(1, sizeof *r);
     s->r = (diffsrc_reader){ past_next, NULL, past_close, r, true };
     buf b = BUF_INIT;
@@ -566,11 +584,17 @@ static status open_past(diffsrc *s, const diffsrc_spec *spec, diag *d)
         buf_printf(&b, "%s at %s in %s", spec->table, when, db ? db : "?");
     }
     s->describe = buf_steal(&b);
-    if (!db || file_at(db) <= 0)
+    status st = ST_OK;
+    if (own) {
+        r->st = s->o->store;
+        r->borrowed = true;
+    } else if (!db || file_at(db) <= 0) {
         return diag_set(d, ST_NOT_FOUND, "%s: no database at %s", s->side, db ? db : "(none)");
-    status st = store_open(db, STORE_READ_ONLY | STORE_STREAM, &r->st, d);
-    if (st != ST_OK)
-        return st;
+    } else {
+        st = store_open(db, STORE_READ_ONLY | STORE_STREAM, &r->st, d);
+        if (st != ST_OK)
+            return st;
+    }
     if (spec->kind == DIFFSRC_BACKUP) {
         char *arn = NULL;
         st = backup_by_name(s, r->st, spec->backup, &arn, d);

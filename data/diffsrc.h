@@ -44,6 +44,7 @@
 
 #include "data/import.h"
 #include "data/remote.h"
+#include "data/store.h"
 #include "model/av.h"
 #include "model/schema.h"
 #include "model/status.h"
@@ -85,6 +86,11 @@ typedef struct diffsrc_reader {
 
 typedef struct diffsrc_opts {
     const char *db;             /* the database of a bare TABLE */
+    /* The database's store, open already (the explorer's); NULL: each
+     * side opens db read-only itself. Borrowed: a bare TABLE, backup:
+     * and TABLE@TIME of db read through it, so an in-memory database
+     * works too; it must outlive the sources. */
+    store *store;
     const remote_opts *remote;  /* remote:TABLE's endpoint; NULL: none given */
     import_format format;       /* of export files (IMPORT_AUTO: detected) */
     volatile sig_atomic_t *stop;/* set (SIGINT) to stop reading; may be NULL */

@@ -138,6 +138,13 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
     return ix && index_def_is_key(ix, name);
 }
 
+bool table_def_same_keys(const table_def *a, const table_def *b)
+{
+    return strcmp(a->pk.name, b->pk.name) == 0 && a->pk.type == b->pk.type &&
+           (a->sk.name ? b->sk.name && strcmp(a->sk.name, b->sk.name) == 0 && a->sk.type == b->sk.type
+                       : !b->sk.name);
+}
+
 bool table_def_same_item(const table_def *t, const av *a, const av *b)
 {
     const char *names[2] = { t->pk.name, t->sk.name };

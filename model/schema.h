@@ -79,6 +79,9 @@ bool table_def_is_key(const table_def *t, const index_def *ix, const char *name)
 /* Are a and b (items, AV_M) the same item: equal values of the table's
  * key attributes (an item missing one is no item of the table)? */
 bool table_def_same_item(const table_def *t, const av *a, const av *b);
+/* Do a and b have the same key schema: names and types of the partition
+ * key and the sort key (or neither has one)? */
+bool table_def_same_keys(const table_def *a, const table_def *b);
 const char *proj_type_name(proj_type p);
 /* The item's table key attributes, as an M, into an uninitialised out
  * (those it lacks are left out). */

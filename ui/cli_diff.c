@@ -374,11 +374,7 @@ static int choose_key(const char *flag, diffsrc *a, diffsrc *b, key_attr *pk, ke
         return 2;
     }
     if (da && db) {
-        bool same = strcmp(da->pk.name, db->pk.name) == 0 && da->pk.type == db->pk.type &&
-                    (da->sk.name ? db->sk.name && strcmp(da->sk.name, db->sk.name) == 0 &&
-                                   da->sk.type == db->sk.type
-                                 : !db->sk.name);
-        if (!same) {
+        if (!table_def_same_keys(da, db)) {
             const table_def *t[2] = { da, db };
             fputs("ddbx diff: the key schemas differ:", stderr);
             for (int i = 0; i < 2; i++) {

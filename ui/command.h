@@ -30,6 +30,10 @@
     X(samples,      "",             "Load the sample tables into this database; over edited ones it names what differs, asks, and keeps a backup") \
     X(undo,         "",             "Take back the explorer's last change (asks, naming the count); an item changed since is a conflict") \
     X(redo,         "",             "Take back the last :undo") \
+    X(backup,       "[NAME]",       "Take an on-demand backup of the table shown (on an endpoint: CreateBackup, after asking)") \
+    X(backups,      "[TABLE]",      "Backups of the table shown (or TABLE; all from the table list): Enter diffs one with the table now, r restores, d deletes") \
+    X(restore,      "[NEW-TABLE]",  "Backups view: restore the selected backup into a new table") \
+    X(diff,         "A [B]",        "Differences of A and B (backup:NAME, TABLE, TABLE@TIME or @TIME, FILE; B: the table shown) as a view: Enter shows both versions") \
     X(patterns,     "[FILE]",       "Access-patterns view (the table's; all from the table list), FILE's patterns too") \
     X(check,        "",             "Patterns view: run every pattern with its example values") \
     X(save_pattern, "NAME",         "Builder, query bar, PartiQL bar: save the request on screen as an access pattern") \

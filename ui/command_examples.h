@@ -50,6 +50,10 @@
     X(samples,      "",                 ":samples",                  "are as shipped: nothing to load") \
     X(undo,         "jd\ny",            ":undo",                     "y:Undid the key d: 1 item written back") \
     X(redo,         "jd\ny\n:undo\ny",  ":redo",                     "y:Redid the key d: 1 item written back") \
+    X(backup,       "",                 ":backup before-edits",      "Backup before-edits of SocialGraph taken") \
+    X(backups,      ":backup snap1",    ":backups",                  "Backups of SocialGraph") \
+    X(restore,      ":backup snap1\n:backups", ":restore SocialGraph-copy", "into the new table SocialGraph-copy") \
+    X(diff,         ":backup snap1\njd\ny", ":diff backup:snap1",    "- removed") \
     X(patterns,     "",                 ":patterns",                 "Access patterns of SocialGraph") \
     X(check,        ":patterns",        ":check",                    "Ran 5 patterns") \
     X(save_pattern, "s",                ":save-pattern bobs",        "Saved pattern bobs") \

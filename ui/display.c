@@ -21,6 +21,8 @@
 #include "ui/live.h"
 #include "ui/marks.h"
 #include "ui/schema_cmds.h"
+#include "ui/view_backups.h"
+#include "ui/view_diff.h"
 #include "ui/workbench.h"
 #include "ui/search.h"
 #include "ui/staging.h"
@@ -538,6 +540,11 @@ status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err)
     status st = store_exec(D.st, req, res, err);
     D.write_approved = false;
     return st;
+}
+
+void display_approve_writes(bool on)
+{
+    D.write_approved = on;
 }
 
 static void redraw(void)
@@ -1232,6 +1239,8 @@ void display_command(const char *text)
     } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
                v->ops != &view_builder_ops) {
         view_builder_open(v, argc, argv);
+    } else if (backups_command(v, argc, argv) || diff_command(v, argc, argv)) {
+        /* :backup, :backups, :diff (ui/view_backups.c, ui/view_diff.c) */
     } else if (workbench_command(v, argc, argv)) {
         /* :entities, :doctor, :what-if and what-if's own :create-index
          * and :delete-index (ui/workbench.c) */

@@ -123,6 +123,9 @@ bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
  * endpoint and was answered yes: a remote store's write gate does not
  * ask again for it. */
 status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err);
+/* The same around a typed call of the caller's own (store_backup_create
+ * on a remote store): on, the write gate does not ask; off again after. */
+void display_approve_writes(bool on);
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the
  * editor succeeded (text then holds the new content). */
 bool display_edit(buf *text, const char *suffix);

@@ -43,7 +43,7 @@ typedef struct binding {
 /* The views a binding may be limited to (their view_ops names). */
 static const char *const contexts[] = {
     "builder", "items", "item", "query", "tables", "partitions", "watch", "partiql", "staged", "conflict",
-    "help",
+    "help", "backups", "diff", "versions",
 };
 
 static binding *table;

@@ -31,6 +31,7 @@
     X("Views",   WATCH,         "watch",         "Change feed: the table's writes, newest first, old -> new") \
     X("Views",   LIVE,          "live",          "Pause or resume following other processes' writes") \
     X("Views",   PATTERNS,      "patterns",      "Access patterns of the table (all, from the table list): Enter runs one") \
+    X("Views",   RESTORE,       "restore",       "In the backups view: restore the selected backup into a new table (asks its name)") \
     X("Table",   TOGGLE_INDEX,  "toggle-index",  "Cycle base table, each GSI/LSI, base table") \
     X("Table",   FOLD,          "fold",          "Fold or unfold the selected partition") \
     X("Table",   FOLD_ALL,      "fold-all",      "Fold or unfold every partition") \
@@ -87,6 +88,8 @@
 #define REQ_VIEW_KEYS(X) \
     X("Prompts", REQ_NONE,      "^W",           "In a prompt: delete the word before the cursor (TARGET#bob -> TARGET#)") \
     X("Table",   REQ_ENTER,     "",             "In the column picker: show or hide the column") \
+    X("Views",   REQ_ENTER,     "",             "In the backups view: diff the backup with its table as it is now; in a diff: both versions of the item side by side") \
+    X("Views",   REQ_DELETE,    "",             "In the backups view: delete the selected backup, after asking") \
     X("Builder", REQ_ENTER,     "",             "In the builder: edit the selected clause or update row; on a group, toggle AND/OR") \
     X("Builder", REQ_EDIT_ITEM, "",             "In the builder: edit the builder's own item (the Put's) in $EDITOR") \
     X("Builder", REQ_RELOAD,    "",             "In the builder: read the item again from the store") \

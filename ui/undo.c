@@ -511,7 +511,11 @@ static void take_back(view *v, action *a, mode m, bool *stale)
     }
     const char *what = m == M_UNDO ? "Undo" : "Redo";
     if (!items) {
-        display_message("%s %s: nothing to write back (every item is as it was)", what, a->label);
+        /* Writes that changed nothing: the entry leaves the list, so the
+         * next :undo reaches the one before it. */
+        *stale = true;
+        display_message("%s %s: nothing to write back (its writes changed nothing); :%s again goes "
+                        "on with the one before", what, a->label, m == M_UNDO ? "undo" : "redo");
         rev_free(r, n);
         buf_done(&sample);
         buf_done(&tables);

@@ -9,6 +9,7 @@
 
 #include "model/mem.h"
 #include "model/stage.h"
+#include "ui/beside.h"
 #include "ui/cols.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
@@ -55,13 +56,6 @@ static sline *add(view *v, int kind, role r, size_t entry)
     return s;
 }
 
-/* "S Jeju", "N 5", "M {...}": the type, then the value as a cell. */
-static void typed(buf *out, const av *v)
-{
-    buf_printf(out, "%s ", av_type_name(v->type));
-    fmt_cell(out, v, 60);
-}
-
 static void attr_line(view *v, size_t e, const stage_attr *a)
 {
     static const role roles[] = { [STAGE_ADDED] = ROLE_KEY, [STAGE_CHANGED] = ROLE_TYPE,
@@ -71,11 +65,11 @@ static void attr_line(view *v, size_t e, const stage_attr *a)
     buf_add(&s->text, a->name, a->name_len);
     buf_adds(&s->text, "  ");
     if (a->old_v)
-        typed(&s->text, a->old_v);
+        beside_typed(&s->text, a->old_v);
     if (a->op == STAGE_CHANGED)
         buf_adds(&s->text, " -> ");
     if (a->new_v)
-        typed(&s->text, a->new_v);
+        beside_typed(&s->text, a->new_v);
 }
 
 static void fill_list(view *v)
@@ -114,43 +108,19 @@ static void fill_conflict(view *v)
     buf_adds(&s->name, "attribute");
     buf_adds(&s->now, "now (theirs)");
     buf_adds(&s->staged, c->after->type == AV_M ? "staged (yours)" : "staged (yours): delete");
-    av none = { .type = AV_NONE };
-    const av *now = c->now ? c->now : &none;
-    /* Every name of either item, in order: the diff of now against an
-     * empty item lists now's names; merge with after's. */
-    stage_attr *a, *b;
-    size_t na = stage_diff(&none, now, &a), nb = stage_diff(&none, c->after, &b);
-    size_t i = 0, j = 0;
-    while (i < na || j < nb) {
-        int cmp = i >= na ? 1 : j >= nb ? -1 : 0;
-        if (!cmp) {
-            size_t m = a[i].name_len < b[j].name_len ? a[i].name_len : b[j].name_len;
-            cmp = memcmp(a[i].name, b[j].name, m);
-            if (!cmp)
-                cmp = a[i].name_len < b[j].name_len ? -1 : a[i].name_len > b[j].name_len;
-        }
-        const stage_attr *x = cmp <= 0 ? &a[i] : &b[j];
-        const av *nv = cmp <= 0 ? a[i].new_v : NULL, *sv = cmp >= 0 ? b[j].new_v : NULL;
-        s = add(v, L_BESIDE, ROLE_NORMAL, 0);
-        buf_add(&s->name, x->name, x->name_len);
-        if (nv)
-            typed(&s->now, nv);
-        else
-            buf_adds(&s->now, "(absent)");
-        if (sv)
-            typed(&s->staged, sv);
-        else
-            buf_adds(&s->staged, "(absent)");
-        s->differ = !nv || !sv || !av_equal(nv, sv);
-        if (s->differ)
-            s->r = ROLE_HOT;
-        if (cmp <= 0)
-            i++;
-        if (cmp >= 0)
-            j++;
+    beside_row *rows;
+    size_t n = beside_rows(c->now, c->after, &rows);
+    for (size_t i = 0; i < n; i++) {
+        s = add(v, L_BESIDE, rows[i].differ ? ROLE_HOT : ROLE_NORMAL, 0);
+        s->name = rows[i].name;
+        buf_init(&rows[i].name);
+        s->now = rows[i].left;
+        buf_init(&rows[i].left);
+        s->staged = rows[i].right;
+        buf_init(&rows[i].right);
+        s->differ = rows[i].differ;
     }
-    free(a);
-    free(b);
+    beside_rows_free(rows, n);
 }
 
 static bool staged_view_open(view *v, const void *arg)
@@ -202,28 +172,11 @@ static void staged_view_title(view *v, buf *out)
                p->n, p->n == 1 ? "" : "s");
 }
 
-/* The name column and two value columns of a conflict row, each cut at
- * its width in screen cells (a Hangul character takes two), so the
- * columns stay aligned whatever the text. */
-static void draw_beside(const sline *s, int row, int width)
-{
-    int nw = width / 5 < 24 ? width / 5 : 24, vw = (width - nw - 4) / 2;
-    const buf *col[3] = { &s->name, &s->now, &s->staged };
-    int x[3] = { 2, 3 + nw, 4 + nw + vw }, w[3] = { nw, vw, vw };
-    term_fill(row, 0, width, s->r);
-    if (s->differ)
-        term_puts(row, 0, 1, "!", s->r);
-    for (int k = 0; k < 3; k++)
-        if (x[k] < width && col[k]->len)
-            term_put(row, x[k], x[k] + w[k] <= width ? w[k] : width - x[k], col[k]->data, col[k]->len,
-                     s->r, true);
-}
-
 static void staged_view_draw(view *v, size_t i, int row, int width)
 {
     sline *s = v->vm.lines[i].data;
     if (v->vm.lines[i].kind == L_BESIDE) {
-        draw_beside(s, row, width);
+        beside_draw(row, width, s->r, s->differ, &s->name, &s->now, &s->staged);
         return;
     }
     term_put(row, 0, width, s->text.data, s->text.len, s->r, true);

@@ -115,6 +115,32 @@ static void the_same_item_is_the_same_table_key(void **state)
     table_def_free(&t);
 }
 
+/* Two tables have the same key schema when the names and types of both
+ * key attributes match (`ddbx diff` compares two sides only then); the
+ * indexes and the table names do not count. */
+static void the_same_keys_are_names_and_types(void **state)
+{
+    (void)state;
+    table_def a = social_graph(), b = social_graph();
+    free(b.name);
+    b.name = xstrdup("Other");
+    assert_true(table_def_same_keys(&a, &b));
+    b.sk.type = AV_N;
+    assert_false(table_def_same_keys(&a, &b));
+    b.sk.type = AV_S;
+    free(b.sk.name);
+    b.sk.name = NULL;            /* no sort key */
+    assert_false(table_def_same_keys(&a, &b));
+    assert_false(table_def_same_keys(&b, &a));
+    assert_true(table_def_same_keys(&b, &b));
+    b.sk.name = xstrdup("SK");
+    free(b.pk.name);
+    b.pk.name = xstrdup("pk");   /* names compare exactly */
+    assert_false(table_def_same_keys(&a, &b));
+    table_def_free(&a);
+    table_def_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +148,7 @@ int main(void)
         cmocka_unit_test(a_copy_owns_its_strings),
         cmocka_unit_test(a_table_without_sort_key_has_a_null_sk_name),
         cmocka_unit_test(the_same_item_is_the_same_table_key),
+        cmocka_unit_test(the_same_keys_are_names_and_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

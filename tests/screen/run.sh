@@ -27,6 +27,9 @@
 #   # export: TABLE       after the script, `ddbx export TABLE` of the test's
 #                         database goes to out/export (compared with
 #                         NAME.export): what the explorer wrote, byte for byte
+#   # mask: times         the wall-clock times the screens show (YYYY-MM-DD
+#                         HH:MM:SS: when a backup was taken) are compared as
+#                         ####-##-## ##:##:##, the same width
 # UPDATE=1 writes the expected files from the actual output.
 # ONLY_TEST=NAME runs one test.
 cd "$(dirname "$0")" || exit 1
@@ -125,9 +128,14 @@ for keys in "$here"/*.keys; do
     fi
     if [ $ok = 1 ]; then
         found=0
+        mask=$(sed -n 's/^# mask: *//p' "$keys" | head -n 1)
         for out in "$w"/out/*; do
             [ -f "$out" ] || continue
             found=1
+            if [ "$mask" = times ]; then
+                sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}/####-##-## ##:##:##/g' \
+                    "$out" > "$out.masked" && mv "$out.masked" "$out"
+            fi
             exp="$here/$name.$(basename "$out")"
             if [ "$UPDATE" = 1 ]; then
                 cp "$out" "$exp"
