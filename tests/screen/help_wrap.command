@@ -9,7 +9,8 @@ Help: keys and commands  (q: back)
   :create-index NAME PK[:S|N|B] [SK[:TYPE]] [--projection
   ALL|KEYS_ONLY|INCLUDE:a,b]
                              Create a GSI on the table shown and backfill it
-                             (UpdateTable; asks first)
+                             (UpdateTable; asks first); a multi-attribute key
+                             joins its parts with + (a+b c:N+d)
       e.g. :create-index GSI2 followedAt
   :delete-index NAME         Delete a GSI of the table shown (UpdateTable; asks
                              first)
@@ -20,5 +21,4 @@ Help: keys and commands  (q: back)
   :entities [TABLE]          Entity types of the table shown (or TABLE),
                              inferred from its items: Enter shows one's items
       e.g. :entities
-  :doctor [TABLE]            What hurts the design of the table shown (or
 /create-index
