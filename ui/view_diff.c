@@ -516,7 +516,7 @@ static enum req request(view *v, enum req r)
         while (v->vm.n < 2 * v->vm.rows && more(v, -1))
             ;
         vm_select(&v->vm, v->vm.n ? v->vm.n - 1 : 0);
-        v->vm.top = v->vm.n > v->vm.rows ? v->vm.n - v->vm.rows : 0;
+        vm_set_top(&v->vm, v->vm.n > v->vm.rows ? v->vm.n - v->vm.rows : 0);
         display_fill(v);
         if (p->full && !p->done && !p->stopped)
             display_message("The view keeps the first %d differences: :load-all counts the rest",
