@@ -583,6 +583,32 @@ EOF
     else nok "bob's follow is the other writer's (d kept theirs)"; fi
 fi
 
+# ---- 4e. A multi-attribute GSI key on an endpoint (issue 29, item 2) ----
+# ddbx serve with the tournament fixture (TournamentRegion: HASH
+# tournamentId and region): the Scan that discovers partitions projects
+# both HASH attributes and names a partition by the list of their values,
+# as the local store does (it keyed them by tournamentId alone, merging
+# SPRING2024's regions); a partition's page is a Query with an equality on
+# each; s opens the query bar on it with both values. Expectations: the
+# developer guide's "Multi-attribute key schema" (every HASH attribute in
+# the key condition); tests/multikey pins ddbx serve's answers.
+"$DDBX" api --db "$tmp/serve5.db" <"$root/tests/screen/fixtures/matches.jsonl" >"$tmp/serve5-load.out" 2>&1
+serve_start "$tmp/serve5.db" "$tmp/serve5.out" "$tmp/serve5.err"
+echo "$srvpid" >>"$tmp/pids"
+mport=$serve_port
+if [ -z "$mport" ]; then
+    nok "ddbx serve starts (for a multi-attribute key)" "$tmp/serve5.err"
+else
+    printf 'i\n:save-display parts\nj\ns\n:save-display bar\n:query SPRING2024|EU-WEST QUARTERFINALS | >= M\n:save-display ran\n' >"$tmp/mk.keys"
+    session mk "$tmp/mk.keys" --endpoint-url "http://127.0.0.1:$mport" Matches
+    rc_is mk 0
+    check "partitions are the whole partition key, each with its items" "$tmp/mk/parts" \
+        "[SPRING2024, EU-WEST]  2 items" "[WINTER2024, NA-EAST]  3 items"
+    check "s opens the query bar on both values" "$tmp/mk/bar" "Partition value     SPRING2024 | EU-WEST" \
+        'tournamentId = "SPRING2024" AND region = "EU-WEST"'
+    check "a condition on both RANGE attributes runs on the endpoint" "$tmp/mk/ran" "Query: Count 1, ScannedCount 1"
+fi
+
 # ---- 5. Command line ----
 "$DDBX" --endpoint-url "$url" --db "$tmp/x.db" >"$tmp/cl.out" 2>"$tmp/cl.err"
 r=$?
