@@ -3,6 +3,7 @@
  */
 #include "data/push.h"
 
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
@@ -15,8 +16,10 @@
 
 #include "data/jsonread.h"
 #include "data/pattern_file.h"
+#include "data/store_int.h"
 #include "data/table_read.h"
 #include "model/ddbjson.h"
+#include "model/ddbreq.h"
 #include "model/mem.h"
 #include "model/size.h"
 
@@ -28,7 +31,7 @@ void push_plan_done(push_plan *p)
         free(t->target);
         table_def_free(&t->def);
         free(t->ttl);
-        free(t->create);
+        ddb_req_done(&t->create);
         free(t->billing);
         free(t->streams);
         av_done(&t->last);
@@ -40,34 +43,40 @@ void push_plan_done(push_plan *p)
 
 /* ---- requests ------------------------------------------------------------ */
 
-static status call(remote *r, const char *op, const buf *in, cJSON **out, diag *d)
+/* One request to the endpoint, printed once from its typed form
+ * (ddb_req_json); its answer parsed once into *out (NULL: not wanted). */
+static status send_req(remote *r, const ddb_req *q, cJSON **out, diag *d)
 {
+    buf in = BUF_INIT;
+    ddb_req_json(q, &in);
     char *resp = NULL;
-    status st = remote_call(r, op, in->data, in->len, &resp, d);
+    status st = remote_call(r, ddb_op_name(ddb_kind_op(q->kind)), in.data, in.len, &resp, d);
+    buf_done(&in);
     if (st == ST_OK && out)
         st = ddbjson_cjson_parse(resp, strlen(resp), out, d);
     free(resp);
     return st;
 }
 
-static void table_req(buf *b, const char *table)
+/* DescribeTable or DeleteTable of the target. */
+static status table_call(remote *r, ddb_kind kind, const char *table, cJSON **out, diag *d)
 {
-    buf_adds(b, "{\"TableName\":");
-    ddbjson_write_string(b, table, strlen(table));
-    buf_addc(b, '}');
+    ddb_req q;
+    ddb_req_init(&q, kind);
+    ddb_req_set_str(&q.table, table);
+    status st = send_req(r, &q, out, d);
+    ddb_req_done(&q);
+    return st;
 }
 
 /* DescribeTable of the target: *found, and its ARN and creation time. */
 static status describe(remote *r, const char *table, bool *found, char **arn, double *created,
                        bool *active, diag *d)
 {
-    buf in = BUF_INIT;
-    table_req(&in, table);
     cJSON *j = NULL;
     diag e;
     diag_init(&e);
-    status st = call(r, "DescribeTable", &in, &j, &e);
-    buf_done(&in);
+    status st = table_call(r, DDB_DESCRIBE_TABLE, table, &j, &e);
     *found = false;
     if (st == ST_NOT_FOUND)
         return ST_OK;
@@ -231,97 +240,62 @@ static bool add_item(void *ctx, const av *item)
     return true;
 }
 
-/* The billing mode and stream setting as the plan says them. */
-static void settings(const char *create, push_table *t)
+/* The billing mode and stream setting of the CreateTable request, as the
+ * plan says them. */
+static void settings(const ddb_req *create, push_table *t)
 {
-    cJSON *j = cJSON_Parse(create);
-    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(j, "BillingMode");
-    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(j, "ProvisionedThroughput");
     buf b = BUF_INIT;
-    if (cJSON_IsString(bm) && strcmp(bm->valuestring, "PROVISIONED") == 0)
-        buf_printf(&b, "PROVISIONED (%g RCU, %g WCU)",
-                   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits")),
-                   cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits")));
+    if (create->ctl.rcu || create->ctl.wcu)
+        buf_printf(&b, "PROVISIONED (%llu RCU, %llu WCU)", (unsigned long long)create->ctl.rcu,
+                   (unsigned long long)create->ctl.wcu);
     else
         buf_adds(&b, "PAY_PER_REQUEST");
     t->billing = buf_steal(&b);
-    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(j, "StreamSpecification");
-    const cJSON *on = cJSON_GetObjectItemCaseSensitive(ss, "StreamEnabled");
-    const cJSON *vt = cJSON_GetObjectItemCaseSensitive(ss, "StreamViewType");
-    if (cJSON_IsTrue(on))
-        t->streams = xstrdup(cJSON_IsString(vt) ? vt->valuestring : "enabled");
-    cJSON_Delete(j);
+    if (create->ctl.stream_view)
+        t->streams = xstrdup(create->ctl.stream_view);
 }
 
 /* A provisioned table's or index's ProvisionedThroughput, for CreateTable
- * (DescribeTable's carries counters CreateTable refuses). */
-static void throughput(cJSON *to, const cJSON *from)
+ * (at least 1 of each: DescribeTable's may say 0). */
+static ddb_pt throughput(const cJSON *from)
 {
-    const cJSON *pt = cJSON_GetObjectItemCaseSensitive(from, "ProvisionedThroughput");
-    const cJSON *r = cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits");
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits");
-    cJSON *o = cJSON_AddObjectToObject(to, "ProvisionedThroughput");
-    cJSON_AddNumberToObject(o, "ReadCapacityUnits", cJSON_IsNumber(r) && r->valuedouble >= 1 ? r->valuedouble : 1);
-    cJSON_AddNumberToObject(o, "WriteCapacityUnits", cJSON_IsNumber(w) && w->valuedouble >= 1 ? w->valuedouble : 1);
+    const cJSON *pt = store_jget(from, "ProvisionedThroughput");
+    double r = store_jnum(pt, "ReadCapacityUnits", NULL), w = store_jnum(pt, "WriteCapacityUnits", NULL);
+    return (ddb_pt){ r >= 1 ? (uint64_t)r : 1, w >= 1 ? (uint64_t)w : 1 };
 }
 
-/* DescribeTable's answer (the JSON body) -> the CreateTable request for
- * a table named as: the same keys, attribute definitions and indexes with
- * their projections, the billing mode and throughput (a provisioned
- * table's) and the stream setting. (A table_def holds neither billing nor
- * streams, so this is not `ddbx pull`'s store_def_from_tree.) *out
- * malloc'd. */
-static status create_request(const char *describe, const char *as, char **out, diag *d)
+/* The local table's definition def and its description (its
+ * TableDescription) -> the CreateTable request for a table named as: the
+ * same keys, attribute definitions and indexes with their projections,
+ * the billing mode and throughput (a provisioned table's, and each of its
+ * GSIs') and the stream setting (which a table_def does not hold), into
+ * out (an empty CreateTable request). */
+static void create_request(const table_def *def, const cJSON *desc, const char *as, ddb_req *out)
 {
-    *out = NULL;
-    cJSON *j = NULL;
-    status st = ddbjson_cjson_parse(describe, strlen(describe), &j, d);
-    if (st != ST_OK)
-        return st;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
-    const cJSON *ad = cJSON_GetObjectItemCaseSensitive(t, "AttributeDefinitions");
-    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(t, "KeySchema");
-    if (!cJSON_IsArray(ad) || !cJSON_IsArray(ks)) {
-        cJSON_Delete(j);
-        return diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
-    }
-    cJSON *c = cJSON_CreateObject();
-    cJSON_AddStringToObject(c, "TableName", as);
-    cJSON_AddItemToObject(c, "AttributeDefinitions", cJSON_Duplicate(ad, 1));
-    cJSON_AddItemToObject(c, "KeySchema", cJSON_Duplicate(ks, 1));
-    const cJSON *bm = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(t, "BillingModeSummary"), "BillingMode");
-    bool provisioned = !(cJSON_IsString(bm) && strcmp(bm->valuestring, "PAY_PER_REQUEST") == 0);
-    cJSON_AddStringToObject(c, "BillingMode", provisioned ? "PROVISIONED" : "PAY_PER_REQUEST");
-    if (provisioned)
-        throughput(c, t);
-    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(t, "StreamSpecification");
-    if (cJSON_IsObject(ss))
-        cJSON_AddItemToObject(c, "StreamSpecification", cJSON_Duplicate(ss, 1));
-    static const char *const kinds[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
-    for (int k = 0; k < 2; k++) {
-        const cJSON *ix = cJSON_GetObjectItemCaseSensitive(t, kinds[k]);
-        if (!cJSON_IsArray(ix) || cJSON_GetArraySize(ix) == 0)
-            continue;
-        cJSON *arr = cJSON_AddArrayToObject(c, kinds[k]);
-        const cJSON *one;
-        cJSON_ArrayForEach(one, ix) {
-            cJSON *x = cJSON_CreateObject();
-            static const char *const keep[] = { "IndexName", "KeySchema", "Projection" };
-            for (int f = 0; f < 3; f++) {
-                const cJSON *v = cJSON_GetObjectItemCaseSensitive(one, keep[f]);
-                if (v)
-                    cJSON_AddItemToObject(x, keep[f], cJSON_Duplicate(v, 1));
+    assert(out->kind == DDB_CREATE_TABLE && !out->ctl.def);
+    ddb_ctl *c = &out->ctl;
+    c->def = xcalloc(1, sizeof *c->def);
+    table_def_copy(c->def, def);
+    ddb_req_set_str(&c->def->name, as);
+    const char *bm = store_jstr(store_jget(desc, "BillingModeSummary"), "BillingMode");
+    if (!(bm && strcmp(bm, "PAY_PER_REQUEST") == 0)) {
+        ddb_pt pt = throughput(desc);
+        c->rcu = pt.rcu;
+        c->wcu = pt.wcu;
+        c->idx_pt = xcalloc(def->n_idx ? def->n_idx : 1, sizeof *c->idx_pt);
+        for (size_t i = 0; i < def->n_idx; i++) {
+            const cJSON *g, *own = NULL;
+            cJSON_ArrayForEach(g, store_jget(desc, "GlobalSecondaryIndexes")) {
+                const char *n = store_jstr(g, "IndexName");
+                if (n && strcmp(n, def->idx[i].name) == 0)
+                    own = g;
             }
-            if (provisioned && k == 0)
-                throughput(x, one);
-            cJSON_AddItemToArray(arr, x);
+            c->idx_pt[i] = throughput(own);
         }
     }
-    *out = cJSON_PrintUnformatted(c);
-    cJSON_Delete(c);
-    cJSON_Delete(j);
-    return ST_OK;
+    const cJSON *ss = store_jget(desc, "StreamSpecification");
+    if (cJSON_IsTrue(store_jget(ss, "StreamEnabled")))
+        ddb_req_set_str(&c->stream_view, store_jstr(ss, "StreamViewType"));
 }
 
 static status plan_one(store *local, remote *r, const push_opts *o, const char *table,
@@ -330,19 +304,17 @@ static status plan_one(store *local, remote *r, const push_opts *o, const char *
     t->table = xstrdup(table);
     t->target = xstrdup(o->as ? o->as : table);
     t->last.type = AV_NONE;
+    ddb_req_init(&t->create, DDB_CREATE_TABLE);
     status st = store_describe(local, table, &t->def, d);
-    char *desc = NULL;
-    buf in = BUF_INIT;
-    table_req(&in, table);
+    cJSON *desc = NULL;
     if (st == ST_OK)
-        st = store_call(local, "DescribeTable", in.data, in.len, &desc, d);
-    buf_done(&in);
+        st = store_table_desc(local, table, &desc, d);
     if (st == ST_OK)
-        st = create_request(desc, t->target, &t->create, d);
-    free(desc);
+        create_request(&t->def, desc, t->target, &t->create);
+    cJSON_Delete(desc);
     if (st != ST_OK)
         return st;
-    settings(t->create, t);
+    settings(&t->create, t);
     diag td;
     diag_init(&td);
     if (store_ttl_get(local, table, &t->ttl, &td) != ST_OK)
@@ -452,53 +424,46 @@ static status next_items(store *local, const char *table, cursor *c, av *out, si
 static status batch(remote *r, const char *target, const av *items, size_t n, push_progress *pg,
                     diag *d)
 {
-    buf in = BUF_INIT;
-    buf_adds(&in, "{\"RequestItems\":{");
-    ddbjson_write_string(&in, target, strlen(target));
-    buf_adds(&in, ":[");
+    ddb_req b;
+    ddb_req_init(&b, DDB_BATCH_WRITE);
     for (size_t i = 0; i < n; i++) {
-        buf_adds(&in, i ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
-        ddbjson_write_item(&in, &items[i]);
-        buf_adds(&in, "}}");
+        ddb_req *put = ddb_req_add(&b, DDB_PUT);
+        ddb_req_set_str(&put->table, target);
+        av_copy(&put->item, &items[i]);
     }
-    buf_adds(&in, "]},\"ReturnConsumedCapacity\":\"TOTAL\"}");
     status st = ST_OK;
     for (int attempt = 0;; attempt++) {
+        b.rcc = DDB_RCC_TOTAL;
         cJSON *j = NULL;
-        st = call(r, "BatchWriteItem", &in, &j, d);
+        st = send_req(r, &b, &j, d);
         pg->requests++;
-        if (st != ST_OK)
-            break;
-        const cJSON *c;
-        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(j, "ConsumedCapacity"))
-            pg->units += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "CapacityUnits"));
-        const cJSON *un = cJSON_GetObjectItemCaseSensitive(j, "UnprocessedItems");
-        int left = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(un, target));
-        if (left <= 0) {
-            cJSON_Delete(j);
+        ddb_res res;
+        ddb_res_init(&res);
+        if (st == ST_OK)
+            st = store_codec_read(j, &res, d);
+        cJSON_Delete(j);
+        pg->units += ddb_res_units(&res);
+        size_t left = res.unprocessed.n_acts;
+        if (st != ST_OK || !left) {
+            ddb_res_done(&res);
             break;
         }
         if (attempt == 12) {
-            cJSON_Delete(j);
-            st = diag_set(d, ST_IO, "ProvisionedThroughputExceededException: %d items still"
+            ddb_res_done(&res);
+            st = diag_set(d, ST_IO, "ProvisionedThroughputExceededException: %zu items still"
                           " unprocessed after 12 tries", left);
             break;
         }
-        pg->unprocessed += (uint64_t)left;
+        pg->unprocessed += left;
         /* What is left, as the next request. */
-        cJSON *req = cJSON_CreateObject();
-        cJSON_AddItemToObject(req, "RequestItems", cJSON_Duplicate(un, 1));
-        cJSON_AddStringToObject(req, "ReturnConsumedCapacity", "TOTAL");
-        char *text = cJSON_PrintUnformatted(req);
-        buf_reset(&in);
-        buf_adds(&in, text);
-        free(text);
-        cJSON_Delete(req);
-        cJSON_Delete(j);
+        ddb_req_done(&b);
+        b = res.unprocessed;
+        ddb_req_init(&res.unprocessed, DDB_BATCH_WRITE);
+        ddb_res_done(&res);
         int ms = 50 << (attempt < 7 ? attempt : 7);
         nap(ms > 5000 ? 5000 : ms);
     }
-    buf_done(&in);
+    ddb_req_done(&b);
     return st;
 }
 
@@ -553,14 +518,13 @@ static status copy_items(store *local, remote *r, const push_opts *o, const push
 
 static status set_ttl(remote *r, const push_table *t, diag *d)
 {
-    buf in = BUF_INIT;
-    buf_adds(&in, "{\"TableName\":");
-    ddbjson_write_string(&in, t->target, strlen(t->target));
-    buf_adds(&in, ",\"TimeToLiveSpecification\":{\"Enabled\":true,\"AttributeName\":");
-    ddbjson_write_string(&in, t->ttl, strlen(t->ttl));
-    buf_adds(&in, "}}");
-    status st = call(r, "UpdateTimeToLive", &in, NULL, d);
-    buf_done(&in);
+    ddb_req q;
+    ddb_req_init(&q, DDB_UPDATE_TTL);
+    ddb_req_set_str(&q.table, t->target);
+    ddb_req_set_str(&q.ctl.ttl_attr, t->ttl);
+    q.ctl.ttl_enabled = true;
+    status st = send_req(r, &q, NULL, d);
+    ddb_req_done(&q);
     return st;
 }
 
@@ -583,18 +547,12 @@ static status run_one(store *local, remote *r, const push_opts *o, const char *w
                 return diag_set(d, ST_IN_USE, "Table already exists: %s (--replace deletes it first)",
                                 t->target);
             }
-            buf in = BUF_INIT;
-            table_req(&in, t->target);
-            st = call(r, "DeleteTable", &in, NULL, d);
-            buf_done(&in);
+            st = table_call(r, DDB_DELETE_TABLE, t->target, NULL, d);
             if (st == ST_OK)
                 st = wait_for(r, t->target, true, o, d);
         }
-        buf in = BUF_INIT;
-        buf_adds(&in, t->create);
         if (st == ST_OK)
-            st = call(r, "CreateTable", &in, NULL, d);
-        buf_done(&in);
+            st = send_req(r, &t->create, NULL, d);
         if (st == ST_OK)
             st = wait_for(r, t->target, false, o, d);
         bool found = false;

@@ -34,6 +34,7 @@
 
 #include "data/remote.h"
 #include "data/store.h"
+#include "model/ddbreq.h"
 #include "model/schema.h"
 #include "model/status.h"
 
@@ -53,7 +54,7 @@ typedef struct push_table {
     char *table, *target;
     table_def def;
     char *ttl;                 /* TTL attribute; NULL: disabled */
-    char *create;              /* the CreateTable request body */
+    ddb_req create;            /* the CreateTable request */
     char *billing;             /* "PAY_PER_REQUEST" or "PROVISIONED (R RCU, W WCU)" */
     char *streams;             /* "NEW_AND_OLD_IMAGES", or NULL: off */
     uint64_t items, bytes;

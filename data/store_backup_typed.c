@@ -1,10 +1,11 @@
 /*
  * store_backup_typed — the typed backup calls of data/store_backup.h:
  * on the local store over the catalogue (store_backup.c), on a remote
- * store as CreateBackup, ListBackups, DescribeBackup, DeleteBackup and
- * RestoreTableFromBackup requests to its endpoint (through store_call,
- * which asks the write gate before a write), their answers read back
- * into store_backup.
+ * store as typed CreateBackup, ListBackups, DescribeBackup, DeleteBackup
+ * and RestoreTableFromBackup requests (model/ddbreq.h) to its endpoint
+ * (store_remote_request: the write gate asked before a write, the
+ * request printed once, the answer parsed once), their answers read
+ * back from the tree into store_backup.
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -124,36 +125,38 @@ static void from_json(const cJSON *o, store_backup *b)
     table_facts(src, src, cJSON_GetObjectItemCaseSensitive(feat, "StreamDescription"), b);
     const cJSON *ttl = cJSON_GetObjectItemCaseSensitive(feat, "TimeToLiveDescription");
     b->ttl_attr = jdup(ttl, "AttributeName");
-    /* The keys and indexes, as a description store_def_from_desc reads. */
+    /* The keys and indexes, as a description store_def_from_tree reads
+     * (the members referenced, not copied). */
     cJSON *desc = cJSON_CreateObject();
     cJSON_AddStringToObject(desc, "TableName", b->table ? b->table : "");
     const char *members[] = { "KeySchema", "LocalSecondaryIndexes", "GlobalSecondaryIndexes" };
     for (int i = 0; i < 3; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(i ? feat : src, members[i]);
+        cJSON *v = cJSON_GetObjectItemCaseSensitive(i ? feat : src, members[i]);
         if (v)
-            cJSON_AddItemToObject(desc, members[i], cJSON_Duplicate(v, true));
+            cJSON_AddItemReferenceToObject(desc, members[i], v);
     }
-    char *text = cJSON_PrintUnformatted(desc);
     diag d;
     diag_init(&d);
-    if (store_def_from_desc(text, &b->def, &d) != ST_OK)
+    if (store_def_from_tree(desc, &b->def, &d) != ST_OK)
         memset(&b->def, 0, sizeof b->def);
-    cJSON_free(text);
     cJSON_Delete(desc);
 }
 
-/* One request to a remote store's endpoint; *resp its answer. */
-static status remote(store *s, const char *op, cJSON *req, cJSON **resp, diag *d)
+/* One backup request to a remote store's endpoint, req done after; *resp
+ * its answer (the caller's to delete). */
+static status remote(store *s, ddb_req *req, cJSON **resp, diag *d)
 {
-    char *text = cJSON_PrintUnformatted(req), *out = NULL;
-    status st = store_call(s, op, text, strlen(text), &out, d);
-    cJSON_free(text);
-    cJSON_Delete(req);
-    *resp = st == ST_OK && out ? cJSON_Parse(out) : NULL;
-    free(out);
-    if (st == ST_OK && !*resp)
-        st = diag_set(d, ST_INTERNAL, "%s: the answer is not JSON", op);
+    status st = store_remote_request(s, req, resp, d);
+    ddb_req_done(req);
     return st;
+}
+
+/* The request of kind naming the backup (DescribeBackup, DeleteBackup,
+ * RestoreTableFromBackup). */
+static void by_arn(ddb_req *req, ddb_kind kind, const char *arn)
+{
+    ddb_req_init(req, kind);
+    ddb_req_set_str(&req->ctl.backup_arn, arn);
 }
 
 status store_backup_create(store *s, const char *table, const char *name, unsigned flags,
@@ -162,10 +165,12 @@ status store_backup_create(store *s, const char *table, const char *name, unsign
     if (out)
         memset(out, 0, sizeof *out);
     if (s->remote) {
-        cJSON *req = cJSON_CreateObject(), *resp;
-        cJSON_AddStringToObject(req, "TableName", table);
-        cJSON_AddStringToObject(req, "BackupName", name);
-        status st = remote(s, "CreateBackup", req, &resp, d);
+        ddb_req req;
+        ddb_req_init(&req, DDB_CREATE_BACKUP);
+        ddb_req_set_str(&req.table, table);
+        ddb_req_set_str(&req.ctl.backup_name, name);
+        cJSON *resp;
+        status st = remote(s, &req, &resp, d);
         if (st == ST_OK && out) {
             from_json(resp, out);
             if (!out->table)
@@ -187,19 +192,17 @@ static status remote_list(store *s, const store_backup_filter *f, store_backup *
 {
     if (f->automatic_only)
         return ST_OK;   /* the explorer takes none on an endpoint */
-    cJSON *req = cJSON_CreateObject(), *resp;
-    if (f->table)
-        cJSON_AddStringToObject(req, "TableName", f->table);
-    cJSON_AddStringToObject(req, "BackupType", f->user && f->system ? "ALL" : f->system ? "SYSTEM" : "USER");
-    if (f->from_ms)
-        cJSON_AddNumberToObject(req, "TimeRangeLowerBound", (double)f->from_ms / 1000.0);
-    if (f->to_ms)
-        cJSON_AddNumberToObject(req, "TimeRangeUpperBound", (double)f->to_ms / 1000.0);
-    if (f->after_arn)
-        cJSON_AddStringToObject(req, "ExclusiveStartBackupArn", f->after_arn);
+    ddb_req req;
+    ddb_req_init(&req, DDB_LIST_BACKUPS);
+    ddb_req_set_str(&req.table, f->table);
+    ddb_req_set_str(&req.ctl.backup_type, f->user && f->system ? "ALL" : f->system ? "SYSTEM" : "USER");
+    req.ctl.from_ms = f->from_ms;
+    req.ctl.to_ms = f->to_ms;
+    ddb_req_set_str(&req.ctl.start_name, f->after_arn);
     if (f->max)
-        cJSON_AddNumberToObject(req, "Limit", (double)(f->max < 100 ? f->max : 100));
-    status st = remote(s, "ListBackups", req, &resp, d);
+        req.limit = (uint32_t)(f->max < 100 ? f->max : 100);
+    cJSON *resp;
+    status st = remote(s, &req, &resp, d);
     if (st != ST_OK)
         return st;
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(resp, "BackupSummaries"), *e;
@@ -235,9 +238,10 @@ status store_backup_describe(store *s, const char *arn, store_backup *out, diag 
 {
     memset(out, 0, sizeof *out);
     if (s->remote) {
-        cJSON *req = cJSON_CreateObject(), *resp;
-        cJSON_AddStringToObject(req, "BackupArn", arn);
-        status st = remote(s, "DescribeBackup", req, &resp, d);
+        ddb_req req;
+        by_arn(&req, DDB_DESCRIBE_BACKUP, arn);
+        cJSON *resp;
+        status st = remote(s, &req, &resp, d);
         if (st == ST_OK)
             from_json(cJSON_GetObjectItemCaseSensitive(resp, "BackupDescription"), out);
         cJSON_Delete(resp);
@@ -254,9 +258,10 @@ status store_backup_describe(store *s, const char *arn, store_backup *out, diag 
 status store_backup_delete(store *s, const char *arn, diag *d)
 {
     if (s->remote) {
-        cJSON *req = cJSON_CreateObject(), *resp;
-        cJSON_AddStringToObject(req, "BackupArn", arn);
-        status st = remote(s, "DeleteBackup", req, &resp, d);
+        ddb_req req;
+        by_arn(&req, DDB_DELETE_BACKUP, arn);
+        cJSON *resp;
+        status st = remote(s, &req, &resp, d);
         cJSON_Delete(resp);
         return st;
     }
@@ -266,36 +271,41 @@ status store_backup_delete(store *s, const char *arn, diag *d)
     return st;
 }
 
+/* The backup's indexes that opts keeps (by name), into the overrides'
+ * definition: their names, keys and projections. */
+static table_def *kept_indexes(const table_def *src, const store_restore_opts *opts)
+{
+    table_def *def = xcalloc(1, sizeof *def);
+    def->idx = xcalloc(src->n_idx ? src->n_idx : 1, sizeof *def->idx);
+    for (size_t i = 0; i < src->n_idx; i++) {
+        bool keep = false;
+        for (size_t k = 0; src->idx[i].name && k < opts->n_indexes; k++)
+            keep |= strcmp(opts->indexes[k], src->idx[i].name) == 0;
+        if (keep)
+            index_def_copy(&def->idx[def->n_idx++], &src->idx[i]);
+    }
+    return def;
+}
+
 static status remote_restore(store *s, const char *arn, const char *target, const store_restore_opts *opts,
                              diag *d)
 {
-    cJSON *req = cJSON_CreateObject(), *resp = NULL;
+    ddb_req req;
+    by_arn(&req, DDB_RESTORE_FROM_BACKUP, arn);
+    ddb_req_set_str(&req.ctl.target, target);
     status st = ST_OK;
     if (opts && opts->indexes) {
         /* The overrides name the backup's own indexes: its description first. */
-        cJSON *dq = cJSON_CreateObject();
-        cJSON_AddStringToObject(dq, "BackupArn", arn);
-        if ((st = remote(s, "DescribeBackup", dq, &resp, d)) == ST_OK) {
-            const cJSON *feat = cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetObjectItemCaseSensitive(resp, "BackupDescription"), "SourceTableFeatureDetails");
-            char *text = cJSON_PrintUnformatted(feat);
-            cJSON *over = store_restore_overrides(text ? text : "{}", opts), *m;
-            cJSON_free(text);
-            while (over && (m = over->child)) {
-                cJSON_DetachItemViaPointer(over, m);
-                cJSON_AddItemToObject(req, m->string, m);
-            }
-            cJSON_Delete(over);
-        }
-        cJSON_Delete(resp);
-        resp = NULL;
+        store_backup b;
+        if ((st = store_backup_describe(s, arn, &b, d)) == ST_OK)
+            req.ctl.def = kept_indexes(&b.def, opts);
+        store_backup_done(&b);
     }
-    cJSON_AddStringToObject(req, "TargetTableName", target);
-    cJSON_AddStringToObject(req, "BackupArn", arn);
+    cJSON *resp = NULL;
     if (st == ST_OK)
-        st = remote(s, "RestoreTableFromBackup", req, &resp, d);
+        st = remote(s, &req, &resp, d);
     else
-        cJSON_Delete(req);
+        ddb_req_done(&req);
     cJSON_Delete(resp);
     return st;
 }

@@ -400,6 +400,12 @@ status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
  * Streams feed): sent, and its answer parsed into *root (the caller's to
  * delete). */
 status store_remote_send(store *s, const ddb_req *req, struct cJSON **root, diag *d);
+/* store_remote_exec of a request whose answer a ddb_res has no room for
+ * (the backups', data/store_backup_typed.c): the write gate for a write,
+ * the request printed once and sent, its answer parsed once into *root
+ * (the caller's to delete; NULL on an error, which d holds). Not for
+ * CreateTable and DeleteTable. */
+status store_remote_request(store *s, const ddb_req *req, struct cJSON **root, diag *d);
 status store_remote_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* ---- the write path (store_write.c) ---- */

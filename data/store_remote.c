@@ -615,7 +615,10 @@ status store_remote_call_line(store *s, const char *line, size_t len, char **out
     return store_line_run(s, line, len, line_pass, out);
 }
 
-status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+/* store_exec's steps on a remote store: the write gate for a write, one
+ * print and one parse, the answer read into res or, when res is NULL,
+ * handed over as its tree (*root). */
+static status exec_req(store *s, const ddb_req *req, ddb_res *res, cJSON **root, ddb_err *err)
 {
     ddb_req one;
     if (req->kind == DDB_CHECK) {
@@ -628,33 +631,46 @@ status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
     bool write = !is_read_req(req);
     status st = write ? may_write(s, op, req, NULL, NULL, &err->d) : ST_OK;
     if (st == ST_OK)
-        st = srem_exec(s, req, res, err);
+        st = res ? srem_exec(s, req, res, err) : srem_send_req(s, req, root, err);
     if (st == ST_OK && write)
         wrote(s, op);
     return st;
 }
 
+status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    return exec_req(s, req, res, NULL, err);
+}
+
 /* A request of the store's own, its error into d: the answer as a tree
- * (root) or read into res. */
-static status own_call(store *s, const ddb_req *req, cJSON **root, ddb_res *res, diag *d)
+ * (root) or read into res; through the write gate when gated. */
+static status own_call(store *s, const ddb_req *req, cJSON **root, ddb_res *res, bool gated, diag *d)
 {
     ddb_err err;
     ddb_err_init(&err);
-    status st = res ? srem_exec(s, req, res, &err) : srem_send_req(s, req, root, &err);
+    status st = gated ? exec_req(s, req, res, root, &err)
+              : res ? srem_exec(s, req, res, &err) : srem_send_req(s, req, root, &err);
     if (st != ST_OK)
         *d = err.d;
     ddb_err_done(&err);
     return st;
 }
 
+status store_remote_request(store *s, const ddb_req *req, cJSON **root, diag *d)
+{
+    assert(req->kind != DDB_CREATE_TABLE && req->kind != DDB_DELETE_TABLE);
+    *root = NULL;
+    return own_call(s, req, root, NULL, true, d);
+}
+
 status store_remote_send(store *s, const ddb_req *req, cJSON **root, diag *d)
 {
-    return own_call(s, req, root, NULL, d);
+    return own_call(s, req, root, NULL, false, d);
 }
 
 status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d)
 {
-    return own_call(s, req, NULL, res, d);
+    return own_call(s, req, NULL, res, false, d);
 }
 
 /* ---- tables ---- */

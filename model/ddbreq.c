@@ -60,7 +60,9 @@ ddb_opname ddb_kind_op(ddb_kind k)
         [DDB_UPDATE_TABLE] = DDB_OP_UpdateTable, [DDB_DESCRIBE_TTL] = DDB_OP_DescribeTimeToLive,
         [DDB_UPDATE_TTL] = DDB_OP_UpdateTimeToLive, [DDB_EXECUTE] = DDB_OP_ExecuteStatement,
         [DDB_DESCRIBE_STREAM] = DDB_OP_DescribeStream, [DDB_GET_SHARD_ITERATOR] = DDB_OP_GetShardIterator,
-        [DDB_GET_RECORDS] = DDB_OP_GetRecords,
+        [DDB_GET_RECORDS] = DDB_OP_GetRecords, [DDB_CREATE_BACKUP] = DDB_OP_CreateBackup,
+        [DDB_LIST_BACKUPS] = DDB_OP_ListBackups, [DDB_DESCRIBE_BACKUP] = DDB_OP_DescribeBackup,
+        [DDB_DELETE_BACKUP] = DDB_OP_DeleteBackup, [DDB_RESTORE_FROM_BACKUP] = DDB_OP_RestoreTableFromBackup,
     };
     return by_kind[k];
 }
@@ -144,6 +146,8 @@ static void ctl_done(ddb_ctl *c)
         index_def_free(c->gsi);
         free(c->gsi);
     }
+    free(c->idx_pt);
+    free(c->stream_view);
     free(c->ttl_attr);
     free(c->statement);
     av_done(&c->params);
@@ -153,6 +157,10 @@ static void ctl_done(ddb_ctl *c)
     free(c->shard);
     free(c->iterator_type);
     free(c->iterator);
+    free(c->backup_name);
+    free(c->backup_arn);
+    free(c->target);
+    free(c->backup_type);
 }
 
 void ddb_req_done(ddb_req *r)
@@ -230,6 +238,13 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
         o->gsi = xcalloc(1, sizeof *o->gsi);
         index_def_copy(o->gsi, c->gsi);
     }
+    if (c->idx_pt && c->def) {
+        o->idx_pt = xmalloc((c->def->n_idx ? c->def->n_idx : 1) * sizeof *o->idx_pt);
+        memcpy(o->idx_pt, c->idx_pt, c->def->n_idx * sizeof *o->idx_pt);
+    } else {
+        o->idx_pt = NULL;
+    }
+    o->stream_view = dup_or_null(c->stream_view);
     o->ttl_attr = dup_or_null(c->ttl_attr);
     o->statement = dup_or_null(c->statement);
     av_copy(&o->params, &c->params);
@@ -239,6 +254,10 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     o->shard = dup_or_null(c->shard);
     o->iterator_type = dup_or_null(c->iterator_type);
     o->iterator = dup_or_null(c->iterator);
+    o->backup_name = dup_or_null(c->backup_name);
+    o->backup_arn = dup_or_null(c->backup_arn);
+    o->target = dup_or_null(c->target);
+    o->backup_type = dup_or_null(c->backup_type);
 }
 
 /* ---- the JSON printer --------------------------------------------------- */
@@ -468,11 +487,52 @@ static void index_members(jw *w, const table_def *def, const index_def *ix)
     buf_addc(w->out, '}');
 }
 
-/* CreateTable from a table_def: every key attribute defined once (the
- * table's, then each index's), on demand, and the index lists in the
- * order their first index comes in def->idx. */
-static void create_table(jw *w, const table_def *def)
+/* "ProvisionedThroughput":{"ReadCapacityUnits":R,"WriteCapacityUnits":W} */
+static void throughput(jw *w, uint64_t rcu, uint64_t wcu)
 {
+    jmember(w, "ProvisionedThroughput");
+    buf_printf(w->out, "{\"ReadCapacityUnits\":%llu,\"WriteCapacityUnits\":%llu}", (unsigned long long)rcu,
+               (unsigned long long)wcu);
+}
+
+/* The member (GlobalSecondaryIndexes, LocalSecondaryIndexOverride, ...)
+ * listing def's global or local indexes in their order in def->idx, each
+ * with its throughput when pt (CreateTable's provisioned GSIs); left out
+ * when there are none, unless always. */
+static void index_list(jw *w, const char *member, const table_def *def, bool global, const ddb_ctl *pt,
+                       bool always)
+{
+    bool any = false;
+    for (size_t i = 0; i < def->n_idx; i++) {
+        const index_def *ix = &def->idx[i];
+        if (ix->global != global)
+            continue;
+        if (!any)
+            jmember(w, member);
+        buf_addc(w->out, any ? ',' : '[');
+        any = true;
+        jw e = { w->out, true };
+        buf_addc(w->out, '{');
+        index_members(&e, def, ix);
+        if (pt && global)
+            throughput(&e, pt->idx_pt ? pt->idx_pt[i].rcu : pt->rcu, pt->idx_pt ? pt->idx_pt[i].wcu : pt->wcu);
+        buf_addc(w->out, '}');
+    }
+    if (any)
+        buf_addc(w->out, ']');
+    else if (always) {
+        jmember(w, member);
+        buf_adds(w->out, "[]");
+    }
+}
+
+/* CreateTable from a table_def: every key attribute defined once (the
+ * table's, then each index's), on demand or provisioned (c->rcu, c->wcu),
+ * the index lists in the order their first index comes in def->idx, and
+ * the stream. */
+static void create_table(jw *w, const ddb_ctl *c)
+{
+    const table_def *def = c->def;
     const key_attr *all[(1 + SCHEMA_MAX_INDEXES) * 2 * SCHEMA_MAX_KEY_PARTS];
     size_t n_all = 0, n_hash;
     n_all += key_attrs(def, NULL, all, &n_hash);
@@ -494,28 +554,25 @@ static void create_table(jw *w, const table_def *def)
     }
     buf_addc(w->out, ']');
     jstring(w, "TableName", def->name);
-    jstring(w, "BillingMode", "PAY_PER_REQUEST");
+    bool provisioned = c->rcu || c->wcu;
+    jstring(w, "BillingMode", provisioned ? "PROVISIONED" : "PAY_PER_REQUEST");
+    if (provisioned)
+        throughput(w, c->rcu, c->wcu);
     jmember(w, "KeySchema");
     key_schema(w->out, def, NULL);
     bool lead_global = def->n_idx && def->idx[0].global;
     for (int pass = 0; pass < 2; pass++) {
         bool global = pass == 0 ? lead_global : !lead_global;
-        bool any = false;
-        for (size_t i = 0; i < def->n_idx; i++) {
-            const index_def *ix = &def->idx[i];
-            if (ix->global != global)
-                continue;
-            if (!any)
-                jmember(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-            buf_addc(w->out, any ? ',' : '[');
-            any = true;
-            jw e = { w->out, true };
-            buf_addc(w->out, '{');
-            index_members(&e, def, ix);
-            buf_addc(w->out, '}');
-        }
-        if (any)
-            buf_addc(w->out, ']');
+        index_list(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes", def, global,
+                   provisioned ? c : NULL, false);
+    }
+    if (c->stream_view) {
+        jmember(w, "StreamSpecification");
+        jw e = { w->out, true };
+        buf_adds(w->out, "{\"StreamEnabled\":true");
+        e.first = false;
+        jstring(&e, "StreamViewType", c->stream_view);
+        buf_addc(w->out, '}');
     }
 }
 
@@ -546,11 +603,8 @@ static void update_table(jw *w, const ddb_req *r)
     buf_addc(w->out, '{');
     if (c->gsi) {
         index_members(&a, NULL, c->gsi);
-        if (c->rcu || c->wcu) {
-            jmember(&a, "ProvisionedThroughput");
-            buf_printf(w->out, "{\"ReadCapacityUnits\":%llu,\"WriteCapacityUnits\":%llu}",
-                       (unsigned long long)c->rcu, (unsigned long long)c->wcu);
-        }
+        if (c->rcu || c->wcu)
+            throughput(&a, c->rcu, c->wcu);
     } else {
         jstring(&a, "IndexName", r->index);
     }
@@ -565,6 +619,23 @@ static void jlimit(jw *w, const ddb_req *r)
     }
 }
 
+/* A moment (ms since the epoch) as the seconds DynamoDB's timestamps
+ * are, to the millisecond; 0: left out. */
+static void jseconds(jw *w, const char *name, int64_t ms)
+{
+    if (!ms)
+        return;
+    jmember(w, name);
+    uint64_t a = ms < 0 ? -(uint64_t)ms : (uint64_t)ms;
+    buf_printf(w->out, "%s%llu", ms < 0 ? "-" : "", (unsigned long long)(a / 1000));
+    unsigned frac = (unsigned)(a % 1000);
+    int digits = 3;
+    for (; frac && frac % 10 == 0; frac /= 10)
+        digits--;
+    if (frac)
+        buf_printf(w->out, ".%0*u", digits, frac);
+}
+
 static void ctl_body(const ddb_req *r, jw *w)
 {
     const ddb_ctl *c = &r->ctl;
@@ -575,7 +646,7 @@ static void ctl_body(const ddb_req *r, jw *w)
         break;
     case DDB_CREATE_TABLE:
         if (c->def)
-            create_table(w, c->def);
+            create_table(w, c);
         break;
     case DDB_UPDATE_TABLE:
         update_table(w, r);
@@ -619,6 +690,30 @@ static void ctl_body(const ddb_req *r, jw *w)
     case DDB_GET_RECORDS:
         jstring(w, "ShardIterator", c->iterator);
         jlimit(w, r);
+        break;
+    case DDB_CREATE_BACKUP:
+        jstring(w, "TableName", r->table);
+        jstring(w, "BackupName", c->backup_name);
+        break;
+    case DDB_LIST_BACKUPS:
+        jstring(w, "TableName", r->table);
+        jstring(w, "BackupType", c->backup_type);
+        jseconds(w, "TimeRangeLowerBound", c->from_ms);
+        jseconds(w, "TimeRangeUpperBound", c->to_ms);
+        jstring(w, "ExclusiveStartBackupArn", c->start_name);
+        jlimit(w, r);
+        break;
+    case DDB_DESCRIBE_BACKUP:
+    case DDB_DELETE_BACKUP:
+        jstring(w, "BackupArn", c->backup_arn);
+        break;
+    case DDB_RESTORE_FROM_BACKUP:
+        jstring(w, "TargetTableName", c->target);
+        jstring(w, "BackupArn", c->backup_arn);
+        if (c->def) {
+            index_list(w, "GlobalSecondaryIndexOverride", c->def, true, NULL, true);
+            index_list(w, "LocalSecondaryIndexOverride", c->def, false, NULL, true);
+        }
         break;
     default:   /* DescribeTable, DeleteTable, DescribeTimeToLive */
         jstring(w, "TableName", r->table);

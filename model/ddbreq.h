@@ -2,7 +2,7 @@
  * ddbreq — DynamoDB requests, responses and errors as C values.
  *
  * The typed form of every data-plane operation, and of the control-plane,
- * PartiQL and Streams requests ddbx itself sends. The explorer builds
+ * PartiQL, Streams and backup requests ddbx itself sends. The explorer builds
  * these (from the builder, the query bar, item edits, its commands) and
  * hands them to the store's typed call (data/store.h: store_exec); the
  * JSON codec behind `ddbx api` and `ddbx serve` turns data-plane request
@@ -109,13 +109,15 @@ char ddb_op_kind_of(const char *name);
 /* The request kinds a ddb_req can be. DDB_CHECK (ConditionCheck) exists
  * only as an action of a transaction, as in DynamoDB. From
  * DDB_LIST_TABLES on, the kinds ddbx sends for its own control-plane,
- * PartiQL and Streams calls (their members: ddb_ctl). */
+ * PartiQL, Streams and backup calls (their members: ddb_ctl). */
 typedef enum {
     DDB_GET, DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_CHECK, DDB_QUERY, DDB_SCAN,
     DDB_BATCH_GET, DDB_BATCH_WRITE, DDB_TRANSACT_GET, DDB_TRANSACT_WRITE,
     DDB_LIST_TABLES, DDB_DESCRIBE_TABLE, DDB_CREATE_TABLE, DDB_DELETE_TABLE, DDB_UPDATE_TABLE,
     DDB_DESCRIBE_TTL, DDB_UPDATE_TTL, DDB_EXECUTE,
     DDB_DESCRIBE_STREAM, DDB_GET_SHARD_ITERATOR, DDB_GET_RECORDS,
+    DDB_CREATE_BACKUP, DDB_LIST_BACKUPS, DDB_DESCRIBE_BACKUP, DDB_DELETE_BACKUP,
+    DDB_RESTORE_FROM_BACKUP,
 } ddb_kind;
 
 /* The operation a kind is sent as (DDB_CHECK: TransactWriteItems). */
@@ -140,26 +142,51 @@ ddb_select ddb_select_find(const char *name);
 /* ReturnConsumedCapacity's value: TOTAL, INDEXES, else DDB_RCC_NONE. */
 ddb_rcc ddb_rcc_find(const char *name);
 
+/* A ProvisionedThroughput: ReadCapacityUnits, WriteCapacityUnits. */
+typedef struct ddb_pt {
+    uint64_t rcu, wcu;
+} ddb_pt;
+
 /*
- * What the control-plane, PartiQL and Streams kinds hold besides table
- * (TableName), index, limit (Limit), consistent (ConsistentRead) and rcc,
- * each used by the kinds named:
+ * What the control-plane, PartiQL, Streams and backup kinds hold besides
+ * table (TableName), index, limit (Limit), consistent (ConsistentRead)
+ * and rcc, each used by the kinds named:
  */
 typedef struct ddb_ctl {
-    table_def *def;       /* CreateTable: the table, sent PAY_PER_REQUEST (owned) */
+    table_def *def;       /* CreateTable: the table (owned).
+                             RestoreTableFromBackup: the backup's indexes
+                             the new table keeps, def->idx (their overrides;
+                             the rest of def unused); NULL: no override */
     index_def *gsi;       /* UpdateTable: the GSI to Create (owned); NULL: Delete
                              the one named by index */
-    uint64_t rcu, wcu;    /* the Create's ProvisionedThroughput; both 0: none */
+    uint64_t rcu, wcu;    /* the ProvisionedThroughput of UpdateTable's Create,
+                             or of CreateTable's table (then BillingMode
+                             PROVISIONED); both 0: none (CreateTable:
+                             PAY_PER_REQUEST) */
+    ddb_pt *idx_pt;       /* CreateTable, provisioned: each GSI's throughput,
+                             by its position in def->idx (def->n_idx of them,
+                             owned); NULL: the table's */
+    char *stream_view;    /* CreateTable: StreamSpecification enabled with this
+                             StreamViewType; NULL: none */
     char *ttl_attr;       /* UpdateTimeToLive: TimeToLiveSpecification's */
     bool ttl_enabled;     /*   AttributeName and Enabled */
     char *statement;      /* ExecuteStatement: Statement, */
     av params;            /*   Parameters (AV_L; AV_NONE: none), */
     char *next_token;     /*   NextToken */
-    char *start_name;     /* ListTables: ExclusiveStartTableName */
+    char *start_name;     /* ListTables: ExclusiveStartTableName; ListBackups:
+                             ExclusiveStartBackupArn */
     char *stream;         /* DescribeStream, GetShardIterator: StreamArn */
     char *shard;          /* GetShardIterator: ShardId, */
     char *iterator_type;  /*   ShardIteratorType */
     char *iterator;       /* GetRecords: ShardIterator */
+    char *backup_name;    /* CreateBackup: BackupName */
+    char *backup_arn;     /* DescribeBackup, DeleteBackup, RestoreTableFromBackup:
+                             BackupArn */
+    char *target;         /* RestoreTableFromBackup: TargetTableName */
+    char *backup_type;    /* ListBackups: BackupType ("USER", "SYSTEM", "ALL");
+                             NULL: none */
+    int64_t from_ms, to_ms; /* ListBackups: TimeRangeLowerBound and
+                             TimeRangeUpperBound (sent in seconds); 0: none */
 } ddb_ctl;
 
 typedef struct ddb_req ddb_req;
@@ -206,7 +233,7 @@ ddb_req *ddb_req_add(ddb_req *r, ddb_kind kind);
 /* Deep copy into an uninitialised dst. */
 void ddb_req_copy(ddb_req *dst, const ddb_req *src);
 
-/* Is the kind one of the control-plane, PartiQL or Streams ones? */
+/* Is the kind one of the control-plane, PartiQL, Streams or backup ones? */
 bool ddb_kind_is_ctl(ddb_kind k);
 
 /* The request body as DynamoDB JSON, members in the API reference's order

@@ -100,9 +100,10 @@ rule "no SQL built from data (no sqlite3_mprintf/snprintf into SQL)" \
         grep -nE 'sqlite3_(v?mprintf|snprintf)|sqlite3_exec\([^,]*,[^"]*[a-z_]+\s*,' "$f" | sed "s|^|$f:|"
     done)"
 # Request members, from the API reference's request syntax of the data
-# plane and PartiQL (names that also head answers, like Item, Items and
-# TableName's TableDescription use, are left out of the "bodies" rule).
-req_members='KeyConditionExpression|FilterExpression|ProjectionExpression|ExpressionAttributeNames|ExpressionAttributeValues|ExclusiveStartKey|ConditionExpression|UpdateExpression|ReturnValues|ReturnValuesOnConditionCheckFailure|ReturnConsumedCapacity|ReturnItemCollectionMetrics|ScanIndexForward|ConsistentRead|TotalSegments|RequestItems|TransactItems|ClientRequestToken|AttributesToGet|KeyConditions|QueryFilter|ScanFilter|ConditionalOperator|AttributeUpdates|Expected|Statement|Statements|Parameters'
+# plane and PartiQL, and of the listings and backups ddbx sends (names
+# that also head answers, like Item, Items, BackupName and TableName's
+# TableDescription use, are left out of the "bodies" rule).
+req_members='KeyConditionExpression|FilterExpression|ProjectionExpression|ExpressionAttributeNames|ExpressionAttributeValues|ExclusiveStartKey|ConditionExpression|UpdateExpression|ReturnValues|ReturnValuesOnConditionCheckFailure|ReturnConsumedCapacity|ReturnItemCollectionMetrics|ScanIndexForward|ConsistentRead|TotalSegments|RequestItems|TransactItems|ClientRequestToken|AttributesToGet|KeyConditions|QueryFilter|ScanFilter|ConditionalOperator|AttributeUpdates|Expected|Statement|Statements|Parameters|ExclusiveStartTableName|ExclusiveStartBackupArn|TimeRangeLowerBound|TimeRangeUpperBound|TargetTableName'
 ui_members="TableName|IndexName|Key|Limit|Select|Segment|NextToken|$req_members"
 
 # Lines (FILE:LINE:text) of the files matching the extended regular
@@ -127,14 +128,10 @@ rule "no DynamoDB request member names in ui/" \
 # Reading a request (cJSON_GetObjectItem, store_jstr) is the codec's job
 # and is not printing one. data/store_remote.c's pass-through forwards the
 # caller's own body and only adds ReturnConsumedCapacity to it.
-# data/push.c (ddbx push, issue 31) still writes its BatchWriteItem as
-# JSON text, resending UnprocessedItems as they came: the one named
-# exception until it sends a typed ddb_req (issue 28's follow-up).
 body_writes() {
     code_grep "\\\\\"($req_members)\\\\\"|(cJSON_Add[A-Za-z]*ToObject|cJSON_AddItemToObject(CS)?|\bj(string|member|item|bool|number)|ddbjson_write_string)\([^,]*,[[:space:]]*\"($req_members)\"" \
         $(sources | grep -E '\.c$' | grep -vxE 'model/ddbreq\.c') |
-        grep -vE '^data/store_remote\.c:[0-9]+:.*cJSON_AddStringToObject\(in, "ReturnConsumedCapacity", "TOTAL"\)' |
-        grep -vE '^data/push\.c:'
+        grep -vE '^data/store_remote\.c:[0-9]+:.*cJSON_AddStringToObject\(in, "ReturnConsumedCapacity", "TOTAL"\)'
 }
 rule "request bodies printed only by model/ddbreq.c" "$(body_writes)"
 exit $bad

@@ -499,6 +499,9 @@ static void test_tidy(void **state)
 typedef struct wire {
     store *local;
     char ops[1024];
+    char last[2048];         /* the last request body sent */
+    char gate[1024];         /* what the write gate was shown, a line each */
+    bool decline;            /* the gate's answer: no */
 } wire;
 
 static status send_local(void *ctx, const char *op, const char *input, size_t len, char **out, diag *d)
@@ -506,7 +509,27 @@ static status send_local(void *ctx, const char *op, const char *input, size_t le
     wire *w = ctx;
     size_t n = strlen(w->ops);
     snprintf(w->ops + n, sizeof w->ops - n, "%s%s", n ? " " : "", op);
+    snprintf(w->last, sizeof w->last, "%.*s", (int)len, input);
     return store_call(w->local, op, input, len, out, d);
+}
+
+/* Tab with n items in local, and a remote store over it through w. */
+static store *remote_over(store *local, int n, wire *w)
+{
+    ok(local, "CreateTable", TABLE_TAB);
+    fill(local, n);
+    *w = (wire){ .local = local };
+    store *r;
+    assert_int_equal(store_open_remote(send_local, w, "test (local)", STORE_REMOTE_WRITE, &r, &dg), ST_OK);
+    return r;
+}
+
+static bool gate(void *ctx, const char *what)
+{
+    wire *w = ctx;
+    size_t n = strlen(w->gate);
+    snprintf(w->gate + n, sizeof w->gate - n, "%s\n", what);
+    return !w->decline;
 }
 
 /* The same typed calls sent as DynamoDB requests; a remote backup has no
@@ -514,11 +537,8 @@ static status send_local(void *ctx, const char *op, const char *input, size_t le
 static void test_remote(void **state)
 {
     store *local = *state;
-    ok(local, "CreateTable", TABLE_TAB);
-    fill(local, 12);
-    wire w = { local, "" };
-    store *r;
-    assert_int_equal(store_open_remote(send_local, &w, "test (local)", STORE_REMOTE_WRITE, &r, &dg), ST_OK);
+    wire w;
+    store *r = remote_over(local, 12, &w);
     store_backup b;
     assert_int_equal(store_backup_create(r, "Tab", "remote-one", 0, &b, &dg), ST_OK);
     assert_string_equal(w.ops, "CreateBackup");
@@ -562,6 +582,65 @@ static void test_remote(void **state)
     free(arn);
 }
 
+/* Over an endpoint the writes (CreateBackup, DeleteBackup,
+ * RestoreTableFromBackup) ask the write gate first, each time, and a
+ * declined one sends nothing; the reads (ListBackups, DescribeBackup) do
+ * not ask. The bodies sent hold what the call said (ListBackups: the
+ * filter's members, the page at most 100, the API reference's maximum). */
+static void test_remote_gate(void **state)
+{
+    store *local = *state;
+    wire w;
+    store *r = remote_over(local, 3, &w);
+    store_set_write_gate(r, gate, &w);
+    store_backup b;
+    assert_int_equal(store_backup_create(r, "Tab", "gated", 0, &b, &dg), ST_OK);
+    assert_string_equal(w.gate, "CreateBackup on Tab (test (local))\n");
+    assert_string_equal(w.last, "{\"TableName\":\"Tab\",\"BackupName\":\"gated\"}");
+    char *arn = strdup(b.arn);
+    store_backup_done(&b);
+    store_backup *list;
+    size_t n;
+    bool more;
+    store_backup_filter f = { .table = "Tab", .user = true, .system = true, .max = 500, .after_arn = arn };
+    assert_int_equal(store_backup_list(r, &f, &list, &n, &more, &dg), ST_OK);
+    assert_int_equal(n, 0);
+    char body[512];
+    snprintf(body, sizeof body, "{\"TableName\":\"Tab\",\"BackupType\":\"ALL\","
+                                "\"ExclusiveStartBackupArn\":\"%s\",\"Limit\":100}", arn);
+    assert_string_equal(w.last, body);
+    store_backups_free(list, n);
+    assert_int_equal(store_backup_describe(r, arn, &b, &dg), ST_OK);
+    store_backup_done(&b);
+    assert_string_equal(w.gate, "CreateBackup on Tab (test (local))\n");   /* the reads asked nothing */
+    const char *keep[] = { "GSI1" };
+    store_restore_opts opts = { keep, 1 };
+    w.decline = true;
+    w.ops[0] = '\0';
+    assert_int_equal(store_backup_restore(r, arn, "Declined", &opts, &dg), ST_READ_ONLY);
+    assert_string_equal(w.ops, "DescribeBackup");   /* the overrides' description, then nothing */
+    assert_int_equal(store_backup_delete(r, arn, &dg), ST_READ_ONLY);
+    assert_string_equal(w.ops, "DescribeBackup");
+    w.decline = false;
+    assert_int_equal(store_backup_restore(r, arn, "OnlyGsi", &opts, &dg), ST_OK);
+    assert_string_equal(w.ops, "DescribeBackup DescribeBackup RestoreTableFromBackup");
+    table_def def;
+    assert_int_equal(store_describe(local, "OnlyGsi", &def, &dg), ST_OK);
+    assert_int_equal(def.n_idx, 1);
+    assert_string_equal(def.idx[0].name, "GSI1");
+    table_def_free(&def);
+    assert_int_equal(store_backup_delete(r, arn, &dg), ST_OK);
+    snprintf(body, sizeof body, "{\"BackupArn\":\"%s\"}", arn);
+    assert_string_equal(w.last, body);
+    assert_string_equal(w.gate, "CreateBackup on Tab (test (local))\n"
+                                "RestoreTableFromBackup (test (local))\n"
+                                "DeleteBackup (test (local))\n"
+                                "RestoreTableFromBackup (test (local))\n"
+                                "DeleteBackup (test (local))\n");
+    store_close(r);
+    free(arn);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_typed, setup, teardown),
     cmocka_unit_test_setup_teardown(test_prune, setup, teardown),
@@ -570,6 +649,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_in_memory),
     cmocka_unit_test_setup_teardown(test_tidy, setup, teardown),
     cmocka_unit_test_setup_teardown(test_remote, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_remote_gate, setup, teardown),
 };
 
 int main(void)

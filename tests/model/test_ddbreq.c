@@ -2,7 +2,8 @@
  * the reason codes of failed actions (the API reference's enum values:
  * ReturnValue, Select, ReturnConsumedCapacity; CancellationReason.Code
  * and BatchStatementError.Code), and the request bodies of the kinds
- * ddbx sends for its own control-plane, PartiQL and Streams calls. */
+ * ddbx sends for its own control-plane, PartiQL, Streams and backup
+ * calls. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -220,6 +221,181 @@ static void listing_and_stream_bodies(void **state)
     assert_false(ddb_kind_is_ctl(DDB_TRANSACT_WRITE));
 }
 
+/* `ddbx push`'s CreateTable: a provisioned table keeps its throughput
+ * and each GSI's, and its stream (the API reference's CreateTable request
+ * syntax: BillingMode PROVISIONED with ProvisionedThroughput, each
+ * GlobalSecondaryIndexes entry's ProvisionedThroughput, StreamSpecification
+ * with StreamEnabled and StreamViewType; a local index has none). */
+static void provisioned_create_table_body(void **state)
+{
+    (void)state;
+    ddb_req r;
+    ddb_req_init(&r, DDB_CREATE_TABLE);
+    table_def *def = r.ctl.def = calloc(1, sizeof *def);
+    def->name = strdup("Songs");
+    set_key(&def->pk, "PK", AV_S);
+    def->n_idx = 3;
+    def->idx = calloc(3, sizeof *def->idx);
+    const char *names[] = { "G1", "L1", "G2" };
+    for (int i = 0; i < 3; i++) {
+        def->idx[i].name = strdup(names[i]);
+        def->idx[i].global = i != 1;
+        set_key(&def->idx[i].pk, i == 1 ? "PK" : "g", AV_S);
+        def->idx[i].proj = PROJ_KEYS_ONLY;
+    }
+    set_key(&def->idx[1].sk, "n", AV_N);
+    r.ctl.rcu = 5;
+    r.ctl.wcu = 3;
+    r.ctl.stream_view = strdup("NEW_AND_OLD_IMAGES");
+    char *t = body(&r);
+    const char *want_head = "{\"AttributeDefinitions\":[{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"},"
+                            "{\"AttributeName\":\"g\",\"AttributeType\":\"S\"},"
+                            "{\"AttributeName\":\"n\",\"AttributeType\":\"N\"}],"
+                            "\"TableName\":\"Songs\",\"BillingMode\":\"PROVISIONED\","
+                            "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":3},"
+                            "\"KeySchema\":[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"}],"
+                            "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"G1\",\"KeySchema\":["
+                            "{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+                            "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"},";
+    const char *want_tail = "\"LocalSecondaryIndexes\":[{\"IndexName\":\"L1\",\"KeySchema\":["
+                            "{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"},"
+                            "{\"AttributeName\":\"n\",\"KeyType\":\"RANGE\"}],"
+                            "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}],"
+                            "\"StreamSpecification\":{\"StreamEnabled\":true,"
+                            "\"StreamViewType\":\"NEW_AND_OLD_IMAGES\"}}";
+    buf want = BUF_INIT;
+    /* Without a throughput of their own, the GSIs take the table's. */
+    buf_printf(&want, "%s\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":3}},"
+                      "{\"IndexName\":\"G2\",\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+                      "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"},"
+                      "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":3}}],%s",
+               want_head, want_tail);
+    assert_string_equal(t, want.data);
+    free(t);
+    /* Each GSI's own, by its place in def->idx (L1's entry unused). */
+    r.ctl.idx_pt = calloc(3, sizeof *r.ctl.idx_pt);
+    r.ctl.idx_pt[0] = (ddb_pt){ 1, 2 };
+    r.ctl.idx_pt[2] = (ddb_pt){ 7, 8 };
+    buf_reset(&want);
+    buf_printf(&want, "%s\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,\"WriteCapacityUnits\":2}},"
+                      "{\"IndexName\":\"G2\",\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+                      "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"},"
+                      "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":7,\"WriteCapacityUnits\":8}}],%s",
+               want_head, want_tail);
+    t = body(&r);
+    assert_string_equal(t, want.data);
+    free(t);
+    /* A copy owns its throughputs and stream. */
+    ddb_req c;
+    ddb_req_copy(&c, &r);
+    ddb_req_done(&r);
+    t = body(&c);
+    assert_string_equal(t, want.data);
+    free(t);
+    ddb_req_done(&c);
+    buf_done(&want);
+}
+
+/* The backup requests (the API reference's request syntax of
+ * CreateBackup: TableName, BackupName; ListBackups: TableName,
+ * BackupType, TimeRangeLowerBound and TimeRangeUpperBound in seconds,
+ * ExclusiveStartBackupArn, Limit; DescribeBackup and DeleteBackup:
+ * BackupArn; RestoreTableFromBackup: TargetTableName, BackupArn, and the
+ * index overrides, entries of IndexName, KeySchema and Projection). */
+static void backup_bodies(void **state)
+{
+    (void)state;
+    ddb_req r;
+    ddb_req_init(&r, DDB_CREATE_BACKUP);
+    r.table = strdup("Music");
+    r.ctl.backup_name = strdup("before-import");
+    char *t = body(&r);
+    assert_string_equal(t, "{\"TableName\":\"Music\",\"BackupName\":\"before-import\"}");
+    free(t);
+    ddb_req_done(&r);
+
+    ddb_req_init(&r, DDB_LIST_BACKUPS);
+    t = body(&r);
+    assert_string_equal(t, "{}");
+    free(t);
+    r.table = strdup("Music");
+    r.ctl.backup_type = strdup("ALL");
+    r.ctl.from_ms = 1700000000123;
+    r.ctl.to_ms = 1700000100000;
+    r.ctl.start_name = strdup("arn:b1");
+    r.limit = 100;
+    t = body(&r);
+    assert_string_equal(t, "{\"TableName\":\"Music\",\"BackupType\":\"ALL\",\"TimeRangeLowerBound\":1700000000.123,"
+                           "\"TimeRangeUpperBound\":1700000100,\"ExclusiveStartBackupArn\":\"arn:b1\","
+                           "\"Limit\":100}");
+    free(t);
+    r.ctl.from_ms = 1700000000120;
+    r.ctl.to_ms = 1700000000001;
+    t = body(&r);
+    assert_non_null(strstr(t, "\"TimeRangeLowerBound\":1700000000.12,\"TimeRangeUpperBound\":1700000000.001,"));
+    free(t);
+    ddb_req_done(&r);
+
+    static const ddb_kind by_arn[] = { DDB_DESCRIBE_BACKUP, DDB_DELETE_BACKUP };
+    static const char *const ops[] = { "DescribeBackup", "DeleteBackup" };
+    for (int i = 0; i < 2; i++) {
+        ddb_req_init(&r, by_arn[i]);
+        r.ctl.backup_arn = strdup("arn:b1");
+        t = body(&r);
+        assert_string_equal(t, "{\"BackupArn\":\"arn:b1\"}");
+        free(t);
+        assert_string_equal(ddb_op_name(ddb_kind_op(by_arn[i])), ops[i]);
+        ddb_req_done(&r);
+    }
+
+    ddb_req_init(&r, DDB_RESTORE_FROM_BACKUP);
+    r.ctl.target = strdup("Copy");
+    r.ctl.backup_arn = strdup("arn:b1");
+    t = body(&r);
+    assert_string_equal(t, "{\"TargetTableName\":\"Copy\",\"BackupArn\":\"arn:b1\"}");
+    free(t);
+    /* Overrides keeping no index: both lists, empty. */
+    r.ctl.def = calloc(1, sizeof *r.ctl.def);
+    t = body(&r);
+    assert_string_equal(t, "{\"TargetTableName\":\"Copy\",\"BackupArn\":\"arn:b1\","
+                           "\"GlobalSecondaryIndexOverride\":[],\"LocalSecondaryIndexOverride\":[]}");
+    free(t);
+    table_def *def = r.ctl.def;
+    def->n_idx = 1;
+    def->idx = calloc(1, sizeof *def->idx);
+    def->idx[0].name = strdup("ByDate");
+    set_key(&def->idx[0].pk, "PK", AV_NONE);
+    set_key(&def->idx[0].sk, "date", AV_NONE);
+    def->idx[0].proj = PROJ_INCLUDE;
+    def->idx[0].n_include = 1;
+    def->idx[0].include = calloc(1, sizeof(char *));
+    def->idx[0].include[0] = strdup("title");
+    t = body(&r);
+    assert_string_equal(t, "{\"TargetTableName\":\"Copy\",\"BackupArn\":\"arn:b1\","
+                           "\"GlobalSecondaryIndexOverride\":[],\"LocalSecondaryIndexOverride\":["
+                           "{\"IndexName\":\"ByDate\",\"KeySchema\":[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"},"
+                           "{\"AttributeName\":\"date\",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":"
+                           "\"INCLUDE\",\"NonKeyAttributes\":[\"title\"]}}]}");
+    free(t);
+    ddb_req c;
+    ddb_req_copy(&c, &r);
+    ddb_req_done(&r);
+    buf cli = BUF_INIT;
+    ddb_req_cli(&c, &cli);
+    assert_string_equal(cli.data, "aws dynamodb restore-table-from-backup --cli-input-json '{\"TargetTableName\":"
+                                  "\"Copy\",\"BackupArn\":\"arn:b1\",\"GlobalSecondaryIndexOverride\":[],"
+                                  "\"LocalSecondaryIndexOverride\":[{\"IndexName\":\"ByDate\",\"KeySchema\":"
+                                  "[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"date\","
+                                  "\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"INCLUDE\","
+                                  "\"NonKeyAttributes\":[\"title\"]}}]}'");
+    buf_done(&cli);
+    ddb_req_done(&c);
+    assert_true(ddb_kind_is_ctl(DDB_RESTORE_FROM_BACKUP));
+    assert_string_equal(ddb_op_name(ddb_kind_op(DDB_CREATE_BACKUP)), "CreateBackup");
+    assert_string_equal(ddb_op_name(ddb_kind_op(DDB_LIST_BACKUPS)), "ListBackups");
+    assert_string_equal(ddb_op_name(ddb_kind_op(DDB_RESTORE_FROM_BACKUP)), "RestoreTableFromBackup");
+}
+
 /* PartiQL adds up the ConsumedCapacity of the reads and writes a
  * statement makes: per table, its total, the table's share and each
  * index's. */
@@ -259,6 +435,8 @@ int main(void)
         cmocka_unit_test(failed_actions_have_dynamodb_reason_codes),
         cmocka_unit_test(control_plane_bodies),
         cmocka_unit_test(listing_and_stream_bodies),
+        cmocka_unit_test(provisioned_create_table_body),
+        cmocka_unit_test(backup_bodies),
         cmocka_unit_test(capacities_add_up_per_table_and_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
