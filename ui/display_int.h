@@ -1,0 +1,66 @@
+/*
+ * display_int — what the files of the display share; private to them
+ * (ui/display.c and ui/prompt.c; nothing else includes this). The
+ * display's public calls are in ui/display.h.
+ *
+ * The display is one module in two files, each owning one part:
+ *
+ *   display.c   the frame: the stack of views and their geometry, the
+ *               main loop, the title and status lines and what shows on
+ *               them (messages, diagnostics, the remote status), the
+ *               remote store's write gate. It owns display_line: creates
+ *               its buffer when the run starts, frees it at the end.
+ *   prompt.c    the questions on the last row: the prompts and their
+ *               pick lists (on ui/lineedit), the menu, one-key choices and
+ *               confirmations, the `:` prompt's list of commands, and
+ *               $EDITOR for a longer text. It sees the stack only through
+ *               display_top and draws the frame under it with display_draw.
+ */
+#ifndef DDBX_DISPLAY_INT_H
+#define DDBX_DISPLAY_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/buf.h"
+#include "ui/request.h"
+#include "ui/term.h"
+#include "ui/view.h"
+
+/* The status line (the last row), which every file of the display
+ * writes and display.c draws. */
+struct display_line {
+    /* The message, until the next key; empty: none (display.c then shows
+     * the remote status, if any). display.c's display_message and the
+     * rest set it; prompt.c puts a question in it while asking and adds
+     * "Cancelled." to it. */
+    buf status;
+    role status_role;   /* how the message is drawn (ROLE_ERROR, ...) */
+    /* 1 while a prompt (prompt.c) owns the last row and the row above it
+     * (its message row): the view's body is that much shorter, and the
+     * message is drawn one row up. 0 otherwise. */
+    int prompt_lift;
+};
+extern struct display_line display_line;
+
+/* ---- ui/display.c ---- */
+
+/* The view on top of the stack, or NULL (none open, or quitting). */
+view *display_top(void);
+/* Draws the whole frame (title, head, body, status line) without
+ * sending it to the terminal: a prompt draws over it, then refreshes. */
+void display_draw(void);
+/* The body rows of view v, as the screen and display_line.prompt_lift
+ * leave them (at least 1). */
+size_t display_body_rows(view *v);
+/* The rows the status line's message takes on a screen of rows x cols
+ * (more than 1 when it wraps: display_diag's long messages). */
+int display_status_rows(int rows, int cols);
+
+/* ---- ui/prompt.c ---- */
+
+/* The `:` prompt: reads a command line into out, the commands offered as
+ * a pick list; false when cancelled. */
+bool prompt_command(buf *out);
+
+#endif
