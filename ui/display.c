@@ -875,7 +875,6 @@ out:
 
 static void default_request(view *v, enum req r, int mrow)
 {
-    buf b = BUF_INIT;
     switch (r) {
     case REQ_MOVE_UP: move_by(v, -1); break;
     case REQ_MOVE_DOWN: move_by(v, 1); break;
@@ -895,28 +894,8 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_LIVE: live_command(NULL); break;
     case REQ_PARTIQL: view_partiql_open(v, NULL); break;
     case REQ_PATTERNS: view_patterns_open(v, NULL); break;
-    case REQ_PROMPT: {
-        /* The message the last key left is not the prompt's: it does not
-         * show above it, but it is back for the command typed (a script's
-         * :save-display saves the screen that key left). */
-        buf held = display_line.status;
-        buf_init(&display_line.status);
-        bool ok = prompt_command(&b);
-        if (ok) {
-            buf_done(&display_line.status);
-            display_line.status = held;
-            display_command(b.data ? b.data : "");
-        } else {
-            buf_done(&held);
-        }
-        break;
-    }
-    case REQ_SEARCH:
-        if (display_prompt("/", "", &b) && b.len) {
-            search_set(b.data, b.len);
-            search_run(v, 1);
-        }
-        break;
+    case REQ_PROMPT: prompt_command(); break;
+    case REQ_SEARCH: prompt_search(v); break;
     case REQ_SEARCH_NEXT: search_run(v, 1); break;
     case REQ_SEARCH_PREV: search_run(v, -1); break;
     case REQ_ENTER:
@@ -928,7 +907,6 @@ static void default_request(view *v, enum req r, int mrow)
     }
     }
     (void)mrow;
-    buf_done(&b);
 }
 
 static void handle_key(int key, int mrow)

@@ -12,8 +12,8 @@
  *               its buffer when the run starts, frees it at the end.
  *   prompt.c    the questions on the last row: the prompts and their
  *               pick lists (on ui/lineedit), the menu, one-key choices and
- *               confirmations, the `:` prompt's list of commands, and
- *               $EDITOR for a longer text. It sees the stack only through
+ *               confirmations, the `:` and `/` prompts, and $EDITOR for
+ *               a longer text. It sees the stack only through
  *               display_top and draws the frame under it with display_draw.
  */
 #ifndef DDBX_DISPLAY_INT_H
@@ -32,8 +32,9 @@
 struct display_line {
     /* The message, until the next key; empty: none (display.c then shows
      * the remote status, if any). display.c's display_message and the
-     * rest set it; prompt.c puts a question in it while asking and adds
-     * "Cancelled." to it. */
+     * rest set it; prompt.c puts a question in it while asking, adds
+     * "Cancelled." to it, and holds it aside while the `:` prompt is
+     * open. */
     buf status;
     role status_role;   /* how the message is drawn (ROLE_ERROR, ...) */
     /* 1 while a prompt (prompt.c) owns the last row and the row above it
@@ -59,8 +60,12 @@ int display_status_rows(int rows, int cols);
 
 /* ---- ui/prompt.c ---- */
 
-/* The `:` prompt: reads a command line into out, the commands offered as
- * a pick list; false when cancelled. */
-bool prompt_command(buf *out);
+/* The `:` prompt (REQ_PROMPT): reads a command line, the commands
+ * offered as a pick list, and runs it (display_command). The message the
+ * last key left does not show above the prompt but stays for the
+ * command (a script's :save-display saves the screen that key left). */
+void prompt_command(void);
+/* The `/` prompt (REQ_SEARCH): searches v forward for the text typed. */
+void prompt_search(view *v);
 
 #endif

@@ -1,10 +1,12 @@
 /*
  * prompt — the display's questions on the last row (see
  * ui/display_int.h): a line read with ui/lineedit (display_prompt), with
- * a list to pick from (display_prompt_pick, display_prompt_choose, the
- * `:` prompt's commands), a menu, a one-key choice or a yes/no, and a
- * longer text edited in $EDITOR. Each draws the frame (display_draw)
- * and puts itself over it; the answer is the caller's.
+ * a list to pick from (display_prompt_pick, display_prompt_choose), a
+ * menu, a one-key choice or a yes/no, a longer text edited in $EDITOR,
+ * and the two prompts a key opens: `:` (the commands as a pick list,
+ * the line run by display_command) and `/` (a search). Each draws the
+ * frame (display_draw) and puts itself over it; the answer is the
+ * caller's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include "ui/display_int.h"
 #include "ui/keymap.h"
 #include "ui/lineedit.h"
+#include "ui/search.h"
 #include "ui/text.h"
 
 /* A choice's text is what goes into the prompt; after a tab it may
@@ -413,9 +416,11 @@ out:
     return ok;
 }
 
+/* ---- the `:` and `/` prompts ------------------------------------------ */
+
 /* The `:` prompt, the commands offered as a pick list (name, then its
  * arguments and what it does) while what is typed is a name's start. */
-bool prompt_command(buf *out)
+static bool read_command(buf *out)
 {
     static char *choices[64];
     static size_t n;
@@ -432,4 +437,33 @@ bool prompt_command(buf *out)
 #undef CMD_CHOICE
     }
     return display_prompt_pick(":", "", choices, n, out);
+}
+
+void prompt_command(void)
+{
+    buf b = BUF_INIT;
+    /* The message the last key left is not the prompt's: it does not
+     * show above it, but it is back for the command typed (a script's
+     * :save-display saves the screen that key left). */
+    buf held = display_line.status;
+    buf_init(&display_line.status);
+    bool ok = read_command(&b);
+    if (ok) {
+        buf_done(&display_line.status);
+        display_line.status = held;
+        display_command(b.data ? b.data : "");
+    } else {
+        buf_done(&held);
+    }
+    buf_done(&b);
+}
+
+void prompt_search(view *v)
+{
+    buf b = BUF_INIT;
+    if (display_prompt("/", "", &b) && b.len) {
+        search_set(b.data, b.len);
+        search_run(v, 1);
+    }
+    buf_done(&b);
 }
