@@ -8,9 +8,10 @@
  * display_store(). Views are created by display_push and destroyed by
  * display_pop (or at exit).
  *
- * One module in files of its own parts (ui/display_int.h says what they
- * share): ui/display.c the frame, ui/prompt.c the questions asked on the
- * last row (display_prompt to display_edit below).
+ * One module in three files (ui/display_int.h says what each owns and
+ * what they share): ui/display.c the frame, ui/prompt.c the questions
+ * asked on the last row, ui/commands.c the `:` commands; the calls below
+ * are grouped by file.
  */
 #ifndef DDBX_DISPLAY_H
 #define DDBX_DISPLAY_H
@@ -22,6 +23,8 @@
 #include "model/ddbreq.h"
 #include "ui/term.h"
 #include "ui/view.h"
+
+/* ---- ui/display.c ---- */
 
 /* Runs the explorer until quit; table (may be NULL) opens at once.
  * Returns the process exit status. */
@@ -141,6 +144,8 @@ bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the
  * editor succeeded (text then holds the new content). */
 bool display_edit(buf *text, const char *suffix);
+
+/* ---- ui/commands.c ---- */
 
 /* Runs a `:` command line: words split at spaces, "quotes" and 'quotes'
  * grouping, JSON ({...} or [...], also after --values=) kept as typed. */

@@ -1,9 +1,9 @@
 /*
  * display_int — what the files of the display share; private to them
- * (ui/display.c and ui/prompt.c; nothing else includes this). The
- * display's public calls are in ui/display.h.
+ * (ui/display.c, ui/prompt.c and ui/commands.c; nothing else includes
+ * this). The display's public calls are in ui/display.h.
  *
- * The display is one module in two files, each owning one part:
+ * The display is one module in three files, each owning one part:
  *
  *   display.c   the frame: the stack of views and their geometry, the
  *               main loop, the title and status lines and what shows on
@@ -15,6 +15,11 @@
  *               confirmations, the `:` and `/` prompts, and $EDITOR for
  *               a longer text. It sees the stack only through
  *               display_top and draws the frame under it with display_draw.
+ *   commands.c  the `:` commands: display_command splits the line into
+ *               words and runs it; the requests (keys) the frame does not
+ *               handle itself come there too (commands_request), so a key
+ *               and its command do the same thing. It owns the words'
+ *               columns of the command being run (display_command_col).
  */
 #ifndef DDBX_DISPLAY_INT_H
 #define DDBX_DISPLAY_INT_H
@@ -34,7 +39,7 @@ struct display_line {
      * the remote status, if any). display.c's display_message and the
      * rest set it; prompt.c puts a question in it while asking, adds
      * "Cancelled." to it, and holds it aside while the `:` prompt is
-     * open. */
+     * open; commands.c empties it as a command starts. */
     buf status;
     role status_role;   /* how the message is drawn (ROLE_ERROR, ...) */
     /* 1 while a prompt (prompt.c) owns the last row and the row above it
@@ -57,6 +62,11 @@ size_t display_body_rows(view *v);
 /* The rows the status line's message takes on a screen of rows x cols
  * (more than 1 when it wraps: display_diag's long messages). */
 int display_status_rows(int rows, int cols);
+/* Quits, after asking when the session holds what quitting loses (the
+ * marks, the pending transaction). */
+void display_quit(void);
+/* Closes the top view; the last one quits (asking, as display_quit). */
+void display_back(void);
 
 /* ---- ui/prompt.c ---- */
 
@@ -67,5 +77,14 @@ int display_status_rows(int rows, int cols);
 void prompt_command(void);
 /* The `/` prompt (REQ_SEARCH): searches v forward for the text typed. */
 void prompt_search(view *v);
+
+/* ---- ui/commands.c ---- */
+
+/* Runs request r on view v when it is not the frame's own (moving,
+ * scrolling, back, quit, the prompts): the keys of the `:` commands
+ * (help, the builder, the transaction, watch, live, PartiQL, patterns),
+ * then the features' (staging, marks, copying). False when none takes
+ * it. */
+bool commands_request(view *v, enum req r);
 
 #endif
