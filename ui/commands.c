@@ -1,9 +1,13 @@
 /*
  * commands — the `:` commands (see ui/display_int.h): display_command
- * splits the line typed into words and runs it, and the requests (keys)
- * that the frame does not handle itself come here too
- * (commands_request), so that a key and its command do the same thing.
- * ui/command.h's CMD_LIST is the list of their names.
+ * splits the line typed into words and runs it: a general command from
+ * the table `general` (one line a command, named as in ui/command.h's
+ * CMD_LIST, which gives the help overlay and the man page their list),
+ * else the first of the features' hooks that takes it (`features`, one
+ * line a feature, the view shown asked in its place among them). The
+ * requests (keys) that the frame does not handle itself come here too
+ * (commands_request) and go the same way, so a key and its command do
+ * the same thing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +36,8 @@ static struct {
     int argc;
 } running;
 
+/* :save-view FILE (tests): the view's title, its loaded lines with their
+ * kinds, and the selection. */
 static void save_view(view *v, const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -183,6 +189,214 @@ static void live_command(const char *arg)
                                       : "Live mode: other processes' writes show as they land");
 }
 
+/* ---- the general commands ------------------------------------------- */
+
+/* The commands of CMD_LIST, numbered in its order. */
+enum cmd_id {
+#define CMD_ID(name, args, help) CMD_##name,
+    CMD_LIST(CMD_ID)
+#undef CMD_ID
+    CMD_COUNT
+};
+
+static const char *const cmd_names[CMD_COUNT] = {
+#define CMD_NAME(name, args, help) #name,
+    CMD_LIST(CMD_NAME)
+#undef CMD_NAME
+};
+
+/* The CMD_LIST number of the command word c ('-' for '_'), or -1; vi's
+ * :q and :qa are :quit. */
+static int cmd_find(const char *c)
+{
+    for (int i = 0; i < CMD_COUNT; i++)
+        if (is_cmd(c, cmd_names[i]))
+            return i;
+    return is_cmd(c, "q") || is_cmd(c, "qa") ? CMD_quit : -1;
+}
+
+/* A general command, on the top view v: argv[0] is its name, text the
+ * whole line as typed. False when it does not apply as typed (its
+ * arguments, the view shown): the features and the view are asked then,
+ * as for any other command. */
+typedef bool cmd_fn(view *v, int argc, char **argv, const char *text);
+
+static bool cmd_quit(view *v, int argc, char **argv, const char *text)
+{
+    display_quit();
+    return true;
+}
+
+static bool cmd_back(view *v, int argc, char **argv, const char *text)
+{
+    display_back();
+    return true;
+}
+
+static bool cmd_help(view *v, int argc, char **argv, const char *text)
+{
+    display_push(&view_help_ops, v->ops->name);
+    return true;
+}
+
+static bool cmd_save_display(view *v, int argc, char **argv, const char *text)
+{
+    if (argc != 2)
+        return false;
+    diag d;
+    diag_init(&d);
+    display_draw();
+    status st = term_save_display(argv[1], &d);
+    if (st != ST_OK)
+        display_diag(NULL, st, &d);
+    return true;
+}
+
+static bool cmd_save_view(view *v, int argc, char **argv, const char *text)
+{
+    if (argc != 2)
+        return false;
+    save_view(v, argv[1]);
+    return true;
+}
+
+static bool cmd_search(view *v, int argc, char **argv, const char *text)
+{
+    if (argc < 2) {
+        display_error("usage: :search TEXT");
+    } else {
+        buf t = BUF_INIT;
+        for (int i = 1; i < argc; i++) {
+            if (i > 1)
+                buf_addc(&t, ' ');
+            buf_adds(&t, argv[i]);
+        }
+        search_set(t.data, t.len);
+        buf_done(&t);
+        search_run(v, 1);
+    }
+    return true;
+}
+
+static bool cmd_table(view *v, int argc, char **argv, const char *text)
+{
+    if (argc != 2)
+        return false;
+    /* In a table view it replaces that view (one q back, however many
+     * tables were opened); elsewhere it opens on top. */
+    items_arg a = { argv[1], NULL, NULL, NULL };
+    if (v->ops == &view_items_ops)
+        display_replace(&view_items_ops, &a);
+    else
+        display_push(&view_items_ops, &a);
+    return true;
+}
+
+/* In the patterns view, :patterns FILE is the view's own (it loads
+ * FILE's patterns too). */
+static bool cmd_patterns(view *v, int argc, char **argv, const char *text)
+{
+    if (argc > 2 || v->ops == &view_patterns_ops)
+        return false;
+    view_patterns_open(v, argc == 2 ? argv[1] : NULL);
+    return true;
+}
+
+static bool cmd_watch(view *v, int argc, char **argv, const char *text)
+{
+    if (argc > 2)
+        return false;
+    watch(v, argc == 2 ? argv[1] : NULL);
+    return true;
+}
+
+static bool cmd_live(view *v, int argc, char **argv, const char *text)
+{
+    if (argc > 2)
+        return false;
+    live_command(argc == 2 ? argv[1] : NULL);
+    return true;
+}
+
+static bool cmd_reload(view *v, int argc, char **argv, const char *text)
+{
+    if (v->ops->request)
+        v->ops->request(v, REQ_RELOAD);
+    return true;
+}
+
+/* The statement is the rest of the line as typed, not its words. */
+static bool cmd_partiql(view *v, int argc, char **argv, const char *text)
+{
+    const char *rest = text + strspn(text, " ");
+    rest += strcspn(rest, " ");
+    view_partiql_open(v, rest + strspn(rest, " "));
+    return true;
+}
+
+/* :cond, :load-cond and :conds open the builder; in the builder they
+ * are its own. */
+static bool cmd_builder(view *v, int argc, char **argv, const char *text)
+{
+    if (v->ops == &view_builder_ops)
+        return false;
+    view_builder_open(v, argc, argv);
+    return true;
+}
+
+/* The commands the display runs itself, by name; NULL for the others
+ * (the features' and the views'). */
+static cmd_fn *const general[CMD_COUNT] = {
+    [CMD_quit] = cmd_quit,
+    [CMD_back] = cmd_back,
+    [CMD_help] = cmd_help,
+    [CMD_save_display] = cmd_save_display,
+    [CMD_save_view] = cmd_save_view,
+    [CMD_search] = cmd_search,
+    [CMD_table] = cmd_table,
+    [CMD_patterns] = cmd_patterns,
+    [CMD_watch] = cmd_watch,
+    [CMD_live] = cmd_live,
+    [CMD_reload] = cmd_reload,
+    [CMD_partiql] = cmd_partiql,
+    [CMD_cond] = cmd_builder,
+    [CMD_load_cond] = cmd_builder,
+    [CMD_conds] = cmd_builder,
+};
+
+/* ---- the features' hooks --------------------------------------------- */
+
+/* The view shown, asked in its place among the features. */
+static bool view_command(view *v, int argc, char **argv)
+{
+    return v->ops->command && v->ops->command(v, argc, argv);
+}
+
+/* Each feature's hooks, one line a feature: request takes the keys it
+ * knows, command the `:` commands, each returning whether it took it
+ * (NULL: none of that kind). They are asked in this order, after the
+ * general commands (requests: after commands_request's own), and the
+ * first that takes one runs it. */
+static const struct {
+    bool (*request)(view *v, enum req r);
+    bool (*command)(view *v, int argc, char **argv);
+} features[] = {
+    { NULL, backups_command },            /* :backup, :backups (ui/view_backups.c) */
+    { NULL, diff_command },               /* :diff (ui/view_diff.c) */
+    { NULL, workbench_command },          /* :entities, :doctor, :what-if and what-if's own
+                                           * :create-index and :delete-index (ui/workbench.c) */
+    { NULL, schema_command },             /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
+    { NULL, view_command },               /* the view's own (its ops' command) */
+    { staging_request, staging_command }, /* staging (ui/staging.c) */
+    { marks_request, marks_command },     /* marks (ui/marks.c) */
+    { copy_request, copy_command },       /* copying (ui/copy.c) */
+    { NULL, undo_command },               /* :samples, :undo, :redo (ui/undo.c) */
+};
+
+#define N_FEATURES (sizeof features / sizeof *features)
+
+/* ---- running them ---------------------------------------------------- */
+
 void display_command(const char *text)
 {
     char *words = xmalloc(strlen(text) + 1);
@@ -199,87 +413,19 @@ void display_command(const char *text)
     undo_begin(text, true);
 
     const char *c = argv[0];
+    int id = cmd_find(c);
     /* A command says how it went itself: the message an earlier key or
      * command left does not stay under it (the test hooks keep it, to
      * save the screen that command left). */
-    if (!is_cmd(c, "save_display") && !is_cmd(c, "save_view"))
+    if (id != CMD_save_display && id != CMD_save_view)
         buf_reset(&display_line.status);
-    if (is_cmd(c, "quit") || is_cmd(c, "q") || is_cmd(c, "qa")) {
-        display_quit();
-    } else if (is_cmd(c, "back")) {
-        display_back();
-    } else if (is_cmd(c, "help")) {
-        display_push(&view_help_ops, v->ops->name);
-    } else if (is_cmd(c, "save_display") && argc == 2) {
-        diag d;
-        diag_init(&d);
-        display_draw();
-        status st = term_save_display(argv[1], &d);
-        if (st != ST_OK)
-            display_diag(NULL, st, &d);
-    } else if (is_cmd(c, "save_view") && argc == 2) {
-        save_view(v, argv[1]);
-    } else if (is_cmd(c, "search")) {
-        if (argc < 2) {
-            display_error("usage: :search TEXT");
-        } else {
-            buf t = BUF_INIT;
-            for (int i = 1; i < argc; i++) {
-                if (i > 1)
-                    buf_addc(&t, ' ');
-                buf_adds(&t, argv[i]);
-            }
-            search_set(t.data, t.len);
-            buf_done(&t);
-            search_run(v, 1);
-        }
-    } else if (is_cmd(c, "table") && argc == 2) {
-        /* In a table view it replaces that view (one q back, however
-         * many tables were opened); elsewhere it opens on top. */
-        items_arg a = { argv[1], NULL, NULL, NULL };
-        if (v->ops == &view_items_ops)
-            display_replace(&view_items_ops, &a);
-        else
-            display_push(&view_items_ops, &a);
-    } else if (is_cmd(c, "patterns") && argc <= 2 && v->ops != &view_patterns_ops) {
-        view_patterns_open(v, argc == 2 ? argv[1] : NULL);
-    } else if (is_cmd(c, "watch") && argc <= 2) {
-        watch(v, argc == 2 ? argv[1] : NULL);
-    } else if (is_cmd(c, "live") && argc <= 2) {
-        live_command(argc == 2 ? argv[1] : NULL);
-    } else if (is_cmd(c, "reload")) {
-        if (v->ops->request)
-            v->ops->request(v, REQ_RELOAD);
-    } else if (is_cmd(c, "partiql")) {
-        const char *rest = text + strspn(text, " ");
-        rest += strcspn(rest, " ");
-        view_partiql_open(v, rest + strspn(rest, " "));
-    } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
-               v->ops != &view_builder_ops) {
-        view_builder_open(v, argc, argv);
-    } else if (backups_command(v, argc, argv) || diff_command(v, argc, argv)) {
-        /* :backup, :backups, :diff (ui/view_backups.c, ui/view_diff.c) */
-    } else if (workbench_command(v, argc, argv)) {
-        /* :entities, :doctor, :what-if and what-if's own :create-index
-         * and :delete-index (ui/workbench.c) */
-    } else if (schema_command(v, argc, argv)) {
-        /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
-    } else if (v->ops->command && v->ops->command(v, argc, argv)) {
-        /* the view ran it */
-    } else if (staging_command(v, argc, argv) || marks_command(v, argc, argv) ||
-               copy_command(v, argc, argv) || undo_command(v, argc, argv)) {
-        /* staging, marks, copying, :samples and :undo (ui/staging.c,
-         * ui/marks.c, ui/copy.c, ui/undo.c) */
-    } else {
-        bool known = false;
-#define CMD_KNOWN(name, args, help) if (is_cmd(c, #name)) known = true;
-        CMD_LIST(CMD_KNOWN)
-#undef CMD_KNOWN
-        if (known)
-            display_error(":%s is not available here (or needs arguments)", c);
-        else
-            display_error("Unknown command :%s (press ? for help)", c);
-    }
+    bool done = id >= 0 && general[id] && general[id](v, argc, argv, text);
+    for (size_t i = 0; !done && i < N_FEATURES; i++)
+        done = features[i].command && features[i].command(v, argc, argv);
+    if (!done && id >= 0)
+        display_error(":%s is not available here (or needs arguments)", c);
+    else if (!done)
+        display_error("Unknown command :%s (press ? for help)", c);
     undo_end();
 out:
     memcpy(running.col, saved_col, sizeof saved_col);
@@ -298,7 +444,10 @@ bool commands_request(view *v, enum req r)
     case REQ_LIVE: live_command(NULL); return true;
     case REQ_PARTIQL: view_partiql_open(v, NULL); return true;
     case REQ_PATTERNS: view_patterns_open(v, NULL); return true;
-    default:
-        return staging_request(v, r) || marks_request(v, r) || copy_request(v, r);
+    default: break;
     }
+    for (size_t i = 0; i < N_FEATURES; i++)
+        if (features[i].request && features[i].request(v, r))
+            return true;
+    return false;
 }
