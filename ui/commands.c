@@ -385,7 +385,8 @@ static const struct {
     { NULL, diff_command },               /* :diff (ui/view_diff.c) */
     { NULL, workbench_command },          /* :entities, :doctor, :what-if and what-if's own
                                            * :create-index and :delete-index (ui/workbench.c) */
-    { NULL, schema_command },             /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
+    { NULL, schema_command },             /* :create-index, :delete-index, :ttl
+                                           * (ui/schema_cmds.c) */
     { NULL, view_command },               /* the view's own (its ops' command) */
     { staging_request, staging_command }, /* staging (ui/staging.c) */
     { marks_request, marks_command },     /* marks (ui/marks.c) */
