@@ -1,8 +1,9 @@
 /*
  * command — the `:` commands, in one table (name, arguments, help), from
  * which the help overlay and the man page's COMMANDS list are made.
- * The display runs the general ones; the others go to the current view's
- * `command` op (":index" to the table view, ...).
+ * ui/commands.c runs them (display_command): the general ones itself, the
+ * others through the features' hooks and the current view's `command` op
+ * (":index" to the table view, ...).
  */
 #ifndef DDBX_COMMAND_H
 #define DDBX_COMMAND_H

@@ -1,29 +1,18 @@
 #include "ui/display.h"
+#include "ui/display_int.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "model/mem.h"
-#include "ui/cli.h"
-#include "ui/command.h"
-#include "ui/copy.h"
 #include "ui/keymap.h"
-#include "ui/lineedit.h"
 #include "ui/live.h"
 #include "ui/marks.h"
-#include "ui/schema_cmds.h"
-#include "ui/view_backups.h"
-#include "ui/view_diff.h"
-#include "ui/workbench.h"
 #include "ui/search.h"
 #include "ui/staging.h"
 #include "ui/text.h"
@@ -43,16 +32,13 @@ static struct {
     struct { int64_t dv, own; } seen[MAX_DEPTH];
     int depth;
     bool quit;
-    buf status;          /* the status line's message; empty: none */
     char identity[640];  /* remote: who the requests are signed as */
-    role status_role;
-    int prompt_lift;     /* 1 while a prompt owns the last row and its message row */
-    int cmd_col[32];     /* the `:` command being run: where each word starts */
-    int cmd_argc;
     bool write_approved; /* display_exec_approved's request is running */
     FILE *timing;
     struct timespec t0;
 } D;
+
+struct display_line display_line;
 
 static double ms_since(const struct timespec *a)
 {
@@ -64,7 +50,7 @@ static double ms_since(const struct timespec *a)
 store *display_store(void) { return D.st; }
 const char *display_db_path(void) { return D.db_path; }
 
-static view *top_view(void)
+view *display_top(void)
 {
     return D.depth ? D.stack[D.depth - 1] : NULL;
 }
@@ -79,9 +65,9 @@ view *display_below(view *v)
 
 static void vmsg(role r, const char *fmt, va_list ap)
 {
-    buf_reset(&D.status);
-    buf_vprintf(&D.status, fmt, ap);
-    D.status_role = r;
+    buf_reset(&display_line.status);
+    buf_vprintf(&display_line.status, fmt, ap);
+    display_line.status_role = r;
 }
 
 static void redraw(void);
@@ -167,16 +153,17 @@ void display_ddb_err_text(buf *out, const char *what, const ddb_err *e)
 
 void display_ddb_err(const char *what, const ddb_err *e)
 {
-    buf_reset(&D.status);
-    display_ddb_err_text(&D.status, what, e);
-    D.status_role = ROLE_ERROR;
+    buf_reset(&display_line.status);
+    display_ddb_err_text(&display_line.status, what, e);
+    display_line.status_role = ROLE_ERROR;
 }
 
 void display_diag(const char *what, status st, const diag *d)
 {
-    buf_reset(&D.status);
-    display_diag_text(&D.status, what, st, d, D.st ? store_error_message(D.st, st, d) : NULL);
-    D.status_role = ROLE_ERROR;
+    buf_reset(&display_line.status);
+    display_diag_text(&display_line.status, what, st, d,
+                      D.st ? store_error_message(D.st, st, d) : NULL);
+    display_line.status_role = ROLE_ERROR;
 }
 
 static void free_line_cb(void *ctx, line *l)
@@ -197,9 +184,9 @@ static int body_row(view *v)
     return 1 + head_rows(v);
 }
 
-static size_t body_rows(view *v)
+size_t display_body_rows(view *v)
 {
-    int n = term_rows() - 2 - head_rows(v) - D.prompt_lift;
+    int n = term_rows() - 2 - head_rows(v) - display_line.prompt_lift;
     return n > 0 ? (size_t)n : 1;
 }
 
@@ -227,7 +214,7 @@ void display_reload(view *v)
  * one PRAGMA and a counter tell). */
 static void catch_up(void)
 {
-    view *v = top_view();
+    view *v = display_top();
     if (!v || D.quit || !v->ops->follows)
         return;
     int64_t dv, own;
@@ -247,7 +234,7 @@ view *display_push(const view_ops *ops, const void *arg)
     v->ops = ops;
     v->priv = ops->priv_size ? xcalloc(1, ops->priv_size) : NULL;
     vm_init(&v->vm, free_line_cb, v);
-    vm_set_rows(&v->vm, body_rows(v));
+    vm_set_rows(&v->vm, display_body_rows(v));
     if (D.depth)
         store_now(&D.seen[D.depth - 1].dv, &D.seen[D.depth - 1].own);
     D.stack[D.depth++] = v;
@@ -279,7 +266,7 @@ void display_pop(void)
 
 view *display_replace(const view_ops *ops, const void *arg)
 {
-    view *old = top_view();
+    view *old = display_top();
     view *v = display_push(ops, arg);
     /* Opened (the old view's context was read while it still was): the
      * old one goes from under it. */
@@ -293,7 +280,7 @@ view *display_replace(const view_ops *ops, const void *arg)
 
 void display_fill(view *v)
 {
-    vm_set_rows(&v->vm, body_rows(v));
+    vm_set_rows(&v->vm, display_body_rows(v));
     if (!v->ops->more)
         return;
     while (v->vm.n < v->vm.top + v->vm.rows + 1)
@@ -386,8 +373,8 @@ static void page_by(view *v, int dir)
  * max rows. Returns the rows. */
 static int status_layout(int cols, int max, size_t *start)
 {
-    const char *s = D.status.data;
-    size_t len = D.status.len;
+    const char *s = display_line.status.data;
+    size_t len = display_line.status.len;
     int k = 0;
     for (size_t i = 0; i < len && k < max; i += text_fit_row(s + i, len - i, cols, 1)) {
         if (k > 0)
@@ -402,10 +389,10 @@ static int status_layout(int cols, int max, size_t *start)
 
 static bool status_wraps(int cols)
 {
-    return text_width(D.status.data, D.status.len) > cols && cols >= 2;
+    return text_width(display_line.status.data, display_line.status.len) > cols && cols >= 2;
 }
 
-static int status_rows(int rows, int cols)
+int display_status_rows(int rows, int cols)
 {
     size_t start[64];
     int max = rows / 2 > 1 ? rows / 2 : 1;
@@ -418,10 +405,10 @@ static int status_rows(int rows, int cols)
  * that is not enough). */
 static void draw_status(int rows, int cols)
 {
-    const char *s = D.status.data;
-    size_t len = D.status.len;
+    const char *s = display_line.status.data;
+    size_t len = display_line.status.len;
     if (!status_wraps(cols)) {
-        term_put(rows - 1, 0, cols, s, len, D.status_role, true);
+        term_put(rows - 1, 0, cols, s, len, display_line.status_role, true);
         return;
     }
     int max = rows / 2 > 1 ? rows / 2 : 1;
@@ -432,14 +419,14 @@ static void draw_status(int rows, int cols)
         while (r + 1 < k && end > start[r] && s[end - 1] == ' ')
             end--;   /* the space the row broke at */
         int row = rows - k + r;
-        term_fill(row, 0, cols, D.status_role);
-        term_put(row, 0, cols, s + start[r], end - start[r], D.status_role, true);
+        term_fill(row, 0, cols, display_line.status_role);
+        term_put(row, 0, cols, s + start[r], end - start[r], display_line.status_role, true);
     }
 }
 
-static void draw(void)
+void display_draw(void)
 {
-    view *v = top_view();
+    view *v = display_top();
     int cols = term_cols(), rows = term_rows();
     buf b = BUF_INIT;
 
@@ -447,7 +434,7 @@ static void draw(void)
     term_cursor(-1, 0);
     if (!v)
         return;
-    vm_set_rows(&v->vm, body_rows(v));
+    vm_set_rows(&v->vm, display_body_rows(v));
     if (v->ops->layout)
         v->ops->layout(v);
 
@@ -489,9 +476,9 @@ static void draw(void)
 
     if (live_paused())
         term_puts(rows - 1, cols > 30 ? cols - 30 : 0, 30, "       live paused (L resumes)", ROLE_DIM);
-    if (D.status.len) {
+    if (display_line.status.len) {
         /* A prompt keeps the last row: the message goes above it. */
-        draw_status(rows - D.prompt_lift, cols);
+        draw_status(rows - display_line.prompt_lift, cols);
     } else {
         /* On a remote endpoint the resting status line says where, whether
          * writes are possible, and what the session has consumed. */
@@ -549,7 +536,7 @@ void display_approve_writes(bool on)
 
 static void redraw(void)
 {
-    draw();
+    display_draw();
     term_refresh();
 }
 
@@ -558,437 +545,12 @@ void display_refresh(void)
     redraw();
 }
 
-/* ---- prompt ---------------------------------------------------------- */
-
-/* A choice's text is what goes into the prompt; after a tab it may
- * carry a description, shown in the list only. */
-static size_t choice_len(const char *c)
-{
-    return strcspn(c, "\t");
-}
-
-/* The choices matching typed: those that begin with it, else those that
- * contain it. Fills m (indexes), returns how many. */
-static size_t pick_matches(char *const *choices, size_t n, const char *typed, size_t *m)
-{
-    size_t k = 0, tl = strlen(typed);
-    for (size_t i = 0; i < n; i++)
-        if (tl <= choice_len(choices[i]) && strncmp(choices[i], typed, tl) == 0)
-            m[k++] = i;
-    if (k || !tl)
-        return k;
-    for (size_t i = 0; i < n; i++) {
-        const char *f = strstr(choices[i], typed);
-        if (f && (size_t)(f - choices[i]) + tl <= choice_len(choices[i]))
-            m[k++] = i;
-    }
-    return k;
-}
-
-/* The choice whose text is exactly s[0..n), or -1. */
-static long choice_is(char *const *choices, size_t n_choices, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n_choices; i++)
-        if (choice_len(choices[i]) == n && strncmp(choices[i], s, n) == 0)
-            return (long)i;
-    return -1;
-}
-
-/* The matching choices in the rows from `bottom` up (at most half the
- * screen), a window kept around the current one (cur, or none); a
- * choice's description is aligned after the widest choice shown. */
-static void draw_picks(char *const *choices, const size_t *m, size_t nm, long cur, int bottom)
-{
-    int rows = term_rows(), cols = term_cols();
-    size_t room = rows > 6 ? (size_t)(rows / 2) : 1;
-    size_t shown = nm < room ? nm : room;
-    size_t first = 0;
-    if (cur >= 0 && (size_t)cur >= shown)
-        first = (size_t)cur - shown + 1;
-    int top = bottom + 1 - (int)shown;
-    int wide = 0;
-    for (size_t i = 0; i < shown; i++) {
-        const char *c = choices[m[first + i]];
-        int w = text_width(c, choice_len(c));
-        if (w > wide)
-            wide = w;
-    }
-    for (size_t i = 0; i < shown; i++) {
-        size_t j = first + i;
-        const char *c = choices[m[j]];
-        size_t cl = choice_len(c);
-        role r = cur >= 0 && j == (size_t)cur ? ROLE_SELECTED : ROLE_STATUS;
-        term_fill(top + (int)i, 0, cols, r);
-        buf row = BUF_INIT;
-        buf_addc(&row, ' ');
-        buf_add(&row, c, cl);
-        if (c[cl]) {
-            for (int pad = text_width(c, cl); pad < wide + 2; pad++)
-                buf_addc(&row, ' ');
-            buf_adds(&row, c + cl + 1);
-        }
-        if (i == 0 && first > 0)
-            buf_printf(&row, "   (%zu more above)", first);
-        if (i + 1 == shown && first + shown < nm)
-            buf_printf(&row, "   (%zu more: Tab)", nm - first - shown);
-        term_puts(top + (int)i, 0, cols, row.data, r);
-        buf_done(&row);
-    }
-}
-
-bool display_prompt(const char *label, const char *init, buf *out)
-{
-    return display_prompt_pick(label, init, NULL, 0, out);
-}
-
-static bool prompt(const char *label, const char *init, char *const *choices, size_t n_choices,
-                   bool replace_init, buf *out);
-
-bool display_prompt_pick(const char *label, const char *init, char *const *choices,
-                         size_t n_choices, buf *out)
-{
-    return prompt(label, init, choices, n_choices, false, out);
-}
-
-bool display_prompt_choose(const char *label, const char *init, char *const *choices,
-                           size_t n_choices, buf *out)
-{
-    return prompt(label, init, choices, n_choices, true, out);
-}
-
-/* The rows the status line's message takes (display_diag's wraps). */
-static int status_rows(int rows, int cols);
-
-/* A prompt left says so; why its last answer was refused, shown above
- * it, stays after that. */
-static void cancelled(void)
-{
-    if (!D.status.len) {
-        display_message("Cancelled.");
-        return;
-    }
-    buf b = BUF_INIT;
-    buf_adds(&b, "Cancelled. ");
-    buf_add(&b, D.status.data, D.status.len);
-    buf_done(&D.status);
-    D.status = b;
-}
-
-/* The columns a prompt's label may take: at least half the line, more
- * when it needs them and the pre-filled text (and a few columns to type)
- * still fits; fixed for the whole prompt, so the label does not move
- * while typing. The text always shows. */
-static int label_room(const char *label, const char *init, int cols)
-{
-    int room = cols / 2 > 8 ? cols / 2 : cols;
-    int want = text_width(label, strlen(label));
-    int keep = (init ? text_width(init, strlen(init)) : 0) + 2;
-    if (keep < 10)
-        keep = 10;
-    if (want > room && cols - keep > room)
-        room = want < cols - keep ? want : cols - keep;
-    return room;
-}
-
-/* The line editor of every prompt (ui/lineedit: O(1) a key, and the line
- * measured only as wide as it is). With replace_init, the first key
- * typed replaces the pre-filled text (shown selected) instead of adding
- * to it, as a pick list's default is replaced in a form. A message set
- * before the prompt (why the last answer was refused) stays above it.
- * While keys are waiting (a paste) the screen is not drawn between
- * them: a 100 KB paste is drawn once. */
-static bool prompt(const char *label, const char *init, char *const *choices, size_t n_choices,
-                   bool replace_init, buf *out)
-{
-    lineedit e;
-    lineedit_init(&e, init ? init : "", init ? strlen(init) : 0);
-    bool ok = false;
-    /* What was typed (the list narrows to it: nm of the choices, m;
-     * nothing is typed yet, whatever is pre-filled), and the choice in
-     * the text (cur). A text longer than every choice matches none, and
-     * is not copied for it. */
-    buf typed = BUF_INIT, shown = BUF_INIT;
-    bool narrowed = true;
-    size_t longest = 0;
-    long cur = -1;
-    size_t *m = n_choices ? xcalloc(n_choices, sizeof *m) : NULL;
-    size_t nm = n_choices ? pick_matches(choices, n_choices, "", m) : 0;
-    for (size_t i = 0; i < n_choices; i++)
-        if (choice_len(choices[i]) > longest)
-            longest = choice_len(choices[i]);
-    bool fresh = replace_init && lineedit_len(&e) > 0;   /* the pre-filled text is untouched */
-    /* Pre-filled text that is not a choice (a refused answer asked
-     * again) narrows the list as if typed; a choice (the default) shows
-     * them all. */
-    if (n_choices && init && *init && strlen(init) <= longest &&
-        choice_is(choices, n_choices, init, strlen(init)) < 0 &&
-        pick_matches(choices, n_choices, init, m))
-        narrowed = false;
-    /* The view scrolls to keep its selection above the message row while
-     * the prompt is open, and back after. */
-    view *under = top_view();
-    size_t top = under ? under->vm.top : 0;
-
-    for (;;) {
-        if (n_choices && !narrowed) {
-            nm = 0;
-            if (lineedit_len(&e) <= longest) {
-                lineedit_text(&e, &typed);
-                nm = pick_matches(choices, n_choices, typed.data ? typed.data : "", m);
-            }
-            narrowed = true;
-        }
-        if (!term_key_pending()) {
-            int rows = term_rows(), cols = term_cols();
-            /* The prompt line is the last row and the row above it is its
-             * message row (why the last answer was refused, or blank): the
-             * view gives that row up, so none of its text reads as a message. */
-            D.prompt_lift = 1;
-            draw();
-            D.prompt_lift = 0;
-            int msg_rows = D.status.len ? status_rows(rows - 1, cols) : 0;
-            if (nm)
-                draw_picks(choices, m, nm, cur, rows - 2 - msg_rows);
-            term_fill(rows - 1, 0, cols, ROLE_STATUS);
-            int lw = term_put(rows - 1, 0, label_room(label, init, cols), label, strlen(label),
-                              ROLE_PROMPT, true);
-            int avail = cols - lw - 1, col = 0;
-            /* Keep the cursor in view: show the tail of the text when long. */
-            lineedit_line(&e, avail, &shown, &col);
-            term_put(rows - 1, lw, avail + 1, shown.data ? shown.data : "", shown.len,
-                     fresh ? ROLE_SELECTED : ROLE_STATUS, false);
-            term_cursor(rows - 1, lw + (avail >= 0 ? col : 0));
-            term_refresh();
-        }
-
-        int k = term_getkey(NULL);
-        if (fresh && k >= 32 && k < K_BASE)
-            lineedit_set(&e, "", 0);
-        fresh = false;
-        if (k == K_ENTER) {
-            ok = true;
-            break;
-        }
-        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */) {
-            cancelled();
-            break;
-        }
-        if ((k == K_BACKSPACE || k == 8) && e.gap == 0) {
-            if (lineedit_len(&e) == 0) {
-                cancelled();
-                break;   /* backspace on an empty prompt leaves it */
-            }
-            continue;
-        }
-        if (n_choices && (k == K_TAB || k == K_DOWN || k == K_BTAB || k == K_UP)) {
-            if (!nm)
-                continue;
-            bool fwd = k == K_TAB || k == K_DOWN;
-            cur = cur < 0 ? (fwd ? 0 : (long)nm - 1) : (cur + (fwd ? 1 : (long)nm - 1)) % (long)nm;
-            lineedit_set(&e, choices[m[cur]], choice_len(choices[m[cur]]));
-            continue;   /* the list stays as it was typed */
-        }
-        if (!lineedit_key(&e, k) && k >= 32 && k < K_BASE)
-            lineedit_insert(&e, (uint32_t)k);
-        /* An edit (or any other key): the list narrows to the text as it
-         * is now. */
-        narrowed = false;
-        cur = -1;
-    }
-    term_cursor(-1, 0);
-    if (under && under == top_view()) {
-        vm_set_rows(&under->vm, body_rows(under));
-        vm_set_top(&under->vm, top);
-    }
-    buf_reset(out);
-    if (ok)
-        lineedit_text(&e, out);
-    lineedit_done(&e);
-    buf_done(&typed);
-    buf_done(&shown);
-    free(m);
-    return ok;
-}
-
-int display_menu(const char *label, char *const *choices, size_t n)
-{
-    size_t *m = xcalloc(n ? n : 1, sizeof *m);
-    for (size_t i = 0; i < n; i++)
-        m[i] = i;
-    long cur = 0, pick = -1;
-    for (;;) {
-        int rows = term_rows(), cols = term_cols();
-        draw();
-        draw_picks(choices, m, n, cur, rows - 2);
-        term_fill(rows - 1, 0, cols, ROLE_STATUS);
-        term_puts(rows - 1, 0, cols, label, ROLE_PROMPT);
-        term_refresh();
-        int k = term_getkey(NULL);
-        if (k == K_ESC || k == K_EOF || k == K_INTERRUPT || k == 7 /* ^G */ || k == 'q') {
-            display_message("Cancelled.");
-            break;
-        }
-        if (k == K_ENTER) {
-            pick = cur;
-            break;
-        }
-        if (k == K_DOWN || k == K_TAB || k == 'j') {
-            cur = (cur + 1) % (long)n;
-            continue;
-        }
-        if (k == K_UP || k == K_BTAB || k == 'k') {
-            cur = (cur + (long)n - 1) % (long)n;
-            continue;
-        }
-        if (k == K_RESIZE)
-            continue;
-        for (size_t i = 0; k > 32 && k < 127 && i < n; i++)
-            if (choices[i][0] == k)
-                pick = (long)i;
-        if (pick >= 0)
-            break;
-        /* A key the menu does not offer leaves it: what is typed next is
-         * not read as a pick. */
-        buf name = BUF_INIT;
-        keymap_key_name(k, &name);
-        display_error("%s is not in the menu: nothing picked", name.data ? name.data : "?");
-        buf_done(&name);
-        break;
-    }
-    free(m);
-    return (int)pick;
-}
-
-/* Shows question on the status line over the current frame; the key. */
-/* A question answered by one key: the whole question, wrapped above the
- * last row when it is wider than the screen, so what is asked and its
- * answers both show. */
-static int ask(const char *question)
-{
-    buf_reset(&D.status);
-    buf_adds(&D.status, question);
-    D.status_role = ROLE_PROMPT;
-    draw();
-    buf_reset(&D.status);
-    term_refresh();
-    return term_getkey(NULL);
-}
-
-int display_choose(const char *question, const char *keys)
-{
-    char full[1100];
-    snprintf(full, sizeof full, "%s ", question);
-    int k = ask(full);
-    return k > 0 && k < 128 && strchr(keys, k) ? k : 0;
-}
-
-bool display_confirm(const char *fmt, ...)
-{
-    char q[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(q, sizeof q, fmt, ap);
-    va_end(ap);
-
-    char full[1100];
-    snprintf(full, sizeof full, "%s (y/N) ", q);
-    int k = ask(full);
-    bool yes = k == 'y' || k == 'Y';
-    if (!yes)
-        display_message("Cancelled.");
-    return yes;
-}
-
-bool display_edit(buf *text, const char *suffix)
-{
-    const char *tmpdir = getenv("TMPDIR");
-    char path[4096];
-    bool ok = false;
-    int fd;
-
-    snprintf(path, sizeof path, "%s/ddbx-XXXXXX%s", tmpdir && *tmpdir ? tmpdir : "/tmp", suffix);
-    fd = mkstemps(path, (int)strlen(suffix));
-    if (fd < 0) {
-        display_error("cannot create a temporary file: %s", strerror(errno));
-        return false;
-    }
-    if (write(fd, text->data ? text->data : "", text->len) != (ssize_t)text->len) {
-        close(fd);
-        display_error("cannot write %s", path);
-        goto out;
-    }
-    close(fd);
-
-    const char *ed = getenv("VISUAL");
-    if (!ed || !*ed)
-        ed = getenv("EDITOR");
-    if (!ed || !*ed)
-        ed = "vi";
-    /* The path is ours (no shell characters); the editor setting may carry
-     * arguments, as it does for git. */
-    buf cmd = BUF_INIT;
-    buf_printf(&cmd, "%s '%s'", ed, path);
-    term_suspend();
-    int rc = system(cmd.data);
-    term_resume();
-    buf_done(&cmd);
-    if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
-        display_error("editor '%s' failed; nothing changed", ed);
-        goto out;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        display_error("cannot read %s back", path);
-        goto out;
-    }
-    buf_reset(text);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_add(text, chunk, n);
-    fclose(f);
-    ok = true;
-out:
-    unlink(path);
-    return ok;
-}
-
-/* ---- save-view ------------------------------------------------------- */
-
-static void save_view(view *v, const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        display_error("cannot write %s: %s", path, strerror(errno));
-        return;
-    }
-    buf b = BUF_INIT, t = BUF_INIT;
-    v->ops->title(v, &b);
-    text_title_fit(&t, b.data ? b.data : "", b.len, -1);
-    fprintf(f, "view %s\ntitle %s\nscreen %dx%d %s\n", v->ops->name, t.data ? t.data : "",
-            term_cols(), term_rows(), term_mono() ? "monochrome" : "colour");
-    buf_done(&t);
-    fprintf(f, "loaded %zu cursor %zu top %zu\n", v->vm.n, v->vm.cursor, v->vm.top);
-    for (size_t i = 0; i < v->vm.n; i++) {
-        buf_reset(&b);
-        if (v->ops->text)
-            v->ops->text(v, i, &b);
-        const char *kn = v->ops->kind_name ? v->ops->kind_name(v->vm.lines[i].kind) : "line";
-        buf esc = BUF_INIT;
-        text_fit(&esc, b.data ? b.data : "", b.len, -1, false, false);
-        fprintf(f, "%c %-8s %s\n", i == v->vm.cursor ? '>' : ' ', kn, esc.data ? esc.data : "");
-        buf_done(&esc);
-    }
-    buf_done(&b);
-    fclose(f);
-}
-
 /* ---- quitting -------------------------------------------------------- */
 
 /* Quits, after asking when the session holds what quitting loses: the
  * marks and the pending transaction live only in this session (staged
  * changes are kept in the database). */
-static void quit(void)
+void display_quit(void)
 {
     size_t marks = marks_count(), acts = view_txn_pending();
     if (marks || acts) {
@@ -1008,145 +570,22 @@ static void quit(void)
     D.quit = true;
 }
 
-/* Closes the top view; the last one quits (asking, as quit does). */
-static void back(void)
+/* Closes the top view; the last one quits (asking, as display_quit does). */
+void display_back(void)
 {
     if (D.depth == 1)
-        quit();
+        display_quit();
     else
         display_pop();
 }
 
-/* ---- commands -------------------------------------------------------- */
-
-/* Copies JSON that starts at *p ({ or [) as typed, to its matching
- * bracket (or the end of the line): its quotes, spaces and backslashes
- * are the JSON's own. */
-static void copy_json(const char **pp, char **oo)
-{
-    const char *p = *pp;
-    char *o = *oo;
-    int depth = 0;
-    bool str = false;
-    while (*p) {
-        char c = *p;
-        *o++ = *p++;
-        if (str) {
-            if (c == '\\' && *p)
-                *o++ = *p++;
-            else if (c == '"')
-                str = false;
-        } else if (c == '"') {
-            str = true;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if ((c == '}' || c == ']') && --depth == 0) {
-            break;
-        }
-    }
-    *pp = p;
-    *oo = o;
-}
-
-/* Splits a command line into words. JSON (a word that begins with { or
- * [, or what follows = in --values={...}) is kept as typed, so
- * `:cond-item {"PK":{"S":"a b"}}` is one word with its quotes. Elsewhere
- * "double" or 'single' quotes group and are removed, and a backslash
- * escapes the next character. argv points into `words`; col[i] gets the
- * index in text where word i's text starts. */
-static int split_words(const char *text, char *words, char **argv, int *col, int max)
-{
-    int argc = 0;
-    const char *p = text;
-    char *o = words;
-    while (*p && argc < max) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!*p)
-            break;
-        col[argc] = (int)(p - text);
-        argv[argc++] = o;
-        char q = 0;
-        const char *start = p;
-        while (*p && (q || (*p != ' ' && *p != '\t'))) {
-            if (!q && (*p == '{' || *p == '[') && (p == start || p[-1] == '=')) {
-                copy_json(&p, &o);
-                continue;
-            }
-            if (!q && (*p == '"' || *p == '\'')) {
-                if (p == start)
-                    col[argc - 1]++;
-                q = *p++;
-                continue;
-            }
-            if (q && *p == q) {
-                q = 0;
-                p++;
-                continue;
-            }
-            if (*p == '\\' && p[1] && q != '\'')
-                p++;
-            *o++ = *p++;
-        }
-        *o++ = '\0';
-    }
-    return argc;
-}
-
-int display_command_col(int i)
-{
-    return i >= 0 && i < D.cmd_argc ? D.cmd_col[i] + 2 : 0;
-}
-
-static bool is_cmd(const char *word, const char *name)
-{
-    for (; *word && *name; word++, name++)
-        if (*word != *name && !(*word == '-' && *name == '_'))
-            return false;
-    return *word == *name;
-}
-
-bool display_is_cmd(const char *word, const char *name)
-{
-    return is_cmd(word, name);
-}
-
-/* The change feed of the table v shows (or of `table`). */
-static void watch(view *v, const char *table)
-{
-    cond_arg a = { 0 };
-    if (!table && v->ops->context)
-        v->ops->context(v, &a);
-    if (!table)
-        table = a.table;
-    if (!table) {
-        display_error("Open a table first, or :watch TABLE");
-        return;
-    }
-    display_push(&view_watch_ops, table);
-}
-
-static void live_command(const char *arg)
-{
-    if (arg && strcmp(arg, "on") != 0 && strcmp(arg, "off") != 0) {
-        display_error("usage: :live [on|off]");
-        return;
-    }
-    live_pause(arg ? strcmp(arg, "off") == 0 : !live_paused());
-    store_info info;
-    store_get_info(D.st, &info);
-    if (info.remote)
-        display_message("Live mode follows a local database only; R reloads from the endpoint");
-    else
-        display_message(live_paused() ? "Live mode paused: other processes' writes show on R"
-                                      : "Live mode: other processes' writes show as they land");
-}
+/* ---- the loop -------------------------------------------------------- */
 
 /* An idle moment: follow what other processes committed (ui/live.h).
  * Only views that read again cheaply are reloaded. */
 static void live(void)
 {
-    view *v = top_view();
+    view *v = display_top();
     cond_arg a = { 0 };
     if (v && v->ops->context)
         v->ops->context(v, &a);
@@ -1165,136 +604,8 @@ static void live(void)
         redraw();
 }
 
-void display_command(const char *text)
-{
-    char *words = xmalloc(strlen(text) + 1);
-    char *argv[32];
-    int col[32], saved_col[32], saved_argc = D.cmd_argc;
-    memcpy(saved_col, D.cmd_col, sizeof saved_col);
-    int argc = split_words(text, words, argv, col, 31);
-    view *v = top_view();
-    argv[argc] = NULL;
-    memcpy(D.cmd_col, col, sizeof col);
-    D.cmd_argc = argc;
-    if (argc == 0 || !v)
-        goto out;
-    undo_begin(text, true);
-
-    const char *c = argv[0];
-    /* A command says how it went itself: the message an earlier key or
-     * command left does not stay under it (the test hooks keep it, to
-     * save the screen that command left). */
-    if (!is_cmd(c, "save_display") && !is_cmd(c, "save_view"))
-        buf_reset(&D.status);
-    if (is_cmd(c, "quit") || is_cmd(c, "q") || is_cmd(c, "qa")) {
-        quit();
-    } else if (is_cmd(c, "back")) {
-        back();
-    } else if (is_cmd(c, "help")) {
-        display_push(&view_help_ops, v->ops->name);
-    } else if (is_cmd(c, "save_display") && argc == 2) {
-        diag d;
-        diag_init(&d);
-        draw();
-        status st = term_save_display(argv[1], &d);
-        if (st != ST_OK)
-            display_diag(NULL, st, &d);
-    } else if (is_cmd(c, "save_view") && argc == 2) {
-        save_view(v, argv[1]);
-    } else if (is_cmd(c, "search")) {
-        if (argc < 2) {
-            display_error("usage: :search TEXT");
-        } else {
-            buf t = BUF_INIT;
-            for (int i = 1; i < argc; i++) {
-                if (i > 1)
-                    buf_addc(&t, ' ');
-                buf_adds(&t, argv[i]);
-            }
-            search_set(t.data, t.len);
-            buf_done(&t);
-            search_run(v, 1);
-        }
-    } else if (is_cmd(c, "table") && argc == 2) {
-        /* In a table view it replaces that view (one q back, however
-         * many tables were opened); elsewhere it opens on top. */
-        items_arg a = { argv[1], NULL, NULL, NULL };
-        if (v->ops == &view_items_ops)
-            display_replace(&view_items_ops, &a);
-        else
-            display_push(&view_items_ops, &a);
-    } else if (is_cmd(c, "patterns") && argc <= 2 && v->ops != &view_patterns_ops) {
-        view_patterns_open(v, argc == 2 ? argv[1] : NULL);
-    } else if (is_cmd(c, "watch") && argc <= 2) {
-        watch(v, argc == 2 ? argv[1] : NULL);
-    } else if (is_cmd(c, "live") && argc <= 2) {
-        live_command(argc == 2 ? argv[1] : NULL);
-    } else if (is_cmd(c, "reload")) {
-        if (v->ops->request)
-            v->ops->request(v, REQ_RELOAD);
-    } else if (is_cmd(c, "partiql")) {
-        const char *rest = text + strspn(text, " ");
-        rest += strcspn(rest, " ");
-        view_partiql_open(v, rest + strspn(rest, " "));
-    } else if ((is_cmd(c, "cond") || is_cmd(c, "load_cond") || is_cmd(c, "conds")) &&
-               v->ops != &view_builder_ops) {
-        view_builder_open(v, argc, argv);
-    } else if (backups_command(v, argc, argv) || diff_command(v, argc, argv)) {
-        /* :backup, :backups, :diff (ui/view_backups.c, ui/view_diff.c) */
-    } else if (workbench_command(v, argc, argv)) {
-        /* :entities, :doctor, :what-if and what-if's own :create-index
-         * and :delete-index (ui/workbench.c) */
-    } else if (schema_command(v, argc, argv)) {
-        /* :create-index, :delete-index, :ttl (ui/schema_cmds.c) */
-    } else if (v->ops->command && v->ops->command(v, argc, argv)) {
-        /* the view ran it */
-    } else if (staging_command(v, argc, argv) || marks_command(v, argc, argv) ||
-               copy_command(v, argc, argv) || undo_command(v, argc, argv)) {
-        /* staging, marks, copying, :samples and :undo (ui/staging.c,
-         * ui/marks.c, ui/copy.c, ui/undo.c) */
-    } else {
-        bool known = false;
-#define CMD_KNOWN(name, args, help) if (is_cmd(c, #name)) known = true;
-        CMD_LIST(CMD_KNOWN)
-#undef CMD_KNOWN
-        if (known)
-            display_error(":%s is not available here (or needs arguments)", c);
-        else
-            display_error("Unknown command :%s (press ? for help)", c);
-    }
-    undo_end();
-out:
-    memcpy(D.cmd_col, saved_col, sizeof saved_col);
-    D.cmd_argc = saved_argc;
-    free(words);
-}
-
-/* ---- the loop -------------------------------------------------------- */
-
-/* The `:` prompt, the commands offered as a pick list (name, then its
- * arguments and what it does) while what is typed is a name's start. */
-static bool prompt_command(buf *out)
-{
-    static char *choices[64];
-    static size_t n;
-    if (!n) {
-#define CMD_CHOICE(name, args, help) \
-        if (n < 64) { \
-            buf c = BUF_INIT; \
-            for (const char *q = #name; *q; q++) \
-                buf_addc(&c, *q == '_' ? '-' : *q); \
-            buf_printf(&c, "\t%s%s%s", args, *args ? "  " : "", help); \
-            choices[n++] = buf_steal(&c); \
-        }
-        CMD_LIST(CMD_CHOICE)
-#undef CMD_CHOICE
-    }
-    return display_prompt_pick(":", "", choices, n, out);
-}
-
 static void default_request(view *v, enum req r, int mrow)
 {
-    buf b = BUF_INIT;
     switch (r) {
     case REQ_MOVE_UP: move_by(v, -1); break;
     case REQ_MOVE_DOWN: move_by(v, 1); break;
@@ -1304,55 +615,26 @@ static void default_request(view *v, enum req r, int mrow)
     case REQ_MOVE_LAST: move_by(v, (long)(v->vm.n - v->vm.cursor)); break;
     case REQ_SCROLL_LEFT: vm_hscroll(&v->vm, -1); break;
     case REQ_SCROLL_RIGHT: vm_hscroll(&v->vm, 1); break;
-    case REQ_BACK: back(); break;
-    case REQ_QUIT: quit(); break;
-    case REQ_HELP: display_push(&view_help_ops, v->ops->name); break;   /* at v's keys */
-    case REQ_COND: view_builder_open(v, 0, NULL); break;
-    case REQ_TXN_ADD: view_txn_add(v); break;
-    case REQ_TXN_SHOW: display_push(&view_txn_ops, NULL); break;
-    case REQ_WATCH: watch(v, NULL); break;
-    case REQ_LIVE: live_command(NULL); break;
-    case REQ_PARTIQL: view_partiql_open(v, NULL); break;
-    case REQ_PATTERNS: view_patterns_open(v, NULL); break;
-    case REQ_PROMPT: {
-        /* The message the last key left is not the prompt's: it does not
-         * show above it, but it is back for the command typed (a script's
-         * :save-display saves the screen that key left). */
-        buf held = D.status;
-        buf_init(&D.status);
-        bool ok = prompt_command(&b);
-        if (ok) {
-            buf_done(&D.status);
-            D.status = held;
-            display_command(b.data ? b.data : "");
-        } else {
-            buf_done(&held);
-        }
-        break;
-    }
-    case REQ_SEARCH:
-        if (display_prompt("/", "", &b) && b.len) {
-            search_set(b.data, b.len);
-            search_run(v, 1);
-        }
-        break;
+    case REQ_BACK: display_back(); break;
+    case REQ_QUIT: display_quit(); break;
+    case REQ_PROMPT: prompt_command(); break;
+    case REQ_SEARCH: prompt_search(v); break;
     case REQ_SEARCH_NEXT: search_run(v, 1); break;
     case REQ_SEARCH_PREV: search_run(v, -1); break;
     case REQ_ENTER:
         break;
     default: {
-        if (!staging_request(v, r) && !marks_request(v, r) && !copy_request(v, r))
+        if (!commands_request(v, r))
             display_error("%s is not available in this view", keymap_req_name(r));
         break;
     }
     }
     (void)mrow;
-    buf_done(&b);
 }
 
 static void handle_key(int key, int mrow)
 {
-    view *v = top_view();
+    view *v = display_top();
     if (!v)
         return;
     if (key == K_CLICK || key == K_DOUBLE) {
@@ -1396,7 +678,7 @@ static void handle_key(int key, int mrow)
         r = v->ops->request(v, r);
     if (r != REQ_NONE)
         default_request(v, r, mrow);
-    v = top_view();
+    v = display_top();
     if (v && v->vm.cursor != before && v->ops->select)
         v->ops->select(v);
 }
@@ -1422,7 +704,7 @@ int display_run(store *st, const char *db_path, const char *table)
     D.st = st;
     D.db_path = db_path;
     store_set_write_gate(st, write_gate, NULL);
-    buf_init(&D.status);
+    buf_init(&display_line.status);
 
     const char *tp = getenv("DDBX_TIMING");
     if (tp && *tp)
@@ -1490,7 +772,7 @@ int display_run(store *st, const char *db_path, const char *table)
         /* A message stays until the next key, but not through a `:`
          * prompt, so a script can save the screen a command left. */
         if (keymap_lookup(key) != REQ_PROMPT)
-            buf_reset(&D.status);
+            buf_reset(&display_line.status);
         undo_begin(key_label(key, &kb), false);
         handle_key(key, mrow);
         undo_end();
@@ -1517,7 +799,7 @@ int display_run(store *st, const char *db_path, const char *table)
     marks_done();
     keymap_done();
     search_done();
-    buf_done(&D.status);
+    buf_done(&display_line.status);
     if (D.timing)
         fclose(D.timing);
     return 0;

@@ -7,6 +7,11 @@
  * The display borrows the store for its whole run; views reach it with
  * display_store(). Views are created by display_push and destroyed by
  * display_pop (or at exit).
+ *
+ * One module in three files (ui/display_int.h says what each owns and
+ * what they share): ui/display.c the frame, ui/prompt.c the questions
+ * asked on the last row, ui/commands.c the `:` commands; the calls below
+ * are grouped by file.
  */
 #ifndef DDBX_DISPLAY_H
 #define DDBX_DISPLAY_H
@@ -18,6 +23,8 @@
 #include "model/ddbreq.h"
 #include "ui/term.h"
 #include "ui/view.h"
+
+/* ---- ui/display.c ---- */
 
 /* Runs the explorer until quit; table (may be NULL) opens at once.
  * Returns the process exit status. */
@@ -84,6 +91,23 @@ void display_diag_text(buf *out, const char *what, status st, const diag *d, con
 void display_ddb_err(const char *what, const ddb_err *e);
 void display_ddb_err_text(buf *out, const char *what, const ddb_err *e);
 
+/* Runs req (store_exec) after a question of the caller's that named the
+ * endpoint and was answered yes: a remote store's write gate does not
+ * ask again for it. */
+status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err);
+/* The same around a typed call of the caller's own (store_backup_create
+ * on a remote store): on, the write gate does not ask; off again after. */
+void display_approve_writes(bool on);
+
+/* Draws the screen now, in the middle of a long request (a progress
+ * message set with display_message shows). */
+void display_refresh(void);
+
+/* Makes the view's loaded lines cover the screen (calls ops->more). */
+void display_fill(view *v);
+
+/* ---- ui/prompt.c ---- */
+
 /* Reads a line in the status line; false when cancelled (Esc: said on
  * the status line, "Cancelled."). out gets the text (initially init).
  * The label takes at most half the line, or more when it needs it and
@@ -115,20 +139,13 @@ bool display_prompt_choose(const char *label, const char *init, char *const *cho
 /* Asks a question answered by one key: the key when it is one of keys,
  * else 0 (Esc, anything else). */
 int display_choose(const char *question, const char *keys);
-/* Is word the command name (a '-' in word matching a '_' in name)? */
-bool display_is_cmd(const char *word, const char *name);
 /* Asks a yes/no question; true only on 'y'. */
 bool display_confirm(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Runs req (store_exec) after a question of the caller's that named the
- * endpoint and was answered yes: a remote store's write gate does not
- * ask again for it. */
-status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err);
-/* The same around a typed call of the caller's own (store_backup_create
- * on a remote store): on, the write gate does not ask; off again after. */
-void display_approve_writes(bool on);
 /* Lets the user edit text in $VISUAL/$EDITOR (else vi); true when the
  * editor succeeded (text then holds the new content). */
 bool display_edit(buf *text, const char *suffix);
+
+/* ---- ui/commands.c ---- */
 
 /* Runs a `:` command line: words split at spaces, "quotes" and 'quotes'
  * grouping, JSON ({...} or [...], also after --values=) kept as typed. */
@@ -137,12 +154,7 @@ void display_command(const char *text);
  * in the line typed (the ':' is column 1), for errors that point into
  * it; 0 when unknown. */
 int display_command_col(int i);
-
-/* Draws the screen now, in the middle of a long request (a progress
- * message set with display_message shows). */
-void display_refresh(void);
-
-/* Makes the view's loaded lines cover the screen (calls ops->more). */
-void display_fill(view *v);
+/* Is word the command name (a '-' in word matching a '_' in name)? */
+bool display_is_cmd(const char *word, const char *name);
 
 #endif

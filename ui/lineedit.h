@@ -1,6 +1,6 @@
 /*
  * lineedit — the text of a prompt being edited, and what of it fits on
- * the prompt line: the line editor under every prompt (ui/display.c).
+ * the prompt line: the line editor under every prompt (ui/prompt.c).
  *
  * The text is a gap buffer with the gap at the cursor, so typing or
  * pasting a character, deleting one and moving the cursor by one are
