@@ -29,6 +29,10 @@
  * `between A and B`, `begins_with V`; an operator without its value is
  * refused. The names and values fields read with ddbjson_parse_maps.
  *
+ * The key fields' reading and the key condition they make are in
+ * ui/view_query_key.c (multi-attribute keys included); what the two files
+ * share, the bar's state, in ui/view_query_int.h.
+ *
  * `:query PK [SKCOND] [--filter=F --names=J --values=J --index=I]` states
  * the whole query: what it does not give is cleared (the index stays the
  * bar's unless --index= says). The plan lines above the results say every
@@ -54,6 +58,7 @@
 #include "ui/fmt.h"
 #include "ui/text.h"
 #include "ui/view.h"
+#include "ui/view_query_int.h"
 
 #define PAGE_LIMIT 100
 
@@ -61,7 +66,6 @@
 static uint32_t page_limit = PAGE_LIMIT;
 
 enum { L_FIELD = 1, L_PLAN, L_REQUEST, L_SUMMARY, L_COLHEAD, L_RESULT, L_MORE, L_PAGING, L_PREDICT };
-enum { F_INDEX, F_PK, F_SK, F_FILTER, F_NAMES, F_VALUES, F__COUNT };
 
 static const char *field_names[F__COUNT] = {
     "Index", "Partition value", "Sort key condition", "Filter", "Names", "Values"
@@ -72,35 +76,6 @@ typedef struct qline {
     av item;       /* L_RESULT */
 } qline;
 
-typedef struct query_view {
-    char *table;
-    table_def def;
-    bool have_def;
-    char *f[F__COUNT];   /* what each field shows (and its prompt edits) */
-    char *bad[F__COUNT]; /* why a field's text does not read; NULL: it does */
-    av pk;               /* the partition value; AV_NONE: none (a Scan) */
-    /* A multi-attribute key: the values of the HASH attributes after the
-     * first, and equality values on the first n_sk_eq RANGE attributes,
-     * the condition (sk_op) then on the next one. */
-    av pk_more[SCHEMA_MAX_KEY_PARTS - 1];
-    size_t n_pk_more;
-    av sk_eq[SCHEMA_MAX_KEY_PARTS - 1];
-    size_t n_sk_eq;
-    expr_key_op sk_op;   /* the sort-key condition; KEY_SK_NONE: none */
-    av sk1, sk2;         /* its value, and BETWEEN's upper bound */
-    av names, values;    /* the filter's maps; AV_NONE: none */
-    bool ran;
-    bool scan;           /* what ran */
-    long long count, scanned;
-    double capacity;
-    av lek;              /* LastEvaluatedKey of the last page; AV_NONE: none */
-    long long pages;     /* pages read by this run */
-    buf predict;         /* the prediction line, for the fields as they are */
-    bool predicted;      /* predict is for the fields as they are */
-    double predict_units;/* the prediction; < 0: not known */
-    char *error;
-    cols cols;           /* fitted to the results on screen (layout) */
-} query_view;
 
 static void query_free_line(view *v, line *l)
 {
@@ -109,46 +84,6 @@ static void query_free_line(view *v, line *l)
         return;
     av_done(&q->item);
     free(q);
-}
-
-static const index_def *cur_index(query_view *p)
-{
-    return p->f[F_INDEX][0] ? table_def_index(&p->def, p->f[F_INDEX]) : NULL;
-}
-
-/* The key schema's HASH and RANGE attributes in KeySchema order: one
- * each for a table or an index of one-attribute keys, up to four each
- * for a multi-attribute GSI key. */
-static size_t n_hash(query_view *p)
-{
-    const index_def *ix = cur_index(p);
-    return ix ? index_def_n_hash(ix) : 1;
-}
-
-static const key_attr *hash_at(query_view *p, size_t i)
-{
-    const index_def *ix = cur_index(p);
-    return ix ? index_def_hash(ix, i) : &p->def.pk;
-}
-
-static size_t n_range(query_view *p)
-{
-    const index_def *ix = cur_index(p);
-    return ix ? index_def_n_range(ix) : p->def.sk.name ? 1 : 0;
-}
-
-static const key_attr *range_at(query_view *p, size_t i)
-{
-    const index_def *ix = cur_index(p);
-    return ix ? index_def_range(ix, i) : &p->def.sk;
-}
-
-/* "tournamentId | region": the attributes a multi-part field takes. */
-static void parts_names(query_view *p, bool hash, buf *out)
-{
-    size_t n = hash ? n_hash(p) : n_range(p);
-    for (size_t i = 0; i < n; i++)
-        buf_printf(out, "%s%s", i ? " | " : "", (hash ? hash_at(p, i) : range_at(p, i))->name);
 }
 
 static bool is_query(query_view *p)
@@ -165,231 +100,6 @@ static void set_text(query_view *p, int f, const char *s)
     p->predicted = false;
 }
 
-/* Why field f's text does not read ("sort key: ..."). */
-static void set_bad(query_view *p, int f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_bad(query_view *p, int f, const char *fmt, ...)
-{
-    free(p->bad[f]);
-    buf b = BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    p->bad[f] = buf_steal(&b);
-}
-
-static void clear_sk(query_view *p)
-{
-    p->sk_op = KEY_SK_NONE;
-    av_done(&p->sk1);
-    av_done(&p->sk2);
-    for (size_t i = 0; i < p->n_sk_eq; i++)
-        av_done(&p->sk_eq[i]);
-    p->n_sk_eq = 0;
-}
-
-static void clear_pk(query_view *p)
-{
-    av_done(&p->pk);
-    for (size_t i = 0; i < p->n_pk_more; i++)
-        av_done(&p->pk_more[i]);
-    p->n_pk_more = 0;
-}
-
-/* A value of key attribute k from text, or the field's error (what:
- * "partition value", "sort key"; a part of a multi-attribute key is
- * named by its attribute). */
-static bool read_attr(query_view *p, int f, const key_attr *k, bool named, const char *text, av *out)
-{
-    diag d;
-    diag_init(&d);
-    if (edit_parse_key_attr(k, text, out, &d) == ST_OK)
-        return true;
-    if (named)
-        set_bad(p, f, "%s: %s: %s", f == F_PK ? "partition value" : "sort key", k->name ? k->name : "?", d.msg);
-    else
-        set_bad(p, f, "%s: %s", f == F_PK ? "partition value" : "sort key", d.msg);
-    return false;
-}
-
-/* A key value of this bar's table or index (the partition key when
- * partition, else the sort key) from text, or the field's error. */
-static bool read_key(query_view *p, int f, bool partition, const char *text, av *out)
-{
-    diag d;
-    diag_init(&d);
-    if (edit_parse_key(&p->def, cur_index(p), partition, text, out, &d) == ST_OK)
-        return true;
-    set_bad(p, f, "%s: %s", partition ? "partition value" : "sort key", d.msg);
-    return false;
-}
-
-/* Splits a multi-attribute field's text at each '|', each part trimmed
- * (copies into parts, the caller's to free). Returns the parts (at most
- * max; one more means there were more). */
-static size_t split_parts(const char *text, char **parts, size_t max)
-{
-    size_t n = 0;
-    const char *at = text;
-    for (;;) {
-        const char *bar = strchr(at, '|');
-        size_t len = bar ? (size_t)(bar - at) : strlen(at);
-        while (len && at[0] == ' ')
-            at++, len--;
-        while (len && at[len - 1] == ' ')
-            len--;
-        if (n == max)
-            return n + 1;
-        parts[n] = xmalloc(len + 1);
-        memcpy(parts[n], at, len);
-        parts[n++][len] = '\0';
-        if (!bar)
-            return n;
-        at = bar + 1;
-    }
-}
-
-static void free_parts(char **parts, size_t n, size_t max)
-{
-    for (size_t i = 0; i < n && i < max; i++)
-        free(parts[i]);
-}
-
-/* The sort-key condition as typed: `V`, `= V`, `< V`, `<= V`, `> V`,
- * `>= V`, `between A and B`, `begins_with V`. An operator without its
- * value is refused (`begins_with` alone is not SK = "begins_with"). */
-static void read_sk_on(query_view *p, const char *c, const key_attr *k, bool named);
-
-static void read_sk(query_view *p, const char *c)
-{
-    clear_sk(p);
-    size_t nr = n_range(p);
-    if (nr <= 1) {
-        read_sk_on(p, c, NULL, false);
-        return;
-    }
-    /* A multi-attribute sort key: "V1 | V2 | COND", equality on each
-     * RANGE attribute in turn, the last part any condition. */
-    char *parts[SCHEMA_MAX_KEY_PARTS];
-    size_t n = split_parts(c, parts, SCHEMA_MAX_KEY_PARTS);
-    buf names = BUF_INIT;
-    parts_names(p, false, &names);
-    if (n == 1 && !parts[0][0]) {
-        /* empty: no condition */
-    } else if (n > nr) {
-        set_bad(p, F_SK, "sort key: the sort key is %s: at most %zu parts separated by |", names.data, nr);
-    } else {
-        bool ok = true;
-        for (size_t i = 0; i + 1 < n && ok; i++) {
-            const char *v = parts[i];
-            if (v[0] == '=' && v[1] == ' ')
-                v += 2;
-            if (!*v) {
-                set_bad(p, F_SK, "sort key: %s: an equal value before the next part (V | ...)",
-                        range_at(p, i)->name);
-                ok = false;
-            } else {
-                ok = read_attr(p, F_SK, range_at(p, i), true, v, &p->sk_eq[p->n_sk_eq]);
-                if (ok)
-                    p->n_sk_eq++;
-            }
-        }
-        if (ok)
-            read_sk_on(p, parts[n - 1], range_at(p, n - 1), true);
-        if (p->bad[F_SK])
-            clear_sk(p);
-    }
-    buf_done(&names);
-    free_parts(parts, n, SCHEMA_MAX_KEY_PARTS);
-}
-
-/* The condition on sort key attribute k (NULL: the bar's one sort key). */
-static void read_sk_on(query_view *p, const char *c, const key_attr *k, bool named)
-{
-    static const struct { const char *word; expr_key_op op; } ops[] = {
-        { "between", KEY_SK_BETWEEN }, { "begins_with", KEY_SK_BEGINS }, { "<=", KEY_SK_LE },
-        { ">=", KEY_SK_GE }, { "=", KEY_SK_EQ }, { "<", KEY_SK_LT }, { ">", KEY_SK_GT },
-    };
-    while (*c == ' ')
-        c++;
-    if (!*c)
-        return;
-    expr_key_op op = KEY_SK_EQ;
-    const char *word = NULL, *arg = c;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !word; i++) {
-        size_t n = strlen(ops[i].word);
-        bool is_word = ops[i].word[0] >= 'a';   /* a word ends at a space */
-        if (strncasecmp(c, ops[i].word, n) == 0 && (!is_word || c[n] == ' ' || c[n] == '\0')) {
-            word = ops[i].word;
-            op = ops[i].op;
-            arg = c + n;
-        }
-    }
-    while (*arg == ' ')
-        arg++;
-    char *first = xstrdup(arg), *second = NULL;
-    if (op == KEY_SK_BETWEEN) {
-        char *and = strstr(first, " and ");
-        if (!and)
-            and = strstr(first, " AND ");
-        if (and) {
-            *and = '\0';
-            second = and + 5;
-            while (*second == ' ')
-                second++;
-        }
-        if (!and || !*first || !*second)
-            set_bad(p, F_SK, "sort key: between needs: between A and B");
-    } else if (word && !*first) {
-        set_bad(p, F_SK, "sort key: %s needs a value: %s V", word, word);
-    }
-    bool ok = !p->bad[F_SK];
-    if (ok && k)
-        ok = read_attr(p, F_SK, k, named, first, &p->sk1) &&
-             (!second || read_attr(p, F_SK, k, named, second, &p->sk2));
-    else if (ok)
-        ok = read_key(p, F_SK, false, first, &p->sk1) && (!second || read_key(p, F_SK, false, second, &p->sk2));
-    if (ok)
-        p->sk_op = op;
-    else
-        clear_sk(p);
-    free(first);
-}
-
-/* The partition value as typed: one value, or for a multi-attribute key
- * "V1 | V2 ...", one for each HASH attribute in turn. */
-static void read_pk(query_view *p)
-{
-    clear_pk(p);
-    const char *text = p->f[F_PK];
-    if (!text[0])
-        return;
-    size_t nh = n_hash(p);
-    if (nh == 1) {
-        read_key(p, F_PK, true, text, &p->pk);
-        return;
-    }
-    char *parts[SCHEMA_MAX_KEY_PARTS];
-    size_t n = split_parts(text, parts, SCHEMA_MAX_KEY_PARTS);
-    if (n != nh) {
-        buf names = BUF_INIT;
-        parts_names(p, true, &names);
-        set_bad(p, F_PK, "partition value: the partition key is %s: give %zu values separated by |",
-                names.data, nh);
-        buf_done(&names);
-    } else {
-        bool ok = read_attr(p, F_PK, hash_at(p, 0), true, parts[0], &p->pk);
-        for (size_t i = 1; i < n && ok; i++) {
-            ok = read_attr(p, F_PK, hash_at(p, i), true, parts[i], &p->pk_more[i - 1]);
-            if (ok)
-                p->n_pk_more = i;
-        }
-        if (!ok)
-            clear_pk(p);
-    }
-    free_parts(parts, n, SCHEMA_MAX_KEY_PARTS);
-}
-
 /* Reads field f's text into the values the request is built from. */
 static void read_field(query_view *p, int f)
 {
@@ -398,24 +108,24 @@ static void read_field(query_view *p, int f)
     av none;
     switch (f) {
     case F_INDEX:
-        if (p->f[F_INDEX][0] && !cur_index(p))
-            set_bad(p, F_INDEX, "no index %s", p->f[F_INDEX]);
+        if (p->f[F_INDEX][0] && !query_cur_index(p))
+            query_set_bad(p, F_INDEX, "no index %s", p->f[F_INDEX]);
         break;
     case F_PK:
-        read_pk(p);
+        query_read_pk(p);
         break;
     case F_SK:
-        read_sk(p, p->f[F_SK]);
+        query_read_sk(p, p->f[F_SK]);
         break;
     case F_NAMES:
         av_done(&p->names);
         if (ddbjson_parse_maps(p->f[F_NAMES], NULL, &p->names, &none, &d) != ST_OK)
-            set_bad(p, F_NAMES, "names: %s", d.msg);
+            query_set_bad(p, F_NAMES, "names: %s", d.msg);
         break;
     case F_VALUES:
         av_done(&p->values);
         if (ddbjson_parse_maps(NULL, p->f[F_VALUES], &none, &p->values, &d) != ST_OK)
-            set_bad(p, F_VALUES, "values: %s%s%s", d.path, d.path[0] ? ": " : "", d.msg);
+            query_set_bad(p, F_VALUES, "values: %s%s%s", d.path, d.path[0] ? ": " : "", d.msg);
         break;
     default:
         break;
@@ -435,9 +145,9 @@ static void set_index(query_view *p, const char *name)
 {
     set_text(p, F_INDEX, name);
     read_field(p, F_INDEX);
-    const index_def *ix = cur_index(p);
+    const index_def *ix = query_cur_index(p);
     const key_attr *pk = ix ? &ix->pk : &p->def.pk, *sk = ix ? &ix->sk : &p->def.sk;
-    bool multi = n_hash(p) > 1 || n_range(p) > 1 || p->n_pk_more || p->n_sk_eq;
+    bool multi = query_n_hash(p) > 1 || query_n_range(p) > 1 || p->n_pk_more || p->n_sk_eq;
     if (p->bad[F_PK] || !typed_as(&p->pk, pk) || multi) {
         free(p->bad[F_PK]);
         p->bad[F_PK] = NULL;
@@ -473,13 +183,13 @@ static void set_pk_value(query_view *p, const av *v)
             av_scalar_text(&v->u.l.v[i], &t);
         }
         set_text(p, F_PK, t.data ? t.data : "");
-        read_pk(p);
+        query_read_pk(p);
         buf_done(&t);
         return;
     }
     av_scalar_text(v, &t);
     set_text(p, F_PK, t.data);
-    clear_pk(p);
+    query_clear_pk(p);
     av_copy(&p->pk, v);
     buf_done(&t);
 }
@@ -502,7 +212,7 @@ static void set_sk_value(query_view *p, const query_sk *sk)
         }
     }
     set_text(p, F_SK, t.data);
-    clear_sk(p);
+    query_clear_sk(p);
     p->sk_op = sk->op;
     if (sk->op != KEY_SK_NONE)
         av_copy(&p->sk1, sk->a);
@@ -556,119 +266,12 @@ static const char *why_not(const query_view *p)
     return NULL;
 }
 
-/* Whether the placeholder appears as a whole token in query_text (:pk in
- * ":pk_x" is not :pk). */
-static bool uses_token(const char *text, const char *tok)
-{
-    size_t len = strlen(tok);
-    for (const char *at = strstr(text, tok); at; at = strstr(at + 1, tok)) {
-        char c = at[len];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
-            return true;
-    }
-    return false;
-}
-
-/* A placeholder of our own for the key condition: base, else base_1,
- * base_2, ... the first that the user's filter, names and values do not
- * use (a filter built on attributes named pk or sk1 brings its own :pk
- * and :sk1), so the two never collide in one map. */
-static void own_placeholder(const query_view *p, const av *names, const av *values,
-                            const char *base, char *out, size_t n)
-{
-    for (unsigned k = 0;; k++) {
-        if (k)
-            snprintf(out, n, "%s_%u", base, k);
-        else
-            snprintf(out, n, "%s", base);
-        size_t len = strlen(out);
-        if (!uses_token(p->f[F_FILTER], out) && !(names->type && av_map_get(names, out, len)) &&
-            !(values->type && av_map_get(values, out, len)))
-            return;
-    }
-}
-
-/* Adds name -> value (copied) to a map that may be absent (AV_NONE). */
-static void map_add(av *m, const char *name, const av *val)
-{
-    if (m->type != AV_M)
-        av_init_list(m, AV_M);
-    av c;
-    av_copy(&c, val);
-    av_map_put(m, name, strlen(name), &c);
-}
-
-static void map_add_name(av *m, const char *name, const char *attr)
-{
-    av s;
-    av_init_s(&s, attr, strlen(attr));
-    map_add(m, name, &s);
-    av_done(&s);
-}
-
-/* The key condition of a Query: the partition value (a value for each
- * HASH attribute of a multi-attribute key), and the sort-key condition
- * when there is one (after the equalities on the RANGE attributes before
- * it), with their names and values added to the request's maps. */
-static bool key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
-{
-    static const char *const cmp[] = {
-        [KEY_SK_EQ] = "=", [KEY_SK_LT] = "<", [KEY_SK_LE] = "<=", [KEY_SK_GT] = ">", [KEY_SK_GE] = ">=",
-    };
-    (void)ix;
-    if ((p->sk_op != KEY_SK_NONE || p->n_sk_eq) && !n_range(p)) {
-        buf_printf(why, "this key schema has no sort key");
-        return false;
-    }
-    buf keycond = BUF_INIT;
-    char h[48], val[48], base[24];
-    for (size_t i = 0; i < 1 + p->n_pk_more; i++) {
-        snprintf(base, sizeof base, i ? "#pk%zu" : "#pk", i + 1);
-        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
-        snprintf(base, sizeof base, i ? ":pk%zu" : ":pk", i + 1);
-        own_placeholder(p, &req->names, &req->values, base, val, sizeof val);
-        buf_printf(&keycond, "%s%s = %s", i ? " AND " : "", h, val);
-        map_add_name(&req->names, h, hash_at(p, i)->name);
-        map_add(&req->values, val, i ? &p->pk_more[i - 1] : &p->pk);
-    }
-    for (size_t i = 0; i < p->n_sk_eq; i++) {
-        snprintf(base, sizeof base, i ? "#sk%zu" : "#sk", i + 1);
-        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
-        snprintf(base, sizeof base, ":sk%u_eq", (unsigned)(i + 1));
-        own_placeholder(p, &req->names, &req->values, base, val, sizeof val);
-        buf_printf(&keycond, " AND %s = %s", h, val);
-        map_add_name(&req->names, h, range_at(p, i)->name);
-        map_add(&req->values, val, &p->sk_eq[i]);
-    }
-    if (p->sk_op != KEY_SK_NONE) {
-        char v1[32], v2[32];
-        size_t at = p->n_sk_eq;
-        snprintf(base, sizeof base, at ? "#sk%zu" : "#sk", at + 1);
-        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
-        own_placeholder(p, &req->names, &req->values, ":sk1", v1, sizeof v1);
-        own_placeholder(p, &req->names, &req->values, ":sk2", v2, sizeof v2);
-        if (p->sk_op == KEY_SK_BETWEEN)
-            buf_printf(&keycond, " AND %s BETWEEN %s AND %s", h, v1, v2);
-        else if (p->sk_op == KEY_SK_BEGINS)
-            buf_printf(&keycond, " AND begins_with(%s, %s)", h, v1);
-        else
-            buf_printf(&keycond, " AND %s %s %s", h, cmp[p->sk_op], v1);
-        map_add_name(&req->names, h, range_at(p, at)->name);
-        map_add(&req->values, v1, &p->sk1);
-        if (p->sk_op == KEY_SK_BETWEEN)
-            map_add(&req->values, v2, &p->sk2);
-    }
-    ddb_req_set_str(&req->keycond, keycond.data);
-    buf_done(&keycond);
-    return true;
-}
-
 /* Builds the Query or Scan query_request (into an uninitialised req; the
  * caller calls ddb_req_done either way); false with *why set when the
  * fields cannot make one. */
 static bool build_request(query_view *p, ddb_req *req, buf *why)
 {
-    const index_def *ix = cur_index(p);
+    const index_def *ix = query_cur_index(p);
     bool q = is_query(p);
     ddb_req_init(req, q ? DDB_QUERY : DDB_SCAN);
     const char *bad = why_not(p);
@@ -680,7 +283,7 @@ static bool build_request(query_view *p, ddb_req *req, buf *why)
         av_copy(&req->names, &p->names);
     if (p->values.type == AV_M)
         av_copy(&req->values, &p->values);
-    if (q && !key_cond(p, ix, req, why))
+    if (q && !query_key_cond(p, req, why))
         return false;
     ddb_req_set_str(&req->table, p->table);
     if (ix)
@@ -806,8 +409,8 @@ static void query_done(view *v)
         free(p->f[f]);
         free(p->bad[f]);
     }
-    clear_pk(p);
-    clear_sk(p);
+    query_clear_pk(p);
+    query_clear_sk(p);
     av_done(&p->names);
     av_done(&p->values);
     av_done(&p->lek);
@@ -846,11 +449,6 @@ static void plan(query_view *p, buf *out)
  * screen's width (request_wrap), so no part is cut away. */
 static void request_line(query_view *p, buf *out)
 {
-    static const char *const cmp[] = {
-        [KEY_SK_EQ] = "=", [KEY_SK_LT] = "<", [KEY_SK_LE] = "<=", [KEY_SK_GT] = ">", [KEY_SK_GE] = ">=",
-    };
-    const index_def *ix = cur_index(p);
-    const char *pk = ix ? ix->pk.name : p->def.pk.name, *sk = ix ? ix->sk.name : p->def.sk.name;
     const char *bad = why_not(p);
     if (bad) {
         buf_adds(out, bad);
@@ -859,30 +457,7 @@ static void request_line(query_view *p, buf *out)
     if (!is_query(p)) {
         buf_adds(out, "every item (no partition value)");
     } else {
-        for (size_t i = 0; i < 1 + p->n_pk_more; i++) {
-            buf_printf(out, "%s%s = ", i ? " AND " : "", i ? hash_at(p, i)->name : pk);
-            fmt_literal(out, i ? &p->pk_more[i - 1] : &p->pk);
-        }
-        for (size_t i = 0; i < p->n_sk_eq; i++) {
-            buf_printf(out, " AND %s = ", range_at(p, i)->name);
-            fmt_literal(out, &p->sk_eq[i]);
-        }
-        if (p->n_sk_eq && p->sk_op != KEY_SK_NONE)
-            sk = range_at(p, p->n_sk_eq)->name;
-        if (p->sk_op != KEY_SK_NONE)
-            buf_adds(out, " AND ");
-        if (p->sk_op == KEY_SK_BEGINS) {
-            buf_printf(out, "begins_with(%s, ", sk ? sk : "?");
-            fmt_literal(out, &p->sk1);
-            buf_addc(out, ')');
-        } else if (p->sk_op != KEY_SK_NONE) {
-            buf_printf(out, "%s %s ", sk ? sk : "?", p->sk_op == KEY_SK_BETWEEN ? "BETWEEN" : cmp[p->sk_op]);
-            fmt_literal(out, &p->sk1);
-        }
-        if (p->sk_op == KEY_SK_BETWEEN) {
-            buf_adds(out, " AND ");
-            fmt_literal(out, &p->sk2);
-        }
+        query_key_text(p, out);
     }
     if (p->f[F_FILTER][0])
         buf_printf(out, ", then filter: %s", p->f[F_FILTER]);
@@ -986,7 +561,7 @@ static void paging(buf *out)
  * Query, the table's or index's for a Scan; false when not known. */
 static bool read_size(query_view *p, uint64_t *items, uint64_t *bytes, buf *what)
 {
-    const index_def *ix = cur_index(p);
+    const index_def *ix = query_cur_index(p);
     diag d;
     diag_init(&d);
     if (p->f[F_INDEX][0] && !ix)
@@ -1070,9 +645,9 @@ static void query_draw(view *v, size_t i, int row, int width)
         if (q->field == F_INDEX)
             hint = p->f[F_INDEX][0] ? "" : "(base table)";
         /* A multi-attribute key's field says its parts when empty. */
-        if ((q->field == F_PK && n_hash(p) > 1) || (q->field == F_SK && n_range(p) > 1)) {
+        if ((q->field == F_PK && query_n_hash(p) > 1) || (q->field == F_SK && query_n_range(p) > 1)) {
             buf_adds(&parts, "- (");
-            parts_names(p, q->field == F_PK, &parts);
+            query_parts_names(p, q->field == F_PK, &parts);
             buf_adds(&parts, q->field == F_PK ? ")" : ": equal values, the last part any condition)");
             hint = parts.data;
         }
@@ -1112,7 +687,7 @@ static void query_draw(view *v, size_t i, int row, int width)
     case L_RESULT:
         if (p->have_def)
             marks_draw_gutter(p->table, &p->def, &q->item, row);
-        cols_draw_item(&p->cols, &q->item, row, 2, width, v->vm.hscroll, &p->def, cur_index(p));
+        cols_draw_item(&p->cols, &q->item, row, 2, width, v->vm.hscroll, &p->def, query_cur_index(p));
         break;
     case L_MORE:
         term_puts(row, 2, width - 2, "... more (next page loads when you move here)", ROLE_DIM);
@@ -1128,7 +703,7 @@ static void query_layout(view *v)
     query_view *p = v->priv;
     vm *m = &v->vm;
     fit_request_lines(v);
-    const index_def *ix = cur_index(p);
+    const index_def *ix = query_cur_index(p);
     const char *first[4] = { ix ? ix->pk.name : NULL, ix ? ix->sk.name : NULL,
                              p->def.pk.name, p->def.sk.name };
     cols_fit_lines(&p->cols, m, L_RESULT, offsetof(qline, item), first, 4, false);
