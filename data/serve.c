@@ -50,6 +50,7 @@ static bool dynamodb_error(status code)
     case ST_TABLE_NOT_FOUND:
     case ST_PITR_UNAVAILABLE:
     case ST_INVALID_RESTORE_TIME:
+    case ST_COLLECTION_LIMIT:
         return true;
     default:
         return false;
