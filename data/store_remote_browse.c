@@ -5,6 +5,7 @@
  * yet reached counted by a Query), and pages of one partition (Query).
  */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,11 @@ status store_remote_stats(store *s, const char *table, const char *index, table_
 static uint64_t pk_hash(const av *pk)
 {
     buf b = BUF_INIT;
-    keyenc_append(&b, pk);
+    if (pk->type == AV_L)   /* a multi-attribute partition key's values */
+        for (size_t i = 0; i < pk->u.l.len; i++)
+            keyenc_append(&b, &pk->u.l.v[i]);
+    else
+        keyenc_append(&b, pk);
     uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < b.len; i++) {
         h ^= (unsigned char)b.data[i];
@@ -134,9 +139,40 @@ static size_t part_append(rscan *sc, const av *pk, uint64_t items, bool exact)
     return sc->n - 1;
 }
 
+/* The view's partition key: the HASH attributes of its key schema (one,
+ * or up to four for a multi-attribute GSI key, whose partitions are
+ * named by the list of their values, as the local store names them),
+ * #k, #k2, ... in requests. */
+typedef struct rkey {
+    const char *names[SCHEMA_MAX_KEY_PARTS];
+    size_t n;
+} rkey;
+
+/* The partition key of an item: its value, or the list of a multi-
+ * attribute key's values built into *tmp (the caller's: av_done); NULL
+ * when the item lacks one. */
+static const av *item_pk(const av *item, const rkey *k, av *tmp)
+{
+    tmp->type = AV_NONE;
+    if (k->n == 1)
+        return av_map_get(item, k->names[0], strlen(k->names[0]));
+    av_init_list(tmp, AV_L);
+    for (size_t i = 0; i < k->n; i++) {
+        const av *v = av_map_get(item, k->names[i], strlen(k->names[i]));
+        if (!v) {
+            av_done(tmp);
+            return NULL;
+        }
+        av c;
+        av_copy(&c, v);
+        av_list_push(tmp, &c);
+    }
+    return tmp;
+}
+
 /* The scan state of a table or index, with its definition checked. */
 static status scan_get(store *s, const char *table, const char *index, rscan **out,
-                       const char **pk_name, diag *d)
+                       rkey *k, diag *d)
 {
     rtable *t;
     status st = srem_table_get(s, table, &t, d);
@@ -145,7 +181,9 @@ static status scan_get(store *s, const char *table, const char *index, rscan **o
     const index_def *ix = find_index(t, index, d, &st);
     if (st != ST_OK)
         return st;
-    *pk_name = ix ? ix->pk.name : t->def.pk.name;
+    k->n = ix ? index_def_n_hash(ix) : 1;
+    for (size_t i = 0; i < k->n; i++)
+        k->names[i] = ix ? index_def_hash(ix, i)->name : t->def.pk.name;
     rscan *sc = scan_find(s->remote, table, index);
     if (!sc) {
         sc = xcalloc(1, sizeof *sc);
@@ -170,28 +208,37 @@ static void next_start(ddb_res *res, av *start)
 }
 
 /* A read of the view's table or index, the view's partition key named
- * #k (with :v its value for a Query), ExclusiveStartKey from start. */
-static void view_req(ddb_req *q, ddb_kind kind, const rscan *sc, const char *pk_name, const av *start)
+ * #k, #k2, ... (with :v, :v2, ... their values for a Query),
+ * ExclusiveStartKey from start. */
+static void view_req(ddb_req *q, ddb_kind kind, const rscan *sc, const rkey *k, const av *start)
 {
     ddb_req_init(q, kind);
     ddb_req_set_str(&q->table, sc->table);
     ddb_req_set_str(&q->index, sc->index);
     av_init_list(&q->names, AV_M);
-    av n;
-    av_init_s(&n, pk_name, strlen(pk_name));
-    av_map_put(&q->names, "#k", 2, &n);
+    for (size_t i = 0; i < k->n; i++) {
+        char ph[8];
+        snprintf(ph, sizeof ph, i ? "#k%u" : "#k", (unsigned)(i + 1));
+        av n;
+        av_init_s(&n, k->names[i], strlen(k->names[i]));
+        av_map_put(&q->names, ph, strlen(ph), &n);
+    }
     q->rcc = DDB_RCC_TOTAL;
     if (start->type == AV_M)
         av_copy(&q->start, start);
 }
 
 /* One more Scan page: its items' partition keys join the partitions. */
-static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
+static status scan_more(store *s, rscan *sc, const rkey *k, diag *d)
 {
     assert(!sc->complete);
     ddb_req q;
-    view_req(&q, DDB_SCAN, sc, pk_name, &sc->start);
-    ddb_req_set_str(&q.proj, "#k");
+    view_req(&q, DDB_SCAN, sc, k, &sc->start);
+    buf proj = BUF_INIT;
+    for (size_t i = 0; i < k->n; i++)
+        buf_printf(&proj, i ? ", #k%u" : "#k", (unsigned)(i + 1));
+    ddb_req_set_str(&q.proj, proj.data);
+    buf_done(&proj);
     q.limit = (uint32_t)s->remote->scan_limit;
     ddb_res res;
     ddb_res_init(&res);
@@ -202,7 +249,8 @@ static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
         return st;
     }
     for (size_t i = 0; i < res.n_items; i++) {
-        const av *pk = av_map_get(&res.items[i], pk_name, strlen(pk_name));
+        av tmp;
+        const av *pk = item_pk(&res.items[i], k, &tmp);
         if (!pk)
             continue;   /* not in this view (cannot happen in a key Scan) */
         long at = part_find(sc, pk);
@@ -211,6 +259,7 @@ static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
         else if (!sc->parts[at].exact)
             sc->parts[at].items++;
         sc->cur = at;
+        av_done(&tmp);
     }
     next_start(&res, &sc->start);
     if (sc->start.type == AV_NONE)
@@ -223,7 +272,7 @@ static status scan_more(store *s, rscan *sc, const char *pk_name, diag *d)
 /* Scans until partitions [from, end) are known with their final counts
  * (the Scan has moved past them: a partition's items come together) or
  * the Scan is done. from == end: until the first page is in. */
-static status scan_until(store *s, rscan *sc, const char *pk_name, size_t from, size_t end,
+static status scan_until(store *s, rscan *sc, const rkey *k, size_t from, size_t end,
                          diag *d)
 {
     status st = ST_OK;
@@ -232,29 +281,43 @@ static status scan_until(store *s, rscan *sc, const char *pk_name, size_t from, 
                        !sc->parts[sc->cur].exact;
         if (sc->started && sc->n >= end && !growing)
             break;
-        st = scan_more(s, sc, pk_name, d);
+        st = scan_more(s, sc, k, d);
     }
     return st;
 }
 
-/* A Query of partition pk of the view ("#k = :v"). */
-static void key_condition(ddb_req *q, const rscan *sc, const char *pk_name, const av *pk, const av *start)
+/* A Query of partition pk of the view ("#k = :v", and "#k2 = :v2" ...
+ * for each value of a multi-attribute key's list). */
+static void key_condition(ddb_req *q, const rscan *sc, const rkey *k, const av *pk, const av *start)
 {
-    view_req(q, DDB_QUERY, sc, pk_name, start);
-    ddb_req_set_str(&q->keycond, "#k = :v");
+    view_req(q, DDB_QUERY, sc, k, start);
     av_init_list(&q->values, AV_M);
-    av v;
-    av_copy(&v, pk);
-    av_map_put(&q->values, ":v", 2, &v);
+    buf cond = BUF_INIT;
+    for (size_t i = 0; i < k->n; i++) {
+        const av *part = k->n == 1 ? pk : pk->type == AV_L && i < pk->u.l.len ? &pk->u.l.v[i] : NULL;
+        if (!part)
+            break;   /* a value for each part, or the Query says what lacks */
+        char ph[8];
+        snprintf(ph, sizeof ph, i ? ":v%u" : ":v", (unsigned)(i + 1));
+        if (i)
+            buf_printf(&cond, " AND #k%u = %s", (unsigned)(i + 1), ph);
+        else
+            buf_printf(&cond, "#k = %s", ph);
+        av v;
+        av_copy(&v, part);
+        av_map_put(&q->values, ph, strlen(ph), &v);
+    }
+    ddb_req_set_str(&q->keycond, cond.data ? cond.data : "#k = :v");
+    buf_done(&cond);
 }
 
 /* Where partition pk is in the discovery order; -1 when the table has no
  * such partition. One the Scan has not reached is counted by a Query and
  * appended, rather than scanning on to it. */
-static status part_locate(store *s, rscan *sc, const char *pk_name, const av *pk, long *pos,
+static status part_locate(store *s, rscan *sc, const rkey *k, const av *pk, long *pos,
                           diag *d)
 {
-    status st = scan_until(s, sc, pk_name, 0, 0, d);
+    status st = scan_until(s, sc, k, 0, 0, d);
     if (st != ST_OK)
         return st;
     *pos = part_find(sc, pk);
@@ -264,7 +327,7 @@ static status part_locate(store *s, rscan *sc, const char *pk_name, const av *pk
     av start = { .type = AV_NONE };
     do {
         ddb_req q;
-        key_condition(&q, sc, pk_name, pk, &start);
+        key_condition(&q, sc, k, pk, &start);
         q.select = DDB_SELECT_COUNT;
         ddb_res res;
         ddb_res_init(&res);
@@ -297,29 +360,29 @@ status store_remote_partitions(store *s, const char *table, const char *index, c
 {
     *n = 0;
     rscan *sc;
-    const char *pk_name;
-    status st = scan_get(s, table, index, &sc, &pk_name, d);
+    rkey vk;
+    status st = scan_get(s, table, index, &sc, &vk, d);
     if (st != ST_OK)
         return st;
     long pos = -1;
     if (after) {
-        if ((st = part_locate(s, sc, pk_name, after, &pos, d)) != ST_OK)
+        if ((st = part_locate(s, sc, &vk, after, &pos, d)) != ST_OK)
             return st;
         if (pos < 0)
             return ST_OK;
-    } else if ((st = scan_until(s, sc, pk_name, 0, 0, d)) != ST_OK) {
+    } else if ((st = scan_until(s, sc, &vk, 0, 0, d)) != ST_OK) {
         return st;
     }
     if (backward) {
         size_t end = after ? (size_t)pos : sc->n;
-        if ((st = scan_until(s, sc, pk_name, end > max ? end - max : 0, end, d)) != ST_OK)
+        if ((st = scan_until(s, sc, &vk, end > max ? end - max : 0, end, d)) != ST_OK)
             return st;
         while (*n < max && end > 0)
             part_out(&sc->parts[--end], &out[(*n)++]);
         return ST_OK;
     }
     size_t from = after ? (size_t)pos + 1 : 0;
-    if ((st = scan_until(s, sc, pk_name, from, from + max, d)) != ST_OK)
+    if ((st = scan_until(s, sc, &vk, from, from + max, d)) != ST_OK)
         return st;
     for (size_t i = from; i < sc->n && *n < max; i++)
         part_out(&sc->parts[i], &out[(*n)++]);
@@ -342,10 +405,10 @@ status store_remote_partitions_by_size(store *s, const char *table, const char *
 {
     *n = 0;
     rscan *sc;
-    const char *pk_name;
-    status st = scan_get(s, table, index, &sc, &pk_name, d);
+    rkey vk;
+    status st = scan_get(s, table, index, &sc, &vk, d);
     if (st == ST_OK)
-        st = scan_until(s, sc, pk_name, 0, 0, d);
+        st = scan_until(s, sc, &vk, 0, 0, d);
     if (st != ST_OK || !sc->n)
         return st;
     size_t *order = xmalloc(sc->n * sizeof *order);
@@ -391,8 +454,8 @@ status store_remote_page(store *s, const char *table, const char *index, const a
 {
     *n = 0;
     rscan *sc;
-    const char *pk_name;
-    status st = scan_get(s, table, index, &sc, &pk_name, d);
+    rkey vk;
+    status st = scan_get(s, table, index, &sc, &vk, d);
     if (st != ST_OK || max == 0)
         return st;
     rtable *t;
@@ -416,7 +479,7 @@ status store_remote_page(store *s, const char *table, const char *index, const a
     }
     do {
         ddb_req q;
-        key_condition(&q, sc, pk_name, pk, &start);
+        key_condition(&q, sc, &vk, pk, &start);
         q.backward = !forward;
         q.limit = (uint32_t)(max - *n);
         ddb_res res;

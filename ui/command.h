@@ -51,7 +51,7 @@
     X(delete_cond,  "NAME",         "Builder: delete a saved condition") \
     X(conds,        "",             "Builder: list the saved conditions") \
     X(create_index, "NAME PK[:S|N|B] [SK[:TYPE]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]", \
-      "Create a GSI on the table shown and backfill it (UpdateTable; asks first)") \
+      "Create a GSI on the table shown and backfill it (UpdateTable; asks first); a multi-attribute key joins its parts with + (a+b c:N+d)") \
     X(delete_index, "NAME",         "Delete a GSI of the table shown (UpdateTable; asks first)") \
     X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)") \
     X(entities,     "[TABLE]",      "Entity types of the table shown (or TABLE), inferred from its items: Enter shows one's items") \

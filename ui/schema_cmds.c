@@ -42,6 +42,36 @@ static bool key_arg(const char *arg, key_attr *k)
     return true;
 }
 
+/* One side of an index key: NAME[:TYPE], or a multi-attribute key's
+ * parts joined by '+' (a:S+b:N, up to SCHEMA_MAX_KEY_PARTS), the first
+ * into k, the others into rest. */
+static bool keys_arg(const char *arg, key_attr *k, key_attr *rest, size_t *n_rest)
+{
+    *n_rest = 0;
+    size_t parts = 1;
+    for (const char *c = arg; *c; c++)
+        parts += *c == '+';
+    if (parts > SCHEMA_MAX_KEY_PARTS) {
+        display_error("A key has at most %d attributes (a+b+c+d), not %zu: '%s'", SCHEMA_MAX_KEY_PARTS,
+                      parts, arg);
+        return false;
+    }
+    char *copy = xstrdup(arg), *save = NULL;
+    bool ok = true;
+    size_t i = 0;
+    for (char *part = strtok_r(copy, "+", &save); part && ok; part = strtok_r(NULL, "+", &save), i++) {
+        ok = key_arg(part, i ? &rest[i - 1] : k);
+        if (ok && i)
+            *n_rest = i;
+    }
+    if (ok && i != parts) {
+        display_error("A key is NAME or NAME:S, NAME:N, NAME:B, its parts joined by +, not '%s'", arg);
+        ok = false;
+    }
+    free(copy);
+    return ok;
+}
+
 /* --projection ALL|KEYS_ONLY|INCLUDE:a,b into ix. */
 static bool projection_arg(const char *arg, index_def *ix)
 {
@@ -72,6 +102,10 @@ void schema_index_done(index_def *ix)
     free(ix->name);
     free((char *)ix->pk.name);
     free((char *)ix->sk.name);
+    for (size_t i = 0; i < ix->n_pk_rest; i++)
+        free((char *)ix->pk_rest[i].name);
+    for (size_t i = 0; i < ix->n_sk_rest; i++)
+        free((char *)ix->sk_rest[i].name);
     for (size_t i = 0; i < ix->n_include; i++)
         free(ix->include[i]);
     free(ix->include);
@@ -94,7 +128,8 @@ bool schema_parse_index(int argc, char **argv, index_def *ix)
             ix->name = xstrdup(argv[i]);
             pos++;
         } else if (pos == 1 || pos == 2) {
-            if (!key_arg(argv[i], pos == 1 ? &ix->pk : &ix->sk))
+            if (pos == 1 ? !keys_arg(argv[i], &ix->pk, ix->pk_rest, &ix->n_pk_rest)
+                         : !keys_arg(argv[i], &ix->sk, ix->sk_rest, &ix->n_sk_rest))
                 return false;
             pos++;
         } else {
@@ -102,7 +137,7 @@ bool schema_parse_index(int argc, char **argv, index_def *ix)
         }
     }
     if (pos < 2 || pos > 3) {
-        display_error("usage: :create-index NAME PK[:S|N|B] [SK[:TYPE]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]");
+        display_error("usage: :create-index NAME PK[:S|N|B][+PK2...] [SK[:TYPE][+SK2...]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]");
         return false;
     }
     return true;
@@ -142,9 +177,12 @@ static void create_index(view *v, const char *table, int argc, char **argv)
     diag_init(&d);
     store_stats(display_store(), table, NULL, &ts, &d);
     buf keys = BUF_INIT;
-    buf_printf(&keys, "%s:%s", ix.pk.name, av_type_name(ix.pk.type));
-    if (ix.sk.name)
-        buf_printf(&keys, ", %s:%s", ix.sk.name, av_type_name(ix.sk.type));
+    for (size_t i = 0; i < index_def_n_hash(&ix); i++)
+        buf_printf(&keys, "%s%s:%s", i ? "+" : "", index_def_hash(&ix, i)->name,
+                   av_type_name(index_def_hash(&ix, i)->type));
+    for (size_t i = 0; i < index_def_n_range(&ix); i++)
+        buf_printf(&keys, "%s%s:%s", i ? "+" : ", ", index_def_range(&ix, i)->name,
+                   av_type_name(index_def_range(&ix, i)->type));
     if (ask("Create GSI %s (%s, %s) on %s from its %llu item%s?", ix.name, keys.data,
             proj_type_name(ix.proj), table, (unsigned long long)ts.items, ts.items == 1 ? "" : "s")) {
         status st = store_create_index(display_store(), table, &ix, &d);

@@ -399,8 +399,11 @@ static group_result send_group(const staged_item *items, size_t from, size_t to,
     group_result r = GROUP_WRITTEN;
     if (st == ST_OK) {
         crash_point("written", group);
-        for (size_t i = from; i < to; i++)
+        for (size_t i = from; i < to; i++) {
+            /* An endpoint keeps no change log: :undo takes the images. */
+            undo_note_write(items[i].table, &items[i].key, &items[i].before, &items[i].after);
             drop(&items[i]);
+        }
         *written += to - from;
     } else if (st == ST_TXN_CANCELED && err.n_reasons == to - from) {
         r = GROUP_CONFLICT;

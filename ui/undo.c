@@ -182,184 +182,6 @@ typedef struct seg {
 
 typedef enum { A_WRITES, A_SAMPLES } action_kind;
 
-typedef struct action {
-    action_kind kind;
-    char *label;
-    seg *segs;
-    size_t n;
-    /* A_SAMPLES: each table replaced and its backup's ARN (NULL: none,
-     * a redo that loads the samples again). */
-    char **tables, **arns;
-    size_t nt;
-} action;
-
-typedef enum { M_NORMAL, M_UNDO, M_REDO } mode;
-
-static struct {
-    action *undo, *redo;
-    size_t nu, nr;
-    int depth;
-    bool hooked;
-    seg *cur;             /* the records the bracketed key or command committed */
-    size_t ncur, capcur;
-    char *label;
-    mode mode;            /* what the bracketed command is */
-    char *undone_label;   /* the label of what :undo / :redo took back */
-    action samples;       /* a :samples run in this bracket (kind A_SAMPLES when set) */
-    /* An :undo or :redo whose commit stopped at a conflict goes on in the
-     * conflict view's keys: what they write belongs to it. */
-    mode cont;
-    char *cont_label;
-    bool cont_pushed;
-    bool has_samples;
-} U;
-
-static void action_done(action *a)
-{
-    free(a->label);
-    free(a->segs);
-    for (size_t i = 0; i < a->nt; i++) {
-        free(a->tables[i]);
-        free(a->arns[i]);
-    }
-    free(a->tables);
-    free(a->arns);
-    memset(a, 0, sizeof *a);
-}
-
-static void push(action **stack, size_t *n, action *a)
-{
-    *stack = xrealloc(*stack, (*n + 1) * sizeof **stack);
-    (*stack)[(*n)++] = *a;
-    memset(a, 0, sizeof *a);
-}
-
-static void clear(action **stack, size_t *n)
-{
-    for (size_t i = 0; i < *n; i++)
-        action_done(&(*stack)[i]);
-    free(*stack);
-    *stack = NULL;
-    *n = 0;
-}
-
-/* The store tells of each change record this explorer commits. */
-static void own_change(void *ctx, int64_t tid, int64_t seq)
-{
-    (void)ctx;
-    if (U.depth == 0)
-        return;
-    if (U.ncur == U.capcur) {
-        U.capcur = U.capcur ? U.capcur * 2 : 64;
-        U.cur = xrealloc(U.cur, U.capcur * sizeof *U.cur);
-    }
-    U.cur[U.ncur++] = (seg){ tid, seq };
-}
-
-/* "the key e", ":marked delete" (a long command line cut). */
-static char *label_of(const char *label, bool command)
-{
-    buf b = BUF_INIT;
-    if (command)
-        buf_printf(&b, ":%.60s%s", label, strlen(label) > 60 ? "..." : "");
-    else
-        buf_printf(&b, "the key %s", label);
-    return buf_steal(&b);
-}
-
-void undo_begin(const char *label, bool command)
-{
-    if (U.depth++ > 0) {
-        /* The innermost names it: the `:` key's command line. */
-        if (label && *label) {
-            free(U.label);
-            U.label = label_of(label, command);
-        }
-        return;
-    }
-    free(U.label);
-    U.label = label_of(label ? label : "", command);
-    U.mode = M_NORMAL;
-    U.ncur = 0;
-    if (!U.hooked && is_local()) {
-        store_set_own_changes(display_store(), own_change, NULL);
-        U.hooked = true;
-    }
-}
-
-void undo_end(void)
-{
-    if (U.depth == 0 || --U.depth > 0)
-        return;
-    action a = { A_WRITES, NULL, NULL, 0, NULL, NULL, 0 };
-    if (U.ncur) {
-        a.segs = xmalloc(U.ncur * sizeof *a.segs);
-        memcpy(a.segs, U.cur, U.ncur * sizeof *a.segs);
-        a.n = U.ncur;
-        U.ncur = 0;
-    }
-    if (U.mode == M_NORMAL && U.cont != M_NORMAL && a.n) {
-        action **stack = U.cont == M_UNDO ? &U.redo : &U.undo;
-        size_t *ns = U.cont == M_UNDO ? &U.nr : &U.nu;
-        if (U.cont_pushed && *ns) {
-            action *top = &(*stack)[*ns - 1];
-            top->segs = xrealloc(top->segs, (top->n + a.n) * sizeof *top->segs);
-            memcpy(top->segs + top->n, a.segs, a.n * sizeof *a.segs);
-            top->n += a.n;
-            free(a.segs);
-            a.segs = NULL;
-            a.n = 0;
-        } else {
-            U.mode = U.cont;
-            U.undone_label = xstrdup(U.cont_label);
-        }
-    }
-    if (U.has_samples) {
-        free(a.segs);
-        a = U.samples;
-        memset(&U.samples, 0, sizeof U.samples);
-        U.has_samples = false;
-    }
-    if (a.n || a.kind == A_SAMPLES) {
-        a.label = xstrdup(U.mode == M_NORMAL ? U.label : U.undone_label ? U.undone_label : "");
-        if (U.mode == M_UNDO) {
-            push(&U.redo, &U.nr, &a);
-        } else {
-            if (U.mode == M_NORMAL)
-                clear(&U.redo, &U.nr);
-            push(&U.undo, &U.nu, &a);
-        }
-    }
-    if (U.mode != M_NORMAL && U.cont == U.mode)
-        U.cont_pushed = true;
-    if (U.cont != M_NORMAL && staging_count() == 0) {
-        U.cont = M_NORMAL;
-        free(U.cont_label);
-        U.cont_label = NULL;
-        U.cont_pushed = false;
-    }
-    action_done(&a);
-    free(U.undone_label);
-    U.undone_label = NULL;
-    U.mode = M_NORMAL;
-}
-
-void undo_done(void)
-{
-    clear(&U.undo, &U.nu);
-    clear(&U.redo, &U.nr);
-    if (U.hooked && display_store())
-        store_set_own_changes(display_store(), NULL, NULL);
-    free(U.cur);
-    free(U.cont_label);
-    free(U.label);
-    free(U.undone_label);
-    action_done(&U.samples);
-    memset(&U, 0, sizeof U);
-}
-
-/* ---- taking writes back ------------------------------------------------------ */
-
 /* One change of the log, with its key's encoding for the sort. */
 typedef struct rev {
     char *table;          /* the rev's own */
@@ -401,6 +223,227 @@ static void rev_free(rev *r, size_t n)
     free(r);
 }
 
+
+typedef struct action {
+    action_kind kind;
+    char *label;
+    seg *segs;
+    size_t n;
+    /* On an endpoint, which has no change log: each item a commit wrote,
+     * as it was (old_item) and as the commit left it (new_item). */
+    rev *imgs;
+    size_t nimg;
+    /* A_SAMPLES: each table replaced and its backup's ARN (NULL: none,
+     * a redo that loads the samples again). */
+    char **tables, **arns;
+    size_t nt;
+} action;
+
+typedef enum { M_NORMAL, M_UNDO, M_REDO } mode;
+
+static struct {
+    action *undo, *redo;
+    size_t nu, nr;
+    int depth;
+    bool hooked;
+    seg *cur;             /* the records the bracketed key or command committed */
+    size_t ncur, capcur;
+    rev *img;             /* on an endpoint: the items it committed (undo_note_write) */
+    size_t nimg, capimg;
+    int64_t img_seq;      /* orders the images of one item */
+    char *label;
+    mode mode;            /* what the bracketed command is */
+    char *undone_label;   /* the label of what :undo / :redo took back */
+    action samples;       /* a :samples run in this bracket (kind A_SAMPLES when set) */
+    /* An :undo or :redo whose commit stopped at a conflict goes on in the
+     * conflict view's keys: what they write belongs to it. */
+    mode cont;
+    char *cont_label;
+    bool cont_pushed;
+    bool has_samples;
+} U;
+
+static void action_done(action *a)
+{
+    free(a->label);
+    free(a->segs);
+    rev_free(a->imgs, a->nimg);
+    for (size_t i = 0; i < a->nt; i++) {
+        free(a->tables[i]);
+        free(a->arns[i]);
+    }
+    free(a->tables);
+    free(a->arns);
+    memset(a, 0, sizeof *a);
+}
+
+static void push(action **stack, size_t *n, action *a)
+{
+    *stack = xrealloc(*stack, (*n + 1) * sizeof **stack);
+    (*stack)[(*n)++] = *a;
+    memset(a, 0, sizeof *a);
+}
+
+static void clear(action **stack, size_t *n)
+{
+    for (size_t i = 0; i < *n; i++)
+        action_done(&(*stack)[i]);
+    free(*stack);
+    *stack = NULL;
+    *n = 0;
+}
+
+/* The store tells of each change record this explorer commits. */
+static void own_change(void *ctx, int64_t tid, int64_t seq)
+{
+    (void)ctx;
+    if (U.depth == 0)
+        return;
+    if (U.ncur == U.capcur) {
+        U.capcur = U.capcur ? U.capcur * 2 : 64;
+        U.cur = xrealloc(U.cur, U.capcur * sizeof *U.cur);
+    }
+    U.cur[U.ncur++] = (seg){ tid, seq };
+}
+
+void undo_note_write(const char *table, const av *key, const av *before, const av *after)
+{
+    if (U.depth == 0 || is_local())
+        return;
+    if (U.nimg == U.capimg) {
+        U.capimg = U.capimg ? U.capimg * 2 : 16;
+        U.img = xrealloc(U.img, U.capimg * sizeof *U.img);
+    }
+    rev *r = &U.img[U.nimg++];
+    memset(r, 0, sizeof *r);
+    r->table = xstrdup(table);
+    r->seq = ++U.img_seq;
+    av_copy(&r->keys, key);
+    av_copy(&r->old_item, before);
+    av_copy(&r->new_item, after);
+    for (size_t f = 0; key->type == AV_M && f < key->u.m.len; f++)
+        keyenc_append(&r->key, &key->u.m.v[f].val);
+}
+
+/* "the key e", ":marked delete" (a long command line cut). */
+static char *label_of(const char *label, bool command)
+{
+    buf b = BUF_INIT;
+    if (command)
+        buf_printf(&b, ":%.60s%s", label, strlen(label) > 60 ? "..." : "");
+    else
+        buf_printf(&b, "the key %s", label);
+    return buf_steal(&b);
+}
+
+void undo_begin(const char *label, bool command)
+{
+    if (U.depth++ > 0) {
+        /* The innermost names it: the `:` key's command line. */
+        if (label && *label) {
+            free(U.label);
+            U.label = label_of(label, command);
+        }
+        return;
+    }
+    free(U.label);
+    U.label = label_of(label ? label : "", command);
+    U.mode = M_NORMAL;
+    U.ncur = 0;
+    if (!U.hooked && is_local()) {
+        store_set_own_changes(display_store(), own_change, NULL);
+        U.hooked = true;
+    }
+}
+
+void undo_end(void)
+{
+    if (U.depth == 0 || --U.depth > 0)
+        return;
+    action a = { .kind = A_WRITES };
+    if (U.ncur) {
+        a.segs = xmalloc(U.ncur * sizeof *a.segs);
+        memcpy(a.segs, U.cur, U.ncur * sizeof *a.segs);
+        a.n = U.ncur;
+        U.ncur = 0;
+    }
+    if (U.nimg) {
+        a.imgs = U.img;
+        a.nimg = U.nimg;
+        U.img = NULL;
+        U.nimg = U.capimg = 0;
+    }
+    if (U.mode == M_NORMAL && U.cont != M_NORMAL && (a.n || a.nimg)) {
+        action **stack = U.cont == M_UNDO ? &U.redo : &U.undo;
+        size_t *ns = U.cont == M_UNDO ? &U.nr : &U.nu;
+        if (U.cont_pushed && *ns) {
+            action *top = &(*stack)[*ns - 1];
+            top->segs = xrealloc(top->segs, (top->n + a.n + 1) * sizeof *top->segs);
+            if (a.n)
+                memcpy(top->segs + top->n, a.segs, a.n * sizeof *a.segs);
+            top->n += a.n;
+            top->imgs = xrealloc(top->imgs, (top->nimg + a.nimg + 1) * sizeof *top->imgs);
+            if (a.nimg)
+                memcpy(top->imgs + top->nimg, a.imgs, a.nimg * sizeof *a.imgs);
+            top->nimg += a.nimg;
+            free(a.segs);
+            free(a.imgs);
+            a.segs = NULL;
+            a.imgs = NULL;
+            a.n = a.nimg = 0;
+        } else {
+            U.mode = U.cont;
+            U.undone_label = xstrdup(U.cont_label);
+        }
+    }
+    if (U.has_samples) {
+        free(a.segs);
+        rev_free(a.imgs, a.nimg);
+        a = U.samples;
+        memset(&U.samples, 0, sizeof U.samples);
+        U.has_samples = false;
+    }
+    if (a.n || a.nimg || a.kind == A_SAMPLES) {
+        a.label = xstrdup(U.mode == M_NORMAL ? U.label : U.undone_label ? U.undone_label : "");
+        if (U.mode == M_UNDO) {
+            push(&U.redo, &U.nr, &a);
+        } else {
+            if (U.mode == M_NORMAL)
+                clear(&U.redo, &U.nr);
+            push(&U.undo, &U.nu, &a);
+        }
+    }
+    if (U.mode != M_NORMAL && U.cont == U.mode)
+        U.cont_pushed = true;
+    if (U.cont != M_NORMAL && staging_count() == 0) {
+        U.cont = M_NORMAL;
+        free(U.cont_label);
+        U.cont_label = NULL;
+        U.cont_pushed = false;
+    }
+    action_done(&a);
+    free(U.undone_label);
+    U.undone_label = NULL;
+    U.mode = M_NORMAL;
+}
+
+void undo_done(void)
+{
+    clear(&U.undo, &U.nu);
+    clear(&U.redo, &U.nr);
+    if (U.hooked && display_store())
+        store_set_own_changes(display_store(), NULL, NULL);
+    free(U.cur);
+    rev_free(U.img, U.nimg);
+    free(U.cont_label);
+    free(U.label);
+    free(U.undone_label);
+    action_done(&U.samples);
+    memset(&U, 0, sizeof U);
+}
+
+/* ---- taking writes back ------------------------------------------------------ */
+
 /* The changes of the action, from the change log; false (said) when a
  * table was deleted (or created again) since: *stale, it cannot be
  * taken back. */
@@ -408,6 +451,21 @@ static bool gather(const action *a, mode m, rev **out, size_t *n, bool *stale)
 {
     *out = NULL;
     *n = 0;
+    if (a->nimg) {
+        /* An endpoint's: the images the commit knew, copied. */
+        *out = xcalloc(a->nimg, sizeof **out);
+        for (size_t i = 0; i < a->nimg; i++) {
+            const rev *g = &a->imgs[i];
+            rev *r = &(*out)[(*n)++];
+            r->table = xstrdup(g->table);
+            buf_add(&r->key, g->key.data, g->key.len);
+            r->seq = g->seq;
+            av_copy(&r->keys, &g->keys);
+            av_copy(&r->old_item, &g->old_item);
+            av_copy(&r->new_item, &g->new_item);
+        }
+        return true;
+    }
     store_seq *now = NULL;
     size_t nn = 0;
     diag d;
@@ -495,8 +553,9 @@ static void take_back(view *v, action *a, mode m, bool *stale)
         const char *kind = stage_kind(&r[i].old_item, &r[j].new_item);
         if (strcmp(kind, "none") != 0) {
             items++;
-            made += strcmp(kind, "delete") == 0;   /* the action made it: deleted again */
-            gone += strcmp(kind, "new") == 0;      /* the action deleted it: put back */
+            /* kind is what the action did; the way back does the opposite. */
+            gone += strcmp(kind, "delete") == 0;   /* the action deleted it: put back */
+            made += strcmp(kind, "new") == 0;      /* the action made it: deleted again */
             back += strcmp(kind, "update") == 0;
             if (items <= 3) {
                 buf_adds(&sample, items > 1 ? ", " : "");
@@ -528,9 +587,17 @@ static void take_back(view *v, action *a, mode m, bool *stale)
         buf_printf(&parts, "%s%zu put back", parts.len ? ", " : "", gone);
     if (made)
         buf_printf(&parts, "%s%zu deleted", parts.len ? ", " : "", made);
-    bool yes = display_confirm("%s %s: %zu item%s of %s (%s: %s%s)? Each is written only if still as"
+    /* On an endpoint the question names it and covers the write gate's. */
+    store_info info;
+    store_get_info(display_store(), &info);
+    buf where = BUF_INIT;
+    if (info.remote)
+        buf_printf(&where, " on %s", info.where);
+    bool yes = display_confirm("%s %s: %zu item%s of %s%s (%s: %s%s)? Each is written only if still as"
                                " it was left; one changed since is a conflict.", what, a->label, items,
-                               s_(items), tables.data, parts.data, sample.data, items > 3 ? ", ..." : "");
+                               s_(items), tables.data, where.data ? where.data : "", parts.data, sample.data,
+                               items > 3 ? ", ..." : "");
+    buf_done(&where);
     if (!yes) {
         display_message("Cancelled: nothing written back");
     } else {
@@ -553,8 +620,11 @@ static void take_back(view *v, action *a, mode m, bool *stale)
             }
             i = j + 1;
         }
-        if (ok)
+        if (ok) {
+            display_approve_writes(info.remote);
             staging_commit();
+            display_approve_writes(false);
+        }
         if (ok && staging_count()) {
             /* Stopped at a conflict: the conflict view's keys go on with it. */
             U.cont = m;
@@ -656,7 +726,7 @@ static void samples_command(view *v)
             display_message(n_edited == 1 ? "Cancelled: the edited sample table stays as it is"
                                           : "Cancelled: the edited sample tables stay as they are");
         } else if (undo_guard_take(&g)) {
-            action a = { A_SAMPLES, NULL, NULL, 0, NULL, NULL, 0 };
+            action a = { .kind = A_SAMPLES };
             for (size_t i = 0; i < g.n; i++) {
                 store_backup_filter f = { .table = g.tables[i], .user = true, .automatic_only = true };
                 store_backup *b = NULL;
@@ -742,7 +812,7 @@ static void undo_samples(view *v, action *a)
         if (ok) {
             display_message("Undid :samples: %s as before it (:redo loads the samples again)", names.data);
             /* The redo: the samples again (asking again, since edits are back). */
-            action r = { A_SAMPLES, NULL, NULL, 0, NULL, NULL, 0 };
+            action r = { .kind = A_SAMPLES };
             action_done(&U.samples);
             U.samples = r;
             U.has_samples = true;
@@ -760,7 +830,9 @@ static void undo_redo(view *v, mode m)
     action **stack = m == M_UNDO ? &U.undo : &U.redo;
     size_t *n = m == M_UNDO ? &U.nu : &U.nr;
     if (!is_local() && !*n) {
-        display_error(":%s takes back changes to a local database only", m == M_UNDO ? "undo" : "redo");
+        display_message(m == M_UNDO ? "Nothing to undo: on an endpoint :undo takes back what :commit wrote "
+                                      "(staging is on with --write; writes made with :stage off are not kept)"
+                                    : "Nothing to redo");
         return;
     }
     if (!*n) {

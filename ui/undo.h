@@ -20,7 +20,11 @@
  * undo_end); the store tells of each change record this explorer's own
  * handle commits meanwhile (store_set_own_changes: never another
  * process's), so an action is the list of its records, whose old and new
- * images the change log holds on disk. `:undo` takes the newest action
+ * images the change log holds on disk. An endpoint has no change log:
+ * there the staged commit (on by default with --write) tells of each
+ * item it wrote with the images it staged and read (undo_note_write),
+ * and the action holds those images; writes made with staging off on an
+ * endpoint are not journaled. `:undo` takes the newest action
  * back: each item's image from
  * before the action is staged over the image the action left (ui/staging,
  * data/staged) and committed with the staged commit's optimistic check,
@@ -42,6 +46,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/av.h"
 #include "model/buf.h"
 #include "ui/view.h"
 
@@ -69,6 +74,12 @@ bool undo_guard_take(undo_guard *g);
 void undo_begin(const char *label, bool command);
 void undo_end(void);
 void undo_done(void);
+
+/* On an endpoint, which keeps no change log: an item a commit wrote
+ * (ui/staging), as it was and as the commit left it, for :undo. The
+ * images are copied into the bracketed action; on a local store the
+ * change log has them already and the call does nothing. */
+void undo_note_write(const char *table, const av *key, const av *before, const av *after);
 
 /* :samples, :undo, :redo; false when the command is not one of them. */
 bool undo_command(view *v, int argc, char **argv);

@@ -79,6 +79,13 @@ typedef struct query_view {
     char *f[F__COUNT];   /* what each field shows (and its prompt edits) */
     char *bad[F__COUNT]; /* why a field's text does not read; NULL: it does */
     av pk;               /* the partition value; AV_NONE: none (a Scan) */
+    /* A multi-attribute key: the values of the HASH attributes after the
+     * first, and equality values on the first n_sk_eq RANGE attributes,
+     * the condition (sk_op) then on the next one. */
+    av pk_more[SCHEMA_MAX_KEY_PARTS - 1];
+    size_t n_pk_more;
+    av sk_eq[SCHEMA_MAX_KEY_PARTS - 1];
+    size_t n_sk_eq;
     expr_key_op sk_op;   /* the sort-key condition; KEY_SK_NONE: none */
     av sk1, sk2;         /* its value, and BETWEEN's upper bound */
     av names, values;    /* the filter's maps; AV_NONE: none */
@@ -107,6 +114,41 @@ static void query_free_line(view *v, line *l)
 static const index_def *cur_index(query_view *p)
 {
     return p->f[F_INDEX][0] ? table_def_index(&p->def, p->f[F_INDEX]) : NULL;
+}
+
+/* The key schema's HASH and RANGE attributes in KeySchema order: one
+ * each for a table or an index of one-attribute keys, up to four each
+ * for a multi-attribute GSI key. */
+static size_t n_hash(query_view *p)
+{
+    const index_def *ix = cur_index(p);
+    return ix ? index_def_n_hash(ix) : 1;
+}
+
+static const key_attr *hash_at(query_view *p, size_t i)
+{
+    const index_def *ix = cur_index(p);
+    return ix ? index_def_hash(ix, i) : &p->def.pk;
+}
+
+static size_t n_range(query_view *p)
+{
+    const index_def *ix = cur_index(p);
+    return ix ? index_def_n_range(ix) : p->def.sk.name ? 1 : 0;
+}
+
+static const key_attr *range_at(query_view *p, size_t i)
+{
+    const index_def *ix = cur_index(p);
+    return ix ? index_def_range(ix, i) : &p->def.sk;
+}
+
+/* "tournamentId | region": the attributes a multi-part field takes. */
+static void parts_names(query_view *p, bool hash, buf *out)
+{
+    size_t n = hash ? n_hash(p) : n_range(p);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(out, "%s%s", i ? " | " : "", (hash ? hash_at(p, i) : range_at(p, i))->name);
 }
 
 static bool is_query(query_view *p)
@@ -141,6 +183,33 @@ static void clear_sk(query_view *p)
     p->sk_op = KEY_SK_NONE;
     av_done(&p->sk1);
     av_done(&p->sk2);
+    for (size_t i = 0; i < p->n_sk_eq; i++)
+        av_done(&p->sk_eq[i]);
+    p->n_sk_eq = 0;
+}
+
+static void clear_pk(query_view *p)
+{
+    av_done(&p->pk);
+    for (size_t i = 0; i < p->n_pk_more; i++)
+        av_done(&p->pk_more[i]);
+    p->n_pk_more = 0;
+}
+
+/* A value of key attribute k from text, or the field's error (what:
+ * "partition value", "sort key"; a part of a multi-attribute key is
+ * named by its attribute). */
+static bool read_attr(query_view *p, int f, const key_attr *k, bool named, const char *text, av *out)
+{
+    diag d;
+    diag_init(&d);
+    if (edit_parse_key_attr(k, text, out, &d) == ST_OK)
+        return true;
+    if (named)
+        set_bad(p, f, "%s: %s: %s", f == F_PK ? "partition value" : "sort key", k->name ? k->name : "?", d.msg);
+    else
+        set_bad(p, f, "%s: %s", f == F_PK ? "partition value" : "sort key", d.msg);
+    return false;
 }
 
 /* A key value of this bar's table or index (the partition key when
@@ -155,16 +224,92 @@ static bool read_key(query_view *p, int f, bool partition, const char *text, av 
     return false;
 }
 
+/* Splits a multi-attribute field's text at each '|', each part trimmed
+ * (copies into parts, the caller's to free). Returns the parts (at most
+ * max; one more means there were more). */
+static size_t split_parts(const char *text, char **parts, size_t max)
+{
+    size_t n = 0;
+    const char *at = text;
+    for (;;) {
+        const char *bar = strchr(at, '|');
+        size_t len = bar ? (size_t)(bar - at) : strlen(at);
+        while (len && at[0] == ' ')
+            at++, len--;
+        while (len && at[len - 1] == ' ')
+            len--;
+        if (n == max)
+            return n + 1;
+        parts[n] = xmalloc(len + 1);
+        memcpy(parts[n], at, len);
+        parts[n++][len] = '\0';
+        if (!bar)
+            return n;
+        at = bar + 1;
+    }
+}
+
+static void free_parts(char **parts, size_t n, size_t max)
+{
+    for (size_t i = 0; i < n && i < max; i++)
+        free(parts[i]);
+}
+
 /* The sort-key condition as typed: `V`, `= V`, `< V`, `<= V`, `> V`,
  * `>= V`, `between A and B`, `begins_with V`. An operator without its
  * value is refused (`begins_with` alone is not SK = "begins_with"). */
+static void read_sk_on(query_view *p, const char *c, const key_attr *k, bool named);
+
 static void read_sk(query_view *p, const char *c)
+{
+    clear_sk(p);
+    size_t nr = n_range(p);
+    if (nr <= 1) {
+        read_sk_on(p, c, NULL, false);
+        return;
+    }
+    /* A multi-attribute sort key: "V1 | V2 | COND", equality on each
+     * RANGE attribute in turn, the last part any condition. */
+    char *parts[SCHEMA_MAX_KEY_PARTS];
+    size_t n = split_parts(c, parts, SCHEMA_MAX_KEY_PARTS);
+    buf names = BUF_INIT;
+    parts_names(p, false, &names);
+    if (n == 1 && !parts[0][0]) {
+        /* empty: no condition */
+    } else if (n > nr) {
+        set_bad(p, F_SK, "sort key: the sort key is %s: at most %zu parts separated by |", names.data, nr);
+    } else {
+        bool ok = true;
+        for (size_t i = 0; i + 1 < n && ok; i++) {
+            const char *v = parts[i];
+            if (v[0] == '=' && v[1] == ' ')
+                v += 2;
+            if (!*v) {
+                set_bad(p, F_SK, "sort key: %s: an equal value before the next part (V | ...)",
+                        range_at(p, i)->name);
+                ok = false;
+            } else {
+                ok = read_attr(p, F_SK, range_at(p, i), true, v, &p->sk_eq[p->n_sk_eq]);
+                if (ok)
+                    p->n_sk_eq++;
+            }
+        }
+        if (ok)
+            read_sk_on(p, parts[n - 1], range_at(p, n - 1), true);
+        if (p->bad[F_SK])
+            clear_sk(p);
+    }
+    buf_done(&names);
+    free_parts(parts, n, SCHEMA_MAX_KEY_PARTS);
+}
+
+/* The condition on sort key attribute k (NULL: the bar's one sort key). */
+static void read_sk_on(query_view *p, const char *c, const key_attr *k, bool named)
 {
     static const struct { const char *word; expr_key_op op; } ops[] = {
         { "between", KEY_SK_BETWEEN }, { "begins_with", KEY_SK_BEGINS }, { "<=", KEY_SK_LE },
         { ">=", KEY_SK_GE }, { "=", KEY_SK_EQ }, { "<", KEY_SK_LT }, { ">", KEY_SK_GT },
     };
-    clear_sk(p);
     while (*c == ' ')
         c++;
     if (!*c)
@@ -173,8 +318,8 @@ static void read_sk(query_view *p, const char *c)
     const char *word = NULL, *arg = c;
     for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !word; i++) {
         size_t n = strlen(ops[i].word);
-        bool named = ops[i].word[0] >= 'a';   /* a word ends at a space */
-        if (strncasecmp(c, ops[i].word, n) == 0 && (!named || c[n] == ' ' || c[n] == '\0')) {
+        bool is_word = ops[i].word[0] >= 'a';   /* a word ends at a space */
+        if (strncasecmp(c, ops[i].word, n) == 0 && (!is_word || c[n] == ' ' || c[n] == '\0')) {
             word = ops[i].word;
             op = ops[i].op;
             arg = c + n;
@@ -198,12 +343,51 @@ static void read_sk(query_view *p, const char *c)
     } else if (word && !*first) {
         set_bad(p, F_SK, "sort key: %s needs a value: %s V", word, word);
     }
-    if (!p->bad[F_SK] && read_key(p, F_SK, false, first, &p->sk1) &&
-        (!second || read_key(p, F_SK, false, second, &p->sk2)))
+    bool ok = !p->bad[F_SK];
+    if (ok && k)
+        ok = read_attr(p, F_SK, k, named, first, &p->sk1) &&
+             (!second || read_attr(p, F_SK, k, named, second, &p->sk2));
+    else if (ok)
+        ok = read_key(p, F_SK, false, first, &p->sk1) && (!second || read_key(p, F_SK, false, second, &p->sk2));
+    if (ok)
         p->sk_op = op;
     else
         clear_sk(p);
     free(first);
+}
+
+/* The partition value as typed: one value, or for a multi-attribute key
+ * "V1 | V2 ...", one for each HASH attribute in turn. */
+static void read_pk(query_view *p)
+{
+    clear_pk(p);
+    const char *text = p->f[F_PK];
+    if (!text[0])
+        return;
+    size_t nh = n_hash(p);
+    if (nh == 1) {
+        read_key(p, F_PK, true, text, &p->pk);
+        return;
+    }
+    char *parts[SCHEMA_MAX_KEY_PARTS];
+    size_t n = split_parts(text, parts, SCHEMA_MAX_KEY_PARTS);
+    if (n != nh) {
+        buf names = BUF_INIT;
+        parts_names(p, true, &names);
+        set_bad(p, F_PK, "partition value: the partition key is %s: give %zu values separated by |",
+                names.data, nh);
+        buf_done(&names);
+    } else {
+        bool ok = read_attr(p, F_PK, hash_at(p, 0), true, parts[0], &p->pk);
+        for (size_t i = 1; i < n && ok; i++) {
+            ok = read_attr(p, F_PK, hash_at(p, i), true, parts[i], &p->pk_more[i - 1]);
+            if (ok)
+                p->n_pk_more = i;
+        }
+        if (!ok)
+            clear_pk(p);
+    }
+    free_parts(parts, n, SCHEMA_MAX_KEY_PARTS);
 }
 
 /* Reads field f's text into the values the request is built from. */
@@ -218,9 +402,7 @@ static void read_field(query_view *p, int f)
             set_bad(p, F_INDEX, "no index %s", p->f[F_INDEX]);
         break;
     case F_PK:
-        av_done(&p->pk);
-        if (p->f[F_PK][0])
-            read_key(p, F_PK, true, p->f[F_PK], &p->pk);
+        read_pk(p);
         break;
     case F_SK:
         read_sk(p, p->f[F_SK]);
@@ -255,12 +437,13 @@ static void set_index(query_view *p, const char *name)
     read_field(p, F_INDEX);
     const index_def *ix = cur_index(p);
     const key_attr *pk = ix ? &ix->pk : &p->def.pk, *sk = ix ? &ix->sk : &p->def.sk;
-    if (p->bad[F_PK] || !typed_as(&p->pk, pk)) {
+    bool multi = n_hash(p) > 1 || n_range(p) > 1 || p->n_pk_more || p->n_sk_eq;
+    if (p->bad[F_PK] || !typed_as(&p->pk, pk) || multi) {
         free(p->bad[F_PK]);
         p->bad[F_PK] = NULL;
         read_field(p, F_PK);
     }
-    if (p->bad[F_SK] || !typed_as(&p->sk1, sk) || !typed_as(&p->sk2, sk)) {
+    if (p->bad[F_SK] || !typed_as(&p->sk1, sk) || !typed_as(&p->sk2, sk) || multi) {
         free(p->bad[F_SK]);
         p->bad[F_SK] = NULL;
         read_field(p, F_SK);
@@ -282,9 +465,21 @@ static void set_field(query_view *p, int f, const char *s)
 static void set_pk_value(query_view *p, const av *v)
 {
     buf t = BUF_INIT;
+    if (v->type == AV_L) {
+        /* A multi-attribute partition (the table view's): its values in
+         * turn, read as typed. */
+        for (size_t i = 0; i < v->u.l.len; i++) {
+            buf_adds(&t, i ? " | " : "");
+            av_scalar_text(&v->u.l.v[i], &t);
+        }
+        set_text(p, F_PK, t.data ? t.data : "");
+        read_pk(p);
+        buf_done(&t);
+        return;
+    }
     av_scalar_text(v, &t);
     set_text(p, F_PK, t.data);
-    av_done(&p->pk);
+    clear_pk(p);
     av_copy(&p->pk, v);
     buf_done(&t);
 }
@@ -411,42 +606,58 @@ static void map_add_name(av *m, const char *name, const char *attr)
     av_done(&s);
 }
 
-/* The key condition of a Query: the partition value, and the sort-key
- * condition when there is one, with their names and values added to the
- * request's maps. */
+/* The key condition of a Query: the partition value (a value for each
+ * HASH attribute of a multi-attribute key), and the sort-key condition
+ * when there is one (after the equalities on the RANGE attributes before
+ * it), with their names and values added to the request's maps. */
 static bool key_cond(query_view *p, const index_def *ix, ddb_req *req, buf *why)
 {
     static const char *const cmp[] = {
         [KEY_SK_EQ] = "=", [KEY_SK_LT] = "<", [KEY_SK_LE] = "<=", [KEY_SK_GT] = ">", [KEY_SK_GE] = ">=",
     };
-    const char *pkname = ix ? ix->pk.name : p->def.pk.name;
-    const char *skname = ix ? ix->sk.name : p->def.sk.name;
-    if (p->sk_op != KEY_SK_NONE && !skname) {
+    (void)ix;
+    if ((p->sk_op != KEY_SK_NONE || p->n_sk_eq) && !n_range(p)) {
         buf_printf(why, "this key schema has no sort key");
         return false;
     }
-    char hpk[32], hsk[32], vpk[32], vsk1[32], vsk2[32];
-    own_placeholder(p, &req->names, &req->values, "#pk", hpk, sizeof hpk);
-    own_placeholder(p, &req->names, &req->values, "#sk", hsk, sizeof hsk);
-    own_placeholder(p, &req->names, &req->values, ":pk", vpk, sizeof vpk);
-    own_placeholder(p, &req->names, &req->values, ":sk1", vsk1, sizeof vsk1);
-    own_placeholder(p, &req->names, &req->values, ":sk2", vsk2, sizeof vsk2);
     buf keycond = BUF_INIT;
-    buf_printf(&keycond, "%s = %s", hpk, vpk);
-    if (p->sk_op == KEY_SK_BETWEEN)
-        buf_printf(&keycond, " AND %s BETWEEN %s AND %s", hsk, vsk1, vsk2);
-    else if (p->sk_op == KEY_SK_BEGINS)
-        buf_printf(&keycond, " AND begins_with(%s, %s)", hsk, vsk1);
-    else if (p->sk_op != KEY_SK_NONE)
-        buf_printf(&keycond, " AND %s %s %s", hsk, cmp[p->sk_op], vsk1);
-    map_add_name(&req->names, hpk, pkname);
-    map_add(&req->values, vpk, &p->pk);
-    if (p->sk_op != KEY_SK_NONE) {
-        map_add_name(&req->names, hsk, skname);
-        map_add(&req->values, vsk1, &p->sk1);
+    char h[48], val[48], base[24];
+    for (size_t i = 0; i < 1 + p->n_pk_more; i++) {
+        snprintf(base, sizeof base, i ? "#pk%zu" : "#pk", i + 1);
+        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
+        snprintf(base, sizeof base, i ? ":pk%zu" : ":pk", i + 1);
+        own_placeholder(p, &req->names, &req->values, base, val, sizeof val);
+        buf_printf(&keycond, "%s%s = %s", i ? " AND " : "", h, val);
+        map_add_name(&req->names, h, hash_at(p, i)->name);
+        map_add(&req->values, val, i ? &p->pk_more[i - 1] : &p->pk);
     }
-    if (p->sk_op == KEY_SK_BETWEEN)
-        map_add(&req->values, vsk2, &p->sk2);
+    for (size_t i = 0; i < p->n_sk_eq; i++) {
+        snprintf(base, sizeof base, i ? "#sk%zu" : "#sk", i + 1);
+        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
+        snprintf(base, sizeof base, ":sk%u_eq", (unsigned)(i + 1));
+        own_placeholder(p, &req->names, &req->values, base, val, sizeof val);
+        buf_printf(&keycond, " AND %s = %s", h, val);
+        map_add_name(&req->names, h, range_at(p, i)->name);
+        map_add(&req->values, val, &p->sk_eq[i]);
+    }
+    if (p->sk_op != KEY_SK_NONE) {
+        char v1[32], v2[32];
+        size_t at = p->n_sk_eq;
+        snprintf(base, sizeof base, at ? "#sk%zu" : "#sk", at + 1);
+        own_placeholder(p, &req->names, &req->values, base, h, sizeof h);
+        own_placeholder(p, &req->names, &req->values, ":sk1", v1, sizeof v1);
+        own_placeholder(p, &req->names, &req->values, ":sk2", v2, sizeof v2);
+        if (p->sk_op == KEY_SK_BETWEEN)
+            buf_printf(&keycond, " AND %s BETWEEN %s AND %s", h, v1, v2);
+        else if (p->sk_op == KEY_SK_BEGINS)
+            buf_printf(&keycond, " AND begins_with(%s, %s)", h, v1);
+        else
+            buf_printf(&keycond, " AND %s %s %s", h, cmp[p->sk_op], v1);
+        map_add_name(&req->names, h, range_at(p, at)->name);
+        map_add(&req->values, v1, &p->sk1);
+        if (p->sk_op == KEY_SK_BETWEEN)
+            map_add(&req->values, v2, &p->sk2);
+    }
     ddb_req_set_str(&req->keycond, keycond.data);
     buf_done(&keycond);
     return true;
@@ -595,7 +806,7 @@ static void query_done(view *v)
         free(p->f[f]);
         free(p->bad[f]);
     }
-    av_done(&p->pk);
+    clear_pk(p);
     clear_sk(p);
     av_done(&p->names);
     av_done(&p->values);
@@ -648,8 +859,16 @@ static void request_line(query_view *p, buf *out)
     if (!is_query(p)) {
         buf_adds(out, "every item (no partition value)");
     } else {
-        buf_printf(out, "%s = ", pk);
-        fmt_literal(out, &p->pk);
+        for (size_t i = 0; i < 1 + p->n_pk_more; i++) {
+            buf_printf(out, "%s%s = ", i ? " AND " : "", i ? hash_at(p, i)->name : pk);
+            fmt_literal(out, i ? &p->pk_more[i - 1] : &p->pk);
+        }
+        for (size_t i = 0; i < p->n_sk_eq; i++) {
+            buf_printf(out, " AND %s = ", range_at(p, i)->name);
+            fmt_literal(out, &p->sk_eq[i]);
+        }
+        if (p->n_sk_eq && p->sk_op != KEY_SK_NONE)
+            sk = range_at(p, p->n_sk_eq)->name;
         if (p->sk_op != KEY_SK_NONE)
             buf_adds(out, " AND ");
         if (p->sk_op == KEY_SK_BEGINS) {
@@ -783,9 +1002,21 @@ static bool read_size(query_view *p, uint64_t *items, uint64_t *bytes, buf *what
     }
     if (p->pk.type == AV_NONE)
         return false;
+    /* A multi-attribute partition is named by the list of its values. */
+    av list = { .type = AV_NONE };
+    if (p->n_pk_more) {
+        av_init_list(&list, AV_L);
+        for (size_t i = 0; i < 1 + p->n_pk_more; i++) {
+            av c;
+            av_copy(&c, i ? &p->pk_more[i - 1] : &p->pk);
+            av_list_push(&list, &c);
+        }
+    }
     part_info part;
     bool found = false;
-    status st = store_partition(display_store(), p->table, ix ? ix->name : NULL, &p->pk, &part, &found, &d);
+    status st = store_partition(display_store(), p->table, ix ? ix->name : NULL,
+                                p->n_pk_more ? &list : &p->pk, &part, &found, &d);
+    av_done(&list);
     store_info info;
     store_get_info(display_store(), &info);
     if (st != ST_OK || (!found && info.remote))
@@ -835,8 +1066,16 @@ static void query_draw(view *v, size_t i, int row, int width)
     switch (l->kind) {
     case L_FIELD: {
         const char *hint = "";
+        buf parts = BUF_INIT;
         if (q->field == F_INDEX)
             hint = p->f[F_INDEX][0] ? "" : "(base table)";
+        /* A multi-attribute key's field says its parts when empty. */
+        if ((q->field == F_PK && n_hash(p) > 1) || (q->field == F_SK && n_range(p) > 1)) {
+            buf_adds(&parts, "- (");
+            parts_names(p, q->field == F_PK, &parts);
+            buf_adds(&parts, q->field == F_PK ? ")" : ": equal values, the last part any condition)");
+            hint = parts.data;
+        }
         int x = term_puts(row, 0, 20, field_names[q->field], ROLE_COLHEAD);
         x = x < 20 ? 20 : x;
         const char *val = p->f[q->field];
@@ -844,6 +1083,7 @@ static void query_draw(view *v, size_t i, int row, int width)
             term_put(row, x, width - x, val, strlen(val), ROLE_KEY, true);
         else
             term_puts(row, x, width - x, *hint ? hint : "-", ROLE_DIM);
+        buf_done(&parts);
         break;
     }
     case L_PLAN:

@@ -12,6 +12,9 @@
 #   DIFF_ALL=1        also groups whose operations ddbx does not have yet
 #   DIFF_NO_SERVE=1   skip the second pass through `ddbx serve` (HTTP)
 #   DIFF_NO_DDBLOCAL=1  skip the third pass, against DynamoDB Local
+#   DIFF_DDBLOCAL_ALL=1 the third pass runs every group that asks an
+#                       oracle, the ones not triaged against DynamoDB Local
+#                       yet included (for triage: they disagree)
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 : "${DDBX:=$root/build/ddbx}"

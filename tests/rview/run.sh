@@ -511,6 +511,104 @@ EOF
         nok "the endpoint has the ADD: followerCount 3 (got '$count')"
 fi
 
+# ---- 4d. :undo on an endpoint (issue 30): the commit's images, a conflict ----
+# An endpoint has no change log: the staged commit keeps each item's
+# image as read and as written, and :undo stages the way back with the
+# staged commit's condition (ui/undo.h). ddbx serve on a fresh copy of the
+# fixture; with --write (staging on) d stages the deletes of alice's two
+# follows, :commit sends them (the write gate asks once). Then, while
+# $EDITOR runs on e, a second writer puts alice's follow of bob back with
+# a note of its own. :undo names the endpoint and the two items and asks
+# once (no second question from the write gate); carol's follow is put
+# back, bob's is a conflict (the item someone wrote since is not
+# overwritten), and d in the conflict view keeps theirs; the rest of the
+# way back is sent after the write gate's question (every write to an
+# endpoint asks, the conflict view's included). Expectations:
+# TransactWriteItems cancels with ConditionalCheckFailed for the item
+# whose condition fails (API reference, TransactWriteItems; ddbx serve
+# answers as the store does).
+"$DDBX" api --db "$tmp/serve4.db" <"$fixture" >"$tmp/serve4-load.out" 2>&1
+serve_start "$tmp/serve4.db" "$tmp/serve4.out" "$tmp/serve4.err"
+echo "$srvpid" >>"$tmp/pids"
+uport=$serve_port
+uurl=http://127.0.0.1:$uport
+if [ -z "$uport" ]; then
+    nok "ddbx serve starts (for :undo)" "$tmp/serve4.err"
+else
+    cat >"$tmp/editor.sh" <<EOF
+#!/bin/sh
+"$DDBX" api --db "$tmp/serve4.db" >/dev/null <<'REQ'
+{"Operation":"PutItem","Input":{"TableName":"SocialGraph","Item":{"PK":{"S":"ACTOR#alice"},"SK":{"S":"TARGET#bob"},"note":{"S":"elsewhere"}}}}
+REQ
+EOF
+    chmod +x "$tmp/editor.sh"
+    cat >"$tmp/undo.keys" <<'EOF'
+:table SocialGraph
+jj
+d
+j
+d
+:commit
+y
+:save-display committed
+:goto ACTOR#bob
+j
+e
+:undo
+<Snap:undo-asked>y
+:save-display conflict
+d
+<Snap:gate>y
+:save-display kept
+EOF
+    session undo "$tmp/undo.keys" --endpoint-url "$uurl" --write
+    rc_is undo 0
+    s=$tmp/undo
+    check "the commit deletes both follows on the endpoint" "$s/committed" "Committed 2 changes in 1 TransactWriteItems"
+    if [ -f "$s/undo-asked" ] && tr '\n' ' ' <"$s/undo-asked" | tr -s ' ' |
+        grep -qF "Undo :commit: 2 items of SocialGraph on $uurl (us-east-1) (2 put back: PK=ACTOR#alice SK=TARGET#bob, PK=ACTOR#alice SK=TARGET#carol)?"; then
+        ok ":undo on an endpoint names it, the count and the keys, and asks once"
+    else
+        nok ":undo on an endpoint names it, the count and the keys, and asks once" "$s/undo-asked"
+    fi
+    check "the item written since is a conflict, not overwritten" "$s/conflict" "Conflict on SocialGraph" \
+        "another writer changed the item since it was read"
+    get4() { printf '{"Operation":"GetItem","Input":{"TableName":"SocialGraph","Key":{"PK":{"S":"ACTOR#alice"},"SK":{"S":"%s"}}}}\n' "$1" |
+        "$DDBX" api --db "$tmp/serve4.db" 2>/dev/null; }
+    check "the rest goes on after the write gate's question" "$s/gate" "Send TransactWriteItems of 1 action"
+    if get4 TARGET#carol | grep -q '"followedAt"'; then ok "carol's follow is back on the endpoint, as it was"
+    else nok "carol's follow is back on the endpoint, as it was"; fi
+    if get4 TARGET#bob | grep -q '"note":{"S":"elsewhere"}' && ! get4 TARGET#bob | grep -q followedAt; then
+        ok "bob's follow is the other writer's (d kept theirs)"
+    else nok "bob's follow is the other writer's (d kept theirs)"; fi
+fi
+
+# ---- 4e. A multi-attribute GSI key on an endpoint (issue 29, item 2) ----
+# ddbx serve with the tournament fixture (TournamentRegion: HASH
+# tournamentId and region): the Scan that discovers partitions projects
+# both HASH attributes and names a partition by the list of their values,
+# as the local store does (it keyed them by tournamentId alone, merging
+# SPRING2024's regions); a partition's page is a Query with an equality on
+# each; s opens the query bar on it with both values. Expectations: the
+# developer guide's "Multi-attribute key schema" (every HASH attribute in
+# the key condition); tests/multikey pins ddbx serve's answers.
+"$DDBX" api --db "$tmp/serve5.db" <"$root/tests/screen/fixtures/matches.jsonl" >"$tmp/serve5-load.out" 2>&1
+serve_start "$tmp/serve5.db" "$tmp/serve5.out" "$tmp/serve5.err"
+echo "$srvpid" >>"$tmp/pids"
+mport=$serve_port
+if [ -z "$mport" ]; then
+    nok "ddbx serve starts (for a multi-attribute key)" "$tmp/serve5.err"
+else
+    printf 'i\n:save-display parts\nj\ns\n:save-display bar\n:query SPRING2024|EU-WEST QUARTERFINALS | >= M\n:save-display ran\n' >"$tmp/mk.keys"
+    session mk "$tmp/mk.keys" --endpoint-url "http://127.0.0.1:$mport" Matches
+    rc_is mk 0
+    check "partitions are the whole partition key, each with its items" "$tmp/mk/parts" \
+        "[SPRING2024, EU-WEST]  2 items" "[WINTER2024, NA-EAST]  3 items"
+    check "s opens the query bar on both values" "$tmp/mk/bar" "Partition value     SPRING2024 | EU-WEST" \
+        'tournamentId = "SPRING2024" AND region = "EU-WEST"'
+    check "a condition on both RANGE attributes runs on the endpoint" "$tmp/mk/ran" "Query: Count 1, ScannedCount 1"
+fi
+
 # ---- 5. Command line ----
 "$DDBX" --endpoint-url "$url" --db "$tmp/x.db" >"$tmp/cl.out" 2>"$tmp/cl.err"
 r=$?

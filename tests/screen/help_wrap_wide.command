@@ -11,7 +11,8 @@ Help: keys and commands  (q: back)
       e.g. :delete-cond follow-once
   :conds                     Builder: list the saved conditions
   :create-index NAME PK[:S|N|B] [SK[:TYPE]] [--projection ALL|KEYS_ONLY|INCLUDE:a,b]
-                             Create a GSI on the table shown and backfill it (UpdateTable; asks first)
+                             Create a GSI on the table shown and backfill it (UpdateTable; asks first); a
+                             multi-attribute key joins its parts with + (a+b c:N+d)
       e.g. :create-index GSI2 followedAt
   :delete-index NAME         Delete a GSI of the table shown (UpdateTable; asks first)
       e.g. :delete-index GSI2
@@ -31,5 +32,4 @@ Help: keys and commands  (q: back)
   :commit                    Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as
                              read
   :discard [all]             Drop every staged change (d in the staged view drops one)
-      e.g. :discard
 /create-index
