@@ -9,8 +9,9 @@
  * {"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",
  *  "message":"..."} (plus extras such as CancellationReasons or Item);
  * ValidationException, SerializationException and UnknownOperationException
- * carry Coral's prefixes as DynamoDB's do; a store failure is 500
- * InternalServerError. The reply's body is the caller's (free with
+ * carry Coral's prefixes as DynamoDB's do (a body that is not JSON: a
+ * SerializationException with no message, before the target is looked
+ * at, as DynamoDB answers it); a store failure is 500 InternalServerError. The reply's body is the caller's (free with
  * serve_reply_free).
  */
 #ifndef DDBX_SERVE_H

@@ -273,7 +273,9 @@ static status bw_run(store *s, const ddb_req *b, ddb_res *res, ddb_err *e)
                              wi->kind == DDB_PUT ? &wi->val : NULL, &cap, d);
         else
             cap.table = 1;
-        if (st != ST_OK)
+        /* Each write as its PutItem or DeleteItem would: the collection
+         * limit judged after it, in the batch's order. */
+        if (st != ST_OK || (st = seng_collection(s, b->icm, wi->t, &wi->k, &wi->val, cap.coll, res, d)) != ST_OK)
             goto out;
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
         tc->table += cap.table;
@@ -459,7 +461,9 @@ static void tw_hash(const ddb_req *tr, char out[65])
 {
     ddb_req bare = *tr;   /* shallow, only printed: not ddb_req_done */
     bare.token = NULL;
+    /* What shapes the answer, not the writes. */
     bare.rcc = DDB_RCC_NONE;
+    bare.icm = false;
     buf b = BUF_INIT;
     ddb_req_json(&bare, &b);
     sigv4_sha256_hex(b.data ? b.data : "", b.len, out);
@@ -538,6 +542,7 @@ static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
     const char **msgs = xcalloc(n + 1, sizeof *msgs);
     av *news = xcalloc(n + 1, sizeof *news);
     diag *bad = xcalloc(n + 1, sizeof *bad);
+    bool *wrote = xcalloc(n + 1, sizeof *wrote);
     size_t n_caps = 0;
     bool txn = false;
     if ((st = tw_size(tr, d)) != ST_OK)
@@ -630,27 +635,58 @@ static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
         st = cancel(&w, why, msgs, e);
         goto out;
     }
+    /* The writes, in order; an action that grows an item collection past
+     * its limit cancels the transaction with ItemCollectionSizeLimitExceeded
+     * (TransactionCanceledException's reference: "Item Collection Size
+     * Limit Exceeded", code ItemCollectionSizeLimitExceeded), judged after
+     * its own write and the earlier actions' (how DynamoDB weighs a later
+     * action of the same transaction that shrinks the collection again is
+     * not published). The rollback undoes the writes. */
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         store_wcap cap;
         memset(&cap, 0, sizeof cap);
         const av *old = wi->found ? &wi->old : NULL;
-        if (wi->kind == DDB_PUT)
-            st = store_apply(s, wi->t, &wi->k, old, &wi->val, &cap, d);
-        else if (wi->kind == DDB_UPDATE && (wi->found || expr_update_creates(wi->x.update)))
-            st = store_apply(s, wi->t, &wi->k, old, &news[i], &cap, d);
+        const av *item = wi->kind == DDB_UPDATE ? &news[i] : &wi->val;
+        /* A Delete of a missing item counts as a write, as DeleteItem's
+         * metrics do; an Update that creates nothing and a check do not. */
+        wrote[i] = wi->kind == DDB_PUT || wi->kind == DDB_DELETE ||
+                   (wi->kind == DDB_UPDATE && (wi->found || expr_update_creates(wi->x.update)));
+        if (wi->kind == DDB_PUT || (wi->kind == DDB_UPDATE && wrote[i]))
+            st = store_apply(s, wi->t, &wi->k, old, item, &cap, d);
         else if (wi->kind == DDB_DELETE && wi->found)
             st = store_apply(s, wi->t, &wi->k, old, NULL, &cap, d);
         else
             cap.table = 1;
         if (st != ST_OK)
             goto out;
+        status cs = seng_collection(s, false, wi->t, &wi->k, item, cap.coll, NULL, &bad[i]);
+        if (cs == ST_COLLECTION_LIMIT) {
+            why[i] = cs;
+            msgs[i] = bad[i].msg;
+            failed = true;
+        } else if (cs != ST_OK) {
+            *d = bad[i];
+            st = cs;
+            goto out;
+        }
         /* Transactions cost double. */
         tcap *tc = tcap_for(caps, &n_caps, wi->t);
         tc->table += 2 * cap.table;
         for (int x = 0; x < SCHEMA_MAX_INDEXES; x++)
             tc->idx[x] += 2 * cap.idx[x];
     }
+    /* The metrics of the collections written, once the transaction holds. */
+    for (i = 0; !failed && st == ST_OK && tr->icm && i < n; i++)
+        if (wrote[i])
+            st = seng_collection(s, true, w.v[i].t, &w.v[i].k, w.v[i].kind == DDB_UPDATE ? &news[i] : &w.v[i].val,
+                                 0, res, d);
+    if (failed) {
+        st = cancel(&w, why, msgs, e);
+        goto out;
+    }
+    if (st != ST_OK)
+        goto out;
     if (tr->token && (st = tw_token_keep(s, tr->token, hash, d)) != ST_OK)
         goto out;
     if (tr->rcc != DDB_RCC_NONE)
@@ -662,6 +698,7 @@ out:
         av_done(&news[i]);
     free(news);
     free(bad);
+    free(wrote);
     free(why);
     free(msgs);
     wlist_done(&w);
@@ -794,6 +831,7 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req b;
     ddb_req_init(&b, DDB_BATCH_WRITE);
     b.rcc = sop_rcc_mode(in);
+    b.icm = sop_is(store_jstr(in, "ReturnItemCollectionMetrics"), "SIZE");
     ddb_res res;
     ddb_res_init(&res);
     ddb_err e;
@@ -819,6 +857,7 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
     }
     buf_adds(out, "{\"UnprocessedItems\":{}");
     sop_write_caps(out, b.rcc, &res, true, true);
+    sop_write_icm(out, &res, true);
     buf_addc(out, '}');
 out:
     ddb_err_done(&e);
@@ -915,6 +954,7 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req t;
     ddb_req_init(&t, DDB_TRANSACT_WRITE);
     t.rcc = sop_rcc_mode(in);
+    t.icm = sop_is(store_jstr(in, "ReturnItemCollectionMetrics"), "SIZE");
     ddb_req_set_str(&t.token, store_jstr(in, "ClientRequestToken"));
     ddb_res res;
     ddb_res_init(&res);
@@ -952,6 +992,7 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
     }
     buf_addc(out, '{');
     sop_write_caps(out, t.rcc, &res, false, true);
+    sop_write_icm(out, &res, true);
     buf_addc(out, '}');
 out:
     free(dfs);

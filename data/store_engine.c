@@ -374,6 +374,83 @@ void seng_cap_add(ddb_res *res, const tinfo *t, double table, const double *idx)
     }
 }
 
+/* ---- item collections ---- */
+
+bool seng_has_lsi(const table_def *def)
+{
+    for (size_t i = 0; i < def->n_idx; i++)
+        if (!def->idx[i].global)
+            return true;
+    return false;
+}
+
+void store_set_collection_max(store *s, uint64_t bytes)
+{
+    s->coll_max = bytes;
+}
+
+/* The bytes of the item collection whose encoded partition key is pk:
+ * its items (parts, xid 0) and its local index entries (the local
+ * indexes' parts under the same key), the open transaction's own writes
+ * counted (parts lags them until its deltas are flushed). */
+static status coll_bytes(store *s, const tinfo *t, const buf *pk, uint64_t *out, diag *d)
+{
+    status st = store_flush_deltas(s, d);
+    if (st != ST_OK)
+        return st;
+    *out = 0;
+    for (size_t x = 0; x <= t->def.n_idx; x++) {
+        if (x && t->def.idx[x - 1].global)
+            continue;
+        sqlite3_stmt *q = store_stmt(s, Q_PART_GET, d);
+        if (!q)
+            return d->code;
+        sqlite3_bind_int64(q, 1, t->id);
+        sqlite3_bind_int(q, 2, (int)x);
+        sqlite3_bind_int(q, 3, 1);
+        sqlite3_bind_blob(q, 4, pk->data ? pk->data : "", (int)pk->len, SQLITE_STATIC);
+        int rc = sqlite3_step(q);
+        if (rc == SQLITE_ROW)
+            *out += (uint64_t)sqlite3_column_int64(q, 2);
+        sqlite3_reset(q);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return store_sqlerr(s, d);
+    }
+    return ST_OK;
+}
+
+status seng_collection(store *s, bool icm, const tinfo *t, const store_key *k, const av *item, int64_t grew,
+                       ddb_res *res, diag *d)
+{
+    if (!seng_has_lsi(&t->def) || (!(icm && res) && grew <= 0))
+        return ST_OK;
+    uint64_t bytes;
+    status st = coll_bytes(s, t, &k->pk, &bytes, d);
+    if (st != ST_OK)
+        return st;
+    /* "you won't be able to add more items to the item collection or
+     * increase the sizes of items that are in the item collection. (Read
+     * and write operations that shrink the size of the item collection
+     * are still allowed.)" (developer guide, LSI.html); the message is
+     * the developer guide's (Programming.Errors.html), without the final
+     * period, as DynamoDB's other messages on the wire. */
+    if (grew > 0 && bytes > (s->coll_max ? s->coll_max : SIZE_COLLECTION_MAX))
+        return diag_set(d, ST_COLLECTION_LIMIT, "Collection size exceeded");
+    if (icm && res) {
+        const char *name = t->def.pk.name;
+        const av *v = av_map_get(item, name, strlen(name));
+        av key, kv;
+        av_init_list(&key, AV_M);
+        if (v) {
+            av_copy(&kv, v);
+            av_map_put(&key, name, strlen(name), &kv);
+        }
+        ddb_res_icm(res, t->name, &key)->bytes = bytes;
+        av_done(&key);
+    }
+    return ST_OK;
+}
+
 /* ---- store_exec ---- */
 
 status store_exec_status(store *s, const ddb_req *req, diag *d)

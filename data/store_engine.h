@@ -11,8 +11,9 @@
  *   owned by the operation, seng_reqx_init before, seng_reqx_done after.
  * - seng_defer: what the JSON door could not put into the ddb_req, which
  *   the operation reports where DynamoDB reports it.
- * - projection, the nested-key refusals, read units, and the
- *   ConsumedCapacity of one table added to a result.
+ * - projection, the nested-key refusals, read units, the
+ *   ConsumedCapacity of one table added to a result, and the item
+ *   collections of tables with a local index (their limit and metrics).
  */
 #ifndef DDBX_STORE_ENGINE_H
 #define DDBX_STORE_ENGINE_H
@@ -83,5 +84,18 @@ double seng_read_units(uint64_t bytes, bool consistent);
  * each index's (idx by position in t->def.idx, NULL: none), the total
  * with them. */
 void seng_cap_add(ddb_res *res, const tinfo *t, double table, const double *idx);
+
+/* Does the table have a local secondary index (and so item collections
+ * with a size limit and metrics)? */
+bool seng_has_lsi(const table_def *def);
+/* After a write of the item at k of table t (item: the item or key
+ * written, for its partition key) that grew its item collection by grew
+ * bytes (store_wcap.coll; negative: shrank): on a table with a local
+ * secondary index, ItemCollectionSizeLimitExceededException when the
+ * collection grew past the limit (model/size.h: SIZE_COLLECTION_MAX), and
+ * with icm its ItemCollectionMetrics entry in res (res NULL: none, only
+ * the limit). Nothing for a table without a local index. */
+status seng_collection(store *s, bool icm, const tinfo *t, const store_key *k, const av *item, int64_t grew,
+                       ddb_res *res, diag *d);
 
 #endif

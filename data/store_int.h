@@ -212,7 +212,16 @@ struct store {
      * (store_search.c); the VDBE steps its counts took (for tests). */
     struct store_ranks *ranks;
     uint64_t pos_steps;
+    /* The item collection limit of tables with a local secondary index
+     * (store_set_collection_max; 0: model/size.h's SIZE_COLLECTION_MAX). */
+    uint64_t coll_max;
 };
+
+/* For tests only, which cannot write 10 GB: this handle's item collection
+ * limit (0: SIZE_COLLECTION_MAX again), past which a write that grows a
+ * collection is refused with ItemCollectionSizeLimitExceededException
+ * (store_engine.c). */
+void store_set_collection_max(store *s, uint64_t bytes);
 
 /* Statements: prepared once, reset and bindings cleared on get. */
 sqlite3_stmt *store_stmt(store *s, int which, diag *d);
@@ -427,10 +436,13 @@ status store_check_key_values(const table_def *def, const av *const vals[2], sto
 status store_load(store *s, const tinfo *t, const store_key *k, av *item, bool *found,
                   uint64_t *size, diag *d);
 
-/* Write accounting, for ConsumedCapacity. */
+/* Write accounting: the units for ConsumedCapacity, and how many bytes
+ * the write added to its item collection (the item and its local index
+ * entries; negative when it shrank it), for the collection limit. */
 typedef struct store_wcap {
     double table;
     double idx[SCHEMA_MAX_INDEXES];  /* by xid - 1 */
+    int64_t coll;
 } store_wcap;
 
 /*

@@ -5,7 +5,6 @@
  * order, then one SQLite transaction; the response written into a buf.
  */
 #include <cjson/cJSON.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -146,52 +145,6 @@ static void cap_fill(const ddb_req *r, ddb_res *res, const tinfo *t, double tabl
         seng_cap_add(res, t, table, idx);
 }
 
-/* ItemCollectionMetrics after a write (ReturnItemCollectionMetrics SIZE):
- * only for a table with a local secondary index (API reference: "If the
- * table does not have any local secondary indexes, this information is not
- * returned"); the key is the item's partition key, the size its items and
- * their local index entries, from parts. */
-static status icm_fill(store *s, const ddb_req *r, const tinfo *t, const store_key *k, const av *item,
-                       ddb_res *res, diag *d)
-{
-    const table_def *def = &t->def;
-    bool lsi = false;
-    for (size_t i = 0; i < def->n_idx; i++)
-        lsi |= !def->idx[i].global;
-    if (!r->icm || !lsi)
-        return ST_OK;
-    /* The write's own partition deltas first (parts lags them until the
-     * transaction ends). */
-    status st = store_flush_deltas(s, d);
-    if (st != ST_OK)
-        return st;
-    sqlite3_stmt *q;
-    if (sqlite3_prepare_v2(s->db, "SELECT bytes FROM parts WHERE tid = ?1 AND xid = ?2 AND pk = ?3", -1, &q,
-                           NULL) != SQLITE_OK)
-        return store_sqlerr(s, d);
-    uint64_t bytes = 0;
-    for (size_t i = 0; i <= def->n_idx; i++) {
-        if (i && def->idx[i - 1].global)
-            continue;
-        sqlite3_bind_int64(q, 1, t->id);
-        sqlite3_bind_int64(q, 2, (int64_t)i);
-        sqlite3_bind_blob(q, 3, k->pk.data, (int)k->pk.len, SQLITE_STATIC);
-        if (sqlite3_step(q) == SQLITE_ROW)
-            bytes += (uint64_t)sqlite3_column_int64(q, 0);
-        sqlite3_reset(q);
-    }
-    sqlite3_finalize(q);
-    const av *pk = av_map_get(item, def->pk.name, strlen(def->pk.name));
-    av_init_list(&res->icm_key, AV_M);
-    if (pk) {
-        av v;
-        av_copy(&v, pk);
-        av_map_put(&res->icm_key, def->pk.name, strlen(def->pk.name), &v);
-    }
-    res->icm_bytes = bytes;
-    return ST_OK;
-}
-
 /* A failed condition: DynamoDB's message, and the item as it is when
  * ReturnValuesOnConditionCheckFailure asks for it. */
 static status cond_failed(const ddb_req *r, const av *old, ddb_err *e)
@@ -239,7 +192,7 @@ static status item_put(store *s, const ddb_req *r, const seng_defer *df, ddb_res
     store_wcap cap;
     memset(&cap, 0, sizeof cap);
     if ((st = store_apply(s, t, &k, found ? &old : NULL, &r->item, &cap, d)) != ST_OK ||
-        (st = icm_fill(s, r, t, &k, &r->item, res, d)) != ST_OK)
+        (st = seng_collection(s, r->icm, t, &k, &r->item, cap.coll, res, d)) != ST_OK)
         goto out;
     if (found && r->rv == DDB_RV_ALL_OLD)
         av_move(&res->item, &old);
@@ -287,7 +240,7 @@ static status item_delete(store *s, const ddb_req *r, const seng_defer *df, ddb_
     } else {
         cap.table = 1;
     }
-    if ((st = icm_fill(s, r, t, &k, &r->key, res, d)) != ST_OK)
+    if ((st = seng_collection(s, r->icm, t, &k, &r->key, cap.coll, res, d)) != ST_OK)
         goto out;
     if (found && r->rv == DDB_RV_ALL_OLD)
         av_move(&res->item, &old);
@@ -380,7 +333,7 @@ static status item_update(store *s, const ddb_req *r, const seng_defer *df, ddb_
         goto out;
     }
     if ((st = store_apply(s, t, &k, found ? &old : NULL, &item, &cap, d)) != ST_OK ||
-        (st = icm_fill(s, r, t, &k, &item, res, d)) != ST_OK)
+        (st = seng_collection(s, r->icm, t, &k, &item, cap.coll, res, d)) != ST_OK)
         goto out;
     update_returns(r, &x, found, &old, &item, &res->item);
     cap_fill(r, res, t, cap.table, cap.idx);
@@ -507,16 +460,7 @@ static void write_response(const ddb_req *r, const ddb_res *res, buf *out)
         comma = true;
     }
     sop_write_caps(out, r->rcc, res, comma, false);
-    if (res->icm_key.type == AV_M) {
-        /* SizeEstimateRangeGB: the whole gigabytes below and above the
-         * size ([0.0, 1.0] for any collection under 1 GB, as DynamoDB
-         * answers a small one; its rounding beyond is not published). */
-        uint64_t gb = res->icm_bytes >> 30;
-        buf_adds(out, out->data[out->len - 1] == '{' ? "" : ",");
-        buf_adds(out, "\"ItemCollectionMetrics\":{\"ItemCollectionKey\":");
-        ddbjson_write_item(out, &res->icm_key);
-        buf_printf(out, ",\"SizeEstimateRangeGB\":[%" PRIu64 ".0,%" PRIu64 ".0]}", gb, gb + 1);
-    }
+    sop_write_icm(out, res, false);
     buf_addc(out, '}');
 }
 

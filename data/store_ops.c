@@ -9,6 +9,7 @@
  * engine (store_engine.c).
  */
 #include <cjson/cJSON.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,56 @@ void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma,
         cap_json(out, mode, &res->caps[i]);
     }
     buf_addc(out, ']');
+}
+
+/* One collection's {"ItemCollectionKey":...,"SizeEstimateRangeGB":[...]}. */
+static void icm_json(buf *out, const ddb_icm *m)
+{
+    /* SizeEstimateRangeGB: the whole gigabytes below and above the size
+     * ([0.0, 1.0] for any collection under 1 GB, as DynamoDB answers a
+     * small one; its rounding beyond is not published). */
+    uint64_t gb = m->bytes >> 30;
+    buf_adds(out, "{\"ItemCollectionKey\":");
+    ddbjson_write_item(out, &m->key);
+    buf_printf(out, ",\"SizeEstimateRangeGB\":[%" PRIu64 ".0,%" PRIu64 ".0]}", gb, gb + 1);
+}
+
+void sop_write_icm(buf *out, const ddb_res *res, bool per_table)
+{
+    if (!res->n_icm)
+        return;
+    if (out->len && out->data[out->len - 1] != '{')
+        buf_addc(out, ',');
+    buf_adds(out, "\"ItemCollectionMetrics\":");
+    if (!per_table) {
+        icm_json(out, &res->icm[0]);
+        return;
+    }
+    /* Each table once, in the order its first collection was written. */
+    buf_addc(out, '{');
+    bool first = true;
+    for (size_t i = 0; i < res->n_icm; i++) {
+        const char *t = res->icm[i].table;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(res->icm[j].table, t) == 0;
+        if (seen)
+            continue;
+        if (!first)
+            buf_addc(out, ',');
+        first = false;
+        ddbjson_write_string(out, t, strlen(t));
+        buf_adds(out, ":[");
+        for (size_t j = i; j < res->n_icm; j++) {
+            if (strcmp(res->icm[j].table, t) != 0)
+                continue;
+            if (j > i)
+                buf_addc(out, ',');
+            icm_json(out, &res->icm[j]);
+        }
+        buf_addc(out, ']');
+    }
+    buf_addc(out, '}');
 }
 
 status sop_parse_item(const cJSON *in, const char *member, av *item, diag *d)

@@ -62,6 +62,11 @@ ddb_rcc sop_rcc_mode(const cJSON *in);
  * sop_write_cap: of one table's. Nothing for DDB_RCC_NONE. */
 void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma, bool list);
 void sop_write_cap(buf *out, ddb_rcc mode, const ddb_cap *c, bool lead_comma);
+/* ,"ItemCollectionMetrics":... of a typed result (no comma when out ends
+ * in '{'): a single write's one object, or per_table a batch's or a
+ * transaction's map of table to the list of its collections. Nothing when
+ * the result has no entry. */
+void sop_write_icm(buf *out, const ddb_res *res, bool per_table);
 /* An item member (Item, Key) into item; an empty M when absent. */
 status sop_parse_item(const cJSON *in, const char *member, av *item, diag *d);
 /* The legacy parameters of a request body into l (values parsed with

@@ -335,6 +335,9 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
             store_delta(s, t->id, xid, opk.data, opk.len, -1, -(int64_t)osz);
         if (nin)
             store_delta(s, t->id, xid, npk.data, npk.len, 1, (int64_t)nsz);
+        /* A local index's entries are in the item's own collection. */
+        if (cap && !ix->global)
+            cap->coll += (int64_t)nsz - (int64_t)osz;
         if (cap && x < SCHEMA_MAX_INDEXES) {
             if (same)
                 cap->idx[x] += changes ? units(nsz > osz ? nsz : osz) : 0;
@@ -380,8 +383,10 @@ status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
         store_delta(s, t->id, 0, k->pk.data, k->pk.len, -1, -(int64_t)old_size);
     if (new_item)
         store_delta(s, t->id, 0, k->pk.data, k->pk.len, 1, (int64_t)new_size);
-    if (cap)
+    if (cap) {
         cap->table += units(old_size > new_size ? old_size : new_size);
+        cap->coll += (int64_t)new_size - (int64_t)old_size;
+    }
     st = write_indexes(s, t, k, old, old_size, new_item, new_size, new_item ? &s->scratch : NULL,
                        cap, d);
     /* The change record, in this same transaction: a crash keeps both or

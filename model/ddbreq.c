@@ -772,12 +772,12 @@ static void write_body(const ddb_req *r, buf *out)
             jstring(&w, "ReturnValues", ddb_rv_name(r->rv));
         if (r->rv_fail_all_old)
             jstring(&w, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
-        if (r->icm)
-            jstring(&w, "ReturnItemCollectionMetrics", "SIZE");
         legacy_json(&r->legacy, r->kind == DDB_QUERY, out, &w.first);
     }
     if (r->rcc != DDB_RCC_NONE)
         jstring(&w, "ReturnConsumedCapacity", r->rcc == DDB_RCC_TOTAL ? "TOTAL" : "INDEXES");
+    if (r->icm)
+        jstring(&w, "ReturnItemCollectionMetrics", "SIZE");
     buf_addc(out, '}');
 }
 
@@ -883,6 +883,7 @@ void ddb_req_cli(const ddb_req *r, buf *out)
         buf j = BUF_INIT;
         ddb_req b = *r;
         b.rcc = DDB_RCC_NONE;
+        b.icm = false;
         write_body(&b, &j);
         /* {"RequestItems":{...}} -> {...} */
         size_t skip = strlen("{\"RequestItems\":");
@@ -919,6 +920,8 @@ void ddb_req_cli(const ddb_req *r, buf *out)
     }
     if (r->rcc != DDB_RCC_NONE)
         opt(out, "--return-consumed-capacity", r->rcc == DDB_RCC_TOTAL ? "TOTAL" : "INDEXES");
+    if (r->icm)
+        opt(out, "--return-item-collection-metrics", "SIZE");
 }
 
 /* ---- responses ---------------------------------------------------------- */
@@ -926,7 +929,7 @@ void ddb_req_cli(const ddb_req *r, buf *out)
 void ddb_res_init(ddb_res *r)
 {
     memset(r, 0, sizeof *r);
-    r->item.type = r->last_key.type = r->responses.type = r->icm_key.type = AV_NONE;
+    r->item.type = r->last_key.type = r->responses.type = AV_NONE;
     ddb_req_init(&r->unprocessed, DDB_BATCH_WRITE);
 }
 
@@ -938,7 +941,11 @@ void ddb_res_done(ddb_res *r)
     free(r->items);
     av_done(&r->last_key);
     av_done(&r->responses);
-    av_done(&r->icm_key);
+    for (size_t i = 0; i < r->n_icm; i++) {
+        free(r->icm[i].table);
+        av_done(&r->icm[i].key);
+    }
+    free(r->icm);
     /* A batch's leftovers are only ever actions. */
     if (r->unprocessed.n_acts)
         ddb_req_done(&r->unprocessed);
@@ -972,6 +979,19 @@ ddb_cap *ddb_res_cap(ddb_res *r, const char *table)
     memset(c, 0, sizeof *c);
     c->table = xstrdup(table);
     return c;
+}
+
+ddb_icm *ddb_res_icm(ddb_res *r, const char *table, const av *key)
+{
+    for (size_t i = 0; i < r->n_icm; i++)
+        if (strcmp(r->icm[i].table, table) == 0 && av_equal(&r->icm[i].key, key))
+            return &r->icm[i];
+    r->icm = xrealloc(r->icm, (r->n_icm + 1) * sizeof *r->icm);
+    ddb_icm *m = &r->icm[r->n_icm++];
+    m->table = xstrdup(table);
+    av_copy(&m->key, key);
+    m->bytes = 0;
+    return m;
 }
 
 void ddb_res_add_caps(ddb_res *into, const ddb_res *from)
@@ -1068,6 +1088,7 @@ const char *ddb_reason_code(status st)
     case ST_DUPLICATE_ITEM: return "DuplicateItem";
     case ST_NOT_FOUND: return "ResourceNotFound";
     case ST_TXN_CONFLICT: return "TransactionConflict";
+    case ST_COLLECTION_LIMIT: return "ItemCollectionSizeLimitExceeded";
     default: return "InternalServerError";
     }
 }

@@ -203,7 +203,8 @@ struct ddb_req {
     av values;            /* ExpressionAttributeValues: M; AV_NONE: absent */
     ddb_rv rv;            /* ReturnValues */
     bool rv_fail_all_old; /* ReturnValuesOnConditionCheckFailure ALL_OLD */
-    bool icm;             /* ReturnItemCollectionMetrics SIZE (Put, Update, Delete) */
+    bool icm;             /* ReturnItemCollectionMetrics SIZE (Put, Update, Delete,
+                             BatchWrite, TransactWrite: the request's, not an action's) */
     ddb_rcc rcc;          /* ReturnConsumedCapacity */
     bool consistent;      /* ConsistentRead */
     bool backward;        /* ScanIndexForward false */
@@ -270,6 +271,15 @@ typedef struct ddb_cap {
     size_t n_idx;
 } ddb_cap;
 
+/* One entry of ItemCollectionMetrics: an item collection a write touched
+ * on a table with a local secondary index (the request asked with icm). */
+typedef struct ddb_icm {
+    char *table;
+    av key;               /* ItemCollectionKey: M of the partition key */
+    uint64_t bytes;       /* the collection's size after the write: its items
+                             and their local index entries */
+} ddb_icm;
+
 typedef struct ddb_res {
     /* GetItem: Item (found tells); Put/Update/Delete: Attributes
      * (AV_NONE: none returned). */
@@ -289,11 +299,11 @@ typedef struct ddb_res {
     ddb_cap *caps;             /* ConsumedCapacity, one per table */
     size_t n_caps;
     char *next_token;          /* ExecuteStatement: NextToken; NULL at the end */
-    /* Put/Update/Delete with icm on a table with a local secondary index:
-     * ItemCollectionMetrics' ItemCollectionKey (AV_NONE: none) and the
-     * collection's bytes (its items and their local index entries). */
-    av icm_key;
-    uint64_t icm_bytes;
+    /* ItemCollectionMetrics (icm asked, tables with a local secondary
+     * index): one entry an item collection written, in the order first
+     * written (Put/Update/Delete: at most one). */
+    ddb_icm *icm;
+    size_t n_icm;
 } ddb_res;
 
 void ddb_res_init(ddb_res *r);
@@ -304,6 +314,9 @@ void ddb_res_push_item(ddb_res *r, av *item);
 ddb_cap *ddb_res_cap(ddb_res *r, const char *table);
 /* Sum of CapacityUnits over every table. */
 double ddb_res_units(const ddb_res *r);
+/* The ItemCollectionMetrics entry of table's collection key (added, with
+ * a copy of key, when missing). */
+ddb_icm *ddb_res_icm(ddb_res *r, const char *table, const av *key);
 /* Adds from's ConsumedCapacity into into's: per table (in the order the
  * tables first come), its total, its own share and each index's. */
 void ddb_res_add_caps(ddb_res *into, const ddb_res *from);
@@ -341,8 +354,8 @@ ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message
 /* The code a CancellationReason (TransactWriteItems) or a
  * BatchStatementError (BatchExecuteStatement) gives an action that
  * failed with st: "ConditionalCheckFailed", "ValidationError",
- * "DuplicateItem", "ResourceNotFound", "TransactionConflict";
- * "None" for ST_OK; "InternalServerError" for anything else. */
+ * "DuplicateItem", "ResourceNotFound", "TransactionConflict",
+ * "ItemCollectionSizeLimitExceeded"; "None" for ST_OK; "InternalServerError" for anything else. */
 const char *ddb_reason_code(status st);
 
 #endif

@@ -232,7 +232,7 @@ void doctor_partition(doctor *x, const char *index, const av *pk, uint64_t items
 
 void doctor_collection(doctor *x, const av *pk, uint64_t bytes)
 {
-    if (bytes <= DOCTOR_LSI_LIMIT / 5 * 4)
+    if (bytes <= SIZE_COLLECTION_MAX / 5 * 4)
         return;
     buf k = BUF_INIT;
     pk_text(pk, &k);
@@ -240,7 +240,7 @@ void doctor_collection(doctor *x, const av *pk, uint64_t bytes)
         "a table with an LSI refuses writes to an item collection past 10 GB: move items out of"
         " the partition, or use a GSI instead of the LSI (GSIs have no such limit)",
         "the item collection %s holds %.2f GB with its LSI entries, %.0f%% of the 10 GB limit",
-        k.data, (double)bytes / (1024.0 * 1024 * 1024), 100.0 * (double)bytes / DOCTOR_LSI_LIMIT);
+        k.data, (double)bytes / (1024.0 * 1024 * 1024), 100.0 * (double)bytes / SIZE_COLLECTION_MAX);
     buf_done(&k);
 }
 

@@ -41,7 +41,6 @@
 #include "model/size.h"
 
 #define DOCTOR_BIG_ITEM (SIZE_ITEM_MAX / 5 * 4)   /* 80% of 400 KB */
-#define DOCTOR_LSI_LIMIT (10ull * 1024 * 1024 * 1024)
 
 #define DOCTOR_KINDS(X) \
     X(BIG_ITEM,        "big-item") \

@@ -30,6 +30,11 @@
 #define SIZE_SK_MAX 1024
 #define SIZE_NAME_MAX 65535    /* bytes of an attribute name */
 #define SIZE_DEPTH_MAX 32      /* levels of nested L and M, the attribute's own included */
+/* "The maximum size of any item collection for a table which has one or
+ * more local secondary indexes is 10 GB" (developer guide, LSI.html): its
+ * items and their local index entries (data/store_engine.c refuses a
+ * write past it; model/doctor.c warns before). */
+#define SIZE_COLLECTION_MAX (10ull * 1024 * 1024 * 1024)
 
 size_t size_num(const num *n);
 size_t size_value(const av *v);

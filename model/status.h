@@ -37,7 +37,8 @@
     X(ST_TABLE_EXISTS,        "TableAlreadyExistsException") \
     X(ST_TABLE_NOT_FOUND,     "TableNotFoundException") \
     X(ST_PITR_UNAVAILABLE,    "PointInTimeRecoveryUnavailableException") \
-    X(ST_INVALID_RESTORE_TIME, "InvalidRestoreTimeException")
+    X(ST_INVALID_RESTORE_TIME, "InvalidRestoreTimeException") \
+    X(ST_COLLECTION_LIMIT,    "ItemCollectionSizeLimitExceededException")
 
 typedef enum {
 #define X(code, name) code,

@@ -16,8 +16,6 @@
 #include "tmpstore.h"
 #include "callstore.h"
 #include "model/buf.h"
-#include "model/ddbjson.h"
-#include "model/ddbreq.h"
 
 #include <cjson/cJSON.h>
 
@@ -301,76 +299,6 @@ static void stream_requests(void **state)
     free(shard);
 }
 
-#define LSI_TABLE "{\"TableName\":\"lsi\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[" \
-    "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"S\"}," \
-    "{\"AttributeName\":\"l\",\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":" \
-    "\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],\"LocalSecondaryIndexes\":[{\"IndexName\":" \
-    "\"byL\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"l\"," \
-    "\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}"
-
-/* The collection's bytes after a typed DeleteItem of (pk, sk) with
- * ReturnItemCollectionMetrics SIZE. */
-static uint64_t icm_after_delete(store *s, const char *key)
-{
-    ddb_req r;
-    ddb_req_init(&r, DDB_DELETE);
-    ddb_req_set_str(&r.table, "lsi");
-    diag d;
-    diag_init(&d);
-    assert_int_equal(ddbjson_parse_item(key, strlen(key), &r.key, &d), ST_OK);
-    r.icm = true;
-    ddb_res res;
-    ddb_res_init(&res);
-    ddb_err e;
-    ddb_err_init(&e);
-    assert_int_equal(store_exec(s, &r, &res, &e), ST_OK);
-    assert_int_equal(res.icm_key.type, AV_M);
-    uint64_t n = res.icm_bytes;
-    ddb_res_done(&res);
-    ddb_err_done(&e);
-    ddb_req_done(&r);
-    return n;
-}
-
-/* ReturnItemCollectionMetrics SIZE (API reference, PutItem: only for a
- * table with a local secondary index; ItemCollectionKey the partition
- * key; SizeEstimateRangeGB a lower and an upper bound in GB, [0.0, 1.0]
- * for a small collection as DynamoDB answers it; DynamoDB Local 3.3
- * returns no metrics at all). */
-static void item_collection_metrics(void **state)
-{
-    store *s = *state;
-    ok(s, "CreateTable", LSI_TABLE);
-    create_tbl(s);
-    const char *metrics = "\"ItemCollectionMetrics\":{\"ItemCollectionKey\":{\"pk\":{\"S\":\"a\"}},"
-                          "\"SizeEstimateRangeGB\":[0.0,1.0]}";
-    char want[512];
-    snprintf(want, sizeof want, "{%s}", metrics);
-    ok(s, "PutItem", "{\"TableName\":\"lsi\",\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"l\":"
-       "{\"S\":\"x\"}},\"ReturnItemCollectionMetrics\":\"SIZE\"}");
-    assert_string_equal(out_text, want);
-    ok(s, "UpdateItem", "{\"TableName\":\"lsi\",\"Key\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"2\"}},"
-       "\"UpdateExpression\":\"SET l = :l\",\"ExpressionAttributeValues\":{\":l\":{\"S\":\"y\"}},"
-       "\"ReturnItemCollectionMetrics\":\"SIZE\",\"ReturnValues\":\"UPDATED_NEW\"}");
-    snprintf(want, sizeof want, "{\"Attributes\":{\"l\":{\"S\":\"y\"}},%s}", metrics);
-    assert_string_equal(out_text, want);
-    /* NONE, or a table without a local index: no metrics. */
-    ok(s, "PutItem", "{\"TableName\":\"lsi\",\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"3\"}},"
-       "\"ReturnItemCollectionMetrics\":\"NONE\"}");
-    assert_string_equal(out_text, "{}");
-    ok(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"}},\"ReturnItemCollectionMetrics\":"
-       "\"SIZE\"}");
-    assert_string_equal(out_text, "{}");
-    /* The size is the collection's items and local index entries: it
-     * falls with each delete, to nothing. */
-    uint64_t two = icm_after_delete(s, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"3\"}}");
-    uint64_t one = icm_after_delete(s, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"2\"}}");
-    uint64_t none = icm_after_delete(s, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"}}");
-    assert_true(two > one);
-    assert_true(one > 0);
-    assert_int_equal(none, 0);
-}
-
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -383,7 +311,6 @@ int main(void)
         T(transaction_size),
         T(update_table_redefinition),
         T(stream_requests),
-        T(item_collection_metrics),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);

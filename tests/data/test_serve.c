@@ -3,6 +3,7 @@
  * extra members (the current Item, CancellationReasons), the target
  * header's prefix. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -134,10 +135,61 @@ static void test_requests(void **state)
     serve_reply_free(&r);
 }
 
+/* serve_handle's answer: its HTTP status, and its body (whole: exactly
+ * want; else holding want). */
+static void answered(store *s, const char *target, const char *body, unsigned http, const char *want, bool whole)
+{
+    serve_reply r;
+    call(s, target, body, &r);
+    assert_int_equal(r.http_status, http);
+    if (whole)
+        assert_string_equal(r.body, want);
+    else
+        assert_non_null(strstr(r.body, want));
+    serve_reply_free(&r);
+}
+
+/* A body that is not JSON gets DynamoDB's answer: 400, a
+ * SerializationException with no message at all, and before the target
+ * is looked at. dynalite's tests, written against DynamoDB, expect
+ * exactly {"__type":"com.amazon.coral.service#SerializationException"}
+ * for the body "hi" with no target and no signature ("should return
+ * SerializationException if body is application/json but not JSON"), and
+ * the same for an empty body with a target; DynamoDB's answers quoted in
+ * aws-sdk-unity issue 54 (the body alone) and aws-sdk-js-v3 issue 870
+ * (the SDK showing "SerializationException: SerializationException", the
+ * name where the body has no message) have none either. DynamoDB Local
+ * 3.3 answers such bodies 500 InternalFailure, "The request processing
+ * has failed because of an unknown error, exception or failure." (and
+ * 200 for {} followed by text), so a client meets something else there.
+ * Prefixes of a request and trailing text are not JSON either (scylladb's
+ * test_incorrect_json, run against DynamoDB). */
+static void test_not_json(void **state)
+{
+    store *s = *state;
+    static const char want[] = "{\"__type\":\"com.amazon.coral.service#SerializationException\"}";
+    const char *bodies[] = { "hi", "{\"Limit\": ", "habababa", "}{", "{3: }}", "{\"Limit\":1}{\"Limit\":1}",
+                             "\xff\xfe" };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        answered(s, "DynamoDB_20120810.ListTables", bodies[i], 400, want, true);
+        answered(s, "DynamoDB_20120810.GetItem", bodies[i], 400, want, true);
+        /* Before the target. */
+        answered(s, NULL, bodies[i], 400, want, true);
+    }
+    answered(s, "DynamoDB_20120810.ListTables", "", 400, want, true);
+    /* An empty body with no target is the target's error (dynalite reads
+     * the body first only when there is one). */
+    answered(s, NULL, "", 400, "#UnknownOperationException\"", false);
+    /* JSON of the wrong shape keeps its message. */
+    answered(s, "DynamoDB_20120810.ListTables", "{\"Limit\":\"x\"}", 400, "#SerializationException\",\"message\":\"",
+             false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crc32),
+        cmocka_unit_test_setup_teardown(test_not_json, setup, teardown),
         cmocka_unit_test(test_mapping),
         cmocka_unit_test_setup_teardown(test_requests, setup, teardown),
     };

@@ -144,6 +144,20 @@ module.exports = function (h) {
     await g.both('Query', { TableName: 'diff_h', KeyConditions: { pk: EQ({ N: '1' }) }, ExclusiveStartKey: { pk: { N: '2' } } });
     await g.both('Query', { TableName: 'diff_h', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { N: '1' } }, ExclusiveStartKey: { pk: { N: '2' } } });
     await g.both('Query', { TableName: 'diff_h', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { N: '1' } }, ExclusiveStartKey: { pk: { N: '1' } } });
+    /* A hash-only table's Query returns at most one item; from that
+     * item's own key it goes on with an empty page (forward, backward,
+     * with Limit, counting), and another key is refused: dynalite and
+     * DynamoDB Local 3.3 agree on both (issue 29, item 6; DynamoDB Local
+     * words the refusal "The provided starting key does not match the
+     * range key predicate", dynalite and ddbx "... is outside query
+     * boundaries ...", and errors compare by code against it). */
+    const hq = (extra) => Object.assign({ TableName: 'diff_h', KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': { N: '770001' } } }, extra);
+    await g.both('PutItem', { TableName: 'diff_h', Item: { pk: { N: '770001' }, v: { S: 'x' } } });
+    await g.both('Query', hq({}));
+    for (const extra of [{}, { ScanIndexForward: false }, { Limit: 1 }, { Select: 'COUNT' }])
+      await g.both('Query', hq(Object.assign({ ExclusiveStartKey: { pk: { N: '770001' } } }, extra)));
+    await g.both('Query', hq({ ExclusiveStartKey: { pk: { N: '770002' } } }));
     g.report('start keys outside the key condition (KeyConditions, expressions, hash-only tables)');
   });
   group('start keys of parallel scans (documented, ddbx only)', ['Scan', 'PutItem'], async (g) => {

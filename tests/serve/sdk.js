@@ -374,6 +374,38 @@ async function main() {
     for (const t of [T + 'Copy', T + 'Then']) await c.send(new ddb.DeleteTableCommand({ TableName: t }));
   }
 
+  // ItemCollectionMetrics (API reference: per write on a table with a
+  // local secondary index; BatchWriteItem's and TransactWriteItems' a map
+  // of table to a list), read by the SDK as it reads DynamoDB's.
+  {
+    const L = 'SdkLsi';
+    await c.send(new ddb.CreateTableCommand({
+      TableName: L, BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }, { AttributeName: 'SK', AttributeType: 'S' },
+        { AttributeName: 'L', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
+      LocalSecondaryIndexes: [{ IndexName: 'ByL', KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'L', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } }],
+    }));
+    const small = (m, pk) => m && m.ItemCollectionKey && m.ItemCollectionKey.PK.S === pk &&
+      JSON.stringify(m.SizeEstimateRangeGB) === '[0,1]';
+    const p1 = await c.send(new ddb.PutItemCommand({ TableName: L, Item: { PK: S('a'), SK: S('1'), L: S('x') },
+      ReturnItemCollectionMetrics: 'SIZE' }));
+    ok(small(p1.ItemCollectionMetrics, 'a'), 'PutItem: ItemCollectionMetrics', p1.ItemCollectionMetrics);
+    const bw = await c.send(new ddb.BatchWriteItemCommand({ ReturnItemCollectionMetrics: 'SIZE', RequestItems: {
+      [L]: [{ PutRequest: { Item: { PK: S('b'), SK: S('1') } } }, { PutRequest: { Item: { PK: S('a'), SK: S('2') } } }],
+      [T]: [{ PutRequest: { Item: { PK: S('LSI#x'), SK: S('1') } } }] } }));
+    const bm = bw.ItemCollectionMetrics || {};
+    ok(Object.keys(bm).join() === L && bm[L].length === 2 && small(bm[L][0], 'b') && small(bm[L][1], 'a'),
+       'BatchWriteItem: ItemCollectionMetrics per table, one per collection written', bm);
+    const tw = await c.send(new ddb.TransactWriteItemsCommand({ ReturnItemCollectionMetrics: 'SIZE', TransactItems: [
+      { Delete: { TableName: L, Key: { PK: S('b'), SK: S('1') } } }, { Put: { TableName: T, Item: { PK: S('LSI#y'), SK: S('1') } } }] }));
+    const tm = tw.ItemCollectionMetrics || {};
+    ok(Object.keys(tm).join() === L && tm[L].length === 1 && small(tm[L][0], 'b'),
+       'TransactWriteItems: ItemCollectionMetrics per table', tm);
+    await c.send(new ddb.DeleteTableCommand({ TableName: L }));
+  }
+
   // ddbx api on the same database sees what the endpoint wrote.
   const line = JSON.stringify({ Operation: 'GetItem', Input: { TableName: T, Key: { PK: S('W#7'), SK: S('I#0199') } } });
   const api = spawnSync(DDBX, ['api', '--db', DBFILE], { input: line + '\n', encoding: 'utf8', timeout: 20000 });
