@@ -395,12 +395,6 @@ struct diffsrc {
     diffsrc_stats st;
 };
 
-static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
-                          diag *d)
-{
-    return remote_call(ctx, op, input, len, out, d);
-}
-
 /* A table of a database file, or of the remote endpoint. */
 static status open_table(diffsrc *s, const diffsrc_spec *spec, bool rem, diag *d)
 {
@@ -419,7 +413,7 @@ static status open_table(diffsrc *s, const diffsrc_spec *spec, bool rem, diag *d
                             "or --region R", s->side, spec->table);
         st = remote_open(o->remote, &r->rem, d);
         if (st == ST_OK)
-            st = store_open_remote(send_remote, r->rem, remote_describe(r->rem), 0, &r->st, d);
+            st = store_open_remote(remote_send, r->rem, remote_describe(r->rem), 0, &r->st, d);
         if (st == ST_OK) {
             remote_set_cancel(r->rem, o->stop);
             buf_printf(&b, "remote %s at %s", spec->table, remote_describe(r->rem));

@@ -717,6 +717,11 @@ static status attempt(remote *r, const char *op, const char *input, size_t len,
     return st;
 }
 
+status remote_send(void *r, const char *op, const char *input, size_t len, char **out, diag *d)
+{
+    return remote_call(r, op, input, len, out, d);
+}
+
 status remote_call(remote *r, const char *op, const char *input, size_t len, char **out,
                    diag *d)
 {

@@ -73,6 +73,9 @@ status remote_dup(const remote *src, remote **out, diag *d);
  * (CancellationReasons, Item...). Thread-safety: one remote per thread. */
 status remote_call(remote *r, const char *op, const char *input, size_t len, char **out,
                    diag *d);
+/* remote_call with the remote as a void *: the send function
+ * store_open_remote takes (data/store.h's store_send_fn). */
+status remote_send(void *r, const char *op, const char *input, size_t len, char **out, diag *d);
 
 /* A one-line description for titles/status: "http://127.0.0.1:4501
  * (us-east-1)"; never secrets. */

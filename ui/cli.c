@@ -201,12 +201,6 @@ int cli_take_ttl_interval(int *argc, char **argv, double *secs)
     return bad ? -1 : 0;
 }
 
-static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
-                          diag *d)
-{
-    return remote_call(ctx, op, input, len, out, d);
-}
-
 status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,
                            store **out, diag *d)
 {
@@ -218,7 +212,7 @@ status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, 
     }
     status st = remote_open(ro, rp, d);
     if (st == ST_OK)
-        st = store_open_remote(send_remote, *rp, remote_describe(*rp), 0, out, d);
+        st = store_open_remote(remote_send, *rp, remote_describe(*rp), 0, out, d);
     return st;
 }
 

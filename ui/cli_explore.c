@@ -30,12 +30,6 @@
 static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
                             "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n";
 
-static status send_remote(void *ctx, const char *op, const char *input, size_t len, char **out,
-                          diag *d)
-{
-    return remote_call(ctx, op, input, len, out, d);
-}
-
 /* An MFA code asked for while the explorer runs (credentials refreshed
  * mid-session): on its status line, not on the terminal under it. */
 static int explorer_prompt(void *ctx, const char *question, char *answer, size_t cap)
@@ -60,7 +54,7 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
         return 1;
     }
     unsigned flags = (write ? STORE_REMOTE_WRITE : 0) | cli_store_flags();
-    if (store_open_remote(send_remote, r, remote_describe(r), flags, &st, &d) != ST_OK) {
+    if (store_open_remote(remote_send, r, remote_describe(r), flags, &st, &d) != ST_OK) {
         fprintf(stderr, "ddbx: %s\n", d.msg);
         remote_close(r);
         return 1;
