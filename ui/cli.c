@@ -216,6 +216,25 @@ status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, 
     return st;
 }
 
+int cli_tables_or_all(store *st, const char *who, char ***tables, size_t *n_tables, char ***all,
+                      size_t *n_all)
+{
+    *all = NULL;
+    *n_all = 0;
+    if (*n_tables)
+        return 0;
+    diag d;
+    diag_init(&d);
+    if (store_list_tables(st, all, n_all, &d) != ST_OK) {
+        cli_print_diag(who, &d);
+        return 1;
+    }
+    *tables = xrealloc(*tables, (*n_all + 1) * sizeof **tables);
+    for (size_t i = 0; i < *n_all; i++)
+        (*tables)[(*n_tables)++] = (*all)[i];
+    return 0;
+}
+
 int cli_take_store(int *argc, char **argv, const char *cmd, const char **flag_db, remote_opts *ro)
 {
     *flag_db = cli_take_db(argc, argv);

@@ -86,6 +86,13 @@ struct store;
 status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,
                            struct store **out, diag *d);
 
+/* The tables a command works on: those named (*tables, *n_tables), else,
+ * when none was named, every table of st appended to *tables (realloc'd;
+ * the names are in *all, freed with store_names_free(*all, *n_all) after
+ * use). 0, or 1 after saying on stderr (WHO: ...) why the list failed. */
+int cli_tables_or_all(struct store *st, const char *who, char ***tables, size_t *n_tables,
+                      char ***all, size_t *n_all);
+
 /* The prices of region from file (NULL: the built-in price file), for
  * --cost and the design document; 0, or 2 after saying on stderr (WHO:
  * FILE:LINE:COL: ...) why not: a file that does not parse, a region it

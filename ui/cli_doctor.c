@@ -204,15 +204,8 @@ int cli_doctor(int argc, char **argv)
     }
     char **all = NULL;
     size_t n_all = 0;
-    if (rc == 0 && !n_tables) {
-        if (store_list_tables(st, &all, &n_all, &d) != ST_OK) {
-            cli_print_diag("ddbx doctor", &d);
-            rc = 1;
-        }
-        tables = xrealloc(tables, (n_all + 1) * sizeof *tables);
-        for (size_t i = 0; i < n_all; i++)
-            tables[n_tables++] = all[i];
-    }
+    if (rc == 0)
+        rc = cli_tables_or_all(st, "ddbx doctor", &tables, &n_tables, &all, &n_all);
     const pattern_set **sp = xcalloc(n_sets + 1, sizeof *sp);
     for (size_t i = 0; i < n_sets; i++)
         sp[i] = &sets[i];
