@@ -589,6 +589,11 @@ static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
             st = ST_OK;
             continue;
         }
+        /* A condition on a path into a key attribute is refused outright
+         * (not as a cancellation reason), except a ConditionCheck's, as
+         * DynamoDB Local does (tests/diff/diff.js's conditions groups). */
+        if (wi->kind != DDB_CHECK && (st = seng_key_paths(&wi->t->def, wi->x.cond, d)) != ST_OK)
+            goto out;
         if (wi->kind == DDB_UPDATE && (st = seng_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
             goto out;
         for (size_t j = 0; j < i; j++) {

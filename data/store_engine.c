@@ -313,27 +313,18 @@ bool seng_projecting(const reqx *x, const av *atg)
 
 /* Nested paths (a.b, a[1]) into key attributes, refused as DynamoDB does:
  * table keys first, then index keys (GSIs, then LSIs' sort keys). */
-static bool nested_head(const expr_node *n, const char *name)
+static bool nested_head(const expr *e, const char *name)
 {
-    if (!n)
-        return false;
-    if (n->kind == EN_PATH && n->path.n > 1 && !n->path.steps[0].is_index &&
-        n->path.steps[0].len == strlen(name) && memcmp(n->path.steps[0].name, name, n->path.steps[0].len) == 0)
-        return true;
-    for (size_t i = 0; i < n->n_kids; i++)
-        if (nested_head(n->kids[i], name))
-            return true;
-    return false;
+    return expr_nested_path(e, name, strlen(name)) != NULL;
 }
 
 status seng_key_paths(const table_def *def, const expr *e, diag *d)
 {
     if (!e)
         return ST_OK;
-    const expr_node *root = expr_root(e);
     const char *keys[2] = { def->pk.name, def->sk.name };
     for (int k = 0; k < 2; k++)
-        if (keys[k] && nested_head(root, keys[k]))
+        if (keys[k] && nested_head(e, keys[k]))
             return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access '[]'"
                             " and map lookup '.' are not allowed: Key: %s", keys[k]);
     for (int pass = 0; pass < 2; pass++) {
@@ -344,7 +335,7 @@ status seng_key_paths(const table_def *def, const expr *e, diag *d)
             const char *ik[2 * SCHEMA_MAX_KEY_PARTS];
             size_t nik = index_key_names(ix, ix->global, ik);
             for (size_t k = 0; k < nik; k++)
-                if (nested_head(root, ik[k]))
+                if (nested_head(e, ik[k]))
                     return diag_set(d, ST_VALIDATION, "Key attributes must be scalars; list random access"
                                     " '[]' and map lookup '.' are not allowed: IndexKey: %s", ik[k]);
         }

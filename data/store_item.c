@@ -183,6 +183,7 @@ static status item_put(store *s, const ddb_req *r, const seng_defer *df, ddb_res
     bool found;
     if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
         (st = store_check_item(&t->def, &r->item, &k, d)) != ST_OK ||
+        (st = seng_key_paths(&t->def, x.cond, d)) != ST_OK ||
         (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
         goto out;
     if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
@@ -226,6 +227,7 @@ static status item_delete(store *s, const ddb_req *r, const seng_defer *df, ddb_
     bool found;
     if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
         (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
+        (st = seng_key_paths(&t->def, x.cond, d)) != ST_OK ||
         (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)
         goto out;
     if (x.cond && !expr_eval(x.cond, found ? &old : NULL)) {
@@ -297,6 +299,7 @@ static status item_update(store *s, const ddb_req *r, const seng_defer *df, ddb_
     bool found;
     if ((st = store_table(s, r->table, &t, d)) != ST_OK ||
         (st = store_check_key(&t->def, &r->key, &k, d)) != ST_OK ||
+        (st = seng_key_paths(&t->def, x.cond, d)) != ST_OK ||
         (st = seng_update_keys(&t->def, x.update, d)) != ST_OK ||
         (st = legacy_update_keys(&t->def, &r->legacy, d)) != ST_OK ||
         (st = store_load(s, t, &k, &old, &found, NULL, d)) != ST_OK)

@@ -497,6 +497,50 @@ static status gsi_projection(const read_req *r, diag *d)
                     " from the table", r->ix->name, (int)len, name);
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+    return av_cmp(a, b);
+}
+
+/* A Query of a secondary index whose projection is not ALL may filter
+ * only on what the index holds: "One or more parameter values were
+ * invalid: Secondary index X does not project one or more filter
+ * attributes: [a, b]" (AWS's answer, quoted by a user whose AppSync
+ * resolver met it; DynamoDB Local 3.3 the same, the names in order, an LSI
+ * too). A Scan of the index filters what it holds instead (nothing
+ * matches an attribute it lacks). */
+static status index_filter_projection(const reqx *x, const read_req *r, diag *d)
+{
+    if (!r->ix || r->ix->proj == PROJ_ALL || !x->n_fnames)
+        return ST_OK;
+    const table_def *def = &r->rq.t->def;
+    av miss;
+    av_init_list(&miss, AV_L);
+    for (size_t i = 0; i < x->n_fnames; i++) {
+        if (!index_projects(def, r->ix, x->fnames[i], x->flens[i])) {
+            av nm;
+            av_init_s(&nm, x->fnames[i], x->flens[i]);
+            av_list_push(&miss, &nm);
+        }
+    }
+    status st = ST_OK;
+    if (miss.u.l.len) {
+        qsort(miss.u.l.v, miss.u.l.len, sizeof *miss.u.l.v, name_cmp);
+        buf b = BUF_INIT;
+        for (size_t i = 0; i < miss.u.l.len; i++) {
+            if (i)
+                buf_adds(&b, ", ");
+            buf_add(&b, miss.u.l.v[i].u.s.ptr, miss.u.l.v[i].u.s.len);
+        }
+        st = diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Secondary index %s does"
+                      " not project one or more filter attributes: [%.*s]", r->ix->name, (int)b.len,
+                      b.data ? b.data : "");
+        buf_done(&b);
+    }
+    av_done(&miss);
+    return st;
+}
+
 /* Resolves IndexName, Select, Limit, ConsistentRead, ExclusiveStartKey. */
 static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, const seng_defer *df,
                           diag *d)
@@ -676,6 +720,32 @@ static status start_in_tuple(const read_req *r, bool ranged, diag *d)
     return ST_OK;
 }
 
+/* A key condition's value may not be an empty S or B, as a key's may not
+ * (AWS: "One or more parameter values are not valid. The AttributeValue
+ * for a key attribute cannot contain an empty string value. Key: PK" for
+ * a Query of PK = "", moto issue 7062 quoting it; DynamoDB Local 3.3 the
+ * same for every operand, begins_with's included, and for an index's
+ * keys in the index form the writes use). */
+static status empty_key_values(const read_req *r, const key_attr *pk, const key_attr *sk, diag *d)
+{
+    const av *vals[4] = { r->rq.pk, r->rq.prefix, r->rq.lo, r->rq.hi };
+    for (int i = 0; i < 4; i++) {
+        const av *v = vals[i];
+        if (!v || (v->type != AV_S && v->type != AV_B) || v->u.s.len)
+            continue;
+        const char *kind = v->type == AV_S ? "string" : "binary";
+        const char *name = i == 0 ? pk->name : sk->name;
+        if (r->ix)
+            return diag_set(d, ST_VALIDATION, "One or more parameter values are not valid. A value specified"
+                            " for a secondary index key is not supported. The AttributeValue for a key"
+                            " attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s", kind,
+                            r->ix->name, name);
+        return diag_set(d, ST_VALIDATION, "One or more parameter values are not valid. The AttributeValue"
+                        " for a key attribute cannot contain an empty %s value. Key: %s", kind, name);
+    }
+    return ST_OK;
+}
+
 /* Legacy KeyConditions (checked by legacy_check_conditions): the read's
  * key range, with DynamoDB's checks against the key schema. */
 static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
@@ -757,7 +827,8 @@ static status key_conditions(const ddb_conds *kc, read_req *r, diag *d)
         kr.lo_incl = r->rq.lo_op == RB_INCL;
         kr.hi_incl = r->rq.hi_op == RB_INCL;
     }
-    return start_in_range(r, pk, sk, &kr, d);
+    status st = empty_key_values(r, pk, sk, d);
+    return st != ST_OK ? st : start_in_range(r, pk, sk, &kr, d);
 }
 
 /* KeyConditionExpression -> the read's key range, with DynamoDB's checks. */
@@ -787,6 +858,8 @@ static status key_expression(const reqx *x, read_req *r, diag *d)
             r->rq.hi_op = kr.hi_incl ? RB_INCL : RB_EXCL;
         }
     }
+    if ((st = empty_key_values(r, pk, sk, d)) != ST_OK)
+        return st;
     return start_in_range(r, pk, sk, &kr, d);
 }
 
@@ -1014,6 +1087,7 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const seng_de
     if (st != ST_OK || (st = seng_key_paths(&t->def, x.proj, d)) != ST_OK ||
         (st = filter_keys(&x, &r, q->legacy.filter.n ? "QueryFilter" : "Filter Expression", d)) != ST_OK ||
         (st = seng_key_paths(&t->def, x.filter, d)) != ST_OK ||
+        (st = index_filter_projection(&x, &r, d)) != ST_OK ||
         (st = gsi_projection(&r, d)) != ST_OK)
         goto out;
     st = run_read(s, &r, o, d);

@@ -77,9 +77,10 @@ static const char *last_name(const bpath *p)
  * prints, yet a runaway one is refused rather than overflowing. */
 #define UOPND_DEPTH 64
 
-/* DynamoDB parses list_append(list_append(...), ...) and then refuses it
- * ("The function is not allowed to be used this way in an expression;
- * function: list_append"): the builder says so before sending it. */
+/* DynamoDB parses list_append(list_append(...), ...) and
+ * if_not_exists(a, list_append(...)) and then refuses them ("The function
+ * is not allowed to be used this way in an expression; function:
+ * list_append"): the builder says so before sending them. */
 static status no_nested_append(const bopnd *a, const bopnd *b, size_t row, diag *d)
 {
     if (a->kind == BO_LIST_APPEND || b->kind == BO_LIST_APPEND)
@@ -107,6 +108,9 @@ static status uopnd(bmaps *m, const bopnd *o, const char *hint, size_t row, buf 
     case BO_IF_NOT_EXISTS:
         if (!o->path.n || (!o->n_sub && o->value.type == AV_NONE))
             return diag_set(d, ST_VALIDATION, "Update row %zu: if_not_exists needs a path and an operand", row);
+        if (o->n_sub && o->sub[0].kind == BO_LIST_APPEND)
+            return diag_set(d, ST_VALIDATION, "Update row %zu: if_not_exists cannot take a list_append as its"
+                            " default (DynamoDB refuses it); put the if_not_exists inside the list_append", row);
         buf_adds(out, "if_not_exists(");
         builder_path_expr(m, &o->path, out);
         buf_adds(out, ", ");

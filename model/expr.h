@@ -311,13 +311,13 @@ void expr_names_done(expr_names *n);
 
 /* ---- Paths ---------------------------------------------------------------- */
 
-/* Does any document path of the expression go below the top-level
- * attribute name (name.x, name[0])? For the store's check that key
- * attributes are used as scalars: DynamoDB answers "Key attributes must be
- * scalars; list random access '[]' and map lookup '.' are not allowed:
- * Key: NAME" (IndexKey: for index keys) for projections, filters and
- * updates. */
-bool expr_has_nested_path(const expr *e, const char *name, size_t len);
+/* The first document path of the expression that goes below the
+ * top-level attribute name (name.x, name[0]), or NULL (e NULL: none); its
+ * pos says where. For the check that key attributes are used as scalars:
+ * DynamoDB answers "Key attributes must be scalars; list random access
+ * '[]' and map lookup '.' are not allowed: Key: NAME" (IndexKey: for index
+ * keys) for projections, filters, updates and conditions. */
+const expr_node *expr_nested_path(const expr *e, const char *name, size_t len);
 
 /* ---- Printing ----------------------------------------------------------- */
 

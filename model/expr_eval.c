@@ -419,7 +419,7 @@ static status key_collect(const expr_node *n, key_cond *kc, size_t *nk, size_t m
                     "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
             if (k->path.n > 1)
                 return diag_at(d, ST_VALIDATION, k->pos,
-                    "KeyConditionExpressions cannot have conditions on nested attributes");
+                    "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes");
             path = k;
             at = i;
         } else if (k->kind == EN_FUNC) {
@@ -787,20 +787,22 @@ void expr_project(const expr *e, const av *item, av *out)
 
 /* ---- paths ------------------------------------------------------------------ */
 
-static bool nested_under(const expr_node *n, const char *name, size_t len)
+static const expr_node *nested_under(const expr_node *n, const char *name, size_t len)
 {
     if (n->kind == EN_PATH) {
         const expr_step *st = &n->path.steps[0];
         return n->path.n > 1 && !st->is_index && st->name && st->len == len &&
-               memcmp(st->name, name, len) == 0;
+               memcmp(st->name, name, len) == 0 ? n : NULL;
     }
-    for (size_t i = 0; i < n->n_kids; i++)
-        if (nested_under(n->kids[i], name, len))
-            return true;
-    return false;
+    for (size_t i = 0; i < n->n_kids; i++) {
+        const expr_node *k = nested_under(n->kids[i], name, len);
+        if (k)
+            return k;
+    }
+    return NULL;
 }
 
-bool expr_has_nested_path(const expr *e, const char *name, size_t len)
+const expr_node *expr_nested_path(const expr *e, const char *name, size_t len)
 {
-    return nested_under(e->root, name, len);
+    return e ? nested_under(e->root, name, len) : NULL;
 }

@@ -308,13 +308,14 @@ static void check_update_function(resolver *r, expr_node *n)
         return;
     }
     /* list_append(list_append(...), ...): DynamoDB parses it, then refuses
-     * the inner call (scylladb's test_update_expression.py quotes it). */
-    if (n->op == FN_LIST_APPEND)
-        for (size_t i = 0; i < n->n_kids; i++)
-            if (n->kids[i]->kind == EN_FUNC && n->kids[i]->op == FN_LIST_APPEND)
-                err(r, E_UNKFN, n->kids[i]->pos,
-                    "The function is not allowed to be used this way in an expression; function: %s",
-                    n->kids[i]->name);
+     * the inner call (scylladb's test_update_expression.py quotes it);
+     * if_not_exists(a, list_append(...)) likewise (DynamoDB Local 3.3,
+     * AWS's parser; an if_not_exists inside either is accepted). */
+    for (size_t i = n->op == FN_IF_NOT_EXISTS ? 1 : 0; i < n->n_kids; i++)
+        if (n->kids[i]->kind == EN_FUNC && n->kids[i]->op == FN_LIST_APPEND)
+            err(r, E_UNKFN, n->kids[i]->pos,
+                "The function is not allowed to be used this way in an expression; function: %s",
+                n->kids[i]->name);
     if (r->e[E_UNKFN].set || r->e[E_FUNCTION].set)
         return;
     if (n->n_kids != 2) {

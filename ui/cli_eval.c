@@ -332,6 +332,24 @@ static int print_update(const expr *e, const av *item, const char *text, diag *d
     return 0;
 }
 
+/* With --key-schema, a path into a key attribute (pk.x, sk[0]) outside a
+ * key condition, refused as the store refuses it. 0, or 1 with the error
+ * shown. */
+static int check_key_paths(const expr *e, const eval_inputs *in, const char *text, diag *d)
+{
+    const char *keys[2] = { in->pk, in->sk };
+    for (int k = 0; k < 2; k++) {
+        const expr_node *n = keys[k] ? expr_nested_path(e, keys[k], strlen(keys[k])) : NULL;
+        if (n) {
+            diag_at(d, ST_VALIDATION, n->pos, "Key attributes must be scalars; list random access '[]'"
+                    " and map lookup '.' are not allowed: Key: %s", keys[k]);
+            cli_show_error_at(d, text);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* What the parsed expression does with the inputs, by kind. */
 static int eval_run(const expr *e, expr_kind kind, const eval_inputs *in, const char *text,
                     diag *d)
@@ -388,6 +406,8 @@ int cli_eval(int argc, char **argv)
         goto done;
     }
     print_parsed(e, kind);
+    if (kind != EXPR_KEY && (rc = check_key_paths(e, &in, a.text, &d)))
+        goto done;
     rc = eval_run(e, kind, &in, a.text, &d);
 done:
     expr_free(e);

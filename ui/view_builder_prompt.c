@@ -128,8 +128,10 @@ static const av *item_at(const bpicks *picks, const bpath *p)
 /* What an operand may be where it is edited: a condition's operand
  * (a value, a path, size(path)), attribute_type's type name (a value), an
  * UpdateExpression SET operand (a value, a path, if_not_exists,
- * list_append), ADD's value (a number or a set), DELETE's (a set). */
-typedef enum { OM_VALUE, OM_COND, OM_UPDATE, OM_ADD, OM_DELETE } omode;
+ * list_append), one inside list_append or the default of if_not_exists
+ * (the same less list_append, which DynamoDB refuses there), ADD's value
+ * (a number or a set), DELETE's (a set). */
+typedef enum { OM_VALUE, OM_COND, OM_UPDATE, OM_INNER, OM_ADD, OM_DELETE } omode;
 
 /* The types an operand may be, for the pick list. */
 static const char *const type_choices[] = {
@@ -153,10 +155,12 @@ static const char *const type_choices[] = {
 static bool omode_word(omode m, const char *w)
 {
     if (strcmp(w, "path") == 0)
-        return m == OM_COND || m == OM_UPDATE;
+        return m == OM_COND || m == OM_UPDATE || m == OM_INNER;
     if (strcmp(w, "size") == 0)
         return m == OM_COND;
-    if (strcmp(w, "if_not_exists") == 0 || strcmp(w, "list_append") == 0)
+    if (strcmp(w, "if_not_exists") == 0)
+        return m == OM_UPDATE || m == OM_INNER;
+    if (strcmp(w, "list_append") == 0)
         return m == OM_UPDATE;
     return false;
 }
@@ -245,9 +249,9 @@ static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const b
         retry_with(&cur, &in);
     }
     buf_reset(&cur);
-    bool path = (mode == OM_COND || mode == OM_UPDATE) && strcmp(w, "path") == 0;
+    bool path = (mode == OM_COND || mode == OM_UPDATE || mode == OM_INNER) && strcmp(w, "path") == 0;
     bool size = mode == OM_COND && strcmp(w, "size") == 0;
-    bool ine = mode == OM_UPDATE && strcmp(w, "if_not_exists") == 0;
+    bool ine = (mode == OM_UPDATE || mode == OM_INNER) && strcmp(w, "if_not_exists") == 0;
     bool lap = mode == OM_UPDATE && strcmp(w, "list_append") == 0;
     if ((ine || lap) && depth >= FORM_DEPTH) {
         display_error("Nested too deep for the form: type the expression with :upd");
@@ -281,7 +285,7 @@ static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const b
         buf_reset(&label);
         buf_printf(&label, "%s: default", what);
         const av *at = item_at(picks, &o->path);
-        ok = edit_opnd(&def, label.data, OM_UPDATE, depth + 1, picks, at ? at->type : AV_NONE);
+        ok = edit_opnd(&def, label.data, OM_INNER, depth + 1, picks, at ? at->type : AV_NONE);
         if (def.kind == BO_VALUE) {
             o->value = def.value;
             def.value.type = AV_NONE;
@@ -300,7 +304,7 @@ static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const b
         for (int i = 0; i < 2 && ok; i++) {
             buf_reset(&label);
             buf_printf(&label, "%s: list %d", what, i + 1);
-            ok = edit_opnd(&o->sub[i], label.data, OM_UPDATE, depth + 1, picks, AV_L);
+            ok = edit_opnd(&o->sub[i], label.data, OM_INNER, depth + 1, picks, AV_L);
         }
         goto out;
     }
@@ -343,8 +347,9 @@ bool bprompt_row_values(baction *a, const bpicks *picks)
     if (a->form == BF_PLAIN)
         return edit_opnd(&a->a, "Value", OM_UPDATE, 0, picks, hint);
     bool plusminus = a->form == BF_PLUS || a->form == BF_MINUS;
-    return edit_opnd(&a->a, "Operand a", OM_UPDATE, 0, picks, hint) &&
-           edit_opnd(&a->b, "Operand b", OM_UPDATE, 0, picks, plusminus ? AV_N : hint);
+    omode m = plusminus ? OM_UPDATE : OM_INNER;   /* BF_LIST_APPEND: its two lists */
+    return edit_opnd(&a->a, "Operand a", m, 0, picks, hint) &&
+           edit_opnd(&a->b, "Operand b", m, 0, picks, plusminus ? AV_N : hint);
 }
 
 /* The type an operand of n is expected to have, from the item's value at

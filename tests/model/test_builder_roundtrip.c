@@ -292,7 +292,8 @@ static void generated_round_trips(void **state)
 /* A SET operand of the given depth budget: a path, a value (of type want
  * when not AV_NONE: + and - take N, list_append L), if_not_exists(path,
  * operand) or list_append(operand, operand), but not a list_append right
- * inside a list_append (DynamoDB refuses it; the builder says so). */
+ * inside a list_append or as an if_not_exists default (DynamoDB refuses
+ * both; the builder says so). in_append: no list_append here. */
 static void rand_uopnd(bopnd *o, av_type want, int depth, bool in_append)
 {
     unsigned k = rnd(depth > 0 ? 4 : 2);
@@ -315,7 +316,7 @@ static void rand_uopnd(bopnd *o, av_type want, int depth, bool in_append)
         } else {
             o->sub = calloc(1, sizeof *o->sub);
             o->n_sub = 1;
-            rand_uopnd(&o->sub[0], want, depth - 1, false);
+            rand_uopnd(&o->sub[0], want, depth - 1, true);
         }
     } else {
         builder_opnd_set_kind(o, BO_LIST_APPEND);

@@ -348,10 +348,11 @@ static void nested_paths(void **state)
     fixture f;
     assert_int_equal(fx_parse(&f, EXPR_FILTER, "size(pk[1]) > :v AND #s.x = :v AND sk = :v",
                               "{\"#s\":\"sk2\"}", "{\":v\":{\"N\":\"1\"}}"), ST_OK);
-    assert_true(expr_has_nested_path(f.e, "pk", 2));
-    assert_true(expr_has_nested_path(f.e, "sk2", 3));
-    assert_false(expr_has_nested_path(f.e, "sk", 2));
-    assert_false(expr_has_nested_path(f.e, "p", 1));
+    assert_non_null(expr_nested_path(f.e, "pk", 2));
+    assert_int_equal(expr_nested_path(f.e, "pk", 2)->pos, 5);
+    assert_non_null(expr_nested_path(f.e, "sk2", 3));
+    assert_null(expr_nested_path(f.e, "sk", 2));
+    assert_null(expr_nested_path(f.e, "p", 1));
     fx_done(&f);
 }
 
