@@ -197,6 +197,67 @@ static void read_filter(bview *p, const buf *text, bmaps *m, int argc, char **ar
                argc <= 2 ? "Scan" : "Query");
 }
 
+/* The query bar's sort-key text of a multi-attribute key condition: the
+ * RANGE equalities in turn, then the last condition as it is typed, '|'
+ * between parts (as the bar reads them back). */
+static void tuple_sk_text(const expr_key_tuple *kt, buf *out)
+{
+    static const char *const words[] = {
+        [KEY_SK_EQ] = "= ", [KEY_SK_LT] = "< ", [KEY_SK_LE] = "<= ", [KEY_SK_GT] = "> ",
+        [KEY_SK_GE] = ">= ", [KEY_SK_BETWEEN] = "between ", [KEY_SK_BEGINS] = "begins_with ",
+    };
+    for (size_t i = 0; i < kt->n_eq; i++) {
+        buf_adds(out, i ? " | " : "");
+        av_scalar_text(kt->eq[i], out);
+    }
+    const expr_key_range *l = &kt->last;
+    if (l->op == KEY_SK_NONE)
+        return;
+    buf_adds(out, kt->n_eq ? " | " : "");
+    buf_adds(out, words[l->op]);
+    av_scalar_text(l->sk1, out);
+    if (l->op == KEY_SK_BETWEEN) {
+        buf_adds(out, " and ");
+        av_scalar_text(l->sk2, out);
+    }
+}
+
+/* A key condition on a multi-attribute index key: checked against every
+ * HASH and RANGE attribute (expr_key_tuple_of: DynamoDB's rules and
+ * messages), then given to the query bar as the HASH values in turn and
+ * the RANGE parts as text. */
+static status read_key_tuple(bview *p, const index_def *ixd, const expr *e, diag *d)
+{
+    const char *hn[SCHEMA_MAX_KEY_PARTS], *rn[SCHEMA_MAX_KEY_PARTS];
+    av_type ht[SCHEMA_MAX_KEY_PARTS], rt[SCHEMA_MAX_KEY_PARTS];
+    size_t nh = index_def_n_hash(ixd), nr = index_def_n_range(ixd);
+    for (size_t i = 0; i < nh; i++)
+        hn[i] = index_def_hash(ixd, i)->name, ht[i] = index_def_hash(ixd, i)->type;
+    for (size_t i = 0; i < nr; i++)
+        rn[i] = index_def_range(ixd, i)->name, rt[i] = index_def_range(ixd, i)->type;
+    expr_key_tuple kt;
+    status st = expr_key_tuple_of(e, hn, ht, nh, rn, rt, nr, &kt, d);
+    if (st != ST_OK)
+        return st;
+    av pk;
+    av_init_list(&pk, AV_L);
+    for (size_t i = 0; i < nh; i++) {
+        av c;
+        av_copy(&c, kt.hash[i]);
+        av_list_push(&pk, &c);
+    }
+    buf sk = BUF_INIT;
+    tuple_sk_text(&kt, &sk);
+    query_arg qa = { .table = p->table, .index = p->index, .pk = &pk, .sk_text = sk.data ? sk.data : "",
+                     .run = true };
+    p->result_error = false;
+    buf_adds(&p->result, "Query: sent to the query bar (its answer is there; q comes back here)");
+    display_push(&view_query_ops, &qa);
+    av_done(&pk);
+    buf_done(&sk);
+    return ST_OK;
+}
+
 /* A key condition (p->have_def): checked against the index's key schema, then given
  * to the query bar as its partition value and sort-key condition, as values. */
 static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
@@ -212,9 +273,9 @@ static status read_key(bview *p, const buf *text, bmaps *m, diag *d)
     status st = expr_ctx_init(&cx, nm.type ? &nm : NULL, vl.type ? &vl : NULL, d);
     if (!st) {
         st = expr_parse(&cx, EXPR_KEY, text->data ? text->data : "", text->len, &e, d);
-        if (!st)
-            st = expr_key_range_of(e, pk->name, pk->type, sk->name, sk->type, &kr, d);
-        if (!st) {
+        if (!st && ixd && index_def_multi(ixd)) {
+            st = read_key_tuple(p, ixd, e, d);
+        } else if (!st && !(st = expr_key_range_of(e, pk->name, pk->type, sk->name, sk->type, &kr, d))) {
             query_arg qa = { .table = p->table, .index = p->index, .pk = kr.pk,
                              .sk = { kr.op, kr.sk1, kr.sk2 }, .run = true };
             p->result_error = false;
