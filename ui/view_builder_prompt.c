@@ -243,8 +243,12 @@ static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const b
             break;
         buf types = BUF_INIT;
         omode_types(mode, &types);
-        display_error("%s type %s: %s here (Tab lists: %s)", what, w,
-                      t == AV_NONE ? "unknown" : "not allowed", types.data);
+        if (mode == OM_INNER && strcmp(w, "list_append") == 0)
+            display_error("%s type list_append: not inside a list_append or as an if_not_exists default"
+                          " (DynamoDB refuses it; Tab lists: %s)", what, types.data);
+        else
+            display_error("%s type %s: %s here (Tab lists: %s)", what, w,
+                          t == AV_NONE ? "unknown" : "not allowed", types.data);
         buf_done(&types);
         retry_with(&cur, &in);
     }
