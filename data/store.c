@@ -686,6 +686,13 @@ static void table_seen(store *s, tinfo *t, int64_t dv)
 status store_table(store *s, const char *name, tinfo **out, diag *d)
 {
     status st = ST_OK;
+    /* The table's ARN names it as its name does (API reference: the data
+     * plane's TableName is "the name of the table ... You can also provide
+     * the Amazon Resource Name (ARN) of the table"); only this store's
+     * ARNs (its region and account), not an index's or a stream's. */
+    size_t plen = strlen(STORE_ARN_PREFIX);
+    if (strncmp(name, STORE_ARN_PREFIX, plen) == 0 && name[plen] && !strchr(name + plen, '/'))
+        name += plen;
     /* Checked already in this transaction: nothing else can have changed
      * the row since (table creation and deletion here forget the cache).
      * A bulk load asks for its table once per item. */

@@ -109,10 +109,28 @@ static void data_plane_table_names(void **state)
     refused(s, "DeleteItem", "{\"TableName\":\"bad name!\",\"Key\":{\"pk\":{\"S\":\"a\"}}}", ST_VALIDATION,
             BAD_NAME);
     refused(s, "DescribeTable", "{\"TableName\":\"x\"}", ST_VALIDATION, BAD_NAME);
-    /* An ARN is no name: this one names no table here. */
+    /* An ARN of no table here. */
     refused(s, "DescribeTable", "{\"TableName\":\"arn:aws:dynamodb:us-east-1:000000000000:table/none\"}",
             ST_NOT_FOUND, "Requested resource not found: Table: arn:aws:dynamodb:us-east-1:000000000000:table/none"
             " not found");
+    /* The table's ARN names it (API reference, GetItem and the rest:
+     * "You can also provide the Amazon Resource Name (ARN) of the table in
+     * this parameter"), in transactions and batches too; another region's
+     * or an index's ARN names no table here. */
+#define TBL_ARN "arn:aws:dynamodb:us-east-1:000000000000:table/tbl"
+    ok(s, "PutItem", "{\"TableName\":\"" TBL_ARN "\",\"Item\":{\"pk\":{\"S\":\"arn\"}}}");
+    ok(s, "GetItem", "{\"TableName\":\"" TBL_ARN "\",\"Key\":{\"pk\":{\"S\":\"arn\"}}}");
+    assert_non_null(strstr(out_text, "\"Item\":{\"pk\":{\"S\":\"arn\"}}"));
+    ok(s, "DescribeTable", "{\"TableName\":\"" TBL_ARN "\"}");
+    assert_non_null(strstr(out_text, "\"TableName\":\"tbl\""));
+    ok(s, "TransactWriteItems", "{\"TransactItems\":[{\"Delete\":{\"TableName\":\"" TBL_ARN "\",\"Key\":{\"pk\":"
+       "{\"S\":\"arn\"}},\"ConditionExpression\":\"attribute_exists(pk)\"}}]}");
+    ok(s, "BatchGetItem", "{\"RequestItems\":{\"" TBL_ARN "\":{\"Keys\":[{\"pk\":{\"S\":\"arn\"}}]}}}");
+    assert_non_null(strstr(out_text, "\"Responses\":{\"" TBL_ARN "\":[]}"));
+    refused(s, "GetItem", "{\"TableName\":\"arn:aws:dynamodb:eu-west-1:000000000000:table/tbl\",\"Key\":{\"pk\":"
+            "{\"S\":\"arn\"}}}", ST_NOT_FOUND, "Requested resource not found");
+    refused(s, "GetItem", "{\"TableName\":\"" TBL_ARN "/index/x\",\"Key\":{\"pk\":{\"S\":\"arn\"}}}",
+            ST_NOT_FOUND, "Requested resource not found");
     buf b = BUF_INIT;
     buf_adds(&b, "{\"TableName\":\"");
     for (int i = 0; i < 1025; i++)
