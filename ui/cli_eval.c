@@ -24,7 +24,9 @@ static const char eval_usage[] =
     "                      [--key-schema ...] [--index NAME=PK[:T][,SK[:T]]]...\n"
     "  --names   ExpressionAttributeNames, e.g. '{\"#s\":\"status\"}'\n"
     "  --values  ExpressionAttributeValues in DynamoDB JSON, e.g. '{\":v\":{\"S\":\"x\"}}'\n"
-    "  --item    an item in DynamoDB JSON to evaluate against or update\n";
+    "  --item    an item in DynamoDB JSON to evaluate against or update\n"
+    "  --key-schema  the key schema a key condition is checked against; for the\n"
+    "            other kinds, a path into a key attribute (pk.x) is refused\n";
 
 static bool is_control(unsigned char c)
 {
