@@ -20,7 +20,7 @@
 
 static const vspec put_spec[] = {
     F_RCC,
-    F_TABLE,
+    F_TABLE_ALONE,
     { .name = "Item", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
     { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
     { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &sop_expected_elem },
@@ -74,11 +74,14 @@ static const vspec avu_fields[] = {
 };
 static const vspec avu_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "AttributeValueUpdate",
                                 .fields = avu_fields };
+/* UpdateItem stops at its first invalid enum, ReturnValues first (AWS:
+ * dynoxide's changelog 0.12, confirmed in eu-west-2; the order of the
+ * others is that emulator's, not confirmed), where PutItem gives them all. */
 static const vspec update_spec[] = {
-    F_RCC,
-    F_TABLE,
-    { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
-    { .name = "ReturnValues", .type = VT_STRING, .enums = e_rv_update },
+    { .name = "ReturnConsumedCapacity", .type = VT_STRING, .enums = sop_e_rcc, .alone = 3 },
+    F_TABLE_ALONE,
+    { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm, .alone = 4 },
+    { .name = "ReturnValues", .type = VT_STRING, .enums = e_rv_update, .alone = 2 },
     { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
     { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
     { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &sop_expected_elem },
@@ -87,7 +90,7 @@ static const vspec update_spec[] = {
     { .name = "UpdateExpression", .type = VT_STRING },
     F_EAV,
     F_EAN,
-    { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf },
+    { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf, .alone = 5 },
     F_END,
 };
 

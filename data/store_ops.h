@@ -45,6 +45,12 @@ extern const vspec sop_keycond_elem;
 #define F_CREATE_TABLE { .name = "TableName", .type = VT_STRING, .flags = VF_REQUIRED | VF_NAMEPAT, \
                       .min_len = 3, .max_len = 255 }
 #define F_RCC { .name = "ReturnConsumedCapacity", .type = VT_STRING, .enums = sop_e_rcc }
+/* PutItem's and UpdateItem's TableName, reported alone before the other
+ * members (AWS: dynoxide's changelog 0.12, "an empty or invalid TableName
+ * is reported on its own, before the Return* enum checks", confirmed in
+ * eu-west-2). */
+#define F_TABLE_ALONE { .name = "TableName", .type = VT_STRING, .flags = VF_NOTNULL | VF_TABLE_REF, .min_len = 1, \
+                        .max_len = 1024, .alone = 1 }
 #define F_EAV { .name = "ExpressionAttributeValues", .type = VT_ATTRMAP }
 #define F_EAN { .name = "ExpressionAttributeNames", .type = VT_MAP, .sub = "java.lang.String", \
                 .elem = &sop_str_elem }

@@ -12,25 +12,25 @@
 /* ---- pass 1: JSON types (SerializationException) ---- */
 
 static const vspec av_fields[];
-static const vspec av_elem = { "member", VT_ATTR, "AttributeValue", 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL };
-static const vspec av_blob_elem = { "member", VT_END + 100, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL };
-static const vspec av_str_elem = { "member", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL };
+static const vspec av_elem = { "member", VT_ATTR, "AttributeValue", 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 };
+static const vspec av_blob_elem = { "member", VT_END + 100, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 };
+static const vspec av_str_elem = { "member", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 };
 
 #define VT_BLOB ((vtype)(VT_END + 100))
 
 /* AttrStruct children, in DynamoDB's member order. */
 static const vspec av_fields[] = {
-    { "S", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "B", VT_BLOB, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "N", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "BOOL", VT_BOOL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "NULL", VT_BOOL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "BS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_blob_elem },
-    { "NS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_str_elem },
-    { "SS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_str_elem },
-    { "L", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_elem },
-    { "M", VT_ATTRMAP, "AttributeValue", 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { NULL, VT_END, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "S", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+    { "B", VT_BLOB, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+    { "N", VT_STRING, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+    { "BOOL", VT_BOOL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+    { "NULL", VT_BOOL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+    { "BS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_blob_elem, 0 },
+    { "NS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_str_elem, 0 },
+    { "SS", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_str_elem, 0 },
+    { "L", VT_LIST, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, &av_elem, 0 },
+    { "M", VT_ATTRMAP, "AttributeValue", 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
+    { NULL, VT_END, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 },
 };
 
 static status ser(diag *d, const char *fmt, const char *arg)
@@ -592,8 +592,22 @@ status store_valid_check(const cJSON *obj, const vspec *fields, diag *d, buf *fu
         }
     }
     errs e = { 0, BUF_INIT };
-    for (size_t i = 0; i < n; i++)
-        check_one(vals[i], &fields[i], &(vpath){ "", "" }, fields[i].name, &e);
+    /* The members reported alone, in their rank's order; then every other
+     * member's errors together. */
+    bool ranked = true;
+    for (int rank = 1; ranked && !e.n; rank++) {
+        ranked = false;
+        for (size_t i = 0; i < n && !e.n; i++) {
+            if (fields[i].alone == rank) {
+                ranked = true;
+                check_one(vals[i], &fields[i], &(vpath){ "", "" }, fields[i].name, &e);
+            }
+        }
+    }
+    bool alone_wrong = e.n > 0;
+    for (size_t i = 0; i < n && !alone_wrong; i++)
+        if (!fields[i].alone)
+            check_one(vals[i], &fields[i], &(vpath){ "", "" }, fields[i].name, &e);
     /* A name where a table is named (not an ARN) must be one a table can
      * have: DynamoDB Local 3.3's message, which takes ARNs too (not
      * confirmed against AWS). */

@@ -60,6 +60,8 @@ struct vspec {
     const char *const *enums;   /* NULL-terminated */
     const vspec *fields;        /* VT_*STRUCT: terminated by VT_END */
     const vspec *elem;          /* VT_LIST / VT_MAP / VT_PLIST element */
+    int alone;                  /* > 0: checked before the other members and,
+                                 * when wrong, reported alone; rank 1 first */
 };
 
 /*

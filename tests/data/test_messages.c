@@ -97,6 +97,27 @@ static void data_plane_table_names(void **state)
 {
     store *s = *state;
     create_tbl(s);
+    /* A wrong TableName in PutItem and UpdateItem is reported alone,
+     * before the Return* enums (AWS: dynoxide's changelog 0.12, confirmed
+     * in eu-west-2); UpdateItem reports its first wrong enum alone,
+     * ReturnValues first, where PutItem reports them all. */
+    refused(s, "PutItem", "{\"TableName\":\"\",\"Item\":{\"pk\":{\"S\":\"a\"}},\"ReturnValues\":\"BAD\"}",
+            ST_VALIDATION, "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member"
+            " must have length greater than or equal to 1");
+    refused(s, "UpdateItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"S\":\"a\"}},\"ReturnValues\":\"BAD\","
+            "\"ReturnConsumedCapacity\":\"BAD2\"}", ST_VALIDATION,
+            "1 validation error detected: Value 'BAD' at 'returnValues' failed to satisfy constraint: Member must"
+            " satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]");
+    refused(s, "UpdateItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"S\":\"a\"}},"
+            "\"ReturnItemCollectionMetrics\":\"BAD3\",\"ReturnConsumedCapacity\":\"BAD2\"}", ST_VALIDATION,
+            "1 validation error detected: Value 'BAD2' at 'returnConsumedCapacity' failed to satisfy constraint:"
+            " Member must satisfy enum value set: [INDEXES, TOTAL, NONE]");
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"}},\"ReturnValues\":\"BAD\","
+            "\"ReturnConsumedCapacity\":\"BAD2\"}", ST_VALIDATION,
+            "2 validation errors detected: Value 'BAD2' at 'returnConsumedCapacity' failed to satisfy constraint:"
+            " Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; Value 'BAD' at 'returnValues' failed to"
+            " satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE,"
+            " UPDATED_NEW]");
     /* An empty TableName in PutItem: one error, not two (issue 29). */
     refused(s, "PutItem", "{\"TableName\":\"\",\"Item\":{\"pk\":{\"S\":\"a\"}}}", ST_VALIDATION,
             "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must"
