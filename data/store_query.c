@@ -902,28 +902,12 @@ static void tuple_bound(read_req *r, bool hi, const buf *b, bool after)
  * a prefix P of the tuple, the last condition on the attribute after them
  * bounds the bytes after P (keyenc is self-delimiting, so "the attribute
  * > v" is "the tuple >= the successor of P + enc(v)"). */
-typedef struct key_names {
-    const char *hn[SCHEMA_MAX_KEY_PARTS], *rn[SCHEMA_MAX_KEY_PARTS];
-    av_type ht[SCHEMA_MAX_KEY_PARTS], rt[SCHEMA_MAX_KEY_PARTS];
-    size_t nh, nr;
-} key_names;
-
-static void key_names_of(const index_def *ix, key_names *k)
-{
-    k->nh = index_def_n_hash(ix);
-    k->nr = index_def_n_range(ix);
-    for (size_t i = 0; i < k->nh; i++)
-        k->hn[i] = index_def_hash(ix, i)->name, k->ht[i] = index_def_hash(ix, i)->type;
-    for (size_t i = 0; i < k->nr; i++)
-        k->rn[i] = index_def_range(ix, i)->name, k->rt[i] = index_def_range(ix, i)->type;
-}
-
 static status tuple_read(const expr_key_tuple *kt, read_req *r, diag *d);
 
 static status key_tuple(const reqx *x, read_req *r, diag *d)
 {
-    key_names k;
-    key_names_of(r->ix, &k);
+    index_key_parts k;
+    index_def_key_parts(r->ix, &k);
     expr_key_tuple kt;
     status st = expr_key_tuple_of(x->key, k.hn, k.ht, k.nh, k.rn, k.rt, k.nr, &kt, d);
     return st != ST_OK ? st : tuple_read(&kt, r, d);
@@ -935,8 +919,8 @@ static status key_tuple(const reqx *x, read_req *r, diag *d)
  * expression). */
 static status key_conditions_tuple(const ddb_conds *kc, read_req *r, diag *d)
 {
-    key_names k;
-    key_names_of(r->ix, &k);
+    index_key_parts k;
+    index_def_key_parts(r->ix, &k);
     expr_key_cond c[2 * SCHEMA_MAX_KEY_PARTS];
     if (kc->n > k.nh + k.nr)
         return diag_set(d, ST_VALIDATION, "Query key condition not supported");

@@ -103,6 +103,16 @@ size_t index_def_n_range(const index_def *ix)
     return ix->sk.name ? 1 + ix->n_sk_rest : 0;
 }
 
+void index_def_key_parts(const index_def *ix, index_key_parts *k)
+{
+    k->nh = index_def_n_hash(ix);
+    k->nr = index_def_n_range(ix);
+    for (size_t i = 0; i < k->nh; i++)
+        k->hn[i] = index_def_hash(ix, i)->name, k->ht[i] = index_def_hash(ix, i)->type;
+    for (size_t i = 0; i < k->nr; i++)
+        k->rn[i] = index_def_range(ix, i)->name, k->rt[i] = index_def_range(ix, i)->type;
+}
+
 const key_attr *index_def_hash(const index_def *ix, size_t i)
 {
     assert(i < index_def_n_hash(ix));

@@ -70,6 +70,15 @@ const key_attr *index_def_hash(const index_def *ix, size_t i);
 const key_attr *index_def_range(const index_def *ix, size_t i);
 /* Has the index more than one HASH or more than one RANGE attribute? */
 bool index_def_multi(const index_def *ix);
+/* An index's key attributes as name and type arrays, HASH and RANGE
+ * (what expr_key_tuple_of and expr_key_tuple_check take); the names are
+ * the index's, not copies. */
+typedef struct index_key_parts {
+    const char *hn[SCHEMA_MAX_KEY_PARTS], *rn[SCHEMA_MAX_KEY_PARTS];
+    av_type ht[SCHEMA_MAX_KEY_PARTS], rt[SCHEMA_MAX_KEY_PARTS];
+    size_t nh, nr;
+} index_key_parts;
+void index_def_key_parts(const index_def *ix, index_key_parts *k);
 /* Is name one of the index's key attributes? */
 bool index_def_is_key(const index_def *ix, const char *name);
 /* Index by name, or NULL. */

@@ -117,6 +117,11 @@ typedef struct query_sk {
     const struct av *a, *b;
 } query_sk;
 
+/* A sort-key condition as the query bar's field shows it and reads it
+ * back ("begins_with ACTOR#", "between 1 and 9"), appended to out;
+ * nothing for KEY_SK_NONE. */
+void query_sk_text(const query_sk *sk, struct buf *out);
+
 /* What the query bar opens with (any may be NULL or none): the partition
  * value and the sort-key condition as values (the table view's selected
  * partition, the builder's key condition), or as words typed

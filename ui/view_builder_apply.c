@@ -202,10 +202,6 @@ static void read_filter(bview *p, const buf *text, bmaps *m, int argc, char **ar
  * between parts (as the bar reads them back). */
 static void tuple_sk_text(const expr_key_tuple *kt, buf *out)
 {
-    static const char *const words[] = {
-        [KEY_SK_EQ] = "= ", [KEY_SK_LT] = "< ", [KEY_SK_LE] = "<= ", [KEY_SK_GT] = "> ",
-        [KEY_SK_GE] = ">= ", [KEY_SK_BETWEEN] = "between ", [KEY_SK_BEGINS] = "begins_with ",
-    };
     for (size_t i = 0; i < kt->n_eq; i++) {
         buf_adds(out, i ? " | " : "");
         av_scalar_text(kt->eq[i], out);
@@ -214,12 +210,7 @@ static void tuple_sk_text(const expr_key_tuple *kt, buf *out)
     if (l->op == KEY_SK_NONE)
         return;
     buf_adds(out, kt->n_eq ? " | " : "");
-    buf_adds(out, words[l->op]);
-    av_scalar_text(l->sk1, out);
-    if (l->op == KEY_SK_BETWEEN) {
-        buf_adds(out, " and ");
-        av_scalar_text(l->sk2, out);
-    }
+    query_sk_text(&(query_sk){ l->op, l->sk1, l->sk2 }, out);
 }
 
 /* A key condition on a multi-attribute index key: checked against every
@@ -228,20 +219,15 @@ static void tuple_sk_text(const expr_key_tuple *kt, buf *out)
  * the RANGE parts as text. */
 static status read_key_tuple(bview *p, const index_def *ixd, const expr *e, diag *d)
 {
-    const char *hn[SCHEMA_MAX_KEY_PARTS], *rn[SCHEMA_MAX_KEY_PARTS];
-    av_type ht[SCHEMA_MAX_KEY_PARTS], rt[SCHEMA_MAX_KEY_PARTS];
-    size_t nh = index_def_n_hash(ixd), nr = index_def_n_range(ixd);
-    for (size_t i = 0; i < nh; i++)
-        hn[i] = index_def_hash(ixd, i)->name, ht[i] = index_def_hash(ixd, i)->type;
-    for (size_t i = 0; i < nr; i++)
-        rn[i] = index_def_range(ixd, i)->name, rt[i] = index_def_range(ixd, i)->type;
+    index_key_parts k;
+    index_def_key_parts(ixd, &k);
     expr_key_tuple kt;
-    status st = expr_key_tuple_of(e, hn, ht, nh, rn, rt, nr, &kt, d);
+    status st = expr_key_tuple_of(e, k.hn, k.ht, k.nh, k.rn, k.rt, k.nr, &kt, d);
     if (st != ST_OK)
         return st;
     av pk;
     av_init_list(&pk, AV_L);
-    for (size_t i = 0; i < nh; i++) {
+    for (size_t i = 0; i < k.nh; i++) {
         av c;
         av_copy(&c, kt.hash[i]);
         av_list_push(&pk, &c);

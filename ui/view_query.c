@@ -194,23 +194,28 @@ static void set_pk_value(query_view *p, const av *v)
     buf_done(&t);
 }
 
-/* The sort-key condition as values, the field showing it as it would
- * be typed. */
-static void set_sk_value(query_view *p, const query_sk *sk)
+void query_sk_text(const query_sk *sk, buf *out)
 {
     static const char *const words[] = {
         [KEY_SK_EQ] = "= ", [KEY_SK_LT] = "< ", [KEY_SK_LE] = "<= ", [KEY_SK_GT] = "> ",
         [KEY_SK_GE] = ">= ", [KEY_SK_BETWEEN] = "between ", [KEY_SK_BEGINS] = "begins_with ",
     };
-    buf t = BUF_INIT;
-    if (sk->op != KEY_SK_NONE) {
-        buf_adds(&t, words[sk->op]);
-        av_scalar_text(sk->a, &t);
-        if (sk->op == KEY_SK_BETWEEN) {
-            buf_adds(&t, " and ");
-            av_scalar_text(sk->b, &t);
-        }
+    if (sk->op == KEY_SK_NONE)
+        return;
+    buf_adds(out, words[sk->op]);
+    av_scalar_text(sk->a, out);
+    if (sk->op == KEY_SK_BETWEEN) {
+        buf_adds(out, " and ");
+        av_scalar_text(sk->b, out);
     }
+}
+
+/* The sort-key condition as values, the field showing it as it would
+ * be typed. */
+static void set_sk_value(query_view *p, const query_sk *sk)
+{
+    buf t = BUF_INIT;
+    query_sk_text(sk, &t);
     set_text(p, F_SK, t.data);
     query_clear_sk(p);
     p->sk_op = sk->op;
