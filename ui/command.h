@@ -16,7 +16,7 @@
     X(index,        "NAME|base",    "Show the table through an index, or the base table") \
     X(goto,         "VALUE",        "Go to the partition with this partition key value") \
     X(partitions,   "",             "Partition overview of the table or index shown") \
-    X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once") \
+    X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once (a multi-attribute key: | joins words into PK, A | B; only the last sort part takes a range)") \
     X(scan,         "",             "Run a Scan of the table or index shown") \
     X(page_size,    "N",            "Query bar: read N items a page (DynamoDB's Limit; 100 at the start)") \
     X(load,         "N",            "Query bar: load pages until N matches (Esc or ^C stops)") \
