@@ -36,7 +36,7 @@ static status partitions(store *s, const char *table, const index_def *ix, docto
     st = store_partitions_by_size(s, table, index, DOCTOR_RUN_PARTITIONS, parts, &n, d);
     for (size_t i = 0; st == ST_OK && i < n; i++) {
         doctor_partition(doc, index, &parts[i].pk, parts[i].items, parts[i].bytes, ts.items,
-                         ts.bytes);
+                         ts.bytes, ts.partitions);
         /* A table with an LSI: the item collection is the partition and
          * its LSI entries. */
         uint64_t coll = parts[i].bytes;

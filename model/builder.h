@@ -283,10 +283,14 @@ typedef struct bverdict {
     size_t n;
 } bverdict;
 
-/* Evaluates the tree against item (AV_M, or NULL: no item). Fails when
- * the tree does not print or DynamoDB would refuse the expression (then
- * d says why and builder_node_at(d->pos) is the culprit). */
-status builder_verdict(builder *b, expr_kind kind, const av *item, bverdict *out, diag *d);
+/* Evaluates the tree against item (AV_M, or NULL: no item). The tree is
+ * printed into m, the maps of the request it is part of (an UpdateItem's
+ * update rows printed into them first: its clauses then read as the
+ * request sends them, `version = :version_1` where the update took
+ * :version); NULL: maps of its own. Fails when the tree does not print or
+ * DynamoDB would refuse the expression (then d says why and
+ * builder_node_at(d->pos) is the culprit). */
+status builder_verdict(builder *b, bmaps *m, expr_kind kind, const av *item, bverdict *out, diag *d);
 void builder_verdict_done(bverdict *v);
 
 /* ---- update expressions -------------------------------------------------- */

@@ -87,26 +87,27 @@ static status judge(vstate *s, const bnode *n, int depth, bool *verdict)
     return st;
 }
 
-status builder_verdict(builder *b, expr_kind kind, const av *item, bverdict *out, diag *d)
+status builder_verdict(builder *b, bmaps *into, expr_kind kind, const av *item, bverdict *out, diag *d)
 {
     memset(out, 0, sizeof *out);
-    bmaps m;
+    bmaps own;
+    bmaps *m = into ? into : &own;
     buf text = BUF_INIT;
     av names, values;
     expr_ctx cx;
     expr *e = NULL;
     bool cx_ok = false;
-    builder_maps_init(&m);
+    builder_maps_init(&own);
     names.type = values.type = AV_NONE;
-    status st = builder_print(b, &m, &text, d);
+    status st = builder_print(b, m, &text, d);
     if (st)
         goto out;
     if (builder_empty(b)) {
         out->ok = true;
         goto out;
     }
-    builder_maps_names_av(&m, &names);
-    builder_maps_values_av(&m, &values);
+    builder_maps_names_av(m, &names);
+    builder_maps_values_av(m, &values);
     st = expr_ctx_init(&cx, names.type ? &names : NULL, values.type ? &values : NULL, d);
     if (st)
         goto out;
@@ -131,7 +132,7 @@ out:
     av_done(&names);
     av_done(&values);
     buf_done(&text);
-    builder_maps_done(&m);
+    builder_maps_done(&own);
     return st;
 }
 

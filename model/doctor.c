@@ -208,26 +208,65 @@ static void pk_text(const av *pk, buf *out)
         buf_adds(out, "?");
 }
 
-void doctor_partition(doctor *x, const char *index, const av *pk, uint64_t items, uint64_t bytes,
-                      uint64_t total_items, uint64_t total_bytes)
+/* How many times the mean of the other partitions n is: HUGE_VAL above
+ * none (the only partition, or the others empty), 0 when the totals do
+ * not hold n (stale). */
+static double times_rest(uint64_t n, uint64_t total, uint64_t parts)
 {
-    if (total_items < 100)
+    if (n > total || parts == 0)
+        return 0;
+    if (parts == 1)
+        return n ? HUGE_VAL : 0;
+    double rest = (double)(total - n) / (double)(parts - 1);
+    return rest > 0 ? (double)n / rest : n > 0 ? HUGE_VAL : 0;
+}
+
+bool doctor_hot(uint64_t items, uint64_t bytes, uint64_t total_items, uint64_t total_bytes, uint64_t parts)
+{
+    if (items < DOCTOR_HOT_MIN)
+        return false;
+    return times_rest(items, total_items, parts) >= DOCTOR_HOT_TIMES ||
+           (bytes && total_bytes && times_rest(bytes, total_bytes, parts) >= DOCTOR_HOT_TIMES);
+}
+
+/* "150 times", "more than 1,000 times" (the rest all but empty). */
+static void times_text(buf *out, double t)
+{
+    if (t >= 1000)
+        buf_adds(out, "over 1000 times");
+    else
+        buf_printf(out, "%.*f times", t < 10 ? 1 : 0, t);
+}
+
+void doctor_partition(doctor *x, const char *index, const av *pk, uint64_t items, uint64_t bytes,
+                      uint64_t total_items, uint64_t total_bytes, uint64_t parts)
+{
+    if (!doctor_hot(items, bytes, total_items, total_bytes, parts))
         return;
-    double si = (double)items / (double)total_items;
+    double si = total_items ? (double)items / (double)total_items : 0;
     double sb = total_bytes ? (double)bytes / (double)total_bytes : 0;
-    if (si < 0.25 && sb < 0.25)
-        return;
-    buf k = BUF_INIT;
+    buf k = BUF_INIT, ti = BUF_INIT, tb = BUF_INIT;
     pk_text(pk, &k);
+    if (parts < 2) {
+        buf_adds(&ti, "the only partition (its key has one value): every read and write goes to it");
+    } else {
+        times_text(&tb, times_rest(items, total_items, parts));
+        buf_printf(&ti, "%s the mean of the other %llu partitions in items and ", tb.data,
+                   (unsigned long long)(parts - 1));
+        buf_reset(&tb);
+        times_text(&tb, times_rest(bytes, total_bytes, parts));
+        buf_printf(&ti, "%s in bytes", tb.data);
+    }
     add(&x->r, DOC_HOT_PARTITION, x->table, NULL, index,
         "spread it: write-shard the key (a suffix #0..#N, as the samples' celebrity), or key it by"
         " something with more values; a partition serves at most 3000 read and 1000 write units"
         " a second",
-        "the partition %s of %s%s%s holds %.0f%% of its items (%llu of %llu) and %.0f%% of its bytes",
-        k.data, index ? "index " : "", index ? index : "the table",
-        index ? "" : "", si * 100, (unsigned long long)items, (unsigned long long)total_items,
-        sb * 100);
+        "the partition %s of %s%s holds %.0f%% of its items (%llu of %llu) and %.0f%% of its bytes, %s",
+        k.data, index ? "index " : "", index ? index : "the table", si * 100,
+        (unsigned long long)items, (unsigned long long)total_items, sb * 100, ti.data);
     buf_done(&k);
+    buf_done(&ti);
+    buf_done(&tb);
 }
 
 void doctor_collection(doctor *x, const av *pk, uint64_t bytes)

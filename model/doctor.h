@@ -15,10 +15,9 @@
  * - a GSI key attribute missing from items of an entity that a pattern
  *   reading that index expects there (a sparse index by accident);
  * - an index no access pattern uses (when the table has patterns at all);
- * - a hot partition of the table or an index (doctor_partition): a
- *   quarter of the items or bytes or more, in a table of 100 items or
- *   more; and on a table with an LSI, an item collection past 80% of the
- *   10 GB it may hold;
+ * - a hot partition of the table or an index (doctor_partition, by
+ *   doctor_hot: the rule the table view's HOT uses); and on a table with
+ *   an LSI, an item collection past 80% of the 10 GB it may hold;
  * - TTL disabled while an attribute named like one (ttl, expires...,
  *   expiry..., expiration...) holds epoch seconds.
  * Whether anybody reads an index is not in the data (DynamoDB's
@@ -96,10 +95,24 @@ typedef struct doctor doctor;
  */
 doctor *doctor_new(const char *table, const table_def *def, const char *ttl_attr, double now);
 void doctor_item(doctor *x, const ent_table *declared, const av *item);
+/* A hot partition, far above the rest: at least DOCTOR_HOT_MIN items,
+ * and at least DOCTOR_HOT_TIMES times the mean of the other partitions
+ * of its table or index in items, or in bytes (bytes and total_bytes 0:
+ * not known, items alone). total_*: the sums over all parts partitions
+ * (this one included). An even table has none (20 partitions of 100
+ * items: each is 1 time the others' mean); the only partition of a table
+ * or index, with DOCTOR_HOT_MIN items or more, is HOT: its key has one
+ * value, so every read and write goes to it (an index keyed on `type`).
+ * The mean of the others, not of all: a few big partitions raise the
+ * mean of all themselves (one of 1,000 items beside one of 1 is 2 times
+ * the mean of both, 1,000 times the other's). */
+#define DOCTOR_HOT_MIN 32
+#define DOCTOR_HOT_TIMES 4
+bool doctor_hot(uint64_t items, uint64_t bytes, uint64_t total_items, uint64_t total_bytes, uint64_t parts);
 /* One of the largest partitions of the table (index NULL) or an index,
- * with the totals of what it is part of. */
+ * with the totals of what it is part of (parts: its partitions). */
 void doctor_partition(doctor *x, const char *index, const av *pk, uint64_t items, uint64_t bytes,
-                      uint64_t total_items, uint64_t total_bytes);
+                      uint64_t total_items, uint64_t total_bytes, uint64_t parts);
 /* On a table with an LSI: the size of one of its largest item
  * collections (the partition's items and their LSI entries). */
 void doctor_collection(doctor *x, const av *pk, uint64_t bytes);

@@ -131,6 +131,11 @@ void bview_panel_build(bview *p);
 void bview_panel_wrap(bview *p, int width);
 /* Frees the panel's and the wrapped rows (not the arrays' capacity). */
 void bview_panel_free(bview *p);
+/* Initialises m as the request op makes fills it before its condition:
+ * an UpdateItem's update rows first (their text into upd, when not
+ * NULL), so the condition's placeholders, printed next into m, are the
+ * ones the request sends (`:version_1` where the update took :version). */
+status bview_maps_before_cond(bview *p, breq_op op, bmaps *m, buf *upd, diag *d);
 
 /* ---- view_builder_prompt.c --------------------------------------------- */
 

@@ -16,7 +16,7 @@
     X(index,        "NAME|base",    "Show the table through an index, or the base table") \
     X(goto,         "VALUE",        "Go to the partition with this partition key value") \
     X(partitions,   "",             "Partition overview of the table or index shown") \
-    X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once") \
+    X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once (a multi-attribute key: | joins words into PK, A | B; only the last sort part takes a range)") \
     X(scan,         "",             "Run a Scan of the table or index shown") \
     X(page_size,    "N",            "Query bar: read N items a page (DynamoDB's Limit; 100 at the start)") \
     X(load,         "N",            "Query bar: load pages until N matches (Esc or ^C stops)") \
@@ -57,7 +57,7 @@
     X(ttl,          "[ATTR|off]",   "Show the table's TTL, or enable it on ATTR, or disable it (asks first)") \
     X(entities,     "[TABLE]",      "Entity types of the table shown (or TABLE), inferred from its items: Enter shows one's items") \
     X(doctor,       "[TABLE]",      "What hurts the design of the table shown (or TABLE), and what to do (as ddbx doctor)") \
-    X(what_if,      "[TABLE]",      "A scratch copy of the table: :create-index and :delete-index there, every pattern's cost before and after") \
+    X(what_if,      "[TABLE]",      "A scratch copy of the table: :create-index and :delete-index there, every pattern's cost before and after, the doctor's findings they bring") \
     X(stage,        "[on|off]",     "Stage edits instead of writing them, the builder's too (on by default for a remote table opened with --write)") \
     X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
     X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \

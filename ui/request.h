@@ -87,6 +87,7 @@
  */
 #define REQ_VIEW_KEYS(X) \
     X("Prompts", REQ_NONE,      "^W",           "In a prompt: delete the word before the cursor (TARGET#bob -> TARGET#)") \
+    X("Table",   REQ_NONE,      "HOT",          "On a partition header: far above the rest, 32 items or more and 4 times the mean of the other partitions in items or bytes, or the only partition (the doctor's hot-partition rule)") \
     X("Table",   REQ_ENTER,     "",             "In the column picker: show or hide the column") \
     X("Views",   REQ_ENTER,     "",             "In the backups view: diff the backup with its table as it is now; in a diff: both versions of the item side by side") \
     X("Views",   REQ_DELETE,    "",             "In the backups view: delete the selected backup, after asking") \

@@ -121,6 +121,18 @@ typedef struct query_sk {
  * back ("begins_with ACTOR#", "between 1 and 9"), appended to out;
  * nothing for KEY_SK_NONE. */
 void query_sk_text(const query_sk *sk, struct buf *out);
+/* Whether a sort-key part typed as text reads as a condition (starts with
+ * =, <, <=, >, >=, between, begins_with) rather than a value: an equal
+ * value that does is written `= V`. */
+bool query_sk_is_op(const char *text);
+/* `:query`'s words after the command (and `:apply filter`'s), options
+ * taken out, as the partition value and the sort-key condition (appended
+ * to pk and sk; sk empty: no condition words). On a key of n_hash HASH
+ * attributes (a multi-attribute GSI key) `|` binds tighter than the
+ * spaces between words: the partition value takes the words a `|` joins
+ * to it until it has n_hash parts (`enrollment | CRS#math204`), and the
+ * rest, joined by spaces, is the condition. */
+void query_words(char *const *w, int n, size_t n_hash, struct buf *pk, struct buf *sk);
 
 /* What the query bar opens with (any may be NULL or none): the partition
  * value and the sort-key condition as values (the table view's selected

@@ -278,10 +278,16 @@ static void rebuild(view *v, size_t sel)
     builder_pick_paths(p->have_def ? &p->def : NULL,
                        bview_verdict_item(p) ? bview_verdict_item(p) : bview_have_item(p) ? &p->item : NULL,
                        PICKS_MAX, &p->picks, &p->n_picks);
-    if (builder_verdict(p->b, bview_mode_kind(p->mode), bview_verdict_item(p), &p->verdict, &d) == ST_OK)
+    /* Printed after the update rows, as the request prints it. */
+    bmaps m;
+    diag ud;
+    diag_init(&ud);
+    bview_maps_before_cond(p, bview_action(p), &m, NULL, &ud);
+    if (builder_verdict(p->b, &m, bview_mode_kind(p->mode), bview_verdict_item(p), &p->verdict, &d) == ST_OK)
         p->have_verdict = true;
     else if (d.pos >= 0)
         p->bad = builder_node_at(p->b, d.pos);
+    builder_maps_done(&m);
     bview_panel_build(p);
     vm_clear(&v->vm);
     for (size_t i = 0; i < p->n_nodes; i++)

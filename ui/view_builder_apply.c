@@ -182,14 +182,20 @@ static void read_filter(bview *p, const buf *text, bmaps *m, int argc, char **ar
     av names, values;
     builder_maps_names_av(m, &names);
     builder_maps_values_av(m, &values);
+    /* The words as :query reads them (`|` joins a multi-attribute PK). */
+    const index_def *ixd = p->have_def && p->index ? table_def_index(&p->def, p->index) : NULL;
+    buf pk = BUF_INIT, sk = BUF_INIT;
+    query_words(argv + 2, argc > 2 ? argc - 2 : 0, ixd ? index_def_n_hash(ixd) : 1, &pk, &sk);
     query_arg qa = {
         .table = p->table, .index = p->index,
-        .pk_text = argc > 2 ? argv[2] : NULL, .sk_text = argc > 3 ? argv[3] : NULL,
+        .pk_text = argc > 2 ? (pk.data ? pk.data : "") : NULL, .sk_text = sk.len ? sk.data : NULL,
         .filter = text->data ? text->data : "",
         .names = names.type ? &names : NULL, .values = values.type ? &values : NULL,
         .run = true,
     };
     display_push(&view_query_ops, &qa);
+    buf_done(&pk);
+    buf_done(&sk);
     av_done(&names);
     av_done(&values);
     p->result_error = false;
@@ -204,7 +210,17 @@ static void tuple_sk_text(const expr_key_tuple *kt, buf *out)
 {
     for (size_t i = 0; i < kt->n_eq; i++) {
         buf_adds(out, i ? " | " : "");
+        /* An equal value that reads as a condition (">= A") says `= `. */
+        size_t at = out->len;
         av_scalar_text(kt->eq[i], out);
+        if (query_sk_is_op(out->data + at)) {
+            buf v = BUF_INIT;
+            buf_adds(&v, out->data + at);
+            out->len = at;
+            out->data[at] = '\0';
+            buf_printf(out, "= %s", v.data);
+            buf_done(&v);
+        }
     }
     const expr_key_range *l = &kt->last;
     if (l->op == KEY_SK_NONE)

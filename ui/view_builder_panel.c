@@ -103,6 +103,17 @@ static void panel_head(bview *p, breq_op op)
     }
 }
 
+status bview_maps_before_cond(bview *p, breq_op op, bmaps *m, buf *upd, diag *d)
+{
+    builder_maps_init(m);
+    if (!p->upd.n || op != BREQ_UPDATE)
+        return ST_OK;
+    buf own = BUF_INIT;
+    status st = builder_update_print(&p->upd, m, upd ? upd : &own, d);
+    buf_done(&own);
+    return st;
+}
+
 /* The expressions and their maps, as one request carries them: the
  * update rows first (DynamoDB's order), then the condition. True when
  * the tree printed as a non-empty expression. */
@@ -112,11 +123,8 @@ static bool panel_expressions(bview *p, breq_op op)
     diag d, ud;
     diag_init(&d);
     diag_init(&ud);
-    builder_maps_init(&m);
     buf b = BUF_INIT, u = BUF_INIT;
-    status ust = ST_OK;
-    if (p->upd.n && op == BREQ_UPDATE)
-        ust = builder_update_print(&p->upd, &m, &u, &ud);
+    status ust = bview_maps_before_cond(p, op, &m, &u, &ud);
     status st = builder_print(p->b, &m, &b, &d);
     if (p->upd.n) {
         pl(p, ROLE_COLHEAD, "UpdateExpression%s", op == BREQ_UPDATE ? "" : " (UpdateItem only)");
@@ -172,10 +180,16 @@ static void panel_verdict(bview *p)
     diag_init(&vd);
     bverdict tmp;
     buf alone = BUF_INIT;
-    bmaps am;
-    builder_maps_init(&am);
+    bmaps am, vmaps;
+    breq_op op = bview_action(p);
+    diag ud;
+    diag_init(&ud);
+    bview_maps_before_cond(p, op, &am, NULL, &ud);
+    bview_maps_before_cond(p, op, &vmaps, NULL, &ud);
     builder_print(p->b, &am, &alone, &vd);
-    if (builder_verdict(p->b, bview_mode_kind(p->mode), bview_verdict_item(p), &tmp, &vd)) {
+    status st = builder_verdict(p->b, &vmaps, bview_mode_kind(p->mode), bview_verdict_item(p), &tmp, &vd);
+    builder_maps_done(&vmaps);
+    if (st) {
         pl(p, ROLE_ERROR, "ValidationException: %s", vd.msg);
         pl_caret(p, alone.data ? alone.data : "", vd.pos);
     } else {

@@ -2,8 +2,8 @@
  * view_items — the table view: item collections.
  *
  * One group line per partition key (value, items, bytes, HOT when far
- * above the average), its items below in sort-key order. Only a window of
- * lines is loaded: `more` extends it from the first or last loaded line
+ * above the rest: doctor_hot), its items below in sort-key order. Only a
+ * window of lines is loaded: `more` extends it from the first or last loaded line
  * (keyset paging: the partition after this one, the items after this
  * item), so a table of millions of items opens as fast as a small one.
  * The same view shows an index (GSI/LSI): groups are then the index's
@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "data/store.h"
+#include "model/doctor.h"
 #include "model/mem.h"
 #include "model/ttl.h"
 #include "ui/cols.h"
@@ -152,13 +153,6 @@ static void load_stats(items_view *p)
         display_diag(NULL, st, &d);
         p->failed = true;
     }
-    /* Hot: far above the average partition, or a large share of all the
-     * items (a few celebrity partitions raise the average themselves). */
-    uint64_t avg = p->vst.partitions ? p->vst.items / p->vst.partitions : 0;
-    uint64_t share = p->vst.items / 20;
-    p->hot = avg * 4 < share ? avg * 4 : share;
-    if (p->hot < 32)
-        p->hot = 32;
 }
 
 static void set_index(items_view *p, int ix)
@@ -370,6 +364,16 @@ static bool remote(void)
     store_info info;
     store_get_info(display_store(), &info);
     return info.remote;
+}
+
+/* HOT: far above the other partitions of the table or index shown
+ * (doctor_hot, the doctor's rule; a remote Scan of the keys tells no
+ * sizes, so items alone there). */
+static bool is_hot(const items_view *p, const irow *r)
+{
+    bool sizes = !remote();
+    return doctor_hot(r->items, sizes ? r->bytes : 0, p->vst.items, sizes ? p->vst.bytes : 0,
+                      p->vst.partitions);
 }
 
 /* items_pos's lines near the selection: items of its partition only. */
@@ -620,7 +624,7 @@ static void draw_group(items_view *p, const irow *r, int row, int width)
         fmt_bytes(&b, r->bytes);
     }
     x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
-    if (r->items >= p->hot)
+    if (is_hot(p, r))
         term_puts(row, x, width - x, "  HOT", ROLE_HOT);
     buf_done(&b);
 }
@@ -715,7 +719,7 @@ static void items_text(view *v, size_t i, buf *out)
         if (!remote())
             buf_printf(out, " bytes=%llu", (unsigned long long)r->bytes);
         buf_printf(out, "%s%s", items_is_folded(p, &r->pk) ? " folded" : "",
-                   r->items >= p->hot ? " hot" : "");
+                   is_hot(p, r) ? " hot" : "");
         return;
     }
     for (size_t j = 0; j < r->item.u.m.len; j++) {

@@ -54,7 +54,6 @@ typedef struct items_view {
     int ix;                /* -1: the base table; else def.idx[ix] */
     const char *pk, *sk;   /* the view's key attribute names (sk may be NULL) */
     table_stats tst, vst;  /* counts of the table and of what is shown */
-    uint64_t hot;          /* a partition with this many items is hot */
     bool fold_all;
     av *flip;              /* partitions folded unlike fold_all */
     size_t n_flip;

@@ -872,7 +872,8 @@ static void load_command(view *v, int argc, char **argv)
  * cleared, the index stays unless given (the bar's table and index are
  * where it runs, not part of the query). The words after PK are one
  * sort-key condition (begins_with V, between A and B), not each a
- * condition replacing the last. :query alone runs the fields as they are;
+ * condition replacing the last; on a multi-attribute key `|` joins words
+ * into PK first (query_words). :query alone runs the fields as they are;
  * :scan states a Scan (no partition value, no sort-key condition). */
 static void query_state_command(view *v, int argc, char **argv)
 {
@@ -880,37 +881,36 @@ static void query_state_command(view *v, int argc, char **argv)
     static const char *opts[F__COUNT] = { "index", "pk", "sk", "filter", "names", "values" };
     const char *given[F__COUNT] = { 0 };
     bool scan = strcmp(argv[0], "scan") == 0;
-    buf skc = BUF_INIT;
-    int words = 0;   /* "" after PK is no condition */
+    char **words = xcalloc((size_t)argc, sizeof *words);
+    int n = 0;
     for (int i = 1; i < argc; i++) {
         bool opt = false;
         for (int f = 0; f < F__COUNT && !opt; f++) {
-            size_t n = strlen(opts[f]);
-            if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, opts[f], n) == 0 &&
-                argv[i][2 + n] == '=') {
-                given[f] = argv[i] + 3 + n;
+            size_t len = strlen(opts[f]);
+            if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, opts[f], len) == 0 &&
+                argv[i][2 + len] == '=') {
+                given[f] = argv[i] + 3 + len;
                 opt = true;
             }
         }
-        if (opt)
-            continue;
-        if (words++ == 0) {
-            given[F_PK] = argv[i];
-        } else {
-            if (skc.len)
-                buf_addc(&skc, ' ');
-            buf_adds(&skc, argv[i]);
-        }
+        if (!opt)
+            words[n++] = argv[i];
     }
-    if (words > 1)
-        given[F_SK] = skc.data ? skc.data : "";
-    if (argc > 1 || scan) {
-        if (given[F_INDEX])
-            set_field(p, F_INDEX, given[F_INDEX]);
+    /* The index first: its key says how many values PK takes. */
+    if (given[F_INDEX])
+        set_field(p, F_INDEX, given[F_INDEX]);
+    buf pk = BUF_INIT, skc = BUF_INIT;
+    query_words(words, n, query_n_hash(p), &pk, &skc);
+    if (n > 0)
+        given[F_PK] = pk.data ? pk.data : "";
+    if (skc.len)
+        given[F_SK] = skc.data;
+    if (argc > 1 || scan)
         for (int f = F_PK; f < F__COUNT; f++)
             set_field(p, f, scan && (f == F_PK || f == F_SK) ? "" : given[f]);
-    }
+    buf_done(&pk);
     buf_done(&skc);
+    free(words);
     run(v);
 }
 

@@ -3,8 +3,10 @@
  * partition value and the sort-key condition read from their text into
  * values, for a key of one attribute each or a multi-attribute GSI key
  * (each HASH attribute's value, equal values on the RANGE attributes in
- * turn, the last part any condition, '|' between parts), and the key
- * condition built from them for the request and the plan lines.
+ * turn, the last part any condition, '|' between parts; a range before
+ * the last part refused with DynamoDB's message), the key condition
+ * built from them for the request and the plan lines, and `:query`'s
+ * words split into the two fields (query_words).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,6 +143,61 @@ static void free_parts(char **parts, size_t n, size_t max)
         free(parts[i]);
 }
 
+/* The operator a sort-key condition's text starts with (its word, the
+ * op, and where its operand starts), or NULL: none, the text is a value. */
+static const char *sk_op_of(const char *c, expr_key_op *op, const char **arg)
+{
+    static const struct { const char *word; expr_key_op op; } ops[] = {
+        { "between", KEY_SK_BETWEEN }, { "begins_with", KEY_SK_BEGINS }, { "<=", KEY_SK_LE },
+        { ">=", KEY_SK_GE }, { "=", KEY_SK_EQ }, { "<", KEY_SK_LT }, { ">", KEY_SK_GT },
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t n = strlen(ops[i].word);
+        bool is_word = ops[i].word[0] >= 'a';   /* a word ends at a space */
+        if (strncasecmp(c, ops[i].word, n) == 0 && (!is_word || c[n] == ' ' || c[n] == '\0')) {
+            *op = ops[i].op;
+            *arg = c + n;
+            return ops[i].word;
+        }
+    }
+    *op = KEY_SK_EQ;
+    *arg = c;
+    return NULL;
+}
+
+bool query_sk_is_op(const char *text)
+{
+    expr_key_op op;
+    const char *arg;
+    return sk_op_of(text, &op, &arg) != NULL;
+}
+
+/* An equal value before the last part of a multi-attribute sort key
+ * (`V` or `= V`); a range there is refused as DynamoDB refuses it, saying
+ * which part may carry one. */
+static bool read_sk_eq(query_view *p, size_t i, size_t n, const char *v)
+{
+    expr_key_op op;
+    const char *arg;
+    const char *word = sk_op_of(v, &op, &arg);
+    const char *name = query_range_at(p, i)->name, *next = query_range_at(p, i + 1)->name;
+    if (word && op != KEY_SK_EQ) {
+        query_set_bad(p, F_SK, "sort key: %s: \"%s\" is a range, and only the last part given may carry"
+                " one (%s here): give %s an equal value, or end the condition at it (DynamoDB: RANGE key"
+                " attributes %s must have equality conditions specified in the query because a"
+                " condition is present on key attribute %s)", name, v, query_range_at(p, n - 1)->name,
+                name, name, next);
+        return false;
+    }
+    while (*arg == ' ')
+        arg++;
+    if (!*arg) {
+        query_set_bad(p, F_SK, "sort key: %s: an equal value before the next part (V | ...)", name);
+        return false;
+    }
+    return read_attr(p, F_SK, query_range_at(p, i), true, arg, &p->sk_eq[p->n_sk_eq]);
+}
+
 /* The sort-key condition as typed: `V`, `= V`, `< V`, `<= V`, `> V`,
  * `>= V`, `between A and B`, `begins_with V`. An operator without its
  * value is refused (`begins_with` alone is not SK = "begins_with"). */
@@ -167,18 +224,9 @@ void query_read_sk(query_view *p, const char *c)
     } else {
         bool ok = true;
         for (size_t i = 0; i + 1 < n && ok; i++) {
-            const char *v = parts[i];
-            if (v[0] == '=' && v[1] == ' ')
-                v += 2;
-            if (!*v) {
-                query_set_bad(p, F_SK, "sort key: %s: an equal value before the next part (V | ...)",
-                        query_range_at(p, i)->name);
-                ok = false;
-            } else {
-                ok = read_attr(p, F_SK, query_range_at(p, i), true, v, &p->sk_eq[p->n_sk_eq]);
-                if (ok)
-                    p->n_sk_eq++;
-            }
+            ok = read_sk_eq(p, i, n, parts[i]);
+            if (ok)
+                p->n_sk_eq++;
         }
         if (ok)
             read_sk_on(p, parts[n - 1], query_range_at(p, n - 1), true);
@@ -192,25 +240,13 @@ void query_read_sk(query_view *p, const char *c)
 /* The condition on sort key attribute k (NULL: the bar's one sort key). */
 static void read_sk_on(query_view *p, const char *c, const key_attr *k, bool named)
 {
-    static const struct { const char *word; expr_key_op op; } ops[] = {
-        { "between", KEY_SK_BETWEEN }, { "begins_with", KEY_SK_BEGINS }, { "<=", KEY_SK_LE },
-        { ">=", KEY_SK_GE }, { "=", KEY_SK_EQ }, { "<", KEY_SK_LT }, { ">", KEY_SK_GT },
-    };
     while (*c == ' ')
         c++;
     if (!*c)
         return;
-    expr_key_op op = KEY_SK_EQ;
-    const char *word = NULL, *arg = c;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0] && !word; i++) {
-        size_t n = strlen(ops[i].word);
-        bool is_word = ops[i].word[0] >= 'a';   /* a word ends at a space */
-        if (strncasecmp(c, ops[i].word, n) == 0 && (!is_word || c[n] == ' ' || c[n] == '\0')) {
-            word = ops[i].word;
-            op = ops[i].op;
-            arg = c + n;
-        }
-    }
+    expr_key_op op;
+    const char *arg;
+    const char *word = sk_op_of(c, &op, &arg);
     while (*arg == ' ')
         arg++;
     char *first = xstrdup(arg), *second = NULL;
@@ -274,6 +310,46 @@ void query_read_pk(query_view *p)
             query_clear_pk(p);
     }
     free_parts(parts, n, SCHEMA_MAX_KEY_PARTS);
+}
+
+static size_t bars_in(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '|';
+    return n;
+}
+
+/* Whether s's last (first) character other than a space is a '|'. */
+static bool bar_at_end(const char *s, bool end)
+{
+    size_t len = strlen(s);
+    while (len && s[end ? len - 1 : 0] == ' ') {
+        len--;
+        s += !end;
+    }
+    return len && s[end ? len - 1 : 0] == '|';
+}
+
+void query_words(char *const *w, int n, size_t n_hash, buf *pk, buf *sk)
+{
+    int i = 0;
+    if (n > 0)
+        buf_adds(pk, w[i++]);
+    /* '|' binds tighter than the spaces: a word after a trailing bar, or
+     * one that starts with a bar, goes on with the partition value while
+     * it has fewer parts than the key has HASH attributes. */
+    while (i < n && n_hash > 1 && pk->len &&
+           ((bar_at_end(pk->data, true) && bars_in(pk->data) < n_hash) ||
+            (bar_at_end(w[i], false) && bars_in(pk->data) + 1 < n_hash))) {
+        buf_addc(pk, ' ');
+        buf_adds(pk, w[i++]);
+    }
+    for (int k = i; k < n; k++) {
+        if (k > i)
+            buf_addc(sk, ' ');
+        buf_adds(sk, w[k]);
+    }
 }
 
 /* Whether the placeholder appears as a whole token in query_text (:pk in

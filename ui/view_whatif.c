@@ -7,14 +7,19 @@
  * view shows each pattern's read units and cost before and after, what a
  * write of each entity costs with its index copies (the entities inferred
  * from the copy again), and the storage a month: what a new index buys
- * and what it costs in writes before the real table is touched.
+ * and what it costs in writes before the real table is touched. The
+ * doctor's rules (data/doctor_run.h) run on the copy too, and the view
+ * shows the findings the changes bring and the ones they clear (an index
+ * keyed on an attribute of one value: its one partition is hot).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "data/doctor_run.h"
 #include "data/pattern_file.h"
 #include "data/pattern_run.h"
 #include "data/scratch.h"
@@ -25,6 +30,7 @@
 #include "ui/display.h"
 #include "ui/prices.h"
 #include "ui/schema_cmds.h"
+#include "ui/text.h"
 #include "ui/view.h"
 
 enum { L_TEXT = 1 };
@@ -36,11 +42,13 @@ typedef struct wline {
     char *before, *after;  /* NULL: a line of text */
 } wline;
 
-/* One state of the copy: its patterns' results, entities and storage. */
+/* One state of the copy: its patterns' results, entities, storage and
+ * the doctor's findings. */
 typedef struct state {
     pattern_result *r;     /* per pattern of the set */
     ent_table e;
     double storage;
+    doctor_report doc;
 } state;
 
 typedef struct whatif_view {
@@ -51,6 +59,7 @@ typedef struct whatif_view {
     pattern_set set;
     state before, after;
     buf changes;
+    int width;             /* the lines are wrapped at this width */
 } whatif_view;
 
 static void free_line(view *v, line *l)
@@ -95,7 +104,9 @@ static void state_done(whatif_view *p, state *s)
         pattern_result_done(&s->r[i]);
     free(s->r);
     ent_table_done(&s->e);
+    doctor_report_done(&s->doc);
     memset(s, 0, sizeof *s);
+    doctor_report_init(&s->doc);
 }
 
 /* Runs the patterns and reads the entities and sizes of the copy. */
@@ -117,6 +128,76 @@ static void measure(whatif_view *p, state *s)
     const price_table *pt;
     const price_region *pr;
     s->storage = prices_get(&pt, &pr) ? cli_cost_storage_month(p->copy, &s->e, pr) : 0;
+    /* The doctor on the copy, with the same patterns: every item of it
+     * (a remote table's copy is already a sample). */
+    const pattern_set *sets[1] = { &p->set };
+    diag_init(&d);
+    if (doctor_run(p->copy, p->table, NULL, sets, 1, 0, (double)time(NULL), &s->doc, &info, &d) != ST_OK)
+        display_diag("doctor on the copy", d.code, &d);
+}
+
+static bool same_finding(const doctor_finding *a, const doctor_finding *b)
+{
+    return a->kind == b->kind && strcmp(a->what, b->what) == 0 &&
+           (a->index ? b->index && strcmp(a->index, b->index) == 0 : !b->index);
+}
+
+/* Whether report r has finding f. */
+static bool has_finding(const doctor_report *r, const doctor_finding *f)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (same_finding(&r->f[i], f))
+            return true;
+    return false;
+}
+
+/* A text line wrapped at the view's width: its first row indented by
+ * `lead` columns, the others by `indent`. */
+static void put_wrapped(view *v, role r, int lead, int indent, const char *text)
+{
+    whatif_view *p = v->priv;
+    int width = p->width < 16 ? 16 : p->width;
+    size_t len = strlen(text), from, n;
+    for (size_t k = 0;; k++) {
+        int in = k ? indent : lead, room = width - in < 8 ? 8 : width - in;
+        if (!text_wrap_row(text, len, room, 0, &from, &n))
+            return;
+        put(v, r, "%*s%.*s", in, "", (int)n, text + from);
+        text += from + n;
+        len -= from + n;
+    }
+}
+
+/* The doctor's findings the changes bring (in the copy now, not before)
+ * and the ones they clear. */
+static void doctor_lines(view *v)
+{
+    whatif_view *p = v->priv;
+    const doctor_report *b = &p->before.doc, *a = &p->after.doc;
+    put(v, ROLE_GROUP, "  doctor on the copy (ddbx doctor's rules): %zu finding%s before, %zu after", b->n,
+        b->n == 1 ? "" : "s", a->n);
+    size_t shown = 0;
+    buf t = BUF_INIT;
+    for (int gone = 0; gone < 2; gone++) {
+        const doctor_report *in = gone ? b : a, *other = gone ? a : b;
+        for (size_t i = 0; i < in->n; i++) {
+            const doctor_finding *f = &in->f[i];
+            if (has_finding(other, f))
+                continue;
+            shown++;
+            buf_reset(&t);
+            buf_printf(&t, "%s %s: %s", gone ? "gone" : "new ", doctor_kind_name(f->kind), f->what);
+            put_wrapped(v, gone ? ROLE_KEY : ROLE_HOT, 2, 7, t.data);
+            if (!gone) {
+                buf_reset(&t);
+                buf_printf(&t, "do: %s", f->todo);
+                put_wrapped(v, ROLE_DIM, 7, 11, t.data);
+            }
+        }
+    }
+    if (!shown)
+        put(v, ROLE_DIM, "  no finding comes or goes with the changes (:doctor lists the table's)");
+    buf_done(&t);
 }
 
 /* "0.5 RCU $0.0625/M" (a month at the pattern's rate: "0.5 RCU
@@ -162,6 +243,7 @@ static void layout(view *v)
 {
     whatif_view *p = v->priv;
     size_t cur = v->vm.cursor;
+    p->width = term_cols();
     vm_clear(&v->vm);
     put(v, ROLE_NORMAL, "Scratch copy of %s: %llu items%s; the table itself is not changed.",
         p->table, (unsigned long long)p->info.items, p->info.sampled ? " (a sample)" : " (all of them)");
@@ -217,6 +299,7 @@ static void layout(view *v)
         buf_adds(&c, "/mo");
     }
     row(v, ROLE_GROUP, "storage with the indexes", b.len ? b.data : "?", c.len ? c.data : "?");
+    doctor_lines(v);
     if (prices_get(&tab, &pr))
         put(v, ROLE_DIM, "Prices: %s on-demand (%s, taken %s); /M: a million calls, /mo: a month at"
             " the pattern's rate", pr->region, pr->currency, pr->taken);
@@ -232,6 +315,8 @@ static bool open_view(view *v, const void *arg)
     p->table = xstrdup(a->table);
     buf_init(&p->changes);
     pattern_set_init(&p->set);
+    doctor_report_init(&p->before.doc);
+    doctor_report_init(&p->after.doc);
     const char *tmp = getenv("TMPDIR");
     buf path = BUF_INIT;
     buf_printf(&path, "%s/ddbx-whatif-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -280,6 +365,14 @@ static void done(view *v)
     free(p->path);
     free(p->table);
     buf_done(&p->changes);
+}
+
+/* The doctor's lines are wrapped to the width: again when it changes. */
+static void fit_width(view *v)
+{
+    whatif_view *p = v->priv;
+    if (p->width != term_cols())
+        layout(v);
 }
 
 static void title(view *v, buf *out)
@@ -382,6 +475,7 @@ const view_ops view_whatif_ops = {
     .priv_size = sizeof(whatif_view),
     .open = open_view,
     .title = title,
+    .layout = fit_width,
     .draw = draw,
     .done = done,
     .free_line = free_line,

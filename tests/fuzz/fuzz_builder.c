@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             same(&y, &w);
             bverdict v;
             diag_init(&d);
-            if (builder_verdict(b, ek, NULL, &v, &d) == ST_OK)
+            if (builder_verdict(b, NULL, ek, NULL, &v, &d) == ST_OK)
                 builder_verdict_done(&v);
             builder_free(b3);
             out_done(&w);

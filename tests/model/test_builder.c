@@ -639,7 +639,7 @@ static void verdict_with_reasons(void **state)
         "attribute_not_exists(PK) OR (followerCount > :n AND NOT begins_with(#nm, :p)) OR absentAttr = :n",
         "{\"#nm\":\"name\"}", "{\":n\":{\"N\":\"2\"},\":p\":{\"S\":\"B\"}}", &b, &d), ST_OK);
     bverdict v;
-    assert_int_equal(builder_verdict(b, EXPR_CONDITION, &it, &v, &d), ST_OK);
+    assert_int_equal(builder_verdict(b, NULL, EXPR_CONDITION, &it, &v, &d), ST_OK);
     assert_true(v.ok);
     assert_int_equal(v.n, 6);
     assert_string_equal(v.v[0].why, "OR: 1 of 3 true");
@@ -659,7 +659,7 @@ static void verdict_with_reasons(void **state)
     builder_verdict_done(&v);
 
     /* No item at all: attribute_not_exists holds. */
-    assert_int_equal(builder_verdict(b, EXPR_CONDITION, NULL, &v, &d), ST_OK);
+    assert_int_equal(builder_verdict(b, NULL, EXPR_CONDITION, NULL, &v, &d), ST_OK);
     assert_true(v.ok);
     assert_true(v.v[1].verdict);
     assert_string_equal(v.v[1].why, "PK is missing");
@@ -672,7 +672,7 @@ static void verdict_with_reasons(void **state)
         "#t = :t AND attribute_exists(#s) AND size(#d.#n[1]) > :n AND #m.#k = :t",
         "{\"#t\":\"type\",\"#s\":\"status\",\"#d\":\"data\",\"#n\":\"a.b\",\"#m\":\"map\",\"#k\":\"size\"}",
         "{\":t\":{\"S\":\"x\"},\":n\":{\"N\":\"1\"}}", &b, &d), ST_OK);
-    assert_int_equal(builder_verdict(b, EXPR_CONDITION, &it, &v, &d), ST_OK);
+    assert_int_equal(builder_verdict(b, NULL, EXPR_CONDITION, &it, &v, &d), ST_OK);
     assert_int_equal(v.n, 5);
     assert_string_equal(v.v[1].text, "#type = :type");
     assert_string_equal(v.v[1].why, "type is missing");
@@ -686,7 +686,7 @@ static void verdict_with_reasons(void **state)
     builder_free(b);
     assert_int_equal(builder_parse(EXPR_CONDITION, "followerCount = :s", NULL,
                                    "{\":s\":{\"S\":\"3\"}}", &b, &d), ST_OK);
-    assert_int_equal(builder_verdict(b, EXPR_CONDITION, &it, &v, &d), ST_OK);
+    assert_int_equal(builder_verdict(b, NULL, EXPR_CONDITION, &it, &v, &d), ST_OK);
     assert_false(v.ok);
     assert_string_equal(v.v[1].why, "type mismatch: N vs S");
     builder_verdict_done(&v);
@@ -700,9 +700,26 @@ static void verdict_with_reasons(void **state)
     set_path(&c0->left, "x");
     builder_set_op(c0, BOP_EXISTS);
     diag_init(&d);
-    assert_int_equal(builder_verdict(b, EXPR_CONDITION, &it, &v, &d), ST_VALIDATION);
+    assert_int_equal(builder_verdict(b, NULL, EXPR_CONDITION, &it, &v, &d), ST_VALIDATION);
     assert_non_null(strstr(d.msg, "BETWEEN"));
     assert_ptr_equal(builder_node_at(b, d.pos), c);
+    builder_free(b);
+
+    /* In the maps of an UpdateItem whose update took :followerCount, the
+     * clause reads as the request sends it (issue 38, item 7). */
+    assert_int_equal(builder_parse(EXPR_CONDITION, "followerCount = :m", NULL,
+                                   "{\":m\":{\"N\":\"3\"}}", &b, &d), ST_OK);
+    bmaps m;
+    builder_maps_init(&m);
+    av four = val(AV_N, "4");
+    assert_string_equal(builder_maps_value(&m, "followerCount", &four), ":followerCount");
+    assert_int_equal(builder_verdict(b, &m, EXPR_CONDITION, &it, &v, &d), ST_OK);
+    assert_true(v.ok);
+    assert_string_equal(v.v[1].text, "followerCount = :followerCount_1");
+    assert_string_equal(v.v[1].why, "3 = 3");
+    builder_verdict_done(&v);
+    builder_maps_done(&m);
+    av_done(&four);
     builder_free(b);
     av_done(&it);
 }

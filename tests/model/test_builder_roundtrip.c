@@ -255,7 +255,7 @@ static void generated_round_trips(void **state)
             if (r1 != r2)
                 fail_msg("tree %d: \"%s\" and \"%s\" disagree on item %zu", t, p1.text.data, p2.text.data, i);
             bverdict v;
-            assert_int_equal(builder_verdict(b, EXPR_CONDITION, &items[i], &v, &d), ST_OK);
+            assert_int_equal(builder_verdict(b, NULL, EXPR_CONDITION, &items[i], &v, &d), ST_OK);
             assert_int_equal(v.ok, r1);
             assert_true(v.n >= 2);
             assert_int_equal(v.v[0].verdict, r1);

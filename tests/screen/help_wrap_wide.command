@@ -24,7 +24,7 @@ Help: keys and commands  (q: back)
   :doctor [TABLE]            What hurts the design of the table shown (or TABLE), and what to do (as ddbx doctor)
       e.g. :doctor
   :what-if [TABLE]           A scratch copy of the table: :create-index and :delete-index there, every pattern's cost
-                             before and after
+                             before and after, the doctor's findings they bring
       e.g. :what-if
   :stage [on|off]            Stage edits instead of writing them, the builder's too (on by default for a remote table
                              opened with --write)
