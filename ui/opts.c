@@ -154,7 +154,10 @@ void opts_usage(const opts_cmd *c, FILE *f)
     for (const opt *o = c->opts; o->kind != OPT_KIND_END; o++) {
         char l[96];
         left(o, l, sizeof l);
-        fprintf(f, "    %-26s %s\n", l, o->help);
+        if (strlen(l) > 26)   /* a long left column: the help on its own line, as git prints it */
+            fprintf(f, "    %s\n    %-26s %s\n", l, "", o->help);
+        else
+            fprintf(f, "    %-26s %s\n", l, o->help);
         if (o->also)
             fprintf(f, "    %-26s   (%s: %s%s%s)\n", "", c->also_from ? c->also_from : "also", o->also,
                     o->arg ? " " : "", o->arg ? o->arg : "");
