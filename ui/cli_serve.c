@@ -345,18 +345,24 @@ static const opts_cmd serve_cmd = {
 
 /* DynamoDB Local's container form: `[-Dprop=... -Xmx...] -jar
  * DynamoDBLocal.jar FLAGS`, as its image's command line and compose
- * files give it. The JVM's options and the jar are taken out of argv;
- * true when they were there. */
+ * files give it, after whatever came first (the image's entry point puts
+ * --host and --port before it). The jar and the JVM's options before it
+ * are taken out of argv; true when they were there. */
 static bool take_jar_form(int *argc, char **argv)
 {
-    int i = 1;
-    while (i < *argc && (strncmp(argv[i], "-D", 2) == 0 || strncmp(argv[i], "-X", 2) == 0))
-        i++;
-    if (i + 1 >= *argc || strcmp(argv[i], "-jar") != 0)
+    int jar = 1;
+    while (jar + 1 < *argc && strcmp(argv[jar], "-jar") != 0)
+        jar++;
+    if (jar + 1 >= *argc)
         return false;
-    int skip = i + 2;
-    memmove(argv + 1, argv + skip, (size_t)(*argc - skip + 1) * sizeof *argv);
-    *argc -= skip - 1;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        bool jvm = i < jar && (strncmp(argv[i], "-D", 2) == 0 || strncmp(argv[i], "-X", 2) == 0);
+        if (!jvm && i != jar && i != jar + 1)
+            argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = NULL;
     return true;
 }
 

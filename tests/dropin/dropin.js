@@ -117,7 +117,9 @@ async function perKey() {
 
 async function shared() {
   const dir = fresh('shared');
-  const srv = await start(['-sharedDb', '-dbPath', dir, '-port', '0']);
+    // DynamoDB Local's own command line after ddbx's flags, with a JVM option.
+  const srv = await start(['--port', '0', '-Djava.library.path=./DynamoDBLocal_lib', '-jar', 'DynamoDBLocal.jar',
+    '-sharedDb', '-dbPath', dir]);
   await client(srv, 'AKIDone').send(table('Shared'));
   ok(JSON.stringify(await names(client(srv, 'AKIDtwo', 'ap-south-1'))) === '["Shared"]',
     '-sharedDb: every key and region sees the same tables');
