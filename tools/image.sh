@@ -28,7 +28,7 @@ out=$build/ddbx-image.tar
 [ -x "$ddbx" ] || { echo "image: no $ddbx (make first)" >&2; exit 1; }
 command -v buildah >/dev/null 2>&1 || { echo "image: no buildah (make deps installs Debian's buildah)" >&2; exit 1; }
 
-work=$build/image
+work=$(cd "$build" && pwd)/image
 rootfs=$work/rootfs
 rm -rf "$rootfs"
 mkdir -p "$rootfs/usr/bin" "$rootfs/tmp" "$rootfs/home/dynamodblocal/data"
@@ -46,7 +46,7 @@ for l in $libs $crypto; do
     cp -L "$l" "$rootfs$l"
 done
 
-store="--root $PWD/$work/storage --runroot $PWD/$work/run --storage-driver vfs"
+store="--root $work/storage --runroot $work/run --storage-driver vfs"
 ctr=$(buildah $store from --quiet scratch)
 trap 'buildah $store rm "$ctr" >/dev/null 2>&1 || true' EXIT
 buildah $store copy --quiet "$ctr" "$rootfs" / >/dev/null
@@ -61,6 +61,6 @@ buildah $store config \
     --label org.opencontainers.image.description="ddbx serve: a DynamoDB endpoint, DynamoDB Local's command line" \
     "$ctr"
 rm -f "$out"
-buildah $store commit --quiet --format oci --disable-compression=false --rm "$ctr" "oci-archive:$PWD/$out" >/dev/null
+buildah $store commit --quiet --format oci --disable-compression=false --rm "$ctr" "oci-archive:$(cd "$build" && pwd)/ddbx-image.tar" >/dev/null
 trap - EXIT
 echo "image: $out ($(wc -c <"$out") bytes; its files $(du -sb "$rootfs" | cut -f1) bytes)"

@@ -424,6 +424,61 @@ static void warn_open(const char *host)
                         " (--require-credentials KEY:SECRET answers only requests signed with it)\n", host);
 }
 
+/* Listens where --host and --port say, serves until SIGINT or SIGTERM
+ * and stops the server; the exit status (0, 1, or 2 for a bad address). */
+static int listen_and_wait(server *sv)
+{
+    char port_s[16];
+    snprintf(port_s, sizeof port_s, "%ld", args.port);
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+    struct addrinfo *ai = NULL;
+    int gai = getaddrinfo(args.host, port_s, &hints, &ai);
+    if (gai != 0 || !ai) {
+        fprintf(stderr, "ddbx serve: %s: %s\n", args.host, gai_strerror(gai));
+        return 2;
+    }
+    if (!loopback(ai))
+        warn_open(args.host);
+
+    /* SIGINT/SIGTERM are taken by sigwait below; blocked before the
+     * daemon starts, so its threads inherit the mask and never see them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char why[256] = "";
+    httpd_opts ho = {
+        .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = (unsigned)args.threads,
+        .idle_timeout = args.idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
+        .max_body = MAX_BODY, .handler = on_request, .ctx = sv,
+    };
+    httpd *daemon = httpd_start(&ho, why, sizeof why);
+    if (!daemon) {
+        fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", args.host, port_s, why);
+        freeaddrinfo(ai);
+        return 1;
+    }
+    unsigned bound = httpd_port(daemon);
+    int v6 = ai->ai_family == AF_INET6;
+    freeaddrinfo(ai);
+    /* Scripts read the port from this line (--port 0 picks a free one). */
+    printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", args.host, v6 ? "]" : "", bound);
+    fflush(stdout);
+
+    int sig = wait_and_sweep(sv, &stop, args.ttl_every);
+    fprintf(stderr, "ddbx serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
+    httpd_stats hs;
+    httpd_get_stats(daemon, &hs);
+    fprintf(stderr, "ddbx serve: %lu connections; %lu closed idle after %g s, %lu closed for room"
+                    " (at most %zu open)\n", hs.accepted, hs.timed_out, args.idle, hs.evicted, hs.limit);
+    httpd_stop(daemon);   /* joins the worker threads */
+    return 0;
+}
+
 int cli_serve(int argc, char **argv)
 {
     memset(&args, 0, sizeof args);
@@ -449,13 +504,6 @@ int cli_serve(int argc, char **argv)
         free(path);
         return rc;
     }
-    rc = 1;
-    char port_s[16];
-    snprintf(port_s, sizeof port_s, "%ld", args.port);
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                              .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
-    struct addrinfo *ai = NULL;
-    httpd *daemon = NULL;
     server sv = { .rule = dbo.rule, .cors = args.cors };
     sv.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
     if (args.credentials) {
@@ -469,58 +517,10 @@ int cli_serve(int argc, char **argv)
     diag d;
     diag_init(&d);
     sv.dbs = serve_dbs_new(&dbo, &d);
-    if (!sv.dbs) {
-        fprintf(stderr, "ddbx serve: %s\n", d.msg);
-        goto out;
-    }
-    int gai = getaddrinfo(args.host, port_s, &hints, &ai);
-    if (gai != 0 || !ai) {
-        fprintf(stderr, "ddbx serve: %s: %s\n", args.host, gai_strerror(gai));
-        rc = 2;
-        goto out;
-    }
-    if (!loopback(ai))
-        warn_open(args.host);
-
-    /* SIGINT/SIGTERM are taken by sigwait below; blocked before the
-     * daemon starts, so its threads inherit the mask and never see them. */
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    char why[256] = "";
-    httpd_opts ho = {
-        .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = (unsigned)args.threads,
-        .idle_timeout = args.idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
-        .max_body = MAX_BODY, .handler = on_request, .ctx = &sv,
-    };
-    daemon = httpd_start(&ho, why, sizeof why);
-    if (!daemon) {
-        fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", args.host, port_s, why);
-        goto out;
-    }
-    unsigned bound = httpd_port(daemon);
-    int v6 = ai->ai_family == AF_INET6;
-    /* Scripts read the port from this line (--port 0 picks a free one). */
-    printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", args.host, v6 ? "]" : "", bound);
-    fflush(stdout);
-
-    int sig = wait_and_sweep(&sv, &stop, args.ttl_every);
-    fprintf(stderr, "ddbx serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
-    rc = 0;
-out:
-    if (daemon) {
-        httpd_stats hs;
-        httpd_get_stats(daemon, &hs);
-        fprintf(stderr, "ddbx serve: %lu connections; %lu closed idle after %g s, %lu closed for room"
-                        " (at most %zu open)\n", hs.accepted, hs.timed_out, args.idle, hs.evicted, hs.limit);
-        httpd_stop(daemon);   /* joins the worker threads */
-    }
-    if (ai)
-        freeaddrinfo(ai);
+    if (sv.dbs)
+        rc = listen_and_wait(&sv);
+    else
+        fprintf(stderr, "ddbx serve: %s\n", d.msg), rc = 1;
     serve_dbs_free(sv.dbs);   /* the workers are gone: no connection is in use */
     serve_delay_free(sv.delay);
     free(key);
