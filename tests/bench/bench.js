@@ -999,15 +999,12 @@ function report(m, la, lb, w6Note) {
       L.push('');
     }
     const imt = imageTable(size);
+    /* The image's section: its title, what it measures, the table. */
     if (imt) {
-      L.push('### The image');
-      L.push('');
-      L.push('`make image`\'s archive, and its entry point run as a container would run it (tests/dropin/image.py: ' +
-        'layers unpacked, chroot, PID 1, its own network namespace), the clock from its exec; DynamoDB Local\'s from ' +
-        'the exec of java (the start-up rows). DynamoDB Local\'s image (~225 MB) is not measured here: no registry.');
-      L.push('');
-      L.push(imt);
-      L.push('');
+      L.push('### The image', '', '`make image`\'s archive, and its entry point run as a container would run it ' +
+        '(tests/dropin/image.py: layers unpacked, chroot, PID 1, its own network namespace), the clock from its exec; ' +
+        'DynamoDB Local\'s from the exec of java (the start-up rows). DynamoDB Local\'s image (~225 MB) is not measured ' +
+        'here: no registry.', '', imt, '');
     }
     const sut = suiteTable(size);
     if (sut) {
