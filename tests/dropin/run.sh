@@ -5,7 +5,7 @@
 # and region or one shared, a DynamoDB Local folder refused untouched,
 # CORS, -delayTransientStatuses, the open-endpoint warning and
 # --require-credentials. Then the image (`make image`), when built:
-# tests/dropin/image.sh. Prints TAP. Needs node (the SDK) and python3.
+# tests/dropin/image.py. Prints TAP. Needs node (the SDK) and python3.
 cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 : "${DDBX:=$root/build/ddbx}"
