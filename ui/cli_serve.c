@@ -1,8 +1,14 @@
 /*
- * cli_serve — `ddbx serve [--db FILE | --in-memory] [--port 8000]
- * [--host 127.0.0.1]`: the local store as a DynamoDB endpoint (JSON 1.0
- * protocol over HTTP), for applications and SDKs pointed at it with
- * --endpoint-url.
+ * cli_serve — `ddbx serve`: the local store as a DynamoDB endpoint (JSON
+ * 1.0 protocol over HTTP), for applications and SDKs pointed at it with
+ * --endpoint-url. Its options are a table (serve_opts, ui/opts.h) that
+ * also takes DynamoDB Local's spellings (-port, -inMemory, -sharedDb,
+ * -dbPath, -cors, ...), and its container's form `-jar DynamoDBLocal.jar
+ * FLAGS` (take_jar_form). The databases: ddbx's one (--db, --in-memory),
+ * or DynamoDB Local's rule, one a credential scope or one shared
+ * (ui/serve_dbs.h). --cors (ui/serve_cors.h), --delay-transient-statuses
+ * (data/serve_delay.h) and --require-credentials (data/sigv4_check.h)
+ * act on each request in on_request.
  *
  * Concurrency: ui/httpd.c runs a pool of worker threads (--threads N,
  * default the number of cores, at least 2), each serving its share of
@@ -19,7 +25,8 @@
  * The TTL sweep runs on the main thread with a connection of its own
  * (its position in the tables is that connection's).
  * data/serve.c maps the store's answer to HTTP. Any signature is
- * accepted, as DynamoDB Local does; loopback unless --host says otherwise.
+ * accepted, as DynamoDB Local does, unless --require-credentials; loopback
+ * unless --host says otherwise (then a warning names the risk).
  * SIGINT/SIGTERM stop the server cleanly: in-flight requests finish, the
  * store is closed. With --read-only (main takes it) every write is refused
  * with AccessDeniedException and reads work. --in-memory (or --db

@@ -17,6 +17,10 @@
  * limits with HTML. Every refusal here reaches the handler, which writes
  * DynamoDB's error shape.
  *
+ * The handler gets the method, path, query, body and every header (the
+ * first HTTPD_MAX_HEADERS, for CORS and signature checks), valid during
+ * the call; it may add up to HTTPD_MAX_EXTRA headers to its answer.
+ *
  * Ownership: the handler's response body is malloc'd by the handler and
  * freed here once written. A connection belongs to its worker; another
  * worker closing it for room only shuts its socket down (under the
