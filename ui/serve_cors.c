@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/mem.h"
-
 bool serve_cors_allows(const char *list, const char *origin)
 {
     if (!list || !origin || !*origin)
