@@ -115,6 +115,40 @@ async function perKey() {
   await stop(srv);
 }
 
+/* Each database's own Streams and TTL sweep. */
+async function ownStreamsAndTtl() {
+  const dir = fresh('own');
+  const srv = await start(['-dbPath', dir, '--ttl-interval', '0.2', '-port', '0']);
+  const a = client(srv, 'AKIDa'), b = client(srv, 'AKIDb');
+  for (const c of [a, b]) {
+    await c.send(new ddb.CreateTableCommand({
+      TableName: 'Events', BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      ...(c === a ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } } : {}),
+    }));
+    await c.send(new ddb.UpdateTimeToLiveCommand({ TableName: 'Events', TimeToLiveSpecification: { Enabled: true, AttributeName: 'exp' } }));
+  }
+  const past = String(Math.floor(Date.now() / 1000) - 3600);
+  await b.send(new ddb.PutItemCommand({ TableName: 'Events', Item: { pk: { S: 'old' }, exp: { N: past } } }));
+  await a.send(new ddb.PutItemCommand({ TableName: 'Events', Item: { pk: { S: 'old' }, exp: { N: past } } }));
+  const streams = require(path.join(__dirname, '../node/node_modules/@aws-sdk/client-dynamodb-streams'));
+  const sc = (key) => new streams.DynamoDBStreamsClient({ endpoint: `http://127.0.0.1:${srv.port}`, region: 'us-east-1',
+    credentials: { accessKeyId: key, secretAccessKey: 'x' }, maxAttempts: 1 });
+  const la = (await sc('AKIDa').send(new streams.ListStreamsCommand({}))).Streams || [];
+  const lb = (await sc('AKIDb').send(new streams.ListStreamsCommand({}))).Streams || [];
+  ok(la.length === 1 && lb.length === 0, 'each database has its own Streams (ListStreams)', { la, lb });
+  let left = null;
+  for (let i = 0; i < 50; i++) {
+    const ca = (await a.send(new ddb.ScanCommand({ TableName: 'Events' }))).Count;
+    const cb = (await b.send(new ddb.ScanCommand({ TableName: 'Events' }))).Count;
+    left = [ca, cb];
+    if (ca === 0 && cb === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  ok(left[0] === 0 && left[1] === 0, 'the TTL sweep runs in every database', left);
+  await stop(srv);
+}
+
 async function shared() {
   const dir = fresh('shared');
     // DynamoDB Local's own command line after ddbx's flags, with a JVM option.
@@ -238,7 +272,7 @@ async function credentials() {
 }
 
 (async () => {
-  for (const part of [perKey, shared, inMemory, foreign, cors, delays, hostWarning, credentials]) {
+  for (const part of [perKey, ownStreamsAndTtl, shared, inMemory, foreign, cors, delays, hostWarning, credentials]) {
     try { await part(); } catch (e) { ok(false, `${part.name} ran`, e && e.stack); }
   }
 })();
