@@ -137,6 +137,11 @@ async function ownStreamsAndTtl() {
   const la = (await sc('AKIDa').send(new streams.ListStreamsCommand({}))).Streams || [];
   const lb = (await sc('AKIDb').send(new streams.ListStreamsCommand({}))).Streams || [];
   ok(la.length === 1 && lb.length === 0, 'each database has its own Streams (ListStreams)', { la, lb });
+  await a.send(new ddb.CreateBackupCommand({ TableName: 'Events', BackupName: 'mine' }));
+  const ba = (await a.send(new ddb.ListBackupsCommand({}))).BackupSummaries || [];
+  const bb = (await b.send(new ddb.ListBackupsCommand({}))).BackupSummaries || [];
+  ok(ba.length === 1 && bb.length === 0 && fs.existsSync(path.join(dir, 'AKIDa_us-east-1.db-backups')),
+    'each database has its own backups (ListBackups; KEY_REGION.db-backups beside its file)', { ba, bb });
   let left = null;
   for (let i = 0; i < 50; i++) {
     const ca = (await a.send(new ddb.ScanCommand({ TableName: 'Events' }))).Count;
