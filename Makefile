@@ -244,7 +244,7 @@ run: check-deps
 
 test: check-deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TOOL_BINS) $(FUZZ_BINS)
-	@$(MAKE) --no-print-directory image
+	@$(MAKE) --no-print-directory image || echo "make: make image failed: tests/dropin's image tests will fail" >&2
 	@BUILD=$(BUILD) DDBX=$(abspath $(DDBX)) SAN=$(SAN) ./tests/run.sh
 
 asan:
