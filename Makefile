@@ -18,6 +18,7 @@
 #   make bench      benchmarks (shared/BENCH.md) -> BENCHMARKS.md, the explorer at 10M
 #                   items too (a 15 GB database kept in build-bench/); bench-quick: 100k only
 #   make install PREFIX=/usr/local
+#   make image      build/ddbx-image.tar: an OCI image of `ddbx serve` (buildah)
 #   make deps       install missing system packages
 #   make clean
 
@@ -116,7 +117,7 @@ BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests
 
 DDBX := $(BUILD)/ddbx
 
-.PHONY: man-keys all run test asan install uninstall deps check-deps need-libs clean check-layers fuzz fuzz-build bench bench-quick bench-bins
+.PHONY: image man-keys all run test asan install uninstall deps check-deps need-libs clean check-layers fuzz fuzz-build bench bench-quick bench-bins
 
 all: $(DDBX)
 
@@ -224,9 +225,18 @@ check-deps:
 	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f "$(HTTP_PARSER_H)" ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
 	@command -v java >/dev/null 2>&1 || ./tools/deps.sh --java || echo "deps: no java: tests/diff's DynamoDB Local pass will fail" >&2
+	@command -v buildah >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no buildah: make image and tests/dropin will fail" >&2
 
 deps:
 	@./tools/deps.sh
+
+# `make image`: build/ddbx-image.tar, the OCI image of `ddbx serve` as a
+# drop-in for DynamoDB Local's (tools/image.sh: buildah, FROM scratch),
+# always from the plain build (a sanitizer's runtime needs /proc, which a
+# container from scratch has not). tests/dropin runs it under chroot.
+image:
+	@$(MAKE) --no-print-directory BUILD=build SAN= FUZZ= all
+	@./tools/image.sh build
 
 run: check-deps
 	@$(MAKE) --no-print-directory all
@@ -234,6 +244,7 @@ run: check-deps
 
 test: check-deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TOOL_BINS) $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory image || echo "make: make image failed: tests/dropin's image tests will fail" >&2
 	@BUILD=$(BUILD) DDBX=$(abspath $(DDBX)) SAN=$(SAN) ./tests/run.sh
 
 asan:

@@ -103,19 +103,17 @@ const char *serve_error_type(status code, char *tmp, size_t tmplen)
     }
 }
 
-/* {"__type":..., "message":..., extras} — extra is NULL or a JSON object
- * whose members go beside the message; message NULL: none. */
-static void error_body(status code, const char *message, const char *extra, serve_reply *r)
+/* {"__type":type, key:message, extras} with the HTTP status http —
+ * extra is NULL or a JSON object whose members go beside the message;
+ * message NULL: none. */
+static void typed_body(const char *type, const char *key, const char *message, const char *extra, unsigned http,
+                       serve_reply *r)
 {
-    char tmp[128];
     buf b = BUF_INIT;
-    const char *type = serve_error_type(code, tmp, sizeof tmp);
     buf_adds(&b, "{\"__type\":");
     ddbjson_write_string(&b, type, strlen(type));
-    /* DynamoDB writes "Message" for a cancelled transaction, "message"
-     * elsewhere; the SDKs read either. */
     if (message) {
-        buf_adds(&b, code == ST_TXN_CANCELED ? ",\"Message\":" : ",\"message\":");
+        buf_printf(&b, ",\"%s\":", key);
         ddbjson_write_string(&b, message, strlen(message));
     }
     size_t elen = extra ? strlen(extra) : 0;
@@ -124,16 +122,30 @@ static void error_body(status code, const char *message, const char *extra, serv
         buf_add(&b, extra + 1, elen - 2);
     }
     buf_addc(&b, '}');
-    r->http_status = serve_http_status(code);
+    r->http_status = http;
     r->len = b.len;
     r->body = buf_steal(&b);
     r->crc32 = serve_crc32(r->body, r->len);
+}
+
+/* The store's error code's body. DynamoDB writes "Message" for a
+ * cancelled transaction, "message" elsewhere; the SDKs read either. */
+static void error_body(status code, const char *message, const char *extra, serve_reply *r)
+{
+    char tmp[128];
+    typed_body(serve_error_type(code, tmp, sizeof tmp), code == ST_TXN_CANCELED ? "Message" : "message", message,
+               extra, serve_http_status(code), r);
 }
 
 void serve_error_reply(status code, const char *message, serve_reply *r)
 {
     assert(code != ST_OK);
     error_body(code, message, NULL, r);
+}
+
+void serve_refusal_reply(const char *type, const char *message, serve_reply *r)
+{
+    typed_body(type, "message", message, NULL, 400, r);
 }
 
 /* Is body[0..len) JSON text (any value)? */

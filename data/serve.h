@@ -47,6 +47,12 @@ status serve_handle(store *s, const char *target, const char *body, size_t len,
  * reading it, e.g. too large): code and message as DynamoDB writes them. */
 void serve_error_reply(status code, const char *message, serve_reply *r);
 
+/* A 400 refusal by the endpoint before any store is asked (a credential
+ * refused, a database that cannot be named): {"__type":type,"message":
+ * message}, type written whole ("com.amazon.coral.service#
+ * UnrecognizedClientException"). */
+void serve_refusal_reply(const char *type, const char *message, serve_reply *r);
+
 void serve_reply_free(serve_reply *r);
 
 /* The CRC-32 (IEEE 802.3, as zlib's crc32) of p[0..n). */

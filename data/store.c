@@ -435,6 +435,51 @@ static int memory_busy(void *arg, int count)
     return 1;
 }
 
+/* A file that holds another program's SQLite tables is refused before
+ * anything is written to it (the switch to WAL and ddbx's schema would
+ * change it): DynamoDB Local's databases, whose names `ddbx serve
+ * -dbPath` shares (KEY_REGION.db, shared-local-instance.db), hold its
+ * own tables (dm, sm, ss, tr, us and cf in 3.3.1) and no `meta`. */
+static status foreign_file(store *s, const char *path, diag *d)
+{
+    sqlite3_stmt *q = NULL;
+    int ddbx = 0, other = 0, local = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &q, NULL) != SQLITE_OK)
+        return diag_set(d, ST_IO, "%s: %s", path, sqlite3_errmsg(s->db));   /* not a database at all */
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const char *n = (const char *)sqlite3_column_text(q, 0);
+        if (!n)
+            continue;
+        if (strcmp(n, "meta") == 0)
+            ddbx = 1;
+        else if (strcmp(n, "dm") == 0 || strcmp(n, "sm") == 0)
+            local++;
+        other++;
+    }
+    sqlite3_finalize(q);
+    if (ddbx || other == 0)
+        return ST_OK;
+    if (local == 2)
+        return diag_set(d, ST_IO, "%s: a DynamoDB Local database (its own SQLite tables), not ddbx's: left as it is."
+                        " Serve it with DynamoDB Local, or move it out of the folder", path);
+    return diag_set(d, ST_IO, "%s: a SQLite database of another program, not ddbx's: left as it is", path);
+}
+
+status store_check_file(const char *path, diag *d)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || sb.st_size == 0)
+        return ST_OK;
+    store s = { 0 };
+    if (sqlite3_open_v2(path, &s.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        sqlite3_close(s.db);
+        return diag_set(d, ST_IO, "%s: cannot open", path);
+    }
+    status st = foreign_file(&s, path, d);
+    sqlite3_close(s.db);
+    return st;
+}
+
 /* One connection to the file: the pragmas every connection needs, and
  * for the first one (make_schema) the schema. */
 static status open_conn(store *s, const char *path, unsigned flags, bool make_schema, diag *d)
@@ -474,6 +519,11 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         sqlite3_file_control(s->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &most);
     }
 
+    if (!ro && make_schema && !memory && !empty) {
+        status st = foreign_file(s, path, d);
+        if (st != ST_OK)
+            return st;
+    }
     /* A new file gets big pages (rows of a few hundred bytes sit well in
      * WITHOUT ROWID trees of 16 KB pages) and WAL, so readers in another
      * process never block the writer nor see "database is locked". */

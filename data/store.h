@@ -57,6 +57,13 @@ enum {
  * index) where a file's reader goes on with the snapshot before it. */
 status store_open(const char *path, unsigned flags, store **out, diag *d);
 
+/* Whether path may be opened as a ddbx database without harm: ST_OK when
+ * it is one, is empty or does not exist; else ST_IO with d saying whose
+ * it is (DynamoDB Local's database, or another program's SQLite file),
+ * which store_open also refuses before writing anything to it. Reads
+ * only. */
+status store_check_file(const char *path, diag *d);
+
 /* A line for the person waiting, given before store_open starts work
  * that takes noticeable time: the upgrade of an older file to schema
  * version 5, which fills every index entry's projection (about a second

@@ -120,8 +120,9 @@ int cli_parse_key_schema(const char *spec, char **pk, av_type *pkt, char **sk, a
 /* `ddbx api [--db FILE]` (cli_api.c). */
 int cli_api(int argc, char **argv);
 
-/* `ddbx serve [--db FILE] [--port N] [--host ADDR]`: the store as a
- * DynamoDB endpoint over HTTP (cli_serve.c). */
+/* `ddbx serve [--db FILE] [--port N] [--host ADDR] ...` (and DynamoDB
+ * Local's command line): the store as a DynamoDB endpoint over HTTP
+ * (cli_serve.c). */
 int cli_serve(int argc, char **argv);
 
 /* Subcommands (argv[0] is the subcommand's name). */

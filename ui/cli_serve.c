@@ -1,8 +1,14 @@
 /*
- * cli_serve — `ddbx serve [--db FILE | --in-memory] [--port 8000]
- * [--host 127.0.0.1]`: the local store as a DynamoDB endpoint (JSON 1.0
- * protocol over HTTP), for applications and SDKs pointed at it with
- * --endpoint-url.
+ * cli_serve — `ddbx serve`: the local store as a DynamoDB endpoint (JSON
+ * 1.0 protocol over HTTP), for applications and SDKs pointed at it with
+ * --endpoint-url. Its options are a table (serve_opts, ui/opts.h) that
+ * also takes DynamoDB Local's spellings (-port, -inMemory, -sharedDb,
+ * -dbPath, -cors, ...), and its container's form `-jar DynamoDBLocal.jar
+ * FLAGS` (take_jar_form). The databases: ddbx's one (--db, --in-memory),
+ * or DynamoDB Local's rule, one a credential scope or one shared
+ * (ui/serve_dbs.h). --cors (ui/serve_cors.h), --delay-transient-statuses
+ * (data/serve_delay.h) and --require-credentials (data/sigv4_check.h)
+ * act on each request in on_request.
  *
  * Concurrency: ui/httpd.c runs a pool of worker threads (--threads N,
  * default the number of cores, at least 2), each serving its share of
@@ -19,7 +25,8 @@
  * The TTL sweep runs on the main thread with a connection of its own
  * (its position in the tables is that connection's).
  * data/serve.c maps the store's answer to HTTP. Any signature is
- * accepted, as DynamoDB Local does; loopback unless --host says otherwise.
+ * accepted, as DynamoDB Local does, unless --require-credentials; loopback
+ * unless --host says otherwise (then a warning names the risk).
  * SIGINT/SIGTERM stop the server cleanly: in-flight requests finish, the
  * store is closed. With --read-only (main takes it) every write is refused
  * with AccessDeniedException and reads work. --in-memory (or --db
@@ -35,15 +42,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "data/serve.h"
+#include "data/serve_delay.h"
+#include "data/sigv4_check.h"
 #include "data/store.h"
 #include "model/buf.h"
 #include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/httpd.h"
+#include "ui/opts.h"
+#include "ui/serve_cors.h"
+#include "ui/serve_dbs.h"
 
 /* DynamoDB's request limit, 16 MB (BatchWriteItem's "total request size");
  * the refusal names it, so a body of 16 MiB is read and one byte more is
@@ -71,59 +84,15 @@
 #define IDLE_TIMEOUT 5.0
 
 typedef struct server {
-    store *st;                /* the first connection, opened at start */
-    pthread_mutex_t lock;
-    store **conns;            /* under lock: every connection open; conns[0] is st */
-    size_t opened, max;       /* under lock: connections open, the most allowed */
-    size_t reserved;          /* under lock: open or being opened (0: no worker has st yet) */
-    pthread_key_t mine;       /* a worker thread's own connection */
+    serve_dbs *dbs;           /* the databases and the workers' connections */
+    serve_dbs_rule rule;
+    const char *cors;         /* --cors: the allowed origins; NULL: no CORS */
+    const char *need_key;     /* --require-credentials KEY (NULL: any request) */
+    const char *need_secret;
+    serve_delay *delay;       /* --delay-transient-statuses; NULL: off */
     unsigned long requests;   /* atomic: numbers the request ids */
     unsigned long seed;
 } server;
-
-/* The store connection a worker thread serves its requests with: its
- * own, taken at its first request (the first connection, else a new
- * peer of it) and kept, so that a request takes no lock to find one (a
- * pool shared under a mutex made the two workers of a 2-core machine
- * contend on it: futex calls, ~2 µs a GetItem, tests/bench/NOTES.md).
- * A worker runs its requests one at a time, so its connection is never
- * used by two at once; there are as many connections as workers. NULL
- * when a peer cannot be opened (out of file descriptors or memory): the
- * request is answered 500 and the next one tries again. */
-static store *worker_store(server *sv, diag *d)
-{
-    store *s = pthread_getspecific(sv->mine);
-    if (s)
-        return s;
-    /* A slot is reserved under the lock before the open, so that
-     * workers opening at once never hold more than max. */
-    pthread_mutex_lock(&sv->lock);
-    bool first = sv->reserved == 0, room = sv->reserved < sv->max;
-    if (first)
-        sv->conns[sv->opened++] = sv->st;
-    if (first || room)
-        sv->reserved++;
-    pthread_mutex_unlock(&sv->lock);
-    if (first) {
-        s = sv->st;
-    } else if (!room) {
-        /* Only if the server ran more workers than --threads. */
-        diag_set(d, ST_INTERNAL, "more worker threads than store connections");
-        return NULL;
-    } else {
-        status st = store_open_peer(sv->st, &s, d);
-        pthread_mutex_lock(&sv->lock);
-        if (st == ST_OK)
-            sv->conns[sv->opened++] = s;
-        else
-            sv->reserved--;
-        pthread_mutex_unlock(&sv->lock);
-        if (st != ST_OK)
-            return NULL;
-    }
-    pthread_setspecific(sv->mine, s);
-    return s;
-}
 
 static unsigned long next_request(server *sv)
 {
@@ -179,11 +148,82 @@ static void refuse(server *sv, unsigned code, const char *msg, httpd_response *r
     json_reply(sv, &r, rs);
 }
 
+/* An endpoint's refusal (credentials, a database that cannot be named)
+ * as the HTTP answer. */
+static void refusal(server *sv, const char *type, const char *msg, httpd_response *rs)
+{
+    serve_reply r;
+    serve_refusal_reply(type, msg, &r);
+    json_reply(sv, &r, rs);
+}
+
+/* --require-credentials: the request's SigV4 signature checked with the
+ * one key and secret accepted (data/sigv4_check.h); false after writing
+ * AWS's refusal into *rs. */
+static bool signed_well(server *sv, const httpd_request *rq, httpd_response *rs)
+{
+    sigv4_header hs[HTTPD_MAX_HEADERS];
+    for (size_t i = 0; i < rq->n_headers; i++)
+        hs[i] = (sigv4_header){ rq->headers[i].name, rq->headers[i].value };
+    sigv4_request in = {
+        .method = rq->method, .path = rq->path, .query = rq->query, .headers = hs,
+        .nheaders = rq->n_headers, .body = rq->body, .body_len = rq->body_len,
+        .authorization = httpd_header_value(rq, "Authorization"),
+        .amz_date = httpd_header_value(rq, "X-Amz-Date"),
+    };
+    const char *type = NULL;
+    char msg[300], full[360];
+    if (sigv4_check(&in, sv->need_key, sv->need_secret, (long long)time(NULL), &type, msg, sizeof msg) ==
+        SIGV4_GOOD)
+        return true;
+    snprintf(full, sizeof full, "com.amazon.coral.service#%s", type);
+    refusal(sv, full, msg, rs);
+    return false;
+}
+
+/* The database a request is served from: its worker's connection, or
+ * NULL after writing the refusal into *rs. *db gets the database's name
+ * for serve_delay ("" under ddbx's rule and -sharedDb). */
+static store *request_store(server *sv, const httpd_request *rq, char *db, size_t dbn, httpd_response *rs)
+{
+    sigv4_auth a;
+    bool scoped = sigv4_parse_authorization(httpd_header_value(rq, "Authorization"), &a);
+    *db = '\0';
+    if (sv->rule == SERVE_DBS_PER_KEY) {
+        /* DynamoDB Local's answers without a credential scope and for a
+         * key ID that is not letters and digits (3.3.1, seen 2026-12-06). */
+        if (!scoped) {
+            refusal(sv, "com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken",
+                    "Request must contain either a valid (registered) AWS access key ID or X.509 certificate.", rs);
+            return NULL;
+        }
+        if (!serve_dbs_file_name(a.key, a.region, db, dbn)) {
+            refusal(sv, "com.amazonaws.dynamodb.v20120810#UnrecognizedClientException",
+                    "The Access Key ID or security token is invalid.", rs);
+            return NULL;
+        }
+    }
+    diag d;
+    diag_init(&d);
+    store *st = serve_dbs_conn(sv->dbs, a.key, a.region, &d);
+    if (!st) {
+        char msg[sizeof d.msg + 64];
+        snprintf(msg, sizeof msg, "the database%s%s: %s", *db ? " " : "", db, d.msg);
+        fprintf(stderr, "ddbx serve: %s\n", msg);
+        serve_reply r;
+        serve_error_reply(ST_INTERNAL, msg, &r);
+        json_reply(sv, &r, rs);
+    }
+    return st;
+}
+
 /* One request (ui/httpd.c calls it on a worker thread). Refused before
  * being read whole: a request line or header section past the limits
  * (400, as DynamoDB refuses oversized lines and headers), a body past
- * 16 MB (413). Then a path other than "/" (DynamoDB serves its API on /
- * only: 404); GET and HEAD answer as DynamoDB answers a health check. */
+ * 16 MB (413). A CORS preflight is answered (--cors). Then a path other
+ * than "/" (DynamoDB serves its API on / only: 404); GET and HEAD answer
+ * as DynamoDB answers a health check. A POST is checked against
+ * --require-credentials, then served from its database. */
 static void on_request(void *cls, const httpd_request *rq, httpd_response *rs)
 {
     server *sv = cls;
@@ -199,40 +239,40 @@ static void on_request(void *cls, const httpd_request *rq, httpd_response *rs)
         refuse(sv, 413, "Request size exceeded 16777216 bytes", rs);
         return;
     }
+    if (serve_cors(sv->cors, rq, rs, false))
+        return;
     if (strcmp(rq->path, "/") != 0) {
         refuse(sv, 404, "Not found: the DynamoDB API is served on / only", rs);
-        return;
-    }
-    if (strcmp(rq->method, "POST") != 0) {
+    } else if (strcmp(rq->method, "POST") != 0) {
         if (strcmp(rq->method, "GET") == 0 || strcmp(rq->method, "HEAD") == 0)
             plain(rs, 200, "healthy: ddbx serve\n");
         else
             plain(rs, 405, "method not allowed\n");
-        return;
+    } else if (!sv->need_key || signed_well(sv, rq, rs)) {
+        char db[300];
+        store *st = request_store(sv, rq, db, sizeof db, rs);
+        if (st) {
+            serve_reply r;
+            serve_handle(st, rq->target, rq->body, rq->body_len, &r);
+            if (sv->delay && rq->target && strchr(rq->target, '.')) {
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                serve_delay_apply(sv->delay, db, strchr(rq->target, '.') + 1, &r,
+                                  (double)ts.tv_sec + ts.tv_nsec / 1e9);
+            }
+            json_reply(sv, &r, rs);
+        }
     }
-    serve_reply r;
-    diag d;
-    diag_init(&d);
-    store *st = worker_store(sv, &d);
-    if (st) {
-        serve_handle(st, rq->target, rq->body, rq->body_len, &r);
-    } else {
-        char msg[sizeof d.msg + 64];
-        snprintf(msg, sizeof msg, "another connection to the database: %s", d.msg);
-        fprintf(stderr, "ddbx serve: %s\n", msg);
-        serve_error_reply(ST_INTERNAL, msg, &r);
-    }
-    json_reply(sv, &r, rs);
+    serve_cors(sv->cors, rq, rs, true);
 }
 
 /* Waits for SIGINT or SIGTERM (the one taken is returned), running a
- * TTL sweep step every `every` seconds meanwhile (0: never) on a
- * connection of its own, opened at the first step: expired items go as
+ * TTL sweep step every `every` seconds meanwhile (0: never) on every
+ * database, each on a connection of its own: expired items go as
  * DynamoDB's background deletes do (store_ttl_sweep), their writes
  * queued with the requests' on the store's write lock. */
 static int wait_and_sweep(server *sv, const sigset_t *stop, double every)
 {
-    store *sweeper = NULL;
     for (;;) {
         if (every <= 0) {
             int sig = 0;
@@ -243,20 +283,10 @@ static int wait_and_sweep(server *sv, const sigset_t *stop, double every)
         struct timespec ts = { .tv_sec = (time_t)every,
                                .tv_nsec = (long)((every - (double)(time_t)every) * 1e9) };
         int sig = sigtimedwait(stop, NULL, &ts);
-        if (sig > 0) {
-            store_close(sweeper);
+        if (sig > 0)
             return sig;
-        }
-        if (errno != EAGAIN)
-            continue;
-        diag d;
-        diag_init(&d);
-        size_t deleted = 0;
-        status st = sweeper ? ST_OK : store_open_peer(sv->st, &sweeper, &d);
-        if (st == ST_OK)
-            st = store_ttl_sweep(sweeper, (double)time(NULL), 1000, &deleted, &d);
-        if (st != ST_OK)
-            fprintf(stderr, "ddbx serve: TTL sweep: %s\n", d.msg);
+        if (errno == EAGAIN)
+            serve_dbs_sweep(sv->dbs, (double)time(NULL), 1000);
     }
 }
 
@@ -272,105 +302,151 @@ static unsigned default_threads(void)
     return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
-static int usage(void)
+/* What the command line says (cli_serve's table). */
+typedef struct serve_args {
+    const char *db, *db_path, *host, *cors, *credentials;
+    long port, threads;
+    double idle, retention, lifetime, ttl_every;
+    bool in_memory, shared_db, delay, optimize, no_telemetry, jar_form;
+} serve_args;
+
+static serve_args args;
+
+static const opt serve_opts[] = {
+    OPT_STRING("db", "FILE", &args.db, "the database file (ddbx's rule: one database for every client)"),
+    OPT_BOOL_ALSO("in-memory", "-inMemory", &args.in_memory,
+                  "a database in memory, gone when the server stops"),
+    OPT_STRING_ALSO("db-path", "-dbPath", "DIR", &args.db_path,
+                    "DynamoDB Local's rule: one KEY_REGION.db a key and region, in DIR"),
+    OPT_BOOL_ALSO("shared-db", "-sharedDb", &args.shared_db,
+                  "with DynamoDB Local's rule: one shared-local-instance.db"),
+    OPT_INTEGER_ALSO("port", "-port", "N", &args.port, 0, 65535, "the TCP port (default 8000; 0: any free one)"),
+    OPT_STRING("host", "ADDR", &args.host, "the address to bind (default 127.0.0.1)"),
+    OPT_STRING_ALSO("cors", "-cors", "LIST", &args.cors, "answer browsers from these origins (* for any)"),
+    OPT_BOOL_ALSO("delay-transient-statuses", "-delayTransientStatuses", &args.delay,
+                  "hold a new or deleted index's statuses as DynamoDB Local does"),
+    OPT_BOOL_ALSO("optimize-db", "-optimizeDbBeforeStartup", &args.optimize,
+                  "accepted: a ddbx database needs no step before start"),
+    OPT_BOOL_ALSO("disable-telemetry", "-disableTelemetry", &args.no_telemetry,
+                  "accepted: ddbx sends no telemetry"),
+    OPT_STRING("require-credentials", "KEY:SECRET", &args.credentials,
+               "answer only requests signed (SigV4) with this key"),
+    OPT_INTEGER("threads", "N", &args.threads, 1, MAX_THREADS, "worker threads (default one a core, at least 2)"),
+    OPT_SECONDS("idle-timeout", &args.idle, 0, 86400, OPT_ABOVE_LO, "close a keep-alive connection idle S seconds"),
+    OPT_SECONDS("stream-retention", &args.retention, 0, 1e9, OPT_ABOVE_LO, "keep change records S seconds"),
+    OPT_SECONDS("iterator-lifetime", &args.lifetime, 0, 1e9, OPT_ABOVE_LO, "accept a shard iterator S seconds"),
+    OPT_SECONDS("ttl-interval", &args.ttl_every, 0, 1e9, 0, "run the TTL sweep every S seconds (0: never)"),
+    OPT_HELP_ALSO("-help"),
+    OPT_END(),
+};
+
+static const opts_cmd serve_cmd = {
+    .name = "serve",
+    .usage = "ddbx serve [--db FILE | --in-memory | --db-path DIR [--shared-db]] [--port N] [--host ADDR] [...]",
+    .also_from = "DynamoDB Local",
+    .opts = serve_opts,
+    .about = "DynamoDB Local's command line is taken as written, also after `-jar DynamoDBLocal.jar`\n"
+             "(its container's form): then its defaults hold, the current directory as -dbPath.\n"
+             "See ddbx(1).\n",
+};
+
+/* DynamoDB Local's container form: `[-Dprop=... -Xmx...] -jar
+ * DynamoDBLocal.jar FLAGS`, as its image's command line and compose
+ * files give it, after whatever came first (the image's entry point puts
+ * --host and --port before it). The jar and the JVM's options before it
+ * are taken out of argv; true when they were there. */
+static bool take_jar_form(int *argc, char **argv)
 {
-    fprintf(stderr, "usage: ddbx serve [--db FILE | --in-memory] [--port N] [--host ADDR] [--threads N]"
-                    " [--idle-timeout S] [--stream-retention S] [--iterator-lifetime S] [--ttl-interval S]\n");
-    return 2;
+    int jar = 1;
+    while (jar + 1 < *argc && strcmp(argv[jar], "-jar") != 0)
+        jar++;
+    if (jar + 1 >= *argc)
+        return false;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        bool jvm = i < jar && (strncmp(argv[i], "-D", 2) == 0 || strncmp(argv[i], "-X", 2) == 0);
+        if (!jvm && i != jar && i != jar + 1)
+            argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return true;
 }
 
-int cli_serve(int argc, char **argv)
+static bool loopback(const struct addrinfo *ai)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    const char *host = "127.0.0.1";
-    const char *port_s = "8000";
-    const char *threads_s = NULL, *idle_s = NULL;
-    bool in_memory = false;
-    double retention, lifetime, ttl_every;
-    if (cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0 ||
-        cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
-        return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if ((strcmp(a, "--port") == 0 || strcmp(a, "--host") == 0) && i + 1 < argc) {
-            if (a[2] == 'p')
-                port_s = argv[++i];
-            else
-                host = argv[++i];
-        } else if (strcmp(a, "--threads") == 0 && i + 1 < argc) {
-            threads_s = argv[++i];
-        } else if (strcmp(a, "--idle-timeout") == 0 && i + 1 < argc) {
-            idle_s = argv[++i];
-        } else if (strncmp(a, "--idle-timeout=", 15) == 0) {
-            idle_s = a + 15;
-        } else if (strcmp(a, "--in-memory") == 0) {
-            in_memory = true;
-        } else if (strncmp(a, "--port=", 7) == 0) {
-            port_s = a + 7;
-        } else if (strncmp(a, "--host=", 7) == 0) {
-            host = a + 7;
-        } else if (strncmp(a, "--threads=", 10) == 0) {
-            threads_s = a + 10;
-        } else {
-            return usage();
-        }
-    }
-    char *end = NULL;
-    long port = strtol(port_s, &end, 10);
-    if (!*port_s || *end || port < 0 || port > 65535) {
-        fprintf(stderr, "ddbx serve: bad port: %s\n", port_s);
-        return 2;
-    }
-    unsigned threads = default_threads();
-    if (threads_s) {
-        long t = strtol(threads_s, &end, 10);
-        if (!*threads_s || *end || t < 1 || t > MAX_THREADS) {
-            fprintf(stderr, "ddbx serve: bad --threads: %s (1 to %d)\n", threads_s, MAX_THREADS);
-            return 2;
-        }
-        threads = (unsigned)t;
-    }
-    double idle = IDLE_TIMEOUT;
-    if (idle_s) {
-        idle = strtod(idle_s, &end);
-        if (!*idle_s || *end || !(idle > 0) || idle > 86400) {
-            fprintf(stderr, "ddbx serve: bad --idle-timeout: %s (seconds, above 0, at most 86400)\n", idle_s);
-            return 2;
-        }
-    }
-    if (in_memory) {
-        if (flag_db && strcmp(flag_db, ":memory:") != 0) {
-            fprintf(stderr, "ddbx serve: --in-memory and --db %s: one database or the other\n", flag_db);
-            return 2;
-        }
-        flag_db = ":memory:";
-    }
+    if (ai->ai_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr) >> 24) == 127;
+    if (ai->ai_family == AF_INET6)
+        return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ai->ai_addr)->sin6_addr);
+    return false;
+}
 
-    int rc = 1;
+/* The databases' rule from the flags; 0, or 2 after a message. */
+static int choose_dbs(serve_dbs_opts *o, char **path)
+{
+    if (args.db_path && args.in_memory) {
+        fprintf(stderr, "ddbx serve: --db-path (-dbPath) and --in-memory (-inMemory): one or the other,"
+                        " as DynamoDB Local has it\n");
+        return 2;
+    }
+    if (args.db && (args.db_path || args.shared_db || args.jar_form)) {
+        fprintf(stderr, "ddbx serve: --db names ddbx's one database; --db-path, --shared-db and the -jar form"
+                        " follow DynamoDB Local's rule: one or the other\n");
+        return 2;
+    }
+    if (args.db && args.in_memory && strcmp(args.db, ":memory:") != 0) {
+        fprintf(stderr, "ddbx serve: --in-memory and --db %s: one database or the other\n", args.db);
+        return 2;
+    }
+    bool local = args.db_path || args.shared_db || args.jar_form;
+    if (!local) {
+        o->rule = SERVE_DBS_ONE;
+        *path = cli_db_path(args.in_memory ? ":memory:" : args.db, 1);
+        o->path = *path;
+        return 0;
+    }
+    o->rule = args.shared_db ? SERVE_DBS_SHARED : SERVE_DBS_PER_KEY;
+    o->memory = args.in_memory;
+    *path = args.in_memory ? NULL : xstrdup(args.db_path ? args.db_path : ".");
+    o->path = *path;
+    struct stat sb;
+    if (*path && (stat(*path, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+        fprintf(stderr, "ddbx serve: -dbPath %s: not a folder (DynamoDB Local's -dbPath names the folder of its"
+                        " databases)\n", *path);
+        return 2;
+    }
+    return 0;
+}
+
+/* The warning for an address other machines reach. */
+static void warn_open(const char *host)
+{
+    if (args.credentials)
+        fprintf(stderr, "ddbx serve: warning: %s accepts connections from other machines; only requests signed"
+                        " with the --require-credentials key are answered, over plain HTTP (not encrypted)\n", host);
+    else
+        fprintf(stderr, "ddbx serve: warning: %s accepts connections from other machines, and no credentials"
+                        " are checked: anyone who reaches this port can read, change and delete every table"
+                        " (--require-credentials KEY:SECRET answers only requests signed with it)\n", host);
+}
+
+/* Listens where --host and --port say, serves until SIGINT or SIGTERM
+ * and stops the server; the exit status (0, 1, or 2 for a bad address). */
+static int listen_and_wait(server *sv)
+{
+    char port_s[16];
+    snprintf(port_s, sizeof port_s, "%ld", args.port);
     struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
                               .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
     struct addrinfo *ai = NULL;
-    httpd *daemon = NULL;
-    server sv = { 0 };
-    pthread_mutex_init(&sv.lock, NULL);
-    pthread_key_create(&sv.mine, NULL);
-    sv.max = threads;
-    sv.conns = xcalloc(threads, sizeof *sv.conns);
-    sv.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
-    char *path = cli_db_path(flag_db, 1);
-    diag d;
-    diag_init(&d);
-    if (store_open(path, STORE_LARGE_CACHE | cli_store_flags(), &sv.st, &d) != ST_OK) {
-        fprintf(stderr, "ddbx serve: %s\n", d.msg);
-        goto out;
-    }
-    store_set_stream_times(sv.st, retention, lifetime);
-    int gai = getaddrinfo(host, port_s, &hints, &ai);
+    int gai = getaddrinfo(args.host, port_s, &hints, &ai);
     if (gai != 0 || !ai) {
-        fprintf(stderr, "ddbx serve: %s: %s\n", host, gai_strerror(gai));
-        rc = 2;
-        goto out;
+        fprintf(stderr, "ddbx serve: %s: %s\n", args.host, gai_strerror(gai));
+        return 2;
     }
+    if (!loopback(ai))
+        warn_open(args.host);
 
     /* SIGINT/SIGTERM are taken by sigwait below; blocked before the
      * daemon starts, so its threads inherit the mask and never see them. */
@@ -383,43 +459,78 @@ int cli_serve(int argc, char **argv)
 
     char why[256] = "";
     httpd_opts ho = {
-        .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = threads,
-        .idle_timeout = idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
-        .max_body = MAX_BODY, .handler = on_request, .ctx = &sv,
+        .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = (unsigned)args.threads,
+        .idle_timeout = args.idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
+        .max_body = MAX_BODY, .handler = on_request, .ctx = sv,
     };
-    daemon = httpd_start(&ho, why, sizeof why);
+    httpd *daemon = httpd_start(&ho, why, sizeof why);
     if (!daemon) {
-        fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", host, port_s, why);
-        goto out;
+        fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", args.host, port_s, why);
+        freeaddrinfo(ai);
+        return 1;
     }
     unsigned bound = httpd_port(daemon);
     int v6 = ai->ai_family == AF_INET6;
+    freeaddrinfo(ai);
     /* Scripts read the port from this line (--port 0 picks a free one). */
-    printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", host, v6 ? "]" : "",
-           bound);
+    printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", args.host, v6 ? "]" : "", bound);
     fflush(stdout);
 
-    int sig = wait_and_sweep(&sv, &stop, ttl_every);
+    int sig = wait_and_sweep(sv, &stop, args.ttl_every);
     fprintf(stderr, "ddbx serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
-    rc = 0;
-out:
-    if (daemon) {
-        httpd_stats hs;
-        httpd_get_stats(daemon, &hs);
-        fprintf(stderr, "ddbx serve: %lu connections; %lu closed idle after %g s, %lu closed for room"
-                        " (at most %zu open)\n", hs.accepted, hs.timed_out, idle, hs.evicted, hs.limit);
-        httpd_stop(daemon);   /* joins the worker threads */
+    httpd_stats hs;
+    httpd_get_stats(daemon, &hs);
+    fprintf(stderr, "ddbx serve: %lu connections; %lu closed idle after %g s, %lu closed for room"
+                    " (at most %zu open)\n", hs.accepted, hs.timed_out, args.idle, hs.evicted, hs.limit);
+    httpd_stop(daemon);   /* joins the worker threads */
+    return 0;
+}
+
+int cli_serve(int argc, char **argv)
+{
+    memset(&args, 0, sizeof args);
+    args.host = "127.0.0.1";
+    args.port = 8000;
+    args.threads = default_threads();
+    args.idle = IDLE_TIMEOUT;
+    args.ttl_every = CLI_TTL_INTERVAL;
+    args.jar_form = take_jar_form(&argc, argv);
+    int pr = opts_parse(&serve_cmd, &argc, argv);
+    if (pr != OPTS_OK)
+        return pr == OPTS_HELP ? 0 : 2;
+    char *colon = args.credentials ? strchr(args.credentials, ':') : NULL;
+    if (args.credentials && (!colon || colon == args.credentials || !colon[1])) {
+        fprintf(stderr, "ddbx serve: --require-credentials needs KEY:SECRET (an access key ID and its secret)\n");
+        return 2;
     }
-    if (ai)
-        freeaddrinfo(ai);
-    /* The workers are gone: no connection is in use. conns[0], when
-     * taken, is sv.st. */
-    for (size_t i = 1; i < sv.opened; i++)
-        store_close(sv.conns[i]);
-    store_close(sv.st);
-    free(sv.conns);
-    pthread_key_delete(sv.mine);
-    pthread_mutex_destroy(&sv.lock);
+    serve_dbs_opts dbo = { .store_flags = cli_store_flags(), .max_conns = (size_t)args.threads,
+                           .retention = args.retention, .lifetime = args.lifetime };
+    char *path = NULL, *key = NULL;
+    int rc = choose_dbs(&dbo, &path);
+    if (rc != 0) {
+        free(path);
+        return rc;
+    }
+    server sv = { .rule = dbo.rule, .cors = args.cors };
+    sv.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
+    if (args.credentials) {
+        key = xstrdup(args.credentials);
+        key[colon - args.credentials] = '\0';
+        sv.need_key = key;
+        sv.need_secret = key + (colon - args.credentials) + 1;
+    }
+    if (args.delay)
+        sv.delay = serve_delay_new();
+    diag d;
+    diag_init(&d);
+    sv.dbs = serve_dbs_new(&dbo, &d);
+    if (sv.dbs)
+        rc = listen_and_wait(&sv);
+    else
+        fprintf(stderr, "ddbx serve: %s\n", d.msg), rc = 1;
+    serve_dbs_free(sv.dbs);   /* the workers are gone: no connection is in use */
+    serve_delay_free(sv.delay);
+    free(key);
     free(path);
     return rc;
 }

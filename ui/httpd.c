@@ -41,6 +41,10 @@ typedef struct conn {
     bool evicted;             /* shut down by another worker for room (under w->lock) */
     http_parser p;
     buf url, field, target, expect, body;
+    buf hdrs;                 /* every header: name NUL value NUL ... (httpd_request.headers) */
+    size_t hoff[HTTPD_MAX_HEADERS][2];   /* where each kept header's name and value start in hdrs */
+    size_t nh;                /* headers kept */
+    bool hkeep;               /* the header being read is kept */
     buf in;                   /* received, not yet parsed (a pipelined request behind a pending answer) */
     buf out;                  /* answered, not yet written */
     size_t out_off;
@@ -155,6 +159,7 @@ static void conn_free(conn *c)
     buf_done(&c->target);
     buf_done(&c->expect);
     buf_done(&c->body);
+    buf_done(&c->hdrs);
     buf_done(&c->in);
     buf_done(&c->out);
     free(c);
@@ -301,6 +306,8 @@ static const char *reason(unsigned code)
     switch (code) {
     case 100: return "Continue";
     case 200: return "OK";
+    case 204: return "No Content";
+    case 403: return "Forbidden";
     case 400: return "Bad Request";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
@@ -325,7 +332,7 @@ static const char *date_now(worker *w)
 
 static int respond(conn *c, const httpd_response *rs, bool keep, bool head_only)
 {
-    char head[1024];
+    char head[1024 + HTTPD_MAX_EXTRA * 300];
     int n = snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\nDate: %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n",
                      rs->status, reason(rs->status), date_now(c->w),
                      rs->content_type ? rs->content_type : "text/plain", rs->len);
@@ -359,6 +366,9 @@ static int on_message_begin(http_parser *p)
     buf_reset(&c->target);
     buf_reset(&c->expect);
     buf_reset(&c->body);
+    buf_reset(&c->hdrs);
+    c->nh = 0;
+    c->hkeep = false;
     c->header_bytes = 0;
     c->refused = HTTPD_OK;
     c->cur = H_OTHER;
@@ -396,7 +406,14 @@ static int on_header_field(http_parser *p, const char *at, size_t n)
     if (!c->in_field) {
         buf_reset(&c->field);
         c->in_field = true;
+        if (c->hkeep)
+            buf_add(&c->hdrs, "", 1);   /* ends the last value kept */
+        c->hkeep = c->nh < HTTPD_MAX_HEADERS;
+        if (c->hkeep)
+            c->hoff[c->nh][0] = c->hdrs.len;
     }
+    if (c->hkeep)
+        buf_add(&c->hdrs, at, n);
     /* Only the names of the two headers read here matter: longer ones
      * are kept short. */
     if (c->field.len < 32)
@@ -413,6 +430,10 @@ static int on_header_value(http_parser *p, const char *at, size_t n)
         c->in_field = false;
         if (count_header(c, 4))   /* ": " and CRLF, as the limit counts them */
             return -1;
+        if (c->hkeep) {
+            buf_add(&c->hdrs, "", 1);
+            c->hoff[c->nh++][1] = c->hdrs.len;
+        }
         c->cur = H_OTHER;
         if (strcasecmp(c->field.data ? c->field.data : "", "x-amz-target") == 0 && !c->got_target) {
             c->cur = H_TARGET;
@@ -422,6 +443,8 @@ static int on_header_value(http_parser *p, const char *at, size_t n)
             buf_reset(&c->expect);
         }
     }
+    if (c->hkeep)
+        buf_add(&c->hdrs, at, n);
     if (c->cur == H_TARGET)
         buf_add(&c->target, at, n);
     else if (c->cur == H_EXPECT && c->expect.len < 64)
@@ -470,14 +493,25 @@ static int answer(conn *c)
 {
     worker *w = c->w;
     httpd *h = w->h;
+    const char *query = "";
     if (c->url.data) {
         char *q = memchr(c->url.data, '?', c->url.len);
-        if (q)
+        if (q) {
             *q = '\0';
+            query = q + 1;
+        }
+    }
+    httpd_header hs[HTTPD_MAX_HEADERS];
+    for (size_t i = 0; i < c->nh; i++) {
+        hs[i].name = c->hdrs.data + c->hoff[i][0];
+        hs[i].value = c->hdrs.data + c->hoff[i][1];
     }
     httpd_request rq = {
         .method = http_method_str((enum http_method)c->p.method),
         .path = c->url.data ? c->url.data : "",
+        .query = query,
+        .headers = hs,
+        .n_headers = c->nh,
         .target = c->got_target ? (c->target.data ? c->target.data : "") : NULL,
         .body = c->body.data ? c->body.data : "",
         .body_len = c->body.len,
@@ -501,6 +535,14 @@ static int answer(conn *c)
     if (c->body.cap > KEEP_BUF)
         buf_done(&c->body);
     return rc;
+}
+
+const char *httpd_header_value(const httpd_request *rq, const char *name)
+{
+    for (size_t i = 0; i < rq->n_headers; i++)
+        if (strcasecmp(rq->headers[i].name, name) == 0)
+            return rq->headers[i].value;
+    return NULL;
 }
 
 static void bad_request(conn *c)

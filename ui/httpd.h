@@ -17,6 +17,10 @@
  * limits with HTML. Every refusal here reaches the handler, which writes
  * DynamoDB's error shape.
  *
+ * The handler gets the method, path, query, body and every header (the
+ * first HTTPD_MAX_HEADERS, for CORS and signature checks), valid during
+ * the call; it may add up to HTTPD_MAX_EXTRA headers to its answer.
+ *
  * Ownership: the handler's response body is malloc'd by the handler and
  * freed here once written. A connection belongs to its worker; another
  * worker closing it for room only shuts its socket down (under the
@@ -42,23 +46,35 @@ enum {
     HTTPD_BODY_TOO_LARGE,    /* the body past max_body */
 };
 
+/* A request header as received (the first HTTPD_MAX_HEADERS are kept). */
+typedef struct httpd_header {
+    const char *name, *value;
+} httpd_header;
+#define HTTPD_MAX_HEADERS 64
+
 typedef struct httpd_request {
     const char *method;      /* "POST", "GET", ... */
     const char *path;        /* the target up to '?' */
+    const char *query;       /* after '?' ("" when none) */
     const char *target;      /* the X-Amz-Target header, NULL when absent */
     const char *body;        /* body[0..body_len), NUL-terminated */
     size_t body_len;
     int refused;             /* HTTPD_OK or why it was refused */
+    const httpd_header *headers;   /* every header, in order (valid during the call) */
+    size_t n_headers;
 } httpd_request;
 
-#define HTTPD_MAX_EXTRA 3
+/* The value of the first header called name (any case), or NULL. */
+const char *httpd_header_value(const httpd_request *rq, const char *name);
+
+#define HTTPD_MAX_EXTRA 8
 typedef struct httpd_response {
     unsigned status;
     const char *content_type;
     char *body;              /* malloc'd by the handler (NULL: empty); freed here */
     size_t len;
     const char *extra_name[HTTPD_MAX_EXTRA];   /* more headers: name, value (copied) */
-    char extra_value[HTTPD_MAX_EXTRA][64];
+    char extra_value[HTTPD_MAX_EXTRA][256];
     int n_extra;
 } httpd_response;
 

@@ -56,7 +56,7 @@ const LOADC = { conns: [1, 4, 16], writeConns: [1, 4], secs: QUICK ? 1 : 2,
   startRuns: { serve: 9, 'serve-mem': 9, dynalite: 5, ddblocal: 3 } };
 /* The test-suite workload (loadc suite): tests, parallel runs, rounds. */
 const SUITE = { tests: 50, parallel: [1, 4], rounds: QUICK ? 1 : 3 };
-const httpParts = (process.env.BENCH_HTTP || 'endpoints,startup,suite').split(',');
+const httpParts = (process.env.BENCH_HTTP || 'endpoints,startup,suite,image').split(',');
 const servers = (process.env.BENCH_SERVERS || 'dynalite,ddblocal,serve').split(',');
 const want = (sys) => servers.includes(sys === 'serve-mem' ? 'serve' : sys);
 const ddblocal = require(path.join(root, 'tests', 'ddblocal', 'server.js'));
@@ -387,6 +387,40 @@ async function httpPart(size, file) {
   }
   if (httpParts.includes('startup')) startups(size);
   if (httpParts.includes('suite')) await suites(size);
+  if (httpParts.includes('image')) imageRuns(size);
+}
+
+/* The image (make image, tools/image.sh, from this build): its archive's
+ * size, beside the files DynamoDB Local needs here (its jar and native
+ * libraries, without a Java runtime: its image's ~225 MB cannot be
+ * measured without a registry), and its entry point's start under chroot
+ * (tests/dropin/image.py --bench: from the exec of the entry point, as
+ * PID 1 in namespaces of its own, to the first answered ListTables), read
+ * beside DynamoDB Local's start-up rows. Needs root (chroot, unshare). */
+function imageRuns(size) {
+  log('the image: make image, then its start under chroot');
+  mustRun(path.join(root, 'tools', 'image.sh'), [BUILD], { cwd: root });
+  const tar = path.join(BUILD, 'ddbx-image.tar');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ddbx-image-bench-'));
+  try {
+    const ms = Number(mustRun('python3', [path.join(root, 'tests', 'dropin', 'image.py'), tar, tmp, '--bench', '15']).stdout.trim());
+    add(size, 'image', [['I.size_bytes', fs.statSync(tar).size], ['I.start_ms', ms]]);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const du = run('du', ['-sb', ddblocal.jarDir()]);
+  if (du.status === 0) add(size, 'ddblocal', [['I.files_bytes', parseInt(du.stdout, 10)]]);
+}
+
+function imageTable(size) {
+  const bytes = med(size, 'image', 'I.size_bytes');
+  if (bytes === undefined) return '';
+  const start = med(size, 'image', 'I.start_ms'), loc = med(size, 'ddblocal', 'L.startup_ms');
+  const files = med(size, 'ddblocal', 'I.files_bytes');
+  return ['| figure | ddbx image | DynamoDB Local | target | met |', '|--------|-----------:|---------------:|--------|-----|',
+    `| image archive (make image), MB | ${(bytes / 1e6).toFixed(1)} | ${files !== undefined ? '(its jar and libraries alone: ' + (files / 1e6).toFixed(1) + ', no JRE)' : '—'} | ≤ 12 MB | ${bytes <= 12e6 ? 'yes' : '**no**'} |`,
+    `| start: exec of the entry point under chroot to the first answer, ms (median of 15) | ${fmt(start, 'ms')} | ${fmt(loc, 'ms')} (exec of java, start-up rows) | — | — |`,
+  ].join('\n');
 }
 
 /* The explorer at scale (tests/bench/explorer.js): the same sessions on
@@ -963,6 +997,14 @@ function report(m, la, lb, w6Note) {
       L.push('');
       L.push(stt);
       L.push('');
+    }
+    const imt = imageTable(size);
+    /* The image's section: its title, what it measures, the table. */
+    if (imt) {
+      L.push('### The image', '', '`make image`\'s archive, and its entry point run as a container would run it ' +
+        '(tests/dropin/image.py: layers unpacked, chroot, PID 1, its own network namespace), the clock from its exec; ' +
+        'DynamoDB Local\'s from the exec of java (the start-up rows). DynamoDB Local\'s image (~225 MB) is not measured ' +
+        'here: no registry.', '', imt, '');
     }
     const sut = suiteTable(size);
     if (sut) {

@@ -1,0 +1,169 @@
+/*
+ * opts — one parser for a command's table of options (ui/opts.h).
+ */
+#include "ui/opts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The entry argv word `a` names, and where its value is when it is
+ * joined ("--port=8000": "8000"; NULL when not joined). */
+static const opt *lookup(const opt *t, const char *a, const char **joined)
+{
+    *joined = NULL;
+    for (const opt *o = t; o->kind != OPT_KIND_END; o++) {
+        if (o->also && strcmp(a, o->also) == 0)
+            return o;
+        if (!o->name || strncmp(a, "--", 2) != 0)
+            continue;
+        size_t n = strlen(o->name);
+        if (strncmp(a + 2, o->name, n) != 0)
+            continue;
+        if (a[2 + n] == '\0')
+            return o;
+        if (a[2 + n] == '=') {
+            *joined = a + 3 + n;
+            return o;
+        }
+    }
+    return NULL;
+}
+
+/* How the user spelled o: "--port" or its other spelling. */
+static const char *spelled(const opt *o, const char *word, char *tmp, size_t n)
+{
+    if (o->also && strcmp(word, o->also) == 0)
+        return o->also;
+    snprintf(tmp, n, "--%s", o->name);
+    return tmp;
+}
+
+static void what_number(const opt *o, char *out, size_t n)
+{
+    if (o->kind == OPT_KIND_INTEGER)
+        snprintf(out, n, "a whole number from %.0f to %.0f", o->lo, o->hi);
+    else
+        snprintf(out, n, "needs a number of seconds %s %g, at most %g", o->flags & OPT_ABOVE_LO ? "above" : "from",
+                 o->lo, o->hi);
+}
+
+/* Stores value v (the word after the option, or its joined part) in o's
+ * variable; 0, or -1 after a message. */
+static int take_value(const opts_cmd *c, const opt *o, const char *name, const char *v)
+{
+    if (!v || !*v) {
+        fprintf(stderr, "ddbx %s: %s needs a value (%s)\n", c->name, name, o->arg);
+        return -1;
+    }
+    if (o->kind == OPT_KIND_STRING) {
+        *(const char **)o->value = v;
+        return 0;
+    }
+    char *end = NULL;
+    double x = strtod(v, &end);
+    bool ok = end && !*end && isfinite(x) && x <= o->hi && (o->flags & OPT_ABOVE_LO ? x > o->lo : x >= o->lo);
+    if (o->kind == OPT_KIND_INTEGER)
+        ok = ok && x == floor(x) && strspn(v, "+-0123456789") == strlen(v);
+    if (!ok) {
+        char what[96];
+        what_number(o, what, sizeof what);
+        fprintf(stderr, "ddbx %s: bad %s: %s (%s)\n", c->name, name, v, what);
+        return -1;
+    }
+    if (o->kind == OPT_KIND_INTEGER)
+        *(long *)o->value = (long)x;
+    else
+        *(double *)o->value = x;
+    return 0;
+}
+
+static int refuse(const opts_cmd *c, const char *fmt, const char *word)
+{
+    fprintf(stderr, "ddbx %s: ", c->name);
+    fprintf(stderr, fmt, word);
+    fprintf(stderr, "\nusage: %s (ddbx %s --help lists the options)\n", c->usage, c->name);
+    return OPTS_ERROR;
+}
+
+int opts_parse(const opts_cmd *c, int *argc, char **argv)
+{
+    int out = 1;
+    bool options = true;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (options && strcmp(a, "--") == 0) {
+            options = false;
+            continue;
+        }
+        if (options && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            opts_usage(c, stdout);
+            return OPTS_HELP;
+        }
+        bool dashed = options && a[0] == '-' && a[1] != '\0';
+        if (!dashed) {
+            if (!c->positional)
+                return refuse(c, "unexpected argument: %s", a);
+            argv[out++] = argv[i];
+            continue;
+        }
+        const char *joined;
+        const opt *o = lookup(c->opts, a, &joined);
+        if (!o)
+            return refuse(c, "unknown option: %s", a);
+        char tmp[64];
+        const char *name = spelled(o, a, tmp, sizeof tmp);
+        if (o->kind == OPT_KIND_HELP) {
+            opts_usage(c, stdout);
+            return OPTS_HELP;
+        }
+        if (o->kind == OPT_KIND_BOOL) {
+            if (joined)
+                return refuse(c, "%s takes no value", name);
+            *(bool *)o->value = true;
+            continue;
+        }
+        const char *v = joined;
+        if (!joined && i + 1 < *argc)
+            v = argv[++i];
+        if (take_value(c, o, name, v) < 0)
+            return OPTS_ERROR;
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return OPTS_OK;
+}
+
+/* "--port N" for the table's left column. */
+static void left(const opt *o, char *out, size_t n)
+{
+    if (o->kind == OPT_KIND_HELP)
+        snprintf(out, n, "--help, -h");
+    else if (o->name)
+        snprintf(out, n, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    else
+        snprintf(out, n, "%s%s%s", o->also, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+void opts_usage(const opts_cmd *c, FILE *f)
+{
+    fprintf(f, "usage: %s\n\n", c->usage);
+    bool help_row = false;
+    for (const opt *o = c->opts; o->kind != OPT_KIND_END; o++)
+        help_row |= o->kind == OPT_KIND_HELP;
+    for (const opt *o = c->opts; o->kind != OPT_KIND_END; o++) {
+        char l[96];
+        left(o, l, sizeof l);
+        if (strlen(l) > 26)   /* a long left column: the help on its own line, as git prints it */
+            fprintf(f, "    %s\n    %-26s %s\n", l, "", o->help);
+        else
+            fprintf(f, "    %-26s %s\n", l, o->help);
+        if (o->also)
+            fprintf(f, "    %-26s   (%s: %s%s%s)\n", "", c->also_from ? c->also_from : "also", o->also,
+                    o->arg ? " " : "", o->arg ? o->arg : "");
+    }
+    if (!help_row)
+        fprintf(f, "    %-26s %s\n", "--help, -h", "this help");
+    if (c->about)
+        fprintf(f, "\n%s", c->about);
+}

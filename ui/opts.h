@@ -1,0 +1,90 @@
+/*
+ * opts — a command's options as data, as git's parse-options.h has them:
+ * an array of `opt` built with OPT_BOOL, OPT_STRING, OPT_INTEGER,
+ * OPT_SECONDS and ended by OPT_END(), and a usage line. One parser
+ * (opts_parse) walks argv against it; `--help` (and `-h`) prints the same
+ * table (opts_usage), and tests/man checks the man page's synopsis
+ * against what it prints.
+ *
+ * Spellings: an entry's name "port" is taken as `--port N` and
+ * `--port=N`; its `also` spelling is taken exactly as written, for the
+ * spellings another program gives the same option (DynamoDB Local's
+ * single-dash `-port N`, `-inMemory`), and --help prints it beside the
+ * ddbx spelling. A bool takes no value (`--x=...` is refused).
+ *
+ * Ownership: the table and its strings are the caller's (static data);
+ * a string option's value points into argv. Values not given keep what
+ * the caller put there, so defaults are the caller's initial values.
+ * Messages go to stderr as "ddbx CMD: ...", then the usage line; nothing
+ * here exits.
+ */
+#ifndef DDBX_OPTS_H
+#define DDBX_OPTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum opt_kind {
+    OPT_KIND_END,
+    OPT_KIND_BOOL,      /* bool *: set true when given */
+    OPT_KIND_STRING,    /* const char **: the value as given (not empty) */
+    OPT_KIND_INTEGER,   /* long *: a whole number from lo to hi */
+    OPT_KIND_SECONDS,   /* double *: a number of seconds, lo (or above it) to hi */
+    OPT_KIND_HELP,      /* another spelling of --help (name NULL: only `also`) */
+} opt_kind;
+
+/* flags */
+#define OPT_ABOVE_LO 1u   /* a number must be above lo, not equal to it */
+
+typedef struct opt {
+    opt_kind kind;
+    const char *name;   /* the ddbx spelling without "--" ("port"); NULL: `also` only */
+    const char *also;   /* another spelling, taken as written ("-port"), or NULL */
+    const char *arg;    /* the value's name in the help ("N", "FILE"); NULL for a bool */
+    const char *help;   /* one line */
+    void *value;
+    double lo, hi;      /* bounds of a number */
+    unsigned flags;
+} opt;
+
+#define OPT_END() { .kind = OPT_KIND_END }
+#define OPT_BOOL(n, v, h) { .kind = OPT_KIND_BOOL, .name = (n), .help = (h), .value = (v) }
+#define OPT_STRING(n, a, v, h) { .kind = OPT_KIND_STRING, .name = (n), .arg = (a), .help = (h), .value = (v) }
+#define OPT_INTEGER(n, a, v, l, u, h) \
+    { .kind = OPT_KIND_INTEGER, .name = (n), .arg = (a), .help = (h), .value = (v), .lo = (l), .hi = (u) }
+#define OPT_SECONDS(n, v, l, u, f, h) \
+    { .kind = OPT_KIND_SECONDS, .name = (n), .arg = "S", .help = (h), .value = (v), .lo = (l), .hi = (u), \
+      .flags = (f) }
+/* The same with another program's spelling beside the ddbx one. */
+#define OPT_BOOL_ALSO(n, al, v, h) { .kind = OPT_KIND_BOOL, .name = (n), .also = (al), .help = (h), .value = (v) }
+#define OPT_STRING_ALSO(n, al, a, v, h) \
+    { .kind = OPT_KIND_STRING, .name = (n), .also = (al), .arg = (a), .help = (h), .value = (v) }
+#define OPT_INTEGER_ALSO(n, al, a, v, l, u, h) \
+    { .kind = OPT_KIND_INTEGER, .name = (n), .also = (al), .arg = (a), .help = (h), .value = (v), .lo = (l), \
+      .hi = (u) }
+#define OPT_HELP_ALSO(al) { .kind = OPT_KIND_HELP, .also = (al), .help = "this help" }
+
+typedef struct opts_cmd {
+    const char *name;       /* "serve": messages say "ddbx serve: ..." */
+    const char *usage;      /* after "usage: ": "ddbx serve [options]" */
+    const char *about;      /* a paragraph after the table, or NULL */
+    const char *also_from;  /* whose spellings the `also`s are ("DynamoDB Local"), for --help */
+    const opt *opts;        /* ended by OPT_END() */
+    bool positional;        /* arguments that are not options are kept (else refused) */
+} opts_cmd;
+
+enum {
+    OPTS_OK = 0,     /* parsed; argv compacted to the positional arguments */
+    OPTS_HELP = 1,   /* --help given: the table was printed on stdout (exit 0) */
+    OPTS_ERROR = 2,  /* a bad option: said on stderr with the usage line (exit 2) */
+};
+
+/* Parses argv[1..*argc) (argv[0] is the command's name) against c's
+ * table; "--" ends the options. On OPTS_OK, argv[1..*argc) are the
+ * positional arguments in order (NULL after them). */
+int opts_parse(const opts_cmd *c, int *argc, char **argv);
+
+/* The usage line and the table, as --help prints them. */
+void opts_usage(const opts_cmd *c, FILE *f);
+
+#endif
