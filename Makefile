@@ -258,7 +258,7 @@ run: check-deps
 test: check-deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TOOL_BINS) $(FUZZ_BINS)
 ifneq ($(POLLER_DEFAULT),poll)
-	@$(MAKE) --no-print-directory POLLER=poll BUILD=$(BUILD)-poll $(BUILD)-poll/ddbx
+	@$(MAKE) --no-print-directory POLLER=poll BUILD=$(BUILD)-poll $(BUILD)-poll/ddbx $(BUILD)-poll/tests/ui/test_poller
 endif
 	@BUILD=$(BUILD) DDBX=$(abspath $(DDBX)) SAN=$(SAN) ./tests/run.sh
 
