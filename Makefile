@@ -101,6 +101,10 @@ DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o $(BUILD)/g
              $(BUILD)/gen/prices_data.o
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/keys_conf.o
 MAIN_OBJ  := $(BUILD)/ui/main.o
+# A new in-memory database's schema as an image (tools/memimage.c, run at
+# build time): linked into the binary only, the unit tests keep the
+# schema's statements.
+MEMIMAGE_OBJ := $(BUILD)/gen/memimage_data.o
 
 # Unit tests: tests/<layer>/test_*.c, each a cmocka program linked against
 # its layer and the layers below it only.
@@ -135,8 +139,17 @@ DDBX := $(BUILD)/ddbx
 
 all: $(DDBX)
 
-$(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ)
+$(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ) $(MEMIMAGE_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) -lm
+
+$(BUILD)/gen/memimage: $(BUILD)/tools/memimage.o $(DATA_OBJ) $(MODEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
+
+$(BUILD)/gen/memimage_data.c: $(BUILD)/gen/memimage
+	$< > $@.tmp && mv $@.tmp $@
+
+$(MEMIMAGE_OBJ): $(BUILD)/gen/memimage_data.c | need-libs
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c | need-libs
 	@mkdir -p $(dir $@)
