@@ -33,6 +33,8 @@ done
 version=$("$ddbx" --version | sed -n 's/^ddbx //p')
 [ -n "$version" ] || { echo "deb: $ddbx --version says no version" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
+# ldconfig is in /sbin, which a user's PATH may not hold.
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
 # The maintainer as Debian's tools take it (dch, dh_make): DEBFULLNAME
 # and DEBEMAIL, else a local placeholder (lintian calls it bogus).
 maint="${DEBFULLNAME:-ddbx} <${DEBEMAIL:-ddbx@localhost}>"
@@ -67,7 +69,7 @@ linked=$(cd "$work" && dpkg-shlibdeps -O "$stage/usr/bin/ddbx" 2>"$work/err" | s
 # A library loaded at first use: its package and version from the shlibs
 # file of the package that holds the soname ("libcurl 4 libcurl4 (>= 7.16.2)").
 dlopened() { # soname
-    path=$(ldconfig -p | awk -v s="$1" '$1 == s { print $NF; exit }')
+    path=$($ldconfig -p | awk -v s="$1" '$1 == s { print $NF; exit }')
     [ -n "$path" ] || { echo "deb: $1 (loaded at first use) is not installed here" >&2; exit 1; }
     pkg=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n 1 | cut -d: -f1)
     [ -n "$pkg" ] || pkg=$(dpkg -S "$path" | head -n 1 | cut -d: -f1)

@@ -49,7 +49,8 @@ owner() { # a library path -> its package
     dpkg -S "$(readlink -f "$1")" 2>/dev/null | head -n 1 | cut -d: -f1 | grep . ||
         dpkg -S "$1" | head -n 1 | cut -d: -f1
 }
-lib_of() { ldconfig -p | awk -v s="$1" '$1 == s { print $NF; exit }'; }
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+lib_of() { $ldconfig -p | awk -v s="$1" '$1 == s { print $NF; exit }'; }
 depends=$(field Depends) recommends=$(field Recommends)
 has() { echo ", $1," | grep -q ", $2\( ([^)]*)\)\?,"; }
 bad=""
@@ -76,12 +77,15 @@ tap $? "dpkg-deb --contents: the binary, the man page, the systemd unit, the cop
 ! grep -Eq 'postinst|prerm|postrm|preinst' "$tmp/info" && ! grep -q '\.wants/' "$tmp/contents"
 tap $? "no maintainer script and no .wants link: the unit is installed, not enabled"
 
-# Install: a scratch root with a copy of this machine's dpkg database.
+# Install: a scratch root with a copy of this machine's dpkg database
+# (dpkg asks for root even there unless told it is not needed).
+not_root=""
+[ "$(id -u)" = 0 ] || not_root=--force-not-root
 inst=$tmp/root
 mkdir -p "$inst/var/lib/dpkg/info" "$inst/var/lib/dpkg/updates" "$inst/var/lib/dpkg/triggers"
 cp /var/lib/dpkg/status "$inst/var/lib/dpkg/status"
 : >"$inst/var/lib/dpkg/available"
-dpkg --root="$inst" --force-script-chrootless --log=/dev/null -i "$deb" >"$tmp/dpkg.out" 2>&1
+dpkg --root="$inst" --force-script-chrootless $not_root --log=/dev/null -i "$deb" >"$tmp/dpkg.out" 2>&1
 rc=$?
 st=$(dpkg --root="$inst" -s ddbx 2>/dev/null | sed -n 's/^Status: //p')
 [ $rc = 0 ] && [ "$st" = "install ok installed" ]
@@ -92,7 +96,7 @@ bare=$tmp/bare
 mkdir -p "$bare/var/lib/dpkg/info" "$bare/var/lib/dpkg/updates" "$bare/var/lib/dpkg/triggers"
 awk -v RS= -v ORS='\n\n' '!/^Package: libcjson1\n/' /var/lib/dpkg/status >"$bare/var/lib/dpkg/status"
 : >"$bare/var/lib/dpkg/available"
-dpkg --root="$bare" --force-script-chrootless --log=/dev/null -i "$deb" >"$tmp/bare.out" 2>&1
+dpkg --root="$bare" --force-script-chrootless $not_root --log=/dev/null -i "$deb" >"$tmp/bare.out" 2>&1
 rc=$?
 [ $rc != 0 ] && grep -q 'depends on libcjson1' "$tmp/bare.out"
 tap $? "dpkg refuses it where libcjson1 is not installed (exit $rc): the Depends are checked"
