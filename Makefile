@@ -19,18 +19,30 @@
 #                   items too (a 15 GB database kept in build-bench/); bench-quick: 100k only
 #   make install PREFIX=/usr/local
 #   make image      build/ddbx-image.tar: an OCI image of `ddbx serve` (buildah)
+#   make deb        a Debian package, build/ddbx_VERSION_ARCH.deb (tools/deb.sh)
+#   make POLLER=poll  the server loop on poll() instead of epoll, in build-poll/
 #   make deps       install missing system packages
 #   make clean
 
 PREFIX   ?= /usr/local
 SAN      ?=
 FUZZ     ?=
+# The server loop's readiness calls (ui/poller.h): epoll on Linux, poll()
+# elsewhere. `make POLLER=poll` forces the portable one on Linux (with
+# accept, fcntl and the rest a system without Linux's calls compiles,
+# POLLER_PORTABLE), into a build folder of its own (build-poll,
+# build-san-poll); `make test` builds it and tests/poll runs the serve
+# suites against it.
+UNAME_S  := $(shell uname -s)
+POLLER_DEFAULT := $(if $(filter Linux,$(UNAME_S)),epoll,poll)
+POLLER   ?= $(POLLER_DEFAULT)
+POLL_SUFFIX := $(if $(filter $(POLLER_DEFAULT),$(POLLER)),,-$(POLLER))
 ifeq ($(FUZZ),1)
 BUILD    ?= build-fuzz
 else ifeq ($(SAN),1)
-BUILD    ?= build-san
+BUILD    ?= build-san$(POLL_SUFFIX)
 else
-BUILD    ?= build
+BUILD    ?= build$(POLL_SUFFIX)
 endif
 
 PKGS      := ncursesw sqlite3 libcjson libcurl libcrypto zlib
@@ -78,17 +90,22 @@ CURL_LIBS  = $(shell pkg-config --libs libcurl 2>/dev/null)
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -I. $(PKG_CFLAGS) -MMD -MP \
+             $(if $(POLL_SUFFIX),-DPOLLER_PORTABLE)
 
 MODEL_SRC := $(wildcard model/*.c)
 DATA_SRC  := $(wildcard data/*.c)
-UI_SRC    := $(filter-out ui/main.c,$(wildcard ui/*.c))
+UI_SRC    := $(filter-out ui/main.c ui/poller_%.c,$(wildcard ui/*.c)) ui/poller_$(POLLER).c
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 DATA_OBJ  := $(DATA_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/samples_data.o $(BUILD)/gen/patterns_data.o \
              $(BUILD)/gen/prices_data.o
 UI_OBJ    := $(UI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/keys_conf.o
 MAIN_OBJ  := $(BUILD)/ui/main.o
+# A new in-memory database's schema as an image (tools/memimage.c, run at
+# build time): linked into the binary only, the unit tests keep the
+# schema's statements.
+MEMIMAGE_OBJ := $(BUILD)/gen/memimage_data.o
 
 # Unit tests: tests/<layer>/test_*.c, each a cmocka program linked against
 # its layer and the layers below it only.
@@ -113,16 +130,29 @@ FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 
 # Benchmark programs (tests/bench/*.c), built only by `make bench` into
 # build-bench/: optimised, linked like data-layer programs.
-BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(wildcard tests/bench/*.c))
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(filter-out tests/bench/floor.c,$(wildcard tests/bench/*.c)))
+# The start-up floor (tests/bench/floor.c): libc alone, nothing else linked.
+FLOOR_BIN  := $(BUILD)/tests/bench/floor
 
 DDBX := $(BUILD)/ddbx
 
-.PHONY: image man-keys all run test asan install uninstall deps check-deps need-libs clean check-layers fuzz fuzz-build bench bench-quick bench-bins
+.PHONY: image deb man-keys all run test asan install uninstall deps check-deps need-libs clean check-layers fuzz fuzz-build bench bench-quick bench-bins
 
 all: $(DDBX)
 
-$(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ)
+$(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ) $(MEMIMAGE_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) -lm
+
+$(BUILD)/gen/memimage: $(BUILD)/tools/memimage.o $(DATA_OBJ) $(MODEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
+
+# (Its leaks are the unit tests' to find: test_store_peer runs the same
+# store_memory_image under `make asan`.)
+$(BUILD)/gen/memimage_data.c: $(BUILD)/gen/memimage
+	ASAN_OPTIONS=detect_leaks=0 $< > $@.tmp && mv $@.tmp $@
+
+$(MEMIMAGE_OBJ): $(BUILD)/gen/memimage_data.c | need-libs
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c | need-libs
 	@mkdir -p $(dir $@)
@@ -203,6 +233,10 @@ endif
 $(BENCH_BINS): $(BUILD)/tests/bench/%: $(BUILD)/tests/bench/%.o $(DATA_OBJ) $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) $(CURL_LIBS) -lm
 
+$(FLOOR_BIN): tests/bench/floor.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $<
+
 # Before anything is compiled: the libraries are there, or a plain `make`
 # says which are missing and what installs them (`make run` and `make test`
 # install them first themselves, through check-deps), instead of failing
@@ -224,6 +258,8 @@ need-libs:
 check-deps:
 	@{ pkg-config --exists $(PKGS) $(TEST_PKGS) && [ -f "$(HTTP_PARSER_H)" ]; } 2>/dev/null || ./tools/deps.sh
 	@command -v aws >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no aws command line: tests/awscli will fail" >&2
+	@! command -v dpkg >/dev/null 2>&1 || { command -v dpkg-shlibdeps && command -v lintian && command -v objdump; } >/dev/null 2>&1 || \
+	  ./tools/deps.sh || echo "deps: no dpkg-dev, lintian or binutils: make deb and tests/deb will fail" >&2
 	@command -v java >/dev/null 2>&1 || ./tools/deps.sh --java || echo "deps: no java: tests/diff's DynamoDB Local pass will fail" >&2
 	@command -v buildah >/dev/null 2>&1 || ./tools/deps.sh || echo "deps: no buildah: make image and tests/dropin will fail" >&2
 
@@ -242,9 +278,14 @@ run: check-deps
 	@$(MAKE) --no-print-directory all
 	./$(DDBX)
 
+# On Linux the portable server loop is built too (make POLLER=poll, its
+# own build folder) and tests/poll runs the serve suites against it.
 test: check-deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS) $(TOOL_BINS) $(FUZZ_BINS)
 	@$(MAKE) --no-print-directory image || echo "make: make image failed: tests/dropin's image tests will fail" >&2
+ifneq ($(POLLER_DEFAULT),poll)
+	@$(MAKE) --no-print-directory POLLER=poll BUILD=$(BUILD)-poll $(BUILD)-poll/ddbx $(BUILD)-poll/tests/ui/test_poller
+endif
 	@BUILD=$(BUILD) DDBX=$(abspath $(DDBX)) SAN=$(SAN) ./tests/run.sh
 
 asan:
@@ -271,7 +312,11 @@ fuzz-build: $(FUZZ_BINS)
 
 # Benchmarks: never part of `make test`. -O2 with asserts on, as `make`
 # builds ddbx; a separate build folder so test builds do not interfere.
-bench-bins: $(DDBX) $(BENCH_BINS) $(BUILD)/tests/tools/peakrss
+# The poll() build beside it (tests/bench/bench_portable.js compares them).
+bench-bins: $(DDBX) $(BENCH_BINS) $(FLOOR_BIN) $(BUILD)/tests/tools/peakrss
+ifneq ($(POLLER_DEFAULT),poll)
+	@$(MAKE) --no-print-directory POLLER=poll BUILD=$(BUILD)-poll $(BUILD)-poll/ddbx
+endif
 
 bench: check-deps
 	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g" SAN= bench-bins
@@ -295,6 +340,11 @@ man-keys: $(BUILD)/tests/ui/test_keymap
 	  mv $(BUILD)/ddbx.1.new assets/ddbx.1; \
 	done
 
+# The Debian package (dpkg-deb), written to $(BUILD)/: tools/deb.sh says
+# what it holds and how its dependencies are named; tests/deb installs it.
+deb: all
+	@./tools/deb.sh $(DDBX) $(BUILD)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(DDBX) $(DESTDIR)$(PREFIX)/bin/ddbx
@@ -304,6 +354,6 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ddbx $(DESTDIR)$(PREFIX)/share/man/man1/ddbx.1
 
 clean:
-	rm -rf build build-san build-fuzz build-bench
+	rm -rf build build-san build-fuzz build-bench build-poll build-san-poll build-bench-poll
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -121,7 +121,10 @@ static bool backup_arn(const char *s)
 /* [FILE:]TABLE, FILE an existing database or export file. */
 static status parse_table(const char *text, size_t n, diffsrc_spec *out, diag *d)
 {
-    const char *colon = memrchr(text, ':', n);
+    const char *colon = NULL;   /* the last ':' (memrchr is GNU's alone) */
+    for (size_t i = n; i > 0 && !colon; i--)
+        if (text[i - 1] == ':')
+            colon = text + i - 1;
     if (!colon) {
         if (memchr(text, '/', n))
             return diag_set(d, ST_USAGE, "no file %.*s", (int)n, text);

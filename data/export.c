@@ -290,11 +290,16 @@ static bool is_key_name(const out *o, const char *name, int *rank)
     return false;
 }
 
+/* The export whose columns qsort is ordering: qsort takes no context, and
+ * qsort_r's arguments are in another order on macOS and the BSDs than in
+ * glibc. One a thread. */
+static _Thread_local const out *sorting;
+
 /* CSV column order: key attributes first (table, then index), then the
  * rest by name. */
-static int csv_order_cmp(const void *a, const void *b, void *arg)
+static int csv_order_cmp(const void *a, const void *b)
 {
-    const out *o = arg;
+    const out *o = sorting;
     const struct col *x = a, *y = b;
     int rx = 9, ry = 9;
     is_key_name(o, x->name, &rx);
@@ -523,8 +528,11 @@ static status run(const source *src, export_format fmt, export_write_fn write, v
             goto out;
     }
     if (fmt == EXPORT_CSV) {
-        if (o.n_cols > 1)
-            qsort_r(o.cols, o.n_cols, sizeof *o.cols, csv_order_cmp, &o);
+        if (o.n_cols > 1) {
+            sorting = &o;
+            qsort(o.cols, o.n_cols, sizeof *o.cols, csv_order_cmp);
+            sorting = NULL;
+        }
         for (size_t i = 0; i < o.n_cols; i++) {
             buf h = BUF_INIT;
             buf_adds(&h, o.cols[i].name);

@@ -205,7 +205,9 @@ static status load_key(mask_file *f, diag *d)
     int fd = open(f->key_path, O_RDONLY);
     if (fd < 0 && errno == ENOENT) {
         unsigned char k[KEY_BYTES];
-        if (getrandom(k, sizeof k, 0) != (ssize_t)sizeof k)
+        /* getentropy, not Linux's getrandom: glibc, macOS and the BSDs
+         * all have it (at most 256 bytes a call). */
+        if (getentropy(k, sizeof k) != 0)
             return diag_set(d, ST_IO, "%s: no random bytes for a new key: %s", f->key_path,
                             strerror(errno));
         int w = open(f->key_path, O_WRONLY | O_CREAT | O_EXCL, 0600);

@@ -21,7 +21,7 @@
  * hash a guessed value to match one. The key is the bytes of a file:
  * "key_file" (relative to the rules file's folder), else mask.key in the
  * database's folder; a missing file is created with 32 random bytes
- * (getrandom), owner-only (0600). The key is never printed.
+ * (getentropy), owner-only (0600). The key is never printed.
  *
  * Ownership: a mask_file owns its mask and the key; the mask's MAC reads
  * the key, so the mask is valid while the mask_file is.

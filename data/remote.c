@@ -671,12 +671,13 @@ static status attempt(remote *r, const char *op, const char *input, size_t len,
     pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
     CURLcode rc = curl_easy_perform(r->curl);
     if (!sigismember(&old_set, SIGPIPE)) {
-        struct timespec zero = { 0, 0 };
+        /* sigwait of a signal known pending returns at once (POSIX; macOS
+         * has no sigtimedwait). */
         sigset_t pending;
         sigpending(&pending);
-        while (sigismember(&pending, SIGPIPE) && sigtimedwait(&pipe_set, NULL, &zero) < 0 &&
-               errno == EINTR)
-            ;
+        int taken;
+        if (sigismember(&pending, SIGPIPE))
+            sigwait(&pipe_set, &taken);
         pthread_sigmask(SIG_SETMASK, &old_set, NULL);
     }
     curl_easy_setopt(r->curl, CURLOPT_HTTPHEADER, NULL);
@@ -898,11 +899,11 @@ status remote_http_do(const remote_http *q, long *http, buf *resp, diag *d)
     pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
     CURLcode rc = curl_easy_perform(c);
     if (!sigismember(&old_set, SIGPIPE)) {
-        struct timespec zero = { 0, 0 };
         sigset_t pending;
         sigpending(&pending);
+        int sig;
         if (sigismember(&pending, SIGPIPE))
-            sigtimedwait(&pipe_set, NULL, &zero);
+            sigwait(&pipe_set, &sig);   /* pending: returns at once */
         pthread_sigmask(SIG_SETMASK, &old_set, NULL);
     }
     status st = ST_OK;

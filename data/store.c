@@ -482,6 +482,69 @@ status store_check_file(const char *path, diag *d)
 
 /* One connection to the file: the pragmas every connection needs, and
  * for the first one (make_schema) the schema. */
+/* store_set_memory_image's: a new in-memory database's schema, made. */
+static const unsigned char *mem_image;
+static size_t mem_image_len;
+
+void store_set_memory_image(const unsigned char *image, size_t len)
+{
+    mem_image = image;
+    mem_image_len = len;
+}
+
+/* The image copied into s's new, empty in-memory database: opened in a
+ * private connection of its own (sqlite3_deserialize would reopen s's
+ * main database as a private one, its peers no longer sharing it), then
+ * its pages copied by the backup API. What the schema statements set on
+ * the store is set here (the index entries carry their bodies, there is
+ * a history table). */
+static status schema_from_image(store *s, diag *d)
+{
+    sqlite3 *img = NULL;
+    status st = ST_OK;
+    /* Read-only: SQLite reads the bytes where they are, never writes them. */
+    if (sqlite3_open_v2(":memory:", &img, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+        sqlite3_deserialize(img, "main", (unsigned char *)mem_image, (sqlite3_int64)mem_image_len,
+                            (sqlite3_int64)mem_image_len, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK) {
+        st = diag_set(d, ST_INTERNAL, "the in-memory schema image: %s", img ? sqlite3_errmsg(img) : "no memory");
+        sqlite3_close(img);
+        return st;
+    }
+    sqlite3_backup *b = sqlite3_backup_init(s->db, "main", img, "main");
+    if (!b || sqlite3_backup_step(b, -1) != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    sqlite3_backup_finish(b);
+    sqlite3_close(img);
+    s->idx_body = true;
+    s->has_history = true;
+    return st;
+}
+
+status store_memory_image(unsigned char **out, size_t *len, diag *d)
+{
+    *out = NULL;
+    *len = 0;
+    const unsigned char *keep = mem_image;
+    mem_image = NULL;   /* the statements, whatever was given */
+    store *s = NULL;
+    status st = store_open(":memory:", 0, &s, d);
+    mem_image = keep;
+    if (st != ST_OK)
+        return st;
+    sqlite3_int64 n = 0;
+    unsigned char *img = sqlite3_serialize(s->db, "main", &n, 0);
+    if (!img || n <= 0)
+        st = diag_set(d, ST_INTERNAL, "cannot serialize the in-memory database");
+    else {
+        *out = xmalloc((size_t)n);
+        memcpy(*out, img, (size_t)n);
+        *len = (size_t)n;
+    }
+    sqlite3_free(img);
+    store_close(s);
+    return st;
+}
+
 static status open_conn(store *s, const char *path, unsigned flags, bool make_schema, diag *d)
 {
     bool ro = flags & STORE_READ_ONLY;
@@ -558,6 +621,8 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
 
     if (!make_schema)
         return ST_OK;
+    if (memory && mem_image)
+        return schema_from_image(s, d);
     if (!ro || memory) {
         status st = ST_OK;
         if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||

@@ -71,6 +71,23 @@ status store_check_file(const char *path, diag *d);
  * explorer takes the screen. Process-wide; NULL (the default): nothing. */
 typedef void (*store_notice_fn)(const char *msg);
 void store_set_notice(store_notice_fn fn);
+
+/* A new ":memory:" database's whole schema as a database image (SQLite's
+ * file format), made at build time by tools/memimage.c with
+ * store_memory_image and compiled into the binary (build/gen/, as
+ * store_mem_image below). Given with store_set_memory_image, store_open
+ * copies it into each new in-memory database instead of running the
+ * schema's CREATE statements, which were most of `ddbx serve
+ * --in-memory`'s start-up (issue 43 item 9). Process-wide; the bytes are
+ * the caller's and stay valid. Without it (the unit tests, the
+ * generator itself), the statements run. */
+void store_set_memory_image(const unsigned char *image, size_t len);
+/* The image a new ":memory:" database has after its schema statements:
+ * malloc'd bytes in *out, their count in *len. */
+status store_memory_image(unsigned char **out, size_t *len, diag *d);
+/* Defined by the generated build/gen/memimage_data.c (ui/main.c gives it). */
+extern const unsigned char store_mem_image[];
+extern const size_t store_mem_image_len;
 void store_close(store *s);
 
 /*

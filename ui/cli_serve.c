@@ -12,7 +12,7 @@
  *
  * Concurrency: ui/httpd.c runs a pool of worker threads (--threads N,
  * default the number of cores, at least 2), each serving its share of
- * the HTTP connections with epoll. Each worker serves its requests on
+ * the HTTP connections with epoll (poll() elsewhere). Each worker serves its requests on
  * a store connection of its own to the same database (the first, or a
  * peer from store_open_peer, opened at the worker's first request): reads
  * run side by side (WAL), writes queue on the store's write lock.
@@ -57,6 +57,7 @@
 #include "ui/opts.h"
 #include "ui/serve_cors.h"
 #include "ui/serve_dbs.h"
+#include "ui/sigwait.h"
 
 /* DynamoDB's request limit, 16 MB (BatchWriteItem's "total request size");
  * the refusal names it, so a body of 16 MiB is read and one byte more is
@@ -282,7 +283,7 @@ static int wait_and_sweep(server *sv, const sigset_t *stop, double every)
         }
         struct timespec ts = { .tv_sec = (time_t)every,
                                .tv_nsec = (long)((every - (double)(time_t)every) * 1e9) };
-        int sig = sigtimedwait(stop, NULL, &ts);
+        int sig = sigwait_timed(stop, &ts);
         if (sig > 0)
             return sig;
         if (errno == EAGAIN)

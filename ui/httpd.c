@@ -1,6 +1,7 @@
 #include "ui/httpd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <http_parser.h>
 #include <limits.h>
 #include <netinet/in.h>
@@ -11,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -20,11 +19,25 @@
 
 #include "model/buf.h"
 #include "model/mem.h"
+#include "ui/poller.h"
+
+/* Linux's own calls where they are, the POSIX ones elsewhere and in the
+ * forced portable build (make POLLER=poll defines POLLER_PORTABLE):
+ * accept4 and SOCK_NONBLOCK | SOCK_CLOEXEC against accept or socket and
+ * fcntl. macOS has no MSG_NOSIGNAL: there SO_NOSIGPIPE is set on each
+ * connection (and `ddbx serve` ignores SIGPIPE anyway). */
+#if defined(__linux__) && !defined(POLLER_PORTABLE)
+#define HAVE_ACCEPT4 1
+#endif
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0
+#endif
 
 /* Descriptors kept out of the connections' share of the file limit: the
- * standard streams, the listening socket and eventfd, each worker's epoll
- * set, and the store's files (a database, its WAL and shared memory for
- * each worker's connection and the TTL sweep's). */
+ * standard streams, the listening socket and the wake-up pipe, each
+ * worker's poller (an epoll descriptor), and the store's files (a
+ * database, its WAL and shared memory for each worker's connection and
+ * the TTL sweep's). */
 #define RESERVED_FDS(threads) (32u + 4u * (threads))
 #define READ_CHUNK 65536
 /* A connection's buffers are kept between requests up to this size. */
@@ -52,7 +65,7 @@ typedef struct conn {
     int refused;              /* HTTPD_* */
     int cur;                  /* which header the value being read belongs to */
     bool in_field, got_target;
-    bool want_out;            /* EPOLLOUT asked for (output pending) */
+    bool want_out;            /* POLLER_OUT asked for (output pending) */
     bool closing;             /* close once the output is written */
     bool lingering;           /* output done, write side shut: discard input until EOF */
     bool eof;                 /* the client closed its side with an answer still to write */
@@ -62,7 +75,7 @@ typedef struct conn {
 struct worker {
     httpd *h;
     pthread_t th;
-    int ep;
+    poller *pl;
     pthread_mutex_t lock;
     conn *head, *tail;
     conn *dead;               /* closed during this event batch */
@@ -73,7 +86,8 @@ struct worker {
 
 struct httpd {
     httpd_opts o;
-    int lfd, efd;
+    int lfd;
+    int wake[2];              /* a pipe written once at stop: every worker's set holds wake[0] */
     unsigned port;
     worker *w;
     unsigned nw, started;
@@ -142,7 +156,7 @@ static void conn_close(conn *c)
     list_unlink(w, c);
     bool evicted = c->evicted;
     pthread_mutex_unlock(&w->lock);
-    epoll_ctl(w->ep, EPOLL_CTL_DEL, c->fd, NULL);
+    poller_del(w->pl, c->fd);
     close(c->fd);
     c->fd = -1;
     if (evicted)
@@ -229,9 +243,8 @@ static void want_out(conn *c, bool on)
     c->want_out = on;
     /* While an answer waits for room, input is not read (nor the
      * client's half close, level-triggered, watched: it would wake the
-     * worker again and again); EPOLLHUP and EPOLLERR come regardless. */
-    struct epoll_event ev = { .events = on ? EPOLLOUT : EPOLLIN | EPOLLRDHUP, .data.ptr = c };
-    epoll_ctl(c->w->ep, EPOLL_CTL_MOD, c->fd, &ev);
+     * worker again and again); a hang-up or an error comes regardless. */
+    poller_mod(c->w->pl, c->fd, on ? POLLER_OUT : POLLER_IN, c);
 }
 
 /* Writes what is pending; 0, or -1 when the connection was closed. */
@@ -676,13 +689,40 @@ static void conn_new(worker *w, int fd)
     c->p.data = c;
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+#ifdef SO_NOSIGPIPE
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
     pthread_mutex_lock(&w->lock);
     c->last = mono();
     list_append(w, c);
     pthread_mutex_unlock(&w->lock);
-    struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP, .data.ptr = c };
-    if (epoll_ctl(w->ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+    if (poller_add(w->pl, fd, POLLER_IN, c) != 0)
         conn_close(c);
+}
+
+/* Non-blocking and closed on exec, as a descriptor of the listening
+ * socket's (whose flags accept does not pass on everywhere). */
+static int nonblock_cloexec(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+        return -1;
+    return 0;
+}
+
+static int accept_nb(int lfd)
+{
+#ifdef HAVE_ACCEPT4
+    return accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+#else
+    int fd = accept(lfd, NULL, NULL);
+    if (fd >= 0 && nonblock_cloexec(fd) != 0) {
+        close(fd);
+        errno = ECONNABORTED;   /* taken as a connection gone: accept the next */
+        return -1;
+    }
+    return fd;
+#endif
 }
 
 static void accept_some(worker *w)
@@ -691,7 +731,7 @@ static void accept_some(worker *w)
     /* A bounded batch, so that a flood of connections does not keep this
      * worker from its own (and from closing the ones shut for room). */
     for (int k = 0; k < 64; k++) {
-        int fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept_nb(h->lfd);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
@@ -738,28 +778,28 @@ static void *worker_main(void *arg)
 {
     worker *w = arg;
     httpd *h = w->h;
-    struct epoll_event ev[64];
+    poller_event ev[64];
     int timeout = 1000;
     while (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED)) {
-        int n = epoll_wait(w->ep, ev, 64, timeout);
+        int n = poller_wait(w->pl, ev, 64, timeout);
         for (int i = 0; i < n; i++) {
-            void *ptr = ev[i].data.ptr;
+            void *ptr = ev[i].ptr;
             if (ptr == &h->lfd) {
                 accept_some(w);
                 continue;
             }
-            if (ptr == &h->efd)
+            if (ptr == h->wake)
                 continue;
             conn *c = ptr;
             if (c->fd < 0)
                 continue;
-            if (ev[i].events & (EPOLLERR | EPOLLHUP)) {
+            if (ev[i].events & POLLER_HUP) {
                 conn_close(c);
                 continue;
             }
-            if (ev[i].events & EPOLLOUT)
+            if (ev[i].events & POLLER_OUT)
                 on_writable(c);
-            if (c->fd >= 0 && (ev[i].events & (EPOLLIN | EPOLLRDHUP)))
+            if (c->fd >= 0 && (ev[i].events & POLLER_IN))
                 on_readable(c);
         }
         bury_dead(w);
@@ -792,8 +832,7 @@ static size_t raise_file_limit(void)
 static void workers_stop(httpd *h)
 {
     __atomic_store_n(&h->stop, 1, __ATOMIC_RELAXED);
-    uint64_t one = 1;
-    if (h->efd >= 0 && write(h->efd, &one, sizeof one) < 0) {
+    if (h->wake[1] >= 0 && write(h->wake[1], "", 1) < 0) {
         /* the workers also wake within a second by their timeout */
     }
     for (unsigned i = 0; i < h->started; i++)
@@ -804,16 +843,16 @@ static void free_all(httpd *h)
 {
     for (unsigned i = 0; i < h->nw; i++) {
         worker *w = &h->w[i];
-        if (w->ep >= 0)
-            close(w->ep);
+        poller_free(w->pl);
         free(w->rbuf);
         pthread_mutex_destroy(&w->lock);
     }
     free(h->w);
     if (h->lfd >= 0)
         close(h->lfd);
-    if (h->efd >= 0)
-        close(h->efd);
+    for (int i = 0; i < 2; i++)
+        if (h->wake[i] >= 0)
+            close(h->wake[i]);
     free(h);
 }
 
@@ -821,12 +860,11 @@ httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len)
 {
     httpd *h = xcalloc(1, sizeof *h);
     h->o = *o;
-    h->lfd = h->efd = -1;
+    h->lfd = h->wake[0] = h->wake[1] = -1;
     h->nw = o->threads ? o->threads : 1;
     h->w = xcalloc(h->nw, sizeof *h->w);
     for (unsigned i = 0; i < h->nw; i++) {
         h->w[i].h = h;
-        h->w[i].ep = -1;
         pthread_mutex_init(&h->w[i].lock, NULL);
     }
     /* The parser's own bound on a header section (80 KB unless set, a
@@ -837,7 +875,15 @@ httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len)
     if (o->max_conns && o->max_conns < h->limit)
         h->limit = o->max_conns;
 
+#ifdef HAVE_ACCEPT4
     h->lfd = socket(o->addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+#else
+    h->lfd = socket(o->addr->sa_family, SOCK_STREAM, 0);
+    if (h->lfd >= 0 && nonblock_cloexec(h->lfd) != 0) {
+        close(h->lfd);
+        h->lfd = -1;
+    }
+#endif
     if (h->lfd < 0) {
         snprintf(err, err_len, "socket: %s", strerror(errno));
         goto fail;
@@ -855,21 +901,19 @@ httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len)
     if (getsockname(h->lfd, (struct sockaddr *)&ss, &sl) == 0)
         h->port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
                                            : ntohs(((struct sockaddr_in *)&ss)->sin_port);
-    h->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (h->efd < 0) {
-        snprintf(err, err_len, "eventfd: %s", strerror(errno));
+    /* A pipe rather than Linux's eventfd: the same on every system. */
+    if (pipe(h->wake) != 0 || nonblock_cloexec(h->wake[0]) != 0 || nonblock_cloexec(h->wake[1]) != 0) {
+        snprintf(err, err_len, "pipe: %s", strerror(errno));
         goto fail;
     }
     for (unsigned i = 0; i < h->nw; i++) {
         worker *w = &h->w[i];
         w->rbuf = xmalloc(READ_CHUNK);
-        w->ep = epoll_create1(EPOLL_CLOEXEC);
-        /* EPOLLEXCLUSIVE: a new connection wakes one worker, not all. */
-        struct epoll_event le = { .events = EPOLLIN | EPOLLEXCLUSIVE, .data.ptr = &h->lfd };
-        struct epoll_event ee = { .events = EPOLLIN, .data.ptr = &h->efd };
-        if (w->ep < 0 || epoll_ctl(w->ep, EPOLL_CTL_ADD, h->lfd, &le) != 0 ||
-            epoll_ctl(w->ep, EPOLL_CTL_ADD, h->efd, &ee) != 0) {
-            snprintf(err, err_len, "epoll: %s", strerror(errno));
+        w->pl = poller_new();
+        /* POLLER_SHARED: a new connection wakes one worker, not all. */
+        if (!w->pl || poller_add(w->pl, h->lfd, POLLER_IN | POLLER_SHARED, &h->lfd) != 0 ||
+            poller_add(w->pl, h->wake[0], POLLER_IN, h->wake) != 0) {
+            snprintf(err, err_len, "%s: %s", poller_kind, strerror(errno));
             goto fail;
         }
     }

@@ -1,8 +1,9 @@
 /*
  * httpd — the HTTP/1.1 server under `ddbx serve` (ui/cli_serve.c): a
- * listening socket, a pool of worker threads each with an epoll set of
- * its own, keep-alive connections, pipelined requests; the parsing is
- * Debian's http-parser (chunked bodies, Expect: 100-continue, HTTP/1.0).
+ * listening socket, a pool of worker threads each with a poller of its
+ * own (ui/poller.h: epoll on Linux, poll() elsewhere), keep-alive
+ * connections, pipelined requests; the parsing is Debian's http-parser
+ * (chunked bodies, Expect: 100-continue, HTTP/1.0).
  *
  * Why its own server and not a library's: a test suite leaves hundreds of
  * idle keep-alive connections behind, and the server must go on answering

@@ -103,6 +103,7 @@ static void notice_stderr(const char *msg)
 int main(int argc, char **argv)
 {
     store_set_notice(notice_stderr);
+    store_set_memory_image(store_mem_image, store_mem_image_len);
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(usage_text, stdout);
         return 0;

@@ -10,7 +10,9 @@
  *       idle memory, the test-suite workload), to
  *       BUILD/bench-data/BENCHMARKS-http.md unless --out says otherwise
  *   BENCH_HTTP=suite,startup (with --http-only) runs only those of the
- *       HTTP parts: endpoints (the 100,000-item rows), startup, suite;
+ *       HTTP parts: endpoints (the 100,000-item rows), startup, suite,
+ *       floor and poller (tests/bench/bench_portable.js: start-up beside
+ *       the floor program, the poll() loop's GetItem beside epoll's);
  *   BENCH_SERVERS=serve,ddblocal only those servers (dynalite, ddblocal,
  *       serve; default all three).
  *
@@ -56,10 +58,11 @@ const LOADC = { conns: [1, 4, 16], writeConns: [1, 4], secs: QUICK ? 1 : 2,
   startRuns: { serve: 9, 'serve-mem': 9, dynalite: 5, ddblocal: 3 } };
 /* The test-suite workload (loadc suite): tests, parallel runs, rounds. */
 const SUITE = { tests: 50, parallel: [1, 4], rounds: QUICK ? 1 : 3 };
-const httpParts = (process.env.BENCH_HTTP || 'endpoints,startup,suite,image').split(',');
+const httpParts = (process.env.BENCH_HTTP || 'endpoints,startup,suite,image,floor,poller').split(',');
 const servers = (process.env.BENCH_SERVERS || 'dynalite,ddblocal,serve').split(',');
 const want = (sys) => servers.includes(sys === 'serve-mem' ? 'serve' : sys);
 const ddblocal = require(path.join(root, 'tests', 'ddblocal', 'server.js'));
+const portable = require('./bench_portable.js');
 
 const t0 = Date.now();
 const log = (...m) => console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0)}s]`, ...m);
@@ -160,10 +163,11 @@ function inprocLoad(size, file, db, asW1) {
 
 /* Starts a DynamoDB endpoint on a free loopback port: dynalite (in memory),
  * DynamoDB Local (in memory, -sharedDb; proc is its JVM), `ddbx serve` on
- * a fresh database ('serve') or in memory ('serve-mem'). Resolves to
+ * a fresh database ('serve') or in memory ('serve-mem'); with exe, that
+ * binary on the database db as it is (not removed first). Resolves to
  * { proc, port, idleRss } (the server's RSS once it answered a ListTables,
  * before any data). */
-async function startEndpoint(kind, db) {
+async function startEndpoint(kind, db, exe) {
   const nodeDir = path.join(root, 'tests', 'node');
   if (kind === 'ddblocal') {
     const d = await ddblocal.start();
@@ -174,9 +178,9 @@ async function startEndpoint(kind, db) {
     srv = spawn('node', [path.join(nodeDir, 'dynalite-server.js'), '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
     re = /PORT (\d+)/;
   } else {
-    rmDb(db);
+    if (!exe) rmDb(db);
     const where = kind === 'serve-mem' ? ['--in-memory'] : ['--db', db];
-    srv = spawn(bin('ddbx'), ['serve', ...where, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    srv = spawn(exe || bin('ddbx'), ['serve', ...where, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     re = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
   }
   let errText = '';
@@ -388,6 +392,8 @@ async function httpPart(size, file) {
   if (httpParts.includes('startup')) startups(size);
   if (httpParts.includes('suite')) await suites(size);
   if (httpParts.includes('image')) imageRuns(size);
+  if (httpParts.includes('floor')) portable.floorStartups(portableCtx(size, file));
+  if (httpParts.includes('poller')) await portable.pollerAB(portableCtx(size, file));
 }
 
 /* The image (make image, tools/image.sh, from this build): its archive's
@@ -421,6 +427,12 @@ function imageTable(size) {
     `| image archive (make image), MB | ${(bytes / 1e6).toFixed(1)} | ${files !== undefined ? '(its jar and libraries alone: ' + (files / 1e6).toFixed(1) + ', no JRE)' : '—'} | ≤ 12 MB | ${bytes <= 12e6 ? 'yes' : '**no**'} |`,
     `| start: exec of the entry point under chroot to the first answer, ms (median of 15) | ${fmt(start, 'ms')} | ${fmt(loc, 'ms')} (exec of java, start-up rows) | — | — |`,
   ].join('\n');
+}
+
+/* What tests/bench/bench_portable.js's parts use of this file. */
+function portableCtx(size, file) {
+  return { size, file, bin, pollBin: path.join(BUILD + '-poll', 'ddbx'), DATA, CREATE, add, med, runs, mustRun, run,
+    figs, log, fmt, rmDb, startEndpoint, stopEndpoint };
 }
 
 /* The explorer at scale (tests/bench/explorer.js): the same sessions on
@@ -829,9 +841,10 @@ function startTable(size) {
     notes.push(`Start-up ≤ 1/1000 of DynamoDB Local asks for ${fmt(loc / 1000, 'ms')} ms here; an exec of /bin/true ` +
       `alone takes ${fmt(vf, 'ms')} ms on this machine${vf >= loc / 1000 ? ', more than the target' : ''}. ` +
       `What \`ddbx serve --in-memory\` adds to that exec is ${fmt(mem - vf, 'ms')} ms: the dynamic loader and main ` +
-      `(\`ddbx --version\` less /bin/true: ${fmt(v - vf, 'ms')} ms), then creating the in-memory database's schema ` +
-      '(SQLite parses and runs each CREATE statement: most of the 5.5 million instructions to the first answer, ' +
-      'see "ddbx serve as a test suite\'s endpoint" below), the worker threads and the first ListTables.');
+      `(\`ddbx --version\` less /bin/true: ${fmt(v - vf, 'ms')} ms), then the in-memory database's schema ` +
+      '(copied from the image the build makes, tools/memimage.c, then parsed by SQLite at the first statement: ' +
+      'the schema\'s CREATE statements were 3.6 of the 5.3 million instructions to the first answer, the copy and ' +
+      'parse are 0.6 million), the worker threads and the first ListTables.');
   }
   if (v !== undefined && v > 3 && vf !== undefined) {
     notes.push(`\`ddbx --version\` ≤ 3 ms: ${fmt(v, 'ms')} ms against /bin/true's ${fmt(vf, 'ms')} ms in the same run; ` +
@@ -1005,6 +1018,18 @@ function report(m, la, lb, w6Note) {
         '(tests/dropin/image.py: layers unpacked, chroot, PID 1, its own network namespace), the clock from its exec; ' +
         'DynamoDB Local\'s from the exec of java (the start-up rows). DynamoDB Local\'s image (~225 MB) is not measured ' +
         'here: no registry.', '', imt, '');
+    }
+    const pt = portable.portableTable(portableCtx(size));
+    if (pt) {
+      L.push('### Start-up at the floor, and the portable server loop');
+      L.push('');
+      L.push('tests/bench/bench_portable.js: `ddbx serve --in-memory` and tests/bench/floor.c (libc alone: bind, ' +
+        'listen, answer a fixed 200) started in turn by loadc, exec to the first answered ListTables; then GetItem ' +
+        'over HTTP (loadc) on one database served in turn by the default build (epoll) and by `make POLLER=poll` ' +
+        '(poll(), the loop of systems without epoll).');
+      L.push('');
+      L.push(pt);
+      L.push('');
     }
     const sut = suiteTable(size);
     if (sut) {

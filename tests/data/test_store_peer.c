@@ -147,7 +147,26 @@ static int setup_memory(void **state)
 static int teardown_memory(void **state)
 {
     store_close(*state);
+    store_set_memory_image(NULL, 0);
     return 0;
+}
+
+/* The same on a database made from the schema's image (as the binary
+ * makes them: store_set_memory_image, tools/memimage.c), whose copy must
+ * be the shared database, not a private one of the first connection. */
+static unsigned char *image;
+static size_t image_len;
+
+static int setup_image(void **state)
+{
+    diag d;
+    diag_init(&d);
+    if (!image)
+        assert_int_equal(store_memory_image(&image, &image_len, &d), ST_OK);
+    assert_true(image_len >= 4096 && image_len % 4096 == 0);
+    assert_memory_equal(image, "SQLite format 3", 16);
+    store_set_memory_image(image, image_len);
+    return setup_memory(state);
 }
 
 static void test_memory_databases_apart(void **state)
@@ -238,9 +257,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_close_in_any_order, setup_memory, teardown_memory),
         cmocka_unit_test_setup_teardown(test_readers_beside_writer, setup_memory, teardown_memory),
         cmocka_unit_test_setup_teardown(test_memory_databases_apart, setup_memory, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_commits_seen_by_peer, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_table_cache_follows_peer, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_token_shared, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_writers_queue, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_readers_beside_writer, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_memory_databases_apart, setup_image, teardown_memory),
     };
     (void)refused;
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);
+    free(image);
     return rc;
 }
