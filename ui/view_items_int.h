@@ -141,7 +141,8 @@ bool items_part_lookup(items_view *p, const av *pk, part_info *out);
 size_t items_page(items_view *p, const av *pk, const av *after, bool fwd, size_t max, av *items);
 irow *items_group_row(part_info *pi);
 /* In an entity's view, counts the entity's items of group r once
- * (r->counted; r->shown_known unless the partition is too big to read). */
+ * (r->counted; r->shown_known unless the partition is too big to read,
+ * or on an endpoint). */
 void items_group_shown(items_view *p, irow *r);
 size_t items_more(view *v, int dir);
 void items_reset_at(view *v, const av *pk, const av *item);

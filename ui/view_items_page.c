@@ -117,6 +117,11 @@ void items_group_shown(items_view *p, irow *r)
     if (!p->filter || r->counted)
         return;
     r->counted = true;
+    /* An endpoint's partition is not read again for a header. */
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (info.remote)
+        return;
     diag d;
     diag_init(&d);
     r->shown_known = entity_filter_count(p->filter, display_store(), p->table, index_name(p), &r->pk,
