@@ -128,7 +128,9 @@ static void put_plan(const push_plan *plan, const push_opts *o, bool *refused)
 }
 
 /* The line that says, before anything is sent, what --replace loses: one
- * per table it deletes there, asked or not (--yes). */
+ * per table it deletes there, asked or not (--yes). DeleteTable keeps
+ * nothing unless point-in-time recovery is on (the API reference's
+ * BackupSummary: a SYSTEM backup is then made and kept 35 days). */
 static void put_losses(const push_plan *plan, const push_opts *o)
 {
     buf b = BUF_INIT;
