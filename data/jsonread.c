@@ -52,8 +52,14 @@ status jsonread_parse(jsonread *r, cJSON **root)
     /* Syntax: where cJSON stopped (ddbjson gave line and column, which
      * the FILE:LINE:COL prefix says already). */
     snprintf(r->d->file, sizeof r->d->file, "%s", r->file);
-    if (strncmp(r->d->msg, "invalid JSON at line", 20) == 0)
-        diag_set(r->d, ST_PARSE, "not valid JSON: the syntax error is here");
+    if (strncmp(r->d->msg, "invalid JSON at line", 20) == 0) {
+        /* what is wrong there, when ddbjson says it (a bad \u escape) */
+        const char *why = strstr(r->d->msg, ": ");
+        buf b = BUF_INIT;
+        buf_adds(&b, why ? why + 2 : "the syntax error is here");
+        diag_set(r->d, ST_PARSE, "not valid JSON: %s", b.data);
+        buf_done(&b);
+    }
     return ST_PARSE;
 }
 

@@ -27,6 +27,7 @@ typedef struct page {
     size_t n;
     double capacity;
     uint64_t masked;
+    mask_tally tally;          /* with a mask: what each rule took */
 } page;
 
 typedef struct shared {
@@ -82,6 +83,7 @@ static void page_free(page *p)
     for (size_t i = 0; i < p->n; i++)
         av_done(&p->items[i]);
     free(p->items);
+    mask_tally_done(&p->tally);
     free(p);
 }
 
@@ -168,8 +170,10 @@ static void *scan_segment(void *arg)
         free(body);
         if (st != ST_OK)
             break;
+        if (sh->plan)
+            mask_tally_init(&p->tally, o->mask);
         for (size_t i = 0; sh->plan && i < p->n; i++)
-            p->masked += mask_apply(sh->plan, &p->items[i]);
+            p->masked += mask_apply_tally(sh->plan, &p->items[i], &p->tally);
         pthread_mutex_lock(&sh->mu);
         while (sh->queued >= MAX_QUEUED && !sh->abort)
             pthread_cond_wait(&sh->has_room, &sh->mu);
@@ -398,6 +402,7 @@ typedef struct writer {
     int in_txn;        /* a store transaction is open */
     uint64_t items;
     uint64_t masked;
+    mask_tally tally;  /* with a mask: the pages' tallies summed */
     double cap;
 } writer;
 
@@ -416,6 +421,8 @@ static void write_page(writer *w, page *p)
     }
     w->cap += p->capacity;
     w->masked += p->masked;
+    if (w->tally.by_rule)
+        mask_tally_add(&w->tally, &p->tally);
     page_free(p);
     if (w->in_batch >= w->batch) {
         diag e;
@@ -489,6 +496,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
         if (s != ST_OK)
             goto out;
         sh.plan = plan;
+        mask_tally_init(&w.tally, o->mask);
     }
 
     s = store_begin(st, d);
@@ -541,6 +549,15 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     done->segments_done = sh.segments_done;
     done->retries = sh.retries;
     done->masked = w.masked;
+    if (w.tally.by_rule) {
+        buf b = BUF_INIT;
+        mask_tally_rules(o->mask, o->table, &w.tally, &b);
+        snprintf(done->mask_rules, sizeof done->mask_rules, "%s", b.data ? b.data : "");
+        buf_reset(&b);
+        mask_tally_clear(&w.tally, &b);
+        snprintf(done->mask_clear, sizeof done->mask_clear, "%s", b.data ? b.data : "");
+        buf_done(&b);
+    }
     snprintf(done->from, sizeof done->from, "%s", remote_describe(r));
     done->seconds = now_s() - t0;
 out:
@@ -556,6 +573,7 @@ out:
     }
     remote_close(r);
     mask_plan_free(plan);
+    mask_tally_done(&w.tally);
     for (int i = 0; ws && i < o->segments; i++)
         remote_close(ws[i].r);   /* the ones no thread took */
     free(ws);

@@ -47,6 +47,8 @@ typedef struct pull_progress {
     char from[512];          /* remote_describe of the source (in the totals) */
     uint64_t masked;         /* values the mask changed or dropped */
     char mask_keys[512];     /* with a mask: what it does to the keys (mask_plan_describe) */
+    char mask_rules[4096];   /* at the end: one line a rule, what it took (mask_tally_rules) */
+    char mask_clear[1024];   /* at the end: the strings no rule took (mask_tally_clear) */
 } pull_progress;
 
 typedef void (*pull_progress_fn)(const pull_progress *p, void *ud);

@@ -106,6 +106,57 @@ static status describe(remote *r, const char *table, bool *found, char **arn, do
     return ST_OK;
 }
 
+static uint64_t count_of(const cJSON *n)
+{
+    return cJSON_IsNumber(n) && n->valuedouble > 0 ? (uint64_t)n->valuedouble : 0;
+}
+
+/* What the target holds, for the --replace question: DescribeTable's
+ * ItemCount and TableSizeBytes, and when those say it is small, its
+ * items counted with Select COUNT Scans (ItemCount is "about": the API
+ * reference's DescribeTable says DynamoDB updates it about every six
+ * hours). */
+static status target_holds(remote *r, push_table *t, diag *d)
+{
+    cJSON *j = NULL;
+    status st = table_call(r, DDB_DESCRIBE_TABLE, t->target, &j, d);
+    if (st != ST_OK)
+        return st;
+    const cJSON *tab = cJSON_GetObjectItemCaseSensitive(j, "Table");
+    t->there_items = count_of(cJSON_GetObjectItemCaseSensitive(tab, "ItemCount"));
+    t->there_bytes = count_of(cJSON_GetObjectItemCaseSensitive(tab, "TableSizeBytes"));
+    cJSON_Delete(j);
+    if (t->there_items > PUSH_COUNT_ITEMS || t->there_bytes > PUSH_COUNT_BYTES)
+        return ST_OK;
+    ddb_req q;
+    ddb_req_init(&q, DDB_SCAN);
+    ddb_req_set_str(&q.table, t->target);
+    q.select = DDB_SELECT_COUNT;
+    uint64_t n = 0;
+    int pages = 0;
+    bool more = true;
+    for (; st == ST_OK && more && pages < PUSH_COUNT_PAGES; pages++) {
+        j = NULL;
+        st = send_req(r, &q, &j, d);
+        if (st != ST_OK)
+            break;
+        n += count_of(cJSON_GetObjectItemCaseSensitive(j, "Count"));
+        const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "LastEvaluatedKey");
+        av_done(&q.start);
+        more = cJSON_IsObject(k) && k->child;
+        if (more)
+            st = ddbjson_item_from_cjson(k, "LastEvaluatedKey", &q.start, d);
+        cJSON_Delete(j);
+    }
+    ddb_req_done(&q);
+    if (st == ST_OK) {
+        t->there_items = n;
+        t->there_counted = true;
+        t->there_partial = more;
+    }
+    return st;
+}
+
 static void nap(int ms)
 {
     struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
@@ -334,6 +385,8 @@ static status plan_one(store *local, remote *r, const push_opts *o, const char *
     char *arn = NULL;
     double created = 0;
     st = describe(r, t->target, &t->exists, &arn, &created, NULL, d);
+    if (st == ST_OK && t->exists && o->replace)
+        st = target_holds(r, t, d);
     if (st == ST_OK && t->exists) {
         char *path = state_path(o, where, t->target);
         state sv;

@@ -38,6 +38,13 @@
 #include "model/schema.h"
 #include "model/status.h"
 
+/* The largest target whose items a --replace plan counts with a Scan
+ * (by DescribeTable's ItemCount and TableSizeBytes), and the most Scan
+ * pages (1 MB each at most) the count reads. */
+#define PUSH_COUNT_ITEMS 100000
+#define PUSH_COUNT_BYTES (100u << 20)
+#define PUSH_COUNT_PAGES 200
+
 /* Items a BatchWriteItem carries (DynamoDB's limit). */
 #define PUSH_BATCH 25
 
@@ -60,6 +67,15 @@ typedef struct push_table {
     uint64_t items, bytes;
     uint64_t write_units;      /* every item's, with its index copies */
     bool exists;               /* the target is there already */
+    /* What the target holds, when it exists and replace is set (what the
+     * DeleteTable loses): its items counted now with a Select COUNT Scan
+     * (counted) when DescribeTable says it is small (PUSH_COUNT_ITEMS,
+     * PUSH_COUNT_BYTES), else DescribeTable's ItemCount, which DynamoDB
+     * updates about every 6 hours; a count that ran PUSH_COUNT_PAGES
+     * pages without reaching the end says so (partial: at least there_items).
+     * there_bytes is DescribeTable's TableSizeBytes (as stale). */
+    uint64_t there_items, there_bytes;
+    bool there_counted, there_partial;
     bool resume;               /* ...made by an interrupted push of ours */
     uint64_t done;             /* items it had written */
     av last;                   /* the last key it wrote; AV_NONE: none */

@@ -477,6 +477,30 @@ void ddbjson_locate(diag *d, const char *text, size_t pos)
 }
 
 
+static bool is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The first \u escape not followed by four hex digits, or -1. cJSON
+ * reads one as U+0000 (ending its C string there) and takes the next
+ * four characters whatever they are, a quote or a backslash too: with
+ * every \u escape well formed, an escape is the backslash and the one
+ * character after it for the scans below, as for cJSON. JSON allows only
+ * \u and four hex digits (RFC 8259, section 7). */
+static size_t find_bad_u_escape(const char *text, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (text[i] != '\\')
+            continue;
+        if (text[i + 1] == 'u' && (i + 6 > len || !is_hex(text[i + 2]) || !is_hex(text[i + 3]) ||
+                                   !is_hex(text[i + 4]) || !is_hex(text[i + 5])))
+            return i;
+        i++;    /* skip the escaped character */
+    }
+    return (size_t)-1;
+}
+
 /* cJSON turns "\u0000" into a NUL that ends its C string; refuse it
  * rather than truncate silently. Backslashes occur only inside strings. */
 static size_t find_nul_escape(const char *text, size_t len)
@@ -536,6 +560,12 @@ status ddbjson_cjson_parse(const char *text, size_t len, cJSON **root, diag *d)
     status cst = ddbjson_check_text(text, len, d);
     if (cst != ST_OK)
         return cst;
+    size_t bad = find_bad_u_escape(text, len);
+    if (bad != (size_t)-1) {
+        ddbjson_locate(d, text, bad);
+        return diag_set(d, ST_PARSE, "invalid JSON at line %d, column %d: \\u takes four hex digits",
+                        d ? d->line : 0, d ? d->col : 0);
+    }
     *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t pos = end ? (size_t)(end - text) : 0;
     if (*root) {
@@ -553,6 +583,7 @@ status ddbjson_cjson_parse(const char *text, size_t len, cJSON **root, diag *d)
             buf_done(&marked);
             if (*root)
                 return ST_OK;
+            ddbjson_locate(d, text, find_nul_escape(text, len));
             return diag_set(d, ST_INTERNAL, "JSON text with \\u0000 failed to parse again");
         }
         cJSON_Delete(*root);

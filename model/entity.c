@@ -898,3 +898,14 @@ double ent_attr_share(const ent_entity *e, const ent_attr *a)
 {
     return e->count ? (double)a->count / (double)e->count : 0.0;
 }
+
+void ent_attr_share_text(const ent_entity *e, const ent_attr *a, buf *out)
+{
+    double pct = ent_attr_share(e, a) * 100;
+    if (a->count && pct < 0.5)
+        buf_adds(out, "<1%");
+    else if (e->count && a->count < e->count && pct >= 99.5)
+        buf_adds(out, ">99%");
+    else
+        buf_printf(out, "%.0f%%", pct);
+}

@@ -155,5 +155,9 @@ bool ent_attr_mixed(const ent_attr *a);
 void ent_attr_types_text(const ent_attr *a, buf *out);
 /* The share of the entity's items that have the attribute, 0..1. */
 double ent_attr_share(const ent_entity *e, const ent_attr *a);
+/* That share as a percentage that never rounds to what it is not: "<1%"
+ * for an attribute on a few items (never "0%"), ">99%" for one missing
+ * from a few (never "100%"), else the nearest whole percent. */
+void ent_attr_share_text(const ent_entity *e, const ent_attr *a, buf *out);
 
 #endif

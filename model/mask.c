@@ -190,6 +190,7 @@ typedef struct key_decision {
     bool mirrored;        /* an index key hashed because the table's keys are */
     bool index;           /* an index's key, not the table's */
     av_type type;
+    const mask_rule *rule;/* the rule that decided it; NULL: mirrored or none */
 } key_decision;
 
 struct mask_plan {
@@ -267,7 +268,7 @@ static void add_key(mask_plan *p, const key_attr *k, bool index)
         if (strcmp(p->keys[i].name, name) == 0)
             return;
     p->keys = xrealloc(p->keys, (p->n_keys + 1) * sizeof *p->keys);
-    p->keys[p->n_keys++] = (key_decision){ name, MASK_KEEP, false, index, k->type };
+    p->keys[p->n_keys++] = (key_decision){ name, MASK_KEEP, false, index, k->type, NULL };
 }
 
 status mask_bind(const mask *m, const char *table, const table_def *def, mask_plan **out,
@@ -310,6 +311,7 @@ status mask_bind(const mask *m, const char *table, const table_def *def, mask_pl
             return ST_VALIDATION;
         }
         k->action = r->action;
+        k->rule = r;
         if (!k->index && r->action == MASK_HASH)
             hashed_types |= 1u << k->type;
     }
@@ -674,7 +676,45 @@ typedef struct walker {
     seg path[MAX_DEPTH + 1];
     size_t depth;
     size_t changed;
+    mask_tally *t;       /* NULL: not counted */
 } walker;
+
+/* The walker's path as the summary names it: a.b, [*] for any element. */
+static void path_text(const walker *w, buf *out)
+{
+    for (size_t i = 0; i < w->depth; i++) {
+        if (w->path[i].name)
+            buf_printf(out, "%s%s", i ? "." : "", w->path[i].name);
+        else
+            buf_adds(out, "[*]");
+    }
+}
+
+/* Adds path to the tally's strings left clear, once; takes it. */
+static void clear_add(mask_tally *t, char *path)
+{
+    for (size_t i = 0; i < t->n_clear; i++)
+        if (strcmp(t->clear[i], path) == 0) {
+            free(path);
+            return;
+        }
+    if (t->n_clear < MASK_CLEAR_MAX)
+        t->clear[t->n_clear++] = path;
+    else {
+        t->more_clear = true;
+        free(path);
+    }
+}
+
+/* A string (S or SS) no rule took, at the walker's path. */
+static void note_clear(walker *w, const av *v)
+{
+    if (!w->t || (v->type != AV_S && v->type != AV_SS) || w->t->more_clear)
+        return;
+    buf b = BUF_INIT;
+    path_text(w, &b);
+    clear_add(w->t, buf_steal(&b));
+}
 
 static void walk_value(walker *w, av *v);
 
@@ -687,12 +727,19 @@ static bool decide(walker *w, av *v, const key_decision *key, bool *drop)
     const mask_rule *r = NULL;
     if (key) {
         a = key->action;
+        r = key->rule;
+        if (w->t && key->mirrored)
+            w->t->mirrored++;
+        if (!r && !key->mirrored)
+            return true;   /* a key no rule names: kept, not counted */
     } else {
         r = first_rule(w->p, w->path, w->depth);
         if (!r)
             return false;
         a = r->action;
     }
+    if (w->t && r)
+        w->t->by_rule[r - w->p->m->rules]++;
     if (a == MASK_DROP) {
         *drop = true;
         w->changed++;
@@ -714,8 +761,10 @@ static void walk_map(walker *w, av *m)
                     key = &w->p->keys[k];
         w->path[w->depth++] = (seg){ x->name, 0 };
         bool drop = false;
-        if (!decide(w, &x->val, key, &drop))
+        if (!decide(w, &x->val, key, &drop)) {
+            note_clear(w, &x->val);
             walk_value(w, &x->val);
+        }
         w->depth--;
         if (drop) {
             free(x->name);
@@ -733,8 +782,10 @@ static void walk_list(walker *w, av *l)
     for (size_t i = 0; i < l->u.l.len; i++) {
         w->path[w->depth++] = (seg){ NULL, i };
         bool drop = false;
-        if (!decide(w, &l->u.l.v[i], NULL, &drop))
+        if (!decide(w, &l->u.l.v[i], NULL, &drop)) {
+            note_clear(w, &l->u.l.v[i]);
             walk_value(w, &l->u.l.v[i]);
+        }
         w->depth--;
         if (drop) {
             av_done(&l->u.l.v[i]);
@@ -755,12 +806,81 @@ static void walk_value(walker *w, av *v)
         walk_list(w, v);
 }
 
-size_t mask_apply(const mask_plan *p, av *item)
+size_t mask_apply_tally(const mask_plan *p, av *item, mask_tally *t)
 {
     assert(item->type == AV_M);
-    walker w = { .p = p };
+    walker w = { .p = p, .t = t };
     walk_map(&w, item);
     return w.changed;
+}
+
+size_t mask_apply(const mask_plan *p, av *item)
+{
+    return mask_apply_tally(p, item, NULL);
+}
+
+/* ---- the tally ------------------------------------------------------------ */
+
+void mask_tally_init(mask_tally *t, const mask *m)
+{
+    memset(t, 0, sizeof *t);
+    t->n_rules = m->n;
+    t->by_rule = xcalloc(m->n ? m->n : 1, sizeof *t->by_rule);
+}
+
+void mask_tally_done(mask_tally *t)
+{
+    free(t->by_rule);
+    for (size_t i = 0; i < t->n_clear; i++)
+        free(t->clear[i]);
+    memset(t, 0, sizeof *t);
+}
+
+void mask_tally_add(mask_tally *into, const mask_tally *from)
+{
+    for (size_t i = 0; i < into->n_rules && i < from->n_rules; i++)
+        into->by_rule[i] += from->by_rule[i];
+    into->mirrored += from->mirrored;
+    for (size_t i = 0; i < from->n_clear && !into->more_clear; i++)
+        clear_add(into, xstrdup(from->clear[i]));
+    into->more_clear |= from->more_clear;
+}
+
+void mask_tally_rules(const mask *m, const char *table, const mask_tally *t, buf *out)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        const mask_rule *r = &m->rules[i];
+        buf_printf(out, "  %s %s", r->text, mask_action_name(r->action));
+        if (r->action == MASK_FAKE && r->as != MASK_AS_AUTO)
+            buf_printf(out, " as %s", as_names[r->as]);
+        uint64_t n = i < t->n_rules ? t->by_rule[i] : 0;
+        if (!rule_for_table(r, table))
+            buf_adds(out, ": not for this table\n");
+        else if (!n)
+            buf_adds(out, ": no value matched\n");
+        else
+            buf_printf(out, ": %llu value%s\n", (unsigned long long)n, n == 1 ? "" : "s");
+    }
+    if (t->mirrored)
+        buf_printf(out, "  index keys hashed with the table's: %llu value%s\n",
+                   (unsigned long long)t->mirrored, t->mirrored == 1 ? "" : "s");
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void mask_tally_clear(const mask_tally *t, buf *out)
+{
+    /* In name order: the same whichever segment saw a path first. */
+    char *sorted[MASK_CLEAR_MAX];
+    memcpy(sorted, t->clear, t->n_clear * sizeof *sorted);
+    qsort(sorted, t->n_clear, sizeof *sorted, str_cmp);
+    for (size_t i = 0; i < t->n_clear; i++)
+        buf_printf(out, "%s%s", i ? ", " : "", sorted[i]);
+    if (t->more_clear)
+        buf_adds(out, ", and more");
 }
 
 void mask_hash_value(const mask *m, const av *in, av *out)

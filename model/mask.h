@@ -54,6 +54,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/av.h"
 #include "model/buf.h"
@@ -127,6 +128,36 @@ void mask_plan_free(mask_plan *p);
 /* Masks item (AV_M) in place; returns how many values it changed or
  * dropped. */
 size_t mask_apply(const mask_plan *p, av *item);
+
+/* What mask_apply_tally saw, for the summary of `ddbx pull --mask`: the
+ * values each rule of the mask took (changed, dropped or kept), those
+ * index keys hashed with the table's (mirrored), and the paths of the
+ * strings no rule took, copied as they are ("bio", "location.city",
+ * "links[*]"; the first MASK_CLEAR_MAX, more_clear past them). One for
+ * each thread applying a plan; mask_tally_add sums them. */
+#define MASK_CLEAR_MAX 24
+typedef struct mask_tally {
+    uint64_t *by_rule;        /* per rule of the mask, in its order */
+    size_t n_rules;
+    uint64_t mirrored;
+    char *clear[MASK_CLEAR_MAX];
+    size_t n_clear;
+    bool more_clear;
+} mask_tally;
+
+void mask_tally_init(mask_tally *t, const mask *m);
+void mask_tally_done(mask_tally *t);
+void mask_tally_add(mask_tally *into, const mask_tally *from);
+/* mask_apply, counting into t (may be NULL). */
+size_t mask_apply_tally(const mask_plan *p, av *item, mask_tally *t);
+/* One line a rule, as written, for the table: "  bio redact: 4 values",
+ * "  *email* fake: no value matched", "  type redact: not for this
+ * table"; then "  index keys hashed with the table's: N values" when
+ * some were. */
+void mask_tally_rules(const mask *m, const char *table, const mask_tally *t, buf *out);
+/* The strings no rule took, in name order: "followedAt, location.country,
+ * type" (", and more" past MASK_CLEAR_MAX); nothing when there were none. */
+void mask_tally_clear(const mask_tally *t, buf *out);
 
 /* What the plan does to the key attributes, for people: "PK, SK hashed
  * (GSI1PK, GSI1SK with them)", or "key attributes kept". */

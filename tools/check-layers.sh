@@ -15,6 +15,11 @@
 #                take the names from model/)
 #   bodies       request bodies printed by model/ddbreq.c only: no request
 #                member written as JSON anywhere else
+#   conflicts    no merge-conflict marker in any file: in a git checkout
+#                every tracked file, else every file under ROOT (build
+#                folders and node_modules left out); a line starting
+#                "<<<<<<< ", ">>>>>>> ", "||||||| " or one of exactly
+#                "=======", the lines git writes (git diff --check's rule)
 #
 # Usage: tools/check-layers.sh [ROOT]  (default: this repository;
 # tests/layers/run.sh runs it on trees with planted violations).
@@ -134,4 +139,21 @@ body_writes() {
         grep -vE '^data/store_remote\.c:[0-9]+:.*cJSON_AddStringToObject\(in, "ReturnConsumedCapacity", "TOTAL"\)'
 }
 rule "request bodies printed only by model/ddbreq.c" "$(body_writes)"
+
+# Every file of the tree, NUL-separated: git's tracked files when ROOT is
+# the top of a git checkout, else whatever find sees (a scratch tree).
+all_files() {
+    top=$(git rev-parse --show-toplevel 2>/dev/null)
+    if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(pwd -P)" ]; then
+        git ls-files -z
+    else
+        find . \( -name .git -o -name 'build*' -o -name node_modules \) -prune -o -type f -print0 |
+            sed -z 's|^\./||'
+    fi
+}
+# FILE:LINE:text of each marker line; binary files are left out (-I).
+conflict_markers() {
+    all_files | xargs -0 -r grep -InE '^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|)( |$)|^=======$' /dev/null
+}
+rule "no merge-conflict markers in any file" "$(conflict_markers)"
 exit $bad

@@ -12,8 +12,19 @@
 
 void beside_typed(buf *out, const av *v)
 {
-    buf_printf(out, "%s ", av_type_name(v->type));
-    fmt_cell(out, v, 60);
+    const char *type = av_type_name(v->type);
+    buf_printf(out, "%s ", type);
+    /* A cell marks a binary ("B:") and a set ("SS{") with its type, for a
+     * value among others; here the type is said already: once. */
+    buf cell = BUF_INIT;
+    fmt_cell(&cell, v, 60);
+    size_t tl = strlen(type), skip = 0;
+    if ((v->type == AV_B || v->type == AV_SS || v->type == AV_NS || v->type == AV_BS) &&
+        cell.len > tl && memcmp(cell.data, type, tl) == 0)
+        skip = tl + (cell.data[tl] == ':');
+    if (cell.len > skip)
+        buf_add(out, cell.data + skip, cell.len - skip);
+    buf_done(&cell);
 }
 
 static int name_cmp(const stage_attr *x, const stage_attr *y)

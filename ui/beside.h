@@ -26,7 +26,8 @@ typedef struct beside_row {
 size_t beside_rows(const av *a, const av *b, beside_row **out);
 void beside_rows_free(beside_row *rows, size_t n);
 
-/* "S Jeju", "N 5", "M {...}": the type, then the value as a cell. */
+/* "S Jeju", "N 5", "M {...}", "B AAE=", "SS {a, b}": the type once, then
+ * the value as a cell. */
 void beside_typed(buf *out, const av *v);
 
 /* Draws a row: a "!" when they differ, the name column and two value

@@ -77,9 +77,10 @@ static void put_entity(const ent_table *t, const ent_entity *e)
         const ent_attr *a = &e->attrs[i];
         buf_printf(&b, "%s %s ", i ? "," : "", a->name);
         ent_attr_types_text(a, &b);
-        double share = ent_attr_share(e, a);
-        if (share < 1)
-            buf_printf(&b, " %.0f%%", share * 100);
+        if (ent_attr_share(e, a) < 1) {
+            buf_addc(&b, ' ');
+            ent_attr_share_text(e, a, &b);
+        }
         if (ent_attr_mixed(a))
             buf_adds(&b, " MIXED");
     }

@@ -203,7 +203,9 @@ static void entity_detail(const ent_table *t, const ent_entity *e, buf *out)
         ent_attr_types_text(a, out);
         if (ent_attr_mixed(a))
             buf_adds(out, " (mixed)");
-        buf_printf(out, " | %.0f%% |\n", ent_attr_share(e, a) * 100);
+        buf_adds(out, " | ");
+        ent_attr_share_text(e, a, out);
+        buf_adds(out, " |\n");
     }
     if (e->more_attrs)
         buf_printf(out, "\n%llu more attributes are not listed.\n", (unsigned long long)e->more_attrs);

@@ -181,7 +181,13 @@ int cli_pull(int argc, char **argv)
             cli_fputs_safe(stderr, done.mask_keys);
             fputs("; key ", stderr);
             cli_fputs_safe(stderr, mask_file_key_path(mf));
-            fputc('\n', stderr);
+            fputs("\nddbx pull: the rules, and the values each took:\n", stderr);
+            cli_fputs_lines(stderr, done.mask_rules);
+            if (done.mask_clear[0]) {
+                fputs("ddbx pull: warning: strings no rule names were copied as they are: ", stderr);
+                cli_fputs_safe(stderr, done.mask_clear);
+                fputc('\n', stderr);
+            }
         }
     }
     store_close(st);

@@ -58,6 +58,23 @@ static void show(const push_progress *p, void *ud)
     fflush(stderr);
 }
 
+/* What a replaced target holds, as the plan found it (data/push.h). */
+static void put_holds(buf *b, const push_table *t)
+{
+    const char *stale = "updated about every 6 hours";
+    if (t->there_counted && !t->there_partial)
+        buf_printf(b, "its %llu item%s (counted now with a Scan) and ", (unsigned long long)t->there_items,
+                   t->there_items == 1 ? "" : "s");
+    else if (t->there_counted)
+        buf_printf(b, "at least %llu items (a Scan counted them, stopping after %d pages) and ",
+                   (unsigned long long)t->there_items, PUSH_COUNT_PAGES);
+    else
+        buf_printf(b, "about %llu items and ", (unsigned long long)t->there_items);
+    fmt_bytes(b, t->there_bytes);
+    buf_printf(b, " (DescribeTable's %s, %s)", t->there_counted ? "TableSizeBytes" : "ItemCount and TableSizeBytes",
+               stale);
+}
+
 static void put_plan(const push_plan *plan, const push_opts *o, bool *refused)
 {
     buf b = BUF_INIT;
@@ -69,9 +86,10 @@ static void put_plan(const push_plan *plan, const push_opts *o, bool *refused)
         if (t->resume)
             buf_printf(&b, "resume the interrupted push (%llu of %llu items written)", (unsigned long long)t->done,
                        (unsigned long long)t->items);
-        else if (t->exists && o->replace)
-            buf_printf(&b, "DELETE the table %s there and create it again", t->target);
-        else if (t->exists) {
+        else if (t->exists && o->replace) {
+            buf_printf(&b, "DELETE the table %s there and create it again\n    there now: ", t->target);
+            put_holds(&b, t);
+        } else if (t->exists) {
             buf_printf(&b, "refused: a table %s exists there and this push did not make it"
                            " (--replace deletes it and makes it again)", t->target);
             *refused = true;
@@ -109,15 +127,41 @@ static void put_plan(const push_plan *plan, const push_opts *o, bool *refused)
     buf_done(&b);
 }
 
-/* y or yes on a line of stdin. */
+/* The line that says, before anything is sent, what --replace loses: one
+ * per table it deletes there, asked or not (--yes). DeleteTable keeps
+ * nothing unless point-in-time recovery is on (the API reference's
+ * BackupSummary: a SYSTEM backup is then made and kept 35 days). */
+static void put_losses(const push_plan *plan, const push_opts *o)
+{
+    buf b = BUF_INIT;
+    for (size_t i = 0; i < plan->n; i++) {
+        const push_table *t = &plan->t[i];
+        if (!t->exists || t->resume || !o->replace)
+            continue;
+        buf_printf(&b, "--replace deletes %s at %s: ", t->target, plan->where);
+        put_holds(&b, t);
+        buf_adds(&b, ", lost, and no backup of them will exist there (ddbx makes none: make one first,"
+                     " or turn point-in-time recovery on).\n");
+    }
+    if (b.len)
+        cli_fputs_lines(stdout, b.data);
+    fflush(stdout);
+    buf_done(&b);
+}
+
+/* y or yes on a line of stdin. The answer ends its line on the screen
+ * even when the input ended without a newline (or with no answer). */
 static bool ask(void)
 {
     fputs("Push? [y/N] ", stdout);
     fflush(stdout);
-    char line[64];
-    if (!fgets(line, sizeof line, stdin))
-        return false;
-    return strcmp(line, "y\n") == 0 || strcmp(line, "yes\n") == 0 || strcmp(line, "y") == 0;
+    char line[64] = "";
+    if (!fgets(line, sizeof line, stdin) || !strchr(line, '\n')) {
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    line[strcspn(line, "\n")] = '\0';
+    return strcmp(line, "y") == 0 || strcmp(line, "yes") == 0;
 }
 
 /* Where the resume state lives: the local database's folder + /push. */
@@ -205,6 +249,8 @@ int cli_push(int argc, char **argv)
     bool refused = false;
     if (rc == 0) {
         put_plan(&plan, &o, &refused);
+        if (!refused)
+            put_losses(&plan, &o);
         if (refused) {
             fputs("ddbx push: nothing pushed (a target exists)\n", stderr);
             rc = 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/mem.h"
+#include "model/size.h"
 
 entity_filter *entity_filter_new(const ent_table *t, const char *name)
 {
@@ -63,4 +64,46 @@ status entity_filter_page(const entity_filter *f, store *s, const char *table, c
     av_done(&from);
     free(page);
     return st;
+}
+
+bool entity_filter_count(const entity_filter *f, store *s, const char *table, const char *index,
+                         const av *pk, size_t max_read, uint64_t *items, uint64_t *bytes, diag *d)
+{
+    enum { PAGE = 256 };
+    av page[PAGE];
+    av from = { .type = AV_NONE };
+    uint64_t n = 0, b = 0;
+    size_t read = 0, got = PAGE;
+    bool ok = true;
+    while (ok && got == PAGE) {
+        if (read >= max_read) {
+            ok = false;
+            break;
+        }
+        got = 0;
+        if (store_page(s, table, index, pk, from.type == AV_NONE ? NULL : &from, true, PAGE, page, &got,
+                       d) != ST_OK) {
+            ok = false;
+            break;
+        }
+        read += got;
+        for (size_t i = 0; i < got; i++) {
+            if (entity_filter_match(f, &page[i])) {
+                n++;
+                b += size_item(&page[i]);
+            }
+            if (i + 1 == got) {
+                av_done(&from);
+                av_move(&from, &page[i]);
+            } else {
+                av_done(&page[i]);
+            }
+        }
+    }
+    av_done(&from);
+    if (ok) {
+        *items = n;
+        *bytes = b;
+    }
+    return ok;
 }

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "data/store.h"
 #include "model/entity.h"
@@ -35,5 +36,12 @@ bool entity_filter_match(const entity_filter *f, const av *item);
 status entity_filter_page(const entity_filter *f, store *s, const char *table, const char *index,
                           const av *pk, const av *after, bool forward, size_t max, av *items,
                           size_t *n, diag *d);
+
+/* The filter's items in partition pk and their bytes (size_item), read
+ * from the store; false when the partition holds more than max_read
+ * items (not counted: *items and *bytes untouched) or the store failed
+ * (d set). */
+bool entity_filter_count(const entity_filter *f, store *s, const char *table, const char *index,
+                         const av *pk, size_t max_read, uint64_t *items, uint64_t *bytes, diag *d);
 
 #endif

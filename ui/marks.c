@@ -133,13 +133,20 @@ static void sample_text(const keyset *s, buf *out)
     free(all);
 }
 
-/* The tables of a set, "T (3), U (1)". */
+/* The tables of a set, "T (3), U (1)"; one table by its name alone (the
+ * question says the count already). */
 static void tables_text(const keyset *s, buf *out)
 {
+    size_t n = 0;
     for (size_t t = 0; t < keyset_tables(s); t++)
-        if (keyset_table_count(s, t))
-            buf_printf(out, "%s%s (%zu)", out->len ? ", " : "", keyset_table_name(s, t),
-                       keyset_table_count(s, t));
+        n += keyset_table_count(s, t) != 0;
+    for (size_t t = 0; t < keyset_tables(s); t++) {
+        if (!keyset_table_count(s, t))
+            continue;
+        buf_printf(out, "%s%s", out->len ? ", " : "", keyset_table_name(s, t));
+        if (n > 1)
+            buf_printf(out, " (%zu)", keyset_table_count(s, t));
+    }
 }
 
 /* ---- gathering what to mark ---------------------------------------------- */
@@ -615,7 +622,7 @@ static void marked_delete(view *v)
     guard_marks(&g);
     if (staging_on()) {
         stage_deletes(&m);
-    } else if (display_confirm("Delete %zu marked item%s from %s? %s %s", n, s_(n), t.data, s.data,
+    } else if (display_confirm("Delete %zu marked item%s from %s? %s. %s", n, s_(n), t.data, s.data,
                                undo_guard_says(&g)) && undo_guard_take(&g)) {
         size_t done = 0;
         bool stopped = false;
@@ -710,9 +717,9 @@ static void marked_set(view *v, const char *name, const av *val)
         ddbjson_write_value(&vt, val);
     undo_guard g;
     guard_marks(&g);
-    bool go = staged || ((val ? display_confirm("Set %s = %.200s on %zu marked item%s of %s? %s %s", name, vt.data,
+    bool go = staged || ((val ? display_confirm("Set %s = %.200s on %zu marked item%s of %s? %s. %s", name, vt.data,
                                                 m.n, s_(m.n), t.data, s.data, undo_guard_says(&g))
-                              : display_confirm("Remove %s from %zu marked item%s of %s? %s %s", name, m.n,
+                              : display_confirm("Remove %s from %zu marked item%s of %s? %s. %s", name, m.n,
                                                 s_(m.n), t.data, s.data, undo_guard_says(&g))) &&
                          undo_guard_take(&g));
     undo_guard_done(&g);

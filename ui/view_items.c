@@ -609,7 +609,7 @@ static void draw_names_line(view *v, size_t i, int row, int width)
         draw_names(v, item, row, width, false);
 }
 
-static void draw_group(items_view *p, const irow *r, int row, int width)
+static void draw_group(items_view *p, irow *r, int row, int width)
 {
     buf b = BUF_INIT;
     bool folded = items_is_folded(p, &r->pk);
@@ -617,11 +617,18 @@ static void draw_group(items_view *p, const irow *r, int row, int width)
     fmt_cell(&b, &r->pk, 0);
     x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
     buf_reset(&b);
-    buf_printf(&b, "  %llu item%s", (unsigned long long)r->items, r->items == 1 ? "" : "s");
+    /* An entity's view counts its items, of the partition's. */
+    items_group_shown(p, r);
+    bool part = r->shown_known && r->shown < r->items;
+    if (part)
+        buf_printf(&b, "  %llu of %llu items", (unsigned long long)r->shown, (unsigned long long)r->items);
+    else
+        buf_printf(&b, "  %llu item%s%s", (unsigned long long)r->items, r->items == 1 ? "" : "s",
+                   p->filter && !r->shown_known ? " in all" : "");
     /* A remote Scan of the keys does not tell sizes. */
     if (!remote()) {
         buf_adds(&b, ", ");
-        fmt_bytes(&b, r->bytes);
+        fmt_bytes(&b, part ? r->shown_bytes : r->bytes);
     }
     x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
     if (is_hot(p, r))
@@ -631,7 +638,7 @@ static void draw_group(items_view *p, const irow *r, int row, int width)
 
 /* The header of the partition whose item is line i: the loaded header
  * line above it, else the one kept from the store (NULL: none). */
-static const irow *sticky_header(view *v, size_t i)
+static irow *sticky_header(view *v, size_t i)
 {
     items_view *p = v->priv;
     const av *pk = line_pk(p, &v->vm.lines[i]);
@@ -639,7 +646,7 @@ static const irow *sticky_header(view *v, size_t i)
         return NULL;
     while (i-- > 0)
         if (v->vm.lines[i].kind == L_GROUP) {
-            const irow *g = v->vm.lines[i].data;
+            irow *g = v->vm.lines[i].data;
             if (av_equal(&g->pk, pk))
                 return g;
             break;
@@ -678,7 +685,7 @@ static void items_draw(view *v, size_t i, int row, int width)
         return;
     }
     /* The top row: the partition's header stays while its items scroll. */
-    const irow *g = i == v->vm.top && sticky_covers_top(&v->vm) ? sticky_header(v, i) : NULL;
+    irow *g = i == v->vm.top && sticky_covers_top(&v->vm) ? sticky_header(v, i) : NULL;
     if (g) {
         draw_group(p, g, row, width);
         return;

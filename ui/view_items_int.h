@@ -39,6 +39,11 @@ typedef struct irow {
     bool first, last;      /* L_ITEM: known first / last of its partition */
     char *entity;          /* L_ITEM: its entity type, once asked
                               (row_entity); L_NAMES: its items' */
+    /* L_GROUP in an entity's view: its items in the partition and their
+     * bytes, once counted (items_group_shown); items above is all of the
+     * partition's. */
+    uint64_t shown, shown_bytes;
+    bool counted, shown_known;
 } irow;
 
 /* A partition an edge leads to (follow). */
@@ -134,6 +139,10 @@ bool items_part_next(items_view *p, const av *from, int dir, part_info *out);
 bool items_part_lookup(items_view *p, const av *pk, part_info *out);
 size_t items_page(items_view *p, const av *pk, const av *after, bool fwd, size_t max, av *items);
 irow *items_group_row(part_info *pi);
+/* In an entity's view, counts the entity's items of group r once
+ * (r->counted; r->shown_known unless the partition is too big to read,
+ * or on an endpoint). */
+void items_group_shown(items_view *p, irow *r);
 size_t items_more(view *v, int dir);
 void items_reset_at(view *v, const av *pk, const av *item);
 

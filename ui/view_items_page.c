@@ -109,6 +109,25 @@ irow *items_group_row(part_info *pi)
     return r;
 }
 
+/* The most items of a partition read to count an entity's in it. */
+#define ENTITY_COUNT_MAX 4096
+
+void items_group_shown(items_view *p, irow *r)
+{
+    if (!p->filter || r->counted)
+        return;
+    r->counted = true;
+    /* An endpoint's partition is not read again for a header. */
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (info.remote)
+        return;
+    diag d;
+    diag_init(&d);
+    r->shown_known = entity_filter_count(p->filter, display_store(), p->table, index_name(p), &r->pk,
+                                         ENTITY_COUNT_MAX, &r->shown, &r->shown_bytes, &d);
+}
+
 static size_t more_fwd(view *v)
 {
     items_view *p = v->priv;

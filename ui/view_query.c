@@ -358,7 +358,8 @@ out:
 static void run(view *v)
 {
     query_view *p = v->priv;
-    p->count = p->scanned = p->pages = 0;
+    p->count = p->scanned = p->pages = p->gone = 0;
+    p->stale = false;
     p->capacity = 0;
     av_done(&p->lek);
     p->ran = false;
@@ -539,6 +540,10 @@ static void summary(query_view *p, buf *out, bool parts)
         return;
     }
     buf_printf(out, "%s: Count %lld", p->scan ? "Scan" : "Query", p->count);
+    if (p->gone)
+        buf_printf(out, " (%lld deleted since)", p->gone);
+    if (p->stale)
+        buf_adds(out, " (written since: Enter runs it again)");
     if (parts)
         text_title_part(out, 3);
     buf_printf(out, ", ScannedCount %lld", p->scanned);
@@ -554,6 +559,7 @@ static void summary(query_view *p, buf *out, bool parts)
         text_title_part(out, 4);
     buf_printf(out, ", %lld page%s%s", p->pages, p->pages == 1 ? "" : "s",
                p->lek.type == AV_M ? "  (more pages)" : "");
+
 }
 
 static void paging(buf *out)
@@ -757,12 +763,53 @@ static size_t query_more(view *v, int dir)
     return v->vm.n > before ? v->vm.n - before : 0;
 }
 
+/* The most loaded results read again, one GetItem each, after a write. */
+#define GONE_CHECK_MAX 20000
+
+/* After a write from this view (REQ_RELOAD: :marked delete, a delete):
+ * the results whose item is no longer in the table leave the list, and
+ * the summary counts them (Count and ScannedCount stay what the request
+ * returned). Past GONE_CHECK_MAX loaded results, or on an endpoint, the
+ * list stays and the summary says it was written since. */
+static void drop_gone(view *v)
+{
+    query_view *p = v->priv;
+    store_info info;
+    store_get_info(display_store(), &info);
+    size_t results = 0;
+    for (size_t i = 0; i < v->vm.n; i++)
+        results += v->vm.lines[i].kind == L_RESULT;
+    if (!results || !p->have_def)
+        return;
+    if (info.remote || results > GONE_CHECK_MAX) {
+        p->stale = true;
+        return;
+    }
+    for (size_t i = v->vm.n; i-- > 0;) {
+        if (v->vm.lines[i].kind != L_RESULT)
+            continue;
+        av now;
+        if (!edit_read_item(p->table, &p->def, &((qline *)v->vm.lines[i].data)->item, &now))
+            break;
+        bool gone = now.type != AV_M;
+        av_done(&now);
+        if (gone) {
+            vm_cut(&v->vm, i, i + 1);
+            p->gone++;
+        }
+    }
+}
+
 static enum req query_request(view *v, enum req r)
 {
     query_view *p = v->priv;
     line *l = vm_selected(&v->vm);
     if (r == REQ_QUERY) {
         run(v);
+        return REQ_NONE;
+    }
+    if (r == REQ_RELOAD) {
+        drop_gone(v);
         return REQ_NONE;
     }
     if (r != REQ_ENTER || !l)

@@ -48,6 +48,8 @@ typedef struct query_view {
     double predict_units;/* the prediction; < 0: not known */
     char *error;
     cols cols;           /* fitted to the results on screen (layout) */
+    long long gone;      /* results dropped: deleted since the request ran */
+    bool stale;          /* results not checked after a write (drop_gone) */
 } query_view;
 
 /* The index the bar reads through (NULL: the base table). */

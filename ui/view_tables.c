@@ -148,8 +148,10 @@ static int tables_head_rows(view *v)
 static void row_text(const trow *r, buf *keys, buf *idx);
 
 /* The name and keys columns as wide as their widest entry, so nothing is
- * cut that the screen has room for; when it has not, the keys give way
- * first (to W_KEYS), then the name (to W_NAME). */
+ * cut that the screen has room for; when it has not, the indexes column
+ * (the last, cut at the screen's edge anyway) gives way first, then the
+ * keys (to W_KEYS), then the name (to W_NAME). A restored table's long
+ * name (ProfileHistory-restored) no longer cuts the keys at 80 columns. */
 static void tables_layout(view *v)
 {
     tables_view *p = v->priv;
@@ -168,8 +170,11 @@ static void tables_layout(view *v)
         buf_done(&keys);
         buf_done(&idx);
     }
-    /* The indexes column keeps 12 columns when there is room for it. */
+    /* The indexes column keeps 12 columns when there is room for it, and
+     * none when the names and keys need them. */
     int room = term_cols() - W_ITEMS - W_SIZE - 3 - 12;
+    if (wn + 1 + wk > room)
+        room += 12;
     if (wn + 1 + wk > room)
         wk = room - wn - 1 > W_KEYS ? room - wn - 1 : W_KEYS;
     if (wn + 1 + wk > room)

@@ -100,6 +100,35 @@ plant body-backup "request bodies printed only by model/ddbreq.c" data/x.c 'cJSO
 # ddbx push once wrote its BatchWriteItem by hand, the rule's one exception.
 plant body-push "request bodies printed only by model/ddbreq.c" data/push.c 'buf_adds(&in, "{\"RequestItems\":{");'
 plant sql "no SQL built from data" data/sub/x.c 'char *q = sqlite3_mprintf("SELECT %s", name);'
+# Merge-conflict markers, in any file (issue 38: README carried two blocks
+# for a while): each of the lines git writes, in a document, a source and
+# a script outside the three layers.
+plant conflict-ours "no merge-conflict markers in any file" README.md '<<<<<<< HEAD'
+plant conflict-theirs "no merge-conflict markers in any file" ui/sub/x.c '>>>>>>> h27polish'
+plant conflict-mid "no merge-conflict markers in any file" tools/x.sh '======='
+plant conflict-base "no merge-conflict markers in any file" docs/notes.md '||||||| merged common ancestors'
+
+# In a git checkout the rule reads git's tracked files: a marker in a
+# tracked file fails it, one in an untracked file (a merge's .orig left
+# aside) does not.
+t=$tmp/git
+clean "$t"
+printf 'a\n' >"$t/README.md"
+if (cd "$t" && git init -q && git add -A) >/dev/null 2>&1; then
+    printf '>>>>>>> theirs\n' >"$t/scratch.orig"
+    "$check" "$t" >"$t.out" 2>&1
+    first=$?
+    printf '<<<<<<< HEAD\n' >>"$t/README.md"
+    "$check" "$t" >"$t.out2" 2>&1
+    if [ $first = 0 ] && grep -qF '#   README.md:2:<<<<<<< HEAD' "$t.out2" && ! grep -qF scratch.orig "$t.out2"; then
+        ok "conflict-git: a marker in a tracked file fails, in an untracked one does not"
+    else
+        cat "$t.out" >>"$t.out2"
+        nok "conflict-git: a marker in a tracked file fails, in an untracked one does not" "$t.out2"
+    fi
+else
+    nok "conflict-git: git init in a scratch tree failed"
+fi
 
 # The places README's dependency table gives, against the checker's rule
 # names: a row "| ncursesw | ... | the terminal UI (ui/ only) |" must be

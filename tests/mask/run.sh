@@ -71,6 +71,27 @@ if [ $st -eq 0 ] && grep -q "^ddbx pull: masked [0-9]* values as $here/rules.jso
 else
     notok "pull --mask: copied" "exit $st" "$(cat "$tmp/pull.err")"
 fi
+# The summary names every rule with what it took (issue 38: it named only
+# what the key rules did), a rule for other tables and one that matched
+# nothing said so, and warns of the strings no rule names: they are
+# copied in the clear (type, followedAt, location.country, links' site).
+rules_ok=1
+for want in "^ddbx pull: the rules, and the values each took:$" \
+            "^  PK hash: 4820 values$" "^  SK hash: 4820 values$" \
+            "^  displayName fake as name: [1-9][0-9]* values\?$" "^  bio redact: [1-9][0-9]* values\?$" \
+            "^  location.geo drop: [1-9][0-9]* values\?$" "^  links\[\*\].handle drop: [1-9][0-9]* values\?$" \
+            "^  \*count keep: [1-9][0-9]* values$" "^  \*email\* fake as email: no value matched$" \
+            "^  type redact: not for this table$" "^  actor hash: no value matched$" \
+            "^  index keys hashed with the table's: [1-9][0-9]* values$"; do
+    grep -q -- "$want" "$tmp/pull.err" || { rules_ok=0; echo "# missing: $want"; }
+done
+check "the summary names every rule with the values it took, and those that took none" [ $rules_ok = 1 ]
+clear=$(sed -n 's/^ddbx pull: warning: strings no rule names were copied as they are: //p' "$tmp/pull.err")
+named() { case ", $clear," in *", $1,"*) return 0 ;; esac; return 1; }
+check "...and warns of the strings no rule names (type, followedAt, location.country, links[*].site), none a rule takes" \
+    sh -c '[ "$0" = 0000 ] && [ "$1" = 1111 ]' \
+    "$(named type; echo $?)$(named followedAt; echo $?)$(named location.country; echo $?)$(named 'links[*].site'; echo $?)" \
+    "$(named bio; echo $?)$(named displayName; echo $?)$(named PK; echo $?)$(named location.city; echo $?)"
 grep -q "^ddbx pull: made a new masking key, dst/mask.key" "$tmp/pull.err" &&
     [ "$(stat -c %a dst/mask.key)" = 600 ] && [ "$(stat -c %s dst/mask.key)" = 32 ] &&
     ok "a new key: 32 bytes, owner-only, beside the database, and said" ||

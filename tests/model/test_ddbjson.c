@@ -309,6 +309,47 @@ static void raw_nul_bytes_and_invalid_utf8_are_refused_with_position(void **stat
                      "{\"a\":{\"S\":\"\xea\xb9\x80 \xf0\x9f\x98\x80\"}}");
 }
 
+/* Found by fuzzing (issue 38): cJSON reads a \u escape whose four
+ * characters are not hex digits (\u0YYY, \u0/\u0) as U+0000, silently
+ * cutting the string there, and takes the next four characters whatever
+ * they are, so the \u0000 handling (which read such an escape as two
+ * characters) parsed a different text and failed with no position. JSON
+ * (RFC 8259 section 7) allows only \u and four hex digits; the escape is
+ * refused at its backslash, as the plain parser refuses it. */
+static void a_u_escape_without_four_hex_digits_is_refused_with_position(void **state)
+{
+    (void)state;
+    static const struct { const char *text; int line, col; } bad[] = {
+        { "{\"a\":{\"S\":\"x\\u0YYYy\"}}", 1, 13 },
+        { "{\"a\":{\"S\":\"\\u0/\\u0000\"}}", 1, 12 },
+        { "{\"a\":{\"S\":\"\\u12\"}}", 1, 12 },
+        { "{\"a\":\n {\"S\":\"\\r\\uG000\"}}", 2, 10 },
+        /* the fuzzer's input, a rules file: the \u0000 follows a bad escape */
+        { "{\"/\\r/\\u0YYYYY\\u0/\\u0000\": [\n\t]}\n", 1, 7 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        av v;
+        diag d;
+        diag_init(&d);
+        size_t len = strlen(bad[i].text);
+        struct cJSON *root = NULL;
+        assert_int_equal(ddbjson_cjson_parse(bad[i].text, len, &root, &d), ST_PARSE);
+        assert_null(root);
+        assert_int_equal(d.line, bad[i].line);
+        assert_int_equal(d.col, bad[i].col);
+        assert_non_null(strstr(d.msg, "\\u"));
+        if (i < 4) {
+            diag_init(&d);
+            assert_int_equal(ddbjson_parse_item(bad[i].text, len, &v, &d), ST_PARSE);
+            diag_init(&d);
+            assert_int_equal(ddbjson_parse_plain_item(bad[i].text, len, &v, &d), ST_PARSE);
+        }
+    }
+    /* Four hex digits of either case, and an escaped backslash before a
+     * "u", still pass. */
+    assert_roundtrip("{\"a\":{\"S\":\"\\u00e9\\u00C9\\\\uXYZ\"}}", "{\"a\":{\"S\":\"\u00e9\u00c9\\\\uXYZ\"}}");
+}
+
 static void a_single_value_parses_too(void **state)
 {
     (void)state;
@@ -593,6 +634,7 @@ int main(void)
         cmocka_unit_test(malformed_json_reports_line_and_column),
         cmocka_unit_test(nul_characters_in_dynamodb_json_round_trip),
         cmocka_unit_test(raw_nul_bytes_and_invalid_utf8_are_refused_with_position),
+        cmocka_unit_test(a_u_escape_without_four_hex_digits_is_refused_with_position),
         cmocka_unit_test(a_single_value_parses_too),
         cmocka_unit_test(strings_are_escaped_as_json_requires),
         cmocka_unit_test(an_escape_anywhere_in_a_long_run_is_found),

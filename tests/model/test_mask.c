@@ -297,6 +297,56 @@ static void fakes_are_plausible_and_consistent(void **state)
     mask_free(m);
 }
 
+/* The tally behind `ddbx pull --mask`'s summary (issue 38: it named only
+ * what the key rules did): the values each rule took, keep included, a
+ * rule that took none, one for other tables, index keys hashed with the
+ * table's, and the strings no rule took, by path, each once. */
+static void the_tally_names_every_rule_and_the_strings_left_clear(void **state)
+{
+    (void)state;
+    table_def t = def_of("PK", "SK", "GSI1PK", NULL);
+    mask *m = mask_new(test_mac, (void *)1);
+    rule(m, "PK", MASK_HASH, MASK_AS_AUTO, NULL);
+    rule(m, "~*count", MASK_KEEP, MASK_AS_AUTO, NULL);
+    rule(m, "~bio", MASK_DROP, MASK_AS_AUTO, NULL);
+    rule(m, "~email", MASK_FAKE, MASK_AS_EMAIL, NULL);
+    rule(m, "~type", MASK_REDACT, MASK_AS_AUTO, "Other*");
+    mask_plan *p;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(mask_bind(m, "T", &t, &p, &d), ST_OK);
+    mask_tally a, b;
+    mask_tally_init(&a, m);
+    mask_tally_init(&b, m);
+    av one = parse("{\"PK\":{\"S\":\"A#x\"},\"SK\":{\"S\":\"s\"},\"GSI1PK\":{\"S\":\"g\"},"
+                   "\"bio\":{\"S\":\"hi\"},\"followCount\":{\"N\":\"3\"},\"type\":{\"S\":\"u\"},"
+                   "\"loc\":{\"M\":{\"city\":{\"S\":\"c\"},\"n\":{\"N\":\"1\"}}},\"tags\":{\"L\":[{\"S\":\"t\"}]}}");
+    av two = parse("{\"PK\":{\"S\":\"A#y\"},\"SK\":{\"S\":\"s\"},\"type\":{\"S\":\"u\"}}");
+    mask_apply_tally(p, &one, &a);
+    mask_apply_tally(p, &two, &b);
+    mask_tally_add(&a, &b);
+    buf out = BUF_INIT;
+    mask_tally_rules(m, "T", &a, &out);
+    assert_string_equal(out.data, "  PK hash: 2 values\n"
+                                  "  *count keep: 1 value\n"
+                                  "  bio drop: 1 value\n"
+                                  "  email fake as email: no value matched\n"
+                                  "  type redact: not for this table\n"
+                                  "  index keys hashed with the table's: 1 value\n");
+    buf_reset(&out);
+    mask_tally_clear(&a, &out);
+    /* SK is a key no rule names: kept, and said by mask_plan_describe. */
+    assert_string_equal(out.data, "loc.city, tags[*], type");
+    buf_done(&out);
+    mask_tally_done(&a);
+    mask_tally_done(&b);
+    av_done(&one);
+    av_done(&two);
+    mask_plan_free(p);
+    mask_free(m);
+    table_def_free(&t);
+}
+
 static void an_index_key_may_be_kept_but_not_dropped(void **state)
 {
     table_def t = def_of("PK", "SK", "GSI1PK", "created");
@@ -393,6 +443,7 @@ int main(void)
         cmocka_unit_test(rules_match_by_path_and_name_the_first_wins),
         cmocka_unit_test(fakes_are_plausible_and_consistent),
         cmocka_unit_test(an_index_key_may_be_kept_but_not_dropped),
+        cmocka_unit_test(the_tally_names_every_rule_and_the_strings_left_clear),
         cmocka_unit_test(bad_paths_say_where),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

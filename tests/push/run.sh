@@ -154,10 +154,50 @@ check "a table that exists there: refused before asking, exit 1, nothing sent" \
 printf '{"Operation":"GetItem","Input":{"TableName":"StudentCourses","Key":{"PK":{"S":"theirs"},"SK":{"S":"x"}}}}\n' |
     "$DDBX" api --endpoint-url "$ep" >"$tmp/theirs"
 check "...and their item is still there" has "$tmp/theirs" '"PK":{"S":"theirs"}'
+
+# --replace names what the endpoint's table holds and loses (issue 38): its
+# items counted now with a Select COUNT Scan (there are 17 there, the 16
+# pushed and theirs; the local table has 16), its size (DescribeTable's
+# TableSizeBytes), and that no backup of them will exist there; on its
+# own line before the question.
+loss="--replace deletes StudentCourses at $ep (us-east-1): its 17 items (counted now with a Scan) and [0-9.]* [KM]*B (DescribeTable's TableSizeBytes, updated about every 6 hours), lost, and no backup of them will exist there"
+run "$tmp/no" push StudentCourses --db "$local_db" --endpoint-url "$ep" --with-items --replace
+check "--replace asks naming the endpoint's 17 items (counted with a Scan), their size, no backup; answered n: exit 1" \
+    sh -c '[ "$0" = 1 ] && grep -q "^$2" "$1" && grep -q "there now: its 17 items (counted now with a Scan)" "$1" &&
+           [ "$(grep -n "^--replace deletes" "$1" | cut -d: -f1)" -lt "$(grep -n "^Push?" "$1" | cut -d: -f1)" ] &&
+           grep -q "nothing pushed" "$3"' "$st" "$out" "$loss" "$err"
+printf '{"Operation":"GetItem","Input":{"TableName":"StudentCourses","Key":{"PK":{"S":"theirs"},"SK":{"S":"x"}}}}\n' |
+    "$DDBX" api --endpoint-url "$ep" >"$tmp/theirs"
+check "...declined: their item is still there" has "$tmp/theirs" '"PK":{"S":"theirs"}'
+# An answer without its newline at the end of the input, and no answer:
+# the question's line still ends, so what follows starts a line.
+printf n >"$tmp/n-nonl"
+run "$tmp/n-nonl" push StudentCourses --db "$local_db" --endpoint-url "$ep" --with-items --replace
+check "an answer at end of input without a newline: the question's line ends (stdout ends in a newline)" \
+    sh -c '[ "$0" = 1 ] && grep -qx "Push? \[y/N\] " "$1" && [ "$(tail -c 1 "$1" | od -An -c | tr -d " ")" = "\\n" ]' "$st" "$out"
+run /dev/null push StudentCourses --db "$local_db" --endpoint-url "$ep" --with-items --replace
+check "no answer at all (empty input): the same, and nothing pushed" \
+    sh -c '[ "$0" = 1 ] && grep -qx "Push? \[y/N\] " "$1" && grep -q "nothing pushed" "$2"' "$st" "$out" "$err"
 run "$tmp/yes" push StudentCourses --db "$local_db" --endpoint-url "$ep" --with-items --replace
 check "--replace: the plan says DELETE, then the table is made again with exactly the local items" \
     sh -c '[ "$0" = 0 ] && grep -q "DELETE the table StudentCourses there and create it again" "$1"' "$st" "$out"
 check "...equal to the local table" same_items StudentCourses "$tmp/remote.db" StudentCourses
+# --yes asks nothing, but the line is printed before anything is sent:
+# now the 16 pushed items are there.
+run /dev/null push StudentCourses --db "$local_db" --endpoint-url "$ep" --with-items --replace --yes
+check "--replace --yes: the loss line (16 items now, counted) is printed before the push, which goes on" \
+    sh -c '[ "$0" = 0 ] && grep -q "^--replace deletes StudentCourses at .*: its 16 items (counted now with a Scan)" "$1" &&
+           ! grep -q "Push?" "$1" &&
+           [ "$(grep -n "^--replace deletes" "$1" | cut -d: -f1)" -lt "$(grep -n "^pushed 1 table" "$1" | cut -d: -f1)" ]' "$st" "$out"
+# A large table there is not scanned: DescribeTable's ItemCount, said to
+# be "about" (the API reference: updated about every six hours).
+awk 'BEGIN { for (i = 0; i < 100001; i++) printf "{\"id\":{\"S\":\"%06d\"}}\n", i }' >"$tmp/big.jsonl"
+"$DDBX" load "$tmp/big.jsonl" --db "$tmp/remote.db" --table Big --key id:S >/dev/null 2>&1 || fail "loading Big there"
+head -n 3 "$tmp/big.jsonl" >"$tmp/big3.jsonl"
+"$DDBX" load "$tmp/big3.jsonl" --db "$local_db" --table Big --key id:S >/dev/null 2>&1 || fail "loading Big here"
+run "$tmp/no" push Big --db "$local_db" --endpoint-url "$ep" --replace
+check "a target over 100000 items is not scanned: 'about 100001 items and N KB (DescribeTable's ItemCount and TableSizeBytes, updated about every 6 hours)'" \
+    sh -c '[ "$0" = 1 ] && grep -q "^--replace deletes Big at .*: about 100001 items and [0-9.]* KB (DescribeTable.s ItemCount and TableSizeBytes, updated about every 6 hours), lost, and no backup" "$1"' "$st" "$out"
 
 # --- --as, and usage ----------------------------------------------------------------
 run "$tmp/yes" push Music --as MusicCopy --db "$local_db" --endpoint-url "$ep" --with-items
