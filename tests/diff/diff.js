@@ -970,17 +970,6 @@ const KNOWN_ALL = [
       /^One or more parameter values are not valid\. (A value specified for a secondary index key is not supported\. )?The AttributeValue for a key attribute cannot contain an empty (string|binary) value\. (Key|IndexName): /.test(x.Error.Message),
   },
   {
-    who: ['dynalite', 'ddblocal'],
-    id: 'null-false',
-    why: '{"NULL": false}: dynalite and DynamoDB Local 3.3 refuse it ("Null attribute value types must have the ' +
-      'value of true"); DynamoDB today accepts it and reads it back as {"NULL": true} (dynoxide\'s changelog, ' +
-      '0.11.0, issue 62, from AWS\'s answers). Pinned in tests/model/test_ddbjson.c. The oracle then follows ' +
-      'ddbx\'s copy of the item.',
-    match: (op, req, d, x) => d.Error && d.Error.Code === 'ValidationException' && x.Output &&
-      (d.Error.Message === undefined || /Null attribute value types must have the value of true/.test(d.Error.Message)) &&
-      /"NULL":false/.test(JSON.stringify(req)),
-  },
-  {
     who: 'dynalite',
     id: 'attribute-name-lengths',
     why: 'dynalite accepts an empty attribute name and names past 65535 bytes; DynamoDB refuses both (API reference: ' +
