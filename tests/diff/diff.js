@@ -970,6 +970,22 @@ const KNOWN_ALL = [
       /^One or more parameter values are not valid\. (A value specified for a secondary index key is not supported\. )?The AttributeValue for a key attribute cannot contain an empty (string|binary) value\. (Key|IndexName): /.test(x.Error.Message),
   },
   {
+    who: ['dynalite', 'ddblocal'],
+    id: 'aws-2026-validation-wording',
+    why: 'AWS reworded these in 2026 (its validation framework, region by region; eu-west-2, the region the ' +
+      'emulators that test against AWS pin, has them): Limit and a negative Segment as "Value at \'Limit\'" ' +
+      'with no value quoted (dynoxide\'s Query captures; nubo-db/dynamodb-conformance\'s Scan messages, by ' +
+      '2026-09-26), Segment past TotalSegments without ": Segment: N is not less than TotalSegments: M", and ' +
+      'more than two KeySchema elements quoted as Java prints the list, at \'keySchema\' (the same suite\'s ' +
+      'CreateTable messages). dynalite and DynamoDB Local 3.3 keep the older words. AWS decides; pinned in ' +
+      'tests/data/test_messages.c.',
+    match: (op, req, d, x) => d.Error && x.Error && d.Error.Code === 'ValidationException' &&
+      x.Error.Code === 'ValidationException' &&
+      (/^1 validation error detected: Value at '(Limit|Segment)' failed to satisfy constraint: /.test(x.Error.Message) ||
+        x.Error.Message === 'The Segment parameter is zero-based and must be less than parameter TotalSegments' ||
+        /^1 validation error detected: Value '\[KeySchemaElement\(.*' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2$/.test(x.Error.Message)),
+  },
+  {
     who: 'dynalite',
     id: 'attribute-name-lengths',
     why: 'dynalite accepts an empty attribute name and names past 65535 bytes; DynamoDB refuses both (API reference: ' +
