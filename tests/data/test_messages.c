@@ -372,14 +372,44 @@ static void stream_requests(void **state)
              "\"ShardId\":\"%s\"}}", arn, shard);
     refused(s, "DescribeStream", body, ST_VALIDATION, "1 validation error detected: Value 'PARENT_SHARDS' at"
             " 'shardFilter.type' failed to satisfy constraint: Member must satisfy enum value set: [CHILD_SHARDS]");
-    /* No shard id, or another stream's: not confirmed. */
+    /* No shard id: the constraint family's not-null (not confirmed). */
     snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardFilter\":{\"Type\":\"CHILD_SHARDS\"}}", arn);
     refused(s, "DescribeStream", body, ST_VALIDATION, "1 validation error detected: Value null at"
             " 'shardFilter.shardId' failed to satisfy constraint: Member must not be null");
+    /* The children of a shard the stream does not have: none (DynamoDB
+     * Local 3.3 answers so; AWS's answer is not published). */
     snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardFilter\":{\"Type\":\"CHILD_SHARDS\","
              "\"ShardId\":\"shardId-00000000000000000000-aaaaaaaa\"}}", arn);
-    refused(s, "DescribeStream", body, ST_NOT_FOUND,
-            "Requested resource not found: Shard does not exist: shardId-00000000000000000000-aaaaaaaa");
+    ok(s, "DescribeStream", body);
+    assert_non_null(strstr(out_text, "\"Shards\":[]"));
+    /* A shard the stream does not have: AWS's words, no id (ironSource/
+     * node-dynamodb-stream issue 16, 2021; amazon-archives/logstash-input-
+     * dynamodb issue 4, 2015: "Requested resource not found: Shard does
+     * not exist"). */
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardId\":\"shardId-00000000000000000000-aaaaaaaa\","
+             "\"ShardIteratorType\":\"LATEST\"}", arn);
+    refused(s, "GetShardIterator", body, ST_NOT_FOUND, "Requested resource not found: Shard does not exist");
+    /* A StreamArn not of a stream ARN's form: "Invalid StreamArn", before
+     * its length (aws-sdk-js v2's integration tests against AWS:
+     * DescribeStream of 'fake-stream'); a well-formed one of no stream
+     * here is not found (DynamoDB Local 3.3's words). */
+    refused(s, "DescribeStream", "{\"StreamArn\":\"fake-stream\"}", ST_VALIDATION, "Invalid StreamArn");
+    snprintf(body, sizeof body, "{\"StreamArn\":\"fake-stream\",\"ShardId\":\"%s\",\"ShardIteratorType\":"
+             "\"LATEST\"}", shard);
+    refused(s, "GetShardIterator", body, ST_VALIDATION, "Invalid StreamArn");
+    refused(s, "DescribeStream", "{\"StreamArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/str/stream/"
+            "2000-01-01T00:00:00.000\"}", ST_NOT_FOUND, "Requested resource not found: Stream: arn:aws:dynamodb:"
+            "us-east-1:000000000000:table/str/stream/2000-01-01T00:00:00.000 not found");
+    /* A sequence number that is none of the shard's, or no number:
+     * DynamoDB Local 3.3's words (AWS's are not published). */
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardId\":\"%s\",\"ShardIteratorType\":"
+             "\"AT_SEQUENCE_NUMBER\",\"SequenceNumber\":\"999999999999999999999\"}", arn, shard);
+    refused(s, "GetShardIterator", body, ST_VALIDATION, "Invalid SequenceNumber for the shard");
+    snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardId\":\"%s\",\"ShardIteratorType\":"
+             "\"AFTER_SEQUENCE_NUMBER\",\"SequenceNumber\":\"aaaaaaaaaaaaaaaaaaaaa\"}", arn, shard);
+    refused(s, "GetShardIterator", body, ST_VALIDATION, "Invalid SequenceNumber for the shard");
+    /* An iterator that is not one (DynamoDB Local 3.3). */
+    refused(s, "GetRecords", "{\"ShardIterator\":\"not-an-iterator\"}", ST_VALIDATION, "Invalid ShardIterator");
     /* A SequenceNumber exactly with AT_ and AFTER_SEQUENCE_NUMBER:
      * DynamoDB Local 3.3's messages. */
     snprintf(body, sizeof body, "{\"StreamArn\":\"%s\",\"ShardId\":\"%s\",\"ShardIteratorType\":"
