@@ -312,6 +312,7 @@ static const vspec update_spec[] = {
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
     { .name = "GlobalSecondaryIndexUpdates", .type = VT_LIST, .elem = &store_gsi_update_elem },
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
+    F_CAPACITY,
     { .type = VT_END },
 };
 
@@ -380,7 +381,14 @@ status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
     static const char *const members[] = { "ProvisionedThroughput", "BillingMode", "StreamSpecification",
                                            "GlobalSecondaryIndexUpdates", "SSESpecification",
                                            "ReplicaUpdates" };
-    bool any = false;
+    /* The global table members: ddbx has no replicas to apply them to. */
+    static const char *const global[] = { "MultiRegionConsistency", "GlobalTableWitnessUpdates",
+                                          "GlobalTableSettingsReplicationMode", "DisassociationProtectionEnabled" };
+    for (size_t i = 0; i < sizeof global / sizeof global[0]; i++)
+        if (given(in, global[i]))
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: %s: ddbx is one account"
+                            " in one region and keeps no global table replicas", global[i]);
+    bool any = store_capacity_asked(in);
     for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
         any |= given(in, members[i]);
     if (!any)   /* dynalite's wording of DynamoDB's message */
@@ -405,13 +413,17 @@ status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
         st = diag_set(d, ST_INTERNAL, "corrupt table description");
         goto out;
     }
-    /* Everything is checked before anything changes. */
-    if ((st = store_gsi_check(s, t, in, desc, d)) != ST_OK ||
-        (st = store_gsi_apply(s, t, in, desc, notes, d)) != ST_OK)
+    /* Everything is checked before anything changes; the WarmThroughput
+     * the table has is kept before its capacity moves. */
+    if ((st = store_capacity_update_check(in, desc, d)) != ST_OK || (st = store_gsi_check(s, t, in, desc, d)) != ST_OK)
+        goto out;
+    store_capacity_describe(desc);
+    if ((st = store_gsi_apply(s, t, in, desc, notes, d)) != ST_OK)
         goto out;
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
     if (spec && !cJSON_IsNull(spec) && (st = update_stream(s, t, spec, desc, d)) != ST_OK)
         goto out;
+    store_capacity_update(in, desc);
     if ((st = put_desc(s, tid, desc, NULL, d)) != ST_OK ||
         (st = store_gsi_rows(s, name, notes, d)) != ST_OK)
         goto out;
