@@ -399,15 +399,17 @@ static status check_gsis(const cJSON *gsis, const cJSON *defs, const char *billi
 }
 
 /* One attribute defined twice (whatever the types, and whether or not an
- * index uses it): DynamoDB refuses the table with "Cannot have two
- * attributes with the same name" (quoted by pynamodb's tests, run against
- * DynamoDB, for an attribute defined as S and as N). */
+ * index uses it): "Attribute Name is duplicated: NAME" (AWS's answer
+ * captured on 2026-10-08 by the ack-api-quirks lab, DDB-TABLE-042; it
+ * said "Cannot have two attributes with the same name" before, as
+ * pynamodb's tests quote it). */
 static status check_attr_defs(const cJSON *defs, diag *d)
 {
     int n = cJSON_GetArraySize(defs);
     for (int i = 1; i < n; i++)
         if (earlier_name(defs, i, "AttributeName", jstr(cJSON_GetArrayItem(defs, i), "AttributeName")))
-            return diag_set(d, ST_VALIDATION, "Cannot have two attributes with the same name");
+            return diag_set(d, ST_VALIDATION, "Attribute Name is duplicated: %s",
+                            jstr(cJSON_GetArrayItem(defs, i), "AttributeName"));
     return ST_OK;
 }
 

@@ -345,20 +345,38 @@ typedef struct vpath {
     const char *camel, *raw;
 } vpath;
 
-/* A struct's fields as AWS's Java prints a KeySchemaElement in a message:
- * "KeySchemaElement(attributeName=pk, keyType=HASH)" (the members in the
- * request's order, each with a lower-case first letter). */
-static void java_struct(buf *b, const char *sub, const cJSON *v)
+/* A value as AWS's Java prints it in a message, after its spec: a list
+ * "[a, b]", a map "{k=v}", a struct "KeySchemaElement(attributeName=pk,
+ * keyType=HASH)" (the members in the request's order, each with a
+ * lower-case first letter); what has no spec, as value_str_buf. */
+static void java_value(buf *b, const cJSON *v, const vspec *sp)
 {
-    buf_printf(b, "%s(", sub ? sub : "");
-    for (const cJSON *f = cJSON_IsObject(v) ? v->child : NULL; f; f = f->next) {
-        if (f != v->child)
-            buf_adds(b, ", ");
-        lower_first(b, f->string);
-        buf_addc(b, '=');
-        value_str_buf(f, b);
+    bool list = sp && (sp->type == VT_LIST || sp->type == VT_PLIST) && cJSON_IsArray(v);
+    bool map = sp && sp->type == VT_MAP && cJSON_IsObject(v);
+    bool strct = sp && (sp->type == VT_VSTRUCT || sp->type == VT_FSTRUCT) && cJSON_IsObject(v);
+    if (!list && !map && !strct) {
+        value_str_buf(v, b);
+        return;
     }
-    buf_addc(b, ')');
+    buf_adds(b, list ? "[" : map ? "{" : sp->sub ? sp->sub : "");
+    if (strct)
+        buf_addc(b, '(');
+    for (const cJSON *c = v->child; c; c = c->next) {
+        if (c != v->child)
+            buf_adds(b, ", ");
+        const vspec *csp = list || map ? sp->elem : NULL;
+        if (map) {
+            buf_printf(b, "%s=", c->string);
+        } else if (strct) {
+            lower_first(b, c->string);
+            buf_addc(b, '=');
+            for (const vspec *f = sp->fields; f && f->type != VT_END; f++)
+                if (strcmp(f->name, c->string) == 0)
+                    csp = f;
+        }
+        java_value(b, c, csp);
+    }
+    buf_addc(b, list ? ']' : map ? '}' : ')');
 }
 
 /* "Value 'x' at 'path'" for a scalar (null: "Value null"); a list or a
@@ -374,14 +392,10 @@ static void add_err(errs *e, const cJSON *v, const vspec *sp, const vpath *at, c
         buf_adds(&e->text, "; ");
     e->n++;
     bool coll = cJSON_IsArray(v) || cJSON_IsObject(v);
-    if (v && (sp->flags & VF_JAVA_VALUE) && cJSON_IsArray(v)) {
-        buf_adds(&e->text, "Value '[");
-        for (const cJSON *c = v->child; c; c = c->next) {
-            if (c != v->child)
-                buf_adds(&e->text, ", ");
-            java_struct(&e->text, sp->elem ? sp->elem->sub : NULL, c);
-        }
-        buf_printf(&e->text, "]' at '%s' failed to satisfy constraint: %s", at->camel, msg);
+    if (coll && (sp->flags & VF_JAVA_VALUE)) {
+        buf_adds(&e->text, "Value '");
+        java_value(&e->text, v, sp);
+        buf_printf(&e->text, "' at '%s' failed to satisfy constraint: %s", at->camel, msg);
         return;
     }
     if (coll || (v && !cJSON_IsNull(v) && (sp->flags & VF_NO_VALUE))) {

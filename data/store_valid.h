@@ -47,8 +47,9 @@ enum {
                         * the constraints hold ("Invalid table/index name. ...") */
     VF_NO_VALUE = 64,  /* "Value at 'Member'": the value not quoted, the member in
                         * the request's casing (AWS's 2026 framework: Limit) */
-    VF_JAVA_VALUE = 128, /* a list of structs quoted as AWS's Java prints it:
-                        * '[Sub(field=v, field=v), ...]' (CreateTable's KeySchema) */
+    VF_JAVA_VALUE = 128, /* a list or map quoted as AWS's Java prints it:
+                        * '[Sub(field=v, ...)]', '{k=[...]}' (KeySchema, TransactItems,
+                        * BatchWriteItem's RequestItems) */
 };
 
 typedef struct vspec vspec;

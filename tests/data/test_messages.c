@@ -33,6 +33,19 @@ static void refusedf(store *s, const char *op, status want, const char *msg, con
     refused(s, op, body, want, msg);
 }
 
+/* b: head, n times fmt (with its index, comma-separated), tail. */
+static void repeat(buf *b, const char *head, int n, const char *fmt, const char *tail)
+{
+    buf_reset(b);
+    buf_adds(b, head);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            buf_addc(b, ',');
+        buf_printf(b, fmt, i);
+    }
+    buf_adds(b, tail);
+}
+
 /* The table "tbl", its hash key pk (S). */
 static void create_tbl(store *s)
 {
@@ -61,7 +74,9 @@ static void create_table_names(void **state)
     /* More than two KeySchema elements: AWS quotes the list as its Java
      * prints it, at 'keySchema' (nubo-db/dynamodb-conformance, tests/tier3/
      * error-messages/createTable.test.ts, commit 31fddc6, captured against
-     * AWS in 2026; ddbx printed "Value at 'KeySchema'" before, unconfirmed). */
+     * AWS in 2026; ddbx printed "Value at 'KeySchema'" before, unconfirmed;
+     * us-west-2 printed Java's default KeySchemaElement@hash form there on
+     * 2026-10-08, ack-api-quirks DDB-TABLE-042: hashes nobody can match). */
     refusedf(s, "CreateTable", ST_VALIDATION,
              "1 validation error detected: Value '[KeySchemaElement(attributeName=pk, keyType=HASH),"
              " KeySchemaElement(attributeName=a, keyType=RANGE), KeySchemaElement(attributeName=b,"
@@ -83,6 +98,40 @@ static void create_table_names(void **state)
     refusedf(s, "CreateTable", ST_VALIDATION, want, "{\"TableName\":\"%s\",\"BillingMode\":\"BAD\","
              "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
              "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}", longname);
+}
+
+/* Duplicate attribute names; TransactItems empty or over 100 and
+ * BatchWriteItem over 25 quoted as AWS's Java prints them. */
+static void collections_quoted(void **state)
+{
+    store *s = *state;
+    /* AWS, captured on 2026-10-08 by the ack-api-quirks lab (DDB-TABLE-042). */
+    refused(s, "CreateTable", "{\"TableName\":\"tbl\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":["
+            "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"pk\",\"AttributeType\":\"N\"}],"
+            "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}", ST_VALIDATION,
+            "Attribute Name is duplicated: pk");
+    create_tbl(s);
+    /* nubo-db/dynamodb-conformance, tests/tier3/error-messages/
+     * transactWriteItems.test.ts and batchWriteItem.test.ts (2026): '[]'
+     * exactly; over the limit the list (or the table's map) quoted in
+     * Java's form, at 'transactItems' / 'requestItems' (the suite pins
+     * the frame, not every member's dump). */
+    refused(s, "TransactWriteItems", "{\"TransactItems\":[]}", ST_VALIDATION, "1 validation error detected: Value"
+            " '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1");
+    buf b = BUF_INIT;
+    repeat(&b, "{\"TransactItems\":[", 101, "{\"Put\":{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"k%d\"}}}}", "]}");
+    assert_int_equal(call(s, "TransactWriteItems", b.data), ST_VALIDATION);
+    assert_true(strncmp(out_text, "1 validation error detected: Value '[TransactWriteItem(put=Put(tableName=tbl,", 76)
+                == 0);
+    assert_non_null(strstr(out_text, "]' at 'transactItems' failed to satisfy constraint: Member must have length"
+                                     " less than or equal to 100"));
+    repeat(&b, "{\"RequestItems\":{\"tbl\":[", 26, "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"k%d\"}}}}", "]}}");
+    assert_int_equal(call(s, "BatchWriteItem", b.data), ST_VALIDATION);
+    assert_true(strncmp(out_text, "1 validation error detected: Value '{tbl=[WriteRequest(putRequest=", 66) == 0);
+    assert_non_null(strstr(out_text, "]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy"
+                                     " constraint: [Member must have length less than or equal to 25, Member must"
+                                     " have length greater than or equal to 1]"));
+    buf_done(&b);
 }
 
 /* Tag keys and values: 1 to 128 and 0 to 256 characters (API reference,
@@ -244,10 +293,7 @@ static void batches(void **state)
             " must not be null");
     /* 101 keys for one table: AWS, quoted by issue 29. */
     buf b = BUF_INIT;
-    buf_adds(&b, "{\"RequestItems\":{\"tbl\":{\"Keys\":[");
-    for (int i = 0; i < 101; i++)
-        buf_printf(&b, "%s{\"pk\":{\"S\":\"k%d\"}}", i ? "," : "", i);
-    buf_adds(&b, "]}}}");
+    repeat(&b, "{\"RequestItems\":{\"tbl\":{\"Keys\":[", 101, "{\"pk\":{\"S\":\"k%d\"}}", "]}}}");
     refused(s, "BatchGetItem", b.data, ST_VALIDATION,
             "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy"
             " constraint: Member must have length less than or equal to 100");
@@ -523,6 +569,7 @@ int main(void)
         T(create_table_names),
         T(unused_definitions),
         T(tag_lengths_in_characters),
+        T(collections_quoted),
         T(data_plane_table_names),
         T(batches),
         T(transact_get_reasons),

@@ -976,14 +976,17 @@ const KNOWN_ALL = [
       'emulators that test against AWS pin, has them): Limit and a negative Segment as "Value at \'Limit\'" ' +
       'with no value quoted (dynoxide\'s Query captures; nubo-db/dynamodb-conformance\'s Scan messages, by ' +
       '2026-09-26), Segment past TotalSegments without ": Segment: N is not less than TotalSegments: M", and ' +
-      'more than two KeySchema elements quoted as Java prints the list, at \'keySchema\' (the same suite\'s ' +
-      'CreateTable messages). dynalite and DynamoDB Local 3.3 keep the older words. AWS decides; pinned in ' +
-      'tests/data/test_messages.c.',
+      'more than two KeySchema elements, TransactItems empty or over 100 and BatchWriteItem over 25 quoted as ' +
+      'Java prints them, at \'keySchema\', \'transactItems\', \'requestItems\' (the same suite\'s CreateTable, ' +
+      'TransactWriteItems and BatchWriteItem messages), and a duplicate attribute definition as "Attribute Name is ' +
+      'duplicated: NAME" (AWS\'s answer captured on 2026-10-08 by the ack-api-quirks lab). dynalite and DynamoDB ' +
+      'Local 3.3 keep the older words. AWS decides; pinned in tests/data/test_messages.c.',
     match: (op, req, d, x) => d.Error && x.Error && d.Error.Code === 'ValidationException' &&
       x.Error.Code === 'ValidationException' &&
       (/^1 validation error detected: Value at '(Limit|Segment)' failed to satisfy constraint: /.test(x.Error.Message) ||
         x.Error.Message === 'The Segment parameter is zero-based and must be less than parameter TotalSegments' ||
-        /^1 validation error detected: Value '\[KeySchemaElement\(.*' at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2$/.test(x.Error.Message)),
+        /^1 validation error detected: Value '[[{].*' at '(keySchema|transactItems|requestItems)' failed to satisfy constraint: /s.test(x.Error.Message) ||
+        /^Attribute Name is duplicated: /.test(x.Error.Message)),
   },
   {
     who: 'dynalite',
