@@ -127,8 +127,10 @@ static const vspec create_spec[] = {
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = store_pt_fields },
     { .name = "KeySchema", .type = VT_LIST, .flags = VF_NOTNULL | VF_JAVA_VALUE, .min_len = 1, .max_len = 2,
       .elem = &ks_elem },
-    { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
+    /* A GSI's errors before an LSI's (AWS, eu-west-2 and us-east-1,
+     * 2026-10-09: nubo-db/dynamodb-conformance, CreateTable ordering). */
     { .name = "GlobalSecondaryIndexes", .type = VT_LIST, .elem = &gsi_elem },
+    { .name = "LocalSecondaryIndexes", .type = VT_LIST, .elem = &lsi_elem },
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
     { .name = "Tags", .type = VT_LIST, .elem = &store_tag_elem },
     F_CAPACITY, F_CREATE_MORE,

@@ -134,6 +134,26 @@ static void collections_quoted(void **state)
     buf_done(&b);
 }
 
+/* Two-character index names on a GSI and an LSI: the GSI's error first,
+ * whatever the request's order (AWS, eu-west-2 and us-east-1, 2026-10-09:
+ * nubo-db/dynamodb-conformance, tests/tier3/validation-ordering/
+ * createTable.test.ts). */
+static void index_errors_gsi_first(void **state)
+{
+    store *s = *state;
+    refused(s, "CreateTable", "{\"TableName\":\"vo_ct\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":["
+            "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"S\"}],"
+            "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":"
+            "\"RANGE\"}],\"LocalSecondaryIndexes\":[{\"IndexName\":\"aa\",\"KeySchema\":[{\"AttributeName\":\"pk\","
+            "\"KeyType\":\"HASH\"},{\"AttributeName\":\"lr\",\"KeyType\":\"RANGE\"}],\"Projection\":{"
+            "\"ProjectionType\":\"ALL\"}}],\"GlobalSecondaryIndexes\":[{\"IndexName\":\"zz\",\"KeySchema\":[{"
+            "\"AttributeName\":\"gh\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}",
+            ST_VALIDATION, "2 validation errors detected: Value 'zz' at 'globalSecondaryIndexes.1.member.indexName'"
+            " failed to satisfy constraint: Member must have length greater than or equal to 3; Value 'aa' at"
+            " 'localSecondaryIndexes.1.member.indexName' failed to satisfy constraint: Member must have length"
+            " greater than or equal to 3");
+}
+
 /* Tag keys and values: 1 to 128 and 0 to 256 characters (API reference,
  * Tag), counted in characters, not bytes (Smithy's length trait counts
  * Unicode scalar values): 128 two-byte characters are a key, 129 are not. */
@@ -570,6 +590,7 @@ int main(void)
         T(unused_definitions),
         T(tag_lengths_in_characters),
         T(collections_quoted),
+        T(index_errors_gsi_first),
         T(data_plane_table_names),
         T(batches),
         T(transact_get_reasons),
