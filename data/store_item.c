@@ -499,11 +499,44 @@ static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     return st;
 }
 
+/* PutItem's and UpdateItem's request-validation refusals carry AWS's
+ * "1 validation error detected: " envelope, their data-plane, structural
+ * and limit ones not (eu-west-2, dynoxide 0.12.0's changelog and its
+ * envelope matrix, 2026-07): sets empty or with duplicates, {"NULL":
+ * false}, an invalid value among ExpressionAttributeValues, an invalid
+ * expression (every "Invalid ...Expression:" refusal is decided from the
+ * request alone), expression parameters misused, ReturnValues; the
+ * constraint family has its envelope already. The other operations'
+ * stay bare. */
+static status envelope(store *s, status st, diag *d)
+{
+    static const char *const families[] = {
+        "One or more parameter values were invalid: An string set  may not be empty",
+        "One or more parameter values were invalid: An number set  may not be empty",
+        "One or more parameter values were invalid: Binary sets should not be empty",
+        "One or more parameter values were invalid: Input collection ",
+        "One or more parameter values were invalid: Null attribute value types must have the value of true",
+        "ExpressionAttributeValues contains invalid value",
+        "Invalid ConditionExpression: ", "Invalid UpdateExpression: ",
+        "ExpressionAttributeValues can only be specified", "ExpressionAttributeNames can only be specified",
+        "Can not use both expression and non-expression parameters", "ReturnValues can only be ",
+    };
+    if (st != ST_VALIDATION || s->err_msg.len)
+        return st;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strncmp(d->msg, families[i], strlen(families[i])) == 0) {
+            char msg[sizeof d->msg];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            return diag_set(d, ST_VALIDATION, "1 validation error detected: %s", msg);
+        }
+    return st;
+}
+
 status store_op_put_item(store *s, const cJSON *in, buf *out, diag *d)
 {
     static const char *const exprs[] = { "ConditionExpression", NULL };
     static const char *const legacy[] = { "Expected", NULL };
-    return item_codec(s, in, out, d, DDB_PUT, put_spec, exprs, legacy, "Item", item_put);
+    return envelope(s, item_codec(s, in, out, d, DDB_PUT, put_spec, exprs, legacy, "Item", item_put), d);
 }
 
 status store_op_delete_item(store *s, const cJSON *in, buf *out, diag *d)
@@ -517,7 +550,7 @@ status store_op_update_item(store *s, const cJSON *in, buf *out, diag *d)
 {
     static const char *const exprs[] = { "UpdateExpression", "ConditionExpression", NULL };
     static const char *const legacy[] = { "AttributeUpdates", "Expected", NULL };
-    return item_codec(s, in, out, d, DDB_UPDATE, update_spec, exprs, legacy, "Key", item_update);
+    return envelope(s, item_codec(s, in, out, d, DDB_UPDATE, update_spec, exprs, legacy, "Key", item_update), d);
 }
 
 /* ---- GetItem's hot path ---------------------------------------------------

@@ -154,6 +154,53 @@ static void index_errors_gsi_first(void **state)
             " greater than or equal to 3");
 }
 
+/* PutItem's and UpdateItem's request-validation refusals in AWS's
+ * envelope, their data-plane and structural ones bare, every other
+ * operation's bare; {"NULL": false} among the values without the
+ * ExpressionAttributeValues wrapper (AWS, eu-west-2: dynoxide 0.12.0's
+ * changelog, 2026-07-24, and its tests/http_server.rs envelope matrix). */
+#define ENV "1 validation error detected: "
+#define NULL_TRUE "One or more parameter values were invalid: Null attribute value types must have the value of true"
+static void put_update_envelope(void **state)
+{
+    store *s = *state;
+    create_tbl(s);
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"},\"s\":{\"SS\":[]}}}", ST_VALIDATION,
+            ENV "One or more parameter values were invalid: An string set  may not be empty");
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"},\"s\":{\"SS\":[\"x\",\"x\"]}}}",
+            ST_VALIDATION, ENV "One or more parameter values were invalid: Input collection [x, x] contains duplicates.");
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"},\"f\":{\"NULL\":false}}}",
+            ST_VALIDATION, ENV NULL_TRUE);
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"}},\"ConditionExpression\":"
+            "\"f = :n\",\"ExpressionAttributeValues\":{\":n\":{\"NULL\":false}}}", ST_VALIDATION, ENV NULL_TRUE);
+    refused(s, "UpdateItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"NULL\":false}},\"UpdateExpression\":"
+            "\"SET f = :v\",\"ExpressionAttributeValues\":{\":v\":{\"S\":\"v\"}}}", ST_VALIDATION, ENV NULL_TRUE);
+    refused(s, "UpdateItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"S\":\"a\"}},\"UpdateExpression\":"
+            "\"SET t = :t\",\"ExpressionAttributeValues\":{\":t\":{\"SS\":[\"a\",\"b\",\"a\"]}}}", ST_VALIDATION,
+            ENV "ExpressionAttributeValues contains invalid value: One or more parameter values were invalid: Input"
+            " collection [a, b, a] contains duplicates. for key :t");
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"}},\"ConditionExpression\":"
+            "\"((attribute_exists(a)))\"}", ST_VALIDATION,
+            ENV "Invalid ConditionExpression: The expression has redundant parentheses;");
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"}},\"ExpressionAttributeValues\":"
+            "{\":v\":{\"S\":\"v\"}}}", ST_VALIDATION,
+            ENV "ExpressionAttributeValues can only be specified when using expressions: ConditionExpression is null");
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"}},\"ReturnValues\":\"ALL_NEW\"}",
+            ST_VALIDATION, ENV "ReturnValues can only be ALL_OLD or NONE");
+    /* Bare: the key's type, an empty AttributeValue, a key update. */
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"N\":\"1\"}}}", ST_VALIDATION,
+            "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N");
+    refused(s, "PutItem", "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"a\"},\"d\":{}}}", ST_VALIDATION,
+            "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+    refused(s, "UpdateItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"S\":\"a\"}},\"UpdateExpression\":"
+            "\"SET pk = :v\",\"ExpressionAttributeValues\":{\":v\":{\"S\":\"b\"}}}", ST_VALIDATION,
+            "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key");
+    /* Bare in the other operations. */
+    refused(s, "GetItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"NULL\":false}}}", ST_VALIDATION, NULL_TRUE);
+    refused(s, "DeleteItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"S\":\"a\"}},\"ConditionExpression\":"
+            "\"f = :n\",\"ExpressionAttributeValues\":{\":n\":{\"NULL\":false}}}", ST_VALIDATION, NULL_TRUE);
+}
+
 /* Tag keys and values: 1 to 128 and 0 to 256 characters (API reference,
  * Tag), counted in characters, not bytes (Smithy's length trait counts
  * Unicode scalar values): 128 two-byte characters are a key, 129 are not. */
@@ -591,6 +638,7 @@ int main(void)
         T(tag_lengths_in_characters),
         T(collections_quoted),
         T(index_errors_gsi_first),
+        T(put_update_envelope),
         T(data_plane_table_names),
         T(batches),
         T(transact_get_reasons),

@@ -469,7 +469,8 @@ static void item_validation_messages(void **state)
         ST_VALIDATION, "One or more parameter values were invalid: The AttributeValue for a key"
         " attribute cannot contain an empty string value. Key: SK");
     err(s, "PutItem", "{\"TableName\":\"Graph\",\"ReturnValues\":\"ALL_NEW\",\"Item\":{\"PK\":{\"S\":\"a\"},"
-                      "\"SK\":{\"S\":\"x\"}}}", ST_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
+                      "\"SK\":{\"S\":\"x\"}}}", ST_VALIDATION,
+        "1 validation error detected: ReturnValues can only be ALL_OLD or NONE");
     err(s, "PutItem", "{\"TableName\":\"Graph\"}", ST_VALIDATION,
         "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
     err(s, "GetItem", "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"x\"}},"
@@ -602,15 +603,16 @@ static void conditions_guard_writes(void **state)
     free(line);
     err(s, "PutItem", "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}},"
                       "\"ConditionExpression\":\"status = :v\",\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}",
-        ST_VALIDATION, "Invalid ConditionExpression: Attribute name is a reserved keyword; reserved keyword: status");
+        ST_VALIDATION, "1 validation error detected: Invalid ConditionExpression: Attribute name is a reserved"
+        " keyword; reserved keyword: status");
     err(s, "PutItem", "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}},"
                       "\"ConditionExpression\":\"n = :v\",\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"},"
                       "\":w\":{\"S\":\"y\"}}}",
         ST_VALIDATION, "Value provided in ExpressionAttributeValues unused in expressions: keys: {:w}");
     err(s, "PutItem", "{\"TableName\":\"Graph\",\"Item\":{\"PK\":{\"S\":\"a\"},\"SK\":{\"S\":\"b\"}},"
                       "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}",
-        ST_VALIDATION, "ExpressionAttributeValues can only be specified when using expressions:"
-        " ConditionExpression is null");
+        ST_VALIDATION, "1 validation error detected: ExpressionAttributeValues can only be specified when"
+        " using expressions: ConditionExpression is null");
     /* A passing condition lets the delete through. */
     ok_eq(s, "DeleteItem", "{\"TableName\":\"Graph\",\"Key\":{\"PK\":{\"S\":\"ACTOR#alice\"},\"SK\":{\"S\":\"PROFILE\"}},"
                            "\"ConditionExpression\":\"#n > :v\",\"ExpressionAttributeNames\":{\"#n\":\"n\"},"

@@ -971,6 +971,23 @@ const KNOWN_ALL = [
   },
   {
     who: ['dynalite', 'ddblocal'],
+    id: 'put-update-envelope',
+    why: 'PutItem\'s and UpdateItem\'s request-validation refusals (sets empty or with duplicates, {"NULL": false}, ' +
+      'an invalid value among ExpressionAttributeValues, an invalid expression, expression parameters misused, ' +
+      'ReturnValues) carry AWS\'s "1 validation error detected: " envelope, and {"NULL": false} among the values ' +
+      'is refused without the "ExpressionAttributeValues contains invalid value" wrapper in every operation ' +
+      '(AWS, eu-west-2: dynoxide 0.12.0\'s changelog and envelope tests, 2026-07); dynalite and DynamoDB Local 3.3 ' +
+      'answer bare. AWS decides; pinned in tests/data/test_messages.c.',
+    norm: (m) => (m || '').replace(/^1 validation error detected: /, '')
+      .replace(/^ExpressionAttributeValues contains invalid value: (.*Null attribute value types must have the value of true) for key :\w+$/, '$1'),
+    match(op, req, d, x) {
+      return d.Error && x.Error && d.Error.Code === 'ValidationException' && x.Error.Code === 'ValidationException' &&
+        d.Error.Message !== x.Error.Message && this.norm(d.Error.Message) === this.norm(x.Error.Message) &&
+        (op === 'PutItem' || op === 'UpdateItem' || /Null attribute value types/.test(x.Error.Message));
+    },
+  },
+  {
+    who: ['dynalite', 'ddblocal'],
     id: 'aws-2026-validation-wording',
     why: 'AWS reworded these in 2026 (its validation framework, region by region; eu-west-2, the region the ' +
       'emulators that test against AWS pin, has them): Limit and a negative Segment as "Value at \'Limit\'" ' +
