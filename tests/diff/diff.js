@@ -772,10 +772,12 @@ const KNOWN_ALL = [
     who: 'dynalite',
     id: 'syntax-error-wording',
     why: 'dynalite words syntax errors with its PEG parser\'s expectations ("Expected ... but ... found"); ' +
-      'DynamoDB says "Syntax error; token: \\"X\\", near: \\"...\\"". Same code, same expression kind.',
+      'DynamoDB says "Syntax error; token: \\"X\\", near: \\"...\\"". Same code, same expression kind ' +
+      '(in PutItem and UpdateItem inside AWS\'s "1 validation error detected: " envelope: put-update-envelope).',
     match: (op, req, d, x) => d.Error && x.Error && d.Error.Code === 'ValidationException' && x.Error.Code === 'ValidationException' &&
       /^Invalid [A-Za-z]+Expression: Syntax error; /.test(d.Error.Message) &&
-      d.Error.Message.split('Syntax error;')[0] === String(x.Error.Message).split('Syntax error;')[0] &&
+      d.Error.Message.split('Syntax error;')[0] ===
+        String(x.Error.Message).replace(/^1 validation error detected: /, '').split('Syntax error;')[0] &&
       /Syntax error;/.test(x.Error.Message),
   },
   {
