@@ -373,9 +373,25 @@ static status update_answer(store *s, const char *name, const cJSON *notes, buf 
     return st;
 }
 
+/* A GSI's own OnDemandThroughput or WarmThroughput change
+ * (UpdateGlobalSecondaryIndexAction's): not applied, said by name. */
+static status gsi_capacity_refused(const cJSON *in, diag *d)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(in, "GlobalSecondaryIndexUpdates")) {
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(e, "Update");
+        if (given(u, "OnDemandThroughput") || given(u, "WarmThroughput"))
+            return diag_set(d, ST_VALIDATION, "ddbx's UpdateTable does not apply a GSI's %s yet",
+                            given(u, "OnDemandThroughput") ? "OnDemandThroughput" : "WarmThroughput");
+    }
+    return ST_OK;
+}
+
 status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, update_spec, d, &s->err_msg);
+    status st = gsi_capacity_refused(in, d);
+    if (st == ST_OK)
+        st = store_valid_check(in, update_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     static const char *const members[] = { "ProvisionedThroughput", "BillingMode", "StreamSpecification",

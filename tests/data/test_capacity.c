@@ -212,6 +212,11 @@ static void on_demand_update(void **state)
     refused(s, "UpdateTable", "{\"TableName\":\"ood\",\"OnDemandThroughput\":{\"MaxReadRequestUnits\":100,"
             "\"MaxWriteRequestUnits\":100}}", ST_VALIDATION, INVALID "MaxReadRequestUnits for OnDemandThroughput"
             " cannot be specified when the table BillingMode is PROVISIONED");
+    /* A GSI's own change is not applied, and says so (ddbx's words; the
+     * README's "not implemented"). */
+    refused(s, "UpdateTable", "{\"TableName\":\"ood\",\"GlobalSecondaryIndexUpdates\":[{\"Update\":{\"IndexName\":"
+            "\"byG\",\"WarmThroughput\":{\"ReadUnitsPerSecond\":13000}}}]}", ST_VALIDATION,
+            "ddbx's UpdateTable does not apply a GSI's WarmThroughput yet");
 }
 
 /* Resource policies [MOTO; LAB 212; API]: stored, revised, never
