@@ -201,6 +201,30 @@ static void put_update_envelope(void **state)
             "\"f = :n\",\"ExpressionAttributeValues\":{\":n\":{\"NULL\":false}}}", ST_VALIDATION, NULL_TRUE);
 }
 
+/* UpdateItem without a Key: the members reported together in the older
+ * per-value form, the key last (AWS, eu-west-2 and us-east-1,
+ * 2026-10-09: nubo-db/dynamodb-conformance, tests/tier3/
+ * validation-ordering/updateItem.test.ts); with a Key, a wrong TableName
+ * alone (data_plane_table_names). */
+#define EMPTY_NAME "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+#define NO_KEY "Value null at 'key' failed to satisfy constraint: Member must not be null"
+static void update_without_key(void **state)
+{
+    store *s = *state;
+    refused(s, "UpdateItem", "{\"TableName\":\"\",\"UpdateExpression\":\"SET a = :a\",\"ExpressionAttributeValues\":"
+            "{\":a\":{\"S\":\"x\"}}}", ST_VALIDATION, "2 validation errors detected: " EMPTY_NAME "; " NO_KEY);
+    refused(s, "UpdateItem", "{\"TableName\":\"\",\"UpdateExpression\":\"SET a = :a\",\"ExpressionAttributeValues\":"
+            "{\":a\":{\"S\":\"x\"}},\"ReturnConsumedCapacity\":\"INVALID\",\"ReturnValues\":\"INVALID\"}", ST_VALIDATION,
+            "4 validation errors detected: Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint:"
+            " Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; " EMPTY_NAME "; Value 'INVALID' at"
+            " 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD,"
+            " ALL_OLD, NONE, UPDATED_NEW]; " NO_KEY);
+    refused(s, "UpdateItem", "{\"TableName\":\"vo_upd_nokey\",\"AttributeUpdates\":{\"x\":{\"Action\":\"PUT\","
+            "\"Value\":{\"S\":\"1\"}}},\"Expected\":{\"a\":{\"Exists\":false},\"b\":{\"Exists\":false}},"
+            "\"ConditionalOperator\":\"XOR\"}", ST_VALIDATION, "2 validation errors detected: Value 'XOR' at"
+            " 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]; " NO_KEY);
+}
+
 /* Tag keys and values: 1 to 128 and 0 to 256 characters (API reference,
  * Tag), counted in characters, not bytes (Smithy's length trait counts
  * Unicode scalar values): 128 two-byte characters are a key, 129 are not. */
@@ -639,6 +663,7 @@ int main(void)
         T(collections_quoted),
         T(index_errors_gsi_first),
         T(put_update_envelope),
+        T(update_without_key),
         T(data_plane_table_names),
         T(batches),
         T(transact_get_reasons),
