@@ -53,8 +53,7 @@ static const vspec scan_spec[] = {
     { .name = "Limit", .type = VT_INT, .flags = VF_NO_VALUE, .ge = 1, .has_ge = true },
     { .name = "ExclusiveStartKey", .type = VT_ATTRMAP },
     { .name = "TotalSegments", .type = VT_INT, .ge = 1, .has_ge = true, .le = 1000000, .has_le = true },
-    { .name = "Segment", .type = VT_INT, .flags = VF_NO_VALUE, .ge = 0, .has_ge = true, .le = 999999,
-      .has_le = true },
+    { .name = "Segment", .type = VT_INT, .flags = VF_NO_VALUE, .ge = 0, .has_ge = true, .le = 999999, .has_le = true },
     { .name = "ConsistentRead", .type = VT_BOOL },
     { .name = "FilterExpression", .type = VT_STRING },
     { .name = "ProjectionExpression", .type = VT_STRING },
@@ -1097,11 +1096,9 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const seng_def
     bool txn = false;
     status st;
     if (q->segments && (q->segment < 0 || q->segment >= q->segments)) {
-        /* AWS's 2026 wording (the regions that moved, eu-west-2 among
-         * them: nubo-db/dynamodb-conformance's Scan messages) drops the
-         * old ": Segment: N is not less than TotalSegments: M". */
-        st = diag_set(d, ST_VALIDATION, "The Segment parameter is zero-based and must be less than"
-                      " parameter TotalSegments");
+        /* AWS's 2026 words (tests/data/test_messages.c says whose). */
+        st = diag_set(d, ST_VALIDATION, "The Segment parameter is zero-based and must be less than parameter"
+                      " TotalSegments");
         goto out;
     }
     if ((st = seng_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, false, d)) != ST_OK)
