@@ -52,6 +52,7 @@ static bool dynamodb_error(status code)
     case ST_PITR_UNAVAILABLE:
     case ST_INVALID_RESTORE_TIME:
     case ST_COLLECTION_LIMIT:
+    case ST_POLICY_NOT_FOUND:
         return true;
     default:
         return false;

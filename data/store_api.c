@@ -58,6 +58,9 @@ static const store_op_fn ops[DDB_OP__COUNT] = {
     [DDB_OP_UpdateContinuousBackups] = store_op_update_continuous_backups,
     [DDB_OP_DescribeContinuousBackups] = store_op_describe_continuous_backups,
     [DDB_OP_RestoreTableToPointInTime] = store_op_restore_to_point_in_time,
+    [DDB_OP_PutResourcePolicy] = store_op_put_resource_policy,
+    [DDB_OP_GetResourcePolicy] = store_op_get_resource_policy,
+    [DDB_OP_DeleteResourcePolicy] = store_op_delete_resource_policy,
 };
 
 static store_op_fn find_op(const char *op)

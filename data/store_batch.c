@@ -121,7 +121,7 @@ static const vspec batch_write_spec[] = {
     { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
     { .name = "RequestItems", .type = VT_MAP,
       .sub = "java.util.List<com.amazonaws.dynamodb.v20120810.WriteRequest>",
-      .flags = VF_NOTNULL | VF_KEYS_TABLENAME, .vmin_len = 1, .vmax_len = 25,
+      .flags = VF_NOTNULL | VF_KEYS_TABLENAME | VF_JAVA_VALUE, .vmin_len = 1, .vmax_len = 25,
       .elem = &wr_list },
     F_END,
 };
@@ -186,7 +186,7 @@ static const vspec twi_fields[] = {
 };
 static const vspec twi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "TransactWriteItem", .fields = twi_fields };
 static const vspec transact_write_spec[] = {
-    { .name = "TransactItems", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 100,
+    { .name = "TransactItems", .type = VT_LIST, .flags = VF_NOTNULL | VF_JAVA_VALUE, .min_len = 1, .max_len = 100,
       .elem = &twi_elem },
     F_RCC,
     { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
@@ -207,7 +207,7 @@ static const vspec tgi_fields[] = {
 };
 static const vspec tgi_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "TransactGetItem", .fields = tgi_fields };
 static const vspec transact_get_spec[] = {
-    { .name = "TransactItems", .type = VT_LIST, .flags = VF_NOTNULL, .min_len = 1, .max_len = 100,
+    { .name = "TransactItems", .type = VT_LIST, .flags = VF_NOTNULL | VF_JAVA_VALUE, .min_len = 1, .max_len = 100,
       .elem = &tgi_elem },
     F_RCC,
     F_END,

@@ -478,6 +478,49 @@ bool store_index_key(const index_def *ix, const av *item, buf *ipk, buf *isk);
 void store_part_key_encode(const index_def *ix, const av *pk, buf *out);
 bool store_index_holds(const index_def *ix, const av *item);
 
+/* ---- OnDemandThroughput and WarmThroughput (store_capacity.c) ---- */
+
+/* The members' shapes: F_CAPACITY on CreateTable, each of its GSIs and
+ * UpdateTable; F_CREATE_MORE CreateTable's ResourcePolicy and its
+ * multi-account global table members (store_policy.c). */
+extern const struct vspec store_odt_fields[], store_warm_fields[];
+extern const char *const store_e_gtsrm[];
+#define F_CAPACITY \
+    { .name = "OnDemandThroughput", .type = VT_FSTRUCT, .sub = "OnDemandThroughput", .fields = store_odt_fields }, \
+    { .name = "WarmThroughput", .type = VT_FSTRUCT, .sub = "WarmThroughput", .fields = store_warm_fields }
+#define F_CREATE_MORE \
+    { .name = "ResourcePolicy", .type = VT_STRING }, \
+    { .name = "GlobalTableSourceArn", .type = VT_STRING, .min_len = 1, .max_len = 1024 }, \
+    { .name = "GlobalTableSettingsReplicationMode", .type = VT_STRING, .enums = store_e_gtsrm }
+/* BillingMode against ProvisionedThroughput (CreateTable). */
+status store_capacity_check_billing(const struct cJSON *in, bool ppr, diag *d);
+/* CreateTable's OnDemandThroughput and WarmThroughput, the table's and
+ * each GSI's, against the billing and the capacity; then what the
+ * description keeps of them (the members given). */
+status store_capacity_check_create(const struct cJSON *in, diag *d);
+void store_capacity_create_desc(const struct cJSON *in, struct cJSON *desc);
+/* DescribeTable's WarmThroughput, the table's and each GSI's: the one
+ * kept, at least the floor (12000/4000 on demand, else the capacity). */
+void store_capacity_describe(struct cJSON *desc);
+/* UpdateTable: whether it asks a capacity change; its checks against
+ * the stored description; then the change, after the billing and
+ * throughput changes are applied to desc. */
+bool store_capacity_asked(const struct cJSON *in);
+status store_capacity_update_check(const struct cJSON *in, const struct cJSON *desc, diag *d);
+void store_capacity_update(const struct cJSON *in, struct cJSON *desc);
+
+/* ---- resource policies (store_policy.c) ---- */
+
+status store_op_put_resource_policy(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_get_resource_policy(store *s, const struct cJSON *in, buf *out, diag *d);
+status store_op_delete_resource_policy(store *s, const struct cJSON *in, buf *out, diag *d);
+/* CreateTable: its ResourcePolicy's and GlobalTableSourceArn's checks;
+ * once the table is made, its policy kept. */
+status store_policy_check_create(const struct cJSON *in, diag *d);
+status store_policy_created(store *s, const char *table, const struct cJSON *in, diag *d);
+/* A deleted table's policies (its stream's too) go with it. */
+status store_policy_forget(store *s, int64_t tid, diag *d);
+
 /* ---- UpdateTable's index and capacity changes (store_gsi.c, with pieces
  * of CreateTable's from store_tables.c) ---- */
 

@@ -77,20 +77,38 @@ static const vspec avu_elem = { .name = "member", .type = VT_VSTRUCT, .sub = "At
 /* UpdateItem stops at its first invalid enum, ReturnValues first (AWS:
  * dynoxide's changelog 0.12, confirmed in eu-west-2; the order of the
  * others is that emulator's, not confirmed), where PutItem gives them all. */
+/* The members UpdateItem's two specs share, in their order. */
+#define F_UPDATE_BODY \
+    { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop }, \
+    { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &sop_expected_elem }, \
+    { .name = "AttributeUpdates", .type = VT_MAP, .sub = "AttributeValueUpdate", .elem = &avu_elem }, \
+    { .name = "ConditionExpression", .type = VT_STRING }, \
+    { .name = "UpdateExpression", .type = VT_STRING }, \
+    F_EAV, \
+    F_EAN
 static const vspec update_spec[] = {
     { .name = "ReturnConsumedCapacity", .type = VT_STRING, .enums = sop_e_rcc, .alone = 3 },
     F_TABLE_ALONE,
     { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm, .alone = 4 },
     { .name = "ReturnValues", .type = VT_STRING, .enums = e_rv_update, .alone = 2 },
     { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
-    { .name = "ConditionalOperator", .type = VT_STRING, .enums = sop_e_condop },
-    { .name = "Expected", .type = VT_MAP, .sub = "ExpectedAttributeValue", .elem = &sop_expected_elem },
-    { .name = "AttributeUpdates", .type = VT_MAP, .sub = "AttributeValueUpdate", .elem = &avu_elem },
-    { .name = "ConditionExpression", .type = VT_STRING },
-    { .name = "UpdateExpression", .type = VT_STRING },
-    F_EAV,
-    F_EAN,
+    F_UPDATE_BODY,
     { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf, .alone = 5 },
+    F_END,
+};
+/* Without a Key AWS reports the members together, in the older form and
+ * in this order, the key last: "4 validation errors detected: ...
+ * 'returnConsumedCapacity' ...; ... 'tableName' ...; ... 'returnValues'
+ * ...; Value null at 'key' ..." (eu-west-2 and us-east-1, 2026-10-09:
+ * nubo-db/dynamodb-conformance, UpdateItem validation ordering). */
+static const vspec update_nokey_spec[] = {
+    { .name = "ReturnConsumedCapacity", .type = VT_STRING, .enums = sop_e_rcc },
+    F_TABLE,
+    { .name = "ReturnItemCollectionMetrics", .type = VT_STRING, .enums = sop_e_ricm },
+    { .name = "ReturnValues", .type = VT_STRING, .enums = e_rv_update },
+    F_UPDATE_BODY,
+    { .name = "ReturnValuesOnConditionCheckFailure", .type = VT_STRING, .enums = sop_e_rvccf },
+    { .name = "Key", .type = VT_ATTRMAP, .flags = VF_NOTNULL },
     F_END,
 };
 
@@ -499,11 +517,44 @@ static status item_codec(store *s, const cJSON *in, buf *out, diag *d, ddb_kind 
     return st;
 }
 
+/* PutItem's and UpdateItem's request-validation refusals carry AWS's
+ * "1 validation error detected: " envelope, their data-plane, structural
+ * and limit ones not (eu-west-2, dynoxide 0.12.0's changelog and its
+ * envelope matrix, 2026-07): sets empty or with duplicates, {"NULL":
+ * false}, an invalid value among ExpressionAttributeValues, an invalid
+ * expression (every "Invalid ...Expression:" refusal is decided from the
+ * request alone), expression parameters misused, ReturnValues; the
+ * constraint family has its envelope already. The other operations'
+ * stay bare. */
+static status envelope(store *s, status st, diag *d)
+{
+    static const char *const families[] = {
+        "One or more parameter values were invalid: An string set  may not be empty",
+        "One or more parameter values were invalid: An number set  may not be empty",
+        "One or more parameter values were invalid: Binary sets should not be empty",
+        "One or more parameter values were invalid: Input collection ",
+        "One or more parameter values were invalid: Null attribute value types must have the value of true",
+        "ExpressionAttributeValues contains invalid value",
+        "Invalid ConditionExpression: ", "Invalid UpdateExpression: ",
+        "ExpressionAttributeValues can only be specified", "ExpressionAttributeNames can only be specified",
+        "Can not use both expression and non-expression parameters", "ReturnValues can only be ",
+    };
+    if (st != ST_VALIDATION || s->err_msg.len)
+        return st;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strncmp(d->msg, families[i], strlen(families[i])) == 0) {
+            char msg[sizeof d->msg];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            return diag_set(d, ST_VALIDATION, "1 validation error detected: %s", msg);
+        }
+    return st;
+}
+
 status store_op_put_item(store *s, const cJSON *in, buf *out, diag *d)
 {
     static const char *const exprs[] = { "ConditionExpression", NULL };
     static const char *const legacy[] = { "Expected", NULL };
-    return item_codec(s, in, out, d, DDB_PUT, put_spec, exprs, legacy, "Item", item_put);
+    return envelope(s, item_codec(s, in, out, d, DDB_PUT, put_spec, exprs, legacy, "Item", item_put), d);
 }
 
 status store_op_delete_item(store *s, const cJSON *in, buf *out, diag *d)
@@ -517,7 +568,9 @@ status store_op_update_item(store *s, const cJSON *in, buf *out, diag *d)
 {
     static const char *const exprs[] = { "UpdateExpression", "ConditionExpression", NULL };
     static const char *const legacy[] = { "AttributeUpdates", "Expected", NULL };
-    return item_codec(s, in, out, d, DDB_UPDATE, update_spec, exprs, legacy, "Key", item_update);
+    const cJSON *key = cJSON_GetObjectItemCaseSensitive(in, "Key");
+    const vspec *spec = key && !cJSON_IsNull(key) ? update_spec : update_nokey_spec;
+    return envelope(s, item_codec(s, in, out, d, DDB_UPDATE, spec, exprs, legacy, "Key", item_update), d);
 }
 
 /* ---- GetItem's hot path ---------------------------------------------------

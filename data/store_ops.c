@@ -390,6 +390,11 @@ status sop_maps_json(const cJSON *in, av *names, av *values, diag *d)
         cJSON_ArrayForEach(e, eav) {
             av v;
             if (ddbjson_value_from_cjson(e, NULL, &v, d) != ST_OK) {
+                /* {"NULL": false} is refused as it is read, without the
+                 * wrapper (AWS, eu-west-2: dynoxide 0.12.0's changelog and
+                 * tests, 2026-07). */
+                if (strstr(d->msg, "Null attribute value types must have the value of true"))
+                    return d->code;
                 char msg[sizeof d->msg];
                 snprintf(msg, sizeof msg, "%s", d->msg);
                 return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues contains invalid value: %s"

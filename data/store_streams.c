@@ -312,6 +312,7 @@ static const vspec update_spec[] = {
     { .name = "ProvisionedThroughput", .type = VT_FSTRUCT, .sub = "ProvisionedThroughput", .fields = pt_fields },
     { .name = "GlobalSecondaryIndexUpdates", .type = VT_LIST, .elem = &store_gsi_update_elem },
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
+    F_CAPACITY,
     { .type = VT_END },
 };
 
@@ -372,15 +373,38 @@ static status update_answer(store *s, const char *name, const cJSON *notes, buf 
     return st;
 }
 
+/* A GSI's own OnDemandThroughput or WarmThroughput change
+ * (UpdateGlobalSecondaryIndexAction's): not applied, said by name. */
+static status gsi_capacity_refused(const cJSON *in, diag *d)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(in, "GlobalSecondaryIndexUpdates")) {
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(e, "Update");
+        if (given(u, "OnDemandThroughput") || given(u, "WarmThroughput"))
+            return diag_set(d, ST_VALIDATION, "ddbx's UpdateTable does not apply a GSI's %s yet",
+                            given(u, "OnDemandThroughput") ? "OnDemandThroughput" : "WarmThroughput");
+    }
+    return ST_OK;
+}
+
 status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, update_spec, d, &s->err_msg);
+    status st = gsi_capacity_refused(in, d);
+    if (st == ST_OK)
+        st = store_valid_check(in, update_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     static const char *const members[] = { "ProvisionedThroughput", "BillingMode", "StreamSpecification",
                                            "GlobalSecondaryIndexUpdates", "SSESpecification",
                                            "ReplicaUpdates" };
-    bool any = false;
+    /* The global table members: ddbx has no replicas to apply them to. */
+    static const char *const global[] = { "MultiRegionConsistency", "GlobalTableWitnessUpdates",
+                                          "GlobalTableSettingsReplicationMode", "DisassociationProtectionEnabled" };
+    for (size_t i = 0; i < sizeof global / sizeof global[0]; i++)
+        if (given(in, global[i]))
+            return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: %s: ddbx is one account"
+                            " in one region and keeps no global table replicas", global[i]);
+    bool any = store_capacity_asked(in);
     for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
         any |= given(in, members[i]);
     if (!any)   /* dynalite's wording of DynamoDB's message */
@@ -405,13 +429,17 @@ status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
         st = diag_set(d, ST_INTERNAL, "corrupt table description");
         goto out;
     }
-    /* Everything is checked before anything changes. */
-    if ((st = store_gsi_check(s, t, in, desc, d)) != ST_OK ||
-        (st = store_gsi_apply(s, t, in, desc, notes, d)) != ST_OK)
+    /* Everything is checked before anything changes; the WarmThroughput
+     * the table has is kept before its capacity moves. */
+    if ((st = store_capacity_update_check(in, desc, d)) != ST_OK || (st = store_gsi_check(s, t, in, desc, d)) != ST_OK)
+        goto out;
+    store_capacity_describe(desc);
+    if ((st = store_gsi_apply(s, t, in, desc, notes, d)) != ST_OK)
         goto out;
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
     if (spec && !cJSON_IsNull(spec) && (st = update_stream(s, t, spec, desc, d)) != ST_OK)
         goto out;
+    store_capacity_update(in, desc);
     if ((st = put_desc(s, tid, desc, NULL, d)) != ST_OK ||
         (st = store_gsi_rows(s, name, notes, d)) != ST_OK)
         goto out;
@@ -459,6 +487,34 @@ static const vspec records_spec[] = {
     { .name = "ShardIterator", .type = VT_STRING, .flags = VF_REQUIRED, .min_len = 1, .max_len = 2048 },
     { .type = VT_END },
 };
+
+/* Whether arn has a stream ARN's form, arn:aws:dynamodb:REGION:ACCOUNT:
+ * table/NAME/stream/LABEL, whoever's it is. */
+static bool stream_arn_form(const char *arn)
+{
+    static const char head[] = "arn:aws:dynamodb:";
+    if (strncmp(arn, head, sizeof head - 1) != 0)
+        return false;
+    const char *p = strchr(arn + sizeof head - 1, ':');
+    if (!p || p == arn + sizeof head - 1)
+        return false;
+    const char *acct = p + 1, *acct_end = strchr(acct, ':');
+    if (!acct_end || acct_end == acct || strncmp(acct_end + 1, "table/", 6) != 0)
+        return false;
+    const char *name = acct_end + 7, *sep = strstr(name, "/stream/");
+    return sep && sep > name && sep[8];
+}
+
+/* A StreamArn not of a stream ARN's form: AWS answers "Invalid
+ * StreamArn", before the member's length (aws-sdk-js v2's integration
+ * tests, run against AWS: DescribeStream of 'fake-stream'). */
+static status check_stream_arn(const cJSON *in, diag *d)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(in, "StreamArn");
+    if (cJSON_IsString(a) && !stream_arn_form(a->valuestring))
+        return diag_set(d, ST_VALIDATION, "Invalid StreamArn");
+    return ST_OK;
+}
 
 static status stream_not_found(const char *arn, diag *d)
 {
@@ -564,11 +620,11 @@ out:
     return store_txn_end(s, st, d);
 }
 
-static status shard_not_found(const char *shard, diag *d);
-
 status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, describe_spec, d, &s->err_msg);
+    status st = check_stream_arn(in, d);
+    if (st == ST_OK)
+        st = store_valid_check(in, describe_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const char *arn = jstr(in, "StreamArn"), *after = jstr(in, "ExclusiveStartShardId");
@@ -590,11 +646,8 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
         return store_txn_end(s, st, d);
     char sid[80], seq[32];
     shard_id(sid, sizeof sid, &r);
-    /* A shard id not of this stream is not found (not confirmed). */
-    if (child_of && strcmp(child_of, sid) != 0) {
-        stream_row_done(&r);
-        return store_txn_end(s, shard_not_found(child_of, d), d);
-    }
+    /* The children of a shard this stream does not have: none, as
+     * DynamoDB Local 3.2+ answers (AWS's answer is not published). */
     buf_adds(out, "{\"StreamDescription\":{\"CreationRequestDateTime\":");
     buf_printf(out, "%.3f", (double)r.created / 1000.0);
     buf_adds(out, ",\"KeySchema\":");
@@ -623,9 +676,12 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
     return store_txn_end(s, st, d);
 }
 
-static status shard_not_found(const char *shard, diag *d)
+/* AWS's words, without the shard's id (its answers quoted in
+ * ironSource/node-dynamodb-stream issue 16, 2021, and
+ * amazon-archives/logstash-input-dynamodb issue 4, 2015). */
+static status shard_not_found(diag *d)
 {
-    return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Shard does not exist: %s", shard);
+    return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Shard does not exist");
 }
 
 static status trimmed(diag *d)
@@ -645,7 +701,9 @@ static void write_iterator(buf *out, const stream_row *r, int64_t pos, int64_t i
 
 status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, iter_spec, d, &s->err_msg);
+    status st = check_stream_arn(in, d);
+    if (st == ST_OK)
+        st = store_valid_check(in, iter_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const char *arn = jstr(in, "StreamArn"), *shard = jstr(in, "ShardId");
@@ -668,7 +726,7 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
     shard_id(sid, sizeof sid, &r);
     int64_t pos = 0, last = 0, seq = 0;
     if (strcmp(shard, sid) != 0) {
-        st = shard_not_found(shard, d);
+        st = shard_not_found(d);
         goto out;
     }
     if ((st = store_last_seq(s, r.tid, &last, d)) != ST_OK)
@@ -682,8 +740,8 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
         pos = last;
     } else {
         if (!seq_parse(seqtext, &seq) || seq <= r.start_seq || seq > last) {
-            st = diag_set(d, ST_VALIDATION, "Invalid SequenceNumber %s for shard %s: not a sequence"
-                          " number of this shard", seqtext, shard);
+            /* DynamoDB Local 3.3's words (AWS's are not published). */
+            st = diag_set(d, ST_VALIDATION, "Invalid SequenceNumber for the shard");
             goto out;
         }
         /* "You request a shard iterator with a sequence number older than

@@ -418,5 +418,7 @@ status store_ttl_tags_deleted(store *s, int64_t tid, diag *d)
     status st = store_exec_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
     if (st == ST_OK)
         st = store_exec_sql(s, "DELETE FROM tags WHERE tid = ?1", &tid, 1, d);
+    if (st == ST_OK)
+        st = store_policy_forget(s, tid, d);
     return st;
 }

@@ -345,11 +345,46 @@ typedef struct vpath {
     const char *camel, *raw;
 } vpath;
 
+/* A value as AWS's Java prints it in a message, after its spec: a list
+ * "[a, b]", a map "{k=v}", a struct "KeySchemaElement(attributeName=pk,
+ * keyType=HASH)" (the members in the request's order, each with a
+ * lower-case first letter); what has no spec, as value_str_buf. */
+static void java_value(buf *b, const cJSON *v, const vspec *sp)
+{
+    bool list = sp && (sp->type == VT_LIST || sp->type == VT_PLIST) && cJSON_IsArray(v);
+    bool map = sp && sp->type == VT_MAP && cJSON_IsObject(v);
+    bool strct = sp && (sp->type == VT_VSTRUCT || sp->type == VT_FSTRUCT) && cJSON_IsObject(v);
+    if (!list && !map && !strct) {
+        value_str_buf(v, b);
+        return;
+    }
+    buf_adds(b, list ? "[" : map ? "{" : sp->sub ? sp->sub : "");
+    if (strct)
+        buf_addc(b, '(');
+    for (const cJSON *c = v->child; c; c = c->next) {
+        if (c != v->child)
+            buf_adds(b, ", ");
+        const vspec *csp = list || map ? sp->elem : NULL;
+        if (map) {
+            buf_printf(b, "%s=", c->string);
+        } else if (strct) {
+            lower_first(b, c->string);
+            buf_addc(b, '=');
+            for (const vspec *f = sp->fields; f && f->type != VT_END; f++)
+                if (strcmp(f->name, c->string) == 0)
+                    csp = f;
+        }
+        java_value(b, c, csp);
+    }
+    buf_addc(b, list ? ']' : map ? '}' : ')');
+}
+
 /* "Value 'x' at 'path'" for a scalar (null: "Value null"); a list or a
  * map is not printed: "Value at 'Path'" (AWS: 101 keys in a BatchGetItem
  * answer "Value at 'RequestItems.T.member.Keys' failed to satisfy
- * constraint: ...", issue 29). */
-static void add_err(errs *e, const cJSON *v, const vpath *at, const char *msg)
+ * constraint: ...", issue 29); sp's VF_NO_VALUE and VF_JAVA_VALUE say
+ * otherwise (store_valid.h). */
+static void add_err(errs *e, const cJSON *v, const vspec *sp, const vpath *at, const char *msg)
 {
     if (e->n >= 10)
         return;
@@ -357,22 +392,36 @@ static void add_err(errs *e, const cJSON *v, const vpath *at, const char *msg)
         buf_adds(&e->text, "; ");
     e->n++;
     bool coll = cJSON_IsArray(v) || cJSON_IsObject(v);
-    if (coll) {
-        buf_adds(&e->text, "Value");
-    } else if (!v || cJSON_IsNull(v)) {
+    if (coll && (sp->flags & VF_JAVA_VALUE)) {
+        buf_adds(&e->text, "Value '");
+        java_value(&e->text, v, sp);
+        buf_printf(&e->text, "' at '%s' failed to satisfy constraint: %s", at->camel, msg);
+        return;
+    }
+    if (coll || (v && !cJSON_IsNull(v) && (sp->flags & VF_NO_VALUE))) {
+        buf_printf(&e->text, "Value at '%s' failed to satisfy constraint: %s", at->raw, msg);
+        return;
+    }
+    if (!v || cJSON_IsNull(v)) {
         buf_adds(&e->text, "Value null");
     } else {
         buf_adds(&e->text, "Value '");
         value_str_buf(v, &e->text);
         buf_addc(&e->text, '\'');
     }
-    buf_printf(&e->text, " at '%s' failed to satisfy constraint: %s", coll ? at->raw : at->camel, msg);
+    buf_printf(&e->text, " at '%s' failed to satisfy constraint: %s", at->camel, msg);
 }
 
+/* A member's length: a string's in characters (the UTF-8 bytes that do
+ * not continue a character), a list's or a map's in members. */
 static size_t jlen(const cJSON *v)
 {
-    if (cJSON_IsString(v))
-        return strlen(v->valuestring);  /* JS length; ASCII names in practice */
+    if (cJSON_IsString(v)) {
+        size_t n = 0;
+        for (const unsigned char *c = (const unsigned char *)v->valuestring; *c; c++)
+            n += (*c & 0xC0) != 0x80;
+        return n;
+    }
     return (size_t)cJSON_GetArraySize(v);
 }
 
@@ -531,9 +580,9 @@ static void check_one(const cJSON *v, const vspec *sp, const vpath *parent, cons
     vpath at = { camel.data, raw.data };
     if (null) {
         if (sp->flags & VF_NOTNULL)
-            add_err(e, v, &at, "Member must not be null");
+            add_err(e, v, sp, &at, "Member must not be null");
     } else if (first_broken(v, sp, msg, sizeof msg)) {
-        add_err(e, v, &at, msg);
+        add_err(e, v, sp, &at, msg);
     }
     buf_done(&camel);
     buf_done(&raw);

@@ -45,6 +45,11 @@ enum {
     VF_KEYS_TABLENAME = 16, /* map keys: table names or ARNs, 1 to 1024 long */
     VF_TABLE_REF = 32, /* a table's name or ARN: a name 3..255 of the pattern, once
                         * the constraints hold ("Invalid table/index name. ...") */
+    VF_NO_VALUE = 64,  /* "Value at 'Member'": the value not quoted, the member in
+                        * the request's casing (AWS's 2026 framework: Limit) */
+    VF_JAVA_VALUE = 128, /* a list or map quoted as AWS's Java prints it:
+                        * '[Sub(field=v, ...)]', '{k=[...]}' (KeySchema, TransactItems,
+                        * BatchWriteItem's RequestItems) */
 };
 
 typedef struct vspec vspec;
@@ -53,7 +58,9 @@ struct vspec {
     vtype type;
     const char *sub;            /* type parameter named in messages */
     unsigned flags;
-    int min_len, max_len;       /* 0: unchecked (min 1.. / max ..) */
+    int min_len, max_len;       /* 0: unchecked (min 1.. / max ..); a string's
+                                 * in characters (Unicode scalar values, as
+                                 * Smithy's length trait counts them), not bytes */
     int vmin_len, vmax_len;     /* map values' length (BatchWriteItem) */
     long long ge, le;           /* numeric bounds, checked when has_ge/has_le */
     bool has_ge, has_le;

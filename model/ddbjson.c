@@ -29,6 +29,7 @@
 
 #define MSG_EMPTY_AV "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 #define MSG_MULTI_AV "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+#define MSG_NULL_FALSE "One or more parameter values were invalid: Null attribute value types must have the value of true"
 #define MSG_EMPTY_SS "One or more parameter values were invalid: An string set  may not be empty"
 #define MSG_EMPTY_NS "One or more parameter values were invalid: An number set  may not be empty"
 #define MSG_EMPTY_BS "One or more parameter values were invalid: Binary sets should not be empty"
@@ -371,11 +372,11 @@ static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, 
         av_init_bool(out, node_true(c));
         return ST_OK;
     case AV_NULL:
-        /* {"NULL": false} is NULL too: DynamoDB today accepts it and reads
-         * it back as {"NULL": true} (dynoxide's changelog, 0.11.0, #62,
-         * from AWS's answers; dynalite and DynamoDB Local 3.3 still refuse
-         * it with "Null attribute value types must have the value of
-         * true"). */
+        /* {"NULL": false} is refused: AWS accepted it for a while in one
+         * region in June 2026 and every region refused it again by
+         * 2026-07-17 (dynoxide 0.12.0, issue 145, confirmed in eu-west-2). */
+        if (!node_true(c))
+            return ddbjson_fail(d, ST_VALIDATION, p, MSG_NULL_FALSE);
         av_init_null(out);
         return ST_OK;
     case AV_SS:

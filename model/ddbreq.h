@@ -88,7 +88,10 @@
     X(ListGlobalTables,          "list-global-tables",           'd') \
     X(DescribeGlobalTable,       "describe-global-table",        'd') \
     X(ListExports,               "list-exports",                 'd') \
-    X(ListImports,               "list-imports",                 'd')
+    X(ListImports,               "list-imports",                 'd') \
+    X(PutResourcePolicy,         "put-resource-policy",          'c') \
+    X(GetResourcePolicy,         "get-resource-policy",          'd') \
+    X(DeleteResourcePolicy,      "delete-resource-policy",       'c')
 
 typedef enum {
 #define DDB_OP_ENUM(name, cli, kind) DDB_OP_##name,

@@ -38,7 +38,8 @@
     X(ST_TABLE_NOT_FOUND,     "TableNotFoundException") \
     X(ST_PITR_UNAVAILABLE,    "PointInTimeRecoveryUnavailableException") \
     X(ST_INVALID_RESTORE_TIME, "InvalidRestoreTimeException") \
-    X(ST_COLLECTION_LIMIT,    "ItemCollectionSizeLimitExceededException")
+    X(ST_COLLECTION_LIMIT,    "ItemCollectionSizeLimitExceededException") \
+    X(ST_POLICY_NOT_FOUND,    "PolicyNotFoundException")
 
 typedef enum {
 #define X(code, name) code,

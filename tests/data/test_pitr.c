@@ -22,6 +22,7 @@
 
 #include "data/store.h"
 #include "data/store_backup.h"
+#include "data/store_int.h"
 #include "model/ddbjson.h"
 #include "tests/data/tmpstore.h"
 #include "tests/data/callstore.h"
@@ -216,6 +217,23 @@ static void test_restore_to_moments(void **state)
  * EarliestRestorableDateTime '...' and LatestRestorableDateTime '...'",
  * InvalidRestoreTimeException), then the target ("Table already exists:
  * T"); a missing source "Table not found: T". No refusal leaves a table. */
+/* The window a restore may ask for is the RecoveryPeriodInDays (API
+ * reference, PointInTimeRecoverySpecification: "the number of preceding
+ * days for which continuous backups are taken ... 1 to 35"): enabled ten
+ * days ago with a period of 1 day, the earliest restorable time is a day
+ * ago; of 35, it is when recovery was enabled (or the log's start). */
+static void test_recovery_period_window(void **state)
+{
+    (void)state;
+    const int64_t day = 24LL * 3600 * 1000, now = 1800000000000LL;
+    store_hist h = { .complete = 0, .pitr = true, .pitr_since = now - 10 * day, .days = 1 };
+    assert_true(store_pitr_earliest(&h, now) == now - day);
+    h.days = 35;
+    assert_true(store_pitr_earliest(&h, now) == now - 10 * day);
+    h.complete = now - 2 * day;
+    assert_true(store_pitr_earliest(&h, now) == now - 2 * day);
+}
+
 static void test_refusals(void **state)
 {
     store *s = *state;
@@ -513,6 +531,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_settings, setup, teardown),
     cmocka_unit_test_setup_teardown(test_restore_to_moments, setup, teardown),
     cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+    cmocka_unit_test(test_recovery_period_window),
     cmocka_unit_test_setup_teardown(test_bulk_writes, setup, teardown),
     cmocka_unit_test_setup_teardown(test_retention, setup, teardown),
     cmocka_unit_test_setup_teardown(test_system_backup, setup, teardown),

@@ -282,15 +282,17 @@ static void mixing(void **state)
     store *s = *state;
     make_tables(s);
     /* [dyn] validateExpressionParams; [API] "Can not use both expression
-     * and non-expression parameters". */
+     * and non-expression parameters"; PutItem's and UpdateItem's in AWS's
+     * envelope (eu-west-2, dynoxide 0.12.0, 2026-07). */
     update(s, "\"UpdateExpression\":\"SET a = :v\",\"ExpressionAttributeValues\":{\":v\":{\"N\":\"1\"}},"
            "\"Expected\":{\"a\":{\"Exists\":false}},\"AttributeUpdates\":{\"b\":{\"Value\":{\"N\":\"1\"}}}",
-           "ValidationException: Can not use both expression and non-expression parameters in the same request:"
+           "ValidationException: 1 validation error detected: Can not use both expression and non-expression parameters in the same request:"
            " Non-expression parameters: {AttributeUpdates, Expected} Expression parameters: {UpdateExpression}");
     expect(s, "PutItem", "{" T ",\"Item\":{\"p\":{\"S\":\"a\"}},\"ConditionExpression\":\"attribute_exists(a)\","
            "\"Expected\":{\"a\":{\"Exists\":false}}}",
-           "ValidationException: Can not use both expression and non-expression parameters in the same request:"
-           " Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}");
+           "ValidationException: 1 validation error detected: Can not use both expression and non-expression"
+           " parameters in the same request: Non-expression parameters: {Expected} Expression parameters:"
+           " {ConditionExpression}");
     expect(s, "GetItem", "{" T "," K ",\"ProjectionExpression\":\"a\",\"AttributesToGet\":[\"a\"]}",
            "ValidationException: Can not use both expression and non-expression parameters in the same request:"
            " Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}");
@@ -303,7 +305,8 @@ static void mixing(void **state)
            "\"FilterExpression\":\"attribute_exists(a)\"}", "OK {\"Items\":[],\"Count\":0,\"ScannedCount\":0}");
     /* [dyn] ExpressionAttributeNames need an expression. */
     update(s, "\"AttributeUpdates\":{\"b\":{\"Value\":{\"N\":\"1\"}}},\"ExpressionAttributeNames\":{\"#b\":\"b\"}",
-           "ValidationException: ExpressionAttributeNames can only be specified when using expressions");
+           "ValidationException: 1 validation error detected: ExpressionAttributeNames can only be specified when"
+           " using expressions");
 }
 
 /* Items p=a..d with n=1..4; c has no n; d has l=[x]. */

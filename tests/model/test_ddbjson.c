@@ -206,12 +206,16 @@ static void invalid_numbers_are_refused_with_their_path(void **state)
                    "Attempting to store more than 38 significant digits in a Number", "n");
 }
 
-/* {"NULL": false} is read as NULL (DynamoDB today: dynoxide's changelog,
- * 0.11.0, #62, from AWS's answers). */
-static void null_false_is_null(void **state)
+/* {"NULL": false} is refused with this message: AWS accepted it briefly
+ * in one region in June 2026 (dynoxide 0.11.0, 2026-06-24, issue 62),
+ * and every region had gone back to refusing it by 2026-07-17 (dynoxide
+ * 0.12.0's changelog, 2026-07-24, and its issue 145: "AWS regions have
+ * reverted to rejecting it", the message captured in eu-west-2). */
+static void null_must_be_true(void **state)
 {
     (void)state;
-    assert_roundtrip("{\"a\":{\"NULL\":false}}", "{\"a\":{\"NULL\":true}}");
+    assert_refused("{\"a\":{\"NULL\":false}}", VAL,
+                   "One or more parameter values were invalid: Null attribute value types must have the value of true", "a");
 }
 
 static void sets_may_not_be_empty(void **state)
@@ -628,7 +632,7 @@ int main(void)
         cmocka_unit_test(shape_errors_are_reported_before_value_errors),
         cmocka_unit_test(a_value_needs_exactly_one_type),
         cmocka_unit_test(invalid_numbers_are_refused_with_their_path),
-        cmocka_unit_test(null_false_is_null),
+        cmocka_unit_test(null_must_be_true),
         cmocka_unit_test(sets_may_not_be_empty),
         cmocka_unit_test(sets_may_not_hold_duplicates),
         cmocka_unit_test(malformed_json_reports_line_and_column),

@@ -32,8 +32,8 @@ const k0 = Number(arg || 0);
 let k = 0;
 let writes = 0;
 
-function send(res, status, type, message, extraHeaders) {
-  const body = JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#' + type, message });
+function send(res, status, type, message, extraHeaders, extra) {
+  const body = JSON.stringify(Object.assign({ __type: 'com.amazonaws.dynamodb.v20120810#' + type, message }, extra || {}));
   res.writeHead(status, Object.assign({ 'Content-Type': 'application/x-amz-json-1.0',
     'Content-Length': Buffer.byteLength(body) }, extraHeaders || {}));
   res.end(body);
@@ -138,8 +138,11 @@ const handler = (req, res) => {
       const bad = verify(req, body);
       if (bad) return send(res, 400, bad[0], bad[1]);
     }
+    // ThrottlingReasons: the shape AWS gives a ThrottlingException since
+    // 2025 (API reference, ThrottlingReason: reason, resource).
     if (mode === 'throttle' && k <= k0)
-      return send(res, 400, 'ThrottlingException', 'Rate of requests exceeds the allowed throughput.');
+      return send(res, 400, 'ThrottlingException', 'Rate of requests exceeds the allowed throughput.', null,
+        { ThrottlingReasons: [{ reason: 'TableReadKeyRangeThroughputExceeded', resource: 'arn:aws:dynamodb:us-east-1:000000000000:table/Big' }] });
     if (mode === 'every' && k % k0 === 0)
       return send(res, 400, 'ProvisionedThroughputExceededException',
         'The level of configured provisioned throughput for the table was exceeded.');

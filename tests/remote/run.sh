@@ -251,8 +251,8 @@ check "after the throttling ends, calls go straight through (1 more request)" \
 
 start_flaky flaky2 "$root/tests/remote/flaky.js" "$dynport" throttle 100
 AWS_MAX_ATTEMPTS=2 api "http://127.0.0.1:$port" '{"Operation":"ListTables","Input":{}}'
-check "throttled beyond max attempts: ThrottlingException reported with DynamoDB's message" \
-    has "$out" '^{"Error":{"Code":"ThrottlingException","Message":"Rate of requests exceeds the allowed throughput. (after 2 attempts)"}}$'
+check "throttled beyond max attempts: ThrottlingException reported with DynamoDB's message and its ThrottlingReasons" \
+    has "$out" '^{"Error":{"Code":"ThrottlingException","Message":"Rate of requests exceeds the allowed throughput. (after 2 attempts)","ThrottlingReasons":\[{"reason":"TableReadKeyRangeThroughputExceeded","resource":"arn:aws:dynamodb:us-east-1:000000000000:table/Big"}\]}}$'
 
 start_flaky flaky3 "$root/tests/remote/flaky.js" "$dynport" every 3
 run pull Big --segments 4 --db "$tmp/pf.db" --endpoint-url "http://127.0.0.1:$port"

@@ -374,6 +374,42 @@ async function main() {
     for (const t of [T + 'Copy', T + 'Then']) await c.send(new ddb.DeleteTableCommand({ TableName: t }));
   }
 
+  // The 2024-2026 members through the SDK (issue 39, item 5): resource
+  // policies (PolicyNotFoundException and its words: moto's AWS-verified
+  // tests; the revision kept for the same document: the API reference),
+  // OnDemandThroughput and WarmThroughput as DescribeTable gives them
+  // (AWS's answers captured 2026-10-08 by the ack-api-quirks lab).
+  {
+    const P = 'SdkPolicy';
+    await c.send(new ddb.CreateTableCommand({
+      TableName: P, BillingMode: 'PAY_PER_REQUEST', OnDemandThroughput: { MaxReadRequestUnits: 100 },
+      WarmThroughput: { ReadUnitsPerSecond: 12001 },
+      AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }] }));
+    const arn = (await c.send(new ddb.DescribeTableCommand({ TableName: P }))).Table.TableArn;
+    const none = await thrown(() => c.send(new ddb.GetResourcePolicyCommand({ ResourceArn: arn })));
+    ok(none instanceof ddb.PolicyNotFoundException && none.message === 'Resource-based policy not found for the provided ResourceArn: ' + arn,
+      'GetResourcePolicy of a table without one: PolicyNotFoundException', none && none.message);
+    const doc = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { AWS: '000000000000' }, Action: 'dynamodb:GetItem', Resource: arn }] });
+    const put = await c.send(new ddb.PutResourcePolicyCommand({ ResourceArn: arn, Policy: doc, ExpectedRevisionId: 'NO_POLICY' }));
+    const again = await c.send(new ddb.PutResourcePolicyCommand({ ResourceArn: arn, Policy: doc }));
+    const got = await c.send(new ddb.GetResourcePolicyCommand({ ResourceArn: arn }));
+    ok(put.RevisionId && again.RevisionId === put.RevisionId && got.Policy === doc && got.RevisionId === put.RevisionId,
+      'PutResourcePolicy then GetResourcePolicy: the document and its revision, the same document keeping it', got);
+    const stale = await thrown(() => c.send(new ddb.DeleteResourcePolicyCommand({ ResourceArn: arn, ExpectedRevisionId: '1' })));
+    ok(stale instanceof ddb.PolicyNotFoundException && /Requested update for policy with revision id 1, but the policy associated to target table SdkPolicy has revision id /.test(stale.message),
+      'DeleteResourcePolicy with another revision: PolicyNotFoundException', stale && stale.message);
+    const del = await c.send(new ddb.DeleteResourcePolicyCommand({ ResourceArn: arn, ExpectedRevisionId: put.RevisionId }));
+    ok(del.RevisionId === put.RevisionId, 'DeleteResourcePolicy: the revision it removed', del);
+    const d = (await c.send(new ddb.DescribeTableCommand({ TableName: P }))).Table;
+    ok(d.OnDemandThroughput && d.OnDemandThroughput.MaxReadRequestUnits === 100 && d.OnDemandThroughput.MaxWriteRequestUnits === undefined &&
+      d.WarmThroughput && d.WarmThroughput.ReadUnitsPerSecond === 12001 && d.WarmThroughput.WriteUnitsPerSecond === 4000 && d.WarmThroughput.Status === 'ACTIVE',
+      'DescribeTable: OnDemandThroughput as given, WarmThroughput over the on-demand floor with its Status', d);
+    const low = await thrown(() => c.send(new ddb.UpdateTableCommand({ TableName: P, WarmThroughput: { ReadUnitsPerSecond: 12000 } })));
+    ok(low && low.name === 'ValidationException' && /decreasing WarmThroughput is not supported$/.test(low.message),
+      'UpdateTable lowering WarmThroughput: ValidationException', low && low.message);
+    await c.send(new ddb.DeleteTableCommand({ TableName: P }));
+  }
+
   // ItemCollectionMetrics (API reference: per write on a table with a
   // local secondary index; BatchWriteItem's and TransactWriteItems' a map
   // of table to a list), read by the SDK as it reads DynamoDB's.

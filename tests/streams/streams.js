@@ -204,12 +204,34 @@ async function main() {
   ok(noSeq && noSeq.name === 'ValidationException', 'AT_SEQUENCE_NUMBER without a SequenceNumber: ValidationException', noSeq && noSeq.name);
 
   /* ---- errors ---- */
-  const e1 = await thrown(() => sc.send(new dst.DescribeStreamCommand({ StreamArn: arn.replace(/stream\/.*/, 'stream/2000-01-01T00:00:00.000') })));
-  ok(e1 && e1.name === 'ResourceNotFoundException', 'DescribeStream of an unknown stream: ResourceNotFoundException [API]', e1 && e1.name);
+  const unknown = arn.replace(/stream\/.*/, 'stream/2000-01-01T00:00:00.000');
+  const e1 = await thrown(() => sc.send(new dst.DescribeStreamCommand({ StreamArn: unknown })));
+  ok(e1 && e1.name === 'ResourceNotFoundException' && e1.message === `Requested resource not found: Stream: ${unknown} not found`,
+    'DescribeStream of an unknown stream: ResourceNotFoundException [API; the words DynamoDB Local 3.3\'s]', e1 && e1.message);
   const e2 = await thrown(() => sc.send(new dst.GetShardIteratorCommand({ StreamArn: arn, ShardId: 'shardId-00000000000000000000-00000000', ShardIteratorType: 'LATEST' })));
-  ok(e2 && e2.name === 'ResourceNotFoundException', 'GetShardIterator of an unknown shard: ResourceNotFoundException [API]', e2 && e2.name);
+  ok(e2 && e2.name === 'ResourceNotFoundException' && e2.message === 'Requested resource not found: Shard does not exist',
+    'GetShardIterator of an unknown shard: ResourceNotFoundException, AWS\'s words [API; ironSource/node-dynamodb-stream issue 16, 2021]', e2 && e2.message);
   const e3 = await thrown(() => sc.send(new dst.GetRecordsCommand({ ShardIterator: 'not-an-iterator' })));
-  ok(e3 && e3.name === 'ValidationException', 'GetRecords with a malformed iterator: ValidationException', e3 && e3.name);
+  ok(e3 && e3.name === 'ValidationException' && e3.message === 'Invalid ShardIterator',
+    'GetRecords with a malformed iterator: ValidationException "Invalid ShardIterator" [DynamoDB Local 3.3]', e3 && e3.message);
+  const e5 = await thrown(() => sc.send(new dst.DescribeStreamCommand({ StreamArn: 'fake-stream' })));
+  ok(e5 && e5.name === 'ValidationException' && e5.message === 'Invalid StreamArn',
+    'DescribeStream of a StreamArn that is no ARN: ValidationException "Invalid StreamArn" [aws-sdk-js v2 integration tests, against AWS]', e5 && e5.message);
+  const e6 = await thrown(() => sc.send(new dst.GetShardIteratorCommand({ StreamArn: arn, ShardId: shard, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: '9'.repeat(21) })));
+  ok(e6 && e6.name === 'ValidationException' && e6.message === 'Invalid SequenceNumber for the shard',
+    'AT_SEQUENCE_NUMBER of a number the shard does not have: ValidationException [DynamoDB Local 3.3]', e6 && e6.message);
+
+  /* ---- ShardFilter (API reference, DescribeStream: ShardFilter, Type
+   * CHILD_SHARDS, "the shardId of the parent shard for which you are
+   * requesting child shards"; AWS, July 2025; DynamoDB Local 3.2+) ---- */
+  const kids = await sc.send(new dst.DescribeStreamCommand({ StreamArn: arn, ShardFilter: { Type: 'CHILD_SHARDS', ShardId: shard } }));
+  ok(kids.StreamDescription && Array.isArray(kids.StreamDescription.Shards) && kids.StreamDescription.Shards.length === 0 &&
+    kids.StreamDescription.StreamArn === arn, 'ShardFilter CHILD_SHARDS of the open shard: no children, the stream described [API]', kids.StreamDescription);
+  const noKids = await sc.send(new dst.DescribeStreamCommand({ StreamArn: arn, ShardFilter: { Type: 'CHILD_SHARDS', ShardId: 'shardId-00000000000000000000-00000000' } }));
+  ok(noKids.StreamDescription.Shards.length === 0, 'ShardFilter of a shard the stream does not have: no children [DynamoDB Local 3.3]', noKids.StreamDescription.Shards);
+  const badType = await thrown(() => sc.send(new dst.DescribeStreamCommand({ StreamArn: arn, ShardFilter: { Type: 'PARENT_SHARDS', ShardId: shard } })));
+  ok(badType && badType.name === 'ValidationException' && /at 'shardFilter.type' failed to satisfy constraint: Member must satisfy enum value set: \[CHILD_SHARDS\]$/.test(badType.message),
+    'ShardFilter Type other than CHILD_SHARDS: ValidationException [API: the enum]', badType && badType.message);
   const e4 = await thrown(() => sc.send(new dst.GetRecordsCommand({ ShardIterator: lim1.NextShardIterator, Limit: 1001 })));
   ok(e4 && e4.name === 'ValidationException', 'GetRecords Limit 1001: ValidationException (1 to 1000) [API]', e4 && e4.name);
   const wrong = await raw(PORT, 'DynamoDB_20120810.GetRecords', { ShardIterator: 'x' });
