@@ -514,6 +514,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
             sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
             (st = store_idx_body_open(s, d)) != ST_OK ||
             (st = store_backup_open(s, d)) != ST_OK ||
+            (st = store_vec_open(s, d)) != ST_OK ||
             sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
             if (st == ST_OK)
                 st = store_sqlerr(s, d);
@@ -530,6 +531,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
             return diag_set(d, ST_IO, "%s: not a ddbx database", path);
         store_idx_body_open(s, d);
         store_backup_open(s, d);
+        store_vec_open(s, d);
     }
     return ST_OK;
 }
@@ -626,6 +628,7 @@ void store_close(store *s)
     for (size_t i = 0; i < sizeof s->reads / sizeof s->reads[0]; i++)
         sqlite3_finalize(s->reads[i]);
     store_forget_tables(s);
+    store_vcache_free(s);
     drop_deltas(s);
     free(s->deltas);
     buf_done(&s->scratch);

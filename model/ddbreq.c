@@ -54,7 +54,7 @@ ddb_opname ddb_kind_op(ddb_kind k)
         [DDB_DELETE] = DDB_OP_DeleteItem, [DDB_CHECK] = DDB_OP_TransactWriteItems,
         [DDB_QUERY] = DDB_OP_Query, [DDB_SCAN] = DDB_OP_Scan, [DDB_BATCH_GET] = DDB_OP_BatchGetItem,
         [DDB_BATCH_WRITE] = DDB_OP_BatchWriteItem, [DDB_TRANSACT_GET] = DDB_OP_TransactGetItems,
-        [DDB_TRANSACT_WRITE] = DDB_OP_TransactWriteItems,
+        [DDB_TRANSACT_WRITE] = DDB_OP_TransactWriteItems, [DDB_SEARCH_VECTORS] = DDB_OP_SearchVectors,
         [DDB_LIST_TABLES] = DDB_OP_ListTables, [DDB_DESCRIBE_TABLE] = DDB_OP_DescribeTable,
         [DDB_CREATE_TABLE] = DDB_OP_CreateTable, [DDB_DELETE_TABLE] = DDB_OP_DeleteTable,
         [DDB_UPDATE_TABLE] = DDB_OP_UpdateTable, [DDB_DESCRIBE_TTL] = DDB_OP_DescribeTimeToLive,
@@ -131,7 +131,7 @@ void ddb_req_init(ddb_req *r, ddb_kind kind)
     memset(r, 0, sizeof *r);
     r->kind = kind;
     r->key.type = r->item.type = r->keys.type = AV_NONE;
-    r->names.type = r->values.type = r->start.type = AV_NONE;
+    r->names.type = r->values.type = r->start.type = r->svec.type = AV_NONE;
     r->ctl.params.type = AV_NONE;
     legacy_init(&r->legacy);
 }
@@ -173,6 +173,8 @@ void ddb_req_done(ddb_req *r)
     free(r->filter);
     free(r->proj);
     free(r->token);
+    free(r->scond);
+    av_done(&r->svec);
     av_done(&r->key);
     av_done(&r->item);
     av_done(&r->keys);
@@ -218,6 +220,8 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     dst->filter = dup_or_null(src->filter);
     dst->proj = dup_or_null(src->proj);
     dst->token = dup_or_null(src->token);
+    dst->scond = dup_or_null(src->scond);
+    av_copy(&dst->svec, &src->svec);
     av_copy(&dst->key, &src->key);
     av_copy(&dst->item, &src->item);
     av_copy(&dst->keys, &src->keys);
@@ -743,6 +747,21 @@ static void write_body(const ddb_req *r, buf *out)
         jstring(&w, "FilterExpression", r->filter);
         jstring(&w, "ConditionExpression", r->cond);
         jstring(&w, "ProjectionExpression", r->proj);
+        jstring(&w, "SearchConditionExpression", r->scond);
+        if (r->svec.type == AV_L) {
+            jmember(&w, "SearchVector");
+            buf_addc(out, '[');
+            for (size_t i = 0; i < r->svec.u.l.len; i++) {
+                if (i)
+                    buf_addc(out, ',');
+                ddbjson_write_value(out, &r->svec.u.l.v[i]);
+            }
+            buf_addc(out, ']');
+        }
+        if (r->topk) {
+            jmember(&w, "TopK");
+            buf_printf(out, "%u", (unsigned)r->topk);
+        }
         if (r->names.type == AV_M) {
             jmember(&w, DDBJSON_NAMES_MEMBER);
             write_names(out, &r->names);
@@ -939,6 +958,7 @@ void ddb_res_done(ddb_res *r)
     for (size_t i = 0; i < r->n_items; i++)
         av_done(&r->items[i]);
     free(r->items);
+    free(r->scores);
     av_done(&r->last_key);
     av_done(&r->responses);
     for (size_t i = 0; i < r->n_icm; i++) {
@@ -967,6 +987,15 @@ void ddb_res_push_item(ddb_res *r, av *item)
         r->items = xrealloc(r->items, r->cap_items * sizeof *r->items);
     }
     av_move(&r->items[r->n_items++], item);
+}
+
+void ddb_res_push_scored(ddb_res *r, av *item, double score)
+{
+    size_t cap = r->cap_items;
+    ddb_res_push_item(r, item);
+    if (!r->scores || cap != r->cap_items)
+        r->scores = xrealloc(r->scores, r->cap_items * sizeof *r->scores);
+    r->scores[r->n_items - 1] = score;
 }
 
 ddb_cap *ddb_res_cap(ddb_res *r, const char *table)
