@@ -355,6 +355,9 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
     buf_done(&npk);
     buf_done(&nsk);
     buf_done(&body);
+    /* The vector indexes' entries, in the same transaction. */
+    if (st == ST_OK && t->def.n_vidx)
+        st = store_vec_apply(s, t, k, old, new_item, d);
     return st;
 }
 
@@ -394,8 +397,6 @@ status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
     }
     st = write_indexes(s, t, k, old, old_size, new_item, new_size, new_item ? &s->scratch : NULL,
                        cap, d);
-    if (st == ST_OK && t->def.n_vidx)
-        st = store_vec_apply(s, t, k, old, new_item, d);
     /* The change record, in this same transaction: a crash keeps both or
      * neither. (write_indexes does not touch s->scratch.) */
     if (st == ST_OK && !s->no_log)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ddbreq.h"
 #include "model/expr.h"
 #include "model/mem.h"
 #include "model/num.h"
@@ -268,4 +269,65 @@ status vec_cond_terms(const vec_index *v, const expr *e, vec_term **terms, size_
         *n_terms = 0;
     }
     return st;
+}
+
+/* ---- "more like this" ---- */
+
+static void fmt_value(struct buf *out, const av *v)
+{
+    if (v->type == AV_S || v->type == AV_B) {
+        buf_add(out, v->u.s.ptr, v->u.s.len);
+    } else if (v->type == AV_N) {
+        char text[NUM_TEXT_MAX];
+        buf_add(out, text, num_format(&v->u.n, text));
+    }
+}
+
+bool vec_similar_req(const vec_index *v, const char *table, const av *item, bool filters, uint32_t topk,
+                     ddb_req *out, buf *said)
+{
+    float *tmp = xcalloc(v->dims, sizeof *tmp);
+    bool present = false;
+    diag d;
+    diag_init(&d);
+    bool fits = vec_of_item(v, item, tmp, &present, &d) == ST_OK && present;
+    free(tmp);
+    const vec_attr *h = vec_index_hash(v);
+    const av *hv = h ? av_map_get(item, h->name, strlen(h->name)) : NULL;
+    if (!fits || (h && (!hv || hv->type != h->type)))
+        return false;
+    ddb_req_init(out, DDB_SEARCH_VECTORS);
+    ddb_req_set_str(&out->table, table);
+    ddb_req_set_str(&out->index, v->name);
+    out->topk = topk;
+    out->rcc = DDB_RCC_TOTAL;
+    av_copy(&out->svec, av_map_get(item, v->attr, strlen(v->attr)));
+    buf cond = BUF_INIT;
+    size_t n = 0;
+    for (size_t i = 0; i < v->n_schema; i++) {
+        const vec_attr *a = &v->schema[i];
+        const av *val = av_map_get(item, a->name, strlen(a->name));
+        if (!val || val->type != a->type || (!a->hash && !filters))
+            continue;
+        char nm[16], vl[16];
+        snprintf(nm, sizeof nm, "#n%zu", n);
+        snprintf(vl, sizeof vl, ":v%zu", n);
+        if (!n) {
+            av_init_list(&out->names, AV_M);
+            av_init_list(&out->values, AV_M);
+        }
+        buf_printf(&cond, "%s%s = %s", n ? " AND " : "", nm, vl);
+        av s, c;
+        av_init_s(&s, a->name, strlen(a->name));
+        av_map_put(&out->names, nm, strlen(nm), &s);
+        av_copy(&c, val);
+        av_map_put(&out->values, vl, strlen(vl), &c);
+        buf_printf(said, "%s%s = ", n ? " AND " : "", a->name);
+        fmt_value(said, val);
+        n++;
+    }
+    if (n)
+        ddb_req_set_str(&out->scond, cond.data);
+    buf_done(&cond);
+    return true;
 }

@@ -130,4 +130,20 @@ typedef struct vec_term {
 status vec_cond_terms(const vec_index *v, const struct expr *e, vec_term **terms, size_t *n_terms,
                       diag *d);
 
+/*
+ * "More like this" (the explorer's key): the SearchVectors request for
+ * the nearest neighbours of item in index v of table, into an
+ * uninitialised out: the item's vector as the SearchVector, topk, the
+ * HASH attribute's value (a search must name it) and, when filters, the
+ * value the item has of each inline filter attribute, as the
+ * SearchConditionExpression with #n/:v placeholders; ReturnConsumedCapacity
+ * TOTAL. said gets the condition as a person reads it ("tenant = t1 AND
+ * cat = x"; empty: none). False (out untouched) when the item has no
+ * vector the index takes, or lacks the HASH attribute.
+ */
+struct ddb_req;
+struct buf;
+bool vec_similar_req(const vec_index *v, const char *table, const av *item, bool filters, uint32_t topk,
+                     struct ddb_req *out, struct buf *said);
+
 #endif

@@ -467,6 +467,10 @@ static void items_title(view *v, buf *out)
         text_title_part(out, 2);
         buf_adds(out, "  [i: index]");
     }
+    if (p->def.n_vidx) {
+        text_title_part(out, 2);
+        buf_adds(out, "  [~: more like this]");
+    }
 }
 
 static void sticky_scroll(view *v);
