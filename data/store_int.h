@@ -796,6 +796,10 @@ status store_vec_backfill(store *s, tinfo *t, const struct cJSON *in, diag *d);
  * SourceTableFeatureDetails lists them (VectorIndexInfo). */
 void store_vec_restore_req(const struct cJSON *src, struct cJSON *req, struct cJSON *used);
 void store_vec_feature_details(const struct cJSON *desc, struct cJSON *o);
+/* The refusal of a Query or Scan (op) naming index, which the table
+ * lacks: a vector index's own words when it is one ("Vector indexes do
+ * not support Query or Scan operations", the developer guide). */
+status store_vec_not_readable(const table_def *def, const char *index, const char *op, diag *d);
 /* SearchVectors: the typed operation and its JSON door. */
 status store_vec_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 status store_op_search_vectors(store *s, const struct cJSON *in, buf *out, diag *d);

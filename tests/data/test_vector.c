@@ -265,6 +265,13 @@ static void test_request_refusals(void **state)
             " floating-point number attribute");
     refused(s, "SearchVectors", SEARCH("nope", Q3("1", "0", "0"), ""), ST_VALIDATION,
             "The table does not have the specified index: nope");
+    /* [DG] "Vector indexes do not support Query or Scan operations"; the
+     * words [EMU]. */
+    refused(s, "Scan", "{\"TableName\":\"Docs\",\"IndexName\":\"cos\"}", ST_VALIDATION,
+            "Scan operation not supported on this index type");
+    refused(s, "Query", "{\"TableName\":\"Docs\",\"IndexName\":\"cos\",\"KeyConditionExpression\":\"id = :i\","
+            "\"ExpressionAttributeValues\":{\":i\":{\"S\":\"a\"}}}", ST_VALIDATION,
+            "Query operation not supported on this index type");
     refused(s, "SearchVectors", "{\"TableName\":\"Nope\",\"IndexName\":\"cos\",\"SearchVector\":" Q3("1", "0", "0")
             ",\"TopK\":1}", ST_NOT_FOUND, "Requested resource not found");
 }
