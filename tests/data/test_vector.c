@@ -43,9 +43,11 @@
  * lists IN, BETWEEN and OR; its whole text was not readable here, so ddbx
  * keeps to the troubleshooting table's equality-only rule.
  *
- * DynamoDB Local and dynalite do not implement vector indexes (neither
- * knows SearchVectors), so the differential suites have nothing to compare
- * here: these tests are the reference.
+ * DynamoDB Local and dynalite do not implement vector indexes (checked
+ * 2026-12-06: dynalite has no SearchVectors action, the DynamoDB Local
+ * build tests/ddblocal installs, 2026-05-28, no vector class), so the
+ * differential suites have nothing to compare here (tests/diff/diff.js
+ * says so too): these tests are the reference.
  */
 #include <setjmp.h>
 #include <stdarg.h>
