@@ -658,8 +658,7 @@ void store_vec_feature_details(const cJSON *desc, cJSON *o)
 /* The words are the emulator's capture (read 2026-12-06). */
 status store_vec_not_readable(const table_def *def, const char *index, const char *op, diag *d)
 {
-    for (size_t i = 0; i < def->n_vidx; i++)
-        if (strcmp(def->vidx[i].name, index) == 0)
-            return diag_set(d, ST_VALIDATION, "%s operation not supported on this index type", op);
+    if (vec_index_find(def, index))
+        return diag_set(d, ST_VALIDATION, "%s operation not supported on this index type", op);
     return diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s", index);
 }

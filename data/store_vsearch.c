@@ -258,10 +258,7 @@ static status request_checks(vsearch *vs, diag *d)
 static status index_checks(vsearch *vs, const tinfo *t, const vec_index **vp, diag *d)
 {
     const ddb_req *r = vs->r;
-    const vec_index *v = NULL;
-    for (size_t i = 0; r->index && i < t->def.n_vidx; i++)
-        if (strcmp(t->def.vidx[i].name, r->index) == 0)
-            v = &t->def.vidx[i];
+    const vec_index *v = vec_index_find(&t->def, r->index);
     if (!v)
         return diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s",
                         r->index ? r->index : "");

@@ -56,6 +56,14 @@ void vec_index_copy(vec_index *dst, const vec_index *src)
         dst->include[i] = xstrdup(src->include[i]);
 }
 
+const vec_index *vec_index_find(const table_def *t, const char *name)
+{
+    for (size_t i = 0; name && i < t->n_vidx; i++)
+        if (strcmp(t->vidx[i].name, name) == 0)
+            return &t->vidx[i];
+    return NULL;
+}
+
 const vec_attr *vec_index_hash(const vec_index *v)
 {
     for (size_t i = 0; i < v->n_schema; i++)

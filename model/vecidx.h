@@ -56,6 +56,8 @@ typedef struct vec_index {
 
 void vec_index_free(vec_index *v);
 void vec_index_copy(vec_index *dst, const vec_index *src);
+/* The table's vector index of that name, or NULL. */
+const vec_index *vec_index_find(const table_def *t, const char *name);
 /* The HASH attribute of the search schema, or NULL. */
 const vec_attr *vec_index_hash(const vec_index *v);
 /* Is name in the search schema? */

@@ -20,6 +20,7 @@
 #include "data/store.h"
 #include "model/mem.h"
 #include "model/ttl.h"
+#include "model/vecidx.h"
 #include "ui/cols.h"
 #include "ui/colset.h"
 #include "ui/display.h"
@@ -938,7 +939,8 @@ static enum req items_request(view *v, enum req r)
     case REQ_FOLD_ALL: fold_all(v, -1); return REQ_NONE;
     case REQ_TOGGLE_INDEX:
         if (!p->def.n_idx) {
-            display_error("Table %s has no indexes", p->table);
+            display_error(p->def.n_vidx ? "Table %s has only vector indexes: ~ on an item searches one"
+                                        : "Table %s has no indexes", p->table);
             return REQ_NONE;
         }
         switch_index(v, p->ix + 1 >= (int)p->def.n_idx ? -1 : p->ix + 1);
@@ -1038,7 +1040,9 @@ static bool items_command(view *v, int argc, char **argv)
             return true;
         }
         int ix = find_index(p, argv[1]);
-        if (ix == -2)
+        if (ix == -2 && vec_index_find(&p->def, argv[1]))
+            display_error("%s is a vector index: ~ on an item searches it (no Query or Scan)", argv[1]);
+        else if (ix == -2)
             display_error("Table %s has no index %s", p->table, argv[1]);
         else
             switch_index(v, ix);
