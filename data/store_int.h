@@ -216,10 +216,8 @@ struct store {
      * (store_set_collection_max; 0: model/size.h's SIZE_COLLECTION_MAX). */
     uint64_t coll_max;
     /* Vector indexes (store_vector.c, store_vsearch.c): the file has the
-     * vecs table; a count bumped on each change of an entry through this
-     * handle; the packed vectors of the last index searched. */
+     * vecs table; the packed vectors of the last index searched. */
     bool has_vecs;
-    uint64_t vec_gen;
     struct store_vcache *vcache;
 };
 
@@ -785,6 +783,8 @@ status store_vec_apply(store *s, const tinfo *t, const store_key *k, const av *o
  * dropped. */
 status store_vec_backfill_item(store *s, const tinfo *t, int vx, const store_key *k, const av *item, diag *d);
 status store_vec_drop(store *s, int64_t tid, const char *vname, diag *d);
+/* The version of a table's entries (vecver; 0: never changed). */
+int64_t store_vec_version(store *s, int64_t tid);
 /* DescribeTable: live ItemCount and IndexSizeBytes into desc. */
 status store_vec_live(store *s, int64_t tid, struct cJSON *desc, diag *d);
 /* UpdateTable's VectorIndexUpdates onto desc; then, once the new

@@ -9,7 +9,10 @@
  * The rows live in vecs(tid, vname, pk, sk, size, filt, v): the item's
  * key, the entry's DynamoDB-style size, the search-schema values (each a
  * 4-byte length and model/keyenc's bytes; 0xFFFFFFFF: absent) and the
- * vector (dims floats, host order). An item without the vector attribute
+ * vector (dims floats, host order); vecver(tid, ver) counts the changes
+ * of a table's entries, in the same transactions, so a search knows
+ * whether the floats it holds in memory are still the table's. An item
+ * without the vector attribute
  * has no row ("simply not in the index"); one whose vector has the wrong
  * type or length is refused whole (the developer guide's troubleshooting
  * table: "Write is rejected"); one without the index's HASH attribute
@@ -29,7 +32,8 @@
 #define VECS_SQL \
     "CREATE TABLE IF NOT EXISTS vecs(tid INTEGER NOT NULL, vname TEXT NOT NULL, pk BLOB NOT NULL," \
     " sk BLOB NOT NULL, size INTEGER NOT NULL, filt BLOB NOT NULL, v BLOB NOT NULL);" \
-    "CREATE UNIQUE INDEX IF NOT EXISTS vecs_key ON vecs(tid, vname, pk, sk);"
+    "CREATE UNIQUE INDEX IF NOT EXISTS vecs_key ON vecs(tid, vname, pk, sk);" \
+    "CREATE TABLE IF NOT EXISTS vecver(tid INTEGER PRIMARY KEY, ver INTEGER NOT NULL);"
 
 status store_vec_open(store *s, diag *d)
 {
@@ -405,6 +409,31 @@ static status step_done(store *s, sqlite3_stmt *q, diag *d)
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
+/* The table's entries changed: its version moves on (rolled back with
+ * the change, if it is). */
+static status bump(store *s, int64_t tid, diag *d)
+{
+    sqlite3_stmt *q = prep(s, "INSERT INTO vecver(tid, ver) VALUES(?1, 1)"
+                              " ON CONFLICT(tid) DO UPDATE SET ver = ver + 1", d);
+    if (!q)
+        return d->code;
+    sqlite3_bind_int64(q, 1, tid);
+    return step_done(s, q, d);
+}
+
+int64_t store_vec_version(store *s, int64_t tid)
+{
+    sqlite3_stmt *q = NULL;
+    int64_t v = 0;
+    if (s->has_vecs && sqlite3_prepare_v2(s->db, "SELECT ver FROM vecver WHERE tid = ?1", -1, &q, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(q, 1, tid);
+        if (sqlite3_step(q) == SQLITE_ROW)
+            v = sqlite3_column_int64(q, 0);
+    }
+    sqlite3_finalize(q);
+    return v;
+}
+
 /* The entry of item (NULL: none) for index v under key k, replacing the
  * one there. */
 static status put_entry(store *s, const tinfo *t, const vec_index *v, const store_key *k, const av *item,
@@ -448,8 +477,7 @@ static status put_entry(store *s, const tinfo *t, const vec_index *v, const stor
         buf_done(&filt);
     }
     free(vec);
-    s->vec_gen++;
-    return st;
+    return st == ST_OK ? bump(s, t->id, d) : st;
 }
 
 status store_vec_apply(store *s, const tinfo *t, const store_key *k, const av *old, const av *new_item, diag *d)
@@ -501,7 +529,12 @@ status store_vec_drop(store *s, int64_t tid, const char *vname, diag *d)
     sqlite3_bind_int64(q, 1, tid);
     if (vname)
         sqlite3_bind_text(q, 2, vname, -1, SQLITE_STATIC);
-    s->vec_gen++;
+    status st = step_done(s, q, d);
+    if (st != ST_OK || vname)
+        return st == ST_OK ? bump(s, tid, d) : st;
+    if (!(q = prep(s, "DELETE FROM vecver WHERE tid = ?1", d)))   /* the table is gone */
+        return d->code;
+    sqlite3_bind_int64(q, 1, tid);
     return step_done(s, q, d);
 }
 

@@ -11,8 +11,8 @@
  * The entries (store_vector.c's vecs rows) are read once into one
  * contiguous run of floats (struct store_vcache, one index at a time),
  * so a search is a tight loop over memory; the run is read again when
- * the file changed (store_file_version) or this handle changed an entry
- * (s->vec_gen).
+ * the table's entries changed (their version, vecver, moves with every
+ * change, in the change's transaction), whoever changed them.
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -31,8 +31,7 @@
 struct store_vcache {
     int64_t tid;
     char *vname;
-    int64_t fv;          /* store_file_version when read */
-    uint64_t gen;        /* s->vec_gen when read */
+    int64_t ver;         /* store_vec_version when read */
     uint32_t dims;
     size_t n, cap;
     float *v;            /* n * dims */
@@ -91,10 +90,9 @@ static void cache_add(struct store_vcache *c, sqlite3_stmt *q)
 /* The cache for index v of table t, read again when stale. */
 static status cache_get(store *s, const tinfo *t, const vec_index *v, struct store_vcache **out, diag *d)
 {
-    int64_t fv = store_file_version(s);
+    int64_t ver = store_vec_version(s, t->id);
     struct store_vcache *c = s->vcache;
-    if (c && c->tid == t->id && strcmp(c->vname, v->name) == 0 && c->dims == v->dims && fv >= 0 &&
-        c->fv == fv && c->gen == s->vec_gen) {
+    if (c && c->tid == t->id && strcmp(c->vname, v->name) == 0 && c->dims == v->dims && c->ver == ver) {
         *out = c;
         return ST_OK;
     }
@@ -102,8 +100,7 @@ static status cache_get(store *s, const tinfo *t, const vec_index *v, struct sto
     c = s->vcache = xcalloc(1, sizeof *c);
     c->tid = t->id;
     c->vname = xstrdup(v->name);
-    c->fv = fv;
-    c->gen = s->vec_gen;
+    c->ver = ver;
     c->dims = v->dims;
     c->foff = xcalloc(1, sizeof *c->foff);
     *out = c;

@@ -278,6 +278,34 @@ static void test_request_refusals(void **state)
             ",\"TopK\":1}", ST_NOT_FOUND, "Requested resource not found");
 }
 
+/* Another process's writes are searched at once: the floats a handle
+ * keeps in memory are read again when the table's entries changed. */
+static void test_other_writer(void **state)
+{
+    store *s = *state;
+    make_docs(s);
+    char got[256];
+    ok(s, "SearchVectors", SEARCH("dot", Q3("0", "1", "0"), ""));
+    results(got, sizeof got);
+    assert_string_equal(got, "b=2 a=0 c=0 d=0");
+    store *s2;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open(path, 0, &s2, &d), ST_OK);
+    ok(s2, "PutItem", "{\"TableName\":\"Docs\",\"Item\":{\"id\":{\"S\":\"n\"},\"emb\":" V3("0", "9", "0") "}}");
+    ok(s2, "DeleteItem", "{\"TableName\":\"Docs\",\"Key\":{\"id\":{\"S\":\"b\"}}}");
+    store_close(s2);
+    ok(s, "SearchVectors", SEARCH("dot", Q3("0", "1", "0"), ""));
+    results(got, sizeof got);
+    assert_string_equal(got, "n=9 a=0 c=0 d=0");
+    /* A write elsewhere (no entry changes) keeps the floats; the answer
+     * is the same. */
+    ok(s, "PutItem", "{\"TableName\":\"Docs\",\"Item\":{\"id\":{\"S\":\"q\"},\"cat\":{\"S\":\"x\"}}}");
+    ok(s, "SearchVectors", SEARCH("dot", Q3("0", "1", "0"), ""));
+    results(got, sizeof got);
+    assert_string_equal(got, "n=9 a=0 c=0 d=0");
+}
+
 /* [API] ConsumedCapacity is a VectorCapacity; [EMU] its arithmetic. */
 static void test_capacity(void **state)
 {
@@ -485,6 +513,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_conditions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_capacity, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_other_writer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_and_describe, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backup_restore, setup, teardown),
