@@ -387,6 +387,16 @@ static void test_update_table(void **state)
     results(got, sizeof got);
     assert_string_equal(got, "c=0 a=1.41421");
     ok(s, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Delete\":{\"IndexName\":\"late\"}}]}");
+    refused(s, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Delete\":{\"IndexName\":\"late\"}}]}",
+            ST_NOT_FOUND, "Requested resource not found: Vector index: late not found");
+    /* [DG] on-demand only, for an index added later too ([DDBX] words). */
+    ok(s, "CreateTable", "{\"TableName\":\"Prov\",\"AttributeDefinitions\":[{\"AttributeName\":\"id\","
+       "\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}],"
+       "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,\"WriteCapacityUnits\":1}}");
+    refused(s, "UpdateTable", "{\"TableName\":\"Prov\",\"VectorIndexUpdates\":[{\"Create\":"
+            "{\"IndexName\":\"late\",\"VectorAttribute\":{\"AttributeName\":\"emb\"},\"Dimensions\":3,"
+            "\"DistanceFunction\":\"EUCLIDEAN\",\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}", ST_VALIDATION, "One or more parameter values were invalid:"
+            " vector indexes are supported only on tables with BillingMode PAY_PER_REQUEST (on-demand)");
     refused(s, "SearchVectors", SEARCH("late", Q3("0", "1", "0"), ""), ST_VALIDATION,
             "The table does not have the specified index: late");
     ok(s, "DescribeTable", "{\"TableName\":\"Docs\"}");
