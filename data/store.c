@@ -365,6 +365,7 @@ static store_shared *shared_new(const char *path, unsigned flags)
     pthread_mutex_init(&sh->write, NULL);
     pthread_mutex_init(&sh->lock, NULL);
     pthread_mutex_init(&sh->pq_lock, NULL);
+    pthread_mutex_init(&sh->vec_lock, NULL);
     sh->refs = 1;
     sh->path = xstrdup(path);
     sh->flags = flags;
@@ -381,6 +382,8 @@ static void shared_unref(store_shared *sh)
     if (left > 0)
         return;
     store_partiql_free(sh);
+    store_vcache_drop(sh);
+    pthread_mutex_destroy(&sh->vec_lock);
     pthread_mutex_destroy(&sh->write);
     pthread_mutex_destroy(&sh->lock);
     pthread_mutex_destroy(&sh->pq_lock);
@@ -628,7 +631,6 @@ void store_close(store *s)
     for (size_t i = 0; i < sizeof s->reads / sizeof s->reads[0]; i++)
         sqlite3_finalize(s->reads[i]);
     store_forget_tables(s);
-    store_vcache_free(s);
     drop_deltas(s);
     free(s->deltas);
     buf_done(&s->scratch);

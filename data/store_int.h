@@ -148,6 +148,11 @@ typedef struct store_shared {
      * requests with one token cannot both run. */
     pthread_mutex_t pq_lock;
     struct store_pq *pq;
+    /* The packed vectors of the last vector index searched, shared by the
+     * process's handles on the file (`ddbx serve`'s threads): one copy in
+     * memory, whichever thread searches (store_vsearch.c). */
+    pthread_mutex_t vec_lock;
+    struct store_vcache *vcache;
     char *path;             /* the file, for peers (an in-memory database's memdb URI) */
     unsigned flags;         /* store_open's */
     bool memory;            /* an in-memory database (store_open's ":memory:") */
@@ -216,9 +221,8 @@ struct store {
      * (store_set_collection_max; 0: model/size.h's SIZE_COLLECTION_MAX). */
     uint64_t coll_max;
     /* Vector indexes (store_vector.c, store_vsearch.c): the file has the
-     * vecs table; the packed vectors of the last index searched. */
+     * vecs table. */
     bool has_vecs;
-    struct store_vcache *vcache;
 };
 
 /* For tests only, which cannot write 10 GB: this handle's item collection
@@ -803,6 +807,7 @@ status store_vec_not_readable(const table_def *def, const char *index, const cha
 /* SearchVectors: the typed operation and its JSON door. */
 status store_vec_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 status store_op_search_vectors(store *s, const struct cJSON *in, buf *out, diag *d);
-void store_vcache_free(store *s);
+/* The shared packed vectors let go (the last handle on the file closes). */
+void store_vcache_drop(store_shared *sh);
 
 #endif

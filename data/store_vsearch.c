@@ -9,13 +9,17 @@
  * drops one.
  *
  * The entries (store_vector.c's vecs rows) are read once into one
- * contiguous run of floats (struct store_vcache, one index at a time),
- * so a search is a tight loop over memory; the run is read again when
- * the table's entries changed (their version, vecver, moves with every
- * change, in the change's transaction), whoever changed them.
+ * contiguous run of floats (struct store_vcache, one index at a time,
+ * shared by the process's handles on the file: store_shared.vcache), so
+ * a search is a tight loop over memory; the run is read again when the
+ * table's entries changed (their version, vecver, moves with every
+ * change, in the change's transaction), whoever changed them. A run is
+ * freed by its last holder: the shared slot holds one reference, each
+ * search in progress one.
  */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,13 +44,11 @@ struct store_vcache {
     buf keys, filt;      /* pk, sk and filt bytes, back to back */
     size_t *koff;        /* entry i: pk at koff[3i], sk at koff[3i+1], end koff[3i+2] */
     size_t *foff;        /* entry i: filt from foff[i] to foff[i+1] */
+    int refs;            /* holders (under store_shared.vec_lock) */
 };
 
-void store_vcache_free(store *s)
+static void cache_free(struct store_vcache *c)
 {
-    struct store_vcache *c = s->vcache;
-    if (!c)
-        return;
     free(c->vname);
     free(c->v);
     free(c->norm);
@@ -56,7 +58,25 @@ void store_vcache_free(store *s)
     buf_done(&c->keys);
     buf_done(&c->filt);
     free(c);
-    s->vcache = NULL;
+}
+
+/* A holder lets go of c; the last frees it. */
+static void cache_release(store_shared *sh, struct store_vcache *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&sh->vec_lock);
+    bool last = --c->refs == 0;
+    pthread_mutex_unlock(&sh->vec_lock);
+    if (last)
+        cache_free(c);
+}
+
+void store_vcache_drop(store_shared *sh)
+{
+    struct store_vcache *c = sh->vcache;
+    sh->vcache = NULL;
+    cache_release(sh, c);
 }
 
 static void cache_add(struct store_vcache *c, sqlite3_stmt *q)
@@ -87,40 +107,59 @@ static void cache_add(struct store_vcache *c, sqlite3_stmt *q)
     c->n++;
 }
 
-/* The cache for index v of table t, read again when stale. */
+/* The packed vectors of index v of table t as this handle's snapshot
+ * has them, held (cache_release after): the shared run when it is
+ * current, else a new one read from the rows (outside the lock: other
+ * searches go on meanwhile), which becomes the shared one. */
 static status cache_get(store *s, const tinfo *t, const vec_index *v, struct store_vcache **out, diag *d)
 {
+    store_shared *sh = s->sh;
     int64_t ver = store_vec_version(s, t->id);
-    struct store_vcache *c = s->vcache;
-    if (c && c->tid == t->id && strcmp(c->vname, v->name) == 0 && c->dims == v->dims && c->ver == ver) {
+    pthread_mutex_lock(&sh->vec_lock);
+    struct store_vcache *c = sh->vcache;
+    bool hit = c && c->tid == t->id && strcmp(c->vname, v->name) == 0 && c->dims == v->dims && c->ver == ver;
+    if (hit)
+        c->refs++;
+    pthread_mutex_unlock(&sh->vec_lock);
+    if (hit) {
         *out = c;
         return ST_OK;
     }
-    store_vcache_free(s);
-    c = s->vcache = xcalloc(1, sizeof *c);
+    c = xcalloc(1, sizeof *c);
+    c->refs = 1;
     c->tid = t->id;
     c->vname = xstrdup(v->name);
     c->ver = ver;
     c->dims = v->dims;
     c->foff = xcalloc(1, sizeof *c->foff);
-    *out = c;
-    if (!s->has_vecs)
-        return ST_OK;
-    sqlite3_stmt *q = NULL;
-    /* Key order: equal scores come back in the order of the item keys. */
-    if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, size, filt, v FROM vecs WHERE tid = ?1 AND vname = ?2"
-                           " ORDER BY pk, sk", -1, &q, NULL) != SQLITE_OK)
-        return store_sqlerr(s, d);
-    sqlite3_bind_int64(q, 1, t->id);
-    sqlite3_bind_text(q, 2, v->name, -1, SQLITE_STATIC);
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-        cache_add(c, q);
-    sqlite3_finalize(q);
-    if (rc != SQLITE_DONE) {
-        store_vcache_free(s);
-        return store_sqlerr(s, d);
+    if (s->has_vecs) {
+        sqlite3_stmt *q = NULL;
+        /* Key order: equal scores come back in the order of the item keys. */
+        if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, size, filt, v FROM vecs WHERE tid = ?1 AND vname = ?2"
+                               " ORDER BY pk, sk", -1, &q, NULL) != SQLITE_OK) {
+            cache_free(c);
+            return store_sqlerr(s, d);
+        }
+        sqlite3_bind_int64(q, 1, t->id);
+        sqlite3_bind_text(q, 2, v->name, -1, SQLITE_STATIC);
+        int rc;
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+            cache_add(c, q);
+        sqlite3_finalize(q);
+        if (rc != SQLITE_DONE) {
+            cache_free(c);
+            return store_sqlerr(s, d);
+        }
     }
+    pthread_mutex_lock(&sh->vec_lock);
+    struct store_vcache *old = sh->vcache;
+    sh->vcache = c;
+    c->refs++;   /* the shared slot's */
+    bool last = old && --old->refs == 0;
+    pthread_mutex_unlock(&sh->vec_lock);
+    if (last)
+        cache_free(old);
+    *out = c;
     return ST_OK;
 }
 
@@ -344,6 +383,7 @@ status store_vec_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
         scan_all(c, v->dist, vs.q, vec_norm(vs.q, v->dims), vs.w, vs.n_terms, &top);
         st = answer(s, &vs, t, v, c, &top, res, d);
         vec_topk_done(&top);
+        cache_release(s->sh, c);
     }
     if (txn)
         st = store_txn_end(s, st, d);
