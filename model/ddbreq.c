@@ -747,6 +747,11 @@ static void write_body(const ddb_req *r, buf *out)
         jstring(&w, "FilterExpression", r->filter);
         jstring(&w, "ConditionExpression", r->cond);
         jstring(&w, "ProjectionExpression", r->proj);
+        if (r->names.type == AV_M) {
+            jmember(&w, DDBJSON_NAMES_MEMBER);
+            write_names(out, &r->names);
+        }
+        jitem(&w, DDBJSON_VALUES_MEMBER, &r->values);
         jstring(&w, "SearchConditionExpression", r->scond);
         if (r->svec.type == AV_L) {
             jmember(&w, "SearchVector");
@@ -762,11 +767,6 @@ static void write_body(const ddb_req *r, buf *out)
             jmember(&w, "TopK");
             buf_printf(out, "%u", (unsigned)r->topk);
         }
-        if (r->names.type == AV_M) {
-            jmember(&w, DDBJSON_NAMES_MEMBER);
-            write_names(out, &r->names);
-        }
-        jitem(&w, DDBJSON_VALUES_MEMBER, &r->values);
         jstring(&w, "Select", ddb_select_name(r->select));
         if (r->limit) {
             jmember(&w, "Limit");
