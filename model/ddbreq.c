@@ -6,6 +6,7 @@
 
 #include "model/ddbjson.h"
 #include "model/mem.h"
+#include "model/vecidx.h"
 
 /* ---- operation names ---------------------------------------------------- */
 
@@ -468,12 +469,9 @@ static void attr_def(buf *out, const key_attr *k)
     buf_addc(out, '}');
 }
 
-/* IndexName, KeySchema and Projection of an index (inside its object). */
-static void index_members(jw *w, const table_def *def, const index_def *ix)
+/* "Projection":{...} of an index (its proj and include). */
+static void projection(jw *w, const index_def *ix)
 {
-    jstring(w, "IndexName", ix->name);
-    jmember(w, "KeySchema");
-    key_schema(w->out, def, ix);
     jmember(w, "Projection");
     jw p = { w->out, true };
     buf_addc(w->out, '{');
@@ -489,6 +487,15 @@ static void index_members(jw *w, const table_def *def, const index_def *ix)
         buf_addc(w->out, ']');
     }
     buf_addc(w->out, '}');
+}
+
+/* IndexName, KeySchema and Projection of an index (inside its object). */
+static void index_members(jw *w, const table_def *def, const index_def *ix)
+{
+    jstring(w, "IndexName", ix->name);
+    jmember(w, "KeySchema");
+    key_schema(w->out, def, ix);
+    projection(w, ix);
 }
 
 /* "ProvisionedThroughput":{"ReadCapacityUnits":R,"WriteCapacityUnits":W} */
@@ -534,14 +541,56 @@ static void index_list(jw *w, const char *member, const table_def *def, bool glo
  * table's, then each index's), on demand or provisioned (c->rcu, c->wcu),
  * the index lists in the order their first index comes in def->idx, and
  * the stream. */
+/* A table's VectorIndexes (model/vecidx.h), as CreateTable takes them. */
+static void vector_indexes(jw *w, const table_def *def)
+{
+    jmember(w, "VectorIndexes");
+    buf_addc(w->out, '[');
+    for (size_t i = 0; i < def->n_vidx; i++) {
+        const vec_index *v = &def->vidx[i];
+        jw e = { w->out, true };
+        buf_adds(w->out, i ? ",{" : "{");
+        jstring(&e, "IndexName", v->name);
+        if (v->n_schema) {
+            jmember(&e, "SearchSchema");
+            for (size_t j = 0; j < v->n_schema; j++) {
+                buf_adds(w->out, j ? ",{\"AttributeName\":" : "[{\"AttributeName\":");
+                ddbjson_write_string(w->out, v->schema[j].name, strlen(v->schema[j].name));
+                buf_adds(w->out, v->schema[j].hash ? ",\"SearchSchemaElementType\":\"HASH\"}"
+                                                   : ",\"SearchSchemaElementType\":\"INLINE_FILTER\"}");
+            }
+            buf_addc(w->out, ']');
+        }
+        index_def proj = { .proj = v->proj, .include = v->include, .n_include = v->n_include };
+        projection(&e, &proj);
+        jmember(&e, "VectorAttribute");
+        buf_adds(w->out, "{\"AttributeName\":");
+        ddbjson_write_string(w->out, v->attr, strlen(v->attr));
+        buf_printf(w->out, "},\"Dimensions\":%u", v->dims);
+        jstring(&e, "DistanceFunction", vec_dist_name(v->dist));
+        buf_addc(w->out, '}');
+    }
+    buf_addc(w->out, ']');
+}
+
 static void create_table(jw *w, const ddb_ctl *c)
 {
     const table_def *def = c->def;
-    const key_attr *all[(1 + SCHEMA_MAX_INDEXES) * 2 * SCHEMA_MAX_KEY_PARTS];
+    size_t n_schema = 0;
+    for (size_t i = 0; i < def->n_vidx; i++)
+        n_schema += def->vidx[i].n_schema;
+    /* The keys' attributes, then the vector indexes' search schemas'. */
+    const key_attr **all = xcalloc((1 + SCHEMA_MAX_INDEXES) * 2 * SCHEMA_MAX_KEY_PARTS + n_schema, sizeof *all);
+    key_attr *schema = n_schema ? xcalloc(n_schema, sizeof *schema) : NULL;
     size_t n_all = 0, n_hash;
     n_all += key_attrs(def, NULL, all, &n_hash);
     for (size_t i = 0; i < def->n_idx && i < SCHEMA_MAX_INDEXES; i++)
         n_all += key_attrs(def, &def->idx[i], all + n_all, &n_hash);
+    for (size_t i = 0, k = 0; i < def->n_vidx; i++)
+        for (size_t j = 0; j < def->vidx[i].n_schema; j++, k++) {
+            schema[k] = (key_attr){ def->vidx[i].schema[j].name, def->vidx[i].schema[j].type };
+            all[n_all++] = &schema[k];
+        }
     jmember(w, "AttributeDefinitions");
     buf_addc(w->out, '[');
     bool first = true;
@@ -578,6 +627,10 @@ static void create_table(jw *w, const ddb_ctl *c)
         jstring(&e, "StreamViewType", c->stream_view);
         buf_addc(w->out, '}');
     }
+    if (def->n_vidx)
+        vector_indexes(w, def);
+    free(schema);
+    free(all);
 }
 
 /* UpdateTable: one GlobalSecondaryIndexUpdates entry, a Create (its key

@@ -59,6 +59,7 @@
 
 #include "data/store.h"
 #include "model/ddbreq.h"
+#include "model/vecidx.h"
 #include "tests/data/tmpstore.h"
 #include "tests/data/callstore.h"
 
@@ -341,6 +342,19 @@ static void test_create_and_describe(void **state)
     diag_init(&d);
     assert_int_equal(store_describe(s, "Docs", &def, &d), ST_OK);
     assert_int_equal(def.n_vidx, 3);
+    /* The typed CreateTable (pull, import, what-if copies) carries them:
+     * ddb_req_json prints VectorIndexes and their schemas' definitions. */
+    free(def.name);
+    def.name = strdup("Copy");
+    assert_int_equal(store_create_table(s, &def, &d), ST_OK);
+    table_def_free(&def);
+    assert_int_equal(store_describe(s, "Copy", &def, &d), ST_OK);
+    assert_int_equal(def.n_vidx, 3);
+    assert_string_equal(def.vidx[2].name, "dot");
+    assert_int_equal(def.vidx[2].dist, VEC_DOT_PRODUCT);
+    assert_int_equal(def.vidx[2].proj, PROJ_KEYS_ONLY);
+    assert_true(def.vidx[0].n_schema == 1 && strcmp(def.vidx[0].schema[0].name, "cat") == 0 &&
+                def.vidx[0].schema[0].type == AV_S && !def.vidx[0].schema[0].hash);
     table_def_free(&def);
 
     refused(s, "CreateTable", "{\"TableName\":\"Pro\"," DEFS_CAT ",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,"
