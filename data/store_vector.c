@@ -570,6 +570,11 @@ status store_vec_live(store *s, int64_t tid, cJSON *desc, diag *d)
 status store_vec_update(store *s, tinfo *t, const cJSON *in, cJSON *desc, diag *d)
 {
     const cJSON *ups = cJSON_GetObjectItemCaseSensitive(in, "VectorIndexUpdates"), *u;
+    /* A table with vector indexes stays on-demand ("You cannot mix the
+     * two capacity modes", the guide's Requirements and limitations). */
+    if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(desc, "VectorIndexes")) > 0 &&
+        jstr(in, "BillingMode") && !on_demand(jstr(in, "BillingMode")))
+        return refuse_provisioned(d);
     if (!cJSON_IsArray(ups) || cJSON_GetArraySize(ups) == 0)
         return ST_OK;
     const cJSON *bms = cJSON_GetObjectItemCaseSensitive(desc, "BillingModeSummary");

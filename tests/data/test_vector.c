@@ -371,6 +371,10 @@ static void test_create_and_describe(void **state)
     refused(s, "CreateTable", "{\"TableName\":\"Pro\",\"BillingMode\":\"PAY_PER_REQUEST\"," DEFS ","
             "\"VectorIndexs\":[]}", ST_VALIDATION, "ddbx does not know the member VectorIndexs of CreateTable: it"
             " is in none of DynamoDB's CreateTable shapes, and ddbx never drops a member silently");
+    /* [DG] "You cannot mix the two capacity modes" ([DDBX] words). */
+    refused(s, "UpdateTable", "{\"TableName\":\"Docs\",\"BillingMode\":\"PROVISIONED\",\"ProvisionedThroughput\":"
+            "{\"ReadCapacityUnits\":1,\"WriteCapacityUnits\":1}}", ST_VALIDATION, "One or more parameter values"
+            " were invalid: vector indexes are supported only on tables with BillingMode PAY_PER_REQUEST (on-demand)");
     refused(s, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdate\":[]}", ST_VALIDATION,
             "ddbx does not know the member VectorIndexUpdate of UpdateTable: it is in none of DynamoDB's"
             " UpdateTable shapes, and ddbx never drops a member silently");
