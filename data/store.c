@@ -365,6 +365,7 @@ static store_shared *shared_new(const char *path, unsigned flags)
     pthread_mutex_init(&sh->write, NULL);
     pthread_mutex_init(&sh->lock, NULL);
     pthread_mutex_init(&sh->pq_lock, NULL);
+    pthread_mutex_init(&sh->vec_lock, NULL);
     sh->refs = 1;
     sh->path = xstrdup(path);
     sh->flags = flags;
@@ -381,6 +382,8 @@ static void shared_unref(store_shared *sh)
     if (left > 0)
         return;
     store_partiql_free(sh);
+    store_vcache_drop(sh);
+    pthread_mutex_destroy(&sh->vec_lock);
     pthread_mutex_destroy(&sh->write);
     pthread_mutex_destroy(&sh->lock);
     pthread_mutex_destroy(&sh->pq_lock);
@@ -629,6 +632,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
             sqlite3_exec(s->db, SCHEMA_SQL, NULL, NULL, NULL) != SQLITE_OK ||
             (st = store_idx_body_open(s, d)) != ST_OK ||
             (st = store_backup_open(s, d)) != ST_OK ||
+            (st = store_vec_open(s, d)) != ST_OK ||
             sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
             if (st == ST_OK)
                 st = store_sqlerr(s, d);
@@ -645,6 +649,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
             return diag_set(d, ST_IO, "%s: not a ddbx database", path);
         store_idx_body_open(s, d);
         store_backup_open(s, d);
+        store_vec_open(s, d);
     }
     return ST_OK;
 }

@@ -34,6 +34,7 @@ static const store_op_fn ops[DDB_OP__COUNT] = {
     [DDB_OP_UpdateItem] = store_op_update_item,
     [DDB_OP_Query] = store_op_query,
     [DDB_OP_Scan] = store_op_scan,
+    [DDB_OP_SearchVectors] = store_op_search_vectors,
     [DDB_OP_BatchWriteItem] = store_op_batch_write,
     [DDB_OP_BatchGetItem] = store_op_batch_get,
     [DDB_OP_TransactWriteItems] = store_op_transact_write,

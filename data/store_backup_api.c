@@ -231,6 +231,7 @@ static cJSON *feature_details(const store_bk_row *r, const cJSON *desc)
             cJSON_AddItemToArray(arr, ix);
         }
     }
+    store_vec_feature_details(desc, o);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(desc, "StreamSpecification");
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled")))
         cJSON_AddItemToObject(o, "StreamDescription", cJSON_Duplicate(spec, true));
@@ -492,6 +493,7 @@ cJSON *store_restore_desc(const char *src_desc, const char *target, const cJSON 
         st = restored_indexes(src, in, false, provisioned, table_pt, req, used, d);
         if (st == ST_OK)
             st = restored_indexes(src, in, true, provisioned, table_pt, req, used, d);
+        store_vec_restore_req(src, req, used);   /* a backup keeps its vector indexes (VectorIndexInfo) */
         /* The definitions the keys kept use, as CreateTable wants them. */
         const cJSON *e;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(src, "AttributeDefinitions")) {

@@ -159,6 +159,20 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
             }
         }
     }
+    /* SearchVectors: [{"Item":..., "Score":n}], and a VectorCapacity. */
+    if (!st && (v = member(root, "SearchResults"))) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, v) {
+            av it;
+            const cJSON *sc = member(e, "Score");
+            if ((st = item_of(member(e, "Item"), &it, d)) != ST_OK)
+                break;
+            ddb_res_push_scored(res, &it, cJSON_IsNumber(sc) ? sc->valuedouble : 0);
+        }
+        const cJSON *vb = member(member(root, "ConsumedCapacity"), "VectorSearchRequestBytes");
+        res->has_vbytes = cJSON_IsNumber(vb);
+        res->vbytes = res->has_vbytes ? vb->valuedouble : 0;
+    }
     if (!st && (v = member(root, "Count")) && cJSON_IsNumber(v))
         res->count = (uint64_t)v->valuedouble;
     if (!st && (v = member(root, "ScannedCount")) && cJSON_IsNumber(v))
@@ -171,7 +185,7 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         st = unprocessed_of(DDB_BATCH_GET, v, &res->unprocessed, d);
     if (!st && (v = member(root, "NextToken")) && cJSON_IsString(v))
         res->next_token = xstrdup(v->valuestring);
-    if (!st)
+    if (!st && !res->has_vbytes)   /* a VectorCapacity is no table's */
         caps_of(res, member(root, "ConsumedCapacity"));
     return st;
 }

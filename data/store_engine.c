@@ -469,6 +469,8 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
         return store_item_exec(s, req, res, err);
     case DDB_QUERY: case DDB_SCAN:
         return store_query_exec(s, req, res, err);
+    case DDB_SEARCH_VECTORS:
+        return store_vec_exec(s, req, res, err);
     case DDB_BATCH_GET: case DDB_TRANSACT_GET:
         return store_batch_exec(s, req, res, err);
     case DDB_BATCH_WRITE: case DDB_TRANSACT_WRITE: case DDB_CHECK:

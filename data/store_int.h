@@ -148,6 +148,11 @@ typedef struct store_shared {
      * requests with one token cannot both run. */
     pthread_mutex_t pq_lock;
     struct store_pq *pq;
+    /* The packed vectors of the last vector index searched, shared by the
+     * process's handles on the file (`ddbx serve`'s threads): one copy in
+     * memory, whichever thread searches (store_vsearch.c). */
+    pthread_mutex_t vec_lock;
+    struct store_vcache *vcache;
     char *path;             /* the file, for peers (an in-memory database's memdb URI) */
     unsigned flags;         /* store_open's */
     bool memory;            /* an in-memory database (store_open's ":memory:") */
@@ -215,6 +220,9 @@ struct store {
     /* The item collection limit of tables with a local secondary index
      * (store_set_collection_max; 0: model/size.h's SIZE_COLLECTION_MAX). */
     uint64_t coll_max;
+    /* Vector indexes (store_vector.c, store_vsearch.c): the file has the
+     * vecs table. */
+    bool has_vecs;
 };
 
 /* For tests only, which cannot write 10 GB: this handle's item collection
@@ -462,6 +470,8 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
  * makes them; x -1: every index's and the table's own partition counts
  * (a restore copied the items in whole). */
 status store_rebuild(store *s, const tinfo *t, int x, diag *d);
+/* The same for vector index vx alone (store_vector.c). */
+status store_rebuild_vec(store *s, const tinfo *t, int vx, diag *d);
 /* Does index ix hold an entry for item: its index keys present, of the
  * defined types, not empty, within the key size limits? */
 /* An item's key in index ix, into ipk and isk (reset first): the
@@ -617,6 +627,8 @@ status store_backup_open(store *s, diag *d);
 void store_backup_close(store *s);
 /* Random bytes (the ARNs' and TableIds' random parts). */
 void store_random(void *p, size_t n);
+/* A version 4 UUID, as text (store_ids.c). */
+void store_uuid4(char out[37]);
 
 /* A backup's catalogue row. */
 typedef struct store_bk_row {
@@ -793,5 +805,52 @@ void store_entry_body(const table_def *def, const index_def *ix, const av *item,
  * column added and filled when the file is older than version 5, and the
  * schema version set; s->idx_body says whether index reads find bodies. */
 status store_idx_body_open(store *s, diag *d);
+
+/* ---- vector indexes (store_vector.c, store_vsearch.c) ---- */
+
+/* A CreateTable (create) or UpdateTable body's members against DynamoDB's
+ * lists: one in neither is refused, named (store_members.c). */
+status store_members_check(const struct cJSON *in, bool create, diag *d);
+/* VectorIndexes' element and VectorIndexUpdates' element shapes. */
+extern const vspec store_vix_elem, store_vix_update_elem;
+/* At open: the vecs table (made when writable; has_vecs). */
+status store_vec_open(store *s, diag *d);
+/* CreateTable: the VectorIndexes' checks (after the key schema's); the
+ * description's VectorIndexes. */
+status store_vec_create_checks(const struct cJSON *in, diag *d);
+void store_vec_create_desc(struct cJSON *desc, const struct cJSON *in);
+/* The definitions of a stored description into def->vidx. */
+void store_vec_def_from_tree(const struct cJSON *root, table_def *def);
+/* A write's item against the vector indexes (refused whole with
+ * DynamoDB's message); the entries of the write, in its transaction. */
+status store_vec_check_item(const table_def *t, const av *item, diag *d);
+status store_vec_apply(store *s, const tinfo *t, const store_key *k, const av *old, const av *new_item, diag *d);
+/* Vector index vx's entry (every index's: vx < 0) of one item, for the
+ * rebuild (store_write.c); a table's (vname NULL) or one index's entries
+ * dropped. */
+status store_vec_backfill_item(store *s, const tinfo *t, int vx, const store_key *k, const av *item, diag *d);
+status store_vec_drop(store *s, int64_t tid, const char *vname, diag *d);
+/* The version of a table's entries (vecver; 0: never changed). */
+int64_t store_vec_version(store *s, int64_t tid);
+/* DescribeTable: live ItemCount and IndexSizeBytes into desc. */
+status store_vec_live(store *s, int64_t tid, struct cJSON *desc, diag *d);
+/* UpdateTable's VectorIndexUpdates onto desc; then, once the new
+ * description is in place, the new indexes' entries. */
+status store_vec_update(store *s, tinfo *t, const struct cJSON *in, struct cJSON *desc, diag *d);
+status store_vec_backfill(store *s, tinfo *t, const struct cJSON *in, diag *d);
+/* Backups: a restore's CreateTable keeps the source's vector indexes
+ * (their schema attributes marked in used); a backup's
+ * SourceTableFeatureDetails lists them (VectorIndexInfo). */
+void store_vec_restore_req(const struct cJSON *src, struct cJSON *req, struct cJSON *used);
+void store_vec_feature_details(const struct cJSON *desc, struct cJSON *o);
+/* The refusal of a Query or Scan (op) naming index, which the table
+ * lacks: a vector index's own words when it is one ("Vector indexes do
+ * not support Query or Scan operations", the developer guide). */
+status store_vec_not_readable(const table_def *def, const char *index, const char *op, diag *d);
+/* SearchVectors: the typed operation and its JSON door. */
+status store_vec_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
+status store_op_search_vectors(store *s, const struct cJSON *in, buf *out, diag *d);
+/* The shared packed vectors let go (the last handle on the file closes). */
+void store_vcache_drop(store_shared *sh);
 
 #endif

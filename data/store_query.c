@@ -555,7 +555,7 @@ static status read_common(store *s, const ddb_req *q, read_req *r, tinfo **tp, c
     if (index) {
         int xid = store_index_xid(&t->def, index);
         if (xid < 0)
-            return diag_set(d, ST_VALIDATION, "The table does not have the specified index: %s", index);
+            return store_vec_not_readable(&t->def, index, q->kind == DDB_QUERY ? "Query" : "Scan", d);
         r->rq.xid = xid;
         r->ix = &t->def.idx[xid - 1];
         if (r->ix->global && q->consistent)

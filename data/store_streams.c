@@ -313,6 +313,7 @@ static const vspec update_spec[] = {
     { .name = "GlobalSecondaryIndexUpdates", .type = VT_LIST, .elem = &store_gsi_update_elem },
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
     F_CAPACITY,
+    { .name = "VectorIndexUpdates", .type = VT_LIST, .elem = &store_vix_update_elem },
     { .type = VT_END },
 };
 
@@ -392,11 +393,13 @@ status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
     status st = gsi_capacity_refused(in, d);
     if (st == ST_OK)
         st = store_valid_check(in, update_spec, d, &s->err_msg);
+    if (st == ST_OK)
+        st = store_members_check(in, false, d);
     if (st != ST_OK)
         return st;
     static const char *const members[] = { "ProvisionedThroughput", "BillingMode", "StreamSpecification",
-                                           "GlobalSecondaryIndexUpdates", "SSESpecification",
-                                           "ReplicaUpdates" };
+                                           "GlobalSecondaryIndexUpdates", "VectorIndexUpdates",
+                                           "SSESpecification", "ReplicaUpdates" };
     /* The global table members: ddbx has no replicas to apply them to. */
     static const char *const global[] = { "MultiRegionConsistency", "GlobalTableWitnessUpdates",
                                           "GlobalTableSettingsReplicationMode", "DisassociationProtectionEnabled" };
@@ -411,7 +414,7 @@ status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
         return diag_set(d, ST_VALIDATION, "At least one of ProvisionedThroughput, BillingMode,"
                         " UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or"
                         " ReplicaUpdates is required");
-    for (size_t i = 4; i < sizeof members / sizeof members[0]; i++)
+    for (size_t i = 5; i < sizeof members / sizeof members[0]; i++)
         if (given(in, members[i]))
             return diag_set(d, ST_VALIDATION, "ddbx's UpdateTable does not apply %s yet", members[i]);
     const char *name = jstr(in, "TableName");
@@ -440,8 +443,13 @@ status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
     if (spec && !cJSON_IsNull(spec) && (st = update_stream(s, t, spec, desc, d)) != ST_OK)
         goto out;
     store_capacity_update(in, desc);
+    if ((st = store_vec_update(s, t, in, desc, d)) != ST_OK)
+        goto out;
     if ((st = put_desc(s, tid, desc, NULL, d)) != ST_OK ||
         (st = store_gsi_rows(s, name, notes, d)) != ST_OK)
+        goto out;
+    if (cJSON_GetObjectItemCaseSensitive(in, "VectorIndexUpdates") &&
+        ((st = store_table(s, name, &t, d)) != ST_OK || (st = store_vec_backfill(s, t, in, d)) != ST_OK))
         goto out;
     st = update_answer(s, name, notes, out, d);
 out:

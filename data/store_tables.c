@@ -134,6 +134,7 @@ static const vspec create_spec[] = {
     { .name = "StreamSpecification", .type = VT_FSTRUCT, .sub = "StreamSpecification", .fields = stream_fields },
     { .name = "Tags", .type = VT_LIST, .elem = &store_tag_elem },
     F_CAPACITY, F_CREATE_MORE,
+    { .name = "VectorIndexes", .type = VT_LIST, .elem = &store_vix_elem },
     { .type = VT_END },
 };
 
@@ -465,7 +466,8 @@ static void keys_used(const cJSON *ks, cJSON *used, buf *list)
  * the lists in request order and in order of first use, which that one
  * example does not settle). Without indexes the count check before
  * answers first. */
-static status check_unused_defs(const cJSON *defs, const cJSON *ks, const cJSON *lsis, const cJSON *gsis, diag *d)
+static status check_unused_defs(const cJSON *defs, const cJSON *ks, const cJSON *lsis, const cJSON *gsis,
+                                const cJSON *vixs, diag *d)
 {
     cJSON *used = cJSON_CreateObject();
     buf list = BUF_INIT;
@@ -474,6 +476,8 @@ static status check_unused_defs(const cJSON *defs, const cJSON *ks, const cJSON 
     for (int i = 0; i < 2; i++)
         cJSON_ArrayForEach(ix, ixs[i])
             keys_used(cJSON_GetObjectItemCaseSensitive(ix, "KeySchema"), used, &list);
+    cJSON_ArrayForEach(ix, vixs)   /* a vector index's SearchSchema uses its attributes */
+        keys_used(cJSON_GetObjectItemCaseSensitive(ix, "SearchSchema"), used, &list);
     status st = ST_OK;
     const cJSON *e;
     cJSON_ArrayForEach(e, defs) {
@@ -514,7 +518,8 @@ status store_create_checks(const cJSON *in, diag *d)
         lsis = NULL;
     if (cJSON_IsNull(gsis))
         gsis = NULL;
-    if (!lsis && !gsis && cJSON_GetArraySize(ks) != cJSON_GetArraySize(defs))
+    const cJSON *vixs = cJSON_GetObjectItemCaseSensitive(in, "VectorIndexes");
+    if (!lsis && !gsis && cJSON_GetArraySize(vixs) == 0 && cJSON_GetArraySize(ks) != cJSON_GetArraySize(defs))
         return diag_set(d, ST_VALIDATION,
                         "One or more parameter values were invalid: Number of attributes in KeySchema"
                         " does not exactly match number of attributes defined in AttributeDefinitions");
@@ -530,7 +535,9 @@ status store_create_checks(const cJSON *in, diag *d)
     if (st == ST_OK)
         st = check_include(gsis, d);
     if (st == ST_OK)
-        st = check_unused_defs(defs, ks, lsis, gsis, d);
+        st = check_unused_defs(defs, ks, lsis, gsis, vixs, d);
+    if (st == ST_OK)
+        st = store_vec_create_checks(in, d);
     return st;
 }
 
@@ -636,6 +643,7 @@ status store_def_from_tree(const cJSON *root, table_def *def, diag *d)
     cJSON_ArrayForEach(e, gsis) index_from(e, defs, true, &def->idx[def->n_idx++]);
     const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(root, "CreationDateTime");
     def->created = cJSON_IsNumber(cdt) ? (int64_t)cdt->valuedouble : 0;
+    store_vec_def_from_tree(root, def);
     return ST_OK;
 }
 
@@ -657,33 +665,6 @@ static cJSON *throughput(const cJSON *pt)
     cJSON_AddNumberToObject(o, "WriteCapacityUnits", cJSON_IsNumber(w) ? (double)(long long)w->valuedouble : 0);
     cJSON_AddNumberToObject(o, "NumberOfDecreasesToday", 0);
     return o;
-}
-
-void store_random(void *p, size_t n)
-{
-    unsigned char *b = p;
-    FILE *f = fopen("/dev/urandom", "rb");
-    if (!f || fread(b, 1, n, f) != n) {
-        static unsigned x;
-        x ^= (unsigned)time(NULL) ^ (unsigned)getpid();
-        for (size_t i = 0; i < n; i++) {
-            x = x * 1103515245u + 12345u;
-            b[i] = (unsigned char)(x >> 16);
-        }
-    }
-    if (f)
-        fclose(f);
-}
-
-static void uuid4(char out[37])
-{
-    unsigned char b[16];
-    store_random(b, sizeof b);
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
-             b[13], b[14], b[15]);
 }
 
 /* An index's description as CreateTable (or UpdateTable's Create) makes it. */
@@ -716,7 +697,7 @@ cJSON *store_create_desc(const cJSON *in)
     clock_gettime(CLOCK_REALTIME, &ts);
     double now = (double)ts.tv_sec + (double)(ts.tv_nsec / 1000000) / 1000.0;
     char id[37];
-    uuid4(id);
+    store_uuid4(id);
     buf arn = BUF_INIT;
 
     cJSON *o = cJSON_CreateObject();
@@ -751,6 +732,7 @@ cJSON *store_create_desc(const cJSON *in)
     }
     store_capacity_create_desc(in, o);
     add_copy(o, in, "GlobalTableSettingsReplicationMode");
+    store_vec_create_desc(o, in);
     buf_done(&arn);
     return o;
 }
@@ -822,6 +804,8 @@ static status live_desc(store *s, tinfo *t, const char *status_text, buf *out, d
         }
     }
     store_capacity_describe(o);
+    if ((st = store_vec_live(s, t->id, o, d)) != ST_OK)
+        goto out;
     char *text = cJSON_PrintUnformatted(o);
     buf_adds(out, text);
     cJSON_free(text);
@@ -837,7 +821,7 @@ out:
 static status deleted_desc(store *s, tinfo *t, buf *out, diag *d)
 {
     static const char *const dropped[] = { "KeySchema", "AttributeDefinitions", "CreationDateTime",
-                                           "LocalSecondaryIndexes", "GlobalSecondaryIndexes" };
+                                           "LocalSecondaryIndexes", "GlobalSecondaryIndexes", "VectorIndexes" };
     buf live = BUF_INIT;
     status st = live_desc(s, t, "DELETING", &live, d);
     cJSON *o = st == ST_OK ? cJSON_Parse(live.data) : NULL;
@@ -861,7 +845,8 @@ status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
-    if (st != ST_OK || (st = store_create_checks(in, d)) != ST_OK ||
+    if (st != ST_OK || (st = store_members_check(in, true, d)) != ST_OK ||
+        (st = store_create_checks(in, d)) != ST_OK ||
         (st = store_streams_check_spec(spec, true, d)) != ST_OK ||
         (st = store_tags_check_create(cJSON_GetObjectItemCaseSensitive(in, "Tags"), d)) != ST_OK ||
         (st = store_capacity_check_create(in, d)) != ST_OK || (st = store_policy_check_create(in, d)) != ST_OK)
@@ -986,6 +971,8 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
             st = store_backup_table_deleted(s, t, &keep_items, d);
         if (st == ST_OK)
             st = delete_rows(s, tid, keep_items, d);
+        if (st == ST_OK)
+            st = store_vec_drop(s, tid, NULL, d);
         if (st == ST_OK)
             st = store_streams_table_deleted(s, tid, d);
         store_forget_tables(s);

@@ -152,6 +152,11 @@ status store_check_item(const table_def *def, const av *item, store_key *k, diag
             }
         }
     }
+    if (def->n_vidx) {
+        status st = store_vec_check_item(def, item, d);
+        if (st != ST_OK)
+            return st;
+    }
     if (k) {
         buf_reset(&k->pk);
         buf_reset(&k->sk);
@@ -350,6 +355,9 @@ static status write_indexes(store *s, const tinfo *t, const store_key *k, const 
     buf_done(&npk);
     buf_done(&nsk);
     buf_done(&body);
+    /* The vector indexes' entries, in the same transaction. */
+    if (st == ST_OK && t->def.n_vidx)
+        st = store_vec_apply(s, t, k, old, new_item, d);
     return st;
 }
 
@@ -527,13 +535,18 @@ status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key 
     return st;
 }
 
-status store_rebuild(store *s, const tinfo *t, int x, diag *d)
+/* The rebuild's loop: index entries from every item. x: the secondary
+ * index to fill (-1: every one, with the table's partition counts;
+ * SCHEMA_MAX_INDEXES: none); vx: the vector index (-1: every one; -2:
+ * none). */
+static status rebuild_items(store *s, const tinfo *t, int x, int vx, diag *d)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, size, body FROM items WHERE tid = ?1", -1, &q, NULL) != SQLITE_OK)
         return store_sqlerr(s, d);
     sqlite3_bind_int64(q, 1, t->id);
-    size_t from = x < 0 ? 0 : (size_t)x, to = x < 0 ? t->def.n_idx : (size_t)x + 1;
+    size_t from = x < 0 ? 0 : (size_t)x, to = x < 0 ? t->def.n_idx : x >= SCHEMA_MAX_INDEXES ? from : (size_t)x + 1;
+    bool vecs = vx != -2 && t->def.n_vidx;
     store_key k;
     store_key_init(&k);
     status st = ST_OK;
@@ -547,10 +560,12 @@ status store_rebuild(store *s, const tinfo *t, int x, diag *d)
         if (x < 0)
             store_delta(s, t->id, 0, k.pk.data, k.pk.len, 1, (int64_t)size);
         av item;
-        if (from < to &&
+        if ((from < to || vecs) &&
             (st = itemenc_decode(sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3), &item, d)) == ST_OK) {
             for (size_t i = from; st == ST_OK && i < to; i++)
                 st = store_index_backfill(s, t, i, &k, &item, size, d);
+            if (st == ST_OK && vecs)
+                st = store_vec_backfill_item(s, t, vx, &k, &item, d);
             av_done(&item);
         }
         /* Keep the in-memory partition deltas bounded on huge tables. */
@@ -562,4 +577,14 @@ status store_rebuild(store *s, const tinfo *t, int x, diag *d)
     sqlite3_finalize(q);
     store_key_done(&k);
     return st == ST_OK ? store_flush_deltas(s, d) : st;
+}
+
+status store_rebuild(store *s, const tinfo *t, int x, diag *d)
+{
+    return rebuild_items(s, t, x, x < 0 ? -1 : -2, d);
+}
+
+status store_rebuild_vec(store *s, const tinfo *t, int vx, diag *d)
+{
+    return rebuild_items(s, t, SCHEMA_MAX_INDEXES, vx, d);
 }

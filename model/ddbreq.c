@@ -6,6 +6,7 @@
 
 #include "model/ddbjson.h"
 #include "model/mem.h"
+#include "model/vecidx.h"
 
 /* ---- operation names ---------------------------------------------------- */
 
@@ -54,7 +55,7 @@ ddb_opname ddb_kind_op(ddb_kind k)
         [DDB_DELETE] = DDB_OP_DeleteItem, [DDB_CHECK] = DDB_OP_TransactWriteItems,
         [DDB_QUERY] = DDB_OP_Query, [DDB_SCAN] = DDB_OP_Scan, [DDB_BATCH_GET] = DDB_OP_BatchGetItem,
         [DDB_BATCH_WRITE] = DDB_OP_BatchWriteItem, [DDB_TRANSACT_GET] = DDB_OP_TransactGetItems,
-        [DDB_TRANSACT_WRITE] = DDB_OP_TransactWriteItems,
+        [DDB_TRANSACT_WRITE] = DDB_OP_TransactWriteItems, [DDB_SEARCH_VECTORS] = DDB_OP_SearchVectors,
         [DDB_LIST_TABLES] = DDB_OP_ListTables, [DDB_DESCRIBE_TABLE] = DDB_OP_DescribeTable,
         [DDB_CREATE_TABLE] = DDB_OP_CreateTable, [DDB_DELETE_TABLE] = DDB_OP_DeleteTable,
         [DDB_UPDATE_TABLE] = DDB_OP_UpdateTable, [DDB_DESCRIBE_TTL] = DDB_OP_DescribeTimeToLive,
@@ -131,7 +132,7 @@ void ddb_req_init(ddb_req *r, ddb_kind kind)
     memset(r, 0, sizeof *r);
     r->kind = kind;
     r->key.type = r->item.type = r->keys.type = AV_NONE;
-    r->names.type = r->values.type = r->start.type = AV_NONE;
+    r->names.type = r->values.type = r->start.type = r->svec.type = AV_NONE;
     r->ctl.params.type = AV_NONE;
     legacy_init(&r->legacy);
 }
@@ -173,6 +174,8 @@ void ddb_req_done(ddb_req *r)
     free(r->filter);
     free(r->proj);
     free(r->token);
+    free(r->scond);
+    av_done(&r->svec);
     av_done(&r->key);
     av_done(&r->item);
     av_done(&r->keys);
@@ -218,6 +221,8 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     dst->filter = dup_or_null(src->filter);
     dst->proj = dup_or_null(src->proj);
     dst->token = dup_or_null(src->token);
+    dst->scond = dup_or_null(src->scond);
+    av_copy(&dst->svec, &src->svec);
     av_copy(&dst->key, &src->key);
     av_copy(&dst->item, &src->item);
     av_copy(&dst->keys, &src->keys);
@@ -464,12 +469,9 @@ static void attr_def(buf *out, const key_attr *k)
     buf_addc(out, '}');
 }
 
-/* IndexName, KeySchema and Projection of an index (inside its object). */
-static void index_members(jw *w, const table_def *def, const index_def *ix)
+/* "Projection":{...} of an index (its proj and include). */
+static void projection(jw *w, const index_def *ix)
 {
-    jstring(w, "IndexName", ix->name);
-    jmember(w, "KeySchema");
-    key_schema(w->out, def, ix);
     jmember(w, "Projection");
     jw p = { w->out, true };
     buf_addc(w->out, '{');
@@ -485,6 +487,15 @@ static void index_members(jw *w, const table_def *def, const index_def *ix)
         buf_addc(w->out, ']');
     }
     buf_addc(w->out, '}');
+}
+
+/* IndexName, KeySchema and Projection of an index (inside its object). */
+static void index_members(jw *w, const table_def *def, const index_def *ix)
+{
+    jstring(w, "IndexName", ix->name);
+    jmember(w, "KeySchema");
+    key_schema(w->out, def, ix);
+    projection(w, ix);
 }
 
 /* "ProvisionedThroughput":{"ReadCapacityUnits":R,"WriteCapacityUnits":W} */
@@ -530,14 +541,56 @@ static void index_list(jw *w, const char *member, const table_def *def, bool glo
  * table's, then each index's), on demand or provisioned (c->rcu, c->wcu),
  * the index lists in the order their first index comes in def->idx, and
  * the stream. */
+/* A table's VectorIndexes (model/vecidx.h), as CreateTable takes them. */
+static void vector_indexes(jw *w, const table_def *def)
+{
+    jmember(w, "VectorIndexes");
+    buf_addc(w->out, '[');
+    for (size_t i = 0; i < def->n_vidx; i++) {
+        const vec_index *v = &def->vidx[i];
+        jw e = { w->out, true };
+        buf_adds(w->out, i ? ",{" : "{");
+        jstring(&e, "IndexName", v->name);
+        if (v->n_schema) {
+            jmember(&e, "SearchSchema");
+            for (size_t j = 0; j < v->n_schema; j++) {
+                buf_adds(w->out, j ? ",{\"AttributeName\":" : "[{\"AttributeName\":");
+                ddbjson_write_string(w->out, v->schema[j].name, strlen(v->schema[j].name));
+                buf_adds(w->out, v->schema[j].hash ? ",\"SearchSchemaElementType\":\"HASH\"}"
+                                                   : ",\"SearchSchemaElementType\":\"INLINE_FILTER\"}");
+            }
+            buf_addc(w->out, ']');
+        }
+        index_def proj = { .proj = v->proj, .include = v->include, .n_include = v->n_include };
+        projection(&e, &proj);
+        jmember(&e, "VectorAttribute");
+        buf_adds(w->out, "{\"AttributeName\":");
+        ddbjson_write_string(w->out, v->attr, strlen(v->attr));
+        buf_printf(w->out, "},\"Dimensions\":%u", v->dims);
+        jstring(&e, "DistanceFunction", vec_dist_name(v->dist));
+        buf_addc(w->out, '}');
+    }
+    buf_addc(w->out, ']');
+}
+
 static void create_table(jw *w, const ddb_ctl *c)
 {
     const table_def *def = c->def;
-    const key_attr *all[(1 + SCHEMA_MAX_INDEXES) * 2 * SCHEMA_MAX_KEY_PARTS];
+    size_t n_schema = 0;
+    for (size_t i = 0; i < def->n_vidx; i++)
+        n_schema += def->vidx[i].n_schema;
+    /* The keys' attributes, then the vector indexes' search schemas'. */
+    const key_attr **all = xcalloc((1 + SCHEMA_MAX_INDEXES) * 2 * SCHEMA_MAX_KEY_PARTS + n_schema, sizeof *all);
+    key_attr *schema = n_schema ? xcalloc(n_schema, sizeof *schema) : NULL;
     size_t n_all = 0, n_hash;
     n_all += key_attrs(def, NULL, all, &n_hash);
     for (size_t i = 0; i < def->n_idx && i < SCHEMA_MAX_INDEXES; i++)
         n_all += key_attrs(def, &def->idx[i], all + n_all, &n_hash);
+    for (size_t i = 0, k = 0; i < def->n_vidx; i++)
+        for (size_t j = 0; j < def->vidx[i].n_schema; j++, k++) {
+            schema[k] = (key_attr){ def->vidx[i].schema[j].name, def->vidx[i].schema[j].type };
+            all[n_all++] = &schema[k];
+        }
     jmember(w, "AttributeDefinitions");
     buf_addc(w->out, '[');
     bool first = true;
@@ -574,6 +627,10 @@ static void create_table(jw *w, const ddb_ctl *c)
         jstring(&e, "StreamViewType", c->stream_view);
         buf_addc(w->out, '}');
     }
+    if (def->n_vidx)
+        vector_indexes(w, def);
+    free(schema);
+    free(all);
 }
 
 /* UpdateTable: one GlobalSecondaryIndexUpdates entry, a Create (its key
@@ -748,6 +805,21 @@ static void write_body(const ddb_req *r, buf *out)
             write_names(out, &r->names);
         }
         jitem(&w, DDBJSON_VALUES_MEMBER, &r->values);
+        jstring(&w, "SearchConditionExpression", r->scond);
+        if (r->svec.type == AV_L) {
+            jmember(&w, "SearchVector");
+            buf_addc(out, '[');
+            for (size_t i = 0; i < r->svec.u.l.len; i++) {
+                if (i)
+                    buf_addc(out, ',');
+                ddbjson_write_value(out, &r->svec.u.l.v[i]);
+            }
+            buf_addc(out, ']');
+        }
+        if (r->topk) {
+            jmember(&w, "TopK");
+            buf_printf(out, "%u", (unsigned)r->topk);
+        }
         jstring(&w, "Select", ddb_select_name(r->select));
         if (r->limit) {
             jmember(&w, "Limit");
@@ -939,6 +1011,7 @@ void ddb_res_done(ddb_res *r)
     for (size_t i = 0; i < r->n_items; i++)
         av_done(&r->items[i]);
     free(r->items);
+    free(r->scores);
     av_done(&r->last_key);
     av_done(&r->responses);
     for (size_t i = 0; i < r->n_icm; i++) {
@@ -967,6 +1040,15 @@ void ddb_res_push_item(ddb_res *r, av *item)
         r->items = xrealloc(r->items, r->cap_items * sizeof *r->items);
     }
     av_move(&r->items[r->n_items++], item);
+}
+
+void ddb_res_push_scored(ddb_res *r, av *item, double score)
+{
+    size_t cap = r->cap_items;
+    ddb_res_push_item(r, item);
+    if (!r->scores || cap != r->cap_items)
+        r->scores = xrealloc(r->scores, r->cap_items * sizeof *r->scores);
+    r->scores[r->n_items - 1] = score;
 }
 
 ddb_cap *ddb_res_cap(ddb_res *r, const char *table)

@@ -91,7 +91,8 @@
     X(ListImports,               "list-imports",                 'd') \
     X(PutResourcePolicy,         "put-resource-policy",          'c') \
     X(GetResourcePolicy,         "get-resource-policy",          'd') \
-    X(DeleteResourcePolicy,      "delete-resource-policy",       'c')
+    X(DeleteResourcePolicy,      "delete-resource-policy",       'c') \
+    X(SearchVectors,             "search-vectors",               'r')
 
 typedef enum {
 #define DDB_OP_ENUM(name, cli, kind) DDB_OP_##name,
@@ -116,6 +117,7 @@ char ddb_op_kind_of(const char *name);
 typedef enum {
     DDB_GET, DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_CHECK, DDB_QUERY, DDB_SCAN,
     DDB_BATCH_GET, DDB_BATCH_WRITE, DDB_TRANSACT_GET, DDB_TRANSACT_WRITE,
+    DDB_SEARCH_VECTORS,
     DDB_LIST_TABLES, DDB_DESCRIBE_TABLE, DDB_CREATE_TABLE, DDB_DELETE_TABLE, DDB_UPDATE_TABLE,
     DDB_DESCRIBE_TTL, DDB_UPDATE_TTL, DDB_EXECUTE,
     DDB_DESCRIBE_STREAM, DDB_GET_SHARD_ITERATOR, DDB_GET_RECORDS,
@@ -196,7 +198,7 @@ typedef struct ddb_req ddb_req;
 struct ddb_req {
     ddb_kind kind;
     char *table;          /* TableName; NULL for batches and transactions */
-    char *index;          /* IndexName (Query, Scan) */
+    char *index;          /* IndexName (Query, Scan, SearchVectors) */
     av key;               /* Key (Get, Update, Delete, Check); AV_NONE otherwise */
     av item;              /* Item (Put) */
     av keys;              /* BatchGet, per table: L of key maps */
@@ -216,6 +218,12 @@ struct ddb_req {
     av start;             /* ExclusiveStartKey; AV_NONE: from the start */
     int segment, segments;/* Scan: Segment, TotalSegments (segments 0: not parallel) */
     char *token;          /* TransactWriteItems ClientRequestToken */
+    /* SearchVectors: SearchVector (an L of N; AV_NONE: absent), TopK (0:
+     * absent) and SearchConditionExpression (NULL: none); its
+     * ProjectionExpression, names and values are proj, names, values. */
+    av svec;
+    uint32_t topk;
+    char *scond;
     /* BatchGet (one Get per table), BatchWrite (Put or Delete, each with
      * its table), TransactGet (Get), TransactWrite (Put, Update, Delete,
      * Check): the actions in order. */
@@ -302,6 +310,11 @@ typedef struct ddb_res {
     ddb_cap *caps;             /* ConsumedCapacity, one per table */
     size_t n_caps;
     char *next_token;          /* ExecuteStatement: NextToken; NULL at the end */
+    /* SearchVectors: each item's Score (n_items of them; NULL otherwise),
+     * and its ConsumedCapacity, a VectorCapacity (has_vbytes: asked for). */
+    double *scores;
+    double vbytes;
+    bool has_vbytes;
     /* ItemCollectionMetrics (icm asked, tables with a local secondary
      * index): one entry an item collection written, in the order first
      * written (Put/Update/Delete: at most one). */
@@ -313,6 +326,8 @@ void ddb_res_init(ddb_res *r);
 void ddb_res_done(ddb_res *r);
 /* Takes the item (the av is moved). */
 void ddb_res_push_item(ddb_res *r, av *item);
+/* SearchVectors: takes the item, with its score. */
+void ddb_res_push_scored(ddb_res *r, av *item, double score);
 /* The capacity entry for table (added when missing). */
 ddb_cap *ddb_res_cap(ddb_res *r, const char *table);
 /* Sum of CapacityUnits over every table. */

@@ -11,6 +11,7 @@
 #include "model/buf.h"
 #include "model/mem.h"
 #include "model/size.h"
+#include "model/vecidx.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -40,6 +41,9 @@ void table_def_free(table_def *t)
     for (size_t i = 0; i < t->n_idx; i++)
         index_def_free(&t->idx[i]);
     free(t->idx);
+    for (size_t i = 0; i < t->n_vidx; i++)
+        vec_index_free(&t->vidx[i]);
+    free(t->vidx);
     memset(t, 0, sizeof *t);
 }
 
@@ -59,6 +63,10 @@ void table_def_copy(table_def *dst, const table_def *src)
     dst->idx = src->n_idx ? xcalloc(src->n_idx, sizeof(index_def)) : NULL;
     for (size_t i = 0; i < src->n_idx; i++)
         index_def_copy(&dst->idx[i], &src->idx[i]);
+    dst->n_vidx = src->n_vidx;
+    dst->vidx = src->n_vidx ? xcalloc(src->n_vidx, sizeof *dst->vidx) : NULL;
+    for (size_t i = 0; i < src->n_vidx; i++)
+        vec_index_copy(&dst->vidx[i], &src->vidx[i]);
 }
 
 void index_def_copy(index_def *d, const index_def *s)

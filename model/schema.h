@@ -56,6 +56,8 @@ typedef struct table_def {
     index_def *idx;
     size_t n_idx;
     int64_t created;   /* seconds since the epoch */
+    struct vec_index *vidx;   /* VectorIndexes (model/vecidx.h) */
+    size_t n_vidx;
 } table_def;
 
 void table_def_free(table_def *t);       /* frees contents */

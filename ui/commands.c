@@ -445,6 +445,13 @@ bool commands_request(view *v, enum req r)
     case REQ_LIVE: live_command(NULL); return true;
     case REQ_PARTIQL: view_partiql_open(v, NULL); return true;
     case REQ_PATTERNS: view_patterns_open(v, NULL); return true;
+    case REQ_SIMILAR: {
+        cond_arg a = { 0 };
+        if (v->ops->context)
+            v->ops->context(v, &a);
+        display_push(&view_similar_ops, &a);
+        return true;
+    }
     default: break;
     }
     for (size_t i = 0; i < N_FEATURES; i++)

@@ -37,6 +37,7 @@
     X("Table",   FOLD_ALL,      "fold-all",      "Fold or unfold every partition") \
     X("Table",   PARTITIONS,    "partitions",    "Partition overview: items and bytes per partition") \
     X("Table",   ENTITIES,      "entities",      "Entity types of the table, inferred from its items: Enter shows the table view of one") \
+    X("Table",   SIMILAR,       "similar",       "More like this: the item's nearest neighbours in a vector index, with scores and the capacity it cost (again there: inline filters off/on)") \
     X("Table",   FOLLOW,        "follow",        "Follow the sort key's edge (own collection first; f on it: the next)") \
     X("Table",   QUERY,         "query",         "Open the query bar (Query or Scan)") \
     X("Table",   PARTIQL,       "partiql",       "Open the PartiQL bar: a statement, a prompt for each ?, Query or Scan said before it runs") \

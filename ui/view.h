@@ -197,6 +197,7 @@ extern const view_ops view_cols_ops;     /* ui/view_cols.c: column picker (arg: 
 extern const view_ops view_entities_ops; /* ui/view_entities.c: entity types (arg: cond_arg) */
 extern const view_ops view_doctor_ops;   /* ui/view_doctor.c: :doctor's findings (arg: cond_arg) */
 extern const view_ops view_whatif_ops;   /* ui/view_whatif.c: :what-if (arg: cond_arg) */
+extern const view_ops view_similar_ops;  /* ui/view_similar.c: more like this (arg: cond_arg) */
 
 /* The table view's part in the store search (ui/search.c): the selected
  * partition header's key value (NULL when an item or nothing is

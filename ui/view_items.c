@@ -21,6 +21,7 @@
 #include "model/doctor.h"
 #include "model/mem.h"
 #include "model/ttl.h"
+#include "model/vecidx.h"
 #include "ui/cols.h"
 #include "ui/colset.h"
 #include "ui/display.h"
@@ -470,6 +471,10 @@ static void items_title(view *v, buf *out)
     if (p->def.n_idx) {
         text_title_part(out, 2);
         buf_adds(out, "  [i: index]");
+    }
+    if (p->def.n_vidx) {
+        text_title_part(out, 2);
+        buf_adds(out, "  [~: more like this]");
     }
 }
 
@@ -945,7 +950,8 @@ static enum req items_request(view *v, enum req r)
     case REQ_FOLD_ALL: fold_all(v, -1); return REQ_NONE;
     case REQ_TOGGLE_INDEX:
         if (!p->def.n_idx) {
-            display_error("Table %s has no indexes", p->table);
+            display_error(p->def.n_vidx ? "Table %s has only vector indexes: ~ on an item searches one"
+                                        : "Table %s has no indexes", p->table);
             return REQ_NONE;
         }
         switch_index(v, p->ix + 1 >= (int)p->def.n_idx ? -1 : p->ix + 1);
@@ -1045,7 +1051,9 @@ static bool items_command(view *v, int argc, char **argv)
             return true;
         }
         int ix = find_index(p, argv[1]);
-        if (ix == -2)
+        if (ix == -2 && vec_index_find(&p->def, argv[1]))
+            display_error("%s is a vector index: ~ on an item searches it (no Query or Scan)", argv[1]);
+        else if (ix == -2)
             display_error("Table %s has no index %s", p->table, argv[1]);
         else
             switch_index(v, ix);

@@ -7,6 +7,7 @@
 
 #include "data/store.h"
 #include "model/mem.h"
+#include "model/vecidx.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/text.h"
@@ -210,6 +211,12 @@ static void row_text(const trow *r, buf *keys, buf *idx)
         buf_printf(idx, "%s%s %s(%s%s%s) %s", i ? ", " : "", ix->global ? "GSI" : "LSI", ix->name,
                    ix->pk.name, ix->sk.name ? "," : "", ix->sk.name ? ix->sk.name : "",
                    proj_type_name(ix->proj));
+    }
+    /* Vector indexes after the others: name(attribute dims function). */
+    for (size_t i = 0; i < r->def.n_vidx; i++) {
+        const vec_index *vx = &r->def.vidx[i];
+        buf_printf(idx, "%sVEC %s(%s %u %s) %s", r->def.n_idx || i ? ", " : "", vx->name, vx->attr, vx->dims,
+                   vec_dist_name(vx->dist), proj_type_name(vx->proj));
     }
 }
 

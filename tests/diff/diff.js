@@ -50,6 +50,13 @@ const BY_VALUE = ORACLE === 'ddblocal';
  * Operations `ddbx api` offers in this tree. A group runs only when every
  * operation it needs is here: a group against a missing operation would
  * only measure "not implemented". Extend as the store lands them.
+ * SearchVectors (and CreateTable's VectorIndexes, UpdateTable's
+ * VectorIndexUpdates) has no group: neither dynalite nor DynamoDB Local
+ * implements vector search (checked 2026-12-06: dynalite has no
+ * SearchVectors action and answers UnknownOperationException; the
+ * DynamoDB Local build the suite installs, 2026-05-28, has no vector class
+ * in DynamoDBLocal.jar), so there is no oracle to differ from; tests/data/test_vector.c
+ * pins it against AWS's documents instead.
  */
 const DDBX_OPS = new Set([
   'eval',            // `ddbx eval` (expression language, no store)

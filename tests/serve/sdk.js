@@ -442,6 +442,38 @@ async function main() {
     await c.send(new ddb.DeleteTableCommand({ TableName: L }));
   }
 
+  // Vector indexes through the SDK's own commands (issue 39): CreateTable's
+  // VectorIndexes, DescribeTable's, SearchVectors' SearchResults and
+  // VectorCapacity, a refusal as a ValidationException (expectations:
+  // tests/data/test_vector.c and the API reference's SearchVectors).
+  {
+    const V = 'SdkVectors';
+    await c.send(new ddb.CreateTableCommand({ TableName: V, BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }, { AttributeName: 'tenant', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      VectorIndexes: [{ IndexName: 'emb-idx', VectorAttribute: { AttributeName: 'emb' }, Dimensions: 3,
+        DistanceFunction: 'DOT_PRODUCT', SearchSchema: [{ AttributeName: 'tenant', SearchSchemaElementType: 'HASH' }],
+        Projection: { ProjectionType: 'KEYS_ONLY' } }] }));
+    const vec = (a, b, z) => ({ L: [{ N: a }, { N: b }, { N: z }] });
+    for (const [id, t, e] of [['a', 't1', vec('1', '0', '0')], ['b', 't1', vec('3', '0', '0')], ['c', 't2', vec('9', '0', '0')]])
+      await c.send(new ddb.PutItemCommand({ TableName: V, Item: { id: S(id), tenant: S(t), emb: e } }));
+    const dv = await c.send(new ddb.DescribeTableCommand({ TableName: V }));
+    const vi = (dv.Table.VectorIndexes || [])[0] || {};
+    ok(vi.IndexName === 'emb-idx' && vi.IndexStatus === 'ACTIVE' && vi.Dimensions === 3 && vi.ItemCount === 3,
+       'DescribeTable: VectorIndexes', dv.Table.VectorIndexes);
+    const sv = await c.send(new ddb.SearchVectorsCommand({ TableName: V, IndexName: 'emb-idx', TopK: 5,
+      SearchVector: [{ N: '1' }, { N: '0' }, { N: '0' }], SearchConditionExpression: 'tenant = :t',
+      ExpressionAttributeValues: { ':t': S('t1') }, ReturnConsumedCapacity: 'TOTAL' }));
+    const got = (sv.SearchResults || []).map((r) => `${r.Item.id.S}=${r.Score}`).join(' ');
+    ok(got === 'b=3 a=1' && sv.ConsumedCapacity && sv.ConsumedCapacity.VectorSearchRequestBytes === 1024,
+       'SearchVectors: DOT_PRODUCT, highest first, one tenant, its VectorCapacity', sv);
+    const bad = await thrown(() => c.send(new ddb.SearchVectorsCommand({ TableName: V, IndexName: 'emb-idx', TopK: 101,
+      SearchVector: [{ N: '1' }, { N: '0' }, { N: '0' }] })));
+    ok(bad && bad.name === 'ValidationException' && /TopK value '101' is out of valid range/.test(bad.message),
+       'SearchVectors with TopK 101: ValidationException', bad && bad.message);
+    await c.send(new ddb.DeleteTableCommand({ TableName: V }));
+  }
+
   // ddbx api on the same database sees what the endpoint wrote.
   const line = JSON.stringify({ Operation: 'GetItem', Input: { TableName: T, Key: { PK: S('W#7'), SK: S('I#0199') } } });
   const api = spawnSync(DDBX, ['api', '--db', DBFILE], { input: line + '\n', encoding: 'utf8', timeout: 20000 });
