@@ -34,7 +34,7 @@ static const char *const update_members[] = {
     "AttributeDefinitions", "TableName", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexUpdates",
     "StreamSpecification", "SSESpecification", "ReplicaUpdates", "TableClass", "DeletionProtectionEnabled",
     "MultiRegionConsistency", "GlobalTableWitnessUpdates", "OnDemandThroughput", "WarmThroughput",
-    "GlobalTableSettingsReplicationMode", "VectorIndexUpdates", NULL,
+    "GlobalTableSettingsReplicationMode", "DisassociationProtectionEnabled", "VectorIndexUpdates", NULL,
 };
 
 status store_members_check(const cJSON *in, bool create, diag *d)
