@@ -136,7 +136,16 @@ static const char *const sql_text[Q__COUNT] = {
 #define SCHEMA_4_SQL \
     "CREATE TABLE IF NOT EXISTS staged(scope TEXT NOT NULL, tbl TEXT NOT NULL, key TEXT NOT NULL," \
     " before TEXT, after TEXT, seq INTEGER NOT NULL, PRIMARY KEY(scope, tbl, key)) WITHOUT ROWID;" \
+    STAGED_SEQ_SQL \
     "UPDATE meta SET value = 4 WHERE key = 'schema' AND value < 4;"
+/* The staged rows by seq, and the staged new items alone (the table
+ * view merges them into its pages): the next seq (max), a commit's next
+ * group and a page's new items found without reading every row (each
+ * was a full scan: quadratic for a million staged changes, issue 38).
+ * Indexes only, so a file without them (an older ddbx's) gets them at
+ * its next writable open and still reads. */
+#define STAGED_SEQ_SQL "CREATE INDEX IF NOT EXISTS staged_seq ON staged(seq);" \
+    "CREATE INDEX IF NOT EXISTS staged_new ON staged(scope, tbl, seq) WHERE before IS NULL;"
 
 status store_sqlerr(store *s, diag *d)
 {
@@ -437,6 +446,19 @@ static int memory_busy(void *arg, int count)
 
 /* One connection to the file: the pragmas every connection needs, and
  * for the first one (make_schema) the schema. */
+/* The work counter (store_work): SQLite calls this every STORE_WORK_UNIT
+ * virtual-machine instructions of any statement on the connection. */
+static int count_work(void *ctx)
+{
+    ((store *)ctx)->work++;
+    return 0;
+}
+
+uint64_t store_work(const store *s)
+{
+    return s && !s->remote ? s->work : 0;
+}
+
 static status open_conn(store *s, const char *path, unsigned flags, bool make_schema, diag *d)
 {
     bool ro = flags & STORE_READ_ONLY;
@@ -467,6 +489,7 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
     else
         sqlite3_busy_timeout(s->db, 10000);
     sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_progress_handler(s->db, STORE_WORK_UNIT, count_work, s);
     if (memory && make_schema) {
         /* memdb's default bound is 1 GiB; SQLite allocates at most 2 GiB
          * at once, and the database is one allocation. */
