@@ -80,9 +80,10 @@ status staged_put(store *s, const char *table, const av *key, const av *before,
     json_of(before, &b);
     json_of(after, &a);
     sqlite3_stmt *q = NULL;
-    /* A row that exists keeps its seq (its place in the order). */
+    /* A row that exists keeps its seq (its place in the order); a new
+     * one comes after its scope's last (the index's last entry). */
     if (sqlite3_prepare_v2(h->db, "INSERT INTO staged(scope, tbl, key, before, after, seq)"
-                           " VALUES(?1, ?2, ?3, ?4, ?5, coalesce((SELECT max(seq) FROM staged), 0) + 1)"
+                           " VALUES(?1, ?2, ?3, ?4, ?5, coalesce((SELECT max(seq) FROM staged WHERE scope = ?1), 0) + 1)"
                            " ON CONFLICT(scope, tbl, key) DO UPDATE SET before = ?4, after = ?5",
                            -1, &q, NULL) != SQLITE_OK) {
         st = store_sqlerr(h, d);
@@ -281,8 +282,11 @@ status staged_drop(store *s, const char *table, const av *key, size_t *n, diag *
     buf k = BUF_INIT;
     json_of(key, &k);
     sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(h->db, "DELETE FROM staged WHERE scope = ?1 AND (?2 IS NULL OR tbl = ?2)"
-                           " AND (?3 IS NULL OR key = ?3)", -1, &q, NULL) != SQLITE_OK) {
+    /* One item's by its primary key (an OR with NULL would read every
+     * row: a commit drops each change it wrote). */
+    const char *sql = key ? "DELETE FROM staged WHERE scope = ?1 AND tbl = ?2 AND key = ?3"
+                          : "DELETE FROM staged WHERE scope = ?1 AND (?2 IS NULL OR tbl = ?2)";
+    if (sqlite3_prepare_v2(h->db, sql, -1, &q, NULL) != SQLITE_OK) {
         buf_done(&k);
         return store_sqlerr(h, d);
     }

@@ -138,13 +138,13 @@ static const char *const sql_text[Q__COUNT] = {
     " before TEXT, after TEXT, seq INTEGER NOT NULL, PRIMARY KEY(scope, tbl, key)) WITHOUT ROWID;" \
     STAGED_SEQ_SQL \
     "UPDATE meta SET value = 4 WHERE key = 'schema' AND value < 4;"
-/* The staged rows by seq, and the staged new items alone (the table
+/* The staged rows of a scope by seq, and the staged new items alone (the table
  * view merges them into its pages): the next seq (max), a commit's next
  * group and a page's new items found without reading every row (each
  * was a full scan: quadratic for a million staged changes, issue 38).
  * Indexes only, so a file without them (an older ddbx's) gets them at
  * its next writable open and still reads. */
-#define STAGED_SEQ_SQL "CREATE INDEX IF NOT EXISTS staged_seq ON staged(seq);" \
+#define STAGED_SEQ_SQL "CREATE INDEX IF NOT EXISTS staged_order ON staged(scope, seq);" \
     "CREATE INDEX IF NOT EXISTS staged_new ON staged(scope, tbl, seq) WHERE before IS NULL;"
 
 status store_sqlerr(store *s, diag *d)

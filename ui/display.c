@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "model/mem.h"
@@ -793,10 +794,14 @@ int display_run(store *st, const char *db_path, const char *table)
              * apart from waiting for a busy machine. */
             double wall = ms_since(&t);
             clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
-            /* And the database's work (store_work): what tests count. */
-            fprintf(D.timing, "key %s %.3f ms cpu %.3f ms work %llu\n", key_label(key, &kb), wall,
+            /* And the database's work (store_work): what tests count;
+             * the process's peak RSS so far (a key that raised it peaked
+             * there: the bench's figure for a bulk action). */
+            struct rusage ru;
+            getrusage(RUSAGE_SELF, &ru);
+            fprintf(D.timing, "key %s %.3f ms cpu %.3f ms work %llu rss %ld kB\n", key_label(key, &kb), wall,
                     (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6,
-                    (unsigned long long)(store_work(st) - w0));
+                    (unsigned long long)(store_work(st) - w0), ru.ru_maxrss);
         }
     }
     buf_done(&kb);

@@ -392,21 +392,30 @@ bool staging_resolve(const char *table, const av *key, const av *before, const a
     return true;
 }
 
-/* Builds the transaction of items[from..to). */
+/* Builds the transaction of items[from..to) (each table described once
+ * for a run of its items). */
 static bool group_txn(const staged_item *items, size_t from, size_t to, ddb_req *txn)
 {
     ddb_req_init(txn, DDB_TRANSACT_WRITE);
+    table_def def;
+    const char *described = NULL;
     for (size_t i = from; i < to; i++) {
-        table_def def;
-        if (!staging_describe(items[i].table, &def)) {
-            ddb_req_done(txn);
-            return false;
+        if (!described || strcmp(described, items[i].table) != 0) {
+            if (described)
+                table_def_free(&def);
+            described = NULL;
+            if (!staging_describe(items[i].table, &def)) {
+                ddb_req_done(txn);
+                return false;
+            }
+            described = items[i].table;
         }
         ddb_req *a = ddb_req_add(txn, DDB_PUT);
         ddb_req_done(a);
         stage_action(items[i].table, def.pk.name, def.sk.name, &items[i].before, &items[i].after, a);
-        table_def_free(&def);
     }
+    if (described)
+        table_def_free(&def);
     return true;
 }
 
