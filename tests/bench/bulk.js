@@ -28,20 +28,8 @@ const { spawnSync } = require('child_process');
 const RSS_MAX = 256 * 2 ** 20;
 const UNDO_MAX = 2;
 
-const CREATE = {
-  TableName: 'Graph',
-  AttributeDefinitions: [
-    { AttributeName: 'PK', AttributeType: 'S' }, { AttributeName: 'SK', AttributeType: 'S' },
-    { AttributeName: 'GSI1PK', AttributeType: 'S' }, { AttributeName: 'GSI1SK', AttributeType: 'S' },
-  ],
-  KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
-  GlobalSecondaryIndexes: [{
-    IndexName: 'GSI1',
-    KeySchema: [{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'GSI1SK', KeyType: 'RANGE' }],
-    Projection: { ProjectionType: 'ALL' },
-  }],
-  BillingMode: 'PAY_PER_REQUEST',
-};
+/* The table: explorer.js's (Graph with GSI1, its projection ALL). */
+const { CREATE } = require('./explorer.js');
 
 function rmDb(p) {
   for (const s of ['', '-wal', '-shm']) fs.rmSync(p + s, { force: true });
