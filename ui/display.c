@@ -761,6 +761,7 @@ int display_run(store *st, const char *db_path, const char *table)
         display_push(&view_items_ops, &a);
     }
     staging_start();
+    undo_start();
 
     buf kb = BUF_INIT;
     redraw();

@@ -9,9 +9,11 @@
  */
 #include "ui/undo_int.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data/staged.h"
 #include "data/store.h"
@@ -469,6 +471,73 @@ static void defs_done(defs *ds)
     free(ds->d);
 }
 
+/* ---- what a cut-off undo leaves for the next start ----------------------------- */
+
+/*
+ * The explorer may end in the middle of an undo (SIGKILL, a second ^C,
+ * the machine): each group of 100 is a transaction, so the table holds
+ * whole groups, but the list of actions goes with the process. A note
+ * beside the database (DB-undo) says what was under way; it is written
+ * before the first group, kept up to date after each and removed
+ * when the undo ends any way the explorer lives through; undo_start
+ * shows it at the next start and removes it.
+ */
+static char *note_path(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    const char *db = display_db_path();
+    if (info.remote || !db || !*db)
+        return NULL;
+    buf p = BUF_INIT;
+    buf_printf(&p, "%s-undo", db);
+    return buf_steal(&p);
+}
+
+static void note_write(const char *path, const char *go, const char *what, size_t done, size_t items,
+                       const char *vb, const char *tables)
+{
+    FILE *f = path ? fopen(path, "w") : NULL;
+    if (!f)
+        return;
+    fprintf(f, "The explorer ended during :%s of %s: at least %zu of its %zu items of %s were %s (whole"
+            " groups of 100), the rest not, and the list of changes went with it; the automatic backups"
+            " (:backups, ddbx diff backup:NAME TABLE) hold the table as before it", go, what, done, items,
+            tables, vb);
+    fclose(f);
+}
+
+void undo_start(void)
+{
+    char *path = note_path();
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (f) {
+        char text[1024];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = 0;
+        if (n)
+            display_error("%s%s", text, staging_count() ? " (and changes are staged: u shows them)" : "");
+        remove(path);
+    }
+    free(path);
+}
+
+/* Tests: after an undo's Nth group is written, DDBX_CRASH_AT=undo:N
+ * kills the process with SIGKILL, as a crash would (tests/crash), and
+ * sigint:N sends it SIGINT, as ^C in a terminal does (tests/screen). */
+static void crash_point(size_t group)
+{
+    const char *at = getenv("DDBX_CRASH_AT");
+    char kill[64], intr[64];
+    snprintf(kill, sizeof kill, "undo:%zu", group);
+    snprintf(intr, sizeof intr, "sigint:%zu", group);
+    if (at && strcmp(at, kill) == 0)
+        raise(SIGKILL);
+    if (at && strcmp(at, intr) == 0)
+        raise(SIGINT);
+}
+
 typedef enum { W_DONE, W_CONFLICT, W_FAILED } wrote;
 
 /*
@@ -582,10 +651,12 @@ static void rest_of(const action *a, const plan *p, size_t from, action *rest)
 static size_t write_all(reader *r, plan *p, mode m, const char *what, size_t *at, bool *conflict, bool *gone)
 {
     defs ds = { 0 };
-    size_t done = 0, i = 0;
-    const char *vb = verb(p, m);
+    size_t done = 0, i = 0, groups = 0;
+    const char *vb = verb(p, m), *go = m == M_UNDO ? "undo" : "redo";
     store_info info;
     store_get_info(display_store(), &info);
+    char *note = note_path();
+    note_write(note, go, what, 0, p->items, vb, p->tables.data ? p->tables.data : "");
     display_approve_writes(info.remote);
     for (; i < p->nit;) {
         if (done && done % STEP < GROUP) {
@@ -602,6 +673,8 @@ static size_t write_all(reader *r, plan *p, mode m, const char *what, size_t *at
             break;
         i = to;
         done += k;
+        note_write(note, go, what, done, p->items, vb, p->tables.data ? p->tables.data : "");
+        crash_point(++groups);
         if (w == W_CONFLICT) {
             *conflict = true;
             break;
@@ -609,6 +682,9 @@ static size_t write_all(reader *r, plan *p, mode m, const char *what, size_t *at
     }
     display_approve_writes(false);
     defs_done(&ds);
+    if (note)
+        remove(note);
+    free(note);
     *at = i;
     return done;
 }
