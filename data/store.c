@@ -154,6 +154,8 @@ status store_sqlerr(store *s, diag *d)
         return diag_set(d, ST_BUSY, "database busy: %s", sqlite3_errmsg(s->db));
     if ((rc & 0xff) == SQLITE_READONLY)
         return diag_set(d, ST_READ_ONLY, "database is read-only");
+    if ((rc & 0xff) == SQLITE_INTERRUPT)
+        return diag_set(d, ST_IO, "stopped: the statement was rolled back (store_set_stop)");
     return diag_set(d, ST_INTERNAL, "sqlite: %s", sqlite3_errmsg(s->db));
 }
 
@@ -450,8 +452,16 @@ static int memory_busy(void *arg, int count)
  * virtual-machine instructions of any statement on the connection. */
 static int count_work(void *ctx)
 {
-    ((store *)ctx)->work++;
-    return 0;
+    store *s = ctx;
+    s->work++;
+    /* Every STORE_STOP_EVERY units: may the statement go on? */
+    return s->stop_fn && s->work % STORE_STOP_EVERY == 0 && s->stop_fn(s->stop_ctx);
+}
+
+void store_set_stop(store *s, store_stop_fn fn, void *ctx)
+{
+    s->stop_fn = fn;
+    s->stop_ctx = ctx;
 }
 
 uint64_t store_work(const store *s)
