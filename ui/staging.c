@@ -570,13 +570,28 @@ void staging_commit(void)
     av_done(&now);
 }
 
+/* A discard's progress line, and whether Esc stopped it (store_set_stop). */
+static bool discard_tick(void *ctx)
+{
+    bool *stopped = ctx;
+    display_progress("Discarding %zu staged changes (Esc or Ctrl-C stops: nothing is discarded)", S.n);
+    return (*stopped = *stopped || display_interrupted());
+}
+
 void staging_discard(const char *table, const av *key)
 {
     diag d;
     diag_init(&d);
     size_t n = 0;
+    /* One statement, rolled back whole when Esc stops it. */
+    bool stopped = false;
+    store_set_stop(display_store(), discard_tick, &stopped);
     status st = staged_drop(display_store(), table, key, &n, &d);
-    if (st != ST_OK)
+    store_set_stop(display_store(), NULL, NULL);
+    if (stopped)
+        display_message("Stopped: nothing discarded; the %zu staged change%s stay (:discard asks again)", S.n,
+                        S.n == 1 ? "" : "s");
+    else if (st != ST_OK)
         display_diag("Staged changes", st, &d);
     else
         display_message("Discarded %zu staged change%s", n, n == 1 ? "" : "s");
