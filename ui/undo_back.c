@@ -540,13 +540,21 @@ static void crash_point(size_t group)
 
 typedef enum { W_DONE, W_CONFLICT, W_FAILED } wrote;
 
+/* How the writing went. */
+typedef struct outcome {
+    size_t done;          /* items written back */
+    size_t at;            /* the item it stopped at (nit: none) */
+    bool conflict, gone;  /* the conflict view is open; a table went */
+    buf why;              /* a failure's message */
+} outcome;
+
 /*
  * One group's way back (the items [from, to) of the plan) in one
  * TransactWriteItems. A cancelled one is staged and committed through
  * staging, which sets aside what was written meanwhile and opens the
  * conflict view at the first real conflict (W_CONFLICT: it is open).
  */
-static wrote write_group(reader *r, plan *p, size_t from, size_t to, defs *ds, bool *gone)
+static wrote write_group(reader *r, plan *p, size_t from, size_t to, defs *ds, outcome *o)
 {
     rev (*ends)[2] = xcalloc(to - from, sizeof *ends);
     bool *one = xcalloc(to - from, sizeof *one);
@@ -558,7 +566,7 @@ static wrote write_group(reader *r, plan *p, size_t from, size_t to, defs *ds, b
         if (p->it[i].kind == K_NONE)
             continue;
         rev *e = ends[k];
-        if (!read_ends(r, p, &p->it[i], e, gone)) {
+        if (!read_ends(r, p, &p->it[i], e, &o->gone)) {
             w = W_FAILED;
             break;
         }
@@ -586,7 +594,7 @@ static wrote write_group(reader *r, plan *p, size_t from, size_t to, defs *ds, b
         for (size_t j = 0; j < k && w == W_DONE; j++) {
             if (staged_put(display_store(), ends[j][0].table, &ends[j][0].keys, &ends[j][1].new_item,
                            &ends[j][0].old_item, &d) != ST_OK) {
-                display_diag("Not staged", d.code, &d);
+                display_diag_text(&o->why, "Not staged", d.code, &d, NULL);
                 w = W_FAILED;
             }
         }
@@ -595,7 +603,7 @@ static wrote write_group(reader *r, plan *p, size_t from, size_t to, defs *ds, b
             w = staging_count() ? W_CONFLICT : W_DONE;
         }
     } else if (w == W_DONE) {
-        display_ddb_err("TransactWriteItems", &err);
+        display_ddb_err_text(&o->why, "TransactWriteItems", &err);
         w = W_FAILED;
     }
     ddb_res_done(&res);
@@ -646,12 +654,12 @@ static void rest_of(const action *a, const plan *p, size_t from, action *rest)
     free(idx);
 }
 
-/* Pass 2: the items in groups; how many were written back; *at the item
- * it stopped at (p->nit: none). */
-static size_t write_all(reader *r, plan *p, mode m, const char *what, size_t *at, bool *conflict, bool *gone)
+/* Pass 2: the items in groups, until the end, Esc, a conflict or a
+ * failure (o says which and how far). */
+static void write_all(reader *r, plan *p, mode m, const char *what, outcome *o)
 {
     defs ds = { 0 };
-    size_t done = 0, i = 0, groups = 0;
+    size_t i = 0, groups = 0;
     const char *vb = verb(p, m), *go = m == M_UNDO ? "undo" : "redo";
     store_info info;
     store_get_info(display_store(), &info);
@@ -659,24 +667,27 @@ static size_t write_all(reader *r, plan *p, mode m, const char *what, size_t *at
     note_write(note, go, what, 0, p->items, vb, p->tables.data ? p->tables.data : "");
     display_approve_writes(info.remote);
     for (; i < p->nit;) {
-        if (done && done % STEP < GROUP) {
+        if (o->done && o->done % STEP < GROUP) {
             display_progress("%s %s: %zu of %zu %s (Esc or Ctrl-C stops)", m == M_UNDO ? "Undoing" : "Redoing",
-                             what, done, p->items, vb);
+                             what, o->done, p->items, vb);
             if (display_interrupted())
                 break;
         }
         size_t to = i, k = 0;
         while (to < p->nit && k < GROUP)
             k += p->it[to++].kind != K_NONE;
-        wrote w = write_group(r, p, i, to, &ds, gone);
-        if (w == W_FAILED)
+        wrote w = write_group(r, p, i, to, &ds, o);
+        if (w == W_FAILED) {
+            if (!o->why.len && !o->gone)
+                buf_adds(&o->why, "The change log could not be read");
             break;
+        }
         i = to;
-        done += k;
-        note_write(note, go, what, done, p->items, vb, p->tables.data ? p->tables.data : "");
+        o->done += k;
+        note_write(note, go, what, o->done, p->items, vb, p->tables.data ? p->tables.data : "");
         crash_point(++groups);
         if (w == W_CONFLICT) {
-            *conflict = true;
+            o->conflict = true;
             break;
         }
     }
@@ -685,8 +696,7 @@ static size_t write_all(reader *r, plan *p, mode m, const char *what, size_t *at
     if (note)
         remove(note);
     free(note);
-    *at = i;
-    return done;
+    o->at = i;
 }
 
 void undo_take_back(view *v, const action *a, mode m, back_out *out)
@@ -722,11 +732,14 @@ void undo_take_back(view *v, const action *a, mode m, back_out *out)
         display_message("Cancelled: nothing written back");
     } else if (ok) {
         out->wrote = true;
-        size_t at = p.nit;
-        bool conflict = false;
-        size_t done = write_all(&r, &p, m, what.data, &at, &conflict, &gone);
-        rest_of(a, &p, at, &out->rest);
-        out->conflict = conflict;
+        outcome o = { .gone = false };
+        buf_init(&o.why);
+        write_all(&r, &p, m, what.data, &o);
+        rest_of(a, &p, o.at, &out->rest);
+        out->conflict = o.conflict;
+        bool conflict = o.conflict;
+        size_t done = o.done;
+        gone = o.gone;
         const char *vb = verb(&p, m), *other = m == M_UNDO ? "redo" : "undo";
         size_t left = p.items - done;
         buf more = BUF_INIT;
@@ -739,6 +752,9 @@ void undo_take_back(view *v, const action *a, mode m, back_out *out)
         else if (gone)
             display_error("Stopped: a table of %s was deleted (or created again) meanwhile; %zu of %zu %s",
                           what.data, done, p.items, vb);
+        else if (o.why.len)
+            display_error("%s. Stopped there: %zu of %zu %s; :%s again goes on with the rest", o.why.data, done,
+                          p.items, vb, cmd);
         else if (done < p.items)
             display_message("Stopped: %zu of %zu %s; :%s again finishes, :%s takes %s", done, p.items, vb, cmd,
                             other, m == M_UNDO && p.gone == p.items ? "them away" : "them back");
@@ -746,6 +762,7 @@ void undo_take_back(view *v, const action *a, mode m, back_out *out)
             display_message("%s %s: %zu item%s %s (:%s takes %s)", m == M_UNDO ? "Undid" : "Redid", what.data,
                             done, s_(done), vb, other, m == M_UNDO ? "it back again" : "it back");
         buf_done(&more);
+        buf_done(&o.why);
     }
     plan_done(&p);
     buf_done(&what);
