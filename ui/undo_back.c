@@ -427,11 +427,13 @@ static bool ask(const action *a, const plan *p, mode m, const char *what)
     buf where = BUF_INIT;
     if (info.remote)
         buf_printf(&where, " on %s", info.where);
-    bool yes = display_confirm("%s %s: %zu item%s of %s%s (%s: %s%s)? Each is written only if still as"
+    /* A key's one item is named already ("the delete of PK=..."). */
+    bool named = a->label[0] != ':' && p->items == 1;
+    bool yes = display_confirm("%s %s: %zu item%s of %s%s (%s%s%s%s)? Each is written only if still as"
                                " it was left; one changed since is a conflict.", go, what, p->items,
                                s_(p->items), p->tables.data ? p->tables.data : "", where.data ? where.data : "",
-                               parts.data, p->sample.data ? p->sample.data : "", p->items > 3 ? ", ..." : "");
-    (void)a;
+                               parts.data, named ? "" : ": ", named || !p->sample.data ? "" : p->sample.data,
+                               p->items > 3 ? ", ..." : "");
     buf_done(&parts);
     buf_done(&where);
     return yes;
