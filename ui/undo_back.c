@@ -489,7 +489,8 @@ static char *note_path(void)
     store_info info;
     store_get_info(display_store(), &info);
     const char *db = display_db_path();
-    if (info.remote || !db || !*db)
+    /* An in-memory database goes with the process: nothing to say. */
+    if (info.remote || !db || !*db || strcmp(db, ":memory:") == 0)
         return NULL;
     buf p = BUF_INIT;
     buf_printf(&p, "%s-undo", db);
