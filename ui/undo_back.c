@@ -557,24 +557,64 @@ typedef struct outcome {
  * staging, which sets aside what was written meanwhile and opens the
  * conflict view at the first real conflict (W_CONFLICT: it is open).
  */
+/* A record to read for a group: its index and where it goes. */
+typedef struct want {
+    uint32_t i;
+    uint32_t slot;        /* 2 * item of the group + end (0 first, 1 last) */
+} want;
+
+static int want_order(const void *pa, const void *pb)
+{
+    uint32_t a = ((const want *)pa)->i, b = ((const want *)pb)->i;
+    return (a > b) - (a < b);
+}
+
+/* The ends of the group's k items with a way back, read in one pass
+ * over the log (a read a record would prepare a statement a record). */
+static bool read_group(reader *r, const plan *p, size_t from, size_t to, rev (*ends)[2], bool *one,
+                       size_t *k, bool *gone)
+{
+    want *w = xcalloc(2 * (to - from), sizeof *w);
+    size_t nw = 0;
+    *k = 0;
+    for (size_t i = from; i < to; i++) {
+        const item *it = &p->it[i];
+        if (it->kind == K_NONE)
+            continue;
+        one[*k] = it->n == 1;
+        w[nw++] = (want){ p->e[it->first].i, (uint32_t)(2 * *k) };
+        if (it->n > 1)
+            w[nw++] = (want){ p->e[it->first + it->n - 1].i, (uint32_t)(2 * *k + 1) };
+        (*k)++;
+    }
+    qsort(w, nw, sizeof *w, want_order);
+    uint32_t *idx = xmalloc((nw ? nw : 1) * sizeof *idx);
+    rev *recs = xcalloc(nw ? nw : 1, sizeof *recs);
+    for (size_t j = 0; j < nw; j++)
+        idx[j] = w[j].i;
+    bool ok = read_recs(r, idx, nw, recs, gone);
+    for (size_t j = 0; j < nw; j++)
+        ends[w[j].slot / 2][w[j].slot % 2] = recs[j];   /* moved */
+    for (size_t j = 0; j < *k; j++)
+        if (one[j])
+            ends[j][1] = ends[j][0];   /* shared: ends_clear frees it once */
+    free(w);
+    free(idx);
+    free(recs);
+    return ok;
+}
+
 static wrote write_group(reader *r, plan *p, size_t from, size_t to, defs *ds, outcome *o)
 {
     rev (*ends)[2] = xcalloc(to - from, sizeof *ends);
     bool *one = xcalloc(to - from, sizeof *one);
     ddb_req txn;
     ddb_req_init(&txn, DDB_TRANSACT_WRITE);
-    wrote w = W_DONE;
     size_t k = 0;
-    for (size_t i = from; i < to && w == W_DONE; i++) {
-        if (p->it[i].kind == K_NONE)
-            continue;
-        rev *e = ends[k];
-        if (!read_ends(r, p, &p->it[i], e, &o->gone)) {
-            w = W_FAILED;
-            break;
-        }
-        one[k++] = p->it[i].n == 1;
-        const table_def *def = e[0].table ? def_of(ds, e[0].table) : NULL;
+    wrote w = read_group(r, p, from, to, ends, one, &k, &o->gone) ? W_DONE : W_FAILED;
+    for (size_t j = 0; j < k && w == W_DONE; j++) {
+        rev *e = ends[j];
+        const table_def *def = e[0].table && e[1].table ? def_of(ds, e[0].table) : NULL;
         if (!def) {
             w = W_FAILED;
             break;
