@@ -80,9 +80,10 @@ status staged_put(store *s, const char *table, const av *key, const av *before,
     json_of(before, &b);
     json_of(after, &a);
     sqlite3_stmt *q = NULL;
-    /* A row that exists keeps its seq (its place in the order). */
+    /* A row that exists keeps its seq (its place in the order); a new
+     * one comes after its scope's last (the index's last entry). */
     if (sqlite3_prepare_v2(h->db, "INSERT INTO staged(scope, tbl, key, before, after, seq)"
-                           " VALUES(?1, ?2, ?3, ?4, ?5, coalesce((SELECT max(seq) FROM staged), 0) + 1)"
+                           " VALUES(?1, ?2, ?3, ?4, ?5, coalesce((SELECT max(seq) FROM staged WHERE scope = ?1), 0) + 1)"
                            " ON CONFLICT(scope, tbl, key) DO UPDATE SET before = ?4, after = ?5",
                            -1, &q, NULL) != SQLITE_OK) {
         st = store_sqlerr(h, d);
@@ -130,23 +131,12 @@ static status row(sqlite3_stmt *q, staged_item *it, diag *d)
 
 #define SELECT_SQL "SELECT tbl, key, before, after, seq FROM staged WHERE scope = ?1"
 
-status staged_list(store *s, const char *table, staged_item **out, size_t *n, diag *d)
+/* The rows of q (bound by the caller) into *out. */
+static status collect(store *h, sqlite3_stmt *q, staged_item **out, size_t *n, diag *d)
 {
-    store *h;
     size_t cap = 0;
-    *out = NULL;
-    *n = 0;
-    status st = open_home(s, false, &h, d);
-    if (st || !h)
-        return st;
-    sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(h->db, SELECT_SQL " AND (?2 IS NULL OR tbl = ?2) ORDER BY seq", -1, &q,
-                           NULL) != SQLITE_OK)
-        return store_sqlerr(h, d);
-    sqlite3_bind_text(q, 1, scope_of(s), -1, SQLITE_STATIC);
-    if (table)
-        sqlite3_bind_text(q, 2, table, -1, SQLITE_STATIC);
-    int rc;
+    status st = ST_OK;
+    int rc = SQLITE_DONE;
     while (!st && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         if (*n == cap) {
             cap = cap ? 2 * cap : 8;
@@ -165,6 +155,86 @@ status staged_list(store *s, const char *table, staged_item **out, size_t *n, di
         *out = NULL;
         *n = 0;
     }
+    sqlite3_finalize(q);
+    return st;
+}
+
+/* The rows of sql, a SELECT_SQL (?2: table, when given; ?3: max, when
+ * not 0). */
+static status list_rows(store *s, const char *sql, const char *table, size_t max, staged_item **out,
+                        size_t *n, diag *d)
+{
+    store *h;
+    *out = NULL;
+    *n = 0;
+    status st = open_home(s, false, &h, d);
+    if (st || !h)
+        return st;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(h->db, sql, -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(h, d);
+    sqlite3_bind_text(q, 1, scope_of(s), -1, SQLITE_STATIC);
+    if (table)
+        sqlite3_bind_text(q, 2, table, -1, SQLITE_STATIC);
+    if (max)
+        sqlite3_bind_int64(q, 3, (sqlite3_int64)max);
+    return collect(h, q, out, n, d);
+}
+
+status staged_list(store *s, const char *table, staged_item **out, size_t *n, diag *d)
+{
+    return list_rows(s, SELECT_SQL " AND (?2 IS NULL OR tbl = ?2) ORDER BY seq", table, 0, out, n, d);
+}
+
+status staged_head(store *s, size_t max, staged_item **out, size_t *n, diag *d)
+{
+    return list_rows(s, SELECT_SQL " ORDER BY seq LIMIT ?3", NULL, max, out, n, d);
+}
+
+status staged_count(store *s, size_t *n, diag *d)
+{
+    store *h;
+    *n = 0;
+    status st = open_home(s, false, &h, d);
+    if (st || !h)
+        return st;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(h->db, "SELECT count(*) FROM staged WHERE scope = ?1", -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(h, d);
+    sqlite3_bind_text(q, 1, scope_of(s), -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW)
+        *n = (size_t)sqlite3_column_int64(q, 0);
+    else
+        st = store_sqlerr(h, d);
+    sqlite3_finalize(q);
+    return st;
+}
+
+status staged_list_new(store *s, const char *table, staged_item **out, size_t *n, diag *d)
+{
+    return list_rows(s, SELECT_SQL " AND tbl = ?2 AND before IS NULL ORDER BY seq", table, 0, out, n, d);
+}
+
+status staged_tables(store *s, char ***out, size_t *n, diag *d)
+{
+    store *h;
+    *out = NULL;
+    *n = 0;
+    status st = open_home(s, false, &h, d);
+    if (st || !h)
+        return st;
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(h->db, "SELECT DISTINCT tbl FROM staged WHERE scope = ?1 ORDER BY tbl", -1, &q,
+                           NULL) != SQLITE_OK)
+        return store_sqlerr(h, d);
+    sqlite3_bind_text(q, 1, scope_of(s), -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *out = xrealloc(*out, (*n + 1) * sizeof **out);
+        (*out)[(*n)++] = xstrdup((const char *)sqlite3_column_text(q, 0));
+    }
+    if (rc != SQLITE_DONE)
+        st = store_sqlerr(h, d);
     sqlite3_finalize(q);
     return st;
 }
@@ -212,8 +282,11 @@ status staged_drop(store *s, const char *table, const av *key, size_t *n, diag *
     buf k = BUF_INIT;
     json_of(key, &k);
     sqlite3_stmt *q = NULL;
-    if (sqlite3_prepare_v2(h->db, "DELETE FROM staged WHERE scope = ?1 AND (?2 IS NULL OR tbl = ?2)"
-                           " AND (?3 IS NULL OR key = ?3)", -1, &q, NULL) != SQLITE_OK) {
+    /* One item's by its primary key (an OR with NULL would read every
+     * row: a commit drops each change it wrote). */
+    const char *sql = key ? "DELETE FROM staged WHERE scope = ?1 AND tbl = ?2 AND key = ?3"
+                          : "DELETE FROM staged WHERE scope = ?1 AND (?2 IS NULL OR tbl = ?2)";
+    if (sqlite3_prepare_v2(h->db, sql, -1, &q, NULL) != SQLITE_OK) {
         buf_done(&k);
         return store_sqlerr(h, d);
     }

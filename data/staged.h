@@ -40,6 +40,19 @@ status staged_put(store *s, const char *table, const av *key, const av *before,
 /* The changes of one table (NULL: every table), in order. Free each, then
  * the array. */
 status staged_list(store *s, const char *table, staged_item **out, size_t *n, diag *d);
+/* The first max changes in order, of every table (a commit's next
+ * group): read through the seq index, so each call costs max rows, not
+ * all of them. Free as staged_list's. */
+status staged_head(store *s, size_t max, staged_item **out, size_t *n, diag *d);
+/* How many changes are staged (of every table). */
+status staged_count(store *s, size_t *n, diag *d);
+/* The staged new items (before: no item) of one table, in order, read
+ * through a partial index of them alone: a page of the table view costs
+ * the new items, not every staged change. Free as staged_list's. */
+status staged_list_new(store *s, const char *table, staged_item **out, size_t *n, diag *d);
+/* The names of the tables with staged changes (each once); free each,
+ * then the array. */
+status staged_tables(store *s, char ***out, size_t *n, diag *d);
 /* The staged change of one item; *found false when there is none. */
 status staged_get(store *s, const char *table, const av *key, staged_item *out, bool *found,
                   diag *d);

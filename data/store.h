@@ -198,6 +198,28 @@ void store_change_free(store_change *c);
  * process's writes, or another handle's, are not told. The explorer's
  * undo journal keeps what it wrote this way. fn NULL: nothing is told.
  */
+/*
+ * The work the database has done on this handle since it opened, in units
+ * of STORE_WORK_UNIT SQLite virtual-machine instructions (0 for a remote
+ * store). A deterministic measure of how much a command read and wrote,
+ * whatever the machine's speed: the explorer's DDBX_TIMING log prints it
+ * beside each key's time, and tests assert a command's work grows with
+ * its items, not with their square.
+ */
+#define STORE_WORK_UNIT 1000
+uint64_t store_work(const store *s);
+
+/*
+ * A long statement (a restore's copy of a million items) asks fn(ctx)
+ * every STORE_STOP_EVERY units of work whether to go on: true stops it,
+ * its transaction is rolled back and the call fails with ST_IO
+ * ("stopped: ..."). The explorer draws its progress line and looks for
+ * Esc there. fn NULL: never asked.
+ */
+#define STORE_STOP_EVERY 100
+typedef bool (*store_stop_fn)(void *ctx);
+void store_set_stop(store *s, store_stop_fn fn, void *ctx);
+
 typedef void (*store_own_fn)(void *ctx, int64_t tid, int64_t seq);
 void store_set_own_changes(store *s, store_own_fn fn, void *ctx);
 

@@ -173,6 +173,9 @@ struct store {
                                 (store_txn_begin); NULL otherwise */
     int64_t txn_dv;      /* its PRAGMA data_version */
     int64_t txn_fdv;     /* and its SQLITE_FCNTL_DATA_VERSION */
+    uint64_t work;       /* store_work: STORE_WORK_UNITs of SQLite's work */
+    store_stop_fn stop_fn;   /* store_set_stop's */
+    void *stop_ctx;
     uint64_t fast_gets;  /* GetItems store_item_get_fast answered (its tests) */
     store_key fast_key;  /* its key bytes, kept for the next */
     bool txn_write;

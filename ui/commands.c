@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/store.h"
 #include "model/mem.h"
 #include "ui/command.h"
 #include "ui/copy.h"
@@ -412,6 +413,7 @@ void display_command(const char *text)
     if (argc == 0 || !v)
         goto out;
     undo_begin(text, true);
+    uint64_t work = store_work(display_store());
 
     const char *c = argv[0];
     int id = cmd_find(c);
@@ -428,6 +430,7 @@ void display_command(const char *text)
     else if (!done)
         display_error("Unknown command :%s (press ? for help)", c);
     undo_end();
+    display_log_command(text, store_work(display_store()) - work);
 out:
     memcpy(running.col, saved_col, sizeof saved_col);
     running.argc = saved_argc;

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/buf.h"
 #include "ui/request.h"
@@ -86,5 +87,8 @@ void prompt_search(view *v);
  * then the features' (staging, marks, copying). False when none takes
  * it. */
 bool commands_request(view *v, enum req r);
+/* DDBX_TIMING's line for a `:` command run: "command TEXT work N", N its
+ * store_work (what the screen tests' `# work:` headers compare). */
+void display_log_command(const char *text, uint64_t work);
 
 #endif

@@ -22,32 +22,48 @@
 /* DynamoDB's limit of actions in one TransactWriteItems. */
 #define GROUP_MAX 100
 
+/* Staged rows the explorer keeps a copy of; above it, it asks the
+ * database (indexed) for what it needs, so a million staged changes
+ * never sit in memory (issue 38). */
+#define CACHE_MAX 1000
+
 static struct {
     bool on, started;
-    staged_item *items;   /* a copy of the database's rows, in order */
-    size_t n;
+    size_t n;             /* how many are staged */
+    bool all;             /* items holds them all (n <= CACHE_MAX) */
+    staged_item *items;   /* then a copy of the database's rows, in order */
+    staged_item one;      /* else the row find looked up last */
 } S;
 
 static void forget(void)
 {
-    for (size_t i = 0; i < S.n; i++)
+    for (size_t i = 0; S.all && i < S.n; i++)
         staged_item_free(&S.items[i]);
     free(S.items);
     S.items = NULL;
     S.n = 0;
+    S.all = false;
+    staged_item_free(&S.one);
 }
 
-/* Reads the staged rows again (after every change to them). */
+/* Reads the staged rows again (after a change to them): their count, and
+ * a copy of them when there are few. */
 static bool reload(void)
 {
     diag d;
     diag_init(&d);
     forget();
-    status st = staged_list(display_store(), NULL, &S.items, &S.n, &d);
+    size_t n = 0;
+    status st = staged_count(display_store(), &n, &d);
+    if (st == ST_OK && n <= CACHE_MAX) {
+        st = staged_list(display_store(), NULL, &S.items, &n, &d);
+        S.all = st == ST_OK;
+    }
     if (st != ST_OK) {
         display_diag("Staged changes", st, &d);
         return false;
     }
+    S.n = n;
     return true;
 }
 
@@ -87,12 +103,24 @@ size_t staging_count(void)
     return S.n;
 }
 
+/* The staged change of the item (NULL: none); valid until the next call. */
 static staged_item *find(const char *table, const av *key)
 {
-    for (size_t i = 0; i < S.n; i++)
-        if (strcmp(S.items[i].table, table) == 0 && av_equal(&S.items[i].key, key))
-            return &S.items[i];
-    return NULL;
+    if (!S.n)
+        return NULL;
+    if (S.all) {
+        for (size_t i = 0; i < S.n; i++)
+            if (strcmp(S.items[i].table, table) == 0 && av_equal(&S.items[i].key, key))
+                return &S.items[i];
+        return NULL;
+    }
+    diag d;
+    diag_init(&d);
+    bool found = false;
+    staged_item_free(&S.one);
+    if (staged_get(display_store(), table, key, &S.one, &found, &d) != ST_OK)
+        display_diag("Staged changes", d.code, &d);
+    return found ? &S.one : NULL;
 }
 
 static int marker_of(const staged_item *it)
@@ -168,7 +196,12 @@ bool staging_stage(const char *table, const table_def *def, const av *before, co
     bool ok = st == ST_OK;
     if (!ok)
         display_diag("Not staged", st, &d);
-    reload();
+    if (S.all || !ok)
+        reload();
+    else if (strcmp(kind, "none") == 0)
+        S.n -= it != NULL;   /* many staged: counted, not read again */
+    else
+        S.n += it == NULL;
     if (ok && strcmp(kind, "none") != 0)
         display_message("Staged %s %s (%zu staged: u shows them, :commit writes them)",
                         strcmp(kind, "new") == 0 ? "new item" : strcmp(kind, "delete") == 0 ? "delete of" : "change to",
@@ -235,14 +268,28 @@ bool staging_stage_write(const char *table, const table_def *def, const ddb_req 
 
 size_t staging_entries(staging_entry **out)
 {
-    *out = S.n ? xcalloc(S.n, sizeof **out) : NULL;
-    for (size_t i = 0; i < S.n; i++) {
-        (*out)[i].table = xstrdup(S.items[i].table);
-        av_copy(&(*out)[i].key, &S.items[i].key);
-        av_copy(&(*out)[i].before, &S.items[i].before);
-        av_copy(&(*out)[i].after, &S.items[i].after);
+    staged_item *rows = S.items;
+    size_t n = S.all ? S.n : 0;
+    if (!S.all && S.n) {
+        /* Many: read for the view that asked (its memory, while open). */
+        diag d;
+        diag_init(&d);
+        if (staged_list(display_store(), NULL, &rows, &n, &d) != ST_OK)
+            display_diag("Staged changes", d.code, &d);
     }
-    return S.n;
+    *out = n ? xcalloc(n, sizeof **out) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        (*out)[i].table = xstrdup(rows[i].table);
+        av_copy(&(*out)[i].key, &rows[i].key);
+        av_copy(&(*out)[i].before, &rows[i].before);
+        av_copy(&(*out)[i].after, &rows[i].after);
+    }
+    if (rows != S.items) {
+        for (size_t i = 0; i < n; i++)
+            staged_item_free(&rows[i]);
+        free(rows);
+    }
+    return n;
 }
 
 void staging_entries_free(staging_entry *e, size_t n)
@@ -345,21 +392,30 @@ bool staging_resolve(const char *table, const av *key, const av *before, const a
     return true;
 }
 
-/* Builds the transaction of items[from..to). */
+/* Builds the transaction of items[from..to) (each table described once
+ * for a run of its items). */
 static bool group_txn(const staged_item *items, size_t from, size_t to, ddb_req *txn)
 {
     ddb_req_init(txn, DDB_TRANSACT_WRITE);
+    table_def def;
+    const char *described = NULL;
     for (size_t i = from; i < to; i++) {
-        table_def def;
-        if (!staging_describe(items[i].table, &def)) {
-            ddb_req_done(txn);
-            return false;
+        if (!described || strcmp(described, items[i].table) != 0) {
+            if (described)
+                table_def_free(&def);
+            described = NULL;
+            if (!staging_describe(items[i].table, &def)) {
+                ddb_req_done(txn);
+                return false;
+            }
+            described = items[i].table;
         }
         ddb_req *a = ddb_req_add(txn, DDB_PUT);
         ddb_req_done(a);
         stage_action(items[i].table, def.pk.name, def.sk.name, &items[i].before, &items[i].after, a);
-        table_def_free(&def);
     }
+    if (described)
+        table_def_free(&def);
     return true;
 }
 
@@ -447,6 +503,14 @@ static group_result send_group(const staged_item *items, size_t from, size_t to,
 /* What :commit adds to its message: the automatic backups it took. */
 static const char *commit_note;
 
+/* Committed so far and what was staged when the commit began, for the
+ * progress line. */
+static bool commit_step(size_t written, size_t total)
+{
+    display_progress("Committing: %zu of %zu staged changes written (Esc or Ctrl-C stops)", written, total);
+    return display_interrupted();
+}
+
 void staging_commit(void)
 {
     /* The conflict view's copy is made from these when it opens. */
@@ -456,28 +520,45 @@ void staging_commit(void)
         display_message("Nothing staged");
         return;
     }
-    size_t written = 0, groups = 0;
-    bool stop = false;
+    size_t total = S.n, written = 0, groups = 0, idle = 0;
+    bool stop = false, stopped = false;
     av key = { .type = AV_NONE }, before = key, after = key, now = key;
     view_staged_arg conflict = { NULL, &key, &before, &after, &now };
     /* Conflicts resolved, the rest is sent again; each pass either
      * writes a group or changes what is staged, until nothing is left,
-     * the user stops, or the store fails. */
-    for (int pass = 0; pass < 1000 && S.n && !stop; pass++) {
-        size_t n = S.n < GROUP_MAX ? S.n : GROUP_MAX;
-        group_result g = send_group(S.items, 0, n, (size_t)pass + 1, &stop, &written, &conflict);
-        if (g == GROUP_WRITTEN)
-            groups++;
-        reload();
-        if (g == GROUP_FAILED)
+     * the user stops, or the store fails. Each group is read from the
+     * database (its first GROUP_MAX rows by seq, through an index), so a
+     * pass costs a group, however many are staged. */
+    for (size_t pass = 0; !stop && idle < 1000; pass++) {
+        staged_item *head = NULL;
+        size_t n = 0;
+        diag d;
+        diag_init(&d);
+        if (staged_head(display_store(), GROUP_MAX, &head, &n, &d) != ST_OK) {
+            display_diag("Staged changes", d.code, &d);
+            break;
+        }
+        group_result g = n ? send_group(head, 0, n, pass + 1, &stop, &written, &conflict) : GROUP_FAILED;
+        for (size_t i = 0; i < n; i++)
+            staged_item_free(&head[i]);
+        free(head);
+        if (!n || g == GROUP_FAILED)
+            break;
+        idle = g == GROUP_WRITTEN ? 0 : idle + 1;
+        groups += g == GROUP_WRITTEN;
+        if (!stop && g == GROUP_WRITTEN && groups % 10 == 0 && (stopped = commit_step(written, total)))
             break;
     }
+    reload();
     if (conflict.table) {
         if (now.type != AV_M)
             conflict.now = NULL;
         display_push(&view_conflict_ops, &conflict);
         display_message("Conflict (%zu written before it): k keeps yours, r rebases it onto theirs,"
                         " d drops yours; the commit goes on after", written);
+    } else if (stopped && S.n) {
+        display_message("Stopped: %zu of %zu staged changes committed; the other %zu stay staged (:commit"
+                        " goes on, :discard drops them)", written, total, S.n);
     } else if (!S.n) {
         display_message("Committed %zu change%s in %zu TransactWriteItems%s%s", written,
                         written == 1 ? "" : "s", groups, commit_note ? ". " : "", commit_note ? commit_note : "");
@@ -489,13 +570,28 @@ void staging_commit(void)
     av_done(&now);
 }
 
+/* A discard's progress line, and whether Esc stopped it (store_set_stop). */
+static bool discard_tick(void *ctx)
+{
+    bool *stopped = ctx;
+    display_progress("Discarding %zu staged changes (Esc or Ctrl-C stops: nothing is discarded)", S.n);
+    return (*stopped = *stopped || display_interrupted());
+}
+
 void staging_discard(const char *table, const av *key)
 {
     diag d;
     diag_init(&d);
     size_t n = 0;
+    /* One statement, rolled back whole when Esc stops it. */
+    bool stopped = false;
+    store_set_stop(display_store(), discard_tick, &stopped);
     status st = staged_drop(display_store(), table, key, &n, &d);
-    if (st != ST_OK)
+    store_set_stop(display_store(), NULL, NULL);
+    if (stopped)
+        display_message("Stopped: nothing discarded; the %zu staged change%s stay (:discard asks again)", S.n,
+                        S.n == 1 ? "" : "s");
+    else if (st != ST_OK)
         display_diag("Staged changes", st, &d);
     else
         display_message("Discarded %zu staged change%s", n, n == 1 ? "" : "s");
@@ -539,9 +635,18 @@ bool staging_command(view *v, int argc, char **argv)
         undo_guard_init(&g);
         bool go = true;
         if (reload() && S.n > 1) {
-            for (size_t i = 0; i < S.n; i++)
-                undo_guard_add(&g, S.items[i].table);
-            go = undo_guard_take(&g);
+            char **tables = NULL;
+            size_t nt = 0;
+            diag d;
+            diag_init(&d);
+            if (staged_tables(display_store(), &tables, &nt, &d) != ST_OK)
+                display_diag("Staged changes", d.code, &d);
+            for (size_t i = 0; i < nt; i++) {
+                undo_guard_add(&g, tables[i]);
+                free(tables[i]);
+            }
+            free(tables);
+            go = nt && undo_guard_take(&g);
         }
         if (go) {
             commit_note = g.n ? undo_guard_says(&g) : NULL;
@@ -616,11 +721,20 @@ size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
     if (!S.n || !def->pk.name || !def->sk.name || !pk)
         return n;   /* without a sort key a partition holds one item */
     const av *last = n == max && n ? &items[n - 1] : NULL;
-    av *all = xcalloc(n + S.n, sizeof *all);
+    staged_item *rows = S.items;
+    size_t nrows = S.all ? S.n : 0;
+    if (!S.all) {
+        /* Many staged: the table's new items alone, by their index. */
+        diag d;
+        diag_init(&d);
+        if (staged_list_new(display_store(), table, &rows, &nrows, &d) != ST_OK)
+            display_diag("Staged changes", d.code, &d);
+    }
+    av *all = xcalloc(n + nrows + 1, sizeof *all);
     memcpy(all, items, n * sizeof *all);
     size_t k = n;
-    for (size_t i = 0; i < S.n; i++) {
-        const staged_item *it = &S.items[i];
+    for (size_t i = 0; i < nrows; i++) {
+        const staged_item *it = &rows[i];
         if (!new_in_page(it, table, def, pk, after, fwd, last))
             continue;
         bool dup = false;   /* written meanwhile: the store's is shown */
@@ -628,6 +742,11 @@ size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
             dup = table_def_same_item(def, &items[j], &it->after);
         if (!dup)
             av_copy(&all[k++], &it->after);
+    }
+    if (rows != S.items) {
+        for (size_t i = 0; i < nrows; i++)
+            staged_item_free(&rows[i]);
+        free(rows);
     }
     if (k > n) {
         g_sk = def->sk.name;

@@ -128,8 +128,19 @@ static void term_emergency(void)
     term_done();
 }
 
+/* A long action polls term_interrupted between its steps (busy until
+ * the next key is read): the first ^C (SIGINT, as the terminal sends it)
+ * meanwhile stops the action as Esc does, instead of ending the
+ * explorer with the action half done; a second one ends it. */
+static volatile sig_atomic_t busy, sigint_seen;
+
 static void on_signal(int sig)
 {
+    if (sig == SIGINT && busy && !sigint_seen) {
+        sigint_seen = 1;
+        signal(SIGINT, on_signal);
+        return;
+    }
     /* Put the terminal back, then die of the same signal so the parent
      * sees the real cause. endwin is what every curses program does here. */
     term_done();
@@ -468,6 +479,8 @@ static int map_key(int code)
 
 int term_getkey(int *mrow)
 {
+    busy = 0;
+    sigint_seen = 0;
     if (mrow)
         *mrow = -1;
     if (T.scripted) {
@@ -567,6 +580,11 @@ bool term_key_pending(void)
 
 bool term_interrupted(void)
 {
+    busy = 1;
+    if (sigint_seen) {
+        sigint_seen = 0;
+        return true;
+    }
     if (T.scripted) {
         /* The script's next key, if it is ready: taken only when it is
          * Esc or ^C (a key for what runs next stays). */

@@ -96,7 +96,9 @@ int term_getkey_timeout(int *mrow, int ms);
 bool term_key_pending(void);
 
 /* Whether Esc or ^C was pressed (taken), without waiting: for a long
- * load to stop. Any other key pressed stays for term_getkey. */
+ * load to stop. Any other key pressed stays for term_getkey. From the
+ * first call until the next key is read, a SIGINT (^C in a terminal
+ * that sends it) is taken as that ^C; a second one ends the explorer. */
 bool term_interrupted(void);
 
 /* Writes the screen text, one line per row, trailing blanks removed. */

@@ -19,6 +19,7 @@
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/staging.h"
+#include "ui/undo_int.h"
 
 static const char *s_(uint64_t n)
 {
@@ -176,70 +177,6 @@ bool undo_guard_take(undo_guard *g)
 
 /* ---- the journal -------------------------------------------------------------- */
 
-typedef struct seg {
-    int64_t tid, seq;          /* one change record this explorer committed */
-} seg;
-
-typedef enum { A_WRITES, A_SAMPLES } action_kind;
-
-/* One change of the log, with its key's encoding for the sort. */
-typedef struct rev {
-    char *table;          /* the rev's own */
-    buf key;
-    int64_t seq;
-    av keys, old_item, new_item;
-} rev;
-
-static int rev_order(const void *pa, const void *pb)
-{
-    const rev *a = pa, *b = pb;
-    int c = strcmp(a->table, b->table);
-    if (c)
-        return c;
-    size_t l = a->key.len < b->key.len ? a->key.len : b->key.len;
-    c = memcmp(a->key.data, b->key.data, l);
-    if (c)
-        return c;
-    if (a->key.len != b->key.len)
-        return a->key.len < b->key.len ? -1 : 1;
-    return (a->seq > b->seq) - (a->seq < b->seq);
-}
-
-static bool same_item(const rev *a, const rev *b)
-{
-    return strcmp(a->table, b->table) == 0 && a->key.len == b->key.len &&
-           memcmp(a->key.data, b->key.data, a->key.len) == 0;
-}
-
-static void rev_free(rev *r, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(r[i].table);
-        buf_done(&r[i].key);
-        av_done(&r[i].keys);
-        av_done(&r[i].old_item);
-        av_done(&r[i].new_item);
-    }
-    free(r);
-}
-
-
-typedef struct action {
-    action_kind kind;
-    char *label;
-    seg *segs;
-    size_t n;
-    /* On an endpoint, which has no change log: each item a commit wrote,
-     * as it was (old_item) and as the commit left it (new_item). */
-    rev *imgs;
-    size_t nimg;
-    /* A_SAMPLES: each table replaced and its backup's ARN (NULL: none,
-     * a redo that loads the samples again). */
-    char **tables, **arns;
-    size_t nt;
-} action;
-
-typedef enum { M_NORMAL, M_UNDO, M_REDO } mode;
 
 static struct {
     action *undo, *redo;
@@ -258,16 +195,17 @@ static struct {
     /* An :undo or :redo whose commit stopped at a conflict goes on in the
      * conflict view's keys: what they write belongs to it. */
     mode cont;
-    char *cont_label;
-    bool cont_pushed;
+    char *cont_label;     /* its label; push_id stays its id meanwhile */
     bool has_samples;
+    uint64_t next_id;     /* the last action id given */
+    uint64_t push_id;     /* the id the bracketed :undo / :redo's action takes */
 } U;
 
 static void action_done(action *a)
 {
     free(a->label);
     free(a->segs);
-    rev_free(a->imgs, a->nimg);
+    undo_rev_free(a->imgs, a->nimg);
     for (size_t i = 0; i < a->nt; i++) {
         free(a->tables[i]);
         free(a->arns[i]);
@@ -279,9 +217,37 @@ static void action_done(action *a)
 
 static void push(action **stack, size_t *n, action *a)
 {
+    if (!a->id)
+        a->id = ++U.next_id;
     *stack = xrealloc(*stack, (*n + 1) * sizeof **stack);
     (*stack)[(*n)++] = *a;
     memset(a, 0, sizeof *a);
+}
+
+/* a as the action of id on the stack: added to its top when that is it
+ * (the rest of a stopped :undo joins the part taken back before), else
+ * pushed under that id. */
+static void put(action **stack, size_t *n, action *a, uint64_t id)
+{
+    action *top = *n ? &(*stack)[*n - 1] : NULL;
+    if (!top || top->id != id || top->kind != A_WRITES || a->kind != A_WRITES) {
+        a->id = id;
+        push(stack, n, a);
+        return;
+    }
+    top->segs = xrealloc(top->segs, (top->n + a->n + 1) * sizeof *top->segs);
+    if (a->n)
+        memcpy(top->segs + top->n, a->segs, a->n * sizeof *a->segs);
+    top->n += a->n;
+    top->imgs = xrealloc(top->imgs, (top->nimg + a->nimg + 1) * sizeof *top->imgs);
+    if (a->nimg)
+        memcpy(top->imgs + top->nimg, a->imgs, a->nimg * sizeof *a->imgs);
+    top->nimg += a->nimg;
+    free(a->segs);
+    free(a->imgs);
+    a->segs = NULL;
+    a->imgs = NULL;
+    a->n = a->nimg = 0;
 }
 
 static void clear(action **stack, size_t *n)
@@ -374,31 +340,14 @@ void undo_end(void)
         U.nimg = U.capimg = 0;
     }
     if (U.mode == M_NORMAL && U.cont != M_NORMAL && (a.n || a.nimg)) {
-        action **stack = U.cont == M_UNDO ? &U.redo : &U.undo;
-        size_t *ns = U.cont == M_UNDO ? &U.nr : &U.nu;
-        if (U.cont_pushed && *ns) {
-            action *top = &(*stack)[*ns - 1];
-            top->segs = xrealloc(top->segs, (top->n + a.n + 1) * sizeof *top->segs);
-            if (a.n)
-                memcpy(top->segs + top->n, a.segs, a.n * sizeof *a.segs);
-            top->n += a.n;
-            top->imgs = xrealloc(top->imgs, (top->nimg + a.nimg + 1) * sizeof *top->imgs);
-            if (a.nimg)
-                memcpy(top->imgs + top->nimg, a.imgs, a.nimg * sizeof *a.imgs);
-            top->nimg += a.nimg;
-            free(a.segs);
-            free(a.imgs);
-            a.segs = NULL;
-            a.imgs = NULL;
-            a.n = a.nimg = 0;
-        } else {
-            U.mode = U.cont;
-            U.undone_label = xstrdup(U.cont_label);
-        }
+        /* The conflict view's keys go on with the :undo or :redo that
+         * stopped there: what they write is its. */
+        U.mode = U.cont;
+        U.undone_label = xstrdup(U.cont_label);
     }
     if (U.has_samples) {
         free(a.segs);
-        rev_free(a.imgs, a.nimg);
+        undo_rev_free(a.imgs, a.nimg);
         a = U.samples;
         memset(&U.samples, 0, sizeof U.samples);
         U.has_samples = false;
@@ -406,21 +355,21 @@ void undo_end(void)
     if (a.n || a.nimg || a.kind == A_SAMPLES) {
         a.label = xstrdup(U.mode == M_NORMAL ? U.label : U.undone_label ? U.undone_label : "");
         if (U.mode == M_UNDO) {
-            push(&U.redo, &U.nr, &a);
+            put(&U.redo, &U.nr, &a, U.push_id);
+        } else if (U.mode == M_REDO) {
+            put(&U.undo, &U.nu, &a, U.push_id);
         } else {
-            if (U.mode == M_NORMAL)
-                clear(&U.redo, &U.nr);
+            clear(&U.redo, &U.nr);
             push(&U.undo, &U.nu, &a);
         }
     }
-    if (U.mode != M_NORMAL && U.cont == U.mode)
-        U.cont_pushed = true;
     if (U.cont != M_NORMAL && staging_count() == 0) {
         U.cont = M_NORMAL;
         free(U.cont_label);
         U.cont_label = NULL;
-        U.cont_pushed = false;
     }
+    if (U.cont == M_NORMAL)
+        U.push_id = 0;
     action_done(&a);
     free(U.undone_label);
     U.undone_label = NULL;
@@ -434,215 +383,12 @@ void undo_done(void)
     if (U.hooked && display_store())
         store_set_own_changes(display_store(), NULL, NULL);
     free(U.cur);
-    rev_free(U.img, U.nimg);
+    undo_rev_free(U.img, U.nimg);
     free(U.cont_label);
     free(U.label);
     free(U.undone_label);
     action_done(&U.samples);
     memset(&U, 0, sizeof U);
-}
-
-/* ---- taking writes back ------------------------------------------------------ */
-
-/* The changes of the action, from the change log; false (said) when a
- * table was deleted (or created again) since: *stale, it cannot be
- * taken back. */
-static bool gather(const action *a, mode m, rev **out, size_t *n, bool *stale)
-{
-    *out = NULL;
-    *n = 0;
-    if (a->nimg) {
-        /* An endpoint's: the images the commit knew, copied. */
-        *out = xcalloc(a->nimg, sizeof **out);
-        for (size_t i = 0; i < a->nimg; i++) {
-            const rev *g = &a->imgs[i];
-            rev *r = &(*out)[(*n)++];
-            r->table = xstrdup(g->table);
-            buf_add(&r->key, g->key.data, g->key.len);
-            r->seq = g->seq;
-            av_copy(&r->keys, &g->keys);
-            av_copy(&r->old_item, &g->old_item);
-            av_copy(&r->new_item, &g->new_item);
-        }
-        return true;
-    }
-    store_seq *now = NULL;
-    size_t nn = 0;
-    diag d;
-    diag_init(&d);
-    if (store_change_seqs(display_store(), &now, &nn, &d) != ST_OK) {
-        display_diag("The change log", d.code, &d);
-        return false;
-    }
-    *out = xcalloc(a->n ? a->n : 1, sizeof **out);
-    bool ok = true;
-    size_t missing = 0;
-    for (size_t s = 0; s < a->n && ok; s++) {
-        const seg *g = &a->segs[s];
-        const char *table = NULL;
-        for (size_t i = 0; i < nn; i++)
-            if (now[i].tid == g->tid)
-                table = now[i].table;
-        if (!table) {
-            display_error("A table %s changed was deleted (or created again) since: its changes cannot be"
-                          " taken back from the change log, so it leaves :%s (the table's automatic"
-                          " backups keep what it was: ddbx diff backup:NAME TABLE)", a->label, m == M_UNDO ? "undo" : "redo");
-            *stale = true;
-            ok = false;
-            break;
-        }
-        store_change ch;
-        size_t k = 0;
-        if (store_changes(display_store(), table, g->seq + 1, 1, &ch, &k, &d) != ST_OK) {
-            display_diag("The change log", d.code, &d);
-            ok = false;
-            break;
-        }
-        if (k == 0 || ch.seq != g->seq) {
-            missing++;   /* trimmed from the log */
-            if (k)
-                store_change_free(&ch);
-            continue;
-        }
-        rev *r = &(*out)[(*n)++];
-        r->table = NULL;
-        for (size_t i = 0; i < nn; i++)
-            if (now[i].tid == g->tid)
-                r->table = xstrdup(now[i].table);
-        buf_init(&r->key);
-        r->seq = ch.seq;
-        av_move(&r->keys, &ch.keys);
-        av_move(&r->old_item, &ch.old_item);
-        av_move(&r->new_item, &ch.new_item);
-        for (size_t f = 0; f < r->keys.u.m.len; f++)
-            keyenc_append(&r->key, &r->keys.u.m.v[f].val);
-        store_change_free(&ch);
-    }
-    if (ok && missing)
-        display_message("The change log no longer holds %zu of the %zu changes of %s", missing, a->n,
-                        a->label);
-    store_seqs_free(now, nn);
-    return ok;
-}
-
-/* Stages the way back of every item the action changed (the item as the
- * action left it -> as it was before) and commits it with the staged
- * commit's conditions. */
-static void take_back(view *v, action *a, mode m, bool *stale)
-{
-    if (staging_count()) {
-        display_error("%zu staged change%s: :commit or :discard them before :%s", staging_count(),
-                      s_(staging_count()), m == M_UNDO ? "undo" : "redo");
-        return;
-    }
-    rev *r = NULL;
-    size_t n = 0;
-    if (!gather(a, m, &r, &n, stale)) {
-        rev_free(r, n);
-        return;
-    }
-    qsort(r, n, sizeof *r, rev_order);
-    /* Per item: before = what the action left (newest), after = what it
-     * found (oldest). */
-    size_t items = 0, made = 0, gone = 0, back = 0;
-    buf sample = BUF_INIT, tables = BUF_INIT;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j + 1 < n && same_item(&r[i], &r[j + 1]))
-            j++;
-        const char *kind = stage_kind(&r[i].old_item, &r[j].new_item);
-        if (strcmp(kind, "none") != 0) {
-            items++;
-            /* kind is what the action did; the way back does the opposite. */
-            gone += strcmp(kind, "delete") == 0;   /* the action deleted it: put back */
-            made += strcmp(kind, "new") == 0;      /* the action made it: deleted again */
-            back += strcmp(kind, "update") == 0;
-            if (items <= 3) {
-                buf_adds(&sample, items > 1 ? ", " : "");
-                const av *k = &r[i].keys;
-                if (k->u.m.len)
-                    fmt_key(&sample, k, k->u.m.v[0].name, k->u.m.len > 1 ? k->u.m.v[1].name : NULL);
-            }
-            if (!strstr(tables.data ? tables.data : "", r[i].table))
-                buf_printf(&tables, "%s%s", tables.len ? ", " : "", r[i].table);
-        }
-        i = j + 1;
-    }
-    const char *what = m == M_UNDO ? "Undo" : "Redo";
-    if (!items) {
-        /* Writes that changed nothing: the entry leaves the list, so the
-         * next :undo reaches the one before it. */
-        *stale = true;
-        display_message("%s %s: nothing to write back (its writes changed nothing); :%s again goes "
-                        "on with the one before", what, a->label, m == M_UNDO ? "undo" : "redo");
-        rev_free(r, n);
-        buf_done(&sample);
-        buf_done(&tables);
-        return;
-    }
-    buf parts = BUF_INIT;
-    if (back)
-        buf_printf(&parts, "%zu changed back", back);
-    if (gone)
-        buf_printf(&parts, "%s%zu put back", parts.len ? ", " : "", gone);
-    if (made)
-        buf_printf(&parts, "%s%zu deleted", parts.len ? ", " : "", made);
-    /* On an endpoint the question names it and covers the write gate's. */
-    store_info info;
-    store_get_info(display_store(), &info);
-    buf where = BUF_INIT;
-    if (info.remote)
-        buf_printf(&where, " on %s", info.where);
-    bool yes = display_confirm("%s %s: %zu item%s of %s%s (%s: %s%s)? Each is written only if still as"
-                               " it was left; one changed since is a conflict.", what, a->label, items,
-                               s_(items), tables.data, where.data ? where.data : "", parts.data, sample.data,
-                               items > 3 ? ", ..." : "");
-    buf_done(&where);
-    if (!yes) {
-        display_message("Cancelled: nothing written back");
-    } else {
-        U.mode = m;
-        U.undone_label = xstrdup(a->label);
-        bool ok = true;
-        for (size_t i = 0; i < n && ok;) {
-            size_t j = i;
-            while (j + 1 < n && same_item(&r[i], &r[j + 1]))
-                j++;
-            if (strcmp(stage_kind(&r[i].old_item, &r[j].new_item), "none") != 0) {
-                diag d;
-                diag_init(&d);
-                status st = staged_put(display_store(), r[i].table, &r[i].keys, &r[j].new_item,
-                                       &r[i].old_item, &d);
-                if (st != ST_OK) {
-                    display_diag("Not staged", st, &d);
-                    ok = false;
-                }
-            }
-            i = j + 1;
-        }
-        if (ok) {
-            display_approve_writes(info.remote);
-            staging_commit();
-            display_approve_writes(false);
-        }
-        if (ok && staging_count()) {
-            /* Stopped at a conflict: the conflict view's keys go on with it. */
-            U.cont = m;
-            free(U.cont_label);
-            U.cont_label = xstrdup(a->label);
-            U.cont_pushed = false;
-        }
-        if (ok && staging_count() == 0)
-            display_message("%s %s: %zu item%s written back (%s)", m == M_UNDO ? "Undid" : "Redid", a->label,
-                            items, s_(items), m == M_UNDO ? ":redo takes it back again" : ":undo takes it back");
-    }
-    buf_done(&parts);
-    rev_free(r, n);
-    buf_done(&sample);
-    buf_done(&tables);
-    if (yes && v->ops->request)
-        v->ops->request(v, REQ_RELOAD);
-    (void)v;
 }
 
 /* ---- :samples --------------------------------------------------------------- */
@@ -794,6 +540,14 @@ static void undo_samples(view *v, action *a)
             ok = false;
         }
         buf_printf(&names, "%s%s", t ? ", " : "", a->tables[t]);
+        if (a->arns[t]) {
+            /* The count the question and the message name (issue 38). */
+            store_backup b;
+            if (store_backup_describe(display_store(), a->arns[t], &b, &d) == ST_OK) {
+                buf_printf(&names, " (%llu item%s)", (unsigned long long)b.items, s_(b.items));
+                store_backup_done(&b);
+            }
+        }
     }
     samples_deltas_free(e, n);
     if (ok && display_confirm("Undo :samples: %s back as the backup%s taken before it? The shipped"
@@ -835,6 +589,11 @@ static void undo_redo(view *v, mode m)
                                     : "Nothing to redo");
         return;
     }
+    if (!*n && m == M_UNDO && U.nr) {
+        display_message("Nothing more to undo: this session's %zu change%s %s undone (:redo takes the"
+                        " last one back)", U.nr, s_(U.nr), U.nr == 1 ? "is" : "are");
+        return;
+    }
     if (!*n) {
         display_message(m == M_UNDO ? "Nothing to undo (this session made no change)" : "Nothing to redo");
         return;
@@ -850,7 +609,26 @@ static void undo_redo(view *v, mode m)
             U.undone_label = xstrdup(a.label);
         }
     } else {
-        take_back(v, &a, m, &stale);
+        back_out o;
+        undo_take_back(v, &a, m, &o);
+        stale = o.stale;
+        if (o.wrote) {
+            U.mode = m;
+            U.undone_label = xstrdup(a.label);
+            /* What it wrote goes on the other list as one action: the one
+             * the part taken back before is, when this is the rest. */
+            U.push_id = a.joins ? a.joins : ++U.next_id;
+            if (o.conflict) {
+                U.cont = m;
+                free(U.cont_label);
+                U.cont_label = xstrdup(a.label);
+            }
+            if (o.rest.n || o.rest.nimg) {
+                o.rest.joins = U.push_id;
+                push(stack, n, &o.rest);
+            }
+        }
+        action_done(&o.rest);
     }
     /* Declined or refused: it stays where it was. */
     if (U.mode == M_NORMAL && !stale) {

@@ -74,6 +74,9 @@ bool undo_guard_take(undo_guard *g);
 void undo_begin(const char *label, bool command);
 void undo_end(void);
 void undo_done(void);
+/* At the start: what an :undo or :redo cut off by the explorer's end
+ * left (its note beside the database), said on the status line once. */
+void undo_start(void);
 
 /* On an endpoint, which keeps no change log: an item a commit wrote
  * (ui/staging), as it was and as the commit left it, for :undo. The

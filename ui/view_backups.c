@@ -239,6 +239,19 @@ static void free_name(const char *table, buf *out)
     }
 }
 
+/* A restore's progress line, and whether Esc stopped it (store_set_stop). */
+typedef struct restore_tick {
+    const char *line;
+    bool *stopped;
+} restore_tick;
+
+static bool tick(void *ctx)
+{
+    restore_tick *t = ctx;
+    display_progress("%s", t->line);
+    return (*t->stopped = *t->stopped || display_interrupted());
+}
+
 static void restore(view *v, const store_backup *b, const char *name)
 {
     buf target = BUF_INIT;
@@ -258,12 +271,23 @@ static void restore(view *v, const store_backup *b, const char *name)
     }
     diag d;
     diag_init(&d);
-    display_progress("Restoring %s (%llu items) into %s...", b->name, (unsigned long long)b->items,
-                     target.data);
+    buf what = BUF_INIT;
+    buf_printf(&what, "Restoring %s (%llu items) into %s (Esc or Ctrl-C stops: nothing is restored)", b->name,
+               (unsigned long long)b->items, target.data);
+    display_progress("%s", what.data);
+    /* One transaction: Esc rolls it back whole (issue 38: a restore is
+     * stoppable as the other bulk actions are). */
+    bool stopped = false;
+    restore_tick t = { what.data, &stopped };
+    store_set_stop(display_store(), tick, &t);
     status st = store_backup_restore(display_store(), b->arn, target.data, NULL, &d);
+    store_set_stop(display_store(), NULL, NULL);
+    buf_done(&what);
     if (st == ST_OK)
         display_message("Restored %s into the new table %s (%llu items): :table %s opens it", b->name,
                         target.data, (unsigned long long)b->items, target.data);
+    else if (stopped)
+        display_message("Stopped: nothing restored (a restore is one transaction); %s is not there", target.data);
     else
         display_diag("RestoreTableFromBackup", st, &d);
     buf_done(&target);

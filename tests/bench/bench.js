@@ -18,7 +18,9 @@
  *
  * The explorer at scale (100,000 and 10,000,000 items) is
  * tests/bench/explorer.js's; its 10,000,000-item database (about 15 GB)
- * is loaded once and kept in BUILD/bench-data.
+ * is loaded once and kept in BUILD/bench-data. The explorer's bulk
+ * actions and their :undo/:redo at 1,000,000 items (100,000 with
+ * --quick) are tests/bench/bulk.js's.
  *
  * Programs (built by `make bench` into BUILD): ddbx, tests/bench/gen,
  * raw_sqlite, bench_store, tests/tools/peakrss, loadc, and bench_expr when it exists. The
@@ -120,6 +122,7 @@ function peak(stderr) {
 }
 
 const scale = require('./explorer.js');
+const bulk = require('./bulk.js');
 const { CREATE } = scale;
 
 let loadWhole = null; // true: W1 via `ddbx load`; false: in-process fallback
@@ -463,6 +466,34 @@ function explorerScale() {
   }
 }
 
+/* The bulk actions (tests/bench/bulk.js) at 1,000,000 items (100,000
+ * in the quick run): their rows, or why there are none. */
+const BULK_N = QUICK ? 100000 : 1000000;
+let bulkRows = null, bulkNote = '';
+function bulkActions() {
+  log(`bulk actions and their :undo/:redo on ${BULK_N.toLocaleString('en-US')} items`);
+  try {
+    bulkRows = bulk.run(BUILD, BULK_N, log);
+  } catch (e) {
+    bulkNote = 'not measured: ' + e.message.split('\n')[0];
+    log(`bulk actions: ${e.message}`);
+  }
+}
+
+function bulkSection() {
+  const L = [`## Bulk actions at ${BULK_N.toLocaleString('en-US')} items`, ''];
+  L.push('tests/bench/bulk.js: the follow graph of N items (table Graph with GSI1), loaded afresh; each session ' +
+    'its own explorer process at 120x40 (DDBX_SCRIPT, DDBX_TIMING): `:scan`, `V`, `a` marks every item, then ' +
+    'the action and its `:undo` and `:redo` (a last `:undo` leaves the table as found). A row\'s figures are ' +
+    'its `:` key\'s (the question and its answer included); peak RSS is the process\'s when the action ended ' +
+    '("(≤)": it did not raise it); the ratio sets it beside the action it undoes or mirrors (wall; CPU). Targets ' +
+    '(issue 38): an undo or redo within 2× its action, RSS ≤ 256 MB.');
+  L.push('');
+  if (bulkRows) L.push(...bulk.table(bulkRows));
+  else L.push(bulkNote || 'not measured');
+  return L.join('\n');
+}
+
 function scaleTable() {
   const [a, b] = SCALE;
   const A = `X${a}`, B = `X${b}`;
@@ -620,6 +651,7 @@ async function main() {
     add('vector', 'ddbx', [['V.n', n]]);
     rmDb(db);
   }
+  if (!HTTP_ONLY) bulkActions();
   const loadEnd = os.loadavg();
   fs.writeFileSync(path.join(DATA, 'results.json'), JSON.stringify(results, null, 1));
   fs.writeFileSync(OUT, report(m, loadStart, loadEnd, w6Note));
@@ -1128,6 +1160,8 @@ function report(m, la, lb, w6Note) {
     'of 1,000,000 items, and kept in BUILD/bench-data between runs.');
   L.push('');
   L.push(scaleTable());
+  L.push('');
+  L.push(bulkSection());
   L.push('');
   if (notes.length) {
     L.push('Harness notes: ' + notes.join(' '));

@@ -13,6 +13,12 @@
 #    changes left staging): every group is all or nothing, nothing staged
 #    is lost, the next start says what is staged, and the next :commit
 #    writes the rest, recognising what was written already.
+# 4. The explorer's :undo of a 250-item :marked delete killed with SIGKILL
+#    after its first group of 100 (DDBX_CRASH_AT=undo:1; issue 38: Ctrl-C
+#    left an empty table and staged rows): whole groups only are back,
+#    nothing is staged, and the next start says what was under way, how
+#    far it got and where the table as it was is kept (the automatic
+#    backup), once.
 : "${DDBX:=build/ddbx}"
 : "${BUILD:=build}"
 DBCHECK=$BUILD/tests/tools/dbcheck
@@ -156,3 +162,34 @@ for point in sent:2 written:2; do
     # "Committed N changes ... A backup named ... is kept": it wraps too.
     check "$point: and nothing is left staged" "tail -n 3 '$tmp/committed' | grep -q '^Committed' && ! head -n 1 '$tmp/committed' | grep -q staged"
 done
+
+# ---- 4. SIGKILL mid-undo of a bulk delete ----
+db4=$tmp/undo.db
+{ echo "$bulk"
+  awk 'BEGIN { for (i = 0; i < 250; i++)
+    printf "{\"Operation\":\"PutItem\",\"Input\":{\"TableName\":\"Bulk\",\"Item\":{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"%d\"}}}}\n", i }'
+} | "$DDBX" api --db "$db4" > "$tmp/bulk.out"
+count_all() { echo '{"Operation":"Scan","Input":{"TableName":"Bulk","Select":"COUNT"}}' | "$DDBX" api --db "$1" | sed 's/.*"Count":\([0-9]*\).*/\1/'; }
+cat > "$tmp/undo.keys" <<'KEYS'
+j
+M
+y
+:marked delete
+y
+:undo
+y
+KEYS
+(cd "$tmp" && CRASH_AT=undo:1 explore "$db4" "$tmp/undo.keys") 2>/dev/null
+rc=$?
+check "undo:1: the explorer died of SIGKILL mid-undo (exit $rc)" "[ $rc -eq 137 ]"
+got=$(count_all "$db4")
+check "undo:1: whole groups only were put back ($got of 250 items, want 100)" "[ '$got' = 100 ]"
+ic=$("$DBCHECK" "$db4" 2>&1)
+check "undo:1: PRAGMA integrity_check says ok, the backup with it" "printf %s \"\$ic\" | head -n 1 | grep -qx 'integrity: ok' && ! printf %s \"\$ic\" | grep -q '^backup:'"
+printf ':save-display restarted\n' > "$tmp/look.keys"
+(cd "$tmp" && explore "$db4" "$tmp/look.keys")
+check "undo:1: the next start says the undo was cut off, how far, and where the table as it was is" \
+    "tr '\n' ' ' < '$tmp/restarted' | grep -q 'The explorer ended during :undo of :marked delete: at least 100 of its 250 items of Bulk were put back .*automatic backups'"
+check "undo:1: and nothing is staged" "! grep -q 'staged' '$tmp/restarted'"
+(cd "$tmp" && explore "$db4" "$tmp/look.keys")
+check "undo:1: the start after says it no more" "! grep -q 'The explorer ended' '$tmp/restarted'"

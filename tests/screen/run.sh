@@ -27,6 +27,12 @@
 #   # export: TABLE       after the script, `ddbx export TABLE` of the test's
 #                         database goes to out/export (compared with
 #                         NAME.export): what the explorer wrote, byte for byte
+#   # work: A <= N x B   the `:A` command's database work (store_work, from
+#                         DDBX_TIMING's "command" lines; the first run of
+#                         each) is at most N times the `:B` command's: a
+#                         count of SQLite instructions, not a time, so it
+#                         cannot flake; it fails a step that grows with the
+#                         square of the items where B grows with them
 #   # mask: times         the wall-clock times the screens show (YYYY-MM-DD
 #                         HH:MM:SS: when a backup was taken) are compared as
 #                         ####-##-## ##:##:##, the same width
@@ -109,8 +115,8 @@ for keys in "$here"/*.keys; do
     grep -q '^# default-db: *yes' "$keys" && dbarg=""
     if [ $ok = 1 ]; then
         # shellcheck disable=SC2086
-        (cd "$w/out" && pin "$w" COLUMNS="$cols" LINES="$lines" DDBX_SCRIPT="$keys" $envs \
-            "$DDBX" $dbarg $args > "$w/stdout" 2> "$w/stderr")
+        (cd "$w/out" && pin "$w" COLUMNS="$cols" LINES="$lines" DDBX_SCRIPT="$keys" \
+            DDBX_TIMING="$w/timing" $envs "$DDBX" $dbarg $args > "$w/stdout" 2> "$w/stderr")
         rc=$?
         if [ "$rc" != "$want_rc" ]; then
             ok=0; why="exit status $rc, expected $want_rc"
@@ -121,6 +127,24 @@ for keys in "$here"/*.keys; do
             ok=0; why="ddbx export $export failed: $(head -n 1 "$w/export.err")"
         fi
     fi
+    work_of() {   # the first "command TEXT work N" line of TEXT: N
+        awk -v c="$1" '$1 == "command" { t = substr($0, 9); sub(/ work [0-9]+$/, "", t)
+            if (t == c) { print $NF; exit } }' "$w/timing" 2>/dev/null
+    }
+    rules=$(sed -n 's/^# work: *//p' "$keys")
+    while [ $ok = 1 ] && [ -n "$rules" ] && IFS= read -r rule; do
+        a=${rule%% <= *}; rest=${rule#* <= }; most=${rest%% x *}; b=${rest#* x }
+        wa=$(work_of "$a"); wb=$(work_of "$b")
+        if [ -z "$wa" ] || [ -z "$wb" ] || [ "$wb" -le 0 ]; then
+            ok=0; why="# work: no work logged for :$a or :$b"
+        elif [ "$wa" -gt $((most * wb)) ]; then
+            ok=0; why=":$a did $wa units of work, more than $most x the $wb of :$b"
+        else
+            echo "# work: :$a $wa, :$b $wb (at most $most x)"
+        fi
+    done <<RULES
+$rules
+RULES
     want_keys=$(sed -n 's/^# keys: *//p' "$keys" | head -n 1)
     if [ $ok = 1 ] && [ -n "$want_keys" ]; then
         got_keys=$(count_keys "$keys")
