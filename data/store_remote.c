@@ -11,9 +11,9 @@
  * partitions and pages, store_remote_write.c the bulk loads and table
  * writes; they share store_remote_int.h. What a remote store caches:
  * - table descriptions (DescribeTable), until store_refresh;
- * - per table or index, the partitions a Scan has discovered so far, in
- *   arrival order (append-only), their item counts, and where the Scan
- *   goes on (LastEvaluatedKey);
+ * - per table or index, the partitions met so far, linked in Scan order
+ *   as paging discovers them, each one's last item's position and its
+ *   count once known (store_remote_browse.c);
  * - the capacity units consumed, summed from every response;
  * - the queue of a bulk load (BatchWriteItem of 25).
  * Every request of the store's own is a ddb_req printed by ddb_req_json;
@@ -204,13 +204,14 @@ static void rtable_free(rtable *t)
 
 static void rscan_free(rscan *sc)
 {
-    for (size_t i = 0; i < sc->n; i++)
+    for (size_t i = 0; i < sc->n; i++) {
         av_done(&sc->parts[i].pk);
+        av_done(&sc->parts[i].last);
+    }
     free(sc->parts);
     free(sc->slots);
     free(sc->table);
     free(sc->index);
-    av_done(&sc->start);
     free(sc);
 }
 

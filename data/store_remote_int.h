@@ -27,10 +27,19 @@ typedef struct rtable {
     struct rtable *next;
 } rtable;
 
+/* A partition of a table or index as the explorer has met it. Partitions
+ * are discovered one at a time as the user pages (data/store.h): the
+ * first by a Scan of Limit 1, the one after a known partition by a Scan of
+ * Limit 1 that starts after that partition's last item; next and prev
+ * link them in the Scan's order as that becomes known. */
 typedef struct rpart {
     av pk;
-    uint64_t items;
-    bool exact;              /* counted by a Query: the Scan adds nothing */
+    uint64_t items;          /* when counted: the partition's items */
+    bool counted;
+    av last;                 /* the key attributes (LastEvaluatedKey's) of its
+                                last item (AV_NONE: not read yet) */
+    long next, prev;         /* neighbours in Scan order (-1: not known) */
+    uint64_t tally;          /* a counting Scan's count so far */
 } rpart;
 
 typedef struct rscan {
@@ -39,10 +48,11 @@ typedef struct rscan {
     size_t n, cap;
     size_t *slots;           /* hash of pk -> position + 1; 0: empty */
     size_t n_slots;
-    av start;                /* ExclusiveStartKey of the next page (AV_NONE: none) */
-    bool started, complete;
-    long cur;                /* the partition of the last item scanned (-1: none):
-                                its count may still grow with the next page */
+    long head;               /* the first partition in Scan order (-1: not read) */
+    long tail;               /* the last one (-1: not known) */
+    bool empty;              /* the table (index) has no item */
+    bool complete;           /* a counting Scan read it all: every partition
+                                known, linked and counted */
     struct rscan *next;
 } rscan;
 

@@ -605,6 +605,16 @@ static void draw_names_line(view *v, size_t i, int row, int width)
         draw_names(v, item, row, width, false);
 }
 
+/* A partition's count; a remote one not counted when its header was made
+ * is looked up again (a page may have held all of it since). */
+static uint64_t group_items(items_view *p, const irow *r)
+{
+    if (r->items == STORE_ITEMS_UNKNOWN)
+        store_partition_counted(display_store(), p->table, index_name(p), &r->pk,
+                                &((irow *)r)->items);
+    return r->items;
+}
+
 static void draw_group(items_view *p, const irow *r, int row, int width)
 {
     buf b = BUF_INIT;
@@ -613,14 +623,18 @@ static void draw_group(items_view *p, const irow *r, int row, int width)
     fmt_cell(&b, &r->pk, 0);
     x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
     buf_reset(&b);
-    buf_printf(&b, "  %llu item%s", (unsigned long long)r->items, r->items == 1 ? "" : "s");
-    /* A remote Scan of the keys does not tell sizes. */
+    uint64_t items = group_items(p, r);
+    if (items == STORE_ITEMS_UNKNOWN)
+        buf_adds(&b, "  not counted");
+    else
+        buf_printf(&b, "  %llu item%s", (unsigned long long)items, items == 1 ? "" : "s");
+    /* DynamoDB tells no partition's size. */
     if (!remote()) {
         buf_adds(&b, ", ");
         fmt_bytes(&b, r->bytes);
     }
     x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
-    if (r->items >= p->hot)
+    if (items != STORE_ITEMS_UNKNOWN && items >= p->hot)
         term_puts(row, x, width - x, "  HOT", ROLE_HOT);
     buf_done(&b);
 }
@@ -711,11 +725,15 @@ static void items_text(view *v, size_t i, buf *out)
     }
     if (l->kind == L_GROUP) {
         fmt_cell(out, &r->pk, 0);
-        buf_printf(out, " items=%llu", (unsigned long long)r->items);
+        uint64_t items = group_items(p, r);
+        if (items == STORE_ITEMS_UNKNOWN)
+            buf_adds(out, " items=?");
+        else
+            buf_printf(out, " items=%llu", (unsigned long long)items);
         if (!remote())
             buf_printf(out, " bytes=%llu", (unsigned long long)r->bytes);
         buf_printf(out, "%s%s", items_is_folded(p, &r->pk) ? " folded" : "",
-                   r->items >= p->hot ? " hot" : "");
+                   items != STORE_ITEMS_UNKNOWN && items >= p->hot ? " hot" : "");
         return;
     }
     for (size_t j = 0; j < r->item.u.m.len; j++) {
@@ -794,6 +812,29 @@ static void reload(view *v)
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)
         items_reset_at(v, pk.type && !gone ? &pk : NULL, item.type && !gone ? &item : NULL);
+    av_done(&pk);
+    av_done(&item);
+}
+
+/* After an edit: a staged one on a remote table changed nothing there,
+ * so the lines are made again around the selection from what is known
+ * (staged changes show through them), without asking the endpoint for
+ * its description and partitions again; anything else reloads. */
+static void after_edit(view *v)
+{
+    items_view *p = v->priv;
+    if (!remote() || !staging_on()) {
+        reload(v);
+        return;
+    }
+    av pk = { 0 }, item = { 0 };
+    line *l = vm_selected(&v->vm);
+    if (l && line_pk(p, l))
+        av_copy(&pk, line_pk(p, l));
+    if (l && l->kind == L_ITEM)
+        av_copy(&item, &((irow *)l->data)->item);
+    p->failed = false;
+    items_reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
     av_done(&pk);
     av_done(&item);
 }
@@ -946,19 +987,20 @@ static enum req items_request(view *v, enum req r)
         part_info pi;
         if (move_last(v))
             return REQ_NONE;
-        vm_clear(&v->vm);
+        /* A remote table: the end of the last partition found so far,
+         * read backward. A Scan reads forward only, so the table's own
+         * end is known once paging (or :count-partitions) reached it. */
         if (items_part_next(p, NULL, -1, &pi)) {
-            vm_append(&v->vm, L_GROUP, items_group_row(&pi));
-            /* Load the last partition's items, then go to its end. On a
-             * remote table that is the last partition found so far: stop
-             * when the Scan finds another rather than read the table. */
-            while (items_more(v, 1) > 0 && v->vm.lines[v->vm.n - 1].kind == L_ITEM)
-                ;
-            size_t last = v->vm.n - 1;
-            if (last > 0 && v->vm.lines[last].kind == L_GROUP)
-                last--;
-            vm_select(&v->vm, last);
-            display_fill(v);
+            uint64_t known = 0;
+            bool complete = false;
+            diag d;
+            diag_init(&d);
+            items_load_end(v, &pi);
+            store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
+            if (!complete)
+                display_message("The end of the last of %llu partition%s found so far: the table's end is"
+                                " not known until paging or :count-partitions reaches it",
+                                (unsigned long long)known, known == 1 ? "" : "s");
         }
         return REQ_NONE;
     }
@@ -993,7 +1035,7 @@ static enum req items_request(view *v, enum req r)
                                                      strlen(p->def.pk.name)) : NULL;
         av created;
         if (edit_new_item(p->table, &p->def, pk, &created)) {
-            reload(v);
+            after_edit(v);
             /* The new item selected, its partition loaded around it (an
              * index view: when the item is in the index). */
             if (item_pk(p, &created))
@@ -1009,7 +1051,7 @@ static enum req items_request(view *v, enum req r)
             return REQ_NONE;
         }
         if (edit_item(p->table, &p->def, items_selected_item(v), p->ix >= 0))
-            reload(v);
+            after_edit(v);
         return REQ_NONE;
     case REQ_DELETE:
         if (!items_selected_item(v)) {
@@ -1017,7 +1059,7 @@ static enum req items_request(view *v, enum req r)
             return REQ_NONE;
         }
         if (edit_delete_item(p->table, &p->def, items_selected_item(v)))
-            reload(v);
+            after_edit(v);
         return REQ_NONE;
     default:
         return r;

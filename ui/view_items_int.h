@@ -137,6 +137,8 @@ size_t items_page(items_view *p, const av *pk, const av *after, bool fwd, size_t
 irow *items_group_row(part_info *pi);
 size_t items_more(view *v, int dir);
 void items_reset_at(view *v, const av *pk, const av *item);
+/* The window at the end of partition pi, read backward (pi->pk taken). */
+void items_load_end(view *v, part_info *pi);
 
 /* view_items_follow.c */
 void items_follow(view *v);

@@ -139,8 +139,11 @@ check "the status line names the endpoint, read-only, and the capacity" "$s/tabl
 check "item collections: every partition with its items" "$s/items" \
     "ACTOR#alice  3 items" "ACTOR#bob  2 items" "ACTOR#carol  1 item" "ACTOR#dave  2 items" \
     "ACTOR#minji  2 items" "TARGET#carol  TARGET#carol  ACTOR#alice" "서울"
-check "the title: approximate DescribeTable counts, the Scan complete" "$s/items" \
-    "(approx.), 5 partitions (scan complete)"
+# Partitions are discovered as the screen needs them (issue 42, item 1):
+# the screen holds all five, but that there is none after them is not
+# known until paging asks.
+check "the title: approximate DescribeTable counts, the partitions found so far" "$s/items" \
+    "(approx.), 5 partitions found so far (scan)"
 if grep -q ' RCU, 0.0 WCU' "$s/items" && ! grep -q 'consumed 0.0 RCU' "$s/items"; then
     ok "reads consumed capacity, summed in the status line"
 else
@@ -204,14 +207,18 @@ if [ -f "$s/first" ] && grep -q "found so far (scan)" "$s/first" &&
 else
     nok "a small screen reads only the Scan pages it needs (title: found so far)" "$s/first"
 fi
-# G: the end of the last partition found so far (ACTOR#alice, the third
-# in dynalite's order), not a Scan of the whole table.
-if [ -f "$s/last" ] && grep -q '^> item .* PK=ACTOR#alice SK=TARGET#carol ' "$s/last" &&
-    grep -q "found so far (scan)" "$s/last"; then
+# G: the end of the last partition found so far, read backward (issue 42:
+# a reverse read of the last partition known, and it says what it cannot
+# know): minji, the second in dynalite's order, which the first screen
+# found; not a Scan of the whole table.
+printf 'G\n:save-display last\n' >"$tmp/lazy-g.keys"
+LINES_=8 SCAN_LIMIT=2 session lazy-g "$tmp/lazy-g.keys" --endpoint-url "$url" SocialGraph
+if [ -f "$s/last" ] && grep -q '^> item .* PK=ACTOR#minji SK=TARGET#alice ' "$s/last"; then
     ok "G goes to the end of the last partition found so far"
 else
     nok "G goes to the end of the last partition found so far" "$s/last"
 fi
+check "and says the table's end is not known" "$tmp/lazy-g/last" "the table's end is" "not known until"
 
 # ---- 1d. / on a remote table: Scan pages through store_exec ----
 # No key order to read by on an endpoint: the search reads the table with
@@ -335,7 +342,9 @@ check "with --write the status line says writes ask first" "$s/rest" "remote, wr
 check "n declines: nothing sent, the question named operation, table and key" "$s/declined" \
     "declined, not sent: DeleteItem on SocialGraph, key PK=ACTOR#alice, SK=TARGET#carol"
 check "y sends the DeleteItem" "$s/deleted" "Deleted PK=ACTOR#alice SK=TARGET#carol"
-if grep -q "ACTOR#alice items=2" "$s/deleted-view" && ! grep -q "SK=TARGET#carol.*GSI1SK=ACTOR#alice\|PK=ACTOR#alice SK=TARGET#carol" "$s/deleted-view"; then
+# (The header's count: not read, issue 42; the items shown are alice's 2.)
+if grep -q "group    ACTOR#alice" "$s/deleted-view" && [ "$(grep -c '^[ >] item .*PK=ACTOR#alice ' "$s/deleted-view")" = 2 ] &&
+    ! grep -q "SK=TARGET#carol.*GSI1SK=ACTOR#alice\|PK=ACTOR#alice SK=TARGET#carol" "$s/deleted-view"; then
     ok "the view re-reads the endpoint: alice has 2 items"
 else
     nok "the view re-reads the endpoint: alice has 2 items" "$s/deleted-view"
