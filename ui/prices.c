@@ -52,3 +52,15 @@ void prices_per_million(double units, bool write, buf *out)
     buf_adds(out, "/M calls");
 }
 
+
+void prices_once(double units, bool write, buf *out)
+{
+    const price_table *pt;
+    const price_region *p;
+    if (!prices_get(&pt, &p))
+        return;
+    cost_calls c;
+    cost_calls_of(p, pt->hours_per_month, write, units, 0, &c);
+    cost_money(p, c.od_million / 1e6, out);
+    buf_adds(out, " on demand");
+}

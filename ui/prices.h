@@ -21,6 +21,9 @@ bool prices_get(const price_table **pt, const price_region **p);
 /* "$0.0625/M calls" (on-demand, per million calls of units read or write
  * units), appended; nothing without prices. */
 void prices_per_million(double units, bool write, buf *out);
+/* "$0.00095 on demand": what one read (write false) or write of units
+ * capacity units costs on demand, appended; nothing without prices. */
+void prices_once(double units, bool write, buf *out);
 
 
 #endif

@@ -25,6 +25,7 @@
 #include "ui/display.h"
 #include "ui/live.h"
 #include "ui/marks.h"
+#include "ui/prices.h"
 #include "ui/staging.h"
 #include "ui/edit.h"
 #include "ui/entity_filter.h"
@@ -950,6 +951,58 @@ static bool move_last(view *v)
     return n > 0;
 }
 
+static bool count_progress(void *ctx, uint64_t items)
+{
+    display_progress("Counting the partitions of %s: %llu items read (Esc stops)", (const char *)ctx,
+                     (unsigned long long)items);
+    return !display_interrupted();
+}
+
+/* :count-partitions on an endpoint: every partition found and counted
+ * by a Scan of the keys, which reads (and bills) the whole table or
+ * index, so its size and cost are said first, from DescribeTable's
+ * approximate size (issue 42). */
+static void count_partitions(view *v)
+{
+    items_view *p = v->priv;
+    if (!remote()) {
+        display_message("Every partition of a local table is counted already");
+        return;
+    }
+    uint64_t bytes = 0;
+    double rcu = 0;
+    diag d;
+    diag_init(&d);
+    status st = store_read_cost(display_store(), p->table, index_name(p), &bytes, &rcu, &d);
+    if (st != ST_OK) {
+        display_diag(NULL, st, &d);
+        return;
+    }
+    buf size = BUF_INIT, money = BUF_INIT;
+    fmt_bytes(&size, bytes);
+    prices_once(rcu, false, &money);
+    bool go = display_confirm("Count every partition of %s%s%s: a Scan of the keys reads ≈%s, ≈%.0f RCU%s%s"
+                              " (DescribeTable's size)?", p->table, p->ix >= 0 ? " " : "",
+                              p->ix >= 0 ? index_name(p) : "", size.data, rcu, money.len ? ", ≈" : "",
+                              money.len ? money.data : "");
+    buf_done(&size);
+    buf_done(&money);
+    if (!go) {
+        display_message("Not counted: nothing was read");
+        return;
+    }
+    st = store_count_partitions(display_store(), p->table, index_name(p), count_progress, p->table, &d);
+    if (st != ST_OK) {
+        display_diag(NULL, st, &d);
+        return;
+    }
+    uint64_t known = 0;
+    bool complete = false;
+    store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
+    display_message("Counted %llu partition%s of %s", (unsigned long long)known, known == 1 ? "" : "s",
+                    p->table);
+}
+
 /* Opens the query bar on this table or index, the selected partition's
  * value filled in. */
 static view *query(view *v)
@@ -1118,6 +1171,10 @@ static bool items_command(view *v, int argc, char **argv)
     }
     if (strcmp(c, "partitions") == 0) {
         items_request(v, REQ_PARTITIONS);
+        return true;
+    }
+    if (strcmp(c, "count-partitions") == 0) {
+        count_partitions(v);
         return true;
     }
     if (strcmp(c, "query") == 0 || strcmp(c, "scan") == 0) {

@@ -176,6 +176,37 @@ within flip open 2 "2 * $gsi_r" "the flip to GSI1 reads at most twice a Scan of 
 no_full_scan flip "the flip to GSI1"
 check "the flip shows GSI1's partitions" "$tmp/flip/gsi" "GSI GSI1" "TARGET#p"
 
+# "partition N of M": M is not known remotely until asked; the count
+# says what it reads and costs first (DescribeTable's TableSizeBytes),
+# n reads nothing, y reads the whole table once (a Scan of the keys).
+session count ':count-partitions
+<Snap:asked>n
+:save-display declined
+:count-partitions
+y
+:save-display counted
+p
+:save-display parts' --endpoint-url "$url" Big
+check "the count says what it reads and costs, and asks" "$tmp/count/asked" \
+    "Count every partition of Big: a Scan of the keys reads" "RCU" "on demand"
+check "n reads nothing" "$tmp/count/declined" "Not counted: nothing was read"
+check "y counts them all" "$tmp/count/counted" "Counted 50 partitions of Big" "50 partitions (scan complete)" \
+    "ACTOR#p000  60 items"
+check "and p ranks them" "$tmp/count/parts" "partitions by size: 50 found so far, scan complete" "60 items"
+if node -e '
+const l = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse);
+const full = l.filter((r) => r.op === "Scan" && r.limit === null);
+process.exit(full.length >= 1 && full.every((r) => r.proj) ? 0 : 1);' "$tmp/count.log"; then
+    ok "the count is a Scan of the keys in 1 MB pages, sent only after y"
+else
+    ops count >"$tmp/count.ops"; nok "the count is a Scan of the keys in 1 MB pages, sent only after y" "$tmp/count.ops"
+fi
+session parts0 'p
+:save-display parts' --endpoint-url "$url" Big
+within parts0 open 0 0 "p before a count reads nothing more"
+check "p before a count says what it has not counted" "$tmp/parts0/parts" "not counted" "partial (found as you page"
+
+# (Last: it writes to the table.)
 # A staged edit (d, with staging on by default under --write) and its
 # commit: the reload after each reads at most twice a screen. Beside it:
 # the strongly consistent GetItem of the item staged, its state for the
