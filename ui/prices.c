@@ -40,27 +40,32 @@ bool prices_get(const price_table **pt, const price_region **p)
     return P.ok;
 }
 
-void prices_per_million(double units, bool write, buf *out)
+/* What calls of units cost, into c; false without prices. */
+static bool calls_of(double units, bool write, const price_region **p, cost_calls *c)
 {
     const price_table *pt;
+    if (!prices_get(&pt, p))
+        return false;
+    cost_calls_of(*p, pt->hours_per_month, write, units, 0, c);
+    return true;
+}
+
+void prices_per_million(double units, bool write, buf *out)
+{
     const price_region *p;
-    if (!prices_get(&pt, &p))
-        return;
     cost_calls c;
-    cost_calls_of(p, pt->hours_per_month, write, units, 0, &c);
+    if (!calls_of(units, write, &p, &c))
+        return;
     cost_money(p, c.od_million, out);
     buf_adds(out, "/M calls");
 }
 
-
 void prices_once(double units, bool write, buf *out)
 {
-    const price_table *pt;
     const price_region *p;
-    if (!prices_get(&pt, &p))
-        return;
     cost_calls c;
-    cost_calls_of(p, pt->hours_per_month, write, units, 0, &c);
+    if (!calls_of(units, write, &p, &c))
+        return;
     cost_money(p, c.od_million / 1e6, out);
     buf_adds(out, " on demand");
 }
