@@ -470,8 +470,15 @@ void store_refresh(store *s, const char *table);
  * file and ignores this. */
 void store_set_local_path(store *s, const char *path, unsigned flags);
 
+/* Remote: the items a screen shows. With it, the first partition is
+ * found by a Scan of that many whole items (not of Limit 1), kept, and
+ * the first page of each partition that Scan holds from its start is
+ * served from it: the first screen is one request (issue 42). 0: off. */
+void store_set_page_hint(store *s, size_t items);
+
 /* Remote: items per page of store_count_partitions' Scan (0: DynamoDB's
- * 1 MB pages, the default); for tests and slow links. */
+ * 1 MB pages, the default), and at most as many in the first Scan page
+ * of store_set_page_hint; for tests and slow links. */
 void store_set_scan_limit(store *s, size_t items);
 
 #endif

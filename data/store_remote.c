@@ -196,6 +196,7 @@ status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 
 static void rtable_free(rtable *t)
 {
+    free(t->ttl);
     free(t->name);
     table_def_free(&t->def);
     cJSON_Delete(t->desc);
@@ -208,6 +209,9 @@ static void rscan_free(rscan *sc)
         av_done(&sc->parts[i].pk);
         av_done(&sc->parts[i].last);
     }
+    for (size_t i = 0; i < sc->n_first; i++)
+        av_done(&sc->first[i]);
+    free(sc->first);
     free(sc->parts);
     free(sc->slots);
     free(sc->table);
@@ -537,6 +541,12 @@ void store_refresh(store *s, const char *table)
         srem_forget(s->remote, table, true);
 }
 
+void store_set_page_hint(store *s, size_t items)
+{
+    if (s->remote)
+        s->remote->page_hint = items;
+}
+
 void store_set_scan_limit(store *s, size_t items)
 {
     if (s->remote)
@@ -551,7 +561,7 @@ void store_set_scan_limit(store *s, size_t items)
 static void wrote(store *s, const char *op)
 {
     srem_forget(s->remote, NULL, strcmp(op, "CreateTable") == 0 || strcmp(op, "DeleteTable") == 0 ||
-                                 strcmp(op, "UpdateTable") == 0);
+                                 strcmp(op, "UpdateTable") == 0 || strcmp(op, "UpdateTimeToLive") == 0);
 }
 
 /*

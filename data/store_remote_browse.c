@@ -343,11 +343,83 @@ static status scan_one(store *s, rscan *sc, const rkey *k, const av *start, long
     return st;
 }
 
-/* The first partition in Scan order (sc->head), read once. */
+/* What the first Scan page tells: the partitions it holds, in order,
+ * linked; each one it holds from start to end counted, with its last
+ * item's position; the table's end when the Scan ended there. */
+static void first_page_learnt(rscan *sc, const rkey *k)
+{
+    long prev = -1;
+    size_t from = 0;
+    for (size_t i = 0; i <= sc->n_first; i++) {
+        av tmp;
+        const av *pk = i < sc->n_first ? item_pk(&sc->first[i], k, &tmp) : NULL;
+        long at = pk ? part_find(sc, pk) : -1;
+        if (pk && at < 0)
+            at = (long)part_append(sc, pk);
+        if (pk)
+            av_done(&tmp);
+        if (i < sc->n_first && at == prev)
+            continue;
+        /* prev's items are [from, i): whole when they end in the page. */
+        if (prev >= 0 && (i < sc->n_first || !sc->first_more)) {
+            rpart *p = &sc->parts[prev];
+            p->counted = true;
+            p->items = i - from;
+            av_done(&p->last);
+            position_of(&sc->first[i - 1], k, &p->last);
+            if (at >= 0) {
+                p->next = at;
+                sc->parts[at].prev = prev;
+            } else {
+                sc->tail = prev;
+            }
+        }
+        if (at < 0)
+            break;
+        if (prev < 0) {
+            sc->head = at;
+            sc->parts[at].prev = -1;
+        }
+        prev = at;
+        from = i;
+    }
+}
+
+/* The first partition in Scan order (sc->head), read once: a Scan of
+ * Limit 1 of the keys, or with a page hint a Scan of a screen of whole
+ * items, kept for the first pages. */
 static status find_head(store *s, rscan *sc, const rkey *k, diag *d)
 {
     if (sc->head >= 0 || sc->empty)
         return ST_OK;
+    size_t hint = s->remote->page_hint;
+    if (hint && s->remote->scan_limit && s->remote->scan_limit < hint)
+        hint = s->remote->scan_limit;   /* tests: pages of a few items */
+    if (hint) {
+        ddb_req q;
+        av none = { .type = AV_NONE };
+        view_req(&q, DDB_SCAN, sc, k, &none);
+        av_done(&q.names);   /* no placeholder is used */
+        q.names.type = AV_NONE;
+        q.limit = (uint32_t)hint;
+        ddb_res res;
+        ddb_res_init(&res);
+        status st = srem_read(s, &q, &res, d);
+        ddb_req_done(&q);
+        if (st == ST_OK && res.n_items) {
+            sc->first = xcalloc(res.n_items, sizeof *sc->first);
+            for (size_t i = 0; i < res.n_items; i++)
+                av_move(&sc->first[sc->n_first++], &res.items[i]);
+            sc->first_more = res.last_key.type == AV_M && res.last_key.u.m.len;
+            first_page_learnt(sc, k);
+        }
+        ddb_res_done(&res);
+        if (st == ST_OK && sc->head >= 0)
+            return ST_OK;
+        if (st != ST_OK)
+            return st;
+        /* An empty first page: the Scan of Limit 1 below goes on. */
+    }
     av none = { .type = AV_NONE };
     long pos;
     status st = scan_one(s, sc, k, &none, &pos, d);
@@ -360,6 +432,41 @@ static status find_head(store *s, rscan *sc, const rkey *k, diag *d)
     sc->head = pos;
     sc->parts[pos].prev = -1;
     return ST_OK;
+}
+
+/* The first max items of partition pk from the first Scan page, when it
+ * holds them (that many, or the partition whole): true and *n set. */
+static bool first_page_serves(const rscan *sc, const rkey *k, const av *pk, size_t max, av *items,
+                              size_t *n)
+{
+    size_t i0 = 0;
+    bool found = false;
+    for (; i0 < sc->n_first && !found; i0++) {
+        av tmp;
+        const av *ipk = item_pk(&sc->first[i0], k, &tmp);
+        found = ipk && av_equal(ipk, pk);
+        av_done(&tmp);
+        if (found)
+            break;
+    }
+    if (!found)
+        return false;
+    size_t end = i0;
+    for (; end < sc->n_first; end++) {
+        av tmp;
+        const av *ipk = item_pk(&sc->first[end], k, &tmp);
+        bool same = ipk && av_equal(ipk, pk);
+        av_done(&tmp);
+        if (!same)
+            break;
+    }
+    bool whole = end < sc->n_first || !sc->first_more;
+    if (end - i0 < max && !whole)
+        return false;
+    *n = 0;
+    for (size_t i = i0; i < end && *n < max; i++)
+        av_copy(&items[(*n)++], &sc->first[i]);
+    return true;
 }
 
 /* The keys of partition pk's first (or last: backward) item, a Query of
@@ -668,6 +775,8 @@ status store_remote_page(store *s, const char *table, const char *index, const a
     if ((st = srem_table_get(s, table, &t, d)) != ST_OK)
         return st;
     const index_def *ix = find_index(t, index, d, &st);
+    if (!after && forward && first_page_serves(sc, &vk, pk, max, items, n))
+        return ST_OK;
     av start = { .type = AV_NONE };
     if (after) {
         /* The position of an item: the keys a LastEvaluatedKey holds. */

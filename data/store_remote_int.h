@@ -24,6 +24,8 @@ typedef struct rtable {
     char *name;
     table_def def;
     struct cJSON *desc;      /* the TableDescription */
+    bool ttl_known;          /* DescribeTimeToLive read once (issue 42) */
+    char *ttl;               /* its attribute when enabled (NULL: off) */
     struct rtable *next;
 } rtable;
 
@@ -53,6 +55,10 @@ typedef struct rscan {
     bool empty;              /* the table (index) has no item */
     bool complete;           /* a counting Scan read it all: every partition
                                 known, linked and counted */
+    av *first;               /* the first Scan page's items, whole (with a
+                                page hint): the first screen's */
+    size_t n_first;
+    bool first_more;         /* the Scan goes on after them */
     struct rscan *next;
 } rscan;
 
@@ -67,6 +73,7 @@ struct store_remote {
     bool reading;            /* the request under way is a read (PartiQL SELECTs) */
     uint64_t requests;
     size_t scan_limit;
+    size_t page_hint;        /* items a screen shows (store_set_page_hint) */
     rtable *tables;
     rscan *scans;
     /* bulk load */

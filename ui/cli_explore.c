@@ -64,7 +64,8 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
     char *local = cli_db_path(NULL, 1);
     store_set_local_path(st, local, cli_store_flags());
     free(local);
-    /* Items per discovery Scan page; for tests (the default is DynamoDB's 1 MB). */
+    /* Items per page of the partition count's Scan, and at most per first Scan
+     * page; for tests (the default: DynamoDB's 1 MB, and a screen). */
     const char *lim = getenv("DDBX_SCAN_LIMIT");
     if (lim && *lim)
         store_set_scan_limit(st, (size_t)strtoul(lim, NULL, 10));

@@ -275,6 +275,8 @@ static bool items_open(view *v, const void *arg)
         return false;
     }
     set_index(p, ix);
+    /* On an endpoint the first screen is then one Scan of whole items. */
+    store_set_page_hint(display_store(), (size_t)(term_rows() > 0 ? term_rows() : 24) + 8);
     items_reset_at(v, a->pk, a->item);
     return true;
 }
