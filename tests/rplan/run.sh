@@ -176,6 +176,38 @@ within flip open 2 "2 * $gsi_r" "the flip to GSI1 reads at most twice a Scan of 
 no_full_scan flip "the flip to GSI1"
 check "the flip shows GSI1's partitions" "$tmp/flip/gsi" "GSI GSI1" "TARGET#p"
 
+# ---- Item 3 and 5: round trips, consistency ----
+# Opened by name: the table, its TTL setting, one Scan; no other table
+# listed or described.
+if grep -q '"op":"ListTables"\|"table":"Small' "$tmp/open.log"; then
+    ops open >"$tmp/open.ops"; nok "a table opened by name lists and describes no other table" "$tmp/open.ops"
+else
+    ok "a table opened by name lists and describes no other table"
+fi
+within open - 3 "2 * $scan_r" "a table opened by name: at most 3 requests"
+# The table list describes its rows (here all five are on screen).
+session list ':save-display tables' --endpoint-url "$url"
+check "the table list shows every table described" "$tmp/list/tables" "Big" "GSI1" "Small4"
+# An item: one GetItem, eventually consistent (half the cost), said in
+# the title; R reads it strongly; the TTL setting is not read again.
+session item 'j
+<Enter>
+:save-display item
+R
+:save-display strong' --endpoint-url "$url" Big
+within item open 2 "2 * $scan_r + 1.5" "an item read twice (Enter, then R): 2 GetItems"
+if node -e '
+const l = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse);
+const g = l.filter((r) => r.op === "GetItem");
+const ttl = l.filter((r) => r.op === "DescribeTimeToLive");
+process.exit(g.length === 2 && !g[0].consistent && g[1].consistent && ttl.length === 1 ? 0 : 1);' "$tmp/item.log"; then
+    ok "the item is read eventually consistent, R strongly; the TTL setting once"
+else
+    ops item >"$tmp/item.ops"; nok "the item is read eventually consistent, R strongly; the TTL setting once" "$tmp/item.ops"
+fi
+check "the item view says how it read" "$tmp/item/item" "[eventually consistent; R: strong]"
+check "and after R" "$tmp/item/strong" "[strongly consistent]"
+
 # "partition N of M": M is not known remotely until asked; the count
 # says what it reads and costs first (DescribeTable's TableSizeBytes),
 # n reads nothing, y reads the whole table once (a Scan of the keys).
