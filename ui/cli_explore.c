@@ -19,6 +19,7 @@
 
 #include "data/creds.h"
 #include "data/remote.h"
+#include "data/remote_wait.h"
 #include "data/samples.h"
 #include "data/store.h"
 #include "model/mem.h"
@@ -31,15 +32,41 @@ static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\
                             "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n";
 
 /* An MFA code asked for while the explorer runs (credentials refreshed
- * mid-session): on its status line, not on the terminal under it. */
+ * mid-session): on its status line, not on the terminal under it. The
+ * refresh happens on the thread a request runs on: the question is
+ * asked on the screen's thread (remote_waiter_on_caller). */
+typedef struct mfa_ask {
+    const char *question;
+    char *answer;
+    size_t cap;
+    int rc;
+} mfa_ask;
+
+static void ask_mfa(void *arg)
+{
+    mfa_ask *a = arg;
+    buf b = BUF_INIT;
+    bool ok = display_prompt(a->question, "", &b);
+    snprintf(a->answer, a->cap, "%s", ok && b.data ? b.data : "");
+    buf_done(&b);
+    a->rc = ok && a->answer[0] ? 0 : -1;
+}
+
 static int explorer_prompt(void *ctx, const char *question, char *answer, size_t cap)
 {
+    mfa_ask a = { question, answer, cap, -1 };
+    if (ctx)
+        remote_waiter_on_caller(ctx, ask_mfa, &a);
+    else
+        ask_mfa(&a);
+    return a.rc;
+}
+
+/* A request under way: the screen says what it waits for, Esc cancels. */
+static bool explorer_wait(void *ctx, const char *what, double seconds, int attempt, int max_attempts)
+{
     (void)ctx;
-    buf b = BUF_INIT;
-    bool ok = display_prompt(question, "", &b);
-    snprintf(answer, cap, "%s", ok && b.data ? b.data : "");
-    buf_done(&b);
-    return ok && answer[0] ? 0 : -1;
+    return display_wait(what, seconds, attempt, max_attempts);
 }
 
 /* The explorer on a remote endpoint. */
@@ -54,8 +81,12 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
         return 1;
     }
     unsigned flags = (write ? STORE_REMOTE_WRITE : 0) | cli_store_flags();
-    if (store_open_remote(remote_send, r, remote_describe(r), flags, &st, &d) != ST_OK) {
+    /* Every request runs on a worker thread while the screen waits, says
+     * what for, and reads Esc (issue 42). */
+    remote_waiter *w = remote_waiter_new(r, remote_max_attempts(r), explorer_wait, NULL);
+    if (store_open_remote(remote_send_waiting, w, remote_describe(r), flags, &st, &d) != ST_OK) {
         fprintf(stderr, "ddbx: %s\n", d.msg);
+        remote_waiter_free(w);
         remote_close(r);
         return 1;
     }
@@ -72,11 +103,12 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
     char who[640];
     cli_identity(r, who, sizeof who);
     display_set_identity(who);
-    creds_set_prompt(explorer_prompt, NULL);
+    creds_set_prompt(explorer_prompt, w);
     prices_set_region(remote_region(r));   /* the money beside the units */
     int rc = display_run(st, remote_describe(r), table);
     creds_set_prompt(NULL, NULL);
     store_close(st);
+    remote_waiter_free(w);
     remote_close(r);
     return rc;
 }

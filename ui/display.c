@@ -104,6 +104,35 @@ bool display_interrupted(void)
     return term_interrupted();
 }
 
+/* Keys dropped during the waits of the key being handled. */
+static int wait_dropped;
+
+bool display_wait(const char *what, double seconds, int attempt, int max_attempts)
+{
+    int dropped = 0;
+    if (term_wait_keys(&dropped))
+        return false;
+    wait_dropped += dropped;
+    if (seconds < 0.1 && attempt < 2 && !wait_dropped)
+        return true;
+    buf b = BUF_INIT;
+    buf_printf(&b, "%s … %.1f s", what, seconds);
+    if (attempt > 1)
+        buf_printf(&b, ", retry %d of %d", attempt - 1, max_attempts - 1);
+    if (wait_dropped)
+        buf_printf(&b, "; %d key%s typed meanwhile dropped", wait_dropped, wait_dropped == 1 ? "" : "s");
+    buf_adds(&b, "  (Esc cancels)");
+    /* The last row only: the view may be half-way through a reload. */
+    int rows = term_rows(), cols = term_cols();
+    if (rows > 0 && cols > 0) {
+        term_fill(rows - 1, 0, cols, ROLE_STATUS);
+        term_put(rows - 1, 0, cols, b.data, b.len, ROLE_STATUS, true);
+        term_refresh();
+    }
+    buf_done(&b);
+    return true;
+}
+
 void display_error(const char *fmt, ...)
 {
     va_list ap;
@@ -767,6 +796,7 @@ int display_run(store *st, const char *db_path, const char *table)
             continue;
         }
         struct timespec t, c0, c1;
+        wait_dropped = 0;
         clock_gettime(CLOCK_MONOTONIC, &t);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
         /* A message stays until the next key, but not through a `:`

@@ -99,6 +99,13 @@ bool term_key_pending(void);
  * load to stop. Any other key pressed stays for term_getkey. */
 bool term_interrupted(void);
 
+/* While a request is under way: whether Esc or ^C was pressed (taken);
+ * every other key typed meanwhile is dropped, *dropped counting them,
+ * so that none is replayed afterwards as a command for another screen (a
+ * resize is kept). Scripted: as term_interrupted (a script's keys are
+ * for what comes after). */
+bool term_wait_keys(int *dropped);
+
 /* Writes the screen text, one line per row, trailing blanks removed. */
 status term_save_display(const char *path, diag *d);
 

@@ -18,7 +18,10 @@
  * prints "PORT <n>" (the kernel picks it) and runs until stdin ends.
  * The delay can be changed while it runs: a file LOG.delay holding a
  * number of milliseconds replaces DELAY_MS for the requests after it is
- * written.
+ * written; "MS NAME" delays only the requests whose TableName or
+ * IndexName is NAME (the others go at once). A request whose client
+ * hung up before its answer (Esc cancelled it) is logged with
+ * "aborted":true.
  */
 const fs = require('fs');
 const http = require('http');
@@ -31,10 +34,12 @@ if (!upPort || !logPath) {
 const started = Date.now();
 let n = 0;
 
-function delayNow() {
+function delayNow(input) {
   try {
-    const t = Number(fs.readFileSync(logPath + '.delay', 'utf8').trim());
-    if (Number.isFinite(t) && t >= 0) return t;
+    const [ms, name] = fs.readFileSync(logPath + '.delay', 'utf8').trim().split(/\s+/);
+    const t = Number(ms);
+    if (Number.isFinite(t) && t >= 0)
+      return !name || input.TableName === name || input.IndexName === name ? t : 0;
   } catch (e) { /* no override */ }
   return Number(delayArg || 0);
 }
@@ -83,7 +88,9 @@ const server = http.createServer((req, res) => {
     rec.consistent = !!input.ConsistentRead;
     rec.proj = input.ProjectionExpression || null;
     rec.segment = input.Segment === undefined ? null : input.Segment;
-    const d = delayNow();
+    const d = delayNow(input);
+    let aborted = false;
+    res.on('close', () => { if (!res.writableEnded) aborted = true; });
     setTimeout(() => {
       const up = http.request({ host: '127.0.0.1', port: Number(upPort), method: req.method,
         path: req.url, headers: req.headers }, (ur) => {
@@ -98,8 +105,9 @@ const server = http.createServer((req, res) => {
           setTimeout(() => {
             rec.t0 = t0;
             rec.t1 = Date.now() - started;
+            if (aborted || res.destroyed) rec.aborted = true;   /* the client gave up (Esc) */
             fs.appendFileSync(logPath, JSON.stringify(rec) + '\n');
-            if (res.destroyed) return;   /* the client gave up (Esc) */
+            if (rec.aborted) return;
             res.writeHead(ur.statusCode, ur.headers);
             res.end(answer);
           }, d);

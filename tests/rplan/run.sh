@@ -47,6 +47,7 @@ serve_start "$tmp/big.db" "$tmp/serve.out" "$tmp/serve.err"
 echo "$srvpid" >>"$tmp/pids"
 [ -n "$serve_port" ] || fail "ddbx serve did not start: $(head -c 300 "$tmp/serve.err")"
 
+: >"$tmp/proxy.port"
 mkfifo "$tmp/proxy.in" || exit 1
 exec 7<>"$tmp/proxy.in"
 node "$root/tests/lib/latency.js" "$serve_port" 0 "$tmp/log" <"$tmp/proxy.in" >"$tmp/proxy.port" 2>"$tmp/proxy.err" 7>&- &
@@ -237,6 +238,69 @@ session parts0 'p
 :save-display parts' --endpoint-url "$url" Big
 within parts0 open 0 0 "p before a count reads nothing more"
 check "p before a count says what it has not counted" "$tmp/parts0/parts" "not counted" "partial (found as you page"
+
+# ---- Item 2: never freeze on the network ----
+# The proxy delays every request on GSI1 by 1 s each way. i (the flip to
+# GSI1) sends a Scan; Esc, typed while it waits, cancels it: the client
+# hangs up (the proxy logs the request aborted), the status line says what
+# was stopped, and the Esc is not replayed as "back" (the table view
+# stays). A wait says what it waits for (tests/tmux shows it drawn).
+echo "1000 GSI1" >"$tmp/log.delay"
+session esc 'i
+<Esc>
+:save-display after' --endpoint-url "$url" Big
+rm -f "$tmp/log.delay"
+check "Esc cancels the request in flight and says what it stopped" "$tmp/esc/after" \
+    "Cancelled: Scan on GSI1 stopped after" "Big  "
+i=0
+while [ $i -lt 30 ] && ! grep -q '"aborted":true' "$tmp/log"; do sleep 0.1; i=$((i + 1)); done
+if grep -q '"op":"Scan","table":"Big","index":"GSI1".*"aborted":true' "$tmp/log"; then
+    ok "the cancelled Scan's connection was closed before its answer"
+else
+    nok "the cancelled Scan's connection was closed before its answer" "$tmp/log"
+fi
+
+# In a real terminal (tmux): a wait over 100 ms is drawn on the last row
+# with what it waits for; keys typed meanwhile are dropped (and counted),
+# not replayed afterwards: the q typed during the wait does not leave
+# the table; Esc during a wait cancels it and the view stays.
+command -v tmux >/dev/null 2>&1 || fail "tmux is not installed (tools/deps.sh installs it)"
+sock="ddbx-rplan-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+screen_has() { # text: waits up to 8 s for it on the screen
+    i=0
+    while [ $i -lt 80 ]; do
+        T capture-pane -p -t t 2>/dev/null | grep -qF -- "$1" && return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    T capture-pane -p -t t 2>/dev/null >"$tmp/pane"
+    return 1
+}
+tcheck() { # description text
+    if screen_has "$2"; then ok "$1"; else nok "$1: no '$2'" "$tmp/pane"; fi
+}
+mkdir -p "$tmp/tmux/home"
+T new-session -d -s t -x 100 -y 24 \
+    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME=$tmp/tmux/home AWS_ACCESS_KEY_ID=AKIDRPLANTEST AWS_SECRET_ACCESS_KEY=rplan-test-secret AWS_MAX_ATTEMPTS=1 $DDBX --endpoint-url $url Big; sleep 30"
+trap 'T kill-server >/dev/null 2>&1; cleanup' EXIT
+tcheck "the table opens in the terminal" "ACTOR#p000"
+echo "1500 GSI1" >"$tmp/log.delay"
+T send-keys -t t i
+tcheck "a wait says what it waits for, and that Esc cancels" "Scan on GSI1 … "
+T send-keys -t t j j q
+tcheck "keys typed during the wait are dropped and counted" "3 keys typed meanwhile dropped"
+tcheck "the flip arrives after the wait" "GSI GSI1"
+sleep 0.3
+if T capture-pane -p -t t | grep -qF "GSI GSI1"; then ok "the q typed during the wait did not leave the table"; else
+    T capture-pane -p -t t >"$tmp/pane"; nok "the q typed during the wait did not leave the table" "$tmp/pane"; fi
+T send-keys -t t R
+tcheck "R waits on GSI1 again" "on GSI1 … "
+T send-keys -t t Escape
+tcheck "Esc cancels it at once" "Cancelled: Query on GSI1 stopped after"
+if T capture-pane -p -t t | grep -qF "GSI GSI1"; then ok "and the view stays"; else
+    T capture-pane -p -t t >"$tmp/pane"; nok "and the view stays" "$tmp/pane"; fi
+rm -f "$tmp/log.delay"
+T kill-server >/dev/null 2>&1
 
 # (Last: it writes to the table.)
 # A staged edit (d, with staging on by default under --write) and its
