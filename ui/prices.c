@@ -6,7 +6,10 @@
 #include <stdlib.h>
 
 #include "data/price_file.h"
+#include "data/store.h"
 #include "model/mem.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
 
 static struct {
     bool loaded, ok;
@@ -68,4 +71,21 @@ void prices_once(double units, bool write, buf *out)
         return;
     cost_money(p, c.od_million / 1e6, out);
     buf_adds(out, " on demand");
+}
+
+void prices_read_all(const char *table, const char *index, buf *out)
+{
+    uint64_t bytes = 0;
+    double rcu = 0;
+    diag d;
+    diag_init(&d);
+    store_read_cost(display_store(), table, index, &bytes, &rcu, &d);
+    buf_adds(out, "≈");
+    fmt_bytes(out, bytes);
+    buf_printf(out, ", ≈%.0f RCU", rcu);
+    buf money = BUF_INIT;
+    prices_once(rcu, false, &money);
+    if (money.len)
+        buf_printf(out, ", ≈%s", money.data);
+    buf_done(&money);
 }

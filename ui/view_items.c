@@ -971,24 +971,15 @@ static void count_partitions(view *v)
         display_message("Every partition of a local table is counted already");
         return;
     }
-    uint64_t bytes = 0;
-    double rcu = 0;
+    buf cost = BUF_INIT;
+    prices_read_all(p->table, index_name(p), &cost);
+    bool go = display_confirm("Count every partition of %s%s%s: a Scan of the keys reads %s"
+                              " (DescribeTable's size)?", p->table, p->ix >= 0 ? " " : "",
+                              p->ix >= 0 ? index_name(p) : "", cost.data);
+    buf_done(&cost);
     diag d;
     diag_init(&d);
-    status st = store_read_cost(display_store(), p->table, index_name(p), &bytes, &rcu, &d);
-    if (st != ST_OK) {
-        display_diag(NULL, st, &d);
-        return;
-    }
-    buf size = BUF_INIT, money = BUF_INIT;
-    fmt_bytes(&size, bytes);
-    prices_once(rcu, false, &money);
-    bool go = display_confirm("Count every partition of %s%s%s: a Scan of the keys reads ≈%s, ≈%.0f RCU%s%s"
-                              " (DescribeTable's size)?", p->table, p->ix >= 0 ? " " : "",
-                              p->ix >= 0 ? index_name(p) : "", size.data, rcu, money.len ? ", ≈" : "",
-                              money.len ? money.data : "");
-    buf_done(&size);
-    buf_done(&money);
+    status st;
     if (!go) {
         display_message("Not counted: nothing was read");
         return;

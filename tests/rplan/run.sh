@@ -239,6 +239,34 @@ session parts0 'p
 within parts0 open 0 0 "p before a count reads nothing more"
 check "p before a count says what it has not counted" "$tmp/parts0/parts" "not counted" "partial (found as you page"
 
+# ---- Item 4: whole-table reads ----
+# / for the table's last item (its mark): asked once with the cost, then
+# 1 MB Scan pages (the table is ~0.9 MB: one page, maybe two), not pages
+# of 1,000 items. Its RCU is the table's, as any Scan's: at most twice
+# one Scan of the whole table.
+all_r=$(cheapest Scan '{"TableName":"Big"}')
+echo "# a Scan of the whole table (one 1 MB page): $all_r RCU"
+session search '/m049059
+<Snap:asked>y
+:save-display found' --endpoint-url "$url" Big
+check "a remote search asks first, with the cost" "$tmp/search/asked" "Search Big with Scan pages: up to the whole of it" "RCU"
+check "and finds the table's last item" "$tmp/search/found" "m049059"
+within search open 6 "2 * $all_r" "the search: its 1 MB Scan pages, then the match's screen"
+if [ "$(grep -c '"op":"Scan","table":"Big","index":null,"limit":null' "$tmp/search.log")" -le 2 ] &&
+    ! grep -q '"op":"Scan","table":"Big","index":null,"limit":1000' "$tmp/search.log"; then
+    ok "the search's Scan pages are 1 MB (at most 2 here), not 1,000 items"
+else
+    ops search >"$tmp/search.ops"; nok "the search's Scan pages are 1 MB (at most 2 here), not 1,000 items" "$tmp/search.ops"
+fi
+# :scan, then :load-all: asked with the cost, then 1 MB pages.
+session loadall ':scan
+:load-all
+<Snap:asked>y
+:save-display loaded' --endpoint-url "$url" Big
+check ":load-all of a Scan asks first, with the cost" "$tmp/loadall/asked" "Load every page of the Scan of Big: it reads all of it" "RCU"
+check "and loads it all" "$tmp/loadall/loaded" "the end"
+within loadall open 3 "2 * $all_r" ":scan and :load-all: the first page, then 1 MB pages"
+
 # ---- Item 2: never freeze on the network ----
 # The proxy delays every request on GSI1 by 1 s each way. i (the flip to
 # GSI1) sends a Scan; Esc, typed while it waits, cancels it: the client

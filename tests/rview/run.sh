@@ -226,6 +226,7 @@ check "and says the table's end is not known" "$tmp/lazy-g/last" "the table's en
 # backward Scan, says why it cannot.
 cat >"$tmp/rsearch.keys" <<'EOF'
 /2024-01-05
+<Snap:search-asked>y
 :save-display found
 :save-view found-view
 n
@@ -239,6 +240,14 @@ EOF
 session rsearch "$tmp/rsearch.keys" --endpoint-url "$url" SocialGraph
 rc_is rsearch 0
 s=$tmp/rsearch
+# The first search of a table says what reading it all costs and asks
+# (issue 42, item 4): once a session, so n and the next / do not ask.
+if [ -f "$s/search-asked" ] && tr '\n' ' ' <"$s/search-asked" | tr -s ' ' |
+    grep -q "Search SocialGraph with Scan pages: up to the whole of it, ≈[0-9.]* [KMG]*B, ≈[0-9]* RCU.*(asked once)?"; then
+    ok "a remote search asks first, with what it may read and cost"
+else
+    nok "a remote search asks first, with what it may read and cost" "$s/search-asked"
+fi
 check "/ finds an item the window has not loaded, through the endpoint" "$s/found" \
     "/2024-01-05" "ACTOR#minji  2 items"
 if [ -f "$s/found-view" ] && grep -q '^> item .*followedAt=2024-01-05T10:00:00Z' "$s/found-view"; then
@@ -260,6 +269,7 @@ check "N on a remote table says why it cannot" "$s/backward" "A Scan reads forwa
 # line between them) and Esc stops it; the selection stays.
 cat >"$tmp/rstop.keys" <<'EOF'
 /no such text
+y
 <Esc>
 :save-display stopped
 :save-view stopped-view
@@ -316,6 +326,7 @@ cat >"$tmp/write.keys" <<'EOF'
 :stage off
 :table SocialGraph
 /TARGET#carol
+y
 <Enter>
 q
 dn
