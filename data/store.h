@@ -415,6 +415,20 @@ status store_send_line(store_send_fn call, void *ctx, store_error_fn error,
 typedef bool (*store_gate_fn)(void *ctx, const char *what);
 void store_set_write_gate(store *s, store_gate_fn gate, void *ctx);
 
+/* Asked before a read that would pass the session's read budget: used
+ * is what the session has read so far, budget the budget; true goes on
+ * (the budget then grows by the amount set), false stops the read. */
+typedef bool (*store_budget_fn)(void *ctx, double used, double budget);
+/* Remote: a session read budget in read capacity units (0: none). Before
+ * each read it sends, the store asks `ask` when what was read has reached
+ * the budget, or when a read of DynamoDB's 1 MB page (a Query or Scan
+ * without Limit: up to 128 RCU eventually consistent, 256 strongly)
+ * could pass it; declined, nothing is sent and the call fails ST_IO
+ * "Budget: ...". Local: nothing to do. */
+void store_set_read_budget(store *s, double rcu, store_budget_fn ask, void *ctx);
+/* The budget set (0: none). */
+double store_read_budget(const store *s);
+
 typedef struct store_info {
     bool remote;
     bool writable;         /* remote with STORE_REMOTE_WRITE, or a local store not read-only */

@@ -113,6 +113,42 @@ static void add_capacity(store_remote *r, bool read, const cJSON *root)
     }
 }
 
+/* The read units a read may take at most, when it is one 1 MB page (a
+ * Query or Scan without Limit); 0 when it is not known to be. */
+static double page_bound(const ddb_req *req)
+{
+    if ((req->kind != DDB_QUERY && req->kind != DDB_SCAN) || req->limit)
+        return 0;
+    return req->consistent ? 256 : 128;
+}
+
+/* The session's read budget: asked before a read that has reached it, or
+ * that could pass it (bound: what the read may take, 0 unknown). */
+static status within_budget(store_remote *r, const char *op, double bound, diag *d)
+{
+    while (r->budget > 0 && (r->rcu >= r->budget || r->rcu + bound > r->budget)) {
+        if (!r->budget_ask || !r->budget_ask(r->budget_ctx, r->rcu, r->budget))
+            return diag_set(d, ST_IO, "Budget: the session has read %.1f RCU of its %.0f; %s was not sent"
+                            " (:budget RCU raises it)", r->rcu, r->budget, op);
+        r->budget += r->budget_step;
+    }
+    return ST_OK;
+}
+
+void store_set_read_budget(store *s, double rcu, store_budget_fn ask, void *ctx)
+{
+    if (!s->remote)
+        return;
+    s->remote->budget = s->remote->budget_step = rcu > 0 ? rcu : 0;
+    s->remote->budget_ask = ask;
+    s->remote->budget_ctx = ctx;
+}
+
+double store_read_budget(const store *s)
+{
+    return s->remote ? s->remote->budget : 0;
+}
+
 /*
  * One request body through the transport. On ST_OK the answer is parsed
  * once (*root, when asked for; the caller deletes it) and kept as text
@@ -174,7 +210,15 @@ status srem_send_req(store *s, const ddb_req *req, cJSON **root, ddb_err *err)
     buf body = BUF_INIT;
     ddb_req_json(&sent, &body);
     char *extra = NULL;
-    status st = send_body(s, op, is_read_req(req), body.data, body.len, root, &extra, &err->d);
+    status st = is_read_req(req) && takes_capacity(op) ? within_budget(s->remote, op, page_bound(req), &err->d)
+                                                        : ST_OK;
+    if (st != ST_OK) {
+        if (root)
+            *root = NULL;
+        buf_done(&body);
+        return st;
+    }
+    st = send_body(s, op, is_read_req(req), body.data, body.len, root, &extra, &err->d);
     if (st != ST_OK)
         store_codec_error(extra, err);
     free(extra);
@@ -589,6 +633,10 @@ static status pass(store *s, const char *op, cJSON *in, const char *text, size_t
     if (!text) {
         text = printed = cJSON_PrintUnformatted(in);
         len = strlen(printed);
+    }
+    if (!write && takes_capacity(op) && (st = within_budget(s->remote, op, 0, d)) != ST_OK) {
+        free(printed);
+        return st;
     }
     st = send_body(s, op, !write, text, len, NULL, out, d);
     free(printed);

@@ -70,6 +70,10 @@ struct store_remote {
     store_gate_fn gate;
     void *gate_ctx;
     double rcu, wcu;
+    double budget;           /* read units the session may use before asking (0: none) */
+    double budget_step;      /* what a yes adds to it: the amount first set */
+    store_budget_fn budget_ask;
+    void *budget_ctx;
     bool reading;            /* the request under way is a read (PartiQL SELECTs) */
     uint64_t requests;
     size_t scan_limit;

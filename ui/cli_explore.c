@@ -29,7 +29,7 @@
 #include "ui/live.h"
 
 static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
-                            "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n";
+                            "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [--budget RCU] [TABLE]\n";
 
 /* An MFA code asked for while the explorer runs (credentials refreshed
  * mid-session): on its status line, not on the terminal under it. The
@@ -137,6 +137,15 @@ int cli_explore(int argc, char **argv)
     if (cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
         return 2;
     live_set_ttl_interval(ttl_every);
+    double budget;
+    if (cli_take_budget(&argc, argv, &budget) < 0)
+        return 2;
+    if (budget > 0 && !rem) {
+        fprintf(stderr, "ddbx: --budget is for a remote endpoint (--endpoint-url URL or --region R):"
+                        " a local table's reads cost nothing\n%s", usage);
+        return 2;
+    }
+    display_set_read_budget(budget);
     const char *table = NULL;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' || table) {

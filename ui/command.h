@@ -16,6 +16,7 @@
     X(index,        "NAME|base",    "Show the table through an index, or the base table") \
     X(goto,         "VALUE",        "Go to the partition with this partition key value") \
     X(partitions,   "",             "Partition overview of the table or index shown") \
+    X(budget,       "[RCU|off]",    "On an endpoint: the session's read budget; reads past it ask first (also --budget RCU)") \
     X(count_partitions, "",         "On an endpoint: count every partition of the table or index shown (a Scan of its keys; says what it reads and costs, and asks first)") \
     X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once") \
     X(scan,         "",             "Run a Scan of the table or index shown") \

@@ -34,6 +34,7 @@ static struct {
     bool quit;
     char identity[640];  /* remote: who the requests are signed as */
     bool write_approved; /* display_exec_approved's request is running */
+    double budget;       /* the session's read budget, RCU (0: none) */
     FILE *timing;
     struct timespec t0;
 } D;
@@ -550,6 +551,22 @@ static bool write_gate(void *ctx, const char *what)
     return display_confirm("Send %s?", what);
 }
 
+/* The session's read budget (issue 42): asked before a read that passes
+ * it; yes grows it by its first amount. */
+static bool budget_ask(void *ctx, double used, double budget)
+{
+    (void)ctx;
+    return display_confirm("This session has read %.1f RCU; its read budget is %.0f RCU (--budget, :budget)."
+                           " Read on, the budget raised to %.0f?", used, budget, budget + D.budget);
+}
+
+void display_set_read_budget(double rcu)
+{
+    D.budget = rcu > 0 ? rcu : 0;
+    if (D.st)
+        store_set_read_budget(D.st, D.budget, budget_ask, NULL);
+}
+
 status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err)
 {
     D.write_approved = true;
@@ -733,6 +750,7 @@ int display_run(store *st, const char *db_path, const char *table)
     D.st = st;
     D.db_path = db_path;
     store_set_write_gate(st, write_gate, NULL);
+    store_set_read_budget(st, D.budget, budget_ask, NULL);
     buf_init(&display_line.status);
 
     const char *tp = getenv("DDBX_TIMING");

@@ -349,6 +349,71 @@ static void partition_located_ahead_of_the_scan(void **state)
     store_close(r);
 }
 
+typedef struct budget_log {
+    int asked;
+    bool answer;
+    double used, budget;
+} budget_log;
+
+static bool budget_ask(void *ctx, double used, double budget)
+{
+    budget_log *b = ctx;
+    b->asked++;
+    b->used = used;
+    b->budget = budget;
+    return b->answer;
+}
+
+/* A session read budget (issue 42): reads go until what was read reaches
+ * it; then each read asks first; declined, nothing is sent; accepted, the
+ * budget grows by its first amount. A 1 MB page that could pass it asks
+ * before it is sent. */
+static void read_budget_asks_first(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    diag d;
+    diag_init(&d);
+    budget_log b = { 0, false, 0, 0 };
+    store_set_read_budget(r, 1, budget_ask, &b);
+    assert_true(store_read_budget(r) == 1);
+    av pk, items[64];
+    size_t n;
+    av_init_s(&pk, "STU#a91", 7);
+    /* Until the budget is reached: no question. */
+    while (b.asked == 0) {
+        diag_init(&d);
+        status st = store_page(r, "StudentCourses", NULL, &pk, NULL, true, 64, items, &n, &d);
+        for (size_t i = 0; i < n; i++)
+            av_done(&items[i]);
+        if (st != ST_OK) {
+            assert_int_equal(st, ST_IO);
+            assert_non_null(strstr(d.msg, "Budget: the session has read"));
+            break;
+        }
+    }
+    assert_int_equal(b.asked, 1);
+    assert_true(b.used >= 1);
+    int calls = w.calls;
+    /* Declined again: nothing sent. */
+    assert_int_equal(store_page(r, "StudentCourses", NULL, &pk, NULL, true, 64, items, &n, &d), ST_IO);
+    assert_int_equal(w.calls, calls);
+    /* Accepted: sent, the budget one more amount. */
+    b.answer = true;
+    assert_int_equal(store_page(r, "StudentCourses", NULL, &pk, NULL, true, 64, items, &n, &d), ST_OK);
+    for (size_t i = 0; i < n; i++)
+        av_done(&items[i]);
+    assert_true(store_read_budget(r) >= 2);
+    assert_int_equal(w.calls, calls + 1);
+    /* A whole-table count (1 MB pages, up to 128 RCU each) asks first. */
+    b.answer = false;
+    int asked = b.asked;
+    assert_int_equal(store_count_partitions(r, "StudentCourses", NULL, NULL, NULL, &d), ST_IO);
+    assert_int_equal(b.asked, asked + 1);
+    av_done(&pk);
+    store_close(r);
+}
+
 static void compare_pages(const char *table, const char *index, const char *pkv, size_t step)
 {
     wire w;
@@ -669,6 +734,7 @@ int main(void)
         cmocka_unit_test(by_size_is_partial_then_whole),
         cmocka_unit_test(partition_located_ahead_of_the_scan),
         cmocka_unit_test(pages_of_table_and_gsi),
+        cmocka_unit_test(read_budget_asks_first),
         cmocka_unit_test(writes_refused_without_the_flag),
         cmocka_unit_test(writes_ask_first_with_the_flag),
         cmocka_unit_test(capacity_is_summed),
