@@ -16,8 +16,6 @@
     X(index,        "NAME|base",    "Show the table through an index, or the base table") \
     X(goto,         "VALUE",        "Go to the partition with this partition key value") \
     X(partitions,   "",             "Partition overview of the table or index shown") \
-    X(budget,       "[RCU|off]",    "On an endpoint: the session's read budget; reads past it ask first (also --budget RCU)") \
-    X(count_partitions, "",         "On an endpoint: count every partition of the table or index shown (a Scan of its keys; says what it reads and costs, and asks first)") \
     X(query,        "[PK [SKCOND]]","Open the query bar; with PK, run a Query at once") \
     X(scan,         "",             "Run a Scan of the table or index shown") \
     X(page_size,    "N",            "Query bar: read N items a page (DynamoDB's Limit; 100 at the start)") \
@@ -65,6 +63,8 @@
     X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \
     X(mark_results, "",             "Mark the items on screen (query bar: all its results, asking first when more)") \
     X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem), set or remove one attribute, each after one question naming the count and keys; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
-    X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)")
+    X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)") \
+    X(budget,       "[RCU|off]",    "On an endpoint: the session's read budget; reads past it ask first (also --budget RCU)") \
+    X(count_parts,  "",             "On an endpoint: count every partition of the table or index shown (a Scan of its keys; says what it reads and costs, and asks first)")
 
 #endif

@@ -960,7 +960,7 @@ static bool count_progress(void *ctx, uint64_t items)
     return !display_interrupted();
 }
 
-/* :count-partitions on an endpoint: every partition found and counted
+/* :count-parts on an endpoint: every partition found and counted
  * by a Scan of the keys, which reads (and bills) the whole table or
  * index, so its size and cost are said first, from DescribeTable's
  * approximate size (issue 42). */
@@ -1035,7 +1035,7 @@ static enum req items_request(view *v, enum req r)
             return REQ_NONE;
         /* A remote table: the end of the last partition found so far,
          * read backward. A Scan reads forward only, so the table's own
-         * end is known once paging (or :count-partitions) reached it. */
+         * end is known once paging (or :count-parts) reached it. */
         if (items_part_next(p, NULL, -1, &pi)) {
             uint64_t known = 0;
             bool complete = false;
@@ -1045,7 +1045,7 @@ static enum req items_request(view *v, enum req r)
             store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
             if (!complete)
                 display_message("The end of the last of %llu partition%s found so far: the table's end is"
-                                " not known until paging or :count-partitions reaches it",
+                                " not known until paging or :count-parts reaches it",
                                 (unsigned long long)known, known == 1 ? "" : "s");
         }
         return REQ_NONE;
@@ -1166,7 +1166,7 @@ static bool items_command(view *v, int argc, char **argv)
         items_request(v, REQ_PARTITIONS);
         return true;
     }
-    if (strcmp(c, "count-partitions") == 0) {
+    if (strcmp(c, "count-parts") == 0) {
         count_partitions(v);
         return true;
     }

@@ -85,7 +85,7 @@ static void parts_title(view *v, buf *out)
          * and counted (issue 42: no Scan of the table unless asked). */
         buf_printf(out, "%s  %s  partitions by size: %llu found so far, %s", p->table,
                    p->index ? p->index : "base table", (unsigned long long)p->known,
-                   p->complete ? "scan complete" : "partial (found as you page; :count-partitions counts all)");
+                   p->complete ? "scan complete" : "partial (found as you page; :count-parts counts all)");
         return;
     }
     buf_printf(out, "%s  %s  partitions by size: %llu partition%s, %llu item%s, ", p->table,

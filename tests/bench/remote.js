@@ -75,7 +75,7 @@ function actions(P) {
     { name: '/ search for the last item', keys: ['/m' + String(P - 1).padStart(3, '0') + '0', 'y'], timed: ['/', 'y'],
       cheap: ['Scan', { TableName: 'Big', ProjectionExpression: 'PK' }], whole: true },
     { name: ':scan + :load-all', keys: [':scan', ':load-all', 'y'], timed: [':', 'y'], cheap: ['Scan', { TableName: 'Big' }], whole: true },
-    { name: 'partition count (:count-partitions)', keys: [':count-partitions', 'y'], timed: [':', 'y'],
+    { name: 'partition count (:count-parts)', keys: [':count-parts', 'y'], timed: [':', 'y'],
       cheap: ['Scan', { TableName: 'Big', ProjectionExpression: 'PK' }], whole: true },
   ];
 }

@@ -218,10 +218,10 @@ check "and after R" "$tmp/item/strong" "[strongly consistent]"
 # "partition N of M": M is not known remotely until asked; the count
 # says what it reads and costs first (DescribeTable's TableSizeBytes),
 # n reads nothing, y reads the whole table once (a Scan of the keys).
-session count ':count-partitions
+session count ':count-parts
 <Snap:asked>n
 :save-display declined
-:count-partitions
+:count-parts
 y
 :save-display counted
 p
