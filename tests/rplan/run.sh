@@ -215,6 +215,16 @@ fi
 check "the item view says how it read" "$tmp/item/item" "[eventually consistent; R: strong]"
 check "and after R" "$tmp/item/strong" "[strongly consistent]"
 
+# f on ACTOR#p000's edge to TARGET#p001: the candidates (TARGET#p001,
+# p001, ACTOR#p001; then in GSI1) are probed in order only up to the one
+# that exists and opens, each a Query of Limit 1 (was every candidate
+# probed first: 7 requests here), then its screen.
+session follow 'jj
+f
+:save-display followed' --endpoint-url "$url" Big
+check "f follows the edge to ACTOR#p001" "$tmp/follow/followed" "Followed SK to ACTOR#p001" "ACTOR#p001  "
+within follow open 5 "3 * 0.5 + 2 * $scan_r" "f probes only up to the partition it opens"
+
 # "partition N of M": M is not known remotely until asked; the count
 # says what it reads and costs first (DescribeTable's TableSizeBytes),
 # n reads nothing, y reads the whole table once (a Scan of the keys).
