@@ -371,6 +371,19 @@ if T capture-pane -p -t t | grep -qF "GSI GSI1"; then ok "and the view stays"; e
 rm -f "$tmp/log.delay"
 T kill-server >/dev/null 2>&1
 
+# A dead endpoint (a port nobody listens on) fails fast and says what
+# failed: the connection refused, the retries (AWS_MAX_ATTEMPTS=3) made
+# and said; no hang.
+dead=$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
+cat >"$tmp/dead.keys" <<'EOF'
+:save-display dead
+EOF
+mkdir -p "$tmp/dead/home"
+(cd "$tmp/dead" && env -i PATH="$PATH" HOME="$tmp/dead/home" LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color \
+    COLUMNS=100 LINES=24 AWS_ACCESS_KEY_ID=AKIDRPLANTEST AWS_SECRET_ACCESS_KEY=rplan-test-secret AWS_MAX_ATTEMPTS=3 \
+    DDBX_SCRIPT="$tmp/dead.keys" "$DDBX" --endpoint-url "http://127.0.0.1:$dead" Big >/dev/null 2>"$tmp/dead.err" 7>&-)
+jcheck "a dead endpoint says what failed, after its retries" "$tmp/dead/dead" "cannot connect to 127.0.0.1:$dead" "(after 3 attempts)"
+
 # (Last: it writes to the table.)
 # A staged edit (d, with staging on by default under --write) and its
 # commit: the reload after each reads at most twice a screen. Beside it:
