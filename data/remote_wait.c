@@ -40,6 +40,9 @@ struct remote_waiter {
      * cancel within a second; the next request (or free) joins it first */
     bool left;
     pthread_t left_th;
+    /* more connections for remote_send_many, made on first need */
+    remote *pool[REMOTE_WAIT_POOL - 1];
+    size_t n_pool;
 };
 
 /* The worker of a cancelled request, finished, its answer dropped. */
@@ -71,6 +74,8 @@ void remote_waiter_free(remote_waiter *w)
     if (!w)
         return;
     join_left(w);
+    for (size_t i = 0; i < w->n_pool; i++)
+        remote_close(w->pool[i]);
     remote_set_cancel(w->r, NULL);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->done_cv);
@@ -208,4 +213,115 @@ status remote_send_waiting(void *ctx, const char *op, const char *input, size_t 
         diag_set(d, ST_IO, "Cancelled: %s stopped after %.1f s (nothing more was read)", what, since(&t0));
     }
     return w->st;
+}
+
+/* ---- several requests together ---- */
+
+typedef struct many_run {
+    remote_waiter *w;
+    const char *op;
+    size_t n, next, done;
+    const char *const *inputs;
+    const size_t *lens;
+    char **outs;
+    status *sts;
+    diag *ds;
+    pthread_mutex_t lock;
+} many_run;
+
+typedef struct many_worker {
+    many_run *run;
+    remote *r;               /* this worker's connection */
+} many_worker;
+
+/* Takes the next request, sends it on its own connection, until none is
+ * left (or the wait was cancelled). */
+static void *many_work(void *arg)
+{
+    many_worker *mw = arg;
+    many_run *m = mw->run;
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        size_t i = m->w->cancel ? m->n : m->next;
+        if (i < m->n)
+            m->next++;
+        pthread_mutex_unlock(&m->lock);
+        if (i >= m->n)
+            break;
+        char *out = NULL;
+        diag d;
+        diag_init(&d);
+        status st = remote_call(mw->r, m->op, m->inputs[i], m->lens[i], &out, &d);
+        pthread_mutex_lock(&m->lock);
+        m->outs[i] = out;
+        m->ds[i] = d;
+        m->sts[i] = st;
+        m->done++;
+        pthread_mutex_unlock(&m->lock);
+    }
+    return NULL;
+}
+
+status remote_send_many(void *ctx, const char *op, size_t n, const char *const *inputs,
+                        const size_t *lens, char **outs, status *sts, diag *ds)
+{
+    remote_waiter *w = ctx;
+    join_left(w);
+    w->cancel = 0;
+    for (size_t i = 0; i < n; i++) {
+        outs[i] = NULL;
+        sts[i] = diag_set(&ds[i], ST_IO, "Cancelled: %s was not sent", op);
+    }
+    if (!n)
+        return ST_OK;
+    size_t k = n < REMOTE_WAIT_POOL ? n : REMOTE_WAIT_POOL;
+    /* The waiter's own connection, then copies kept for the next time
+     * (made here, on the caller's thread, as remote_dup wants). */
+    while (w->n_pool + 1 < k) {
+        remote *c = NULL;
+        diag d;
+        diag_init(&d);
+        if (remote_dup(w->r, &c, &d) != ST_OK)
+            break;
+        remote_set_cancel(c, &w->cancel);
+        w->pool[w->n_pool++] = c;
+    }
+    if (k > w->n_pool + 1)
+        k = w->n_pool + 1;
+    many_run m = { w, op, n, 0, 0, inputs, lens, outs, sts, ds, PTHREAD_MUTEX_INITIALIZER };
+    many_worker mw[REMOTE_WAIT_POOL];
+    pthread_t th[REMOTE_WAIT_POOL];
+    size_t started = 0;
+    for (size_t t = 0; t < k; t++) {
+        mw[t] = (many_worker){ &m, t ? w->pool[t - 1] : w->r };
+        if (pthread_create(&th[started], NULL, many_work, &mw[t]) == 0)
+            started++;
+    }
+    if (!started)
+        many_work(&mw[0]);   /* no thread: one after the other, here */
+    char what[160];
+    snprintf(what, sizeof what, "%zu %s requests together", n, op);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pthread_mutex_lock(&m.lock);
+        bool all = m.done == n || (w->cancel && m.next >= n);
+        pthread_mutex_unlock(&m.lock);
+        if (all || !started)
+            break;
+        struct timespec ts = { 0, 50 * 1000000L };
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&m.lock);
+        all = m.done == n;
+        pthread_mutex_unlock(&m.lock);
+        if (all)
+            break;
+        if (w->hook && !w->cancel && !w->hook(w->ctx, what, since(&t0), 1, w->max_attempts))
+            w->cancel = 1;   /* the transfers stop within libcurl's next progress call */
+    }
+    for (size_t t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&m.lock);
+    return w->cancel ? diag_set(&ds[0], ST_IO, "Cancelled: %s stopped after %.1f s", what, since(&t0))
+                     : ST_OK;
 }

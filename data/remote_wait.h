@@ -45,6 +45,18 @@ status remote_send_waiting(void *ctx, const char *op, const char *input, size_t 
  * all (the caller keeps what it had: no answer). */
 void remote_waiter_on_caller(remote_waiter *w, void (*fn)(void *), void *arg);
 
+/* At most this many requests of remote_send_many at once. */
+#define REMOTE_WAIT_POOL 8
+
+/* n requests of one operation together (data/store.h's
+ * store_send_many_fn), at most REMOTE_WAIT_POOL at once, each on a
+ * connection of its own (remote_dup'd once and kept), the hook called as
+ * for one. Each request's answer in outs[i] (the caller frees), its
+ * status in sts[i], its error in ds[i]. Returns ST_OK unless the wait was
+ * cancelled (the requests not sent then say so). */
+status remote_send_many(void *ctx, const char *op, size_t n, const char *const *inputs,
+                        const size_t *lens, char **outs, status *sts, diag *ds);
+
 /* "Query on GSI1" from the operation and its JSON body (IndexName, else
  * TableName; the operation alone without either). For tests too. */
 void remote_wait_what(const char *op, const char *input, size_t len, char *out, size_t cap);

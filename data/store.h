@@ -397,6 +397,20 @@ typedef status (*store_send_fn)(void *ctx, const char *op, const char *input, si
 status store_open_remote(store_send_fn send, void *ctx, const char *describe, unsigned flags,
                          store **out, diag *d);
 
+/* n requests of one operation sent together (outs[i], sts[i], ds[i] as
+ * store_send_fn's for each); the return is ST_OK unless the whole was
+ * cancelled. data/remote_wait.h's remote_send_many. */
+typedef status (*store_send_many_fn)(void *ctx, const char *op, size_t n, const char *const *inputs,
+                                     const size_t *lens, char **outs, status *sts, diag *ds);
+/* Remote: how to send independent requests together (NULL: one after
+ * the other through the store's send). */
+void store_set_send_many(store *s, store_send_many_fn fn, void *ctx);
+/* Remote: the tables of names[0..n) not described yet, described
+ * together (DescribeTable each, sent with store_set_send_many's function:
+ * the table list's rows on screen, issue 42); a table whose description
+ * failed is left out, and store_describe says why. Local: nothing. */
+void store_describe_many(store *s, const char *const *names, size_t n);
+
 /*
  * One line of `ddbx api` around call (store_call_line's protocol and
  * answer shape, for a transport): the line's Input is printed back to text

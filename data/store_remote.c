@@ -298,22 +298,9 @@ void store_remote_free(store_remote *r)
     free(r);
 }
 
-status srem_table_get(store *s, const char *name, rtable **out, diag *d)
+/* A DescribeTable answer into the cache (root taken). */
+static status table_from_answer(store_remote *r, const char *name, cJSON *root, rtable **out, diag *d)
 {
-    store_remote *r = s->remote;
-    for (rtable *t = r->tables; t; t = t->next)
-        if (strcmp(t->name, name) == 0) {
-            *out = t;
-            return ST_OK;
-        }
-    ddb_req req;
-    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
-    req.table = xstrdup(name);
-    cJSON *root = NULL;
-    status st = store_remote_send(s, &req, &root, d);
-    ddb_req_done(&req);
-    if (st != ST_OK)
-        return st;
     cJSON *desc = cJSON_DetachItemFromObjectCaseSensitive(root, "Table");
     cJSON_Delete(root);
     if (!cJSON_IsObject(desc)) {
@@ -321,7 +308,7 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
         return diag_set(d, ST_INTERNAL, "DescribeTable %s: the answer has no Table", name);
     }
     rtable *t = xcalloc(1, sizeof *t);
-    st = store_def_from_tree(desc, &t->def, d);
+    status st = store_def_from_tree(desc, &t->def, d);
     if (st == ST_OK && !t->def.pk.name)
         st = diag_set(d, ST_INTERNAL, "DescribeTable %s: no key schema in the answer", name);
     if (st != ST_OK) {
@@ -336,6 +323,97 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
     r->tables = t;
     *out = t;
     return ST_OK;
+}
+
+static rtable *table_cached(store_remote *r, const char *name)
+{
+    for (rtable *t = r->tables; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+status srem_table_get(store *s, const char *name, rtable **out, diag *d)
+{
+    store_remote *r = s->remote;
+    if ((*out = table_cached(r, name)))
+        return ST_OK;
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    req.table = xstrdup(name);
+    cJSON *root = NULL;
+    status st = store_remote_send(s, &req, &root, d);
+    ddb_req_done(&req);
+    if (st != ST_OK)
+        return st;
+    return table_from_answer(r, name, root, out, d);
+}
+
+void store_set_send_many(store *s, store_send_many_fn fn, void *ctx)
+{
+    if (!s->remote)
+        return;
+    s->remote->send_many = fn;
+    s->remote->many_ctx = ctx;
+}
+
+void store_describe_many(store *s, const char *const *names, size_t n)
+{
+    store_remote *r = s->remote;
+    if (!r)
+        return;
+    const char **todo = xcalloc(n ? n : 1, sizeof *todo);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!table_cached(r, names[i]))
+            todo[k++] = names[i];
+    if (k < 2 || !r->send_many) {
+        /* One (or no way to send together): as store_describe would. */
+        for (size_t i = 0; i < k; i++) {
+            rtable *t;
+            diag d;
+            diag_init(&d);
+            srem_table_get(s, todo[i], &t, &d);
+        }
+        free(todo);
+        return;
+    }
+    buf *bodies = xcalloc(k, sizeof *bodies);
+    const char **inputs = xcalloc(k, sizeof *inputs);
+    size_t *lens = xcalloc(k, sizeof *lens);
+    char **outs = xcalloc(k, sizeof *outs);
+    status *sts = xcalloc(k, sizeof *sts);
+    diag *ds = xcalloc(k, sizeof *ds);
+    for (size_t i = 0; i < k; i++) {
+        ddb_req req;
+        ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+        req.table = xstrdup(todo[i]);
+        ddb_req_json(&req, &bodies[i]);
+        ddb_req_done(&req);
+        inputs[i] = bodies[i].data;
+        lens[i] = bodies[i].len;
+    }
+    r->requests += k;
+    r->send_many(r->many_ctx, "DescribeTable", k, inputs, lens, outs, sts, ds);
+    for (size_t i = 0; i < k; i++) {
+        cJSON *root = NULL;
+        diag pd;
+        diag_init(&pd);
+        rtable *t;
+        if (sts[i] == ST_OK && outs[i] && ddbjson_cjson_parse(outs[i], strlen(outs[i]), &root, &pd) == ST_OK)
+            table_from_answer(r, todo[i], root, &t, &pd);
+        else
+            cJSON_Delete(root);
+        free(outs[i]);
+        buf_done(&bodies[i]);
+    }
+    free(bodies);
+    free(inputs);
+    free(lens);
+    free(outs);
+    free(sts);
+    free(ds);
+    free(todo);
 }
 
 /* ---- the write gate ---- */

@@ -65,6 +65,8 @@ typedef struct rscan {
 struct store_remote {
     store_send_fn send;
     void *ctx;
+    store_send_many_fn send_many;
+    void *many_ctx;
     char *where;
     bool writable;
     store_gate_fn gate;

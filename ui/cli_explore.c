@@ -90,6 +90,7 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
         remote_close(r);
         return 1;
     }
+    store_set_send_many(st, remote_send_many, w);   /* the table list's describes */
     /* Saved conditions have no place on an endpoint: they go to the local
      * default database (or DDBX_DB), created only when one is saved. */
     char *local = cli_db_path(NULL, 1);

@@ -93,6 +93,17 @@ static void load(view *v)
 static void describe_shown(view *v)
 {
     vm *m = &v->vm;
+    /* Together first (the store sends them at once), then each from the
+     * cache (a failure is said then). */
+    const char *names[64];
+    size_t k = 0;
+    for (size_t i = m->top; i < m->n && i < m->top + m->rows && k < 64; i++) {
+        trow *r = m->lines[i].data;
+        if (m->lines[i].kind == L_TABLE && !r->described)
+            names[k++] = r->name;
+    }
+    if (k > 1)
+        store_describe_many(display_store(), names, k);
     for (size_t i = m->top; i < m->n && i < m->top + m->rows; i++) {
         trow *r = m->lines[i].data;
         if (m->lines[i].kind == L_TABLE && !r->described)

@@ -195,6 +195,22 @@ within open - 3 "2 * $scan_r" "a table opened by name: at most 3 requests"
 # The table list describes its rows (here all five are on screen).
 session list ':save-display tables' --endpoint-url "$url"
 check "the table list shows every table described" "$tmp/list/tables" "Big" "GSI1" "Small4"
+# With 200 ms each way, the DescribeTables of the rows on screen go out
+# together (their times in the proxy overlap), not one after another.
+echo 200 >"$tmp/log.delay"
+session list2 ':save-display tables' --endpoint-url "$url"
+rm -f "$tmp/log.delay"
+check "the slow table list shows every table described" "$tmp/list2/tables" "Big" "GSI1" "Small4"
+if node -e '
+const l = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse)
+  .filter((r) => r.op === "DescribeTable");
+let most = 0;
+for (const a of l) most = Math.max(most, l.filter((b) => b.t0 < a.t1 && a.t0 < b.t1).length);
+process.exit(l.length === 5 && most >= 5 ? 0 : 1);' "$tmp/list2.log"; then
+    ok "the table list describes its rows together"
+else
+    ops list2 >"$tmp/list2.ops"; nok "the table list describes its rows together" "$tmp/list2.ops"
+fi
 # An item: one GetItem, eventually consistent (half the cost), said in
 # the title; R reads it strongly; the TTL setting is not read again.
 session item 'j
