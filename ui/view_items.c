@@ -25,7 +25,6 @@
 #include "ui/display.h"
 #include "ui/live.h"
 #include "ui/marks.h"
-#include "ui/prices.h"
 #include "ui/staging.h"
 #include "ui/edit.h"
 #include "ui/entity_filter.h"
@@ -953,49 +952,6 @@ static bool move_last(view *v)
     return n > 0;
 }
 
-static bool count_progress(void *ctx, uint64_t items)
-{
-    display_progress("Counting the partitions of %s: %llu items read (Esc stops)", (const char *)ctx,
-                     (unsigned long long)items);
-    return !display_interrupted();
-}
-
-/* :count-parts on an endpoint: every partition found and counted
- * by a Scan of the keys, which reads (and bills) the whole table or
- * index, so its size and cost are said first, from DescribeTable's
- * approximate size (issue 42). */
-static void count_partitions(view *v)
-{
-    items_view *p = v->priv;
-    if (!remote()) {
-        display_message("Every partition of a local table is counted already");
-        return;
-    }
-    buf cost = BUF_INIT;
-    prices_read_all(p->table, index_name(p), &cost);
-    bool go = display_confirm("Count every partition of %s%s%s: a Scan of the keys reads %s"
-                              " (DescribeTable's size)?", p->table, p->ix >= 0 ? " " : "",
-                              p->ix >= 0 ? index_name(p) : "", cost.data);
-    buf_done(&cost);
-    diag d;
-    diag_init(&d);
-    status st;
-    if (!go) {
-        display_message("Not counted: nothing was read");
-        return;
-    }
-    st = store_count_partitions(display_store(), p->table, index_name(p), count_progress, p->table, &d);
-    if (st != ST_OK) {
-        display_diag(NULL, st, &d);
-        return;
-    }
-    uint64_t known = 0;
-    bool complete = false;
-    store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
-    display_message("Counted %llu partition%s of %s", (unsigned long long)known, known == 1 ? "" : "s",
-                    p->table);
-}
-
 /* Opens the query bar on this table or index, the selected partition's
  * value filled in. */
 static view *query(view *v)
@@ -1029,27 +985,10 @@ static enum req items_request(view *v, enum req r)
     case REQ_NEXT_GROUP: jump_group(v, 1); return REQ_NONE;
     case REQ_PREV_GROUP: jump_group(v, -1); return REQ_NONE;
     case REQ_MOVE_FIRST: items_reset_at(v, NULL, NULL); return REQ_NONE;
-    case REQ_MOVE_LAST: {
-        part_info pi;
-        if (move_last(v))
-            return REQ_NONE;
-        /* A remote table: the end of the last partition found so far,
-         * read backward. A Scan reads forward only, so the table's own
-         * end is known once paging (or :count-parts) reached it. */
-        if (items_part_next(p, NULL, -1, &pi)) {
-            uint64_t known = 0;
-            bool complete = false;
-            diag d;
-            diag_init(&d);
-            items_load_end(v, &pi);
-            store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
-            if (!complete)
-                display_message("The end of the last of %llu partition%s found so far: the table's end is"
-                                " not known until paging or :count-parts reaches it",
-                                (unsigned long long)known, known == 1 ? "" : "s");
-        }
+    case REQ_MOVE_LAST:
+        if (!move_last(v))
+            items_move_last_remote(v);
         return REQ_NONE;
-    }
     case REQ_FOLLOW: items_follow(v); return REQ_NONE;
     case REQ_ENTITIES: {
         cond_arg a = { .table = p->table };
@@ -1167,7 +1106,7 @@ static bool items_command(view *v, int argc, char **argv)
         return true;
     }
     if (strcmp(c, "count-parts") == 0) {
-        count_partitions(v);
+        items_count_parts(v);
         return true;
     }
     if (strcmp(c, "query") == 0 || strcmp(c, "scan") == 0) {
