@@ -226,6 +226,95 @@ status srem_send_req(store *s, const ddb_req *req, cJSON **root, ddb_err *err)
     return st;
 }
 
+/* Requests sent together: their bodies in, each answer's text, status
+ * and error out (the arrays of n, freed by many_free). */
+typedef struct many_io {
+    size_t n;
+    buf *bodies;
+    char **outs;
+    status *sts;
+    diag *ds;
+} many_io;
+
+static void many_init(many_io *m, size_t n)
+{
+    m->n = n;
+    m->bodies = xcalloc(n, sizeof *m->bodies);
+    m->outs = xcalloc(n, sizeof *m->outs);
+    m->sts = xcalloc(n, sizeof *m->sts);
+    m->ds = xcalloc(n, sizeof *m->ds);
+}
+
+/* Sends the bodies with store_set_send_many's function. */
+static status many_send(store_remote *r, const char *op, many_io *m)
+{
+    const char **inputs = xcalloc(m->n, sizeof *inputs);
+    size_t *lens = xcalloc(m->n, sizeof *lens);
+    for (size_t i = 0; i < m->n; i++) {
+        inputs[i] = m->bodies[i].data;
+        lens[i] = m->bodies[i].len;
+    }
+    r->requests += m->n;
+    status st = r->send_many(r->many_ctx, op, m->n, inputs, lens, m->outs, m->sts, m->ds);
+    free(inputs);
+    free(lens);
+    return st;
+}
+
+static void many_free(many_io *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        buf_done(&m->bodies[i]);
+        free(m->outs[i]);
+    }
+    free(m->bodies);
+    free(m->outs);
+    free(m->sts);
+    free(m->ds);
+}
+
+status srem_read_many(store *s, const ddb_req *reqs, size_t n, ddb_res *res, diag *d)
+{
+    store_remote *r = s->remote;
+    assert(r->send_many && n);
+    const char *op = ddb_op_name(ddb_kind_op(reqs[0].kind));
+    double bound = 0;
+    for (size_t i = 0; i < n; i++)
+        bound += page_bound(&reqs[i]);
+    status st = within_budget(r, op, bound, d);
+    if (st != ST_OK)
+        return st;
+    many_io m;
+    many_init(&m, n);
+    for (size_t i = 0; i < n; i++) {
+        ddb_req sent = reqs[i];   /* shallow: only printed */
+        if (sent.rcc == DDB_RCC_NONE)
+            sent.rcc = DDB_RCC_TOTAL;
+        ddb_req_json(&sent, &m.bodies[i]);
+    }
+    st = many_send(r, op, &m);
+    if (st != ST_OK)
+        *d = m.ds[0];
+    for (size_t i = 0; i < n && st == ST_OK; i++) {
+        cJSON *root = NULL;
+        diag pd;
+        diag_init(&pd);
+        if (m.sts[i] != ST_OK) {
+            st = m.sts[i];
+            *d = m.ds[i];
+        } else if (!m.outs[i] || ddbjson_cjson_parse(m.outs[i], strlen(m.outs[i]), &root, &pd) != ST_OK ||
+                   !cJSON_IsObject(root)) {
+            st = diag_set(d, ST_INTERNAL, "%s: the endpoint's answer is not a JSON object", op);
+        } else {
+            add_capacity(r, true, root);
+            st = store_codec_read(root, &res[i], d);
+        }
+        cJSON_Delete(root);
+    }
+    many_free(&m);
+    return st;
+}
+
 status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
     cJSON *root;
@@ -378,41 +467,28 @@ void store_describe_many(store *s, const char *const *names, size_t n)
         free(todo);
         return;
     }
-    buf *bodies = xcalloc(k, sizeof *bodies);
-    const char **inputs = xcalloc(k, sizeof *inputs);
-    size_t *lens = xcalloc(k, sizeof *lens);
-    char **outs = xcalloc(k, sizeof *outs);
-    status *sts = xcalloc(k, sizeof *sts);
-    diag *ds = xcalloc(k, sizeof *ds);
+    many_io m;
+    many_init(&m, k);
     for (size_t i = 0; i < k; i++) {
         ddb_req req;
         ddb_req_init(&req, DDB_DESCRIBE_TABLE);
         req.table = xstrdup(todo[i]);
-        ddb_req_json(&req, &bodies[i]);
+        ddb_req_json(&req, &m.bodies[i]);
         ddb_req_done(&req);
-        inputs[i] = bodies[i].data;
-        lens[i] = bodies[i].len;
     }
-    r->requests += k;
-    r->send_many(r->many_ctx, "DescribeTable", k, inputs, lens, outs, sts, ds);
+    many_send(r, "DescribeTable", &m);
     for (size_t i = 0; i < k; i++) {
         cJSON *root = NULL;
         diag pd;
         diag_init(&pd);
         rtable *t;
-        if (sts[i] == ST_OK && outs[i] && ddbjson_cjson_parse(outs[i], strlen(outs[i]), &root, &pd) == ST_OK)
+        if (m.sts[i] == ST_OK && m.outs[i] &&
+            ddbjson_cjson_parse(m.outs[i], strlen(m.outs[i]), &root, &pd) == ST_OK)
             table_from_answer(r, todo[i], root, &t, &pd);
         else
             cJSON_Delete(root);
-        free(outs[i]);
-        buf_done(&bodies[i]);
     }
-    free(bodies);
-    free(inputs);
-    free(lens);
-    free(outs);
-    free(sts);
-    free(ds);
+    many_free(&m);
     free(todo);
 }
 

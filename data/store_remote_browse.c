@@ -604,8 +604,10 @@ status store_remote_partitions(store *s, const char *table, const char *index, c
 /* ---- a count of every partition, when asked ---- */
 
 /* One page of the counting Scan: each item tallied to its partition,
- * partitions met in a row linked, each one's last position noted. */
-static void count_page(rscan *sc, const rkey *k, ddb_res *res, long *prev)
+ * each one's last position noted; with link (a Scan in one stream, the
+ * Scan's own order), partitions met in a row linked and the first of the
+ * stream into *first. */
+static void count_page(rscan *sc, const rkey *k, ddb_res *res, long *prev, long *first, bool link)
 {
     for (size_t i = 0; i < res->n_items; i++) {
         av tmp;
@@ -616,13 +618,12 @@ static void count_page(rscan *sc, const rkey *k, ddb_res *res, long *prev)
         if (at < 0)
             at = (long)part_append(sc, pk);
         av_done(&tmp);
-        if (at != *prev) {
+        if (link && at != *prev) {
             if (*prev >= 0) {
                 sc->parts[*prev].next = at;
                 sc->parts[at].prev = *prev;
             } else {
-                sc->head = at;
-                sc->parts[at].prev = -1;
+                *first = at;
             }
         }
         sc->parts[at].tally++;
@@ -630,6 +631,107 @@ static void count_page(rscan *sc, const rkey *k, ddb_res *res, long *prev)
         position_of(&res->items[i], k, &sc->parts[at].last);
         *prev = at;
     }
+}
+
+/* Segments of the parallel counting Scan (as `ddbx pull --segments`):
+ * their pages go out together, one a segment a round. */
+#define COUNT_SEGMENTS 8
+
+/* One round: the next page of every segment not done. */
+static status count_round(store *s, rscan *sc, const rkey *k, av *start, bool *done, long *prev,
+                          long *first, uint64_t *read, diag *d)
+{
+    ddb_req q[COUNT_SEGMENTS];
+    ddb_res res[COUNT_SEGMENTS];
+    int seg[COUNT_SEGMENTS];
+    size_t n = 0;
+    for (int i = 0; i < COUNT_SEGMENTS; i++) {
+        if (done[i])
+            continue;
+        view_req(&q[n], DDB_SCAN, sc, k, &start[i]);
+        keys_projection(&q[n], k);
+        q[n].limit = (uint32_t)s->remote->scan_limit;
+        q[n].segment = i;
+        q[n].segments = COUNT_SEGMENTS;
+        ddb_res_init(&res[n]);
+        seg[n++] = i;
+    }
+    status st = srem_read_many(s, q, n, res, d);
+    for (size_t j = 0; j < n; j++) {
+        int i = seg[j];
+        if (st == ST_OK) {
+            count_page(sc, k, &res[j], &prev[i], &first[i], false);
+            *read += res[j].n_items;
+            next_start(&res[j], &start[i]);
+            done[i] = start[i].type == AV_NONE;
+        }
+        ddb_req_done(&q[j]);
+        ddb_res_done(&res[j]);
+    }
+    return st;
+}
+
+/* Every page of the keys: in segments sent together when the store can
+ * (store_set_send_many), else one page after another (which also links
+ * every partition in Scan order: *tail the last, sc->head the first;
+ * segmented, *tail is what was known). */
+static status count_pages(store *s, rscan *sc, const rkey *k, store_progress_fn progress, void *ctx,
+                          long *tail, diag *d)
+{
+    int segs = s->remote->send_many ? COUNT_SEGMENTS : 1;
+    av start[COUNT_SEGMENTS];
+    bool done[COUNT_SEGMENTS] = { false };
+    long prev[COUNT_SEGMENTS], first[COUNT_SEGMENTS];
+    for (int i = 0; i < COUNT_SEGMENTS; i++) {
+        start[i].type = AV_NONE;
+        prev[i] = first[i] = -1;
+        done[i] = i >= segs;
+    }
+    uint64_t read = 0;
+    status st = ST_OK;
+    bool left = true;
+    while (st == ST_OK && left) {
+        if (segs > 1) {
+            st = count_round(s, sc, k, start, done, prev, first, &read, d);
+        } else {
+            ddb_req q;
+            view_req(&q, DDB_SCAN, sc, k, &start[0]);
+            keys_projection(&q, k);
+            q.limit = (uint32_t)s->remote->scan_limit;
+            ddb_res res;
+            ddb_res_init(&res);
+            st = srem_read(s, &q, &res, d);
+            ddb_req_done(&q);
+            if (st == ST_OK) {
+                count_page(sc, k, &res, &prev[0], &first[0], true);
+                read += res.n_items;
+                next_start(&res, &start[0]);
+                done[0] = start[0].type == AV_NONE;
+            }
+            ddb_res_done(&res);
+        }
+        left = false;
+        for (int i = 0; i < segs; i++)
+            left = left || !done[i];
+        if (st == ST_OK && left && progress && !progress(ctx, read))
+            st = diag_set(d, ST_IO, "Cancelled: the count stopped after %llu items", (unsigned long long)read);
+    }
+    for (int i = 0; i < COUNT_SEGMENTS; i++)
+        av_done(&start[i]);
+    /* One stream is the Scan's order: its partitions are linked, first to
+     * last. Segments are not (how a segment's range sits in that order is
+     * the endpoint's): paging links them as it goes. */
+    *tail = -1;
+    if (st == ST_OK && segs == 1) {
+        if (first[0] >= 0) {
+            sc->head = first[0];
+            sc->parts[first[0]].prev = -1;
+        }
+        *tail = prev[0];
+    } else if (st == ST_OK) {
+        *tail = sc->tail;
+    }
+    return st;
 }
 
 status store_remote_count_partitions(store *s, const char *table, const char *index,
@@ -642,39 +744,17 @@ status store_remote_count_partitions(store *s, const char *table, const char *in
         return st;
     for (size_t i = 0; i < sc->n; i++)
         sc->parts[i].tally = 0;
-    av start = { .type = AV_NONE };
-    long prev = -1;
-    uint64_t read = 0;
-    do {
-        ddb_req q;
-        view_req(&q, DDB_SCAN, sc, &vk, &start);
-        keys_projection(&q, &vk);
-        q.limit = (uint32_t)s->remote->scan_limit;
-        ddb_res res;
-        ddb_res_init(&res);
-        st = srem_read(s, &q, &res, d);
-        ddb_req_done(&q);
-        if (st == ST_OK) {
-            count_page(sc, &vk, &res, &prev);
-            read += res.n_items;
-            next_start(&res, &start);
-            if (progress && start.type != AV_NONE && !progress(ctx, read))
-                st = diag_set(d, ST_IO, "Cancelled: the count stopped after %llu items",
-                              (unsigned long long)read);
-        }
-        ddb_res_done(&res);
-    } while (st == ST_OK && start.type != AV_NONE);
-    av_done(&start);
-    if (st != ST_OK)
+    long tail;
+    if ((st = count_pages(s, sc, &vk, progress, ctx, &tail, d)) != ST_OK)
         return st;   /* the links and positions met stay true; the counts do not change */
     for (size_t i = 0; i < sc->n; i++) {
         sc->parts[i].items = sc->parts[i].tally;
         sc->parts[i].counted = true;
     }
-    sc->tail = prev;
-    sc->empty = prev < 0;
-    if (prev >= 0)
-        sc->parts[prev].next = -1;
+    sc->tail = tail;
+    sc->empty = sc->n == 0;
+    if (tail >= 0)
+        sc->parts[tail].next = -1;
     sc->complete = true;
     return ST_OK;
 }

@@ -104,6 +104,12 @@ status srem_send_req(store *s, const ddb_req *req, struct cJSON **root, ddb_err 
 status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
+/* n reads of one operation sent together (store_set_send_many's
+ * function, which must be set), each answer read into res[i] (the
+ * caller's, initialised), their capacity added up, the read budget asked
+ * first for them all. The first error, if any, in d. */
+status srem_read_many(store *s, const ddb_req *reqs, size_t n, ddb_res *res, diag *d);
+
 /* Drops what is cached of the table (NULL: of every table): its Scan
  * state, and its description too when descriptions. */
 void srem_forget(store_remote *r, const char *table, bool descriptions);

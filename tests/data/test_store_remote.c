@@ -30,6 +30,7 @@ typedef struct wire {
     bool fail;                 /* the next requests fail as a dropped connection */
     char ops[4096];            /* the operations sent, space-separated */
     char last[8192];           /* the last request body */
+    int many;                  /* send_many_local's calls */
 } wire;
 
 static status send_local(void *ctx, const char *op, const char *input, size_t len, char **out,
@@ -45,6 +46,20 @@ static status send_local(void *ctx, const char *op, const char *input, size_t le
         return diag_set(d, ST_IO, "connection refused (test)");
     }
     return store_call(w->local, op, input, len, out, d);
+}
+
+/* store_send_many_fn over the same wire, one after another (the order
+ * does not matter to the store; data/remote_wait.c sends them at once). */
+static status send_many_local(void *ctx, const char *op, size_t n, const char *const *inputs,
+                              const size_t *lens, char **outs, status *sts, diag *ds)
+{
+    wire *w = ctx;
+    w->many++;
+    for (size_t i = 0; i < n; i++) {
+        diag_init(&ds[i]);
+        sts[i] = send_local(ctx, op, inputs[i], lens[i], &outs[i], &ds[i]);
+    }
+    return ST_OK;
 }
 
 static store *local_store;
@@ -202,10 +217,18 @@ static void walk_partitions(const char *table, const char *index, size_t scan_li
     for (size_t i = 0; i < n; i++)
         av_done(&page[i]);
 
-    /* Counted when asked: every partition, the local store's counts. */
+    /* Counted when asked: every partition, the local store's counts;
+     * with a way to send together (scan_limit 0 here), in 8 parallel
+     * Scan segments sent at once. */
+    if (!scan_limit)
+        store_set_send_many(r, send_many_local, &w);
     calls = w.calls;
     assert_int_equal(store_count_partitions(r, table, index, NULL, NULL, &d), ST_OK);
     assert_non_null(strstr(w.ops, "Scan"));
+    if (!scan_limit) {
+        assert_true(w.many >= 1);
+        assert_non_null(strstr(w.last, "\"TotalSegments\":8"));
+    }
     uint64_t total = 0;
     for (size_t i = 0; i < ng; i++) {
         assert_true(store_partition_counted(r, table, index, &got[i].pk, &c));

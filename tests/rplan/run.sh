@@ -261,10 +261,11 @@ check "and p ranks them" "$tmp/count/parts" "partitions by size: 50 found so far
 if node -e '
 const l = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse);
 const full = l.filter((r) => r.op === "Scan" && r.limit === null);
-process.exit(full.length >= 1 && full.every((r) => r.proj) ? 0 : 1);' "$tmp/count.log"; then
-    ok "the count is a Scan of the keys in 1 MB pages, sent only after y"
+const segs = new Set(full.map((r) => r.segment));
+process.exit(full.length >= 8 && full.every((r) => r.proj) && segs.size === 8 ? 0 : 1);' "$tmp/count.log"; then
+    ok "the count is a Scan of the keys in 1 MB pages, 8 segments at once, sent only after y"
 else
-    ops count >"$tmp/count.ops"; nok "the count is a Scan of the keys in 1 MB pages, sent only after y" "$tmp/count.ops"
+    ops count >"$tmp/count.ops"; nok "the count is a Scan of the keys in 1 MB pages, 8 segments at once, sent only after y" "$tmp/count.ops"
 fi
 session parts0 'p
 :save-display parts' --endpoint-url "$url" Big
