@@ -49,6 +49,8 @@ struct remote {
     int max_attempts;
     int legacy;           /* retry_mode = legacy: botocore's DynamoDB delays */
     const volatile sig_atomic_t *cancel;   /* set: stop the transfer now */
+    _Atomic int attempt_now;   /* the attempt under way (1, 2, ...; 0: none), for a
+                                  thread that waits (data/remote_wait.c) */
     uint64_t rng;
     remote_stats stats;
     /* per attempt */
@@ -267,7 +269,10 @@ static status make_handle(remote *r, diag *d)
     const char *te = getenv("DDBX_REMOTE_TIMEOUT_MS");
     if (te && *te && strtol(te, NULL, 10) > 0)
         total_ms = strtol(te, NULL, 10);
-    curl_easy_setopt(r->curl, CURLOPT_CONNECTTIMEOUT_MS, total_ms < 10000 ? total_ms : 10000L);
+    /* A dead endpoint fails fast: 3 s to connect (a region answers in
+     * well under one), then the retries say so. */
+    curl_easy_setopt(r->curl, CURLOPT_CONNECTTIMEOUT_MS, total_ms < REMOTE_CONNECT_MS ? total_ms
+                                                                                : (long)REMOTE_CONNECT_MS);
     curl_easy_setopt(r->curl, CURLOPT_TIMEOUT_MS, total_ms);
     /* A connection that stalls (under 1 byte/s for 30 s) is dropped. */
     curl_easy_setopt(r->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
@@ -454,6 +459,16 @@ const char *remote_region(const remote *r)
 void remote_get_stats(const remote *r, remote_stats *st)
 {
     *st = r->stats;
+}
+
+int remote_attempt(const remote *r)
+{
+    return r->attempt_now;
+}
+
+int remote_max_attempts(const remote *r)
+{
+    return r->max_attempts;
 }
 
 /* Re-runs the chain when credential_process keys are about to expire (as
@@ -748,6 +763,7 @@ status remote_call(remote *r, const char *op, const char *input, size_t len, cha
     for (int n = 1;; n++) {
         char *extra = NULL;
         int retry = 0;
+        r->attempt_now = n;
         st = attempt(r, op, input, len, &extra, &retry, d);
         if (st == ST_OK) {
             buf_addc(&r->body, '\0');

@@ -23,8 +23,10 @@
  * legacy DynamoDB policy: 10 attempts, 50 ms * 2^(attempt-1) apart.
  * HTTPS certificates are checked against the system's CAs, or the file
  * AWS_CA_BUNDLE (else the profile's ca_bundle) names, as in the AWS CLI;
- * an untrusted certificate is not retried. Timeouts: 10 s to connect, 60 s for a whole request (DDBX_REMOTE_TIMEOUT_MS
- * overrides the latter), and a connection stalled for 30 s is dropped.
+ * an untrusted certificate is not retried. Timeouts: 3 s to connect
+ * (REMOTE_CONNECT_MS: a dead endpoint fails fast, issue 42), 60 s for a
+ * whole request (DDBX_REMOTE_TIMEOUT_MS overrides the latter), and a
+ * connection stalled for 30 s is dropped.
  *
  * Errors: d->code is the status whose name is DynamoDB's error type when
  * there is one (ValidationException, ResourceNotFoundException,
@@ -48,6 +50,8 @@
 #include "model/status.h"
 
 typedef struct remote remote;
+
+#define REMOTE_CONNECT_MS 3000
 
 typedef struct remote_opts {
     const char *endpoint_url; /* NULL: https://dynamodb.REGION.amazonaws.com */
@@ -129,6 +133,11 @@ typedef struct remote_stats {
 
 /* Counters since remote_open (for progress lines and tests). */
 void remote_get_stats(const remote *r, remote_stats *st);
+/* The attempt of the call under way (1 the first, 2 its first retry; 0
+ * before any): may be read from another thread while remote_call runs. */
+int remote_attempt(const remote *r);
+/* The attempts a call makes at most (retries included). */
+int remote_max_attempts(const remote *r);
 
 /*
  * One HTTP request outside DynamoDB's protocol, for the credential

@@ -327,8 +327,11 @@ typedef struct part_info {
                           has several HASH attributes, the list (AV_L) of
                           their values in KeySchema order, as store_page
                           and store_partition take it too */
-    uint64_t items, bytes;
+    uint64_t items, bytes;   /* items STORE_ITEMS_UNKNOWN: a remote partition
+                                not counted yet (store_count_partitions) */
 } part_info;
+
+#define STORE_ITEMS_UNKNOWN UINT64_MAX
 
 /*
  * Up to max partitions of the table (index NULL) or of an index, in key
@@ -345,6 +348,12 @@ status store_partitions(store *s, const char *table, const char *index,
  * out->pk with av_done when found. */
 status store_partition(store *s, const char *table, const char *index, const av *pk,
                        part_info *out, bool *found, diag *d);
+
+/* Partition pk as the explorer meets it: remote, from what is known or
+ * with a Query of Limit 1 (found when it has an item; items
+ * STORE_ITEMS_UNKNOWN until counted); local, store_partition. */
+status store_partition_meet(store *s, const char *table, const char *index, const av *pk,
+                            part_info *out, bool *found, diag *d);
 
 /* Largest partitions first (by items), for the partition overview. */
 status store_partitions_by_size(store *s, const char *table, const char *index,
@@ -401,19 +410,21 @@ status store_delete_table(store *s, const char *table, diag *d);
  *   store_describe: DescribeTable (cached until store_refresh).
  *   store_stats: DescribeTable's approximate counts (table_stats.approximate).
  * - store_partitions / store_partitions_by_size: there is no partition
- *   listing in DynamoDB, so a Scan (ProjectionExpression of the view's
- *   partition key, IndexName for an index, ReturnConsumedCapacity TOTAL)
- *   groups items by partition key as pages arrive. Partitions are kept in
- *   the order they were discovered, append-only, so paging forward and
- *   backward is stable; "after" and "backward" refer to that order, not
- *   to key order. More Scan pages are fetched only when a call asks past
- *   what is known, or while a partition it returns may still have items
- *   in the next page (a partition's items come together in a Scan), so
- *   the counts returned are final. Backward from NULL starts at the last partition discovered
- *   so far. A partition asked for by value that the Scan has not reached
- *   yet is looked up with a Query (Select COUNT) and appended. By size
- *   ranks what is known so far (store_scan_state says if that is all).
- *   part_info.bytes is 0 (a key-only Scan does not tell sizes).
+ *   listing in DynamoDB, and a Scan of the keys reads (and bills) every
+ *   item, so partitions are discovered one at a time as the user pages:
+ *   the first by a Scan of Limit 1, the one after partition P by a Scan of
+ *   Limit 1 whose ExclusiveStartKey is P's last item (known from a page
+ *   that reached it, else a Query of Limit 1 read backward), each with a
+ *   ProjectionExpression of the key attributes, IndexName for an index.
+ *   "after" and "backward" follow that Scan order as far as it has been
+ *   linked (backward from NULL: the last partition found so far; a Scan
+ *   cannot read backward). A partition asked for by value that paging has
+ *   not reached is checked with a Query of Limit 1 and kept, unlinked. The
+ *   items of a partition are STORE_ITEMS_UNKNOWN until a page held all of
+ *   it or store_count_partitions counted them all. By size ranks the
+ *   counted ones, the others after them, without a read beyond the first
+ *   partition (store_scan_state says what is known). part_info.bytes is
+ *   0 (DynamoDB tells no partition's size).
  * - store_page: Query "#pk = :pk" on the table or index, Limit,
  *   ScanIndexForward, ExclusiveStartKey from `after` (table keys, plus the
  *   index keys for an index), following LastEvaluatedKey until max items.
@@ -431,6 +442,20 @@ typedef status (*store_send_fn)(void *ctx, const char *op, const char *input, si
 
 status store_open_remote(store_send_fn send, void *ctx, const char *describe, unsigned flags,
                          store **out, diag *d);
+
+/* n requests of one operation sent together (outs[i], sts[i], ds[i] as
+ * store_send_fn's for each); the return is ST_OK unless the whole was
+ * cancelled. data/remote_wait.h's remote_send_many. */
+typedef status (*store_send_many_fn)(void *ctx, const char *op, size_t n, const char *const *inputs,
+                                     const size_t *lens, char **outs, status *sts, diag *ds);
+/* Remote: how to send independent requests together (NULL: one after
+ * the other through the store's send). */
+void store_set_send_many(store *s, store_send_many_fn fn, void *ctx);
+/* Remote: the tables of names[0..n) not described yet, described
+ * together (DescribeTable each, sent with store_set_send_many's function:
+ * the table list's rows on screen, issue 42); a table whose description
+ * failed is left out, and store_describe says why. Local: nothing. */
+void store_describe_many(store *s, const char *const *names, size_t n);
 
 /*
  * One line of `ddbx api` around call (store_call_line's protocol and
@@ -450,6 +475,20 @@ status store_send_line(store_send_fn call, void *ctx, store_error_fn error,
 typedef bool (*store_gate_fn)(void *ctx, const char *what);
 void store_set_write_gate(store *s, store_gate_fn gate, void *ctx);
 
+/* Asked before a read that would pass the session's read budget: used
+ * is what the session has read so far, budget the budget; true goes on
+ * (the budget then grows by the amount set), false stops the read. */
+typedef bool (*store_budget_fn)(void *ctx, double used, double budget);
+/* Remote: a session read budget in read capacity units (0: none). Before
+ * each read it sends, the store asks `ask` when what was read has reached
+ * the budget, or when a read of DynamoDB's 1 MB page (a Query or Scan
+ * without Limit: up to 128 RCU eventually consistent, 256 strongly)
+ * could pass it; declined, nothing is sent and the call fails ST_IO
+ * "Budget: ...". Local: nothing to do. */
+void store_set_read_budget(store *s, double rcu, store_budget_fn ask, void *ctx);
+/* The budget set (0: none). */
+double store_read_budget(const store *s);
+
 typedef struct store_info {
     bool remote;
     bool writable;         /* remote with STORE_REMOTE_WRITE, or a local store not read-only */
@@ -465,6 +504,33 @@ void store_get_info(const store *s, store_info *out);
 status store_scan_state(store *s, const char *table, const char *index, uint64_t *known,
                         bool *complete, diag *d);
 
+/* Called between the pages of a long read with the items read so far;
+ * returning false stops it. */
+typedef bool (*store_progress_fn)(void *ctx, uint64_t items);
+
+/* Remote: counts every partition of the table or index with a Scan of
+ * the keys (1 MB pages: it reads, and bills, the whole table; ask first,
+ * with store_read_cost). Afterwards store_partitions knows them all, in
+ * Scan order, with their counts, and store_scan_state says complete.
+ * Stopped (progress false) or failed, the counts stay as they were.
+ * Local: nothing to do. */
+status store_count_partitions(store *s, const char *table, const char *index,
+                              store_progress_fn progress, void *ctx, diag *d);
+
+/* Remote: what a read of the whole table or index costs, from
+ * DescribeTable's size (approximate, refreshed by DynamoDB about every six
+ * hours): its bytes, and the read capacity units of an eventually
+ * consistent Scan of them (4 KB a unit, half for eventual consistency;
+ * developer guide, "Read consumption"). */
+status store_read_cost(store *s, const char *table, const char *index, uint64_t *bytes,
+                       double *rcu, diag *d);
+
+/* Remote: the count of partition pk when known, asking nothing (a page
+ * that held all of it, or store_count_partitions); false otherwise, and
+ * always for a local store (whose part_info counts are exact). */
+bool store_partition_counted(store *s, const char *table, const char *index, const av *pk,
+                             uint64_t *items);
+
 /* Forgets what is cached about a table (NULL: every table): its
  * description and the partitions discovered, so the next call asks the
  * endpoint again. Nothing to do for a local store. */
@@ -478,8 +544,15 @@ void store_refresh(store *s, const char *table);
  * file and ignores this. */
 void store_set_local_path(store *s, const char *path, unsigned flags);
 
-/* Remote: items per Scan page for partition discovery (0: DynamoDB's
- * 1 MB pages, the default); for tests and slow links. */
+/* Remote: the items a screen shows. With it, the first partition is
+ * found by a Scan of that many whole items (not of Limit 1), kept, and
+ * the first page of each partition that Scan holds from its start is
+ * served from it: the first screen is one request (issue 42). 0: off. */
+void store_set_page_hint(store *s, size_t items);
+
+/* Remote: items per page of store_count_partitions' Scan (0: DynamoDB's
+ * 1 MB pages, the default), and at most as many in the first Scan page
+ * of store_set_page_hint; for tests and slow links. */
 void store_set_scan_limit(store *s, size_t items);
 
 #endif

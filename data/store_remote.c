@@ -11,9 +11,9 @@
  * partitions and pages, store_remote_write.c the bulk loads and table
  * writes; they share store_remote_int.h. What a remote store caches:
  * - table descriptions (DescribeTable), until store_refresh;
- * - per table or index, the partitions a Scan has discovered so far, in
- *   arrival order (append-only), their item counts, and where the Scan
- *   goes on (LastEvaluatedKey);
+ * - per table or index, the partitions met so far, linked in Scan order
+ *   as paging discovers them, each one's last item's position and its
+ *   count once known (store_remote_browse.c);
  * - the capacity units consumed, summed from every response;
  * - the queue of a bulk load (BatchWriteItem of 25).
  * Every request of the store's own is a ddb_req printed by ddb_req_json;
@@ -113,6 +113,42 @@ static void add_capacity(store_remote *r, bool read, const cJSON *root)
     }
 }
 
+/* The read units a read may take at most, when it is one 1 MB page (a
+ * Query or Scan without Limit); 0 when it is not known to be. */
+static double page_bound(const ddb_req *req)
+{
+    if ((req->kind != DDB_QUERY && req->kind != DDB_SCAN) || req->limit)
+        return 0;
+    return req->consistent ? 256 : 128;
+}
+
+/* The session's read budget: asked before a read that has reached it, or
+ * that could pass it (bound: what the read may take, 0 unknown). */
+static status within_budget(store_remote *r, const char *op, double bound, diag *d)
+{
+    while (r->budget > 0 && (r->rcu >= r->budget || r->rcu + bound > r->budget)) {
+        if (!r->budget_ask || !r->budget_ask(r->budget_ctx, r->rcu, r->budget))
+            return diag_set(d, ST_IO, "Budget: the session has read %.1f RCU of its %.0f; %s was not sent"
+                            " (:budget RCU raises it)", r->rcu, r->budget, op);
+        r->budget += r->budget_step;
+    }
+    return ST_OK;
+}
+
+void store_set_read_budget(store *s, double rcu, store_budget_fn ask, void *ctx)
+{
+    if (!s->remote)
+        return;
+    s->remote->budget = s->remote->budget_step = rcu > 0 ? rcu : 0;
+    s->remote->budget_ask = ask;
+    s->remote->budget_ctx = ctx;
+}
+
+double store_read_budget(const store *s)
+{
+    return s->remote ? s->remote->budget : 0;
+}
+
 /*
  * One request body through the transport. On ST_OK the answer is parsed
  * once (*root, when asked for; the caller deletes it) and kept as text
@@ -174,11 +210,108 @@ status srem_send_req(store *s, const ddb_req *req, cJSON **root, ddb_err *err)
     buf body = BUF_INIT;
     ddb_req_json(&sent, &body);
     char *extra = NULL;
-    status st = send_body(s, op, is_read_req(req), body.data, body.len, root, &extra, &err->d);
+    status st = is_read_req(req) && takes_capacity(op) ? within_budget(s->remote, op, page_bound(req), &err->d)
+                                                        : ST_OK;
+    if (st != ST_OK) {
+        if (root)
+            *root = NULL;
+        buf_done(&body);
+        return st;
+    }
+    st = send_body(s, op, is_read_req(req), body.data, body.len, root, &extra, &err->d);
     if (st != ST_OK)
         store_codec_error(extra, err);
     free(extra);
     buf_done(&body);
+    return st;
+}
+
+/* Requests sent together: their bodies in, each answer's text, status
+ * and error out (the arrays of n, freed by many_free). */
+typedef struct many_io {
+    size_t n;
+    buf *bodies;
+    char **outs;
+    status *sts;
+    diag *ds;
+} many_io;
+
+static void many_init(many_io *m, size_t n)
+{
+    m->n = n;
+    m->bodies = xcalloc(n, sizeof *m->bodies);
+    m->outs = xcalloc(n, sizeof *m->outs);
+    m->sts = xcalloc(n, sizeof *m->sts);
+    m->ds = xcalloc(n, sizeof *m->ds);
+}
+
+/* Sends the bodies with store_set_send_many's function. */
+static status many_send(store_remote *r, const char *op, many_io *m)
+{
+    const char **inputs = xcalloc(m->n, sizeof *inputs);
+    size_t *lens = xcalloc(m->n, sizeof *lens);
+    for (size_t i = 0; i < m->n; i++) {
+        inputs[i] = m->bodies[i].data;
+        lens[i] = m->bodies[i].len;
+    }
+    r->requests += m->n;
+    status st = r->send_many(r->many_ctx, op, m->n, inputs, lens, m->outs, m->sts, m->ds);
+    free(inputs);
+    free(lens);
+    return st;
+}
+
+static void many_free(many_io *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        buf_done(&m->bodies[i]);
+        free(m->outs[i]);
+    }
+    free(m->bodies);
+    free(m->outs);
+    free(m->sts);
+    free(m->ds);
+}
+
+status srem_read_many(store *s, const ddb_req *reqs, size_t n, ddb_res *res, diag *d)
+{
+    store_remote *r = s->remote;
+    assert(r->send_many && n);
+    const char *op = ddb_op_name(ddb_kind_op(reqs[0].kind));
+    double bound = 0;
+    for (size_t i = 0; i < n; i++)
+        bound += page_bound(&reqs[i]);
+    status st = within_budget(r, op, bound, d);
+    if (st != ST_OK)
+        return st;
+    many_io m;
+    many_init(&m, n);
+    for (size_t i = 0; i < n; i++) {
+        ddb_req sent = reqs[i];   /* shallow: only printed */
+        if (sent.rcc == DDB_RCC_NONE)
+            sent.rcc = DDB_RCC_TOTAL;
+        ddb_req_json(&sent, &m.bodies[i]);
+    }
+    st = many_send(r, op, &m);
+    if (st != ST_OK)
+        *d = m.ds[0];
+    for (size_t i = 0; i < n && st == ST_OK; i++) {
+        cJSON *root = NULL;
+        diag pd;
+        diag_init(&pd);
+        if (m.sts[i] != ST_OK) {
+            st = m.sts[i];
+            *d = m.ds[i];
+        } else if (!m.outs[i] || ddbjson_cjson_parse(m.outs[i], strlen(m.outs[i]), &root, &pd) != ST_OK ||
+                   !cJSON_IsObject(root)) {
+            st = diag_set(d, ST_INTERNAL, "%s: the endpoint's answer is not a JSON object", op);
+        } else {
+            add_capacity(r, true, root);
+            st = store_codec_read(root, &res[i], d);
+        }
+        cJSON_Delete(root);
+    }
+    many_free(&m);
     return st;
 }
 
@@ -196,6 +329,7 @@ status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 
 static void rtable_free(rtable *t)
 {
+    free(t->ttl);
     free(t->name);
     table_def_free(&t->def);
     cJSON_Delete(t->desc);
@@ -204,13 +338,17 @@ static void rtable_free(rtable *t)
 
 static void rscan_free(rscan *sc)
 {
-    for (size_t i = 0; i < sc->n; i++)
+    for (size_t i = 0; i < sc->n; i++) {
         av_done(&sc->parts[i].pk);
+        av_done(&sc->parts[i].last);
+    }
+    for (size_t i = 0; i < sc->n_first; i++)
+        av_done(&sc->first[i]);
+    free(sc->first);
     free(sc->parts);
     free(sc->slots);
     free(sc->table);
     free(sc->index);
-    av_done(&sc->start);
     free(sc);
 }
 
@@ -249,22 +387,9 @@ void store_remote_free(store_remote *r)
     free(r);
 }
 
-status srem_table_get(store *s, const char *name, rtable **out, diag *d)
+/* A DescribeTable answer into the cache (root taken). */
+static status table_from_answer(store_remote *r, const char *name, cJSON *root, rtable **out, diag *d)
 {
-    store_remote *r = s->remote;
-    for (rtable *t = r->tables; t; t = t->next)
-        if (strcmp(t->name, name) == 0) {
-            *out = t;
-            return ST_OK;
-        }
-    ddb_req req;
-    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
-    req.table = xstrdup(name);
-    cJSON *root = NULL;
-    status st = store_remote_send(s, &req, &root, d);
-    ddb_req_done(&req);
-    if (st != ST_OK)
-        return st;
     cJSON *desc = cJSON_DetachItemFromObjectCaseSensitive(root, "Table");
     cJSON_Delete(root);
     if (!cJSON_IsObject(desc)) {
@@ -272,7 +397,7 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
         return diag_set(d, ST_INTERNAL, "DescribeTable %s: the answer has no Table", name);
     }
     rtable *t = xcalloc(1, sizeof *t);
-    st = store_def_from_tree(desc, &t->def, d);
+    status st = store_def_from_tree(desc, &t->def, d);
     if (st == ST_OK && !t->def.pk.name)
         st = diag_set(d, ST_INTERNAL, "DescribeTable %s: no key schema in the answer", name);
     if (st != ST_OK) {
@@ -287,6 +412,84 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
     r->tables = t;
     *out = t;
     return ST_OK;
+}
+
+static rtable *table_cached(store_remote *r, const char *name)
+{
+    for (rtable *t = r->tables; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+status srem_table_get(store *s, const char *name, rtable **out, diag *d)
+{
+    store_remote *r = s->remote;
+    if ((*out = table_cached(r, name)))
+        return ST_OK;
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    req.table = xstrdup(name);
+    cJSON *root = NULL;
+    status st = store_remote_send(s, &req, &root, d);
+    ddb_req_done(&req);
+    if (st != ST_OK)
+        return st;
+    return table_from_answer(r, name, root, out, d);
+}
+
+void store_set_send_many(store *s, store_send_many_fn fn, void *ctx)
+{
+    if (!s->remote)
+        return;
+    s->remote->send_many = fn;
+    s->remote->many_ctx = ctx;
+}
+
+void store_describe_many(store *s, const char *const *names, size_t n)
+{
+    store_remote *r = s->remote;
+    if (!r)
+        return;
+    const char **todo = xcalloc(n ? n : 1, sizeof *todo);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!table_cached(r, names[i]))
+            todo[k++] = names[i];
+    if (k < 2 || !r->send_many) {
+        /* One (or no way to send together): as store_describe would. */
+        for (size_t i = 0; i < k; i++) {
+            rtable *t;
+            diag d;
+            diag_init(&d);
+            srem_table_get(s, todo[i], &t, &d);
+        }
+        free(todo);
+        return;
+    }
+    many_io m;
+    many_init(&m, k);
+    for (size_t i = 0; i < k; i++) {
+        ddb_req req;
+        ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+        req.table = xstrdup(todo[i]);
+        ddb_req_json(&req, &m.bodies[i]);
+        ddb_req_done(&req);
+    }
+    many_send(r, "DescribeTable", &m);
+    for (size_t i = 0; i < k; i++) {
+        cJSON *root = NULL;
+        diag pd;
+        diag_init(&pd);
+        rtable *t;
+        if (m.sts[i] == ST_OK && m.outs[i] &&
+            ddbjson_cjson_parse(m.outs[i], strlen(m.outs[i]), &root, &pd) == ST_OK)
+            table_from_answer(r, todo[i], root, &t, &pd);
+        else
+            cJSON_Delete(root);
+    }
+    many_free(&m);
+    free(todo);
 }
 
 /* ---- the write gate ---- */
@@ -536,6 +739,12 @@ void store_refresh(store *s, const char *table)
         srem_forget(s->remote, table, true);
 }
 
+void store_set_page_hint(store *s, size_t items)
+{
+    if (s->remote)
+        s->remote->page_hint = items;
+}
+
 void store_set_scan_limit(store *s, size_t items)
 {
     if (s->remote)
@@ -550,7 +759,7 @@ void store_set_scan_limit(store *s, size_t items)
 static void wrote(store *s, const char *op)
 {
     srem_forget(s->remote, NULL, strcmp(op, "CreateTable") == 0 || strcmp(op, "DeleteTable") == 0 ||
-                                 strcmp(op, "UpdateTable") == 0);
+                                 strcmp(op, "UpdateTable") == 0 || strcmp(op, "UpdateTimeToLive") == 0);
 }
 
 /*
@@ -578,6 +787,10 @@ static status pass(store *s, const char *op, cJSON *in, const char *text, size_t
     if (!text) {
         text = printed = cJSON_PrintUnformatted(in);
         len = strlen(printed);
+    }
+    if (!write && takes_capacity(op) && (st = within_budget(s->remote, op, 0, d)) != ST_OK) {
+        free(printed);
+        return st;
     }
     st = send_body(s, op, !write, text, len, NULL, out, d);
     free(printed);

@@ -1,8 +1,10 @@
 /*
  * store_remote_browse — the explorer's browsing calls on a remote store
- * (see store_remote.c, store_remote_int.h): statistics, the partitions a
- * Scan discovers (in arrival order, counted as it goes, a partition not
- * yet reached counted by a Query), and pages of one partition (Query).
+ * (see store_remote.c, store_remote_int.h): statistics, the partitions
+ * discovered one at a time as the user pages (a Scan of Limit 1 after the
+ * last item of the partition before, so a screen reads about a screen),
+ * a count of them all only when asked (store_count_partitions), and pages
+ * of one partition (Query).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -116,16 +118,17 @@ static void slot_put(rscan *sc, size_t pos)
     sc->slots[j] = pos + 1;
 }
 
-static size_t part_append(rscan *sc, const av *pk, uint64_t items, bool exact)
+static size_t part_append(rscan *sc, const av *pk)
 {
     if (sc->n == sc->cap) {
         sc->cap = sc->cap ? sc->cap * 2 : 64;
         sc->parts = xrealloc(sc->parts, sc->cap * sizeof *sc->parts);
     }
     rpart *p = &sc->parts[sc->n];
+    memset(p, 0, sizeof *p);
     av_copy(&p->pk, pk);
-    p->items = items;
-    p->exact = exact;
+    p->last.type = AV_NONE;
+    p->next = p->prev = -1;
     sc->n++;
     if (sc->n * 2 > sc->n_slots) {
         free(sc->slots);
@@ -146,6 +149,8 @@ static size_t part_append(rscan *sc, const av *pk, uint64_t items, bool exact)
 typedef struct rkey {
     const char *names[SCHEMA_MAX_KEY_PARTS];
     size_t n;
+    const char *lek[STORE_LEK_MAX];   /* every key attribute a position holds */
+    size_t n_lek;
 } rkey;
 
 /* The partition key of an item: its value, or the list of a multi-
@@ -184,13 +189,13 @@ static status scan_get(store *s, const char *table, const char *index, rscan **o
     k->n = ix ? index_def_n_hash(ix) : 1;
     for (size_t i = 0; i < k->n; i++)
         k->names[i] = ix ? index_def_hash(ix, i)->name : t->def.pk.name;
+    k->n_lek = store_lek_names(&t->def, ix, k->lek);
     rscan *sc = scan_find(s->remote, table, index);
     if (!sc) {
         sc = xcalloc(1, sizeof *sc);
         sc->table = xstrdup(table);
         sc->index = index ? xstrdup(index) : NULL;
-        sc->cur = -1;
-        sc->start.type = AV_NONE;
+        sc->head = sc->tail = -1;
         sc->next = s->remote->scans;
         s->remote->scans = sc;
     }
@@ -228,64 +233,6 @@ static void view_req(ddb_req *q, ddb_kind kind, const rscan *sc, const rkey *k, 
         av_copy(&q->start, start);
 }
 
-/* One more Scan page: its items' partition keys join the partitions. */
-static status scan_more(store *s, rscan *sc, const rkey *k, diag *d)
-{
-    assert(!sc->complete);
-    ddb_req q;
-    view_req(&q, DDB_SCAN, sc, k, &sc->start);
-    buf proj = BUF_INIT;
-    for (size_t i = 0; i < k->n; i++)
-        buf_printf(&proj, i ? ", #k%u" : "#k", (unsigned)(i + 1));
-    ddb_req_set_str(&q.proj, proj.data);
-    buf_done(&proj);
-    q.limit = (uint32_t)s->remote->scan_limit;
-    ddb_res res;
-    ddb_res_init(&res);
-    status st = srem_read(s, &q, &res, d);
-    ddb_req_done(&q);
-    if (st != ST_OK) {
-        ddb_res_done(&res);
-        return st;
-    }
-    for (size_t i = 0; i < res.n_items; i++) {
-        av tmp;
-        const av *pk = item_pk(&res.items[i], k, &tmp);
-        if (!pk)
-            continue;   /* not in this view (cannot happen in a key Scan) */
-        long at = part_find(sc, pk);
-        if (at < 0)
-            at = (long)part_append(sc, pk, 1, false);
-        else if (!sc->parts[at].exact)
-            sc->parts[at].items++;
-        sc->cur = at;
-        av_done(&tmp);
-    }
-    next_start(&res, &sc->start);
-    if (sc->start.type == AV_NONE)
-        sc->complete = true;
-    sc->started = true;
-    ddb_res_done(&res);
-    return ST_OK;
-}
-
-/* Scans until partitions [from, end) are known with their final counts
- * (the Scan has moved past them: a partition's items come together) or
- * the Scan is done. from == end: until the first page is in. */
-static status scan_until(store *s, rscan *sc, const rkey *k, size_t from, size_t end,
-                         diag *d)
-{
-    status st = ST_OK;
-    while (st == ST_OK && !sc->complete) {
-        bool growing = sc->cur >= 0 && (size_t)sc->cur >= from && (size_t)sc->cur < end &&
-                       !sc->parts[sc->cur].exact;
-        if (sc->started && sc->n >= end && !growing)
-            break;
-        st = scan_more(s, sc, k, d);
-    }
-    return st;
-}
-
 /* A Query of partition pk of the view ("#k = :v", and "#k2 = :v2" ...
  * for each value of a multi-attribute key's list). */
 static void key_condition(ddb_req *q, const rscan *sc, const rkey *k, const av *pk, const av *start)
@@ -311,47 +258,305 @@ static void key_condition(ddb_req *q, const rscan *sc, const rkey *k, const av *
     buf_done(&cond);
 }
 
-/* Where partition pk is in the discovery order; -1 when the table has no
- * such partition. One the Scan has not reached is counted by a Query and
- * appended, rather than scanning on to it. */
-static status part_locate(store *s, rscan *sc, const rkey *k, const av *pk, long *pos,
-                          diag *d)
+/* A projection of every key attribute of a position (the view's partition
+ * key as #k..., the others as #p0...): what a discovery read needs, so
+ * its answer is small (the capacity is the items' whole size anyway). */
+static void keys_projection(ddb_req *q, const rkey *k)
 {
-    status st = scan_until(s, sc, k, 0, 0, d);
-    if (st != ST_OK)
-        return st;
-    *pos = part_find(sc, pk);
-    if (*pos >= 0 || sc->complete)
-        return ST_OK;
-    uint64_t count = 0;
-    av start = { .type = AV_NONE };
-    do {
+    buf proj = BUF_INIT;
+    for (size_t i = 0; i < k->n; i++)
+        buf_printf(&proj, i ? ", #k%u" : "#k", (unsigned)(i + 1));
+    for (size_t j = 0; j < k->n_lek; j++) {
+        bool hash = false;
+        for (size_t i = 0; i < k->n && !hash; i++)
+            hash = strcmp(k->names[i], k->lek[j]) == 0;
+        if (hash)
+            continue;
+        char ph[24];
+        snprintf(ph, sizeof ph, "#p%zu", j);
+        av n;
+        av_init_s(&n, k->lek[j], strlen(k->lek[j]));
+        av_map_put(&q->names, ph, strlen(ph), &n);
+        buf_printf(&proj, ", %s", ph);
+    }
+    ddb_req_set_str(&q->proj, proj.data);
+    buf_done(&proj);
+}
+
+/* The key attributes of an item's position (a LastEvaluatedKey's shape)
+ * into *out (AV_NONE when the item lacks one). */
+static void position_of(const av *item, const rkey *k, av *out)
+{
+    av_init_list(out, AV_M);
+    for (size_t j = 0; j < k->n_lek; j++) {
+        const av *v = av_map_get(item, k->lek[j], strlen(k->lek[j]));
+        if (!v) {
+            av_done(out);
+            out->type = AV_NONE;
+            return;
+        }
+        av c;
+        av_copy(&c, v);
+        av_map_put(out, k->lek[j], strlen(k->lek[j]), &c);
+    }
+}
+
+/* The partition of the first item in Scan order after position start
+ * (AV_NONE: from the table's start): one Scan of Limit 1, again from its
+ * LastEvaluatedKey in the rare case a page comes back empty. *pos -1 at
+ * the end of the table. */
+static status scan_one(store *s, rscan *sc, const rkey *k, const av *start, long *pos, diag *d)
+{
+    *pos = -1;
+    av from;
+    from.type = AV_NONE;
+    if (start->type == AV_M)
+        av_copy(&from, start);
+    status st;
+    for (;;) {
         ddb_req q;
-        key_condition(&q, sc, k, pk, &start);
-        q.select = DDB_SELECT_COUNT;
+        view_req(&q, DDB_SCAN, sc, k, &from);
+        keys_projection(&q, k);
+        q.limit = 1;
         ddb_res res;
         ddb_res_init(&res);
         st = srem_read(s, &q, &res, d);
         ddb_req_done(&q);
-        if (st == ST_OK) {
-            count += res.count;
-            next_start(&res, &start);
+        if (st != ST_OK || res.n_items) {
+            av tmp;
+            const av *pk = st == ST_OK ? item_pk(&res.items[0], k, &tmp) : NULL;
+            if (pk) {
+                *pos = part_find(sc, pk);
+                if (*pos < 0)
+                    *pos = (long)part_append(sc, pk);
+                av_done(&tmp);
+            }
+            ddb_res_done(&res);
+            break;
+        }
+        next_start(&res, &from);
+        ddb_res_done(&res);
+        if (from.type == AV_NONE)
+            break;
+    }
+    av_done(&from);
+    return st;
+}
+
+/* What the first Scan page tells: the partitions it holds, in order,
+ * linked; each one it holds from start to end counted, with its last
+ * item's position; the table's end when the Scan ended there. */
+static void first_page_learnt(rscan *sc, const rkey *k)
+{
+    long prev = -1;
+    size_t from = 0;
+    for (size_t i = 0; i <= sc->n_first; i++) {
+        av tmp;
+        const av *pk = i < sc->n_first ? item_pk(&sc->first[i], k, &tmp) : NULL;
+        long at = pk ? part_find(sc, pk) : -1;
+        if (pk && at < 0)
+            at = (long)part_append(sc, pk);
+        if (pk)
+            av_done(&tmp);
+        if (i < sc->n_first && at == prev)
+            continue;
+        /* prev's items are [from, i): whole when they end in the page. */
+        if (prev >= 0 && (i < sc->n_first || !sc->first_more)) {
+            rpart *p = &sc->parts[prev];
+            p->counted = true;
+            p->items = i - from;
+            av_done(&p->last);
+            position_of(&sc->first[i - 1], k, &p->last);
+            if (at >= 0) {
+                p->next = at;
+                sc->parts[at].prev = prev;
+            } else {
+                sc->tail = prev;
+            }
+        }
+        if (at < 0)
+            break;
+        if (prev < 0) {
+            sc->head = at;
+            sc->parts[at].prev = -1;
+        }
+        prev = at;
+        from = i;
+    }
+}
+
+/* The first partition in Scan order (sc->head), read once: a Scan of
+ * Limit 1 of the keys, or with a page hint a Scan of a screen of whole
+ * items, kept for the first pages. */
+static status find_head(store *s, rscan *sc, const rkey *k, diag *d)
+{
+    if (sc->head >= 0 || sc->empty)
+        return ST_OK;
+    size_t hint = s->remote->page_hint;
+    if (hint && s->remote->scan_limit && s->remote->scan_limit < hint)
+        hint = s->remote->scan_limit;   /* tests: pages of a few items */
+    if (hint) {
+        ddb_req q;
+        av none = { .type = AV_NONE };
+        view_req(&q, DDB_SCAN, sc, k, &none);
+        av_done(&q.names);   /* no placeholder is used */
+        q.names.type = AV_NONE;
+        q.limit = (uint32_t)hint;
+        ddb_res res;
+        ddb_res_init(&res);
+        status st = srem_read(s, &q, &res, d);
+        ddb_req_done(&q);
+        if (st == ST_OK && res.n_items) {
+            sc->first = xcalloc(res.n_items, sizeof *sc->first);
+            for (size_t i = 0; i < res.n_items; i++)
+                av_move(&sc->first[sc->n_first++], &res.items[i]);
+            sc->first_more = res.last_key.type == AV_M && res.last_key.u.m.len;
+            first_page_learnt(sc, k);
         }
         ddb_res_done(&res);
-        if (st != ST_OK) {
-            av_done(&start);
+        if (st == ST_OK && sc->head >= 0)
+            return ST_OK;
+        if (st != ST_OK)
             return st;
-        }
-    } while (start.type != AV_NONE);
-    if (count)
-        *pos = (long)part_append(sc, pk, count, true);
+        /* An empty first page: the Scan of Limit 1 below goes on. */
+    }
+    av none = { .type = AV_NONE };
+    long pos;
+    status st = scan_one(s, sc, k, &none, &pos, d);
+    if (st != ST_OK)
+        return st;
+    if (pos < 0) {
+        sc->empty = true;
+        return ST_OK;
+    }
+    sc->head = pos;
+    sc->parts[pos].prev = -1;
     return ST_OK;
+}
+
+/* The first max items of partition pk from the first Scan page, when it
+ * holds them (that many, or the partition whole): true and *n set. */
+static bool first_page_serves(const rscan *sc, const rkey *k, const av *pk, size_t max, av *items,
+                              size_t *n)
+{
+    size_t i0 = 0;
+    bool found = false;
+    for (; i0 < sc->n_first && !found; i0++) {
+        av tmp;
+        const av *ipk = item_pk(&sc->first[i0], k, &tmp);
+        found = ipk && av_equal(ipk, pk);
+        av_done(&tmp);
+        if (found)
+            break;
+    }
+    if (!found)
+        return false;
+    size_t end = i0;
+    for (; end < sc->n_first; end++) {
+        av tmp;
+        const av *ipk = item_pk(&sc->first[end], k, &tmp);
+        bool same = ipk && av_equal(ipk, pk);
+        av_done(&tmp);
+        if (!same)
+            break;
+    }
+    bool whole = end < sc->n_first || !sc->first_more;
+    if (end - i0 < max && !whole)
+        return false;
+    *n = 0;
+    for (size_t i = i0; i < end && *n < max; i++)
+        av_copy(&items[(*n)++], &sc->first[i]);
+    return true;
+}
+
+/* The keys of partition pk's first (or last: backward) item, a Query of
+ * Limit 1, into res (the caller's: ddb_res_done). */
+static status query_one(store *s, rscan *sc, const rkey *k, const av *pk, bool backward,
+                        ddb_res *res, diag *d)
+{
+    ddb_req q;
+    av none = { .type = AV_NONE };
+    key_condition(&q, sc, k, pk, &none);
+    keys_projection(&q, k);
+    q.backward = backward;
+    q.limit = 1;
+    ddb_res_init(res);
+    status st = srem_read(s, &q, res, d);
+    ddb_req_done(&q);
+    return st;
+}
+
+/* The position of partition at's last item: known from a page that
+ * reached it, else a Query of Limit 1 read backward. */
+static status last_of(store *s, rscan *sc, const rkey *k, long at, diag *d)
+{
+    if (sc->parts[at].last.type == AV_M)
+        return ST_OK;
+    ddb_res res;
+    status st = query_one(s, sc, k, &sc->parts[at].pk, true, &res, d);
+    if (st == ST_OK && res.n_items)
+        position_of(&res.items[0], k, &sc->parts[at].last);
+    ddb_res_done(&res);
+    return st;
+}
+
+/* The partition after partition at in Scan order (*pos -1: at is the
+ * last): linked once found. */
+static status next_of(store *s, rscan *sc, const rkey *k, long at, long *pos, diag *d)
+{
+    *pos = sc->parts[at].next;
+    if (*pos >= 0 || sc->tail == at)
+        return ST_OK;
+    status st = last_of(s, sc, k, at, d);
+    if (st != ST_OK || sc->parts[at].last.type != AV_M)
+        return st;   /* gone meanwhile: nothing after it to tell */
+    av start;
+    av_copy(&start, &sc->parts[at].last);
+    st = scan_one(s, sc, k, &start, pos, d);
+    av_done(&start);
+    if (st != ST_OK)
+        return st;
+    if (*pos < 0 || *pos == at) {
+        *pos = -1;
+        sc->tail = at;
+        return ST_OK;
+    }
+    sc->parts[at].next = *pos;
+    sc->parts[*pos].prev = at;
+    return ST_OK;
+}
+
+/* The partition in the chain from the head that has no known next: the
+ * last one found so far (-1: none). */
+static long last_known(const rscan *sc)
+{
+    long at = sc->head, steps = 0;
+    while (at >= 0 && sc->parts[at].next >= 0 && steps++ < (long)sc->n)
+        at = sc->parts[at].next;
+    return at;
+}
+
+/* Where partition pk is among those met; one not met yet is looked for
+ * with a Query of Limit 1 (its first item's keys) and kept, unlinked
+ * until the paging reaches it. -1 when the table has no such partition. */
+static status part_locate(store *s, rscan *sc, const rkey *k, const av *pk, long *pos,
+                          diag *d)
+{
+    *pos = part_find(sc, pk);
+    if (*pos >= 0 || sc->complete)
+        return ST_OK;
+    ddb_res res;
+    status st = query_one(s, sc, k, pk, false, &res, d);
+    if (st == ST_OK && res.n_items)
+        *pos = (long)part_append(sc, pk);
+    ddb_res_done(&res);
+    return st;
 }
 
 static void part_out(const rpart *p, part_info *out)
 {
     av_copy(&out->pk, &p->pk);
-    out->items = p->items;
+    out->items = p->counted ? p->items : STORE_ITEMS_UNKNOWN;
     out->bytes = 0;
 }
 
@@ -362,30 +567,195 @@ status store_remote_partitions(store *s, const char *table, const char *index, c
     rscan *sc;
     rkey vk;
     status st = scan_get(s, table, index, &sc, &vk, d);
-    if (st != ST_OK)
+    if (st == ST_OK)
+        st = find_head(s, sc, &vk, d);
+    if (st != ST_OK || sc->empty)
         return st;
     long pos = -1;
     if (after) {
-        if ((st = part_locate(s, sc, &vk, after, &pos, d)) != ST_OK)
+        if ((st = part_locate(s, sc, &vk, after, &pos, d)) != ST_OK || pos < 0)
             return st;
-        if (pos < 0)
-            return ST_OK;
-    } else if ((st = scan_until(s, sc, &vk, 0, 0, d)) != ST_OK) {
-        return st;
     }
     if (backward) {
-        size_t end = after ? (size_t)pos : sc->n;
-        if ((st = scan_until(s, sc, &vk, end > max ? end - max : 0, end, d)) != ST_OK)
-            return st;
-        while (*n < max && end > 0)
-            part_out(&sc->parts[--end], &out[(*n)++]);
+        /* Backward goes by what is linked: a Scan cannot read backward. */
+        long at = after ? sc->parts[pos].prev : last_known(sc);
+        while (*n < max && at >= 0) {
+            part_out(&sc->parts[at], &out[(*n)++]);
+            at = sc->parts[at].prev;
+        }
         return ST_OK;
     }
-    size_t from = after ? (size_t)pos + 1 : 0;
-    if ((st = scan_until(s, sc, &vk, from, from + max, d)) != ST_OK)
+    long at = sc->head;
+    if (after && (st = next_of(s, sc, &vk, pos, &at, d)) != ST_OK)
         return st;
-    for (size_t i = from; i < sc->n && *n < max; i++)
-        part_out(&sc->parts[i], &out[(*n)++]);
+    while (*n < max && at >= 0) {
+        part_out(&sc->parts[at], &out[(*n)++]);
+        if (*n < max && (st = next_of(s, sc, &vk, at, &at, d)) != ST_OK)
+            break;
+    }
+    if (st != ST_OK) {
+        for (size_t i = 0; i < *n; i++)
+            av_done(&out[i].pk);
+        *n = 0;
+    }
+    return st;
+}
+
+/* ---- a count of every partition, when asked ---- */
+
+/* One page of the counting Scan: each item tallied to its partition,
+ * each one's last position noted; with link (a Scan in one stream, the
+ * Scan's own order), partitions met in a row linked and the first of the
+ * stream into *first. */
+static void count_page(rscan *sc, const rkey *k, ddb_res *res, long *prev, long *first, bool link)
+{
+    for (size_t i = 0; i < res->n_items; i++) {
+        av tmp;
+        const av *pk = item_pk(&res->items[i], k, &tmp);
+        if (!pk)
+            continue;
+        long at = part_find(sc, pk);
+        if (at < 0)
+            at = (long)part_append(sc, pk);
+        av_done(&tmp);
+        if (link && at != *prev) {
+            if (*prev >= 0) {
+                sc->parts[*prev].next = at;
+                sc->parts[at].prev = *prev;
+            } else {
+                *first = at;
+            }
+        }
+        sc->parts[at].tally++;
+        av_done(&sc->parts[at].last);
+        position_of(&res->items[i], k, &sc->parts[at].last);
+        *prev = at;
+    }
+}
+
+/* Segments of the parallel counting Scan (as `ddbx pull --segments`):
+ * their pages go out together, one a segment a round. */
+#define COUNT_SEGMENTS 8
+
+/* One round: the next page of every segment not done. */
+static status count_round(store *s, rscan *sc, const rkey *k, av *start, bool *done, long *prev,
+                          long *first, uint64_t *read, diag *d)
+{
+    ddb_req q[COUNT_SEGMENTS];
+    ddb_res res[COUNT_SEGMENTS];
+    int seg[COUNT_SEGMENTS];
+    size_t n = 0;
+    for (int i = 0; i < COUNT_SEGMENTS; i++) {
+        if (done[i])
+            continue;
+        view_req(&q[n], DDB_SCAN, sc, k, &start[i]);
+        keys_projection(&q[n], k);
+        q[n].limit = (uint32_t)s->remote->scan_limit;
+        q[n].segment = i;
+        q[n].segments = COUNT_SEGMENTS;
+        ddb_res_init(&res[n]);
+        seg[n++] = i;
+    }
+    status st = srem_read_many(s, q, n, res, d);
+    for (size_t j = 0; j < n; j++) {
+        int i = seg[j];
+        if (st == ST_OK) {
+            count_page(sc, k, &res[j], &prev[i], &first[i], false);
+            *read += res[j].n_items;
+            next_start(&res[j], &start[i]);
+            done[i] = start[i].type == AV_NONE;
+        }
+        ddb_req_done(&q[j]);
+        ddb_res_done(&res[j]);
+    }
+    return st;
+}
+
+/* Every page of the keys: in segments sent together when the store can
+ * (store_set_send_many), else one page after another (which also links
+ * every partition in Scan order: *tail the last, sc->head the first;
+ * segmented, *tail is what was known). */
+static status count_pages(store *s, rscan *sc, const rkey *k, store_progress_fn progress, void *ctx,
+                          long *tail, diag *d)
+{
+    int segs = s->remote->send_many ? COUNT_SEGMENTS : 1;
+    av start[COUNT_SEGMENTS];
+    bool done[COUNT_SEGMENTS] = { false };
+    long prev[COUNT_SEGMENTS], first[COUNT_SEGMENTS];
+    for (int i = 0; i < COUNT_SEGMENTS; i++) {
+        start[i].type = AV_NONE;
+        prev[i] = first[i] = -1;
+        done[i] = i >= segs;
+    }
+    uint64_t read = 0;
+    status st = ST_OK;
+    bool left = true;
+    while (st == ST_OK && left) {
+        if (segs > 1) {
+            st = count_round(s, sc, k, start, done, prev, first, &read, d);
+        } else {
+            ddb_req q;
+            view_req(&q, DDB_SCAN, sc, k, &start[0]);
+            keys_projection(&q, k);
+            q.limit = (uint32_t)s->remote->scan_limit;
+            ddb_res res;
+            ddb_res_init(&res);
+            st = srem_read(s, &q, &res, d);
+            ddb_req_done(&q);
+            if (st == ST_OK) {
+                count_page(sc, k, &res, &prev[0], &first[0], true);
+                read += res.n_items;
+                next_start(&res, &start[0]);
+                done[0] = start[0].type == AV_NONE;
+            }
+            ddb_res_done(&res);
+        }
+        left = false;
+        for (int i = 0; i < segs; i++)
+            left = left || !done[i];
+        if (st == ST_OK && left && progress && !progress(ctx, read))
+            st = diag_set(d, ST_IO, "Cancelled: the count stopped after %llu items", (unsigned long long)read);
+    }
+    for (int i = 0; i < COUNT_SEGMENTS; i++)
+        av_done(&start[i]);
+    /* One stream is the Scan's order: its partitions are linked, first to
+     * last. Segments are not (how a segment's range sits in that order is
+     * the endpoint's): paging links them as it goes. */
+    *tail = -1;
+    if (st == ST_OK && segs == 1) {
+        if (first[0] >= 0) {
+            sc->head = first[0];
+            sc->parts[first[0]].prev = -1;
+        }
+        *tail = prev[0];
+    } else if (st == ST_OK) {
+        *tail = sc->tail;
+    }
+    return st;
+}
+
+status store_remote_count_partitions(store *s, const char *table, const char *index,
+                                     store_progress_fn progress, void *ctx, diag *d)
+{
+    rscan *sc;
+    rkey vk;
+    status st = scan_get(s, table, index, &sc, &vk, d);
+    if (st != ST_OK)
+        return st;
+    for (size_t i = 0; i < sc->n; i++)
+        sc->parts[i].tally = 0;
+    long tail;
+    if ((st = count_pages(s, sc, &vk, progress, ctx, &tail, d)) != ST_OK)
+        return st;   /* the links and positions met stay true; the counts do not change */
+    for (size_t i = 0; i < sc->n; i++) {
+        sc->parts[i].items = sc->parts[i].tally;
+        sc->parts[i].counted = true;
+    }
+    sc->tail = tail;
+    sc->empty = sc->n == 0;
+    if (tail >= 0)
+        sc->parts[tail].next = -1;
+    sc->complete = true;
     return ST_OK;
 }
 
@@ -394,6 +764,8 @@ static const rscan *sort_scan;
 static int by_items(const void *a, const void *b)
 {
     const rpart *x = &sort_scan->parts[*(const size_t *)a], *y = &sort_scan->parts[*(const size_t *)b];
+    if (x->counted != y->counted)
+        return x->counted ? -1 : 1;   /* what is not counted comes last */
     if (x->items != y->items)
         return x->items > y->items ? -1 : 1;
     /* Ties in discovery order, so the ranking is stable. */
@@ -408,7 +780,7 @@ status store_remote_partitions_by_size(store *s, const char *table, const char *
     rkey vk;
     status st = scan_get(s, table, index, &sc, &vk, d);
     if (st == ST_OK)
-        st = scan_until(s, sc, &vk, 0, 0, d);
+        st = find_head(s, sc, &vk, d);
     if (st != ST_OK || !sc->n)
         return st;
     size_t *order = xmalloc(sc->n * sizeof *order);
@@ -441,12 +813,33 @@ status store_scan_state(store *s, const char *table, const char *index, uint64_t
     rscan *sc = scan_find(s->remote, table, index);
     if (sc) {
         *known = sc->n;
-        *complete = sc->complete;
+        /* Every partition met, in a chain from the first to the last. */
+        long last = last_known(sc);
+        *complete = sc->complete || sc->empty || (last >= 0 && last == sc->tail);
     }
     return ST_OK;
 }
 
 /* ---- pages of one partition: Query ---- */
+
+/* What a page tells of a partition already met, for free: its count when
+ * one page held all of it, its last item's position when the page reached
+ * that end (forward) or started from it (backward). */
+static void page_learnt(rscan *sc, const rkey *k, const av *pk, const av *after, bool forward,
+                        bool end, const av *items, size_t n)
+{
+    long at = part_find(sc, pk);
+    if (at < 0 || !n)
+        return;
+    rpart *p = &sc->parts[at];
+    if (!after && end && !p->counted) {
+        p->items = n;
+        p->counted = true;
+    }
+    const av *last = forward ? (end ? &items[n - 1] : NULL) : (!after ? &items[0] : NULL);
+    if (last && p->last.type != AV_M)
+        position_of(last, k, &p->last);
+}
 
 status store_remote_page(store *s, const char *table, const char *index, const av *pk,
                          const av *after, bool forward, size_t max, av *items, size_t *n,
@@ -462,6 +855,8 @@ status store_remote_page(store *s, const char *table, const char *index, const a
     if ((st = srem_table_get(s, table, &t, d)) != ST_OK)
         return st;
     const index_def *ix = find_index(t, index, d, &st);
+    if (!after && forward && first_page_serves(sc, &vk, pk, max, items, n))
+        return ST_OK;
     av start = { .type = AV_NONE };
     if (after) {
         /* The position of an item: the keys a LastEvaluatedKey holds. */
@@ -477,6 +872,7 @@ status store_remote_page(store *s, const char *table, const char *index, const a
             av_map_put(&start, names[i], strlen(names[i]), &c);
         }
     }
+    bool end = false;   /* the partition's end (forward) or start (backward) was reached */
     do {
         ddb_req q;
         key_condition(&q, sc, &vk, pk, &start);
@@ -489,15 +885,74 @@ status store_remote_page(store *s, const char *table, const char *index, const a
         av_done(&start);
         for (size_t i = 0; st == ST_OK && i < res.n_items && *n < max; i++)
             av_move(&items[(*n)++], &res.items[i]);
-        if (st == ST_OK && *n < max)
+        if (st == ST_OK)
             next_start(&res, &start);
+        end = st == ST_OK && start.type == AV_NONE;
+        if (*n >= max)
+            av_done(&start);
         ddb_res_done(&res);
     } while (st == ST_OK && start.type != AV_NONE);
     av_done(&start);
+    if (st == ST_OK)
+        page_learnt(sc, &vk, pk, after, forward, end, items, *n);
     if (st != ST_OK) {
         for (size_t i = 0; i < *n; i++)
             av_done(&items[i]);
         *n = 0;
+    }
+    return st;
+}
+
+/* ---- what is known, and what a whole read costs ---- */
+
+status store_count_partitions(store *s, const char *table, const char *index,
+                              store_progress_fn progress, void *ctx, diag *d)
+{
+    if (!s->remote)
+        return ST_OK;
+    return store_remote_count_partitions(s, table, index, progress, ctx, d);
+}
+
+bool store_partition_counted(store *s, const char *table, const char *index, const av *pk,
+                             uint64_t *items)
+{
+    if (!s->remote)
+        return false;
+    rscan *sc = scan_find(s->remote, table, index);
+    long at = sc ? part_find(sc, pk) : -1;
+    if (at < 0 || !sc->parts[at].counted)
+        return false;
+    *items = sc->parts[at].items;
+    return true;
+}
+
+status store_read_cost(store *s, const char *table, const char *index, uint64_t *bytes,
+                       double *rcu, diag *d)
+{
+    table_stats ts;
+    status st = store_stats(s, table, index, &ts, d);
+    *bytes = st == ST_OK ? ts.bytes : 0;
+    /* A Scan's pages are rounded up to 4 KB each; over 1 MB pages that is
+     * within a page's worth of the bytes / 4 KB. */
+    *rcu = (double)((*bytes + 4095) / 4096) / 2.0;
+    return st;
+}
+
+status store_partition_meet(store *s, const char *table, const char *index, const av *pk,
+                            part_info *out, bool *found, diag *d)
+{
+    *found = false;
+    if (!s->remote)
+        return store_partition(s, table, index, pk, out, found, d);
+    rscan *sc;
+    rkey vk;
+    long pos = -1;
+    status st = scan_get(s, table, index, &sc, &vk, d);
+    if (st == ST_OK)
+        st = part_locate(s, sc, &vk, pk, &pos, d);
+    if (st == ST_OK && pos >= 0) {
+        part_out(&sc->parts[pos], out);
+        *found = true;
     }
     return st;
 }

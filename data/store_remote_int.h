@@ -24,13 +24,24 @@ typedef struct rtable {
     char *name;
     table_def def;
     struct cJSON *desc;      /* the TableDescription */
+    bool ttl_known;          /* DescribeTimeToLive read once (issue 42) */
+    char *ttl;               /* its attribute when enabled (NULL: off) */
     struct rtable *next;
 } rtable;
 
+/* A partition of a table or index as the explorer has met it. Partitions
+ * are discovered one at a time as the user pages (data/store.h): the
+ * first by a Scan of Limit 1, the one after a known partition by a Scan of
+ * Limit 1 that starts after that partition's last item; next and prev
+ * link them in the Scan's order as that becomes known. */
 typedef struct rpart {
     av pk;
-    uint64_t items;
-    bool exact;              /* counted by a Query: the Scan adds nothing */
+    uint64_t items;          /* when counted: the partition's items */
+    bool counted;
+    av last;                 /* the key attributes (LastEvaluatedKey's) of its
+                                last item (AV_NONE: not read yet) */
+    long next, prev;         /* neighbours in Scan order (-1: not known) */
+    uint64_t tally;          /* a counting Scan's count so far */
 } rpart;
 
 typedef struct rscan {
@@ -39,24 +50,36 @@ typedef struct rscan {
     size_t n, cap;
     size_t *slots;           /* hash of pk -> position + 1; 0: empty */
     size_t n_slots;
-    av start;                /* ExclusiveStartKey of the next page (AV_NONE: none) */
-    bool started, complete;
-    long cur;                /* the partition of the last item scanned (-1: none):
-                                its count may still grow with the next page */
+    long head;               /* the first partition in Scan order (-1: not read) */
+    long tail;               /* the last one (-1: not known) */
+    bool empty;              /* the table (index) has no item */
+    bool complete;           /* a counting Scan read it all: every partition
+                                known, linked and counted */
+    av *first;               /* the first Scan page's items, whole (with a
+                                page hint): the first screen's */
+    size_t n_first;
+    bool first_more;         /* the Scan goes on after them */
     struct rscan *next;
 } rscan;
 
 struct store_remote {
     store_send_fn send;
     void *ctx;
+    store_send_many_fn send_many;
+    void *many_ctx;
     char *where;
     bool writable;
     store_gate_fn gate;
     void *gate_ctx;
     double rcu, wcu;
+    double budget;           /* read units the session may use before asking (0: none) */
+    double budget_step;      /* what a yes adds to it: the amount first set */
+    store_budget_fn budget_ask;
+    void *budget_ctx;
     bool reading;            /* the request under way is a read (PartiQL SELECTs) */
     uint64_t requests;
     size_t scan_limit;
+    size_t page_hint;        /* items a screen shows (store_set_page_hint) */
     rtable *tables;
     rscan *scans;
     /* bulk load */
@@ -80,6 +103,12 @@ status srem_send_req(store *s, const ddb_req *req, struct cJSON **root, ddb_err 
  * srem_read the same with the error in a diag. */
 status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d);
+
+/* n reads of one operation sent together (store_set_send_many's
+ * function, which must be set), each answer read into res[i] (the
+ * caller's, initialised), their capacity added up, the read budget asked
+ * first for them all. The first error, if any, in d. */
+status srem_read_many(store *s, const ddb_req *reqs, size_t n, ddb_res *res, diag *d);
 
 /* Drops what is cached of the table (NULL: of every table): its Scan
  * state, and its description too when descriptions. */

@@ -51,7 +51,8 @@ typedef struct store_search_req {
     const char *text;
     size_t len;             /* > 0 */
     size_t budget;          /* items to examine in this call; 0: 10,000
-                               (remote: at most store_set_scan_limit's) */
+                               (remote: one Scan page of 1 MB, or of
+                               store_set_scan_limit's items) */
 } store_search_req;
 
 typedef struct store_search_res {

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "data/store_ops.h"
+#include "data/store_remote_int.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
 #include "model/itemenc.h"
@@ -167,13 +168,23 @@ status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
 
 /* ---- the C calls ---- */
 
+/* DescribeTimeToLive, read once per table (kept with its description
+ * until store_refresh or an UpdateTimeToLive sent): every item view asks. */
 static status remote_get(store *s, const char *table, char **attr, diag *d)
 {
+    rtable *t = NULL;
+    status st = srem_table_get(s, table, &t, d);
+    if (st != ST_OK)
+        return st;
+    if (t->ttl_known) {
+        *attr = t->ttl ? xstrdup(t->ttl) : NULL;
+        return ST_OK;
+    }
     ddb_req req;
     ddb_req_init(&req, DDB_DESCRIBE_TTL);
     ddb_req_set_str(&req.table, table);
     cJSON *o = NULL;
-    status st = store_remote_send(s, &req, &o, d);
+    st = store_remote_send(s, &req, &o, d);
     ddb_req_done(&req);
     if (st == ST_OK) {
         const cJSON *desc = cJSON_GetObjectItemCaseSensitive(o, "TimeToLiveDescription");
@@ -181,6 +192,11 @@ static status remote_get(store *s, const char *table, char **attr, diag *d)
         const char *a = store_jstr(desc, "AttributeName");
         if (a && status_text && (strcmp(status_text, "ENABLED") == 0 || strcmp(status_text, "ENABLING") == 0))
             *attr = xstrdup(a);
+        /* The lookup may have refreshed the cache: find the table again. */
+        if (srem_table_get(s, table, &t, d) == ST_OK) {
+            t->ttl_known = true;
+            t->ttl = *attr ? xstrdup(*attr) : NULL;
+        }
     }
     cJSON_Delete(o);
     return st;

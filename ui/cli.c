@@ -176,29 +176,44 @@ int cli_take_stream_times(int *argc, char **argv, double *retention, double *ite
     return bad ? -1 : 0;
 }
 
-int cli_take_ttl_interval(int *argc, char **argv, double *secs)
+/* Takes every `flag VALUE` (or flag=VALUE) from argv, the last one's
+ * number into *out (0 <= x <= max); -1 after saying why, usage naming
+ * what the number is. */
+static int take_number(int *argc, char **argv, const char *flag, double max, const char *usage,
+                       double *out)
 {
-    int out = 0, bad = 0;
-    *secs = CLI_TTL_INTERVAL;
+    int kept = 0, bad = 0;
     for (int i = 0; i < *argc; i++) {
         const char *v = NULL;
-        int r = i > 0 ? flag_value(*argc, argv, &i, "--ttl-interval", &v) : 0;
+        int r = i > 0 ? flag_value(*argc, argv, &i, flag, &v) : 0;
         if (r == 0) {
-            argv[out++] = argv[i];
+            argv[kept++] = argv[i];
             continue;
         }
         char *end = NULL;
         double x = r > 0 ? strtod(v, &end) : -1;
-        if (r < 0 || !end || *end || !(x >= 0) || x > 1e9) {
-            fprintf(stderr, "ddbx: --ttl-interval needs a number of seconds (0: no sweep)\n");
+        if (r < 0 || !end || *end || !(x >= 0) || x > max) {
+            fprintf(stderr, "ddbx: %s needs %s\n", flag, usage);
             bad = 1;
             continue;
         }
-        *secs = x;
+        *out = x;
     }
-    *argc = out;
-    argv[out] = NULL;
+    *argc = kept;
+    argv[kept] = NULL;
     return bad ? -1 : 0;
+}
+
+int cli_take_ttl_interval(int *argc, char **argv, double *secs)
+{
+    *secs = CLI_TTL_INTERVAL;
+    return take_number(argc, argv, "--ttl-interval", 1e9, "a number of seconds (0: no sweep)", secs);
+}
+
+int cli_take_budget(int *argc, char **argv, double *rcu)
+{
+    *rcu = 0;
+    return take_number(argc, argv, "--budget", 1e12, "a number of read capacity units (0: none)", rcu);
 }
 
 status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,

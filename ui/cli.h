@@ -77,6 +77,9 @@ int cli_take_stream_times(int *argc, char **argv, double *retention, double *ite
  */
 #define CLI_TTL_INTERVAL 5.0
 int cli_take_ttl_interval(int *argc, char **argv, double *secs);
+/* --budget RCU: the explorer's read budget on an endpoint (0 when not
+ * given: none). Removed from argv; -1 (said on stderr) when not a number. */
+int cli_take_budget(int *argc, char **argv, double *rcu);
 
 /* A store to read, nothing written: the local database (--db, else the
  * default) opened read-only, or with rem set the remote endpoint of *ro

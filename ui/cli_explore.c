@@ -19,6 +19,7 @@
 
 #include "data/creds.h"
 #include "data/remote.h"
+#include "data/remote_wait.h"
 #include "data/samples.h"
 #include "data/store.h"
 #include "model/mem.h"
@@ -28,18 +29,44 @@
 #include "ui/live.h"
 
 static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
-                            "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n";
+                            "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [--budget RCU] [TABLE]\n";
 
 /* An MFA code asked for while the explorer runs (credentials refreshed
- * mid-session): on its status line, not on the terminal under it. */
+ * mid-session): on its status line, not on the terminal under it. The
+ * refresh happens on the thread a request runs on: the question is
+ * asked on the screen's thread (remote_waiter_on_caller). */
+typedef struct mfa_ask {
+    const char *question;
+    char *answer;
+    size_t cap;
+    int rc;
+} mfa_ask;
+
+static void ask_mfa(void *arg)
+{
+    mfa_ask *a = arg;
+    buf b = BUF_INIT;
+    bool ok = display_prompt(a->question, "", &b);
+    snprintf(a->answer, a->cap, "%s", ok && b.data ? b.data : "");
+    buf_done(&b);
+    a->rc = ok && a->answer[0] ? 0 : -1;
+}
+
 static int explorer_prompt(void *ctx, const char *question, char *answer, size_t cap)
 {
+    mfa_ask a = { question, answer, cap, -1 };
+    if (ctx)
+        remote_waiter_on_caller(ctx, ask_mfa, &a);
+    else
+        ask_mfa(&a);
+    return a.rc;
+}
+
+/* A request under way: the screen says what it waits for, Esc cancels. */
+static bool explorer_wait(void *ctx, const char *what, double seconds, int attempt, int max_attempts)
+{
     (void)ctx;
-    buf b = BUF_INIT;
-    bool ok = display_prompt(question, "", &b);
-    snprintf(answer, cap, "%s", ok && b.data ? b.data : "");
-    buf_done(&b);
-    return ok && answer[0] ? 0 : -1;
+    return display_wait(what, seconds, attempt, max_attempts);
 }
 
 /* The explorer on a remote endpoint. */
@@ -54,28 +81,35 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
         return 1;
     }
     unsigned flags = (write ? STORE_REMOTE_WRITE : 0) | cli_store_flags();
-    if (store_open_remote(remote_send, r, remote_describe(r), flags, &st, &d) != ST_OK) {
+    /* Every request runs on a worker thread while the screen waits, says
+     * what for, and reads Esc (issue 42). */
+    remote_waiter *w = remote_waiter_new(r, remote_max_attempts(r), explorer_wait, NULL);
+    if (store_open_remote(remote_send_waiting, w, remote_describe(r), flags, &st, &d) != ST_OK) {
         fprintf(stderr, "ddbx: %s\n", d.msg);
+        remote_waiter_free(w);
         remote_close(r);
         return 1;
     }
+    store_set_send_many(st, remote_send_many, w);   /* the table list's describes */
     /* Saved conditions have no place on an endpoint: they go to the local
      * default database (or DDBX_DB), created only when one is saved. */
     char *local = cli_db_path(NULL, 1);
     store_set_local_path(st, local, cli_store_flags());
     free(local);
-    /* Items per discovery Scan page; for tests (the default is DynamoDB's 1 MB). */
+    /* Items per page of the partition count's Scan, and at most per first Scan
+     * page; for tests (the default: DynamoDB's 1 MB, and a screen). */
     const char *lim = getenv("DDBX_SCAN_LIMIT");
     if (lim && *lim)
         store_set_scan_limit(st, (size_t)strtoul(lim, NULL, 10));
     char who[640];
     cli_identity(r, who, sizeof who);
     display_set_identity(who);
-    creds_set_prompt(explorer_prompt, NULL);
+    creds_set_prompt(explorer_prompt, w);
     prices_set_region(remote_region(r));   /* the money beside the units */
     int rc = display_run(st, remote_describe(r), table);
     creds_set_prompt(NULL, NULL);
     store_close(st);
+    remote_waiter_free(w);
     remote_close(r);
     return rc;
 }
@@ -104,6 +138,15 @@ int cli_explore(int argc, char **argv)
     if (cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
         return 2;
     live_set_ttl_interval(ttl_every);
+    double budget;
+    if (cli_take_budget(&argc, argv, &budget) < 0)
+        return 2;
+    if (budget > 0 && !rem) {
+        fprintf(stderr, "ddbx: --budget is for a remote endpoint (--endpoint-url URL or --region R):"
+                        " a local table's reads cost nothing\n%s", usage);
+        return 2;
+    }
+    display_set_read_budget(budget);
     const char *table = NULL;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' || table) {

@@ -83,6 +83,8 @@
     X(discard,      ":stage on\njd",    ":discard",                  "y:Discarded 1 staged change") \
     X(mark_results, "",                 ":mark-results",             "items on screen (") \
     X(marked,       "jm",               ":marked copy",              "Copied") \
-    X(write,        "jm\n:marked copy", ":write marked.jsonl",       "file:marked.jsonl")
+    X(write,        "jm\n:marked copy", ":write marked.jsonl",       "file:marked.jsonl") \
+    X(budget,       "",                 ":budget 500",               "reads cost nothing: no read budget") \
+    X(count_parts,  "",                 ":count-parts",              "Every partition of a local table is counted already")
 
 #endif

@@ -319,6 +319,34 @@ static bool cmd_live(view *v, int argc, char **argv, const char *text)
     return true;
 }
 
+/* :budget [RCU|off]: the session's read budget on an endpoint (issue 42). */
+static bool cmd_budget(view *v, int argc, char **argv, const char *text)
+{
+    if (argc > 2)
+        return false;
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (!info.remote) {
+        display_message("A local table's reads cost nothing: no read budget");
+        return true;
+    }
+    if (argc == 2) {
+        char *end = NULL;
+        double x = strcmp(argv[1], "off") == 0 ? 0 : strtod(argv[1], &end);
+        if (end && (*end || !(x > 0) || x > 1e12)) {
+            display_error("usage: :budget [RCU|off] (a number of read capacity units)");
+            return true;
+        }
+        display_set_read_budget(x);
+    }
+    double b = store_read_budget(display_store());
+    if (b > 0)
+        display_message("Read budget %.0f RCU; this session has read %.1f (reads past it ask first)", b, info.rcu);
+    else
+        display_message("No read budget; this session has read %.1f RCU (:budget RCU sets one)", info.rcu);
+    return true;
+}
+
 static bool cmd_reload(view *v, int argc, char **argv, const char *text)
 {
     if (v->ops->request)
@@ -358,6 +386,7 @@ static cmd_fn *const general[CMD_COUNT] = {
     [CMD_patterns] = cmd_patterns,
     [CMD_watch] = cmd_watch,
     [CMD_live] = cmd_live,
+    [CMD_budget] = cmd_budget,
     [CMD_reload] = cmd_reload,
     [CMD_partiql] = cmd_partiql,
     [CMD_cond] = cmd_builder,

@@ -35,6 +35,7 @@ static struct {
     bool quit;
     char identity[640];  /* remote: who the requests are signed as */
     bool write_approved; /* display_exec_approved's request is running */
+    double budget;       /* the session's read budget, RCU (0: none) */
     FILE *timing;
     struct timespec t0;
 } D;
@@ -103,6 +104,35 @@ void display_progress(const char *fmt, ...)
 bool display_interrupted(void)
 {
     return term_interrupted();
+}
+
+/* Keys dropped during the waits of the key being handled. */
+static int wait_dropped;
+
+bool display_wait(const char *what, double seconds, int attempt, int max_attempts)
+{
+    int dropped = 0;
+    if (term_wait_keys(&dropped))
+        return false;
+    wait_dropped += dropped;
+    if (seconds < 0.1 && attempt < 2 && !wait_dropped)
+        return true;
+    buf b = BUF_INIT;
+    buf_printf(&b, "%s … %.1f s", what, seconds);
+    if (attempt > 1)
+        buf_printf(&b, ", retry %d of %d", attempt - 1, max_attempts - 1);
+    if (wait_dropped)
+        buf_printf(&b, "; %d key%s typed meanwhile dropped", wait_dropped, wait_dropped == 1 ? "" : "s");
+    buf_adds(&b, "  (Esc cancels)");
+    /* The last row only: the view may be half-way through a reload. */
+    int rows = term_rows(), cols = term_cols();
+    if (rows > 0 && cols > 0) {
+        term_fill(rows - 1, 0, cols, ROLE_STATUS);
+        term_put(rows - 1, 0, cols, b.data, b.len, ROLE_STATUS, true);
+        term_refresh();
+    }
+    buf_done(&b);
+    return true;
 }
 
 void display_error(const char *fmt, ...)
@@ -522,6 +552,22 @@ static bool write_gate(void *ctx, const char *what)
     return display_confirm("Send %s?", what);
 }
 
+/* The session's read budget (issue 42): asked before a read that passes
+ * it; yes grows it by its first amount. */
+static bool budget_ask(void *ctx, double used, double budget)
+{
+    (void)ctx;
+    return display_confirm("This session has read %.1f RCU; its read budget is %.0f RCU (--budget, :budget)."
+                           " Read on, the budget raised to %.0f?", used, budget, budget + D.budget);
+}
+
+void display_set_read_budget(double rcu)
+{
+    D.budget = rcu > 0 ? rcu : 0;
+    if (D.st)
+        store_set_read_budget(D.st, D.budget, budget_ask, NULL);
+}
+
 status display_exec_approved(const ddb_req *req, ddb_res *res, ddb_err *err)
 {
     D.write_approved = true;
@@ -713,6 +759,7 @@ int display_run(store *st, const char *db_path, const char *table)
     D.st = st;
     D.db_path = db_path;
     store_set_write_gate(st, write_gate, NULL);
+    store_set_read_budget(st, D.budget, budget_ask, NULL);
     buf_init(&display_line.status);
 
     const char *tp = getenv("DDBX_TIMING");
@@ -777,6 +824,7 @@ int display_run(store *st, const char *db_path, const char *table)
             continue;
         }
         struct timespec t, c0, c1;
+        wait_dropped = 0;
         clock_gettime(CLOCK_MONOTONIC, &t);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
         uint64_t w0 = store_work(st);

@@ -72,6 +72,15 @@ void display_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* Whether Esc or ^C was pressed since (taken): a long load checks it
  * between steps and stops. */
 bool display_interrupted(void);
+/* A remote request under way, every 50 ms (data/remote_wait.h's hook):
+ * after 100 ms the last row says what it waits for ("Query on GSI1 …
+ * 0.4 s"), retries included; false when Esc or ^C cancels it. Other keys
+ * typed meanwhile are dropped and counted on that row, never replayed. */
+bool display_wait(const char *what, double seconds, int attempt, int max_attempts);
+/* The session's read budget on an endpoint, in RCU (0: none): the
+ * explorer asks before a read passes it (data/store.h,
+ * store_set_read_budget). Before display_run too (--budget). */
+void display_set_read_budget(double rcu);
 
 /*
  * Shows a failure on the status line: the one way the explorer shows a

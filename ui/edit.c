@@ -129,13 +129,14 @@ static void keyed(ddb_req *r, ddb_kind kind, const char *table, const table_def 
     }
 }
 
-bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out)
+/* GetItem of the item with keys' table key, strongly consistent or not. */
+static bool get(const char *table, const table_def *def, const av *keys, bool strong, av *out)
 {
     ddb_req r;
     ddb_res res;
     out->type = AV_NONE;
     keyed(&r, DDB_GET, table, def, keys, NULL);
-    r.consistent = true;
+    r.consistent = strong;
     if (!call(&r, &res))
         return false;
     if (res.found && res.item.type == AV_M)
@@ -144,13 +145,23 @@ bool edit_read_item(const char *table, const table_def *def, const av *keys, av 
     return true;
 }
 
-bool edit_get_item(const char *table, const table_def *def, const av *keys, av *out)
+bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out)
 {
-    if (!edit_read_item(table, def, keys, out))
+    return get(table, def, keys, true, out);
+}
+
+bool edit_view_item(const char *table, const table_def *def, const av *keys, bool strong, av *out)
+{
+    if (!get(table, def, keys, strong, out))
         return false;
     if (out->type != AV_M)
         display_error("The item is gone (deleted meanwhile?)");
     return out->type == AV_M;
+}
+
+bool edit_get_item(const char *table, const table_def *def, const av *keys, av *out)
+{
+    return edit_view_item(table, def, keys, true, out);
 }
 
 static bool edit_json(buf *text, av *out);

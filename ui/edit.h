@@ -33,6 +33,10 @@ bool edit_get_item(const char *table, const table_def *def, const av *keys, av *
 /* The same, but no item is no error: *out AV_NONE; false (said on the
  * status line) only when the store refused. */
 bool edit_read_item(const char *table, const table_def *def, const av *keys, av *out);
+/* edit_get_item for a view: strongly consistent or not (eventually
+ * consistent reads cost half; issue 42). The others read strongly, since
+ * what they read is a write's check. */
+bool edit_view_item(const char *table, const table_def *def, const av *keys, bool strong, av *out);
 
 /* A new item typed in $EDITOR (pk, may be NULL, pre-filled); *created
  * (may be NULL; av_done) gets the item written or staged, AV_NONE when

@@ -13,10 +13,11 @@
 static const char usage_text[] =
     "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
     "                                         open the explorer\n"
-    "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [TABLE]\n"
+    "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [--budget RCU] [TABLE]\n"
     "                                         the explorer on a DynamoDB endpoint (read-only\n"
     "                                         unless --write; every write asks first; with\n"
-    "                                         --write edits are staged until :commit)\n"
+    "                                         --write edits are staged until :commit; reads\n"
+    "                                         past --budget RCU ask first)\n"
     "       ddbx api [--db FILE]              DynamoDB requests in, responses out, one JSON a line\n"
     "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n"
     "                                         the same against a remote DynamoDB endpoint\n"

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 
 #include "data/price_file.h"
+#include "data/store.h"
 #include "model/mem.h"
+#include "ui/display.h"
+#include "ui/fmt.h"
 
 static struct {
     bool loaded, ok;
@@ -40,15 +43,49 @@ bool prices_get(const price_table **pt, const price_region **p)
     return P.ok;
 }
 
-void prices_per_million(double units, bool write, buf *out)
+/* What calls of units cost, into c; false without prices. */
+static bool calls_of(double units, bool write, const price_region **p, cost_calls *c)
 {
     const price_table *pt;
+    if (!prices_get(&pt, p))
+        return false;
+    cost_calls_of(*p, pt->hours_per_month, write, units, 0, c);
+    return true;
+}
+
+void prices_per_million(double units, bool write, buf *out)
+{
     const price_region *p;
-    if (!prices_get(&pt, &p))
-        return;
     cost_calls c;
-    cost_calls_of(p, pt->hours_per_month, write, units, 0, &c);
+    if (!calls_of(units, write, &p, &c))
+        return;
     cost_money(p, c.od_million, out);
     buf_adds(out, "/M calls");
 }
 
+void prices_once(double units, bool write, buf *out)
+{
+    const price_region *p;
+    cost_calls c;
+    if (!calls_of(units, write, &p, &c))
+        return;
+    cost_money(p, c.od_million / 1e6, out);
+    buf_adds(out, " on demand");
+}
+
+void prices_read_all(const char *table, const char *index, buf *out)
+{
+    uint64_t bytes = 0;
+    double rcu = 0;
+    diag d;
+    diag_init(&d);
+    store_read_cost(display_store(), table, index, &bytes, &rcu, &d);
+    buf_adds(out, "≈");
+    fmt_bytes(out, bytes);
+    buf_printf(out, ", ≈%.0f RCU", rcu);
+    buf money = BUF_INIT;
+    prices_once(rcu, false, &money);
+    if (money.len)
+        buf_printf(out, ", ≈%s", money.data);
+    buf_done(&money);
+}

@@ -7,6 +7,8 @@
 #include "data/store_search.h"
 #include "model/mem.h"
 #include "ui/display.h"
+#include "ui/fmt.h"
+#include "ui/prices.h"
 #include "ui/text.h"
 
 /* Lines the lines search keeps loaded beyond the window it started from
@@ -14,11 +16,15 @@
 #define LINES_KEEP 400
 /* Items the store examines between two looks at the keyboard: small
  * enough that Esc answers at once, large enough that 200,000 items take
- * a few chunks. A remote Scan page is smaller: each is a request. */
+ * a few chunks. A remote Scan page is DynamoDB's 1 MB (CHUNK_REMOTE is
+ * not used there). */
 #define CHUNK_LOCAL 20000
 #define CHUNK_REMOTE 1000
 
 static buf text_;
+/* The tables (and indexes) a remote search was allowed to read, asked
+ * once a session: "TABLE\tINDEX\n" lines. */
+static buf approved_;
 
 void search_set(const char *text, size_t len)
 {
@@ -28,6 +34,7 @@ void search_set(const char *text, size_t len)
 
 void search_done(void)
 {
+    buf_done(&approved_);
     buf_done(&text_);
 }
 
@@ -177,10 +184,40 @@ static bool first_item(const cond_arg *where, const av *pk, av *out)
     return n == 1;
 }
 
+/* On an endpoint a search may read the whole table, with Scan pages that
+ * are paid for: the first search of a table says what that costs
+ * (DescribeTable's size) and asks (issue 42). */
+static bool may_read_all(const cond_arg *where)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (!info.remote)
+        return true;
+    buf key = BUF_INIT;
+    buf_printf(&key, "%s\t%s\n", where->table, where->index ? where->index : "");
+    bool ok = approved_.data && strstr(approved_.data, key.data) != NULL;
+    if (!ok) {
+        buf cost = BUF_INIT;
+        prices_read_all(where->table, where->index, &cost);
+        ok = display_confirm("Search %s%s%s with Scan pages: up to the whole of it, %s (asked once)?",
+                             where->table, where->index ? " " : "", where->index ? where->index : "",
+                             cost.data);
+        buf_done(&cost);
+        if (ok)
+            buf_add(&approved_, key.data, key.len);
+        else
+            display_message("Search not run: nothing was read");
+    }
+    buf_done(&key);
+    return ok;
+}
+
 static void search_store(view *v, int dir)
 {
     cond_arg where = { 0 };
     v->ops->context(v, &where);
+    if (dir > 0 && !may_read_all(&where))
+        return;
     av start = { 0 }, match = { 0 };
     const av *gpk = view_items_group_pk(v);
     if (where.item) {

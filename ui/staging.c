@@ -143,7 +143,7 @@ int staging_marker(const char *table, const table_def *def, const av *item)
 /* The item as staged, else as stored; a staged delete: refused (with a
  * message) when refuse_deleted, else the stored item. */
 static bool staged_or_stored(const char *table, const table_def *def, const av *item, av *out,
-                             bool refuse_deleted)
+                             bool refuse_deleted, bool strong)
 {
     av key;
     edit_key(def, item, &key);
@@ -156,7 +156,7 @@ static bool staged_or_stored(const char *table, const table_def *def, const av *
         av_copy(out, &it->after);
         ok = true;
     } else {
-        ok = edit_get_item(table, def, &key, out);
+        ok = edit_view_item(table, def, &key, strong, out);
     }
     av_done(&key);
     return ok;
@@ -164,12 +164,12 @@ static bool staged_or_stored(const char *table, const table_def *def, const av *
 
 bool staging_base(const char *table, const table_def *def, const av *item, av *out)
 {
-    return staged_or_stored(table, def, item, out, true);
+    return staged_or_stored(table, def, item, out, true, true);
 }
 
-bool staging_shown(const char *table, const table_def *def, const av *item, av *out)
+bool staging_shown(const char *table, const table_def *def, const av *item, bool strong, av *out)
 {
-    return staged_or_stored(table, def, item, out, false);
+    return staged_or_stored(table, def, item, out, false, strong);
 }
 
 bool staging_stage(const char *table, const table_def *def, const av *before, const av *after)

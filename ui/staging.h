@@ -73,7 +73,7 @@ bool staging_stage_write(const char *table, const table_def *def, const struct d
                          av *staged, buf *why);
 /* What the item view shows: the staged version of a staged item (the
  * store's when it is staged to be deleted), else the store's. */
-bool staging_shown(const char *table, const table_def *def, const av *item, av *out);
+bool staging_shown(const char *table, const table_def *def, const av *item, bool strong, av *out);
 
 /* Stages one attribute set to val (NULL: removed) on the item as
  * staging_base has it. */

@@ -616,6 +616,36 @@ bool term_interrupted(void)
     return false;
 }
 
+bool term_wait_keys(int *dropped)
+{
+    *dropped = 0;
+    if (T.scripted)
+        return term_interrupted();   /* a script's keys are for what comes after */
+    bool stop = false, resized = false;
+    wint_t ch;
+    int rc;
+    timeout(0);
+    while ((rc = get_wch(&ch)) != ERR) {
+        if (rc == OK && (ch == 27 || ch == 3)) {
+            stop = true;
+            break;
+        }
+        if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+            resized = true;
+            continue;
+        }
+        if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+            MEVENT m;
+            getmouse(&m);
+        }
+        (*dropped)++;
+    }
+    timeout(-1);
+    if (resized)
+        ungetch(KEY_RESIZE);
+    return stop;
+}
+
 status term_save_display(const char *path, diag *d)
 {
     FILE *f = fopen(path, "w");

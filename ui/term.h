@@ -101,6 +101,13 @@ bool term_key_pending(void);
  * that sends it) is taken as that ^C; a second one ends the explorer. */
 bool term_interrupted(void);
 
+/* While a request is under way: whether Esc or ^C was pressed (taken);
+ * every other key typed meanwhile is dropped, *dropped counting them,
+ * so that none is replayed afterwards as a command for another screen (a
+ * resize is kept). Scripted: as term_interrupted (a script's keys are
+ * for what comes after). */
+bool term_wait_keys(int *dropped);
+
 /* Writes the screen text, one line per row, trailing blanks removed. */
 status term_save_display(const char *path, diag *d);
 

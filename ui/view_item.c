@@ -47,6 +47,8 @@ typedef struct item_view {
     av shown;          /* as the index projects it (index views) */
     size_t size;
     char *ttl;         /* the table's TTL attribute; NULL: TTL disabled */
+    bool remote;       /* on an endpoint: the title says how it was read */
+    bool strong;       /* read strongly consistent (R, and after a write) */
 } item_view;
 
 static void item_free_line(view *v, line *l)
@@ -177,7 +179,13 @@ static bool item_open(view *v, const void *arg)
     p->have_def = true;
     store_ttl_get(display_store(), p->table, &p->ttl, &d);
     av_copy(&p->shown, a->item);
-    if (!staging_shown(p->table, &p->def, a->item, &p->item))
+    /* An endpoint's item is read eventually consistent (half the cost;
+     * issue 42); R reads it strongly. */
+    store_info info;
+    store_get_info(display_store(), &info);
+    p->remote = info.remote;
+    p->strong = !info.remote;
+    if (!staging_shown(p->table, &p->def, a->item, p->strong, &p->item))
         return false;
     p->size = size_item(&p->item);
     build(v);
@@ -218,6 +226,10 @@ static void item_title(view *v, buf *out)
     buf_printf(out, " (%s eventually consistent)", eventual);
     text_title_part(out, 3);
     buf_printf(out, ", write %s WCU", write);
+    if (p->remote) {
+        text_title_part(out, 1);
+        buf_adds(out, p->strong ? "  [strongly consistent]" : "  [eventually consistent; R: strong]");
+    }
 }
 
 static void item_draw(view *v, size_t i, int row, int width)
@@ -290,11 +302,14 @@ static bool selected_place(view *v, edit_place *out)
     return true;
 }
 
+/* The item read again, strongly consistent: R asks for it, and after a
+ * write it shows that write. */
 static void reload(view *v)
 {
     item_view *p = v->priv;
     av fresh = { 0 };
-    if (staging_shown(p->table, &p->def, &p->item, &fresh)) {
+    p->strong = true;
+    if (staging_shown(p->table, &p->def, &p->item, true, &fresh)) {
         av_done(&p->item);
         av_move(&p->item, &fresh);
         p->size = size_item(&p->item);

@@ -269,6 +269,8 @@ static bool items_open(view *v, const void *arg)
         return false;
     }
     set_index(p, ix);
+    /* On an endpoint the first screen is then one Scan of whole items. */
+    store_set_page_hint(display_store(), (size_t)(term_rows() > 0 ? term_rows() : 24) + 8);
     items_reset_at(v, a->pk, a->item);
     return true;
 }
@@ -372,6 +374,11 @@ static bool remote(void)
  * sizes, so items alone there). */
 static bool is_hot(const items_view *p, const irow *r)
 {
+    /* A remote partition not counted, or a remote table's partitions
+     * found so far against DescribeTable's six-hourly ItemCount, give no
+     * rest to be far above: an endpoint's table shows no HOT. */
+    if (r->items == STORE_ITEMS_UNKNOWN || p->vst.approximate)
+        return false;
     bool sizes = !remote();
     return doctor_hot(r->items, sizes ? r->bytes : 0, p->vst.items, sizes ? p->vst.bytes : 0,
                       p->vst.partitions);
@@ -614,6 +621,16 @@ static void draw_names_line(view *v, size_t i, int row, int width)
         draw_names(v, item, row, width, false);
 }
 
+/* A partition's count; a remote one not counted when its header was made
+ * is looked up again (a page may have held all of it since). */
+static uint64_t group_items(items_view *p, const irow *r)
+{
+    if (r->items == STORE_ITEMS_UNKNOWN)
+        store_partition_counted(display_store(), p->table, index_name(p), &r->pk,
+                                &((irow *)r)->items);
+    return r->items;
+}
+
 static void draw_group(items_view *p, irow *r, int row, int width)
 {
     buf b = BUF_INIT;
@@ -622,15 +639,18 @@ static void draw_group(items_view *p, irow *r, int row, int width)
     fmt_cell(&b, &r->pk, 0);
     x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
     buf_reset(&b);
+    uint64_t items = group_items(p, r);
     /* An entity's view counts its items, of the partition's. */
     items_group_shown(p, r);
-    bool part = r->shown_known && r->shown < r->items;
-    if (part)
-        buf_printf(&b, "  %llu of %llu items", (unsigned long long)r->shown, (unsigned long long)r->items);
+    bool part = items != STORE_ITEMS_UNKNOWN && r->shown_known && r->shown < items;
+    if (items == STORE_ITEMS_UNKNOWN)
+        buf_adds(&b, "  not counted");
+    else if (part)
+        buf_printf(&b, "  %llu of %llu items", (unsigned long long)r->shown, (unsigned long long)items);
     else
-        buf_printf(&b, "  %llu item%s%s", (unsigned long long)r->items, r->items == 1 ? "" : "s",
+        buf_printf(&b, "  %llu item%s%s", (unsigned long long)items, items == 1 ? "" : "s",
                    p->filter && !r->shown_known ? " in all" : "");
-    /* A remote Scan of the keys does not tell sizes. */
+    /* DynamoDB tells no partition's size. */
     if (!remote()) {
         buf_adds(&b, ", ");
         fmt_bytes(&b, part ? r->shown_bytes : r->bytes);
@@ -727,7 +747,11 @@ static void items_text(view *v, size_t i, buf *out)
     }
     if (l->kind == L_GROUP) {
         fmt_cell(out, &r->pk, 0);
-        buf_printf(out, " items=%llu", (unsigned long long)r->items);
+        uint64_t items = group_items(p, r);
+        if (items == STORE_ITEMS_UNKNOWN)
+            buf_adds(out, " items=?");
+        else
+            buf_printf(out, " items=%llu", (unsigned long long)items);
         if (!remote())
             buf_printf(out, " bytes=%llu", (unsigned long long)r->bytes);
         buf_printf(out, "%s%s", items_is_folded(p, &r->pk) ? " folded" : "",
@@ -810,6 +834,29 @@ static void reload(view *v)
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)
         items_reset_at(v, pk.type && !gone ? &pk : NULL, item.type && !gone ? &item : NULL);
+    av_done(&pk);
+    av_done(&item);
+}
+
+/* After an edit: a staged one on a remote table changed nothing there,
+ * so the lines are made again around the selection from what is known
+ * (staged changes show through them), without asking the endpoint for
+ * its description and partitions again; anything else reloads. */
+static void after_edit(view *v)
+{
+    items_view *p = v->priv;
+    if (!remote() || !staging_on()) {
+        reload(v);
+        return;
+    }
+    av pk = { 0 }, item = { 0 };
+    line *l = vm_selected(&v->vm);
+    if (l && line_pk(p, l))
+        av_copy(&pk, line_pk(p, l));
+    if (l && l->kind == L_ITEM)
+        av_copy(&item, &((irow *)l->data)->item);
+    p->failed = false;
+    items_reset_at(v, pk.type ? &pk : NULL, item.type ? &item : NULL);
     av_done(&pk);
     av_done(&item);
 }
@@ -959,26 +1006,10 @@ static enum req items_request(view *v, enum req r)
     case REQ_NEXT_GROUP: jump_group(v, 1); return REQ_NONE;
     case REQ_PREV_GROUP: jump_group(v, -1); return REQ_NONE;
     case REQ_MOVE_FIRST: items_reset_at(v, NULL, NULL); return REQ_NONE;
-    case REQ_MOVE_LAST: {
-        part_info pi;
-        if (move_last(v))
-            return REQ_NONE;
-        vm_clear(&v->vm);
-        if (items_part_next(p, NULL, -1, &pi)) {
-            vm_append(&v->vm, L_GROUP, items_group_row(&pi));
-            /* Load the last partition's items, then go to its end. On a
-             * remote table that is the last partition found so far: stop
-             * when the Scan finds another rather than read the table. */
-            while (items_more(v, 1) > 0 && v->vm.lines[v->vm.n - 1].kind == L_ITEM)
-                ;
-            size_t last = v->vm.n - 1;
-            if (last > 0 && v->vm.lines[last].kind == L_GROUP)
-                last--;
-            vm_select(&v->vm, last);
-            display_fill(v);
-        }
+    case REQ_MOVE_LAST:
+        if (!move_last(v))
+            items_move_last_remote(v);
         return REQ_NONE;
-    }
     case REQ_FOLLOW: items_follow(v); return REQ_NONE;
     case REQ_ENTITIES: {
         cond_arg a = { .table = p->table };
@@ -1010,7 +1041,7 @@ static enum req items_request(view *v, enum req r)
                                                      strlen(p->def.pk.name)) : NULL;
         av created;
         if (edit_new_item(p->table, &p->def, pk, &created)) {
-            reload(v);
+            after_edit(v);
             /* The new item selected, its partition loaded around it (an
              * index view: when the item is in the index). */
             if (item_pk(p, &created))
@@ -1026,7 +1057,7 @@ static enum req items_request(view *v, enum req r)
             return REQ_NONE;
         }
         if (edit_item(p->table, &p->def, items_selected_item(v), p->ix >= 0))
-            reload(v);
+            after_edit(v);
         return REQ_NONE;
     case REQ_DELETE:
         if (!items_selected_item(v)) {
@@ -1034,7 +1065,7 @@ static enum req items_request(view *v, enum req r)
             return REQ_NONE;
         }
         if (edit_delete_item(p->table, &p->def, items_selected_item(v)))
-            reload(v);
+            after_edit(v);
         return REQ_NONE;
     default:
         return r;
@@ -1095,6 +1126,10 @@ static bool items_command(view *v, int argc, char **argv)
     }
     if (strcmp(c, "partitions") == 0) {
         items_request(v, REQ_PARTITIONS);
+        return true;
+    }
+    if (strcmp(c, "count-parts") == 0) {
+        items_count_parts(v);
         return true;
     }
     if (strcmp(c, "query") == 0 || strcmp(c, "scan") == 0) {

@@ -33,17 +33,54 @@ static size_t edge_candidates(const char *s, size_t n, const char **out, size_t 
     return k;
 }
 
+static bool is_remote(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    return info.remote;
+}
+
 static bool partition_exists(items_view *p, const char *index, const av *pk)
 {
     diag d;
+    diag_init(&d);
+    if (is_remote()) {
+        /* A partition already met costs nothing; else a Query of Limit 1. */
+        part_info pi;
+        bool found = false;
+        if (store_partition_meet(display_store(), p->table, index, pk, &pi, &found, &d) != ST_OK)
+            return false;
+        if (found)
+            av_done(&pi.pk);
+        return found;
+    }
     av one;
     size_t n = 0;
-    diag_init(&d);
     if (store_page(display_store(), p->table, index, pk, NULL, true, 1, &one, &n, &d) != ST_OK)
         return false;
     if (n)
         av_done(&one);
     return n > 0;
+}
+
+/* On an endpoint each probe is a request: the candidates are listed
+ * unprobed and probed in order only as far as the one opened (issue 42):
+ * the first that exists from `from` on (wrapping), the misses before it
+ * dropped; *n when none does. */
+static size_t first_existing(items_view *p, ftarget *t, size_t *n, size_t from)
+{
+    size_t i = from < *n ? from : 0;
+    for (size_t tries = *n; tries > 0 && *n; tries--) {
+        if (partition_exists(p, t[i].index, &t[i].pk))
+            return i;
+        free(t[i].index);
+        av_done(&t[i].pk);
+        memmove(&t[i], &t[i + 1], (*n - i - 1) * sizeof *t);
+        (*n)--;
+        if (i >= *n)
+            i = 0;
+    }
+    return *n;
 }
 
 /* Opens target k of t (n of them, given to the new view), saying where
@@ -53,7 +90,9 @@ static void follow_to(const char *table, const char *via, ftarget *t, size_t n, 
     items_arg a = { table, t[k].index, &t[k].pk, NULL };
     buf b = BUF_INIT, next = BUF_INIT;
     fmt_cell(&b, &t[k].pk, 80);
-    if (n > 1) {
+    if (n > 1 && is_remote()) {
+        buf_adds(&next, "; f again: the next partition it may name");
+    } else if (n > 1) {
         const ftarget *o = &t[(k + 1) % n];
         buf_adds(&next, "; f again: ");
         fmt_cell(&next, &o->pk, 80);
@@ -89,6 +128,14 @@ static bool follow_next(view *v)
         return false;
     ftarget *t = p->fol;
     size_t n = p->n_fol, k = (p->fol_at + 1) % n;
+    if (is_remote()) {
+        k = first_existing(p, t, &n, k);
+        if (k >= n) {
+            p->n_fol = n;
+            display_error("No other partition named by %s exists", p->fol_via);
+            return true;
+        }
+    }
     char *table = xstrdup(p->table), *via = p->fol_via;
     p->fol = NULL;
     p->n_fol = 0;
@@ -103,7 +150,7 @@ static bool follow_next(view *v)
 /* Adds the target (ixn, value) when that partition exists and is not
  * already listed (nor the one the edge is in). */
 static void add_target(items_view *p, const char *ixn, const char *s, size_t len, const av *own,
-                       ftarget *t, size_t *n, size_t max)
+                       ftarget *t, size_t *n, size_t max, bool probe)
 {
     if (*n >= max)
         return;
@@ -113,7 +160,7 @@ static void add_target(items_view *p, const char *ixn, const char *s, size_t len
     for (size_t i = 0; i < *n && !dup; i++)
         dup = av_equal(&t[i].pk, &target) &&
               ((!t[i].index && !ixn) || (t[i].index && ixn && strcmp(t[i].index, ixn) == 0));
-    if (!dup && partition_exists(p, ixn, &target)) {
+    if (!dup && (!probe || partition_exists(p, ixn, &target))) {
         t[*n].index = ixn ? xstrdup(ixn) : NULL;
         av_move(&t[*n].pk, &target);
         (*n)++;
@@ -162,17 +209,19 @@ void items_follow(view *v)
     size_t nh = p->ix >= 0 ? 2 : 1;
     enum { MAX_TARGETS = 8 };
     ftarget *t = xcalloc(MAX_TARGETS, sizeof *t);
+    bool probe = !is_remote();
     size_t n = 0;
     for (size_t w = 0; w < nh; w++)
         for (size_t c = 0; c < nc; c++)
-            add_target(p, here[w], cand[c], lens[c], own, t, &n, MAX_TARGETS);
+            add_target(p, here[w], cand[c], lens[c], own, t, &n, MAX_TARGETS, probe);
     for (size_t w = 0; w < nh && alt.len; w++)
-        add_target(p, here[w], alt.data, alt.len, own, t, &n, MAX_TARGETS);
+        add_target(p, here[w], alt.data, alt.len, own, t, &n, MAX_TARGETS, probe);
     for (size_t i = 0; i < p->def.n_idx; i++)
         if ((int)i != p->ix && p->def.idx[i].pk.type == AV_S)
             for (size_t c = 0; c < nc; c++)
-                add_target(p, p->def.idx[i].name, cand[c], lens[c], own, t, &n, MAX_TARGETS);
+                add_target(p, p->def.idx[i].name, cand[c], lens[c], own, t, &n, MAX_TARGETS, probe);
     buf_done(&alt);
+    size_t k = probe ? 0 : first_existing(p, t, &n, 0);
     if (!n) {
         free(t);
         buf b = BUF_INIT;
@@ -181,5 +230,5 @@ void items_follow(view *v)
         buf_done(&b);
         return;
     }
-    follow_to(p->table, p->sk, t, n, 0);
+    follow_to(p->table, p->sk, t, n, k);
 }

@@ -145,6 +145,12 @@ irow *items_group_row(part_info *pi);
 void items_group_shown(items_view *p, irow *r);
 size_t items_more(view *v, int dir);
 void items_reset_at(view *v, const av *pk, const av *item);
+/* The window at the end of partition pi, read backward (pi->pk taken). */
+void items_load_end(view *v, part_info *pi);
+/* ui/view_items_remote.c: G on an endpoint (the end of the last
+ * partition found, read backward), and :count-parts. */
+void items_move_last_remote(view *v);
+void items_count_parts(view *v);
 
 /* view_items_follow.c */
 void items_follow(view *v);

@@ -41,6 +41,21 @@ bool items_part_next(items_view *p, const av *from, int dir, part_info *out)
 /* The counts of partition pk (false when there is no such partition). */
 bool items_part_lookup(items_view *p, const av *pk, part_info *out)
 {
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (info.remote) {
+        /* Remotely the partition before may not be known (a Scan reads
+         * forward only): the partition itself. */
+        diag d;
+        bool found = false;
+        diag_init(&d);
+        status st = store_partition_meet(display_store(), p->table, index_name(p), pk, out, &found, &d);
+        if (st != ST_OK) {
+            display_diag(NULL, st, &d);
+            p->failed = true;
+        }
+        return found;
+    }
     part_info prev;
     bool has_prev = items_part_next(p, pk, -1, &prev);
     bool ok = items_part_next(p, has_prev ? &prev.pk : NULL, 1, out);
@@ -275,6 +290,43 @@ size_t items_more(view *v, int dir)
 
 
 static void reset_lines(view *v, const av *pk, const av *item);
+
+/* The window at the end of partition pi (its pk taken): one page read
+ * backward, its header above it when the page holds the whole partition;
+ * the last item selected. A remote table's G, where reading the
+ * partition forward to its end would read all of it. */
+void items_load_end(view *v, part_info *pi)
+{
+    items_view *p = v->priv;
+    vm *m = &v->vm;
+    vm_clear(m);
+    items_pos_reset(&p->pos);
+    if (p->sticky) {
+        items_free_line(v, &(line){ L_GROUP, p->sticky });
+        p->sticky = NULL;
+    }
+    size_t chunk = chunk_of(v);
+    av *items = xcalloc(chunk, sizeof *items);
+    size_t n = items_is_folded(p, &pi->pk) ? 0 : items_page(p, &pi->pk, NULL, false, chunk, items);
+    if (n < chunk)
+        vm_append(m, L_GROUP, items_group_row(pi));
+    else
+        av_done(&pi->pk);
+    for (size_t i = n; i-- > 0;) {
+        irow *r = items_row_new();
+        av_move(&r->item, &items[i]);
+        r->first = i + 1 == n && n < chunk;
+        r->last = i == 0;
+        vm_append(m, L_ITEM, r);
+    }
+    free(items);
+    if (m->n) {
+        vm_select(m, m->n - 1);
+        vm_set_top(m, m->n > m->rows ? m->n - m->rows : 0);
+    }
+    items_names_fix(v);
+    display_fill(v);
+}
 
 /* Reloads the window at partition pk (NULL: the first), selecting item
  * when given and found. */

@@ -60,7 +60,7 @@ static bool parts_open(view *v, const void *arg)
     for (size_t i = 0; i < n; i++) {
         part_info *pi = xmalloc(sizeof *pi);
         *pi = parts[i];
-        if (pi->items > p->max_items)
+        if (pi->items != STORE_ITEMS_UNKNOWN && pi->items > p->max_items)
             p->max_items = pi->items;
         vm_append(&v->vm, L_PART, pi);
     }
@@ -81,10 +81,11 @@ static void parts_title(view *v, buf *out)
 {
     parts_view *p = v->priv;
     if (p->remote) {
-        /* No partition listing remotely: a ranking of what the Scan found. */
+        /* No partition listing remotely: a ranking of what paging found
+         * and counted (issue 42: no Scan of the table unless asked). */
         buf_printf(out, "%s  %s  partitions by size: %llu found so far, %s", p->table,
                    p->index ? p->index : "base table", (unsigned long long)p->known,
-                   p->complete ? "scan complete" : "partial (the scan goes on as you page the table)");
+                   p->complete ? "scan complete" : "partial (found as you page; :count-parts counts all)");
         return;
     }
     buf_printf(out, "%s  %s  partitions by size: %llu partition%s, %llu item%s, ", p->table,
@@ -110,7 +111,10 @@ static void parts_draw(view *v, size_t i, int row, int width)
     int lw = width / 3 < W_LABEL ? width / 3 : W_LABEL;
     term_put(row, 0, lw, b.data, b.len, ROLE_GROUP, true);
     buf_reset(&b);
-    buf_printf(&b, "%8llu item%s ", (unsigned long long)pi->items, pi->items == 1 ? " " : "s");
+    if (pi->items == STORE_ITEMS_UNKNOWN)
+        buf_printf(&b, "%-15s", "not counted");
+    else
+        buf_printf(&b, "%8llu item%s ", (unsigned long long)pi->items, pi->items == 1 ? " " : "s");
     if (!p->remote) {
         buf sz = BUF_INIT;
         fmt_bytes(&sz, pi->bytes);
@@ -119,7 +123,7 @@ static void parts_draw(view *v, size_t i, int row, int width)
     }
     term_put(row, lw + 1, W_NUMS, b.data, b.len, ROLE_NORMAL, true);
     int x = lw + 1 + W_NUMS + 1, bw = width - x;
-    if (bw > 0 && p->max_items) {
+    if (bw > 0 && p->max_items && pi->items != STORE_ITEMS_UNKNOWN) {
         int len = (int)((double)pi->items / (double)p->max_items * bw + 0.5);
         if (len < 1 && pi->items)
             len = 1;
@@ -143,7 +147,10 @@ static void parts_text(view *v, size_t i, buf *out)
     parts_view *p = v->priv;
     part_info *pi = v->vm.lines[i].data;
     fmt_cell(out, &pi->pk, 0);
-    buf_printf(out, " items=%llu", (unsigned long long)pi->items);
+    if (pi->items == STORE_ITEMS_UNKNOWN)
+        buf_adds(out, " items=?");
+    else
+        buf_printf(out, " items=%llu", (unsigned long long)pi->items);
     if (!p->remote)
         buf_printf(out, " bytes=%llu", (unsigned long long)pi->bytes);
 }

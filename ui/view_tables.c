@@ -20,10 +20,12 @@ enum { L_TABLE = 1, L_EMPTY };
 typedef struct tables_view {
     int w_name, w_keys;
     int hint_width;
+    bool listed;           /* ListTables read (an endpoint's list is read when first shown) */
 } tables_view;
 
 typedef struct trow {
     char *name;
+    bool described;        /* def and st read */
     table_def def;
     table_stats st;
 } trow;
@@ -38,6 +40,28 @@ static void tables_free_line(view *v, line *l)
     free(r);
 }
 
+static bool remote(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    return info.remote;
+}
+
+static void describe(trow *r)
+{
+    diag d;
+    diag_init(&d);
+    r->described = true;
+    status st = store_describe(display_store(), r->name, &r->def, &d);
+    if (st == ST_OK)
+        st = store_stats(display_store(), r->name, NULL, &r->st, &d);
+    if (st != ST_OK)
+        display_diag(r->name, st, &d);
+}
+
+/* The table list. An endpoint's tables are described as their rows come
+ * on screen (issue 42): a DescribeTable a row, not one for every table
+ * before the first screen. */
 static void load(view *v)
 {
     char **names = NULL;
@@ -45,27 +69,47 @@ static void load(view *v)
     diag d;
     diag_init(&d);
     vm_clear(&v->vm);
+    ((tables_view *)v->priv)->listed = true;
     store_refresh(display_store(), NULL);
     status st = store_list_tables(display_store(), &names, &n, &d);
     if (st != ST_OK) {
         display_diag(NULL, st, &d);
         return;
     }
+    bool lazy = remote();
     for (size_t i = 0; i < n; i++) {
         trow *r = xcalloc(1, sizeof *r);
         r->name = xstrdup(names[i]);
-        diag_init(&d);
-        st = store_describe(display_store(), names[i], &r->def, &d);
-        if (st == ST_OK)
-            st = store_stats(display_store(), names[i], NULL, &r->st, &d);
-        if (st != ST_OK)
-            display_diag(names[i], st, &d);
+        if (!lazy)
+            describe(r);
         vm_append(&v->vm, L_TABLE, r);
     }
     store_names_free(names, n);
     if (n == 0)
         vm_append(&v->vm, L_EMPTY, NULL);
     ((tables_view *)v->priv)->hint_width = 0;
+}
+
+/* The rows on screen described (an endpoint's). */
+static void describe_shown(view *v)
+{
+    vm *m = &v->vm;
+    /* Together first (the store sends them at once), then each from the
+     * cache (a failure is said then). */
+    const char *names[64];
+    size_t k = 0;
+    for (size_t i = m->top; i < m->n && i < m->top + m->rows && k < 64; i++) {
+        trow *r = m->lines[i].data;
+        if (m->lines[i].kind == L_TABLE && !r->described)
+            names[k++] = r->name;
+    }
+    if (k > 1)
+        store_describe_many(display_store(), names, k);
+    for (size_t i = m->top; i < m->n && i < m->top + m->rows; i++) {
+        trow *r = m->lines[i].data;
+        if (m->lines[i].kind == L_TABLE && !r->described)
+            describe(r);
+    }
 }
 
 /* What a database without tables says, wrapped at the screen's width
@@ -101,7 +145,10 @@ static void wrap_hint(view *v)
 
 static bool tables_open(view *v, const void *arg)
 {
-    load(v);
+    /* An endpoint's list waits until it is shown: `ddbx --endpoint-url
+     * URL TABLE` opens the table without listing the others. */
+    if (!remote())
+        load(v);
     return true;
 }
 
@@ -156,6 +203,9 @@ static void row_text(const trow *r, buf *keys, buf *idx);
 static void tables_layout(view *v)
 {
     tables_view *p = v->priv;
+    if (!p->listed)
+        load(v);
+    describe_shown(v);
     if (v->vm.n && v->vm.lines[0].kind == L_EMPTY)
         wrap_hint(v);
     int wn = 12, wk = 12;

@@ -105,6 +105,7 @@ function med(size, sys, fig) {
 }
 const runs = (size, sys, fig) => ((results[size] || {})[sys] || {})[fig]?.length || 0;
 const notes = [];
+let remoteRes = null;   /* tests/bench/remote.js's figures (the explorer on an endpoint) */
 
 function rmDb(p) {
   for (const s of ['', '-wal', '-shm']) fs.rmSync(p + s, { force: true });
@@ -652,6 +653,15 @@ async function main() {
     rmDb(db);
   }
   if (!HTTP_ONLY) bulkActions();
+  if (!HTTP_ONLY) {
+    /* The explorer on an endpoint (issue 42): tests/bench/remote.js. */
+    log('the explorer on an endpoint, at 0 and 50 ms RTT');
+    try {
+      remoteRes = await require('./remote.js').run({ build: BUILD, parts: QUICK ? 200 : 2000, items: 100 });
+    } catch (e) {
+      notes.push(`The explorer on an endpoint was not measured: ${e.message}.`);
+    }
+  }
   const loadEnd = os.loadavg();
   fs.writeFileSync(path.join(DATA, 'results.json'), JSON.stringify(results, null, 1));
   fs.writeFileSync(OUT, report(m, loadStart, loadEnd, w6Note));
@@ -1163,6 +1173,12 @@ function report(m, la, lb, w6Note) {
   L.push('');
   L.push(bulkSection());
   L.push('');
+  if (remoteRes) {
+    L.push('## The explorer on an endpoint (issue 42)');
+    L.push('');
+    L.push(...require('./remote.js').table(remoteRes));
+    L.push('');
+  }
   if (notes.length) {
     L.push('Harness notes: ' + notes.join(' '));
     L.push('');

@@ -30,6 +30,7 @@ typedef struct wire {
     bool fail;                 /* the next requests fail as a dropped connection */
     char ops[4096];            /* the operations sent, space-separated */
     char last[8192];           /* the last request body */
+    int many;                  /* send_many_local's calls */
 } wire;
 
 static status send_local(void *ctx, const char *op, const char *input, size_t len, char **out,
@@ -45,6 +46,20 @@ static status send_local(void *ctx, const char *op, const char *input, size_t le
         return diag_set(d, ST_IO, "connection refused (test)");
     }
     return store_call(w->local, op, input, len, out, d);
+}
+
+/* store_send_many_fn over the same wire, one after another (the order
+ * does not matter to the store; data/remote_wait.c sends them at once). */
+static status send_many_local(void *ctx, const char *op, size_t n, const char *const *inputs,
+                              const size_t *lens, char **outs, status *sts, diag *ds)
+{
+    wire *w = ctx;
+    w->many++;
+    for (size_t i = 0; i < n; i++) {
+        diag_init(&ds[i]);
+        sts[i] = send_local(ctx, op, inputs[i], lens[i], &outs[i], &ds[i]);
+    }
+    return ST_OK;
 }
 
 static store *local_store;
@@ -133,9 +148,22 @@ static void tables_and_descriptions(void **state)
     store_close(r);
 }
 
+/* The local store's count of partition pk among want[0..nw). */
+static uint64_t want_items(const part_info *want, size_t nw, const av *pk)
+{
+    for (size_t i = 0; i < nw; i++)
+        if (av_equal(&want[i].pk, pk))
+            return want[i].items;
+    fail_msg("a partition the local store does not have");
+    return 0;
+}
+
 /* Every partition of table/index, walked one at a time as the explorer
- * does, must be the local store's set with the same counts; walking back
- * from the last gives the same order reversed. */
+ * does (issue 42: discovered as the user pages, a Scan of Limit 1 after
+ * the last item of the partition before), must be the local store's set;
+ * counts are unknown until a page held a whole partition or
+ * store_count_partitions (in pages of scan_limit items) counted them all;
+ * walking back from the last gives the same order reversed. */
 static void walk_partitions(const char *table, const char *index, size_t scan_limit)
 {
     wire w;
@@ -148,24 +176,25 @@ static void walk_partitions(const char *table, const char *index, size_t scan_li
                      ST_OK);
     assert_true(nw > 1 && nw < 512);
 
-    /* The first partition: only as much Scan as that needs. */
+    /* The first partition: one Scan of Limit 1 (and the description). */
+    int calls = w.calls;
     assert_int_equal(store_partitions(r, table, index, NULL, false, 1, &one, &n, &d), ST_OK);
     assert_int_equal(n, 1);
+    assert_true(w.calls - calls <= 2);
+    assert_non_null(strstr(w.last, "\"Limit\":1"));
+    assert_int_equal(one.items, STORE_ITEMS_UNKNOWN);
     uint64_t known;
     bool complete;
     assert_int_equal(store_scan_state(r, table, index, &known, &complete, &d), ST_OK);
-    if (scan_limit) {
-        /* Pages of scan_limit items: only the first few were read. */
-        assert_false(complete);
-        assert_true(known < nw);
-    } else {
-        assert_true(complete);   /* one 1 MB page holds the whole table */
-        assert_int_equal(known, nw);
-    }
+    assert_false(complete);
+    assert_int_equal(known, 1);
     got[ng++] = one;
     for (;;) {
+        calls = w.calls;
         assert_int_equal(store_partitions(r, table, index, &got[ng - 1].pk, false, 1, &one, &n, &d),
                          ST_OK);
+        /* The last item of the one before (Query Limit 1), a Scan Limit 1. */
+        assert_true(w.calls - calls <= 2);
         if (n == 0)
             break;
         assert_true(ng < 512);
@@ -175,14 +204,36 @@ static void walk_partitions(const char *table, const char *index, size_t scan_li
     assert_true(complete);
     assert_int_equal(known, nw);
     assert_int_equal(ng, nw);
+    for (size_t i = 0; i < ng; i++)
+        want_items(want, nw, &got[i].pk);   /* each one is the local store's */
+
+    /* A page that holds a whole partition counts it, for free. */
+    av page[512];
+    assert_int_equal(store_page(r, table, index, &got[0].pk, NULL, true, 512, page, &n, &d), ST_OK);
+    uint64_t c = 0;
+    assert_true(store_partition_counted(r, table, index, &got[0].pk, &c));
+    assert_int_equal(c, n);
+    assert_int_equal(c, want_items(want, nw, &got[0].pk));
+    for (size_t i = 0; i < n; i++)
+        av_done(&page[i]);
+
+    /* Counted when asked: every partition, the local store's counts;
+     * with a way to send together (scan_limit 0 here), in 8 parallel
+     * Scan segments sent at once. */
+    if (!scan_limit)
+        store_set_send_many(r, send_many_local, &w);
+    calls = w.calls;
+    assert_int_equal(store_count_partitions(r, table, index, NULL, NULL, &d), ST_OK);
+    assert_non_null(strstr(w.ops, "Scan"));
+    if (!scan_limit) {
+        assert_true(w.many >= 1);
+        assert_non_null(strstr(w.last, "\"TotalSegments\":8"));
+    }
     uint64_t total = 0;
-    for (size_t i = 0; i < nw; i++) {
-        size_t j = 0;
-        while (j < ng && !av_equal(&got[j].pk, &want[i].pk))
-            j++;
-        assert_true(j < ng);
-        assert_int_equal(got[j].items, want[i].items);
-        total += got[j].items;
+    for (size_t i = 0; i < ng; i++) {
+        assert_true(store_partition_counted(r, table, index, &got[i].pk, &c));
+        assert_int_equal(c, want_items(want, nw, &got[i].pk));
+        total += c;
     }
     table_stats ts;
     assert_int_equal(store_stats(local_store, table, index, &ts, &d), ST_OK);
@@ -191,6 +242,7 @@ static void walk_partitions(const char *table, const char *index, size_t scan_li
     /* Backward from the end (NULL: the last discovered), one at a time. */
     part_info back[512];
     size_t nb = 0;
+    calls = w.calls;
     assert_int_equal(store_partitions(r, table, index, NULL, true, 1, &back[0], &n, &d), ST_OK);
     assert_int_equal(n, 1);
     nb = 1;
@@ -201,10 +253,11 @@ static void walk_partitions(const char *table, const char *index, size_t scan_li
             break;
         back[nb++] = one;
     }
+    assert_int_equal(w.calls, calls);   /* all known: nothing asked */
     assert_int_equal(nb, ng);
     for (size_t i = 0; i < nb; i++) {
         assert_true(av_equal(&back[i].pk, &got[ng - 1 - i].pk));
-        assert_int_equal(back[i].items, got[ng - 1 - i].items);
+        assert_int_equal(back[i].items, want_items(want, nw, &back[i].pk));
     }
     /* Several at once from the middle, both ways. */
     part_info many[8];
@@ -225,8 +278,6 @@ static void walk_partitions(const char *table, const char *index, size_t scan_li
     assert_int_equal(n, 0);
     av_done(&nope);
 
-    /* Every Scan asked for the key only, with the consumed capacity. */
-    assert_non_null(strstr(w.ops, "Scan"));
     store_info info;
     store_get_info(r, &info);
     assert_true(info.rcu > 0);
@@ -250,6 +301,9 @@ static void partitions_of_a_gsi(void **state)
     walk_partitions("SocialGraph", "GSI1", 50);
 }
 
+/* By size ranks the counted partitions, the others after them, and reads
+ * nothing beyond the first partition (issue 42: no hidden Scan of the
+ * table); after store_count_partitions it is the local ranking. */
 static void by_size_is_partial_then_whole(void **state)
 {
     wire w;
@@ -261,25 +315,12 @@ static void by_size_is_partial_then_whole(void **state)
     uint64_t known;
     bool complete;
     assert_int_equal(store_partitions_by_size(r, "SocialGraph", "GSI1", 8, top, &n, &d), ST_OK);
-    assert_true(n >= 1);
+    assert_int_equal(n, 1);
+    assert_int_equal(top[0].items, STORE_ITEMS_UNKNOWN);
     assert_int_equal(store_scan_state(r, "SocialGraph", "GSI1", &known, &complete, &d), ST_OK);
-    assert_false(complete);   /* one page of 40 items: the celebrity has thousands */
-    for (size_t i = 1; i < n; i++)
-        assert_true(top[i - 1].items >= top[i].items);
+    assert_false(complete);
     free_parts(top, n);
-    /* Discover everything, then the ranking is the local one. */
-    part_info one;
-    assert_int_equal(store_partitions(r, "SocialGraph", "GSI1", NULL, false, 1, &one, &n, &d), ST_OK);
-    while (n == 1) {
-        part_info next;
-        size_t m;
-        assert_int_equal(store_partitions(r, "SocialGraph", "GSI1", &one.pk, false, 1, &next, &m, &d),
-                         ST_OK);
-        av_done(&one.pk);
-        if (m == 0)
-            break;
-        one = next;
-    }
+    assert_int_equal(store_count_partitions(r, "SocialGraph", "GSI1", NULL, NULL, &d), ST_OK);
     assert_int_equal(store_scan_state(r, "SocialGraph", "GSI1", &known, &complete, &d), ST_OK);
     assert_true(complete);
     assert_int_equal(store_partitions_by_size(r, "SocialGraph", "GSI1", 8, top, &n, &d), ST_OK);
@@ -294,8 +335,8 @@ static void by_size_is_partial_then_whole(void **state)
     store_close(r);
 }
 
-/* A partition asked for before the Scan reached it is counted by a
- * Query, appended, and not counted again when the Scan gets there. */
+/* A partition asked for before paging reached it is checked by a Query
+ * of Limit 1 and kept; paging meets it later once, not twice. */
 static void partition_located_ahead_of_the_scan(void **state)
 {
     wire w;
@@ -306,30 +347,92 @@ static void partition_located_ahead_of_the_scan(void **state)
     av_init_s(&pk, "STU#d33", 7);
     part_info one;
     size_t n;
-    assert_int_equal(store_partitions(r, "StudentCourses", NULL, &pk, true, 1, &one, &n, &d), ST_OK);
-    assert_int_equal(n, 1);   /* the partition discovered before it */
-    av_done(&one.pk);
-    assert_non_null(strstr(w.ops, "Query"));   /* Select COUNT of STU#d33 */
-    /* Walk everything: STU#d33 once, with its 2 items. */
-    uint64_t total = 0;
-    int seen = 0;
+    assert_int_equal(store_partitions(r, "StudentCourses", NULL, &pk, false, 1, &one, &n, &d), ST_OK);
+    assert_non_null(strstr(w.ops, "Query"));
+    if (n)
+        av_done(&one.pk);
+    /* Walk everything: STU#d33 once. */
+    int seen = 0, parts = 0;
     av prev = { 0 };
     for (;;) {
         assert_int_equal(store_partitions(r, "StudentCourses", NULL, prev.type ? &prev : NULL, false,
                                           1, &one, &n, &d), ST_OK);
         if (!n)
             break;
-        total += one.items;
-        if (av_equal(&one.pk, &pk)) {
+        parts++;
+        if (av_equal(&one.pk, &pk))
             seen++;
-            assert_int_equal(one.items, 2);
-        }
         av_done(&prev);
         av_move(&prev, &one.pk);
     }
     av_done(&prev);
     assert_int_equal(seen, 1);
-    assert_int_equal(total, 16);
+    assert_int_equal(parts, 8);
+    av_done(&pk);
+    store_close(r);
+}
+
+typedef struct budget_log {
+    int asked;
+    bool answer;
+    double used, budget;
+} budget_log;
+
+static bool budget_ask(void *ctx, double used, double budget)
+{
+    budget_log *b = ctx;
+    b->asked++;
+    b->used = used;
+    b->budget = budget;
+    return b->answer;
+}
+
+/* A session read budget (issue 42): reads go until what was read reaches
+ * it; then each read asks first; declined, nothing is sent; accepted, the
+ * budget grows by its first amount. A 1 MB page that could pass it asks
+ * before it is sent. */
+static void read_budget_asks_first(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    diag d;
+    diag_init(&d);
+    budget_log b = { 0, false, 0, 0 };
+    store_set_read_budget(r, 1, budget_ask, &b);
+    assert_true(store_read_budget(r) == 1);
+    av pk, items[64];
+    size_t n;
+    av_init_s(&pk, "STU#a91", 7);
+    /* Until the budget is reached: no question. */
+    while (b.asked == 0) {
+        diag_init(&d);
+        status st = store_page(r, "StudentCourses", NULL, &pk, NULL, true, 64, items, &n, &d);
+        for (size_t i = 0; i < n; i++)
+            av_done(&items[i]);
+        if (st != ST_OK) {
+            assert_int_equal(st, ST_IO);
+            assert_non_null(strstr(d.msg, "Budget: the session has read"));
+            break;
+        }
+    }
+    assert_int_equal(b.asked, 1);
+    assert_true(b.used >= 1);
+    int calls = w.calls;
+    /* Declined again: nothing sent. */
+    assert_int_equal(store_page(r, "StudentCourses", NULL, &pk, NULL, true, 64, items, &n, &d), ST_IO);
+    assert_int_equal(w.calls, calls);
+    /* Accepted: sent, the budget one more amount. */
+    b.answer = true;
+    assert_int_equal(store_page(r, "StudentCourses", NULL, &pk, NULL, true, 64, items, &n, &d), ST_OK);
+    for (size_t i = 0; i < n; i++)
+        av_done(&items[i]);
+    assert_true(store_read_budget(r) >= 2);
+    assert_int_equal(w.calls, calls + 1);
+    /* A whole-table count (1 MB pages, up to 128 RCU each) asks first. */
+    b.answer = false;
+    int asked = b.asked;
+    assert_int_equal(store_count_partitions(r, "StudentCourses", NULL, NULL, NULL, &d), ST_IO);
+    assert_int_equal(b.asked, asked + 1);
     av_done(&pk);
     store_close(r);
 }
@@ -539,10 +642,6 @@ static void a_failing_transport_is_reported_and_recovered(void **state)
     assert_int_equal(store_partitions(r, "StudentCourses", NULL, NULL, false, 8, all, &n, &d), ST_OK);
     assert_int_equal(n, 8);
     assert_true(av_equal(&all[0].pk, &one.pk));
-    uint64_t total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += all[i].items;
-    assert_int_equal(total, 16);
     free_parts(all, n);
     av_done(&one.pk);
     /* After store_refresh everything is asked again. */
@@ -658,6 +757,7 @@ int main(void)
         cmocka_unit_test(by_size_is_partial_then_whole),
         cmocka_unit_test(partition_located_ahead_of_the_scan),
         cmocka_unit_test(pages_of_table_and_gsi),
+        cmocka_unit_test(read_budget_asks_first),
         cmocka_unit_test(writes_refused_without_the_flag),
         cmocka_unit_test(writes_ask_first_with_the_flag),
         cmocka_unit_test(capacity_is_summed),
