@@ -48,8 +48,8 @@
     X(watch,        "",                 ":watch",                    "changes, newest first") \
     X(live,         "",                 ":live off",                 "live paused") \
     X(samples,      "",                 ":samples",                  "are as shipped: nothing to load") \
-    X(undo,         "jd\ny",            ":undo",                     "y:Undid the key d: 1 item written back") \
-    X(redo,         "jd\ny\n:undo\ny",  ":redo",                     "y:Redid the key d: 1 item written back") \
+    X(undo,         "jd\ny",            ":undo",                     "y:Undid the delete of") \
+    X(redo,         "jd\ny\n:undo\ny",  ":redo",                     "y:Redid the delete of") \
     X(backup,       "",                 ":backup before-edits",      "Backup before-edits of SocialGraph taken") \
     X(backups,      ":backup snap1",    ":backups",                  "Backups of SocialGraph") \
     X(restore,      ":backup snap1\n:backups", ":restore SocialGraph-copy", "into the new table SocialGraph-copy") \
