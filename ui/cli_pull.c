@@ -55,60 +55,38 @@ static void show(const pull_progress *p, void *ud)
     fflush(stderr);
 }
 
-static int usage(void)
-{
-    fputs("usage: ddbx pull TABLE [--as LOCAL_NAME] [--segments N] [--mask RULES] [--db FILE]\n"
-          "                  (--endpoint-url URL | --region R) [--profile P]\n", stderr);
-    return 2;
-}
-
 int cli_pull(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    remote_opts ro;
-    int rem = cli_take_remote(&argc, argv, &ro, NULL);
-    if (rem < 0)
-        return 2;
-    const char *table = NULL, *as = NULL, *rules = NULL;
+    const char *flag_db = NULL, *as = NULL, *rules = NULL;
+    remote_opts ro = { 0 };
     long segments = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--as") == 0 && i + 1 < argc) {
-            as = argv[++i];
-        } else if (strncmp(a, "--as=", 5) == 0) {
-            as = a + 5;
-        } else if (strcmp(a, "--mask") == 0 && i + 1 < argc) {
-            rules = argv[++i];
-        } else if (strncmp(a, "--mask=", 7) == 0) {
-            rules = a + 7;
-        } else if ((strcmp(a, "--segments") == 0 && i + 1 < argc) ||
-                   strncmp(a, "--segments=", 11) == 0) {
-            const char *v = a[10] == '=' ? a + 11 : argv[++i];
-            char *end = NULL;
-            segments = strtol(v, &end, 10);
-            if (!*v || *end || segments < 1 || segments > 1000000) {
-                fprintf(stderr, "ddbx pull: --segments wants a number from 1 to 1000000\n");
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ddbx pull: unknown option ");
-            cli_fputs_safe(stderr, a);
-            fputc('\n', stderr);
-            return usage();
-        } else if (!table) {
-            table = a;
-        } else {
-            return usage();
-        }
+    const opt table_opts[] = {
+        OPT_STRING("as", "NAME", &as, "the local table's name (default: the remote's)"),
+        OPT_INTEGER("segments", "N", &segments, 1, 1000000, "a parallel Scan in N segments"),
+        OPT_STRING("mask", "RULES", &rules, "hash, fake, redact or drop what the rules file names"),
+        CLI_OPT_DB(&flag_db),
+        CLI_OPTS_REMOTE(&ro),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "pull",
+        .usage = "ddbx pull TABLE [--as NAME] [--segments N] [--mask RULES] [--db FILE]\n"
+                 "                 (--endpoint-url URL | --region R) [--profile P]",
+        .about = "Copies a remote table (its indexes, TTL and items) into the local store.\n",
+        .opts = table_opts,
+        .positional = true,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
+    const char *table = argc == 2 ? argv[1] : NULL;
+    if (!table) {
+        fprintf(stderr, "ddbx pull: name one TABLE\nusage: %s\n", cmd.usage);
+        return 2;
     }
-    if (!table)
-        return usage();
-    if (!rem || (!ro.endpoint_url && !ro.region && !ro.profile)) {
-        fprintf(stderr, "ddbx pull: say where the table is: --endpoint-url URL or --region R\n");
-        return usage();
-    }
-    if (as && !*as) {
-        fprintf(stderr, "ddbx pull: --as needs a name\n");
+    if (!ro.endpoint_url && !ro.region && !ro.profile) {
+        fprintf(stderr, "ddbx pull: say where the table is: --endpoint-url URL or --region R\n"
+                        "usage: %s\n", cmd.usage);
         return 2;
     }
 

@@ -26,7 +26,7 @@ for s in $subs; do
 done
 t "the page documents --help and --version" grep -q 'help " | " \\-\\-version' "$page"
 # The commands whose options are a table (ui/opts.h: the files that call
-# opts_parse, each naming its command in its opts_cmd): every spelling
+# opts_parse or opts_main, each naming its command in its opts_cmd): every spelling
 # `ddbx CMD --help` prints from the table (--name, and another program's
 # spelling such as DynamoDB Local's -port) is in the page's SYNOPSIS lines
 # for ddbx CMD, and every option those lines give is in the table.
@@ -37,9 +37,9 @@ synopsis_opts() { # command -> the options of its SYNOPSIS lines, one a line
 }
 table_opts() { # command -> the spellings its --help table prints
     "$DDBX" "$1" --help | grep -E '^    (--|  )' |
-        grep -oE '(^    --[a-z][a-z-]*|[:(] -[a-zA-Z]+)' | sed 's/^[ :(]*//' | grep -v -x -e --help | sort -u
+        grep -oE '(^    --[a-z][a-z-]*|^    -[a-zA-Z]+|[:(] -[a-zA-Z]+)' | sed 's/^[ :(]*//' | grep -v -x -e --help | sort -u
 }
-for c in $(grep -l 'opts_parse(' ui/cli_*.c | xargs grep -ho '\.name = "[a-z]*"' | sed 's/.*"\(.*\)"/\1/' | sort -u); do
+for c in $(grep -l -e 'opts_parse(' -e 'opts_main(' ui/cli_*.c | xargs grep -ho '\.name = "[a-z]*"' | sed 's/.*"\(.*\)"/\1/' | sort -u); do
     tab=$(table_opts "$c"); syn=$(synopsis_opts "$c")
     t "ddbx $c --help prints its option table" test -n "$tab"
     for o in $tab; do
