@@ -390,6 +390,40 @@ static int choose_key(const char *flag, diffsrc *a, diffsrc *b, key_attr *pk, ke
     return 0;
 }
 
+/* Each difference of t as it comes, in o's format (a JSON report's
+ * opening too); stops early when stdout fails (o->failed). */
+static status write_events(tdiff *t, const key_attr *pk, const key_attr *sk, out *o, progress *p, diag *d)
+{
+    if (o->fmt == OUT_JSON)
+        buf_adds(&o->b, "{\"changes\":[");
+    for (;;) {
+        tdiff_event ev;
+        bool done = false;
+        status st = tdiff_next(t, &ev, &done, d);
+        if (st != ST_OK) {
+            flush(o, true);
+            return st;
+        }
+        if (done)
+            return ST_OK;
+        if (o->fmt == OUT_TEXT) {
+            event_text(&o->b, pk, sk, &ev);
+        } else {
+            if (o->fmt == OUT_JSON && o->events)
+                buf_addc(&o->b, ',');
+            event_json(&o->b, pk, sk, &ev);
+            if (o->fmt == OUT_JSONL)
+                buf_addc(&o->b, '\n');
+        }
+        o->events++;
+        if (o->tty && p->drew)
+            fputs("\r\033[K", stderr);   /* the line goes where the progress was */
+        flush(o, o->tty);
+        if (o->failed)
+            return ST_OK;
+    }
+}
+
 /* What the command line asks of diff. */
 typedef struct diff_args {
     const char *side[2], *flag_db, *key_flag;
@@ -522,36 +556,11 @@ int cli_diff(int argc, char **argv)
     side_ctx ca = { src[0], &p }, cb = { src[1], &p };
     t = tdiff_new(&pk, &sk, (tdiff_side){ side_next, &ca, "A" }, (tdiff_side){ side_next, &cb, "B" });
     p.sum = tdiff_get_summary(t);
-    if (o.fmt == OUT_JSON)
-        buf_adds(&o.b, "{\"changes\":[");
-    for (;;) {
-        tdiff_event ev;
-        bool done = false;
-        status st = tdiff_next(t, &ev, &done, &d);
-        if (st != ST_OK) {
-            flush(&o, true);
-            if (p.drew)
-                fputs("\r\033[K", stderr);
-            cli_print_diag("ddbx diff", &d);
-            goto out;
-        }
-        if (done)
-            break;
-        if (o.fmt == OUT_TEXT) {
-            event_text(&o.b, &pk, &sk, &ev);
-        } else {
-            if (o.fmt == OUT_JSON && o.events)
-                buf_addc(&o.b, ',');
-            event_json(&o.b, &pk, &sk, &ev);
-            if (o.fmt == OUT_JSONL)
-                buf_addc(&o.b, '\n');
-        }
-        o.events++;
-        if (o.tty && p.drew)
-            fputs("\r\033[K", stderr);   /* the line goes where the progress was */
-        flush(&o, o.tty);
-        if (o.failed)
-            break;
+    if (write_events(t, &pk, &sk, &o, &p, &d) != ST_OK) {
+        if (p.drew)
+            fputs("\r\033[K", stderr);
+        cli_print_diag("ddbx diff", &d);
+        goto out;
     }
     if (p.drew)
         fputs("\r\033[K", stderr);

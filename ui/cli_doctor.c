@@ -114,46 +114,55 @@ static int load_patterns(const char **files, size_t n_files, const char *flag_db
     return rc;
 }
 
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *model, *format;
+    remote_opts ro;
+    opts_list patterns;
+    long sample;
+    bool all;
+} A;
+
+static const opt doctor_opts[] = {
+    CLI_OPT_DB(&A.db),
+    CLI_OPTS_REMOTE(&A.ro),
+    OPT_STRING_LIST("patterns", "FILE", &A.patterns, "an access-pattern file (default: the pattern folder's)"),
+    OPT_STRING("model", "FILE", &A.model, "the entities of a model file (default: inferred)"),
+    OPT_INTEGER("sample", "N", &A.sample, 1, 1e15, "read N items a table (remote default: 10000)"),
+    OPT_BOOL("all", &A.all, "read every item (the local default)"),
+    OPT_STRING("format", "F", &A.format, "text (default) or json"),
+    OPT_END(),
+};
+
+static const opts_cmd doctor_cmd = {
+    .name = "doctor",
+    .usage = "ddbx doctor [TABLE...] [--db FILE] [--patterns FILE]... [--model FILE]\n"
+             "                   [--sample N | --all] [--format text|json]\n"
+             "       ddbx doctor [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
+    .about = about,
+    .opts = doctor_opts,
+    .positional = true,
+};
+
 int cli_doctor(int argc, char **argv)
 {
-    const char *flag_db = NULL, *model = NULL, *format = NULL;
-    remote_opts ro = { 0 };
-    opts_list pfiles = { 0 };
-    long sample_n = 0;
-    bool all_items = false;
-    const opt table[] = {
-        CLI_OPT_DB(&flag_db),
-        CLI_OPTS_REMOTE(&ro),
-        OPT_STRING_LIST("patterns", "FILE", &pfiles, "an access-pattern file (default: the pattern folder's)"),
-        OPT_STRING("model", "FILE", &model, "the entities of a model file (default: inferred)"),
-        OPT_INTEGER("sample", "N", &sample_n, 1, 1e15, "read N items a table (remote default: 10000)"),
-        OPT_BOOL("all", &all_items, "read every item (the local default)"),
-        OPT_STRING("format", "F", &format, "text (default) or json"),
-        OPT_END(),
-    };
-    const opts_cmd cmd = {
-        .name = "doctor",
-        .usage = "ddbx doctor [TABLE...] [--db FILE] [--patterns FILE]... [--model FILE]\n"
-                 "                   [--sample N | --all] [--format text|json]\n"
-                 "       ddbx doctor [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
-        .about = about,
-        .opts = table,
-        .positional = true,
-    };
-    int rc = opts_parse(&cmd, &argc, argv);
-    int rem = rc == OPTS_OK ? cli_where("doctor", flag_db, &ro) : 0;
-    bool json = format && strcmp(format, "json") == 0;
-    if (rc == OPTS_OK && rem >= 0 && format && !json && strcmp(format, "text") != 0) {
-        fputs("ddbx doctor: unknown option or bad value: ", stderr);
-        cli_fputs_safe(stderr, format);
-        fprintf(stderr, "\nusage: %s\n", cmd.usage);
-        rc = OPTS_ERROR;
+    int rc = opts_main(&doctor_cmd, &argc, argv);
+    if (rc >= 0)
+        return rc;
+    const char *flag_db = A.db, *model = A.model;
+    remote_opts ro = A.ro;
+    int rem = cli_where("doctor", flag_db, &ro);
+    bool json = A.format && strcmp(A.format, "json") == 0;
+    if (rem >= 0 && A.format && !json && strcmp(A.format, "text") != 0) {
+        opts_refuse(&doctor_cmd, "unknown option or bad value: %s", A.format);
+        rem = -1;
     }
-    if (rc != OPTS_OK || rem < 0) {
-        opts_list_free(&pfiles);
-        return rc == OPTS_HELP ? 0 : 2;
+    if (rem < 0) {
+        opts_list_free(&A.patterns);
+        return 2;
     }
-    uint64_t sample = all_items ? 0 : sample_n ? (uint64_t)sample_n : rem ? TABLE_READ_SAMPLE : 0;
+    rc = 0;
+    uint64_t sample = A.all ? 0 : A.sample ? (uint64_t)A.sample : rem ? TABLE_READ_SAMPLE : 0;
     char **tables = xcalloc((size_t)argc, sizeof *tables);
     size_t n_tables = 0;
     for (int i = 1; i < argc; i++)
@@ -161,7 +170,7 @@ int cli_doctor(int argc, char **argv)
     pattern_set *sets = NULL;
     size_t n_sets = 0;
     if (rc == 0)
-        rc = load_patterns(pfiles.v, pfiles.n, flag_db, rem, &sets, &n_sets);
+        rc = load_patterns(A.patterns.v, A.patterns.n, flag_db, rem, &sets, &n_sets);
     ent_model declared;
     ent_model_init(&declared);
     diag d;
@@ -234,6 +243,6 @@ int cli_doctor(int argc, char **argv)
     if (all)
         store_names_free(all, n_all);
     free(tables);
-    opts_list_free(&pfiles);
+    opts_list_free(&A.patterns);
     return rc;
 }

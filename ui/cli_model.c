@@ -144,52 +144,61 @@ static int parse_format(const char *v, enum cli_model_fmt *f)
     return -1;
 }
 
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *format;
+    remote_opts ro;
+    cli_model_opts o;
+    opts_list patterns;
+    long sample;
+    bool all;
+} A;
+
+static const opt model_opts[] = {
+    CLI_OPT_DB(&A.db),
+    CLI_OPTS_REMOTE(&A.ro),
+    OPT_STRING("format", "F", &A.format, "text (default), json (a model file) or markdown (the design)"),
+    OPT_INTEGER("sample", "N", &A.sample, 1, 1e15, "read at most N items a table (default 10000)"),
+    OPT_BOOL("all", &A.all, "read every item"),
+    OPT_STRING_LIST("patterns", "FILE", &A.patterns, "an access-pattern file (default: the pattern folder's)"),
+    OPT_STRING("price", "FILE", &A.o.price_file, "the prices for markdown (default: built in)"),
+    OPT_STRING("price-region", "R", &A.o.price_region, "the built-in prices of region R (us-east-1)"),
+    OPT_END(),
+};
+
+static const opts_cmd model_cmd = {
+    .name = "model",
+    .usage = "ddbx model [TABLE...] [--db FILE] [--format text|json|markdown]\n"
+             "                  [--sample N | --all] [--patterns FILE]... [--price FILE] [--price-region R]\n"
+             "       ddbx model [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
+    .about = about,
+    .opts = model_opts,
+    .positional = true,
+};
+
 int cli_model(int argc, char **argv)
 {
-    const char *flag_db = NULL, *format = NULL;
-    remote_opts ro = { 0 };
-    cli_model_opts o;
-    memset(&o, 0, sizeof o);
-    opts_list pl = { 0 };
-    long sample_n = 0;
-    bool all_items = false;
-    const opt table[] = {
-        CLI_OPT_DB(&flag_db),
-        CLI_OPTS_REMOTE(&ro),
-        OPT_STRING("format", "F", &format, "text (default), json (a model file) or markdown (the design)"),
-        OPT_INTEGER("sample", "N", &sample_n, 1, 1e15, "read at most N items a table (default 10000)"),
-        OPT_BOOL("all", &all_items, "read every item"),
-        OPT_STRING_LIST("patterns", "FILE", &pl, "an access-pattern file (default: the pattern folder's)"),
-        OPT_STRING("price", "FILE", &o.price_file, "the prices for markdown (default: built in)"),
-        OPT_STRING("price-region", "R", &o.price_region, "the built-in prices of region R (us-east-1)"),
-        OPT_END(),
-    };
-    const opts_cmd cmd = {
-        .name = "model",
-        .usage = "ddbx model [TABLE...] [--db FILE] [--format text|json|markdown]\n"
-                 "                  [--sample N | --all] [--patterns FILE]... [--price FILE] [--price-region R]\n"
-                 "       ddbx model [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
-        .about = about,
-        .opts = table,
-        .positional = true,
-    };
-    int rc = opts_parse(&cmd, &argc, argv);
-    int rem = rc == OPTS_OK ? cli_where("model", flag_db, &ro) : 0;
-    if (rc == OPTS_OK && rem >= 0 && format && parse_format(format, &o.format) < 0) {
-        fputs("ddbx model: unknown option or bad value: ", stderr);
-        cli_fputs_safe(stderr, format);
-        fprintf(stderr, "\nusage: %s\n", cmd.usage);
-        rc = OPTS_ERROR;
+    int rc = opts_main(&model_cmd, &argc, argv);
+    if (rc >= 0)
+        return rc;
+    const char *flag_db = A.db;
+    remote_opts ro = A.ro;
+    cli_model_opts o = A.o;
+    int rem = cli_where("model", flag_db, &ro);
+    if (rem >= 0 && A.format && parse_format(A.format, &o.format) < 0) {
+        opts_refuse(&model_cmd, "unknown option or bad value: %s", A.format);
+        rem = -1;
     }
-    if (rc != OPTS_OK || rem < 0) {
-        opts_list_free(&pl);
-        return rc == OPTS_HELP ? 0 : 2;
+    if (rem < 0) {
+        opts_list_free(&A.patterns);
+        return 2;
     }
-    o.sample = all_items ? 0 : sample_n ? (uint64_t)sample_n : TABLE_READ_SAMPLE;
+    rc = 0;
+    o.sample = A.all ? 0 : A.sample ? (uint64_t)A.sample : TABLE_READ_SAMPLE;
     if (!o.price_region)
         o.price_region = "us-east-1";
-    o.patterns = pl.v;
-    o.n_patterns = pl.n;
+    o.patterns = A.patterns.v;
+    o.n_patterns = A.patterns.n;
     char **tables = xcalloc((size_t)argc, sizeof *tables);
     size_t n_tables = 0;
     for (int i = 1; i < argc; i++)
@@ -265,6 +274,6 @@ int cli_model(int argc, char **argv)
     if (all)
         store_names_free(all, n_all);
     free(tables);
-    opts_list_free(&pl);
+    opts_list_free(&A.patterns);
     return rc;
 }
