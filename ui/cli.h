@@ -90,6 +90,16 @@ status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, 
 int cli_tables_or_all(struct store *st, const char *who, char ***tables, size_t *n_tables,
                       char ***all, size_t *n_all);
 
+/* The access patterns of the files named (n_files of them), else of
+ * every file of the database's pattern folder (flag_db, else the
+ * default database: cli_patterns_dir), into *sets (n of them, each
+ * pattern_set_done and the array freed by the caller). 0, or 2 after
+ * saying on stderr (WHO: FILE:LINE:COL: ...) which file does not parse
+ * (ui/cli_model_md.c: model's design document and doctor). */
+struct pattern_set;
+int cli_load_pattern_sets(const char **files, size_t n_files, const char *flag_db, const char *who,
+                          struct pattern_set **sets, size_t *n);
+
 /* The prices of region from file (NULL: the built-in price file), for
  * --cost and the design document; 0, or 2 after saying on stderr (WHO:
  * FILE:LINE:COL: ...) why not: a file that does not parse, a region it

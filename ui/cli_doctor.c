@@ -82,38 +82,6 @@ static void put_json(const doctor_report *r)
     buf_done(&b);
 }
 
-/* The pattern files given, else the database's folder: into *sets. */
-static int load_patterns(const char **files, size_t n_files, const char *flag_db, int rem,
-                         pattern_set **sets, size_t *n)
-{
-    char **listed = NULL;
-    size_t n_listed = 0;
-    if (!n_files) {
-        char *db = cli_db_path(rem ? NULL : flag_db, 0);
-        char *dir = cli_patterns_dir(db);
-        pattern_file_list_dir(dir, &listed, &n_listed);
-        free(dir);
-        free(db);
-        files = (const char **)listed;
-        n_files = n_listed;
-    }
-    *sets = xcalloc(n_files ? n_files : 1, sizeof **sets);
-    *n = n_files;
-    int rc = 0;
-    for (size_t i = 0; i < n_files && rc == 0; i++) {
-        diag d;
-        diag_init(&d);
-        if (pattern_file_load(files[i], &(*sets)[i], &d) != ST_OK) {
-            cli_print_file_diag("ddbx doctor", &d);
-            rc = 2;
-        }
-    }
-    for (size_t i = 0; i < n_listed; i++)
-        free(listed[i]);
-    free(listed);
-    return rc;
-}
-
 /* The command line, filled by the table below (one run a process). */
 static struct {
     const char *db, *model, *format;
@@ -123,7 +91,7 @@ static struct {
     bool all;
 } A;
 
-static const opt doctor_opts[] = {
+static const opt doctor_table[] = {
     CLI_OPT_DB(&A.db),
     CLI_OPTS_REMOTE(&A.ro),
     OPT_STRING_LIST("patterns", "FILE", &A.patterns, "an access-pattern file (default: the pattern folder's)"),
@@ -140,7 +108,7 @@ static const opts_cmd doctor_cmd = {
              "                   [--sample N | --all] [--format text|json]\n"
              "       ddbx doctor [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
     .about = about,
-    .opts = doctor_opts,
+    .opts = doctor_table,
     .positional = true,
 };
 
@@ -170,7 +138,7 @@ int cli_doctor(int argc, char **argv)
     pattern_set *sets = NULL;
     size_t n_sets = 0;
     if (rc == 0)
-        rc = load_patterns(A.patterns.v, A.patterns.n, flag_db, rem, &sets, &n_sets);
+        rc = cli_load_pattern_sets(A.patterns.v, A.patterns.n, rem ? NULL : flag_db, "ddbx doctor", &sets, &n_sets);
     ent_model declared;
     ent_model_init(&declared);
     diag d;

@@ -130,47 +130,55 @@ static int ensure_table(store *s, const char *table, const char *key, bool *crea
     return 0;
 }
 
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *table, *key, *format;
+    bool skip_bad, replace;
+} A;
+
+static const opt load_table[] = {
+    OPT_STRING("table", "T", &A.table, "the table for formats that do not name one"),
+    OPT_STRING("format", "F", &A.format, "the file's format (default: auto-detected)"),
+    OPT_STRING("key", "K", &A.key, "create T when missing, e.g. --key PK:S,SK:S (types S, N, B)"),
+    OPT_BOOL("skip-bad", &A.skip_bad, "load the good items, report each bad one"),
+    OPT_BOOL("replace", &A.replace, "Workbench models: drop and recreate tables that exist"),
+    CLI_OPT_DB(&A.db),
+    OPT_END(),
+};
+
+static const opts_cmd load_cmd = {
+    .name = "load",
+    .usage = "ddbx load FILE [--table T] [--format F] [--skip-bad] [--replace]\n"
+             "                 [--key PK:TYPE[,SK:TYPE]] [--db FILE]",
+    .about = "FILE '-' reads stdin. Formats (default auto-detected):\n"
+             "  ddb-json, jsonl  DynamoDB JSON items: an array, or one item a line\n"
+             "  s3               DynamoDB export to S3 lines {\"Item\": {...}}\n"
+             "  aws-cli          `aws dynamodb scan`/`query` output {\"Items\": [...]}, pages concatenated\n"
+             "  batch            BatchWriteItem request files {\"Table\": [{\"PutRequest\": ...}]}\n"
+             "  workbench        NoSQL Workbench model: creates tables and indexes, loads TableData\n"
+             "  plain            plain JSON objects, types inferred (lossy)\n"
+             "Without --skip-bad a bad item fails the file and nothing of it is committed.\n",
+    .opts = load_table,
+    .positional = true,
+};
+
 int cli_load(int argc, char **argv)
 {
-    const char *flag_db = NULL, *table = NULL, *key = NULL, *format = NULL;
-    bool skip_bad = false, replace = false, created = false;
-    const opt table_opts[] = {
-        OPT_STRING("table", "T", &table, "the table for formats that do not name one"),
-        OPT_STRING("format", "F", &format, "the file's format (default: auto-detected)"),
-        OPT_STRING("key", "K", &key, "create T when missing, e.g. --key PK:S,SK:S (types S, N, B)"),
-        OPT_BOOL("skip-bad", &skip_bad, "load the good items, report each bad one"),
-        OPT_BOOL("replace", &replace, "Workbench models: drop and recreate tables that exist"),
-        CLI_OPT_DB(&flag_db),
-        OPT_END(),
-    };
-    const opts_cmd cmd = {
-        .name = "load",
-        .usage = "ddbx load FILE [--table T] [--format F] [--skip-bad] [--replace]\n"
-                 "                 [--key PK:TYPE[,SK:TYPE]] [--db FILE]",
-        .about = "FILE '-' reads stdin. Formats (default auto-detected):\n"
-                 "  ddb-json, jsonl  DynamoDB JSON items: an array, or one item a line\n"
-                 "  s3               DynamoDB export to S3 lines {\"Item\": {...}}\n"
-                 "  aws-cli          `aws dynamodb scan`/`query` output {\"Items\": [...]}, pages concatenated\n"
-                 "  batch            BatchWriteItem request files {\"Table\": [{\"PutRequest\": ...}]}\n"
-                 "  workbench        NoSQL Workbench model: creates tables and indexes, loads TableData\n"
-                 "  plain            plain JSON objects, types inferred (lossy)\n"
-                 "Without --skip-bad a bad item fails the file and nothing of it is committed.\n",
-        .opts = table_opts,
-        .positional = true,
-    };
-    int parsed = opts_main(&cmd, &argc, argv);
+    int parsed = opts_main(&load_cmd, &argc, argv);
     if (parsed >= 0)
         return parsed;
+    const char *flag_db = A.db, *table = A.table, *key = A.key, *format = A.format;
+    bool skip_bad = A.skip_bad, replace = A.replace, created = false;
     import_format fmt = IMPORT_AUTO;
     if (format && !import_format_parse(format, &fmt)) {
         fprintf(stderr, "ddbx load: unknown format '%s'\n", format);
-        opts_usage(&cmd, stderr);
+        opts_usage(&load_cmd, stderr);
         return 2;
     }
     if (argc != 2) {
         if (argc > 2)
             fprintf(stderr, "ddbx load: one FILE at a time ('%s')\n", argv[2]);
-        opts_usage(&cmd, stderr);
+        opts_usage(&load_cmd, stderr);
         return 2;
     }
     const char *file = argv[1];

@@ -154,7 +154,7 @@ static struct {
     bool all;
 } A;
 
-static const opt model_opts[] = {
+static const opt model_table[] = {
     CLI_OPT_DB(&A.db),
     CLI_OPTS_REMOTE(&A.ro),
     OPT_STRING("format", "F", &A.format, "text (default), json (a model file) or markdown (the design)"),
@@ -172,7 +172,7 @@ static const opts_cmd model_cmd = {
              "                  [--sample N | --all] [--patterns FILE]... [--price FILE] [--price-region R]\n"
              "       ddbx model [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
     .about = about,
-    .opts = model_opts,
+    .opts = model_table,
     .positional = true,
 };
 

@@ -55,38 +55,47 @@ static void show(const pull_progress *p, void *ud)
     fflush(stderr);
 }
 
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *as, *rules;
+    remote_opts ro;
+    long segments;
+} A;
+
+static const opt pull_table[] = {
+    OPT_STRING("as", "NAME", &A.as, "the local table's name (default: the remote's)"),
+    OPT_INTEGER("segments", "N", &A.segments, 1, 1000000, "a parallel Scan in N segments"),
+    OPT_STRING("mask", "RULES", &A.rules, "hash, fake, redact or drop what the rules file names"),
+    CLI_OPT_DB(&A.db),
+    CLI_OPTS_REMOTE(&A.ro),
+    OPT_END(),
+};
+
+static const opts_cmd pull_cmd = {
+    .name = "pull",
+    .usage = "ddbx pull TABLE [--as NAME] [--segments N] [--mask RULES] [--db FILE]\n"
+             "                 (--endpoint-url URL | --region R) [--profile P]",
+    .about = "Copies a remote table (its indexes, TTL and items) into the local store.\n",
+    .opts = pull_table,
+    .positional = true,
+};
+
 int cli_pull(int argc, char **argv)
 {
-    const char *flag_db = NULL, *as = NULL, *rules = NULL;
-    remote_opts ro = { 0 };
-    long segments = 1;
-    const opt table_opts[] = {
-        OPT_STRING("as", "NAME", &as, "the local table's name (default: the remote's)"),
-        OPT_INTEGER("segments", "N", &segments, 1, 1000000, "a parallel Scan in N segments"),
-        OPT_STRING("mask", "RULES", &rules, "hash, fake, redact or drop what the rules file names"),
-        CLI_OPT_DB(&flag_db),
-        CLI_OPTS_REMOTE(&ro),
-        OPT_END(),
-    };
-    const opts_cmd cmd = {
-        .name = "pull",
-        .usage = "ddbx pull TABLE [--as NAME] [--segments N] [--mask RULES] [--db FILE]\n"
-                 "                 (--endpoint-url URL | --region R) [--profile P]",
-        .about = "Copies a remote table (its indexes, TTL and items) into the local store.\n",
-        .opts = table_opts,
-        .positional = true,
-    };
-    int pr = opts_main(&cmd, &argc, argv);
+    int pr = opts_main(&pull_cmd, &argc, argv);
     if (pr >= 0)
         return pr;
+    const char *flag_db = A.db, *as = A.as, *rules = A.rules;
+    remote_opts ro = A.ro;
+    long segments = A.segments ? A.segments : 1;
     const char *table = argc == 2 ? argv[1] : NULL;
     if (!table) {
-        fprintf(stderr, "ddbx pull: name one TABLE\nusage: %s\n", cmd.usage);
+        fprintf(stderr, "ddbx pull: name one TABLE\nusage: %s\n", pull_cmd.usage);
         return 2;
     }
     if (!ro.endpoint_url && !ro.region && !ro.profile) {
         fprintf(stderr, "ddbx pull: say where the table is: --endpoint-url URL or --region R\n"
-                        "usage: %s\n", cmd.usage);
+                        "usage: %s\n", pull_cmd.usage);
         return 2;
     }
 

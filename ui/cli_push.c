@@ -170,42 +170,51 @@ static char *state_dir(const char *flag_db)
     return buf_steal(&b);
 }
 
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db;
+    remote_opts ro;
+    push_opts o;
+    bool yes;
+} A;
+
+static const opt push_flags[] = {
+    CLI_OPTS_REMOTE(&A.ro),
+    CLI_OPT_DB(&A.db),
+    OPT_BOOL("with-items", &A.o.with_items, "copy the items too (BatchWriteItem)"),
+    OPT_STRING("as", "NAME", &A.o.as, "the name of the copy (one table)"),
+    OPT_BOOL("replace", &A.o.replace, "delete and make again a table that exists there"),
+    OPT_BOOL("yes", &A.yes, "push without asking"),
+    OPT_END(),
+};
+
+static const opts_cmd push_cmd = {
+    .name = "push",
+    .usage = "ddbx push TABLE... (--endpoint-url URL | --region R) [--profile P] [--db FILE]\n"
+             "                 [--with-items] [--as NAME] [--replace] [--yes]",
+    .about = "Creates the local tables on a DynamoDB endpoint with their indexes, TTL and streams\n"
+             "settings; --with-items copies their items too (BatchWriteItem). Prints the plan\n"
+             "and asks first (--yes: without asking). A table that exists there is refused\n"
+             "unless --replace (deleted and made again); an interrupted push resumes when run\n"
+             "again. --as NAME names the copy of one table.\n",
+    .opts = push_flags,
+    .positional = true,
+};
+
 int cli_push(int argc, char **argv)
 {
-    const char *flag_db = NULL;
-    remote_opts ro = { 0 };
-    push_opts o;
-    memset(&o, 0, sizeof o);
-    bool yes = false;
-    const opt table_opts[] = {
-        CLI_OPTS_REMOTE(&ro),
-        CLI_OPT_DB(&flag_db),
-        OPT_BOOL("with-items", &o.with_items, "copy the items too (BatchWriteItem)"),
-        OPT_STRING("as", "NAME", &o.as, "the name of the copy (one table)"),
-        OPT_BOOL("replace", &o.replace, "delete and make again a table that exists there"),
-        OPT_BOOL("yes", &yes, "push without asking"),
-        OPT_END(),
-    };
-    const opts_cmd cmd = {
-        .name = "push",
-        .usage = "ddbx push TABLE... (--endpoint-url URL | --region R) [--profile P] [--db FILE]\n"
-                 "                 [--with-items] [--as NAME] [--replace] [--yes]",
-        .about = "Creates the local tables on a DynamoDB endpoint with their indexes, TTL and streams\n"
-                 "settings; --with-items copies their items too (BatchWriteItem). Prints the plan\n"
-                 "and asks first (--yes: without asking). A table that exists there is refused\n"
-                 "unless --replace (deleted and made again); an interrupted push resumes when run\n"
-                 "again. --as NAME names the copy of one table.\n",
-        .opts = table_opts,
-        .positional = true,
-    };
-    int pr = opts_main(&cmd, &argc, argv);
+    int pr = opts_main(&push_cmd, &argc, argv);
     if (pr >= 0)
         return pr;
+    const char *flag_db = A.db;
+    remote_opts ro = A.ro;
+    push_opts o = A.o;
+    bool yes = A.yes;
     bool rem = ro.endpoint_url || ro.region || ro.profile;
     if (!rem || argc < 2) {
         fprintf(stderr, "ddbx push: %s\n", !rem ? "name the endpoint: --endpoint-url URL or --region R"
                                                 : "name the tables to push");
-        opts_usage(&cmd, stderr);
+        opts_usage(&push_cmd, stderr);
         return 2;
     }
     const char **tables = xcalloc((size_t)argc, sizeof *tables);
