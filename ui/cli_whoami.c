@@ -46,9 +46,10 @@ int cli_whoami(int argc, char **argv)
     };
     const opts_cmd cmd = {
         .name = "whoami",
-        .usage = "ddbx whoami [--profile P] [--region R]   (or ddbx --whoami)",
+        .usage = "ddbx whoami [--profile P] [--region R]",
         .about = "Who the AWS credentials are, as aws sts get-caller-identity prints it; STS's\n"
-                 "endpoint comes from AWS_ENDPOINT_URL_STS or the profile's services section.\n",
+                 "endpoint comes from AWS_ENDPOINT_URL_STS or the profile's services section.\n"
+                 "ddbx --whoami is the same.\n",
         .opts = table,
     };
     int pr = opts_main(&cmd, &argc, argv);
