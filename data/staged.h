@@ -10,7 +10,7 @@
  * describe string as scope, so the changes staged against one endpoint
  * are never shown for another; a local store's scope is "". Nothing is
  * written to an endpoint here: committing is the explorer's
- * TransactWriteItems (ui/stage.c).
+ * TransactWriteItems (ui/staging.c).
  *
  * Ownership: a staged_item filled by staged_list is the caller's
  * (staged_item_free); inputs are only read.

@@ -16,6 +16,7 @@
 #include "model/buf.h"
 #include "model/cost.h"
 #include "model/status.h"
+#include "ui/opts.h"
 
 /* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
  * else ~/.local/share/ddbx/ddbx.db. Creates the directory (0700) when
@@ -32,10 +33,6 @@ char *cli_patterns_dir(const char *db_path);
  * on stderr. f NULL (the explorer): silent either way. */
 int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f);
 
-/* Parses a leading `--db FILE` / `--db=FILE` anywhere in argv; removes it
- * from argv (compacting) and returns the value or NULL. */
-const char *cli_take_db(int *argc, char **argv);
-
 /* `--read-only` anywhere in argv: removes it (compacting argv) and makes
  * cli_store_flags() include STORE_READ_ONLY, so every subcommand opens the
  * database so that no write can happen. main() calls it before dispatch. */
@@ -44,42 +41,39 @@ void cli_take_read_only(int *argc, char **argv);
 unsigned cli_store_flags(void);
 
 /*
- * The remote flags anywhere in argv: `--endpoint-url URL`, `--region R`,
- * `--profile P` (and their `--flag=VALUE` forms) fill *o (zeroed first:
- * the caller's remote_opts need not be; the values point into argv), `--write` sets *write (may be
- * NULL when the command has no writes). Removes them, compacting argv.
- * Returns 1 when any remote flag was given (the session is remote), 0 when
- * none, -1 after printing a message on stderr for a flag missing its
- * value.
+ * The rows of option tables (ui/opts.h) that several commands share,
+ * spliced into a command's table as git's OPT__VERBOSE is:
+ *   CLI_OPT_DB(&db)              --db FILE
+ *   CLI_OPTS_REMOTE(&ro)         --endpoint-url URL, --region R, --profile P
+ *                                (the values point into argv; zero ro first)
+ *   CLI_OPTS_STREAM_TIMES(&r, &i) --stream-retention S (how long change
+ *                                records are kept; 24 hours unless given),
+ *                                --iterator-lifetime S (how long a shard
+ *                                iterator is accepted; 15 minutes); 0: not given
+ *   CLI_OPT_TTL_INTERVAL(&s)     --ttl-interval S: how often the store's TTL
+ *                                sweep runs (start at CLI_TTL_INTERVAL; 0: never)
  */
-int cli_take_remote(int *argc, char **argv, remote_opts *o, int *write);
-
-/* --db and the remote flags together, for a command that reads a local
- * or a remote store: *flag_db and *ro filled (ro zeroed first), argv
- * compacted. 1: remote, 0: local, -1 after a message: a flag without its
- * value, or --db with a remote flag (cmd names the command in it). */
-int cli_take_store(int *argc, char **argv, const char *cmd, const char **flag_db, remote_opts *ro);
-
-/*
- * `--stream-retention SECONDS` (how long change records are kept; 24
- * hours unless given) and `--iterator-lifetime SECONDS` (how long a shard
- * iterator is accepted; 15 minutes) for `ddbx serve` and `ddbx api`:
- * removed from argv; 0 in either when not given. -1 after a message on
- * stderr for a bad value.
- */
-int cli_take_stream_times(int *argc, char **argv, double *retention, double *iterator);
-
-/*
- * `--ttl-interval SECONDS` for `ddbx serve` and the explorer: how often
- * the store's TTL sweep deletes expired items (store_ttl_sweep);
- * CLI_TTL_INTERVAL when not given, 0 for no sweep. Removed from argv; -1
- * after a message on stderr for a bad value.
- */
+#define CLI_OPT_DB(v) OPT_STRING("db", "FILE", (v), "the database file (default: $DDBX_DB, else ~/.local/share/ddbx/ddbx.db)")
+#define CLI_OPTS_REMOTE(ro) \
+    OPT_STRING("endpoint-url", "URL", &(ro)->endpoint_url, "a DynamoDB endpoint instead of the local store"), \
+    OPT_STRING("region", "R", &(ro)->region, "DynamoDB in AWS region R"), \
+    OPT_STRING("profile", "P", &(ro)->profile, "the AWS profile (credentials, region)")
+#define CLI_OPTS_STREAM_TIMES(ret, life) \
+    OPT_SECONDS("stream-retention", (ret), 0, 1e9, OPT_ABOVE_LO, "keep change records S seconds"), \
+    OPT_SECONDS("iterator-lifetime", (life), 0, 1e9, OPT_ABOVE_LO, "accept a shard iterator S seconds")
 #define CLI_TTL_INTERVAL 5.0
-int cli_take_ttl_interval(int *argc, char **argv, double *secs);
-/* --budget RCU: the explorer's read budget on an endpoint (0 when not
- * given: none). Removed from argv; -1 (said on stderr) when not a number. */
-int cli_take_budget(int *argc, char **argv, double *rcu);
+#define CLI_OPT_TTL_INTERVAL(v) \
+    OPT_SECONDS("ttl-interval", (v), 0, 1e9, 0, "run the TTL sweep every S seconds (0: never)")
+
+/* Where a command that takes CLI_OPT_DB and CLI_OPTS_REMOTE works: 1
+ * remote (a remote flag given), 0 local, -1 after a message on stderr
+ * (ddbx CMD: ..., cmd NULL: the explorer's ddbx: ...) when --db comes
+ * with a remote flag. */
+int cli_where(const char *cmd, const char *flag_db, const remote_opts *ro);
+
+/* `"name":"value"` (JSON-escaped), or `"name":null` for val NULL,
+ * appended to b: the members of check's and doctor's JSON reports. */
+void cli_json_member(buf *b, const char *name, const char *val);
 
 /* A store to read, nothing written: the local database (--db, else the
  * default) opened read-only, or with rem set the remote endpoint of *ro
@@ -96,6 +90,16 @@ status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, 
 int cli_tables_or_all(struct store *st, const char *who, char ***tables, size_t *n_tables,
                       char ***all, size_t *n_all);
 
+/* The access patterns of the files named (n_files of them), else of
+ * every file of the database's pattern folder (flag_db, else the
+ * default database: cli_patterns_dir), into *sets (n of them, each
+ * pattern_set_done and the array freed by the caller). 0, or 2 after
+ * saying on stderr (WHO: FILE:LINE:COL: ...) which file does not parse
+ * (ui/cli_model_md.c: model's design document and doctor). */
+struct pattern_set;
+int cli_load_pattern_sets(const char **files, size_t n_files, const char *flag_db, const char *who,
+                          struct pattern_set **sets, size_t *n);
+
 /* The prices of region from file (NULL: the built-in price file), for
  * --cost and the design document; 0, or 2 after saying on stderr (WHO:
  * FILE:LINE:COL: ...) why not: a file that does not parse, a region it
@@ -105,8 +109,13 @@ int cli_load_prices(const char *file, const char *region, const char *who, price
 
 /* `ddbx eval EXPR ...`: parse, check and evaluate an expression. */
 int cli_eval(int argc, char **argv);
+/* The command line of `ddbx eval` (one table for both kinds, ui/cli_eval.c). */
+typedef struct cli_eval_args {
+    const char *text, *kind, *names_j, *values_j, *item_j, *schema, *params_j;
+    opts_list indexes;   /* --index NAME=PK[:T][,SK[:T]], partiql only */
+} cli_eval_args;
 /* `ddbx eval --kind partiql STATEMENT ...` (cli_eval_partiql.c). */
-int cli_eval_partiql(int argc, char **argv);
+int cli_eval_partiql(const cli_eval_args *a);
 /* For eval's output: text with control bytes escaped; an error with the
  * text and a caret under d->pos (cli_eval.c). */
 void cli_put_clean(FILE *f, const char *s, size_t n);
@@ -115,7 +124,7 @@ void cli_show_error_at(const diag *d, const char *text);
 void cli_put_lines(const buf *b);
 /* An option's item in DynamoDB JSON (--item, --values) into out; 0, or 2
  * with "ddbx eval: OPT: path: message" on stderr (cli_eval.c). */
-int cli_parse_item_option(const char *opt, const char *json, av *out, diag *d);
+int cli_parse_item_option(const char *flag, const char *json, av *out, diag *d);
 /* "PK[:S|N|B][,SK[:S|N|B]]" into malloc'd names (sk may stay NULL) and
  * types; -1 when malformed. */
 int cli_parse_key_schema(const char *spec, char **pk, av_type *pkt, char **sk, av_type *skt);

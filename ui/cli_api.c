@@ -69,17 +69,29 @@ static int api_remote(const remote_opts *o)
 
 int cli_api(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    remote_opts ro;
-    int rem = cli_take_remote(&argc, argv, &ro, NULL);
-    double retention, lifetime;
-    if (rem < 0 || cli_take_stream_times(&argc, argv, &retention, &lifetime) < 0)
+    const char *flag_db = NULL;
+    remote_opts ro = { 0 };
+    double retention = 0, lifetime = 0;
+    const opt table[] = {
+        CLI_OPT_DB(&flag_db),
+        CLI_OPTS_STREAM_TIMES(&retention, &lifetime),
+        CLI_OPTS_REMOTE(&ro),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "api",
+        .usage = "ddbx api [--db FILE] [--stream-retention S] [--iterator-lifetime S]\n"
+                 "       ddbx api (--endpoint-url URL | --region R) [--profile P]",
+        .about = "DynamoDB requests in (one JSON object a line: Operation, Input), responses out,\n"
+                 "each flushed before the next line is read.\n",
+        .opts = table,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
+    int rem = cli_where("api", flag_db, &ro);
+    if (rem < 0)
         return 2;
-    if (argc > 1) {
-        fprintf(stderr, "usage: ddbx api [--db FILE] [--stream-retention S] [--iterator-lifetime S]\n"
-                        "       ddbx api (--endpoint-url URL | --region R) [--profile P]\n");
-        return 2;
-    }
     if (rem)
         return api_remote(&ro);
     char *path = cli_db_path(flag_db, 1);

@@ -22,13 +22,11 @@
 #include "data/store.h"
 #include "data/table_read.h"
 #include "model/ddbjson.h"
+#include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/cli_cost.h"
 
-static const char usage[] =
-    "usage: ddbx check [PATTERNS.json...] [--db FILE] [--format text|tap|json]\n"
-    "                  [--cost] [--price FILE] [--price-region R]\n"
-    "       ddbx check [PATTERNS.json...] (--endpoint-url URL | --region R) [--profile P]\n"
+static const char about[] =
     "Runs every access pattern of the files against the store (read-only) and\n"
     "prints one line a pattern (verdict, name, operation, items, read units,\n"
     "reasons) and a summary. Exit status 1 when a pattern needs a Scan, reads\n"
@@ -156,29 +154,20 @@ static void put_tap(const outcome *o, size_t i)
     buf_done(&op);
 }
 
-static void json_str(buf *b, const char *name, const char *val)
-{
-    buf_printf(b, "\"%s\":", name);
-    if (val)
-        ddbjson_write_string(b, val, strlen(val));
-    else
-        buf_adds(b, "null");
-}
-
 /* --cost in JSON: the prices, each entity's writes, each table's and
  * index's storage. */
 static void costs_json(store *st, buf *b)
 {
     buf_adds(b, ",\"prices\":{");
-    json_str(b, "region", C.p->region);
+    cli_json_member(b, "region", C.p->region);
     buf_addc(b, ',');
-    json_str(b, "currency", C.p->currency);
+    cli_json_member(b, "currency", C.p->currency);
     buf_addc(b, ',');
-    json_str(b, "taken", C.p->taken);
+    cli_json_member(b, "taken", C.p->taken);
     buf_addc(b, ',');
-    json_str(b, "source", C.p->source);
+    cli_json_member(b, "source", C.p->source);
     buf_addc(b, ',');
-    json_str(b, "file", C.pt.file);
+    cli_json_member(b, "file", C.pt.file);
     buf_printf(b, ",\"hours_per_month\":%g},\"writes\":[", C.pt.hours_per_month);
     bool first = true;
     for (size_t i = 0; i < C.m.n; i++)
@@ -188,9 +177,9 @@ static void costs_json(store *st, buf *b)
             cost_entity_write(e, &table, NULL, &total);
             buf_adds(b, first ? "{" : ",{");
             first = false;
-            json_str(b, "table", C.m.t[i].name);
+            cli_json_member(b, "table", C.m.t[i].name);
             buf_addc(b, ',');
-            json_str(b, "entity", e->name);
+            cli_json_member(b, "entity", e->name);
             buf_printf(b, ",\"table_units\":%.6g,\"write_units\":%.6g,", table, total);
             cli_cost_calls_json(&C.pt, C.p, true, total, 0, b);
             buf_addc(b, '}');
@@ -208,9 +197,9 @@ static void costs_json(store *st, buf *b)
                 continue;
             buf_adds(b, first ? "{" : ",{");
             first = false;
-            json_str(b, "table", t->name);
+            cli_json_member(b, "table", t->name);
             buf_addc(b, ',');
-            json_str(b, "index", index);
+            cli_json_member(b, "index", index);
             double month = cost_storage_month(C.p, ts.bytes, ts.items);
             buf_printf(b, ",\"items\":%llu,\"bytes\":%llu,\"billed_bytes\":%llu,",
                        (unsigned long long)ts.items, (unsigned long long)ts.bytes,
@@ -253,21 +242,21 @@ static void put_json(store *st, const outcome *o, size_t n, const size_t count[3
     for (size_t i = 0; i < n; i++) {
         const outcome *x = &o[i];
         buf_adds(&b, i ? ",{" : "{");
-        json_str(&b, "name", x->p->name);
+        cli_json_member(&b, "name", x->p->name);
         buf_addc(&b, ',');
-        json_str(&b, "description", x->p->description);
+        cli_json_member(&b, "description", x->p->description);
         buf_addc(&b, ',');
-        json_str(&b, "file", x->file);
+        cli_json_member(&b, "file", x->file);
         buf_printf(&b, ",\"line\":%d,\"column\":%d,", x->p->line, x->p->col);
-        json_str(&b, "operation", pattern_op_name(x->p->op));
+        cli_json_member(&b, "operation", pattern_op_name(x->p->op));
         buf_addc(&b, ',');
-        json_str(&b, "ran_as", pattern_op_name(x->r.ran_as));
+        cli_json_member(&b, "ran_as", pattern_op_name(x->r.ran_as));
         buf_printf(&b, ",\"items\":%zu,\"scanned\":%llu,\"read_units\":%g,\"more_pages\":%s,",
                    x->r.items, (unsigned long long)x->r.scanned, x->r.units,
                    x->r.truncated ? "true" : "false");
-        json_str(&b, "verdict", pattern_verdict_name(x->v));
+        cli_json_member(&b, "verdict", pattern_verdict_name(x->v));
         buf_addc(&b, ',');
-        json_str(&b, "reasons", x->why.len ? x->why.data : NULL);
+        cli_json_member(&b, "reasons", x->why.len ? x->why.data : NULL);
         if (C.on) {
             buf_adds(&b, ",\"cost\":{");
             cli_cost_calls_json(&C.pt, C.p, false, x->r.units, x->p->rate, &b);
@@ -379,50 +368,46 @@ static int run_all(store *st, char **files, pattern_set *sets, size_t n_files, e
 
 int cli_check(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    remote_opts ro;
-    int rem = cli_take_remote(&argc, argv, &ro, NULL);
+    const char *flag_db = NULL, *format = NULL, *price_file = NULL, *region = NULL;
+    remote_opts ro = { 0 };
+    const opt table[] = {
+        CLI_OPT_DB(&flag_db),
+        CLI_OPTS_REMOTE(&ro),
+        OPT_STRING("format", "F", &format, "text (default), tap or json"),
+        OPT_BOOL("cost", &C.on, "each pattern's cost in dollars, with writes and storage"),
+        OPT_STRING("price", "FILE", &price_file, "the prices (implies --cost; default: built in)"),
+        OPT_STRING("price-region", "R", &region, "the built-in prices of region R (implies --cost)"),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "check",
+        .usage = "ddbx check [PATTERNS.json...] [--db FILE] [--format text|tap|json]\n"
+                 "                  [--cost] [--price FILE] [--price-region R]\n"
+                 "       ddbx check [PATTERNS.json...] (--endpoint-url URL | --region R) [--profile P]",
+        .about = about,
+        .opts = table,
+        .positional = true,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
+    enum fmt f = FMT_TEXT;
+    if (format && parse_format(format, &f) < 0) {
+        fputs("ddbx check: unknown option or format ", stderr);
+        cli_fputs_safe(stderr, format);
+        fprintf(stderr, "\nusage: %s\n", cmd.usage);
+        return 2;
+    }
+    C.on = C.on || price_file || region;
+    if (!region)
+        region = "us-east-1";
+    int rem = cli_where("check", flag_db, &ro);
     if (rem < 0)
         return 2;
-    enum fmt f = FMT_TEXT;
-    const char *price_file = NULL, *region = "us-east-1";
-    char **files = calloc((size_t)argc, sizeof *files);
+    char **files = xcalloc((size_t)argc, sizeof *files);
     size_t n_files = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            free(files);
-            return 0;
-        }
-        if (strcmp(a, "--cost") == 0) {
-            C.on = true;
-            continue;
-        }
-        if ((strcmp(a, "--price") == 0 || strcmp(a, "--price-region") == 0) && i + 1 < argc) {
-            *(a[7] ? &region : &price_file) = argv[++i];
-            C.on = true;
-            continue;
-        }
-        const char *fv = strncmp(a, "--format=", 9) == 0 ? a + 9
-                         : strcmp(a, "--format") == 0 && i + 1 < argc ? argv[++i] : NULL;
-        if (fv ? parse_format(fv, &f) < 0 : (a[0] == '-' && a[1])) {
-            fputs("ddbx check: unknown option or format ", stderr);
-            cli_fputs_safe(stderr, fv ? fv : a);
-            fprintf(stderr, "\n%s", usage);
-            free(files);
-            return 2;
-        }
-        if (!fv)
-            files[n_files++] = argv[i];
-    }
-    if (rem && flag_db) {
-        fputs("ddbx check: --db names a local database; it cannot be combined with"
-              " --endpoint-url, --region or --profile\n", stderr);
-        fputs(usage, stderr);
-        free(files);
-        return 2;
-    }
+    for (int i = 1; i < argc; i++)
+        files[n_files++] = argv[i];
     char **listed = NULL;
     size_t n_listed = 0;
     if (!n_files) {
@@ -434,7 +419,7 @@ int cli_check(int argc, char **argv)
         if (!n_listed) {
             fputs("ddbx check: name a pattern file (there is none in ", stderr);
             cli_fputs_safe(stderr, dir);
-            fprintf(stderr, ")\n%s", usage);
+            fprintf(stderr, ")\nusage: %s\n", cmd.usage);
         }
         free(dir);
         free(db);

@@ -27,10 +27,7 @@
 #define VALUE_MAX 120         /* bytes of a value in text output */
 #define FLUSH_AT (64 * 1024)
 
-static const char usage_text[] =
-    "usage: ddbx diff A B [--db FILE] [--key PK[:S|N|B][,SK[:S|N|B]]]\n"
-    "                 [--format text|json|jsonl] [--input-format FMT]\n"
-    "                 [--endpoint-url URL | --region R] [--profile P]\n"
+static const char about[] =
     "A and B are each one of:\n"
     "  TABLE              a table of the database (--db, DDBX_DB, the default)\n"
     "  FILE:TABLE         a table of another database file (or of a batch or\n"
@@ -328,12 +325,6 @@ static void summary_text(buf *b, const tdiff_summary *s, tdiff_prefix *px, const
 
 /* ---- the command -------------------------------------------------------- */
 
-static int usage(void)
-{
-    fputs(usage_text, stderr);
-    return 2;
-}
-
 /* The key to compare by: --key, else the sides' own when they agree. */
 static int choose_key(const char *flag, diffsrc *a, diffsrc *b, key_attr *pk, key_attr *sk,
                       char **names)
@@ -399,63 +390,118 @@ static int choose_key(const char *flag, diffsrc *a, diffsrc *b, key_attr *pk, ke
     return 0;
 }
 
-int cli_diff(int argc, char **argv)
+/* Each difference of t as it comes, in o's format (a JSON report's
+ * opening too); stops early when stdout fails (o->failed). */
+static status write_events(tdiff *t, const key_attr *pk, const key_attr *sk, out *o, progress *p, diag *d)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    remote_opts ro;
-    int rem = cli_take_remote(&argc, argv, &ro, NULL);
-    if (rem < 0)
-        return 2;
-    const char *args[2] = { NULL, NULL }, *key_flag = NULL;
-    out o = { .fmt = OUT_TEXT };
-    import_format in_fmt = IMPORT_AUTO;
-    int n_args = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return 0;
-        } else if ((strcmp(a, "--key") == 0 || strcmp(a, "--format") == 0 ||
-                    strcmp(a, "--input-format") == 0) && i + 1 < argc) {
-            v = argv[++i];
-        } else if (strncmp(a, "--key=", 6) == 0 || strncmp(a, "--format=", 9) == 0 ||
-                   strncmp(a, "--input-format=", 15) == 0) {
-            v = strchr(a, '=') + 1;
-        } else if (a[0] == '-' && a[1]) {
-            fputs("ddbx diff: unknown option ", stderr);
-            cli_fputs_safe(stderr, a);
-            fputc('\n', stderr);
-            return usage();
-        } else if (n_args < 2) {
-            args[n_args++] = a;
-            continue;
-        } else {
-            return usage();
+    if (o->fmt == OUT_JSON)
+        buf_adds(&o->b, "{\"changes\":[");
+    for (;;) {
+        tdiff_event ev;
+        bool done = false;
+        status st = tdiff_next(t, &ev, &done, d);
+        if (st != ST_OK) {
+            flush(o, true);
+            return st;
         }
-        if (strncmp(a, "--key", 5) == 0) {
-            key_flag = v;
-        } else if (strncmp(a, "--input-format", 14) == 0) {
-            if (!import_format_parse(v, &in_fmt)) {
-                fputs("ddbx diff: --input-format: unknown format ", stderr);
-                cli_fputs_safe(stderr, v);
-                fputs(" (auto, ddb-json, jsonl, s3, aws-cli, batch, workbench, plain)\n", stderr);
-                return 2;
-            }
-        } else if (strcmp(v, "text") == 0 || strcmp(v, "json") == 0 || strcmp(v, "jsonl") == 0) {
-            o.fmt = v[0] == 't' ? OUT_TEXT : v[4] ? OUT_JSONL : OUT_JSON;
+        if (done)
+            return ST_OK;
+        if (o->fmt == OUT_TEXT) {
+            event_text(&o->b, pk, sk, &ev);
         } else {
-            fputs("ddbx diff: --format wants text, json or jsonl, not ", stderr);
-            cli_fputs_safe(stderr, v);
-            fputc('\n', stderr);
-            return 2;
+            if (o->fmt == OUT_JSON && o->events)
+                buf_addc(&o->b, ',');
+            event_json(&o->b, pk, sk, &ev);
+            if (o->fmt == OUT_JSONL)
+                buf_addc(&o->b, '\n');
         }
+        o->events++;
+        if (o->tty && p->drew)
+            fputs("\r\033[K", stderr);   /* the line goes where the progress was */
+        flush(o, o->tty);
+        if (o->failed)
+            return ST_OK;
     }
-    if (n_args != 2)
-        return usage();
-    if (strcmp(args[0], "-") == 0 && strcmp(args[1], "-") == 0) {
+}
+
+/* What the command line asks of diff. */
+typedef struct diff_args {
+    const char *side[2], *flag_db, *key_flag;
+    remote_opts ro;
+    int rem;
+    out_format fmt;
+    import_format in_fmt;
+} diff_args;
+
+/* Parses argv into *da: -1 to go on, else the exit status (after the
+ * help, or a message on stderr). */
+static int diff_parse(int argc, char **argv, diff_args *da)
+{
+    const char *format = NULL, *input_format = NULL;
+    memset(da, 0, sizeof *da);
+    const opt table[] = {
+        CLI_OPT_DB(&da->flag_db),
+        OPT_STRING("key", "PK[:T][,SK[:T]]", &da->key_flag, "compare by these attributes (types S, N, B)"),
+        OPT_STRING("format", "F", &format, "text (default), json or jsonl"),
+        OPT_STRING("input-format", "FMT", &input_format, "the export files' format (default: auto)"),
+        CLI_OPTS_REMOTE(&da->ro),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "diff",
+        .usage = "ddbx diff A B [--db FILE] [--key PK[:S|N|B][,SK[:S|N|B]]]\n"
+                 "                 [--format text|json|jsonl] [--input-format FMT]\n"
+                 "                 [--endpoint-url URL | --region R] [--profile P]",
+        .about = about,
+        .opts = table,
+        .positional = true,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
+    da->rem = da->ro.endpoint_url || da->ro.region || da->ro.profile;
+    da->in_fmt = IMPORT_AUTO;
+    if (input_format && !import_format_parse(input_format, &da->in_fmt)) {
+        fputs("ddbx diff: --input-format: unknown format ", stderr);
+        cli_fputs_safe(stderr, input_format);
+        fputs(" (auto, ddb-json, jsonl, s3, aws-cli, batch, workbench, plain)\n", stderr);
+        return 2;
+    }
+    da->fmt = OUT_TEXT;
+    if (format && strcmp(format, "json") == 0)
+        da->fmt = OUT_JSON;
+    else if (format && strcmp(format, "jsonl") == 0)
+        da->fmt = OUT_JSONL;
+    else if (format && strcmp(format, "text") != 0) {
+        fputs("ddbx diff: --format wants text, json or jsonl, not ", stderr);
+        cli_fputs_safe(stderr, format);
+        fputc('\n', stderr);
+        return 2;
+    }
+    if (argc != 3) {
+        opts_usage(&cmd, stderr);
+        return 2;
+    }
+    da->side[0] = argv[1];
+    da->side[1] = argv[2];
+    if (strcmp(da->side[0], "-") == 0 && strcmp(da->side[1], "-") == 0) {
         fputs("ddbx diff: only one side can be stdin (-)\n", stderr);
         return 2;
     }
+    return -1;
+}
+
+int cli_diff(int argc, char **argv)
+{
+    diff_args da;
+    int parsed = diff_parse(argc, argv, &da);
+    if (parsed >= 0)
+        return parsed;
+    const char **args = da.side, *key_flag = da.key_flag, *flag_db = da.flag_db;
+    remote_opts ro = da.ro;
+    int rem = da.rem;
+    import_format in_fmt = da.in_fmt;
+    out o = { .fmt = da.fmt };
 
     int rc = 2;
     char *db = cli_db_path(flag_db, 0);
@@ -510,36 +556,11 @@ int cli_diff(int argc, char **argv)
     side_ctx ca = { src[0], &p }, cb = { src[1], &p };
     t = tdiff_new(&pk, &sk, (tdiff_side){ side_next, &ca, "A" }, (tdiff_side){ side_next, &cb, "B" });
     p.sum = tdiff_get_summary(t);
-    if (o.fmt == OUT_JSON)
-        buf_adds(&o.b, "{\"changes\":[");
-    for (;;) {
-        tdiff_event ev;
-        bool done = false;
-        status st = tdiff_next(t, &ev, &done, &d);
-        if (st != ST_OK) {
-            flush(&o, true);
-            if (p.drew)
-                fputs("\r\033[K", stderr);
-            cli_print_diag("ddbx diff", &d);
-            goto out;
-        }
-        if (done)
-            break;
-        if (o.fmt == OUT_TEXT) {
-            event_text(&o.b, &pk, &sk, &ev);
-        } else {
-            if (o.fmt == OUT_JSON && o.events)
-                buf_addc(&o.b, ',');
-            event_json(&o.b, &pk, &sk, &ev);
-            if (o.fmt == OUT_JSONL)
-                buf_addc(&o.b, '\n');
-        }
-        o.events++;
-        if (o.tty && p.drew)
-            fputs("\r\033[K", stderr);   /* the line goes where the progress was */
-        flush(&o, o.tty);
-        if (o.failed)
-            break;
+    if (write_events(t, &pk, &sk, &o, &p, &d) != ST_OK) {
+        if (p.drew)
+            fputs("\r\033[K", stderr);
+        cli_print_diag("ddbx diff", &d);
+        goto out;
     }
     if (p.drew)
         fputs("\r\033[K", stderr);

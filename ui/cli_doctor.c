@@ -26,27 +26,13 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 
-static const char usage[] =
-    "usage: ddbx doctor [TABLE...] [--db FILE] [--patterns FILE]... [--model FILE]\n"
-    "                   [--sample N | --all] [--format text|json]\n"
-    "       ddbx doctor [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]\n"
+static const char about[] =
     "Finds what hurts a design, and says what to do: items near the 400 KB limit, TTL\n"
     "values that cannot work, indexes no access pattern uses, GSI keys missing from\n"
     "items a pattern expects in the index, hot partitions, item collections near\n"
     "10 GB on tables with an LSI, items of no entity, attributes of mixed types.\n"
     "Every table when none is named; the patterns of the database's pattern folder\n"
     "unless --patterns. Exit status 1 when it finds something. Read-only.\n";
-
-/* The value of --NAME V or --NAME=V at argv[*i] (advancing *i), else NULL. */
-static const char *opt(char **argv, int argc, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
 
 static void put_text(const doctor_report *r)
 {
@@ -63,15 +49,6 @@ static void put_text(const doctor_report *r)
     buf_done(&b);
 }
 
-static void str(buf *b, const char *name, const char *v)
-{
-    buf_printf(b, "\"%s\":", name);
-    if (v)
-        ddbjson_write_string(b, v, strlen(v));
-    else
-        buf_adds(b, "null");
-}
-
 static void put_json(const doctor_report *r)
 {
     buf b = BUF_INIT;
@@ -79,15 +56,15 @@ static void put_json(const doctor_report *r)
     for (size_t i = 0; i < r->n; i++) {
         const doctor_finding *f = &r->f[i];
         buf_adds(&b, i ? ",{" : "{");
-        str(&b, "kind", doctor_kind_name(f->kind));
+        cli_json_member(&b, "kind", doctor_kind_name(f->kind));
         buf_addc(&b, ',');
-        str(&b, "table", f->table);
+        cli_json_member(&b, "table", f->table);
         buf_addc(&b, ',');
-        str(&b, "index", f->index);
+        cli_json_member(&b, "index", f->index);
         buf_addc(&b, ',');
-        str(&b, "what", f->what);
+        cli_json_member(&b, "what", f->what);
         buf_addc(&b, ',');
-        str(&b, "todo", f->todo);
+        cli_json_member(&b, "todo", f->todo);
         buf_adds(&b, ",\"key\":");
         if (f->key.type == AV_M)
             ddbjson_write_item(&b, &f->key);
@@ -105,89 +82,63 @@ static void put_json(const doctor_report *r)
     buf_done(&b);
 }
 
-/* The pattern files given, else the database's folder: into *sets. */
-static int load_patterns(const char **files, size_t n_files, const char *flag_db, int rem,
-                         pattern_set **sets, size_t *n)
-{
-    char **listed = NULL;
-    size_t n_listed = 0;
-    if (!n_files) {
-        char *db = cli_db_path(rem ? NULL : flag_db, 0);
-        char *dir = cli_patterns_dir(db);
-        pattern_file_list_dir(dir, &listed, &n_listed);
-        free(dir);
-        free(db);
-        files = (const char **)listed;
-        n_files = n_listed;
-    }
-    *sets = xcalloc(n_files ? n_files : 1, sizeof **sets);
-    *n = n_files;
-    int rc = 0;
-    for (size_t i = 0; i < n_files && rc == 0; i++) {
-        diag d;
-        diag_init(&d);
-        if (pattern_file_load(files[i], &(*sets)[i], &d) != ST_OK) {
-            cli_print_file_diag("ddbx doctor", &d);
-            rc = 2;
-        }
-    }
-    for (size_t i = 0; i < n_listed; i++)
-        free(listed[i]);
-    free(listed);
-    return rc;
-}
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *model, *format;
+    remote_opts ro;
+    opts_list patterns;
+    long sample;
+    bool all;
+} A;
+
+static const opt doctor_table[] = {
+    CLI_OPT_DB(&A.db),
+    CLI_OPTS_REMOTE(&A.ro),
+    OPT_STRING_LIST("patterns", "FILE", &A.patterns, "an access-pattern file (default: the pattern folder's)"),
+    OPT_STRING("model", "FILE", &A.model, "the entities of a model file (default: inferred)"),
+    OPT_INTEGER("sample", "N", &A.sample, 1, 1e15, "read N items a table (remote default: 10000)"),
+    OPT_BOOL("all", &A.all, "read every item (the local default)"),
+    OPT_STRING("format", "F", &A.format, "text (default) or json"),
+    OPT_END(),
+};
+
+static const opts_cmd doctor_cmd = {
+    .name = "doctor",
+    .usage = "ddbx doctor [TABLE...] [--db FILE] [--patterns FILE]... [--model FILE]\n"
+             "                   [--sample N | --all] [--format text|json]\n"
+             "       ddbx doctor [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
+    .about = about,
+    .opts = doctor_table,
+    .positional = true,
+};
 
 int cli_doctor(int argc, char **argv)
 {
-    const char *flag_db;
-    remote_opts ro;
-    int rem = cli_take_store(&argc, argv, "doctor", &flag_db, &ro);
-    if (rem < 0)
-        return 2;
-    const char **pfiles = xcalloc((size_t)argc + 1, sizeof *pfiles);
-    char **tables = xcalloc((size_t)argc + 1, sizeof *tables);
-    size_t n_pfiles = 0, n_tables = 0;
-    const char *model = NULL;
-    uint64_t sample = rem ? TABLE_READ_SAMPLE : 0;
-    bool json = false;
-    int rc = 0;
-    for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            free(pfiles);
-            free(tables);
-            return 0;
-        }
-        if ((v = opt(argv, argc, &i, "--patterns"))) {
-            pfiles[n_pfiles++] = v;
-        } else if ((v = opt(argv, argc, &i, "--model"))) {
-            model = v;
-        } else if ((v = opt(argv, argc, &i, "--sample"))) {
-            char *end;
-            long long n = strtoll(v, &end, 10);
-            rc = *end || n < 1 ? 2 : 0;
-            sample = (uint64_t)n;
-        } else if (strcmp(a, "--all") == 0) {
-            sample = 0;
-        } else if ((v = opt(argv, argc, &i, "--format"))) {
-            json = strcmp(v, "json") == 0;
-            rc = json || strcmp(v, "text") == 0 ? 0 : 2;
-        } else if (a[0] == '-' && a[1]) {
-            rc = 2;
-        } else {
-            tables[n_tables++] = argv[i];
-        }
-        if (rc) {
-            fputs("ddbx doctor: unknown option or bad value: ", stderr);
-            cli_fputs_safe(stderr, v ? v : a);
-            fprintf(stderr, "\n%s", usage);
-        }
+    int rc = opts_main(&doctor_cmd, &argc, argv);
+    if (rc >= 0)
+        return rc;
+    const char *flag_db = A.db, *model = A.model;
+    remote_opts ro = A.ro;
+    int rem = cli_where("doctor", flag_db, &ro);
+    bool json = A.format && strcmp(A.format, "json") == 0;
+    if (rem >= 0 && A.format && !json && strcmp(A.format, "text") != 0) {
+        opts_refuse(&doctor_cmd, "unknown option or bad value: %s", A.format);
+        rem = -1;
     }
+    if (rem < 0) {
+        opts_list_free(&A.patterns);
+        return 2;
+    }
+    rc = 0;
+    uint64_t sample = A.all ? 0 : A.sample ? (uint64_t)A.sample : rem ? TABLE_READ_SAMPLE : 0;
+    char **tables = xcalloc((size_t)argc, sizeof *tables);
+    size_t n_tables = 0;
+    for (int i = 1; i < argc; i++)
+        tables[n_tables++] = argv[i];
     pattern_set *sets = NULL;
     size_t n_sets = 0;
     if (rc == 0)
-        rc = load_patterns(pfiles, n_pfiles, flag_db, rem, &sets, &n_sets);
+        rc = cli_load_pattern_sets(A.patterns.v, A.patterns.n, rem ? NULL : flag_db, "ddbx doctor", &sets, &n_sets);
     ent_model declared;
     ent_model_init(&declared);
     diag d;
@@ -260,6 +211,6 @@ int cli_doctor(int argc, char **argv)
     if (all)
         store_names_free(all, n_all);
     free(tables);
-    free(pfiles);
+    opts_list_free(&A.patterns);
     return rc;
 }

@@ -16,18 +16,6 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 
-static const char eval_usage[] =
-    "usage: ddbx eval EXPR [--kind condition|key|filter|update|projection]\n"
-    "                      [--names JSON] [--values JSON] [--item JSON]\n"
-    "                      [--key-schema PK[:S|N|B][,SK[:S|N|B]]]\n"
-    "       ddbx eval STATEMENT --kind partiql [--params JSON] [--item JSON]\n"
-    "                      [--key-schema ...] [--index NAME=PK[:T][,SK[:T]]]...\n"
-    "  --names   ExpressionAttributeNames, e.g. '{\"#s\":\"status\"}'\n"
-    "  --values  ExpressionAttributeValues in DynamoDB JSON, e.g. '{\":v\":{\"S\":\"x\"}}'\n"
-    "  --item    an item in DynamoDB JSON to evaluate against or update\n"
-    "  --key-schema  the key schema a key condition is checked against; for the\n"
-    "            other kinds, a path into a key attribute (pk.x) is refused\n";
-
 static bool is_control(unsigned char c)
 {
     return c < 0x20 || c == 0x7f;
@@ -82,11 +70,11 @@ void cli_put_lines(const buf *b)
     }
 }
 
-int cli_parse_item_option(const char *opt, const char *json, av *out, diag *d)
+int cli_parse_item_option(const char *flag, const char *json, av *out, diag *d)
 {
     if (ddbjson_parse_item(json, strlen(json), out, d) == ST_OK)
         return 0;
-    fprintf(stderr, "ddbx eval: %s: %s%s%s\n", opt, d->path[0] ? d->path : "",
+    fprintf(stderr, "ddbx eval: %s: %s%s%s\n", flag, d->path[0] ? d->path : "",
             d->path[0] ? ": " : "", d->msg);
     return 2;
 }
@@ -153,54 +141,64 @@ static void print_value(buf *b, const av *v)
         buf_adds(b, "-");
 }
 
-/* The command line of `ddbx eval EXPR`. */
+/* The command line of `ddbx eval EXPR`: the arguments and the kind. */
 typedef struct eval_args {
-    const char *text, *names_j, *values_j, *item_j, *schema, *kind_s;
+    const char *text, *names_j, *values_j, *item_j, *schema;
     int kind;
 } eval_args;
 
-/* argv into a; -1 to go on, else the exit code (0 after --help, 2 for a
- * bad command line, said on stderr). */
+/* The arguments into a (opts_parse; each kind's checked after): -1 to
+ * go on with an expression, else the exit code (0 after --help or the
+ * PartiQL explained, 2 for a bad command line, said on stderr). */
 static int eval_parse_args(int argc, char **argv, eval_args *a)
 {
-    *a = (eval_args){ .kind_s = "condition" };
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        const char **slot = NULL;
-        if (!strcmp(o, "--kind")) slot = &a->kind_s;
-        else if (!strcmp(o, "--names")) slot = &a->names_j;
-        else if (!strcmp(o, "--values")) slot = &a->values_j;
-        else if (!strcmp(o, "--item")) slot = &a->item_j;
-        else if (!strcmp(o, "--key-schema")) slot = &a->schema;
-        else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            fputs(eval_usage, stdout);
-            return 0;
-        } else if (o[0] == '-' && o[1] == '-') {
-            fprintf(stderr, "ddbx eval: unknown option '%s'\n%s", o, eval_usage);
-            return 2;
-        } else if (!a->text) {
-            a->text = o;
-            continue;
-        } else {
-            fprintf(stderr, "ddbx eval: one expression only\n%s", eval_usage);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "ddbx eval: %s needs a value\n%s", o, eval_usage);
-            return 2;
-        }
-        *slot = argv[++i];
+    cli_eval_args c = { .kind = "condition" };
+    const opt table[] = {
+        OPT_STRING("kind", "K", &c.kind, "condition (default), key, filter, update, projection or partiql"),
+        OPT_STRING("names", "JSON", &c.names_j, "ExpressionAttributeNames, e.g. '{\"#s\":\"status\"}'"),
+        OPT_STRING("values", "JSON", &c.values_j,
+                   "ExpressionAttributeValues in DynamoDB JSON, e.g. '{\":v\":{\"S\":\"x\"}}'"),
+        OPT_STRING("item", "JSON", &c.item_j, "an item in DynamoDB JSON to evaluate against or update"),
+        OPT_STRING("key-schema", "S", &c.schema, "the keys PK[:S|N|B][,SK[:S|N|B]] (partiql: default PK,SK)"),
+        OPT_STRING("params", "JSON", &c.params_j, "partiql: the Parameters list in DynamoDB JSON"),
+        OPT_STRING_LIST("index", "NAME=S", &c.indexes, "partiql: a secondary index NAME=PK[:T][,SK[:T]]"),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "eval",
+        .usage = "ddbx eval EXPR [--kind condition|key|filter|update|projection]\n"
+                 "                      [--names JSON] [--values JSON] [--item JSON]\n"
+                 "                      [--key-schema PK[:S|N|B][,SK[:S|N|B]]]\n"
+                 "       ddbx eval STATEMENT --kind partiql [--params JSON] [--item JSON]\n"
+                 "                      [--key-schema ...] [--index NAME=PK[:T][,SK[:T]]]...",
+        .about = "--key-schema: the key schema a key condition is checked against; for the\n"
+                 "other kinds, a path into a key attribute (pk.x) is refused. With --kind\n"
+                 "partiql the statement is explained (its plan), never run.\n",
+        .opts = table,
+        .positional = true,
+    };
+    int rc = opts_parse(&cmd, &argc, argv);
+    bool pq = strcmp(c.kind, "partiql") == 0;
+    if (rc == OPTS_OK && argc != 2)
+        rc = opts_refuse(&cmd, "%s", argc < 2 ? "name the expression (or statement)" : "one expression only");
+    else if (rc == OPTS_OK && pq && (c.names_j || c.values_j))
+        rc = opts_refuse(&cmd, "%s", "--names and --values are not for --kind partiql (--params is)");
+    else if (rc == OPTS_OK && !pq && (c.params_j || c.indexes.n))
+        rc = opts_refuse(&cmd, "%s", "--params and --index are for --kind partiql");
+    else if (rc == OPTS_OK && !pq && expr_kind_from_name(c.kind) < 0)
+        rc = opts_refuse(&cmd, "unknown kind '%s'", c.kind);
+    if (rc == OPTS_OK && pq) {
+        c.text = argv[1];
+        rc = cli_eval_partiql(&c);
+    } else if (rc == OPTS_OK) {
+        *a = (eval_args){ .text = argv[1], .names_j = c.names_j, .values_j = c.values_j, .item_j = c.item_j,
+                          .schema = c.schema, .kind = expr_kind_from_name(c.kind) };
+        rc = -1;
+    } else {
+        rc = rc == OPTS_HELP ? 0 : 2;
     }
-    a->kind = expr_kind_from_name(a->kind_s);
-    if (a->kind < 0) {
-        fprintf(stderr, "ddbx eval: unknown kind '%s'\n%s", a->kind_s, eval_usage);
-        return 2;
-    }
-    if (!a->text) {
-        fputs(eval_usage, stderr);
-        return 2;
-    }
-    return -1;
+    opts_list_free(&c.indexes);
+    return rc;
 }
 
 /* What the options give the expression: the maps, the item, the keys. */
@@ -384,10 +382,7 @@ static int eval_run(const expr *e, expr_kind kind, const eval_inputs *in, const 
 
 int cli_eval(int argc, char **argv)
 {
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--kind") && !strcmp(argv[i + 1], "partiql"))
-            return cli_eval_partiql(argc, argv);
-    eval_args a;
+    eval_args a = { 0 };
     int rc = eval_parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;

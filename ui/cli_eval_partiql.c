@@ -23,80 +23,23 @@
 
 #define MAX_INDEXES 8
 
-static const char usage[] =
-    "usage: ddbx eval STATEMENT --kind partiql [--params JSON] [--item JSON]\n"
-    "                 [--key-schema PK[:S|N|B][,SK[:S|N|B]]] [--index NAME=PK[:T][,SK[:T]]]...\n"
-    "  --params      the Parameters list in DynamoDB JSON, e.g. '[{\"S\":\"x\"}]'\n"
-    "  --key-schema  the table's keys (default PK,SK)\n"
-    "  --index       a secondary index (repeatable)\n"
-    "  --item        an item in DynamoDB JSON to try a SELECT's filter and projection on\n";
-
-/* The command line of `ddbx eval --kind partiql STATEMENT`. */
-typedef struct pq_args {
-    const char *text, *params_j, *item_j, *schema;
-    const char *indexes[MAX_INDEXES];
-    size_t n_idx;
-} pq_args;
-
-/* argv into a; -1 to go on, else the exit code (0 after --help, 2 for a
- * bad command line, said on stderr). */
-static int parse_args(int argc, char **argv, pq_args *a)
-{
-    *a = (pq_args){ .schema = "PK,SK" };
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        const char **slot = NULL;
-        if (!strcmp(o, "--kind")) {
-            i++;          /* "partiql": how we got here */
-            continue;
-        }
-        if (!strcmp(o, "--params")) slot = &a->params_j;
-        else if (!strcmp(o, "--item")) slot = &a->item_j;
-        else if (!strcmp(o, "--key-schema")) slot = &a->schema;
-        else if (!strcmp(o, "--index")) {
-            if (a->n_idx == MAX_INDEXES) {
-                fprintf(stderr, "ddbx eval: at most %d indexes\n", MAX_INDEXES);
-                return 2;
-            }
-            slot = &a->indexes[a->n_idx++];
-        } else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (o[0] == '-' && o[1] == '-') {
-            fprintf(stderr, "ddbx eval: unknown option '%s'\n%s", o, usage);
-            return 2;
-        } else if (!a->text) {
-            a->text = o;
-            continue;
-        } else {
-            fprintf(stderr, "ddbx eval: one statement only\n%s", usage);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "ddbx eval: %s needs a value\n%s", o, usage);
-            return 2;
-        }
-        *slot = argv[++i];
-    }
-    if (!a->text) {
-        fputs(usage, stderr);
-        return 2;
-    }
-    return -1;
-}
-
 /* --key-schema and each --index into def; 0, or 2 with the error on
  * stderr. */
-static int load_table_def(const pq_args *a, table_def *def)
+static int load_table_def(const cli_eval_args *a, table_def *def)
 {
-    if (cli_parse_key_schema(a->schema, &def->pk.name, &def->pk.type, &def->sk.name,
-                             &def->sk.type)) {
-        fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", a->schema);
+    const char *schema = a->schema ? a->schema : "PK,SK";
+    if (a->indexes.n > MAX_INDEXES) {
+        fprintf(stderr, "ddbx eval: at most %d indexes\n", MAX_INDEXES);
         return 2;
     }
-    def->idx = xcalloc(a->n_idx ? a->n_idx : 1, sizeof *def->idx);
-    for (size_t i = 0; i < a->n_idx; i++) {
-        const char *spec = a->indexes[i], *eq = strchr(spec, '=');
+    if (cli_parse_key_schema(schema, &def->pk.name, &def->pk.type, &def->sk.name,
+                             &def->sk.type)) {
+        fprintf(stderr, "ddbx eval: bad --key-schema '%s'\n", schema);
+        return 2;
+    }
+    def->idx = xcalloc(a->indexes.n ? a->indexes.n : 1, sizeof *def->idx);
+    for (size_t i = 0; i < a->indexes.n; i++) {
+        const char *spec = a->indexes.v[i], *eq = strchr(spec, '=');
         index_def *ix = &def->idx[def->n_idx++];
         ix->global = true;
         if (!eq || eq == spec ||
@@ -166,12 +109,10 @@ static void try_item(const pq_plan *plan, const av *item)
     buf_done(&out);
 }
 
-int cli_eval_partiql(int argc, char **argv)
+int cli_eval_partiql(const cli_eval_args *args)
 {
-    pq_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
-        return rc;
+    const cli_eval_args a = *args;
+    int rc;
 
     diag d;
     diag_init(&d);

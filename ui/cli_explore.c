@@ -28,9 +28,6 @@
 #include "ui/prices.h"
 #include "ui/live.h"
 
-static const char usage[] = "usage: ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
-                            "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [--budget RCU] [TABLE]\n";
-
 /* An MFA code asked for while the explorer runs (credentials refreshed
  * mid-session): on its status line, not on the terminal under it. The
  * refresh happens on the thread a request runs on: the question is
@@ -128,43 +125,43 @@ int cli_explore_samples(struct store *st, diag *d)
 int cli_explore(int argc, char **argv)
 {
     display_mark_start();
-    remote_opts ro;
-    int write = 0;
-    int rem = cli_take_remote(&argc, argv, &ro, &write);
+    const char *flag_db = NULL;
+    remote_opts ro = { 0 };
+    bool write = false;
+    double ttl_every = CLI_TTL_INTERVAL, budget = 0;
+    const opt table_opts[] = {
+        CLI_OPT_DB(&flag_db),
+        CLI_OPT_TTL_INTERVAL(&ttl_every),
+        CLI_OPTS_REMOTE(&ro),
+        OPT_BOOL("write", &write, "on an endpoint: allow writes, each asked first, staged until :commit"),
+        OPT_NUMBER("budget", "RCU", &budget, 0, 1e12, "on an endpoint: the session's read budget (asked before passing it)"),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = NULL,   /* the explorer is `ddbx` itself */
+        .usage = "ddbx [--db FILE] [--ttl-interval S] [TABLE]\n"
+                 "       ddbx (--endpoint-url URL | --region R) [--profile P] [--write] [--budget RCU] [TABLE]",
+        .about = "In the explorer, ? lists the keys and : commands; ddbx --help lists the commands.\n",
+        .opts = table_opts,
+        .positional = true,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
+    if (argc > 2)
+        return opts_refuse(&cmd, "unknown argument '%s'", argv[2]);
+    const char *table = argc == 2 ? argv[1] : NULL;
+    live_set_ttl_interval(ttl_every);
+    int rem = cli_where(NULL, flag_db, &ro);
     if (rem < 0)
         return 2;
-    const char *flag_db = cli_take_db(&argc, argv);
-    double ttl_every;
-    if (cli_take_ttl_interval(&argc, argv, &ttl_every) < 0)
-        return 2;
-    live_set_ttl_interval(ttl_every);
-    double budget;
-    if (cli_take_budget(&argc, argv, &budget) < 0)
-        return 2;
-    if (budget > 0 && !rem) {
-        fprintf(stderr, "ddbx: --budget is for a remote endpoint (--endpoint-url URL or --region R):"
-                        " a local table's reads cost nothing\n%s", usage);
-        return 2;
-    }
+    if (write && !rem)
+        return opts_refuse(&cmd, "%s", "--write is for a remote endpoint (--endpoint-url URL or --region R);"
+                                       " a local database is writable unless --read-only");
+    if (budget > 0 && !rem)
+        return opts_refuse(&cmd, "%s", "--budget is for a remote endpoint (--endpoint-url URL or --region R):"
+                                       " a local table's reads cost nothing");
     display_set_read_budget(budget);
-    const char *table = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' || table) {
-            fprintf(stderr, "ddbx: unknown argument '%s'\n%s", argv[i], usage);
-            return 2;
-        }
-        table = argv[i];
-    }
-    if (rem && flag_db) {
-        fprintf(stderr, "ddbx: --db names a local database; it cannot be combined with"
-                        " --endpoint-url, --region or --profile\n%s", usage);
-        return 2;
-    }
-    if (rem && !ro.endpoint_url && !ro.region && !ro.profile) {
-        fprintf(stderr, "ddbx: --write is for a remote endpoint (--endpoint-url URL or --region R);"
-                        " a local database is writable unless --read-only\n%s", usage);
-        return 2;
-    }
     if (rem)
         return explore_remote(&ro, write, table);
     bool default_db = !(flag_db && *flag_db) && !(getenv("DDBX_DB") && *getenv("DDBX_DB"));

@@ -12,16 +12,6 @@
 #include "data/store.h"
 #include "ui/cli.h"
 
-static const char usage[] =
-    "usage: ddbx export TABLE [--index I] [--format F] [-o FILE] [--db FILE]\n"
-    "Formats:\n"
-    "  jsonl      DynamoDB JSON, one item a line, attributes sorted (default)\n"
-    "  s3         DynamoDB export-to-S3 lines {\"Item\": {...}}\n"
-    "  aws-cli    the `aws dynamodb scan` output shape {\"Items\": [...], \"Count\": N}\n"
-    "  workbench  a NoSQL Workbench model (tables only)\n"
-    "  csv        one column per attribute, typed cells\n"
-    "  plain      plain JSON objects, one a line (lossy)\n"
-    "Everything but csv and plain loads back with `ddbx load` unchanged.\n";
 
 typedef struct sink {
     FILE *fp;
@@ -47,38 +37,44 @@ static status write_out(void *ctx, const char *p, size_t n, diag *d)
 
 int cli_export(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    const char *table = NULL, *index = NULL, *outfile = NULL;
+    const char *flag_db = NULL, *index = NULL, *outfile = NULL, *format = NULL;
+    const opt table_opts[] = {
+        OPT_STRING("index", "I", &index, "the items of an index, in its key order"),
+        OPT_STRING("format", "F", &format, "jsonl (default), s3, aws-cli, workbench, csv or plain"),
+        OPT_STRING_ALSO("output", "-o", "FILE", &outfile, "write to FILE (- or none: stdout)"),
+        CLI_OPT_DB(&flag_db),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "export",
+        .usage = "ddbx export TABLE [--index I] [--format F] [-o FILE] [--db FILE]",
+        .about = "Formats:\n"
+                 "  jsonl      DynamoDB JSON, one item a line, attributes sorted (default)\n"
+                 "  s3         DynamoDB export-to-S3 lines {\"Item\": {...}}\n"
+                 "  aws-cli    the `aws dynamodb scan` output shape {\"Items\": [...], \"Count\": N}\n"
+                 "  workbench  a NoSQL Workbench model (tables only)\n"
+                 "  csv        one column per attribute, typed cells\n"
+                 "  plain      plain JSON objects, one a line (lossy)\n"
+                 "Everything but csv and plain loads back with `ddbx load` unchanged.\n",
+        .opts = table_opts,
+        .positional = true,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
     export_format fmt = EXPORT_JSONL;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(a, "--index") == 0 && i + 1 < argc) {
-            index = argv[++i];
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc) {
-            outfile = argv[++i];
-        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-            if (!export_format_parse(argv[++i], &fmt)) {
-                fprintf(stderr, "ddbx export: unknown format '%s'\n%s", argv[i], usage);
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "ddbx export: unknown option '%s'\n%s", a, usage);
-            return 2;
-        } else if (!table) {
-            table = a;
-        } else {
-            fprintf(stderr, "ddbx export: one TABLE at a time ('%s')\n%s", a, usage);
-            return 2;
-        }
-    }
-    if (!table) {
-        fputs(usage, stderr);
+    if (format && !export_format_parse(format, &fmt)) {
+        fprintf(stderr, "ddbx export: unknown format '%s'\n", format);
+        opts_usage(&cmd, stderr);
         return 2;
     }
+    if (argc != 2) {
+        if (argc > 2)
+            fprintf(stderr, "ddbx export: one TABLE at a time ('%s')\n", argv[2]);
+        opts_usage(&cmd, stderr);
+        return 2;
+    }
+    const char *table = argv[1];
 
     int ret = 1;
     char *path = cli_db_path(flag_db, 0);

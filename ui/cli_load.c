@@ -18,22 +18,6 @@
 #include "model/schema.h"
 #include "ui/cli.h"
 
-static const char usage[] =
-    "usage: ddbx load FILE [--table T] [--format F] [--skip-bad] [--replace]\n"
-    "                 [--key PK:TYPE[,SK:TYPE]] [--db FILE]\n"
-    "FILE '-' reads stdin. Formats (default auto-detected):\n"
-    "  ddb-json, jsonl  DynamoDB JSON items: an array, or one item a line\n"
-    "  s3               DynamoDB export to S3 lines {\"Item\": {...}}\n"
-    "  aws-cli          `aws dynamodb scan`/`query` output {\"Items\": [...]}, pages concatenated\n"
-    "  batch            BatchWriteItem request files {\"Table\": [{\"PutRequest\": ...}]}\n"
-    "  workbench        NoSQL Workbench model: creates tables and indexes, loads TableData\n"
-    "  plain            plain JSON objects, types inferred (lossy)\n"
-    "--table T     the table for formats that do not name one\n"
-    "--key K       create T when missing, e.g. --key PK:S,SK:S (types S, N, B)\n"
-    "--skip-bad    load the good items, report each bad one (default: a bad item\n"
-    "              fails the file and nothing of it is committed)\n"
-    "--replace     Workbench models: drop and recreate tables that exist\n";
-
 typedef struct progress {
     bool tty;
     struct timespec start, last;
@@ -146,45 +130,58 @@ static int ensure_table(store *s, const char *table, const char *key, bool *crea
     return 0;
 }
 
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *table, *key, *format;
+    bool skip_bad, replace;
+} A;
+
+static const opt load_table[] = {
+    OPT_STRING("table", "T", &A.table, "the table for formats that do not name one"),
+    OPT_STRING("format", "F", &A.format, "the file's format (default: auto-detected)"),
+    OPT_STRING("key", "K", &A.key, "create T when missing, e.g. --key PK:S,SK:S (types S, N, B)"),
+    OPT_BOOL("skip-bad", &A.skip_bad, "load the good items, report each bad one"),
+    OPT_BOOL("replace", &A.replace, "Workbench models: drop and recreate tables that exist"),
+    CLI_OPT_DB(&A.db),
+    OPT_END(),
+};
+
+static const opts_cmd load_cmd = {
+    .name = "load",
+    .usage = "ddbx load FILE [--table T] [--format F] [--skip-bad] [--replace]\n"
+             "                 [--key PK:TYPE[,SK:TYPE]] [--db FILE]",
+    .about = "FILE '-' reads stdin. Formats (default auto-detected):\n"
+             "  ddb-json, jsonl  DynamoDB JSON items: an array, or one item a line\n"
+             "  s3               DynamoDB export to S3 lines {\"Item\": {...}}\n"
+             "  aws-cli          `aws dynamodb scan`/`query` output {\"Items\": [...]}, pages concatenated\n"
+             "  batch            BatchWriteItem request files {\"Table\": [{\"PutRequest\": ...}]}\n"
+             "  workbench        NoSQL Workbench model: creates tables and indexes, loads TableData\n"
+             "  plain            plain JSON objects, types inferred (lossy)\n"
+             "Without --skip-bad a bad item fails the file and nothing of it is committed.\n",
+    .opts = load_table,
+    .positional = true,
+};
+
 int cli_load(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    const char *file = NULL, *table = NULL, *key = NULL;
+    int parsed = opts_main(&load_cmd, &argc, argv);
+    if (parsed >= 0)
+        return parsed;
+    const char *flag_db = A.db, *table = A.table, *key = A.key, *format = A.format;
+    bool skip_bad = A.skip_bad, replace = A.replace, created = false;
     import_format fmt = IMPORT_AUTO;
-    bool skip_bad = false, replace = false, created = false;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(a, "--table") == 0 && i + 1 < argc) {
-            table = argv[++i];
-        } else if (strcmp(a, "--key") == 0 && i + 1 < argc) {
-            key = argv[++i];
-        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-            if (!import_format_parse(argv[++i], &fmt)) {
-                fprintf(stderr, "ddbx load: unknown format '%s'\n%s", argv[i], usage);
-                return 2;
-            }
-        } else if (strcmp(a, "--skip-bad") == 0) {
-            skip_bad = true;
-        } else if (strcmp(a, "--replace") == 0) {
-            replace = true;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "ddbx load: unknown option '%s'\n%s", a, usage);
-            return 2;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "ddbx load: one FILE at a time ('%s')\n%s", a, usage);
-            return 2;
-        }
-    }
-    if (!file) {
-        fputs(usage, stderr);
+    if (format && !import_format_parse(format, &fmt)) {
+        fprintf(stderr, "ddbx load: unknown format '%s'\n", format);
+        opts_usage(&load_cmd, stderr);
         return 2;
     }
+    if (argc != 2) {
+        if (argc > 2)
+            fprintf(stderr, "ddbx load: one FILE at a time ('%s')\n", argv[2]);
+        opts_usage(&load_cmd, stderr);
+        return 2;
+    }
+    const char *file = argv[1];
 
     int ret = 1;
     char *path = cli_db_path(flag_db, 1);

@@ -30,10 +30,7 @@
 #include "ui/cli_model.h"
 #include "ui/fmt.h"
 
-static const char usage[] =
-    "usage: ddbx model [TABLE...] [--db FILE] [--format text|json|markdown]\n"
-    "                  [--sample N | --all] [--patterns FILE]... [--price FILE] [--price-region R]\n"
-    "       ddbx model [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]\n"
+static const char about[] =
     "Infers the entity types of each table (every table when none is named) from its\n"
     "items: key templates (PK = ACTOR#{id}), counts, sizes, attributes with their\n"
     "types and shares, the indexes each entity is in. A table of more than N items\n"
@@ -147,68 +144,65 @@ static int parse_format(const char *v, enum cli_model_fmt *f)
     return -1;
 }
 
-/* The value of --NAME V or --NAME=V at argv[*i] (advancing *i), else NULL. */
-static const char *opt(char **argv, int argc, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *format;
+    remote_opts ro;
+    cli_model_opts o;
+    opts_list patterns;
+    long sample;
+    bool all;
+} A;
+
+static const opt model_table[] = {
+    CLI_OPT_DB(&A.db),
+    CLI_OPTS_REMOTE(&A.ro),
+    OPT_STRING("format", "F", &A.format, "text (default), json (a model file) or markdown (the design)"),
+    OPT_INTEGER("sample", "N", &A.sample, 1, 1e15, "read at most N items a table (default 10000)"),
+    OPT_BOOL("all", &A.all, "read every item"),
+    OPT_STRING_LIST("patterns", "FILE", &A.patterns, "an access-pattern file (default: the pattern folder's)"),
+    OPT_STRING("price", "FILE", &A.o.price_file, "the prices for markdown (default: built in)"),
+    OPT_STRING("price-region", "R", &A.o.price_region, "the built-in prices of region R (us-east-1)"),
+    OPT_END(),
+};
+
+static const opts_cmd model_cmd = {
+    .name = "model",
+    .usage = "ddbx model [TABLE...] [--db FILE] [--format text|json|markdown]\n"
+             "                  [--sample N | --all] [--patterns FILE]... [--price FILE] [--price-region R]\n"
+             "       ddbx model [TABLE...] (--endpoint-url URL | --region R) [--profile P] [...]",
+    .about = about,
+    .opts = model_table,
+    .positional = true,
+};
 
 int cli_model(int argc, char **argv)
 {
-    const char *flag_db;
-    remote_opts ro;
-    int rem = cli_take_store(&argc, argv, "model", &flag_db, &ro);
-    if (rem < 0)
-        return 2;
-    cli_model_opts o;
-    memset(&o, 0, sizeof o);
-    o.sample = TABLE_READ_SAMPLE;
-    o.price_region = "us-east-1";
-    char **tables = calloc((size_t)argc + 1, sizeof *tables);
-    o.patterns = calloc((size_t)argc + 1, sizeof *o.patterns);
-    size_t n_tables = 0;
-    int rc = 0;
-    for (int i = 1; i < argc && rc == 0; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            free(tables);
-            free(o.patterns);
-            return 0;
-        }
-        if ((v = opt(argv, argc, &i, "--format"))) {
-            if (parse_format(v, &o.format) < 0)
-                rc = 2;
-        } else if ((v = opt(argv, argc, &i, "--sample"))) {
-            char *end;
-            long long n = strtoll(v, &end, 10);
-            if (*end || n < 1)
-                rc = 2;
-            o.sample = (uint64_t)n;
-        } else if (strcmp(a, "--all") == 0) {
-            o.sample = 0;
-        } else if ((v = opt(argv, argc, &i, "--patterns"))) {
-            o.patterns[o.n_patterns++] = v;
-        } else if ((v = opt(argv, argc, &i, "--price"))) {
-            o.price_file = v;
-        } else if ((v = opt(argv, argc, &i, "--price-region"))) {
-            o.price_region = v;
-        } else if (a[0] == '-' && a[1]) {
-            rc = 2;
-        } else {
-            tables[n_tables++] = argv[i];
-        }
-        if (rc) {
-            fputs("ddbx model: unknown option or bad value: ", stderr);
-            cli_fputs_safe(stderr, v ? v : a);
-            fprintf(stderr, "\n%s", usage);
-        }
+    int rc = opts_main(&model_cmd, &argc, argv);
+    if (rc >= 0)
+        return rc;
+    const char *flag_db = A.db;
+    remote_opts ro = A.ro;
+    cli_model_opts o = A.o;
+    int rem = cli_where("model", flag_db, &ro);
+    if (rem >= 0 && A.format && parse_format(A.format, &o.format) < 0) {
+        opts_refuse(&model_cmd, "unknown option or bad value: %s", A.format);
+        rem = -1;
     }
+    if (rem < 0) {
+        opts_list_free(&A.patterns);
+        return 2;
+    }
+    rc = 0;
+    o.sample = A.all ? 0 : A.sample ? (uint64_t)A.sample : TABLE_READ_SAMPLE;
+    if (!o.price_region)
+        o.price_region = "us-east-1";
+    o.patterns = A.patterns.v;
+    o.n_patterns = A.patterns.n;
+    char **tables = xcalloc((size_t)argc, sizeof *tables);
+    size_t n_tables = 0;
+    for (int i = 1; i < argc; i++)
+        tables[n_tables++] = argv[i];
     store *st = NULL;
     remote *r = NULL;
     diag d;
@@ -280,6 +274,6 @@ int cli_model(int argc, char **argv)
     if (all)
         store_names_free(all, n_all);
     free(tables);
-    free(o.patterns);
+    opts_list_free(&A.patterns);
     return rc;
 }

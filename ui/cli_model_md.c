@@ -25,6 +25,7 @@
 #include "data/price_file.h"
 #include "model/cost.h"
 #include "model/ddbjson.h"
+#include "model/mem.h"
 #include "ui/cli.h"
 #include "ui/cli_cost.h"
 #include "ui/cli_model.h"
@@ -434,15 +435,13 @@ static void storage_section(store *st, const ent_model *m, const price_region *p
     buf_adds(out, " |\n");
 }
 
-/* The pattern files: those named, else every one of the database's folder. */
-static int load_patterns(const cli_model_opts *o, pattern_set **sets, size_t *n)
+int cli_load_pattern_sets(const char **files, size_t n_files, const char *flag_db, const char *who,
+                          pattern_set **sets, size_t *n)
 {
     char **listed = NULL;
     size_t n_listed = 0;
-    const char **files = o->patterns;
-    size_t n_files = o->n_patterns;
     if (!n_files) {
-        char *db = cli_db_path(o->db_path, 0);
+        char *db = cli_db_path(flag_db, 0);
         char *dir = cli_patterns_dir(db);
         pattern_file_list_dir(dir, &listed, &n_listed);
         free(dir);
@@ -450,14 +449,14 @@ static int load_patterns(const cli_model_opts *o, pattern_set **sets, size_t *n)
         files = (const char **)listed;
         n_files = n_listed;
     }
-    *sets = calloc(n_files ? n_files : 1, sizeof **sets);
+    *sets = xcalloc(n_files ? n_files : 1, sizeof **sets);
     *n = n_files;
     int rc = 0;
-    for (size_t i = 0; i < n_files; i++) {
+    for (size_t i = 0; i < n_files && rc == 0; i++) {
         diag d;
         diag_init(&d);
-        if (rc == 0 && pattern_file_load(files[i], &(*sets)[i], &d) != ST_OK) {
-            cli_print_file_diag("ddbx model", &d);
+        if (pattern_file_load(files[i], &(*sets)[i], &d) != ST_OK) {
+            cli_print_file_diag(who, &d);
             rc = 2;
         }
     }
@@ -500,7 +499,7 @@ int cli_model_markdown(store *st, const ent_model *m, const cli_model_opts *o)
     price_table pt;
     price_table_init(&pt);
     const price_region *p = NULL;
-    int rc = load_patterns(o, &sets, &n_sets);
+    int rc = cli_load_pattern_sets(o->patterns, o->n_patterns, o->db_path, "ddbx model", &sets, &n_sets);
     if (rc == 0)
         rc = cli_load_prices(o->price_file, o->price_region, "ddbx model", &pt, &p);
     if (rc == 0) {

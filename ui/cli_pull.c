@@ -55,60 +55,47 @@ static void show(const pull_progress *p, void *ud)
     fflush(stderr);
 }
 
-static int usage(void)
-{
-    fputs("usage: ddbx pull TABLE [--as LOCAL_NAME] [--segments N] [--mask RULES] [--db FILE]\n"
-          "                  (--endpoint-url URL | --region R) [--profile P]\n", stderr);
-    return 2;
-}
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db, *as, *rules;
+    remote_opts ro;
+    long segments;
+} A;
+
+static const opt pull_table[] = {
+    OPT_STRING("as", "NAME", &A.as, "the local table's name (default: the remote's)"),
+    OPT_INTEGER("segments", "N", &A.segments, 1, 1000000, "a parallel Scan in N segments"),
+    OPT_STRING("mask", "RULES", &A.rules, "hash, fake, redact or drop what the rules file names"),
+    CLI_OPT_DB(&A.db),
+    CLI_OPTS_REMOTE(&A.ro),
+    OPT_END(),
+};
+
+static const opts_cmd pull_cmd = {
+    .name = "pull",
+    .usage = "ddbx pull TABLE [--as NAME] [--segments N] [--mask RULES] [--db FILE]\n"
+             "                 (--endpoint-url URL | --region R) [--profile P]",
+    .about = "Copies a remote table (its indexes, TTL and items) into the local store.\n",
+    .opts = pull_table,
+    .positional = true,
+};
 
 int cli_pull(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    remote_opts ro;
-    int rem = cli_take_remote(&argc, argv, &ro, NULL);
-    if (rem < 0)
+    int pr = opts_main(&pull_cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
+    const char *flag_db = A.db, *as = A.as, *rules = A.rules;
+    remote_opts ro = A.ro;
+    long segments = A.segments ? A.segments : 1;
+    const char *table = argc == 2 ? argv[1] : NULL;
+    if (!table) {
+        fprintf(stderr, "ddbx pull: name one TABLE\nusage: %s\n", pull_cmd.usage);
         return 2;
-    const char *table = NULL, *as = NULL, *rules = NULL;
-    long segments = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--as") == 0 && i + 1 < argc) {
-            as = argv[++i];
-        } else if (strncmp(a, "--as=", 5) == 0) {
-            as = a + 5;
-        } else if (strcmp(a, "--mask") == 0 && i + 1 < argc) {
-            rules = argv[++i];
-        } else if (strncmp(a, "--mask=", 7) == 0) {
-            rules = a + 7;
-        } else if ((strcmp(a, "--segments") == 0 && i + 1 < argc) ||
-                   strncmp(a, "--segments=", 11) == 0) {
-            const char *v = a[10] == '=' ? a + 11 : argv[++i];
-            char *end = NULL;
-            segments = strtol(v, &end, 10);
-            if (!*v || *end || segments < 1 || segments > 1000000) {
-                fprintf(stderr, "ddbx pull: --segments wants a number from 1 to 1000000\n");
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ddbx pull: unknown option ");
-            cli_fputs_safe(stderr, a);
-            fputc('\n', stderr);
-            return usage();
-        } else if (!table) {
-            table = a;
-        } else {
-            return usage();
-        }
     }
-    if (!table)
-        return usage();
-    if (!rem || (!ro.endpoint_url && !ro.region && !ro.profile)) {
-        fprintf(stderr, "ddbx pull: say where the table is: --endpoint-url URL or --region R\n");
-        return usage();
-    }
-    if (as && !*as) {
-        fprintf(stderr, "ddbx pull: --as needs a name\n");
+    if (!ro.endpoint_url && !ro.region && !ro.profile) {
+        fprintf(stderr, "ddbx pull: say where the table is: --endpoint-url URL or --region R\n"
+                        "usage: %s\n", pull_cmd.usage);
         return 2;
     }
 

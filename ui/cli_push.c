@@ -29,14 +29,6 @@
 #include "ui/fmt.h"
 #include "ui/prices.h"
 
-static const char usage[] =
-    "usage: ddbx push TABLE... (--endpoint-url URL | --region R) [--profile P] [--db FILE]\n"
-    "                 [--with-items] [--as NAME] [--replace] [--yes]\n"
-    "Creates the local tables on a DynamoDB endpoint with their indexes, TTL and streams\n"
-    "settings; --with-items copies their items too (BatchWriteItem). Prints the plan\n"
-    "and asks first (--yes: without asking). A table that exists there is refused\n"
-    "unless --replace (deleted and made again); an interrupted push resumes when run\n"
-    "again. --as NAME names the copy of one table.\n";
 
 static volatile sig_atomic_t stop_signal;
 
@@ -178,50 +170,56 @@ static char *state_dir(const char *flag_db)
     return buf_steal(&b);
 }
 
+/* The command line, filled by the table below (one run a process). */
+static struct {
+    const char *db;
+    remote_opts ro;
+    push_opts o;
+    bool yes;
+} A;
+
+static const opt push_flags[] = {
+    CLI_OPTS_REMOTE(&A.ro),
+    CLI_OPT_DB(&A.db),
+    OPT_BOOL("with-items", &A.o.with_items, "copy the items too (BatchWriteItem)"),
+    OPT_STRING("as", "NAME", &A.o.as, "the name of the copy (one table)"),
+    OPT_BOOL("replace", &A.o.replace, "delete and make again a table that exists there"),
+    OPT_BOOL("yes", &A.yes, "push without asking"),
+    OPT_END(),
+};
+
+static const opts_cmd push_cmd = {
+    .name = "push",
+    .usage = "ddbx push TABLE... (--endpoint-url URL | --region R) [--profile P] [--db FILE]\n"
+             "                 [--with-items] [--as NAME] [--replace] [--yes]",
+    .about = "Creates the local tables on a DynamoDB endpoint with their indexes, TTL and streams\n"
+             "settings; --with-items copies their items too (BatchWriteItem). Prints the plan\n"
+             "and asks first (--yes: without asking). A table that exists there is refused\n"
+             "unless --replace (deleted and made again); an interrupted push resumes when run\n"
+             "again. --as NAME names the copy of one table.\n",
+    .opts = push_flags,
+    .positional = true,
+};
+
 int cli_push(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    remote_opts ro;
-    memset(&ro, 0, sizeof ro);
-    int rem = cli_take_remote(&argc, argv, &ro, NULL);
-    if (rem < 0)
-        return 2;
-    push_opts o;
-    memset(&o, 0, sizeof o);
-    const char **tables = xcalloc((size_t)argc + 1, sizeof *tables);
-    bool yes = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            free(tables);
-            return 0;
-        }
-        if (strcmp(a, "--with-items") == 0)
-            o.with_items = true;
-        else if (strcmp(a, "--replace") == 0)
-            o.replace = true;
-        else if (strcmp(a, "--yes") == 0)
-            yes = true;
-        else if (strcmp(a, "--as") == 0 && i + 1 < argc)
-            o.as = argv[++i];
-        else if (strncmp(a, "--as=", 5) == 0)
-            o.as = a + 5;
-        else if (a[0] == '-' && a[1]) {
-            fputs("ddbx push: unknown option ", stderr);
-            cli_fputs_safe(stderr, a);
-            fprintf(stderr, "\n%s", usage);
-            free(tables);
-            return 2;
-        } else
-            tables[o.n_tables++] = a;
-    }
-    if (!rem || !o.n_tables) {
-        fprintf(stderr, "ddbx push: %s\n%s", !rem ? "name the endpoint: --endpoint-url URL or --region R"
-                                                  : "name the tables to push", usage);
-        free(tables);
+    int pr = opts_main(&push_cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
+    const char *flag_db = A.db;
+    remote_opts ro = A.ro;
+    push_opts o = A.o;
+    bool yes = A.yes;
+    bool rem = ro.endpoint_url || ro.region || ro.profile;
+    if (!rem || argc < 2) {
+        fprintf(stderr, "ddbx push: %s\n", !rem ? "name the endpoint: --endpoint-url URL or --region R"
+                                                : "name the tables to push");
+        opts_usage(&push_cmd, stderr);
         return 2;
     }
+    const char **tables = xcalloc((size_t)argc, sizeof *tables);
+    for (int i = 1; i < argc; i++)
+        tables[o.n_tables++] = argv[i];
     o.tables = tables;
     char *dir = state_dir(flag_db);
     o.state_dir = dir;

@@ -9,34 +9,26 @@
 #include "data/store.h"
 #include "ui/cli.h"
 
-static const char usage[] =
-    "usage: ddbx samples [--db FILE] [--patterns-dir DIR]\n"
-    "(Re)creates the sample tables (SocialGraph, StudentCourses, Music,\n"
-    "ProfileHistory) in the database, replacing tables of the same name, and\n"
-    "writes their access-pattern files into DIR (default: the database's\n"
-    "folder/patterns), where the explorer's pattern view finds them.\n";
-
 int cli_samples(int argc, char **argv)
 {
-    const char *flag_db = cli_take_db(&argc, argv);
-    const char *pdir = NULL;
-    if (argc > 2 && strcmp(argv[1], "--patterns-dir") == 0) {
-        pdir = argv[2];
-        argc -= 2;
-        argv += 2;
-    } else if (argc > 1 && strncmp(argv[1], "--patterns-dir=", 15) == 0) {
-        pdir = argv[1] + 15;
-        argc--;
-        argv++;
-    }
-    if (argc > 1) {
-        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        fprintf(stderr, "ddbx samples: unexpected argument '%s'\n%s", argv[1], usage);
-        return 2;
-    }
+    const char *flag_db = NULL, *pdir = NULL;
+    const opt table[] = {
+        CLI_OPT_DB(&flag_db),
+        OPT_STRING("patterns-dir", "DIR", &pdir, "where the access-pattern files go"),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "samples",
+        .usage = "ddbx samples [--db FILE] [--patterns-dir DIR]",
+        .about = "(Re)creates the sample tables (SocialGraph, StudentCourses, Music,\n"
+                 "ProfileHistory) in the database, replacing tables of the same name, and\n"
+                 "writes their access-pattern files into DIR (default: the database's\n"
+                 "folder/patterns), where the explorer's pattern view finds them.\n",
+        .opts = table,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
     char *path = cli_db_path(flag_db, 1);
     store *s = NULL;
     diag d;

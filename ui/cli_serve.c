@@ -334,9 +334,8 @@ static const opt serve_opts[] = {
                "answer only requests signed (SigV4) with this key"),
     OPT_INTEGER("threads", "N", &args.threads, 1, MAX_THREADS, "worker threads (default one a core, at least 2)"),
     OPT_SECONDS("idle-timeout", &args.idle, 0, 86400, OPT_ABOVE_LO, "close a keep-alive connection idle S seconds"),
-    OPT_SECONDS("stream-retention", &args.retention, 0, 1e9, OPT_ABOVE_LO, "keep change records S seconds"),
-    OPT_SECONDS("iterator-lifetime", &args.lifetime, 0, 1e9, OPT_ABOVE_LO, "accept a shard iterator S seconds"),
-    OPT_SECONDS("ttl-interval", &args.ttl_every, 0, 1e9, 0, "run the TTL sweep every S seconds (0: never)"),
+    CLI_OPTS_STREAM_TIMES(&args.retention, &args.lifetime),
+    CLI_OPT_TTL_INTERVAL(&args.ttl_every),
     OPT_HELP_ALSO("-help"),
     OPT_END(),
 };

@@ -18,8 +18,6 @@
 #include "model/mem.h"
 #include "ui/cli.h"
 
-static const char usage[] = "usage: ddbx whoami [--profile P] [--region R]\n";
-
 /* JSON string contents with control characters escaped (the values come
  * from the network). */
 static void put_json_string(const char *s)
@@ -38,16 +36,25 @@ static void put_json_string(const char *s)
 
 int cli_whoami(int argc, char **argv)
 {
-    remote_opts ro;
-    if (cli_take_remote(&argc, argv, &ro, NULL) < 0)
-        return 2;
-    if (argc > 1 || ro.endpoint_url) {
-        fprintf(stderr, "ddbx whoami: %s\n%s",
-                ro.endpoint_url ? "--endpoint-url is DynamoDB's; STS's endpoint comes from "
-                                  "AWS_ENDPOINT_URL_STS or the profile's services section"
-                                : "unknown argument", usage);
-        return 2;
-    }
+    remote_opts ro = { 0 };
+    const opt table[] = {
+        OPT_STRING("profile", "P", &ro.profile, "the AWS profile (credentials, region)"),
+        OPT_STRING("region", "R", &ro.region, "the region of the STS endpoint asked"),
+        OPT_REFUSE("endpoint-url", "--endpoint-url is DynamoDB's; STS's endpoint comes from "
+                                   "AWS_ENDPOINT_URL_STS or the profile's services section"),
+        OPT_END(),
+    };
+    const opts_cmd cmd = {
+        .name = "whoami",
+        .usage = "ddbx whoami [--profile P] [--region R]",
+        .about = "Who the AWS credentials are, as aws sts get-caller-identity prints it; STS's\n"
+                 "endpoint comes from AWS_ENDPOINT_URL_STS or the profile's services section.\n"
+                 "ddbx --whoami is the same.\n",
+        .opts = table,
+    };
+    int pr = opts_main(&cmd, &argc, argv);
+    if (pr >= 0)
+        return pr;
     diag d;
     diag_init(&d);
     creds c;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/mem.h"
+
 /* The entry argv word `a` names, and where its value is when it is
  * joined ("--port=8000": "8000"; NULL when not joined). */
 static const opt *lookup(const opt *t, const char *a, const char **joined)
@@ -39,13 +41,21 @@ static const char *spelled(const opt *o, const char *word, char *tmp, size_t n)
     return tmp;
 }
 
+/* "ddbx serve", or "ddbx" for the explorer (a table without a name). */
+static const char *who(const opts_cmd *c)
+{
+    static char w[64];
+    snprintf(w, sizeof w, "ddbx%s%s", c->name ? " " : "", c->name ? c->name : "");
+    return w;
+}
+
 static void what_number(const opt *o, char *out, size_t n)
 {
     if (o->kind == OPT_KIND_INTEGER)
         snprintf(out, n, "a whole number from %.0f to %.0f", o->lo, o->hi);
     else
-        snprintf(out, n, "needs a number of seconds %s %g, at most %g", o->flags & OPT_ABOVE_LO ? "above" : "from",
-                 o->lo, o->hi);
+        snprintf(out, n, "needs a number%s %s %g, at most %g", o->kind == OPT_KIND_SECONDS ? " of seconds" : "",
+                 o->flags & OPT_ABOVE_LO ? "above" : "from", o->lo, o->hi);
 }
 
 /* Stores value v (the word after the option, or its joined part) in o's
@@ -53,11 +63,17 @@ static void what_number(const opt *o, char *out, size_t n)
 static int take_value(const opts_cmd *c, const opt *o, const char *name, const char *v)
 {
     if (!v || !*v) {
-        fprintf(stderr, "ddbx %s: %s needs a value (%s)\n", c->name, name, o->arg);
+        fprintf(stderr, "%s: %s needs a value (%s)\n", who(c), name, o->arg);
         return -1;
     }
     if (o->kind == OPT_KIND_STRING) {
         *(const char **)o->value = v;
+        return 0;
+    }
+    if (o->kind == OPT_KIND_LIST) {
+        opts_list *l = o->value;
+        l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+        l->v[l->n++] = v;
         return 0;
     }
     char *end = NULL;
@@ -68,7 +84,7 @@ static int take_value(const opts_cmd *c, const opt *o, const char *name, const c
     if (!ok) {
         char what[96];
         what_number(o, what, sizeof what);
-        fprintf(stderr, "ddbx %s: bad %s: %s (%s)\n", c->name, name, v, what);
+        fprintf(stderr, "%s: bad %s: %s (%s)\n", who(c), name, v, what);
         return -1;
     }
     if (o->kind == OPT_KIND_INTEGER)
@@ -78,11 +94,13 @@ static int take_value(const opts_cmd *c, const opt *o, const char *name, const c
     return 0;
 }
 
-static int refuse(const opts_cmd *c, const char *fmt, const char *word)
+int opts_refuse(const opts_cmd *c, const char *fmt, const char *word)
 {
-    fprintf(stderr, "ddbx %s: ", c->name);
+    fprintf(stderr, "%s: ", who(c));
     fprintf(stderr, fmt, word);
-    fprintf(stderr, "\nusage: %s (ddbx %s --help lists the options)\n", c->usage, c->name);
+    /* The hint on the usage's line, or under a usage of several lines. */
+    fprintf(stderr, "\nusage: %s%s(%s --help lists the options)\n", c->usage, strchr(c->usage, '\n') ? "\n" : " ",
+            who(c));
     return OPTS_ERROR;
 }
 
@@ -103,23 +121,25 @@ int opts_parse(const opts_cmd *c, int *argc, char **argv)
         bool dashed = options && a[0] == '-' && a[1] != '\0';
         if (!dashed) {
             if (!c->positional)
-                return refuse(c, "unexpected argument: %s", a);
+                return opts_refuse(c, "unexpected argument: %s", a);
             argv[out++] = argv[i];
             continue;
         }
         const char *joined;
         const opt *o = lookup(c->opts, a, &joined);
         if (!o)
-            return refuse(c, "unknown option: %s", a);
+            return opts_refuse(c, "unknown option: %s", a);
         char tmp[64];
         const char *name = spelled(o, a, tmp, sizeof tmp);
         if (o->kind == OPT_KIND_HELP) {
             opts_usage(c, stdout);
             return OPTS_HELP;
         }
+        if (o->kind == OPT_KIND_REFUSE)
+            return opts_refuse(c, "%s", o->help);
         if (o->kind == OPT_KIND_BOOL) {
             if (joined)
-                return refuse(c, "%s takes no value", name);
+                return opts_refuse(c, "%s takes no value", name);
             *(bool *)o->value = true;
             continue;
         }
@@ -134,13 +154,28 @@ int opts_parse(const opts_cmd *c, int *argc, char **argv)
     return OPTS_OK;
 }
 
-/* "--port N" for the table's left column. */
+int opts_main(const opts_cmd *c, int *argc, char **argv)
+{
+    int r = opts_parse(c, argc, argv);
+    return r == OPTS_OK ? -1 : r == OPTS_HELP ? 0 : 2;
+}
+
+void opts_list_free(opts_list *l)
+{
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+/* "--port N" for the table's left column ("--patterns FILE..." when it
+ * may be given again). */
 static void left(const opt *o, char *out, size_t n)
 {
     if (o->kind == OPT_KIND_HELP)
         snprintf(out, n, "--help, -h");
     else if (o->name)
-        snprintf(out, n, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        snprintf(out, n, "--%s%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "",
+                 o->kind == OPT_KIND_LIST ? "..." : "");
     else
         snprintf(out, n, "%s%s%s", o->also, o->arg ? " " : "", o->arg ? o->arg : "");
 }
@@ -152,13 +187,15 @@ void opts_usage(const opts_cmd *c, FILE *f)
     for (const opt *o = c->opts; o->kind != OPT_KIND_END; o++)
         help_row |= o->kind == OPT_KIND_HELP;
     for (const opt *o = c->opts; o->kind != OPT_KIND_END; o++) {
+        if (o->kind == OPT_KIND_REFUSE)
+            continue;
         char l[96];
         left(o, l, sizeof l);
         if (strlen(l) > 26)   /* a long left column: the help on its own line, as git prints it */
             fprintf(f, "    %s\n    %-26s %s\n", l, "", o->help);
         else
             fprintf(f, "    %-26s %s\n", l, o->help);
-        if (o->also)
+        if (o->also && (o->name || o->kind == OPT_KIND_HELP))
             fprintf(f, "    %-26s   (%s: %s%s%s)\n", "", c->also_from ? c->also_from : "also", o->also,
                     o->arg ? " " : "", o->arg ? o->arg : "");
     }

@@ -6,6 +6,10 @@
  * table (opts_usage), and tests/man checks the man page's synopsis
  * against what it prints.
  *
+ * A table may splice in rows several commands share (ui/cli.h's
+ * CLI_OPTS_REMOTE: --endpoint-url, --region, --profile) as git's
+ * OPT__VERBOSE does: a macro that expands to the rows.
+ *
  * Spellings: an entry's name "port" is taken as `--port N` and
  * `--port=N`; its `also` spelling is taken exactly as written, for the
  * spellings another program gives the same option (DynamoDB Local's
@@ -30,8 +34,18 @@ typedef enum opt_kind {
     OPT_KIND_STRING,    /* const char **: the value as given (not empty) */
     OPT_KIND_INTEGER,   /* long *: a whole number from lo to hi */
     OPT_KIND_SECONDS,   /* double *: a number of seconds, lo (or above it) to hi */
+    OPT_KIND_NUMBER,    /* double *: a number (of what arg names), lo (or above it) to hi */
     OPT_KIND_HELP,      /* another spelling of --help (name NULL: only `also`) */
+    OPT_KIND_LIST,      /* opts_list *: a string option given any number of times */
+    OPT_KIND_REFUSE,    /* not this command's: refused with help as the reason; not in --help */
 } opt_kind;
+
+/* The values of a repeatable option, in the order given; v is the
+ * caller's to free (opts_list_free), its strings point into argv. */
+typedef struct opts_list {
+    const char **v;
+    size_t n;
+} opts_list;
 
 /* flags */
 #define OPT_ABOVE_LO 1u   /* a number must be above lo, not equal to it */
@@ -55,6 +69,10 @@ typedef struct opt {
 #define OPT_SECONDS(n, v, l, u, f, h) \
     { .kind = OPT_KIND_SECONDS, .name = (n), .arg = "S", .help = (h), .value = (v), .lo = (l), .hi = (u), \
       .flags = (f) }
+#define OPT_NUMBER(n, a, v, l, u, h) \
+    { .kind = OPT_KIND_NUMBER, .name = (n), .arg = (a), .help = (h), .value = (v), .lo = (l), .hi = (u) }
+#define OPT_STRING_LIST(n, a, v, h) { .kind = OPT_KIND_LIST, .name = (n), .arg = (a), .help = (h), .value = (v) }
+#define OPT_REFUSE(n, why) { .kind = OPT_KIND_REFUSE, .name = (n), .help = (why) }
 /* The same with another program's spelling beside the ddbx one. */
 #define OPT_BOOL_ALSO(n, al, v, h) { .kind = OPT_KIND_BOOL, .name = (n), .also = (al), .help = (h), .value = (v) }
 #define OPT_STRING_ALSO(n, al, a, v, h) \
@@ -65,7 +83,7 @@ typedef struct opt {
 #define OPT_HELP_ALSO(al) { .kind = OPT_KIND_HELP, .also = (al), .help = "this help" }
 
 typedef struct opts_cmd {
-    const char *name;       /* "serve": messages say "ddbx serve: ..." */
+    const char *name;       /* "serve": messages say "ddbx serve: ..."; NULL: ddbx itself (the explorer) */
     const char *usage;      /* after "usage: ": "ddbx serve [options]" */
     const char *about;      /* a paragraph after the table, or NULL */
     const char *also_from;  /* whose spellings the `also`s are ("DynamoDB Local"), for --help */
@@ -83,6 +101,18 @@ enum {
  * table; "--" ends the options. On OPTS_OK, argv[1..*argc) are the
  * positional arguments in order (NULL after them). */
 int opts_parse(const opts_cmd *c, int *argc, char **argv);
+
+/* A bad value found after parsing, said as opts_parse says its own:
+ * "ddbx CMD: " fmt (with word in it), then the usage line; OPTS_ERROR. */
+int opts_refuse(const opts_cmd *c, const char *fmt, const char *word);
+
+/* Frees what a repeatable option's values took (the strings are argv's). */
+void opts_list_free(opts_list *l);
+
+/* opts_parse for a command's main: -1 to go on (argv[1..*argc) the
+ * positional arguments), else the exit status: 0 after --help, 2 after a
+ * bad option. */
+int opts_main(const opts_cmd *c, int *argc, char **argv);
 
 /* The usage line and the table, as --help prints them. */
 void opts_usage(const opts_cmd *c, FILE *f);

@@ -26,20 +26,20 @@ for s in $subs; do
 done
 t "the page documents --help and --version" grep -q 'help " | " \\-\\-version' "$page"
 # The commands whose options are a table (ui/opts.h: the files that call
-# opts_parse, each naming its command in its opts_cmd): every spelling
+# opts_parse or opts_main, each naming its command in its opts_cmd): every spelling
 # `ddbx CMD --help` prints from the table (--name, and another program's
 # spelling such as DynamoDB Local's -port) is in the page's SYNOPSIS lines
 # for ddbx CMD, and every option those lines give is in the table.
 synopsis_opts() { # command -> the options of its SYNOPSIS lines, one a line
     sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$page" |
-        awk -v c="ddbx $1" '$0 == ".B " c { on = 1; next } /^\.br/ { on = 0 } on' |
+        awk -v c="ddbx${1:+ $1}" '$0 == ".B " c { on = 1; next } /^\.br/ { on = 0 } on' |
         sed 's/\\-/-/g' | grep -oE '(^|[ "])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[ "]//' | grep -v -x -e -jar | sort -u
 }
-table_opts() { # command -> the spellings its --help table prints
-    "$DDBX" "$1" --help | grep -E '^    (--|  )' |
-        grep -oE '(^    --[a-z][a-z-]*|[:(] -[a-zA-Z]+)' | sed 's/^[ :(]*//' | grep -v -x -e --help | sort -u
+table_opts() { # command (empty: the explorer) -> the spellings its --help table prints
+    if [ -n "$1" ]; then "$DDBX" "$1" --help; else "$DDBX" --db "$page.none" --help; fi | grep -E '^    (--|  )' |
+        grep -oE '(^    --[a-z][a-z-]*|^    -[a-zA-Z]+|[:(] -[a-zA-Z]+)' | sed 's/^[ :(]*//' | grep -v -x -e --help | sort -u
 }
-for c in $(grep -l 'opts_parse(' ui/cli_*.c | xargs grep -ho '\.name = "[a-z]*"' | sed 's/.*"\(.*\)"/\1/' | sort -u); do
+for c in $(grep -l -e 'opts_parse(' -e 'opts_main(' ui/cli_*.c | xargs grep -ho '\.name = "[a-z]*"' | sed 's/.*"\(.*\)"/\1/' | sort -u); do
     tab=$(table_opts "$c"); syn=$(synopsis_opts "$c")
     t "ddbx $c --help prints its option table" test -n "$tab"
     for o in $tab; do
@@ -48,6 +48,17 @@ for c in $(grep -l 'opts_parse(' ui/cli_*.c | xargs grep -ho '\.name = "[a-z]*"'
     for o in $syn; do
         t "ddbx $c's option table has $o (SYNOPSIS)" sh -c 'echo "$1" | grep -qx -- "$2"' - "$tab" "$o"
     done
+done
+# The explorer's own table (ui/cli_explore.c: `ddbx [--db FILE] ...`,
+# whose --help follows its options) against the SYNOPSIS lines of bare
+# ddbx, less the line of ddbx --help and --version (ui/main.c's).
+tab=$(table_opts ""); syn=$(synopsis_opts "" | grep -v -x -e --help -e --version)
+t "ddbx --db FILE --help prints the explorer's option table" test -n "$tab"
+for o in $tab; do
+    t "SYNOPSIS of ddbx has $o (the explorer's table)" sh -c 'echo "$1" | grep -qx -- "$2"' - "$syn" "$o"
+done
+for o in $syn; do
+    t "the explorer's table has $o (SYNOPSIS of ddbx)" sh -c 'echo "$1" | grep -qx -- "$2"' - "$tab" "$o"
 done
 # Every man page section the page promises.
 for sec in NAME SYNOPSIS DESCRIPTION COMMANDS KEYS FILES ENVIRONMENT; do

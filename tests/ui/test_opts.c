@@ -2,7 +2,8 @@
  * option, joined and separate values, numbers refused out of their
  * bounds with the option's name as the user spelled it, positional
  * arguments kept in order, "--", and --help printing the table with the
- * other spelling beside the ddbx one. Messages go to stderr; the tests
+ * other spelling beside the ddbx one; repeatable options, refused
+ * spellings, opts_main and the nameless (explorer) table. Messages go to stderr; the tests
  * read them back through a temporary file. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,6 +177,79 @@ static void test_help(void **state)
                                 "                                 (DynamoDB Local: -help)\n"));
 }
 
+/* A repeatable option keeps every value in order; a refused spelling
+ * says why and is not in --help; opts_main turns the result into an exit
+ * status; a table without a name (the explorer) speaks as "ddbx". */
+static opts_list many;
+static const char *kept;
+static const opt more[] = {
+    OPT_STRING_LIST("patterns", "FILE", &many, "a file, again and again"),
+    OPT_STRING("only", "X", &kept, "one value"),
+    OPT_REFUSE("endpoint-url", "--endpoint-url is DynamoDB's, not this command's"),
+    OPT_END(),
+};
+
+static void test_list_refuse_main(void **state)
+{
+    (void)state;
+    char err[512];
+    int argc;
+    const opts_cmd c = { .name = "m", .usage = "ddbx m [--patterns FILE]...", .opts = more, .positional = true };
+    char *a[] = { "m", "--patterns", "a.json", "T", "--patterns=b.json", "--only", "x", "--patterns", "c.json", NULL };
+    assert_int_equal(run(&c, a, &argc, err, sizeof err), OPTS_OK);
+    assert_int_equal(many.n, 3);
+    assert_string_equal(many.v[0], "a.json");
+    assert_string_equal(many.v[1], "b.json");
+    assert_string_equal(many.v[2], "c.json");
+    assert_int_equal(argc, 2);
+    assert_string_equal(a[1], "T");
+    opts_list_free(&many);
+    assert_null(many.v);
+    assert_int_equal(many.n, 0);
+
+    char *b[] = { "m", "--endpoint-url", "http://x", NULL };
+    assert_int_equal(run(&c, b, &argc, err, sizeof err), OPTS_ERROR);
+    assert_non_null(strstr(err, "ddbx m: --endpoint-url is DynamoDB's, not this command's\nusage: ddbx m"));
+
+    char *d[] = { "m", "--patterns", NULL };
+    assert_int_equal(run(&c, d, &argc, err, sizeof err), OPTS_ERROR);
+    assert_non_null(strstr(err, "ddbx m: --patterns needs a value (FILE)"));
+    opts_list_free(&many);
+
+    const opts_cmd nameless = { .usage = "ddbx [TABLE]", .opts = more };
+    char *e[] = { "ddbx", "--nope", NULL };
+    assert_int_equal(run(&nameless, e, &argc, err, sizeof err), OPTS_ERROR);
+    assert_non_null(strstr(err, "ddbx: unknown option: --nope\nusage: ddbx [TABLE] (ddbx --help lists the options)"));
+
+    /* opts_main: -1 to go on, 2 after a bad option (0 after --help). */
+    char *f[] = { "m", "--only", "y", NULL };
+    argc = 3;
+    assert_int_equal(opts_main(&c, &argc, f), -1);
+    assert_string_equal(kept, "y");
+    char *g[] = { "m", "--bad", NULL };
+    argc = 2;
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *null = fopen("/dev/null", "w");
+    dup2(fileno(null), 2);
+    int rc = opts_main(&c, &argc, g);
+    dup2(saved, 2);
+    close(saved);
+    fclose(null);
+    assert_int_equal(rc, 2);
+
+    /* --help leaves the refused spelling out and marks the repeatable one. */
+    FILE *tmp = tmpfile();
+    opts_usage(&c, tmp);
+    char out[1024];
+    rewind(tmp);
+    size_t k = fread(out, 1, sizeof out - 1, tmp);
+    out[k] = '\0';
+    fclose(tmp);
+    assert_non_null(strstr(out, "    --patterns FILE...         a file, again and again\n"));
+    assert_null(strstr(out, "endpoint-url"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_positional),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_list_refuse_main),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
