@@ -16,19 +16,10 @@
 #include "model/buf.h"
 #include "model/cost.h"
 #include "model/status.h"
+#include "ui/paths.h"
 
-/* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
- * else ~/.local/share/ddbx/ddbx.db. Creates the directory (0700) when
- * create is set. Returns a malloc'd path. */
-char *cli_db_path(const char *flag_db, int create);
-
-/* The folder of access-pattern files that goes with a database: the
- * database's folder + "/patterns" (ui/cli_check.c). `ddbx samples` writes
- * the samples' files there; the explorer lists every *.json in it and
- * :save-pattern writes saved.json there. Malloc'd. */
-char *cli_patterns_dir(const char *db_path);
 /* Writes the samples' pattern files into dir (NULL: the database's
- * folder, cli_patterns_dir) and says where on f; 0, or -1 with the error
+ * folder, paths_patterns_dir) and says where on f; 0, or -1 with the error
  * on stderr. f NULL (the explorer): silent either way. */
 int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f);
 

@@ -82,7 +82,7 @@ int cli_api(int argc, char **argv)
     }
     if (rem)
         return api_remote(&ro);
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     store *s = NULL;
     diag d;
     diag_init(&d);

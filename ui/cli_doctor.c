@@ -112,8 +112,8 @@ static int load_patterns(const char **files, size_t n_files, const char *flag_db
     char **listed = NULL;
     size_t n_listed = 0;
     if (!n_files) {
-        char *db = cli_db_path(rem ? NULL : flag_db, 0);
-        char *dir = cli_patterns_dir(db);
+        char *db = paths_db(rem ? NULL : flag_db, 0);
+        char *dir = paths_patterns_dir(db);
         pattern_file_list_dir(dir, &listed, &n_listed);
         free(dir);
         free(db);

@@ -442,8 +442,8 @@ static int load_patterns(const cli_model_opts *o, pattern_set **sets, size_t *n)
     const char **files = o->patterns;
     size_t n_files = o->n_patterns;
     if (!n_files) {
-        char *db = cli_db_path(o->db_path, 0);
-        char *dir = cli_patterns_dir(db);
+        char *db = paths_db(o->db_path, 0);
+        char *dir = paths_patterns_dir(db);
         pattern_file_list_dir(dir, &listed, &n_listed);
         free(dir);
         free(db);

@@ -112,7 +112,7 @@ int cli_pull(int argc, char **argv)
         return 2;
     }
 
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     store *st = NULL;
     mask_file *mf = NULL;
     diag d;

@@ -37,7 +37,7 @@ int cli_samples(int argc, char **argv)
         fprintf(stderr, "ddbx samples: unexpected argument '%s'\n%s", argv[1], usage);
         return 2;
     }
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     store *s = NULL;
     diag d;
     diag_init(&d);

@@ -11,8 +11,10 @@
 
 #include <stdbool.h>
 
+#include "data/store.h"
 #include "model/buf.h"
 #include "model/cost.h"
+#include "model/entity.h"
 
 /* The region to price in (copied); NULL: us-east-1. Before the first use. */
 void prices_set_region(const char *region);
@@ -21,6 +23,9 @@ bool prices_get(const price_table **pt, const price_region **p);
 /* "$0.0625/M calls" (on-demand, per million calls of units read or write
  * units), appended; nothing without prices. */
 void prices_per_million(double units, bool write, buf *out);
+/* The table's storage a month with its indexes, at p (NAN when a size
+ * cannot be read; `:what-if`'s figure). */
+double prices_storage_month(store *st, const ent_table *t, const price_region *p);
 
 
 #endif
