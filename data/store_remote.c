@@ -182,7 +182,8 @@ status srem_send_req(store *s, const ddb_req *req, cJSON **root, ddb_err *err)
     return st;
 }
 
-status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+/* srem_send_req with the answer read into res (store_codec_read). */
+static status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
     cJSON *root;
     status st = srem_send_req(s, req, &root, err);

@@ -3,11 +3,9 @@
  * the database lives, and the --db flag. Kept out of main.c so that
  * subcommand files link into the ui tests.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "data/store.h"
 #include "model/mem.h"
