@@ -399,6 +399,88 @@ static int choose_key(const char *flag, diffsrc *a, diffsrc *b, key_attr *pk, ke
     return 0;
 }
 
+/* Each side's text parsed and opened (the message, naming the side,
+ * printed when one cannot be). */
+static bool open_sides(const char *const args[2], const diffsrc_opts *so, diffsrc_spec spec[2],
+                       diffsrc *src[2], diag *d)
+{
+    static const char *const side_names[2] = { "A", "B" };
+    for (int i = 0; i < 2; i++) {
+        status st = diffsrc_parse(args[i], &spec[i], d);
+        if (st == ST_OK)
+            st = diffsrc_open(&spec[i], so, side_names[i], &src[i], d);
+        if (st != ST_OK) {
+            if (st == ST_USAGE && !d->file[0] && strncmp(d->msg, side_names[i], 1) != 0) {
+                /* Name the side the text was. */
+                char msg[sizeof d->msg];
+                memcpy(msg, d->msg, sizeof msg);
+                snprintf(d->msg, sizeof d->msg, "%s: %.1000s", side_names[i], msg);
+            }
+            cli_print_diag("ddbx diff", d);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Every change, written as it comes in o's format; false (the error
+ * printed) when a side fails midway. */
+static bool write_events(tdiff *t, const key_attr *pk, const key_attr *sk, out *o, progress *p,
+                         diag *d)
+{
+    if (o->fmt == OUT_JSON)
+        buf_adds(&o->b, "{\"changes\":[");
+    for (;;) {
+        tdiff_event ev;
+        bool done = false;
+        status st = tdiff_next(t, &ev, &done, d);
+        if (st != ST_OK) {
+            flush(o, true);
+            if (p->drew)
+                fputs("\r\033[K", stderr);
+            cli_print_diag("ddbx diff", d);
+            return false;
+        }
+        if (done)
+            break;
+        if (o->fmt == OUT_TEXT) {
+            event_text(&o->b, pk, sk, &ev);
+        } else {
+            if (o->fmt == OUT_JSON && o->events)
+                buf_addc(&o->b, ',');
+            event_json(&o->b, pk, sk, &ev);
+            if (o->fmt == OUT_JSONL)
+                buf_addc(&o->b, '\n');
+        }
+        o->events++;
+        if (o->tty && p->drew)
+            fputs("\r\033[K", stderr);   /* the line goes where the progress was */
+        flush(o, o->tty);
+        if (o->failed)
+            break;
+    }
+    if (p->drew)
+        fputs("\r\033[K", stderr);
+    return true;
+}
+
+/* The summary, after the changes, in o's format. */
+static void write_summary(out *o, const tdiff_summary *s, diffsrc *const src[2])
+{
+    tdiff_prefix *px = xcalloc(s->n_prefixes + 1, sizeof *px);
+    memcpy(px, s->prefixes, s->n_prefixes * sizeof *px);
+    qsort(px, s->n_prefixes, sizeof *px, prefix_order);
+    if (o->fmt == OUT_TEXT) {
+        summary_text(&o->b, s, px, src[0], src[1]);
+    } else {
+        buf_adds(&o->b, o->fmt == OUT_JSON ? "],\"summary\":" : "{\"summary\":");
+        summary_json(&o->b, s, px, src[0], src[1]);
+        buf_adds(&o->b, "}\n");
+    }
+    free(px);
+    flush(o, true);
+}
+
 int cli_diff(int argc, char **argv)
 {
     const char *flag_db = cli_take_db(&argc, argv);
@@ -464,7 +546,6 @@ int cli_diff(int argc, char **argv)
     memset(spec, 0, sizeof spec);
     tdiff *t = NULL;
     char *key_names[2] = { NULL, NULL };
-    tdiff_prefix *px = NULL;
     diag d;
     diag_init(&d);
     diffsrc_opts so = { .db = db, .remote = rem ? &ro : NULL, .format = in_fmt, .stop = &stop_signal };
@@ -479,22 +560,8 @@ int cli_diff(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 
-    static const char *const side_names[2] = { "A", "B" };
-    for (int i = 0; i < 2; i++) {
-        status st = diffsrc_parse(args[i], &spec[i], &d);
-        if (st == ST_OK)
-            st = diffsrc_open(&spec[i], &so, side_names[i], &src[i], &d);
-        if (st != ST_OK) {
-            if (st == ST_USAGE && !d.file[0] && strncmp(d.msg, side_names[i], 1) != 0) {
-                /* Name the side the text was. */
-                char msg[sizeof d.msg];
-                memcpy(msg, d.msg, sizeof msg);
-                snprintf(d.msg, sizeof d.msg, "%s: %.1000s", side_names[i], msg);
-            }
-            cli_print_diag("ddbx diff", &d);
-            goto out;
-        }
-    }
+    if (!open_sides(args, &so, spec, src, &d))
+        goto out;
     key_attr pk, sk;
     if (choose_key(key_flag, src[0], src[1], &pk, &sk, key_names) != 0)
         goto out;
@@ -510,51 +577,10 @@ int cli_diff(int argc, char **argv)
     side_ctx ca = { src[0], &p }, cb = { src[1], &p };
     t = tdiff_new(&pk, &sk, (tdiff_side){ side_next, &ca, "A" }, (tdiff_side){ side_next, &cb, "B" });
     p.sum = tdiff_get_summary(t);
-    if (o.fmt == OUT_JSON)
-        buf_adds(&o.b, "{\"changes\":[");
-    for (;;) {
-        tdiff_event ev;
-        bool done = false;
-        status st = tdiff_next(t, &ev, &done, &d);
-        if (st != ST_OK) {
-            flush(&o, true);
-            if (p.drew)
-                fputs("\r\033[K", stderr);
-            cli_print_diag("ddbx diff", &d);
-            goto out;
-        }
-        if (done)
-            break;
-        if (o.fmt == OUT_TEXT) {
-            event_text(&o.b, &pk, &sk, &ev);
-        } else {
-            if (o.fmt == OUT_JSON && o.events)
-                buf_addc(&o.b, ',');
-            event_json(&o.b, &pk, &sk, &ev);
-            if (o.fmt == OUT_JSONL)
-                buf_addc(&o.b, '\n');
-        }
-        o.events++;
-        if (o.tty && p.drew)
-            fputs("\r\033[K", stderr);   /* the line goes where the progress was */
-        flush(&o, o.tty);
-        if (o.failed)
-            break;
-    }
-    if (p.drew)
-        fputs("\r\033[K", stderr);
+    if (!write_events(t, &pk, &sk, &o, &p, &d))
+        goto out;
     const tdiff_summary *s = tdiff_get_summary(t);
-    px = xcalloc(s->n_prefixes + 1, sizeof *px);
-    memcpy(px, s->prefixes, s->n_prefixes * sizeof *px);
-    qsort(px, s->n_prefixes, sizeof *px, prefix_order);
-    if (o.fmt == OUT_TEXT) {
-        summary_text(&o.b, s, px, src[0], src[1]);
-    } else {
-        buf_adds(&o.b, o.fmt == OUT_JSON ? "],\"summary\":" : "{\"summary\":");
-        summary_json(&o.b, s, px, src[0], src[1]);
-        buf_adds(&o.b, "}\n");
-    }
-    flush(&o, true);
+    write_summary(&o, s, src);
     if (o.failed) {
         perror("ddbx diff: write");
         goto out;
@@ -565,7 +591,6 @@ out:
     sigaction(SIGTERM, &old_term, NULL);
     if (stop_signal)
         rc = stop_signal == SIGINT ? 130 : 143;
-    free(px);
     tdiff_free(t);
     for (int i = 0; i < 2; i++) {
         diffsrc_free(src[i]);

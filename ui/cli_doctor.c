@@ -137,6 +137,26 @@ static int load_patterns(const char **files, size_t n_files, const char *flag_db
     return rc;
 }
 
+/* A note that the model file names no such table. */
+static void note_no_table(doctor_report *rep, const char *table, const char *model)
+{
+    buf b = BUF_INIT;
+    buf_printf(&b, "%s: the model file %s has no table of that name: items of no entity"
+                   " are judged by the table's type attribute", table, model);
+    rep->notes = xrealloc(rep->notes, (rep->n_notes + 1) * sizeof *rep->notes);
+    rep->notes[rep->n_notes++] = buf_steal(&b);
+}
+
+/* On an endpoint: what was read from it, and that nothing was written. */
+static void say_read(store *st, uint64_t read)
+{
+    store_info info;
+    store_get_info(st, &info);
+    fprintf(stderr, "ddbx doctor: read %llu items from ", (unsigned long long)read);
+    cli_fputs_safe(stderr, info.where ? info.where : "the endpoint");
+    fprintf(stderr, ", %g read capacity units consumed; nothing was written\n", info.rcu);
+}
+
 int cli_doctor(int argc, char **argv)
 {
     const char *flag_db;
@@ -215,13 +235,8 @@ int cli_doctor(int argc, char **argv)
     for (size_t i = 0; rc == 0 && i < n_tables; i++) {
         table_read info;
         const ent_table *dt = model ? ent_model_table(&declared, tables[i]) : NULL;
-        if (model && !dt) {
-            buf b = BUF_INIT;
-            buf_printf(&b, "%s: the model file %s has no table of that name: items of no entity"
-                           " are judged by the table's type attribute", tables[i], model);
-            rep.notes = xrealloc(rep.notes, (rep.n_notes + 1) * sizeof *rep.notes);
-            rep.notes[rep.n_notes++] = buf_steal(&b);
-        }
+        if (model && !dt)
+            note_no_table(&rep, tables[i], model);
         if (doctor_run(st, tables[i], dt, sp, n_sets, sample, (double)time(NULL), &rep, &info, &d) !=
             ST_OK) {
             buf w = BUF_INIT;
@@ -240,13 +255,8 @@ int cli_doctor(int argc, char **argv)
             put_text(&rep);
         rc = rep.n ? 1 : 0;
     }
-    if (st && rem) {
-        store_info info;
-        store_get_info(st, &info);
-        fprintf(stderr, "ddbx doctor: read %llu items from ", (unsigned long long)read);
-        cli_fputs_safe(stderr, info.where ? info.where : "the endpoint");
-        fprintf(stderr, ", %g read capacity units consumed; nothing was written\n", info.rcu);
-    }
+    if (st && rem)
+        say_read(st, read);
     doctor_report_done(&rep);
     for (size_t i = 0; i < n_sets; i++)
         pattern_set_done(&sets[i]);
