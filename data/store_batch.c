@@ -33,11 +33,12 @@ typedef struct witem {
     av old;
     bool found;
     /* A transaction's: the action's outcome (ST_OK: it did not fail; else
-     * the cancellation reason's code, ddb_reason_code) and its message;
-     * an Update's new item; whether the action wrote (its metrics). */
+     * the cancellation reason's code, ddb_reason_code) and its message
+     * (malloc'd); an Update's new item; whether the action wrote (its
+     * metrics). No diag here: at 1.8 KB one per element would weigh on
+     * every batch. */
     status why;
-    const char *msg;
-    diag bad;
+    char *msg;
     av neu;
     bool wrote;
 } witem;
@@ -54,7 +55,6 @@ static void wlist_init(wlist *w, size_t n)
     for (size_t i = 0; i < n; i++) {
         w->v[i].val.type = w->v[i].old.type = w->v[i].neu.type = AV_NONE;
         w->v[i].why = ST_OK;
-        diag_init(&w->v[i].bad);
         store_key_init(&w->v[i].k);
         seng_reqx_init(&w->v[i].x);
     }
@@ -66,6 +66,7 @@ static void wlist_done(wlist *w)
         av_done(&w->v[i].val);
         av_done(&w->v[i].old);
         av_done(&w->v[i].neu);
+        free(w->v[i].msg);
         store_key_done(&w->v[i].k);
         seng_reqx_done(&w->v[i].x);
     }
@@ -454,7 +455,8 @@ static status cancel(const wlist *w, ddb_err *e)
 static void w_fail(witem *wi, status why, const char *msg, bool *failed)
 {
     wi->why = why;
-    wi->msg = msg;
+    free(wi->msg);
+    wi->msg = xstrdup(msg);
     *failed = true;
 }
 
@@ -572,6 +574,8 @@ static status tw_actions(const ddb_req *tr, const seng_defer *dfs, wlist *w, dia
 static status tw_check(store *s, wlist *w, bool *failed, diag *d)
 {
     status st;
+    diag bad;
+    diag_init(&bad);
     for (size_t i = 0; i < w->n; i++) {
         witem *wi = &w->v[i];
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
@@ -580,11 +584,11 @@ static status tw_check(store *s, wlist *w, bool *failed, diag *d)
          * key of the wrong type or size) cancels the transaction with a
          * ValidationError reason for its action, as DynamoDB does. */
         if (wi->kind == DDB_PUT)
-            st = store_check_item(&wi->t->def, &wi->val, &wi->k, &wi->bad);
+            st = store_check_item(&wi->t->def, &wi->val, &wi->k, &bad);
         else
-            st = store_check_key(&wi->t->def, &wi->val, &wi->k, &wi->bad);
+            st = store_check_key(&wi->t->def, &wi->val, &wi->k, &bad);
         if (st != ST_OK) {
-            w_fail(wi, ST_VALIDATION, wi->bad.msg, failed);
+            w_fail(wi, ST_VALIDATION, bad.msg, failed);
             continue;
         }
         /* A condition on a path into a key attribute is refused outright
@@ -607,6 +611,8 @@ static status tw_check(store *s, wlist *w, bool *failed, diag *d)
 static status tw_judge(store *s, wlist *w, bool *failed, diag *d)
 {
     status st;
+    diag bad;
+    diag_init(&bad);
     for (size_t i = 0; i < w->n; i++) {
         witem *wi = &w->v[i];
         if (wi->why != ST_OK)
@@ -619,7 +625,7 @@ static status tw_judge(store *s, wlist *w, bool *failed, diag *d)
         }
         if (wi->kind != DDB_UPDATE)
             continue;
-        diag *ud = &wi->bad;
+        diag *ud = &bad;
         st = wi->found ? expr_update_apply(wi->x.update, &wi->old, &wi->neu, NULL, ud)
                        : expr_update_apply_missing(wi->x.update, &wi->val, &wi->neu, ud);
         if (st == ST_OK && (st = store_check_item(&wi->t->def, &wi->neu, NULL, ud)) == ST_OK)
@@ -646,6 +652,8 @@ static status tw_judge(store *s, wlist *w, bool *failed, diag *d)
 static status tw_write(store *s, wlist *w, tcap *caps, size_t *n_caps, bool *failed, diag *d)
 {
     status st = ST_OK;
+    diag bad;
+    diag_init(&bad);
     for (size_t i = 0; i < w->n; i++) {
         witem *wi = &w->v[i];
         store_wcap cap;
@@ -664,11 +672,11 @@ static status tw_write(store *s, wlist *w, tcap *caps, size_t *n_caps, bool *fai
             cap.table = 1;
         if (st != ST_OK)
             return st;
-        status cs = seng_collection(s, false, wi->t, &wi->k, item, cap.coll, NULL, &wi->bad);
+        status cs = seng_collection(s, false, wi->t, &wi->k, item, cap.coll, NULL, &bad);
         if (cs == ST_COLLECTION_LIMIT) {
-            w_fail(wi, cs, wi->bad.msg, failed);
+            w_fail(wi, cs, bad.msg, failed);
         } else if (cs != ST_OK) {
-            *d = wi->bad;
+            *d = bad;
             return cs;
         }
         tcap *tc = tcap_for(caps, n_caps, wi->t);
@@ -749,6 +757,8 @@ static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
     tcap *caps = xcalloc(n + 1, sizeof *caps);
     size_t n_caps = 0;
     bool txn = false;
+    diag bad;
+    diag_init(&bad);
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
         wi->kind = DDB_GET;
@@ -768,8 +778,8 @@ static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
             goto out;
         /* A key that does not fit its table cancels the transaction with a
          * ValidationError reason, as TransactWriteItems's do (issue 29). */
-        if (store_check_key(&wi->t->def, &wi->val, &wi->k, &wi->bad) != ST_OK) {
-            w_fail(wi, ST_VALIDATION, wi->bad.msg, &failed);
+        if (store_check_key(&wi->t->def, &wi->val, &wi->k, &bad) != ST_OK) {
+            w_fail(wi, ST_VALIDATION, bad.msg, &failed);
             continue;
         }
         for (size_t j = 0; j < i; j++) {
