@@ -154,7 +154,8 @@ import_format import_source_format(const import_source *src)
     return src->fmt;
 }
 
-void import_source_progress(const import_source *src, uint64_t *done, uint64_t *total)
+/* Bytes consumed so far, and the input's size (0 when unknown: a pipe). */
+static void import_source_progress(const import_source *src, uint64_t *done, uint64_t *total)
 {
     *done = src->base + src->pos;
     *total = src->total;
@@ -673,19 +674,4 @@ void import_store_sink(import_store_ctx *ctx, store *s, bool replace, import_sin
     sink->table = store_sink_table;
     sink->item = store_sink_item;
     sink->end = store_sink_end;
-}
-
-status import_file(store *s, const char *path, import_format fmt,
-                   const import_opts *o, bool replace, import_stats *st, diag *d)
-{
-    import_source *src = NULL;
-    status rc = import_source_open(path, fmt, &src, d);
-    if (rc != ST_OK)
-        return rc;
-    import_store_ctx ctx;
-    import_sink sink;
-    import_store_sink(&ctx, s, replace, &sink);
-    rc = import_run(src, &sink, o, st, d);
-    import_source_free(src);
-    return rc;
 }

@@ -78,9 +78,6 @@ void import_source_free(import_source *src);
 
 /* The format in use (the detected one after open). */
 import_format import_source_format(const import_source *src);
-/* Bytes consumed so far, and the input's size (0 when unknown: a pipe). */
-void import_source_progress(const import_source *src, uint64_t *done,
-                            uint64_t *total);
 
 typedef enum {
     IMPORT_EV_END,       /* no more input */
@@ -174,11 +171,5 @@ typedef struct import_store_ctx {
 
 void import_store_sink(import_store_ctx *ctx, store *s, bool replace,
                        import_sink *sink);
-
-/* The whole file into a store: source + store sink + run, for callers that
- * need nothing in between (samples, tests). */
-status import_file(store *s, const char *path, import_format fmt,
-                   const import_opts *o, bool replace, import_stats *st,
-                   diag *d);
 
 #endif

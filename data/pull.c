@@ -449,6 +449,52 @@ static void stop_workers(shared *sh, worker *ws, int n)
     sh->tail = NULL;
 }
 
+/* The writer's loop: each page the workers read written, the progress
+ * reported every interval ms, until the workers finish or one fails. */
+static void write_pages(writer *w, const pull_opts *o, int interval, double t0)
+{
+    double last = t0;
+    for (;;) {
+        bool aborted = false, finished = false;
+        page *p = take_page(w->sh, o, &aborted, &finished);
+        if (aborted)
+            break;
+        if (p)
+            write_page(w, p);
+        double t = now_s();
+        if (t - last >= interval / 1000.0) {
+            report(o, w->sh, w->items, w->cap, t0);
+            last = t;
+        }
+        if (finished)
+            break;
+    }
+}
+
+/* What a finished pull did, into *done. */
+static void summarize(const pull_opts *o, const writer *w, const remote *r, double t0, pull_progress *done)
+{
+    const shared *sh = w->sh;
+    done->items = w->items;
+    done->pages = sh->pages;
+    done->capacity = w->cap;
+    done->segments = o->segments;
+    done->segments_done = sh->segments_done;
+    done->retries = sh->retries;
+    done->masked = w->masked;
+    if (w->tally.by_rule) {
+        buf b = BUF_INIT;
+        mask_tally_rules(o->mask, o->table, &w->tally, &b);
+        snprintf(done->mask_rules, sizeof done->mask_rules, "%s", b.data ? b.data : "");
+        buf_reset(&b);
+        mask_tally_clear(&w->tally, &b);
+        snprintf(done->mask_clear, sizeof done->mask_clear, "%s", b.data ? b.data : "");
+        buf_done(&b);
+    }
+    snprintf(done->from, sizeof done->from, "%s", remote_describe(r));
+    done->seconds = now_s() - t0;
+}
+
 status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
 {
     assert(st && o && o->table && o->remote);
@@ -508,23 +554,9 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     s = dup_connections(r, ws, o->segments, d);
     if (s != ST_OK)
         goto out;
-    double t0 = now_s(), last = t0;
+    double t0 = now_s();
     start_workers(&sh, ws, o->segments);
-    for (;;) {
-        bool aborted = false, finished = false;
-        page *p = take_page(&sh, o, &aborted, &finished);
-        if (aborted)
-            break;
-        if (p)
-            write_page(&w, p);
-        double t = now_s();
-        if (t - last >= interval / 1000.0) {
-            report(o, &sh, w.items, w.cap, t0);
-            last = t;
-        }
-        if (finished)
-            break;
-    }
+    write_pages(&w, o, interval, t0);
     stop_workers(&sh, ws, o->segments);
 
     if (o->stop && *o->stop) {
@@ -542,24 +574,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     if (s != ST_OK)
         goto out;
     report(o, &sh, w.items, w.cap, t0);
-    done->items = w.items;
-    done->pages = sh.pages;
-    done->capacity = w.cap;
-    done->segments = o->segments;
-    done->segments_done = sh.segments_done;
-    done->retries = sh.retries;
-    done->masked = w.masked;
-    if (w.tally.by_rule) {
-        buf b = BUF_INIT;
-        mask_tally_rules(o->mask, o->table, &w.tally, &b);
-        snprintf(done->mask_rules, sizeof done->mask_rules, "%s", b.data ? b.data : "");
-        buf_reset(&b);
-        mask_tally_clear(&w.tally, &b);
-        snprintf(done->mask_clear, sizeof done->mask_clear, "%s", b.data ? b.data : "");
-        buf_done(&b);
-    }
-    snprintf(done->from, sizeof done->from, "%s", remote_describe(r));
-    done->seconds = now_s() - t0;
+    summarize(o, &w, r, t0, done);
 out:
     if (s != ST_OK) {
         if (w.in_txn)

@@ -604,6 +604,31 @@ static int transport_retryable(CURLcode rc)
     }
 }
 
+/* curl_easy_perform with SIGPIPE blocked. CURLOPT_NOSIGNAL leaves
+ * SIGPIPE to us: a write to a connection the server dropped (TLS writes
+ * may not use MSG_NOSIGNAL) must be an error, not the end of the
+ * process. Block it in this thread and consume any that became pending,
+ * without touching other threads. */
+static CURLcode perform_no_sigpipe(remote *r)
+{
+    sigset_t pipe_set, old_set;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
+    CURLcode rc = curl_easy_perform(r->curl);
+    if (!sigismember(&old_set, SIGPIPE)) {
+        /* sigwait of a signal known pending returns at once (POSIX; macOS
+         * has no sigtimedwait). */
+        sigset_t pending;
+        sigpending(&pending);
+        int taken;
+        if (sigismember(&pending, SIGPIPE))
+            sigwait(&pipe_set, &taken);
+        pthread_sigmask(SIG_SETMASK, &old_set, NULL);
+    }
+    return rc;
+}
+
 /* One HTTP attempt. Returns ST_OK with the body in r->body, or an error;
  * *retry says whether another attempt may succeed. */
 static status attempt(remote *r, const char *op, const char *input, size_t len,
@@ -676,25 +701,7 @@ static status attempt(remote *r, const char *op, const char *input, size_t len,
     curl_easy_setopt(r->curl, CURLOPT_POSTFIELDS, input);
     curl_easy_setopt(r->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
     r->stats.attempts++;
-    /* CURLOPT_NOSIGNAL leaves SIGPIPE to us: a write to a connection the
-     * server dropped (TLS writes may not use MSG_NOSIGNAL) must be an
-     * error, not the end of the process. Block it in this thread and
-     * consume any that became pending, without touching other threads. */
-    sigset_t pipe_set, old_set;
-    sigemptyset(&pipe_set);
-    sigaddset(&pipe_set, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
-    CURLcode rc = curl_easy_perform(r->curl);
-    if (!sigismember(&old_set, SIGPIPE)) {
-        /* sigwait of a signal known pending returns at once (POSIX; macOS
-         * has no sigtimedwait). */
-        sigset_t pending;
-        sigpending(&pending);
-        int taken;
-        if (sigismember(&pending, SIGPIPE))
-            sigwait(&pipe_set, &taken);
-        pthread_sigmask(SIG_SETMASK, &old_set, NULL);
-    }
+    CURLcode rc = perform_no_sigpipe(r);
     curl_easy_setopt(r->curl, CURLOPT_HTTPHEADER, NULL);
     curl_easy_setopt(r->curl, CURLOPT_ERRORBUFFER, NULL);
     curl_slist_free_all(h);   /* held the signature: gone with the list */

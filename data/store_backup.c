@@ -111,7 +111,8 @@ char *store_bk_file_path(store *s, const char *file)
     return s->bk_dir ? bk_path(s, file) : xstrdup(file);
 }
 
-void store_bk_unlink(store *s, const char *file)
+/* Unlinks a deleted backup's file from the backups folder. */
+static void store_bk_unlink(store *s, const char *file)
 {
     if (!file || !bk_dir(s, false, NULL))
         return;

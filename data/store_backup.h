@@ -153,13 +153,6 @@ status store_pitr_get(store *s, const char *table, store_pitr *out, diag *d);
  * the period; disabling drops it. ST_TABLE_NOT_FOUND when the table is
  * missing. */
 status store_pitr_set(store *s, const char *table, bool enable, int days, diag *d);
-/* A new table named target holding table's items as they were at at_ms
- * (every change committed until then, none after), with the table's
- * current definition. ST_PITR_UNAVAILABLE when recovery is not enabled,
- * ST_INVALID_RESTORE_TIME outside the window, ST_TABLE_EXISTS when
- * target exists. One write transaction. */
-status store_pitr_restore(store *s, const char *table, int64_t at_ms, const char *target,
-                          const store_restore_opts *opts, diag *d);
 
 /* The span of time over which table's change log holds every change
  * (recovery enabled or not): from *from_ms to now (*to_ms). Earlier

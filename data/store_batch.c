@@ -32,6 +32,15 @@ typedef struct witem {
     reqx x;
     av old;
     bool found;
+    /* A transaction's: the action's outcome (ST_OK: it did not fail; else
+     * the cancellation reason's code, ddb_reason_code) and its message
+     * (malloc'd); an Update's new item; whether the action wrote (its
+     * metrics). No diag here: at 1.8 KB one per element would weigh on
+     * every batch. */
+    status why;
+    char *msg;
+    av neu;
+    bool wrote;
 } witem;
 
 typedef struct wlist {
@@ -44,7 +53,8 @@ static void wlist_init(wlist *w, size_t n)
     w->n = n;
     w->v = xcalloc(n ? n : 1, sizeof *w->v);
     for (size_t i = 0; i < n; i++) {
-        w->v[i].val.type = w->v[i].old.type = AV_NONE;
+        w->v[i].val.type = w->v[i].old.type = w->v[i].neu.type = AV_NONE;
+        w->v[i].why = ST_OK;
         store_key_init(&w->v[i].k);
         seng_reqx_init(&w->v[i].x);
     }
@@ -55,6 +65,8 @@ static void wlist_done(wlist *w)
     for (size_t i = 0; i < w->n; i++) {
         av_done(&w->v[i].val);
         av_done(&w->v[i].old);
+        av_done(&w->v[i].neu);
+        free(w->v[i].msg);
         store_key_done(&w->v[i].k);
         seng_reqx_done(&w->v[i].x);
     }
@@ -419,24 +431,33 @@ out:
 
 /* A cancelled transaction: one reason an action, in order, and the item
  * as it is for a failed condition that asked for it. */
-static status cancel(const wlist *w, const status *why, const char *const *msgs, ddb_err *e)
+static status cancel(const wlist *w, ddb_err *e)
 {
     buf m = BUF_INIT;
     buf_adds(&m, "Transaction cancelled, please refer cancellation reasons for specific reasons [");
     for (size_t i = 0; i < w->n; i++) {
-        const char *code = ddb_reason_code(why[i]);
+        const witem *wi = &w->v[i];
+        const char *code = ddb_reason_code(wi->why);
         if (i)
             buf_adds(&m, ", ");
         buf_adds(&m, code);
-        ddb_reason *r = ddb_err_add_reason(e, code, msgs[i]);
-        const witem *wi = &w->v[i];
-        if (why[i] == ST_CONDITION_FAILED && wi->found && wi->q->rv_fail_all_old)
+        ddb_reason *r = ddb_err_add_reason(e, code, wi->msg);
+        if (wi->why == ST_CONDITION_FAILED && wi->found && wi->q->rv_fail_all_old)
             av_copy(&r->item, &wi->old);
     }
     buf_addc(&m, ']');
     status st = diag_set(&e->d, ST_TXN_CANCELED, "%s", m.data);
     buf_done(&m);
     return st;
+}
+
+/* An action that failed: the transaction is cancelled with its reason. */
+static void w_fail(witem *wi, status why, const char *msg, bool *failed)
+{
+    wi->why = why;
+    free(wi->msg);
+    wi->msg = xstrdup(msg);
+    *failed = true;
 }
 
 /* A transaction's action: Put, Delete, Update, or else a ConditionCheck. */
@@ -528,170 +549,190 @@ static status tw_size(const ddb_req *tr, diag *d)
     return ST_OK;
 }
 
-static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res *res, ddb_err *e)
+/* The actions as the request gives them, each checked alone (an item's
+ * size, its expressions), before the transaction begins. */
+static status tw_actions(const ddb_req *tr, const seng_defer *dfs, wlist *w, diag *d)
 {
-    diag *d = &e->d;
-    size_t n = tr->n_acts, i;
-    status st = ST_OK;
-    wlist w;
-    wlist_init(&w, n);
-    tcap *caps = xcalloc(n + 1, sizeof *caps);
-    /* Each action's outcome (ST_OK: none failed), the cancellation
-     * reason's code (ddb_reason_code), and its message. */
-    status *why = xcalloc(n + 1, sizeof *why);
-    const char **msgs = xcalloc(n + 1, sizeof *msgs);
-    av *news = xcalloc(n + 1, sizeof *news);
-    diag *bad = xcalloc(n + 1, sizeof *bad);
-    bool *wrote = xcalloc(n + 1, sizeof *wrote);
-    size_t n_caps = 0;
-    bool txn = false;
-    if ((st = tw_size(tr, d)) != ST_OK)
-        goto out;
-    for (i = 0; i < n; i++) {
-        witem *wi = &w.v[i];
-        diag_init(&bad[i]);
+    status st;
+    for (size_t i = 0; i < w->n; i++) {
+        witem *wi = &w->v[i];
         wi->q = &tr->acts[i];
         wi->kind = w_kind(wi->q->kind);
         wi->table = wi->q->table;
         av_copy(&wi->val, wi->kind == DDB_PUT ? &wi->q->item : &wi->q->key);
         if (wi->kind == DDB_PUT && (st = size_check_item(&wi->val, d)) != ST_OK)
-            goto out;
+            return st;
         if ((st = seng_exprs_typed(&wi->x, wi->q, df_at(dfs, i), d)) != ST_OK)
-            goto out;
+            return st;
     }
-    if ((st = store_txn_begin(s, true, d)) != ST_OK)
-        goto out;
-    txn = true;
-    char hash[65];
-    if (tr->token) {
-        bool replay;
-        tw_hash(tr, hash);
-        if ((st = tw_token_check(s, tr, hash, &replay, d)) != ST_OK || replay)
-            goto out;
-    }
-    bool failed = false;
-    for (i = 0; i < n; i++) {
-        witem *wi = &w.v[i];
-        why[i] = ST_OK;
+    return ST_OK;
+}
+
+/* Check: each action against its table (schema, key paths, no two
+ * actions on one item). A key or item that does not fit fails its
+ * action (*failed); the rest are errors of the whole request. */
+static status tw_check(store *s, wlist *w, bool *failed, diag *d)
+{
+    status st;
+    diag bad;
+    diag_init(&bad);
+    for (size_t i = 0; i < w->n; i++) {
+        witem *wi = &w->v[i];
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
-            goto out;
+            return st;
         /* An item that does not fit the table's schema (a key or index
          * key of the wrong type or size) cancels the transaction with a
          * ValidationError reason for its action, as DynamoDB does. */
         if (wi->kind == DDB_PUT)
-            st = store_check_item(&wi->t->def, &wi->val, &wi->k, &bad[i]);
+            st = store_check_item(&wi->t->def, &wi->val, &wi->k, &bad);
         else
-            st = store_check_key(&wi->t->def, &wi->val, &wi->k, &bad[i]);
+            st = store_check_key(&wi->t->def, &wi->val, &wi->k, &bad);
         if (st != ST_OK) {
-            why[i] = ST_VALIDATION;
-            msgs[i] = bad[i].msg;
-            failed = true;
-            st = ST_OK;
+            w_fail(wi, ST_VALIDATION, bad.msg, failed);
             continue;
         }
         /* A condition on a path into a key attribute is refused outright
          * (not as a cancellation reason), except a ConditionCheck's, as
          * DynamoDB Local does (tests/diff/diff.js's conditions groups). */
         if (wi->kind != DDB_CHECK && (st = seng_key_paths(&wi->t->def, wi->x.cond, d)) != ST_OK)
-            goto out;
+            return st;
         if (wi->kind == DDB_UPDATE && (st = seng_update_keys(&wi->t->def, wi->x.update, d)) != ST_OK)
-            goto out;
-        for (size_t j = 0; j < i; j++) {
-            if (why[j] == ST_OK && same_item(&w.v[j], wi)) {
-                st = diag_set(d, ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
-                goto out;
-            }
-        }
+            return st;
+        for (size_t j = 0; j < i; j++)
+            if (w->v[j].why == ST_OK && same_item(&w->v[j], wi))
+                return diag_set(d, ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
     }
-    /* Every condition is judged against the state before any write. */
-    for (i = 0; i < n; i++) {
-        witem *wi = &w.v[i];
-        news[i].type = AV_NONE;
-        if (why[i] != ST_OK)
+    return ST_OK;
+}
+
+/* Judge: every condition against the state before any write, and each
+ * Update's new item. A condition false or an update that cannot apply
+ * fails its action (*failed). */
+static status tw_judge(store *s, wlist *w, bool *failed, diag *d)
+{
+    status st;
+    diag bad;
+    diag_init(&bad);
+    for (size_t i = 0; i < w->n; i++) {
+        witem *wi = &w->v[i];
+        if (wi->why != ST_OK)
             continue;
         if ((st = store_load(s, wi->t, &wi->k, &wi->old, &wi->found, NULL, d)) != ST_OK)
-            goto out;
+            return st;
         if (wi->x.cond && !expr_eval(wi->x.cond, wi->found ? &wi->old : NULL)) {
-            why[i] = ST_CONDITION_FAILED;
-            msgs[i] = "The conditional request failed";
-            failed = true;
+            w_fail(wi, ST_CONDITION_FAILED, "The conditional request failed", failed);
             continue;
         }
-        if (wi->kind == DDB_UPDATE) {
-            diag *ud = &bad[i];
-            st = wi->found ? expr_update_apply(wi->x.update, &wi->old, &news[i], NULL, ud)
-                           : expr_update_apply_missing(wi->x.update, &wi->val, &news[i], ud);
-            if (st == ST_OK && (st = store_check_item(&wi->t->def, &news[i], NULL, ud)) == ST_OK)
-                st = size_check_update(&news[i], ud);
-            if (st != ST_OK) {
-                /* An update that cannot apply to this item (an operand
-                 * of the wrong type, an index key too large) cancels the
-                 * transaction: "[None, ValidationError]" with the message
-                 * as the reason (DynamoDB's answer, quoted in
-                 * aws-sdk-net issue #1292). */
-                why[i] = ST_VALIDATION;
-                msgs[i] = ud->msg;
-                failed = true;
-                st = ST_OK;
-            }
-        }
+        if (wi->kind != DDB_UPDATE)
+            continue;
+        diag *ud = &bad;
+        st = wi->found ? expr_update_apply(wi->x.update, &wi->old, &wi->neu, NULL, ud)
+                       : expr_update_apply_missing(wi->x.update, &wi->val, &wi->neu, ud);
+        if (st == ST_OK && (st = store_check_item(&wi->t->def, &wi->neu, NULL, ud)) == ST_OK)
+            st = size_check_update(&wi->neu, ud);
+        /* An update that cannot apply to this item (an operand of the
+         * wrong type, an index key too large) cancels the transaction:
+         * "[None, ValidationError]" with the message as the reason
+         * (DynamoDB's answer, quoted in aws-sdk-net issue #1292). */
+        if (st != ST_OK)
+            w_fail(wi, ST_VALIDATION, ud->msg, failed);
     }
-    if (failed) {
-        st = cancel(&w, why, msgs, e);
-        goto out;
-    }
-    /* The writes, in order; an action that grows an item collection past
-     * its limit cancels the transaction with ItemCollectionSizeLimitExceeded
-     * (TransactionCanceledException's reference: "Item Collection Size
-     * Limit Exceeded", code ItemCollectionSizeLimitExceeded), judged after
-     * its own write and the earlier actions' (how DynamoDB weighs a later
-     * action of the same transaction that shrinks the collection again is
-     * not published). The rollback undoes the writes. */
-    for (i = 0; i < n; i++) {
-        witem *wi = &w.v[i];
+    return ST_OK;
+}
+
+/* Write: the writes, in order, each table's capacity added up (doubled:
+ * transactions cost double). An action that grows an item collection
+ * past its limit cancels the transaction with
+ * ItemCollectionSizeLimitExceeded (TransactionCanceledException's
+ * reference: "Item Collection Size Limit Exceeded", code
+ * ItemCollectionSizeLimitExceeded), judged after its own write and the
+ * earlier actions' (how DynamoDB weighs a later action of the same
+ * transaction that shrinks the collection again is not published); the
+ * caller's rollback undoes the writes. */
+static status tw_write(store *s, wlist *w, tcap *caps, size_t *n_caps, bool *failed, diag *d)
+{
+    status st = ST_OK;
+    diag bad;
+    diag_init(&bad);
+    for (size_t i = 0; i < w->n; i++) {
+        witem *wi = &w->v[i];
         store_wcap cap;
         memset(&cap, 0, sizeof cap);
         const av *old = wi->found ? &wi->old : NULL;
-        const av *item = wi->kind == DDB_UPDATE ? &news[i] : &wi->val;
+        const av *item = wi->kind == DDB_UPDATE ? &wi->neu : &wi->val;
         /* A Delete of a missing item counts as a write, as DeleteItem's
          * metrics do; an Update that creates nothing and a check do not. */
-        wrote[i] = wi->kind == DDB_PUT || wi->kind == DDB_DELETE ||
-                   (wi->kind == DDB_UPDATE && (wi->found || expr_update_creates(wi->x.update)));
-        if (wi->kind == DDB_PUT || (wi->kind == DDB_UPDATE && wrote[i]))
+        wi->wrote = wi->kind == DDB_PUT || wi->kind == DDB_DELETE ||
+                    (wi->kind == DDB_UPDATE && (wi->found || expr_update_creates(wi->x.update)));
+        if (wi->kind == DDB_PUT || (wi->kind == DDB_UPDATE && wi->wrote))
             st = store_apply(s, wi->t, &wi->k, old, item, &cap, d);
         else if (wi->kind == DDB_DELETE && wi->found)
             st = store_apply(s, wi->t, &wi->k, old, NULL, &cap, d);
         else
             cap.table = 1;
         if (st != ST_OK)
-            goto out;
-        status cs = seng_collection(s, false, wi->t, &wi->k, item, cap.coll, NULL, &bad[i]);
+            return st;
+        status cs = seng_collection(s, false, wi->t, &wi->k, item, cap.coll, NULL, &bad);
         if (cs == ST_COLLECTION_LIMIT) {
-            why[i] = cs;
-            msgs[i] = bad[i].msg;
-            failed = true;
+            w_fail(wi, cs, bad.msg, failed);
         } else if (cs != ST_OK) {
-            *d = bad[i];
-            st = cs;
-            goto out;
+            *d = bad;
+            return cs;
         }
-        /* Transactions cost double. */
-        tcap *tc = tcap_for(caps, &n_caps, wi->t);
+        tcap *tc = tcap_for(caps, n_caps, wi->t);
         tc->table += 2 * cap.table;
         for (int x = 0; x < SCHEMA_MAX_INDEXES; x++)
             tc->idx[x] += 2 * cap.idx[x];
     }
-    /* The metrics of the collections written, once the transaction holds. */
-    for (i = 0; !failed && st == ST_OK && tr->icm && i < n; i++)
-        if (wrote[i])
-            st = seng_collection(s, true, w.v[i].t, &w.v[i].k, w.v[i].kind == DDB_UPDATE ? &news[i] : &w.v[i].val,
-                                 0, res, d);
+    return ST_OK;
+}
+
+/* The metrics of the collections written, once the transaction holds. */
+static status tw_metrics(store *s, const wlist *w, ddb_res *res, diag *d)
+{
+    status st = ST_OK;
+    for (size_t i = 0; st == ST_OK && i < w->n; i++) {
+        const witem *wi = &w->v[i];
+        if (wi->wrote)
+            st = seng_collection(s, true, wi->t, &wi->k, wi->kind == DDB_UPDATE ? &wi->neu : &wi->val, 0, res, d);
+    }
+    return st;
+}
+
+/* TransactWriteItems: the actions read, then in one SQLite transaction
+ * checked, judged (all against the state before any write) and written;
+ * any failed action cancels the whole with every action's reason. */
+static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res *res, ddb_err *e)
+{
+    diag *d = &e->d;
+    status st;
+    wlist w;
+    wlist_init(&w, tr->n_acts);
+    tcap *caps = xcalloc(tr->n_acts + 1, sizeof *caps);
+    size_t n_caps = 0;
+    bool txn = false, failed = false;
+    char hash[65];
+    if ((st = tw_size(tr, d)) != ST_OK || (st = tw_actions(tr, dfs, &w, d)) != ST_OK)
+        goto out;
+    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+        goto out;
+    txn = true;
+    if (tr->token) {
+        bool replay;
+        tw_hash(tr, hash);
+        if ((st = tw_token_check(s, tr, hash, &replay, d)) != ST_OK || replay)
+            goto out;
+    }
+    if ((st = tw_check(s, &w, &failed, d)) != ST_OK || (st = tw_judge(s, &w, &failed, d)) != ST_OK)
+        goto out;
+    if (!failed && (st = tw_write(s, &w, caps, &n_caps, &failed, d)) != ST_OK)
+        goto out;
+    if (!failed && tr->icm && (st = tw_metrics(s, &w, res, d)) != ST_OK)
+        goto out;
     if (failed) {
-        st = cancel(&w, why, msgs, e);
+        st = cancel(&w, e);
         goto out;
     }
-    if (st != ST_OK)
-        goto out;
     if (tr->token && (st = tw_token_keep(s, tr->token, hash, d)) != ST_OK)
         goto out;
     if (tr->rcc != DDB_RCC_NONE)
@@ -699,13 +740,6 @@ static status tw_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
 out:
     if (txn)
         st = store_txn_end(s, st, d);
-    for (i = 0; i < n; i++)
-        av_done(&news[i]);
-    free(news);
-    free(bad);
-    free(wrote);
-    free(why);
-    free(msgs);
     wlist_done(&w);
     free(caps);
     return st;
@@ -721,14 +755,12 @@ static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
     wlist w;
     wlist_init(&w, n);
     tcap *caps = xcalloc(n + 1, sizeof *caps);
-    status *why = xcalloc(n + 1, sizeof *why);
-    const char **msgs = xcalloc(n + 1, sizeof *msgs);
-    diag *bad = xcalloc(n + 1, sizeof *bad);
     size_t n_caps = 0;
     bool txn = false;
+    diag bad;
+    diag_init(&bad);
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        diag_init(&bad[i]);
         wi->kind = DDB_GET;
         wi->q = &tr->acts[i];
         wi->table = wi->q->table;
@@ -742,27 +774,23 @@ static status tg_run(store *s, const ddb_req *tr, const seng_defer *dfs, ddb_res
     bool failed = false;
     for (i = 0; i < n; i++) {
         witem *wi = &w.v[i];
-        why[i] = ST_OK;
-        msgs[i] = NULL;
         if ((st = store_table(s, wi->table, &wi->t, d)) != ST_OK)
             goto out;
         /* A key that does not fit its table cancels the transaction with a
          * ValidationError reason, as TransactWriteItems's do (issue 29). */
-        if (store_check_key(&wi->t->def, &wi->val, &wi->k, &bad[i]) != ST_OK) {
-            why[i] = ST_VALIDATION;
-            msgs[i] = bad[i].msg;
-            failed = true;
+        if (store_check_key(&wi->t->def, &wi->val, &wi->k, &bad) != ST_OK) {
+            w_fail(wi, ST_VALIDATION, bad.msg, &failed);
             continue;
         }
         for (size_t j = 0; j < i; j++) {
-            if (why[j] == ST_OK && same_item(&w.v[j], wi)) {
+            if (w.v[j].why == ST_OK && same_item(&w.v[j], wi)) {
                 st = diag_set(d, ST_VALIDATION, "Transaction request cannot include multiple operations on one item");
                 goto out;
             }
         }
     }
     if (failed) {
-        st = cancel(&w, why, msgs, e);
+        st = cancel(&w, e);
         goto out;
     }
     for (i = 0; i < n; i++) {
@@ -786,9 +814,6 @@ out:
         st = store_txn_end(s, st, d);
     wlist_done(&w);
     free(caps);
-    free(why);
-    free(msgs);
-    free(bad);
     return st;
 }
 

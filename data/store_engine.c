@@ -367,7 +367,9 @@ void seng_cap_add(ddb_res *res, const tinfo *t, double table, const double *idx)
 
 /* ---- item collections ---- */
 
-bool seng_has_lsi(const table_def *def)
+/* Does the table have a local secondary index (and so item collections
+ * with a size limit and metrics)? */
+static bool seng_has_lsi(const table_def *def)
 {
     for (size_t i = 0; i < def->n_idx; i++)
         if (!def->idx[i].global)

@@ -85,9 +85,6 @@ double seng_read_units(uint64_t bytes, bool consistent);
  * with them. */
 void seng_cap_add(ddb_res *res, const tinfo *t, double table, const double *idx);
 
-/* Does the table have a local secondary index (and so item collections
- * with a size limit and metrics)? */
-bool seng_has_lsi(const table_def *def);
 /* After a write of the item at k of table t (item: the item or key
  * written, for its partition key) that grew its item collection by grew
  * bytes (store_wcap.coll; negative: shrank): on a table with a local

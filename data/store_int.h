@@ -272,7 +272,6 @@ status store_flush_deltas(store *s, diag *d);
 
 /* DynamoDB item size (attribute names plus values). */
 size_t store_item_size(const av *item);
-size_t store_value_size(const av *v);
 
 /* Position of an index in def->idx plus one; 0 for NULL; -1 unknown. */
 int store_index_xid(const table_def *def, const char *index);
@@ -344,12 +343,6 @@ status store_op_describe_continuous_backups(store *s, const struct cJSON *in, bu
 
 /* ---- the `ddbx api` line protocol (store_line.c) ---- */
 
-/* Reads {"Operation":"...","Input":{...}}: *req the parsed line (the
- * caller's, cJSON_Delete, set even on failure), *op and *input borrowed
- * from it (*input NULL when absent or null). SerializationException with
- * DynamoDB-style wording for a malformed line. */
-status store_line_parse(const char *line, size_t len, struct cJSON **req, const char **op,
-                        const struct cJSON **input, diag *d);
 /* One line around run: the line read, run given its operation and Input
  * (an empty object when absent; the tree is run's to change, and freed
  * after), the answer line into *out (malloc'd), with the whole message a
@@ -466,11 +459,6 @@ typedef struct store_wcap {
 status store_apply(store *s, const tinfo *t, const store_key *k, const av *old,
                    const av *new_item, store_wcap *cap, diag *d);
 
-/* One existing item's entry in index x (0-based in t->def.idx), as the
- * backfill of an index created by UpdateTable adds it; nothing when the
- * item is not in the index or breaks its key rules (type, empty, size). */
-status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
-                            const av *item, size_t size, diag *d);
 /* The entries of index x (0-based) for every item of t, as the write path
  * makes them; x -1: every index's and the table's own partition counts
  * (a restore copied the items in whole). */
@@ -552,8 +540,6 @@ struct cJSON *store_create_desc(const struct cJSON *in);
 status store_check_new_gsi(const struct cJSON *create, const struct cJSON *defs, bool ppr, diag *d);
 /* The new index's description (IndexStatus CREATING, counts 0, ARN). */
 struct cJSON *store_gsi_desc(const char *table, const struct cJSON *create);
-/* A ProvisionedThroughput description from a request's member (NULL: 0s). */
-struct cJSON *store_throughput_desc(const struct cJSON *pt);
 /* UpdateTable's GlobalSecondaryIndexUpdates, BillingMode and
  * ProvisionedThroughput: checked against the table (check, before any
  * change), then applied on desc and the index rows (apply). The apply
@@ -660,8 +646,6 @@ status store_bk_create(store *s, const char *table, const char *name, bool autom
 /* Deletes a USER backup (its row, then its file); *r the row it was.
  * A SYSTEM backup is refused with DynamoDB's message. */
 status store_bk_remove(store *s, const char *arn, store_bk_row *r, diag *d);
-/* Unlinks a deleted backup's file from the backups folder. */
-void store_bk_unlink(store *s, const char *file);
 /* A backup file's path (malloc'd). */
 char *store_bk_file_path(store *s, const char *file);
 
@@ -720,7 +704,6 @@ typedef struct store_hist {
     int64_t pitr_since;
     int days;
 } store_hist;
-status store_history_get(store *s, int64_t tid, store_hist *h, diag *d);
 /* The earliest moment a point-in-time restore of a table with history h
  * may ask for, at now. */
 int64_t store_pitr_earliest(const store_hist *h, int64_t now);

@@ -16,8 +16,12 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
-status store_line_parse(const char *line, size_t len, cJSON **req, const char **op,
-                        const cJSON **input, diag *d)
+/* Reads {"Operation":"...","Input":{...}}: *req the parsed line (the
+ * caller's, cJSON_Delete, set even on failure), *op and *input borrowed
+ * from it (*input NULL when absent or null). SerializationException with
+ * DynamoDB-style wording for a malformed line. */
+static status store_line_parse(const char *line, size_t len, cJSON **req, const char **op,
+                               const cJSON **input, diag *d)
 {
     diag pd;
     diag_init(&pd);

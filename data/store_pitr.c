@@ -45,7 +45,7 @@
 
 /* ---- history ---- */
 
-status store_history_get(store *s, int64_t tid, store_hist *h, diag *d)
+static status store_history_get(store *s, int64_t tid, store_hist *h, diag *d)
 {
     int64_t now = store_now_ms(s);
     *h = (store_hist){ .complete = now, .days = STORE_PITR_DAYS_MAX };
@@ -324,40 +324,3 @@ status store_log_window(store *s, const char *table, int64_t *from_ms, int64_t *
     return st;
 }
 
-/* The restore's description and source, read in one transaction. */
-static status source_of(store *s, const char *table, int64_t *tid, char **desc, diag *d)
-{
-    status st = store_txn_begin(s, false, d);
-    if (st != ST_OK)
-        return st;
-    tinfo *t;
-    if ((st = lookup(s, table, &t, d)) == ST_OK) {
-        *tid = t->id;
-        *desc = xstrdup(t->desc);
-    }
-    return store_txn_end(s, st, d);
-}
-
-status store_pitr_restore(store *s, const char *table, int64_t at_ms, const char *target,
-                          const store_restore_opts *opts, diag *d)
-{
-    if (s->remote)
-        return remote_refused("RestoreTableToPointInTime", d);
-    int64_t tid = 0;
-    char *desc = NULL;
-    status st = source_of(s, table, &tid, &desc, d);
-    if (st != ST_OK)
-        return st;
-    cJSON *in = store_restore_overrides(desc, opts);
-    cJSON *tdesc = store_restore_desc(desc, target, in, d);
-    if (!tdesc) {
-        st = d->code;
-    } else {
-        store_restore_src src = { .tid = tid, .undo_tid = tid, .undo_name = table, .at_ms = at_ms };
-        st = store_restore_table(s, &src, tdesc, d);
-    }
-    cJSON_Delete(in);
-    cJSON_Delete(tdesc);
-    free(desc);
-    return st;
-}

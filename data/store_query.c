@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/bfilt.h"
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
 #include "model/itemenc.h"
@@ -180,145 +181,29 @@ static status emit_row(read_req *r, const store_row *row, read_out *o, diag *d)
     return ST_OK;
 }
 
-/*
- * A filter evaluated on the encoded item, without decoding it: comparisons
- * = and <> of a top-level attribute with a constant of a type whose
- * encoding is canonical (S, B, BOOL, NULL: equal values have equal bytes,
- * different values or types different bytes), attribute_exists and
- * attribute_not_exists of a top-level attribute, and AND, OR, NOT of
- * these. Anything else (numbers, whose text the encoding keeps canonical
- * but which this does not rely on; nested paths; sizes; orderings) leaves
- * the filter to expr_eval. Scans spend most of their own time here.
- */
-enum { BF_AND, BF_OR, BF_NOT, BF_EQ, BF_NE, BF_EXISTS, BF_NOT_EXISTS };
-
-typedef struct bf_node {
-    int kind;
-    int kid[2];                 /* BF_AND/OR: both; BF_NOT: kid[0] */
-    const char *name;           /* leaves: the attribute */
-    size_t name_len;
-    size_t off, len;            /* BF_EQ/NE: the constant's bytes in consts */
-} bf_node;
-
-typedef struct bfilt {
-    bf_node *n;
-    size_t count, cap;
-    int root;
-    buf consts;
-} bfilt;
-
-static void bf_done(bfilt *f)
+/* Capacity: what was read (cap_bytes), from the index when it answered
+ * alone, into cr. */
+static void read_caps(const read_req *r, uint64_t cap_bytes, bool stopped, ddb_res *cr)
 {
-    free(f->n);
-    buf_done(&f->consts);
-    memset(f, 0, sizeof *f);
-}
-
-static const expr_step *bf_top(const expr_node *n)
-{
-    if (n->kind != EN_PATH || n->path.n != 1 || n->path.steps[0].is_index)
-        return NULL;
-    return &n->path.steps[0];
-}
-
-/* Compiles n; returns its index, or -1 when a part is not supported. */
-static int bf_compile(bfilt *f, const expr_node *n)
-{
-    bf_node b = { .kind = -1, .kid = { -1, -1 } };
-    switch (n->kind) {
-    case EN_AND:
-    case EN_OR:
-        b.kind = n->kind == EN_AND ? BF_AND : BF_OR;
-        if ((b.kid[0] = bf_compile(f, n->kids[0])) < 0 || (b.kid[1] = bf_compile(f, n->kids[1])) < 0)
-            return -1;
-        break;
-    case EN_NOT:
-        b.kind = BF_NOT;
-        if ((b.kid[0] = bf_compile(f, n->kids[0])) < 0)
-            return -1;
-        break;
-    case EN_CMP: {
-        if (n->op != CMP_EQ && n->op != CMP_NE)
-            return -1;
-        const expr_node *p = n->kids[0], *v = n->kids[1];
-        if (p->kind == EN_VALUE)
-            p = n->kids[1], v = n->kids[0];
-        const expr_step *s = bf_top(p);
-        if (!s || v->kind != EN_VALUE || !v->value)
-            return -1;
-        av_type ty = v->value->type;
-        if (ty != AV_S && ty != AV_B && ty != AV_BOOL && ty != AV_NULL)
-            return -1;
-        /* the constant's encoding, as an attribute of a one-member item */
-        av one, cv;
-        av_init_list(&one, AV_M);
-        av_copy(&cv, v->value);
-        av_map_put(&one, "v", 1, &cv);
-        buf tmp = BUF_INIT;
-        itemenc_encode(&tmp, &one);
-        av_done(&one);
-        const unsigned char *vp;
-        size_t vl;
-        bool ok = itemenc_find(tmp.data, tmp.len, "v", 1, &vp, &vl);
-        if (ok) {
-            b.off = f->consts.len;
-            b.len = vl;
-            buf_add(&f->consts, vp, vl);
-        }
-        buf_done(&tmp);
-        if (!ok)
-            return -1;
-        b.kind = n->op == CMP_EQ ? BF_EQ : BF_NE;
-        b.name = s->name, b.name_len = s->len;
-        break;
-    }
-    case EN_FUNC: {
-        if ((n->op != FN_ATTRIBUTE_EXISTS && n->op != FN_ATTRIBUTE_NOT_EXISTS) || n->n_kids != 1)
-            return -1;
-        const expr_step *s = bf_top(n->kids[0]);
-        if (!s)
-            return -1;
-        b.kind = n->op == FN_ATTRIBUTE_EXISTS ? BF_EXISTS : BF_NOT_EXISTS;
-        b.name = s->name, b.name_len = s->len;
-        break;
-    }
-    default:
-        return -1;
-    }
-    if (f->count == f->cap) {
-        f->cap = f->cap ? 2 * f->cap : 8;
-        f->n = xrealloc(f->n, f->cap * sizeof *f->n);
-    }
-    f->n[f->count] = b;
-    return (int)f->count++;
-}
-
-/* true when the whole filter compiled. */
-static bool bf_build(bfilt *f, const expr *e)
-{
-    memset(f, 0, sizeof *f);
-    if (e && (f->root = bf_compile(f, expr_root(e))) >= 0)
-        return true;
-    bf_done(f);
-    return false;
-}
-
-static bool bf_eval(const bfilt *f, int i, const void *body, size_t len)
-{
-    const bf_node *b = &f->n[i];
-    const unsigned char *vp;
-    size_t vl;
-    switch (b->kind) {
-    case BF_AND: return bf_eval(f, b->kid[0], body, len) && bf_eval(f, b->kid[1], body, len);
-    case BF_OR: return bf_eval(f, b->kid[0], body, len) || bf_eval(f, b->kid[1], body, len);
-    case BF_NOT: return !bf_eval(f, b->kid[0], body, len);
-    case BF_EXISTS: return itemenc_find(body, len, b->name, b->name_len, &vp, &vl);
-    case BF_NOT_EXISTS: return !itemenc_find(body, len, b->name, b->name_len, &vp, &vl);
-    default: {
-        bool eq = itemenc_find(body, len, b->name, b->name_len, &vp, &vl) && vl == b->len &&
-                  memcmp(vp, f->consts.data + b->off, vl) == 0;
-        return b->kind == BF_EQ ? eq : !eq;
-    }
+    const index_def *ix = r->ix;
+    double u = seng_read_units(cap_bytes, r->consistent);
+    /* A Scan that reads to the end of the table (or index) costs at
+     * least the minimum read of every partition (model/size.h).
+     * ddbx has no physical partitions: a page that stops early, or
+     * one segment of a parallel Scan, is charged by size alone. */
+    double least = (double)size_scan_min_halves(r->consistent) / 2.0;
+    if (!r->rq.pk && !r->rq.pk_enc && !stopped && r->rq.segments == 0 && u < least)
+        u = least;
+    ddb_cap *cp = ddb_res_cap(cr, r->rq.t->name);
+    cp->units += u;
+    if (ix && !r->full_items) {
+        cp->idx = xrealloc(cp->idx, (cp->n_idx + 1) * sizeof *cp->idx);
+        ddb_cap_index *ci = &cp->idx[cp->n_idx++];
+        ci->name = xstrdup(ix->name);
+        ci->global = ix->global;
+        ci->units = u;
+    } else {
+        cp->table_units += u;
     }
 }
 
@@ -340,7 +225,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
      * body is the projection already. */
     bool cut_entry = ix && ix->proj != PROJ_ALL && !r->full_items;
     bfilt bf;
-    bool fast = filter && bf_build(&bf, filter);
+    bool fast = filter && bfilt_build(&bf, filter);
     buf *out = o->json;
     if (out) {
         buf_addc(out, '{');
@@ -358,7 +243,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         bool match = true;
         bool cut = cut_entry && row.whole;
         if (fast && !cut) {
-            match = bf_eval(&bf, bf.root, row.body, row.body_len);
+            match = bfilt_eval(&bf, row.body, row.body_len);
         } else if (filter) {
             /* Only the attributes the filter names are decoded, into one
              * item reused row after row. */
@@ -393,36 +278,16 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
     store_cursor_close(&c);
     av_done(&part);
     if (fast)
-        bf_done(&bf);
+        bfilt_done(&bf);
     av lek = { .type = AV_NONE };
     if (st == ST_OK && stopped)
         st = lek_of(t, ix, last.data, last.len, &lek, d);
     if (st == ST_OK) {
-        /* Capacity: what was read, from the index when it answered alone. */
         ddb_res caps;
         ddb_res_init(&caps);
         ddb_res *cr = o->res ? o->res : &caps;
-        if (r->rcc != DDB_RCC_NONE) {
-            double u = seng_read_units(cap_bytes, r->consistent);
-            /* A Scan that reads to the end of the table (or index) costs at
-             * least the minimum read of every partition (model/size.h).
-             * ddbx has no physical partitions: a page that stops early, or
-             * one segment of a parallel Scan, is charged by size alone. */
-            double least = (double)size_scan_min_halves(r->consistent) / 2.0;
-            if (!r->rq.pk && !r->rq.pk_enc && !stopped && r->rq.segments == 0 && u < least)
-                u = least;
-            ddb_cap *cp = ddb_res_cap(cr, t->name);
-            cp->units += u;
-            if (ix && !r->full_items) {
-                cp->idx = xrealloc(cp->idx, (cp->n_idx + 1) * sizeof *cp->idx);
-                ddb_cap_index *ci = &cp->idx[cp->n_idx++];
-                ci->name = xstrdup(ix->name);
-                ci->global = ix->global;
-                ci->units = u;
-            } else {
-                cp->table_units += u;
-            }
-        }
+        if (r->rcc != DDB_RCC_NONE)
+            read_caps(r, cap_bytes, stopped, cr);
         if (out) {
             if (!count_only)
                 buf_addc(out, ']');

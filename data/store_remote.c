@@ -315,7 +315,8 @@ status srem_read_many(store *s, const ddb_req *reqs, size_t n, ddb_res *res, dia
     return st;
 }
 
-status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+/* srem_send_req with the answer read into res (store_codec_read). */
+static status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
     cJSON *root;
     status st = srem_send_req(s, req, &root, err);

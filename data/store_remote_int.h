@@ -99,9 +99,8 @@ typedef struct store_remote store_remote;
  * said and the members the error carries.
  */
 status srem_send_req(store *s, const ddb_req *req, struct cJSON **root, ddb_err *err);
-/* srem_send_req with the answer read into res (store_codec_read);
- * srem_read the same with the error in a diag. */
-status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* srem_send_req with the answer read into res (store_codec_read) and
+ * the error in a diag. */
 status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
 /* n reads of one operation sent together (store_set_send_many's

@@ -1166,8 +1166,3 @@ cJSON *store_gsi_desc(const char *table, const cJSON *create)
 {
     return index_desc(table, create, true);
 }
-
-cJSON *store_throughput_desc(const cJSON *pt)
-{
-    return throughput(pt);
-}

@@ -313,14 +313,6 @@ static void value_str_buf(const cJSON *v, buf *b)
     }
 }
 
-void store_valid_value_str(const cJSON *v, char *out, size_t cap)
-{
-    buf b = BUF_INIT;
-    value_str_buf(v, &b);
-    snprintf(out, cap, "%s", b.data ? b.data : "");
-    buf_done(&b);
-}
-
 typedef struct errs {
     int n;
     buf text;

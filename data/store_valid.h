@@ -82,7 +82,4 @@ status store_valid_check(const struct cJSON *obj, const vspec *fields, diag *d, 
  * (the pattern VF_NAMEPAT checks; the lengths are the caller's). */
 bool store_valid_name(const char *s, size_t n);
 
-/* Formats a JSON value the way DynamoDB quotes it in messages. */
-void store_valid_value_str(const struct cJSON *v, char *out, size_t cap);
-
 #endif

@@ -17,11 +17,6 @@ size_t store_item_size(const av *item)
     return size_item(item);
 }
 
-size_t store_value_size(const av *v)
-{
-    return size_value(v);
-}
-
 /* ---- keys ---- */
 
 void store_key_init(store_key *k)
@@ -509,8 +504,11 @@ bool store_index_holds(const index_def *ix, const av *item)
     return true;
 }
 
-status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
-                            const av *item, size_t size, diag *d)
+/* One existing item's entry in index x (0-based in t->def.idx), as the
+ * backfill of an index created by UpdateTable adds it; nothing when the
+ * item is not in the index or breaks its key rules (type, empty, size). */
+static status store_index_backfill(store *s, const tinfo *t, size_t x, const store_key *k,
+                                   const av *item, size_t size, diag *d)
 {
     assert(x < t->def.n_idx);
     const index_def *ix = &t->def.idx[x];

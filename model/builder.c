@@ -113,13 +113,6 @@ void builder_free(builder *b)
     free(b);
 }
 
-builder *builder_copy(const builder *b)
-{
-    builder *c = xcalloc(1, sizeof *c);
-    c->root = node_copy(b->root, NULL);
-    return c;
-}
-
 void builder_clear(builder *b)
 {
     builder_node_free(b->root);

@@ -170,7 +170,6 @@ typedef struct builder {
 
 builder *builder_new(void);
 void builder_free(builder *b);
-builder *builder_copy(const builder *b);
 /* Empties the tree (an AND group with no children). */
 void builder_clear(builder *b);
 bool builder_empty(const builder *b);
@@ -264,8 +263,6 @@ const bnode *builder_node_at(const builder *b, long pos);
  */
 status builder_parse(expr_kind kind, const char *text, const char *names_json,
                      const char *values_json, builder **out, diag *d);
-/* The same from an already parsed expression. */
-status builder_from_expr(const expr *e, builder **out, diag *d);
 
 /* ---- verdict ------------------------------------------------------------- */
 
@@ -331,10 +328,9 @@ status builder_update_parse(const char *text, const char *names_json,
 
 typedef enum { BREQ_PUT, BREQ_UPDATE, BREQ_DELETE, BREQ_CHECK, BREQ_QUERY, BREQ_SCAN } breq_op;
 
-/* "PutItem", ...; the `aws dynamodb` subcommand ("put-item", ...); the
- * TransactItems member ("Put", ...; NULL for Query and Scan). */
+/* "PutItem", ...; the TransactItems member ("Put", ...; NULL for Query
+ * and Scan). */
 const char *builder_req_op_name(breq_op op);
-const char *builder_req_cli_name(breq_op op);
 const char *builder_req_txn_name(breq_op op);
 
 typedef struct breq {

@@ -155,7 +155,8 @@ static status conv(const expr_node *n, bnode **out, diag *d)
     }
 }
 
-status builder_from_expr(const expr *e, builder **out, diag *d)
+/* builder_parse's from an already parsed expression. */
+static status builder_from_expr(const expr *e, builder **out, diag *d)
 {
     *out = NULL;
     bnode *n = NULL;

@@ -297,11 +297,6 @@ const char *builder_req_op_name(breq_op op)
     return op == BREQ_CHECK ? "ConditionCheck" : ddb_op_name(ddb_kind_op(breq_kinds[op]));
 }
 
-const char *builder_req_cli_name(breq_op op)
-{
-    return (unsigned)op <= BREQ_SCAN ? ddb_op_cli_name(ddb_kind_op(breq_kinds[op])) : "?";
-}
-
 const char *builder_req_txn_name(breq_op op)
 {
     return (unsigned)op <= BREQ_CHECK ? ddb_kind_action_name(breq_kinds[op]) : NULL;

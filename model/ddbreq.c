@@ -24,14 +24,10 @@ const char *ddb_op_name(ddb_opname op)
     return (unsigned)op < DDB_OP__COUNT ? ops[op].name : "?";
 }
 
-const char *ddb_op_cli_name(ddb_opname op)
+/* "put-item": the `aws dynamodb` subcommand. */
+static const char *ddb_op_cli_name(ddb_opname op)
 {
     return (unsigned)op < DDB_OP__COUNT ? ops[op].cli : "?";
-}
-
-char ddb_op_kind(ddb_opname op)
-{
-    return (unsigned)op < DDB_OP__COUNT ? ops[op].kind : '?';
 }
 
 int ddb_op_find(const char *name)
@@ -1134,11 +1130,6 @@ void ddb_err_done(ddb_err *e)
     }
     free(e->reasons);
     ddb_err_init(e);
-}
-
-void ddb_err_reset(ddb_err *e)
-{
-    ddb_err_done(e);
 }
 
 const char *ddb_err_message(const ddb_err *e)

@@ -101,10 +101,8 @@ typedef enum {
     DDB_OP__COUNT
 } ddb_opname;
 
-/* "PutItem"; "put-item"; the kind letter above ('?' for none). */
+/* "PutItem" ('?' for none). */
 const char *ddb_op_name(ddb_opname op);
-const char *ddb_op_cli_name(ddb_opname op);
-char ddb_op_kind(ddb_opname op);
 /* By name; -1 when DynamoDB has no such operation (that ddbx knows of). */
 int ddb_op_find(const char *name);
 /* The kind of the operation named (0 when unknown). */
@@ -362,8 +360,6 @@ typedef struct ddb_err {
 
 void ddb_err_init(ddb_err *e);
 void ddb_err_done(ddb_err *e);
-/* Clears e for reuse. */
-void ddb_err_reset(ddb_err *e);
 /* The whole message. */
 const char *ddb_err_message(const ddb_err *e);
 /* The error type as DynamoDB names it ("ValidationException", ...). */

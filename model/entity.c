@@ -64,7 +64,8 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-void entity_copy(ent_entity *dst, const ent_entity *src)
+/* Deep copies into uninitialised destinations. */
+static void entity_copy(ent_entity *dst, const ent_entity *src)
 {
     *dst = *src;
     dst->name = dup_or_null(src->name);

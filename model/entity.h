@@ -108,8 +108,6 @@ void ent_table_init(ent_table *t);
 void ent_table_done(ent_table *t);
 void entity_init(ent_entity *e);
 void entity_done(ent_entity *e);
-/* Deep copies into uninitialised destinations. */
-void entity_copy(ent_entity *dst, const ent_entity *src);
 void ent_table_copy(ent_table *dst, const ent_table *src);
 /* Appends t (moved in: t is left empty) to m, replacing a table of its name. */
 void ent_model_put(ent_model *m, ent_table *t);

@@ -65,8 +65,8 @@ typedef enum {
 
 /* "ConditionExpression", ... (the parameter name, used in messages). */
 const char *expr_kind_param(expr_kind k);
-/* "condition", "key", "filter", "update", "projection"; and back (-1). */
-const char *expr_kind_name(expr_kind k);
+/* The kind named "condition", "key", "filter", "update", "projection";
+ * -1 for another name. */
 int expr_kind_from_name(const char *s);
 
 /* ---- AST, walkable by the builder -----------------------------------
@@ -149,7 +149,6 @@ typedef struct expr expr;
 const expr_node *expr_root(const expr *e);
 expr_kind expr_get_kind(const expr *e);
 const char *expr_text(const expr *e);       /* the text as given */
-const char *expr_node_kind_name(expr_node_kind k);   /* "OR", "CMP", ... */
 const char *expr_cmp_text(expr_cmp c);      /* "=", "<>", ... */
 const char *expr_fn_name(expr_fn f);        /* "attribute_exists", ... */
 
@@ -305,8 +304,6 @@ status expr_update_apply_missing(const expr *e, const av *key, av *out, diag *d)
 /* Does the update write an attribute (a SET or ADD action)? One that only
  * removes or deletes does not create a missing item, as in DynamoDB. */
 bool expr_update_creates(const expr *e);
-/* Top-level names of an update's action paths, in text order, unique. */
-void expr_update_names(const expr *e, expr_names *out);
 void expr_names_done(expr_names *n);
 
 /* ---- Paths ---------------------------------------------------------------- */

@@ -16,10 +16,6 @@ typedef struct arena {
     size_t used, cap;       /* in the head block */
 } arena;
 
-void *expr_arena_alloc(arena *a, size_t n);
-char *expr_arena_strndup(arena *a, const char *s, size_t n);
-void expr_arena_free(arena *a);
-
 struct expr {
     expr_kind kind;
     char *text;             /* a NUL-terminated copy of the text */

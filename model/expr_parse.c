@@ -30,7 +30,7 @@ struct arena_block {
 
 #define ARENA_BLOCK 8192
 
-void *expr_arena_alloc(arena *a, size_t n)
+static void *expr_arena_alloc(arena *a, size_t n)
 {
     n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
     if (!a->head || a->used + n > a->cap) {
@@ -47,7 +47,7 @@ void *expr_arena_alloc(arena *a, size_t n)
     return p;
 }
 
-char *expr_arena_strndup(arena *a, const char *s, size_t n)
+static char *expr_arena_strndup(arena *a, const char *s, size_t n)
 {
     char *p = expr_arena_alloc(a, n + 1);
     memcpy(p, s, n);
@@ -55,7 +55,7 @@ char *expr_arena_strndup(arena *a, const char *s, size_t n)
     return p;
 }
 
-void expr_arena_free(arena *a)
+static void expr_arena_free(arena *a)
 {
     arena_block *b = a->head;
     while (b) {
@@ -87,11 +87,6 @@ static const char *const kind_names[] = {
 const char *expr_kind_param(expr_kind k)
 {
     return (unsigned)k <= EXPR_PROJECTION ? kind_params[k] : "Expression";
-}
-
-const char *expr_kind_name(expr_kind k)
-{
-    return (unsigned)k <= EXPR_PROJECTION ? kind_names[k] : "?";
 }
 
 int expr_kind_from_name(const char *s)

@@ -17,7 +17,8 @@ const char *expr_cmp_text(expr_cmp c)
     return (unsigned)c <= CMP_GE ? cmp_texts[c] : "?";
 }
 
-const char *expr_node_kind_name(expr_node_kind k)
+/* "OR", "CMP", ... */
+static const char *expr_node_kind_name(expr_node_kind k)
 {
     static const char *const names[] = {
         [EN_OR] = "OR", [EN_AND] = "AND", [EN_NOT] = "NOT", [EN_CMP] = "CMP",

@@ -251,7 +251,8 @@ void expr_names_done(expr_names *n)
     memset(n, 0, sizeof *n);
 }
 
-void expr_update_names(const expr *e, expr_names *out)
+/* Top-level names of an update's action paths, in text order, unique. */
+static void expr_update_names(const expr *e, expr_names *out)
 {
     assert(e->kind == EXPR_UPDATE);
     const expr_node *root = e->root;

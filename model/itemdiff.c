@@ -113,6 +113,8 @@ size_t itemdiff_items(const av *a, const av *b, itemdiff_fn fn, void *ctx)
 
 /* ---- printing ---------------------------------------------------------- */
 
+static void itemdiff_quote(buf *out, const char *p, size_t n);
+
 /* Bytes of the UTF-8 sequence at p (at most n), 0 when it is not one or
  * is a C1 control. */
 static size_t utf8_char(const unsigned char *p, size_t n)
@@ -194,7 +196,10 @@ void itemdiff_json_safe(buf *b, size_t from)
     free(tail);
 }
 
-void itemdiff_quote(buf *out, const char *p, size_t n)
+/* Appends a JSON string literal of p[0..n) with DEL and the C1 controls
+ * (U+0080..U+009F) escaped as well as what JSON requires: the same
+ * string to a JSON reader, nothing a terminal acts on. */
+static void itemdiff_quote(buf *out, const char *p, size_t n)
 {
     size_t start = out->len;
     ddbjson_write_string(out, p, n);

@@ -65,11 +65,6 @@ void itemdiff_path_text(const itemdiff_seg *path, size_t n, buf *out);
  * "…" (max 0: whole). */
 void itemdiff_value_text(const av *v, size_t max, buf *out);
 
-/* Appends a JSON string literal of p[0..n) with DEL and the C1 controls
- * (U+0080..U+009F) escaped as well as what JSON requires: the same
- * string to a JSON reader, nothing a terminal acts on. */
-void itemdiff_quote(buf *out, const char *p, size_t n);
-
 /* Rewrites raw DEL and C1 controls in b from byte `from` on as \u
  * escapes: for DynamoDB JSON written by model/ddbjson (which leaves them
  * raw inside strings, where the escape means the same). */

@@ -21,7 +21,8 @@ const char mask_action_list[] = "keep, hash, fake, redact, drop";
 static const char *const as_names[] = { "auto", "name", "email", "phone", "text", "number", "uuid" };
 const char mask_as_list[] = "name, email, phone, text, number, uuid";
 
-const char *mask_action_name(mask_action a)
+/* "keep", "hash", ... */
+static const char *mask_action_name(mask_action a)
 {
     return (unsigned)a < 5 ? action_names[a] : "?";
 }
@@ -175,11 +176,6 @@ void mask_add(mask *m, mask_rule *r)
     }
     m->rules[m->n++] = *r;
     memset(r, 0, sizeof *r);
-}
-
-size_t mask_rule_count(const mask *m)
-{
-    return m->n;
 }
 
 /* ---- binding to a table --------------------------------------------------- */

@@ -65,9 +65,8 @@ typedef enum { MASK_KEEP, MASK_HASH, MASK_FAKE, MASK_REDACT, MASK_DROP } mask_ac
 typedef enum { MASK_AS_AUTO, MASK_AS_NAME, MASK_AS_EMAIL, MASK_AS_PHONE, MASK_AS_TEXT,
                MASK_AS_NUMBER, MASK_AS_UUID } mask_as;
 
-/* "keep", "hash", ...; parse: false when unknown. The list of names, for
- * messages: "keep, hash, fake, redact, drop". */
-const char *mask_action_name(mask_action a);
+/* "keep", "hash", ... to its action; false when unknown. The list of
+ * names, for messages: "keep, hash, fake, redact, drop". */
 bool mask_action_parse(const char *s, mask_action *out);
 extern const char mask_action_list[];
 bool mask_as_parse(const char *s, mask_as *out);
@@ -111,7 +110,6 @@ mask *mask_new(mask_mac_fn mac, void *ctx);
 void mask_free(mask *m);
 /* Adds a rule after the others; takes its contents (*r is zeroed). */
 void mask_add(mask *m, mask_rule *r);
-size_t mask_rule_count(const mask *m);
 
 typedef struct mask_plan mask_plan;
 

@@ -70,7 +70,7 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-void pattern_copy(pattern *dst, const pattern *src)
+static void pattern_copy(pattern *dst, const pattern *src)
 {
     *dst = *src;
     dst->name = dup_or_null(src->name);
@@ -139,14 +139,6 @@ void pattern_set_put(pattern_set *s, const pattern *p)
         }
     s->p = xrealloc(s->p, (s->n + 1) * sizeof *s->p);
     pattern_copy(&s->p[s->n++], p);
-}
-
-const pattern *pattern_set_find(const pattern_set *s, const char *name)
-{
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->p[i].name, name) == 0)
-            return &s->p[i];
-    return NULL;
 }
 
 const pattern_rule *pattern_set_rule(const pattern_set *s, const char *table)

@@ -138,7 +138,8 @@ bool index_def_multi(const index_def *ix)
     return ix->n_pk_rest > 0 || ix->n_sk_rest > 0;
 }
 
-bool index_def_is_key(const index_def *ix, const char *name)
+/* Is name one of the index's key attributes? */
+static bool index_def_is_key(const index_def *ix, const char *name)
 {
     for (size_t i = 0; i < index_def_n_hash(ix); i++)
         if (same(index_def_hash(ix, i)->name, name))

@@ -81,8 +81,6 @@ typedef struct index_key_parts {
     size_t nh, nr;
 } index_key_parts;
 void index_def_key_parts(const index_def *ix, index_key_parts *k);
-/* Is name one of the index's key attributes? */
-bool index_def_is_key(const index_def *ix, const char *name);
 /* Index by name, or NULL. */
 const index_def *table_def_index(const table_def *t, const char *name);
 /* Is this attribute name one of the table's or the index's key attributes? */

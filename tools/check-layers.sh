@@ -20,6 +20,18 @@
 #                folders and node_modules left out); a line starting
 #                "<<<<<<< ", ">>>>>>> ", "||||||| " or one of exactly
 #                "=======", the lines git writes (git diff --check's rule)
+#   view prefix  every function a ui/ view_ops table wires shares the
+#                view's prefix (items_open, items_draw; never a bare
+#                open_view, draw, request, text)
+#   length       no function over 120 lines (a definition's "{" at column
+#                0 to its "}" at column 0: the code's one layout)
+#   size         no source file over 1,200 lines
+#   callers      no public (non-static) function without a caller: its
+#                name in a .c file of model/, data/, ui/, tests/ or tools/
+#                other than its own (main excepted); one used only in
+#                its file is static
+#   cli helpers  no view (ui/view*.c) calls the command line's cli_
+#                functions: the explorer has its own (ui/paths.h)
 #
 # Usage: tools/check-layers.sh [ROOT]  (default: this repository;
 # tests/layers/run.sh runs it on trees with planted violations).
@@ -156,4 +168,72 @@ conflict_markers() {
     all_files | xargs -0 -r grep -InE '^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|)( |$)|^=======$' /dev/null
 }
 rule "no merge-conflict markers in any file" "$(conflict_markers)"
+
+# View prefixes: the functions a `view_ops NAME = { ... };` table wires
+# (".draw = items_draw,") all start with one word and "_", the word most
+# of them share; FILE:LINE: NAME for each that does not.
+view_prefixes() {
+    for f in $(sources | grep '^ui/.*\.c$'); do
+        awk -v F="$f" '
+            /view_ops[[:space:]]+[A-Za-z0-9_]+[[:space:]]*=[[:space:]]*\{/ { on = 1; n = 0; delete w; next }
+            on && /^[[:space:]]*\}/ {
+                on = 0; best = ""
+                for (i = 1; i <= n; i++) if (word[i] != "" && (best == "" || w[word[i]] > w[best])) best = word[i]
+                for (i = 1; i <= n; i++)
+                    if (word[i] == "" || word[i] != best)
+                        printf "%s:%d: %s (most of the table: %s_)\n", F, at[i], fn[i], best
+                next
+            }
+            on && match($0, /\.[a-z_]+[[:space:]]*=[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*,?[[:space:]]*$/) {
+                v = substr($0, RSTART, RLENGTH); sub(/.*=[[:space:]]*/, "", v); sub(/[[:space:],]*$/, "", v)
+                if (v == "true" || v == "false" || v == "NULL") next
+                n++; fn[n] = v; at[n] = FNR
+                word[n] = (v ~ /^[A-Za-z0-9]+_[A-Za-z0-9_]/) ? v : ""
+                sub(/_.*/, "", word[n]); if (word[n] != "") w[word[n]]++
+            }' "$f"
+    done
+}
+rule "view ops share their view's prefix (items_draw, not draw)" "$(view_prefixes)"
+
+# FILE LINE LENGTH static|public NAME of every function defined in the
+# C files named on stdin: a line at column 0 naming NAME( whose body
+# opens with "{" alone at column 0 and closes with "}" at column 0.
+functions() {
+    xargs -r awk '
+        FNR == 1 { sig = ""; start = 0 }
+        /^\{/ { if (sig ~ /[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(/) { start = FNR; head = sig; headline = sigline }; next }
+        /^\}/ && start {
+            name = head; sub(/[[:space:]]*\(.*/, "", name); sub(/.*[^A-Za-z0-9_]/, "", name)
+            print FILENAME, headline, FNR - start + 1, (head ~ /^static[[:space:]]/ ? "static" : "public"), name
+            start = 0; next
+        }
+        /^[A-Za-z_]/ && !start { sig = $0; sigline = FNR }'
+}
+fns=$(mktemp "${TMPDIR:-/tmp}/ddbx-layers.XXXXXX") || exit 2
+trap 'rm -f "$fns" "$fns.words"' EXIT
+sources | grep '\.c$' | functions >"$fns"
+
+rule "no function over 120 lines" \
+    "$(awk '$3 > 120 { printf "%s:%s: %s is %d lines\n", $1, $2, $5, $3 }' "$fns")"
+
+rule "no source file over 1,200 lines" \
+    "$(sources | xargs -r awk 'FNR == 1 && NR > 1 { if (n > 1200) printf "%s: %d lines\n", f, n } { f = FILENAME; n = FNR }
+        END { if (n > 1200) printf "%s: %d lines\n", f, n }')"
+
+# Callers: every name in every .c file of the layers, the tests and the
+# tools, one "FILE:NAME" a line; a public function needs its name in a
+# file other than its own (a call, or its address in a table).
+find model data ui tests tools -name node_modules -prune -o -type f -name '*.c' -print 2>/dev/null |
+    xargs -r grep -owE '[A-Za-z_][A-Za-z0-9_]*' /dev/null | sort -u >"$fns.words"
+uncalled() {
+    awk 'NR == FNR { if ($4 == "public" && $5 != "main") { own[$5] = own[$5] " " $1 " "; at[$5] = $1 ":" $2 }; next }
+        { i = index($0, ":"); f = substr($0, 1, i - 1); w = substr($0, i + 1)
+          if ((w in own) && index(own[w], " " f " ") == 0) used[w] = 1 }
+        END { for (w in own) if (!(w in used)) printf "%s: %s has no caller outside its file\n", at[w], w }' \
+        "$fns" "$fns.words" | sort
+}
+rule "no public function without a caller outside its file" "$(uncalled)"
+
+rule "no view calls the command line's cli_ helpers" \
+    "$(code_grep '\bcli_[a-z0-9_]+[[:space:]]*\(' $(sources | grep -E '^ui/view[^/]*\.c$'))"
 exit $bad

@@ -3,11 +3,9 @@
  * the database lives, and the --db flag. Kept out of main.c so that
  * subcommand files link into the ui tests.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "data/store.h"
 #include "model/ddbjson.h"
@@ -35,44 +33,11 @@ unsigned cli_store_flags(void)
     return store_flags;
 }
 
-char *cli_db_path(const char *flag_db, int create)
-{
-    const char *env = getenv("DDBX_DB");
-    if (flag_db && *flag_db)
-        return xstrdup(flag_db);
-    if (env && *env)
-        return xstrdup(env);
-
-    const char *xdg = getenv("XDG_DATA_HOME");
-    const char *home = getenv("HOME");
-    char dir[4096];
-    if (xdg && *xdg)
-        snprintf(dir, sizeof dir, "%s/ddbx", xdg);
-    else
-        snprintf(dir, sizeof dir, "%s/.local/share/ddbx", home ? home : ".");
-    if (create) {
-        /* mkdir -p, owner only for the last component. */
-        for (char *p = dir + 1; *p; p++) {
-            if (*p != '/')
-                continue;
-            *p = '\0';
-            if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-                break;
-            *p = '/';
-        }
-        mkdir(dir, 0700);
-    }
-    size_t n = strlen(dir) + sizeof "/ddbx.db";
-    char *path = xmalloc(n);
-    snprintf(path, n, "%s/ddbx.db", dir);
-    return path;
-}
-
 status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,
                            store **out, diag *d)
 {
     if (!rem) {
-        char *path = cli_db_path(flag_db, 0);
+        char *path = paths_db(flag_db, 0);
         status st = store_open(path, STORE_READ_ONLY, out, d);   /* d names the path */
         free(path);
         return st;

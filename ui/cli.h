@@ -17,19 +17,10 @@
 #include "model/cost.h"
 #include "model/status.h"
 #include "ui/opts.h"
+#include "ui/paths.h"
 
-/* The database path: --db, else $DDBX_DB, else $XDG_DATA_HOME/ddbx/ddbx.db,
- * else ~/.local/share/ddbx/ddbx.db. Creates the directory (0700) when
- * create is set. Returns a malloc'd path. */
-char *cli_db_path(const char *flag_db, int create);
-
-/* The folder of access-pattern files that goes with a database: the
- * database's folder + "/patterns" (ui/cli_check.c). `ddbx samples` writes
- * the samples' files there; the explorer lists every *.json in it and
- * :save-pattern writes saved.json there. Malloc'd. */
-char *cli_patterns_dir(const char *db_path);
 /* Writes the samples' pattern files into dir (NULL: the database's
- * folder, cli_patterns_dir) and says where on f; 0, or -1 with the error
+ * folder, paths_patterns_dir) and says where on f; 0, or -1 with the error
  * on stderr. f NULL (the explorer): silent either way. */
 int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f);
 
@@ -92,7 +83,7 @@ int cli_tables_or_all(struct store *st, const char *who, char ***tables, size_t 
 
 /* The access patterns of the files named (n_files of them), else of
  * every file of the database's pattern folder (flag_db, else the
- * default database: cli_patterns_dir), into *sets (n of them, each
+ * default database: paths_patterns_dir), into *sets (n of them, each
  * pattern_set_done and the array freed by the caller). 0, or 2 after
  * saying on stderr (WHO: FILE:LINE:COL: ...) which file does not parse
  * (ui/cli_model_md.c: model's design document and doctor). */

@@ -94,7 +94,7 @@ int cli_api(int argc, char **argv)
         return 2;
     if (rem)
         return api_remote(&ro);
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     store *s = NULL;
     diag d;
     diag_init(&d);

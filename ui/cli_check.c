@@ -57,20 +57,9 @@ typedef struct outcome {
     buf why;
 } outcome;
 
-char *cli_patterns_dir(const char *db_path)
-{
-    const char *slash = strrchr(db_path, '/');
-    buf b = BUF_INIT;
-    if (slash)
-        buf_printf(&b, "%.*s/patterns", (int)(slash - db_path), db_path);
-    else
-        buf_adds(&b, "patterns");
-    return buf_steal(&b);
-}
-
 int cli_write_sample_patterns(const char *dir, const char *db_path, FILE *f)
 {
-    char *own = dir ? NULL : cli_patterns_dir(db_path);
+    char *own = dir ? NULL : paths_patterns_dir(db_path);
     buf written = BUF_INIT;
     diag d;
     diag_init(&d);
@@ -413,8 +402,8 @@ int cli_check(int argc, char **argv)
     if (!n_files) {
         /* No file named: the database's pattern folder (a remote table's
          * is the local default database's). */
-        char *db = cli_db_path(rem ? NULL : flag_db, 0);
-        char *dir = cli_patterns_dir(db);
+        char *db = paths_db(rem ? NULL : flag_db, 0);
+        char *dir = paths_patterns_dir(db);
         pattern_file_list_dir(dir, &listed, &n_listed);
         if (!n_listed) {
             fputs("ddbx check: name a pattern file (there is none in ", stderr);

@@ -115,15 +115,3 @@ void cli_cost_storage_text(store *st, const ent_table *t, const price_region *p,
         buf_printf(out, " a month%s\n", ts.approximate ? " (DescribeTable's sizes)" : "");
     }
 }
-
-double cli_cost_storage_month(store *st, const ent_table *t, const price_region *p)
-{
-    double sum = 0;
-    for (size_t i = 0; i <= t->def.n_idx; i++) {
-        table_stats ts;
-        if (!stats(st, t->name, i ? t->def.idx[i - 1].name : NULL, &ts))
-            return NAN;
-        sum += cost_storage_month(p, ts.bytes, ts.items);
-    }
-    return sum;
-}

@@ -1,6 +1,7 @@
 /*
- * cli_cost — the money figures of `ddbx check --cost`, the explorer's
- * pattern view and `:what-if`, as text (model/cost.h does the sums).
+ * cli_cost — the money figures of `ddbx check --cost` and `ddbx model`'s
+ * design document, as text (model/cost.h does the sums; the explorer's
+ * views use ui/prices.h).
  *
  * Ownership: everything appends to a caller-owned buf; the store, model
  * and prices are only read.
@@ -40,7 +41,5 @@ void cli_cost_writes_text(const ent_table *t, const price_table *pt, const price
 /* The table's and each index's storage a month, one a line:
  * "  SocialGraph  4820 items, 439.2 KB (910 KB billed): $0.000217 a month". */
 void cli_cost_storage_text(store *st, const ent_table *t, const price_region *p, buf *out);
-/* The table's storage a month with its indexes (NAN when a size cannot be read). */
-double cli_cost_storage_month(store *st, const ent_table *t, const price_region *p);
 
 #endif

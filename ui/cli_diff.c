@@ -504,7 +504,7 @@ int cli_diff(int argc, char **argv)
     out o = { .fmt = da.fmt };
 
     int rc = 2;
-    char *db = cli_db_path(flag_db, 0);
+    char *db = paths_db(flag_db, 0);
     diffsrc *src[2] = { NULL, NULL };
     diffsrc_spec spec[2];
     memset(spec, 0, sizeof spec);

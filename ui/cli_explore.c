@@ -90,7 +90,7 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
     store_set_send_many(st, remote_send_many, w);   /* the table list's describes */
     /* Saved conditions have no place on an endpoint: they go to the local
      * default database (or DDBX_DB), created only when one is saved. */
-    char *local = cli_db_path(NULL, 1);
+    char *local = paths_db(NULL, 1);
     store_set_local_path(st, local, cli_store_flags());
     free(local);
     /* Items per page of the partition count's Scan, and at most per first Scan
@@ -165,7 +165,7 @@ int cli_explore(int argc, char **argv)
     if (rem)
         return explore_remote(&ro, write, table);
     bool default_db = !(flag_db && *flag_db) && !(getenv("DDBX_DB") && *getenv("DDBX_DB"));
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     struct stat sb;
     bool fresh = stat(path, &sb) != 0;
     store *st = NULL;

@@ -77,7 +77,7 @@ int cli_export(int argc, char **argv)
     const char *table = argv[1];
 
     int ret = 1;
-    char *path = cli_db_path(flag_db, 0);
+    char *path = paths_db(flag_db, 0);
     store *s = NULL;
     sink k = { stdout, false };
     diag d;

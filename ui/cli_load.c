@@ -184,7 +184,7 @@ int cli_load(int argc, char **argv)
     const char *file = argv[1];
 
     int ret = 1;
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     store *s = NULL;
     import_source *src = NULL;
     import_store_ctx ctx;

@@ -176,6 +176,26 @@ static const opts_cmd model_cmd = {
     .positional = true,
 };
 
+/* The model on stdout in o's format: 0, or the markdown's exit status. */
+static int write_model(store *st, ent_model *m, cli_model_opts *o)
+{
+    if (o->format == CLI_MODEL_JSON) {
+        buf b = BUF_INIT;
+        model_file_write(m, &b);
+        fwrite(b.data, 1, b.len, stdout);
+        buf_done(&b);
+        return 0;
+    }
+    if (o->format == CLI_MODEL_MARKDOWN)
+        return cli_model_markdown(st, m, o);
+    for (size_t i = 0; i < m->n; i++) {
+        if (i)
+            fputc('\n', stdout);
+        put_table(&m->t[i]);
+    }
+    return 0;
+}
+
 int cli_model(int argc, char **argv)
 {
     int rc = opts_main(&model_cmd, &argc, argv);
@@ -241,22 +261,8 @@ int cli_model(int argc, char **argv)
         }
         ent_table_done(&t);
     }
-    if (rc == 0) {
-        if (o.format == CLI_MODEL_JSON) {
-            buf b = BUF_INIT;
-            model_file_write(&m, &b);
-            fwrite(b.data, 1, b.len, stdout);
-            buf_done(&b);
-        } else if (o.format == CLI_MODEL_MARKDOWN) {
-            rc = cli_model_markdown(st, &m, &o);
-        } else {
-            for (size_t i = 0; i < m.n; i++) {
-                if (i)
-                    fputc('\n', stdout);
-                put_table(&m.t[i]);
-            }
-        }
-    }
+    if (rc == 0)
+        rc = write_model(st, &m, &o);
     if (rc == 0 && rem) {
         store_info info;
         store_get_info(st, &info);

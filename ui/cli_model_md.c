@@ -441,8 +441,8 @@ int cli_load_pattern_sets(const char **files, size_t n_files, const char *flag_d
     char **listed = NULL;
     size_t n_listed = 0;
     if (!n_files) {
-        char *db = cli_db_path(flag_db, 0);
-        char *dir = cli_patterns_dir(db);
+        char *db = paths_db(flag_db, 0);
+        char *dir = paths_patterns_dir(db);
         pattern_file_list_dir(dir, &listed, &n_listed);
         free(dir);
         free(db);

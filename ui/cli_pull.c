@@ -80,6 +80,41 @@ static const opts_cmd pull_cmd = {
     .positional = true,
 };
 
+/* What a pull copied (and masked), on stderr. */
+static void say_copied(const pull_progress *done, const char *table, const char *as,
+                       const char *path, mask_file *mf, const char *rules)
+{
+    double rate = done->seconds > 0 ? (double)done->items / done->seconds : 0;
+    fprintf(stderr, "ddbx pull: copied %llu item%s (%llu page%s, %.1f read capacity units, "
+            "%lu retr%s) from ", (unsigned long long)done->items, done->items == 1 ? "" : "s",
+            (unsigned long long)done->pages, done->pages == 1 ? "" : "s", done->capacity,
+            done->retries, done->retries == 1 ? "y" : "ies");
+    cli_fputs_safe(stderr, table);
+    fputs(" at ", stderr);
+    cli_fputs_safe(stderr, done->from);
+    fputs(" into ", stderr);
+    cli_fputs_safe(stderr, as ? as : table);
+    fputs(" in ", stderr);
+    cli_fputs_safe(stderr, path);
+    fprintf(stderr, " in %.1f s (%.0f items/s, %d segment%s)\n", done->seconds, rate,
+            done->segments, done->segments == 1 ? "" : "s");
+    if (mf) {
+        fprintf(stderr, "ddbx pull: masked %llu values as ", (unsigned long long)done->masked);
+        cli_fputs_safe(stderr, rules);
+        fputs(" says: ", stderr);
+        cli_fputs_safe(stderr, done->mask_keys);
+        fputs("; key ", stderr);
+        cli_fputs_safe(stderr, mask_file_key_path(mf));
+        fputs("\nddbx pull: the rules, and the values each took:\n", stderr);
+        cli_fputs_lines(stderr, done->mask_rules);
+        if (done->mask_clear[0]) {
+            fputs("ddbx pull: warning: strings no rule names were copied as they are: ", stderr);
+            cli_fputs_safe(stderr, done->mask_clear);
+            fputc('\n', stderr);
+        }
+    }
+}
+
 int cli_pull(int argc, char **argv)
 {
     int pr = opts_main(&pull_cmd, &argc, argv);
@@ -99,7 +134,7 @@ int cli_pull(int argc, char **argv)
         return 2;
     }
 
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     store *st = NULL;
     mask_file *mf = NULL;
     diag d;
@@ -147,35 +182,7 @@ int cli_pull(int argc, char **argv)
         cli_print_diag("ddbx pull", &d);
         rc = stop_signal == SIGINT ? 130 : stop_signal == SIGTERM ? 143 : 1;
     } else {
-        double rate = done.seconds > 0 ? (double)done.items / done.seconds : 0;
-        fprintf(stderr, "ddbx pull: copied %llu item%s (%llu page%s, %.1f read capacity units, "
-                "%lu retr%s) from ", (unsigned long long)done.items, done.items == 1 ? "" : "s",
-                (unsigned long long)done.pages, done.pages == 1 ? "" : "s", done.capacity,
-                done.retries, done.retries == 1 ? "y" : "ies");
-        cli_fputs_safe(stderr, table);
-        fputs(" at ", stderr);
-        cli_fputs_safe(stderr, done.from);
-        fputs(" into ", stderr);
-        cli_fputs_safe(stderr, as ? as : table);
-        fputs(" in ", stderr);
-        cli_fputs_safe(stderr, path);
-        fprintf(stderr, " in %.1f s (%.0f items/s, %d segment%s)\n", done.seconds, rate,
-                done.segments, done.segments == 1 ? "" : "s");
-        if (mf) {
-            fprintf(stderr, "ddbx pull: masked %llu values as ", (unsigned long long)done.masked);
-            cli_fputs_safe(stderr, rules);
-            fputs(" says: ", stderr);
-            cli_fputs_safe(stderr, done.mask_keys);
-            fputs("; key ", stderr);
-            cli_fputs_safe(stderr, mask_file_key_path(mf));
-            fputs("\nddbx pull: the rules, and the values each took:\n", stderr);
-            cli_fputs_lines(stderr, done.mask_rules);
-            if (done.mask_clear[0]) {
-                fputs("ddbx pull: warning: strings no rule names were copied as they are: ", stderr);
-                cli_fputs_safe(stderr, done.mask_clear);
-                fputc('\n', stderr);
-            }
-        }
+        say_copied(&done, table, as, path, mf, rules);
     }
     store_close(st);
     mask_file_free(mf);

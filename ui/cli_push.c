@@ -159,7 +159,7 @@ static bool ask(void)
 /* Where the resume state lives: the local database's folder + /push. */
 static char *state_dir(const char *flag_db)
 {
-    char *db = cli_db_path(flag_db, 0);
+    char *db = paths_db(flag_db, 0);
     char *slash = strrchr(db, '/');
     buf b = BUF_INIT;
     if (slash)
@@ -229,7 +229,7 @@ int cli_push(int argc, char **argv)
     diag d;
     diag_init(&d);
     int rc = 0;
-    char *path = cli_db_path(flag_db, 0);
+    char *path = paths_db(flag_db, 0);
     if (store_open(path, STORE_READ_ONLY, &local, &d) != ST_OK || remote_open(&ro, &r, &d) != ST_OK) {
         cli_print_diag("ddbx push", &d);
         rc = 2;

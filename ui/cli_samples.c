@@ -29,7 +29,7 @@ int cli_samples(int argc, char **argv)
     int pr = opts_main(&cmd, &argc, argv);
     if (pr >= 0)
         return pr;
-    char *path = cli_db_path(flag_db, 1);
+    char *path = paths_db(flag_db, 1);
     store *s = NULL;
     diag d;
     diag_init(&d);

@@ -402,7 +402,7 @@ static int choose_dbs(serve_dbs_opts *o, char **path)
     bool local = args.db_path || args.shared_db || args.jar_form;
     if (!local) {
         o->rule = SERVE_DBS_ONE;
-        *path = cli_db_path(args.in_memory ? ":memory:" : args.db, 1);
+        *path = paths_db(args.in_memory ? ":memory:" : args.db, 1);
         o->path = *path;
         return 0;
     }

@@ -11,7 +11,8 @@
 
 static unsigned generation;
 
-unsigned colset_generation(void)
+/* Bumped by every colset_save: views holding colsets load them again. */
+static unsigned colset_generation(void)
 {
     return generation;
 }
@@ -128,7 +129,8 @@ static kept *kept_find(const char *table, const char *entity)
     return NULL;
 }
 
-void colset_forget_session(void)
+/* Frees what the session kept (run at exit). */
+static void colset_forget_session(void)
 {
     while (session) {
         kept *k = session;
@@ -195,7 +197,9 @@ void colset_merge(colset *c, const cols *all)
             push(c, all->c[k].name, strlen(all->c[k].name), 0);
 }
 
-void colset_apply(const colset *c, cols *io)
+/* Reorders, hides and pins the columns of io (cols_compute's, its first
+ * the key) as c says. */
+static void colset_apply(const colset *c, cols *io)
 {
     if (!c->n || io->n < 2)
         return;

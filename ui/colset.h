@@ -54,17 +54,10 @@ void colset_load(colset *c, const char *table, const char *entity);
 /* Saves it (an empty one deletes the layout). The session keeps it even
  * when the database cannot (read-only: the error says so). */
 status colset_save(const colset *c, const char *table, const char *entity, diag *d);
-/* Frees what the session kept (run at exit). */
-void colset_forget_session(void);
 void colset_done(colset *c);
 /* Adds the columns of `all` that c does not hold (the key column, all's
  * first, excepted), after the ones it holds. */
 void colset_merge(colset *c, const cols *all);
-/* Reorders, hides and pins the columns of io (cols_compute's, its first
- * the key) as c says. */
-void colset_apply(const colset *c, cols *io);
-/* Bumped by every colset_save: views holding colsets load them again. */
-unsigned colset_generation(void);
 
 #define COLSETS_MAX 12
 

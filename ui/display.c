@@ -19,6 +19,8 @@
 #include "ui/text.h"
 #include "ui/undo.h"
 
+static void display_remote_status(buf *out);
+
 #define MAX_DEPTH 64
 /* Lines kept loaded around the cursor, in screens, before trimming. */
 #define WINDOW_SCREENS 8
@@ -524,7 +526,10 @@ void display_draw(void)
     buf_done(&b);
 }
 
-void display_remote_status(buf *out)
+/* On a remote store: "ENDPOINT  remote, read-only  consumed R RCU, W WCU
+ * in N requests" (appended to out); nothing for a local store. The
+ * status line shows it when there is no message. */
+static void display_remote_status(buf *out)
 {
     store_info info;
     store_get_info(D.st, &info);

@@ -35,10 +35,6 @@ void display_mark_start(void);
 
 store *display_store(void);
 const char *display_db_path(void);
-/* On a remote store: "ENDPOINT  remote, read-only  consumed R RCU, W WCU
- * in N requests" (appended to out); nothing for a local store. The
- * status line shows it when there is no message. */
-void display_remote_status(buf *out);
 /* Who the remote session signs as ("ARN, profile P"), appended to that
  * status ("  as ..."); NULL or "" for nothing. Copied. */
 void display_set_identity(const char *who);

@@ -26,7 +26,7 @@ void entity_filter_free(entity_filter *f)
     free(f);
 }
 
-bool entity_filter_match(const entity_filter *f, const av *item)
+static bool entity_filter_match(const entity_filter *f, const av *item)
 {
     const ent_entity *e = ent_table_match(&f->t, item);
     return e && strcmp(e->name, f->entity) == 0;

@@ -29,7 +29,6 @@ typedef struct entity_filter {
  * entity_filter_free. */
 entity_filter *entity_filter_new(const ent_table *t, const char *name);
 void entity_filter_free(entity_filter *f);
-bool entity_filter_match(const entity_filter *f, const av *item);
 
 /* store_page, keeping only the filter's items: up to max of them after
  * `after`; fewer only when the partition has no more. */

@@ -54,7 +54,8 @@ void marks_done(void)
     K = NULL;
 }
 
-bool marks_has(const char *table, const table_def *def, const av *item)
+/* Is the item (of table, key attributes per def) marked? */
+static bool marks_has(const char *table, const table_def *def, const av *item)
 {
     return n_marks() && item && keyset_has(K, table, def, item);
 }

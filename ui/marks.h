@@ -33,8 +33,6 @@
 #include "ui/view.h"
 
 void marks_done(void);
-/* Is the item (of table, key attributes per def) marked? */
-bool marks_has(const char *table, const table_def *def, const av *item);
 /* The two gutter cells before an item's columns: "*" marked (column 0)
  * and the staged marker, + ~ or - (column 1); characters, so they
  * survive NO_COLOR, in the MARKED and STAGED roles. */

@@ -3,7 +3,9 @@
  */
 #include "ui/prices.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "data/price_file.h"
 #include "data/store.h"
@@ -88,4 +90,19 @@ void prices_read_all(const char *table, const char *index, buf *out)
     if (money.len)
         buf_printf(out, ", ≈%s", money.data);
     buf_done(&money);
+}
+
+double prices_storage_month(store *st, const ent_table *t, const price_region *p)
+{
+    double sum = 0;
+    for (size_t i = 0; i <= t->def.n_idx; i++) {
+        table_stats ts;
+        memset(&ts, 0, sizeof ts);
+        diag d;
+        diag_init(&d);
+        if (store_stats(st, t->name, i ? t->def.idx[i - 1].name : NULL, &ts, &d) != ST_OK)
+            return NAN;
+        sum += cost_storage_month(p, ts.bytes, ts.items);
+    }
+    return sum;
 }

@@ -11,8 +11,10 @@
 
 #include <stdbool.h>
 
+#include "data/store.h"
 #include "model/buf.h"
 #include "model/cost.h"
+#include "model/entity.h"
 
 /* The region to price in (copied); NULL: us-east-1. Before the first use. */
 void prices_set_region(const char *region);
@@ -29,6 +31,9 @@ void prices_once(double units, bool write, buf *out);
  * (store_read_cost), appended; what a remote read asks before it reads
  * everything (issue 42). */
 void prices_read_all(const char *table, const char *index, buf *out);
+/* The table's storage a month with its indexes, at p (NAN when a size
+ * cannot be read; `:what-if`'s figure). */
+double prices_storage_month(store *st, const ent_table *t, const price_region *p);
 
 
 #endif

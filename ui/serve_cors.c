@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-bool serve_cors_allows(const char *list, const char *origin)
+/* Whether list ("*" or origins separated by commas) allows origin. */
+static bool serve_cors_allows(const char *list, const char *origin)
 {
     if (!list || !origin || !*origin)
         return false;

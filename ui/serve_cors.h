@@ -25,9 +25,6 @@
 
 #include "ui/httpd.h"
 
-/* Whether list ("*" or origins separated by commas) allows origin. */
-bool serve_cors_allows(const char *list, const char *origin);
-
 /* With list NULL (no --cors): nothing, false. Else a preflight (OPTIONS)
  * is answered into *rs (true: the request is done); any other request
  * from an allowed Origin gets its headers added to *rs (call after the

@@ -449,12 +449,6 @@ void term_force_redraw(void)
     clearok(curscr, TRUE);
 }
 
-void term_beep(void)
-{
-    if (!T.scripted)
-        beep();
-}
-
 static int map_key(int code)
 {
     switch (code) {

@@ -79,7 +79,6 @@ void term_highlight_row(int row);
 /* Where the terminal cursor should be left (-1: hidden). */
 void term_cursor(int row, int col);
 void term_refresh(void);
-void term_beep(void);
 /* Repaints the whole terminal on the next refresh (^L). */
 void term_force_redraw(void);
 

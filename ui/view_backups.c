@@ -25,7 +25,7 @@ typedef struct backups_view {
 
 enum { L_BACKUP = 1, L_NONE };
 
-static void free_line(view *v, line *l)
+static void backups_free_line(view *v, line *l)
 {
     l->data = NULL;   /* the backups are the view's */
 }
@@ -77,7 +77,7 @@ static bool load(view *v)
     return true;
 }
 
-static bool open_view(view *v, const void *arg)
+static bool backups_open(view *v, const void *arg)
 {
     backups_view *p = v->priv;
     p->table = arg ? xstrdup(arg) : NULL;
@@ -85,14 +85,14 @@ static bool open_view(view *v, const void *arg)
     return load(v);
 }
 
-static void done_view(view *v)
+static void backups_done(view *v)
 {
     backups_view *p = v->priv;
     store_backups_free(p->b, p->n);
     free(p->table);
 }
 
-static void title(view *v, buf *out)
+static void backups_title(view *v, buf *out)
 {
     backups_view *p = v->priv;
     buf_printf(out, "Backups of %s", p->table ? p->table : "every table");
@@ -102,7 +102,7 @@ static void title(view *v, buf *out)
     buf_adds(out, "  (Enter: diff with the table now, r restore, d delete)");
 }
 
-static int head_rows(view *v)
+static int backups_head_rows(view *v)
 {
     return 1;
 }
@@ -144,7 +144,7 @@ static void draw_row(int row, int width, const char *cells[6], const size_t lens
         cell(row, at[k], at[k + 1], cells[k], lens[k], r, k >= 4);
 }
 
-static void draw_head(view *v, int row, int width)
+static void backups_draw_head(view *v, int row, int width)
 {
     const char *cells[6] = { "taken (UTC)", "name", "table", "kind", "items", "size" };
     size_t lens[6];
@@ -163,7 +163,7 @@ static void row_texts(const store_backup *b, buf t[6])
     fmt_bytes(&t[5], b->bytes);
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void backups_draw(view *v, size_t i, int row, int width)
 {
     const line *l = &v->vm.lines[i];
     if (l->kind == L_NONE) {
@@ -189,7 +189,7 @@ static void draw(view *v, size_t i, int row, int width)
         buf_done(&t[k]);
 }
 
-static void text(view *v, size_t i, buf *out)
+static void backups_text(view *v, size_t i, buf *out)
 {
     const line *l = &v->vm.lines[i];
     if (l->kind == L_NONE) {
@@ -204,7 +204,7 @@ static void text(view *v, size_t i, buf *out)
     }
 }
 
-static const char *kind_name(int kind)
+static const char *backups_kind_name(int kind)
 {
     return kind == L_BACKUP ? "backup" : "none";
 }
@@ -326,7 +326,7 @@ static void delete_backup(view *v, const store_backup *b)
     free(name);
 }
 
-static enum req request(view *v, enum req r)
+static enum req backups_request(view *v, enum req r)
 {
     const store_backup *b = selected(v);
     if (r == REQ_RELOAD) {
@@ -372,7 +372,7 @@ static enum req request(view *v, enum req r)
     return r;
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool backups_view_command(view *v, int argc, char **argv)
 {
     if (!display_is_cmd(argv[0], "restore"))
         return false;
@@ -386,7 +386,7 @@ static bool command(view *v, int argc, char **argv)
     return true;
 }
 
-static void context(view *v, cond_arg *out)
+static void backups_context(view *v, cond_arg *out)
 {
     backups_view *p = v->priv;
     const store_backup *b = selected(v);
@@ -396,18 +396,18 @@ static void context(view *v, cond_arg *out)
 const view_ops view_backups_ops = {
     .name = "backups",
     .priv_size = sizeof(backups_view),
-    .open = open_view,
-    .title = title,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .done = done_view,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
-    .context = context,
+    .open = backups_open,
+    .title = backups_title,
+    .head_rows = backups_head_rows,
+    .draw_head = backups_draw_head,
+    .draw = backups_draw,
+    .request = backups_request,
+    .done = backups_done,
+    .free_line = backups_free_line,
+    .kind_name = backups_kind_name,
+    .text = backups_text,
+    .command = backups_view_command,
+    .context = backups_context,
 };
 
 /* ---- :backup, :backups -------------------------------------------------- */
@@ -451,7 +451,7 @@ static void take_backup(view *v, const char *table, const char *name)
         display_message("Backup %s of %s taken (%llu items): :backups lists it, :diff backup:%s "
                         "compares", out.name, table, (unsigned long long)out.items, out.name);
         if (v->ops == &view_backups_ops)
-            request(v, REQ_RELOAD);
+            backups_request(v, REQ_RELOAD);
     } else {
         display_diag("CreateBackup", st, &d);
     }
@@ -481,7 +481,7 @@ bool backups_command(view *v, int argc, char **argv)
     }
     const char *table = argc == 2 ? argv[1] : a.table;
     if (v->ops == &view_backups_ops && argc == 1)
-        request(v, REQ_RELOAD);
+        backups_request(v, REQ_RELOAD);
     else
         display_push(&view_backups_ops, table);
     return true;

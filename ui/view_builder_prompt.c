@@ -212,6 +212,41 @@ static bool omode_allows(omode m, av_type t)
 /* Functions nest in the form this deep at most (text can go deeper). */
 #define FORM_DEPTH 6
 
+static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const bpicks *picks,
+                      av_type hint);
+
+/* An if_not_exists's default, edited as an operand of its own: a value
+ * stays in o->value, a path or function goes to o->sub[0]. */
+static bool edit_default(bopnd *o, const char *what, int depth, const bpicks *picks)
+{
+    bopnd def = { 0 };
+    if (o->n_sub) {
+        def = o->sub[0];
+        free(o->sub);
+        o->sub = NULL;
+        o->n_sub = 0;
+    } else {
+        def.kind = BO_VALUE;
+        def.value = o->value;
+        o->value.type = AV_NONE;
+    }
+    buf label = BUF_INIT;
+    buf_printf(&label, "%s: default", what);
+    const av *at = item_at(picks, &o->path);
+    bool ok = edit_opnd(&def, label.data, OM_INNER, depth + 1, picks, at ? at->type : AV_NONE);
+    buf_done(&label);
+    if (def.kind == BO_VALUE) {
+        o->value = def.value;
+        def.value.type = AV_NONE;
+        builder_opnd_free(&def);
+    } else {
+        o->sub = xcalloc(1, sizeof *o->sub);
+        o->sub[0] = def;
+        o->n_sub = 1;
+    }
+    return ok;
+}
+
 /* Asks the type (a value type, or path / size / if_not_exists /
  * list_append where the mode allows) and then the value, the path or the
  * function's operands, each in turn. */
@@ -273,32 +308,7 @@ static bool edit_opnd(bopnd *o, const char *what, omode mode, int depth, const b
             ok = true;
             goto out;
         }
-        /* The default, edited as an operand of its own: a value stays in
-         * o->value, a path or function goes to o->sub[0]. */
-        bopnd def = { 0 };
-        if (o->n_sub) {
-            def = o->sub[0];
-            free(o->sub);
-            o->sub = NULL;
-            o->n_sub = 0;
-        } else {
-            def.kind = BO_VALUE;
-            def.value = o->value;
-            o->value.type = AV_NONE;
-        }
-        buf_reset(&label);
-        buf_printf(&label, "%s: default", what);
-        const av *at = item_at(picks, &o->path);
-        ok = edit_opnd(&def, label.data, OM_INNER, depth + 1, picks, at ? at->type : AV_NONE);
-        if (def.kind == BO_VALUE) {
-            o->value = def.value;
-            def.value.type = AV_NONE;
-            builder_opnd_free(&def);
-        } else {
-            o->sub = xcalloc(1, sizeof *o->sub);
-            o->sub[0] = def;
-            o->n_sub = 1;
-        }
+        ok = edit_default(o, what, depth, picks);
         goto out;
     }
     if (lap) {

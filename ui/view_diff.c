@@ -72,7 +72,7 @@ typedef struct diff_view {
     buf why;               /* why it stopped */
 } diff_view;
 
-static void free_line(view *v, line *l)
+static void diff_free_line(view *v, line *l)
 {
     free(l->data);
     l->data = NULL;
@@ -238,7 +238,7 @@ static bool pick_key(diff_view *p)
     return true;
 }
 
-static bool open_view(view *v, const void *arg)
+static bool diff_open(view *v, const void *arg)
 {
     const diff_arg *a = arg;
     diff_view *p = v->priv;
@@ -281,7 +281,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done_view(view *v)
+static void diff_done(view *v)
 {
     diff_view *p = v->priv;
     tdiff_free(p->t);
@@ -318,7 +318,7 @@ static bool at_end(const diff_view *p)
     return p->done || p->stopped || p->full;
 }
 
-static size_t more(view *v, int dir)
+static size_t diff_more(view *v, int dir)
 {
     diff_view *p = v->priv;
     size_t added = 0;
@@ -434,7 +434,7 @@ static void line_text(diff_view *p, const line *l, buf *out, role *r)
     *r = roles[e->kind];
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void diff_draw(view *v, size_t i, int row, int width)
 {
     buf b = BUF_INIT;
     role r = ROLE_NORMAL;
@@ -443,18 +443,18 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static void text(view *v, size_t i, buf *out)
+static void diff_text(view *v, size_t i, buf *out)
 {
     role r;
     line_text(v->priv, &v->vm.lines[i], out, &r);
 }
 
-static const char *kind_name(int kind)
+static const char *diff_kind_name(int kind)
 {
     return kind == L_EVENT ? "item" : kind == L_CHANGE ? "attr" : "end";
 }
 
-static void title(view *v, buf *out)
+static void diff_title(view *v, buf *out)
 {
     diff_view *p = v->priv;
     buf_adds(out, "Diff");
@@ -467,12 +467,12 @@ static void title(view *v, buf *out)
     buf_adds(out, "  (Enter: both versions)");
 }
 
-static int head_rows(view *v)
+static int diff_head_rows(view *v)
 {
     return 3;
 }
 
-static void draw_head(view *v, int row, int width)
+static void diff_draw_head(view *v, int row, int width)
 {
     diff_view *p = v->priv;
     buf b = BUF_INIT;
@@ -486,7 +486,7 @@ static void draw_head(view *v, int row, int width)
     buf_done(&b);
 }
 
-static enum req request(view *v, enum req r)
+static enum req diff_request(view *v, enum req r)
 {
     diff_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -513,7 +513,7 @@ static enum req request(view *v, enum req r)
             add_line(v, (dpos){ p->n, 0 }, false);
         else if (p->n)
             add_line(v, (dpos){ p->n - 1, p->evs[p->n - 1].n_changes }, false);
-        while (v->vm.n < 2 * v->vm.rows && more(v, -1))
+        while (v->vm.n < 2 * v->vm.rows && diff_more(v, -1))
             ;
         vm_select(&v->vm, v->vm.n ? v->vm.n - 1 : 0);
         vm_set_top(&v->vm, v->vm.n > v->vm.rows ? v->vm.n - v->vm.rows : 0);
@@ -530,7 +530,7 @@ static enum req request(view *v, enum req r)
     return r;
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool diff_view_command(view *v, int argc, char **argv)
 {
     diff_view *p = v->priv;
     if (!display_is_cmd(argv[0], "load_all") || argc != 1)
@@ -554,7 +554,7 @@ static bool command(view *v, int argc, char **argv)
 
 /* The table of side B when it is one of this database (for :diff
  * @TIME, :backup from here). */
-static void context(view *v, cond_arg *out)
+static void diff_context(view *v, cond_arg *out)
 {
     diff_view *p = v->priv;
     if (p->spec[1].kind == DIFFSRC_TABLE && !p->spec[1].db)
@@ -564,19 +564,19 @@ static void context(view *v, cond_arg *out)
 const view_ops view_diff_ops = {
     .name = "diff",
     .priv_size = sizeof(diff_view),
-    .open = open_view,
-    .title = title,
-    .head_rows = head_rows,
-    .draw_head = draw_head,
-    .draw = draw,
-    .request = request,
-    .done = done_view,
-    .more = more,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
-    .context = context,
+    .open = diff_open,
+    .title = diff_title,
+    .head_rows = diff_head_rows,
+    .draw_head = diff_draw_head,
+    .draw = diff_draw,
+    .request = diff_request,
+    .done = diff_done,
+    .more = diff_more,
+    .free_line = diff_free_line,
+    .kind_name = diff_kind_name,
+    .text = diff_text,
+    .command = diff_view_command,
+    .context = diff_context,
 };
 
 /* ---- the two versions of one item -------------------------------------- */

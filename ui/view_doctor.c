@@ -11,7 +11,7 @@
 #include "data/doctor_run.h"
 #include "data/pattern_file.h"
 #include "model/mem.h"
-#include "ui/cli.h"
+#include "ui/paths.h"
 #include "ui/display.h"
 #include "ui/view.h"
 
@@ -27,7 +27,7 @@ typedef struct drow {
     size_t idx;
 } drow;
 
-static void free_line(view *v, line *l)
+static void doctor_free_line(view *v, line *l)
 {
     free(l->data);
     l->data = NULL;
@@ -45,8 +45,8 @@ static char *pattern_dir(void)
 {
     store_info info;
     store_get_info(display_store(), &info);
-    char *local = info.remote ? cli_db_path(NULL, 0) : NULL;
-    char *dir = cli_patterns_dir(local ? local : display_db_path());
+    char *local = info.remote ? paths_db(NULL, 0) : NULL;
+    char *dir = paths_patterns_dir(local ? local : display_db_path());
     free(local);
     return dir;
 }
@@ -90,7 +90,7 @@ static bool load(view *v)
     return true;
 }
 
-static bool open_view(view *v, const void *arg)
+static bool doctor_open(view *v, const void *arg)
 {
     const cond_arg *a = arg;
     doctor_view *p = v->priv;
@@ -99,14 +99,14 @@ static bool open_view(view *v, const void *arg)
     return load(v);
 }
 
-static void done(view *v)
+static void doctor_done(view *v)
 {
     doctor_view *p = v->priv;
     doctor_report_done(&p->rep);
     free(p->table);
 }
 
-static void title(view *v, buf *out)
+static void doctor_title(view *v, buf *out)
 {
     doctor_view *p = v->priv;
     buf_printf(out, "Doctor: %s  %zu finding%s, %llu items read%s  [Enter: the item]", p->table,
@@ -136,7 +136,7 @@ static void line_text(doctor_view *p, const line *l, buf *out, role *rl)
     }
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void doctor_draw(view *v, size_t i, int row, int width)
 {
     buf b = BUF_INIT;
     role rl;
@@ -145,13 +145,13 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static void text(view *v, size_t i, buf *out)
+static void doctor_text(view *v, size_t i, buf *out)
 {
     role rl;
     line_text(v->priv, &v->vm.lines[i], out, &rl);
 }
 
-static const char *kind_name(int kind)
+static const char *doctor_view_kind_name(int kind)
 {
     switch (kind) {
     case L_FINDING: return "finding";
@@ -161,7 +161,7 @@ static const char *kind_name(int kind)
     }
 }
 
-static enum req request(view *v, enum req r)
+static enum req doctor_request(view *v, enum req r)
 {
     doctor_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -191,7 +191,7 @@ static enum req request(view *v, enum req r)
     return r;
 }
 
-static void context(view *v, cond_arg *out)
+static void doctor_context(view *v, cond_arg *out)
 {
     doctor_view *p = v->priv;
     out->table = p->table;
@@ -200,13 +200,13 @@ static void context(view *v, cond_arg *out)
 const view_ops view_doctor_ops = {
     .name = "doctor",
     .priv_size = sizeof(doctor_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .context = context,
+    .open = doctor_open,
+    .title = doctor_title,
+    .draw = doctor_draw,
+    .request = doctor_request,
+    .done = doctor_done,
+    .free_line = doctor_free_line,
+    .kind_name = doctor_view_kind_name,
+    .text = doctor_text,
+    .context = doctor_context,
 };

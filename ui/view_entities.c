@@ -29,7 +29,7 @@ typedef struct erow {
     size_t idx;            /* the ent_entity */
 } erow;
 
-static void free_line(view *v, line *l)
+static void entities_free_line(view *v, line *l)
 {
     free(l->data);
     l->data = NULL;
@@ -67,7 +67,7 @@ static bool load(view *v)
     return true;
 }
 
-static bool open_view(view *v, const void *arg)
+static bool entities_open(view *v, const void *arg)
 {
     const cond_arg *a = arg;
     entities_view *p = v->priv;
@@ -80,14 +80,14 @@ static bool open_view(view *v, const void *arg)
     return load(v);
 }
 
-static void done(view *v)
+static void entities_done(view *v)
 {
     entities_view *p = v->priv;
     ent_table_done(&p->t);
     free(p->table);
 }
 
-static void title(view *v, buf *out)
+static void entities_title(view *v, buf *out)
 {
     entities_view *p = v->priv;
     buf_printf(out, "Entities of %s  %zu entit%s, %llu of %llu items read%s, told by %s  [Enter: its items]",
@@ -132,7 +132,7 @@ static void detail_text(const entities_view *p, const ent_entity *e, buf *out)
     }
 }
 
-static void draw(view *v, size_t i, int row, int width)
+static void entities_draw(view *v, size_t i, int row, int width)
 {
     entities_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -160,12 +160,12 @@ static void draw(view *v, size_t i, int row, int width)
     buf_done(&b);
 }
 
-static const char *kind_name(int kind)
+static const char *entities_kind_name(int kind)
 {
     return kind == L_ENTITY ? "entity" : kind == L_DETAIL ? "detail" : "strays";
 }
 
-static void text(view *v, size_t i, buf *out)
+static void entities_text(view *v, size_t i, buf *out)
 {
     entities_view *p = v->priv;
     line *l = &v->vm.lines[i];
@@ -183,7 +183,7 @@ static void text(view *v, size_t i, buf *out)
     entity_text(p, e, out);
 }
 
-static enum req request(view *v, enum req r)
+static enum req entities_request(view *v, enum req r)
 {
     entities_view *p = v->priv;
     line *l = vm_selected(&v->vm);
@@ -206,7 +206,7 @@ static enum req request(view *v, enum req r)
     return r;
 }
 
-static void context(view *v, cond_arg *out)
+static void entities_context(view *v, cond_arg *out)
 {
     entities_view *p = v->priv;
     out->table = p->table;
@@ -215,13 +215,13 @@ static void context(view *v, cond_arg *out)
 const view_ops view_entities_ops = {
     .name = "entities",
     .priv_size = sizeof(entities_view),
-    .open = open_view,
-    .title = title,
-    .draw = draw,
-    .request = request,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .context = context,
+    .open = entities_open,
+    .title = entities_title,
+    .draw = entities_draw,
+    .request = entities_request,
+    .done = entities_done,
+    .free_line = entities_free_line,
+    .kind_name = entities_kind_name,
+    .text = entities_text,
+    .context = entities_context,
 };

@@ -1,6 +1,6 @@
 /*
  * view_patterns — the access-patterns view: the patterns of the design
- * (every *.json of the database's pattern folder, cli_patterns_dir, and a
+ * (every *.json of the database's pattern folder, paths_patterns_dir, and a
  * file given to `:patterns FILE`), the table's only when opened from a
  * table, all of them grouped by table from the table list.
  *
@@ -29,7 +29,7 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 #include "model/partiql.h"
-#include "ui/cli.h"
+#include "ui/paths.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/view.h"
@@ -102,8 +102,8 @@ static char *db_folder(void)
     store_info info;
     store_get_info(display_store(), &info);
     /* A remote endpoint keeps its patterns beside the local database. */
-    char *local = info.remote ? cli_db_path(NULL, 0) : NULL;
-    char *dir = cli_patterns_dir(local ? local : display_db_path());
+    char *local = info.remote ? paths_db(NULL, 0) : NULL;
+    char *dir = paths_patterns_dir(local ? local : display_db_path());
     free(local);
     return dir;
 }

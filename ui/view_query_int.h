@@ -62,9 +62,7 @@ static inline const index_def *query_cur_index(query_view *p)
  * each for a table or an index of one-attribute keys, up to four each for
  * a multi-attribute GSI key. */
 size_t query_n_hash(query_view *p);
-const key_attr *query_hash_at(query_view *p, size_t i);
 size_t query_n_range(query_view *p);
-const key_attr *query_range_at(query_view *p, size_t i);
 /* "tournamentId | region": the attributes a multi-part field takes. */
 void query_parts_names(query_view *p, bool hash, buf *out);
 

@@ -28,7 +28,7 @@ size_t query_n_hash(query_view *p)
     return ix ? index_def_n_hash(ix) : 1;
 }
 
-const key_attr *query_hash_at(query_view *p, size_t i)
+static const key_attr *query_hash_at(query_view *p, size_t i)
 {
     const index_def *ix = query_cur_index(p);
     return ix ? index_def_hash(ix, i) : &p->def.pk;
@@ -40,7 +40,7 @@ size_t query_n_range(query_view *p)
     return ix ? index_def_n_range(ix) : p->def.sk.name ? 1 : 0;
 }
 
-const key_attr *query_range_at(query_view *p, size_t i)
+static const key_attr *query_range_at(query_view *p, size_t i)
 {
     const index_def *ix = query_cur_index(p);
     return ix ? index_def_range(ix, i) : &p->def.sk;

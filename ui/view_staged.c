@@ -131,7 +131,7 @@ static bool staged_view_open(view *v, const void *arg)
     return true;
 }
 
-static bool conflict_open(view *v, const void *arg)
+static bool staged_conflict_open(view *v, const void *arg)
 {
     staged_view *p = v->priv;
     const view_staged_arg *a = arg;
@@ -216,7 +216,7 @@ static void pop_and_reload(view *v)
 }
 
 /* k, r, d in the conflict view: the answer, then the commit goes on. */
-static enum req conflict_request(view *v, enum req r)
+static enum req staged_conflict_request(view *v, enum req r)
 {
     staged_view *p = v->priv;
     int choice = r == REQ_CONFLICT_KEEP ? 'k' : r == REQ_CONFLICT_REBASE ? 'r' : r == REQ_CONFLICT_DROP ? 'd' : 0;
@@ -293,10 +293,10 @@ const view_ops view_staged_ops = {
 const view_ops view_conflict_ops = {
     .name = "conflict",
     .priv_size = sizeof(staged_view),
-    .open = conflict_open,
+    .open = staged_conflict_open,
     .title = staged_view_title,
     .draw = staged_view_draw,
-    .request = conflict_request,
+    .request = staged_conflict_request,
     .done = staged_view_done,
     .free_line = staged_view_free_line,
     .kind_name = staged_view_kind_name,

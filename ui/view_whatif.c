@@ -25,9 +25,8 @@
 #include "data/scratch.h"
 #include "data/table_read.h"
 #include "model/mem.h"
-#include "ui/cli.h"
-#include "ui/cli_cost.h"
 #include "ui/display.h"
+#include "ui/paths.h"
 #include "ui/prices.h"
 #include "ui/schema_cmds.h"
 #include "ui/text.h"
@@ -62,7 +61,7 @@ typedef struct whatif_view {
     int width;             /* the lines are wrapped at this width */
 } whatif_view;
 
-static void free_line(view *v, line *l)
+static void whatif_free_line(view *v, line *l)
 {
     wline *w = l->data;
     if (w) {
@@ -127,7 +126,7 @@ static void measure(whatif_view *p, state *s)
         display_diag(NULL, d.code, &d);
     const price_table *pt;
     const price_region *pr;
-    s->storage = prices_get(&pt, &pr) ? cli_cost_storage_month(p->copy, &s->e, pr) : 0;
+    s->storage = prices_get(&pt, &pr) ? prices_storage_month(p->copy, &s->e, pr) : 0;
     /* The doctor on the copy, with the same patterns: every item of it
      * (a remote table's copy is already a sample). */
     const pattern_set *sets[1] = { &p->set };
@@ -308,7 +307,7 @@ static void layout(view *v)
     vm_select(&v->vm, cur);
 }
 
-static bool open_view(view *v, const void *arg)
+static bool whatif_open(view *v, const void *arg)
 {
     const cond_arg *a = arg;
     whatif_view *p = v->priv;
@@ -338,8 +337,8 @@ static bool open_view(view *v, const void *arg)
         display_diag("what-if", d.code, &d);
         return false;
     }
-    char *local = info.remote ? cli_db_path(NULL, 0) : NULL;
-    char *dir = cli_patterns_dir(local ? local : display_db_path());
+    char *local = info.remote ? paths_db(NULL, 0) : NULL;
+    char *dir = paths_patterns_dir(local ? local : display_db_path());
     if (pattern_file_load_dir(dir, &p->set, &d) != ST_OK)
         display_diag(NULL, d.code, &d);
     free(dir);
@@ -352,7 +351,7 @@ static bool open_view(view *v, const void *arg)
     return true;
 }
 
-static void done(view *v)
+static void whatif_done(view *v)
 {
     whatif_view *p = v->priv;
     state_done(p, &p->before);
@@ -368,20 +367,20 @@ static void done(view *v)
 }
 
 /* The doctor's lines are wrapped to the width: again when it changes. */
-static void fit_width(view *v)
+static void whatif_fit_width(view *v)
 {
     whatif_view *p = v->priv;
     if (p->width != term_cols())
         layout(v);
 }
 
-static void title(view *v, buf *out)
+static void whatif_title(view *v, buf *out)
 {
     whatif_view *p = v->priv;
     buf_printf(out, "What if: %s  (a scratch copy; q drops it)", p->table);
 }
 
-static void draw(view *v, size_t i, int y, int width)
+static void whatif_draw(view *v, size_t i, int y, int width)
 {
     wline *w = v->vm.lines[i].data;
     if (!w->before) {
@@ -397,7 +396,7 @@ static void draw(view *v, size_t i, int y, int width)
     }
 }
 
-static void text(view *v, size_t i, buf *out)
+static void whatif_text(view *v, size_t i, buf *out)
 {
     wline *w = v->vm.lines[i].data;
     buf_adds(out, w->text);
@@ -405,7 +404,7 @@ static void text(view *v, size_t i, buf *out)
         buf_printf(out, " | %s | %s", w->before, w->after);
 }
 
-static const char *kind_name(int kind)
+static const char *whatif_kind_name(int kind)
 {
     return "text";
 }
@@ -421,7 +420,7 @@ static void changed(view *v, const char *what)
     layout(v);
 }
 
-static bool command(view *v, int argc, char **argv)
+static bool whatif_command(view *v, int argc, char **argv)
 {
     whatif_view *p = v->priv;
     diag d;
@@ -464,7 +463,7 @@ static bool command(view *v, int argc, char **argv)
     return false;
 }
 
-static void context(view *v, cond_arg *out)
+static void whatif_context(view *v, cond_arg *out)
 {
     whatif_view *p = v->priv;
     out->table = p->table;
@@ -473,14 +472,14 @@ static void context(view *v, cond_arg *out)
 const view_ops view_whatif_ops = {
     .name = "what-if",
     .priv_size = sizeof(whatif_view),
-    .open = open_view,
-    .title = title,
-    .layout = fit_width,
-    .draw = draw,
-    .done = done,
-    .free_line = free_line,
-    .kind_name = kind_name,
-    .text = text,
-    .command = command,
-    .context = context,
+    .open = whatif_open,
+    .title = whatif_title,
+    .layout = whatif_fit_width,
+    .draw = whatif_draw,
+    .done = whatif_done,
+    .free_line = whatif_free_line,
+    .kind_name = whatif_kind_name,
+    .text = whatif_text,
+    .command = whatif_command,
+    .context = whatif_context,
 };

@@ -37,6 +37,21 @@ clean() { # dir
     printf '/* a "TableName" in a comment */\nvoid l(void) { pl("%%s", DDBJSON_NAMES_MEMBER); }\n' >"$1/ui/sub/label.c"
     printf 'static void q(jw *w) { jstring(w, "KeyConditionExpression", k); buf_adds(o, "\\"ConsistentRead\\":"); }\n' >"$1/model/ddbreq.c"
     printf 'bool c = sop_jbool(in, "ConsistentRead", false);\nconst char *f = store_jstr(in, "FilterExpression");\n' >"$1/data/sub/codec.c"
+    # A view's ops share its prefix; a public function called from
+    # another file, a static one from its own; a 120-line function.
+    printf 'const view_ops view_new_ops = {\n    .name = "new",\n    .priv_size = sizeof(new_view),\n    .follows = true,\n    .open = new_open,\n    .draw = new_draw,\n    .done = new_done_view,\n};\n' >"$1/ui/view_new.c"
+    printf 'static int helper(void)\n{\n    return 1;\n}\n\nint data_answer(int x,\n                int y)\n{\n    return helper() + x + y;\n}\n' >"$1/data/answer.c"
+    printf 'int ui_show(void)\n{\n    return data_answer(1, 2);\n}\n' >"$1/ui/sub/show.c"
+    mkdir -p "$1/tests/ui"
+    printf 'int main(void)\n{\n    return ui_show();\n}\n' >"$1/tests/ui/test_show.c"
+    body "$1/model/sub/long.c" long 118
+    printf 'int model_decl(void);\n' >"$1/model/sub/decl.h"
+}
+
+# FILE NAME N: a static function NAME of N + 2 lines ("{", N statements, "}").
+body() {
+    { printf 'static void %s(void)\n{\n' "$2"; i=0
+      while [ $i -lt "$3" ]; do echo '    step();'; i=$((i + 1)); done; echo '}'; } >>"$1"
 }
 
 clean "$tmp/clean"
@@ -51,7 +66,7 @@ fi
 # FILE must fail RULE (the rule's name as the checker prints it), naming
 # FILE, and pass every other rule.
 plant() {
-    name=$1; want=$2; file=$3; text=$4
+    name=$1; want=$2; file=$3; text=$4; label=${5:-$text}
     t=$tmp/$name
     clean "$t"
     mkdir -p "$(dirname "$t/$file")"
@@ -60,9 +75,9 @@ plant() {
     rc=$?
     if [ $rc = 1 ] && grep -qF "not ok" "$t.out" && grep -F "not ok" "$t.out" | grep -qF -- "- layers: $want" &&
         grep -qF "#   $file" "$t.out" && [ "$(grep -c '^not ok' "$t.out")" = 1 ]; then
-        ok "$name: '$text' in $file breaks \"$want\""
+        ok "$name: '$label' in $file breaks \"$want\""
     else
-        nok "$name: '$text' in $file breaks \"$want\" (exit $rc)" "$t.out"
+        nok "$name: '$label' in $file breaks \"$want\" (exit $rc)" "$t.out"
     fi
 }
 
@@ -107,6 +122,30 @@ plant conflict-ours "no merge-conflict markers in any file" README.md '<<<<<<< H
 plant conflict-theirs "no merge-conflict markers in any file" ui/sub/x.c '>>>>>>> h27polish'
 plant conflict-mid "no merge-conflict markers in any file" tools/x.sh '======='
 plant conflict-base "no merge-conflict markers in any file" docs/notes.md '||||||| merged common ancestors'
+# Issue 41's conventions. View prefixes: the five views that wired bare
+# open_view, draw, request, text.
+plant view-bare "view ops share their view's prefix" ui/view_new.c \
+    "$(printf 'const view_ops view_old_ops = {\n    .name = "old",\n    .open = old_open,\n    .draw = draw,\n    .text = old_text,\n};')" \
+    'a table wiring .draw = draw'
+plant view-other "view ops share their view's prefix" ui/sub/view_two.c \
+    "$(printf 'const view_ops view_two_ops = {\n    .open = two_open,\n    .title = two_title,\n    .request = request_two,\n};')" \
+    'a table wiring .request = request_two beside two_open'
+# Length: 121 lines, "{" to "}" (the clean tree's 120-line one passes).
+plant long-function "no function over 120 lines" data/sub/long.c \
+    "$(body /dev/stdout toolong 119)" 'a 121-line function'
+long_file() { i=0; while [ $i -lt 1201 ]; do echo "/* line $i */"; i=$((i + 1)); done; }
+plant long-file "no source file over 1,200 lines" model/sub/big.h "$(long_file)" 'a 1,201-line header'
+# Callers: a public function called nowhere, one called only in its own
+# file, one whose only other mention is its declaration in a header.
+plant uncalled "no public function without a caller" data/sub/dead.c \
+    "$(printf 'int data_dead(void)\n{\n    return 0;\n}')" 'int data_dead(void) called nowhere'
+plant own-file "no public function without a caller" ui/sub/own.c \
+    "$(printf 'int ui_own(void)\n{\n    return 0;\n}\nstatic int use(void)\n{\n    return ui_own();\n}')" 'ui_own called only in its file'
+plant header-only "no public function without a caller" model/sub/decl.c \
+    "$(printf '#include "model/sub/decl.h"\nint model_decl(void)\n{\n    return 0;\n}')" 'model_decl named only by a header'
+# cli helpers: a view calling the command line's.
+plant view-cli "no view calls the command line's cli_ helpers" ui/view_new.c \
+    'static char *p(void) { return cli_db_path(NULL, 0); }'
 
 # In a git checkout the rule reads git's tracked files: a marker in a
 # tracked file fails it, one in an untracked file (a merge's .orig left
