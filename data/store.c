@@ -531,6 +531,7 @@ static status schema_from_image(store *s, diag *d)
     sqlite3_close(img);
     s->idx_body = true;
     s->has_history = true;
+    s->has_vecs = true;   /* the image has the vecs table */
     return st;
 }
 
@@ -747,8 +748,12 @@ status store_open_peer(store *s, store **out, diag *d)
     }
     p->retention_ms = s->retention_ms;
     p->iterator_ms = s->iterator_ms;
-    p->idx_body = s->idx_body;   /* the first connection migrated the file */
+    /* The first connection migrated the file: what it found there holds
+     * for every peer (without has_vecs a peer searched no vectors and
+     * dropped none). */
+    p->idx_body = s->idx_body;
     p->has_history = s->has_history;
+    p->has_vecs = s->has_vecs;
     *out = p;
     return ST_OK;
 }

@@ -224,7 +224,8 @@ struct store {
      * (store_set_collection_max; 0: model/size.h's SIZE_COLLECTION_MAX). */
     uint64_t coll_max;
     /* Vector indexes (store_vector.c, store_vsearch.c): the file has the
-     * vecs table. */
+     * vecs table (set at open, from the image, or copied by
+     * store_open_peer). */
     bool has_vecs;
 };
 

@@ -21,20 +21,12 @@
 
 #include "tests/data/tmpstore.h"
 #include "tests/data/callstore.h"
+#include "tests/data/memstore.h"
 
 #define TABLE(name, type)                                                                        \
     "{\"TableName\":\"" name "\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":"  \
     "[{\"AttributeName\":\"PK\",\"AttributeType\":\"" type "\"}],\"KeySchema\":"                 \
     "[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"}]}"
-
-static store *peer_of(store *s)
-{
-    store *p = NULL;
-    diag d;
-    diag_init(&d);
-    assert_int_equal(store_open_peer(s, &p, &d), ST_OK);
-    return p;
-}
 
 static void test_commits_seen_by_peer(void **state)
 {
@@ -132,43 +124,10 @@ static void test_close_in_any_order(void **state)
     store_close(b);
 }
 
-/* The in-memory database: every ":memory:" open is a database of its
- * own, and its peers share it (all the tests above run on one too). */
-static int setup_memory(void **state)
-{
-    store *s;
-    diag d;
-    diag_init(&d);
-    assert_int_equal(store_open(":memory:", 0, &s, &d), ST_OK);
-    *state = s;
-    return 0;
-}
-
-static int teardown_memory(void **state)
-{
-    store_close(*state);
-    store_set_memory_image(NULL, 0);
-    return 0;
-}
-
-/* The same on a database made from the schema's image (as the binary
- * makes them: store_set_memory_image, tools/memimage.c), whose copy must
+/* The in-memory database (memstore.h): every ":memory:" open is a
+ * database of its own, and its peers share it (all the tests above run
+ * on one too), also when made from the schema's image, whose copy must
  * be the shared database, not a private one of the first connection. */
-static unsigned char *image;
-static size_t image_len;
-
-static int setup_image(void **state)
-{
-    diag d;
-    diag_init(&d);
-    if (!image)
-        assert_int_equal(store_memory_image(&image, &image_len, &d), ST_OK);
-    assert_true(image_len >= 4096 && image_len % 4096 == 0);
-    assert_memory_equal(image, "SQLite format 3", 16);
-    store_set_memory_image(image, image_len);
-    return setup_memory(state);
-}
-
 static void test_memory_databases_apart(void **state)
 {
     store *a = *state, *other = NULL;

@@ -62,6 +62,7 @@
 #include "model/vecidx.h"
 #include "tests/data/tmpstore.h"
 #include "tests/data/callstore.h"
+#include "tests/data/memstore.h"
 
 #define DEFS \
     "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"S\"}," \
@@ -134,27 +135,27 @@ static void results(char *out, size_t cap)
     "{\"TableName\":\"Docs\",\"IndexName\":\"" index "\",\"SearchVector\":" vec ",\"TopK\":10" extra "}"
 #define Q3(a, b, c) "[{\"N\":\"" a "\"},{\"N\":\"" b "\"},{\"N\":\"" c "\"}]"
 
+/* A SearchVectors request through s answers want (results' form). */
+static void found(store *s, const char *body, const char *want)
+{
+    char got[256];
+    ok(s, "SearchVectors", body);
+    results(got, sizeof got);
+    assert_string_equal(got, want);
+}
+
 /* [API] each function's score and order; ties in key order [DDBX]; e,
  * without a vector, is in no index [DG]. */
 static void test_distance_functions(void **state)
 {
     store *s = *state;
     make_docs(s);
-    char got[256];
-    ok(s, "SearchVectors", SEARCH("cos", Q3("1", "0", "0"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "a=0 d=0 b=1 c=2");
-    ok(s, "SearchVectors", SEARCH("euc", Q3("1", "0", "0"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "a=0 c=2 d=2 b=2.23607");
-    ok(s, "SearchVectors", SEARCH("dot", Q3("1", "0", "0"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "d=3 a=1 b=0 c=-1");
+    found(s, SEARCH("cos", Q3("1", "0", "0"), ""), "a=0 d=0 b=1 c=2");
+    found(s, SEARCH("euc", Q3("1", "0", "0"), ""), "a=0 c=2 d=2 b=2.23607");
+    found(s, SEARCH("dot", Q3("1", "0", "0"), ""), "d=3 a=1 b=0 c=-1");
     /* TopK cuts after the order. */
-    ok(s, "SearchVectors", "{\"TableName\":\"Docs\",\"IndexName\":\"dot\",\"SearchVector\":" Q3("1", "0", "0")
-       ",\"TopK\":2}");
-    results(got, sizeof got);
-    assert_string_equal(got, "d=3 a=1");
+    found(s, "{\"TableName\":\"Docs\",\"IndexName\":\"dot\",\"SearchVector\":" Q3("1", "0", "0")
+          ",\"TopK\":2}", "d=3 a=1");
 }
 
 /* [DG] a write whose vector has the wrong length or type is refused
@@ -188,10 +189,7 @@ static void test_writes(void **state)
        "\"ExpressionAttributeValues\":{\":v\":" V3("0", "0", "5") "}}");
     ok(s, "UpdateItem", "{\"TableName\":\"Docs\",\"Key\":{\"id\":{\"S\":\"a\"}},\"UpdateExpression\":\"REMOVE emb\"}");
     ok(s, "DeleteItem", "{\"TableName\":\"Docs\",\"Key\":{\"id\":{\"S\":\"b\"}}}");
-    char got[256];
-    ok(s, "SearchVectors", SEARCH("dot", Q3("0", "0", "1"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "e=5 c=0 d=0");
+    found(s, SEARCH("dot", Q3("0", "0", "1"), ""), "e=5 c=0 d=0");
     ok(s, "DescribeTable", "{\"TableName\":\"Docs\"}");
     cJSON *o = answer();
     const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "Table"), "VectorIndexes"), 0);
@@ -226,15 +224,11 @@ static void test_conditions(void **state)
             " note = :t\",\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t1\"}}"), ST_VALIDATION,
             "SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid"
             " attribute: note");
-    char got[256];
-    ok(s, "SearchVectors", SEARCH("byT", Q3("1", "0", "0"), ",\"SearchConditionExpression\":\"#t = :t\","
-       "\"ExpressionAttributeNames\":{\"#t\":\"tenant\"},\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t1\"}}"));
-    results(got, sizeof got);
-    assert_string_equal(got, "a=0 b=0.292893");
-    ok(s, "SearchVectors", SEARCH("byT", Q3("1", "0", "0"), ",\"SearchConditionExpression\":\"(:t = tenant) AND"
-       " cat = :c\",\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t1\"},\":c\":{\"S\":\"y\"}}"));
-    results(got, sizeof got);
-    assert_string_equal(got, "b=0.292893");
+    found(s, SEARCH("byT", Q3("1", "0", "0"), ",\"SearchConditionExpression\":\"#t = :t\","
+          "\"ExpressionAttributeNames\":{\"#t\":\"tenant\"},\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t1\"}}"),
+          "a=0 b=0.292893");
+    found(s, SEARCH("byT", Q3("1", "0", "0"), ",\"SearchConditionExpression\":\"(:t = tenant) AND"
+          " cat = :c\",\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t1\"},\":c\":{\"S\":\"y\"}}"), "b=0.292893");
     /* INCLUDE with no NonKeyAttributes: the keys and the schema's
      * attributes, no note; the vector only when projected [EMU]. */
     assert_null(strstr(out_text, "note"));
@@ -285,10 +279,7 @@ static void test_other_writer(void **state)
 {
     store *s = *state;
     make_docs(s);
-    char got[256];
-    ok(s, "SearchVectors", SEARCH("dot", Q3("0", "1", "0"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "b=2 a=0 c=0 d=0");
+    found(s, SEARCH("dot", Q3("0", "1", "0"), ""), "b=2 a=0 c=0 d=0");
     store *s2;
     diag d;
     diag_init(&d);
@@ -296,15 +287,11 @@ static void test_other_writer(void **state)
     ok(s2, "PutItem", "{\"TableName\":\"Docs\",\"Item\":{\"id\":{\"S\":\"n\"},\"emb\":" V3("0", "9", "0") "}}");
     ok(s2, "DeleteItem", "{\"TableName\":\"Docs\",\"Key\":{\"id\":{\"S\":\"b\"}}}");
     store_close(s2);
-    ok(s, "SearchVectors", SEARCH("dot", Q3("0", "1", "0"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "n=9 a=0 c=0 d=0");
+    found(s, SEARCH("dot", Q3("0", "1", "0"), ""), "n=9 a=0 c=0 d=0");
     /* A write elsewhere (no entry changes) keeps the floats; the answer
      * is the same. */
     ok(s, "PutItem", "{\"TableName\":\"Docs\",\"Item\":{\"id\":{\"S\":\"q\"},\"cat\":{\"S\":\"x\"}}}");
-    ok(s, "SearchVectors", SEARCH("dot", Q3("0", "1", "0"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "n=9 a=0 c=0 d=0");
+    found(s, SEARCH("dot", Q3("0", "1", "0"), ""), "n=9 a=0 c=0 d=0");
 }
 
 /* [API] ConsumedCapacity is a VectorCapacity; [EMU] its arithmetic. */
@@ -400,10 +387,7 @@ static void test_update_table(void **state)
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(v, "Backfilling")));
     assert_int_equal(cJSON_GetObjectItem(v, "ItemCount")->valueint, 2);   /* b's vector does not fit */
     cJSON_Delete(o);
-    char got[256];
-    ok(s, "SearchVectors", SEARCH("late", Q3("0", "1", "0"), ""));
-    results(got, sizeof got);
-    assert_string_equal(got, "c=0 a=1.41421");
+    found(s, SEARCH("late", Q3("0", "1", "0"), ""), "c=0 a=1.41421");
     ok(s, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Delete\":{\"IndexName\":\"late\"}}]}");
     refused(s, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Delete\":{\"IndexName\":\"late\"}}]}",
             ST_NOT_FOUND, "Requested resource not found: Vector index: late not found");
@@ -440,11 +424,8 @@ static void test_backup_restore(void **state)
     assert_non_null(strstr(out_text, "\"VectorIndexes\":[{\"IndexName\":\"cos\""));
     snprintf(body, sizeof body, "{\"TargetTableName\":\"Docs2\",\"BackupArn\":\"%s\"}", arn);
     ok(s, "RestoreTableFromBackup", body);
-    char got[256];
-    ok(s, "SearchVectors", "{\"TableName\":\"Docs2\",\"IndexName\":\"dot\",\"SearchVector\":" Q3("1", "0", "0")
-       ",\"TopK\":10}");
-    results(got, sizeof got);
-    assert_string_equal(got, "d=3 a=1 b=0 c=-1");
+    found(s, "{\"TableName\":\"Docs2\",\"IndexName\":\"dot\",\"SearchVector\":" Q3("1", "0", "0")
+          ",\"TopK\":10}", "d=3 a=1 b=0 c=-1");
     ok(s, "ExecuteStatement", "{\"Statement\":\"SELECT emb FROM Docs2 WHERE id = 'b'\"}");
     assert_string_equal(out_text, "{\"Items\":[{\"emb\":{\"L\":[{\"N\":\"0\"},{\"N\":\"2\"},{\"N\":\"0\"}]}}]}");
 }
@@ -533,6 +514,112 @@ static void test_typed(void **state)
     ddb_req_done(&r);
 }
 
+/* ---- several connections, several databases ---- */
+
+/* The live ItemCount of the table's vector index at position i, read
+ * through s. */
+static int vcount(store *s, int i)
+{
+    ok(s, "DescribeTable", "{\"TableName\":\"Docs\"}");
+    cJSON *o = answer();
+    const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "Table"), "VectorIndexes"), i);
+    assert_non_null(v);
+    int n = cJSON_GetObjectItem(v, "ItemCount")->valueint;
+    cJSON_Delete(o);
+    return n;
+}
+
+/* `ddbx serve`'s worker threads each have a connection (store_open_peer)
+ * and a client's consecutive requests may land on any of them: what one
+ * connection commits, every other reads at once (DynamoDB: a write
+ * acknowledged is seen by every later read), vector indexes included:
+ * a peer searches and counts every entry, and drops a deleted index's
+ * and table's entries (issue 39's tests/serve 66 and 67 under the poll
+ * loop). On a file and on in-memory
+ * databases (memstore.h), made by statements or from the image (which
+ * lost every vector even on one connection). */
+static void test_peers(void **state)
+{
+    store *a = *state, *b = peer_of(a);   /* b opened before the table exists */
+    ok(a, "CreateTable", "{\"TableName\":\"Docs\",\"BillingMode\":\"PAY_PER_REQUEST\"," DEFS_CAT ","
+       "\"VectorIndexes\":[" VIX("cos", "COSINE", INLINE("cat"), "ALL") "," VIX("dot", "DOT_PRODUCT", INLINE("cat"),
+       "KEYS_ONLY") "]}");
+    put(b, "a", NULL, "x", V3("1", "0", "0"));
+    put(a, "b", NULL, "y", V3("0", "2", "0"));
+    put(b, "c", NULL, "x", V3("-1", "0", "0"));
+    store *each[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        found(each[i], SEARCH("dot", Q3("1", "0", "0"), ""), "a=1 b=0 c=-1");
+        assert_int_equal(vcount(each[i], 0), 3);
+        assert_int_equal(vcount(each[i], 1), 3);
+    }
+    /* An index added through b is built and searched through a. */
+    ok(b, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Create\":"
+       VIX("late", "EUCLIDEAN", INLINE("cat"), "ALL") "}]}");
+    found(a, SEARCH("late", Q3("0", "2", "0"), ""), "b=0 a=2.23607 c=2.23607");
+    assert_int_equal(vcount(a, 2), 3);
+    /* An index deleted through a is gone for b, entries and all: made
+     * again after an item went, it holds only the items there. */
+    ok(a, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Delete\":{\"IndexName\":\"late\"}}]}");
+    refused(b, "SearchVectors", SEARCH("late", Q3("0", "2", "0"), ""), ST_VALIDATION,
+            "The table does not have the specified index: late");
+    ok(b, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Delete\":{\"IndexName\":\"cos\"}}]}");
+    ok(a, "DeleteItem", "{\"TableName\":\"Docs\",\"Key\":{\"id\":{\"S\":\"c\"}}}");
+    ok(a, "UpdateTable", "{\"TableName\":\"Docs\",\"VectorIndexUpdates\":[{\"Create\":"
+       VIX("cos", "COSINE", INLINE("cat"), "ALL") "}]}");
+    assert_int_equal(vcount(b, 1), 2);   /* dot, then cos again */
+    found(b, SEARCH("cos", Q3("1", "0", "0"), ""), "a=0 b=1");
+    /* The table deleted through b and made again through a: nothing of
+     * the old one's entries. */
+    ok(b, "DeleteTable", "{\"TableName\":\"Docs\"}");
+    ok(a, "CreateTable", "{\"TableName\":\"Docs\",\"BillingMode\":\"PAY_PER_REQUEST\"," DEFS_CAT ","
+       "\"VectorIndexes\":[" VIX("dot", "DOT_PRODUCT", INLINE("cat"), "KEYS_ONLY") "]}");
+    put(b, "z", NULL, "x", V3("0", "0", "1"));
+    for (int i = 0; i < 2; i++) {
+        found(each[i], SEARCH("dot", Q3("1", "0", "0"), ""), "z=0");
+        assert_int_equal(vcount(each[i], 0), 1);
+    }
+    store_close(b);
+}
+
+/* Two databases of one process (`ddbx serve -dbPath` with a database a
+ * key and region: ui/serve_dbs.c) whose tables have the same name, the
+ * same id and the same version of their entries: each searches its own
+ * vectors, never the floats the other read (store_vsearch.c keeps them
+ * per database: store_shared). On files and on in-memory databases. */
+static void apart(store *a, store *o)
+{
+    store *each[2] = { a, o };
+    const char *vec[2] = { V3("1", "0", "0"), V3("0", "1", "0") };
+    for (int i = 0; i < 2; i++) {
+        ok(each[i], "CreateTable", "{\"TableName\":\"Docs\",\"BillingMode\":\"PAY_PER_REQUEST\"," DEFS_CAT ","
+           "\"VectorIndexes\":[" VIX("dot", "DOT_PRODUCT", INLINE("cat"), "KEYS_ONLY") "]}");
+        put(each[i], i ? "other" : "mine", NULL, "x", vec[i]);
+    }
+    found(a, SEARCH("dot", Q3("1", "0", "0"), ""), "mine=1");
+    found(o, SEARCH("dot", Q3("1", "0", "0"), ""), "other=0");
+    store *p = peer_of(o);
+    found(p, SEARCH("dot", Q3("0", "1", "0"), ""), "other=1");
+    store_close(p);
+    found(a, SEARCH("dot", Q3("0", "1", "0"), ""), "mine=0");
+}
+
+static void test_databases_apart(void **state)
+{
+    store *a = *state, *o = NULL;
+    diag d;
+    diag_init(&d);
+    char other[160];
+    if (*path) {
+        snprintf(other, sizeof other, "%s/other.db", dir);
+        assert_int_equal(store_open(other, 0, &o, &d), ST_OK);
+    } else {
+        assert_int_equal(store_open(":memory:", 0, &o, &d), ST_OK);
+    }
+    apart(a, o);
+    store_close(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,8 +634,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_backup_restore, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stream_and_partiql, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peers, setup_memory, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_peers, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_databases_apart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_databases_apart, setup_memory, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_databases_apart, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_distance_functions, setup_image, teardown_memory),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);
+    free(image);
     return rc;
 }

@@ -20,8 +20,9 @@
  * ("Amazon DynamoDB Transactions: How it works"); a table is usable from
  * any client once CreateTable answered (DynamoDB Local and dynalite answer
  * ACTIVE at once, as ddbx does); an ExecuteTransaction token is applied
- * once ("idempotent ... ClientRequestToken"). No request is answered 500
- * or with a SQLite "database busy" message.
+ * once ("idempotent ... ClientRequestToken"); a vector index's entries
+ * and definition are the same from every connection. No request is
+ * answered 500 or with a SQLite "database busy" message.
  */
 const path = require('path');
 const { spawn } = require('child_process');
@@ -242,6 +243,48 @@ async function tablesAcrossConnections() {
      'an index added by UpdateTable on one connection is queried from every other', { u: u.Error, q: qs.find((r) => r.Error || r.Output.Count !== C) });
 }
 
+/* Vector indexes across connections: an item each client put is in the
+ * index every client searches and DescribeTable counts (a write
+ * acknowledged is seen by every later read: the same guarantee as above;
+ * the SearchVectors shapes are the API reference's). Then an index
+ * deleted on one connection and another made on a third: every
+ * connection searches the new one, holding only the items there. */
+async function vectorsAcrossConnections() {
+  const T = 'Vectors';
+  const vix = (name) => ({ IndexName: name, VectorAttribute: { AttributeName: 'emb' }, Dimensions: 2,
+    DistanceFunction: 'DOT_PRODUCT', Projection: { ProjectionType: 'KEYS_ONLY' } });
+  const made = await call(clients[0], 'CreateTable', { ...table(T), VectorIndexes: [vix('first')] });
+  const puts = await all((c, i) => call(c, 'PutItem', { TableName: T,
+    Item: { PK: S('v' + i), SK: S('s'), emb: { L: [N(i), N(1)] } } }));
+  const search = (c, name) => call(c, 'SearchVectors', { TableName: T, IndexName: name, TopK: 100,
+    SearchVector: [N(1), N(0)] });
+  /* DOT_PRODUCT with (1, 0): the highest i first. */
+  const order = (k) => Array.from({ length: k }, (_, j) => 'v' + (C - 1 - j)).join(' ');
+  const got = (r) => (r.Output ? r.Output.SearchResults.map((x) => x.Item.PK.S).join(' ') : JSON.stringify(r.Error));
+  const count = async (c) => {
+    const d = await call(c, 'DescribeTable', { TableName: T });
+    return d.Output ? (d.Output.Table.VectorIndexes || []).map((x) => x.ItemCount).join(',') : JSON.stringify(d.Error);
+  };
+  const ss = await all((c) => search(c, 'first'));
+  const cs = await all(count);
+  ok(made.Output && puts.every((r) => r.Output) && ss.every((r) => got(r) === order(C)) &&
+     cs.every((x) => x === String(C)),
+     `${C} clients put a vector each: every client's SearchVectors finds all ${C}, DescribeTable counts ${C}`,
+     { made: made.Error, put: puts.find((r) => r.Error), search: ss.map(got).find((x) => x !== order(C)),
+       count: cs.find((x) => x !== String(C)) });
+  await call(clients[4], 'DeleteItem', { TableName: T, Key: { PK: S('v' + (C - 1)), SK: S('s') } });
+  const del = await call(clients[1], 'UpdateTable', { TableName: T, VectorIndexUpdates: [{ Delete: { IndexName: 'first' } }] });
+  const add = await call(clients[2], 'UpdateTable', { TableName: T, VectorIndexUpdates: [{ Create: vix('second') }] });
+  const gone = await all((c) => search(c, 'first'));
+  const ss2 = await all((c) => search(c, 'second'));
+  const cs2 = await all(count);
+  ok(del.Output && add.Output && gone.every((r) => r.Error && r.Error.Code === 'ValidationException') &&
+     ss2.every((r) => got(r) === order(C).split(' ').slice(1).join(' ')) && cs2.every((x) => x === String(C - 1)),
+     'a vector index deleted on one connection and another made on a third: every connection searches the new one',
+     { del: del.Error, add: add.Error, gone: gone.map(got).find((x) => !/ValidationException|specified index/.test(x)),
+       search: ss2.map(got)[0], count: cs2.find((x) => x !== String(C - 1)) });
+}
+
 /* 16 ExecuteTransactions with one ClientRequestToken at once: applied
  * once, every one answered as the first (a replay within 10 minutes). */
 async function partiqlToken() {
@@ -262,6 +305,7 @@ async function main() {
   await wholeItems();
   await transactions();
   await tablesAcrossConnections();
+  await vectorsAcrossConnections();
   await partiqlToken();
   ok(faults.length === 0, 'no answer was a 500 or a SQLite busy/locked message', faults.slice(0, 3));
   clients.forEach((c) => c.close());
