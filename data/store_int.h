@@ -395,8 +395,6 @@ status store_remote_list_tables(store *s, char ***names, size_t *n, diag *d);
 status store_remote_describe(store *s, const char *table, table_def *def, diag *d);
 status store_remote_stats(store *s, const char *table, const char *index, table_stats *out,
                           diag *d);
-status store_remote_count_partitions(store *s, const char *table, const char *index,
-                                     store_progress_fn progress, void *ctx, diag *d);
 status store_remote_partitions(store *s, const char *table, const char *index, const av *after,
                                bool backward, size_t max, part_info *out, size_t *n, diag *d);
 status store_remote_partitions_by_size(store *s, const char *table, const char *index,

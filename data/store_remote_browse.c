@@ -734,8 +734,10 @@ static status count_pages(store *s, rscan *sc, const rkey *k, store_progress_fn 
     return st;
 }
 
-status store_remote_count_partitions(store *s, const char *table, const char *index,
-                                     store_progress_fn progress, void *ctx, diag *d)
+/* Every partition of the table or index counted, in 1 MB pages of the
+ * keys (store_count_partitions on an endpoint). */
+static status remote_count_partitions(store *s, const char *table, const char *index,
+                                      store_progress_fn progress, void *ctx, diag *d)
 {
     rscan *sc;
     rkey vk;
@@ -910,7 +912,7 @@ status store_count_partitions(store *s, const char *table, const char *index,
 {
     if (!s->remote)
         return ST_OK;
-    return store_remote_count_partitions(s, table, index, progress, ctx, d);
+    return remote_count_partitions(s, table, index, progress, ctx, d);
 }
 
 bool store_partition_counted(store *s, const char *table, const char *index, const av *pk,

@@ -65,7 +65,9 @@ void prices_per_million(double units, bool write, buf *out)
     buf_adds(out, "/M calls");
 }
 
-void prices_once(double units, bool write, buf *out)
+/* "$0.00095 on demand": what one read (write false) or write of units
+ * capacity units costs on demand, appended; nothing without prices. */
+static void prices_once(double units, bool write, buf *out)
 {
     const price_region *p;
     cost_calls c;

@@ -23,9 +23,6 @@ bool prices_get(const price_table **pt, const price_region **p);
 /* "$0.0625/M calls" (on-demand, per million calls of units read or write
  * units), appended; nothing without prices. */
 void prices_per_million(double units, bool write, buf *out);
-/* "$0.00095 on demand": what one read (write false) or write of units
- * capacity units costs on demand, appended; nothing without prices. */
-void prices_once(double units, bool write, buf *out);
 /* "≈935.5 KB, ≈117 RCU, ≈$0.0000146 on demand": what reading the whole
  * table or index (index NULL: the table) costs, from DescribeTable's size
  * (store_read_cost), appended; what a remote read asks before it reads

@@ -362,28 +362,6 @@ static void remote_title(items_view *p, buf *out)
                complete ? "(scan complete)" : "found so far (scan)");
 }
 
-static bool remote(void)
-{
-    store_info info;
-    store_get_info(display_store(), &info);
-    return info.remote;
-}
-
-/* HOT: far above the other partitions of the table or index shown
- * (doctor_hot, the doctor's rule; a remote Scan of the keys tells no
- * sizes, so items alone there). */
-static bool is_hot(const items_view *p, const irow *r)
-{
-    /* A remote partition not counted, or a remote table's partitions
-     * found so far against DescribeTable's six-hourly ItemCount, give no
-     * rest to be far above: an endpoint's table shows no HOT. */
-    if (r->items == STORE_ITEMS_UNKNOWN || p->vst.approximate)
-        return false;
-    bool sizes = !remote();
-    return doctor_hot(r->items, sizes ? r->bytes : 0, p->vst.items, sizes ? p->vst.bytes : 0,
-                      p->vst.partitions);
-}
-
 /* items_pos's lines near the selection: items of its partition only. */
 static const av *near_item(void *ctx, long k)
 {
@@ -437,7 +415,7 @@ static void items_title(view *v, buf *out)
         text_title_part(out, 1);
         buf_printf(out, "  entity %s only", p->filter->entity);
     }
-    if (remote()) {
+    if (items_remote()) {
         remote_title(p, out);
     } else if (p->ix < 0) {
         /* Where the selection stands in the whole table or index. */
@@ -621,16 +599,6 @@ static void draw_names_line(view *v, size_t i, int row, int width)
         draw_names(v, item, row, width, false);
 }
 
-/* A partition's count; a remote one not counted when its header was made
- * is looked up again (a page may have held all of it since). */
-static uint64_t group_items(items_view *p, const irow *r)
-{
-    if (r->items == STORE_ITEMS_UNKNOWN)
-        store_partition_counted(display_store(), p->table, index_name(p), &r->pk,
-                                &((irow *)r)->items);
-    return r->items;
-}
-
 static void draw_group(items_view *p, irow *r, int row, int width)
 {
     buf b = BUF_INIT;
@@ -639,7 +607,7 @@ static void draw_group(items_view *p, irow *r, int row, int width)
     fmt_cell(&b, &r->pk, 0);
     x += term_put(row, x, width - x, b.data, b.len, ROLE_GROUP, true);
     buf_reset(&b);
-    uint64_t items = group_items(p, r);
+    uint64_t items = items_group_count(p, r);
     /* An entity's view counts its items, of the partition's. */
     items_group_shown(p, r);
     bool part = items != STORE_ITEMS_UNKNOWN && r->shown_known && r->shown < items;
@@ -651,12 +619,12 @@ static void draw_group(items_view *p, irow *r, int row, int width)
         buf_printf(&b, "  %llu item%s%s", (unsigned long long)items, items == 1 ? "" : "s",
                    p->filter && !r->shown_known ? " in all" : "");
     /* DynamoDB tells no partition's size. */
-    if (!remote()) {
+    if (!items_remote()) {
         buf_adds(&b, ", ");
         fmt_bytes(&b, part ? r->shown_bytes : r->bytes);
     }
     x += term_put(row, x, width - x, b.data, b.len, ROLE_DIM, true);
-    if (is_hot(p, r))
+    if (items_is_hot(p, r))
         term_puts(row, x, width - x, "  HOT", ROLE_HOT);
     buf_done(&b);
 }
@@ -747,15 +715,15 @@ static void items_text(view *v, size_t i, buf *out)
     }
     if (l->kind == L_GROUP) {
         fmt_cell(out, &r->pk, 0);
-        uint64_t items = group_items(p, r);
+        uint64_t items = items_group_count(p, r);
         if (items == STORE_ITEMS_UNKNOWN)
             buf_adds(out, " items=?");
         else
             buf_printf(out, " items=%llu", (unsigned long long)items);
-        if (!remote())
+        if (!items_remote())
             buf_printf(out, " bytes=%llu", (unsigned long long)r->bytes);
         buf_printf(out, "%s%s", items_is_folded(p, &r->pk) ? " folded" : "",
-                   is_hot(p, r) ? " hot" : "");
+                   items_is_hot(p, r) ? " hot" : "");
         return;
     }
     for (size_t j = 0; j < r->item.u.m.len; j++) {
@@ -845,7 +813,7 @@ static void reload(view *v)
 static void after_edit(view *v)
 {
     items_view *p = v->priv;
-    if (!remote() || !staging_on()) {
+    if (!items_remote() || !staging_on()) {
         reload(v);
         return;
     }
@@ -956,7 +924,7 @@ static bool move_last(view *v)
 {
     items_view *p = v->priv;
     part_info pi;
-    if (remote() || !items_part_next(p, NULL, -1, &pi))
+    if (items_remote() || !items_part_next(p, NULL, -1, &pi))
         return false;
     av last;
     size_t n = items_is_folded(p, &pi.pk) ? 0 : items_page(p, &pi.pk, NULL, false, 1, &last);

@@ -33,18 +33,11 @@ static size_t edge_candidates(const char *s, size_t n, const char **out, size_t 
     return k;
 }
 
-static bool is_remote(void)
-{
-    store_info info;
-    store_get_info(display_store(), &info);
-    return info.remote;
-}
-
 static bool partition_exists(items_view *p, const char *index, const av *pk)
 {
     diag d;
     diag_init(&d);
-    if (is_remote()) {
+    if (items_remote()) {
         /* A partition already met costs nothing; else a Query of Limit 1. */
         part_info pi;
         bool found = false;
@@ -90,7 +83,7 @@ static void follow_to(const char *table, const char *via, ftarget *t, size_t n, 
     items_arg a = { table, t[k].index, &t[k].pk, NULL };
     buf b = BUF_INIT, next = BUF_INIT;
     fmt_cell(&b, &t[k].pk, 80);
-    if (n > 1 && is_remote()) {
+    if (n > 1 && items_remote()) {
         buf_adds(&next, "; f again: the next partition it may name");
     } else if (n > 1) {
         const ftarget *o = &t[(k + 1) % n];
@@ -128,7 +121,7 @@ static bool follow_next(view *v)
         return false;
     ftarget *t = p->fol;
     size_t n = p->n_fol, k = (p->fol_at + 1) % n;
-    if (is_remote()) {
+    if (items_remote()) {
         k = first_existing(p, t, &n, k);
         if (k >= n) {
             p->n_fol = n;
@@ -209,7 +202,7 @@ void items_follow(view *v)
     size_t nh = p->ix >= 0 ? 2 : 1;
     enum { MAX_TARGETS = 8 };
     ftarget *t = xcalloc(MAX_TARGETS, sizeof *t);
-    bool probe = !is_remote();
+    bool probe = !items_remote();
     size_t n = 0;
     for (size_t w = 0; w < nh; w++)
         for (size_t c = 0; c < nc; c++)

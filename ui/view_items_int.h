@@ -139,6 +139,15 @@ bool items_part_next(items_view *p, const av *from, int dir, part_info *out);
 bool items_part_lookup(items_view *p, const av *pk, part_info *out);
 size_t items_page(items_view *p, const av *pk, const av *after, bool fwd, size_t max, av *items);
 irow *items_group_row(part_info *pi);
+/* A partition header's item count (a remote one not counted when the
+ * header was made is looked up again: a page may have held all of it
+ * since), and whether it is HOT: far above the other partitions of what is
+ * shown (model/doctor.h's doctor_hot, the doctor's rule); never on an
+ * endpoint, whose partitions are found as the user pages. */
+/* The store shown is an endpoint. */
+bool items_remote(void);
+uint64_t items_group_count(items_view *p, const irow *r);
+bool items_is_hot(const items_view *p, const irow *r);
 /* In an entity's view, counts the entity's items of group r once
  * (r->counted; r->shown_known unless the partition is too big to read,
  * or on an endpoint). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "data/store.h"
+#include "model/doctor.h"
 #include "model/mem.h"
 #include "ui/display.h"
 #include "ui/entity_filter.h"
@@ -122,6 +123,38 @@ irow *items_group_row(part_info *pi)
     r->items = pi->items;
     r->bytes = pi->bytes;
     return r;
+}
+
+bool items_remote(void)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    return info.remote;
+}
+
+/* A partition's count; a remote one not counted when its header was made
+ * is looked up again (a page may have held all of it since). */
+uint64_t items_group_count(items_view *p, const irow *r)
+{
+    if (r->items == STORE_ITEMS_UNKNOWN)
+        store_partition_counted(display_store(), p->table, index_name(p), &r->pk,
+                                &((irow *)r)->items);
+    return r->items;
+}
+
+/* HOT: far above the other partitions of the table or index shown
+ * (doctor_hot, the doctor's rule; a remote Scan of the keys tells no
+ * sizes, so items alone there). */
+bool items_is_hot(const items_view *p, const irow *r)
+{
+    /* A remote partition not counted, or a remote table's partitions
+     * found so far against DescribeTable's six-hourly ItemCount, give no
+     * rest to be far above: an endpoint's table shows no HOT. */
+    if (r->items == STORE_ITEMS_UNKNOWN || p->vst.approximate)
+        return false;
+    bool sizes = !items_remote();
+    return doctor_hot(r->items, sizes ? r->bytes : 0, p->vst.items, sizes ? p->vst.bytes : 0,
+                      p->vst.partitions);
 }
 
 /* The most items of a partition read to count an entity's in it. */
