@@ -384,8 +384,9 @@ static status ck_write(const evolve_spec *sp, const evolve_counts *c, const av *
     ck_str(&b, "where", sp->where);
     buf_printf(&b, "\"read\":%llu,\"gets\":%llu,\"written\":%llu,\"already\":%llu,\"retried\":%llu,"
                    "\"wcu\":%.17g,\"hash_type\":\"%s\",\"range_type\":\"%s\",\"left_out\":{",
-               (unsigned long long)c->read, (unsigned long long)c->gets, (unsigned long long)c->written,
-               (unsigned long long)c->already, (unsigned long long)c->retried, c->wcu,
+               (unsigned long long)c->read, (unsigned long long)c->gets,
+               (unsigned long long)(c->written + c->written_before), (unsigned long long)c->already,
+               (unsigned long long)c->retried, c->wcu,
                av_type_name(c->hash_type), av_type_name(c->range_type));
     for (size_t i = 0; i < c->n_why; i++) {
         buf_adds(&b, i ? "," : "");
@@ -453,7 +454,7 @@ static status ck_read(const evolve_spec *sp, evolve_counts *c, av *start, diag *
     } else {
         c->read = jn(j, "read");
         c->gets = jn(j, "gets");
-        c->written = jn(j, "written");
+        c->written_before = jn(j, "written");
         c->already = jn(j, "already");
         c->retried = jn(j, "retried");
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(j, "wcu");

@@ -49,6 +49,7 @@ typedef struct evolve_counts {
     uint64_t read;         /* items decided (with those of a resumed run) */
     uint64_t gets;         /* items that get (or, dry, would get) the attributes */
     uint64_t written;      /* of them, written by this run */
+    uint64_t written_before;   /* by the runs before it (the checkpoint's) */
     uint64_t already;      /* items holding the values already */
     uint64_t left_out;     /* the sum of why[] */
     uint64_t retried;      /* conditional writes that failed and were decided again */

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "data/evolve.h"
@@ -83,8 +84,8 @@ static bool ask(const char *question)
     fputs(" [y/N] ", stdout);
     fflush(stdout);
     char line[64] = "";
-    if (!fgets(line, sizeof line, stdin) || !strchr(line, '\n'))
-        fputc('\n', stdout);
+    if (!fgets(line, sizeof line, stdin) || !strchr(line, '\n') || !isatty(0))
+        fputc('\n', stdout);   /* the answer did not end the line on the screen */
     line[strcspn(line, "\n")] = '\0';
     return strcmp(line, "y") == 0 || strcmp(line, "yes") == 0;
 }
@@ -302,6 +303,7 @@ static int run(const char *table, const args *a, store *s, const char *db_path, 
         return 2;
     }
     char *dir = cli_patterns_dir(db_path);
+    mkdir(dir, 0700);   /* the checkpoint and the log live there (remote: the default database's) */
     buf ck = BUF_INIT, log = BUF_INIT;
     buf_printf(&ck, "%s/evolve-%s.%s.checkpoint", dir, table, a->index);
     buf_printf(&log, "%s/evolve.log", dir);
@@ -408,7 +410,7 @@ int cli_evolve(int argc, char **argv)
     }
     diag d;
     diag_init(&d);
-    char *path = cli_db_path(is_remote ? NULL : a.db, 0);
+    char *path = cli_db_path(is_remote ? NULL : a.db, is_remote);   /* its folder holds the checkpoint */
     store *s = NULL;
     remote *r = NULL;
     remote_opts ro = { .endpoint_url = a.endpoint, .region = a.region, .profile = a.profile };

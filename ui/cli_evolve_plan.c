@@ -337,12 +337,14 @@ void evolve_print_counts(const evolve_spec *sp, const evolve_counts *c, bool dry
     fprintf(f, "%s: %llu item%s read\n", sp->table, (unsigned long long)c->read, c->read == 1 ? "" : "s");
     if (what.len)
         fprintf(f, "  %llu %s %s%s\n", (unsigned long long)c->gets, dry ? "would get" : "got", what.data,
-                dry ? "" : c->written == c->gets ? "" : " (this run wrote the rest)");
+                "");
     else
         fprintf(f, "  %llu will be in %s (keyed on the attributes they have; nothing is written)\n",
                 (unsigned long long)c->gets, sp->index);
     if (!dry && what.len)
         fprintf(f, "  %llu written by this run\n", (unsigned long long)c->written);
+    if (!dry && c->written_before)
+        fprintf(f, "  %llu written by the run the checkpoint is of\n", (unsigned long long)c->written_before);
     if (c->already)
         fprintf(f, "  %llu already %s (an earlier run)\n", (unsigned long long)c->already,
                 what.len ? "had them" : "indexed");
