@@ -267,7 +267,7 @@ static void name_item(evolve_counts *c, const table_def *def, const av *item)
 /* Decides and (not dry) writes one item; the item changed meanwhile is
  * read again and decided again. */
 static status one_item(store *s, const evolve_spec *sp, const table_def *def, const av *item0,
-                       evolve_counts *c, double start, diag *d)
+                       evolve_counts *c, double start, bool in_txn, diag *d)
 {
     av cur;
     av_copy(&cur, item0);
@@ -307,10 +307,22 @@ static status one_item(store *s, const evolve_spec *sp, const table_def *def, co
             av_done(&vals[1]);
             break;
         }
-        if (!c->wrote_any && sp->first_write && (st = sp->first_write(sp->ctx, d)) != ST_OK) {
-            av_done(&vals[0]);
-            av_done(&vals[1]);
-            break;
+        if (!c->wrote_any && sp->first_write) {
+            /* The backup cannot be taken inside the page's transaction,
+             * which has written nothing yet: out of it and back. */
+            if (in_txn)
+                st = store_commit(s, d);
+            if (st == ST_OK)
+                st = sp->first_write(sp->ctx, d);
+            if (in_txn && st == ST_OK)
+                st = store_begin(s, d);
+            else if (in_txn)
+                store_begin(s, d);   /* evolve_run commits it (empty) */
+            if (st != ST_OK) {
+                av_done(&vals[0]);
+                av_done(&vals[1]);
+                break;
+            }
         }
         c->wrote_any = true;
         ddb_err err;
@@ -489,6 +501,9 @@ status evolve_run(store *s, const evolve_spec *sp, evolve_counts *c, diag *d)
         table_def_free(&def);
         return st;
     }
+    store_info info;
+    store_get_info(s, &info);
+    bool local = !info.remote;
     av last = { .type = AV_NONE };
     double t0 = now_s(), w0 = c->wcu;
     bool more = true;
@@ -509,9 +524,14 @@ status evolve_run(store *s, const evolve_spec *sp, evolve_counts *c, diag *d)
         if (st != ST_OK)
             diag_set(d, st, "%s", err.message ? err.message : err.d.msg);
         c->rcu += res.n_caps ? res.caps[0].units : 0;
+        /* A local page's writes are one transaction (one sync, not 500),
+         * committed before the checkpoint that names its last key. */
+        bool txn = false;
+        if (st == ST_OK && local && !sp->dry && res.n_items)
+            txn = (st = store_begin(s, d)) == ST_OK;
         for (size_t i = 0; st == ST_OK && i < res.n_items; i++) {
             /* pace() counts the units of this run, not a resumed one's. */
-            st = one_item(s, sp, &def, &res.items[i], c, sp->rate > 0 ? t0 - w0 / sp->rate : t0, d);
+            st = one_item(s, sp, &def, &res.items[i], c, sp->rate > 0 ? t0 - w0 / sp->rate : t0, txn, d);
             if (st == ST_OK) {
                 av_done(&last);
                 key_of(s, &def, &res.items[i], &last);
@@ -520,6 +540,14 @@ status evolve_run(store *s, const evolve_spec *sp, evolve_counts *c, diag *d)
                 c->stopped = true;
                 break;
             }
+        }
+        if (txn) {
+            /* What was written before a failure stays (each write is whole). */
+            diag cd;
+            diag_init(&cd);
+            status cs = store_commit(s, st == ST_OK ? d : &cd);
+            if (st == ST_OK)
+                st = cs;
         }
         more = res.last_key.type == AV_M;
         if (more && !c->stopped)
