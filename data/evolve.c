@@ -622,6 +622,8 @@ status evolve_create_index(store *s, const evolve_spec *sp, const evolve_counts 
     status st = index_status(s, sp->table, sp->index, &now, d);
     if (st == ST_OK && now) {
         *existed = true;
+    } else if (st == ST_OK && sp->ix) {
+        st = store_create_index(s, sp->table, sp->ix, d);
     } else if (st == ST_OK) {
         index_def ix;
         memset(&ix, 0, sizeof ix);

@@ -69,6 +69,8 @@ typedef struct evolve_counts {
 typedef struct evolve_spec {
     const char *table, *index;
     const keytmpl *hash, *range;  /* range NULL: no sort key */
+    const index_def *ix;          /* the index to create as it is (the explorer's simulated
+                                     one: its types and projection); NULL: from the templates */
     const char *where;            /* the store's name (a path, an endpoint) in the checkpoint */
     const char *checkpoint;       /* the checkpoint file; NULL: none */
     double rate;                  /* write units a second; 0: no limit */

@@ -44,4 +44,13 @@ void evolve_print_counts(const evolve_spec *sp, const evolve_counts *c, bool dry
 void evolve_log(const char *path, const char *step, const evolve_spec *sp, const evolve_counts *c,
                 const char *backup);
 
+/* The explorer's `:apply-index NAME` in the what-if view
+ * (ui/view_whatif_apply.c): the GSI NAME that :create-index made on the
+ * scratch copy, created on the table itself with the same code as ddbx
+ * evolve: the items it will hold counted (evolve_run, nothing written),
+ * the question naming the count, then evolve_create_index (waits for
+ * ACTIVE) and a line of evolve.log. */
+struct store;
+void evolve_apply_simulated(struct store *copy, const char *table, const char *name);
+
 #endif
