@@ -324,6 +324,8 @@ static int run(const char *table, const args *a, store *s, const char *db_path, 
     evolve_counts_init(&c);
     if (!a->yes || a->dry) {
         if (plan(s, &sp, &c, &ec, &d) != ST_OK) {
+            if (c.read)   /* the counts stand; the index on the copy failed */
+                evolve_print_counts(&sp, &c, true, stdout);
             cli_print_diag("ddbx evolve", &d);
             rc = 1;
         } else {

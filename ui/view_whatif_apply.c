@@ -43,6 +43,18 @@ static void reasons(const evolve_counts *c, buf *out)
         buf_adds(out, "; ...");
 }
 
+/* Esc or Ctrl-C while counting. */
+static bool interrupted(void *ctx)
+{
+    return display_interrupted();
+}
+
+static void counting(void *ctx, const evolve_counts *c)
+{
+    display_progress("Counting the items of %s: %llu read (Esc stops)...", (const char *)ctx,
+                     (unsigned long long)c->read);
+}
+
 static void apply(const char *table, const index_def *ix, const char *where)
 {
     keytmpl hash, range;
@@ -54,7 +66,8 @@ static void apply(const char *table, const index_def *ix, const char *where)
         return;
     }
     evolve_spec sp = { .table = table, .index = ix->name, .hash = &hash, .range = ix->sk.name ? &range : NULL,
-                       .ix = ix, .where = where, .dry = true };
+                       .ix = ix, .where = where, .dry = true, .stop = interrupted, .progress = counting,
+                       .ctx = (void *)table };
     evolve_counts c;
     evolve_counts_init(&c);
     c.hash_type = ix->pk.type;
@@ -64,6 +77,8 @@ static void apply(const char *table, const index_def *ix, const char *where)
     display_progress("Counting the items of %s that %s will hold...", table, ix->name);
     if (evolve_run(display_store(), &sp, &c, &d) != ST_OK) {
         display_diag("apply", d.code, &d);
+    } else if (c.stopped) {
+        display_message("Stopped after counting %llu items: nothing created", (unsigned long long)c.read);
     } else {
         buf why = BUF_INIT, q = BUF_INIT;
         reasons(&c, &why);
