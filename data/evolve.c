@@ -264,6 +264,22 @@ static void name_item(evolve_counts *c, const table_def *def, const av *item)
     c->named[c->n_named++] = buf_steal(&b);
 }
 
+/* The first item that gets the attributes, before and after. */
+static void keep_sample(const evolve_spec *sp, evolve_counts *c, const av *item, const av vals[2])
+{
+    if (c->before.type != AV_NONE)
+        return;
+    av_copy(&c->before, item);
+    av_copy(&c->after, item);
+    const keytmpl *t[2] = { sp->hash, sp->range };
+    for (int i = 0; i < 2; i++)
+        if (vals[i].type != AV_NONE) {
+            av v;
+            av_copy(&v, &vals[i]);
+            av_map_put(&c->after, t[i]->attr, strlen(t[i]->attr), &v);
+        }
+}
+
 /* Decides and (not dry) writes one item; the item changed meanwhile is
  * read again and decided again. */
 static status one_item(store *s, const evolve_spec *sp, const table_def *def, const av *item0,
@@ -286,17 +302,7 @@ static status one_item(store *s, const evolve_spec *sp, const table_def *def, co
         }
         if (sp->dry || (vals[0].type == AV_NONE && vals[1].type == AV_NONE)) {
             c->gets++;
-            if (c->before.type == AV_NONE) {
-                av_copy(&c->before, &cur);
-                av_copy(&c->after, &cur);
-                const keytmpl *t[2] = { sp->hash, sp->range };
-                for (int i = 0; i < 2; i++)
-                    if (vals[i].type != AV_NONE) {
-                        av v;
-                        av_copy(&v, &vals[i]);
-                        av_map_put(&c->after, t[i]->attr, strlen(t[i]->attr), &v);
-                    }
-            }
+            keep_sample(sp, c, &cur, vals);
             if (sp->copy) {
                 const keytmpl *t[2] = { sp->hash, sp->range };
                 for (int i = 0; i < 2; i++)
@@ -331,14 +337,7 @@ static status one_item(store *s, const evolve_spec *sp, const table_def *def, co
         if (st == ST_OK) {
             c->gets++;
             c->written++;
-            if (c->before.type == AV_NONE) {
-                av_copy(&c->before, &cur);
-                av_copy(&c->after, &cur);
-                const keytmpl *t[2] = { sp->hash, sp->range };
-                for (int i = 0; i < 2; i++)
-                    if (vals[i].type != AV_NONE)
-                        av_map_put(&c->after, t[i]->attr, strlen(t[i]->attr), &vals[i]);
-            }
+            keep_sample(sp, c, &cur, vals);
         } else if (st != ST_CONDITION_FAILED) {
             diag_set(d, st, "%s", err.message ? err.message : err.d.msg);
         }
