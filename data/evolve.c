@@ -91,6 +91,11 @@ static decision decide(const evolve_spec *sp, evolve_counts *c, const av *item, 
             break;
         }
         if (keytmpl_named(t[i])) {
+            for (size_t k = 0; k < t[i]->n_names && k < SCHEMA_MAX_KEY_PARTS; k++) {
+                const av *p = av_map_get(item, t[i]->names[k], strlen(t[i]->names[k]));
+                if (p && c->part_types[i][k] == AV_NONE)
+                    c->part_types[i][k] = p->type;
+            }
             av_done(&v);
             if (r == D_ALREADY && !t[i ^ 1])
                 r = D_GETS;   /* nothing to write: indexed as it is */
@@ -600,9 +605,10 @@ static void key_part(key_attr *k, const char *name, av_type t)
     k->type = t == AV_NONE ? AV_S : t;
 }
 
-/* The index's key: the attributes written, or the named ones (each's
- * type: the first value's for the first, S for the others unless seen). */
-static void index_keys(const keytmpl *t, av_type first, key_attr *k, key_attr *rest, size_t *n_rest)
+/* The index's key: the attribute written, or the named ones (each's
+ * type: the first value seen; S when none was). */
+static void index_keys(const keytmpl *t, av_type first, const av_type *parts, key_attr *k, key_attr *rest,
+                       size_t *n_rest)
 {
     if (!keytmpl_named(t)) {
         key_part(k, t->attr, first);
@@ -610,7 +616,7 @@ static void index_keys(const keytmpl *t, av_type first, key_attr *k, key_attr *r
     }
     key_part(k, t->names[0], first);
     for (size_t i = 1; i < t->n_names && i < SCHEMA_MAX_KEY_PARTS; i++)
-        key_part(&rest[(*n_rest)++], t->names[i], AV_S);
+        key_part(&rest[(*n_rest)++], t->names[i], parts[i]);
 }
 
 status evolve_create_index(store *s, const evolve_spec *sp, const evolve_counts *c, double timeout_s,
@@ -629,9 +635,9 @@ status evolve_create_index(store *s, const evolve_spec *sp, const evolve_counts 
         ix.name = xstrdup(sp->index);
         ix.global = true;
         ix.proj = PROJ_ALL;
-        index_keys(sp->hash, c->hash_type, &ix.pk, ix.pk_rest, &ix.n_pk_rest);
+        index_keys(sp->hash, c->hash_type, c->part_types[0], &ix.pk, ix.pk_rest, &ix.n_pk_rest);
         if (sp->range)
-            index_keys(sp->range, c->range_type, &ix.sk, ix.sk_rest, &ix.n_sk_rest);
+            index_keys(sp->range, c->range_type, c->part_types[1], &ix.sk, ix.sk_rest, &ix.n_sk_rest);
         st = store_create_index(s, sp->table, &ix, d);
         index_def_free(&ix);
     }

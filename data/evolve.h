@@ -61,6 +61,7 @@ typedef struct evolve_counts {
     size_t n_named;
     av before, after;      /* the first item that gets them, before and after; AV_NONE: none */
     av_type hash_type, range_type;   /* the new key's types (from the first value; AV_NONE) */
+    av_type part_types[2][SCHEMA_MAX_KEY_PARTS];   /* a named key's parts' types (first seen) */
     bool resumed;          /* went on from a checkpoint */
     bool stopped;          /* stop() said so: the checkpoint holds where */
     bool wrote_any;        /* this run sent a write */

@@ -77,6 +77,12 @@ has "one \${ATTR} alone keeps its type: a number stays N" "$tmp/num" '"FolPK":\{
 has "a+b names a multi-attribute key's attributes: nothing is written" "$tmp/named" \
     '^  4820 will be in Typ \(keyed on the attributes they have; nothing is written\)$'
 
+"$DDBX" evolve SocialGraph --db "$db" --index TypCount --hash 'type+followerCount' --yes >"$tmp/named2" 2>&1
+printf '%s\n' '{"Operation":"DescribeTable","Input":{"TableName":"SocialGraph"}}' | "$DDBX" api --db "$db" >"$tmp/desc"
+has "a multi-attribute key applied: the GSI keys on both, each with its values' type (followerCount N)" "$tmp/desc" \
+    '"IndexName":"TypCount","KeySchema":\[\{"AttributeName":"type","KeyType":"HASH"\},\{"AttributeName":"followerCount","KeyType":"HASH"\}\]' \
+    '\{"AttributeName":"followerCount","AttributeType":"N"\}'
+
 # ---- a template that does not parse ----
 "$DDBX" evolve SocialGraph --db "$db" --index B --hash 'CITY#${location.city' >"$tmp/bad" 2>&1
 rc=$?
@@ -120,7 +126,8 @@ if [ $rc -eq 0 ] && grep -q '^  0 written by this run$' "$tmp/again" &&
 else
     notok "a re-run is a no-op (rc $rc)" "$(cat "$tmp/again")"
 fi
-grep -c '"step":"backfill"' "$tmp/patterns/evolve.log" | grep -qx 2 && grep -q '"step":"index"' "$tmp/patterns/evolve.log" &&
+grep -c '"step":"backfill","table":"SocialGraph","index":"ByCity"' "$tmp/patterns/evolve.log" | grep -qx 2 &&
+    grep -q '"step":"index","table":"SocialGraph","index":"ByCity"' "$tmp/patterns/evolve.log" &&
     ok "evolve.log has each backfill and the index step" || notok "evolve.log" "$(cat "$tmp/patterns/evolve.log")"
 
 # ---- stopped midway, then resumed ----
