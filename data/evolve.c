@@ -349,7 +349,8 @@ static status one_item(store *s, const evolve_spec *sp, const table_def *def, co
         av_done(&vals[0]);
         av_done(&vals[1]);
         ddb_err_done(&err);
-        pace(sp, start, c->wcu);
+        if (!in_txn)   /* a local page is paced after its commit: no lock held asleep */
+            pace(sp, start, c->wcu);
         if (st != ST_CONDITION_FAILED)
             break;
         /* Changed since it was read: as it is now, decided again. */
@@ -552,6 +553,7 @@ status evolve_run(store *s, const evolve_spec *sp, evolve_counts *c, diag *d)
             status cs = store_commit(s, st == ST_OK ? d : &cd);
             if (st == ST_OK)
                 st = cs;
+            pace(sp, sp->rate > 0 ? t0 - w0 / sp->rate : t0, c->wcu);
         }
         more = res.last_key.type == AV_M;
         if (more && !c->stopped)

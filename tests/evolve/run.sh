@@ -133,13 +133,18 @@ grep -c '"step":"backfill","table":"SocialGraph","index":"ByCity"' "$tmp/pattern
 # ---- stopped midway, then resumed ----
 # Every item gets Ev2PK (SK is on all): 4820 writes of 1 WCU at 1000 a second.
 set -- --index Ev2 --hash 'E#${SK}' --rate 1000 --yes
+# wait_checkpoint FILE: until the first page's checkpoint is there (10 s at most).
+wait_checkpoint() {
+    i=0
+    while [ ! -f "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+}
+ck="$tmp/patterns/evolve-SocialGraph.Ev2.checkpoint"
 "$DDBX" evolve SocialGraph --db "$db" "$@" >"$tmp/int" 2>&1 &
 pid=$!
-sleep 1.5
+wait_checkpoint "$ck"
 kill -INT $pid
 wait $pid
 rc=$?
-ck="$tmp/patterns/evolve-SocialGraph.Ev2.checkpoint"
 w1=$(sed -n 's/^  \([0-9]*\) written by this run$/\1/p' "$tmp/int")
 if [ $rc -eq 130 ] && [ -f "$ck" ] && grep -q "^stopped after [0-9]* items: the checkpoint $ck keeps where" "$tmp/int" &&
     [ -n "$w1" ] && [ "$w1" -gt 0 ] && [ "$w1" -lt 4820 ]; then
@@ -165,7 +170,8 @@ c=$(count_attr "$db" SocialGraph Ev2PK)
 # the last one are found holding their values.
 "$DDBX" evolve SocialGraph --db "$db" --index Ev3 --hash 'E#${SK}' --rate 1000 --yes >"$tmp/kill" 2>&1 &
 pid=$!
-sleep 1.5
+wait_checkpoint "$tmp/patterns/evolve-SocialGraph.Ev3.checkpoint"
+sleep 0.2
 kill -KILL $pid
 wait $pid 2>/dev/null
 c1=$(count_attr "$db" SocialGraph Ev3PK)
