@@ -302,6 +302,8 @@ static status one_item(store *s, const evolve_spec *sp, const table_def *def, co
             break;
         }
         if (r == D_ALREADY) {
+            av_done(&vals[0]);
+            av_done(&vals[1]);
             c->already++;
             break;
         }

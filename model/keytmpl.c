@@ -112,10 +112,10 @@ status keytmpl_parse(const char *text, const char *default_attr, keytmpl *t, dia
 {
     memset(t, 0, sizeof *t);
     t->text = xstrdup(text);
-    if (!*text)
-        return diag_at(d, ST_PARSE, 0, "an empty template");
     status st;
-    if (!strchr(text, '$')) {
+    if (!*text) {
+        st = diag_at(d, ST_PARSE, 0, "an empty template");
+    } else if (!strchr(text, '$')) {
         st = parse_named(t, text, d);
     } else {
         /* NAME=... names the attribute written, when NAME is a plain name. */
