@@ -70,7 +70,7 @@ static char *dup_or_null(const char *s)
     return s ? xstrdup(s) : NULL;
 }
 
-static void pattern_copy(pattern *dst, const pattern *src)
+void pattern_copy(pattern *dst, const pattern *src)
 {
     *dst = *src;
     dst->name = dup_or_null(src->name);

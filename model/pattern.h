@@ -95,6 +95,7 @@ typedef struct pattern_set {
 
 void pattern_init(pattern *p);
 void pattern_done(pattern *p);
+void pattern_copy(pattern *dst, const pattern *src);
 void pattern_set_init(pattern_set *s);
 void pattern_set_done(pattern_set *s);
 /* Appends a copy of p (replacing a pattern of the same name). */

@@ -138,6 +138,7 @@ int cli_model(int argc, char **argv);     /* ui/cli_model.c: the entities of the
 int cli_doctor(int argc, char **argv);    /* ui/cli_doctor.c: what hurts a design */
 int cli_push(int argc, char **argv);      /* ui/cli_push.c: local tables onto an endpoint */
 int cli_diff(int argc, char **argv);      /* ui/cli_diff.c: what differs between two table states */
+int cli_evolve(int argc, char **argv);    /* ui/cli_evolve.c: new key attributes, then a GSI on them */
 
 /* `ddbx whoami [--profile P] [--region R]`: who the credentials are, as
  * `aws sts get-caller-identity` prints it (ui/cli_whoami.c). */

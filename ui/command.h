@@ -58,6 +58,7 @@
     X(entities,     "[TABLE]",      "Entity types of the table shown (or TABLE), inferred from its items: Enter shows one's items") \
     X(doctor,       "[TABLE]",      "What hurts the design of the table shown (or TABLE), and what to do (as ddbx doctor)") \
     X(what_if,      "[TABLE]",      "A scratch copy of the table: :create-index and :delete-index there, every pattern's cost before and after, the doctor's findings they bring") \
+    X(apply_index,  "NAME",         "What-if view: create on the table itself the GSI NAME made on the copy (asks, naming how many items it will hold; as ddbx evolve)") \
     X(stage,        "[on|off]",     "Stage edits instead of writing them, the builder's too (on by default for a remote table opened with --write)") \
     X(commit,       "",             "Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as read") \
     X(discard,      "[all]",        "Drop every staged change (d in the staged view drops one)") \

@@ -78,6 +78,7 @@
     X(entities,     "",                 ":entities",                 "Entities of SocialGraph") \
     X(doctor,       "",                 ":doctor",                   "Doctor: SocialGraph") \
     X(what_if,      "",                 ":what-if",                  "What if: SocialGraph") \
+    X(apply_index,  ":what-if\n:create-index ByName displayName", ":apply-index ByName", "y:GSI ByName of SocialGraph created") \
     X(stage,        "",                 ":stage on",                 "Staging on: edits are staged") \
     X(commit,       ":stage on\njd",    ":commit",                   "Committed 1 change in 1 TransactWriteItems") \
     X(discard,      ":stage on\njd",    ":discard",                  "y:Discarded 1 staged change") \

@@ -63,6 +63,10 @@ static const char usage_text[] =
     "                 [--input-format FMT] [--endpoint-url URL | --region R] [--profile P]\n"
     "                                         what differs between two tables, export files or\n"
     "                                         remote:TABLE; exit 1 when they differ\n"
+    "       ddbx evolve TABLE --index NAME --hash TEMPLATE [--range TEMPLATE] [--dry-run]\n"
+    "                   [--yes] [--rate WCU] [--db FILE | --endpoint-url URL | --region R]\n"
+    "                                         new key attributes from each item's own, written\n"
+    "                                         in checkpointed batches, then a GSI on them\n"
     "       ddbx whoami [--profile P] [--region R]   (or ddbx --whoami)\n"
     "                                         who the AWS credentials are, as\n"
     "                                         aws sts get-caller-identity prints it\n"
@@ -91,6 +95,7 @@ static const struct {
     { "export", cli_export },
     { "pull", cli_pull },
     { "diff", cli_diff },
+    { "evolve", cli_evolve },
     { "whoami", cli_whoami },
     { NULL, NULL },
 };

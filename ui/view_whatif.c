@@ -25,6 +25,7 @@
 #include "data/scratch.h"
 #include "data/table_read.h"
 #include "model/mem.h"
+#include "ui/cli_evolve.h"
 #include "ui/display.h"
 #include "ui/paths.h"
 #include "ui/prices.h"
@@ -248,6 +249,7 @@ static void layout(view *v)
         p->table, (unsigned long long)p->info.items, p->info.sampled ? " (a sample)" : " (all of them)");
     put(v, ROLE_NORMAL, "Changes: %s", p->changes.len ? p->changes.data : "none yet");
     put(v, ROLE_DIM, "  :create-index NAME PK[:T] [SK[:T]], :delete-index NAME change the copy");
+    put(v, ROLE_DIM, "  :apply-index NAME creates an index of the copy on the table itself");
     buf b = BUF_INIT, c = BUF_INIT;
     for (size_t i = 0; i < p->after.e.def.n_idx; i++) {
         const index_def *ix = &p->after.e.def.idx[i];
@@ -441,6 +443,13 @@ static bool whatif_command(view *v, int argc, char **argv)
             }
         }
         schema_index_done(&ix);
+        return true;
+    }
+    if (display_is_cmd(argv[0], "apply_index")) {
+        if (argc != 2)
+            display_error("usage: :apply-index NAME (a GSI :create-index made on the copy)");
+        else
+            evolve_apply_simulated(p->copy, p->table, argv[1]);
         return true;
     }
     if (display_is_cmd(argv[0], "delete_index")) {
