@@ -402,7 +402,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res caps;
         ddb_res_init(&caps);
         ddb_res *cr = o->res ? o->res : &caps;
-        if (r->rcc != DDB_RCC_NONE) {
+        {
             double u = seng_read_units(cap_bytes, r->consistent);
             /* A Scan that reads to the end of the table (or index) costs at
              * least the minimum read of every partition (model/size.h).
@@ -411,16 +411,21 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
             double least = (double)size_scan_min_halves(r->consistent) / 2.0;
             if (!r->rq.pk && !r->rq.pk_enc && !stopped && r->rq.segments == 0 && u < least)
                 u = least;
-            ddb_cap *cp = ddb_res_cap(cr, t->name);
-            cp->units += u;
-            if (ix && !r->full_items) {
-                cp->idx = xrealloc(cp->idx, (cp->n_idx + 1) * sizeof *cp->idx);
-                ddb_cap_index *ci = &cp->idx[cp->n_idx++];
-                ci->name = xstrdup(ix->name);
-                ci->global = ix->global;
-                ci->units = u;
+            if (r->rcc == DDB_RCC_NONE) {
+                /* Not asked: only the thread's tally (store_call_units). */
+                sop_units_add(u);
             } else {
-                cp->table_units += u;
+                ddb_cap *cp = ddb_res_cap(cr, t->name);
+                cp->units += u;
+                if (ix && !r->full_items) {
+                    cp->idx = xrealloc(cp->idx, (cp->n_idx + 1) * sizeof *cp->idx);
+                    ddb_cap_index *ci = &cp->idx[cp->n_idx++];
+                    ci->name = xstrdup(ix->name);
+                    ci->global = ix->global;
+                    ci->units = u;
+                } else {
+                    cp->table_units += u;
+                }
             }
         }
         if (out) {

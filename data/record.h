@@ -1,0 +1,109 @@
+/*
+ * record — `ddbx serve --record FILE`: one JSON line a request served,
+ * with no value in clear text, for `ddbx patterns` (ui/cli_patterns.c,
+ * model/mine.h) to group into access patterns.
+ *
+ * A line (members present only when the request had them):
+ *   {"t":1765000000.123,"op":"Query","table":"SocialGraph","index":"GSI1",
+ *    "key_condition":"GSI1PK = :t","filter":"#s = :v","projection":"PK",
+ *    "condition":"...","update":"...","names":{"#s":"status"},
+ *    "values":{":t":"S:3f9c0e1a2b4d5e6f",":v":"N:..."},
+ *    "key":{"PK":"S:...","SK":"S:..."},"item":{"PK":"S","n":"N"},
+ *    "limit":100,"select":"COUNT","segment":0,"total_segments":4,
+ *    "consistent":true,"forward":false,"paged":true,"statement":"SELECT ...",
+ *    "tables":{"T":3},"indexes":["GSI1"],"count":3,"scanned":10,"units":0.5,"ms":0.21,
+ *    "status":200,"error":"ConditionalCheckFailedException"}
+ * Every value (ExpressionAttributeValues, a Key's values, PartiQL
+ * parameters) is written as its type and a keyed hash: "S:" and 16 hex
+ * digits of HMAC-SHA256 (data/sigv4.c) under the recording's key, of the
+ * type and the value's text, so equal values hash equal (hot keys show)
+ * and nobody without the key can test a guess. A PutItem's item is its
+ * attribute names and types only; a PartiQL statement's literals become
+ * `?`; a CreateTable's "indexes" are the names of the indexes it
+ * declares (so `ddbx patterns` knows an index nobody read); an error is its type only (DynamoDB's messages may quote values).
+ * Expressions, attribute names and table names are kept: they are the
+ * design, not the data. count is the items returned (a GetItem: 0 or 1),
+ * scanned the items read before the filter, units the capacity consumed
+ * (read or write by the operation; store_call_units, asked for or not),
+ * ms the time serving it took.
+ *
+ * The key: the bytes of a key file (data/mask_file.h's rule: made with 32
+ * random bytes, 0600, when missing), by default FILE.key beside the
+ * record: one key a recording, kept across its rotations.
+ *
+ * Bounded: when FILE reaches max_bytes it is renamed FILE.1 (FILE.1 to
+ * FILE.2, ...; the oldest past `keep` removed) and a new FILE begun.
+ *
+ * Threads: record_request may be called from many threads at once. It
+ * formats the line on the caller's thread and appends it to a buffer
+ * under a mutex; the buffer is written when it passes 64 KB and by a
+ * thread of the recorder's own every second, so a request waits for a
+ * write() only once in a few hundred and the file is never more than a
+ * second behind. record_close writes the rest.
+ *
+ * Ownership: the recorder owns its file, key and buffer; the caller's
+ * strings are only read.
+ */
+#ifndef DDBX_RECORD_H
+#define DDBX_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/buf.h"
+#include "model/mine.h"
+#include "model/status.h"
+
+/* The defaults: rotate at 64 MiB, keep 4 rotated files. */
+#define RECORD_MAX_BYTES (64ull * 1024 * 1024)
+#define RECORD_KEEP 4
+
+typedef struct record_opts {
+    const char *path;       /* the record file (appended to) */
+    const char *key_path;   /* NULL: path + ".key" */
+    uint64_t max_bytes;     /* 0: RECORD_MAX_BYTES */
+    unsigned keep;          /* rotated files kept */
+    bool no_thread;         /* tests: no flushing thread (record_flush) */
+} record_opts;
+
+typedef struct recorder recorder;
+
+/* Opens (appends to) the file and loads or makes the key. */
+status record_open(const record_opts *o, recorder **out, diag *d);
+/* The key file used, and whether record_open made it. */
+const char *record_key_path(const recorder *r);
+bool record_key_created(const recorder *r);
+
+/* What one request was: op the operation's name ("GetItem"), body its
+ * request body, reply the answer's body and http its status, units and
+ * ms as above, t the time it arrived (seconds since the epoch). */
+typedef struct record_call {
+    const char *op;
+    const char *body;
+    size_t len;
+    const char *reply;
+    size_t reply_len;
+    unsigned http;
+    double units, ms, t;
+} record_call;
+
+/* The line for c (with its newline) appended to out. */
+void record_format(const recorder *r, const record_call *c, buf *out);
+/* Formats and queues the line. */
+void record_request(recorder *r, const record_call *c);
+/* Writes what is queued (rotating when due). */
+void record_flush(recorder *r);
+/* Writes the rest, stops the thread, closes; NULL is fine. */
+void record_close(recorder *r);
+
+/*
+ * Reads a record file (`ddbx patterns`) into m, a line at a time (memory:
+ * one line, whatever the file's size): *lines counts the lines, *bad
+ * those that are not a record line (a line cut short by a crash, another
+ * file), the first of them named in bad_at ("FILE:LINE: what"). ST_IO
+ * when the file cannot be read.
+ */
+status record_read(const char *path, mine *m, uint64_t *lines, uint64_t *bad, buf *bad_at, diag *d);
+
+#endif
