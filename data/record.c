@@ -382,8 +382,7 @@ static void rotate(recorder *r)
     r->size = 0;
 }
 
-/* Writes the queue; the lock is held. A line never straddles two files:
- * the queue is whole lines, and the file rotates between writes. */
+/* Writes the queue; the lock is held. The queue is whole lines. */
 static void write_queue(recorder *r)
 {
     size_t off = 0;
@@ -397,8 +396,6 @@ static void write_queue(recorder *r)
     }
     r->size += off;
     buf_reset(&r->queue);
-    if (r->size >= r->max_bytes)
-        rotate(r);
 }
 
 void record_flush(recorder *r)
@@ -429,9 +426,14 @@ void record_request(recorder *r, const record_call *c)
     buf line = BUF_INIT;
     record_format(r, c, &line);
     pthread_mutex_lock(&r->lock);
+    /* A line that would take the file past its bound goes to a new one:
+     * no file passes max_bytes (unless one line alone does). */
+    if (r->size + r->queue.len + line.len > r->max_bytes && r->size + r->queue.len > 0) {
+        write_queue(r);
+        rotate(r);
+    }
     buf_add(&r->queue, line.data, line.len);
-    /* rotate before the file would pass its bound */
-    if (r->queue.len >= FLUSH_AT || r->size + r->queue.len >= r->max_bytes)
+    if (r->queue.len >= FLUSH_AT)
         write_queue(r);
     pthread_mutex_unlock(&r->lock);
     buf_done(&line);

@@ -31,8 +31,10 @@
  * random bytes, 0600, when missing), by default FILE.key beside the
  * record: one key a recording, kept across its rotations.
  *
- * Bounded: when FILE reaches max_bytes it is renamed FILE.1 (FILE.1 to
- * FILE.2, ...; the oldest past `keep` removed) and a new FILE begun.
+ * Bounded: when the next line would take FILE past max_bytes, FILE is
+ * renamed FILE.1 (FILE.1 to FILE.2, ...; the oldest past `keep` removed)
+ * and a new FILE begun with it: no file passes max_bytes, and the lines
+ * kept are at most (keep + 1) * max_bytes.
  *
  * Threads: record_request may be called from many threads at once. It
  * formats the line on the caller's thread and appends it to a buffer
