@@ -19,8 +19,10 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
-/* Lines are written when this much is queued (or each second). */
+/* The writing thread is woken when this much is queued (else each
+ * second); past QUEUE_MAX a request drains the queue itself. */
 #define FLUSH_AT (64u * 1024)
+#define QUEUE_MAX (16u * 1024 * 1024)
 
 struct recorder {
     char *path, *key_path;
@@ -30,8 +32,9 @@ struct recorder {
     uint64_t max_bytes, size;
     unsigned keep;
     int fd;
-    pthread_mutex_t lock;       /* queue, fd, size */
-    buf queue;
+    pthread_mutex_t lock;       /* queue, stop */
+    pthread_mutex_t writer;     /* fd, size: one drain at a time */
+    buf queue;                  /* raw_hdr, op, NUL, body; ... */
     bool has_thread, stop;
     pthread_t thread;
     pthread_cond_t wake;
@@ -291,13 +294,24 @@ static const char *find_last(const char *p, size_t n, const char *lit)
     return NULL;
 }
 
+/* What a line says of the answer, taken from it on the request's thread
+ * (cheap: no parse), so the answer need not be kept. */
+typedef struct summary {
+    double t, ms, units;
+    unsigned http;
+    bool has_count;
+    unsigned long long count, scanned;
+    char error[64];         /* the error's type; "" for none */
+} summary;
+
 /* count and scanned from the answer's text, without parsing its items:
  * the store writes `],"Count":N,"ScannedCount":M` after the Items (or
  * `{"Count":N,...` for Select COUNT), and a GetItem's `{"Item":`. */
-static void put_counts(buf *out, const char *op, const char *reply, size_t n)
+static void take_counts(summary *sm, const char *op, const char *reply, size_t n)
 {
     if (strcmp(op, "GetItem") == 0) {
-        buf_printf(out, ",\"count\":%d", n > 8 && memcmp(reply, "{\"Item\":", 8) == 0 ? 1 : 0);
+        sm->has_count = true;
+        sm->count = n > 8 && memcmp(reply, "{\"Item\":", 8) == 0;
         return;
     }
     if (strcmp(op, "Query") != 0 && strcmp(op, "Scan") != 0)
@@ -307,15 +321,12 @@ static void put_counts(buf *out, const char *op, const char *reply, size_t n)
         c += 2;
     else if (n > 9 && memcmp(reply, "{\"Count\":", 9) == 0)
         c = reply + 1;
-    if (!c)
-        return;
-    unsigned long long cnt = 0, sc = 0;
-    if (sscanf(c, "\"Count\":%llu,\"ScannedCount\":%llu", &cnt, &sc) == 2)
-        buf_printf(out, ",\"count\":%llu,\"scanned\":%llu", cnt, sc);
+    if (c && sscanf(c, "\"Count\":%llu,\"ScannedCount\":%llu", &sm->count, &sm->scanned) == 2)
+        sm->has_count = true;
 }
 
 /* The error's type from {"__type":"prefix#Type",...}. */
-static void put_error(buf *out, const char *reply, size_t n)
+static void take_error(summary *sm, const char *reply, size_t n)
 {
     if (n < 12 || memcmp(reply, "{\"__type\":\"", 11) != 0)
         return;
@@ -325,31 +336,83 @@ static void put_error(buf *out, const char *reply, size_t n)
     const char *h = memchr(s, '#', (size_t)(e - s));
     if (h)
         s = h + 1;
-    buf_adds(out, ",\"error\":");
-    ddbjson_write_string(out, s, (size_t)(e - s));
+    size_t k = (size_t)(e - s) < sizeof sm->error - 1 ? (size_t)(e - s) : sizeof sm->error - 1;
+    memcpy(sm->error, s, k);
+    sm->error[k] = '\0';
+}
+
+static void summarize(const record_call *c, summary *sm)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->t = c->t;
+    sm->ms = c->ms;
+    sm->units = c->units;
+    sm->http = c->http;
+    if (c->http == 200 && c->reply)
+        take_counts(sm, c->op, c->reply, c->reply_len);
+    if (c->http != 200 && c->reply)
+        take_error(sm, c->reply, c->reply_len);
+}
+
+/* x >= 0 with three decimals, without printf's floating point (a third
+ * of the line's cost when it was %.3f). */
+static void put_fixed3(buf *out, double x)
+{
+    unsigned long long m = (unsigned long long)(x * 1000.0 + 0.5);
+    buf_printf(out, "%llu.%03llu", m / 1000, m % 1000);
+}
+
+static void format_line(const recorder *r, const char *op, const char *body, size_t len, const summary *sm,
+                        buf *out)
+{
+    buf_adds(out, "{\"t\":");
+    put_fixed3(out, sm->t);
+    buf_adds(out, ",\"op\":");
+    ddbjson_write_string(out, op, strlen(op));
+    cJSON *in = NULL;
+    diag d;
+    diag_init(&d);
+    if (len && ddbjson_cjson_parse(body, len, &in, &d) == ST_OK && cJSON_IsObject(in))
+        put_request(r, out, in);
+    cJSON_Delete(in);
+    if (sm->has_count && strcmp(op, "GetItem") == 0)
+        buf_printf(out, ",\"count\":%llu", sm->count);
+    else if (sm->has_count)
+        buf_printf(out, ",\"count\":%llu,\"scanned\":%llu", sm->count, sm->scanned);
+    if (sm->units > 0) {
+        /* units are whole or half units, or tenths for some writes */
+        buf_adds(out, ",\"units\":");
+        double h = sm->units * 2;
+        if (h == (double)(unsigned long long)h)
+            buf_printf(out, "%llu%s", (unsigned long long)h / 2, ((unsigned long long)h & 1) ? ".5" : "");
+        else
+            buf_printf(out, "%g", sm->units);
+    }
+    buf_adds(out, ",\"ms\":");
+    put_fixed3(out, sm->ms);
+    buf_printf(out, ",\"status\":%u", sm->http);
+    if (sm->error[0]) {
+        buf_adds(out, ",\"error\":");
+        ddbjson_write_string(out, sm->error, strlen(sm->error));
+    }
+    buf_adds(out, "}\n");
 }
 
 void record_format(const recorder *r, const record_call *c, buf *out)
 {
-    buf_printf(out, "{\"t\":%.3f,\"op\":", c->t);
-    ddbjson_write_string(out, c->op, strlen(c->op));
-    cJSON *in = NULL;
-    diag d;
-    diag_init(&d);
-    if (c->len && ddbjson_cjson_parse(c->body, c->len, &in, &d) == ST_OK && cJSON_IsObject(in))
-        put_request(r, out, in);
-    cJSON_Delete(in);
-    if (c->http == 200 && c->reply)
-        put_counts(out, c->op, c->reply, c->reply_len);
-    if (c->units > 0)
-        buf_printf(out, ",\"units\":%g", c->units);
-    buf_printf(out, ",\"ms\":%.3f,\"status\":%u", c->ms, c->http);
-    if (c->http != 200 && c->reply)
-        put_error(out, c->reply, c->reply_len);
-    buf_adds(out, "}\n");
+    summary sm;
+    summarize(c, &sm);
+    format_line(r, c->op, c->body, c->len, &sm, out);
 }
 
-/* ---- the file ---- */
+/* ---- the queue and the file ---- */
+
+/* A request waiting to be written: its summary, then its operation's name
+ * and its body, in the queue's bytes. */
+typedef struct raw_hdr {
+    summary sm;
+    uint32_t op_len, body_len;
+} raw_hdr;
 
 static char *numbered(const char *path, unsigned i)
 {
@@ -382,12 +445,12 @@ static void rotate(recorder *r)
     r->size = 0;
 }
 
-/* Writes the queue; the lock is held. The queue is whole lines. */
-static void write_queue(recorder *r)
+/* Writes lines[0..n) (whole lines); the writer lock is held. */
+static void write_out(recorder *r, const char *p, size_t n)
 {
     size_t off = 0;
-    while (off < r->queue.len && r->fd >= 0) {
-        ssize_t w = write(r->fd, r->queue.data + off, r->queue.len - off);
+    while (off < n && r->fd >= 0) {
+        ssize_t w = write(r->fd, p + off, n - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -395,14 +458,46 @@ static void write_queue(recorder *r)
         off += (size_t)w;
     }
     r->size += off;
-    buf_reset(&r->queue);
 }
 
+/* Formats the requests queued in raw[0..n) and writes them, a new file
+ * begun before a line that would take this one past max_bytes (no file
+ * passes it unless one line alone does). The writer lock is held. */
+static void drain(recorder *r, const char *raw, size_t n)
+{
+    buf lines = BUF_INIT, line = BUF_INIT;
+    for (size_t off = 0; off + sizeof(raw_hdr) <= n;) {
+        raw_hdr h;
+        memcpy(&h, raw + off, sizeof h);
+        const char *op = raw + off + sizeof h, *body = op + h.op_len + 1;
+        off += sizeof h + h.op_len + 1 + h.body_len;
+        buf_reset(&line);
+        format_line(r, op, body, h.body_len, &h.sm, &line);
+        if (r->size + lines.len + line.len > r->max_bytes && r->size + lines.len > 0) {
+            write_out(r, lines.data, lines.len);
+            buf_reset(&lines);
+            rotate(r);
+        }
+        buf_add(&lines, line.data, line.len);
+    }
+    if (lines.len)
+        write_out(r, lines.data, lines.len);
+    buf_done(&lines);
+    buf_done(&line);
+}
+
+/* Takes the queue (under the queue lock) and drains it (under the writer
+ * lock, taken first, so lines keep their order). */
 void record_flush(recorder *r)
 {
+    pthread_mutex_lock(&r->writer);
     pthread_mutex_lock(&r->lock);
-    write_queue(r);
+    buf raw = r->queue;
+    r->queue = (buf)BUF_INIT;
     pthread_mutex_unlock(&r->lock);
+    drain(r, raw.data, raw.len);
+    buf_done(&raw);
+    pthread_mutex_unlock(&r->writer);
 }
 
 static void *flusher(void *arg)
@@ -413,9 +508,13 @@ static void *flusher(void *arg)
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_sec += 1;
-        pthread_cond_timedwait(&r->wake, &r->lock, &ts);
-        if (r->queue.len)
-            write_queue(r);
+        if (r->queue.len < FLUSH_AT)
+            pthread_cond_timedwait(&r->wake, &r->lock, &ts);
+        if (!r->queue.len)
+            continue;
+        pthread_mutex_unlock(&r->lock);
+        record_flush(r);
+        pthread_mutex_lock(&r->lock);
     }
     pthread_mutex_unlock(&r->lock);
     return NULL;
@@ -423,22 +522,22 @@ static void *flusher(void *arg)
 
 void record_request(recorder *r, const record_call *c)
 {
-    buf line = BUF_INIT;
-    record_format(r, c, &line);
+    raw_hdr h;
+    summarize(c, &h.sm);
+    h.op_len = (uint32_t)strlen(c->op);
+    h.body_len = (uint32_t)c->len;
     pthread_mutex_lock(&r->lock);
-    /* A line that would take the file past its bound goes to a new one:
-     * no file passes max_bytes (unless one line alone does). */
-    if (r->size + r->queue.len + line.len > r->max_bytes && r->size + r->queue.len > 0) {
-        write_queue(r);
-        rotate(r);
-    }
-    buf_add(&r->queue, line.data, line.len);
-    if (r->queue.len >= FLUSH_AT)
-        write_queue(r);
+    buf_add(&r->queue, &h, sizeof h);
+    buf_add(&r->queue, c->op, h.op_len + 1);
+    buf_add(&r->queue, c->body, c->len);
+    size_t queued = r->queue.len;
+    if (queued >= FLUSH_AT)
+        pthread_cond_signal(&r->wake);
     pthread_mutex_unlock(&r->lock);
-    buf_done(&line);
+    /* No thread, or it falls behind: this request writes (bounded memory). */
+    if (!r->has_thread ? queued >= FLUSH_AT : queued >= QUEUE_MAX)
+        record_flush(r);
 }
-
 status record_open(const record_opts *o, recorder **out, diag *d)
 {
     *out = NULL;
@@ -473,6 +572,7 @@ status record_open(const record_opts *o, recorder **out, diag *d)
     if (fstat(r->fd, &sb) == 0)
         r->size = (uint64_t)sb.st_size;
     pthread_mutex_init(&r->lock, NULL);
+    pthread_mutex_init(&r->writer, NULL);
     pthread_cond_init(&r->wake, NULL);
     if (!o->no_thread)
         r->has_thread = pthread_create(&r->thread, NULL, flusher, r) == 0;
@@ -505,6 +605,7 @@ void record_close(recorder *r)
     if (r->fd >= 0)
         close(r->fd);
     pthread_mutex_destroy(&r->lock);
+    pthread_mutex_destroy(&r->writer);
     pthread_cond_destroy(&r->wake);
     buf_done(&r->queue);
     memset(r->key, 0, r->key_len);

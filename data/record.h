@@ -36,12 +36,15 @@
  * and a new FILE begun with it: no file passes max_bytes, and the lines
  * kept are at most (keep + 1) * max_bytes.
  *
- * Threads: record_request may be called from many threads at once. It
- * formats the line on the caller's thread and appends it to a buffer
- * under a mutex; the buffer is written when it passes 64 KB and by a
- * thread of the recorder's own every second, so a request waits for a
- * write() only once in a few hundred and the file is never more than a
- * second behind. record_close writes the rest.
+ * Threads: record_request may be called from many threads at once. On
+ * the request's thread it only takes what the line says of the answer
+ * (counts, the error's type: no parse) and copies the request body into
+ * a queue under a mutex; a thread of the recorder's own parses, hashes,
+ * formats and writes the lines, woken at 64 KB queued and every second,
+ * so a request never waits for the hashing or a write() and the file is
+ * about a second behind at most. Past 16 MB queued (the thread fell
+ * behind), the request that finds it so drains the queue itself: memory
+ * stays bounded. record_close writes the rest.
  *
  * Ownership: the recorder owns its file, key and buffer; the caller's
  * strings are only read.
