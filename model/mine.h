@@ -154,4 +154,18 @@ void mine_pattern_name(const mine *m, size_t i, buf *out);
  * description with the measured figures. Returns how many. */
 size_t mine_to_patterns(const mine *m, const char *table, pattern_set *set);
 
+/* The figures a mined pattern's description carries (mine_to_patterns
+ * writes them; `ddbx model --format markdown` reads them back, as the
+ * pattern file has no member for them). */
+typedef struct mine_measured {
+    uint64_t calls;
+    double share;          /* percent of all calls */
+    double rate;           /* calls a second */
+    double returned, read; /* items a call */
+    double units;          /* capacity units a call */
+} mine_measured;
+
+/* Reads a description mine_to_patterns wrote; false for any other. */
+bool mine_measured_parse(const char *description, mine_measured *out);
+
 #endif

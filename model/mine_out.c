@@ -13,6 +13,12 @@
 #include "model/mine.h"
 #include "model/num.h"
 
+/* A mined pattern's description; mine_measured_parse reads it back. */
+#define MEASURED_FORMAT "Mined from %" PRIu64 " recorded calls (%.1f%% of the traffic, %.2f a second): %.2f items" \
+                        " returned and %.2f read a call, %.2f RCU a call"
+#define MEASURED_SCAN "Mined from %" SCNu64 " recorded calls (%lf%% of the traffic, %lf a second): %lf items" \
+                      " returned and %lf read a call, %lf RCU a call"
+
 static void finding(mine_finding **f, size_t *n, mine_finding_kind kind, size_t which, char *text)
 {
     *f = xrealloc(*f, (*n + 1) * sizeof **f);
@@ -197,8 +203,7 @@ static void fill(const mine *m, size_t i, const mine_pattern *mp, pattern *p)
     if (mp->units_max > 0)
         p->max_units = ceil(mp->units_max * 2) / 2;
     buf d = BUF_INIT;
-    buf_printf(&d, "Mined from %" PRIu64 " recorded calls (%.1f%% of the traffic, %.2f a second): %.2f items"
-                   " returned and %.2f read a call, %.2f RCU a call, %.0f RCU a month at that rate",
+    buf_printf(&d, MEASURED_FORMAT ", %.0f RCU a month at that rate",
                mp->calls, mine_calls(m) ? 100.0 * (double)mp->calls / (double)mine_calls(m) : 0.0,
                mine_rate(m, mp), mp->counted ? (double)mp->returned / (double)mp->counted : 0.0,
                mp->counted ? (double)mp->scanned / (double)mp->counted : 0.0, mine_units_per_call(mp),
@@ -233,4 +238,11 @@ size_t mine_to_patterns(const mine *m, const char *table, pattern_set *set)
         made++;
     }
     return made;
+}
+
+bool mine_measured_parse(const char *description, mine_measured *out)
+{
+    memset(out, 0, sizeof *out);
+    return description && sscanf(description, MEASURED_SCAN, &out->calls, &out->share, &out->rate, &out->returned,
+                                 &out->read, &out->units) == 6;
 }

@@ -167,6 +167,12 @@ static void read_patterns_become_check_patterns(void **state)
     assert_int_equal(q->min_items, 0);
     assert_true(fabs(q->rate - 4.0 / 3.0) < 1e-9);
     assert_true(fabs(q->max_units - 0.5) < 1e-9);
+    /* the measured figures read back from the description */
+    mine_measured mm;
+    assert_true(mine_measured_parse(q->description, &mm));
+    assert_int_equal(mm.calls, 4);
+    assert_true(fabs(mm.rate - 1.33) < 0.01 && fabs(mm.returned - 3) < 1e-9 && fabs(mm.units - 0.5) < 1e-9);
+    assert_false(mine_measured_parse("A song's details", &mm));
     const pattern *g = pattern_set_find(&set, "getitem-SocialGraph-2");
     assert_non_null(g);
     assert_int_equal(g->op, PAT_GET);
