@@ -68,6 +68,7 @@ static bool add_line(mine *m, const cJSON *o)
     c.declared = declared;
     c.limit = (long)num_of(o, "limit", NULL);
     c.consistent = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "consistent"));
+    c.backward = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "forward"));
     c.t = num_of(o, "t", NULL);
     c.units = num_of(o, "units", NULL);
     c.ms = num_of(o, "ms", NULL);

@@ -219,7 +219,7 @@ static void make_sig(mine *m, const mine_call *c, const shaped *s)
         const char *v = pair_find(c->names, c->n_names, s->names.name[i], s->names.len[i]);
         sig_add(b, v ? v : "?");
     }
-    buf_printf(b, "%ld\x1f%d", c->limit, c->consistent);
+    buf_printf(b, "%ld\x1f%d\x1f%d", c->limit, c->consistent, c->backward);
 }
 
 static void grow_slots(mine *m)
@@ -267,6 +267,7 @@ static mine_pattern *new_pattern(mine *m, const mine_call *c, const shaped *s)
     p->select = dup_or_null(c->select);
     p->limit = c->limit;
     p->consistent = c->consistent;
+    p->backward = c->backward;
     p->n_names = s->names.n;
     p->names = xcalloc(p->n_names ? p->n_names : 1, sizeof *p->names);
     for (size_t i = 0; i < s->names.n; i++) {

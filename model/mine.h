@@ -67,7 +67,7 @@ typedef struct mine_call {
     const char *const *declared;   /* CreateTable: the index names it declares */
     size_t n_declared;
     long limit;                    /* 0: none */
-    bool consistent;
+    bool consistent, backward;     /* ConsistentRead; ScanIndexForward false */
     double t, units, ms;
     bool has_count;
     uint64_t count, scanned;
@@ -88,7 +88,7 @@ typedef struct mine_pattern {
     char **param_hash;                 /* and the first value's hash seen */
     size_t n_params;
     long limit;
-    bool consistent;
+    bool consistent, backward;
     uint64_t calls, errors, counted;   /* counted: calls whose items are known */
     uint64_t returned, scanned;
     double units, units_max, ms;

@@ -232,6 +232,7 @@ size_t mine_to_patterns(const mine *m, const char *table, pattern_set *set)
         p.filter = mp->filter ? xstrdup(mp->filter) : NULL;
         p.limit = mp->limit > 0 ? (uint32_t)mp->limit : 0;
         p.consistent = mp->consistent;
+        p.backward = mp->backward;
         fill(m, i, mp, &p);
         pattern_set_put(set, &p);
         pattern_done(&p);

@@ -54,7 +54,7 @@ static void placeholders_do_not_split_a_pattern(void **state)
     query(m, 101, ":target", "S:bbb", 4);
     get(m, 102, "S:alice");
     assert_int_equal(mine_count(m), 2);
-    assert_int_equal(mine_calls(m), 3);
+    assert_int_equal(mine_calls(m), 3);   /* before the backward one below */
     const mine_pattern *p = mine_get(m, 0);
     assert_string_equal(p->op, "Query");
     assert_string_equal(p->index, "GSI1");
@@ -66,6 +66,13 @@ static void placeholders_do_not_split_a_pattern(void **state)
     /* A GetItem's key, in name order, as a key condition. */
     p = mine_get(m, 1);
     assert_string_equal(p->keycond, "PK = :p1 AND SK = :p2");
+    /* newest first (ScanIndexForward false) is another pattern */
+    mine_pair v[] = { { ":t", "S:aaa" } };
+    mine_call back = { .op = "Query", .table = "SocialGraph", .index = "GSI1", .keycond = "GSI1PK = :t",
+                       .values = v, .n_values = 1, .backward = true, .t = 101 };
+    mine_add(m, &back);
+    assert_int_equal(mine_count(m), 3);
+    assert_true(mine_get(m, 2)->backward);
     assert_true(fabs(mine_seconds(m) - 2) < 1e-9);
     assert_true(fabs(mine_rate(m, mine_get(m, 0)) - 1.0) < 1e-9);
     assert_true(fabs(mine_units_month(m, mine_get(m, 0)) - 0.5 * 730 * 3600) < 1e-6);
