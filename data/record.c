@@ -28,6 +28,7 @@ struct recorder {
     char *path, *key_path;
     unsigned char *key;
     size_t key_len;
+    sigv4_mac *mac;             /* under key; used by one drain at a time */
     bool created;
     uint64_t max_bytes, size;
     unsigned keep;
@@ -52,7 +53,7 @@ static void put_hash(const recorder *r, buf *out, const char *type, const char *
     memcpy(msg, type, tl);
     msg[tl] = ':';
     memcpy(msg + tl + 1, text, n);
-    sigv4_hmac_sha256(r->key, r->key_len, msg, ml, mac);
+    sigv4_mac_run(r->mac, msg, ml, mac);
     if (msg != msg_small)
         free(msg);
     static const char hex[] = "0123456789abcdef";
@@ -568,6 +569,7 @@ status record_open(const record_opts *o, recorder **out, diag *d)
         free(r);
         return st;
     }
+    r->mac = sigv4_mac_new(r->key, r->key_len);
     struct stat sb;
     if (fstat(r->fd, &sb) == 0)
         r->size = (uint64_t)sb.st_size;
@@ -608,6 +610,7 @@ void record_close(recorder *r)
     pthread_mutex_destroy(&r->writer);
     pthread_cond_destroy(&r->wake);
     buf_done(&r->queue);
+    sigv4_mac_free(r->mac);
     memset(r->key, 0, r->key_len);
     free(r->key);
     free(r->key_path);

@@ -93,7 +93,9 @@ typedef struct record_call {
     double units, ms, t;
 } record_call;
 
-/* The line for c (with its newline) appended to out. */
+/* The line for c (with its newline) appended to out. One thread at a
+ * time (the recorder's MAC state is reused): record_request's writing
+ * is serialized so. */
 void record_format(const recorder *r, const record_call *c, buf *out);
 /* Formats and queues the line. */
 void record_request(recorder *r, const record_call *c);
