@@ -199,39 +199,55 @@ static char *beside(const char *path, const char *name)
     return buf_steal(&b);
 }
 
-/* The key's bytes from path, made first when the file is missing. */
-static status load_key(mask_file *f, diag *d)
+status mask_file_key_load(const char *path, unsigned char **key, size_t *len, bool *created, diag *d)
 {
-    int fd = open(f->key_path, O_RDONLY);
+    *key = NULL;
+    *len = 0;
+    if (created)
+        *created = false;
+    int fd = open(path, O_RDONLY);
     if (fd < 0 && errno == ENOENT) {
         unsigned char k[KEY_BYTES];
         /* getentropy, not Linux's getrandom: glibc, macOS and the BSDs
          * all have it (at most 256 bytes a call). */
         if (getentropy(k, sizeof k) != 0)
-            return diag_set(d, ST_IO, "%s: no random bytes for a new key: %s", f->key_path,
-                            strerror(errno));
-        int w = open(f->key_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+            return diag_set(d, ST_IO, "%s: no random bytes for a new key: %s", path, strerror(errno));
+        int w = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
         if (w < 0 || write(w, k, sizeof k) != (ssize_t)sizeof k || close(w) != 0) {
             int e = errno;
             if (w >= 0)
-                unlink(f->key_path);
-            return diag_set(d, ST_IO, "%s: cannot write a new key: %s", f->key_path, strerror(e));
+                unlink(path);
+            return diag_set(d, ST_IO, "%s: cannot write a new key: %s", path, strerror(e));
         }
-        f->created = true;
-        fd = open(f->key_path, O_RDONLY);
+        memset(k, 0, sizeof k);
+        if (created)
+            *created = true;
+        fd = open(path, O_RDONLY);
     }
     if (fd < 0)
-        return diag_set(d, ST_IO, "%s: cannot read the key: %s", f->key_path, strerror(errno));
+        return diag_set(d, ST_IO, "%s: cannot read the key: %s", path, strerror(errno));
     unsigned char k[KEY_MAX + 1];
     ssize_t n = read(fd, k, sizeof k);
     close(fd);
     if (n < KEY_MIN || n > KEY_MAX)
-        return diag_set(d, ST_IO, "%s: a key file holds %d to %d bytes (%zd here)", f->key_path,
-                        KEY_MIN, KEY_MAX, n);
-    free(f->key);
-    f->key = xmemdup(k, (size_t)n);
-    f->key_len = (size_t)n;
+        return diag_set(d, ST_IO, "%s: a key file holds %d to %d bytes (%zd here)", path, KEY_MIN, KEY_MAX, n);
+    *key = xmemdup(k, (size_t)n);
+    *len = (size_t)n;
     memset(k, 0, sizeof k);
+    return ST_OK;
+}
+
+/* The key's bytes from f->key_path, made first when the file is missing. */
+static status load_key(mask_file *f, diag *d)
+{
+    unsigned char *k = NULL;
+    size_t n = 0;
+    status st = mask_file_key_load(f->key_path, &k, &n, &f->created, d);
+    if (st != ST_OK)
+        return st;
+    free(f->key);
+    f->key = k;
+    f->key_len = n;
     return ST_OK;
 }
 

@@ -45,6 +45,12 @@ status mask_file_parse(const char *name, const char *text, size_t len, const voi
                        size_t key_len, mask_file **out, diag *d);
 void mask_file_free(mask_file *f);
 
+/* A key file's bytes (16 to 4096 of them) into *key (malloc'd; the
+ * caller clears and frees it), made first with 32 random bytes,
+ * owner-only (0600), when the file is missing (*created says so; created
+ * may be NULL). Also the key of `ddbx serve --record` (data/record.h). */
+status mask_file_key_load(const char *path, unsigned char **key, size_t *len, bool *created, diag *d);
+
 const mask *mask_file_mask(const mask_file *f);
 /* The key's file, and whether mask_file_load created it. */
 const char *mask_file_key_path(const mask_file *f);

@@ -25,7 +25,8 @@
 #else
 #define CRYPTO_SONAME "libcrypto.so.3"
 #endif
-#define CRYPTO_SYMS(X) X(SHA256) X(SHA1) X(HMAC) X(EVP_sha256) X(OPENSSL_cleanse)
+#define CRYPTO_SYMS(X) X(SHA256) X(SHA1) X(HMAC) X(EVP_sha256) X(OPENSSL_cleanse) X(EVP_MD_CTX_new) \
+    X(EVP_MD_CTX_free) X(EVP_MD_CTX_copy_ex) X(EVP_DigestInit_ex) X(EVP_DigestUpdate) X(EVP_DigestFinal_ex)
 static struct {
     CRYPTO_SYMS(DYNLIB_FIELD)
 } ossl;
@@ -35,6 +36,12 @@ static const char *const ossl_names[] = { CRYPTO_SYMS(DYNLIB_NAME) };
 #define HMAC (*ossl.HMAC)
 #define EVP_sha256 (*ossl.EVP_sha256)
 #define OPENSSL_cleanse (*ossl.OPENSSL_cleanse)
+#define EVP_MD_CTX_new (*ossl.EVP_MD_CTX_new)
+#define EVP_MD_CTX_free (*ossl.EVP_MD_CTX_free)
+#define EVP_MD_CTX_copy_ex (*ossl.EVP_MD_CTX_copy_ex)
+#define EVP_DigestInit_ex (*ossl.EVP_DigestInit_ex)
+#define EVP_DigestUpdate (*ossl.EVP_DigestUpdate)
+#define EVP_DigestFinal_ex (*ossl.EVP_DigestFinal_ex)
 
 static pthread_once_t ossl_once = PTHREAD_ONCE_INIT;
 static diag ossl_why;
@@ -91,6 +98,61 @@ void sigv4_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t n
                             out, &len);
     assert(r && len == 32);
     (void)r;
+}
+
+/* The key's two padded blocks absorbed once (RFC 2104: H(K^opad,
+ * H(K^ipad, m))); each MAC then copies the two states, not the key. */
+struct sigv4_mac {
+    EVP_MD_CTX *inner, *outer, *work;
+};
+
+sigv4_mac *sigv4_mac_new(const void *key, size_t keylen)
+{
+    crypto_needed();
+    unsigned char k[64] = { 0 }, pad[64];
+    if (keylen > sizeof k)
+        SHA256(key, keylen, k);
+    else
+        memcpy(k, key, keylen);
+    sigv4_mac *m = xcalloc(1, sizeof *m);
+    m->inner = EVP_MD_CTX_new();
+    m->outer = EVP_MD_CTX_new();
+    m->work = EVP_MD_CTX_new();
+    if (!m->inner || !m->outer || !m->work)
+        mem_fatal("out of memory (a MAC's state)");
+    for (int i = 0; i < 64; i++)
+        pad[i] = k[i] ^ 0x36;
+    EVP_DigestInit_ex(m->inner, EVP_sha256(), NULL);
+    EVP_DigestUpdate(m->inner, pad, sizeof pad);
+    for (int i = 0; i < 64; i++)
+        pad[i] = k[i] ^ 0x5c;
+    EVP_DigestInit_ex(m->outer, EVP_sha256(), NULL);
+    EVP_DigestUpdate(m->outer, pad, sizeof pad);
+    OPENSSL_cleanse(k, sizeof k);
+    OPENSSL_cleanse(pad, sizeof pad);
+    return m;
+}
+
+void sigv4_mac_run(sigv4_mac *m, const void *msg, size_t n, unsigned char out[32])
+{
+    unsigned char in[32];
+    unsigned int len = 32;
+    EVP_MD_CTX_copy_ex(m->work, m->inner);
+    EVP_DigestUpdate(m->work, n ? msg : (const void *)"", n);
+    EVP_DigestFinal_ex(m->work, in, &len);
+    EVP_MD_CTX_copy_ex(m->work, m->outer);
+    EVP_DigestUpdate(m->work, in, sizeof in);
+    EVP_DigestFinal_ex(m->work, out, &len);
+}
+
+void sigv4_mac_free(sigv4_mac *m)
+{
+    if (!m)
+        return;
+    EVP_MD_CTX_free(m->inner);
+    EVP_MD_CTX_free(m->outer);
+    EVP_MD_CTX_free(m->work);
+    free(m);
 }
 
 void sigv4_amz_date(long long epoch, char out[17])

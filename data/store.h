@@ -117,6 +117,11 @@ status store_open_peer(store *s, store **out, diag *d);
 status store_call(store *s, const char *op, const char *input, size_t len,
                   char **out, diag *d);
 
+/* The capacity units the calling thread's last store_call on a local
+ * store consumed (read or write units, by its operation), whether or not
+ * the request asked ReturnConsumedCapacity: for `ddbx serve --record`. */
+double store_call_units(void);
+
 /* After store_call failed with st: DynamoDB's whole message (d->msg may be
  * cut at diag's size for long validation messages). Valid until the next
  * call on s. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "data/store_int.h"
+#include "data/store_ops.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
@@ -90,6 +91,7 @@ status store_call(store *s, const char *op, const char *input, size_t len, char 
     if (s->remote)
         return store_remote_call(s, op, input, len, out, d);
     *out = NULL;
+    sop_units_reset();
     store_op_fn fn = find_op(op);
     if (!fn)
         return diag_set(d, ST_UNKNOWN_OPERATION, "Unknown operation: %s", op);

@@ -162,8 +162,15 @@ static void updated_part(const reqx *x, const av *item, av *out)
  * the request asked for it (ReturnConsumedCapacity), as DynamoDB answers. */
 static void cap_fill(const ddb_req *r, ddb_res *res, const tinfo *t, double table, const double *idx)
 {
-    if (r->rcc != DDB_RCC_NONE)
+    if (r->rcc != DDB_RCC_NONE) {
         seng_cap_add(res, t, table, idx);
+        return;
+    }
+    /* Not asked: only the thread's tally (store_call_units). */
+    double u = table;
+    for (size_t i = 0; idx && i < t->def.n_idx && i < SCHEMA_MAX_INDEXES; i++)
+        u += idx[i];
+    sop_units_add(u);
 }
 
 /* A failed condition: DynamoDB's message, and the item as it is when

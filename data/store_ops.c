@@ -143,8 +143,29 @@ static void cap_json(buf *out, ddb_rcc mode, const ddb_cap *c)
     buf_addc(out, '}');
 }
 
+/* The units the calling thread's current store_call consumed, asked for
+ * or not (store_call_units): a store connection serves one call at a
+ * time on one thread, so a thread's tally is its call's. */
+static __thread double call_units;
+
+void sop_units_reset(void)
+{
+    call_units = 0;
+}
+
+void sop_units_add(double u)
+{
+    call_units += u;
+}
+
+double store_call_units(void)
+{
+    return call_units;
+}
+
 void sop_write_cap(buf *out, ddb_rcc mode, const ddb_cap *c, bool lead_comma)
 {
+    call_units += c->units;
     if (mode == DDB_RCC_NONE)
         return;
     if (lead_comma)
@@ -155,6 +176,8 @@ void sop_write_cap(buf *out, ddb_rcc mode, const ddb_cap *c, bool lead_comma)
 
 void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma, bool list)
 {
+    for (size_t i = 0; i < res->n_caps; i++)
+        call_units += res->caps[i].units;
     if (mode == DDB_RCC_NONE || (!list && !res->n_caps))
         return;
     if (lead_comma)

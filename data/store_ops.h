@@ -68,6 +68,11 @@ ddb_rcc sop_rcc_mode(const cJSON *in);
  * sop_write_cap: of one table's. Nothing for DDB_RCC_NONE. */
 void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma, bool list);
 void sop_write_cap(buf *out, ddb_rcc mode, const ddb_cap *c, bool lead_comma);
+/* The calling thread's tally of units (store_call_units): the writers
+ * above add what they are given, asked for or not; a read that computes
+ * its units only when asked adds them itself when not. */
+void sop_units_reset(void);
+void sop_units_add(double u);
 /* ,"ItemCollectionMetrics":... of a typed result (no comma when out ends
  * in '{'): a single write's one object, or per_table a batch's or a
  * transaction's map of table to the list of its collections. Nothing when

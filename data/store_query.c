@@ -194,6 +194,11 @@ static void read_caps(const read_req *r, uint64_t cap_bytes, bool stopped, ddb_r
     double least = (double)size_scan_min_halves(r->consistent) / 2.0;
     if (!r->rq.pk && !r->rq.pk_enc && !stopped && r->rq.segments == 0 && u < least)
         u = least;
+    if (r->rcc == DDB_RCC_NONE) {
+        /* Not asked: only the thread's tally (store_call_units). */
+        sop_units_add(u);
+        return;
+    }
     ddb_cap *cp = ddb_res_cap(cr, r->rq.t->name);
     cp->units += u;
     if (ix && !r->full_items) {
@@ -286,8 +291,7 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res caps;
         ddb_res_init(&caps);
         ddb_res *cr = o->res ? o->res : &caps;
-        if (r->rcc != DDB_RCC_NONE)
-            read_caps(r, cap_bytes, stopped, cr);
+        read_caps(r, cap_bytes, stopped, cr);
         if (out) {
             if (!count_only)
                 buf_addc(out, ']');

@@ -134,6 +134,7 @@ int cli_load(int argc, char **argv);      /* ui/cli_load.c */
 int cli_export(int argc, char **argv);    /* ui/cli_export.c */
 int cli_pull(int argc, char **argv);      /* ui/cli_pull.c: a remote table into the store */
 int cli_check(int argc, char **argv);     /* ui/cli_check.c: run a pattern file's access patterns */
+int cli_patterns(int argc, char **argv);  /* ui/cli_patterns.c: access patterns of recorded traffic */
 int cli_model(int argc, char **argv);     /* ui/cli_model.c: the entities of the tables */
 int cli_doctor(int argc, char **argv);    /* ui/cli_doctor.c: what hurts a design */
 int cli_push(int argc, char **argv);      /* ui/cli_push.c: local tables onto an endpoint */

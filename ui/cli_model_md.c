@@ -8,7 +8,11 @@
  * run read-only: operation, table or index, key condition, items and read
  * units per call, cost per million calls on-demand and provisioned and per
  * month at its rate); what a write of each entity costs, with the index
- * copies it causes; what storing the tables and indexes costs a month.
+ * copies it causes; what storing the tables and indexes costs a month;
+ * the traffic measured (the patterns `ddbx patterns --out` mined from a
+ * recording: their recorded rate and read units a call, priced); the
+ * evolution steps `ddbx evolve` took (data/evolve_steps.h's log,
+ * DB.evolve.jsonl beside the database).
  *
  * Deterministic: tables, entities, attributes and patterns come in name
  * or file order, sizes and money in fixed formats, and nothing depends on
@@ -19,13 +23,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "data/evolve_steps.h"
 #include "data/pattern_file.h"
 #include "data/pattern_run.h"
 #include "data/price_file.h"
 #include "model/cost.h"
 #include "model/ddbjson.h"
 #include "model/mem.h"
+#include "model/mine.h"
 #include "ui/cli.h"
 #include "ui/cli_cost.h"
 #include "ui/cli_model.h"
@@ -290,6 +297,17 @@ static void money(buf *out, const price_region *p, double v)
     cost_money(p, v, out);
 }
 
+/* "table / index" of a pattern, and the separator after it. */
+static void where_cell(const pattern *pat, buf *out)
+{
+    cell(out, pat->table, false);
+    if (pat->index) {
+        buf_adds(out, " / ");
+        cell(out, pat->index, false);
+    }
+    sep(out);
+}
+
 static void patterns_section(store *st, const ent_model *m, const pattern_set *sets, size_t n_sets,
                              const price_table *pt, const price_region *p, buf *out)
 {
@@ -320,12 +338,7 @@ static void patterns_section(store *st, const ent_model *m, const pattern_set *s
             if (pat->op == PAT_PARTIQL)
                 buf_adds(out, " (PartiQL)");
             sep(out);
-            cell(out, pat->table, false);
-            if (pat->index) {
-                buf_adds(out, " / ");
-                cell(out, pat->index, false);
-            }
-            sep(out);
+            where_cell(pat, out);
             cell(out, pat->op == PAT_PARTIQL ? pat->statement : pat->keycond, true);
             buf_printf(out, " | %zu | %g | ", r.items, r.units);
             cost_calls c;
@@ -357,6 +370,96 @@ static void patterns_section(store *st, const ent_model *m, const pattern_set *s
     if (!shown)
         buf_adds(out, "\nNo access pattern names these tables: write them in a pattern file"
                       " (ddbx(1), ACCESS PATTERNS) and give it with --patterns.\n");
+}
+
+/* The mined patterns (a description mine_to_patterns wrote): what the
+ * recording measured, priced at its rate. */
+static void traffic_section(const ent_model *m, const pattern_set *sets, size_t n_sets, const price_table *pt,
+                            const price_region *p, buf *out)
+{
+    bool any = false;
+    for (size_t s = 0; s < n_sets; s++)
+        for (size_t i = 0; i < sets[s].n; i++) {
+            const pattern *pat = &sets[s].p[i];
+            mine_measured mm;
+            if (!ent_model_table(m, pat->table) || !mine_measured_parse(pat->description, &mm))
+                continue;
+            if (!any) {
+                buf_adds(out, "\n## Traffic measured\n\nThe access patterns `ddbx patterns` mined from requests"
+                              " recorded by `ddbx serve --record`: what each call returned, read and consumed,"
+                              " at the rate recorded.\n\n");
+                static const char *const tc[] = { "pattern", "operation", "table / index", "key condition",
+                                                  "calls recorded", "share", "rate", "items returned / read a call",
+                                                  "read units a call", "a month, on-demand / provisioned" };
+                head(out, tc, 10);
+                any = true;
+            }
+            buf_adds(out, "| ");
+            cell(out, pat->name, false);
+            sep(out);
+            buf_adds(out, pattern_op_name(pat->op));
+            sep(out);
+            where_cell(pat, out);
+            cell(out, pat->keycond ? pat->keycond : "(Scan)", true);
+            buf_printf(out, " | %llu | %.1f%% | ", (unsigned long long)mm.calls, mm.share);
+            cost_rate_text(mm.rate, out);
+            buf_printf(out, " | %.2f / %.2f | %.2f | ", mm.returned, mm.read, mm.units);
+            cost_calls c;
+            cost_calls_of(p, pt->hours_per_month, false, mm.units, mm.rate, &c);
+            money(out, p, c.od_month);
+            buf_adds(out, " / ");
+            money(out, p, c.pv_month);
+            buf_adds(out, " |\n");
+        }
+}
+
+/* The schema changes `ddbx evolve` applied, from its log. */
+static void evolution_section(const char *db_path, buf *out)
+{
+    char *path = evolve_steps_path(db_path);
+    evolve_step *st = NULL;
+    size_t n = 0, bad = 0;
+    diag d;
+    diag_init(&d);
+    status rs = evolve_steps_read(path, &st, &n, &bad, &d);
+    /* No log, no section: a design nobody evolved reads as before. */
+    if (rs == ST_OK && !n && !bad) {
+        free(path);
+        return;
+    }
+    buf_adds(out, "\n## Evolution\n\nThe schema changes `ddbx evolve` applied, from its log (");
+    cell(out, strrchr(path, '/') ? strrchr(path, '/') + 1 : path, true);
+    buf_adds(out, ").\n\n");
+    if (rs != ST_OK) {
+        cell(out, d.msg, false);
+        buf_addc(out, '\n');
+    } else if (n) {
+        static const char *const ec[] = { "when", "table", "index", "hash key", "range key", "items updated",
+                                          "items left out", "status" };
+        head(out, ec, 8);
+        for (size_t i = 0; i < n; i++) {
+            const char *v[] = { st[i].time, st[i].table, st[i].index, st[i].hash, st[i].range };
+            buf_adds(out, "| ");
+            for (int k = 0; k < 5; k++) {
+                cell(out, v[k] ? v[k] : "-", k >= 3 && v[k]);
+                sep(out);
+            }
+            long long nums[] = { st[i].updated, st[i].skipped };
+            for (int k = 0; k < 2; k++) {
+                if (nums[k] >= 0)
+                    buf_printf(out, "%lld", nums[k]);
+                else
+                    buf_addc(out, '-');
+                sep(out);
+            }
+            cell(out, st[i].status ? st[i].status : "-", false);
+            buf_adds(out, " |\n");
+        }
+    }
+    if (bad)
+        buf_printf(out, "\n%zu line%s of the log could not be read.\n", bad, bad == 1 ? "" : "s");
+    evolve_steps_free(st, n);
+    free(path);
 }
 
 static void writes_section(const ent_model *m, const price_table *pt, const price_region *p,
@@ -455,7 +558,11 @@ int cli_load_pattern_sets(const char **files, size_t n_files, const char *flag_d
     for (size_t i = 0; i < n_files && rc == 0; i++) {
         diag d;
         diag_init(&d);
-        if (pattern_file_load(files[i], &(*sets)[i], &d) != ST_OK) {
+        /* a folder: its *.json files (the mined ones of `ddbx patterns --out`) */
+        struct stat sb;
+        bool dir = stat(files[i], &sb) == 0 && S_ISDIR(sb.st_mode);
+        if ((dir ? pattern_file_load_dir(files[i], &(*sets)[i], &d)
+                 : pattern_file_load(files[i], &(*sets)[i], &d)) != ST_OK) {
             cli_print_file_diag(who, &d);
             rc = 2;
         }
@@ -515,8 +622,12 @@ int cli_model_markdown(store *st, const ent_model *m, const cli_model_opts *o)
         tables_section(st, m, &out);
         entities_section(m, &out);
         patterns_section(st, m, sets, n_sets, &pt, p, &out);
+        traffic_section(m, sets, n_sets, &pt, p, &out);
         writes_section(m, &pt, p, &out);
         storage_section(st, m, p, &out);
+        char *db = paths_db(o->db_path, 0);
+        evolution_section(db, &out);
+        free(db);
         fwrite(out.data, 1, out.len, stdout);
         buf_done(&out);
     }

@@ -8,7 +8,8 @@
  * or DynamoDB Local's rule, one a credential scope or one shared
  * (ui/serve_dbs.h). --cors (ui/serve_cors.h), --delay-transient-statuses
  * (data/serve_delay.h) and --require-credentials (data/sigv4_check.h)
- * act on each request in on_request.
+ * act on each request in on_request; --record (data/record.h) writes a
+ * line for each after its answer is made.
  *
  * Concurrency: ui/httpd.c runs a pool of worker threads (--threads N,
  * default the number of cores, at least 2), each serving its share of
@@ -48,6 +49,7 @@
 
 #include "data/serve.h"
 #include "data/serve_delay.h"
+#include "data/record.h"
 #include "data/sigv4_check.h"
 #include "data/store.h"
 #include "model/buf.h"
@@ -91,6 +93,7 @@ typedef struct server {
     const char *need_key;     /* --require-credentials KEY (NULL: any request) */
     const char *need_secret;
     serve_delay *delay;       /* --delay-transient-statuses; NULL: off */
+    recorder *rec;            /* --record; NULL: off */
     unsigned long requests;   /* atomic: numbers the request ids */
     unsigned long seed;
 } server;
@@ -218,6 +221,14 @@ static store *request_store(server *sv, const httpd_request *rq, char *db, size_
     return st;
 }
 
+/* Seconds since the epoch, to the microsecond (a record line's "t"). */
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* One request (ui/httpd.c calls it on a worker thread). Refused before
  * being read whole: a request line or header section past the limits
  * (400, as DynamoDB refuses oversized lines and headers), a body past
@@ -254,7 +265,18 @@ static void on_request(void *cls, const httpd_request *rq, httpd_response *rs)
         store *st = request_store(sv, rq, db, sizeof db, rs);
         if (st) {
             serve_reply r;
+            struct timespec t0, t1;
+            if (sv->rec)
+                clock_gettime(CLOCK_MONOTONIC, &t0);
             serve_handle(st, rq->target, rq->body, rq->body_len, &r);
+            if (sv->rec && rq->target && strchr(rq->target, '.')) {
+                clock_gettime(CLOCK_MONOTONIC, &t1);
+                record_call c = { .op = strchr(rq->target, '.') + 1, .body = rq->body, .len = rq->body_len,
+                                  .reply = r.body, .reply_len = r.len, .http = r.http_status,
+                                  .units = store_call_units(), .t = wall_now(),
+                                  .ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6 };
+                record_request(sv->rec, &c);
+            }
             if (sv->delay && rq->target && strchr(rq->target, '.')) {
                 struct timespec ts;
                 clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -305,8 +327,8 @@ static unsigned default_threads(void)
 
 /* What the command line says (cli_serve's table). */
 typedef struct serve_args {
-    const char *db, *db_path, *host, *cors, *credentials;
-    long port, threads;
+    const char *db, *db_path, *host, *cors, *credentials, *record, *record_key;
+    long port, threads, record_max, record_keep;
     double idle, retention, lifetime, ttl_every;
     bool in_memory, shared_db, delay, optimize, no_telemetry, jar_form;
 } serve_args;
@@ -336,6 +358,11 @@ static const opt serve_opts[] = {
     OPT_SECONDS("idle-timeout", &args.idle, 0, 86400, OPT_ABOVE_LO, "close a keep-alive connection idle S seconds"),
     CLI_OPTS_STREAM_TIMES(&args.retention, &args.lifetime),
     CLI_OPT_TTL_INTERVAL(&args.ttl_every),
+    OPT_SECONDS("stream-retention", &args.retention, 0, 1e9, OPT_ABOVE_LO, "keep change records S seconds"),
+    OPT_STRING("record", "FILE", &args.record, "write a line a request to FILE, values hashed (ddbx patterns reads it)"),
+    OPT_INTEGER("record-max", "BYTES", &args.record_max, 4096, 1e15, "rotate the record at BYTES (default 64 MiB)"),
+    OPT_INTEGER("record-keep", "N", &args.record_keep, 0, 1000, "rotated records kept: FILE.1 .. FILE.N (default 4)"),
+    OPT_STRING("record-key", "FILE", &args.record_key, "the hashing key's file (default: the record's FILE.key)"),
     OPT_HELP_ALSO("-help"),
     OPT_END(),
 };
@@ -494,6 +521,8 @@ int cli_serve(int argc, char **argv)
     args.threads = default_threads();
     args.idle = IDLE_TIMEOUT;
     args.ttl_every = CLI_TTL_INTERVAL;
+    args.record_max = (long)RECORD_MAX_BYTES;
+    args.record_keep = RECORD_KEEP;
     args.jar_form = take_jar_form(&argc, argv);
     int pr = opts_parse(&serve_cmd, &argc, argv);
     if (pr != OPTS_OK)
@@ -523,6 +552,19 @@ int cli_serve(int argc, char **argv)
         sv.delay = serve_delay_new();
     diag d;
     diag_init(&d);
+    if (args.record) {
+        record_opts ro = { .path = args.record, .key_path = args.record_key,
+                           .max_bytes = (uint64_t)args.record_max, .keep = (unsigned)args.record_keep };
+        if (record_open(&ro, &sv.rec, &d) != ST_OK) {
+            fprintf(stderr, "ddbx serve: --record: %s\n", d.msg);
+            serve_delay_free(sv.delay);
+            free(key);
+            free(path);
+            return 1;
+        }
+        fprintf(stderr, "ddbx serve: recording to %s (values hashed with the key in %s%s)\n", args.record,
+                record_key_path(sv.rec), record_key_created(sv.rec) ? ", made now" : "");
+    }
     sv.dbs = serve_dbs_new(&dbo, &d);
     if (sv.dbs)
         rc = listen_and_wait(&sv);
@@ -530,6 +572,7 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "ddbx serve: %s\n", d.msg), rc = 1;
     serve_dbs_free(sv.dbs);   /* the workers are gone: no connection is in use */
     serve_delay_free(sv.delay);
+    record_close(sv.rec);
     free(key);
     free(path);
     return rc;

@@ -40,6 +40,10 @@ static const char usage_text[] =
     "                                         run every access pattern, read-only; exit 1\n"
     "                                         when one needs a Scan or breaks its budget;\n"
     "                                         --cost: in dollars, with writes and storage\n"
+    "       ddbx patterns FILE... [--out DIR] [--db FILE] [--format text|json]\n"
+    "                                         the access patterns of traffic recorded by\n"
+    "                                         ddbx serve --record FILE: rates, costs, Scans,\n"
+    "                                         wasteful filters, hot keys, unused indexes\n"
     "       ddbx model [TABLE...] [--db FILE | --endpoint-url URL | --region R] [--profile P]\n"
     "                  [--format text|json|markdown] [--sample N | --all] [--patterns FILE]\n"
     "                  [--price FILE] [--price-region R]\n"
@@ -88,6 +92,7 @@ static const struct {
     { "serve", cli_serve },
     { "samples", cli_samples },
     { "check", cli_check },
+    { "patterns", cli_patterns },
     { "model", cli_model },
     { "doctor", cli_doctor },
     { "push", cli_push },

@@ -65,6 +65,7 @@ const servers = (process.env.BENCH_SERVERS || 'dynalite,ddblocal,serve').split('
 const want = (sys) => servers.includes(sys === 'serve-mem' ? 'serve' : sys);
 const ddblocal = require(path.join(root, 'tests', 'ddblocal', 'server.js'));
 const portable = require('./bench_portable.js');
+const record = require('./bench_record.js');
 
 const t0 = Date.now();
 const log = (...m) => console.error(`[bench ${((Date.now() - t0) / 1000).toFixed(0)}s]`, ...m);
@@ -609,6 +610,10 @@ async function main() {
       add(size, 'ddbx', figs(mustRun(bin('tests/bench/bench_store'), ['read', ddbxDb].concat(a)).stdout));
     }
     if (size === 100000) await httpPart(size, file);
+    /* serve --record's cost on GetItem, and ddbx patterns on 1M recorded requests (issue 40). */
+    if (size === 100000 && !QUICK) {
+      await record.run({ bin, DATA, secs: LOADC.secs, reps: 3, log, add, figs, mustRun }, ddbxDb, size, 1000000);
+    }
     if (size === PLAN.w6Size) {
       log(`W6 explorer on ${size} items`);
       w6Note = explorer(size, ddbxDb);
@@ -1195,6 +1200,9 @@ function report(m, la, lb, w6Note) {
     L.push(`| W7 | evaluate against an item, ops/s (bench_expr, CPU time) | ${fmt(ev)} | ≥ 5,000,000/s | ${ev >= 5e6 ? 'yes' : '**no**'} |`);
   }
   L.push('');
+  if (results.record) {
+    L.push('## Recording and mining traffic (`ddbx serve --record`, `ddbx patterns`)', '', record.table(med), '');
+  }
   L.push(`## The explorer at scale: ${SCALE.map((n) => n.toLocaleString('en-US')).join(' and ')} items`);
   L.push('');
   L.push('tests/bench/explorer.js: each database is the follow graph of N items plus ACTOR#zoe\'s partition of ' +

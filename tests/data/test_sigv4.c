@@ -288,6 +288,39 @@ static void test_amz_date(void **state)
     assert_string_equal(s, DATE);
 }
 
+/* The prepared MAC (sigv4_mac) is HMAC-SHA256: RFC 4231's test case 2
+ * ("Jefe", "what do ya want for nothing?"), and the one-shot HMAC for a
+ * key of 32 bytes, one longer than a block (hashed first), and an empty
+ * message. */
+static void test_prepared_mac(void **state)
+{
+    (void)state;
+    unsigned char a[32], b[32];
+    char hex[65];
+    sigv4_mac *m = sigv4_mac_new("Jefe", 4);
+    sigv4_mac_run(m, "what do ya want for nothing?", 28, a);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", a[i]);
+    assert_string_equal(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    sigv4_mac_free(m);
+    unsigned char key[100];
+    for (size_t i = 0; i < sizeof key; i++)
+        key[i] = (unsigned char)(i * 7 + 1);
+    const size_t lens[] = { 32, 64, 100 };
+    for (size_t k = 0; k < 3; k++) {
+        m = sigv4_mac_new(key, lens[k]);
+        for (int rep = 0; rep < 2; rep++) {   /* the state is reused */
+            sigv4_mac_run(m, "S:ACTOR#alice", 13, a);
+            sigv4_hmac_sha256(key, lens[k], "S:ACTOR#alice", 13, b);
+            assert_memory_equal(a, b, 32);
+        }
+        sigv4_mac_run(m, "", 0, a);
+        sigv4_hmac_sha256(key, lens[k], "", 0, b);
+        assert_memory_equal(a, b, 32);
+        sigv4_mac_free(m);
+    }
+}
+
 static void test_backoff(void **state)
 {
     (void)state;
@@ -306,6 +339,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_iam_listusers),
+        cmocka_unit_test(test_prepared_mac),
         cmocka_unit_test(test_get_vanilla),
         cmocka_unit_test(test_post_vanilla),
         cmocka_unit_test(test_query_order),

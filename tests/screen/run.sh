@@ -7,6 +7,9 @@
 # Header lines of a .keys file (comments, read by this runner):
 #   # db: social odd      fixtures/*.jsonl replayed through `ddbx api`
 #   # samples: yes        the bundled samples, loaded by `ddbx samples`
+#   # patterns: FILE    fixtures/FILE copied into the database's pattern
+#                         folder (beside test.db: patterns/), as `ddbx
+#                         patterns --out` writes it there
 #   # gen: TABLE P N      a generated table loaded by `ddbx load`: P
 #                         partitions PK=USER#00000.. of N items each,
 #                         SK=USER#00000#0000.. (the item's own id), n N
@@ -99,6 +102,9 @@ for keys in "$here"/*.keys; do
         ! "$DDBX" samples --db "$db" > "$w/samples.out" 2>&1; then
         ok=0; why="ddbx samples failed"
     fi
+    for f in $(sed -n 's/^# patterns: *//p' "$keys"); do
+        mkdir -p "$w/patterns" && cp "$here/fixtures/$f" "$w/patterns/" || { ok=0; why="no fixture $f"; }
+    done
     gen=$(sed -n 's/^# gen: *//p' "$keys" | head -n 1)
     if [ -n "$gen" ]; then
         set -- $gen
