@@ -11,6 +11,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <time.h>
@@ -506,33 +507,27 @@ void store_set_memory_image(const unsigned char *image, size_t len)
     mem_image_len = len;
 }
 
-/* The image copied into s's new, empty in-memory database: opened in a
- * private connection of its own (sqlite3_deserialize would reopen s's
- * main database as a private one, its peers no longer sharing it), then
- * its pages copied by the backup API. What the schema statements set on
- * the store is set here (the index entries carry their bodies, there is
- * a history table). */
+/* The image written into s's new in-memory database, right after its
+ * open and before any statement reads it: straight into the memdb file
+ * through its VFS handle (SQLITE_FCNTL_FILE_POINTER), the way SQLite's
+ * pager would write those bytes. Nothing can hold the file yet (its name
+ * is new, no statement has run), so the pager finds the schema there at
+ * its first read and parses it once, as it would a file's. (The backup
+ * API took a second connection, its page cache and a copy page by page:
+ * a third of `serve --in-memory`'s store opening; sqlite3_deserialize
+ * would reopen s's database as a private one, its peers no longer
+ * sharing it.) What the schema statements set on the store is set here
+ * (the index entries carry their bodies, there is a history table). */
 static status schema_from_image(store *s, diag *d)
 {
-    sqlite3 *img = NULL;
-    status st = ST_OK;
-    /* Read-only: SQLite reads the bytes where they are, never writes them. */
-    if (sqlite3_open_v2(":memory:", &img, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
-        sqlite3_deserialize(img, "main", (unsigned char *)mem_image, (sqlite3_int64)mem_image_len,
-                            (sqlite3_int64)mem_image_len, SQLITE_DESERIALIZE_READONLY) != SQLITE_OK) {
-        st = diag_set(d, ST_INTERNAL, "the in-memory schema image: %s", img ? sqlite3_errmsg(img) : "no memory");
-        sqlite3_close(img);
-        return st;
-    }
-    sqlite3_backup *b = sqlite3_backup_init(s->db, "main", img, "main");
-    if (!b || sqlite3_backup_step(b, -1) != SQLITE_DONE)
-        st = store_sqlerr(s, d);
-    sqlite3_backup_finish(b);
-    sqlite3_close(img);
+    sqlite3_file *f = NULL;
+    if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_FILE_POINTER, &f) != SQLITE_OK || !f || !f->pMethods ||
+        mem_image_len > INT_MAX || f->pMethods->xWrite(f, mem_image, (int)mem_image_len, 0) != SQLITE_OK)
+        return diag_set(d, ST_INTERNAL, "the in-memory schema image could not be written");
     s->idx_body = true;
     s->has_history = true;
     s->has_vecs = true;   /* the image has the vecs table */
-    return st;
+    return ST_OK;
 }
 
 status store_memory_image(unsigned char **out, size_t *len, diag *d)
@@ -617,6 +612,11 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
          * at once, and the database is one allocation. */
         sqlite3_int64 most = 0x7fff0000;
         sqlite3_file_control(s->db, "main", SQLITE_FCNTL_SIZE_LIMIT, &most);
+        if (mem_image) {
+            status st = schema_from_image(s, d);
+            if (st != ST_OK)
+                return st;
+        }
     }
 
     if (!ro && make_schema && !memory && !empty) {
@@ -656,10 +656,8 @@ static status open_conn(store *s, const char *path, unsigned flags, bool make_sc
         sqlite3_exec(s->db, "PRAGMA mmap_size=2147418112", NULL, NULL, NULL);
     sqlite3_exec(s->db, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
 
-    if (!make_schema)
+    if (!make_schema || (memory && mem_image))
         return ST_OK;
-    if (memory && mem_image)
-        return schema_from_image(s, d);
     if (!ro || memory) {
         status st = ST_OK;
         if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
@@ -697,6 +695,13 @@ static pthread_once_t sqlite_once = PTHREAD_ONCE_INIT;
 static void sqlite_setup(void)
 {
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    /* No page-cache slab: SQLite's page cache otherwise takes 20 pages'
+     * worth at a connection's first page and writes each slot's header,
+     * 20 pages of memory touched (a page fault each) where a new
+     * in-memory database reads four; pages are allocated as they are
+     * used instead (SQLite's own build option SQLITE_DEFAULT_PCACHE_INITSZ
+     * set to 0). */
+    sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)NULL, 0, 0);
 }
 
 status store_open(const char *path, unsigned flags, store **out, diag *d)

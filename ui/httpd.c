@@ -331,13 +331,31 @@ static const char *reason(unsigned code)
     }
 }
 
+/* The Date header, HTTP's IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT",
+ * RFC 9110 5.6.7), computed here: gmtime_r and strftime would first read
+ * the time zone (/etc/localtime, seven system calls at the first answer,
+ * for a date in GMT). The civil date from the days since 1970 is Howard
+ * Hinnant's civil_from_days. */
 static const char *date_now(worker *w)
 {
+    static const char wdays[7][4] = { "Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed" };
+    static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
     time_t t = time(NULL);
     if (t != w->date_t) {
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(w->date, sizeof w->date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+        long long days = (long long)t / 86400, secs = (long long)t % 86400;
+        if (secs < 0) {
+            secs += 86400;
+            days--;
+        }
+        long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+        long long doe = z - era * 146097;
+        long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+        long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+        long long day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+        long long year = yoe + era * 400 + (month <= 2);
+        snprintf(w->date, sizeof w->date, "%s, %02lld %s %04lld %02lld:%02lld:%02lld GMT",
+                 wdays[((days % 7) + 7) % 7], day, months[month - 1], year, secs / 3600, secs / 60 % 60, secs % 60);
         w->date_t = t;
     }
     return w->date;

@@ -288,8 +288,26 @@ async function credentials() {
   await stop(srv);
 }
 
+/* The Date header of every answer is HTTP's IMF-fixdate in GMT (RFC 9110
+ * section 5.6.7: "Sun, 06 Nov 1994 08:49:37 GMT"), the time now, whatever
+ * the server's time zone (TZ five and a half hours off GMT here, as a
+ * POSIX string that needs no zone files): ui/httpd.c formats it itself. */
+async function dateHeader() {
+  const tz = process.env.TZ;
+  process.env.TZ = 'IST-5:30';
+  const srv = await start(['--in-memory', '--port', '0']);
+  if (tz === undefined) delete process.env.TZ; else process.env.TZ = tz;
+  const r = await raw(srv, 'POST', { 'X-Amz-Target': 'DynamoDB_20120810.ListTables' }, '{}');
+  const d = r.headers.date || '';
+  const fixdate = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/;
+  const off = Math.abs(Date.parse(d) - Date.now());
+  ok(r.status === 200 && fixdate.test(d) && off < 5000 && new Date(Date.parse(d)).toUTCString() === d,
+    'the Date header is IMF-fixdate in GMT, now, under a server time zone off GMT', { date: d, off });
+  await stop(srv);
+}
+
 (async () => {
-  for (const part of [perKey, ownStreamsAndTtl, shared, inMemory, foreign, cors, delays, hostWarning, credentials]) {
+  for (const part of [perKey, ownStreamsAndTtl, shared, inMemory, foreign, cors, dateHeader, delays, hostWarning, credentials]) {
     try { await part(); } catch (e) { ok(false, `${part.name} ran`, e && e.stack); }
   }
 })();
