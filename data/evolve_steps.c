@@ -13,13 +13,6 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 
-char *evolve_steps_path(const char *db_path)
-{
-    buf b = BUF_INIT;
-    buf_printf(&b, "%s.evolve.jsonl", db_path);
-    return buf_steal(&b);
-}
-
 static char *str_of(const cJSON *o, const char *name)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
@@ -59,8 +52,8 @@ status evolve_steps_read(const char *path, evolve_step **out, size_t *n, size_t 
         *out = xrealloc(*out, (*n + 1) * sizeof **out);
         (*out)[(*n)++] = (evolve_step){
             .time = str_of(o, "time"), .table = str_of(o, "table"), .index = str_of(o, "index"),
-            .hash = str_of(o, "hash"), .range = str_of(o, "range"), .status = str_of(o, "status"),
-            .updated = num_of(o, "updated"), .skipped = num_of(o, "skipped"),
+            .hash = str_of(o, "hash"), .range = str_of(o, "range"), .status = str_of(o, "step"),
+            .updated = num_of(o, "written"), .skipped = num_of(o, "left_out"),
         };
         cJSON_Delete(o);
     }

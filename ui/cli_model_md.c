@@ -12,7 +12,7 @@
  * the traffic measured (the patterns `ddbx patterns --out` mined from a
  * recording: their recorded rate and read units a call, priced); the
  * evolution steps `ddbx evolve` took (data/evolve_steps.h's log,
- * DB.evolve.jsonl beside the database).
+ * evolve.log in the database's pattern folder).
  *
  * Deterministic: tables, entities, attributes and patterns come in name
  * or file order, sizes and money in fixed formats, and nothing depends on
@@ -416,7 +416,11 @@ static void traffic_section(const ent_model *m, const pattern_set *sets, size_t 
 /* The schema changes `ddbx evolve` applied, from its log. */
 static void evolution_section(const char *db_path, buf *out)
 {
-    char *path = evolve_steps_path(db_path);
+    char *dir = paths_patterns_dir(db_path);
+    buf pb = BUF_INIT;
+    buf_printf(&pb, "%s/evolve.log", dir);
+    free(dir);
+    char *path = buf_steal(&pb);
     evolve_step *st = NULL;
     size_t n = 0, bad = 0;
     diag d;

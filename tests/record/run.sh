@@ -121,19 +121,20 @@ tap $? "ddbx check --cost prices them at the recorded rate"
 
 # The design document: the mined patterns' measured traffic (--patterns
 # DIR takes the folder --out wrote), and the evolution steps from the log
-# `ddbx evolve` appends to (DB.evolve.jsonl beside the database; the line
-# here is written by hand in that format).
+# `ddbx evolve` appends to (evolve.log in the database's pattern folder),
+# written here by a real `ddbx evolve --dry-run`.
+rm -f "$tmp/patterns/evolve.log"
 "$DDBX" model SocialGraph --db "$tmp/db" --format markdown --patterns "$tmp/mined" >"$tmp/design.md" 2>"$tmp/md.err"
 grep -q '^## Traffic measured' "$tmp/design.md" &&
     grep -q '^| getitem-SocialGraph-1 | GetItem | SocialGraph | `PK = :p1 AND SK = :p2` | 40 | 47.6% | ' "$tmp/design.md" &&
     ! grep -q '^## Evolution' "$tmp/design.md"
 tap $? "ddbx model --format markdown: the traffic measured, no evolution section without a log $(head -c 300 "$tmp/md.err")"
-printf '%s\n' '{"time":"2026-12-06T04:00:00Z","table":"SocialGraph","index":"ByTarget","hash":"TARGET#${target}","updated":4820,"skipped":3,"status":"done"}' \
-    >"$tmp/db.evolve.jsonl"
+"$DDBX" evolve SocialGraph --db "$tmp/db" --index ByType --hash 'TYPE#${type}' --dry-run >"$tmp/evolve.out" 2>&1
 "$DDBX" model SocialGraph --db "$tmp/db" --format markdown --patterns "$tmp/mined" >"$tmp/design.md" 2>&1
 grep -q '^## Evolution' "$tmp/design.md" &&
-    grep -qF '| 2026-12-06T04:00:00Z | SocialGraph | ByTarget | `TARGET#${target}` | - | 4820 | 3 | done |' "$tmp/design.md"
-tap $? "ddbx model --format markdown: the steps of db.evolve.jsonl"
+    grep -qF '| SocialGraph | ByType | `TYPE#${type}` | - | 0 |' "$tmp/design.md" &&
+    grep -q '| dry-run |$' "$tmp/design.md"
+tap $? "ddbx model --format markdown: the step ddbx evolve logged (evolve.log) $(grep -i evolution -A6 "$tmp/design.md" | head -c 600; head -c 300 "$tmp/evolve.out")"
 
 # Rotation: a small bound, two files kept.
 serve_start "$tmp/db" "$tmp/out" "$tmp/err" --record "$tmp/rot" --record-max 4096 --record-keep 2
