@@ -141,6 +141,14 @@ void pattern_set_put(pattern_set *s, const pattern *p)
     pattern_copy(&s->p[s->n++], p);
 }
 
+const pattern *pattern_set_find(const pattern_set *s, const char *name)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->p[i].name, name) == 0)
+            return &s->p[i];
+    return NULL;
+}
+
 const pattern_rule *pattern_set_rule(const pattern_set *s, const char *table)
 {
     for (size_t i = 0; i < s->n_rules; i++)

@@ -100,6 +100,8 @@ void pattern_set_init(pattern_set *s);
 void pattern_set_done(pattern_set *s);
 /* Appends a copy of p (replacing a pattern of the same name). */
 void pattern_set_put(pattern_set *s, const pattern *p);
+/* The pattern named, or NULL. */
+const pattern *pattern_set_find(const pattern_set *s, const char *name);
 /* Adds the rules and model tables of src that dst lacks (by table). */
 void pattern_set_merge_rules(pattern_set *dst, const pattern_set *src);
 const pattern_rule *pattern_set_rule(const pattern_set *s, const char *table);
