@@ -232,6 +232,7 @@ static status bad_comparator(diag *d)
  * condition every match meets), and whether anything else is there. */
 typedef struct cond_walk {
     const vec_index *v;
+    bool shape;          /* the first pass: operators and operands only */
     vec_term *terms;
     size_t n;
     bool rest;
@@ -256,6 +257,8 @@ static status walk_cmp(cond_walk *w, const expr_node *n, bool top, diag *d)
     }
     if (!p || !val || (n->kind != EN_CMP && p != n->kids[0]))
         return bad_comparator(d);
+    if (w->shape)
+        return ST_OK;
     /* Top-level attributes only (the reference: "A condition cannot
      * reference a nested attribute path"). */
     const expr_step *s0 = &p->path.steps[0];
@@ -307,8 +310,15 @@ static status walk(cond_walk *w, const expr_node *n, bool top, diag *d)
 status vec_cond_terms(const vec_index *v, const expr *e, vec_term **terms, size_t *n_terms, bool *rest,
                       diag *d)
 {
-    cond_walk w = { .v = v };
+    /* Operators before attribute names, the whole expression first
+     * (DynamoDB's order as a second-hand test reads it: test_vector.c's
+     * [EMU3]). */
+    cond_walk w = { .v = v, .shape = true };
     status st = e ? walk(&w, expr_root(e), true, d) : ST_OK;
+    w.shape = false;
+    w.rest = false;
+    if (st == ST_OK && e)
+        st = walk(&w, expr_root(e), true, d);
     /* Every search on an index with a HASH element names one partition of
      * it (the troubleshooting table's first row). */
     const vec_attr *h = vec_index_hash(v);

@@ -66,6 +66,11 @@
  *   the HASH element, "Invalid comparator"), and keeps [DG]'s messages.
  *   The comparators <, <=, >, >= and <> on INLINE_FILTER attributes are
  *   inferred ("#name operator :value", BETWEEN being a range) [DDBX].
+ * [EMU3] second-hand, dated 2026-09-15: ScyllaDB's Alternator tests
+ *   (test/alternator/test_vector.py, a review thread read 2026-12-06):
+ *   "both DynamoDB and Alternator check for bad operators in the
+ *   expression before checking that the individual attribute names are
+ *   valid".
  * [EMU2] second-hand, dated 2026-08-21: a project's probe of real DynamoDB
  *   (read 2026-12-06) found then that <, <=, >, >= on an INLINE_FILTER
  *   attribute were refused ("Invalid comparator used in
@@ -357,6 +362,9 @@ static void test_condition_combinators(void **state)
     refused(s, "SearchVectors", SHOP("tenant = :t AND attribute_exists(cat)", ""), ST_VALIDATION,
             "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
     refused(s, "SearchVectors", SHOP("tenant = :t AND cat <> tenant", ""), ST_VALIDATION,
+            "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
+    /* The operators are checked before the attribute names [EMU3]. */
+    refused(s, "SearchVectors", SHOP("tenant = :t AND note = :t AND begins_with(cat, :t)", ""), ST_VALIDATION,
             "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
 }
 
