@@ -194,16 +194,47 @@ static bool entry_matches(const struct store_vcache *c, size_t i, const want *w,
     return true;
 }
 
+/* The rest of the condition (vec_cond_terms' rest), on entry i's
+ * search-schema attributes as the index holds them (an attribute the
+ * item lacks is missing here too). */
+static bool entry_eval(const struct store_vcache *c, size_t i, const vec_index *v, const expr *e)
+{
+    const unsigned char *f = (const unsigned char *)c->filt.data + c->foff[i];
+    const unsigned char *end = (const unsigned char *)c->filt.data + c->foff[i + 1];
+    av m;
+    av_init_list(&m, AV_M);
+    diag d;
+    diag_init(&d);
+    for (size_t slot = 0; slot < v->n_schema && f + 4 <= end; slot++) {
+        uint32_t len;
+        memcpy(&len, f, 4);
+        f += 4;
+        if (len == UINT32_MAX)
+            continue;
+        av val;
+        size_t used = 0;
+        if (len > (size_t)(end - f) || keyenc_decode(f, len, v->schema[slot].type, &val, &used, &d) != ST_OK)
+            break;
+        av_map_put(&m, v->schema[slot].name, strlen(v->schema[slot].name), &val);
+        f += len;
+    }
+    bool yes = expr_eval(e, &m);
+    av_done(&m);
+    return yes;
+}
+
 /* ---- the search ---- */
 
 /* The k best entries: one pass over the floats. The distance function
  * is chosen once, outside the loop. */
 static void scan_all(const struct store_vcache *c, vec_dist f, const float *q, double qn, const want *w,
-                     size_t nw, vec_topk *top)
+                     size_t nw, const vec_index *v, const expr *rest, vec_topk *top)
 {
     size_t dims = c->dims;
     for (size_t i = 0; i < c->n; i++) {
         if (nw && !entry_matches(c, i, w, nw))
+            continue;
+        if (rest && !entry_eval(c, i, v, rest))
             continue;
         const float *x = c->v + i * dims;
         double score;
@@ -252,6 +283,7 @@ typedef struct vsearch {
     reqx x;
     vec_term *terms;
     size_t n_terms;
+    bool rest;           /* the condition says more than terms */
     want *w;
     float *q;
 } vsearch;
@@ -301,7 +333,7 @@ static status index_checks(vsearch *vs, const tinfo *t, const vec_index **vp, di
     if (r->svec.u.l.len != v->dims)
         return diag_set(d, ST_VALIDATION, "Input search vector dimension %zu does not match vector index"
                         " dimension %u", r->svec.u.l.len, v->dims);
-    status st = vec_cond_terms(v, vs->x.filter, &vs->terms, &vs->n_terms, d);
+    status st = vec_cond_terms(v, vs->x.filter, &vs->terms, &vs->n_terms, &vs->rest, d);
     if (st != ST_OK)
         return st;
     vs->w = vs->n_terms ? xcalloc(vs->n_terms, sizeof *vs->w) : NULL;
@@ -380,7 +412,8 @@ status store_vec_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e)
         st = cache_get(s, t, v, &c, d);
     if (st == ST_OK) {
         vec_topk_init(&top, v->dist, r->topk);
-        scan_all(c, v->dist, vs.q, vec_norm(vs.q, v->dims), vs.w, vs.n_terms, &top);
+        scan_all(c, v->dist, vs.q, vec_norm(vs.q, v->dims), vs.w, vs.n_terms, v, vs.rest ? vs.x.filter : NULL,
+                 &top);
         st = answer(s, &vs, t, v, c, &top, res, d);
         vec_topk_done(&top);
         cache_release(s->sh, c);

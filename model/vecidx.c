@@ -228,54 +228,115 @@ static status bad_comparator(diag *d)
                     " SearchConditionExpression");
 }
 
-static status add_term(const vec_index *v, const expr_node *n, vec_term **terms, size_t *nt, diag *d)
+/* What the walk gathers: the equalities of the top-level AND (each a
+ * condition every match meets), and whether anything else is there. */
+typedef struct cond_walk {
+    const vec_index *v;
+    bool shape;          /* the first pass: operators and operands only */
+    vec_term *terms;
+    size_t n;
+    bool rest;
+} cond_walk;
+
+/* A comparison (=, <>, <, <=, >, >=), BETWEEN or IN: one side a
+ * top-level SearchSchema attribute, the others values. The HASH
+ * attribute only in one equality of the top-level AND (the
+ * troubleshooting table: a search names its partition; another comparator
+ * on it was refused as "Invalid comparator", test_vector.c's [EMU2]). */
+static status walk_cmp(cond_walk *w, const expr_node *n, bool top, diag *d)
 {
-    if (n->kind == EN_AND) {
-        status st = add_term(v, n->kids[0], terms, nt, d);
-        return st == ST_OK ? add_term(v, n->kids[1], terms, nt, d) : st;
+    const expr_node *p = NULL, *val = NULL;
+    for (size_t i = 0; i < n->n_kids; i++) {
+        const expr_node *k = n->kids[i];
+        if (k->kind == EN_PATH && !p)
+            p = k;
+        else if (k->kind == EN_VALUE)
+            val = k;
+        else
+            return bad_comparator(d);
     }
-    if (n->kind != EN_CMP || n->op != CMP_EQ || n->n_kids != 2)
+    if (!p || !val || (n->kind != EN_CMP && p != n->kids[0]))
         return bad_comparator(d);
-    const expr_node *p = n->kids[0], *val = n->kids[1];
-    if (p->kind == EN_VALUE) {
-        const expr_node *x = p;
-        p = val;
-        val = x;
-    }
-    if (p->kind != EN_PATH || val->kind != EN_VALUE)
-        return bad_comparator(d);
-    /* Top-level attributes only (the guide's SearchConditionExpression
-     * reference: "A condition cannot reference a nested attribute path"). */
+    if (w->shape)
+        return ST_OK;
+    /* Top-level attributes only (the reference: "A condition cannot
+     * reference a nested attribute path"). */
     const expr_step *s0 = &p->path.steps[0];
-    const vec_attr *a = p->path.n == 1 && !s0->is_index ? vec_index_schema_attr(v, s0->name, s0->len) : NULL;
+    const vec_attr *a = p->path.n == 1 && !s0->is_index ? vec_index_schema_attr(w->v, s0->name, s0->len) : NULL;
     if (!a)
         return diag_set(d, ST_VALIDATION, "SearchConditionExpression must not contain any attributes that"
                         " is not in SearchSchema. Invalid attribute: %.*s", (int)s0->len,
                         s0->name ? s0->name : "");
-    *terms = xrealloc(*terms, (*nt + 1) * sizeof **terms);
-    (*terms)[(*nt)++] = (vec_term){ a, val->value };
+    bool eq = n->kind == EN_CMP && n->op == CMP_EQ && top;
+    if (a->hash && !eq)
+        return bad_comparator(d);
+    if (!eq) {
+        w->rest = true;
+        return ST_OK;
+    }
+    w->terms = xrealloc(w->terms, (w->n + 1) * sizeof *w->terms);
+    w->terms[w->n++] = (vec_term){ a, val->value };
     return ST_OK;
 }
 
-status vec_cond_terms(const vec_index *v, const expr *e, vec_term **terms, size_t *n_terms, diag *d)
+/* top: n is a conjunct of the top-level AND. OR and NOT, IN and BETWEEN
+ * (the reference's example combines them), AND and parentheses; no
+ * functions (the troubleshooting table's refusal). */
+static status walk(cond_walk *w, const expr_node *n, bool top, diag *d)
 {
-    *terms = NULL;
-    *n_terms = 0;
-    status st = e ? add_term(v, expr_root(e), terms, n_terms, d) : ST_OK;
+    switch (n->kind) {
+    case EN_AND: {
+        status st = walk(w, n->kids[0], top, d);
+        return st == ST_OK ? walk(w, n->kids[1], top, d) : st;
+    }
+    case EN_OR:
+    case EN_NOT:
+        w->rest = true;
+        for (size_t i = 0; i < n->n_kids; i++) {
+            status st = walk(w, n->kids[i], false, d);
+            if (st != ST_OK)
+                return st;
+        }
+        return ST_OK;
+    case EN_CMP:
+    case EN_BETWEEN:
+    case EN_IN:
+        return walk_cmp(w, n, top, d);
+    default:
+        return bad_comparator(d);
+    }
+}
+
+status vec_cond_terms(const vec_index *v, const expr *e, vec_term **terms, size_t *n_terms, bool *rest,
+                      diag *d)
+{
+    /* Operators before attribute names, the whole expression first
+     * (DynamoDB's order as a second-hand test reads it: test_vector.c's
+     * [EMU3]). */
+    cond_walk w = { .v = v, .shape = true };
+    status st = e ? walk(&w, expr_root(e), true, d) : ST_OK;
+    w.shape = false;
+    w.rest = false;
+    if (st == ST_OK && e)
+        st = walk(&w, expr_root(e), true, d);
     /* Every search on an index with a HASH element names one partition of
      * it (the troubleshooting table's first row). */
     const vec_attr *h = vec_index_hash(v);
     bool bound = !h;
-    for (size_t i = 0; st == ST_OK && h && i < *n_terms; i++)
-        bound |= (*terms)[i].attr == h;
+    for (size_t i = 0; st == ST_OK && h && i < w.n; i++)
+        bound |= w.terms[i].attr == h;
     if (st == ST_OK && !bound)
         st = diag_set(d, ST_VALIDATION, "SearchConditionExpression must be provided when SearchSchema has a"
                       " HASH key");
     if (st != ST_OK) {
-        free(*terms);
-        *terms = NULL;
-        *n_terms = 0;
+        free(w.terms);
+        w.terms = NULL;
+        w.n = 0;
+        w.rest = false;
     }
+    *terms = w.terms;
+    *n_terms = w.n;
+    *rest = w.rest;
     return st;
 }
 

@@ -115,13 +115,17 @@ static inline bool vec_topk_wants(const vec_topk *t, double score)
 void vec_topk_push(vec_topk *t, double score, size_t id);
 
 /*
- * SearchConditionExpression, as the developer guide's troubleshooting
- * table allows it today: equality conditions (`attr = :v`, either side)
- * on search-schema attributes joined by AND, parenthesised at will. e is
- * the expression parsed as a condition (model/expr.h: names resolved,
- * values bound); terms borrow e's values. Errors: ST_VALIDATION with
- * DynamoDB's messages ("Invalid comparator used in
- * SearchConditionExpression", an attribute not in the SearchSchema).
+ * SearchConditionExpression (tests/data/test_vector.c says from where):
+ * comparisons (=, <>, <, <=, >, >=), BETWEEN and IN between a top-level
+ * search-schema attribute and values, combined by AND, OR, NOT and
+ * parentheses; the HASH attribute only in one equality of the top-level
+ * AND, and required there. e is the expression parsed as a condition
+ * (model/expr.h: names resolved, values bound). terms get the top-level
+ * AND's equalities (each met by every match; they borrow e's values);
+ * *rest is true when e says more than those, so each candidate must be
+ * evaluated with expr_eval. Errors: ST_VALIDATION with DynamoDB's
+ * messages ("Invalid comparator used in SearchConditionExpression", an
+ * attribute not in the SearchSchema, the HASH not named).
  */
 struct expr;
 typedef struct vec_term {
@@ -130,7 +134,7 @@ typedef struct vec_term {
 } vec_term;
 
 status vec_cond_terms(const vec_index *v, const struct expr *e, vec_term **terms, size_t *n_terms,
-                      diag *d);
+                      bool *rest, diag *d);
 
 /*
  * "More like this" (the explorer's key): the SearchVectors request for

@@ -39,9 +39,44 @@
  *   (4 bytes a dimension plus the entries returned, at least 1,024).
  * [DDBX] ddbx's own words where AWS's are not published (marked so).
  *
- * The newest guide page ("SearchConditionExpression reference", 2026) also
- * lists IN, BETWEEN and OR; its whole text was not readable here, so ddbx
- * keeps to the troubleshooting table's equality-only rule.
+ * [REF] the developer guide's "SearchConditionExpression reference for
+ *   vector indexes" (VectorSearchFilterReference; read again 2026-12-06,
+ *   twelve queries with the search tool, one per section's phrases: every
+ *   answer is the page's opening, never a later section). What was
+ *   readable: its table of contents (syntax; supported operators,
+ *   combinators and functions; how conditions treat a missing attribute;
+ *   partition key rules; condition limit; number comparison precision;
+ *   "Example: combining IN, BETWEEN, and OR"; validation order; validation
+ *   error messages) and the syntax section's start: "a Boolean combination
+ *   of conditions over the attributes declared in the vector index
+ *   SearchSchema", each "#name operator :value", names literal or by
+ *   ExpressionAttributeNames alias, values by placeholder, "top-level
+ *   attributes only. A condition cannot reference a nested attribute
+ *   path, such as a.b or a[0]". The "Filtering with
+ *   SearchConditionExpression" page did not come back at all. So: IN,
+ *   BETWEEN and OR (and so AND, NOT and parentheses, a Boolean
+ *   combination) are taken from [REF]; the sections not read (the
+ *   operator list, missing-attribute semantics, the partition key rules
+ *   beyond [DG]'s, the condition limit, number precision, validation order
+ *   and messages) are not invented: ddbx evaluates a condition with
+ *   DynamoDB's ordinary condition-expression semantics (model/expr_eval.c:
+ *   a comparison on a missing attribute is false, NOT of it true; numbers
+ *   compared as exact decimals) [DDBX], keeps the HASH attribute to one
+ *   top-level equality [DG] (and [EMU2]'s capture: another comparator on
+ *   the HASH element, "Invalid comparator"), and keeps [DG]'s messages.
+ *   The comparators <, <=, >, >= and <> on INLINE_FILTER attributes are
+ *   inferred ("#name operator :value", BETWEEN being a range) [DDBX].
+ * [EMU3] second-hand, dated 2026-09-15: ScyllaDB's Alternator tests
+ *   (test/alternator/test_vector.py, a review thread read 2026-12-06):
+ *   "both DynamoDB and Alternator check for bad operators in the
+ *   expression before checking that the individual attribute names are
+ *   valid".
+ * [EMU2] second-hand, dated 2026-08-21: a project's probe of real DynamoDB
+ *   (read 2026-12-06) found then that <, <=, >, >= on an INLINE_FILTER
+ *   attribute were refused ("Invalid comparator used in
+ *   SearchConditionExpression") and BETWEEN and IN too ("Invalid
+ *   SearchConditionExpression: Invalid operator used in
+ *   SearchConditionExpression"): older than [REF], which lists them.
  *
  * DynamoDB Local and dynalite do not implement vector indexes (checked
  * 2026-12-06: dynalite has no SearchVectors action, the DynamoDB Local
@@ -198,8 +233,9 @@ static void test_writes(void **state)
     cJSON_Delete(o);
 }
 
-/* [DG] a HASH must be named; only = between a schema attribute and a
- * value; inline filters optional; [EMU] an attribute outside the schema. */
+/* [DG] a HASH must be named, by = (not under OR); inline filters
+ * optional; [EMU] an attribute outside the schema. The other operators
+ * and combinators: test_condition_combinators. */
 static void test_conditions(void **state)
 {
     store *s = *state;
@@ -241,6 +277,95 @@ static void test_conditions(void **state)
     refused(s, "SearchVectors", SEARCH("byT", Q3("1", "0", "0"), ",\"SearchConditionExpression\":\"tenant = :t\","
             "\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t2\"},\":u\":{\"S\":\"t2\"}}"), ST_VALIDATION,
             "Value provided in ExpressionAttributeValues unused in expressions: keys: {:u}");
+}
+
+/* A table of shop items: tenant the HASH, cat (S) and price (N) inline
+ * filters; all t1 but h. Against (1,0,0) by COSINE: a 0, b and d
+ * 0.292893, c and g 1. d has no cat, g no price. */
+static void make_shop(store *s)
+{
+    ok(s, "CreateTable", "{\"TableName\":\"Shop\",\"BillingMode\":\"PAY_PER_REQUEST\","
+       "\"AttributeDefinitions\":[{\"AttributeName\":\"id\",\"AttributeType\":\"S\"},"
+       "{\"AttributeName\":\"tenant\",\"AttributeType\":\"S\"},{\"AttributeName\":\"cat\",\"AttributeType\":\"S\"},"
+       "{\"AttributeName\":\"price\",\"AttributeType\":\"N\"}],"
+       "\"KeySchema\":[{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}],"
+       "\"VectorIndexes\":[" VIX("byT", "COSINE", HASH("tenant") "," INLINE("cat") "," INLINE("price"), "ALL") "]}");
+    static const char *const items[] = {
+        "\"id\":{\"S\":\"a\"},\"tenant\":{\"S\":\"t1\"},\"cat\":{\"S\":\"x\"},\"price\":{\"N\":\"5\"},\"emb\":" V3("1", "0", "0"),
+        "\"id\":{\"S\":\"b\"},\"tenant\":{\"S\":\"t1\"},\"cat\":{\"S\":\"y\"},\"price\":{\"N\":\"15\"},\"emb\":" V3("1", "1", "0"),
+        "\"id\":{\"S\":\"c\"},\"tenant\":{\"S\":\"t1\"},\"cat\":{\"S\":\"z\"},\"price\":{\"N\":\"25\"},\"emb\":" V3("0", "1", "0"),
+        "\"id\":{\"S\":\"d\"},\"tenant\":{\"S\":\"t1\"},\"price\":{\"N\":\"12\"},\"emb\":" V3("1", "0", "1"),
+        "\"id\":{\"S\":\"g\"},\"tenant\":{\"S\":\"t1\"},\"cat\":{\"S\":\"x\"},\"emb\":" V3("0", "0", "1"),
+        "\"id\":{\"S\":\"h\"},\"tenant\":{\"S\":\"t2\"},\"cat\":{\"S\":\"x\"},\"price\":{\"N\":\"5\"},\"emb\":" V3("1", "0", "0"),
+    };
+    for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
+        char body[512];
+        snprintf(body, sizeof body, "{\"TableName\":\"Shop\",\"Item\":{%s}}", items[i]);
+        ok(s, "PutItem", body);
+    }
+}
+
+#define SHOP(cond, values) \
+    "{\"TableName\":\"Shop\",\"IndexName\":\"byT\",\"SearchVector\":" Q3("1", "0", "0") ",\"TopK\":10," \
+    "\"SearchConditionExpression\":\"" cond "\",\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t1\"}" values "}}"
+#define SV(name, s) ",\"" name "\":{\"S\":\"" s "\"}"
+#define NV(name, n) ",\"" name "\":{\"N\":\"" n "\"}"
+
+/* [REF] IN, BETWEEN and OR, combined as its example's title says, with
+ * AND, NOT and parentheses; missing attributes and numbers as DynamoDB's
+ * condition expressions treat them [DDBX]; the HASH still one top-level
+ * equality [DG][EMU2]; functions still refused [DG]. */
+static void test_condition_combinators(void **state)
+{
+    store *s = *state;
+    make_shop(s);
+    /* d has no cat (IN is false) but its price is in range; c is neither;
+     * h is another partition. */
+    found(s, SHOP("tenant = :t AND (cat IN (:x, :y) OR price BETWEEN :lo AND :hi)",
+                  SV(":x", "x") SV(":y", "y") NV(":lo", "10") NV(":hi", "20")),
+          "a=0 b=0.292893 d=0.292893 g=1");
+    /* BETWEEN takes both ends; g has no price, c is past the end. */
+    found(s, SHOP("tenant = :t AND price BETWEEN :lo AND :hi", NV(":lo", "5") NV(":hi", "15")),
+          "a=0 b=0.292893 d=0.292893");
+    found(s, SHOP("tenant = :t AND cat IN (:z)", SV(":z", "z")), "c=1");
+    /* Comparators on an inline filter; a number compared as a number. */
+    found(s, SHOP("tenant = :t AND price >= :p", NV(":p", "12.0")), "b=0.292893 d=0.292893 c=1");
+    found(s, SHOP("tenant = :t AND price < :p", NV(":p", "12")), "a=0");
+    found(s, SHOP("tenant = :t AND :p > price", NV(":p", "12.5")), "a=0 d=0.292893");
+    /* A missing attribute: its comparison is false, NOT of it true. */
+    found(s, SHOP("tenant = :t AND NOT cat = :x", SV(":x", "x")), "b=0.292893 d=0.292893 c=1");
+    found(s, SHOP("tenant = :t AND NOT (price > :p OR cat = :x)", NV(":p", "1") SV(":x", "x")), "");
+    found(s, "{\"TableName\":\"Shop\",\"IndexName\":\"byT\",\"SearchVector\":" Q3("1", "0", "0") ",\"TopK\":10,"
+          "\"SearchConditionExpression\":\"#t = :t AND (#c = :x OR #c = :y)\","
+          "\"ExpressionAttributeNames\":{\"#t\":\"tenant\",\"#c\":\"cat\"},"
+          "\"ExpressionAttributeValues\":{\":t\":{\"S\":\"t1\"},\":x\":{\"S\":\"x\"},\":y\":{\"S\":\"y\"}}}",
+          "a=0 b=0.292893 g=1");
+    /* A value of another type than the attribute's matches nothing. */
+    found(s, SHOP("tenant = :t AND (price = :s OR cat = :y)", SV(":s", "5") SV(":y", "y")), "b=0.292893");
+    /* The HASH: one equality in the top-level AND [DG]; another comparator
+     * on it, or it under OR or NOT, is refused as [EMU2] captured. */
+    refused(s, "SearchVectors", SHOP("tenant IN (:t)", ""), ST_VALIDATION,
+            "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
+    refused(s, "SearchVectors", SHOP("tenant = :t AND (tenant = :t OR cat = :x)", SV(":x", "x")), ST_VALIDATION,
+            "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
+    refused(s, "SearchVectors", SHOP("NOT tenant = :t", ""), ST_VALIDATION,
+            "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
+    refused(s, "SearchVectors", SHOP("cat IN (:x) OR price BETWEEN :t AND :t", SV(":x", "x")), ST_VALIDATION,
+            "SearchConditionExpression must be provided when SearchSchema has a HASH key");
+    refused(s, "SearchVectors", SHOP("cat = :t", ""), ST_VALIDATION,
+            "SearchConditionExpression must be provided when SearchSchema has a HASH key");
+    /* Only the schema's top-level attributes [REF]; functions and
+     * path-to-path comparisons stay refused [DG]. */
+    refused(s, "SearchVectors", SHOP("tenant = :t AND (cat = :t OR note IN (:t))", ""), ST_VALIDATION,
+            "SearchConditionExpression must not contain any attributes that is not in SearchSchema. Invalid"
+            " attribute: note");
+    refused(s, "SearchVectors", SHOP("tenant = :t AND attribute_exists(cat)", ""), ST_VALIDATION,
+            "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
+    refused(s, "SearchVectors", SHOP("tenant = :t AND cat <> tenant", ""), ST_VALIDATION,
+            "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
+    /* The operators are checked before the attribute names [EMU3]. */
+    refused(s, "SearchVectors", SHOP("tenant = :t AND note = :t AND begins_with(cat, :t)", ""), ST_VALIDATION,
+            "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression");
 }
 
 /* [DG] TopK 1 to 100 and [EMU]'s whole sentence; the vector's length and
@@ -626,6 +751,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_distance_functions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_writes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_conditions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_condition_combinators, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_capacity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_writer, setup, teardown),

@@ -474,6 +474,35 @@ async function main() {
     await c.send(new ddb.DeleteTableCommand({ TableName: V }));
   }
 
+  // SearchConditionExpression with IN, BETWEEN and OR on inline filters
+  // through the SDK (the guide's SearchConditionExpression reference; the
+  // whole case list is tests/data/test_vector.c's test_condition_combinators).
+  {
+    const F = 'SdkVecFilter';
+    await c.send(new ddb.CreateTableCommand({ TableName: F, BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }, { AttributeName: 'tenant', AttributeType: 'S' },
+        { AttributeName: 'cat', AttributeType: 'S' }, { AttributeName: 'price', AttributeType: 'N' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      VectorIndexes: [{ IndexName: 'byT', VectorAttribute: { AttributeName: 'emb' }, Dimensions: 2,
+        DistanceFunction: 'DOT_PRODUCT', SearchSchema: [{ AttributeName: 'tenant', SearchSchemaElementType: 'HASH' },
+          { AttributeName: 'cat', SearchSchemaElementType: 'INLINE_FILTER' },
+          { AttributeName: 'price', SearchSchemaElementType: 'INLINE_FILTER' }],
+        Projection: { ProjectionType: 'KEYS_ONLY' } }] }));
+    const rows = [['a', 'x', '5', '1'], ['b', 'y', '15', '2'], ['c', 'z', '25', '3'], ['d', null, '12', '4']];
+    for (const [id, cat, price, x] of rows) {
+      const Item = { id: S(id), tenant: S('t1'), price: { N: price }, emb: { L: [{ N: x }, { N: '0' }] } };
+      if (cat) Item.cat = S(cat);
+      await c.send(new ddb.PutItemCommand({ TableName: F, Item }));
+    }
+    const fv = await c.send(new ddb.SearchVectorsCommand({ TableName: F, IndexName: 'byT', TopK: 10,
+      SearchVector: [{ N: '1' }, { N: '0' }],
+      SearchConditionExpression: 'tenant = :t AND (cat IN (:x, :y) OR price BETWEEN :lo AND :hi)',
+      ExpressionAttributeValues: { ':t': S('t1'), ':x': S('x'), ':y': S('y'), ':lo': { N: '10' }, ':hi': { N: '20' } } }));
+    const fgot = (fv.SearchResults || []).map((r) => r.Item.id.S).join(' ');
+    ok(fgot === 'd b a', 'SearchVectors: IN, BETWEEN and OR on inline filters (d has no cat, its price is in range)', fv);
+    await c.send(new ddb.DeleteTableCommand({ TableName: F }));
+  }
+
   // ddbx api on the same database sees what the endpoint wrote.
   const line = JSON.stringify({ Operation: 'GetItem', Input: { TableName: T, Key: { PK: S('W#7'), SK: S('I#0199') } } });
   const api = spawnSync(DDBX, ['api', '--db', DBFILE], { input: line + '\n', encoding: 'utf8', timeout: 20000 });
