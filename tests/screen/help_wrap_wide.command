@@ -26,10 +26,10 @@ Help: keys and commands  (q: back)
   :what-if [TABLE]           A scratch copy of the table: :create-index and :delete-index there, every pattern's cost
                              before and after, the doctor's findings they bring
       e.g. :what-if
+  :apply-index NAME          What-if view: create on the table itself the GSI NAME made on the copy (asks, naming how
+                             many items it will hold; as ddbx evolve)
+      e.g. :apply-index ByName
   :stage [on|off]            Stage edits instead of writing them, the builder's too (on by default for a remote table
                              opened with --write)
       e.g. :stage on
-  :commit                    Write every staged change: TransactWriteItems of up to 100, each conditioned on the item as
-                             read
-  :discard [all]             Drop every staged change (d in the staged view drops one)
 /create-index
