@@ -954,6 +954,34 @@ status store_backup_expire(store *s, int budget, diag *d)
 
 /* ---- pruning the automatic ones ---- */
 
+char *store_backup_auto_name(store *s, const char *table)
+{
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "%.240s-auto-", table);
+    size_t pl = strlen(prefix);
+    store_backup_filter f = { .table = table, .user = true, .automatic_only = true };
+    store_backup *b = NULL;
+    size_t n = 0;
+    bool more = false;
+    diag d;
+    diag_init(&d);
+    unsigned long top = 0;
+    if (store_backup_list(s, &f, &b, &n, &more, &d) == ST_OK) {
+        for (size_t i = 0; i < n; i++) {
+            if (strncmp(b[i].name, prefix, pl) != 0)
+                continue;
+            char *end = NULL;
+            unsigned long k = strtoul(b[i].name + pl, &end, 10);
+            if (end && !*end && k > top)
+                top = k;
+        }
+        store_backups_free(b, n);
+    }
+    buf out = BUF_INIT;
+    buf_printf(&out, "%s%lu", prefix, top + 1);
+    return buf_steal(&out);
+}
+
 status store_backup_prune(store *s, const char *table, size_t keep, double max_age_s, size_t *deleted,
                           diag *d)
 {

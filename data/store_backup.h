@@ -136,6 +136,11 @@ status store_backup_restore(store *s, const char *arn, const char *target,
 #define STORE_AUTO_BACKUP_DAYS 7
 status store_backup_prune(store *s, const char *table, size_t keep, double max_age_s,
                           size_t *deleted, diag *d);
+/* The next automatic backup's name for table: TABLE-auto-N, N one more
+ * than the highest of the table's automatic backups (the table's name cut
+ * to fit DynamoDB's 255 characters), so every taker of automatic backups
+ * (the explorer's :undo guard, ddbx evolve) counts on together. Malloc'd. */
+char *store_backup_auto_name(store *s, const char *table);
 
 /* ---- point-in-time recovery (data/store_pitr.c) ---- */
 

@@ -42,6 +42,7 @@
 #include "ui/cli_evolve.h"
 #include "ui/opts.h"
 #include "ui/prices.h"
+#include "ui/undo.h"
 
 typedef struct args {
     const char *index, *hash, *range, *db, *endpoint, *region, *profile;
@@ -83,49 +84,11 @@ static bool ask(const char *question)
     fputs(question, stdout);
     fputs(" [y/N] ", stdout);
     fflush(stdout);
-    char line[64] = "";
-    if (!fgets(line, sizeof line, stdin) || !strchr(line, '\n') || !isatty(0))
+    char answer[64] = "";
+    if (!fgets(answer, sizeof answer, stdin) || !strchr(answer, '\n') || !isatty(0))
         fputc('\n', stdout);   /* the answer did not end the line on the screen */
-    line[strcspn(line, "\n")] = '\0';
-    return strcmp(line, "y") == 0 || strcmp(line, "yes") == 0;
-}
-
-/* DDBX_AUTO_BACKUP_KEEP, as the explorer reads it (ui/undo.h): 0 takes
- * no backup. */
-static long keep_setting(void)
-{
-    const char *v = getenv("DDBX_AUTO_BACKUP_KEEP");
-    char *end;
-    long n = v && *v ? strtol(v, &end, 10) : STORE_AUTO_BACKUP_KEEP;
-    return v && *v && (*end || n < 0) ? STORE_AUTO_BACKUP_KEEP : n;
-}
-
-/* The automatic backup's name: TABLE-auto-N, N past the table's highest
- * (ui/undo.h's rule, so :undo's and ours count on together). */
-static char *backup_name(store *s, const char *table)
-{
-    char prefix[256];
-    snprintf(prefix, sizeof prefix, "%.240s-auto-", table);
-    store_backup_filter f = { .table = table, .user = true, .automatic_only = true };
-    store_backup *b = NULL;
-    size_t n = 0;
-    bool more = false;
-    diag d;
-    diag_init(&d);
-    unsigned long top = 0;
-    if (store_backup_list(s, &f, &b, &n, &more, &d) == ST_OK) {
-        for (size_t i = 0; i < n; i++) {
-            unsigned long k;
-            char tail;
-            if (strncmp(b[i].name, prefix, strlen(prefix)) == 0 &&
-                sscanf(b[i].name + strlen(prefix), "%lu%c", &k, &tail) == 1 && k > top)
-                top = k;
-        }
-        store_backups_free(b, n);
-    }
-    buf out = BUF_INIT;
-    buf_printf(&out, "%s%lu", prefix, top + 1);
-    return buf_steal(&out);
+    answer[strcspn(answer, "\n")] = '\0';
+    return strcmp(answer, "y") == 0 || strcmp(answer, "yes") == 0;
 }
 
 /* A template into t, or 2 after showing where it is wrong. */
@@ -212,7 +175,8 @@ static status take_backup(void *ctx, diag *d)
     size_t gone = 0;
     diag pd;
     diag_init(&pd);
-    store_backup_prune(x->s, x->table, (size_t)keep_setting(), STORE_AUTO_BACKUP_DAYS * 86400.0, &gone, &pd);
+    undo_backup_settings u = undo_backup_settings_read();
+    store_backup_prune(x->s, x->table, u.keep, u.max_age_s, &gone, &pd);
     return ST_OK;
 }
 
@@ -341,8 +305,8 @@ static int run(const char *table, const args *a, store *s, const char *db_path, 
         bool resuming = f != NULL;
         if (f)
             fclose(f);
-        if (!is_remote && !resuming && keep_setting() > 0)
-            backup = backup_name(s, table);
+        if (!is_remote && !resuming && undo_backup_settings_read().keep > 0)
+            backup = store_backup_auto_name(s, table);
         buf q = BUF_INIT;
         buf_printf(&q, "Write the new key attributes on %llu item%s of %s %s %s", (unsigned long long)c.gets,
                    c.gets == 1 ? "" : "s", table, is_remote ? "at" : "in", sp.where);

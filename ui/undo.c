@@ -35,33 +35,47 @@ static bool is_local(void)
 
 /* ---- settings ------------------------------------------------------------- */
 
-/* DDBX_AUTO_BACKUP_KEEP and _DAYS: a whole number, else the default (a
- * bad value said once). */
-static long setting(const char *name, long dflt)
+/* DDBX_AUTO_BACKUP_KEEP and _DAYS: a whole number, else the default
+ * (*bad set). */
+static long setting(const char *name, long dflt, bool *bad)
 {
-    static bool said;
     const char *v = getenv(name);
     if (!v || !*v)
         return dflt;
     char *end = NULL;
     long n = strtol(v, &end, 10);
     if (*end || n < 0 || n > 100000) {
-        if (!said)
-            display_error("%s=%s is not a whole number from 0 to 100000: %ld is used", name, v, dflt);
-        said = true;
+        *bad = true;
         return dflt;
     }
     return n;
 }
 
-static size_t keep_setting(void)
+undo_backup_settings undo_backup_settings_read(void)
 {
-    return (size_t)setting("DDBX_AUTO_BACKUP_KEEP", STORE_AUTO_BACKUP_KEEP);
+    undo_backup_settings u = { 0 };
+    u.keep = (size_t)setting("DDBX_AUTO_BACKUP_KEEP", STORE_AUTO_BACKUP_KEEP, &u.bad_keep);
+    u.max_age_s = 86400.0 * (double)setting("DDBX_AUTO_BACKUP_DAYS", STORE_AUTO_BACKUP_DAYS, &u.bad_days);
+    return u;
 }
 
-static double days_setting(void)
+/* The settings, a bad value said once on the status line. */
+static undo_backup_settings settings(void)
 {
-    return (double)setting("DDBX_AUTO_BACKUP_DAYS", STORE_AUTO_BACKUP_DAYS);
+    static bool said;
+    undo_backup_settings u = undo_backup_settings_read();
+    if ((u.bad_keep || u.bad_days) && !said) {
+        const char *name = u.bad_keep ? "DDBX_AUTO_BACKUP_KEEP" : "DDBX_AUTO_BACKUP_DAYS";
+        display_error("%s=%s is not a whole number from 0 to 100000: %ld is used", name, getenv(name),
+                      u.bad_keep ? (long)STORE_AUTO_BACKUP_KEEP : (long)STORE_AUTO_BACKUP_DAYS);
+        said = true;
+    }
+    return u;
+}
+
+static size_t keep_setting(void)
+{
+    return settings().keep;
 }
 
 /* ---- automatic backups ------------------------------------------------------ */
@@ -85,36 +99,6 @@ void undo_guard_done(undo_guard *g)
     buf_done(&g->says);
 }
 
-/* TABLE-auto-N, N one more than the highest of the table's automatic
- * backups (the table's name cut to fit DynamoDB's 255 characters). */
-static char *next_name(const char *table)
-{
-    char prefix[256];
-    snprintf(prefix, sizeof prefix, "%.240s-auto-", table);
-    size_t pl = strlen(prefix);
-    store_backup_filter f = { .table = table, .user = true, .automatic_only = true };
-    store_backup *b = NULL;
-    size_t n = 0;
-    bool more = false;
-    diag d;
-    diag_init(&d);
-    unsigned long top = 0;
-    if (store_backup_list(display_store(), &f, &b, &n, &more, &d) == ST_OK) {
-        for (size_t i = 0; i < n; i++) {
-            if (strncmp(b[i].name, prefix, pl) != 0)
-                continue;
-            char *end = NULL;
-            unsigned long k = strtoul(b[i].name + pl, &end, 10);
-            if (end && !*end && k > top)
-                top = k;
-        }
-        store_backups_free(b, n);
-    }
-    buf out = BUF_INIT;
-    buf_printf(&out, "%s%lu", prefix, top + 1);
-    return buf_steal(&out);
-}
-
 void undo_guard_add(undo_guard *g, const char *table)
 {
     if (g->remote || g->off)
@@ -125,7 +109,7 @@ void undo_guard_add(undo_guard *g, const char *table)
     g->tables = xrealloc(g->tables, (g->n + 1) * sizeof *g->tables);
     g->names = xrealloc(g->names, (g->n + 1) * sizeof *g->names);
     g->tables[g->n] = xstrdup(table);
-    g->names[g->n] = next_name(table);
+    g->names[g->n] = store_backup_auto_name(display_store(), table);
     g->n++;
 }
 
@@ -169,7 +153,7 @@ bool undo_guard_take(undo_guard *g)
             return false;
         }
         size_t gone = 0;
-        store_backup_prune(display_store(), g->tables[i], keep_setting(), days_setting() * 86400.0,
+        store_backup_prune(display_store(), g->tables[i], keep_setting(), settings().max_age_s,
                            &gone, &d);
     }
     return true;

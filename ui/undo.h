@@ -50,6 +50,17 @@
 #include "model/buf.h"
 #include "ui/view.h"
 
+/* The automatic backups' settings from the environment
+ * (DDBX_AUTO_BACKUP_KEEP, DDBX_AUTO_BACKUP_DAYS; a value that is not a
+ * whole number from 0 to 100000 is the default, bad_* set), read by the
+ * explorer's guard and by `ddbx evolve`, which take backups alike. */
+typedef struct undo_backup_settings {
+    size_t keep;          /* automatic backups kept a table; 0 takes none */
+    double max_age_s;     /* older ones pruned; 0: no age limit */
+    bool bad_keep, bad_days;
+} undo_backup_settings;
+undo_backup_settings undo_backup_settings_read(void);
+
 typedef struct undo_guard {
     char **tables, **names;   /* the tables and their backups' names */
     size_t n;
