@@ -524,9 +524,9 @@ static status schema_from_image(store *s, diag *d)
     if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_FILE_POINTER, &f) != SQLITE_OK || !f || !f->pMethods ||
         mem_image_len > INT_MAX || f->pMethods->xWrite(f, mem_image, (int)mem_image_len, 0) != SQLITE_OK)
         return diag_set(d, ST_INTERNAL, "the in-memory schema image could not be written");
-    s->idx_body = true;
-    s->has_history = true;
-    s->has_vecs = true;   /* the image has the vecs table */
+    s->has.idx_body = true;
+    s->has.history = true;
+    s->has.vecs = true;   /* the image has the vecs table */
     return ST_OK;
 }
 
@@ -754,11 +754,8 @@ status store_open_peer(store *s, store **out, diag *d)
     p->retention_ms = s->retention_ms;
     p->iterator_ms = s->iterator_ms;
     /* The first connection migrated the file: what it found there holds
-     * for every peer (without has_vecs a peer searched no vectors and
-     * dropped none). */
-    p->idx_body = s->idx_body;
-    p->has_history = s->has_history;
-    p->has_vecs = s->has_vecs;
+     * for every peer. */
+    p->has = s->has;
     *out = p;
     return ST_OK;
 }

@@ -142,7 +142,7 @@ status store_idx_body_open(store *s, diag *d)
 {
     if (s->read_only) {
         /* An older file read as it is: index reads go through the table. */
-        s->idx_body = idx_has_body(s);
+        s->has.idx_body = idx_has_body(s);
         return ST_OK;
     }
     /* Inside store_open's schema transaction: the column and every
@@ -173,7 +173,7 @@ status store_idx_body_open(store *s, diag *d)
         table_def_free(&m.t[i].def);
     free(m.t);
     buf_done(&m.out);
-    s->idx_body = st == ST_OK;
+    s->has.idx_body = st == ST_OK;
     return st;
 }
 
@@ -320,7 +320,7 @@ status store_index_check(store *s, const char *table, char **problems, diag *d)
         goto out;
     c.t = t;
     if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, body FROM items WHERE tid = ?1", -1, &c.items, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db, s->idx_body
+        sqlite3_prepare_v2(s->db, s->has.idx_body
                            ? "SELECT size, body FROM idx WHERE tid = ?1 AND xid = ?2 AND ipk = ?3"
                              " AND isk = ?4 AND pk = ?5 AND sk = ?6"
                            : "SELECT size, NULL FROM idx WHERE tid = ?1 AND xid = ?2 AND ipk = ?3"

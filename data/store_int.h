@@ -186,7 +186,14 @@ struct store {
     buf err_extra;       /* members an error response carries (store_call) */
     buf err_msg;         /* the whole error message when diag's is too short */
     sqlite3_stmt *reads[4096]; /* read statements by shape (store_read.c) */
-    bool idx_body;       /* idx has the body column (store_idxbody.c) */
+    /* What the file's schema has, found by the first connection when it
+     * opened or migrated the file (or set from the in-memory image), and
+     * copied whole to every peer (store_open_peer). */
+    struct {
+        bool idx_body;   /* idx has the body column (store_idxbody.c) */
+        bool history;    /* the version 6 tables: backups, history (store_backup.c, store_pitr.c) */
+        bool vecs;       /* the vecs table: vector indexes (store_vector.c, store_vsearch.c) */
+    } has;
     struct store_remote *remote;  /* non-NULL: a remote store (store_remote.c); db is NULL */
     /* A remote store's local database for saved conditions and staged
      * changes (data/saved.c, data/staged.c):
@@ -210,7 +217,6 @@ struct store {
     int64_t ttl_tid;
     buf ttl_pk, ttl_sk;
     /* Backups and history (store_backup.c, store_pitr.c). */
-    bool has_history;    /* the file has the version 6 tables */
     char *bk_dir;        /* the backups folder (made on first use) */
     bool bk_dir_temp;    /* an in-memory database's: removed at close */
     int64_t *unlogged;   /* tables a bulk write changed without change
@@ -223,10 +229,6 @@ struct store {
     /* The item collection limit of tables with a local secondary index
      * (store_set_collection_max; 0: model/size.h's SIZE_COLLECTION_MAX). */
     uint64_t coll_max;
-    /* Vector indexes (store_vector.c, store_vsearch.c): the file has the
-     * vecs table (set at open, from the image, or copied by
-     * store_open_peer). */
-    bool has_vecs;
 };
 
 /* For tests only, which cannot write 10 GB: this handle's item collection
@@ -612,7 +614,7 @@ status store_op_get_records(store *s, const struct cJSON *in, buf *out, diag *d)
  * log is complete from now: its bulk loads left no trace), the schema
  * version, and the backups folder tidied (a file no row names is a
  * backup a crash or a delete left half done). Read-only: whether the
- * file has the tables (s->has_history). */
+ * file has the tables (s->has.history). */
 status store_backup_open(store *s, diag *d);
 void store_backup_close(store *s);
 /* Random bytes (the ARNs' and TableIds' random parts). */
@@ -790,7 +792,7 @@ void store_project_index(const table_def *def, const index_def *ix, const av *it
 void store_entry_body(const table_def *def, const index_def *ix, const av *item, buf *out);
 /* At open, inside the schema transaction of a writable store: the body
  * column added and filled when the file is older than version 5, and the
- * schema version set; s->idx_body says whether index reads find bodies. */
+ * schema version set; s->has.idx_body says whether index reads find bodies. */
 status store_idx_body_open(store *s, diag *d);
 
 /* ---- vector indexes (store_vector.c, store_vsearch.c) ---- */
@@ -800,7 +802,7 @@ status store_idx_body_open(store *s, diag *d);
 status store_members_check(const struct cJSON *in, bool create, diag *d);
 /* VectorIndexes' element and VectorIndexUpdates' element shapes. */
 extern const vspec store_vix_elem, store_vix_update_elem;
-/* At open: the vecs table (made when writable; has_vecs). */
+/* At open: the vecs table (made when writable; has.vecs). */
 status store_vec_open(store *s, diag *d);
 /* CreateTable: the VectorIndexes' checks (after the key schema's); the
  * description's VectorIndexes. */

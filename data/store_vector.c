@@ -39,13 +39,13 @@ status store_vec_open(store *s, diag *d)
 {
     if (s->read_only) {
         sqlite3_stmt *q = NULL;
-        s->has_vecs = sqlite3_prepare_v2(s->db, "SELECT 1 FROM vecs LIMIT 1", -1, &q, NULL) == SQLITE_OK;
+        s->has.vecs = sqlite3_prepare_v2(s->db, "SELECT 1 FROM vecs LIMIT 1", -1, &q, NULL) == SQLITE_OK;
         sqlite3_finalize(q);
         return ST_OK;
     }
     if (sqlite3_exec(s->db, VECS_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return store_sqlerr(s, d);
-    s->has_vecs = true;
+    s->has.vecs = true;
     return ST_OK;
 }
 
@@ -425,7 +425,7 @@ int64_t store_vec_version(store *s, int64_t tid)
 {
     sqlite3_stmt *q = NULL;
     int64_t v = 0;
-    if (s->has_vecs && sqlite3_prepare_v2(s->db, "SELECT ver FROM vecver WHERE tid = ?1", -1, &q, NULL) == SQLITE_OK) {
+    if (s->has.vecs && sqlite3_prepare_v2(s->db, "SELECT ver FROM vecver WHERE tid = ?1", -1, &q, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(q, 1, tid);
         if (sqlite3_step(q) == SQLITE_ROW)
             v = sqlite3_column_int64(q, 0);
@@ -520,7 +520,7 @@ status store_vec_backfill_item(store *s, const tinfo *t, int vx, const store_key
 
 status store_vec_drop(store *s, int64_t tid, const char *vname, diag *d)
 {
-    if (!s->has_vecs)
+    if (!s->has.vecs)
         return ST_OK;
     sqlite3_stmt *q = prep(s, vname ? "DELETE FROM vecs WHERE tid = ?1 AND vname = ?2"
                                     : "DELETE FROM vecs WHERE tid = ?1", d);
@@ -542,7 +542,7 @@ status store_vec_drop(store *s, int64_t tid, const char *vname, diag *d)
 status store_vec_live(store *s, int64_t tid, cJSON *desc, diag *d)
 {
     cJSON *list = cJSON_GetObjectItemCaseSensitive(desc, "VectorIndexes"), *e;
-    if (!list || !s->has_vecs)
+    if (!list || !s->has.vecs)
         return ST_OK;
     cJSON_ArrayForEach(e, list) {
         sqlite3_stmt *q = prep(s, "SELECT count(*), coalesce(sum(size), 0) FROM vecs WHERE tid = ?1"
