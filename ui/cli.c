@@ -86,3 +86,31 @@ void cli_json_member(buf *b, const char *name, const char *val)
     else
         buf_adds(b, "null");
 }
+
+volatile sig_atomic_t cli_stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    cli_stop_signal = sig;
+}
+
+void cli_stops_on(cli_stops *c)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &c->old_int);
+    sigaction(SIGTERM, &sa, &c->old_term);
+}
+
+void cli_stops_off(cli_stops *c)
+{
+    sigaction(SIGINT, &c->old_int, NULL);
+    sigaction(SIGTERM, &c->old_term, NULL);
+}
+
+int cli_stop_exit(int fail)
+{
+    return cli_stop_signal == SIGINT ? 130 : cli_stop_signal == SIGTERM ? 143 : fail;
+}

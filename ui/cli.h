@@ -9,6 +9,7 @@
 #ifndef DDBX_CLI_H
 #define DDBX_CLI_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "data/remote.h"
@@ -167,5 +168,19 @@ void cli_fputs_lines(FILE *fp, const char *s);
 /* A file's error on stderr: "PREFIX: FILE:LINE:COL: message" (a pattern,
  * model or price file that does not parse). */
 void cli_print_file_diag(const char *prefix, const diag *d);
+
+/* A long command stoppable by SIGINT and SIGTERM (`ddbx push`, `ddbx
+ * evolve`): cli_stops_on catches both, setting cli_stop_signal to the
+ * signal's number (the command's loop stops at its next step, where it
+ * can say what was written); cli_stops_off puts the previous handlers
+ * back. cli_stop_exit: the exit status a stop by that signal gets (130,
+ * 143), else fail. */
+extern volatile sig_atomic_t cli_stop_signal;
+typedef struct cli_stops {
+    struct sigaction old_int, old_term;
+} cli_stops;
+void cli_stops_on(cli_stops *c);
+void cli_stops_off(cli_stops *c);
+int cli_stop_exit(int fail);
 
 #endif

@@ -57,16 +57,10 @@ static const char about[] =
     "multi-attribute key), nothing written. Files: evolve.log and the checkpoint\n"
     "evolve-TABLE.INDEX.checkpoint beside the database's patterns. See ddbx(1).\n";
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
 
 static bool stop_asked(void *ctx)
 {
-    return stop_signal != 0;
+    return cli_stop_signal != 0;
 }
 
 static void progress(void *ctx, const evolve_counts *c)
@@ -185,12 +179,8 @@ static int apply(store *s, evolve_spec *sp, evolve_costs *ec, const char *backup
     diag d;
     diag_init(&d);
     evolve_costs_run(ec, s, false);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    cli_stops stops;
+    cli_stops_on(&stops);
     run_ctx x = { isatty(2), s, sp->table, backup, false };
     sp->stop = stop_asked;
     sp->progress = progress;
@@ -199,8 +189,7 @@ static int apply(store *s, evolve_spec *sp, evolve_costs *ec, const char *backup
     evolve_counts c;
     evolve_counts_init(&c);
     status st = evolve_run(s, sp, &c, &d);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    cli_stops_off(&stops);
     if (x.tty)
         fputc('\n', stderr);
     if (x.backed_up)

@@ -30,12 +30,6 @@
 #include "ui/prices.h"
 
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
 
 /* In place on a terminal; else a line every 1000 items, and the last. */
 static void show(const push_progress *p, void *ud)
@@ -223,7 +217,7 @@ int cli_push(int argc, char **argv)
     o.tables = tables;
     char *dir = state_dir(flag_db);
     o.state_dir = dir;
-    o.stop = &stop_signal;
+    o.stop = &cli_stop_signal;
     store *local = NULL;
     remote *r = NULL;
     diag d;
@@ -258,24 +252,19 @@ int cli_push(int argc, char **argv)
         }
     }
     if (rc == 0) {
-        struct sigaction sa, old_int, old_term;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int);
-        sigaction(SIGTERM, &sa, &old_term);
+        cli_stops stops;
+        cli_stops_on(&stops);
         int tty = isatty(2);
         status st = push_run(local, r, &o, &plan, show, &tty, &d);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
+        cli_stops_off(&stops);
         if (tty)
             fputc('\n', stderr);
         if (st != ST_OK) {
             cli_print_diag("ddbx push", &d);
-            if (stop_signal || st != ST_IN_USE)
+            if (cli_stop_signal || st != ST_IN_USE)
                 fputs("ddbx push: what was written stays; the same command goes on from there\n",
                       stderr);
-            rc = stop_signal == SIGINT ? 130 : stop_signal == SIGTERM ? 143 : 1;
+            rc = cli_stop_exit(1);
         } else {
             size_t items = 0;
             for (size_t i = 0; i < plan.n; i++)
