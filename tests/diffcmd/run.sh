@@ -357,9 +357,9 @@ for size in 20000 200000; do
     load big-b.jsonl Graph big-b.db
     rss Graph big-b.db:Graph --db big-a.db --format jsonl
     if [ $size = 200000 ]; then
-        # On a terminal (script(1) gives it one) a progress line is drawn
-        # on stderr and rewritten in place; stdout stays the report.
-        script -qec "'$DDBX' diff Graph big-b.db:Graph --db big-a.db >/dev/null" "$tmp/tty.log" >/dev/null 2>&1
+        # On a terminal (tests/lib/onpty.py gives it one) a progress line
+        # is drawn on stderr and rewritten in place; stdout stays the report.
+        python3 "$root/tests/lib/onpty.py" "$tmp/tty.log" "'$DDBX' diff Graph big-b.db:Graph --db big-a.db >/dev/null" >/dev/null 2>&1
         if grep -q 'diff: A [0-9]* items, B [0-9]* items, [0-9]* differences' "$tmp/tty.log" &&
            perl -ne '$n++ if /\r\e\[K/; END { exit($n ? 0 : 1) }' "$tmp/tty.log"; then
             ok "on a terminal: a progress line on stderr, rewritten in place"
