@@ -14,6 +14,7 @@
 #include "ui/keymap.h"
 #include "ui/live.h"
 #include "ui/marks.h"
+#include "ui/paths.h"
 #include "ui/search.h"
 #include "ui/staging.h"
 #include "ui/text.h"
@@ -53,6 +54,16 @@ static double ms_since(const struct timespec *a)
 
 store *display_store(void) { return D.st; }
 const char *display_db_path(void) { return D.db_path; }
+
+char *display_patterns_dir(void)
+{
+    store_info info;
+    store_get_info(D.st, &info);
+    char *local = info.remote ? paths_db(NULL, 0) : NULL;
+    char *dir = paths_patterns_dir(local ? local : D.db_path);
+    free(local);
+    return dir;
+}
 
 view *display_top(void)
 {

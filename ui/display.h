@@ -35,6 +35,10 @@ void display_mark_start(void);
 
 store *display_store(void);
 const char *display_db_path(void);
+/* The access-pattern folder of the database on screen (paths_patterns_dir);
+ * a remote endpoint keeps its patterns beside the local default database.
+ * Malloc'd, the caller's. */
+char *display_patterns_dir(void);
 /* Who the remote session signs as ("ARN, profile P"), appended to that
  * status ("  as ..."); NULL or "" for nothing. Copied. */
 void display_set_identity(const char *who);
