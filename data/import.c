@@ -211,6 +211,23 @@ static void step_seq(import_source *src, bool *at)
     }
 }
 
+/* Past the ',' before every element of an array (member of an object) but
+ * the first, *first saying which this is; *c the next character, then the
+ * one after the ','. No ',': the source is broken, with the message end at
+ * the end of the input, else sep. */
+static status past_separator(import_source *src, bool *first, int *c, const char *end,
+                             const char *sep, diag *d)
+{
+    if (!*first) {
+        if (*c != ',')
+            return import_broken_here(src, d, *c < 0 ? end : sep, NULL);
+        src->pos++;
+        *c = import_peek_nonws(src);
+    }
+    *first = false;
+    return ST_OK;
+}
+
 /* Inside a top-level array of items, or the array value of a page member. */
 static status step_array(import_source *src, bool *at, diag *d)
 {
@@ -225,15 +242,10 @@ static status step_array(import_source *src, bool *at, diag *d)
         }
         return ST_OK;
     }
-    if (!src->first_elem) {
-        if (c != ',')
-            return import_broken_here(src, d, c < 0
-                ? "unexpected end of input inside an array%s"
-                : "expected ',' or ']' after an array element%s", NULL);
-        src->pos++;
-        c = import_peek_nonws(src);
-    }
-    src->first_elem = false;
+    status rc = past_separator(src, &src->first_elem, &c, "unexpected end of input inside an array%s",
+                               "expected ',' or ']' after an array element%s", d);
+    if (rc != ST_OK)
+        return rc;
     if (c < 0)
         return import_broken_here(src, d, "unexpected end of input inside an array%s", NULL);
     *at = true;
@@ -264,13 +276,10 @@ static status step_pages(import_source *src, diag *d)
             src->pages_in_array = false;
             return ST_OK;
         }
-        if (!src->first_page) {
-            if (c != ',')
-                return import_broken_here(src, d, "expected ',' or ']' after a page%s", NULL);
-            src->pos++;
-            c = import_peek_nonws(src);
-        }
-        src->first_page = false;
+        const char *msg = "expected ',' or ']' after a page%s";   /* the end was seen above */
+        status rc = past_separator(src, &src->first_page, &c, msg, msg, d);
+        if (rc != ST_OK)
+            return rc;
     }
     if (c != '{')
         return import_broken_here(src, d, "expected '{' starting %s",
@@ -293,15 +302,9 @@ static status step_members(import_source *src, diag *d)
         src->state = S_PAGES;
         return ST_OK;
     }
-    if (!src->first_member) {
-        if (c != ',')
-            return import_broken_here(src, d, c < 0
-                ? "unexpected end of input inside an object%s"
-                : "expected ',' or '}' after an object member%s", NULL);
-        src->pos++;
-        c = import_peek_nonws(src);
-    }
-    src->first_member = false;
+    if ((rc = past_separator(src, &src->first_member, &c, "unexpected end of input inside an object%s",
+                             "expected ',' or '}' after an object member%s", d)) != ST_OK)
+        return rc;
     if (c != '"')
         return import_broken_here(src, d, "expected a member name%s", NULL);
     if ((rc = import_capture(src, &src->scratch, d)) != ST_OK)
