@@ -516,6 +516,19 @@ static void stats_update(import_source *src, import_stats *st)
     st->lossy = src->fmt == IMPORT_PLAIN;
 }
 
+/* A bad item that may be skipped (the source can go on past it): with
+ * skip_bad it is counted and told (on_skip), and true says go on; false:
+ * the run stops on it. */
+static bool skip_bad(const import_opts *o, bool skippable, import_stats *st, const diag *ed)
+{
+    if (!o->skip_bad || !skippable)
+        return false;
+    st->skipped++;
+    if (o->on_skip)
+        o->on_skip(o->cb_ctx, ed);
+    return true;
+}
+
 status import_run(import_source *src, const import_sink *sink,
                   const import_opts *o, import_stats *st, diag *d)
 {
@@ -538,12 +551,8 @@ status import_run(import_source *src, const import_sink *sink,
         diag_init(&ed);
         rc = import_source_next(src, &ev, &ed);
         if (rc != ST_OK) {
-            if (o->skip_bad && !import_source_broken(src)) {
-                st->skipped++;
-                if (o->on_skip)
-                    o->on_skip(o->cb_ctx, &ed);
+            if (skip_bad(o, !import_source_broken(src), st, &ed))
                 continue;
-            }
             *d = ed;
             ok = false;
             break;
@@ -582,13 +591,8 @@ status import_run(import_source *src, const import_sink *sink,
         if (rc != ST_OK) {
             /* A store failure other than a bad item (a missing table, a
              * full disk) stops the run even with skip_bad. */
-            bool item_level = rc == ST_VALIDATION;
-            if (o->skip_bad && item_level) {
-                st->skipped++;
-                if (o->on_skip)
-                    o->on_skip(o->cb_ctx, &ed);
+            if (skip_bad(o, rc == ST_VALIDATION, st, &ed))
                 continue;
-            }
             *d = ed;
             ok = false;
             break;
