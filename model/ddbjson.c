@@ -435,28 +435,28 @@ static status build_value(const cJSON *n, path *p, av *out, diag *d, buf *scratc
     return ddbjson_fail(d, ST_VALIDATION, p, MSG_MULTI_AV);
 }
 
-status ddbjson_item_from_cjson(const cJSON *obj, const char *prefix, av *item, diag *d)
+/* obj's shape checked (shape_map, shape_value), then built: an item (map)
+ * or one AttributeValue. */
+static status from_cjson(const cJSON *obj, const char *prefix, bool map, av *out, diag *d)
 {
     path p;
     buf scratch = BUF_INIT;
     path_init(&p, prefix);
-    status st = shape_map(obj, &scratch, d, &p);
+    status st = map ? shape_map(obj, &scratch, d, &p) : shape_value(obj, &scratch, d, &p);
     if (st == ST_OK)
-        st = build_map(obj, &p, item, d, &scratch);
+        st = map ? build_map(obj, &p, out, d, &scratch) : build_value(obj, &p, out, d, &scratch);
     buf_done(&scratch);
     return st;
 }
 
+status ddbjson_item_from_cjson(const cJSON *obj, const char *prefix, av *item, diag *d)
+{
+    return from_cjson(obj, prefix, true, item, d);
+}
+
 status ddbjson_value_from_cjson(const cJSON *obj, const char *prefix, av *v, diag *d)
 {
-    path p;
-    buf scratch = BUF_INIT;
-    path_init(&p, prefix);
-    status st = shape_value(obj, &scratch, d, &p);
-    if (st == ST_OK)
-        st = build_value(obj, &p, v, d, &scratch);
-    buf_done(&scratch);
-    return st;
+    return from_cjson(obj, prefix, false, v, d);
 }
 
 /* ---- JSON text in ---- */
@@ -594,26 +594,26 @@ status ddbjson_cjson_parse(const char *text, size_t len, cJSON **root, diag *d)
     return diag_set(d, ST_PARSE, "invalid JSON at line %d, column %d", d ? d->line : 0, d ? d->col : 0);
 }
 
-status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d)
+/* JSON text parsed, then read as an item (map) or one AttributeValue. */
+static status parse_text(const char *text, size_t len, bool map, av *out, diag *d)
 {
     cJSON *root;
     status st = ddbjson_cjson_parse(text, len, &root, d);
     if (st != ST_OK)
         return st;
-    st = ddbjson_item_from_cjson(root, NULL, item, d);
+    st = from_cjson(root, NULL, map, out, d);
     cJSON_Delete(root);
     return st;
 }
 
+status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d)
+{
+    return parse_text(text, len, true, item, d);
+}
+
 status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d)
 {
-    cJSON *root;
-    status st = ddbjson_cjson_parse(text, len, &root, d);
-    if (st != ST_OK)
-        return st;
-    st = ddbjson_value_from_cjson(root, NULL, v, d);
-    cJSON_Delete(root);
-    return st;
+    return parse_text(text, len, false, v, d);
 }
 
 /* ---- JSON text out ---- */
@@ -747,7 +747,9 @@ void ddbjson_write_value(buf *out, const av *v)
     buf_addc(out, '}');
 }
 
-void ddbjson_write_item(buf *out, const av *item)
+/* A map's members as a JSON object, each value written by write_value
+ * (DynamoDB JSON or plain). */
+static void write_members(buf *out, const av *item, void (*write_value)(buf *, const av *))
 {
     assert(item->type == AV_M);
     buf_addc(out, '{');
@@ -757,9 +759,14 @@ void ddbjson_write_item(buf *out, const av *item)
             buf_addc(out, ',');
         ddbjson_write_string(out, m->name, m->name_len);
         buf_addc(out, ':');
-        ddbjson_write_value(out, &m->val);
+        write_value(out, &m->val);
     }
     buf_addc(out, '}');
+}
+
+void ddbjson_write_item(buf *out, const av *item)
+{
+    write_members(out, item, ddbjson_write_value);
 }
 
 /* ---- plain JSON ---- */
@@ -802,15 +809,5 @@ static void write_plain(buf *out, const av *v)
 
 void ddbjson_write_plain_item(buf *out, const av *item)
 {
-    assert(item->type == AV_M);
-    buf_addc(out, '{');
-    for (size_t i = 0; i < item->u.m.len; i++) {
-        const av_member *m = &item->u.m.v[i];
-        if (i)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, m->name, m->name_len);
-        buf_addc(out, ':');
-        write_plain(out, &m->val);
-    }
-    buf_addc(out, '}');
+    write_members(out, item, write_plain);
 }
