@@ -55,6 +55,28 @@ static double ms_since(const struct timespec *a)
 store *display_store(void) { return D.st; }
 const char *display_db_path(void) { return D.db_path; }
 
+void display_line_draw(view *v, size_t i, int row, int width, display_line_fn line_of)
+{
+    buf b = BUF_INIT;
+    role r = ROLE_NORMAL;
+    line_of(v, i, &b, &r);
+    term_put(row, 0, width, b.data, b.len, r, true);
+    buf_done(&b);
+}
+
+void display_line_text(view *v, size_t i, buf *out, display_line_fn line_of)
+{
+    role r;
+    line_of(v, i, out, &r);
+}
+
+void display_reload_lines(view *v, void (*load)(view *v))
+{
+    size_t c = v->vm.cursor;
+    load(v);
+    vm_select(&v->vm, c);
+}
+
 char *display_patterns_dir(void)
 {
     store_info info;

@@ -102,8 +102,10 @@ static void doctor_title(view *v, buf *out)
                p->info.sampled ? " (a sample)" : "");
 }
 
-static void line_text(doctor_view *p, const line *l, buf *out, role *rl)
+static void line_text(view *v, size_t i, buf *out, role *rl)
 {
+    doctor_view *p = v->priv;
+    const line *l = &v->vm.lines[i];
     const drow *r = l->data;
     *rl = ROLE_NORMAL;
     switch (l->kind) {
@@ -126,17 +128,12 @@ static void line_text(doctor_view *p, const line *l, buf *out, role *rl)
 
 static void doctor_draw(view *v, size_t i, int row, int width)
 {
-    buf b = BUF_INIT;
-    role rl;
-    line_text(v->priv, &v->vm.lines[i], &b, &rl);
-    term_put(row, 0, width, b.data, b.len, rl, true);
-    buf_done(&b);
+    display_line_draw(v, i, row, width, line_text);
 }
 
 static void doctor_text(view *v, size_t i, buf *out)
 {
-    role rl;
-    line_text(v->priv, &v->vm.lines[i], out, &rl);
+    display_line_text(v, i, out, line_text);
 }
 
 static const char *doctor_view_kind_name(int kind)

@@ -500,12 +500,9 @@ static enum req patterns_request(view *v, enum req r)
         if (l && (l->kind == L_PATTERN || l->kind == L_NOTE))
             run_one(v, ((prow *)l->data)->idx, true);
         return REQ_NONE;
-    case REQ_RELOAD: {
-        size_t c = v->vm.cursor;
-        load(v);
-        vm_select(&v->vm, c);
+    case REQ_RELOAD:
+        display_reload_lines(v, load);
         return REQ_NONE;
-    }
     case REQ_PATTERNS:
         return REQ_NONE;
     default:
