@@ -152,8 +152,7 @@ char *creds_read_small(const char *path)
     fclose(fp);
     buf_addc(&b, '\0');
     if (bad) {
-        memset(b.data, 0, b.len);
-        buf_done(&b);
+        buf_wipe(&b);
         return NULL;
     }
     return buf_steal(&b);

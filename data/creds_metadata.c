@@ -155,12 +155,8 @@ int creds_container(rctx *x, creds *out, diag *d)
         if (http < 500)
             break;
     }
-    if (resp.data)
-        memset(resp.data, 0, resp.len);
-    buf_done(&resp);
-    if (h.data)
-        memset(h.data, 0, h.len);
-    buf_done(&h);
+    buf_wipe(&resp);
+    buf_wipe(&h);
     if (r > 0)
         snprintf(out->source, sizeof out->source, "container credentials endpoint (%s)",
                  creds_env("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") ?
@@ -280,12 +276,8 @@ int creds_imds(rctx *x, creds *out, diag *d)
             snprintf(out->identity, sizeof out->identity, "instance role %s", role);
     }
 out:
-    if (resp.data)
-        memset(resp.data, 0, resp.len);
-    buf_done(&resp);
-    if (th.data)
-        memset(th.data, 0, th.len);
-    buf_done(&th);
+    buf_wipe(&resp);
+    buf_wipe(&th);
     return r;
 }
 

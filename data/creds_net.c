@@ -92,10 +92,7 @@ static int is_config_error(const char *code)
         "MalformedPolicyDocument", "ValidationError", "RegionDisabledException",
         "SignatureDoesNotMatch", "InvalidParameterValue", NULL,
     };
-    for (size_t i = 0; names[i]; i++)
-        if (strcmp(code, names[i]) == 0)
-            return 1;
-    return 0;
+    return remote_code_in(code, names);
 }
 
 status net_sts(const sts_target *t, const creds *signer, const char *form, char **xml,
@@ -167,15 +164,11 @@ status net_sts(const sts_target *t, const creds *signer, const char *form, char 
     }
     if (st == ST_OK)
         *xml = resp.data ? buf_steal(&resp) : xstrdup("");
-    else if (resp.data)
-        memset(resp.data, 0, resp.len);
-    buf_done(&resp);
+    else
+        buf_wipe(&resp);
 out:
-    for (int i = 0; i < 4; i++) {
-        if (lines[i].data)
-            memset(lines[i].data, 0, lines[i].len);
-        buf_done(&lines[i]);
-    }
+    for (int i = 0; i < 4; i++)
+        buf_wipe(&lines[i]);
     free(host);
     free(path);
     return st;

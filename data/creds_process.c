@@ -232,9 +232,7 @@ out:
                 *p = 0;
         cJSON_Delete(j);
     }
-    if (o.data)
-        memset(o.data, 0, o.len);
-    buf_done(&o);
+    buf_wipe(&o);
     if (fa_ok)
         posix_spawn_file_actions_destroy(&fa);
     if (fds[0] >= 0)

@@ -309,8 +309,7 @@ int creds_web_identity(rctx *x, const char *prof, int top, creds *out, diag *d)
     creds_wipe_free(tok);
     char *xml = NULL;
     status st = sts_call(x, NULL, form.data, &xml, d);
-    memset(form.data, 0, form.len);
-    buf_done(&form);
+    buf_wipe(&form);
     if (st != ST_OK) {
         char m[sizeof d->msg];
         snprintf(m, sizeof m, "%s", d->msg);

@@ -74,9 +74,7 @@ static int sso_refresh(rctx *x, const char *region, const char *path, cJSON *j)
     creds_wipe_free(body);
     free(url);
     cJSON *a = ok ? cJSON_Parse(resp.data) : NULL;
-    if (resp.data)
-        memset(resp.data, 0, resp.len);
-    buf_done(&resp);
+    buf_wipe(&resp);
     const char *at = creds_jstr(a, "accessToken");
     const cJSON *ein = cJSON_GetObjectItemCaseSensitive(a, "expiresIn");
     if (!at || !cJSON_IsNumber(ein)) {
@@ -226,13 +224,10 @@ static int sso_role_credentials(rctx *x, const char *prof, const sso_conf *s, co
     long http = 0;
     buf resp = BUF_INIT;
     status st = net_do(&rq, &http, &resp, d);
-    memset(h.data, 0, h.len);
-    buf_done(&h);
+    buf_wipe(&h);
     buf_done(&u);
     cJSON *a = st == ST_OK ? cJSON_Parse(resp.data) : NULL;
-    if (resp.data)
-        memset(resp.data, 0, resp.len);
-    buf_done(&resp);
+    buf_wipe(&resp);
     if (st != ST_OK)
         goto out;
     if (http == 401 || http == 403) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "data/jsonread.h"
+#include "data/timing.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
 #include "model/mem.h"
@@ -43,13 +44,6 @@ static void count_why(evolve_counts *c, const char *text, uint64_t n)
         }
     c->why = xrealloc(c->why, (c->n_why + 1) * sizeof *c->why);
     c->why[c->n_why++] = (evolve_reason){ xstrdup(text), n };
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* ---- deciding one item ---------------------------------------------------- */
@@ -253,7 +247,7 @@ static void pace(const evolve_spec *sp, double start, double units)
 {
     if (sp->rate <= 0)
         return;
-    double ahead = units / sp->rate - (now_s() - start);
+    double ahead = units / sp->rate - (timing_now_s() - start);
     if (ahead > 0.001)
         usleep((useconds_t)(ahead * 1e6));
 }
@@ -512,7 +506,7 @@ status evolve_run(store *s, const evolve_spec *sp, evolve_counts *c, diag *d)
     store_get_info(s, &info);
     bool local = !info.remote;
     av last = { .type = AV_NONE };
-    double t0 = now_s(), w0 = c->wcu;
+    double t0 = timing_now_s(), w0 = c->wcu;
     bool more = true;
     while (st == ST_OK && more && !c->stopped) {
         ddb_req q;
@@ -645,7 +639,7 @@ status evolve_create_index(store *s, const evolve_spec *sp, const evolve_counts 
         st = store_create_index(s, sp->table, &ix, d);
         index_def_free(&ix);
     }
-    double until = now_s() + timeout_s;
+    double until = timing_now_s() + timeout_s;
     while (st == ST_OK && (!now || strcmp(now, "ACTIVE") != 0)) {
         free(now);
         now = NULL;
@@ -653,7 +647,7 @@ status evolve_create_index(store *s, const evolve_spec *sp, const evolve_counts 
         if (st == ST_OK && !now)
             st = diag_set(d, ST_NOT_FOUND, "the index %s is gone from %s", sp->index, sp->table);
         else if (st == ST_OK && strcmp(now, "ACTIVE") != 0) {
-            if (now_s() > until)
+            if (timing_now_s() > until)
                 st = diag_set(d, ST_IN_USE, "the index %s is still %s after %.0f s: it goes on on the"
                               " endpoint; run the same command again to wait", sp->index, now, timeout_s);
             else

@@ -211,6 +211,23 @@ static void step_seq(import_source *src, bool *at)
     }
 }
 
+/* Past the ',' before every element of an array (member of an object) but
+ * the first, *first saying which this is; *c the next character, then the
+ * one after the ','. No ',': the source is broken, with the message end at
+ * the end of the input, else sep. */
+static status past_separator(import_source *src, bool *first, int *c, const char *end,
+                             const char *sep, diag *d)
+{
+    if (!*first) {
+        if (*c != ',')
+            return import_broken_here(src, d, *c < 0 ? end : sep, NULL);
+        src->pos++;
+        *c = import_peek_nonws(src);
+    }
+    *first = false;
+    return ST_OK;
+}
+
 /* Inside a top-level array of items, or the array value of a page member. */
 static status step_array(import_source *src, bool *at, diag *d)
 {
@@ -225,15 +242,10 @@ static status step_array(import_source *src, bool *at, diag *d)
         }
         return ST_OK;
     }
-    if (!src->first_elem) {
-        if (c != ',')
-            return import_broken_here(src, d, c < 0
-                ? "unexpected end of input inside an array%s"
-                : "expected ',' or ']' after an array element%s", NULL);
-        src->pos++;
-        c = import_peek_nonws(src);
-    }
-    src->first_elem = false;
+    status rc = past_separator(src, &src->first_elem, &c, "unexpected end of input inside an array%s",
+                               "expected ',' or ']' after an array element%s", d);
+    if (rc != ST_OK)
+        return rc;
     if (c < 0)
         return import_broken_here(src, d, "unexpected end of input inside an array%s", NULL);
     *at = true;
@@ -264,13 +276,10 @@ static status step_pages(import_source *src, diag *d)
             src->pages_in_array = false;
             return ST_OK;
         }
-        if (!src->first_page) {
-            if (c != ',')
-                return import_broken_here(src, d, "expected ',' or ']' after a page%s", NULL);
-            src->pos++;
-            c = import_peek_nonws(src);
-        }
-        src->first_page = false;
+        const char *msg = "expected ',' or ']' after a page%s";   /* the end was seen above */
+        status rc = past_separator(src, &src->first_page, &c, msg, msg, d);
+        if (rc != ST_OK)
+            return rc;
     }
     if (c != '{')
         return import_broken_here(src, d, "expected '{' starting %s",
@@ -293,15 +302,9 @@ static status step_members(import_source *src, diag *d)
         src->state = S_PAGES;
         return ST_OK;
     }
-    if (!src->first_member) {
-        if (c != ',')
-            return import_broken_here(src, d, c < 0
-                ? "unexpected end of input inside an object%s"
-                : "expected ',' or '}' after an object member%s", NULL);
-        src->pos++;
-        c = import_peek_nonws(src);
-    }
-    src->first_member = false;
+    if ((rc = past_separator(src, &src->first_member, &c, "unexpected end of input inside an object%s",
+                             "expected ',' or '}' after an object member%s", d)) != ST_OK)
+        return rc;
     if (c != '"')
         return import_broken_here(src, d, "expected a member name%s", NULL);
     if ((rc = import_capture(src, &src->scratch, d)) != ST_OK)
@@ -513,6 +516,19 @@ static void stats_update(import_source *src, import_stats *st)
     st->lossy = src->fmt == IMPORT_PLAIN;
 }
 
+/* A bad item that may be skipped (the source can go on past it): with
+ * skip_bad it is counted and told (on_skip), and true says go on; false:
+ * the run stops on it. */
+static bool skip_bad(const import_opts *o, bool skippable, import_stats *st, const diag *ed)
+{
+    if (!o->skip_bad || !skippable)
+        return false;
+    st->skipped++;
+    if (o->on_skip)
+        o->on_skip(o->cb_ctx, ed);
+    return true;
+}
+
 status import_run(import_source *src, const import_sink *sink,
                   const import_opts *o, import_stats *st, diag *d)
 {
@@ -535,12 +551,8 @@ status import_run(import_source *src, const import_sink *sink,
         diag_init(&ed);
         rc = import_source_next(src, &ev, &ed);
         if (rc != ST_OK) {
-            if (o->skip_bad && !import_source_broken(src)) {
-                st->skipped++;
-                if (o->on_skip)
-                    o->on_skip(o->cb_ctx, &ed);
+            if (skip_bad(o, !import_source_broken(src), st, &ed))
                 continue;
-            }
             *d = ed;
             ok = false;
             break;
@@ -579,13 +591,8 @@ status import_run(import_source *src, const import_sink *sink,
         if (rc != ST_OK) {
             /* A store failure other than a bad item (a missing table, a
              * full disk) stops the run even with skip_bad. */
-            bool item_level = rc == ST_VALIDATION;
-            if (o->skip_bad && item_level) {
-                st->skipped++;
-                if (o->on_skip)
-                    o->on_skip(o->cb_ctx, &ed);
+            if (skip_bad(o, rc == ST_VALIDATION, st, &ed))
                 continue;
-            }
             *d = ed;
             ok = false;
             break;

@@ -309,45 +309,56 @@ static bool lk_s3_item(look *l)
     return v == -1 || v == -2 || (v == '{' && !lk_type_word(k, kl));
 }
 
+/* A first member name (k) that says a Scan or Query output page, as
+ * `aws dynamodb scan` prints it. */
+static bool lk_page_member(const unsigned char *k, size_t kl)
+{
+    return lk_is(k, kl, "Items") || lk_is(k, kl, "Count") || lk_is(k, kl, "ScannedCount") ||
+           lk_is(k, kl, "ConsumedCapacity");
+}
+
+/* A first member "Item" whose value (v, its first byte, at l) is an item:
+ * a line of an S3 export. */
+static bool lk_s3_line(int v, const unsigned char *k, size_t kl, look *l)
+{
+    return v == '{' && lk_is(k, kl, "Item") && lk_s3_item(l);
+}
+
 import_format import_detect(const unsigned char *p, size_t n)
 {
     look l = { p, 0, n };
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
         l.i = 3;
     int c = lk_ws(&l);
-    if (c == '[') {
+    bool array = c == '[';
+    if (array) {
         l.i++;
         c = lk_ws(&l);
-        if (c != '{')
-            return IMPORT_DDB_JSON;
-        /* An array of S3 export lines or of scan pages (`jq -s`), or of
-         * items. */
-        look first = l;
-        const unsigned char *k;
-        size_t kl;
-        int v = lk_first_member(&first, &k, &kl);
-        if (v == '{' && lk_is(k, kl, "Item") && lk_s3_item(&first))
-            return IMPORT_S3;
-        if (v >= 0 && (lk_is(k, kl, "Items") || lk_is(k, kl, "Count") ||
-                       lk_is(k, kl, "ScannedCount") || lk_is(k, kl, "ConsumedCapacity")))
-            return IMPORT_AWS_CLI;
-        return lk_ddb_item(&l) ? IMPORT_DDB_JSON : IMPORT_PLAIN;
     }
     if (c != '{')
         return IMPORT_DDB_JSON;
+    /* The first object (of the array) by its first member. */
     look save = l;
     const unsigned char *k;
     size_t kl;
     int v = lk_first_member(&l, &k, &kl);
+    if (array) {
+        /* An array of S3 export lines or of scan pages (`jq -s`), or of
+         * items. */
+        if (lk_s3_line(v, k, kl, &l))
+            return IMPORT_S3;
+        if (v >= 0 && lk_page_member(k, kl))
+            return IMPORT_AWS_CLI;
+        return lk_ddb_item(&save) ? IMPORT_DDB_JSON : IMPORT_PLAIN;
+    }
     if (v == -2 || v == -1)
         return IMPORT_JSONL;
     if (lk_is(k, kl, "ModelName") || lk_is(k, kl, "ModelMetadata") ||
         lk_is(k, kl, "DataModel"))
         return IMPORT_WORKBENCH;
-    if (lk_is(k, kl, "Items") || lk_is(k, kl, "Count") || lk_is(k, kl, "ScannedCount") ||
-        lk_is(k, kl, "LastEvaluatedKey") || lk_is(k, kl, "ConsumedCapacity"))
+    if (lk_page_member(k, kl) || lk_is(k, kl, "LastEvaluatedKey"))
         return IMPORT_AWS_CLI;
-    if (lk_is(k, kl, "Item") && v == '{' && lk_s3_item(&l))
+    if (lk_s3_line(v, k, kl, &l))
         return IMPORT_S3;
     if (v == '[') {
         l.i++;

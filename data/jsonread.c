@@ -188,3 +188,20 @@ status jsonread_members(jsonread *r, const cJSON *obj, const char *const *list)
     }
     return ST_OK;
 }
+
+status jsonread_each(jsonread *r, const cJSON *obj, const char *not_object,
+                     const char *const *list, jsonread_member_fn one, void *ctx)
+{
+    if (!cJSON_IsObject(obj))
+        return jsonread_fail(r, "%s", not_object);
+    status st = list ? jsonread_members(r, obj, list) : ST_OK;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, obj) {
+        if (st != ST_OK)
+            break;
+        jsonread_push_name(r, m->string);
+        st = one(r, m, ctx);
+        jsonread_pop(r);
+    }
+    return st;
+}

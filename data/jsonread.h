@@ -67,4 +67,13 @@ bool jsonread_has_control(const char *s);
  * member", at its name). */
 status jsonread_members(jsonread *r, const struct cJSON *obj, const char *const *list);
 
+/* What reads one member m of an object, the reader at m's name. */
+typedef status (*jsonread_member_fn)(jsonread *r, const struct cJSON *m, void *ctx);
+/* Each member of obj read by one, in the file's order, stopping at the
+ * first error; obj not an object: not_object is the error. With list
+ * (NULL-ended), obj's members are checked against it first
+ * (jsonread_members): an object of known members rather than of names. */
+status jsonread_each(jsonread *r, const struct cJSON *obj, const char *not_object,
+                     const char *const *list, jsonread_member_fn one, void *ctx);
+
 #endif

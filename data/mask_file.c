@@ -36,6 +36,30 @@ static void mac(void *ctx, const void *p, size_t n, unsigned char out[32])
     sigv4_hmac_sha256(f->key, f->key_len, p, n, out);
 }
 
+static bool set_action(const char *word, mask_rule *rule)
+{
+    return mask_action_parse(word, &rule->action);
+}
+
+static bool set_as(const char *word, mask_rule *rule)
+{
+    return mask_as_parse(word, &rule->as);
+}
+
+/* A rule's member v naming one of a few words (the reader at it): set
+ * takes the word into the rule, false when it is none of them ("unknown
+ * WHAT 'WORD' (LIST)"). */
+static status read_word(jsonread *r, const cJSON *v, const char *what, const char *list,
+                        bool (*set)(const char *word, mask_rule *rule), mask_rule *rule)
+{
+    char *word = NULL;
+    status st = jsonread_string(r, v, false, &word);
+    if (st == ST_OK && !set(word, rule))
+        st = jsonread_fail(r, "unknown %s '%s' (%s)", what, word, list);
+    free(word);
+    return st;
+}
+
 /* One rule object (the reader at rules[i]). */
 static status read_rule(jsonread *r, const cJSON *v, mask_rule *rule)
 {
@@ -74,11 +98,7 @@ static status read_rule(jsonread *r, const cJSON *v, mask_rule *rule)
     if (!action)
         return jsonread_fail(r, "a rule needs \"action\": %s", mask_action_list);
     jsonread_push_name(r, "action");
-    char *a = NULL;
-    st = jsonread_string(r, action, false, &a);
-    if (st == ST_OK && !mask_action_parse(a, &rule->action))
-        st = jsonread_fail(r, "unknown action '%s' (%s)", a, mask_action_list);
-    free(a);
+    st = read_word(r, action, "action", mask_action_list, set_action, rule);
     jsonread_pop(r);
     if (st != ST_OK)
         return st;
@@ -86,12 +106,8 @@ static status read_rule(jsonread *r, const cJSON *v, mask_rule *rule)
     const cJSON *as = cJSON_GetObjectItemCaseSensitive(v, "as");
     if (as) {
         jsonread_push_name(r, "as");
-        char *s = NULL;
-        if (rule->action != MASK_FAKE)
-            st = jsonread_fail(r, "\"as\" goes with the action fake");
-        else if ((st = jsonread_string(r, as, false, &s)) == ST_OK && !mask_as_parse(s, &rule->as))
-            st = jsonread_fail(r, "unknown fake '%s' (%s)", s, mask_as_list);
-        free(s);
+        st = rule->action != MASK_FAKE ? jsonread_fail(r, "\"as\" goes with the action fake")
+                                       : read_word(r, as, "fake", mask_as_list, set_as, rule);
         jsonread_pop(r);
         if (st != ST_OK)
             return st;

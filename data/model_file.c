@@ -297,22 +297,19 @@ static status read_index(jsonread *r, const cJSON *v, const table_def *def, inde
     return st;
 }
 
+static status index_member(jsonread *r, const cJSON *m, void *def_)
+{
+    table_def *def = def_;
+    index_def *ix = &def->idx[def->n_idx++];
+    ix->name = xstrdup(m->string);
+    return m->string[0] ? read_index(r, m, def, ix) : jsonread_fail(r, "an index name is not empty");
+}
+
 static status read_indexes(jsonread *r, const cJSON *v, table_def *def)
 {
-    if (!cJSON_IsObject(v))
-        return jsonread_fail(r, "must be an object of INDEX: {...}");
-    def->idx = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof *def->idx);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, v) {
-        jsonread_push_name(r, m->string);
-        index_def *ix = &def->idx[def->n_idx++];
-        ix->name = xstrdup(m->string);
-        status st = m->string[0] ? read_index(r, m, def, ix) : jsonread_fail(r, "an index name is not empty");
-        jsonread_pop(r);
-        if (st != ST_OK)
-            return st;
-    }
-    return ST_OK;
+    if (cJSON_IsObject(v))
+        def->idx = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof *def->idx);
+    return jsonread_each(r, v, "must be an object of INDEX: {...}", NULL, index_member, def);
 }
 
 static status read_u64(jsonread *r, const cJSON *v, uint64_t *out)
@@ -364,112 +361,100 @@ static status read_tmpls(jsonread *r, const cJSON *v, const key_attr *pk, const 
     return ST_OK;
 }
 
+static status type_member(jsonread *r, const cJSON *t, void *a_)
+{
+    ent_attr *a = a_;
+    av_type ty = av_type_from_name(t->string, strlen(t->string));
+    return ty == AV_NONE ? jsonread_fail(r, "not a DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS)")
+                         : read_u64(r, t, &a->types[ty]);
+}
+
+static status attr_member(jsonread *r, const cJSON *m, void *a_)
+{
+    ent_attr *a = a_;
+    double x = 0;
+    if (strcmp(m->string, "types") == 0)
+        return jsonread_each(r, m, "must be an object of TYPE: items", NULL, type_member, a);
+    if (strcmp(m->string, "items") == 0)
+        return read_u64(r, m, &a->count);
+    if (strcmp(m->string, "share") == 0)
+        return jsonread_count(r, m, false, &x);   /* computed again from the counts */
+    return jsonread_bool(r, m, &a->required);
+}
+
 static status read_attr(jsonread *r, const cJSON *v, ent_attr *a)
 {
     static const char *const members[] = { "types", "items", "share", "required", NULL };
-    if (!cJSON_IsObject(v))
-        return jsonread_fail(r, "an attribute is an object: {\"types\": {\"S\": 10}, \"required\": true}");
-    status st = jsonread_members(r, v, members);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, v) {
-        if (st != ST_OK)
-            break;
-        jsonread_push_name(r, m->string);
-        double x = 0;
-        if (strcmp(m->string, "types") == 0) {
-            if (!cJSON_IsObject(m)) {
-                st = jsonread_fail(r, "must be an object of TYPE: items");
-            } else {
-                const cJSON *t;
-                cJSON_ArrayForEach(t, m) {
-                    jsonread_push_name(r, t->string);
-                    av_type ty = av_type_from_name(t->string, strlen(t->string));
-                    st = ty == AV_NONE ? jsonread_fail(r, "not a DynamoDB type (S, N, B, BOOL, NULL, L, M, SS, NS, BS)")
-                                       : read_u64(r, t, &a->types[ty]);
-                    jsonread_pop(r);
-                    if (st != ST_OK)
-                        break;
-                }
-            }
-        } else if (strcmp(m->string, "items") == 0) {
-            st = read_u64(r, m, &a->count);
-        } else if (strcmp(m->string, "share") == 0) {
-            st = jsonread_count(r, m, false, &x);   /* computed again from the counts */
-        } else {
-            st = jsonread_bool(r, m, &a->required);
-        }
-        jsonread_pop(r);
-    }
-    return st;
+    return jsonread_each(r, v, "an attribute is an object: {\"types\": {\"S\": 10}, \"required\": true}",
+                         members, attr_member, a);
+}
+
+static status attrs_member(jsonread *r, const cJSON *m, void *e_)
+{
+    ent_entity *e = e_;
+    ent_attr *a = &e->attrs[e->n_attrs++];
+    a->name = xstrdup(m->string);
+    return read_attr(r, m, a);
 }
 
 static status read_attrs(jsonread *r, const cJSON *v, ent_entity *e)
 {
-    if (!cJSON_IsObject(v))
-        return jsonread_fail(r, "must be an object of ATTRIBUTE: {...}");
-    e->attrs = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof *e->attrs);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, v) {
-        jsonread_push_name(r, m->string);
-        ent_attr *a = &e->attrs[e->n_attrs++];
-        a->name = xstrdup(m->string);
-        status st = read_attr(r, m, a);
-        jsonread_pop(r);
-        if (st != ST_OK)
-            return st;
-    }
-    entity_sort_attrs(e);
-    return ST_OK;
+    if (cJSON_IsObject(v))
+        e->attrs = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof *e->attrs);
+    status st = jsonread_each(r, v, "must be an object of ATTRIBUTE: {...}", NULL, attrs_member, e);
+    if (st == ST_OK)
+        entity_sort_attrs(e);
+    return st;
 }
 
-static status read_ent_index(jsonread *r, const cJSON *v, const index_def *ix, ent_index *x)
+/* An entity's index, ix the table's and x the entity's. */
+typedef struct ent_index_at {
+    const index_def *ix;
+    ent_index *x;
+} ent_index_at;
+
+static status ent_index_member(jsonread *r, const cJSON *m, void *at_)
+{
+    ent_index_at *at = at_;
+    uint64_t u = 0;
+    if (strcmp(m->string, "keys") == 0)
+        return read_tmpls(r, m, &at->ix->pk, &at->ix->sk, &at->x->pk_tmpl, &at->x->sk_tmpl);
+    if (strcmp(m->string, "items") == 0)
+        return read_u64(r, m, &at->x->count);
+    status st = read_u64(r, m, &u);
+    at->x->write_halves = u * 2;
+    return st;
+}
+
+/* An entity's indexes, each named by the table's "indexes". */
+typedef struct ent_indexes_at {
+    const table_def *def;
+    ent_entity *e;
+} ent_indexes_at;
+
+static status ent_indexes_member(jsonread *r, const cJSON *m, void *at_)
 {
     static const char *const members[] = { "keys", "items", "write_units", NULL };
-    if (!cJSON_IsObject(v))
-        return jsonread_fail(r, "must be an object: {\"keys\": {...}, \"items\": N}");
-    status st = jsonread_members(r, v, members);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, v) {
-        if (st != ST_OK)
-            break;
-        jsonread_push_name(r, m->string);
-        uint64_t u = 0;
-        if (strcmp(m->string, "keys") == 0) {
-            st = read_tmpls(r, m, &ix->pk, &ix->sk, &x->pk_tmpl, &x->sk_tmpl);
-        } else if (strcmp(m->string, "items") == 0) {
-            st = read_u64(r, m, &x->count);
-        } else {
-            st = read_u64(r, m, &u);
-            x->write_halves = u * 2;
-        }
-        jsonread_pop(r);
+    ent_indexes_at *at = at_;
+    const table_def *def = at->def;
+    size_t i = 0;
+    while (i < def->n_idx && strcmp(def->idx[i].name, m->string) != 0)
+        i++;
+    if (i == def->n_idx) {
+        r->at_name = true;
+        status st = jsonread_fail(r, "the table has no index %s (its \"indexes\" name them)", m->string);
+        r->at_name = false;
+        return st;
     }
-    return st;
+    ent_index_at one = { &def->idx[i], &at->e->idx[i] };
+    return jsonread_each(r, m, "must be an object: {\"keys\": {...}, \"items\": N}", members,
+                         ent_index_member, &one);
 }
 
 static status read_ent_indexes(jsonread *r, const cJSON *v, const table_def *def, ent_entity *e)
 {
-    if (!cJSON_IsObject(v))
-        return jsonread_fail(r, "must be an object of INDEX: {\"keys\": {...}}");
-    const cJSON *m;
-    cJSON_ArrayForEach(m, v) {
-        jsonread_push_name(r, m->string);
-        status st = ST_OK;
-        size_t i = 0;
-        while (i < def->n_idx && strcmp(def->idx[i].name, m->string) != 0)
-            i++;
-        if (i == def->n_idx) {
-            r->at_name = true;
-            st = jsonread_fail(r, "the table has no index %s (its \"indexes\" name them)", m->string);
-            r->at_name = false;
-        } else {
-            st = read_ent_index(r, m, &def->idx[i], &e->idx[i]);
-        }
-        jsonread_pop(r);
-        if (st != ST_OK)
-            return st;
-    }
-    return ST_OK;
+    ent_indexes_at at = { def, e };
+    return jsonread_each(r, v, "must be an object of INDEX: {\"keys\": {...}}", NULL, ent_indexes_member, &at);
 }
 
 static status read_entity(jsonread *r, const cJSON *v, const ent_table *t, ent_entity *e)
@@ -562,26 +547,21 @@ static status read_no_entity(jsonread *r, const cJSON *v, ent_table *t)
     return st;
 }
 
+static status read_member(jsonread *r, const cJSON *m, void *t_)
+{
+    ent_table *t = t_;
+    if (strcmp(m->string, "items") == 0)
+        return read_u64(r, m, &t->items_read);
+    if (strcmp(m->string, "of") == 0)
+        return read_u64(r, m, &t->items_total);
+    return jsonread_bool(r, m, &t->sampled);
+}
+
 static status read_read(jsonread *r, const cJSON *v, ent_table *t)
 {
     static const char *const members[] = { "items", "of", "sampled", NULL };
-    if (!cJSON_IsObject(v))
-        return jsonread_fail(r, "must be an object: {\"items\": N, \"of\": N, \"sampled\": false}");
-    status st = jsonread_members(r, v, members);
-    const cJSON *m;
-    cJSON_ArrayForEach(m, v) {
-        if (st != ST_OK)
-            break;
-        jsonread_push_name(r, m->string);
-        if (strcmp(m->string, "items") == 0)
-            st = read_u64(r, m, &t->items_read);
-        else if (strcmp(m->string, "of") == 0)
-            st = read_u64(r, m, &t->items_total);
-        else
-            st = jsonread_bool(r, m, &t->sampled);
-        jsonread_pop(r);
-    }
-    return st;
+    return jsonread_each(r, v, "must be an object: {\"items\": N, \"of\": N, \"sampled\": false}", members,
+                         read_member, t);
 }
 
 static status read_table(jsonread *r, const cJSON *v, ent_table *t)

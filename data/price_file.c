@@ -44,6 +44,21 @@ static status prices(jsonread *r, const cJSON *v, const char *const *names, doub
     return st;
 }
 
+/* v's member name, when it is there: an object of the two prices named n
+ * (on demand's read and write, provisioned's RCU and WCU). */
+static status price_pair(jsonread *r, const cJSON *v, const char *name, const char *const n[2], double *a,
+                         double *b)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(v, name);
+    if (!m)
+        return ST_OK;
+    double *o[] = { a, b };
+    jsonread_push_name(r, name);
+    status st = prices(r, m, n, o, 2);
+    jsonread_pop(r);
+    return st;
+}
+
 static status read_region(jsonread *r, const cJSON *v, price_region *p)
 {
     static const char *const members[] = { "currency", "taken", "source", "note", "on_demand",
@@ -72,20 +87,12 @@ static status read_region(jsonread *r, const cJSON *v, price_region *p)
         st = jsonread_string(r, m, true, &p->note);
         jsonread_pop(r);
     }
-    if (st == ST_OK && (m = cJSON_GetObjectItemCaseSensitive(v, "on_demand"))) {
-        static const char *const n[] = { "read_per_million", "write_per_million" };
-        double *o[] = { &p->od_read, &p->od_write };
-        jsonread_push_name(r, "on_demand");
-        st = prices(r, m, n, o, 2);
-        jsonread_pop(r);
-    }
-    if (st == ST_OK && (m = cJSON_GetObjectItemCaseSensitive(v, "provisioned"))) {
-        static const char *const n[] = { "rcu_hour", "wcu_hour" };
-        double *o[] = { &p->pv_read, &p->pv_write };
-        jsonread_push_name(r, "provisioned");
-        st = prices(r, m, n, o, 2);
-        jsonread_pop(r);
-    }
+    static const char *const on_demand[] = { "read_per_million", "write_per_million" };
+    static const char *const provisioned[] = { "rcu_hour", "wcu_hour" };
+    if (st == ST_OK)
+        st = price_pair(r, v, "on_demand", on_demand, &p->od_read, &p->od_write);
+    if (st == ST_OK)
+        st = price_pair(r, v, "provisioned", provisioned, &p->pv_read, &p->pv_write);
     if (st == ST_OK && (m = cJSON_GetObjectItemCaseSensitive(v, "storage_gb_month"))) {
         jsonread_push_name(r, "storage_gb_month");
         st = price(r, m, &p->storage);

@@ -13,6 +13,7 @@
 
 #include "data/pull.h"
 #include "data/store_int.h"
+#include "data/timing.h"
 #include "model/av.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
@@ -56,13 +57,6 @@ typedef struct worker {
     int seg;
     int started;
 } worker;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void fail_locked(shared *sh, const diag *d)
 {
@@ -256,7 +250,7 @@ static void report(const pull_opts *o, shared *sh, uint64_t items, double cap, d
     p.items = items;
     p.capacity = cap;
     p.segments = o->segments;
-    p.seconds = now_s() - t0;
+    p.seconds = timing_now_s() - t0;
     o->progress(&p, o->ud);
 }
 
@@ -358,12 +352,7 @@ static page *take_page(shared *sh, const pull_opts *o, bool *aborted, bool *fini
     pthread_mutex_lock(&sh->mu);
     while (!sh->head && sh->running > 0 && !sh->abort && !(o->stop && *o->stop)) {
         struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 200 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
+        timing_deadline_ms(&ts, 200);
         pthread_cond_timedwait(&sh->has_page, &sh->mu, &ts);
         if (!sh->head)
             break;
@@ -461,7 +450,7 @@ static void write_pages(writer *w, const pull_opts *o, int interval, double t0)
             break;
         if (p)
             write_page(w, p);
-        double t = now_s();
+        double t = timing_now_s();
         if (t - last >= interval / 1000.0) {
             report(o, w->sh, w->items, w->cap, t0);
             last = t;
@@ -492,7 +481,7 @@ static void summarize(const pull_opts *o, const writer *w, const remote *r, doub
         buf_done(&b);
     }
     snprintf(done->from, sizeof done->from, "%s", remote_describe(r));
-    done->seconds = now_s() - t0;
+    done->seconds = timing_now_s() - t0;
 }
 
 status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
@@ -554,7 +543,7 @@ status pull_run(store *st, const pull_opts *o, pull_progress *done, diag *d)
     s = dup_connections(r, ws, o->segments, d);
     if (s != ST_OK)
         goto out;
-    double t0 = now_s();
+    double t0 = timing_now_s();
     start_workers(&sh, ws, o->segments);
     write_pages(&w, o, interval, t0);
     stop_workers(&sh, ws, o->segments);

@@ -201,13 +201,33 @@ void remote_close(remote *r)
     free(r);
 }
 
+/* From a URL curl parsed, whose host is host: *hostport "host[:port]" (the
+ * port only when the URL names one) and *path its path ("/" when it has
+ * none), both malloc'd. */
+static void host_and_path(CURLU *u, const char *host, char **hostport, char **path)
+{
+    char *port = NULL, *p = NULL;
+    if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
+        port = NULL;
+    if (curl_url_get(u, CURLUPART_PATH, &p, 0) != CURLUE_OK)
+        p = NULL;
+    buf hb = BUF_INIT;
+    buf_adds(&hb, host);
+    if (port)
+        buf_printf(&hb, ":%s", port);
+    *hostport = buf_steal(&hb);
+    *path = xstrdup(p && *p ? p : "/");
+    curl_free(port);
+    curl_free(p);
+}
+
 /* Splits the endpoint URL with curl's own parser so that what we sign is
  * what curl sends. */
 static status parse_endpoint(remote *r, diag *d)
 {
     status st = ST_OK;
     CURLU *u = curl_url();
-    char *scheme = NULL, *host = NULL, *port = NULL, *path = NULL;
+    char *scheme = NULL, *host = NULL;
     if (!u)
         return diag_set(d, ST_INTERNAL, "out of memory");
     if (curl_url_set(u, CURLUPART_URL, r->url, 0) != CURLUE_OK ||
@@ -221,16 +241,7 @@ static status parse_endpoint(remote *r, diag *d)
         st = diag_set(d, ST_USAGE, "the endpoint URL must be http:// or https://");
         goto out;
     }
-    if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
-        port = NULL;
-    if (curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK)
-        path = NULL;
-    buf h = BUF_INIT;
-    buf_adds(&h, host);
-    if (port)
-        buf_printf(&h, ":%s", port);
-    r->host = buf_steal(&h);
-    r->path = xstrdup(path && *path ? path : "/");
+    host_and_path(u, host, &r->host, &r->path);
     /* The description: scheme://host[:port][path], never user:password. */
     snprintf(r->desc, sizeof r->desc, "%s://%s%s (%s)", scheme, r->host,
              strcmp(r->path, "/") == 0 ? "" : r->path, r->region);
@@ -248,8 +259,6 @@ static status parse_endpoint(remote *r, diag *d)
 out:
     curl_free(scheme);
     curl_free(host);
-    curl_free(port);
-    curl_free(path);
     curl_url_cleanup(u);
     return st;
 }
@@ -497,10 +506,7 @@ static int is_throttle_or_transient(const char *type)
         "RequestTimeout", "RequestTimeoutException", "InternalServerError",
         "ServiceUnavailable", "ServiceUnavailableException", NULL,
     };
-    for (size_t i = 0; names[i]; i++)
-        if (strcmp(type, names[i]) == 0)
-            return 1;
-    return 0;
+    return remote_code_in(type, names);
 }
 
 static status status_of_type(const char *type)
@@ -686,8 +692,7 @@ static status attempt(remote *r, const char *op, const char *input, size_t len,
     buf_printf(&line, "Authorization: %s", sig.authorization);
     h = curl_slist_append(h, line.data);
     h = curl_slist_append(h, "Expect:");   /* no 100-continue round trip */
-    memset(line.data, 0, line.len);
-    buf_done(&line);
+    buf_wipe(&line);
     sigv4_result_free(&sig);
 
     buf_reset(&r->body);
@@ -951,31 +956,28 @@ status remote_http_do(const remote_http *q, long *http, buf *resp, diag *d)
     return st;
 }
 
+int remote_code_in(const char *code, const char *const *codes)
+{
+    for (size_t i = 0; codes[i]; i++)
+        if (strcmp(code, codes[i]) == 0)
+            return 1;
+    return 0;
+}
+
 status remote_url_split(const char *url, char **hostport, char **path, diag *d)
 {
     *hostport = *path = NULL;
     pthread_once(&curl_once, curl_init_once);
     CURLU *u = curl_url();
-    char *h = NULL, *port = NULL, *p = NULL;
+    char *h = NULL;
     if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
         curl_url_get(u, CURLUPART_HOST, &h, 0) != CURLUE_OK) {
         if (u)
             curl_url_cleanup(u);
         return diag_set(d, ST_USAGE, "not a URL");
     }
-    if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT) != CURLUE_OK)
-        port = NULL;
-    if (curl_url_get(u, CURLUPART_PATH, &p, 0) != CURLUE_OK)
-        p = NULL;
-    buf hb = BUF_INIT;
-    buf_adds(&hb, h);
-    if (port)
-        buf_printf(&hb, ":%s", port);
-    *hostport = buf_steal(&hb);
-    *path = xstrdup(p && *p ? p : "/");
+    host_and_path(u, h, hostport, path);
     curl_free(h);
-    curl_free(port);
-    curl_free(p);
     curl_url_cleanup(u);
     return ST_OK;
 }

@@ -165,6 +165,11 @@ status remote_http_do(const remote_http *q, long *http, buf *resp, diag *d);
  * when it is not a URL. */
 status remote_url_split(const char *url, char **hostport, char **path, diag *d);
 
+/* 1 when an AWS error code (a response's __type or <Code>) is one of
+ * codes, a NULL-ended list (the retryable ones, STS's configuration
+ * errors); else 0. */
+int remote_code_in(const char *code, const char *const *codes);
+
 /* The delay before retry number `retry` (1 for the first retry) in
  * milliseconds given a uniform random u in [0, 1): the full-jitter rule
  * above. Exposed for tests. */

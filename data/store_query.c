@@ -900,6 +900,39 @@ static status filter_keys(const reqx *x, const read_req *r, const char *what, di
     return ST_OK;
 }
 
+/* The read a Query or Scan runs: r with its expressions in x (freed by
+ * read_end) and the legacy AttributesToGet. */
+static void read_begin(read_req *r, reqx *x, const av *atg)
+{
+    read_req_init(r);
+    seng_reqx_init(x);
+    r->x = x;
+    r->atg = (av *)atg;
+}
+
+/* After the checks that need no table: a read transaction (*txn set) and
+ * the table and index the request names (read_common). */
+static status read_open(store *s, const ddb_req *q, read_req *r, tinfo **t, const seng_defer *df,
+                        bool *txn, diag *d)
+{
+    status st = store_txn_begin(s, false, d);
+    if (st != ST_OK)
+        return st;
+    *txn = true;
+    return read_common(s, q, r, t, df, d);
+}
+
+/* The end of a read whose outcome is st: its transaction ended, r and x
+ * freed. */
+static status read_end(store *s, status st, bool txn, read_req *r, reqx *x, diag *d)
+{
+    if (txn)
+        st = store_txn_end(s, st, d);
+    read_req_done(r);
+    seng_reqx_done(x);
+    return st;
+}
+
 /* Query: the typed operation. atg: the legacy AttributesToGet (AV_L of S
  * or AV_NONE); df (may be NULL): what the codec left to report, and the
  * legacy KeyConditions. */
@@ -907,11 +940,8 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const seng_de
                         read_out *o, diag *d)
 {
     read_req r;
-    read_req_init(&r);
     reqx x;
-    seng_reqx_init(&x);
-    r.x = &x;
-    r.atg = (av *)atg;
+    read_begin(&r, &x, atg);
     bool txn = false;
     status st;
     const ddb_conds *kc = &q->legacy.keyconds;
@@ -923,11 +953,8 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const seng_de
     if ((st = seng_exprs_typed(&x, q, df, d)) != ST_OK || (!x.key && (st = legacy_check_conditions(kc, d)) != ST_OK) ||
         (st = select_checks(q, atg, true, d)) != ST_OK)
         goto out;
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        goto out;
-    txn = true;
     tinfo *t;
-    if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
+    if ((st = read_open(s, q, &r, &t, df, &txn, d)) != ST_OK)
         goto out;
     if (x.key && r.ix && index_def_multi(r.ix))
         st = key_tuple(&x, &r, d);
@@ -945,11 +972,7 @@ static status query_run(store *s, const ddb_req *q, const av *atg, const seng_de
         goto out;
     st = run_read(s, &r, o, d);
 out:
-    if (txn)
-        st = store_txn_end(s, st, d);
-    read_req_done(&r);
-    seng_reqx_done(&x);
-    return st;
+    return read_end(s, st, txn, &r, &x, d);
 }
 
 /* Scan: the typed operation (arguments as query_run's). */
@@ -957,11 +980,8 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const seng_def
                        diag *d)
 {
     read_req r;
-    read_req_init(&r);
     reqx x;
-    seng_reqx_init(&x);
-    r.x = &x;
-    r.atg = (av *)atg;
+    read_begin(&r, &x, atg);
     bool txn = false;
     status st;
     if (q->segments && (q->segment < 0 || q->segment >= q->segments)) {
@@ -972,11 +992,8 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const seng_def
     }
     if ((st = seng_exprs_typed(&x, q, df, d)) != ST_OK || (st = select_checks(q, atg, false, d)) != ST_OK)
         goto out;
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        goto out;
-    txn = true;
     tinfo *t;
-    if ((st = read_common(s, q, &r, &t, df, d)) != ST_OK)
+    if ((st = read_open(s, q, &r, &t, df, &txn, d)) != ST_OK)
         goto out;
     if ((st = seng_key_paths(&t->def, x.proj, d)) != ST_OK || (st = seng_key_paths(&t->def, x.filter, d)) != ST_OK ||
         (st = gsi_projection(&r, d)) != ST_OK)
@@ -988,11 +1005,7 @@ static status scan_run(store *s, const ddb_req *q, const av *atg, const seng_def
     }
     st = run_read(s, &r, o, d);
 out:
-    if (txn)
-        st = store_txn_end(s, st, d);
-    read_req_done(&r);
-    seng_reqx_done(&x);
-    return st;
+    return read_end(s, st, txn, &r, &x, d);
 }
 
 status store_query_exec(store *s, const ddb_req *q, ddb_res *res, ddb_err *e)

@@ -18,6 +18,17 @@ void buf_done(buf *b)
     buf_init(b);
 }
 
+/* Through a volatile pointer, so that the zeroing of memory about to be
+ * freed is not optimized away. */
+static void *(*const volatile wipe_memset)(void *, int, size_t) = memset;
+
+void buf_wipe(buf *b)
+{
+    if (b->data)
+        wipe_memset(b->data, 0, b->cap);
+    buf_done(b);
+}
+
 void buf_reset(buf *b)
 {
     b->len = 0;

@@ -19,6 +19,9 @@ typedef struct buf {
 
 void buf_init(buf *b);
 void buf_done(buf *b);
+/* buf_done for a secret (a credential, a signed header): the bytes are
+ * zeroed before they are freed. */
+void buf_wipe(buf *b);
 void buf_reset(buf *b);                          /* len = 0, keeps memory */
 void buf_reserve(buf *b, size_t extra);          /* room for extra more bytes */
 void buf_adds(buf *b, const char *s);

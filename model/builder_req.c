@@ -358,15 +358,22 @@ out:
     return st;
 }
 
-status builder_req_json(const breq *r, buf *out, diag *d)
+/* The request typed, then written by print (its JSON body or its aws
+ * command line); nothing written when it does not type. */
+static status print_typed(const breq *r, void (*print)(const ddb_req *, buf *), buf *out, diag *d)
 {
     ddb_req t;
     status st = builder_req_typed(r, &t, d);
     if (st)
         return st;
-    ddb_req_json(&t, out);
+    print(&t, out);
     ddb_req_done(&t);
     return ST_OK;
+}
+
+status builder_req_json(const breq *r, buf *out, diag *d)
+{
+    return print_typed(r, ddb_req_json, out, d);
 }
 
 status builder_req_txn_json(const breq *r, buf *out, diag *d)
@@ -392,11 +399,5 @@ void builder_shell_quote(buf *out, const char *s)
 
 status builder_req_cli(const breq *r, buf *out, diag *d)
 {
-    ddb_req t;
-    status st = builder_req_typed(r, &t, d);
-    if (st)
-        return st;
-    ddb_req_cli(&t, out);
-    ddb_req_done(&t);
-    return ST_OK;
+    return print_typed(r, ddb_req_cli, out, d);
 }

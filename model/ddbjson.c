@@ -323,18 +323,26 @@ out:
     return st;
 }
 
+/* A member's or element's value c, built at the path step just pushed
+ * (old: what the path pops back to); on an error the map or list built
+ * so far (out) is freed. */
+static status build_in(const cJSON *c, path *p, size_t old, av *v, av *out, diag *d, buf *scratch)
+{
+    status st = build_value(c, p, v, d, scratch);
+    path_pop(p, old);
+    if (st != ST_OK)
+        av_done(out);
+    return st;
+}
+
 static status build_map(const cJSON *obj, path *p, av *out, diag *d, buf *scratch)
 {
     av_init_list(out, AV_M);
     for (const cJSON *c = obj->child; c; c = c->next) {
-        size_t old = path_push_name(p, c->string);
         av v;
-        status st = build_value(c, p, &v, d, scratch);
-        path_pop(p, old);
-        if (st != ST_OK) {
-            av_done(out);
+        status st = build_in(c, p, path_push_name(p, c->string), &v, out, d, scratch);
+        if (st != ST_OK)
             return st;
-        }
         /* a repeated name: the last wins */
         if (strchr(c->string, NUL_MARK)) {
             buf name = BUF_INIT;
@@ -387,14 +395,10 @@ static status build_typed(av_type t, const cJSON *c, path *p, av *out, diag *d, 
         av_init_list(out, AV_L);
         int i = 0;
         for (const cJSON *e = c->child; e; e = e->next, i++) {
-            size_t old = path_push_index(p, i);
             av v;
-            status st = build_value(e, p, &v, d, scratch);
-            path_pop(p, old);
-            if (st != ST_OK) {
-                av_done(out);
+            status st = build_in(e, p, path_push_index(p, i), &v, out, d, scratch);
+            if (st != ST_OK)
                 return st;
-            }
             av_list_push(out, &v);
         }
         return ST_OK;
@@ -435,28 +439,28 @@ static status build_value(const cJSON *n, path *p, av *out, diag *d, buf *scratc
     return ddbjson_fail(d, ST_VALIDATION, p, MSG_MULTI_AV);
 }
 
-status ddbjson_item_from_cjson(const cJSON *obj, const char *prefix, av *item, diag *d)
+/* obj's shape checked (shape_map, shape_value), then built: an item (map)
+ * or one AttributeValue. */
+static status from_cjson(const cJSON *obj, const char *prefix, bool map, av *out, diag *d)
 {
     path p;
     buf scratch = BUF_INIT;
     path_init(&p, prefix);
-    status st = shape_map(obj, &scratch, d, &p);
+    status st = map ? shape_map(obj, &scratch, d, &p) : shape_value(obj, &scratch, d, &p);
     if (st == ST_OK)
-        st = build_map(obj, &p, item, d, &scratch);
+        st = map ? build_map(obj, &p, out, d, &scratch) : build_value(obj, &p, out, d, &scratch);
     buf_done(&scratch);
     return st;
 }
 
+status ddbjson_item_from_cjson(const cJSON *obj, const char *prefix, av *item, diag *d)
+{
+    return from_cjson(obj, prefix, true, item, d);
+}
+
 status ddbjson_value_from_cjson(const cJSON *obj, const char *prefix, av *v, diag *d)
 {
-    path p;
-    buf scratch = BUF_INIT;
-    path_init(&p, prefix);
-    status st = shape_value(obj, &scratch, d, &p);
-    if (st == ST_OK)
-        st = build_value(obj, &p, v, d, &scratch);
-    buf_done(&scratch);
-    return st;
+    return from_cjson(obj, prefix, false, v, d);
 }
 
 /* ---- JSON text in ---- */
@@ -594,26 +598,26 @@ status ddbjson_cjson_parse(const char *text, size_t len, cJSON **root, diag *d)
     return diag_set(d, ST_PARSE, "invalid JSON at line %d, column %d", d ? d->line : 0, d ? d->col : 0);
 }
 
-status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d)
+/* JSON text parsed, then read as an item (map) or one AttributeValue. */
+static status parse_text(const char *text, size_t len, bool map, av *out, diag *d)
 {
     cJSON *root;
     status st = ddbjson_cjson_parse(text, len, &root, d);
     if (st != ST_OK)
         return st;
-    st = ddbjson_item_from_cjson(root, NULL, item, d);
+    st = from_cjson(root, NULL, map, out, d);
     cJSON_Delete(root);
     return st;
 }
 
+status ddbjson_parse_item(const char *text, size_t len, av *item, diag *d)
+{
+    return parse_text(text, len, true, item, d);
+}
+
 status ddbjson_parse_value(const char *text, size_t len, av *v, diag *d)
 {
-    cJSON *root;
-    status st = ddbjson_cjson_parse(text, len, &root, d);
-    if (st != ST_OK)
-        return st;
-    st = ddbjson_value_from_cjson(root, NULL, v, d);
-    cJSON_Delete(root);
-    return st;
+    return parse_text(text, len, false, v, d);
 }
 
 /* ---- JSON text out ---- */
@@ -691,19 +695,40 @@ static void write_b64_string(buf *out, const av *v)
     buf_addc(out, '"');
 }
 
-void ddbjson_write_value(buf *out, const av *v)
+static void write_json(buf *out, const av *v, bool plain);
+
+/* A map's members as a JSON object, each value in DynamoDB JSON or plain. */
+static void write_members(buf *out, const av *item, bool plain)
 {
-    buf_adds(out, "{\"");
-    buf_adds(out, av_type_name(v->type));
-    buf_adds(out, "\":");
+    assert(item->type == AV_M);
+    buf_addc(out, '{');
+    for (size_t i = 0; i < item->u.m.len; i++) {
+        const av_member *m = &item->u.m.v[i];
+        if (i)
+            buf_addc(out, ',');
+        ddbjson_write_string(out, m->name, m->name_len);
+        buf_addc(out, ':');
+        write_json(out, &m->val, plain);
+    }
+    buf_addc(out, '}');
+}
+
+/* v's value without its type: what DynamoDB JSON puts in the type's member
+ * ({"N":"5"} -> "5"), and the whole value in plain JSON, where a number is
+ * bare digits (valid JSON) and NULL is null. A set's elements carry no
+ * type in either. */
+static void write_payload(buf *out, const av *v, bool plain)
+{
     switch (v->type) {
     case AV_S:
         ddbjson_write_string(out, v->u.s.ptr, v->u.s.len);
         break;
     case AV_N:
-        buf_addc(out, '"');
+        if (!plain)
+            buf_addc(out, '"');
         write_num(out, &v->u.n);
-        buf_addc(out, '"');
+        if (!plain)
+            buf_addc(out, '"');
         break;
     case AV_B:
         write_b64_string(out, v);
@@ -712,7 +737,7 @@ void ddbjson_write_value(buf *out, const av *v)
         buf_adds(out, v->u.b ? "true" : "false");
         break;
     case AV_NULL:
-        buf_adds(out, "true");
+        buf_adds(out, plain ? "null" : "true");
         break;
     case AV_L:
     case AV_SS:
@@ -720,97 +745,51 @@ void ddbjson_write_value(buf *out, const av *v)
     case AV_BS:
         buf_addc(out, '[');
         for (size_t i = 0; i < v->u.l.len; i++) {
-            const av *e = &v->u.l.v[i];
             if (i)
                 buf_addc(out, ',');
             if (v->type == AV_L)
-                ddbjson_write_value(out, e);
-            else if (v->type == AV_SS)
-                ddbjson_write_string(out, e->u.s.ptr, e->u.s.len);
-            else if (v->type == AV_BS)
-                write_b64_string(out, e);
-            else {
-                buf_addc(out, '"');
-                write_num(out, &e->u.n);
-                buf_addc(out, '"');
-            }
+                write_json(out, &v->u.l.v[i], plain);
+            else
+                write_payload(out, &v->u.l.v[i], plain);
         }
         buf_addc(out, ']');
         break;
     case AV_M:
-        ddbjson_write_item(out, v);
+        write_members(out, v, plain);
         break;
     default:
         buf_adds(out, "null");      /* AV_NONE never reaches output */
         break;
     }
+}
+
+/* v in DynamoDB JSON ({"N":"5"}), or plain JSON (5). */
+static void write_json(buf *out, const av *v, bool plain)
+{
+    if (plain) {
+        write_payload(out, v, true);
+        return;
+    }
+    buf_adds(out, "{\"");
+    buf_adds(out, av_type_name(v->type));
+    buf_adds(out, "\":");
+    write_payload(out, v, false);
     buf_addc(out, '}');
+}
+
+void ddbjson_write_value(buf *out, const av *v)
+{
+    write_json(out, v, false);
 }
 
 void ddbjson_write_item(buf *out, const av *item)
 {
-    assert(item->type == AV_M);
-    buf_addc(out, '{');
-    for (size_t i = 0; i < item->u.m.len; i++) {
-        const av_member *m = &item->u.m.v[i];
-        if (i)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, m->name, m->name_len);
-        buf_addc(out, ':');
-        ddbjson_write_value(out, &m->val);
-    }
-    buf_addc(out, '}');
+    write_members(out, item, false);
 }
 
 /* ---- plain JSON ---- */
 
-static void write_plain(buf *out, const av *v)
-{
-    switch (v->type) {
-    case AV_S:
-        ddbjson_write_string(out, v->u.s.ptr, v->u.s.len);
-        break;
-    case AV_N:
-        write_num(out, &v->u.n);    /* plain digits are valid JSON numbers */
-        break;
-    case AV_B:
-        write_b64_string(out, v);
-        break;
-    case AV_BOOL:
-        buf_adds(out, v->u.b ? "true" : "false");
-        break;
-    case AV_L:
-    case AV_SS:
-    case AV_NS:
-    case AV_BS:
-        buf_addc(out, '[');
-        for (size_t i = 0; i < v->u.l.len; i++) {
-            if (i)
-                buf_addc(out, ',');
-            write_plain(out, &v->u.l.v[i]);
-        }
-        buf_addc(out, ']');
-        break;
-    case AV_M:
-        ddbjson_write_plain_item(out, v);
-        break;
-    default:
-        buf_adds(out, "null");
-        break;
-    }
-}
-
 void ddbjson_write_plain_item(buf *out, const av *item)
 {
-    assert(item->type == AV_M);
-    buf_addc(out, '{');
-    for (size_t i = 0; i < item->u.m.len; i++) {
-        const av_member *m = &item->u.m.v[i];
-        if (i)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, m->name, m->name_len);
-        buf_addc(out, ':');
-        write_plain(out, &m->val);
-    }
-    buf_addc(out, '}');
+    write_members(out, item, true);
 }

@@ -328,5 +328,9 @@ void expr_print_tree(const expr *e, buf *out);
  * a.b[2] with aliases. */
 void expr_path_dynamo(const expr_path *p, buf *out);
 void expr_path_text(const expr_path *p, buf *out);
+/* A path as a person reads it: the attribute names the placeholders
+ * stand for (`type`, not `#type`), '.' and '[' ']' inside a name escaped
+ * with a backslash, as the condition builder's path form reads them. */
+void expr_path_real_text(const expr_path *p, buf *out);
 
 #endif

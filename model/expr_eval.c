@@ -175,37 +175,15 @@ bool expr_eval(const expr *e, const av *item)
 
 /* ---- explained evaluation ------------------------------------------------ */
 
-/* A path as a person reads it: the attribute names the placeholders
- * stand for (`type`, not `#type`), '.' and '[' ']' inside a name escaped
- * with a backslash, as the condition builder's path form reads them. */
-static void real_path(const expr_path *p, buf *out)
-{
-    for (size_t i = 0; i < p->n; i++) {
-        const expr_step *st = &p->steps[i];
-        if (st->is_index) {
-            buf_printf(out, "[%u]", st->index);
-            continue;
-        }
-        if (i)
-            buf_addc(out, '.');
-        for (size_t k = 0; k < st->len; k++) {
-            char c = st->name[k];
-            if (c == '.' || c == '[' || c == ']' || c == '\\')
-                buf_addc(out, '\\');
-            buf_addc(out, c);
-        }
-    }
-}
-
 static void describe(buf *b, const expr_node *n, const av *v)
 {
     if (!v) {
         if (n->kind == EN_PATH) {
-            real_path(&n->path, b);
+            expr_path_real_text(&n->path, b);
             buf_adds(b, " is missing");
         } else if (n->kind == EN_FUNC && n->n_kids == 1 && n->kids[0]->kind == EN_PATH) {
             buf_printf(b, "%s(", n->name);
-            real_path(&n->kids[0]->path, b);
+            expr_path_real_text(&n->kids[0]->path, b);
             buf_adds(b, ") has no value");
         } else {
             expr_print_node(n, b);
@@ -308,7 +286,7 @@ static bool explain_node(const expr_node *n, const av *item, int depth, expr_tra
         const av *b = n->n_kids > 1 ? operand(n->kids[1], item, &t1) : NULL;
         verdict = eval_node(n, item);
         if (n->op == FN_ATTRIBUTE_EXISTS || n->op == FN_ATTRIBUTE_NOT_EXISTS) {
-            real_path(&n->kids[0]->path, &why);
+            expr_path_real_text(&n->kids[0]->path, &why);
             buf_printf(&why, a ? " exists (%s)" : " is missing", a ? av_type_name(a->type) : "");
         } else if (!a) {
             describe(&why, n->kids[0], NULL);

@@ -106,7 +106,10 @@ void expr_value_brief(buf *out, const av *v)
     }
 }
 
-void expr_path_text(const expr_path *p, buf *out)
+/* The path's steps joined with '.' and [N]; real: each name as it is
+ * (placeholders resolved), '.' '[' ']' '\\' inside it escaped; else the
+ * placeholder as written where there was one. */
+static void path_text(const expr_path *p, bool real, buf *out)
 {
     for (size_t i = 0; i < p->n; i++) {
         const expr_step *st = &p->steps[i];
@@ -116,11 +119,30 @@ void expr_path_text(const expr_path *p, buf *out)
         }
         if (i)
             buf_addc(out, '.');
-        if (st->alias)
-            buf_adds(out, st->alias);
-        else
-            buf_add(out, st->name, st->len);
+        if (!real) {
+            if (st->alias)
+                buf_adds(out, st->alias);
+            else
+                buf_add(out, st->name, st->len);
+            continue;
+        }
+        for (size_t k = 0; k < st->len; k++) {
+            char c = st->name[k];
+            if (c == '.' || c == '[' || c == ']' || c == '\\')
+                buf_addc(out, '\\');
+            buf_addc(out, c);
+        }
     }
+}
+
+void expr_path_text(const expr_path *p, buf *out)
+{
+    path_text(p, false, out);
+}
+
+void expr_path_real_text(const expr_path *p, buf *out)
+{
+    path_text(p, true, out);
 }
 
 /* ---- canonical text ---------------------------------------------------- */

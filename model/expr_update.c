@@ -20,6 +20,33 @@
 #define MSG_TYPE    "An operand in the update expression has an incorrect data type"
 #define MSG_PATH    "The document path provided in the update expression is invalid for update"
 
+static status value_of(const expr_node *n, const av *old, av *out, diag *d);
+
+/* The values of n's two operands (a + b, list_append(a, b)), both of the
+ * type the operation takes; else DynamoDB's type error at the operand
+ * that is not, and nothing to free. */
+static status operands_of(const expr_node *n, const av *old, av_type type, av *a, av *b, diag *d)
+{
+    status st = value_of(n->kids[0], old, a, d);
+    if (st)
+        return st;
+    if (a->type != type) {
+        av_done(a);
+        return diag_at(d, ST_VALIDATION, n->kids[0]->pos, MSG_TYPE);
+    }
+    st = value_of(n->kids[1], old, b, d);
+    if (st) {
+        av_done(a);
+        return st;
+    }
+    if (b->type != type) {
+        av_done(a);
+        av_done(b);
+        return diag_at(d, ST_VALIDATION, n->kids[1]->pos, MSG_TYPE);
+    }
+    return ST_OK;
+}
+
 /* Computes an update value into *out (a copy the caller frees). */
 static status value_of(const expr_node *n, const av *old, av *out, diag *d)
 {
@@ -38,23 +65,9 @@ static status value_of(const expr_node *n, const av *old, av *out, diag *d)
     case EN_PLUS:
     case EN_MINUS: {
         av a, b;
-        status st = value_of(n->kids[0], old, &a, d);
+        status st = operands_of(n, old, AV_N, &a, &b, d);
         if (st)
             return st;
-        if (a.type != AV_N) {
-            av_done(&a);
-            return diag_at(d, ST_VALIDATION, n->kids[0]->pos, MSG_TYPE);
-        }
-        st = value_of(n->kids[1], old, &b, d);
-        if (st) {
-            av_done(&a);
-            return st;
-        }
-        if (b.type != AV_N) {
-            av_done(&a);
-            av_done(&b);
-            return diag_at(d, ST_VALIDATION, n->kids[1]->pos, MSG_TYPE);
-        }
         num r;
         st = n->kind == EN_PLUS ? num_add(&a.u.n, &b.u.n, &r, d) : num_sub(&a.u.n, &b.u.n, &r, d);
         if (!st)
@@ -74,23 +87,9 @@ static status value_of(const expr_node *n, const av *old, av *out, diag *d)
         }
         if (n->op == FN_LIST_APPEND) {
             av a, b;
-            status st = value_of(n->kids[0], old, &a, d);
+            status st = operands_of(n, old, AV_L, &a, &b, d);
             if (st)
                 return st;
-            if (a.type != AV_L) {
-                av_done(&a);
-                return diag_at(d, ST_VALIDATION, n->kids[0]->pos, MSG_TYPE);
-            }
-            st = value_of(n->kids[1], old, &b, d);
-            if (st) {
-                av_done(&a);
-                return st;
-            }
-            if (b.type != AV_L) {
-                av_done(&a);
-                av_done(&b);
-                return diag_at(d, ST_VALIDATION, n->kids[1]->pos, MSG_TYPE);
-            }
             for (size_t i = 0; i < b.u.l.len; i++) {
                 av el;
                 av_move(&el, &b.u.l.v[i]);

@@ -113,6 +113,18 @@ static void add_kid(pn *n, pn *kid)
     n->kids[n->n++] = kid;
 }
 
+/* The end of a node's parse: on ST_OK n is the result (*out); on an
+ * error n and its kids so far are freed and the error returned. */
+static status hand_over(pn *n, status st, pn **out)
+{
+    if (st) {
+        pq_pn_free(n);
+        return st;
+    }
+    *out = n;
+    return ST_OK;
+}
+
 static status enter(P *p, long pos)
 {
     if (++p->depth > PQ_MAX_DEPTH)
@@ -361,12 +373,7 @@ static status operand(P *p, pn **out)
     if (starts_value(p, t)) {
         pn *n = node(PN_VALUE, t->pos);
         status st = value(p, &n->val);
-        if (st) {
-            pq_pn_free(n);
-            return st;
-        }
-        *out = n;
-        return ST_OK;
+        return hand_over(n, st, out);
     }
     if (is_call(p, "size")) {
         next(p);
@@ -377,12 +384,7 @@ static status operand(P *p, pn **out)
             add_kid(n, a);
             st = expect(p, ")");
         }
-        if (st) {
-            pq_pn_free(n);
-            return st;
-        }
-        *out = n;
-        return ST_OK;
+        return hand_over(n, st, out);
     }
     return path(p, out);
 }
@@ -407,12 +409,7 @@ static status func(P *p, int op, pn **out)
         add_kid(n, b);
         st = expect(p, ")");
     }
-    if (st) {
-        pq_pn_free(n);
-        return st;
-    }
-    *out = n;
-    return ST_OK;
+    return hand_over(n, st, out);
 }
 
 static int cmp_op(P *p, const tok *t)
@@ -675,12 +672,7 @@ static status set_value(P *p, pn **out)
                 st = expect(p, ")");
             }
         }
-        if (st) {
-            pq_pn_free(n);
-            return st;
-        }
-        *out = n;
-        return ST_OK;
+        return hand_over(n, st, out);
     }
     pn *a;
     if ((st = operand(p, &a)))

@@ -48,8 +48,12 @@ status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, 
     return st;
 }
 
-int cli_tables_or_all(store *st, const char *who, char ***tables, size_t *n_tables, char ***all,
-                      size_t *n_all)
+/* The tables a command works on: those named (*tables, *n_tables), else,
+ * when none was named, every table of st appended to *tables (realloc'd;
+ * the names are in *all, freed with store_names_free(*all, *n_all) after
+ * use). 0, or 1 after saying on stderr (WHO: ...) why the list failed. */
+static int tables_or_all(store *st, const char *who, char ***tables, size_t *n_tables, char ***all,
+                         size_t *n_all)
 {
     *all = NULL;
     *n_all = 0;
@@ -65,6 +69,43 @@ int cli_tables_or_all(store *st, const char *who, char ***tables, size_t *n_tabl
     for (size_t i = 0; i < *n_all; i++)
         (*tables)[(*n_tables)++] = (*all)[i];
     return 0;
+}
+
+int cli_read_set_open(cli_read_set *t, const char *who, const char *flag_db, int rem,
+                      const remote_opts *ro, int argc, char **argv)
+{
+    t->tables = xcalloc((size_t)argc, sizeof *t->tables);
+    t->n_tables = 0;
+    for (int i = 1; i < argc; i++)
+        t->tables[t->n_tables++] = argv[i];
+    diag d;
+    diag_init(&d);
+    if (cli_open_read_store(flag_db, rem, ro, &t->r, &t->st, &d) != ST_OK) {
+        cli_print_diag(who, &d);
+        return 2;
+    }
+    return tables_or_all(t->st, who, &t->tables, &t->n_tables, &t->all, &t->n_all);
+}
+
+void cli_read_set_said(const cli_read_set *t)
+{
+    store_info info;
+    store_get_info(t->st, &info);
+    fputs(" from ", stderr);
+    cli_fputs_safe(stderr, info.where ? info.where : "the endpoint");
+    fprintf(stderr, ", %g read capacity units consumed; nothing was written\n", info.rcu);
+}
+
+void cli_read_set_close(cli_read_set *t)
+{
+    if (t->st)
+        store_close(t->st);
+    if (t->r)
+        remote_close(t->r);
+    if (t->all)
+        store_names_free(t->all, t->n_all);
+    free(t->tables);
+    memset(t, 0, sizeof *t);
 }
 
 int cli_where(const char *cmd, const char *flag_db, const remote_opts *ro)

@@ -75,12 +75,30 @@ struct store;
 status cli_open_read_store(const char *flag_db, int rem, const remote_opts *ro, remote **rp,
                            struct store **out, diag *d);
 
-/* The tables a command works on: those named (*tables, *n_tables), else,
- * when none was named, every table of st appended to *tables (realloc'd;
- * the names are in *all, freed with store_names_free(*all, *n_all) after
- * use). 0, or 1 after saying on stderr (WHO: ...) why the list failed. */
-int cli_tables_or_all(struct store *st, const char *who, char ***tables, size_t *n_tables,
-                      char ***all, size_t *n_all);
+/* What a command that reads tables and writes nothing works on (ddbx
+ * doctor, ddbx model): the store opened to read (cli_open_read_store) and
+ * its tables, those named after the command, else every table of the
+ * store. Zero it before cli_read_set_open; cli_read_set_close frees it,
+ * opened or not. */
+typedef struct cli_read_set {
+    struct store *st;
+    remote *r;
+    char **tables;
+    size_t n_tables;
+    char **all;           /* the store's names, when no table was named */
+    size_t n_all;
+} cli_read_set;
+
+/* Opens t for who ("ddbx doctor"): the tables are argv[1..argc-1]. 0; 2
+ * when the store does not open, 1 when its tables cannot be listed, after
+ * saying on stderr (WHO: ...) why. */
+int cli_read_set_open(cli_read_set *t, const char *who, const char *flag_db, int rem,
+                      const remote_opts *ro, int argc, char **argv);
+/* After a remote read, the end of the line the command began on stderr
+ * ("ddbx doctor: read 120 items"): " from ENDPOINT, N read capacity units
+ * consumed; nothing was written". */
+void cli_read_set_said(const cli_read_set *t);
+void cli_read_set_close(cli_read_set *t);
 
 /* The access patterns of the files named (n_files of them), else of
  * every file of the database's pattern folder (flag_db, else the

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "data/diffsrc.h"
+#include "data/timing.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
 #include "model/itemdiff.h"
@@ -80,18 +81,11 @@ typedef struct progress {
     uint64_t calls;
 } progress;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static bool due(progress *p)
 {
     if (!p->tty)
         return false;
-    double t = now_s();
+    double t = timing_now_s();
     if (t - p->last < 0.25)
         return false;
     p->last = t;
@@ -116,7 +110,7 @@ static void show_merge(progress *p)
         return;
     const tdiff_summary *s = p->sum;
     uint64_t diffs = s->total.added + s->total.removed + s->total.changed;
-    double t = now_s() - p->t0;
+    double t = timing_now_s() - p->t0;
     fprintf(stderr, "\r\033[Kdiff: A %llu items, B %llu items, %llu differences, %.0f items/s",
             (unsigned long long)s->items_a, (unsigned long long)s->items_b,
             (unsigned long long)diffs, t > 0 ? (double)(s->items_a + s->items_b) / t : 0.0);
@@ -544,7 +538,7 @@ int cli_diff(int argc, char **argv)
     key_attr pk, sk;
     if (choose_key(key_flag, src[0], src[1], &pk, &sk, key_names) != 0)
         goto out;
-    p.t0 = p.last = now_s();
+    p.t0 = p.last = timing_now_s();
     for (int i = 0; i < 2; i++)
         if (diffsrc_start(src[i], &pk, &sk, show_spool, &p, &d) != ST_OK) {
             if (p.drew)

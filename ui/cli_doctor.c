@@ -131,10 +131,6 @@ int cli_doctor(int argc, char **argv)
     }
     rc = 0;
     uint64_t sample = A.all ? 0 : A.sample ? (uint64_t)A.sample : rem ? TABLE_READ_SAMPLE : 0;
-    char **tables = xcalloc((size_t)argc, sizeof *tables);
-    size_t n_tables = 0;
-    for (int i = 1; i < argc; i++)
-        tables[n_tables++] = argv[i];
     pattern_set *sets = NULL;
     size_t n_sets = 0;
     if (rc == 0)
@@ -147,37 +143,31 @@ int cli_doctor(int argc, char **argv)
         cli_print_file_diag("ddbx doctor", &d);
         rc = 2;
     }
-    store *st = NULL;
-    remote *r = NULL;
-    if (rc == 0 && cli_open_read_store(flag_db, rem, &ro, &r, &st, &d) != ST_OK) {
-        cli_print_diag("ddbx doctor", &d);
-        rc = 2;
-    }
-    char **all = NULL;
-    size_t n_all = 0;
+    cli_read_set t = { 0 };
     if (rc == 0)
-        rc = cli_tables_or_all(st, "ddbx doctor", &tables, &n_tables, &all, &n_all);
+        rc = cli_read_set_open(&t, "ddbx doctor", flag_db, rem, &ro, argc, argv);
     const pattern_set **sp = xcalloc(n_sets + 1, sizeof *sp);
     for (size_t i = 0; i < n_sets; i++)
         sp[i] = &sets[i];
     doctor_report rep;
     doctor_report_init(&rep);
     uint64_t read = 0;
-    for (size_t i = 0; rc == 0 && i < n_tables; i++) {
+    for (size_t i = 0; rc == 0 && i < t.n_tables; i++) {
         table_read info;
-        const ent_table *dt = model ? ent_model_table(&declared, tables[i]) : NULL;
+        const char *table = t.tables[i];
+        const ent_table *dt = model ? ent_model_table(&declared, table) : NULL;
         if (model && !dt) {
             buf b = BUF_INIT;
             buf_printf(&b, "%s: the model file %s has no table of that name: items of no entity"
-                           " are judged by the table's type attribute", tables[i], model);
+                           " are judged by the table's type attribute", table, model);
             rep.notes = xrealloc(rep.notes, (rep.n_notes + 1) * sizeof *rep.notes);
             rep.notes[rep.n_notes++] = buf_steal(&b);
         }
-        if (doctor_run(st, tables[i], dt, sp, n_sets, sample, (double)time(NULL), &rep, &info, &d) !=
+        if (doctor_run(t.st, table, dt, sp, n_sets, sample, (double)time(NULL), &rep, &info, &d) !=
             ST_OK) {
             buf w = BUF_INIT;
             buf_adds(&w, "ddbx doctor: table ");
-            buf_adds(&w, tables[i]);
+            buf_adds(&w, table);
             cli_print_diag(w.data, &d);
             buf_done(&w);
             rc = 1;
@@ -191,12 +181,9 @@ int cli_doctor(int argc, char **argv)
             put_text(&rep);
         rc = rep.n ? 1 : 0;
     }
-    if (st && rem) {
-        store_info info;
-        store_get_info(st, &info);
-        fprintf(stderr, "ddbx doctor: read %llu items from ", (unsigned long long)read);
-        cli_fputs_safe(stderr, info.where ? info.where : "the endpoint");
-        fprintf(stderr, ", %g read capacity units consumed; nothing was written\n", info.rcu);
+    if (t.st && rem) {
+        fprintf(stderr, "ddbx doctor: read %llu items", (unsigned long long)read);
+        cli_read_set_said(&t);
     }
     doctor_report_done(&rep);
     for (size_t i = 0; i < n_sets; i++)
@@ -204,13 +191,7 @@ int cli_doctor(int argc, char **argv)
     free(sets);
     free(sp);
     ent_model_done(&declared);
-    if (st)
-        store_close(st);
-    if (r)
-        remote_close(r);
-    if (all)
-        store_names_free(all, n_all);
-    free(tables);
+    cli_read_set_close(&t);
     opts_list_free(&A.patterns);
     return rc;
 }

@@ -45,7 +45,8 @@
 #include "ui/undo.h"
 
 typedef struct args {
-    const char *index, *hash, *range, *db, *endpoint, *region, *profile;
+    const char *index, *hash, *range, *db;
+    remote_opts ro;       /* --endpoint-url, --region, --profile */
     bool dry, yes;
     long rate;
 } args;
@@ -336,10 +337,8 @@ int cli_evolve(int argc, char **argv)
         OPT_BOOL("dry-run", &a.dry, "count, show a sample and re-cost the patterns; write nothing"),
         OPT_BOOL("yes", &a.yes, "do not ask (the count is not shown first)"),
         OPT_INTEGER("rate", "WCU", &a.rate, 0, 1e9, "write units a second at most (default 0: no limit)"),
-        OPT_STRING("db", "FILE", &a.db, "the database file"),
-        OPT_STRING("endpoint-url", "URL", &a.endpoint, "a DynamoDB endpoint instead"),
-        OPT_STRING("region", "R", &a.region, "a DynamoDB region instead"),
-        OPT_STRING("profile", "P", &a.profile, "the AWS profile for an endpoint or region"),
+        CLI_OPT_DB(&a.db),
+        CLI_OPTS_REMOTE(&a.ro),
         OPT_END(),
     };
     const opts_cmd cmd = {
@@ -355,7 +354,7 @@ int cli_evolve(int argc, char **argv)
         return 0;
     if (pr == OPTS_ERROR)
         return 2;
-    bool is_remote = a.endpoint || a.region || a.profile;
+    bool is_remote = a.ro.endpoint_url || a.ro.region || a.ro.profile;
     const char *bad = argc != 2 ? "one TABLE is named" : !a.index ? "--index is given" : !a.hash ? "--hash is given"
                       : is_remote && a.db ? "--db is not given with an endpoint" : NULL;
     if (bad) {
@@ -368,8 +367,7 @@ int cli_evolve(int argc, char **argv)
     char *path = paths_db(is_remote ? NULL : a.db, is_remote);   /* its folder holds the checkpoint */
     store *s = NULL;
     remote *r = NULL;
-    remote_opts ro = { .endpoint_url = a.endpoint, .region = a.region, .profile = a.profile };
-    status st = is_remote ? remote_open(&ro, &r, &d) : store_open(path, cli_store_flags(), &s, &d);
+    status st = is_remote ? remote_open(&a.ro, &r, &d) : store_open(path, cli_store_flags(), &s, &d);
     if (st == ST_OK && is_remote) {
         st = store_open_remote(remote_send, r, remote_describe(r), STORE_REMOTE_WRITE, &s, &d);
         prices_set_region(remote_region(r));

@@ -68,12 +68,8 @@ int cli_export(int argc, char **argv)
         opts_usage(&cmd, stderr);
         return 2;
     }
-    if (argc != 2) {
-        if (argc > 2)
-            fprintf(stderr, "ddbx export: one TABLE at a time ('%s')\n", argv[2]);
-        opts_usage(&cmd, stderr);
+    if (opts_one_positional(&cmd, argc, argv, "TABLE"))
         return 2;
-    }
     const char *table = argv[1];
 
     int ret = 1;

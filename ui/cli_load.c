@@ -175,12 +175,8 @@ int cli_load(int argc, char **argv)
         opts_usage(&load_cmd, stderr);
         return 2;
     }
-    if (argc != 2) {
-        if (argc > 2)
-            fprintf(stderr, "ddbx load: one FILE at a time ('%s')\n", argv[2]);
-        opts_usage(&load_cmd, stderr);
+    if (opts_one_positional(&load_cmd, argc, argv, "FILE"))
         return 2;
-    }
     const char *file = argv[1];
 
     int ret = 1;

@@ -219,37 +219,26 @@ int cli_model(int argc, char **argv)
         o.price_region = "us-east-1";
     o.patterns = A.patterns.v;
     o.n_patterns = A.patterns.n;
-    char **tables = xcalloc((size_t)argc, sizeof *tables);
-    size_t n_tables = 0;
-    for (int i = 1; i < argc; i++)
-        tables[n_tables++] = argv[i];
-    store *st = NULL;
-    remote *r = NULL;
+    cli_read_set rs = { 0 };
+    rc = cli_read_set_open(&rs, "ddbx model", flag_db, rem, &ro, argc, argv);
+    store *st = rs.st;
     diag d;
     diag_init(&d);
-    if (rc == 0 && cli_open_read_store(flag_db, rem, &ro, &r, &st, &d) != ST_OK) {
-        cli_print_diag("ddbx model", &d);
-        rc = 2;
-    }
-    char **all = NULL;
-    size_t n_all = 0;
-    if (rc == 0)
-        rc = cli_tables_or_all(st, "ddbx model", &tables, &n_tables, &all, &n_all);
-    if (rc == 0 && !n_tables)
+    if (rc == 0 && !rs.n_tables)
         fputs("ddbx model: the store has no tables\n", stderr);
     o.db_path = rem ? NULL : flag_db;
     ent_model m;
     ent_model_init(&m);
     cli_model_read reads;
     memset(&reads, 0, sizeof reads);
-    for (size_t i = 0; rc == 0 && i < n_tables; i++) {
+    for (size_t i = 0; rc == 0 && i < rs.n_tables; i++) {
         ent_table t;
         ent_table_init(&t);
         table_read info;
-        if (table_read_model(st, tables[i], o.sample, &t, &info, &d) != ST_OK) {
+        if (table_read_model(st, rs.tables[i], o.sample, &t, &info, &d) != ST_OK) {
             buf w = BUF_INIT;
             buf_adds(&w, "ddbx model: table ");
-            buf_adds(&w, tables[i]);
+            buf_adds(&w, rs.tables[i]);
             cli_print_diag(w.data, &d);
             buf_done(&w);
             rc = 1;
@@ -264,22 +253,13 @@ int cli_model(int argc, char **argv)
     if (rc == 0)
         rc = write_model(st, &m, &o);
     if (rc == 0 && rem) {
-        store_info info;
-        store_get_info(st, &info);
-        fprintf(stderr, "ddbx model: read %llu item%s in %llu Scan request%s from ",
+        fprintf(stderr, "ddbx model: read %llu item%s in %llu Scan request%s",
                 (unsigned long long)reads.items, reads.items == 1 ? "" : "s",
                 (unsigned long long)reads.pages, reads.pages == 1 ? "" : "s");
-        cli_fputs_safe(stderr, info.where ? info.where : "the endpoint");
-        fprintf(stderr, ", %g read capacity units consumed; nothing was written\n", info.rcu);
+        cli_read_set_said(&rs);
     }
     ent_model_done(&m);
-    if (st)
-        store_close(st);
-    if (r)
-        remote_close(r);
-    if (all)
-        store_names_free(all, n_all);
-    free(tables);
+    cli_read_set_close(&rs);
     opts_list_free(&A.patterns);
     return rc;
 }

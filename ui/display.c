@@ -14,6 +14,7 @@
 #include "ui/keymap.h"
 #include "ui/live.h"
 #include "ui/marks.h"
+#include "ui/paths.h"
 #include "ui/search.h"
 #include "ui/staging.h"
 #include "ui/text.h"
@@ -53,6 +54,38 @@ static double ms_since(const struct timespec *a)
 
 store *display_store(void) { return D.st; }
 const char *display_db_path(void) { return D.db_path; }
+
+void display_line_draw(view *v, size_t i, int row, int width, display_line_fn line_of)
+{
+    buf b = BUF_INIT;
+    role r = ROLE_NORMAL;
+    line_of(v, i, &b, &r);
+    term_put(row, 0, width, b.data, b.len, r, true);
+    buf_done(&b);
+}
+
+void display_line_text(view *v, size_t i, buf *out, display_line_fn line_of)
+{
+    role r;
+    line_of(v, i, out, &r);
+}
+
+void display_reload_lines(view *v, void (*load)(view *v))
+{
+    size_t c = v->vm.cursor;
+    load(v);
+    vm_select(&v->vm, c);
+}
+
+char *display_patterns_dir(void)
+{
+    store_info info;
+    store_get_info(D.st, &info);
+    char *local = info.remote ? paths_db(NULL, 0) : NULL;
+    char *dir = paths_patterns_dir(local ? local : D.db_path);
+    free(local);
+    return dir;
+}
 
 view *display_top(void)
 {

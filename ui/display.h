@@ -35,6 +35,23 @@ void display_mark_start(void);
 
 store *display_store(void);
 const char *display_db_path(void);
+/* The access-pattern folder of the database on screen (paths_patterns_dir);
+ * a remote endpoint keeps its patterns beside the local default database.
+ * Malloc'd, the caller's. */
+char *display_patterns_dir(void);
+
+/* Line i of a view whose every line is one text in one role, as the view's
+ * line function gives them: drawn across the row (the view's draw op
+ * calls display_line_draw), or its text alone (the text op). */
+typedef void (*display_line_fn)(view *v, size_t i, buf *out, role *r);
+void display_line_draw(view *v, size_t i, int row, int width, display_line_fn line_of);
+void display_line_text(view *v, size_t i, buf *out, display_line_fn line_of);
+
+/* A list view's REQ_RELOAD: its lines rebuilt by load (the view's own),
+ * the cursor put back on the line number it was on (the last line when
+ * there are fewer now). */
+void display_reload_lines(view *v, void (*load)(view *v));
+
 /* Who the remote session signs as ("ARN, profile P"), appended to that
  * status ("  as ..."); NULL or "" for nothing. Copied. */
 void display_set_identity(const char *who);

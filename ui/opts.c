@@ -204,3 +204,13 @@ void opts_usage(const opts_cmd *c, FILE *f)
     if (c->about)
         fprintf(f, "\n%s", c->about);
 }
+
+int opts_one_positional(const opts_cmd *c, int argc, char **argv, const char *what)
+{
+    if (argc == 2)
+        return 0;
+    if (argc > 2)
+        fprintf(stderr, "%s: one %s at a time ('%s')\n", who(c), what, argv[2]);
+    opts_usage(c, stderr);
+    return OPTS_ERROR;
+}

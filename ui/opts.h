@@ -117,4 +117,10 @@ int opts_main(const opts_cmd *c, int *argc, char **argv);
 /* The usage line and the table, as --help prints them. */
 void opts_usage(const opts_cmd *c, FILE *f);
 
+/* After opts_main, for a command that takes exactly one positional
+ * argument (what: "TABLE", "FILE"): 0 when there is one, else
+ * OPTS_ERROR after "ddbx CMD: one WHAT at a time ('SECOND')" (when there
+ * are more) and the usage on stderr. */
+int opts_one_positional(const opts_cmd *c, int argc, char **argv, const char *what);
+
 #endif

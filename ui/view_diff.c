@@ -412,8 +412,10 @@ static void end_text(const diff_view *p, buf *out)
         buf_adds(out, p->found ? "The end: every difference is shown" : "No differences");
 }
 
-static void line_text(diff_view *p, const line *l, buf *out, role *r)
+static void line_text(view *v, size_t i, buf *out, role *r)
 {
+    diff_view *p = v->priv;
+    const line *l = &v->vm.lines[i];
     const dpos *at = l->data;
     if (l->kind == L_END) {
         end_text(p, out);
@@ -436,17 +438,12 @@ static void line_text(diff_view *p, const line *l, buf *out, role *r)
 
 static void diff_draw(view *v, size_t i, int row, int width)
 {
-    buf b = BUF_INIT;
-    role r = ROLE_NORMAL;
-    line_text(v->priv, &v->vm.lines[i], &b, &r);
-    term_put(row, 0, width, b.data, b.len, r, true);
-    buf_done(&b);
+    display_line_draw(v, i, row, width, line_text);
 }
 
 static void diff_text(view *v, size_t i, buf *out)
 {
-    role r;
-    line_text(v->priv, &v->vm.lines[i], out, &r);
+    display_line_text(v, i, out, line_text);
 }
 
 static const char *diff_kind_name(int kind)

@@ -11,7 +11,6 @@
 #include "data/doctor_run.h"
 #include "data/pattern_file.h"
 #include "model/mem.h"
-#include "ui/paths.h"
 #include "ui/display.h"
 #include "ui/view.h"
 
@@ -40,17 +39,6 @@ static void add(view *v, int kind, size_t idx)
     vm_append(&v->vm, kind, r);
 }
 
-/* The database's pattern folder (a remote table's: the local default's). */
-static char *pattern_dir(void)
-{
-    store_info info;
-    store_get_info(display_store(), &info);
-    char *local = info.remote ? paths_db(NULL, 0) : NULL;
-    char *dir = paths_patterns_dir(local ? local : display_db_path());
-    free(local);
-    return dir;
-}
-
 static bool load(view *v)
 {
     doctor_view *p = v->priv;
@@ -61,7 +49,7 @@ static bool load(view *v)
     pattern_set_init(&set);
     diag d;
     diag_init(&d);
-    char *dir = pattern_dir();
+    char *dir = display_patterns_dir();
     if (pattern_file_load_dir(dir, &set, &d) != ST_OK)
         display_diag(NULL, d.code, &d);   /* the others still count */
     free(dir);
@@ -114,8 +102,10 @@ static void doctor_title(view *v, buf *out)
                p->info.sampled ? " (a sample)" : "");
 }
 
-static void line_text(doctor_view *p, const line *l, buf *out, role *rl)
+static void line_text(view *v, size_t i, buf *out, role *rl)
 {
+    doctor_view *p = v->priv;
+    const line *l = &v->vm.lines[i];
     const drow *r = l->data;
     *rl = ROLE_NORMAL;
     switch (l->kind) {
@@ -138,17 +128,12 @@ static void line_text(doctor_view *p, const line *l, buf *out, role *rl)
 
 static void doctor_draw(view *v, size_t i, int row, int width)
 {
-    buf b = BUF_INIT;
-    role rl;
-    line_text(v->priv, &v->vm.lines[i], &b, &rl);
-    term_put(row, 0, width, b.data, b.len, rl, true);
-    buf_done(&b);
+    display_line_draw(v, i, row, width, line_text);
 }
 
 static void doctor_text(view *v, size_t i, buf *out)
 {
-    role rl;
-    line_text(v->priv, &v->vm.lines[i], out, &rl);
+    display_line_text(v, i, out, line_text);
 }
 
 static const char *doctor_view_kind_name(int kind)

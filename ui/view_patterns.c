@@ -29,7 +29,6 @@
 #include "model/ddbjson.h"
 #include "model/mem.h"
 #include "model/partiql.h"
-#include "ui/paths.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
 #include "ui/view.h"
@@ -95,17 +94,6 @@ static void remember(const pattern *p, pattern_result *r)
     buf why = BUF_INIT;
     l->v = pattern_judge(p, &l->r, &why);
     l->why = buf_steal(&why);
-}
-
-static char *db_folder(void)
-{
-    store_info info;
-    store_get_info(display_store(), &info);
-    /* A remote endpoint keeps its patterns beside the local database. */
-    char *local = info.remote ? paths_db(NULL, 0) : NULL;
-    char *dir = paths_patterns_dir(local ? local : display_db_path());
-    free(local);
-    return dir;
 }
 
 static void patterns_free_line(view *v, line *l)
@@ -210,7 +198,7 @@ static bool patterns_open(view *v, const void *arg)
     patterns_view *p = v->priv;
     p->table = a && a->table ? xstrdup(a->table) : NULL;
     p->file = a && a->argc ? xstrdup(a->argv[0]) : NULL;
-    p->dir = db_folder();
+    p->dir = display_patterns_dir();
     pattern_set_init(&p->set);
     load(v);
     for (size_t i = 0; i < v->vm.n; i++)
@@ -512,12 +500,9 @@ static enum req patterns_request(view *v, enum req r)
         if (l && (l->kind == L_PATTERN || l->kind == L_NOTE))
             run_one(v, ((prow *)l->data)->idx, true);
         return REQ_NONE;
-    case REQ_RELOAD: {
-        size_t c = v->vm.cursor;
-        load(v);
-        vm_select(&v->vm, c);
+    case REQ_RELOAD:
+        display_reload_lines(v, load);
         return REQ_NONE;
-    }
     case REQ_PATTERNS:
         return REQ_NONE;
     default:
@@ -571,7 +556,7 @@ void view_patterns_open(view *from, const char *file)
 static void save(const char *name, const pattern *pt)
 {
     diag d;
-    char *dir = db_folder();
+    char *dir = display_patterns_dir();
     buf path = BUF_INIT;
     buf_printf(&path, "%s/saved.json", dir);
     pattern_set set;

@@ -343,12 +343,9 @@ static enum req tables_request(view *v, enum req r)
             display_command("samples");
         }
         return REQ_NONE;
-    case REQ_RELOAD: {
-        size_t c = v->vm.cursor;
-        load(v);
-        vm_select(&v->vm, c);
+    case REQ_RELOAD:
+        display_reload_lines(v, load);
         return REQ_NONE;
-    }
     default:
         return r;
     }

@@ -27,7 +27,6 @@
 #include "model/mem.h"
 #include "ui/cli_evolve.h"
 #include "ui/display.h"
-#include "ui/paths.h"
 #include "ui/prices.h"
 #include "ui/schema_cmds.h"
 #include "ui/text.h"
@@ -339,12 +338,10 @@ static bool whatif_open(view *v, const void *arg)
         display_diag("what-if", d.code, &d);
         return false;
     }
-    char *local = info.remote ? paths_db(NULL, 0) : NULL;
-    char *dir = paths_patterns_dir(local ? local : display_db_path());
+    char *dir = display_patterns_dir();
     if (pattern_file_load_dir(dir, &p->set, &d) != ST_OK)
         display_diag(NULL, d.code, &d);
     free(dir);
-    free(local);
     display_progress("Running the access patterns of %s on the copy...", p->table);
     measure(p, &p->before);
     measure(p, &p->after);
