@@ -8,10 +8,11 @@
  * ConsumedCapacity, NextToken) is read from its parsed tree into a
  * ddb_res; the members DynamoDB puts beside an error's message (the Item
  * of ReturnValuesOnConditionCheckFailure, CancellationReasons) into the
- * ddb_err. A remote store parses each answer once and reads it here
- * (store_remote.c); the local store's control plane, which works on the
- * JSON, is reached by printing the typed request for the JSON door
- * (store_exec_json).
+ * ddb_err; the backup kinds' answers into ddb_res.backups
+ * (store_codec_backups_read). A remote store parses each answer once and
+ * reads it here (store_remote.c); the local store's control plane, which
+ * works on the JSON (the backup kinds excepted), is reached by printing
+ * the typed request for the JSON door (store_exec_json).
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -187,6 +188,8 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         res->next_token = xstrdup(v->valuestring);
     if (!st && !res->has_vbytes)   /* a VectorCapacity is no table's */
         caps_of(res, member(root, "ConsumedCapacity"));
+    if (!st)
+        store_codec_backups_read(root, res);
     return st;
 }
 

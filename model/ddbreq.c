@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/ddbjson.h"
+#include "model/ddbres_backups.h"
 #include "model/mem.h"
 #include "model/vecidx.h"
 
@@ -158,6 +159,7 @@ static void ctl_done(ddb_ctl *c)
     free(c->backup_arn);
     free(c->target);
     free(c->backup_type);
+    free(c->billing_override);
 }
 
 void ddb_req_done(ddb_req *r)
@@ -259,6 +261,7 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     o->backup_arn = dup_or_null(c->backup_arn);
     o->target = dup_or_null(c->target);
     o->backup_type = dup_or_null(c->backup_type);
+    o->billing_override = dup_or_null(c->billing_override);
 }
 
 /* ---- the JSON printer --------------------------------------------------- */
@@ -567,6 +570,27 @@ static void vector_indexes(jw *w, const table_def *def)
         buf_addc(w->out, '}');
     }
     buf_addc(w->out, ']');
+}
+
+void ddb_req_json_key_schema(buf *out, const table_def *def, const index_def *ix)
+{
+    key_schema(out, def, ix);
+}
+
+bool ddb_req_json_indexes(buf *out, bool first, const table_def *def, bool global, const ddb_pt *pts)
+{
+    jw w = { out, first };
+    ddb_ctl c = { .idx_pt = (ddb_pt *)pts };
+    index_list(&w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes", def, global, pts ? &c : NULL, false);
+    return w.first;
+}
+
+bool ddb_req_json_vector_indexes(buf *out, bool first, const table_def *def)
+{
+    jw w = { out, first };
+    if (def->n_vidx)
+        vector_indexes(&w, def);
+    return w.first;
 }
 
 static void create_table(jw *w, const ddb_ctl *c)
@@ -1026,6 +1050,7 @@ void ddb_res_done(ddb_res *r)
     }
     free(r->caps);
     free(r->next_token);
+    ddbres_backups_free(r->backups);
     ddb_res_init(r);
 }
 
