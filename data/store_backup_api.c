@@ -381,6 +381,28 @@ cJSON *store_restore_desc(const char *src_desc, const char *target, const cJSON 
     return desc;
 }
 
+/* Does index override e say what its typed form ix says, in the one form
+ * a source index has (HASH attributes before RANGE ones, a ProjectionType,
+ * NonKeyAttributes only with INCLUDE)? The override is matched against
+ * the source's indexes as given (index_matches): one that is not never
+ * matches. */
+static bool as_typed(const cJSON *e, const index_def *ix)
+{
+    const cJSON *k, *proj = store_jget(e, "Projection");
+    bool range = false;
+    size_t n = 0;
+    cJSON_ArrayForEach(k, store_jget(e, "KeySchema")) {
+        bool r = sop_is(store_jstr(k, "KeyType"), "RANGE");
+        if (range && !r)
+            return false;
+        range |= r;
+        n++;
+    }
+    if (n != index_def_n_hash(ix) + index_def_n_range(ix) || !store_jstr(proj, "ProjectionType"))
+        return false;
+    return ix->proj == PROJ_INCLUDE || !store_jget(proj, "NonKeyAttributes");
+}
+
 /* RestoreTableFromBackup's overrides (their shapes checked) into req. */
 static void restore_overrides(const cJSON *in, ddb_req *req)
 {
@@ -412,15 +434,20 @@ static void restore_overrides(const cJSON *in, ddb_req *req)
     store_def_from_tree(desc, c->def, &d);
     cJSON_Delete(desc);
     c->idx_pt = xcalloc(c->def->n_idx ? c->def->n_idx : 1, sizeof *c->idx_pt);
-    size_t i = (size_t)cJSON_GetArraySize(lsis);
+    c->idx_odd = xcalloc(c->def->n_idx ? c->def->n_idx : 1, sizeof *c->idx_odd);
+    size_t i = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, gsis) {
-        const cJSON *ept = store_jget(e, "ProvisionedThroughput");
-        if (ept && i < c->def->n_idx)
-            c->idx_pt[i] = (ddb_pt){ (uint64_t)store_jnum(ept, "ReadCapacityUnits", NULL),
-                                     (uint64_t)store_jnum(ept, "WriteCapacityUnits", NULL) };
-        i++;
-    }
+    for (int g = 0; g < 2; g++)
+        cJSON_ArrayForEach(e, (g ? gsis : lsis)) {
+            const cJSON *ept = store_jget(e, "ProvisionedThroughput");
+            if (i >= c->def->n_idx)
+                break;
+            if (g && ept)
+                c->idx_pt[i] = (ddb_pt){ (uint64_t)store_jnum(ept, "ReadCapacityUnits", NULL),
+                                         (uint64_t)store_jnum(ept, "WriteCapacityUnits", NULL) };
+            c->idx_odd[i] = !as_typed(e, &c->def->idx[i]);
+            i++;
+        }
 }
 
 status store_op_restore_from_backup(store *s, const cJSON *in, buf *out, diag *d)

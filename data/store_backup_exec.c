@@ -252,13 +252,18 @@ static void index_overrides(const ddb_ctl *c, bool global, cJSON *in)
     cJSON_Delete(o);
     if (!list)
         list = cJSON_CreateArray();
-    /* A GSI without a throughput of its own had none in the request. */
+    /* A GSI without a throughput of its own had none in the request; an
+     * index given in a form no source index has matches none (an empty
+     * ProjectionType). */
     cJSON *e = list->child;
     for (size_t i = 0; c->def && i < c->def->n_idx && e; i++) {
         if (c->def->idx[i].global != global)
             continue;
         if (global && (!c->idx_pt || (!c->idx_pt[i].rcu && !c->idx_pt[i].wcu)))
             cJSON_DeleteItemFromObjectCaseSensitive(e, "ProvisionedThroughput");
+        if (c->idx_odd && c->idx_odd[i])
+            cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "Projection"),
+                                                   "ProjectionType", cJSON_CreateString(""));
         e = e->next;
     }
     cJSON_AddItemToObject(in, global ? "GlobalSecondaryIndexOverride" : "LocalSecondaryIndexOverride", list);

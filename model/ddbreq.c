@@ -160,6 +160,7 @@ static void ctl_done(ddb_ctl *c)
     free(c->target);
     free(c->backup_type);
     free(c->billing_override);
+    free(c->idx_odd);
 }
 
 void ddb_req_done(ddb_req *r)
@@ -247,6 +248,8 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     } else {
         o->idx_pt = NULL;
     }
+    size_t n_odd = c->def && c->def->n_idx ? c->def->n_idx : 1;   /* allocated with at least 1 */
+    o->idx_odd = c->idx_odd && c->def ? xmemdup(c->idx_odd, n_odd * sizeof *o->idx_odd) : NULL;
     o->stream_view = dup_or_null(c->stream_view);
     o->ttl_attr = dup_or_null(c->ttl_attr);
     o->statement = dup_or_null(c->statement);

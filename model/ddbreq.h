@@ -197,6 +197,10 @@ typedef struct ddb_ctl {
      * ProvisionedThroughputOverride (rcu, wcu), SSESpecificationOverride's
      * Enabled true, OnDemandThroughputOverride given. */
     bool lsi_override, gsi_override;
+    bool *idx_odd;        /*   def->idx[i] given in a form no source index has
+                             (a RANGE before a HASH, no ProjectionType,
+                             NonKeyAttributes without INCLUDE): it matches
+                             none (def->n_idx of them, owned; NULL: none) */
     char *billing_override;
     bool pt_override, sse_override_on, odt_override;
 } ddb_ctl;
