@@ -10,10 +10,7 @@
  *
  * The semantic refusals keep DynamoDB's messages (each quoted where it is
  * made, as in store_backup_api.c); the shape ones stay at the door.
- *
- * And the other way: a remote endpoint's answer to one of these read
- * into the same typed answer (store_codec_backups_read, called by
- * store_codec_read).
+
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -23,8 +20,6 @@
 #include "data/store_int.h"
 #include "model/ddbres_backups.h"
 #include "model/mem.h"
-
-#include <math.h>
 
 #define LIST_PAGE_BYTES (1024 * 1024)   /* "at most 1 MB worth of items in a page" */
 
@@ -331,85 +326,5 @@ status store_backup_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
         return restore(s, req, res, &err->d);
     default:
         return diag_set(&err->d, ST_INTERNAL, "not a backup request");
-    }
-}
-
-/* ---- a remote answer ---- */
-
-static int64_t jms(const cJSON *o, const char *name)
-{
-    return (int64_t)llround(jnum(o, name) * 1000.0);
-}
-
-/* A BackupDescription, BackupSummary or BackupDetails (o) into b. The
- * keys and indexes become b->def as a description store_def_from_tree
- * reads (the members referenced, not copied): SourceTableDetails has no
- * AttributeDefinitions, so the keys' types are AV_NONE. */
-static void backup_of(const cJSON *o, ddb_backup *b)
-{
-    const cJSON *det = cJSON_GetObjectItemCaseSensitive(o, "BackupDetails");
-    const cJSON *src = cJSON_GetObjectItemCaseSensitive(o, "SourceTableDetails");
-    const cJSON *feat = cJSON_GetObjectItemCaseSensitive(o, "SourceTableFeatureDetails");
-    det = det ? det : o;   /* a summary: everything at the top */
-    src = src ? src : o;
-    b->arn = jdup(det, "BackupArn");
-    b->name = jdup(det, "BackupName");
-    b->bytes = (uint64_t)jnum(det, "BackupSizeBytes");
-    b->status = jdup(det, "BackupStatus");
-    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(det, "BackupType"));
-    b->system = type && strcmp(type, "SYSTEM") == 0;
-    b->created_ms = jms(det, "BackupCreationDateTime");
-    b->expires_ms = jms(det, "BackupExpiryDateTime");
-    b->table = jdup(src, "TableName");
-    b->table_id = jdup(src, "TableId");
-    b->table_arn = jdup(src, "TableArn");
-    b->table_bytes = (uint64_t)jnum(src, "TableSizeBytes");
-    b->table_created = jnum(src, "TableCreationDateTime");
-    b->pt = pt_of(src);
-    b->items = (uint64_t)jnum(src, "ItemCount");
-    const char *bm = billing_of(src);
-    b->billing = bm ? xstrdup(bm) : NULL;
-    cJSON *desc = cJSON_CreateObject();
-    cJSON_AddStringToObject(desc, "TableName", b->table ? b->table : "");
-    const char *members[] = { "KeySchema", "LocalSecondaryIndexes", "GlobalSecondaryIndexes" };
-    for (int i = 0; i < 3; i++) {
-        cJSON *v = cJSON_GetObjectItemCaseSensitive(i ? feat : src, members[i]);
-        if (v)
-            cJSON_AddItemReferenceToObject(desc, members[i], v);
-    }
-    diag d;
-    diag_init(&d);
-    if (store_def_from_tree(desc, &b->def, &d) != ST_OK)
-        memset(&b->def, 0, sizeof b->def);
-    cJSON_Delete(desc);
-    idx_pt_of(cJSON_GetObjectItemCaseSensitive(feat, "GlobalSecondaryIndexes"), b);
-    b->no_features = !feat || !feat->child;
-    const cJSON *stream = cJSON_GetObjectItemCaseSensitive(feat, "StreamDescription");
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(stream, "StreamEnabled")))
-        b->stream_view = jdup(stream, "StreamViewType");
-    b->ttl_attr = jdup(cJSON_GetObjectItemCaseSensitive(feat, "TimeToLiveDescription"), "AttributeName");
-}
-
-void store_codec_backups_read(const cJSON *root, ddb_res *res)
-{
-    const cJSON *one = cJSON_GetObjectItemCaseSensitive(root, "BackupDescription");
-    const cJSON *details = cJSON_GetObjectItemCaseSensitive(root, "BackupDetails");
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "BackupSummaries"), *e;
-    const cJSON *td = cJSON_GetObjectItemCaseSensitive(root, "TableDescription");
-    const char *from = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(td, "RestoreSummary"), "SourceBackupArn"));
-    if (one || details)
-        backup_of(one ? one : root, ddbres_backups_add(ddbres_backups_of(res)));
-    if (cJSON_IsArray(list)) {
-        ddb_backups_res *b = ddbres_backups_of(res);
-        cJSON_ArrayForEach(e, list) backup_of(e, ddbres_backups_add(b));
-        b->last_arn = jdup(root, "LastEvaluatedBackupArn");
-    }
-    if (from) {
-        ddb_backups_res *b = ddbres_backups_of(res);
-        char *text = cJSON_PrintUnformatted(td);
-        b->table_desc = xstrdup(text);
-        cJSON_free(text);
-        b->restored_from = xstrdup(from);
     }
 }

@@ -681,11 +681,6 @@ const char *store_bk_table_of(const char *name_or_arn);
  * with its RestoreSummary. */
 status store_restore_answer(store *s, const char *target, const char *backup_arn, const char *table_arn,
                             int64_t at_ms, char **td_text, diag *d);
-/* A remote answer's backup members (BackupDetails, BackupDescription,
- * BackupSummaries, LastEvaluatedBackupArn, a TableDescription with a
- * RestoreSummary from a backup) into res->backups; nothing when it has
- * none. */
-void store_codec_backups_read(const struct cJSON *root, ddb_res *res);
 
 /* *pitr: recovery enabled on table tid (false for a file without
  * history). */

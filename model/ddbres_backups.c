@@ -1,6 +1,6 @@
 /*
- * ddbres_backups — the backup kinds' answers: their values and their
- * printer (see ddbres_backups.h).
+ * ddbres_backups — the backup kinds' answers: their values, their
+ * printer and their reader (see ddbres_backups.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include "model/ddbjson.h"
 #include "model/ddbres_backups.h"
 #include "model/mem.h"
+#include "model/num.h"
 
 ddb_backups_res *ddbres_backups_of(ddb_res *res)
 {
@@ -203,4 +204,157 @@ void ddbres_backups_json(ddb_kind kind, const ddb_res *res, buf *out)
                kind == DDB_CREATE_BACKUP ? details : description, &r->backups[0]);
     }
     buf_addc(out, '}');
+}
+
+/* ---- the reader ---- */
+
+static const av *get(const av *o, const char *name)
+{
+    return o && o->type == AV_M ? av_map_get(o, name, strlen(name)) : NULL;
+}
+
+static char *sdup(const av *o, const char *name)
+{
+    const av *v = get(o, name);
+    return v && v->type == AV_S ? xstrndup(v->u.s.ptr, v->u.s.len) : NULL;
+}
+
+/* A number member as a double (as the door's own parse read it); 0: none. */
+static double dnum(const av *o, const char *name)
+{
+    const av *v = get(o, name);
+    if (!v || v->type != AV_N)
+        return 0;
+    char text[NUM_TEXT_MAX];
+    num_format(&v->u.n, text);
+    return strtod(text, NULL);
+}
+
+static int64_t ms(const av *o, const char *name)
+{
+    return (int64_t)llround(dnum(o, name) * 1000.0);
+}
+
+static ddb_pt pt_of(const av *o)
+{
+    const av *pt = get(o, "ProvisionedThroughput");
+    return (ddb_pt){ (uint64_t)dnum(pt, "ReadCapacityUnits"), (uint64_t)dnum(pt, "WriteCapacityUnits") };
+}
+
+/* A KeySchema: the first HASH and RANGE attributes into pk and sk, the
+ * ones after them into pk_rest and sk_rest (a multi-attribute key), in
+ * order. No AttributeDefinitions in a backup's answer: the types are
+ * AV_NONE. */
+static void keys_of(const av *ks, index_def *out)
+{
+    out->pk.type = out->sk.type = AV_NONE;
+    for (size_t i = 0; ks && ks->type == AV_L && i < ks->u.l.len; i++) {
+        const av *e = &ks->u.l.v[i], *t = get(e, "KeyType");
+        bool range = t && t->type == AV_S && t->u.s.len == 5 && memcmp(t->u.s.ptr, "RANGE", 5) == 0;
+        key_attr *k = range ? (!out->sk.name ? &out->sk
+                               : out->n_sk_rest < SCHEMA_MAX_KEY_PARTS - 1 ? &out->sk_rest[out->n_sk_rest++] : NULL)
+                    : (!out->pk.name ? &out->pk
+                       : out->n_pk_rest < SCHEMA_MAX_KEY_PARTS - 1 ? &out->pk_rest[out->n_pk_rest++] : NULL);
+        char *name = sdup(e, "AttributeName");
+        if (!k || !name) {
+            free(name);
+            continue;
+        }
+        k->name = name;
+        k->type = AV_NONE;
+    }
+}
+
+/* A LocalSecondaryIndexInfo or GlobalSecondaryIndexInfo. */
+static void index_of(const av *e, bool global, index_def *out, ddb_pt *pt)
+{
+    out->name = sdup(e, "IndexName");
+    out->global = global;
+    keys_of(get(e, "KeySchema"), out);
+    const av *proj = get(e, "Projection"), *t = get(proj, "ProjectionType");
+    bool all = !t || t->type != AV_S || (t->u.s.len == 3 && memcmp(t->u.s.ptr, "ALL", 3) == 0);
+    bool keys = !all && t->u.s.len == 9 && memcmp(t->u.s.ptr, "KEYS_ONLY", 9) == 0;
+    out->proj = all ? PROJ_ALL : keys ? PROJ_KEYS_ONLY : PROJ_INCLUDE;
+    const av *nka = get(proj, "NonKeyAttributes");
+    if (nka && nka->type == AV_L && nka->u.l.len) {
+        out->include = xcalloc(nka->u.l.len, sizeof *out->include);
+        for (size_t i = 0; i < nka->u.l.len; i++)
+            if (nka->u.l.v[i].type == AV_S)
+                out->include[out->n_include++] = xstrndup(nka->u.l.v[i].u.s.ptr, nka->u.l.v[i].u.s.len);
+    }
+    if (global)
+        *pt = pt_of(e);
+}
+
+/* The source's keys and the features' indexes into b->def (LSIs, then
+ * GSIs), each GSI's throughput into b->idx_pt. */
+static void def_of(const av *src, const av *feat, ddb_backup *b)
+{
+    index_def keys = { 0 };
+    keys_of(get(src, "KeySchema"), &keys);
+    b->def.name = xstrdup(b->table ? b->table : "");
+    b->def.pk = keys.pk;
+    b->def.sk = keys.sk;
+    const av *lists[2] = { get(feat, "LocalSecondaryIndexes"), get(feat, "GlobalSecondaryIndexes") };
+    size_t n = 0;
+    for (int g = 0; g < 2; g++)
+        n += lists[g] && lists[g]->type == AV_L ? lists[g]->u.l.len : 0;
+    if (!n)
+        return;
+    b->def.idx = xcalloc(n, sizeof *b->def.idx);
+    b->idx_pt = xcalloc(n, sizeof *b->idx_pt);
+    for (int g = 0; g < 2; g++)
+        for (size_t i = 0; lists[g] && lists[g]->type == AV_L && i < lists[g]->u.l.len; i++, b->def.n_idx++)
+            index_of(&lists[g]->u.l.v[i], g == 1, &b->def.idx[b->def.n_idx], &b->idx_pt[b->def.n_idx]);
+}
+
+/* A BackupDescription, BackupSummary or BackupDetails (o) into b. */
+static void backup_of(const av *o, ddb_backup *b)
+{
+    const av *det = get(o, "BackupDetails"), *src = get(o, "SourceTableDetails");
+    const av *feat = get(o, "SourceTableFeatureDetails");
+    det = det ? det : o;   /* a summary: everything at the top */
+    src = src ? src : o;
+    b->arn = sdup(det, "BackupArn");
+    b->name = sdup(det, "BackupName");
+    b->bytes = (uint64_t)dnum(det, "BackupSizeBytes");
+    b->status = sdup(det, "BackupStatus");
+    char *type = sdup(det, "BackupType");
+    b->system = type && strcmp(type, "SYSTEM") == 0;
+    free(type);
+    b->created_ms = ms(det, "BackupCreationDateTime");
+    b->expires_ms = ms(det, "BackupExpiryDateTime");
+    b->table = sdup(src, "TableName");
+    b->table_id = sdup(src, "TableId");
+    b->table_arn = sdup(src, "TableArn");
+    b->table_bytes = (uint64_t)dnum(src, "TableSizeBytes");
+    b->table_created = dnum(src, "TableCreationDateTime");
+    b->pt = pt_of(src);
+    b->items = (uint64_t)dnum(src, "ItemCount");
+    b->billing = sdup(get(src, "BillingModeSummary"), "BillingMode");
+    if (!b->billing)
+        b->billing = sdup(src, "BillingMode");
+    def_of(src, feat, b);
+    b->no_features = !feat || feat->type != AV_M || !feat->u.m.len;
+    const av *stream = get(feat, "StreamDescription"), *on = get(stream, "StreamEnabled");
+    if (on && on->type == AV_BOOL && on->u.b)
+        b->stream_view = sdup(stream, "StreamViewType");
+    b->ttl_attr = sdup(get(feat, "TimeToLiveDescription"), "AttributeName");
+}
+
+void ddbres_backups_read(const av *root, ddb_res *res)
+{
+    const av *one = get(root, "BackupDescription"), *details = get(root, "BackupDetails");
+    const av *list = get(root, "BackupSummaries"), *td = get(root, "TableDescription");
+    char *from = sdup(get(td, "RestoreSummary"), "SourceBackupArn");
+    if (one || details)
+        backup_of(one ? one : root, ddbres_backups_add(ddbres_backups_of(res)));
+    if (list && list->type == AV_L) {
+        ddb_backups_res *b = ddbres_backups_of(res);
+        for (size_t i = 0; i < list->u.l.len; i++)
+            backup_of(&list->u.l.v[i], ddbres_backups_add(b));
+        b->last_arn = sdup(root, "LastEvaluatedBackupArn");
+    }
+    if (from)
+        ddbres_backups_of(res)->restored_from = from;
 }

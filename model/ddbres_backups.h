@@ -7,12 +7,14 @@
  *
  * The store's typed executors (data/store_backup_exec.c) fill them; the
  * JSON door prints them with ddbres_backups_json (members in the API
- * reference's order); a remote answer is read into them by data/'s codec
- * (store_codec_backups_read: cJSON stays in data/, see
- * tools/check-layers.sh). ddb_res holds one (ddb_res.backups, NULL for
- * the other kinds), owned and freed by ddb_res_done.
+ * reference's order); a remote answer is read into them by
+ * ddbres_backups_read (called by data/'s store_codec_read). ddb_res
+ * holds one (ddb_res.backups, NULL for the other kinds), owned and freed
+ * by ddb_res_done.
  *
- * Pure C: no I/O, no cJSON.
+ * Pure C: no I/O, no cJSON: a remote answer comes here parsed as plain
+ * JSON (model/ddbjson's ddbjson_parse_plain_item: objects as M, arrays
+ * as L, strings as S, numbers as N).
  */
 #ifndef DDBX_DDBRES_BACKUPS_H
 #define DDBX_DDBRES_BACKUPS_H
@@ -85,5 +87,14 @@ void ddbres_backups_free(ddb_backups_res *b);
  * "LastEvaluatedBackupArn":..}, {"TableDescription":{..}}. A res with
  * no answer prints {}. */
 void ddbres_backups_json(ddb_kind kind, const ddb_res *res, buf *out);
+
+/* A remote answer's backup members (BackupDetails, BackupDescription,
+ * BackupSummaries and LastEvaluatedBackupArn, a TableDescription's
+ * RestoreSummary.SourceBackupArn), parsed as plain JSON, into
+ * res->backups; nothing when it has none. SourceTableDetails has no
+ * AttributeDefinitions: the keys' types are AV_NONE. The restored
+ * table's description text (table_desc) is the caller's to set: a plain
+ * parse keeps no member order. */
+void ddbres_backups_read(const av *root, ddb_res *res);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ddbjson.h"
 #include "model/ddbres_backups.h"
 #include "model/mem.h"
 
@@ -139,12 +140,77 @@ static void restore_and_nothing(void **state)
     ddb_res_done(&res);
 }
 
+/* A printed answer read back (as a remote answer, parsed as plain JSON)
+ * prints the same text: every member the printer writes is read. */
+static void read_back(void **state)
+{
+    (void)state;
+    static const ddb_kind kinds[] = { DDB_DESCRIBE_BACKUP, DDB_CREATE_BACKUP, DDB_LIST_BACKUPS,
+                                      DDB_DELETE_BACKUP, DDB_RESTORE_FROM_BACKUP };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        ddb_res res;
+        ddb_res_init(&res);
+        one(&res, kinds[k] == DDB_DELETE_BACKUP);
+        if (kinds[k] == DDB_LIST_BACKUPS) {
+            one(&res, true);
+            res.backups->last_arn = xstrdup(ARN);
+        }
+        if (kinds[k] == DDB_RESTORE_FROM_BACKUP)
+            res.backups->table_desc = xstrdup("{\"TableName\":\"Copy\",\"CreationDateTime\":1796536209.5,"
+                                              "\"RestoreSummary\":{\"SourceBackupArn\":\"" ARN "\","
+                                              "\"RestoreInProgress\":true}}");
+        char *text = printed(kinds[k], &res);
+        ddb_res_done(&res);
+        av root;
+        diag d;
+        diag_init(&d);
+        assert_int_equal(ddbjson_parse_plain_item(text, strlen(text), &root, &d), ST_OK);
+        ddbres_backups_read(&root, &res);
+        av_done(&root);
+        assert_non_null(res.backups);
+        if (kinds[k] == DDB_RESTORE_FROM_BACKUP) {
+            /* The description's text is the caller's (store_codec_read's) to keep. */
+            assert_string_equal(res.backups->restored_from, ARN);
+            assert_null(res.backups->table_desc);
+            free(text);
+            ddb_res_done(&res);
+            continue;
+        }
+        char *again = printed(kinds[k], &res);
+        assert_string_equal(again, text);
+        if (kinds[k] == DDB_DESCRIBE_BACKUP) {
+            /* The definition read back: keys, an LSI, a GSI and its throughput. */
+            const ddb_backup *b = &res.backups->backups[0];
+            assert_string_equal(b->def.sk.name, "sk");
+            assert_int_equal(b->def.n_idx, 2);
+            assert_string_equal(b->def.idx[0].sk.name, "l");
+            assert_int_equal(b->def.idx[1].include[0][0], 'n');
+            assert_int_equal(b->idx_pt[1].wcu, 4);
+        }
+        free(again);
+        free(text);
+        ddb_res_done(&res);
+    }
+    /* Nothing of a backup: no answer. */
+    av root;
+    diag d;
+    diag_init(&d);
+    static const char none[] = "{\"TableNames\":[]}";
+    assert_int_equal(ddbjson_parse_plain_item(none, sizeof none - 1, &root, &d), ST_OK);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddbres_backups_read(&root, &res);
+    assert_null(res.backups);
+    av_done(&root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(description_in_order),
         cmocka_unit_test(system_backup_and_list),
         cmocka_unit_test(restore_and_nothing),
+        cmocka_unit_test(read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
