@@ -410,8 +410,8 @@ static void restore_overrides(const cJSON *in, ddb_req *req)
     ddb_req_set_str(&c->billing_override, store_jstr(in, "BillingModeOverride"));
     const cJSON *pt = store_jget(in, "ProvisionedThroughputOverride");
     if ((c->pt_override = pt != NULL)) {
-        c->rcu = (uint64_t)cJSON_GetObjectItemCaseSensitive(pt, "ReadCapacityUnits")->valuedouble;
-        c->wcu = (uint64_t)cJSON_GetObjectItemCaseSensitive(pt, "WriteCapacityUnits")->valuedouble;
+        c->rcu = (uint64_t)store_jnum(pt, "ReadCapacityUnits", NULL);
+        c->wcu = (uint64_t)store_jnum(pt, "WriteCapacityUnits", NULL);
     }
     c->odt_override = store_jget(in, "OnDemandThroughputOverride") != NULL;
     c->sse_override_on = sop_jbool(store_jget(in, "SSESpecificationOverride"), "Enabled", false);
