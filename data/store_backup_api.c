@@ -5,6 +5,11 @@
  * DescribeContinuousBackups, RestoreTableToPointInTime; and the
  * description of a restored table (the overrides applied).
  *
+ * The five backup kinds (CreateBackup to RestoreTableFromBackup) check
+ * their body's shape here, read it into a ddb_req and run the typed
+ * executor (store_backup_exec.c), whose answer ddbres_backups_json
+ * prints; the continuous-backup operations still work on the JSON.
+ *
  * Shapes, members and constraints are the API reference's (member order
  * as in DynamoDB's model, which fixes the order of validation messages).
  * The messages DynamoDB gives for the semantic refusals come from its
@@ -21,9 +26,8 @@
 #include "data/store_backup.h"
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_backups.h"
 #include "model/mem.h"
-
-#define LIST_PAGE_BYTES (1024 * 1024)   /* "at most 1 MB worth of items in a page" */
 
 /* ---- specs ---- */
 
@@ -109,16 +113,6 @@ static const vspec describe_cb_spec[] = {
 
 /* ---- small helpers ---- */
 
-/* A TableName member that may be the table's ARN ("You can also provide
- * the Amazon Resource Name (ARN) of the table in this parameter"). */
-static const char *table_of(const char *name_or_arn)
-{
-    if (!name_or_arn || strncmp(name_or_arn, "arn:", 4) != 0)
-        return name_or_arn;
-    const char *t = strstr(name_or_arn, ":table/");
-    return t ? t + 7 : name_or_arn;
-}
-
 static status table_not_found(const char *table, diag *d)
 {
     return diag_set(d, ST_TABLE_NOT_FOUND, "Table not found: %s", table);
@@ -170,147 +164,59 @@ static cJSON *throughput(const cJSON *pt)
     return o;
 }
 
-/* ---- a backup as DynamoDB describes it ---- */
-
-static cJSON *details(const store_bk_row *r, const char *status_text)
-{
-    cJSON *o = cJSON_CreateObject();
-    buf arn = BUF_INIT;
-    store_bk_arn(&arn, r);
-    cJSON_AddStringToObject(o, "BackupArn", arn.data);
-    buf_done(&arn);
-    cJSON_AddStringToObject(o, "BackupName", r->name);
-    cJSON_AddNumberToObject(o, "BackupSizeBytes", (double)r->bytes);
-    cJSON_AddStringToObject(o, "BackupStatus", status_text);
-    cJSON_AddStringToObject(o, "BackupType", r->type == STORE_BACKUP_SYSTEM ? "SYSTEM" : "USER");
-    cJSON_AddNumberToObject(o, "BackupCreationDateTime", secs(r->created));
-    if (r->expires)
-        cJSON_AddNumberToObject(o, "BackupExpiryDateTime", secs(r->expires));
-    return o;
-}
-
-static cJSON *source_details(const store_bk_row *r, const cJSON *desc)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "TableName", r->tname);
-    dup_member(o, desc, "TableId");
-    dup_member(o, desc, "TableArn");
-    cJSON_AddNumberToObject(o, "TableSizeBytes", (double)r->bytes);
-    dup_member(o, desc, "KeySchema");
-    const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(desc, "CreationDateTime");
-    cJSON_AddNumberToObject(o, "TableCreationDateTime", cJSON_IsNumber(cdt) ? cdt->valuedouble : 0);
-    cJSON_AddItemToObject(o, "ProvisionedThroughput",
-                          throughput(cJSON_GetObjectItemCaseSensitive(desc, "ProvisionedThroughput")));
-    cJSON_AddNumberToObject(o, "ItemCount", (double)r->items);
-    cJSON_AddStringToObject(o, "BillingMode", billing_of(desc));
-    return o;
-}
-
-/* The indexes as *Info shapes (name, keys, projection, a GSI's
- * throughput), the stream and the TTL setting; observed empty ({}) for a
- * SYSTEM backup. */
-static cJSON *feature_details(const store_bk_row *r, const cJSON *desc)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (r->type == STORE_BACKUP_SYSTEM)
-        return o;
-    for (int g = 0; g < 2; g++) {
-        const char *member = g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes";
-        const cJSON *list = cJSON_GetObjectItemCaseSensitive(desc, member), *e;
-        if (!cJSON_GetArraySize(list))
-            continue;
-        cJSON *arr = cJSON_AddArrayToObject(o, member);
-        cJSON_ArrayForEach(e, list) {
-            cJSON *ix = cJSON_CreateObject();
-            dup_member(ix, e, "IndexName");
-            dup_member(ix, e, "KeySchema");
-            dup_member(ix, e, "Projection");
-            if (g)
-                cJSON_AddItemToObject(ix, "ProvisionedThroughput",
-                                      throughput(cJSON_GetObjectItemCaseSensitive(e, "ProvisionedThroughput")));
-            cJSON_AddItemToArray(arr, ix);
-        }
-    }
-    store_vec_feature_details(desc, o);
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(desc, "StreamSpecification");
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled")))
-        cJSON_AddItemToObject(o, "StreamDescription", cJSON_Duplicate(spec, true));
-    if (r->ttl) {
-        cJSON *t = cJSON_AddObjectToObject(o, "TimeToLiveDescription");
-        cJSON_AddStringToObject(t, "TimeToLiveStatus", "ENABLED");
-        cJSON_AddStringToObject(t, "AttributeName", r->ttl);
-    }
-    return o;
-}
-
-static cJSON *description(const store_bk_row *r, const char *status_text)
-{
-    cJSON *desc = cJSON_Parse(r->desc), *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "BackupDetails", details(r, status_text));
-    cJSON_AddItemToObject(o, "SourceTableDetails", source_details(r, desc));
-    cJSON_AddItemToObject(o, "SourceTableFeatureDetails", feature_details(r, desc));
-    cJSON_Delete(desc);
-    return o;
-}
-
-static cJSON *summary(const store_bk_row *r)
-{
-    cJSON *desc = cJSON_Parse(r->desc), *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "TableName", r->tname);
-    dup_member(o, desc, "TableId");
-    dup_member(o, desc, "TableArn");
-    cJSON *det = details(r, "AVAILABLE"), *m;
-    while ((m = det->child)) {
-        cJSON_DetachItemViaPointer(det, m);
-        cJSON_AddItemToObject(o, m->string, m);
-    }
-    cJSON_Delete(det);
-    cJSON_Delete(desc);
-    return o;
-}
-
 /* ---- the operations ---- */
+
+/* Runs req typed (store_backup_exec) and prints its answer; req done
+ * after. */
+static status run(store *s, ddb_req *req, buf *out, diag *d)
+{
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = store_backup_exec(s, req, &res, &err);
+    if (st == ST_OK)
+        ddbres_backups_json(req->kind, &res, out);
+    else
+        *d = err.d;
+    ddb_err_done(&err);
+    ddb_res_done(&res);
+    ddb_req_done(req);
+    return st;
+}
 
 status store_op_create_backup(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    store_bk_row r;
-    /* Observed: BackupStatus CREATING in the answer, AVAILABLE from the
-     * next DescribeBackup on (here the backup is whole already). */
-    if ((st = store_bk_create(s, table_of(store_jstr(in, "TableName")), store_jstr(in, "BackupName"), false, &r,
-                              d)) != ST_OK)
+    ddb_req req;
+    ddb_req_init(&req, DDB_CREATE_BACKUP);
+    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&req.ctl.backup_name, store_jstr(in, "BackupName"));
+    return run(s, &req, out, d);
+}
+
+/* DescribeBackup and DeleteBackup: the BackupArn. */
+static status by_arn(store *s, ddb_kind kind, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, arn_spec, d, &s->err_msg);
+    if (st != ST_OK)
         return st;
-    cJSON *o = details(&r, "CREATING");
-    add_body(out, "BackupDetails", o);
-    store_bk_row_done(&r);
-    return ST_OK;
+    ddb_req req;
+    ddb_req_init(&req, kind);
+    ddb_req_set_str(&req.ctl.backup_arn, store_jstr(in, "BackupArn"));
+    return run(s, &req, out, d);
 }
 
 status store_op_describe_backup(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, arn_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    store_bk_row r;
-    if ((st = store_bk_find(s, store_jstr(in, "BackupArn"), &r, d)) != ST_OK)
-        return st;
-    add_body(out, "BackupDescription", description(&r, "AVAILABLE"));
-    store_bk_row_done(&r);
-    return ST_OK;
+    return by_arn(s, DDB_DESCRIBE_BACKUP, in, out, d);
 }
 
 status store_op_delete_backup(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, arn_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    store_bk_row r;
-    if ((st = store_bk_remove(s, store_jstr(in, "BackupArn"), &r, d)) == ST_OK)
-        add_body(out, "BackupDescription", description(&r, "DELETED"));
-    store_bk_row_done(&r);
-    return st;
+    return by_arn(s, DDB_DELETE_BACKUP, in, out, d);
 }
 
 status store_op_list_backups(store *s, const cJSON *in, buf *out, diag *d)
@@ -320,51 +226,15 @@ status store_op_list_backups(store *s, const cJSON *in, buf *out, diag *d)
         return st;
     const cJSON *lo = store_jget(in, "TimeRangeLowerBound"), *hi = store_jget(in, "TimeRangeUpperBound");
     const cJSON *lim = store_jget(in, "Limit");
-    /* Observed: "Time range lower bound must be less than or equal to
-     * upper bound"; the lower bound inclusive, the upper one exclusive. */
-    if (lo && hi && lo->valuedouble > hi->valuedouble)
-        return diag_set(d, ST_VALIDATION, "Time range lower bound must be less than or equal to upper bound");
-    const char *type = store_jstr(in, "BackupType");
-    store_backup_filter f = {
-        .table = table_of(store_jstr(in, "TableName")),
-        .user = !type || sop_is(type, "USER") || sop_is(type, "ALL"),
-        .system = sop_is(type, "SYSTEM") || sop_is(type, "ALL"),
-        .from_ms = lo ? ms_of(lo) : 0,
-        .to_ms = hi ? ms_of(hi) : 0,
-        .after_arn = store_jstr(in, "ExclusiveStartBackupArn"),
-        .max = lim ? (size_t)lim->valueint : 0,
-    };
-    buf_adds(out, "{\"BackupSummaries\":[");
-    /* No backup made by AWS Backup here. */
-    if (sop_is(type, "AWS_BACKUP")) {
-        buf_adds(out, "]}");
-        return ST_OK;
-    }
-    store_bk_row *rows;
-    size_t n;
-    bool more;
-    if ((st = store_bk_list(s, &f, &rows, &n, &more, d)) != ST_OK)
-        return st;
-    size_t i;
-    for (i = 0; i < n && out->len < LIST_PAGE_BYTES; i++) {
-        cJSON *o = summary(&rows[i]);
-        char *text = cJSON_PrintUnformatted(o);
-        buf_adds(out, i ? "," : "");
-        buf_adds(out, text);
-        cJSON_free(text);
-        cJSON_Delete(o);
-    }
-    buf_addc(out, ']');
-    if (i < n || more) {
-        buf arn = BUF_INIT;
-        store_bk_arn(&arn, &rows[i - 1]);
-        buf_adds(out, ",\"LastEvaluatedBackupArn\":");
-        ddbjson_write_string(out, arn.data, arn.len);
-        buf_done(&arn);
-    }
-    buf_addc(out, '}');
-    store_bk_rows_free(rows, n);
-    return ST_OK;
+    ddb_req req;
+    ddb_req_init(&req, DDB_LIST_BACKUPS);
+    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&req.ctl.backup_type, store_jstr(in, "BackupType"));
+    ddb_req_set_str(&req.ctl.start_name, store_jstr(in, "ExclusiveStartBackupArn"));
+    req.ctl.from_ms = lo ? ms_of(lo) : 0;
+    req.ctl.to_ms = hi ? ms_of(hi) : 0;
+    req.limit = lim ? (uint32_t)lim->valueint : 0;
+    return run(s, &req, out, d);
 }
 
 /* ---- a restored table's description ---- */
@@ -511,64 +381,73 @@ cJSON *store_restore_desc(const char *src_desc, const char *target, const cJSON 
     return desc;
 }
 
-cJSON *store_restore_overrides(const char *src_desc, const store_restore_opts *opts)
+/* Does index override e say what its typed form ix says, in the one form
+ * a source index has (HASH attributes before RANGE ones, a ProjectionType,
+ * NonKeyAttributes only with INCLUDE)? The override is matched against
+ * the source's indexes as given (index_matches): one that is not never
+ * matches. */
+static bool as_typed(const cJSON *e, const index_def *ix)
 {
-    if (!opts || !opts->indexes)
-        return NULL;
-    cJSON *src = cJSON_Parse(src_desc), *in = cJSON_CreateObject();
-    for (int g = 0; g < 2; g++) {
-        cJSON *arr = cJSON_AddArrayToObject(in, g ? "GlobalSecondaryIndexOverride" : "LocalSecondaryIndexOverride");
-        const cJSON *e;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(src, g ? "GlobalSecondaryIndexes"
-                                                                      : "LocalSecondaryIndexes")) {
-            const char *n = store_jstr(e, "IndexName");
-            bool keep = false;
-            for (size_t i = 0; n && i < opts->n_indexes; i++)
-                keep |= strcmp(opts->indexes[i], n) == 0;
-            if (!keep)
-                continue;
-            cJSON *ix = cJSON_CreateObject();
-            dup_member(ix, e, "IndexName");
-            dup_member(ix, e, "KeySchema");
-            dup_member(ix, e, "Projection");
-            cJSON_AddItemToArray(arr, ix);
-        }
+    const cJSON *k, *proj = store_jget(e, "Projection");
+    bool range = false;
+    size_t n = 0;
+    cJSON_ArrayForEach(k, store_jget(e, "KeySchema")) {
+        bool r = sop_is(store_jstr(k, "KeyType"), "RANGE");
+        if (range && !r)
+            return false;
+        range |= r;
+        n++;
     }
-    cJSON_Delete(src);
-    return in;
+    if (n != index_def_n_hash(ix) + index_def_n_range(ix) || !store_jstr(proj, "ProjectionType"))
+        return false;
+    return ix->proj == PROJ_INCLUDE || !store_jget(proj, "NonKeyAttributes");
 }
 
-/* The answer of a restore: the new table's description as DynamoDB gives
- * it at once, CREATING with its RestoreSummary (observed: gone from
- * DescribeTable once ACTIVE, which a table here is as soon as this
- * returns). */
-static status restore_answer(store *s, const char *target, const char *backup_arn, const char *table_arn,
-                             int64_t at_ms, buf *out, diag *d)
+/* RestoreTableFromBackup's overrides (their shapes checked) into req. */
+static void restore_overrides(const cJSON *in, ddb_req *req)
 {
-    cJSON *req = cJSON_CreateObject();
-    cJSON_AddStringToObject(req, "TableName", target);
-    buf body = BUF_INIT;
-    status st = store_op_describe_table(s, req, &body, d);
-    cJSON_Delete(req);
-    cJSON *o = st == ST_OK ? cJSON_Parse(body.data) : NULL;
-    buf_done(&body);
-    if (!o)
-        return st == ST_OK ? diag_set(d, ST_INTERNAL, "lost the restored table") : st;
-    cJSON *td = cJSON_DetachItemFromObjectCaseSensitive(o, "Table");
-    cJSON_Delete(o);
-    cJSON_ReplaceItemInObjectCaseSensitive(td, "TableStatus", cJSON_CreateString("CREATING"));
-    cJSON *gsis = cJSON_GetObjectItemCaseSensitive(td, "GlobalSecondaryIndexes"), *g;
-    cJSON_ArrayForEach(g, gsis)
-        cJSON_ReplaceItemInObjectCaseSensitive(g, "IndexStatus", cJSON_CreateString("CREATING"));
-    cJSON *rs = cJSON_AddObjectToObject(td, "RestoreSummary");
-    if (backup_arn)
-        cJSON_AddStringToObject(rs, "SourceBackupArn", backup_arn);
-    if (table_arn)
-        cJSON_AddStringToObject(rs, "SourceTableArn", table_arn);
-    cJSON_AddNumberToObject(rs, "RestoreDateTime", secs(at_ms));
-    cJSON_AddTrueToObject(rs, "RestoreInProgress");
-    add_body(out, "TableDescription", td);
-    return ST_OK;
+    ddb_ctl *c = &req->ctl;
+    ddb_req_set_str(&c->billing_override, store_jstr(in, "BillingModeOverride"));
+    const cJSON *pt = store_jget(in, "ProvisionedThroughputOverride");
+    if ((c->pt_override = pt != NULL)) {
+        c->rcu = (uint64_t)store_jnum(pt, "ReadCapacityUnits", NULL);
+        c->wcu = (uint64_t)store_jnum(pt, "WriteCapacityUnits", NULL);
+    }
+    c->odt_override = store_jget(in, "OnDemandThroughputOverride") != NULL;
+    c->sse_override_on = sop_jbool(store_jget(in, "SSESpecificationOverride"), "Enabled", false);
+    const cJSON *lsis = store_jget(in, "LocalSecondaryIndexOverride");
+    const cJSON *gsis = store_jget(in, "GlobalSecondaryIndexOverride");
+    c->lsi_override = lsis != NULL;
+    c->gsi_override = gsis != NULL;
+    if (!lsis && !gsis)
+        return;
+    /* The indexes as a description store_def_from_tree reads: LSIs, then
+     * GSIs, each GSI's throughput by its place (none: 0s). */
+    cJSON *desc = cJSON_CreateObject();
+    if (lsis)
+        cJSON_AddItemReferenceToObject(desc, "LocalSecondaryIndexes", (cJSON *)lsis);
+    if (gsis)
+        cJSON_AddItemReferenceToObject(desc, "GlobalSecondaryIndexes", (cJSON *)gsis);
+    c->def = xcalloc(1, sizeof *c->def);
+    diag d;
+    diag_init(&d);
+    store_def_from_tree(desc, c->def, &d);
+    cJSON_Delete(desc);
+    c->idx_pt = xcalloc(c->def->n_idx ? c->def->n_idx : 1, sizeof *c->idx_pt);
+    c->idx_odd = xcalloc(c->def->n_idx ? c->def->n_idx : 1, sizeof *c->idx_odd);
+    size_t i = 0;
+    const cJSON *e;
+    for (int g = 0; g < 2; g++)
+        cJSON_ArrayForEach(e, (g ? gsis : lsis)) {
+            const cJSON *ept = store_jget(e, "ProvisionedThroughput");
+            if (i >= c->def->n_idx)
+                break;
+            if (g && ept)
+                c->idx_pt[i] = (ddb_pt){ (uint64_t)store_jnum(ept, "ReadCapacityUnits", NULL),
+                                         (uint64_t)store_jnum(ept, "WriteCapacityUnits", NULL) };
+            c->idx_odd[i] = !as_typed(e, &c->def->idx[i]);
+            i++;
+        }
 }
 
 status store_op_restore_from_backup(store *s, const cJSON *in, buf *out, diag *d)
@@ -576,24 +455,12 @@ status store_op_restore_from_backup(store *s, const cJSON *in, buf *out, diag *d
     status st = store_valid_check(in, restore_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const char *arn = store_jstr(in, "BackupArn"), *target = store_jstr(in, "TargetTableName");
-    store_bk_row r;
-    if ((st = store_bk_find(s, arn, &r, d)) != ST_OK)
-        return st;
-    cJSON *desc = store_restore_desc(r.desc, target, in, d);
-    if (!desc) {
-        store_bk_row_done(&r);
-        return d->code;
-    }
-    store_restore_src src = { .file = r.file, .tid = r.file ? 0 : r.tid };
-    st = store_restore_table(s, &src, desc, d);
-    cJSON *sd = cJSON_Parse(r.desc);
-    if (st == ST_OK)
-        st = restore_answer(s, target, arn, store_jstr(sd, "TableArn"), r.created, out, d);
-    cJSON_Delete(sd);
-    cJSON_Delete(desc);
-    store_bk_row_done(&r);
-    return st;
+    ddb_req req;
+    ddb_req_init(&req, DDB_RESTORE_FROM_BACKUP);
+    ddb_req_set_str(&req.ctl.backup_arn, store_jstr(in, "BackupArn"));
+    ddb_req_set_str(&req.ctl.target, store_jstr(in, "TargetTableName"));
+    restore_overrides(in, &req);
+    return run(s, &req, out, d);
 }
 
 /* The source of RestoreTableToPointInTime: exactly one of its name and
@@ -609,7 +476,7 @@ static status pit_source(const cJSON *in, const char **table, diag *d)
                         " request");
     if (arn && (strncmp(arn, "arn:", 4) != 0 || !strstr(arn, ":dynamodb:") || !strstr(arn, ":table/")))
         return diag_set(d, ST_VALIDATION, "sourceTableArn is not a valid ARN");
-    *table = name ? name : table_of(arn);
+    *table = name ? name : store_bk_table_of(arn);
     return ST_OK;
 }
 
@@ -662,8 +529,13 @@ status store_op_restore_to_point_in_time(store *s, const cJSON *in, buf *out, di
         store_restore_src src = { .tid = tid, .undo_tid = tid, .undo_name = table, .at_ms = at };
         st = store_restore_table(s, &src, desc, d);
     }
-    if (st == ST_OK)
-        st = restore_answer(s, target, NULL, store_jstr(sd, "TableArn"), at, out, d);
+    char *td = NULL;
+    if (st == ST_OK && (st = store_restore_answer(s, target, NULL, store_jstr(sd, "TableArn"), at, &td, d)) == ST_OK) {
+        buf_adds(out, "{\"TableDescription\":");
+        buf_adds(out, td);
+        buf_addc(out, '}');
+    }
+    free(td);
     cJSON_Delete(sd);
     cJSON_Delete(desc);
     free(sdesc);
@@ -699,7 +571,7 @@ status store_op_update_continuous_backups(store *s, const cJSON *in, buf *out, d
     status st = store_valid_check(in, update_cb_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const char *table = table_of(store_jstr(in, "TableName"));
+    const char *table = store_bk_table_of(store_jstr(in, "TableName"));
     const cJSON *spec = store_jget(in, "PointInTimeRecoverySpecification");
     const cJSON *days = store_jget(spec, "RecoveryPeriodInDays");
     bool enable = sop_jbool(spec, "PointInTimeRecoveryEnabled", false);
@@ -713,5 +585,5 @@ status store_op_describe_continuous_backups(store *s, const cJSON *in, buf *out,
     status st = store_valid_check(in, describe_cb_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    return continuous_answer(s, table_of(store_jstr(in, "TableName")), out, d);
+    return continuous_answer(s, store_bk_table_of(store_jstr(in, "TableName")), out, d);
 }

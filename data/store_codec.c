@@ -8,10 +8,11 @@
  * ConsumedCapacity, NextToken) is read from its parsed tree into a
  * ddb_res; the members DynamoDB puts beside an error's message (the Item
  * of ReturnValuesOnConditionCheckFailure, CancellationReasons) into the
- * ddb_err. A remote store parses each answer once and reads it here
- * (store_remote.c); the local store's control plane, which works on the
- * JSON, is reached by printing the typed request for the JSON door
- * (store_exec_json).
+ * ddb_err; the backup kinds' answers into ddb_res.backups
+ * (model/ddbres_backups.h's reader, on the answer as plain JSON). A remote store parses each answer once and
+ * reads it here (store_remote.c); the local store's control plane, which
+ * works on the JSON (the backup kinds excepted), is reached by printing
+ * the typed request for the JSON door (store_exec_json).
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "data/store_int.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_backups.h"
 #include "model/mem.h"
 
 static const cJSON *member(const cJSON *o, const char *name)
@@ -107,6 +109,25 @@ static status unprocessed_of(ddb_kind kind, const cJSON *u, ddb_req *out, diag *
     return st;
 }
 
+/* A backup kind's answer (model/ddbres_backups.h reads it as plain JSON). */
+static status backups_of(const cJSON *root, ddb_res *res, diag *d)
+{
+    char *text = cJSON_PrintUnformatted(root);
+    av plain = { .type = AV_NONE };
+    status st = ddbjson_parse_plain_item(text, strlen(text), &plain, d);
+    cJSON_free(text);
+    if (st == ST_OK)
+        ddbres_backups_read(&plain, res);
+    av_done(&plain);
+    /* A restore's TableDescription, as received (its members in order). */
+    if (st == ST_OK && res->backups && res->backups->restored_from && !res->backups->table_desc) {
+        char *td = cJSON_PrintUnformatted(member(root, "TableDescription"));
+        res->backups->table_desc = xstrdup(td);
+        cJSON_free(td);
+    }
+    return st;
+}
+
 status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
 {
     status st = ST_OK;
@@ -187,6 +208,9 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         res->next_token = xstrdup(v->valuestring);
     if (!st && !res->has_vbytes)   /* a VectorCapacity is no table's */
         caps_of(res, member(root, "ConsumedCapacity"));
+    if (!st && (member(root, "BackupDetails") || member(root, "BackupDescription") ||
+                member(root, "BackupSummaries") || member(root, "TableDescription")))
+        st = backups_of(root, res, d);
     return st;
 }
 

@@ -484,8 +484,11 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
             return store_batch_exec(s, &one, res, err);
         }
         return store_batch_exec(s, req, res, err);
+    case DDB_CREATE_BACKUP: case DDB_LIST_BACKUPS: case DDB_DESCRIBE_BACKUP: case DDB_DELETE_BACKUP:
+    case DDB_RESTORE_FROM_BACKUP:
+        return store_backup_exec(s, req, res, err);
     default:
-        break;   /* the control plane and PartiQL work on JSON */
+        break;   /* the rest of the control plane and PartiQL work on JSON */
     }
     return store_exec_json(s, req, res, err);
 }

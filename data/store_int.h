@@ -416,12 +416,6 @@ status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
  * Streams feed): sent, and its answer parsed into *root (the caller's to
  * delete). */
 status store_remote_send(store *s, const ddb_req *req, struct cJSON **root, diag *d);
-/* store_remote_exec of a request whose answer a ddb_res has no room for
- * (the backups', data/store_backup_typed.c): the write gate for a write,
- * the request printed once and sent, its answer parsed once into *root
- * (the caller's to delete; NULL on an error, which d holds). Not for
- * CreateTable and DeleteTable. */
-status store_remote_request(store *s, const ddb_req *req, struct cJSON **root, diag *d);
 status store_remote_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* ---- the write path (store_write.c) ---- */
@@ -670,10 +664,23 @@ status store_restore_table(store *s, const store_restore_src *src, const struct 
  * NULL): checked with DynamoDB's messages. NULL on error. */
 struct cJSON *store_restore_desc(const char *src_desc, const char *target, const struct cJSON *in,
                                  diag *d);
-/* The overrides (as `in` above) that keep only opts' indexes (NULL opts,
- * or opts->indexes NULL: all of them; the result is then NULL). */
-struct store_restore_opts;
-struct cJSON *store_restore_overrides(const char *src_desc, const struct store_restore_opts *opts);
+
+/* ---- the backup kinds typed (store_backup_exec.c) ---- */
+struct ddb_backup;
+/* store_exec's case for CreateBackup, ListBackups, DescribeBackup,
+ * DeleteBackup and RestoreTableFromBackup on the local store: the answer
+ * in res->backups (model/ddbres_backups.h). */
+status store_backup_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* A backup's row as the typed answer's backup, BackupStatus status_text. */
+void store_bk_backup(const store_bk_row *r, const char *status_text, struct ddb_backup *b);
+/* A TableName member that may be the table's ARN ("You can also provide
+ * the Amazon Resource Name (ARN) of the table in this parameter"). */
+const char *store_bk_table_of(const char *name_or_arn);
+/* RestoreTableFromBackup's and RestoreTableToPointInTime's
+ * TableDescription (JSON text, *td_text malloc'd): target's, CREATING,
+ * with its RestoreSummary. */
+status store_restore_answer(store *s, const char *target, const char *backup_arn, const char *table_arn,
+                            int64_t at_ms, char **td_text, diag *d);
 
 /* *pitr: recovery enabled on table tid (false for a file without
  * history). */
@@ -828,10 +835,10 @@ status store_vec_live(store *s, int64_t tid, struct cJSON *desc, diag *d);
 status store_vec_update(store *s, tinfo *t, const struct cJSON *in, struct cJSON *desc, diag *d);
 status store_vec_backfill(store *s, tinfo *t, const struct cJSON *in, diag *d);
 /* Backups: a restore's CreateTable keeps the source's vector indexes
- * (their schema attributes marked in used); a backup's
- * SourceTableFeatureDetails lists them (VectorIndexInfo). */
+ * (their schema attributes marked in used). (A backup's
+ * SourceTableFeatureDetails lists them from the typed definition:
+ * model/ddbres_backups.c.) */
 void store_vec_restore_req(const struct cJSON *src, struct cJSON *req, struct cJSON *used);
-void store_vec_feature_details(const struct cJSON *desc, struct cJSON *o);
 /* The refusal of a Query or Scan (op) naming index, which the table
  * lacks: a vector index's own words when it is one ("Vector indexes do
  * not support Query or Scan operations", the developer guide). */

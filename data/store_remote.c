@@ -870,13 +870,6 @@ static status own_call(store *s, const ddb_req *req, cJSON **root, ddb_res *res,
     return st;
 }
 
-status store_remote_request(store *s, const ddb_req *req, cJSON **root, diag *d)
-{
-    assert(req->kind != DDB_CREATE_TABLE && req->kind != DDB_DELETE_TABLE);
-    *root = NULL;
-    return own_call(s, req, root, NULL, true, d);
-}
-
 status store_remote_send(store *s, const ddb_req *req, cJSON **root, diag *d)
 {
     return own_call(s, req, root, NULL, false, d);

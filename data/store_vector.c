@@ -683,16 +683,6 @@ void store_vec_restore_req(const cJSON *src, cJSON *req, cJSON *used)
     }
 }
 
-void store_vec_feature_details(const cJSON *desc, cJSON *o)
-{
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(desc, "VectorIndexes"), *e;
-    if (!cJSON_GetArraySize(list))
-        return;
-    cJSON *arr = cJSON_AddArrayToObject(o, "VectorIndexes");
-    cJSON_ArrayForEach(e, list)
-        cJSON_AddItemToArray(arr, vix_info(e));
-}
-
 /* The words are the emulator's capture (read 2026-12-06). */
 status store_vec_not_readable(const table_def *def, const char *index, const char *op, diag *d)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/ddbjson.h"
+#include "model/ddbres_backups.h"
 #include "model/mem.h"
 #include "model/vecidx.h"
 
@@ -158,6 +159,8 @@ static void ctl_done(ddb_ctl *c)
     free(c->backup_arn);
     free(c->target);
     free(c->backup_type);
+    free(c->billing_override);
+    free(c->idx_odd);
 }
 
 void ddb_req_done(ddb_req *r)
@@ -245,6 +248,8 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     } else {
         o->idx_pt = NULL;
     }
+    size_t n_odd = c->def && c->def->n_idx ? c->def->n_idx : 1;   /* allocated with at least 1 */
+    o->idx_odd = c->idx_odd && c->def ? xmemdup(c->idx_odd, n_odd * sizeof *o->idx_odd) : NULL;
     o->stream_view = dup_or_null(c->stream_view);
     o->ttl_attr = dup_or_null(c->ttl_attr);
     o->statement = dup_or_null(c->statement);
@@ -259,6 +264,7 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     o->backup_arn = dup_or_null(c->backup_arn);
     o->target = dup_or_null(c->target);
     o->backup_type = dup_or_null(c->backup_type);
+    o->billing_override = dup_or_null(c->billing_override);
 }
 
 /* ---- the JSON printer --------------------------------------------------- */
@@ -567,6 +573,27 @@ static void vector_indexes(jw *w, const table_def *def)
         buf_addc(w->out, '}');
     }
     buf_addc(w->out, ']');
+}
+
+void ddb_req_json_key_schema(buf *out, const table_def *def, const index_def *ix)
+{
+    key_schema(out, def, ix);
+}
+
+bool ddb_req_json_indexes(buf *out, bool first, const table_def *def, bool global, const ddb_pt *pts)
+{
+    jw w = { out, first };
+    ddb_ctl c = { .idx_pt = (ddb_pt *)pts };
+    index_list(&w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes", def, global, pts ? &c : NULL, false);
+    return w.first;
+}
+
+bool ddb_req_json_vector_indexes(buf *out, bool first, const table_def *def)
+{
+    jw w = { out, first };
+    if (def->n_vidx)
+        vector_indexes(&w, def);
+    return w.first;
 }
 
 static void create_table(jw *w, const ddb_ctl *c)
@@ -1026,6 +1053,7 @@ void ddb_res_done(ddb_res *r)
     }
     free(r->caps);
     free(r->next_token);
+    ddbres_backups_free(r->backups);
     ddb_res_init(r);
 }
 

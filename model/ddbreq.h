@@ -190,6 +190,19 @@ typedef struct ddb_ctl {
                              NULL: none */
     int64_t from_ms, to_ms; /* ListBackups: TimeRangeLowerBound and
                              TimeRangeUpperBound (sent in seconds); 0: none */
+    /* RestoreTableFromBackup's other overrides, read by the JSON door (not
+     * printed: ddbx's own restores send only the index lists, always
+     * both): which index overrides were given (def->idx, a GSI's
+     * ProvisionedThroughput idx_pt[i], 0s: none), BillingModeOverride,
+     * ProvisionedThroughputOverride (rcu, wcu), SSESpecificationOverride's
+     * Enabled true, OnDemandThroughputOverride given. */
+    bool lsi_override, gsi_override;
+    bool *idx_odd;        /*   def->idx[i] given in a form no source index has
+                             (a RANGE before a HASH, no ProjectionType,
+                             NonKeyAttributes without INCLUDE): it matches
+                             none (def->n_idx of them, owned; NULL: none) */
+    char *billing_override;
+    bool pt_override, sse_override_on, odt_override;
 } ddb_ctl;
 
 typedef struct ddb_req ddb_req;
@@ -255,6 +268,15 @@ void ddb_req_json_request_items(const ddb_req *r, buf *out);
 /* A lone action as a transaction of one, borrowing r: txn must not be
  * passed to ddb_req_done. */
 void ddb_req_wrap(const ddb_req *r, ddb_req *txn);
+/* Pieces of the printer for the answers' printers (model/ddbres_*.c):
+ * a table's (ix NULL) or an index's KeySchema array; the member
+ * LocalSecondaryIndexes or GlobalSecondaryIndexes of def's indexes (each
+ * GSI with its throughput pts[i] when pts) and VectorIndexes, each left
+ * out when there are none. first: no member written yet in the object;
+ * they return the same after. */
+void ddb_req_json_key_schema(buf *out, const table_def *def, const index_def *ix);
+bool ddb_req_json_indexes(buf *out, bool first, const table_def *def, bool global, const ddb_pt *pts);
+bool ddb_req_json_vector_indexes(buf *out, bool first, const table_def *def);
 /* A ready-to-paste `aws dynamodb ...` command line, shell-quoted: one line,
  * never wrapped. A lone ConditionCheck becomes a transaction of one; the
  * control-plane kinds pass their body as --cli-input-json. */
@@ -318,6 +340,7 @@ typedef struct ddb_res {
      * written (Put/Update/Delete: at most one). */
     ddb_icm *icm;
     size_t n_icm;
+    struct ddb_backups_res *backups;   /* the backup kinds' answers (model/ddbres_backups.h); NULL */
 } ddb_res;
 
 void ddb_res_init(ddb_res *r);
