@@ -810,26 +810,30 @@ static bool worker_launch(httpd *h, unsigned i, char *err, size_t err_len)
         snprintf(err, err_len, "%s: %s", poller_kind, strerror(errno));
         return false;
     }
+    /* Counted before it runs: worker 0, once running, reads the count to
+     * know which to start next. */
+    __atomic_store_n(&h->started, i + 1, __ATOMIC_RELEASE);
     if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
+        __atomic_store_n(&h->started, i, __ATOMIC_RELEASE);
         snprintf(err, err_len, "cannot start worker threads");
         return false;
     }
-    __atomic_store_n(&h->started, i + 1, __ATOMIC_RELEASE);
     return true;
 }
 
-/* Worker 0, after its first answer or its second connection: the other
- * workers (not at start: their stacks, pollers and malloc arenas are no
- * part of the time to the first answer). Until then worker 0 accepts one
+/* Worker 0, after the event batch in which its second connection came:
+ * the other workers (not at start: their stacks, pollers and malloc
+ * arenas are no part of the time to a first client's answer). Until then worker 0 accepts one
  * connection at a time, so that a burst at start is not all its own.
  * The workers stop joins worker 0 first, so none is started after it. */
 static void workers_more(httpd *h)
 {
     char why[128];
-    for (unsigned i = h->started; i < h->nw && !__atomic_load_n(&h->stop, __ATOMIC_RELAXED); i++) {
+    for (unsigned i = __atomic_load_n(&h->started, __ATOMIC_ACQUIRE);
+         i < h->nw && !__atomic_load_n(&h->stop, __ATOMIC_RELAXED); i++) {
         if (!worker_launch(h, i, why, sizeof why)) {
-            fprintf(stderr, "ddbx serve: %s: serving with %u worker thread%s of %u\n", why, h->started,
-                    h->started == 1 ? "" : "s", h->nw);
+            fprintf(stderr, "ddbx serve: %s: serving with %u worker thread%s of %u\n", why, i,
+                    i == 1 ? "" : "s", h->nw);
             __atomic_store_n(&h->more_failed, true, __ATOMIC_RELAXED);
             return;
         }

@@ -103,9 +103,9 @@ typedef struct httpd_stats {
  * client's connect succeeds and its request waits in the socket until
  * httpd_run. On failure returns NULL with a message in err. */
 httpd *httpd_listen(const httpd_opts *o, char *err, size_t err_len);
-/* Starts serving: one worker at once; it starts the others after its
- * first answer or its second connection (so the first answer does not
- * wait for threads it does not need). false with a message in err (then
+/* Starts serving: one worker at once; it starts the others once a
+ * second connection came (so a first client's answer does not wait for
+ * threads it does not need). false with a message in err (then
  * httpd_stop it). */
 bool httpd_run(httpd *h, char *err, size_t err_len);
 /* The port listened on (the one picked for port 0). */
