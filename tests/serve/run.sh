@@ -5,7 +5,8 @@
 # writers, the CRC32 header, `ddbx api` on the same file), then stops it
 # with SIGTERM and checks it exits cleanly; then 16 clients at once
 # against --threads 8 (tests/serve/concurrent.js), and 2,000 idle
-# keep-alive connections (tests/serve/idle.js). Prints TAP. Needs node and
+# keep-alive connections (tests/serve/idle.js); the worker threads started
+# on demand (one until a second connection). Prints TAP. Needs node and
 # npm (installs tests/node's packages once, as tests/diff does); without
 # them this suite FAILS, it never skips.
 cd "$(dirname "$0")/../.." || exit 1
