@@ -135,6 +135,14 @@ BENCH_BINS := $(patsubst tests/bench/%.c,$(BUILD)/tests/bench/%,$(filter-out tes
 FLOOR_BIN  := $(BUILD)/tests/bench/floor
 
 DDBX := $(BUILD)/ddbx
+# The image's binary (make image, tools/image.sh): the same objects with
+# SQLite, zlib and http-parser linked in from Debian's archives (cJSON has
+# none; libc stays shared for dlopen). The image is rebuilt whole for any
+# update, so it loses no security update by this, and its start skips the
+# loader's work on libsqlite3 (issue 43 item 9, tests/bench/NOTES.md);
+# the .deb and `make` keep every library shared.
+IMAGE_BIN := $(BUILD)/ddbx-image
+IMAGE_STATIC := -Wl,-Bstatic -lsqlite3 -lz -lhttp_parser -Wl,-Bdynamic
 
 .PHONY: image deb man-keys all run test asan install uninstall deps check-deps need-libs clean check-layers fuzz fuzz-build bench bench-quick bench-bins
 
@@ -142,6 +150,9 @@ all: $(DDBX)
 
 $(DDBX): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ) $(MEMIMAGE_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HTTP_LIBS) -lm
+
+$(IMAGE_BIN): $(MODEL_OBJ) $(DATA_OBJ) $(UI_OBJ) $(MAIN_OBJ) $(MEMIMAGE_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(IMAGE_STATIC) $(CJSON_LIBS) -lpthread -ldl -lm
 
 $(BUILD)/gen/memimage: $(BUILD)/tools/memimage.o $(DATA_OBJ) $(MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(DATA_LIBS) -lm
@@ -271,7 +282,7 @@ deps:
 # always from the plain build (a sanitizer's runtime needs /proc, which a
 # container from scratch has not). tests/dropin runs it under chroot.
 image:
-	@$(MAKE) --no-print-directory BUILD=build SAN= FUZZ= all
+	@$(MAKE) --no-print-directory BUILD=build SAN= FUZZ= all build/ddbx-image
 	@./tools/image.sh build
 
 run: check-deps
@@ -313,7 +324,7 @@ fuzz-build: $(FUZZ_BINS)
 # Benchmarks: never part of `make test`. -O2 with asserts on, as `make`
 # builds ddbx; a separate build folder so test builds do not interfere.
 # The poll() build beside it (tests/bench/bench_portable.js compares them).
-bench-bins: $(DDBX) $(BENCH_BINS) $(FLOOR_BIN) $(BUILD)/tests/tools/peakrss
+bench-bins: $(DDBX) $(IMAGE_BIN) $(BENCH_BINS) $(FLOOR_BIN) $(BUILD)/tests/tools/peakrss
 ifneq ($(POLLER_DEFAULT),poll)
 	@$(MAKE) --no-print-directory POLLER=poll BUILD=$(BUILD)-poll $(BUILD)-poll/ddbx
 endif

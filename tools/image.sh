@@ -4,7 +4,9 @@
 # and no registry (--storage-driver vfs, its storage under build/image/):
 #
 #   FROM scratch
-#   /usr/bin/ddbx (stripped) and the shared libraries `ddbx serve` loads:
+#   /usr/bin/ddbx (BUILD/ddbx-image, stripped: SQLite, zlib and
+#     http-parser linked in, see the Makefile's IMAGE_BIN; the image is
+#     rebuilt whole for any update) and the shared libraries it loads:
 #     what ldd names, and libcrypto (loaded by data/sigv4.c at the first
 #     signature check or hash: --require-credentials, a TransactWriteItems
 #     token); not ncurses nor libcurl (the explorer's and the remote's)
@@ -23,9 +25,9 @@
 # oci-archive, and prints its size)
 set -e
 build=${1:-build}
-ddbx=$build/ddbx
+ddbx=$build/ddbx-image
 out=$build/ddbx-image.tar
-[ -x "$ddbx" ] || { echo "image: no $ddbx (make first)" >&2; exit 1; }
+[ -x "$ddbx" ] || { echo "image: no $ddbx (make $ddbx first)" >&2; exit 1; }
 command -v buildah >/dev/null 2>&1 || { echo "image: no buildah (make deps installs Debian's buildah)" >&2; exit 1; }
 
 work=$(cd "$build" && pwd)/image

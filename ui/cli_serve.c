@@ -11,6 +11,10 @@
  * act on each request in on_request; --record (data/record.h) writes a
  * line for each after its answer is made.
  *
+ * Start-up (issue 43 item 9): the port listens before the databases
+ * open (a client's connect succeeds at once, its request waits in the
+ * socket), and one worker starts; it starts the rest at its second
+ * connection (ui/httpd.h).
  * Concurrency: ui/httpd.c runs a pool of worker threads (--threads N,
  * default the number of cores, at least 2), each serving its share of
  * the HTTP connections with epoll (poll() elsewhere). Each worker serves its requests on
@@ -458,9 +462,11 @@ static void warn_open(const char *host)
                         " (--require-credentials KEY:SECRET answers only requests signed with it)\n", host);
 }
 
-/* Listens where --host and --port say, serves until SIGINT or SIGTERM
- * and stops the server; the exit status (0, 1, or 2 for a bad address). */
-static int listen_and_wait(server *sv)
+/* Listens where --host and --port say, before the databases open: a
+ * client's connect succeeds at once and its request waits in the socket
+ * (issue 43 item 9). NULL after a message, *rc the exit status (1, or 2
+ * for a bad address); *v6 says how to print the address. */
+static httpd *serve_listen(server *sv, int *rc, bool *v6)
 {
     char port_s[16];
     snprintf(port_s, sizeof port_s, "%ld", args.port);
@@ -470,37 +476,47 @@ static int listen_and_wait(server *sv)
     int gai = getaddrinfo(args.host, port_s, &hints, &ai);
     if (gai != 0 || !ai) {
         fprintf(stderr, "ddbx serve: %s: %s\n", args.host, gai_strerror(gai));
-        return 2;
+        *rc = 2;
+        return NULL;
     }
     if (!loopback(ai))
         warn_open(args.host);
-
-    /* SIGINT/SIGTERM are taken by sigwait below; blocked before the
-     * daemon starts, so its threads inherit the mask and never see them. */
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
     char why[256] = "";
     httpd_opts ho = {
         .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = (unsigned)args.threads,
         .idle_timeout = args.idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
         .max_body = MAX_BODY, .handler = on_request, .ctx = sv,
     };
-    httpd *daemon = httpd_start(&ho, why, sizeof why);
+    httpd *daemon = httpd_listen(&ho, why, sizeof why);
     if (!daemon) {
         fprintf(stderr, "ddbx serve: cannot listen on %s port %s: %s\n", args.host, port_s, why);
-        freeaddrinfo(ai);
+        *rc = 1;
+    }
+    *v6 = ai->ai_family == AF_INET6;
+    freeaddrinfo(ai);
+    return daemon;
+}
+
+/* Serves on the listening daemon until SIGINT or SIGTERM and stops it;
+ * the exit status. */
+static int serve_and_wait(server *sv, httpd *daemon, bool v6)
+{
+    /* SIGINT/SIGTERM are taken by sigwait below; blocked before the
+     * workers start, so their threads inherit the mask and never see them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    char why[256] = "";
+    if (!httpd_run(daemon, why, sizeof why)) {
+        fprintf(stderr, "ddbx serve: cannot serve on %s port %ld: %s\n", args.host, args.port, why);
         return 1;
     }
-    unsigned bound = httpd_port(daemon);
-    int v6 = ai->ai_family == AF_INET6;
-    freeaddrinfo(ai);
     /* Scripts read the port from this line (--port 0 picks a free one). */
-    printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", args.host, v6 ? "]" : "", bound);
+    printf("ddbx serve: listening on http://%s%s%s:%u\n", v6 ? "[" : "", args.host, v6 ? "]" : "",
+           httpd_port(daemon));
     fflush(stdout);
 
     int sig = wait_and_sweep(sv, &stop, args.ttl_every);
@@ -509,7 +525,6 @@ static int listen_and_wait(server *sv)
     httpd_get_stats(daemon, &hs);
     fprintf(stderr, "ddbx serve: %lu connections; %lu closed idle after %g s, %lu closed for room"
                     " (at most %zu open)\n", hs.accepted, hs.timed_out, args.idle, hs.evicted, hs.limit);
-    httpd_stop(daemon);   /* joins the worker threads */
     return 0;
 }
 
@@ -565,11 +580,16 @@ int cli_serve(int argc, char **argv)
         fprintf(stderr, "ddbx serve: recording to %s (values hashed with the key in %s%s)\n", args.record,
                 record_key_path(sv.rec), record_key_created(sv.rec) ? ", made now" : "");
     }
-    sv.dbs = serve_dbs_new(&dbo, &d);
-    if (sv.dbs)
-        rc = listen_and_wait(&sv);
-    else
-        fprintf(stderr, "ddbx serve: %s\n", d.msg), rc = 1;
+    bool v6 = false;
+    httpd *daemon = serve_listen(&sv, &rc, &v6);
+    if (daemon) {
+        sv.dbs = serve_dbs_new(&dbo, &d);
+        if (sv.dbs)
+            rc = serve_and_wait(&sv, daemon, v6);
+        else
+            fprintf(stderr, "ddbx serve: %s\n", d.msg), rc = 1;
+    }
+    httpd_stop(daemon);   /* joins the worker threads */
     serve_dbs_free(sv.dbs);   /* the workers are gone: no connection is in use */
     serve_delay_free(sv.delay);
     record_close(sv.rec);

@@ -44,6 +44,7 @@
 #define KEEP_BUF 16384
 
 typedef struct worker worker;
+static void *worker_main(void *arg);
 
 typedef struct conn {
     int fd;                   /* -1 once closed (freed at the end of the event batch) */
@@ -90,7 +91,9 @@ struct httpd {
     int wake[2];              /* a pipe written once at stop: every worker's set holds wake[0] */
     unsigned port;
     worker *w;
-    unsigned nw, started;
+    unsigned nw;
+    unsigned started;         /* atomic: worker 0 starts the others (workers_more) */
+    bool more_failed;         /* atomic: worker 0 could not start them all */
     size_t limit;
     size_t open;              /* atomic */
     size_t pending_evictions; /* atomic: shut down, not yet closed by their owner */
@@ -748,7 +751,9 @@ static void accept_some(worker *w)
     httpd *h = w->h;
     /* A bounded batch, so that a flood of connections does not keep this
      * worker from its own (and from closing the ones shut for room). */
-    for (int k = 0; k < 64; k++) {
+    int batch = __atomic_load_n(&h->started, __ATOMIC_ACQUIRE) < h->nw &&
+                !__atomic_load_n(&h->more_failed, __ATOMIC_RELAXED) ? 1 : 64;
+    for (int k = 0; k < batch; k++) {
         int fd = accept_nb(h->lfd);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
@@ -792,6 +797,49 @@ static int expire(worker *w)
     }
 }
 
+/* Starts worker i: its read buffer, its poller (the listening socket and
+ * the wake-up pipe in its set) and its thread; false with a message. */
+static bool worker_launch(httpd *h, unsigned i, char *err, size_t err_len)
+{
+    worker *w = &h->w[i];
+    w->rbuf = xmalloc(READ_CHUNK);
+    w->pl = poller_new();
+    /* POLLER_SHARED: a new connection wakes one worker, not all. */
+    if (!w->pl || poller_add(w->pl, h->lfd, POLLER_IN | POLLER_SHARED, &h->lfd) != 0 ||
+        poller_add(w->pl, h->wake[0], POLLER_IN, h->wake) != 0) {
+        snprintf(err, err_len, "%s: %s", poller_kind, strerror(errno));
+        return false;
+    }
+    /* Counted before it runs: worker 0, once running, reads the count to
+     * know which to start next. */
+    __atomic_store_n(&h->started, i + 1, __ATOMIC_RELEASE);
+    if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
+        __atomic_store_n(&h->started, i, __ATOMIC_RELEASE);
+        snprintf(err, err_len, "cannot start worker threads");
+        return false;
+    }
+    return true;
+}
+
+/* Worker 0, after the event batch in which its second connection came:
+ * the other workers (not at start: their stacks, pollers and malloc
+ * arenas are no part of the time to a first client's answer). Until then worker 0 accepts one
+ * connection at a time, so that a burst at start is not all its own.
+ * The workers stop joins worker 0 first, so none is started after it. */
+static void workers_more(httpd *h)
+{
+    char why[128];
+    for (unsigned i = __atomic_load_n(&h->started, __ATOMIC_ACQUIRE);
+         i < h->nw && !__atomic_load_n(&h->stop, __ATOMIC_RELAXED); i++) {
+        if (!worker_launch(h, i, why, sizeof why)) {
+            fprintf(stderr, "ddbx serve: %s: serving with %u worker thread%s of %u\n", why, i,
+                    i == 1 ? "" : "s", h->nw);
+            __atomic_store_n(&h->more_failed, true, __ATOMIC_RELAXED);
+            return;
+        }
+    }
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -821,6 +869,9 @@ static void *worker_main(void *arg)
                 on_readable(c);
         }
         bury_dead(w);
+        if (w == h->w && !h->more_failed && __atomic_load_n(&h->started, __ATOMIC_ACQUIRE) < h->nw &&
+            __atomic_load_n(&h->accepted, __ATOMIC_RELAXED) > 1)
+            workers_more(h);
         timeout = expire(w);
         bury_dead(w);
     }
@@ -853,7 +904,12 @@ static void workers_stop(httpd *h)
     if (h->wake[1] >= 0 && write(h->wake[1], "", 1) < 0) {
         /* the workers also wake within a second by their timeout */
     }
-    for (unsigned i = 0; i < h->started; i++)
+    /* Worker 0 first: it starts the others (workers_more) until it stops. */
+    unsigned started = __atomic_load_n(&h->started, __ATOMIC_ACQUIRE);
+    if (started > 0)
+        pthread_join(h->w[0].th, NULL);
+    started = __atomic_load_n(&h->started, __ATOMIC_ACQUIRE);
+    for (unsigned i = 1; i < started; i++)
         pthread_join(h->w[i].th, NULL);
 }
 
@@ -874,7 +930,7 @@ static void free_all(httpd *h)
     free(h);
 }
 
-httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len)
+httpd *httpd_listen(const httpd_opts *o, char *err, size_t err_len)
 {
     httpd *h = xcalloc(1, sizeof *h);
     h->o = *o;
@@ -924,29 +980,15 @@ httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len)
         snprintf(err, err_len, "pipe: %s", strerror(errno));
         goto fail;
     }
-    for (unsigned i = 0; i < h->nw; i++) {
-        worker *w = &h->w[i];
-        w->rbuf = xmalloc(READ_CHUNK);
-        w->pl = poller_new();
-        /* POLLER_SHARED: a new connection wakes one worker, not all. */
-        if (!w->pl || poller_add(w->pl, h->lfd, POLLER_IN | POLLER_SHARED, &h->lfd) != 0 ||
-            poller_add(w->pl, h->wake[0], POLLER_IN, h->wake) != 0) {
-            snprintf(err, err_len, "%s: %s", poller_kind, strerror(errno));
-            goto fail;
-        }
-    }
-    for (unsigned i = 0; i < h->nw; i++) {
-        if (pthread_create(&h->w[i].th, NULL, worker_main, &h->w[i]) != 0) {
-            snprintf(err, err_len, "cannot start worker threads");
-            goto fail;
-        }
-        h->started++;
-    }
     return h;
 fail:
-    workers_stop(h);
     free_all(h);
     return NULL;
+}
+
+bool httpd_run(httpd *h, char *err, size_t err_len)
+{
+    return worker_launch(h, 0, err, err_len);
 }
 
 unsigned httpd_port(const httpd *h)

@@ -99,13 +99,20 @@ typedef struct httpd_stats {
     unsigned long accepted, evicted, timed_out;
 } httpd_stats;
 
-/* Raises the soft file limit to the hard one, listens and starts the
- * workers. On failure returns NULL with a message in err. */
-httpd *httpd_start(const httpd_opts *o, char *err, size_t err_len);
+/* Raises the soft file limit to the hard one and listens: from here a
+ * client's connect succeeds and its request waits in the socket until
+ * httpd_run. On failure returns NULL with a message in err. */
+httpd *httpd_listen(const httpd_opts *o, char *err, size_t err_len);
+/* Starts serving: one worker at once; it starts the others once a
+ * second connection came (so a first client's answer does not wait for
+ * threads it does not need). false with a message in err (then
+ * httpd_stop it). */
+bool httpd_run(httpd *h, char *err, size_t err_len);
 /* The port listened on (the one picked for port 0). */
 unsigned httpd_port(const httpd *h);
 void httpd_get_stats(httpd *h, httpd_stats *out);
-/* Stops accepting, lets each worker finish the request it is in, closes
+/* Stops accepting (a server listening and not run: closes the socket),
+ * lets each worker finish the request it is in, closes
  * every connection, joins the workers and frees h. */
 void httpd_stop(httpd *h);
 

@@ -8,7 +8,12 @@
  *   binds the port and answers a fixed 200: what the kernel, the loader
  *   and a socket cost), one run of each in turn, 15 of each (loadc
  *   startup): the figures are the medians of 15. Target: serve ≤ 1.5×
- *   the floor.
+ *   the floor. Both binaries: the build's (every library shared, as the
+ *   .deb ships it) and the image's (BUILD/ddbx-image, SQLite, zlib and
+ *   http-parser linked in: what `make image` puts in the image, run here
+ *   without the chroot; tests/dropin/image.py --bench times it under
+ *   chroot, the image rows). BENCH_FLOOR_RUNS=N runs N of each instead
+ *   of 15 (to try the rows out).
  * poller: GetItem over HTTP (loadc, 1 and 16 connections) against the
  *   same database served by the default build (epoll) and by the forced
  *   portable build (make POLLER=poll: BUILD-poll/ddbx, poll()), rounds
@@ -21,7 +26,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const FLOOR_RUNS = 15;
+const FLOOR_RUNS = Number(process.env.BENCH_FLOOR_RUNS) || 15;   /* fewer to try the rows out */
 const POLL_ROUNDS = 3;
 const POLL_CONNS = [1, 16];
 const POLL_SECS = 1;
@@ -30,11 +35,12 @@ function floorStartups(ctx) {
   const { size, bin } = ctx;
   const cmd = {
     'serve-mem': ['--', bin('ddbx'), 'serve', '--in-memory', '--port', '{PORT}'],
+    'serve-img': ['--', bin('ddbx-image'), 'serve', '--in-memory', '--port', '{PORT}'],
     floor: ['--', bin('tests/bench/floor'), '--port', '{PORT}'],
   };
   for (let i = 0; i < FLOOR_RUNS; i++) {
     if (i % 5 === 0) ctx.log(`start-up beside the floor program, runs ${i + 1}-${Math.min(i + 5, FLOOR_RUNS)} of ${FLOOR_RUNS}`);
-    for (const sys of ['serve-mem', 'floor']) {
+    for (const sys of ['serve-mem', 'serve-img', 'floor']) {
       const out = ctx.figs(ctx.mustRun(bin('tests/bench/loadc'), ['startup', '1', 'F'].concat(cmd[sys])).stdout);
       ctx.add(size, sys, out.filter(([k]) => k === 'F.startup_ms'));
     }
@@ -76,13 +82,19 @@ async function pollerAB(ctx) {
 function portableTable(ctx) {
   const { size, med, fmt, runs } = ctx;
   const out = [];
-  const mem = med(size, 'serve-mem', 'F.startup_ms'), fl = med(size, 'floor', 'F.startup_ms');
-  if (mem !== undefined && fl !== undefined) {
-    const r = mem / fl;
+  const fl = med(size, 'floor', 'F.startup_ms');
+  const starts = [['serve-mem', 'the build\'s binary (libraries shared, as the .deb)'],
+    ['serve-img', 'the image\'s binary (BUILD/ddbx-image: SQLite, zlib, http-parser linked in)']]
+    .filter(([sys]) => med(size, sys, 'F.startup_ms') !== undefined);
+  if (fl !== undefined && starts.length) {
     out.push('| figure | ddbx serve --in-memory | floor program (tests/bench/floor.c) | serve / floor | target | met |',
-      '|--------|-----------------------:|------------------------------------:|--------------:|--------|-----|',
-      `| exec to the first answered request, ms (median of ${runs(size, 'serve-mem', 'F.startup_ms')}) | ${fmt(mem, 'ms')} | ` +
-      `${fmt(fl, 'ms')} | ${r.toFixed(2)}× | ≤ 1.5× the floor | ${r <= 1.5 ? 'yes' : '**no**'} |`, '');
+      '|--------|-----------------------:|------------------------------------:|--------------:|--------|-----|');
+    for (const [sys, what] of starts) {
+      const mem = med(size, sys, 'F.startup_ms'), r = mem / fl;
+      out.push(`| exec to the first answered request, ${what}, ms (median of ${runs(size, sys, 'F.startup_ms')}) | ` +
+        `${fmt(mem, 'ms')} | ${fmt(fl, 'ms')} | ${r.toFixed(2)}× | ≤ 1.5× the floor | ${r <= 1.5 ? 'yes' : '**no**'} |`);
+    }
+    out.push('');
   }
   const rows = [];
   for (const c of POLL_CONNS) {

@@ -5,7 +5,8 @@
 # writers, the CRC32 header, `ddbx api` on the same file), then stops it
 # with SIGTERM and checks it exits cleanly; then 16 clients at once
 # against --threads 8 (tests/serve/concurrent.js), and 2,000 idle
-# keep-alive connections (tests/serve/idle.js). Prints TAP. Needs node and
+# keep-alive connections (tests/serve/idle.js); the worker threads started
+# on demand (one until a second connection). Prints TAP. Needs node and
 # npm (installs tests/node's packages once, as tests/diff does); without
 # them this suite FAILS, it never skips.
 cd "$(dirname "$0")/../.." || exit 1
@@ -181,6 +182,37 @@ else
         echo "#   $r1 | $r2 | $r3"
         rc=1 ;;
     esac
+    kill -TERM "$srvpid"
+    wait "$srvpid"
+fi
+srvpid=""
+
+# Worker threads on demand (issue 43 item 9: the first answer does not wait
+# for threads it does not need): --threads 4 starts with one worker beside
+# the main thread; a second connection starts the other three, and both
+# connections are answered. Linux's /proc counts the threads.
+threads_of() { ls "/proc/$1/task" 2>/dev/null | wc -l; }
+serve_start - "$tmp/out" "$tmp/err" --in-memory --threads 4
+port=$serve_port
+n=$((n + 1))
+if [ -z "$port" ]; then
+    echo "not ok $n - ddbx serve --threads 4 starts: $(head -c 300 "$tmp/err")"
+    rc=1
+else
+    t0=$(threads_of "$srvpid")
+    r1=$(post ListTables '{}')
+    t1=$(threads_of "$srvpid")
+    r2=$(post ListTables '{}')
+    i=0
+    while [ "$(threads_of "$srvpid")" -lt 5 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    t2=$(threads_of "$srvpid")
+    if [ "$t0|$t1|$t2|$r1|$r2" = '2|2|5|200 {"TableNames":[]}|200 {"TableNames":[]}' ]; then
+        echo "ok $n - --threads 4: one worker until a second connection, then four; both answered"
+    else
+        echo "not ok $n - --threads 4: one worker until a second connection, then four; both answered"
+        echo "#   threads $t0, $t1, $t2; $r1 | $r2"
+        rc=1
+    fi
     kill -TERM "$srvpid"
     wait "$srvpid"
 fi
