@@ -19,6 +19,7 @@
 
 #include "data/store_int.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_streams.h"
 #include "model/mem.h"
 
 static const cJSON *member(const cJSON *o, const char *name)
@@ -187,6 +188,8 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         res->next_token = xstrdup(v->valuestring);
     if (!st && !res->has_vbytes)   /* a VectorCapacity is no table's */
         caps_of(res, member(root, "ConsumedCapacity"));
+    if (!st)
+        st = ddbres_streams_read(root, res, d);
     return st;
 }
 

@@ -484,6 +484,10 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
             return store_batch_exec(s, &one, res, err);
         }
         return store_batch_exec(s, req, res, err);
+    case DDB_DESCRIBE_TTL: case DDB_UPDATE_TTL:
+        return store_ttl_exec(s, req, res, err);
+    case DDB_DESCRIBE_STREAM: case DDB_GET_SHARD_ITERATOR: case DDB_GET_RECORDS:
+        return store_streams_exec(s, req, res, err);
     default:
         break;   /* the control plane and PartiQL work on JSON */
     }
