@@ -911,10 +911,15 @@ static status read_records(store *s, const stream_row *r, int64_t *pos, long lim
     sqlite3_bind_int64(q, 2, *pos);
     sqlite3_bind_int64(q, 3, r->end_seq);
     sqlite3_bind_int64(q, 4, limit);
-    /* The answer's size so far, as the door prints it: {"Records":[ and
-     * each record after a comma. */
-    size_t bytes = strlen("{\"Records\":[");
+    /* The answer's size so far, as the door prints it: an answer of no
+     * record without its closing "]}", and each record after a comma. */
     buf one = BUF_INIT;
+    ddb_res none;
+    ddb_res_init(&none);
+    ddbres_streams_of(&none)->has_records = true;
+    ddbres_streams_json(&none, &one);
+    ddb_res_done(&none);
+    size_t bytes = one.len - 2;
     status st = ST_OK;
     int rc;
     *full = false;

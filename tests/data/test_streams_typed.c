@@ -304,6 +304,79 @@ static void records_typed(void **state)
     free(arn);
 }
 
+/* GetRecords answers at most 1 MB (API reference, GetRecords: "up to 1
+ * MB of data"); the store stops after the record that reaches it, and
+ * the typed answer's pages are the door's: five records of 250 KB, then
+ * the rest. */
+static void records_page_of_1mb(void **state)
+{
+    store *s = *state;
+    ok(s, "CreateTable", TABLE("Big", ",\"StreamSpecification\":{\"StreamEnabled\":true,"
+                                      "\"StreamViewType\":\"NEW_IMAGE\"}"));
+    size_t big = 250000;
+    char *body = malloc(big + 128);
+    for (int i = 0; i < 8; i++) {
+        int n = snprintf(body, big + 128, "{\"TableName\":\"Big\",\"Item\":{\"pk\":{\"S\":\"k%d\"},"
+                         "\"v\":{\"S\":\"", i);
+        memset(body + n, 'x', big);
+        strcpy(body + n + big, "\"}}}");
+        ok(s, "PutItem", body);
+    }
+    free(body);
+    char *arn = stream_arn(s, "Big");
+    ddb_req r;
+    ddb_res res;
+    ddb_err err;
+    describe(s, arn, &r, &res, &err);
+    ddb_req_done(&r);
+    ddb_req_init(&r, DDB_GET_SHARD_ITERATOR);
+    ddb_req_set_str(&r.ctl.stream, arn);
+    ddb_req_set_str(&r.ctl.shard, res.streams->shards[0].id);
+    ddb_req_set_str(&r.ctl.iterator_type, "TRIM_HORIZON");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    assert_int_equal(exec(s, &r, &res, &err), ST_OK);
+    char *iter = strdup(res.streams->iterator);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+
+    ddb_req_init(&r, DDB_GET_RECORDS);
+    ddb_req_set_str(&r.ctl.iterator, iter);
+    assert_int_equal(exec(s, &r, &res, &err), ST_OK);
+    assert_int_equal(res.streams->n_records, 5);
+    assert_non_null(res.streams->next_iterator);
+    /* Printed, it passes 1 MB with its last record and not before. */
+    buf b = BUF_INIT;
+    ddbres_streams_json(&res, &b);
+    assert_true(b.len >= 1024 * 1024);
+    buf last = BUF_INIT;
+    ddbres_streams_record_json(&res.streams->records[4], &last);
+    assert_true(b.len - last.len < 1024 * 1024);
+    buf_done(&last);
+    buf_done(&b);
+    /* The door's page is the same five. */
+    char req[512];
+    snprintf(req, sizeof req, "{\"ShardIterator\":\"%s\"}", iter);
+    char *door = call_out(s, "GetRecords", req);
+    cJSON *o = cJSON_Parse(door);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "Records")), 5);
+    cJSON_Delete(o);
+    free(door);
+    /* The next page: the other three, and the shard stays open. */
+    ddb_req_set_str(&r.ctl.iterator, res.streams->next_iterator);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    assert_int_equal(exec(s, &r, &res, &err), ST_OK);
+    assert_int_equal(res.streams->n_records, 3);
+    assert_string_equal(s_of(&res.streams->records[2].keys, "pk"), "k7");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+    free(iter);
+    free(arn);
+}
+
 /* ---- the printer and the reader ---- */
 
 static void item(av *out, const char *json)
@@ -492,6 +565,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(ttl_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(describe_stream_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(records_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(records_page_of_1mb, setup, teardown),
         cmocka_unit_test(printer_reader_round_trip),
         cmocka_unit_test_setup_teardown(remote_ttl_typed, setup, teardown),
     };
