@@ -11,6 +11,12 @@
  * minimum length; seq counts per table, so a stream's records are a
  * range of its table's); a shard iterator is "StreamArn|sid|position|issued ms",
  * the position being the last sequence already read.
+ *
+ * DescribeStream, GetShardIterator and GetRecords run typed
+ * (store_streams_exec: ddb_req in, model/ddbres_streams.h's answer out);
+ * their JSON doors check the body's shape, read it into a ddb_req and
+ * print the answer (store_streams_door, Time to Live's too). ListStreams,
+ * which no caller sends typed, works on the JSON.
  */
 #include <cjson/cJSON.h>
 #include <inttypes.h>

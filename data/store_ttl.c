@@ -21,6 +21,10 @@
  * DISABLED), and the sweep runs every few seconds in `ddbx serve` and the
  * explorer (--ttl-interval), so an expired item is gone soon rather than
  * in days. The setting is the ttl table's row (store_int.h).
+ *
+ * Both operations run typed (store_ttl_exec, answering in
+ * model/ddbres_streams.h's ddb_streams_res); their JSON doors check the
+ * body's shape and print the typed answer.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
