@@ -936,9 +936,8 @@ static status read_records(store *s, const stream_row *r, int64_t *pos, long lim
         *pos = sqlite3_column_int64(q, 0);
         if ((long)out->n_records == limit)
             *full = true;
-        buf_reset(&one);
-        ddbres_streams_record_json(rec, &one);
-        bytes += one.len + (out->n_records > 1);
+        ddbres_streams_record_keep(rec, &one);
+        bytes += rec->printed.len + (out->n_records > 1);
         if (bytes >= MAX_RECORDS_BYTES) {
             *full = true;
             break;

@@ -37,6 +37,7 @@ static void record_done(ddb_record *r)
     free(r->event_version);
     free(r->principal);
     free(r->identity_type);
+    buf_done(&r->printed);
 }
 
 void ddbres_streams_free(ddb_streams_res *r)
@@ -78,9 +79,16 @@ ddb_streams_res *ddbres_streams_of(ddb_res *res)
     return res->streams;
 }
 
+/* Room for element n of an array of n, grown by doubling (n a power of
+ * two, or 0: full). */
+static void *grow(void *v, size_t n, size_t size)
+{
+    return n & (n - 1) ? v : xrealloc(v, (n ? 2 * n : 1) * size);
+}
+
 ddb_shard *ddbres_streams_add_shard(ddb_streams_res *r)
 {
-    r->shards = xrealloc(r->shards, (r->n_shards + 1) * sizeof *r->shards);
+    r->shards = grow(r->shards, r->n_shards, sizeof *r->shards);
     ddb_shard *s = &r->shards[r->n_shards++];
     memset(s, 0, sizeof *s);
     return s;
@@ -88,7 +96,7 @@ ddb_shard *ddbres_streams_add_shard(ddb_streams_res *r)
 
 ddb_keyelem *ddbres_streams_add_key(ddb_streams_res *r, const char *name, const char *type)
 {
-    r->keys = xrealloc(r->keys, (r->n_keys + 1) * sizeof *r->keys);
+    r->keys = grow(r->keys, r->n_keys, sizeof *r->keys);
     ddb_keyelem *k = &r->keys[r->n_keys++];
     k->name = xstrdup(name ? name : "");
     k->type = xstrdup(type ? type : "");
@@ -97,7 +105,7 @@ ddb_keyelem *ddbres_streams_add_key(ddb_streams_res *r, const char *name, const 
 
 ddb_record *ddbres_streams_add_record(ddb_streams_res *r)
 {
-    r->records = xrealloc(r->records, (r->n_records + 1) * sizeof *r->records);
+    r->records = grow(r->records, r->n_records, sizeof *r->records);
     ddb_record *rec = &r->records[r->n_records++];
     memset(rec, 0, sizeof *rec);
     rec->keys.type = rec->new_image.type = rec->old_image.type = AV_NONE;
@@ -196,8 +204,20 @@ static void stream_json(const ddb_streams_res *r, buf *out)
     buf_addc(out, '}');
 }
 
+void ddbres_streams_record_keep(ddb_record *rec, buf *scratch)
+{
+    buf_done(&rec->printed);
+    buf_reset(scratch);
+    ddbres_streams_record_json(rec, scratch);
+    buf_add(&rec->printed, scratch->data, scratch->len);
+}
+
 void ddbres_streams_record_json(const ddb_record *rec, buf *out)
 {
+    if (rec->printed.len) {
+        buf_add(out, rec->printed.data, rec->printed.len);
+        return;
+    }
     buf_addc(out, '{');
     member_str(out, "awsRegion", rec->region ? rec->region : "", true);
     buf_adds(out, ",\"dynamodb\":{\"ApproximateCreationDateTime\":");

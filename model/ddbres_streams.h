@@ -54,6 +54,10 @@ typedef struct ddb_record {
     char *event_id, *event_name, *event_source, *event_version;
     char *principal, *identity_type; /* userIdentity's PrincipalId and Type;
                                         NULL: no userIdentity */
+    buf printed;           /* the record as ddbres_streams_record_json
+                              prints it, kept by the store, which prints
+                              each record once to size its 1 MB pages;
+                              empty: printed from the members */
 } ddb_record;
 
 typedef struct ddb_streams_res {
@@ -95,9 +99,12 @@ ddb_record *ddbres_streams_add_record(ddb_streams_res *r);
 /* The response body of res->streams (members in the order the local
  * store has always printed them; "{}" when there is none). */
 void ddbres_streams_json(const struct ddb_res *res, buf *out);
-/* One Record as GetRecords prints it (the store sizes its 1 MB pages
- * with it). */
+/* One Record as GetRecords prints it (rec->printed when it is kept). */
 void ddbres_streams_record_json(const ddb_record *rec, buf *out);
+/* Prints rec into rec->printed (the store's, to size its pages without
+ * printing each record twice), through scratch (the caller's, reused
+ * from record to record so that each kept text is allocated once). */
+void ddbres_streams_record_keep(ddb_record *rec, buf *scratch);
 
 /* A parsed answer's TimeToLiveDescription, TimeToLiveSpecification,
  * StreamDescription, ShardIterator, Records and NextShardIterator into
