@@ -747,8 +747,8 @@ static void ctl_body(const ddb_req *r, jw *w)
             jmember(w, "ShardFilter");
             buf_addc(w->out, '{');
             jw f = { w->out, true };
-            jstring(&f, "Type", "CHILD_SHARDS");
             jstring(&f, "ShardId", c->child_of);
+            jstring(&f, "Type", "CHILD_SHARDS");
             buf_addc(w->out, '}');
         }
         break;

@@ -156,6 +156,29 @@ static void describe(store *s, const char *arn, ddb_req *r, ddb_res *res, ddb_er
     assert_non_null(res->streams);
 }
 
+/* The stream's one shard read from its trim horizon: the iterator
+ * (malloc'd), and in *r the GetShardIterator that gave it (the caller's
+ * to end). */
+static char *trim_horizon(store *s, const char *arn, ddb_req *r)
+{
+    ddb_res res;
+    ddb_err err;
+    describe(s, arn, r, &res, &err);
+    assert_int_equal(res.streams->n_shards, 1);
+    ddb_req_done(r);
+    ddb_req_init(r, DDB_GET_SHARD_ITERATOR);
+    ddb_req_set_str(&r->ctl.stream, arn);
+    ddb_req_set_str(&r->ctl.shard, res.streams->shards[0].id);
+    ddb_req_set_str(&r->ctl.iterator_type, "TRIM_HORIZON");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    assert_int_equal(exec(s, r, &res, &err), ST_OK);
+    char *iter = strdup(res.streams->iterator);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    return iter;
+}
+
 static void describe_stream_typed(void **state)
 {
     store *s = *state;
@@ -327,18 +350,7 @@ static void records_page_of_1mb(void **state)
     ddb_req r;
     ddb_res res;
     ddb_err err;
-    describe(s, arn, &r, &res, &err);
-    ddb_req_done(&r);
-    ddb_req_init(&r, DDB_GET_SHARD_ITERATOR);
-    ddb_req_set_str(&r.ctl.stream, arn);
-    ddb_req_set_str(&r.ctl.shard, res.streams->shards[0].id);
-    ddb_req_set_str(&r.ctl.iterator_type, "TRIM_HORIZON");
-    ddb_res_done(&res);
-    ddb_err_done(&err);
-    assert_int_equal(exec(s, &r, &res, &err), ST_OK);
-    char *iter = strdup(res.streams->iterator);
-    ddb_res_done(&res);
-    ddb_err_done(&err);
+    char *iter = trim_horizon(s, arn, &r);
     ddb_req_done(&r);
 
     ddb_req_init(&r, DDB_GET_RECORDS);
@@ -522,6 +534,45 @@ static void printer_reader_round_trip(void **state)
     ddb_res_done(&res);
 }
 
+/* ---- the requests sent ---- */
+
+/* The members ddb_ctl gained print as the Streams API reference names
+ * them (DescribeStream: Limit, ExclusiveStartShardId, ShardFilter's
+ * ShardId and Type CHILD_SHARDS; GetShardIterator: SequenceNumber). */
+static void request_members_printed(void **state)
+{
+    (void)state;
+    ddb_req r;
+    buf b = BUF_INIT;
+    ddb_req_init(&r, DDB_DESCRIBE_STREAM);
+    ddb_req_set_str(&r.ctl.stream, "arn:s");
+    r.limit = 10;
+    ddb_req_set_str(&r.ctl.start_shard, "shardId-1");
+    ddb_req_set_str(&r.ctl.child_of, "shardId-0");
+    ddb_req_json(&r, &b);
+    assert_string_equal(b.data, "{\"StreamArn\":\"arn:s\",\"Limit\":10,\"ExclusiveStartShardId\":\"shardId-1\","
+                        "\"ShardFilter\":{\"ShardId\":\"shardId-0\",\"Type\":\"CHILD_SHARDS\"}}");
+    /* A copy has them too. */
+    ddb_req c;
+    ddb_req_copy(&c, &r);
+    buf_reset(&b);
+    ddb_req_json(&c, &b);
+    assert_non_null(strstr(b.data, "\"ShardFilter\":{\"ShardId\":\"shardId-0\""));
+    ddb_req_done(&c);
+    ddb_req_done(&r);
+    ddb_req_init(&r, DDB_GET_SHARD_ITERATOR);
+    ddb_req_set_str(&r.ctl.stream, "arn:s");
+    ddb_req_set_str(&r.ctl.shard, "shardId-1");
+    ddb_req_set_str(&r.ctl.iterator_type, "AFTER_SEQUENCE_NUMBER");
+    ddb_req_set_str(&r.ctl.seq, "100000000000000000001");
+    buf_reset(&b);
+    ddb_req_json(&r, &b);
+    assert_string_equal(b.data, "{\"StreamArn\":\"arn:s\",\"ShardId\":\"shardId-1\",\"ShardIteratorType\":"
+                        "\"AFTER_SEQUENCE_NUMBER\",\"SequenceNumber\":\"100000000000000000001\"}");
+    ddb_req_done(&r);
+    buf_done(&b);
+}
+
 /* ---- a remote store ---- */
 
 static status via_local(void *ctx, const char *op, const char *input, size_t len, char **out, diag *d)
@@ -559,6 +610,51 @@ static void remote_ttl_typed(void **state)
     store_close(r);
 }
 
+/* The Streams kinds through store_exec on a remote store: each request
+ * printed for the wire (SequenceNumber too), each answer read typed. */
+static void remote_streams_typed(void **state)
+{
+    store *s = *state;
+    ok(s, "CreateTable", TABLE("Rst", STREAM));
+    ok(s, "PutItem", "{\"TableName\":\"Rst\",\"Item\":{\"pk\":{\"S\":\"a\"}}}");
+    ok(s, "PutItem", "{\"TableName\":\"Rst\",\"Item\":{\"pk\":{\"S\":\"b\"}}}");
+    char *arn = stream_arn(s, "Rst");
+    store *rs = NULL;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open_remote(via_local, s, "local behind a transport", 0, &rs, &d), ST_OK);
+    ddb_req r;
+    ddb_res res;
+    ddb_err err;
+    char *iter = trim_horizon(rs, arn, &r);
+    ddb_req g;
+    ddb_req_init(&g, DDB_GET_RECORDS);
+    ddb_req_set_str(&g.ctl.iterator, iter);
+    free(iter);
+    assert_int_equal(exec(rs, &g, &res, &err), ST_OK);
+    assert_int_equal(res.streams->n_records, 2);
+    assert_string_equal(s_of(&res.streams->records[1].keys, "pk"), "b");
+    /* AFTER_SEQUENCE_NUMBER of the first: the second alone. */
+    ddb_req_set_str(&r.ctl.iterator_type, "AFTER_SEQUENCE_NUMBER");
+    ddb_req_set_str(&r.ctl.seq, res.streams->records[0].seq);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    assert_int_equal(exec(rs, &r, &res, &err), ST_OK);
+    ddb_req_set_str(&g.ctl.iterator, res.streams->iterator);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    assert_int_equal(exec(rs, &g, &res, &err), ST_OK);
+    assert_int_equal(res.streams->n_records, 1);
+    assert_string_equal(s_of(&res.streams->records[0].keys, "pk"), "b");
+    assert_string_equal(res.streams->records[0].event_name, "INSERT");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&g);
+    ddb_req_done(&r);
+    store_close(rs);
+    free(arn);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,7 +663,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(records_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(records_page_of_1mb, setup, teardown),
         cmocka_unit_test(printer_reader_round_trip),
+        cmocka_unit_test(request_members_printed),
         cmocka_unit_test_setup_teardown(remote_ttl_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(remote_streams_typed, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);
