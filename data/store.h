@@ -146,6 +146,9 @@ status store_call_line(store *s, const char *line, size_t len, char **out);
  * ALL_OLD, the CancellationReasons of a cancelled transaction). The
  * explorer reaches the store only through these and the browsing calls
  * below; a remote store sends the same request to its endpoint.
+ * DescribeTimeToLive, UpdateTimeToLive, DescribeStream, GetShardIterator
+ * and GetRecords run typed too, answering in res->streams
+ * (model/ddbres_streams.h), on either store.
  */
 status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 

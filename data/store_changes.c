@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "data/store_int.h"
-#include "model/ddbjson.h"
+#include "model/ddbres_streams.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
 
@@ -442,20 +442,25 @@ void store_seqs_free(store_seq *v, size_t n)
 
 /* ---- the feed on a remote table: its stream ---- */
 
-/* One request of the feed (its ctl members set by the caller), sent and
- * its answer parsed into *resp. */
-static status rcall(store *s, ddb_req *req, cJSON **resp, diag *d)
+/* One request of the feed (its ctl members set by the caller), run on
+ * the remote store, its answer typed into *res (initialised here). */
+static status rcall(store *s, ddb_req *req, ddb_res *res, diag *d)
 {
-    status st = store_remote_send(s, req, resp, d);
+    ddb_res_init(res);
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = store_exec(s, req, res, &err);
+    if (st != ST_OK)
+        *d = err.d;
+    ddb_err_done(&err);
     ddb_req_done(req);
     return st;
 }
 
-static status change_from_record(const cJSON *rec, store_change *c, diag *d)
+static void change_from_record(ddb_record *rec, store_change *c)
 {
     memset(c, 0, sizeof *c);
-    const cJSON *db = cJSON_GetObjectItemCaseSensitive(rec, "dynamodb");
-    const char *ev = store_jstr(rec, "eventName"), *seq = store_jstr(db, "SequenceNumber");
+    const char *ev = rec->event_name, *seq = rec->seq;
     c->event = ev && strcmp(ev, "INSERT") == 0 ? STORE_INSERT
              : ev && strcmp(ev, "REMOVE") == 0 ? STORE_REMOVE : STORE_MODIFY;
     /* Sequence numbers are decimal strings up to 40 digits: the explorer
@@ -463,93 +468,90 @@ static status change_from_record(const cJSON *rec, store_change *c, diag *d)
      * shard's reading. */
     size_t len = seq ? strlen(seq) : 0;
     c->seq = len ? strtoll(seq + (len > 18 ? len - 18 : 0), NULL, 10) : 0;
-    const cJSON *at = cJSON_GetObjectItemCaseSensitive(db, "ApproximateCreationDateTime");
-    c->t_ms = cJSON_IsNumber(at) ? (int64_t)(at->valuedouble * 1000) : 0;
-    const cJSON *uid = cJSON_GetObjectItemCaseSensitive(rec, "userIdentity");
-    const char *who = store_jstr(uid, "PrincipalId");
-    c->ttl = who && strcmp(who, "dynamodb.amazonaws.com") == 0;
-    status st = ST_OK;
-    const char *members[] = { "Keys", "OldImage", "NewImage" };
-    av *dst[] = { &c->keys, &c->old_item, &c->new_item };
-    for (int i = 0; i < 3 && st == ST_OK; i++) {
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(db, members[i]);
-        if (m)
-            st = ddbjson_item_from_cjson(m, members[i], dst[i], d);
+    c->t_ms = (int64_t)(rec->created * 1000);
+    c->ttl = rec->principal && strcmp(rec->principal, "dynamodb.amazonaws.com") == 0;
+    av_move(&c->keys, &rec->keys);
+    av_move(&c->old_item, &rec->old_image);
+    av_move(&c->new_item, &rec->new_image);
+}
+
+/* The table's stream, from its description (NULL when it has none
+ * enabled). DescribeTable's answer is still read by hand here. */
+static status stream_of(store *s, const char *table, char **arn, diag *d)
+{
+    cJSON *resp = NULL;
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    status st = store_remote_send(s, &req, &resp, d);
+    ddb_req_done(&req);
+    if (st != ST_OK)
+        return st;
+    const cJSON *td = cJSON_GetObjectItemCaseSensitive(resp, "Table");
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(td, "StreamSpecification");
+    const char *arnp = store_jstr(td, "LatestStreamArn");
+    *arn = arnp && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled")) ? xstrdup(arnp) : NULL;
+    cJSON_Delete(resp);
+    return ST_OK;
+}
+
+/* Every record of one shard from its trim horizon (at most 64 pages),
+ * appended to *all. */
+static status read_shard(store *s, const char *arn, const char *shard, store_change **all, size_t *n_all,
+                         size_t *cap, diag *d)
+{
+    ddb_req req;
+    ddb_res res;
+    ddb_req_init(&req, DDB_GET_SHARD_ITERATOR);
+    ddb_req_set_str(&req.ctl.stream, arn);
+    ddb_req_set_str(&req.ctl.shard, shard ? shard : "");
+    ddb_req_set_str(&req.ctl.iterator_type, "TRIM_HORIZON");
+    status st = rcall(s, &req, &res, d);
+    char *iter = st == ST_OK && res.streams && res.streams->iterator ? xstrdup(res.streams->iterator) : NULL;
+    ddb_res_done(&res);
+    for (int pages = 0; st == ST_OK && iter && pages < 64; pages++) {
+        ddb_req_init(&req, DDB_GET_RECORDS);
+        ddb_req_set_str(&req.ctl.iterator, iter);
+        st = rcall(s, &req, &res, d);
+        free(iter);
+        iter = NULL;
+        ddb_streams_res *r = res.streams;
+        for (size_t i = 0; st == ST_OK && r && i < r->n_records; i++) {
+            if (*n_all == *cap) {
+                *cap = *cap ? *cap * 2 : 64;
+                *all = xrealloc(*all, *cap * sizeof **all);
+            }
+            change_from_record(&r->records[i], &(*all)[(*n_all)++]);
+        }
+        if (st == ST_OK && r && r->n_records > 0 && r->next_iterator)
+            iter = xstrdup(r->next_iterator);
+        ddb_res_done(&res);
     }
-    if (c->keys.type != AV_M) {
-        av_done(&c->keys);
-        av_init_list(&c->keys, AV_M);
-    }
+    free(iter);
     return st;
 }
 
 static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
                              store_change *out, size_t *n, diag *d)
 {
-    cJSON *resp = NULL;
     store_change *all = NULL;
     size_t n_all = 0, cap = 0;
-    ddb_req req;
-    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
-    ddb_req_set_str(&req.table, table);
-    status st = rcall(s, &req, &resp, d);
+    char *arn = NULL;
+    status st = stream_of(s, table, &arn, d);
     if (st != ST_OK)
         return st;
-    const cJSON *td = cJSON_GetObjectItemCaseSensitive(resp, "Table");
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(td, "StreamSpecification");
-    const char *arnp = store_jstr(td, "LatestStreamArn");
-    if (!arnp || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled"))) {
-        cJSON_Delete(resp);
+    if (!arn)
         return diag_set(d, ST_NOT_FOUND, "%s has no stream: enable one to follow its changes", table);
-    }
-    char *arn = xstrdup(arnp);
-    cJSON_Delete(resp);
-    resp = NULL;
     /* Every shard from its trim horizon (a stream keeps 24 hours), the
      * newest max kept. Reading stops at an open shard's end. */
+    ddb_req req;
+    ddb_res res;
     ddb_req_init(&req, DDB_DESCRIBE_STREAM);
     ddb_req_set_str(&req.ctl.stream, arn);
-    st = rcall(s, &req, &resp, d);
-    const cJSON *shards = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(resp, "StreamDescription"), "Shards");
-    const cJSON *sh;
-    cJSON_ArrayForEach(sh, shards) {
-        if (st != ST_OK)
-            break;
-        cJSON *iresp = NULL;
-        ddb_req_init(&req, DDB_GET_SHARD_ITERATOR);
-        ddb_req_set_str(&req.ctl.stream, arn);
-        ddb_req_set_str(&req.ctl.shard, store_jstr(sh, "ShardId") ? store_jstr(sh, "ShardId") : "");
-        ddb_req_set_str(&req.ctl.iterator_type, "TRIM_HORIZON");
-        st = rcall(s, &req, &iresp, d);
-        const char *it = st == ST_OK ? store_jstr(iresp, "ShardIterator") : NULL;
-        char *iter = it ? xstrdup(it) : NULL;
-        cJSON_Delete(iresp);
-        for (int pages = 0; st == ST_OK && iter && pages < 64; pages++) {
-            cJSON *gresp = NULL;
-            ddb_req_init(&req, DDB_GET_RECORDS);
-            ddb_req_set_str(&req.ctl.iterator, iter);
-            st = rcall(s, &req, &gresp, d);
-            free(iter);
-            iter = NULL;
-            const cJSON *recs = cJSON_GetObjectItemCaseSensitive(gresp, "Records"), *rec;
-            cJSON_ArrayForEach(rec, recs) {
-                if (st != ST_OK)
-                    break;
-                if (n_all == cap) {
-                    cap = cap ? cap * 2 : 64;
-                    all = xrealloc(all, cap * sizeof *all);
-                }
-                st = change_from_record(rec, &all[n_all], d);
-                n_all++;
-            }
-            if (st == ST_OK && cJSON_GetArraySize(recs) > 0 && store_jstr(gresp, "NextShardIterator"))
-                iter = xstrdup(store_jstr(gresp, "NextShardIterator"));
-            cJSON_Delete(gresp);
-        }
-        free(iter);
-    }
-    cJSON_Delete(resp);
+    st = rcall(s, &req, &res, d);
+    for (size_t i = 0; st == ST_OK && res.streams && i < res.streams->n_shards; i++)
+        st = read_shard(s, arn, res.streams->shards[i].id, &all, &n_all, &cap, d);
+    ddb_res_done(&res);
     free(arn);
     /* Newest first, older than before_seq. */
     for (size_t i = n_all; i-- > 0;) {

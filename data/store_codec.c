@@ -6,7 +6,8 @@
  * What a request's answer holds (Item, Attributes, Items, Responses,
  * Count, ScannedCount, LastEvaluatedKey, the unprocessed part of a batch,
  * ConsumedCapacity, NextToken) is read from its parsed tree into a
- * ddb_res; the members DynamoDB puts beside an error's message (the Item
+ * ddb_res (Time to Live's and Streams' answers by model/ddbres_streams.c's
+ * reader); the members DynamoDB puts beside an error's message (the Item
  * of ReturnValuesOnConditionCheckFailure, CancellationReasons) into the
  * ddb_err; the backup kinds' answers into ddb_res.backups
  * (model/ddbres_backups.h's reader, on the answer as plain JSON). A remote store parses each answer once and
@@ -21,6 +22,7 @@
 #include "data/store_int.h"
 #include "model/ddbjson.h"
 #include "model/ddbres_backups.h"
+#include "model/ddbres_streams.h"
 #include "model/mem.h"
 
 static const cJSON *member(const cJSON *o, const char *name)
@@ -211,6 +213,8 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
     if (!st && (member(root, "BackupDetails") || member(root, "BackupDescription") ||
                 member(root, "BackupSummaries") || member(root, "TableDescription")))
         st = backups_of(root, res, d);
+    if (!st)
+        st = ddbres_streams_read(root, res, d);
     return st;
 }
 

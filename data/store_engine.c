@@ -487,6 +487,10 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
     case DDB_CREATE_BACKUP: case DDB_LIST_BACKUPS: case DDB_DESCRIBE_BACKUP: case DDB_DELETE_BACKUP:
     case DDB_RESTORE_FROM_BACKUP:
         return store_backup_exec(s, req, res, err);
+    case DDB_DESCRIBE_TTL: case DDB_UPDATE_TTL:
+        return store_ttl_exec(s, req, res, err);
+    case DDB_DESCRIBE_STREAM: case DDB_GET_SHARD_ITERATOR: case DDB_GET_RECORDS:
+        return store_streams_exec(s, req, res, err);
     default:
         break;   /* the rest of the control plane and PartiQL work on JSON */
     }

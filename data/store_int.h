@@ -333,6 +333,9 @@ status store_tags_check_create(const struct cJSON *tags, diag *d);
 status store_tags_put(store *s, int64_t tid, const struct cJSON *tags, diag *d);
 /* A deleted table's TTL setting and tags go with it. */
 status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
+/* DescribeTimeToLive and UpdateTimeToLive, typed (store_exec's): the
+ * answer in res->streams (model/ddbres_streams.h). */
+status store_ttl_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 
 /* Backups and point-in-time recovery (store_backup_api.c). */
 status store_op_create_backup(store *s, const struct cJSON *in, buf *out, diag *d);
@@ -595,6 +598,12 @@ status store_op_list_streams(store *s, const struct cJSON *in, buf *out, diag *d
 status store_op_describe_stream(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_get_shard_iterator(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_get_records(store *s, const struct cJSON *in, buf *out, diag *d);
+/* DescribeStream, GetShardIterator and GetRecords, typed (store_exec's):
+ * the answer in res->streams. */
+status store_streams_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* The JSON door's end for the kinds above and Time to Live's: req run by
+ * store_exec's executor, its answer printed (ddbres_streams_json). */
+status store_streams_door(store *s, const ddb_req *req, buf *out, diag *d);
 
 /* The ARNs' region and account (DynamoDB Local's and dynalite's). */
 #define STORE_REGION "us-east-1"

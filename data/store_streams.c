@@ -11,6 +11,12 @@
  * minimum length; seq counts per table, so a stream's records are a
  * range of its table's); a shard iterator is "StreamArn|sid|position|issued ms",
  * the position being the last sequence already read.
+ *
+ * DescribeStream, GetShardIterator and GetRecords run typed
+ * (store_streams_exec: ddb_req in, model/ddbres_streams.h's answer out);
+ * their JSON doors check the body's shape, read it into a ddb_req and
+ * print the answer (store_streams_door, Time to Live's too). ListStreams,
+ * which no caller sends typed, works on the JSON.
  */
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -23,6 +29,7 @@
 #include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_streams.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
 
@@ -628,6 +635,51 @@ out:
     return store_txn_end(s, st, d);
 }
 
+/* The KeySchema a stream row keeps (JSON) as the answer's key elements. */
+static void keys_into(const char *keys, ddb_streams_res *out)
+{
+    cJSON *ks = cJSON_Parse(keys);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, ks) ddbres_streams_add_key(out, jstr(e, "AttributeName"), jstr(e, "KeyType"));
+    cJSON_Delete(ks);
+}
+
+/* DescribeStream, typed, inside its read transaction. */
+static status describe_typed(store *s, const ddb_req *req, ddb_streams_res *out, diag *d)
+{
+    const char *after = req->ctl.start_shard, *child_of = req->ctl.child_of;
+    stream_row r;
+    status st = stream_by_arn(s, req->ctl.stream, &r, d);
+    if (st != ST_OK)
+        return st;
+    char sid[80], seq[32];
+    shard_id(sid, sizeof sid, &r);
+    out->has_stream = true;
+    out->created = (double)r.created / 1000.0;
+    keys_into(r.keys, out);
+    /* One shard a stream; past it (ExclusiveStartShardId) there is none,
+     * nor has it a child. The children of a shard this stream does not
+     * have: none, as DynamoDB Local 3.2+ answers (AWS's answer is not
+     * published). */
+    if (!child_of && (!after || strcmp(after, sid) != 0)) {
+        ddb_shard *sh = ddbres_streams_add_shard(out);
+        sh->id = xstrdup(sid);
+        if (r.closed) {
+            seq_str(seq, r.end_seq);
+            sh->end_seq = xstrdup(seq);
+        }
+        seq_str(seq, (r.trimmed > r.start_seq ? r.trimmed : r.start_seq) + 1);
+        sh->start_seq = xstrdup(seq);
+    }
+    out->stream_arn = xstrdup(req->ctl.stream);
+    out->label = xstrdup(r.label);
+    out->stream_status = xstrdup(r.closed ? "DISABLED" : "ENABLED");
+    out->view = xstrdup(r.view);
+    out->table = xstrdup(r.tname);
+    stream_row_done(&r);
+    return ST_OK;
+}
+
 status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = check_stream_arn(in, d);
@@ -635,7 +687,6 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
         st = store_valid_check(in, describe_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const char *arn = jstr(in, "StreamArn"), *after = jstr(in, "ExclusiveStartShardId");
     /* ShardFilter (API reference: Type CHILD_SHARDS, the children of
      * ShardId). No type: DynamoDB Local 3.3's message; no shard id: the
      * constraint family's not-null (not confirmed). */
@@ -647,41 +698,16 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
     if (filter && !child_of)
         return diag_set(d, ST_VALIDATION, "1 validation error detected: Value null at 'shardFilter.shardId'"
                         " failed to satisfy constraint: Member must not be null");
-    if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
-        return st;
-    stream_row r;
-    if ((st = stream_by_arn(s, arn, &r, d)) != ST_OK)
-        return store_txn_end(s, st, d);
-    char sid[80], seq[32];
-    shard_id(sid, sizeof sid, &r);
-    /* The children of a shard this stream does not have: none, as
-     * DynamoDB Local 3.2+ answers (AWS's answer is not published). */
-    buf_adds(out, "{\"StreamDescription\":{\"CreationRequestDateTime\":");
-    buf_printf(out, "%.3f", (double)r.created / 1000.0);
-    buf_adds(out, ",\"KeySchema\":");
-    buf_adds(out, r.keys);
-    buf_adds(out, ",\"Shards\":[");
-    /* One shard a stream; past it (ExclusiveStartShardId) there is none,
-     * nor has it a child. */
-    if (!child_of && (!after || strcmp(after, sid) != 0)) {
-        buf_adds(out, "{\"SequenceNumberRange\":{");
-        if (r.closed) {
-            seq_str(seq, r.end_seq);
-            buf_printf(out, "\"EndingSequenceNumber\":\"%s\",", seq);
-        }
-        seq_str(seq, (r.trimmed > r.start_seq ? r.trimmed : r.start_seq) + 1);
-        buf_printf(out, "\"StartingSequenceNumber\":\"%s\"},\"ShardId\":\"%s\"}", seq, sid);
-    }
-    buf_adds(out, "],\"StreamArn\":");
-    ddbjson_write_string(out, arn, strlen(arn));
-    buf_adds(out, ",\"StreamLabel\":");
-    ddbjson_write_string(out, r.label, strlen(r.label));
-    buf_printf(out, ",\"StreamStatus\":\"%s\",\"StreamViewType\":\"%s\",\"TableName\":",
-               r.closed ? "DISABLED" : "ENABLED", r.view);
-    ddbjson_write_string(out, r.tname, strlen(r.tname));
-    buf_adds(out, "}}");
-    stream_row_done(&r);
-    return store_txn_end(s, st, d);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_STREAM);
+    ddb_req_set_str(&req.ctl.stream, jstr(in, "StreamArn"));
+    ddb_req_set_str(&req.ctl.start_shard, jstr(in, "ExclusiveStartShardId"));
+    ddb_req_set_str(&req.ctl.child_of, child_of);
+    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
+    req.limit = cJSON_IsNumber(lim) ? (uint32_t)lim->valuedouble : 0;
+    st = store_streams_door(s, &req, out, d);
+    ddb_req_done(&req);
+    return st;
 }
 
 /* AWS's words, without the shard's id (its answers quoted in
@@ -698,13 +724,76 @@ static status trimmed(diag *d)
                     " in a shard.");
 }
 
-static void write_iterator(buf *out, const stream_row *r, int64_t pos, int64_t issued)
+static char *iterator_of(const stream_row *r, int64_t pos, int64_t issued)
 {
     buf b = BUF_INIT;
     stream_arn(&b, r->tname, r->label);
     buf_printf(&b, "|%" PRId64 "|%" PRId64 "|%" PRId64, r->sid, pos, issued);
-    ddbjson_write_string(out, b.data, b.len);
-    buf_done(&b);
+    return buf_steal(&b);
+}
+
+/* The position a GetShardIterator of type asks, in stream r (read to
+ * last). */
+static status iterator_pos(const stream_row *r, const char *type, const char *seqtext, int64_t last,
+                           int64_t *pos, diag *d)
+{
+    int64_t horizon = r->trimmed > r->start_seq ? r->trimmed : r->start_seq, seq = 0;
+    if (strcmp(type, "TRIM_HORIZON") == 0) {
+        *pos = horizon;
+        return ST_OK;
+    }
+    if (strcmp(type, "LATEST") == 0) {
+        *pos = last;
+        return ST_OK;
+    }
+    if (!seq_parse(seqtext, &seq) || seq <= r->start_seq || seq > last)
+        /* DynamoDB Local 3.3's words (AWS's are not published). */
+        return diag_set(d, ST_VALIDATION, "Invalid SequenceNumber for the shard");
+    /* "You request a shard iterator with a sequence number older than
+     * the trim point" (GetShardIterator, TrimmedDataAccessException). */
+    if (seq <= r->trimmed)
+        return trimmed(d);
+    *pos = strcmp(type, "AT_SEQUENCE_NUMBER") == 0 ? seq - 1 : seq;
+    return ST_OK;
+}
+
+/* GetShardIterator, typed, inside its read transaction. */
+static status iterator_typed(store *s, const ddb_req *req, ddb_streams_res *out, diag *d)
+{
+    stream_row r;
+    status st = stream_by_arn(s, req->ctl.stream, &r, d);
+    if (st != ST_OK)
+        return st;
+    char sid[80];
+    shard_id(sid, sizeof sid, &r);
+    int64_t pos = 0, last = 0;
+    if (!req->ctl.shard || strcmp(req->ctl.shard, sid) != 0)
+        st = shard_not_found(d);
+    else if ((st = store_last_seq(s, r.tid, &last, d)) == ST_OK) {
+        if (r.closed && r.end_seq < last)
+            last = r.end_seq;
+        st = iterator_pos(&r, req->ctl.iterator_type, req->ctl.seq, last, &pos, d);
+    }
+    if (st == ST_OK)
+        out->iterator = iterator_of(&r, pos, store_now_ms(s));
+    stream_row_done(&r);
+    return st;
+}
+
+/* A SequenceNumber exactly with AT_ and AFTER_SEQUENCE_NUMBER: DynamoDB
+ * Local 3.3's messages (AWS's are not published). */
+static status iterator_check(const ddb_req *req, diag *d)
+{
+    const char *type = req->ctl.iterator_type;
+    if (!req->ctl.stream || !type)
+        return diag_set(d, ST_VALIDATION, "GetShardIterator needs a StreamArn and a ShardIteratorType");
+    bool at = strcmp(type, "AT_SEQUENCE_NUMBER") == 0, after = strcmp(type, "AFTER_SEQUENCE_NUMBER") == 0;
+    if ((at || after) && !req->ctl.seq)
+        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid SequenceNumber");
+    if (!at && !after && req->ctl.seq)
+        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: SequenceNumber should not"
+                        " be passed for this iterator type");
+    return ST_OK;
 }
 
 status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
@@ -714,58 +803,15 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
         st = store_valid_check(in, iter_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    const char *arn = jstr(in, "StreamArn"), *shard = jstr(in, "ShardId");
-    const char *type = jstr(in, "ShardIteratorType"), *seqtext = jstr(in, "SequenceNumber");
-    bool at = strcmp(type, "AT_SEQUENCE_NUMBER") == 0;
-    bool after = strcmp(type, "AFTER_SEQUENCE_NUMBER") == 0;
-    /* A SequenceNumber exactly with AT_ and AFTER_SEQUENCE_NUMBER:
-     * DynamoDB Local 3.3's messages (AWS's are not published). */
-    if ((at || after) && !seqtext)
-        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: Invalid SequenceNumber");
-    if (!at && !after && seqtext)
-        return diag_set(d, ST_VALIDATION, "One or more parameter values were invalid: SequenceNumber should not"
-                        " be passed for this iterator type");
-    if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
-        return st;
-    stream_row r;
-    if ((st = stream_by_arn(s, arn, &r, d)) != ST_OK)
-        return store_txn_end(s, st, d);
-    char sid[80];
-    shard_id(sid, sizeof sid, &r);
-    int64_t pos = 0, last = 0, seq = 0;
-    if (strcmp(shard, sid) != 0) {
-        st = shard_not_found(d);
-        goto out;
-    }
-    if ((st = store_last_seq(s, r.tid, &last, d)) != ST_OK)
-        goto out;
-    if (r.closed && r.end_seq < last)
-        last = r.end_seq;
-    int64_t horizon = r.trimmed > r.start_seq ? r.trimmed : r.start_seq;
-    if (strcmp(type, "TRIM_HORIZON") == 0) {
-        pos = horizon;
-    } else if (strcmp(type, "LATEST") == 0) {
-        pos = last;
-    } else {
-        if (!seq_parse(seqtext, &seq) || seq <= r.start_seq || seq > last) {
-            /* DynamoDB Local 3.3's words (AWS's are not published). */
-            st = diag_set(d, ST_VALIDATION, "Invalid SequenceNumber for the shard");
-            goto out;
-        }
-        /* "You request a shard iterator with a sequence number older than
-         * the trim point" (GetShardIterator, TrimmedDataAccessException). */
-        if (seq <= r.trimmed) {
-            st = trimmed(d);
-            goto out;
-        }
-        pos = at ? seq - 1 : seq;
-    }
-    buf_adds(out, "{\"ShardIterator\":");
-    write_iterator(out, &r, pos, store_now_ms(s));
-    buf_addc(out, '}');
-out:
-    stream_row_done(&r);
-    return store_txn_end(s, st, d);
+    ddb_req req;
+    ddb_req_init(&req, DDB_GET_SHARD_ITERATOR);
+    ddb_req_set_str(&req.ctl.stream, jstr(in, "StreamArn"));
+    ddb_req_set_str(&req.ctl.shard, jstr(in, "ShardId"));
+    ddb_req_set_str(&req.ctl.iterator_type, jstr(in, "ShardIteratorType"));
+    ddb_req_set_str(&req.ctl.seq, jstr(in, "SequenceNumber"));
+    st = store_streams_door(s, &req, out, d);
+    ddb_req_done(&req);
+    return st;
 }
 
 /* The key attribute names of a KeySchema JSON (one or two). */
@@ -799,14 +845,14 @@ static void event_id(char out[33], int64_t sid, int64_t seq)
 
 /* One stream record, as GetRecords gives it (Streams API reference,
  * Record and StreamRecord). */
-static status write_record(buf *out, const stream_row *r, sqlite3_stmt *q, const char *const *names,
-                           const size_t *lens, size_t n_keys, diag *d)
+static status record_of(ddb_record *rec, const stream_row *r, sqlite3_stmt *q, const char *const *names,
+                        const size_t *lens, size_t n_keys, diag *d)
 {
     int64_t seq = sqlite3_column_int64(q, 0), t = sqlite3_column_int64(q, 1);
     bool ttl = sqlite3_column_int(q, 2) != 0;
     bool has_old = sqlite3_column_type(q, 3) != SQLITE_NULL;
     bool has_new = sqlite3_column_type(q, 4) != SQLITE_NULL;
-    av old = { .type = AV_NONE }, nw = { .type = AV_NONE }, keys = { .type = AV_NONE };
+    av old = { .type = AV_NONE }, nw = { .type = AV_NONE };
     status st = ST_OK;
     if (has_old)
         st = itemenc_decode(sqlite3_column_blob(q, 3), (size_t)sqlite3_column_bytes(q, 3), &old, d);
@@ -815,55 +861,101 @@ static status write_record(buf *out, const stream_row *r, sqlite3_stmt *q, const
     if (st == ST_OK) {
         int col = has_new ? 4 : 3;
         st = itemenc_decode_some(sqlite3_column_blob(q, col), (size_t)sqlite3_column_bytes(q, col),
-                                 names, lens, n_keys, &keys, d);
+                                 names, lens, n_keys, &rec->keys, d);
     }
-    if (st != ST_OK)
-        goto out;
-    bool want_new = has_new && (strcmp(r->view, "NEW_IMAGE") == 0 ||
-                                strcmp(r->view, "NEW_AND_OLD_IMAGES") == 0);
-    bool want_old = has_old && (strcmp(r->view, "OLD_IMAGE") == 0 ||
-                                strcmp(r->view, "NEW_AND_OLD_IMAGES") == 0);
+    if (st != ST_OK) {
+        av_done(&old);
+        av_done(&nw);
+        return st;
+    }
+    if (has_new && (strcmp(r->view, "NEW_IMAGE") == 0 || strcmp(r->view, "NEW_AND_OLD_IMAGES") == 0))
+        av_move(&rec->new_image, &nw);
+    if (has_old && (strcmp(r->view, "OLD_IMAGE") == 0 || strcmp(r->view, "NEW_AND_OLD_IMAGES") == 0))
+        av_move(&rec->old_image, &old);
+    av_done(&old);
+    av_done(&nw);
     /* SizeBytes: the record's keys and images by DynamoDB's item size. */
-    size_t size = store_item_size(&keys) + (want_new ? store_item_size(&nw) : 0) +
-                  (want_old ? store_item_size(&old) : 0);
+    rec->size = store_item_size(&rec->keys) +
+                (rec->new_image.type == AV_M ? store_item_size(&rec->new_image) : 0) +
+                (rec->old_image.type == AV_M ? store_item_size(&rec->old_image) : 0);
     char id[33], seqs[32];
     event_id(id, r->sid, seq);
     seq_str(seqs, seq);
-    buf_printf(out, "{\"awsRegion\":\"" STORE_REGION "\",\"dynamodb\":{\"ApproximateCreationDateTime\":%"
-               PRId64 ",\"Keys\":", t / 1000);
-    ddbjson_write_item(out, &keys);
-    if (want_new) {
-        buf_adds(out, ",\"NewImage\":");
-        ddbjson_write_item(out, &nw);
-    }
-    if (want_old) {
-        buf_adds(out, ",\"OldImage\":");
-        ddbjson_write_item(out, &old);
-    }
-    buf_printf(out, ",\"SequenceNumber\":\"%s\",\"SizeBytes\":%zu,\"StreamViewType\":\"%s\"},"
-               "\"eventID\":\"%s\",\"eventName\":\"%s\",\"eventSource\":\"aws:dynamodb\","
-               "\"eventVersion\":\"1.1\"", seqs, size, r->view, id,
-               !has_old ? "INSERT" : !has_new ? "REMOVE" : "MODIFY");
+    rec->region = xstrdup(STORE_REGION);
+    rec->created = (double)(t / 1000);
+    rec->seq = xstrdup(seqs);
+    rec->view = xstrdup(r->view);
+    rec->event_id = xstrdup(id);
+    rec->event_name = xstrdup(!has_old ? "INSERT" : !has_new ? "REMOVE" : "MODIFY");
+    rec->event_source = xstrdup("aws:dynamodb");
+    rec->event_version = xstrdup("1.1");
     /* Deletions by Time to Live carry the service as their identity
      * (Developer Guide, "Streams and Time to Live"). */
-    if (ttl)
-        buf_adds(out, ",\"userIdentity\":{\"PrincipalId\":\"dynamodb.amazonaws.com\",\"Type\":\"Service\"}");
-    buf_addc(out, '}');
-out:
-    av_done(&old);
-    av_done(&nw);
-    av_done(&keys);
+    if (ttl) {
+        rec->principal = xstrdup("dynamodb.amazonaws.com");
+        rec->identity_type = xstrdup("Service");
+    }
+    return ST_OK;
+}
+
+/* The records of stream r after pos, at most limit of them and 1 MB as
+ * GetRecords prints them; *pos moves to the last one read, *full says a
+ * limit stopped the reading. */
+static status read_records(store *s, const stream_row *r, int64_t *pos, long limit, ddb_streams_res *out,
+                           bool *full, diag *d)
+{
+    char names[2][256];
+    const char *ptrs[2];
+    size_t lens[2];
+    size_t n_keys = key_names(r->keys, names, ptrs, lens);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
+                           " AND seq > ?2 AND seq <= ?3 AND (old IS NOT NULL OR new IS NOT NULL) AND ttl < 2"
+                           " ORDER BY seq LIMIT ?4", -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    sqlite3_bind_int64(q, 1, r->tid);
+    sqlite3_bind_int64(q, 2, *pos);
+    sqlite3_bind_int64(q, 3, r->end_seq);
+    sqlite3_bind_int64(q, 4, limit);
+    /* The answer's size so far, as the door prints it: an answer of no
+     * record without its closing "]}", and each record after a comma. */
+    buf one = BUF_INIT;
+    ddb_res none;
+    ddb_res_init(&none);
+    ddbres_streams_of(&none)->has_records = true;
+    ddbres_streams_json(&none, &one);
+    ddb_res_done(&none);
+    size_t bytes = one.len - 2;
+    status st = ST_OK;
+    int rc;
+    *full = false;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        ddb_record *rec = ddbres_streams_add_record(out);
+        if ((st = record_of(rec, r, q, ptrs, lens, n_keys, d)) != ST_OK)
+            break;
+        *pos = sqlite3_column_int64(q, 0);
+        if ((long)out->n_records == limit)
+            *full = true;
+        ddbres_streams_record_keep(rec, &one);
+        bytes += rec->printed.len + (out->n_records > 1);
+        if (bytes >= MAX_RECORDS_BYTES) {
+            *full = true;
+            break;
+        }
+    }
+    if (st == ST_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+        st = store_sqlerr(s, d);
+    buf_done(&one);
+    sqlite3_finalize(q);
     return st;
 }
 
-status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
+/* GetRecords, typed: its iterator read and checked, then (inside a read
+ * transaction) the records after it. */
+static status records_typed(store *s, const ddb_req *req, ddb_streams_res *out, diag *d)
 {
-    status st = store_valid_check(in, records_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
-    long limit = cJSON_IsNumber(lim) ? (long)lim->valuedouble : 1000;
-    const char *it = jstr(in, "ShardIterator");
+    long limit = req->limit ? (long)req->limit : 1000;
+    const char *it = req->ctl.iterator ? req->ctl.iterator : "";
     /* StreamArn|sid|pos|issued */
     const char *bar = strchr(it, '|');
     int64_t sidv = 0, pos = 0, issued = 0;
@@ -875,11 +967,11 @@ status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
         return diag_set(d, ST_EXPIRED_ITERATOR, "Iterator expired. The iterator was created at time %"
                         PRId64 " while right now it is %" PRId64 " which is further in the future than"
                         " the tolerated delay of %" PRId64 " milliseconds.", issued, now, s->iterator_ms);
-    if ((st = store_trim_before_read(s, d)) != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
+    status st = store_trim_before_read(s, d);
+    if (st != ST_OK || (st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     stream_row r;
     bool found;
-    sqlite3_stmt *q = NULL;
     buf arn = BUF_INIT;
     if ((st = find_stream(s, "sid = ?1", sidv, NULL, NULL, &r, &found, d)) != ST_OK)
         goto out;
@@ -897,61 +989,73 @@ status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
     /* "You obtain a shard iterator, but before you use the iterator in a
      * GetRecords request, a stream record in the shard exceeds the 24 hour
      * period and is trimmed." */
-    if (pos < r.trimmed) {
-        st = trimmed(d);
-        goto done;
-    }
-    char names[2][256];
-    const char *ptrs[2];
-    size_t lens[2];
-    size_t n_keys = key_names(r.keys, names, ptrs, lens);
-    if (sqlite3_prepare_v2(s->db, "SELECT seq, t, ttl, old, new FROM changes WHERE tid = ?1"
-                           " AND seq > ?2 AND seq <= ?3 AND (old IS NOT NULL OR new IS NOT NULL) AND ttl < 2"
-                           " ORDER BY seq LIMIT ?4", -1, &q,
-                           NULL) != SQLITE_OK) {
-        st = store_sqlerr(s, d);
-        goto done;
-    }
-    sqlite3_bind_int64(q, 1, r.tid);
-    sqlite3_bind_int64(q, 2, pos);
-    sqlite3_bind_int64(q, 3, r.end_seq);
-    sqlite3_bind_int64(q, 4, limit);
-    buf_adds(out, "{\"Records\":[");
-    long n = 0;
     bool full = false;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (n)
-            buf_addc(out, ',');
-        if ((st = write_record(out, &r, q, ptrs, lens, n_keys, d)) != ST_OK)
-            goto done;
-        pos = sqlite3_column_int64(q, 0);
-        if (++n == limit)
-            full = true;
-        if (out->len >= MAX_RECORDS_BYTES) {
-            full = true;
-            break;
-        }
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        st = store_sqlerr(s, d);
-        goto done;
-    }
-    buf_addc(out, ']');
+    st = pos < r.trimmed ? trimmed(d) : read_records(s, &r, &pos, limit, out, &full, d);
+    out->has_records = true;
     /* A closed shard read to its end has no next iterator ("If set to
      * null, the shard has been closed and the requested iterator will not
      * return any more data"). */
-    if (!r.closed || full) {
-        buf_adds(out, ",\"NextShardIterator\":");
-        write_iterator(out, &r, pos, now);
-    }
-    buf_addc(out, '}');
-done:
+    if (st == ST_OK && (!r.closed || full))
+        out->next_iterator = iterator_of(&r, pos, now);
     stream_row_done(&r);
 out:
-    sqlite3_finalize(q);
     buf_done(&arn);
     return store_txn_end(s, st, d);
+}
+
+status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, records_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    ddb_req req;
+    ddb_req_init(&req, DDB_GET_RECORDS);
+    ddb_req_set_str(&req.ctl.iterator, jstr(in, "ShardIterator"));
+    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
+    req.limit = cJSON_IsNumber(lim) ? (uint32_t)lim->valuedouble : 0;
+    st = store_streams_door(s, &req, out, d);
+    ddb_req_done(&req);
+    return st;
+}
+
+status store_streams_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    diag *d = &err->d;
+    ddb_streams_res *out = ddbres_streams_new();
+    status st = ST_OK;
+    if (req->kind == DDB_GET_RECORDS) {
+        st = records_typed(s, req, out, d);
+    } else if (req->kind == DDB_GET_SHARD_ITERATOR && (st = iterator_check(req, d)) != ST_OK) {
+        /* refused before any reading */
+    } else if (req->kind == DDB_DESCRIBE_STREAM && !req->ctl.stream) {
+        st = diag_set(d, ST_VALIDATION, "DescribeStream needs a StreamArn");
+    } else if ((st = store_trim_before_read(s, d)) == ST_OK && (st = store_txn_begin(s, false, d)) == ST_OK) {
+        st = req->kind == DDB_DESCRIBE_STREAM ? describe_typed(s, req, out, d) : iterator_typed(s, req, out, d);
+        st = store_txn_end(s, st, d);
+    }
+    if (st == ST_OK) {
+        ddbres_streams_free(res->streams);
+        res->streams = out;
+    } else {
+        ddbres_streams_free(out);
+    }
+    return st;
+}
+
+status store_streams_door(store *s, const ddb_req *req, buf *out, diag *d)
+{
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = store_exec(s, req, &res, &err);
+    if (st == ST_OK)
+        ddbres_streams_json(&res, out);
+    else
+        *d = err.d;
+    ddb_err_done(&err);
+    ddb_res_done(&res);
+    return st;
 }
 
 bool store_is_streams_op(const char *op)

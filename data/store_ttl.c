@@ -21,6 +21,10 @@
  * DISABLED), and the sweep runs every few seconds in `ddbx serve` and the
  * explorer (--ttl-interval), so an expired item is gone soon rather than
  * in days. The setting is the ttl table's row (store_int.h).
+ *
+ * Both operations run typed (store_ttl_exec, answering in
+ * model/ddbres_streams.h's ddb_streams_res); their JSON doors check the
+ * body's shape and print the typed answer.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -30,7 +34,7 @@
 #include "data/store_ops.h"
 #include "data/store_remote_int.h"
 #include "data/store_valid.h"
-#include "model/ddbjson.h"
+#include "model/ddbres_streams.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
 #include "model/ttl.h"
@@ -124,23 +128,68 @@ static status set_attr(store *s, const char *table, const char *attr, bool enabl
     return st;
 }
 
+/* The executor's answers, typed (model/ddbres_streams.h). */
+static status update_typed(store *s, const ddb_req *req, ddb_streams_res *r, diag *d)
+{
+    const char *attr = req->ctl.ttl_attr;
+    if (!attr)   /* the door's shape check says so for the JSON */
+        return diag_set(d, ST_VALIDATION, "UpdateTimeToLive needs the TimeToLiveSpecification's AttributeName");
+    status st = set_attr(s, req->table, attr, req->ctl.ttl_enabled, d);
+    if (st == ST_OK) {
+        r->has_ttl_spec = true;
+        r->ttl_attr = xstrdup(attr);
+        r->ttl_enabled = req->ctl.ttl_enabled;
+    }
+    return st;
+}
+
+static status describe_typed(store *s, const ddb_req *req, ddb_streams_res *r, diag *d)
+{
+    tinfo *t;
+    char *attr = NULL;
+    status st = lookup(s, req->table, &t, d);
+    if (st == ST_OK && (st = read_attr(s, t->id, &attr, d)) == ST_OK) {
+        r->ttl_status = xstrdup(attr ? "ENABLED" : "DISABLED");
+        r->ttl_attr = attr;
+    } else {
+        free(attr);
+    }
+    return st;
+}
+
+status store_ttl_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    bool update = req->kind == DDB_UPDATE_TTL;
+    if (!req->table)
+        return diag_set(&err->d, ST_VALIDATION, "%s needs a TableName", update ? "UpdateTimeToLive" : "DescribeTimeToLive");
+    status st = store_txn_begin(s, update, &err->d);
+    if (st != ST_OK)
+        return st;
+    ddb_streams_res *r = ddbres_streams_new();
+    st = update ? update_typed(s, req, r, &err->d) : describe_typed(s, req, r, &err->d);
+    if (st == ST_OK) {
+        ddbres_streams_free(res->streams);
+        res->streams = r;
+    } else {
+        ddbres_streams_free(r);
+    }
+    return store_txn_end(s, st, &err->d);
+}
+
 status store_op_update_ttl(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, update_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "TimeToLiveSpecification");
-    const char *attr = store_jstr(spec, "AttributeName");
-    bool enable = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "Enabled"));
-    if ((st = store_txn_begin(s, true, d)) != ST_OK)
-        return st;
-    st = set_attr(s, store_jstr(in, "TableName"), attr, enable, d);
-    if (st == ST_OK) {
-        buf_printf(out, "{\"TimeToLiveSpecification\":{\"AttributeName\":");
-        ddbjson_write_string(out, attr, strlen(attr));
-        buf_printf(out, ",\"Enabled\":%s}}", enable ? "true" : "false");
-    }
-    return store_txn_end(s, st, d);
+    ddb_req req;
+    ddb_req_init(&req, DDB_UPDATE_TTL);
+    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&req.ctl.ttl_attr, store_jstr(spec, "AttributeName"));
+    req.ctl.ttl_enabled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "Enabled"));
+    st = store_streams_door(s, &req, out, d);
+    ddb_req_done(&req);
+    return st;
 }
 
 status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
@@ -148,22 +197,12 @@ status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
     status st = store_valid_check(in, describe_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        return st;
-    tinfo *t;
-    char *attr = NULL;
-    if ((st = lookup(s, store_jstr(in, "TableName"), &t, d)) == ST_OK &&
-        (st = read_attr(s, t->id, &attr, d)) == ST_OK) {
-        if (attr) {
-            buf_adds(out, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"ENABLED\",\"AttributeName\":");
-            ddbjson_write_string(out, attr, strlen(attr));
-            buf_adds(out, "}}");
-        } else {
-            buf_adds(out, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"DISABLED\"}}");
-        }
-    }
-    free(attr);
-    return store_txn_end(s, st, d);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TTL);
+    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
+    st = store_streams_door(s, &req, out, d);
+    ddb_req_done(&req);
+    return st;
 }
 
 /* ---- the C calls ---- */
@@ -183,22 +222,22 @@ static status remote_get(store *s, const char *table, char **attr, diag *d)
     ddb_req req;
     ddb_req_init(&req, DDB_DESCRIBE_TTL);
     ddb_req_set_str(&req.table, table);
-    cJSON *o = NULL;
-    st = store_remote_send(s, &req, &o, d);
+    ddb_res res;
+    ddb_res_init(&res);
+    st = srem_read(s, &req, &res, d);
     ddb_req_done(&req);
+    const ddb_streams_res *r = res.streams;
     if (st == ST_OK) {
-        const cJSON *desc = cJSON_GetObjectItemCaseSensitive(o, "TimeToLiveDescription");
-        const char *status_text = store_jstr(desc, "TimeToLiveStatus");
-        const char *a = store_jstr(desc, "AttributeName");
-        if (a && status_text && (strcmp(status_text, "ENABLED") == 0 || strcmp(status_text, "ENABLING") == 0))
-            *attr = xstrdup(a);
+        if (r && r->ttl_attr && r->ttl_status &&
+            (strcmp(r->ttl_status, "ENABLED") == 0 || strcmp(r->ttl_status, "ENABLING") == 0))
+            *attr = xstrdup(r->ttl_attr);
         /* The lookup may have refreshed the cache: find the table again. */
         if (srem_table_get(s, table, &t, d) == ST_OK) {
             t->ttl_known = true;
             t->ttl = *attr ? xstrdup(*attr) : NULL;
         }
     }
-    cJSON_Delete(o);
+    ddb_res_done(&res);
     return st;
 }
 

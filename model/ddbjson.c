@@ -793,3 +793,41 @@ void ddbjson_write_plain_item(buf *out, const av *item)
 {
     write_members(out, item, true);
 }
+
+/* ---- a parsed answer's members, for model/ddbres_*.c ---- */
+
+const cJSON *ddbjson_member(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, name) : NULL;
+    return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+const char *ddbjson_member_str(const cJSON *o, const char *name)
+{
+    const cJSON *v = ddbjson_member(o, name);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+bool ddbjson_member_num(const cJSON *o, const char *name, double *out)
+{
+    const cJSON *v = ddbjson_member(o, name);
+    if (!cJSON_IsNumber(v))
+        return false;
+    *out = v->valuedouble;
+    return true;
+}
+
+bool ddbjson_member_true(const cJSON *o, const char *name)
+{
+    return cJSON_IsTrue(ddbjson_member(o, name));
+}
+
+const cJSON *ddbjson_first(const cJSON *o)
+{
+    return cJSON_IsArray(o) || cJSON_IsObject(o) ? o->child : NULL;
+}
+
+const cJSON *ddbjson_next(const cJSON *e)
+{
+    return e ? e->next : NULL;
+}

@@ -101,6 +101,18 @@ status ddbjson_item_from_cjson(const struct cJSON *obj, const char *path,
 status ddbjson_value_from_cjson(const struct cJSON *obj, const char *path,
                                 av *v, diag *d);
 
+/* A parsed answer's members, for the typed answers' readers in model/
+ * (model/ddbres_*.c), which see the tree only through these: the member
+ * named (NULL when absent or null), its text when a string (else NULL),
+ * its value when a number (else false), whether it is true; an array's
+ * (or object's) first element and the one after e (NULL at the end). */
+const struct cJSON *ddbjson_member(const struct cJSON *o, const char *name);
+const char *ddbjson_member_str(const struct cJSON *o, const char *name);
+bool ddbjson_member_num(const struct cJSON *o, const char *name, double *out);
+bool ddbjson_member_true(const struct cJSON *o, const char *name);
+const struct cJSON *ddbjson_first(const struct cJSON *o);
+const struct cJSON *ddbjson_next(const struct cJSON *e);
+
 /* Appends {"S":"..."} / the item map to out. */
 void ddbjson_write_value(buf *out, const av *v);
 void ddbjson_write_item(buf *out, const av *item);

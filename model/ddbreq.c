@@ -1,4 +1,5 @@
 #include "model/ddbreq.h"
+#include "model/ddbres_streams.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -155,6 +156,9 @@ static void ctl_done(ddb_ctl *c)
     free(c->shard);
     free(c->iterator_type);
     free(c->iterator);
+    free(c->seq);
+    free(c->start_shard);
+    free(c->child_of);
     free(c->backup_name);
     free(c->backup_arn);
     free(c->target);
@@ -260,6 +264,9 @@ void ddb_req_copy(ddb_req *dst, const ddb_req *src)
     o->shard = dup_or_null(c->shard);
     o->iterator_type = dup_or_null(c->iterator_type);
     o->iterator = dup_or_null(c->iterator);
+    o->seq = dup_or_null(c->seq);
+    o->start_shard = dup_or_null(c->start_shard);
+    o->child_of = dup_or_null(c->child_of);
     o->backup_name = dup_or_null(c->backup_name);
     o->backup_arn = dup_or_null(c->backup_arn);
     o->target = dup_or_null(c->target);
@@ -761,11 +768,22 @@ static void ctl_body(const ddb_req *r, jw *w)
         break;
     case DDB_DESCRIBE_STREAM:
         jstring(w, "StreamArn", c->stream);
+        jlimit(w, r);
+        jstring(w, "ExclusiveStartShardId", c->start_shard);
+        if (c->child_of) {
+            jmember(w, "ShardFilter");
+            buf_addc(w->out, '{');
+            jw f = { w->out, true };
+            jstring(&f, "ShardId", c->child_of);
+            jstring(&f, "Type", "CHILD_SHARDS");
+            buf_addc(w->out, '}');
+        }
         break;
     case DDB_GET_SHARD_ITERATOR:
         jstring(w, "StreamArn", c->stream);
         jstring(w, "ShardId", c->shard);
         jstring(w, "ShardIteratorType", c->iterator_type);
+        jstring(w, "SequenceNumber", c->seq);
         break;
     case DDB_GET_RECORDS:
         jstring(w, "ShardIterator", c->iterator);
@@ -1054,6 +1072,7 @@ void ddb_res_done(ddb_res *r)
     free(r->caps);
     free(r->next_token);
     ddbres_backups_free(r->backups);
+    ddbres_streams_free(r->streams);
     ddb_res_init(r);
 }
 

@@ -182,6 +182,10 @@ typedef struct ddb_ctl {
     char *shard;          /* GetShardIterator: ShardId, */
     char *iterator_type;  /*   ShardIteratorType */
     char *iterator;       /* GetRecords: ShardIterator */
+    char *seq;            /* GetShardIterator: SequenceNumber */
+    char *start_shard;    /* DescribeStream: ExclusiveStartShardId, */
+    char *child_of;       /*   ShardFilter's ShardId (Type CHILD_SHARDS);
+                             NULL: no ShardFilter */
     char *backup_name;    /* CreateBackup: BackupName */
     char *backup_arn;     /* DescribeBackup, DeleteBackup, RestoreTableFromBackup:
                              BackupArn */
@@ -341,6 +345,9 @@ typedef struct ddb_res {
     ddb_icm *icm;
     size_t n_icm;
     struct ddb_backups_res *backups;   /* the backup kinds' answers (model/ddbres_backups.h); NULL */
+    /* The Time to Live and Streams answers (model/ddbres_streams.h);
+     * NULL for the other kinds. */
+    struct ddb_streams_res *streams;
 } ddb_res;
 
 void ddb_res_init(ddb_res *r);
