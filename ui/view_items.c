@@ -794,10 +794,14 @@ static void reload(view *v)
             av_copy(&item, &((irow *)l->data)->item);
     }
     /* A remote table is asked again: counts, partitions (a retry after
-     * an error, or what others wrote). */
-    store_refresh(display_store(), p->table);
+     * an error, or what others wrote); after a commit of ours only its
+     * items (the store forgot the partitions it wrote to), the
+     * description and TTL setting being what they were. */
+    bool own = items_remote() && staging_after_commit();
+    if (!own)
+        store_refresh(display_store(), p->table);
     p->failed = false;
-    bool gone = refresh_def(p);
+    bool gone = !own && refresh_def(p);
     load_stats(p);
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)
