@@ -359,6 +359,16 @@ status store_partition(store *s, const char *table, const char *index, const av 
  * STORE_ITEMS_UNKNOWN until counted); local, store_partition. */
 status store_partition_meet(store *s, const char *table, const char *index, const av *pk,
                             part_info *out, bool *found, diag *d);
+/* store_partition_meet for n partitions at once (partition i: pks[i] in
+ * indexes[i], NULL the base table), found[i] said for each; remote, the
+ * ones not met yet are looked for together (a Query of Limit 1 each, sent
+ * with store_set_send_many's function: f's probes, issue 42). */
+status store_partitions_meet(store *s, const char *table, size_t n, const char *const *indexes,
+                             const av *pks, bool *found, diag *d);
+/* Remote: whether a partition met so far in table (index) has a string
+ * key starting with prefix[0..len) (its shape: "ACTOR#"). Local: false. */
+bool store_partition_shape_met(store *s, const char *table, const char *index, const char *prefix,
+                               size_t len);
 
 /* Largest partitions first (by items), for the partition overview. */
 status store_partitions_by_size(store *s, const char *table, const char *index,

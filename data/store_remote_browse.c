@@ -958,3 +958,73 @@ status store_partition_meet(store *s, const char *table, const char *index, cons
     }
     return st;
 }
+
+/* The Query of Limit 1 part_locate sends for partition pk, into *q. */
+static void locate_req(ddb_req *q, const rscan *sc, const rkey *k, const av *pk)
+{
+    av none = { .type = AV_NONE };
+    key_condition(q, sc, k, pk, &none);
+    keys_projection(q, k);
+    q->limit = 1;
+}
+
+status store_partitions_meet(store *s, const char *table, size_t n, const char *const *indexes,
+                             const av *pks, bool *found, diag *d)
+{
+    status st = ST_OK;
+    ddb_req *q = xcalloc(n ? n : 1, sizeof *q);
+    ddb_res *res = xcalloc(n ? n : 1, sizeof *res);
+    rscan **scs = xcalloc(n ? n : 1, sizeof *scs);
+    size_t *which = xcalloc(n ? n : 1, sizeof *which);
+    size_t m = 0;
+    for (size_t i = 0; i < n && st == ST_OK; i++) {
+        found[i] = false;
+        part_info pi;
+        if (!s->remote || !s->remote->send_many) {
+            st = store_partition_meet(s, table, indexes[i], &pks[i], &pi, &found[i], d);
+        } else {
+            rkey k;
+            if ((st = scan_get(s, table, indexes[i], &scs[m], &k, d)) != ST_OK)
+                break;
+            found[i] = part_find(scs[m], &pks[i]) >= 0;
+            if (found[i] || scs[m]->complete)
+                continue;
+            locate_req(&q[m], scs[m], &k, &pks[i]);
+            ddb_res_init(&res[m]);
+            which[m++] = i;
+            continue;
+        }
+        if (found[i])
+            av_done(&pi.pk);
+    }
+    if (st == ST_OK && m == 1)
+        st = srem_read(s, &q[0], &res[0], d);
+    else if (st == ST_OK && m)
+        st = srem_read_many(s, q, m, res, d);
+    for (size_t j = 0; j < m; j++) {
+        if (st == ST_OK && res[j].n_items) {
+            found[which[j]] = true;
+            if (part_find(scs[j], &pks[which[j]]) < 0)
+                part_append(scs[j], &pks[which[j]]);
+        }
+        ddb_req_done(&q[j]);
+        ddb_res_done(&res[j]);
+    }
+    free(q);
+    free(res);
+    free(scs);
+    free(which);
+    return st;
+}
+
+bool store_partition_shape_met(store *s, const char *table, const char *index, const char *prefix,
+                               size_t len)
+{
+    const rscan *sc = s->remote ? scan_find(s->remote, table, index) : NULL;
+    for (size_t i = 0; sc && i < sc->n; i++) {
+        const av *pk = &sc->parts[i].pk;
+        if (pk->type == AV_S && pk->u.s.len >= len && memcmp(pk->u.s.ptr, prefix, len) == 0)
+            return true;
+    }
+    return false;
+}
