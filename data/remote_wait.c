@@ -207,6 +207,18 @@ void remote_waiter_on_caller(remote_waiter *w, void (*fn)(void *), void *arg)
     pthread_mutex_unlock(&w->lock);
 }
 
+/* 50 ms from now on the clock pthread_cond_timedwait reads: a wait's
+ * slice, after which its hook is called. */
+static void slice_end(struct timespec *until)
+{
+    clock_gettime(CLOCK_REALTIME, until);
+    until->tv_nsec += 50 * 1000000L;
+    if (until->tv_nsec >= 1000000000L) {
+        until->tv_sec++;
+        until->tv_nsec -= 1000000000L;
+    }
+}
+
 static double since(const struct timespec *t0)
 {
     struct timespec t;
@@ -258,12 +270,7 @@ status remote_send_waiting(void *ctx, const char *op, const char *input, size_t 
             continue;
         }
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50 * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        slice_end(&until);
         int rc = pthread_cond_timedwait(&w->done_cv, &w->lock, &until);
         if (u->done || w->job || rc != ETIMEDOUT)
             continue;
@@ -366,6 +373,10 @@ static void *many_work(void *arg)
         m->sts[i] = st;
         m->done++;
         pthread_mutex_unlock(&m->lock);
+        /* The caller waits on the waiter's condition: told at once. */
+        pthread_mutex_lock(&m->w->lock);
+        pthread_cond_broadcast(&m->w->done_cv);
+        pthread_mutex_unlock(&m->w->lock);
     }
     return NULL;
 }
@@ -411,13 +422,17 @@ status remote_send_mixed(void *ctx, size_t n, const char *const *ops, const char
         pthread_mutex_unlock(&m.lock);
         if (all || !started)
             break;
-        struct timespec ts = { 0, 50 * 1000000L };
-        nanosleep(&ts, NULL);
+        /* Woken by each answer (many_work), else every 50 ms for the hook. */
+        struct timespec until;
+        slice_end(&until);
+        pthread_mutex_lock(&w->lock);
         pthread_mutex_lock(&m.lock);
         all = m.done == n;
         pthread_mutex_unlock(&m.lock);
-        if (all)
-            break;
+        int rc = all ? 0 : pthread_cond_timedwait(&w->done_cv, &w->lock, &until);
+        pthread_mutex_unlock(&w->lock);
+        if (all || rc != ETIMEDOUT)
+            continue;
         if (w->hook && !w->cancel && !w->hook(w->ctx, what, since(&t0), 1, w->max_attempts)) {
             w->cancel = 1;   /* the transfers stop within libcurl's next progress call */
             for (size_t t = 0; t < k; t++)

@@ -385,6 +385,59 @@ static void first_page_learnt(rscan *sc, const rkey *k)
     }
 }
 
+/* The page hint's Scan: the first screen of whole items (0: none). */
+static size_t first_hint(const store *s)
+{
+    size_t hint = s->remote->page_hint;
+    if (hint && s->remote->scan_limit && s->remote->scan_limit < hint)
+        hint = s->remote->scan_limit;   /* tests: pages of a few items */
+    return hint;
+}
+
+/* The first screen's Scan of sc, into *q. */
+static void first_req(const store *s, const rscan *sc, const rkey *k, ddb_req *q)
+{
+    av none = { .type = AV_NONE };
+    view_req(q, DDB_SCAN, sc, k, &none);
+    av_done(&q->names);   /* no placeholder is used */
+    q->names.type = AV_NONE;
+    q->limit = (uint32_t)first_hint(s);
+}
+
+/* The first Scan page's answer (its items taken) learnt by sc. */
+static void first_learn(rscan *sc, const rkey *k, ddb_res *res)
+{
+    if (!res->n_items || sc->head >= 0)
+        return;
+    sc->first = xcalloc(res->n_items, sizeof *sc->first);
+    for (size_t i = 0; i < res->n_items; i++)
+        av_move(&sc->first[sc->n_first++], &res->items[i]);
+    sc->first_more = res->last_key.type == AV_M && res->last_key.u.m.len;
+    first_page_learnt(sc, k);
+}
+
+bool srem_first_req(store *s, const char *table, const char *index, ddb_req *q)
+{
+    rscan *sc = scan_find(s->remote, table, index);
+    if ((sc && (sc->head >= 0 || sc->empty)) || !first_hint(s))
+        return false;
+    /* Needs nothing of the description: the view's table (index) alone. */
+    rscan tmp = { .table = (char *)table, .index = (char *)index };
+    rkey none = { 0 };
+    first_req(s, &tmp, &none, q);
+    return true;
+}
+
+status srem_first_put(store *s, const char *table, const char *index, ddb_res *res, diag *d)
+{
+    rscan *sc;
+    rkey k;
+    status st = scan_get(s, table, index, &sc, &k, d);
+    if (st == ST_OK)
+        first_learn(sc, &k, res);
+    return st;
+}
+
 /* The first partition in Scan order (sc->head), read once: a Scan of
  * Limit 1 of the keys, or with a page hint a Scan of a screen of whole
  * items, kept for the first pages. */
@@ -392,27 +445,15 @@ static status find_head(store *s, rscan *sc, const rkey *k, diag *d)
 {
     if (sc->head >= 0 || sc->empty)
         return ST_OK;
-    size_t hint = s->remote->page_hint;
-    if (hint && s->remote->scan_limit && s->remote->scan_limit < hint)
-        hint = s->remote->scan_limit;   /* tests: pages of a few items */
-    if (hint) {
+    if (first_hint(s)) {
         ddb_req q;
-        av none = { .type = AV_NONE };
-        view_req(&q, DDB_SCAN, sc, k, &none);
-        av_done(&q.names);   /* no placeholder is used */
-        q.names.type = AV_NONE;
-        q.limit = (uint32_t)hint;
+        first_req(s, sc, k, &q);
         ddb_res res;
         ddb_res_init(&res);
         status st = srem_read(s, &q, &res, d);
         ddb_req_done(&q);
-        if (st == ST_OK && res.n_items) {
-            sc->first = xcalloc(res.n_items, sizeof *sc->first);
-            for (size_t i = 0; i < res.n_items; i++)
-                av_move(&sc->first[sc->n_first++], &res.items[i]);
-            sc->first_more = res.last_key.type == AV_M && res.last_key.u.m.len;
-            first_page_learnt(sc, k);
-        }
+        if (st == ST_OK)
+            first_learn(sc, k, &res);
         ddb_res_done(&res);
         if (st == ST_OK && sc->head >= 0)
             return ST_OK;
