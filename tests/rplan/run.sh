@@ -539,13 +539,21 @@ d
 :commit
 y
 :save-display committed' --endpoint-url "$url" --write Big
-check "the commit at 80x24" "$tmp/commit80/committed" "Committed 1 change"
-if grep -q '"op":"TransactWriteItems\|"op":"DeleteItem' "$tmp/commit80.log" &&
-    ! sed -n '/"op":"TransactWriteItems\|"op":"DeleteItem/,$p' "$tmp/commit80.log" | grep -q '"op":"Describe'; then
-    ok "at 80x24 too, nothing described again after the commit"
-else
-    ops commit80 >"$tmp/commit80.ops"; nok "at 80x24 too, nothing described again after the commit" "$tmp/commit80.ops"
-fi
+cols=200 rows=50 session commitw 'j
+d
+:commit
+y
+:save-display committed' --endpoint-url "$url" --write Big
+for c in commit80:80x24 commitw:200x50; do
+    sn=${c%%:*}; sz=${c#*:}
+    check "the commit at $sz" "$tmp/$sn/committed" "Committed 1 change"
+    if grep -q '"op":"TransactWriteItems\|"op":"DeleteItem' "$tmp/$sn.log" &&
+        ! sed -n '/"op":"TransactWriteItems\|"op":"DeleteItem/,$p' "$tmp/$sn.log" | grep -q '"op":"Describe'; then
+        ok "at $sz too, nothing described again after the commit"
+    else
+        ops "$sn" >"$tmp/$sn.ops"; nok "at $sz too, nothing described again after the commit" "$tmp/$sn.ops"
+    fi
+done
 no_full_scan commit "the commit"
 
 
