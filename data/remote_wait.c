@@ -15,45 +15,112 @@
 #include "data/remote_wait.h"
 #include "model/mem.h"
 
+/* A connection of the waiter's: its remote (the borrowed one first, then
+ * copies made on need) with a cancel flag of its own, so that a request
+ * abandoned on it stops while the next one goes on another. */
+typedef struct conn {
+    remote *r;
+    bool owned;                      /* remote_dup'd here: closed at free */
+    volatile sig_atomic_t cancel;
+    struct run *left;                /* an abandoned request still on it */
+    pthread_t left_th;
+} conn;
+
+/* One request of remote_send_waiting, shared by the caller and the
+ * worker: freed by whoever sees it last (the caller when it waited to
+ * the end, else the reaping of its connection). */
+typedef struct run {
+    struct remote_waiter *w;
+    conn *c;
+    char *op, *input;                /* copies: the worker may outlive the call */
+    size_t len;
+    char *out;
+    diag d;
+    status st;
+    bool done;                       /* under the waiter's lock */
+    bool abandoned;
+} run;
+
+/* At most this many connections: the pool of remote_send_many, and one
+ * more for each request abandoned while its worker finishes. */
+#define MAX_CONNS (REMOTE_WAIT_POOL + 4)
+
 struct remote_waiter {
     remote *r;
     int max_attempts;
     remote_wait_fn hook;
     void *ctx;
-    volatile sig_atomic_t cancel;
-    /* the request under way */
+    volatile sig_atomic_t cancel;    /* the wait under way was cancelled */
     pthread_mutex_t lock;
     pthread_cond_t done_cv;
-    bool done;
-    const char *op, *input;
-    size_t len;
-    char *out;
-    diag d;
-    status st;
     /* work the worker hands to the waiting thread (remote_waiter_on_caller) */
     pthread_t caller;
     bool has_caller, waiting;
     void (*job)(void *);
     void *job_arg;
     bool job_done;
-    /* a cancelled request's worker, not waited for: libcurl notices the
-     * cancel within a second; the next request (or free) joins it first */
-    bool left;
-    pthread_t left_th;
-    /* more connections for remote_send_many, made on first need */
-    remote *pool[REMOTE_WAIT_POOL - 1];
-    size_t n_pool;
+    conn conns[MAX_CONNS];
+    size_t n_conns;
 };
 
-/* The worker of a cancelled request, finished, its answer dropped. */
-static void join_left(remote_waiter *w)
+/* The request the calling thread runs, on a worker (NULL elsewhere). */
+static __thread run *this_run;
+
+static void run_free(run *u)
 {
-    if (!w->left)
+    free(u->op);
+    free(u->input);
+    free(u->out);
+    free(u);
+}
+
+/* Joins c's abandoned worker (at once when it has finished, else only
+ * when wait) and drops its answer. */
+static void reap(remote_waiter *w, conn *c, bool wait)
+{
+    if (!c->left)
         return;
-    pthread_join(w->left_th, NULL);
-    w->left = false;
-    free(w->out);
-    w->out = NULL;
+    pthread_mutex_lock(&w->lock);
+    bool done = c->left->done;
+    pthread_mutex_unlock(&w->lock);
+    if (!done && !wait)
+        return;
+    pthread_join(c->left_th, NULL);
+    run_free(c->left);
+    c->left = NULL;
+}
+
+/* One more connection, a copy of the waiter's remote (NULL: MAX_CONNS
+ * reached, or the copy failed). On the caller's thread. */
+static conn *new_conn(remote_waiter *w)
+{
+    remote *c = NULL;
+    diag d;
+    diag_init(&d);
+    if (w->n_conns >= MAX_CONNS || remote_dup(w->r, &c, &d) != ST_OK)
+        return NULL;
+    conn *n = &w->conns[w->n_conns++];
+    n->r = c;
+    n->owned = true;
+    n->cancel = 0;
+    remote_set_cancel(c, &n->cancel);
+    return n;
+}
+
+/* A connection no request is on (made when every one is busy, up to
+ * MAX_CONNS; past that the oldest abandoned request is waited for). */
+static conn *free_conn(remote_waiter *w)
+{
+    for (size_t i = 0; i < w->n_conns; i++) {
+        reap(w, &w->conns[i], false);
+        if (!w->conns[i].left)
+            return &w->conns[i];
+    }
+    conn *n = new_conn(w);
+    if (n)
+        return n;
+    reap(w, &w->conns[0], true);
+    return &w->conns[0];
 }
 
 remote_waiter *remote_waiter_new(remote *r, int max_attempts, remote_wait_fn hook, void *ctx)
@@ -65,7 +132,9 @@ remote_waiter *remote_waiter_new(remote *r, int max_attempts, remote_wait_fn hoo
     w->ctx = ctx;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->done_cv, NULL);
-    remote_set_cancel(r, &w->cancel);
+    w->conns[0].r = r;
+    w->n_conns = 1;
+    remote_set_cancel(r, &w->conns[0].cancel);
     return w;
 }
 
@@ -73,9 +142,11 @@ void remote_waiter_free(remote_waiter *w)
 {
     if (!w)
         return;
-    join_left(w);
-    for (size_t i = 0; i < w->n_pool; i++)
-        remote_close(w->pool[i]);
+    for (size_t i = 0; i < w->n_conns; i++) {
+        reap(w, &w->conns[i], true);
+        if (w->conns[i].owned)
+            remote_close(w->conns[i].r);
+    }
     remote_set_cancel(w->r, NULL);
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->done_cv);
@@ -97,18 +168,19 @@ void remote_wait_what(const char *op, const char *input, size_t len, char *out, 
 
 static void *work(void *arg)
 {
-    remote_waiter *w = arg;
+    run *u = arg;
+    this_run = u;
     char *out = NULL;
     diag d;
     diag_init(&d);
-    status st = remote_call(w->r, w->op, w->input, w->len, &out, &d);
-    pthread_mutex_lock(&w->lock);
-    w->out = out;
-    w->d = d;
-    w->st = st;
-    w->done = true;
-    pthread_cond_broadcast(&w->done_cv);
-    pthread_mutex_unlock(&w->lock);
+    status st = remote_call(u->c->r, u->op, u->input, u->len, &out, &d);
+    pthread_mutex_lock(&u->w->lock);
+    u->out = out;
+    u->d = d;
+    u->st = st;
+    u->done = true;
+    pthread_cond_broadcast(&u->w->done_cv);
+    pthread_mutex_unlock(&u->w->lock);
     return NULL;
 }
 
@@ -121,7 +193,7 @@ void remote_waiter_on_caller(remote_waiter *w, void (*fn)(void *), void *arg)
         fn(arg);
         return;
     }
-    if (!w->waiting) {
+    if (!w->waiting || (this_run && this_run->abandoned)) {
         /* A cancelled request's worker: nobody waits to run fn. */
         pthread_mutex_unlock(&w->lock);
         return;
@@ -133,6 +205,18 @@ void remote_waiter_on_caller(remote_waiter *w, void (*fn)(void *), void *arg)
     while (!w->job_done)
         pthread_cond_wait(&w->done_cv, &w->lock);
     pthread_mutex_unlock(&w->lock);
+}
+
+/* 50 ms from now on the clock pthread_cond_timedwait reads: a wait's
+ * slice, after which its hook is called. */
+static void slice_end(struct timespec *until)
+{
+    clock_gettime(CLOCK_REALTIME, until);
+    until->tv_nsec += 50 * 1000000L;
+    if (until->tv_nsec >= 1000000000L) {
+        until->tv_sec++;
+        until->tv_nsec -= 1000000000L;
+    }
 }
 
 static double since(const struct timespec *t0)
@@ -147,17 +231,25 @@ status remote_send_waiting(void *ctx, const char *op, const char *input, size_t 
 {
     remote_waiter *w = ctx;
     *out = NULL;
-    join_left(w);
+    /* A request abandoned before is not waited for: this one goes on a
+     * connection no request is on (issue 42). */
+    conn *c = free_conn(w);
     w->cancel = 0;
-    w->done = false;
-    w->op = op;
-    w->input = input;
-    w->len = len;
-    w->out = NULL;
-    diag_init(&w->d);
+    c->cancel = 0;
+    run *u = xcalloc(1, sizeof *u);
+    u->w = w;
+    u->c = c;
+    u->op = xstrdup(op);
+    u->input = xmalloc(len + 1);
+    memcpy(u->input, input, len);
+    u->input[len] = '\0';
+    u->len = len;
+    diag_init(&u->d);
     pthread_t th;
-    if (pthread_create(&th, NULL, work, w) != 0)
-        return remote_call(w->r, op, input, len, out, d);   /* no thread: as it was */
+    if (pthread_create(&th, NULL, work, u) != 0) {
+        run_free(u);
+        return remote_call(c->r, op, input, len, out, d);   /* no thread: as it was */
+    }
     char what[160];
     remote_wait_what(op, input, len, what, sizeof what);
     struct timespec t0;
@@ -166,7 +258,7 @@ status remote_send_waiting(void *ctx, const char *op, const char *input, size_t 
     w->caller = pthread_self();
     w->has_caller = true;
     w->waiting = true;
-    while (!w->done) {
+    while (!u->done) {
         if (w->job) {
             void (*fn)(void *) = w->job;
             w->job = NULL;
@@ -178,27 +270,25 @@ status remote_send_waiting(void *ctx, const char *op, const char *input, size_t 
             continue;
         }
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50 * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        slice_end(&until);
         int rc = pthread_cond_timedwait(&w->done_cv, &w->lock, &until);
-        if (w->done || w->job || rc != ETIMEDOUT)
+        if (u->done || w->job || rc != ETIMEDOUT)
             continue;
         pthread_mutex_unlock(&w->lock);
         /* The hook draws and reads keys: never under the lock. */
         if (w->hook && !w->cancel &&
-            !w->hook(w->ctx, what, since(&t0), remote_attempt(w->r), w->max_attempts))
-            w->cancel = 1;
+            !w->hook(w->ctx, what, since(&t0), remote_attempt(c->r), w->max_attempts))
+            w->cancel = c->cancel = 1;
         pthread_mutex_lock(&w->lock);
-        if (w->cancel && !w->done) {
-            /* Back to the screen at once; the worker stops on its own. */
+        if (w->cancel && !u->done) {
+            /* Back to the screen at once; the worker stops on its own
+             * (libcurl notices within a second), its connection kept
+             * out of use until then and its answer dropped. */
             w->waiting = false;
+            u->abandoned = true;
             pthread_mutex_unlock(&w->lock);
-            w->left = true;
-            w->left_th = th;
+            c->left = u;
+            c->left_th = th;
             return diag_set(d, ST_IO, "Cancelled: %s stopped after %.1f s (nothing more was read)", what,
                             since(&t0));
         }
@@ -206,20 +296,45 @@ status remote_send_waiting(void *ctx, const char *op, const char *input, size_t 
     w->waiting = false;
     pthread_mutex_unlock(&w->lock);
     pthread_join(th, NULL);
-    *out = w->out;
-    *d = w->d;
-    if (w->st != ST_OK && w->cancel) {
+    *out = u->out;
+    u->out = NULL;
+    *d = u->d;
+    status st = u->st;
+    run_free(u);
+    if (st != ST_OK && w->cancel) {
         /* Say what was stopped, and that Esc stopped it. */
         diag_set(d, ST_IO, "Cancelled: %s stopped after %.1f s (nothing more was read)", what, since(&t0));
     }
-    return w->st;
+    return st;
 }
 
 /* ---- several requests together ---- */
 
+/* Up to want connections no request is on, into cs (at least one: the
+ * oldest abandoned request waited for when there is no other way), made
+ * here on the caller's thread as remote_dup wants; their cancel flags
+ * cleared. How many. */
+static size_t take_conns(remote_waiter *w, size_t want, conn **cs)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < w->n_conns && k < want; i++) {
+        reap(w, &w->conns[i], false);
+        if (!w->conns[i].left)
+            cs[k++] = &w->conns[i];
+    }
+    conn *n;
+    while (k < want && (n = new_conn(w)))
+        cs[k++] = n;
+    if (!k)
+        cs[k++] = free_conn(w);
+    for (size_t i = 0; i < k; i++)
+        cs[i]->cancel = 0;
+    return k;
+}
+
 typedef struct many_run {
     remote_waiter *w;
-    const char *op;
+    const char *const *ops;  /* each request's operation */
     size_t n, next, done;
     const char *const *inputs;
     const size_t *lens;
@@ -251,56 +366,54 @@ static void *many_work(void *arg)
         char *out = NULL;
         diag d;
         diag_init(&d);
-        status st = remote_call(mw->r, m->op, m->inputs[i], m->lens[i], &out, &d);
+        status st = remote_call(mw->r, m->ops[i], m->inputs[i], m->lens[i], &out, &d);
         pthread_mutex_lock(&m->lock);
         m->outs[i] = out;
         m->ds[i] = d;
         m->sts[i] = st;
         m->done++;
         pthread_mutex_unlock(&m->lock);
+        /* The caller waits on the waiter's condition: told at once. */
+        pthread_mutex_lock(&m->w->lock);
+        pthread_cond_broadcast(&m->w->done_cv);
+        pthread_mutex_unlock(&m->w->lock);
     }
     return NULL;
 }
 
-status remote_send_many(void *ctx, const char *op, size_t n, const char *const *inputs,
-                        const size_t *lens, char **outs, status *sts, diag *ds)
+status remote_send_mixed(void *ctx, size_t n, const char *const *ops, const char *const *inputs,
+                         const size_t *lens, char **outs, status *sts, diag *ds)
 {
     remote_waiter *w = ctx;
-    join_left(w);
     w->cancel = 0;
     for (size_t i = 0; i < n; i++) {
         outs[i] = NULL;
-        sts[i] = diag_set(&ds[i], ST_IO, "Cancelled: %s was not sent", op);
+        sts[i] = diag_set(&ds[i], ST_IO, "Cancelled: %s was not sent", ops[i]);
     }
     if (!n)
         return ST_OK;
-    size_t k = n < REMOTE_WAIT_POOL ? n : REMOTE_WAIT_POOL;
-    /* The waiter's own connection, then copies kept for the next time
-     * (made here, on the caller's thread, as remote_dup wants). */
-    while (w->n_pool + 1 < k) {
-        remote *c = NULL;
-        diag d;
-        diag_init(&d);
-        if (remote_dup(w->r, &c, &d) != ST_OK)
-            break;
-        remote_set_cancel(c, &w->cancel);
-        w->pool[w->n_pool++] = c;
-    }
-    if (k > w->n_pool + 1)
-        k = w->n_pool + 1;
-    many_run m = { w, op, n, 0, 0, inputs, lens, outs, sts, ds, PTHREAD_MUTEX_INITIALIZER };
+    size_t want = n < REMOTE_WAIT_POOL ? n : REMOTE_WAIT_POOL;
+    conn *cs[REMOTE_WAIT_POOL];
+    size_t k = take_conns(w, want, cs);
+    many_run m = { w, ops, n, 0, 0, inputs, lens, outs, sts, ds, PTHREAD_MUTEX_INITIALIZER };
     many_worker mw[REMOTE_WAIT_POOL];
     pthread_t th[REMOTE_WAIT_POOL];
     size_t started = 0;
     for (size_t t = 0; t < k; t++) {
-        mw[t] = (many_worker){ &m, t ? w->pool[t - 1] : w->r };
+        mw[t] = (many_worker){ &m, cs[t]->r };
         if (pthread_create(&th[started], NULL, many_work, &mw[t]) == 0)
             started++;
     }
     if (!started)
         many_work(&mw[0]);   /* no thread: one after the other, here */
     char what[160];
-    snprintf(what, sizeof what, "%zu %s requests together", n, op);
+    bool one_op = true;
+    for (size_t i = 1; i < n && one_op; i++)
+        one_op = strcmp(ops[i], ops[0]) == 0;
+    if (one_op)
+        snprintf(what, sizeof what, "%zu %s requests together", n, ops[0]);
+    else
+        snprintf(what, sizeof what, "%zu requests together (%s, %s%s)", n, ops[0], ops[1], n > 2 ? ", ..." : "");
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
@@ -309,19 +422,37 @@ status remote_send_many(void *ctx, const char *op, size_t n, const char *const *
         pthread_mutex_unlock(&m.lock);
         if (all || !started)
             break;
-        struct timespec ts = { 0, 50 * 1000000L };
-        nanosleep(&ts, NULL);
+        /* Woken by each answer (many_work), else every 50 ms for the hook. */
+        struct timespec until;
+        slice_end(&until);
+        pthread_mutex_lock(&w->lock);
         pthread_mutex_lock(&m.lock);
         all = m.done == n;
         pthread_mutex_unlock(&m.lock);
-        if (all)
-            break;
-        if (w->hook && !w->cancel && !w->hook(w->ctx, what, since(&t0), 1, w->max_attempts))
+        int rc = all ? 0 : pthread_cond_timedwait(&w->done_cv, &w->lock, &until);
+        pthread_mutex_unlock(&w->lock);
+        if (all || rc != ETIMEDOUT)
+            continue;
+        if (w->hook && !w->cancel && !w->hook(w->ctx, what, since(&t0), 1, w->max_attempts)) {
             w->cancel = 1;   /* the transfers stop within libcurl's next progress call */
+            for (size_t t = 0; t < k; t++)
+                cs[t]->cancel = 1;
+        }
     }
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     pthread_mutex_destroy(&m.lock);
     return w->cancel ? diag_set(&ds[0], ST_IO, "Cancelled: %s stopped after %.1f s", what, since(&t0))
                      : ST_OK;
+}
+
+status remote_send_many(void *ctx, const char *op, size_t n, const char *const *inputs,
+                        const size_t *lens, char **outs, status *sts, diag *ds)
+{
+    const char **ops = xcalloc(n ? n : 1, sizeof *ops);
+    for (size_t i = 0; i < n; i++)
+        ops[i] = op;
+    status st = remote_send_mixed(ctx, n, ops, inputs, lens, outs, sts, ds);
+    free(ops);
+    return st;
 }

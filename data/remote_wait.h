@@ -9,10 +9,17 @@
  * the wait and reads Esc; it runs on the calling thread, never on the
  * worker, so it may draw.
  *
+ * A request cancelled is abandoned, not waited for: its worker stops on
+ * its own (libcurl notices within a second) while the next request goes
+ * at once on another connection (a copy of the remote, remote_dup, made
+ * on need and kept); the abandoned answer is dropped when its worker is
+ * joined, at the next request after it finished or at free (issue 42).
+ *
  * Ownership: a waiter borrows its remote (which must outlive it) and
  * takes over its cancel flag (remote_set_cancel); free it with
- * remote_waiter_free. One request at a time per waiter: the caller waits
- * for each. Nothing here prints.
+ * remote_waiter_free, which waits for the workers of abandoned requests.
+ * One request at a time per waiter: the caller waits for each, the
+ * request's input copied for its worker. Nothing here prints.
  */
 #ifndef DDBX_REMOTE_WAIT_H
 #define DDBX_REMOTE_WAIT_H
@@ -56,6 +63,12 @@ void remote_waiter_on_caller(remote_waiter *w, void (*fn)(void *), void *arg);
  * cancelled (the requests not sent then say so). */
 status remote_send_many(void *ctx, const char *op, size_t n, const char *const *inputs,
                         const size_t *lens, char **outs, status *sts, diag *ds);
+
+/* remote_send_many with each request's own operation (ops[i]): what
+ * opening a table reads (DescribeTable, DescribeTimeToLive, Scan)
+ * together; data/store.h's store_send_mixed_fn. */
+status remote_send_mixed(void *ctx, size_t n, const char *const *ops, const char *const *inputs,
+                         const size_t *lens, char **outs, status *sts, diag *ds);
 
 /* "Query on GSI1" from the operation and its JSON body (IndexName, else
  * TableName; the operation alone without either). For tests too. */

@@ -362,6 +362,16 @@ status store_partition(store *s, const char *table, const char *index, const av 
  * STORE_ITEMS_UNKNOWN until counted); local, store_partition. */
 status store_partition_meet(store *s, const char *table, const char *index, const av *pk,
                             part_info *out, bool *found, diag *d);
+/* store_partition_meet for n partitions at once (partition i: pks[i] in
+ * indexes[i], NULL the base table), found[i] said for each; remote, the
+ * ones not met yet are looked for together (a Query of Limit 1 each, sent
+ * with store_set_send_many's function: f's probes, issue 42). */
+status store_partitions_meet(store *s, const char *table, size_t n, const char *const *indexes,
+                             const av *pks, bool *found, diag *d);
+/* Remote: whether a partition met so far in table (index) has a string
+ * key starting with prefix[0..len) (its shape: "ACTOR#"). Local: false. */
+bool store_partition_shape_met(store *s, const char *table, const char *index, const char *prefix,
+                               size_t len);
 
 /* Largest partitions first (by items), for the partition overview. */
 status store_partitions_by_size(store *s, const char *table, const char *index,
@@ -459,6 +469,22 @@ typedef status (*store_send_many_fn)(void *ctx, const char *op, size_t n, const 
 /* Remote: how to send independent requests together (NULL: one after
  * the other through the store's send). */
 void store_set_send_many(store *s, store_send_many_fn fn, void *ctx);
+/* n requests, each of its own operation ops[i], sent together (as
+ * store_send_many_fn). data/remote_wait.h's remote_send_mixed. */
+typedef status (*store_send_mixed_fn)(void *ctx, size_t n, const char *const *ops,
+                                      const char *const *inputs, const size_t *lens, char **outs,
+                                      status *sts, diag *ds);
+void store_set_send_mixed(store *s, store_send_mixed_fn fn, void *ctx);
+/* Remote: what opening a view of table (index: NULL the base table)
+ * reads that is not known yet, in one round trip (issue 42): its
+ * description, its TTL setting and, when first_screen, the first
+ * screen's Scan (store_set_page_hint's items), sent together with
+ * store_set_send_mixed's function. An error when the description could
+ * not be read, or nothing could (Esc cancelled the wait); any other
+ * failure is kept quiet: the read that failed asks again when it is
+ * needed (store_ttl_get, the pages) and says it. Local: nothing. */
+status store_view_prefetch(store *s, const char *table, const char *index, bool first_screen,
+                           diag *d);
 /* Remote: the tables of names[0..n) not described yet, described
  * together (DescribeTable each, sent with store_set_send_many's function:
  * the table list's rows on screen, issue 42); a table whose description

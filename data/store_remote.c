@@ -315,6 +315,83 @@ status srem_read_many(store *s, const ddb_req *reqs, size_t n, ddb_res *res, dia
     return st;
 }
 
+status srem_send_mixed(store *s, size_t n, const ddb_req *reqs, cJSON **roots, diag *d)
+{
+    store_remote *r = s->remote;
+    status st = ST_OK;
+    for (size_t i = 0; i < n; i++) {
+        roots[i] = NULL;
+        const char *op = ddb_op_name(ddb_kind_op(reqs[i].kind));
+        if (st == ST_OK && is_read_req(&reqs[i]) && takes_capacity(op))
+            st = within_budget(r, op, page_bound(&reqs[i]), d);
+    }
+    if (st != ST_OK || !n)
+        return st;
+    if (!r->send_mixed) {
+        /* One after the other, as each would go alone. */
+        for (size_t i = 0; i < n; i++) {
+            ddb_err err;
+            ddb_err_init(&err);
+            status one = srem_send_req(s, &reqs[i], &roots[i], &err);
+            if (one != ST_OK && st == ST_OK) {
+                st = one;
+                *d = err.d;
+            }
+            ddb_err_done(&err);
+        }
+        return st;
+    }
+    many_io m;
+    many_init(&m, n);
+    const char **ops = xcalloc(n, sizeof *ops);
+    const char **inputs = xcalloc(n, sizeof *inputs);
+    size_t *lens = xcalloc(n, sizeof *lens);
+    for (size_t i = 0; i < n; i++) {
+        ddb_req sent = reqs[i];   /* shallow: only printed */
+        ops[i] = ddb_op_name(ddb_kind_op(sent.kind));
+        if (sent.rcc == DDB_RCC_NONE && takes_capacity(ops[i]))
+            sent.rcc = DDB_RCC_TOTAL;
+        ddb_req_json(&sent, &m.bodies[i]);
+        inputs[i] = m.bodies[i].data;
+        lens[i] = m.bodies[i].len;
+    }
+    r->requests += n;
+    st = r->send_mixed(r->mixed_ctx, n, ops, inputs, lens, m.outs, m.sts, m.ds);
+    if (st != ST_OK)
+        *d = m.ds[0];
+    for (size_t i = 0; i < n; i++) {
+        diag pd;
+        diag_init(&pd);
+        if (m.sts[i] != ST_OK) {
+            if (st == ST_OK) {
+                st = m.sts[i];
+                *d = m.ds[i];
+            }
+        } else if (!m.outs[i] || ddbjson_cjson_parse(m.outs[i], strlen(m.outs[i]), &roots[i], &pd) != ST_OK ||
+                   !cJSON_IsObject(roots[i])) {
+            cJSON_Delete(roots[i]);
+            roots[i] = NULL;
+            if (st == ST_OK)
+                st = diag_set(d, ST_INTERNAL, "%s: the endpoint's answer is not a JSON object", ops[i]);
+        } else {
+            add_capacity(r, is_read_req(&reqs[i]), roots[i]);
+        }
+    }
+    free(ops);
+    free(inputs);
+    free(lens);
+    many_free(&m);
+    return st;
+}
+
+void store_set_send_mixed(store *s, store_send_mixed_fn fn, void *ctx)
+{
+    if (!s->remote)
+        return;
+    s->remote->send_mixed = fn;
+    s->remote->mixed_ctx = ctx;
+}
+
 /* srem_send_req with the answer read into res (store_codec_read). */
 static status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
@@ -388,8 +465,7 @@ void store_remote_free(store_remote *r)
     free(r);
 }
 
-/* A DescribeTable answer into the cache (root taken). */
-static status table_from_answer(store_remote *r, const char *name, cJSON *root, rtable **out, diag *d)
+status srem_table_put(store_remote *r, const char *name, cJSON *root, rtable **out, diag *d)
 {
     cJSON *desc = cJSON_DetachItemFromObjectCaseSensitive(root, "Table");
     cJSON_Delete(root);
@@ -415,7 +491,7 @@ static status table_from_answer(store_remote *r, const char *name, cJSON *root, 
     return ST_OK;
 }
 
-static rtable *table_cached(store_remote *r, const char *name)
+rtable *srem_table_cached(store_remote *r, const char *name)
 {
     for (rtable *t = r->tables; t; t = t->next)
         if (strcmp(t->name, name) == 0)
@@ -426,7 +502,7 @@ static rtable *table_cached(store_remote *r, const char *name)
 status srem_table_get(store *s, const char *name, rtable **out, diag *d)
 {
     store_remote *r = s->remote;
-    if ((*out = table_cached(r, name)))
+    if ((*out = srem_table_cached(r, name)))
         return ST_OK;
     ddb_req req;
     ddb_req_init(&req, DDB_DESCRIBE_TABLE);
@@ -436,7 +512,7 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
     ddb_req_done(&req);
     if (st != ST_OK)
         return st;
-    return table_from_answer(r, name, root, out, d);
+    return srem_table_put(r, name, root, out, d);
 }
 
 void store_set_send_many(store *s, store_send_many_fn fn, void *ctx)
@@ -455,7 +531,7 @@ void store_describe_many(store *s, const char *const *names, size_t n)
     const char **todo = xcalloc(n ? n : 1, sizeof *todo);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (!table_cached(r, names[i]))
+        if (!srem_table_cached(r, names[i]))
             todo[k++] = names[i];
     if (k < 2 || !r->send_many) {
         /* One (or no way to send together): as store_describe would. */
@@ -485,7 +561,7 @@ void store_describe_many(store *s, const char *const *names, size_t n)
         rtable *t;
         if (m.sts[i] == ST_OK && m.outs[i] &&
             ddbjson_cjson_parse(m.outs[i], strlen(m.outs[i]), &root, &pd) == ST_OK)
-            table_from_answer(r, todo[i], root, &t, &pd);
+            srem_table_put(r, todo[i], root, &t, &pd);
         else
             cJSON_Delete(root);
     }

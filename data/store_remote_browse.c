@@ -385,6 +385,59 @@ static void first_page_learnt(rscan *sc, const rkey *k)
     }
 }
 
+/* The page hint's Scan: the first screen of whole items (0: none). */
+static size_t first_hint(const store *s)
+{
+    size_t hint = s->remote->page_hint;
+    if (hint && s->remote->scan_limit && s->remote->scan_limit < hint)
+        hint = s->remote->scan_limit;   /* tests: pages of a few items */
+    return hint;
+}
+
+/* The first screen's Scan of sc, into *q. */
+static void first_req(const store *s, const rscan *sc, const rkey *k, ddb_req *q)
+{
+    av none = { .type = AV_NONE };
+    view_req(q, DDB_SCAN, sc, k, &none);
+    av_done(&q->names);   /* no placeholder is used */
+    q->names.type = AV_NONE;
+    q->limit = (uint32_t)first_hint(s);
+}
+
+/* The first Scan page's answer (its items taken) learnt by sc. */
+static void first_learn(rscan *sc, const rkey *k, ddb_res *res)
+{
+    if (!res->n_items || sc->head >= 0)
+        return;
+    sc->first = xcalloc(res->n_items, sizeof *sc->first);
+    for (size_t i = 0; i < res->n_items; i++)
+        av_move(&sc->first[sc->n_first++], &res->items[i]);
+    sc->first_more = res->last_key.type == AV_M && res->last_key.u.m.len;
+    first_page_learnt(sc, k);
+}
+
+bool srem_first_req(store *s, const char *table, const char *index, ddb_req *q)
+{
+    rscan *sc = scan_find(s->remote, table, index);
+    if ((sc && (sc->head >= 0 || sc->empty)) || !first_hint(s))
+        return false;
+    /* Needs nothing of the description: the view's table (index) alone. */
+    rscan tmp = { .table = (char *)table, .index = (char *)index };
+    rkey none = { 0 };
+    first_req(s, &tmp, &none, q);
+    return true;
+}
+
+status srem_first_put(store *s, const char *table, const char *index, ddb_res *res, diag *d)
+{
+    rscan *sc;
+    rkey k;
+    status st = scan_get(s, table, index, &sc, &k, d);
+    if (st == ST_OK)
+        first_learn(sc, &k, res);
+    return st;
+}
+
 /* The first partition in Scan order (sc->head), read once: a Scan of
  * Limit 1 of the keys, or with a page hint a Scan of a screen of whole
  * items, kept for the first pages. */
@@ -392,27 +445,15 @@ static status find_head(store *s, rscan *sc, const rkey *k, diag *d)
 {
     if (sc->head >= 0 || sc->empty)
         return ST_OK;
-    size_t hint = s->remote->page_hint;
-    if (hint && s->remote->scan_limit && s->remote->scan_limit < hint)
-        hint = s->remote->scan_limit;   /* tests: pages of a few items */
-    if (hint) {
+    if (first_hint(s)) {
         ddb_req q;
-        av none = { .type = AV_NONE };
-        view_req(&q, DDB_SCAN, sc, k, &none);
-        av_done(&q.names);   /* no placeholder is used */
-        q.names.type = AV_NONE;
-        q.limit = (uint32_t)hint;
+        first_req(s, sc, k, &q);
         ddb_res res;
         ddb_res_init(&res);
         status st = srem_read(s, &q, &res, d);
         ddb_req_done(&q);
-        if (st == ST_OK && res.n_items) {
-            sc->first = xcalloc(res.n_items, sizeof *sc->first);
-            for (size_t i = 0; i < res.n_items; i++)
-                av_move(&sc->first[sc->n_first++], &res.items[i]);
-            sc->first_more = res.last_key.type == AV_M && res.last_key.u.m.len;
-            first_page_learnt(sc, k);
-        }
+        if (st == ST_OK)
+            first_learn(sc, k, &res);
         ddb_res_done(&res);
         if (st == ST_OK && sc->head >= 0)
             return ST_OK;
@@ -957,4 +998,74 @@ status store_partition_meet(store *s, const char *table, const char *index, cons
         *found = true;
     }
     return st;
+}
+
+/* The Query of Limit 1 part_locate sends for partition pk, into *q. */
+static void locate_req(ddb_req *q, const rscan *sc, const rkey *k, const av *pk)
+{
+    av none = { .type = AV_NONE };
+    key_condition(q, sc, k, pk, &none);
+    keys_projection(q, k);
+    q->limit = 1;
+}
+
+status store_partitions_meet(store *s, const char *table, size_t n, const char *const *indexes,
+                             const av *pks, bool *found, diag *d)
+{
+    status st = ST_OK;
+    ddb_req *q = xcalloc(n ? n : 1, sizeof *q);
+    ddb_res *res = xcalloc(n ? n : 1, sizeof *res);
+    rscan **scs = xcalloc(n ? n : 1, sizeof *scs);
+    size_t *which = xcalloc(n ? n : 1, sizeof *which);
+    size_t m = 0;
+    for (size_t i = 0; i < n && st == ST_OK; i++) {
+        found[i] = false;
+        part_info pi;
+        if (!s->remote || !s->remote->send_many) {
+            st = store_partition_meet(s, table, indexes[i], &pks[i], &pi, &found[i], d);
+        } else {
+            rkey k;
+            if ((st = scan_get(s, table, indexes[i], &scs[m], &k, d)) != ST_OK)
+                break;
+            found[i] = part_find(scs[m], &pks[i]) >= 0;
+            if (found[i] || scs[m]->complete)
+                continue;
+            locate_req(&q[m], scs[m], &k, &pks[i]);
+            ddb_res_init(&res[m]);
+            which[m++] = i;
+            continue;
+        }
+        if (found[i])
+            av_done(&pi.pk);
+    }
+    if (st == ST_OK && m == 1)
+        st = srem_read(s, &q[0], &res[0], d);
+    else if (st == ST_OK && m)
+        st = srem_read_many(s, q, m, res, d);
+    for (size_t j = 0; j < m; j++) {
+        if (st == ST_OK && res[j].n_items) {
+            found[which[j]] = true;
+            if (part_find(scs[j], &pks[which[j]]) < 0)
+                part_append(scs[j], &pks[which[j]]);
+        }
+        ddb_req_done(&q[j]);
+        ddb_res_done(&res[j]);
+    }
+    free(q);
+    free(res);
+    free(scs);
+    free(which);
+    return st;
+}
+
+bool store_partition_shape_met(store *s, const char *table, const char *index, const char *prefix,
+                               size_t len)
+{
+    const rscan *sc = s->remote ? scan_find(s->remote, table, index) : NULL;
+    for (size_t i = 0; sc && i < sc->n; i++) {
+        const av *pk = &sc->parts[i].pk;
+        if (pk->type == AV_S && pk->u.s.len >= len && memcmp(pk->u.s.ptr, prefix, len) == 0)
+            return true;
+    }
+    return false;
 }

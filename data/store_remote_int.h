@@ -67,6 +67,8 @@ struct store_remote {
     void *ctx;
     store_send_many_fn send_many;
     void *many_ctx;
+    store_send_mixed_fn send_mixed;   /* requests of several operations together */
+    void *mixed_ctx;
     char *where;
     bool writable;
     store_gate_fn gate;
@@ -108,6 +110,23 @@ status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d);
  * caller's, initialised), their capacity added up, the read budget asked
  * first for them all. The first error, if any, in d. */
 status srem_read_many(store *s, const ddb_req *reqs, size_t n, ddb_res *res, diag *d);
+
+/* n requests of the store's own sent together, whatever their
+ * operations (store_set_send_mixed's function; without one, one after
+ * the other), the read budget asked first: roots[i] each parsed answer
+ * (NULL on its error; the caller deletes them), capacity added up. The
+ * first error, if any, in d. */
+status srem_send_mixed(store *s, size_t n, const ddb_req *reqs, struct cJSON **roots, diag *d);
+/* The table's description when cached, else NULL. */
+rtable *srem_table_cached(store_remote *r, const char *name);
+/* A DescribeTable answer into the description cache (root taken). */
+status srem_table_put(store_remote *r, const char *name, struct cJSON *root, rtable **out, diag *d);
+/* The first screen's Scan of a table (index) as the paging sends it
+ * (store_set_page_hint's items), into *q; false when the paging has it
+ * already or has no page hint. The answer, read, given to the paging
+ * with srem_first_put. (store_remote_browse.c) */
+bool srem_first_req(store *s, const char *table, const char *index, ddb_req *q);
+status srem_first_put(store *s, const char *table, const char *index, ddb_res *res, diag *d);
 
 /* Drops what is cached of the table (NULL: of every table): its Scan
  * state, and its description too when descriptions. */

@@ -88,6 +88,7 @@ static int explore_remote(const remote_opts *o, bool write, const char *table)
         return 1;
     }
     store_set_send_many(st, remote_send_many, w);   /* the table list's describes */
+    store_set_send_mixed(st, remote_send_mixed, w);  /* what opening a table reads */
     /* Saved conditions have no place on an endpoint: they go to the local
      * default database (or DDBX_DB), created only when one is saved. */
     char *local = paths_db(NULL, 1);

@@ -33,7 +33,36 @@ static struct {
     bool all;             /* items holds them all (n <= CACHE_MAX) */
     staged_item *items;   /* then a copy of the database's rows, in order */
     staged_item one;      /* else the row find looked up last */
+    bool after_commit;    /* staging_reload_after_commit under way */
+    int asked;            /* staging_after_commit's calls meanwhile */
 } S;
+
+void staging_reload_after_commit(view *v)
+{
+    if (!v || !v->ops->request)
+        return;
+    S.after_commit = true;
+    v->ops->request(v, REQ_RELOAD);
+    S.after_commit = false;
+}
+
+void staging_pop_after_commit(view *v)
+{
+    view *under = display_below(v);
+    S.after_commit = true;
+    S.asked = 0;
+    display_pop();   /* the view under may read again as it comes back */
+    if (under && !S.asked && under->ops->request)
+        under->ops->request(under, REQ_RELOAD);
+    S.after_commit = false;
+}
+
+bool staging_after_commit(void)
+{
+    if (S.after_commit)
+        S.asked++;
+    return S.after_commit;
+}
 
 static void forget(void)
 {
@@ -654,8 +683,7 @@ bool staging_command(view *v, int argc, char **argv)
             commit_note = NULL;
         }
         undo_guard_done(&g);
-        if (v->ops->request)
-            v->ops->request(v, REQ_RELOAD);
+        staging_reload_after_commit(v);
         return true;
     }
     if (display_is_cmd(c, "discard") && argc <= 2) {

@@ -103,6 +103,17 @@ bool staging_resolve(const char *table, const av *key, const av *before, const a
 void staging_commit(void);
 void staging_discard(const char *table, const av *key);
 
+/* Reads view v again (REQ_RELOAD) after a commit of this process's own:
+ * while it does, staging_after_commit() is true, so a view may read only
+ * what the commit changed (items, not the table's description or TTL
+ * setting: issue 42). */
+void staging_reload_after_commit(view *v);
+bool staging_after_commit(void);
+/* Closes the top view after a commit made from it; the view under reads
+ * again as staging_reload_after_commit says (once: when coming back on
+ * top reloaded it, not again). */
+void staging_pop_after_commit(view *v);
+
 /* A request or `:` command for staging (u, :stage, :commit, :discard);
  * false when it is not one. */
 bool staging_request(view *v, enum req r);

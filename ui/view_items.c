@@ -256,7 +256,13 @@ static bool items_open(view *v, const void *arg)
     diag d;
     diag_init(&d);
     p->table = xstrdup(a->table);
-    status st = store_describe(display_store(), a->table, &p->def, &d);
+    /* On an endpoint the first screen is one Scan of whole items, sent
+     * with the description and TTL setting when they are not known yet
+     * (one round trip); opened at a partition or item, a Query after. */
+    store_set_page_hint(display_store(), (size_t)(term_rows() > 0 ? term_rows() : 24) + 8);
+    status st = store_view_prefetch(display_store(), a->table, a->index, !a->pk && !a->item, &d);
+    if (st == ST_OK)
+        st = store_describe(display_store(), a->table, &p->def, &d);
     if (st != ST_OK) {
         display_diag(NULL, st, &d);
         return false;
@@ -269,8 +275,6 @@ static bool items_open(view *v, const void *arg)
         return false;
     }
     set_index(p, ix);
-    /* On an endpoint the first screen is then one Scan of whole items. */
-    store_set_page_hint(display_store(), (size_t)(term_rows() > 0 ? term_rows() : 24) + 8);
     items_reset_at(v, a->pk, a->item);
     return true;
 }
@@ -794,10 +798,14 @@ static void reload(view *v)
             av_copy(&item, &((irow *)l->data)->item);
     }
     /* A remote table is asked again: counts, partitions (a retry after
-     * an error, or what others wrote). */
-    store_refresh(display_store(), p->table);
+     * an error, or what others wrote); after a commit of ours only its
+     * items (the store forgot the partitions it wrote to), the
+     * description and TTL setting being what they were. */
+    bool own = items_remote() && staging_after_commit();
+    if (!own)
+        store_refresh(display_store(), p->table);
     p->failed = false;
-    bool gone = refresh_def(p);
+    bool gone = !own && refresh_def(p);
     load_stats(p);
     /* Unreachable: keep the lines shown, with the error, until R works. */
     if (!p->failed)

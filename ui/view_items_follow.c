@@ -76,6 +76,79 @@ static size_t first_existing(items_view *p, ftarget *t, size_t *n, size_t from)
     return *n;
 }
 
+/* The shape of a partition key value: its text up to its first '#'
+ * (ACTOR# of ACTOR#p001), the whole of it when it has none. */
+static size_t shape_len(const av *v)
+{
+    const char *h = memchr(v->u.s.ptr, '#', v->u.s.len);
+    return h ? (size_t)(h - v->u.s.ptr) + 1 : v->u.s.len;
+}
+
+/* Whether target t has the shape of a partition met in its table or
+ * index (ACTOR#p001 where ACTOR#p000 was met; not TARGET#p001 there). A
+ * value with no '#' has none. */
+static bool has_met_shape(const items_view *p, const ftarget *t)
+{
+    if (t->pk.type != AV_S)
+        return false;
+    size_t n = shape_len(&t->pk);
+    return n < t->pk.u.s.len &&
+           store_partition_shape_met(display_store(), p->table, t->index, t->pk.u.s.ptr, n);
+}
+
+static void drop_target(ftarget *t, size_t *n, size_t i)
+{
+    free(t[i].index);
+    av_done(&t[i].pk);
+    memmove(&t[i], &t[i + 1], (*n - i - 1) * sizeof *t);
+    (*n)--;
+}
+
+/* On an endpoint, f's probes (issue 42: they went one after another):
+ * the first candidate, in f's order, with the shape of a partition met in
+ * its table or index (ACTOR#p001 where ACTOR#p000 was) is moved first and
+ * probed alone, a Query of Limit 1; when it exists it opens (then its
+ * screen: 2 requests in all). Else the others are probed together
+ * (store_partitions_meet: one round trip) and the misses dropped. The
+ * index of the target to open; *n when none exists, or on an error
+ * (said). */
+static size_t first_existing_remote(items_view *p, ftarget *t, size_t *n)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (has_met_shape(p, &t[i])) {
+            ftarget first = t[i];
+            memmove(&t[1], &t[0], i * sizeof *t);
+            t[0] = first;
+            if (partition_exists(p, t[0].index, &t[0].pk))
+                return 0;
+            drop_target(t, n, 0);
+            break;
+        }
+    if (!*n)
+        return 0;
+    const char **ix = xcalloc(*n, sizeof *ix);
+    av *pks = xcalloc(*n, sizeof *pks);
+    bool *found = xcalloc(*n, sizeof *found);
+    for (size_t i = 0; i < *n; i++) {
+        ix[i] = t[i].index;
+        pks[i] = t[i].pk;   /* shallow: only read */
+    }
+    diag d;
+    diag_init(&d);
+    status st = store_partitions_meet(display_store(), p->table, *n, ix, pks, found, &d);
+    for (size_t i = *n; st == ST_OK && i-- > 0;)
+        if (!found[i])
+            drop_target(t, n, i);
+    free(ix);
+    free(pks);
+    free(found);
+    if (st != ST_OK) {
+        display_diag(NULL, st, &d);
+        return *n;
+    }
+    return 0;
+}
+
 /* Opens target k of t (n of them, given to the new view), saying where
  * f goes next. */
 static void follow_to(const char *table, const char *via, ftarget *t, size_t n, size_t k)
@@ -214,7 +287,11 @@ void items_follow(view *v)
             for (size_t c = 0; c < nc; c++)
                 add_target(p, p->def.idx[i].name, cand[c], lens[c], own, t, &n, MAX_TARGETS, probe);
     buf_done(&alt);
-    size_t k = probe ? 0 : first_existing(p, t, &n, 0);
+    size_t k = probe ? 0 : first_existing_remote(p, t, &n);
+    if (k >= n && n) {
+        items_ftargets_free(t, n);   /* the probes failed: said */
+        return;
+    }
     if (!n) {
         free(t);
         buf b = BUF_INIT;

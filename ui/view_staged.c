@@ -206,9 +206,14 @@ static void refill(view *v)
     display_fill(v);
 }
 
-/* The reloaded view under a view that closes. */
-static void pop_and_reload(view *v)
+/* The reloaded view under a view that closes (after a commit: only what
+ * the commit changed). */
+static void pop_and_reload(view *v, bool committed)
 {
+    if (committed) {
+        staging_pop_after_commit(v);
+        return;
+    }
     view *under = display_below(v);
     display_pop();
     if (under && under->ops->request)
@@ -229,8 +234,8 @@ static enum req staged_conflict_request(view *v, enum req r)
         staging_commit();
     else if (ok)
         display_message("Resolved: nothing left staged");
-    if (under && under->ops->request && !staging_count())
-        under->ops->request(under, REQ_RELOAD);
+    if (under && !staging_count())
+        staging_reload_after_commit(under);
     return REQ_NONE;
 }
 
@@ -269,7 +274,7 @@ static bool staged_view_command(view *v, int argc, char **argv)
         return false;
     staging_command(v, argc, argv);
     if (!staging_count()) {
-        pop_and_reload(v);
+        pop_and_reload(v, strcmp(argv[0], "commit") == 0);
         return true;
     }
     refill(v);

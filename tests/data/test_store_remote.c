@@ -372,6 +372,95 @@ static void partition_located_ahead_of_the_scan(void **state)
     store_close(r);
 }
 
+/* store_send_mixed_fn over the same wire, one after another. */
+static status send_mixed_local(void *ctx, size_t n, const char *const *ops, const char *const *inputs,
+                               const size_t *lens, char **outs, status *sts, diag *ds)
+{
+    wire *w = ctx;
+    w->many++;
+    for (size_t i = 0; i < n; i++) {
+        diag_init(&ds[i]);
+        sts[i] = send_local(ctx, ops[i], inputs[i], lens[i], &outs[i], &ds[i]);
+    }
+    return ST_OK;
+}
+
+/* f's probes (issue 42): the partitions not met yet looked for together,
+ * one Query of Limit 1 each, in one send; a partition met costs nothing,
+ * and the ones found are met afterwards. */
+static void partitions_met_together(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    store_set_send_many(r, send_many_local, &w);
+    diag d;
+    diag_init(&d);
+    table_def def;
+    assert_int_equal(store_describe(r, "StudentCourses", &def, &d), ST_OK);
+    table_def_free(&def);
+    av pks[3];
+    av_init_s(&pks[0], "STU#nobody", 10);
+    av_init_s(&pks[1], "STU#d33", 7);
+    av_init_s(&pks[2], "STU#d33", 7);
+    const char *ix[3] = { NULL, NULL, "GSI1" };
+    bool found[3];
+    int calls = w.calls;
+    assert_int_equal(store_partitions_meet(r, "StudentCourses", 3, ix, pks, found, &d), ST_OK);
+    assert_int_equal(w.many, 1);
+    assert_int_equal(w.calls, calls + 3);
+    assert_false(found[0]);
+    assert_true(found[1]);
+    assert_false(found[2]);   /* GSI1's partitions are courses */
+    calls = w.calls;
+    part_info pi;
+    bool met = false;
+    assert_int_equal(store_partition_meet(r, "StudentCourses", NULL, &pks[1], &pi, &met, &d), ST_OK);
+    assert_true(met);
+    av_done(&pi.pk);
+    assert_int_equal(w.calls, calls);   /* met: nothing asked */
+    assert_true(store_partition_shape_met(r, "StudentCourses", NULL, "STU#", 4));
+    assert_false(store_partition_shape_met(r, "StudentCourses", NULL, "CRS#", 4));
+    for (int i = 0; i < 3; i++)
+        av_done(&pks[i]);
+    store_close(r);
+}
+
+/* Opening a table view (issue 42): the description, the TTL setting and
+ * the first screen's Scan in one send of three requests; then the reads
+ * that stand for them ask nothing more. */
+static void view_prefetch_together(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 0);
+    store_set_send_mixed(r, send_mixed_local, &w);
+    store_set_page_hint(r, 10);
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_view_prefetch(r, "StudentCourses", NULL, true, &d), ST_OK);
+    assert_int_equal(w.many, 1);
+    assert_string_equal(w.ops, "DescribeTable DescribeTimeToLive Scan");
+    int calls = w.calls;
+    table_def def;
+    assert_int_equal(store_describe(r, "StudentCourses", &def, &d), ST_OK);
+    table_def_free(&def);
+    char *ttl = NULL;
+    assert_int_equal(store_ttl_get(r, "StudentCourses", &ttl, &d), ST_OK);
+    free(ttl);
+    part_info one;
+    size_t n = 0;
+    assert_int_equal(store_partitions(r, "StudentCourses", NULL, NULL, false, 1, &one, &n, &d), ST_OK);
+    assert_int_equal(n, 1);
+    av_done(&one.pk);
+    assert_int_equal(w.calls, calls);   /* all three known */
+    /* Known now: nothing to send again. */
+    assert_int_equal(store_view_prefetch(r, "StudentCourses", NULL, true, &d), ST_OK);
+    assert_int_equal(w.calls, calls);
+    /* A table that does not exist: its DescribeTable's error. */
+    assert_int_not_equal(store_view_prefetch(r, "NoSuchTable", NULL, true, &d), ST_OK);
+    assert_non_null(strstr(d.msg, "NoSuchTable"));
+    store_close(r);
+}
+
 typedef struct budget_log {
     int asked;
     bool answer;
@@ -756,6 +845,8 @@ int main(void)
         cmocka_unit_test(partitions_of_a_gsi),
         cmocka_unit_test(by_size_is_partial_then_whole),
         cmocka_unit_test(partition_located_ahead_of_the_scan),
+        cmocka_unit_test(partitions_met_together),
+        cmocka_unit_test(view_prefetch_together),
         cmocka_unit_test(pages_of_table_and_gsi),
         cmocka_unit_test(read_budget_asks_first),
         cmocka_unit_test(writes_refused_without_the_flag),

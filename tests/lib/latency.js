@@ -21,7 +21,7 @@
  * written; "MS NAME" delays only the requests whose TableName or
  * IndexName is NAME (the others go at once). A request whose client
  * hung up before its answer (Esc cancelled it) is logged with
- * "aborted":true.
+ * "aborted":true and "closed": when it hung up (same clock as t0).
  */
 const fs = require('fs');
 const http = require('http');
@@ -90,7 +90,11 @@ const server = http.createServer((req, res) => {
     rec.segment = input.Segment === undefined ? null : input.Segment;
     const d = delayNow(input);
     let aborted = false;
-    res.on('close', () => { if (!res.writableEnded) aborted = true; });
+    res.on('close', () => {
+      if (res.writableEnded) return;
+      aborted = true;
+      rec.closed = Date.now() - started;   /* when the client hung up */
+    });
     setTimeout(() => {
       const up = http.request({ host: '127.0.0.1', port: Number(upPort), method: req.method,
         path: req.url, headers: req.headers }, (ur) => {
