@@ -336,6 +336,9 @@ status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
 /* DescribeTimeToLive and UpdateTimeToLive, typed (store_exec's): the
  * answer in res->streams (model/ddbres_streams.h). */
 status store_ttl_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
+/* The attribute of a DescribeTimeToLive answer when Time to Live is on
+ * (ENABLED or ENABLING); NULL when it is off (borrowed from res). */
+const char *store_ttl_answer_attr(const ddb_res *res);
 
 /* Backups and point-in-time recovery (store_backup_api.c). */
 status store_op_create_backup(store *s, const struct cJSON *in, buf *out, diag *d);

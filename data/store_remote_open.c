@@ -22,13 +22,15 @@
  * enabled (or enabling), its attribute; else off. */
 static void ttl_put(rtable *t, const cJSON *root)
 {
-    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "TimeToLiveDescription");
-    const char *state = store_jstr(desc, "TimeToLiveStatus");
-    const char *attr = store_jstr(desc, "AttributeName");
-    bool on = attr && state && (strcmp(state, "ENABLED") == 0 || strcmp(state, "ENABLING") == 0);
+    ddb_res res;
+    ddb_res_init(&res);
+    diag ign;
+    diag_init(&ign);
+    const char *on = store_codec_read(root, &res, &ign) == ST_OK ? store_ttl_answer_attr(&res) : NULL;
     free(t->ttl);
-    t->ttl = on ? xstrdup(attr) : NULL;
+    t->ttl = on ? xstrdup(on) : NULL;
     t->ttl_known = true;
+    ddb_res_done(&res);
 }
 
 status store_view_prefetch(store *s, const char *table, const char *index, bool first_screen,

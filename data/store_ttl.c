@@ -207,6 +207,15 @@ status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
 
 /* ---- the C calls ---- */
 
+const char *store_ttl_answer_attr(const ddb_res *res)
+{
+    const ddb_streams_res *r = res->streams;
+    if (r && r->ttl_attr && r->ttl_status &&
+        (strcmp(r->ttl_status, "ENABLED") == 0 || strcmp(r->ttl_status, "ENABLING") == 0))
+        return r->ttl_attr;
+    return NULL;
+}
+
 /* DescribeTimeToLive, read once per table (kept with its description
  * until store_refresh or an UpdateTimeToLive sent): every item view asks. */
 static status remote_get(store *s, const char *table, char **attr, diag *d)
@@ -226,11 +235,10 @@ static status remote_get(store *s, const char *table, char **attr, diag *d)
     ddb_res_init(&res);
     st = srem_read(s, &req, &res, d);
     ddb_req_done(&req);
-    const ddb_streams_res *r = res.streams;
     if (st == ST_OK) {
-        if (r && r->ttl_attr && r->ttl_status &&
-            (strcmp(r->ttl_status, "ENABLED") == 0 || strcmp(r->ttl_status, "ENABLING") == 0))
-            *attr = xstrdup(r->ttl_attr);
+        const char *on = store_ttl_answer_attr(&res);
+        if (on)
+            *attr = xstrdup(on);
         /* The lookup may have refreshed the cache: find the table again. */
         if (srem_table_get(s, table, &t, d) == ST_OK) {
             t->ttl_known = true;
