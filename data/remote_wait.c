@@ -262,6 +262,23 @@ static void *many_work(void *arg)
     return NULL;
 }
 
+/* "Scan on Big, 8 segments" for the pages of a parallel Scan (their
+ * TotalSegments; issue 42 item 4), else "5 DescribeTable requests
+ * together". */
+static void many_what(const char *op, size_t n, const char *input, size_t len, char *out, size_t cap)
+{
+    cJSON *in = cJSON_ParseWithLength(input, len);
+    const cJSON *segs = cJSON_GetObjectItemCaseSensitive(in, "TotalSegments");
+    if (cJSON_IsNumber(segs)) {
+        char on[128];
+        remote_wait_what(op, input, len, on, sizeof on);
+        snprintf(out, cap, "%s, %d segments", on, segs->valueint);
+    } else {
+        snprintf(out, cap, "%zu %s requests together", n, op);
+    }
+    cJSON_Delete(in);
+}
+
 status remote_send_many(void *ctx, const char *op, size_t n, const char *const *inputs,
                         const size_t *lens, char **outs, status *sts, diag *ds)
 {
@@ -300,7 +317,7 @@ status remote_send_many(void *ctx, const char *op, size_t n, const char *const *
     if (!started)
         many_work(&mw[0]);   /* no thread: one after the other, here */
     char what[160];
-    snprintf(what, sizeof what, "%zu %s requests together", n, op);
+    many_what(op, n, inputs[0], lens[0], what, sizeof what);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
