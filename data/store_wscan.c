@@ -21,6 +21,7 @@ struct store_wscan {
     store *s;
     ddb_req base;
     int segs, cur;
+    bool by_round;
     wseg seg[STORE_WSCAN_MAX_SEGMENTS];
     store_wscan_keep_fn keep;
     void *ctx;
@@ -89,6 +90,7 @@ status store_wscan_open(store *s, const store_wscan_opts *o, store_wscan **out, 
         w->segs = STORE_WSCAN_MAX_SEGMENTS;
     if (w->segs > 1 && (!s->remote || !s->remote->send_many))
         w->segs = 1;
+    w->by_round = o->by_round;
     w->keep = o->keep;
     w->ctx = o->ctx;
     w->st.segments = w->segs;
@@ -170,6 +172,35 @@ static status round_of(store_wscan *w, diag *d)
     return st;
 }
 
+/* by_round: one round, what every segment kept handed out together. */
+static status next_round(store_wscan *w, av **items, size_t *n, bool *end, diag *d)
+{
+    bool left = false;
+    for (int i = 0; i < w->segs; i++)
+        left = left || !w->seg[i].done;
+    if (!left) {
+        *end = true;
+        return ST_OK;
+    }
+    status st = round_of(w, d);
+    if (st != ST_OK)
+        return st;
+    size_t total = 0, k = 0;
+    for (int i = 0; i < w->segs; i++)
+        total += w->seg[i].n;
+    free(w->out);
+    w->out = xcalloc(total ? total : 1, sizeof *w->out);
+    for (int i = 0; i < w->segs; i++) {
+        for (size_t j = 0; j < w->seg[i].n; j++)
+            av_move(&w->out[k++], &w->seg[i].items[j]);
+        w->seg[i].n = 0;
+    }
+    w->n_out = total;
+    *items = w->out;
+    *n = total;
+    return ST_OK;
+}
+
 status store_wscan_next(store_wscan *w, av **items, size_t *n, bool *end, diag *d)
 {
     for (size_t i = 0; i < w->n_out; i++)
@@ -178,6 +209,8 @@ status store_wscan_next(store_wscan *w, av **items, size_t *n, bool *end, diag *
     *items = NULL;
     *n = 0;
     *end = false;
+    if (w->by_round)
+        return next_round(w, items, n, end, d);
     bool read = false;
     while (w->cur < w->segs) {
         wseg *g = &w->seg[w->cur];

@@ -16,7 +16,8 @@
  * projects the table's keys (and the index's) and nothing else.
  *
  * The order it hands items out in: segment 0's, every page of it, then
- * segment 1's, and so on (a segment's own pages in its Scan order). It
+ * segment 1's, and so on (a segment's own pages in its Scan order); or,
+ * by_round, each round's pages as they come, in segment order. It
  * is not a one-stream Scan's order (how the endpoint spreads partitions
  * over segments is its own), but it is the same every time for the same
  * table; the screen says it (data/store_search.h's order holds only for
@@ -53,6 +54,11 @@ typedef struct store_wscan_opts {
     int segments;            /* 0: store_wscan_plan's */
     const av *after;         /* one segment only: start after this
                                 position (an ExclusiveStartKey) */
+    bool by_round;           /* hand items out in the order of the rounds
+                                instead: every segment's first page (in
+                                segment order), then every second page...;
+                                what a search wants (its first match read,
+                                however far the other segments are) */
     store_wscan_keep_fn keep;/* NULL: keep every item */
     void *ctx;
 } store_wscan_opts;

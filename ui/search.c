@@ -219,9 +219,11 @@ static bool may_read_all(const cond_arg *where)
 /* ---- the table view on an endpoint: parallel Scan segments ------------ */
 
 /* A remote search of a table of more than one 1 MB page reads it in
- * parallel Scan segments (data/store_wscan.h), in segment order: the
- * matches in the order they are handed out, kept for n (which goes to the
- * next one without reading again, and past the last wraps to the first).
+ * parallel Scan segments (data/store_wscan.h), round by round: the first
+ * match read is the one shown (every segment's first page, in segment
+ * order, then every second page...), however far the other segments are;
+ * the matches met are kept for n (which goes to the next one without
+ * reading again, and past the last wraps to the first).
  * Its key: "TABLE\tINDEX\tTEXT". */
 static buf segs_key_;
 static store_wscan *segs_;      /* NULL: every segment read */
@@ -327,7 +329,7 @@ static bool search_segments(view *v, const cond_arg *where)
         ddb_req_init(&q, DDB_SCAN);
         ddb_req_set_str(&q.table, where->table);
         ddb_req_set_str(&q.index, where->index);
-        store_wscan_opts o = { .scan = &q, .segments = segs, .keep = matches };
+        store_wscan_opts o = { .scan = &q, .segments = segs, .by_round = true, .keep = matches };
         if (store_wscan_open(display_store(), &o, &segs_, &d) != ST_OK)
             display_diag("Search", d.code, &d);
         ddb_req_done(&q);
@@ -347,7 +349,7 @@ static bool search_segments(view *v, const cond_arg *where)
     case S_FOUND:
         segs_at_ = (long)want;
         view_items_show(v, &segs_hit_[want]);
-        display_message("%s/%s (match %zu, %d Scan segments read in segment order%s)",
+        display_message("%s/%s (match %zu, %d Scan segments read together, matches as their pages came%s)",
                         wrapped ? "search wrapped to the first match: " : "", text_.data, want + 1, segs,
                         segs_ ? "" : ", all read");
         break;

@@ -343,7 +343,7 @@ rm -f "$tmp/log.delay"
 jcheck "a search in segments says so in its question" "$tmp/ssearch/asked" "Search Big with Scan pages" \
     "in 6 parallel Scan segments"
 check "and finds the last item, saying the segments and their order" "$tmp/ssearch/found" "m049059" \
-    "6 Scan segments read in segment order"
+    "6 Scan segments read together"
 jcheck "n goes on from the match among those read (one match: wraps to it)" "$tmp/ssearch/again" "m049059" \
     "search wrapped to the first match"
 segs ssearch 6 "the search reads 6 segments, their first pages together, within twice the whole Scan's RCU" together
@@ -500,7 +500,7 @@ for size in 80x24 120x35; do
     fi
     rm -f "$tmp/log.delay"
     T send-keys -t t n
-    tcheck "$size: n goes on and finds the item" "6 Scan segments read in segment order"
+    tcheck "$size: n goes on and finds the item" "6 Scan segments read together"
     T kill-server >/dev/null 2>&1
 done
 
