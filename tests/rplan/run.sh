@@ -149,7 +149,7 @@ process.exit(l.some((r) => r.op === "Scan" && r.limit === null) ? 1 : 0);' "$tmp
 # jcheck: check, with the screen's lines joined (a message may wrap).
 jcheck() {
     d=$1; f=$2; shift 2
-    [ -f "$f" ] && tr '\n' ' ' <"$f" | tr -s ' ' >"$f.joined"
+    [ -f "$f" ] && { tr '\n' ' ' <"$f" | tr -s ' '; echo; } >"$f.joined"
     check "$d" "$f.joined" "$@"
 }
 # check NAME FILE TEXT...: every text is on the saved screen.
