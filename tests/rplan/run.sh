@@ -360,19 +360,29 @@ jcheck "and loads all 3,000 items, in segment order" "$tmp/sload/loaded" "Loaded
 segs sload 6 ":load-all reads 6 segments, their first pages together, within twice the whole Scan's RCU" together
 # V over the Scan's results: every result marked, read as keys only in
 # the same segments; the count named before anything is marked, and by
-# the delete (staged under --write: nothing written until :commit).
+# the delete (staged under --write: nothing written until :commit; then,
+# staging off and the staged delete discarded, asked first with the
+# count, here declined: nothing written).
 session smark ':scan
 V
 <Snap:asked>y
 <Snap:choose>a
 :save-display marked
 :marked delete
-:save-display staged' --endpoint-url "$url" --write Big
+:save-display staged
+:discard
+y
+:stage off
+:marked delete
+<Snap:delete>n
+:save-display kept' --endpoint-url "$url" --write Big
 jcheck "V over a Scan asks first, with the cost and the segments" "$tmp/smark/asked" "Mark every result of the Scan of Big" \
     "in 6 parallel Scan segments"
 jcheck "then names the exact count" "$tmp/smark/choose" "Mark all 3000 items the Scan returned"
 check "and marks them all" "$tmp/smark/marked" "3000 marked"
 jcheck "the delete names the exact count" "$tmp/smark/staged" "Staged the delete of 3000 marked items"
+jcheck "unstaged, the delete asks first with the exact count" "$tmp/smark/delete" "Delete 3000 marked items from Big?"
+check "n deletes nothing, the marks stay" "$tmp/smark/kept" "3000 marked"
 segs smark 6 "V reads 6 segments, each once, within twice the whole Scan's RCU"
 if node -e '
 const l = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse);
