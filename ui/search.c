@@ -330,9 +330,15 @@ static bool search_segments(view *v, const cond_arg *where)
         ddb_req_set_str(&q.table, where->table);
         ddb_req_set_str(&q.index, where->index);
         store_wscan_opts o = { .scan = &q, .segments = segs, .by_round = true, .keep = matches };
-        if (store_wscan_open(display_store(), &o, &segs_, &d) != ST_OK)
-            display_diag("Search", d.code, &d);
+        status st = store_wscan_open(display_store(), &o, &segs_, &d);
         ddb_req_done(&q);
+        if (st != ST_OK) {
+            display_diag("Search", d.code, &d);
+            segs_reset();
+            buf_done(&key);
+            table_def_free(&def);
+            return true;
+        }
     }
     outcome o = segs_read(want);
     if (o == S_FOUND && !again && where->item && same_item(&def, where->item, &segs_hit_[want])) {

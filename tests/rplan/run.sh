@@ -489,6 +489,7 @@ T kill-server >/dev/null 2>&1
 # flight (the proxy logs each aborted) and the status line says so; the
 # view stays; n then goes on and finds the item.
 for size in 80x24 120x35; do
+    sock="ddbx-rplan-$$-$size"   # a server of its own (the last one may still be ending)
     : >"$tmp/log"
     T new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
         "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME=$tmp/tmux/home AWS_ACCESS_KEY_ID=AKIDRPLANTEST AWS_SECRET_ACCESS_KEY=rplan-test-secret AWS_MAX_ATTEMPTS=1 DDBX_SCAN_LIMIT=500 $DDBX --endpoint-url $url Big; sleep 30"
