@@ -381,6 +381,31 @@ static void *many_work(void *arg)
     return NULL;
 }
 
+/* What a batch waits for: "Scan on Big, 8 segments" for the pages of a
+ * parallel Scan (their TotalSegments; issue 42 item 4), "5 DescribeTable
+ * requests together" for one operation, else the first two named. */
+static void many_what(size_t n, const char *const *ops, const char *input, size_t len, char *out,
+                      size_t cap)
+{
+    bool one_op = true;
+    for (size_t i = 1; i < n && one_op; i++)
+        one_op = strcmp(ops[i], ops[0]) == 0;
+    if (!one_op) {
+        snprintf(out, cap, "%zu requests together (%s, %s%s)", n, ops[0], ops[1], n > 2 ? ", ..." : "");
+        return;
+    }
+    cJSON *in = cJSON_ParseWithLength(input, len);
+    const cJSON *segs = cJSON_GetObjectItemCaseSensitive(in, "TotalSegments");
+    if (cJSON_IsNumber(segs)) {
+        char on[128];
+        remote_wait_what(ops[0], input, len, on, sizeof on);
+        snprintf(out, cap, "%s, %d segments", on, segs->valueint);
+    } else {
+        snprintf(out, cap, "%zu %s requests together", n, ops[0]);
+    }
+    cJSON_Delete(in);
+}
+
 status remote_send_mixed(void *ctx, size_t n, const char *const *ops, const char *const *inputs,
                          const size_t *lens, char **outs, status *sts, diag *ds)
 {
@@ -407,13 +432,7 @@ status remote_send_mixed(void *ctx, size_t n, const char *const *ops, const char
     if (!started)
         many_work(&mw[0]);   /* no thread: one after the other, here */
     char what[160];
-    bool one_op = true;
-    for (size_t i = 1; i < n && one_op; i++)
-        one_op = strcmp(ops[i], ops[0]) == 0;
-    if (one_op)
-        snprintf(what, sizeof what, "%zu %s requests together", n, ops[0]);
-    else
-        snprintf(what, sizeof what, "%zu requests together (%s, %s%s)", n, ops[0], ops[1], n > 2 ? ", ..." : "");
+    many_what(n, ops, inputs[0], lens[0], what, sizeof what);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {

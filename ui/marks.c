@@ -11,6 +11,7 @@
 
 #include "data/export.h"
 #include "data/store.h"
+#include "data/store_wscan.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
 #include "model/keyset.h"
@@ -19,6 +20,7 @@
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/prices.h"
 #include "ui/staging.h"
 #include "ui/term.h"
 #include "ui/undo.h"
@@ -398,6 +400,69 @@ static bool read_rest(view *v, const char *table, const table_def *def, keyset *
     return ok;
 }
 
+/* The rest of a Scan on an endpoint, when it has more pages: its keys
+ * only, the whole Scan read again in parallel segments (data/store_wscan.h),
+ * after a question with the cost and the segments (issue 42 item 4).
+ * False when it is not that (read_rest reads it), with *handled; else
+ * *ok false when declined, failed or stopped (said). */
+static bool read_rest_segments(view *v, const char *table, const table_def *def, keyset *set, size_t *pages,
+                               bool *stopped, bool *ok)
+{
+    store_info info;
+    store_get_info(display_store(), &info);
+    ddb_req req;
+    buf why = BUF_INIT;
+    bool typed = info.remote && v->ops->typed_request && v->ops->typed_request(v, &req, &why);
+    buf_done(&why);
+    if (!typed || req.kind != DDB_SCAN || req.start.type != AV_M) {
+        if (typed)
+            ddb_req_done(&req);
+        return false;
+    }
+    *ok = false;
+    buf cost = BUF_INIT;
+    prices_read_all_plan(req.table, req.index, &cost);
+    bool yes = display_confirm("Mark every result of the Scan of %s%s%s: it reads the keys of all of it, %s?",
+                               req.table, req.index ? " " : "", req.index ? req.index : "", cost.data);
+    buf_done(&cost);
+    store_wscan *w = NULL;
+    diag d;
+    diag_init(&d);
+    store_wscan_opts o = { .scan = &req, .keys_only = true };
+    if (!yes)
+        display_message("Nothing marked: nothing more was read");
+    else if (store_wscan_open(display_store(), &o, &w, &d) != ST_OK)
+        display_diag("Mark results", d.code, &d);
+    ddb_req_done(&req);
+    store_wscan_stats ss = { 0 };
+    while (w) {
+        av *items;
+        size_t n;
+        bool end;
+        if (store_wscan_next(w, &items, &n, &end, &d) != ST_OK) {
+            display_diag("Mark results", d.code, &d);
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            keyset_add(set, table, def, &items[i]);
+        store_wscan_get_stats(w, &ss);
+        *pages = (size_t)ss.pages;
+        if (end) {
+            *ok = true;
+            break;
+        }
+        display_progress("Reading the results' keys: %zu items, %d of %d Scan segments done (Esc or Ctrl-C stops)",
+                         keyset_count(set), ss.segments_done, ss.segments);
+        if (display_interrupted()) {
+            *stopped = true;
+            *ok = true;   /* what was read is offered, named as such */
+            break;
+        }
+    }
+    store_wscan_free(w);
+    return true;
+}
+
 /* V: what the screen shows; in a view of results (the query bar) every
  * result, its pages not read yet too, and when they are more than the
  * screen shows, a question that names the count: all, or the screen. */
@@ -422,10 +487,14 @@ static void mark_results(view *v)
     }
     all = keyset_new();
     lines_items(v, 0, v->vm.n, table, &def, all);
-    size_t pages;
-    bool stopped;
-    if (!read_rest(v, table, &def, all, &pages, &stopped))
+    size_t pages = 0;
+    bool stopped = false, ok = true;
+    if (read_rest_segments(v, table, &def, all, &pages, &stopped, &ok)) {
+        if (!ok)
+            goto out;   /* declined, or the store's error is on the status line */
+    } else if (!read_rest(v, table, &def, all, &pages, &stopped)) {
         goto out;   /* the store's error is on the status line */
+    }
     size_t na = keyset_count(all);
     if (!na) {
         display_error("No items in this view to mark");

@@ -9,6 +9,7 @@
 
 #include "data/price_file.h"
 #include "data/store.h"
+#include "data/store_wscan.h"
 #include "model/mem.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
@@ -92,6 +93,16 @@ void prices_read_all(const char *table, const char *index, buf *out)
     if (money.len)
         buf_printf(out, ", ≈%s", money.data);
     buf_done(&money);
+}
+
+void prices_read_all_plan(const char *table, const char *index, buf *out)
+{
+    prices_read_all(table, index, out);
+    diag d;
+    diag_init(&d);
+    int segs = store_wscan_plan(display_store(), table, index, &d);
+    if (segs > 1)
+        buf_printf(out, ", in %d parallel Scan segments", segs);
 }
 
 double prices_storage_month(store *st, const ent_table *t, const price_region *p)

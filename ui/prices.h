@@ -28,6 +28,10 @@ void prices_per_million(double units, bool write, buf *out);
  * (store_read_cost), appended; what a remote read asks before it reads
  * everything (issue 42). */
 void prices_read_all(const char *table, const char *index, buf *out);
+/* The same, and the parallel Scan segments the read goes in when more
+ * than one (data/store_wscan.h's plan): what `/`, `:load-all` and V over
+ * a Scan ask before they read a remote table whole. */
+void prices_read_all_plan(const char *table, const char *index, buf *out);
 /* The table's storage a month with its indexes, at p (NAN when a size
  * cannot be read; `:what-if`'s figure). */
 double prices_storage_month(store *st, const ent_table *t, const price_region *p);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "data/store_search.h"
+#include "data/store_wscan.h"
 #include "model/mem.h"
 #include "ui/display.h"
 #include "ui/fmt.h"
@@ -32,8 +33,11 @@ void search_set(const char *text, size_t len)
     buf_add(&text_, text, len);
 }
 
+static void segs_reset(void);
+
 void search_done(void)
 {
+    segs_reset();
     buf_done(&approved_);
     buf_done(&text_);
 }
@@ -198,7 +202,7 @@ static bool may_read_all(const cond_arg *where)
     bool ok = approved_.data && strstr(approved_.data, key.data) != NULL;
     if (!ok) {
         buf cost = BUF_INIT;
-        prices_read_all(where->table, where->index, &cost);
+        prices_read_all_plan(where->table, where->index, &cost);
         ok = display_confirm("Search %s%s%s with Scan pages: up to the whole of it, %s (asked once)?",
                              where->table, where->index ? " " : "", where->index ? where->index : "",
                              cost.data);
@@ -212,11 +216,173 @@ static bool may_read_all(const cond_arg *where)
     return ok;
 }
 
+/* ---- the table view on an endpoint: parallel Scan segments ------------ */
+
+/* A remote search of a table of more than one 1 MB page reads it in
+ * parallel Scan segments (data/store_wscan.h), round by round: the first
+ * match read is the one shown (every segment's first page, in segment
+ * order, then every second page...), however far the other segments are;
+ * the matches met are kept for n (which goes to the next one without
+ * reading again, and past the last wraps to the first).
+ * Its key: "TABLE\tINDEX\tTEXT". */
+static buf segs_key_;
+static store_wscan *segs_;      /* NULL: every segment read */
+static av *segs_hit_;           /* the matches met so far */
+static size_t segs_n_, segs_cap_;
+static long segs_at_ = -1;      /* the one shown last */
+
+static void segs_reset(void)
+{
+    store_wscan_free(segs_);
+    segs_ = NULL;
+    for (size_t i = 0; i < segs_n_; i++)
+        av_done(&segs_hit_[i]);
+    free(segs_hit_);
+    segs_hit_ = NULL;
+    segs_n_ = segs_cap_ = 0;
+    segs_at_ = -1;
+    buf_reset(&segs_key_);
+}
+
+static bool matches(void *ctx, const av *item)
+{
+    (void)ctx;
+    return store_search_item_matches(item, text_.data, text_.len);
+}
+
+/* Are a and b the same item of the table (its key attributes equal)? */
+static bool same_item(const table_def *def, const av *a, const av *b)
+{
+    const key_attr *k[2] = { &def->pk, &def->sk };
+    for (int i = 0; i < 2; i++) {
+        if (!k[i]->name)
+            continue;
+        size_t n = strlen(k[i]->name);
+        const av *x = av_map_get(a, k[i]->name, n), *y = av_map_get(b, k[i]->name, n);
+        if (!x || !y || !av_equal(x, y))
+            return false;
+    }
+    return true;
+}
+
+/* Reads rounds until match `want` is met, every segment is read, Esc,
+ * or an error (shown). */
+static outcome segs_read(size_t want)
+{
+    store_wscan_stats ss;
+    while (segs_ && segs_n_ <= want) {
+        av *items;
+        size_t n;
+        bool end;
+        diag d;
+        diag_init(&d);
+        if (store_wscan_next(segs_, &items, &n, &end, &d) != ST_OK) {
+            display_diag("Search", d.code, &d);
+            return S_FAILED;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (segs_n_ == segs_cap_) {
+                segs_cap_ = segs_cap_ ? 2 * segs_cap_ : 16;
+                segs_hit_ = xrealloc(segs_hit_, segs_cap_ * sizeof *segs_hit_);
+            }
+            av_move(&segs_hit_[segs_n_++], &items[i]);
+        }
+        if (end) {
+            store_wscan_free(segs_);
+            segs_ = NULL;
+            break;
+        }
+        store_wscan_get_stats(segs_, &ss);
+        display_message("Searching for %s: %llu items read in %d Scan segments, %d done (Esc stops)", text_.data,
+                        (unsigned long long)ss.scanned, ss.segments, ss.segments_done);
+        display_refresh();
+        if (segs_n_ <= want && term_interrupted())
+            return S_STOPPED;
+    }
+    return segs_n_ > want ? S_FOUND : S_NONE;
+}
+
+/* The search in segments; false when the table is read in one stream
+ * (store_search's order then: from the selection on). */
+static bool search_segments(view *v, const cond_arg *where)
+{
+    diag d;
+    diag_init(&d);
+    int segs = store_wscan_plan(display_store(), where->table, where->index, &d);
+    if (segs < 2)
+        return false;
+    table_def def;
+    if (store_describe(display_store(), where->table, &def, &d) != ST_OK) {
+        display_diag("Search", d.code, &d);
+        return true;
+    }
+    buf key = BUF_INIT;
+    buf_printf(&key, "%s\t%s\t%s", where->table, where->index ? where->index : "", text_.data);
+    /* n on the match shown last, or after a stop before the first one. */
+    bool again = segs_key_.data && strcmp(segs_key_.data, key.data) == 0 &&
+                 (segs_at_ >= 0 ? where->item && same_item(&def, where->item, &segs_hit_[segs_at_]) : segs_ != NULL);
+    size_t want = again ? (size_t)segs_at_ + 1 : 0;
+    if (!again) {
+        segs_reset();
+        buf_add(&segs_key_, key.data, key.len);
+        ddb_req q;
+        ddb_req_init(&q, DDB_SCAN);
+        ddb_req_set_str(&q.table, where->table);
+        ddb_req_set_str(&q.index, where->index);
+        store_wscan_opts o = { .scan = &q, .segments = segs, .by_round = true, .keep = matches };
+        status st = store_wscan_open(display_store(), &o, &segs_, &d);
+        ddb_req_done(&q);
+        if (st != ST_OK) {
+            display_diag("Search", d.code, &d);
+            segs_reset();
+            buf_done(&key);
+            table_def_free(&def);
+            return true;
+        }
+    }
+    outcome o = segs_read(want);
+    if (o == S_FOUND && !again && where->item && same_item(&def, where->item, &segs_hit_[want])) {
+        want++;   /* the selection itself is not the next match */
+        o = segs_read(want);
+    }
+    bool wrapped = false;
+    if (o == S_NONE && segs_n_) {
+        wrapped = true;
+        want = 0;
+        o = S_FOUND;
+    }
+    switch (o) {
+    case S_FOUND:
+        segs_at_ = (long)want;
+        view_items_show(v, &segs_hit_[want]);
+        display_message("%s/%s (match %zu, %d Scan segments read together, matches as their pages came%s)",
+                        wrapped ? "search wrapped to the first match: " : "", text_.data, want + 1, segs,
+                        segs_ ? "" : ", all read");
+        break;
+    case S_NONE:
+        display_error("Not found: %s in %d Scan segments, all read (the selection stays)", text_.data, segs);
+        break;
+    case S_STOPPED:
+        display_message("Search stopped: %d Scan segments, %zu match%s so far (n goes on): %s", segs, segs_n_,
+                        segs_n_ == 1 ? "" : "es", text_.data);
+        break;
+    case S_FAILED:
+        break;
+    }
+    buf_done(&key);
+    table_def_free(&def);
+    return true;
+}
+
 static void search_store(view *v, int dir)
 {
     cond_arg where = { 0 };
     v->ops->context(v, &where);
     if (dir > 0 && !may_read_all(&where))
+        return;
+    store_info info;
+    store_get_info(display_store(), &info);
+    if (dir > 0 && info.remote && search_segments(v, &where))
         return;
     av start = { 0 }, match = { 0 };
     const av *gpk = view_items_group_pk(v);

@@ -47,6 +47,7 @@
 #include <strings.h>
 
 #include "data/store.h"
+#include "data/store_wscan.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
 #include "model/mem.h"
@@ -900,6 +901,83 @@ static void load_pages(view *v, long long want)
     buf_done(&b);
 }
 
+/* :load-all of a Scan on an endpoint in parallel Scan segments
+ * (data/store_wscan.h): the whole Scan read again from its start, its
+ * results shown in segment order (segment 0's, then 1's, ...), as the
+ * status line says; Esc stops every segment in flight and keeps what was
+ * read. */
+static void load_segments(view *v, int segs)
+{
+    query_view *p = v->priv;
+    ddb_req req;
+    buf why = BUF_INIT;
+    av_done(&p->lek);
+    bool built = build_request(p, &req, &why);
+    buf_done(&why);
+    store_wscan *w = NULL;
+    diag d;
+    diag_init(&d);
+    store_wscan_opts o = { .scan = &req, .segments = segs };
+    if (!built || store_wscan_open(display_store(), &o, &w, &d) != ST_OK) {
+        ddb_req_done(&req);
+        if (built)
+            display_diag(":load-all", d.code, &d);
+        return;
+    }
+    ddb_req_done(&req);
+    /* The results go: the Scan is read again from its start. */
+    size_t keep = 0;
+    while (keep < v->vm.n && v->vm.lines[keep].kind != L_RESULT && v->vm.lines[keep].kind != L_MORE)
+        keep++;
+    vm_trim(&v->vm, 0, keep);
+    p->count = p->scanned = p->pages = 0;
+    p->capacity = 0;
+    store_wscan_stats ss = { 0 };
+    const char *how = "Loaded";
+    for (;;) {
+        av *items;
+        size_t n;
+        bool end;
+        status st = store_wscan_next(w, &items, &n, &end, &d);
+        store_wscan_get_stats(w, &ss);
+        p->count = (long long)ss.count;
+        p->scanned = (long long)ss.scanned;
+        p->pages = (long long)ss.pages;
+        p->capacity = ss.rcu;
+        for (size_t i = 0; st == ST_OK && i < n; i++) {
+            qline *q = xcalloc(1, sizeof *q);
+            av_move(&q->item, &items[i]);
+            vm_append(&v->vm, L_RESULT, q);
+        }
+        if (st != ST_OK) {
+            display_diag(":load-all", d.code, &d);
+            how = "Stopped";
+            break;
+        }
+        if (end)
+            break;
+        buf b = BUF_INIT;
+        progress(p, "Loading", &b);
+        display_progress("%s; %d of %d Scan segments done (Esc stops)", b.data, ss.segments_done, segs);
+        buf_done(&b);
+        if (display_interrupted()) {
+            how = "Stopped";
+            break;
+        }
+    }
+    store_wscan_free(w);
+    p->ran = true;
+    p->scan = true;
+    buf b = BUF_INIT;
+    progress(p, how, &b);
+    if (*how == 'S')
+        display_error("%s; %d of %d Scan segments read, the rest not (:load-all reads it again)", b.data,
+                      ss.segments_done, segs);
+    else
+        display_message("%s, the end: %d Scan segments, in segment order", b.data, segs);
+    buf_done(&b);
+}
+
 /* :load-all of a Scan on an endpoint reads the whole table or index: it
  * says what that costs (DescribeTable's size) and asks first. */
 static bool may_load_all(query_view *p)
@@ -910,7 +988,7 @@ static bool may_load_all(query_view *p)
         return true;
     const index_def *ix = query_cur_index(p);
     buf cost = BUF_INIT;
-    prices_read_all(p->table, ix ? ix->name : NULL, &cost);
+    prices_read_all_plan(p->table, ix ? ix->name : NULL, &cost);
     bool ok = display_confirm("Load every page of the Scan of %s%s%s: it reads all of it, %s?", p->table,
                               ix ? " " : "", ix ? ix->name : "", cost.data);
     buf_done(&cost);
@@ -924,7 +1002,15 @@ static void load_command(view *v, int argc, char **argv)
     if (strcmp(argv[0], "load") != 0) {
         store_info info;
         store_get_info(display_store(), &info);
-        if (argc == 1 && may_load_all(v->priv)) {
+        diag d;
+        diag_init(&d);
+        query_view *p = v->priv;
+        const index_def *ix = query_cur_index(p);
+        int segs = info.remote && !is_query(p) ? store_wscan_plan(display_store(), p->table, ix ? ix->name : NULL, &d)
+                                                : 1;
+        if (argc == 1 && segs > 1 && may_load_all(p)) {
+            load_segments(v, segs);
+        } else if (argc == 1 && segs < 2 && may_load_all(p)) {
             whole_pages = info.remote;
             load_pages(v, 0);
             whole_pages = false;

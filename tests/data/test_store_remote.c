@@ -20,6 +20,7 @@
 
 #include "data/samples.h"
 #include "data/store.h"
+#include "data/store_wscan.h"
 #include "model/av.h"
 #include "model/buf.h"
 #include "model/ddbjson.h"
@@ -573,6 +574,100 @@ static void pages_of_table_and_gsi(void **state)
     compare_pages("SocialGraph", "GSI1", "TARGET#bob", 1);
 }
 
+/* Every item of the table once, in the order store_wscan hands them out
+ * (at most 512), and the read's stats. */
+static size_t wscan_all(store *r, const store_wscan_opts *o, av *got, store_wscan_stats *ss)
+{
+    store_wscan *ws = NULL;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_wscan_open(r, o, &ws, &d), ST_OK);
+    size_t ng = 0;
+    for (;;) {
+        av *items;
+        size_t n;
+        bool end;
+        assert_int_equal(store_wscan_next(ws, &items, &n, &end, &d), ST_OK);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(ng < 512);
+            av_move(&got[ng++], &items[i]);
+        }
+        if (end)
+            break;
+    }
+    store_wscan_get_stats(ws, ss);
+    store_wscan_free(ws);
+    return ng;
+}
+
+static bool sk_from_a(void *ctx, const av *item)
+{
+    (void)ctx;
+    const av *sk = av_map_get(item, "SK", 2);
+    return sk && sk->type == AV_S && sk->u.s.len > 0 && sk->u.s.ptr[0] == 'A';
+}
+
+/* A whole read in parallel Scan segments (issue 42 item 4): TotalSegments
+ * from the table's size (here pages of 2 items: one segment a page, up to
+ * 8), each round sent together, every item once; keys only projects the
+ * keys; by_round with a filter keeps what it keeps, in the rounds' order. */
+static void whole_read_in_segments(void **state)
+{
+    wire w;
+    store *r = open_remote(&w, 0, 2);
+    store_set_send_many(r, send_many_local, &w);
+    diag d;
+    diag_init(&d);
+    table_stats ts;
+    assert_int_equal(store_stats(local_store, "Music", NULL, &ts, &d), ST_OK);
+    int want = ts.items / 2 + (ts.items % 2) > 8 ? 8 : (int)(ts.items / 2 + ts.items % 2);
+    assert_true(want > 1);
+    assert_int_equal(store_wscan_plan(r, "Music", NULL, &d), want);
+    ddb_req q;
+    ddb_req_init(&q, DDB_SCAN);
+    ddb_req_set_str(&q.table, "Music");
+    av got[512];
+    store_wscan_stats ss;
+    store_wscan_opts o = { .scan = &q };
+    w.many = 0;
+    size_t ng = wscan_all(r, &o, got, &ss);
+    assert_int_equal(ng, ts.items);
+    assert_int_equal(ss.segments, want);
+    assert_int_equal(ss.segments_done, want);
+    assert_true(ss.pages >= (uint64_t)want);
+    assert_true(w.many >= 1);   /* the rounds went together */
+    assert_non_null(strstr(w.last, "\"TotalSegments\":"));
+    for (size_t i = 0; i < ng; i++)
+        for (size_t j = i + 1; j < ng; j++)
+            assert_false(av_equal(&got[i], &got[j]));   /* each item once */
+    for (size_t i = 0; i < ng; i++)
+        av_done(&got[i]);
+
+    /* Keys only: the table's two key attributes, nothing else. */
+    o.keys_only = true;
+    ng = wscan_all(r, &o, got, &ss);
+    assert_int_equal(ng, ts.items);
+    assert_non_null(strstr(w.last, "\"ProjectionExpression\":\"#wk0, #wk1\""));
+    for (size_t i = 0; i < ng; i++) {
+        assert_int_equal(got[i].u.m.len, 2);
+        av_done(&got[i]);
+    }
+
+    /* by_round, a filter: the items kept, no other. */
+    o.keys_only = false;
+    o.by_round = true;
+    o.keep = sk_from_a;
+    ng = wscan_all(r, &o, got, &ss);
+    assert_true(ng > 0 && ng < ts.items);
+    assert_int_equal(ss.kept, ng);
+    for (size_t i = 0; i < ng; i++) {
+        assert_true(sk_from_a(NULL, &got[i]));
+        av_done(&got[i]);
+    }
+    ddb_req_done(&q);
+    store_close(r);
+}
+
 static const char put_req[] =
     "{\"TableName\":\"ProfileHistory\",\"Item\":{\"user_id\":{\"S\":\"remote-test\"},"
     "\"update_timestamp\":{\"S\":\"2026-01-01T00:00:00Z\"}}}";
@@ -849,6 +944,7 @@ int main(void)
         cmocka_unit_test(view_prefetch_together),
         cmocka_unit_test(pages_of_table_and_gsi),
         cmocka_unit_test(read_budget_asks_first),
+        cmocka_unit_test(whole_read_in_segments),
         cmocka_unit_test(writes_refused_without_the_flag),
         cmocka_unit_test(writes_ask_first_with_the_flag),
         cmocka_unit_test(capacity_is_summed),

@@ -6,7 +6,8 @@
  * a laptop to an AWS region) and logs every request, one JSON object a
  * line, to LOG:
  *   {"n":1,"op":"Query","table":"Big","index":"GSI1","limit":40,
- *    "select":null,"consistent":false,"proj":"#k","status":200,
+ *    "select":null,"consistent":false,"proj":"#k","segment":null,
+ *    "total_segments":null,"start":false,"status":200,
  *    "rcu":1.5,"wcu":0,"items":40,"bytes":12345,"t0":..,"t1":..}
  * rcu and wcu come from the answer's ConsumedCapacity (the whole answer's,
  * table and indexes together; an array summed); items is the answer's
@@ -88,6 +89,8 @@ const server = http.createServer((req, res) => {
     rec.consistent = !!input.ConsistentRead;
     rec.proj = input.ProjectionExpression || null;
     rec.segment = input.Segment === undefined ? null : input.Segment;
+    rec.total_segments = input.TotalSegments === undefined ? null : input.TotalSegments;
+    rec.start = !!input.ExclusiveStartKey;
     const d = delayNow(input);
     let aborted = false;
     res.on('close', () => {

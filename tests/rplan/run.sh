@@ -71,7 +71,8 @@ nok() {
 
 # session NAME KEYS ddbx-args...: one explorer run; its requests are
 # $tmp/NAME.log (the proxy's lines). Its screen is $cols x $rows when
-# set, else 100x24.
+# set, else 100x24. $extra: more of its environment.
+extra=""
 session() {
     name=$1; keys=$2; shift 2
     mkdir -p "$tmp/$name/home"
@@ -80,7 +81,7 @@ session() {
     (cd "$tmp/$name" && env -i PATH="$PATH" HOME="$tmp/$name/home" TMPDIR="$tmp" \
         LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=xterm-256color COLUMNS=${cols:-100} LINES=${rows:-24} \
         AWS_ACCESS_KEY_ID=AKIDRPLANTEST AWS_SECRET_ACCESS_KEY=rplan-test-secret \
-        AWS_MAX_ATTEMPTS=1 DDBX_SCRIPT="$tmp/$name.keys" \
+        AWS_MAX_ATTEMPTS=1 DDBX_SCRIPT="$tmp/$name.keys" $extra \
         ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} \
         "$DDBX" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" 7>&-)
     echo $? >"$tmp/$name.rc"
@@ -162,7 +163,7 @@ process.exit(l.some((r) => r.op === "Scan" && r.limit === null) ? 1 : 0);' "$tmp
 # jcheck: check, with the screen's lines joined (a message may wrap).
 jcheck() {
     d=$1; f=$2; shift 2
-    [ -f "$f" ] && tr '\n' ' ' <"$f" | tr -s ' ' >"$f.joined"
+    [ -f "$f" ] && { tr '\n' ' ' <"$f" | tr -s ' '; echo; } >"$f.joined"
     check "$d" "$f.joined" "$@"
 }
 # check NAME FILE TEXT...: every text is on the saved screen.
@@ -380,6 +381,99 @@ check ":load-all of a Scan asks first, with the cost" "$tmp/loadall/asked" "Load
 check "and loads it all" "$tmp/loadall/loaded" "the end"
 within loadall open 3 "2 * $all_r" ":scan and :load-all: the first page, then 1 MB pages"
 
+# Parallel Scan segments (issue 42 item 4, as `ddbx pull --segments`):
+# a whole read of a table of more than one page goes in TotalSegments
+# chosen from DescribeTable's size, one segment a page up to 8, each
+# round the next page of every segment at once. Pages here are 500 items
+# (DDBX_SCAN_LIMIT, as a slow link would set; the table is 3,000 items,
+# under one 1 MB page otherwise): 6 pages, so 6 segments. With 150 ms each
+# way, a round's pages overlap in the proxy (sent together). Their RCU:
+# at most twice one Scan of the whole table; each segment read once.
+# segs NAME SEGMENTS WHAT [together]: the session's Scans of Big are
+# TotalSegments SEGMENTS, every segment read, its first page once; with
+# "together" (a session with a delay) the first round's pages overlap in
+# the proxy; their RCU within twice the whole Scan's.
+segs() {
+    if node -e '
+const [file, want, allRcu, together] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3]), process.argv[4] === "together"];
+const l = require("fs").readFileSync(file, "utf8").split("\n").filter(Boolean).map(JSON.parse);
+const s = l.filter((r) => r.op === "Scan" && r.table === "Big" && r.total_segments);
+const segs = new Set(s.map((r) => r.segment));
+const first = s.filter((r) => !r.start);
+let most = 0;
+for (const a of first) most = Math.max(most, first.filter((b) => b.t0 < a.t1 && a.t0 < b.t1).length);
+const rcu = s.reduce((a, r) => a + r.rcu, 0);
+const ok = s.length >= want && s.every((r) => r.total_segments === want && r.limit === 500) &&
+  segs.size === want && first.length === want && (!together || most === want) && rcu <= 2 * allRcu + 1e-9;
+console.log("# " + s.length + " segment pages, " + segs.size + " segments, " + most + " at once, " + rcu + " RCU");
+process.exit(ok ? 0 : 1);' "$tmp/$1.log" "$2" "$all_r" "$4"; then
+        ok "$3"
+    else
+        ops "$1" >"$tmp/$1.ops"; nok "$3" "$tmp/$1.ops"
+    fi
+}
+extra="DDBX_SCAN_LIMIT=500"
+echo 150 >"$tmp/log.delay"
+session ssearch '/m049059
+<Snap:asked>y
+:save-display found
+n
+:save-display again' --endpoint-url "$url" Big
+rm -f "$tmp/log.delay"
+jcheck "a search in segments says so in its question" "$tmp/ssearch/asked" "Search Big with Scan pages" \
+    "in 6 parallel Scan segments"
+check "and finds the last item, saying the segments and their order" "$tmp/ssearch/found" "m049059" \
+    "6 Scan segments read together"
+jcheck "n goes on from the match among those read (one match: wraps to it)" "$tmp/ssearch/again" "m049059" \
+    "search wrapped to the first match"
+segs ssearch 6 "the search reads 6 segments, their first pages together, within twice the whole Scan's RCU" together
+echo 150 >"$tmp/log.delay"
+session sload ':scan
+:load-all
+<Snap:asked>y
+:save-display loaded' --endpoint-url "$url" Big
+rm -f "$tmp/log.delay"
+jcheck ":load-all in segments says so in its question" "$tmp/sload/asked" "Load every page of the Scan of Big" \
+    "in 6 parallel Scan segments"
+jcheck "and loads all 3,000 items, in segment order" "$tmp/sload/loaded" "Loaded: " "3000 items scanned, 3000 matches" \
+    "6 Scan segments, in segment order"
+segs sload 6 ":load-all reads 6 segments, their first pages together, within twice the whole Scan's RCU" together
+# V over the Scan's results: every result marked, read as keys only in
+# the same segments; the count named before anything is marked, and by
+# the delete (staged under --write: nothing written until :commit; then,
+# staging off and the staged delete discarded, asked first with the
+# count, here declined: nothing written).
+session smark ':scan
+V
+<Snap:asked>y
+<Snap:choose>a
+:save-display marked
+:marked delete
+:save-display staged
+:discard
+y
+:stage off
+:marked delete
+<Snap:delete>n
+:save-display kept' --endpoint-url "$url" --write Big
+jcheck "V over a Scan asks first, with the cost and the segments" "$tmp/smark/asked" "Mark every result of the Scan of Big" \
+    "in 6 parallel Scan segments"
+jcheck "then names the exact count" "$tmp/smark/choose" "Mark all 3000 items the Scan returned"
+check "and marks them all" "$tmp/smark/marked" "3000 marked"
+jcheck "the delete names the exact count" "$tmp/smark/staged" "Staged the delete of 3000 marked items"
+jcheck "unstaged, the delete asks first with the exact count" "$tmp/smark/delete" "Delete 3000 marked items from Big?"
+check "n deletes nothing, the marks stay" "$tmp/smark/kept" "3000 marked"
+segs smark 6 "V reads 6 segments, each once, within twice the whole Scan's RCU"
+if node -e '
+const l = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean).map(JSON.parse);
+const s = l.filter((r) => r.op === "Scan" && r.total_segments);
+process.exit(s.length && s.every((r) => r.proj) && !l.some((r) => r.op === "BatchWriteItem" || r.op === "DeleteItem") ? 0 : 1);' "$tmp/smark.log"; then
+    ok "V reads the keys only, and the staged delete writes nothing"
+else
+    ops smark >"$tmp/smark.ops"; nok "V reads the keys only, and the staged delete writes nothing" "$tmp/smark.ops"
+fi
+extra=""
+
 # A session read budget (--budget, :budget): a read that could pass it (a
 # 1 MB page: up to 128 RCU) asks first; n sends nothing.
 session budget ':budget
@@ -469,6 +563,10 @@ screen_has() { # text: waits up to 8 s for it on the screen
 tcheck() { # description text
     if screen_has "$2"; then ok "$1"; else nok "$1: no '$2'" "$tmp/pane"; fi
 }
+pane_now() { # description text: on the screen now (no wait)
+    if T capture-pane -p -t t | grep -qF -- "$2"; then ok "$1"; else
+        T capture-pane -p -t t >"$tmp/pane"; nok "$1" "$tmp/pane"; fi
+}
 mkdir -p "$tmp/tmux/home"
 T new-session -d -s t -x 100 -y 24 \
     "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME=$tmp/tmux/home AWS_ACCESS_KEY_ID=AKIDRPLANTEST AWS_SECRET_ACCESS_KEY=rplan-test-secret AWS_MAX_ATTEMPTS=1 $DDBX --endpoint-url $url Big; sleep 30"
@@ -481,16 +579,45 @@ T send-keys -t t j j q
 tcheck "keys typed during the wait are dropped and counted" "3 keys typed meanwhile dropped"
 tcheck "the flip arrives after the wait" "GSI GSI1"
 sleep 0.3
-if T capture-pane -p -t t | grep -qF "GSI GSI1"; then ok "the q typed during the wait did not leave the table"; else
-    T capture-pane -p -t t >"$tmp/pane"; nok "the q typed during the wait did not leave the table" "$tmp/pane"; fi
+pane_now "the q typed during the wait did not leave the table" "GSI GSI1"
 T send-keys -t t R
 tcheck "R waits on GSI1 again" "on GSI1 … "
 T send-keys -t t Escape
 tcheck "Esc cancels it at once" "Cancelled: Query on GSI1 stopped after"
-if T capture-pane -p -t t | grep -qF "GSI GSI1"; then ok "and the view stays"; else
-    T capture-pane -p -t t >"$tmp/pane"; nok "and the view stays" "$tmp/pane"; fi
+pane_now "and the view stays" "GSI GSI1"
 rm -f "$tmp/log.delay"
 T kill-server >/dev/null 2>&1
+
+# A search in segments, where the user meets it (80x24, then 120x35): the
+# wait line names the Scan and its segments; Esc stops every segment in
+# flight (the proxy logs each aborted) and the status line says so; the
+# view stays; n then goes on and finds the item.
+for size in 80x24 120x35; do
+    sock="ddbx-rplan-$$-$size"   # a server of its own (the last one may still be ending)
+    : >"$tmp/log"
+    T new-session -d -s t -x "${size%x*}" -y "${size#*x}" \
+        "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME=$tmp/tmux/home AWS_ACCESS_KEY_ID=AKIDRPLANTEST AWS_SECRET_ACCESS_KEY=rplan-test-secret AWS_MAX_ATTEMPTS=1 DDBX_SCAN_LIMIT=500 $DDBX --endpoint-url $url Big; sleep 30"
+    tcheck "$size: the table opens" "ACTOR#p000"
+    T send-keys -t t / m049059 Enter
+    tcheck "$size: the search asks, naming the segments" "parallel Scan"
+    echo "1500 Big" >"$tmp/log.delay"
+    T send-keys -t t y
+    tcheck "$size: the wait line names the Scan and its segments" "Scan on Big, 6 segments … "
+    T send-keys -t t Escape
+    tcheck "$size: Esc stops every segment and says so" "Cancelled: Scan on Big, 6 segments stopped after"
+    pane_now "$size: and the view stays" "ACTOR#p000"
+    i=0
+    while [ $i -lt 50 ] && [ "$(grep -c '"total_segments":6.*"aborted":true' "$tmp/log")" -lt 6 ]; do sleep 0.1; i=$((i + 1)); done
+    if [ "$(grep -c '"total_segments":6.*"aborted":true' "$tmp/log")" = 6 ]; then
+        ok "$size: each of the 6 segments' requests was hung up"
+    else
+        nok "$size: each of the 6 segments' requests was hung up" "$tmp/log"
+    fi
+    rm -f "$tmp/log.delay"
+    T send-keys -t t n
+    tcheck "$size: n goes on and finds the item" "6 Scan segments read together"
+    T kill-server >/dev/null 2>&1
+done
 
 # A dead endpoint (a port nobody listens on) fails fast and says what
 # failed: the connection refused, the retries (AWS_MAX_ATTEMPTS=3) made
