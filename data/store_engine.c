@@ -484,8 +484,10 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
             return store_batch_exec(s, &one, res, err);
         }
         return store_batch_exec(s, req, res, err);
+    case DDB_EXECUTE:
+        return store_pq_execute(s, req, res, err);
     default:
-        break;   /* the control plane and PartiQL work on JSON */
+        break;   /* the control plane works on JSON */
     }
     return store_exec_json(s, req, res, err);
 }

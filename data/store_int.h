@@ -318,6 +318,11 @@ status store_op_transact_write(store *s, const struct cJSON *in, buf *out, diag 
 status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d);
 /* PartiQL (store_partiql.c). */
 status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
+/* ExecuteStatement typed (store_exec's DDB_EXECUTE): the statement,
+ * Parameters, Limit, NextToken, ConsistentRead, ReturnConsumedCapacity and
+ * ReturnValuesOnConditionCheckFailure of req; Items, NextToken,
+ * LastEvaluatedKey and ConsumedCapacity into res. */
+status store_pq_execute(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
 void store_partiql_free(store_shared *sh);
