@@ -31,6 +31,7 @@
 #include "data/store_ops.h"
 #include "model/base64.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/mem.h"
 #include "model/partiql.h"
 
@@ -126,12 +127,12 @@ static void caps_init(caps *c, const char *rcc)
     c->mode = ddb_rcc_find(rcc);
 }
 
-/* Appends the accumulated capacity: the first table's (as_list false) or
- * every table's. */
-static void caps_write(caps *c, buf *out, bool as_list)
+/* Appends the accumulated capacity, every table's. */
+static void caps_write(caps *c, buf *out)
 {
+    sop_units_of(&c->acc);
     if (c->acc.n_caps)
-        sop_write_caps(out, c->mode, &c->acc, out->len && out->data[out->len - 1] != '{', as_list);
+        ddbres_caps_json(out, c->mode, &c->acc, true);
 }
 
 static void caps_done(caps *c)
@@ -454,22 +455,8 @@ status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
     ddb_err e;
     ddb_err_init(&e);
     if ((st = store_pq_execute(s, &req, &res, &e)) == ST_OK) {
-        buf_adds(out, "{\"Items\":[");
-        for (size_t i = 0; i < res.n_items; i++) {
-            if (i)
-                buf_addc(out, ',');
-            ddbjson_write_item(out, &res.items[i]);
-        }
-        buf_addc(out, ']');
-        if (res.next_token)
-            member_str(out, "NextToken", res.next_token);
-        if (res.last_key.type == AV_M) {
-            member(out, "LastEvaluatedKey");
-            ddbjson_write_item(out, &res.last_key);
-        }
-        if (res.n_caps)
-            sop_write_caps(out, req.rcc, &res, true, false);
-        buf_addc(out, '}');
+        sop_units_of(&res);
+        ddb_res_json(&req, &res, out);
     } else {
         op_error(s, &e, d);
     }
@@ -563,7 +550,7 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
     }
     buf_reset(&s->err_extra);
     buf_addc(out, ']');
-    caps_write(&cap, out, true);
+    caps_write(&cap, out);
     buf_addc(out, '}');
 out:
     for (i = 0; i < n; i++)
@@ -742,25 +729,23 @@ static void tx_req(const pstmt *ps, size_t n, bool reads, ddb_rcc rcc, ddb_req *
     q->rcc = rcc;
 }
 
-/* A read transaction's "Responses": each item read, through its
- * statement's filter and SELECT list ({} when none or filtered out). */
-static void tx_responses(const pstmt *ps, size_t n, const ddb_res *res, buf *out)
+/* The answer of the transaction that ran req into res: a read
+ * transaction's Responses are each item read through its statement's
+ * filter and SELECT list ({} when none or filtered out). */
+static void tx_answer(const pstmt *ps, size_t n, bool reads, ddb_req *req, ddb_res *res, buf *out)
 {
-    member(out, "Responses");
-    buf_addc(out, '[');
-    for (size_t i = 0; i < res->n_items; i++) {
-        buf_adds(out, i ? ",{" : "{");
-        const av *item = &res->items[i];
-        av proj;
-        if (item->type == AV_M && i < n && pq_plan_match(&ps[i].plan, item)) {
+    for (size_t i = 0; reads && i < res->n_items; i++) {
+        av *item = &res->items[i];
+        av proj = { .type = AV_NONE };
+        if (item->type == AV_M && i < n && pq_plan_match(&ps[i].plan, item))
             pq_plan_project(&ps[i].plan, item, &proj);
-            member(out, "Item");
-            ddbjson_write_item(out, &proj);
-            av_done(&proj);
-        }
-        buf_addc(out, '}');
+        av_done(item);
+        av_move(item, &proj);
     }
-    buf_addc(out, ']');
+    sop_units_of(res);
+    if (!res->n_caps)
+        req->rcc = DDB_RCC_NONE;   /* no ConsumedCapacity at all, not [] */
+    ddb_res_json(req, res, out);
 }
 
 status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d)
@@ -783,8 +768,7 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     const cJSON *list = store_jget(in, "TransactStatements");
     size_t n = (size_t)cJSON_GetArraySize(list);
     pstmt *ps = xcalloc(n, sizeof *ps);
-    caps cap;
-    caps_init(&cap, store_jstr(in, "ReturnConsumedCapacity"));
+    ddb_rcc rcc = ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
     ddb_req req;
     ddb_req_init(&req, DDB_TRANSACT_WRITE);
     ddb_res res;
@@ -792,7 +776,7 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     int reads = 0, writes = 0;
     if ((st = tx_prepare(s, list, ps, &reads, &writes, d)) != ST_OK)
         goto out;
-    tx_req(ps, n, reads, cap.mode, &req);
+    tx_req(ps, n, reads, rcc, &req);
     ddb_err e;
     ddb_err_init(&e);
     if ((st = store_exec(s, &req, &res, &e)) == ST_TXN_CANCELED && writes)
@@ -802,12 +786,7 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     ddb_err_done(&e);
     if (st != ST_OK)
         goto out;
-    ddb_res_add_caps(&cap.acc, &res);
-    buf_addc(out, '{');
-    if (reads)
-        tx_responses(ps, n, &res, out);
-    caps_write(&cap, out, true);
-    buf_addc(out, '}');
+    tx_answer(ps, n, reads, &req, &res, out);
     if (id)
         token_keep(s, id, reqtext, out);
 out:
@@ -819,7 +798,6 @@ out:
     free(reqtext);
     ddb_res_done(&res);
     ddb_req_done(&req);
-    caps_done(&cap);
     return st;
 }
 
