@@ -15,6 +15,7 @@
 
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/size.h"
 
 /* ---- specs ---- */
@@ -343,32 +344,9 @@ status sop_attributes_to_get(const cJSON *in, av *names, diag *d)
 
 status sop_error(store *s, const ddb_err *e, diag *d)
 {
-    buf *x = &s->err_extra;
-    if (e->item.type == AV_M) {
-        buf_reset(x);
-        buf_adds(x, "{\"Item\":");
-        ddbjson_write_item(x, &e->item);
-        buf_addc(x, '}');
-    } else if (e->n_reasons) {
-        buf_reset(x);
-        buf_adds(x, "{\"CancellationReasons\":[");
-        for (size_t i = 0; i < e->n_reasons; i++) {
-            const ddb_reason *r = &e->reasons[i];
-            if (i)
-                buf_addc(x, ',');
-            buf_adds(x, "{\"Code\":");
-            ddbjson_write_string(x, r->code, strlen(r->code));
-            if (r->message) {
-                buf_adds(x, ",\"Message\":");
-                ddbjson_write_string(x, r->message, strlen(r->message));
-            }
-            if (r->item.type == AV_M) {
-                buf_adds(x, ",\"Item\":");
-                ddbjson_write_item(x, &r->item);
-            }
-            buf_addc(x, '}');
-        }
-        buf_adds(x, "]}");
+    if (ddb_err_has_members(e)) {
+        buf_reset(&s->err_extra);
+        ddb_err_json(e, &s->err_extra);
     }
     *d = e->d;
     return d->code;

@@ -319,3 +319,38 @@ void ddb_res_json(const ddb_req *req, const ddb_res *res, buf *out)
     }
     buf_addc(out, '}');
 }
+
+/* ---- the members beside an error's message ---- */
+
+bool ddb_err_has_members(const ddb_err *e)
+{
+    return e->item.type == AV_M || e->n_reasons;
+}
+
+void ddb_err_json(const ddb_err *e, buf *out)
+{
+    if (!ddb_err_has_members(e))
+        return;
+    buf_addc(out, '{');
+    if (e->item.type == AV_M) {
+        item_member(out, "Item", &e->item);
+        buf_addc(out, '}');
+        return;
+    }
+    member(out, "CancellationReasons");
+    buf_addc(out, '[');
+    for (size_t i = 0; i < e->n_reasons; i++) {
+        const ddb_reason *r = &e->reasons[i];
+        buf_adds(out, i ? ",{" : "{");
+        member(out, "Code");
+        ddbjson_write_string(out, r->code, strlen(r->code));
+        if (r->message) {
+            member(out, "Message");
+            ddbjson_write_string(out, r->message, strlen(r->message));
+        }
+        if (r->item.type == AV_M)
+            item_member(out, "Item", &r->item);
+        buf_addc(out, '}');
+    }
+    buf_adds(out, "]}");
+}

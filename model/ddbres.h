@@ -50,4 +50,11 @@ void ddbres_items_open(buf *out, bool count_only);
 void ddbres_items_close(buf *out, bool count_only, uint64_t count, uint64_t scanned, const av *lek,
                         ddb_rcc mode, const ddb_res *res);
 
+/* The members DynamoDB puts beside an error's message, as an object:
+ * {"Item":...} (a failed condition's item, ReturnValuesOnConditionCheckFailure
+ * ALL_OLD) or {"CancellationReasons":[{"Code":..,"Message":..,"Item":..},
+ * ...]}; nothing when e has neither (ddb_err_has_members false). */
+bool ddb_err_has_members(const ddb_err *e);
+void ddb_err_json(const ddb_err *e, buf *out);
+
 #endif

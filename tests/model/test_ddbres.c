@@ -261,6 +261,36 @@ static void execute_statement_items_next_token_last_key(void **state)
     ddb_req_done(&q);
 }
 
+/* The members beside an error's message: the failed condition's item
+ * (ReturnValuesOnConditionCheckFailure ALL_OLD), or a
+ * TransactionCanceledException's CancellationReasons (API reference,
+ * TransactWriteItems, "Errors"). */
+static void error_members(void **state)
+{
+    (void)state;
+    ddb_err e;
+    ddb_err_init(&e);
+    buf b = BUF_INIT;
+    assert_false(ddb_err_has_members(&e));
+    ddb_err_json(&e, &b);
+    assert_int_equal(b.len, 0);
+    e.item = parse("{\"k\":{\"S\":\"1\"}}");
+    ddb_err_json(&e, &b);
+    assert_string_equal(b.data, "{\"Item\":{\"k\":{\"S\":\"1\"}}}");
+    av_done(&e.item);
+    ddb_err_add_reason(&e, "None", NULL);
+    ddb_reason *r = ddb_err_add_reason(&e, "ConditionalCheckFailed", "The conditional request failed");
+    r->item = parse("{\"k\":{\"S\":\"2\"}}");
+    buf_reset(&b);
+    assert_true(ddb_err_has_members(&e));
+    ddb_err_json(&e, &b);
+    assert_string_equal(b.data, "{\"CancellationReasons\":[{\"Code\":\"None\"},{\"Code\":"
+                                "\"ConditionalCheckFailed\",\"Message\":\"The conditional request failed\","
+                                "\"Item\":{\"k\":{\"S\":\"2\"}}}]}");
+    buf_done(&b);
+    ddb_err_done(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +303,7 @@ int main(void)
         cmocka_unit_test(transactions),
         cmocka_unit_test(search_vectors_results_scores_and_vector_capacity),
         cmocka_unit_test(execute_statement_items_next_token_last_key),
+        cmocka_unit_test(error_members),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
