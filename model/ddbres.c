@@ -261,6 +261,8 @@ void ddb_res_json(const ddb_req *req, const ddb_res *res, buf *out)
         ddbres_items_close(out, count_only, res->count, res->scanned, &res->last_key, req->rcc, res);
         return;
     }
+    /* The control-plane, Streams and backup kinds: each family's printer
+     * of the whole body (ddbres_<family>_json), wired here at merge. */
     default:
         break;
     }
@@ -313,9 +315,7 @@ void ddb_res_json(const ddb_req *req, const ddb_res *res, buf *out)
         ddbres_caps_json(out, req->rcc, res, false);
         break;
     default:
-        /* The control-plane, Streams and backup kinds: each family's
-         * printer (ddbres_<family>_json), wired here at merge. */
-        break;
+        break;   /* a kind with no printer yet: {} */
     }
     buf_addc(out, '}');
 }
