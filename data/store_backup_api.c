@@ -170,17 +170,7 @@ static cJSON *throughput(const cJSON *pt)
  * after. */
 static status run(store *s, ddb_req *req, buf *out, diag *d)
 {
-    ddb_res res;
-    ddb_res_init(&res);
-    ddb_err err;
-    ddb_err_init(&err);
-    status st = store_backup_exec(s, req, &res, &err);
-    if (st == ST_OK)
-        ddbres_backups_json(req->kind, &res, out);
-    else
-        *d = err.d;
-    ddb_err_done(&err);
-    ddb_res_done(&res);
+    status st = sop_run(s, req, out, d);
     ddb_req_done(req);
     return st;
 }

@@ -14,6 +14,7 @@
 #include "data/sigv4.h"
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/itemenc.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
@@ -885,10 +886,8 @@ status store_op_batch_write(store *s, const cJSON *in, buf *out, diag *d)
         st = sop_error(s, &e, d);
         goto out;
     }
-    buf_adds(out, "{\"UnprocessedItems\":{}");
-    sop_write_caps(out, b.rcc, &res, true, true);
-    sop_write_icm(out, &res, true);
-    buf_addc(out, '}');
+    sop_units_of(&res);
+    ddb_res_json(&b, &res, out);
 out:
     ddb_err_done(&e);
     ddb_res_done(&res);
@@ -937,26 +936,8 @@ status store_op_batch_get(store *s, const cJSON *in, buf *out, diag *d)
         goto out;
     }
     /* Responses and UnprocessedKeys in the order the request named the tables. */
-    buf_adds(out, "{\"Responses\":{");
-    for (size_t i = 0; i < b.n_acts; i++) {
-        const char *t = b.acts[i].table;
-        if (i)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, t, strlen(t));
-        buf_addc(out, ':');
-        const av *items = av_map_get(&res.responses, t, strlen(t));
-        buf_addc(out, '[');
-        for (size_t k = 0; items && k < items->u.l.len; k++) {
-            if (k)
-                buf_addc(out, ',');
-            ddbjson_write_item(out, &items->u.l.v[k]);
-        }
-        buf_addc(out, ']');
-    }
-    buf_adds(out, "},\"UnprocessedKeys\":");
-    ddb_req_json_request_items(&res.unprocessed, out);
-    sop_write_caps(out, b.rcc, &res, true, true);
-    buf_addc(out, '}');
+    sop_units_of(&res);
+    ddb_res_json(&b, &res, out);
 out:
     for (size_t i = 0; i < n_tab; i++)
         av_done(&atgs[i]);
@@ -1020,10 +1001,8 @@ status store_op_transact_write(store *s, const cJSON *in, buf *out, diag *d)
         st = sop_error(s, &e, d);
         goto out;
     }
-    buf_addc(out, '{');
-    sop_write_caps(out, t.rcc, &res, false, true);
-    sop_write_icm(out, &res, true);
-    buf_addc(out, '}');
+    sop_units_of(&res);
+    ddb_res_json(&t, &res, out);
 out:
     free(dfs);
     ddb_err_done(&e);
@@ -1063,20 +1042,8 @@ status store_op_transact_get(store *s, const cJSON *in, buf *out, diag *d)
         st = sop_error(s, &e, d);
         goto out;
     }
-    buf_adds(out, "{\"Responses\":[");
-    for (i = 0; i < res.n_items; i++) {
-        if (i)
-            buf_addc(out, ',');
-        buf_addc(out, '{');
-        if (res.items[i].type == AV_M) {
-            buf_adds(out, "\"Item\":");
-            ddbjson_write_item(out, &res.items[i]);
-        }
-        buf_addc(out, '}');
-    }
-    buf_addc(out, ']');
-    sop_write_caps(out, t.rcc, &res, true, true);
-    buf_addc(out, '}');
+    sop_units_of(&res);
+    ddb_res_json(&t, &res, out);
 out:
     free(dfs);
     ddb_err_done(&e);

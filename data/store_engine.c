@@ -491,8 +491,10 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
         return store_ttl_exec(s, req, res, err);
     case DDB_DESCRIBE_STREAM: case DDB_GET_SHARD_ITERATOR: case DDB_GET_RECORDS:
         return store_streams_exec(s, req, res, err);
+    case DDB_EXECUTE:
+        return store_pq_execute(s, req, res, err);
     default:
-        break;   /* the rest of the control plane and PartiQL work on JSON */
+        break;   /* the rest of the control plane works on JSON */
     }
     return store_exec_json(s, req, res, err);
 }

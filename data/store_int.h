@@ -318,6 +318,11 @@ status store_op_transact_write(store *s, const struct cJSON *in, buf *out, diag 
 status store_op_transact_get(store *s, const struct cJSON *in, buf *out, diag *d);
 /* PartiQL (store_partiql.c). */
 status store_op_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
+/* ExecuteStatement typed (store_exec's DDB_EXECUTE): the statement,
+ * Parameters, Limit, NextToken, ConsistentRead, ReturnConsumedCapacity and
+ * ReturnValuesOnConditionCheckFailure of req; Items, NextToken,
+ * LastEvaluatedKey and ConsumedCapacity into res. */
+status store_pq_execute(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 status store_op_batch_execute_statement(store *s, const struct cJSON *in, buf *out, diag *d);
 status store_op_execute_transaction(store *s, const struct cJSON *in, buf *out, diag *d);
 void store_partiql_free(store_shared *sh);
@@ -604,9 +609,6 @@ status store_op_get_records(store *s, const struct cJSON *in, buf *out, diag *d)
 /* DescribeStream, GetShardIterator and GetRecords, typed (store_exec's):
  * the answer in res->streams. */
 status store_streams_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
-/* The JSON door's end for the kinds above and Time to Live's: req run by
- * store_exec's executor, its answer printed (ddbres_streams_json). */
-status store_streams_door(store *s, const ddb_req *req, buf *out, diag *d);
 
 /* The ARNs' region and account (DynamoDB Local's and dynalite's). */
 #define STORE_REGION "us-east-1"

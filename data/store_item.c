@@ -13,6 +13,7 @@
 
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/itemenc.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
@@ -480,19 +481,11 @@ static status item_req(const cJSON *in, const char *member, ddb_req *r, seng_def
     return ST_OK;
 }
 
-/* {"Attributes":...,"ConsumedCapacity":...}: what a write returns. */
+/* What a write returns (model/ddbres.h). */
 static void write_response(const ddb_req *r, const ddb_res *res, buf *out)
 {
-    bool comma = false;
-    buf_addc(out, '{');
-    if (res->item.type == AV_M) {
-        buf_adds(out, "\"Attributes\":");
-        ddbjson_write_item(out, &res->item);
-        comma = true;
-    }
-    sop_write_caps(out, r->rcc, res, comma, false);
-    sop_write_icm(out, res, false);
-    buf_addc(out, '}');
+    sop_units_of(res);
+    ddb_res_json(r, res, out);
 }
 
 typedef status (*item_fn)(store *s, const ddb_req *r, const seng_defer *df, ddb_res *res, ddb_err *e);
@@ -707,7 +700,7 @@ static bool fast_read(store *s, const tinfo *t, const store_key *k, const fast_g
     int rc = sqlite3_step(q);
     bool ok = (rc == SQLITE_ROW || rc == SQLITE_DONE) && store_file_version(s) == t->fdv;
     uint64_t size = 0;
-    buf_addc(out, '{');
+    size_t mark = 0;
     if (ok && rc == SQLITE_ROW) {
         size = (uint64_t)sqlite3_column_int64(q, 0);
         const void *body = sqlite3_column_blob(q, 1);
@@ -715,16 +708,19 @@ static bool fast_read(store *s, const tinfo *t, const store_key *k, const fast_g
         /* One allocation for the usual response instead of doubling up
          * from 64 bytes (the JSON is rarely twice the encoded body). */
         buf_reserve(out, 2 * len + 256);
-        buf_adds(out, "\"Item\":");
+        mark = ddbres_get_open(out);
         ok = itemenc_write_json(out, body, len, &d) == ST_OK;
+    } else {
+        mark = ddbres_get_open(out);
     }
     sqlite3_reset(q);
     if (!ok)
         return false;
     double u = seng_read_units(size, g->consistent);
+    sop_units_add(u);
     ddb_cap cap = { .table = t->name, .units = u, .table_units = u };
-    sop_write_cap(out, g->rcc, &cap, rc == SQLITE_ROW);
-    buf_addc(out, '}');
+    ddb_res res = { .caps = &cap, .n_caps = 1 };
+    ddbres_get_close(out, mark, g->rcc, &res);
     return true;
 }
 
@@ -777,25 +773,13 @@ status store_op_get_item(store *s, const cJSON *in, buf *out, diag *d)
     }
     /* The item's JSON goes straight into out after "Item": (taken back
      * when there is none, or when it came decoded into res.item). */
-    buf_addc(out, '{');
-    size_t mark = out->len;
-    buf_adds(out, "\"Item\":");
-    size_t at = out->len;
+    size_t mark = ddbres_get_open(out);
     if ((st = item_get(s, &r, atg, &res, &e, out)) != ST_OK) {
         st = sop_error(s, &e, d);
         goto out;
     }
-    bool comma = true;
-    if (out->len == at) {
-        if (res.found) {
-            ddbjson_write_item(out, &res.item);
-        } else {
-            out->len = mark;
-            comma = false;
-        }
-    }
-    sop_write_caps(out, r.rcc, &res, comma, false);
-    buf_addc(out, '}');
+    sop_units_of(&res);
+    ddbres_get_close(out, mark, r.rcc, &res);
 out:
     ddb_err_done(&e);
     ddb_res_done(&res);

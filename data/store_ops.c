@@ -9,14 +9,13 @@
  * engine (store_engine.c).
  */
 #include <cjson/cJSON.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/size.h"
 
 /* ---- specs ---- */
@@ -104,45 +103,6 @@ ddb_rcc sop_rcc_mode(const cJSON *in)
     return ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
 }
 
-static void put_units(buf *out, double u)
-{
-    if (u == floor(u))
-        buf_printf(out, "%.0f", u);
-    else
-        buf_printf(out, "%g", u);
-}
-
-/* One ConsumedCapacity object from a typed result's entry. */
-static void cap_json(buf *out, ddb_rcc mode, const ddb_cap *c)
-{
-    buf_adds(out, "{\"CapacityUnits\":");
-    put_units(out, c->units);
-    buf_adds(out, ",\"TableName\":");
-    ddbjson_write_string(out, c->table, strlen(c->table));
-    if (mode == DDB_RCC_INDEXES) {
-        buf_adds(out, ",\"Table\":{\"CapacityUnits\":");
-        put_units(out, c->table_units);
-        buf_addc(out, '}');
-        for (int g = 0; g < 2; g++) {
-            bool any = false;
-            for (size_t i = 0; i < c->n_idx; i++) {
-                const ddb_cap_index *ix = &c->idx[i];
-                if (ix->global != (g == 1) || ix->units == 0)
-                    continue;
-                buf_adds(out, any ? "," : g ? ",\"GlobalSecondaryIndexes\":{" : ",\"LocalSecondaryIndexes\":{");
-                any = true;
-                ddbjson_write_string(out, ix->name, strlen(ix->name));
-                buf_adds(out, ":{\"CapacityUnits\":");
-                put_units(out, ix->units);
-                buf_addc(out, '}');
-            }
-            if (any)
-                buf_addc(out, '}');
-        }
-    }
-    buf_addc(out, '}');
-}
-
 /* The units the calling thread's current store_call consumed, asked for
  * or not (store_call_units): a store connection serves one call at a
  * time on one thread, so a thread's tally is its call's. */
@@ -163,87 +123,10 @@ double store_call_units(void)
     return call_units;
 }
 
-void sop_write_cap(buf *out, ddb_rcc mode, const ddb_cap *c, bool lead_comma)
-{
-    call_units += c->units;
-    if (mode == DDB_RCC_NONE)
-        return;
-    if (lead_comma)
-        buf_addc(out, ',');
-    buf_adds(out, "\"ConsumedCapacity\":");
-    cap_json(out, mode, c);
-}
-
-void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma, bool list)
+void sop_units_of(const ddb_res *res)
 {
     for (size_t i = 0; i < res->n_caps; i++)
         call_units += res->caps[i].units;
-    if (mode == DDB_RCC_NONE || (!list && !res->n_caps))
-        return;
-    if (lead_comma)
-        buf_addc(out, ',');
-    buf_adds(out, "\"ConsumedCapacity\":");
-    if (!list) {
-        cap_json(out, mode, &res->caps[0]);
-        return;
-    }
-    buf_addc(out, '[');
-    for (size_t i = 0; i < res->n_caps; i++) {
-        if (i)
-            buf_addc(out, ',');
-        cap_json(out, mode, &res->caps[i]);
-    }
-    buf_addc(out, ']');
-}
-
-/* One collection's {"ItemCollectionKey":...,"SizeEstimateRangeGB":[...]}. */
-static void icm_json(buf *out, const ddb_icm *m)
-{
-    /* SizeEstimateRangeGB: the whole gigabytes below and above the size
-     * ([0.0, 1.0] for any collection under 1 GB, as DynamoDB answers a
-     * small one; its rounding beyond is not published). */
-    uint64_t gb = m->bytes >> 30;
-    buf_adds(out, "{\"ItemCollectionKey\":");
-    ddbjson_write_item(out, &m->key);
-    buf_printf(out, ",\"SizeEstimateRangeGB\":[%" PRIu64 ".0,%" PRIu64 ".0]}", gb, gb + 1);
-}
-
-void sop_write_icm(buf *out, const ddb_res *res, bool per_table)
-{
-    if (!res->n_icm)
-        return;
-    if (out->len && out->data[out->len - 1] != '{')
-        buf_addc(out, ',');
-    buf_adds(out, "\"ItemCollectionMetrics\":");
-    if (!per_table) {
-        icm_json(out, &res->icm[0]);
-        return;
-    }
-    /* Each table once, in the order its first collection was written. */
-    buf_addc(out, '{');
-    bool first = true;
-    for (size_t i = 0; i < res->n_icm; i++) {
-        const char *t = res->icm[i].table;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(res->icm[j].table, t) == 0;
-        if (seen)
-            continue;
-        if (!first)
-            buf_addc(out, ',');
-        first = false;
-        ddbjson_write_string(out, t, strlen(t));
-        buf_adds(out, ":[");
-        for (size_t j = i; j < res->n_icm; j++) {
-            if (strcmp(res->icm[j].table, t) != 0)
-                continue;
-            if (j > i)
-                buf_addc(out, ',');
-            icm_json(out, &res->icm[j]);
-        }
-        buf_addc(out, ']');
-    }
-    buf_addc(out, '}');
 }
 
 status sop_parse_item(const cJSON *in, const char *member, av *item, diag *d)
@@ -461,33 +344,28 @@ status sop_attributes_to_get(const cJSON *in, av *names, diag *d)
 
 status sop_error(store *s, const ddb_err *e, diag *d)
 {
-    buf *x = &s->err_extra;
-    if (e->item.type == AV_M) {
-        buf_reset(x);
-        buf_adds(x, "{\"Item\":");
-        ddbjson_write_item(x, &e->item);
-        buf_addc(x, '}');
-    } else if (e->n_reasons) {
-        buf_reset(x);
-        buf_adds(x, "{\"CancellationReasons\":[");
-        for (size_t i = 0; i < e->n_reasons; i++) {
-            const ddb_reason *r = &e->reasons[i];
-            if (i)
-                buf_addc(x, ',');
-            buf_adds(x, "{\"Code\":");
-            ddbjson_write_string(x, r->code, strlen(r->code));
-            if (r->message) {
-                buf_adds(x, ",\"Message\":");
-                ddbjson_write_string(x, r->message, strlen(r->message));
-            }
-            if (r->item.type == AV_M) {
-                buf_adds(x, ",\"Item\":");
-                ddbjson_write_item(x, &r->item);
-            }
-            buf_addc(x, '}');
-        }
-        buf_adds(x, "]}");
+    if (ddb_err_has_members(e)) {
+        buf_reset(&s->err_extra);
+        ddb_err_json(e, &s->err_extra);
     }
     *d = e->d;
     return d->code;
+}
+
+status sop_run(store *s, const ddb_req *req, buf *out, diag *d)
+{
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = store_exec(s, req, &res, &err);
+    if (st == ST_OK) {
+        sop_units_of(&res);
+        ddb_res_json(req, &res, out);
+    } else {
+        st = sop_error(s, &err, d);
+    }
+    ddb_err_done(&err);
+    ddb_res_done(&res);
+    return st;
 }

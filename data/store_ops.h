@@ -8,8 +8,9 @@
  * operations read it with the pieces here (the request-shape specs they
  * share, the accessors, the members every one of them reads, with
  * DynamoDB's checks and messages) into a ddb_req, run it on the typed
- * engine (data/store_engine.h) and write the response, ConsumedCapacity
- * with sop_write_caps. Nothing here owns anything beyond the call.
+ * engine (data/store_engine.h) and print the response with model/ddbres.h,
+ * adding its units to the call's tally (sop_units_of). Nothing here owns
+ * anything beyond the call.
  */
 #ifndef DDBX_STORE_OPS_H
 #define DDBX_STORE_OPS_H
@@ -63,21 +64,13 @@ bool sop_jbool(const cJSON *o, const char *name, bool dflt);
 bool sop_is(const char *a, const char *b);
 /* ReturnConsumedCapacity. */
 ddb_rcc sop_rcc_mode(const cJSON *in);
-/* ",ConsumedCapacity":... of a typed result (lead_comma: one before it):
- * the first table's object, or with list an array of every table's;
- * sop_write_cap: of one table's. Nothing for DDB_RCC_NONE. */
-void sop_write_caps(buf *out, ddb_rcc mode, const ddb_res *res, bool lead_comma, bool list);
-void sop_write_cap(buf *out, ddb_rcc mode, const ddb_cap *c, bool lead_comma);
-/* The calling thread's tally of units (store_call_units): the writers
- * above add what they are given, asked for or not; a read that computes
+/* The calling thread's tally of units (store_call_units): each door adds
+ * its answer's (sop_units_of: every table's of a typed result), asked for
+ * or not, when it prints the answer (model/ddbres.h); a read that computes
  * its units only when asked adds them itself when not. */
 void sop_units_reset(void);
 void sop_units_add(double u);
-/* ,"ItemCollectionMetrics":... of a typed result (no comma when out ends
- * in '{'): a single write's one object, or per_table a batch's or a
- * transaction's map of table to the list of its collections. Nothing when
- * the result has no entry. */
-void sop_write_icm(buf *out, const ddb_res *res, bool per_table);
+void sop_units_of(const ddb_res *res);
 /* An item member (Item, Key) into item; an empty M when absent. */
 status sop_parse_item(const cJSON *in, const char *member, av *item, diag *d);
 /* The legacy parameters of a request body into l (values parsed with
@@ -97,6 +90,10 @@ status sop_maps_json(const cJSON *in, av *names, av *values, diag *d);
  * CancellationReasons) into s->err_extra, its diag into d; returns its
  * status. */
 status sop_error(store *s, const ddb_err *e, diag *d);
+/* The door's run of a typed request: store_exec, then the answer printed
+ * by the one printer (ddb_res_json) and its units tallied, or the error
+ * as sop_error gives it. */
+status sop_run(store *s, const ddb_req *req, buf *out, diag *d);
 /* AttributesToGet into names (AV_L of S; AV_NONE when absent). */
 status sop_attributes_to_get(const cJSON *in, av *names, diag *d);
 

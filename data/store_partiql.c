@@ -31,6 +31,7 @@
 #include "data/store_ops.h"
 #include "model/base64.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/mem.h"
 #include "model/partiql.h"
 
@@ -126,12 +127,12 @@ static void caps_init(caps *c, const char *rcc)
     c->mode = ddb_rcc_find(rcc);
 }
 
-/* Appends the accumulated capacity: the first table's (as_list false) or
- * every table's. */
-static void caps_write(caps *c, buf *out, bool as_list)
+/* Appends the accumulated capacity, every table's. */
+static void caps_write(caps *c, buf *out)
 {
+    sop_units_of(&c->acc);
     if (c->acc.n_caps)
-        sop_write_caps(out, c->mode, &c->acc, out->len && out->data[out->len - 1] != '{', as_list);
+        ddbres_caps_json(out, c->mode, &c->acc, true);
 }
 
 static void caps_done(caps *c)
@@ -153,7 +154,7 @@ typedef struct pstmt {
     pq_stmt *st;
     pq_plan plan;
     bool planned;
-    const char *rvccf;   /* ReturnValuesOnConditionCheckFailure */
+    bool all_old;        /* ReturnValuesOnConditionCheckFailure ALL_OLD */
     bool consistent;
 } pstmt;
 
@@ -165,37 +166,65 @@ static void pstmt_done(pstmt *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Parses and plans {Statement, Parameters, ...}. */
-static status prepare(store *s, const cJSON *req, pstmt *p, diag *d)
+/* Parses and plans a statement (params: its `?` values, an L; AV_NONE:
+ * none). */
+static status prepare(store *s, const char *text, const av *params, bool all_old, bool consistent,
+                      pstmt *p, diag *d)
 {
     memset(p, 0, sizeof *p);
-    const char *text = store_jstr(req, "Statement");
-    const cJSON *params = store_jget(req, "Parameters");
-    av pl = { 0 };
-    av_init_list(&pl, AV_L);
-    status st = ST_OK;
+    p->all_old = all_old;
+    p->consistent = consistent;
+    bool has = params->type == AV_L;
+    status st = pq_parse(text, strlen(text), has ? params->u.l.v : NULL, has ? params->u.l.len : 0,
+                         &p->st, d);
+    if (st != ST_OK)
+        return st;
+    tinfo *t;
+    if ((st = store_table(s, pq_table(p->st), &t, d)) != ST_OK)
+        return st;
+    if ((st = pq_plan_of(p->st, &t->def, &p->plan, d)) != ST_OK)
+        return st;
+    p->planned = true;
+    return ST_OK;
+}
+
+/* The members a statement of the JSON door has, {Statement, Parameters,
+ * ConsistentRead, ReturnValuesOnConditionCheckFailure}, into their typed
+ * form (*params an L, each value read with its place for a message). */
+static status read_stmt(const cJSON *req, const char **text, av *params, bool *all_old,
+                        bool *consistent, diag *d)
+{
+    *text = store_jstr(req, "Statement");
+    av_init_list(params, AV_L);
     const cJSON *e;
     size_t i = 0;
-    cJSON_ArrayForEach(e, params) {
+    cJSON_ArrayForEach(e, store_jget(req, "Parameters")) {
         char path[48];
         snprintf(path, sizeof path, "parameters.%zu", ++i);
         av v;
-        if ((st = ddbjson_value_from_cjson(e, path, &v, d)) != ST_OK)
-            goto out;
-        av_list_push(&pl, &v);
+        status st = ddbjson_value_from_cjson(e, path, &v, d);
+        if (st != ST_OK)
+            return st;
+        av_list_push(params, &v);
     }
-    p->rvccf = store_jstr(req, "ReturnValuesOnConditionCheckFailure");
-    p->consistent = cJSON_IsTrue(store_jget(req, "ConsistentRead"));
-    if ((st = pq_parse(text, strlen(text), pl.u.l.v, pl.u.l.len, &p->st, d)) != ST_OK)
-        goto out;
-    tinfo *t;
-    if ((st = store_table(s, pq_table(p->st), &t, d)) != ST_OK)
-        goto out;
-    if ((st = pq_plan_of(p->st, &t->def, &p->plan, d)) != ST_OK)
-        goto out;
-    p->planned = true;
-out:
-    av_done(&pl);
+    const char *rvccf = store_jstr(req, "ReturnValuesOnConditionCheckFailure");
+    *all_old = rvccf && strcmp(rvccf, "ALL_OLD") == 0;
+    *consistent = cJSON_IsTrue(store_jget(req, "ConsistentRead"));
+    return ST_OK;
+}
+
+/* A statement of BatchExecuteStatement or ExecuteTransaction, read and
+ * planned. */
+static status prepare_json(store *s, const cJSON *req, pstmt *p, diag *d)
+{
+    memset(p, 0, sizeof *p);
+    const char *text;
+    av params;
+    bool all_old, consistent;
+    status st = read_stmt(req, &text, &params, &all_old, &consistent, d);
+    if (st == ST_OK)
+        st = prepare(s, text, &params, all_old, consistent, p, d);
+    av_done(&params);
     return st;
 }
 
@@ -206,7 +235,7 @@ static bool is_read(const pstmt *p)
 
 /* The NextToken of a read stopped at partition pi (lek: where in it, or
  * NULL to start it). */
-static void write_token(buf *out, size_t pi, const av *lek)
+static char *token_of(size_t pi, const av *lek)
 {
     buf raw = BUF_INIT;
     buf_printf(&raw, "{\"p\":%zu", pi);
@@ -215,12 +244,10 @@ static void write_token(buf *out, size_t pi, const av *lek)
         ddbjson_write_item(&raw, lek);
     }
     buf_addc(&raw, '}');
-    member(out, "NextToken");
     buf b = BUF_INIT;
     base64_encode(&b, raw.data, raw.len);
-    json_str(out, b.data);
-    buf_done(&b);
     buf_done(&raw);
+    return buf_steal(&b);
 }
 
 /* A NextToken read back: the partition, and where in it (*lek, AV_NONE:
@@ -253,26 +280,15 @@ out:
     return st;
 }
 
-/* Runs one typed request on the store's own operations (res filled on
- * ST_OK; the error as the JSON door reports it otherwise). */
-static status run_req(store *s, const ddb_req *q, ddb_res *res, diag *d)
-{
-    ddb_err e;
-    ddb_err_init(&e);
-    status st = store_exec(s, q, res, &e);
-    if (st != ST_OK)
-        op_error(s, &e, d);
-    ddb_err_done(&e);
-    return st;
-}
-
 /*
  * A SELECT: Query a partition at a time (or Scan), filter and project
- * what comes back into items (a JSON array's inside, comma-separated).
- * limit 0: none. Stops at a page's end (1 MB or Limit) with a NextToken.
+ * what comes back into out's items; the capacity read is added into
+ * into's. limit 0: none. Stops at a page's end (1 MB or Limit); paged: with
+ * out's NextToken (and LastEvaluatedKey when it stopped inside a
+ * partition).
  */
-static status exec_select(store *s, pstmt *p, caps *cap, long limit, const char *token,
-                          buf *items, size_t *n_items, buf *tail, diag *d)
+static status exec_select(store *s, const pstmt *p, ddb_rcc rcc, long limit, const char *token,
+                          bool paged, ddb_res *out, ddb_res *into, ddb_err *err)
 {
     const pq_plan *pl = &p->plan;
     bool query = pl->op == PQ_OP_QUERY;
@@ -280,7 +296,7 @@ static status exec_select(store *s, pstmt *p, caps *cap, long limit, const char 
     status st = ST_OK;
     long evaluated = 0;
     av lek = { .type = AV_NONE };
-    if (token && (st = read_token(token, parts, &pi, &lek, d)) != ST_OK)
+    if (token && (st = read_token(token, parts, &pi, &lek, &err->d)) != ST_OK)
         return st;
     for (; pi < parts; pi++) {
         ddb_req q;
@@ -288,7 +304,7 @@ static status exec_select(store *s, pstmt *p, caps *cap, long limit, const char 
         ddb_req_set_str(&q.table, pl->table);
         ddb_req_set_str(&q.index, pl->index);
         q.consistent = p->consistent;
-        q.rcc = cap->mode;
+        q.rcc = rcc;
         if (query) {
             ddb_req_set_str(&q.keycond, pl->key_cond);
             set_map(&q.names, &pl->key_names);
@@ -303,37 +319,32 @@ static status exec_select(store *s, pstmt *p, caps *cap, long limit, const char 
         av_move(&q.start, &lek);
         ddb_res res;
         ddb_res_init(&res);
-        st = run_req(s, &q, &res, d);
+        st = store_exec(s, &q, &res, err);
         ddb_req_done(&q);
         if (st != ST_OK) {
             ddb_res_done(&res);
             break;
         }
-        ddb_res_add_caps(&cap->acc, &res);
+        ddb_res_add_caps(into, &res);
         for (size_t i = 0; i < res.n_items; i++) {
             av proj;
             if (!pq_plan_match(pl, &res.items[i]))
                 continue;
             pq_plan_project(pl, &res.items[i], &proj);
-            if (items->len)
-                buf_addc(items, ',');
-            ddbjson_write_item(items, &proj);
-            (*n_items)++;
-            av_done(&proj);
+            ddb_res_push_item(out, &proj);
         }
         evaluated += (long)res.scanned;
         bool more = res.last_key.type == AV_M;
-        if (more && tail) {
-            write_token(tail, pi, &res.last_key);
-            member(tail, "LastEvaluatedKey");
-            ddbjson_write_item(tail, &res.last_key);
+        if (more && paged) {
+            out->next_token = token_of(pi, &res.last_key);
+            av_move(&out->last_key, &res.last_key);
         }
         ddb_res_done(&res);
         if (more)
             break;
         if (limit && evaluated >= limit) {
-            if (tail && pi + 1 < parts)
-                write_token(tail, pi + 1, NULL);
+            if (paged && pi + 1 < parts)
+                out->next_token = token_of(pi + 1, NULL);
             break;
         }
     }
@@ -363,36 +374,38 @@ static void write_req(const pstmt *p, ddb_rcc rcc, bool in_tx, ddb_req *q)
         q->rv = ddb_rv_find(pl->return_values);
         q->rcc = rcc;
     }
-    if (p->rvccf && pl->op != PQ_OP_PUT)
-        q->rv_fail_all_old = strcmp(p->rvccf, "ALL_OLD") == 0;
+    if (pl->op != PQ_OP_PUT)
+        q->rv_fail_all_old = p->all_old;
 }
 
 static const char DUP_MSG[] = "Duplicate primary key exists in table";
 
-/* An INSERT, UPDATE or DELETE on its own; a returned item goes to items. */
-static status exec_write(store *s, pstmt *p, caps *cap, buf *items, size_t *n_items, diag *d)
+/* An INSERT, UPDATE or DELETE on its own; a returned item goes to out's
+ * items, the capacity written is added into into's. */
+static status exec_write(store *s, const pstmt *p, ddb_rcc rcc, ddb_res *out, ddb_res *into,
+                         ddb_err *err)
 {
     const pq_plan *pl = &p->plan;
     if (pl->op == PQ_OP_CHECK)
-        return diag_set(d, ST_VALIDATION,
+        return diag_set(&err->d, ST_VALIDATION,
                         "Unsupported operation: EXISTS can only be used in a transaction");
     ddb_req q;
-    write_req(p, cap->mode, false, &q);
+    write_req(p, rcc, false, &q);
     ddb_res res;
     ddb_res_init(&res);
-    status st = run_req(s, &q, &res, d);
+    status st = store_exec(s, &q, &res, err);
     ddb_req_done(&q);
     if (st == ST_CONDITION_FAILED && pl->op == PQ_OP_PUT) {
-        buf_reset(&s->err_extra);
-        st = diag_set(d, ST_DUPLICATE_ITEM, "%s", DUP_MSG);
+        ddb_err_done(err);
+        ddb_err_init(err);
+        st = diag_set(&err->d, ST_DUPLICATE_ITEM, "%s", DUP_MSG);
     }
     if (st == ST_OK) {
-        ddb_res_add_caps(&cap->acc, &res);
+        ddb_res_add_caps(into, &res);
         if (res.item.type == AV_M && res.item.u.m.len) {
-            if (items->len)
-                buf_addc(items, ',');
-            ddbjson_write_item(items, &res.item);
-            (*n_items)++;
+            av it;
+            av_move(&it, &res.item);
+            ddb_res_push_item(out, &it);
         }
     }
     ddb_res_done(&res);
@@ -401,43 +414,44 @@ static status exec_write(store *s, pstmt *p, caps *cap, buf *items, size_t *n_it
 
 /* ---- ExecuteStatement ---- */
 
+status store_pq_execute(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+{
+    const ddb_ctl *c = &req->ctl;
+    pstmt p;
+    status st = prepare(s, c->statement ? c->statement : "", &c->params, req->rv_fail_all_old,
+                        req->consistent, &p, &err->d);
+    if (st != ST_OK)
+        ;
+    else if (is_read(&p))
+        st = exec_select(s, &p, req->rcc, req->limit, c->next_token, true, res, res, err);
+    else if (c->next_token)
+        st = diag_set(&err->d, ST_VALIDATION, "NextToken is only valid for SELECT statements");
+    else
+        st = exec_write(s, &p, req->rcc, res, res, err);
+    pstmt_done(&p);
+    return st;
+}
+
 status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, exec_spec, d, &s->err_msg);
     if (st != ST_OK)
         return st;
-    pstmt p;
-    if ((st = prepare(s, in, &p, d)) != ST_OK) {
-        pstmt_done(&p);
+    ddb_req req;
+    ddb_req_init(&req, DDB_EXECUTE);
+    const char *text;
+    if ((st = read_stmt(in, &text, &req.ctl.params, &req.rv_fail_all_old, &req.consistent, d)) != ST_OK) {
+        ddb_req_done(&req);
         return st;
     }
+    ddb_req_set_str(&req.ctl.statement, text);
     const cJSON *lim = store_jget(in, "Limit");
-    const char *token = store_jstr(in, "NextToken");
-    buf items = BUF_INIT, tail = BUF_INIT;
-    size_t n = 0;
-    caps cap;
-    caps_init(&cap, store_jstr(in, "ReturnConsumedCapacity"));
-    if (is_read(&p))
-        st = exec_select(s, &p, &cap, cJSON_IsNumber(lim) ? (long)lim->valuedouble : 0, token,
-                         &items, &n, &tail, d);
-    else if (token)
-        st = diag_set(d, ST_VALIDATION, "NextToken is only valid for SELECT statements");
-    else
-        st = exec_write(s, &p, &cap, &items, &n, d);
-    if (st == ST_OK) {
-        buf_adds(out, "{\"Items\":[");
-        if (items.len)
-            buf_add(out, items.data, items.len);
-        buf_addc(out, ']');
-        if (tail.len)
-            buf_printf(out, ",%s", tail.data);
-        caps_write(&cap, out, false);
-        buf_addc(out, '}');
-    }
-    caps_done(&cap);
-    buf_done(&items);
-    buf_done(&tail);
-    pstmt_done(&p);
+    if (cJSON_IsNumber(lim))
+        req.limit = lim->valuedouble >= UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
+    ddb_req_set_str(&req.ctl.next_token, store_jstr(in, "NextToken"));
+    req.rcc = ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
+    st = sop_run(s, &req, out, d);
+    ddb_req_done(&req);
     return st;
 }
 
@@ -461,7 +475,7 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
     cJSON_ArrayForEach(e, list) {
         diag sd;
         diag_init(&sd);
-        pst[i] = prepare(s, e, &ps[i], &sd);
+        pst[i] = prepare_json(s, e, &ps[i], &sd);
         snprintf(msgs[i], sizeof msgs[i], "%s", sd.msg);
         if (ps[i].st)
             *(is_read(&ps[i]) ? &reads : &writes) += 1;
@@ -481,18 +495,22 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
     }
     buf_adds(out, "{\"Responses\":[");
     for (i = 0; i < n; i++) {
-        buf items = BUF_INIT;
-        size_t got = 0;
-        diag sd;
-        diag_init(&sd);
+        ddb_res got;
+        ddb_res_init(&got);
         if (!pst[i]) {
+            ddb_err se;
+            ddb_err_init(&se);
             buf_reset(&s->err_extra);
             if (is_read(&ps[i]))
-                pst[i] = exec_select(s, &ps[i], &cap, 0, NULL, &items, &got, NULL, &sd);
+                pst[i] = exec_select(s, &ps[i], cap.mode, 0, NULL, false, &got, &cap.acc, &se);
             else
-                pst[i] = exec_write(s, &ps[i], &cap, &items, &got, &sd);
-            if (pst[i])
+                pst[i] = exec_write(s, &ps[i], cap.mode, &got, &cap.acc, &se);
+            if (pst[i]) {
+                diag sd;
+                op_error(s, &se, &sd);
                 snprintf(msgs[i], sizeof msgs[i], "%s", sd.msg);
+            }
+            ddb_err_done(&se);
         }
         buf_adds(out, i ? ",{" : "{");
         if (pst[i]) {
@@ -507,17 +525,21 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
         }
         if (ps[i].st) {
             member_str(out, "TableName", pq_table(ps[i].st));
-            if (!pst[i] && is_read(&ps[i]) && got) {
+            if (!pst[i] && is_read(&ps[i]) && got.n_items) {
                 member(out, "Item");
-                buf_add(out, items.data, items.len);
+                for (size_t j = 0; j < got.n_items; j++) {
+                    if (j)
+                        buf_addc(out, ',');
+                    ddbjson_write_item(out, &got.items[j]);
+                }
             }
         }
         buf_addc(out, '}');
-        buf_done(&items);
+        ddb_res_done(&got);
     }
     buf_reset(&s->err_extra);
     buf_addc(out, ']');
-    caps_write(&cap, out, true);
+    caps_write(&cap, out);
     buf_addc(out, '}');
 out:
     for (i = 0; i < n; i++)
@@ -656,7 +678,7 @@ static status tx_prepare(store *s, const cJSON *list, pstmt *ps, int *reads, int
     size_t i = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, list) {
-        if ((st = prepare(s, e, &ps[i], d)) != ST_OK)
+        if ((st = prepare_json(s, e, &ps[i], d)) != ST_OK)
             return st;
         bool r = is_read(&ps[i]);
         *(r ? reads : writes) += 1;
@@ -696,25 +718,23 @@ static void tx_req(const pstmt *ps, size_t n, bool reads, ddb_rcc rcc, ddb_req *
     q->rcc = rcc;
 }
 
-/* A read transaction's "Responses": each item read, through its
- * statement's filter and SELECT list ({} when none or filtered out). */
-static void tx_responses(const pstmt *ps, size_t n, const ddb_res *res, buf *out)
+/* The answer of the transaction that ran req into res: a read
+ * transaction's Responses are each item read through its statement's
+ * filter and SELECT list ({} when none or filtered out). */
+static void tx_answer(const pstmt *ps, size_t n, bool reads, ddb_req *req, ddb_res *res, buf *out)
 {
-    member(out, "Responses");
-    buf_addc(out, '[');
-    for (size_t i = 0; i < res->n_items; i++) {
-        buf_adds(out, i ? ",{" : "{");
-        const av *item = &res->items[i];
-        av proj;
-        if (item->type == AV_M && i < n && pq_plan_match(&ps[i].plan, item)) {
+    for (size_t i = 0; reads && i < res->n_items; i++) {
+        av *item = &res->items[i];
+        av proj = { .type = AV_NONE };
+        if (item->type == AV_M && i < n && pq_plan_match(&ps[i].plan, item))
             pq_plan_project(&ps[i].plan, item, &proj);
-            member(out, "Item");
-            ddbjson_write_item(out, &proj);
-            av_done(&proj);
-        }
-        buf_addc(out, '}');
+        av_done(item);
+        av_move(item, &proj);
     }
-    buf_addc(out, ']');
+    sop_units_of(res);
+    if (!res->n_caps)
+        req->rcc = DDB_RCC_NONE;   /* no ConsumedCapacity at all, not [] */
+    ddb_res_json(req, res, out);
 }
 
 status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d)
@@ -737,8 +757,7 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     const cJSON *list = store_jget(in, "TransactStatements");
     size_t n = (size_t)cJSON_GetArraySize(list);
     pstmt *ps = xcalloc(n, sizeof *ps);
-    caps cap;
-    caps_init(&cap, store_jstr(in, "ReturnConsumedCapacity"));
+    ddb_rcc rcc = ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
     ddb_req req;
     ddb_req_init(&req, DDB_TRANSACT_WRITE);
     ddb_res res;
@@ -746,7 +765,7 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     int reads = 0, writes = 0;
     if ((st = tx_prepare(s, list, ps, &reads, &writes, d)) != ST_OK)
         goto out;
-    tx_req(ps, n, reads, cap.mode, &req);
+    tx_req(ps, n, reads, rcc, &req);
     ddb_err e;
     ddb_err_init(&e);
     if ((st = store_exec(s, &req, &res, &e)) == ST_TXN_CANCELED && writes)
@@ -756,12 +775,7 @@ status store_op_execute_transaction(store *s, const cJSON *in, buf *out, diag *d
     ddb_err_done(&e);
     if (st != ST_OK)
         goto out;
-    ddb_res_add_caps(&cap.acc, &res);
-    buf_addc(out, '{');
-    if (reads)
-        tx_responses(ps, n, &res, out);
-    caps_write(&cap, out, true);
-    buf_addc(out, '}');
+    tx_answer(ps, n, reads, &req, &res, out);
     if (id)
         token_keep(s, id, reqtext, out);
 out:
@@ -773,7 +787,6 @@ out:
     free(reqtext);
     ddb_res_done(&res);
     ddb_req_done(&req);
-    caps_done(&cap);
     return st;
 }
 

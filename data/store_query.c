@@ -14,6 +14,7 @@
 #include "data/bfilt.h"
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/itemenc.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
@@ -232,11 +233,8 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
     bfilt bf;
     bool fast = filter && bfilt_build(&bf, filter);
     buf *out = o->json;
-    if (out) {
-        buf_addc(out, '{');
-        if (!count_only)
-            buf_adds(out, "\"Items\":[");
-    }
+    if (out)
+        ddbres_items_open(out, count_only);
     for (;;) {
         store_row row;
         bool has;
@@ -293,16 +291,8 @@ static status run_read(store *s, read_req *r, read_out *o, diag *d)
         ddb_res *cr = o->res ? o->res : &caps;
         read_caps(r, cap_bytes, stopped, cr);
         if (out) {
-            if (!count_only)
-                buf_addc(out, ']');
-            buf_printf(out, "%s\"Count\":%llu,\"ScannedCount\":%llu", count_only ? "" : ",",
-                       (unsigned long long)count, (unsigned long long)scanned);
-            if (lek.type == AV_M) {
-                buf_adds(out, ",\"LastEvaluatedKey\":");
-                ddbjson_write_item(out, &lek);
-            }
-            sop_write_caps(out, r->rcc, cr, true, false);
-            buf_addc(out, '}');
+            sop_units_of(cr);
+            ddbres_items_close(out, count_only, count, scanned, &lek, r->rcc, cr);
         } else {
             o->res->count = count;
             o->res->scanned = scanned;

@@ -15,7 +15,7 @@
  * DescribeStream, GetShardIterator and GetRecords run typed
  * (store_streams_exec: ddb_req in, model/ddbres_streams.h's answer out);
  * their JSON doors check the body's shape, read it into a ddb_req and
- * print the answer (store_streams_door, Time to Live's too). ListStreams,
+ * print the answer (sop_run, Time to Live's too). ListStreams,
  * which no caller sends typed, works on the JSON.
  */
 #include <cjson/cJSON.h>
@@ -705,7 +705,7 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req_set_str(&req.ctl.child_of, child_of);
     const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
     req.limit = cJSON_IsNumber(lim) ? (uint32_t)lim->valuedouble : 0;
-    st = store_streams_door(s, &req, out, d);
+    st = sop_run(s, &req, out, d);
     ddb_req_done(&req);
     return st;
 }
@@ -809,7 +809,7 @@ status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req_set_str(&req.ctl.shard, jstr(in, "ShardId"));
     ddb_req_set_str(&req.ctl.iterator_type, jstr(in, "ShardIteratorType"));
     ddb_req_set_str(&req.ctl.seq, jstr(in, "SequenceNumber"));
-    st = store_streams_door(s, &req, out, d);
+    st = sop_run(s, &req, out, d);
     ddb_req_done(&req);
     return st;
 }
@@ -1013,7 +1013,7 @@ status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req_set_str(&req.ctl.iterator, jstr(in, "ShardIterator"));
     const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
     req.limit = cJSON_IsNumber(lim) ? (uint32_t)lim->valuedouble : 0;
-    st = store_streams_door(s, &req, out, d);
+    st = sop_run(s, &req, out, d);
     ddb_req_done(&req);
     return st;
 }
@@ -1039,22 +1039,6 @@ status store_streams_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *e
     } else {
         ddbres_streams_free(out);
     }
-    return st;
-}
-
-status store_streams_door(store *s, const ddb_req *req, buf *out, diag *d)
-{
-    ddb_res res;
-    ddb_res_init(&res);
-    ddb_err err;
-    ddb_err_init(&err);
-    status st = store_exec(s, req, &res, &err);
-    if (st == ST_OK)
-        ddbres_streams_json(&res, out);
-    else
-        *d = err.d;
-    ddb_err_done(&err);
-    ddb_res_done(&res);
     return st;
 }
 

@@ -187,7 +187,7 @@ status store_op_update_ttl(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
     ddb_req_set_str(&req.ctl.ttl_attr, store_jstr(spec, "AttributeName"));
     req.ctl.ttl_enabled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "Enabled"));
-    st = store_streams_door(s, &req, out, d);
+    st = sop_run(s, &req, out, d);
     ddb_req_done(&req);
     return st;
 }
@@ -200,7 +200,7 @@ status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req req;
     ddb_req_init(&req, DDB_DESCRIBE_TTL);
     ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
-    st = store_streams_door(s, &req, out, d);
+    st = sop_run(s, &req, out, d);
     ddb_req_done(&req);
     return st;
 }

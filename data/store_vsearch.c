@@ -28,6 +28,7 @@
 #include "data/store_int.h"
 #include "data/store_ops.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
 #include "model/keyenc.h"
 #include "model/mem.h"
 #include "model/vecidx.h"
@@ -447,37 +448,6 @@ static const vspec search_spec[] = {
     F_END,
 };
 
-/* The shortest decimal that reads back as the same float. */
-static void write_score(buf *out, double score)
-{
-    char text[32];
-    for (int prec = 6; prec <= 9; prec++) {
-        snprintf(text, sizeof text, "%.*g", prec, score);
-        if ((float)strtod(text, NULL) == (float)score)
-            break;
-    }
-    buf_adds(out, text);
-}
-
-static void write_result(const ddb_res *res, buf *out)
-{
-    buf_adds(out, "{\"SearchResults\":[");
-    for (size_t i = 0; i < res->n_items; i++) {
-        buf_adds(out, i ? ",{\"Item\":" : "{\"Item\":");
-        ddbjson_write_item(out, &res->items[i]);
-        buf_adds(out, ",\"Score\":");
-        write_score(out, res->scores[i]);
-        buf_addc(out, '}');
-    }
-    buf_addc(out, ']');
-    if (res->has_vbytes) {
-        buf_adds(out, ",\"ConsumedCapacity\":{\"VectorSearchRequestBytes\":");
-        buf_printf(out, "%.0f", res->vbytes);
-        buf_addc(out, '}');
-    }
-    buf_addc(out, '}');
-}
-
 status store_op_search_vectors(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = store_valid_check(in, search_spec, d, &s->err_msg);
@@ -509,7 +479,7 @@ status store_op_search_vectors(store *s, const cJSON *in, buf *out, diag *d)
     ddb_err_init(&err);
     st = store_vec_exec(s, &r, &res, &err);
     if (st == ST_OK)
-        write_result(&res, out);
+        ddb_res_json(&r, &res, out);
     else
         *d = err.d;
     ddb_err_done(&err);

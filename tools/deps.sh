@@ -20,7 +20,7 @@ if [ "${1:-}" = --java ]; then
     echo "deps: install a Java runtime for DynamoDB Local (Debian: openjdk-17-jre-headless; Homebrew: openjdk@17)" >&2
     exit 1
 fi
-DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libhttp-parser-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libcmocka-dev tmux clang nodejs npm awscli python3-boto3 golang-go openjdk-17-jre-headless buildah iproute2 dpkg-dev binutils lintian curl systemd"
+DEB="pkg-config libncurses-dev libsqlite3-dev libcjson-dev libhttp-parser-dev libcurl4-openssl-dev libssl-dev zlib1g-dev libcmocka-dev tmux clang nodejs npm awscli python3-boto3 golang-go openjdk-17-jre-headless buildah iproute2 dpkg-dev binutils lintian curl systemd valgrind"
 BREW="pkg-config ncurses sqlite cjson http-parser curl openssl@3 zlib cmocka tmux llvm node awscli go openjdk@17"
 # boto3 on macOS: pip3 install boto3
 

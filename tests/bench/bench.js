@@ -662,6 +662,27 @@ async function main() {
     add('vector', 'ddbx', [['V.n', n]]);
     rmDb(db);
   }
+  /* The explorer's PartiQL page (issue 41 item 1): CPU time a page, and
+   * instructions a page counted by callgrind inside store_execute. */
+  const pqBin = bin('tests/bench/bench_partiql');
+  if (fs.existsSync(pqBin) && !HTTP_ONLY) {
+    log('the PartiQL page: bench_partiql');
+    add('partiql', 'ddbx', figs(mustRun(pqBin, ['200']).stdout));
+    for (const w of ['Q', 'S']) {
+      const out = path.join(DATA, `partiql_${w}.callgrind`);
+      let r;
+      try {
+        r = run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--toggle-collect=store_execute',
+          pqBin, '50'], { env: Object.assign({}, process.env, { BENCH_ONLY: w }) });
+      } catch (e) {
+        r = { status: e.message, stderr: '' };
+      }
+      const m = /Collected : (\d+)/.exec(r.stderr || '');
+      if (r.status === 0 && m) add('partiql', 'ddbx', [[`PQ.${w}.ir`, Number(m[1]) / 50]]);
+      else notes.push(`The PartiQL page's instructions (${w}) were not counted: valgrind ${r.status}.`);
+      fs.rmSync(out, { force: true });
+    }
+  }
   if (!HTTP_ONLY) bulkActions();
   if (!HTTP_ONLY) {
     /* The explorer on an endpoint (issue 42): tests/bench/remote.js. */
@@ -1127,6 +1148,21 @@ function report(m, la, lb, w6Note) {
       L.push(sut);
       L.push('');
     }
+  }
+  if (med('partiql', 'ddbx', 'PQ.Q.us') !== undefined) {
+    const g = (f) => med('partiql', 'ddbx', f);
+    L.push('## The explorer\'s PartiQL page');
+    L.push('');
+    L.push('tests/bench/bench_partiql.c: an in-memory table of 20 partitions of 200 items; pages of 100 (the ' +
+      'view\'s PAGE_LIMIT) through store_execute, as ui/view_partiql.c runs them, following NextToken. Q: ' +
+      '`SELECT * FROM Graph WHERE PK = ?` (100 items a page); S: `SELECT * FROM Graph WHERE tier = \'gold\'` ' +
+      '(a Scan page: 100 evaluated, ~4 returned). Instructions counted by callgrind inside store_execute.');
+    L.push('');
+    L.push('| page | CPU µs a page | instructions a page | items a page |');
+    L.push('|------|-----:|-----:|-----:|');
+    for (const w of ['Q', 'S'])
+      L.push(`| ${w} | ${fmt(g(`PQ.${w}.us`), 'us')} | ${fmt(g(`PQ.${w}.ir`))} | ${fmt(g(`PQ.${w}.items`), 'us')} |`);
+    L.push('');
   }
   if (med('vector', 'ddbx', 'V.p50_ms') !== undefined) {
     const g = (f) => med('vector', 'ddbx', f);
