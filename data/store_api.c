@@ -5,9 +5,10 @@
  * Each operation takes a parsed request body and appends its response
  * body (data/store_int.h's store_op_fn): the data-plane ones read it into
  * a typed request and run it on the engine (store_item.c, store_query.c,
- * store_batch.c), the control plane's (store_tables.c, store_gsi.c,
- * store_ttl.c, store_tags.c, store_streams.c, store_partiql.c) work on
- * the JSON itself. A GetItem of the common simple kind takes a hot path
+ * store_batch.c) and so do the typed control-plane kinds (ListTables:
+ * store_tables_exec.c); the rest of the control plane's (store_tables.c,
+ * store_gsi.c, store_ttl.c, store_tags.c, store_streams.c,
+ * store_partiql.c) work on the JSON itself. A GetItem of the common simple kind takes a hot path
  * from its text (store_item_get_fast).
  */
 #include <cjson/cJSON.h>

@@ -19,6 +19,7 @@
 
 #include "data/store_int.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 
 static const cJSON *member(const cJSON *o, const char *name)
@@ -107,6 +108,20 @@ static status unprocessed_of(ddb_kind kind, const cJSON *u, ddb_req *out, diag *
     return st;
 }
 
+/* A table kind's answer (model/ddbres_tables.h reads it as plain JSON). */
+static status tables_of(ddb_kind kind, const cJSON *root, ddb_res *res, diag *d)
+{
+    char *text = cJSON_PrintUnformatted(root);
+    av plain;
+    status st = ddbjson_parse_plain_item(text, strlen(text), &plain, d);
+    cJSON_free(text);
+    if (st != ST_OK)
+        return st;
+    st = ddbres_tables_read(kind, &plain, res, d);
+    av_done(&plain);
+    return st;
+}
+
 status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
 {
     status st = ST_OK;
@@ -185,6 +200,8 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         st = unprocessed_of(DDB_BATCH_GET, v, &res->unprocessed, d);
     if (!st && (v = member(root, "NextToken")) && cJSON_IsString(v))
         res->next_token = xstrdup(v->valuestring);
+    if (!st && member(root, "TableNames"))
+        st = tables_of(DDB_LIST_TABLES, root, res, d);
     if (!st && !res->has_vbytes)   /* a VectorCapacity is no table's */
         caps_of(res, member(root, "ConsumedCapacity"));
     return st;

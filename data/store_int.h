@@ -373,6 +373,9 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
  * plane's C calls): d gets the error. */
 status store_exec_status(store *s, const ddb_req *req, diag *d);
 
+/* The table kinds on typed requests, their answers in res->tables
+ * (store_tables_exec.c): ListTables. */
+status store_tables_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* Query and Scan pages on typed requests (store_query.c). */

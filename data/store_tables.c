@@ -1,7 +1,7 @@
 /*
  * store_tables — the table catalogue: CreateTable, DescribeTable,
- * ListTables, DeleteTable (JSON and C), and the stored TableDescription
- * that a table_def is parsed from.
+ * DeleteTable (JSON and C), and the stored TableDescription that a
+ * table_def is parsed from. ListTables runs typed (store_tables_exec.c).
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -140,12 +140,6 @@ static const vspec create_spec[] = {
 
 static const vspec name_spec[] = {
     F_TABLE_REQ,
-    { .type = VT_END },
-};
-
-static const vspec list_spec[] = {
-    { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true, .le = 100, .has_le = true },
-    { .name = "ExclusiveStartTableName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
     { .type = VT_END },
 };
 
@@ -977,53 +971,6 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
             st = store_streams_table_deleted(s, tid, d);
         store_forget_tables(s);
     }
-    return store_txn_end(s, st, d);
-}
-
-status store_op_list_tables(store *s, const cJSON *in, buf *out, diag *d)
-{
-    status st = store_valid_check(in, list_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
-    long limit = cJSON_IsNumber(lim) ? (long)lim->valuedouble : 100;
-    const char *start = jstr(in, "ExclusiveStartTableName");
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        return st;
-    sqlite3_stmt *q = store_stmt(s, Q_TABLE_NAMES_AFTER, d);
-    if (!q) {
-        st = d->code;
-        goto out;
-    }
-    sqlite3_bind_text(q, 1, start ? start : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, limit + 1);
-    buf_adds(out, "{\"TableNames\":[");
-    long n = 0;
-    const char *last = NULL;
-    char *last_copy = NULL;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (n == limit)
-            break;
-        const char *nm = (const char *)sqlite3_column_text(q, 0);
-        if (n)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, nm, strlen(nm));
-        free(last_copy);
-        last_copy = xstrdup(nm);
-        last = last_copy;
-        n++;
-    }
-    bool more = rc == SQLITE_ROW;
-    sqlite3_reset(q);
-    buf_addc(out, ']');
-    if (more && last) {
-        buf_adds(out, ",\"LastEvaluatedTableName\":");
-        ddbjson_write_string(out, last, strlen(last));
-    }
-    buf_addc(out, '}');
-    free(last_copy);
-out:
     return store_txn_end(s, st, d);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 #include "model/vecidx.h"
 
@@ -1015,6 +1016,7 @@ void ddb_res_done(ddb_res *r)
         av_done(&r->icm[i].key);
     }
     free(r->icm);
+    ddbres_tables_free(r->tables);
     /* A batch's leftovers are only ever actions. */
     if (r->unprocessed.n_acts)
         ddb_req_done(&r->unprocessed);

@@ -318,6 +318,8 @@ typedef struct ddb_res {
      * written (Put/Update/Delete: at most one). */
     ddb_icm *icm;
     size_t n_icm;
+    /* The table kinds' answers (model/ddbres_tables.h); NULL: none. */
+    struct ddb_tables_res *tables;
 } ddb_res;
 
 void ddb_res_init(ddb_res *r);
