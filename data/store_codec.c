@@ -202,6 +202,9 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         res->next_token = xstrdup(v->valuestring);
     if (!st && member(root, "TableNames"))
         st = tables_of(DDB_LIST_TABLES, root, res, d);
+    /* DescribeTable's Table; the TableDescription of the others. */
+    if (!st && (member(root, "Table") || member(root, "TableDescription")))
+        st = tables_of(member(root, "Table") ? DDB_DESCRIBE_TABLE : DDB_CREATE_TABLE, root, res, d);
     if (!st && !res->has_vbytes)   /* a VectorCapacity is no table's */
         caps_of(res, member(root, "ConsumedCapacity"));
     return st;

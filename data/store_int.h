@@ -374,8 +374,13 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 status store_exec_status(store *s, const ddb_req *req, diag *d);
 
 /* The table kinds on typed requests, their answers in res->tables
- * (store_tables_exec.c): ListTables. */
+ * (store_tables_exec.c): ListTables, DescribeTable. */
 status store_tables_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
+struct ddb_table_desc;
+/* A stored TableDescription's text read into a new typed one. */
+status store_tables_desc_read(const char *json, struct ddb_table_desc **out, diag *d);
+/* DescribeTable's work (store_tables.c): name's live description. */
+status store_tables_describe(store *s, const char *name, struct ddb_table_desc **out, diag *d);
 /* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* Query and Scan pages on typed requests (store_query.c). */
@@ -811,8 +816,6 @@ status store_vec_open(store *s, diag *d);
  * description's VectorIndexes. */
 status store_vec_create_checks(const struct cJSON *in, diag *d);
 void store_vec_create_desc(struct cJSON *desc, const struct cJSON *in);
-/* The definitions of a stored description into def->vidx. */
-void store_vec_def_from_tree(const struct cJSON *root, table_def *def);
 /* A write's item against the vector indexes (refused whole with
  * DynamoDB's message); the entries of the write, in its transaction. */
 status store_vec_check_item(const table_def *t, const av *item, diag *d);

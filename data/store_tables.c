@@ -14,6 +14,7 @@
 #include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 
 #define ARN_PREFIX STORE_ARN_PREFIX
@@ -537,108 +538,27 @@ status store_create_checks(const cJSON *in, diag *d)
 
 /* ---- description <-> table_def ---- */
 
-static av_type attr_type(const cJSON *defs, const char *name)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, defs) {
-        const char *n = jstr(e, "AttributeName");
-        if (n && strcmp(n, name) == 0) {
-            const char *t = jstr(e, "AttributeType");
-            return t ? av_type_from_name(t, strlen(t)) : AV_NONE;
-        }
-    }
-    return AV_NONE;
-}
-
-static void key_from(const cJSON *ks, const cJSON *defs, key_attr *pk, key_attr *sk)
-{
-    const cJSON *e;
-    pk->name = sk->name = NULL;
-    pk->type = sk->type = AV_NONE;
-    cJSON_ArrayForEach(e, ks) {
-        const char *n = jstr(e, "AttributeName"), *t = jstr(e, "KeyType");
-        key_attr *k = t && strcmp(t, "RANGE") == 0 ? sk : pk;
-        k->name = xstrdup(n);
-        k->type = attr_type(defs, n);
-    }
-}
-
-/* An index's KeySchema: the first HASH and RANGE attributes into pk and
- * sk, the ones after them into pk_rest and sk_rest (a multi-attribute
- * key), in order. */
-static void index_keys_from(const cJSON *ks, const cJSON *defs, index_def *out)
-{
-    const cJSON *e;
-    out->pk.type = out->sk.type = AV_NONE;
-    cJSON_ArrayForEach(e, ks) {
-        const char *n = jstr(e, "AttributeName"), *t = jstr(e, "KeyType");
-        bool range = t && strcmp(t, "RANGE") == 0;
-        key_attr *k;
-        if (range)
-            k = !out->sk.name ? &out->sk
-              : out->n_sk_rest < SCHEMA_MAX_KEY_PARTS - 1 ? &out->sk_rest[out->n_sk_rest++] : NULL;
-        else
-            k = !out->pk.name ? &out->pk
-              : out->n_pk_rest < SCHEMA_MAX_KEY_PARTS - 1 ? &out->pk_rest[out->n_pk_rest++] : NULL;
-        if (!k || !n)
-            continue;
-        k->name = xstrdup(n);
-        k->type = attr_type(defs, n);
-    }
-}
-
-static void index_from(const cJSON *ix, const cJSON *defs, bool global, index_def *out)
-{
-    memset(out, 0, sizeof *out);
-    out->name = xstrdup(jstr(ix, "IndexName"));
-    out->global = global;
-    index_keys_from(cJSON_GetObjectItemCaseSensitive(ix, "KeySchema"), defs, out);
-    const cJSON *proj = cJSON_GetObjectItemCaseSensitive(ix, "Projection");
-    const char *pt = jstr(proj, "ProjectionType");
-    out->proj = !pt || strcmp(pt, "ALL") == 0 ? PROJ_ALL
-              : strcmp(pt, "KEYS_ONLY") == 0 ? PROJ_KEYS_ONLY : PROJ_INCLUDE;
-    const cJSON *nka = cJSON_GetObjectItemCaseSensitive(proj, "NonKeyAttributes");
-    int n = cJSON_GetArraySize(nka);
-    if (n > 0) {
-        out->include = xcalloc((size_t)n, sizeof *out->include);
-        const cJSON *e;
-        cJSON_ArrayForEach(e, nka) {
-            if (cJSON_IsString(e))
-                out->include[out->n_include++] = xstrdup(e->valuestring);
-        }
-    }
-}
-
+/* The store's one reading of a description into a table_def is the typed
+ * description's (model/ddbres_tables.h): the stored text read as items
+ * are, then ddbres_table_desc_def. */
 status store_def_from_desc(const char *json, table_def *def, diag *d)
 {
     memset(def, 0, sizeof *def);
-    cJSON *root = cJSON_Parse(json);
-    if (!root)
-        return diag_set(d, ST_INTERNAL, "corrupt table description");
-    status st = store_def_from_tree(root, def, d);
-    cJSON_Delete(root);
-    return st;
+    ddb_table_desc *t;
+    status st = store_tables_desc_read(json, &t, d);
+    if (st != ST_OK)
+        return st;
+    ddbres_table_desc_def(t, def);
+    ddbres_table_desc_free(t);
+    return ST_OK;
 }
 
 status store_def_from_tree(const cJSON *root, table_def *def, diag *d)
 {
-    (void)d;
-    memset(def, 0, sizeof *def);
-    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(root, "AttributeDefinitions");
-    def->name = xstrdup(jstr(root, "TableName") ? jstr(root, "TableName") : "");
-    key_from(cJSON_GetObjectItemCaseSensitive(root, "KeySchema"), defs, &def->pk, &def->sk);
-    const cJSON *lsis = cJSON_GetObjectItemCaseSensitive(root, "LocalSecondaryIndexes");
-    const cJSON *gsis = cJSON_GetObjectItemCaseSensitive(root, "GlobalSecondaryIndexes");
-    size_t n = (size_t)cJSON_GetArraySize(lsis) + (size_t)cJSON_GetArraySize(gsis);
-    if (n)
-        def->idx = xcalloc(n, sizeof *def->idx);
-    const cJSON *e;
-    cJSON_ArrayForEach(e, lsis) index_from(e, defs, false, &def->idx[def->n_idx++]);
-    cJSON_ArrayForEach(e, gsis) index_from(e, defs, true, &def->idx[def->n_idx++]);
-    const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(root, "CreationDateTime");
-    def->created = cJSON_IsNumber(cdt) ? (int64_t)cdt->valuedouble : 0;
-    store_vec_def_from_tree(root, def);
-    return ST_OK;
+    char *text = cJSON_PrintUnformatted(root);
+    status st = store_def_from_desc(text ? text : "{}", def, d);
+    cJSON_free(text);
+    return st;
 }
 
 /* ---- building a description ---- */
@@ -905,22 +825,24 @@ static status table_not_found(const char *name, diag *d)
     return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Table: %s not found", name);
 }
 
-status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
+/* DescribeTable's semantic part: the live description of name, read into
+ * the typed one (store_tables_exec.c). */
+status store_tables_describe(store *s, const char *name, struct ddb_table_desc **out, diag *d)
 {
-    status st = store_valid_check(in, name_spec, d, &s->err_msg);
+    *out = NULL;
+    status st = store_txn_begin(s, false, d);
     if (st != ST_OK)
-        return st;
-    const char *name = jstr(in, "TableName");
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     tinfo *t;
     st = store_table(s, name, &t, d);
     if (st == ST_NOT_FOUND) {
         st = table_not_found(name, d);
     } else if (st == ST_OK) {
-        buf_adds(out, "{\"Table\":");
-        st = live_desc(s, t, "ACTIVE", out, d);
-        buf_addc(out, '}');
+        buf live = BUF_INIT;
+        st = live_desc(s, t, "ACTIVE", &live, d);
+        if (st == ST_OK)
+            st = store_tables_desc_read(live.data, out, d);
+        buf_done(&live);
     }
     return store_txn_end(s, st, d);
 }

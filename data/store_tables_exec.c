@@ -1,10 +1,18 @@
 /*
  * store_tables_exec — the table kinds run typed: store_exec's case for
- * ListTables (store_tables_exec, ddb_req in, ddb_res out, its answer in
- * res->tables, model/ddbres_tables.h), and the JSON door that reads a
- * request body into that ddb_req, runs it and prints the answer
- * (store_op_list_tables). The shape checks and their messages stay on
- * the JSON (store_valid specs); the executor does the semantic work.
+ * ListTables and DescribeTable (store_tables_exec, ddb_req in, ddb_res
+ * out, its answer in res->tables, model/ddbres_tables.h), and the JSON
+ * doors that read a request body into that ddb_req, run it and print the
+ * answer (store_op_list_tables, store_op_describe_table). The shape
+ * checks and their messages stay on the JSON (store_valid specs); the
+ * executor does the semantic work.
+ *
+ * The store keeps each table's description as JSON text in SQLite (its
+ * storage format, which CreateTable, UpdateTable and restores build and
+ * edit); DescribeTable reads it, with its live counts, into the typed
+ * description here (store_tables_desc_read), as items are decoded from
+ * their stored text: what goes between store_exec and its caller is
+ * typed.
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -13,6 +21,7 @@
 #include "data/store_int.h"
 #include "data/store_ops.h"
 #include "data/store_valid.h"
+#include "model/ddbjson.h"
 #include "model/ddbres_tables.h"
 #include "model/mem.h"
 
@@ -73,6 +82,41 @@ status store_op_list_tables(store *s, const cJSON *in, buf *out, diag *d)
     return st;
 }
 
+/* ---- DescribeTable ---- */
+
+static const vspec name_spec[] = {
+    F_TABLE_REQ,
+    { .type = VT_END },
+};
+
+status store_tables_desc_read(const char *json, ddb_table_desc **out, diag *d)
+{
+    av plain;
+    diag pd;
+    diag_init(&pd);
+    *out = NULL;
+    if (ddbjson_parse_plain_item(json, strlen(json), &plain, &pd) != ST_OK)
+        return diag_set(d, ST_INTERNAL, "corrupt table description: %s", pd.msg);
+    status st = ddbres_table_desc_read(&plain, out, d);
+    av_done(&plain);
+    return st;
+}
+
+status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_valid_check(in, name_spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_tables_res *t = ddbres_tables(&res);
+    st = store_tables_describe(s, store_jstr(in, "TableName"), &t->table, d);
+    if (st == ST_OK)
+        ddbres_tables_json(DDB_DESCRIBE_TABLE, &res, out);
+    ddb_res_done(&res);
+    return st;
+}
+
 /* ---- store_exec's case ---- */
 
 status store_tables_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
@@ -80,7 +124,12 @@ status store_tables_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
     switch (req->kind) {
     case DDB_LIST_TABLES:
         return list_tables(s, req, ddbres_tables(res), &err->d);
+    case DDB_DESCRIBE_TABLE:
+        if (!req->table)   /* the door's refusal, with its message */
+            break;
+        return store_tables_describe(s, req->table, &ddbres_tables(res)->table, &err->d);
     default:
-        return store_exec_json(s, req, res, err);
+        break;
     }
+    return store_exec_json(s, req, res, err);
 }

@@ -2,7 +2,12 @@
  * res.tables, model/ddbres_tables.h): ListTables' pages (API reference,
  * ListTables: names in order, at most Limit of them, from after
  * ExclusiveStartTableName, LastEvaluatedTableName while more follow),
- * and the typed answer printed is what the JSON door answers. */
+ * and the typed answer printed is what the JSON door answers.
+ * DescribeTable (API reference, DescribeTable and TableDescription): the
+ * table's keys, indexes, stream and live ItemCount typed; a missing table
+ * is ResourceNotFoundException with the store's words; and the typed
+ * description keeps every member the store keeps (the stored description,
+ * data/store_int.h's store_table_desc, against the door's answer). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "data/store.h"
+#include "data/store_int.h"
 #include "model/ddbreq.h"
 #include "model/ddbres_tables.h"
 
@@ -96,10 +104,146 @@ static void list_tables_typed(void **state)
     buf_done(&b);
 }
 
+/* Keys, an LSI (INCLUDE), a GSI with its own throughput and warm
+ * throughput, a stream, on a provisioned table; and on an on-demand one
+ * with a maximum throughput, a vector index. */
+#define DEF(n, t) "{\"AttributeName\":\"" n "\",\"AttributeType\":\"" t "\"}"
+#define KEY(n, t) "{\"AttributeName\":\"" n "\",\"KeyType\":\"" t "\"}"
+#define RICH \
+    "{\"TableName\":\"Rich\",\"AttributeDefinitions\":[" DEF("pk", "S") "," DEF("sk", "N") "," DEF("g", "S") "," \
+    DEF("l", "S") "],\"KeySchema\":[" KEY("pk", "HASH") "," KEY("sk", "RANGE") "]," \
+    "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":6}," \
+    "\"LocalSecondaryIndexes\":[{\"IndexName\":\"byL\",\"KeySchema\":[" KEY("pk", "HASH") "," KEY("l", "RANGE") \
+    "],\"Projection\":{\"ProjectionType\":\"INCLUDE\",\"NonKeyAttributes\":[\"note\"]}}]," \
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"byG\",\"KeySchema\":[" KEY("g", "HASH") "]," \
+    "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"},\"ProvisionedThroughput\":{\"ReadCapacityUnits\":2," \
+    "\"WriteCapacityUnits\":3},\"WarmThroughput\":{\"ReadUnitsPerSecond\":20}}]," \
+    "\"StreamSpecification\":{\"StreamEnabled\":true,\"StreamViewType\":\"NEW_IMAGE\"}}"
+#define VEC \
+    "{\"TableName\":\"Vec\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[" DEF("id", "S") "," \
+    DEF("cat", "S") "],\"KeySchema\":[" KEY("id", "HASH") "],\"OnDemandThroughput\":{\"MaxReadRequestUnits\":50}," \
+    "\"VectorIndexes\":[{\"IndexName\":\"byV\",\"VectorAttribute\":{\"AttributeName\":\"emb\"}," \
+    "\"Dimensions\":3,\"DistanceFunction\":\"COSINE\",\"SearchSchema\":[{\"AttributeName\":\"cat\"," \
+    "\"SearchSchemaElementType\":\"INLINE_FILTER\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}"
+
+static status describe(store *s, const char *table, ddb_res *res, ddb_err *err)
+{
+    ddb_req r;
+    ddb_req_init(&r, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&r.table, table);
+    ddb_err_init(err);
+    ddb_res_init(res);
+    status st = store_exec(s, &r, res, err);
+    ddb_req_done(&r);
+    return st;
+}
+
+static void describe_table_typed(void **state)
+{
+    store *s = *state;
+    free(call(s, "CreateTable", RICH));
+    free(call(s, "PutItem", "{\"TableName\":\"Rich\",\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}"));
+    ddb_res res;
+    ddb_err err;
+    assert_int_equal(describe(s, "Rich", &res, &err), ST_OK);
+    const ddb_table_desc *t = res.tables->table;
+    assert_non_null(t);
+    assert_string_equal(t->name, "Rich");
+    assert_string_equal(t->status, "ACTIVE");
+    assert_true(t->count.has && t->count.v == 1);
+    assert_int_equal(t->keys.n, 2);
+    assert_string_equal(t->keys.v[1].name, "sk");
+    assert_string_equal(t->keys.v[1].what, "RANGE");
+    assert_true(t->tput && t->tput->rcu.v == 5 && t->tput->wcu.v == 6);
+    assert_int_equal(t->lsis.n, 1);
+    assert_string_equal(t->lsis.v[0].proj->nka.v[0], "note");
+    const ddb_index_desc *g = ddbres_table_desc_gsi(t, "byG");
+    assert_non_null(g);
+    assert_string_equal(g->status, "ACTIVE");
+    assert_true(g->tput->rcu.v == 2 && g->warm && g->warm->read.v == 20);
+    assert_true(t->stream && t->stream->enabled.v);
+    assert_non_null(t->stream_arn);
+    assert_non_null(strstr(t->stream_arn, "table/Rich/stream/"));
+    /* The table_def it holds is the store's own. */
+    table_def def, own;
+    ddbres_table_desc_def(t, &def);
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_describe(s, "Rich", &own, &d), ST_OK);
+    assert_string_equal(def.pk.name, own.pk.name);
+    assert_int_equal(def.sk.type, AV_N);
+    assert_int_equal(def.n_idx, own.n_idx);
+    assert_string_equal(def.idx[0].name, "byL");
+    assert_false(def.idx[0].global);
+    assert_true(def.idx[1].global);
+    assert_int_equal(def.created, own.created);
+    table_def_free(&def);
+    table_def_free(&own);
+    /* The door's answer is the typed one printed. */
+    buf b = BUF_INIT;
+    ddbres_tables_json(DDB_DESCRIBE_TABLE, &res, &b);
+    char *door = call(s, "DescribeTable", "{\"TableName\":\"Rich\"}");
+    assert_string_equal(b.data, door);
+    free(door);
+    buf_done(&b);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+
+    assert_int_equal(describe(s, "Nope", &res, &err), ST_NOT_FOUND);
+    assert_string_equal(ddb_err_message(&err), "Requested resource not found: Table: Nope not found");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+}
+
+/* Every member of stored (an object) is in answer, recursively. */
+static void members_kept(const cJSON *stored, const cJSON *answer, const char *where)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, stored) {
+        if (!cJSON_IsObject(stored))
+            return;
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(answer, m->string);
+        if (!a)
+            fail_msg("%s: the typed description lost %s", where, m->string);
+        if (cJSON_IsObject(m))
+            members_kept(m, a, m->string);
+        if (cJSON_IsArray(m)) {
+            int n = cJSON_GetArraySize(m);
+            assert_int_equal(cJSON_GetArraySize(a), n);
+            for (int i = 0; i < n; i++)
+                members_kept(cJSON_GetArrayItem(m, i), cJSON_GetArrayItem(a, i), m->string);
+        }
+    }
+}
+
+static void describe_keeps_every_member(void **state)
+{
+    store *s = *state;
+    free(call(s, "CreateTable", RICH));
+    free(call(s, "CreateTable", VEC));
+    static const char *const names[] = { "Rich", "Vec" };
+    for (int i = 0; i < 2; i++) {
+        cJSON *stored = NULL;
+        diag d;
+        diag_init(&d);
+        assert_int_equal(store_table_desc(s, names[i], &stored, &d), ST_OK);
+        char body[64];
+        snprintf(body, sizeof body, "{\"TableName\":\"%s\"}", names[i]);
+        char *door = call(s, "DescribeTable", body);
+        cJSON *answer = cJSON_Parse(door);
+        members_kept(stored, cJSON_GetObjectItemCaseSensitive(answer, "Table"), names[i]);
+        cJSON_Delete(answer);
+        cJSON_Delete(stored);
+        free(door);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(list_tables_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(describe_table_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(describe_keeps_every_member, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
