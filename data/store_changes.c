@@ -18,6 +18,7 @@
 
 #include "data/store_int.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
 
@@ -492,19 +493,17 @@ static status remote_changes(store *s, const char *table, int64_t before_seq, si
     ddb_req req;
     ddb_req_init(&req, DDB_DESCRIBE_TABLE);
     ddb_req_set_str(&req.table, table);
-    status st = rcall(s, &req, &resp, d);
+    ddb_res dres;
+    ddb_res_init(&dres);
+    status st = store_exec_diag(s, &req, &dres, d);
+    ddb_req_done(&req);
+    const ddb_table_desc *td = dres.tables ? dres.tables->table : NULL;
+    char *arn = td && td->stream_arn && td->stream && td->stream->enabled.v ? xstrdup(td->stream_arn) : NULL;
+    ddb_res_done(&dres);
     if (st != ST_OK)
         return st;
-    const cJSON *td = cJSON_GetObjectItemCaseSensitive(resp, "Table");
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(td, "StreamSpecification");
-    const char *arnp = store_jstr(td, "LatestStreamArn");
-    if (!arnp || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled"))) {
-        cJSON_Delete(resp);
+    if (!arn)
         return diag_set(d, ST_NOT_FOUND, "%s has no stream: enable one to follow its changes", table);
-    }
-    char *arn = xstrdup(arnp);
-    cJSON_Delete(resp);
-    resp = NULL;
     /* Every shard from its trim horizon (a stream keeps 24 hours), the
      * newest max kept. Reading stops at an open shard's end. */
     ddb_req_init(&req, DDB_DESCRIBE_STREAM);

@@ -282,10 +282,6 @@ int store_index_xid(const table_def *def, const char *index);
  * parsed tree (DescribeTable's answer). */
 status store_def_from_desc(const char *json, table_def *def, diag *d);
 status store_def_from_tree(const struct cJSON *desc, table_def *def, diag *d);
-/* The table's description as a tree (*out the caller's): a local table's
- * as stored, a remote one's as DescribeTable gave it (cached until
- * store_refresh). */
-status store_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* cJSON accessors, for every file of data/ that reads JSON (store_ops.c):
  * a string member (NULL when absent or not a string), a member that is
@@ -372,6 +368,8 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 /* store_exec of a request answered by its status alone (the control
  * plane's C calls): d gets the error. */
 status store_exec_status(store *s, const ddb_req *req, diag *d);
+/* store_exec with its error into d (the answer in res, as store_exec's). */
+status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
 /* The table kinds on typed requests, their answers in res->tables
  * (store_tables_exec.c): ListTables, DescribeTable. */
@@ -430,7 +428,6 @@ status store_remote_send(store *s, const ddb_req *req, struct cJSON **root, diag
  * (the caller's to delete; NULL on an error, which d holds). Not for
  * CreateTable and DeleteTable. */
 status store_remote_request(store *s, const ddb_req *req, struct cJSON **root, diag *d);
-status store_remote_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* ---- the write path (store_write.c) ---- */
 

@@ -922,14 +922,6 @@ status store_remote_list_tables(store *s, char ***names, size_t *n, diag *d)
     return st;
 }
 
-status store_remote_table_desc(store *s, const char *table, cJSON **out, diag *d)
-{
-    rtable *t;
-    status st = srem_table_get(s, table, &t, d);
-    *out = st == ST_OK ? cJSON_Duplicate(t->desc, true) : NULL;
-    return st;
-}
-
 status store_remote_describe(store *s, const char *table, table_def *def, diag *d)
 {
     memset(def, 0, sizeof *def);

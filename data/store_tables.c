@@ -979,20 +979,6 @@ status store_stats(store *s, const char *table, const char *index, table_stats *
     return store_txn_end(s, st, d);
 }
 
-status store_table_desc(store *s, const char *table, cJSON **out, diag *d)
-{
-    *out = NULL;
-    if (s->remote)
-        return store_remote_table_desc(s, table, out, d);
-    status st = store_txn_begin(s, false, d);
-    if (st != ST_OK)
-        return st;
-    tinfo *t;
-    if ((st = store_table(s, table, &t, d)) == ST_OK && !(*out = cJSON_Parse(t->desc)))
-        st = diag_set(d, ST_INTERNAL, "corrupt table description");
-    return store_txn_end(s, st, d);
-}
-
 /* CreateTable and DeleteTable as typed requests (the control plane's
  * C calls: import, samples, `ddbx load`, pull). */
 status store_create_table(store *s, const table_def *def, diag *d)
