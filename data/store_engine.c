@@ -490,7 +490,7 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
             return store_batch_exec(s, &one, res, err);
         }
         return store_batch_exec(s, req, res, err);
-    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE:
+    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
         return store_tables_exec(s, req, res, err);
     default:
         break;   /* the control plane and PartiQL work on JSON */

@@ -372,13 +372,16 @@ status store_exec_status(store *s, const ddb_req *req, diag *d);
 status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
 /* The table kinds on typed requests, their answers in res->tables
- * (store_tables_exec.c): ListTables, DescribeTable. */
+ * (store_tables_exec.c): ListTables, DescribeTable, DeleteTable. */
 status store_tables_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 struct ddb_table_desc;
 /* A stored TableDescription's text read into a new typed one. */
 status store_tables_desc_read(const char *json, struct ddb_table_desc **out, diag *d);
-/* DescribeTable's work (store_tables.c): name's live description. */
+/* DescribeTable's and DeleteTable's work (store_tables.c): name's live
+ * description; the table deleted, and its description as DeleteTable
+ * answers. */
 status store_tables_describe(store *s, const char *name, struct ddb_table_desc **out, diag *d);
+status store_tables_delete(store *s, const char *name, struct ddb_table_desc **out, diag *d);
 /* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* Query and Scan pages on typed requests (store_query.c). */

@@ -1,7 +1,9 @@
 /*
- * store_tables — the table catalogue: CreateTable, DescribeTable,
- * DeleteTable (JSON and C), and the stored TableDescription that a
- * table_def is parsed from. ListTables runs typed (store_tables_exec.c).
+ * store_tables — the table catalogue: CreateTable (JSON and C), the
+ * work of DescribeTable and DeleteTable (store_tables_describe,
+ * store_tables_delete: typed, their doors in store_tables_exec.c, as
+ * ListTables'), and the stored TableDescription that a table_def is
+ * parsed from.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -136,11 +138,6 @@ static const vspec create_spec[] = {
     { .name = "Tags", .type = VT_LIST, .elem = &store_tag_elem },
     F_CAPACITY, F_CREATE_MORE,
     { .name = "VectorIndexes", .type = VT_LIST, .elem = &store_vix_elem },
-    { .type = VT_END },
-};
-
-static const vspec name_spec[] = {
-    F_TABLE_REQ,
     { .type = VT_END },
 };
 
@@ -865,22 +862,25 @@ static status delete_rows(store *s, int64_t tid, bool keep_items, diag *d)
     return ST_OK;
 }
 
-status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
+/* DeleteTable's work: the table and its rows go (its items kept as its
+ * SYSTEM backup when the settings say so); *out its description as
+ * DeleteTable answers it (store_tables_exec.c). */
+status store_tables_delete(store *s, const char *name, struct ddb_table_desc **out, diag *d)
 {
-    status st = store_valid_check(in, name_spec, d, &s->err_msg);
+    *out = NULL;
+    status st = store_txn_begin(s, true, d);
     if (st != ST_OK)
-        return st;
-    const char *name = jstr(in, "TableName");
-    if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
     tinfo *t;
     st = store_table(s, name, &t, d);
     if (st == ST_NOT_FOUND) {
         st = table_not_found(name, d);
     } else if (st == ST_OK) {
-        buf_adds(out, "{\"TableDescription\":");
-        st = deleted_desc(s, t, out, d);
-        buf_addc(out, '}');
+        buf desc = BUF_INIT;
+        st = deleted_desc(s, t, &desc, d);
+        if (st == ST_OK)
+            st = store_tables_desc_read(desc.data, out, d);
+        buf_done(&desc);
         int64_t tid = t->id;
         bool keep_items = false;
         if (st == ST_OK)
@@ -892,6 +892,10 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
         if (st == ST_OK)
             st = store_streams_table_deleted(s, tid, d);
         store_forget_tables(s);
+    }
+    if (st != ST_OK) {
+        ddbres_table_desc_free(*out);
+        *out = NULL;
     }
     return store_txn_end(s, st, d);
 }

@@ -1,9 +1,10 @@
 /*
  * store_tables_exec — the table kinds run typed: store_exec's case for
- * ListTables and DescribeTable (store_tables_exec, ddb_req in, ddb_res
- * out, its answer in res->tables, model/ddbres_tables.h), and the JSON
- * doors that read a request body into that ddb_req, run it and print the
- * answer (store_op_list_tables, store_op_describe_table). The shape
+ * ListTables, DescribeTable and DeleteTable (store_tables_exec, ddb_req
+ * in, ddb_res out, its answer in res->tables, model/ddbres_tables.h), and
+ * the JSON doors that read a request body into that ddb_req, run it and
+ * print the answer (store_op_list_tables, store_op_describe_table,
+ * store_op_delete_table). The shape
  * checks and their messages stay on the JSON (store_valid specs); the
  * executor does the semantic work.
  *
@@ -82,7 +83,7 @@ status store_op_list_tables(store *s, const cJSON *in, buf *out, diag *d)
     return st;
 }
 
-/* ---- DescribeTable ---- */
+/* ---- DescribeTable, DeleteTable ---- */
 
 static const vspec name_spec[] = {
     F_TABLE_REQ,
@@ -102,7 +103,9 @@ status store_tables_desc_read(const char *json, ddb_table_desc **out, diag *d)
     return st;
 }
 
-status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
+/* DescribeTable's and DeleteTable's door: TableName checked, the kind run,
+ * its description printed. */
+static status name_door(store *s, const cJSON *in, ddb_kind kind, buf *out, diag *d)
 {
     status st = store_valid_check(in, name_spec, d, &s->err_msg);
     if (st != ST_OK)
@@ -110,11 +113,22 @@ status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
     ddb_res res;
     ddb_res_init(&res);
     ddb_tables_res *t = ddbres_tables(&res);
-    st = store_tables_describe(s, store_jstr(in, "TableName"), &t->table, d);
+    st = (kind == DDB_DESCRIBE_TABLE ? store_tables_describe : store_tables_delete)(
+        s, store_jstr(in, "TableName"), &t->table, d);
     if (st == ST_OK)
-        ddbres_tables_json(DDB_DESCRIBE_TABLE, &res, out);
+        ddbres_tables_json(kind, &res, out);
     ddb_res_done(&res);
     return st;
+}
+
+status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    return name_door(s, in, DDB_DESCRIBE_TABLE, out, d);
+}
+
+status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    return name_door(s, in, DDB_DELETE_TABLE, out, d);
 }
 
 /* ---- store_exec's case ---- */
@@ -124,10 +138,11 @@ status store_tables_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
     switch (req->kind) {
     case DDB_LIST_TABLES:
         return list_tables(s, req, ddbres_tables(res), &err->d);
-    case DDB_DESCRIBE_TABLE:
+    case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
         if (!req->table)   /* the door's refusal, with its message */
             break;
-        return store_tables_describe(s, req->table, &ddbres_tables(res)->table, &err->d);
+        return (req->kind == DDB_DESCRIBE_TABLE ? store_tables_describe : store_tables_delete)(
+            s, req->table, &ddbres_tables(res)->table, &err->d);
     default:
         break;
     }

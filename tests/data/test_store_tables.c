@@ -195,6 +195,58 @@ static void describe_table_typed(void **state)
     ddb_err_done(&err);
 }
 
+/* DeleteTable (API reference, DeleteTable: its example answers with the
+ * name, status DELETING, throughput, size and count; no key schema or
+ * indexes): the table goes, its description typed; a missing table is
+ * ResourceNotFoundException in DescribeTable's words. */
+static void delete_table_typed(void **state)
+{
+    store *s = *state;
+    free(call(s, "CreateTable", RICH));
+    free(call(s, "PutItem", "{\"TableName\":\"Rich\",\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}"));
+    ddb_req r;
+    ddb_req_init(&r, DDB_DELETE_TABLE);
+    ddb_req_set_str(&r.table, "Rich");
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_OK);
+    const ddb_table_desc *t = res.tables->table;
+    assert_non_null(t);
+    assert_string_equal(t->name, "Rich");
+    assert_string_equal(t->status, "DELETING");
+    assert_true(t->count.has && t->count.v == 1);
+    assert_true(t->tput && t->tput->rcu.v == 5);
+    assert_int_equal(t->keys.n, 0);
+    assert_null(t->keys.v);
+    assert_null(t->gsis.v);
+    assert_null(t->lsis.v);
+    assert_false(t->created.has);
+    buf b = BUF_INIT;
+    ddbres_tables_json(DDB_DELETE_TABLE, &res, &b);
+    assert_memory_equal(b.data, "{\"TableDescription\":{\"TableName\":\"Rich\",\"TableStatus\":\"DELETING\",", 58);
+    buf_done(&b);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    assert_int_equal(describe(s, "Rich", &res, &err), ST_NOT_FOUND);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_NOT_FOUND);
+    assert_string_equal(ddb_err_message(&err), "Requested resource not found: Table: Rich not found");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+    char *names = call(s, "ListTables", "{}");
+    assert_string_equal(names, "{\"TableNames\":[]}");
+    free(names);
+}
+
 /* Every member of stored (an object) is in answer, recursively. */
 static void members_kept(const cJSON *stored, const cJSON *answer, const char *where)
 {
@@ -259,6 +311,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(list_tables_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(describe_table_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(describe_keeps_every_member, setup, teardown),
+        cmocka_unit_test_setup_teardown(delete_table_typed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
