@@ -7,9 +7,9 @@
  * Count, ScannedCount, LastEvaluatedKey, the unprocessed part of a batch,
  * ConsumedCapacity, NextToken; the table kinds' TableNames and
  * TableDescription, by model/ddbres_tables.h's reader) is read from its
- * parsed tree into a ddb_res; the members DynamoDB puts beside an error's message (the Item
- * of ReturnValuesOnConditionCheckFailure, CancellationReasons) into the
- * ddb_err. A remote store parses each answer once and reads it here
+ * parsed tree into a ddb_res; the members DynamoDB puts beside an error's
+ * message (the Item of ReturnValuesOnConditionCheckFailure,
+ * CancellationReasons) into the ddb_err. A remote store parses each answer once and reads it here
  * (store_remote.c); the local store's control plane, which works on the
  * JSON, is reached by printing the typed request for the JSON door
  * (store_exec_json).
