@@ -9,10 +9,10 @@
  * TableDescription, by model/ddbres_tables.h's reader) is read from its
  * parsed tree into a ddb_res; the members DynamoDB puts beside an error's
  * message (the Item of ReturnValuesOnConditionCheckFailure,
- * CancellationReasons) into the ddb_err. A remote store parses each answer once and reads it here
- * (store_remote.c); the local store's control plane, which works on the
- * JSON, is reached by printing the typed request for the JSON door
- * (store_exec_json).
+ * CancellationReasons) into the ddb_err. A remote store parses each
+ * answer once and reads it here (store_remote.c); the local store's
+ * control plane, which works on the JSON, is reached by printing the
+ * typed request for the JSON door (store_exec_json).
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
