@@ -15,6 +15,7 @@
  * typed request for the JSON door (store_exec_json).
  */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,16 +110,57 @@ static status unprocessed_of(ddb_kind kind, const cJSON *u, ddb_req *out, diag *
     return st;
 }
 
+void store_codec_plain(const cJSON *tree, av *out)
+{
+    const cJSON *e;
+    if (cJSON_IsObject(tree)) {
+        av_init_list(out, AV_M);
+        cJSON_ArrayForEach(e, tree) {
+            av v;
+            store_codec_plain(e, &v);
+            av_map_put(out, e->string, strlen(e->string), &v);
+        }
+    } else if (cJSON_IsArray(tree)) {
+        av_init_list(out, AV_L);
+        cJSON_ArrayForEach(e, tree) {
+            av v;
+            store_codec_plain(e, &v);
+            av_list_push(out, &v);
+        }
+    } else if (cJSON_IsString(tree)) {
+        av_init_s(out, tree->valuestring, strlen(tree->valuestring));
+    } else if (cJSON_IsNumber(tree) && tree->valuedouble == (double)(int64_t)tree->valuedouble &&
+               tree->valuedouble > -9e15 && tree->valuedouble < 9e15) {
+        num n;   /* a count, a size, a capacity: exact as an integer */
+        num_from_int(&n, (int64_t)tree->valuedouble);
+        av_init_n(out, &n);
+    } else if (cJSON_IsNumber(tree)) {
+        /* The shortest of 15 or 17 digits that reads back the same (as
+         * cJSON prints it). */
+        char text[32];
+        snprintf(text, sizeof text, "%1.15g", tree->valuedouble);
+        if (strtod(text, NULL) != tree->valuedouble)
+            snprintf(text, sizeof text, "%1.17g", tree->valuedouble);
+        num n;
+        diag d;
+        diag_init(&d);
+        if (num_parse(text, strlen(text), &n, &d) == ST_OK)
+            av_init_n(out, &n);
+        else
+            av_init_null(out);   /* NaN or infinite: cJSON prints null */
+    } else if (cJSON_IsBool(tree)) {
+        av_init_bool(out, cJSON_IsTrue(tree));
+    } else {
+        av_init_null(out);
+    }
+}
+
 /* A table kind's answer (model/ddbres_tables.h reads it as plain JSON). */
 static status tables_of(ddb_kind kind, const cJSON *root, ddb_res *res, diag *d)
 {
-    char *text = cJSON_PrintUnformatted(root);
     av plain;
-    status st = ddbjson_parse_plain_item(text, strlen(text), &plain, d);
-    cJSON_free(text);
-    if (st != ST_OK)
-        return st;
-    st = ddbres_tables_read(kind, &plain, res, d);
+    store_codec_plain(root, &plain);
+    status st = ddbres_tables_read(kind, &plain, res, d);
     av_done(&plain);
     return st;
 }

@@ -375,8 +375,13 @@ status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d);
  * (store_tables_exec.c): ListTables, DescribeTable, DeleteTable. */
 status store_tables_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 struct ddb_table_desc;
-/* A stored TableDescription's text read into a new typed one. */
+/* A stored TableDescription's text, or its parsed tree, read into a new
+ * typed one. */
 status store_tables_desc_read(const char *json, struct ddb_table_desc **out, diag *d);
+status store_tables_desc_of(const struct cJSON *tree, struct ddb_table_desc **out, diag *d);
+/* A parsed JSON tree as plain JSON values (objects as M, arrays as L,
+ * numbers as N, as model/ddbjson's plain reader gives them). */
+void store_codec_plain(const struct cJSON *tree, av *out);
 /* DescribeTable's and DeleteTable's work (store_tables.c): name's live
  * description; the table deleted, and its description as DeleteTable
  * answers. */

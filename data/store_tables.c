@@ -552,10 +552,14 @@ status store_def_from_desc(const char *json, table_def *def, diag *d)
 
 status store_def_from_tree(const cJSON *root, table_def *def, diag *d)
 {
-    char *text = cJSON_PrintUnformatted(root);
-    status st = store_def_from_desc(text ? text : "{}", def, d);
-    cJSON_free(text);
-    return st;
+    memset(def, 0, sizeof *def);
+    ddb_table_desc *t;
+    status st = store_tables_desc_of(root, &t, d);
+    if (st != ST_OK)
+        return st;
+    ddbres_table_desc_def(t, def);
+    ddbres_table_desc_free(t);
+    return ST_OK;
 }
 
 /* ---- building a description ---- */
@@ -688,9 +692,12 @@ static void set_str(cJSON *o, const char *name, const char *v)
         cJSON_AddStringToObject(o, name, v);
 }
 
-/* The stored description with live counts and the given status. */
-static status live_desc(store *s, tinfo *t, const char *status_text, buf *out, diag *d)
+/* The stored description with live counts and the given status, the
+ * members in dropped (n of them) left out, read into a new typed *out. */
+static status live_desc(store *s, tinfo *t, const char *status_text, const char *const *dropped, size_t n,
+                        struct ddb_table_desc **out, diag *d)
 {
+    *out = NULL;
     status st = ST_OK;
     cJSON *o = cJSON_Parse(t->desc);
     if (!o)
@@ -717,9 +724,9 @@ static status live_desc(store *s, tinfo *t, const char *status_text, buf *out, d
     store_capacity_describe(o);
     if ((st = store_vec_live(s, t->id, o, d)) != ST_OK)
         goto out;
-    char *text = cJSON_PrintUnformatted(o);
-    buf_adds(out, text);
-    cJSON_free(text);
+    for (size_t i = 0; i < n; i++)
+        cJSON_DeleteItemFromObjectCaseSensitive(o, dropped[i]);
+    st = store_tables_desc_of(o, out, d);
 out:
     cJSON_Delete(o);
     return st;
@@ -729,25 +736,11 @@ out:
  * leaves out of it (KeySchema, AttributeDefinitions, CreationDateTime and
  * the index lists; the API reference's DeleteTable example answers with
  * the name, status, throughput, size and count). */
-static status deleted_desc(store *s, tinfo *t, buf *out, diag *d)
+static status deleted_desc(store *s, tinfo *t, struct ddb_table_desc **out, diag *d)
 {
     static const char *const dropped[] = { "KeySchema", "AttributeDefinitions", "CreationDateTime",
                                            "LocalSecondaryIndexes", "GlobalSecondaryIndexes", "VectorIndexes" };
-    buf live = BUF_INIT;
-    status st = live_desc(s, t, "DELETING", &live, d);
-    cJSON *o = st == ST_OK ? cJSON_Parse(live.data) : NULL;
-    if (st == ST_OK && !o)
-        st = diag_set(d, ST_INTERNAL, "corrupt table description");
-    if (o) {
-        for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++)
-            cJSON_DeleteItemFromObjectCaseSensitive(o, dropped[i]);
-        char *text = cJSON_PrintUnformatted(o);
-        buf_adds(out, text);
-        cJSON_free(text);
-        cJSON_Delete(o);
-    }
-    buf_done(&live);
-    return st;
+    return live_desc(s, t, "DELETING", dropped, sizeof dropped / sizeof dropped[0], out, d);
 }
 
 /* ---- operations ---- */
@@ -835,11 +828,7 @@ status store_tables_describe(store *s, const char *name, struct ddb_table_desc *
     if (st == ST_NOT_FOUND) {
         st = table_not_found(name, d);
     } else if (st == ST_OK) {
-        buf live = BUF_INIT;
-        st = live_desc(s, t, "ACTIVE", &live, d);
-        if (st == ST_OK)
-            st = store_tables_desc_read(live.data, out, d);
-        buf_done(&live);
+        st = live_desc(s, t, "ACTIVE", NULL, 0, out, d);
     }
     return store_txn_end(s, st, d);
 }
@@ -876,11 +865,7 @@ status store_tables_delete(store *s, const char *name, struct ddb_table_desc **o
     if (st == ST_NOT_FOUND) {
         st = table_not_found(name, d);
     } else if (st == ST_OK) {
-        buf desc = BUF_INIT;
-        st = deleted_desc(s, t, &desc, d);
-        if (st == ST_OK)
-            st = store_tables_desc_read(desc.data, out, d);
-        buf_done(&desc);
+        st = deleted_desc(s, t, out, d);
         int64_t tid = t->id;
         bool keep_items = false;
         if (st == ST_OK)

@@ -121,6 +121,15 @@ static status name_door(store *s, const cJSON *in, ddb_kind kind, buf *out, diag
     return st;
 }
 
+status store_tables_desc_of(const cJSON *tree, ddb_table_desc **out, diag *d)
+{
+    av plain;
+    store_codec_plain(tree, &plain);
+    status st = ddbres_table_desc_read(&plain, out, d);
+    av_done(&plain);
+    return st;
+}
+
 status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
 {
     return name_door(s, in, DDB_DESCRIBE_TABLE, out, d);

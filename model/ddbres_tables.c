@@ -241,7 +241,14 @@ static void number(buf *out, double v)
         return;
     }
     if (v >= -2147483648.0 && v <= 2147483647.0 && v == (double)(int)v) {
-        buf_printf(out, "%d", (int)v);
+        char digits[12], *p = digits + sizeof digits;
+        long long i = (long long)v, a = i < 0 ? -i : i;
+        do
+            *--p = (char)('0' + a % 10);
+        while ((a /= 10) > 0);
+        if (i < 0)
+            *--p = '-';
+        buf_add(out, p, (size_t)(digits + sizeof digits - p));
         return;
     }
     char tmp[32];
@@ -408,11 +415,16 @@ static status member_read(const mdesc *m, const av *v, char *p, diag *d)
         return ST_OK;
     }
     case M_NUM: {
-        char text[NUM_TEXT_MAX];
-        num_format(&v->u.n, text);
         ddb_onum *n = (ddb_onum *)(void *)p;
+        int64_t i;
         n->has = true;
-        n->v = strtod(text, NULL);
+        if (num_to_int(&v->u.n, &i)) {
+            n->v = (double)i;
+        } else {
+            char text[NUM_TEXT_MAX];
+            num_format(&v->u.n, text);
+            n->v = strtod(text, NULL);
+        }
         return ST_OK;
     }
     case M_BOOL: {
