@@ -12,8 +12,10 @@
 
 #include "data/jsonread.h"
 #include "data/timing.h"
+#include "data/store_int.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 
 void evolve_counts_init(evolve_counts *c)
@@ -579,21 +581,17 @@ status evolve_run(store *s, const evolve_spec *sp, evolve_counts *c, diag *d)
 static status index_status(store *s, const char *table, const char *index, char **out, diag *d)
 {
     *out = NULL;
-    buf in = BUF_INIT;
-    buf_adds(&in, "{\"TableName\":");
-    ddbjson_write_string(&in, table, strlen(table));
-    buf_addc(&in, '}');
-    char *res = NULL;
-    status st = store_call(s, "DescribeTable", in.data, in.len, &res, d);
-    buf_done(&in);
-    cJSON *j = st == ST_OK && res ? cJSON_Parse(res) : NULL;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
-    const cJSON *g = cJSON_GetObjectItemCaseSensitive(t, "GlobalSecondaryIndexes"), *e;
-    cJSON_ArrayForEach(e, g)
-        if (same(js(e, "IndexName"), index))
-            *out = xstrdup(js(e, "IndexStatus") ? js(e, "IndexStatus") : "ACTIVE");
-    cJSON_Delete(j);
-    free(res);
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    ddb_res res;
+    ddb_res_init(&res);
+    status st = store_exec_diag(s, &req, &res, d);
+    const ddb_index_desc *g = ddbres_table_desc_gsi(res.tables ? res.tables->table : NULL, index);
+    if (g)
+        *out = xstrdup(g->status ? g->status : "ACTIVE");
+    ddb_res_done(&res);
+    ddb_req_done(&req);
     return st;
 }
 

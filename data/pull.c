@@ -18,6 +18,7 @@
 #include "model/buf.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 
 #define MAX_QUEUED 16   /* pages decoded ahead of the writer, all segments */
@@ -221,14 +222,19 @@ static void *scan_segment(void *arg)
 static status copy_def(const char *describe, const char *as, table_def *def, diag *d)
 {
     memset(def, 0, sizeof *def);
-    cJSON *j = NULL;
-    status st = ddbjson_cjson_parse(describe, strlen(describe), &j, d);
+    av j;
+    status st = ddbjson_parse_plain_item(describe, strlen(describe), &j, d);
     if (st != ST_OK)
         return st;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
-    if ((st = store_def_from_tree(t, def, d)) == ST_OK && !def->pk.name)
+    ddb_res res;
+    ddb_res_init(&res);
+    st = ddbres_tables_read(DDB_DESCRIBE_TABLE, &j, &res, d);
+    av_done(&j);
+    if (st == ST_OK && res.tables && res.tables->table)
+        ddbres_table_desc_def(res.tables->table, def);
+    ddb_res_done(&res);
+    if (st == ST_OK && !def->pk.name)
         st = diag_set(d, ST_INTERNAL, "DescribeTable's answer has no key schema");
-    cJSON_Delete(j);
     if (st == ST_OK) {
         free(def->name);
         def->name = xstrdup(as);

@@ -20,6 +20,7 @@
 #include "data/table_read.h"
 #include "model/ddbjson.h"
 #include "model/ddbreq.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 #include "model/size.h"
 
@@ -69,14 +70,37 @@ static status table_call(remote *r, ddb_kind kind, const char *table, cJSON **ou
     return st;
 }
 
+/* DescribeTable of the target, its answer read typed into *out (NULL:
+ * none, with the error). */
+static status table_desc(remote *r, const char *table, ddb_table_desc **out, diag *d)
+{
+    *out = NULL;
+    cJSON *j = NULL;
+    status st = table_call(r, DDB_DESCRIBE_TABLE, table, &j, d);
+    if (st != ST_OK)
+        return st;
+    ddb_res res;
+    ddb_res_init(&res);
+    st = store_codec_read(j, &res, d);
+    cJSON_Delete(j);
+    if (st == ST_OK && res.tables) {
+        *out = res.tables->table;
+        res.tables->table = NULL;
+    }
+    ddb_res_done(&res);
+    if (st == ST_OK && !*out)
+        st = diag_set(d, ST_INTERNAL, "DescribeTable %s: the answer has no Table", table);
+    return st;
+}
+
 /* DescribeTable of the target: *found, and its ARN and creation time. */
 static status describe(remote *r, const char *table, bool *found, char **arn, double *created,
                        bool *active, diag *d)
 {
-    cJSON *j = NULL;
+    ddb_table_desc *t;
     diag e;
     diag_init(&e);
-    status st = table_call(r, DDB_DESCRIBE_TABLE, table, &j, &e);
+    status st = table_desc(r, table, &t, &e);
     *found = false;
     if (st == ST_NOT_FOUND)
         return ST_OK;
@@ -85,30 +109,29 @@ static status describe(remote *r, const char *table, bool *found, char **arn, do
         return st;
     }
     *found = true;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "Table");
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(t, "TableArn");
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(t, "CreationDateTime");
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "TableStatus");
     if (arn)
-        *arn = cJSON_IsString(a) ? xstrdup(a->valuestring) : NULL;
+        *arn = t->arn ? xstrdup(t->arn) : NULL;
     if (created)
-        *created = cJSON_IsNumber(c) ? c->valuedouble : 0;
+        *created = t->created.has ? t->created.v : 0;
     if (active) {
-        *active = cJSON_IsString(s) && strcmp(s->valuestring, "ACTIVE") == 0;
-        const cJSON *g;
-        cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(t, "GlobalSecondaryIndexes")) {
-            const cJSON *is = cJSON_GetObjectItemCaseSensitive(g, "IndexStatus");
-            if (cJSON_IsString(is) && strcmp(is->valuestring, "ACTIVE") != 0)
+        *active = t->status && strcmp(t->status, "ACTIVE") == 0;
+        for (size_t i = 0; i < t->gsis.n; i++)
+            if (t->gsis.v[i].status && strcmp(t->gsis.v[i].status, "ACTIVE") != 0)
                 *active = false;
-        }
     }
-    cJSON_Delete(j);
+    ddbres_table_desc_free(t);
     return ST_OK;
 }
 
 static uint64_t count_of(const cJSON *n)
 {
     return cJSON_IsNumber(n) && n->valuedouble > 0 ? (uint64_t)n->valuedouble : 0;
+}
+
+/* A description's count or size (absent or negative: 0). */
+static uint64_t desc_count(const ddb_onum *n)
+{
+    return n->has && n->v > 0 ? (uint64_t)n->v : 0;
 }
 
 /* What the target holds, for the --replace question: DescribeTable's
@@ -118,14 +141,14 @@ static uint64_t count_of(const cJSON *n)
  * hours). */
 static status target_holds(remote *r, push_table *t, diag *d)
 {
-    cJSON *j = NULL;
-    status st = table_call(r, DDB_DESCRIBE_TABLE, t->target, &j, d);
+    ddb_table_desc *tab;
+    status st = table_desc(r, t->target, &tab, d);
     if (st != ST_OK)
         return st;
-    const cJSON *tab = cJSON_GetObjectItemCaseSensitive(j, "Table");
-    t->there_items = count_of(cJSON_GetObjectItemCaseSensitive(tab, "ItemCount"));
-    t->there_bytes = count_of(cJSON_GetObjectItemCaseSensitive(tab, "TableSizeBytes"));
-    cJSON_Delete(j);
+    t->there_items = desc_count(&tab->count);
+    t->there_bytes = desc_count(&tab->bytes);
+    ddbres_table_desc_free(tab);
+    cJSON *j = NULL;
     if (t->there_items > PUSH_COUNT_ITEMS || t->there_bytes > PUSH_COUNT_BYTES)
         return ST_OK;
     ddb_req q;
@@ -308,45 +331,51 @@ static void settings(const ddb_req *create, push_table *t)
 
 /* A provisioned table's or index's ProvisionedThroughput, for CreateTable
  * (at least 1 of each: DescribeTable's may say 0). */
-static ddb_pt throughput(const cJSON *from)
+static ddb_pt throughput(const ddb_tput *pt)
 {
-    const cJSON *pt = store_jget(from, "ProvisionedThroughput");
-    double r = store_jnum(pt, "ReadCapacityUnits", NULL), w = store_jnum(pt, "WriteCapacityUnits", NULL);
+    double r = pt && pt->rcu.has ? pt->rcu.v : 0, w = pt && pt->wcu.has ? pt->wcu.v : 0;
     return (ddb_pt){ r >= 1 ? (uint64_t)r : 1, w >= 1 ? (uint64_t)w : 1 };
 }
 
-/* The local table's definition def and its description (its
- * TableDescription) -> the CreateTable request for a table named as: the
- * same keys, attribute definitions and indexes with their projections,
- * the billing mode and throughput (a provisioned table's, and each of its
- * GSIs') and the stream setting (which a table_def does not hold), into
- * out (an empty CreateTable request). */
-static void create_request(const table_def *def, const cJSON *desc, const char *as, ddb_req *out)
+/* The local table's definition def and its description -> the
+ * CreateTable request for a table named as: the same keys, attribute
+ * definitions and indexes with their projections, the billing mode and
+ * throughput (a provisioned table's, and each of its GSIs') and the
+ * stream setting (which a table_def does not hold), into out (an empty
+ * CreateTable request). */
+static void create_request(const table_def *def, const ddb_table_desc *desc, const char *as, ddb_req *out)
 {
     assert(out->kind == DDB_CREATE_TABLE && !out->ctl.def);
     ddb_ctl *c = &out->ctl;
     c->def = xcalloc(1, sizeof *c->def);
     table_def_copy(c->def, def);
     ddb_req_set_str(&c->def->name, as);
-    const char *bm = store_jstr(store_jget(desc, "BillingModeSummary"), "BillingMode");
+    const char *bm = desc->billing ? desc->billing->mode : NULL;
     if (!(bm && strcmp(bm, "PAY_PER_REQUEST") == 0)) {
-        ddb_pt pt = throughput(desc);
+        ddb_pt pt = throughput(desc->tput);
         c->rcu = pt.rcu;
         c->wcu = pt.wcu;
         c->idx_pt = xcalloc(def->n_idx ? def->n_idx : 1, sizeof *c->idx_pt);
         for (size_t i = 0; i < def->n_idx; i++) {
-            const cJSON *g, *own = NULL;
-            cJSON_ArrayForEach(g, store_jget(desc, "GlobalSecondaryIndexes")) {
-                const char *n = store_jstr(g, "IndexName");
-                if (n && strcmp(n, def->idx[i].name) == 0)
-                    own = g;
-            }
-            c->idx_pt[i] = throughput(own);
+            const ddb_index_desc *own = ddbres_table_desc_gsi(desc, def->idx[i].name);
+            c->idx_pt[i] = throughput(own ? own->tput : NULL);
         }
     }
-    const cJSON *ss = store_jget(desc, "StreamSpecification");
-    if (cJSON_IsTrue(store_jget(ss, "StreamEnabled")))
-        ddb_req_set_str(&c->stream_view, store_jstr(ss, "StreamViewType"));
+    if (desc->stream && desc->stream->enabled.v)
+        ddb_req_set_str(&c->stream_view, desc->stream->view);
+}
+
+/* The local table's description, typed (DescribeTable on the store). */
+static status local_desc(store *local, const char *table, ddb_res *res, diag *d)
+{
+    ddb_req q;
+    ddb_req_init(&q, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&q.table, table);
+    status st = store_exec_diag(local, &q, res, d);
+    ddb_req_done(&q);
+    if (st == ST_OK && !(res->tables && res->tables->table))
+        st = diag_set(d, ST_INTERNAL, "DescribeTable %s: no description", table);
+    return st;
 }
 
 static status plan_one(store *local, remote *r, const push_opts *o, const char *table,
@@ -357,12 +386,13 @@ static status plan_one(store *local, remote *r, const push_opts *o, const char *
     t->last.type = AV_NONE;
     ddb_req_init(&t->create, DDB_CREATE_TABLE);
     status st = store_describe(local, table, &t->def, d);
-    cJSON *desc = NULL;
+    ddb_res desc;
+    ddb_res_init(&desc);
     if (st == ST_OK)
-        st = store_table_desc(local, table, &desc, d);
+        st = local_desc(local, table, &desc, d);
     if (st == ST_OK)
-        create_request(&t->def, desc, t->target, &t->create);
-    cJSON_Delete(desc);
+        create_request(&t->def, desc.tables->table, t->target, &t->create);
+    ddb_res_done(&desc);
     if (st != ST_OK)
         return st;
     settings(&t->create, t);

@@ -5,10 +5,11 @@
  * Each operation takes a parsed request body and appends its response
  * body (data/store_int.h's store_op_fn): the data-plane ones read it into
  * a typed request and run it on the engine (store_item.c, store_query.c,
- * store_batch.c; Time to Live's and Streams' on store_ttl.c's and
- * store_streams.c's executors), the control plane's (store_tables.c,
- * store_gsi.c, store_tags.c, ListStreams, store_partiql.c) work on the
- * JSON itself. A GetItem of the common simple kind takes a hot path
+ * store_batch.c; Time to Live's, Streams', backups', PartiQL's and the
+ * table kinds ListTables, DescribeTable, DeleteTable on their typed
+ * executors), the rest of the control plane's (CreateTable and
+ * UpdateTable in store_tables.c and store_gsi.c, store_tags.c,
+ * ListStreams) work on the JSON itself. A GetItem of the common simple kind takes a hot path
  * from its text (store_item_get_fast).
  */
 #include <cjson/cJSON.h>

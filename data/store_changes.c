@@ -18,6 +18,8 @@
 
 #include "data/store_int.h"
 #include "model/ddbres_streams.h"
+#include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
 
@@ -347,6 +349,23 @@ int64_t store_own_changes(store *s)
     return s->remote ? 0 : (int64_t)sqlite3_total_changes64(s->db);
 }
 
+/* The table's stream, from its description (NULL when it has none
+ * enabled). */
+static status stream_of(store *s, const char *table, char **arn, diag *d)
+{
+    ddb_req req;
+    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&req.table, table);
+    ddb_res res;
+    ddb_res_init(&res);
+    status st = store_exec_diag(s, &req, &res, d);
+    ddb_req_done(&req);
+    const ddb_table_desc *td = res.tables ? res.tables->table : NULL;
+    *arn = td && td->stream_arn && td->stream && td->stream->enabled.v ? xstrdup(td->stream_arn) : NULL;
+    ddb_res_done(&res);
+    return st;
+}
+
 static status remote_changes(store *s, const char *table, int64_t before_seq, size_t max,
                              store_change *out, size_t *n, diag *d);
 
@@ -473,26 +492,6 @@ static void change_from_record(ddb_record *rec, store_change *c)
     av_move(&c->keys, &rec->keys);
     av_move(&c->old_item, &rec->old_image);
     av_move(&c->new_item, &rec->new_image);
-}
-
-/* The table's stream, from its description (NULL when it has none
- * enabled). DescribeTable's answer is still read by hand here. */
-static status stream_of(store *s, const char *table, char **arn, diag *d)
-{
-    cJSON *resp = NULL;
-    ddb_req req;
-    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
-    ddb_req_set_str(&req.table, table);
-    status st = store_remote_send(s, &req, &resp, d);
-    ddb_req_done(&req);
-    if (st != ST_OK)
-        return st;
-    const cJSON *td = cJSON_GetObjectItemCaseSensitive(resp, "Table");
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(td, "StreamSpecification");
-    const char *arnp = store_jstr(td, "LatestStreamArn");
-    *arn = arnp && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled")) ? xstrdup(arnp) : NULL;
-    cJSON_Delete(resp);
-    return ST_OK;
 }
 
 /* Every record of one shard from its trim horizon (at most 64 pages),

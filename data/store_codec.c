@@ -6,16 +6,19 @@
  * What a request's answer holds (Item, Attributes, Items, Responses,
  * Count, ScannedCount, LastEvaluatedKey, the unprocessed part of a batch,
  * ConsumedCapacity, NextToken) is read from its parsed tree into a
- * ddb_res (Time to Live's and Streams' answers by model/ddbres_streams.c's
- * reader); the members DynamoDB puts beside an error's message (the Item
- * of ReturnValuesOnConditionCheckFailure, CancellationReasons) into the
- * ddb_err; the backup kinds' answers into ddb_res.backups
- * (model/ddbres_backups.h's reader, on the answer as plain JSON). A remote store parses each answer once and
- * reads it here (store_remote.c); the local store's control plane, which
- * works on the JSON (the backup kinds excepted), is reached by printing
- * the typed request for the JSON door (store_exec_json).
+ * ddb_res, and so are the control-plane answers: the table kinds'
+ * TableNames and TableDescription (model/ddbres_tables.h's reader), Time
+ * to Live's and Streams' (model/ddbres_streams.c's), the backup kinds'
+ * (model/ddbres_backups.h's), each on the answer as plain values
+ * (store_codec_plain); the members DynamoDB puts beside an error's
+ * message (the Item of ReturnValuesOnConditionCheckFailure,
+ * CancellationReasons) into the ddb_err. A remote store parses each
+ * answer once and reads it here (store_remote.c); the local store's
+ * CreateTable and UpdateTable, which work on the JSON, are reached by
+ * printing the typed request for the JSON door (store_exec_json).
  */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +26,7 @@
 #include "model/ddbjson.h"
 #include "model/ddbres_backups.h"
 #include "model/ddbres_streams.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 
 static const cJSON *member(const cJSON *o, const char *name)
@@ -111,15 +115,68 @@ static status unprocessed_of(ddb_kind kind, const cJSON *u, ddb_req *out, diag *
     return st;
 }
 
+void store_codec_plain(const cJSON *tree, av *out)
+{
+    const cJSON *e;
+    if (cJSON_IsObject(tree)) {
+        av_init_list(out, AV_M);
+        cJSON_ArrayForEach(e, tree) {
+            av v;
+            store_codec_plain(e, &v);
+            av_map_put(out, e->string, strlen(e->string), &v);
+        }
+    } else if (cJSON_IsArray(tree)) {
+        av_init_list(out, AV_L);
+        cJSON_ArrayForEach(e, tree) {
+            av v;
+            store_codec_plain(e, &v);
+            av_list_push(out, &v);
+        }
+    } else if (cJSON_IsString(tree)) {
+        av_init_s(out, tree->valuestring, strlen(tree->valuestring));
+    } else if (cJSON_IsNumber(tree) && tree->valuedouble == (double)(int64_t)tree->valuedouble &&
+               tree->valuedouble > -9e15 && tree->valuedouble < 9e15) {
+        num n;   /* a count, a size, a capacity: exact as an integer */
+        num_from_int(&n, (int64_t)tree->valuedouble);
+        av_init_n(out, &n);
+    } else if (cJSON_IsNumber(tree)) {
+        /* The shortest of 15 or 17 digits that reads back the same (as
+         * cJSON prints it). */
+        char text[32];
+        snprintf(text, sizeof text, "%1.15g", tree->valuedouble);
+        if (strtod(text, NULL) != tree->valuedouble)
+            snprintf(text, sizeof text, "%1.17g", tree->valuedouble);
+        num n;
+        diag d;
+        diag_init(&d);
+        if (num_parse(text, strlen(text), &n, &d) == ST_OK)
+            av_init_n(out, &n);
+        else
+            av_init_null(out);   /* NaN or infinite: cJSON prints null */
+    } else if (cJSON_IsBool(tree)) {
+        av_init_bool(out, cJSON_IsTrue(tree));
+    } else {
+        av_init_null(out);
+    }
+}
+
+/* A table kind's answer (model/ddbres_tables.h reads it as plain JSON). */
+static status tables_of(ddb_kind kind, const cJSON *root, ddb_res *res, diag *d)
+{
+    av plain;
+    store_codec_plain(root, &plain);
+    status st = ddbres_tables_read(kind, &plain, res, d);
+    av_done(&plain);
+    return st;
+}
+
 /* A backup kind's answer (model/ddbres_backups.h reads it as plain JSON). */
 static status backups_of(const cJSON *root, ddb_res *res, diag *d)
 {
-    char *text = cJSON_PrintUnformatted(root);
-    av plain = { .type = AV_NONE };
-    status st = ddbjson_parse_plain_item(text, strlen(text), &plain, d);
-    cJSON_free(text);
-    if (st == ST_OK)
-        ddbres_backups_read(&plain, res);
+    av plain;
+    store_codec_plain(root, &plain);
+    status st = ST_OK;
+    ddbres_backups_read(&plain, res);
     av_done(&plain);
     /* A restore's TableDescription, as received (its members in order). */
     if (st == ST_OK && res->backups && res->backups->restored_from && !res->backups->table_desc) {
@@ -208,6 +265,11 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         st = unprocessed_of(DDB_BATCH_GET, v, &res->unprocessed, d);
     if (!st && (v = member(root, "NextToken")) && cJSON_IsString(v))
         res->next_token = xstrdup(v->valuestring);
+    if (!st && member(root, "TableNames"))
+        st = tables_of(DDB_LIST_TABLES, root, res, d);
+    /* DescribeTable's Table; the TableDescription of the others. */
+    if (!st && (member(root, "Table") || member(root, "TableDescription")))
+        st = tables_of(member(root, "Table") ? DDB_DESCRIBE_TABLE : DDB_CREATE_TABLE, root, res, d);
     if (!st && !res->has_vbytes)   /* a VectorCapacity is no table's */
         caps_of(res, member(root, "ConsumedCapacity"));
     if (!st && (member(root, "BackupDetails") || member(root, "BackupDescription") ||

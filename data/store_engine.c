@@ -446,16 +446,22 @@ status seng_collection(store *s, bool icm, const tinfo *t, const store_key *k, c
 
 /* ---- store_exec ---- */
 
+status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d)
+{
+    ddb_err err;
+    ddb_err_init(&err);
+    status st = store_exec(s, req, res, &err);
+    if (st != ST_OK)
+        *d = err.d;
+    ddb_err_done(&err);
+    return st;
+}
+
 status store_exec_status(store *s, const ddb_req *req, diag *d)
 {
     ddb_res res;
     ddb_res_init(&res);
-    ddb_err err;
-    ddb_err_init(&err);
-    status st = store_exec(s, req, &res, &err);
-    if (st != ST_OK)
-        *d = err.d;
-    ddb_err_done(&err);
+    status st = store_exec_diag(s, req, &res, d);
     ddb_res_done(&res);
     return st;
 }
@@ -493,6 +499,8 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
         return store_streams_exec(s, req, res, err);
     case DDB_EXECUTE:
         return store_pq_execute(s, req, res, err);
+    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
+        return store_tables_exec(s, req, res, err);
     default:
         break;   /* the rest of the control plane works on JSON */
     }

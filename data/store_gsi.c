@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "data/store_ops.h"
+#include "model/ddbres_tables.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
 
@@ -518,15 +519,20 @@ static status table_throughput(store *s, const char *table, uint64_t *rcu, uint6
 {
     *rcu = *wcu = 0;
     store_refresh(s, table);
-    cJSON *td = NULL;
-    status st = store_table_desc(s, table, &td, d);
-    if (st == ST_OK && !is_ppr(td)) {
-        const cJSON *pt = store_jget(td, "ProvisionedThroughput");
-        double r = store_jnum(pt, "ReadCapacityUnits", NULL), w = store_jnum(pt, "WriteCapacityUnits", NULL);
-        *rcu = r > 0 ? (uint64_t)r : 0;
-        *wcu = w > 0 ? (uint64_t)w : 0;
+    ddb_req q;
+    ddb_req_init(&q, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&q.table, table);
+    ddb_res res;
+    ddb_res_init(&res);
+    status st = store_exec_diag(s, &q, &res, d);
+    const ddb_table_desc *td = st == ST_OK && res.tables ? res.tables->table : NULL;
+    bool ppr = td && td->billing && td->billing->mode && strcmp(td->billing->mode, "PAY_PER_REQUEST") == 0;
+    if (td && !ppr && td->tput) {
+        *rcu = td->tput->rcu.has && td->tput->rcu.v > 0 ? (uint64_t)td->tput->rcu.v : 0;
+        *wcu = td->tput->wcu.has && td->tput->wcu.v > 0 ? (uint64_t)td->tput->wcu.v : 0;
     }
-    cJSON_Delete(td);
+    ddb_res_done(&res);
+    ddb_req_done(&q);
     return st;
 }
 

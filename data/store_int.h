@@ -282,10 +282,6 @@ int store_index_xid(const table_def *def, const char *index);
  * parsed tree (DescribeTable's answer). */
 status store_def_from_desc(const char *json, table_def *def, diag *d);
 status store_def_from_tree(const struct cJSON *desc, table_def *def, diag *d);
-/* The table's description as a tree (*out the caller's): a local table's
- * as stored, a remote one's as DescribeTable gave it (cached until
- * store_refresh). */
-status store_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* cJSON accessors, for every file of data/ that reads JSON (store_ops.c):
  * a string member (NULL when absent or not a string), a member that is
@@ -383,7 +379,25 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 /* store_exec of a request answered by its status alone (the control
  * plane's C calls): d gets the error. */
 status store_exec_status(store *s, const ddb_req *req, diag *d);
+/* store_exec with its error into d (the answer in res, as store_exec's). */
+status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
+/* The table kinds on typed requests, their answers in res->tables
+ * (store_tables_exec.c): ListTables, DescribeTable, DeleteTable. */
+status store_tables_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
+struct ddb_table_desc;
+/* A stored TableDescription's text, or its parsed tree, read into a new
+ * typed one. */
+status store_tables_desc_read(const char *json, struct ddb_table_desc **out, diag *d);
+status store_tables_desc_of(const struct cJSON *tree, struct ddb_table_desc **out, diag *d);
+/* A parsed JSON tree as plain JSON values (objects as M, arrays as L,
+ * numbers as N, as model/ddbjson's plain reader gives them). */
+void store_codec_plain(const struct cJSON *tree, av *out);
+/* DescribeTable's and DeleteTable's work (store_tables.c): name's live
+ * description; the table deleted, and its description as DeleteTable
+ * answers. */
+status store_tables_describe(store *s, const char *name, struct ddb_table_desc **out, diag *d);
+status store_tables_delete(store *s, const char *name, struct ddb_table_desc **out, diag *d);
 /* GetItem, PutItem, UpdateItem, DeleteItem on typed requests (store_item.c). */
 status store_item_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 /* Query and Scan pages on typed requests (store_query.c). */
@@ -427,7 +441,6 @@ status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
  * Streams feed): sent, and its answer parsed into *root (the caller's to
  * delete). */
 status store_remote_send(store *s, const ddb_req *req, struct cJSON **root, diag *d);
-status store_remote_table_desc(store *s, const char *table, struct cJSON **out, diag *d);
 
 /* ---- the write path (store_write.c) ---- */
 
@@ -829,8 +842,6 @@ status store_vec_open(store *s, diag *d);
  * description's VectorIndexes. */
 status store_vec_create_checks(const struct cJSON *in, diag *d);
 void store_vec_create_desc(struct cJSON *desc, const struct cJSON *in);
-/* The definitions of a stored description into def->vidx. */
-void store_vec_def_from_tree(const struct cJSON *root, table_def *def);
 /* A write's item against the vector indexes (refused whole with
  * DynamoDB's message); the entries of the write, in its transaction. */
 status store_vec_check_item(const table_def *t, const av *item, diag *d);

@@ -30,6 +30,7 @@
 #include "data/store_remote_int.h"
 #include "model/ddbreq.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/partiql.h"
 #include "model/mem.h"
 
@@ -962,43 +963,31 @@ status store_remote_list_tables(store *s, char ***names, size_t *n, diag *d)
 {
     *names = NULL;
     *n = 0;
-    size_t cap = 0;
     ddb_req req;
     ddb_req_init(&req, DDB_LIST_TABLES);
     status st = ST_OK;
     do {
-        cJSON *root = NULL;
-        st = store_remote_send(s, &req, &root, d);
+        ddb_res res;
+        ddb_res_init(&res);
+        st = srem_read(s, &req, &res, d);
         ddb_req_set_str(&req.ctl.start_name, NULL);
-        if (st != ST_OK)
-            break;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "TableNames")) {
-            if (!cJSON_IsString(e))
-                continue;
-            if (*n == cap) {
-                cap = cap ? cap * 2 : 16;
-                *names = xrealloc(*names, cap * sizeof **names);
-            }
-            (*names)[(*n)++] = xstrdup(e->valuestring);
+        ddb_tables_res *t = res.tables;
+        if (st == ST_OK && t) {
+            /* The page's names are taken, not copied. */
+            *names = xrealloc(*names, (*n + t->n_names + 1) * sizeof **names);
+            memcpy(*names + *n, t->names, t->n_names * sizeof *t->names);
+            *n += t->n_names;
+            t->n_names = 0;
+            ddb_req_set_str(&req.ctl.start_name, t->last_name);
         }
-        ddb_req_set_str(&req.ctl.start_name, store_jstr(root, "LastEvaluatedTableName"));
-        cJSON_Delete(root);
-    } while (req.ctl.start_name);
+        ddb_res_done(&res);
+    } while (st == ST_OK && req.ctl.start_name);
     ddb_req_done(&req);
     if (st != ST_OK) {
         store_names_free(*names, *n);
         *names = NULL;
         *n = 0;
     }
-    return st;
-}
-
-status store_remote_table_desc(store *s, const char *table, cJSON **out, diag *d)
-{
-    rtable *t;
-    status st = srem_table_get(s, table, &t, d);
-    *out = st == ST_OK ? cJSON_Duplicate(t->desc, true) : NULL;
     return st;
 }
 

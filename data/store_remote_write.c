@@ -13,6 +13,7 @@
 
 #include "data/store_int.h"
 #include "data/store_remote_int.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 
 /* ---- writes: tables and bulk loads ---- */
@@ -143,10 +144,14 @@ static status wait_table(store *s, const char *table, bool gone, diag *d)
     status st = ST_OK;
     int i;
     for (i = 0; i < 600; i++) {
-        cJSON *root = NULL;
+        ddb_res res;
+        ddb_res_init(&res);
         diag dd;
         diag_init(&dd);
-        st = store_remote_send(s, &req, &root, &dd);
+        st = srem_read(s, &req, &res, &dd);
+        const ddb_table_desc *t = st == ST_OK && res.tables ? res.tables->table : NULL;
+        bool active = t && t->status && strcmp(t->status, "ACTIVE") == 0;
+        ddb_res_done(&res);
         if (gone && st == ST_NOT_FOUND) {
             st = ST_OK;
             break;
@@ -155,9 +160,6 @@ static status wait_table(store *s, const char *table, bool gone, diag *d)
             *d = dd;
             break;
         }
-        const char *ts = store_jstr(cJSON_GetObjectItemCaseSensitive(root, "Table"), "TableStatus");
-        bool active = ts && strcmp(ts, "ACTIVE") == 0;
-        cJSON_Delete(root);
         if (!gone && active)
             break;
         pause_ms(200);

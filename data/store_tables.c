@@ -1,7 +1,9 @@
 /*
- * store_tables — the table catalogue: CreateTable, DescribeTable,
- * ListTables, DeleteTable (JSON and C), and the stored TableDescription
- * that a table_def is parsed from.
+ * store_tables — the table catalogue: CreateTable (JSON and C), the
+ * work of DescribeTable and DeleteTable (store_tables_describe,
+ * store_tables_delete: typed, their doors in store_tables_exec.c, as
+ * ListTables'), and the stored TableDescription that a table_def is
+ * parsed from.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 
 #define ARN_PREFIX STORE_ARN_PREFIX
@@ -135,17 +138,6 @@ static const vspec create_spec[] = {
     { .name = "Tags", .type = VT_LIST, .elem = &store_tag_elem },
     F_CAPACITY, F_CREATE_MORE,
     { .name = "VectorIndexes", .type = VT_LIST, .elem = &store_vix_elem },
-    { .type = VT_END },
-};
-
-static const vspec name_spec[] = {
-    F_TABLE_REQ,
-    { .type = VT_END },
-};
-
-static const vspec list_spec[] = {
-    { .name = "Limit", .type = VT_INT, .ge = 1, .has_ge = true, .le = 100, .has_le = true },
-    { .name = "ExclusiveStartTableName", .type = VT_STRING, .flags = VF_NAMEPAT, .min_len = 3, .max_len = 255 },
     { .type = VT_END },
 };
 
@@ -543,107 +535,30 @@ status store_create_checks(const cJSON *in, diag *d)
 
 /* ---- description <-> table_def ---- */
 
-static av_type attr_type(const cJSON *defs, const char *name)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, defs) {
-        const char *n = jstr(e, "AttributeName");
-        if (n && strcmp(n, name) == 0) {
-            const char *t = jstr(e, "AttributeType");
-            return t ? av_type_from_name(t, strlen(t)) : AV_NONE;
-        }
-    }
-    return AV_NONE;
-}
-
-static void key_from(const cJSON *ks, const cJSON *defs, key_attr *pk, key_attr *sk)
-{
-    const cJSON *e;
-    pk->name = sk->name = NULL;
-    pk->type = sk->type = AV_NONE;
-    cJSON_ArrayForEach(e, ks) {
-        const char *n = jstr(e, "AttributeName"), *t = jstr(e, "KeyType");
-        key_attr *k = t && strcmp(t, "RANGE") == 0 ? sk : pk;
-        k->name = xstrdup(n);
-        k->type = attr_type(defs, n);
-    }
-}
-
-/* An index's KeySchema: the first HASH and RANGE attributes into pk and
- * sk, the ones after them into pk_rest and sk_rest (a multi-attribute
- * key), in order. */
-static void index_keys_from(const cJSON *ks, const cJSON *defs, index_def *out)
-{
-    const cJSON *e;
-    out->pk.type = out->sk.type = AV_NONE;
-    cJSON_ArrayForEach(e, ks) {
-        const char *n = jstr(e, "AttributeName"), *t = jstr(e, "KeyType");
-        bool range = t && strcmp(t, "RANGE") == 0;
-        key_attr *k;
-        if (range)
-            k = !out->sk.name ? &out->sk
-              : out->n_sk_rest < SCHEMA_MAX_KEY_PARTS - 1 ? &out->sk_rest[out->n_sk_rest++] : NULL;
-        else
-            k = !out->pk.name ? &out->pk
-              : out->n_pk_rest < SCHEMA_MAX_KEY_PARTS - 1 ? &out->pk_rest[out->n_pk_rest++] : NULL;
-        if (!k || !n)
-            continue;
-        k->name = xstrdup(n);
-        k->type = attr_type(defs, n);
-    }
-}
-
-static void index_from(const cJSON *ix, const cJSON *defs, bool global, index_def *out)
-{
-    memset(out, 0, sizeof *out);
-    out->name = xstrdup(jstr(ix, "IndexName"));
-    out->global = global;
-    index_keys_from(cJSON_GetObjectItemCaseSensitive(ix, "KeySchema"), defs, out);
-    const cJSON *proj = cJSON_GetObjectItemCaseSensitive(ix, "Projection");
-    const char *pt = jstr(proj, "ProjectionType");
-    out->proj = !pt || strcmp(pt, "ALL") == 0 ? PROJ_ALL
-              : strcmp(pt, "KEYS_ONLY") == 0 ? PROJ_KEYS_ONLY : PROJ_INCLUDE;
-    const cJSON *nka = cJSON_GetObjectItemCaseSensitive(proj, "NonKeyAttributes");
-    int n = cJSON_GetArraySize(nka);
-    if (n > 0) {
-        out->include = xcalloc((size_t)n, sizeof *out->include);
-        const cJSON *e;
-        cJSON_ArrayForEach(e, nka) {
-            if (cJSON_IsString(e))
-                out->include[out->n_include++] = xstrdup(e->valuestring);
-        }
-    }
-}
-
+/* The store's one reading of a description into a table_def is the typed
+ * description's (model/ddbres_tables.h): the stored text read as items
+ * are, then ddbres_table_desc_def. */
 status store_def_from_desc(const char *json, table_def *def, diag *d)
 {
     memset(def, 0, sizeof *def);
-    cJSON *root = cJSON_Parse(json);
-    if (!root)
-        return diag_set(d, ST_INTERNAL, "corrupt table description");
-    status st = store_def_from_tree(root, def, d);
-    cJSON_Delete(root);
-    return st;
+    ddb_table_desc *t;
+    status st = store_tables_desc_read(json, &t, d);
+    if (st != ST_OK)
+        return st;
+    ddbres_table_desc_def(t, def);
+    ddbres_table_desc_free(t);
+    return ST_OK;
 }
 
 status store_def_from_tree(const cJSON *root, table_def *def, diag *d)
 {
-    (void)d;
     memset(def, 0, sizeof *def);
-    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(root, "AttributeDefinitions");
-    def->name = xstrdup(jstr(root, "TableName") ? jstr(root, "TableName") : "");
-    key_from(cJSON_GetObjectItemCaseSensitive(root, "KeySchema"), defs, &def->pk, &def->sk);
-    const cJSON *lsis = cJSON_GetObjectItemCaseSensitive(root, "LocalSecondaryIndexes");
-    const cJSON *gsis = cJSON_GetObjectItemCaseSensitive(root, "GlobalSecondaryIndexes");
-    size_t n = (size_t)cJSON_GetArraySize(lsis) + (size_t)cJSON_GetArraySize(gsis);
-    if (n)
-        def->idx = xcalloc(n, sizeof *def->idx);
-    const cJSON *e;
-    cJSON_ArrayForEach(e, lsis) index_from(e, defs, false, &def->idx[def->n_idx++]);
-    cJSON_ArrayForEach(e, gsis) index_from(e, defs, true, &def->idx[def->n_idx++]);
-    const cJSON *cdt = cJSON_GetObjectItemCaseSensitive(root, "CreationDateTime");
-    def->created = cJSON_IsNumber(cdt) ? (int64_t)cdt->valuedouble : 0;
-    store_vec_def_from_tree(root, def);
+    ddb_table_desc *t;
+    status st = store_tables_desc_of(root, &t, d);
+    if (st != ST_OK)
+        return st;
+    ddbres_table_desc_def(t, def);
+    ddbres_table_desc_free(t);
     return ST_OK;
 }
 
@@ -777,9 +692,12 @@ static void set_str(cJSON *o, const char *name, const char *v)
         cJSON_AddStringToObject(o, name, v);
 }
 
-/* The stored description with live counts and the given status. */
-static status live_desc(store *s, tinfo *t, const char *status_text, buf *out, diag *d)
+/* The stored description with live counts and the given status, the
+ * members in dropped (n of them) left out, read into a new typed *out. */
+static status live_desc(store *s, tinfo *t, const char *status_text, const char *const *dropped, size_t n,
+                        struct ddb_table_desc **out, diag *d)
 {
+    *out = NULL;
     status st = ST_OK;
     cJSON *o = cJSON_Parse(t->desc);
     if (!o)
@@ -806,9 +724,9 @@ static status live_desc(store *s, tinfo *t, const char *status_text, buf *out, d
     store_capacity_describe(o);
     if ((st = store_vec_live(s, t->id, o, d)) != ST_OK)
         goto out;
-    char *text = cJSON_PrintUnformatted(o);
-    buf_adds(out, text);
-    cJSON_free(text);
+    for (size_t i = 0; i < n; i++)
+        cJSON_DeleteItemFromObjectCaseSensitive(o, dropped[i]);
+    st = store_tables_desc_of(o, out, d);
 out:
     cJSON_Delete(o);
     return st;
@@ -818,25 +736,11 @@ out:
  * leaves out of it (KeySchema, AttributeDefinitions, CreationDateTime and
  * the index lists; the API reference's DeleteTable example answers with
  * the name, status, throughput, size and count). */
-static status deleted_desc(store *s, tinfo *t, buf *out, diag *d)
+static status deleted_desc(store *s, tinfo *t, struct ddb_table_desc **out, diag *d)
 {
     static const char *const dropped[] = { "KeySchema", "AttributeDefinitions", "CreationDateTime",
                                            "LocalSecondaryIndexes", "GlobalSecondaryIndexes", "VectorIndexes" };
-    buf live = BUF_INIT;
-    status st = live_desc(s, t, "DELETING", &live, d);
-    cJSON *o = st == ST_OK ? cJSON_Parse(live.data) : NULL;
-    if (st == ST_OK && !o)
-        st = diag_set(d, ST_INTERNAL, "corrupt table description");
-    if (o) {
-        for (size_t i = 0; i < sizeof dropped / sizeof dropped[0]; i++)
-            cJSON_DeleteItemFromObjectCaseSensitive(o, dropped[i]);
-        char *text = cJSON_PrintUnformatted(o);
-        buf_adds(out, text);
-        cJSON_free(text);
-        cJSON_Delete(o);
-    }
-    buf_done(&live);
-    return st;
+    return live_desc(s, t, "DELETING", dropped, sizeof dropped / sizeof dropped[0], out, d);
 }
 
 /* ---- operations ---- */
@@ -911,22 +815,20 @@ static status table_not_found(const char *name, diag *d)
     return diag_set(d, ST_NOT_FOUND, "Requested resource not found: Table: %s not found", name);
 }
 
-status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
+/* DescribeTable's semantic part: the live description of name, read into
+ * the typed one (store_tables_exec.c). */
+status store_tables_describe(store *s, const char *name, struct ddb_table_desc **out, diag *d)
 {
-    status st = store_valid_check(in, name_spec, d, &s->err_msg);
+    *out = NULL;
+    status st = store_txn_begin(s, false, d);
     if (st != ST_OK)
-        return st;
-    const char *name = jstr(in, "TableName");
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
         return st;
     tinfo *t;
     st = store_table(s, name, &t, d);
     if (st == ST_NOT_FOUND) {
         st = table_not_found(name, d);
     } else if (st == ST_OK) {
-        buf_adds(out, "{\"Table\":");
-        st = live_desc(s, t, "ACTIVE", out, d);
-        buf_addc(out, '}');
+        st = live_desc(s, t, "ACTIVE", NULL, 0, out, d);
     }
     return store_txn_end(s, st, d);
 }
@@ -949,22 +851,21 @@ static status delete_rows(store *s, int64_t tid, bool keep_items, diag *d)
     return ST_OK;
 }
 
-status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
+/* DeleteTable's work: the table and its rows go (its items kept as its
+ * SYSTEM backup when the settings say so); *out its description as
+ * DeleteTable answers it (store_tables_exec.c). */
+status store_tables_delete(store *s, const char *name, struct ddb_table_desc **out, diag *d)
 {
-    status st = store_valid_check(in, name_spec, d, &s->err_msg);
+    *out = NULL;
+    status st = store_txn_begin(s, true, d);
     if (st != ST_OK)
-        return st;
-    const char *name = jstr(in, "TableName");
-    if ((st = store_txn_begin(s, true, d)) != ST_OK)
         return st;
     tinfo *t;
     st = store_table(s, name, &t, d);
     if (st == ST_NOT_FOUND) {
         st = table_not_found(name, d);
     } else if (st == ST_OK) {
-        buf_adds(out, "{\"TableDescription\":");
         st = deleted_desc(s, t, out, d);
-        buf_addc(out, '}');
         int64_t tid = t->id;
         bool keep_items = false;
         if (st == ST_OK)
@@ -977,53 +878,10 @@ status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
             st = store_streams_table_deleted(s, tid, d);
         store_forget_tables(s);
     }
-    return store_txn_end(s, st, d);
-}
-
-status store_op_list_tables(store *s, const cJSON *in, buf *out, diag *d)
-{
-    status st = store_valid_check(in, list_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
-    long limit = cJSON_IsNumber(lim) ? (long)lim->valuedouble : 100;
-    const char *start = jstr(in, "ExclusiveStartTableName");
-    if ((st = store_txn_begin(s, false, d)) != ST_OK)
-        return st;
-    sqlite3_stmt *q = store_stmt(s, Q_TABLE_NAMES_AFTER, d);
-    if (!q) {
-        st = d->code;
-        goto out;
+    if (st != ST_OK) {
+        ddbres_table_desc_free(*out);
+        *out = NULL;
     }
-    sqlite3_bind_text(q, 1, start ? start : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, limit + 1);
-    buf_adds(out, "{\"TableNames\":[");
-    long n = 0;
-    const char *last = NULL;
-    char *last_copy = NULL;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (n == limit)
-            break;
-        const char *nm = (const char *)sqlite3_column_text(q, 0);
-        if (n)
-            buf_addc(out, ',');
-        ddbjson_write_string(out, nm, strlen(nm));
-        free(last_copy);
-        last_copy = xstrdup(nm);
-        last = last_copy;
-        n++;
-    }
-    bool more = rc == SQLITE_ROW;
-    sqlite3_reset(q);
-    buf_addc(out, ']');
-    if (more && last) {
-        buf_adds(out, ",\"LastEvaluatedTableName\":");
-        ddbjson_write_string(out, last, strlen(last));
-    }
-    buf_addc(out, '}');
-    free(last_copy);
-out:
     return store_txn_end(s, st, d);
 }
 
@@ -1107,20 +965,6 @@ status store_stats(store *s, const char *table, const char *index, table_stats *
         else
             st = get_stats(s, t->id, xid, out, d);
     }
-    return store_txn_end(s, st, d);
-}
-
-status store_table_desc(store *s, const char *table, cJSON **out, diag *d)
-{
-    *out = NULL;
-    if (s->remote)
-        return store_remote_table_desc(s, table, out, d);
-    status st = store_txn_begin(s, false, d);
-    if (st != ST_OK)
-        return st;
-    tinfo *t;
-    if ((st = store_table(s, table, &t, d)) == ST_OK && !(*out = cJSON_Parse(t->desc)))
-        st = diag_set(d, ST_INTERNAL, "corrupt table description");
     return store_txn_end(s, st, d);
 }
 

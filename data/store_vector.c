@@ -266,62 +266,6 @@ void store_vec_create_desc(cJSON *desc, const cJSON *in)
         cJSON_AddItemToArray(arr, vix_desc(jstr(in, "TableName"), vx, false));
 }
 
-static av_type def_type(const cJSON *defs, const char *name)
-{
-    const char *t = jstr(def_of(defs, name), "AttributeType");
-    return t ? av_type_from_name(t, strlen(t)) : AV_NONE;
-}
-
-static void vix_from(const cJSON *vx, const cJSON *defs, vec_index *v)
-{
-    memset(v, 0, sizeof *v);
-    v->name = xstrdup(jstr(vx, "IndexName") ? jstr(vx, "IndexName") : "");
-    const char *attr = jstr(cJSON_GetObjectItemCaseSensitive(vx, "VectorAttribute"), "AttributeName");
-    v->attr = xstrdup(attr ? attr : "");
-    const cJSON *dims = cJSON_GetObjectItemCaseSensitive(vx, "Dimensions");
-    v->dims = cJSON_IsNumber(dims) && dims->valuedouble >= 1 && dims->valuedouble <= VEC_MAX_DIMS
-            ? (uint32_t)dims->valuedouble : 1;
-    int f = vec_dist_find(jstr(vx, "DistanceFunction"));
-    v->dist = f < 0 ? VEC_COSINE : (vec_dist)f;
-    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(vx, "SearchSchema"), *e;
-    int n = cJSON_GetArraySize(ss);
-    if (n > 0)
-        v->schema = xcalloc((size_t)n, sizeof *v->schema);
-    cJSON_ArrayForEach(e, ss) {
-        const char *an = jstr(e, "AttributeName"), *ty = jstr(e, "SearchSchemaElementType");
-        if (!an)
-            continue;
-        vec_attr *a = &v->schema[v->n_schema++];
-        a->name = xstrdup(an);
-        a->type = def_type(defs, an);
-        a->hash = ty && strcmp(ty, "HASH") == 0;
-    }
-    const cJSON *proj = cJSON_GetObjectItemCaseSensitive(vx, "Projection");
-    const char *pt = jstr(proj, "ProjectionType");
-    v->proj = !pt || strcmp(pt, "ALL") == 0 ? PROJ_ALL : strcmp(pt, "KEYS_ONLY") == 0 ? PROJ_KEYS_ONLY
-            : PROJ_INCLUDE;
-    const cJSON *nka = cJSON_GetObjectItemCaseSensitive(proj, "NonKeyAttributes");
-    n = cJSON_GetArraySize(nka);
-    if (n > 0)
-        v->include = xcalloc((size_t)n, sizeof *v->include);
-    cJSON_ArrayForEach(e, nka)
-        if (cJSON_IsString(e))
-            v->include[v->n_include++] = xstrdup(e->valuestring);
-}
-
-void store_vec_def_from_tree(const cJSON *root, table_def *def)
-{
-    const cJSON *vixs = cJSON_GetObjectItemCaseSensitive(root, "VectorIndexes");
-    const cJSON *defs = cJSON_GetObjectItemCaseSensitive(root, "AttributeDefinitions");
-    int n = cJSON_GetArraySize(vixs);
-    if (n <= 0)
-        return;
-    def->vidx = xcalloc((size_t)n, sizeof *def->vidx);
-    const cJSON *vx;
-    cJSON_ArrayForEach(vx, vixs)
-        vix_from(vx, defs, &def->vidx[def->n_vidx++]);
-}
-
 /* ---- entries ---- */
 
 /* The entry's size: its attributes at their item size, the vector at 4

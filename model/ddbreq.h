@@ -348,6 +348,8 @@ typedef struct ddb_res {
     /* The Time to Live and Streams answers (model/ddbres_streams.h);
      * NULL for the other kinds. */
     struct ddb_streams_res *streams;
+    /* The table kinds' answers (model/ddbres_tables.h); NULL: none. */
+    struct ddb_tables_res *tables;
 } ddb_res;
 
 void ddb_res_init(ddb_res *r);

@@ -1,5 +1,7 @@
 /*
- * ddbres — the one printer of response bodies (model/ddbres.h).
+ * ddbres — a typed answer's life (ddb_res and ddb_err of model/ddbreq.h:
+ * init, done, the pushes) and the one printer of response bodies
+ * (model/ddbres.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -11,6 +13,8 @@
 #include "model/ddbres.h"
 #include "model/ddbres_backups.h"
 #include "model/ddbres_streams.h"
+#include "model/ddbres_tables.h"
+#include "model/mem.h"
 
 /* A member's name ("\"Name\":", n bytes), after a comma unless it is the
  * body's first. */
@@ -269,6 +273,10 @@ void ddb_res_json(const ddb_req *req, const ddb_res *res, buf *out)
     case DDB_DESCRIBE_STREAM: case DDB_GET_SHARD_ITERATOR: case DDB_GET_RECORDS:
         ddbres_streams_json(res, out);
         return;
+    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_CREATE_TABLE: case DDB_DELETE_TABLE:
+    case DDB_UPDATE_TABLE:
+        ddbres_tables_json(req->kind, res, out);
+        return;
     case DDB_CREATE_BACKUP: case DDB_LIST_BACKUPS: case DDB_DESCRIBE_BACKUP: case DDB_DELETE_BACKUP:
     case DDB_RESTORE_FROM_BACKUP:
         ddbres_backups_json(req->kind, res, out);
@@ -363,4 +371,181 @@ void ddb_err_json(const ddb_err *e, buf *out)
         buf_addc(out, '}');
     }
     buf_adds(out, "]}");
+}
+
+/* ---- responses ---------------------------------------------------------- */
+
+void ddb_res_init(ddb_res *r)
+{
+    memset(r, 0, sizeof *r);
+    r->item.type = r->last_key.type = r->responses.type = AV_NONE;
+    ddb_req_init(&r->unprocessed, DDB_BATCH_WRITE);
+}
+
+void ddb_res_done(ddb_res *r)
+{
+    av_done(&r->item);
+    for (size_t i = 0; i < r->n_items; i++)
+        av_done(&r->items[i]);
+    free(r->items);
+    free(r->scores);
+    av_done(&r->last_key);
+    av_done(&r->responses);
+    for (size_t i = 0; i < r->n_icm; i++) {
+        free(r->icm[i].table);
+        av_done(&r->icm[i].key);
+    }
+    free(r->icm);
+    ddbres_tables_free(r->tables);
+    /* A batch's leftovers are only ever actions. */
+    if (r->unprocessed.n_acts)
+        ddb_req_done(&r->unprocessed);
+    for (size_t i = 0; i < r->n_caps; i++) {
+        free(r->caps[i].table);
+        for (size_t j = 0; j < r->caps[i].n_idx; j++)
+            free(r->caps[i].idx[j].name);
+        free(r->caps[i].idx);
+    }
+    free(r->caps);
+    free(r->next_token);
+    ddbres_backups_free(r->backups);
+    ddbres_streams_free(r->streams);
+    ddb_res_init(r);
+}
+
+void ddb_res_push_item(ddb_res *r, av *item)
+{
+    if (r->n_items == r->cap_items) {
+        r->cap_items = r->cap_items ? r->cap_items * 2 : 16;
+        r->items = xrealloc(r->items, r->cap_items * sizeof *r->items);
+    }
+    av_move(&r->items[r->n_items++], item);
+}
+
+void ddb_res_push_scored(ddb_res *r, av *item, double score)
+{
+    size_t cap = r->cap_items;
+    ddb_res_push_item(r, item);
+    if (!r->scores || cap != r->cap_items)
+        r->scores = xrealloc(r->scores, r->cap_items * sizeof *r->scores);
+    r->scores[r->n_items - 1] = score;
+}
+
+ddb_cap *ddb_res_cap(ddb_res *r, const char *table)
+{
+    for (size_t i = 0; i < r->n_caps; i++)
+        if (strcmp(r->caps[i].table, table) == 0)
+            return &r->caps[i];
+    r->caps = xrealloc(r->caps, (r->n_caps + 1) * sizeof *r->caps);
+    ddb_cap *c = &r->caps[r->n_caps++];
+    memset(c, 0, sizeof *c);
+    c->table = xstrdup(table);
+    return c;
+}
+
+ddb_icm *ddb_res_icm(ddb_res *r, const char *table, const av *key)
+{
+    for (size_t i = 0; i < r->n_icm; i++)
+        if (strcmp(r->icm[i].table, table) == 0 && av_equal(&r->icm[i].key, key))
+            return &r->icm[i];
+    r->icm = xrealloc(r->icm, (r->n_icm + 1) * sizeof *r->icm);
+    ddb_icm *m = &r->icm[r->n_icm++];
+    m->table = xstrdup(table);
+    av_copy(&m->key, key);
+    m->bytes = 0;
+    return m;
+}
+
+void ddb_res_add_caps(ddb_res *into, const ddb_res *from)
+{
+    for (size_t i = 0; i < from->n_caps; i++) {
+        const ddb_cap *c = &from->caps[i];
+        ddb_cap *t = ddb_res_cap(into, c->table);
+        t->units += c->units;
+        t->table_units += c->table_units;
+        for (size_t j = 0; j < c->n_idx; j++) {
+            const ddb_cap_index *x = &c->idx[j];
+            ddb_cap_index *y = NULL;
+            for (size_t k = 0; k < t->n_idx && !y; k++)
+                if (t->idx[k].global == x->global && strcmp(t->idx[k].name, x->name) == 0)
+                    y = &t->idx[k];
+            if (!y) {
+                t->idx = xrealloc(t->idx, (t->n_idx + 1) * sizeof *t->idx);
+                y = &t->idx[t->n_idx++];
+                y->name = xstrdup(x->name);
+                y->global = x->global;
+                y->units = 0;
+            }
+            y->units += x->units;
+        }
+    }
+}
+
+double ddb_res_units(const ddb_res *r)
+{
+    double u = 0;
+    for (size_t i = 0; i < r->n_caps; i++)
+        u += r->caps[i].units;
+    return u;
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+void ddb_err_init(ddb_err *e)
+{
+    /* Field by field: most of a ddb_err is its diag's text buffers, and
+     * one is set up for every call. */
+    diag_init(&e->d);
+    e->type = e->message = NULL;
+    e->item.type = AV_NONE;
+    e->reasons = NULL;
+    e->n_reasons = 0;
+}
+
+void ddb_err_done(ddb_err *e)
+{
+    free(e->type);
+    free(e->message);
+    av_done(&e->item);
+    for (size_t i = 0; i < e->n_reasons; i++) {
+        free(e->reasons[i].code);
+        free(e->reasons[i].message);
+        av_done(&e->reasons[i].item);
+    }
+    free(e->reasons);
+    ddb_err_init(e);
+}
+
+const char *ddb_err_message(const ddb_err *e)
+{
+    return e->message ? e->message : e->d.msg;
+}
+
+const char *ddb_err_type(const ddb_err *e)
+{
+    return e->type ? e->type : status_name(e->d.code);
+}
+
+ddb_reason *ddb_err_add_reason(ddb_err *e, const char *code, const char *message)
+{
+    e->reasons = xrealloc(e->reasons, (e->n_reasons + 1) * sizeof *e->reasons);
+    ddb_reason *r = &e->reasons[e->n_reasons++];
+    r->code = xstrdup(code ? code : "None");
+    r->message = message ? xstrdup(message) : NULL;
+    r->item.type = AV_NONE;
+    return r;
+}
+
+const char *ddb_reason_code(status st)
+{
+    switch (st) {
+    case ST_OK: return "None";
+    case ST_CONDITION_FAILED: return "ConditionalCheckFailed";
+    case ST_VALIDATION: return "ValidationError";
+    case ST_DUPLICATE_ITEM: return "DuplicateItem";
+    case ST_NOT_FOUND: return "ResourceNotFound";
+    case ST_TXN_CONFLICT: return "TransactionConflict";
+    case ST_COLLECTION_LIMIT: return "ItemCollectionSizeLimitExceeded";
+    default: return "InternalServerError";
+    }
 }

@@ -1,0 +1,363 @@
+/* The table kinds run typed on a local store (store_exec, answers in
+ * res.tables, model/ddbres_tables.h): ListTables' pages (API reference,
+ * ListTables: names in order, at most Limit of them, from after
+ * ExclusiveStartTableName, LastEvaluatedTableName while more follow),
+ * and the typed answer printed is what the JSON door answers.
+ * DescribeTable (API reference, DescribeTable and TableDescription): the
+ * table's keys, indexes, stream and live ItemCount typed; a missing table
+ * is ResourceNotFoundException with the store's words; and the typed
+ * description keeps every member the store keeps (the stored description,
+ * read from the database file, against the door's answer). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "data/store.h"
+#include "model/ddbreq.h"
+#include "model/ddbres_tables.h"
+
+#include "tests/data/tmpstore.h"
+
+static char *call(store *s, const char *op, const char *json)
+{
+    char *out = NULL;
+    diag d;
+    diag_init(&d);
+    if (store_call(s, op, json, strlen(json), &out, &d) != ST_OK)
+        fail_msg("%s: %s", op, d.msg);
+    return out;
+}
+
+static void make_table(store *s, const char *name)
+{
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"TableName\":\"%s\",\"BillingMode\":\"PAY_PER_REQUEST\","
+             "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+             "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}", name);
+    free(call(s, "CreateTable", body));
+}
+
+/* store_exec of a ListTables with limit and start; its answer printed. */
+static void list(store *s, uint32_t limit, const char *start, ddb_res *res, buf *printed)
+{
+    ddb_req r;
+    ddb_req_init(&r, DDB_LIST_TABLES);
+    r.limit = limit;
+    ddb_req_set_str(&r.ctl.start_name, start);
+    ddb_err err;
+    ddb_err_init(&err);
+    ddb_res_init(res);
+    if (store_exec(s, &r, res, &err) != ST_OK)
+        fail_msg("ListTables: %s", err.d.msg);
+    assert_non_null(res->tables);
+    ddbres_tables_json(DDB_LIST_TABLES, res, printed);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+}
+
+static void list_tables_typed(void **state)
+{
+    store *s = *state;
+    ddb_res res;
+    buf b = BUF_INIT;
+    list(s, 0, NULL, &res, &b);
+    assert_int_equal(res.tables->n_names, 0);
+    assert_null(res.tables->last_name);
+    ddb_res_done(&res);
+
+    make_table(s, "Gamma");
+    make_table(s, "Alpha");
+    make_table(s, "Beta");
+    buf_reset(&b);
+    list(s, 2, NULL, &res, &b);
+    assert_int_equal(res.tables->n_names, 2);
+    assert_string_equal(res.tables->names[0], "Alpha");
+    assert_string_equal(res.tables->names[1], "Beta");
+    assert_string_equal(res.tables->last_name, "Beta");
+    ddb_res_done(&res);
+
+    buf_reset(&b);
+    list(s, 2, "Beta", &res, &b);
+    assert_int_equal(res.tables->n_names, 1);
+    assert_string_equal(res.tables->names[0], "Gamma");
+    assert_null(res.tables->last_name);
+    ddb_res_done(&res);
+
+    /* Exactly Limit left: the last page says no LastEvaluatedTableName. */
+    buf_reset(&b);
+    list(s, 3, NULL, &res, &b);
+    assert_int_equal(res.tables->n_names, 3);
+    assert_null(res.tables->last_name);
+    char *door = call(s, "ListTables", "{\"Limit\":3}");
+    assert_string_equal(b.data, door);
+    free(door);
+    ddb_res_done(&res);
+    buf_done(&b);
+}
+
+/* Keys, an LSI (INCLUDE), a GSI with its own throughput and warm
+ * throughput, a stream, on a provisioned table; and on an on-demand one
+ * with a maximum throughput, a vector index. */
+#define DEF(n, t) "{\"AttributeName\":\"" n "\",\"AttributeType\":\"" t "\"}"
+#define KEY(n, t) "{\"AttributeName\":\"" n "\",\"KeyType\":\"" t "\"}"
+#define RICH \
+    "{\"TableName\":\"Rich\",\"AttributeDefinitions\":[" DEF("pk", "S") "," DEF("sk", "N") "," DEF("g", "S") "," \
+    DEF("l", "S") "],\"KeySchema\":[" KEY("pk", "HASH") "," KEY("sk", "RANGE") "]," \
+    "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":6}," \
+    "\"LocalSecondaryIndexes\":[{\"IndexName\":\"byL\",\"KeySchema\":[" KEY("pk", "HASH") "," KEY("l", "RANGE") \
+    "],\"Projection\":{\"ProjectionType\":\"INCLUDE\",\"NonKeyAttributes\":[\"note\"]}}]," \
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"byG\",\"KeySchema\":[" KEY("g", "HASH") "]," \
+    "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"},\"ProvisionedThroughput\":{\"ReadCapacityUnits\":2," \
+    "\"WriteCapacityUnits\":3},\"WarmThroughput\":{\"ReadUnitsPerSecond\":20}}]," \
+    "\"StreamSpecification\":{\"StreamEnabled\":true,\"StreamViewType\":\"NEW_IMAGE\"}}"
+#define VEC \
+    "{\"TableName\":\"Vec\",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[" DEF("id", "S") "," \
+    DEF("cat", "S") "],\"KeySchema\":[" KEY("id", "HASH") "],\"OnDemandThroughput\":{\"MaxReadRequestUnits\":50}," \
+    "\"VectorIndexes\":[{\"IndexName\":\"byV\",\"VectorAttribute\":{\"AttributeName\":\"emb\"}," \
+    "\"Dimensions\":3,\"DistanceFunction\":\"COSINE\",\"SearchSchema\":[{\"AttributeName\":\"cat\"," \
+    "\"SearchSchemaElementType\":\"INLINE_FILTER\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}"
+
+static status describe(store *s, const char *table, ddb_res *res, ddb_err *err)
+{
+    ddb_req r;
+    ddb_req_init(&r, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&r.table, table);
+    ddb_err_init(err);
+    ddb_res_init(res);
+    status st = store_exec(s, &r, res, err);
+    ddb_req_done(&r);
+    return st;
+}
+
+static void describe_table_typed(void **state)
+{
+    store *s = *state;
+    free(call(s, "CreateTable", RICH));
+    free(call(s, "PutItem", "{\"TableName\":\"Rich\",\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}"));
+    ddb_res res;
+    ddb_err err;
+    assert_int_equal(describe(s, "Rich", &res, &err), ST_OK);
+    const ddb_table_desc *t = res.tables->table;
+    assert_non_null(t);
+    assert_string_equal(t->name, "Rich");
+    assert_string_equal(t->status, "ACTIVE");
+    assert_true(t->count.has && t->count.v == 1);
+    assert_int_equal(t->keys.n, 2);
+    assert_string_equal(t->keys.v[1].name, "sk");
+    assert_string_equal(t->keys.v[1].what, "RANGE");
+    assert_true(t->tput && t->tput->rcu.v == 5 && t->tput->wcu.v == 6);
+    assert_int_equal(t->lsis.n, 1);
+    assert_string_equal(t->lsis.v[0].proj->nka.v[0], "note");
+    const ddb_index_desc *g = ddbres_table_desc_gsi(t, "byG");
+    assert_non_null(g);
+    assert_string_equal(g->status, "ACTIVE");
+    assert_true(g->tput->rcu.v == 2 && g->warm && g->warm->read.v == 20);
+    assert_true(t->stream && t->stream->enabled.v);
+    assert_non_null(t->stream_arn);
+    assert_non_null(strstr(t->stream_arn, "table/Rich/stream/"));
+    /* The table_def it holds is the store's own. */
+    table_def def, own;
+    ddbres_table_desc_def(t, &def);
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_describe(s, "Rich", &own, &d), ST_OK);
+    assert_string_equal(def.pk.name, own.pk.name);
+    assert_int_equal(def.sk.type, AV_N);
+    assert_int_equal(def.n_idx, own.n_idx);
+    assert_string_equal(def.idx[0].name, "byL");
+    assert_false(def.idx[0].global);
+    assert_true(def.idx[1].global);
+    assert_int_equal(def.created, own.created);
+    table_def_free(&def);
+    table_def_free(&own);
+    /* The door's answer is the typed one printed. */
+    buf b = BUF_INIT;
+    ddbres_tables_json(DDB_DESCRIBE_TABLE, &res, &b);
+    char *door = call(s, "DescribeTable", "{\"TableName\":\"Rich\"}");
+    assert_string_equal(b.data, door);
+    free(door);
+    buf_done(&b);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+
+    assert_int_equal(describe(s, "Nope", &res, &err), ST_NOT_FOUND);
+    assert_string_equal(ddb_err_message(&err), "Requested resource not found: Table: Nope not found");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+}
+
+/* DeleteTable (API reference, DeleteTable: its example answers with the
+ * name, status DELETING, throughput, size and count; no key schema or
+ * indexes): the table goes, its description typed; a missing table is
+ * ResourceNotFoundException in DescribeTable's words. */
+static void delete_table_typed(void **state)
+{
+    store *s = *state;
+    free(call(s, "CreateTable", RICH));
+    free(call(s, "PutItem", "{\"TableName\":\"Rich\",\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}"));
+    ddb_req r;
+    ddb_req_init(&r, DDB_DELETE_TABLE);
+    ddb_req_set_str(&r.table, "Rich");
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_OK);
+    const ddb_table_desc *t = res.tables->table;
+    assert_non_null(t);
+    assert_string_equal(t->name, "Rich");
+    assert_string_equal(t->status, "DELETING");
+    assert_true(t->count.has && t->count.v == 1);
+    assert_true(t->tput && t->tput->rcu.v == 5);
+    assert_int_equal(t->keys.n, 0);
+    assert_null(t->keys.v);
+    assert_null(t->gsis.v);
+    assert_null(t->lsis.v);
+    assert_false(t->created.has);
+    buf b = BUF_INIT;
+    ddbres_tables_json(DDB_DELETE_TABLE, &res, &b);
+    assert_memory_equal(b.data, "{\"TableDescription\":{\"TableName\":\"Rich\",\"TableStatus\":\"DELETING\",", 58);
+    buf_done(&b);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    assert_int_equal(describe(s, "Rich", &res, &err), ST_NOT_FOUND);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_NOT_FOUND);
+    assert_string_equal(ddb_err_message(&err), "Requested resource not found: Table: Rich not found");
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+    char *names = call(s, "ListTables", "{}");
+    assert_string_equal(names, "{\"TableNames\":[]}");
+    free(names);
+}
+
+/* CreateTable and UpdateTable still run on the JSON inside the store
+ * (store_exec_json), but their answer reaches store_exec's caller typed:
+ * CreateTable's TableDescription CREATING (API reference, CreateTable:
+ * "TableStatus ... CREATING"), UpdateTable's UPDATING with the new GSI
+ * CREATING (API reference, UpdateTable). */
+static void create_update_answers_typed(void **state)
+{
+    store *s = *state;
+    ddb_req r;
+    ddb_req_init(&r, DDB_CREATE_TABLE);
+    r.ctl.def = calloc(1, sizeof *r.ctl.def);
+    r.ctl.def->name = strdup("Made");
+    r.ctl.def->pk.name = strdup("pk");
+    r.ctl.def->pk.type = AV_S;
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_OK);
+    assert_non_null(res.tables);
+    assert_string_equal(res.tables->table->name, "Made");
+    assert_string_equal(res.tables->table->status, "CREATING");
+    assert_string_equal(res.tables->table->billing->mode, "PAY_PER_REQUEST");
+    ddb_res_done(&res);
+    ddb_req_done(&r);
+
+    ddb_req_init(&r, DDB_UPDATE_TABLE);
+    ddb_req_set_str(&r.table, "Made");
+    r.ctl.gsi = calloc(1, sizeof *r.ctl.gsi);
+    r.ctl.gsi->name = strdup("byPk");
+    r.ctl.gsi->global = true;
+    r.ctl.gsi->pk.name = strdup("pk");
+    r.ctl.gsi->pk.type = AV_S;
+    ddb_res_init(&res);
+    if (store_exec(s, &r, &res, &err) != ST_OK)
+        fail_msg("UpdateTable: %s", err.d.msg);
+    assert_string_equal(res.tables->table->status, "UPDATING");
+    const ddb_index_desc *g = ddbres_table_desc_gsi(res.tables->table, "byPk");
+    assert_non_null(g);
+    assert_string_equal(g->status, "CREATING");
+    ddb_res_done(&res);
+    ddb_req_done(&r);
+    ddb_err_done(&err);
+}
+
+/* Every member of stored (an object) is in answer, recursively. */
+static void members_kept(const cJSON *stored, const cJSON *answer, const char *where)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, stored) {
+        if (!cJSON_IsObject(stored))
+            return;
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(answer, m->string);
+        if (!a)
+            fail_msg("%s: the typed description lost %s", where, m->string);
+        if (cJSON_IsObject(m))
+            members_kept(m, a, m->string);
+        if (cJSON_IsArray(m)) {
+            int n = cJSON_GetArraySize(m);
+            assert_int_equal(cJSON_GetArraySize(a), n);
+            for (int i = 0; i < n; i++)
+                members_kept(cJSON_GetArrayItem(m, i), cJSON_GetArrayItem(a, i), m->string);
+        }
+    }
+}
+
+/* The description the store keeps of table, from its file (the tables
+ * table's description column, data/store.c). */
+static cJSON *stored_desc(const char *table)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT description FROM tables WHERE name = ?1", -1, &q, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    cJSON *o = cJSON_Parse((const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    assert_non_null(o);
+    return o;
+}
+
+static void describe_keeps_every_member(void **state)
+{
+    store *s = *state;
+    free(call(s, "CreateTable", RICH));
+    free(call(s, "CreateTable", VEC));
+    static const char *const names[] = { "Rich", "Vec" };
+    for (int i = 0; i < 2; i++) {
+        cJSON *stored = stored_desc(names[i]);
+        char body[64];
+        snprintf(body, sizeof body, "{\"TableName\":\"%s\"}", names[i]);
+        char *door = call(s, "DescribeTable", body);
+        cJSON *answer = cJSON_Parse(door);
+        members_kept(stored, cJSON_GetObjectItemCaseSensitive(answer, "Table"), names[i]);
+        cJSON_Delete(answer);
+        cJSON_Delete(stored);
+        free(door);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(list_tables_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(describe_table_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(describe_keeps_every_member, setup, teardown),
+        cmocka_unit_test_setup_teardown(delete_table_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(create_update_answers_typed, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
