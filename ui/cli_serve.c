@@ -214,6 +214,14 @@ static store *request_store(server *sv, const httpd_request *rq, char *db, size_
     diag d;
     diag_init(&d);
     store *st = serve_dbs_conn(sv->dbs, a.key, a.region, &d);
+    if (!st && d.code == ST_LIMIT_EXCEEDED) {
+        /* A bound of this server's, not a failure: said once a key, as
+         * the client is told (400: retrying does not help) */
+        serve_reply r;
+        serve_error_reply(ST_LIMIT_EXCEEDED, d.msg, &r);
+        json_reply(sv, &r, rs);
+        return NULL;
+    }
     if (!st) {
         char msg[sizeof d.msg + 64];
         snprintf(msg, sizeof msg, "the database%s%s: %s", *db ? " " : "", db, d.msg);
@@ -520,6 +528,26 @@ static int take_credentials(char **out)
     return 0;
 }
 
+/* DynamoDB Local's rule on files opens a database a new key and region,
+ * each holding descriptors (serve_dbs_fds_each): a quarter of the file
+ * limit goes to them (at least one database), so they can neither fail
+ * to open for want of descriptors nor starve the connections' accept
+ * (ui/httpd.c keeps them out of the connections' share); past it a new
+ * key is refused with LimitExceededException naming the bound. At the
+ * usual hard limit of 1,048,576 and 2 threads that is 32,768 databases;
+ * under `ulimit -n 1024`, 32. The descriptors reserved (0: no bound). */
+static size_t bound_databases(serve_dbs_opts *o)
+{
+    size_t each = serve_dbs_fds_each(o);
+    if (o->rule != SERVE_DBS_PER_KEY || each == 0)
+        return 0;
+    o->file_limit = httpd_file_limit();
+    o->max_open = o->file_limit / 4 / each;
+    if (o->max_open == 0)
+        o->max_open = 1;
+    return o->max_open * each;
+}
+
 /* The warning for an address other machines reach. */
 static void warn_open(const char *host, bool checked)
 {
@@ -536,7 +564,7 @@ static void warn_open(const char *host, bool checked)
  * client's connect succeeds at once and its request waits in the socket
  * (issue 43 item 9). NULL after a message, *rc the exit status (1, or 2
  * for a bad address); *v6 says how to print the address. */
-static httpd *serve_listen(server *sv, int *rc, bool *v6)
+static httpd *serve_listen(server *sv, size_t store_fds, int *rc, bool *v6)
 {
     char port_s[16];
     snprintf(port_s, sizeof port_s, "%ld", args.port);
@@ -555,7 +583,7 @@ static httpd *serve_listen(server *sv, int *rc, bool *v6)
     httpd_opts ho = {
         .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = (unsigned)args.threads,
         .idle_timeout = args.idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
-        .max_body = MAX_BODY, .handler = on_request, .ctx = sv,
+        .max_body = MAX_BODY, .handler = on_request, .ctx = sv, .store_fds = store_fds,
     };
     httpd *daemon = httpd_listen(&ho, why, sizeof why);
     if (!daemon) {
@@ -650,7 +678,7 @@ int cli_serve(int argc, char **argv)
                 record_key_path(sv.rec), record_key_created(sv.rec) ? ", made now" : "");
     }
     bool v6 = false;
-    httpd *daemon = serve_listen(&sv, &rc, &v6);
+    httpd *daemon = serve_listen(&sv, bound_databases(&dbo), &rc, &v6);
     if (daemon) {
         sv.dbs = serve_dbs_new(&dbo, &d);
         if (sv.dbs)
