@@ -479,7 +479,8 @@ static char *read_secret_file(const char *file)
     while (n > 0 && strchr("\r\n ", line[n - 1]))
         line[--n] = '\0';
     char *v = xstrdup(more || strchr(line, '\n') ? "" : line);
-    explicit_bzero(line, sizeof line);
+    for (volatile char *w = line; w < line + sizeof line; w++)
+        *w = '\0';   /* not left on the stack (explicit_bzero is not on every system) */
     return v;
 }
 
