@@ -558,7 +558,8 @@ static void warn_open(const char *host, bool checked)
     else
         fprintf(stderr, "ddbx serve: warning: %s accepts connections from other machines, and no credentials"
                         " are checked: anyone who reaches this port can read, change and delete every table"
-                        " (--require-credentials KEY:SECRET answers only requests signed with it)\n", host);
+                        " (--require-credentials-file FILE, holding KEY:SECRET, answers only requests signed"
+                        " with it)\n", host);
 }
 
 /* Listens where --host and --port say, before the databases open: a
