@@ -440,7 +440,8 @@ int64_t store_vec_version(store *s, int64_t tid)
 {
     sqlite3_stmt *q = NULL;
     int64_t v = 0;
-    if (store_vec_has(s) && sqlite3_prepare_v2(s->db, "SELECT ver FROM vecver WHERE tid = ?1", -1, &q, NULL) == SQLITE_OK) {
+    if (store_vec_has(s) &&
+        sqlite3_prepare_v2(s->db, "SELECT ver FROM vecver WHERE tid = ?1", -1, &q, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(q, 1, tid);
         if (sqlite3_step(q) == SQLITE_ROW)
             v = sqlite3_column_int64(q, 0);
