@@ -838,6 +838,10 @@ status store_members_check(const struct cJSON *in, bool create, diag *d);
 extern const vspec store_vix_elem, store_vix_update_elem;
 /* At open: the vecs table (made when writable; has.vecs). */
 status store_vec_open(store *s, diag *d);
+/* Whether the file has the vecs table now: has.vecs, looked for again
+ * while it is false (a read-only connection opened before a writer made
+ * the table). Every reader of the vecs table asks this, not has.vecs. */
+bool store_vec_has(store *s);
 /* CreateTable: the VectorIndexes' checks (after the key schema's); the
  * description's VectorIndexes. */
 status store_vec_create_checks(const struct cJSON *in, diag *d);

@@ -35,12 +35,27 @@
     "CREATE UNIQUE INDEX IF NOT EXISTS vecs_key ON vecs(tid, vname, pk, sk);" \
     "CREATE TABLE IF NOT EXISTS vecver(tid INTEGER PRIMARY KEY, ver INTEGER NOT NULL);"
 
-status store_vec_open(store *s, diag *d)
+/* A read-only connection cannot make the table, and one opened before a
+ * writer made it found none: the flag, copied at open, said "no vector
+ * entries" for as long as the connection lived, though SQLite itself
+ * sees the writer's new table (a prepare that names an unknown table
+ * reads the schema again when the file's schema cookie changed). So
+ * while the flag is false it is looked for again, at each use: a
+ * prepare, no read of the file unless the schema changed. */
+bool store_vec_has(store *s)
 {
-    if (s->read_only) {
+    if (!s->has.vecs && s->db) {
         sqlite3_stmt *q = NULL;
         s->has.vecs = sqlite3_prepare_v2(s->db, "SELECT 1 FROM vecs LIMIT 1", -1, &q, NULL) == SQLITE_OK;
         sqlite3_finalize(q);
+    }
+    return s->has.vecs;
+}
+
+status store_vec_open(store *s, diag *d)
+{
+    if (s->read_only) {
+        store_vec_has(s);
         return ST_OK;
     }
     if (sqlite3_exec(s->db, VECS_SQL, NULL, NULL, NULL) != SQLITE_OK)
@@ -369,7 +384,8 @@ int64_t store_vec_version(store *s, int64_t tid)
 {
     sqlite3_stmt *q = NULL;
     int64_t v = 0;
-    if (s->has.vecs && sqlite3_prepare_v2(s->db, "SELECT ver FROM vecver WHERE tid = ?1", -1, &q, NULL) == SQLITE_OK) {
+    if (store_vec_has(s) &&
+        sqlite3_prepare_v2(s->db, "SELECT ver FROM vecver WHERE tid = ?1", -1, &q, NULL) == SQLITE_OK) {
         sqlite3_bind_int64(q, 1, tid);
         if (sqlite3_step(q) == SQLITE_ROW)
             v = sqlite3_column_int64(q, 0);
@@ -464,7 +480,7 @@ status store_vec_backfill_item(store *s, const tinfo *t, int vx, const store_key
 
 status store_vec_drop(store *s, int64_t tid, const char *vname, diag *d)
 {
-    if (!s->has.vecs)
+    if (!store_vec_has(s))
         return ST_OK;
     sqlite3_stmt *q = prep(s, vname ? "DELETE FROM vecs WHERE tid = ?1 AND vname = ?2"
                                     : "DELETE FROM vecs WHERE tid = ?1", d);
@@ -486,7 +502,7 @@ status store_vec_drop(store *s, int64_t tid, const char *vname, diag *d)
 status store_vec_live(store *s, int64_t tid, cJSON *desc, diag *d)
 {
     cJSON *list = cJSON_GetObjectItemCaseSensitive(desc, "VectorIndexes"), *e;
-    if (!list || !s->has.vecs)
+    if (!list || !store_vec_has(s))
         return ST_OK;
     cJSON_ArrayForEach(e, list) {
         sqlite3_stmt *q = prep(s, "SELECT count(*), coalesce(sum(size), 0) FROM vecs WHERE tid = ?1"

@@ -133,7 +133,7 @@ static status cache_get(store *s, const tinfo *t, const vec_index *v, struct sto
     c->ver = ver;
     c->dims = v->dims;
     c->foff = xcalloc(1, sizeof *c->foff);
-    if (s->has.vecs) {
+    if (store_vec_has(s)) {
         sqlite3_stmt *q = NULL;
         /* Key order: equal scores come back in the order of the item keys. */
         if (sqlite3_prepare_v2(s->db, "SELECT pk, sk, size, filt, v FROM vecs WHERE tid = ?1 AND vname = ?2"

@@ -214,6 +214,14 @@ static store *request_store(server *sv, const httpd_request *rq, char *db, size_
     diag d;
     diag_init(&d);
     store *st = serve_dbs_conn(sv->dbs, a.key, a.region, &d);
+    if (!st && d.code == ST_LIMIT_EXCEEDED) {
+        /* A bound of this server's, not a failure: said once a key, as
+         * the client is told (400: retrying does not help) */
+        serve_reply r;
+        serve_error_reply(ST_LIMIT_EXCEEDED, d.msg, &r);
+        json_reply(sv, &r, rs);
+        return NULL;
+    }
     if (!st) {
         char msg[sizeof d.msg + 64];
         snprintf(msg, sizeof msg, "the database%s%s: %s", *db ? " " : "", db, d.msg);
@@ -331,7 +339,7 @@ static unsigned default_threads(void)
 
 /* What the command line says (cli_serve's table). */
 typedef struct serve_args {
-    const char *db, *db_path, *host, *cors, *credentials, *record, *record_key;
+    const char *db, *db_path, *host, *cors, *credentials, *credentials_file, *record, *record_key;
     long port, threads, record_max, record_keep;
     double idle, retention, lifetime, ttl_every;
     bool in_memory, shared_db, delay, optimize, no_telemetry, jar_form;
@@ -357,7 +365,9 @@ static const opt serve_opts[] = {
     OPT_BOOL_ALSO("disable-telemetry", "-disableTelemetry", &args.no_telemetry,
                   "accepted: ddbx sends no telemetry"),
     OPT_STRING("require-credentials", "KEY:SECRET", &args.credentials,
-               "answer only requests signed (SigV4) with this key"),
+               "answer only requests signed (SigV4) with this key (secret x'd out in ps)"),
+    OPT_STRING("require-credentials-file", "FILE", &args.credentials_file,
+               "the same, read from FILE's line KEY:SECRET (or env DDBX_REQUIRE_CREDENTIALS)"),
     OPT_INTEGER("threads", "N", &args.threads, 1, MAX_THREADS, "worker threads (default one a core, at least 2)"),
     OPT_SECONDS("idle-timeout", &args.idle, 0, 86400, OPT_ABOVE_LO, "close a keep-alive connection idle S seconds"),
     CLI_OPTS_STREAM_TIMES(&args.retention, &args.lifetime),
@@ -450,23 +460,113 @@ static int choose_dbs(serve_dbs_opts *o, char **path)
     return 0;
 }
 
-/* The warning for an address other machines reach. */
-static void warn_open(const char *host)
+/* --require-credentials-file: its one line (a final newline, CR or
+ * spaces dropped, as `echo KEY:SECRET > FILE` and editors leave it);
+ * "" for a file of another shape (refused by the caller), NULL after a
+ * message when it cannot be read. */
+static char *read_secret_file(const char *file)
 {
-    if (args.credentials)
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(stderr, "ddbx serve: --require-credentials-file %s: %s\n", file, strerror(errno));
+        return NULL;
+    }
+    char line[1024];
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    bool more = fgetc(f) != EOF;
+    fclose(f);
+    line[n] = '\0';
+    while (n > 0 && strchr("\r\n ", line[n - 1]))
+        line[--n] = '\0';
+    char *v = xstrdup(more || strchr(line, '\n') ? "" : line);
+    for (volatile char *w = line; w < line + sizeof line; w++)
+        *w = '\0';   /* not left on the stack (explicit_bzero is not on every system) */
+    return v;
+}
+
+/* The one KEY:SECRET of --require-credentials, its file or the
+ * environment: *out a copy (NULL: none given), 0; or 2 after a message.
+ * Given on the command line, the secret is overwritten in argv (with
+ * x's, as mysql does with -pPASSWORD) so ps and /proc/PID/cmdline no
+ * longer show it; it was visible from exec to here, which the file and
+ * the environment never are. */
+static int take_credentials(char **out)
+{
+    *out = NULL;
+    /* The environment: what a CI job's secrets become (GitHub Actions'
+     * `env: ... ${{ secrets.X }}`), readable in /proc/PID/environ by the
+     * process's owner only, where the command line is every user's. */
+    const char *env = getenv("DDBX_REQUIRE_CREDENTIALS"), *from = NULL;
+    if (args.credentials && args.credentials_file) {
+        fprintf(stderr, "ddbx serve: --require-credentials and --require-credentials-file: one or the other\n");
+        return 2;
+    }
+    if (args.credentials) {
+        *out = xstrdup(args.credentials);
+        char *secret = strchr(args.credentials, ':');   /* argv's own bytes */
+        if (secret)
+            memset(secret + 1, 'x', strlen(secret + 1));
+        from = "--require-credentials";
+    } else if (args.credentials_file) {
+        if (!(*out = read_secret_file(args.credentials_file)))
+            return 2;
+        from = "--require-credentials-file";
+    } else if (env && *env) {
+        *out = xstrdup(env);
+        from = "DDBX_REQUIRE_CREDENTIALS";
+    }
+    char *colon = *out ? strchr(*out, ':') : NULL;
+    if (*out && (!colon || colon == *out || !colon[1])) {
+        if (args.credentials_file && !args.credentials)
+            fprintf(stderr, "ddbx serve: --require-credentials-file %s: needs one line KEY:SECRET (an access key ID"
+                            " and its secret)\n", args.credentials_file);
+        else
+            fprintf(stderr, "ddbx serve: %s needs KEY:SECRET (an access key ID and its secret)\n", from);
+        free(*out);
+        *out = NULL;
+        return 2;
+    }
+    return 0;
+}
+
+/* DynamoDB Local's rule on files opens a database a new key and region,
+ * each holding descriptors (serve_dbs_fds_each): a quarter of the file
+ * limit goes to them (at least one database), so they can neither fail
+ * to open for want of descriptors nor starve the connections' accept
+ * (ui/httpd.c keeps them out of the connections' share); past it a new
+ * key is refused with LimitExceededException naming the bound. At the
+ * usual hard limit of 1,048,576 and 2 threads that is 32,768 databases;
+ * under `ulimit -n 1024`, 32. The descriptors reserved (0: no bound). */
+static size_t bound_databases(serve_dbs_opts *o)
+{
+    size_t each = serve_dbs_fds_each(o);
+    if (o->rule != SERVE_DBS_PER_KEY || each == 0)
+        return 0;
+    o->file_limit = httpd_file_limit();
+    o->max_open = o->file_limit / 4 / each;
+    if (o->max_open == 0)
+        o->max_open = 1;
+    return o->max_open * each;
+}
+
+/* The warning for an address other machines reach. */
+static void warn_open(const char *host, bool checked)
+{
+    if (checked)
         fprintf(stderr, "ddbx serve: warning: %s accepts connections from other machines; only requests signed"
                         " with the --require-credentials key are answered, over plain HTTP (not encrypted)\n", host);
     else
         fprintf(stderr, "ddbx serve: warning: %s accepts connections from other machines, and no credentials"
                         " are checked: anyone who reaches this port can read, change and delete every table"
-                        " (--require-credentials KEY:SECRET answers only requests signed with it)\n", host);
+                        " (--require-credentials-file FILE, holding KEY:SECRET, answers only requests signed"
+                        " with it)\n", host);
 }
 
 /* Listens where --host and --port say, before the databases open: a
  * client's connect succeeds at once and its request waits in the socket
  * (issue 43 item 9). NULL after a message, *rc the exit status (1, or 2
  * for a bad address); *v6 says how to print the address. */
-static httpd *serve_listen(server *sv, int *rc, bool *v6)
+static httpd *serve_listen(server *sv, size_t store_fds, int *rc, bool *v6)
 {
     char port_s[16];
     snprintf(port_s, sizeof port_s, "%ld", args.port);
@@ -480,12 +580,12 @@ static httpd *serve_listen(server *sv, int *rc, bool *v6)
         return NULL;
     }
     if (!loopback(ai))
-        warn_open(args.host);
+        warn_open(args.host, sv->need_key != NULL);
     char why[256] = "";
     httpd_opts ho = {
         .addr = ai->ai_addr, .addr_len = ai->ai_addrlen, .threads = (unsigned)args.threads,
         .idle_timeout = args.idle, .max_line = MAX_LINE, .max_headers = MAX_HEADERS,
-        .max_body = MAX_BODY, .handler = on_request, .ctx = sv,
+        .max_body = MAX_BODY, .handler = on_request, .ctx = sv, .store_fds = store_fds,
     };
     httpd *daemon = httpd_listen(&ho, why, sizeof why);
     if (!daemon) {
@@ -542,26 +642,25 @@ int cli_serve(int argc, char **argv)
     int pr = opts_parse(&serve_cmd, &argc, argv);
     if (pr != OPTS_OK)
         return pr == OPTS_HELP ? 0 : 2;
-    char *colon = args.credentials ? strchr(args.credentials, ':') : NULL;
-    if (args.credentials && (!colon || colon == args.credentials || !colon[1])) {
-        fprintf(stderr, "ddbx serve: --require-credentials needs KEY:SECRET (an access key ID and its secret)\n");
+    char *key = NULL;
+    if (take_credentials(&key) != 0)
         return 2;
-    }
     serve_dbs_opts dbo = { .store_flags = cli_store_flags(), .max_conns = (size_t)args.threads,
                            .retention = args.retention, .lifetime = args.lifetime };
-    char *path = NULL, *key = NULL;
+    char *path = NULL;
     int rc = choose_dbs(&dbo, &path);
     if (rc != 0) {
+        free(key);
         free(path);
         return rc;
     }
     server sv = { .rule = dbo.rule, .cors = args.cors };
     sv.seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
-    if (args.credentials) {
-        key = xstrdup(args.credentials);
-        key[colon - args.credentials] = '\0';
+    if (key) {
+        char *colon = strchr(key, ':');
+        *colon = '\0';
         sv.need_key = key;
-        sv.need_secret = key + (colon - args.credentials) + 1;
+        sv.need_secret = colon + 1;
     }
     if (args.delay)
         sv.delay = serve_delay_new();
@@ -581,7 +680,7 @@ int cli_serve(int argc, char **argv)
                 record_key_path(sv.rec), record_key_created(sv.rec) ? ", made now" : "");
     }
     bool v6 = false;
-    httpd *daemon = serve_listen(&sv, &rc, &v6);
+    httpd *daemon = serve_listen(&sv, bound_databases(&dbo), &rc, &v6);
     if (daemon) {
         sv.dbs = serve_dbs_new(&dbo, &d);
         if (sv.dbs)

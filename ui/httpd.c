@@ -37,7 +37,8 @@
  * standard streams, the listening socket and the wake-up pipe, each
  * worker's poller (an epoll descriptor), and the store's files (a
  * database, its WAL and shared memory for each worker's connection and
- * the TTL sweep's). */
+ * the TTL sweep's). The caller's other databases are its own count
+ * (httpd_opts.store_fds). */
 #define RESERVED_FDS(threads) (32u + 4u * (threads))
 #define READ_CHUNK 65536
 /* A connection's buffers are kept between requests up to this size. */
@@ -883,7 +884,7 @@ static void *worker_main(void *arg)
 
 /* ---- start and stop ---- */
 
-static size_t raise_file_limit(void)
+size_t httpd_file_limit(void)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
@@ -944,7 +945,7 @@ httpd *httpd_listen(const httpd_opts *o, char *err, size_t err_len)
     /* The parser's own bound on a header section (80 KB unless set, a
      * process-wide setting) above ours, so that ours answer first. */
     http_parser_set_max_header_size((uint32_t)(o->max_line + o->max_headers + 65536));
-    size_t files = raise_file_limit(), reserve = RESERVED_FDS(h->nw);
+    size_t files = httpd_file_limit(), reserve = RESERVED_FDS(h->nw) + o->store_fds;
     h->limit = files > reserve + 16 ? files - reserve : 16;
     if (o->max_conns && o->max_conns < h->limit)
         h->limit = o->max_conns;

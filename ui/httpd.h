@@ -89,6 +89,9 @@ typedef struct httpd_opts {
     double idle_timeout;          /* seconds without a byte before a connection is closed */
     size_t max_line, max_headers, max_body;
     size_t max_conns;             /* 0: as many as the file limit allows */
+    size_t store_fds;             /* descriptors the handler's databases may hold beyond one
+                                   * database's (ui/serve_dbs.h: the ones a key opens), kept out
+                                   * of the connections' share like the fixed reserve */
     httpd_handler handler;
     void *ctx;
 } httpd_opts;
@@ -99,6 +102,10 @@ typedef struct httpd_stats {
     unsigned long accepted, evicted, timed_out;
 } httpd_stats;
 
+/* Raises the soft file limit to the hard one (as far as the system
+ * allows); the limit now. httpd_listen does it too: a caller sizing
+ * store_fds from the limit calls it first. */
+size_t httpd_file_limit(void);
 /* Raises the soft file limit to the hard one and listens: from here a
  * client's connect succeeds and its request waits in the socket until
  * httpd_run. On failure returns NULL with a message in err. */

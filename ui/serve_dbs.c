@@ -33,6 +33,8 @@ struct serve_dbs {
     pthread_mutex_t lock;
     db **all;                 /* under lock */
     size_t n, cap;
+    size_t open;              /* under lock: databases opened (max_open bounds it) */
+    bool said;                /* under lock: the bound's refusal is on stderr */
     pthread_key_t key;
 };
 
@@ -67,12 +69,47 @@ static status open_first(serve_dbs *s, db *d, diag *dg)
     return st;
 }
 
+size_t serve_dbs_fds_each(const serve_dbs_opts *o)
+{
+    if (o->memory || (o->rule == SERVE_DBS_ONE && o->path && strcmp(o->path, ":memory:") == 0))
+        return 0;
+    /* each worker's connection and the sweep's: the file and its WAL;
+     * the shared memory, one a database in the process; and one spare
+     * for a statement's journal or temporary file */
+    return 2 * ((o->max_conns ? o->max_conns : 1) + 1) + 1 + 1;
+}
+
+/* Under lock: the refusal of a new database past max_open (true), or
+ * false when there is room. */
+static bool full(serve_dbs *s, diag *dg)
+{
+    if (!s->o.max_open || s->open < s->o.max_open)
+        return false;
+    diag_set(dg, ST_LIMIT_EXCEEDED, "ddbx serve has %zu databases open at once (one an access key ID and region),"
+             " the most its file limit allows (ulimit -n %zu): this key and region's is not opened; restart it"
+             " with a higher limit, or give the clients fewer keys (-sharedDb: one database for all)",
+             s->open, s->o.file_limit);
+    if (!s->said)
+        fprintf(stderr, "ddbx serve: %s (said once)\n", dg->msg);
+    s->said = true;
+    return true;
+}
+
+/* The index of the database called name, or s->n. Under lock. */
+static size_t find(const serve_dbs *s, const char *name)
+{
+    size_t i = 0;
+    while (i < s->n && strcmp(s->all[i]->name, name) != 0)
+        i++;
+    return i;
+}
+
 /* The database called name, made (not opened) when new. Under lock. */
 static size_t find_or_add(serve_dbs *s, const char *name)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->all[i]->name, name) == 0)
-            return i;
+    size_t i = find(s, name);
+    if (i < s->n)
+        return i;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 4;
         s->all = xrealloc(s->all, s->cap * sizeof *s->all);
@@ -124,6 +161,7 @@ serve_dbs *serve_dbs_new(const serve_dbs_opts *o, diag *d)
             serve_dbs_free(s);
             return NULL;
         }
+        s->open = 1;
     }
     return s;
 }
@@ -136,7 +174,9 @@ static store *take(serve_dbs *s, db *d, diag *dg)
     if (!d->first && d->reserved == 0) {
         /* Opened under the lock: two workers asking at once for a new
          * key's database must not both create it. */
-        status st = open_first(s, d, dg);
+        status st = full(s, dg) ? ST_LIMIT_EXCEEDED : open_first(s, d, dg);
+        if (st == ST_OK)
+            s->open++;
         pthread_mutex_unlock(&s->lock);
         if (st != ST_OK)
             return NULL;
@@ -181,6 +221,11 @@ store *serve_dbs_conn(serve_dbs *s, const char *key, const char *region, diag *d
         name[strlen(name) - 3] = '\0';   /* the ".db" */
     }
     pthread_mutex_lock(&s->lock);
+    /* A key refused for room leaves nothing behind (no entry, no file). */
+    if (find(s, name) == s->n && full(s, dg)) {
+        pthread_mutex_unlock(&s->lock);
+        return NULL;
+    }
     size_t i = find_or_add(s, name);
     db *d = s->all[i];
     pthread_mutex_unlock(&s->lock);

@@ -22,6 +22,15 @@
  * Connections: each worker thread opens its own connection to a database
  * at its first request there (the first connection, else a peer of it),
  * at most max_conns a database; the TTL sweep has one more of each.
+ * Descriptors: each connection to a file holds two (the database and its
+ * WAL) and a database one more (its shared memory), serve_dbs_fds_each
+ * in all; SERVE_DBS_PER_KEY opens a database a new key and region, so
+ * with max_open it opens at most that many at once and refuses the next
+ * key (ST_LIMIT_EXCEEDED, a message naming the bound and the file limit)
+ * rather than run out of descriptors mid-open or starve the server's
+ * accept (ui/httpd.h counts max_open of them in its reserve). A database
+ * stays open until the server stops: its workers' connections are cached
+ * on their threads.
  * Thread-safe: serve_dbs_conn may be called by every worker at once.
  */
 #ifndef DDBX_SERVE_DBS_H
@@ -48,7 +57,13 @@ typedef struct serve_dbs_opts {
     unsigned store_flags;      /* for store_open */
     size_t max_conns;          /* per database: the worker threads */
     double retention, lifetime;   /* store_set_stream_times (0: its defaults) */
+    size_t max_open;           /* PER_KEY: databases open at once (0: no bound) */
+    size_t file_limit;         /* the process's, for the refusal's message */
 } serve_dbs_opts;
+
+/* The descriptors one database of o's holds at most (its connections'
+ * files; 0 in memory), beyond the transient ones of a statement. */
+size_t serve_dbs_fds_each(const serve_dbs_opts *o);
 
 /* Makes the set; ONE and SHARED open their database now (so a bad file
  * is said at start), and a folder holding a *.db file that is not
@@ -60,8 +75,9 @@ void serve_dbs_free(serve_dbs *s);
 /* The calling worker thread's connection to the database for the
  * credential scope's key and region (ignored by ONE and SHARED). NULL
  * with d filled: ST_USAGE for a key or region that cannot name a file
- * (DynamoDB Local takes letters and digits in a key ID), else why it
- * could not be opened. */
+ * (DynamoDB Local takes letters and digits in a key ID),
+ * ST_LIMIT_EXCEEDED for a new one past max_open, else why it could not
+ * be opened. */
 store *serve_dbs_conn(serve_dbs *s, const char *key, const char *region, diag *d);
 
 /* The database's file name for a key and region ("KEY_REGION.db") into

@@ -91,6 +91,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <sqlite3.h>
 
 #include "data/store.h"
 #include "model/ddbreq.h"
@@ -745,6 +746,36 @@ static void test_databases_apart(void **state)
     store_close(o);
 }
 
+/* A read-only connection (the explorer's --read-only, `serve
+ * --read-only`) opened on a file whose vecs table does not exist yet (a
+ * file of a ddbx before vector indexes) while a writer opened later makes
+ * it, creates a table with a vector index and writes entries: the reader
+ * searches and counts them as every connection does (test_peers), not an
+ * empty index because it found no vecs table when it opened. */
+static void test_reader_before_vecs(void **state)
+{
+    store_close(*state);
+    *state = NULL;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE vecs; DROP TABLE vecver;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    store *r, *w;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open(path, STORE_READ_ONLY, &r, &d), ST_OK);
+    assert_int_equal(store_open(path, 0, &w, &d), ST_OK);
+    *state = w;
+    make_docs(w);
+    found(r, SEARCH("dot", Q3("1", "0", "0"), ""), "d=3 a=1 b=0 c=-1");
+    assert_int_equal(vcount(r, 0), 4);
+    /* and a later write through w is searched through r */
+    put(w, "f", NULL, "x", V3("9", "0", "0"));
+    found(r, "{\"TableName\":\"Docs\",\"IndexName\":\"dot\",\"SearchVector\":" Q3("1", "0", "0")
+          ",\"TopK\":1}", "f=9");
+    store_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -767,6 +798,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_databases_apart, setup_memory, teardown_memory),
         cmocka_unit_test_setup_teardown(test_databases_apart, setup_image, teardown_memory),
         cmocka_unit_test_setup_teardown(test_distance_functions, setup_image, teardown_memory),
+        cmocka_unit_test_setup_teardown(test_reader_before_vecs, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);

@@ -33,9 +33,10 @@ function ok(cond, what, detail) {
 
 /* Starts ddbx serve ARGS in cwd; resolves {proc, port, err()} once it
  * listens, or {proc, port: 0, code} when it exits first. */
-function start(args, cwd) {
+function start(args, cwd, env) {
   return new Promise((resolve) => {
-    const proc = spawn(DDBX, ['serve', ...args], { cwd: cwd || TMP, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(DDBX, ['serve', ...args], { cwd: cwd || TMP, stdio: ['ignore', 'pipe', 'pipe'],
+      env: env ? { ...process.env, ...env } : process.env });
     let out = '', err = '';
     const srv = { proc, port: 0, err: () => err };
     proc.stdout.on('data', (c) => {
@@ -288,6 +289,51 @@ async function credentials() {
   await stop(srv);
 }
 
+/* The secret kept off the command line (ps and /proc/PID/cmdline show
+ * every user the arguments): given there anyway it is overwritten once
+ * read, as mysql does with -pPASSWORD ("mysql overwrites the password on
+ * the command line with xxxxx", its manual's "End-User Guidelines for
+ * Password Security"); read from a file (--require-credentials-file, a
+ * compose or Kubernetes secret's mount) or the environment
+ * (DDBX_REQUIRE_CREDENTIALS, a CI secret; /proc/PID/environ is readable
+ * by the process's owner only), it is never there. */
+async function secretOffCommandLine() {
+  const cmdline = (srv) => fs.readFileSync(`/proc/${srv.proc.pid}/cmdline`, 'latin1').split('\0').join(' ');
+  const answered = async (srv, secret) => {
+    try { return JSON.stringify(await names(client(srv, 'AKIDteam', 'us-east-1', secret))) === '[]'; } catch (e) { return false; }
+  };
+  let srv = await start(['--in-memory', '--require-credentials', 'AKIDteam:s3cret', '--port', '0']);
+  let c = cmdline(srv);
+  ok(!/s3cret/.test(c) && /--require-credentials AKIDteam:x{6}( |$)/.test(c),
+    '--require-credentials KEY:SECRET: /proc/PID/cmdline of the running server shows KEY:xxxxxx, not the secret', c);
+  ok(await answered(srv, 's3cret'), 'and the secret overwritten in argv is still the one checked');
+  await stop(srv);
+  srv = await start(['--in-memory', '--require-credentials=AKIDteam:s3cret', '--port', '0']);
+  c = cmdline(srv);
+  ok(!/s3cret/.test(c), '--require-credentials=KEY:SECRET: the secret is gone from /proc/PID/cmdline too', c);
+  await stop(srv);
+  const file = path.join(TMP, 'creds');
+  fs.writeFileSync(file, 'AKIDteam:s3cret\n', { mode: 0o600 });
+  srv = await start(['--in-memory', '--require-credentials-file', file, '--port', '0']);
+  ok(await answered(srv, 's3cret') && !await answered(srv, 'wrong') && !/s3cret/.test(cmdline(srv)),
+    '--require-credentials-file FILE (KEY:SECRET and a newline): signed requests answered, others refused', srv.err());
+  await stop(srv);
+  srv = await start(['--in-memory', '--port', '0'], TMP, { DDBX_REQUIRE_CREDENTIALS: 'AKIDteam:s3cret' });
+  ok(await answered(srv, 's3cret') && !await answered(srv, 'wrong') && !/s3cret/.test(cmdline(srv)),
+    'DDBX_REQUIRE_CREDENTIALS=KEY:SECRET in the environment: the same', srv.err());
+  await stop(srv);
+  srv = await start(['--in-memory', '--require-credentials-file', file, '--require-credentials', 'AKIDteam:s3cret', '--port', '0']);
+  ok(srv.code === 2 && /--require-credentials and --require-credentials-file: one or the other/.test(srv.err()),
+    'the option and the file both: refused, exit 2', [srv.code, srv.err()]);
+  fs.writeFileSync(path.join(TMP, 'bad'), 'no colon here\n');
+  srv = await start(['--in-memory', '--require-credentials-file', path.join(TMP, 'bad'), '--port', '0']);
+  ok(srv.code === 2 && srv.err().includes(`--require-credentials-file ${path.join(TMP, 'bad')}: needs one line KEY:SECRET`),
+    'a file without KEY:SECRET: refused naming the file, exit 2', [srv.code, srv.err()]);
+  srv = await start(['--in-memory', '--require-credentials-file', path.join(TMP, 'none'), '--port', '0']);
+  ok(srv.code === 2 && srv.err().includes(`--require-credentials-file ${path.join(TMP, 'none')}: No such file or directory`),
+    'a file that is not there: refused naming it, exit 2', [srv.code, srv.err()]);
+}
+
 /* The Date header of every answer is HTTP's IMF-fixdate in GMT (RFC 9110
  * section 5.6.7: "Sun, 06 Nov 1994 08:49:37 GMT"), the time now, whatever
  * the server's time zone (TZ five and a half hours off GMT here, as a
@@ -307,7 +353,8 @@ async function dateHeader() {
 }
 
 (async () => {
-  for (const part of [perKey, ownStreamsAndTtl, shared, inMemory, foreign, cors, dateHeader, delays, hostWarning, credentials]) {
+  for (const part of [perKey, ownStreamsAndTtl, shared, inMemory, foreign, cors, dateHeader, delays, hostWarning, credentials,
+    secretOffCommandLine]) {
     try { await part(); } catch (e) { ok(false, `${part.name} ran`, e && e.stack); }
   }
 })();

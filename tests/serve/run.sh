@@ -5,7 +5,8 @@
 # writers, the CRC32 header, `ddbx api` on the same file), then stops it
 # with SIGTERM and checks it exits cleanly; then 16 clients at once
 # against --threads 8 (tests/serve/concurrent.js), and 2,000 idle
-# keep-alive connections (tests/serve/idle.js); the worker threads started
+# keep-alive connections (tests/serve/idle.js), 30 keys' databases under a
+# low file limit (tests/serve/manykeys.js); the worker threads started
 # on demand (one until a second connection). Prints TAP. Needs node and
 # npm (installs tests/node's packages once, as tests/diff does); without
 # them this suite FAILS, it never skips.
@@ -141,6 +142,35 @@ else
 fi
 SERVE_NOFILE=1024 idle_run "2,000 idle connections over a file limit of 1,024" evict 2000 --idle-timeout 120
 idle_run "--idle-timeout 0.5" timeout 0.5 --idle-timeout 0.5
+
+# DynamoDB Local's rule (-dbPath: a database a key and region) under a
+# file limit of 128 with 30 keys (tests/serve/manykeys.js): each key's
+# database holds descriptors, so the server bounds how many are open and
+# refuses the next key with LimitExceededException naming the bound;
+# every request answered, none dropped, the open ones still served, new
+# connections accepted. Before, keys past the limit got 500s ("unable to
+# open database file") and new connections were dropped.
+mkdir "$tmp/keys"
+SERVE_NOFILE=128 serve_start - "$tmp/out" "$tmp/err" --db-path "$tmp/keys" --threads 2
+port=$serve_port
+if [ -z "$port" ]; then
+    n=$((n + 1)); echo "not ok $n - ddbx serve --db-path starts under ulimit -n 128: $(head -c 300 "$tmp/err")"; rc=1
+else
+    node_tap manykeys.js "$port" 30 "$tmp/keys"
+    n=$((n + 1))
+    if kill -0 "$srvpid" 2>/dev/null && kill -TERM "$srvpid" && wait "$srvpid"; then
+        echo "ok $n - ddbx serve with its databases' bound reached stops cleanly"
+    else
+        echo "not ok $n - ddbx serve with its databases' bound reached stops cleanly"; rc=1
+    fi
+    n=$((n + 1))
+    if [ "$(grep -c 'databases open at once' "$tmp/err")" = 1 ]; then
+        echo "ok $n - the bound is said once on stderr"
+    else
+        echo "not ok $n - the bound is said once on stderr"; head -c 600 "$tmp/err" | sed 's/^/#   /'; rc=1
+    fi
+fi
+srvpid=""
 
 # --threads takes a count from 1 to 256 (ddbx serve --help).
 n=$((n + 1))
