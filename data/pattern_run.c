@@ -128,12 +128,12 @@ static void run_partiql(store *s, const pattern_set *set, const pattern *p, cons
     if (!plan_partiql(s, p, params, r))
         goto out;
     do {
-        store_exec_result er;
+        store_partiql_result er;
         diag d;
         diag_init(&d);
         memset(&er, 0, sizeof er);
         r->ran = true;
-        status st = store_execute(s, p->statement, params, p->n_params, p->limit, token, &er, &d);
+        status st = store_partiql_page(s, p->statement, params, p->n_params, p->limit, token, &er, &d);
         free(token);
         token = NULL;
         if (st != ST_OK) {
@@ -150,7 +150,7 @@ static void run_partiql(store *s, const pattern_set *set, const pattern *p, cons
             r->truncated = true;
         else if (er.next_token)
             token = xstrdup(er.next_token);
-        store_exec_result_done(&er);
+        store_partiql_result_done(&er);
     } while (token);
 out:
     free(token);

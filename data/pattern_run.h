@@ -2,7 +2,7 @@
  * pattern_run — one access pattern run against a store, read-only.
  *
  * Sends what the pattern says (GetItem, Query or Scan through store_exec;
- * a PartiQL SELECT through store_execute, planned first to learn whether
+ * a PartiQL SELECT through store_partiql_page, planned first to learn whether
  * the store will Query or Scan) with the parameter values given (or the
  * examples), follows the pages (one page when the pattern has a limit, at
  * most PATTERN_RUN_MAX_PAGES otherwise), and fills a pattern_result:

@@ -136,19 +136,21 @@ const char *store_error_message(store *s, status st, const diag *d);
 status store_call_line(store *s, const char *line, size_t len, char **out);
 
 /*
- * The typed calls: one data-plane request (model/ddbreq.h: GetItem,
- * PutItem, UpdateItem, DeleteItem, Query and Scan pages, BatchGetItem,
- * BatchWriteItem, TransactGetItems, TransactWriteItems; a lone
- * ConditionCheck runs as a transaction of one). res and err are
- * initialised by the caller (ddb_res_init, ddb_err_init) and filled:
- * res on ST_OK, err otherwise (its status and DynamoDB's message, the
- * current item of a failed condition with ReturnValuesOnConditionCheckFailure
+ * Run a request here: the one typed entry of the store, for every request
+ * kind of model/ddbreq.h (the data plane: GetItem, PutItem, UpdateItem,
+ * DeleteItem, Query and Scan pages, BatchGetItem, BatchWriteItem,
+ * TransactGetItems, TransactWriteItems, SearchVectors, a lone
+ * ConditionCheck as a transaction of one; ExecuteStatement; Time to Live
+ * and Streams, answering in res->streams; the backup kinds, in
+ * res->backups; the table kinds, in res->tables). res and err are
+ * initialised by the caller (ddb_res_init, ddb_err_init) and filled: res
+ * on ST_OK, err otherwise (its status and DynamoDB's message, the current
+ * item of a failed condition with ReturnValuesOnConditionCheckFailure
  * ALL_OLD, the CancellationReasons of a cancelled transaction). The
- * explorer reaches the store only through these and the browsing calls
- * below; a remote store sends the same request to its endpoint.
- * DescribeTimeToLive, UpdateTimeToLive, DescribeStream, GetShardIterator
- * and GetRecords run typed too, answering in res->streams
- * (model/ddbres_streams.h), on either store.
+ * explorer reaches the store only through this and the browsing calls
+ * below; a remote store sends the same request to its endpoint (its one
+ * wire function is srem_send, data/store_remote_int.h). store_call and
+ * store_call_line above are the JSON door (`ddbx serve`, `ddbx api`).
  */
 status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 
@@ -297,19 +299,19 @@ int64_t store_own_changes(store *s);
  * One PartiQL statement (ExecuteStatement), for the explorer: the text,
  * its `?` parameters (params[0..n), copied into the request), Limit (0:
  * none) and the NextToken of the previous page (NULL: the first). Fills
- * out (free with store_exec_result_done) with the items it returned, the
+ * out (free with store_partiql_result_done) with the items it returned, the
  * capacity units it consumed and the next page's token. On failure d has
  * DynamoDB's code and whole message. Works on remote stores too.
  */
-typedef struct store_exec_result {
+typedef struct store_partiql_result {
     av *items;
     size_t n;
     double capacity;
     char *next_token;      /* NULL: no more pages */
-} store_exec_result;
-status store_execute(store *s, const char *statement, const av *params, size_t n_params,
-                     size_t limit, const char *next_token, store_exec_result *out, diag *d);
-void store_exec_result_done(store_exec_result *r);
+} store_partiql_result;
+status store_partiql_page(store *s, const char *statement, const av *params, size_t n_params,
+                          size_t limit, const char *next_token, store_partiql_result *out, diag *d);
+void store_partiql_result_done(store_partiql_result *r);
 
 /* Table names in order; free with store_names_free. */
 status store_list_tables(store *s, char ***names, size_t *n, diag *d);

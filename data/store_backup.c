@@ -209,10 +209,10 @@ status store_backup_open(store *s, diag *d)
     if (sqlite3_exec(s->db, SCHEMA_6_SQL, NULL, NULL, NULL) != SQLITE_OK)
         return store_sqlerr(s, d);
     int64_t now = store_now_ms(s);
-    status st = store_exec_sql(s, "INSERT OR IGNORE INTO history(tid, complete) SELECT id, ?1 FROM tables"
+    status st = store_sql(s, "INSERT OR IGNORE INTO history(tid, complete) SELECT id, ?1 FROM tables"
                                " WHERE (SELECT value FROM meta WHERE key = 'schema') < 6", &now, 1, d);
     if (st == ST_OK)
-        st = store_exec_sql(s, "UPDATE meta SET value = 6 WHERE key = 'schema' AND value < 6", NULL, 0, d);
+        st = store_sql(s, "UPDATE meta SET value = 6 WHERE key = 'schema' AND value < 6", NULL, 0, d);
     if (st == ST_OK)
         st = tidy(s, d);
     s->has.history = st == ST_OK;
@@ -585,7 +585,7 @@ static status copy_items(store *s, const char *table, snap *sn, diag *d)
     if ((st = exec(s, "CREATE TABLE bk.items(tid INTEGER NOT NULL, pk BLOB NOT NULL, sk BLOB NOT NULL,"
                    " size INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY(tid, pk, sk)) WITHOUT ROWID", d)) != ST_OK ||
         (st = exec(s, "CREATE TABLE bk.meta(key TEXT PRIMARY KEY, value)", d)) != ST_OK ||
-        (st = store_exec_sql(s, "INSERT INTO bk.items SELECT 0, pk, sk, size, body FROM main.items"
+        (st = store_sql(s, "INSERT INTO bk.items SELECT 0, pk, sk, size, body FROM main.items"
                              " WHERE tid = ?1 ORDER BY pk, sk", &sn->tid, 1, d)) != ST_OK)
         goto out;
     if ((uint64_t)sqlite3_changes64(s->db) != sn->items) {
@@ -759,7 +759,7 @@ static status delete_row(store *s, const store_bk_row *r, diag *d)
         buf_done(&arn);
         return st;
     }
-    return store_exec_sql(s, "DELETE FROM backups WHERE id = ?1", &r->id, 1, d);
+    return store_sql(s, "DELETE FROM backups WHERE id = ?1", &r->id, 1, d);
 }
 
 status store_bk_remove(store *s, const char *arn, store_bk_row *r, diag *d)
@@ -861,7 +861,7 @@ status store_restore_table(store *s, const store_restore_src *src, const cJSON *
     store_forget_tables(s);
     if ((st = store_history_created(s, args[0], d)) != ST_OK)
         goto out;
-    st = store_exec_sql(s, src->file ? "INSERT INTO main.items SELECT ?1, pk, sk, size, body FROM bk.items"
+    st = store_sql(s, src->file ? "INSERT INTO main.items SELECT ?1, pk, sk, size, body FROM bk.items"
                                        " WHERE tid = ?2 ORDER BY pk, sk"
                                      : "INSERT INTO main.items SELECT ?1, pk, sk, size, body FROM main.items"
                                        " WHERE tid = ?2 ORDER BY pk, sk", args, 2, d);
@@ -929,7 +929,7 @@ status store_backup_table_deleted(store *s, const tinfo *t, bool *keep_items, di
         *keep_items = st == ST_OK;
     }
     if (st == ST_OK)
-        st = store_exec_sql(s, "DELETE FROM history WHERE tid = ?1", &t->id, 1, d);
+        st = store_sql(s, "DELETE FROM history WHERE tid = ?1", &t->id, 1, d);
     return st;
 }
 
@@ -945,10 +945,10 @@ status store_backup_expire(store *s, int budget, diag *d)
         return st;
     int64_t args[2] = { nums[1], budget };
     /* A SYSTEM backup's items are the deleted table's own rows (file NULL). */
-    st = store_exec_sql(s, "DELETE FROM items WHERE tid = ?1 AND (pk, sk) IN (SELECT pk, sk FROM items"
+    st = store_sql(s, "DELETE FROM items WHERE tid = ?1 AND (pk, sk) IN (SELECT pk, sk FROM items"
                         " WHERE tid = ?1 LIMIT ?2)", args, 2, d);
     if (st == ST_OK && sqlite3_changes(s->db) < budget)
-        st = store_exec_sql(s, "DELETE FROM backups WHERE id = ?1", &nums[0], 1, d);
+        st = store_sql(s, "DELETE FROM backups WHERE id = ?1", &nums[0], 1, d);
     return st;
 }
 
@@ -1029,7 +1029,7 @@ status store_backup_prune(store *s, const char *table, size_t keep, double max_a
     sqlite3_finalize(q);
     n_files = n_ids;
     for (size_t i = 0; st == ST_OK && i < n_ids; i++)
-        st = store_exec_sql(s, "DELETE FROM backups WHERE id = ?1", &ids[i], 1, d);
+        st = store_sql(s, "DELETE FROM backups WHERE id = ?1", &ids[i], 1, d);
     free(ids);
 out:
     st = store_txn_end(s, st, d);

@@ -498,7 +498,7 @@ static status tw_token_check(store *s, const ddb_req *tr, const char *hash, bool
 {
     *replay = false;
     int64_t now = store_now_ms(s), since = now - TOKEN_MS;
-    status st = store_exec_sql(s, "DELETE FROM tokens WHERE t < ?1", &since, 1, d);
+    status st = store_sql(s, "DELETE FROM tokens WHERE t < ?1", &since, 1, d);
     if (st != ST_OK)
         return st;
     sqlite3_stmt *q;

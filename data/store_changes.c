@@ -165,7 +165,7 @@ status store_last_seq(store *s, int64_t tid, int64_t *out, diag *d)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
-status store_exec_sql(store *s, const char *sql, const int64_t *args, int nargs, diag *d)
+status store_sql(store *s, const char *sql, const int64_t *args, int nargs, diag *d)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
@@ -299,10 +299,10 @@ status store_trim_changes(store *s, int max, diag *d)
     /* A disabled stream is deleted once its retention has passed, and with
      * the last one of a deleted table, that table's records. */
     if (st == ST_OK)
-        st = store_exec_sql(s, "DELETE FROM streams WHERE disabled IS NOT NULL AND disabled < ?1",
+        st = store_sql(s, "DELETE FROM streams WHERE disabled IS NOT NULL AND disabled < ?1",
                       &cutoff, 1, d);
     if (st == ST_OK && sqlite3_changes(s->db) > 0)
-        st = store_exec_sql(s, "DELETE FROM changes WHERE tid NOT IN (SELECT id FROM tables)"
+        st = store_sql(s, "DELETE FROM changes WHERE tid NOT IN (SELECT id FROM tables)"
                       " AND tid NOT IN (SELECT tid FROM streams)", NULL, 0, d);
     return st;
 }

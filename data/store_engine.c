@@ -448,21 +448,19 @@ status seng_collection(store *s, bool icm, const tinfo *t, const store_key *k, c
 
 status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d)
 {
+    ddb_res own;
+    if (!res) {
+        ddb_res_init(&own);
+        res = &own;
+    }
     ddb_err err;
     ddb_err_init(&err);
     status st = store_exec(s, req, res, &err);
     if (st != ST_OK)
         *d = err.d;
     ddb_err_done(&err);
-    return st;
-}
-
-status store_exec_status(store *s, const ddb_req *req, diag *d)
-{
-    ddb_res res;
-    ddb_res_init(&res);
-    status st = store_exec_diag(s, req, &res, d);
-    ddb_res_done(&res);
+    if (res == &own)
+        ddb_res_done(&own);
     return st;
 }
 

@@ -467,7 +467,7 @@ static status delete_rows(store *s, int64_t tid, int xid, diag *d)
     int64_t args[] = { tid, xid };
     status st = ST_OK;
     for (size_t i = 0; i < sizeof sql / sizeof sql[0] && st == ST_OK; i++)
-        st = store_exec_sql(s, sql[i], args, 2, d);
+        st = store_sql(s, sql[i], args, 2, d);
     return st;
 }
 
@@ -545,7 +545,7 @@ status store_create_index(store *s, const char *table, const index_def *ix, diag
         ddb_req_set_str(&req.table, table);
         req.ctl.gsi = xcalloc(1, sizeof *req.ctl.gsi);
         index_def_copy(req.ctl.gsi, ix);
-        st = store_exec_status(s, &req, d);
+        st = store_exec_diag(s, &req, NULL, d);
     }
     ddb_req_done(&req);
     return st;
@@ -570,7 +570,7 @@ status store_delete_index(store *s, const char *table, const char *index, diag *
     ddb_req_init(&req, DDB_UPDATE_TABLE);
     ddb_req_set_str(&req.table, table);
     ddb_req_set_str(&req.index, index);
-    status st = store_exec_status(s, &req, d);
+    status st = store_exec_diag(s, &req, NULL, d);
     ddb_req_done(&req);
     return st;
 }

@@ -376,10 +376,9 @@ void store_codec_error(const char *extra, ddb_err *err);
  * what the local store implements on JSON (the control plane, PartiQL),
  * and a read-only store's refusal of a write. */
 status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
-/* store_exec of a request answered by its status alone (the control
- * plane's C calls): d gets the error. */
-status store_exec_status(store *s, const ddb_req *req, diag *d);
-/* store_exec with its error into d (the answer in res, as store_exec's). */
+/* store_exec with its error into d: the answer in res, as store_exec's,
+ * or dropped when res is NULL (a request answered by its status alone,
+ * the control plane's C calls). */
 status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
 /* The table kinds on typed requests, their answers in res->tables
@@ -437,10 +436,6 @@ void store_remote_rollback(store *s);
  * printed and sent, its answer parsed once and read into res;
  * CreateTable and DeleteTable wait for the table. */
 status store_remote_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
-/* A read of the store's own (DescribeTable, DescribeTimeToLive, the
- * Streams feed): sent, and its answer parsed into *root (the caller's to
- * delete). */
-status store_remote_send(store *s, const ddb_req *req, struct cJSON **root, diag *d);
 
 /* ---- the write path (store_write.c) ---- */
 
@@ -604,7 +599,7 @@ int64_t store_now_ms(store *s);
 /* The last seq given in table tid (0: none yet). */
 status store_last_seq(store *s, int64_t tid, int64_t *out, diag *d);
 /* Runs one statement of constant SQL text with nargs integer parameters. */
-status store_exec_sql(store *s, const char *sql, const int64_t *args, int nargs, diag *d);
+status store_sql(store *s, const char *sql, const int64_t *args, int nargs, diag *d);
 /* CreateTable with a StreamSpecification: the stream row, and *desc (the
  * stored description, malloc'd) rewritten with LatestStreamArn/Label.
  * DeleteTable: every stream of the table disabled. */

@@ -1,6 +1,6 @@
 /*
  * store_partiql — ExecuteStatement, BatchExecuteStatement and
- * ExecuteTransaction, and the explorer's typed entry (store_execute).
+ * ExecuteTransaction, and the explorer's typed entry (store_partiql_page).
  *
  * A statement is parsed and planned by model/partiql against the table's
  * definition, then run with the store's own operations, so validation,
@@ -792,7 +792,7 @@ out:
 
 /* ---- the explorer's entry ---- */
 
-void store_exec_result_done(store_exec_result *r)
+void store_partiql_result_done(store_partiql_result *r)
 {
     for (size_t i = 0; i < r->n; i++)
         av_done(&r->items[i]);
@@ -801,8 +801,8 @@ void store_exec_result_done(store_exec_result *r)
     memset(r, 0, sizeof *r);
 }
 
-status store_execute(store *s, const char *statement, const av *params, size_t n_params,
-                     size_t limit, const char *next_token, store_exec_result *out, diag *d)
+status store_partiql_page(store *s, const char *statement, const av *params, size_t n_params,
+                          size_t limit, const char *next_token, store_partiql_result *out, diag *d)
 {
     memset(out, 0, sizeof *out);
     ddb_req req;

@@ -79,7 +79,7 @@ status store_history_created(store *s, int64_t tid, diag *d)
     if (!s->has.history)
         return ST_OK;
     int64_t args[2] = { tid, store_now_ms(s) };
-    return store_exec_sql(s, "INSERT OR REPLACE INTO history(tid, complete) VALUES(?1, ?2)", args, 2, d);
+    return store_sql(s, "INSERT OR REPLACE INTO history(tid, complete) VALUES(?1, ?2)", args, 2, d);
 }
 
 void store_history_note_unlogged(store *s, int64_t tid)
@@ -99,7 +99,7 @@ status store_history_unlogged(store *s, diag *d)
     status st = ST_OK;
     for (size_t i = 0; st == ST_OK && s->has.history && i < s->n_unlogged; i++) {
         int64_t args[2] = { s->unlogged[i], store_now_ms(s) };
-        st = store_exec_sql(s, "UPDATE history SET complete = max(complete, ?2) WHERE tid = ?1", args, 2, d);
+        st = store_sql(s, "UPDATE history SET complete = max(complete, ?2) WHERE tid = ?1", args, 2, d);
     }
     return st;
 }
@@ -122,7 +122,7 @@ status store_history_trimmed(store *s, int64_t tid, int64_t upto_ms, diag *d)
     if (!s->has.history)
         return ST_OK;
     int64_t args[2] = { tid, upto_ms };
-    return store_exec_sql(s, "UPDATE history SET complete = max(complete, ?2) WHERE tid = ?1", args, 2, d);
+    return store_sql(s, "UPDATE history SET complete = max(complete, ?2) WHERE tid = ?1", args, 2, d);
 }
 
 int64_t store_pitr_earliest(const store_hist *h, int64_t now)
@@ -298,14 +298,14 @@ status store_pitr_set(store *s, const char *table, bool enable, int days, diag *
     /* Enabling again keeps the window's start; enabling after a disable
      * starts it now. */
     int64_t args[3] = { tid, enable ? (h.pitr ? h.pitr_since : store_now_ms(s)) : 0, enable ? days : STORE_PITR_DAYS_MAX };
-    st = store_exec_sql(s, enable ? "INSERT INTO history(tid, complete, pitr, days) VALUES(?1, ?2, ?2, ?3)"
+    st = store_sql(s, enable ? "INSERT INTO history(tid, complete, pitr, days) VALUES(?1, ?2, ?2, ?3)"
                                     " ON CONFLICT(tid) DO UPDATE SET pitr = ?2, days = ?3"
                                   : "UPDATE history SET pitr = NULL, days = ?3 WHERE tid = ?1 AND ?2 = 0",
                         args, 3, d);
     /* Every connection's cached definition learns of it (bulk writes log
      * when it is on). */
     if (st == ST_OK)
-        st = store_exec_sql(s, "UPDATE tables SET ver = ver + 1 WHERE id = ?1", &tid, 1, d);
+        st = store_sql(s, "UPDATE tables SET ver = ver + 1 WHERE id = ?1", &tid, 1, d);
     store_forget_tables(s);
     return store_txn_end(s, st, d);
 }

@@ -195,7 +195,7 @@ static status send_body(store *s, const char *op, bool read, const char *body, s
     return ST_OK;
 }
 
-status srem_send_req(store *s, const ddb_req *req, cJSON **root, ddb_err *err)
+status srem_send(store *s, const ddb_req *req, cJSON **root, ddb_err *err)
 {
     ddb_req one, sent;
     if (req->kind == DDB_CHECK) {
@@ -333,7 +333,7 @@ status srem_send_mixed(store *s, size_t n, const ddb_req *reqs, cJSON **roots, d
         for (size_t i = 0; i < n; i++) {
             ddb_err err;
             ddb_err_init(&err);
-            status one = srem_send_req(s, &reqs[i], &roots[i], &err);
+            status one = srem_send(s, &reqs[i], &roots[i], &err);
             if (one != ST_OK && st == ST_OK) {
                 st = one;
                 *d = err.d;
@@ -393,16 +393,18 @@ void store_set_send_mixed(store *s, store_send_mixed_fn fn, void *ctx)
     s->remote->mixed_ctx = ctx;
 }
 
-/* srem_send_req with the answer read into res (store_codec_read). */
-static status srem_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
+/* srem_send with the answer read into res (store_codec_read). */
+static status send_read(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
     cJSON *root;
-    status st = srem_send_req(s, req, &root, err);
+    status st = srem_send(s, req, &root, err);
     if (st == ST_OK)
         st = store_codec_read(root, res, &err->d);
     cJSON_Delete(root);
     return st;
 }
+
+static status own_call(store *s, const ddb_req *req, cJSON **root, ddb_res *res, bool gated, diag *d);
 
 /* ---- caches ---- */
 
@@ -509,7 +511,7 @@ status srem_table_get(store *s, const char *name, rtable **out, diag *d)
     ddb_req_init(&req, DDB_DESCRIBE_TABLE);
     req.table = xstrdup(name);
     cJSON *root = NULL;
-    status st = store_remote_send(s, &req, &root, d);
+    status st = own_call(s, &req, &root, NULL, false, d);
     ddb_req_done(&req);
     if (st != ST_OK)
         return st;
@@ -922,7 +924,7 @@ static status exec_req(store *s, const ddb_req *req, ddb_res *res, cJSON **root,
     bool write = !is_read_req(req);
     status st = write ? may_write(s, op, req, NULL, NULL, &err->d) : ST_OK;
     if (st == ST_OK)
-        st = res ? srem_exec(s, req, res, err) : srem_send_req(s, req, root, err);
+        st = res ? send_read(s, req, res, err) : srem_send(s, req, root, err);
     if (st == ST_OK && write)
         wrote(s, op);
     return st;
@@ -940,16 +942,11 @@ static status own_call(store *s, const ddb_req *req, cJSON **root, ddb_res *res,
     ddb_err err;
     ddb_err_init(&err);
     status st = gated ? exec_req(s, req, res, root, &err)
-              : res ? srem_exec(s, req, res, &err) : srem_send_req(s, req, root, &err);
+              : res ? send_read(s, req, res, &err) : srem_send(s, req, root, &err);
     if (st != ST_OK)
         *d = err.d;
     ddb_err_done(&err);
     return st;
-}
-
-status store_remote_send(store *s, const ddb_req *req, cJSON **root, diag *d)
-{
-    return own_call(s, req, root, NULL, false, d);
 }
 
 status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d)

@@ -7,7 +7,7 @@
  * store itself.
  *
  * Every request the remote store makes of its own is a ddb_req, printed
- * once (ddb_req_json) and its answer parsed once (srem_send_req); only a
+ * once (ddb_req_json) and its answer parsed once (srem_send); only a
  * request passed through (store_call, store_call_line) arrives as text.
  *
  * The cached rtables and rscans belong to the store_remote and live until
@@ -93,15 +93,16 @@ struct store_remote {
 typedef struct store_remote store_remote;
 
 /*
- * Sends one request of the store's own, as it is: ReturnConsumedCapacity
+ * Send a request there: the one wire function of a remote store. Sends
+ * one request of the store's own, as it is: ReturnConsumedCapacity
  * TOTAL where the operation takes it and req does not say, one print and
  * one parse of the answer (*root, the caller's to delete, when root is
  * not NULL), its consumed capacity added up. No write gate: the caller
  * asks it (srem_may_write). On an error err holds what the transport
  * said and the members the error carries.
  */
-status srem_send_req(store *s, const ddb_req *req, struct cJSON **root, ddb_err *err);
-/* srem_send_req with the answer read into res (store_codec_read) and
+status srem_send(store *s, const ddb_req *req, struct cJSON **root, ddb_err *err);
+/* srem_send with the answer read into res (store_codec_read) and
  * the error in a diag. */
 status srem_read(store *s, const ddb_req *req, ddb_res *res, diag *d);
 

@@ -93,7 +93,10 @@ status store_remote_put_item(store *s, const char *table, const av *item, diag *
     av_copy(&put.item, item);
     if (!r->bulk) {
         put.rcc = DDB_RCC_TOTAL;
-        st = store_remote_send(s, &put, NULL, d);
+        ddb_res res;
+        ddb_res_init(&res);
+        st = srem_read(s, &put, &res, d);
+        ddb_res_done(&res);
         ddb_req_done(&put);
         srem_forget(r, table, false);
         return st;
@@ -186,7 +189,7 @@ status srem_table_write(store *s, const ddb_req *req, ddb_err *err)
     buf_done(&what);
     if (st != ST_OK)
         return st;
-    st = srem_send_req(s, req, NULL, err);
+    st = srem_send(s, req, NULL, err);
     if (table)
         srem_forget(s->remote, table, true);
     if (st == ST_OK && table)

@@ -238,7 +238,7 @@ static status disable_stream(store *s, int64_t tid, bool *found, diag *d)
     if (st != ST_OK)
         return st;
     int64_t args[] = { tid, end, now };
-    st = store_exec_sql(s, "UPDATE streams SET end_seq = ?2, disabled = ?3 WHERE tid = ?1 AND end_seq IS NULL",
+    st = store_sql(s, "UPDATE streams SET end_seq = ?2, disabled = ?3 WHERE tid = ?1 AND end_seq IS NULL",
                   args, 3, d);
     if (found)
         *found = sqlite3_changes(s->db) > 0;
@@ -292,7 +292,7 @@ status store_streams_table_deleted(store *s, int64_t tid, diag *d)
         st = store_ttl_tags_deleted(s, tid, d);
     /* A table that never had a stream takes its records with it. */
     if (st == ST_OK)
-        st = store_exec_sql(s, "DELETE FROM changes WHERE tid = ?1 AND tid NOT IN (SELECT tid FROM streams)",
+        st = store_sql(s, "DELETE FROM changes WHERE tid = ?1 AND tid NOT IN (SELECT tid FROM streams)",
                       &tid, 1, d);
     return st;
 }

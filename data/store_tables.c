@@ -976,7 +976,7 @@ status store_create_table(store *s, const table_def *def, diag *d)
     ddb_req_init(&req, DDB_CREATE_TABLE);
     req.ctl.def = xcalloc(1, sizeof *req.ctl.def);
     table_def_copy(req.ctl.def, def);
-    status st = store_exec_status(s, &req, d);
+    status st = store_exec_diag(s, &req, NULL, d);
     ddb_req_done(&req);
     return st;
 }
@@ -986,7 +986,7 @@ status store_delete_table(store *s, const char *table, diag *d)
     ddb_req req;
     ddb_req_init(&req, DDB_DELETE_TABLE);
     ddb_req_set_str(&req.table, table);
-    status st = store_exec_status(s, &req, d);
+    status st = store_exec_diag(s, &req, NULL, d);
     ddb_req_done(&req);
     return st;
 }

@@ -114,7 +114,7 @@ static status set_attr(store *s, const char *table, const char *attr, bool enabl
     if ((st = state_check(enable, was, other, d)) != ST_OK)
         return st;
     if (!enable)
-        return store_exec_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
+        return store_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO ttl(tid, attr, enabled) VALUES(?1, ?2, ?3)",
                            -1, &q, NULL) != SQLITE_OK)
@@ -304,7 +304,7 @@ status store_ttl_set(store *s, const char *table, const char *attr, diag *d)
     ddb_req_set_str(&req.ctl.ttl_attr, attr ? attr : cur);
     req.ctl.ttl_enabled = attr != NULL;
     free(cur);
-    st = store_exec_status(s, &req, d);
+    st = store_exec_diag(s, &req, NULL, d);
     ddb_req_done(&req);
     return st;
 }
@@ -478,9 +478,9 @@ status store_ttl_sweep(store *s, double now, size_t budget, size_t *deleted, dia
 
 status store_ttl_tags_deleted(store *s, int64_t tid, diag *d)
 {
-    status st = store_exec_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
+    status st = store_sql(s, "DELETE FROM ttl WHERE tid = ?1", &tid, 1, d);
     if (st == ST_OK)
-        st = store_exec_sql(s, "DELETE FROM tags WHERE tid = ?1", &tid, 1, d);
+        st = store_sql(s, "DELETE FROM tags WHERE tid = ?1", &tid, 1, d);
     if (st == ST_OK)
         st = store_policy_forget(s, tid, d);
     return st;

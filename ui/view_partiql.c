@@ -6,7 +6,7 @@
  * item, or the write — from model/partiql's plan against the table's
  * definition. After it runs: the items, how many, and the capacity
  * consumed. Pages follow the NextToken when the selection moves past the
- * last result. It runs through store_execute (typed: av in, av out), so
+ * last result. It runs through store_partiql_page (typed: av in, av out), so
  * it works the same on a remote store.
  *
  * Opened with S (request `partiql`) from any view, on the table shown,
@@ -247,13 +247,13 @@ static void set_statement(view *v, const char *text, bool ask)
 static size_t run_page(view *v)
 {
     pq_view *p = v->priv;
-    store_exec_result r;
+    store_partiql_result r;
     diag d;
     diag_init(&d);
     char *token = p->next;
     p->next = NULL;
-    status st = store_execute(display_store(), p->stmt, p->params, p->n_params, PAGE_LIMIT,
-                              token, &r, &d);
+    status st = store_partiql_page(display_store(), p->stmt, p->params, p->n_params, PAGE_LIMIT,
+                                   token, &r, &d);
     free(token);
     if (v->vm.n && v->vm.lines[v->vm.n - 1].kind == L_MORE)
         vm_trim(&v->vm, 0, v->vm.n - 1);
@@ -279,7 +279,7 @@ static size_t run_page(view *v)
         append(v, L_MORE, 0);
         added++;
     }
-    store_exec_result_done(&r);
+    store_partiql_result_done(&r);
     return added;
 }
 

@@ -663,7 +663,7 @@ async function main() {
     rmDb(db);
   }
   /* The explorer's PartiQL page (issue 41 item 1): CPU time a page, and
-   * instructions a page counted by callgrind inside store_execute. */
+   * instructions a page counted by callgrind inside store_partiql_page. */
   const pqBin = bin('tests/bench/bench_partiql');
   if (fs.existsSync(pqBin) && !HTTP_ONLY) {
     log('the PartiQL page: bench_partiql');
@@ -672,7 +672,7 @@ async function main() {
       const out = path.join(DATA, `partiql_${w}.callgrind`);
       let r;
       try {
-        r = run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--toggle-collect=store_execute',
+        r = run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, '--toggle-collect=store_partiql_page',
           pqBin, '50'], { env: Object.assign({}, process.env, { BENCH_ONLY: w }) });
       } catch (e) {
         r = { status: e.message, stderr: '' };
@@ -1154,9 +1154,9 @@ function report(m, la, lb, w6Note) {
     L.push('## The explorer\'s PartiQL page');
     L.push('');
     L.push('tests/bench/bench_partiql.c: an in-memory table of 20 partitions of 200 items; pages of 100 (the ' +
-      'view\'s PAGE_LIMIT) through store_execute, as ui/view_partiql.c runs them, following NextToken. Q: ' +
+      'view\'s PAGE_LIMIT) through store_partiql_page, as ui/view_partiql.c runs them, following NextToken. Q: ' +
       '`SELECT * FROM Graph WHERE PK = ?` (100 items a page); S: `SELECT * FROM Graph WHERE tier = \'gold\'` ' +
-      '(a Scan page: 100 evaluated, ~4 returned). Instructions counted by callgrind inside store_execute.');
+      '(a Scan page: 100 evaluated, ~4 returned). Instructions counted by callgrind inside store_partiql_page.');
     L.push('');
     L.push('| page | CPU µs a page | instructions a page | items a page |');
     L.push('|------|-----:|-----:|-----:|');

@@ -7,7 +7,7 @@
  * An in-memory store with a table Graph of 20 partitions of 200 items
  * (keys and attributes as tests/bench/graph.h's edges, written with
  * store_call PutItem), then PAGES pages (default 200) of each of the
- * view's two reads, exactly as run_page calls them: store_execute with
+ * view's two reads, exactly as run_page calls them: store_partiql_page with
  * Limit 100 (the view's PAGE_LIMIT), following NextToken:
  *   Q   SELECT * FROM Graph WHERE PK = ?     (one partition, a Query;
  *                                             200 items: 2 pages, then
@@ -16,9 +16,9 @@
  *
  * Prints {"fig":"PQ.Q.us","value":...} (CPU microseconds a page) and the
  * same for S. For instructions a page, run it under callgrind, counting
- * only inside store_execute (the setup is left out):
+ * only inside store_partiql_page (the setup is left out):
  *
- *   valgrind --tool=callgrind --toggle-collect=store_execute \
+ *   valgrind --tool=callgrind --toggle-collect=store_partiql_page \
  *       build-bench/tests/bench/bench_partiql 200
  *
  * and divide the total Ir by 2 x PAGES (tests/bench/NOTES.md keeps the
@@ -89,15 +89,15 @@ static double pages_of(store *s, const char *statement, const av *params, size_t
     char *token = NULL;
     double t0 = bench_cpu();
     for (int i = 0; i < pages; i++) {
-        store_exec_result r;
+        store_partiql_result r;
         diag d;
         diag_init(&d);
-        if (store_execute(s, statement, params, n, PAGE_LIMIT, token, &r, &d) != ST_OK)
+        if (store_partiql_page(s, statement, params, n, PAGE_LIMIT, token, &r, &d) != ST_OK)
             fail(statement, &d);
         free(token);
         token = r.next_token ? xstrdup(r.next_token) : NULL;
         *items += r.n;
-        store_exec_result_done(&r);
+        store_partiql_result_done(&r);
     }
     double t = bench_cpu() - t0;
     free(token);

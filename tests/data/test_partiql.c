@@ -1,7 +1,7 @@
 /*
  * PartiQL in the store, against the bundled samples: ExecuteStatement for
  * every statement kind, BatchExecuteStatement, ExecuteTransaction, and the
- * explorer's typed store_execute.
+ * explorer's typed store_partiql_page.
  *
  * dynalite has no PartiQL, so the expectations are pinned from the AWS
  * developer guide ("PartiQL select/insert/update/delete statements for
@@ -466,23 +466,23 @@ static void typed_entry(void **state)
     store *s = *state;
     av p;
     av_init_s(&p, "ACTOR#alice", 11);
-    store_exec_result r;
+    store_partiql_result r;
     diag d;
     diag_init(&d);
-    assert_int_equal(store_execute(s, "SELECT SK FROM SocialGraph WHERE PK = ?", &p, 1, 3, NULL, &r, &d),
+    assert_int_equal(store_partiql_page(s, "SELECT SK FROM SocialGraph WHERE PK = ?", &p, 1, 3, NULL, &r, &d),
                      ST_OK);
     assert_int_equal(r.n, 3);
     assert_true(r.capacity == 0.5);
     assert_non_null(r.next_token);
     assert_int_equal(r.items[0].type, AV_M);
     char *tok = strdup(r.next_token);
-    store_exec_result_done(&r);
-    assert_int_equal(store_execute(s, "SELECT SK FROM SocialGraph WHERE PK = ?", &p, 1, 3, tok, &r, &d),
+    store_partiql_result_done(&r);
+    assert_int_equal(store_partiql_page(s, "SELECT SK FROM SocialGraph WHERE PK = ?", &p, 1, 3, tok, &r, &d),
                      ST_OK);
     assert_int_equal(r.n, 1);
-    store_exec_result_done(&r);
+    store_partiql_result_done(&r);
     free(tok);
-    assert_int_equal(store_execute(s, "SELECT * FROM SocialGraph WHERE PK = ", NULL, 0, 0, NULL, &r, &d),
+    assert_int_equal(store_partiql_page(s, "SELECT * FROM SocialGraph WHERE PK = ", NULL, 0, 0, NULL, &r, &d),
                      ST_VALIDATION);
     assert_non_null(strstr(d.msg, "column"));
     av_done(&p);

@@ -903,19 +903,19 @@ static void call_lines(void **state)
 
 /* PartiQL goes to the endpoint as it is: a request of SELECTs is a read
  * (sent without the write flag), any other statement a write (refused
- * without it); store_execute works the same remotely. */
+ * without it); store_partiql_page works the same remotely. */
 static void partiql_passes_through(void **state)
 {
     wire w;
     store *r = open_remote(&w, 0, 0);
-    store_exec_result res;
+    store_partiql_result res;
     diag d;
     diag_init(&d);
-    assert_int_equal(store_execute(r, "SELECT SK FROM SocialGraph WHERE PK = 'ACTOR#alice'", NULL, 0, 0,
+    assert_int_equal(store_partiql_page(r, "SELECT SK FROM SocialGraph WHERE PK = 'ACTOR#alice'", NULL, 0, 0,
                                    NULL, &res, &d), ST_OK);
     assert_int_equal(res.n, 4);
     assert_true(res.capacity > 0);
-    store_exec_result_done(&res);
+    store_partiql_result_done(&res);
     store_info info;
     store_get_info(r, &info);
     assert_true(info.rcu > 0 && info.wcu == 0);   /* a SELECT counts as reading */
@@ -926,7 +926,7 @@ static void partiql_passes_through(void **state)
     assert_int_equal(store_call(r, "BatchExecuteStatement", batch, strlen(batch), &out, &d), ST_OK);
     free(out);
     int before = w.calls;
-    assert_int_equal(store_execute(r, "DELETE FROM Music WHERE PK = 's#song1' AND SK = 'A'", NULL, 0, 0,
+    assert_int_equal(store_partiql_page(r, "DELETE FROM Music WHERE PK = 's#song1' AND SK = 'A'", NULL, 0, 0,
                                    NULL, &res, &d), ST_READ_ONLY);
     assert_int_equal(w.calls, before);    /* nothing sent */
     store_close(r);

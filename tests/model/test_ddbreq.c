@@ -68,7 +68,7 @@ static void set_key(key_attr *k, const char *name, av_type t)
  * those the store's C calls wrote by hand before (CreateTable as
  * store_create_table built it, UpdateTable as store_create_index and
  * store_delete_index did, UpdateTimeToLive as store_ttl_set did,
- * ExecuteStatement as store_execute did), which the API reference's
+ * ExecuteStatement as store_partiql_page did), which the API reference's
  * request shapes name. */
 static void control_plane_bodies(void **state)
 {
