@@ -160,9 +160,9 @@ static status collect(store *h, sqlite3_stmt *q, staged_item **out, size_t *n, d
 }
 
 /* The rows of sql, a SELECT_SQL (?2: table, when given; ?3: max, when
- * not 0). */
-static status list_rows(store *s, const char *sql, const char *table, size_t max, staged_item **out,
-                        size_t *n, diag *d)
+ * not 0; ?4: seq, when sql has it). */
+static status list_seq(store *s, const char *sql, const char *table, size_t max, int64_t seq,
+                       staged_item **out, size_t *n, diag *d)
 {
     store *h;
     *out = NULL;
@@ -178,7 +178,15 @@ static status list_rows(store *s, const char *sql, const char *table, size_t max
         sqlite3_bind_text(q, 2, table, -1, SQLITE_STATIC);
     if (max)
         sqlite3_bind_int64(q, 3, (sqlite3_int64)max);
+    if (sqlite3_bind_parameter_count(q) >= 4)
+        sqlite3_bind_int64(q, 4, (sqlite3_int64)seq);
     return collect(h, q, out, n, d);
+}
+
+static status list_rows(store *s, const char *sql, const char *table, size_t max, staged_item **out,
+                        size_t *n, diag *d)
+{
+    return list_seq(s, sql, table, max, 0, out, n, d);
 }
 
 status staged_list(store *s, const char *table, staged_item **out, size_t *n, diag *d)
@@ -189,6 +197,22 @@ status staged_list(store *s, const char *table, staged_item **out, size_t *n, di
 status staged_head(store *s, size_t max, staged_item **out, size_t *n, diag *d)
 {
     return list_rows(s, SELECT_SQL " ORDER BY seq LIMIT ?3", NULL, max, out, n, d);
+}
+
+status staged_page(store *s, int64_t seq, int dir, size_t max, staged_item **out, size_t *n, diag *d)
+{
+    static const char *const sql[] = {
+        SELECT_SQL " AND seq < ?4 ORDER BY seq DESC LIMIT ?3",
+        SELECT_SQL " AND seq >= ?4 ORDER BY seq LIMIT ?3",
+        SELECT_SQL " AND seq > ?4 ORDER BY seq LIMIT ?3",
+    };
+    status st = list_seq(s, sql[dir < 0 ? 0 : dir == 0 ? 1 : 2], NULL, max ? max : 1, seq, out, n, d);
+    for (size_t i = 0; !st && dir < 0 && i < *n / 2; i++) {   /* read backwards: back in order */
+        staged_item t = (*out)[i];
+        (*out)[i] = (*out)[*n - 1 - i];
+        (*out)[*n - 1 - i] = t;
+    }
+    return st;
 }
 
 status staged_count(store *s, size_t *n, diag *d)

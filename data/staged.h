@@ -44,6 +44,12 @@ status staged_list(store *s, const char *table, staged_item **out, size_t *n, di
  * group): read through the seq index, so each call costs max rows, not
  * all of them. Free as staged_list's. */
 status staged_head(store *s, size_t max, staged_item **out, size_t *n, diag *d);
+/* A page of at most max changes of every table, in order, read through
+ * the (scope, seq) index by keyset: dir > 0 those after seq, dir == 0
+ * those from seq on, dir < 0 the last max before seq (INT64_MAX: the
+ * last max of all). Each call costs its rows, however many are staged.
+ * Free as staged_list's. */
+status staged_page(store *s, int64_t seq, int dir, size_t max, staged_item **out, size_t *n, diag *d);
 /* How many changes are staged (of every table). */
 status staged_count(store *s, size_t *n, diag *d);
 /* The staged new items (before: no item) of one table, in order, read

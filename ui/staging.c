@@ -295,29 +295,25 @@ bool staging_stage_write(const char *table, const table_def *def, const ddb_req 
     return ok;
 }
 
-size_t staging_entries(staging_entry **out)
+size_t staging_page(int64_t seq, int dir, size_t max, staging_entry **out)
 {
-    staged_item *rows = S.items;
-    size_t n = S.all ? S.n : 0;
-    if (!S.all && S.n) {
-        /* Many: read for the view that asked (its memory, while open). */
-        diag d;
-        diag_init(&d);
-        if (staged_list(display_store(), NULL, &rows, &n, &d) != ST_OK)
-            display_diag("Staged changes", d.code, &d);
-    }
+    staged_item *rows = NULL;
+    size_t n = 0;
+    diag d;
+    diag_init(&d);
+    /* Always the database's page (indexed): the view costs what it shows,
+     * however many are staged (issue 38). */
+    if (S.n && staged_page(display_store(), seq, dir, max, &rows, &n, &d) != ST_OK)
+        display_diag("Staged changes", d.code, &d);
     *out = n ? xcalloc(n, sizeof **out) : NULL;
     for (size_t i = 0; i < n; i++) {
-        (*out)[i].table = xstrdup(rows[i].table);
-        av_copy(&(*out)[i].key, &rows[i].key);
-        av_copy(&(*out)[i].before, &rows[i].before);
-        av_copy(&(*out)[i].after, &rows[i].after);
+        (*out)[i].table = rows[i].table;
+        (*out)[i].key = rows[i].key;
+        (*out)[i].before = rows[i].before;
+        (*out)[i].after = rows[i].after;
+        (*out)[i].seq = rows[i].seq;
     }
-    if (rows != S.items) {
-        for (size_t i = 0; i < n; i++)
-            staged_item_free(&rows[i]);
-        free(rows);
-    }
+    free(rows);   /* its members moved into *out */
     return n;
 }
 
@@ -633,7 +629,10 @@ bool staging_request(view *v, enum req r)
 {
     if (r != REQ_STAGED)
         return false;
-    if (!reload())
+    /* Few: read again (a copy of them all). Many: the count staging keeps
+     * (one COUNT when it last read them, each stage and discard since),
+     * not a COUNT of them all each time the view opens. */
+    if ((S.all || !S.n) && !reload())
         return true;
     if (!S.n) {
         display_message("Nothing staged (:stage on stages the edits)");

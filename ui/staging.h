@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/av.h"
 #include "model/buf.h"
@@ -87,9 +88,12 @@ bool staging_describe(const char *table, table_def *def);
 typedef struct staging_entry {
     char *table;
     av key, before, after;
+    int64_t seq;          /* its place in the order (data/staged.h) */
 } staging_entry;
-/* Every staged change, in order; free with staging_entries_free. */
-size_t staging_entries(staging_entry **out);
+/* A page of the staged changes, in order, as data/staged.h's staged_page
+ * reads it (dir > 0: after seq; 0: from seq on; < 0: the last max
+ * before seq); returns how many; free with staging_entries_free. */
+size_t staging_page(int64_t seq, int dir, size_t max, staging_entry **out);
 void staging_entries_free(staging_entry *e, size_t n);
 
 /* The answer to a conflict the commit stopped at (the conflict view's

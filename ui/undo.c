@@ -234,6 +234,14 @@ static void put(action **stack, size_t *n, action *a, uint64_t id)
     a->n = a->nimg = 0;
 }
 
+void undo_resume_push(action *a, mode m)
+{
+    if (m == M_UNDO)
+        push(&U.undo, &U.nu, a);
+    else
+        push(&U.redo, &U.nr, a);
+}
+
 static void clear(action **stack, size_t *n)
 {
     for (size_t i = 0; i < *n; i++)

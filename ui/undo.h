@@ -36,7 +36,10 @@
  * and restored from it, after checking that it is still as the samples
  * left it). The list of actions lives in this session's memory: after a
  * restart the change log and the backups are still there (`ddbx diff
- * TABLE@TIME`, `ddbx diff backup:NAME`), the list is not.
+ * TABLE@TIME`, `ddbx diff backup:NAME`), the list is not, but for an
+ * undo or redo the explorer ended in the middle of: its note beside the
+ * database keeps its change records and how far it got, and undo_start
+ * puts the rest on the list for the next :undo (:redo).
  *
  * The state is this module's.
  */
@@ -86,7 +89,8 @@ void undo_begin(const char *label, bool command);
 void undo_end(void);
 void undo_done(void);
 /* At the start: what an :undo or :redo cut off by the explorer's end
- * left (its note beside the database), said on the status line once. */
+ * left (its note beside the database), said on the status line once,
+ * and its rest put on the undo (redo) list, which the message says. */
 void undo_start(void);
 
 /* On an endpoint, which keeps no change log: an item a commit wrote

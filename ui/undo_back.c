@@ -347,6 +347,9 @@ static bool scan(reader *r, const action *a, const char *what, plan *p, bool *go
     /* In the action's order, so the way back reads the log in order. */
     g_entries = p->e;
     qsort(p->it, p->nit, sizeof *p->it, item_order);
+    /* Taken up after a restart: those written back before it ended. */
+    for (size_t i = 0; i < a->skip && i < p->nit; i++)
+        p->it[i].kind = K_NONE;
     for (size_t i = 0; i < p->nit; i++) {
         const item *it = &p->it[i];
         if (it->kind == K_NONE)
@@ -379,6 +382,8 @@ static bool scan(reader *r, const action *a, const char *what, plan *p, bool *go
  * a key by the change it made ("the delete of PK=alice SK=bob"). */
 static void name_action(const action *a, const plan *p, mode m, buf *out)
 {
+    if (a->resumed)
+        buf_adds(out, "the rest of ");
     if (a->label[0] == ':') {
         buf_adds(out, a->label);
         return;
@@ -510,6 +515,106 @@ static void note_write(const char *path, const char *go, const char *what, size_
     fclose(f);
 }
 
+/*
+ * Beside the note, what taking the rest up needs (DB-undo.rest, binary,
+ * this machine's own): a header, the label, then the action's records
+ * (its segs, written once before the first group). After each group the
+ * header's `at` (the plan's items before it are written back) is
+ * rewritten in place: a record a group, not the file. A group written
+ * but not yet counted there (the end came between) is found by the
+ * writes' own condition when taken up: each is written only if the item
+ * is still as the action left it, and one already back as it was is
+ * recognised as written (ui/staging's commit), never written twice.
+ */
+typedef struct rest_head {
+    char magic[8];
+    uint32_t mode, label_len;
+    uint64_t at, n, done, items;
+} rest_head;
+
+static const char rest_magic[8] = "ddbxrst1";
+
+static char *rest_path(const char *note)
+{
+    buf p = BUF_INIT;
+    buf_printf(&p, "%s.rest", note);
+    return buf_steal(&p);
+}
+
+/* The rest file opened (how: fopen's mode); NULL without a note. */
+static FILE *rest_open(const char *note, const char *how)
+{
+    if (!note)
+        return NULL;
+    char *path = rest_path(note);
+    FILE *f = fopen(path, how);
+    free(path);
+    return f;
+}
+
+static void rest_write(const char *note, const action *a, mode m, size_t at, size_t items)
+{
+    FILE *f = a->nimg || !a->n ? NULL : rest_open(note, "wb");
+    if (!f)
+        return;
+    rest_head h = { .mode = m, .label_len = (uint32_t)strlen(a->label), .at = at, .n = a->n, .items = items };
+    memcpy(h.magic, rest_magic, sizeof h.magic);
+    fwrite(&h, sizeof h, 1, f);
+    fwrite(a->label, 1, h.label_len, f);
+    fwrite(a->segs, sizeof *a->segs, a->n, f);
+    fclose(f);
+}
+
+/* The header's counts, after a group. */
+static void rest_update(const char *note, size_t at, size_t done)
+{
+    FILE *f = rest_open(note, "r+b");
+    if (!f)
+        return;
+    rest_head h;
+    if (fread(&h, sizeof h, 1, f) == 1) {
+        h.at = at;
+        h.done = done;
+        if (fseek(f, 0, SEEK_SET) == 0)
+            fwrite(&h, sizeof h, 1, f);
+    }
+    fclose(f);
+}
+
+/* The action to take up from the rest file (false: none, or unreadable);
+ * *left: the most items it has left. */
+static bool rest_read(const char *note, action *a, mode *m, size_t *left)
+{
+    char *path = rest_path(note);
+    FILE *f = fopen(path, "rb");
+    remove(path);
+    free(path);
+    if (!f)
+        return false;
+    rest_head h;
+    bool ok = fread(&h, sizeof h, 1, f) == 1 && memcmp(h.magic, rest_magic, sizeof h.magic) == 0 &&
+              (h.mode == M_UNDO || h.mode == M_REDO) && h.label_len < 65536 && h.n && h.n < ((uint64_t)1 << 32);
+    memset(a, 0, sizeof *a);
+    if (ok) {
+        a->kind = A_WRITES;
+        a->label = xcalloc(h.label_len + 1, 1);
+        a->segs = xmalloc(h.n * sizeof *a->segs);
+        a->n = (size_t)h.n;
+        a->skip = (size_t)h.at;
+        a->resumed = true;
+        ok = fread(a->label, 1, h.label_len, f) == h.label_len && fread(a->segs, sizeof *a->segs, a->n, f) == a->n;
+        *m = (mode)h.mode;
+        *left = h.items > h.done ? (size_t)(h.items - h.done) : 0;
+    }
+    fclose(f);
+    if (!ok) {
+        free(a->label);
+        free(a->segs);
+        memset(a, 0, sizeof *a);
+    }
+    return ok;
+}
+
 void undo_start(void)
 {
     char *path = note_path();
@@ -519,8 +624,20 @@ void undo_start(void)
         size_t n = fread(text, 1, sizeof text - 1, f);
         fclose(f);
         text[n] = 0;
+        action a;
+        mode m = M_UNDO;
+        size_t left = 0;
+        buf more = BUF_INIT;
+        /* Taken up: the next :undo (:redo) goes on with the rest. */
+        if (rest_read(path, &a, &m, &left)) {
+            buf_printf(&more, "; :%s goes on with the rest (at most %zu item%s, asking first)",
+                       m == M_UNDO ? "undo" : "redo", left, s_(left));
+            undo_resume_push(&a, m);
+        }
         if (n)
-            display_error("%s%s", text, staging_count() ? " (and changes are staged: u shows them)" : "");
+            display_error("%s%s%s", text, more.data ? more.data : "",
+                          staging_count() ? " (and changes are staged: u shows them)" : "");
+        buf_done(&more);
         remove(path);
     }
     free(path);
@@ -528,16 +645,18 @@ void undo_start(void)
 
 /* Tests: after an undo's Nth group is written, DDBX_CRASH_AT=undo:N
  * kills the process with SIGKILL, as a crash would (tests/crash), and
- * sigint:N sends it SIGINT, as ^C in a terminal does (tests/screen). */
-static void crash_point(size_t group)
+ * sigint:N sends it SIGINT, as ^C in a terminal does (tests/screen);
+ * unnoted:N kills it after the group was written but before the note
+ * counts it (the note then says less than was done). */
+static void crash_point(const char *when, size_t group)
 {
     const char *at = getenv("DDBX_CRASH_AT");
     char kill[64], intr[64];
-    snprintf(kill, sizeof kill, "undo:%zu", group);
+    snprintf(kill, sizeof kill, "%s:%zu", when, group);
     snprintf(intr, sizeof intr, "sigint:%zu", group);
     if (at && strcmp(at, kill) == 0)
         raise(SIGKILL);
-    if (at && strcmp(at, intr) == 0)
+    if (at && strcmp(when, "undo") == 0 && strcmp(at, intr) == 0)
         raise(SIGINT);
 }
 
@@ -708,6 +827,7 @@ static void write_all(reader *r, plan *p, mode m, const char *what, outcome *o)
     store_get_info(display_store(), &info);
     char *note = note_path();
     note_write(note, go, what, 0, p->items, vb, p->tables.data ? p->tables.data : "");
+    rest_write(note, r->a, m, r->a->skip, p->items);
     display_approve_writes(info.remote);
     for (; i < p->nit;) {
         if (o->done && o->done % STEP < GROUP) {
@@ -727,8 +847,10 @@ static void write_all(reader *r, plan *p, mode m, const char *what, outcome *o)
         }
         i = to;
         o->done += k;
+        crash_point("unnoted", groups + 1);
         note_write(note, go, what, o->done, p->items, vb, p->tables.data ? p->tables.data : "");
-        crash_point(++groups);
+        rest_update(note, i, o->done);
+        crash_point("undo", ++groups);
         if (w == W_CONFLICT) {
             o->conflict = true;
             break;
@@ -736,8 +858,12 @@ static void write_all(reader *r, plan *p, mode m, const char *what, outcome *o)
     }
     display_approve_writes(false);
     defs_done(&ds);
-    if (note)
+    if (note) {
+        char *rest = rest_path(note);
+        remove(rest);
+        free(rest);
         remove(note);
+    }
     free(note);
     o->at = i;
 }

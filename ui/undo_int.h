@@ -51,11 +51,20 @@ typedef struct action {
      * action on the other list that holds the part already taken back
      * (taking the rest back adds to it); 0: none. */
     uint64_t joins;
+    /* An undo or redo the explorer ended in the middle of, taken up again
+     * after the restart (undo_start): the first skip items of its plan
+     * (the plan is the same for the same records) were written back
+     * before it ended, as its note beside the database said. */
+    size_t skip;
+    bool resumed;         /* taken up so (its words say "the rest of") */
 } action;
 
 typedef enum { M_NORMAL, M_UNDO, M_REDO } mode;
 
 void undo_rev_free(rev *r, size_t n);
+/* The cut-off undo (m M_UNDO) or redo (M_REDO) that undo_start read from
+ * its note, put on top of the undo (redo) list; the journal owns it. */
+void undo_resume_push(action *a, mode m);
 
 /* What undo_take_back did. */
 typedef struct back_out {

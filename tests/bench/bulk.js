@@ -7,7 +7,9 @@
  * `:diff` of N differences against a backup. Each with its wall time,
  * CPU time, the process's peak RSS when it ended, and its ratio to the
  * action it undoes or mirrors. Targets: an undo or redo within 2x the
- * action, RSS within 256 MB.
+ * action, RSS within 256 MB. And `u`, the staged view opened on N
+ * staged deletes, and `G` in it (a key, not a `:` command: its row is
+ * named <u>, <G>).
  *
  * The database: the follow graph of N items (tests/bench/gen N, table
  * Graph with GSI1, as explorer.js's), loaded afresh under
@@ -79,7 +81,9 @@ const SESSIONS = {
     says: /Undid :commit/,
   },
   discard: {
-    keys: [':stage on', ...MARK, ':marked delete', 'q', ':discard', 'y', ':save-display found'],
+    /* u opens the staged view on the N staged deletes, G goes to its
+     * last page, q back: a page read each (issue 38's leftover). */
+    keys: [':stage on', ...MARK, ':marked delete', 'q', 'u', 'G', 'q', ':discard', 'y', ':save-display found'],
     says: /Discarded \d+ staged change/,
   },
   restore: {
@@ -99,7 +103,9 @@ function commands(text) {
     const k = /^key (\S+) ([\d.]+) ms cpu ([\d.]+) ms work \d+ rss (\d+) kB/.exec(line);
     if (!k) continue;
     const now = Number(k[4]) * 1024;
-    if (cmd) out.push(Object.assign(cmd, { wall: Number(k[2]), cpu: Number(k[3]), rss: now, rose: now > rss }));
+    /* A key no `:` command ran under is a row of its own, named <KEY>. */
+    if (!cmd) cmd = { text: `<${k[1]}>`, work: Number(/ work (\d+)/.exec(line)[1]) };
+    out.push(Object.assign(cmd, { wall: Number(k[2]), cpu: Number(k[3]), rss: now, rose: now > rss }));
     cmd = null;
     rss = now;
   }
@@ -145,6 +151,10 @@ function rowsOf(n) {
     ['B.stage', `\`:marked delete\` with \`:stage on\`: ${N} deletes staged ÷ the delete`, 'commit', 'marked delete', 0, del],
     ['B.commit', `\`:commit\` of the ${N} staged deletes (TransactWriteItems of 100) ÷ the delete`, 'commit', 'commit', 0, del],
     ['B.undo_commit', '`:undo` of that commit ÷ the commit', 'commit', 'undo', 0, ['commit', 'commit', 0], UNDO_MAX],
+    ['B.staged_view', `\`u\`: the staged view opened on ${N} staged deletes (a page read) ÷ staging them`, 'discard', '<u>', 0,
+      ['discard', 'marked delete', 0]],
+    ['B.staged_last', `\`G\` in it: the last page (keyset, backwards from the end) ÷ staging them`, 'discard', '<G>', 0,
+      ['discard', 'marked delete', 0]],
     ['B.discard', `\`:discard\` of ${N} staged deletes ÷ staging them`, 'discard', 'discard', 0, ['discard', 'marked delete', 0]],
     ['B.backup', `\`:backup\` of the ${N}-item table`, 'restore', 'backup', 0, null],
     ['B.restore', '`:restore` of that backup into a new table ÷ the backup', 'restore', 'restore', 0, ['restore', 'backup', 0]],

@@ -35,7 +35,9 @@
 #                         each) is at most N times the `:B` command's: a
 #                         count of SQLite instructions, not a time, so it
 #                         cannot flake; it fails a step that grows with the
-#                         square of the items where B grows with them
+#                         square of the items where B grows with them;
+#                         A or B may be a key, <NAME> as the timing log
+#                         names it (<u>), and TERM@K means its Kth run
 #   # mask: times         the wall-clock times the screens show (YYYY-MM-DD
 #                         HH:MM:SS: when a backup was taken) are compared as
 #                         ####-##-## ##:##:##, the same width
@@ -133,9 +135,19 @@ for keys in "$here"/*.keys; do
             ok=0; why="ddbx export $export failed: $(head -n 1 "$w/export.err")"
         fi
     fi
-    work_of() {   # the first "command TEXT work N" line of TEXT: N
-        awk -v c="$1" '$1 == "command" { t = substr($0, 9); sub(/ work [0-9]+$/, "", t)
-            if (t == c) { print $NF; exit } }' "$w/timing" 2>/dev/null
+    work_of() {   # the first (TERM@K: the Kth) "command TEXT work N" line of TEXT,
+                  # or of a key "<NAME>" ("key NAME ... work N"): N
+        term=$1; nth=1
+        case $term in *@[0-9]*) nth=${term##*@}; term=${term%@*} ;; esac
+        case $term in
+        "<"*">")
+            k=${term#<}; k=${k%>}
+            awk -v k="$k" -v n="$nth" '$1 == "key" && $2 == k && ++seen == n {
+                for (i = 3; i < NF; i++) if ($i == "work") { print $(i + 1); exit } }' "$w/timing" 2>/dev/null ;;
+        *)
+            awk -v c="$term" -v n="$nth" '$1 == "command" { t = substr($0, 9); sub(/ work [0-9]+$/, "", t)
+                if (t == c && ++seen == n) { print $NF; exit } }' "$w/timing" 2>/dev/null ;;
+        esac
     }
     rules=$(sed -n 's/^# work: *//p' "$keys")
     while [ $ok = 1 ] && [ -n "$rules" ] && IFS= read -r rule; do
