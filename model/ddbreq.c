@@ -763,6 +763,8 @@ static void ctl_body(const ddb_req *r, jw *w)
             jmember(w, "ConsistentRead");
             buf_adds(w->out, "true");
         }
+        if (r->rv_fail_all_old)
+            jstring(w, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
         break;
     case DDB_DESCRIBE_STREAM:
         jstring(w, "StreamArn", c->stream);

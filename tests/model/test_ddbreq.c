@@ -174,6 +174,13 @@ static void control_plane_bodies(void **state)
                                   "\"s#1\"}],\"Limit\":10,\"NextToken\":\"tok\",\"ReturnConsumedCapacity\":"
                                   "\"TOTAL\"}'");
     buf_done(&cli);
+    /* An INSERT, UPDATE or DELETE may ask for the item as it is when its
+     * condition fails (the API reference: ExecuteStatement's
+     * ReturnValuesOnConditionCheckFailure, ALL_OLD or NONE). */
+    r.rv_fail_all_old = true;
+    t = body(&r);
+    assert_non_null(strstr(t, ",\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\""));
+    free(t);
     ddb_req_done(&r);
 }
 
