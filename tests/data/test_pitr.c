@@ -517,6 +517,60 @@ static void test_migration(void **state)
     assert_int_equal(sql_number("SELECT complete FROM history"), complete);
 }
 
+/* [OWN] a read-only connection (the explorer's --read-only, `serve
+ * --read-only`) opened on a version 5 file before a writer opens it (and
+ * upgrades it to 6, making the backups and history tables), turns
+ * recovery on and takes a backup: the reader lists and describes the
+ * backup, says recovery is ENABLED and reads the table's past, as any
+ * connection opened after the upgrade does; not "no backups" for as long
+ * as it lives because the tables were not there when it opened. */
+static void test_reader_before_history(void **state)
+{
+    store *s = *state;
+    ok(s, "CreateTable", TABLE("Tab", ""));
+    ok(s, "PutItem", PUT("Tab", "a", "1", ""));
+    store_close(s);
+    *state = NULL;
+    sql_exec("DROP TABLE backups; DROP TABLE history; UPDATE meta SET value = 5 WHERE key = 'schema'");
+    store *r, *w;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open(path, STORE_READ_ONLY, &r, &d), ST_OK);
+    ok(r, "ListBackups", "{}");
+    assert_string_equal(out_text, "{\"BackupSummaries\":[]}");
+    assert_int_equal(store_open(path, 0, &w, &d), ST_OK);
+    *state = w;
+    assert_int_equal(sql_number("SELECT value FROM meta WHERE key = 'schema'"), 6);
+    ok(w, "UpdateContinuousBackups", PITR_ON("Tab"));
+    ok(w, "CreateBackup", "{\"TableName\":\"Tab\",\"BackupName\":\"bkp\"}");
+    cJSON *o = answer();
+    char *arn = strdup(cJSON_GetStringValue(get(o, "BackupDetails.BackupArn")));
+    cJSON_Delete(o);
+    ok(r, "ListBackups", "{}");
+    o = answer();
+    assert_int_equal(cJSON_GetArraySize(get(o, "BackupSummaries")), 1);
+    assert_string_equal(cJSON_GetStringValue(get(o, "BackupSummaries.0.BackupName")), "bkp");
+    cJSON_Delete(o);
+    char body[512];
+    snprintf(body, sizeof body, "{\"BackupArn\":\"%s\"}", arn);
+    ok(r, "DescribeBackup", body);
+    o = answer();
+    assert_int_equal(get(o, "BackupDescription.SourceTableDetails.ItemCount")->valueint, 1);
+    cJSON_Delete(o);
+    ok(r, "DescribeContinuousBackups", "{\"TableName\":\"Tab\"}");
+    assert_non_null(strstr(out_text, "\"PointInTimeRecoveryStatus\":\"ENABLED\""));
+    ok(w, "PutItem", PUT("Tab", "b", "2", ""));
+    char *past = read_at(r, "Tab", now_ms(), 10);
+    char *now = scan_items(w, "Tab");
+    assert_string_equal(past, now);
+    /* and it stays read-only */
+    assert_int_equal(call(r, "CreateBackup", "{\"TableName\":\"Tab\",\"BackupName\":\"two\"}"), ST_READ_ONLY);
+    free(past);
+    free(now);
+    free(arn);
+    store_close(r);
+}
+
 static int teardown_maybe(void **state)
 {
     if (*state)
@@ -536,6 +590,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_retention, setup, teardown),
     cmocka_unit_test_setup_teardown(test_system_backup, setup, teardown),
     cmocka_unit_test_setup_teardown(test_migration, setup, teardown_maybe),
+    cmocka_unit_test_setup_teardown(test_reader_before_history, setup, teardown_maybe),
 };
 
 int main(void)
