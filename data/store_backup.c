@@ -199,19 +199,12 @@ static status tidy(store *s, diag *d)
 }
 
 /* A read-only connection found no history table when it opened (a
- * version 5 file); a writer opened later upgrades the file. The flag
+ * version 5 file); a writer opened later upgrades the file. The bit
  * copied at open would say "no backups, no recovery" for as long as the
- * connection lived, so while it is false it is looked for again at each
- * use: a prepare, no read of the file unless the schema changed. */
+ * connection lived. */
 bool store_history_has(store *s)
 {
-    if (!s->has.history && s->db) {
-        sqlite3_stmt *q = NULL;
-        s->has.history = sqlite3_prepare_v2(s->db, "SELECT 1 FROM history, backups LIMIT 1", -1, &q, NULL) ==
-                         SQLITE_OK;
-        sqlite3_finalize(q);
-    }
-    return s->has.history;
+    return store_has_now(s, &s->has.history, "SELECT 1 FROM history, backups LIMIT 1");
 }
 
 status store_backup_open(store *s, diag *d)

@@ -139,19 +139,12 @@ static bool idx_has_body(store *s)
 }
 
 /* A read-only connection opened on an older file (schema 4) found no
- * body column; a writer opened later adds it and fills it. The flag
+ * body column; a writer opened later adds it and fills it. The bit
  * copied at open would send this connection's index reads through the
- * table for as long as it lived (the same answers, more work), so while
- * it is false it is looked for again at each use: a prepare, no read of
- * the file unless the schema changed. */
+ * table for as long as it lived (the same answers, more work). */
 bool store_idx_body_has(store *s)
 {
-    if (!s->has.idx_body && s->db) {
-        sqlite3_stmt *q = NULL;
-        s->has.idx_body = sqlite3_prepare_v2(s->db, "SELECT body FROM idx LIMIT 0", -1, &q, NULL) == SQLITE_OK;
-        sqlite3_finalize(q);
-    }
-    return s->has.idx_body;
+    return store_has_now(s, &s->has.idx_body, "SELECT body FROM idx LIMIT 0");
 }
 
 status store_idx_body_open(store *s, diag *d)

@@ -191,7 +191,8 @@ struct store {
      * copied whole to every peer (store_open_peer). A read-only
      * connection's false bit is looked for again while it is false (a
      * writer may upgrade the file meanwhile): read them through
-     * store_idx_body_has, store_history_has and store_vec_has. */
+     * store_idx_body_has, store_history_has and store_vec_has
+     * (store_has_now). */
     struct {
         bool idx_body;   /* idx has the body column (store_idxbody.c) */
         bool history;    /* the version 6 tables: backups, history (store_backup.c, store_pitr.c) */
@@ -846,6 +847,10 @@ status store_members_check(const struct cJSON *in, bool create, diag *d);
 extern const vspec store_vix_elem, store_vix_update_elem;
 /* At open: the vecs table (made when writable; has.vecs). */
 status store_vec_open(store *s, diag *d);
+/* A bit of s->has, looked for again while it is false: probe is a
+ * statement that prepares only when the file has what the bit says
+ * (store_vector.c). */
+bool store_has_now(store *s, bool *bit, const char *probe);
 /* Whether the file has the vecs table now: has.vecs, looked for again
  * while it is false (a read-only connection opened before a writer made
  * the table). Every reader of the vecs table asks this, not has.vecs. */

@@ -476,11 +476,9 @@ static void test_system_backup(void **state)
     free(want);
 }
 
-/* [OWN] a version 5 file: read-only it is read as it is (no backups, no
- * recovery, nothing written); writable it gains the tables, at version 6,
- * its tables' logs complete from the upgrade on (what bulk writes did
- * before left no trace). */
-static void test_migration(void **state)
+/* Tab with one item, in a file made a version 5 one (no backups, no
+ * history) and closed. */
+static void to_version_5(void **state)
 {
     store *s = *state;
     ok(s, "CreateTable", TABLE("Tab", ""));
@@ -488,6 +486,16 @@ static void test_migration(void **state)
     store_close(s);
     *state = NULL;
     sql_exec("DROP TABLE backups; DROP TABLE history; UPDATE meta SET value = 5 WHERE key = 'schema'");
+}
+
+/* [OWN] a version 5 file: read-only it is read as it is (no backups, no
+ * recovery, nothing written); writable it gains the tables, at version 6,
+ * its tables' logs complete from the upgrade on (what bulk writes did
+ * before left no trace). */
+static void test_migration(void **state)
+{
+    store *s;
+    to_version_5(state);
     diag d;
     diag_init(&d);
     assert_int_equal(store_open(path, STORE_READ_ONLY, &s, &d), ST_OK);
@@ -526,12 +534,7 @@ static void test_migration(void **state)
  * as it lives because the tables were not there when it opened. */
 static void test_reader_before_history(void **state)
 {
-    store *s = *state;
-    ok(s, "CreateTable", TABLE("Tab", ""));
-    ok(s, "PutItem", PUT("Tab", "a", "1", ""));
-    store_close(s);
-    *state = NULL;
-    sql_exec("DROP TABLE backups; DROP TABLE history; UPDATE meta SET value = 5 WHERE key = 'schema'");
+    to_version_5(state);
     store *r, *w;
     diag d;
     diag_init(&d);
@@ -554,9 +557,7 @@ static void test_reader_before_history(void **state)
     char body[512];
     snprintf(body, sizeof body, "{\"BackupArn\":\"%s\"}", arn);
     ok(r, "DescribeBackup", body);
-    o = answer();
-    assert_int_equal(get(o, "BackupDescription.SourceTableDetails.ItemCount")->valueint, 1);
-    cJSON_Delete(o);
+    assert_non_null(strstr(out_text, "\"ItemCount\":1,"));
     ok(r, "DescribeContinuousBackups", "{\"TableName\":\"Tab\"}");
     assert_non_null(strstr(out_text, "\"PointInTimeRecoveryStatus\":\"ENABLED\""));
     ok(w, "PutItem", PUT("Tab", "b", "2", ""));
