@@ -198,12 +198,19 @@ static status tidy(store *s, diag *d)
     return st;
 }
 
+/* A read-only connection found no history table when it opened (a
+ * version 5 file); a writer opened later upgrades the file. The bit
+ * copied at open would say "no backups, no recovery" for as long as the
+ * connection lived. */
+bool store_history_has(store *s)
+{
+    return store_has_now(s, &s->has.history, "SELECT 1 FROM history, backups LIMIT 1");
+}
+
 status store_backup_open(store *s, diag *d)
 {
     if (s->read_only) {
-        sqlite3_stmt *q = NULL;
-        s->has.history = sqlite3_prepare_v2(s->db, "SELECT 1 FROM history LIMIT 1", -1, &q, NULL) == SQLITE_OK;
-        sqlite3_finalize(q);
+        store_history_has(s);
         return ST_OK;
     }
     if (sqlite3_exec(s->db, SCHEMA_6_SQL, NULL, NULL, NULL) != SQLITE_OK)
@@ -346,7 +353,7 @@ status store_bk_find(store *s, const char *arn, store_bk_row *r, diag *d)
     status st = parse_arn(arn, table, sizeof table, id, sizeof id, d);
     if (st != ST_OK)
         return st;
-    if (!s->has.history)
+    if (!store_history_has(s))
         return no_backup(arn, d);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db, "SELECT " BK_COLS " FROM backups WHERE bid = ?1 AND tname = ?2"
@@ -382,7 +389,7 @@ status store_bk_list(store *s, const store_backup_filter *f, store_bk_row **rows
         if ((after_ms = id_ms(after_id)) < 0)
             return diag_set(d, ST_VALIDATION, "Invalid Backup ARN");
     }
-    if (!s->has.history)
+    if (!store_history_has(s))
         return ST_OK;
     /* One statement whatever the filter: each condition is neutral when
      * its parameter says "any". types: bit 0 USER, bit 1 SYSTEM. */
@@ -661,7 +668,7 @@ status store_bk_create(store *s, const char *table, const char *name, bool autom
         return diag_set(d, ST_READ_ONLY, "the database was opened read-only");
     if (s->txn_depth > 0)
         return diag_set(d, ST_USAGE, "a backup cannot be taken inside a transaction");
-    if (!s->has.history)
+    if (!store_history_has(s))
         return no_history(d);
     const char *dir = bk_dir(s, true, d);
     if (!dir)
@@ -816,7 +823,7 @@ status store_restore_table(store *s, const store_restore_src *src, const cJSON *
     const char *target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(desc, "TableName"));
     if (s->txn_depth > 0)
         return diag_set(d, ST_USAGE, "a restore cannot run inside a transaction");
-    if (!s->has.history)
+    if (!store_history_has(s))
         return no_history(d);
     char *path = NULL;
     status st = ST_OK;
@@ -889,7 +896,7 @@ detach:
 status store_backup_table_deleted(store *s, const tinfo *t, bool *keep_items, diag *d)
 {
     *keep_items = false;
-    if (!s->has.history)
+    if (!store_history_has(s))
         return ST_OK;
     status st = ST_OK;
     if (t->pitr) {
@@ -935,7 +942,7 @@ status store_backup_table_deleted(store *s, const tinfo *t, bool *keep_items, di
 
 status store_backup_expire(store *s, int budget, diag *d)
 {
-    if (!s->has.history)
+    if (!store_history_has(s))
         return ST_OK;
     int64_t now = store_now_ms(s), nums[2];
     bool found;
@@ -989,7 +996,7 @@ status store_backup_prune(store *s, const char *table, size_t keep, double max_a
         *deleted = 0;
     if (s->remote)
         return diag_set(d, ST_USAGE, "automatic backups are the local store's");
-    if (!s->has.history)
+    if (!store_history_has(s))
         return ST_OK;
     status st = store_txn_begin(s, true, d);
     if (st != ST_OK)

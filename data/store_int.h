@@ -188,7 +188,11 @@ struct store {
     sqlite3_stmt *reads[4096]; /* read statements by shape (store_read.c) */
     /* What the file's schema has, found by the first connection when it
      * opened or migrated the file (or set from the in-memory image), and
-     * copied whole to every peer (store_open_peer). */
+     * copied whole to every peer (store_open_peer). A read-only
+     * connection's false bit is looked for again while it is false (a
+     * writer may upgrade the file meanwhile): read them through
+     * store_idx_body_has, store_history_has and store_vec_has
+     * (store_has_now). */
     struct {
         bool idx_body;   /* idx has the body column (store_idxbody.c) */
         bool history;    /* the version 6 tables: backups, history (store_backup.c, store_pitr.c) */
@@ -632,6 +636,11 @@ status store_streams_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *e
  * backup a crash or a delete left half done). Read-only: whether the
  * file has the tables (s->has.history). */
 status store_backup_open(store *s, diag *d);
+/* Whether the file has the version 6 tables now: has.history, looked for
+ * again while it is false (a read-only connection opened before a writer
+ * upgraded the file), as store_vec_has. Every reader of the backups and
+ * history tables asks this, not has.history. */
+bool store_history_has(store *s);
 void store_backup_close(store *s);
 /* Random bytes (the ARNs' and TableIds' random parts). */
 void store_random(void *p, size_t n);
@@ -821,8 +830,13 @@ void store_project_index(const table_def *def, const index_def *ix, const av *it
 void store_entry_body(const table_def *def, const index_def *ix, const av *item, buf *out);
 /* At open, inside the schema transaction of a writable store: the body
  * column added and filled when the file is older than version 5, and the
- * schema version set; s->has.idx_body says whether index reads find bodies. */
+ * schema version set; store_idx_body_has says whether index reads find bodies. */
 status store_idx_body_open(store *s, diag *d);
+/* Whether idx has the body column now: has.idx_body, looked for again
+ * while it is false (a read-only connection opened before a writer
+ * upgraded the file), as store_vec_has. Every reader asks this, not
+ * has.idx_body. */
+bool store_idx_body_has(store *s);
 
 /* ---- vector indexes (store_vector.c, store_vsearch.c) ---- */
 
@@ -833,6 +847,10 @@ status store_members_check(const struct cJSON *in, bool create, diag *d);
 extern const vspec store_vix_elem, store_vix_update_elem;
 /* At open: the vecs table (made when writable; has.vecs). */
 status store_vec_open(store *s, diag *d);
+/* A bit of s->has, looked for again while it is false: probe is a
+ * statement that prepares only when the file has what the bit says
+ * (store_vector.c). */
+bool store_has_now(store *s, bool *bit, const char *probe);
 /* Whether the file has the vecs table now: has.vecs, looked for again
  * while it is false (a read-only connection opened before a writer made
  * the table). Every reader of the vecs table asks this, not has.vecs. */

@@ -235,7 +235,7 @@ status store_items_at(store *s, const char *table, int64_t at_ms, const av *afte
     *out = NULL;
     if (s->remote)
         return diag_set(d, ST_USAGE, "a remote table's past cannot be read: its change log is its stream");
-    if (!s->has.history)
+    if (!store_history_has(s))
         return diag_set(d, ST_USAGE, "this database predates the change log's history (schema version 6):"
                         " open it writable once");
     store_items *r = xcalloc(1, sizeof *r);

@@ -49,7 +49,7 @@ static status store_history_get(store *s, int64_t tid, store_hist *h, diag *d)
 {
     int64_t now = store_now_ms(s);
     *h = (store_hist){ .complete = now, .days = STORE_PITR_DAYS_MAX };
-    if (!s->has.history)
+    if (!store_history_has(s))
         return ST_OK;
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db, "SELECT complete, pitr, days FROM history WHERE tid = ?1", -1, &q, NULL) != SQLITE_OK)
@@ -76,7 +76,7 @@ status store_history_pitr(store *s, int64_t tid, bool *pitr, diag *d)
 
 status store_history_created(store *s, int64_t tid, diag *d)
 {
-    if (!s->has.history)
+    if (!store_history_has(s))
         return ST_OK;
     int64_t args[2] = { tid, store_now_ms(s) };
     return store_sql(s, "INSERT OR REPLACE INTO history(tid, complete) VALUES(?1, ?2)", args, 2, d);
@@ -97,7 +97,7 @@ void store_history_note_unlogged(store *s, int64_t tid)
 status store_history_unlogged(store *s, diag *d)
 {
     status st = ST_OK;
-    for (size_t i = 0; st == ST_OK && s->has.history && i < s->n_unlogged; i++) {
+    for (size_t i = 0; st == ST_OK && store_history_has(s) && i < s->n_unlogged; i++) {
         int64_t args[2] = { s->unlogged[i], store_now_ms(s) };
         st = store_sql(s, "UPDATE history SET complete = max(complete, ?2) WHERE tid = ?1", args, 2, d);
     }
@@ -119,7 +119,7 @@ status store_history_cutoff(store *s, int64_t tid, int64_t stream_cutoff, int64_
 
 status store_history_trimmed(store *s, int64_t tid, int64_t upto_ms, diag *d)
 {
-    if (!s->has.history)
+    if (!store_history_has(s))
         return ST_OK;
     int64_t args[2] = { tid, upto_ms };
     return store_sql(s, "UPDATE history SET complete = max(complete, ?2) WHERE tid = ?1", args, 2, d);
@@ -285,7 +285,7 @@ status store_pitr_set(store *s, const char *table, bool enable, int days, diag *
         days = STORE_PITR_DAYS_MAX;
     if (days < 0 || days > STORE_PITR_DAYS_MAX)
         return diag_set(d, ST_VALIDATION, "RecoveryPeriodInDays must be 1 to %d: %d", STORE_PITR_DAYS_MAX, days);
-    if (!s->has.history && !s->read_only)
+    if (!store_history_has(s) && !s->read_only)
         return diag_set(d, ST_INTERNAL, "no history table");
     status st = store_txn_begin(s, true, d);
     if (st != ST_OK)

@@ -183,7 +183,7 @@ status store_cursor_open(store *s, const store_rq *rq, store_cursor *c, diag *d)
     unsigned shape = (scan ? SH_SCAN : 0) | (ix ? SH_INDEX : 0) | (rq->start ? SH_START : 0) |
                      (rq->forward ? 0 : SH_BACK) | (unsigned)lo << SH_LO_SHIFT |
                      (unsigned)hi << SH_HI_SHIFT | (rq->segments > 1 ? SH_SEG : 0) |
-                     (ix && (rq->fetch || !s->has.idx_body) ? SH_FETCH : 0);
+                     (ix && (rq->fetch || !store_idx_body_has(s)) ? SH_FETCH : 0);
     if (ix && !(shape & SH_FETCH) && ix->proj != PROJ_ALL)
         shape |= SH_WHOLE;
     /* A table Scan from a start key, (pk, sk) > (start pk, start sk), is

@@ -35,21 +35,26 @@
     "CREATE UNIQUE INDEX IF NOT EXISTS vecs_key ON vecs(tid, vname, pk, sk);" \
     "CREATE TABLE IF NOT EXISTS vecver(tid INTEGER PRIMARY KEY, ver INTEGER NOT NULL);"
 
-/* A read-only connection cannot make the table, and one opened before a
- * writer made it found none: the flag, copied at open, said "no vector
- * entries" for as long as the connection lived, though SQLite itself
- * sees the writer's new table (a prepare that names an unknown table
+/* A read-only connection cannot make what a newer schema has, and one
+ * opened before a writer made it found none: a bit copied at open said
+ * "none" for as long as the connection lived, though SQLite itself sees
+ * the writer's new table or column (a prepare that names an unknown one
  * reads the schema again when the file's schema cookie changed). So
- * while the flag is false it is looked for again, at each use: a
- * prepare, no read of the file unless the schema changed. */
-bool store_vec_has(store *s)
+ * while the bit is false it is looked for again, at each use: a prepare,
+ * no read of the file unless the schema changed. */
+bool store_has_now(store *s, bool *bit, const char *probe)
 {
-    if (!s->has.vecs && s->db) {
+    if (!*bit && s->db) {
         sqlite3_stmt *q = NULL;
-        s->has.vecs = sqlite3_prepare_v2(s->db, "SELECT 1 FROM vecs LIMIT 1", -1, &q, NULL) == SQLITE_OK;
+        *bit = sqlite3_prepare_v2(s->db, probe, -1, &q, NULL) == SQLITE_OK;
         sqlite3_finalize(q);
     }
-    return s->has.vecs;
+    return *bit;
+}
+
+bool store_vec_has(store *s)
+{
+    return store_has_now(s, &s->has.vecs, "SELECT 1 FROM vecs LIMIT 1");
 }
 
 status store_vec_open(store *s, diag *d)

@@ -692,8 +692,8 @@ static void marked_delete(view *v)
     guard_marks(&g);
     if (staging_on()) {
         stage_deletes(&m);
-    } else if (display_confirm("Delete %zu marked item%s from %s? %s. %s", n, s_(n), t.data, s.data,
-                               undo_guard_says(&g)) && undo_guard_take(&g)) {
+    } else if (display_confirm("Delete %zu marked item%s from %s now (staging is off)? %s. %s", n, s_(n), t.data,
+                               s.data, undo_guard_says(&g)) && undo_guard_take(&g)) {
         size_t done = 0;
         bool stopped = false;
         for (size_t from = 0; from < n; from += BATCH_MAX) {
@@ -787,11 +787,14 @@ static void marked_set(view *v, const char *name, const av *val)
         ddbjson_write_value(&vt, val);
     undo_guard g;
     guard_marks(&g);
-    bool go = staged || ((val ? display_confirm("Set %s = %.200s on %zu marked item%s of %s? %s. %s", name, vt.data,
-                                                m.n, s_(m.n), t.data, s.data, undo_guard_says(&g))
-                              : display_confirm("Remove %s from %zu marked item%s of %s? %s. %s", name, m.n,
-                                                s_(m.n), t.data, s.data, undo_guard_says(&g))) &&
-                         undo_guard_take(&g));
+    /* The question says staging is off: a `:stage on` that did not take
+     * is seen before anything is written. */
+    bool go = staged ||
+              ((val ? display_confirm("Set %s = %.200s on %zu marked item%s of %s now (staging is off)? %s. %s", name,
+                                      vt.data, m.n, s_(m.n), t.data, s.data, undo_guard_says(&g))
+                    : display_confirm("Remove %s from %zu marked item%s of %s now (staging is off)? %s. %s", name,
+                                      m.n, s_(m.n), t.data, s.data, undo_guard_says(&g))) &&
+               undo_guard_take(&g));
     undo_guard_done(&g);
     size_t done = 0;
     bool stopped = false;

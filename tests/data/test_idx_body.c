@@ -387,6 +387,65 @@ static void test_migration(void **state)
     free(rw);
 }
 
+/* [OWN] a read-only connection (the explorer's --read-only, `serve
+ * --read-only`) opened on an old file (schema 4) before a writer opens it,
+ * gives the entries their bodies and writes: the reader answers as the
+ * writer does, and reads the bodies as a connection opened after the
+ * upgrade does, not through the table for as long as it lives because
+ * the column was not there when it opened. Counted in SQLite's
+ * instructions (store_work), not timed: the same requests cost the old
+ * reader no more than a new one. */
+static void test_reader_before_upgrade(void **state)
+{
+    store *s = *state;
+    make_table(s);
+    store_close(s);
+    *state = NULL;
+    to_old_layout();
+    store *r, *w, *f;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open(path, STORE_READ_ONLY, &r, &d), ST_OK);
+    free(index_answers(r));   /* it has read the old file */
+    assert_int_equal(store_open(path, 0, &w, &d), ST_OK);
+    *state = w;
+    assert_int_equal(schema_version(), 6);
+    ok(w, "PutItem", PUT("p4", "s1", ",\"g\":{\"S\":\"x\"},\"gs\":{\"S\":\"4\"},\"a\":{\"S\":\"new\"}"));
+    char *want = index_answers(w);
+    char *got = index_answers(r);
+    assert_string_equal(got, want);
+    free(want);
+    /* Enough entries for the work to count (units of 1,000 instructions). */
+    for (int i = 0; i < 400; i++) {
+        char body[256];
+        snprintf(body, sizeof body, "{\"TableName\":\"Tab\",\"Item\":" ITEM("q%d", "s1", ",\"g\":{\"S\":\"y\"},"
+                 "\"gs\":{\"S\":\"%04d\"},\"a\":{\"S\":\"some text to carry\"}") "}", i, i);
+        ok(w, "PutItem", body);
+    }
+    static const char q[] = "{\"TableName\":\"Tab\",\"IndexName\":\"GAll\",\"KeyConditionExpression\":"
+                            "\"g = :g\",\"ExpressionAttributeValues\":{\":g\":{\"S\":\"y\"}}}";
+    assert_int_equal(store_open(path, STORE_READ_ONLY, &f, &d), ST_OK);
+    ok(f, "Query", q);
+    want = strdup(out_text);
+    ok(r, "Query", q);
+    assert_string_equal(out_text, want);
+    uint64_t w0 = store_work(r);
+    for (int i = 0; i < 5; i++)
+        ok(r, "Query", q);
+    uint64_t old_reader = store_work(r) - w0;
+    w0 = store_work(f);
+    for (int i = 0; i < 5; i++)
+        ok(f, "Query", q);
+    uint64_t new_reader = store_work(f) - w0;
+    print_message("# index answers: %llu units on the reader opened before, %llu on one opened after\n",
+                  (unsigned long long)old_reader, (unsigned long long)new_reader);
+    assert_true(old_reader <= new_reader);
+    free(want);
+    free(got);
+    store_close(f);
+    store_close(r);
+}
+
 /* [OWN] an entry without a body (a ddbx before version 5 wrote it into a
  * version 5 file) is read through the table. */
 static void test_null_body(void **state)
@@ -418,6 +477,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reads, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_null_body, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reader_before_upgrade, setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     free(out_text);

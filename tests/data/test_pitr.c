@@ -476,11 +476,9 @@ static void test_system_backup(void **state)
     free(want);
 }
 
-/* [OWN] a version 5 file: read-only it is read as it is (no backups, no
- * recovery, nothing written); writable it gains the tables, at version 6,
- * its tables' logs complete from the upgrade on (what bulk writes did
- * before left no trace). */
-static void test_migration(void **state)
+/* Tab with one item, in a file made a version 5 one (no backups, no
+ * history) and closed. */
+static void to_version_5(void **state)
 {
     store *s = *state;
     ok(s, "CreateTable", TABLE("Tab", ""));
@@ -488,6 +486,16 @@ static void test_migration(void **state)
     store_close(s);
     *state = NULL;
     sql_exec("DROP TABLE backups; DROP TABLE history; UPDATE meta SET value = 5 WHERE key = 'schema'");
+}
+
+/* [OWN] a version 5 file: read-only it is read as it is (no backups, no
+ * recovery, nothing written); writable it gains the tables, at version 6,
+ * its tables' logs complete from the upgrade on (what bulk writes did
+ * before left no trace). */
+static void test_migration(void **state)
+{
+    store *s;
+    to_version_5(state);
     diag d;
     diag_init(&d);
     assert_int_equal(store_open(path, STORE_READ_ONLY, &s, &d), ST_OK);
@@ -517,6 +525,53 @@ static void test_migration(void **state)
     assert_int_equal(sql_number("SELECT complete FROM history"), complete);
 }
 
+/* [OWN] a read-only connection (the explorer's --read-only, `serve
+ * --read-only`) opened on a version 5 file before a writer opens it (and
+ * upgrades it to 6, making the backups and history tables), turns
+ * recovery on and takes a backup: the reader lists and describes the
+ * backup, says recovery is ENABLED and reads the table's past, as any
+ * connection opened after the upgrade does; not "no backups" for as long
+ * as it lives because the tables were not there when it opened. */
+static void test_reader_before_history(void **state)
+{
+    to_version_5(state);
+    store *r, *w;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(store_open(path, STORE_READ_ONLY, &r, &d), ST_OK);
+    ok(r, "ListBackups", "{}");
+    assert_string_equal(out_text, "{\"BackupSummaries\":[]}");
+    assert_int_equal(store_open(path, 0, &w, &d), ST_OK);
+    *state = w;
+    assert_int_equal(sql_number("SELECT value FROM meta WHERE key = 'schema'"), 6);
+    ok(w, "UpdateContinuousBackups", PITR_ON("Tab"));
+    ok(w, "CreateBackup", "{\"TableName\":\"Tab\",\"BackupName\":\"bkp\"}");
+    cJSON *o = answer();
+    char *arn = strdup(cJSON_GetStringValue(get(o, "BackupDetails.BackupArn")));
+    cJSON_Delete(o);
+    ok(r, "ListBackups", "{}");
+    o = answer();
+    assert_int_equal(cJSON_GetArraySize(get(o, "BackupSummaries")), 1);
+    assert_string_equal(cJSON_GetStringValue(get(o, "BackupSummaries.0.BackupName")), "bkp");
+    cJSON_Delete(o);
+    char body[512];
+    snprintf(body, sizeof body, "{\"BackupArn\":\"%s\"}", arn);
+    ok(r, "DescribeBackup", body);
+    assert_non_null(strstr(out_text, "\"ItemCount\":1,"));
+    ok(r, "DescribeContinuousBackups", "{\"TableName\":\"Tab\"}");
+    assert_non_null(strstr(out_text, "\"PointInTimeRecoveryStatus\":\"ENABLED\""));
+    ok(w, "PutItem", PUT("Tab", "b", "2", ""));
+    char *past = read_at(r, "Tab", now_ms(), 10);
+    char *now = scan_items(w, "Tab");
+    assert_string_equal(past, now);
+    /* and it stays read-only */
+    assert_int_equal(call(r, "CreateBackup", "{\"TableName\":\"Tab\",\"BackupName\":\"two\"}"), ST_READ_ONLY);
+    free(past);
+    free(now);
+    free(arn);
+    store_close(r);
+}
+
 static int teardown_maybe(void **state)
 {
     if (*state)
@@ -536,6 +591,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_retention, setup, teardown),
     cmocka_unit_test_setup_teardown(test_system_backup, setup, teardown),
     cmocka_unit_test_setup_teardown(test_migration, setup, teardown_maybe),
+    cmocka_unit_test_setup_teardown(test_reader_before_history, setup, teardown_maybe),
 };
 
 int main(void)

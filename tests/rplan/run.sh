@@ -461,7 +461,7 @@ jcheck "V over a Scan asks first, with the cost and the segments" "$tmp/smark/as
 jcheck "then names the exact count" "$tmp/smark/choose" "Mark all 3000 items the Scan returned"
 check "and marks them all" "$tmp/smark/marked" "3000 marked"
 jcheck "the delete names the exact count" "$tmp/smark/staged" "Staged the delete of 3000 marked items"
-jcheck "unstaged, the delete asks first with the exact count" "$tmp/smark/delete" "Delete 3000 marked items from Big?"
+jcheck "unstaged, the delete asks first with the exact count" "$tmp/smark/delete" "Delete 3000 marked items from Big now (staging is off)?"
 check "n deletes nothing, the marks stay" "$tmp/smark/kept" "3000 marked"
 segs smark 6 "V reads 6 segments, each once, within twice the whole Scan's RCU"
 if node -e '

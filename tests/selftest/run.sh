@@ -9,6 +9,8 @@
 #     UnknownOperationException (it used to print "ok ... # SKIP");
 #   - tests/screen/run.sh and tests/tmux/run.sh fail when ONLY_TEST
 #     matches nothing (they used to print a fake "ok 1");
+#   - tests/screen/run.sh fails a .keys file with a key line before a
+#     header line (a comment that lost its #, typed as keys);
 #   - tests/man/run.sh takes the environment variables from the code's
 #     getenv calls (and wrappers of getenv), so a variable read but not
 #     documented, or documented but not read, fails.
@@ -97,6 +99,19 @@ if [ $rc != 0 ] && grep -q '^not ok ' "$tmp/screen.out" && ! grep -q '^ok ' "$tm
     ok "screen: ONLY_TEST matching no .keys file fails"
 else
     nok "screen: ONLY_TEST matching no .keys file fails (exit $rc)" "$tmp/screen.out"
+fi
+# ---- a comment without its #: typed as keys, it swallowed a :stage on ----
+mkdir -p "$tmp/screen"
+cp tests/screen/run.sh "$tmp/screen/run.sh"
+printf '# A test whose comment runs on\nfor :undo) and the view closes:\n# args: Big\n:stage on\n:save-display s\n' \
+    >"$tmp/screen/stray.keys"
+printf 'whatever\n' >"$tmp/screen/stray.s"
+DDBX="$DDBX" ONLY_TEST=stray sh "$tmp/screen/run.sh" >"$tmp/stray.out" 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -q '^not ok 1 - screen: stray: line 2 is typed as keys but a header line follows' "$tmp/stray.out"; then
+    ok "screen: a key line before a header line (a comment without its #) fails"
+else
+    nok "screen: a key line before a header line (a comment without its #) fails (exit $rc)" "$tmp/stray.out"
 fi
 if command -v tmux >/dev/null 2>&1; then
     DDBX="$DDBX" ONLY_TEST=no-such-part sh tests/tmux/run.sh >"$tmp/tmux.out" 2>&1
