@@ -204,7 +204,7 @@ while [ $i -lt "$RUNS" ]; do
         # A port another program holds gives no 200 from ours: the next.
         for try in 1 2 3; do
             port=$((port + 1))
-            if [ $b = floor ]; then
+            if [ "$b" = floor ]; then
                 r=$("$tmp/start" $port "$tmp/floor" --port $port) && break
             else
                 r=$("$tmp/start" $port "$tmp/$b" serve --in-memory --port $port) && break
