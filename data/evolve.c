@@ -581,17 +581,13 @@ status evolve_run(store *s, const evolve_spec *sp, evolve_counts *c, diag *d)
 static status index_status(store *s, const char *table, const char *index, char **out, diag *d)
 {
     *out = NULL;
-    ddb_req req;
-    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
-    ddb_req_set_str(&req.table, table);
     ddb_res res;
     ddb_res_init(&res);
-    status st = store_exec_diag(s, &req, &res, d);
+    status st = store_exec_table(s, DDB_DESCRIBE_TABLE, table, &res, d);
     const ddb_index_desc *g = ddbres_table_desc_gsi(res.tables ? res.tables->table : NULL, index);
     if (g)
         *out = xstrdup(g->status ? g->status : "ACTIVE");
     ddb_res_done(&res);
-    ddb_req_done(&req);
     return st;
 }
 

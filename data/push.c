@@ -368,11 +368,7 @@ static void create_request(const table_def *def, const ddb_table_desc *desc, con
 /* The local table's description, typed (DescribeTable on the store). */
 static status local_desc(store *local, const char *table, ddb_res *res, diag *d)
 {
-    ddb_req q;
-    ddb_req_init(&q, DDB_DESCRIBE_TABLE);
-    ddb_req_set_str(&q.table, table);
-    status st = store_exec_diag(local, &q, res, d);
-    ddb_req_done(&q);
+    status st = store_exec_table(local, DDB_DESCRIBE_TABLE, table, res, d);
     if (st == ST_OK && !(res->tables && res->tables->table))
         st = diag_set(d, ST_INTERNAL, "DescribeTable %s: no description", table);
     return st;

@@ -166,65 +166,54 @@ static cJSON *throughput(const cJSON *pt)
 
 /* ---- the operations ---- */
 
-/* Runs req typed (store_backup_exec) and prints its answer; req done
- * after. */
-static status run(store *s, ddb_req *req, buf *out, diag *d)
+/* Each reads its request (sop_door runs it typed, store_backup_exec, and
+ * prints its answer). */
+
+static status read_create(const cJSON *in, ddb_req *req, diag *d)
 {
-    status st = sop_run(s, req, out, d);
-    ddb_req_done(req);
-    return st;
+    ddb_req_set_str(&req->table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&req->ctl.backup_name, store_jstr(in, "BackupName"));
+    return ST_OK;
 }
 
 status store_op_create_backup(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, create_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, DDB_CREATE_BACKUP);
-    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
-    ddb_req_set_str(&req.ctl.backup_name, store_jstr(in, "BackupName"));
-    return run(s, &req, out, d);
+    return sop_door(s, in, create_spec, DDB_CREATE_BACKUP, read_create, out, d);
 }
 
 /* DescribeBackup and DeleteBackup: the BackupArn. */
-static status by_arn(store *s, ddb_kind kind, const cJSON *in, buf *out, diag *d)
+static status read_arn(const cJSON *in, ddb_req *req, diag *d)
 {
-    status st = store_valid_check(in, arn_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, kind);
-    ddb_req_set_str(&req.ctl.backup_arn, store_jstr(in, "BackupArn"));
-    return run(s, &req, out, d);
+    ddb_req_set_str(&req->ctl.backup_arn, store_jstr(in, "BackupArn"));
+    return ST_OK;
 }
 
 status store_op_describe_backup(store *s, const cJSON *in, buf *out, diag *d)
 {
-    return by_arn(s, DDB_DESCRIBE_BACKUP, in, out, d);
+    return sop_door(s, in, arn_spec, DDB_DESCRIBE_BACKUP, read_arn, out, d);
 }
 
 status store_op_delete_backup(store *s, const cJSON *in, buf *out, diag *d)
 {
-    return by_arn(s, DDB_DELETE_BACKUP, in, out, d);
+    return sop_door(s, in, arn_spec, DDB_DELETE_BACKUP, read_arn, out, d);
+}
+
+static status read_list(const cJSON *in, ddb_req *req, diag *d)
+{
+    const cJSON *lo = store_jget(in, "TimeRangeLowerBound"), *hi = store_jget(in, "TimeRangeUpperBound");
+    const cJSON *lim = store_jget(in, "Limit");
+    ddb_req_set_str(&req->table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&req->ctl.backup_type, store_jstr(in, "BackupType"));
+    ddb_req_set_str(&req->ctl.start_name, store_jstr(in, "ExclusiveStartBackupArn"));
+    req->ctl.from_ms = lo ? ms_of(lo) : 0;
+    req->ctl.to_ms = hi ? ms_of(hi) : 0;
+    req->limit = lim ? (uint32_t)lim->valueint : 0;
+    return ST_OK;
 }
 
 status store_op_list_backups(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, list_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *lo = store_jget(in, "TimeRangeLowerBound"), *hi = store_jget(in, "TimeRangeUpperBound");
-    const cJSON *lim = store_jget(in, "Limit");
-    ddb_req req;
-    ddb_req_init(&req, DDB_LIST_BACKUPS);
-    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
-    ddb_req_set_str(&req.ctl.backup_type, store_jstr(in, "BackupType"));
-    ddb_req_set_str(&req.ctl.start_name, store_jstr(in, "ExclusiveStartBackupArn"));
-    req.ctl.from_ms = lo ? ms_of(lo) : 0;
-    req.ctl.to_ms = hi ? ms_of(hi) : 0;
-    req.limit = lim ? (uint32_t)lim->valueint : 0;
-    return run(s, &req, out, d);
+    return sop_door(s, in, list_spec, DDB_LIST_BACKUPS, read_list, out, d);
 }
 
 /* ---- a restored table's description ---- */
@@ -440,17 +429,17 @@ static void restore_overrides(const cJSON *in, ddb_req *req)
         }
 }
 
+static status read_restore(const cJSON *in, ddb_req *req, diag *d)
+{
+    ddb_req_set_str(&req->ctl.backup_arn, store_jstr(in, "BackupArn"));
+    ddb_req_set_str(&req->ctl.target, store_jstr(in, "TargetTableName"));
+    restore_overrides(in, req);
+    return ST_OK;
+}
+
 status store_op_restore_from_backup(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, restore_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, DDB_RESTORE_FROM_BACKUP);
-    ddb_req_set_str(&req.ctl.backup_arn, store_jstr(in, "BackupArn"));
-    ddb_req_set_str(&req.ctl.target, store_jstr(in, "TargetTableName"));
-    restore_overrides(in, &req);
-    return run(s, &req, out, d);
+    return sop_door(s, in, restore_spec, DDB_RESTORE_FROM_BACKUP, read_restore, out, d);
 }
 
 /* The source of RestoreTableToPointInTime: exactly one of its name and

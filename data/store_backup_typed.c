@@ -63,22 +63,6 @@ static void from_row(const store_bk_row *r, store_backup *b)
     b->automatic = r->automatic;
 }
 
-/* One backup request run typed (store_exec; on a remote store, the write
- * gate asked before a write), req done after; res its typed answer (the
- * caller's to ddb_res_done). */
-static status run(store *s, ddb_req *req, ddb_res *res, diag *d)
-{
-    ddb_res_init(res);
-    ddb_err err;
-    ddb_err_init(&err);
-    status st = store_exec(s, req, res, &err);
-    if (st != ST_OK)
-        *d = err.d;
-    ddb_err_done(&err);
-    ddb_req_done(req);
-    return st;
-}
-
 /* The answer's first backup into out (zeroed when it has none). */
 static void first_of(ddb_res *res, store_backup *out)
 {
@@ -107,7 +91,7 @@ status store_backup_create(store *s, const char *table, const char *name, unsign
         ddb_req_set_str(&req.table, table);
         ddb_req_set_str(&req.ctl.backup_name, name);
         ddb_res res;
-        status st = run(s, &req, &res, d);
+        status st = store_exec_once(s, &req, &res, d);
         if (st == ST_OK && out) {
             first_of(&res, out);
             if (!out->table)
@@ -139,7 +123,7 @@ static status remote_list(store *s, const store_backup_filter *f, store_backup *
     if (f->max)
         req.limit = (uint32_t)(f->max < 100 ? f->max : 100);
     ddb_res res;
-    status st = run(s, &req, &res, d);
+    status st = store_exec_once(s, &req, &res, d);
     if (st != ST_OK)
         return st;
     ddb_backups_res *b = ddbres_backups_of(&res);
@@ -179,7 +163,7 @@ status store_backup_describe(store *s, const char *arn, store_backup *out, diag 
         ddb_req req;
         by_arn(&req, DDB_DESCRIBE_BACKUP, arn);
         ddb_res res;
-        status st = run(s, &req, &res, d);
+        status st = store_exec_once(s, &req, &res, d);
         if (st == ST_OK)
             first_of(&res, out);
         ddb_res_done(&res);
@@ -199,7 +183,7 @@ status store_backup_delete(store *s, const char *arn, diag *d)
         ddb_req req;
         by_arn(&req, DDB_DELETE_BACKUP, arn);
         ddb_res res;
-        status st = run(s, &req, &res, d);
+        status st = store_exec_once(s, &req, &res, d);
         ddb_res_done(&res);
         return st;
     }
@@ -244,7 +228,7 @@ status store_backup_restore(store *s, const char *arn, const char *target, const
         return st;
     }
     ddb_res res;
-    st = run(s, &req, &res, d);
+    st = store_exec_once(s, &req, &res, d);
     ddb_res_done(&res);
     return st;
 }

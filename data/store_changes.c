@@ -353,13 +353,9 @@ int64_t store_own_changes(store *s)
  * enabled). */
 static status stream_of(store *s, const char *table, char **arn, diag *d)
 {
-    ddb_req req;
-    ddb_req_init(&req, DDB_DESCRIBE_TABLE);
-    ddb_req_set_str(&req.table, table);
     ddb_res res;
     ddb_res_init(&res);
-    status st = store_exec_diag(s, &req, &res, d);
-    ddb_req_done(&req);
+    status st = store_exec_table(s, DDB_DESCRIBE_TABLE, table, &res, d);
     const ddb_table_desc *td = res.tables ? res.tables->table : NULL;
     *arn = td && td->stream_arn && td->stream && td->stream->enabled.v ? xstrdup(td->stream_arn) : NULL;
     ddb_res_done(&res);
@@ -461,20 +457,6 @@ void store_seqs_free(store_seq *v, size_t n)
 
 /* ---- the feed on a remote table: its stream ---- */
 
-/* One request of the feed (its ctl members set by the caller), run on
- * the remote store, its answer typed into *res (initialised here). */
-static status rcall(store *s, ddb_req *req, ddb_res *res, diag *d)
-{
-    ddb_res_init(res);
-    ddb_err err;
-    ddb_err_init(&err);
-    status st = store_exec(s, req, res, &err);
-    if (st != ST_OK)
-        *d = err.d;
-    ddb_err_done(&err);
-    ddb_req_done(req);
-    return st;
-}
 
 static void change_from_record(ddb_record *rec, store_change *c)
 {
@@ -505,13 +487,13 @@ static status read_shard(store *s, const char *arn, const char *shard, store_cha
     ddb_req_set_str(&req.ctl.stream, arn);
     ddb_req_set_str(&req.ctl.shard, shard ? shard : "");
     ddb_req_set_str(&req.ctl.iterator_type, "TRIM_HORIZON");
-    status st = rcall(s, &req, &res, d);
+    status st = store_exec_once(s, &req, &res, d);
     char *iter = st == ST_OK && res.streams && res.streams->iterator ? xstrdup(res.streams->iterator) : NULL;
     ddb_res_done(&res);
     for (int pages = 0; st == ST_OK && iter && pages < 64; pages++) {
         ddb_req_init(&req, DDB_GET_RECORDS);
         ddb_req_set_str(&req.ctl.iterator, iter);
-        st = rcall(s, &req, &res, d);
+        st = store_exec_once(s, &req, &res, d);
         free(iter);
         iter = NULL;
         ddb_streams_res *r = res.streams;
@@ -547,7 +529,7 @@ static status remote_changes(store *s, const char *table, int64_t before_seq, si
     ddb_res res;
     ddb_req_init(&req, DDB_DESCRIBE_STREAM);
     ddb_req_set_str(&req.ctl.stream, arn);
-    st = rcall(s, &req, &res, d);
+    st = store_exec_once(s, &req, &res, d);
     for (size_t i = 0; st == ST_OK && res.streams && i < res.streams->n_shards; i++)
         st = read_shard(s, arn, res.streams->shards[i].id, &all, &n_all, &cap, d);
     ddb_res_done(&res);

@@ -464,6 +464,24 @@ status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d)
     return st;
 }
 
+status store_exec_once(store *s, ddb_req *req, ddb_res *res, diag *d)
+{
+    ddb_res_init(res);
+    status st = store_exec_diag(s, req, res, d);
+    ddb_req_done(req);
+    return st;
+}
+
+status store_exec_table(store *s, ddb_kind kind, const char *table, ddb_res *res, diag *d)
+{
+    ddb_req req;
+    ddb_req_init(&req, kind);
+    ddb_req_set_str(&req.table, table);
+    status st = store_exec_diag(s, &req, res, d);
+    ddb_req_done(&req);
+    return st;
+}
+
 status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
 {
     if (s->remote)

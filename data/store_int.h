@@ -384,6 +384,15 @@ status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
  * or dropped when res is NULL (a request answered by its status alone,
  * the control plane's C calls). */
 status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d);
+/* A request of kind that names table and nothing else (DescribeTable,
+ * DeleteTable, DescribeTimeToLive), run as store_exec_diag runs it (here
+ * or on the remote store): the answer in res (initialised by the caller,
+ * the caller's to ddb_res_done; NULL: dropped). */
+status store_exec_table(store *s, ddb_kind kind, const char *table, ddb_res *res, diag *d);
+/* A request built for one call, run as store_exec_diag runs it and then
+ * freed (ddb_req_done): res initialised here, the caller's to
+ * ddb_res_done. */
+status store_exec_once(store *s, ddb_req *req, ddb_res *res, diag *d);
 
 /* The table kinds on typed requests, their answers in res->tables
  * (store_tables_exec.c): ListTables, DescribeTable, DeleteTable. */

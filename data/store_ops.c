@@ -262,19 +262,30 @@ out:
     return st;
 }
 
+/* The keys of a names or values map (member names it), with DynamoDB's
+ * messages: the map not empty, each key a placeholder of sigil ('#' for
+ * names, ':' for values). */
+static status map_keys_check(const cJSON *map, const char *member, char sigil, diag *d)
+{
+    if (!map->child)
+        return diag_set(d, ST_VALIDATION, "%s must not be empty", member);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, map) {
+        if (!seng_placeholder_ok(e->string, strlen(e->string), sigil))
+            return diag_set(d, ST_VALIDATION, "%s contains invalid key: Syntax error; key: \"%s\"", member,
+                            e->string);
+    }
+    return ST_OK;
+}
+
 status sop_maps_json(const cJSON *in, av *names, av *values, diag *d)
 {
     const cJSON *ean = store_jget(in, "ExpressionAttributeNames");
     const cJSON *eav = store_jget(in, "ExpressionAttributeValues");
     const cJSON *e;
     if (ean) {
-        if (!ean->child)
-            return diag_set(d, ST_VALIDATION, "ExpressionAttributeNames must not be empty");
-        cJSON_ArrayForEach(e, ean) {
-            if (!seng_placeholder_ok(e->string, strlen(e->string), '#'))
-                return diag_set(d, ST_VALIDATION, "ExpressionAttributeNames contains invalid key: Syntax"
-                                " error; key: \"%s\"", e->string);
-        }
+        if (map_keys_check(ean, "ExpressionAttributeNames", '#', d) != ST_OK)
+            return d->code;
         av_init_list(names, AV_M);
         cJSON_ArrayForEach(e, ean) {
             av v;
@@ -285,13 +296,8 @@ status sop_maps_json(const cJSON *in, av *names, av *values, diag *d)
         }
     }
     if (eav) {
-        if (!eav->child)
-            return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues must not be empty");
-        cJSON_ArrayForEach(e, eav) {
-            if (!seng_placeholder_ok(e->string, strlen(e->string), ':'))
-                return diag_set(d, ST_VALIDATION, "ExpressionAttributeValues contains invalid key: Syntax"
-                                " error; key: \"%s\"", e->string);
-        }
+        if (map_keys_check(eav, "ExpressionAttributeValues", ':', d) != ST_OK)
+            return d->code;
         av_init_list(values, AV_M);
         cJSON_ArrayForEach(e, eav) {
             av v;
@@ -367,5 +373,19 @@ status sop_run(store *s, const ddb_req *req, buf *out, diag *d)
     }
     ddb_err_done(&err);
     ddb_res_done(&res);
+    return st;
+}
+
+status sop_door(store *s, const cJSON *in, const vspec *spec, ddb_kind kind, sop_reader read, buf *out,
+                diag *d)
+{
+    status st = store_valid_check(in, spec, d, &s->err_msg);
+    if (st != ST_OK)
+        return st;
+    ddb_req req;
+    ddb_req_init(&req, kind);
+    if ((st = read(in, &req, d)) == ST_OK)
+        st = sop_run(s, &req, out, d);
+    ddb_req_done(&req);
     return st;
 }

@@ -1,7 +1,9 @@
 /*
  * store_ops — what the JSON door's operations share (private to data/:
  * store_ops.c, with store_item.c, store_query.c and store_batch.c; the
- * cJSON accessors also serve store_gsi.c, store_ttl.c and store_tags.c).
+ * cJSON accessors also serve store_gsi.c, store_ttl.c and store_tags.c;
+ * sop_door, the typed control-plane doors of store_backup_api.c,
+ * store_ttl.c and store_partiql.c).
  *
  * The door (store_api.c: store_call, store_call_line, the table of
  * operations) hands each operation a parsed request body; the data-plane
@@ -94,6 +96,13 @@ status sop_error(store *s, const ddb_err *e, diag *d);
  * by the one printer (ddb_res_json) and its units tallied, or the error
  * as sop_error gives it. */
 status sop_run(store *s, const ddb_req *req, buf *out, diag *d);
+/* A typed kind's door whole: in checked against spec (store_valid_check:
+ * DynamoDB's shape messages), read by read into a request of kind (the
+ * kind's members, and its checks beyond the spec's), then run and its
+ * answer printed (sop_run). */
+typedef status (*sop_reader)(const cJSON *in, ddb_req *req, diag *d);
+status sop_door(store *s, const cJSON *in, const vspec *spec, ddb_kind kind, sop_reader read, buf *out,
+                diag *d);
 /* AttributesToGet into names (AV_L of S; AV_NONE when absent). */
 status sop_attributes_to_get(const cJSON *in, av *names, diag *d);
 

@@ -432,27 +432,24 @@ status store_pq_execute(store *s, const ddb_req *req, ddb_res *res, ddb_err *err
     return st;
 }
 
-status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
+static status read_execute(const cJSON *in, ddb_req *req, diag *d)
 {
-    status st = store_valid_check(in, exec_spec, d, &s->err_msg);
+    const char *text;
+    status st = read_stmt(in, &text, &req->ctl.params, &req->rv_fail_all_old, &req->consistent, d);
     if (st != ST_OK)
         return st;
-    ddb_req req;
-    ddb_req_init(&req, DDB_EXECUTE);
-    const char *text;
-    if ((st = read_stmt(in, &text, &req.ctl.params, &req.rv_fail_all_old, &req.consistent, d)) != ST_OK) {
-        ddb_req_done(&req);
-        return st;
-    }
-    ddb_req_set_str(&req.ctl.statement, text);
+    ddb_req_set_str(&req->ctl.statement, text);
     const cJSON *lim = store_jget(in, "Limit");
     if (cJSON_IsNumber(lim))
-        req.limit = lim->valuedouble >= UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
-    ddb_req_set_str(&req.ctl.next_token, store_jstr(in, "NextToken"));
-    req.rcc = ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
-    st = sop_run(s, &req, out, d);
-    ddb_req_done(&req);
-    return st;
+        req->limit = lim->valuedouble >= UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
+    ddb_req_set_str(&req->ctl.next_token, store_jstr(in, "NextToken"));
+    req->rcc = ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
+    return ST_OK;
+}
+
+status store_op_execute_statement(store *s, const cJSON *in, buf *out, diag *d)
+{
+    return sop_door(s, in, exec_spec, DDB_EXECUTE, read_execute, out, d);
 }
 
 /* ---- BatchExecuteStatement ---- */

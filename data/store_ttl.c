@@ -176,33 +176,29 @@ status store_ttl_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
     return store_txn_end(s, st, &err->d);
 }
 
+static status read_update(const cJSON *in, ddb_req *req, diag *d)
+{
+    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "TimeToLiveSpecification");
+    ddb_req_set_str(&req->table, store_jstr(in, "TableName"));
+    ddb_req_set_str(&req->ctl.ttl_attr, store_jstr(spec, "AttributeName"));
+    req->ctl.ttl_enabled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "Enabled"));
+    return ST_OK;
+}
+
 status store_op_update_ttl(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, update_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "TimeToLiveSpecification");
-    ddb_req req;
-    ddb_req_init(&req, DDB_UPDATE_TTL);
-    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
-    ddb_req_set_str(&req.ctl.ttl_attr, store_jstr(spec, "AttributeName"));
-    req.ctl.ttl_enabled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "Enabled"));
-    st = sop_run(s, &req, out, d);
-    ddb_req_done(&req);
-    return st;
+    return sop_door(s, in, update_spec, DDB_UPDATE_TTL, read_update, out, d);
+}
+
+static status read_describe(const cJSON *in, ddb_req *req, diag *d)
+{
+    ddb_req_set_str(&req->table, store_jstr(in, "TableName"));
+    return ST_OK;
 }
 
 status store_op_describe_ttl(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, describe_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, DDB_DESCRIBE_TTL);
-    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
-    st = sop_run(s, &req, out, d);
-    ddb_req_done(&req);
-    return st;
+    return sop_door(s, in, describe_spec, DDB_DESCRIBE_TTL, read_describe, out, d);
 }
 
 /* ---- the C calls ---- */

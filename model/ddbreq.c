@@ -304,6 +304,20 @@ static void jitem(jw *w, const char *name, const av *v)
     ddbjson_write_item(w->out, v);
 }
 
+/* A list's elements as a JSON array, each written by each
+ * (ddbjson_write_item for items, ddbjson_write_value for values); []
+ * when l is no list. */
+static void write_list(buf *out, const av *l, void (*each)(buf *, const av *))
+{
+    buf_addc(out, '[');
+    for (size_t i = 0; l->type == AV_L && i < l->u.l.len; i++) {
+        if (i)
+            buf_addc(out, ',');
+        each(out, &l->u.l.v[i]);
+    }
+    buf_addc(out, ']');
+}
+
 /* ExpressionAttributeNames: {"#n":"name"} (plain strings, not typed). */
 static void write_names(buf *out, const av *names)
 {
@@ -366,17 +380,7 @@ static void request_items(buf *out, const ddb_req *r)
             jw in = { out, true };
             buf_addc(out, '{');
             jmember(&in, "Keys");
-            if (g->keys.type == AV_L) {
-                buf_addc(out, '[');
-                for (size_t k = 0; k < g->keys.u.l.len; k++) {
-                    if (k)
-                        buf_addc(out, ',');
-                    ddbjson_write_item(out, &g->keys.u.l.v[k]);
-                }
-                buf_addc(out, ']');
-            } else {
-                buf_adds(out, "[]");
-            }
+            write_list(out, &g->keys, ddbjson_write_item);
             jstring(&in, "ProjectionExpression", g->proj);
             if (g->names.type == AV_M) {
                 jmember(&in, DDBJSON_NAMES_MEMBER);
@@ -849,13 +853,7 @@ static void write_body(const ddb_req *r, buf *out)
         jstring(&w, "SearchConditionExpression", r->scond);
         if (r->svec.type == AV_L) {
             jmember(&w, "SearchVector");
-            buf_addc(out, '[');
-            for (size_t i = 0; i < r->svec.u.l.len; i++) {
-                if (i)
-                    buf_addc(out, ',');
-                ddbjson_write_value(out, &r->svec.u.l.v[i]);
-            }
-            buf_addc(out, ']');
+            write_list(out, &r->svec, ddbjson_write_value);
         }
         if (r->topk) {
             jmember(&w, "TopK");

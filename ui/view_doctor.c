@@ -22,21 +22,10 @@ typedef struct doctor_view {
     table_read info;
 } doctor_view;
 
-typedef struct drow {
-    size_t idx;
-} drow;
-
+/* Each line's data: the index of its finding or note (vm_append_index). */
 static void doctor_free_line(view *v, line *l)
 {
-    free(l->data);
-    l->data = NULL;
-}
-
-static void add(view *v, int kind, size_t idx)
-{
-    drow *r = xcalloc(1, sizeof *r);
-    r->idx = idx;
-    vm_append(&v->vm, kind, r);
+    vm_free_index(l);
 }
 
 static bool load(view *v)
@@ -67,13 +56,13 @@ static bool load(view *v)
         return false;
     }
     for (size_t i = 0; i < p->rep.n; i++) {
-        add(v, L_FINDING, i);
-        add(v, L_TODO, i);
+        vm_append_index(&v->vm, L_FINDING, i);
+        vm_append_index(&v->vm, L_TODO, i);
     }
     if (!p->rep.n)
-        add(v, L_NONE, 0);
+        vm_append_index(&v->vm, L_NONE, 0);
     for (size_t i = 0; i < p->rep.n_notes; i++)
-        add(v, L_NOTE, i);
+        vm_append_index(&v->vm, L_NOTE, i);
     display_message("%zu finding%s in %s", p->rep.n, p->rep.n == 1 ? "" : "s", p->table);
     return true;
 }
@@ -106,19 +95,19 @@ static void line_text(view *v, size_t i, buf *out, role *rl)
 {
     doctor_view *p = v->priv;
     const line *l = &v->vm.lines[i];
-    const drow *r = l->data;
+    size_t idx = vm_index(l);
     *rl = ROLE_NORMAL;
     switch (l->kind) {
     case L_FINDING:
-        buf_printf(out, "%s: %s", doctor_kind_name(p->rep.f[r->idx].kind), p->rep.f[r->idx].what);
+        buf_printf(out, "%s: %s", doctor_kind_name(p->rep.f[idx].kind), p->rep.f[idx].what);
         *rl = ROLE_HOT;
         break;
     case L_TODO:
-        buf_printf(out, "    do: %s", p->rep.f[r->idx].todo);
+        buf_printf(out, "    do: %s", p->rep.f[idx].todo);
         *rl = ROLE_DIM;
         break;
     case L_NOTE:
-        buf_printf(out, "note: %s", p->rep.notes[r->idx]);
+        buf_printf(out, "note: %s", p->rep.notes[idx]);
         *rl = ROLE_DIM;
         break;
     default:
@@ -151,7 +140,7 @@ static enum req doctor_request(view *v, enum req r)
     doctor_view *p = v->priv;
     line *l = vm_selected(&v->vm);
     if (r == REQ_ENTER && l && (l->kind == L_FINDING || l->kind == L_TODO)) {
-        const doctor_finding *f = &p->rep.f[((drow *)l->data)->idx];
+        const doctor_finding *f = &p->rep.f[vm_index(l)];
         if (f->key.type != AV_M) {
             display_message("This finding is about no one item");
             return REQ_NONE;

@@ -25,21 +25,10 @@ typedef struct entities_view {
     table_read info;
 } entities_view;
 
-typedef struct erow {
-    size_t idx;            /* the ent_entity */
-} erow;
-
+/* Each line's data: the index of its ent_entity (vm_append_index). */
 static void entities_free_line(view *v, line *l)
 {
-    free(l->data);
-    l->data = NULL;
-}
-
-static void add(view *v, int kind, size_t idx)
-{
-    erow *r = xcalloc(1, sizeof *r);
-    r->idx = idx;
-    vm_append(&v->vm, kind, r);
+    vm_free_index(l);
 }
 
 static bool load(view *v)
@@ -59,11 +48,11 @@ static bool load(view *v)
     display_message("%llu items read%s", (unsigned long long)p->info.items,
                     p->info.sampled ? " (a sample)" : "");
     for (size_t i = 0; i < p->t.n; i++) {
-        add(v, L_ENTITY, i);
-        add(v, L_DETAIL, i);
+        vm_append_index(&v->vm, L_ENTITY, i);
+        vm_append_index(&v->vm, L_DETAIL, i);
     }
     if (p->t.strays)
-        add(v, L_STRAYS, 0);
+        vm_append_index(&v->vm, L_STRAYS, 0);
     return true;
 }
 
@@ -136,7 +125,6 @@ static void entities_draw(view *v, size_t i, int row, int width)
 {
     entities_view *p = v->priv;
     line *l = &v->vm.lines[i];
-    erow *r = l->data;
     buf b = BUF_INIT;
     if (l->kind == L_STRAYS) {
         buf_printf(&b, "%llu item%s of no entity (no %s)", (unsigned long long)p->t.strays,
@@ -145,7 +133,7 @@ static void entities_draw(view *v, size_t i, int row, int width)
         buf_done(&b);
         return;
     }
-    const ent_entity *e = &p->t.e[r->idx];
+    const ent_entity *e = &p->t.e[vm_index(l)];
     if (l->kind == L_DETAIL) {
         detail_text(p, e, &b);
         term_put(row, 4, width - 4, b.data, b.len, ROLE_DIM, true);
@@ -169,12 +157,11 @@ static void entities_text(view *v, size_t i, buf *out)
 {
     entities_view *p = v->priv;
     line *l = &v->vm.lines[i];
-    erow *r = l->data;
     if (l->kind == L_STRAYS) {
         buf_printf(out, "%llu items of no entity", (unsigned long long)p->t.strays);
         return;
     }
-    const ent_entity *e = &p->t.e[r->idx];
+    const ent_entity *e = &p->t.e[vm_index(l)];
     if (l->kind == L_DETAIL) {
         detail_text(p, e, out);
         return;
@@ -188,7 +175,7 @@ static enum req entities_request(view *v, enum req r)
     entities_view *p = v->priv;
     line *l = vm_selected(&v->vm);
     if (r == REQ_ENTER && l && l->kind != L_STRAYS) {
-        const ent_entity *e = &p->t.e[((erow *)l->data)->idx];
+        const ent_entity *e = &p->t.e[vm_index(l)];
         items_arg a = { p->table, NULL, NULL, NULL };
         view *t = display_push(&view_items_ops, &a);
         if (t)

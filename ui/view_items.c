@@ -327,6 +327,26 @@ static void index_key_label(const index_def *ix, buf *out)
         buf_printf(out, "%s%s", i ? "+" : ", ", index_def_range(ix, i)->name);
 }
 
+/* The title's name of what the view shows: the base table and its key,
+ * or the index (GSI or LSI), its key and its projection. */
+static void shown_title(items_view *p, buf *out)
+{
+    if (p->ix < 0) {
+        text_title_part(out, 1);
+        buf_adds(out, "  base table");
+        text_title_part(out, 3);
+        buf_printf(out, " (%s%s%s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
+        return;
+    }
+    const index_def *ix = index_of(p);
+    text_title_part(out, 1);
+    buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
+    text_title_part(out, 3);
+    buf_adds(out, " (");
+    index_key_label(ix, out);
+    buf_printf(out, ", %s)", proj_type_name(ix->proj));
+}
+
 /* A remote table: DescribeTable's counts are approximate (DynamoDB
  * refreshes them about every six hours), and the partitions are those the
  * Scan found so far. */
@@ -337,24 +357,14 @@ static void remote_title(items_view *p, buf *out)
     diag d;
     diag_init(&d);
     store_scan_state(display_store(), p->table, index_name(p), &known, &complete, &d);
+    shown_title(p, out);
     if (p->ix < 0) {
-        text_title_part(out, 1);
-        buf_adds(out, "  base table");
-        text_title_part(out, 3);
-        buf_printf(out, " (%s%s%s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
         text_title_part(out, 1);
         buf_printf(out, "  ~%llu item%s", (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
         text_title_part(out, 5);
         buf_adds(out, ", ~");
         fmt_bytes(out, p->tst.bytes);
     } else {
-        const index_def *ix = index_of(p);
-        text_title_part(out, 1);
-        buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
-        text_title_part(out, 3);
-        buf_adds(out, " (");
-        index_key_label(ix, out);
-        buf_printf(out, ", %s)", proj_type_name(ix->proj));
         text_title_part(out, 1);
         buf_printf(out, "  ~%llu of ~%llu item%s", (unsigned long long)p->vst.items,
                    (unsigned long long)p->tst.items, p->tst.items == 1 ? "" : "s");
@@ -421,36 +431,20 @@ static void items_title(view *v, buf *out)
     }
     if (items_remote()) {
         remote_title(p, out);
-    } else if (p->ix < 0) {
+    } else {
         /* Where the selection stands in the whole table or index. */
         line *l = vm_selected(&v->vm);
         const av *pk = l ? line_pk(p, l) : NULL;
         const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
         if (pk)
             pos_step(v, pk);
-        text_title_part(out, 1);
-        buf_adds(out, "  base table");
-        text_title_part(out, 3);
-        buf_printf(out, " (%s%s%s)", p->pk, p->sk ? ", " : "", p->sk ? p->sk : "");
-        items_pos_text(&p->pos, display_store(), p->table, NULL, pk, item, near_item, v, &p->vst, out);
-        text_title_part(out, 5);
-        buf_adds(out, ", ");
-        fmt_bytes(out, p->tst.bytes);
-    } else {
-        line *l = vm_selected(&v->vm);
-        const av *pk = l ? line_pk(p, l) : NULL;
-        const av *item = l && l->kind == L_ITEM ? &((irow *)l->data)->item : NULL;
-        const index_def *ix = index_of(p);
-        if (pk)
-            pos_step(v, pk);
-        text_title_part(out, 1);
-        buf_printf(out, "  %s %s", ix->global ? "GSI" : "LSI", ix->name);
-        text_title_part(out, 3);
-        buf_adds(out, " (");
-        index_key_label(ix, out);
-        buf_printf(out, ", %s)", proj_type_name(ix->proj));
-        items_pos_text(&p->pos, display_store(), p->table, ix->name, pk, item, near_item, v, &p->vst, out);
-        if (p->tst.items > p->vst.items) {
+        shown_title(p, out);
+        items_pos_text(&p->pos, display_store(), p->table, index_name(p), pk, item, near_item, v, &p->vst, out);
+        if (p->ix < 0) {
+            text_title_part(out, 5);
+            buf_adds(out, ", ");
+            fmt_bytes(out, p->tst.bytes);
+        } else if (p->tst.items > p->vst.items) {
             text_title_part(out, 4);
             buf_printf(out, ", %llu table item%s absent (sparse)",
                        (unsigned long long)(p->tst.items - p->vst.items),

@@ -56,6 +56,24 @@ void vm_append(vm *m, int kind, void *data)
     m->n++;
 }
 
+void vm_append_index(vm *m, int kind, size_t idx)
+{
+    size_t *data = xmalloc(sizeof *data);
+    *data = idx;
+    vm_append(m, kind, data);
+}
+
+size_t vm_index(const line *l)
+{
+    return *(const size_t *)l->data;
+}
+
+void vm_free_index(line *l)
+{
+    free(l->data);
+    l->data = NULL;
+}
+
 void vm_insert(vm *m, size_t at, const line *lines, size_t n)
 {
     if (n == 0)

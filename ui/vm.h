@@ -38,6 +38,12 @@ void vm_done(vm *m);                 /* frees every line */
 void vm_clear(vm *m);                /* frees every line, cursor/top 0 */
 
 void vm_append(vm *m, int kind, void *data);
+/* A line whose data is an index into the view's own array (the doctor's
+ * findings, the entities view's entities): vm_append_index appends it,
+ * vm_index reads it, vm_free_index frees it (the view's free_line). */
+void vm_append_index(vm *m, int kind, size_t idx);
+size_t vm_index(const line *l);
+void vm_free_index(line *l);
 /* Inserts lines at the front, in the order given. */
 void vm_prepend(vm *m, const line *lines, size_t n);
 /* Inserts lines before line `at` (at <= n; n: at the end); cursor and top

@@ -283,6 +283,35 @@ static void test_fit_run(void **state)
     vm_done(&m);
 }
 
+/* Lines whose data is an index (the doctor's and the entities view's):
+ * each reads back the index it was appended with, whatever its kind,
+ * and is freed through the view's free_line (vm_free_index). */
+static void free_index(void *ctx, line *l)
+{
+    (void)ctx;
+    vm_free_index(l);
+    assert_null(l->data);
+    freed++;
+}
+
+static void test_index_lines(void **state)
+{
+    (void)state;
+    vm m;
+    vm_init(&m, free_index, NULL);
+    vm_append_index(&m, 7, 3);
+    vm_append_index(&m, 8, 3);
+    vm_append_index(&m, 7, 0);
+    assert_int_equal(m.n, 3);
+    assert_int_equal(m.lines[1].kind, 8);
+    assert_int_equal(vm_index(&m.lines[0]), 3);
+    assert_int_equal(vm_index(&m.lines[1]), 3);
+    assert_int_equal(vm_index(&m.lines[2]), 0);
+    freed = 0;
+    vm_done(&m);
+    assert_int_equal(freed, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_insert_keeps_the_line),
         cmocka_unit_test(test_insert_moves_the_lines_after),
         cmocka_unit_test(test_fit_run),
+        cmocka_unit_test(test_index_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
