@@ -497,7 +497,7 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
         return store_streams_exec(s, req, res, err);
     case DDB_EXECUTE:
         return store_pq_execute(s, req, res, err);
-    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
+    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_CREATE_TABLE: case DDB_DELETE_TABLE:
         return store_tables_exec(s, req, res, err);
     default:
         break;   /* the rest of the control plane works on JSON */

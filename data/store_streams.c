@@ -263,16 +263,16 @@ status store_streams_check_spec(const cJSON *spec, bool create, diag *d)
     return ST_OK;
 }
 
-status store_streams_created(store *s, int64_t tid, const char *name, const cJSON *spec,
+status store_streams_created(store *s, int64_t tid, const char *name, const char *view,
                              char **desc_text, diag *d)
 {
-    if (!spec || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled")))
+    if (!view)
         return ST_OK;
     cJSON *desc = cJSON_Parse(*desc_text);
     if (!desc)
         return diag_set(d, ST_INTERNAL, "corrupt table description");
     char *text = NULL;
-    status st = enable_stream(s, tid, name, jstr(spec, "StreamViewType"), desc, d);
+    status st = enable_stream(s, tid, name, view, desc, d);
     if (st == ST_OK)
         st = put_desc(s, tid, desc, &text, d);
     cJSON_Delete(desc);

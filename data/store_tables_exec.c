@@ -139,6 +139,8 @@ status store_tables_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
     switch (req->kind) {
     case DDB_LIST_TABLES:
         return list_tables(s, req, ddbres_tables(res), &err->d);
+    case DDB_CREATE_TABLE:
+        return store_tables_create(s, req, &ddbres_tables(res)->table, &err->d);
     case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
         if (!req->table)   /* the door's refusal, with its message */
             break;
