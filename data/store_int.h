@@ -581,8 +581,9 @@ status store_gsi_apply(store *s, tinfo *t, const struct cJSON *in, struct cJSON 
 /* After the new description is stored: the deleted index's rows gone,
  * the created one's backfilled. */
 status store_gsi_rows(store *s, const char *table, const struct cJSON *resp, diag *d);
-/* Rewrites a DescribeTable answer (td: its Table member) with the notes. */
-void store_gsi_response(struct cJSON *td, const struct cJSON *resp);
+/* Rewrites the typed description of UpdateTable's answer with the notes:
+ * the created GSI CREATING, the deleted one added DELETING. */
+status store_gsi_response(struct ddb_table_desc *t, const struct cJSON *resp, diag *d);
 
 /* ---- the change log (store_changes.c) and DynamoDB Streams (store_streams.c) ---- */
 

@@ -29,6 +29,8 @@
 #include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
+#include "model/ddbres_tables.h"
 #include "model/ddbres_streams.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
@@ -359,25 +361,21 @@ static bool given(const cJSON *in, const char *member)
  * gives while the change is applied, and the index notes of store_gsi.c. */
 static status update_answer(store *s, const char *name, const cJSON *notes, buf *out, diag *d)
 {
-    cJSON *in2 = cJSON_CreateObject();
-    cJSON_AddStringToObject(in2, "TableName", name);
-    buf body = BUF_INIT;
-    status st = store_op_describe_table(s, in2, &body, d);
-    cJSON_Delete(in2);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_table_desc **t = &ddbres_tables(&res)->table;
+    status st = store_tables_describe(s, name, t, d);
     if (st == ST_OK) {
-        cJSON *o = cJSON_Parse(body.data);
-        cJSON *td = cJSON_DetachItemFromObjectCaseSensitive(o, "Table");
-        replace_member(td, "TableStatus", cJSON_CreateString("UPDATING"));
-        store_gsi_response(td, notes);
-        char *text = cJSON_PrintUnformatted(td);
-        buf_adds(out, "{\"TableDescription\":");
-        buf_adds(out, text);
-        buf_addc(out, '}');
-        cJSON_free(text);
-        cJSON_Delete(td);
-        cJSON_Delete(o);
+        ddb_req_set_str(&(*t)->status, "UPDATING");
+        st = store_gsi_response(*t, notes, d);
     }
-    buf_done(&body);
+    if (st == ST_OK) {
+        ddb_req req;
+        ddb_req_init(&req, DDB_UPDATE_TABLE);
+        ddb_res_json(&req, &res, out);
+        ddb_req_done(&req);
+    }
+    ddb_res_done(&res);
     return st;
 }
 

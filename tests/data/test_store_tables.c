@@ -404,6 +404,48 @@ static void create_table_typed(void **state)
     free(tags);
 }
 
+/* UpdateTable's answer (API reference, UpdateTable: the
+ * TableDescription, TableStatus UPDATING; the GSI being created CREATING
+ * with Backfilling, the developer guide's "Adding a global secondary
+ * index") is the table's typed description with those changes, printed:
+ * the door's bytes are the printer's. */
+static void update_answer_printed(void **state)
+{
+    store *s = *state;
+    make_table(s, "Upd");
+    char *door = call(s, "UpdateTable",
+                      "{\"TableName\":\"Upd\",\"AttributeDefinitions\":[{\"AttributeName\":\"g\","
+                      "\"AttributeType\":\"S\"}],\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"byG\","
+                      "\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+                      "\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}");
+    ddb_req r;
+    ddb_req_init(&r, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&r.table, "Upd");
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_OK);
+    ddb_table_desc *t = res.tables->table;
+    free(t->status);
+    t->status = strdup("UPDATING");
+    assert_int_equal(t->gsis.n, 1);
+    free(t->gsis.v[0].status);
+    t->gsis.v[0].status = strdup("CREATING");
+    t->gsis.v[0].backfilling.has = true;
+    t->gsis.v[0].backfilling.v = false;
+    ddb_req_done(&r);
+    ddb_req_init(&r, DDB_UPDATE_TABLE);
+    buf printed = BUF_INIT;
+    ddb_res_json(&r, &res, &printed);
+    assert_string_equal(printed.data, door);
+    buf_done(&printed);
+    ddb_res_done(&res);
+    ddb_req_done(&r);
+    ddb_err_done(&err);
+    free(door);
+}
+
 /* Every member of stored (an object) is in answer, recursively. */
 static void members_kept(const cJSON *stored, const cJSON *answer, const char *where)
 {
@@ -471,6 +513,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(delete_table_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(create_update_answers_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(create_table_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(update_answer_printed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
