@@ -1,6 +1,7 @@
 /*
- * store_tables — the table catalogue: CreateTable (JSON and C), the
- * work of DescribeTable and DeleteTable (store_tables_describe,
+ * store_tables — the table catalogue: CreateTable's door and request
+ * checks on the JSON (its typed run: store_tables_create.c) and its C
+ * call, the work of DescribeTable and DeleteTable (store_tables_describe,
  * store_tables_delete: typed, their doors in store_tables_exec.c, as
  * ListTables'), and the stored TableDescription that a table_def is
  * parsed from.

@@ -1,6 +1,7 @@
 /*
  * store_tables_exec — the table kinds run typed: store_exec's case for
- * ListTables, DescribeTable and DeleteTable (store_tables_exec, ddb_req
+ * ListTables, DescribeTable, CreateTable (store_tables_create.c) and
+ * DeleteTable (store_tables_exec, ddb_req
  * in, ddb_res out, its answer in res->tables, model/ddbres_tables.h), and
  * the JSON doors that read a request body into that ddb_req, run it and
  * print the answer (store_op_list_tables, store_op_describe_table,
