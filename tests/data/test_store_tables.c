@@ -446,6 +446,45 @@ static void update_answer_printed(void **state)
     free(door);
 }
 
+/* A CreateTable of a table_def goes through the door's checks, with
+ * their messages whole: a name 1100 characters long is refused with
+ * DynamoDB's validation error quoting the value (longer than a diag
+ * holds), the same words as the door's for the body (API reference,
+ * CreateTable: TableName, 3 to 255 characters). */
+static void create_def_refused_whole(void **state)
+{
+    store *s = *state;
+    char name[1101];
+    memset(name, 'a', 1100);
+    name[1100] = '\0';
+    ddb_req r;
+    ddb_req_init(&r, DDB_CREATE_TABLE);
+    r.ctl.def = calloc(1, sizeof *r.ctl.def);
+    r.ctl.def->name = strdup(name);
+    r.ctl.def->pk.name = strdup("pk");
+    r.ctl.def->pk.type = AV_S;
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_VALIDATION);
+    buf body = BUF_INIT;
+    ddb_req_json(&r, &body);
+    char *out = NULL;
+    diag d;
+    diag_init(&d);
+    status st = store_call(s, "CreateTable", body.data, body.len, &out, &d);
+    assert_int_equal(st, ST_VALIDATION);
+    const char *door = store_error_message(s, st, &d);
+    assert_true(strlen(door) > sizeof d.msg);
+    assert_string_equal(ddb_err_message(&err), door);
+    free(out);
+    buf_done(&body);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
+}
+
 /* Every member of stored (an object) is in answer, recursively. */
 static void members_kept(const cJSON *stored, const cJSON *answer, const char *where)
 {
@@ -514,6 +553,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(create_update_answers_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(create_table_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(update_answer_printed, setup, teardown),
+        cmocka_unit_test_setup_teardown(create_def_refused_whole, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
