@@ -249,6 +249,16 @@ static void delete_table_typed(void **state)
     free(names);
 }
 
+/* A CreateTable of a table_def: name, its hash key pk (S). */
+static void def_request(ddb_req *r, const char *name)
+{
+    ddb_req_init(r, DDB_CREATE_TABLE);
+    r->ctl.def = calloc(1, sizeof *r->ctl.def);
+    r->ctl.def->name = strdup(name);
+    r->ctl.def->pk.name = strdup("pk");
+    r->ctl.def->pk.type = AV_S;
+}
+
 /* CreateTable of a table_def (the control plane's C calls) and
  * UpdateTable (still run on the JSON inside the store, store_exec_json)
  * answer store_exec's caller typed: CreateTable's TableDescription
@@ -259,11 +269,7 @@ static void create_update_answers_typed(void **state)
 {
     store *s = *state;
     ddb_req r;
-    ddb_req_init(&r, DDB_CREATE_TABLE);
-    r.ctl.def = calloc(1, sizeof *r.ctl.def);
-    r.ctl.def->name = strdup("Made");
-    r.ctl.def->pk.name = strdup("pk");
-    r.ctl.def->pk.type = AV_S;
+    def_request(&r, "Made");
     ddb_res res;
     ddb_res_init(&res);
     ddb_err err;
@@ -458,11 +464,7 @@ static void create_def_refused_whole(void **state)
     memset(name, 'a', 1100);
     name[1100] = '\0';
     ddb_req r;
-    ddb_req_init(&r, DDB_CREATE_TABLE);
-    r.ctl.def = calloc(1, sizeof *r.ctl.def);
-    r.ctl.def->name = strdup(name);
-    r.ctl.def->pk.name = strdup("pk");
-    r.ctl.def->pk.type = AV_S;
+    def_request(&r, name);
     ddb_res res;
     ddb_res_init(&res);
     ddb_err err;
