@@ -384,7 +384,7 @@ status store_exec_diag(store *s, const ddb_req *req, ddb_res *res, diag *d);
 
 /* The table kinds on typed requests, their answers in res->tables
  * (store_tables_exec.c): ListTables, DescribeTable, CreateTable,
- * DeleteTable. */
+ * DeleteTable, UpdateTable. */
 status store_tables_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 struct ddb_table_desc;
 struct ddb_tput;
@@ -397,6 +397,11 @@ struct ddb_tput;
 status store_create_check(store *s, const struct cJSON *in, diag *d);
 status store_create_read(const struct cJSON *in, ddb_req *req, diag *d);
 status store_tables_create(store *s, const ddb_req *req, struct ddb_table_desc **out, diag *d);
+/* UpdateTable of a typed request (store_streams.c): its work still runs
+ * on the request's JSON (store_gsi.c, store_capacity.c, store_streams.c),
+ * so the body ddb_req_json prints goes through the door's checks and
+ * work; the answer's description typed in a new *out. */
+status store_tables_update(store *s, const ddb_req *req, struct ddb_table_desc **out, diag *d);
 /* A stored TableDescription's text, or its parsed tree, read into a new
  * typed one. */
 status store_tables_desc_read(const char *json, struct ddb_table_desc **out, diag *d);

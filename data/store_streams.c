@@ -359,23 +359,13 @@ static bool given(const cJSON *in, const char *member)
 
 /* The answer is DescribeTable's with TableStatus UPDATING, as DynamoDB
  * gives while the change is applied, and the index notes of store_gsi.c. */
-static status update_answer(store *s, const char *name, const cJSON *notes, buf *out, diag *d)
+static status update_answer(store *s, const char *name, const cJSON *notes, ddb_table_desc **out, diag *d)
 {
-    ddb_res res;
-    ddb_res_init(&res);
-    ddb_table_desc **t = &ddbres_tables(&res)->table;
-    status st = store_tables_describe(s, name, t, d);
+    status st = store_tables_describe(s, name, out, d);
     if (st == ST_OK) {
-        ddb_req_set_str(&(*t)->status, "UPDATING");
-        st = store_gsi_response(*t, notes, d);
+        ddb_req_set_str(&(*out)->status, "UPDATING");
+        st = store_gsi_response(*out, notes, d);
     }
-    if (st == ST_OK) {
-        ddb_req req;
-        ddb_req_init(&req, DDB_UPDATE_TABLE);
-        ddb_res_json(&req, &res, out);
-        ddb_req_done(&req);
-    }
-    ddb_res_done(&res);
     return st;
 }
 
@@ -393,7 +383,9 @@ static status gsi_capacity_refused(const cJSON *in, diag *d)
     return ST_OK;
 }
 
-status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
+/* UpdateTable of a request body: its checks, the change, the answer's
+ * description in a new *out. */
+static status update_run(store *s, const cJSON *in, ddb_table_desc **out, diag *d)
 {
     status st = gsi_capacity_refused(in, d);
     if (st == ST_OK)
@@ -461,6 +453,35 @@ out:
     cJSON_Delete(desc);
     cJSON_Delete(notes);
     return store_txn_end(s, st, d);
+}
+
+status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    ddb_res res;
+    ddb_res_init(&res);
+    status st = update_run(s, in, &ddbres_tables(&res)->table, d);
+    if (st == ST_OK) {
+        ddb_req req;
+        ddb_req_init(&req, DDB_UPDATE_TABLE);
+        ddb_res_json(&req, &res, out);
+        ddb_req_done(&req);
+    }
+    ddb_res_done(&res);
+    return st;
+}
+
+status store_tables_update(store *s, const ddb_req *req, ddb_table_desc **out, diag *d)
+{
+    *out = NULL;
+    buf body = BUF_INIT;
+    ddb_req_json(req, &body);
+    cJSON *in = cJSON_ParseWithLength(body.data ? body.data : "{}", body.data ? body.len : 2);
+    buf_done(&body);
+    if (!in)
+        return diag_set(d, ST_INTERNAL, "UpdateTable's request did not print as JSON");
+    status st = update_run(s, in, out, d);
+    cJSON_Delete(in);
+    return st;
 }
 
 /* ---- the Streams API ---- */

@@ -140,11 +140,13 @@ status store_tables_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
     switch (req->kind) {
     case DDB_LIST_TABLES:
         return list_tables(s, req, ddbres_tables(res), &err->d);
-    case DDB_CREATE_TABLE: {
-        /* A request named by def goes through the door's checks: a long
-         * validation message is whole in s->err_msg, as store_call's. */
+    case DDB_CREATE_TABLE: case DDB_UPDATE_TABLE: {
+        /* A CreateTable named by def, and UpdateTable, go through the
+         * door's checks: a long validation message is whole in
+         * s->err_msg, as store_call's. */
         buf_reset(&s->err_msg);
-        status st = store_tables_create(s, req, &ddbres_tables(res)->table, &err->d);
+        status st = (req->kind == DDB_CREATE_TABLE ? store_tables_create : store_tables_update)(
+            s, req, &ddbres_tables(res)->table, &err->d);
         const char *whole = st != ST_OK ? store_error_message(s, st, &err->d) : NULL;
         if (whole && whole != err->d.msg && strcmp(whole, err->d.msg) != 0)
             err->message = xstrdup(whole);

@@ -260,7 +260,7 @@ static void def_request(ddb_req *r, const char *name)
 }
 
 /* CreateTable of a table_def (the control plane's C calls) and
- * UpdateTable (still run on the JSON inside the store, store_exec_json)
+ * UpdateTable (whose work still runs on the JSON inside the store)
  * answer store_exec's caller typed: CreateTable's TableDescription
  * CREATING (API reference, CreateTable: "TableStatus ... CREATING"),
  * UpdateTable's UPDATING with the new GSI CREATING (API reference,
