@@ -353,7 +353,7 @@ cJSON *store_restore_desc(const char *src_desc, const char *target, const cJSON 
     }
     if (st == ST_OK)
         st = store_create_checks(req, d);
-    cJSON *desc = st == ST_OK ? store_create_desc(req) : NULL;
+    cJSON *desc = st == ST_OK ? store_create_tree(req) : NULL;
     cJSON_Delete(req);
     cJSON_Delete(used);
     cJSON_Delete(src);

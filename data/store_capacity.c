@@ -26,6 +26,7 @@
 
 #include "data/store_int.h"
 #include "data/store_valid.h"
+#include "model/ddbres_tables.h"
 
 #define ODT_READ "MaxReadRequestUnits"
 #define ODT_WRITE "MaxWriteRequestUnits"
@@ -176,6 +177,16 @@ static status warm_range(const cJSON *warm, double fr, double fw, bool ppr, cons
 
 /* The floor of a WarmThroughput: 12000/4000 on demand, else the
  * ProvisionedThroughput pt's units. */
+void store_capacity_warm_floor(const ddb_tput *pt, bool ppr, double *r, double *w)
+{
+    *r = ppr ? PPR_WARM_READ : 1;
+    *w = ppr ? PPR_WARM_WRITE : 1;
+    if (!ppr && pt && pt->rcu.has)
+        *r = pt->rcu.v;
+    if (!ppr && pt && pt->wcu.has)
+        *w = pt->wcu.v;
+}
+
 static void warm_floor(const cJSON *pt, bool ppr, double *r, double *w)
 {
     *r = ppr ? PPR_WARM_READ : 1;
@@ -220,60 +231,6 @@ status store_capacity_check_create(const cJSON *in, diag *d)
         st = check_one(e, pt ? pt : store_jget(in, "ProvisionedThroughput"), ppr, store_jstr(e, "IndexName"), d);
     }
     return st;
-}
-
-/* A WarmThroughput description: the members given over the floor, and
- * the status. */
-static cJSON *warm_desc(const cJSON *warm, double fr, double fw, const char *status_text)
-{
-    double r = fr, w = fw;
-    jnum(warm, WARM_READ, &r);
-    jnum(warm, WARM_WRITE, &w);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, WARM_READ, r);
-    cJSON_AddNumberToObject(o, WARM_WRITE, w);
-    cJSON_AddStringToObject(o, "Status", status_text);
-    return o;
-}
-
-/* The OnDemandThroughput kept: the members given, as given (an empty one
- * is kept empty, as AWS accepts it at creation). */
-static cJSON *odt_copy(const cJSON *odt)
-{
-    cJSON *o = cJSON_CreateObject();
-    double v;
-    if (jnum(odt, ODT_READ, &v))
-        cJSON_AddNumberToObject(o, ODT_READ, v);
-    if (jnum(odt, ODT_WRITE, &v))
-        cJSON_AddNumberToObject(o, ODT_WRITE, v);
-    return o;
-}
-
-static void keep_one(const cJSON *src, cJSON *dst, const cJSON *pt, bool ppr)
-{
-    const cJSON *odt = cJSON_GetObjectItemCaseSensitive(src, "OnDemandThroughput");
-    if (cJSON_IsObject(odt))
-        set(dst, "OnDemandThroughput", odt_copy(odt));
-    const cJSON *warm = cJSON_GetObjectItemCaseSensitive(src, "WarmThroughput");
-    if (cJSON_IsObject(warm)) {
-        double fr, fw;
-        warm_floor(pt, ppr, &fr, &fw);
-        set(dst, "WarmThroughput", warm_desc(warm, fr, fw, "ACTIVE"));
-    }
-}
-
-void store_capacity_create_desc(const cJSON *in, cJSON *desc)
-{
-    const char *billing = store_jstr(in, "BillingMode");
-    bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
-    keep_one(in, desc, store_jget(in, "ProvisionedThroughput"), ppr);
-    const cJSON *e;
-    cJSON *out = cJSON_GetObjectItemCaseSensitive(desc, "GlobalSecondaryIndexes");
-    int i = 0;
-    cJSON_ArrayForEach(e, store_jget(in, "GlobalSecondaryIndexes")) {
-        const cJSON *pt = store_jget(e, "ProvisionedThroughput");
-        keep_one(e, cJSON_GetArrayItem(out, i++), pt ? pt : store_jget(in, "ProvisionedThroughput"), ppr);
-    }
 }
 
 static bool desc_ppr(const cJSON *desc)

@@ -13,9 +13,10 @@
  * (store_codec_plain); the members DynamoDB puts beside an error's
  * message (the Item of ReturnValuesOnConditionCheckFailure,
  * CancellationReasons) into the ddb_err. A remote store parses each
- * answer once and reads it here (store_remote.c); the local store's
- * CreateTable and UpdateTable, which work on the JSON, are reached by
- * printing the typed request for the JSON door (store_exec_json).
+ * answer once and reads it here (store_remote.c); the door's refusals
+ * of what store_exec's cases pass over (a write on a read-only store, a
+ * DescribeTable or DeleteTable without TableName) are reached by printing
+ * the typed request for the JSON door (store_exec_json).
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -515,10 +515,12 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
         return store_streams_exec(s, req, res, err);
     case DDB_EXECUTE:
         return store_pq_execute(s, req, res, err);
-    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
+    case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_CREATE_TABLE: case DDB_DELETE_TABLE:
+    case DDB_UPDATE_TABLE:
         return store_tables_exec(s, req, res, err);
     default:
-        break;   /* the rest of the control plane works on JSON */
+        break;
     }
+    /* What the cases above pass over: the door's refusal, with its message. */
     return store_exec_json(s, req, res, err);
 }

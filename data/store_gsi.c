@@ -486,28 +486,36 @@ status store_gsi_rows(store *s, const char *table, const cJSON *resp, diag *d)
     return xid > 0 ? store_rebuild(s, t, xid - 1, d) : diag_set(d, ST_INTERNAL, "lost the new index");
 }
 
-void store_gsi_response(cJSON *td, const cJSON *resp)
+status store_gsi_response(ddb_table_desc *t, const cJSON *resp, diag *d)
 {
-    cJSON *list = cJSON_GetObjectItemCaseSensitive(td, "GlobalSecondaryIndexes");
     const char *created = store_jstr(resp, "created");
-    cJSON *e;
-    cJSON_ArrayForEach(e, list) {
-        const char *n = store_jstr(e, "IndexName");
-        if (!created || !n || strcmp(n, created) != 0)
+    for (size_t i = 0; created && i < t->gsis.n; i++) {
+        ddb_index_desc *e = &t->gsis.v[i];
+        if (!e->name || strcmp(e->name, created) != 0)
             continue;
-        replace(e, "IndexStatus", cJSON_CreateString("CREATING"));
-        replace(e, "Backfilling", cJSON_CreateFalse());
-        put_num(e, "IndexSizeBytes", 0);
-        put_num(e, "ItemCount", 0);
+        ddb_req_set_str(&e->status, "CREATING");
+        e->backfilling = (ddb_obool){ .has = true, .v = false };
+        e->bytes = (ddb_onum){ .has = true, .v = 0 };
+        e->count = (ddb_onum){ .has = true, .v = 0 };
     }
     const cJSON *gone = store_jget(resp, "deleted");
     if (!gone)
-        return;
-    if (!list)
-        list = cJSON_AddArrayToObject(td, "GlobalSecondaryIndexes");
-    cJSON *g = cJSON_Duplicate(gone, true);
-    replace(g, "IndexStatus", cJSON_CreateString("DELETING"));
-    cJSON_AddItemToArray(list, g);
+        return ST_OK;
+    /* The deleted index's stored description, read as a description's
+     * one GSI, DELETING. */
+    cJSON *one = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "GlobalSecondaryIndexes"), cJSON_Duplicate(gone, true));
+    ddb_table_desc *g;
+    status st = store_tables_desc_of(one, &g, d);
+    cJSON_Delete(one);
+    if (st != ST_OK)
+        return st;
+    t->gsis.v = xrealloc(t->gsis.v, (t->gsis.n + 1) * sizeof *t->gsis.v);
+    t->gsis.v[t->gsis.n] = g->gsis.v[0];
+    ddb_req_set_str(&t->gsis.v[t->gsis.n++].status, "DELETING");
+    g->gsis.n = 0;
+    ddbres_table_desc_free(g);
+    return ST_OK;
 }
 
 /* ---- the C calls ---- */

@@ -335,7 +335,8 @@ status store_op_untag_resource(store *s, const struct cJSON *in, buf *out, diag 
 status store_op_list_tags(store *s, const struct cJSON *in, buf *out, diag *d);
 /* CreateTable's Tags: checked before the table is made, stored after. */
 status store_tags_check_create(const struct cJSON *tags, diag *d);
-status store_tags_put(store *s, int64_t tid, const struct cJSON *tags, diag *d);
+/* A new table's Tags (ddb_ctl's tags: L of M {Key, Value}; checked). */
+status store_tags_put_new(store *s, int64_t tid, const av *tags, diag *d);
 /* A deleted table's TTL setting and tags go with it. */
 status store_ttl_tags_deleted(store *s, int64_t tid, diag *d);
 /* DescribeTimeToLive and UpdateTimeToLive, typed (store_exec's): the
@@ -395,9 +396,25 @@ status store_exec_table(store *s, ddb_kind kind, const char *table, ddb_res *res
 status store_exec_once(store *s, ddb_req *req, ddb_res *res, diag *d);
 
 /* The table kinds on typed requests, their answers in res->tables
- * (store_tables_exec.c): ListTables, DescribeTable, DeleteTable. */
+ * (store_tables_exec.c): ListTables, DescribeTable, CreateTable,
+ * DeleteTable, UpdateTable. */
 status store_tables_exec(store *s, const ddb_req *r, ddb_res *res, ddb_err *e);
 struct ddb_table_desc;
+struct ddb_tput;
+/* CreateTable (store_tables_create.c): the request's checks on its body
+ * (DynamoDB's shape checks and request checks, their messages: the JSON
+ * door's, store_tables.c); the body read into req (ctl.create, tags,
+ * policy, stream_view, table); the table made from req (ctl.create, or
+ * ctl.def, which goes through the door's checks), its description in a
+ * new *out. */
+status store_create_check(store *s, const struct cJSON *in, diag *d);
+status store_create_read(const struct cJSON *in, ddb_req *req, diag *d);
+status store_tables_create(store *s, const ddb_req *req, struct ddb_table_desc **out, diag *d);
+/* UpdateTable of a typed request (store_streams.c): its work still runs
+ * on the request's JSON (store_gsi.c, store_capacity.c, store_streams.c),
+ * so the body ddb_req_json prints goes through the door's checks and
+ * work; the answer's description typed in a new *out. */
+status store_tables_update(store *s, const ddb_req *req, struct ddb_table_desc **out, diag *d);
 /* A stored TableDescription's text, or its parsed tree, read into a new
  * typed one. */
 status store_tables_desc_read(const char *json, struct ddb_table_desc **out, diag *d);
@@ -528,7 +545,9 @@ status store_capacity_check_billing(const struct cJSON *in, bool ppr, diag *d);
  * each GSI's, against the billing and the capacity; then what the
  * description keeps of them (the members given). */
 status store_capacity_check_create(const struct cJSON *in, diag *d);
-void store_capacity_create_desc(const struct cJSON *in, struct cJSON *desc);
+/* The WarmThroughput floor of a table or GSI at creation: ppr's, else
+ * the ProvisionedThroughput given (pt; NULL or a member absent: 1). */
+void store_capacity_warm_floor(const struct ddb_tput *pt, bool ppr, double *r, double *w);
 /* DescribeTable's WarmThroughput, the table's and each GSI's: the one
  * kept, at least the floor (12000/4000 on demand, else the capacity). */
 void store_capacity_describe(struct cJSON *desc);
@@ -547,7 +566,7 @@ status store_op_delete_resource_policy(store *s, const struct cJSON *in, buf *ou
 /* CreateTable: its ResourcePolicy's and GlobalTableSourceArn's checks;
  * once the table is made, its policy kept. */
 status store_policy_check_create(const struct cJSON *in, diag *d);
-status store_policy_created(store *s, const char *table, const struct cJSON *in, diag *d);
+status store_policy_created(store *s, const char *table, const char *policy, diag *d);
 /* A deleted table's policies (its stream's too) go with it. */
 status store_policy_forget(store *s, int64_t tid, diag *d);
 
@@ -558,10 +577,11 @@ extern const struct vspec store_attrdef_elem, store_gsi_update_elem, store_tag_e
 extern const struct vspec store_gsi_elem, store_lsi_elem;
 extern const struct vspec store_pt_fields[];
 /* CreateTable's semantic checks of a request (keys, indexes, billing),
- * and the TableDescription it makes of one (status CREATING, counts 0,
- * a new TableId): a restore makes its table with both. */
+ * and the TableDescription it makes of a request body (checked; status
+ * CREATING, counts 0, a new TableId; store_tables_create.c), as a tree:
+ * a restore makes its table with both. */
 status store_create_checks(const struct cJSON *in, diag *d);
-struct cJSON *store_create_desc(const struct cJSON *in);
+struct cJSON *store_create_tree(const struct cJSON *in);
 /* A GSI Create's own checks (keys defined in defs, HASH then RANGE, the
  * projection, no throughput on a PAY_PER_REQUEST table). */
 status store_check_new_gsi(const struct cJSON *create, const struct cJSON *defs, bool ppr, diag *d);
@@ -579,8 +599,9 @@ status store_gsi_apply(store *s, tinfo *t, const struct cJSON *in, struct cJSON 
 /* After the new description is stored: the deleted index's rows gone,
  * the created one's backfilled. */
 status store_gsi_rows(store *s, const char *table, const struct cJSON *resp, diag *d);
-/* Rewrites a DescribeTable answer (td: its Table member) with the notes. */
-void store_gsi_response(struct cJSON *td, const struct cJSON *resp);
+/* Rewrites the typed description of UpdateTable's answer with the notes:
+ * the created GSI CREATING, the deleted one added DELETING. */
+status store_gsi_response(struct ddb_table_desc *t, const struct cJSON *resp, diag *d);
 
 /* ---- the change log (store_changes.c) and DynamoDB Streams (store_streams.c) ---- */
 
@@ -613,10 +634,11 @@ int64_t store_now_ms(store *s);
 status store_last_seq(store *s, int64_t tid, int64_t *out, diag *d);
 /* Runs one statement of constant SQL text with nargs integer parameters. */
 status store_sql(store *s, const char *sql, const int64_t *args, int nargs, diag *d);
-/* CreateTable with a StreamSpecification: the stream row, and *desc (the
- * stored description, malloc'd) rewritten with LatestStreamArn/Label.
+/* CreateTable with a stream of StreamViewType view (NULL: none): the
+ * stream row, and *desc (the stored description, malloc'd) rewritten with
+ * StreamSpecification and LatestStreamArn/Label.
  * DeleteTable: every stream of the table disabled. */
-status store_streams_created(store *s, int64_t tid, const char *name, const struct cJSON *spec,
+status store_streams_created(store *s, int64_t tid, const char *name, const char *view,
                              char **desc, diag *d);
 status store_streams_table_deleted(store *s, int64_t tid, diag *d);
 /* CreateTable's StreamSpecification checks. */
@@ -867,7 +889,6 @@ bool store_vec_has(store *s);
 /* CreateTable: the VectorIndexes' checks (after the key schema's); the
  * description's VectorIndexes. */
 status store_vec_create_checks(const struct cJSON *in, diag *d);
-void store_vec_create_desc(struct cJSON *desc, const struct cJSON *in);
 /* A write's item against the vector indexes (refused whole with
  * DynamoDB's message); the entries of the write, in its transaction. */
 status store_vec_check_item(const table_def *t, const av *item, diag *d);

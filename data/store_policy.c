@@ -325,9 +325,8 @@ status store_policy_check_create(const cJSON *in, diag *d)
     return policy ? check_policy(policy, d) : ST_OK;
 }
 
-status store_policy_created(store *s, const char *table, const cJSON *in, diag *d)
+status store_policy_created(store *s, const char *table, const char *policy, diag *d)
 {
-    const char *policy = store_jstr(in, "ResourcePolicy");
     if (!policy)
         return ST_OK;
     buf arn = BUF_INIT;

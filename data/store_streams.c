@@ -29,6 +29,8 @@
 #include "data/store_ops.h"
 #include "data/store_valid.h"
 #include "model/ddbjson.h"
+#include "model/ddbres.h"
+#include "model/ddbres_tables.h"
 #include "model/ddbres_streams.h"
 #include "model/itemenc.h"
 #include "model/mem.h"
@@ -263,16 +265,16 @@ status store_streams_check_spec(const cJSON *spec, bool create, diag *d)
     return ST_OK;
 }
 
-status store_streams_created(store *s, int64_t tid, const char *name, const cJSON *spec,
+status store_streams_created(store *s, int64_t tid, const char *name, const char *view,
                              char **desc_text, diag *d)
 {
-    if (!spec || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "StreamEnabled")))
+    if (!view)
         return ST_OK;
     cJSON *desc = cJSON_Parse(*desc_text);
     if (!desc)
         return diag_set(d, ST_INTERNAL, "corrupt table description");
     char *text = NULL;
-    status st = enable_stream(s, tid, name, jstr(spec, "StreamViewType"), desc, d);
+    status st = enable_stream(s, tid, name, view, desc, d);
     if (st == ST_OK)
         st = put_desc(s, tid, desc, &text, d);
     cJSON_Delete(desc);
@@ -357,27 +359,13 @@ static bool given(const cJSON *in, const char *member)
 
 /* The answer is DescribeTable's with TableStatus UPDATING, as DynamoDB
  * gives while the change is applied, and the index notes of store_gsi.c. */
-static status update_answer(store *s, const char *name, const cJSON *notes, buf *out, diag *d)
+static status update_answer(store *s, const char *name, const cJSON *notes, ddb_table_desc **out, diag *d)
 {
-    cJSON *in2 = cJSON_CreateObject();
-    cJSON_AddStringToObject(in2, "TableName", name);
-    buf body = BUF_INIT;
-    status st = store_op_describe_table(s, in2, &body, d);
-    cJSON_Delete(in2);
+    status st = store_tables_describe(s, name, out, d);
     if (st == ST_OK) {
-        cJSON *o = cJSON_Parse(body.data);
-        cJSON *td = cJSON_DetachItemFromObjectCaseSensitive(o, "Table");
-        replace_member(td, "TableStatus", cJSON_CreateString("UPDATING"));
-        store_gsi_response(td, notes);
-        char *text = cJSON_PrintUnformatted(td);
-        buf_adds(out, "{\"TableDescription\":");
-        buf_adds(out, text);
-        buf_addc(out, '}');
-        cJSON_free(text);
-        cJSON_Delete(td);
-        cJSON_Delete(o);
+        ddb_req_set_str(&(*out)->status, "UPDATING");
+        st = store_gsi_response(*out, notes, d);
     }
-    buf_done(&body);
     return st;
 }
 
@@ -395,7 +383,9 @@ static status gsi_capacity_refused(const cJSON *in, diag *d)
     return ST_OK;
 }
 
-status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
+/* UpdateTable of a request body: its checks, the change, the answer's
+ * description in a new *out. */
+static status update_run(store *s, const cJSON *in, ddb_table_desc **out, diag *d)
 {
     status st = gsi_capacity_refused(in, d);
     if (st == ST_OK)
@@ -463,6 +453,35 @@ out:
     cJSON_Delete(desc);
     cJSON_Delete(notes);
     return store_txn_end(s, st, d);
+}
+
+status store_op_update_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    ddb_res res;
+    ddb_res_init(&res);
+    status st = update_run(s, in, &ddbres_tables(&res)->table, d);
+    if (st == ST_OK) {
+        ddb_req req;
+        ddb_req_init(&req, DDB_UPDATE_TABLE);
+        ddb_res_json(&req, &res, out);
+        ddb_req_done(&req);
+    }
+    ddb_res_done(&res);
+    return st;
+}
+
+status store_tables_update(store *s, const ddb_req *req, ddb_table_desc **out, diag *d)
+{
+    *out = NULL;
+    buf body = BUF_INIT;
+    ddb_req_json(req, &body);
+    cJSON *in = cJSON_ParseWithLength(body.data ? body.data : "{}", body.data ? body.len : 2);
+    buf_done(&body);
+    if (!in)
+        return diag_set(d, ST_INTERNAL, "UpdateTable's request did not print as JSON");
+    status st = update_run(s, in, out, d);
+    cJSON_Delete(in);
+    return st;
 }
 
 /* ---- the Streams API ---- */

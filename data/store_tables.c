@@ -1,6 +1,7 @@
 /*
- * store_tables — the table catalogue: CreateTable (JSON and C), the
- * work of DescribeTable and DeleteTable (store_tables_describe,
+ * store_tables — the table catalogue: CreateTable's door and request
+ * checks on the JSON (its typed run: store_tables_create.c) and its C
+ * call, the work of DescribeTable and DeleteTable (store_tables_describe,
  * store_tables_delete: typed, their doors in store_tables_exec.c, as
  * ListTables'), and the stored TableDescription that a table_def is
  * parsed from.
@@ -603,55 +604,6 @@ static cJSON *index_desc(const char *table, const cJSON *e, bool global)
     return ix;
 }
 
-cJSON *store_create_desc(const cJSON *in)
-{
-    const char *name = jstr(in, "TableName");
-    const char *billing = jstr(in, "BillingMode");
-    bool ppr = billing && strcmp(billing, "PAY_PER_REQUEST") == 0;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    double now = (double)ts.tv_sec + (double)(ts.tv_nsec / 1000000) / 1000.0;
-    char id[37];
-    store_uuid4(id);
-    buf arn = BUF_INIT;
-
-    cJSON *o = cJSON_CreateObject();
-    add_copy(o, in, "AttributeDefinitions");
-    cJSON_AddStringToObject(o, "TableName", name);
-    add_copy(o, in, "KeySchema");
-    cJSON_AddStringToObject(o, "TableStatus", "CREATING");
-    cJSON_AddNumberToObject(o, "CreationDateTime", now);
-    cJSON_AddItemToObject(o, "ProvisionedThroughput",
-                          throughput(cJSON_GetObjectItemCaseSensitive(in, "ProvisionedThroughput")));
-    cJSON_AddNumberToObject(o, "TableSizeBytes", 0);
-    cJSON_AddNumberToObject(o, "ItemCount", 0);
-    buf_printf(&arn, ARN_PREFIX "%s", name);
-    cJSON_AddStringToObject(o, "TableArn", arn.data);
-    cJSON_AddStringToObject(o, "TableId", id);
-    if (ppr) {
-        cJSON *bm = cJSON_AddObjectToObject(o, "BillingModeSummary");
-        cJSON_AddStringToObject(bm, "BillingMode", "PAY_PER_REQUEST");
-        cJSON_AddNumberToObject(bm, "LastUpdateToPayPerRequestDateTime", now);
-        cJSON *tm = cJSON_AddObjectToObject(o, "TableThroughputModeSummary");
-        cJSON_AddStringToObject(tm, "TableThroughputMode", "PAY_PER_REQUEST");
-    }
-    for (int g = 0; g < 2; g++) {
-        const char *member = g ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes";
-        const cJSON *list = cJSON_GetObjectItemCaseSensitive(in, member);
-        if (!cJSON_IsArray(list))
-            continue;
-        cJSON *arr = cJSON_AddArrayToObject(o, member);
-        const cJSON *e;
-        cJSON_ArrayForEach(e, list)
-            cJSON_AddItemToArray(arr, index_desc(name, e, g));
-    }
-    store_capacity_create_desc(in, o);
-    add_copy(o, in, "GlobalTableSettingsReplicationMode");
-    store_vec_create_desc(o, in);
-    buf_done(&arn);
-    return o;
-}
-
 /* ---- live counts ---- */
 
 static status get_stats(store *s, int64_t tid, int xid, table_stats *st, diag *d)
@@ -745,69 +697,31 @@ static status deleted_desc(store *s, tinfo *t, struct ddb_table_desc **out, diag
 
 /* ---- operations ---- */
 
-status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
+status store_create_check(store *s, const cJSON *in, diag *d)
 {
     status st = store_valid_check(in, create_spec, d, &s->err_msg);
-    const cJSON *spec = cJSON_GetObjectItemCaseSensitive(in, "StreamSpecification");
     if (st != ST_OK || (st = store_members_check(in, true, d)) != ST_OK ||
         (st = store_create_checks(in, d)) != ST_OK ||
-        (st = store_streams_check_spec(spec, true, d)) != ST_OK ||
-        (st = store_tags_check_create(cJSON_GetObjectItemCaseSensitive(in, "Tags"), d)) != ST_OK ||
-        (st = store_capacity_check_create(in, d)) != ST_OK || (st = store_policy_check_create(in, d)) != ST_OK)
+        (st = store_streams_check_spec(store_jget(in, "StreamSpecification"), true, d)) != ST_OK ||
+        (st = store_tags_check_create(store_jget(in, "Tags"), d)) != ST_OK ||
+        (st = store_capacity_check_create(in, d)) != ST_OK)
         return st;
-    const char *name = jstr(in, "TableName");
-    if ((st = store_txn_begin(s, true, d)) != ST_OK)
+    return store_policy_check_create(in, d);
+}
+
+/* CreateTable's door: the request checked on the JSON, read into a typed
+ * request, run (store_tables_create), its description printed. */
+status store_op_create_table(store *s, const cJSON *in, buf *out, diag *d)
+{
+    status st = store_create_check(s, in, d);
+    if (st != ST_OK)
         return st;
-    cJSON *desc = store_create_desc(in);
-    char *text = cJSON_PrintUnformatted(desc);
-    sqlite3_stmt *q = store_stmt(s, Q_TABLE_BY_NAME, d);
-    if (!q) {
-        st = d->code;
-        goto out;
-    }
-    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q);
-    sqlite3_reset(q);
-    if (rc == SQLITE_ROW) {
-        st = diag_set(d, ST_IN_USE, "Table already exists: %s", name);
-        goto out;
-    }
-    q = store_stmt(s, Q_TABLE_INSERT, d);
-    if (!q) {
-        st = d->code;
-        goto out;
-    }
-    sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, text, -1, SQLITE_STATIC);
-    if (sqlite3_step(q) != SQLITE_DONE) {
-        st = store_sqlerr(s, d);
-        sqlite3_reset(q);
-        goto out;
-    }
-    sqlite3_reset(q);
-    int64_t tid = sqlite3_last_insert_rowid(s->db);
-    if ((st = store_history_created(s, tid, d)) != ST_OK)
-        goto out;
-    const cJSON *tags = cJSON_GetObjectItemCaseSensitive(in, "Tags");
-    if ((cJSON_IsArray(tags) && (st = store_tags_put(s, tid, tags, d)) != ST_OK) ||
-        (st = store_policy_created(s, name, in, d)) != ST_OK)
-        goto out;
-    /* A stream asked for: its row, and the description names it. */
-    char *with_stream = NULL;
-    if (cJSON_IsObject(spec)) {
-        with_stream = xstrdup(text);
-        st = store_streams_created(s, tid, name, spec, &with_stream, d);
-    }
-    if (st == ST_OK) {
-        buf_adds(out, "{\"TableDescription\":");
-        buf_adds(out, with_stream ? with_stream : text);
-        buf_addc(out, '}');
-    }
-    free(with_stream);
-out:
-    cJSON_free(text);
-    cJSON_Delete(desc);
-    return store_txn_end(s, st, d);
+    ddb_req req;
+    ddb_req_init(&req, DDB_CREATE_TABLE);
+    if ((st = store_create_read(in, &req, d)) == ST_OK)
+        st = sop_run(s, &req, out, d);
+    ddb_req_done(&req);
+    return st;
 }
 
 static status table_not_found(const char *name, diag *d)

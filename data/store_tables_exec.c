@@ -1,6 +1,7 @@
 /*
  * store_tables_exec — the table kinds run typed: store_exec's case for
- * ListTables, DescribeTable and DeleteTable (store_tables_exec, ddb_req
+ * ListTables, DescribeTable, CreateTable (store_tables_create.c) and
+ * DeleteTable (store_tables_exec, ddb_req
  * in, ddb_res out, its answer in res->tables, model/ddbres_tables.h), and
  * the JSON doors that read a request body into that ddb_req, run it and
  * print the answer (store_op_list_tables, store_op_describe_table,
@@ -139,6 +140,18 @@ status store_tables_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
     switch (req->kind) {
     case DDB_LIST_TABLES:
         return list_tables(s, req, ddbres_tables(res), &err->d);
+    case DDB_CREATE_TABLE: case DDB_UPDATE_TABLE: {
+        /* A CreateTable named by def, and UpdateTable, go through the
+         * door's checks: a long validation message is whole in
+         * s->err_msg, as store_call's. */
+        buf_reset(&s->err_msg);
+        status st = (req->kind == DDB_CREATE_TABLE ? store_tables_create : store_tables_update)(
+            s, req, &ddbres_tables(res)->table, &err->d);
+        const char *whole = st != ST_OK ? store_error_message(s, st, &err->d) : NULL;
+        if (whole && whole != err->d.msg && strcmp(whole, err->d.msg) != 0)
+            err->message = xstrdup(whole);
+        return st;
+    }
     case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
         if (!req->table)   /* the door's refusal, with its message */
             break;

@@ -135,7 +135,7 @@ static status count_tags(store *s, int64_t tid, const cJSON *tags, int *n, diag 
     return rc == SQLITE_DONE ? ST_OK : store_sqlerr(s, d);
 }
 
-status store_tags_put(store *s, int64_t tid, const cJSON *tags, diag *d)
+static status tags_put(store *s, int64_t tid, const cJSON *tags, diag *d)
 {
     int n = 0;
     status st = count_tags(s, tid, tags, &n, d);
@@ -154,6 +154,33 @@ status store_tags_put(store *s, int64_t tid, const cJSON *tags, diag *d)
         sqlite3_bind_int64(q, 1, tid);
         sqlite3_bind_text(q, 2, store_jstr(e, "Key"), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 3, store_jstr(e, "Value") ? store_jstr(e, "Value") : "", -1, SQLITE_STATIC);
+        if (sqlite3_step(q) != SQLITE_DONE) {
+            st = store_sqlerr(s, d);
+            break;
+        }
+    }
+    sqlite3_finalize(q);
+    return st;
+}
+
+status store_tags_put_new(store *s, int64_t tid, const av *tags, diag *d)
+{
+    if (tags->type != AV_L || !tags->u.l.len)
+        return ST_OK;
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO tags(tid, key, value) VALUES(?1, ?2, ?3)",
+                           -1, &q, NULL) != SQLITE_OK)
+        return store_sqlerr(s, d);
+    status st = ST_OK;
+    for (size_t i = 0; i < tags->u.l.len; i++) {
+        const av *k = av_map_get(&tags->u.l.v[i], "Key", 3);
+        const av *v = av_map_get(&tags->u.l.v[i], "Value", 5);
+        sqlite3_reset(q);
+        sqlite3_bind_int64(q, 1, tid);
+        sqlite3_bind_text(q, 2, k && k->type == AV_S ? k->u.s.ptr : "", k && k->type == AV_S ? (int)k->u.s.len : 0,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(q, 3, v && v->type == AV_S ? v->u.s.ptr : "", v && v->type == AV_S ? (int)v->u.s.len : 0,
+                          SQLITE_STATIC);
         if (sqlite3_step(q) != SQLITE_DONE) {
             st = store_sqlerr(s, d);
             break;
@@ -186,7 +213,7 @@ status store_op_tag_resource(store *s, const cJSON *in, buf *out, diag *d)
         return st;
     tinfo *t;
     if ((st = arn_lookup(s, table, store_jstr(in, "ResourceArn"), false, &t, d)) == ST_OK)
-        st = store_tags_put(s, t->id, tags, d);
+        st = tags_put(s, t->id, tags, d);
     if (st == ST_OK)
         buf_adds(out, "{}");   /* TagResource answers nothing */
     return store_txn_end(s, st, d);

@@ -275,17 +275,6 @@ static cJSON *vix_desc(const char *table, const cJSON *vx, bool backfilled)
     return o;
 }
 
-void store_vec_create_desc(cJSON *desc, const cJSON *in)
-{
-    const cJSON *vixs = cJSON_GetObjectItemCaseSensitive(in, "VectorIndexes");
-    if (!cJSON_IsArray(vixs) || cJSON_GetArraySize(vixs) == 0)
-        return;
-    cJSON *arr = cJSON_AddArrayToObject(desc, "VectorIndexes");
-    const cJSON *vx;
-    cJSON_ArrayForEach(vx, vixs)
-        cJSON_AddItemToArray(arr, vix_desc(jstr(in, "TableName"), vx, false));
-}
-
 /* ---- entries ---- */
 
 /* The entry's size: its attributes at their item size, the vector at 4

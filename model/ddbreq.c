@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/ddbjson.h"
+#include "model/ddbres_tables.h"
 #include "model/mem.h"
 #include "model/vecidx.h"
 
@@ -130,6 +131,7 @@ void ddb_req_init(ddb_req *r, ddb_kind kind)
     r->key.type = r->item.type = r->keys.type = AV_NONE;
     r->names.type = r->values.type = r->start.type = r->svec.type = AV_NONE;
     r->ctl.params.type = AV_NONE;
+    r->ctl.tags.type = AV_NONE;
     legacy_init(&r->legacy);
 }
 
@@ -144,6 +146,9 @@ static void ctl_done(ddb_ctl *c)
         free(c->gsi);
     }
     free(c->idx_pt);
+    ddbres_table_desc_free(c->create);
+    av_done(&c->tags);
+    free(c->policy);
     free(c->stream_view);
     free(c->ttl_attr);
     free(c->statement);

@@ -207,6 +207,18 @@ typedef struct ddb_ctl {
                              none (def->n_idx of them, owned; NULL: none) */
     char *billing_override;
     bool pt_override, sse_override_on, odt_override;
+    /* CreateTable read from a request body (the JSON door): the table
+     * asked for as the description's shapes hold it (model/
+     * ddbres_tables.h; its request members only: AttributeDefinitions in
+     * order, TableName, KeySchema, the index lists with their throughput,
+     * OnDemandThroughput and WarmThroughput, the table's, BillingMode as
+     * billing->mode, GlobalTableSettingsReplicationMode, VectorIndexes;
+     * owned); NULL: the table is def. stream_view holds
+     * StreamSpecification's. */
+    struct ddb_table_desc *create;
+    av tags;              /* CreateTable: Tags as given (L of M {Key, Value});
+                             AV_NONE: none */
+    char *policy;         /* CreateTable: ResourcePolicy; NULL: none */
 } ddb_ctl;
 
 typedef struct ddb_req ddb_req;

@@ -216,6 +216,57 @@ void ddbres_table_desc_free(ddb_table_desc *t)
     free(t);
 }
 
+/* dst (zeroed, sh->size) a deep copy of src. */
+static void obj_copy(const shape *sh, char *dst, const char *src)
+{
+    memcpy(dst, src, sh->size);
+    for (size_t i = 0; i < sh->n; i++) {
+        const mdesc *m = &sh->m[i];
+        char *p = dst + m->off;
+        char *v = list_v(p), *nv = NULL;
+        switch (m->kind) {
+        case M_STR:
+            nv = v ? xstrdup(v) : NULL;
+            break;
+        case M_OBJ:
+            if (v) {
+                nv = xcalloc(1, m->sub->size);
+                obj_copy(m->sub, nv, v);
+            }
+            break;
+        case M_LIST:
+            if (v) {
+                nv = xcalloc(list_n(p) + 1, m->sub->size);
+                for (size_t j = 0; j < list_n(p); j++)
+                    obj_copy(m->sub, nv + j * m->sub->size, v + j * m->sub->size);
+            }
+            break;
+        case M_STRS: {
+            ddb_strs *ss = (ddb_strs *)(void *)p;
+            if (v) {
+                char **sv = xcalloc(ss->n + 1, sizeof *sv);
+                for (size_t j = 0; j < ss->n; j++)
+                    sv[j] = xstrdup(ss->v[j]);
+                nv = (char *)sv;
+            }
+            break;
+        }
+        default:
+            continue;
+        }
+        memcpy(p, &nv, sizeof nv);
+    }
+}
+
+ddb_table_desc *ddbres_table_desc_copy(const ddb_table_desc *t)
+{
+    if (!t)
+        return NULL;
+    ddb_table_desc *c = xcalloc(1, sizeof *c);
+    obj_copy(&table_s, (char *)c, (const char *)t);
+    return c;
+}
+
 /* ---- the printer ---- */
 
 static void member_name(buf *out, bool *first, const char *name)
@@ -330,6 +381,11 @@ static void obj_json(const shape *sh, const char *o, buf *out)
 static void table_desc_json(const ddb_table_desc *t, buf *out)
 {
     obj_json(&table_s, (const char *)t, out);
+}
+
+void ddbres_table_desc_json(const ddb_table_desc *t, buf *out)
+{
+    table_desc_json(t, out);
 }
 
 /* ListTables: TableNames, LastEvaluatedTableName (the API reference's

@@ -159,6 +159,11 @@ status ddbres_table_desc_read(const av *o, ddb_table_desc **out, diag *d);
  * (model/schema.h; def uninitialised), as the store reads its own stored
  * description: keys typed by AttributeDefinitions. */
 void ddbres_table_desc_def(const ddb_table_desc *t, table_def *def);
+/* A deep copy of t (NULL: NULL). */
+ddb_table_desc *ddbres_table_desc_copy(const ddb_table_desc *t);
+/* The TableDescription object alone, as the answers print it (the store
+ * keeps this text as a table's stored description). */
+void ddbres_table_desc_json(const ddb_table_desc *t, buf *out);
 /* The GSI of that name, or NULL. */
 const ddb_index_desc *ddbres_table_desc_gsi(const ddb_table_desc *t, const char *name);
 

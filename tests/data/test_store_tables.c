@@ -21,7 +21,9 @@
 #include <sqlite3.h>
 
 #include "data/store.h"
+#include "model/ddbjson.h"
 #include "model/ddbreq.h"
+#include "model/ddbres.h"
 #include "model/ddbres_tables.h"
 
 #include "tests/data/tmpstore.h"
@@ -247,20 +249,27 @@ static void delete_table_typed(void **state)
     free(names);
 }
 
-/* CreateTable and UpdateTable still run on the JSON inside the store
- * (store_exec_json), but their answer reaches store_exec's caller typed:
- * CreateTable's TableDescription CREATING (API reference, CreateTable:
- * "TableStatus ... CREATING"), UpdateTable's UPDATING with the new GSI
- * CREATING (API reference, UpdateTable). */
+/* A CreateTable of a table_def: name, its hash key pk (S). */
+static void def_request(ddb_req *r, const char *name)
+{
+    ddb_req_init(r, DDB_CREATE_TABLE);
+    r->ctl.def = calloc(1, sizeof *r->ctl.def);
+    r->ctl.def->name = strdup(name);
+    r->ctl.def->pk.name = strdup("pk");
+    r->ctl.def->pk.type = AV_S;
+}
+
+/* CreateTable of a table_def (the control plane's C calls) and
+ * UpdateTable (whose work still runs on the JSON inside the store)
+ * answer store_exec's caller typed: CreateTable's TableDescription
+ * CREATING (API reference, CreateTable: "TableStatus ... CREATING"),
+ * UpdateTable's UPDATING with the new GSI CREATING (API reference,
+ * UpdateTable). */
 static void create_update_answers_typed(void **state)
 {
     store *s = *state;
     ddb_req r;
-    ddb_req_init(&r, DDB_CREATE_TABLE);
-    r.ctl.def = calloc(1, sizeof *r.ctl.def);
-    r.ctl.def->name = strdup("Made");
-    r.ctl.def->pk.name = strdup("pk");
-    r.ctl.def->pk.type = AV_S;
+    def_request(&r, "Made");
     ddb_res res;
     ddb_res_init(&res);
     ddb_err err;
@@ -290,6 +299,192 @@ static void create_update_answers_typed(void **state)
     ddb_res_done(&res);
     ddb_req_done(&r);
     ddb_err_done(&err);
+}
+
+/* A CreateTable body with what the typed request carries: the
+ * attribute definitions' order, an LSI, a GSI with its own throughput
+ * and WarmThroughput, the table's WarmThroughput, a stream, a tag. */
+#define CREATE_BODY(name)                                                                              \
+    "{\"TableName\":\"" name "\",\"BillingMode\":\"PROVISIONED\","                                     \
+    "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":6},"                    \
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"sk\",\"AttributeType\":\"S\"},"                    \
+    "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"g\",\"AttributeType\":\"N\"}]," \
+    "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}]," \
+    "\"LocalSecondaryIndexes\":[{\"IndexName\":\"byG\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}," \
+    "{\"AttributeName\":\"g\",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}]," \
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"gIdx\",\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}]," \
+    "\"Projection\":{\"ProjectionType\":\"INCLUDE\",\"NonKeyAttributes\":[\"a\"]},"                     \
+    "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":3,\"WriteCapacityUnits\":4},"                    \
+    "\"WarmThroughput\":{\"ReadUnitsPerSecond\":7}}],"                                                 \
+    "\"WarmThroughput\":{\"WriteUnitsPerSecond\":9},"                                                  \
+    "\"StreamSpecification\":{\"StreamEnabled\":true,\"StreamViewType\":\"NEW_IMAGE\"},"              \
+    "\"Tags\":[{\"Key\":\"team\",\"Value\":\"red\"}]}"
+
+/* The answer without what differs between two tables made alike (their
+ * id, times and stream label), names made the same. */
+static char *comparable(const char *answer, const char *name)
+{
+    cJSON *o = cJSON_Parse(answer);
+    assert_non_null(o);
+    cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "TableDescription");
+    static const char *const differ[] = { "TableId", "CreationDateTime", "LatestStreamLabel", "LatestStreamArn" };
+    for (size_t i = 0; i < sizeof differ / sizeof differ[0]; i++)
+        cJSON_DeleteItemFromObjectCaseSensitive(t, differ[i]);
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    for (char *p = strstr(text, name); p; p = strstr(p, name))
+        memcpy(p, "Table", 5);
+    return text;
+}
+
+/* CreateTable run typed (API reference, CreateTable): the table asked
+ * for as a description's shapes (ddb_ctl's create), its stream and tags
+ * beside it, answered with a typed TableDescription CREATING that keeps
+ * the AttributeDefinitions' order, each GSI's own throughput, a
+ * WarmThroughput's missing member at its floor (the capacity: developer
+ * guide, warm throughput), and names the stream; the JSON door's answer
+ * to the same body is that description printed, byte for byte. */
+static void create_table_typed(void **state)
+{
+    store *s = *state;
+    char *door = call(s, "CreateTable", CREATE_BODY("Door1"));
+
+    const char *body = CREATE_BODY("Typd1");
+    av plain;
+    diag d;
+    diag_init(&d);
+    assert_int_equal(ddbjson_parse_plain_item(body, strlen(body), &plain, &d), ST_OK);
+    ddb_req r;
+    ddb_req_init(&r, DDB_CREATE_TABLE);
+    ddb_req_set_str(&r.table, "Typd1");
+    assert_int_equal(ddbres_table_desc_read(&plain, &r.ctl.create, &d), ST_OK);
+    r.ctl.create->billing = calloc(1, sizeof *r.ctl.create->billing);
+    r.ctl.create->billing->mode = strdup("PROVISIONED");
+    free(r.ctl.create->stream->view);   /* the stream goes as stream_view */
+    free(r.ctl.create->stream);
+    r.ctl.create->stream = NULL;
+    ddb_req_set_str(&r.ctl.stream_view, "NEW_IMAGE");
+    av_move(&r.ctl.tags, av_map_get_mut(&plain, "Tags", 4));
+    av_done(&plain);
+
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    if (store_exec(s, &r, &res, &err) != ST_OK)
+        fail_msg("CreateTable: %s", err.d.msg);
+    const ddb_table_desc *t = res.tables->table;
+    assert_string_equal(t->name, "Typd1");
+    assert_string_equal(t->status, "CREATING");
+    assert_int_equal(t->attrs.n, 3);
+    assert_string_equal(t->attrs.v[0].name, "sk");
+    assert_string_equal(t->attrs.v[2].name, "g");
+    assert_null(t->billing);   /* provisioned: no BillingModeSummary */
+    assert_true(t->tput->rcu.v == 5 && t->tput->wcu.v == 6);
+    assert_true(t->warm->read.v == 5 && t->warm->write.v == 9);
+    assert_int_equal(t->lsis.n, 1);
+    assert_null(t->lsis.v[0].status);
+    assert_int_equal(t->gsis.n, 1);
+    assert_string_equal(t->gsis.v[0].status, "CREATING");
+    assert_true(t->gsis.v[0].tput->rcu.v == 3 && t->gsis.v[0].tput->wcu.v == 4);
+    assert_true(t->gsis.v[0].warm->read.v == 7 && t->gsis.v[0].warm->write.v == 4);
+    assert_string_equal(t->gsis.v[0].arn, "arn:aws:dynamodb:us-east-1:000000000000:table/Typd1/index/gIdx");
+    assert_string_equal(t->stream->view, "NEW_IMAGE");
+    assert_non_null(t->stream_arn);
+
+    buf printed = BUF_INIT;
+    ddb_res_json(&r, &res, &printed);
+    char *a = comparable(door, "Door1"), *b = comparable(printed.data, "Typd1");
+    assert_string_equal(b, a);
+    free(a);
+    free(b);
+    buf_done(&printed);
+    ddb_res_done(&res);
+    ddb_req_done(&r);
+    ddb_err_done(&err);
+    free(door);
+
+    char *tags = call(s, "ListTagsOfResource",
+                      "{\"ResourceArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/Typd1\"}");
+    assert_string_equal(tags, "{\"Tags\":[{\"Key\":\"team\",\"Value\":\"red\"}]}");
+    free(tags);
+}
+
+/* UpdateTable's answer (API reference, UpdateTable: the
+ * TableDescription, TableStatus UPDATING; the GSI being created CREATING
+ * with Backfilling, the developer guide's "Adding a global secondary
+ * index") is the table's typed description with those changes, printed:
+ * the door's bytes are the printer's. */
+static void update_answer_printed(void **state)
+{
+    store *s = *state;
+    make_table(s, "Upd");
+    char *door = call(s, "UpdateTable",
+                      "{\"TableName\":\"Upd\",\"AttributeDefinitions\":[{\"AttributeName\":\"g\","
+                      "\"AttributeType\":\"S\"}],\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"byG\","
+                      "\"KeySchema\":[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+                      "\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}");
+    ddb_req r;
+    ddb_req_init(&r, DDB_DESCRIBE_TABLE);
+    ddb_req_set_str(&r.table, "Upd");
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_OK);
+    ddb_table_desc *t = res.tables->table;
+    free(t->status);
+    t->status = strdup("UPDATING");
+    assert_int_equal(t->gsis.n, 1);
+    free(t->gsis.v[0].status);
+    t->gsis.v[0].status = strdup("CREATING");
+    t->gsis.v[0].backfilling.has = true;
+    t->gsis.v[0].backfilling.v = false;
+    ddb_req_done(&r);
+    ddb_req_init(&r, DDB_UPDATE_TABLE);
+    buf printed = BUF_INIT;
+    ddb_res_json(&r, &res, &printed);
+    assert_string_equal(printed.data, door);
+    buf_done(&printed);
+    ddb_res_done(&res);
+    ddb_req_done(&r);
+    ddb_err_done(&err);
+    free(door);
+}
+
+/* A CreateTable of a table_def goes through the door's checks, with
+ * their messages whole: a name 1100 characters long is refused with
+ * DynamoDB's validation error quoting the value (longer than a diag
+ * holds), the same words as the door's for the body (API reference,
+ * CreateTable: TableName, 3 to 255 characters). */
+static void create_def_refused_whole(void **state)
+{
+    store *s = *state;
+    char name[1101];
+    memset(name, 'a', 1100);
+    name[1100] = '\0';
+    ddb_req r;
+    def_request(&r, name);
+    ddb_res res;
+    ddb_res_init(&res);
+    ddb_err err;
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &r, &res, &err), ST_VALIDATION);
+    buf body = BUF_INIT;
+    ddb_req_json(&r, &body);
+    char *out = NULL;
+    diag d;
+    diag_init(&d);
+    status st = store_call(s, "CreateTable", body.data, body.len, &out, &d);
+    assert_int_equal(st, ST_VALIDATION);
+    const char *door = store_error_message(s, st, &d);
+    assert_true(strlen(door) > sizeof d.msg);
+    assert_string_equal(ddb_err_message(&err), door);
+    free(out);
+    buf_done(&body);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
+    ddb_req_done(&r);
 }
 
 /* Every member of stored (an object) is in answer, recursively. */
@@ -358,6 +553,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(describe_keeps_every_member, setup, teardown),
         cmocka_unit_test_setup_teardown(delete_table_typed, setup, teardown),
         cmocka_unit_test_setup_teardown(create_update_answers_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(create_table_typed, setup, teardown),
+        cmocka_unit_test_setup_teardown(update_answer_printed, setup, teardown),
+        cmocka_unit_test_setup_teardown(create_def_refused_whole, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
