@@ -1,7 +1,7 @@
 /*
  * store_codec — DynamoDB JSON response bodies into the typed results of
- * model/ddbreq.h, and the local store's control plane run from typed
- * requests.
+ * model/ddbreq.h: the remote wire's one reader (the printer is
+ * model/ddbres.h's ddb_res_json).
  *
  * What a request's answer holds (Item, Attributes, Items, Responses,
  * Count, ScannedCount, LastEvaluatedKey, the unprocessed part of a batch,
@@ -13,10 +13,8 @@
  * (store_codec_plain); the members DynamoDB puts beside an error's
  * message (the Item of ReturnValuesOnConditionCheckFailure,
  * CancellationReasons) into the ddb_err. A remote store parses each
- * answer once and reads it here (store_remote.c); the door's refusals
- * of what store_exec's cases pass over (a write on a read-only store, a
- * DescribeTable or DeleteTable without TableName) are reached by printing
- * the typed request for the JSON door (store_exec_json).
+ * answer once and reads it here (store_remote.c). The local store runs
+ * every kind typed (store_exec): nothing inside it goes through JSON.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -300,34 +298,4 @@ void store_codec_error(const char *extra, ddb_err *err)
             item_of(i, &rs->item, &d);
     }
     cJSON_Delete(root);
-}
-
-status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
-{
-    ddb_req one;
-    if (req->kind == DDB_CHECK) {
-        ddb_req_wrap(req, &one);
-        req = &one;
-    }
-    buf body = BUF_INIT;
-    ddb_req_json(req, &body);
-    char *out = NULL;
-    const char *op = ddb_op_name(ddb_kind_op(req->kind));
-    status st = store_call(s, op, body.data, body.len, &out, &err->d);
-    if (st == ST_OK) {
-        cJSON *root = NULL;
-        if ((st = ddbjson_cjson_parse(out ? out : "{}", out ? strlen(out) : 2, &root, &err->d)) != ST_OK)
-            st = diag_set(&err->d, ST_INTERNAL, "the response is not JSON: %s", err->d.msg);
-        else
-            st = store_codec_read(root, res, &err->d);
-        cJSON_Delete(root);
-    } else {
-        const char *whole = store_error_message(s, st, &err->d);
-        if (whole != err->d.msg && strcmp(whole, err->d.msg) != 0)
-            err->message = xstrdup(whole);
-        store_codec_error(out, err);
-    }
-    free(out);
-    buf_done(&body);
-    return st;
 }

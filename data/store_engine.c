@@ -488,8 +488,6 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
         return store_remote_exec(s, req, res, err);
     switch (req->kind) {
     case DDB_GET: case DDB_PUT: case DDB_UPDATE: case DDB_DELETE:
-        if (s->read_only && req->kind != DDB_GET)
-            break;   /* the door's refusal, with its message */
         return store_item_exec(s, req, res, err);
     case DDB_QUERY: case DDB_SCAN:
         return store_query_exec(s, req, res, err);
@@ -498,8 +496,6 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
     case DDB_BATCH_GET: case DDB_TRANSACT_GET:
         return store_batch_exec(s, req, res, err);
     case DDB_BATCH_WRITE: case DDB_TRANSACT_WRITE: case DDB_CHECK:
-        if (s->read_only)
-            break;
         if (req->kind == DDB_CHECK) {
             ddb_req one;
             ddb_req_wrap(req, &one);
@@ -518,9 +514,6 @@ status store_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)
     case DDB_LIST_TABLES: case DDB_DESCRIBE_TABLE: case DDB_CREATE_TABLE: case DDB_DELETE_TABLE:
     case DDB_UPDATE_TABLE:
         return store_tables_exec(s, req, res, err);
-    default:
-        break;
     }
-    /* What the cases above pass over: the door's refusal, with its message. */
-    return store_exec_json(s, req, res, err);
+    return diag_set(&err->d, ST_INTERNAL, "request kind %d is not one the store runs", (int)req->kind);
 }

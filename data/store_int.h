@@ -376,11 +376,6 @@ status store_codec_read(const struct cJSON *root, ddb_res *res, diag *d);
 /* The members an error carries beside its message (extra: their JSON
  * object, as store_call gives it; NULL: none) into err. */
 void store_codec_error(const char *extra, ddb_err *err);
-/* store_exec on the local store's JSON door: the request printed, run by
- * its operation, and the response or the error's members read back. For
- * what the local store implements on JSON (the control plane, PartiQL),
- * and a read-only store's refusal of a write. */
-status store_exec_json(store *s, const ddb_req *req, ddb_res *res, ddb_err *err);
 /* store_exec with its error into d: the answer in res, as store_exec's,
  * or dropped when res is NULL (a request answered by its status alone,
  * the control plane's C calls). */

@@ -153,12 +153,12 @@ status store_tables_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *er
         return st;
     }
     case DDB_DESCRIBE_TABLE: case DDB_DELETE_TABLE:
-        if (!req->table)   /* the door's refusal, with its message */
-            break;
+        if (!req->table)   /* as the door refuses it (F_TABLE_REQ) */
+            return diag_set(&err->d, ST_VALIDATION,
+                            "The parameter 'TableName' is required but was not present in the request");
         return (req->kind == DDB_DESCRIBE_TABLE ? store_tables_describe : store_tables_delete)(
             s, req->table, &ddbres_tables(res)->table, &err->d);
     default:
-        break;
+        return diag_set(&err->d, ST_INTERNAL, "request kind %d is not a table kind", (int)req->kind);
     }
-    return store_exec_json(s, req, res, err);
 }

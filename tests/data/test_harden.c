@@ -183,6 +183,42 @@ static void read_only_store_refuses_every_write(void **state)
     status st = store_put_item(r, "Tab", &item, &d);
     assert_int_not_equal(st, ST_OK);
     av_done(&item);
+    /* and the typed calls (store_exec: the explorer's, the C callers'),
+     * each refused as the door refuses its body: the same message. */
+    static const ddb_kind kinds[] = { DDB_PUT, DDB_UPDATE, DDB_DELETE, DDB_TRANSACT_WRITE };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        ddb_req q;
+        ddb_req_init(&q, kinds[i]);
+        ddb_req *w = kinds[i] == DDB_TRANSACT_WRITE ? ddb_req_add(&q, DDB_PUT) : &q;
+        ddb_req_set_str(&w->table, "Tab");
+        av_init_list(&w->key, AV_M);
+        av pk;
+        av_init_s(&pk, "k", 1);
+        av_map_put(&w->key, "PK", 2, &pk);
+        if (w->kind == DDB_PUT)
+            av_copy(&w->item, &w->key);
+        if (w->kind == DDB_UPDATE)
+            ddb_req_set_str(&w->update, "REMOVE n");
+        buf body = BUF_INIT;
+        ddb_req_json(&q, &body);
+        char *door = NULL;
+        diag dd;
+        diag_init(&dd);
+        status want = store_call(r, ddb_op_name(ddb_kind_op(q.kind)), body.data, body.len, &door, &dd);
+        ddb_res res;
+        ddb_res_init(&res);
+        ddb_err e;
+        ddb_err_init(&e);
+        status got = store_exec(r, &q, &res, &e);
+        assert_int_not_equal(want, ST_OK);
+        assert_int_equal(got, want);
+        assert_string_equal(e.d.msg, dd.msg);
+        free(door);
+        buf_done(&body);
+        ddb_err_done(&e);
+        ddb_res_done(&res);
+        ddb_req_done(&q);
+    }
     assert_int_equal(count_items(r), 1);
     store_close(r);
     assert_int_equal(count_items(s), 1);

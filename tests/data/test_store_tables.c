@@ -195,6 +195,23 @@ static void describe_table_typed(void **state)
     assert_string_equal(ddb_err_message(&err), "Requested resource not found: Table: Nope not found");
     ddb_res_done(&res);
     ddb_err_done(&err);
+
+    /* No TableName: refused in the door's words (its F_TABLE_REQ check),
+     * by the typed call too. */
+    ddb_req q;
+    ddb_req_init(&q, DDB_DESCRIBE_TABLE);
+    ddb_res_init(&res);
+    ddb_err_init(&err);
+    assert_int_equal(store_exec(s, &q, &res, &err), ST_VALIDATION);
+    diag dd;
+    diag_init(&dd);
+    char *out = NULL;
+    assert_int_equal(store_call(s, "DescribeTable", "{}", 2, &out, &dd), ST_VALIDATION);
+    assert_string_equal(ddb_err_message(&err), dd.msg);
+    free(out);
+    ddb_req_done(&q);
+    ddb_res_done(&res);
+    ddb_err_done(&err);
 }
 
 /* DeleteTable (API reference, DeleteTable: its example answers with the
