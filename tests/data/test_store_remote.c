@@ -465,15 +465,16 @@ static void view_prefetch_together(void **state)
 typedef struct budget_log {
     int asked;
     bool answer;
-    double used, budget;
+    double used, budget, raised;
 } budget_log;
 
-static bool budget_ask(void *ctx, double used, double budget)
+static bool budget_ask(void *ctx, double used, double budget, double raised)
 {
     budget_log *b = ctx;
     b->asked++;
     b->used = used;
     b->budget = budget;
+    b->raised = raised;
     return b->answer;
 }
 
@@ -487,7 +488,7 @@ static void read_budget_asks_first(void **state)
     store *r = open_remote(&w, 0, 0);
     diag d;
     diag_init(&d);
-    budget_log b = { 0, false, 0, 0 };
+    budget_log b = { 0, false, 0, 0, 0 };
     store_set_read_budget(r, 1, budget_ask, &b);
     assert_true(store_read_budget(r) == 1);
     av pk, items[64];
@@ -523,6 +524,18 @@ static void read_budget_asks_first(void **state)
     int asked = b.asked;
     assert_int_equal(store_count_partitions(r, "StudentCourses", NULL, NULL, NULL, &d), ST_IO);
     assert_int_equal(b.asked, asked + 1);
+    /* Accepted: asked once for that read (not once per amount the budget
+     * would need to cover its 128 RCU: issue 42), the read sent whole,
+     * the budget what the question said. */
+    b.answer = true;
+    asked = b.asked;
+    calls = w.calls;
+    double before = store_read_budget(r);
+    assert_int_equal(store_count_partitions(r, "StudentCourses", NULL, NULL, NULL, &d), ST_OK);
+    assert_int_equal(b.asked, asked + 1);
+    assert_true(w.calls > calls);
+    assert_true(b.raised > before);
+    assert_true(store_read_budget(r) == b.raised);
     av_done(&pk);
     store_close(r);
 }
