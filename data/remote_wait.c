@@ -159,6 +159,10 @@ void remote_wait_what(const char *op, const char *input, size_t len, char *out, 
     const cJSON *ix = cJSON_GetObjectItemCaseSensitive(in, "IndexName");
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(in, "TableName");
     const char *on = cJSON_IsString(ix) ? ix->valuestring : cJSON_IsString(t) ? t->valuestring : NULL;
+    /* A batch: its first table ("BatchGetItem on Big"). */
+    const cJSON *ri = cJSON_GetObjectItemCaseSensitive(in, "RequestItems");
+    if (!on && cJSON_IsObject(ri) && ri->child && ri->child->string)
+        on = ri->child->string;
     if (on)
         snprintf(out, cap, "%s on %s", op, on);
     else
@@ -400,6 +404,10 @@ static void many_what(size_t n, const char *const *ops, const char *input, size_
         char on[128];
         remote_wait_what(ops[0], input, len, on, sizeof on);
         snprintf(out, cap, "%s, %d segments", on, segs->valueint);
+    } else if (cJSON_GetObjectItemCaseSensitive(in, "RequestItems")) {
+        char on[128];   /* "BatchGetItem on Big, 8 requests together" */
+        remote_wait_what(ops[0], input, len, on, sizeof on);
+        snprintf(out, cap, "%.100s, %zu requests together", on, n);
     } else {
         snprintf(out, cap, "%zu %s requests together", n, ops[0]);
     }

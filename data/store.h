@@ -512,9 +512,11 @@ typedef bool (*store_gate_fn)(void *ctx, const char *what);
 void store_set_write_gate(store *s, store_gate_fn gate, void *ctx);
 
 /* Asked before a read that would pass the session's read budget: used
- * is what the session has read so far, budget the budget; true goes on
- * (the budget then grows by the amount set), false stops the read. */
-typedef bool (*store_budget_fn)(void *ctx, double used, double budget);
+ * is what the session has read so far, budget the budget, raised what it
+ * becomes on a yes (the amount set above the greater of the two); true
+ * lets that read (or round of reads sent together) through whole, once,
+ * false stops it. */
+typedef bool (*store_budget_fn)(void *ctx, double used, double budget, double raised);
 /* Remote: a session read budget in read capacity units (0: none). Before
  * each read it sends, the store asks `ask` when what was read has reached
  * the budget, or when a read of DynamoDB's 1 MB page (a Query or Scan
@@ -543,6 +545,17 @@ status store_scan_state(store *s, const char *table, const char *index, uint64_t
 /* Called between the pages of a long read with the items read so far;
  * returning false stops it. */
 typedef bool (*store_progress_fn)(void *ctx, uint64_t items);
+/* The items of keys[0..n) of table (distinct; each the key attributes,
+ * def the table's key schema) into out[i] (uninitialised; AV_NONE: no
+ * such item): BatchGetItem of 100 keys each, ConsistentRead as
+ * consistent, UnprocessedKeys sent again (after a wait when a whole round
+ * came back unprocessed); remote, up to 8 requests at once with
+ * store_set_send_many's function (the wait's hook and Esc as theirs),
+ * else one after the other. progress between rounds with the items read
+ * so far; false stops. On an error (or a stop, ST_IO "Stopped: ...")
+ * every out[i] is AV_NONE again. data/store_getmany.c. */
+status store_get_many(store *s, const char *table, const table_def *def, const av *keys, size_t n,
+                      bool consistent, store_progress_fn progress, void *ctx, av *out, diag *d);
 
 /* Remote: counts every partition of the table or index with a Scan of
  * the keys (1 MB pages: it reads, and bills, the whole table; ask first,

@@ -21,6 +21,7 @@
  * (store_codec_read) or, for a description, kept as its tree.
  */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,16 +124,21 @@ static double page_bound(const ddb_req *req)
     return req->consistent ? 256 : 128;
 }
 
-/* The session's read budget: asked before a read that has reached it, or
- * that could pass it (bound: what the read may take, 0 unknown). */
+/* The session's read budget: asked once before a read (or a round of
+ * reads sent together) that has reached it, or that could pass it (bound:
+ * what the read may take, 0 unknown); a yes lets that read through whole
+ * and raises the budget by its first amount above what was read (issue
+ * 42: it was raised by that amount until it covered the bound, a
+ * question each time). */
 static status within_budget(store_remote *r, const char *op, double bound, diag *d)
 {
-    while (r->budget > 0 && (r->rcu >= r->budget || r->rcu + bound > r->budget)) {
-        if (!r->budget_ask || !r->budget_ask(r->budget_ctx, r->rcu, r->budget))
-            return diag_set(d, ST_IO, "Budget: the session has read %.1f RCU of its %.0f; %s was not sent"
-                            " (:budget RCU raises it)", r->rcu, r->budget, op);
-        r->budget += r->budget_step;
-    }
+    if (r->budget <= 0 || (r->rcu < r->budget && r->rcu + bound <= r->budget))
+        return ST_OK;
+    double raised = ceil(r->rcu > r->budget ? r->rcu : r->budget) + r->budget_step;
+    if (!r->budget_ask || !r->budget_ask(r->budget_ctx, r->rcu, r->budget, raised))
+        return diag_set(d, ST_IO, "Budget: the session has read %.1f RCU of its %.0f; %s was not sent"
+                        " (:budget RCU raises it)", r->rcu, r->budget, op);
+    r->budget = raised;
     return ST_OK;
 }
 

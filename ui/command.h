@@ -65,7 +65,7 @@
     X(mark_results, "",             "Mark the items on screen (query bar: all its results, asking first when more)") \
     X(marked,       "[stage] delete|set NAME JSON|remove NAME, export FORMAT FILE|copy|clear", "On the marked items: delete (BatchWriteItem), set or remove one attribute, each after one question naming the count and keys; with stage (or staging on) staged instead; export in a ddbx export format, copy as DynamoDB JSON lines, unmark") \
     X(write,        "FILE",         "Write what was copied last to FILE (when the terminal has no clipboard)") \
-    X(budget,       "[RCU|off]",    "On an endpoint: the session's read budget; reads past it ask first (also --budget RCU)") \
+    X(budget,       "[RCU|off]",    "On an endpoint: the session's read budget; a read past it asks once first (also --budget RCU)") \
     X(count_parts,  "",             "On an endpoint: count every partition of the table or index shown (a Scan of its keys; says what it reads and costs, and asks first)")
 
 #endif

@@ -590,13 +590,14 @@ static bool write_gate(void *ctx, const char *what)
     return display_confirm("Send %s?", what);
 }
 
-/* The session's read budget (issue 42): asked before a read that passes
- * it; yes grows it by its first amount. */
-static bool budget_ask(void *ctx, double used, double budget)
+/* The session's read budget (issue 42): asked once before a read that
+ * may pass it; yes lets that read through and raises the budget to
+ * raised (the store's number, said here). */
+static bool budget_ask(void *ctx, double used, double budget, double raised)
 {
     (void)ctx;
     return display_confirm("This session has read %.1f RCU; its read budget is %.0f RCU (--budget, :budget)."
-                           " Read on, the budget raised to %.0f?", used, budget, budget + D.budget);
+                           " Read on, the budget raised to %.0f?", used, budget, raised);
 }
 
 void display_set_read_budget(double rcu)

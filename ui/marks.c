@@ -649,26 +649,87 @@ static bool batch_delete(const marked *m, size_t from, size_t to)
     return ok;
 }
 
+/* The entries [from, to) of one table in m (to: past its last). */
+static size_t table_end(const marked *m, size_t from)
+{
+    size_t to = from;
+    while (to < m->n && keyset_entry_table(m->e[to]) == keyset_entry_table(m->e[from]))
+        to++;
+    return to;
+}
+
+/* Every marked item as staging has it (staging_bases: BatchGetItem, a
+ * table at a time), into bases (m->n of them); false when a table could
+ * not be described (said) or a read failed or was stopped (why in d):
+ * bases all AV_NONE then. Nothing is staged here. */
+static bool read_bases(marked *m, av *bases, diag *d)
+{
+    bool ok = true;
+    for (size_t from = 0, to; ok && from < m->n; from = to) {
+        to = table_end(m, from);
+        const table_def *def = marked_def(m, m->e[from]);
+        if (!def) {
+            diag_set(d, ST_IO, "%s could not be described", entry_table(m->e[from]));
+            ok = false;
+            break;
+        }
+        av *keys = xcalloc(to - from, sizeof *keys);
+        for (size_t i = from; i < to; i++)
+            keyset_entry_key(K, m->e[i], &keys[i - from]);
+        ok = staging_bases(entry_table(m->e[from]), def, keys, to - from, bases + from, d);
+        for (size_t i = 0; i < to - from; i++)
+            av_done(&keys[i]);
+        free(keys);
+    }
+    for (size_t i = 0; !ok && i < m->n; i++)
+        av_done(&bases[i]);
+    return ok;
+}
+
+/* Stages a change on every marked item as staging has it, all read
+ * first (read_bases: the only slow part, which Esc stops; a stop stages
+ * nothing and says so): its delete (del), else name set to val (NULL:
+ * removed). How many were staged in *staged, how many not (gone, or
+ * staged to be deleted already) in *gone; false when stopped. */
+static bool stage_marked(marked *m, bool del, const char *name, const av *val, size_t *staged, size_t *gone)
+{
+    av *bases = xcalloc(m->n ? m->n : 1, sizeof *bases);
+    diag d;
+    diag_init(&d);
+    *staged = *gone = 0;
+    if (!read_bases(m, bases, &d)) {
+        display_message("Stopped: nothing staged (%s); the %zu items stay marked", d.msg, m->n);
+        free(bases);
+        return false;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        const char *table = entry_table(m->e[i]);
+        const table_def *def = marked_def(m, m->e[i]);
+        av none = { .type = AV_NONE };
+        if (bases[i].type != AV_M)
+            (*gone)++;
+        else if (del)
+            *staged += staging_stage(table, def, &bases[i], &none);
+        else
+            *staged += staging_set_attr_on(table, def, &bases[i], name, val);
+        av_done(&bases[i]);
+    }
+    free(bases);
+    return true;
+}
+
 /* Staged (nothing written before :commit), whatever the mode's question:
  * the delete of each marked item. */
 static void stage_deletes(marked *m)
 {
-    size_t staged = 0, i = 0;
-    bool stopped = false;
-    for (; i < m->n && !(stopped = step("Staging the deletes", i, m->n)); i++) {
-        const table_def *def = marked_def(m, m->e[i]);
-        if (!def)
-            break;
-        av key, base, none = { .type = AV_NONE };
-        keyset_entry_key(K, m->e[i], &key);
-        if (staging_base(entry_table(m->e[i]), def, &key, &base)) {
-            staged += staging_stage(entry_table(m->e[i]), def, &base, &none);
-            av_done(&base);
-        }
-        av_done(&key);
-    }
-    display_message("%sStaged the delete of %zu marked item%s (:commit writes them)",
-                    stopped ? "Stopped: " : "", staged, s_(staged));
+    size_t staged, gone;
+    if (!stage_marked(m, true, NULL, NULL, &staged, &gone))
+        return;
+    if (gone)
+        display_message("Staged the delete of %zu marked item%s (:commit writes them); %zu not staged: gone"
+                        " or staged to be deleted already", staged, s_(staged), gone);
+    else
+        display_message("Staged the delete of %zu marked item%s (:commit writes them)", staged, s_(staged));
 }
 
 /* The automatic backups of every table with marks (ui/undo.h). */
@@ -758,6 +819,16 @@ static bool update_one(const char *table, const table_def *def, const av *key, c
     return ok;
 }
 
+/* Staged: the attribute set (val) or removed (NULL) on every marked item
+ * as staging has it (stage_marked). */
+static void staged_set(marked *m, const char *name, const av *val)
+{
+    size_t staged, gone;
+    if (stage_marked(m, false, name, val, &staged, &gone))
+        display_message("%s %s on %zu marked item%s (staged)%s", val ? "Set" : "Removed", name, staged, s_(staged),
+                        gone ? "; the others are gone or staged to be deleted: not staged" : "");
+}
+
 /* Sets (val) or removes (val NULL) one attribute on every marked item:
  * staged when staging is on, else an UpdateItem each after one question
  * that names the count and keys. */
@@ -798,14 +869,16 @@ static void marked_set(view *v, const char *name, const av *val)
     undo_guard_done(&g);
     size_t done = 0;
     bool stopped = false;
+    if (staged) {
+        staged_set(&m, name, val);
+        go = false;
+    }
     for (; go && done < m.n; done++) {
         if ((stopped = step(val ? "Setting" : "Removing", done, m.n)))
             break;
-        const table_def *def = marked_def(&m, m.e[done]);
         av key;
         keyset_entry_key(K, m.e[done], &key);
-        bool ok = staged ? staging_set_attr(entry_table(m.e[done]), def, &key, name, val)
-                         : update_one(entry_table(m.e[done]), def, &key, name, val);
+        bool ok = update_one(entry_table(m.e[done]), marked_def(&m, m.e[done]), &key, name, val);
         av_done(&key);
         if (!ok)
             break;
@@ -820,7 +893,7 @@ static void marked_set(view *v, const char *name, const av *val)
     buf_done(&s);
     buf_done(&vt);
     marked_done(&m);
-    if (go && v->ops->request)
+    if ((go || staged) && v->ops->request)
         v->ops->request(v, REQ_RELOAD);
 }
 
@@ -869,15 +942,6 @@ static status write_buf(void *ctx, const char *p, size_t n, diag *d)
 {
     buf_add(ctx, p, n);
     return ST_OK;
-}
-
-/* The entries [from, to) of one table in m (to: past its last). */
-static size_t table_end(const marked *m, size_t from)
-{
-    size_t to = from;
-    while (to < m->n && keyset_entry_table(m->e[to]) == keyset_entry_table(m->e[from]))
-        to++;
-    return to;
 }
 
 static void marked_export(const char *format, const char *file)

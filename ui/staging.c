@@ -340,13 +340,44 @@ bool staging_describe(const char *table, table_def *def)
     return st == ST_OK;
 }
 
-bool staging_set_attr(const char *table, const table_def *def, const av *item, const char *name,
-                      const av *val)
+/* The reads of staging_bases so far, on the progress line. */
+static bool bases_progress(void *ctx, uint64_t items)
 {
-    av base, after;
-    if (!staging_base(table, def, item, &base))
-        return false;
-    av_copy(&after, &base);
+    display_progress("Reading the %zu items to stage: %llu read (Esc or Ctrl-C stops)", *(size_t *)ctx,
+                     (unsigned long long)items);
+    return !display_interrupted();
+}
+
+bool staging_bases(const char *table, const table_def *def, const av *keys, size_t n, av *out, diag *d)
+{
+    av *unstaged = xcalloc(n ? n : 1, sizeof *unstaged), *got = xcalloc(n ? n : 1, sizeof *got);
+    size_t *at = xcalloc(n ? n : 1, sizeof *at), m = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i].type = AV_NONE;
+        const staged_item *it = find(table, &keys[i]);
+        if (it && it->after.type == AV_M)
+            av_copy(&out[i], &it->after);
+        else if (!it) {
+            unstaged[m] = keys[i];   /* shallow: only read */
+            at[m++] = i;
+        }
+    }
+    bool ok = store_get_many(display_store(), table, def, unstaged, m, true, bases_progress, &n, got, d) == ST_OK;
+    for (size_t j = 0; j < m; j++)
+        av_move(&out[at[j]], &got[j]);
+    for (size_t i = 0; !ok && i < n; i++)
+        av_done(&out[i]);
+    free(unstaged);
+    free(got);
+    free(at);
+    return ok;
+}
+
+bool staging_set_attr_on(const char *table, const table_def *def, const av *base, const char *name,
+                         const av *val)
+{
+    av after;
+    av_copy(&after, base);
     if (val) {
         av c;
         av_copy(&c, val);
@@ -354,8 +385,7 @@ bool staging_set_attr(const char *table, const table_def *def, const av *item, c
     } else {
         av_map_remove(&after, name, strlen(name));
     }
-    bool ok = staging_stage(table, def, &base, &after);
-    av_done(&base);
+    bool ok = staging_stage(table, def, base, &after);
     av_done(&after);
     return ok;
 }

@@ -76,10 +76,19 @@ bool staging_stage_write(const char *table, const table_def *def, const struct d
  * store's when it is staged to be deleted), else the store's. */
 bool staging_shown(const char *table, const table_def *def, const av *item, bool strong, av *out);
 
-/* Stages one attribute set to val (NULL: removed) on the item as
- * staging_base has it. */
-bool staging_set_attr(const char *table, const table_def *def, const av *item, const char *name,
-                      const av *val);
+/* Stages one attribute set to val (NULL: removed) on base, the item as
+ * staging_bases read it. */
+bool staging_set_attr_on(const char *table, const table_def *def, const av *base, const char *name,
+                         const av *val);
+/* staging_base of many items of table at once (the marks' bulk edits,
+ * issue 42): out[i] (uninitialised) the staged version of keys[i] when it
+ * is staged (AV_NONE: staged to be deleted), else the store's, read
+ * strongly consistent (the commit's condition needs the exact image) by
+ * BatchGetItem (data/store.h's store_get_many: several requests at once,
+ * a progress line between them, Esc stops); AV_NONE: no such item. False
+ * with why in d (out all AV_NONE) when the read failed or was stopped;
+ * nothing is shown. */
+bool staging_bases(const char *table, const table_def *def, const av *keys, size_t n, av *out, diag *d);
 /* The table's definition (the caller's table_def_free); false with the
  * error on the status line. */
 bool staging_describe(const char *table, table_def *def);

@@ -50,6 +50,10 @@ static void what_a_wait_names(void **state)
     assert_string_equal(w, "GetItem on Big");
     remote_wait_what("ListTables", "{}", 2, w, sizeof w);
     assert_string_equal(w, "ListTables");
+    /* A batch names its (first) table: the marks' staged delete's reads. */
+    const char *b = "{\"RequestItems\":{\"Big\":{\"Keys\":[],\"ConsistentRead\":true}}}";
+    remote_wait_what("BatchGetItem", b, strlen(b), w, sizeof w);
+    assert_string_equal(w, "BatchGetItem on Big");
 }
 
 typedef struct seen {

@@ -12,7 +12,8 @@
  * rcu and wcu come from the answer's ConsumedCapacity (the whole answer's,
  * table and indexes together; an array summed); items is the answer's
  * Count (or its Items' length, or its Responses' for a BatchGetItem); bytes
- * is the answer's length on the wire. t0/t1 are milliseconds since the
+ * is the answer's length on the wire. A BatchGetItem's line has "keys" (how
+ * many it asks for) and "consistent" when each table's ConsistentRead is. t0/t1 are milliseconds since the
  * proxy started: when the request arrived and when its answer went out.
  *
  *   node latency.js UPSTREAM_PORT DELAY_MS LOG
@@ -20,7 +21,8 @@
  * The delay can be changed while it runs: a file LOG.delay holding a
  * number of milliseconds replaces DELAY_MS for the requests after it is
  * written; "MS NAME" delays only the requests whose TableName or
- * IndexName is NAME (the others go at once). A request whose client
+ * IndexName is NAME, or a batch naming table NAME (the others go at
+ * once). A request whose client
  * hung up before its answer (Esc cancelled it) is logged with
  * "aborted":true and "closed": when it hung up (same clock as t0).
  */
@@ -40,7 +42,8 @@ function delayNow(input) {
     const [ms, name] = fs.readFileSync(logPath + '.delay', 'utf8').trim().split(/\s+/);
     const t = Number(ms);
     if (Number.isFinite(t) && t >= 0)
-      return !name || input.TableName === name || input.IndexName === name ? t : 0;
+      return !name || input.TableName === name || input.IndexName === name ||
+        (input.RequestItems && Object.keys(input.RequestItems).includes(name)) ? t : 0;
   } catch (e) { /* no override */ }
   return Number(delayArg || 0);
 }
@@ -86,7 +89,12 @@ const server = http.createServer((req, res) => {
     rec.index = input.IndexName || null;
     rec.limit = input.Limit === undefined ? null : input.Limit;
     rec.select = input.Select || null;
-    rec.consistent = !!input.ConsistentRead;
+    // A BatchGetItem's: consistent when every table's ConsistentRead is
+    // true; keys, the keys it asks for (null for the other operations).
+    const ri = input.RequestItems && !Array.isArray(Object.values(input.RequestItems)[0])
+      ? Object.values(input.RequestItems) : null;
+    rec.consistent = ri ? ri.length > 0 && ri.every((t) => !!t.ConsistentRead) : !!input.ConsistentRead;
+    rec.keys = ri ? ri.reduce((a, t) => a + (t.Keys || []).length, 0) : null;
     rec.proj = input.ProjectionExpression || null;
     rec.segment = input.Segment === undefined ? null : input.Segment;
     rec.total_segments = input.TotalSegments === undefined ? null : input.TotalSegments;
