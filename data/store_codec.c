@@ -170,20 +170,18 @@ static status tables_of(ddb_kind kind, const cJSON *root, ddb_res *res, diag *d)
 }
 
 /* A backup kind's answer (model/ddbres_backups.h reads it as plain JSON). */
-static status backups_of(const cJSON *root, ddb_res *res, diag *d)
+static void backups_of(const cJSON *root, ddb_res *res)
 {
     av plain;
     store_codec_plain(root, &plain);
-    status st = ST_OK;
     ddbres_backups_read(&plain, res);
     av_done(&plain);
     /* A restore's TableDescription, as received (its members in order). */
-    if (st == ST_OK && res->backups && res->backups->restored_from && !res->backups->table_desc) {
+    if (res->backups && res->backups->restored_from && !res->backups->table_desc) {
         char *td = cJSON_PrintUnformatted(member(root, "TableDescription"));
         res->backups->table_desc = xstrdup(td);
         cJSON_free(td);
     }
-    return st;
 }
 
 status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
@@ -273,7 +271,7 @@ status store_codec_read(const cJSON *root, ddb_res *res, diag *d)
         caps_of(res, member(root, "ConsumedCapacity"));
     if (!st && (member(root, "BackupDetails") || member(root, "BackupDescription") ||
                 member(root, "BackupSummaries") || member(root, "TableDescription")))
-        st = backups_of(root, res, d);
+        backups_of(root, res);
     if (!st)
         st = ddbres_streams_read(root, res, d);
     return st;
