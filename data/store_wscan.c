@@ -61,7 +61,7 @@ static status keys_only(store *s, ddb_req *q, diag *d)
     if (q->names.type != AV_M)
         av_init_list(&q->names, AV_M);
     for (size_t i = 0; i < n; i++) {
-        char ph[16];
+        char ph[32];   /* "#wk" and a size_t */
         snprintf(ph, sizeof ph, "#wk%zu", i);
         av v;
         av_init_s(&v, names[i], strlen(names[i]));
