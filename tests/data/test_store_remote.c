@@ -575,7 +575,7 @@ static void get_many_reads_by_batches(void **state)
         av_map_put(&keys[i], def.sk.name, strlen(def.sk.name), &c);
     }
     for (size_t i = all.n_items; i < n; i++) {
-        char sk[32];
+        char sk[48];
         snprintf(sk, sizeof sk, "no such item %zu", i);
         av_copy(&keys[i], &keys[0]);
         av c;
