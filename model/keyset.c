@@ -219,6 +219,20 @@ bool keyset_remove(keyset *s, const char *table, const table_def *def, const av 
     return true;
 }
 
+bool keyset_remove_key(keyset *s, const char *table, const av *key)
+{
+    bool removed = false;
+    for (size_t i = 0; i < s->n_t; i++) {
+        if (strcmp(s->t[i].name, table) != 0)
+            continue;
+        table_def def = { 0 };
+        def.pk = s->t[i].pk;   /* shallow: only read */
+        def.sk = s->t[i].sk;
+        removed |= keyset_remove(s, table, &def, key);
+    }
+    return removed;
+}
+
 bool keyset_has(const keyset *s, const char *table, const table_def *def, const av *item)
 {
     return find(s, table, def, item) != NULL;

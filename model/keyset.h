@@ -46,6 +46,10 @@ void keyset_clear(keyset *s);
  * attribute missing or of another type than def declares). */
 int keyset_add(keyset *s, const char *table, const table_def *def, const av *item);
 bool keyset_remove(keyset *s, const char *table, const table_def *def, const av *item);
+/* Removes the item of key (a key map) from every record of table whose
+ * key attributes key carries (names and types as recorded): no
+ * definition needed, for a caller that knows only the key. */
+bool keyset_remove_key(keyset *s, const char *table, const av *key);
 bool keyset_has(const keyset *s, const char *table, const table_def *def, const av *item);
 
 size_t keyset_count(const keyset *s);

@@ -76,6 +76,12 @@ size_t marks_count(void)
     return n_marks();
 }
 
+void marks_forget(const char *table, const av *key)
+{
+    if (n_marks())
+        keyset_remove_key(K, table, key);
+}
+
 void marks_badge(buf *out)
 {
     size_t staged = staging_count();
@@ -716,7 +722,7 @@ static bool stage_marked(marked *m, bool del, const char *name, const av *val, s
             if (base->type != AV_M)
                 (*gone)++;
             else if (del)
-                *staged += staging_stage(table, def, base, &none);
+                *staged += staging_stage_quiet(table, def, base, &none);
             else
                 *staged += staging_set_attr_on(table, def, base, name, val);
             av_done(base);

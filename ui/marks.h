@@ -41,6 +41,9 @@ void marks_draw_gutter(const char *table, const table_def *def, const av *item, 
 size_t marks_count(void);
 /* " 3 marked  2 staged " for the title bar; nothing when there are none. */
 void marks_badge(buf *out);
+/* Unmarks the item of key (a key map) of table: a committed delete's
+ * (ui/staging.c), as a delete with staging off unmarks what it deleted. */
+void marks_forget(const char *table, const av *key);
 bool marks_request(view *v, enum req r);
 bool marks_command(view *v, int argc, char **argv);
 

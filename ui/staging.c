@@ -16,6 +16,7 @@
 #include "ui/display.h"
 #include "ui/edit.h"
 #include "ui/fmt.h"
+#include "ui/marks.h"
 #include "ui/undo.h"
 #include "ui/view_staged.h"
 
@@ -201,13 +202,16 @@ bool staging_shown(const char *table, const table_def *def, const av *item, bool
     return staged_or_stored(table, def, item, out, false, strong);
 }
 
-bool staging_stage(const char *table, const table_def *def, const av *before, const av *after)
+/* staging_stage; says what it staged when say is set (the marks' bulk
+ * edits say the count once, at the end, not a message per item). */
+static bool stage_one(const char *table, const table_def *def, const av *before, const av *after, bool say)
 {
     const av *keyed = after->type == AV_M ? after : before;
     av key;
     edit_key(def, keyed, &key);
-    buf k = BUF_INIT;
-    fmt_key(&k, keyed, def->pk.name, def->sk.name);
+    buf k = BUF_INIT;   /* the key as the message names it: only when said */
+    if (say)
+        fmt_key(&k, keyed, def->pk.name, def->sk.name);
     staged_item *it = find(table, &key);
     const av *first = it ? &it->before : before;
     diag d;
@@ -217,7 +221,7 @@ bool staging_stage(const char *table, const table_def *def, const av *before, co
     if (strcmp(kind, "none") == 0) {
         /* Staged back to what was read: nothing left to commit. */
         st = staged_drop(display_store(), table, &key, NULL, &d);
-        if (st == ST_OK)
+        if (st == ST_OK && say)
             display_message("%s is as it was read: no change staged", k.data);
     } else {
         st = staged_put(display_store(), table, &key, first, after, &d);
@@ -231,13 +235,23 @@ bool staging_stage(const char *table, const table_def *def, const av *before, co
         S.n -= it != NULL;   /* many staged: counted, not read again */
     else
         S.n += it == NULL;
-    if (ok && strcmp(kind, "none") != 0)
+    if (ok && say && strcmp(kind, "none") != 0)
         display_message("Staged %s %s (%zu staged: u shows them, :commit writes them)",
                         strcmp(kind, "new") == 0 ? "new item" : strcmp(kind, "delete") == 0 ? "delete of" : "change to",
                         k.data, S.n);
     buf_done(&k);
     av_done(&key);
     return ok;
+}
+
+bool staging_stage(const char *table, const table_def *def, const av *before, const av *after)
+{
+    return stage_one(table, def, before, after, true);
+}
+
+bool staging_stage_quiet(const char *table, const table_def *def, const av *before, const av *after)
+{
+    return stage_one(table, def, before, after, false);
 }
 
 /* The item of key as staging has it (its staged version; AV_NONE when it
@@ -385,9 +399,17 @@ bool staging_set_attr_on(const char *table, const table_def *def, const av *base
     } else {
         av_map_remove(&after, name, strlen(name));
     }
-    bool ok = staging_stage(table, def, base, &after);
+    bool ok = staging_stage_quiet(table, def, base, &after);
     av_done(&after);
     return ok;
+}
+
+/* A change that left staging written (now, or by a commit stopped
+ * before it could say so): a delete's item is no longer marked. */
+static void unmark_written(const staged_item *it)
+{
+    if (it->after.type != AV_M)
+        marks_forget(it->table, &it->key);
 }
 
 static void drop(const staged_item *it)
@@ -514,6 +536,7 @@ static group_result send_group(const staged_item *items, size_t from, size_t to,
             /* An endpoint keeps no change log: :undo takes the images. */
             undo_note_write(items[i].table, &items[i].key, &items[i].before, &items[i].after);
             drop(&items[i]);
+            unmark_written(&items[i]);
         }
         *written += to - from;
     } else if (st == ST_TXN_CANCELED && err.n_reasons == to - from) {
@@ -527,6 +550,7 @@ static group_result send_group(const staged_item *items, size_t from, size_t to,
             changed = true;
             if (already_written(it, now)) {
                 drop(it);
+                unmark_written(it);
             } else {
                 /* The first conflict stops the commit for the user. */
                 conflict->table = xstrdup(it->table);

@@ -64,6 +64,9 @@ size_t staging_merge_page(const char *table, const table_def *def, const av *pk,
  */
 bool staging_base(const char *table, const table_def *def, const av *item, av *out);
 bool staging_stage(const char *table, const table_def *def, const av *before, const av *after);
+/* staging_stage saying nothing on success (a caller staging many says
+ * the count once); a refusal is still shown. */
+bool staging_stage_quiet(const char *table, const table_def *def, const av *before, const av *after);
 /* The builder's write (req: PutItem, UpdateItem or DeleteItem) staged
  * instead of sent: applied (model/stage.h's stage_write: its condition,
  * its UpdateExpression) to the item as staging has it (staged, else as
@@ -77,7 +80,8 @@ bool staging_stage_write(const char *table, const table_def *def, const struct d
 bool staging_shown(const char *table, const table_def *def, const av *item, bool strong, av *out);
 
 /* Stages one attribute set to val (NULL: removed) on base, the item as
- * staging_bases read it. */
+ * staging_bases read it; quiet as staging_stage_quiet (the marks' bulk
+ * edit says the count). */
 bool staging_set_attr_on(const char *table, const table_def *def, const av *base, const char *name,
                          const av *val);
 /* staging_base of many items of table at once (the marks' bulk edits,
