@@ -510,9 +510,9 @@ status store_op_restore_to_point_in_time(store *s, const cJSON *in, buf *out, di
     }
     char *td = NULL;
     if (st == ST_OK && (st = store_restore_answer(s, target, NULL, store_jstr(sd, "TableArn"), at, &td, d)) == ST_OK) {
-        buf_adds(out, "{\"TableDescription\":");
-        buf_adds(out, td);
-        buf_addc(out, '}');
+        /* The same answer as RestoreTableFromBackup: TableDescription. */
+        ddb_res one = { .backups = &(ddb_backups_res){ .table_desc = td } };
+        ddbres_backups_json(DDB_RESTORE_FROM_BACKUP, &one, out);
     }
     free(td);
     cJSON_Delete(sd);

@@ -171,17 +171,19 @@ static status list(store *s, const ddb_req *req, ddb_res *res, diag *d)
     if (st != ST_OK)
         return st;
     /* A page ends once its body has reached LIST_PAGE_BYTES: the body's
-     * length so far, each summary as the printer writes it. */
-    static const char head[] = "{\"BackupSummaries\":[";
-    size_t len = sizeof head - 1, i;
+     * length so far, each summary as the printer writes it (the empty
+     * list's body less its "]}" is the head each one is printed after). */
+    buf text = BUF_INIT;
+    ddbres_backups_json(DDB_LIST_BACKUPS, &(ddb_res){ .backups = &(ddb_backups_res){ 0 } }, &text);
+    size_t head = text.len - 2, len = head, i;
     for (i = 0; i < n && len < LIST_PAGE_BYTES; i++) {
         answer_row(res, &rows[i], "AVAILABLE");
         ddb_res one = { .backups = &(ddb_backups_res){ .backups = &b->backups[i], .n_backups = 1 } };
-        buf text = BUF_INIT;
+        buf_reset(&text);
         ddbres_backups_json(DDB_LIST_BACKUPS, &one, &text);
-        len += text.len - (sizeof head - 1) - 2 + (i ? 1 : 0);
-        buf_done(&text);
+        len += text.len - head - 2 + (i ? 1 : 0);
     }
+    buf_done(&text);
     if (i < n || more) {
         buf arn = BUF_INIT;
         store_bk_arn(&arn, &rows[i - 1]);

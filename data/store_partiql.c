@@ -32,6 +32,7 @@
 #include "model/base64.h"
 #include "model/ddbjson.h"
 #include "model/ddbres.h"
+#include "model/ddbres_meta.h"
 #include "model/mem.h"
 #include "model/partiql.h"
 
@@ -84,26 +85,6 @@ static const vspec tx_spec[] = {
 };
 
 /* ---- small helpers ---- */
-
-static void json_str(buf *b, const char *s)
-{
-    ddbjson_write_string(b, s, strlen(s));
-}
-
-/* A response member's name, after a comma unless it is the first. */
-static void member(buf *b, const char *name)
-{
-    if (b->len && b->data[b->len - 1] != '{')
-        buf_addc(b, ',');
-    json_str(b, name);
-    buf_addc(b, ':');
-}
-
-static void member_str(buf *b, const char *name, const char *v)
-{
-    member(b, name);
-    json_str(b, v);
-}
 
 /* A map the plan made, for a request: the maps DynamoDB refuses empty
  * are left out. */
@@ -490,14 +471,14 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
                       "write statements, not both");
         goto out;
     }
-    buf_adds(out, "{\"Responses\":[");
+    ddb_stmt_res *res = xcalloc(n, sizeof *res);
     for (i = 0; i < n; i++) {
         ddb_res got;
         ddb_res_init(&got);
+        buf_reset(&s->err_extra);
         if (!pst[i]) {
             ddb_err se;
             ddb_err_init(&se);
-            buf_reset(&s->err_extra);
             if (is_read(&ps[i]))
                 pst[i] = exec_select(s, &ps[i], cap.mode, 0, NULL, false, &got, &cap.acc, &se);
             else
@@ -509,35 +490,31 @@ status store_op_batch_execute_statement(store *s, const cJSON *in, buf *out, dia
             }
             ddb_err_done(&se);
         }
-        buf_adds(out, i ? ",{" : "{");
         if (pst[i]) {
-            buf_adds(out, "\"Error\":{\"Code\":");
-            json_str(out, ddb_reason_code(pst[i]));
-            buf_adds(out, ",\"Message\":");
-            json_str(out, msgs[i]);
+            res[i].code = ddb_reason_code(pst[i]);
+            res[i].message = xstrdup(msgs[i]);
             /* ReturnValuesOnConditionCheckFailure's item */
             if (pst[i] == ST_CONDITION_FAILED && s->err_extra.len > 2)
-                buf_printf(out, ",%.*s", (int)(s->err_extra.len - 2), s->err_extra.data + 1);
-            buf_addc(out, '}');
+                res[i].extra = xstrndup(s->err_extra.data + 1, s->err_extra.len - 2);
         }
         if (ps[i].st) {
-            member_str(out, "TableName", pq_table(ps[i].st));
-            if (!pst[i] && is_read(&ps[i]) && got.n_items) {
-                member(out, "Item");
-                for (size_t j = 0; j < got.n_items; j++) {
-                    if (j)
-                        buf_addc(out, ',');
-                    ddbjson_write_item(out, &got.items[j]);
-                }
+            res[i].table = xstrdup(pq_table(ps[i].st));
+            if (!pst[i] && is_read(&ps[i])) {
+                res[i].items = got.items;
+                res[i].n_items = got.n_items;
+                got.items = NULL;
+                got.n_items = got.cap_items = 0;
             }
         }
-        buf_addc(out, '}');
         ddb_res_done(&got);
     }
     buf_reset(&s->err_extra);
-    buf_addc(out, ']');
+    ddbres_batch_stmt_open(res, n, out);
     caps_write(&cap, out);
     buf_addc(out, '}');
+    for (i = 0; i < n; i++)
+        ddbres_stmt_done(&res[i]);
+    free(res);
 out:
     for (i = 0; i < n; i++)
         pstmt_done(&ps[i]);

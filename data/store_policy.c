@@ -29,7 +29,7 @@
 
 #include "data/store_int.h"
 #include "data/store_valid.h"
-#include "model/ddbjson.h"
+#include "model/ddbres_meta.h"
 #include "model/mem.h"
 
 #define POLICY_MAX (20 * 1024)
@@ -258,7 +258,7 @@ status store_op_put_resource_policy(store *s, const cJSON *in, buf *out, diag *d
     st = put(s, store_jstr(in, "ResourceArn"), store_jstr(in, "Policy"), store_jstr(in, "ExpectedRevisionId"),
              rev, d);
     if (st == ST_OK)
-        buf_printf(out, "{\"RevisionId\":\"%s\"}", rev);
+        ddbres_policy_json(&(ddb_policy_res){NULL, rev}, out);
     return store_txn_end(s, st, d);
 }
 
@@ -285,11 +285,8 @@ status store_op_get_resource_policy(store *s, const cJSON *in, buf *out, diag *d
         return st;
     target t;
     char key[128], *policy = NULL, *rev = NULL;
-    if ((st = lookup(s, in, &t, key, sizeof key, &policy, &rev, d)) == ST_OK) {
-        buf_adds(out, "{\"Policy\":");
-        ddbjson_write_string(out, policy, strlen(policy));
-        buf_printf(out, ",\"RevisionId\":\"%s\"}", rev);
-    }
+    if ((st = lookup(s, in, &t, key, sizeof key, &policy, &rev, d)) == ST_OK)
+        ddbres_policy_json(&(ddb_policy_res){policy, rev}, out);
     free(policy);
     free(rev);
     return store_txn_end(s, st, d);
@@ -307,7 +304,7 @@ status store_op_delete_resource_policy(store *s, const cJSON *in, buf *out, diag
     if (st == ST_OK)
         st = delete_keys(s, "DELETE FROM meta WHERE key = ?1", key, d);
     if (st == ST_OK)
-        buf_printf(out, "{\"RevisionId\":\"%s\"}", rev);
+        ddbres_policy_json(&(ddb_policy_res){NULL, rev}, out);
     free(policy);
     free(rev);
     return store_txn_end(s, st, d);

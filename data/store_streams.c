@@ -28,8 +28,8 @@
 #include "data/store_int.h"
 #include "data/store_ops.h"
 #include "data/store_valid.h"
-#include "model/ddbjson.h"
 #include "model/ddbres.h"
+#include "model/ddbres_meta.h"
 #include "model/ddbres_tables.h"
 #include "model/ddbres_streams.h"
 #include "model/itemenc.h"
@@ -617,37 +617,28 @@ status store_op_list_streams(store *s, const cJSON *in, buf *out, diag *d)
     if (table)
         sqlite3_bind_text(q, 2, table, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 3, limit + 1);
-    buf_adds(out, "{\"Streams\":[");
-    long n = 0;
+    ddb_streams_list res = DDB_STREAMS_LIST_INIT;
     buf arn = BUF_INIT;
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         stream_row r;
         read_row(q, &r);
-        if (n == limit) {
+        if (res.n == (size_t)limit) {
             stream_row_done(&r);
             break;
         }
         buf_reset(&arn);
         stream_arn(&arn, r.tname, r.label);
-        buf_adds(out, n ? ",{\"StreamArn\":" : "{\"StreamArn\":");
-        ddbjson_write_string(out, arn.data, arn.len);
-        buf_adds(out, ",\"StreamLabel\":");
-        ddbjson_write_string(out, r.label, strlen(r.label));
-        buf_adds(out, ",\"TableName\":");
-        ddbjson_write_string(out, r.tname, strlen(r.tname));
-        buf_addc(out, '}');
+        ddbres_streams_list_add(&res, arn.data, r.label, r.tname);
         stream_row_done(&r);
-        n++;
     }
-    buf_addc(out, ']');
-    if (rc == SQLITE_ROW) {
-        buf_adds(out, ",\"LastEvaluatedStreamArn\":");
-        ddbjson_write_string(out, arn.data, arn.len);
-    } else if (rc != SQLITE_DONE) {
+    if (rc == SQLITE_ROW)
+        res.last = xstrdup(res.streams[res.n - 1].arn);
+    else if (rc != SQLITE_DONE)
         st = store_sqlerr(s, d);
-    }
-    buf_addc(out, '}');
+    if (st == ST_OK)
+        ddbres_streams_list_json(&res, out);
+    ddbres_streams_list_done(&res);
     buf_done(&arn);
 out:
     sqlite3_finalize(q);

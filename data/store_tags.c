@@ -20,7 +20,7 @@
 
 #include "data/store_ops.h"
 #include "data/store_valid.h"
-#include "model/ddbjson.h"
+#include "model/ddbres_meta.h"
 #include "model/mem.h"
 
 #define MAX_TAGS 50
@@ -261,23 +261,18 @@ status store_op_list_tags(store *s, const cJSON *in, buf *out, diag *d)
     tinfo *t;
     if ((st = arn_lookup(s, table, store_jstr(in, "ResourceArn"), false, &t, d)) == ST_OK) {
         sqlite3_stmt *q;
-        buf_adds(out, "{\"Tags\":[");
+        ddb_tags_res res = DDB_TAGS_RES_INIT;
         /* A database from before version 3, opened read-only: no tags. */
         if (sqlite3_prepare_v2(s->db, "SELECT key, value FROM tags WHERE tid = ?1 ORDER BY key", -1, &q,
                                NULL) == SQLITE_OK) {
             sqlite3_bind_int64(q, 1, t->id);
-            for (int i = 0; sqlite3_step(q) == SQLITE_ROW; i++) {
-                const char *k = (const char *)sqlite3_column_text(q, 0);
-                const char *v = (const char *)sqlite3_column_text(q, 1);
-                buf_adds(out, i ? ",{\"Key\":" : "{\"Key\":");
-                ddbjson_write_string(out, k, strlen(k));
-                buf_adds(out, ",\"Value\":");
-                ddbjson_write_string(out, v, strlen(v));
-                buf_addc(out, '}');
-            }
+            while (sqlite3_step(q) == SQLITE_ROW)
+                ddbres_tags_add(&res, (const char *)sqlite3_column_text(q, 0),
+                                (const char *)sqlite3_column_text(q, 1));
             sqlite3_finalize(q);
         }
-        buf_adds(out, "]}");
+        ddbres_tags_json(&res, out);
+        ddbres_tags_done(&res);
     }
     return store_txn_end(s, st, d);
 }
