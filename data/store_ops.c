@@ -98,6 +98,14 @@ bool sop_is(const char *a, const char *b)
     return a && strcmp(a, b) == 0;
 }
 
+uint32_t sop_limit(const cJSON *in)
+{
+    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
+    if (!cJSON_IsNumber(lim) || lim->valuedouble < 1)
+        return 0;
+    return lim->valuedouble >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
+}
+
 ddb_rcc sop_rcc_mode(const cJSON *in)
 {
     return ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));

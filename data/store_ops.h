@@ -66,6 +66,9 @@ bool sop_jbool(const cJSON *o, const char *name, bool dflt);
 bool sop_is(const char *a, const char *b);
 /* ReturnConsumedCapacity. */
 ddb_rcc sop_rcc_mode(const cJSON *in);
+/* Limit (0: absent, or below 1; UINT32_MAX for any larger: converting a
+ * double out of range is undefined, found by fuzzing "Limit": 5.5e111). */
+uint32_t sop_limit(const cJSON *in);
 /* The calling thread's tally of units (store_call_units): each door adds
  * its answer's (sop_units_of: every table's of a typed result), asked for
  * or not, when it prints the answer (model/ddbres.h); a read that computes

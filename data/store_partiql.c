@@ -420,9 +420,7 @@ static status read_execute(const cJSON *in, ddb_req *req, diag *d)
     if (st != ST_OK)
         return st;
     ddb_req_set_str(&req->ctl.statement, text);
-    const cJSON *lim = store_jget(in, "Limit");
-    if (cJSON_IsNumber(lim))
-        req->limit = lim->valuedouble >= UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
+    req->limit = sop_limit(in);
     ddb_req_set_str(&req->ctl.next_token, store_jstr(in, "NextToken"));
     req->rcc = ddb_rcc_find(store_jstr(in, "ReturnConsumedCapacity"));
     return ST_OK;

@@ -1017,11 +1017,7 @@ static void read_req_json(const cJSON *in, ddb_req *q, seng_defer *df)
     ddb_req_set_str(&q->filter, store_jstr(in, "FilterExpression"));
     ddb_req_set_str(&q->proj, store_jstr(in, "ProjectionExpression"));
     q->select = ddb_select_find(store_jstr(in, "Select"));
-    const cJSON *lim = store_jget(in, "Limit");
-    /* Converting a double outside the range is undefined (found by
-     * fuzzing: "Limit": 5.5e111); any Limit that large means no limit. */
-    q->limit = !lim || !cJSON_IsNumber(lim) || lim->valuedouble < 1 ? 0
-             : lim->valuedouble >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)lim->valuedouble;
+    q->limit = sop_limit(in);
     q->consistent = sop_jbool(in, "ConsistentRead", false);
     q->backward = !sop_jbool(in, "ScanIndexForward", true);
     q->rcc = sop_rcc_mode(in);

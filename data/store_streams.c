@@ -713,8 +713,7 @@ status store_op_describe_stream(store *s, const cJSON *in, buf *out, diag *d)
     ddb_req_set_str(&req.ctl.stream, jstr(in, "StreamArn"));
     ddb_req_set_str(&req.ctl.start_shard, jstr(in, "ExclusiveStartShardId"));
     ddb_req_set_str(&req.ctl.child_of, child_of);
-    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
-    req.limit = cJSON_IsNumber(lim) ? (uint32_t)lim->valuedouble : 0;
+    req.limit = sop_limit(in);
     st = sop_run(s, &req, out, d);
     ddb_req_done(&req);
     return st;
@@ -806,22 +805,19 @@ static status iterator_check(const ddb_req *req, diag *d)
     return ST_OK;
 }
 
+static status read_iterator(const cJSON *in, ddb_req *req, diag *d)
+{
+    ddb_req_set_str(&req->ctl.stream, jstr(in, "StreamArn"));
+    ddb_req_set_str(&req->ctl.shard, jstr(in, "ShardId"));
+    ddb_req_set_str(&req->ctl.iterator_type, jstr(in, "ShardIteratorType"));
+    ddb_req_set_str(&req->ctl.seq, jstr(in, "SequenceNumber"));
+    return ST_OK;
+}
+
 status store_op_get_shard_iterator(store *s, const cJSON *in, buf *out, diag *d)
 {
     status st = check_stream_arn(in, d);
-    if (st == ST_OK)
-        st = store_valid_check(in, iter_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, DDB_GET_SHARD_ITERATOR);
-    ddb_req_set_str(&req.ctl.stream, jstr(in, "StreamArn"));
-    ddb_req_set_str(&req.ctl.shard, jstr(in, "ShardId"));
-    ddb_req_set_str(&req.ctl.iterator_type, jstr(in, "ShardIteratorType"));
-    ddb_req_set_str(&req.ctl.seq, jstr(in, "SequenceNumber"));
-    st = sop_run(s, &req, out, d);
-    ddb_req_done(&req);
-    return st;
+    return st != ST_OK ? st : sop_door(s, in, iter_spec, DDB_GET_SHARD_ITERATOR, read_iterator, out, d);
 }
 
 /* The key attribute names of a KeySchema JSON (one or two). */
@@ -1013,19 +1009,16 @@ out:
     return store_txn_end(s, st, d);
 }
 
+static status read_records_req(const cJSON *in, ddb_req *req, diag *d)
+{
+    ddb_req_set_str(&req->ctl.iterator, jstr(in, "ShardIterator"));
+    req->limit = sop_limit(in);
+    return ST_OK;
+}
+
 status store_op_get_records(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, records_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, DDB_GET_RECORDS);
-    ddb_req_set_str(&req.ctl.iterator, jstr(in, "ShardIterator"));
-    const cJSON *lim = cJSON_GetObjectItemCaseSensitive(in, "Limit");
-    req.limit = cJSON_IsNumber(lim) ? (uint32_t)lim->valuedouble : 0;
-    st = sop_run(s, &req, out, d);
-    ddb_req_done(&req);
-    return st;
+    return sop_door(s, in, records_spec, DDB_GET_RECORDS, read_records_req, out, d);
 }
 
 status store_streams_exec(store *s, const ddb_req *req, ddb_res *res, ddb_err *err)

@@ -64,19 +64,16 @@ static status list_tables(store *s, const ddb_req *req, ddb_tables_res *out, dia
     return store_txn_end(s, st, d);
 }
 
+static status read_list(const cJSON *in, ddb_req *req, diag *d)
+{
+    req->limit = sop_limit(in);
+    ddb_req_set_str(&req->ctl.start_name, store_jstr(in, "ExclusiveStartTableName"));
+    return ST_OK;
+}
+
 status store_op_list_tables(store *s, const cJSON *in, buf *out, diag *d)
 {
-    status st = store_valid_check(in, list_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, DDB_LIST_TABLES);
-    const cJSON *lim = store_jget(in, "Limit");
-    req.limit = cJSON_IsNumber(lim) ? (uint32_t)lim->valuedouble : 0;
-    ddb_req_set_str(&req.ctl.start_name, store_jstr(in, "ExclusiveStartTableName"));
-    st = sop_run(s, &req, out, d);
-    ddb_req_done(&req);
-    return st;
+    return sop_door(s, in, list_spec, DDB_LIST_TABLES, read_list, out, d);
 }
 
 /* ---- DescribeTable, DeleteTable ---- */
@@ -99,19 +96,11 @@ status store_tables_desc_read(const char *json, ddb_table_desc **out, diag *d)
     return st;
 }
 
-/* DescribeTable's and DeleteTable's door: TableName checked, the kind run,
- * its description printed. */
-static status name_door(store *s, const cJSON *in, ddb_kind kind, buf *out, diag *d)
+/* DescribeTable's and DeleteTable's request: the TableName alone. */
+static status read_name(const cJSON *in, ddb_req *req, diag *d)
 {
-    status st = store_valid_check(in, name_spec, d, &s->err_msg);
-    if (st != ST_OK)
-        return st;
-    ddb_req req;
-    ddb_req_init(&req, kind);
-    ddb_req_set_str(&req.table, store_jstr(in, "TableName"));
-    st = sop_run(s, &req, out, d);
-    ddb_req_done(&req);
-    return st;
+    ddb_req_set_str(&req->table, store_jstr(in, "TableName"));
+    return ST_OK;
 }
 
 status store_tables_desc_of(const cJSON *tree, ddb_table_desc **out, diag *d)
@@ -125,12 +114,12 @@ status store_tables_desc_of(const cJSON *tree, ddb_table_desc **out, diag *d)
 
 status store_op_describe_table(store *s, const cJSON *in, buf *out, diag *d)
 {
-    return name_door(s, in, DDB_DESCRIBE_TABLE, out, d);
+    return sop_door(s, in, name_spec, DDB_DESCRIBE_TABLE, read_name, out, d);
 }
 
 status store_op_delete_table(store *s, const cJSON *in, buf *out, diag *d)
 {
-    return name_door(s, in, DDB_DELETE_TABLE, out, d);
+    return sop_door(s, in, name_spec, DDB_DELETE_TABLE, read_name, out, d);
 }
 
 /* ---- store_exec's case ---- */
