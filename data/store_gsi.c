@@ -527,12 +527,9 @@ static status table_throughput(store *s, const char *table, uint64_t *rcu, uint6
 {
     *rcu = *wcu = 0;
     store_refresh(s, table);
-    ddb_req q;
-    ddb_req_init(&q, DDB_DESCRIBE_TABLE);
-    ddb_req_set_str(&q.table, table);
     ddb_res res;
     ddb_res_init(&res);
-    status st = store_exec_diag(s, &q, &res, d);
+    status st = store_exec_table(s, DDB_DESCRIBE_TABLE, table, &res, d);
     const ddb_table_desc *td = st == ST_OK && res.tables ? res.tables->table : NULL;
     bool ppr = td && td->billing && td->billing->mode && strcmp(td->billing->mode, "PAY_PER_REQUEST") == 0;
     if (td && !ppr && td->tput) {
@@ -540,7 +537,6 @@ static status table_throughput(store *s, const char *table, uint64_t *rcu, uint6
         *wcu = td->tput->wcu.has && td->tput->wcu.v > 0 ? (uint64_t)td->tput->wcu.v : 0;
     }
     ddb_res_done(&res);
-    ddb_req_done(&q);
     return st;
 }
 

@@ -897,12 +897,7 @@ status store_create_table(store *s, const table_def *def, diag *d)
 
 status store_delete_table(store *s, const char *table, diag *d)
 {
-    ddb_req req;
-    ddb_req_init(&req, DDB_DELETE_TABLE);
-    ddb_req_set_str(&req.table, table);
-    status st = store_exec_diag(s, &req, NULL, d);
-    ddb_req_done(&req);
-    return st;
+    return store_exec_table(s, DDB_DELETE_TABLE, table, NULL, d);
 }
 
 /* ---- UpdateTable's GSI Create (store_gsi.c) ---- */
